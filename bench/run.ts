@@ -1,0 +1,91 @@
+// `make bench`: seeds 10,000 products, then loads GET /v1/products/{id} and
+// GET /v1/products/?limit=100 at 32 connections, each beside the bare Express route in the same
+// run, and prints req/s, p50, p99 and the ratio to the baseline as a Markdown table.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import { createKnex, migrateLatest } from "../server/kit/db.js";
+import { mintOrganizationToken } from "../server/kit/auth.js";
+import { startPostgres } from "../scripts/services.js";
+
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+
+interface Row { name: string; rps: number; p50: number; p99: number; errors: number }
+
+async function load(name: string, url: string, headers: Record<string, string>): Promise<Row> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const errors = r.errors + r.non2xx + r.timeouts;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
+}
+
+async function main() {
+  const pg = await startPostgres({ dataDir: `.data/bench-pg-${process.pid}` });
+  const knex = createKnex(pg.url);
+  let child: ReturnType<typeof spawn> | undefined;
+  try {
+    await migrateLatest(knex);
+    const [org] = await knex("organizations")
+      .insert({
+        name: "Bench Org",
+        slug: `bench-${Date.now()}`,
+        feature_settings: JSON.stringify({ issue_funding_enabled: false }),
+        subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" }),
+        notification_settings: JSON.stringify({ new_order: true, new_subscription: true }),
+      })
+      .returning("id");
+    const token = await mintOrganizationToken(knex, org.id);
+    console.log(`seeding ${PRODUCTS} products…`);
+    for (let start = 0; start < PRODUCTS; start += 1000) {
+      const batch = Array.from({ length: Math.min(1000, PRODUCTS - start) }, (_, i) => ({
+        organization_id: org.id,
+        name: `Product ${start + i}`,
+        description: "Seeded for the benchmark",
+        recurring_interval: (start + i) % 2 ? "month" : null,
+        metadata: JSON.stringify({ n: start + i }),
+      }));
+      const ids: { id: string }[] = await knex("products").insert(batch).returning("id");
+      await knex("product_prices").insert(ids.map(({ id }, i) => ({ product_id: id, amount_type: "fixed", price_currency: "usd", price_amount: 100 + i })));
+    }
+    await knex.raw("analyze");
+    const someId = (await knex("products").where({ organization_id: org.id }).orderBy("created_at").offset(PRODUCTS >> 1).first("id")).id;
+    const sample = await (await import("../server/products/service.js")).getProduct(knex, { kind: "organization", organizationId: org.id, tokenId: "bench", scopes: new Set() }, someId);
+
+    child = spawn(process.execPath, ["--import", "tsx", "bench/server.ts"], {
+      env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: "warn", BENCH_SAMPLE_BODY: JSON.stringify(sample) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    const urls = JSON.parse(line) as { api: string; bare: string };
+    const auth = { authorization: `Bearer ${token}` };
+
+    const rows: Row[] = [];
+    console.log(`warming up…`);
+    await autocannon({ url: `${urls.api}/v1/products/${someId}`, connections: 8, duration: 2, headers: auth });
+    rows.push(await load("bare Express route (baseline)", urls.bare, {}));
+    rows.push(await load("GET /v1/products/{id}", `${urls.api}/v1/products/${someId}`, auth));
+    rows.push(await load("GET /v1/products/?limit=100", `${urls.api}/v1/products/?limit=100`, auth));
+    const base = rows[0].rps;
+    console.log(`\n${PRODUCTS} products, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`);
+    console.log("| route | req/s | p50 ms | p99 ms | vs bare | errors |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    for (const r of rows) {
+      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base) * 100).toFixed(1)}% | ${r.errors} |`);
+    }
+    const single = rows[1];
+    console.log(`\ntarget GET /v1/products/{id}: p99 <= 15 ms (${single.p99 <= 15 ? "met" : "missed"}), >= 35% of bare (${single.rps / base >= 0.35 ? "met" : "missed"})`);
+    if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
+  } finally {
+    child?.kill("SIGTERM");
+    if (child) await once(child, "exit");
+    await knex.destroy();
+    await pg.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

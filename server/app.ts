@@ -1,0 +1,202 @@
+// The HTTP application: Express in front, openapi-backend routing by operationId against the
+// bundled contract, authentication and scope checks per operation, validation errors as 422,
+// typed domain errors as their documented bodies, and a request id on every log line.
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import express, { type Request, type Response, type NextFunction } from "express";
+import { OpenAPIBackend, type Context as OpenApiContext } from "openapi-backend";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { ErrorObject } from "ajv";
+import type { Knex } from "knex";
+import { operations } from "../generated/operations.js";
+import type { OperationId } from "../generated/handlers.js";
+import { authenticateOrganization, bearer, requireScopes, type Caller } from "./kit/auth.js";
+import { ApiError, NotImplemented, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
+import { logger } from "./kit/logger.js";
+import type { Ctx } from "./kit/context.js";
+import { handlers } from "./handlers.js";
+
+const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
+
+export interface AppOptions {
+  knex: Knex;
+  /** Validate every response against the contract; a violation becomes a 500 (tests turn this on). */
+  validateResponses?: boolean;
+}
+
+type OperationMeta = (typeof operations)[OperationId];
+
+function ajvFactory(_orig: unknown, opts: Record<string, unknown>) {
+  const ajv = new Ajv2020.default({ ...opts, strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  return ajv as never;
+}
+
+/** Ajv errors of the request → FastAPI-style issues with `loc` starting at body/query/path. */
+export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const e of errors) {
+    const parts = e.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const where = parts.shift();
+    const head = where === "requestBody" ? "body" : where === "path" ? "path" : where ?? "body";
+    const loc: (string | number)[] = [head, ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
+    let type = e.keyword;
+    let msg = e.message ?? "Invalid value";
+    if (e.keyword === "required") {
+      loc.push((e.params as { missingProperty: string }).missingProperty);
+      type = "missing";
+      msg = "Field required";
+    } else if (e.keyword === "additionalProperties") {
+      loc.push((e.params as { additionalProperty: string }).additionalProperty);
+      type = "extra_forbidden";
+      msg = "Extra inputs are not permitted";
+    } else if (e.keyword === "parse") {
+      type = "json_invalid";
+      msg = `JSON decode error: ${e.message}`;
+    }
+    const key = `${loc.join(".")}|${type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ loc, msg, type });
+  }
+  return issues.length ? issues : [{ loc: ["body"], msg: "Invalid request", type: "value_error" }];
+}
+
+async function authenticate(db: Knex, meta: OperationMeta, req: Request): Promise<Caller> {
+  const token = bearer(req.header("authorization"));
+  switch (meta.security) {
+    case "access_token": {
+      const caller = await authenticateOrganization(db, token);
+      requireScopes(caller, meta.scopes);
+      return caller;
+    }
+    case "optional_access_token":
+      return token ? authenticateOrganization(db, token) : { kind: "anonymous" };
+    default:
+      // customer_session callers arrive with the customer portal; public and client-credential
+      // operations authenticate inside their handlers.
+      return { kind: "anonymous" };
+  }
+}
+
+export class ResponseContractViolation extends Error {}
+
+export function createApp({ knex, validateResponses = false }: AppOptions): express.Express {
+  const definition = JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
+  const api = new OpenAPIBackend({
+    definition,
+    quick: true,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { strict: false },
+    customizeAjv: ajvFactory,
+  });
+
+  api.register({
+    postRoutingHandler: async (c: OpenApiContext, req: Request, res: Response) => {
+      res.locals.operation = c.operation;
+      const meta = operations[c.operation.operationId as OperationId];
+      res.locals.caller = await authenticate(knex, meta, req);
+    },
+    validationFail: (c: OpenApiContext) => {
+      throw new RequestValidationError(toIssues((c.validation.errors ?? []) as ErrorObject[]));
+    },
+    notFound: () => {
+      throw new ResourceNotFound("No such route.");
+    },
+    methodNotAllowed: (_c: OpenApiContext, _req: Request, res: Response) => {
+      res.status(405).json({ detail: "Method Not Allowed" });
+    },
+    notImplemented: (c: OpenApiContext) => {
+      throw new NotImplemented(c.operation.operationId ?? "unknown");
+    },
+  });
+  for (const [operationId, handler] of Object.entries(handlers)) {
+    const meta = operations[operationId as OperationId];
+    api.register(operationId, async (c: OpenApiContext, _req: Request, res: Response) => {
+      const ctx: Ctx = { db: knex, caller: res.locals.caller, log: res.locals.log, requestId: res.locals.requestId };
+      const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
+      const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
+      if (validateResponses && meta.successContentType === "application/json") {
+        const check = api.validateResponse(result.body, c.operation, result.status);
+        if (check.errors) {
+          throw new ResponseContractViolation(
+            `${operationId} ${result.status} breaks the contract: ${JSON.stringify(check.errors.slice(0, 5))}`,
+          );
+        }
+      }
+      res.status(result.status);
+      if (result.status === 204) return void res.end();
+      if (meta.successContentType === "text/csv") return void res.type("text/csv").send(result.body);
+      res.json(result.body);
+    });
+  }
+  api.init();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = req.header("x-request-id") ?? randomUUID();
+    const started = process.hrtime.bigint();
+    res.locals.requestId = requestId;
+    res.locals.log = logger.child({ requestId });
+    res.setHeader("x-request-id", requestId);
+    res.on("finish", () => {
+      res.locals.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        "request",
+      );
+    });
+    next();
+  });
+  app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
+  app.use(express.urlencoded({ extended: false }));
+
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/openapi.json", (_req, res) => void res.sendFile(generatedDir + "openapi.json"));
+  app.get(["/docs", "/docs/"], (_req, res) => void res.sendFile(generatedDir + "docs/index.html"));
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
+      await api.handleRequest(
+        { method: req.method, path: req.path, query: rawQuery, body: req.body, headers: req.headers as Record<string, string> },
+        req,
+        res,
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof ApiError) {
+      if (validateResponses && res.locals.operation) {
+        const check = api.validateResponse(err.body(), res.locals.operation, err.status);
+        if (check.errors) {
+          res.locals.log?.error({ errors: check.errors }, "error body breaks the contract");
+          res.status(500).json({ error: "ResponseContractViolation", detail: JSON.stringify(check.errors.slice(0, 5)) });
+          return;
+        }
+      }
+      res.status(err.status).json(err.body());
+      return;
+    }
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e?.type === "entity.parse.failed") {
+      res.status(422).json({ detail: [{ loc: ["body"], msg: `JSON decode error: ${e.message}`, type: "json_invalid" }] });
+      return;
+    }
+    if (e?.status && e.status >= 400 && e.status < 500) {
+      res.status(e.status).json({ detail: e.message ?? "Bad request" });
+      return;
+    }
+    res.locals.log?.error({ err }, "unhandled error");
+    res.status(500).json({ error: "InternalServerError", detail: "An unexpected error occurred." });
+  });
+  return app;
+}

@@ -1,0 +1,64 @@
+// File wire shapes. Product media and organization avatars are public, so they carry public_url.
+import { iso, isoRequired } from "../kit/time.js";
+
+export interface FileRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  name: string;
+  path: string;
+  mime_type: string;
+  size: number;
+  storage_version: string | null;
+  checksum_etag: string | null;
+  checksum_sha256_base64: string | null;
+  checksum_sha256_hex: string | null;
+  last_modified_at: Date | null;
+  version: string | null;
+  service: "downloadable" | "product_media" | "organization_avatar";
+  is_uploaded: boolean;
+  deleted_at: Date | null;
+}
+
+/** Human-readable size: 1023 B, 1.5 KB, 2.0 MB (binary multiples, as Polar shows them). */
+export function sizeReadable(size: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+export function publicUrl(row: Pick<FileRow, "path">): string {
+  const base = (process.env.PUBLIC_FILES_URL ?? process.env.PUBLIC_API_URL ?? "http://127.0.0.1:8000") + "/files/public/";
+  return base + row.path.split("/").map(encodeURIComponent).join("/");
+}
+
+export function toFileBase(row: FileRow) {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    name: row.name,
+    path: row.path,
+    mime_type: row.mime_type,
+    size: Number(row.size),
+    storage_version: row.storage_version,
+    checksum_etag: row.checksum_etag,
+    checksum_sha256_base64: row.checksum_sha256_base64,
+    checksum_sha256_hex: row.checksum_sha256_hex,
+    last_modified_at: iso(row.last_modified_at),
+    version: row.version,
+    service: row.service,
+    is_uploaded: row.is_uploaded,
+    created_at: isoRequired(row.created_at),
+    size_readable: sizeReadable(Number(row.size)),
+  };
+}
+
+export function toProductMedia(row: FileRow) {
+  return { ...toFileBase(row), service: "product_media" as const, public_url: publicUrl(row) };
+}

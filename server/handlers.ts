@@ -1,0 +1,15 @@
+// The handler of every built operation. The type makes a missing handler a compile error unless
+// its operation id is in server/not-built.ts, and a handler for a listed id an error too.
+import type { Handler, OperationId } from "../generated/handlers.js";
+import type { Ctx } from "./kit/context.js";
+import type { NotBuiltOperationId } from "./not-built.js";
+import { organizationHandlers } from "./organizations/handlers.js";
+import { productHandlers } from "./products/handlers.js";
+
+export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
+export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
+
+export const handlers: Handlers<BuiltOperationId> = {
+  ...organizationHandlers,
+  ...productHandlers,
+};

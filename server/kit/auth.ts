@@ -1,0 +1,80 @@
+// Callers and credentials. Organization access tokens (`polar_oat_…`) are stored as SHA-256
+// hashes; each belongs to exactly one organization and carries a set of scopes.
+import { createHash, randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import { NotPermitted, Unauthorized } from "./errors.js";
+
+export type Caller =
+  | { kind: "organization"; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
+  | { kind: "anonymous" };
+
+export type OrganizationCaller = Extract<Caller, { kind: "organization" }>;
+
+/** Every read/write scope an organization token can hold (the contract's scope list). */
+export const ALL_SCOPES = [
+  "openid", "profile", "email", "user:read", "web:read", "web:write",
+  ...[
+    "organizations", "custom_fields", "discounts", "checkout_links", "checkouts", "transactions",
+    "payouts", "products", "benefits", "events", "meters", "files", "subscriptions", "customers",
+    "orders", "refunds", "webhooks", "license_keys", "repositories", "issues", "customer_portal",
+    "notifications", "notification_recipients",
+  ].flatMap((s) => [`${s}:read`, `${s}:write`]),
+  "customer_meters:read", "payments:read", "metrics:read", "external_organizations:read",
+  "customer_sessions:write",
+] as const;
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export function randomToken(prefix: string, length = 40): string {
+  const bytes = randomBytes(length);
+  let out = prefix;
+  for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
+  return out;
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** Mints an organization access token; the plain token is returned once and never stored. */
+export async function mintOrganizationToken(
+  db: Knex,
+  organizationId: string,
+  opts: { scopes?: readonly string[]; comment?: string; expiresAt?: Date | null } = {},
+): Promise<string> {
+  const token = randomToken("polar_oat_");
+  await db("organization_access_tokens").insert({
+    organization_id: organizationId,
+    token_hash: hashToken(token),
+    scopes: [...(opts.scopes ?? ALL_SCOPES)],
+    comment: opts.comment ?? "",
+    expires_at: opts.expiresAt ?? null,
+  });
+  return token;
+}
+
+export function bearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+export async function authenticateOrganization(db: Knex, token: string | null): Promise<OrganizationCaller> {
+  if (!token) throw new Unauthorized("Missing bearer token.");
+  if (!token.startsWith("polar_oat_")) throw new Unauthorized("Invalid or expired token.");
+  const row = await db("organization_access_tokens")
+    .where({ token_hash: hashToken(token) })
+    .whereNull("revoked_at")
+    .where((q) => q.whereNull("expires_at").orWhere("expires_at", ">", db.fn.now()))
+    .first("id", "organization_id", "scopes");
+  if (!row) throw new Unauthorized("Invalid or expired token.");
+  return { kind: "organization", organizationId: row.organization_id, tokenId: row.id, scopes: new Set(row.scopes) };
+}
+
+/** An operation declares the scopes that allow it; any one of them suffices. */
+export function requireScopes(caller: OrganizationCaller, allowed: readonly string[]): void {
+  if (allowed.length === 0) return;
+  if (!allowed.some((s) => caller.scopes.has(s))) {
+    throw new NotPermitted(`The access token lacks the required scope: one of ${allowed.join(", ")}.`);
+  }
+}

@@ -1,0 +1,19 @@
+// What every handler receives besides its validated input: the database, the caller, a logger
+// bound to the request id.
+import type { Knex } from "knex";
+import type { Caller, OrganizationCaller } from "./auth.js";
+import { Unauthorized } from "./errors.js";
+import type { Logger } from "./logger.js";
+
+export interface Ctx {
+  db: Knex;
+  caller: Caller;
+  log: Logger;
+  requestId: string;
+}
+
+/** The organization caller of a merchant operation (the router authenticated it already). */
+export function orgCaller(ctx: Ctx): OrganizationCaller {
+  if (ctx.caller.kind !== "organization") throw new Unauthorized();
+  return ctx.caller;
+}

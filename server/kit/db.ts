@@ -1,0 +1,39 @@
+// Database access: one knex instance per process, migrations from a static list, and the
+// transaction helper every state change goes through.
+import knexFactory, { type Knex } from "knex";
+import pg from "pg";
+import { Model } from "objection";
+import { migrations } from "../migrations/index.js";
+
+// int8 (count(*), bigserial) as JS numbers: our counts and sizes stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+// numeric stays a string (metered unit amounts keep their 12 decimals).
+
+export type Db = Knex;
+export type Tx = Knex.Transaction;
+
+export function createKnex(url: string, opts: { pool?: { min: number; max: number } } = {}): Knex {
+  const knex = knexFactory({
+    client: "pg",
+    connection: url,
+    pool: opts.pool ?? { min: 0, max: 10 },
+  });
+  Model.knex(knex);
+  return knex;
+}
+
+/** Migrations are listed in server/migrations/index.ts so that no file-system globbing is needed. */
+export const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
+  getMigrations: async () => migrations,
+  getMigrationName: (m) => m.name,
+  getMigration: async (m) => m,
+};
+
+export async function migrateLatest(knex: Knex): Promise<void> {
+  await knex.migrate.latest({ migrationSource });
+}
+
+/** Runs `fn` in one transaction; everything it writes (outbox rows included) commits together. */
+export function inTransaction<T>(knex: Knex, fn: (trx: Tx) => Promise<T>): Promise<T> {
+  return knex.transaction(fn);
+}

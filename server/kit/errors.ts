@@ -1,0 +1,60 @@
+// Typed domain errors. Each renders as the body the contract documents for it:
+// `{"error": Name, "detail": ...}`, or the 422 `{"detail": [{loc, msg, type}]}` list.
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly detail: string,
+  ) {
+    super(`${error}: ${detail}`);
+  }
+  body(): unknown {
+    return { error: this.error, detail: this.detail };
+  }
+}
+
+export class ResourceNotFound extends ApiError {
+  constructor(detail = "Not found") {
+    super(404, "ResourceNotFound", detail);
+  }
+}
+
+export class NotPermitted extends ApiError {
+  constructor(detail = "You don't have the permission to do this.") {
+    super(403, "NotPermitted", detail);
+  }
+}
+
+export class Unauthorized extends ApiError {
+  constructor(detail = "Unauthorized") {
+    super(401, "Unauthorized", detail);
+  }
+}
+
+export class NotImplemented extends ApiError {
+  constructor(operationId: string) {
+    super(501, "NotImplemented", `The operation ${operationId} is not built yet.`);
+  }
+}
+
+/** 422 in the FastAPI-style shape the official client decodes into HTTPValidationError. */
+export class RequestValidationError extends ApiError {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(422, "RequestValidationError", issues.map((i) => `${i.loc.join(".")}: ${i.msg}`).join("; "));
+  }
+  override body(): unknown {
+    return { detail: this.issues };
+  }
+}
+
+export function invalid(loc: (string | number)[], msg: string, type = "value_error", input?: unknown): RequestValidationError {
+  return new RequestValidationError([{ loc, msg, type, ...(input === undefined ? {} : { input }) }]);
+}

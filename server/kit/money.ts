@@ -1,0 +1,25 @@
+// Money is an integer number of minor units plus a lowercase ISO 4217 currency.
+import { invalid } from "./errors.js";
+
+export const MINIMUM_PRICE_AMOUNT = 50;
+export const MAXIMUM_PRICE_AMOUNT = 99_999_999;
+export const DEFAULT_CURRENCY = "usd";
+
+export function checkCurrency(currency: unknown, loc: (string | number)[]): string {
+  if (currency === undefined || currency === null) return DEFAULT_CURRENCY;
+  if (typeof currency !== "string" || !/^[a-zA-Z]{3}$/.test(currency)) {
+    throw invalid(loc, "Currency must be a three-letter ISO 4217 code", "value_error");
+  }
+  return currency.toLowerCase();
+}
+
+export function checkAmount(
+  amount: unknown,
+  loc: (string | number)[],
+  { min = MINIMUM_PRICE_AMOUNT, max = MAXIMUM_PRICE_AMOUNT }: { min?: number; max?: number } = {},
+): number {
+  if (typeof amount !== "number" || !Number.isInteger(amount)) throw invalid(loc, "Input should be a valid integer", "int_type");
+  if (amount < min) throw invalid(loc, `Input should be greater than or equal to ${min}`, "greater_than_equal");
+  if (amount > max) throw invalid(loc, `Input should be less than or equal to ${max}`, "less_than_equal");
+  return amount;
+}

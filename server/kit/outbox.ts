@@ -1,0 +1,28 @@
+// The outbox: a state change writes its webhook event here in its own transaction, so the event
+// exists exactly when the change committed. Delivery (issue: webhooks) reads unpublished rows.
+import type { Knex } from "knex";
+
+export type WebhookEventType =
+  | "checkout.created" | "checkout.updated"
+  | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed"
+  | "order.created" | "order.updated" | "order.paid" | "order.refunded"
+  | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled"
+  | "subscription.uncanceled" | "subscription.revoked"
+  | "refund.created" | "refund.updated"
+  | "product.created" | "product.updated"
+  | "benefit.created" | "benefit.updated"
+  | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked"
+  | "organization.updated";
+
+export async function emit(
+  trx: Knex.Transaction,
+  organizationId: string,
+  type: WebhookEventType,
+  data: unknown,
+): Promise<void> {
+  await trx("outbox").insert({
+    organization_id: organizationId,
+    type,
+    payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }),
+  });
+}

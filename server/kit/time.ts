@@ -1,0 +1,8 @@
+// Datetimes leave the API as ISO 8601 with an offset (UTC, `Z`): the client rejects naive ones.
+export function iso(d: Date | string | null | undefined): string | null {
+  if (d === null || d === undefined) return null;
+  return (d instanceof Date ? d : new Date(d)).toISOString();
+}
+export function isoRequired(d: Date | string): string {
+  return (d instanceof Date ? d : new Date(d)).toISOString();
+}

@@ -1,0 +1,42 @@
+// Starts the HTTP API on a port and stops it gracefully: no new connections, in-flight
+// requests finish, idle keep-alive sockets close.
+import { createServer, type Server } from "node:http";
+import type { Knex } from "knex";
+import { createApp } from "./app.js";
+import { logger } from "./kit/logger.js";
+
+export interface ApiHandle {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startApi(opts: {
+  knex: Knex;
+  port: number;
+  host?: string;
+  temporalAddress?: string;
+  validateResponses?: boolean;
+}): Promise<ApiHandle> {
+  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
+  const server = createServer(app);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : opts.port;
+  const url = `http://${opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1"}:${port}`;
+  logger.info({ url }, "api listening");
+  return {
+    url,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+      }),
+  };
+}

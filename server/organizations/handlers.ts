@@ -1,0 +1,23 @@
+// HTTP handlers of the organization operations.
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import { createOrganization, getOrganization, listOrganizations, updateOrganization } from "./service.js";
+
+export const organizationHandlers: Handlers<"organizations:create" | "organizations:get" | "organizations:list" | "organizations:update"> = {
+  "organizations:create": async ({ body }, ctx) => {
+    orgCaller(ctx);
+    return { status: 201, body: await createOrganization(ctx.db, body as never) };
+  },
+  "organizations:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getOrganization(ctx.db, orgCaller(ctx), params.id),
+  }),
+  "organizations:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listOrganizations(ctx.db, orgCaller(ctx), query as never)) as never,
+  }),
+  "organizations:update": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await updateOrganization(ctx.db, orgCaller(ctx), params.id, body as never),
+  }),
+};

@@ -1,0 +1,33 @@
+// The Organization wire shape.
+import type { components } from "../../generated/types.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { OrganizationRow } from "./repository.js";
+
+export type OrganizationOut = components["schemas"]["Organization"];
+
+export const DEFAULT_FEATURE_SETTINGS = { issue_funding_enabled: false };
+export const DEFAULT_SUBSCRIPTION_SETTINGS = {
+  allow_multiple_subscriptions: false,
+  allow_customer_updates: true,
+  proration_behavior: "prorate",
+};
+export const DEFAULT_NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true };
+
+export function toOrganization(row: OrganizationRow): OrganizationOut {
+  return {
+    id: row.id,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    name: row.name,
+    slug: row.slug,
+    avatar_url: row.avatar_url,
+    email: row.email,
+    website: row.website,
+    socials: row.socials,
+    status: row.status,
+    details_submitted_at: iso(row.details_submitted_at),
+    feature_settings: row.feature_settings,
+    subscription_settings: row.subscription_settings,
+    notification_settings: row.notification_settings,
+  } as OrganizationOut;
+}

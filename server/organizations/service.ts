@@ -1,0 +1,120 @@
+// Organization rules: slug format and uniqueness, settings defaults, details submission, and the
+// organization.updated event on every change.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { emit } from "../kit/outbox.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import { asList } from "../kit/ids.js";
+import {
+  DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
+  toOrganization, type OrganizationOut,
+} from "./models.js";
+import { findReadable, readable, slugTaken, type OrganizationRow } from "./repository.js";
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
+
+export interface OrganizationInput {
+  name?: string | null;
+  slug?: string;
+  avatar_url?: string | null;
+  email?: string | null;
+  website?: string | null;
+  socials?: { platform: string; url: string }[] | null;
+  details?: Record<string, unknown> | null;
+  feature_settings?: Record<string, unknown> | null;
+  subscription_settings?: Record<string, unknown> | null;
+  notification_settings?: Record<string, unknown> | null;
+}
+
+function checkName(name: string) {
+  if (name.trim().length < 3) throw invalid(["body", "name"], "String should have at least 3 characters", "string_too_short");
+}
+
+function withDetailDefaults(details: Record<string, unknown>) {
+  return { switching: true, previous_annual_revenue: 0, switching_from: null, ...details };
+}
+
+export async function createOrganization(db: Knex, input: OrganizationInput & { name: string; slug: string }): Promise<OrganizationOut> {
+  checkName(input.name);
+  const slug = input.slug;
+  if (slug.length < 3 || !SLUG.test(slug)) {
+    throw invalid(["body", "slug"], "Slug must be at least 3 characters of lowercase letters, digits and dashes.", "value_error");
+  }
+  if (RESERVED_SLUGS.has(slug)) throw invalid(["body", "slug"], "This slug is reserved.", "value_error");
+  return db.transaction(async (trx) => {
+    if (await slugTaken(trx, slug)) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
+    const [row] = await trx<OrganizationRow>("organizations")
+      .insert({
+        name: input.name.trim(),
+        slug,
+        avatar_url: input.avatar_url ?? null,
+        email: input.email ?? null,
+        website: input.website ?? null,
+        socials: JSON.stringify(input.socials ?? []) as never,
+        details: input.details ? (JSON.stringify(withDetailDefaults(input.details)) as never) : null,
+        details_submitted_at: input.details ? new Date() : null,
+        feature_settings: JSON.stringify({ ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }) as never,
+        subscription_settings: JSON.stringify({ ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }) as never,
+        notification_settings: JSON.stringify({ ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }) as never,
+      })
+      .returning("*")
+      .onConflict("slug")
+      .ignore();
+    if (!row) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
+    return toOrganization(row as OrganizationRow);
+  });
+}
+
+export async function getOrganization(db: Knex, caller: OrganizationCaller, id: string): Promise<OrganizationOut> {
+  const row = await findReadable(db, caller, id);
+  if (!row) throw new ResourceNotFound("Organization not found.");
+  return toOrganization(row);
+}
+
+export async function listOrganizations(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: { slug?: string | null; page?: number; limit?: number; sorting?: string[] | null },
+): Promise<Page<OrganizationOut>> {
+  const q = readable(db, caller).select("organizations.*");
+  const slugs = asList(query.slug);
+  if (slugs.length) q.whereIn("organizations.slug", slugs);
+  applySorting(q, query.sorting, { created_at: "organizations.created_at", slug: "organizations.slug", name: "organizations.name" }, ["created_at"], "organizations.id");
+  return listPage(q, query, (rows: OrganizationRow[]) => rows.map(toOrganization));
+}
+
+export async function updateOrganization(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: OrganizationInput,
+): Promise<OrganizationOut> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Organization not found.");
+    const patch: Record<string, unknown> = {};
+    if (input.name !== undefined && input.name !== null) {
+      checkName(input.name);
+      patch.name = input.name.trim();
+    }
+    for (const key of ["avatar_url", "email", "website"] as const) {
+      if (input[key] !== undefined) patch[key] = input[key];
+    }
+    if (input.socials !== undefined && input.socials !== null) patch.socials = JSON.stringify(input.socials);
+    if (input.details !== undefined && input.details !== null) {
+      patch.details = JSON.stringify(withDetailDefaults(input.details));
+      if (!row.details_submitted_at) patch.details_submitted_at = new Date();
+    }
+    for (const key of ["feature_settings", "subscription_settings", "notification_settings"] as const) {
+      const value = input[key];
+      if (value !== undefined && value !== null) patch[key] = JSON.stringify({ ...row[key], ...value });
+    }
+    patch.modified_at = new Date();
+    const [updated] = await trx<OrganizationRow>("organizations").where({ id: row.id }).update(patch).returning("*");
+    const out = toOrganization(updated as OrganizationRow);
+    await emit(trx, row.id, "organization.updated", out);
+    return out;
+  });
+}

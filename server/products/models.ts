@@ -1,0 +1,76 @@
+// The Product and ProductPrice wire shapes.
+import type { components } from "../../generated/types.js";
+import { toBenefit } from "../benefits/models.js";
+import { toCustomField } from "../custom-fields/models.js";
+import { toProductMedia } from "../files/models.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { PriceRow, ProductRelations, ProductRow } from "./repository.js";
+
+export type ProductOut = components["schemas"]["Product"];
+
+/** A metered unit amount leaves as a decimal string without trailing zeros ("0.5", "12"). */
+export function formatUnitAmount(value: string): string {
+  if (!value.includes(".")) return value;
+  const trimmed = value.replace(/0+$/, "").replace(/\.$/, "");
+  return trimmed === "" || trimmed === "-" ? "0" : trimmed;
+}
+
+export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_interval">) {
+  const base = {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    amount_type: row.amount_type,
+    is_archived: row.is_archived,
+    product_id: row.product_id,
+    type: product.recurring_interval ? ("recurring" as const) : ("one_time" as const),
+    recurring_interval: product.recurring_interval,
+  };
+  switch (row.amount_type) {
+    case "fixed":
+      return { ...base, price_currency: row.price_currency!, price_amount: row.price_amount! };
+    case "custom":
+      return {
+        ...base,
+        price_currency: row.price_currency!,
+        minimum_amount: row.minimum_amount,
+        maximum_amount: row.maximum_amount,
+        preset_amount: row.preset_amount,
+      };
+    case "free":
+      return base;
+    case "metered_unit":
+      return {
+        ...base,
+        price_currency: row.price_currency!,
+        unit_amount: formatUnitAmount(String(row.unit_amount)),
+        cap_amount: row.cap_amount,
+        meter_id: row.meter_id!,
+        meter: { id: row.meter_id!, name: row.meter_name ?? "" },
+      };
+  }
+}
+
+export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    recurring_interval: row.recurring_interval,
+    is_recurring: row.recurring_interval !== null,
+    is_archived: row.is_archived,
+    organization_id: row.organization_id,
+    metadata: row.metadata,
+    prices: rel.prices.map((p) => toPrice(p, row)),
+    benefits: rel.benefits.map(toBenefit),
+    medias: rel.medias.map(toProductMedia),
+    attached_custom_fields: rel.customFields.map((f) => ({
+      custom_field_id: f.id,
+      custom_field: toCustomField(f),
+      order: f.order,
+      required: f.required,
+    })),
+  } as ProductOut;
+}

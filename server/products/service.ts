@@ -1,0 +1,321 @@
+// Product rules: the price set (one static price, any number of metered prices on recurring
+// products, one currency), custom price bounds, media and custom-field references that must
+// belong to the organization, archiving, benefits, and product.created / product.updated events.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { checkMetadata } from "../kit/metadata.js";
+import { checkAmount, checkCurrency, MAXIMUM_PRICE_AMOUNT } from "../kit/money.js";
+import { emit } from "../kit/outbox.js";
+import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import { toProduct, type ProductOut } from "./models.js";
+import { findReadable, loadRelations, readable, type PriceRow, type ProductRow } from "./repository.js";
+
+type Interval = "day" | "week" | "month" | "year";
+
+export type PriceCreate =
+  | { amount_type: "fixed"; price_amount: number; price_currency?: string }
+  | { amount_type: "custom"; price_currency?: string; minimum_amount?: number | null; maximum_amount?: number | null; preset_amount?: number | null }
+  | { amount_type: "free" }
+  | { amount_type: "metered_unit"; meter_id: string; price_currency?: string; unit_amount: number | string; cap_amount?: number | null };
+export type PriceInput = PriceCreate | { id: string };
+
+export interface ProductCreateInput {
+  name: string;
+  description?: string | null;
+  recurring_interval: Interval | null;
+  prices: PriceCreate[];
+  medias?: string[] | null;
+  attached_custom_fields?: { custom_field_id: string; required: boolean }[];
+  metadata?: Record<string, unknown>;
+  organization_id?: string | null;
+}
+
+export interface ProductUpdateInput {
+  name?: string | null;
+  description?: string | null;
+  recurring_interval?: Interval | null;
+  is_archived?: boolean | null;
+  prices?: PriceInput[] | null;
+  medias?: string[] | null;
+  attached_custom_fields?: { custom_field_id: string; required: boolean }[] | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ProductListQuery {
+  id?: string | string[] | null;
+  organization_id?: string | string[] | null;
+  query?: string | null;
+  is_archived?: boolean | null;
+  is_recurring?: boolean | null;
+  benefit_id?: string | string[] | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+const UNIT_AMOUNT = /^\d{1,17}(\.\d{1,12})?$/;
+
+function checkName(name: string, loc: (string | number)[]) {
+  if (name.trim().length < 3) throw invalid(loc, "String should have at least 3 characters", "string_too_short");
+}
+
+/** Validates new prices and returns the rows to insert (without product id / position). */
+async function preparePrices(
+  trx: Knex,
+  caller: OrganizationCaller,
+  prices: PriceInput[],
+  recurring: Interval | null,
+  existing: PriceRow[],
+): Promise<{ create: Partial<PriceRow>[]; keep: Set<string> }> {
+  const keep = new Set<string>();
+  const create: Partial<PriceRow>[] = [];
+  let staticCount = 0;
+  const currencies = new Set<string>();
+  for (const [i, price] of prices.entries()) {
+    const loc = ["body", "prices", i];
+    if ("id" in price && !("amount_type" in price)) {
+      const found = existing.find((p) => p.id === price.id && !p.is_archived);
+      if (!found) throw invalid([...loc, "id"], "Price does not exist on this product.", "value_error");
+      keep.add(found.id);
+      if (found.amount_type !== "metered_unit") staticCount++;
+      if (found.price_currency) currencies.add(found.price_currency);
+      continue;
+    }
+    const p = price as PriceCreate;
+    switch (p.amount_type) {
+      case "fixed": {
+        const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
+        currencies.add(currency);
+        staticCount++;
+        create.push({ amount_type: "fixed", price_currency: currency, price_amount: checkAmount(p.price_amount, [...loc, "price_amount"]) });
+        break;
+      }
+      case "custom": {
+        const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
+        currencies.add(currency);
+        staticCount++;
+        const min = p.minimum_amount ?? null, max = p.maximum_amount ?? null, preset = p.preset_amount ?? null;
+        if (min !== null) checkAmount(min, [...loc, "minimum_amount"]);
+        if (max !== null) checkAmount(max, [...loc, "maximum_amount"]);
+        if (preset !== null) checkAmount(preset, [...loc, "preset_amount"]);
+        if (min !== null && max !== null && max < min) throw invalid([...loc, "maximum_amount"], "Maximum amount must be greater than or equal to the minimum amount.");
+        if (preset !== null && min !== null && preset < min) throw invalid([...loc, "preset_amount"], "Preset amount must be greater than or equal to the minimum amount.");
+        if (preset !== null && max !== null && preset > max) throw invalid([...loc, "preset_amount"], "Preset amount must be less than or equal to the maximum amount.");
+        create.push({ amount_type: "custom", price_currency: currency, minimum_amount: min, maximum_amount: max, preset_amount: preset });
+        break;
+      }
+      case "free":
+        staticCount++;
+        create.push({ amount_type: "free", price_currency: null });
+        break;
+      case "metered_unit": {
+        if (recurring === null) throw invalid([...loc, "amount_type"], "Metered prices are not supported on one-time purchase products.");
+        const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
+        currencies.add(currency);
+        const unit = typeof p.unit_amount === "number" ? p.unit_amount.toFixed(12) : String(p.unit_amount);
+        if (!UNIT_AMOUNT.test(unit) || Number(unit) <= 0) {
+          throw invalid([...loc, "unit_amount"], "Unit amount must be a positive number with at most 12 decimal places.");
+        }
+        if (p.cap_amount !== undefined && p.cap_amount !== null) checkAmount(p.cap_amount, [...loc, "cap_amount"], { min: 0, max: MAXIMUM_PRICE_AMOUNT });
+        const meter = isUuid(p.meter_id)
+          ? await trx("meters").where({ id: p.meter_id, organization_id: caller.organizationId }).whereNull("archived_at").first("id")
+          : undefined;
+        if (!meter) throw invalid([...loc, "meter_id"], "Meter does not exist.");
+        create.push({ amount_type: "metered_unit", price_currency: currency, unit_amount: unit, cap_amount: p.cap_amount ?? null, meter_id: p.meter_id });
+        break;
+      }
+    }
+  }
+  if (prices.length === 0) throw invalid(["body", "prices"], "List should have at least 1 item after validation, not 0", "too_short");
+  if (staticCount > 1) throw invalid(["body", "prices"], "Only one static price (fixed, custom or free) is allowed.");
+  if (staticCount === 0) throw invalid(["body", "prices"], "A product needs one static price (fixed, custom or free).");
+  if (currencies.size > 1) throw invalid(["body", "prices"], "All prices must use the same currency.");
+  return { create, keep };
+}
+
+async function checkMedias(trx: Knex, caller: OrganizationCaller, medias: string[]): Promise<string[]> {
+  const ids = [...new Set(medias)];
+  if (ids.some((id) => !isUuid(id))) throw invalid(["body", "medias"], "Media must be ids of uploaded product media files.");
+  const found = await trx("files")
+    .whereIn("id", ids)
+    .where({ organization_id: caller.organizationId, service: "product_media", is_uploaded: true })
+    .whereNull("deleted_at")
+    .pluck("id");
+  if (found.length !== ids.length) throw invalid(["body", "medias"], "Media must be ids of uploaded product media files of this organization.");
+  return ids;
+}
+
+async function checkCustomFields(trx: Knex, caller: OrganizationCaller, fields: { custom_field_id: string; required: boolean }[]) {
+  const ids = fields.map((f) => f.custom_field_id);
+  if (new Set(ids).size !== ids.length) throw invalid(["body", "attached_custom_fields"], "A custom field can be attached once.");
+  if (ids.some((id) => !isUuid(id))) throw invalid(["body", "attached_custom_fields"], "Custom field does not exist.");
+  const found = ids.length
+    ? await trx("custom_fields").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").pluck("id")
+    : [];
+  if (found.length !== ids.length) throw invalid(["body", "attached_custom_fields"], "Custom field does not exist.");
+}
+
+async function writeAttachments(
+  trx: Knex,
+  productId: string,
+  medias: string[] | null | undefined,
+  fields: { custom_field_id: string; required: boolean }[] | null | undefined,
+) {
+  if (medias !== undefined && medias !== null) {
+    await trx("product_medias").where({ product_id: productId }).delete();
+    if (medias.length) await trx("product_medias").insert(medias.map((file_id, order) => ({ product_id: productId, file_id, order })));
+  }
+  if (fields !== undefined && fields !== null) {
+    await trx("product_custom_fields").where({ product_id: productId }).delete();
+    if (fields.length) {
+      await trx("product_custom_fields").insert(
+        fields.map((f, order) => ({ product_id: productId, custom_field_id: f.custom_field_id, required: f.required, order })),
+      );
+    }
+  }
+}
+
+async function readProduct(db: Knex, row: ProductRow): Promise<ProductOut> {
+  const rel = await loadRelations(db, [row.id]);
+  return toProduct(row, rel.get(row.id)!);
+}
+
+export async function createProduct(db: Knex, caller: OrganizationCaller, input: ProductCreateInput): Promise<ProductOut> {
+  if (input.organization_id && input.organization_id !== caller.organizationId) {
+    throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
+  }
+  checkName(input.name, ["body", "name"]);
+  const metadata = checkMetadata(input.metadata);
+  return db.transaction(async (trx) => {
+    const { create } = await preparePrices(trx, caller, input.prices, input.recurring_interval, []);
+    const medias = input.medias ? await checkMedias(trx, caller, input.medias) : [];
+    await checkCustomFields(trx, caller, input.attached_custom_fields ?? []);
+    const [row] = await trx<ProductRow>("products")
+      .insert({
+        organization_id: caller.organizationId,
+        name: input.name.trim(),
+        description: input.description ?? null,
+        recurring_interval: input.recurring_interval,
+        metadata: JSON.stringify(metadata) as never,
+      })
+      .returning("*");
+    await trx("product_prices").insert(create.map((p, position) => ({ ...p, product_id: row.id, position })));
+    await writeAttachments(trx, row.id, medias, input.attached_custom_fields ?? []);
+    const out = await readProduct(trx, row as ProductRow);
+    await emit(trx, caller.organizationId, "product.created", out);
+    return out;
+  });
+}
+
+export async function getProduct(db: Knex, caller: OrganizationCaller, id: string): Promise<ProductOut> {
+  const row = await findReadable(db, caller, id);
+  if (!row) throw new ResourceNotFound("Product not found.");
+  return readProduct(db, row);
+}
+
+// Sorting by price uses the product's static price: free < custom < fixed < metered for the
+// type; free and custom sort before every fixed amount.
+const STATIC_PRICE = `(select pp.%s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
+
+export async function listProducts(db: Knex, caller: OrganizationCaller, query: ProductListQuery): Promise<Page<ProductOut>> {
+  const q = readable(db, caller).select("products.*");
+  const ids = asList(query.id);
+  if (ids.length) q.whereIn("products.id", ids.filter(isUuid));
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("products.organization_id", orgs.filter(isUuid));
+  if (query.query) q.whereRaw("products.name ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
+  if (query.is_archived !== undefined && query.is_archived !== null) q.where("products.is_archived", query.is_archived);
+  if (query.is_recurring === true) q.whereNotNull("products.recurring_interval");
+  if (query.is_recurring === false) q.whereNull("products.recurring_interval");
+  const benefits = asList(query.benefit_id);
+  if (benefits.length) {
+    q.whereExists(
+      db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefits.filter(isUuid)),
+    );
+  }
+  applyMetadataFilter(q, "products.metadata", query.metadata);
+  applySorting(
+    q,
+    query.sorting,
+    {
+      created_at: "products.created_at",
+      name: "products.name",
+      price_amount_type: db.raw(
+        `(case ${STATIC_PRICE.replace("%s", "amount_type")} when 'free' then 1 when 'custom' then 2 when 'fixed' then 3 else 4 end)`,
+      ),
+      price_amount: db.raw(
+        `(select case pp.amount_type when 'free' then -2 when 'custom' then -1 else pp.price_amount end from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`,
+      ),
+    },
+    ["-created_at"],
+    "products.id",
+  );
+  return listPage(q, query, async (rows: ProductRow[]) => {
+    const rel = await loadRelations(db, rows.map((r) => r.id));
+    return rows.map((r) => toProduct(r, rel.get(r.id)!));
+  });
+}
+
+export async function updateProduct(db: Knex, caller: OrganizationCaller, id: string, input: ProductUpdateInput): Promise<ProductOut> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Product not found.");
+    const patch: Partial<ProductRow> & Record<string, unknown> = {};
+    if (input.name !== undefined && input.name !== null) {
+      checkName(input.name, ["body", "name"]);
+      patch.name = input.name.trim();
+    }
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata)) as never;
+    if (input.is_archived !== undefined && input.is_archived !== null) patch.is_archived = input.is_archived;
+    let interval = row.recurring_interval;
+    if (input.recurring_interval !== undefined && input.recurring_interval !== row.recurring_interval) {
+      if ((input.recurring_interval === null) !== (row.recurring_interval === null)) {
+        throw invalid(["body", "recurring_interval"], "A one-time product can't become recurring, nor the reverse.");
+      }
+      interval = input.recurring_interval;
+      patch.recurring_interval = interval;
+    }
+    if (input.prices !== undefined && input.prices !== null) {
+      const existing: PriceRow[] = await trx("product_prices").where({ product_id: row.id }).forUpdate();
+      const { create, keep } = await preparePrices(trx, caller, input.prices, interval, existing);
+      const archive = existing.filter((p) => !p.is_archived && !keep.has(p.id)).map((p) => p.id);
+      if (archive.length) await trx("product_prices").whereIn("id", archive).update({ is_archived: true, modified_at: new Date() });
+      const base = existing.reduce((m, p) => Math.max(m, p.position + 1), 0);
+      if (create.length) await trx("product_prices").insert(create.map((p, i) => ({ ...p, product_id: row.id, position: base + i })));
+    }
+    const medias = input.medias !== undefined && input.medias !== null ? await checkMedias(trx, caller, input.medias) : input.medias;
+    if (input.attached_custom_fields) await checkCustomFields(trx, caller, input.attached_custom_fields);
+    await writeAttachments(trx, row.id, medias, input.attached_custom_fields);
+    patch.modified_at = new Date();
+    const [updated] = await trx<ProductRow>("products").where({ id: row.id }).update(patch).returning("*");
+    const out = await readProduct(trx, updated as ProductRow);
+    await emit(trx, caller.organizationId, "product.updated", out);
+    return out;
+  });
+}
+
+export async function updateProductBenefits(db: Knex, caller: OrganizationCaller, id: string, benefitIds: string[]): Promise<ProductOut> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Product not found.");
+    const ids = [...new Set(benefitIds)];
+    if (ids.some((b) => !isUuid(b))) throw invalid(["body", "benefits"], "Benefit does not exist.");
+    const found: { id: string; selectable: boolean }[] = ids.length
+      ? await trx("benefits").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").select("id", "selectable")
+      : [];
+    if (found.length !== ids.length) throw invalid(["body", "benefits"], "Benefit does not exist.");
+    const current: string[] = await trx("product_benefits").where({ product_id: row.id }).pluck("benefit_id");
+    const added = found.filter((b) => !current.includes(b.id));
+    if (added.some((b) => !b.selectable)) throw new NotPermitted("This benefit can't be attached to products.");
+    await trx("product_benefits").where({ product_id: row.id }).delete();
+    if (ids.length) await trx("product_benefits").insert(ids.map((benefit_id, order) => ({ product_id: row.id, benefit_id, order })));
+    const [updated] = await trx<ProductRow>("products").where({ id: row.id }).update({ modified_at: new Date() }).returning("*");
+    const out = await readProduct(trx, updated as ProductRow);
+    await emit(trx, caller.organizationId, "product.updated", out);
+    return out;
+  });
+}

@@ -1,0 +1,39 @@
+// One API server per test file, on a random port, over the suite's PostgreSQL, with every
+// response validated against the contract (a violation turns into a 500 that fails the test).
+import { Polar } from "@polar-sh/sdk";
+import type { Knex } from "knex";
+import { afterAll, beforeAll } from "vitest";
+import { createKnex, migrateLatest } from "../../server/kit/db.js";
+import { startApi, type ApiHandle } from "../../server/main.js";
+
+export interface TestApi {
+  knex: Knex;
+  url: string;
+  /** An official client for a token. */
+  client(token: string): Polar;
+}
+
+export function useTestApi(): TestApi {
+  const state = {} as { knex: Knex; api: ApiHandle };
+  const handle: TestApi = {
+    get knex() {
+      return state.knex;
+    },
+    get url() {
+      return state.api.url;
+    },
+    client: (token: string) => new Polar({ accessToken: token, serverURL: state.api.url }),
+  };
+  beforeAll(async () => {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: the vitest globalSetup starts PostgreSQL.");
+    state.knex = createKnex(url);
+    await migrateLatest(state.knex);
+    state.api = await startApi({ knex: state.knex, port: 0, validateResponses: true });
+  });
+  afterAll(async () => {
+    await state.api?.close();
+    await state.knex?.destroy();
+  });
+  return handle;
+}

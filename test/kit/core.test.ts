@@ -1,0 +1,58 @@
+// The platform core: tokens at rest, request ids, unknown routes, not-built operations, docs.
+import { describe, expect, it } from "vitest";
+import { hashToken } from "../../server/kit/auth.js";
+import { notBuilt } from "../../server/not-built.js";
+import { operations } from "../../generated/operations.js";
+import { useTestApi } from "../helpers/api.js";
+import { orgWithToken } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+describe("core", () => {
+  it("stores access tokens only as hashes", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    expect(token).toMatch(/^polar_oat_[0-9A-Za-z]{40}$/);
+    const rows = await api.knex("organization_access_tokens").where({ organization_id: org.id });
+    expect(rows).toHaveLength(1);
+    expect(rows[0].token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it("answers a revoked token with 401", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    await api.knex("organization_access_tokens").where({ organization_id: org.id }).update({ revoked_at: new Date() });
+    const res = await fetch(`${api.url}/v1/products/`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: "Unauthorized" });
+  });
+
+  it("sets a request id on every response, echoing the caller's", async () => {
+    const res = await fetch(`${api.url}/healthz`, { headers: { "x-request-id": "req-123" } });
+    expect(res.headers.get("x-request-id")).toBe("req-123");
+    const other = await fetch(`${api.url}/healthz`);
+    expect(other.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("answers an unknown route with 404 in the documented shape", async () => {
+    const res = await fetch(`${api.url}/v1/nothing-here/`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "ResourceNotFound" });
+  });
+
+  it("answers every not-built operation 501 NotImplemented (after authentication)", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const id = notBuilt.find((op) => operations[op].security === "access_token" && operations[op].method === "get" && !operations[op].path.includes("{"));
+    expect(id).toBeDefined();
+    const res = await fetch(`${api.url}${operations[id!].path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(501);
+    expect(await res.json()).toEqual({ error: "NotImplemented", detail: `The operation ${id} is not built yet.` });
+  });
+
+  it("serves the contract and its HTML reference", async () => {
+    const spec = await (await fetch(`${api.url}/openapi.json`)).json();
+    expect(spec.openapi).toMatch(/^3\.1/);
+    const docs = await fetch(`${api.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toContain("text/html");
+  });
+});

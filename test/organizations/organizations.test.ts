@@ -1,0 +1,142 @@
+// Organizations through the official client: create with every setting, get, list with its
+// filter and sort keys, update, and tenant isolation.
+import { describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { useTestApi } from "../helpers/api.js";
+import { createOrganization, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+
+const api = useTestApi();
+const slug = () => `acme-${randomUUID().slice(0, 8)}`;
+
+async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(cls);
+  return err as T;
+}
+
+describe("organizations", () => {
+  it("creates an organization with every setting and defaults the rest", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const s = slug();
+    const org = await polar.organizations.create({
+      name: "Acme Corp",
+      slug: s,
+      email: "billing@acme.example",
+      website: "https://acme.example",
+      socials: [{ platform: "github", url: "https://github.com/acme" }, { platform: "x", url: "https://x.com/acme" }],
+      details: {
+        about: "We make anvils",
+        productDescription: "Anvils as a service",
+        intendedUse: "Subscriptions",
+        customerAcquisition: ["website", "word_of_mouth"],
+        futureAnnualRevenue: 1_000_000,
+        switching: true,
+        switchingFrom: "stripe",
+        previousAnnualRevenue: 50_000,
+      },
+      featureSettings: { issueFundingEnabled: true },
+      subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: false, prorationBehavior: "invoice" },
+      notificationSettings: { newOrder: false, newSubscription: true },
+    });
+    expect(org).toMatchObject({
+      name: "Acme Corp",
+      slug: s,
+      email: "billing@acme.example",
+      status: "created",
+      featureSettings: { issueFundingEnabled: true },
+      subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: false, prorationBehavior: "invoice" },
+      notificationSettings: { newOrder: false, newSubscription: true },
+    });
+    expect(org.socials).toHaveLength(2);
+    expect(org.detailsSubmittedAt).toBeInstanceOf(Date);
+    const stored = await api.knex("organizations").where({ id: org.id }).first();
+    expect(stored.details).toMatchObject({ switching_from: "stripe", previous_annual_revenue: 50_000 });
+
+    const bare = await polar.organizations.create({ name: "Bare Org", slug: slug() });
+    expect(bare).toMatchObject({
+      avatarUrl: null,
+      email: null,
+      socials: [],
+      detailsSubmittedAt: null,
+      featureSettings: { issueFundingEnabled: false },
+      subscriptionSettings: { allowMultipleSubscriptions: false, allowCustomerUpdates: true, prorationBehavior: "prorate" },
+      notificationSettings: { newOrder: true, newSubscription: true },
+    });
+  });
+
+  it("rejects a taken or malformed slug with 422", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const taken = await rejects(polar.organizations.create({ name: "Copy", slug: org.slug }), HTTPValidationError);
+    expect(taken.data$.detail?.[0].loc).toEqual(["body", "slug"]);
+    for (const bad of ["No Spaces", "ab", "-dash-", "UPPER"]) {
+      const err = await rejects(polar.organizations.create({ name: "Valid name", slug: bad }), HTTPValidationError);
+      expect(err.data$.detail?.[0].loc).toEqual(["body", "slug"]);
+    }
+    await rejects(polar.organizations.create({ name: "x", slug: slug() }), HTTPValidationError);
+  });
+
+  it("gets, lists and updates only the token's organization", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const other = await createOrganization(api.knex);
+
+    const got = await polar.organizations.get({ id: org.id });
+    expect(got.slug).toBe(org.slug);
+    await rejects(polar.organizations.get({ id: other.id }), ResourceNotFound);
+    await rejects(polar.organizations.get({ id: randomUUID() }), ResourceNotFound);
+    await rejects(polar.organizations.update({ id: other.id, organizationUpdate: { name: "Taken over" } }), ResourceNotFound);
+    expect((await api.knex("organizations").where({ id: other.id }).first()).name).toBe(other.name);
+
+    const page = await polar.organizations.list({});
+    expect(page.result.items.map((o) => o.id)).toEqual([org.id]);
+    expect(page.result.pagination).toEqual({ totalCount: 1, maxPage: 1 });
+    for (const sorting of [["created_at"], ["-created_at"], ["slug"], ["-slug"], ["name"], ["-name"]] as const) {
+      expect((await polar.organizations.list({ sorting: [...sorting] })).result.items).toHaveLength(1);
+    }
+    expect((await polar.organizations.list({ slug: org.slug })).result.items).toHaveLength(1);
+    expect((await polar.organizations.list({ slug: other.slug })).result.items).toHaveLength(0);
+
+    const updated = await polar.organizations.update({
+      id: org.id,
+      organizationUpdate: {
+        name: "Renamed Org",
+        website: "https://renamed.example",
+        subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: true, prorationBehavior: "invoice" },
+        notificationSettings: { newOrder: false, newSubscription: false },
+        featureSettings: { issueFundingEnabled: true },
+        details: { about: "a", productDescription: "b", intendedUse: "c", customerAcquisition: [], futureAnnualRevenue: 10 },
+      },
+    });
+    expect(updated).toMatchObject({ name: "Renamed Org", website: "https://renamed.example", featureSettings: { issueFundingEnabled: true } });
+    expect(updated.subscriptionSettings.prorationBehavior).toBe("invoice");
+    expect(updated.detailsSubmittedAt).toBeInstanceOf(Date);
+    expect(updated.modifiedAt).toBeInstanceOf(Date);
+    expect(await outboxTypes(api.knex, org.id)).toEqual(["organization.updated"]);
+    const untouched = await polar.organizations.update({ id: org.id, organizationUpdate: {} });
+    expect(untouched.name).toBe("Renamed Org");
+  });
+
+  it("a created organization is reachable with a token minted for it", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const created = await api.client(token).organizations.create({ name: "Second Org", slug: slug() });
+    const own = await mintOrganizationToken(api.knex, created.id);
+    expect((await api.client(own).organizations.get({ id: created.id })).name).toBe("Second Org");
+  });
+
+  it("checks scopes and tokens", async () => {
+    const { org } = await orgWithToken(api.knex);
+    const readOnly = await mintOrganizationToken(api.knex, org.id, { scopes: ["organizations:read"] });
+    const ro = api.client(readOnly);
+    expect((await ro.organizations.get({ id: org.id })).id).toBe(org.id);
+    const denied = await rejects(ro.organizations.update({ id: org.id, organizationUpdate: { name: "Nope nope" } }), SDKError);
+    expect(denied.statusCode).toBe(403);
+    const expired = await mintOrganizationToken(api.knex, org.id, { expiresAt: new Date(Date.now() - 1000) });
+    expect((await rejects(api.client(expired).organizations.get({ id: org.id }), SDKError)).statusCode).toBe(401);
+  });
+});

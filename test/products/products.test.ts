@@ -1,0 +1,284 @@
+// Products through the official client: all four price types, every filter and sort key,
+// paging, updates (prices, archiving, media, custom fields, benefits) and the error contract.
+import { describe, expect, it, beforeAll } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import type { Product } from "@polar-sh/sdk/models/components/product.js";
+import { useTestApi } from "../helpers/api.js";
+import { createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+async function collect(polar: Polar, req: Parameters<Polar["products"]["list"]>[0]): Promise<Product[]> {
+  const out: Product[] = [];
+  for await (const page of await polar.products.list(req)) out.push(...page.result.items);
+  return out;
+}
+
+async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(cls);
+  return err as T;
+}
+
+describe("products", () => {
+  let polar: Polar;
+  let orgId: string;
+  let meterId: string;
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+    meterId = (await createMeter(api.knex, org.id)).id;
+  });
+
+  it("creates a one-time product with a fixed price and reads it back", async () => {
+    const created = await polar.products.create({
+      name: "E-book",
+      description: "A great read",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 2500, priceCurrency: "usd" }],
+      metadata: { sku: "EB-1", pages: 320, hardcover: false },
+    });
+    expect(created.isRecurring).toBe(false);
+    expect(created.organizationId).toBe(orgId);
+    expect(created.prices).toHaveLength(1);
+    const price = created.prices[0] as { amountType: string; priceAmount: number; type: string; priceCurrency: string };
+    expect(price).toMatchObject({ amountType: "fixed", priceAmount: 2500, type: "one_time", priceCurrency: "usd" });
+    const fetched = await polar.products.get({ id: created.id });
+    expect(fetched).toEqual(created);
+    expect(await outboxTypes(api.knex, orgId)).toContain("product.created");
+  });
+
+  it("creates custom, free and metered prices, with defaults applied", async () => {
+    const custom = await polar.products.create({
+      name: "Tip jar",
+      recurringInterval: null,
+      prices: [{ amountType: "custom", minimumAmount: 500, maximumAmount: 10000, presetAmount: 1500 }],
+    });
+    expect(custom.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 500, maximumAmount: 10000, presetAmount: 1500, priceCurrency: "usd" });
+
+    const free = await polar.products.create({ name: "Free plan", recurringInterval: "month", prices: [{ amountType: "free" }] });
+    expect(free.isRecurring).toBe(true);
+    expect(free.prices[0]).toMatchObject({ amountType: "free", type: "recurring", recurringInterval: "month" });
+
+    const metered = await polar.products.create({
+      name: "API usage",
+      recurringInterval: "month",
+      prices: [
+        { amountType: "fixed", priceAmount: 1000 },
+        { amountType: "metered_unit", meterId, unitAmount: 0.25, capAmount: 50000 },
+      ],
+    });
+    const unit = metered.prices.find((p) => p.amountType === "metered_unit") as { unitAmount: string; capAmount: number; meter: { id: string; name: string } };
+    expect(unit.unitAmount).toBe("0.25");
+    expect(unit.capAmount).toBe(50000);
+    expect(unit.meter).toEqual({ id: meterId, name: "API calls" });
+  });
+
+  it("rejects invalid price sets with 422 and a location", async () => {
+    const cases: [unknown[], string | null, (string | number)[]][] = [
+      [[{ amountType: "fixed", priceAmount: 10 }], null, ["body", "prices", 0, "price_amount"]],
+      [[{ amountType: "fixed", priceAmount: 1000 }, { amountType: "free" }], null, ["body", "prices"]],
+      [[{ amountType: "metered_unit", meterId, unitAmount: 1 }, { amountType: "free" }], null, ["body", "prices", 0, "amount_type"]],
+      [[{ amountType: "custom", minimumAmount: 5000, maximumAmount: 1000 }], null, ["body", "prices", 0, "maximum_amount"]],
+      [[{ amountType: "custom", minimumAmount: 1000, presetAmount: 500 }], null, ["body", "prices", 0, "preset_amount"]],
+      [[{ amountType: "free" }, { amountType: "metered_unit", meterId: "00000000-0000-4000-8000-000000000000", unitAmount: 1 }], "month", ["body", "prices", 1, "meter_id"]],
+      [[], null, ["body", "prices"]],
+    ];
+    for (const [prices, recurringInterval, loc] of cases) {
+      const err = await rejects(
+        polar.products.create({ name: "Bad product", recurringInterval: recurringInterval as "month" | null, prices: prices as never }),
+        HTTPValidationError,
+      );
+      expect(err.data$.detail?.map((d) => d.loc)).toContainEqual(loc);
+    }
+    const short = await rejects(polar.products.create({ name: "ab", recurringInterval: null, prices: [{ amountType: "free" }] }), HTTPValidationError);
+    expect(short.data$.detail?.[0].loc).toEqual(["body", "name"]);
+  });
+
+  it("answers 422 for a malformed body and bad query parameters (raw HTTP)", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    let res = await fetch(`${api.url}/v1/products/`, { method: "POST", headers, body: JSON.stringify({ prices: [] }) });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
+    expect(body.detail).toContainEqual(expect.objectContaining({ loc: ["body", "name"], type: "missing" }));
+    res = await fetch(`${api.url}/v1/products/`, { method: "POST", headers, body: "{not json" });
+    expect(res.status).toBe(422);
+    for (const qs of ["limit=0", "limit=101", "page=0", "sorting=bogus", "is_archived=maybe", "limit=abc"]) {
+      res = await fetch(`${api.url}/v1/products/?${qs}`, { headers });
+      expect(res.status, qs).toBe(422);
+      const b = (await res.json()) as { detail: { loc: unknown[] }[] };
+      expect(b.detail[0].loc[0], qs).toBe("query");
+    }
+  });
+
+  it("lists with every filter", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const benefit = await createBenefit(api.knex, org.id);
+    const a = await c.products.create({ name: "Alpha one-time", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900 }], metadata: { tier: "basic", seats: 1 } });
+    const b = await c.products.create({ name: "Beta monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1900 }], metadata: { tier: "pro", seats: 5 } });
+    const d = await c.products.create({ name: "Delta yearly", recurringInterval: "year", prices: [{ amountType: "free" }], metadata: { tier: "pro" } });
+    await c.products.update({ id: d.id, productUpdate: { isArchived: true } });
+    await c.products.updateBenefits({ id: b.id, productBenefitsUpdate: { benefits: [benefit.id] } });
+
+    const names = (ps: Product[]) => ps.map((p) => p.name).sort();
+    expect(names(await collect(c, {}))).toEqual(["Alpha one-time", "Beta monthly", "Delta yearly"]);
+    expect(names(await collect(c, { id: [a.id, d.id] }))).toEqual(["Alpha one-time", "Delta yearly"]);
+    expect(names(await collect(c, { id: b.id }))).toEqual(["Beta monthly"]);
+    expect(names(await collect(c, { organizationId: org.id }))).toHaveLength(3);
+    expect(names(await collect(c, { organizationId: orgId }))).toEqual([]);
+    expect(names(await collect(c, { query: "ALPHA" }))).toEqual(["Alpha one-time"]);
+    expect(names(await collect(c, { isArchived: true }))).toEqual(["Delta yearly"]);
+    expect(names(await collect(c, { isArchived: false }))).toEqual(["Alpha one-time", "Beta monthly"]);
+    expect(names(await collect(c, { isRecurring: true }))).toEqual(["Beta monthly", "Delta yearly"]);
+    expect(names(await collect(c, { isRecurring: false }))).toEqual(["Alpha one-time"]);
+    expect(names(await collect(c, { benefitId: benefit.id }))).toEqual(["Beta monthly"]);
+    expect(names(await collect(c, { metadata: { tier: "pro" } }))).toEqual(["Beta monthly", "Delta yearly"]);
+    expect(names(await collect(c, { metadata: { tier: ["basic", "pro"], seats: 5 } }))).toEqual(["Beta monthly"]);
+  });
+
+  it("sorts by every key, ascending and descending", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const made = [];
+    made.push(await c.products.create({ name: "Charlie", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 3000 }] }));
+    made.push(await c.products.create({ name: "alpha", recurringInterval: null, prices: [{ amountType: "custom", minimumAmount: 100 }] }));
+    made.push(await c.products.create({ name: "Bravo", recurringInterval: null, prices: [{ amountType: "free" }] }));
+    made.push(await c.products.create({ name: "Delta", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000 }] }));
+    const order = async (sorting: string[]) => (await collect(c, { sorting: sorting as never })).map((p) => p.name);
+    expect(await order(["created_at"])).toEqual(["Charlie", "alpha", "Bravo", "Delta"]);
+    expect(await order(["-created_at"])).toEqual(["Delta", "Bravo", "alpha", "Charlie"]);
+    expect(await order([])).toEqual(["Delta", "Bravo", "alpha", "Charlie"]);
+    const byName = await order(["name"]);
+    expect(await order(["-name"])).toEqual([...byName].reverse());
+    expect(await order(["price_amount_type", "name"])).toEqual(["Bravo", "alpha", "Charlie", "Delta"]);
+    expect(await order(["-price_amount_type", "name"])).toEqual(["Charlie", "Delta", "alpha", "Bravo"]);
+    expect(await order(["price_amount"])).toEqual(["Bravo", "alpha", "Delta", "Charlie"]);
+    expect(await order(["-price_amount"])).toEqual(["Charlie", "Delta", "alpha", "Bravo"]);
+  });
+
+  it("pages across several pages", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    for (let i = 0; i < 23; i++) {
+      await c.products.create({ name: `Item ${String(i).padStart(2, "0")}`, recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 100 + i }] });
+    }
+    const pages = [];
+    for await (const page of await c.products.list({ limit: 10, sorting: ["name"] })) pages.push(page.result);
+    expect(pages.map((p) => p.items.length)).toEqual([10, 10, 3]);
+    expect(pages[0].pagination).toEqual({ totalCount: 23, maxPage: 3 });
+    expect(pages.flatMap((p) => p.items.map((i) => i.name))).toEqual(Array.from({ length: 23 }, (_, i) => `Item ${String(i).padStart(2, "0")}`));
+    const third = await c.products.list({ page: 3, limit: 10, sorting: ["name"] });
+    expect(third.result.items.map((i) => i.name)).toEqual(["Item 20", "Item 21", "Item 22"]);
+    const beyond = await c.products.list({ page: 9, limit: 10 });
+    expect(beyond.result.items).toEqual([]);
+    expect(beyond.result.pagination.totalCount).toBe(23);
+    const big = await c.products.list({ limit: 100 });
+    expect(big.result.items).toHaveLength(23);
+  });
+
+  it("updates fields, keeps and replaces prices, archives", async () => {
+    const p = await polar.products.create({ name: "Course", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500 }, { amountType: "metered_unit", meterId, unitAmount: "0.001" }] });
+    const fixed = p.prices.find((x) => x.amountType === "fixed")!;
+    const metered = p.prices.find((x) => x.amountType === "metered_unit")!;
+    const u1 = await polar.products.update({
+      id: p.id,
+      productUpdate: { name: "Course v2", description: "Updated", metadata: { v: 2 }, prices: [{ id: metered.id }, { amountType: "fixed", priceAmount: 2500 }] },
+    });
+    expect(u1.name).toBe("Course v2");
+    expect(u1.description).toBe("Updated");
+    expect(u1.metadata).toEqual({ v: 2 });
+    expect(u1.prices.map((x) => x.id)).toContain(metered.id);
+    expect(u1.prices.map((x) => x.id)).not.toContain(fixed.id);
+    expect(u1.prices.find((x) => x.amountType === "fixed")).toMatchObject({ priceAmount: 2500 });
+    const archivedPrice = await api.knex("product_prices").where({ id: fixed.id }).first();
+    expect(archivedPrice.is_archived).toBe(true);
+    expect(u1.modifiedAt).not.toBeNull();
+
+    const u2 = await polar.products.update({ id: p.id, productUpdate: { recurringInterval: "year" } });
+    expect(u2.recurringInterval).toBe("year");
+    await rejects(polar.products.update({ id: p.id, productUpdate: { recurringInterval: null } }), HTTPValidationError);
+    await rejects(polar.products.update({ id: p.id, productUpdate: { prices: [{ id: fixed.id }] } }), HTTPValidationError);
+    const archived = await polar.products.update({ id: p.id, productUpdate: { isArchived: true } });
+    expect(archived.isArchived).toBe(true);
+    const types = await outboxTypes(api.knex, orgId);
+    expect(types.filter((t) => t === "product.updated").length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("attaches media and custom fields, checking they belong to the organization", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const media = await createFile(api.knex, org.id);
+    const field = await createCustomField(api.knex, org.id);
+    const p = await c.products.create({
+      name: "Poster",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 1200 }],
+      medias: [media.id],
+      attachedCustomFields: [{ customFieldId: field.id, required: true }],
+    });
+    expect(p.medias.map((m) => m.id)).toEqual([media.id]);
+    expect(p.medias[0].publicUrl).toMatch(/^http/);
+    expect(p.attachedCustomFields).toMatchObject([{ customFieldId: field.id, order: 0, required: true }]);
+
+    const foreignMedia = await createFile(api.knex, orgId);
+    const notUploaded = await createFile(api.knex, org.id, { is_uploaded: false });
+    const download = await createFile(api.knex, org.id, { service: "downloadable" });
+    for (const bad of [foreignMedia.id, notUploaded.id, download.id]) {
+      const err = await rejects(c.products.update({ id: p.id, productUpdate: { medias: [bad] } }), HTTPValidationError);
+      expect(err.data$.detail?.[0].loc).toEqual(["body", "medias"]);
+    }
+    const foreignField = await createCustomField(api.knex, orgId);
+    await rejects(c.products.update({ id: p.id, productUpdate: { attachedCustomFields: [{ customFieldId: foreignField.id, required: false }] } }), HTTPValidationError);
+    const cleared = await c.products.update({ id: p.id, productUpdate: { medias: [], attachedCustomFields: [] } });
+    expect(cleared.medias).toEqual([]);
+    expect(cleared.attachedCustomFields).toEqual([]);
+  });
+
+  it("updates benefits", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const b1 = await createBenefit(api.knex, org.id, { description: "Support" });
+    const b2 = await createBenefit(api.knex, org.id, { description: "Discord" });
+    const p = await c.products.create({ name: "Bundle", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900 }] });
+    const u = await c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [b2.id, b1.id] } });
+    expect(u.benefits.map((b) => b.id)).toEqual([b2.id, b1.id]);
+    expect(u.benefits[0]).toMatchObject({ type: "custom", description: "Discord" });
+    const none = await c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [] } });
+    expect(none.benefits).toEqual([]);
+    const foreign = await createBenefit(api.knex, orgId);
+    await rejects(c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [foreign.id] } }), HTTPValidationError);
+    const locked = await createBenefit(api.knex, org.id, { selectable: false });
+    const err = await rejects(c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [locked.id] } }), SDKError);
+    expect(err.statusCode).toBe(403);
+  });
+
+  it("answers 404 for unknown and foreign ids, 401 for bad tokens, 403 for missing scopes", async () => {
+    const other = await orgWithToken(api.knex);
+    const foreign = await api.client(other.token).products.create({ name: "Secret", recurringInterval: null, prices: [{ amountType: "free" }] });
+    await rejects(polar.products.get({ id: foreign.id }), ResourceNotFound);
+    await rejects(polar.products.get({ id: "8a0f3b1e-0000-4000-8000-000000000000" }), ResourceNotFound);
+    await rejects(polar.products.update({ id: foreign.id, productUpdate: { name: "Hijacked" } }), ResourceNotFound);
+    await rejects(polar.products.updateBenefits({ id: foreign.id, productBenefitsUpdate: { benefits: [] } }), ResourceNotFound);
+    expect((await api.knex("products").where({ id: foreign.id }).first()).name).toBe("Secret");
+
+    const bad = await rejects(api.client("polar_oat_nope").products.list({}), SDKError);
+    expect(bad.statusCode).toBe(401);
+    const res = await fetch(`${api.url}/v1/products/`);
+    expect(res.status).toBe(401);
+
+    const readOnly = await orgWithToken(api.knex, { scopes: ["products:read"] });
+    const ro = api.client(readOnly.token);
+    expect((await ro.products.list({})).result.items).toEqual([]);
+    const denied = await rejects(ro.products.create({ name: "Nope", recurringInterval: null, prices: [{ amountType: "free" }] }), SDKError);
+    expect(denied.statusCode).toBe(403);
+    const noScope = await orgWithToken(api.knex, { scopes: ["orders:read"] });
+    expect((await rejects(api.client(noScope.token).products.list({}), SDKError)).statusCode).toBe(403);
+  });
+});
