@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# `make test`: install, then lint, typecheck, check-generated, the vitest suites and the fuzz run.
+# Every step runs even when an earlier one failed, so the summary is complete. The last line is
+# the one summary of the whole run:
+#
+#   N passed, N failed[, N skipped]
+#
+# counting each vitest test, each fuzzed operation, and lint / typecheck / check-generated as
+# one each. Exits non-zero if anything failed. Step logs: .cache/test-results/.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+RESULTS=.cache/test-results
+mkdir -p "$RESULTS"
+rm -f "$RESULTS"/vitest.json "$RESULTS"/fuzz.json
+
+PASSED=0
+FAILED=0
+SKIPPED=0
+ROWS=()
+START=$SECONDS
+
+banner() { printf '\n==== %s ====\n' "$*"; }
+row() { ROWS+=("$(printf '%-16s %-6s %6ss  %s' "$1" "$2" "$3" "$4")"); }
+
+# A step that counts as one: pass or fail by its exit code.
+step() {
+  local name=$1
+  shift
+  banner "$name: $*"
+  local t=$SECONDS
+  if "$@"; then
+    PASSED=$((PASSED + 1))
+    row "$name" ok $((SECONDS - t)) ""
+  else
+    local rc=$?
+    FAILED=$((FAILED + 1))
+    row "$name" FAILED $((SECONDS - t)) "exit $rc"
+  fi
+}
+
+# --- install: nothing else can run without it ---------------------------------------------------
+banner "install: make install"
+t=$SECONDS
+if ! make --no-print-directory install; then
+  row install FAILED $((SECONDS - t)) ""
+  printf '\n==== summary ====\n%s\n' "${ROWS[@]}"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+row install ok $((SECONDS - t)) "(not counted)"
+
+# --- one-count steps ----------------------------------------------------------------------------
+step lint node_modules/.bin/eslint .
+step typecheck node_modules/.bin/tsc --noEmit -p tsconfig.json
+step check-generated node_modules/.bin/tsx codegen/generate.ts --check
+
+# --- vitest: every test counts ------------------------------------------------------------------
+banner "vitest: vitest run"
+t=$SECONDS
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest.json"
+vrc=$?
+read -r vp vf vs vnote < <(node -e '
+  const fs = require("fs");
+  const [file, rc] = [process.argv[1], Number(process.argv[2])];
+  let r;
+  try { r = JSON.parse(fs.readFileSync(file, "utf8")); } catch { r = undefined; }
+  if (!r) { console.log(`0 1 0 no-json-report(exit-${rc})`); process.exit(0); }
+  let failed = r.numFailedTests;
+  // A file that failed without a failing test (import error, hook failure) counts as one failure.
+  const brokenFiles = (r.testResults || []).filter((f) => f.status === "failed" && !(f.assertionResults || []).some((a) => a.status === "failed")).length;
+  failed += brokenFiles;
+  let note = brokenFiles ? `${brokenFiles}-file(s)-failed-to-run` : "-";
+  if (rc !== 0 && failed === 0) { failed = 1; note = `exit-${rc}`; }
+  if (r.numTotalTests === 0 && failed === 0) { failed = 1; note = "no-tests-ran"; }
+  console.log(`${r.numPassedTests} ${failed} ${r.numPendingTests + (r.numTodoTests || 0)} ${note}`);
+' "$RESULTS/vitest.json" "$vrc")
+PASSED=$((PASSED + vp)); FAILED=$((FAILED + vf)); SKIPPED=$((SKIPPED + vs))
+row vitest "$([ "$vf" = 0 ] && echo ok || echo FAILED)" $((SECONDS - t)) "$vp passed, $vf failed, $vs skipped$([ "$vnote" != "-" ] && echo " ($vnote)")"
+
+# --- fuzz: every fuzzed operation counts --------------------------------------------------------
+banner "fuzz: scripts/fuzz.ts"
+t=$SECONDS
+node_modules/.bin/tsx scripts/fuzz.ts
+frc=$?
+read -r fp ff fs < <(node -e '
+  const fs = require("fs");
+  let r;
+  try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch { r = undefined; }
+  const rc = Number(process.argv[2]);
+  if (!r) { console.log(`0 1 0`); process.exit(0); }
+  let failed = r.failed;
+  if (rc !== 0 && failed === 0) failed = 1;
+  console.log(`${r.passed} ${failed} ${r.skipped}`);
+' "$RESULTS/fuzz.json" "$frc")
+PASSED=$((PASSED + fp)); FAILED=$((FAILED + ff)); SKIPPED=$((SKIPPED + fs))
+row fuzz "$([ "$ff" = 0 ] && echo ok || echo FAILED)" $((SECONDS - t)) "$fp operations passed, $ff failed, $fs skipped"
+
+# --- summary ------------------------------------------------------------------------------------
+printf '\n==== summary (%ss) ====\n' $((SECONDS - START))
+printf '%s\n' "${ROWS[@]}"
+if [ "$SKIPPED" -gt 0 ]; then
+  echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+else
+  echo "$PASSED passed, $FAILED failed"
+fi
+[ "$FAILED" -eq 0 ]

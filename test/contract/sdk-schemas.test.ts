@@ -1,0 +1,126 @@
+// Response schemas of the contract vs the client's zod inbound schemas: a sample body built from each
+// contract schema (only required fields / nulls, and every field with each union branch) must be
+// accepted by @polar-sh/sdk's `<Name>$inboundSchema`, and by the contract's own validator.
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { responseBodySchemas, schemaValidator } from "../../generated/validators.js";
+
+const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
+const schemas: Record<string, any> = spec.components.schemas;
+const CREF = "#/components/schemas/";
+
+type Mode = { minimal: boolean; branch: number; nullsToo?: boolean };
+function sample(s: any, mode: Mode, depth = 0): unknown {
+  if (s.$ref) return sample(schemas[s.$ref.slice(CREF.length)], mode, depth + 1);
+  if ("const" in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[mode.branch % s.enum.length];
+  const alts: any[] | undefined = s.oneOf ?? s.anyOf;
+  if (alts) {
+    const nonNull = alts.filter((a) => a.type !== "null");
+    if (nonNull.length < alts.length && (mode.minimal || depth > 6)) return null;
+    return sample(nonNull[mode.branch % nonNull.length], mode, depth + 1);
+  }
+  let type = s.type;
+  if (Array.isArray(type)) {
+    if (type.includes("null") && (mode.minimal || depth > 6)) return null;
+    type = type.filter((t: string) => t !== "null")[mode.branch % (type.length - (type.includes("null") ? 1 : 0))];
+  }
+  switch (type) {
+    case "string":
+      return s.format === "date-time" ? "2025-01-01T00:00:00Z" : s.format === "date" ? "2025-01-01" : "x";
+    case "integer":
+      return 1;
+    case "number":
+      return 1.5;
+    case "boolean":
+      return true;
+    case "array":
+      return mode.minimal || depth > 6 ? [] : [sample(s.items ?? {}, mode, depth + 1)];
+    case "object":
+    case undefined: {
+      if (!s.properties && !s.additionalProperties && type === undefined) return "x";
+      const o: Record<string, unknown> = {};
+      for (const [k, ps] of Object.entries<any>(s.properties ?? {})) {
+        const nullable = (Array.isArray(ps.type) && ps.type.includes("null")) || (ps.anyOf ?? []).some((a: any) => a.type === "null");
+        if (mode.minimal && !(s.required ?? []).includes(k) && !(mode.nullsToo && nullable)) continue;
+        o[k] = sample(ps, mode, depth + 1);
+      }
+      if (!mode.minimal && s.additionalProperties && typeof s.additionalProperties === "object" && depth <= 6) {
+        o.extra_key = sample(s.additionalProperties, mode, depth + 1);
+      }
+      return o;
+    }
+    default:
+      return null;
+  }
+}
+
+// SDK inbound schemas by name (components and errors)
+const require = createRequire(import.meta.url);
+const sdkSrc = join(dirname(require.resolve("@polar-sh/sdk/package.json")), "src", "models");
+type Zod = { safeParse(v: unknown): { success: boolean; data?: unknown; error?: unknown }; parse(v: unknown): unknown };
+const sdk: Record<string, Zod> = {};
+const sdkOut: Record<string, Zod> = {};
+for (const dir of ["components"]) {
+  for (const f of readdirSync(join(sdkSrc, dir)).filter((f) => f.endsWith(".ts")).sort()) {
+    const mod = await import(`@polar-sh/sdk/models/${dir}/${f.replace(/\.ts$/, ".js")}`);
+    for (const [k, v] of Object.entries(mod)) {
+      if (k.endsWith("$inboundSchema")) sdk[k.slice(0, -14)] = v as never;
+      if (k.endsWith("$outboundSchema")) sdkOut[k.slice(0, -15)] = v as never;
+    }
+  }
+}
+
+const bodies = (responseBodySchemas as readonly string[]).filter((n) => sdk[n]);
+
+describe("response schemas are accepted by the client's zod schemas", () => {
+  it("covers the response bodies", () => {
+    expect(bodies.length).toBeGreaterThan(60);
+  });
+  for (const name of bodies) {
+    it(name, () => {
+      const validate = schemaValidator(name);
+      const modes: Mode[] = [{ minimal: true, branch: 0 }, ...[0, 1, 2, 3, 4, 5].map((b) => ({ minimal: false, branch: b }))];
+      for (const mode of modes) {
+        const body = sample(schemas[name], mode);
+        expect(validate(body), `${name} ${JSON.stringify(mode)} contract: ${JSON.stringify(validate.errors)}`).toBe(true);
+        const r = sdk[name].safeParse(body);
+        expect(r.success, `${name} ${JSON.stringify(mode)} sdk: ${JSON.stringify(r.error)}\n${JSON.stringify(body)}`).toBe(true);
+      }
+    });
+  }
+});
+
+// Request bodies: what the client sends (its outbound encoding of a value) must pass the contract.
+const requestBodies = new Set<string>();
+for (const item of Object.values<any>(spec.paths)) {
+  for (const op of Object.values<any>(item)) {
+    for (const media of Object.values<any>(op.requestBody?.content ?? {})) {
+      const ref: string | undefined = media.schema?.$ref;
+      if (ref?.startsWith(CREF)) requestBodies.add(ref.slice(CREF.length));
+    }
+  }
+}
+const bodyNames = [...requestBodies].filter((n) => sdk[n] && sdkOut[n]).sort();
+
+describe("request bodies the client encodes pass the contract", () => {
+  it("covers the request bodies", () => {
+    expect(bodyNames.length).toBeGreaterThan(40);
+  });
+  for (const name of bodyNames) {
+    it(name, () => {
+      const validate = schemaValidator(name);
+      // minimal: required fields plus nullable ones as null (request-only schemas let nullable fields be omitted; the client always sends them)
+      const modes: Mode[] = [{ minimal: true, branch: 0, nullsToo: true }, ...[0, 1, 2, 3, 4, 5].map((b) => ({ minimal: false, branch: b }))];
+      for (const mode of modes) {
+        const wire = sample(schemas[name], mode);
+        const parsed = sdk[name].safeParse(wire);
+        expect(parsed.success, `${name} ${JSON.stringify(mode)} sdk inbound: ${JSON.stringify(parsed.error)}`).toBe(true);
+        const sent = JSON.parse(JSON.stringify(sdkOut[name].parse(parsed.data)));
+        expect(validate(sent), `${name} ${JSON.stringify(mode)} contract: ${JSON.stringify(validate.errors)}\n${JSON.stringify(sent)}`).toBe(true);
+      }
+    });
+  }
+});

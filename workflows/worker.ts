@@ -1,0 +1,136 @@
+// The Temporal worker process part: builds the activities from their factories, bundles the
+// workflows, polls the task queue in the background, and makes sure the singleton workflows
+// (the outbox relay) are running. `scripts/run.ts` calls startWorker next to the API.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Client } from "@temporalio/client";
+import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger } from "@temporalio/worker";
+import type { Knex } from "knex";
+import { stdSerializers } from "pino";
+import { logger } from "../server/kit/logger.js";
+import { createOutboxActivities } from "./activities/outbox.js";
+import { createTemporalClient } from "./client.js";
+import { outboxRelayWorkflowId } from "./shared/ids.js";
+import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
+import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
+
+export interface StartWorkerOptions {
+  knex: Knex;
+  /** host:port of the Temporal frontend. */
+  temporalAddress: string;
+  namespace?: string;
+  taskQueue?: string;
+  /**
+   * Settings for the outbox relay, used only when this call starts it: a relay that is already
+   * running keeps the settings it was started with.
+   */
+  outboxRelay?: Partial<Pick<OutboxRelayInput, "batchSize" | "idleSleepMs" | "maxIterations">>;
+}
+
+export interface WorkerHandle {
+  /** Stops polling, lets in-flight tasks finish, then closes both connections. */
+  shutdown(): Promise<void>;
+  client: Client;
+}
+
+// Idle poll is only the backstop: the API signals the relay after it commits outbox rows.
+const DEFAULT_RELAY: Omit<OutboxRelayInput, "relayedBefore"> = { batchSize: 100, idleSleepMs: 5_000 };
+
+// Same file name as this module's (index.ts under tsx, index.js if ever compiled); the bundler
+// stats the path as given. Its webpack config already maps `.js` specifiers to `.ts` sources.
+const workflowsPath = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "workflows",
+  `index${path.extname(fileURLToPath(import.meta.url))}`,
+);
+
+export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
+  const namespace = opts.namespace ?? "default";
+  const taskQueue = opts.taskQueue ?? BOREALIS_TASK_QUEUE;
+  installRuntimeLogger();
+
+  const connection = await NativeConnection.connect({ address: opts.temporalAddress });
+  let client: Client | undefined;
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  try {
+    worker = await Worker.create({
+      connection,
+      namespace,
+      taskQueue,
+      workflowsPath,
+      activities: { ...createOutboxActivities({ knex: opts.knex }) },
+    });
+    const w = worker;
+    // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown
+    // into an unhandled rejection.
+    running = w.run().catch((err: unknown) => {
+      logger.error({ err, taskQueue, namespace }, "Temporal worker stopped with an error");
+    });
+
+    client = await createTemporalClient(opts.temporalAddress, namespace);
+    // USE_EXISTING: a restarted (or second) worker joins the running relay instead of starting another.
+    await client.workflow.start(outboxRelayWorkflow, {
+      workflowId: outboxRelayWorkflowId,
+      taskQueue,
+      args: [{ ...DEFAULT_RELAY, ...opts.outboxRelay }],
+      workflowIdConflictPolicy: "USE_EXISTING",
+    });
+    logger.info({ taskQueue, namespace }, "Temporal worker running");
+  } catch (err) {
+    await stop(worker, running, client, connection);
+    throw err;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    client,
+    shutdown: () => (stopped ??= stop(worker, running, client, connection)),
+  };
+}
+
+async function stop(worker: Worker | undefined, running: Promise<void> | undefined, client: Client | undefined, connection: NativeConnection) {
+  if (worker?.getState() === "RUNNING") worker.shutdown();
+  await running;
+  await client?.connection.close();
+  // Only after the worker has drained: it polls through this connection.
+  await connection.close();
+}
+
+/**
+ * Routes the Temporal SDK's own logs (worker lifecycle, bundling, workflow `log` calls) to our
+ * pino logger. The runtime is process-wide and can be installed only before its first use, so
+ * when something else got there first (a test environment, an earlier call) its logger stays.
+ */
+function installRuntimeLogger() {
+  try {
+    Runtime.install({ logger: new PinoTemporalLogger() });
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
+}
+
+const pinoLevel = { TRACE: "trace", DEBUG: "debug", INFO: "info", WARN: "warn", ERROR: "error" } as const;
+
+class PinoTemporalLogger implements Logger {
+  // The SDK passes failures as `error`; pino would print an Error under any key but `err` as {}.
+  private readonly pino = logger.child({ component: "temporal" }, { serializers: { error: stdSerializers.err } });
+  log(level: LogLevel, message: string, meta?: LogMetadata) {
+    this.pino[pinoLevel[level]](meta ?? {}, message);
+  }
+  trace(message: string, meta?: LogMetadata) {
+    this.log("TRACE", message, meta);
+  }
+  debug(message: string, meta?: LogMetadata) {
+    this.log("DEBUG", message, meta);
+  }
+  info(message: string, meta?: LogMetadata) {
+    this.log("INFO", message, meta);
+  }
+  warn(message: string, meta?: LogMetadata) {
+    this.log("WARN", message, meta);
+  }
+  error(message: string, meta?: LogMetadata) {
+    this.log("ERROR", message, meta);
+  }
+}

@@ -1,0 +1,3 @@
+// Every workflow the worker serves: the worker bundles this file (workflowsPath), so a workflow
+// not re-exported here cannot run.
+export { outboxRelayWorkflow } from "./outbox-relay.js";
