@@ -8,7 +8,7 @@ import express, { type Request, type Response, type NextFunction } from "express
 import { OpenAPIBackend, type Context as OpenApiContext } from "openapi-backend";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { ErrorObject } from "ajv";
+import type { ErrorObject, Options as AjvOptions } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
@@ -28,7 +28,7 @@ export interface AppOptions {
 
 type OperationMeta = (typeof operations)[OperationId];
 
-function ajvFactory(_orig: unknown, opts: Record<string, unknown>) {
+function ajvFactory(_orig: unknown, opts: AjvOptions) {
   const ajv = new Ajv2020.default({ ...opts, strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   return ajv as never;
@@ -90,6 +90,8 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
     definition,
     quick: true,
     validate: true,
+    // The contract's collection paths end in "/" exactly as the official client sends them.
+    ignoreTrailingSlashes: false,
     coerceTypes: true,
     ajvOpts: { strict: false },
     customizeAjv: ajvFactory,
@@ -97,6 +99,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
 
   api.register({
     postRoutingHandler: async (c: OpenApiContext, req: Request, res: Response) => {
+      if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const meta = operations[c.operation.operationId as OperationId];
       res.locals.caller = await authenticate(knex, meta, req);

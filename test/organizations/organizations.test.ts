@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { useTestApi } from "../helpers/api.js";
 import { createOrganization, orgWithToken, outboxTypes } from "../fixtures/factories.js";
@@ -134,8 +135,8 @@ describe("organizations", () => {
     const readOnly = await mintOrganizationToken(api.knex, org.id, { scopes: ["organizations:read"] });
     const ro = api.client(readOnly);
     expect((await ro.organizations.get({ id: org.id })).id).toBe(org.id);
-    const denied = await rejects(ro.organizations.update({ id: org.id, organizationUpdate: { name: "Nope nope" } }), SDKError);
-    expect(denied.statusCode).toBe(403);
+    const denied = await rejects(ro.organizations.update({ id: org.id, organizationUpdate: { name: "Nope nope" } }), NotPermitted);
+    expect(denied.data$.error).toBe("NotPermitted");
     const expired = await mintOrganizationToken(api.knex, org.id, { expiresAt: new Date(Date.now() - 1000) });
     expect((await rejects(api.client(expired).organizations.get({ id: org.id }), SDKError)).statusCode).toBe(401);
   });

@@ -5,6 +5,7 @@ import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
 import { useTestApi } from "../helpers/api.js";
 import { createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
@@ -255,8 +256,8 @@ describe("products", () => {
     const foreign = await createBenefit(api.knex, orgId);
     await rejects(c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [foreign.id] } }), HTTPValidationError);
     const locked = await createBenefit(api.knex, org.id, { selectable: false });
-    const err = await rejects(c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [locked.id] } }), SDKError);
-    expect(err.statusCode).toBe(403);
+    const err = await rejects(c.products.updateBenefits({ id: p.id, productBenefitsUpdate: { benefits: [locked.id] } }), NotPermitted);
+    expect(err.data$.error).toBe("NotPermitted");
   });
 
   it("answers 404 for unknown and foreign ids, 401 for bad tokens, 403 for missing scopes", async () => {
