@@ -313,7 +313,7 @@ function stripNull(s: J): J {
 // ---------------------------------------------------------------------------------------------
 // 4. Operations.
 interface SdkOp { fn: string; method: string; path: string; operationId: string }
-const sdkOps: SdkOp[] = JSON.parse(readFileSync("/work/shared/sdk-operations.json", "utf8"));
+const sdkOps: SdkOp[] = JSON.parse(readFileSync(new URL("../../../shared/sdk-operations.json", import.meta.url), "utf8"));
 
 const DOMAINS = [
   "benefits", "checkout-links", "checkouts", "custom-fields", "customer-meters", "customer-portal",

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- walks the JSON contract generically */
 // The contract against the official client: same operations (method, path, operationId), scopes on
 // every merchant call, the 27 webhook events, and every schema compiling in ajv 2020.
 import { readFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { validateResponse } from "../../generated/validators.js";
 
 const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
 const sdkOps: Array<{ fn: string; method: string; path: string; operationId: string }> = JSON.parse(
-  readFileSync("/work/shared/sdk-operations.json", "utf8"),
+  readFileSync(new URL("../../../shared/sdk-operations.json", import.meta.url), "utf8"),
 );
 const METHODS = ["get", "post", "put", "patch", "delete"];
 

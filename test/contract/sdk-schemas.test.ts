@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- walks the JSON contract generically */
 // Response schemas of the contract vs the client's zod inbound schemas: a sample body built from each
 // contract schema (only required fields / nulls, and every field with each union branch) must be
 // accepted by @polar-sh/sdk's `<Name>$inboundSchema`, and by the contract's own validator.
