@@ -9823,6 +9823,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceBenefit"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -9856,6 +9874,24 @@ export interface operations {
                     "application/json": components["schemas"]["Benefit"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -9885,6 +9921,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Benefit"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -9924,6 +9978,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
             };
             /** @description Forbidden: NotPermitted */
             403: {
@@ -9978,6 +10041,24 @@ export interface operations {
                     "application/json": components["schemas"]["Benefit"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -10025,6 +10106,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResourceBenefitGrant"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10076,6 +10175,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCheckoutLink"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10109,6 +10226,24 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutLink"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10139,6 +10274,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutLink"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10179,6 +10332,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
             };
             /** @description Not Found: ResourceNotFound */
             404: {
@@ -10223,6 +10394,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckoutLink"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10280,6 +10469,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCheckout"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10313,6 +10520,24 @@ export interface operations {
                     "application/json": components["schemas"]["Checkout"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10343,6 +10568,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10388,6 +10631,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: CheckoutForbiddenError */
@@ -10635,6 +10887,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomField"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10668,6 +10938,24 @@ export interface operations {
                     "application/json": components["schemas"]["CustomField"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10698,6 +10986,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10738,6 +11044,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
             };
             /** @description Not Found: ResourceNotFound */
             404: {
@@ -10782,6 +11106,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10837,6 +11179,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomerMeter"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10867,6 +11227,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerMeter"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -10926,6 +11304,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomerBenefitGrant"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -10956,6 +11343,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerBenefitGrant"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11001,6 +11397,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerBenefitGrant"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -11050,6 +11455,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPortalCustomer"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
         };
     };
     "customer_portal:customers:update": {
@@ -11072,6 +11486,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerPortalCustomer"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -11108,6 +11531,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomerPaymentMethod"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11139,6 +11571,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerPaymentMethod"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -11177,6 +11618,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentMethodInUseByActiveSubscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11224,6 +11674,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResourceDownloadableRead"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -11311,6 +11770,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LicenseKeyWithActivations"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11495,6 +11963,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomerCustomerMeter"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11525,6 +12002,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerCustomerMeter"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11582,6 +12068,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomerOrder"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11612,6 +12107,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerOrder"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11659,6 +12163,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerOrder"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -11702,6 +12215,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerOrderPaymentConfirmation"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11754,6 +12276,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerOrderInvoice"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -11795,6 +12326,15 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Conflict: InvoiceAlreadyExists */
             409: {
                 headers: {
@@ -11834,6 +12374,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerOrderPaymentStatus"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11930,6 +12479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomerSubscription"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11960,6 +12518,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerSubscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12001,6 +12568,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerSubscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: AlreadyCanceledSubscription */
@@ -12057,6 +12633,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerSubscription"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Forbidden: AlreadyCanceledSubscription */
             403: {
                 headers: {
@@ -12108,6 +12693,24 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerSession"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12154,6 +12757,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceCustomer"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12187,6 +12808,24 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12217,6 +12856,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12257,6 +12914,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
             };
             /** @description Not Found: ResourceNotFound */
             404: {
@@ -12303,6 +12978,24 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -12342,6 +13035,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12385,6 +13096,24 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -12423,6 +13152,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
             };
             /** @description Not Found: ResourceNotFound */
             404: {
@@ -12469,6 +13216,24 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -12508,6 +13273,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12559,6 +13342,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceDiscount"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12592,6 +13393,24 @@ export interface operations {
                     "application/json": components["schemas"]["Discount"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12622,6 +13441,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Discount"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12662,6 +13499,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
             };
             /** @description Not Found: ResourceNotFound */
             404: {
@@ -12706,6 +13561,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Discount"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12775,6 +13648,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceEvent"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12805,6 +13696,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12847,6 +13756,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventsIngestResponse"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -12895,6 +13822,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceEventName"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12933,6 +13878,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceFileRead"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12966,6 +13929,24 @@ export interface operations {
                     "application/json": components["schemas"]["FileUpload"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12994,6 +13975,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
             };
             /** @description Forbidden: NotPermitted */
             403: {
@@ -13049,6 +14039,15 @@ export interface operations {
                     "application/json": components["schemas"]["FileRead"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Forbidden: NotPermitted */
             403: {
                 headers: {
@@ -13101,6 +14100,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileRead"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -13168,6 +14176,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -13215,6 +14232,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13270,6 +14296,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -13320,6 +14355,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -13360,6 +14404,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -13411,6 +14464,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -13451,6 +14522,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidatedLicenseKey"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13508,6 +14597,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceMeter"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -13541,6 +14648,24 @@ export interface operations {
                     "application/json": components["schemas"]["Meter"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -13571,6 +14696,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13616,6 +14759,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13674,6 +14835,24 @@ export interface operations {
                     "application/json": components["schemas"]["MeterQuantities"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -13729,6 +14908,24 @@ export interface operations {
                     "application/json": components["schemas"]["MetricsResponse"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -13758,6 +14955,24 @@ export interface operations {
                     "application/json": components["schemas"]["MetricsLimits"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
         };
     };
     "oauth2:authorize": {
@@ -13776,6 +14991,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
         };
@@ -13870,6 +15103,24 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
         };
     };
     "orders:list": {
@@ -13913,6 +15164,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceOrder"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -13943,6 +15212,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13990,6 +15277,24 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -14031,6 +15336,24 @@ export interface operations {
                     "application/json": components["schemas"]["OrderInvoice"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -14070,6 +15393,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Conflict: InvoiceAlreadyExists */
@@ -14119,6 +15460,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceOrganization"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14152,6 +15511,24 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14181,6 +15558,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -14225,6 +15620,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -14293,6 +15697,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResource"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14323,6 +15745,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -14386,6 +15826,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceProduct"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14419,6 +15877,24 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14448,6 +15924,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -14492,6 +15986,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -14545,6 +16048,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -14613,6 +16125,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceRefund"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14662,6 +16192,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RefundAmountTooHigh"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: RefundedAlready */
@@ -14725,6 +16264,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceSubscription"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14755,6 +16312,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -14796,6 +16371,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Forbidden: AlreadyCanceledSubscription */
@@ -14861,6 +16445,15 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
             /** @description Forbidden: AlreadyCanceledSubscription */
             403: {
                 headers: {
@@ -14920,6 +16513,24 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -14954,6 +16565,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResourceWebhookDelivery"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -14992,6 +16621,24 @@ export interface operations {
                     "application/json": components["schemas"]["ListResourceWebhookEndpoint"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -15025,6 +16672,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -15055,6 +16720,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -15095,6 +16778,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
             };
             /** @description Not Found: ResourceNotFound */
             404: {
@@ -15141,6 +16842,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -15182,6 +16901,24 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -15221,6 +16958,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -14,6 +14,7 @@ import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import { authenticateOrganization, bearer, requireScopes, type Caller } from "./kit/auth.js";
 import { ApiError, NotImplemented, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
+import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
@@ -104,13 +105,21 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       const meta = operations[c.operation.operationId as OperationId];
       res.locals.caller = await authenticate(knex, meta, req);
     },
+    preOperationHandler: (c: OpenApiContext) => {
+      rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });
+    },
     validationFail: (c: OpenApiContext) => {
       throw new RequestValidationError(toIssues((c.validation.errors ?? []) as ErrorObject[]));
     },
     notFound: () => {
       throw new ResourceNotFound("No such route.");
     },
-    methodNotAllowed: (_c: OpenApiContext, _req: Request, res: Response) => {
+    methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
+      const allowed = api.router
+        .getOperations()
+        .filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(req.path))
+        .map((op) => op.method.toUpperCase());
+      res.setHeader("Allow", [...new Set(allowed)].join(", "));
       res.status(405).json({ detail: "Method Not Allowed" });
     },
     notImplemented: (c: OpenApiContext) => {
@@ -189,7 +198,12 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       res.status(err.status).json(err.body());
       return;
     }
-    const e = err as { type?: string; status?: number; message?: string };
+    const e = err as { type?: string; status?: number; message?: string; code?: string };
+    if (e?.code && INPUT_ERROR_CODES.has(e.code)) {
+      res.locals.log?.warn({ err }, "input rejected by the database");
+      res.status(422).json({ detail: [{ loc: ["body"], msg: "Invalid value", type: "value_error" }] });
+      return;
+    }
     if (e?.type === "entity.parse.failed") {
       res.status(422).json({ detail: [{ loc: ["body"], msg: `JSON decode error: ${e.message}`, type: "json_invalid" }] });
       return;

@@ -9257,6 +9257,14 @@ export type BenefitsListData = {
 
 export type BenefitsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -9281,6 +9289,14 @@ export type BenefitsCreateData = {
 };
 
 export type BenefitsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -9308,6 +9324,10 @@ export type BenefitsDeleteData = {
 };
 
 export type BenefitsDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -9343,6 +9363,14 @@ export type BenefitsGetData = {
 };
 
 export type BenefitsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -9386,6 +9414,14 @@ export type BenefitsUpdateData = {
 };
 
 export type BenefitsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -9434,6 +9470,14 @@ export type BenefitsGrantsData = {
 };
 
 export type BenefitsGrantsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -9485,6 +9529,14 @@ export type CheckoutLinksListData = {
 
 export type CheckoutLinksListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -9509,6 +9561,14 @@ export type CheckoutLinksCreateData = {
 };
 
 export type CheckoutLinksCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -9539,6 +9599,14 @@ export type CheckoutLinksDeleteData = {
 };
 
 export type CheckoutLinksDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -9574,6 +9642,14 @@ export type CheckoutLinksGetData = {
 
 export type CheckoutLinksGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -9607,6 +9683,14 @@ export type CheckoutLinksUpdateData = {
 };
 
 export type CheckoutLinksUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -9670,6 +9754,14 @@ export type CheckoutsListData = {
 
 export type CheckoutsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -9694,6 +9786,14 @@ export type CheckoutsCreateData = {
 };
 
 export type CheckoutsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -9724,6 +9824,14 @@ export type CheckoutsGetData = {
 };
 
 export type CheckoutsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -9758,6 +9866,10 @@ export type CheckoutsUpdateData = {
 };
 
 export type CheckoutsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: CheckoutForbiddenError
      */
@@ -9943,6 +10055,14 @@ export type CustomFieldsListData = {
 
 export type CustomFieldsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -9967,6 +10087,14 @@ export type CustomFieldsCreateData = {
 };
 
 export type CustomFieldsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -9997,6 +10125,14 @@ export type CustomFieldsDeleteData = {
 };
 
 export type CustomFieldsDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10032,6 +10168,14 @@ export type CustomFieldsGetData = {
 
 export type CustomFieldsGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -10065,6 +10209,14 @@ export type CustomFieldsUpdateData = {
 };
 
 export type CustomFieldsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10124,6 +10276,14 @@ export type CustomerMetersListData = {
 
 export type CustomerMetersListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10153,6 +10313,14 @@ export type CustomerMetersGetData = {
 };
 
 export type CustomerMetersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10220,6 +10388,10 @@ export type CustomerPortalBenefitGrantsListData = {
 
 export type CustomerPortalBenefitGrantsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10249,6 +10421,10 @@ export type CustomerPortalBenefitGrantsGetData = {
 };
 
 export type CustomerPortalBenefitGrantsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10284,6 +10460,10 @@ export type CustomerPortalBenefitGrantsUpdateData = {
 
 export type CustomerPortalBenefitGrantsUpdateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Forbidden: NotPermitted
      */
     403: NotPermitted;
@@ -10315,6 +10495,15 @@ export type CustomerPortalCustomersGetData = {
     url: '/v1/customer-portal/customers/me';
 };
 
+export type CustomerPortalCustomersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+};
+
+export type CustomerPortalCustomersGetError = CustomerPortalCustomersGetErrors[keyof CustomerPortalCustomersGetErrors];
+
 export type CustomerPortalCustomersGetResponses = {
     /**
      * Successful Response
@@ -10332,6 +10521,10 @@ export type CustomerPortalCustomersUpdateData = {
 };
 
 export type CustomerPortalCustomersUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10367,6 +10560,10 @@ export type CustomerPortalCustomersListPaymentMethodsData = {
 
 export type CustomerPortalCustomersListPaymentMethodsErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10391,6 +10588,10 @@ export type CustomerPortalCustomersAddPaymentMethodData = {
 };
 
 export type CustomerPortalCustomersAddPaymentMethodErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10422,6 +10623,10 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      * Bad Request: PaymentMethodInUseByActiveSubscription
      */
     400: PaymentMethodInUseByActiveSubscription;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10468,6 +10673,10 @@ export type CustomerPortalDownloadablesListData = {
 };
 
 export type CustomerPortalDownloadablesListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10545,6 +10754,10 @@ export type CustomerPortalLicenseKeysGetData = {
 };
 
 export type CustomerPortalLicenseKeysGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10687,6 +10900,10 @@ export type CustomerPortalCustomerMetersListData = {
 
 export type CustomerPortalCustomerMetersListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10716,6 +10933,10 @@ export type CustomerPortalCustomerMetersGetData = {
 };
 
 export type CustomerPortalCustomerMetersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10779,6 +11000,10 @@ export type CustomerPortalOrdersListData = {
 
 export type CustomerPortalOrdersListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10808,6 +11033,10 @@ export type CustomerPortalOrdersGetData = {
 };
 
 export type CustomerPortalOrdersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10843,6 +11072,10 @@ export type CustomerPortalOrdersUpdateData = {
 
 export type CustomerPortalOrdersUpdateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -10876,6 +11109,10 @@ export type CustomerPortalOrdersConfirmRetryPaymentData = {
 };
 
 export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10915,6 +11152,10 @@ export type CustomerPortalOrdersInvoiceData = {
 
 export type CustomerPortalOrdersInvoiceErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -10949,6 +11190,10 @@ export type CustomerPortalOrdersGenerateInvoiceData = {
 
 export type CustomerPortalOrdersGenerateInvoiceErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Conflict: InvoiceAlreadyExists
      */
     409: InvoiceAlreadyExists;
@@ -10980,6 +11225,10 @@ export type CustomerPortalOrdersGetPaymentStatusData = {
 };
 
 export type CustomerPortalOrdersGetPaymentStatusErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11073,6 +11322,10 @@ export type CustomerPortalSubscriptionsListData = {
 
 export type CustomerPortalSubscriptionsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11102,6 +11355,10 @@ export type CustomerPortalSubscriptionsCancelData = {
 };
 
 export type CustomerPortalSubscriptionsCancelErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: AlreadyCanceledSubscription
      */
@@ -11141,6 +11398,10 @@ export type CustomerPortalSubscriptionsGetData = {
 
 export type CustomerPortalSubscriptionsGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11175,6 +11436,10 @@ export type CustomerPortalSubscriptionsUpdateData = {
 
 export type CustomerPortalSubscriptionsUpdateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Forbidden: AlreadyCanceledSubscription
      */
     403: AlreadyCanceledSubscription;
@@ -11207,6 +11472,14 @@ export type CustomerSessionsCreateData = {
 };
 
 export type CustomerSessionsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -11264,6 +11537,14 @@ export type CustomersListData = {
 
 export type CustomersListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11288,6 +11569,14 @@ export type CustomersCreateData = {
 };
 
 export type CustomersCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -11318,6 +11607,14 @@ export type CustomersDeleteData = {
 };
 
 export type CustomersDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11353,6 +11650,14 @@ export type CustomersGetData = {
 
 export type CustomersGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11386,6 +11691,14 @@ export type CustomersUpdateData = {
 };
 
 export type CustomersUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11421,6 +11734,14 @@ export type CustomersGetStateData = {
 
 export type CustomersGetStateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11454,6 +11775,14 @@ export type CustomersDeleteExternalData = {
 };
 
 export type CustomersDeleteExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11489,6 +11818,14 @@ export type CustomersGetExternalData = {
 
 export type CustomersGetExternalErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11523,6 +11860,14 @@ export type CustomersUpdateExternalData = {
 
 export type CustomersUpdateExternalErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11556,6 +11901,14 @@ export type CustomersGetStateExternalData = {
 };
 
 export type CustomersGetStateExternalErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11607,6 +11960,14 @@ export type DiscountsListData = {
 
 export type DiscountsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11631,6 +11992,14 @@ export type DiscountsCreateData = {
 };
 
 export type DiscountsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -11661,6 +12030,14 @@ export type DiscountsDeleteData = {
 };
 
 export type DiscountsDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11696,6 +12073,14 @@ export type DiscountsGetData = {
 
 export type DiscountsGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11729,6 +12114,14 @@ export type DiscountsUpdateData = {
 };
 
 export type DiscountsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11814,6 +12207,14 @@ export type EventsListData = {
 
 export type EventsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11844,6 +12245,14 @@ export type EventsGetData = {
 
 export type EventsGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11872,6 +12281,14 @@ export type EventsIngestData = {
 };
 
 export type EventsIngestErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -11931,6 +12348,14 @@ export type EventsListNamesData = {
 
 export type EventsListNamesErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11973,6 +12398,14 @@ export type FilesListData = {
 
 export type FilesListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11997,6 +12430,14 @@ export type FilesCreateData = {
 };
 
 export type FilesCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -12024,6 +12465,10 @@ export type FilesDeleteData = {
 };
 
 export type FilesDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -12063,6 +12508,10 @@ export type FilesUpdateData = {
 
 export type FilesUpdateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
      * Forbidden: NotPermitted
      */
     403: NotPermitted;
@@ -12100,6 +12549,10 @@ export type FilesUploadedData = {
 };
 
 export type FilesUploadedErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -12155,6 +12608,10 @@ export type LicenseKeysListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -12190,6 +12647,10 @@ export type LicenseKeysGetErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -12224,6 +12685,10 @@ export type LicenseKeysUpdateErrors = {
      * Unauthorized: Unauthorized
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -12261,6 +12726,10 @@ export type LicenseKeysGetActivationErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -12289,6 +12758,10 @@ export type LicenseKeysActivateData = {
 };
 
 export type LicenseKeysActivateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -12323,6 +12796,14 @@ export type LicenseKeysDeactivateData = {
 
 export type LicenseKeysDeactivateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -12351,6 +12832,14 @@ export type LicenseKeysValidateData = {
 };
 
 export type LicenseKeysValidateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -12412,6 +12901,14 @@ export type MetersListData = {
 
 export type MetersListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -12436,6 +12933,14 @@ export type MetersCreateData = {
 };
 
 export type MetersCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -12466,6 +12971,14 @@ export type MetersGetData = {
 };
 
 export type MetersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -12500,6 +13013,14 @@ export type MetersUpdateData = {
 };
 
 export type MetersUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -12561,6 +13082,14 @@ export type MetersQuantitiesData = {
 };
 
 export type MetersQuantitiesErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -12624,6 +13153,14 @@ export type MetricsGetData = {
 
 export type MetricsGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -12647,6 +13184,19 @@ export type MetricsLimitsData = {
     url: '/v1/metrics/limits';
 };
 
+export type MetricsLimitsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+};
+
+export type MetricsLimitsError = MetricsLimitsErrors[keyof MetricsLimitsErrors];
+
 export type MetricsLimitsResponses = {
     /**
      * Successful Response
@@ -12662,6 +13212,19 @@ export type Oauth2AuthorizeData = {
     query?: never;
     url: '/v1/oauth2/authorize';
 };
+
+export type Oauth2AuthorizeErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+};
+
+export type Oauth2AuthorizeError = Oauth2AuthorizeErrors[keyof Oauth2AuthorizeErrors];
 
 export type Oauth2AuthorizeResponses = {
     /**
@@ -12727,6 +13290,19 @@ export type Oauth2UserinfoData = {
     url: '/v1/oauth2/userinfo';
 };
 
+export type Oauth2UserinfoErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+};
+
+export type Oauth2UserinfoError = Oauth2UserinfoErrors[keyof Oauth2UserinfoErrors];
+
 export type Oauth2UserinfoResponses = {
     /**
      * Successful Response
@@ -12788,6 +13364,14 @@ export type OrdersListData = {
 
 export type OrdersListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -12817,6 +13401,14 @@ export type OrdersGetData = {
 };
 
 export type OrdersGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -12852,6 +13444,14 @@ export type OrdersUpdateData = {
 
 export type OrdersUpdateErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -12886,6 +13486,14 @@ export type OrdersInvoiceData = {
 
 export type OrdersInvoiceErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -12919,6 +13527,14 @@ export type OrdersGenerateInvoiceData = {
 };
 
 export type OrdersGenerateInvoiceErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Conflict: InvoiceAlreadyExists
      */
@@ -12964,6 +13580,14 @@ export type OrganizationsListData = {
 
 export type OrganizationsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -12988,6 +13612,14 @@ export type OrganizationsCreateData = {
 };
 
 export type OrganizationsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -13015,6 +13647,14 @@ export type OrganizationsGetData = {
 };
 
 export type OrganizationsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -13046,6 +13686,10 @@ export type OrganizationsUpdateData = {
 };
 
 export type OrganizationsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -13117,6 +13761,14 @@ export type PaymentsListData = {
 
 export type PaymentsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -13146,6 +13798,14 @@ export type PaymentsGetData = {
 };
 
 export type PaymentsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -13219,6 +13879,14 @@ export type ProductsListData = {
 
 export type ProductsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -13243,6 +13911,14 @@ export type ProductsCreateData = {
 };
 
 export type ProductsCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -13270,6 +13946,14 @@ export type ProductsGetData = {
 };
 
 export type ProductsGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -13301,6 +13985,10 @@ export type ProductsUpdateData = {
 };
 
 export type ProductsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -13336,6 +14024,10 @@ export type ProductsUpdateBenefitsData = {
 };
 
 export type ProductsUpdateBenefitsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: NotPermitted
      */
@@ -13407,6 +14099,14 @@ export type RefundsListData = {
 
 export type RefundsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -13435,6 +14135,10 @@ export type RefundsCreateErrors = {
      * Bad Request: RefundAmountTooHigh
      */
     400: RefundAmountTooHigh;
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: RefundedAlready
      */
@@ -13512,6 +14216,14 @@ export type SubscriptionsListData = {
 
 export type SubscriptionsListErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -13541,6 +14253,10 @@ export type SubscriptionsRevokeData = {
 };
 
 export type SubscriptionsRevokeErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: AlreadyCanceledSubscription
      */
@@ -13584,6 +14300,14 @@ export type SubscriptionsGetData = {
 
 export type SubscriptionsGetErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -13617,6 +14341,10 @@ export type SubscriptionsUpdateData = {
 };
 
 export type SubscriptionsUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
     /**
      * Forbidden: AlreadyCanceledSubscription
      */
@@ -13660,6 +14388,14 @@ export type SubscriptionsExportData = {
 
 export type SubscriptionsExportErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -13697,6 +14433,14 @@ export type WebhooksListWebhookDeliveriesData = {
 };
 
 export type WebhooksListWebhookDeliveriesErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -13736,6 +14480,14 @@ export type WebhooksListWebhookEndpointsData = {
 
 export type WebhooksListWebhookEndpointsErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -13760,6 +14512,14 @@ export type WebhooksCreateWebhookEndpointData = {
 };
 
 export type WebhooksCreateWebhookEndpointErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -13790,6 +14550,14 @@ export type WebhooksDeleteWebhookEndpointData = {
 };
 
 export type WebhooksDeleteWebhookEndpointErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -13825,6 +14593,14 @@ export type WebhooksGetWebhookEndpointData = {
 
 export type WebhooksGetWebhookEndpointErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -13858,6 +14634,14 @@ export type WebhooksUpdateWebhookEndpointData = {
 };
 
 export type WebhooksUpdateWebhookEndpointErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -13893,6 +14677,14 @@ export type WebhooksResetWebhookEndpointSecretData = {
 
 export type WebhooksResetWebhookEndpointSecretErrors = {
     /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -13926,6 +14718,14 @@ export type WebhooksRedeliverWebhookEventData = {
 };
 
 export type WebhooksRedeliverWebhookEventErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */

@@ -30,15 +30,18 @@ function sample(s: any, mode: Mode, depth = 0): unknown {
   }
   switch (type) {
     case "string":
-      return s.format === "date-time" ? "2025-01-01T00:00:00Z" : s.format === "date" ? "2025-01-01" : "x";
+      if (s.format === "date-time") return "2025-01-01T00:00:00Z";
+      if (s.format === "date") return "2025-01-01";
+      if (s.pattern === "^[a-zA-Z]{3}$") return "usd";
+      return "x".repeat(Math.max(1, s.minLength ?? 1));
     case "integer":
-      return 1;
+      return Math.max(1, s.minimum ?? 1);
     case "number":
       return 1.5;
     case "boolean":
       return true;
     case "array":
-      return mode.minimal || depth > 6 ? [] : [sample(s.items ?? {}, mode, depth + 1)];
+      return (mode.minimal || depth > 6) && !s.minItems ? [] : [sample(s.items ?? {}, mode, depth + 1)];
     case "object":
     case undefined: {
       if (!s.properties && !s.additionalProperties && type === undefined) return "x";

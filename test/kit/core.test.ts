@@ -48,6 +48,22 @@ describe("core", () => {
     expect(await res.json()).toEqual({ error: "NotImplemented", detail: `The operation ${id} is not built yet.` });
   });
 
+  it("answers NUL characters in any input with 422, not a database error", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    let res = await fetch(`${api.url}/v1/products/?metadata[a%00]=x`, { headers });
+    expect(res.status).toBe(422);
+    res = await fetch(`${api.url}/v1/products/?query=a%00b`, { headers });
+    expect(res.status).toBe(422);
+    res = await fetch(`${api.url}/v1/products/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "Nul\u0000name", recurring_interval: null, prices: [{ amount_type: "free" }] }),
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["body", "name"]);
+  });
+
   it("serves the contract and its HTML reference", async () => {
     const spec = await (await fetch(`${api.url}/openapi.json`)).json();
     expect(spec.openapi).toMatch(/^3\.1/);
