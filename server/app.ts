@@ -12,12 +12,13 @@ import type { ErrorObject, Options as AjvOptions } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
-import { authenticateOrganization, bearer, requireScopes, type Caller } from "./kit/auth.js";
+import { authenticateCustomer, authenticateOrganization, bearer, requireScopes, type Caller } from "./kit/auth.js";
 import { ApiError, NotImplemented, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
 import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
+import { storageRoutes } from "./files/storage.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
@@ -76,9 +77,11 @@ async function authenticate(db: Knex, meta: OperationMeta, req: Request): Promis
     }
     case "optional_access_token":
       return token ? authenticateOrganization(db, token) : { kind: "anonymous" };
+    case "customer_session":
+      // A customer session holds every customer_portal scope: no scope check.
+      return authenticateCustomer(db, token);
     default:
-      // customer_session callers arrive with the customer portal; public and client-credential
-      // operations authenticate inside their handlers.
+      // public and client-credential operations authenticate inside their handlers.
       return { kind: "anonymous" };
   }
 }
@@ -165,6 +168,9 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
     });
     next();
   });
+  // File bytes (local storage: part uploads, signed downloads, public media), outside the
+  // contract. Mounted before the body parsers: a part is raw bytes whatever its content type.
+  app.use(storageRoutes(knex));
   app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
   app.use(express.urlencoded({ extended: false }));
 

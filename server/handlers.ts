@@ -3,8 +3,16 @@
 import type { Handler, OperationId } from "../generated/handlers.js";
 import type { Ctx } from "./kit/context.js";
 import type { NotBuiltOperationId } from "./not-built.js";
+import { customerPortalHandlers } from "./customer-portal/handlers.js";
+import { customerSessionHandlers } from "./customer-sessions/handlers.js";
+import { customerHandlers } from "./customers/handlers.js";
+import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
+import { benefitHandlers } from "./benefits/handlers.js";
+import { customFieldHandlers } from "./custom-fields/handlers.js";
+import { fileHandlers } from "./files/handlers.js";
+import { meterHandlers } from "./meters/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -12,4 +20,12 @@ export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
 export const handlers: Handlers<BuiltOperationId> = {
   ...organizationHandlers,
   ...productHandlers,
+  ...benefitHandlers,
+  ...customFieldHandlers,
+  ...fileHandlers,
+  ...meterHandlers,
+  ...customerHandlers,
+  ...customerSessionHandlers,
+  ...customerPortalHandlers,
+  ...discountHandlers,
 };

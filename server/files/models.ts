@@ -1,5 +1,16 @@
 // File wire shapes. Product media and organization avatars are public, so they carry public_url.
+import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
+import { getStorage } from "./storage.js";
+
+export type FileService = "downloadable" | "product_media" | "organization_avatar";
+
+export interface DeclaredPart {
+  number: number;
+  chunk_start: number;
+  chunk_end: number;
+  checksum_sha256_base64: string | null;
+}
 
 export interface FileRow {
   id: string;
@@ -16,10 +27,16 @@ export interface FileRow {
   checksum_sha256_hex: string | null;
   last_modified_at: Date | null;
   version: string | null;
-  service: "downloadable" | "product_media" | "organization_avatar";
+  service: FileService;
   is_uploaded: boolean;
   deleted_at: Date | null;
+  upload_id?: string | null;
+  upload_parts?: DeclaredPart[] | null;
 }
+
+export type FileReadOut = components["schemas"]["FileRead"];
+export type FileUploadOut = components["schemas"]["FileUpload"];
+export type UploadPartOut = components["schemas"]["S3FileUploadPart"];
 
 /** Human-readable size: 1023 B, 1.5 KB, 2.0 MB (binary multiples, as Polar shows them). */
 export function sizeReadable(size: number): string {
@@ -34,8 +51,7 @@ export function sizeReadable(size: number): string {
 }
 
 export function publicUrl(row: Pick<FileRow, "path">): string {
-  const base = (process.env.PUBLIC_FILES_URL ?? process.env.PUBLIC_API_URL ?? "http://127.0.0.1:8000") + "/files/public/";
-  return base + row.path.split("/").map(encodeURIComponent).join("/");
+  return getStorage().publicUrl(row.path);
 }
 
 export function toFileBase(row: FileRow) {
@@ -61,4 +77,22 @@ export function toFileBase(row: FileRow) {
 
 export function toProductMedia(row: FileRow) {
   return { ...toFileBase(row), service: "product_media" as const, public_url: publicUrl(row) };
+}
+
+/** FileRead: the variant of the file's service (public ones with their URL). */
+export function toFileRead(row: FileRow): FileReadOut {
+  switch (row.service) {
+    case "downloadable":
+      return { ...toFileBase(row), service: "downloadable" };
+    case "product_media":
+      return toProductMedia(row);
+    case "organization_avatar":
+      return { ...toFileBase(row), service: "organization_avatar", public_url: publicUrl(row) };
+  }
+}
+
+/** The answer to a file creation: the file and where to upload each of its parts. */
+export function toFileUpload(row: FileRow, upload: { id: string; parts: UploadPartOut[] }): FileUploadOut {
+  const { created_at: _created, ...base } = toFileBase(row);
+  return { ...base, upload: { id: upload.id, path: row.path, parts: upload.parts } };
 }

@@ -1,14 +1,17 @@
 // Callers and credentials. Organization access tokens (`polar_oat_…`) are stored as SHA-256
-// hashes; each belongs to exactly one organization and carries a set of scopes.
+// hashes; each belongs to exactly one organization and carries a set of scopes. Customer session
+// tokens (`polar_cst_…`, also hashed) authenticate one customer in the customer portal.
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { NotPermitted, Unauthorized } from "./errors.js";
 
 export type Caller =
   | { kind: "organization"; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
+  | { kind: "customer"; customerId: string; organizationId: string }
   | { kind: "anonymous" };
 
 export type OrganizationCaller = Extract<Caller, { kind: "organization" }>;
+export type CustomerCaller = Extract<Caller, { kind: "customer" }>;
 
 /** Every read/write scope an organization token can hold (the contract's scope list). */
 export const ALL_SCOPES = [
@@ -69,6 +72,21 @@ export async function authenticateOrganization(db: Knex, token: string | null): 
     .first("id", "organization_id", "scopes");
   if (!row) throw new Unauthorized("Invalid or expired token.");
   return { kind: "organization", organizationId: row.organization_id, tokenId: row.id, scopes: new Set(row.scopes) };
+}
+
+/** A live customer session: not expired, not revoked, and its customer not deleted. */
+export async function authenticateCustomer(db: Knex, token: string | null): Promise<CustomerCaller> {
+  if (!token) throw new Unauthorized("Missing bearer token.");
+  if (!token.startsWith("polar_cst_")) throw new Unauthorized("Invalid or expired customer session.");
+  const row = await db("customer_sessions")
+    .join("customers", "customers.id", "customer_sessions.customer_id")
+    .where("customer_sessions.token_hash", hashToken(token))
+    .whereNull("customer_sessions.revoked_at")
+    .where("customer_sessions.expires_at", ">", db.fn.now())
+    .whereNull("customers.deleted_at")
+    .first("customers.id as customer_id", "customers.organization_id");
+  if (!row) throw new Unauthorized("Invalid or expired customer session.");
+  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id };
 }
 
 /** An operation declares the scopes that allow it; any one of them suffices. */

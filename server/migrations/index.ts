@@ -1,4 +1,10 @@
 // Every migration, in order. New migrations are appended here.
 import * as core from "./0001_core.js";
+import * as catalog from "./0002_catalog.js";
+import * as customers from "./0003_customers.js";
 
-export const migrations = [{ name: "0001_core", ...core }];
+export const migrations = [
+  { name: "0001_core", ...core },
+  { name: "0002_catalog", ...catalog },
+  { name: "0003_customers", ...customers },
+];

@@ -1,0 +1,28 @@
+// Benefit and benefit grant queries, always scoped to the caller's organization; deleted
+// benefits are gone.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { isUuid } from "../kit/ids.js";
+import type { BenefitRow } from "./models.js";
+
+export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
+  return db("benefits").where("benefits.organization_id", caller.organizationId).whereNull("benefits.deleted_at");
+}
+
+export async function findReadable(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<BenefitRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, caller).where("benefits.id", id).first("benefits.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<BenefitRow | undefined>;
+}
+
+/** Customers by id (deleted ones included: a grant keeps pointing at its customer). */
+export async function customersByIds<T extends { id: string }>(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<Map<string, T>> {
+  if (ids.length === 0) return new Map();
+  const rows: T[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,154 @@
+// Benefit rules: a description of 3 to 42 characters, each type's properties (see
+// properties.ts), a type that never changes, soft deletion (403 when not deletable) that
+// detaches the benefit from products, the grants list, and benefit.created / benefit.updated.
+import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
+import { toCustomer } from "../customers/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { checkMetadata } from "../kit/metadata.js";
+import { emit } from "../kit/outbox.js";
+import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import { toBenefit, toBenefitGrant, type BenefitGrantOut, type BenefitGrantRow, type BenefitOut, type BenefitRow } from "./models.js";
+import { BENEFIT_TYPES, checkProperties, type BenefitType } from "./properties.js";
+import { customersByIds, findReadable, readable } from "./repository.js";
+
+type Schemas = components["schemas"];
+export type BenefitCreateInput = Schemas["BenefitCreate"];
+export type BenefitUpdateInput =
+  | Schemas["BenefitCustomUpdate"] | Schemas["BenefitDiscordUpdate"] | Schemas["BenefitGitHubRepositoryUpdate"]
+  | Schemas["BenefitDownloadablesUpdate"] | Schemas["BenefitLicenseKeysUpdate"] | Schemas["BenefitMeterCreditUpdate"];
+
+export interface BenefitListQuery {
+  organization_id?: string[] | string | null;
+  type?: BenefitType[] | BenefitType | null;
+  query?: string | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface GrantListQuery {
+  customer_id?: string[] | string | null;
+  is_granted?: boolean | null;
+  page?: number;
+  limit?: number;
+}
+
+const DESCRIPTION_MIN = 3;
+const DESCRIPTION_MAX = 42;
+
+function checkDescription(description: string): string {
+  const d = description.trim();
+  if (d.length < DESCRIPTION_MIN) throw invalid(["body", "description"], `String should have at least ${DESCRIPTION_MIN} characters`, "string_too_short");
+  if (d.length > DESCRIPTION_MAX) throw invalid(["body", "description"], `String should have at most ${DESCRIPTION_MAX} characters`, "string_too_long");
+  return d;
+}
+
+export async function createBenefit(db: Knex, caller: OrganizationCaller, input: BenefitCreateInput): Promise<BenefitOut> {
+  if (input.organization_id && input.organization_id !== caller.organizationId) {
+    throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
+  }
+  if (!BENEFIT_TYPES.includes(input.type)) throw invalid(["body", "type"], "Input should be a valid benefit type", "literal_error");
+  const description = checkDescription(input.description);
+  const metadata = checkMetadata(input.metadata);
+  return db.transaction(async (trx) => {
+    const properties = await checkProperties(trx, caller, input.type, input.properties);
+    const [row] = await trx("benefits")
+      .insert({
+        organization_id: caller.organizationId,
+        type: input.type,
+        description,
+        metadata: JSON.stringify(metadata),
+        properties: JSON.stringify(properties),
+      })
+      .returning("*");
+    const out = toBenefit(row as BenefitRow);
+    await emit(trx, caller.organizationId, "benefit.created", out);
+    return out;
+  });
+}
+
+export async function getBenefit(db: Knex, caller: OrganizationCaller, id: string): Promise<BenefitOut> {
+  const row = await findReadable(db, caller, id);
+  if (!row) throw new ResourceNotFound("Benefit not found.");
+  return toBenefit(row);
+}
+
+export async function listBenefits(db: Knex, caller: OrganizationCaller, query: BenefitListQuery): Promise<Page<BenefitOut>> {
+  const q = readable(db, caller).select("benefits.*");
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("benefits.organization_id", orgs.filter(isUuid));
+  const types = asList(query.type);
+  if (types.length) q.whereIn("benefits.type", types);
+  if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
+  applyMetadataFilter(q, "benefits.metadata", query.metadata);
+  applySorting(
+    q,
+    query.sorting,
+    { created_at: "benefits.created_at", description: "benefits.description", type: "benefits.type" },
+    ["-created_at"],
+    "benefits.id",
+  );
+  return listPage(q, query, (rows: BenefitRow[]) => rows.map(toBenefit));
+}
+
+export async function updateBenefit(db: Knex, caller: OrganizationCaller, id: string, input: BenefitUpdateInput): Promise<BenefitOut> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Benefit not found.");
+    if (input.type !== row.type) throw invalid(["body", "type"], "Benefit type cannot be changed.", "value_error", input.type);
+    const patch: Record<string, unknown> = {};
+    if (input.description !== undefined && input.description !== null) patch.description = checkDescription(input.description);
+    if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
+    if (input.properties !== undefined && input.properties !== null) {
+      patch.properties = JSON.stringify(await checkProperties(trx, caller, row.type as BenefitType, input.properties));
+    }
+    patch.modified_at = new Date();
+    const [updated] = await trx("benefits").where({ id: row.id }).update(patch).returning("*");
+    const out = toBenefit(updated as BenefitRow);
+    // Existing grants follow the new properties when the grants workflow picks this event up.
+    await emit(trx, caller.organizationId, "benefit.updated", out);
+    return out;
+  });
+}
+
+export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Benefit not found.");
+    if (!row.deletable) throw new NotPermitted("This benefit can't be deleted.");
+    const now = new Date();
+    const [deleted] = await trx("benefits").where({ id: row.id }).update({ deleted_at: now, modified_at: now }).returning("*");
+    await trx("product_benefits").where({ benefit_id: row.id }).delete();
+    // Revoking the grants is the grants workflow's (subscriptions issue); Polar announces the
+    // deletion as an update.
+    await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted as BenefitRow));
+  });
+}
+
+export async function listBenefitGrants(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  query: GrantListQuery,
+): Promise<Page<BenefitGrantOut>> {
+  const benefit = await findReadable(db, caller, id);
+  if (!benefit) throw new ResourceNotFound("Benefit not found.");
+  const q = db("benefit_grants").where("benefit_grants.benefit_id", benefit.id).select("benefit_grants.*");
+  const customers = asList(query.customer_id);
+  if (customers.length) q.whereIn("benefit_grants.customer_id", customers.filter(isUuid));
+  if (query.is_granted === true) q.whereNotNull("benefit_grants.granted_at");
+  if (query.is_granted === false) q.whereNull("benefit_grants.granted_at");
+  q.orderBy([{ column: "benefit_grants.created_at", order: "desc" }, { column: "benefit_grants.id", order: "asc" }]);
+  return listPage(q, query, async (rows: BenefitGrantRow[]) => {
+    const byId = await customersByIds<CustomerRow>(db, caller, rows.map((r) => r.customer_id));
+    return rows.flatMap((r) => {
+      const customer = byId.get(r.customer_id);
+      return customer ? [toBenefitGrant(r, toCustomer(customer))] : [];
+    });
+  });
+}

@@ -1,0 +1,27 @@
+// Custom field queries, always scoped to the caller's organization; deleted fields are gone.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { isUuid } from "../kit/ids.js";
+import type { CustomFieldRow } from "./models.js";
+
+export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
+  return db("custom_fields").where("custom_fields.organization_id", caller.organizationId).whereNull("custom_fields.deleted_at");
+}
+
+export async function findReadable(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<CustomFieldRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, caller).where("custom_fields.id", id).first("custom_fields.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<CustomFieldRow | undefined>;
+}
+
+/** Another live field of the organization with this slug (slugs compare case-insensitively). */
+export async function slugTaken(db: Knex, caller: OrganizationCaller, slug: string, exceptId?: string): Promise<boolean> {
+  const q = readable(db, caller).whereRaw("lower(custom_fields.slug) = lower(?)", [slug]);
+  if (exceptId) q.whereNot("custom_fields.id", exceptId);
+  return Boolean(await q.first("custom_fields.id"));
+}

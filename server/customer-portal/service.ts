@@ -1,0 +1,72 @@
+// The customer portal: the authenticated customer reads and updates their own billing details
+// (billing name, address, tax id — the type of a bare tax id is found from the billing
+// country), and anyone can look up an organization's storefront by slug.
+import type { Knex } from "knex";
+import { checkAddress } from "../customers/address.js";
+import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
+import { findReadable, type CustomerRow } from "../customers/repository.js";
+import { detectTaxId } from "../customers/tax-id.js";
+import type { CustomerCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound, Unauthorized } from "../kit/errors.js";
+import { emit } from "../kit/outbox.js";
+import { loadRelations } from "../products/repository.js";
+import { toCustomerOrganization, type CustomerOrganizationOut } from "./models.js";
+import { findOrganizationBySlug, storefrontProducts } from "./repository.js";
+
+export interface PortalCustomerUpdateInput {
+  billing_name?: string | null;
+  billing_address?: unknown;
+  tax_id?: string | null;
+}
+
+async function me(db: Knex, caller: CustomerCaller, opts: { forUpdate?: boolean } = {}): Promise<CustomerRow> {
+  const row = await findReadable(db, caller, { id: caller.customerId }, opts);
+  // The session was checked at authentication; the customer can only vanish in between.
+  if (!row) throw new Unauthorized("Invalid or expired customer session.");
+  return row;
+}
+
+export async function getPortalCustomer(db: Knex, caller: CustomerCaller): Promise<PortalCustomerOut> {
+  return toPortalCustomer(await me(db, caller));
+}
+
+export async function updatePortalCustomer(
+  db: Knex,
+  caller: CustomerCaller,
+  input: PortalCustomerUpdateInput,
+): Promise<PortalCustomerOut> {
+  return db.transaction(async (trx) => {
+    const row = await me(trx, caller, { forUpdate: true });
+    const patch: Record<string, unknown> = {};
+    if (input.billing_name !== undefined) {
+      const name = typeof input.billing_name === "string" ? input.billing_name.trim() : null;
+      patch.billing_name = name === "" ? null : name;
+    }
+    let country = row.billing_address?.country ?? null;
+    if (input.billing_address !== undefined) {
+      const address = input.billing_address === null ? null : checkAddress(input.billing_address);
+      country = address?.country ?? null;
+      patch.billing_address = address === null ? null : JSON.stringify(address);
+    }
+    if (input.tax_id !== undefined) {
+      if (input.tax_id === null || input.tax_id.trim() === "") {
+        patch.tax_id = null;
+      } else {
+        if (country === null) throw invalid(["body", "billing_address"], "Country is required to validate tax ID.", "missing");
+        patch.tax_id = JSON.stringify(detectTaxId(input.tax_id, country));
+      }
+    }
+    patch.modified_at = new Date();
+    const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
+    await emit(trx, caller.organizationId, "customer.updated", toCustomer(updated as CustomerRow));
+    return toPortalCustomer(updated as CustomerRow);
+  });
+}
+
+export async function getStorefront(db: Knex, slug: string): Promise<CustomerOrganizationOut> {
+  const org = await findOrganizationBySlug(db, slug);
+  if (!org) throw new ResourceNotFound("Organization not found.");
+  const products = await storefrontProducts(db, org.id);
+  const rel = await loadRelations(db, products.map((p) => p.id));
+  return toCustomerOrganization(org, products.map((row) => ({ row, rel: rel.get(row.id)! })));
+}

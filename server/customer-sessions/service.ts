@@ -1,0 +1,37 @@
+// Customer sessions: a merchant opens one for a live customer of its organization (by id or by
+// external id); the token (`polar_cst_…`) authenticates the customer portal until it expires.
+import type { Knex } from "knex";
+import { findReadable } from "../customers/repository.js";
+import { hashToken, randomToken, type OrganizationCaller } from "../kit/auth.js";
+import { invalid } from "../kit/errors.js";
+import { toCustomerSession, type CustomerSessionOut } from "./models.js";
+import { insertSession } from "./repository.js";
+
+/** How long a customer session lives (Polar's default: one hour). */
+export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
+
+export type CustomerSessionCreateInput = { customer_id: string } | { external_customer_id: string };
+
+export async function createCustomerSession(
+  db: Knex,
+  caller: OrganizationCaller,
+  input: CustomerSessionCreateInput,
+): Promise<CustomerSessionOut> {
+  return db.transaction(async (trx) => {
+    const byId = "customer_id" in input && typeof input.customer_id === "string";
+    const customer = byId
+      ? await findReadable(trx, caller, { id: (input as { customer_id: string }).customer_id })
+      : await findReadable(trx, caller, { externalId: (input as { external_customer_id: string }).external_customer_id });
+    if (!customer) {
+      throw invalid(["body", byId ? "customer_id" : "external_customer_id"], "Customer does not exist.", "value_error");
+    }
+    const token = randomToken("polar_cst_");
+    const row = await insertSession(trx, {
+      customer_id: customer.id,
+      token_hash: hashToken(token),
+      expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
+    });
+    const org = await trx("organizations").where({ id: caller.organizationId }).first("slug");
+    return toCustomerSession(row, token, customer, org.slug);
+  });
+}

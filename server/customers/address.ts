@@ -1,0 +1,44 @@
+// Billing addresses: an ISO 3166-1 alpha-2 country is required; the other lines are optional text.
+import { invalid } from "../kit/errors.js";
+
+export interface Address {
+  line1: string | null;
+  line2: string | null;
+  postal_code: string | null;
+  city: string | null;
+  state: string | null;
+  country: string;
+}
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+// Codes ICU names although they are not countries.
+const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"]);
+
+export function isCountry(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false;
+  try {
+    return regionNames.of(code) !== code;
+  } catch {
+    return false;
+  }
+}
+
+const LINES = ["line1", "line2", "postal_code", "city", "state"] as const;
+
+export function checkAddress(input: unknown, loc: (string | number)[] = ["body", "billing_address"]): Address {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw invalid(loc, "Input should be a valid address", "model_type");
+  }
+  const a = input as Record<string, unknown>;
+  if (typeof a.country !== "string" || a.country.trim() === "") throw invalid([...loc, "country"], "Field required", "missing");
+  const country = a.country.trim().toUpperCase();
+  if (!isCountry(country)) throw invalid([...loc, "country"], "Input should be a valid ISO 3166-1 alpha-2 country code", "enum", a.country);
+  const out = { country } as Address;
+  for (const key of LINES) {
+    const v = a[key];
+    if (v !== undefined && v !== null && typeof v !== "string") throw invalid([...loc, key], "Input should be a valid string", "string_type");
+    const trimmed = typeof v === "string" ? v.trim() : "";
+    out[key] = trimmed === "" ? null : trimmed;
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// HTTP handlers of the customer operations, by id and by external id.
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import {
+  createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer,
+} from "./service.js";
+
+type CustomerOps =
+  | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customers:delete"
+  | "customers:get_external" | "customers:update_external" | "customers:delete_external"
+  | "customers:get_state" | "customers:get_state_external";
+
+export const customerHandlers: Handlers<CustomerOps> = {
+  "customers:create": async ({ body }, ctx) => ({
+    status: 201,
+    body: await createCustomer(ctx.db, orgCaller(ctx), body as never),
+  }),
+  "customers:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getCustomer(ctx.db, orgCaller(ctx), { id: params.id }),
+  }),
+  "customers:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listCustomers(ctx.db, orgCaller(ctx), query as never)) as never,
+  }),
+  "customers:update": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body as never),
+  }),
+  "customers:delete": async ({ params }, ctx) => {
+    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id });
+    return { status: 204, body: null };
+  },
+  "customers:get_external": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }),
+  }),
+  "customers:update_external": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body as never),
+  }),
+  "customers:delete_external": async ({ params }, ctx) => {
+    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id });
+    return { status: 204, body: null };
+  },
+  "customers:get_state": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getCustomerState(ctx.db, orgCaller(ctx), { id: params.id }),
+  }),
+  "customers:get_state_external": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }),
+  }),
+};

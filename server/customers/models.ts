@@ -1,0 +1,73 @@
+// The Customer, CustomerState and portal CustomerPortalCustomer wire shapes.
+import { createHash } from "node:crypto";
+import type { components } from "../../generated/types.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { CustomerRow, GrantedBenefitRow } from "./repository.js";
+
+export type CustomerOut = components["schemas"]["Customer"];
+export type CustomerStateOut = components["schemas"]["CustomerState"];
+export type PortalCustomerOut = components["schemas"]["CustomerPortalCustomer"];
+type StateSubscription = components["schemas"]["CustomerStateSubscription"];
+type StateMeter = components["schemas"]["CustomerStateMeter"];
+
+/** Computed from the email, no network: Gravatar answers 404 when it has no picture, and clients fall back to initials. */
+export function avatarUrl(email: string): string {
+  const hash = createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
+  return `https://www.gravatar.com/avatar/${hash}?d=404`;
+}
+
+export function toCustomer(row: CustomerRow): CustomerOut {
+  return {
+    id: row.id,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    metadata: row.metadata,
+    external_id: row.external_id,
+    email: row.email,
+    email_verified: row.email_verified,
+    name: row.name,
+    billing_address: row.billing_address,
+    tax_id: row.tax_id,
+    organization_id: row.organization_id,
+    deleted_at: iso(row.deleted_at),
+    avatar_url: avatarUrl(row.email),
+  } as CustomerOut;
+}
+
+export function toCustomerState(
+  row: CustomerRow,
+  state: { subscriptions: StateSubscription[]; grants: GrantedBenefitRow[]; meters: StateMeter[] },
+): CustomerStateOut {
+  return {
+    ...toCustomer(row),
+    active_subscriptions: state.subscriptions,
+    granted_benefits: state.grants.map((g) => ({
+      id: g.id,
+      created_at: isoRequired(g.created_at),
+      modified_at: iso(g.modified_at),
+      granted_at: isoRequired(g.granted_at),
+      benefit_id: g.benefit_id,
+      benefit_type: g.benefit_type,
+      benefit_metadata: g.benefit_metadata,
+      properties: g.properties,
+    })),
+    active_meters: state.meters,
+  } as CustomerStateOut;
+}
+
+export function toPortalCustomer(row: CustomerRow): PortalCustomerOut {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    email: row.email,
+    email_verified: row.email_verified,
+    name: row.name,
+    // The name on invoices: the billing name when given, else the customer's name.
+    billing_name: row.billing_name ?? row.name,
+    billing_address: row.billing_address,
+    tax_id: row.tax_id,
+    oauth_accounts: {},
+    default_payment_method_id: null,
+  } as PortalCustomerOut;
+}

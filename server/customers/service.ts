@@ -1,0 +1,230 @@
+// Customer rules: email unique per organization (case-insensitive) and external id unique, both
+// among live customers; an external id once set can't change; billing address and tax id
+// checks; soft delete (frees email and external id, ends the customer's portal sessions); the
+// state view; customer.created / customer.updated / customer.deleted events.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { checkMetadata } from "../kit/metadata.js";
+import { emit } from "../kit/outbox.js";
+import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import { checkAddress, type Address } from "./address.js";
+import { toCustomer, toCustomerState, type CustomerOut, type CustomerStateOut } from "./models.js";
+import {
+  emailTaken, externalIdTaken, findReadable, grantedBenefits, readable,
+  type CustomerKey, type CustomerRow, type OrganizationScope,
+} from "./repository.js";
+import { checkTaxIdPair, type TaxId } from "./tax-id.js";
+
+export interface CustomerCreateInput {
+  email: string;
+  name?: string | null;
+  external_id?: string | null;
+  billing_address?: unknown;
+  tax_id?: unknown;
+  organization_id?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CustomerUpdateInput {
+  email?: string | null;
+  name?: string | null;
+  external_id?: string | null;
+  billing_address?: unknown;
+  tax_id?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CustomerListQuery {
+  organization_id?: string | string[] | null;
+  email?: string | null;
+  query?: string | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+const EMAIL_TAKEN = "A customer with this email address already exists.";
+const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
+
+export function checkEmail(email: unknown, loc: (string | number)[] = ["body", "email"]): string {
+  const value = typeof email === "string" ? email.trim() : "";
+  if (value.length > 320 || !EMAIL.test(value)) throw invalid(loc, "value is not a valid email address", "value_error", email);
+  return value;
+}
+
+function checkExternalId(externalId: unknown): string {
+  if (typeof externalId !== "string" || externalId.length === 0) {
+    throw invalid(["body", "external_id"], "String should have at least 1 character", "string_too_short");
+  }
+  return externalId;
+}
+
+/** A concurrent writer can win the race past our checks; the partial unique indexes still answer 422. */
+function uniqueViolation(err: unknown, email: string | undefined, externalId: string | null | undefined): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e?.code === "23505" && e.constraint === "customers_org_email") throw invalid(["body", "email"], EMAIL_TAKEN, "value_error", email);
+  if (e?.code === "23505" && e.constraint === "customers_org_external_id") {
+    throw invalid(["body", "external_id"], EXTERNAL_ID_TAKEN, "value_error", externalId);
+  }
+  throw err;
+}
+
+function notFound(): ResourceNotFound {
+  return new ResourceNotFound("Customer not found.");
+}
+
+export async function createCustomer(db: Knex, caller: OrganizationCaller, input: CustomerCreateInput): Promise<CustomerOut> {
+  if (input.organization_id && input.organization_id !== caller.organizationId) {
+    throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
+  }
+  const email = checkEmail(input.email);
+  const externalId = input.external_id === undefined || input.external_id === null ? null : checkExternalId(input.external_id);
+  const billingAddress: Address | null = input.billing_address ? checkAddress(input.billing_address) : null;
+  const taxId: TaxId | null = input.tax_id ? checkTaxIdPair(input.tax_id, billingAddress?.country ?? null) : null;
+  const metadata = checkMetadata(input.metadata);
+  return db
+    .transaction(async (trx) => {
+      if (await emailTaken(trx, caller, email)) throw invalid(["body", "email"], EMAIL_TAKEN, "value_error", email);
+      if (externalId !== null && (await externalIdTaken(trx, caller, externalId))) {
+        throw invalid(["body", "external_id"], EXTERNAL_ID_TAKEN, "value_error", externalId);
+      }
+      const [row] = await trx<CustomerRow>("customers")
+        .insert({
+          organization_id: caller.organizationId,
+          email,
+          name: input.name ?? null,
+          external_id: externalId,
+          billing_address: billingAddress === null ? null : (JSON.stringify(billingAddress) as never),
+          tax_id: taxId === null ? null : (JSON.stringify(taxId) as never),
+          metadata: JSON.stringify(metadata) as never,
+        })
+        .returning("*");
+      const out = toCustomer(row as CustomerRow);
+      await emit(trx, caller.organizationId, "customer.created", out);
+      return out;
+    })
+    .catch((err) => uniqueViolation(err, email, externalId));
+}
+
+export async function getCustomer(db: Knex, caller: OrganizationScope, key: CustomerKey): Promise<CustomerOut> {
+  const row = await findReadable(db, caller, key);
+  if (!row) throw notFound();
+  return toCustomer(row);
+}
+
+export async function listCustomers(db: Knex, caller: OrganizationCaller, query: CustomerListQuery): Promise<Page<CustomerOut>> {
+  const q = readable(db, caller).select("customers.*");
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("customers.organization_id", orgs.filter(isUuid));
+  if (query.email) q.whereRaw("lower(customers.email) = lower(?)", [query.email.trim()]);
+  if (query.query) {
+    const like = query.query.replace(/[\\%_]/g, "\\$&");
+    q.where((w) =>
+      w
+        .whereRaw("customers.email ilike ?", [`%${like}%`])
+        .orWhereRaw("customers.name ilike ?", [`%${like}%`])
+        .orWhereRaw("customers.billing_name ilike ?", [`%${like}%`])
+        .orWhereRaw("customers.external_id ilike ?", [`${like}%`]),
+    );
+  }
+  applyMetadataFilter(q, "customers.metadata", query.metadata);
+  applySorting(
+    q,
+    query.sorting,
+    { created_at: "customers.created_at", email: "customers.email", name: "customers.name" },
+    ["-created_at"],
+    "customers.id",
+  );
+  return listPage(q, query, (rows: CustomerRow[]) => rows.map(toCustomer));
+}
+
+/** The patch of a merchant update (CustomerUpdate; `allowExternalId` false for CustomerUpdateExternalID). */
+async function preparePatch(
+  trx: Knex,
+  scope: OrganizationScope,
+  row: CustomerRow,
+  input: CustomerUpdateInput,
+  allowExternalId: boolean,
+): Promise<Record<string, unknown>> {
+  const patch: Record<string, unknown> = {};
+  if (input.email !== undefined && input.email !== null) {
+    const email = checkEmail(input.email);
+    if (email.toLowerCase() !== row.email.toLowerCase()) {
+      if (await emailTaken(trx, scope, email, row.id)) throw invalid(["body", "email"], EMAIL_TAKEN, "value_error", email);
+      patch.email_verified = false;
+    }
+    patch.email = email;
+  }
+  if (input.name !== undefined) patch.name = input.name;
+  if (allowExternalId && input.external_id !== undefined && input.external_id !== row.external_id) {
+    if (row.external_id !== null) {
+      throw invalid(["body", "external_id"], "Customer external ID cannot be updated.", "value_error", input.external_id);
+    }
+    const externalId = checkExternalId(input.external_id);
+    if (await externalIdTaken(trx, scope, externalId, row.id)) {
+      throw invalid(["body", "external_id"], EXTERNAL_ID_TAKEN, "value_error", externalId);
+    }
+    patch.external_id = externalId;
+  }
+  let country = row.billing_address?.country ?? null;
+  if (input.billing_address !== undefined) {
+    const address = input.billing_address === null ? null : checkAddress(input.billing_address);
+    country = address?.country ?? null;
+    patch.billing_address = address === null ? null : JSON.stringify(address);
+  }
+  if (input.tax_id !== undefined) {
+    patch.tax_id = input.tax_id === null ? null : JSON.stringify(checkTaxIdPair(input.tax_id, country));
+  }
+  if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
+  return patch;
+}
+
+export async function updateCustomer(
+  db: Knex,
+  caller: OrganizationCaller,
+  key: CustomerKey,
+  input: CustomerUpdateInput,
+): Promise<CustomerOut> {
+  return db
+    .transaction(async (trx) => {
+      const row = await findReadable(trx, caller, key, { forUpdate: true });
+      if (!row) throw notFound();
+      const patch = await preparePatch(trx, caller, row, input, "id" in key);
+      patch.modified_at = new Date();
+      const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
+      const out = toCustomer(updated as CustomerRow);
+      await emit(trx, caller.organizationId, "customer.updated", out);
+      return out;
+    })
+    .catch((err) => uniqueViolation(err, input.email ?? undefined, input.external_id));
+}
+
+export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, key, { forUpdate: true });
+    if (!row) throw notFound();
+    const now = new Date();
+    const [deleted] = await trx<CustomerRow>("customers")
+      .where({ id: row.id })
+      .update({ deleted_at: now, modified_at: now })
+      .returning("*");
+    // Portal sessions end with the customer.
+    await trx("customer_sessions").where({ customer_id: row.id }).whereNull("revoked_at").update({ revoked_at: now });
+    await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted as CustomerRow));
+  });
+}
+
+/**
+ * The customer with what they hold now. Benefit grants come from benefit_grants; active
+ * subscriptions and meters stay empty until the subscriptions and meters issues add them.
+ */
+export async function getCustomerState(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<CustomerStateOut> {
+  const row = await findReadable(db, caller, key);
+  if (!row) throw notFound();
+  const grants = await grantedBenefits(db, row.id);
+  return toCustomerState(row, { subscriptions: [], grants, meters: [] });
+}

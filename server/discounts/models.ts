@@ -1,0 +1,44 @@
+// The Discount wire shapes: fixed or percentage, each applied once / forever or repeating for
+// duration_in_months (only the repeating shapes carry that field).
+import type { components } from "../../generated/types.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { ProductRow } from "../products/repository.js";
+import type { DiscountRow } from "./repository.js";
+
+export type DiscountOut = components["schemas"]["Discount"];
+
+function toDiscountProduct(row: ProductRow) {
+  return {
+    metadata: row.metadata,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    recurring_interval: row.recurring_interval,
+    is_recurring: row.recurring_interval !== null,
+    is_archived: row.is_archived,
+    organization_id: row.organization_id,
+  };
+}
+
+export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOut {
+  return {
+    duration: row.duration,
+    ...(row.duration === "repeating" ? { duration_in_months: row.duration_in_months! } : {}),
+    type: row.type,
+    ...(row.type === "fixed" ? { amount: Number(row.amount), currency: row.currency! } : { basis_points: row.basis_points! }),
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    metadata: row.metadata,
+    name: row.name,
+    code: row.code,
+    starts_at: iso(row.starts_at),
+    ends_at: iso(row.ends_at),
+    max_redemptions: row.max_redemptions,
+    redemptions_count: row.redemptions_count,
+    organization_id: row.organization_id,
+    products: products.map(toDiscountProduct),
+  } as DiscountOut;
+}

@@ -1,0 +1,76 @@
+// Discount queries, scoped to the caller's organization and to live (not deleted) discounts, and
+// the batch loading of the products each discount is restricted to.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { isUuid } from "../kit/ids.js";
+import type { ProductRow } from "../products/repository.js";
+
+export type DiscountType = "fixed" | "percentage";
+export type DiscountDuration = "once" | "forever" | "repeating";
+
+export interface DiscountRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  name: string;
+  code: string | null;
+  type: DiscountType;
+  amount: number | null;
+  currency: string | null;
+  basis_points: number | null;
+  duration: DiscountDuration;
+  duration_in_months: number | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  max_redemptions: number | null;
+  redemptions_count: number;
+  metadata: Record<string, string | number | boolean>;
+  deleted_at: Date | null;
+}
+
+export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
+  return db("discounts").where("discounts.organization_id", caller.organizationId).whereNull("discounts.deleted_at");
+}
+
+export async function findReadable(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<DiscountRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, caller).where("discounts.id", id).first("discounts.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<DiscountRow | undefined>;
+}
+
+export async function codeTaken(db: Knex, caller: OrganizationCaller, code: string, exceptId?: string): Promise<boolean> {
+  const q = readable(db, caller).whereRaw("lower(discounts.code) = lower(?)", [code]);
+  if (exceptId) q.whereNot("discounts.id", exceptId);
+  return Boolean(await q.first("discounts.id"));
+}
+
+/** The ids among `ids` that are products of the caller's organization. */
+export function ownProductIds(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<string[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return Promise.resolve([]);
+  return db("products").whereIn("id", valid).where({ organization_id: caller.organizationId }).pluck("id");
+}
+
+export async function replaceProducts(db: Knex, discountId: string, productIds: string[]): Promise<void> {
+  await db("discount_products").where({ discount_id: discountId }).delete();
+  if (productIds.length) await db("discount_products").insert(productIds.map((product_id) => ({ discount_id: discountId, product_id })));
+}
+
+/** The products of each discount, in one query whatever their number. */
+export async function loadProducts(db: Knex, discountIds: string[]): Promise<Map<string, ProductRow[]>> {
+  const out = new Map<string, ProductRow[]>(discountIds.map((id) => [id, []]));
+  if (discountIds.length === 0) return out;
+  const rows: (ProductRow & { discount_id: string })[] = await db("discount_products")
+    .join("products", "products.id", "discount_products.product_id")
+    .whereIn("discount_products.discount_id", discountIds)
+    .orderBy([{ column: "products.created_at" }, { column: "products.id" }])
+    .select("products.*", "discount_products.discount_id");
+  for (const r of rows) out.get(r.discount_id)!.push(r);
+  return out;
+}

@@ -1,0 +1,29 @@
+// HTTP handlers of the meter operations.
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import { createMeter, getMeter, listMeters, meterQuantities, updateMeter } from "./service.js";
+
+type MeterOps = "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:quantities";
+
+export const meterHandlers: Handlers<MeterOps> = {
+  "meters:create": async ({ body }, ctx) => ({
+    status: 201,
+    body: await createMeter(ctx.db, orgCaller(ctx), body),
+  }),
+  "meters:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getMeter(ctx.db, orgCaller(ctx), params.id),
+  }),
+  "meters:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: await listMeters(ctx.db, orgCaller(ctx), query as never),
+  }),
+  "meters:update": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await updateMeter(ctx.db, orgCaller(ctx), params.id, body),
+  }),
+  "meters:quantities": async ({ params, query }, ctx) => ({
+    status: 200,
+    body: await meterQuantities(ctx.db, orgCaller(ctx), params.id, query),
+  }),
+};

@@ -1,0 +1,41 @@
+// Meter queries, always scoped to the caller's organization.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { isUuid } from "../kit/ids.js";
+import type { MeterRow } from "./models.js";
+
+export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
+  return db("meters").where("meters.organization_id", caller.organizationId);
+}
+
+export async function findReadable(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<MeterRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, caller).where("meters.id", id).first("meters.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<MeterRow | undefined>;
+}
+
+/** Live metered prices (of live products) billing on this meter. */
+export async function activePricesUsing(db: Knex, meterId: string): Promise<number> {
+  const row = await db("product_prices")
+    .join("products", "products.id", "product_prices.product_id")
+    .where({ "product_prices.meter_id": meterId, "product_prices.is_archived": false, "products.is_archived": false })
+    .count({ n: "*" })
+    .first();
+  return Number(row?.n ?? 0);
+}
+
+/** Live meter_credit benefits crediting this meter. */
+export async function activeBenefitsUsing(db: Knex, meterId: string): Promise<number> {
+  const row = await db("benefits")
+    .where({ type: "meter_credit" })
+    .whereNull("deleted_at")
+    .whereRaw("properties ->> 'meter_id' = ?", [meterId])
+    .count({ n: "*" })
+    .first();
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,355 @@
+// Customers through the official client: create / get / list / update / delete by id and by
+// external id, email and external id uniqueness, billing address and tax id rules, the state
+// view, every filter and sort key, paging, events, the error contract and tenant isolation.
+import { describe, expect, it, beforeAll } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
+import { useTestApi } from "../helpers/api.js";
+import { createBenefit, createCustomer, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+async function collect(polar: Polar, req: Parameters<Polar["customers"]["list"]>[0]): Promise<Customer[]> {
+  const out: Customer[] = [];
+  for await (const page of await polar.customers.list(req)) out.push(...page.result.items);
+  return out;
+}
+
+async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(cls);
+  return err as T;
+}
+
+async function locOf(p: Promise<unknown>): Promise<unknown[] | undefined> {
+  const err = await rejects(p, HTTPValidationError);
+  return err.data$.detail?.[0]?.loc;
+}
+
+describe("customers", () => {
+  let polar: Polar;
+  let orgId: string;
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+  });
+
+  it("creates a customer and reads it back by id and by external id", async () => {
+    const created = await polar.customers.create({
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+      externalId: "user_1",
+      billingAddress: { country: "de", line1: "Hauptstraße 1", postalCode: "10115", city: "Berlin" },
+      taxId: ["de 123 456 789", "eu_vat"],
+      metadata: { plan: "pro", seats: 3, beta: true },
+    });
+    expect(created).toMatchObject({
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+      externalId: "user_1",
+      emailVerified: false,
+      organizationId: orgId,
+      deletedAt: null,
+      modifiedAt: null,
+      metadata: { plan: "pro", seats: 3, beta: true },
+      taxId: ["DE123456789", "eu_vat"],
+    });
+    expect(created.billingAddress).toEqual({ country: "DE", line1: "Hauptstraße 1", line2: null, postalCode: "10115", city: "Berlin", state: null });
+    expect(created.avatarUrl).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?d=404$/);
+    expect(created.createdAt).toBeInstanceOf(Date);
+
+    expect(await polar.customers.get({ id: created.id })).toEqual(created);
+    expect(await polar.customers.getExternal({ externalId: "user_1" })).toEqual(created);
+    expect(await outboxTypes(api.knex, orgId)).toContain("customer.created");
+    const event = await api.knex("outbox").where({ organization_id: orgId, type: "customer.created" }).orderBy("id", "desc").first();
+    expect(event.payload).toMatchObject({ type: "customer.created", data: { id: created.id, email: "ada@example.com" } });
+
+    const minimal = await polar.customers.create({ email: "min@example.com" });
+    expect(minimal).toMatchObject({ name: null, externalId: null, billingAddress: null, taxId: null, metadata: {} });
+  });
+
+  it("keeps emails unique per organization, case-insensitively, on create and update", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const a = await c.customers.create({ email: "Dup@Example.com" });
+    expect(await locOf(c.customers.create({ email: "dup@example.COM" }))).toEqual(["body", "email"]);
+    const b = await c.customers.create({ email: "other@example.com" });
+    expect(await locOf(c.customers.update({ id: b.id, customerUpdate: { email: "DUP@example.com" } }))).toEqual(["body", "email"]);
+    // Changing the case of one's own email is not a clash.
+    const same = await c.customers.update({ id: a.id, customerUpdate: { email: "dup@example.com" } });
+    expect(same.email).toBe("dup@example.com");
+    // The same email in another organization is fine.
+    expect((await polar.customers.create({ email: "dup@example.com" })).email).toBe("dup@example.com");
+
+    await c.customers.create({ email: "ext1@example.com", externalId: "ext-1" });
+    expect(await locOf(c.customers.create({ email: "ext2@example.com", externalId: "ext-1" }))).toEqual(["body", "external_id"]);
+  });
+
+  it("lets exactly one of concurrent creates with the same email win", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => c.customers.create({ email: `Race@example.com`, name: `r${i}` })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === "rejected")) {
+      const err = (r as PromiseRejectedResult).reason;
+      expect(err).toBeInstanceOf(HTTPValidationError);
+      expect((err as HTTPValidationError).data$.detail?.[0].loc).toEqual(["body", "email"]);
+    }
+  });
+
+  it("validates emails, billing addresses and tax ids", async () => {
+    expect(await locOf(polar.customers.create({ email: "not-an-email" }))).toEqual(["body", "email"]);
+    expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "XX" } }))).toEqual(["body", "billing_address", "country"]);
+    expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "" } }))).toEqual(["body", "billing_address", "country"]);
+
+    const valid: [string, string][] = [
+      ["FR12345678901", "eu_vat"],
+      ["NL123456789B01", "eu_vat"],
+      ["GB123456789", "gb_vat"],
+      ["12-3456789", "us_ein"],
+      ["123456789RT0002", "ca_gst_hst"],
+      ["12345678912", "au_abn"],
+      ["22AAAAA0000A1Z5", "in_gst"],
+      ["01.234.456/5432-10", "br_cnpj"],
+      ["123.456.789-87", "br_cpf"],
+      ["CHE-123.456.789 MWST", "ch_vat"],
+      ["123456789MVA", "no_vat"],
+      ["T1234567891234", "jp_trn"],
+      ["M12345678X", "sg_gst"],
+      ["4123456789", "za_vat"],
+      ["EU123456789", "eu_oss_vat"],
+      ["A12345678", "es_cif"],
+      ["ABC010203AB9", "mx_rfc"],
+      ["123-45-67890", "kr_brn"],
+    ];
+    for (const [i, [value, type]] of valid.entries()) {
+      const c = await polar.customers.create({ email: `tax-ok-${i}@example.com`, taxId: [value, type as never] });
+      expect(c.taxId?.[1], type).toBe(type);
+    }
+    const invalid: [string, string][] = [
+      ["DE12345", "eu_vat"],
+      ["XX123456789", "eu_vat"],
+      ["123456789", "gb_vat"],
+      ["1234567", "us_ein"],
+      ["123456789", "ca_gst_hst"],
+      ["1234567891", "au_abn"],
+      ["22AAAAA0000A1Y5", "in_gst"],
+      ["01.234.456/5432", "br_cnpj"],
+      ["5123456789", "za_vat"],
+    ];
+    for (const [value, type] of invalid) {
+      expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: [value, type as never] })), `${type} ${value}`).toEqual(["body", "tax_id"]);
+    }
+    // Unknown type, wrong arity.
+    expect((await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["123", "xx_vat"] })))?.slice(0, 2)).toEqual(["body", "tax_id"]);
+    expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["DE123456789"] }))).toEqual(["body", "tax_id"]);
+    // An EU VAT number without its prefix takes it from the billing country.
+    const prefixed = await polar.customers.create({ email: "tax-prefix@example.com", billingAddress: { country: "AT" }, taxId: ["U12345678", "eu_vat"] });
+    expect(prefixed.taxId).toEqual(["ATU12345678", "eu_vat"]);
+  });
+
+  it("answers 422 for malformed bodies and query parameters (raw HTTP)", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    let res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ name: "No email" }) });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { detail: { loc: unknown[]; type: string }[] };
+    expect(body.detail).toContainEqual(expect.objectContaining({ loc: ["body", "email"], type: "missing" }));
+    res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ email: "a@b.co", billing_address: { city: "Paris" } }) });
+    expect(res.status).toBe(422);
+    res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ email: "meta@b.co", metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }) });
+    expect(res.status).toBe(422);
+    res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ email: "org@b.co", organization_id: "8a0f3b1e-0000-4000-8000-000000000000" }) });
+    expect(res.status).toBe(422);
+    for (const qs of ["limit=0", "limit=101", "page=0", "sorting=bogus", "sorting=-modified_at", "limit=abc"]) {
+      res = await fetch(`${api.url}/v1/customers/?${qs}`, { headers });
+      expect(res.status, qs).toBe(422);
+      const b = (await res.json()) as { detail: { loc: unknown[] }[] };
+      expect(b.detail[0].loc[0], qs).toBe("query");
+    }
+  });
+
+  it("updates by id and by external id", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const created = await c.customers.create({ email: "grace@example.com", name: "Grace", metadata: { a: 1 } });
+    await api.knex("customers").where({ id: created.id }).update({ email_verified: true });
+
+    const u1 = await c.customers.update({
+      id: created.id,
+      customerUpdate: {
+        name: "Grace Hopper",
+        email: "grace.hopper@example.com",
+        billingAddress: { country: "US", state: "NY", line1: "1 Main St" },
+        taxId: ["12-3456789", "us_ein"],
+        metadata: { b: "two" },
+        externalId: "gh-1",
+      },
+    });
+    expect(u1).toMatchObject({
+      name: "Grace Hopper",
+      email: "grace.hopper@example.com",
+      emailVerified: false,
+      taxId: ["12-3456789", "us_ein"],
+      metadata: { b: "two" },
+      externalId: "gh-1",
+    });
+    expect(u1.billingAddress).toMatchObject({ country: "US", state: "NY", line1: "1 Main St" });
+    expect(u1.modifiedAt).toBeInstanceOf(Date);
+
+    // An external id, once set, can't change; setting the same value is a no-op.
+    expect(await locOf(c.customers.update({ id: created.id, customerUpdate: { externalId: "gh-2" } }))).toEqual(["body", "external_id"]);
+    expect((await c.customers.update({ id: created.id, customerUpdate: { externalId: "gh-1" } })).externalId).toBe("gh-1");
+    const other = await c.customers.create({ email: "taken@example.com" });
+    expect(await locOf(c.customers.update({ id: other.id, customerUpdate: { externalId: "gh-1" } }))).toEqual(["body", "external_id"]);
+
+    const u2 = await c.customers.updateExternal({
+      externalId: "gh-1",
+      customerUpdateExternalID: { name: "G. Hopper", billingAddress: null, taxId: null },
+    });
+    expect(u2).toMatchObject({ id: created.id, name: "G. Hopper", billingAddress: null, taxId: null, email: "grace.hopper@example.com" });
+    expect(await locOf(c.customers.update({ id: created.id, customerUpdate: { taxId: ["nope", "us_ein"] } }))).toEqual(["body", "tax_id"]);
+    expect(await locOf(c.customers.update({ id: created.id, customerUpdate: { email: "broken" } }))).toEqual(["body", "email"]);
+
+    const types = await outboxTypes(api.knex, org.id);
+    expect(types.filter((t) => t === "customer.updated")).toHaveLength(3);
+  });
+
+  it("soft-deletes by id and by external id, freeing the email and the external id", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const a = await c.customers.create({ email: "gone@example.com", externalId: "gone-1" });
+    await c.customers.delete({ id: a.id });
+    await rejects(c.customers.get({ id: a.id }), ResourceNotFound);
+    await rejects(c.customers.getExternal({ externalId: "gone-1" }), ResourceNotFound);
+    await rejects(c.customers.getState({ id: a.id }), ResourceNotFound);
+    await rejects(c.customers.update({ id: a.id, customerUpdate: { name: "Zombie" } }), ResourceNotFound);
+    await rejects(c.customers.delete({ id: a.id }), ResourceNotFound);
+    expect((await collect(c, {})).map((x) => x.id)).not.toContain(a.id);
+    const row = await api.knex("customers").where({ id: a.id }).first();
+    expect(row.deleted_at).not.toBeNull();
+
+    const b = await c.customers.create({ email: "GONE@example.com", externalId: "gone-1" });
+    expect(b.id).not.toBe(a.id);
+    await c.customers.deleteExternal({ externalId: "gone-1" });
+    await rejects(c.customers.get({ id: b.id }), ResourceNotFound);
+    await rejects(c.customers.deleteExternal({ externalId: "gone-1" }), ResourceNotFound);
+
+    const types = await outboxTypes(api.knex, org.id);
+    expect(types.filter((t) => t === "customer.deleted")).toHaveLength(2);
+    const event = await api.knex("outbox").where({ organization_id: org.id, type: "customer.deleted" }).orderBy("id").first();
+    expect(event.payload.data).toMatchObject({ id: a.id });
+    expect(event.payload.data.deleted_at).not.toBeNull();
+  });
+
+  it("returns the state with granted benefits, by id and by external id", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const cust = await c.customers.create({ email: "state@example.com", externalId: "st-1", metadata: { k: "v" } });
+    const empty = await c.customers.getState({ id: cust.id });
+    expect(empty).toMatchObject({ id: cust.id, email: "state@example.com", activeSubscriptions: [], grantedBenefits: [], activeMeters: [] });
+    expect(empty.avatarUrl).toBe(cust.avatarUrl);
+
+    const benefit = await createBenefit(api.knex, org.id, { metadata: JSON.stringify({ tier: "gold" }) });
+    const revokedBenefit = await createBenefit(api.knex, org.id);
+    const [grant] = await api.knex("benefit_grants")
+      .insert({ benefit_id: benefit.id, customer_id: cust.id, granted_at: new Date(), properties: JSON.stringify({}) })
+      .returning("*");
+    await api.knex("benefit_grants").insert({ benefit_id: revokedBenefit.id, customer_id: cust.id, granted_at: new Date(), revoked_at: new Date() });
+
+    const state = await c.customers.getStateExternal({ externalId: "st-1" });
+    expect(state.grantedBenefits).toHaveLength(1);
+    expect(state.grantedBenefits[0]).toMatchObject({ id: grant.id, benefitId: benefit.id, benefitType: "custom", benefitMetadata: { tier: "gold" } });
+    await rejects(c.customers.getStateExternal({ externalId: "nope" }), ResourceNotFound);
+  });
+
+  it("lists with every filter", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    await c.customers.create({ email: "alice@acme.test", name: "Alice Smith", externalId: "acme-1", metadata: { tier: "pro", seats: 5 } });
+    await c.customers.create({ email: "bob@beta.test", name: "Bob Jones", externalId: "beta-1", metadata: { tier: "basic" } });
+    await c.customers.create({ email: "carol@acme.test", name: null, metadata: { tier: "pro" } });
+    const emails = (cs: Customer[]) => cs.map((x) => x.email).sort();
+    expect(emails(await collect(c, {}))).toEqual(["alice@acme.test", "bob@beta.test", "carol@acme.test"]);
+    expect(emails(await collect(c, { email: "ALICE@acme.test" }))).toEqual(["alice@acme.test"]);
+    expect(emails(await collect(c, { email: "alice" }))).toEqual([]);
+    expect(emails(await collect(c, { query: "acme" }))).toEqual(["alice@acme.test", "carol@acme.test"]);
+    expect(emails(await collect(c, { query: "JONES" }))).toEqual(["bob@beta.test"]);
+    expect(emails(await collect(c, { query: "beta-" }))).toEqual(["bob@beta.test"]);
+    expect(emails(await collect(c, { query: "%" }))).toEqual([]);
+    expect(emails(await collect(c, { organizationId: org.id }))).toHaveLength(3);
+    expect(emails(await collect(c, { organizationId: [orgId] }))).toEqual([]);
+    expect(emails(await collect(c, { metadata: { tier: "pro" } }))).toEqual(["alice@acme.test", "carol@acme.test"]);
+    expect(emails(await collect(c, { metadata: { tier: ["pro", "basic"], seats: 5 } }))).toEqual(["alice@acme.test"]);
+  });
+
+  it("sorts by every key, ascending and descending", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    await c.customers.create({ email: "c@x.test", name: "Bravo" });
+    await c.customers.create({ email: "a@x.test", name: "Charlie" });
+    await c.customers.create({ email: "b@x.test", name: "Alpha" });
+    const order = async (sorting: string[]) => (await collect(c, { sorting: sorting as never })).map((x) => x.email);
+    expect(await order(["created_at"])).toEqual(["c@x.test", "a@x.test", "b@x.test"]);
+    expect(await order(["-created_at"])).toEqual(["b@x.test", "a@x.test", "c@x.test"]);
+    expect(await order([])).toEqual(["b@x.test", "a@x.test", "c@x.test"]);
+    expect(await order(["email"])).toEqual(["a@x.test", "b@x.test", "c@x.test"]);
+    expect(await order(["-email"])).toEqual(["c@x.test", "b@x.test", "a@x.test"]);
+    expect(await order(["name"])).toEqual(["b@x.test", "c@x.test", "a@x.test"]);
+    expect(await order(["-name"])).toEqual(["a@x.test", "c@x.test", "b@x.test"]);
+  });
+
+  it("pages across several pages", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    for (let i = 0; i < 23; i++) await createCustomer(api.knex, org.id, { email: `p${String(i).padStart(2, "0")}@page.test` });
+    const pages = [];
+    for await (const page of await c.customers.list({ limit: 10, sorting: ["email"] })) pages.push(page.result);
+    expect(pages.map((p) => p.items.length)).toEqual([10, 10, 3]);
+    expect(pages[0].pagination).toEqual({ totalCount: 23, maxPage: 3 });
+    expect(pages.flatMap((p) => p.items.map((i) => i.email))).toEqual(Array.from({ length: 23 }, (_, i) => `p${String(i).padStart(2, "0")}@page.test`));
+    const beyond = await c.customers.list({ page: 9, limit: 10 });
+    expect(beyond.result.items).toEqual([]);
+    expect(beyond.result.pagination.totalCount).toBe(23);
+  });
+
+  it("isolates organizations: another organization's customer is 404 everywhere", async () => {
+    const other = await orgWithToken(api.knex);
+    const oc = api.client(other.token);
+    const foreign = await oc.customers.create({ email: "secret@example.com", externalId: "shared-ext" });
+    await rejects(polar.customers.get({ id: foreign.id }), ResourceNotFound);
+    await rejects(polar.customers.getExternal({ externalId: "shared-ext" }), ResourceNotFound);
+    await rejects(polar.customers.getState({ id: foreign.id }), ResourceNotFound);
+    await rejects(polar.customers.update({ id: foreign.id, customerUpdate: { name: "Hijacked" } }), ResourceNotFound);
+    await rejects(polar.customers.updateExternal({ externalId: "shared-ext", customerUpdateExternalID: { name: "Hijacked" } }), ResourceNotFound);
+    await rejects(polar.customers.delete({ id: foreign.id }), ResourceNotFound);
+    await rejects(polar.customers.deleteExternal({ externalId: "shared-ext" }), ResourceNotFound);
+    expect((await collect(polar, { email: "secret@example.com" }))).toEqual([]);
+    // The same external id and email are free in this organization.
+    const mine = await polar.customers.create({ email: "secret@example.com", externalId: "shared-ext" });
+    expect((await polar.customers.getExternal({ externalId: "shared-ext" })).id).toBe(mine.id);
+    expect((await oc.customers.get({ id: foreign.id })).name).toBeNull();
+    await rejects(polar.customers.get({ id: "8a0f3b1e-0000-4000-8000-000000000000" }), ResourceNotFound);
+    await rejects(polar.customers.get({ id: "not-a-uuid" }), ResourceNotFound);
+  });
+
+  it("answers 401 for bad tokens and 403 for missing scopes", async () => {
+    expect((await rejects(api.client("polar_oat_nope").customers.list({}), SDKError)).statusCode).toBe(401);
+    expect((await fetch(`${api.url}/v1/customers/`)).status).toBe(401);
+    const readOnly = await orgWithToken(api.knex, { scopes: ["customers:read"] });
+    const ro = api.client(readOnly.token);
+    expect((await ro.customers.list({})).result.items).toEqual([]);
+    expect((await rejects(ro.customers.create({ email: "ro@example.com" }), SDKError)).statusCode).toBe(403);
+    const cust = await createCustomer(api.knex, readOnly.org.id);
+    expect((await ro.customers.getState({ id: cust.id })).id).toBe(cust.id);
+    expect((await rejects(ro.customers.update({ id: cust.id, customerUpdate: { name: "x" } }), SDKError)).statusCode).toBe(403);
+    expect((await rejects(ro.customers.delete({ id: cust.id }), SDKError)).statusCode).toBe(403);
+    const noScope = await orgWithToken(api.knex, { scopes: ["orders:read"] });
+    expect((await rejects(api.client(noScope.token).customers.list({}), SDKError)).statusCode).toBe(403);
+  });
+});
