@@ -7599,7 +7599,7 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
         };
-        MetadataQuery: string | number | boolean | string[] | number[] | boolean[];
+        MetadataQuery: string | number | boolean | (string | number | boolean)[];
         Meter: {
             metadata: {
                 [key: string]: string | number | boolean;

@@ -67,6 +67,34 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
   return issues.length ? issues : [{ loc: ["body"], msg: "Invalid request", type: "value_error" }];
 }
 
+/**
+ * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),
+ * `key[sub]=v` is a deepObject entry (`metadata[tier]=pro`). Keys that would reach
+ * Object.prototype are dropped.
+ */
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+export function parseQuery(raw: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const add = (target: Record<string, unknown>, key: string, value: string) => {
+    if (UNSAFE_KEYS.has(key)) return;
+    const cur = Object.hasOwn(target, key) ? target[key] : undefined;
+    target[key] = cur === undefined ? value : Array.isArray(cur) ? [...cur, value] : [cur, value];
+  };
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const deep = /^([^[\]]+)\[([^\]]*)\]$/.exec(key);
+    if (!deep) {
+      add(out, key, value);
+      continue;
+    }
+    if (UNSAFE_KEYS.has(deep[1])) continue;
+    const current = Object.hasOwn(out, deep[1]) ? out[deep[1]] : undefined;
+    const obj = current && typeof current === "object" && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+    out[deep[1]] = obj;
+    add(obj, deep[2], value);
+  }
+  return out;
+}
+
 async function authenticate(db: Knex, meta: OperationMeta, req: Request): Promise<Caller> {
   const token = bearer(req.header("authorization"));
   switch (meta.security) {
@@ -182,7 +210,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
     try {
       const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
       await api.handleRequest(
-        { method: req.method, path: req.path, query: rawQuery, body: req.body, headers: req.headers as Record<string, string> },
+        { method: req.method, path: req.path, query: parseQuery(rawQuery), body: req.body, headers: req.headers as Record<string, string> },
         req,
         res,
       );

@@ -6502,7 +6502,7 @@ export type ListResourceWebhookEndpoint = {
     pagination: Pagination;
 };
 
-export type MetadataQuery = string | number | boolean | Array<string> | Array<number> | Array<boolean>;
+export type MetadataQuery = string | number | boolean | Array<string | number | boolean>;
 
 export type Meter = {
     metadata: {

@@ -64,6 +64,16 @@ describe("core", () => {
     expect(((await res.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["body", "name"]);
   });
 
+  it("reads any number of repeated filter values as one list", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const ids = Array.from({ length: 30 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    const res = await fetch(`${api.url}/v1/products/?${ids.map((id) => `id=${id}`).join("&")}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ items: [], pagination: { total_count: 0, max_page: 0 } });
+  });
+
   it("serves the contract and its HTML reference", async () => {
     const spec = await (await fetch(`${api.url}/openapi.json`)).json();
     expect(spec.openapi).toMatch(/^3\.1/);
