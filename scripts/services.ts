@@ -17,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const DATA_DIR = path.join(ROOT, ".data");
+// BOREALIS_DATA_DIR moves everything `make run` keeps (tests of `make run` use a throwaway one).
+export const DATA_DIR = process.env.BOREALIS_DATA_DIR ? path.resolve(process.env.BOREALIS_DATA_DIR) : path.join(ROOT, ".data");
 export const LOG_DIR = path.join(DATA_DIR, "logs");
 export const TEMPORAL_BIN = path.join(ROOT, ".cache", "bin", "temporal");
 
