@@ -210,7 +210,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
     try {
       const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
       await api.handleRequest(
-        { method: req.method, path: req.path, query: parseQuery(rawQuery), body: req.body, headers: req.headers as Record<string, string> },
+        { method: req.method, path: req.path, query: parseQuery(rawQuery) as Record<string, string | string[]>, body: req.body, headers: req.headers as Record<string, string> },
         req,
         res,
       );

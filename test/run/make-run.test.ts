@@ -12,7 +12,7 @@ import { freePort, ROOT } from "../../scripts/services.js";
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
 
 async function startRun(port: number) {
-  const env = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
