@@ -80,7 +80,7 @@ build_temporal() {
     say "temporal CLI $TEMPORAL_CLI_VERSION: built by the other process"
     return
   fi
-  say "building temporal CLI $TEMPORAL_CLI_VERSION with go install (cold: ~5-10 min on 2 cores; log $LOGS/temporal-build.log)"
+  say "building temporal CLI $TEMPORAL_CLI_VERSION with go install (cold: ~4-8 min on 2 cores; log $LOGS/temporal-build.log)"
   run_logged "temporal CLI" "$LOGS/temporal-build.log" \
     env GOBIN="$BIN" go install -v "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION"
 }

@@ -118,7 +118,10 @@ async function main(): Promise<number> {
     const seed = process.env.FUZZ_SEED === "random" ? String(Math.floor(Math.random() * 2 ** 31)) : (process.env.FUZZ_SEED ?? "1");
     // Exclusion by regex keeps the command line short; `only` narrows it further.
     const excluded = [...all.keys()].filter((id) => !built.includes(id));
+    // The project's schemathesis.toml, passed explicitly: schemathesis runs in .cache/fuzz.
+    const config = path.join(ROOT, "schemathesis.toml");
     const args = [
+      ...(existsSync(config) ? ["--config-file", config] : []),
       "run",
       SPEC,
       "--url",
