@@ -22,7 +22,7 @@ async function load(name: string, url: string, headers: Record<string, string>):
 }
 
 async function main() {
-  const pg = await startPostgres({ dataDir: `.data/bench-pg-${process.pid}` });
+  const pg = await startPostgres({ dataDir: `.data/bench-pg-${process.pid}`, persistent: false });
   const knex = createKnex(pg.url);
   let child: ReturnType<typeof spawn> | undefined;
   try {

@@ -95,6 +95,38 @@ export function parseQuery(raw: string): Record<string, unknown> {
   return out;
 }
 
+/**
+ * openapi-backend rebuilds its whole operation list, and a RegExp per path template, on every
+ * request (router.getOperations / matchOperation). The contract is fixed once loaded, so build the
+ * list and the matchers once; matching keeps the library's rules (exact path first, then the most
+ * specific template, 404 / 405 errors as it throws them).
+ */
+function installFastRouting(api: OpenAPIBackend): void {
+  const router = api.router;
+  const operations = router.getOperations();
+  router.getOperations = () => operations;
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  router.getOperation = (operationId: string) => byId.get(operationId);
+  const templates = operations
+    .filter((op) => op.path.includes("{"))
+    .map((op) => ({ op, re: new RegExp(`^${op.path.replace(/\{.*?\}/g, "[^/]+")}$`), specificity: op.path.replace(/\{.*?\}/g, "").length }))
+    .sort((a, b) => b.specificity - a.specificity);
+  const exact = new Map<string, (typeof operations)[number][]>();
+  for (const op of operations) exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
+  router.matchOperation = ((req: { path: string; method: string }, strict?: boolean) => {
+    const path = (req.path.trim().startsWith("/") ? req.path.trim() : `/${req.path.trim()}`).split("?")[0];
+    const method = req.method.trim().toLowerCase();
+    const hit = exact.get(path)?.find((op) => op.method === method);
+    if (hit) return hit;
+    const candidates = templates.filter((t) => t.re.test(path));
+    const match = candidates.find((t) => t.op.method === method)?.op;
+    if (match) return match;
+    if (!strict) return undefined;
+    if (candidates.length || exact.has(path)) throw new Error("405-methodNotAllowed: this method is not registered for the route");
+    throw new Error("404-notFound: no route matches request");
+  }) as typeof router.matchOperation;
+}
+
 async function authenticate(db: Knex, meta: OperationMeta, req: Request): Promise<Caller> {
   const token = bearer(req.header("authorization"));
   switch (meta.security) {
@@ -178,6 +210,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
     });
   }
   api.init();
+  installFastRouting(api);
 
   const app = express();
   app.disable("x-powered-by");
