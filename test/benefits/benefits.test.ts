@@ -10,6 +10,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { createBenefit, createBenefitGrant, createCustomer, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
 
 const api = useTestApi();
@@ -20,11 +21,6 @@ async function collect(polar: Polar, req: Parameters<Polar["benefits"]["list"]>[
   return out;
 }
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 const locs = (err: HTTPValidationError) => err.data$.detail?.map((d) => d.loc) ?? [];
 const GUILD = "1234567890123456789";

@@ -7,6 +7,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
@@ -17,11 +18,6 @@ async function collect(polar: Polar, req: Parameters<Polar["customFields"]["list
   return out;
 }
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 const locs = (err: HTTPValidationError) => err.data$.detail?.map((d) => d.loc) ?? [];
 

@@ -7,15 +7,11 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { hashToken } from "../../server/kit/auth.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { createCustomer, createCustomerSessionToken, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 describe("customer sessions", () => {
   let polar: Polar;

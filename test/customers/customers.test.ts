@@ -8,21 +8,15 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
 import { useTestApi } from "../helpers/api.js";
+import { collectPages, rejects } from "../helpers/expect.js";
 import { createBenefit, createCustomer, orgWithToken, outboxTypes } from "../fixtures/factories.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["customers"]["list"]>[0]): Promise<Customer[]> {
-  const out: Customer[] = [];
-  for await (const page of await polar.customers.list(req)) out.push(...page.result.items);
-  return out;
+  return collectPages(await polar.customers.list(req));
 }
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 async function locOf(p: Promise<unknown>): Promise<unknown[] | undefined> {
   const err = await rejects(p, HTTPValidationError);

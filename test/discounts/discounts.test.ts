@@ -9,6 +9,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Discount } from "@polar-sh/sdk/models/components/discount.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { createDiscount, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
@@ -19,11 +20,6 @@ async function collect(polar: Polar, req: Parameters<Polar["discounts"]["list"]>
   return out;
 }
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 async function locOf(p: Promise<unknown>): Promise<unknown[] | undefined> {
   const err = await rejects(p, HTTPValidationError);

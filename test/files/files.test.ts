@@ -15,6 +15,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { downloadUrl } from "../../server/files/service.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { orgWithToken } from "../fixtures/factories.js";
 
 // This file's own storage directory (read when the storage is first used).
@@ -26,11 +27,6 @@ afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("base64");
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 const locs = (err: HTTPValidationError) => err.data$.detail?.map((d) => d.loc) ?? [];
 
 type Service = FileCreate["service"];

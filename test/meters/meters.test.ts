@@ -8,6 +8,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { meterQuantities } from "../../server/meters/service.js";
 import { createBenefit, createCustomer, createEvent, createMeter, orgWithToken } from "../fixtures/factories.js";
 
@@ -19,11 +20,6 @@ async function collect(polar: Polar, req: Parameters<Polar["meters"]["list"]>[0]
   return out;
 }
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 const locs = (err: HTTPValidationError) => err.data$.detail?.map((d) => d.loc) ?? [];
 const at = (s: string) => new Date(s);

@@ -8,16 +8,12 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
 import { createOrganization, orgWithToken, outboxTypes } from "../fixtures/factories.js";
 
 const api = useTestApi();
 const slug = () => `acme-${randomUUID().slice(0, 8)}`;
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 describe("organizations", () => {
   it("creates an organization with every setting and defaults the rest", async () => {

@@ -8,21 +8,15 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
 import { useTestApi } from "../helpers/api.js";
+import { collectPages, rejects } from "../helpers/expect.js";
 import { createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["products"]["list"]>[0]): Promise<Product[]> {
-  const out: Product[] = [];
-  for await (const page of await polar.products.list(req)) out.push(...page.result.items);
-  return out;
+  return collectPages(await polar.products.list(req));
 }
 
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 describe("products", () => {
   let polar: Polar;
