@@ -22,6 +22,8 @@ export async function seedDemo(knex: Knex): Promise<{ organization: { id: string
         intended_use: "Selling software.",
         customer_acquisition: ["website"],
         future_annual_revenue: 100_000_00,
+        switching: false,
+        previous_annual_revenue: 0,
       },
       subscription_settings: { allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" },
       notification_settings: { new_order: true, new_subscription: true },

@@ -6,7 +6,7 @@ import { createOrganization, getOrganization, listOrganizations, updateOrganizat
 export const organizationHandlers: Handlers<"organizations:create" | "organizations:get" | "organizations:list" | "organizations:update"> = {
   "organizations:create": async ({ body }, ctx) => {
     orgCaller(ctx);
-    return { status: 201, body: await createOrganization(ctx.db, body as never) };
+    return { status: 201, body: await createOrganization(ctx.db, body) };
   },
   "organizations:get": async ({ params }, ctx) => ({
     status: 200,
@@ -14,10 +14,10 @@ export const organizationHandlers: Handlers<"organizations:create" | "organizati
   }),
   "organizations:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listOrganizations(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: (await listOrganizations(ctx.db, orgCaller(ctx), query)) as never,
   }),
   "organizations:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateOrganization(ctx.db, orgCaller(ctx), params.id, body as never),
+    body: await updateOrganization(ctx.db, orgCaller(ctx), params.id, body),
   }),
 };

@@ -1,6 +1,7 @@
 // Organization rules: slug format and uniqueness, settings defaults, details submission, and the
 // organization.updated event on every change.
 import type { Knex } from "knex";
+import type { components, operations } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
@@ -15,18 +16,8 @@ import { findReadable, readable, slugTaken, type OrganizationRow } from "./repos
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
 
-export interface OrganizationInput {
-  name?: string | null;
-  slug?: string;
-  avatar_url?: string | null;
-  email?: string | null;
-  website?: string | null;
-  socials?: { platform: string; url: string }[] | null;
-  details?: Record<string, unknown> | null;
-  feature_settings?: Record<string, unknown> | null;
-  subscription_settings?: Record<string, unknown> | null;
-  notification_settings?: Record<string, unknown> | null;
-}
+export type OrganizationInput = components["schemas"]["OrganizationUpdate"];
+export type OrganizationCreateInput = components["schemas"]["OrganizationCreate"];
 
 function checkName(name: string) {
   if (name.trim().length < 3) throw invalid(["body", "name"], "String should have at least 3 characters", "string_too_short");
@@ -36,7 +27,7 @@ function withDetailDefaults(details: Record<string, unknown>) {
   return { switching: true, previous_annual_revenue: 0, switching_from: null, ...details };
 }
 
-export async function createOrganization(db: Knex, input: OrganizationInput & { name: string; slug: string }): Promise<OrganizationOut> {
+export async function createOrganization(db: Knex, input: OrganizationCreateInput): Promise<OrganizationOut> {
   checkName(input.name);
   const slug = input.slug;
   if (slug.length < 3 || !SLUG.test(slug)) {
@@ -76,7 +67,7 @@ export async function getOrganization(db: Knex, caller: OrganizationCaller, id: 
 export async function listOrganizations(
   db: Knex,
   caller: OrganizationCaller,
-  query: { slug?: string | null; page?: number; limit?: number; sorting?: string[] | null },
+  query: NonNullable<operations["organizations:list"]["parameters"]["query"]>,
 ): Promise<Page<OrganizationOut>> {
   const q = readable(db, caller).select("organizations.*");
   const slugs = asList(query.slug);

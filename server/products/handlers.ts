@@ -8,7 +8,7 @@ type ProductOps = "products:create" | "products:get" | "products:list" | "produc
 export const productHandlers: Handlers<ProductOps> = {
   "products:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createProduct(ctx.db, orgCaller(ctx), body as never),
+    body: await createProduct(ctx.db, orgCaller(ctx), body),
   }),
   "products:get": async ({ params }, ctx) => ({
     status: 200,
@@ -16,11 +16,11 @@ export const productHandlers: Handlers<ProductOps> = {
   }),
   "products:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listProducts(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: (await listProducts(ctx.db, orgCaller(ctx), query)) as never,
   }),
   "products:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateProduct(ctx.db, orgCaller(ctx), params.id, body as never),
+    body: await updateProduct(ctx.db, orgCaller(ctx), params.id, body),
   }),
   "products:update_benefits": async ({ params, body }, ctx) => ({
     status: 200,

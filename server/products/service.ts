@@ -2,6 +2,7 @@
 // products, one currency), custom price bounds, media and custom-field references that must
 // belong to the organization, archiving, benefits, and product.created / product.updated events.
 import type { Knex } from "knex";
+import type { components, operations } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -12,49 +13,18 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import { toProduct, type ProductOut } from "./models.js";
 import { findReadable, loadRelations, readable, type PriceRow, type ProductRow } from "./repository.js";
 
-type Interval = "day" | "week" | "month" | "year";
-
+type Schemas = components["schemas"];
+type Interval = Schemas["SubscriptionRecurringInterval"];
 export type PriceCreate =
-  | { amount_type: "fixed"; price_amount: number; price_currency?: string }
-  | { amount_type: "custom"; price_currency?: string; minimum_amount?: number | null; maximum_amount?: number | null; preset_amount?: number | null }
-  | { amount_type: "free" }
-  | { amount_type: "metered_unit"; meter_id: string; price_currency?: string; unit_amount: number | string; cap_amount?: number | null };
-export type PriceInput = PriceCreate | { id: string };
+  | Schemas["ProductPriceFixedCreate"]
+  | Schemas["ProductPriceCustomCreate"]
+  | Schemas["ProductPriceFreeCreate"]
+  | Schemas["ProductPriceMeteredUnitCreate"];
+export type PriceInput = PriceCreate | Schemas["ExistingProductPrice"];
+export type ProductCreateInput = Schemas["ProductCreate"];
+export type ProductUpdateInput = Schemas["ProductUpdate"];
 
-export interface ProductCreateInput {
-  name: string;
-  description?: string | null;
-  recurring_interval: Interval | null;
-  prices: PriceCreate[];
-  medias?: string[] | null;
-  attached_custom_fields?: { custom_field_id: string; required: boolean }[];
-  metadata?: Record<string, unknown>;
-  organization_id?: string | null;
-}
-
-export interface ProductUpdateInput {
-  name?: string | null;
-  description?: string | null;
-  recurring_interval?: Interval | null;
-  is_archived?: boolean | null;
-  prices?: PriceInput[] | null;
-  medias?: string[] | null;
-  attached_custom_fields?: { custom_field_id: string; required: boolean }[] | null;
-  metadata?: Record<string, unknown>;
-}
-
-export interface ProductListQuery {
-  id?: string | string[] | null;
-  organization_id?: string | string[] | null;
-  query?: string | null;
-  is_archived?: boolean | null;
-  is_recurring?: boolean | null;
-  benefit_id?: string | string[] | null;
-  page?: number;
-  limit?: number;
-  sorting?: string[] | null;
-  metadata?: Record<string, unknown> | null;
-}
+export type ProductListQuery = NonNullable<operations["products:list"]["parameters"]["query"]>;
 
 const UNIT_AMOUNT = /^\d{1,17}(\.\d{1,12})?$/;
 
@@ -190,7 +160,8 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
   checkName(input.name, ["body", "name"]);
   const metadata = checkMetadata(input.metadata);
   return db.transaction(async (trx) => {
-    const { create } = await preparePrices(trx, caller, input.prices, input.recurring_interval, []);
+    const recurring = input.recurring_interval ?? null;
+    const { create } = await preparePrices(trx, caller, input.prices, recurring, []);
     const medias = input.medias ? await checkMedias(trx, caller, input.medias) : [];
     await checkCustomFields(trx, caller, input.attached_custom_fields ?? []);
     const [row] = await trx<ProductRow>("products")
@@ -198,7 +169,7 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
         organization_id: caller.organizationId,
         name: input.name.trim(),
         description: input.description ?? null,
-        recurring_interval: input.recurring_interval,
+        recurring_interval: recurring,
         metadata: JSON.stringify(metadata) as never,
       })
       .returning("*");
