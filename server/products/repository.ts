@@ -60,51 +60,36 @@ export async function findReadable(
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<ProductRow | undefined>;
 }
 
-function groupBy<T>(rows: T[], key: (r: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
-}
-
-/** Loads every relation of the given products in four queries, whatever their number. */
+/**
+ * Loads every relation of the given products in one round trip, whatever their number: each
+ * relation comes back as a JSON array per product (timestamps as ISO strings, the metered unit
+ * amount as text so its 12 decimals survive).
+ */
 export async function loadRelations(db: Knex, productIds: string[]): Promise<Map<string, ProductRelations>> {
   const out = new Map<string, ProductRelations>();
   if (productIds.length === 0) return out;
-  const [prices, benefits, medias, fields] = await Promise.all([
-    db("product_prices")
-      .leftJoin("meters", "meters.id", "product_prices.meter_id")
-      .whereIn("product_prices.product_id", productIds)
-      .where("product_prices.is_archived", false)
-      .orderBy([{ column: "product_prices.position" }, { column: "product_prices.created_at" }])
-      .select("product_prices.*", "meters.name as meter_name"),
-    db("product_benefits")
-      .join("benefits", "benefits.id", "product_benefits.benefit_id")
-      .whereIn("product_benefits.product_id", productIds)
-      .whereNull("benefits.deleted_at")
-      .orderBy("product_benefits.order")
-      .select("benefits.*", "product_benefits.product_id"),
-    db("product_medias")
-      .join("files", "files.id", "product_medias.file_id")
-      .whereIn("product_medias.product_id", productIds)
-      .whereNull("files.deleted_at")
-      .orderBy("product_medias.order")
-      .select("files.*", "product_medias.product_id"),
-    db("product_custom_fields")
-      .join("custom_fields", "custom_fields.id", "product_custom_fields.custom_field_id")
-      .whereIn("product_custom_fields.product_id", productIds)
-      .whereNull("custom_fields.deleted_at")
-      .orderBy("product_custom_fields.order")
-      .select("custom_fields.*", "product_custom_fields.product_id", "product_custom_fields.order", "product_custom_fields.required"),
-  ]);
-  const byProduct = <T extends { product_id: string }>(rows: T[]) => groupBy(rows, (r) => r.product_id);
-  const p = byProduct(prices), b = byProduct(benefits), m = byProduct(medias), f = byProduct(fields);
-  for (const id of productIds) {
-    out.set(id, { prices: p.get(id) ?? [], benefits: b.get(id) ?? [], medias: m.get(id) ?? [], customFields: f.get(id) ?? [] });
+  const { rows } = await db.raw(
+    `select ids.id as product_id,
+       coalesce((select json_agg(x order by x.position, x.created_at) from (
+         select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.price_amount,
+                pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount,
+                pp.meter_id, m.name as meter_name, pp.is_archived, pp.position
+           from product_prices pp left join meters m on m.id = pp.meter_id
+          where pp.product_id = ids.id and not pp.is_archived) x), '[]') as prices,
+       coalesce((select json_agg(x order by x.sort) from (
+         select b.*, pb."order" as sort from product_benefits pb join benefits b on b.id = pb.benefit_id
+          where pb.product_id = ids.id and b.deleted_at is null) x), '[]') as benefits,
+       coalesce((select json_agg(x order by x.sort) from (
+         select f.*, pm."order" as sort from product_medias pm join files f on f.id = pm.file_id
+          where pm.product_id = ids.id and f.deleted_at is null) x), '[]') as medias,
+       coalesce((select json_agg(x order by x."order") from (
+         select cf.*, pcf."order", pcf.required from product_custom_fields pcf join custom_fields cf on cf.id = pcf.custom_field_id
+          where pcf.product_id = ids.id and cf.deleted_at is null) x), '[]') as custom_fields
+     from unnest(?::uuid[]) as ids(id)`,
+    [productIds],
+  );
+  for (const r of rows as { product_id: string; prices: PriceRow[]; benefits: BenefitRow[]; medias: FileRow[]; custom_fields: ProductRelations["customFields"] }[]) {
+    out.set(r.product_id, { prices: r.prices, benefits: r.benefits, medias: r.medias, customFields: r.custom_fields });
   }
   return out;
 }
