@@ -19,6 +19,8 @@ import { logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
 import { storageRoutes } from "./files/storage.js";
+import { checkoutLinkRoutes } from "./checkout-links/routes.js";
+import { stripeWebhookRoutes } from "./processors/webhook.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
@@ -232,6 +234,10 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
   // File bytes (local storage: part uploads, signed downloads, public media), outside the
   // contract. Mounted before the body parsers: a part is raw bytes whatever its content type.
   app.use(storageRoutes(knex));
+  // Stripe webhooks, outside the contract: verified on the raw body, so before the JSON parser.
+  app.use(stripeWebhookRoutes(knex));
+  // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
+  app.use(checkoutLinkRoutes(knex));
   app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
   app.use(express.urlencoded({ extended: false }));
 

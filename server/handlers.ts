@@ -4,6 +4,8 @@ import type { Handler, OperationId } from "../generated/handlers.js";
 import type { Ctx } from "./kit/context.js";
 import type { NotBuiltOperationId } from "./not-built.js";
 import { customerPortalHandlers } from "./customer-portal/handlers.js";
+import { customerPortalOrderHandlers } from "./customer-portal/orders-handlers.js";
+import { customerPortalPaymentMethodHandlers } from "./customer-portal/payment-methods-handlers.js";
 import { customerSessionHandlers } from "./customer-sessions/handlers.js";
 import { customerHandlers } from "./customers/handlers.js";
 import { discountHandlers } from "./discounts/handlers.js";
@@ -13,6 +15,11 @@ import { benefitHandlers } from "./benefits/handlers.js";
 import { customFieldHandlers } from "./custom-fields/handlers.js";
 import { fileHandlers } from "./files/handlers.js";
 import { meterHandlers } from "./meters/handlers.js";
+import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
+import { checkoutHandlers } from "./checkouts/handlers.js";
+import { orderHandlers } from "./orders/handlers.js";
+import { paymentHandlers } from "./payments/handlers.js";
+import { refundHandlers } from "./refunds/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -28,4 +35,11 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...customerSessionHandlers,
   ...customerPortalHandlers,
   ...discountHandlers,
+  ...checkoutLinkHandlers,
+  ...checkoutHandlers,
+  ...orderHandlers,
+  ...paymentHandlers,
+  ...refundHandlers,
+  ...customerPortalOrderHandlers,
+  ...customerPortalPaymentMethodHandlers,
 };

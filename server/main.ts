@@ -3,6 +3,8 @@
 import { createServer, type Server } from "node:http";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
+import { createTemporalClient } from "../workflows/client.js";
+import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "./orders/invoice-workflow.js";
 import { logger } from "./kit/logger.js";
 
 export interface ApiHandle {
@@ -18,6 +20,12 @@ export async function startApi(opts: {
   temporalAddress?: string;
   validateResponses?: boolean;
 }): Promise<ApiHandle> {
+  // Workflows the API starts (invoices) go to the Temporal server this process was given.
+  if (opts.temporalAddress) {
+    const client = createTemporalClient(opts.temporalAddress);
+    client.catch((err) => logger.error({ err }, "Temporal client failed to connect")); // answered per request, not a crash
+    setInvoiceWorkflowStarter(temporalInvoiceStarter(client));
+  }
   const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
   // line and headers instead of Node's 16 KiB, so they get an answer from the API, not a 431.

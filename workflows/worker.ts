@@ -8,6 +8,7 @@ import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, ty
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
 import { logger } from "../server/kit/logger.js";
+import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities } from "./activities/outbox.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
@@ -59,7 +60,10 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       namespace,
       taskQueue,
       workflowsPath,
-      activities: { ...createOutboxActivities({ knex: opts.knex }) },
+      activities: {
+        ...createOutboxActivities({ knex: opts.knex }),
+        ...createInvoiceActivities({ knex: opts.knex }),
+      },
     });
     const w = worker;
     // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown

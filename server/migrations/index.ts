@@ -2,9 +2,13 @@
 import * as core from "./0001_core.js";
 import * as catalog from "./0002_catalog.js";
 import * as customers from "./0003_customers.js";
+import * as checkouts from "./0004_checkouts.js";
+import * as orders from "./0005_orders.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
   { name: "0002_catalog", ...catalog },
   { name: "0003_customers", ...customers },
+  { name: "0004_checkouts", ...checkouts },
+  { name: "0005_orders", ...orders },
 ];

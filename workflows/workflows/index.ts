@@ -1,3 +1,4 @@
 // Every workflow the worker serves: the worker bundles this file (workflowsPath), so a workflow
 // not re-exported here cannot run.
 export { outboxRelayWorkflow } from "./outbox-relay.js";
+export { invoiceWorkflow } from "./invoice.js";

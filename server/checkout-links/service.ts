@@ -1,0 +1,216 @@
+// Checkout link rules: made from exactly one of product_id / product_price_id / products (live,
+// unarchived products of the organization), an optional discount of the organization, defaults
+// allow_discount_codes true and require_billing_address false; soft delete. Opening a link's
+// url creates a fresh checkout session from it.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { checkMetadata } from "../kit/metadata.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import { loadRelations, type ProductRow } from "../products/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
+import { findReadable, loadProductIds, readable, replaceProducts, type CheckoutLinkRow } from "./repository.js";
+import { randomToken } from "../kit/auth.js";
+
+export interface CheckoutLinkCreateInput {
+  payment_processor: "stripe";
+  product_id?: string;
+  product_price_id?: string;
+  products?: string[];
+  label?: string | null;
+  success_url?: string | null;
+  allow_discount_codes?: boolean;
+  require_billing_address?: boolean;
+  discount_id?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CheckoutLinkUpdateInput {
+  products?: string[] | null;
+  label?: string | null;
+  success_url?: string | null;
+  allow_discount_codes?: boolean | null;
+  require_billing_address?: boolean | null;
+  discount_id?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CheckoutLinkListQuery {
+  organization_id?: string | string[] | null;
+  product_id?: string | string[] | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+export function checkSuccessUrl(url: string | null | undefined, loc: (string | number)[] = ["body", "success_url"]): string | null {
+  if (url === undefined || url === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid(loc, "Input should be a valid URL", "url_parsing", url);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw invalid(loc, "URL scheme should be 'http' or 'https'", "url_scheme", url);
+  if (url.length > 2083) throw invalid(loc, "URL should have at most 2083 characters", "url_too_long", url);
+  return url;
+}
+
+/** Live, unarchived products of the organization, in the given order. */
+export async function checkProducts(db: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<string[]> {
+  if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
+  const unique = [...new Set(ids)];
+  const found: string[] = unique.every(isUuid)
+    ? await db("products").whereIn("id", unique).where({ organization_id: organizationId, is_archived: false }).pluck("id")
+    : [];
+  const missing = ids.findIndex((id) => !found.includes(id));
+  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  return unique;
+}
+
+export async function checkDiscountId(db: Knex, organizationId: string, id: string | null | undefined, loc: (string | number)[]): Promise<DiscountRow | null> {
+  if (id === undefined || id === null) return null;
+  const row = isUuid(id) ? await db("discounts").where({ id, organization_id: organizationId }).whereNull("deleted_at").first() : undefined;
+  if (!row) throw invalid(loc, "Discount does not exist.", "value_error", id);
+  return row as DiscountRow;
+}
+
+async function readLinks(db: Knex, rows: CheckoutLinkRow[]): Promise<CheckoutLinkOut[]> {
+  const productIds = await loadProductIds(db, rows.map((r) => r.id));
+  const allIds = [...new Set([...productIds.values()].flat())];
+  const [products, rels, discounts] = await Promise.all([
+    allIds.length ? (db("products").whereIn("id", allIds) as Promise<ProductRow[]>) : Promise.resolve([] as ProductRow[]),
+    loadRelations(db, allIds),
+    (async () => {
+      const ids = [...new Set(rows.map((r) => r.discount_id).filter((d): d is string => d !== null))];
+      return ids.length ? ((await db("discounts").whereIn("id", ids)) as DiscountRow[]) : [];
+    })(),
+  ]);
+  const byId = new Map(products.map((p) => [p.id, p]));
+  return rows.map((r) =>
+    toCheckoutLink(
+      r,
+      productIds.get(r.id)!.filter((id) => byId.has(id)).map((id) => ({ row: byId.get(id)!, rel: rels.get(id)! })),
+      discounts.find((d) => d.id === r.discount_id && d.deleted_at === null) ?? null,
+    ),
+  );
+}
+
+export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, input: CheckoutLinkCreateInput): Promise<CheckoutLinkOut> {
+  const given = ["product_id", "product_price_id", "products"].filter((k) => input[k as keyof CheckoutLinkCreateInput] !== undefined);
+  if (given.length !== 1) throw invalid(["body"], "Give exactly one of product_id, product_price_id or products.", "value_error");
+  const metadata = checkMetadata(input.metadata);
+  const successUrl = checkSuccessUrl(input.success_url);
+  return db.transaction(async (trx) => {
+    let productIds: string[];
+    let priceId: string | null = null;
+    if (input.product_price_id !== undefined) {
+      const price = isUuid(input.product_price_id)
+        ? await trx("product_prices")
+            .join("products", "products.id", "product_prices.product_id")
+            .where({ "product_prices.id": input.product_price_id, "products.organization_id": caller.organizationId })
+            .where({ "product_prices.is_archived": false, "products.is_archived": false })
+            .first("product_prices.id", "product_prices.product_id")
+        : undefined;
+      if (!price) throw invalid(["body", "product_price_id"], "Price does not exist.", "value_error", input.product_price_id);
+      productIds = [price.product_id];
+      priceId = price.id;
+    } else if (input.product_id !== undefined) {
+      productIds = await checkProducts(trx, caller.organizationId, [input.product_id], ["body", "product_id"]);
+    } else {
+      productIds = await checkProducts(trx, caller.organizationId, input.products!, ["body", "products"]);
+    }
+    const discount = await checkDiscountId(trx, caller.organizationId, input.discount_id, ["body", "discount_id"]);
+    const [row] = await trx<CheckoutLinkRow>("checkout_links")
+      .insert({
+        organization_id: caller.organizationId,
+        client_secret: randomToken("polar_cl_"),
+        label: input.label ?? null,
+        success_url: successUrl,
+        allow_discount_codes: input.allow_discount_codes ?? true,
+        require_billing_address: input.require_billing_address ?? false,
+        discount_id: discount?.id ?? null,
+        product_price_id: priceId,
+        metadata: JSON.stringify(metadata) as never,
+      })
+      .returning("*");
+    await replaceProducts(trx, row.id, productIds);
+    return (await readLinks(trx, [row as CheckoutLinkRow]))[0];
+  });
+}
+
+export async function getCheckoutLink(db: Knex, caller: OrganizationCaller, id: string): Promise<CheckoutLinkOut> {
+  const row = await findReadable(db, caller, id);
+  if (!row) throw new ResourceNotFound("Checkout link not found.");
+  return (await readLinks(db, [row]))[0];
+}
+
+export async function listCheckoutLinks(db: Knex, caller: OrganizationCaller, query: CheckoutLinkListQuery): Promise<Page<CheckoutLinkOut>> {
+  const q = readable(db, caller).select("checkout_links.*");
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("checkout_links.organization_id", orgs.filter(isUuid));
+  const products = asList(query.product_id);
+  if (products.length) {
+    q.whereExists(
+      db("checkout_link_products")
+        .whereRaw("checkout_link_products.checkout_link_id = checkout_links.id")
+        .whereIn("checkout_link_products.product_id", products.filter(isUuid)),
+    );
+  }
+  applySorting(
+    q,
+    query.sorting,
+    {
+      created_at: "checkout_links.created_at",
+      label: "checkout_links.label",
+      success_url: "checkout_links.success_url",
+      allow_discount_codes: "checkout_links.allow_discount_codes",
+    },
+    ["created_at"],
+    "checkout_links.id",
+  );
+  return listPage(q, query, (rows: CheckoutLinkRow[]) => readLinks(db, rows));
+}
+
+export async function updateCheckoutLink(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: CheckoutLinkUpdateInput,
+): Promise<CheckoutLinkOut> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Checkout link not found.");
+    const patch: Record<string, unknown> = {};
+    if (input.products !== undefined && input.products !== null) {
+      const ids = await checkProducts(trx, caller.organizationId, input.products, ["body", "products"]);
+      await replaceProducts(trx, row.id, ids);
+      // A price pinned by a product_price_id link no longer applies once the product list changes.
+      if (row.product_price_id) patch.product_price_id = null;
+    }
+    if (input.label !== undefined) patch.label = input.label;
+    if (input.success_url !== undefined) patch.success_url = checkSuccessUrl(input.success_url);
+    if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) patch.allow_discount_codes = input.allow_discount_codes;
+    if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
+      patch.require_billing_address = input.require_billing_address;
+    }
+    if (input.discount_id !== undefined) {
+      patch.discount_id = (await checkDiscountId(trx, caller.organizationId, input.discount_id, ["body", "discount_id"]))?.id ?? null;
+    }
+    if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
+    patch.modified_at = new Date();
+    const [updated] = await trx<CheckoutLinkRow>("checkout_links").where({ id: row.id }).update(patch).returning("*");
+    return (await readLinks(trx, [updated as CheckoutLinkRow]))[0];
+  });
+}
+
+export async function deleteCheckoutLink(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Checkout link not found.");
+    const now = new Date();
+    await trx("checkout_links").where({ id: row.id }).update({ deleted_at: now, modified_at: now });
+  });
+}

@@ -1,0 +1,219 @@
+// One place for every change a checkout accepts, whoever makes it: the merchant at create and
+// update, the buyer through the client secret (update, confirm). Returns the new row values and
+// context; the caller writes them. Amounts and the discount are re-derived after each change.
+import type { Knex } from "knex";
+import { checkAddress } from "../customers/address.js";
+import { checkEmail } from "../customers/service.js";
+import { detectTaxId } from "../customers/tax-id.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { invalid } from "../kit/errors.js";
+import { isUuid } from "../kit/ids.js";
+import { checkMetadata } from "../kit/metadata.js";
+import { checkSuccessUrl } from "../checkout-links/service.js";
+import { discountProblem, priceAmount, priceCurrency } from "./amounts.js";
+import { checkCustomFieldData } from "./custom-field-data.js";
+import type { CheckoutContext, CheckoutRow } from "./repository.js";
+
+export interface BuyerChanges {
+  custom_field_data?: Record<string, unknown> | null;
+  product_id?: string | null;
+  product_price_id?: string | null;
+  amount?: number | null;
+  is_business_customer?: boolean | null;
+  customer_name?: string | null;
+  customer_email?: string | null;
+  customer_billing_name?: string | null;
+  customer_billing_address?: unknown;
+  customer_tax_id?: string | null;
+  discount_code?: string | null;
+}
+
+export interface MerchantChanges extends Omit<BuyerChanges, "discount_code"> {
+  metadata?: Record<string, unknown>;
+  discount_id?: string | null;
+  allow_discount_codes?: boolean | null;
+  require_billing_address?: boolean | null;
+  customer_ip_address?: string | null;
+  customer_metadata?: Record<string, unknown> | null;
+  success_url?: string | null;
+  embed_origin?: string | null;
+}
+
+type Changes = BuyerChanges & MerchantChanges;
+
+async function loadDiscount(db: Knex, where: (q: Knex.QueryBuilder) => void) {
+  const q = db("discounts").whereNull("deleted_at").first();
+  where(q);
+  const row = (await q) as DiscountRow | undefined;
+  if (!row) return null;
+  const productIds: string[] = await db("discount_products").where({ discount_id: row.id }).pluck("product_id");
+  return { row, productIds };
+}
+
+export function checkEmbedOrigin(origin: string | null | undefined): string | null {
+  if (origin === undefined || origin === null) return null;
+  const parsed = (() => {
+    try {
+      return new URL(origin);
+    } catch {
+      return null;
+    }
+  })();
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    throw invalid(["body", "embed_origin"], "Input should be a valid origin", "url_parsing", origin);
+  }
+  return parsed.origin;
+}
+
+export async function applyChanges(
+  db: Knex,
+  row: CheckoutRow,
+  ctx: CheckoutContext,
+  input: Changes,
+  who: "merchant" | "buyer",
+): Promise<{ row: CheckoutRow; ctx: CheckoutContext }> {
+  const next: CheckoutRow = { ...row };
+  const nextCtx: CheckoutContext = { ...ctx };
+
+  // Product and price: one of the checkout's products, one of its live prices.
+  const productId = input.product_id ?? (input.product_price_id ? undefined : null);
+  let priceChanged = false;
+  if (input.product_price_id) {
+    const price = ctx.products.flatMap((p) => p.rel.prices).find((p) => p.id === input.product_price_id);
+    if (!price) throw invalid(["body", "product_price_id"], "Price is not available in this checkout.", "value_error", input.product_price_id);
+    if (productId && price.product_id !== productId) {
+      throw invalid(["body", "product_price_id"], "Price does not belong to the selected product.", "value_error", input.product_price_id);
+    }
+    nextCtx.product = ctx.products.find((p) => p.row.id === price.product_id)!;
+    nextCtx.price = price;
+    priceChanged = price.id !== row.product_price_id;
+  } else if (productId) {
+    const product = ctx.products.find((p) => p.row.id === productId);
+    if (!product) throw invalid(["body", "product_id"], "Product is not available in this checkout.", "value_error", productId);
+    if (product.row.id !== row.product_id) {
+      const price = product.rel.prices.find((p) => p.amount_type !== "metered_unit") ?? product.rel.prices[0];
+      if (!price) throw invalid(["body", "product_id"], "Product has no price.", "value_error", productId);
+      nextCtx.product = product;
+      nextCtx.price = price;
+      priceChanged = true;
+    }
+  }
+  next.product_id = nextCtx.product.row.id;
+  next.product_price_id = nextCtx.price.id;
+  next.currency = priceCurrency(nextCtx.price);
+  if (input.amount !== undefined && input.amount !== null) next.amount = priceAmount(nextCtx.price, input.amount);
+  else if (priceChanged) next.amount = priceAmount(nextCtx.price, null);
+
+  if (input.customer_email !== undefined) {
+    next.customer_email = input.customer_email === null ? null : checkEmail(input.customer_email, ["body", "customer_email"]);
+  }
+  if (input.customer_name !== undefined) next.customer_name = input.customer_name;
+  if (input.customer_billing_name !== undefined) next.customer_billing_name = input.customer_billing_name;
+  if (input.is_business_customer !== undefined && input.is_business_customer !== null) next.is_business_customer = input.is_business_customer;
+  if (input.customer_billing_address !== undefined) {
+    next.customer_billing_address =
+      input.customer_billing_address === null ? null : checkAddress(input.customer_billing_address, ["body", "customer_billing_address"]);
+  }
+  if (input.customer_tax_id !== undefined) {
+    if (input.customer_tax_id === null || input.customer_tax_id.trim() === "") next.customer_tax_id = null;
+    else {
+      const country = next.customer_billing_address?.country;
+      if (!country) throw invalid(["body", "customer_tax_id"], "A billing country is required to validate the tax ID.", "value_error");
+      next.customer_tax_id = detectTaxId(input.customer_tax_id, country, ["body", "customer_tax_id"]);
+    }
+  }
+  next.custom_field_data = checkCustomFieldData(nextCtx.product.rel.customFields, row.custom_field_data, input.custom_field_data, {
+    requireAll: false,
+  });
+
+  if (who === "merchant") {
+    if (input.metadata !== undefined) next.metadata = checkMetadata(input.metadata);
+    if (input.customer_metadata !== undefined) next.customer_metadata = checkMetadata(input.customer_metadata ?? {}, ["body", "customer_metadata"]);
+    if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) next.allow_discount_codes = input.allow_discount_codes;
+    if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
+      next.require_billing_address = input.require_billing_address;
+    }
+    if (input.customer_ip_address !== undefined) next.customer_ip_address = input.customer_ip_address;
+    if (input.success_url !== undefined) next.success_url = checkSuccessUrl(input.success_url);
+    if (input.embed_origin !== undefined) next.embed_origin = checkEmbedOrigin(input.embed_origin);
+    if (input.discount_id !== undefined) {
+      if (input.discount_id === null) {
+        nextCtx.discount = null;
+        next.discount_id = null;
+        next.discount_locked = false;
+      } else {
+        const found = isUuid(input.discount_id)
+          ? await loadDiscount(db, (q) => q.where({ id: input.discount_id, organization_id: row.organization_id }))
+          : null;
+        if (!found) throw invalid(["body", "discount_id"], "Discount does not exist.", "value_error", input.discount_id);
+        const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
+        if (problem) throw invalid(["body", "discount_id"], problem, "value_error", input.discount_id);
+        nextCtx.discount = found.row;
+        nextCtx.discountProductIds = found.productIds;
+        next.discount_id = found.row.id;
+        next.discount_locked = true;
+      }
+    }
+  } else if (input.discount_code !== undefined) {
+    if (input.discount_code === null || input.discount_code === "") {
+      if (!row.discount_locked) {
+        nextCtx.discount = null;
+        next.discount_id = null;
+      }
+    } else {
+      if (!row.allow_discount_codes) throw invalid(["body", "discount_code"], "Discount codes are not allowed on this checkout.", "value_error");
+      if (row.discount_locked) throw invalid(["body", "discount_code"], "A discount is already applied to this checkout.", "value_error");
+      const code = input.discount_code;
+      const found = await loadDiscount(db, (q) =>
+        q.where({ organization_id: row.organization_id }).whereRaw("lower(code) = lower(?)", [code]),
+      );
+      if (!found) throw invalid(["body", "discount_code"], "Discount does not exist.", "value_error", code);
+      const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
+      if (problem) throw invalid(["body", "discount_code"], problem, "value_error", code);
+      nextCtx.discount = found.row;
+      nextCtx.discountProductIds = found.productIds;
+      next.discount_id = found.row.id;
+    }
+  }
+
+  // A discount that no longer fits the product or price falls off.
+  if (nextCtx.discount && discountProblem(nextCtx.discount, nextCtx.discountProductIds, nextCtx.product.row, nextCtx.price)) {
+    nextCtx.discount = null;
+    next.discount_id = null;
+    next.discount_locked = false;
+  }
+  return { row: next, ctx: nextCtx };
+}
+
+/** The columns of a checkout row as written to the database (JSON columns serialized). */
+export function toColumns(row: CheckoutRow): Record<string, unknown> {
+  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+  return {
+    status: row.status,
+    success_url: row.success_url,
+    embed_origin: row.embed_origin,
+    amount: row.amount,
+    currency: row.currency,
+    product_id: row.product_id,
+    product_price_id: row.product_price_id,
+    discount_id: row.discount_id,
+    discount_locked: row.discount_locked,
+    allow_discount_codes: row.allow_discount_codes,
+    require_billing_address: row.require_billing_address,
+    customer_id: row.customer_id,
+    is_business_customer: row.is_business_customer,
+    customer_name: row.customer_name,
+    customer_email: row.customer_email,
+    customer_ip_address: row.customer_ip_address,
+    customer_billing_name: row.customer_billing_name,
+    customer_billing_address: json(row.customer_billing_address),
+    customer_tax_id: json(row.customer_tax_id),
+    external_customer_id: row.external_customer_id,
+    subscription_id: row.subscription_id,
+    payment_processor_metadata: json(row.payment_processor_metadata),
+    metadata: json(row.metadata),
+    customer_metadata: json(row.customer_metadata),
+    custom_field_data: json(row.custom_field_data),
+    payment_ref: row.payment_ref,
+  };
+}

@@ -1,0 +1,333 @@
+// Confirm: one winner only. (1) One transaction locks the checkout, re-checks it is open, applies
+// the buyer's last changes, checks what confirm requires, reserves the discount (its row locked,
+// redemptions_count incremented below max_redemptions) and moves the checkout to confirmed; a
+// concurrent confirm then finds it not open. (2) The charge runs outside any transaction with an
+// idempotency key from the checkout id. (3) One transaction writes the outcome: on success the
+// customer (created or matched by email), the order, the payment, status succeeded; on a decline
+// status failed, the discount released and the failed payment recorded.
+import type { Knex } from "knex";
+import { toCustomer } from "../customers/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { insertSession } from "../customer-sessions/repository.js";
+import { CUSTOMER_SESSION_TTL_MS } from "../customer-sessions/service.js";
+import { hashToken, randomToken, type Caller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { logger } from "../kit/logger.js";
+import { emit } from "../kit/outbox.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { createOrderForCheckout, markOrderPaid } from "../orders/service.js";
+import { recordPayment } from "../payments/service.js";
+import { getProcessor } from "../processors/index.js";
+import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
+import { computeAmounts, computeFlags, discountProblem } from "./amounts.js";
+import { applyChanges, type BuyerChanges } from "./changes.js";
+import { checkCustomFieldData } from "./custom-field-data.js";
+import { PaymentError, PaymentNotReady } from "./errors.js";
+import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";
+import { findBySecret, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { assertOpen, contextOf, saveCheckout } from "./service.js";
+
+export interface ConfirmInput extends BuyerChanges {
+  confirmation_token_id?: string | null;
+}
+
+/** What confirm requires besides an open checkout: an email, the billing address lines asked for, required custom fields. */
+function checkComplete(row: CheckoutRow, ctx: CheckoutContext, paymentForm: boolean): void {
+  if (!row.customer_email) throw invalid(["body", "customer_email"], "Field required", "missing");
+  const fields = billingAddressFields(row, paymentForm);
+  const address = row.customer_billing_address as Record<string, string | null> | null;
+  for (const [line, mode] of Object.entries(fields)) {
+    if (mode !== "required") continue;
+    if (!address || !address[line]) throw invalid(["body", "customer_billing_address", line], "Field required", "missing");
+  }
+  if (row.is_business_customer && !row.customer_billing_name) {
+    throw invalid(["body", "customer_billing_name"], "A business customer needs a billing name.", "missing");
+  }
+  checkCustomFieldData(ctx.product.rel.customFields, row.custom_field_data, null, { requireAll: true });
+}
+
+async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller) {
+  return db.transaction(async (trx) => {
+    const row = await findBySecret(trx, clientSecret, { forUpdate: true });
+    if (!row || (caller.kind === "organization" && caller.organizationId !== row.organization_id)) {
+      throw new ResourceNotFound("Checkout not found.");
+    }
+    assertOpen(row, "gone");
+    const { confirmation_token_id: token, ...changes } = input;
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), changes, "buyer");
+    let discount: DiscountRow | null = null;
+    if (applied.row.discount_id) {
+      // The discount row is the serialization point of its redemptions; amounts come from the locked row.
+      discount = (await trx("discounts").where({ id: applied.row.discount_id }).forUpdate().first()) as DiscountRow;
+      const problem = discountProblem(discount, applied.ctx.discountProductIds, applied.ctx.product.row, applied.ctx.price);
+      if (problem) throw invalid(["body", "discount_code"], problem, "value_error");
+      applied.ctx.discount = discount;
+    }
+    const amounts = computeAmounts(Number(applied.row.amount), applied.ctx.discount);
+    const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts);
+    checkComplete(applied.row, applied.ctx, flags.is_payment_form_required);
+    if (flags.is_payment_form_required && !token) throw invalid(["body", "confirmation_token_id"], "Field required", "missing");
+    if (flags.is_payment_form_required) {
+      // A denied organization may keep giving free products away, but takes no payment.
+      const org = await trx("organizations").where({ id: row.organization_id }).first("status");
+      if (org?.status === "denied") throw new PaymentNotReady();
+    }
+    if (discount) {
+      await trx("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
+    }
+    applied.row.status = "confirmed";
+    const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    return { row: saved, ctx: applied.ctx, amounts, flags, token: token ?? null };
+  });
+}
+
+async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Promise<CustomerRow> {
+  const live = () => trx("customers").where({ organization_id: row.organization_id }).whereNull("deleted_at");
+  if (row.customer_id) {
+    const existing = await live().where({ id: row.customer_id }).first();
+    if (existing) return existing as CustomerRow;
+  }
+  if (row.external_customer_id) {
+    // The merchant's own id for the buyer wins over the email.
+    const known = await live().where({ external_id: row.external_customer_id }).first();
+    if (known) return known as CustomerRow;
+  }
+  const email = row.customer_email!;
+  // Matched case-insensitively; two buyers with one email at once meet at the unique index.
+  const inserted = await trx.raw(
+    `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
+     values (?, ?, ?, ?, ?, ?, ?)
+     on conflict (organization_id, lower(email)) where deleted_at is null do nothing
+     returning *`,
+    [
+      row.organization_id,
+      email,
+      row.customer_name,
+      row.customer_billing_address === null ? null : JSON.stringify(row.customer_billing_address),
+      row.customer_tax_id === null ? null : JSON.stringify(row.customer_tax_id),
+      row.external_customer_id,
+      JSON.stringify(row.customer_metadata ?? {}),
+    ],
+  );
+  const created = inserted.rows[0] as CustomerRow | undefined;
+  if (created) {
+    await emit(trx, row.organization_id, "customer.created", toCustomer(created));
+    return created;
+  }
+  return (await live().whereRaw("lower(email) = lower(?)", [email]).first()) as CustomerRow;
+}
+
+async function mintSession(trx: Knex.Transaction, customerId: string): Promise<string> {
+  const token = randomToken("polar_cst_");
+  await insertSession(trx, { customer_id: customerId, token_hash: hashToken(token), expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS) });
+  return token;
+}
+
+/** The processor customer of a customer, and a saved card (default when the customer has none). */
+async function saveProcessorRefs(trx: Knex.Transaction, row: CheckoutRow, customerId: string, payment: Completion): Promise<void> {
+  if (payment.processorCustomerRef) {
+    await trx("processor_customers")
+      .insert({ customer_id: customerId, processor: payment.processor, processor_customer_id: payment.processorCustomerRef })
+      .onConflict(["customer_id", "processor"])
+      .ignore();
+  }
+  if (!payment.paymentMethodRef) return;
+  // The customer row lock serializes this with the portal's payment method adds: one default.
+  await trx("customers").where({ id: customerId }).forUpdate().first("id");
+  const live = () => trx("payment_methods").where({ customer_id: customerId }).whereNull("deleted_at");
+  if (await live().where({ processor_ref: payment.paymentMethodRef }).first("id")) return;
+  const hasDefault = await live().where({ is_default: true }).first("id");
+  await trx("payment_methods").insert({
+    organization_id: row.organization_id,
+    customer_id: customerId,
+    processor: "stripe",
+    type: "card",
+    method_metadata: JSON.stringify({ ...(payment.card ?? {}), exp_month: 0, exp_year: 0, wallet: null }),
+    processor_ref: payment.paymentMethodRef,
+    is_default: !hasDefault,
+  });
+}
+
+/** The processor customer a saved method attaches to: the known one, else a new one keyed by the checkout. */
+async function processorCustomer(db: Knex, processor: PaymentProcessor, row: CheckoutRow): Promise<string> {
+  if (row.customer_id) {
+    const known = await db("processor_customers").where({ customer_id: row.customer_id, processor: processor.name }).first();
+    if (known) return known.processor_customer_id as string;
+  }
+  return processor.createCustomer({
+    email: row.customer_email!,
+    name: row.customer_name,
+    idempotencyKey: `checkout:${row.id}:customer`,
+    metadata: { checkout_id: row.id, organization_id: row.organization_id },
+  });
+}
+
+const paymentBase = (row: CheckoutRow, amount: number) => ({
+  organizationId: row.organization_id,
+  checkoutId: row.id,
+  processor: "stripe" as const,
+  amount,
+  currency: row.currency,
+  method: "card" as const,
+});
+
+/** Success: customer, order (paid), payment, status succeeded. Idempotent: a checkout already succeeded is left as it is. */
+export interface Completion {
+  processor: string;
+  /** The charge, when there was one. */
+  paymentRef: string | null;
+  card: CardDetails | null;
+  /** A method saved for off-session charges (subscriptions), and the processor customer it belongs to. */
+  paymentMethodRef?: string | null;
+  processorCustomerRef?: string | null;
+}
+
+export async function completeCheckout(
+  db: Knex,
+  checkoutId: string,
+  payment: Completion | null,
+): Promise<{ row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null> {
+  return db.transaction(async (trx) => {
+    const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
+    if (!row || row.status !== "confirmed") return null;
+    const ctx = await contextOf(trx, row);
+    const amounts = computeAmounts(Number(row.amount), ctx.discount);
+    const customer = await findOrCreateCustomer(trx, row);
+    if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
+    const order = await createOrderForCheckout(trx, {
+      organizationId: row.organization_id,
+      customerId: customer.id,
+      productId: row.product_id,
+      productPriceId: row.product_price_id,
+      checkoutId: row.id,
+      subscriptionId: null,
+      billingReason: ctx.product.row.recurring_interval ? "subscription_create" : "purchase",
+      currency: row.currency,
+      subtotalAmount: amounts.amount,
+      discountAmount: amounts.discount_amount,
+      discountId: row.discount_id,
+      taxAmount: amounts.tax_amount,
+      items: [{ label: ctx.product.row.name, amount: amounts.amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id }],
+      billingName: row.customer_billing_name ?? row.customer_name,
+      billingAddress: row.customer_billing_address,
+      metadata: row.metadata,
+      customFieldData: row.custom_field_data,
+    });
+    if (payment?.paymentRef && amounts.total_amount > 0) {
+      await recordPayment(trx, {
+        ...paymentBase(row, amounts.total_amount),
+        orderId: order.id,
+        status: "succeeded",
+        methodMetadata: payment.card,
+        declineReason: null,
+        declineMessage: null,
+        processorMetadata: { processor: payment.processor },
+        processorRef: payment.paymentRef,
+      });
+    }
+    await markOrderPaid(trx, order.id);
+    const saved = await saveCheckout(trx, { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null }, ctx);
+    return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+  });
+}
+
+/** Decline: status failed, the discount reservation released, the failed payment recorded. */
+export async function failCheckout(
+  db: Knex,
+  checkoutId: string,
+  decline: { paymentRef: string | null; code: string; message: string; card: CardDetails | null; processor: string },
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
+    if (!row || row.status !== "confirmed") return;
+    const ctx = await contextOf(trx, row);
+    const amounts = computeAmounts(Number(row.amount), ctx.discount);
+    if (row.discount_id) {
+      await trx("discounts").where({ id: row.discount_id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
+    }
+    await recordPayment(trx, {
+      ...paymentBase(row, amounts.total_amount),
+      orderId: null,
+      status: "failed",
+      methodMetadata: decline.card,
+      declineReason: decline.code,
+      declineMessage: decline.message,
+      processorMetadata: { processor: decline.processor },
+      processorRef: decline.paymentRef,
+    });
+    await saveCheckout(trx, { ...row, status: "failed", payment_ref: decline.paymentRef }, ctx);
+  });
+}
+
+/** 3-D Secure and the like: the checkout stays confirmed until the processor's webhook reports the outcome. */
+async function awaitAction(db: Knex, checkoutId: string, result: Extract<ConfirmResult, { status: "requires_action" }>) {
+  return db.transaction(async (trx) => {
+    const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow;
+    const ctx = await contextOf(trx, row);
+    const customer = await findOrCreateCustomer(trx, row);
+    const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
+    const saved = await saveCheckout(trx, { ...row, customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }, ctx);
+    return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+  });
+}
+
+export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: string, input: ConfirmInput): Promise<CheckoutPublicConfirmedOut> {
+  const claimed = await claim(db, clientSecret, input, caller);
+  const { row, amounts, flags } = claimed;
+  const processor = getProcessor();
+
+  let outcome: { row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null;
+  // Once the processor has taken the money, a failure must not mark the checkout failed: it stays
+  // confirmed and the processor's webhook (payment_intent.succeeded) completes it.
+  let charged = false;
+  try {
+    if (!flags.is_payment_form_required) {
+      outcome = await completeCheckout(db, row.id, null);
+    } else {
+      // Everything from here until the outcome is written runs outside any transaction; the
+      // checkout is confirmed, so no other confirm can start, and every call is idempotent.
+      const customerRef = flags.is_payment_setup_required ? await processorCustomer(db, processor, row) : null;
+      if (amounts.total_amount === 0) {
+        // Nothing to charge now (a 100% discount on a subscription): only save the method.
+        const saved = await processor.savePaymentMethod({ customerRef: customerRef!, confirmationToken: claimed.token!, idempotencyKey: `checkout:${row.id}:setup` });
+        charged = true;
+        outcome = await completeCheckout(db, row.id, {
+          processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
+        });
+      } else {
+        const result = await processor.confirmPayment({
+          amount: amounts.total_amount,
+          currency: row.currency,
+          confirmationToken: claimed.token!,
+          customerRef,
+          setupFutureUsage: flags.is_payment_setup_required,
+          idempotencyKey: `checkout:${row.id}:confirm`,
+          metadata: { checkout_id: row.id, organization_id: row.organization_id },
+        });
+        charged = result.status !== "declined";
+        if (result.status === "declined") {
+          await failCheckout(db, row.id, { ...result, processor: processor.name });
+          throw new PaymentError(result.message);
+        }
+        outcome =
+          result.status === "succeeded"
+            ? await completeCheckout(db, row.id, {
+                processor: processor.name, paymentRef: result.paymentRef, card: result.card,
+                paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
+              })
+            : await awaitAction(db, row.id, result);
+      }
+    }
+  } catch (err) {
+    if (err instanceof PaymentError || charged) throw err;
+    // The processor could not be reached (or answered an error): the checkout must not stay
+    // confirmed forever. Marked failed with its discount released; the buyer starts a new one.
+    logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
+    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name });
+    throw new PaymentError("The payment could not be processed. Please try again.");
+  }
+  if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
+  const org = (await db("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+  return toCheckoutPublicConfirmed(outcome.row, outcome.ctx, org, outcome.customerSessionToken);
+}

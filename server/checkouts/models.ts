@@ -1,0 +1,129 @@
+// The Checkout wire shapes: the merchant's Checkout, the buyer's CheckoutPublic (with the
+// organization, without metadata), and CheckoutPublicConfirmed (with a customer session token).
+import type { components } from "../../generated/types.js";
+import { toCustomerProduct } from "../customer-portal/models.js";
+import { toCustomField } from "../custom-fields/models.js";
+import { iso, isoRequired } from "../kit/time.js";
+import { toOrganization } from "../organizations/models.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { toPrice } from "../products/models.js";
+import { computeAmounts, computeFlags } from "./amounts.js";
+import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
+
+export type CheckoutOut = components["schemas"]["Checkout"];
+export type CheckoutPublicOut = components["schemas"]["CheckoutPublic"];
+export type CheckoutPublicConfirmedOut = components["schemas"]["CheckoutPublicConfirmed"];
+type FieldMode = "required" | "optional" | "disabled";
+
+/** The hosted checkout page of a session. */
+export function checkoutUrl(clientSecret: string): string {
+  const base = (process.env.PUBLIC_CHECKOUT_URL ?? process.env.PUBLIC_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8000}`).replace(/\/+$/, "");
+  return `${base}/checkout/${encodeURIComponent(clientSecret)}`;
+}
+
+/**
+ * Which billing address lines the form asks for: none but the country unless the checkout
+ * requires a full address; a US address always needs its state and postal code.
+ */
+export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address">, paymentForm: boolean) {
+  const country = row.customer_billing_address?.country ?? null;
+  const full = row.require_billing_address;
+  const us = country === "US";
+  const mode = (cond: boolean, otherwise: FieldMode = "disabled"): FieldMode => (cond ? "required" : otherwise);
+  return {
+    country: mode(paymentForm || full, "disabled"),
+    line1: mode(full),
+    line2: full ? ("optional" as FieldMode) : ("disabled" as FieldMode),
+    city: mode(full),
+    postal_code: mode(full || us),
+    state: mode(us || (full && country === "CA"), full ? "optional" : "disabled"),
+  };
+}
+
+export function toCheckoutDiscount(ctx: CheckoutContext) {
+  const d = ctx.discount;
+  if (!d) return null;
+  return {
+    duration: d.duration,
+    ...(d.duration === "repeating" ? { duration_in_months: d.duration_in_months! } : {}),
+    type: d.type,
+    ...(d.type === "fixed" ? { amount: Number(d.amount), currency: d.currency! } : { basis_points: d.basis_points! }),
+    id: d.id,
+    name: d.name,
+    code: d.code,
+  };
+}
+
+function base(row: CheckoutRow, ctx: CheckoutContext) {
+  const amounts = computeAmounts(Number(row.amount), ctx.discount);
+  const flags = computeFlags(ctx.product.row, ctx.price, amounts);
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    custom_field_data: row.custom_field_data,
+    payment_processor: "stripe" as const,
+    status: effectiveStatus(row),
+    client_secret: row.client_secret,
+    url: checkoutUrl(row.client_secret),
+    expires_at: isoRequired(row.expires_at),
+    success_url: (row.success_url ?? checkoutUrl(row.client_secret) + "/confirmation").replace(/\{CHECKOUT_ID\}/g, row.id),
+    embed_origin: row.embed_origin,
+    ...amounts,
+    currency: row.currency,
+    product_id: row.product_id,
+    product_price_id: row.product_price_id,
+    discount_id: row.discount_id,
+    allow_discount_codes: row.allow_discount_codes,
+    require_billing_address: row.require_billing_address,
+    ...flags,
+    customer_id: row.customer_id,
+    is_business_customer: row.is_business_customer,
+    customer_name: row.customer_name,
+    customer_email: row.customer_email,
+    customer_ip_address: row.customer_ip_address,
+    customer_billing_name: row.customer_billing_name,
+    customer_billing_address: row.customer_billing_address,
+    customer_tax_id: row.customer_tax_id ? row.customer_tax_id[0] : null,
+    payment_processor_metadata: row.payment_processor_metadata,
+    billing_address_fields: billingAddressFields(row, flags.is_payment_form_required),
+    products: ctx.products.map((p) => toCustomerProduct(p.row, p.rel)),
+    product: toCustomerProduct(ctx.product.row, ctx.product.rel),
+    product_price: toPrice(ctx.price, ctx.product.row),
+    discount: toCheckoutDiscount(ctx),
+    attached_custom_fields: ctx.product.rel.customFields.map((f) => ({
+      custom_field_id: f.id,
+      custom_field: toCustomField(f),
+      order: f.order,
+      required: f.required,
+    })),
+  };
+}
+
+export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut {
+  return {
+    ...base(row, ctx),
+    metadata: row.metadata,
+    external_customer_id: row.external_customer_id,
+    customer_external_id: row.external_customer_id,
+    subscription_id: row.subscription_id,
+    customer_metadata: row.customer_metadata,
+  } as CheckoutOut;
+}
+
+export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
+  return { ...base(row, ctx), organization: toOrganization(organization) } as CheckoutPublicOut;
+}
+
+export function toCheckoutPublicConfirmed(
+  row: CheckoutRow,
+  ctx: CheckoutContext,
+  organization: OrganizationRow,
+  customerSessionToken: string,
+): CheckoutPublicConfirmedOut {
+  return {
+    ...toCheckoutPublic(row, ctx, organization),
+    status: "confirmed",
+    customer_session_token: customerSessionToken,
+  } as CheckoutPublicConfirmedOut;
+}

@@ -1,0 +1,121 @@
+// Checkout queries: the merchant's (scoped to its organization) and the buyer's (by client
+// secret), and the batch loading of what a Checkout carries (products, price, discount).
+import type { Knex } from "knex";
+import type { Address } from "../customers/address.js";
+import type { TaxId } from "../customers/tax-id.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { isUuid } from "../kit/ids.js";
+import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+
+export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
+
+export interface CheckoutRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  client_secret: string;
+  payment_processor: "stripe";
+  status: Exclude<CheckoutStatus, "expired">;
+  expires_at: Date;
+  success_url: string | null;
+  embed_origin: string | null;
+  amount: number;
+  currency: string;
+  product_id: string;
+  product_price_id: string;
+  discount_id: string | null;
+  discount_locked: boolean;
+  allow_discount_codes: boolean;
+  require_billing_address: boolean;
+  customer_id: string | null;
+  is_business_customer: boolean;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_ip_address: string | null;
+  customer_billing_name: string | null;
+  customer_billing_address: Address | null;
+  customer_tax_id: TaxId | null;
+  external_customer_id: string | null;
+  subscription_id: string | null;
+  checkout_link_id: string | null;
+  payment_processor_metadata: Record<string, string>;
+  metadata: Record<string, string | number | boolean>;
+  customer_metadata: Record<string, string | number | boolean>;
+  custom_field_data: Record<string, unknown>;
+  payment_ref: string | null;
+}
+
+/** Everything a checkout's wire shape and rules need besides its row. */
+export interface CheckoutContext {
+  products: { row: ProductRow; rel: ProductRelations }[];
+  product: { row: ProductRow; rel: ProductRelations };
+  price: PriceRow;
+  discount: DiscountRow | null;
+  discountProductIds: string[];
+}
+
+/** Open past expires_at reads as expired; the stored status is only ever written forward. */
+export function effectiveStatus(row: Pick<CheckoutRow, "status" | "expires_at">, now = new Date()): CheckoutStatus {
+  if (row.status === "open" && new Date(row.expires_at).getTime() <= now.getTime()) return "expired";
+  return row.status;
+}
+
+export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
+  return db("checkouts").where("checkouts.organization_id", caller.organizationId);
+}
+
+export async function findReadable(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<CheckoutRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, caller).where("checkouts.id", id).first("checkouts.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<CheckoutRow | undefined>;
+}
+
+export async function findBySecret(db: Knex, clientSecret: string, opts: { forUpdate?: boolean } = {}): Promise<CheckoutRow | undefined> {
+  const q = db("checkouts").where({ client_secret: clientSecret }).first();
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<CheckoutRow | undefined>;
+}
+
+export async function replaceProducts(db: Knex, checkoutId: string, productIds: string[]): Promise<void> {
+  await db("checkout_products").where({ checkout_id: checkoutId }).delete();
+  await db("checkout_products").insert(productIds.map((product_id, order) => ({ checkout_id: checkoutId, product_id, order })));
+}
+
+/** The context of each checkout, in a fixed number of queries whatever their number. */
+export async function loadContexts(db: Knex, rows: CheckoutRow[]): Promise<Map<string, CheckoutContext>> {
+  const out = new Map<string, CheckoutContext>();
+  if (rows.length === 0) return out;
+  const links: { checkout_id: string; product_id: string }[] = await db("checkout_products")
+    .whereIn("checkout_id", rows.map((r) => r.id))
+    .orderBy("order");
+  const productIds = [...new Set([...links.map((l) => l.product_id), ...rows.map((r) => r.product_id)])];
+  const discountIds = [...new Set(rows.map((r) => r.discount_id).filter((d): d is string => d !== null))];
+  const [products, rels, prices, discounts, discountProducts] = await Promise.all([
+    db("products").whereIn("id", productIds) as Promise<ProductRow[]>,
+    loadRelations(db, productIds),
+    db("product_prices").whereIn("id", rows.map((r) => r.product_price_id)) as Promise<PriceRow[]>,
+    discountIds.length ? (db("discounts").whereIn("id", discountIds) as Promise<DiscountRow[]>) : Promise.resolve([] as DiscountRow[]),
+    discountIds.length
+      ? (db("discount_products").whereIn("discount_id", discountIds) as Promise<{ discount_id: string; product_id: string }[]>)
+      : Promise.resolve([] as { discount_id: string; product_id: string }[]),
+  ]);
+  const productById = new Map(products.map((p) => [p.id, p]));
+  for (const row of rows) {
+    const ids = links.filter((l) => l.checkout_id === row.id).map((l) => l.product_id);
+    const discount = discounts.find((d) => d.id === row.discount_id) ?? null;
+    out.set(row.id, {
+      products: ids.map((id) => ({ row: productById.get(id)!, rel: rels.get(id)! })),
+      product: { row: productById.get(row.product_id)!, rel: rels.get(row.product_id)! },
+      price: prices.find((p) => p.id === row.product_price_id)!,
+      discount,
+      discountProductIds: discountProducts.filter((d) => d.discount_id === row.discount_id).map((d) => d.product_id),
+    });
+  }
+  return out;
+}

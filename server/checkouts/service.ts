@@ -1,0 +1,290 @@
+// Checkout sessions: the merchant creates one from a list of products (first product, its static
+// price), prefilled from a customer when given; the merchant and the buyer (by client secret)
+// change it while it is open; it expires at expires_at (computed on read, enforced on writes).
+// checkout.created / checkout.updated go to the outbox in the writing transaction.
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import { checkProducts } from "../checkout-links/service.js";
+import type { CheckoutLinkRow } from "../checkout-links/repository.js";
+import type { CustomerRow } from "../customers/repository.js";
+import { randomToken, type OrganizationCaller } from "../kit/auth.js";
+import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { emit } from "../kit/outbox.js";
+import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { loadRelations, type ProductRow } from "../products/repository.js";
+import { priceAmount, priceCurrency } from "./amounts.js";
+import { applyChanges, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
+import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
+import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
+import {
+  effectiveStatus, findBySecret, findReadable, loadContexts, readable, replaceProducts,
+  type CheckoutContext, type CheckoutRow, type CheckoutStatus,
+} from "./repository.js";
+
+/** How long a checkout session stays open (Polar's default: one hour). */
+export const CHECKOUT_TTL_MS = Number(process.env.CHECKOUT_TTL_SECONDS ?? 3600) * 1000;
+
+export interface CheckoutCreateInput extends MerchantChanges {
+  products: string[];
+  customer_id?: string | null;
+  external_customer_id?: string | null;
+  subscription_id?: string | null;
+}
+
+export interface CheckoutListQuery {
+  organization_id?: string | string[] | null;
+  product_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
+  status?: CheckoutStatus | CheckoutStatus[] | null;
+  query?: string | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export async function contextOf(db: Knex, row: CheckoutRow): Promise<CheckoutContext> {
+  return (await loadContexts(db, [row])).get(row.id)!;
+}
+
+export async function readCheckout(db: Knex, row: CheckoutRow): Promise<CheckoutOut> {
+  return toCheckout(row, await contextOf(db, row));
+}
+
+export async function readCheckoutPublic(db: Knex, row: CheckoutRow, ctx?: CheckoutContext): Promise<CheckoutPublicOut> {
+  const org = (await db("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+  return toCheckoutPublic(row, ctx ?? (await contextOf(db, row)), org);
+}
+
+async function customerFor(trx: Knex, organizationId: string, input: CheckoutCreateInput): Promise<CustomerRow | null> {
+  const live = () => trx("customers").where({ organization_id: organizationId }).whereNull("deleted_at");
+  if (input.customer_id) {
+    const row = isUuid(input.customer_id) ? await live().where({ id: input.customer_id }).first() : undefined;
+    if (!row) throw invalid(["body", "customer_id"], "Customer does not exist.", "value_error", input.customer_id);
+    return row as CustomerRow;
+  }
+  if (input.external_customer_id) return ((await live().where({ external_id: input.external_customer_id }).first()) as CustomerRow) ?? null;
+  return null;
+}
+
+/** Inserts a new open checkout over `productIds` (the first product and price selected), then applies `changes`. */
+async function insertCheckout(
+  trx: Knex,
+  organizationId: string,
+  productIds: string[],
+  changes: MerchantChanges,
+  extra: Partial<CheckoutRow> & { priceId?: string | null },
+): Promise<{ row: CheckoutRow; ctx: CheckoutContext }> {
+  const [products, rels] = await Promise.all([
+    trx("products").whereIn("id", productIds) as Promise<ProductRow[]>,
+    loadRelations(trx, productIds),
+  ]);
+  const ordered = productIds.map((id) => ({ row: products.find((p) => p.id === id)!, rel: rels.get(id)! }));
+  const first = extra.priceId ? ordered.find((p) => p.rel.prices.some((pr) => pr.id === extra.priceId))! : ordered[0];
+  const price = first.rel.prices.find((p) => p.id === extra.priceId) ?? first.rel.prices.find((p) => p.amount_type !== "metered_unit");
+  if (!price) throw invalid(["body", "products"], "Product has no price.", "value_error");
+  const now = new Date();
+  const { priceId: _priceId, ...rest } = extra;
+  const draft: CheckoutRow = {
+    id: randomUUID(),
+    created_at: now,
+    modified_at: null,
+    organization_id: organizationId,
+    client_secret: randomToken("polar_c_"),
+    payment_processor: "stripe",
+    status: "open",
+    expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS),
+    success_url: null,
+    embed_origin: null,
+    amount: priceAmount(price, null),
+    currency: priceCurrency(price),
+    product_id: first.row.id,
+    product_price_id: price.id,
+    discount_id: null,
+    discount_locked: false,
+    allow_discount_codes: true,
+    require_billing_address: false,
+    customer_id: null,
+    is_business_customer: false,
+    customer_name: null,
+    customer_email: null,
+    customer_ip_address: null,
+    customer_billing_name: null,
+    customer_billing_address: null,
+    customer_tax_id: null,
+    external_customer_id: null,
+    subscription_id: null,
+    checkout_link_id: null,
+    payment_processor_metadata: {},
+    metadata: {},
+    customer_metadata: {},
+    custom_field_data: {},
+    payment_ref: null,
+    ...rest,
+  };
+  const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
+  const applied = await applyChanges(trx, draft, ctx, changes, "merchant");
+  await trx("checkouts").insert({
+    ...toColumns(applied.row),
+    id: draft.id,
+    created_at: now,
+    organization_id: organizationId,
+    client_secret: draft.client_secret,
+    expires_at: draft.expires_at,
+    checkout_link_id: draft.checkout_link_id,
+  });
+  await replaceProducts(trx, draft.id, productIds);
+  return applied;
+}
+
+export async function createCheckout(db: Knex, caller: OrganizationCaller, input: CheckoutCreateInput): Promise<CheckoutOut> {
+  return db.transaction(async (trx) => {
+    const productIds = await checkProducts(trx, caller.organizationId, input.products, ["body", "products"]);
+    if (input.subscription_id) throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
+    const customer = await customerFor(trx, caller.organizationId, input);
+    const { products: _p, customer_id: _c, external_customer_id: _e, subscription_id: _s, ...changes } = input;
+    // Prefill from the customer; what the merchant gives wins.
+    const prefill: MerchantChanges = customer
+      ? {
+          customer_email: customer.email,
+          customer_name: customer.name,
+          customer_billing_name: customer.billing_name,
+          customer_billing_address: customer.billing_address,
+        }
+      : {};
+    const { row, ctx } = await insertCheckout(trx, caller.organizationId, productIds, { ...prefill, ...stripUndefined(changes) }, {
+      customer_id: customer?.id ?? null,
+      customer_tax_id: customer?.tax_id ?? null,
+      external_customer_id: customer?.external_id ?? input.external_customer_id ?? null,
+      allow_discount_codes: input.allow_discount_codes ?? true,
+      require_billing_address: input.require_billing_address ?? false,
+      is_business_customer: input.is_business_customer ?? false,
+    });
+    const out = toCheckout(row, ctx);
+    await emit(trx, caller.organizationId, "checkout.created", out);
+    return out;
+  });
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A fresh checkout from a checkout link (its `url`); a link's discount that no longer applies is ignored. */
+export async function createCheckoutFromLink(db: Knex, link: CheckoutLinkRow, productIds: string[]): Promise<CheckoutRow> {
+  return db.transaction(async (trx) => {
+    const live: string[] = await trx("products").whereIn("id", productIds).where({ is_archived: false }).pluck("id");
+    const ids = productIds.filter((id) => live.includes(id));
+    if (ids.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
+    const base = { success_url: link.success_url, metadata: link.metadata };
+    let applied;
+    try {
+      applied = await insertCheckout(trx, link.organization_id, ids, { ...base, discount_id: link.discount_id }, {
+        checkout_link_id: link.id,
+        allow_discount_codes: link.allow_discount_codes,
+        require_billing_address: link.require_billing_address,
+        priceId: link.product_price_id,
+      });
+    } catch (err) {
+      if (!(err instanceof RequestValidationError)) throw err;
+      applied = await insertCheckout(trx, link.organization_id, ids, base, {
+        checkout_link_id: link.id,
+        allow_discount_codes: link.allow_discount_codes,
+        require_billing_address: link.require_billing_address,
+        priceId: link.product_price_id,
+      });
+    }
+    await emit(trx, link.organization_id, "checkout.created", toCheckout(applied.row, applied.ctx));
+    return applied.row;
+  });
+}
+
+export async function getCheckout(db: Knex, caller: OrganizationCaller, id: string): Promise<CheckoutOut> {
+  const row = await findReadable(db, caller, id);
+  if (!row) throw new ResourceNotFound("Checkout not found.");
+  return readCheckout(db, row);
+}
+
+export async function listCheckouts(db: Knex, caller: OrganizationCaller, query: CheckoutListQuery): Promise<Page<CheckoutOut>> {
+  const q = readable(db, caller).select("checkouts.*");
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("checkouts.organization_id", orgs.filter(isUuid));
+  const products = asList(query.product_id);
+  if (products.length) q.whereIn("checkouts.product_id", products.filter(isUuid));
+  const customers = asList(query.customer_id);
+  if (customers.length) q.whereIn("checkouts.customer_id", customers.filter(isUuid));
+  const statuses = asList(query.status);
+  if (statuses.length) {
+    q.where((w) => {
+      for (const s of statuses) {
+        if (s === "expired") w.orWhere((e) => e.where("checkouts.status", "open").where("checkouts.expires_at", "<=", db.fn.now()));
+        else if (s === "open") w.orWhere((e) => e.where("checkouts.status", "open").where("checkouts.expires_at", ">", db.fn.now()));
+        else w.orWhere("checkouts.status", s);
+      }
+    });
+  }
+  if (query.query) q.whereRaw("checkouts.customer_email ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
+  applyMetadataFilter(q, "checkouts.metadata", query.metadata);
+  applySorting(
+    q,
+    query.sorting,
+    {
+      created_at: "checkouts.created_at",
+      expires_at: "checkouts.expires_at",
+      status: db.raw("(case when checkouts.status = 'open' and checkouts.expires_at <= now() then 'expired' else checkouts.status end)"),
+    },
+    ["-created_at"],
+    "checkouts.id",
+  );
+  return listPage(q, query, async (rows: CheckoutRow[]) => {
+    const ctxs = await loadContexts(db, rows);
+    return rows.map((r) => toCheckout(r, ctxs.get(r.id)!));
+  });
+}
+
+/** Writes the changed row and its checkout.updated event. */
+export async function saveCheckout(trx: Knex.Transaction, row: CheckoutRow, ctx: CheckoutContext): Promise<CheckoutRow> {
+  const [saved] = await trx("checkouts").where({ id: row.id }).update({ ...toColumns(row), modified_at: new Date() }).returning("*");
+  await emit(trx, row.organization_id, "checkout.updated", toCheckout(saved as CheckoutRow, ctx));
+  return saved as CheckoutRow;
+}
+
+export function assertOpen(row: CheckoutRow, expired: "gone" | "not_open"): void {
+  const status = effectiveStatus(row);
+  if (status === "expired") {
+    if (expired === "gone") throw new ExpiredCheckoutError();
+    throw new NotOpenCheckout("This checkout has expired.");
+  }
+  if (status !== "open") throw new NotOpenCheckout(`This checkout is ${status}.`);
+}
+
+export async function updateCheckout(db: Knex, caller: OrganizationCaller, id: string, input: MerchantChanges): Promise<CheckoutOut> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Checkout not found.");
+    assertOpen(row, "not_open");
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant");
+    const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    return toCheckout(saved, applied.ctx);
+  });
+}
+
+export async function clientGetCheckout(db: Knex, clientSecret: string): Promise<CheckoutPublicOut> {
+  const row = await findBySecret(db, clientSecret);
+  if (!row) throw new ResourceNotFound("Checkout not found.");
+  if (effectiveStatus(row) === "expired") throw new ExpiredCheckoutError();
+  return readCheckoutPublic(db, row);
+}
+
+export async function clientUpdateCheckout(db: Knex, clientSecret: string, input: BuyerChanges): Promise<CheckoutPublicOut> {
+  return db.transaction(async (trx) => {
+    const row = await findBySecret(trx, clientSecret, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Checkout not found.");
+    assertOpen(row, "gone");
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer");
+    const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    return readCheckoutPublic(trx, saved, applied.ctx);
+  });
+}

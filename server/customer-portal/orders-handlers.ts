@@ -1,0 +1,55 @@
+// HTTP handlers of the portal's order operations (customer session callers only).
+import type { Handlers } from "../handlers.js";
+import type { CustomerCaller } from "../kit/auth.js";
+import type { Ctx } from "../kit/context.js";
+import { Unauthorized } from "../kit/errors.js";
+import { getInvoiceUrl, requestInvoice } from "../orders/invoice.js";
+import { getCustomerOrder, listCustomerOrders, updateCustomerOrder } from "../orders/service.js";
+import { confirmRetryPayment, getOrderPaymentStatus, portalScope } from "./orders-service.js";
+
+/** The customer of a portal operation (the router authenticated the session already). */
+export function portalCustomer(ctx: Ctx): CustomerCaller {
+  if (ctx.caller.kind !== "customer") throw new Unauthorized();
+  return ctx.caller;
+}
+
+type PortalOrderOps =
+  | "customer_portal:orders:list"
+  | "customer_portal:orders:get"
+  | "customer_portal:orders:update"
+  | "customer_portal:orders:generate_invoice"
+  | "customer_portal:orders:invoice"
+  | "customer_portal:orders:get_payment_status"
+  | "customer_portal:orders:confirm_retry_payment";
+
+export const customerPortalOrderHandlers: Handlers<PortalOrderOps> = {
+  "customer_portal:orders:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listCustomerOrders(ctx.db, portalScope(portalCustomer(ctx)), query as never)) as never,
+  }),
+  "customer_portal:orders:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id),
+  }),
+  "customer_portal:orders:update": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await updateCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, body as never),
+  }),
+  // 202 with a JSON body: the client fails on an empty one (COMPAT).
+  "customer_portal:orders:generate_invoice": async ({ params }, ctx) => ({
+    status: 202,
+    body: (await requestInvoice(ctx.db, portalScope(portalCustomer(ctx)), params.id)) as never,
+  }),
+  "customer_portal:orders:invoice": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getInvoiceUrl(ctx.db, portalScope(portalCustomer(ctx)), params.id),
+  }),
+  "customer_portal:orders:get_payment_status": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getOrderPaymentStatus(ctx.db, portalCustomer(ctx), params.id),
+  }),
+  "customer_portal:orders:confirm_retry_payment": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await confirmRetryPayment(ctx.db, portalCustomer(ctx), params.id, body as never),
+  }),
+};

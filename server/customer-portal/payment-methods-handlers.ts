@@ -1,0 +1,24 @@
+// HTTP handlers of the portal's saved payment method operations.
+import type { Handlers } from "../handlers.js";
+import { portalCustomer } from "./orders-handlers.js";
+import { addPaymentMethod, deletePaymentMethod, listPaymentMethods } from "./payment-methods-service.js";
+
+type PaymentMethodOps =
+  | "customer_portal:customers:list_payment_methods"
+  | "customer_portal:customers:add_payment_method"
+  | "customer_portal:customers:delete_payment_method";
+
+export const customerPortalPaymentMethodHandlers: Handlers<PaymentMethodOps> = {
+  "customer_portal:customers:list_payment_methods": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listPaymentMethods(ctx.db, portalCustomer(ctx), query as never)) as never,
+  }),
+  "customer_portal:customers:add_payment_method": async ({ body }, ctx) => ({
+    status: 201,
+    body: await addPaymentMethod(ctx.db, portalCustomer(ctx), body as never),
+  }),
+  "customer_portal:customers:delete_payment_method": async ({ params }, ctx) => {
+    await deletePaymentMethod(ctx.db, portalCustomer(ctx), params.id);
+    return { status: 204, body: null };
+  },
+};

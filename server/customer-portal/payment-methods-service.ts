@@ -1,0 +1,135 @@
+// The portal customer's saved payment methods (cards): list, add through the processor from a
+// confirmation token (optionally as the default), and delete unless it pays an active subscription.
+import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
+import type { CustomerCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { isUuid } from "../kit/ids.js";
+import { listPage, type ListQuery, type Page } from "../kit/pagination.js";
+import { iso, isoRequired } from "../kit/time.js";
+import { PaymentMethodInUseByActiveSubscription } from "../orders/errors.js";
+import { getProcessor } from "../processors/index.js";
+import type { CardDetails, PaymentProcessor } from "../processors/processor.js";
+
+export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
+
+export interface PaymentMethodRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  customer_id: string;
+  processor: "stripe";
+  type: string;
+  method_metadata: { brand?: string; last4?: string; exp_month?: number; exp_year?: number; wallet?: string | null };
+  processor_ref: string;
+  is_default: boolean;
+  deleted_at: Date | null;
+}
+
+export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
+  const base = {
+    id: row.id,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    processor: row.processor,
+    customer_id: row.customer_id,
+    type: row.type,
+  };
+  if (row.type !== "card") return base as PaymentMethodOut;
+  // Cards saved by a checkout carry what the processor seam reports (brand, last4): an
+  // expiry it did not report is 0.
+  const m = row.method_metadata;
+  return {
+    ...base,
+    type: "card",
+    method_metadata: { brand: m.brand ?? "unknown", last4: m.last4 ?? "", exp_month: m.exp_month ?? 0, exp_year: m.exp_year ?? 0, wallet: m.wallet ?? null },
+  } as PaymentMethodOut;
+}
+
+function readable(db: Knex, caller: CustomerCaller): Knex.QueryBuilder {
+  return db("payment_methods").where({ customer_id: caller.customerId, organization_id: caller.organizationId }).whereNull("deleted_at");
+}
+
+/** The customer's id at the processor, created once (idempotency key from our customer id). */
+export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: PaymentProcessor, customerId: string): Promise<string> {
+  const existing = await trx("processor_customers").where({ customer_id: customerId, processor: processor.name }).first();
+  if (existing) return existing.processor_customer_id;
+  const customer = await trx("customers").where({ id: customerId }).first("email", "name");
+  const ref = await processor.createCustomer({
+    email: customer.email,
+    name: customer.name,
+    idempotencyKey: `customer:${customerId}`,
+    metadata: { customer_id: customerId },
+  });
+  await trx("processor_customers").insert({ customer_id: customerId, processor: processor.name, processor_customer_id: ref }).onConflict(["customer_id", "processor"]).ignore();
+  return (await trx("processor_customers").where({ customer_id: customerId, processor: processor.name }).first()).processor_customer_id;
+}
+
+export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
+  const q = readable(db, caller).select("*").orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
+  return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
+}
+
+export interface PaymentMethodCreateInput {
+  confirmation_token_id: string;
+  set_default: boolean;
+  return_url: string;
+}
+
+export async function addPaymentMethod(
+  db: Knex,
+  caller: CustomerCaller,
+  input: PaymentMethodCreateInput,
+  processor: PaymentProcessor = getProcessor(),
+): Promise<PaymentMethodOut> {
+  return db.transaction(async (trx) => {
+    // Serializes concurrent adds of one customer, so "one default" holds without a unique-index error.
+    await trx("customers").where({ id: caller.customerId }).forUpdate().first("id");
+    const customerRef = await ensureProcessorCustomer(trx, processor, caller.customerId);
+    const saved = await processor.savePaymentMethod({
+      customerRef,
+      confirmationToken: input.confirmation_token_id,
+      idempotencyKey: `customer:${caller.customerId}:payment-method:${input.confirmation_token_id}`,
+    });
+    const card = saved.card as (CardDetails & { expMonth?: number; expYear?: number; wallet?: string | null }) | null;
+    if (!card) throw invalid(["body", "confirmation_token_id"], "The confirmation token is not a usable card.", "value_error", input.confirmation_token_id);
+    const existing: PaymentMethodRow | undefined = await readable(trx, caller).where({ processor_ref: saved.paymentMethodRef }).first();
+    const isFirst = !(await readable(trx, caller).first("id"));
+    const makeDefault = input.set_default || isFirst;
+    if (makeDefault) await readable(trx, caller).where({ is_default: true }).update({ is_default: false, modified_at: new Date() });
+    const values = {
+      organization_id: caller.organizationId,
+      customer_id: caller.customerId,
+      processor: "stripe",
+      type: "card",
+      // The processor seam reports brand and last4 only: an expiry it does not report is 0.
+      method_metadata: JSON.stringify({ brand: card.brand, last4: card.last4, exp_month: card.expMonth ?? 0, exp_year: card.expYear ?? 0, wallet: card.wallet ?? null }),
+      processor_ref: saved.paymentMethodRef,
+      is_default: makeDefault || (existing?.is_default ?? false),
+    };
+    const [row] = existing
+      ? await trx("payment_methods").where({ id: existing.id }).update({ ...values, modified_at: new Date() }).returning("*")
+      : await trx("payment_methods").insert(values).returning("*");
+    return toPaymentMethod(row as PaymentMethodRow);
+  });
+}
+
+/** Subscriptions are another issue's table: the check runs once that table exists. */
+async function paysActiveSubscription(trx: Knex.Transaction, paymentMethodId: string): Promise<boolean> {
+  if (!(await trx.schema.hasTable("subscriptions"))) return false;
+  if (!(await trx.schema.hasColumn("subscriptions", "payment_method_id"))) return false;
+  const hit = await trx("subscriptions").where({ payment_method_id: paymentMethodId }).whereIn("status", ["active", "trialing", "past_due"]).first("id");
+  return !!hit;
+}
+
+export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row: PaymentMethodRow | undefined = isUuid(id) ? await readable(trx, caller).where({ id }).forUpdate().first() : undefined;
+    if (!row) throw new ResourceNotFound("Payment method not found.");
+    if (await paysActiveSubscription(trx, row.id)) {
+      throw new PaymentMethodInUseByActiveSubscription("This payment method pays an active subscription; add another one first.");
+    }
+    await trx("payment_methods").where({ id: row.id }).update({ deleted_at: new Date(), is_default: false, modified_at: new Date() });
+  });
+}

@@ -1,0 +1,31 @@
+// HTTP handlers of the merchant order operations.
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import { getInvoiceUrl, requestInvoice } from "./invoice.js";
+import { getOrder, listOrders, updateOrder } from "./service.js";
+
+type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice";
+
+export const orderHandlers: Handlers<OrderOps> = {
+  "orders:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listOrders(ctx.db, orgCaller(ctx), query as never)) as never,
+  }),
+  "orders:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getOrder(ctx.db, orgCaller(ctx), params.id),
+  }),
+  "orders:update": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await updateOrder(ctx.db, orgCaller(ctx), params.id, body as never),
+  }),
+  // 202 with a JSON body: the client fails on an empty one (COMPAT).
+  "orders:generate_invoice": async ({ params }, ctx) => ({
+    status: 202,
+    body: (await requestInvoice(ctx.db, orgCaller(ctx), params.id)) as never,
+  }),
+  "orders:invoice": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getInvoiceUrl(ctx.db, orgCaller(ctx), params.id),
+  }),
+};

@@ -1,0 +1,115 @@
+// Order invoices. Generation is asynchronous: the API checks the order can have an invoice and
+// starts the invoice workflow (id `invoice:<orderId>`); its activities take the next number of
+// the organization's counter (row locked FOR UPDATE, committed with the order, so numbers are
+// gapless and unique), render the PDF and store it. The GET hands out a signed download URL.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Knex } from "knex";
+import type { CustomerRow } from "../customers/repository.js";
+import { ResourceNotFound } from "../kit/errors.js";
+import { emit } from "../kit/outbox.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { getStorage, LocalStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
+import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from "./errors.js";
+import { renderInvoicePdf } from "./invoice-pdf.js";
+import { getInvoiceWorkflowStarter } from "./invoice-workflow.js";
+import { netAmount, totalAmount } from "./models.js";
+import { findReadable, type OrderItemRow, type OrderRow, type OrderScope } from "./repository.js";
+import { readOrder } from "./service.js";
+
+/** The printed number: the organization's slug and the gapless sequence (`ACME-0007`). */
+export function formatInvoiceNumber(slug: string, n: number): string {
+  return `${slug.toUpperCase()}-${String(n).padStart(4, "0")}`;
+}
+
+/** Checks the order can get an invoice, then starts (or joins) its invoice workflow. */
+export async function requestInvoice(db: Knex, scope: OrderScope, orderId: string): Promise<null> {
+  const order = await findReadable(db, scope, orderId);
+  if (!order) throw new ResourceNotFound("Order not found.");
+  if (order.is_invoice_generated) throw new InvoiceAlreadyExists("An invoice already exists for this order.");
+  if (order.status === "pending") throw new NotPaidOrder("The order is not paid.");
+  if (!order.billing_name || !order.billing_address) {
+    throw new MissingInvoiceBillingDetails("Billing name and address are required to generate an invoice.");
+  }
+  await getInvoiceWorkflowStarter().start(order.id);
+  return null;
+}
+
+export async function getInvoiceUrl(db: Knex, scope: OrderScope, orderId: string): Promise<{ url: string }> {
+  const order = await findReadable(db, scope, orderId);
+  if (!order) throw new ResourceNotFound("Order not found.");
+  if (!order.is_invoice_generated || !order.invoice_path) throw new ResourceNotFound("The invoice is not generated yet.");
+  const filename = path.posix.basename(order.invoice_path);
+  const url = await getStorage().presignDownload(order.invoice_path, {
+    filename,
+    mimeType: "application/pdf",
+    expiresAt: new Date(Date.now() + PRESIGN_TTL_SECONDS * 1000),
+  });
+  return { url };
+}
+
+/** Activity step 1: the order's invoice number, taken once from the organization's counter. */
+export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<number> {
+  return db.transaction(async (trx) => {
+    const order: OrderRow | undefined = await trx("orders").where({ id: orderId }).forUpdate().first();
+    if (!order) throw new ResourceNotFound("Order not found.");
+    if (order.invoice_number !== null) return order.invoice_number;
+    await trx("invoice_counters").insert({ organization_id: order.organization_id, last_number: 0 }).onConflict("organization_id").ignore();
+    const counter: { last_number: number } = await trx("invoice_counters").where({ organization_id: order.organization_id }).forUpdate().first();
+    const next = counter.last_number + 1;
+    await trx("invoice_counters").where({ organization_id: order.organization_id }).update({ last_number: next });
+    await trx("orders").where({ id: orderId }).update({ invoice_number: next });
+    return next;
+  });
+}
+
+/** Writes bytes where the local storage serves signed downloads from. */
+async function putObject(key: string, bytes: Buffer): Promise<void> {
+  const storage = getStorage();
+  if (!(storage instanceof LocalStorage)) throw new Error("Invoices need a storage that can store server-side objects.");
+  const file = path.join(storage.root, ...key.split("/"));
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, bytes);
+}
+
+/** Activity step 2: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
+export async function storeInvoice(db: Knex, orderId: string): Promise<{ number: string; path: string }> {
+  return db.transaction(async (trx) => {
+    const order: OrderRow | undefined = await trx("orders").where({ id: orderId }).forUpdate().first();
+    if (!order) throw new ResourceNotFound("Order not found.");
+    if (order.invoice_number === null) throw new Error("The order has no invoice number yet.");
+    const org: OrganizationRow = await trx("organizations").where({ id: order.organization_id }).first();
+    const number = formatInvoiceNumber(org.slug, order.invoice_number);
+    if (order.is_invoice_generated && order.invoice_path) return { number, path: order.invoice_path };
+    const customer: CustomerRow = await trx("customers").where({ id: order.customer_id }).first();
+    const items: OrderItemRow[] = await trx("order_items").where({ order_id: order.id }).orderBy([{ column: "position" }, { column: "created_at" }]);
+    const a = order.billing_address;
+    const pdf = renderInvoicePdf({
+      number,
+      issuedAt: new Date(),
+      seller: { name: org.name, email: org.email },
+      billTo: {
+        name: order.billing_name ?? customer.name ?? customer.email,
+        email: customer.email,
+        address: a
+          ? [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.state, a.country].filter((l): l is string => !!l)
+          : [],
+      },
+      currency: order.currency,
+      lines: items.map((i) => ({ label: i.label, amount: i.amount, taxAmount: i.tax_amount })),
+      subtotal: order.subtotal_amount,
+      discount: order.discount_amount,
+      tax: order.tax_amount,
+      total: totalAmount(order),
+      refunded: order.refunded_amount > 0 && order.refunded_amount <= netAmount(order) ? order.refunded_amount + order.refunded_tax_amount : 0,
+    });
+    const key = `${order.organization_id}/invoices/${order.id}/Invoice-${number}.pdf`;
+    await putObject(key, pdf);
+    const [updated] = await trx<OrderRow>("orders")
+      .where({ id: order.id })
+      .update({ is_invoice_generated: true, invoice_path: key, modified_at: new Date() })
+      .returning("*");
+    await emit(trx, order.organization_id, "order.updated", await readOrder(trx, updated as OrderRow));
+    return { number, path: key };
+  });
+}

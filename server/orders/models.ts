@@ -1,0 +1,113 @@
+// The Order (merchant) and CustomerOrder (portal) wire shapes and their line items. Amounts are
+// minor units: net = subtotal − discount, total = net + tax.
+import type { components } from "../../generated/types.js";
+import { toCustomerProduct } from "../customer-portal/models.js";
+import { toCustomer } from "../customers/models.js";
+import { toDiscount } from "../discounts/models.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { iso, isoRequired } from "../kit/time.js";
+import { toOrganization } from "../organizations/models.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import type { ProductRelations, ProductRow } from "../products/repository.js";
+import type { OrderItemRow, OrderRelations, OrderRow } from "./repository.js";
+
+export type OrderOut = components["schemas"]["Order"];
+export type CustomerOrderOut = components["schemas"]["CustomerOrder"];
+
+export function netAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_amount">): number {
+  return row.subtotal_amount - row.discount_amount;
+}
+export function totalAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">): number {
+  return netAmount(row) + row.tax_amount;
+}
+
+function toItem(row: OrderItemRow) {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    label: row.label,
+    amount: row.amount,
+    tax_amount: row.tax_amount,
+    proration: row.proration,
+    product_price_id: row.product_price_id,
+  };
+}
+
+function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
+  return {
+    id: row.id,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    status: row.status,
+    paid: row.status !== "pending",
+    subtotal_amount: row.subtotal_amount,
+    discount_amount: row.discount_amount,
+    net_amount: netAmount(row),
+    tax_amount: row.tax_amount,
+    total_amount: totalAmount(row),
+    refunded_amount: row.refunded_amount,
+    refunded_tax_amount: row.refunded_tax_amount,
+    currency: row.currency,
+    billing_reason: row.billing_reason,
+    billing_name: row.billing_name,
+    billing_address: row.billing_address,
+    is_invoice_generated: row.is_invoice_generated,
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    discount_id: row.discount_id,
+    subscription_id: row.subscription_id,
+    checkout_id: row.checkout_id,
+    // The client still reads the deprecated user_id: it is the customer's id.
+    user_id: row.user_id ?? row.customer_id,
+    // Subscriptions are not built yet: no order can link to a readable one.
+    subscription: null,
+    items: items.map(toItem),
+  };
+}
+
+function toOrderDiscount(row: DiscountRow | undefined) {
+  if (!row) return null;
+  const { products: _products, ...rest } = toDiscount(row, []) as Record<string, unknown>;
+  return rest;
+}
+
+function toOrderProduct(row: ProductRow) {
+  return {
+    metadata: row.metadata,
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    recurring_interval: row.recurring_interval,
+    is_recurring: row.recurring_interval !== null,
+    is_archived: row.is_archived,
+    organization_id: row.organization_id,
+  };
+}
+
+export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
+  return {
+    ...toOrderBase(row, rel.items.get(row.id) ?? []),
+    metadata: row.metadata,
+    custom_field_data: row.custom_field_data,
+    customer: toCustomer(rel.customers.get(row.customer_id)!),
+    product: toOrderProduct(rel.products.get(row.product_id)!),
+    discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
+  } as OrderOut;
+}
+
+export function toCustomerOrder(
+  row: OrderRow,
+  rel: OrderRelations,
+  productRel: Map<string, ProductRelations>,
+  organization: OrganizationRow,
+): CustomerOrderOut {
+  const product = rel.products.get(row.product_id)!;
+  return {
+    ...toOrderBase(row, rel.items.get(row.id) ?? []),
+    product: { ...toCustomerProduct(product, productRel.get(product.id)!), organization: toOrganization(organization) },
+    next_payment_attempt_at: null,
+  } as CustomerOrderOut;
+}

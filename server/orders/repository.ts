@@ -1,0 +1,105 @@
+// Order queries, always scoped to the reader's organization (and, for a portal customer, to that
+// customer), and the batch loading of what an Order carries: customer, product, discount, items.
+import type { Knex } from "knex";
+import type { Address } from "../customers/address.js";
+import type { CustomerRow } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { isUuid } from "../kit/ids.js";
+import type { ProductRow } from "../products/repository.js";
+
+export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
+export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
+
+export interface OrderRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  status: OrderStatus;
+  billing_reason: BillingReason;
+  currency: string;
+  subtotal_amount: number;
+  discount_amount: number;
+  tax_amount: number;
+  refunded_amount: number;
+  refunded_tax_amount: number;
+  billing_name: string | null;
+  billing_address: Address | null;
+  invoice_number: number | null;
+  is_invoice_generated: boolean;
+  invoice_path: string | null;
+  customer_id: string;
+  user_id: string | null;
+  product_id: string;
+  product_price_id: string | null;
+  discount_id: string | null;
+  subscription_id: string | null;
+  checkout_id: string | null;
+  metadata: Record<string, string | number | boolean>;
+  custom_field_data: Record<string, string | number | boolean | null>;
+}
+
+export interface OrderItemRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  order_id: string;
+  label: string;
+  amount: number;
+  tax_amount: number;
+  proration: boolean;
+  product_price_id: string | null;
+  position: number;
+}
+
+/** Who reads orders: an organization, or one customer of it in the portal. */
+export interface OrderScope {
+  organizationId: string;
+  customerId?: string;
+}
+
+export function scopeOf(caller: { organizationId: string; customerId?: string }): OrderScope {
+  return caller.customerId ? { organizationId: caller.organizationId, customerId: caller.customerId } : { organizationId: caller.organizationId };
+}
+
+export function readable(db: Knex, scope: OrderScope): Knex.QueryBuilder {
+  const q = db("orders").where("orders.organization_id", scope.organizationId);
+  if (scope.customerId) q.where("orders.customer_id", scope.customerId);
+  return q;
+}
+
+export async function findReadable(db: Knex, scope: OrderScope, id: string, opts: { forUpdate?: boolean } = {}): Promise<OrderRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, scope).where("orders.id", id).first("orders.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<OrderRow | undefined>;
+}
+
+export interface OrderRelations {
+  customers: Map<string, CustomerRow>;
+  products: Map<string, ProductRow>;
+  discounts: Map<string, DiscountRow>;
+  items: Map<string, OrderItemRow[]>;
+}
+
+/** Loads the relations of many orders in four queries. */
+export async function loadOrderRelations(db: Knex, orders: OrderRow[]): Promise<OrderRelations> {
+  const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
+  const [customers, products, discounts, items] = await Promise.all([
+    db<CustomerRow>("customers").whereIn("id", uniq(orders.map((o) => o.customer_id))),
+    db<ProductRow>("products").whereIn("id", uniq(orders.map((o) => o.product_id))),
+    db<DiscountRow>("discounts").whereIn("id", uniq(orders.map((o) => o.discount_id))),
+    db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
+  ]);
+  const byOrder = new Map<string, OrderItemRow[]>();
+  for (const it of items as OrderItemRow[]) {
+    const list = byOrder.get(it.order_id);
+    if (list) list.push(it);
+    else byOrder.set(it.order_id, [it]);
+  }
+  return {
+    customers: new Map((customers as CustomerRow[]).map((c) => [c.id, c])),
+    products: new Map((products as ProductRow[]).map((p) => [p.id, p])),
+    discounts: new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
+    items: byOrder,
+  };
+}

@@ -1,0 +1,245 @@
+// Order rules: creation for a confirmed checkout (pending, with line items), the paid transition,
+// billing details updates (frozen once the invoice exists), reads and lists for the merchant and
+// the portal customer, and the order.created / order.updated / order.paid events.
+import type { Knex } from "knex";
+import { checkAddress, type Address } from "../customers/address.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { emit } from "../kit/outbox.js";
+import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { loadRelations } from "../products/repository.js";
+import { toCustomerOrder, toOrder, type CustomerOrderOut, type OrderOut } from "./models.js";
+import { findReadable, loadOrderRelations, readable, type BillingReason, type OrderRow, type OrderScope } from "./repository.js";
+
+export interface OrderItemInput {
+  label: string;
+  amount: number;
+  taxAmount: number;
+  proration: boolean;
+  productPriceId: string | null;
+}
+
+export interface CreateOrderForCheckoutInput {
+  organizationId: string;
+  customerId: string;
+  productId: string;
+  productPriceId: string | null;
+  checkoutId: string | null;
+  subscriptionId: string | null;
+  billingReason: BillingReason;
+  currency: string;
+  subtotalAmount: number;
+  discountAmount: number;
+  discountId: string | null;
+  taxAmount: number;
+  items: OrderItemInput[];
+  billingName: string | null;
+  billingAddress: Address | null;
+  metadata: Record<string, string | number | boolean>;
+  customFieldData: Record<string, unknown>;
+}
+
+export async function readOrder(db: Knex, row: OrderRow): Promise<OrderOut> {
+  return toOrder(row, await loadOrderRelations(db, [row]));
+}
+
+async function readCustomerOrders(db: Knex, rows: OrderRow[]): Promise<CustomerOrderOut[]> {
+  if (rows.length === 0) return [];
+  const [rel, productRel, orgs] = await Promise.all([
+    loadOrderRelations(db, rows),
+    loadRelations(db, [...new Set(rows.map((r) => r.product_id))]),
+    db<OrganizationRow>("organizations").whereIn("id", [...new Set(rows.map((r) => r.organization_id))]),
+  ]);
+  const orgById = new Map((orgs as OrganizationRow[]).map((o) => [o.id, o]));
+  return rows.map((r) => toCustomerOrder(r, rel, productRel, orgById.get(r.organization_id)!));
+}
+
+export async function readCustomerOrder(db: Knex, row: OrderRow): Promise<CustomerOrderOut> {
+  return (await readCustomerOrders(db, [row]))[0];
+}
+
+/**
+ * Creates the pending order of a confirmed checkout, inside the caller's transaction, and writes
+ * order.created. The unique index on checkout_id makes a second order for one checkout impossible.
+ */
+export async function createOrderForCheckout(trx: Knex.Transaction, input: CreateOrderForCheckoutInput): Promise<OrderRow> {
+  const [row] = await trx<OrderRow>("orders")
+    .insert({
+      organization_id: input.organizationId,
+      status: "pending",
+      billing_reason: input.billingReason,
+      currency: input.currency,
+      subtotal_amount: input.subtotalAmount,
+      discount_amount: input.discountAmount,
+      tax_amount: input.taxAmount,
+      billing_name: input.billingName,
+      billing_address: (input.billingAddress === null ? null : JSON.stringify(input.billingAddress)) as never,
+      customer_id: input.customerId,
+      user_id: input.customerId,
+      product_id: input.productId,
+      product_price_id: input.productPriceId,
+      discount_id: input.discountId,
+      subscription_id: input.subscriptionId,
+      checkout_id: input.checkoutId,
+      metadata: JSON.stringify(input.metadata ?? {}) as never,
+      custom_field_data: JSON.stringify(input.customFieldData ?? {}) as never,
+    })
+    .returning("*");
+  if (input.items.length) {
+    await trx("order_items").insert(
+      input.items.map((it, position) => ({
+        order_id: row.id,
+        label: it.label,
+        amount: it.amount,
+        tax_amount: it.taxAmount,
+        proration: it.proration,
+        product_price_id: it.productPriceId,
+        position,
+      })),
+    );
+  }
+  await emit(trx, input.organizationId, "order.created", await readOrder(trx, row as OrderRow));
+  return row as OrderRow;
+}
+
+/** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */
+export async function markOrderPaid(trx: Knex.Transaction, orderId: string): Promise<OrderRow> {
+  const row = await trx<OrderRow>("orders").where({ id: orderId }).forUpdate().first();
+  if (!row) throw new ResourceNotFound("Order not found.");
+  if (row.status !== "pending") return row as OrderRow;
+  const [updated] = await trx<OrderRow>("orders").where({ id: orderId }).update({ status: "paid", modified_at: new Date() }).returning("*");
+  const out = await readOrder(trx, updated as OrderRow);
+  await emit(trx, row.organization_id, "order.updated", out);
+  await emit(trx, row.organization_id, "order.paid", out);
+  return updated as OrderRow;
+}
+
+export async function getOrder(db: Knex, scope: OrderScope, id: string): Promise<OrderOut> {
+  const row = await findReadable(db, scope, id);
+  if (!row) throw new ResourceNotFound("Order not found.");
+  return readOrder(db, row);
+}
+
+export async function getCustomerOrder(db: Knex, scope: OrderScope, id: string): Promise<CustomerOrderOut> {
+  const row = await findReadable(db, scope, id);
+  if (!row) throw new ResourceNotFound("Order not found.");
+  return readCustomerOrder(db, row);
+}
+
+export interface OrderListQuery {
+  organization_id?: string | string[] | null;
+  product_id?: string | string[] | null;
+  product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[] | null;
+  discount_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
+  checkout_id?: string | string[] | null;
+  subscription_id?: string | string[] | null;
+  query?: string | null;
+  metadata?: Record<string, unknown> | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Knex.QueryBuilder {
+  const q = readable(db, scope).select("orders.*");
+  const byIds = (column: string, value: string | string[] | null | undefined) => {
+    const ids = asList(value);
+    if (ids.length) q.whereIn(column, ids.filter(isUuid));
+  };
+  byIds("orders.organization_id", query.organization_id);
+  byIds("orders.product_id", query.product_id);
+  byIds("orders.discount_id", query.discount_id);
+  byIds("orders.customer_id", query.customer_id);
+  byIds("orders.checkout_id", query.checkout_id);
+  byIds("orders.subscription_id", query.subscription_id);
+  const billing = new Set(asList(query.product_billing_type));
+  if (billing.size === 1) {
+    const recurring = billing.has("recurring");
+    q.whereExists(
+      db("products")
+        .whereRaw("products.id = orders.product_id")
+        .where((w) => (recurring ? w.whereNotNull("products.recurring_interval") : w.whereNull("products.recurring_interval"))),
+    );
+  }
+  if (query.query) {
+    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+    q.whereExists(db("products").whereRaw("products.id = orders.product_id").whereRaw("products.name ilike ?", [like]));
+  }
+  applyMetadataFilter(q, "orders.metadata", query.metadata);
+  return q;
+}
+
+function orderSorts(db: Knex): SortMap {
+  return {
+    created_at: "orders.created_at",
+    status: "orders.status",
+    invoice_number: "orders.invoice_number",
+    amount: db.raw("(orders.subtotal_amount - orders.discount_amount + orders.tax_amount)"),
+    net_amount: db.raw("(orders.subtotal_amount - orders.discount_amount)"),
+    customer: db.raw("(select lower(c.email) from customers c where c.id = orders.customer_id)"),
+    product: db.raw("(select p.name from products p where p.id = orders.product_id)"),
+    discount: db.raw("(select d.name from discounts d where d.id = orders.discount_id)"),
+    subscription: "orders.subscription_id",
+  };
+}
+
+export async function listOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Promise<Page<OrderOut>> {
+  const q = filterOrders(db, scope, query);
+  applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
+  return listPage(q, query, async (rows: OrderRow[]) => {
+    const rel = await loadOrderRelations(db, rows);
+    return rows.map((r) => toOrder(r, rel));
+  });
+}
+
+export async function listCustomerOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Promise<Page<CustomerOrderOut>> {
+  const q = filterOrders(db, scope, query);
+  applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
+  return listPage(q, query, (rows: OrderRow[]) => readCustomerOrders(db, rows));
+}
+
+export interface OrderUpdateInput {
+  billing_name?: string | null;
+  billing_address?: unknown;
+}
+
+function sameAddress(a: Address | null, b: Address | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (["country", "line1", "line2", "postal_code", "city", "state"] as const).every((k) => (a[k] ?? null) === (b[k] ?? null));
+}
+
+/** Billing name and address, until the invoice is generated (it would no longer match). */
+export async function updateOrderRow(trx: Knex.Transaction, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<OrderRow> {
+  const row = await findReadable(trx, scope, id, { forUpdate: true });
+  if (!row) throw new ResourceNotFound("Order not found.");
+  // The client sends both fields on every update: only a real change counts.
+  const patch: Record<string, unknown> = {};
+  if (input.billing_name !== undefined) {
+    const name = input.billing_name === null ? null : input.billing_name.trim() || null;
+    if (name !== row.billing_name) patch.billing_name = name;
+  }
+  if (input.billing_address !== undefined) {
+    const address = input.billing_address === null ? null : checkAddress(input.billing_address);
+    if (!sameAddress(address, row.billing_address)) patch.billing_address = address === null ? null : JSON.stringify(address);
+  }
+  if (Object.keys(patch).length === 0) return row;
+  if (row.is_invoice_generated) {
+    throw invalid(["body", "billing_name" in patch ? "billing_name" : "billing_address"], "Billing details can't be updated after the invoice is generated.");
+  }
+  patch.modified_at = new Date();
+  const [updated] = await trx<OrderRow>("orders").where({ id: row.id }).update(patch).returning("*");
+  await emit(trx, row.organization_id, "order.updated", await readOrder(trx, updated as OrderRow));
+  return updated as OrderRow;
+}
+
+export async function updateOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<OrderOut> {
+  const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input));
+  return readOrder(db, row);
+}
+
+export async function updateCustomerOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<CustomerOrderOut> {
+  const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input));
+  return readCustomerOrder(db, row);
+}

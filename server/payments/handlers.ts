@@ -1,0 +1,17 @@
+// HTTP handlers of the payment operations (read only: payments are written by the money path).
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import { getPayment, listPayments } from "./service.js";
+
+type PaymentOps = "payments:list" | "payments:get";
+
+export const paymentHandlers: Handlers<PaymentOps> = {
+  "payments:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listPayments(ctx.db, orgCaller(ctx), query as never)) as never,
+  }),
+  "payments:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: await getPayment(ctx.db, orgCaller(ctx), params.id),
+  }),
+};

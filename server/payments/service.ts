@@ -1,0 +1,107 @@
+// Payments: recorded by the checkout confirm flow and order payment retries (inside their
+// transaction), read and listed by the merchant.
+import type { Knex } from "knex";
+import { ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import { toPayment, type PaymentOut } from "./models.js";
+import { findReadable, readable, type PaymentRow } from "./repository.js";
+
+export interface RecordPaymentInput {
+  organizationId: string;
+  orderId: string | null;
+  checkoutId: string | null;
+  processor: "stripe";
+  status: PaymentRow["status"];
+  amount: number;
+  currency: string;
+  method: "card";
+  methodMetadata: { brand: string; last4: string } | null;
+  declineReason: string | null;
+  declineMessage: string | null;
+  processorMetadata: Record<string, unknown>;
+  processorRef: string | null;
+}
+
+export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentInput): Promise<PaymentRow> {
+  const [row] = await trx<PaymentRow>("payments")
+    .insert({
+      organization_id: input.organizationId,
+      order_id: input.orderId,
+      checkout_id: input.checkoutId,
+      processor: input.processor,
+      status: input.status,
+      amount: input.amount,
+      currency: input.currency,
+      method: input.method,
+      method_metadata: (input.methodMetadata ? JSON.stringify(input.methodMetadata) : null) as never,
+      decline_reason: input.declineReason,
+      decline_message: input.declineMessage,
+      processor_metadata: JSON.stringify(input.processorMetadata ?? {}) as never,
+      processor_ref: input.processorRef,
+    })
+    .returning("*");
+  return row as PaymentRow;
+}
+
+export async function getPayment(db: Knex, scope: { organizationId: string }, id: string): Promise<PaymentOut> {
+  const row = await findReadable(db, scope, id);
+  if (!row) throw new ResourceNotFound("Payment not found.");
+  return toPayment(row);
+}
+
+export interface PaymentListQuery {
+  organization_id?: string | string[] | null;
+  checkout_id?: string | string[] | null;
+  order_id?: string | string[] | null;
+  status?: string | string[] | null;
+  method?: string | string[] | null;
+  customer_email?: string | string[] | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+export async function listPayments(db: Knex, scope: { organizationId: string }, query: PaymentListQuery): Promise<Page<PaymentOut>> {
+  const q = readable(db, scope).select("payments.*");
+  for (const key of ["organization_id", "checkout_id", "order_id"] as const) {
+    const ids = asList(query[key]);
+    if (ids.length) q.whereIn(`payments.${key}`, ids.filter(isUuid));
+  }
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("payments.status", statuses);
+  const methods = asList(query.method);
+  if (methods.length) q.whereIn("payments.method", methods);
+  const emails = asList(query.customer_email).map((e) => e.trim().toLowerCase());
+  if (emails.length) {
+    // The payer: the customer of the payment's order, or of its checkout (a declined checkout has no order).
+    q.where((w) =>
+      w
+        .whereExists(
+          db("orders")
+            .join("customers", "customers.id", "orders.customer_id")
+            .whereRaw("orders.id = payments.order_id")
+            .whereIn(db.raw("lower(customers.email)") as never, emails),
+        )
+        .orWhereExists(
+          db("checkouts")
+            .whereRaw("checkouts.id = payments.checkout_id")
+            .where((c) =>
+              c
+                .whereIn(db.raw("lower(checkouts.customer_email)") as never, emails)
+                .orWhereExists(
+                  db("customers").whereRaw("customers.id = checkouts.customer_id").whereIn(db.raw("lower(customers.email)") as never, emails),
+                ),
+            ),
+        ),
+    );
+  }
+  applySorting(
+    q,
+    query.sorting,
+    { created_at: "payments.created_at", status: "payments.status", amount: "payments.amount", method: "payments.method" },
+    ["-created_at"],
+    "payments.id",
+  );
+  return listPage(q, query, (rows: PaymentRow[]) => rows.map(toPayment));
+}

@@ -1,0 +1,19 @@
+// The process's payment processor: Stripe when STRIPE_SECRET_KEY is set, else the sandbox.
+// Tests may swap it (setProcessor) to exercise an adapter against stripe-mock.
+import type { PaymentProcessor } from "./processor.js";
+import { SandboxProcessor } from "./sandbox.js";
+import { StripeProcessor } from "./stripe.js";
+
+let current: PaymentProcessor | null = null;
+
+export function getProcessor(): PaymentProcessor {
+  if (!current) {
+    const key = process.env.STRIPE_SECRET_KEY;
+    current = key ? new StripeProcessor(key) : new SandboxProcessor();
+  }
+  return current;
+}
+
+export function setProcessor(processor: PaymentProcessor | null): void {
+  current = processor;
+}

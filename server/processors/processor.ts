@@ -1,0 +1,33 @@
+// The payment processor seam: what checkouts, orders and refunds need from a card processor.
+// Every call carries an idempotency key built from our own ids, so a retried call never charges
+// twice. The sandbox is the default; Stripe is used when STRIPE_SECRET_KEY is set.
+export interface CardDetails {
+  brand: string;
+  last4: string;
+}
+
+export type ConfirmResult =
+  | { status: "succeeded"; paymentRef: string; paymentMethodRef: string | null; card: CardDetails | null }
+  | { status: "requires_action"; paymentRef: string; clientSecret: string | null }
+  | { status: "declined"; paymentRef: string | null; code: string; message: string; card: CardDetails | null };
+
+export interface ConfirmPaymentInput {
+  amount: number;
+  currency: string;
+  /** A confirmation token (or saved payment method id) from the buyer's payment form. */
+  confirmationToken: string;
+  /** The processor customer the payment (and a saved method) belongs to. */
+  customerRef: string | null;
+  /** Save the method for later off-session charges (subscriptions). */
+  setupFutureUsage: boolean;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export interface PaymentProcessor {
+  readonly name: "stripe" | "sandbox";
+  createCustomer(input: { email: string; name: string | null; idempotencyKey: string; metadata: Record<string, string> }): Promise<string>;
+  confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult>;
+  savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<{ paymentMethodRef: string; card: CardDetails | null }>;
+  refund(input: { paymentRef: string; amount: number; idempotencyKey: string }): Promise<{ refundRef: string; status: "succeeded" | "pending" | "failed" }>;
+}

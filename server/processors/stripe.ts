@@ -1,0 +1,94 @@
+// Stripe behind the PaymentProcessor seam: customers, payment intents confirmed with
+// confirmation tokens, saved payment methods, refunds. Every call carries an idempotency key
+// built from our ids, so a retry after a timeout never charges twice.
+import Stripe from "stripe";
+import type { CardDetails, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
+
+export interface StripeOptions {
+  /** stripe-mock in tests: host, port, protocol "http". */
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
+}
+
+function cardOf(pm: Stripe.PaymentMethod | string | null | undefined): CardDetails | null {
+  if (!pm || typeof pm === "string" || !pm.card) return null;
+  return { brand: pm.card.brand, last4: pm.card.last4 };
+}
+
+export class StripeProcessor implements PaymentProcessor {
+  readonly name = "stripe" as const;
+  readonly client: Stripe;
+
+  constructor(secretKey: string, opts: StripeOptions = {}) {
+    this.client = new Stripe(secretKey, { maxNetworkRetries: 2, ...opts });
+  }
+
+  async createCustomer(input: { email: string; name: string | null; idempotencyKey: string; metadata: Record<string, string> }) {
+    const customer = await this.client.customers.create(
+      { email: input.email, name: input.name ?? undefined, metadata: input.metadata },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    return customer.id;
+  }
+
+  async confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult> {
+    try {
+      const intent = await this.client.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency,
+          confirm: true,
+          confirmation_token: input.confirmationToken,
+          customer: input.customerRef ?? undefined,
+          setup_future_usage: input.setupFutureUsage ? "off_session" : undefined,
+          metadata: input.metadata,
+          expand: ["payment_method"],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const methodRef = typeof intent.payment_method === "string" ? intent.payment_method : (intent.payment_method?.id ?? null);
+      if (intent.status === "succeeded" || intent.status === "processing") {
+        return { status: "succeeded", paymentRef: intent.id, paymentMethodRef: methodRef, card: cardOf(intent.payment_method) };
+      }
+      if (intent.status === "requires_action") return { status: "requires_action", paymentRef: intent.id, clientSecret: intent.client_secret };
+      const err = intent.last_payment_error;
+      return {
+        status: "declined",
+        paymentRef: intent.id,
+        code: err?.decline_code ?? err?.code ?? intent.status,
+        message: err?.message ?? "The payment was not completed.",
+        card: cardOf(intent.payment_method),
+      };
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) {
+        return {
+          status: "declined",
+          paymentRef: err.payment_intent?.id ?? null,
+          code: err.decline_code ?? err.code ?? "card_declined",
+          message: err.message,
+          card: null,
+        };
+      }
+      throw err;
+    }
+  }
+
+  async savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }) {
+    const setup = await this.client.setupIntents.create(
+      { customer: input.customerRef, confirm: true, confirmation_token: input.confirmationToken, usage: "off_session", expand: ["payment_method"] },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    const pm = setup.payment_method;
+    return { paymentMethodRef: typeof pm === "string" ? pm : (pm?.id ?? ""), card: cardOf(pm) };
+  }
+
+  async refund(input: { paymentRef: string; amount: number; idempotencyKey: string }) {
+    const refund = await this.client.refunds.create(
+      { payment_intent: input.paymentRef, amount: input.amount },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    const status = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
+    return { refundRef: refund.id, status: status as "succeeded" | "pending" | "failed" };
+  }
+}

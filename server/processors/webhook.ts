@@ -1,0 +1,83 @@
+// Stripe webhooks (outside the contract): the signature is verified on the raw body with
+// stripe.webhooks.constructEvent; each event is applied once (processed_events records it in the
+// transaction that applies it, so a replay or a concurrent redelivery is a no-op).
+import express, { Router } from "express";
+import type { Knex } from "knex";
+import Stripe from "stripe";
+import { completeCheckout, failCheckout } from "../checkouts/confirm.js";
+import { logger } from "../kit/logger.js";
+import { getProcessor } from "./index.js";
+import type { CardDetails } from "./processor.js";
+import { StripeProcessor } from "./stripe.js";
+
+/** Marks the event processed; false when it already was. */
+export async function markProcessed(knex: Knex, event: { id: string; type: string }): Promise<boolean> {
+  const rows = await knex("processed_events")
+    .insert({ processor: "stripe", event_id: event.id, type: event.type })
+    .onConflict(["processor", "event_id"])
+    .ignore()
+    .returning("event_id");
+  return rows.length === 1;
+}
+
+/** Brand and last4 of the intent's card: from the event when expanded, else asked of Stripe when configured. */
+async function cardOfIntent(intent: Stripe.PaymentIntent): Promise<CardDetails | null> {
+  const pm = intent.payment_method;
+  if (pm && typeof pm !== "string") return pm.card ? { brand: pm.card.brand, last4: pm.card.last4 } : null;
+  const processor = getProcessor();
+  if (!pm || !(processor instanceof StripeProcessor)) return null;
+  try {
+    const method = await processor.client.paymentMethods.retrieve(pm);
+    return method.card ? { brand: method.card.brand, last4: method.card.last4 } : null;
+  } catch (err) {
+    logger.warn({ err, paymentIntent: intent.id }, "could not read the card of a payment intent");
+    return null;
+  }
+}
+
+async function apply(knex: Knex, event: Stripe.Event): Promise<void> {
+  if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return;
+  const intent = event.data.object as Stripe.PaymentIntent;
+  const checkoutId = intent.metadata?.checkout_id;
+  if (!checkoutId) return;
+  if (event.type === "payment_intent.succeeded") {
+    await completeCheckout(knex, checkoutId, { paymentRef: intent.id, card: await cardOfIntent(intent), processor: "stripe" });
+  } else {
+    const err = intent.last_payment_error;
+    await failCheckout(knex, checkoutId, {
+      paymentRef: intent.id,
+      code: err?.decline_code ?? err?.code ?? "payment_failed",
+      message: err?.message ?? "The payment failed.",
+      card: null,
+      processor: "stripe",
+    });
+  }
+}
+
+export function stripeWebhookRoutes(knex: Knex, opts: { secret?: string } = {}): Router {
+  const router = Router();
+  const stripe = new Stripe(process.env.STRIPE_SECRET_KEY ?? "sk_test_unused");
+  router.post("/v1/integrations/stripe/webhook", express.raw({ type: () => true, limit: "1mb" }), async (req, res, next) => {
+    const secret = opts.secret ?? process.env.STRIPE_WEBHOOK_SECRET;
+    if (!secret) return void res.status(503).json({ error: "NotConfigured", detail: "Stripe webhooks are not configured." });
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(req.body as Buffer, req.header("stripe-signature") ?? "", secret);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, "stripe webhook rejected");
+      return void res.status(400).json({ error: "InvalidSignature", detail: "The Stripe signature does not verify." });
+    }
+    try {
+      // Applied before it is marked: a crash in between gets the event again, and applying is idempotent.
+      const fresh = !(await knex("processed_events").where({ processor: "stripe", event_id: event.id }).first());
+      if (fresh) {
+        await apply(knex, event);
+        await markProcessed(knex, event);
+      }
+      res.status(200).json({ received: true, duplicate: !fresh });
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,141 @@
+// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion),
+// never past what is left (RefundAmountTooHigh) nor on a fully refunded order (RefundedAlready);
+// the money goes back through the payment processor with an idempotency key from the refund id.
+// The order's refunded amounts and status follow in the same transaction, which holds the order
+// row locked so concurrent refunds of one order are serialized and can't exceed its amount.
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { checkMetadata } from "../kit/metadata.js";
+import { emit } from "../kit/outbox.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import { RefundAmountTooHigh, RefundedAlready } from "../orders/errors.js";
+import { netAmount } from "../orders/models.js";
+import { findReadable as findOrder, type OrderRow } from "../orders/repository.js";
+import { readOrder } from "../orders/service.js";
+import type { PaymentRow } from "../payments/repository.js";
+import { getProcessor } from "../processors/index.js";
+import type { PaymentProcessor } from "../processors/processor.js";
+import { toRefund, type RefundOut } from "./models.js";
+import { readable, type RefundReason, type RefundRow } from "./repository.js";
+
+/** What refunds need from a payment processor. */
+export type Refunder = Pick<PaymentProcessor, "refund">;
+
+export interface RefundCreateInput {
+  order_id: string;
+  reason: RefundReason;
+  amount: number;
+  comment?: string | null;
+  revoke_benefits?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export async function createRefund(
+  db: Knex,
+  caller: OrganizationCaller,
+  input: RefundCreateInput,
+  refunder: Refunder = getProcessor(),
+): Promise<RefundOut> {
+  if (!Number.isInteger(input.amount) || input.amount < 1) {
+    throw invalid(["body", "amount"], "Input should be greater than or equal to 1", "greater_than_equal", input.amount);
+  }
+  const metadata = checkMetadata(input.metadata);
+  return db.transaction(async (trx) => {
+    const order = await findOrder(trx, caller, input.order_id, { forUpdate: true });
+    if (!order) throw invalid(["body", "order_id"], "Order not found.", "value_error", input.order_id);
+    if (order.status === "refunded") throw new RefundedAlready("The order is already fully refunded.");
+    if (order.status === "pending") throw invalid(["body", "order_id"], "The order is not paid.", "value_error", input.order_id);
+    const net = netAmount(order);
+    const left = net - order.refunded_amount;
+    if (left <= 0) throw new RefundedAlready("The order is already fully refunded.");
+    if (input.amount > left) throw new RefundAmountTooHigh(`The refund amount exceeds what is left to refund on this order (${left}).`);
+    if (input.revoke_benefits && order.subscription_id) {
+      throw invalid(["body", "revoke_benefits"], "Benefits can only be revoked on refunds of one-time purchases.");
+    }
+    const payment: PaymentRow | undefined = await trx("payments")
+      .where({ order_id: order.id, status: "succeeded" })
+      .whereNotNull("processor_ref")
+      .orderBy("created_at", "desc")
+      .first();
+    if (!payment) throw invalid(["body", "order_id"], "The order has no succeeded payment to refund.", "value_error", input.order_id);
+
+    // The tax refunded follows the share of the net amount refunded; the last refund takes what is left.
+    const taxLeft = order.tax_amount - order.refunded_tax_amount;
+    const tax = input.amount === left ? taxLeft : Math.min(taxLeft, Math.round((order.tax_amount * input.amount) / Math.max(net, 1)));
+    const id = randomUUID();
+    const [pending] = await trx<RefundRow>("refunds")
+      .insert({
+        id,
+        organization_id: order.organization_id,
+        status: "pending",
+        reason: input.reason,
+        amount: input.amount,
+        tax_amount: tax,
+        currency: order.currency,
+        order_id: order.id,
+        subscription_id: order.subscription_id,
+        customer_id: order.customer_id,
+        payment_id: payment.id,
+        revoke_benefits: input.revoke_benefits ?? false,
+        comment: input.comment ?? null,
+        metadata: JSON.stringify(metadata) as never,
+      })
+      .returning("*");
+    await emit(trx, order.organization_id, "refund.created", toRefund(pending as RefundRow));
+
+    const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey: `refund:${id}` });
+    const [refund] = await trx<RefundRow>("refunds")
+      .where({ id })
+      .update({ status: result.status, processor_ref: result.refundRef, modified_at: new Date() })
+      .returning("*");
+    if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund as RefundRow));
+    // A pending refund holds its amount too: what is in flight can't be refunded twice.
+    if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);
+    return toRefund(refund as RefundRow);
+  });
+}
+
+async function applyToOrder(trx: Knex.Transaction, order: OrderRow, amount: number, tax: number): Promise<void> {
+  const refunded = order.refunded_amount + amount;
+  const status = refunded >= netAmount(order) ? "refunded" : "partially_refunded";
+  const [updated] = await trx<OrderRow>("orders")
+    .where({ id: order.id })
+    .update({ refunded_amount: refunded, refunded_tax_amount: order.refunded_tax_amount + tax, status, modified_at: new Date() })
+    .returning("*");
+  const out = await readOrder(trx, updated as OrderRow);
+  await emit(trx, order.organization_id, "order.updated", out);
+  await emit(trx, order.organization_id, "order.refunded", out);
+}
+
+export interface RefundListQuery {
+  id?: string | string[] | null;
+  organization_id?: string | string[] | null;
+  order_id?: string | string[] | null;
+  subscription_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
+  succeeded?: boolean | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+export async function listRefunds(db: Knex, caller: OrganizationCaller, query: RefundListQuery): Promise<Page<RefundOut>> {
+  const q = readable(db, caller).select("refunds.*");
+  for (const key of ["id", "organization_id", "order_id", "subscription_id", "customer_id"] as const) {
+    const ids = asList(query[key]);
+    if (ids.length) q.whereIn(`refunds.${key}`, ids.filter(isUuid));
+  }
+  if (query.succeeded === true) q.where("refunds.status", "succeeded");
+  if (query.succeeded === false) q.whereNot("refunds.status", "succeeded");
+  applySorting(q, query.sorting, { created_at: "refunds.created_at", amount: "refunds.amount" }, ["-created_at"], "refunds.id");
+  return listPage(q, query, (rows: RefundRow[]) => rows.map(toRefund));
+}
+
+export async function getRefundRow(db: Knex, caller: OrganizationCaller, id: string): Promise<RefundRow> {
+  const row = isUuid(id) ? await readable(db, caller).where("refunds.id", id).first() : undefined;
+  if (!row) throw new ResourceNotFound("Refund not found.");
+  return row as RefundRow;
+}

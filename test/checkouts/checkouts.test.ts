@@ -1,0 +1,206 @@
+// Checkouts, merchant side, through the official client: create from products (price choice,
+// custom amounts, customer prefill, discount, metadata, success_url), get, update, list with
+// every filter and sort key, expiry; the buyer's client-secret get and update.
+import { describe, expect, it, beforeAll } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { ExpiredCheckoutError } from "@polar-sh/sdk/models/errors/expiredcheckouterror.js";
+import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
+import { useTestApi } from "../helpers/api.js";
+import { rejects } from "../helpers/expect.js";
+import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+describe("checkouts (merchant)", () => {
+  let polar: Polar;
+  let orgId: string;
+  let fixed: { id: string };
+  let custom: { id: string };
+  let customPrice: { id: string };
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+    fixed = (await createCheckoutProduct(api.knex, org.id, { name: "Fixed" })).product;
+    const c = await createCheckoutProduct(api.knex, org.id, {
+      name: "Tip",
+      price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500, maximum_amount: 10000, preset_amount: 1500 },
+    });
+    custom = c.product;
+    customPrice = c.price;
+  });
+
+  it("creates from a products list with computed amounts and flags", async () => {
+    const checkout = await polar.checkouts.create({
+      products: [fixed.id, custom.id],
+      metadata: { ref: "abc" },
+      customerMetadata: { plan: "pro" },
+      successUrl: "https://shop.example/thanks?checkout_id={CHECKOUT_ID}",
+      embedOrigin: "https://shop.example",
+    });
+    expect(checkout).toMatchObject({
+      status: "open",
+      productId: fixed.id,
+      amount: 2500,
+      discountAmount: 0,
+      netAmount: 2500,
+      taxAmount: 0,
+      totalAmount: 2500,
+      currency: "usd",
+      isFreeProductPrice: false,
+      isPaymentRequired: true,
+      isPaymentSetupRequired: false,
+      isPaymentFormRequired: true,
+      isDiscountApplicable: true,
+      allowDiscountCodes: true,
+      requireBillingAddress: false,
+      metadata: { ref: "abc" },
+      customerMetadata: { plan: "pro" },
+      embedOrigin: "https://shop.example",
+    });
+    expect(checkout.successUrl).toBe(`https://shop.example/thanks?checkout_id=${checkout.id}`);
+    expect(checkout.products.map((p) => p.id)).toEqual([fixed.id, custom.id]);
+    expect(checkout.expiresAt.getTime()).toBeGreaterThan(Date.now());
+    expect(await polar.checkouts.get({ id: checkout.id })).toEqual(checkout);
+    expect(await outboxTypes(api.knex, orgId)).toContain("checkout.created");
+  });
+
+  it("chooses a custom price and amount within its bounds", async () => {
+    const checkout = await polar.checkouts.create({ products: [custom.id], amount: 3000 });
+    expect(checkout).toMatchObject({ productPriceId: customPrice.id, amount: 3000, totalAmount: 3000 });
+    const preset = await polar.checkouts.create({ products: [custom.id] });
+    expect(preset.amount).toBe(1500);
+    await rejects(polar.checkouts.create({ products: [custom.id], amount: 100 }), HTTPValidationError);
+    await rejects(polar.checkouts.create({ products: [custom.id], amount: 20000 }), HTTPValidationError);
+    // Only the checkout's own products can be selected.
+    await rejects(polar.checkouts.update({ id: checkout.id, checkoutUpdate: { productId: fixed.id } }), HTTPValidationError);
+    const both = await polar.checkouts.create({ products: [fixed.id, custom.id] });
+    const moved = await polar.checkouts.update({ id: both.id, checkoutUpdate: { productPriceId: customPrice.id, amount: 700 } });
+    expect(moved).toMatchObject({ productId: custom.id, amount: 700 });
+  });
+
+  it("prefills from a customer and applies a merchant discount", async () => {
+    const customer = await createCustomer(api.knex, orgId, { name: "Ada", billing_address: JSON.stringify({ country: "FR", line1: null, line2: null, city: null, postal_code: null, state: null }) });
+    const discount = await createDiscount(api.knex, orgId, { type: "fixed", amount: 1000, currency: "usd", basis_points: null });
+    const checkout = await polar.checkouts.create({ products: [fixed.id], customerId: customer.id, discountId: discount.id });
+    expect(checkout).toMatchObject({
+      customerId: customer.id,
+      customerEmail: customer.email,
+      customerName: "Ada",
+      discountId: discount.id,
+      discountAmount: 1000,
+      netAmount: 1500,
+      totalAmount: 1500,
+    });
+    expect(checkout.customerBillingAddress?.country).toBe("FR");
+    await rejects(polar.checkouts.create({ products: [fixed.id], customerId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
+    const cleared = await polar.checkouts.update({ id: checkout.id, checkoutUpdate: { discountId: null, customerName: "Ada L." } });
+    expect(cleared).toMatchObject({ discountId: null, totalAmount: 2500, customerName: "Ada L." });
+  });
+
+  it("lists with every filter and sort key", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const client = api.client(token);
+    const p1 = (await createCheckoutProduct(api.knex, org.id)).product;
+    const p2 = (await createCheckoutProduct(api.knex, org.id)).product;
+    const customer = await createCustomer(api.knex, org.id);
+    const c1 = await client.checkouts.create({ products: [p1.id], customerEmail: "zed@example.com" });
+    const c2 = await client.checkouts.create({ products: [p2.id], customerId: customer.id });
+    const c3 = await client.checkouts.create({ products: [p1.id], metadata: { tier: "gold" } });
+    await api.knex("checkouts").where({ id: c3.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    const ids = async (req: Parameters<Polar["checkouts"]["list"]>[0]) => (await client.checkouts.list(req)).result.items.map((c) => c.id);
+    expect(await ids({})).toEqual([c3.id, c2.id, c1.id]);
+    expect(await ids({ productId: p1.id, sorting: ["created_at"] })).toEqual([c1.id, c3.id]);
+    expect(await ids({ customerId: customer.id })).toEqual([c2.id]);
+    expect(await ids({ status: "expired" })).toEqual([c3.id]);
+    expect(await ids({ status: ["open"], sorting: ["created_at"] })).toEqual([c1.id, c2.id]);
+    expect(await ids({ query: "zed@" })).toEqual([c1.id]);
+    expect(await ids({ sorting: ["-status", "created_at"] })).toEqual([c1.id, c2.id, c3.id]);
+    expect(await ids({ sorting: ["expires_at"] })).toEqual([c3.id, c1.id, c2.id]);
+    expect(await ids({ organizationId: org.id, limit: 1 })).toHaveLength(1);
+    const pages = [];
+    for await (const page of await client.checkouts.list({ limit: 2 })) pages.push(page.result.items.length);
+    expect(pages).toEqual([2, 1]);
+    await rejects(polar.checkouts.get({ id: c1.id }), ResourceNotFound);
+  });
+
+  it("expires: read as expired, client calls answer 410, merchant updates 403", async () => {
+    const checkout = await polar.checkouts.create({ products: [fixed.id] });
+    await api.knex("checkouts").where({ id: checkout.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("expired");
+    await rejects(polar.checkouts.clientGet({ clientSecret: checkout.clientSecret }), ExpiredCheckoutError);
+    await rejects(polar.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerName: "x" } }), ExpiredCheckoutError);
+    await rejects(
+      polar.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } }),
+      ExpiredCheckoutError,
+    );
+    await rejects(polar.checkouts.update({ id: checkout.id, checkoutUpdate: { customerName: "x" } }), NotOpenCheckout);
+    const raw = await fetch(`${api.url}/v1/checkouts/client/${checkout.clientSecret}`);
+    expect(raw.status).toBe(410);
+  });
+});
+
+describe("checkouts (client secret)", () => {
+  let polar: Polar;
+  let orgId: string;
+  let product: { id: string };
+  let anon: Polar;
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+    anon = new (polar.constructor as new (o: { serverURL: string }) => Polar)({ serverURL: api.url });
+    const text = await createCustomField(api.knex, org.id, { type: "text", slug: "company", properties: JSON.stringify({ form_label: "Company", min_length: 2, max_length: 10 }) });
+    const num = await createCustomField(api.knex, org.id, { type: "number", slug: "seats", properties: JSON.stringify({ form_label: "Seats", ge: 1, le: 50 }) });
+    const select = await createCustomField(api.knex, org.id, {
+      type: "select",
+      slug: "size",
+      properties: JSON.stringify({ form_label: "Size", options: [{ value: "s", label: "S" }, { value: "m", label: "M" }] }),
+    });
+    product = (
+      await createCheckoutProduct(api.knex, org.id, {
+        customFields: [{ id: text.id, required: true }, { id: num.id, required: false }, { id: select.id, required: false }],
+      })
+    ).product;
+  });
+
+  it("gets by client secret with the organization and attached fields", async () => {
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const pub = await anon.checkouts.clientGet({ clientSecret: checkout.clientSecret });
+    expect(pub.id).toBe(checkout.id);
+    expect(pub.organization.id).toBe(orgId);
+    expect(pub.attachedCustomFields.map((f) => f.customField.slug)).toEqual(["company", "seats", "size"]);
+    await rejects(anon.checkouts.clientGet({ clientSecret: "polar_c_unknown" }), ResourceNotFound);
+  });
+
+  it("validates custom field data, billing address and tax id on update", async () => {
+    const checkout = await polar.checkouts.create({ products: [product.id], requireBillingAddress: true });
+    const update = (body: Record<string, unknown>) =>
+      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: body as never });
+    await rejects(update({ customFieldData: { company: "x" } }), HTTPValidationError);
+    await rejects(update({ customFieldData: { company: "waytoolongcompany" } }), HTTPValidationError);
+    await rejects(update({ customFieldData: { seats: 0 } }), HTTPValidationError);
+    await rejects(update({ customFieldData: { seats: "ten" } }), HTTPValidationError);
+    await rejects(update({ customFieldData: { size: "xl" } }), HTTPValidationError);
+    await rejects(update({ customerEmail: "not-an-email" }), HTTPValidationError);
+    await rejects(update({ customerBillingAddress: { country: "ZZ" } }), HTTPValidationError);
+    const ok = await update({ customFieldData: { company: "Acme", seats: 5, size: "m" }, customerEmail: "buyer@example.com" });
+    expect(ok.customFieldData).toEqual({ company: "Acme", seats: 5, size: "m" });
+    expect(ok.billingAddressFields).toMatchObject({ country: "required", line1: "required", city: "required", postalCode: "required" });
+
+    await rejects(update({ isBusinessCustomer: true, customerTaxId: "DE123456789" }), HTTPValidationError); // no country yet
+    const business = await update({
+      isBusinessCustomer: true,
+      customerBillingName: "Acme GmbH",
+      customerBillingAddress: { country: "DE", line1: "Hauptstr. 1", city: "Berlin", postalCode: "10115" },
+      customerTaxId: "DE123456789",
+    });
+    expect(business).toMatchObject({ isBusinessCustomer: true, customerTaxId: "DE123456789", customerBillingName: "Acme GmbH" });
+    await rejects(update({ customerTaxId: "DE12" }), HTTPValidationError);
+    expect(await outboxTypes(api.knex, orgId)).toContain("checkout.updated");
+  });
+});

@@ -1,0 +1,182 @@
+// Orders through the official client: the wire shape (customer, product, discount, items),
+// every filter and sort key, paging, billing details updates, tenant isolation, and the service
+// functions the checkout confirm flow calls (createOrderForCheckout, markOrderPaid) with their events.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import type { Order } from "@polar-sh/sdk/models/components/order.js";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { useTestApi } from "../helpers/api.js";
+import {
+  createCustomer,
+  createDiscount,
+  createOrder,
+  createProductWithPrice,
+  orgWithToken,
+  outboxTypes,
+} from "../fixtures/factories.js";
+import { createOrderForCheckout, markOrderPaid } from "../../server/orders/service.js";
+
+const api = useTestApi();
+
+async function collect(polar: Polar, req: Parameters<Polar["orders"]["list"]>[0]): Promise<Order[]> {
+  const out: Order[] = [];
+  for await (const page of await polar.orders.list(req)) out.push(...page.result.items);
+  return out;
+}
+
+async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(cls);
+  return err as T;
+}
+
+describe("orders", () => {
+  let polar: Polar;
+  let orgId: string;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+    const k = api.knex;
+    const alice = await createCustomer(k, orgId, { email: "alice@example.com", name: "Alice" });
+    const bob = await createCustomer(k, orgId, { email: "bob@example.com", name: "Bob" });
+    const book = await createProductWithPrice(k, orgId, { name: "Book" }, { amount: 1000 });
+    const plan = await createProductWithPrice(k, orgId, { name: "Plan", recurring_interval: "month" }, { amount: 3000 });
+    const discount = await createDiscount(k, orgId, { name: "Launch", code: "LAUNCH" });
+    Object.assign(ids, { alice: alice.id, bob: bob.id, book: book.product.id, plan: plan.product.id, discount: discount.id });
+    const t0 = Date.now() - 60_000;
+    ids.o1 = (await createOrder(k, orgId, { customerId: alice.id, productId: book.product.id, productPriceId: book.price.id }, {
+      subtotal_amount: 1000, status: "paid", created_at: new Date(t0), metadata: { channel: "web" }, invoice_number: 2,
+    })).id;
+    ids.o2 = (await createOrder(k, orgId, { customerId: bob.id, productId: plan.product.id, productPriceId: plan.price.id }, {
+      subtotal_amount: 3000, discount_amount: 300, tax_amount: 540, discount_id: discount.id, status: "refunded",
+      billing_reason: "subscription_create", created_at: new Date(t0 + 1000), metadata: { channel: "api" }, invoice_number: 1,
+      checkout_id: "00000000-0000-4000-8000-000000000001",
+    })).id;
+    ids.o3 = (await createOrder(k, orgId, { customerId: alice.id, productId: plan.product.id }, {
+      subtotal_amount: 500, status: "pending", created_at: new Date(t0 + 2000), billing_name: null, billing_address: null,
+      items: [{ label: "Plan", amount: 300 }, { label: "Seats", amount: 200, tax_amount: 10 }],
+    })).id;
+    // Another organization's order never shows.
+    const other = await orgWithToken(k);
+    const oc = await createCustomer(k, other.org.id);
+    const op = await createProductWithPrice(k, other.org.id);
+    ids.foreign = (await createOrder(k, other.org.id, { customerId: oc.id, productId: op.product.id })).id;
+  });
+
+  it("gets an order with its customer, product, discount and items", async () => {
+    const o = await polar.orders.get({ id: ids.o2 });
+    expect(o).toMatchObject({
+      id: ids.o2, status: "refunded", paid: true, subtotalAmount: 3000, discountAmount: 300, netAmount: 2700, taxAmount: 540,
+      totalAmount: 3240, currency: "usd", billingReason: "subscription_create", billingName: "Jane Buyer", customerId: ids.bob,
+      userId: ids.bob, productId: ids.plan, discountId: ids.discount, subscription: null, subscriptionId: null, isInvoiceGenerated: false,
+    });
+    expect(o.customer.email).toBe("bob@example.com");
+    expect(o.product).toMatchObject({ id: ids.plan, name: "Plan", isRecurring: true });
+    expect(o.discount).toMatchObject({ id: ids.discount, name: "Launch" });
+    expect(o.billingAddress?.country).toBe("US");
+    expect(o.items).toHaveLength(1);
+    const o3 = await polar.orders.get({ id: ids.o3 });
+    expect(o3.paid).toBe(false);
+    expect(o3.items.map((i) => [i.label, i.amount, i.taxAmount])).toEqual([["Plan", 300, 0], ["Seats", 200, 10]]);
+    expect(o3.discount).toBeNull();
+  });
+
+  it("answers 404 for an unknown, malformed or foreign id", async () => {
+    await rejects(polar.orders.get({ id: ids.foreign }), ResourceNotFound);
+    await rejects(polar.orders.get({ id: "00000000-0000-4000-8000-000000000000" }), ResourceNotFound);
+    await rejects(polar.orders.get({ id: "nope" }), ResourceNotFound);
+  });
+
+  it("lists with every filter", async () => {
+    const idsOf = (os: Order[]) => os.map((o) => o.id).sort();
+    const sorted = (...xs: string[]) => xs.sort();
+    expect(idsOf(await collect(polar, {}))).toEqual(sorted(ids.o1, ids.o2, ids.o3));
+    expect(idsOf(await collect(polar, { organizationId: orgId }))).toHaveLength(3);
+    expect(idsOf(await collect(polar, { productId: ids.book }))).toEqual([ids.o1]);
+    expect(idsOf(await collect(polar, { productId: [ids.book, ids.plan] }))).toHaveLength(3);
+    expect(idsOf(await collect(polar, { productBillingType: "recurring" }))).toEqual(sorted(ids.o2, ids.o3));
+    expect(idsOf(await collect(polar, { productBillingType: "one_time" }))).toEqual([ids.o1]);
+    expect(idsOf(await collect(polar, { discountId: ids.discount }))).toEqual([ids.o2]);
+    expect(idsOf(await collect(polar, { customerId: ids.alice }))).toEqual(sorted(ids.o1, ids.o3));
+    expect(idsOf(await collect(polar, { checkoutId: "00000000-0000-4000-8000-000000000001" }))).toEqual([ids.o2]);
+    expect(idsOf(await collect(polar, { metadata: { channel: "web" } }))).toEqual([ids.o1]);
+    expect(idsOf(await collect(polar, { metadata: { channel: ["web", "api"] } }))).toEqual(sorted(ids.o1, ids.o2));
+  });
+
+  it("sorts by every key, both ways", async () => {
+    const order = async (key: string) => (await collect(polar, { sorting: [key as never] })).map((o) => o.id);
+    const { o1, o2, o3 } = ids;
+    expect(await order("created_at")).toEqual([o1, o2, o3]);
+    expect(await order("-created_at")).toEqual([o3, o2, o1]);
+    expect(await order("status")).toEqual([o1, o3, o2]); // paid < pending < refunded
+    expect(await order("-status")).toEqual([o2, o3, o1]);
+    expect(await order("invoice_number")).toEqual([o3, o2, o1]); // nulls first ascending
+    expect(await order("-invoice_number")).toEqual([o1, o2, o3]);
+    expect(await order("amount")).toEqual([o3, o1, o2]); // totals 500, 1000, 3240
+    expect(await order("-amount")).toEqual([o2, o1, o3]);
+    expect(await order("net_amount")).toEqual([o3, o1, o2]);
+    expect(await order("-net_amount")).toEqual([o2, o1, o3]);
+    expect((await order("customer")).slice(0, 2).sort()).toEqual([o1, o3].sort()); // alice@ < bob@
+    expect((await order("-customer"))[0]).toBe(o2);
+    expect((await order("product"))[0]).toBe(o1); // Book < Plan
+    expect((await order("-product"))[2]).toBe(o1);
+    expect((await order("-discount"))[0]).toBe(o2); // nulls last descending
+    expect((await order("discount"))[2]).toBe(o2);
+    expect(await order("subscription")).toHaveLength(3);
+    expect(await order("-subscription")).toHaveLength(3);
+  });
+
+  it("pages with limit, and the client walks every page", async () => {
+    const first = await polar.orders.list({ limit: 2, page: 1 });
+    expect(first.result.items).toHaveLength(2);
+    expect(first.result.pagination).toEqual({ totalCount: 3, maxPage: 2 });
+    const second = await polar.orders.list({ limit: 2, page: 2 });
+    expect(second.result.items).toHaveLength(1);
+    expect((await collect(polar, { limit: 1 })).length).toBe(3);
+  });
+
+  it("updates billing details and writes order.updated; rejects a bad address", async () => {
+    const updated = await polar.orders.update({ id: ids.o3, orderUpdate: { billingName: "Acme Inc.", billingAddress: { country: "FR", city: "Paris" } } });
+    expect(updated.billingName).toBe("Acme Inc.");
+    expect(updated.billingAddress).toMatchObject({ country: "FR", city: "Paris", line1: null });
+    expect(await outboxTypes(api.knex, orgId)).toContain("order.updated");
+    await rejects(polar.orders.update({ id: ids.o3, orderUpdate: { billingName: "Acme Inc.", billingAddress: { country: "XX" } } }), HTTPValidationError);
+    await rejects(polar.orders.update({ id: ids.foreign, orderUpdate: { billingName: "x", billingAddress: null } }), ResourceNotFound);
+  });
+
+  it("refuses billing details changes once the invoice exists", async () => {
+    await api.knex("orders").where({ id: ids.o1 }).update({ is_invoice_generated: true });
+    const o1 = await polar.orders.get({ id: ids.o1 });
+    // Sending the same details back is no change and succeeds.
+    await polar.orders.update({ id: ids.o1, orderUpdate: { billingName: o1.billingName, billingAddress: o1.billingAddress } });
+    await rejects(polar.orders.update({ id: ids.o1, orderUpdate: { billingName: "Late change", billingAddress: o1.billingAddress } }), HTTPValidationError);
+  });
+
+  it("creates a pending order for a checkout and marks it paid, with events", async () => {
+    const { org } = await orgWithToken(api.knex);
+    const customer = await createCustomer(api.knex, org.id);
+    const { product, price } = await createProductWithPrice(api.knex, org.id);
+    const row = await api.knex.transaction((trx) =>
+      createOrderForCheckout(trx, {
+        organizationId: org.id, customerId: customer.id, productId: product.id, productPriceId: price.id,
+        checkoutId: null, subscriptionId: null, billingReason: "purchase", currency: "usd",
+        subtotalAmount: 2500, discountAmount: 500, discountId: null, taxAmount: 400,
+        items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id }],
+        billingName: "Jane", billingAddress: { country: "DE", line1: null, line2: null, city: null, state: null, postal_code: null },
+        metadata: { ref: "x" }, customFieldData: {},
+      }),
+    );
+    expect(row.status).toBe("pending");
+    await api.knex.transaction((trx) => markOrderPaid(trx, row.id));
+    await api.knex.transaction((trx) => markOrderPaid(trx, row.id)); // idempotent
+    expect(await outboxTypes(api.knex, org.id)).toEqual(["order.created", "order.updated", "order.paid"]);
+    const payload = (await api.knex("outbox").where({ organization_id: org.id, type: "order.paid" }).first()).payload;
+    const event = typeof payload === "string" ? JSON.parse(payload) : payload;
+    expect(event.data).toMatchObject({ id: row.id, status: "paid", paid: true, net_amount: 2000, total_amount: 2400 });
+    expect(event.data.items).toHaveLength(1);
+  });
+});

@@ -1,0 +1,69 @@
+// Confirm over other processors: the Stripe adapter end to end against stripe-mock (its fixture
+// intent is never paid, so the checkout fails cleanly with the intent recorded), and a processor
+// that can't be reached (the checkout fails, the discount is released, nothing else is written).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { PaymentError } from "@polar-sh/sdk/models/errors/paymenterror.js";
+import { setProcessor } from "../../server/processors/index.js";
+import { SandboxProcessor } from "../../server/processors/sandbox.js";
+import { StripeProcessor } from "../../server/processors/stripe.js";
+import { useTestApi } from "../helpers/api.js";
+import { createCheckoutProduct, createDiscount, orgWithToken } from "../fixtures/factories.js";
+import { hasStripeMock, startStripeMock } from "./stripe-mock.js";
+
+const api = useTestApi();
+
+describe("confirm over other processors", () => {
+  let polar: Polar;
+  let orgId: string;
+  let productId: string;
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+    productId = (await createCheckoutProduct(api.knex, org.id)).product.id;
+  });
+  afterEach(() => setProcessor(null));
+
+  const confirm = (secret: string, extra: Record<string, unknown> = {}) =>
+    polar.checkouts.clientConfirm({
+      clientSecret: secret,
+      checkoutConfirmStripe: { customerEmail: "p@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "ctoken_test", ...extra },
+    });
+
+  it("fails cleanly when the processor can't be reached", async () => {
+    class Down extends SandboxProcessor {
+      override async confirmPayment(): Promise<never> {
+        throw new Error("connect ECONNREFUSED");
+      }
+    }
+    setProcessor(new Down());
+    const discount = await createDiscount(api.knex, orgId, { code: "OUTAGE", max_redemptions: 1 });
+    const checkout = await polar.checkouts.create({ products: [productId] });
+    const err = await confirm(checkout.clientSecret, { discountCode: "OUTAGE" }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(PaymentError);
+    expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("failed");
+    expect(await api.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(0);
+    expect((await api.knex("discounts").where({ id: discount.id }).first()).redemptions_count).toBe(0);
+  });
+
+  describe.skipIf(!hasStripeMock)("Stripe (stripe-mock)", () => {
+    let mock: Awaited<ReturnType<typeof startStripeMock>>;
+    beforeAll(async () => {
+      mock = await startStripeMock();
+    });
+    afterAll(() => mock?.stop());
+
+    it("confirms through a payment intent; an unpaid intent fails the checkout", async () => {
+      setProcessor(new StripeProcessor("sk_test_borealis", { host: "127.0.0.1", port: mock.port, protocol: "http" }));
+      const checkout = await polar.checkouts.create({ products: [productId] });
+      const err = await confirm(checkout.clientSecret).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(PaymentError);
+      expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("failed");
+      const [payment] = await api.knex("payments").where({ checkout_id: checkout.id });
+      expect(payment.status).toBe("failed");
+      expect(payment.processor_ref).toMatch(/^pi_/);
+    });
+  });
+});

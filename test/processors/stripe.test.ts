@@ -1,0 +1,78 @@
+// The Stripe adapter against stripe-mock (started here on a free port): customers, payment
+// intents confirmed with a confirmation token, saved payment methods, refunds, each call with the
+// idempotency key we give it; and the sandbox's deterministic test tokens.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StripeProcessor } from "../../server/processors/stripe.js";
+import { SandboxProcessor, parseSandboxToken } from "../../server/processors/sandbox.js";
+import { hasStripeMock, startStripeMock } from "./stripe-mock.js";
+
+describe.skipIf(!hasStripeMock)("Stripe adapter against stripe-mock", () => {
+  let mock: Awaited<ReturnType<typeof startStripeMock>>;
+  let stripe: StripeProcessor;
+  const requests: { method: string; path: string; idempotency_key?: string }[] = [];
+
+  beforeAll(async () => {
+    mock = await startStripeMock();
+    stripe = new StripeProcessor("sk_test_borealis", { host: "127.0.0.1", port: mock.port, protocol: "http" });
+    stripe.client.on("request", (e: { method: string; path: string; idempotency_key?: string }) => requests.push(e));
+  });
+  afterAll(() => {
+    mock?.stop();
+  });
+
+  it("creates a customer with our idempotency key", async () => {
+    const id = await stripe.createCustomer({ email: "buyer@example.com", name: "Buyer", idempotencyKey: "customer:abc", metadata: { customer_id: "abc" } });
+    expect(id).toMatch(/^cus_/);
+    expect(requests.at(-1)).toMatchObject({ method: "POST", path: "/v1/customers", idempotency_key: "customer:abc" });
+  });
+
+  it("confirms a payment intent with a confirmation token and maps its status", async () => {
+    const result = await stripe.confirmPayment({
+      amount: 2500,
+      currency: "usd",
+      confirmationToken: "ctoken_test",
+      customerRef: null,
+      setupFutureUsage: false,
+      idempotencyKey: "checkout:xyz:confirm",
+      metadata: { checkout_id: "xyz" },
+    });
+    expect(requests.at(-1)).toMatchObject({ method: "POST", path: "/v1/payment_intents", idempotency_key: "checkout:xyz:confirm" });
+    // stripe-mock answers its fixture intent (status requires_payment_method): not paid, so declined.
+    expect(result.status).toBe("declined");
+    expect(result.paymentRef).toMatch(/^pi_/);
+  });
+
+  it("saves a payment method with its card details", async () => {
+    const saved = await stripe.savePaymentMethod({ customerRef: "cus_123", confirmationToken: "ctoken_test", idempotencyKey: "setup:abc" });
+    expect(saved.paymentMethodRef).toMatch(/^pm_/);
+    expect(saved.card).toEqual({ brand: "visa", last4: "4242" });
+    expect(requests.at(-1)).toMatchObject({ path: "/v1/setup_intents", idempotency_key: "setup:abc" });
+  });
+
+  it("refunds with an idempotency key", async () => {
+    const refund = await stripe.refund({ paymentRef: "pi_123", amount: 1000, idempotencyKey: "refund:r1" });
+    expect(refund.refundRef).toMatch(/^re_/);
+    expect(refund.status).toBe("succeeded");
+    expect(requests.at(-1)).toMatchObject({ path: "/v1/refunds", idempotency_key: "refund:r1" });
+  });
+});
+
+describe("sandbox processor", () => {
+  it("maps its test tokens and card numbers deterministically", async () => {
+    expect(parseSandboxToken("tok_sandbox_success")?.outcome).toBe("success");
+    expect(parseSandboxToken("4000000000000002")?.outcome).toBe("generic_decline");
+    expect(parseSandboxToken("tok_sandbox_4000000000009995")?.outcome).toBe("insufficient_funds");
+    expect(parseSandboxToken("tok_sandbox_requires_action")?.outcome).toBe("requires_action");
+    expect(parseSandboxToken("tok_unknown")).toBeNull();
+    const sandbox = new SandboxProcessor();
+    const input = { amount: 100, currency: "usd", confirmationToken: "4242424242424242", customerRef: null, setupFutureUsage: true, idempotencyKey: "k", metadata: {} };
+    const first = await sandbox.confirmPayment(input);
+    expect(first).toMatchObject({ status: "succeeded", card: { brand: "visa", last4: "4242" } });
+    // Same key, same answer (even with another token): never charged twice.
+    expect(await sandbox.confirmPayment({ ...input, confirmationToken: "tok_sandbox_decline" })).toEqual(first);
+    expect(await sandbox.confirmPayment({ ...input, idempotencyKey: "k2", confirmationToken: "tok_sandbox_decline" })).toMatchObject({
+      status: "declined",
+      code: "card_declined",
+    });
+  });
+});

@@ -1,0 +1,133 @@
+// Refunds through the official client: partial then full refund with the order's amounts and
+// status following, proportional tax, RefundAmountTooHigh, RefundedAlready, revoke_benefits,
+// events, every list filter and sort key, and concurrent refunds that can't exceed the order.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import type { Refund } from "@polar-sh/sdk/models/components/refund.js";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { RefundAmountTooHigh } from "@polar-sh/sdk/models/errors/refundamounttoohigh.js";
+import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
+import { useTestApi } from "../helpers/api.js";
+import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+async function collect(polar: Polar, req: Parameters<Polar["refunds"]["list"]>[0]): Promise<Refund[]> {
+  const out: Refund[] = [];
+  for await (const page of await polar.refunds.list(req)) out.push(...page.result.items);
+  return out;
+}
+
+async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(cls);
+  return err as T;
+}
+
+describe("refunds", () => {
+  let polar: Polar;
+  let orgId: string;
+  let customerId: string;
+  let productId: string;
+
+  /** A paid order of 10.00 + 2.00 tax with its succeeded card payment. */
+  async function paidOrder(overrides: Record<string, unknown> = {}) {
+    const order = await createOrder(api.knex, orgId, { customerId, productId }, { subtotal_amount: 1000, tax_amount: 200, ...overrides });
+    await createPayment(api.knex, orgId, { order_id: order.id, amount: 1200 });
+    return order;
+  }
+
+  beforeAll(async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    orgId = org.id;
+    polar = api.client(token);
+    customerId = (await createCustomer(api.knex, orgId)).id;
+    productId = (await createProductWithPrice(api.knex, orgId)).product.id;
+  });
+
+  it("refunds partially, then fully; the order follows; then RefundedAlready", async () => {
+    const order = await paidOrder();
+    const first = await polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 400, comment: "half-ish", metadata: { ticket: "T-1" } });
+    expect(first).toMatchObject({
+      status: "succeeded", reason: "customer_request", amount: 400, taxAmount: 80, currency: "usd", orderId: order.id,
+      customerId, organizationId: orgId, subscriptionId: null, revokeBenefits: false, metadata: { ticket: "T-1" },
+    });
+    let o = await polar.orders.get({ id: order.id });
+    expect(o).toMatchObject({ status: "partially_refunded", refundedAmount: 400, refundedTaxAmount: 80, paid: true });
+
+    await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 601 }), RefundAmountTooHigh);
+    const second = await polar.refunds.create({ orderId: order.id, reason: "other", amount: 600, revokeBenefits: true });
+    expect(second).toMatchObject({ amount: 600, taxAmount: 120, revokeBenefits: true, status: "succeeded" });
+    o = await polar.orders.get({ id: order.id });
+    expect(o).toMatchObject({ status: "refunded", refundedAmount: 1000, refundedTaxAmount: 200 });
+
+    const err = await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 1 }), RefundedAlready);
+    expect(err.error).toBe("RefundedAlready");
+    const types = await outboxTypes(api.knex, orgId);
+    expect(types.filter((t) => t === "refund.created")).toHaveLength(2);
+    expect(types.filter((t) => t === "refund.updated")).toHaveLength(2);
+    expect(types.filter((t) => t === "order.refunded")).toHaveLength(2);
+    expect(types).toContain("order.updated");
+  });
+
+  it("answers RefundAmountTooHigh past the net amount, and 422 for unpaid, foreign or unknown orders", async () => {
+    const order = await paidOrder();
+    const tooHigh = await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 1001 }), RefundAmountTooHigh);
+    expect(tooHigh.error).toBe("RefundAmountTooHigh");
+    const pending = await createOrder(api.knex, orgId, { customerId, productId }, { status: "pending" });
+    await rejects(polar.refunds.create({ orderId: pending.id, reason: "other", amount: 100 }), HTTPValidationError);
+    await rejects(polar.refunds.create({ orderId: "00000000-0000-4000-8000-000000000000", reason: "other", amount: 100 }), HTTPValidationError);
+    const other = await orgWithToken(api.knex);
+    const oc = await createCustomer(api.knex, other.org.id);
+    const op = await createProductWithPrice(api.knex, other.org.id);
+    const foreign = await createOrder(api.knex, other.org.id, { customerId: oc.id, productId: op.product.id });
+    await rejects(polar.refunds.create({ orderId: foreign.id, reason: "other", amount: 100 }), HTTPValidationError);
+    await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 0 }), HTTPValidationError);
+    expect((await polar.orders.get({ id: order.id })).refundedAmount).toBe(0);
+  });
+
+  it("serializes concurrent refunds: ten of 300 on a 1000 order refund exactly three", async () => {
+    const order = await paidOrder();
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => polar.refunds.create({ orderId: order.id, reason: "duplicate", amount: 300 })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(RefundAmountTooHigh);
+    const o = await polar.orders.get({ id: order.id });
+    expect(o).toMatchObject({ refundedAmount: 900, status: "partially_refunded" });
+  });
+
+  it("lists with every filter and sort key", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const p = api.client(token);
+    const c1 = await createCustomer(api.knex, org.id);
+    const c2 = await createCustomer(api.knex, org.id);
+    const prod = (await createProductWithPrice(api.knex, org.id)).product.id;
+    const o1 = await createOrder(api.knex, org.id, { customerId: c1.id, productId: prod }, { subtotal_amount: 1000 });
+    const o2 = await createOrder(api.knex, org.id, { customerId: c2.id, productId: prod }, { subtotal_amount: 1000 });
+    await createPayment(api.knex, org.id, { order_id: o1.id, amount: 1000 });
+    await createPayment(api.knex, org.id, { order_id: o2.id, amount: 1000 });
+    const r1 = (await p.refunds.create({ orderId: o1.id, reason: "other", amount: 500 }))!;
+    const r2 = (await p.refunds.create({ orderId: o2.id, reason: "other", amount: 200 }))!;
+    const r3 = (await p.refunds.create({ orderId: o1.id, reason: "other", amount: 300 }))!;
+    await api.knex("refunds").where({ id: r3.id }).update({ status: "failed" });
+    const of = async (req: Parameters<Polar["refunds"]["list"]>[0]) => (await collect(p, req)).map((r) => r.id).sort();
+    const s = (...xs: string[]) => xs.sort();
+    expect(await of({})).toEqual(s(r1.id, r2.id, r3.id));
+    expect(await of({ id: r2.id })).toEqual([r2.id]);
+    expect(await of({ id: [r1.id, r2.id] })).toEqual(s(r1.id, r2.id));
+    expect(await of({ organizationId: org.id })).toHaveLength(3);
+    expect(await of({ orderId: o1.id })).toEqual(s(r1.id, r3.id));
+    expect(await of({ customerId: c2.id })).toEqual([r2.id]);
+    expect(await of({ subscriptionId: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
+    expect(await of({ succeeded: true })).toEqual(s(r1.id, r2.id));
+    expect(await of({ succeeded: false })).toEqual([r3.id]);
+    const order = async (key: string) => (await collect(p, { sorting: [key as never] })).map((r) => r.id);
+    expect(await order("amount")).toEqual([r2.id, r3.id, r1.id]);
+    expect(await order("-amount")).toEqual([r1.id, r3.id, r2.id]);
+    expect(await order("created_at")).toEqual([r1.id, r2.id, r3.id]);
+    expect(await order("-created_at")).toEqual([r3.id, r2.id, r1.id]);
+    const page = await p.refunds.list({ limit: 2 });
+    expect(page.result.pagination).toEqual({ totalCount: 3, maxPage: 2 });
+  });
+});
