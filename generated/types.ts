@@ -12244,13 +12244,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentAlreadyInProgress"];
                 };
             };
-            /** @description Unprocessable Content: OrderNotEligibleForRetry */
+            /** @description Unprocessable Content: OrderNotEligibleForRetry, or HTTPValidationError for a malformed request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderNotEligibleForRetry"];
+                    "application/json": components["schemas"]["OrderNotEligibleForRetry"] | components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -12333,6 +12333,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
             /** @description Conflict: InvoiceAlreadyExists */
@@ -15411,6 +15420,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
             /** @description Conflict: InvoiceAlreadyExists */

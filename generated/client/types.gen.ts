@@ -11122,9 +11122,9 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      */
     409: PaymentAlreadyInProgress;
     /**
-     * Unprocessable Content: OrderNotEligibleForRetry
+     * Unprocessable Content: OrderNotEligibleForRetry, or HTTPValidationError for a malformed request
      */
-    422: OrderNotEligibleForRetry;
+    422: OrderNotEligibleForRetry | HttpValidationError;
 };
 
 export type CustomerPortalOrdersConfirmRetryPaymentError = CustomerPortalOrdersConfirmRetryPaymentErrors[keyof CustomerPortalOrdersConfirmRetryPaymentErrors];
@@ -11193,6 +11193,10 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
     /**
      * Conflict: InvoiceAlreadyExists
      */
@@ -13535,6 +13539,10 @@ export type OrdersGenerateInvoiceErrors = {
      * Forbidden: NotPermitted (the token lacks a required scope)
      */
     403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
     /**
      * Conflict: InvoiceAlreadyExists
      */
