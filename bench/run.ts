@@ -1,6 +1,8 @@
 // `make bench`: seeds 10,000 products, then loads GET /v1/products/{id} and
-// GET /v1/products/?limit=100 at 32 connections, each beside the bare Express route in the same
-// run, and prints req/s, p50, p99 and the ratio to the baseline as a Markdown table.
+// GET /v1/products/?limit=100 at 32 connections, beside the bare Express route in the same run,
+// then checkout create (POST /v1/checkouts/) and confirm with the sandbox processor (POST
+// /v1/checkouts/client/{client_secret}/confirm, each request a different open checkout), and prints
+// req/s, p50, p99 and the ratio to the baseline as a Markdown table.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -12,11 +14,12 @@ import { startPostgres } from "../scripts/services.js";
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
+const CONFIRMS = Number(process.env.BENCH_CONFIRMS ?? 2000);
 
 interface Row { name: string; rps: number; p50: number; p99: number; errors: number }
 
-async function load(name: string, url: string, headers: Record<string, string>): Promise<Row> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+async function load(name: string, url: string, headers: Record<string, string>, extra: Partial<autocannon.Options> = {}): Promise<Row> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, ...extra });
   const errors = r.errors + r.non2xx + r.timeouts;
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
 }
@@ -67,6 +70,49 @@ async function main() {
     rows.push(await load("bare Express route (baseline)", urls.bare, {}));
     rows.push(await load("GET /v1/products/{id}", `${urls.api}/v1/products/${someId}`, auth));
     rows.push(await load("GET /v1/products/?limit=100", `${urls.api}/v1/products/?limit=100`, auth));
+
+    // Checkouts: create against a one-time fixed price, then confirm pre-created open checkouts,
+    // one per request, paid with the sandbox's always-succeeding test token.
+    const productId = someId;
+    const json = { ...auth, "content-type": "application/json" };
+    rows.push(
+      await load("POST /v1/checkouts/ (create)", `${urls.api}/v1/checkouts/`, json, {
+        method: "POST",
+        body: JSON.stringify({ products: [productId] }),
+      }),
+    );
+    const secrets: string[] = [];
+    for (let i = 0; i < CONFIRMS; i++) {
+      const res = await fetch(`${urls.api}/v1/checkouts/`, { method: "POST", headers: json, body: JSON.stringify({ products: [productId] }) });
+      secrets.push(((await res.json()) as { client_secret: string }).client_secret);
+    }
+    const confirmBody = JSON.stringify({ customer_email: "bench@example.com", customer_name: "Bench", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" });
+    // One confirm by hand first, so a broken request shape fails loudly instead of as non-2xx counts.
+    const probe = await fetch(`${urls.api}/v1/checkouts/client/${secrets[0]}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: confirmBody });
+    if (probe.status !== 200) throw new Error(`confirm answered ${probe.status}: ${await probe.text()}`);
+    let next = 1;
+    const confirm = await autocannon({
+      url: urls.api,
+      connections: CONNECTIONS,
+      amount: CONFIRMS - 1,
+      requests: [
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          setupRequest: (req) => ({ ...req, path: `/v1/checkouts/client/${secrets[next++ % secrets.length]}/confirm`, body: confirmBody }),
+        },
+      ],
+    });
+    rows.push({
+      name: `POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts)`,
+      rps: confirm.requests.average,
+      p50: confirm.latency.p50,
+      p99: confirm.latency.p99,
+      errors: confirm.errors + confirm.non2xx + confirm.timeouts,
+    });
+    const orders = Number((await knex("orders").count({ n: "*" }).first())?.n ?? 0);
+    if (orders !== CONFIRMS) throw new Error(`expected ${CONFIRMS} orders after the confirm run, found ${orders}`);
+
     const base = rows[0].rps;
     console.log(`\n${PRODUCTS} products, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`);
     console.log("| route | req/s | p50 ms | p99 ms | vs bare | errors |");
@@ -76,6 +122,7 @@ async function main() {
     }
     const single = rows[1];
     console.log(`\ntarget GET /v1/products/{id}: p99 <= 15 ms (${single.p99 <= 15 ? "met" : "missed"}), >= 35% of bare (${single.rps / base >= 0.35 ? "met" : "missed"})`);
+    console.log(`target checkout create: p99 <= 50 ms (${rows[3].p99 <= 50 ? "met" : "missed"}); confirm: p99 <= 100 ms (${rows[4].p99 <= 100 ? "met" : "missed"})`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
     child?.kill("SIGTERM");
