@@ -61,35 +61,58 @@ export async function findReadable(
 }
 
 /**
- * Loads every relation of the given products in one round trip, whatever their number: each
- * relation comes back as a JSON array per product (timestamps as ISO strings, the metered unit
- * amount as text so its 12 decimals survive).
+ * The relations of the product whose id is `idExpr`, as four JSON array columns (timestamps as
+ * ISO strings, the metered unit amount as text so its 12 decimals survive).
  */
-export async function loadRelations(db: Knex, productIds: string[]): Promise<Map<string, ProductRelations>> {
-  const out = new Map<string, ProductRelations>();
-  if (productIds.length === 0) return out;
-  const { rows } = await db.raw(
-    `select ids.id as product_id,
-       coalesce((select json_agg(x order by x.position, x.created_at) from (
+function relationColumns(idExpr: string): string {
+  return `coalesce((select json_agg(x order by x.position, x.created_at) from (
          select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.price_amount,
                 pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount,
                 pp.meter_id, m.name as meter_name, pp.is_archived, pp.position
            from product_prices pp left join meters m on m.id = pp.meter_id
-          where pp.product_id = ids.id and not pp.is_archived) x), '[]') as prices,
+          where pp.product_id = ${idExpr} and not pp.is_archived) x), '[]') as rel_prices,
        coalesce((select json_agg(x order by x.sort) from (
          select b.*, pb."order" as sort from product_benefits pb join benefits b on b.id = pb.benefit_id
-          where pb.product_id = ids.id and b.deleted_at is null) x), '[]') as benefits,
+          where pb.product_id = ${idExpr} and b.deleted_at is null) x), '[]') as rel_benefits,
        coalesce((select json_agg(x order by x.sort) from (
          select f.*, pm."order" as sort from product_medias pm join files f on f.id = pm.file_id
-          where pm.product_id = ids.id and f.deleted_at is null) x), '[]') as medias,
+          where pm.product_id = ${idExpr} and f.deleted_at is null) x), '[]') as rel_medias,
        coalesce((select json_agg(x order by x."order") from (
          select cf.*, pcf."order", pcf.required from product_custom_fields pcf join custom_fields cf on cf.id = pcf.custom_field_id
-          where pcf.product_id = ids.id and cf.deleted_at is null) x), '[]') as custom_fields
-     from unnest(?::uuid[]) as ids(id)`,
-    [productIds],
-  );
-  for (const r of rows as { product_id: string; prices: PriceRow[]; benefits: BenefitRow[]; medias: FileRow[]; custom_fields: ProductRelations["customFields"] }[]) {
-    out.set(r.product_id, { prices: r.prices, benefits: r.benefits, medias: r.medias, customFields: r.custom_fields });
-  }
+          where pcf.product_id = ${idExpr} and cf.deleted_at is null) x), '[]') as rel_custom_fields`;
+}
+
+interface RelationColumns {
+  rel_prices: PriceRow[];
+  rel_benefits: BenefitRow[];
+  rel_medias: FileRow[];
+  rel_custom_fields: ProductRelations["customFields"];
+}
+
+function relationsOf(r: RelationColumns): ProductRelations {
+  return { prices: r.rel_prices, benefits: r.rel_benefits, medias: r.rel_medias, customFields: r.rel_custom_fields };
+}
+
+/** Loads every relation of the given products in one round trip, whatever their number. */
+export async function loadRelations(db: Knex, productIds: string[]): Promise<Map<string, ProductRelations>> {
+  const out = new Map<string, ProductRelations>();
+  if (productIds.length === 0) return out;
+  const { rows } = await db.raw(`select ids.id as product_id, ${relationColumns("ids.id")} from unnest(?::uuid[]) as ids(id)`, [productIds]);
+  for (const r of rows as (RelationColumns & { product_id: string })[]) out.set(r.product_id, relationsOf(r));
   return out;
+}
+
+/** A readable product with all its relations, in one round trip (the single-product read path). */
+export async function findReadableWithRelations(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+): Promise<{ row: ProductRow; relations: ProductRelations } | undefined> {
+  if (!isUuid(id)) return undefined;
+  const found = (await readable(db, caller).where("products.id", id).first(db.raw(`products.*, ${relationColumns("products.id")}`))) as
+    | (ProductRow & RelationColumns)
+    | undefined;
+  if (!found) return undefined;
+  const { rel_prices, rel_benefits, rel_medias, rel_custom_fields, ...row } = found;
+  return { row, relations: relationsOf({ rel_prices, rel_benefits, rel_medias, rel_custom_fields }) };
 }

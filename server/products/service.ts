@@ -11,7 +11,7 @@ import { checkAmount, checkCurrency, MAXIMUM_PRICE_AMOUNT } from "../kit/money.j
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toProduct, type ProductOut } from "./models.js";
-import { findReadable, loadRelations, readable, type PriceRow, type ProductRow } from "./repository.js";
+import { findReadable, findReadableWithRelations, loadRelations, readable, type PriceRow, type ProductRow } from "./repository.js";
 
 type Schemas = components["schemas"];
 type Interval = Schemas["SubscriptionRecurringInterval"];
@@ -182,9 +182,9 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
 }
 
 export async function getProduct(db: Knex, caller: OrganizationCaller, id: string): Promise<ProductOut> {
-  const row = await findReadable(db, caller, id);
-  if (!row) throw new ResourceNotFound("Product not found.");
-  return readProduct(db, row);
+  const found = await findReadableWithRelations(db, caller, id);
+  if (!found) throw new ResourceNotFound("Product not found.");
+  return toProduct(found.row, found.relations);
 }
 
 // Sorting by price uses the product's static price: free < custom < fixed < metered for the
