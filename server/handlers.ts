@@ -20,6 +20,7 @@ import { checkoutHandlers } from "./checkouts/handlers.js";
 import { orderHandlers } from "./orders/handlers.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
+import { webhookHandlers } from "./webhooks/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -40,6 +41,7 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...orderHandlers,
   ...paymentHandlers,
   ...refundHandlers,
+  ...webhookHandlers,
   ...customerPortalOrderHandlers,
   ...customerPortalPaymentMethodHandlers,
 };

@@ -5,6 +5,9 @@ import type { Knex } from "knex";
 import { createApp } from "./app.js";
 import { createTemporalClient } from "../workflows/client.js";
 import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "./orders/invoice-workflow.js";
+import { setWebhookWaker } from "./webhooks/waker.js";
+import { temporalWebhookWaker } from "../workflows/activities/webhooks.js";
+import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { logger } from "./kit/logger.js";
 
 export interface ApiHandle {
@@ -20,11 +23,13 @@ export async function startApi(opts: {
   temporalAddress?: string;
   validateResponses?: boolean;
 }): Promise<ApiHandle> {
-  // Workflows the API starts (invoices) go to the Temporal server this process was given.
+  // Workflows the API starts (invoices, webhook redelivery wake-ups) go to the Temporal server
+  // this process was given.
   if (opts.temporalAddress) {
     const client = createTemporalClient(opts.temporalAddress);
     client.catch((err) => logger.error({ err }, "Temporal client failed to connect")); // answered per request, not a crash
     setInvoiceWorkflowStarter(temporalInvoiceStarter(client));
+    setWebhookWaker(temporalWebhookWaker(client, BOREALIS_TASK_QUEUE));
   }
   const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request

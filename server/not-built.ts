@@ -44,14 +44,6 @@ export const notBuilt = [
   "subscriptions:list",
   "subscriptions:revoke",
   "subscriptions:update",
-  "webhooks:create_webhook_endpoint",
-  "webhooks:delete_webhook_endpoint",
-  "webhooks:get_webhook_endpoint",
-  "webhooks:list_webhook_deliveries",
-  "webhooks:list_webhook_endpoints",
-  "webhooks:redeliver_webhook_event",
-  "webhooks:reset_webhook_endpoint_secret",
-  "webhooks:update_webhook_endpoint",
 ] as const satisfies readonly OperationId[];
 
 export type NotBuiltOperationId = (typeof notBuilt)[number];

@@ -10,6 +10,7 @@ import { stdSerializers } from "pino";
 import { logger } from "../server/kit/logger.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities } from "./activities/outbox.js";
+import { createWebhookActivities } from "./activities/webhooks.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
@@ -63,6 +64,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       activities: {
         ...createOutboxActivities({ knex: opts.knex }),
         ...createInvoiceActivities({ knex: opts.knex }),
+        ...createWebhookActivities({ knex: opts.knex }),
       },
     });
     const w = worker;

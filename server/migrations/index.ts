@@ -4,6 +4,7 @@ import * as catalog from "./0002_catalog.js";
 import * as customers from "./0003_customers.js";
 import * as checkouts from "./0004_checkouts.js";
 import * as orders from "./0005_orders.js";
+import * as webhooks from "./0006_webhooks.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -11,4 +12,5 @@ export const migrations = [
   { name: "0003_customers", ...customers },
   { name: "0004_checkouts", ...checkouts },
   { name: "0005_orders", ...orders },
+  { name: "0006_webhooks", ...webhooks },
 ];

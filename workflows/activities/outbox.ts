@@ -3,6 +3,9 @@
 // taken with SKIP LOCKED hand each row to exactly one claimer, and marking it in the same
 // transaction means a retry after a lost response claims the next rows, never the same ones.
 import type { Knex } from "knex";
+import { logger } from "../../server/kit/logger.js";
+import { fanOut, queuedEndpoints } from "../../server/webhooks/delivery.js";
+import { activityContextWebhookWaker, type WebhookWaker } from "./webhooks.js";
 
 export interface OutboxBatch {
   /** Claimed row ids, ascending. */
@@ -11,10 +14,22 @@ export interface OutboxBatch {
   types: string[];
 }
 
-export function createOutboxActivities({ knex }: { knex: Knex }) {
+export function createOutboxActivities({
+  knex,
+  wakeWebhookEndpoints = activityContextWebhookWaker,
+  webhookSweepEveryMs = 5 * 60_000,
+}: {
+  knex: Knex;
+  /** Wakes the delivery workflows of endpoints that got events; the worker's own client by default. */
+  wakeWebhookEndpoints?: WebhookWaker;
+  /** How often an idle claim makes sure every endpoint with queued events has a delivery workflow. */
+  webhookSweepEveryMs?: number;
+}) {
+  let lastSweep = 0;
   return {
     async claimOutboxBatch(limit: number): Promise<OutboxBatch> {
-      return knex.transaction(async (trx) => {
+      let endpointIds: string[] = [];
+      const batch = await knex.transaction(async (trx) => {
         const rows: { id: number | string; type: string }[] = await trx("outbox")
           .select("id", "type")
           .whereNull("published_at")
@@ -25,11 +40,27 @@ export function createOutboxActivities({ knex }: { knex: Knex }) {
         if (rows.length === 0) return { ids: [], types: [] };
         // bigserial: a number where server/kit/db.ts installed its int8 parser, a string otherwise.
         const ids = rows.map((r) => Number(r.id));
-        // Webhooks issue: fan each row out to its organization's endpoints (webhook_deliveries)
-        // here, in this transaction, so a row is published exactly when its deliveries exist.
+        // Fan each row out to its organization's subscribed endpoints (webhook_events) here, in
+        // this transaction, so a row is published exactly when its webhook events exist.
+        endpointIds = await fanOut(trx, ids);
         await trx("outbox").whereIn("id", ids).update({ published_at: trx.fn.now() });
         return { ids, types: rows.map((r) => r.type) };
       });
+      // After commit: the delivery workflows read the committed queue. A failed wake-up fails
+      // the activity (its retry claims the next rows); the sweep below recovers those events.
+      await wakeWebhookEndpoints(endpointIds);
+      // The backstop for a wake-up lost after commit (Temporal unreachable at that moment): when
+      // idle, now and then, start the workflow of every endpoint with queued events unless it
+      // runs (no signal, so a running workflow's history does not grow).
+      if (batch.ids.length === 0 && Date.now() - lastSweep >= webhookSweepEveryMs) {
+        lastSweep = Date.now();
+        try {
+          await wakeWebhookEndpoints(await queuedEndpoints(knex), "ensure");
+        } catch (err) {
+          logger.warn({ err }, "webhook sweep failed; it runs again at the next idle claim after the interval");
+        }
+      }
+      return batch;
     },
   };
 }

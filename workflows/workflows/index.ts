@@ -2,3 +2,4 @@
 // not re-exported here cannot run.
 export { outboxRelayWorkflow } from "./outbox-relay.js";
 export { invoiceWorkflow } from "./invoice.js";
+export { webhookEndpointWorkflow } from "./webhook-delivery.js";

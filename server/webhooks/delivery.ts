@@ -1,0 +1,184 @@
+// One delivery attempt of one webhook event, as the worker runs it: sign, POST with a 10 s
+// timeout to an address the URL policy allows, then record the attempt (webhook_deliveries),
+// the event's last result, and, on a 410, disable the endpoint, all in one transaction.
+// Retries and their schedule belong to the endpoint's delivery workflow, not to this code.
+import http from "node:http";
+import https from "node:https";
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { Knex } from "knex";
+import { formatBody } from "./formats.js";
+import { eventWithEndpoint, nextPendingEvent } from "./repository.js";
+import { signWebhook } from "./signing.js";
+import { refusedAddress } from "./url.js";
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const RESPONSE_LIMIT = 2048;
+
+export type AttemptOutcome =
+  /** 2xx: done. */
+  | "delivered"
+  /** Non-2xx (but 410) or unreachable: the workflow tries again on its schedule. */
+  | "failed"
+  /** 410 Gone: the endpoint is now disabled; its queue stops. */
+  | "gone"
+  /** The endpoint was deleted or disabled meanwhile: nothing was sent. */
+  | "skipped";
+
+export interface AttemptResult {
+  outcome: AttemptOutcome;
+  httpCode: number | null;
+}
+
+interface HttpResult {
+  status: number | null;
+  body: string;
+}
+
+/** A DNS lookup that refuses addresses outside the URL policy (a public name resolving inward). */
+function guardedLookup(
+  hostname: string,
+  options: object,
+  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, "");
+    const list = addresses as LookupAddress[];
+    const bad = list.map((a) => refusedAddress(a.address)).find((r) => r !== null);
+    if (bad) return callback(Object.assign(new Error(`Refused ${hostname}: ${bad}`), { code: "EREFUSED" }), "");
+    if ((options as { all?: boolean }).all) return callback(null, list);
+    return callback(null, list[0].address, list[0].family);
+  });
+}
+
+export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<HttpResult> {
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve({ status: null, body: "Invalid URL" });
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, "");
+    const refused = refusedAddress(host);
+    if (refused) return resolve({ status: null, body: `Refused ${host}: ${refused}` });
+    const request = target.protocol === "https:" ? https.request : http.request;
+    let settled = false;
+    const done = (r: HttpResult) => {
+      if (!settled) {
+        settled = true;
+        resolve(r);
+      }
+    };
+    const req = request(
+      target,
+      {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Borealis-Webhooks" },
+        lookup: guardedLookup as never,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          if (size < RESPONSE_LIMIT) chunks.push(c);
+          size += c.length;
+          // Enough kept: stop reading a large response instead of buffering it.
+          if (size > RESPONSE_LIMIT * 4) res.destroy();
+        });
+        const finish = () => done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString("utf8").slice(0, RESPONSE_LIMIT) });
+        res.on("end", finish);
+        res.on("close", finish);
+        res.on("error", finish);
+      },
+    );
+    // The whole exchange, not only idle sockets, is bounded by the timeout.
+    const timer = setTimeout(() => req.destroy(new Error(`Timed out after ${timeoutMs} ms`)), timeoutMs);
+    req.on("close", () => clearTimeout(timer));
+    req.on("timeout", () => req.destroy(new Error(`Timed out after ${timeoutMs} ms`)));
+    req.on("error", (err) => done({ status: null, body: err.message.slice(0, RESPONSE_LIMIT) }));
+    req.end(body);
+  });
+}
+
+export async function attemptDelivery(knex: Knex, eventId: string, opts: { timeoutMs?: number } = {}): Promise<AttemptResult> {
+  const found = await eventWithEndpoint(knex, eventId);
+  if (!found) return { outcome: "skipped", httpCode: null };
+  const { event, endpoint } = found;
+  if (!endpoint.enabled || endpoint.deleted_at !== null) return { outcome: "skipped", httpCode: null };
+
+  const body = formatBody(endpoint.format, event.payload);
+  const headers = signWebhook(endpoint.secret, event.id, body);
+  const res = await postWebhook(endpoint.url, body, { ...headers }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+  const succeeded = res.status !== null && res.status >= 200 && res.status < 300;
+  const outcome: AttemptOutcome = succeeded ? "delivered" : res.status === 410 ? "gone" : "failed";
+
+  await knex.transaction(async (trx) => {
+    const now = new Date();
+    await trx("webhook_deliveries").insert({
+      organization_id: event.organization_id,
+      endpoint_id: endpoint.id,
+      webhook_event_id: event.id,
+      http_code: res.status,
+      response: res.body,
+      succeeded,
+    });
+    await trx("webhook_events").where({ id: event.id }).update({ last_http_code: res.status, succeeded, modified_at: now });
+    if (outcome === "gone") {
+      await trx("webhook_endpoints").where({ id: endpoint.id }).update({ enabled: false, modified_at: now });
+    }
+  });
+  return { outcome, httpCode: res.status };
+}
+
+/** An event taken from an endpoint's queue, and which queueing of it this is. */
+export interface QueuedEvent {
+  eventId: string;
+  queued: number;
+}
+
+/**
+ * The event is no longer queued: delivered, or its schedule ran out (it can be redelivered).
+ * Unless it was queued again meanwhile (a redelivery): then it stays queued and goes out again.
+ */
+export async function settleEvent(knex: Knex, event: QueuedEvent): Promise<void> {
+  await knex("webhook_events").where({ id: event.eventId, queued: event.queued }).update({ pending: false });
+}
+
+export async function nextQueuedEvent(knex: Knex, endpointId: string): Promise<QueuedEvent | null> {
+  const row = await nextPendingEvent(knex, endpointId);
+  return row ? { eventId: row.id, queued: row.queued } : null;
+}
+
+/**
+ * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and
+ * live, enabled endpoint of the row's organization subscribed to its type. Returns the
+ * endpoints that got events, whose delivery workflows are to be woken after commit.
+ */
+export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
+  if (outboxIds.length === 0) return [];
+  const { rows } = await trx.raw<{ rows: { endpoint_id: string }[] }>(
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text
+       from outbox o
+       join webhook_endpoints e
+         on e.organization_id = o.organization_id and e.enabled and e.deleted_at is null and o.type = any(e.events)
+      where o.id = any(?::bigint[])
+      order by o.id
+     on conflict (endpoint_id, outbox_id) do nothing
+     returning endpoint_id`,
+    [outboxIds],
+  );
+  return [...new Set(rows.map((r) => r.endpoint_id))];
+}
+
+/** Endpoints (live, enabled) with events still queued. */
+export async function queuedEndpoints(knex: Knex): Promise<string[]> {
+  return knex("webhook_events")
+    .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
+    .where("webhook_events.pending", true)
+    .where("webhook_endpoints.enabled", true)
+    .whereNull("webhook_endpoints.deleted_at")
+    .distinct("webhook_events.endpoint_id as endpoint_id")
+    .then((rows: { endpoint_id: string }[]) => rows.map((r) => r.endpoint_id));
+}

@@ -1,0 +1,63 @@
+// The WebhookEndpoint, WebhookEvent and WebhookDelivery wire shapes.
+import type { components } from "../../generated/types.js";
+import { iso, isoRequired } from "../kit/time.js";
+import type { DeliveryWithEventRow, WebhookEndpointRow, WebhookEventRow } from "./repository.js";
+
+export type WebhookEndpointOut = components["schemas"]["WebhookEndpoint"];
+export type WebhookEventOut = components["schemas"]["WebhookEvent"];
+export type WebhookDeliveryOut = components["schemas"]["WebhookDelivery"];
+export type WebhookEventType = components["schemas"]["WebhookEventType"];
+export type WebhookFormat = components["schemas"]["WebhookFormat"];
+
+export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointOut {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    url: row.url,
+    format: row.format,
+    secret: row.secret,
+    organization_id: row.organization_id,
+    events: row.events as WebhookEventType[],
+  };
+}
+
+export function toWebhookEvent(row: WebhookEventRow): WebhookEventOut {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    last_http_code: row.last_http_code,
+    succeeded: row.succeeded,
+    // An archived event's payload is no longer accessible.
+    payload: row.is_archived ? null : row.payload,
+    type: row.type as WebhookEventType,
+    is_archived: row.is_archived,
+  };
+}
+
+export function toWebhookDelivery(row: DeliveryWithEventRow): WebhookDeliveryOut {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    succeeded: row.succeeded,
+    http_code: row.http_code,
+    response: row.response,
+    webhook_event: toWebhookEvent({
+      id: row.webhook_event_id,
+      created_at: row.e_created_at,
+      modified_at: row.e_modified_at,
+      organization_id: row.organization_id,
+      endpoint_id: row.endpoint_id,
+      outbox_id: 0,
+      type: row.e_type,
+      payload: row.e_payload,
+      last_http_code: row.e_last_http_code,
+      succeeded: row.e_succeeded,
+      is_archived: row.e_is_archived,
+      pending: false,
+      queued: 0,
+    }),
+  };
+}

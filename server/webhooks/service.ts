@@ -1,0 +1,146 @@
+// Webhook endpoint rules: the URL policy (server/webhooks/url.ts), a `whsec_` secret generated
+// when none is given and on reset, events deduplicated, soft delete; the deliveries list; and
+// redelivery, which queues the event again for its endpoint's delivery workflow (same event id,
+// so the same webhook-id) and wakes that workflow after commit.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { randomToken } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { logger } from "../kit/logger.js";
+import { listPage, type Page } from "../kit/pagination.js";
+import {
+  toWebhookDelivery, toWebhookEndpoint,
+  type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType, type WebhookFormat,
+} from "./models.js";
+import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
+import { checkWebhookUrl } from "./url.js";
+import { getWebhookWaker } from "./waker.js";
+
+export interface WebhookEndpointCreateInput {
+  url: string;
+  secret?: string | null;
+  format: WebhookFormat;
+  events: WebhookEventType[];
+  organization_id?: string | null;
+}
+
+export interface WebhookEndpointUpdateInput {
+  url?: string | null;
+  secret?: string | null;
+  format?: WebhookFormat | null;
+  events?: WebhookEventType[] | null;
+}
+
+export interface WebhookListQuery {
+  organization_id?: string | string[] | null;
+  endpoint_id?: string | string[] | null;
+  page?: number;
+  limit?: number;
+}
+
+function notFound(what = "Webhook endpoint"): ResourceNotFound {
+  return new ResourceNotFound(`${what} not found.`);
+}
+
+export function newSecret(): string {
+  return randomToken("whsec_", 32);
+}
+
+function checkSecret(secret: string): string {
+  if (secret.length < 8) throw invalid(["body", "secret"], "String should have at least 8 characters", "string_too_short", secret);
+  return secret;
+}
+
+const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)];
+
+export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller, input: WebhookEndpointCreateInput): Promise<WebhookEndpointOut> {
+  if (input.organization_id && input.organization_id !== caller.organizationId) {
+    throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
+  }
+  const url = checkWebhookUrl(input.url);
+  const secret = input.secret === undefined || input.secret === null ? newSecret() : checkSecret(input.secret);
+  const [row] = await db<WebhookEndpointRow>("webhook_endpoints")
+    .insert({
+      organization_id: caller.organizationId,
+      url,
+      format: input.format,
+      secret,
+      events: uniqueEvents(input.events),
+    })
+    .returning("*");
+  return toWebhookEndpoint(row as WebhookEndpointRow);
+}
+
+export async function getWebhookEndpoint(db: Knex, caller: OrganizationCaller, id: string): Promise<WebhookEndpointOut> {
+  const row = await findEndpoint(db, caller, id);
+  if (!row) throw notFound();
+  return toWebhookEndpoint(row);
+}
+
+export async function listWebhookEndpoints(db: Knex, caller: OrganizationCaller, query: WebhookListQuery): Promise<Page<WebhookEndpointOut>> {
+  const q = readableEndpoints(db, caller).select("webhook_endpoints.*");
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("webhook_endpoints.organization_id", orgs.filter(isUuid));
+  q.orderBy([{ column: "webhook_endpoints.created_at", order: "desc" }, { column: "webhook_endpoints.id" }]);
+  return listPage(q, query, (rows: WebhookEndpointRow[]) => rows.map(toWebhookEndpoint));
+}
+
+async function patchEndpoint(db: Knex, caller: OrganizationCaller, id: string, patch: (row: WebhookEndpointRow) => Record<string, unknown>) {
+  return db.transaction(async (trx) => {
+    const row = await findEndpoint(trx, caller, id, { forUpdate: true });
+    if (!row) throw notFound();
+    const [updated] = await trx<WebhookEndpointRow>("webhook_endpoints")
+      .where({ id: row.id })
+      .update({ ...patch(row), modified_at: new Date() })
+      .returning("*");
+    return toWebhookEndpoint(updated as WebhookEndpointRow);
+  });
+}
+
+export async function updateWebhookEndpoint(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: WebhookEndpointUpdateInput,
+): Promise<WebhookEndpointOut> {
+  const patch: Record<string, unknown> = {};
+  if (input.url !== undefined && input.url !== null) patch.url = checkWebhookUrl(input.url);
+  if (input.secret !== undefined && input.secret !== null) patch.secret = checkSecret(input.secret);
+  if (input.format !== undefined && input.format !== null) patch.format = input.format;
+  if (input.events !== undefined && input.events !== null) patch.events = uniqueEvents(input.events);
+  return patchEndpoint(db, caller, id, () => patch);
+}
+
+export async function resetWebhookEndpointSecret(db: Knex, caller: OrganizationCaller, id: string): Promise<WebhookEndpointOut> {
+  return patchEndpoint(db, caller, id, () => ({ secret: newSecret() }));
+}
+
+/** Soft delete: its events and deliveries stay for the record; its queue stops. */
+export async function deleteWebhookEndpoint(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
+  await patchEndpoint(db, caller, id, () => ({ deleted_at: new Date() }));
+}
+
+export async function listWebhookDeliveries(db: Knex, caller: OrganizationCaller, query: WebhookListQuery): Promise<Page<WebhookDeliveryOut>> {
+  const q = readableDeliveries(db, caller);
+  const endpoints = asList(query.endpoint_id);
+  if (endpoints.length) q.whereIn("webhook_deliveries.endpoint_id", endpoints.filter(isUuid));
+  q.orderBy([{ column: "webhook_deliveries.created_at", order: "desc" }, { column: "webhook_deliveries.id" }]);
+  return listPage(q, query, (rows: DeliveryWithEventRow[]) => rows.map(toWebhookDelivery));
+}
+
+/** Queues the event again; its endpoint's workflow delivers it with the same webhook-id. */
+export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller, id: string): Promise<null> {
+  const endpointId = await db.transaction(async (trx) => {
+    const event = await findEvent(trx, caller, id, { forUpdate: true });
+    if (!event) throw notFound("Webhook event");
+    if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
+    await trx("webhook_events").where({ id: event.id }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+    return event.endpoint_id;
+  });
+  // The event is durably queued now; the wake-up only saves waiting for the worker's idle sweep.
+  await getWebhookWaker()([endpointId]).catch((err: unknown) => {
+    logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+  });
+  return null;
+}

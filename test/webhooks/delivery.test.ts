@@ -1,0 +1,418 @@
+// Webhook delivery end to end: real PostgreSQL (a database of this file's own), a real Temporal
+// dev server (a namespace of its own), the outbox relay, the fan-out and the endpoint delivery
+// workflow on a worker of this file, the API over the same database, and a real HTTP receiver on
+// 127.0.0.1 that verifies every delivery with the official client's `validateEvent` and with
+// `standardwebhooks` directly. The retry schedule is injected short through the workflow input.
+import { randomUUID } from "node:crypto";
+import { spawn } from "node:child_process";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { Polar } from "@polar-sh/sdk";
+import { validateEvent, WebhookVerificationError } from "@polar-sh/sdk/webhooks.js";
+import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
+import { DefaultLogger, IllegalStateError, NativeConnection, Runtime, Worker } from "@temporalio/worker";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { emit } from "../../server/kit/outbox.js";
+import { startApi, type ApiHandle } from "../../server/main.js";
+import { signWebhook } from "../../server/webhooks/signing.js";
+import { setWebhookWaker } from "../../server/webhooks/waker.js";
+import { createOutboxActivities } from "../../workflows/activities/outbox.js";
+import { createWebhookActivities, temporalWebhookWaker } from "../../workflows/activities/webhooks.js";
+import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
+import { createOrganization } from "../fixtures/factories.js";
+import { useWorkflowInfra } from "../workflows/infra.js";
+
+const infra = useWorkflowInfra();
+const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+const poll = { timeout: 20_000, interval: 100 };
+const RETRY_DELAYS_MS = [0, 300, 300, 300];
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver answering each path from a script of status codes (then 200). */
+class Receiver {
+  received: Received[] = [];
+  private scripts = new Map<string, number[]>();
+  private server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (this.held.delete(path)) {
+        this.hanging.push(res);
+        return;
+      }
+      const status = this.scripts.get(path)?.shift() ?? 200;
+      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : `status ${status} ${"x".repeat(3000)}`);
+    });
+  });
+  url = "";
+  private held = new Set<string>();
+  private hanging: ServerResponse[] = [];
+  /** The next request to `path` gets no answer until release(). */
+  hold(path: string) {
+    this.held.add(path);
+  }
+  release() {
+    for (const res of this.hanging.splice(0)) res.destroy();
+  }
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  stop() {
+    this.release();
+    return new Promise<void>((r) => this.server.close(() => r()));
+  }
+  script(path: string, statuses: number[]) {
+    this.scripts.set(path, [...statuses]);
+  }
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+}
+
+function headersOf(r: Received): Record<string, string> {
+  return {
+    "webhook-id": String(r.headers["webhook-id"]),
+    "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+    "webhook-signature": String(r.headers["webhook-signature"]),
+  };
+}
+
+/** Verified with the standardwebhooks library directly, keyed as validateEvent keys it. */
+function verifyDirect(r: Received, secret: string): unknown {
+  return new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(r.body, headersOf(r));
+}
+
+/** infra's database, on the suite's PostgreSQL server (DATABASE_URL). */
+async function thisDatabaseUrl(): Promise<string> {
+  const { rows } = await infra.knex.raw<{ rows: { db: string }[] }>("select current_database() as db");
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${rows[0].db}`;
+  return url.toString();
+}
+
+describe("webhook delivery", () => {
+  const receiver = new Receiver();
+  const taskQueue = `webhooks-test-${randomUUID().slice(0, 8)}`;
+  let nativeConnection: NativeConnection;
+  let client: Client;
+  let worker: Worker;
+  let running: Promise<void>;
+  let relay: WorkflowHandle;
+  let api: ApiHandle;
+
+  beforeAll(async () => {
+    process.env.WEBHOOKS_ALLOW_HTTP = "1";
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
+    try {
+      Runtime.install({ logger: new DefaultLogger("WARN") });
+    } catch (err) {
+      if (!(err instanceof IllegalStateError)) throw err;
+    }
+    await receiver.start();
+    nativeConnection = await NativeConnection.connect({ address: infra.temporalAddress });
+    client = new Client({ connection: await Connection.connect({ address: infra.temporalAddress }), namespace: infra.namespace });
+    const waker = temporalWebhookWaker(client, taskQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 });
+    worker = await Worker.create({
+      connection: nativeConnection,
+      namespace: infra.namespace,
+      taskQueue,
+      workflowsPath,
+      activities: {
+        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: waker, webhookSweepEveryMs: 300 }),
+        ...createWebhookActivities({ knex: infra.knex }),
+      },
+    });
+    running = worker.run();
+    relay = await client.workflow.start(outboxRelayWorkflow, {
+      workflowId: `relay-${randomUUID()}`,
+      taskQueue,
+      args: [{ batchSize: 50, idleSleepMs: 200 }],
+    });
+    setWebhookWaker(waker);
+    api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    setWebhookWaker(null);
+    await api?.close();
+    await relay?.terminate().catch(() => {});
+    worker?.shutdown();
+    await running;
+    await client?.connection.close();
+    await nativeConnection?.close();
+    await receiver.stop();
+    delete process.env.WEBHOOKS_ALLOW_HTTP;
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+  }, 60_000);
+
+  async function merchant() {
+    const org = await createOrganization(infra.knex);
+    const token = await mintOrganizationToken(infra.knex, org.id);
+    return { org, polar: new Polar({ accessToken: token, serverURL: api.url }) };
+  }
+
+  async function endpoint(polar: Polar, name: string, events: Parameters<Polar["webhooks"]["createWebhookEndpoint"]>[0]["events"], format: "raw" | "discord" | "slack" = "raw") {
+    const path = `/ep/${name}-${randomUUID().slice(0, 8)}`;
+    const ep = await polar.webhooks.createWebhookEndpoint({ url: `${receiver.url}${path}`, format, events });
+    return { ...ep, path };
+  }
+
+  it("delivers product.created, signed so that validateEvent and standardwebhooks accept it, and lists the delivery", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "product", ["product.created"]);
+    const product = await polar.products.create({
+      name: "E-book",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 2500, priceCurrency: "usd" }],
+    });
+
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+    const [hit] = receiver.at(ep.path);
+    expect(hit.headers["content-type"]).toBe("application/json");
+    const event = validateEvent(hit.body, headersOf(hit), ep.secret);
+    expect(event.type).toBe("product.created");
+    expect((event.data as { id: string }).id).toBe(product.id);
+    expect(verifyDirect(hit, ep.secret)).toMatchObject({ type: "product.created", data: { id: product.id } });
+
+    const row = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
+    expect(hit.headers["webhook-id"]).toBe(row.id);
+    expect(row.organization_id).toBe(org.id);
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ id: row.id }).first()).pending, poll).toBe(false);
+
+    const page = await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id });
+    expect(page.result.items).toHaveLength(1);
+    expect(page.result.items[0]).toMatchObject({ succeeded: true, httpCode: 200, response: "ok" });
+    expect(page.result.items[0].webhookEvent).toMatchObject({ id: row.id, type: "product.created", succeeded: true, lastHttpCode: 200, isArchived: false });
+    expect(page.result.items[0].webhookEvent.payload).toBe(hit.body);
+
+    // The verifier refuses a wrong secret, a stale timestamp and a changed body.
+    expect(() => validateEvent(hit.body, headersOf(hit), "whsec_wrong")).toThrow(WebhookVerificationError);
+    const stale = signWebhook(ep.secret, row.id, hit.body, new Date(Date.now() - 10 * 60_000));
+    expect(() => validateEvent(hit.body, { ...stale }, ep.secret)).toThrow(WebhookVerificationError);
+    expect(() => validateEvent(hit.body.replace("E-book", "E-boom"), headersOf(hit), ep.secret)).toThrow(WebhookVerificationError);
+    const fresh = signWebhook(ep.secret, row.id, hit.body);
+    expect(validateEvent(hit.body, { ...fresh }, ep.secret).type).toBe("product.created");
+
+    // Redelivery: 202 with a JSON body, a second delivery with the same webhook-id.
+    const res = await fetch(`${api.url}/v1/webhooks/events/${row.id}/redeliver`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await mintOrganizationToken(infra.knex, org.id)}` },
+    });
+    expect(res.status).toBe(202);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await res.json()).toBeNull();
+    await polar.webhooks.redeliverWebhookEvent({ id: row.id });
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBeGreaterThanOrEqual(2);
+    for (const again of receiver.at(ep.path)) {
+      expect(again.headers["webhook-id"]).toBe(row.id);
+      expect(validateEvent(again.body, headersOf(again), ep.secret).type).toBe("product.created");
+    }
+    await expect.poll(async () => (await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items.length, poll).toBe(receiver.at(ep.path).length);
+  });
+
+  it("does not deliver to endpoints of other organizations, of other event types, or deleted ones", async () => {
+    const a = await merchant();
+    const b = await merchant();
+    const subscribed = await endpoint(a.polar, "sub", ["customer.created"]);
+    const otherType = await endpoint(a.polar, "type", ["product.updated"]);
+    const deleted = await endpoint(a.polar, "del", ["customer.created"]);
+    const otherOrg = await endpoint(b.polar, "org", ["customer.created"]);
+    await a.polar.webhooks.deleteWebhookEndpoint({ id: deleted.id });
+    await a.polar.customers.create({ email: `x-${randomUUID().slice(0, 6)}@example.com` });
+
+    await expect.poll(() => receiver.at(subscribed.path).length, poll).toBe(1);
+    const [hit] = receiver.at(subscribed.path);
+    expect(validateEvent(hit.body, headersOf(hit), subscribed.secret).type).toBe("customer.created");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at(otherType.path)).toHaveLength(0);
+    expect(receiver.at(deleted.path)).toHaveLength(0);
+    expect(receiver.at(otherOrg.path)).toHaveLength(0);
+  });
+
+  it("retries a failing receiver on the schedule: 500, 500, then 200 on the third attempt", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "retry", ["order.created"]);
+    receiver.script(ep.path, [500, 500]);
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(3);
+    const ids = new Set(receiver.at(ep.path).map((r) => r.headers["webhook-id"]));
+    expect(ids.size).toBe(1);
+    for (const r of receiver.at(ep.path)) verifyDirect(r, ep.secret);
+
+    await expect.poll(async () => (await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items.length, poll).toBe(3);
+    const items = (await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items;
+    expect(items.map((d) => d.httpCode).sort()).toEqual([200, 500, 500]);
+    const failed = items.find((d) => d.httpCode === 500)!;
+    expect(failed.succeeded).toBe(false);
+    expect(failed.response!.length).toBe(2048);
+    const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
+    expect(event).toMatchObject({ succeeded: true, last_http_code: 200 });
+  });
+
+  it("gives up after the last attempt and records every one", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "down", ["order.created"]);
+    receiver.script(ep.path, [503, 503, 503, 503, 503]);
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(RETRY_DELAYS_MS.length);
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first()).pending, poll).toBe(false);
+    const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
+    expect(event).toMatchObject({ succeeded: false, last_http_code: 503 });
+    expect(await infra.knex("webhook_deliveries").where({ webhook_event_id: event.id }).count({ n: "*" })).toEqual([{ n: RETRY_DELAYS_MS.length }]);
+  });
+
+  it("delivers one endpoint's events in outbox order, a failing head holding back the rest", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "order", ["order.created", "order.updated"]);
+    receiver.script(ep.path, [500]);
+    await infra.knex.transaction(async (trx) => {
+      for (let n = 0; n < 6; n++) await emit(trx, org.id, n % 2 ? "order.updated" : "order.created", { n });
+    });
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(7);
+    const ns = receiver.at(ep.path).map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n);
+    expect(ns).toEqual([0, 0, 1, 2, 3, 4, 5]);
+  });
+
+  it("disables the endpoint on 410 Gone and sends it nothing more", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "gone", ["order.created"]);
+    receiver.script(ep.path, [410]);
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+    await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).enabled, poll).toBe(false);
+    expect(receiver.at(ep.path)).toHaveLength(1);
+    const [delivery] = (await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items;
+    expect(delivery).toMatchObject({ httpCode: 410, succeeded: false });
+
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
+    await expect.poll(async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n, poll).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at(ep.path)).toHaveLength(1);
+  });
+
+  it("delivers queued events whose wake-up was lost (no workflow running) through the idle sweep", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "orphan", ["order.created"]);
+    // As if the fan-out committed but Temporal was unreachable for its wake-up.
+    await infra.knex.transaction(async (trx) => {
+      await emit(trx, org.id, "order.updated", { n: 0 }); // not subscribed: no event
+    });
+    await expect.poll(async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n, poll).toBe(0);
+    const [outboxRow] = await infra.knex("outbox").where({ organization_id: org.id });
+    const [event] = await infra.knex("webhook_events")
+      .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.created", payload: JSON.stringify({ type: "order.created", timestamp: new Date().toISOString(), data: { n: 1 } }) })
+      .returning("*");
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+    const [hit] = receiver.at(ep.path);
+    expect(hit.headers["webhook-id"]).toBe(event.id);
+    expect(verifyDirect(hit, ep.secret)).toMatchObject({ data: { n: 1 } });
+  });
+
+  it("answers a redelivery 202 even when Temporal can't be reached, and the sweep delivers it", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "unreachable", ["order.created"]);
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+    const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ id: event.id }).first()).pending, poll).toBe(false);
+
+    setWebhookWaker(async () => {
+      throw new Error("Temporal unreachable");
+    });
+    try {
+      await polar.webhooks.redeliverWebhookEvent({ id: event.id });
+    } finally {
+      setWebhookWaker(temporalWebhookWaker(client, taskQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 }));
+    }
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
+    expect(receiver.at(ep.path)[1].headers["webhook-id"]).toBe(event.id);
+  });
+
+  it("delivers, with the same webhook-id, when the worker is killed mid-delivery", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "killed", ["order.updated"]);
+    receiver.hold(ep.path); // the first request never gets an answer
+    // Its own task queue, served first by a worker process of its own.
+    const killQueue = `webhooks-kill-${randomUUID().slice(0, 8)}`;
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 0 }));
+    const [outboxRow] = await infra.knex("outbox").where({ organization_id: org.id });
+    // The endpoint's workflow runs on the kill queue before its event exists, so the other
+    // worker's sweep finds it running and leaves it there.
+    const wakeOnKillQueue = temporalWebhookWaker(client, killQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 120_000 });
+    await wakeOnKillQueue([ep.id]);
+    const [event] = await infra.knex("webhook_events")
+      .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.updated", payload: JSON.stringify({ type: "order.updated", timestamp: new Date().toISOString(), data: { n: 1 } }) })
+      .returning("*");
+    await wakeOnKillQueue([ep.id]);
+
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./worker-process.ts", import.meta.url))], {
+      env: {
+        ...process.env,
+        WH_DATABASE_URL: await thisDatabaseUrl(),
+        WH_TEMPORAL_ADDRESS: infra.temporalAddress,
+        WH_NAMESPACE: infra.namespace,
+        WH_TASK_QUEUE: killQueue,
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let second: Worker | undefined;
+    let secondRunning: Promise<void> | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+        child.once("exit", (code) => reject(new Error(`worker process exited with ${code}`)));
+      });
+      await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+      child.kill("SIGKILL");
+
+      second = await Worker.create({
+        connection: nativeConnection,
+        namespace: infra.namespace,
+        taskQueue: killQueue,
+        workflowsPath,
+        activities: createWebhookActivities({ knex: infra.knex }),
+      });
+      secondRunning = second.run();
+      // The lost attempt times out (30 s), the next one goes out on the schedule.
+      await expect.poll(() => receiver.at(ep.path).length, { timeout: 60_000, interval: 200 }).toBe(2);
+      const hits = receiver.at(ep.path);
+      expect(hits.map((h) => h.headers["webhook-id"])).toEqual([event.id, event.id]);
+      expect(verifyDirect(hits[1], ep.secret)).toMatchObject({ data: { n: 1 } });
+      await expect.poll(async () => (await infra.knex("webhook_events").where({ id: event.id }).first()).succeeded, poll).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+      await client.workflow.getHandle(`webhook-endpoint:${ep.id}`).terminate().catch(() => {});
+      receiver.release();
+      second?.shutdown();
+      await secondRunning;
+    }
+  }, 120_000);
+
+  it("sends Discord and Slack bodies those services accept, still signed", async () => {
+    const { polar, org } = await merchant();
+    const discord = await endpoint(polar, "discord", ["order.created"], "discord");
+    const slack = await endpoint(polar, "slack", ["order.created"], "slack");
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { id: "ord_1", status: "paid" }));
+    await expect.poll(() => receiver.at(discord.path).length + receiver.at(slack.path).length, poll).toBe(2);
+
+    const d = verifyDirect(receiver.at(discord.path)[0], discord.secret) as { content: string; embeds: { title: string; fields: { name: string; value: string }[] }[] };
+    expect(d.content).toContain("order.created");
+    expect(d.embeds[0].title).toBe("order.created");
+    expect(d.embeds[0].fields).toContainEqual({ name: "id", value: "ord_1", inline: true });
+    const s = verifyDirect(receiver.at(slack.path)[0], slack.secret) as { text: string; blocks: { type: string; text: { type: string; text: string } }[] };
+    expect(s.text).toContain("order.created");
+    expect(s.blocks[0]).toMatchObject({ type: "section", text: { type: "mrkdwn" } });
+    expect(s.blocks[0].text.text).toContain("ord_1");
+  });
+});

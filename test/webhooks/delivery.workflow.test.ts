@@ -1,0 +1,169 @@
+// The endpoint delivery workflow's orchestration alone, on Temporal's time-skipping test server
+// with scripted activities instead of the database and HTTP: the exact Standard Webhooks retry
+// schedule (about three days, skipped in milliseconds), giving up after the last attempt, a
+// crashed attempt counted as a failure, outbox order across events, 410 stopping the queue, and
+// an idle run woken by a signal.
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AttemptOutcome, AttemptResult } from "../../server/webhooks/delivery.js";
+import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
+import {
+  WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, webhookEventsSignal, type WebhookEndpointWorkflowInput,
+} from "../../workflows/workflows/webhook-delivery.js";
+import { createTimeSkippingEnv } from "../setup/temporal.js";
+
+const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+const taskQueue = "webhook-delivery-test";
+const poll = { timeout: 10_000, interval: 50 };
+
+/** A queue of event ids and, per event, the outcomes of its attempts (then "delivered"). */
+class ScriptedEndpoint {
+  queue: string[] = [];
+  attempts: { eventId: string; attempt: number; at: number }[] = [];
+  settled: string[] = [];
+  constructor(
+    private readonly env: TestWorkflowEnvironment,
+    private readonly outcomes: Record<string, (AttemptOutcome | "crash")[]> = {},
+  ) {}
+  /** Times each event was queued (a redelivery queues it again). */
+  queuedTimes = new Map<string, number>();
+  /** Called at each attempt, before its outcome: lets a test act while an attempt runs. */
+  onAttempt: (eventId: string) => void = () => {};
+  activities: WebhookActivities = {
+    nextWebhookEvent: async () => (this.queue[0] ? { eventId: this.queue[0], queued: this.queuedTimes.get(this.queue[0]) ?? 1 } : null),
+    attemptWebhookDelivery: async (eventId, attempt): Promise<AttemptResult> => {
+      this.attempts.push({ eventId, attempt, at: await this.env.currentTimeMs() });
+      this.onAttempt(eventId);
+      const outcome = this.outcomes[eventId]?.shift() ?? "delivered";
+      if (outcome === "crash") throw new Error("worker lost mid-delivery");
+      return { outcome, httpCode: outcome === "delivered" ? 200 : outcome === "gone" ? 410 : 500 };
+    },
+    settleWebhookEvent: async ({ eventId, queued }) => {
+      this.settled.push(eventId);
+      if ((this.queuedTimes.get(eventId) ?? 1) === queued) this.queue = this.queue.filter((id) => id !== eventId);
+    },
+  };
+}
+
+describe("webhook endpoint delivery workflow", () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Worker;
+  let running: Promise<void>;
+  let endpoint: ScriptedEndpoint;
+
+  beforeAll(async () => {
+    try {
+      Runtime.install({ logger: new DefaultLogger("WARN") });
+    } catch (err) {
+      if (!(err instanceof IllegalStateError)) throw err;
+    }
+    env = await createTimeSkippingEnv();
+    endpoint = new ScriptedEndpoint(env);
+    const activities: WebhookActivities = {
+      nextWebhookEvent: (id) => endpoint.activities.nextWebhookEvent(id),
+      attemptWebhookDelivery: (id, n) => endpoint.activities.attemptWebhookDelivery(id, n),
+      settleWebhookEvent: (event) => endpoint.activities.settleWebhookEvent(event),
+    };
+    worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    running = worker.run();
+  }, 60_000);
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  }, 30_000);
+
+  const run = (input: Partial<WebhookEndpointWorkflowInput> = {}) =>
+    env.client.workflow.execute(webhookEndpointWorkflow, {
+      workflowId: `webhook-endpoint:${randomUUID()}`,
+      taskQueue,
+      args: [{ endpointId: randomUUID(), ...input }],
+    });
+
+  it("retries at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 14 h, 20 h, 24 h, then gives up", async () => {
+    endpoint = new ScriptedEndpoint(env, { e1: Array(20).fill("failed") });
+    endpoint.queue = ["e1"];
+    await run();
+
+    expect(endpoint.attempts.map((a) => a.attempt)).toEqual([...Array(11).keys()].map((i) => i + 1));
+    const gaps = endpoint.attempts.slice(1).map((a, i) => a.at - endpoint.attempts[i].at);
+    const expected = WEBHOOK_RETRY_DELAYS_MS.slice(1);
+    expect(expected).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
+    for (const [i, gap] of gaps.entries()) {
+      expect(gap).toBeGreaterThanOrEqual(expected[i]);
+      expect(gap).toBeLessThan(expected[i] + 2_000);
+    }
+    expect(endpoint.settled).toEqual(["e1"]);
+  });
+
+  it("delivers on the third attempt after two failures, and a crashed attempt counts as one", async () => {
+    endpoint = new ScriptedEndpoint(env, { e1: ["failed", "crash"] });
+    endpoint.queue = ["e1"];
+    await run();
+    expect(endpoint.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
+    expect(endpoint.attempts[2].at - endpoint.attempts[0].at).toBeGreaterThanOrEqual(5_000 + 300_000);
+    expect(endpoint.settled).toEqual(["e1"]);
+  });
+
+  it("keeps outbox order: the next event waits for the one before it", async () => {
+    endpoint = new ScriptedEndpoint(env, { e1: ["failed", "failed"], e2: ["failed"] });
+    endpoint.queue = ["e1", "e2", "e3"];
+    await run({ retryDelaysMs: [0, 1_000, 1_000] });
+    expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1", "e1", "e1", "e2", "e2", "e3"]);
+    expect(endpoint.settled).toEqual(["e1", "e2", "e3"]);
+  });
+
+  it("sends an event again when its redelivery is requested while an attempt runs", async () => {
+    endpoint = new ScriptedEndpoint(env);
+    endpoint.queue = ["e1", "e2"];
+    let redelivered = false;
+    endpoint.onAttempt = (eventId) => {
+      if (eventId === "e1" && !redelivered) {
+        redelivered = true;
+        endpoint.queuedTimes.set("e1", 2);
+      }
+    };
+    await run();
+    expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1", "e1", "e2"]);
+    expect(endpoint.settled).toEqual(["e1", "e1", "e2"]);
+  });
+
+  it("stops the queue when the endpoint answers 410 Gone", async () => {
+    endpoint = new ScriptedEndpoint(env, { e1: ["gone"] });
+    endpoint.queue = ["e1", "e2"];
+    await run();
+    expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1"]);
+    expect(endpoint.settled).toEqual(["e1"]);
+  });
+
+  it("waits idle for a signal, then delivers what was queued", async () => {
+    endpoint = new ScriptedEndpoint(env);
+    const handle = await env.client.workflow.start(webhookEndpointWorkflow, {
+      workflowId: `webhook-endpoint:${randomUUID()}`,
+      taskQueue,
+      args: [{ endpointId: randomUUID(), idleMs: 3_600_000 }],
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(endpoint.attempts).toHaveLength(0);
+    endpoint.queue = ["e9"];
+    await handle.signal(webhookEventsSignal);
+    await expect.poll(() => endpoint.settled, poll).toEqual(["e9"]);
+    await handle.result(); // the idle hour is skipped: the run ends
+  });
+
+  it("reads the queue once more before ending idle, so an event whose wake-up was lost still goes out", async () => {
+    endpoint = new ScriptedEndpoint(env);
+    const handle = await env.client.workflow.start(webhookEndpointWorkflow, {
+      workflowId: `webhook-endpoint:${randomUUID()}`,
+      taskQueue,
+      args: [{ endpointId: randomUUID(), idleMs: 60_000 }],
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    endpoint.queue = ["e5"]; // queued, but no signal
+    await handle.result();
+    expect(endpoint.settled).toEqual(["e5"]);
+  });
+});

@@ -1,0 +1,62 @@
+// Webhook activities: thin adapters over server/webhooks/delivery.ts for the endpoint delivery
+// workflow (read the endpoint's next queued event, make one attempt, settle the event), and the
+// wake-up of delivery workflows that the outbox fan-out and redeliveries use after commit.
+import { Context } from "@temporalio/activity";
+import type { Client } from "@temporalio/client";
+import type { Knex } from "knex";
+import { attemptDelivery, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent } from "../../server/webhooks/delivery.js";
+import {
+  webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow,
+} from "../workflows/webhook-delivery.js";
+
+export function createWebhookActivities({ knex }: { knex: Knex }) {
+  return {
+    async nextWebhookEvent(endpointId: string): Promise<QueuedEvent | null> {
+      return nextQueuedEvent(knex, endpointId);
+    },
+    /** `attempt` (1-based) is for the history and logs; the result depends only on the receiver. */
+    async attemptWebhookDelivery(eventId: string, attempt: number): Promise<AttemptResult> {
+      void attempt;
+      return attemptDelivery(knex, eventId);
+    },
+    async settleWebhookEvent(event: QueuedEvent): Promise<void> {
+      await settleEvent(knex, event);
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+
+/**
+ * Wakes (or starts) the delivery workflow of each endpoint; call after the queueing commit.
+ * "signal" (the default) signal-with-starts; "ensure" only starts a workflow that is not running.
+ */
+export type WebhookWaker = (endpointIds: string[], how?: "signal" | "ensure") => Promise<void>;
+
+export function temporalWebhookWaker(
+  client: Client | Promise<Client>,
+  taskQueue: string,
+  settings: Omit<WebhookEndpointWorkflowInput, "endpointId"> = {},
+): WebhookWaker {
+  return async (endpointIds, how = "signal") => {
+    if (endpointIds.length === 0) return;
+    const c = await client;
+    await Promise.all(
+      endpointIds.map(async (endpointId) => {
+        const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [{ ...settings, endpointId }] as [WebhookEndpointWorkflowInput] };
+        if (how === "ensure") {
+          await c.workflow.start<typeof webhookEndpointWorkflow>("webhookEndpointWorkflow", { ...start, workflowIdConflictPolicy: "USE_EXISTING" });
+        } else {
+          await c.workflow.signalWithStart<typeof webhookEndpointWorkflow>("webhookEndpointWorkflow", { ...start, signal: webhookEventsSignal, signalArgs: [] });
+        }
+      }),
+    );
+  };
+}
+
+/** Inside an activity: the worker's own client, namespace and task queue. */
+export const activityContextWebhookWaker: WebhookWaker = (endpointIds, how) => {
+  if (endpointIds.length === 0) return Promise.resolve();
+  const ctx = Context.current();
+  return temporalWebhookWaker(ctx.client, ctx.info.taskQueue)(endpointIds, how);
+};
