@@ -3,7 +3,9 @@
 //
 // Starts a throwaway stack (Postgres in .data/fuzz-pg-<pid>, in-memory Temporal, the worker and
 // the API on free ports), seeds the demo organization for a token, runs
-//   .venv/bin/schemathesis run generated/openapi.json --url <api> -H "Authorization: Bearer <token>" --checks all
+//   .venv/bin/schemathesis run generated/openapi.json --url <api> --checks all
+// with the organization's token on merchant calls and a customer session's on portal calls
+// (schemathesis.toml reads them from FUZZ_ORG_TOKEN / FUZZ_CUSTOMER_TOKEN)
 // with a bounded number of examples per operation, stops everything, and exits non-zero if any
 // operation failed. Per-operation results: .cache/test-results/fuzz.json (read by
 // scripts/test-all.sh) and the JUnit report next to it.
@@ -20,6 +22,9 @@ import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
 import { notBuilt } from "../server/not-built.js";
 import { seedDemo } from "../server/seed.js";
+import type { OrganizationCaller } from "../server/kit/auth.js";
+import { createCustomer } from "../server/customers/service.js";
+import { createCustomerSession } from "../server/customer-sessions/service.js";
 import { startWorker } from "../workflows/worker.js";
 import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
 
@@ -110,7 +115,11 @@ async function main(): Promise<number> {
     ]);
     knex = createKnex(db.url);
     await migrateLatest(knex);
-    const { token } = await seedDemo(knex);
+    const { token, organization } = await seedDemo(knex);
+    // Portal operations authenticate a customer: a customer of the demo organization and a session.
+    const caller: OrganizationCaller = { kind: "organization", organizationId: organization.id, tokenId: "fuzz", scopes: new Set() };
+    const customer = await createCustomer(knex, caller, { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" });
+    const session = await createCustomerSession(knex, caller, { customer_id: customer.id });
     worker = await startWorker({ knex, temporalAddress: temporal.address });
     api = await startApi({ knex, port: await freePort(), temporalAddress: temporal.address });
 
@@ -126,8 +135,6 @@ async function main(): Promise<number> {
       SPEC,
       "--url",
       api.url,
-      "-H",
-      `Authorization: Bearer ${token}`,
       "--checks",
       "all",
       "--max-examples",
@@ -155,7 +162,10 @@ async function main(): Promise<number> {
       // Its working dir collects Hypothesis' and schemathesis' own caches (.hypothesis/, .schemathesis/).
       const cwd = path.join(ROOT, ".cache", "fuzz");
       mkdirSync(cwd, { recursive: true });
-      const child = spawn(SCHEMATHESIS, args, { stdio: ["ignore", "inherit", "inherit"], cwd });
+      // The tokens reach schemathesis.toml's headers: the organization's for merchant calls, the
+      // customer session's for the portal.
+      const env = { ...process.env, FUZZ_ORG_TOKEN: token, FUZZ_CUSTOMER_TOKEN: session.token };
+      const child = spawn(SCHEMATHESIS, args, { stdio: ["ignore", "inherit", "inherit"], cwd, env });
       const timer = setTimeout(() => {
         console.error(`fuzz: schemathesis still running after ${timeoutS}s; stopping it`);
         child.kill("SIGTERM");
