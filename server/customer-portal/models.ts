@@ -6,7 +6,7 @@ import { toProductMedia } from "../files/models.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { toPrice } from "../products/models.js";
+import { toPrice, toProductBase } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 
 export type CustomerOrganizationOut = components["schemas"]["CustomerOrganization"];
@@ -27,15 +27,7 @@ function toBenefitPublic(row: BenefitRow) {
 
 export function toCustomerProduct(row: ProductRow, rel: ProductRelations): CustomerProductOut {
   return {
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    recurring_interval: row.recurring_interval,
-    is_recurring: row.recurring_interval !== null,
-    is_archived: row.is_archived,
-    organization_id: row.organization_id,
+    ...toProductBase(row),
     prices: rel.prices.map((p) => toPrice(p, row)),
     benefits: rel.benefits.map(toBenefitPublic),
     medias: rel.medias.map(toProductMedia),

@@ -2,24 +2,14 @@
 // duration_in_months (only the repeating shapes carry that field).
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
+import { toProductBase } from "../products/models.js";
 import type { ProductRow } from "../products/repository.js";
 import type { DiscountRow } from "./repository.js";
 
 export type DiscountOut = components["schemas"]["Discount"];
 
 function toDiscountProduct(row: ProductRow) {
-  return {
-    metadata: row.metadata,
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    recurring_interval: row.recurring_interval,
-    is_recurring: row.recurring_interval !== null,
-    is_archived: row.is_archived,
-    organization_id: row.organization_id,
-  };
+  return { metadata: row.metadata, ...toProductBase(row) };
 }
 
 export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOut {

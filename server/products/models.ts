@@ -51,7 +51,8 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
   }
 }
 
-export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
+/** The fields every product shape shares (the full Product, and the short ones inside discounts, orders and the portal). */
+export function toProductBase(row: ProductRow) {
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -62,6 +63,12 @@ export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
     is_recurring: row.recurring_interval !== null,
     is_archived: row.is_archived,
     organization_id: row.organization_id,
+  };
+}
+
+export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
+  return {
+    ...toProductBase(row),
     metadata: row.metadata,
     prices: rel.prices.map((p) => toPrice(p, row)),
     benefits: rel.benefits.map(toBenefit),
