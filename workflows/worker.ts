@@ -8,12 +8,14 @@ import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, ty
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
 import { logger } from "../server/kit/logger.js";
+import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities } from "./activities/outbox.js";
 import { createWebhookActivities } from "./activities/webhooks.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
+import { benefitGrantSweepWorkflow, benefitGrantSweepWorkflowId, type BenefitGrantSweepInput } from "./workflows/benefit-grant-sweep.js";
 import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
 
 export interface StartWorkerOptions {
@@ -27,6 +29,8 @@ export interface StartWorkerOptions {
    * running keeps the settings it was started with.
    */
   outboxRelay?: Partial<Pick<OutboxRelayInput, "batchSize" | "idleSleepMs" | "maxIterations">>;
+  /** Settings for the benefit grant sweep, used only when this call starts it. */
+  benefitGrantSweep?: BenefitGrantSweepInput;
 }
 
 export interface WorkerHandle {
@@ -65,6 +69,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
         ...createOutboxActivities({ knex: opts.knex }),
         ...createInvoiceActivities({ knex: opts.knex }),
         ...createWebhookActivities({ knex: opts.knex }),
+        ...createBenefitGrantActivities({ knex: opts.knex }),
       },
     });
     const w = worker;
@@ -80,6 +85,12 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowId: outboxRelayWorkflowId,
       taskQueue,
       args: [{ ...DEFAULT_RELAY, ...opts.outboxRelay }],
+      workflowIdConflictPolicy: "USE_EXISTING",
+    });
+    await client.workflow.start(benefitGrantSweepWorkflow, {
+      workflowId: benefitGrantSweepWorkflowId,
+      taskQueue,
+      args: [opts.benefitGrantSweep ?? {}],
       workflowIdConflictPolicy: "USE_EXISTING",
     });
     logger.info({ taskQueue, namespace }, "Temporal worker running");

@@ -225,6 +225,11 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
 export async function getCustomerState(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<CustomerStateOut> {
   const row = await findReadable(db, caller, key);
   if (!row) throw notFound();
+  return readCustomerState(db, row);
+}
+
+/** The state of a customer row: the API's answer and the customer.state_changed payload. */
+export async function readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut> {
   const grants = await grantedBenefits(db, row.id);
   return toCustomerState(row, { subscriptions: [], grants, meters: [] });
 }

@@ -5,6 +5,7 @@ import * as customers from "./0003_customers.js";
 import * as checkouts from "./0004_checkouts.js";
 import * as orders from "./0005_orders.js";
 import * as webhooks from "./0006_webhooks.js";
+import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -13,4 +14,5 @@ export const migrations = [
   { name: "0004_checkouts", ...checkouts },
   { name: "0005_orders", ...orders },
   { name: "0006_webhooks", ...webhooks },
+  { name: "0010_benefit_grant_jobs", ...benefitGrantJobs },
 ];

@@ -1,0 +1,126 @@
+// Carrying out benefit grant jobs (the activity of the grant workflow). A job applies, under
+// its grant's row lock and in one transaction, every pending job of that grant up to itself in
+// sequence order: actions never overtake each other, and a job a later one already applied is
+// a no-op. Pending grant/cycle/update jobs before a pending revoke are superseded by it.
+//
+// Each applied action writes the grant, its benefit_grant.* webhook, customer.state_changed
+// (grant, revoke, update) and the benefit.* system event in that same transaction. A failure
+// (a provider refusing) rolls all of it back, records the grant's `error` in a transaction of
+// its own, and rethrows so Temporal retries; the next success clears the error.
+import type { Knex } from "knex";
+import type { BenefitRow } from "../benefits/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import { readCustomerState } from "../customers/service.js";
+import { emit, type WebhookEventType } from "../kit/outbox.js";
+import { toBenefitGrantWebhook } from "./models.js";
+import { insertSystemEvent, type GrantRow, type JobRow } from "./repository.js";
+import { strategyFor, type StrategyContext } from "./strategies.js";
+
+type Props = Record<string, unknown>;
+export type JobResult = "applied" | "skipped" | "superseded" | "waiting" | "missing";
+
+const WEBHOOK: Record<JobRow["action"], WebhookEventType> = {
+  grant: "benefit_grant.created",
+  revoke: "benefit_grant.revoked",
+  cycle: "benefit_grant.cycled",
+  update: "benefit_grant.updated",
+};
+const SYSTEM_EVENT: Record<JobRow["action"], string> = {
+  grant: "benefit.granted",
+  revoke: "benefit.revoked",
+  cycle: "benefit.cycled",
+  update: "benefit.updated",
+};
+
+export async function runBenefitGrantJob(knex: Knex, jobId: number, now: () => Date = () => new Date()): Promise<JobResult> {
+  const job: JobRow | undefined = await knex("benefit_grant_jobs").where({ id: jobId }).first();
+  // Not committed (yet, or ever): the sweep starts this job again should it commit.
+  if (!job) return "missing";
+  if (job.done_at) return (job.outcome as JobResult) ?? "applied";
+  try {
+    return await knex.transaction(async (trx) => {
+      const grant: GrantRow | undefined = await trx("benefit_grants").where({ id: job.grant_id }).forUpdate().first();
+      if (!grant) return "missing";
+      const pending: JobRow[] = await trx("benefit_grant_jobs")
+        .where({ grant_id: grant.id })
+        .whereNull("done_at")
+        .where("seq", "<=", job.seq)
+        .orderBy("seq");
+      const lastRevoke = pending.map((j) => j.action).lastIndexOf("revoke");
+      let result: JobResult = "skipped";
+      let current = grant;
+      for (const [i, j] of pending.entries()) {
+        let outcome: JobResult;
+        if (i < lastRevoke && j.action !== "revoke") outcome = "superseded";
+        else [outcome, current] = await apply(trx, current, j, now());
+        await trx("benefit_grant_jobs").where({ id: j.id }).update({ done_at: trx.fn.now(), outcome });
+        if (j.id === job.id) result = outcome;
+      }
+      return result;
+    });
+  } catch (err) {
+    await recordError(knex, job.grant_id, err, now());
+    throw err;
+  }
+}
+
+async function recordError(knex: Knex, grantId: string, err: unknown, at: Date): Promise<void> {
+  const e = err as { type?: unknown; message?: unknown; name?: unknown };
+  const error = {
+    message: typeof e?.message === "string" ? e.message : String(err),
+    type: typeof e?.type === "string" ? e.type : typeof e?.name === "string" ? e.name : "Error",
+    timestamp: at.toISOString(),
+  };
+  await knex("benefit_grants").where({ id: grantId }).update({ error: JSON.stringify(error), modified_at: at });
+}
+
+async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date): Promise<[JobResult, GrantRow]> {
+  const benefit: BenefitRow = await trx("benefits").where({ id: grant.benefit_id }).first();
+  const customer: CustomerRow = await trx("customers").where({ id: grant.customer_id }).first();
+  const ctx: StrategyContext = { trx, now, grant, benefit, customer };
+  const strategy = strategyFor(benefit.type);
+  const granted = grant.granted_at !== null && grant.revoked_at === null;
+  const patch: Record<string, unknown> = { modified_at: now, error: null };
+  let previous: Props | null = null;
+
+  switch (job.action) {
+    case "grant": {
+      if (grant.revoked_at === null && grant.granted_at !== null && !strategy.needsRegrant?.(grant)) return ["skipped", grant];
+      const outcome = await strategy.grant(ctx);
+      patch.properties = JSON.stringify(outcome.properties);
+      if (outcome.waiting) {
+        // Not an error: the grant is granted once the customer links their account.
+        const [waiting] = await trx("benefit_grants").where({ id: grant.id }).update({ ...patch, revoked_at: null }).returning("*");
+        return ["waiting", waiting as GrantRow];
+      }
+      patch.granted_at = now;
+      patch.revoked_at = null;
+      break;
+    }
+    case "revoke": {
+      if (grant.revoked_at !== null) return ["skipped", grant];
+      if (grant.granted_at !== null) patch.properties = JSON.stringify(await strategy.revoke(ctx));
+      patch.granted_at = null;
+      patch.revoked_at = now;
+      break;
+    }
+    case "cycle": {
+      if (!granted) return ["skipped", grant];
+      patch.properties = JSON.stringify(await strategy.cycle(ctx));
+      break;
+    }
+    case "update": {
+      if (!granted) return ["skipped", grant];
+      previous = grant.properties;
+      patch.properties = JSON.stringify(await strategy.update(ctx, (job.payload.previous_properties as Props | undefined) ?? benefit.properties));
+      break;
+    }
+  }
+  const [updated] = (await trx("benefit_grants").where({ id: grant.id }).update(patch).returning("*")) as GrantRow[];
+  await emit(trx, benefit.organization_id, WEBHOOK[job.action], toBenefitGrantWebhook(updated, customer, benefit, previous));
+  if (job.action !== "cycle" && customer.deleted_at === null) {
+    await emit(trx, benefit.organization_id, "customer.state_changed", await readCustomerState(trx, customer));
+  }
+  await insertSystemEvent(ctx, SYSTEM_EVENT[job.action], { benefit_id: benefit.id, benefit_grant_id: grant.id, benefit_type: benefit.type });
+  return ["applied", updated];
+}

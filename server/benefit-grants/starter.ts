@@ -1,0 +1,76 @@
+// How committed benefit grant jobs reach Temporal: one workflow per job, id
+// `benefit-grant:<grant id>:<action>:<seq>`, started right after the scheduling transaction
+// commits. A start that is lost (Temporal unreachable, process killed after commit) is recovered
+// by the sweep workflow, which restarts the workflow of every job still pending. Tests and
+// embedders may swap the starter (another client, namespace or task queue).
+import type { Client } from "@temporalio/client";
+import { createTemporalClient } from "../../workflows/client.js";
+import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
+import type { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
+import { logger } from "../kit/logger.js";
+
+export type GrantAction = "grant" | "revoke" | "cycle" | "update";
+
+export interface ScheduledJob {
+  jobId: number;
+  grantId: string;
+  action: GrantAction;
+  seq: number;
+}
+
+export const benefitGrantWorkflowId = (job: Pick<ScheduledJob, "grantId" | "action" | "seq">) => `benefit-grant:${job.grantId}:${job.action}:${job.seq}`;
+
+export interface BenefitGrantStarter {
+  start(jobs: ScheduledJob[]): Promise<void>;
+}
+
+export function temporalBenefitGrantStarter(client: Client | Promise<Client>, taskQueue = BOREALIS_TASK_QUEUE): BenefitGrantStarter {
+  return {
+    async start(jobs) {
+      if (jobs.length === 0) return;
+      const c = await client;
+      await Promise.all(
+        jobs.map((job) =>
+          c.workflow.start<typeof benefitGrantJobWorkflow>("benefitGrantJobWorkflow", {
+            workflowId: benefitGrantWorkflowId(job),
+            taskQueue,
+            args: [{ jobId: job.jobId, grantId: job.grantId }],
+            // A running one is joined; a finished one may run again (the sweep found its job pending).
+            workflowIdConflictPolicy: "USE_EXISTING",
+            workflowIdReusePolicy: "ALLOW_DUPLICATE",
+          }),
+        ),
+      );
+    },
+  };
+}
+
+let starter: BenefitGrantStarter | null = null;
+
+export function getBenefitGrantStarter(): BenefitGrantStarter {
+  if (!starter) {
+    const client = createTemporalClient(process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233", process.env.TEMPORAL_NAMESPACE ?? "default");
+    // A failed connection is retried on the next start instead of being cached.
+    client.catch(() => {
+      starter = null;
+    });
+    starter = temporalBenefitGrantStarter(client);
+  }
+  return starter;
+}
+
+export function setBenefitGrantStarter(s: BenefitGrantStarter | null): void {
+  starter = s;
+}
+
+/** Starts the jobs' workflows once `trx` commits; nothing when it rolls back. Never throws. */
+export function startAfterCommit(trx: { executionPromise: Promise<unknown> }, jobs: ScheduledJob[]): void {
+  if (jobs.length === 0) return;
+  trx.executionPromise.then(
+    () =>
+      getBenefitGrantStarter()
+        .start(jobs)
+        .catch((err: unknown) => logger.warn({ err, jobs: jobs.map((j) => j.jobId) }, "benefit grant workflows not started; the sweep starts them")),
+    () => undefined,
+  );
+}

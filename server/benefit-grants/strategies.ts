@@ -1,0 +1,161 @@
+// One strategy per benefit type: what granting, revoking, cycling (a subscription renewal) and
+// updating (the benefit's properties changed) mean for it. Each returns the grant's new
+// properties; a grant that needs the customer's linked account first answers `waiting`.
+// Every call runs inside the job's transaction with the grant row locked.
+import type { Knex } from "knex";
+import type { BenefitRow } from "../benefits/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import { discord, github } from "./providers.js";
+import { insertSystemEvent, type GrantRow } from "./repository.js";
+
+type Props = Record<string, unknown>;
+
+export interface StrategyContext {
+  trx: Knex.Transaction;
+  now: Date;
+  grant: GrantRow;
+  benefit: BenefitRow;
+  customer: CustomerRow;
+}
+
+export type GrantOutcome = { properties: Props; waiting?: false } | { properties: Props; waiting: true };
+
+export interface Strategy {
+  grant(ctx: StrategyContext): Promise<GrantOutcome>;
+  revoke(ctx: StrategyContext): Promise<Props>;
+  cycle(ctx: StrategyContext): Promise<Props>;
+  update(ctx: StrategyContext, previous: Props): Promise<Props>;
+  /** A granted grant that must be granted again (the customer linked another account). */
+  needsRegrant?(grant: GrantRow): boolean;
+}
+
+const keep = async (ctx: StrategyContext): Promise<Props> => ctx.grant.properties;
+
+const custom: Strategy = {
+  grant: async () => ({ properties: {} }),
+  revoke: keep,
+  cycle: keep,
+  update: keep,
+};
+
+function activeFiles(benefit: BenefitRow): string[] {
+  const files = (benefit.properties.files as string[] | undefined) ?? [];
+  const archived = (benefit.properties.archived as Record<string, boolean> | undefined) ?? {};
+  return files.filter((f) => !archived[f]);
+}
+
+const downloadables: Strategy = {
+  grant: async ({ benefit }) => ({ properties: { files: activeFiles(benefit) } }),
+  revoke: keep,
+  cycle: keep,
+  update: async ({ benefit }) => ({ files: activeFiles(benefit) }),
+};
+
+async function credit(ctx: StrategyContext, meterId: string, units: number, rollover: boolean): Promise<Props> {
+  await insertSystemEvent(ctx, "meter.credited", { meter_id: meterId, units, rollover });
+  return { last_credited_meter_id: meterId, last_credited_units: units, last_credited_at: ctx.now.toISOString() };
+}
+
+const meterCredit: Strategy = {
+  grant: async (ctx) => {
+    const p = ctx.benefit.properties as { meter_id: string; units: number; rollover: boolean };
+    return { properties: await credit(ctx, p.meter_id, p.units, p.rollover) };
+  },
+  // The units of the last credit are taken back.
+  revoke: async (ctx) => {
+    const last = ctx.grant.properties as { last_credited_meter_id?: string; last_credited_units?: number };
+    if (last.last_credited_meter_id && last.last_credited_units) {
+      await insertSystemEvent(ctx, "meter.credited", { meter_id: last.last_credited_meter_id, units: -last.last_credited_units, rollover: false });
+    }
+    return ctx.grant.properties;
+  },
+  // Each cycle credits the units again; without rollover the balance is reset first.
+  cycle: async (ctx) => {
+    const p = ctx.benefit.properties as { meter_id: string; units: number; rollover: boolean };
+    if (!p.rollover) await insertSystemEvent(ctx, "meter.reset", { meter_id: p.meter_id });
+    return credit(ctx, p.meter_id, p.units, p.rollover);
+  },
+  // The current cycle follows the new units (the difference is credited), or moves to the new meter.
+  update: async (ctx, previous) => {
+    const p = ctx.benefit.properties as { meter_id: string; units: number; rollover: boolean };
+    const last = ctx.grant.properties as { last_credited_meter_id?: string; last_credited_units?: number };
+    const lastMeter = last.last_credited_meter_id ?? (previous.meter_id as string | undefined);
+    const lastUnits = last.last_credited_units ?? 0;
+    if (lastMeter === p.meter_id) {
+      if (lastUnits === p.units) return ctx.grant.properties;
+      await insertSystemEvent(ctx, "meter.credited", { meter_id: p.meter_id, units: p.units - lastUnits, rollover: p.rollover });
+      return { last_credited_meter_id: p.meter_id, last_credited_units: p.units, last_credited_at: ctx.now.toISOString() };
+    }
+    if (lastMeter && lastUnits) await insertSystemEvent(ctx, "meter.credited", { meter_id: lastMeter, units: -lastUnits, rollover: false });
+    return credit(ctx, p.meter_id, p.units, p.rollover);
+  },
+};
+
+/** The account-linking types: the grant waits for properties.account_id (portal grant PATCH). */
+function linkedAccount(
+  providerProps: (benefit: BenefitRow) => Props,
+  add: (benefit: BenefitRow, account: string) => Promise<void>,
+  remove: (benefit: BenefitRow, account: string) => Promise<void>,
+): Strategy {
+  return {
+    async grant({ grant, benefit }) {
+      const account = (grant.properties.account_id as string | null | undefined) ?? null;
+      const granted = (grant.properties.granted_account_id as string | undefined) ?? null;
+      const base = { ...providerProps(benefit), account_id: account };
+      if (!account) return { properties: base, waiting: true };
+      // Another account than the one that has access: that one loses it first.
+      if (granted && granted !== account) await remove(benefit, granted);
+      await add(benefit, account);
+      return { properties: { ...base, granted_account_id: account } };
+    },
+    async revoke({ grant, benefit }) {
+      const granted = grant.properties.granted_account_id as string | undefined;
+      if (granted) await remove(benefit, granted);
+      const { granted_account_id: _gone, ...rest } = grant.properties;
+      return rest;
+    },
+    cycle: keep,
+    async update({ grant, benefit }, previous) {
+      const granted = grant.properties.granted_account_id as string | undefined;
+      if (!granted) return { ...grant.properties, ...providerProps(benefit) };
+      await remove({ ...benefit, properties: previous }, granted);
+      await add(benefit, granted);
+      return { ...grant.properties, ...providerProps(benefit) };
+    },
+    needsRegrant: (grant) => Boolean(grant.properties.account_id) && grant.properties.account_id !== grant.properties.granted_account_id,
+  };
+}
+
+const discordStrategy = linkedAccount(
+  (b) => ({ guild_id: b.properties.guild_id, role_id: b.properties.role_id }),
+  (b, account) => discord.addRole(String(b.properties.guild_id), account, String(b.properties.role_id)),
+  (b, account) =>
+    b.properties.kick_member
+      ? discord.kick(String(b.properties.guild_id), account)
+      : discord.removeRole(String(b.properties.guild_id), account, String(b.properties.role_id)),
+);
+
+const githubStrategy = linkedAccount(
+  (b) => ({ repository_owner: b.properties.repository_owner, repository_name: b.properties.repository_name, permission: b.properties.permission }),
+  (b, account) => github.addCollaborator(String(b.properties.repository_owner), String(b.properties.repository_name), account, String(b.properties.permission)),
+  (b, account) => github.removeCollaborator(String(b.properties.repository_owner), String(b.properties.repository_name), account),
+);
+
+const strategies: Record<string, Strategy> = {
+  custom,
+  downloadables,
+  meter_credit: meterCredit,
+  discord: discordStrategy,
+  github_repository: githubStrategy,
+};
+
+/** Installs the strategy of a type (license_keys comes from the license keys domain). */
+export function registerStrategy(type: string, strategy: Strategy): void {
+  strategies[type] = strategy;
+}
+
+export function strategyFor(type: string): Strategy {
+  const s = strategies[type];
+  if (!s) throw new Error(`No benefit grant strategy for type ${type}`);
+  return s;
+}
