@@ -21,6 +21,7 @@ import { orderHandlers } from "./orders/handlers.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
+import { licenseKeyHandlers } from "./license-keys/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -42,6 +43,7 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...paymentHandlers,
   ...refundHandlers,
   ...webhookHandlers,
+  ...licenseKeyHandlers,
   ...customerPortalOrderHandlers,
   ...customerPortalPaymentMethodHandlers,
 };
