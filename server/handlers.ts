@@ -12,6 +12,7 @@ import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
 import { benefitHandlers } from "./benefits/handlers.js";
+import { benefitGrantHandlers } from "./benefit-grants/handlers.js";
 import { customFieldHandlers } from "./custom-fields/handlers.js";
 import { fileHandlers } from "./files/handlers.js";
 import { meterHandlers } from "./meters/handlers.js";
@@ -30,6 +31,7 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...organizationHandlers,
   ...productHandlers,
   ...benefitHandlers,
+  ...benefitGrantHandlers,
   ...customFieldHandlers,
   ...fileHandlers,
   ...meterHandlers,

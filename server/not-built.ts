@@ -6,12 +6,8 @@ import type { OperationId } from "../generated/handlers.js";
 export const notBuilt = [
   "customer_meters:get",
   "customer_meters:list",
-  "customer_portal:benefit-grants:get",
-  "customer_portal:benefit-grants:list",
-  "customer_portal:benefit-grants:update",
   "customer_portal:customer_meters:get",
   "customer_portal:customer_meters:list",
-  "customer_portal:downloadables:list",
   "customer_portal:subscriptions:cancel",
   "customer_portal:subscriptions:get",
   "customer_portal:subscriptions:list",

@@ -1,6 +1,164 @@
 // Benefit grants: what other domains call inside their own transaction to grant, revoke, cycle
 // or update grants (schedule.ts), and the customer portal's grants and downloadables.
+import type { Knex } from "knex";
+import type { BenefitRow } from "../benefits/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import type { FileRow } from "../files/models.js";
+import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
+import type { CustomerCaller } from "../kit/auth.js";
+import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { toCustomerBenefitGrant, toDownloadable, type CustomerBenefitGrantOut, type DownloadableOut } from "./models.js";
+import { customerGrants, findCustomerGrant, type CustomerScope, type GrantRow } from "./repository.js";
+import { enqueueJobs } from "./schedule.js";
+
 export {
   scheduleBenefitCycles, scheduleBenefitDeletion, scheduleBenefitGrants, scheduleBenefitRevocations, scheduleBenefitUpdates,
   type GrantScheduleInput, type RevocationScheduleInput,
 } from "./schedule.js";
+
+/** Repeated id filters (`id=a&id=b`): a value that is not a UUID matches nothing. */
+function filterByIds(q: Knex.QueryBuilder, filters: [column: string, value: Ids][]): void {
+  for (const [column, value] of filters) {
+    const ids = asList(value);
+    if (ids.length) q.whereIn(column, ids.filter(isUuid));
+  }
+}
+
+const scopeOf = (caller: CustomerCaller): CustomerScope => ({ customerId: caller.customerId, organizationId: caller.organizationId });
+
+type Ids = string | string[] | null | undefined;
+
+export interface PortalGrantListQuery {
+  type?: string | string[] | null;
+  benefit_id?: Ids;
+  organization_id?: Ids;
+  checkout_id?: Ids;
+  order_id?: Ids;
+  subscription_id?: Ids;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | string | null;
+}
+
+async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBenefitGrantOut[]> {
+  if (rows.length === 0) return [];
+  const [benefits, customers] = await Promise.all([
+    db<BenefitRow>("benefits").whereIn("id", [...new Set(rows.map((r) => r.benefit_id))]),
+    db<CustomerRow>("customers").whereIn("id", [...new Set(rows.map((r) => r.customer_id))]),
+  ]);
+  const orgs = await db<OrganizationRow>("organizations").whereIn("id", [...new Set((benefits as BenefitRow[]).map((b) => b.organization_id))]);
+  const benefitById = new Map((benefits as BenefitRow[]).map((b) => [b.id, b]));
+  const customerById = new Map((customers as CustomerRow[]).map((c) => [c.id, c]));
+  const orgById = new Map((orgs as OrganizationRow[]).map((o) => [o.id, o]));
+  return rows.map((r) => {
+    const benefit = benefitById.get(r.benefit_id)!;
+    return toCustomerBenefitGrant(r, customerById.get(r.customer_id)!, benefit, orgById.get(benefit.organization_id)!);
+  });
+}
+
+export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery): Promise<Page<CustomerBenefitGrantOut>> {
+  const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
+  filterByIds(q, [
+    ["benefit_grants.benefit_id", query.benefit_id],
+    ["benefits.organization_id", query.organization_id],
+    ["benefit_grants.order_id", query.order_id],
+    ["benefit_grants.subscription_id", query.subscription_id],
+  ]);
+  const checkouts = asList(query.checkout_id);
+  if (checkouts.length) q.whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", checkouts.filter(isUuid)).select("id"));
+  const types = asList(query.type);
+  if (types.length) q.whereIn("benefits.type", types);
+  applySorting(
+    q,
+    query.sorting,
+    { granted_at: "benefit_grants.granted_at", type: "benefits.type", organization: db.raw("(select o.name from organizations o where o.id = benefits.organization_id)") },
+    ["-granted_at"],
+    "benefit_grants.id",
+  );
+  return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
+}
+
+export async function getPortalGrant(db: Knex, caller: CustomerCaller, id: string): Promise<CustomerBenefitGrantOut> {
+  const row = await findCustomerGrant(db, scopeOf(caller), id);
+  if (!row) throw new ResourceNotFound("Benefit grant not found.");
+  return (await readPortalGrants(db, [row]))[0];
+}
+
+export interface PortalGrantUpdateInput {
+  benefit_type: string;
+  properties?: { account_id?: string | null } | null;
+}
+
+const LINKED_ACCOUNT_TYPES = new Set(["discord", "github_repository"]);
+
+/**
+ * The customer links their account to a discord or github_repository grant: the account is
+ * stored and a grant job is scheduled (it gives access, moving it from a previously linked
+ * account). The other types have nothing the customer can change.
+ */
+export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: string, input: PortalGrantUpdateInput): Promise<CustomerBenefitGrantOut> {
+  const row = await db.transaction(async (trx) => {
+    const grant = await findCustomerGrant(trx, scopeOf(caller), id, { forUpdate: true });
+    if (!grant) throw new ResourceNotFound("Benefit grant not found.");
+    const benefit: BenefitRow = await trx("benefits").where({ id: grant.benefit_id }).first();
+    if (input.benefit_type !== benefit.type) {
+      throw invalid(["body", "benefit_type"], `This grant is of a ${benefit.type} benefit.`, "value_error", input.benefit_type);
+    }
+    if (!LINKED_ACCOUNT_TYPES.has(benefit.type)) return grant;
+    if (grant.revoked_at !== null) throw new NotPermitted("This benefit grant is revoked.");
+    const account = input.properties?.account_id ?? null;
+    const current = (grant.properties.account_id as string | null | undefined) ?? null;
+    if (account === current) return grant;
+    if (account === null || account.trim() === "") {
+      if (grant.granted_at !== null) throw invalid(["body", "properties", "account_id"], "A granted benefit keeps its account until it is revoked.", "value_error", account);
+      throw invalid(["body", "properties", "account_id"], "An account id is required.", "missing", account);
+    }
+    const [updated] = await trx("benefit_grants")
+      .where({ id: grant.id })
+      .update({ properties: JSON.stringify({ ...grant.properties, account_id: account.trim() }), modified_at: new Date() })
+      .returning("*");
+    await enqueueJobs(trx, [grant.id], "grant");
+    return updated as GrantRow;
+  });
+  return (await readPortalGrants(db, [row]))[0];
+}
+
+export interface DownloadableListQuery {
+  organization_id?: Ids;
+  benefit_id?: Ids;
+  page?: number;
+  limit?: number;
+}
+
+/**
+ * The files of the customer's granted downloadables benefits, each with a signed download URL.
+ * A file appears once per grant that holds it; archived or deleted files are left out.
+ */
+export async function listDownloadables(db: Knex, caller: CustomerCaller, query: DownloadableListQuery): Promise<Page<DownloadableOut>> {
+  const q = customerGrants(db, scopeOf(caller))
+    .where("benefits.type", "downloadables")
+    .whereNotNull("benefit_grants.granted_at")
+    .whereNull("benefit_grants.revoked_at")
+    .joinRaw("cross join lateral jsonb_array_elements_text(benefit_grants.properties -> 'files') with ordinality as f(file_id, position)")
+    .joinRaw("join files on files.id::text = f.file_id and files.organization_id = benefits.organization_id")
+    .whereNull("files.deleted_at")
+    .where("files.is_uploaded", true)
+    .select("benefit_grants.id as grant_id", "benefit_grants.benefit_id as grant_benefit_id", "files.*")
+    .orderBy([{ column: "benefit_grants.granted_at" }, { column: "benefit_grants.id" }, { column: "f.position" }]);
+  filterByIds(q, [
+    ["benefit_grants.benefit_id", query.benefit_id],
+    ["benefits.organization_id", query.organization_id],
+  ]);
+  return listPage(q, query, (rows: (FileRow & { grant_id: string; grant_benefit_id: string })[]) =>
+    Promise.all(
+      rows.map(async (r) => {
+        const expiresAt = new Date(Date.now() + PRESIGN_TTL_SECONDS * 1000);
+        const url = await getStorage().presignDownload(r.path, { filename: r.name, mimeType: r.mime_type, expiresAt });
+        return toDownloadable(r.grant_id, r.grant_benefit_id, r, { url, headers: {}, expires_at: expiresAt });
+      }),
+    ),
+  );
+}

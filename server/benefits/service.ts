@@ -1,7 +1,9 @@
 // Benefit rules: a description of 3 to 42 characters, each type's properties (see
 // properties.ts), a type that never changes, soft deletion (403 when not deletable) that
 // detaches the benefit from products, the grants list, and benefit.created / benefit.updated.
+import { isDeepStrictEqual } from "node:util";
 import type { Knex } from "knex";
+import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "../benefit-grants/service.js";
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -110,7 +112,10 @@ export async function updateBenefit(db: Knex, caller: OrganizationCaller, id: st
     patch.modified_at = new Date();
     const [updated] = await trx("benefits").where({ id: row.id }).update(patch).returning("*");
     const out = toBenefit(updated as BenefitRow);
-    // Existing grants follow the new properties when the grants workflow picks this event up.
+    // Existing grants follow the new properties (one update job per granted grant).
+    if (!isDeepStrictEqual((updated as BenefitRow).properties, row.properties)) {
+      await scheduleBenefitUpdates(trx, { benefitId: row.id, previousProperties: row.properties });
+    }
     await emit(trx, caller.organizationId, "benefit.updated", out);
     return out;
   });
@@ -124,8 +129,8 @@ export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: st
     const now = new Date();
     const [deleted] = await trx("benefits").where({ id: row.id }).update({ deleted_at: now, modified_at: now }).returning("*");
     await trx("product_benefits").where({ benefit_id: row.id }).delete();
-    // Revoking the grants is the grants workflow's (subscriptions issue); Polar announces the
-    // deletion as an update.
+    await scheduleBenefitDeletion(trx, { benefitId: row.id });
+    // Polar announces the deletion as an update.
     await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted as BenefitRow));
   });
 }

@@ -2,6 +2,7 @@
 // billing details updates (frozen once the invoice exists), reads and lists for the merchant and
 // the portal customer, and the order.created / order.updated / order.paid events.
 import type { Knex } from "knex";
+import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { checkAddress, type Address } from "../customers/address.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -112,6 +113,10 @@ export async function markOrderPaid(trx: Knex.Transaction, orderId: string): Pro
   const out = await readOrder(trx, updated as OrderRow);
   await emit(trx, row.organization_id, "order.updated", out);
   await emit(trx, row.organization_id, "order.paid", out);
+  // A one-time purchase grants its product's benefits; a subscription's grants follow the subscription.
+  if (!row.subscription_id) {
+    await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: row.product_id, orderId: row.id });
+  }
   return updated as OrderRow;
 }
 

@@ -5,6 +5,7 @@
 // row locked so concurrent refunds of one order are serialized and can't exceed its amount.
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
+import { scheduleBenefitRevocations } from "../benefit-grants/service.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -94,6 +95,9 @@ export async function createRefund(
     if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund as RefundRow));
     // A pending refund holds its amount too: what is in flight can't be refunded twice.
     if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);
+    if (input.revoke_benefits && result.status !== "failed") {
+      await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
+    }
     return toRefund(refund as RefundRow);
   });
 }
