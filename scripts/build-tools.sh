@@ -5,6 +5,7 @@
 #   .cache/bin/temporal               Temporal CLI (dev server: `temporal server start-dev`)
 #   .cache/bin/temporal-test-server   Java time-skipping test server (wrapper around .cache/temporal-test-server/lib)
 #   .cache/bin/stripe-mock            Stripe API mock
+#   .cache/bin/versitygw              S3-compatible server for the S3 file storage tests
 #   .venv/                            Python venv with schemathesis (scripts/requirements-fuzz.txt)
 #
 # Everything comes from the Go module proxy, Maven Central and PyPI at build time; nothing is
@@ -20,6 +21,7 @@ mkdir -p "$BIN" "$LOGS"
 
 TEMPORAL_CLI_VERSION=v1.5.1          # later tags can't be `go install`ed (replace directives)
 STRIPE_MOCK_VERSION=v0.203.0         # was @latest when pinned
+VERSITYGW_VERSION=v1.8.0             # checks SigV4 presigned URLs, part checksums, bucket policies
 TEMPORAL_TEST_SERVER_VERSION=1.38.0  # io.temporal:temporal-test-server, Java 8 bytecode, runs on JDK 17
 SLF4J_VERSION=1.7.36                 # the slf4j-api that test server depends on
 
@@ -171,6 +173,19 @@ build_stripe_mock() {
     env GOBIN="$BIN" go install -v "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION"
 }
 
+# --- (c2) versitygw (S3-compatible server, posix backend) --------------------------------------
+build_versitygw() {
+  if go_bin_is "$BIN/versitygw" github.com/versity/versitygw "$VERSITYGW_VERSION"; then
+    say "versitygw $VERSITYGW_VERSION: cached ($BIN/versitygw)"
+    return
+  fi
+  need go "versitygw"
+  wait_for_other_go_install "go install .*versity/versitygw"
+  say "building versitygw $VERSITYGW_VERSION with go install (log $LOGS/versitygw-build.log)"
+  run_logged "versitygw" "$LOGS/versitygw-build.log" \
+    env GOBIN="$BIN" go install -v "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+}
+
 # --- (d) Python venv with schemathesis ---------------------------------------------------------
 build_venv() {
   local req=$ROOT/scripts/requirements-fuzz.txt
@@ -196,5 +211,6 @@ start=$SECONDS
 build_temporal
 build_test_server
 build_stripe_mock
+build_versitygw
 build_venv
 say "tools ready in $((SECONDS - start))s"

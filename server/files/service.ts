@@ -13,7 +13,7 @@ import {
   toFileRead, toFileUpload, type DeclaredPart, type FileReadOut, type FileRow, type FileUploadOut,
 } from "./models.js";
 import { findReadable, readable } from "./repository.js";
-import { getStorage, PRESIGN_TTL_SECONDS, UploadRejected } from "./storage.js";
+import { getStorage, PRESIGN_TTL_SECONDS, PUBLIC_SERVICES, UploadRejected } from "./storage.js";
 
 type Schemas = components["schemas"];
 export type FileCreateInput = Schemas["FileCreate"];
@@ -40,6 +40,8 @@ const EXTENSIONS: Record<string, string> = {
   "application/pdf": ".pdf", "application/zip": ".zip", "text/plain": ".txt", "text/csv": ".csv",
   "application/json": ".json", "audio/mpeg": ".mp3", "video/mp4": ".mp4", "application/epub+zip": ".epub",
 };
+
+const isPublic = (service: FileRow["service"]) => (PUBLIC_SERVICES as readonly string[]).includes(service);
 
 /** A base64 SHA-256 digest (32 bytes), or a 422 at `loc`. */
 function checkSha256(value: string, loc: (string | number)[]): string {
@@ -97,7 +99,8 @@ export async function createFile(db: Knex, caller: OrganizationCaller, input: Fi
 
   const storage = getStorage();
   const id = randomUUID();
-  const path = `${caller.organizationId}/${id}${extension(input.mime_type, name)}`;
+  // Public files live under `public/`, so an S3 bucket can open that prefix alone to anonymous reads.
+  const path = `${isPublic(service) ? "public/" : ""}${caller.organizationId}/${id}${extension(input.mime_type, name)}`;
   const uploadId = await storage.createMultipartUpload(path, {
     mimeType: input.mime_type,
     filename: name,
@@ -169,7 +172,11 @@ export async function completeUpload(db: Knex, caller: OrganizationCaller, id: s
         row.path,
         row.upload_id!,
         input.parts.map((p) => ({ number: p.number, etag: p.checksum_etag, checksumSha256Base64: p.checksum_sha256_base64 ?? null })),
-        { size: Number(row.size), sha256Base64: row.checksum_sha256_base64 },
+        {
+          size: Number(row.size),
+          sha256Base64: row.checksum_sha256_base64,
+          declared: (row.upload_parts ?? []).map((p) => ({ number: p.number, checksumSha256Base64: p.checksum_sha256_base64 })),
+        },
       );
     } catch (err) {
       if (err instanceof UploadRejected) throw new RequestValidationError([{ loc: err.loc, msg: err.message, type: "value_error" }]);
@@ -197,9 +204,14 @@ export async function deleteFile(db: Knex, caller: OrganizationCaller, id: strin
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("File not found.");
     const now = new Date();
-    // Soft delete: the bytes stay (signed URLs already handed out keep working until they
-    // expire); the file stops being listed, served publicly and usable in benefits or products.
+    // Soft delete: a downloadable's bytes stay (signed URLs already handed out keep working until
+    // they expire); the file stops being listed, served publicly and usable in benefits or products.
     await trx("files").where({ id: row.id }).update({ deleted_at: now, modified_at: now });
+    // Public bytes go (S3 serves them without asking us), as does an unfinished upload. Last,
+    // inside the transaction: if the storage fails, the file is not deleted and the call can be retried.
+    if (isPublic(row.service) || !row.is_uploaded) {
+      await getStorage().deleteObject(row.path, { uploadId: row.is_uploaded ? null : (row.upload_id ?? null) });
+    }
   });
 }
 

@@ -3,7 +3,8 @@
 // then completes the upload with the list of parts. Public files (avatars, product media) are
 // served at a stable public URL; downloadables only through expiring signed URLs.
 //
-// Built in: `LocalStorage`, under FILES_DIR (default `.data/files` in the repository), with its
+// `S3Storage` (server/files/s3-storage.ts) when S3_BUCKET is set; otherwise, built in,
+// `LocalStorage`, under FILES_DIR (default `.data/files` in the repository), with its
 // own routes (mounted by server/app.ts, outside the contract):
 //   PUT /files/upload/:uploadId/:part?expires=&signature=     one part (ETag in the response)
 //   GET /files/download/<key>?expires=&filename=&type=&signature=   a signed download
@@ -20,6 +21,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Knex } from "knex";
+import { S3Storage, s3ConfigFromEnv } from "./s3-storage.js";
 
 export interface PartSpec {
   number: number;
@@ -57,15 +59,23 @@ export class UploadRejected extends Error {
 export interface Storage {
   createMultipartUpload(key: string, opts: { mimeType: string; filename: string; parts: PartSpec[] }): Promise<string>;
   presignUploadPart(key: string, uploadId: string, part: PartSpec, expiresAt: Date): Promise<PresignedPart>;
-  /** Assembles the parts; checks each part's ETag and SHA-256, the total size and the whole SHA-256. */
-  completeMultipartUpload(
-    key: string,
-    uploadId: string,
-    parts: CompletedPart[],
-    expect: { size: number; sha256Base64: string | null },
-  ): Promise<StoredObject>;
+  /**
+   * Assembles the parts; checks each part's ETag and SHA-256 (against `declared`, the parts
+   * given at creation, and the caller's), the total size and the whole SHA-256.
+   */
+  completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[], expect: UploadExpectation): Promise<StoredObject>;
+  /** Stores bytes the server made itself (invoices). */
+  putObject(key: string, bytes: Buffer, mimeType: string): Promise<void>;
+  /** Removes an object, and the unfinished upload `uploadId` if there is one. */
+  deleteObject(key: string, opts: { uploadId: string | null }): Promise<void>;
   publicUrl(key: string): string;
   presignDownload(key: string, opts: { filename: string; mimeType: string; expiresAt: Date }): Promise<string>;
+}
+
+export interface UploadExpectation {
+  size: number;
+  sha256Base64: string | null;
+  declared: PartSpec[];
 }
 
 export const PRESIGN_TTL_SECONDS = Number(process.env.FILES_PRESIGN_TTL ?? 3600);
@@ -87,7 +97,7 @@ export function isSafeKey(key: string): boolean {
   return segments.length > 0 && segments.every((s) => KEY_SEGMENT.test(s) && s !== "..");
 }
 
-const encodeKey = (key: string) => key.split("/").map(encodeURIComponent).join("/");
+export const encodeKey = (key: string) => key.split("/").map(encodeURIComponent).join("/");
 const unquote = (etag: string) => etag.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
 
 /** Content-Disposition for a download, with an RFC 5987 UTF-8 name beside an ASCII fallback. */
@@ -246,12 +256,7 @@ export class LocalStorage implements Storage {
     res.status(200).end();
   }
 
-  async completeMultipartUpload(
-    key: string,
-    uploadId: string,
-    parts: CompletedPart[],
-    expect: { size: number; sha256Base64: string | null },
-  ): Promise<StoredObject> {
+  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[], expect: UploadExpectation): Promise<StoredObject> {
     const meta = await this.readMeta(uploadId);
     if (!meta || meta.key !== key) throw new UploadRejected(["body", "id"], "No such upload.");
     if (parts.length === 0) throw new UploadRejected(["body", "parts"], "List should have at least 1 item after validation, not 0");
@@ -321,6 +326,19 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async putObject(key: string, bytes: Buffer): Promise<void> {
+    const file = this.objectPath(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    await writeFile(tmp, bytes);
+    await rename(tmp, file);
+  }
+
+  async deleteObject(key: string, opts: { uploadId: string | null }): Promise<void> {
+    if (opts.uploadId && UPLOAD_ID.test(opts.uploadId)) await rm(this.uploadDir(opts.uploadId), { recursive: true, force: true });
+    await rm(this.objectPath(key), { force: true });
+  }
+
   publicUrl(key: string): string {
     return `${publicBaseUrl()}/files/public/${encodeKey(key)}`;
   }
@@ -372,12 +390,22 @@ function wildcard(req: Request): string {
 
 let storage: Storage | null = null;
 
-/** The configured storage (FILES_STORAGE=local, the default; nothing else is built in yet). */
+/**
+ * The configured storage: S3 when S3_BUCKET is set, the local one otherwise. FILES_STORAGE
+ * (`local` or `s3`) says it explicitly.
+ */
 export function getStorage(): Storage {
   if (storage) return storage;
-  const kind = process.env.FILES_STORAGE ?? "local";
-  if (kind !== "local") throw new Error(`FILES_STORAGE=${kind} is not supported (only "local" is built in).`);
-  storage = new LocalStorage(path.resolve(process.env.FILES_DIR ?? DEFAULT_DIR));
+  const s3 = s3ConfigFromEnv();
+  const kind = process.env.FILES_STORAGE || (s3 ? "s3" : "local");
+  if (kind === "s3") {
+    if (!s3) throw new Error("FILES_STORAGE=s3 needs S3_BUCKET.");
+    storage = new S3Storage(s3);
+  } else if (kind === "local") {
+    storage = new LocalStorage(path.resolve(process.env.FILES_DIR ?? DEFAULT_DIR));
+  } else {
+    throw new Error(`FILES_STORAGE=${kind} is not supported ("local" or "s3").`);
+  }
   return storage;
 }
 

@@ -2,14 +2,13 @@
 // starts the invoice workflow (id `invoice:<orderId>`); its activities take the next number of
 // the organization's counter (row locked FOR UPDATE, committed with the order, so numbers are
 // gapless and unique), render the PDF and store it. The GET hands out a signed download URL.
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { getStorage, LocalStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
+import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
 import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from "./errors.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import { getInvoiceWorkflowStarter } from "./invoice-workflow.js";
@@ -63,15 +62,6 @@ export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<nu
   });
 }
 
-/** Writes bytes where the local storage serves signed downloads from. */
-async function putObject(key: string, bytes: Buffer): Promise<void> {
-  const storage = getStorage();
-  if (!(storage instanceof LocalStorage)) throw new Error("Invoices need a storage that can store server-side objects.");
-  const file = path.join(storage.root, ...key.split("/"));
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, bytes);
-}
-
 /** Activity step 2: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
 export async function storeInvoice(db: Knex, orderId: string): Promise<{ number: string; path: string }> {
   return db.transaction(async (trx) => {
@@ -104,7 +94,7 @@ export async function storeInvoice(db: Knex, orderId: string): Promise<{ number:
       refunded: order.refunded_amount > 0 && order.refunded_amount <= netAmount(order) ? order.refunded_amount + order.refunded_tax_amount : 0,
     });
     const key = `${order.organization_id}/invoices/${order.id}/Invoice-${number}.pdf`;
-    await putObject(key, pdf);
+    await getStorage().putObject(key, pdf, "application/pdf");
     const [updated] = await trx<OrderRow>("orders")
       .where({ id: order.id })
       .update({ is_invoice_generated: true, invoice_path: key, modified_at: new Date() })
