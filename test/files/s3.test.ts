@@ -2,7 +2,7 @@
 // a real S3-compatible server on 127.0.0.1 (versitygw): parts PUT to presigned UploadPart URLs,
 // completion checked against what S3 holds, public media read anonymously from the bucket's
 // public/ prefix, downloadables only through presigned GetObject URLs, deletion.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { FileCreate } from "@polar-sh/sdk/models/components/filecreate.js";
@@ -257,6 +257,18 @@ describe("files on S3", () => {
     await polar.files.delete({ id: media.id });
     expect(await objectExists(media.path)).toBe(false);
     expect((await fetch(publicUrl)).status).toBe(404);
+  });
+
+  it("stores what the server makes (invoices) in the bucket, private, behind a signed URL", async () => {
+    const pdf = Buffer.from("%PDF-1.4 an invoice");
+    const key = `${orgId}/invoices/${randomUUID()}/Invoice-ACME-0001.pdf`;
+    await getStorage().putObject(key, pdf, "application/pdf");
+    expect((await fetch(`${s3.endpoint}/${BUCKET}/${key}`)).status).toBe(403);
+    const url = await getStorage().presignDownload(key, { filename: "Invoice-ACME-0001.pdf", mimeType: "application/pdf", expiresAt: new Date(Date.now() + 60_000) });
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toContain(`filename="Invoice-ACME-0001.pdf"`);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(pdf);
   });
 
   it("deleting a file whose upload never completed aborts the S3 upload", async () => {
