@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { mintOrganizationToken } from "../server/kit/auth.js";
 import { startPostgres } from "../scripts/services.js";
+import { runWebhookBench } from "./webhooks.js";
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -132,7 +133,13 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Then the webhooks section (bench/webhooks.ts), on services of its own.
+main()
+  .then(async () => {
+    console.log("");
+    await runWebhookBench();
+  })
+  .catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });

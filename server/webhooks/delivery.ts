@@ -2,10 +2,13 @@
 // timeout to an address the URL policy allows, then record the attempt (webhook_deliveries),
 // the event's last result, and, on a 410, disable the endpoint, all in one transaction.
 // Retries and their schedule belong to the endpoint's delivery workflow, not to this code.
+// An endpoint whose attempts have all failed for `disableAfterMs` (no success since its first
+// failure) is disabled too, and its organization is told with a notification row and a log line.
 import http from "node:http";
 import https from "node:https";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { Knex } from "knex";
+import { logger } from "../kit/logger.js";
 import { formatBody } from "./formats.js";
 import { eventWithEndpoint, nextPendingEvent } from "./repository.js";
 import { signWebhook } from "./signing.js";
@@ -13,6 +16,19 @@ import { refusedAddress } from "./url.js";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_LIMIT = 2048;
+
+/**
+ * How long an endpoint may fail every attempt before it is disabled: WEBHOOK_DISABLE_AFTER_MS, by
+ * default the retry schedule's whole length (about 3.6 days), so an endpoint is given up exactly
+ * when one event has run out its schedule without a single success meanwhile.
+ */
+export const DEFAULT_WEBHOOK_DISABLE_AFTER_MS = 85 * 3_600_000 + 35 * 60_000 + 5_000;
+export function webhookDisableAfterMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = Number(env.WEBHOOK_DISABLE_AFTER_MS);
+  return Number.isFinite(v) && v > 0 ? v : DEFAULT_WEBHOOK_DISABLE_AFTER_MS;
+}
+
+export const WEBHOOK_ENDPOINT_DISABLED = "webhook_endpoint_disabled";
 
 export type AttemptOutcome =
   /** 2xx: done. */
@@ -22,7 +38,9 @@ export type AttemptOutcome =
   /** 410 Gone: the endpoint is now disabled; its queue stops. */
   | "gone"
   /** The endpoint was deleted or disabled meanwhile: nothing was sent. */
-  | "skipped";
+  | "skipped"
+  /** Failed, and every attempt has failed for the configured span: the endpoint is now disabled. */
+  | "disabled";
 
 export interface AttemptResult {
   outcome: AttemptOutcome;
@@ -101,7 +119,15 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
   });
 }
 
-export async function attemptDelivery(knex: Knex, eventId: string, opts: { timeoutMs?: number } = {}): Promise<AttemptResult> {
+export interface AttemptOptions {
+  timeoutMs?: number;
+  /** The attempt's time (the workflow's clock, so skipped time counts); now by default. */
+  at?: Date;
+  /** See webhookDisableAfterMs; the env setting by default. */
+  disableAfterMs?: number;
+}
+
+export async function attemptDelivery(knex: Knex, eventId: string, opts: AttemptOptions = {}): Promise<AttemptResult> {
   const found = await eventWithEndpoint(knex, eventId);
   if (!found) return { outcome: "skipped", httpCode: null };
   const { event, endpoint } = found;
@@ -111,7 +137,9 @@ export async function attemptDelivery(knex: Knex, eventId: string, opts: { timeo
   const headers = signWebhook(endpoint.secret, event.id, body);
   const res = await postWebhook(endpoint.url, body, { ...headers }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   const succeeded = res.status !== null && res.status >= 200 && res.status < 300;
-  const outcome: AttemptOutcome = succeeded ? "delivered" : res.status === 410 ? "gone" : "failed";
+  let outcome: AttemptOutcome = succeeded ? "delivered" : res.status === 410 ? "gone" : "failed";
+  const at = opts.at ?? new Date();
+  const disableAfterMs = opts.disableAfterMs ?? webhookDisableAfterMs();
 
   await knex.transaction(async (trx) => {
     const now = new Date();
@@ -126,6 +154,29 @@ export async function attemptDelivery(knex: Knex, eventId: string, opts: { timeo
     await trx("webhook_events").where({ id: event.id }).update({ last_http_code: res.status, succeeded, modified_at: now });
     if (outcome === "gone") {
       await trx("webhook_endpoints").where({ id: endpoint.id }).update({ enabled: false, modified_at: now });
+    } else if (succeeded) {
+      await trx("webhook_endpoints").where({ id: endpoint.id }).whereNotNull("failing_since").update({ failing_since: null });
+    } else {
+      const locked: { failing_since: Date | null; enabled: boolean } | undefined = await trx("webhook_endpoints")
+        .where({ id: endpoint.id })
+        .forUpdate()
+        .first("failing_since", "enabled");
+      if (!locked?.enabled) return;
+      if (locked.failing_since === null) {
+        await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: at });
+      } else if (at.getTime() - locked.failing_since.getTime() >= disableAfterMs) {
+        outcome = "disabled";
+        await trx("webhook_endpoints").where({ id: endpoint.id }).update({ enabled: false, modified_at: now });
+        const payload = {
+          endpoint_id: endpoint.id,
+          url: endpoint.url,
+          failing_since: locked.failing_since.toISOString(),
+          disabled_at: at.toISOString(),
+          last_http_code: res.status,
+        };
+        await trx("organization_notifications").insert({ organization_id: event.organization_id, type: WEBHOOK_ENDPOINT_DISABLED, payload: JSON.stringify(payload) });
+        logger.warn({ organizationId: event.organization_id, ...payload }, "webhook endpoint disabled: every delivery failed for the configured span");
+      }
     }
   });
   return { outcome, httpCode: res.status };

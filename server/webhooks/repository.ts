@@ -15,6 +15,8 @@ export interface WebhookEndpointRow {
   events: string[];
   enabled: boolean;
   deleted_at: Date | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failing_since?: Date | null;
 }
 
 export interface WebhookEventRow {

@@ -17,11 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { emit } from "../../server/kit/outbox.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
+import { attemptDelivery } from "../../server/webhooks/delivery.js";
 import { signWebhook } from "../../server/webhooks/signing.js";
 import { setWebhookWaker } from "../../server/webhooks/waker.js";
 import { createOutboxActivities } from "../../workflows/activities/outbox.js";
 import { createWebhookActivities, temporalWebhookWaker } from "../../workflows/activities/webhooks.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
+import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
 import { createOrganization } from "../fixtures/factories.js";
 import { useWorkflowInfra } from "../workflows/infra.js";
 
@@ -299,6 +301,65 @@ describe("webhook delivery", () => {
     await expect.poll(async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n, poll).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at(ep.path)).toHaveLength(1);
+  });
+
+  it("disables an endpoint that failed every attempt for the configured span, and tells its organization", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "failing", ["order.created"]);
+    receiver.script(ep.path, Array(20).fill(500));
+    // Started first with a short span, so the fan-out's wake-up signals this run.
+    await client.workflow.start(webhookEndpointWorkflow, {
+      workflowId: webhookEndpointWorkflowId(ep.id),
+      taskQueue,
+      args: [{ endpointId: ep.id, retryDelaysMs: [0, 400, 400, 400, 400], disableAfterMs: 700, idleMs: 2_000 }],
+    });
+    await infra.knex.transaction(async (trx) => {
+      await emit(trx, org.id, "order.created", { n: 1 });
+      await emit(trx, org.id, "order.created", { n: 2 });
+    });
+
+    await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).enabled, poll).toBe(false);
+    // The first attempt starts the span; the first one past 0.7 s disables. The second event is never sent.
+    const sent = receiver.at(ep.path).map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sent)).toEqual(new Set([1]));
+    const notes = await infra.knex("organization_notifications").where({ organization_id: org.id });
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ type: "webhook_endpoint_disabled", payload: { endpoint_id: ep.id, url: `${receiver.url}${ep.path}`, last_http_code: 500 } });
+    expect(Date.parse(notes[0].payload.disabled_at) - Date.parse(notes[0].payload.failing_since)).toBeGreaterThanOrEqual(700);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.at(ep.path)).toHaveLength(sent.length);
+  });
+
+  it("counts the failing span from the first failure since the last success", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "flaky", ["order.created"]);
+    // Already published, so the relay leaves it alone: the attempts below are made by hand.
+    const [outboxRow] = await infra.knex("outbox")
+      .insert({ organization_id: org.id, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }), published_at: new Date() })
+      .returning("id");
+    const [event] = await infra.knex("webhook_events")
+      .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.created", payload: "{}", pending: false })
+      .returning("id");
+    const day = 86_400_000;
+    const t0 = Date.parse("2026-01-01T00:00:00Z");
+    const attempt = (status: number, at: number) => {
+      receiver.script(ep.path, [status]);
+      return attemptDelivery(infra.knex, event.id, { at: new Date(at), disableAfterMs: 3 * day });
+    };
+    expect((await attempt(500, t0)).outcome).toBe("failed");
+    expect((await attempt(500, t0 + 2 * day)).outcome).toBe("failed");
+    expect((await attempt(200, t0 + 2.5 * day)).outcome).toBe("delivered");
+    expect((await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).failing_since).toBeNull();
+    expect((await attempt(500, t0 + 3.5 * day)).outcome).toBe("failed"); // a new run of failures starts here
+    expect((await attempt(503, t0 + 6 * day)).outcome).toBe("failed");
+    expect(await infra.knex("organization_notifications").where({ organization_id: org.id })).toHaveLength(0);
+    expect((await attempt(503, t0 + 6.5 * day)).outcome).toBe("disabled");
+    expect((await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).enabled).toBe(false);
+    const [note] = await infra.knex("organization_notifications").where({ organization_id: org.id });
+    expect(note.payload).toMatchObject({ endpoint_id: ep.id, failing_since: new Date(t0 + 3.5 * day).toISOString(), disabled_at: new Date(t0 + 6.5 * day).toISOString(), last_http_code: 503 });
+    // Disabled: nothing more is sent.
+    expect((await attempt(200, t0 + 7 * day)).outcome).toBe("skipped");
   });
 
   it("delivers queued events whose wake-up was lost (no workflow running) through the idle sweep", async () => {

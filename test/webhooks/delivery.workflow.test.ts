@@ -1,8 +1,8 @@
 // The endpoint delivery workflow's orchestration alone, on Temporal's time-skipping test server
 // with scripted activities instead of the database and HTTP: the exact Standard Webhooks retry
 // schedule (about three days, skipped in milliseconds), giving up after the last attempt, a
-// crashed attempt counted as a failure, outbox order across events, 410 stopping the queue, and
-// an idle run woken by a signal.
+// crashed attempt counted as a failure, outbox order across events, 410 (or an endpoint disabled
+// for failing too long) stopping the queue, and an idle run woken by a signal.
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
@@ -22,7 +22,7 @@ const poll = { timeout: 10_000, interval: 50 };
 /** A queue of event ids and, per event, the outcomes of its attempts (then "delivered"). */
 class ScriptedEndpoint {
   queue: string[] = [];
-  attempts: { eventId: string; attempt: number; at: number }[] = [];
+  attempts: { eventId: string; attempt: number; at: number; opts?: { at?: number; disableAfterMs?: number } }[] = [];
   settled: string[] = [];
   constructor(
     private readonly env: TestWorkflowEnvironment,
@@ -34,8 +34,8 @@ class ScriptedEndpoint {
   onAttempt: (eventId: string) => void = () => {};
   activities: WebhookActivities = {
     nextWebhookEvent: async () => (this.queue[0] ? { eventId: this.queue[0], queued: this.queuedTimes.get(this.queue[0]) ?? 1 } : null),
-    attemptWebhookDelivery: async (eventId, attempt): Promise<AttemptResult> => {
-      this.attempts.push({ eventId, attempt, at: await this.env.currentTimeMs() });
+    attemptWebhookDelivery: async (eventId, attempt, opts): Promise<AttemptResult> => {
+      this.attempts.push({ eventId, attempt, at: await this.env.currentTimeMs(), opts });
       this.onAttempt(eventId);
       const outcome = this.outcomes[eventId]?.shift() ?? "delivered";
       if (outcome === "crash") throw new Error("worker lost mid-delivery");
@@ -64,7 +64,7 @@ describe("webhook endpoint delivery workflow", () => {
     endpoint = new ScriptedEndpoint(env);
     const activities: WebhookActivities = {
       nextWebhookEvent: (id) => endpoint.activities.nextWebhookEvent(id),
-      attemptWebhookDelivery: (id, n) => endpoint.activities.attemptWebhookDelivery(id, n),
+      attemptWebhookDelivery: (id, n, opts) => endpoint.activities.attemptWebhookDelivery(id, n, opts),
       settleWebhookEvent: (event) => endpoint.activities.settleWebhookEvent(event),
     };
     worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
@@ -136,6 +136,20 @@ describe("webhook endpoint delivery workflow", () => {
     endpoint.queue = ["e1", "e2"];
     await run();
     expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1"]);
+    expect(endpoint.settled).toEqual(["e1"]);
+  });
+
+  it("gives each attempt the workflow's clock and the disable span, and stops the queue once the endpoint is disabled", async () => {
+    endpoint = new ScriptedEndpoint(env, { e1: ["failed", "failed", "disabled"] });
+    endpoint.queue = ["e1", "e2"];
+    await run({ retryDelaysMs: [0, 3_600_000, 3_600_000, 3_600_000], disableAfterMs: 7_200_000 });
+    expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1", "e1", "e1"]);
+    for (const a of endpoint.attempts) {
+      expect(a.opts?.disableAfterMs).toBe(7_200_000);
+      // Skipped time included: the attempt's `at` is the test server's time, not the wall clock's.
+      expect(Math.abs(a.opts!.at! - a.at)).toBeLessThan(2_000);
+    }
+    expect(endpoint.attempts[2].opts!.at! - endpoint.attempts[0].opts!.at!).toBeGreaterThanOrEqual(7_200_000);
     expect(endpoint.settled).toEqual(["e1"]);
   });
 

@@ -14,10 +14,13 @@ export function createWebhookActivities({ knex }: { knex: Knex }) {
     async nextWebhookEvent(endpointId: string): Promise<QueuedEvent | null> {
       return nextQueuedEvent(knex, endpointId);
     },
-    /** `attempt` (1-based) is for the history and logs; the result depends only on the receiver. */
-    async attemptWebhookDelivery(eventId: string, attempt: number): Promise<AttemptResult> {
+    /**
+     * `attempt` (1-based) is for the history and logs. `at` is the workflow's time of the attempt
+     * and `disableAfterMs` the workflow's override of WEBHOOK_DISABLE_AFTER_MS (both optional).
+     */
+    async attemptWebhookDelivery(eventId: string, attempt: number, opts: { at?: number; disableAfterMs?: number } = {}): Promise<AttemptResult> {
       void attempt;
-      return attemptDelivery(knex, eventId);
+      return attemptDelivery(knex, eventId, { at: opts.at === undefined ? undefined : new Date(opts.at), disableAfterMs: opts.disableAfterMs });
     },
     async settleWebhookEvent(event: QueuedEvent): Promise<void> {
       await settleEvent(knex, event);

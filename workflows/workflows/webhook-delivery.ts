@@ -14,7 +14,8 @@
 // with no automatic retry, so the schedule is exact and deterministic; an attempt whose
 // activity fails (worker killed, database down) counts as a failed attempt. The webhook-id is the
 // event id, so it is the same across every attempt and redelivery. A 410 disables the endpoint
-// and the queue stops. Strict ordering means an event that keeps failing holds back the events
+// and the queue stops; so does failing every attempt for `disableAfterMs` (the attempt activity
+// decides, on this workflow's clock, and tells the organization). Strict ordering means an event that keeps failing holds back the events
 // behind it until its schedule runs out.
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
@@ -41,6 +42,8 @@ export interface WebhookEndpointWorkflowInput {
   idleMs?: number;
   /** Events per run before continuing as new, so the history stays small. Default 100. */
   maxEvents?: number;
+  /** Failing for this long disables the endpoint; tests inject it. Default: the worker's WEBHOOK_DISABLE_AFTER_MS. */
+  disableAfterMs?: number;
 }
 
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
@@ -77,7 +80,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
       continue;
     }
     idleEnded = false;
-    const stop = await deliver(next.eventId, delays);
+    const stop = await deliver(next.eventId, delays, input.disableAfterMs);
     await settleWebhookEvent(next);
     if (stop) return;
     handled++;
@@ -88,17 +91,18 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
 }
 
 /** Tries one event on the schedule; true when the endpoint is gone and the queue must stop. */
-async function deliver(eventId: string, delays: number[]): Promise<boolean> {
+async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined): Promise<boolean> {
   for (const [attempt, delay] of delays.entries()) {
     if (delay > 0) await sleep(delay);
     let outcome: string;
     try {
-      outcome = (await attemptWebhookDelivery(eventId, attempt + 1)).outcome;
+      // Date.now() is the workflow's deterministic clock (skipped time included).
+      outcome = (await attemptWebhookDelivery(eventId, attempt + 1, { at: Date.now(), disableAfterMs })).outcome;
     } catch {
       outcome = "failed";
     }
     if (outcome === "delivered") return false;
-    if (outcome === "gone" || outcome === "skipped") return true;
+    if (outcome === "gone" || outcome === "skipped" || outcome === "disabled") return true;
   }
   return false;
 }

@@ -1,0 +1,112 @@
+// A receiver down for hours, then back: the endpoint delivery workflow on Temporal's time-skipping
+// test server with the real activities (PostgreSQL, signing, HTTP to a real receiver on 127.0.0.1)
+// and the real Standard Webhooks schedule. The receiver answers 503 for the first 6 hours of
+// (skipped) time, then 200: every queued event is delivered, in outbox order, exactly once.
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
+import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
+import { createOrganization } from "../fixtures/factories.js";
+import { createTimeSkippingEnv } from "../setup/temporal.js";
+import { useWorkflowInfra } from "../workflows/infra.js";
+
+const infra = useWorkflowInfra();
+const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+const taskQueue = "webhook-outage-test";
+const HOUR = 3_600_000;
+
+describe("a webhook receiver down for hours", () => {
+  let env: TestWorkflowEnvironment;
+  let worker: Worker;
+  let running: Promise<void>;
+  let server: Server;
+  let url = "";
+  let downUntil = Infinity;
+  const received: { webhookId: string; n: number; status: number; at: number }[] = [];
+
+  beforeAll(async () => {
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
+    try {
+      Runtime.install({ logger: new DefaultLogger("WARN") });
+    } catch (err) {
+      if (!(err instanceof IllegalStateError)) throw err;
+    }
+    env = await createTimeSkippingEnv();
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", async () => {
+        const at = await env.currentTimeMs();
+        const status = at < downUntil ? 503 : 200;
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { n: number } };
+        received.push({ webhookId: String(req.headers["webhook-id"]), n: body.data.n, status, at });
+        res.writeHead(status).end(status === 200 ? "ok" : "down");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath,
+      activities: createWebhookActivities({ knex: infra.knex }),
+    });
+    running = worker.run();
+  }, 120_000);
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+  }, 60_000);
+
+  it("delivers every queued event, in order, each exactly once, once the receiver is back after 6 hours", async () => {
+    const org = await createOrganization(infra.knex);
+    const [endpoint] = await infra.knex("webhook_endpoints")
+      .insert({ organization_id: org.id, url, format: "raw", secret: `whsec_${randomUUID()}`, events: ["order.created"] })
+      .returning("id");
+    // Five events queued, as the fan-out leaves them (their outbox rows already published).
+    const eventIds: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      const payload = JSON.stringify({ type: "order.created", timestamp: new Date().toISOString(), data: { n } });
+      const [row] = await infra.knex("outbox").insert({ organization_id: org.id, type: "order.created", payload, published_at: new Date() }).returning("id");
+      const [event] = await infra.knex("webhook_events")
+        .insert({ organization_id: org.id, endpoint_id: endpoint.id, outbox_id: row.id, type: "order.created", payload })
+        .returning("id");
+      eventIds.push(event.id);
+    }
+
+    const start = await env.currentTimeMs();
+    downUntil = start + 6 * HOUR;
+    await env.client.workflow.execute(webhookEndpointWorkflow, {
+      workflowId: webhookEndpointWorkflowId(endpoint.id),
+      taskQueue,
+      args: [{ endpointId: endpoint.id }], // the real schedule and the default disable span
+    });
+
+    // The head event was tried at once, 5 s, 5 min, 30 min, 2 h (all 503), then at 7 h 35 min: 200.
+    const head = received.filter((r) => r.n === 0);
+    expect(head.map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 200]);
+    expect(head.at(-1)!.at - start).toBeGreaterThanOrEqual(7 * HOUR + 35 * 60_000);
+    // While it waited, nothing behind it was sent; then the rest followed in outbox order.
+    const delivered = received.filter((r) => r.status === 200);
+    expect(delivered.map((r) => r.n)).toEqual([0, 1, 2, 3, 4]);
+    expect(delivered.map((r) => r.webhookId)).toEqual(eventIds);
+    expect(received.filter((r) => r.n > 0).every((r) => r.status === 200)).toBe(true);
+
+    const events = await infra.knex("webhook_events").whereIn("id", eventIds);
+    expect(events.every((e) => e.succeeded === true && e.pending === false && e.last_http_code === 200)).toBe(true);
+    const successes = await infra.knex("webhook_deliveries").where({ endpoint_id: endpoint.id, succeeded: true }).select("webhook_event_id");
+    expect(successes.map((d) => d.webhook_event_id).sort()).toEqual([...eventIds].sort());
+    // Recovered before the disable span: still enabled, no longer failing, nobody told.
+    expect(await infra.knex("webhook_endpoints").where({ id: endpoint.id }).first()).toMatchObject({ enabled: true, failing_since: null });
+    expect(await infra.knex("organization_notifications").where({ organization_id: org.id })).toHaveLength(0);
+  }, 120_000);
+});
