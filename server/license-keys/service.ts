@@ -312,9 +312,9 @@ export async function validateLicenseKey(db: Knex, caller: OrganizationCaller | 
 export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | null, input: LicenseKeyActivateInput): Promise<ActivationOut> {
   const conditions = checkMetadata(input.conditions, ["body", "conditions"]);
   const meta = checkMetadata(input.meta, ["body", "meta"]);
-  const label = typeof input.label === "string" ? input.label.trim() : "";
-  if (label.length < 1) throw invalid(["body", "label"], "String should have at least 1 character", "string_too_short", input.label);
-  if (label.length > 255) throw invalid(["body", "label"], "String should have at most 255 characters", "string_too_long", input.label);
+  const label = input.label;
+  if (typeof label !== "string" || label.trim().length < 1) throw invalid(["body", "label"], "String should have at least 1 character", "string_too_short", label);
+  if (label.length > 255) throw invalid(["body", "label"], "String should have at most 255 characters", "string_too_long", label);
   return db.transaction(async (trx) => {
     const row = await keyOfHolder(trx, caller, input);
     if (row.status !== "granted") throw new NotPermitted("License key is no longer active.");
