@@ -5,6 +5,7 @@
 import type { Knex } from "knex";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
+import { createLicenseKeyForGrant, revokeLicenseKey, updateLicenseKeyFromBenefit, type LicenseKeyBenefitProperties } from "../license-keys/service.js";
 import { discord, github } from "./providers.js";
 import { insertSystemEvent, type GrantRow } from "./repository.js";
 
@@ -141,18 +142,41 @@ const githubStrategy = linkedAccount(
   (b, account) => github.removeCollaborator(String(b.properties.repository_owner), String(b.properties.repository_name), account),
 );
 
-const strategies: Record<string, Strategy> = {
+// A key per grant (prefix, expiry from ttl and timeframe, activation and usage limits); given
+// again, a revoked grant gets its own key back.
+const licenseKeys: Strategy = {
+  async grant({ trx, now, grant, benefit }) {
+    const key = await createLicenseKeyForGrant(trx, {
+      organizationId: benefit.organization_id,
+      customerId: grant.customer_id,
+      benefitId: benefit.id,
+      properties: benefit.properties as LicenseKeyBenefitProperties,
+      now,
+      existingLicenseKeyId: (grant.properties.license_key_id as string | undefined) ?? null,
+    });
+    return { properties: key };
+  },
+  async revoke({ trx, grant }) {
+    if (typeof grant.properties.license_key_id === "string") await revokeLicenseKey(trx, grant.properties.license_key_id);
+    return grant.properties;
+  },
+  cycle: keep,
+  async update({ trx, grant, benefit }) {
+    if (typeof grant.properties.license_key_id === "string") {
+      await updateLicenseKeyFromBenefit(trx, grant.properties.license_key_id, benefit.properties as LicenseKeyBenefitProperties);
+    }
+    return grant.properties;
+  },
+};
+
+const strategies: Readonly<Record<string, Strategy>> = {
   custom,
+  license_keys: licenseKeys,
   downloadables,
   meter_credit: meterCredit,
   discord: discordStrategy,
   github_repository: githubStrategy,
 };
-
-/** Installs the strategy of a type (license_keys comes from the license keys domain). */
-export function registerStrategy(type: string, strategy: Strategy): void {
-  strategies[type] = strategy;
-}
 
 export function strategyFor(type: string): Strategy {
   const s = strategies[type];

@@ -108,6 +108,9 @@ describe("benefit grants", () => {
       createBenefit(api.knex, orgId, { type, description: `${type} benefit`, properties: JSON.stringify(properties) }).then((b) => b.id);
     ids = {
       custom: await benefit("custom", { note: "Write to us" }),
+      license_keys: await benefit("license_keys", {
+        prefix: "ACME", expires: { ttl: 1, timeframe: "year" }, activations: { limit: 3, enable_customer_admin: true }, limit_usage: 10,
+      }),
       downloadables: await benefit("downloadables", { files: [fileId], archived: {} }),
       meter_credit: await benefit("meter_credit", { units: 100, rollover: false, meter_id: meterId }),
       discord: await benefit("discord", { guild_id: GUILD, role_id: ROLE, kick_member: false, guild_token: GUILD }),
@@ -155,22 +158,30 @@ describe("benefit grants", () => {
     await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
     const granted = (await grantsOf(b.customerId)).filter((g) => g.granted_at !== null).map((g) => g.benefit_id);
     // Discord and GitHub wait for the customer's linked account.
-    expect(new Set(granted)).toEqual(new Set([ids.custom, ids.downloadables, ids.meter_credit]));
+    expect(new Set(granted)).toEqual(new Set([ids.custom, ids.license_keys, ids.downloadables, ids.meter_credit]));
     expect((await grantOf(b.customerId, "discord")).properties).toEqual({ guild_id: GUILD, role_id: ROLE, account_id: null });
     expect((await grantOf(b.customerId, "discord")).error).toBeNull();
     expect((await grantOf(b.customerId, "downloadables")).properties).toEqual({ files: [fileId] });
+    const keyGrant = (await grantOf(b.customerId, "license_keys")).properties;
+    const key = await api.knex("license_keys").where({ id: keyGrant.license_key_id }).first();
+    expect(key).toMatchObject({ customer_id: b.customerId, benefit_id: ids.license_keys, status: "granted", limit_activations: 3, limit_usage: 10 });
+    expect(key.key.startsWith("ACME-")).toBe(true);
+    expect(keyGrant.display_key).toBe(key.display_key);
+    const year = key.expires_at.getTime() - Date.now();
+    expect(year).toBeGreaterThan(364 * 86_400_000);
+    expect(year).toBeLessThan(367 * 86_400_000);
     const credit = (await grantOf(b.customerId, "meter_credit")).properties;
     expect(credit).toMatchObject({ last_credited_meter_id: meterId, last_credited_units: 100 });
 
     const portal = await polar.customerPortal.benefitGrants.list(b.session, {});
-    expect(portal.result.items).toHaveLength(5);
-    expect(portal.result.items.filter((g) => g.isGranted).map((g) => g.benefit.type).sort()).toEqual(["custom", "downloadables", "meter_credit"]);
+    expect(portal.result.items).toHaveLength(6);
+    expect(portal.result.items.filter((g) => g.isGranted).map((g) => g.benefit.type).sort()).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
     const custom = portal.result.items.find((g) => g.benefitId === ids.custom)!;
     expect(custom).toMatchObject({ orderId: b.orderId, subscriptionId: null, customerId: b.customerId, isRevoked: false, properties: {} });
     expect(custom.benefit).toMatchObject({ type: "custom", organizationId: orgId, properties: { note: "Write to us" } });
 
     const state = await polar.customers.getState({ id: b.customerId });
-    expect(state.grantedBenefits.map((g) => g.benefitId).sort()).toEqual([ids.custom, ids.downloadables, ids.meter_credit].sort());
+    expect(state.grantedBenefits.map((g) => g.benefitId).sort()).toEqual([ids.custom, ids.license_keys, ids.downloadables, ids.meter_credit].sort());
 
     const grantId = (await grantOf(b.customerId, "custom")).id;
     const created = await outbox("benefit_grant.created", grantId);
@@ -180,7 +191,7 @@ describe("benefit grants", () => {
     expect(changed.some((r) => r.payload.data.id === b.customerId && r.payload.data.granted_benefits.length >= 1)).toBe(true);
 
     const grantedEvents = await events(b.customerId, "benefit.granted");
-    expect(grantedEvents.map((e) => e.metadata.benefit_type).sort()).toEqual(["custom", "downloadables", "meter_credit"]);
+    expect(grantedEvents.map((e) => e.metadata.benefit_type).sort()).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
     expect(grantedEvents.find((e) => e.metadata.benefit_type === "custom")!.metadata).toEqual({ benefit_id: ids.custom, benefit_grant_id: grantId, benefit_type: "custom" });
     expect((await events(b.customerId, "meter.credited")).map((e) => e.metadata)).toEqual([{ meter_id: meterId, units: 100, rollover: false }]);
   });
@@ -195,7 +206,9 @@ describe("benefit grants", () => {
     const portal = await polar.customerPortal.benefitGrants.list(b.session, {});
     expect(portal.result.items.every((g) => g.isRevoked && !g.isGranted)).toBe(true);
     expect((await polar.customers.getState({ id: b.customerId })).grantedBenefits).toEqual([]);
-    expect((await events(b.customerId, "benefit.revoked")).length).toBe(5);
+    expect((await events(b.customerId, "benefit.revoked")).length).toBe(6);
+    const keyId = (await grantOf(b.customerId, "license_keys")).properties.license_key_id;
+    expect((await api.knex("license_keys").where({ id: keyId }).first()).status).toBe("revoked");
     expect(await outbox("benefit_grant.revoked", (await grantOf(b.customerId, "custom")).id)).toHaveLength(1);
     // The meter credit of the grant is taken back.
     expect((await events(b.customerId, "meter.credited")).map((e) => e.metadata.units)).toEqual([100, -100]);
@@ -261,7 +274,7 @@ describe("benefit grants", () => {
     await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
     expect((await events(b.customerId, "meter.reset")).map((e) => e.metadata)).toEqual([{ meter_id: meterId }]);
     expect((await events(b.customerId, "meter.credited")).map((e) => e.metadata.units)).toEqual([100, 100]);
-    expect((await events(b.customerId, "benefit.cycled")).map((e) => e.metadata.benefit_type).sort()).toEqual(["custom", "downloadables", "meter_credit"]);
+    expect((await events(b.customerId, "benefit.cycled")).map((e) => e.metadata.benefit_type).sort()).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
     expect(await outbox("benefit_grant.cycled", (await grantOf(b.customerId, "meter_credit")).id)).toHaveLength(1);
 
     await api.knex("benefits").where({ id: ids.meter_credit }).update({ properties: JSON.stringify({ units: 100, rollover: true, meter_id: meterId }) });
@@ -305,10 +318,10 @@ describe("benefit grants", () => {
     expect(byType.result.items.map((g) => g.benefit.type).sort()).toEqual(["custom", "meter_credit"]);
     expect((await polar.customerPortal.benefitGrants.list(a.session, { benefitId: ids.discord })).result.items.map((g) => g.benefitId)).toEqual([ids.discord]);
     expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: b.orderId })).result.items).toEqual([]);
-    expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: a.orderId, limit: 2 })).result.pagination).toEqual({ totalCount: 5, maxPage: 3 });
+    expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: a.orderId, limit: 2 })).result.pagination).toEqual({ totalCount: 6, maxPage: 3 });
     expect((await polar.customerPortal.benefitGrants.list(a.session, { organizationId: randomUUID() })).result.items).toEqual([]);
     const sorted = await polar.customerPortal.benefitGrants.list(a.session, { sorting: ["type"] });
-    expect(sorted.result.items.map((g) => g.benefit.type)).toEqual(["custom", "discord", "downloadables", "github_repository", "meter_credit"]);
+    expect(sorted.result.items.map((g) => g.benefit.type)).toEqual(["custom", "discord", "downloadables", "github_repository", "license_keys", "meter_credit"]);
 
     const mine = await grantOf(a.customerId, "custom");
     expect((await polar.customerPortal.benefitGrants.get(a.session, { id: mine.id })).id).toBe(mine.id);
