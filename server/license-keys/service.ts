@@ -220,7 +220,10 @@ export async function updateLicenseKey(db: Knex, caller: OrganizationCaller, id:
   }
   if (input.expires_at !== undefined) {
     const at = input.expires_at === null ? null : new Date(input.expires_at);
-    if (at && Number.isNaN(at.getTime())) throw invalid(["body", "expires_at"], "Input should be a valid datetime", "datetime_parsing", input.expires_at);
+    // Years outside 1..9999 have no ISO 8601 form the client reads back.
+    if (at && (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999)) {
+      throw invalid(["body", "expires_at"], "Input should be a valid datetime between years 1 and 9999", "datetime_parsing", input.expires_at);
+    }
     changes.expires_at = at;
   }
   return db.transaction(async (trx) => {

@@ -187,6 +187,23 @@ describe("license keys (merchant)", () => {
       body: JSON.stringify({ status: "lost" }),
     });
     expect(res.status).toBe(422);
+    for (const expires_at of ["0000-01-01T00:00:00Z", "not a date"]) {
+      const r = await fetch(`${api.url}/v1/license-keys/${made.id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ expires_at }),
+      });
+      expect(r.status).toBe(422);
+      expect((await r.json()).detail[0].loc).toEqual(["body", "expires_at"]);
+    }
+    // A raw body without usage leaves it alone (the official client always sends one, 0 by default).
+    const raw = await fetch(`${api.url}/v1/license-keys/${made.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ limit_usage: 50 }),
+    });
+    expect(raw.status).toBe(200);
+    expect(await raw.json()).toMatchObject({ usage: 3, limit_usage: 50 });
     expect((await polar.licenseKeys.get({ id: made.id })).usage).toBe(3);
   });
 
