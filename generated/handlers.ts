@@ -123,6 +123,12 @@ export type OperationId =
   | "subscriptions:list"
   | "subscriptions:revoke"
   | "subscriptions:update"
+  | "test-clocks:advance"
+  | "test-clocks:attach_customer"
+  | "test-clocks:create"
+  | "test-clocks:delete"
+  | "test-clocks:get"
+  | "test-clocks:list"
   | "webhooks:create_webhook_endpoint"
   | "webhooks:delete_webhook_endpoint"
   | "webhooks:get_webhook_endpoint"
@@ -974,6 +980,48 @@ export interface OperationTypes {
     body: NonNullable<Ops["subscriptions:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["subscriptions:update"]["responses"][200]["content"]["application/json"];
+  };
+  "test-clocks:advance": {
+    params: Ops["test-clocks:advance"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["test-clocks:advance"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["test-clocks:advance"]["responses"][200]["content"]["application/json"];
+  };
+  "test-clocks:attach_customer": {
+    params: Ops["test-clocks:attach_customer"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["test-clocks:attach_customer"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["test-clocks:attach_customer"]["responses"][200]["content"]["application/json"];
+  };
+  "test-clocks:create": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["test-clocks:create"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["test-clocks:create"]["responses"][201]["content"]["application/json"];
+  };
+  "test-clocks:delete": {
+    params: Ops["test-clocks:delete"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "test-clocks:get": {
+    params: Ops["test-clocks:get"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["test-clocks:get"]["responses"][200]["content"]["application/json"];
+  };
+  "test-clocks:list": {
+    params: {};
+    query: NonNullable<Ops["test-clocks:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["test-clocks:list"]["responses"][200]["content"]["application/json"];
   };
   "webhooks:create_webhook_endpoint": {
     params: {};

@@ -22,6 +22,9 @@ import { orderHandlers } from "./orders/handlers.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
+import { subscriptionHandlers } from "./subscriptions/handlers.js";
+import { testClockHandlers } from "./test-clocks/handlers.js";
+import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
@@ -45,6 +48,9 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...paymentHandlers,
   ...refundHandlers,
   ...webhookHandlers,
+  ...subscriptionHandlers,
+  ...testClockHandlers,
+  ...customerPortalSubscriptionHandlers,
   ...licenseKeyHandlers,
   ...customerPortalOrderHandlers,
   ...customerPortalPaymentMethodHandlers,

@@ -8,10 +8,6 @@ export const notBuilt = [
   "customer_meters:list",
   "customer_portal:customer_meters:get",
   "customer_portal:customer_meters:list",
-  "customer_portal:subscriptions:cancel",
-  "customer_portal:subscriptions:get",
-  "customer_portal:subscriptions:list",
-  "customer_portal:subscriptions:update",
   "events:get",
   "events:ingest",
   "events:list",
@@ -23,11 +19,6 @@ export const notBuilt = [
   "oauth2:request_token",
   "oauth2:revoke_token",
   "oauth2:userinfo",
-  "subscriptions:export",
-  "subscriptions:get",
-  "subscriptions:list",
-  "subscriptions:revoke",
-  "subscriptions:update",
 ] as const satisfies readonly OperationId[];
 
 export type NotBuiltOperationId = (typeof notBuilt)[number];

@@ -12,6 +12,8 @@ import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities } from "./activities/outbox.js";
 import { createWebhookActivities } from "./activities/webhooks.js";
+import { createSubscriptionActivities } from "./activities/subscriptions.js";
+import { temporalSubscriptionPoker, unstartedSubscriptions } from "../server/subscriptions/workflow-port.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
@@ -59,6 +61,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let client: Client | undefined;
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
+  let sweepSubscriptions: NodeJS.Timeout | undefined;
   try {
     worker = await Worker.create({
       connection,
@@ -69,6 +72,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
         ...createOutboxActivities({ knex: opts.knex }),
         ...createInvoiceActivities({ knex: opts.knex }),
         ...createWebhookActivities({ knex: opts.knex }),
+        ...createSubscriptionActivities({ knex: opts.knex }),
         ...createBenefitGrantActivities({ knex: opts.knex }),
       },
     });
@@ -93,6 +97,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       args: [opts.benefitGrantSweep ?? {}],
       workflowIdConflictPolicy: "USE_EXISTING",
     });
+    sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
     logger.info({ taskQueue, namespace }, "Temporal worker running");
   } catch (err) {
     await stop(worker, running, client, connection);
@@ -102,8 +107,34 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let stopped: Promise<void> | undefined;
   return {
     client,
-    shutdown: () => (stopped ??= stop(worker, running, client, connection)),
+    shutdown: () => {
+      clearInterval(sweepSubscriptions);
+      return (stopped ??= stop(worker, running, client, connection));
+    },
   };
+}
+
+/**
+ * The backstop for a subscription whose workflow start was lost after its change committed (the
+ * API could not reach Temporal): at start-up and then every few minutes, start the workflow of
+ * every live subscription not known to have one.
+ */
+function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, everyMs = 5 * 60_000): NodeJS.Timeout {
+  const poke = temporalSubscriptionPoker(client, taskQueue);
+  const sweep = async () => {
+    try {
+      for (let ids = await unstartedSubscriptions(knex); ids.length; ids = await unstartedSubscriptions(knex)) {
+        await poke(ids);
+        await knex("subscriptions").whereIn("id", ids).update({ workflow_started_at: new Date() });
+      }
+    } catch (err) {
+      logger.warn({ err }, "subscription sweep failed; it runs again later");
+    }
+  };
+  void sweep();
+  const timer = setInterval(() => void sweep(), everyMs);
+  timer.unref();
+  return timer;
 }
 
 async function stop(worker: Worker | undefined, running: Promise<void> | undefined, client: Client | undefined, connection: NativeConnection) {

@@ -9217,6 +9217,66 @@ export type WebhookSubscriptionUpdatedPayload = {
     data: Subscription;
 };
 
+/**
+ * A billing test clock: a frozen time that the customers bound to it live on.
+ */
+export type TestClock = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    organization_id: string;
+    name: string | null;
+    /**
+     * The clock's current time.
+     */
+    frozen_time: string;
+    /**
+     * `advancing` while subscriptions on the clock still catch up with its time.
+     */
+    status: 'ready' | 'advancing';
+    /**
+     * The customers bound to the clock.
+     */
+    customer_ids: Array<string>;
+};
+
+export type ListResourceTestClock = {
+    items: Array<TestClock>;
+    pagination: Pagination;
+};
+
+export type TestClockCreate = {
+    name?: string | null;
+    /**
+     * Where the clock starts.
+     */
+    frozen_time: string;
+    /**
+     * The organization; only needed with a token of several organizations.
+     */
+    organization_id?: string | null;
+};
+
+export type TestClockAdvance = {
+    /**
+     * The new time; later than the current one, at most two years later.
+     */
+    frozen_time: string;
+};
+
+export type TestClockCustomerAttach = {
+    customer_id: string;
+};
+
 export type BenefitsListData = {
     body?: never;
     path?: never;
@@ -14752,6 +14812,253 @@ export type WebhooksRedeliverWebhookEventResponses = {
      */
     202: unknown;
 };
+
+export type TestClocksListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+    };
+    url: '/v1/test-clocks/';
+};
+
+export type TestClocksListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the server does not run the sandbox processor)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type TestClocksListError = TestClocksListErrors[keyof TestClocksListErrors];
+
+export type TestClocksListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceTestClock;
+};
+
+export type TestClocksListResponse = TestClocksListResponses[keyof TestClocksListResponses];
+
+export type TestClocksCreateData = {
+    body: TestClockCreate;
+    path?: never;
+    query?: never;
+    url: '/v1/test-clocks/';
+};
+
+export type TestClocksCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the server does not run the sandbox processor)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type TestClocksCreateError = TestClocksCreateErrors[keyof TestClocksCreateErrors];
+
+export type TestClocksCreateResponses = {
+    /**
+     * Test clock created.
+     */
+    201: TestClock;
+};
+
+export type TestClocksCreateResponse = TestClocksCreateResponses[keyof TestClocksCreateResponses];
+
+export type TestClocksDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * The test clock ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/test-clocks/{id}';
+};
+
+export type TestClocksDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the server does not run the sandbox processor)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type TestClocksDeleteError = TestClocksDeleteErrors[keyof TestClocksDeleteErrors];
+
+export type TestClocksDeleteResponses = {
+    /**
+     * No Content
+     */
+    204: void;
+};
+
+export type TestClocksDeleteResponse = TestClocksDeleteResponses[keyof TestClocksDeleteResponses];
+
+export type TestClocksGetData = {
+    body?: never;
+    path: {
+        /**
+         * The test clock ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/test-clocks/{id}';
+};
+
+export type TestClocksGetErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the server does not run the sandbox processor)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type TestClocksGetError = TestClocksGetErrors[keyof TestClocksGetErrors];
+
+export type TestClocksGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: TestClock;
+};
+
+export type TestClocksGetResponse = TestClocksGetResponses[keyof TestClocksGetResponses];
+
+export type TestClocksAdvanceData = {
+    body: TestClockAdvance;
+    path: {
+        /**
+         * The test clock ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/test-clocks/{id}/advance';
+};
+
+export type TestClocksAdvanceErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the server does not run the sandbox processor)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type TestClocksAdvanceError = TestClocksAdvanceErrors[keyof TestClocksAdvanceErrors];
+
+export type TestClocksAdvanceResponses = {
+    /**
+     * Successful Response
+     */
+    200: TestClock;
+};
+
+export type TestClocksAdvanceResponse = TestClocksAdvanceResponses[keyof TestClocksAdvanceResponses];
+
+export type TestClocksAttachCustomerData = {
+    body: TestClockCustomerAttach;
+    path: {
+        /**
+         * The test clock ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/test-clocks/{id}/customers';
+};
+
+export type TestClocksAttachCustomerErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope, or the server does not run the sandbox processor)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type TestClocksAttachCustomerError = TestClocksAttachCustomerErrors[keyof TestClocksAttachCustomerErrors];
+
+export type TestClocksAttachCustomerResponses = {
+    /**
+     * Successful Response
+     */
+    200: TestClock;
+};
+
+export type TestClocksAttachCustomerResponse = TestClocksAttachCustomerResponses[keyof TestClocksAttachCustomerResponses];
 
 export type WebhookBenefitGrantCreatedWebhookPayload = WebhookBenefitGrantCreatedPayload;
 

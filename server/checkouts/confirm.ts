@@ -17,6 +17,7 @@ import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { createOrderForCheckout, markOrderPaid } from "../orders/service.js";
+import { createSubscriptionForCheckout } from "../subscriptions/service.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
@@ -195,13 +196,31 @@ export async function completeCheckout(
     const amounts = computeAmounts(Number(row.amount), ctx.discount);
     const customer = await findOrCreateCustomer(trx, row);
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
+    // A recurring product starts its subscription; the first order is its subscription_create order.
+    const subscription = ctx.product.row.recurring_interval
+      ? await createSubscriptionForCheckout(db, trx, {
+          organizationId: row.organization_id,
+          customerId: customer.id,
+          product: ctx.product.row,
+          price: ctx.price,
+          amount: amounts.amount,
+          currency: row.currency,
+          discountId: row.discount_id,
+          checkoutId: row.id,
+          paymentMethodId: payment?.paymentMethodRef
+            ? ((await trx("payment_methods").where({ customer_id: customer.id, processor_ref: payment.paymentMethodRef }).whereNull("deleted_at").first("id"))?.id ?? null)
+            : null,
+          metadata: row.metadata,
+          customFieldData: row.custom_field_data,
+        })
+      : null;
     const order = await createOrderForCheckout(trx, {
       organizationId: row.organization_id,
       customerId: customer.id,
       productId: row.product_id,
       productPriceId: row.product_price_id,
       checkoutId: row.id,
-      subscriptionId: null,
+      subscriptionId: subscription?.id ?? null,
       billingReason: ctx.product.row.recurring_interval ? "subscription_create" : "purchase",
       currency: row.currency,
       subtotalAmount: amounts.amount,
@@ -227,7 +246,11 @@ export async function completeCheckout(
       });
     }
     await markOrderPaid(trx, order.id);
-    const saved = await saveCheckout(trx, { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null }, ctx);
+    const saved = await saveCheckout(
+      trx,
+      { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null, subscription_id: subscription?.id ?? row.subscription_id },
+      ctx,
+    );
     return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
   });
 }

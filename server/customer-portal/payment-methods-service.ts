@@ -1,5 +1,8 @@
 // The portal customer's saved payment methods (cards): list, add through the processor from a
 // confirmation token (optionally as the default), and delete unless it pays an active subscription.
+import { clockNow } from "../subscriptions/clock.js";
+import { LIVE_STATUSES } from "../subscriptions/repository.js";
+import { pokeAfterCommit } from "../subscriptions/workflow-port.js";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import type { CustomerCaller } from "../kit/auth.js";
@@ -111,16 +114,34 @@ export async function addPaymentMethod(
     const [row] = existing
       ? await trx("payment_methods").where({ id: existing.id }).update({ ...values, modified_at: new Date() }).returning("*")
       : await trx("payment_methods").insert(values).returning("*");
+    await retryPastDueWith(db, trx, caller.customerId, (row as PaymentMethodRow).id);
     return toPaymentMethod(row as PaymentMethodRow);
   });
 }
 
-/** Subscriptions are another issue's table: the check runs once that table exists. */
 async function paysActiveSubscription(trx: Knex.Transaction, paymentMethodId: string): Promise<boolean> {
-  if (!(await trx.schema.hasTable("subscriptions"))) return false;
-  if (!(await trx.schema.hasColumn("subscriptions", "payment_method_id"))) return false;
-  const hit = await trx("subscriptions").where({ payment_method_id: paymentMethodId }).whereIn("status", ["active", "trialing", "past_due"]).first("id");
+  const hit = await trx("subscriptions").where({ payment_method_id: paymentMethodId }).whereIn("status", LIVE_STATUSES).first("id");
   return !!hit;
+}
+
+/**
+ * A new card for a customer whose subscriptions are past due: they pay with it from now on, and
+ * their owed payment is retried at once (the lifecycle workflow is poked after commit).
+ */
+async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: string, paymentMethodId: string): Promise<void> {
+  const pastDue: { id: string; test_clock_id: string | null }[] = await trx("subscriptions")
+    .where({ customer_id: customerId, status: "past_due" })
+    .forUpdate()
+    .select("id", "test_clock_id");
+  if (pastDue.length === 0) return;
+  await trx("subscriptions").whereIn("id", pastDue.map((s) => s.id)).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
+  for (const sub of pastDue) {
+    await trx("orders")
+      .where({ subscription_id: sub.id, status: "pending" })
+      .whereNotNull("next_payment_attempt_at")
+      .update({ next_payment_attempt_at: await clockNow(trx, sub.test_clock_id) });
+  }
+  pokeAfterCommit(db, trx, pastDue.map((s) => s.id));
 }
 
 export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: string): Promise<void> {

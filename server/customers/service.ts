@@ -2,6 +2,8 @@
 // among live customers; an external id once set can't change; billing address and tax id
 // checks; soft delete (frees email and external id, ends the customer's portal sessions); the
 // state view; customer.created / customer.updated / customer.deleted events.
+import { toStateSubscription } from "../subscriptions/models.js";
+import { loadSubscriptionRelations, type SubscriptionRow } from "../subscriptions/repository.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
@@ -219,8 +221,8 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
 }
 
 /**
- * The customer with what they hold now. Benefit grants come from benefit_grants; active
- * subscriptions and meters stay empty until the subscriptions and meters issues add them.
+ * The customer with what they hold now: active subscriptions, granted benefits; meters stay empty
+ * until usage billing adds them.
  */
 export async function getCustomerState(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<CustomerStateOut> {
   const row = await findReadable(db, caller, key);
@@ -230,6 +232,13 @@ export async function getCustomerState(db: Knex, caller: OrganizationCaller, key
 
 /** The state of a customer row: the API's answer and the customer.state_changed payload. */
 export async function readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut> {
-  const grants = await grantedBenefits(db, row.id);
-  return toCustomerState(row, { subscriptions: [], grants, meters: [] });
+  const [grants, subscriptions] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id)]);
+  return toCustomerState(row, { subscriptions, grants, meters: [] });
+}
+
+/** The customer's subscriptions in status active, as the state view shows them. */
+async function activeSubscriptions(db: Knex, customerId: string) {
+  const rows = (await db("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at")) as SubscriptionRow[];
+  const rel = await loadSubscriptionRelations(db, rows);
+  return rows.map((r) => toStateSubscription(r, rel));
 }

@@ -32,3 +32,9 @@ export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOu
     products: products.map(toDiscountProduct),
   } as DiscountOut;
 }
+
+/** A discount without its products: the shape orders and subscriptions embed. */
+export function toDiscountBase(row: DiscountRow) {
+  const { products: _products, ...rest } = toDiscount(row, []) as Record<string, unknown>;
+  return rest;
+}

@@ -6,6 +6,7 @@ import * as checkouts from "./0004_checkouts.js";
 import * as orders from "./0005_orders.js";
 import * as webhooks from "./0006_webhooks.js";
 import * as webhooksFailing from "./0007_webhooks_failing.js";
+import * as subscriptions from "./0008_subscriptions.js";
 import * as licenseKeys from "./0009_license_keys.js";
 import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 
@@ -17,6 +18,7 @@ export const migrations = [
   { name: "0005_orders", ...orders },
   { name: "0006_webhooks", ...webhooks },
   { name: "0007_webhooks_failing", ...webhooksFailing },
+  { name: "0008_subscriptions", ...subscriptions },
   { name: "0009_license_keys", ...licenseKeys },
   { name: "0010_benefit_grant_jobs", ...benefitGrantJobs },
 ];

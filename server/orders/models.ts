@@ -3,10 +3,11 @@
 import type { components } from "../../generated/types.js";
 import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomer } from "../customers/models.js";
-import { toDiscount } from "../discounts/models.js";
+import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
+import { toOrderSubscription } from "../subscriptions/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { OrderItemRow, OrderRelations, OrderRow } from "./repository.js";
@@ -60,16 +61,17 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
     checkout_id: row.checkout_id,
     // The client still reads the deprecated user_id: it is the customer's id.
     user_id: row.user_id ?? row.customer_id,
-    // Subscriptions are not built yet: no order can link to a readable one.
-    subscription: null,
     items: items.map(toItem),
   };
 }
 
+function toSubscriptionOf(row: OrderRow, rel: OrderRelations) {
+  const sub = row.subscription_id ? rel.subscriptions.get(row.subscription_id) : undefined;
+  return sub ? toOrderSubscription(sub) : null;
+}
+
 function toOrderDiscount(row: DiscountRow | undefined) {
-  if (!row) return null;
-  const { products: _products, ...rest } = toDiscount(row, []) as Record<string, unknown>;
-  return rest;
+  return row ? toDiscountBase(row) : null;
 }
 
 function toOrderProduct(row: ProductRow) {
@@ -90,6 +92,7 @@ function toOrderProduct(row: ProductRow) {
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
   return {
     ...toOrderBase(row, rel.items.get(row.id) ?? []),
+    subscription: toSubscriptionOf(row, rel),
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     customer: toCustomer(rel.customers.get(row.customer_id)!),
@@ -107,7 +110,8 @@ export function toCustomerOrder(
   const product = rel.products.get(row.product_id)!;
   return {
     ...toOrderBase(row, rel.items.get(row.id) ?? []),
+    subscription: toSubscriptionOf(row, rel),
     product: { ...toCustomerProduct(product, productRel.get(product.id)!), organization: toOrganization(organization) },
-    next_payment_attempt_at: null,
+    next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
   } as CustomerOrderOut;
 }

@@ -6,6 +6,7 @@ import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { isUuid } from "../kit/ids.js";
 import type { ProductRow } from "../products/repository.js";
+import type { SubscriptionRow } from "../subscriptions/repository.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -37,6 +38,10 @@ export interface OrderRow {
   checkout_id: string | null;
   metadata: Record<string, string | number | boolean>;
   custom_field_data: Record<string, string | number | boolean | null>;
+  /** The period a renewal bills (subscription_cycle orders). */
+  billing_period_start?: Date | null;
+  /** While a subscription is past due: when this order's payment is tried next. */
+  next_payment_attempt_at?: Date | null;
 }
 
 export interface OrderItemRow {
@@ -79,16 +84,18 @@ export interface OrderRelations {
   products: Map<string, ProductRow>;
   discounts: Map<string, DiscountRow>;
   items: Map<string, OrderItemRow[]>;
+  subscriptions: Map<string, SubscriptionRow>;
 }
 
-/** Loads the relations of many orders in four queries. */
+/** Loads the relations of many orders in five queries. */
 export async function loadOrderRelations(db: Knex, orders: OrderRow[]): Promise<OrderRelations> {
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
-  const [customers, products, discounts, items] = await Promise.all([
+  const [customers, products, discounts, items, subscriptions] = await Promise.all([
     db<CustomerRow>("customers").whereIn("id", uniq(orders.map((o) => o.customer_id))),
     db<ProductRow>("products").whereIn("id", uniq(orders.map((o) => o.product_id))),
     db<DiscountRow>("discounts").whereIn("id", uniq(orders.map((o) => o.discount_id))),
     db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
+    db<SubscriptionRow>("subscriptions").whereIn("id", uniq(orders.map((o) => o.subscription_id))),
   ]);
   const byOrder = new Map<string, OrderItemRow[]>();
   for (const it of items as OrderItemRow[]) {
@@ -101,5 +108,6 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[]): Promise<
     products: new Map((products as ProductRow[]).map((p) => [p.id, p])),
     discounts: new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
     items: byOrder,
+    subscriptions: new Map((subscriptions as SubscriptionRow[]).map((x) => [x.id, x])),
   };
 }

@@ -39,6 +39,8 @@ export interface CreateOrderForCheckoutInput {
   billingAddress: Address | null;
   metadata: Record<string, string | number | boolean>;
   customFieldData: Record<string, unknown>;
+  /** The period a subscription_cycle order bills: unique per subscription. */
+  billingPeriodStart?: Date | null;
 }
 
 export async function readOrder(db: Knex, row: OrderRow): Promise<OrderOut> {
@@ -85,6 +87,7 @@ export async function createOrderForCheckout(trx: Knex.Transaction, input: Creat
       checkout_id: input.checkoutId,
       metadata: JSON.stringify(input.metadata ?? {}) as never,
       custom_field_data: JSON.stringify(input.customFieldData ?? {}) as never,
+      billing_period_start: input.billingPeriodStart ?? null,
     })
     .returning("*");
   if (input.items.length) {

@@ -24,10 +24,26 @@ export interface ConfirmPaymentInput {
   metadata: Record<string, string>;
 }
 
+/** An off-session charge of a saved payment method (subscription renewals, dunning retries). */
+export interface ChargeSavedInput {
+  amount: number;
+  currency: string;
+  customerRef: string | null;
+  paymentMethodRef: string;
+  /** From the subscription, its period and the attempt: a retried activity never charges twice. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export type ChargeResult =
+  | { status: "succeeded"; paymentRef: string; card: CardDetails | null }
+  | { status: "declined"; paymentRef: string | null; code: string; message: string; card: CardDetails | null };
+
 export interface PaymentProcessor {
   readonly name: "stripe" | "sandbox";
   createCustomer(input: { email: string; name: string | null; idempotencyKey: string; metadata: Record<string, string> }): Promise<string>;
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult>;
   savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<{ paymentMethodRef: string; card: CardDetails | null }>;
+  chargeSaved(input: ChargeSavedInput): Promise<ChargeResult>;
   refund(input: { paymentRef: string; amount: number; idempotencyKey: string }): Promise<{ refundRef: string; status: "succeeded" | "pending" | "failed" }>;
 }

@@ -2,7 +2,7 @@
 // confirmation tokens, saved payment methods, refunds. Every call carries an idempotency key
 // built from our ids, so a retry after a timeout never charges twice.
 import Stripe from "stripe";
-import type { CardDetails, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
+import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
 
 export interface StripeOptions {
   /** stripe-mock in tests: host, port, protocol "http". */
@@ -14,6 +14,24 @@ export interface StripeOptions {
 function cardOf(pm: Stripe.PaymentMethod | string | null | undefined): CardDetails | null {
   if (!pm || typeof pm === "string" || !pm.card) return null;
   return { brand: pm.card.brand, last4: pm.card.last4 };
+}
+
+type Declined = Extract<ConfirmResult, { status: "declined" }>;
+
+/** A payment intent that ended without the money: why, in our terms. */
+function declinedIntent(intent: Stripe.PaymentIntent): Declined {
+  const err = intent.last_payment_error;
+  return {
+    status: "declined",
+    paymentRef: intent.id,
+    code: err?.decline_code ?? err?.code ?? intent.status,
+    message: err?.message ?? "The payment was not completed.",
+    card: cardOf(intent.payment_method),
+  };
+}
+
+function declinedCard(err: Stripe.errors.StripeCardError): Declined {
+  return { status: "declined", paymentRef: err.payment_intent?.id ?? null, code: err.decline_code ?? err.code ?? "card_declined", message: err.message, card: null };
 }
 
 export class StripeProcessor implements PaymentProcessor {
@@ -52,24 +70,9 @@ export class StripeProcessor implements PaymentProcessor {
         return { status: "succeeded", paymentRef: intent.id, paymentMethodRef: methodRef, card: cardOf(intent.payment_method) };
       }
       if (intent.status === "requires_action") return { status: "requires_action", paymentRef: intent.id, clientSecret: intent.client_secret };
-      const err = intent.last_payment_error;
-      return {
-        status: "declined",
-        paymentRef: intent.id,
-        code: err?.decline_code ?? err?.code ?? intent.status,
-        message: err?.message ?? "The payment was not completed.",
-        card: cardOf(intent.payment_method),
-      };
+      return declinedIntent(intent);
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeCardError) {
-        return {
-          status: "declined",
-          paymentRef: err.payment_intent?.id ?? null,
-          code: err.decline_code ?? err.code ?? "card_declined",
-          message: err.message,
-          card: null,
-        };
-      }
+      if (err instanceof Stripe.errors.StripeCardError) return declinedCard(err);
       throw err;
     }
   }
@@ -81,6 +84,32 @@ export class StripeProcessor implements PaymentProcessor {
     );
     const pm = setup.payment_method;
     return { paymentMethodRef: typeof pm === "string" ? pm : (pm?.id ?? ""), card: cardOf(pm) };
+  }
+
+  /** Off-session: the customer is not there, so a card that needs action is a decline. */
+  async chargeSaved(input: ChargeSavedInput): Promise<ChargeResult> {
+    try {
+      const intent = await this.client.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency,
+          customer: input.customerRef ?? undefined,
+          payment_method: input.paymentMethodRef,
+          off_session: true,
+          confirm: true,
+          metadata: input.metadata,
+          expand: ["payment_method"],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (intent.status === "succeeded" || intent.status === "processing") {
+        return { status: "succeeded", paymentRef: intent.id, card: cardOf(intent.payment_method) };
+      }
+      return declinedIntent(intent);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) return declinedCard(err);
+      throw err;
+    }
   }
 
   async refund(input: { paymentRef: string; amount: number; idempotencyKey: string }) {

@@ -4,3 +4,6 @@
 
 /** The outbox relay runs once per namespace. */
 export const outboxRelayWorkflowId = "outbox-relay";
+
+/** One lifecycle workflow per subscription, for its whole life (continued as new each cycle). */
+export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;

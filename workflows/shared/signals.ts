@@ -7,3 +7,10 @@ import { defineSignal } from "@temporalio/workflow";
  * truth, and a lost signal costs at most one idle sleep of latency.
  */
 export const outboxSignal = defineSignal("outbox");
+
+/**
+ * "This subscription changed" (canceled, uncanceled, a product change with an invoice to charge, a
+ * new payment method, its test clock advanced): the lifecycle workflow re-reads what is due next.
+ * No data: the database is the source of truth.
+ */
+export const subscriptionChangedSignal = defineSignal("subscriptionChanged");

@@ -1,0 +1,31 @@
+// HTTP handlers of the portal's subscription operations (customer session callers only): list,
+// get, change product or cancel / uncancel at period end (PATCH), revoke now (DELETE).
+import type { Handlers } from "../handlers.js";
+import { changeSubscription, customerChange } from "../subscriptions/changes.js";
+import { getCustomerSubscription, listCustomerSubscriptions, readCustomerSubscription } from "../subscriptions/service.js";
+import { portalCustomer } from "./orders-handlers.js";
+
+type PortalSubscriptionOps =
+  | "customer_portal:subscriptions:list"
+  | "customer_portal:subscriptions:get"
+  | "customer_portal:subscriptions:update"
+  | "customer_portal:subscriptions:cancel";
+
+export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps> = {
+  "customer_portal:subscriptions:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listCustomerSubscriptions(ctx.db, portalCustomer(ctx), query as never)) as never,
+  }),
+  "customer_portal:subscriptions:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: (await getCustomerSubscription(ctx.db, portalCustomer(ctx), params.id)) as never,
+  }),
+  "customer_portal:subscriptions:update": async ({ params, body }, ctx) => {
+    const row = await changeSubscription(ctx.db, portalCustomer(ctx), params.id, customerChange(body as Record<string, unknown>), "customer");
+    return { status: 200, body: (await readCustomerSubscription(ctx.db, row)) as never };
+  },
+  "customer_portal:subscriptions:cancel": async ({ params }, ctx) => {
+    const row = await changeSubscription(ctx.db, portalCustomer(ctx), params.id, { kind: "revoke" }, "customer");
+    return { status: 200, body: (await readCustomerSubscription(ctx.db, row)) as never };
+  },
+};

@@ -1,0 +1,370 @@
+// Billing over time: what is due next for a subscription, and doing it exactly once.
+//
+//   renewal   at period end: one transaction locks the subscription, re-checks that the period is
+//             really over, creates the `subscription_cycle` order for the new period (a unique
+//             index on subscription + period start makes a second one impossible), moves the
+//             period and marks the order as the charge in flight (`pending_order_id`).
+//   charge    outside any transaction, the saved payment method is charged off-session with an
+//             idempotency key from the order and the attempt number; then one transaction records
+//             the payment and the outcome. A step that dies in between resumes the same charge
+//             with the same key: the processor answers what it answered the first time.
+//   dunning   a declined renewal makes the subscription past_due and schedules the next attempt
+//             (+2 d, +5 d, +7 d, +7 d by default; SUBSCRIPTION_DUNNING_DAYS overrides); a success
+//             makes it active again; when the attempts run out it is canceled and its benefits revoked.
+//   end       a subscription set to cancel at period end ends then, and its benefits are revoked.
+//
+// "Now" is the caller's (the workflow's clock) or, for a customer on a billing test clock, the
+// clock's frozen time.
+import type { Knex } from "knex";
+import { scheduleBenefitCycles, scheduleBenefitRevocations } from "../benefit-grants/service.js";
+import { computeAmounts } from "../checkouts/amounts.js";
+import type { CustomerRow } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { logger } from "../kit/logger.js";
+import { emit } from "../kit/outbox.js";
+import { createOrderForCheckout, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
+import type { OrderRow } from "../orders/repository.js";
+import { recordPayment } from "../payments/service.js";
+import { getProcessor } from "../processors/index.js";
+import type { ChargeResult } from "../processors/processor.js";
+import type { PriceRow, ProductRow } from "../products/repository.js";
+import { clockNow } from "./clock.js";
+import { addIntervals, periodBounds } from "./periods.js";
+import type { ProrationLine, SubscriptionRow } from "./repository.js";
+import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+
+const DAY = 86_400_000;
+
+/** Days from one failed attempt to the next; their count is the number of retries. */
+export function dunningDelaysMs(env: NodeJS.ProcessEnv = process.env): number[] {
+  const raw = env.SUBSCRIPTION_DUNNING_DAYS;
+  const days = raw ? raw.split(",").map((d) => Number(d.trim())) : [2, 5, 7, 7];
+  if (days.length === 0 || days.some((d) => !Number.isFinite(d) || d < 0)) return [2 * DAY, 5 * DAY, 7 * DAY, 7 * DAY];
+  return days.map((d) => d * DAY);
+}
+
+export type NextStep =
+  | { kind: "done" }
+  /** Due at `dueAt` (epoch ms). On a test clock, `clockNow` is the clock's time. */
+  | { kind: "at"; dueAt: number; clock: boolean; clockNow: number | null };
+
+async function clockOf(db: Knex, row: SubscriptionRow): Promise<{ clock: boolean; clockNow: number | null }> {
+  if (!row.test_clock_id) return { clock: false, clockNow: null };
+  return { clock: true, clockNow: (await clockNow(db, row.test_clock_id)).getTime() };
+}
+
+/** The unpaid order a past-due subscription is retrying. */
+async function owedOrder(db: Knex, row: SubscriptionRow): Promise<OrderRow | undefined> {
+  return db<OrderRow>("orders")
+    .where({ subscription_id: row.id, status: "pending" })
+    .whereNotNull("next_payment_attempt_at")
+    .orderBy("created_at", "desc")
+    .first() as Promise<OrderRow | undefined>;
+}
+
+export async function nextStep(db: Knex, subscriptionId: string): Promise<NextStep> {
+  const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow | undefined;
+  if (!row) return { kind: "done" };
+  const clock = await clockOf(db, row);
+  // A charge left in flight (a step that died, a proration invoice): at once.
+  if (row.pending_order_id) return { kind: "at", dueAt: 0, ...clock };
+  if (row.status === "past_due") {
+    const owed = await owedOrder(db, row);
+    if (owed?.next_payment_attempt_at) return { kind: "at", dueAt: new Date(owed.next_payment_attempt_at).getTime(), ...clock };
+  }
+  if ((row.status === "active" || row.status === "trialing" || row.status === "past_due") && row.current_period_end) {
+    return { kind: "at", dueAt: new Date(row.current_period_end).getTime(), ...clock };
+  }
+  return { kind: "done" };
+}
+
+export type StepOutcome = "nothing" | "renewed" | "charged" | "declined" | "ended" | "canceled_unpaid";
+
+/**
+ * Does what is due at `nowMs` (or the test clock's time): resumes a charge in flight, retries a
+ * past-due payment, ends or renews at period end. Idempotent: running it twice for one moment does
+ * the work once.
+ */
+export async function runStep(db: Knex, subscriptionId: string, nowMs: number): Promise<StepOutcome> {
+  const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow | undefined;
+  if (!row) return "nothing";
+  const now = row.test_clock_id ? await clockNow(db, row.test_clock_id) : new Date(nowMs);
+  if (row.pending_order_id) return chargeOrder(db, row.id, row.pending_order_id, now);
+  if (row.status === "past_due") {
+    const owed = await owedOrder(db, row);
+    if (owed?.next_payment_attempt_at && new Date(owed.next_payment_attempt_at).getTime() <= now.getTime()) {
+      return chargeOrder(db, row.id, owed.id, now);
+    }
+    return "nothing";
+  }
+  if ((row.status === "active" || row.status === "trialing") && row.current_period_end && new Date(row.current_period_end).getTime() <= now.getTime()) {
+    if (row.cancel_at_period_end) return (await endAtPeriodEnd(db, row.id, now)) ? "ended" : "nothing";
+    const orderId = await renew(db, row.id, now);
+    return orderId ? chargeOrder(db, row.id, orderId, now) : "nothing";
+  }
+  return "nothing";
+}
+
+/** Whether the subscription's discount still applies to a period starting at `periodStart`. */
+export function discountApplies(discount: DiscountRow | undefined, row: SubscriptionRow, periodStart: Date): boolean {
+  if (!discount || discount.deleted_at) return false;
+  switch (discount.duration) {
+    case "forever":
+      return true;
+    case "once":
+      // The first order (the checkout's) had it; a discount attached later applies to the next one.
+      return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() > new Date(row.started_at ?? row.created_at).getTime()
+        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, 1).getTime()
+        : false;
+    case "repeating": {
+      const from = new Date(row.discount_applied_at ?? row.started_at ?? row.created_at);
+      return periodStart.getTime() < addIntervals(from, "month", discount.duration_in_months ?? 0).getTime();
+    }
+    default:
+      return false;
+  }
+}
+
+export interface CycleLines {
+  items: OrderItemInput[];
+  subtotal: number;
+  discountAmount: number;
+  /** Credit left over when prorations exceed the charge: carried to the next cycle. */
+  carried: ProrationLine[];
+}
+
+/** The lines of a renewal: the base price, each metered price (zero until usage billing), prorations, the discount. */
+export function cycleLines(
+  row: SubscriptionRow,
+  product: ProductRow,
+  prices: PriceRow[],
+  discount: DiscountRow | undefined,
+  periodStart: Date,
+): CycleLines {
+  const items: OrderItemInput[] = [];
+  const base = prices.find((p) => p.amount_type !== "metered_unit");
+  items.push({ label: product.name, amount: Number(row.amount), taxAmount: 0, proration: false, productPriceId: base?.id ?? null });
+  for (const p of prices.filter((x) => x.amount_type === "metered_unit")) {
+    items.push({ label: `${product.name} — ${p.meter_name ?? "usage"}`, amount: 0, taxAmount: 0, proration: false, productPriceId: p.id });
+  }
+  for (const line of row.pending_prorations ?? []) {
+    items.push({ label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id });
+  }
+  const discountAmount = discountApplies(discount, row, periodStart) ? computeAmounts(Number(row.amount), discount!).discount_amount : 0;
+  const sum = items.reduce((n, it) => n + it.amount, 0);
+  if (sum - discountAmount >= 0) return { items, subtotal: sum, discountAmount, carried: [] };
+  // More credit than charge (a downgrade's proration): this period bills nothing, the lines still
+  // show, and what is left of the credit moves to the next period.
+  items.push({ label: "Credit carried to the next period", amount: -sum, taxAmount: 0, proration: true, productPriceId: null });
+  return { items, subtotal: 0, discountAmount: 0, carried: [{ label: "Credit from the previous period", amount: sum, product_price_id: null }] };
+}
+
+/** The renewal transaction; the new order's id, or null when there was nothing to renew. */
+async function renew(db: Knex, subscriptionId: string, now: Date): Promise<string | null> {
+  return db.transaction(async (trx) => {
+    const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
+    if (!row || row.pending_order_id || row.cancel_at_period_end) return null;
+    if (row.status !== "active" && row.status !== "trialing") return null;
+    if (!row.current_period_end || new Date(row.current_period_end).getTime() > now.getTime()) return null;
+
+    const periodStart = new Date(row.current_period_end);
+    const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
+    const [product, prices, discount, customer] = await Promise.all([
+      trx<ProductRow>("products").where({ id: row.product_id }).first() as Promise<ProductRow>,
+      trx("subscription_prices as sp")
+        .join("product_prices as pp", "pp.id", "sp.product_price_id")
+        .leftJoin("meters as m", "m.id", "pp.meter_id")
+        .where("sp.subscription_id", row.id)
+        .orderBy("sp.position")
+        .select("pp.*", "m.name as meter_name") as Promise<PriceRow[]>,
+      row.discount_id ? (trx<DiscountRow>("discounts").where({ id: row.discount_id }).first() as Promise<DiscountRow | undefined>) : undefined,
+      trx<CustomerRow>("customers").where({ id: row.customer_id }).first() as Promise<CustomerRow>,
+    ]);
+    const lines = cycleLines(row, product, prices, discount, periodStart);
+    const order = await createOrderForCheckout(trx, {
+      organizationId: row.organization_id,
+      customerId: row.customer_id,
+      productId: row.product_id,
+      productPriceId: lines.items[0]?.productPriceId ?? null,
+      checkoutId: null,
+      subscriptionId: row.id,
+      billingReason: "subscription_cycle",
+      currency: row.currency,
+      subtotalAmount: lines.subtotal,
+      discountAmount: lines.discountAmount,
+      discountId: lines.discountAmount > 0 ? row.discount_id : null,
+      taxAmount: 0,
+      items: lines.items,
+      billingName: customer.billing_name ?? customer.name,
+      billingAddress: customer.billing_address,
+      metadata: row.metadata,
+      customFieldData: {},
+      billingPeriodStart: periodStart,
+    });
+    const [updated] = await trx<SubscriptionRow>("subscriptions")
+      .where({ id: row.id })
+      .update({
+        period_index: row.period_index + 1,
+        current_period_start: next.start,
+        current_period_end: next.end,
+        pending_order_id: order.id,
+        pending_prorations: JSON.stringify(lines.carried) as never,
+        modified_at: new Date(),
+      })
+      .returning("*");
+    await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"]);
+    await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
+    await scheduleBenefitCycles(trx, { subscriptionId: row.id });
+    return order.id;
+  });
+}
+
+/** Charges the order in flight (or owed) and records the outcome. */
+async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, now: Date): Promise<StepOutcome> {
+  const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow;
+  const order = (await db("orders").where({ id: orderId }).first()) as OrderRow | undefined;
+  if (!order || order.status !== "pending") {
+    // Paid meanwhile (or gone): only the in-flight marker is left to clear.
+    await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
+    return "nothing";
+  }
+  const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
+  const attempt = row.dunning_attempts + 1;
+  let result: ChargeResult | null = null;
+  let processorName = "sandbox";
+  if (total > 0) {
+    const method = await paymentMethodOf(db, row);
+    const processor = getProcessor();
+    processorName = processor.name;
+    if (!method) {
+      result = { status: "declined", paymentRef: null, code: "no_payment_method", message: "The customer has no saved payment method.", card: null };
+    } else {
+      const customerRef = await db("processor_customers").where({ customer_id: row.customer_id, processor: processor.name }).first();
+      try {
+        result = await processor.chargeSaved({
+          amount: total,
+          currency: order.currency,
+          customerRef: customerRef?.processor_customer_id ?? null,
+          paymentMethodRef: method.processor_ref,
+          idempotencyKey: `subscription:${row.id}:order:${order.id}:attempt:${attempt}`,
+          metadata: { subscription_id: row.id, order_id: order.id, organization_id: row.organization_id },
+        });
+      } catch (err) {
+        // Not a decline: the processor could not be reached. The activity retries this same
+        // attempt with the same key; nothing is recorded yet.
+        logger.warn({ err, subscriptionId, orderId }, "subscription charge failed to reach the processor");
+        throw err;
+      }
+    }
+  }
+  return settleCharge(db, subscriptionId, orderId, now, attempt, result, processorName);
+}
+
+async function paymentMethodOf(db: Knex, row: SubscriptionRow): Promise<{ processor_ref: string } | undefined> {
+  const live = () => db("payment_methods").where({ customer_id: row.customer_id }).whereNull("deleted_at");
+  if (row.payment_method_id) {
+    const own = await live().where({ id: row.payment_method_id }).first("processor_ref");
+    if (own) return own;
+  }
+  return live().orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }]).first("processor_ref");
+}
+
+async function settleCharge(
+  db: Knex,
+  subscriptionId: string,
+  orderId: string,
+  now: Date,
+  attempt: number,
+  result: ChargeResult | null,
+  processorName: string,
+): Promise<StepOutcome> {
+  return db.transaction(async (trx) => {
+    const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow;
+    const order = (await trx("orders").where({ id: orderId }).forUpdate().first()) as OrderRow;
+    // Recorded already by an earlier run of this step: leave it as it is.
+    if (order.status !== "pending" || row.dunning_attempts >= attempt) {
+      if (row.pending_order_id === orderId) await trx("subscriptions").where({ id: row.id }).update({ pending_order_id: null });
+      return "nothing";
+    }
+    const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
+    if (result) {
+      await recordPayment(trx, {
+        organizationId: row.organization_id,
+        checkoutId: null,
+        orderId: order.id,
+        processor: "stripe",
+        status: result.status === "succeeded" ? "succeeded" : "failed",
+        amount: total,
+        currency: order.currency,
+        method: "card",
+        methodMetadata: result.card,
+        declineReason: result.status === "declined" ? result.code : null,
+        declineMessage: result.status === "declined" ? result.message : null,
+        processorMetadata: { processor: processorName, attempt },
+        processorRef: result.paymentRef,
+      });
+    }
+    if (!result || result.status === "succeeded") {
+      await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null });
+      await markOrderPaid(trx, order.id);
+      const recovered = row.status === "past_due";
+      const [updated] = await trx<SubscriptionRow>("subscriptions")
+        .where({ id: row.id })
+        .update({ pending_order_id: null, dunning_attempts: 0, status: recovered ? "active" : row.status, modified_at: new Date() })
+        .returning("*");
+      await emitSubscription(trx, updated as SubscriptionRow, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"]);
+      return "charged";
+    }
+    const delays = dunningDelaysMs();
+    if (attempt <= delays.length) {
+      const nextAt = new Date(now.getTime() + delays[attempt - 1]);
+      await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: nextAt, modified_at: new Date() });
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await trx("orders").where({ id: order.id }).first()) as OrderRow));
+      const [updated] = await trx<SubscriptionRow>("subscriptions")
+        .where({ id: row.id })
+        .update({ pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() })
+        .returning("*");
+      await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"]);
+      return "declined";
+    }
+    // Out of retries: the subscription ends now and its benefits go.
+    await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null, modified_at: new Date() });
+    const [ended] = await trx<SubscriptionRow>("subscriptions")
+      .where({ id: row.id })
+      .update({
+        pending_order_id: null,
+        dunning_attempts: attempt,
+        status: "canceled",
+        canceled_at: row.canceled_at ?? now,
+        ends_at: now,
+        ended_at: now,
+        modified_at: new Date(),
+      })
+      .returning("*");
+    await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.canceled", "subscription.revoked"]);
+    return "canceled_unpaid";
+  });
+}
+
+/** Ends a subscription set to cancel at period end, at that end. */
+async function endAtPeriodEnd(db: Knex, subscriptionId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
+    if (!row || !row.cancel_at_period_end || row.status === "canceled") return false;
+    if (!row.current_period_end || new Date(row.current_period_end).getTime() > now.getTime()) return false;
+    const [ended] = await trx<SubscriptionRow>("subscriptions")
+      .where({ id: row.id })
+      .update({ status: "canceled", ended_at: row.current_period_end, ends_at: row.current_period_end, modified_at: new Date() })
+      .returning("*");
+    await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
+    return true;
+  });
+}
+
+/** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */
+export async function revokeEnded(trx: Knex.Transaction, row: SubscriptionRow, now: Date, types: Parameters<typeof emitSubscription>[2]): Promise<void> {
+  const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
+  await emitSubscription(trx, row, types);
+  await recordSubscriptionEvent(trx, row, customer, "subscription.revoked", { subscription_id: row.id }, now);
+  await scheduleBenefitRevocations(trx, { customerId: row.customer_id, subscriptionId: row.id });
+}

@@ -1,0 +1,285 @@
+// Changes to a subscription, by the merchant (PATCH / DELETE) or the customer in the portal:
+// cancel at period end and uncancel, revoke now, product change with proration (invoice: an
+// immediate order for the difference; prorate: the lines join the next renewal), discount change.
+// Each is one transaction on the locked row: a subscription with a charge in flight answers
+// SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
+import type { Knex } from "knex";
+import { scheduleBenefitGrants } from "../benefit-grants/service.js";
+import { discountProblem, priceAmount } from "../checkouts/amounts.js";
+import type { CustomerRow } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
+import { isUuid } from "../kit/ids.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { createOrderForCheckout } from "../orders/service.js";
+import type { PriceRow, ProductRow } from "../products/repository.js";
+import { revokeEnded } from "./billing.js";
+import { clockNow } from "./clock.js";
+import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
+import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { findReadable, type CancellationReason, type ProrationLine, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
+import { pokeAfterCommit } from "./workflow-port.js";
+
+export type SubscriptionChange =
+  | { kind: "cancel"; cancelAtPeriodEnd: boolean; reason?: CancellationReason | null; comment?: string | null }
+  | { kind: "revoke"; reason?: CancellationReason | null; comment?: string | null }
+  | { kind: "product"; productId: string; prorationBehavior?: "invoice" | "prorate" | null }
+  | { kind: "discount"; discountId: string | null };
+
+/** The merchant's PATCH body, one of its four shapes. */
+export function merchantChange(body: Record<string, unknown>): SubscriptionChange {
+  if ("revoke" in body) {
+    if (body.revoke !== true) throw invalid(["body", "revoke"], "Input should be True", "literal_error", body.revoke);
+    return { kind: "revoke", reason: body.customer_cancellation_reason as CancellationReason | null, comment: body.customer_cancellation_comment as string | null };
+  }
+  if ("product_id" in body) {
+    return { kind: "product", productId: String(body.product_id), prorationBehavior: body.proration_behavior as "invoice" | "prorate" | null };
+  }
+  if ("cancel_at_period_end" in body) {
+    return {
+      kind: "cancel",
+      cancelAtPeriodEnd: body.cancel_at_period_end === true,
+      reason: body.customer_cancellation_reason as CancellationReason | null,
+      comment: body.customer_cancellation_comment as string | null,
+    };
+  }
+  if ("discount_id" in body) return { kind: "discount", discountId: (body.discount_id as string | null) ?? null };
+  throw invalid(["body"], "Give product_id, discount_id, cancel_at_period_end or revoke.", "missing");
+}
+
+/** The portal's PATCH body: a product change, or cancel / uncancel at period end. */
+export function customerChange(body: Record<string, unknown>): SubscriptionChange {
+  if ("product_id" in body) return { kind: "product", productId: String(body.product_id), prorationBehavior: null };
+  return {
+    kind: "cancel",
+    // An empty cancel body cancels: that is what the portal's cancel form sends.
+    cancelAtPeriodEnd: body.cancel_at_period_end !== false,
+    reason: body.cancellation_reason as CancellationReason | null,
+    comment: body.cancellation_comment as string | null,
+  };
+}
+
+const isEnded = (row: SubscriptionRow) => row.status === "canceled" || row.status === "incomplete_expired" || row.ended_at !== null;
+
+/** Applies one change; `by` says who asks (a customer may change product only where the organization allows it). */
+export async function changeSubscription(
+  db: Knex,
+  scope: SubscriptionScope,
+  id: string,
+  change: SubscriptionChange,
+  by: "merchant" | "customer",
+): Promise<SubscriptionRow> {
+  return db.transaction(async (trx) => {
+    const row = await findReadable(trx, scope, id, { forUpdate: true });
+    if (!row) throw new ResourceNotFound("Subscription not found.");
+    if (row.pending_order_id) throw new SubscriptionLocked();
+    const now = await clockNow(trx, row.test_clock_id);
+    let updated: SubscriptionRow;
+    switch (change.kind) {
+      case "cancel":
+        updated = change.cancelAtPeriodEnd ? await cancelAtPeriodEnd(trx, row, change, now) : await uncancel(trx, row);
+        break;
+      case "revoke":
+        updated = await revokeNow(trx, row, change, now);
+        break;
+      case "product":
+        updated = await changeProduct(trx, row, change, now, by);
+        break;
+      case "discount":
+        if (by !== "merchant") throw new NotPermitted();
+        updated = await changeDiscount(trx, row, change.discountId, now);
+        break;
+    }
+    pokeAfterCommit(db, trx, [row.id]);
+    return updated;
+  });
+}
+
+async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: Partial<Record<keyof SubscriptionRow, unknown>>): Promise<SubscriptionRow> {
+  const [updated] = await trx<SubscriptionRow>("subscriptions")
+    .where({ id: row.id })
+    .update({ ...patch, modified_at: new Date() } as never)
+    .returning("*");
+  return updated as SubscriptionRow;
+}
+
+async function cancelAtPeriodEnd(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  change: { reason?: CancellationReason | null; comment?: string | null },
+  now: Date,
+): Promise<SubscriptionRow> {
+  if (isEnded(row) || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
+  const updated = await save(trx, row, {
+    cancel_at_period_end: true,
+    canceled_at: now,
+    ends_at: row.current_period_end,
+    customer_cancellation_reason: change.reason ?? row.customer_cancellation_reason,
+    customer_cancellation_comment: change.comment ?? row.customer_cancellation_comment,
+  });
+  await emitSubscription(trx, updated, ["subscription.updated", "subscription.canceled"]);
+  return updated;
+}
+
+async function uncancel(trx: Knex.Transaction, row: SubscriptionRow): Promise<SubscriptionRow> {
+  if (isEnded(row)) throw new AlreadyCanceledSubscription("This subscription has ended and can't be uncanceled.");
+  if (!row.cancel_at_period_end) return row; // nothing to undo
+  const updated = await save(trx, row, {
+    cancel_at_period_end: false,
+    canceled_at: null,
+    ends_at: null,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+  });
+  await emitSubscription(trx, updated, ["subscription.updated", "subscription.uncanceled"]);
+  return updated;
+}
+
+async function revokeNow(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  change: { reason?: CancellationReason | null; comment?: string | null },
+  now: Date,
+): Promise<SubscriptionRow> {
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+  const updated = await save(trx, row, {
+    status: "canceled",
+    cancel_at_period_end: false,
+    canceled_at: row.canceled_at ?? now,
+    ends_at: now,
+    ended_at: now,
+    customer_cancellation_reason: change.reason ?? row.customer_cancellation_reason,
+    customer_cancellation_comment: change.comment ?? row.customer_cancellation_comment,
+  });
+  // An order still owed (dunning) stops being retried.
+  await trx("orders").where({ subscription_id: row.id, status: "pending" }).update({ next_payment_attempt_at: null });
+  const types = row.cancel_at_period_end
+    ? (["subscription.updated", "subscription.revoked"] as const)
+    : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const);
+  await revokeEnded(trx, updated, now, [...types]);
+  return updated;
+}
+
+/** The price a subscription takes on the new product: its first live fixed, custom or free price. */
+function basePrice(prices: PriceRow[]): PriceRow | undefined {
+  return prices.find((p) => !p.is_archived && p.amount_type !== "metered_unit") ?? prices.find((p) => !p.is_archived);
+}
+
+async function changeProduct(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  change: { productId: string; prorationBehavior?: "invoice" | "prorate" | null },
+  now: Date,
+  by: "merchant" | "customer",
+): Promise<SubscriptionRow> {
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+  const org = (await trx("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+  if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
+    throw new NotPermitted("This organization does not let customers change their subscription.");
+  }
+  const loc = ["body", "product_id"];
+  const product = isUuid(change.productId)
+    ? ((await trx("products").where({ id: change.productId, organization_id: row.organization_id }).first()) as ProductRow | undefined)
+    : undefined;
+  if (!product) throw invalid(loc, "Product not found.", "value_error", change.productId);
+  if (product.id === row.product_id) throw invalid(loc, "The subscription is already on this product.", "value_error", change.productId);
+  if (product.is_archived) throw invalid(loc, "This product is archived.", "value_error", change.productId);
+  if (!product.recurring_interval) throw invalid(loc, "A subscription can only move to a recurring product.", "value_error", change.productId);
+  const prices = (await trx("product_prices").where({ product_id: product.id, is_archived: false }).orderBy("position")) as PriceRow[];
+  const price = basePrice(prices);
+  if (!price) throw invalid(loc, "This product has no price.", "value_error", change.productId);
+  const currency = price.price_currency ?? row.currency;
+  if (price.amount_type !== "free" && currency !== row.currency) {
+    throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
+  }
+  const oldProduct = (await trx("products").where({ id: row.product_id }).first()) as ProductRow;
+  const newAmount = priceAmount(price, null);
+
+  // What is left of the current period, as a fraction, on this subscription's clock.
+  const start = new Date(row.current_period_start).getTime();
+  const end = row.current_period_end ? new Date(row.current_period_end).getTime() : start;
+  const left = end > start ? Math.min(1, Math.max(0, (end - now.getTime()) / (end - start))) : 0;
+  const lines: ProrationLine[] = [];
+  const credit = Math.round(Number(row.amount) * left);
+  const charge = Math.round(newAmount * left);
+  if (credit > 0) lines.push({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null });
+  if (charge > 0) lines.push({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id });
+  const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
+  const net = lines.reduce((n, l) => n + l.amount, 0);
+
+  let pendingOrderId: string | null = null;
+  let pending = [...(row.pending_prorations ?? [])];
+  if (behavior === "invoice" && net > 0) {
+    // Charged now (by the workflow, at once): an order for the difference.
+    const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
+    const order = await createOrderForCheckout(trx, {
+      organizationId: row.organization_id,
+      customerId: row.customer_id,
+      productId: product.id,
+      productPriceId: price.id,
+      checkoutId: null,
+      subscriptionId: row.id,
+      billingReason: "subscription_update",
+      currency: row.currency,
+      subtotalAmount: net,
+      discountAmount: 0,
+      discountId: null,
+      taxAmount: 0,
+      items: lines.map((l) => ({ label: l.label, amount: l.amount, taxAmount: 0, proration: true, productPriceId: l.product_price_id })),
+      billingName: customer.billing_name ?? customer.name,
+      billingAddress: customer.billing_address,
+      metadata: row.metadata,
+      customFieldData: {},
+    });
+    pendingOrderId = order.id;
+  } else {
+    // prorate (or a downgrade's credit): the lines join the next renewal's order.
+    pending = [...pending, ...lines];
+  }
+  const updated = await save(trx, row, {
+    product_id: product.id,
+    amount: newAmount,
+    currency: row.currency,
+    recurring_interval: row.recurring_interval,
+    pending_prorations: JSON.stringify(pending),
+    pending_order_id: pendingOrderId,
+  });
+  await trx("subscription_prices").where({ subscription_id: row.id }).delete();
+  const metered = prices.filter((p) => p.amount_type === "metered_unit" && p.id !== price.id);
+  await trx("subscription_prices").insert([price, ...metered].map((p, position) => ({ subscription_id: row.id, product_price_id: p.id, position })));
+  await emitSubscription(trx, updated, ["subscription.updated"]);
+  const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
+  await recordSubscriptionEvent(trx, updated, customer, "subscription.product_updated", {
+    subscription_id: row.id, old_product_id: row.product_id, new_product_id: product.id,
+  }, now);
+  // The new product's benefits are granted, the old one's that it lacks revoked.
+  await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: product.id, subscriptionId: row.id });
+  return updated;
+}
+
+async function changeDiscount(trx: Knex.Transaction, row: SubscriptionRow, discountId: string | null, now: Date): Promise<SubscriptionRow> {
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+  if (discountId === null) {
+    if (row.discount_id === null) return row;
+    const updated = await save(trx, row, { discount_id: null, discount_applied_at: null });
+    await emitSubscription(trx, updated, ["subscription.updated"]);
+    return updated;
+  }
+  const loc = ["body", "discount_id"];
+  const discount = isUuid(discountId)
+    ? ((await trx("discounts").where({ id: discountId, organization_id: row.organization_id }).whereNull("deleted_at").first()) as DiscountRow | undefined)
+    : undefined;
+  if (!discount) throw invalid(loc, "Discount not found.", "value_error", discountId);
+  const product = (await trx("products").where({ id: row.product_id }).first()) as ProductRow;
+  const [price] = (await trx("subscription_prices as sp")
+    .join("product_prices as pp", "pp.id", "sp.product_price_id")
+    .where("sp.subscription_id", row.id)
+    .orderBy("sp.position")
+    .select("pp.*")) as PriceRow[];
+  const restricted: string[] = (await trx("discount_products").where({ discount_id: discount.id }).select("product_id")).map((r: { product_id: string }) => r.product_id);
+  const problem = price ? discountProblem(discount, restricted, product, price, now) : "This subscription has no price to discount.";
+  if (problem) throw invalid(loc, problem, "value_error", discountId);
+  const updated = await save(trx, row, { discount_id: discount.id, discount_applied_at: now });
+  await emitSubscription(trx, updated, ["subscription.updated"]);
+  return updated;
+}

@@ -1,0 +1,31 @@
+// HTTP handlers of the merchant subscription operations.
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import { changeSubscription, merchantChange } from "./changes.js";
+import { exportSubscriptions, getSubscription, listSubscriptions, readSubscription } from "./service.js";
+
+type SubscriptionOps = "subscriptions:list" | "subscriptions:get" | "subscriptions:update" | "subscriptions:revoke" | "subscriptions:export";
+
+export const subscriptionHandlers: Handlers<SubscriptionOps> = {
+  "subscriptions:list": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await listSubscriptions(ctx.db, orgCaller(ctx), query as never)) as never,
+  }),
+  "subscriptions:get": async ({ params }, ctx) => ({
+    status: 200,
+    body: (await getSubscription(ctx.db, orgCaller(ctx), params.id)) as never,
+  }),
+  "subscriptions:update": async ({ params, body }, ctx) => {
+    const row = await changeSubscription(ctx.db, orgCaller(ctx), params.id, merchantChange(body as Record<string, unknown>), "merchant");
+    return { status: 200, body: (await readSubscription(ctx.db, row)) as never };
+  },
+  // DELETE revokes now.
+  "subscriptions:revoke": async ({ params }, ctx) => {
+    const row = await changeSubscription(ctx.db, orgCaller(ctx), params.id, { kind: "revoke" }, "merchant");
+    return { status: 200, body: (await readSubscription(ctx.db, row)) as never };
+  },
+  "subscriptions:export": async ({ query }, ctx) => ({
+    status: 200,
+    body: (await exportSubscriptions(ctx.db, orgCaller(ctx), query as never)) as never,
+  }),
+};

@@ -1,0 +1,113 @@
+// The Subscription (merchant), CustomerSubscription (portal), OrderSubscription (inside orders)
+// and CustomerStateSubscription wire shapes.
+import type { components } from "../../generated/types.js";
+import { toCustomerProduct } from "../customer-portal/models.js";
+import { toCustomer } from "../customers/models.js";
+import { toDiscountBase } from "../discounts/models.js";
+import { iso, isoRequired } from "../kit/time.js";
+import { toMeter } from "../meters/models.js";
+import { toOrganization } from "../organizations/models.js";
+import { toPrice, toProduct } from "../products/models.js";
+import type { PriceRow } from "../products/repository.js";
+import type { SubscriptionRelations, SubscriptionRow } from "./repository.js";
+
+export type SubscriptionOut = components["schemas"]["Subscription"];
+export type CustomerSubscriptionOut = components["schemas"]["CustomerSubscription"];
+export type OrderSubscriptionOut = components["schemas"]["OrderSubscription"];
+export type StateSubscriptionOut = components["schemas"]["CustomerStateSubscription"];
+
+/** The fields every subscription shape shares. */
+function toSubscriptionBase(row: SubscriptionRow) {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    amount: Number(row.amount),
+    currency: row.currency,
+    recurring_interval: row.recurring_interval,
+    status: row.status,
+    current_period_start: isoRequired(row.current_period_start),
+    current_period_end: iso(row.current_period_end),
+    cancel_at_period_end: row.cancel_at_period_end,
+    canceled_at: iso(row.canceled_at),
+    started_at: iso(row.started_at),
+    ends_at: iso(row.ends_at),
+    ended_at: iso(row.ended_at),
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    discount_id: row.discount_id,
+    checkout_id: row.checkout_id,
+    customer_cancellation_reason: row.customer_cancellation_reason,
+    customer_cancellation_comment: row.customer_cancellation_comment,
+  };
+}
+
+/**
+ * One entry per metered price: usage billing fills consumed and credited units and the amount;
+ * until it lands they are zero. The entry's id is its price's, stable across reads.
+ */
+function toMeters(row: SubscriptionRow, prices: PriceRow[], rel: SubscriptionRelations) {
+  return prices
+    .filter((p) => p.amount_type === "metered_unit" && p.meter_id && rel.meters.has(p.meter_id))
+    .map((p) => ({
+      created_at: isoRequired(row.created_at),
+      modified_at: iso(row.modified_at),
+      id: p.id,
+      consumed_units: 0,
+      credited_units: 0,
+      amount: 0,
+      meter_id: p.meter_id!,
+      meter: toMeter(rel.meters.get(p.meter_id!)!),
+    }));
+}
+
+export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations): SubscriptionOut {
+  const product = rel.products.get(row.product_id)!;
+  const prices = rel.prices.get(row.id) ?? [];
+  const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
+  return {
+    ...toSubscriptionBase(row),
+    metadata: row.metadata,
+    custom_field_data: row.custom_field_data,
+    customer: toCustomer(rel.customers.get(row.customer_id)!),
+    product: toProduct(product, rel.productRelations.get(product.id)!),
+    discount: discount ? toDiscountBase(discount) : null,
+    prices: prices.map((p) => toPrice(p, product)),
+    meters: toMeters(row, prices, rel),
+  } as SubscriptionOut;
+}
+
+export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRelations): CustomerSubscriptionOut {
+  const product = rel.products.get(row.product_id)!;
+  const prices = rel.prices.get(row.id) ?? [];
+  return {
+    ...toSubscriptionBase(row),
+    product: {
+      ...toCustomerProduct(product, rel.productRelations.get(product.id)!),
+      organization: toOrganization(rel.organizations.get(row.organization_id)!),
+    },
+    prices: prices.map((p) => toPrice(p, product)),
+    meters: toMeters(row, prices, rel).map(({ meter, ...m }) => ({
+      ...m,
+      meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name },
+    })),
+  } as CustomerSubscriptionOut;
+}
+
+export function toOrderSubscription(row: SubscriptionRow): OrderSubscriptionOut {
+  return { metadata: row.metadata, ...toSubscriptionBase(row) } as OrderSubscriptionOut;
+}
+
+export function toStateSubscription(row: SubscriptionRow, rel: SubscriptionRelations): StateSubscriptionOut {
+  const { customer_id: _c, checkout_id: _k, customer_cancellation_reason: _r, customer_cancellation_comment: _m, ended_at: _e, ...base } =
+    toSubscriptionBase(row);
+  const prices = rel.prices.get(row.id) ?? [];
+  return {
+    ...base,
+    metadata: row.metadata,
+    custom_field_data: row.custom_field_data,
+    meters: toMeters(row, prices, rel).map((m) => ({
+      created_at: m.created_at, modified_at: m.modified_at, id: m.id, consumed_units: 0, credited_units: 0, amount: 0, meter_id: m.meter_id,
+    })),
+  } as StateSubscriptionOut;
+}

@@ -1,0 +1,124 @@
+// Subscription queries, always scoped to the reader (an organization, or one portal customer), and
+// the batch loading of what a Subscription carries: customer, product, discount, its own prices.
+import type { Knex } from "knex";
+import type { CustomerRow } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
+import { isUuid } from "../kit/ids.js";
+import type { MeterRow } from "../meters/models.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import type { RecurringInterval } from "./periods.js";
+
+export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+export type CancellationReason =
+  | "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
+
+export interface ProrationLine {
+  label: string;
+  amount: number;
+  product_price_id: string | null;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  customer_id: string;
+  product_id: string;
+  discount_id: string | null;
+  discount_applied_at: Date | null;
+  checkout_id: string | null;
+  status: SubscriptionStatus;
+  amount: number;
+  currency: string;
+  recurring_interval: RecurringInterval;
+  billing_anchor: Date;
+  period_index: number;
+  current_period_start: Date;
+  current_period_end: Date | null;
+  cancel_at_period_end: boolean;
+  canceled_at: Date | null;
+  started_at: Date | null;
+  ends_at: Date | null;
+  ended_at: Date | null;
+  customer_cancellation_reason: CancellationReason | null;
+  customer_cancellation_comment: string | null;
+  metadata: Record<string, string | number | boolean>;
+  custom_field_data: Record<string, string | number | boolean | null>;
+  payment_method_id: string | null;
+  test_clock_id: string | null;
+  pending_order_id: string | null;
+  dunning_attempts: number;
+  pending_prorations: ProrationLine[];
+  workflow_started_at: Date | null;
+}
+
+/** Who reads: an organization (merchant API) or one customer of one organization (portal). */
+export type SubscriptionScope = { organizationId: string; customerId?: string };
+
+/** Live statuses: the subscription still runs (and bills). */
+export const LIVE_STATUSES: SubscriptionStatus[] = ["trialing", "active", "past_due"];
+
+export function readable(db: Knex, scope: SubscriptionScope): Knex.QueryBuilder {
+  const q = db("subscriptions").where("subscriptions.organization_id", scope.organizationId);
+  return scope.customerId ? q.where("subscriptions.customer_id", scope.customerId) : q;
+}
+
+export async function findReadable(
+  db: Knex,
+  scope: SubscriptionScope,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<SubscriptionRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, scope).where("subscriptions.id", id).first("subscriptions.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<SubscriptionRow | undefined>;
+}
+
+export interface SubscriptionRelations {
+  customers: Map<string, CustomerRow>;
+  products: Map<string, ProductRow>;
+  productRelations: Map<string, ProductRelations>;
+  discounts: Map<string, DiscountRow>;
+  /** The subscription's own prices (archived ones included: it keeps what it was sold at). */
+  prices: Map<string, PriceRow[]>;
+  organizations: Map<string, OrganizationRow>;
+  /** The meters of the subscriptions' metered prices. */
+  meters: Map<string, MeterRow>;
+}
+
+export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[]): Promise<SubscriptionRelations> {
+  const ids = (pick: (r: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((v): v is string => v !== null))];
+  const productIds = ids((r) => r.product_id);
+  const [customers, products, productRelations, discounts, prices, organizations] = await Promise.all([
+    db<CustomerRow>("customers").whereIn("id", ids((r) => r.customer_id)),
+    db<ProductRow>("products").whereIn("id", productIds),
+    loadRelations(db, productIds),
+    db<DiscountRow>("discounts").whereIn("id", ids((r) => r.discount_id)),
+    db("subscription_prices as sp")
+      .join("product_prices as pp", "pp.id", "sp.product_price_id")
+      .leftJoin("meters as m", "m.id", "pp.meter_id")
+      .whereIn("sp.subscription_id", ids((r) => r.id))
+      .orderBy([{ column: "sp.subscription_id" }, { column: "sp.position" }])
+      .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name"),
+    db<OrganizationRow>("organizations").whereIn("id", ids((r) => r.organization_id)),
+  ]);
+  const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
+  const priceMap = new Map<string, PriceRow[]>();
+  for (const p of prices as (PriceRow & { subscription_id: string })[]) {
+    const { subscription_id, ...price } = p;
+    priceMap.set(subscription_id, [...(priceMap.get(subscription_id) ?? []), price as PriceRow]);
+  }
+  const meterIds = [...new Set([...priceMap.values()].flat().map((p) => p.meter_id).filter((v): v is string => !!v))];
+  const meters = meterIds.length ? ((await db("meters").whereIn("id", meterIds)) as MeterRow[]) : [];
+  return {
+    meters: byId(meters),
+    customers: byId(customers as CustomerRow[]),
+    products: byId(products as ProductRow[]),
+    productRelations,
+    discounts: byId(discounts as DiscountRow[]),
+    prices: priceMap,
+    organizations: byId(organizations as OrganizationRow[]),
+  };
+}

@@ -1,0 +1,200 @@
+// Subscription reads (merchant and portal), lists with every filter and sort key, the CSV export,
+// and the creation of a subscription by a confirmed checkout of a recurring product.
+import type { Knex } from "knex";
+import { scheduleBenefitGrants } from "../benefit-grants/service.js";
+import { ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
+import type { PriceRow, ProductRow } from "../products/repository.js";
+import { clockNow } from "./clock.js";
+import { emitSubscription } from "./events.js";
+import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
+import { periodBounds } from "./periods.js";
+import { findReadable, LIVE_STATUSES, loadSubscriptionRelations, readable, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
+import { pokeAfterCommit } from "./workflow-port.js";
+
+export async function readSubscription(db: Knex, row: SubscriptionRow): Promise<SubscriptionOut> {
+  return toSubscription(row, await loadSubscriptionRelations(db, [row]));
+}
+
+export async function readCustomerSubscription(db: Knex, row: SubscriptionRow): Promise<CustomerSubscriptionOut> {
+  return toCustomerSubscription(row, await loadSubscriptionRelations(db, [row]));
+}
+
+export async function getSubscription(db: Knex, scope: SubscriptionScope, id: string): Promise<SubscriptionOut> {
+  const row = await findReadable(db, scope, id);
+  if (!row) throw new ResourceNotFound("Subscription not found.");
+  return readSubscription(db, row);
+}
+
+export async function getCustomerSubscription(db: Knex, scope: SubscriptionScope, id: string): Promise<CustomerSubscriptionOut> {
+  const row = await findReadable(db, scope, id);
+  if (!row) throw new ResourceNotFound("Subscription not found.");
+  return readCustomerSubscription(db, row);
+}
+
+export interface SubscriptionListQuery {
+  organization_id?: string | string[] | null;
+  product_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
+  discount_id?: string | string[] | null;
+  active?: boolean | null;
+  query?: string | null;
+  metadata?: Record<string, unknown> | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Knex.QueryBuilder {
+  const q = readable(db, scope).select("subscriptions.*");
+  const byIds = (column: string, value: string | string[] | null | undefined) => {
+    const ids = asList(value);
+    if (ids.length) q.whereIn(column, ids.filter(isUuid));
+  };
+  byIds("subscriptions.organization_id", query.organization_id);
+  byIds("subscriptions.product_id", query.product_id);
+  byIds("subscriptions.customer_id", query.customer_id);
+  byIds("subscriptions.discount_id", query.discount_id);
+  const external = asList(query.external_customer_id);
+  if (external.length) {
+    q.whereExists(db("customers").whereRaw("customers.id = subscriptions.customer_id").whereIn("customers.external_id", external));
+  }
+  if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
+  if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
+  if (query.query) {
+    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+    q.whereExists(db("products").whereRaw("products.id = subscriptions.product_id").whereRaw("products.name ilike ?", [like]));
+  }
+  applyMetadataFilter(q, "subscriptions.metadata", query.metadata);
+  return q;
+}
+
+function subscriptionSorts(db: Knex): SortMap {
+  return {
+    customer: db.raw("(select lower(c.email) from customers c where c.id = subscriptions.customer_id)"),
+    status: "subscriptions.status",
+    started_at: "subscriptions.started_at",
+    current_period_end: "subscriptions.current_period_end",
+    amount: "subscriptions.amount",
+    product: db.raw("(select p.name from products p where p.id = subscriptions.product_id)"),
+    discount: db.raw("(select d.name from discounts d where d.id = subscriptions.discount_id)"),
+    organization: db.raw("(select o.name from organizations o where o.id = subscriptions.organization_id)"),
+  };
+}
+
+export async function listSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Promise<Page<SubscriptionOut>> {
+  const q = filterSubscriptions(db, scope, query);
+  applySorting(q, query.sorting, subscriptionSorts(db), ["-started_at"], "subscriptions.id");
+  return listPage(q, query, async (rows: SubscriptionRow[]) => {
+    const rel = await loadSubscriptionRelations(db, rows);
+    return rows.map((r) => toSubscription(r, rel));
+  });
+}
+
+export async function listCustomerSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Promise<Page<CustomerSubscriptionOut>> {
+  const q = filterSubscriptions(db, scope, query);
+  applySorting(q, query.sorting, subscriptionSorts(db), ["-started_at"], "subscriptions.id");
+  return listPage(q, query, async (rows: SubscriptionRow[]) => {
+    const rel = await loadSubscriptionRelations(db, rows);
+    return rows.map((r) => toCustomerSubscription(r, rel));
+  });
+}
+
+/** RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
+function csvCell(value: string | number | null): string {
+  if (value === null) return "";
+  let s = String(value);
+  if (/^[=+\-@]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** Every subscription of the organization (optionally filtered) as CSV, oldest first. */
+export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, query: { organization_id?: string | string[] | null }): Promise<string> {
+  const q = filterSubscriptions(db, scope, { organization_id: query.organization_id })
+    .join("customers", "customers.id", "subscriptions.customer_id")
+    .join("products", "products.id", "subscriptions.product_id")
+    .clearSelect()
+    .select(
+      "subscriptions.id", "customers.email", "subscriptions.created_at", "subscriptions.status", "products.name as product_name",
+      "subscriptions.amount", "subscriptions.currency", "subscriptions.recurring_interval", "subscriptions.current_period_end",
+      "subscriptions.cancel_at_period_end",
+    )
+    .orderBy([{ column: "subscriptions.created_at" }, { column: "subscriptions.id" }]);
+  const rows = (await q) as {
+    id: string; email: string; created_at: Date; status: string; product_name: string; amount: number; currency: string;
+    recurring_interval: string; current_period_end: Date | null; cancel_at_period_end: boolean;
+  }[];
+  const header = ["Email", "Created At", "Active", "Status", "Product", "Price", "Currency", "Interval", "Current Period End", "Cancel At Period End", "ID"];
+  const lines = rows.map((r) =>
+    [
+      r.email, r.created_at.toISOString(), LIVE_STATUSES.includes(r.status as never) ? "true" : "false", r.status, r.product_name,
+      Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? r.current_period_end.toISOString() : null,
+      r.cancel_at_period_end ? "true" : "false", r.id,
+    ].map(csvCell).join(","),
+  );
+  return [header.join(","), ...lines].join("\r\n") + "\r\n";
+}
+
+export interface CheckoutSubscriptionInput {
+  organizationId: string;
+  customerId: string;
+  product: ProductRow;
+  price: PriceRow;
+  amount: number;
+  currency: string;
+  discountId: string | null;
+  checkoutId: string;
+  paymentMethodId: string | null;
+  metadata: Record<string, string | number | boolean>;
+  customFieldData: Record<string, unknown>;
+}
+
+/**
+ * The subscription a confirmed checkout of a recurring product starts, inside completion's
+ * transaction: active from now (the customer's test clock's now, when bound to one), its first
+ * period anchored there, subscription.created and subscription.active, its benefits granted; the
+ * lifecycle workflow is started once this commits.
+ */
+export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transaction, input: CheckoutSubscriptionInput): Promise<SubscriptionRow> {
+  const customer = await trx("customers").where({ id: input.customerId }).first("test_clock_id");
+  const now = await clockNow(trx, customer?.test_clock_id);
+  const interval = input.product.recurring_interval!;
+  const first = periodBounds(now, interval, 0);
+  const prices: { id: string }[] = await trx("product_prices").where({ product_id: input.product.id, is_archived: false }).orderBy("position").select("id");
+  const priceIds = [input.price.id, ...prices.map((p) => p.id).filter((id) => id !== input.price.id)];
+  const [row] = await trx<SubscriptionRow>("subscriptions")
+    .insert({
+      organization_id: input.organizationId,
+      customer_id: input.customerId,
+      product_id: input.product.id,
+      discount_id: input.discountId,
+      discount_applied_at: input.discountId ? now : null,
+      checkout_id: input.checkoutId,
+      status: "active",
+      amount: input.amount,
+      currency: input.currency,
+      recurring_interval: interval,
+      billing_anchor: now,
+      period_index: 0,
+      current_period_start: first.start,
+      current_period_end: first.end,
+      started_at: now,
+      metadata: JSON.stringify(input.metadata ?? {}) as never,
+      custom_field_data: JSON.stringify(input.customFieldData ?? {}) as never,
+      payment_method_id: input.paymentMethodId,
+      test_clock_id: customer?.test_clock_id ?? null,
+    })
+    .returning("*");
+  // The chosen price, then the product's metered prices (billed per use at each renewal).
+  const metered = new Set(
+    (await trx("product_prices").whereIn("id", priceIds).where({ amount_type: "metered_unit" }).select("id")).map((p: { id: string }) => p.id),
+  );
+  const kept = priceIds.filter((id) => id === input.price.id || metered.has(id));
+  await trx("subscription_prices").insert(kept.map((id, position) => ({ subscription_id: row.id, product_price_id: id, position })));
+  await emitSubscription(trx, row as SubscriptionRow, ["subscription.created", "subscription.active"]);
+  await scheduleBenefitGrants(trx, { organizationId: input.organizationId, customerId: input.customerId, productId: input.product.id, subscriptionId: row.id });
+  pokeAfterCommit(db, trx, [row.id]);
+  return row as SubscriptionRow;
+}

@@ -1,0 +1,80 @@
+// How the API and the services reach the subscription lifecycle workflows: after a change commits,
+// `pokeSubscriptions` starts each one's workflow or, when it runs, signals it to look again
+// (signal-with-start, keyed by the subscription id, so there is never a second one). A poke that
+// fails (Temporal unreachable) is logged, not thrown: the change is committed, and the worker's
+// sweep starts every live subscription whose workflow is not known to run.
+import type { Client } from "@temporalio/client";
+import type { Knex } from "knex";
+import { createTemporalClient } from "../../workflows/client.js";
+import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
+import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
+import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
+import type { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
+import { logger } from "../kit/logger.js";
+
+export type SubscriptionPoker = (subscriptionIds: string[]) => Promise<void>;
+
+export function temporalSubscriptionPoker(client: Client | Promise<Client>, taskQueue = BOREALIS_TASK_QUEUE): SubscriptionPoker {
+  return async (ids) => {
+    const c = await client;
+    await Promise.all(
+      [...new Set(ids)].map((subscriptionId) =>
+        c.workflow.signalWithStart<typeof subscriptionWorkflow>("subscriptionWorkflow", {
+          workflowId: subscriptionWorkflowId(subscriptionId),
+          taskQueue,
+          args: [{ subscriptionId }],
+          signal: subscriptionChangedSignal,
+          signalArgs: [],
+        }),
+      ),
+    );
+  };
+}
+
+let poker: SubscriptionPoker | null = null;
+
+function defaultPoker(): SubscriptionPoker {
+  if (!poker) {
+    const client = createTemporalClient(process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233", process.env.TEMPORAL_NAMESPACE ?? "default");
+    client.catch(() => {
+      poker = null; // retried on the next poke instead of cached
+    });
+    poker = temporalSubscriptionPoker(client);
+  }
+  return poker;
+}
+
+export function setSubscriptionPoker(p: SubscriptionPoker | null): void {
+  poker = p;
+}
+
+/** After commit: make sure each subscription's workflow runs and looks at what changed. */
+export async function pokeSubscriptions(db: Knex, subscriptionIds: string[]): Promise<void> {
+  if (subscriptionIds.length === 0) return;
+  try {
+    await defaultPoker()(subscriptionIds);
+    await db("subscriptions").whereIn("id", subscriptionIds).whereNull("workflow_started_at").update({ workflow_started_at: new Date() });
+  } catch (err) {
+    logger.warn({ err, subscriptionIds }, "could not reach the subscription workflows; the worker's sweep starts them");
+  }
+}
+
+/** Pokes once `trx` commits (nothing when it rolls back): the caller's change is visible to the workflow. */
+export function pokeAfterCommit(db: Knex, trx: { executionPromise: Promise<unknown> }, subscriptionIds: string[]): void {
+  if (subscriptionIds.length === 0) return;
+  trx.executionPromise.then(
+    () => pokeSubscriptions(db, subscriptionIds),
+    () => undefined,
+  );
+}
+
+/** The sweep's work list: live subscriptions whose workflow was never confirmed started. */
+export async function unstartedSubscriptions(db: Knex, limit = 500): Promise<string[]> {
+  const rows = await db("subscriptions")
+    .whereNull("workflow_started_at")
+    .where((w) => w.whereIn("status", ["trialing", "active", "past_due"]).orWhereNotNull("pending_order_id"))
+    .orderBy("created_at")
+    .limit(limit)
+    .select("id");
+  return rows.map((r: { id: string }) => r.id);
+}

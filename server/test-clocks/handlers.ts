@@ -1,0 +1,18 @@
+// HTTP handlers of the billing test clock operations (a Borealis extension).
+import type { Handlers } from "../handlers.js";
+import { orgCaller } from "../kit/context.js";
+import { advanceTestClock, attachCustomer, createTestClock, deleteTestClock, getTestClock, listTestClocks } from "./service.js";
+
+type TestClockOps = "test-clocks:list" | "test-clocks:create" | "test-clocks:get" | "test-clocks:delete" | "test-clocks:advance" | "test-clocks:attach_customer";
+
+export const testClockHandlers: Handlers<TestClockOps> = {
+  "test-clocks:list": async ({ query }, ctx) => ({ status: 200, body: await listTestClocks(ctx.db, orgCaller(ctx), query as never) }),
+  "test-clocks:create": async ({ body }, ctx) => ({ status: 201, body: await createTestClock(ctx.db, orgCaller(ctx), body) }),
+  "test-clocks:get": async ({ params }, ctx) => ({ status: 200, body: await getTestClock(ctx.db, orgCaller(ctx), params.id) }),
+  "test-clocks:delete": async ({ params }, ctx) => {
+    await deleteTestClock(ctx.db, orgCaller(ctx), params.id);
+    return { status: 204, body: null };
+  },
+  "test-clocks:advance": async ({ params, body }, ctx) => ({ status: 200, body: await advanceTestClock(ctx.db, orgCaller(ctx), params.id, body) }),
+  "test-clocks:attach_customer": async ({ params, body }, ctx) => ({ status: 200, body: await attachCustomer(ctx.db, orgCaller(ctx), params.id, body) }),
+};

@@ -1,0 +1,168 @@
+// Billing test clocks (a Borealis extension, sandbox only, like Stripe's): a frozen time that bound
+// customers live on. Advancing a clock pokes the lifecycle workflow of every subscription on it,
+// which then renews, retries, ends and grants exactly as if that time had passed (the billing code
+// reads "now" from the clock, see server/subscriptions/clock.ts). A clock is `advancing` while
+// something on it is due at or before its time, `ready` once everything has caught up.
+import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { listPage, type Page } from "../kit/pagination.js";
+import { iso, isoRequired } from "../kit/time.js";
+import { getProcessor } from "../processors/index.js";
+import { pokeAfterCommit } from "../subscriptions/workflow-port.js";
+
+export type TestClockOut = components["schemas"]["TestClock"];
+
+interface TestClockRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  name: string | null;
+  frozen_time: Date;
+  deleted_at: Date | null;
+}
+
+/** How far one advance may move a clock: every renewal in between runs, so the work is bounded. */
+const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
+
+function requireSandbox(): void {
+  if (getProcessor().name !== "sandbox") throw new NotPermitted("Test clocks are available with the sandbox processor only.");
+}
+
+const readable = (db: Knex, caller: OrganizationCaller) => db("test_clocks").where({ organization_id: caller.organizationId }).whereNull("deleted_at");
+
+async function find(db: Knex, caller: OrganizationCaller, id: string, forUpdate = false): Promise<TestClockRow> {
+  const q = isUuid(id) ? readable(db, caller).where({ id }).first() : undefined;
+  const row = (q ? await (forUpdate ? q.forUpdate() : q) : undefined) as TestClockRow | undefined;
+  if (!row) throw new ResourceNotFound("Test clock not found.");
+  return row;
+}
+
+/** Live subscriptions (or charges in flight) on the clock with something due at or before its time. */
+function dueOnClock(db: Knex, clock: Pick<TestClockRow, "id" | "frozen_time">): Knex.QueryBuilder {
+  return db("subscriptions")
+    .where("subscriptions.test_clock_id", clock.id)
+    .where((w) =>
+      w
+        .whereNotNull("subscriptions.pending_order_id")
+        .orWhere((a) => a.whereIn("subscriptions.status", ["active", "trialing"]).where("subscriptions.current_period_end", "<=", clock.frozen_time))
+        .orWhere((p) =>
+          p.where("subscriptions.status", "past_due").whereExists(
+            db("orders")
+              .whereRaw("orders.subscription_id = subscriptions.id")
+              .where("orders.status", "pending")
+              .where("orders.next_payment_attempt_at", "<=", clock.frozen_time),
+          ),
+        ),
+    );
+}
+
+async function toTestClocks(db: Knex, rows: TestClockRow[]): Promise<TestClockOut[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const customers: { id: string; test_clock_id: string }[] = await db("customers")
+    .whereIn("test_clock_id", ids)
+    .whereNull("deleted_at")
+    .orderBy("created_at")
+    .select("id", "test_clock_id");
+  const advancing = new Set<string>();
+  for (const r of rows) if (await dueOnClock(db, r).first("subscriptions.id")) advancing.add(r.id);
+  return rows.map((r) => ({
+    id: r.id,
+    created_at: isoRequired(r.created_at),
+    modified_at: iso(r.modified_at),
+    organization_id: r.organization_id,
+    name: r.name,
+    frozen_time: isoRequired(r.frozen_time),
+    status: advancing.has(r.id) ? "advancing" : "ready",
+    customer_ids: customers.filter((c) => c.test_clock_id === r.id).map((c) => c.id),
+  }));
+}
+
+const toTestClock = async (db: Knex, row: TestClockRow) => (await toTestClocks(db, [row]))[0];
+
+function parseTime(value: unknown, loc: (string | number)[]): Date {
+  const t = typeof value === "string" ? Date.parse(value) : NaN;
+  if (!Number.isFinite(t)) throw invalid(loc, "Input should be a valid datetime", "datetime_parsing", value);
+  return new Date(t);
+}
+
+export async function createTestClock(
+  db: Knex,
+  caller: OrganizationCaller,
+  input: { name?: string | null; frozen_time: string; organization_id?: string | null },
+): Promise<TestClockOut> {
+  requireSandbox();
+  if (input.organization_id && input.organization_id !== caller.organizationId) {
+    throw invalid(["body", "organization_id"], "Organization not found.", "value_error", input.organization_id);
+  }
+  const frozen = parseTime(input.frozen_time, ["body", "frozen_time"]);
+  const [row] = await db("test_clocks")
+    .insert({ organization_id: caller.organizationId, name: input.name?.trim() || null, frozen_time: frozen })
+    .returning("*");
+  return toTestClock(db, row as TestClockRow);
+}
+
+export async function getTestClock(db: Knex, caller: OrganizationCaller, id: string): Promise<TestClockOut> {
+  return toTestClock(db, await find(db, caller, id));
+}
+
+export async function listTestClocks(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: { organization_id?: string | string[] | null; page?: number; limit?: number },
+): Promise<Page<TestClockOut>> {
+  const q = readable(db, caller).select("*");
+  const orgs = asList(query.organization_id);
+  if (orgs.length) q.whereIn("organization_id", orgs.filter(isUuid));
+  q.orderBy([{ column: "created_at", order: "desc" }, { column: "id" }]);
+  return listPage(q, query, (rows: TestClockRow[]) => toTestClocks(db, rows));
+}
+
+/** Moves the clock forward; the subscriptions on it catch up in the background (status `advancing`). */
+export async function advanceTestClock(db: Knex, caller: OrganizationCaller, id: string, input: { frozen_time: string }): Promise<TestClockOut> {
+  requireSandbox();
+  const row = await db.transaction(async (trx) => {
+    const clock = await find(trx, caller, id, true);
+    const to = parseTime(input.frozen_time, ["body", "frozen_time"]);
+    const from = new Date(clock.frozen_time).getTime();
+    if (to.getTime() <= from) throw invalid(["body", "frozen_time"], "The new time must be later than the clock's current time.", "value_error", input.frozen_time);
+    if (to.getTime() - from > MAX_ADVANCE_MS) throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
+    const [updated] = await trx("test_clocks").where({ id: clock.id }).update({ frozen_time: to, modified_at: new Date() }).returning("*");
+    const subs: { id: string }[] = await trx("subscriptions").where({ test_clock_id: clock.id }).select("id");
+    pokeAfterCommit(db, trx, subs.map((s) => s.id));
+    return updated as TestClockRow;
+  });
+  return toTestClock(db, row);
+}
+
+/** Binds a customer without subscriptions to the clock. */
+export async function attachCustomer(db: Knex, caller: OrganizationCaller, id: string, input: { customer_id: string }): Promise<TestClockOut> {
+  requireSandbox();
+  return db.transaction(async (trx) => {
+    const clock = await find(trx, caller, id, true);
+    const loc = ["body", "customer_id"];
+    const customer = isUuid(input.customer_id)
+      ? await trx("customers").where({ id: input.customer_id, organization_id: caller.organizationId }).whereNull("deleted_at").forUpdate().first()
+      : undefined;
+    if (!customer) throw invalid(loc, "Customer not found.", "value_error", input.customer_id);
+    if (await trx("subscriptions").where({ customer_id: customer.id }).first("id")) {
+      throw invalid(loc, "A customer that already has subscriptions can't move to a test clock.", "value_error", input.customer_id);
+    }
+    await trx("customers").where({ id: customer.id }).update({ test_clock_id: clock.id, modified_at: new Date() });
+    return toTestClock(trx, clock);
+  });
+}
+
+export async function deleteTestClock(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const clock = await find(trx, caller, id, true);
+    if (await trx("customers").where({ test_clock_id: clock.id }).whereNull("deleted_at").first("id")) {
+      throw new NotPermitted("Customers are bound to this test clock: delete them first.");
+    }
+    await trx("test_clocks").where({ id: clock.id }).update({ deleted_at: new Date(), modified_at: new Date() });
+  });
+}

@@ -1,0 +1,19 @@
+// Subscription activities: thin adapters over server/subscriptions/billing.ts, each step in its own
+// transactions and idempotent, so Temporal may retry any of them.
+import type { Knex } from "knex";
+import { nextStep, runStep, type NextStep, type StepOutcome } from "../../server/subscriptions/billing.js";
+
+export function createSubscriptionActivities({ knex }: { knex: Knex }) {
+  return {
+    /** What is due next for the subscription, and when. */
+    async nextSubscriptionStep(subscriptionId: string): Promise<NextStep> {
+      return nextStep(knex, subscriptionId);
+    },
+    /** Does what is due at `nowMs` (the workflow's time; a test clock's time wins). */
+    async runSubscriptionStep(subscriptionId: string, nowMs: number): Promise<StepOutcome> {
+      return runStep(knex, subscriptionId, nowMs);
+    },
+  };
+}
+
+export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;

@@ -1,0 +1,49 @@
+// The lifecycle of one subscription (workflow id `subscription:<id>`), for as long as it lives.
+// It only decides when: it asks the database what is due next (a renewal at period end, the end of
+// a subscription canceled at period end, a dunning retry, a charge left in flight), sleeps until
+// then — or, for a customer on a billing test clock, waits for the clock to be advanced — and runs
+// the due step as an idempotent activity. A `subscriptionChanged` signal makes it look again.
+// After each step it continues as new, so a subscription that lives for years keeps a short history.
+//
+// "Now" for a step is this workflow's clock (deterministic, and skipped time counts in tests),
+// or the test clock's frozen time, which the activity reads itself.
+import { condition, continueAsNew, proxyActivities, setHandler } from "@temporalio/workflow";
+import type { SubscriptionActivities } from "../activities/subscriptions.js";
+import { subscriptionChangedSignal } from "../shared/signals.js";
+
+export interface SubscriptionWorkflowInput {
+  subscriptionId: string;
+}
+
+const { nextSubscriptionStep, runSubscriptionStep } = proxyActivities<SubscriptionActivities>({
+  startToCloseTimeout: "2 minutes",
+  // The steps are idempotent (row locks, re-checks, a unique order per period, charges keyed by
+  // order and attempt): retry until the database and the processor are reachable again.
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "5 minutes" },
+});
+
+export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<void> {
+  let changed = false;
+  setHandler(subscriptionChangedSignal, () => {
+    changed = true;
+  });
+  for (;;) {
+    changed = false;
+    const next = await nextSubscriptionStep(input.subscriptionId);
+    if (next.kind === "done") return;
+    if (next.clock) {
+      // On a test clock, time moves only when the merchant advances it (a signal).
+      if (next.clockNow === null || next.clockNow < next.dueAt) {
+        await condition(() => changed);
+        continue;
+      }
+    } else {
+      const wait = next.dueAt - Date.now();
+      // A change may move the due time (uncancel, new payment method): look again.
+      if (wait > 0 && (await condition(() => changed, wait))) continue;
+    }
+    await runSubscriptionStep(input.subscriptionId, Date.now());
+    // A signal that arrives from here on is not lost: the next run starts by looking again.
+    return continueAsNew<typeof subscriptionWorkflow>(input);
+  }
+}
