@@ -207,6 +207,34 @@ describe("license keys (merchant)", () => {
     expect((await polar.licenseKeys.get({ id: made.id })).usage).toBe(3);
   });
 
+  it("answers odd inputs with 4xx, never 5xx", async () => {
+    const made = await createLicenseKey(api.knex, orgId, { properties: { activations: { limit: 1, enable_customer_admin: false } } });
+    const huge = 2 ** 53;
+    const cases: [string, string, unknown][] = [
+      ["POST", "/v1/license-keys/validate", { key: "x".repeat(100_000), organization_id: orgId }],
+      ["POST", "/v1/license-keys/validate", { key: made.key, organization_id: orgId, increment_usage: huge }],
+      ["POST", "/v1/license-keys/validate", { key: made.key, organization_id: orgId, conditions: { "": 1 } }],
+      ["POST", "/v1/license-keys/validate", { key: made.key, organization_id: orgId, conditions: { a: { nested: 1 } } }],
+      ["POST", "/v1/license-keys/validate", { key: 1, organization_id: orgId }],
+      ["POST", "/v1/license-keys/activate", { key: made.key, organization_id: orgId, label: "x".repeat(256) }],
+      ["POST", "/v1/license-keys/activate", { key: made.key, organization_id: orgId, label: "ok", meta: null }],
+      ["POST", "/v1/license-keys/deactivate", { key: made.key, organization_id: orgId }],
+      ["PATCH", `/v1/license-keys/${made.id}`, { usage: huge }],
+      ["PATCH", `/v1/license-keys/${made.id}`, { limit_usage: -5, limit_activations: huge }],
+      ["PATCH", `/v1/license-keys/${made.id}`, { expires_at: "9999-12-31T23:59:59+14:00" }],
+      ["GET", "/v1/license-keys/?organization_id=x&benefit_id=y&page=3&limit=100", undefined],
+      ["GET", `/v1/license-keys/${made.id}/activations/%20`, undefined],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await fetch(`${api.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 80)}`).toBeLessThan(500);
+    }
+  });
+
   describe("validate", () => {
     it("counts validations, stamps last_validated_at, increments usage within its limit", async () => {
       const made = await createLicenseKey(api.knex, orgId, { benefitId: benefitA, customerId, properties: { limit_usage: 5 } });
