@@ -17,9 +17,14 @@ import { NativeConnection, Worker } from "@temporalio/worker";
 import type { Polar } from "@polar-sh/sdk";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
+import { WebhookBenefitGrantCreatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookbenefitgrantcreatedpayload.js";
+import { WebhookBenefitGrantCycledPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookbenefitgrantcycledpayload.js";
+import { WebhookBenefitGrantRevokedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookbenefitgrantrevokedpayload.js";
+import { WebhookBenefitGrantUpdatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookbenefitgrantupdatedpayload.js";
+import { WebhookCustomerStateChangedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookcustomerstatechangedpayload.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scheduleBenefitCycles } from "../../server/benefit-grants/service.js";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../server/benefit-grants/starter.js";
+import { setBenefitGrantStarter, temporalBenefitGrantStarter, type BenefitGrantStarter } from "../../server/benefit-grants/starter.js";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
@@ -352,5 +357,53 @@ describe("benefit grants", () => {
     const other = await createCustomer(api.knex, orgId, { email: `${randomUUID().slice(0, 8)}@example.com` });
     const otherSession = { customerSession: await createCustomerSessionToken(api.knex, other.id) };
     expect((await polar.customerPortal.downloadables.list(otherSession, {})).result.items).toEqual([]);
+  });
+
+  it("recovers a start lost after commit: the sweep starts the pending jobs' workflows", async () => {
+    setBenefitGrantStarter({ start: () => Promise.reject(new Error("Temporal unreachable")) });
+    let b: Awaited<ReturnType<typeof buyer>>;
+    try {
+      b = await buyer();
+    } finally {
+      setBenefitGrantStarter(temporalBenefitGrantStarter(client, taskQueue));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await pendingJobs(b.customerId)).toBe(6);
+    const mine = new Set((await grantsOf(b.customerId)).map((g) => g.id));
+    // Only this customer's jobs: other test files share the database.
+    const real = temporalBenefitGrantStarter(client, taskQueue);
+    const started: number[] = [];
+    const scoped: BenefitGrantStarter = {
+      start: (jobs) => {
+        const own = jobs.filter((j) => mine.has(j.grantId));
+        started.push(...own.map((j) => j.jobId));
+        return real.start(own);
+      },
+    };
+    const { sweepBenefitGrantJobs } = createBenefitGrantActivities({ knex: api.knex, starter: () => scoped });
+    expect(await sweepBenefitGrantJobs(3_600_000, 100)).toBeNull(); // within the grace period: left alone
+    expect(started).toEqual([]);
+    let cursor: number | null = 0;
+    while (cursor !== null) cursor = await sweepBenefitGrantJobs(0, 2, cursor);
+    expect(started).toHaveLength(6);
+    await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
+    expect((await grantsOf(b.customerId)).filter((g) => g.granted_at !== null)).toHaveLength(4);
+    // Sweeping again finds nothing of this customer's, and a job already done is a no-op.
+    started.length = 0;
+    await sweepBenefitGrantJobs(0, 100);
+    expect(started).toEqual([]);
+  });
+
+  it("writes benefit_grant.* and customer.state_changed webhooks the official client decodes", async () => {
+    const schemas: Record<string, { parse(v: unknown): unknown }> = {
+      "benefit_grant.created": WebhookBenefitGrantCreatedPayload$inboundSchema,
+      "benefit_grant.updated": WebhookBenefitGrantUpdatedPayload$inboundSchema,
+      "benefit_grant.cycled": WebhookBenefitGrantCycledPayload$inboundSchema,
+      "benefit_grant.revoked": WebhookBenefitGrantRevokedPayload$inboundSchema,
+      "customer.state_changed": WebhookCustomerStateChangedPayload$inboundSchema,
+    };
+    const rows = await api.knex("outbox").where({ organization_id: orgId }).whereIn("type", Object.keys(schemas));
+    expect(new Set(rows.map((r) => r.type))).toEqual(new Set(Object.keys(schemas)));
+    for (const r of rows) expect(() => schemas[r.type].parse(r.payload)).not.toThrow();
   });
 });
