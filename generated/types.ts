@@ -16663,13 +16663,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Subscriptions as CSV */
+            /** @description Subscriptions as CSV. A request that accepts only JSON (the official client does) gets the same CSV text as a JSON string. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/csv": string;
+                    "application/json": string;
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

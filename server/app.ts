@@ -207,7 +207,11 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       }
       res.status(result.status);
       if (result.status === 204) return void res.end();
-      if (meta.successContentType === "text/csv") return void res.type("text/csv").send(result.body);
+      if (meta.successContentType === "text/csv") {
+        // The official client accepts only JSON (and reads the CSV as a JSON string); anyone else gets the file.
+        if (_req.accepts(["text/csv", "application/json"]) === "application/json") return void res.json(result.body);
+        return void res.type("text/csv").send(result.body);
+      }
       res.json(result.body);
     });
   }

@@ -14473,7 +14473,7 @@ export type SubscriptionsExportError = SubscriptionsExportErrors[keyof Subscript
 
 export type SubscriptionsExportResponses = {
     /**
-     * Subscriptions as CSV
+     * Subscriptions as CSV. A request that accepts only JSON (the official client does) gets the same CSV text as a JSON string.
      */
     200: string;
 };

@@ -62,7 +62,8 @@ export async function scheduleBenefitGrants(trx: Trx, input: GrantScheduleInput)
   const grants: GrantScopeRow[] = await trx("benefit_grants").where({ customer_id: input.customerId, [scope.column]: scope.id }).select("id", "benefit_id", "granted_at", "revoked_at");
   const wanted = new Set(benefitIds);
   const toGrant = grants.filter((g) => wanted.has(g.benefit_id) && !(g.granted_at && !g.revoked_at));
-  const toRevoke = grants.filter((g) => !wanted.has(g.benefit_id) && g.granted_at && !g.revoked_at);
+  // Not granted yet counts too: its grant job may still be pending, and the revoke supersedes it.
+  const toRevoke = grants.filter((g) => !wanted.has(g.benefit_id) && !g.revoked_at);
   return [...(await enqueueJobs(trx, toGrant.map((g) => g.id), "grant")), ...(await enqueueJobs(trx, toRevoke.map((g) => g.id), "revoke"))];
 }
 

@@ -88,7 +88,7 @@ export type StepOutcome = "nothing" | "renewed" | "charged" | "declined" | "ende
 export async function runStep(db: Knex, subscriptionId: string, nowMs: number): Promise<StepOutcome> {
   const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow | undefined;
   if (!row) return "nothing";
-  const now = row.test_clock_id ? await clockNow(db, row.test_clock_id) : new Date(nowMs);
+  const now = row.test_clock_id ? await clockStepTime(db, row) : new Date(nowMs);
   if (row.pending_order_id) return chargeOrder(db, row.id, row.pending_order_id, now);
   if (row.status === "past_due") {
     const owed = await owedOrder(db, row);
@@ -103,6 +103,17 @@ export async function runStep(db: Knex, subscriptionId: string, nowMs: number): 
     return orderId ? chargeOrder(db, row.id, orderId, now) : "nothing";
   }
   return "nothing";
+}
+
+/**
+ * On a test clock, a step happens when it fell due, not when the clock was moved past it: a clock
+ * advanced by a month renews at the period end and retries at their own times, exactly as if that
+ * time had passed. A charge left in flight runs at the clock's time.
+ */
+async function clockStepTime(db: Knex, row: SubscriptionRow): Promise<Date> {
+  const clock = (await clockNow(db, row.test_clock_id)).getTime();
+  const next = await nextStep(db, row.id);
+  return new Date(next.kind === "at" && next.dueAt > 0 && next.dueAt <= clock ? next.dueAt : clock);
 }
 
 /** Whether the subscription's discount still applies to a period starting at `periodStart`. */

@@ -174,10 +174,11 @@ async function changeProduct(
 ): Promise<SubscriptionRow> {
   if (isEnded(row)) throw new AlreadyCanceledSubscription();
   const org = (await trx("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
-  if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
-    throw new NotPermitted("This organization does not let customers change their subscription.");
-  }
   const loc = ["body", "product_id"];
+  // A 422 and not a 403: the portal call's only 403 body is AlreadyCanceledSubscription.
+  if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
+    throw invalid(loc, "This organization does not let customers change their plan.", "value_error", change.productId);
+  }
   const product = isUuid(change.productId)
     ? ((await trx("products").where({ id: change.productId, organization_id: row.organization_id }).first()) as ProductRow | undefined)
     : undefined;

@@ -1,0 +1,436 @@
+// Subscriptions end to end through the official client, on billing test clocks: bought through
+// the hosted (client-secret) checkout, renewed with month-end anchoring, canceled at period end
+// and uncanceled, revoked, failing and recovering with a new card from the portal, changing plan
+// with both proration modes, discounts; every list filter and sort key, the CSV export, the
+// portal calls, and the errors. The lifecycle workflows and the benefit grants run on a worker of
+// this file's own task queue on the suite's Temporal dev server.
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { Polar } from "@polar-sh/sdk";
+import type { Subscription } from "@polar-sh/sdk/models/components/subscription.js";
+import { AlreadyCanceledSubscription } from "@polar-sh/sdk/models/errors/alreadycanceledsubscription.js";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { SubscriptionLocked } from "@polar-sh/sdk/models/errors/subscriptionlocked.js";
+import { Client, Connection } from "@temporalio/client";
+import { NativeConnection, Worker } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../server/benefit-grants/starter.js";
+import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
+import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
+import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+import { createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../helpers/api.js";
+import { collectPages, rejects } from "../helpers/expect.js";
+
+const api = useTestApi();
+const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+const poll = { timeout: 20_000, interval: 100 };
+
+describe("subscriptions", () => {
+  const taskQueue = `subscriptions-test-${randomUUID().slice(0, 8)}`;
+  let worker: Worker;
+  let running: Promise<void>;
+  let client: Client;
+  let polar: Polar;
+  let token: string;
+  let orgId: string;
+  let basic: { id: string; priceId: string };
+  let pro: { id: string; priceId: string };
+  let benefitId: string;
+  const anon = () => new Polar({ serverURL: api.url });
+
+  /** Our test-clock extension is not in the official client: plain JSON calls. */
+  async function clockCall(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+    const res = await fetch(`${api.url}/v1/test-clocks/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>) };
+  }
+
+  async function advance(clockId: string, to: string) {
+    const res = await clockCall("POST", `${clockId}/advance`, { frozen_time: to });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    await expect.poll(async () => (await clockCall("GET", clockId)).json.status, poll).toBe("ready");
+  }
+
+  async function product(name: string, amount: number, interval: "month" | "year" = "month") {
+    const p = await polar.products.create({ name, recurringInterval: interval, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }] });
+    return { id: p.id, priceId: p.prices[0].id };
+  }
+
+  /** A customer on a new test clock at `at`, subscribed through the hosted checkout. */
+  async function subscribe(at: string, productId = basic.id, extra: { discountId?: string; externalId?: string; metadata?: Record<string, string> } = {}) {
+    const email = `buyer-${randomUUID().slice(0, 8)}@example.com`;
+    const customer = await polar.customers.create({ email, name: "Buyer", externalId: extra.externalId });
+    const clock = await clockCall("POST", "", { name: "test", frozen_time: at });
+    expect(clock.status).toBe(201);
+    const clockId = clock.json.id as string;
+    expect((await clockCall("POST", `${clockId}/customers`, { customer_id: customer.id })).status).toBe(200);
+    const checkout = await polar.checkouts.create({ products: [productId], customerId: customer.id, discountId: extra.discountId, metadata: extra.metadata });
+    const confirmed = await anon().checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    });
+    expect(confirmed.status).toBe("confirmed"); // the confirm answer's own literal
+    expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("succeeded");
+    const [sub] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
+    return { sub, customerId: customer.id, clockId, checkoutId: checkout.id, session: { customerSession: await createCustomerSessionToken(api.knex, customer.id) } };
+  }
+
+  const ordersOf = async (subscriptionId: string) =>
+    (await api.knex("orders").where({ subscription_id: subscriptionId }).orderBy("created_at").select("id", "billing_reason", "status", "subtotal_amount", "discount_amount", "billing_period_start"));
+  const grantsOf = (subscriptionId: string) => api.knex("benefit_grants").where({ subscription_id: subscriptionId });
+
+  beforeAll(async () => {
+    const address = process.env.TEMPORAL_ADDRESS!;
+    worker = await Worker.create({
+      connection: await NativeConnection.connect({ address }),
+      namespace: "default",
+      taskQueue,
+      workflowsPath,
+      activities: { ...createSubscriptionActivities({ knex: api.knex }), ...createBenefitGrantActivities({ knex: api.knex }) },
+    });
+    running = worker.run();
+    client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
+    setSubscriptionPoker(temporalSubscriptionPoker(client, taskQueue));
+    setBenefitGrantStarter(temporalBenefitGrantStarter(client, taskQueue));
+
+    const made = await orgWithToken(api.knex);
+    orgId = made.org.id;
+    token = made.token;
+    polar = api.client(token);
+    basic = await product("Basic monthly", 1000);
+    pro = await product("Pro monthly", 3000);
+    benefitId = (await createBenefit(api.knex, orgId, { type: "custom", description: "Priority support", properties: JSON.stringify({ note: "Mail us" }) })).id;
+    await polar.products.updateBenefits({ id: basic.id, productBenefitsUpdate: { benefits: [benefitId] } });
+  }, 120_000);
+
+  afterAll(async () => {
+    setSubscriptionPoker(null);
+    setBenefitGrantStarter(null);
+    worker?.shutdown();
+    await running;
+    await client?.connection.close();
+  }, 60_000);
+
+  it("is bought through the hosted checkout and renews on its test clock, anchored to Jan 31 (Feb 29, Mar 31, Apr 30)", async () => {
+    const { sub, customerId, clockId, checkoutId } = await subscribe("2028-01-31T10:00:00Z", basic.id, { metadata: { plan: "basic" } });
+    expect(sub).toMatchObject({
+      status: "active", amount: 1000, currency: "usd", recurringInterval: "month", customerId, productId: basic.id, checkoutId,
+      cancelAtPeriodEnd: false, canceledAt: null, endedAt: null, metadata: { plan: "basic" },
+    });
+    expect(sub.startedAt!.toISOString()).toBe("2028-01-31T10:00:00.000Z");
+    expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-02-29T10:00:00.000Z");
+    expect(sub.prices.map((p) => p.id)).toEqual([basic.priceId]);
+    expect(sub.product.id).toBe(basic.id);
+    // The first order is the subscription_create order, linked both ways.
+    const [first] = await ordersOf(sub.id);
+    expect(first).toMatchObject({ billing_reason: "subscription_create", status: "paid" });
+    const order = await polar.orders.get({ id: first.id });
+    expect(order.subscription).toMatchObject({ id: sub.id, status: "active" });
+    // Granted with the subscription; shown in the customer's state.
+    await expect.poll(async () => (await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at).length, poll).toBe(1);
+    const state = await polar.customers.getState({ id: customerId });
+    expect(state.activeSubscriptions.map((s) => s.id)).toEqual([sub.id]);
+    expect(state.grantedBenefits.map((g) => g.benefitId)).toEqual([benefitId]);
+
+    await advance(clockId, "2028-03-01T00:00:00Z");
+    await advance(clockId, "2028-04-01T00:00:00Z");
+    const renewed = await polar.subscriptions.get({ id: sub.id });
+    expect(renewed.currentPeriodStart.toISOString()).toBe("2028-03-31T10:00:00.000Z");
+    expect(renewed.currentPeriodEnd!.toISOString()).toBe("2028-04-30T10:00:00.000Z");
+    const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(cycles.map((o) => new Date(o.billing_period_start).toISOString())).toEqual(["2028-02-29T10:00:00.000Z", "2028-03-31T10:00:00.000Z"]);
+    expect(cycles.every((o) => o.status === "paid" && Number(o.subtotal_amount) === 1000)).toBe(true);
+    const types = await outboxTypes(api.knex, orgId);
+    for (const t of ["subscription.created", "subscription.active", "subscription.updated", "order.paid"]) expect(types).toContain(t);
+    expect(await api.knex("events").where({ customer_id: customerId, name: "subscription.cycled", source: "system" })).toHaveLength(2);
+    // Still granted after the renewals.
+    expect((await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at)).toHaveLength(1);
+  });
+
+  it("cancels at period end, uncancels, cancels again and ends at the period end, revoking the benefits", async () => {
+    const { sub, clockId } = await subscribe("2028-05-10T09:00:00Z");
+    const canceled = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" } });
+    expect(canceled).toMatchObject({ status: "active", cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" });
+    expect(canceled.canceledAt!.toISOString()).toBe("2028-05-10T09:00:00.000Z");
+    expect(canceled.endsAt!.toISOString()).toBe("2028-06-10T09:00:00.000Z");
+    await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), AlreadyCanceledSubscription);
+
+    const back = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: false } });
+    expect(back).toMatchObject({ cancelAtPeriodEnd: false, canceledAt: null, endsAt: null, customerCancellationReason: null });
+    let types = await outboxTypes(api.knex, orgId);
+    expect(types).toContain("subscription.canceled");
+    expect(types).toContain("subscription.uncanceled");
+
+    await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    await advance(clockId, "2028-06-15T00:00:00Z");
+    const ended = await polar.subscriptions.get({ id: sub.id });
+    expect(ended).toMatchObject({ status: "canceled", cancelAtPeriodEnd: true });
+    expect(ended.endedAt!.toISOString()).toBe("2028-06-10T09:00:00.000Z");
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(0);
+    await expect.poll(async () => (await grantsOf(sub.id)).every((g) => g.revoked_at !== null), poll).toBe(true);
+    types = await outboxTypes(api.knex, orgId);
+    expect(types).toContain("subscription.revoked");
+    await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: false } }), AlreadyCanceledSubscription);
+    await rejects(polar.subscriptions.revoke({ id: sub.id }), AlreadyCanceledSubscription);
+  });
+
+  it("revokes now (DELETE, and PATCH revoke=true): ended at the clock's now, benefits revoked", async () => {
+    const a = await subscribe("2028-02-01T00:00:00Z");
+    const revoked = await polar.subscriptions.revoke({ id: a.sub.id });
+    expect(revoked).toMatchObject({ status: "canceled", cancelAtPeriodEnd: false });
+    expect(revoked.endedAt!.toISOString()).toBe("2028-02-01T00:00:00.000Z");
+    await expect.poll(async () => (await grantsOf(a.sub.id)).every((g) => g.revoked_at !== null), poll).toBe(true);
+    expect(await api.knex("events").where({ customer_id: a.customerId, name: "subscription.revoked" })).toHaveLength(1);
+
+    const b = await subscribe("2028-02-01T00:00:00Z");
+    const viaPatch = await polar.subscriptions.update({ id: b.sub.id, subscriptionUpdate: { revoke: true, customerCancellationReason: "unused" } });
+    expect(viaPatch).toMatchObject({ status: "canceled", customerCancellationReason: "unused" });
+    await rejects(polar.subscriptions.update({ id: b.sub.id, subscriptionUpdate: { revoke: true } }), AlreadyCanceledSubscription);
+  });
+
+  it("fails a renewal (past_due), then recovers at once when the customer adds a card in the portal", async () => {
+    const { sub, clockId, customerId, session } = await subscribe("2028-07-01T12:00:00Z");
+    // The saved card starts declining (as a card that expired would).
+    await api.knex("payment_methods").where({ customer_id: customerId }).update({ processor_ref: "pm_sandbox_4000000000000002_expired" });
+    await advance(clockId, "2028-08-01T13:00:00Z");
+    expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("past_due");
+    const [owed] = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(owed.status).toBe("pending");
+    const portalOrder = await anon().customerPortal.orders.get(session, { id: owed.id });
+    // Declined at the period end (the clock moved past it): retried two days after that.
+    expect(portalOrder.nextPaymentAttemptAt!.toISOString()).toBe("2028-08-03T12:00:00.000Z");
+
+    await anon().customerPortal.customers.addPaymentMethod(session, { confirmationTokenId: "tok_sandbox_success", setDefault: true, returnUrl: "https://example.com/back" });
+    await expect.poll(async () => (await polar.subscriptions.get({ id: sub.id })).status, poll).toBe("active");
+    const paid = await polar.orders.get({ id: owed.id });
+    expect(paid.status).toBe("paid");
+    const tries = await api.knex("payments").where({ order_id: owed.id }).orderBy("created_at");
+    expect(tries.map((p) => p.status)).toEqual(["failed", "succeeded"]);
+    expect(await outboxTypes(api.knex, orgId)).toContain("subscription.active");
+  });
+
+  it("runs dunning out on its clock: canceled after the last retry, benefits revoked", async () => {
+    const { sub, clockId, customerId } = await subscribe("2028-07-01T12:00:00Z");
+    await api.knex("payment_methods").where({ customer_id: customerId }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
+    await advance(clockId, "2028-08-01T13:00:00Z");
+    for (const day of ["2028-08-03T13:00:00Z", "2028-08-08T13:00:00Z", "2028-08-15T13:00:00Z"]) {
+      await advance(clockId, day);
+      expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("past_due");
+    }
+    await advance(clockId, "2028-08-22T13:00:00Z");
+    const ended = await polar.subscriptions.get({ id: sub.id });
+    expect(ended.status).toBe("canceled");
+    // The last retry (period end + 2 + 5 + 7 + 7 days) ended it, at its own time.
+    expect(ended.endedAt!.toISOString()).toBe("2028-08-22T12:00:00.000Z");
+    const [owed] = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    const tries = await api.knex("payments").where({ order_id: owed.id });
+    expect(tries).toHaveLength(5);
+    expect(tries.every((p) => p.status === "failed" && p.decline_reason === "insufficient_funds")).toBe(true);
+    await expect.poll(async () => (await grantsOf(sub.id)).every((g) => g.revoked_at !== null), poll).toBe(true);
+  });
+
+  it("changes product with proration_behavior invoice: an immediate subscription_update order for the difference", async () => {
+    const { sub, clockId } = await subscribe("2028-01-01T00:00:00Z"); // 31-day period
+    await advance(clockId, "2028-01-16T12:00:00Z"); // exactly half of it left
+    const changed = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: pro.id, prorationBehavior: "invoice" } });
+    expect(changed).toMatchObject({ productId: pro.id, amount: 3000 });
+    expect(changed.prices.map((p) => p.id)).toEqual([pro.priceId]);
+    // While the invoice is being charged, other changes wait.
+    const update = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_update")!;
+    expect(Number(update.subtotal_amount)).toBe(1500 - 500);
+    const items = await api.knex("order_items").where({ order_id: update.id }).orderBy("position");
+    expect(items.map((i) => [Number(i.amount), i.proration])).toEqual([[-500, true], [1500, true]]);
+    await expect.poll(async () => (await polar.orders.get({ id: update.id })).status, poll).toBe("paid");
+    await expect.poll(async () => (await api.knex("subscriptions").where({ id: sub.id }).first()).pending_order_id, poll).toBeNull();
+    // The new plan renews at its full price; the old product's benefit went, the system event was written.
+    await advance(clockId, "2028-02-02T00:00:00Z");
+    const cycle = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_cycle")!;
+    expect(Number(cycle.subtotal_amount)).toBe(3000);
+    await expect.poll(async () => (await grantsOf(sub.id)).every((g) => g.revoked_at !== null), poll).toBe(true);
+    const [event] = await api.knex("events").where({ name: "subscription.product_updated" }).whereRaw("metadata->>'subscription_id' = ?", [sub.id]);
+    expect(event.metadata).toEqual({ subscription_id: sub.id, old_product_id: basic.id, new_product_id: pro.id });
+  });
+
+  it("changes product with proration_behavior prorate: the difference joins the next renewal", async () => {
+    const { sub, clockId } = await subscribe("2028-01-01T00:00:00Z");
+    await advance(clockId, "2028-01-16T12:00:00Z");
+    await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: pro.id, prorationBehavior: "prorate" } });
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_update")).toHaveLength(0);
+    await advance(clockId, "2028-02-02T00:00:00Z");
+    const cycle = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_cycle")!;
+    expect(Number(cycle.subtotal_amount)).toBe(3000 - 500 + 1500);
+    const items = await api.knex("order_items").where({ order_id: cycle.id }).orderBy("position");
+    expect(items.map((i) => [i.label, Number(i.amount), i.proration])).toEqual([
+      ["Pro monthly", 3000, false],
+      ["Unused time on Basic monthly", -500, true],
+      ["Remaining time on Pro monthly", 1500, true],
+    ]);
+    expect(cycle.status).toBe("paid");
+  });
+
+  it("applies discounts by duration: forever on every renewal, repeating for its months, once only on the first order", async () => {
+    const forever = await createDiscount(api.knex, orgId, { name: "Ten forever", duration: "forever", basis_points: 1000 });
+    const twoMonths = await createDiscount(api.knex, orgId, { name: "Half for two", duration: "repeating", duration_in_months: 2, basis_points: 5000 });
+    const once = await createDiscount(api.knex, orgId, { name: "Once", duration: "once", type: "fixed", amount: 300, currency: "usd", basis_points: null });
+    const cases: [string, number[]][] = [
+      [forever.id, [100, 100, 100]],
+      [twoMonths.id, [500, 0, 0]],
+      [once.id, [0, 0, 0]],
+    ];
+    for (const [discountId, expected] of cases) {
+      const { sub, clockId } = await subscribe("2028-01-10T00:00:00Z", basic.id, { discountId });
+      expect(sub.discountId).toBe(discountId);
+      const [first] = await ordersOf(sub.id);
+      expect(Number(first.discount_amount)).toBeGreaterThan(0);
+      await advance(clockId, "2028-04-11T00:00:00Z");
+      const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+      expect(cycles.map((o) => Number(o.discount_amount)), discountId).toEqual(expected);
+    }
+    // A discount changed by the merchant applies from the next renewal.
+    const { sub, clockId } = await subscribe("2028-01-10T00:00:00Z");
+    const withDiscount = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { discountId: forever.id } });
+    expect(withDiscount.discount).toMatchObject({ id: forever.id });
+    await advance(clockId, "2028-02-11T00:00:00Z");
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle").map((o) => Number(o.discount_amount))).toEqual([100]);
+    const cleared = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { discountId: null } });
+    expect(cleared.discountId).toBeNull();
+    await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { discountId: randomUUID() } }), HTTPValidationError);
+  });
+
+  it("answers SubscriptionLocked while a charge is in flight, 404 for another organization's subscription, 422 for bad bodies", async () => {
+    const { sub } = await subscribe("2028-03-01T00:00:00Z");
+    const [order] = await ordersOf(sub.id);
+    await api.knex("subscriptions").where({ id: sub.id }).update({ pending_order_id: order.id });
+    await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), SubscriptionLocked);
+    await rejects(polar.subscriptions.revoke({ id: sub.id }), SubscriptionLocked);
+    await api.knex("subscriptions").where({ id: sub.id }).update({ pending_order_id: null });
+
+    const other = api.client((await orgWithToken(api.knex)).token);
+    await rejects(other.subscriptions.get({ id: sub.id }), ResourceNotFound);
+    await rejects(other.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), ResourceNotFound);
+    await rejects(other.subscriptions.revoke({ id: sub.id }), ResourceNotFound);
+    expect((await other.subscriptions.list({})).result.items).toHaveLength(0);
+    await rejects(polar.subscriptions.get({ id: randomUUID() }), ResourceNotFound);
+
+    const raw = (body: unknown) =>
+      fetch(`${api.url}/v1/subscriptions/${sub.id}`, { method: "PATCH", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (const body of [{ revoke: false }, { product_id: randomUUID() }, { product_id: sub.productId }, {}, { cancel_at_period_end: "soon" }]) {
+      const res = await raw(body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(((await res.json()) as { detail: unknown[] }).detail.length).toBeGreaterThan(0);
+    }
+    const oneTime = await polar.products.create({ name: "One-time", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 100, priceCurrency: "usd" }] });
+    expect((await raw({ product_id: oneTime.id })).status).toBe(422);
+    // Nothing was changed by the refused calls.
+    expect(await polar.subscriptions.get({ id: sub.id })).toMatchObject({ status: "active", productId: basic.id, cancelAtPeriodEnd: false });
+  });
+
+  it("lists with every filter, sort key and paging, and exports CSV", async () => {
+    const made = await orgWithToken(api.knex);
+    const own = api.client(made.token);
+    const saved = { polar, token, basic, pro };
+    polar = own;
+    token = made.token;
+    try {
+      basic = await product("Basic monthly", 1000);
+      pro = await product("Pro monthly", 3000);
+      const discount = await createDiscount(api.knex, made.org.id, { name: "Ten", duration: "forever" });
+      const a = await subscribe("2028-01-01T00:00:00Z", basic.id, { externalId: "ext-a", metadata: { tier: "a" } });
+      const b = await subscribe("2028-01-02T00:00:00Z", pro.id, { discountId: discount.id, metadata: { tier: "b" } });
+      const c = await subscribe("2028-01-03T00:00:00Z", basic.id, { metadata: { tier: "b" } });
+      await own.subscriptions.revoke({ id: c.sub.id });
+      const ids = (list: Subscription[]) => list.map((s) => s.id);
+      const all = (req: Parameters<Polar["subscriptions"]["list"]>[0]) => own.subscriptions.list(req).then(collectPages);
+
+      expect(ids(await all({}))).toEqual([c.sub.id, b.sub.id, a.sub.id]); // newest start first
+      expect(ids(await all({ productId: basic.id }))).toEqual([c.sub.id, a.sub.id]);
+      expect(ids(await all({ productId: [basic.id, pro.id], sorting: ["started_at"] }))).toEqual([a.sub.id, b.sub.id, c.sub.id]);
+      expect(ids(await all({ customerId: b.customerId }))).toEqual([b.sub.id]);
+      expect(ids(await all({ externalCustomerId: "ext-a" }))).toEqual([a.sub.id]);
+      expect(ids(await all({ discountId: discount.id }))).toEqual([b.sub.id]);
+      expect(ids(await all({ active: true, sorting: ["started_at"] }))).toEqual([a.sub.id, b.sub.id]);
+      expect(ids(await all({ active: false }))).toEqual([c.sub.id]);
+      expect(ids(await all({ metadata: { tier: "b" }, sorting: ["started_at"] }))).toEqual([b.sub.id, c.sub.id]);
+      expect(ids(await all({ organizationId: made.org.id, sorting: ["-amount", "started_at"] }))).toEqual([b.sub.id, a.sub.id, c.sub.id]);
+      expect(ids(await all({ sorting: ["status", "started_at"] }))).toEqual([a.sub.id, b.sub.id, c.sub.id]);
+      expect(ids(await all({ sorting: ["product", "-started_at"] }))).toEqual([c.sub.id, a.sub.id, b.sub.id]);
+      expect(ids(await all({ sorting: ["-current_period_end"] }))).toEqual([c.sub.id, b.sub.id, a.sub.id]);
+      expect(ids(await all({ sorting: ["discount", "started_at"] }))).toEqual([a.sub.id, c.sub.id, b.sub.id]);
+      const byCustomer = await all({ sorting: ["customer"] });
+      expect(byCustomer.map((s) => s.customer.email)).toEqual([...byCustomer.map((s) => s.customer.email)].sort());
+      // Paging: one per page across three pages.
+      const pages = [];
+      for await (const page of await own.subscriptions.list({ limit: 1, sorting: ["started_at"] })) pages.push(page.result);
+      expect(pages.map((p) => p.items[0].id)).toEqual([a.sub.id, b.sub.id, c.sub.id]);
+      expect(pages[0].pagination).toEqual({ totalCount: 3, maxPage: 3 });
+
+      // The official client asks for JSON and gets the CSV as a string; a plain request gets the file.
+      const csv: unknown = await own.subscriptions.export({ organizationId: made.org.id });
+      expect(typeof csv).toBe("string");
+      const file = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}`, { headers: { authorization: `Bearer ${made.token}` } });
+      expect(file.headers.get("content-type")).toMatch(/^text\/csv/);
+      const text = await file.text();
+      expect(text).toBe(csv);
+      const lines = text.trim().split(/\r?\n/);
+      expect(lines[0]).toBe("Email,Created At,Active,Status,Product,Price,Currency,Interval,Current Period End,Cancel At Period End,ID");
+      expect(lines).toHaveLength(4);
+      expect(lines.find((l) => l.endsWith(c.sub.id))).toContain(",false,canceled,Basic monthly,1000,usd,month,");
+      expect(lines.find((l) => l.endsWith(b.sub.id))).toContain(",true,active,Pro monthly,3000,usd,month,");
+    } finally {
+      ({ polar, token, basic, pro } = saved);
+    }
+  });
+
+  it("in the portal: lists and gets the customer's own, cancels and uncancels, changes plan where allowed, revokes with DELETE", async () => {
+    const mine = await subscribe("2028-01-05T00:00:00Z");
+    const theirs = await subscribe("2028-01-05T00:00:00Z");
+    const portal = anon().customerPortal.subscriptions;
+    const list = await collectPages(await portal.list(mine.session, {}));
+    expect(list.map((s) => s.id)).toEqual([mine.sub.id]);
+    expect(list[0].product).toMatchObject({ id: basic.id, organization: { id: orgId } });
+    expect(await collectPages(await portal.list(mine.session, { active: false }))).toHaveLength(0);
+    expect(await collectPages(await portal.list(mine.session, { productId: pro.id }))).toHaveLength(0);
+    expect((await portal.get(mine.session, { id: mine.sub.id })).id).toBe(mine.sub.id);
+    await rejects(portal.get(mine.session, { id: theirs.sub.id }), ResourceNotFound);
+    await rejects(portal.update(mine.session, { id: theirs.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }), ResourceNotFound);
+
+    const canceled = await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true, cancellationReason: "missing_features", cancellationComment: "needs X" } });
+    expect(canceled).toMatchObject({ cancelAtPeriodEnd: true, customerCancellationReason: "missing_features", customerCancellationComment: "needs X" });
+    await rejects(portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }), AlreadyCanceledSubscription);
+    expect((await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } })).cancelAtPeriodEnd).toBe(false);
+
+    await api.knex("organizations").where({ id: orgId }).update({
+      subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: false, proration_behavior: "prorate" }),
+    });
+    const refused = await rejects(portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { productId: pro.id } }), HTTPValidationError);
+    expect(JSON.stringify(refused.detail)).toContain("does not let customers change their plan");
+    await api.knex("organizations").where({ id: orgId }).update({
+      subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" }),
+    });
+    const upgraded = await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { productId: pro.id } });
+    expect(upgraded).toMatchObject({ productId: pro.id, amount: 3000 });
+
+    const revoked = await portal.cancel(mine.session, { id: mine.sub.id });
+    expect(revoked).toMatchObject({ status: "canceled" });
+    await rejects(portal.cancel(mine.session, { id: mine.sub.id }), AlreadyCanceledSubscription);
+  });
+
+  it("refuses test clocks misused: unknown, backwards, a customer that already subscribes; deletes an unused one", async () => {
+    const { customerId, clockId } = await subscribe("2028-01-01T00:00:00Z");
+    expect((await clockCall("GET", randomUUID())).status).toBe(404);
+    expect((await clockCall("POST", `${clockId}/advance`, { frozen_time: "2027-12-31T00:00:00Z" })).status).toBe(422);
+    expect((await clockCall("POST", `${clockId}/advance`, { frozen_time: "2031-01-01T00:00:00Z" })).status).toBe(422);
+    const other = await clockCall("POST", "", { frozen_time: "2028-01-01T00:00:00Z" });
+    expect((await clockCall("POST", `${other.json.id}/customers`, { customer_id: customerId })).status).toBe(422);
+    expect((await clockCall("DELETE", clockId)).status).toBe(403);
+    expect((await clockCall("DELETE", other.json.id as string)).status).toBe(204);
+    expect((await clockCall("GET", other.json.id as string)).status).toBe(404);
+    const listed = await clockCall("GET", "?limit=100");
+    expect((listed.json.items as { id: string; customer_ids: string[] }[]).find((c) => c.id === clockId)?.customer_ids).toEqual([customerId]);
+  });
+});
