@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fails (exit 1) when generated/ is not what codegen/generate.ts makes from openapi/ right now.
-# Lints the contract first. Usage: codegen/check-fresh.sh   (from anywhere)
+# Fails (exit 1) when the contract does not lint clean (redocly, rules in redocly.yaml) or when
+# generated/ is not what codegen/generate.ts makes from openapi/ right now. `make check-generated`
+# and the check-generated step of `make test` run it. Usage: codegen/check-fresh.sh (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npx --no-install redocly lint openapi/openapi.yaml --format=summary
-npx --no-install tsx codegen/generate.ts --check
+# The local binaries, not npx: npx adds a wrapper process and its "npm warn" noise.
+node_modules/.bin/redocly lint openapi/openapi.yaml --format=summary
+node_modules/.bin/tsx codegen/generate.ts --check
