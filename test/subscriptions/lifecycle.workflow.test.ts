@@ -14,6 +14,7 @@ import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
 import { createTimeSkippingEnv } from "../setup/temporal.js";
+import { createMeter } from "../fixtures/factories.js";
 import { useWorkflowInfra } from "../workflows/infra.js";
 import { CARD_DECLINED, CARD_OK, createSubscriptionFixture } from "./fixtures.js";
 
@@ -157,6 +158,27 @@ describe("subscription lifecycle workflow", () => {
     expect((await payments([order.id])).map((p) => p.status)).toEqual(["failed", "succeeded"]);
     const types = (await infra.knex("outbox").where({ organization_id: f.organizationId }).select("type")).map((r) => r.type);
     expect(types).toContain("subscription.active");
+    await handle.terminate();
+  }, 120_000);
+
+  it("bills a metered price as a zero line at each renewal until usage billing lands", async () => {
+    const startedAt = new Date(await env.currentTimeMs());
+    const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "week", amount: 900 });
+    const meter = await createMeter(infra.knex, f.organizationId, { name: "API calls" });
+    const [metered] = await infra.knex("product_prices")
+      .insert({ product_id: f.productId, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "0.5", cap_amount: 10_000, position: 1 })
+      .returning("id");
+    await infra.knex("subscription_prices").insert({ subscription_id: f.subscription.id, product_price_id: metered.id, position: 1 });
+    const handle = await start(f.subscription.id);
+    await env.sleep(7 * DAY + 3_600_000);
+    const [order] = await orders(f.subscription.id);
+    expect(order).toMatchObject({ status: "paid", billing_reason: "subscription_cycle" });
+    expect(Number(order.subtotal_amount)).toBe(900);
+    const items = await infra.knex("order_items").where({ order_id: order.id }).orderBy("position");
+    expect(items.map((i) => [i.label, Number(i.amount), i.product_price_id])).toEqual([
+      ["Pro monthly", 900, f.priceId],
+      ["Pro monthly — API calls", 0, metered.id],
+    ]);
     await handle.terminate();
   }, 120_000);
 

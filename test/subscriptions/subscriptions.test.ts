@@ -8,6 +8,15 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
 import type { Subscription } from "@polar-sh/sdk/models/components/subscription.js";
+import { WebhookOrderCreatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookordercreatedpayload.js";
+import { WebhookOrderPaidPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookorderpaidpayload.js";
+import { WebhookOrderUpdatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookorderupdatedpayload.js";
+import { WebhookSubscriptionActivePayload$inboundSchema } from "@polar-sh/sdk/models/components/webhooksubscriptionactivepayload.js";
+import { WebhookSubscriptionCanceledPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhooksubscriptioncanceledpayload.js";
+import { WebhookSubscriptionCreatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhooksubscriptioncreatedpayload.js";
+import { WebhookSubscriptionRevokedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhooksubscriptionrevokedpayload.js";
+import { WebhookSubscriptionUncanceledPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhooksubscriptionuncanceledpayload.js";
+import { WebhookSubscriptionUpdatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhooksubscriptionupdatedpayload.js";
 import { AlreadyCanceledSubscription } from "@polar-sh/sdk/models/errors/alreadycanceledsubscription.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
@@ -432,5 +441,27 @@ describe("subscriptions", () => {
     expect((await clockCall("GET", other.json.id as string)).status).toBe(404);
     const listed = await clockCall("GET", "?limit=100");
     expect((listed.json.items as { id: string; customer_ids: string[] }[]).find((c) => c.id === clockId)?.customer_ids).toEqual([customerId]);
+  });
+  it("sends subscription and order webhooks whose payloads the official client decodes", async () => {
+    const rows: { type: string; payload: unknown }[] = await api.knex("outbox").where({ organization_id: orgId }).where((w) => w.where("type", "like", "subscription.%").orWhere("type", "like", "order.%")).select("type", "payload");
+    const schemas: Record<string, { parse(v: unknown): unknown }> = {
+      "subscription.created": WebhookSubscriptionCreatedPayload$inboundSchema,
+      "subscription.updated": WebhookSubscriptionUpdatedPayload$inboundSchema,
+      "subscription.active": WebhookSubscriptionActivePayload$inboundSchema,
+      "subscription.canceled": WebhookSubscriptionCanceledPayload$inboundSchema,
+      "subscription.uncanceled": WebhookSubscriptionUncanceledPayload$inboundSchema,
+      "subscription.revoked": WebhookSubscriptionRevokedPayload$inboundSchema,
+      "order.created": WebhookOrderCreatedPayload$inboundSchema,
+      "order.updated": WebhookOrderUpdatedPayload$inboundSchema,
+      "order.paid": WebhookOrderPaidPayload$inboundSchema,
+    };
+    expect(new Set(rows.map((r) => r.type))).toEqual(new Set(Object.keys(schemas)));
+    for (const row of rows) {
+      const payload = typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload;
+      expect(() => schemas[row.type].parse(payload), row.type).not.toThrow();
+    }
+    const cycled = rows.map((r) => (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as { type: string; data: { billing_reason?: string; subscription?: { id: string } | null } })
+      .find((p) => p.type === "order.paid" && p.data.billing_reason === "subscription_cycle");
+    expect(cycled?.data.subscription?.id).toBeTruthy();
   });
 });
