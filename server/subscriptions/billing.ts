@@ -335,7 +335,8 @@ async function settleCharge(
         .where({ id: row.id })
         .update({ pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() })
         .returning("*");
-      await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"]);
+      // Active → past_due takes it out of the customer's active subscriptions.
+      await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"], { stateChanged: row.status !== "past_due" });
       return "declined";
     }
     // Out of retries: the subscription ends now and its benefits go.

@@ -3,16 +3,29 @@
 // events store (subscription.cycled / revoked / product_updated).
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
+import { readCustomerState } from "../customers/service.js";
 import { emit, type WebhookEventType } from "../kit/outbox.js";
 import { toSubscription } from "./models.js";
 import { loadSubscriptionRelations, type SubscriptionRow } from "./repository.js";
 
 type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;
 
-export async function emitSubscription(trx: Knex.Transaction, row: SubscriptionRow, types: SubscriptionEventType[]): Promise<void> {
+/** Events after which the customer's state (its active subscriptions) reads differently. */
+const STATE_CHANGING: SubscriptionEventType[] = ["subscription.active", "subscription.canceled", "subscription.uncanceled", "subscription.revoked"];
+
+export async function emitSubscription(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  types: SubscriptionEventType[],
+  opts: { stateChanged?: boolean } = {},
+): Promise<void> {
   if (types.length === 0) return;
-  const data = toSubscription(row, await loadSubscriptionRelations(trx, [row]));
+  const rel = await loadSubscriptionRelations(trx, [row]);
+  const data = toSubscription(row, rel);
   for (const type of types) await emit(trx, row.organization_id, type, data);
+  if (opts.stateChanged || types.some((t) => STATE_CHANGING.includes(t))) {
+    await emit(trx, row.organization_id, "customer.state_changed", await readCustomerState(trx, rel.customers.get(row.customer_id)!));
+  }
 }
 
 export async function recordSubscriptionEvent(

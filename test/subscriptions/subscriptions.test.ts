@@ -155,7 +155,7 @@ describe("subscriptions", () => {
     expect(cycles.map((o) => new Date(o.billing_period_start).toISOString())).toEqual(["2028-02-29T10:00:00.000Z", "2028-03-31T10:00:00.000Z"]);
     expect(cycles.every((o) => o.status === "paid" && Number(o.subtotal_amount) === 1000)).toBe(true);
     const types = await outboxTypes(api.knex, orgId);
-    for (const t of ["subscription.created", "subscription.active", "subscription.updated", "order.paid"]) expect(types).toContain(t);
+    for (const t of ["subscription.created", "subscription.active", "subscription.updated", "order.paid", "customer.state_changed"]) expect(types).toContain(t);
     expect(await api.knex("events").where({ customer_id: customerId, name: "subscription.cycled", source: "system" })).toHaveLength(2);
     // Still granted after the renewals.
     expect((await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at)).toHaveLength(1);
