@@ -2,18 +2,22 @@
 // isolation (a customer sees only their own orders; another organization's order is 404), every
 // list filter and sort key, billing updates, invoices, payment status, the retry of a failed
 // payment (success, decline, PaymentAlreadyInProgress, OrderNotEligibleForRetry), and saved
-// cards (sandbox tokens: add, default, list, delete with the no-subscription path).
-import { beforeAll, describe, expect, it } from "vitest";
+// cards (sandbox tokens: add, default, list, delete; a card paying a live subscription cannot be
+// deleted until that subscription is revoked).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import type { CustomerOrder } from "@polar-sh/sdk/models/components/customerorder.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { MissingInvoiceBillingDetails } from "@polar-sh/sdk/models/errors/missinginvoicebillingdetails.js";
 import { NotPaidOrder } from "@polar-sh/sdk/models/errors/notpaidorder.js";
 import { OrderNotEligibleForRetry } from "@polar-sh/sdk/models/errors/ordernoteligibleforretry.js";
+import { PaymentMethodInUseByActiveSubscription } from "@polar-sh/sdk/models/errors/paymentmethodinusebyactivesubscription.js";
 import { PaymentAlreadyInProgress } from "@polar-sh/sdk/models/errors/paymentalreadyinprogress.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { setSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
 import { useTestApi } from "../helpers/api.js";
+import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
 import {
   createCustomer,
   createCustomerSessionToken,
@@ -222,7 +226,7 @@ describe("customer portal: orders and payment methods", () => {
       HTTPValidationError,
     );
 
-    // No subscriptions exist (that table arrives with the subscriptions issue): nothing blocks a delete.
+    // Carol has no subscription: nothing blocks a delete (a card paying one: the next test).
     await portal.customerPortal.customers.deletePaymentMethod(sec, { id: second.id });
     expect((await portal.customerPortal.customers.listPaymentMethods(sec, {})).result.items.map((m) => m.id)).toEqual([first.id]);
     await rejects(portal.customerPortal.customers.deletePaymentMethod(sec, { id: second.id }), ResourceNotFound);
@@ -234,5 +238,36 @@ describe("customer portal: orders and payment methods", () => {
     const fc = await createCustomer(k, foreignOrg.org.id);
     const foreignPm = await createPaymentMethod(k, foreignOrg.org.id, fc.id);
     await rejects(portal.customerPortal.customers.deletePaymentMethod(sec, { id: foreignPm.id }), ResourceNotFound);
+  });
+
+  describe("a card that pays a subscription", () => {
+    // The lifecycle workflow is not under test here: the revoke's after-commit poke goes nowhere.
+    beforeAll(() => setSubscriptionPoker(async () => {}));
+    afterAll(() => setSubscriptionPoker(null));
+
+    it("cannot be deleted while the subscription is live, and can once it is revoked", async () => {
+      const k = api.knex;
+      const { org, token } = await orgWithToken(k);
+      const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id });
+      const sec = { customerSession: await createCustomerSessionToken(k, sub.customerId) };
+      const spare = await portal.customerPortal.customers.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_success", setDefault: false, returnUrl: "https://example.com" });
+
+      for (const status of ["active", "trialing", "past_due"]) {
+        await k("subscriptions").where({ id: sub.subscription.id }).update({ status });
+        const err = await rejects(portal.customerPortal.customers.deletePaymentMethod(sec, { id: sub.paymentMethodId }), PaymentMethodInUseByActiveSubscription);
+        expect(err.data$).toMatchObject({ error: "PaymentMethodInUseByActiveSubscription" });
+        expect(err.data$.detail).toMatch(/active subscription/);
+      }
+      // Refused means untouched: the card still lists, and another card of the customer still deletes.
+      const listed = (await portal.customerPortal.customers.listPaymentMethods(sec, {})).result.items.map((m) => m.id);
+      expect(listed.sort()).toEqual([sub.paymentMethodId, spare.id].sort());
+      await portal.customerPortal.customers.deletePaymentMethod(sec, { id: spare.id });
+
+      await k("subscriptions").where({ id: sub.subscription.id }).update({ status: "active" });
+      const revoked = await new Polar({ accessToken: token, serverURL: api.url }).subscriptions.revoke({ id: sub.subscription.id });
+      expect(revoked.status).toBe("canceled");
+      await portal.customerPortal.customers.deletePaymentMethod(sec, { id: sub.paymentMethodId });
+      expect((await portal.customerPortal.customers.listPaymentMethods(sec, {})).result.items).toEqual([]);
+    });
   });
 });
