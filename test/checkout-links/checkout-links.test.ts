@@ -13,14 +13,17 @@ const api = useTestApi();
 describe("checkout links", () => {
   let polar: Polar;
   let orgId: string;
+  let token: string;
   let productA: { id: string };
   let productB: { id: string };
   let priceB: { id: string };
 
   beforeAll(async () => {
-    const { org, token } = await orgWithToken(api.knex);
-    orgId = org.id;
+    const made = await orgWithToken(api.knex);
+    orgId = made.org.id;
+    token = made.token;
     polar = api.client(token);
+    const org = made.org;
     productA = (await createCheckoutProduct(api.knex, org.id, { name: "Alpha" })).product;
     const b = await createCheckoutProduct(api.knex, org.id, { name: "Beta", price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500 } });
     productB = b.product;
@@ -51,6 +54,34 @@ describe("checkout links", () => {
     await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
     await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: productA.id, discountId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
     await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", products: [] }), HTTPValidationError);
+  });
+
+  it("answers 422 to a body with two (or none) of product_id / product_price_id / products, creating nothing", async () => {
+    // The official client's types allow only one shape; a body written by hand can carry several.
+    const post = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${api.url}/v1/checkout-links/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ payment_processor: "stripe", ...body }),
+      });
+      return { status: res.status, body: (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] } };
+    };
+    const before = await api.knex("checkout_links").where({ organization_id: orgId }).count<{ count: string }[]>("* as count");
+    for (const body of [
+      { product_id: productA.id, product_price_id: priceB.id },
+      { product_id: productA.id, products: [productB.id] },
+      { product_price_id: priceB.id, products: [productA.id] },
+      { product_id: productA.id, product_price_id: priceB.id, products: [productA.id] },
+      {},
+    ]) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.detail.length).toBeGreaterThan(0);
+    }
+    const after = await api.knex("checkout_links").where({ organization_id: orgId }).count<{ count: string }[]>("* as count");
+    expect(after).toEqual(before);
+    // One of them alone is fine.
+    expect((await post({ product_id: productA.id })).status).toBe(201);
   });
 
   it("lists with filters and sorting, updates and deletes", async () => {
