@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
 import { validateEvent, WebhookVerificationError } from "@polar-sh/sdk/webhooks.js";
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { emit } from "../../server/kit/outbox.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { attemptDelivery } from "../../server/webhooks/delivery.js";
+import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "../../server/webhooks/delivery.js";
 import { signWebhook } from "../../server/webhooks/signing.js";
 import { setWebhookWaker } from "../../server/webhooks/waker.js";
 import { createOutboxActivities } from "../../workflows/activities/outbox.js";
@@ -31,11 +31,15 @@ const infra = useWorkflowInfra();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const poll = { timeout: 20_000, interval: 100 };
 const RETRY_DELAYS_MS = [0, 300, 300, 300];
+/** The worker's attempt timeout here; the default (10 s) is proven once, by a direct attempt. */
+const TEST_TIMEOUT_MS = 1_500;
 
 interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Date.now() when the request's body had arrived. */
+  at: number;
 }
 
 /** A receiver answering each path from a script of status codes (then 200). */
@@ -47,7 +51,7 @@ class Receiver {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "/";
-      this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
       if (this.held.delete(path)) {
         this.hanging.push(res);
         return;
@@ -66,8 +70,9 @@ class Receiver {
   release() {
     for (const res of this.hanging.splice(0)) res.destroy();
   }
-  async start() {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+  /** On `port` when given (a port that refused connections until now), else any free one. */
+  async start(port = 0) {
+    await new Promise<void>((r) => this.server.listen(port, "127.0.0.1", r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
   stop() {
@@ -93,6 +98,19 @@ function headersOf(r: Received): Record<string, string> {
 /** Verified with the standardwebhooks library directly, keyed as validateEvent keys it. */
 function verifyDirect(r: Received, secret: string): unknown {
   return new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(r.body, headersOf(r));
+}
+
+const byCreation = <T extends { createdAt: Date }>(items: T[]) => [...items].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+
+/** An event on an already published outbox row, not queued: the relay and the workflows leave it to the test's own attempts. */
+async function handMadeEvent(organizationId: string, endpointId: string): Promise<{ id: string }> {
+  const [outboxRow] = await infra.knex("outbox")
+    .insert({ organization_id: organizationId, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }), published_at: new Date() })
+    .returning("id");
+  const [event] = await infra.knex("webhook_events")
+    .insert({ organization_id: organizationId, endpoint_id: endpointId, outbox_id: outboxRow.id, type: "order.created", payload: "{}", pending: false })
+    .returning("id");
+  return event;
 }
 
 /** infra's database, on the suite's PostgreSQL server (DATABASE_URL). */
@@ -132,7 +150,7 @@ describe("webhook delivery", () => {
       workflowsPath,
       activities: {
         ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: waker, webhookSweepEveryMs: 300 }),
-        ...createWebhookActivities({ knex: infra.knex }),
+        ...createWebhookActivities({ knex: infra.knex, deliveryTimeoutMs: TEST_TIMEOUT_MS }),
       },
     });
     running = worker.run();
@@ -275,6 +293,88 @@ describe("webhook delivery", () => {
     expect(await infra.knex("webhook_deliveries").where({ webhook_event_id: event.id }).count({ n: "*" })).toEqual([{ n: RETRY_DELAYS_MS.length }]);
   });
 
+  it("fails an attempt the receiver never answers at the timeout, then retries it", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "silent", ["order.created"]);
+    receiver.hold(ep.path); // the connection is accepted, the request read, no answer ever comes
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first()).succeeded, poll).toBe(true);
+    const items = byCreation((await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items);
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({ succeeded: false, httpCode: null, response: `Timed out after ${TEST_TIMEOUT_MS} ms` });
+    expect(items[1]).toMatchObject({ succeeded: true, httpCode: 200 });
+    // The retry went out only after the timeout plus the schedule's second wait.
+    const [first, second] = receiver.at(ep.path);
+    expect(second.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    expect(items[0].createdAt.getTime() - first.at).toBeGreaterThanOrEqual(TEST_TIMEOUT_MS - 50);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(TEST_TIMEOUT_MS + RETRY_DELAYS_MS[1] - 50);
+  });
+
+  it("times an attempt out after 10 s by default", async () => {
+    expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "silent-default", ["order.created"]);
+    // A receiver that accepts the connection and never reads nor answers.
+    const sockets: import("node:net").Socket[] = [];
+    const silent = createTcpServer((socket) => void sockets.push(socket));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/never`;
+    await polar.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { url } });
+    const event = await handMadeEvent(org.id, ep.id);
+    try {
+      const started = performance.now();
+      const result = await attemptDelivery(infra.knex, event.id);
+      const elapsed = performance.now() - started;
+      expect(result).toEqual({ outcome: "failed", httpCode: null });
+      expect(sockets.length).toBe(1);
+      expect(elapsed).toBeGreaterThanOrEqual(10_000 - 50);
+      expect(elapsed).toBeLessThan(13_000);
+      const [delivery] = await infra.knex("webhook_deliveries").where({ webhook_event_id: event.id });
+      expect(delivery).toMatchObject({ http_code: null, succeeded: false, response: "Timed out after 10000 ms" });
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  }, 30_000);
+
+  it("retries while nothing listens (connection refused) and delivers once the receiver is up", async () => {
+    const { polar, org } = await merchant();
+    // A port that was free a moment ago: connecting to it is refused.
+    const probe = createTcpServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const ep = await polar.webhooks.createWebhookEndpoint({ url: `http://127.0.0.1:${port}/late`, format: "raw", events: ["order.created"] });
+    // Started first with a longer schedule, so the fan-out's wake-up signals this run.
+    await client.workflow.start(webhookEndpointWorkflow, {
+      workflowId: webhookEndpointWorkflowId(ep.id),
+      taskQueue,
+      args: [{ endpointId: ep.id, retryDelaysMs: [0, ...Array(30).fill(300)], idleMs: 2_000 }],
+    });
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 7 }));
+
+    const failures = () => infra.knex("webhook_deliveries").where({ endpoint_id: ep.id, succeeded: false }).orderBy("created_at");
+    await expect.poll(async () => (await failures()).length, poll).toBeGreaterThanOrEqual(2);
+    for (const f of await failures()) expect(f).toMatchObject({ http_code: null, response: expect.stringContaining("ECONNREFUSED") });
+
+    const late = new Receiver();
+    await late.start(port);
+    try {
+      await expect.poll(() => late.at("/late").length, poll).toBe(1);
+      const [hit] = late.at("/late");
+      expect(verifyDirect(hit, ep.secret)).toMatchObject({ type: "order.created", data: { n: 7 } });
+      await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first()).succeeded, poll).toBe(true);
+      const items = byCreation((await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items);
+      expect(items.at(-1)).toMatchObject({ succeeded: true, httpCode: 200 });
+      expect(items.slice(0, -1).every((d) => !d.succeeded && d.httpCode === null)).toBe(true);
+      expect(new Set(items.map((d) => d.webhookEvent.id)).size).toBe(1);
+    } finally {
+      await late.stop();
+    }
+  });
+
   it("delivers one endpoint's events in outbox order, a failing head holding back the rest", async () => {
     const { polar, org } = await merchant();
     const ep = await endpoint(polar, "order", ["order.created", "order.updated"]);
@@ -334,13 +434,7 @@ describe("webhook delivery", () => {
   it("counts the failing span from the first failure since the last success", async () => {
     const { polar, org } = await merchant();
     const ep = await endpoint(polar, "flaky", ["order.created"]);
-    // Already published, so the relay leaves it alone: the attempts below are made by hand.
-    const [outboxRow] = await infra.knex("outbox")
-      .insert({ organization_id: org.id, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }), published_at: new Date() })
-      .returning("id");
-    const [event] = await infra.knex("webhook_events")
-      .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.created", payload: "{}", pending: false })
-      .returning("id");
+    const event = await handMadeEvent(org.id, ep.id);
     const day = 86_400_000;
     const t0 = Date.parse("2026-01-01T00:00:00Z");
     const attempt = (status: number, at: number) => {

@@ -9,7 +9,14 @@ import {
   webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow,
 } from "../workflows/webhook-delivery.js";
 
-export function createWebhookActivities({ knex }: { knex: Knex }) {
+export function createWebhookActivities({
+  knex,
+  deliveryTimeoutMs,
+}: {
+  knex: Knex;
+  /** The HTTP timeout of one attempt; DELIVERY_TIMEOUT_MS (10 s) unless a test injects a short one. */
+  deliveryTimeoutMs?: number;
+}) {
   return {
     async nextWebhookEvent(endpointId: string): Promise<QueuedEvent | null> {
       return nextQueuedEvent(knex, endpointId);
@@ -20,7 +27,11 @@ export function createWebhookActivities({ knex }: { knex: Knex }) {
      */
     async attemptWebhookDelivery(eventId: string, attempt: number, opts: { at?: number; disableAfterMs?: number } = {}): Promise<AttemptResult> {
       void attempt;
-      return attemptDelivery(knex, eventId, { at: opts.at === undefined ? undefined : new Date(opts.at), disableAfterMs: opts.disableAfterMs });
+      return attemptDelivery(knex, eventId, {
+        at: opts.at === undefined ? undefined : new Date(opts.at),
+        disableAfterMs: opts.disableAfterMs,
+        timeoutMs: deliveryTimeoutMs,
+      });
     },
     async settleWebhookEvent(event: QueuedEvent): Promise<void> {
       await settleEvent(knex, event);
