@@ -190,7 +190,7 @@ export async function startPostgres(opts: { dataDir?: string; port?: number; per
   }
   const persistent = opts.persistent ?? true;
   const dataDir = path.resolve(opts.dataDir ?? path.join(DATA_DIR, "pg"));
-  const port = opts.port ?? (await freePort());
+  let port = opts.port ?? (await freePort());
   const rel = path.relative(ROOT, dataDir) || dataDir;
   if (!persistent) removeStaleTestDirs();
 
@@ -262,7 +262,14 @@ export async function startPostgres(opts: { dataDir?: string; port?: number; per
     ...(persistent ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
   ].join(" ");
   // pg_ctl starts the postmaster in its own session (setsid), so terminal signals don't reach it.
-  const started = pgCtl(bin, ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "120", "-o", serverOpts], ids, 150_000);
+  let started = pgCtl(bin, ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "120", "-o", serverOpts], ids, 150_000);
+  // The port was free when picked, but another process (a Temporal dev server's own service ports,
+  // a parallel run) may have taken it since: with no port asked for, pick again, a few times.
+  for (let retry = 0; started.status !== 0 && !opts.port && retry < 3 && /already in use/.test(tail(logFile)); retry++) {
+    port = await freePort();
+    log(`port taken meanwhile; retrying Postgres on ${port}`);
+    started = pgCtl(bin, ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "120", "-o", serverOpts.replace(/^-p \d+/, `-p ${port}`)], ids, 150_000);
+  }
   if (started.status !== 0) {
     throw new Error(`Postgres did not start on port ${port} (${rel}): ${started.out}\n--- ${logFile}:\n${tail(logFile)}`);
   }
