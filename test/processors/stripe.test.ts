@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StripeProcessor } from "../../server/processors/stripe.js";
 import { SandboxProcessor, parseSandboxToken } from "../../server/processors/sandbox.js";
-import { hasStripeMock, startStripeMock } from "./stripe-mock.js";
+import { startStripeMock } from "./stripe-mock.js";
 
-describe.skipIf(!hasStripeMock)("Stripe adapter against stripe-mock", () => {
+describe("Stripe adapter against stripe-mock", () => {
   let mock: Awaited<ReturnType<typeof startStripeMock>>;
   let stripe: StripeProcessor;
   const requests: { method: string; path: string; idempotency_key?: string }[] = [];
