@@ -2,6 +2,8 @@
 // confirmed (the checkout engineer's flow calling createOrderForCheckout / recordPayment /
 // markOrderPaid), the merchant finds the order and its payment, refunds part then the rest, and
 // the buyer sees the refunded order in the portal with the session token the confirm returned.
+// And as a buyer meets it: from a checkout link's url (redirect → the checkout's client secret)
+// through the public client-secret calls to a paid order, then refunded.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
@@ -49,5 +51,33 @@ describe("money path: checkout → paid order → refunds", () => {
     expect(mine.result.items.map((o) => [o.id, o.status])).toEqual([[order.id, "refunded"]]);
     const types = await outboxTypes(api.knex, orgId);
     for (const t of ["order.created", "order.paid", "refund.created", "refund.updated", "order.refunded"]) expect(types).toContain(t);
+  });
+
+  it("takes a buyer from a checkout link's url to a paid order, then a refund", async () => {
+    const link = await polar.checkoutLinks.create({ paymentProcessor: "stripe", productId, label: "Course page" });
+    // The buyer opens the link (its path on this test server; the host is PUBLIC_API_URL's).
+    const visit = await fetch(`${api.url}${new URL(link.url).pathname}`, { redirect: "manual" });
+    expect(visit.status).toBe(302);
+    const clientSecret = /\/checkout\/([^/?#]+)/.exec(visit.headers.get("location") ?? "")?.[1];
+    expect(clientSecret).toBeTruthy();
+
+    const opened = await anon.checkouts.clientGet({ clientSecret: clientSecret! });
+    expect(opened).toMatchObject({ status: "open", productId, isPaymentRequired: true });
+    const updated = await anon.checkouts.clientUpdate({ clientSecret: clientSecret!, checkoutUpdatePublic: { customerEmail: "linked@example.com", customerName: "Lin" } });
+    expect(updated.customerEmail).toBe("linked@example.com");
+    const confirmed = await anon.checkouts.clientConfirm({
+      clientSecret: clientSecret!,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "DE" }, confirmationTokenId: "tok_sandbox_success" },
+    });
+    expect(confirmed.customerSessionToken).toBeTruthy();
+    expect((await anon.checkouts.clientGet({ clientSecret: clientSecret! })).status).toBe("succeeded");
+
+    const [order] = (await polar.orders.list({ checkoutId: opened.id })).result.items;
+    expect(order).toMatchObject({ status: "paid", paid: true, billingName: "Lin", totalAmount: opened.totalAmount });
+    expect(order.customer.email).toBe("linked@example.com");
+    await polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: order.netAmount });
+    expect(await polar.orders.get({ id: order.id })).toMatchObject({ status: "refunded", refundedAmount: order.netAmount });
+    const mine = await anon.customerPortal.orders.list({ customerSession: confirmed.customerSessionToken }, {});
+    expect(mine.result.items.map((o) => [o.id, o.status])).toEqual([[order.id, "refunded"]]);
   });
 });
