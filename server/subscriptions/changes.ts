@@ -24,7 +24,9 @@ export type SubscriptionChange =
   | { kind: "cancel"; cancelAtPeriodEnd: boolean; reason?: CancellationReason | null; comment?: string | null }
   | { kind: "revoke"; reason?: CancellationReason | null; comment?: string | null }
   | { kind: "product"; productId: string; prorationBehavior?: "invoice" | "prorate" | null }
-  | { kind: "discount"; discountId: string | null };
+  | { kind: "discount"; discountId: string | null }
+  /** A portal cancel body without cancel_at_period_end: nothing to change. */
+  | { kind: "none" };
 
 /** The merchant's PATCH body, one of its four shapes. */
 export function merchantChange(body: Record<string, unknown>): SubscriptionChange {
@@ -50,10 +52,10 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
 /** The portal's PATCH body: a product change, or cancel / uncancel at period end. */
 export function customerChange(body: Record<string, unknown>): SubscriptionChange {
   if ("product_id" in body) return { kind: "product", productId: String(body.product_id), prorationBehavior: null };
+  if (body.cancel_at_period_end === undefined || body.cancel_at_period_end === null) return { kind: "none" };
   return {
     kind: "cancel",
-    // An empty cancel body cancels: that is what the portal's cancel form sends.
-    cancelAtPeriodEnd: body.cancel_at_period_end !== false,
+    cancelAtPeriodEnd: body.cancel_at_period_end === true,
     reason: body.cancellation_reason as CancellationReason | null,
     comment: body.cancellation_comment as string | null,
   };
@@ -89,6 +91,8 @@ export async function changeSubscription(
         if (by !== "merchant") throw new NotPermitted();
         updated = await changeDiscount(trx, row, change.discountId, now);
         break;
+      case "none":
+        return row;
     }
     pokeAfterCommit(db, trx, [row.id]);
     return updated;

@@ -412,6 +412,8 @@ describe("subscriptions", () => {
     expect(canceled).toMatchObject({ cancelAtPeriodEnd: true, customerCancellationReason: "missing_features", customerCancellationComment: "needs X" });
     await rejects(portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }), AlreadyCanceledSubscription);
     expect((await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } })).cancelAtPeriodEnd).toBe(false);
+    // A cancel body that says nothing changes nothing.
+    expect(await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: {} })).toMatchObject({ cancelAtPeriodEnd: false, status: "active" });
 
     await api.knex("organizations").where({ id: orgId }).update({
       subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: false, proration_behavior: "prorate" }),
