@@ -1,21 +1,39 @@
 // `make token [ORG=slug] [SCOPES="products:read products:write"]`: mints an organization access
-// token against DATABASE_URL (or the `make run` database in .data/) and prints it.
+// token and prints it (only the token, on stdout). The database is DATABASE_URL, or else the one a
+// running `make run` recorded in its data dir (.data/run.json, or BOREALIS_DATA_DIR's).
+// Organization: ORG's slug (default: the demo organization). Scopes: SCOPES, space- or
+// comma-separated, each one of the contract's (default: all of them).
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { DATA_DIR } from "../../scripts/services.js";
 import { createKnex } from "../kit/db.js";
 import { ALL_SCOPES, mintOrganizationToken } from "../kit/auth.js";
 
+function databaseUrl(): string {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const runFile = path.join(DATA_DIR, "run.json");
+  const recorded = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, "utf8")) as { databaseUrl?: string }).databaseUrl : undefined;
+  if (!recorded) throw new Error("Set DATABASE_URL, or start `make run` first (it records its database in " + runFile + ").");
+  return recorded;
+}
+
+function scopes(): string[] {
+  if (!process.env.SCOPES) return [...ALL_SCOPES];
+  const asked = process.env.SCOPES.split(/[\s,]+/).filter(Boolean);
+  const unknown = asked.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(", ")}. Known: ${ALL_SCOPES.join(" ")}`);
+  if (asked.length === 0) throw new Error("SCOPES is empty: name at least one scope, or unset it for all of them.");
+  return asked;
+}
+
 async function main() {
-  // `make run` records where its database listens in .data/run.json.
-  const runFile = new URL("../../.data/run.json", import.meta.url);
-  const url = process.env.DATABASE_URL ?? (existsSync(runFile) ? JSON.parse(readFileSync(runFile, "utf8")).databaseUrl : undefined);
-  if (!url) throw new Error("Set DATABASE_URL, or start `make run` first.");
   const slug = process.env.ORG ?? "demo";
-  const scopes = process.env.SCOPES ? process.env.SCOPES.split(/[\s,]+/).filter(Boolean) : [...ALL_SCOPES];
-  const knex = createKnex(url, { pool: { min: 0, max: 1 } });
+  const wanted = scopes();
+  const knex = createKnex(databaseUrl(), { pool: { min: 0, max: 1 } });
   try {
     const org = await knex("organizations").where({ slug }).first("id");
     if (!org) throw new Error(`No organization with slug "${slug}".`);
-    console.log(await mintOrganizationToken(knex, org.id, { scopes, comment: "make token" }));
+    console.log(await mintOrganizationToken(knex, org.id, { scopes: wanted, comment: "make token" }));
   } finally {
     await knex.destroy();
   }
