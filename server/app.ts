@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import express, { type Request, type Response, type NextFunction } from "express";
+import express, { type Request, type RequestHandler, type Response, type NextFunction } from "express";
 import { OpenAPIBackend, type Context as OpenApiContext } from "openapi-backend";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -150,6 +150,19 @@ async function authenticate(db: Knex, meta: OperationMeta, req: Request): Promis
 
 export class ResponseContractViolation extends Error {}
 
+/** A router consulted only for paths under `prefix` (the others skip its layers); case-insensitive like Express routing. */
+function under(prefix: string, router: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.path.toLowerCase().startsWith(prefix) ? router(req, res, next) : next());
+}
+
+/** An operation's JSON answer, written as is: no ETag hashing, no content-type re-parsing. */
+function sendJson(res: Response, body: unknown): void {
+  const text = JSON.stringify(body) ?? "null";
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.setHeader("content-length", Buffer.byteLength(text));
+  res.end(text);
+}
+
 /** The status and body an error answers: typed errors as the contract documents them, bad input as 4xx, the rest 500. */
 function errorResponse(err: unknown, log: Logger | undefined): [number, unknown] {
   if (err instanceof ApiError) return [err.status, err.body()];
@@ -200,10 +213,11 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       throw new ResourceNotFound("No such route.");
     },
     methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
-      const allowed = api.router
-        .getOperations()
-        .filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(req.path))
-        .map((op) => op.method.toUpperCase());
+      // The methods of the path the URL names: a concrete path (`/v1/license-keys/activate`) over
+      // the templates it also fits (`/v1/license-keys/{id}`), as the contract reads it.
+      const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(req.path));
+      const concrete = fitting.filter((op) => op.path === req.path);
+      const allowed = (concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase());
       res.setHeader("Allow", [...new Set(allowed)].join(", "));
       res.status(405).json({ detail: "Method Not Allowed" });
     },
@@ -214,7 +228,14 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
   for (const [operationId, handler] of Object.entries(handlers)) {
     const meta = operations[operationId as OperationId];
     api.register(operationId, async (c: OpenApiContext, _req: Request, res: Response) => {
-      const ctx: Ctx = { db: knex, caller: res.locals.caller, log: res.locals.log, requestId: res.locals.requestId };
+      const ctx: Ctx = {
+        db: knex,
+        caller: res.locals.caller,
+        get log() {
+          return res.locals.log as Logger;
+        },
+        requestId: res.locals.requestId,
+      };
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
       const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
       if (validateResponses && meta.successContentType === "application/json") {
@@ -232,7 +253,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
         if (_req.accepts(["text/csv", "application/json"]) === "application/json") return void res.json(result.body);
         return void res.type("text/csv").send(result.body);
       }
-      res.json(result.body);
+      sendJson(res, result.body);
     });
   }
   api.init();
@@ -241,27 +262,32 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  app.set("etag", false); // nothing here answers conditional requests; hashing every body costs
   app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = req.header("x-request-id") ?? randomUUID();
-    const started = process.hrtime.bigint();
     res.locals.requestId = requestId;
-    res.locals.log = logger.child({ requestId });
+    // The request's logger is made when something logs (most requests log nothing but the line below).
+    let log: Logger | undefined;
+    Object.defineProperty(res.locals, "log", { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     res.setHeader("x-request-id", requestId);
-    res.on("finish", () => {
-      res.locals.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-        "request",
-      );
-    });
+    if (logger.isLevelEnabled("info")) {
+      const started = process.hrtime.bigint();
+      res.on("finish", () => {
+        res.locals.log.info(
+          { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+          "request",
+        );
+      });
+    }
     next();
   });
   // File bytes (local storage: part uploads, signed downloads, public media), outside the
   // contract. Mounted before the body parsers: a part is raw bytes whatever its content type.
-  app.use(storageRoutes(knex));
+  app.use(under("/files", storageRoutes(knex)));
   // Stripe webhooks, outside the contract: verified on the raw body, so before the JSON parser.
-  app.use(stripeWebhookRoutes(knex));
+  app.use(under("/v1/integrations/stripe", stripeWebhookRoutes(knex)));
   // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
-  app.use(checkoutLinkRoutes(knex));
+  app.use(under("/v1/checkout-links/", checkoutLinkRoutes(knex)));
   app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
   app.use(express.urlencoded({ extended: false }));
 

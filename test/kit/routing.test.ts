@@ -1,0 +1,25 @@
+// Routing edges: a method a path does not have answers 405 with the methods of the path the URL
+// names — a concrete path (`/v1/license-keys/activate`) over a template it also fits
+// (`/v1/license-keys/{id}`).
+import { describe, expect, it } from "vitest";
+import { useTestApi } from "../helpers/api.js";
+
+const api = useTestApi();
+
+describe("routing", () => {
+  it("answers 405 with the Allow header of the concrete path, or of the templates when there is none", async () => {
+    const cases: [string, string, string][] = [
+      ["OPTIONS", "/v1/license-keys/activate", "POST"],
+      ["OPTIONS", "/v1/customer-portal/license-keys/validate", "POST"],
+      ["PUT", "/v1/subscriptions/export", "GET"],
+      ["DELETE", "/v1/products/", "GET, POST"],
+      ["PUT", "/v1/products/4b7d7b43-5d7a-4a3b-9d56-0cbbf0a3e0a1", "GET, PATCH"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await fetch(`${api.url}${path}`, { method });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow"), `${method} ${path}`).toBe(allow);
+      expect(await res.json()).toEqual({ detail: "Method Not Allowed" });
+    }
+  });
+});
