@@ -9,6 +9,8 @@ import { setWebhookWaker } from "./webhooks/waker.js";
 import { temporalWebhookWaker } from "../workflows/activities/webhooks.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { logger } from "./kit/logger.js";
+import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "./benefit-grants/starter.js";
+import { setSubscriptionPoker, temporalSubscriptionPoker } from "./subscriptions/workflow-port.js";
 
 export interface ApiHandle {
   url: string;
@@ -23,13 +25,16 @@ export async function startApi(opts: {
   temporalAddress?: string;
   validateResponses?: boolean;
 }): Promise<ApiHandle> {
-  // Workflows the API starts (invoices, webhook redelivery wake-ups) go to the Temporal server
-  // this process was given.
+  // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
+  // subscription lifecycles) go to the Temporal server this process was given, not to
+  // TEMPORAL_ADDRESS's default (`make run` starts its own Temporal on a free port).
   if (opts.temporalAddress) {
     const client = createTemporalClient(opts.temporalAddress);
     client.catch((err) => logger.error({ err }, "Temporal client failed to connect")); // answered per request, not a crash
     setInvoiceWorkflowStarter(temporalInvoiceStarter(client));
     setWebhookWaker(temporalWebhookWaker(client, BOREALIS_TASK_QUEUE));
+    setBenefitGrantStarter(temporalBenefitGrantStarter(client));
+    setSubscriptionPoker(temporalSubscriptionPoker(client));
   }
   const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request

@@ -1,21 +1,29 @@
 // `make run` as a new user meets it: it starts PostgreSQL and Temporal itself, migrates, seeds the
 // demo organization, prints the API URL, the docs URL and a token that the official client can
-// use, keeps its data across restarts, and stops everything cleanly on SIGTERM.
-import { spawn } from "node:child_process";
+// use, keeps its data across restarts, and stops everything cleanly on SIGTERM. With the printed
+// token, a new user's first walk: the catalog (a benefit, a customer, a discount), a buyer from a
+// checkout link's url to a paid order on the sandbox processor with the benefit granted by the
+// worker, a refund, a subscription bought and active; `make token` mints a scoped token for it.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { Polar } from "@polar-sh/sdk";
+import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, ROOT } from "../../scripts/services.js";
 
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
+// Runs still going when a test fails are stopped in afterAll (their Postgres and Temporal with them).
+const live = new Set<ChildProcess>();
 
 async function startRun(port: number) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  live.add(child);
+  child.on("exit", () => live.delete(child));
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
@@ -35,8 +43,68 @@ async function startRun(port: number) {
   return { api, docs, token, stop };
 }
 
+/** What a new user tries first with the printed token: the catalog, then money through the sandbox. */
+async function firstWalk(polar: Polar, apiUrl: string) {
+  const anon = new Polar({ serverURL: apiUrl });
+  const poll = { timeout: 30_000, interval: 250 };
+  const benefit = await polar.benefits.create({ type: "custom", description: "Priority support", properties: { note: "Write to support@example.com" } });
+  const course = await polar.products.create({ name: "Course", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }] });
+  await polar.products.updateBenefits({ id: course.id, productBenefitsUpdate: { benefits: [benefit.id] } });
+  const customer = await polar.customers.create({ email: "first.buyer@example.com", name: "First Buyer" });
+  const discount = await polar.discounts.create({ name: "Launch", type: "percentage", duration: "once", basisPoints: 2500, code: "LAUNCH" });
+
+  // A buyer opens a checkout link's url as printed, lands on the checkout, pays with the sandbox card.
+  const link = await polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: course.id });
+  expect(link.url.startsWith(`${apiUrl}/`)).toBe(true);
+  const visit = await fetch(link.url, { redirect: "manual" });
+  expect(visit.status).toBe(302);
+  const clientSecret = /\/checkout\/([^/?#]+)/.exec(visit.headers.get("location") ?? "")![1];
+  await anon.checkouts.clientUpdate({ clientSecret, checkoutUpdatePublic: { customerEmail: customer.email, discountCode: "LAUNCH" } });
+  const confirmed = await anon.checkouts.clientConfirm({
+    clientSecret,
+    checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+  });
+  const checkoutId = (await anon.checkouts.clientGet({ clientSecret })).id;
+  const [order] = (await polar.orders.list({ checkoutId })).result.items;
+  expect(order).toMatchObject({ status: "paid", customerId: customer.id, discountId: discount.id, subtotalAmount: 4000, discountAmount: 1000, netAmount: 3000 });
+  expect(confirmed.customerSessionToken).toBeTruthy();
+  // The worker `make run` started grants the product's benefit.
+  await expect
+    .poll(async () => (await polar.benefits.grants({ id: benefit.id, customerId: customer.id })).result.items.map((g) => g.isGranted), poll)
+    .toEqual([true]);
+  await polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: order.netAmount });
+  expect(await polar.orders.get({ id: order.id })).toMatchObject({ status: "refunded", refundedAmount: 3000 });
+
+  // A subscription product bought through a merchant-made checkout: active at once.
+  const plan = await polar.products.create({ name: "Club", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
+  const checkout = await polar.checkouts.create({ products: [plan.id], customerId: customer.id });
+  await anon.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+  });
+  const [sub] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
+  expect(sub).toMatchObject({ status: "active", productId: plan.id, amount: 900, currency: "usd" });
+  const [first] = (await polar.orders.list({ productId: plan.id })).result.items;
+  expect(first).toMatchObject({ status: "paid", billingReason: "subscription_create", subscriptionId: sub.id });
+}
+
+/** `make token` as the run's banner suggests, against that run's data dir. */
+function makeToken(env: Record<string, string>): string {
+  const full: NodeJS.ProcessEnv = { ...process.env, ...env, BOREALIS_DATA_DIR: dataDir };
+  delete full.DATABASE_URL; // the suite's database: `make token` must find the run's on its own
+  const out = spawnSync("make", ["--no-print-directory", "-s", "token"], { cwd: ROOT, env: full, encoding: "utf8" });
+  expect(out.status, out.stderr).toBe(0);
+  return out.stdout.trim().split("\n").at(-1)!;
+}
+
 describe("make run", () => {
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const child of live) {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("starts the platform, prints a working token, keeps data across restarts, stops cleanly", async () => {
     const port = await freePort();
@@ -48,6 +116,12 @@ describe("make run", () => {
     const created = await polar.products.create({ name: "Made during the run", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700 }] });
     const updated = await polar.products.update({ id: created.id, productUpdate: { name: "Renamed during the run" } });
     expect(updated.name).toBe("Renamed during the run");
+    await firstWalk(polar, first.api);
+    const readOnly = new Polar({ accessToken: makeToken({ ORG: "demo", SCOPES: "products:read" }), serverURL: first.api });
+    expect((await readOnly.products.list({ limit: 100 })).result.items.map((p) => p.name)).toContain("Club");
+    const denied = await readOnly.products.create({ name: "No", recurringInterval: null, prices: [{ amountType: "free" }] }).then(() => null, (e: unknown) => e);
+    expect(denied).toBeInstanceOf(SDKError);
+    expect((denied as SDKError).statusCode).toBe(403);
     const stopped = await first.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.out).toContain("stopped Postgres");
