@@ -69,17 +69,16 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts);
     checkComplete(applied.row, applied.ctx, flags.is_payment_form_required);
     if (flags.is_payment_form_required && !token) throw invalid(["body", "confirmation_token_id"], "Field required", "missing");
-    if (flags.is_payment_form_required) {
-      // A denied organization may keep giving free products away, but takes no payment.
-      const org = await trx("organizations").where({ id: row.organization_id }).first("status");
-      if (org?.status === "denied") throw new PaymentNotReady();
-    }
+    // Read here once: the payment check below, and the organization in the answer.
+    const org = (await trx("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+    // A denied organization may keep giving free products away, but takes no payment.
+    if (flags.is_payment_form_required && org.status === "denied") throw new PaymentNotReady();
     if (discount) {
       await trx("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
     }
     applied.row.status = "confirmed";
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
-    return { row: saved, ctx: applied.ctx, amounts, flags, token: token ?? null };
+    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null };
   });
 }
 
@@ -188,11 +187,15 @@ export async function completeCheckout(
   db: Knex,
   checkoutId: string,
   payment: Completion | null,
+  claimed?: CheckoutContext,
 ): Promise<{ row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null> {
   return db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
     if (!row || row.status !== "confirmed") return null;
-    const ctx = await contextOf(trx, row);
+    // A confirmed checkout no longer changes, so the context its claim read (products, price, the
+    // discount whose redemption it reserved: what was charged) still holds; the processor's
+    // webhook completing it later reads it again.
+    const ctx = claimed ?? (await contextOf(trx, row));
     const amounts = computeAmounts(Number(row.amount), ctx.discount);
     const customer = await findOrCreateCustomer(trx, row);
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
@@ -284,10 +287,9 @@ export async function failCheckout(
 }
 
 /** 3-D Secure and the like: the checkout stays confirmed until the processor's webhook reports the outcome. */
-async function awaitAction(db: Knex, checkoutId: string, result: Extract<ConfirmResult, { status: "requires_action" }>) {
+async function awaitAction(db: Knex, checkoutId: string, result: Extract<ConfirmResult, { status: "requires_action" }>, ctx: CheckoutContext) {
   return db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow;
-    const ctx = await contextOf(trx, row);
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
     const saved = await saveCheckout(trx, { ...row, customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }, ctx);
@@ -306,7 +308,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
   let charged = false;
   try {
     if (!flags.is_payment_form_required) {
-      outcome = await completeCheckout(db, row.id, null);
+      outcome = await completeCheckout(db, row.id, null, claimed.ctx);
     } else {
       // Everything from here until the outcome is written runs outside any transaction; the
       // checkout is confirmed, so no other confirm can start, and every call is idempotent.
@@ -317,7 +319,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
         charged = true;
         outcome = await completeCheckout(db, row.id, {
           processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
-        });
+        }, claimed.ctx);
       } else {
         const result = await processor.confirmPayment({
           amount: amounts.total_amount,
@@ -338,8 +340,8 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
             ? await completeCheckout(db, row.id, {
                 processor: processor.name, paymentRef: result.paymentRef, card: result.card,
                 paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
-              })
-            : await awaitAction(db, row.id, result);
+              }, claimed.ctx)
+            : await awaitAction(db, row.id, result, claimed.ctx);
       }
     }
   } catch (err) {
@@ -351,6 +353,5 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
     throw new PaymentError("The payment could not be processed. Please try again.");
   }
   if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
-  const org = (await db("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
-  return toCheckoutPublicConfirmed(outcome.row, outcome.ctx, org, outcome.customerSessionToken);
+  return toCheckoutPublicConfirmed(outcome.row, outcome.ctx, claimed.org, outcome.customerSessionToken);
 }

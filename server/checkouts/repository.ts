@@ -6,7 +6,7 @@ import type { TaxId } from "../customers/tax-id.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
-import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { findManyWithRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
 
@@ -82,9 +82,10 @@ export async function findBySecret(db: Knex, clientSecret: string, opts: { forUp
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<CheckoutRow | undefined>;
 }
 
-export async function replaceProducts(db: Knex, checkoutId: string, productIds: string[]): Promise<void> {
-  await db("checkout_products").where({ checkout_id: checkoutId }).delete();
-  await db("checkout_products").insert(productIds.map((product_id, order) => ({ checkout_id: checkoutId, product_id, order })));
+/** A new checkout row and its product list, in one statement. */
+export async function insertWithProducts(db: Knex, columns: Record<string, unknown> & { id: string }, productIds: string[]): Promise<void> {
+  const links = productIds.map((product_id, order) => ({ checkout_id: columns.id, product_id, order }));
+  await db.raw(`with inserted as (?) ?`, [db("checkouts").insert(columns), db("checkout_products").insert(links)]);
 }
 
 /** The context of each checkout, in a fixed number of queries whatever their number. */
@@ -96,22 +97,26 @@ export async function loadContexts(db: Knex, rows: CheckoutRow[]): Promise<Map<s
     .orderBy("order");
   const productIds = [...new Set([...links.map((l) => l.product_id), ...rows.map((r) => r.product_id)])];
   const discountIds = [...new Set(rows.map((r) => r.discount_id).filter((d): d is string => d !== null))];
-  const [products, rels, prices, discounts, discountProducts] = await Promise.all([
-    db("products").whereIn("id", productIds) as Promise<ProductRow[]>,
-    loadRelations(db, productIds),
-    db("product_prices").whereIn("id", rows.map((r) => r.product_price_id)) as Promise<PriceRow[]>,
+  const [products, discounts, discountProducts] = await Promise.all([
+    findManyWithRelations(db, productIds),
     discountIds.length ? (db("discounts").whereIn("id", discountIds) as Promise<DiscountRow[]>) : Promise.resolve([] as DiscountRow[]),
     discountIds.length
       ? (db("discount_products").whereIn("discount_id", discountIds) as Promise<{ discount_id: string; product_id: string }[]>)
       : Promise.resolve([] as { discount_id: string; product_id: string }[]),
   ]);
-  const productById = new Map(products.map((p) => [p.id, p]));
+  const productById = new Map(products.map((p) => [p.row.id, { row: p.row, rel: p.relations }]));
+  // The selected price is normally one of its product's live prices, loaded above; only an
+  // archived one needs its own query.
+  const livePrices = new Map(products.flatMap((p) => p.relations.prices.map((price) => [price.id, price] as const)));
+  const archivedIds = [...new Set(rows.map((r) => r.product_price_id).filter((id) => !livePrices.has(id)))];
+  const prices: PriceRow[] = [...livePrices.values()];
+  if (archivedIds.length) prices.push(...((await db("product_prices").whereIn("id", archivedIds)) as PriceRow[]));
   for (const row of rows) {
     const ids = links.filter((l) => l.checkout_id === row.id).map((l) => l.product_id);
     const discount = discounts.find((d) => d.id === row.discount_id) ?? null;
     out.set(row.id, {
-      products: ids.map((id) => ({ row: productById.get(id)!, rel: rels.get(id)! })),
-      product: { row: productById.get(row.product_id)!, rel: rels.get(row.product_id)! },
+      products: ids.map((id) => productById.get(id)!),
+      product: productById.get(row.product_id)!,
       price: prices.find((p) => p.id === row.product_price_id)!,
       discount,
       discountProductIds: discountProducts.filter((d) => d.discount_id === row.discount_id).map((d) => d.product_id),

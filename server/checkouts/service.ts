@@ -4,7 +4,6 @@
 // checkout.created / checkout.updated go to the outbox in the writing transaction.
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import { checkProducts } from "../checkout-links/service.js";
 import type { CheckoutLinkRow } from "../checkout-links/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
@@ -13,13 +12,13 @@ import { asList, isUuid } from "../kit/ids.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { loadRelations, type ProductRow } from "../products/repository.js";
+import { findManyWithRelations, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "./amounts.js";
 import { applyChanges, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
-  effectiveStatus, findBySecret, findReadable, loadContexts, readable, replaceProducts,
+  effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, readable,
   type CheckoutContext, type CheckoutRow, type CheckoutStatus,
 } from "./repository.js";
 
@@ -69,19 +68,31 @@ async function customerFor(trx: Knex, organizationId: string, input: CheckoutCre
   return null;
 }
 
-/** Inserts a new open checkout over `productIds` (the first product and price selected), then applies `changes`. */
+type LoadedProduct = { row: ProductRow; rel: ProductRelations };
+
+/**
+ * The products a merchant asks a checkout for: each one of the organization's and not archived,
+ * loaded with its relations in the same round trip.
+ */
+async function loadRequestedProducts(trx: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<LoadedProduct[]> {
+  if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
+  const unique = [...new Set(ids)];
+  const found = unique.every(isUuid)
+    ? (await findManyWithRelations(trx, unique)).filter((p) => p.row.organization_id === organizationId && !p.row.is_archived)
+    : [];
+  const missing = ids.findIndex((id) => !found.some((p) => p.row.id === id));
+  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  return found.map(({ row, relations }) => ({ row, rel: relations }));
+}
+
+/** Inserts a new open checkout over `ordered` (the first product and price selected), then applies `changes`. */
 async function insertCheckout(
   trx: Knex,
   organizationId: string,
-  productIds: string[],
+  ordered: LoadedProduct[],
   changes: MerchantChanges,
   extra: Partial<CheckoutRow> & { priceId?: string | null },
 ): Promise<{ row: CheckoutRow; ctx: CheckoutContext }> {
-  const [products, rels] = await Promise.all([
-    trx("products").whereIn("id", productIds) as Promise<ProductRow[]>,
-    loadRelations(trx, productIds),
-  ]);
-  const ordered = productIds.map((id) => ({ row: products.find((p) => p.id === id)!, rel: rels.get(id)! }));
   const first = extra.priceId ? ordered.find((p) => p.rel.prices.some((pr) => pr.id === extra.priceId))! : ordered[0];
   const price = first.rel.prices.find((p) => p.id === extra.priceId) ?? first.rel.prices.find((p) => p.amount_type !== "metered_unit");
   if (!price) throw invalid(["body", "products"], "Product has no price.", "value_error");
@@ -126,22 +137,25 @@ async function insertCheckout(
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
   const applied = await applyChanges(trx, draft, ctx, changes, "merchant");
-  await trx("checkouts").insert({
-    ...toColumns(applied.row),
-    id: draft.id,
-    created_at: now,
-    organization_id: organizationId,
-    client_secret: draft.client_secret,
-    expires_at: draft.expires_at,
-    checkout_link_id: draft.checkout_link_id,
-  });
-  await replaceProducts(trx, draft.id, productIds);
+  await insertWithProducts(
+    trx,
+    {
+      ...toColumns(applied.row),
+      id: draft.id,
+      created_at: now,
+      organization_id: organizationId,
+      client_secret: draft.client_secret,
+      expires_at: draft.expires_at,
+      checkout_link_id: draft.checkout_link_id,
+    },
+    ordered.map((p) => p.row.id),
+  );
   return applied;
 }
 
 export async function createCheckout(db: Knex, caller: OrganizationCaller, input: CheckoutCreateInput): Promise<CheckoutOut> {
   return db.transaction(async (trx) => {
-    const productIds = await checkProducts(trx, caller.organizationId, input.products, ["body", "products"]);
+    const products = await loadRequestedProducts(trx, caller.organizationId, input.products, ["body", "products"]);
     if (input.subscription_id) throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
     const customer = await customerFor(trx, caller.organizationId, input);
     const { products: _p, customer_id: _c, external_customer_id: _e, subscription_id: _s, ...changes } = input;
@@ -154,7 +168,7 @@ export async function createCheckout(db: Knex, caller: OrganizationCaller, input
           customer_billing_address: customer.billing_address,
         }
       : {};
-    const { row, ctx } = await insertCheckout(trx, caller.organizationId, productIds, { ...prefill, ...stripUndefined(changes) }, {
+    const { row, ctx } = await insertCheckout(trx, caller.organizationId, products, { ...prefill, ...stripUndefined(changes) }, {
       customer_id: customer?.id ?? null,
       customer_tax_id: customer?.tax_id ?? null,
       external_customer_id: customer?.external_id ?? input.external_customer_id ?? null,
@@ -175,13 +189,14 @@ function stripUndefined<T extends object>(o: T): T {
 /** A fresh checkout from a checkout link (its `url`); a link's discount that no longer applies is ignored. */
 export async function createCheckoutFromLink(db: Knex, link: CheckoutLinkRow, productIds: string[]): Promise<CheckoutRow> {
   return db.transaction(async (trx) => {
-    const live: string[] = await trx("products").whereIn("id", productIds).where({ is_archived: false }).pluck("id");
-    const ids = productIds.filter((id) => live.includes(id));
-    if (ids.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
+    const live = (await findManyWithRelations(trx, productIds))
+      .filter((p) => !p.row.is_archived)
+      .map(({ row, relations }) => ({ row, rel: relations }));
+    if (live.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
     const base = { success_url: link.success_url, metadata: link.metadata };
     let applied;
     try {
-      applied = await insertCheckout(trx, link.organization_id, ids, { ...base, discount_id: link.discount_id }, {
+      applied = await insertCheckout(trx, link.organization_id, live, { ...base, discount_id: link.discount_id }, {
         checkout_link_id: link.id,
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,
@@ -189,7 +204,7 @@ export async function createCheckoutFromLink(db: Knex, link: CheckoutLinkRow, pr
       });
     } catch (err) {
       if (!(err instanceof RequestValidationError)) throw err;
-      applied = await insertCheckout(trx, link.organization_id, ids, base, {
+      applied = await insertCheckout(trx, link.organization_id, live, base, {
         checkout_link_id: link.id,
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,

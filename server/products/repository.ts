@@ -93,13 +93,28 @@ function relationsOf(r: RelationColumns): ProductRelations {
   return { prices: r.rel_prices, benefits: r.rel_benefits, medias: r.rel_medias, customFields: r.rel_custom_fields };
 }
 
+/**
+ * The hot reads below run as named prepared statements: PostgreSQL parses and plans them once per
+ * connection instead of on every request (planning cost more than executing them). Their texts
+ * are fixed, and name their columns, so a later migration cannot change a cached plan's row type.
+ */
+const PRODUCT_COLUMNS = "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.is_archived, products.metadata";
+const LOAD_RELATIONS_SQL = `select ids.id as product_id, ${relationColumns("ids.id")} from unnest(?::uuid[]) as ids(id)`;
+const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = ? and products.id = ?`;
+const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from unnest(?::uuid[]) with ordinality as ids(id, n) join products on products.id = ids.id order by ids.n`;
+
 /** Loads every relation of the given products in one round trip, whatever their number. */
 export async function loadRelations(db: Knex, productIds: string[]): Promise<Map<string, ProductRelations>> {
   const out = new Map<string, ProductRelations>();
   if (productIds.length === 0) return out;
-  const { rows } = await db.raw(`select ids.id as product_id, ${relationColumns("ids.id")} from unnest(?::uuid[]) as ids(id)`, [productIds]);
+  const { rows } = await db.raw(LOAD_RELATIONS_SQL, [productIds]).options({ name: "products_load_relations" });
   for (const r of rows as (RelationColumns & { product_id: string })[]) out.set(r.product_id, relationsOf(r));
   return out;
+}
+
+function splitRelations(found: ProductRow & RelationColumns): { row: ProductRow; relations: ProductRelations } {
+  const { rel_prices, rel_benefits, rel_medias, rel_custom_fields, ...row } = found;
+  return { row, relations: relationsOf({ rel_prices, rel_benefits, rel_medias, rel_custom_fields }) };
 }
 
 /** A readable product with all its relations, in one round trip (the single-product read path). */
@@ -109,10 +124,16 @@ export async function findReadableWithRelations(
   id: string,
 ): Promise<{ row: ProductRow; relations: ProductRelations } | undefined> {
   if (!isUuid(id)) return undefined;
-  const found = (await readable(db, caller).where("products.id", id).first(db.raw(`products.*, ${relationColumns("products.id")}`))) as
-    | (ProductRow & RelationColumns)
-    | undefined;
-  if (!found) return undefined;
-  const { rel_prices, rel_benefits, rel_medias, rel_custom_fields, ...row } = found;
-  return { row, relations: relationsOf({ rel_prices, rel_benefits, rel_medias, rel_custom_fields }) };
+  const { rows } = await db.raw(READ_ONE_SQL, [caller.organizationId, id]).options({ name: "products_read_one" });
+  return rows.length ? splitRelations(rows[0] as ProductRow & RelationColumns) : undefined;
+}
+
+/**
+ * The given products (any organization: callers scope the ids first) with their relations, in
+ * the order of `productIds`, in one round trip; ids of no product are skipped.
+ */
+export async function findManyWithRelations(db: Knex, productIds: string[]): Promise<{ row: ProductRow; relations: ProductRelations }[]> {
+  if (productIds.length === 0) return [];
+  const { rows } = await db.raw(READ_MANY_SQL, [productIds]).options({ name: "products_read_many" });
+  return (rows as (ProductRow & RelationColumns)[]).map(splitRelations);
 }
