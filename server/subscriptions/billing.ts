@@ -69,10 +69,12 @@ export async function nextStep(db: Knex, subscriptionId: string): Promise<NextSt
   // A charge left in flight (a step that died, a proration invoice): at once.
   if (row.pending_order_id) return { kind: "at", dueAt: 0, ...clock };
   if (row.status === "past_due") {
+    // Past due waits for its retry; it renews only once paid. With no retry scheduled there is
+    // nothing to wait for (a change pokes the workflow again).
     const owed = await owedOrder(db, row);
-    if (owed?.next_payment_attempt_at) return { kind: "at", dueAt: new Date(owed.next_payment_attempt_at).getTime(), ...clock };
+    return owed?.next_payment_attempt_at ? { kind: "at", dueAt: new Date(owed.next_payment_attempt_at).getTime(), ...clock } : { kind: "done" };
   }
-  if ((row.status === "active" || row.status === "trialing" || row.status === "past_due") && row.current_period_end) {
+  if ((row.status === "active" || row.status === "trialing") && row.current_period_end) {
     return { kind: "at", dueAt: new Date(row.current_period_end).getTime(), ...clock };
   }
   return { kind: "done" };
@@ -99,8 +101,8 @@ export async function runStep(db: Knex, subscriptionId: string, nowMs: number): 
   }
   if ((row.status === "active" || row.status === "trialing") && row.current_period_end && new Date(row.current_period_end).getTime() <= now.getTime()) {
     if (row.cancel_at_period_end) return (await endAtPeriodEnd(db, row.id, now)) ? "ended" : "nothing";
-    const orderId = await renew(db, row.id, now);
-    return orderId ? chargeOrder(db, row.id, orderId, now) : "nothing";
+    const renewed = await renew(db, row.id, now);
+    return renewed ? chargeOrder(db, row.id, renewed.order.id, now, renewed) : "nothing";
   }
   return "nothing";
 }
@@ -170,8 +172,14 @@ export function cycleLines(
   return { items, subtotal: 0, discountAmount: 0, carried: [{ label: "Credit from the previous period", amount: sum, product_price_id: null }] };
 }
 
-/** The renewal transaction; the new order's id, or null when there was nothing to renew. */
-async function renew(db: Knex, subscriptionId: string, now: Date): Promise<string | null> {
+/** What the renewal transaction committed: the moved subscription and its new order. */
+interface Renewed {
+  row: SubscriptionRow;
+  order: OrderRow;
+}
+
+/** The renewal transaction; null when there was nothing to renew. */
+async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renewed | null> {
   return db.transaction(async (trx) => {
     const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
     if (!row || row.pending_order_id || row.cancel_at_period_end) return null;
@@ -226,14 +234,17 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<strin
     await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"]);
     await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
     await scheduleBenefitCycles(trx, { subscriptionId: row.id });
-    return order.id;
+    return { row: updated as SubscriptionRow, order };
   });
 }
 
-/** Charges the order in flight (or owed) and records the outcome. */
-async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, now: Date): Promise<StepOutcome> {
-  const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow;
-  const order = (await db("orders").where({ id: orderId }).first()) as OrderRow | undefined;
+/**
+ * Charges the order in flight (or owed) and records the outcome. Right after a renewal, the rows it
+ * committed are used as they are instead of being read again.
+ */
+async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, now: Date, renewed?: Renewed): Promise<StepOutcome> {
+  const row = renewed?.row ?? ((await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow);
+  const order = renewed?.order ?? ((await db("orders").where({ id: orderId }).first()) as OrderRow | undefined);
   if (!order || order.status !== "pending") {
     // Paid meanwhile (or gone): only the in-flight marker is left to clear.
     await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
@@ -244,18 +255,17 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
   let result: ChargeResult | null = null;
   let processorName = "sandbox";
   if (total > 0) {
-    const method = await paymentMethodOf(db, row);
     const processor = getProcessor();
     processorName = processor.name;
+    const method = await paymentMethodOf(db, row, processor.name);
     if (!method) {
       result = { status: "declined", paymentRef: null, code: "no_payment_method", message: "The customer has no saved payment method.", card: null };
     } else {
-      const customerRef = await db("processor_customers").where({ customer_id: row.customer_id, processor: processor.name }).first();
       try {
         result = await processor.chargeSaved({
           amount: total,
           currency: order.currency,
-          customerRef: customerRef?.processor_customer_id ?? null,
+          customerRef: method.customer_ref,
           paymentMethodRef: method.processor_ref,
           idempotencyKey: `subscription:${row.id}:order:${order.id}:attempt:${attempt}`,
           metadata: { subscription_id: row.id, order_id: order.id, organization_id: row.organization_id },
@@ -271,13 +281,21 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
   return settleCharge(db, subscriptionId, orderId, now, attempt, result, processorName);
 }
 
-async function paymentMethodOf(db: Knex, row: SubscriptionRow): Promise<{ processor_ref: string } | undefined> {
-  const live = () => db("payment_methods").where({ customer_id: row.customer_id }).whereNull("deleted_at");
+/** The method to charge (the subscription's own, else the customer's default or newest) and the customer's id at the processor. */
+async function paymentMethodOf(db: Knex, row: SubscriptionRow, processor: string): Promise<{ processor_ref: string; customer_ref: string | null } | undefined> {
+  const live = () =>
+    db("payment_methods")
+      .where({ customer_id: row.customer_id })
+      .whereNull("deleted_at")
+      .select(
+        "processor_ref",
+        db("processor_customers").where({ customer_id: row.customer_id, processor }).select("processor_customer_id").as("customer_ref"),
+      );
   if (row.payment_method_id) {
-    const own = await live().where({ id: row.payment_method_id }).first("processor_ref");
+    const own = await live().where({ id: row.payment_method_id }).first();
     if (own) return own;
   }
-  return live().orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }]).first("processor_ref");
+  return live().orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }]).first();
 }
 
 async function settleCharge(
@@ -316,7 +334,7 @@ async function settleCharge(
       });
     }
     if (!result || result.status === "succeeded") {
-      await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null });
+      if (order.next_payment_attempt_at) await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null });
       await markOrderPaid(trx, order.id);
       const recovered = row.status === "past_due";
       const [updated] = await trx<SubscriptionRow>("subscriptions")
