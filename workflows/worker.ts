@@ -4,7 +4,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@temporalio/client";
-import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger } from "@temporalio/worker";
+import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
 import { logger } from "../server/kit/logger.js";
@@ -33,7 +33,18 @@ export interface StartWorkerOptions {
   outboxRelay?: Partial<Pick<OutboxRelayInput, "batchSize" | "idleSleepMs" | "maxIterations">>;
   /** Settings for the benefit grant sweep, used only when this call starts it. */
   benefitGrantSweep?: BenefitGrantSweepInput;
+  /** Concurrency and workflow cache of the worker; the SDK's defaults unless told. */
+  tuning?: WorkerTuning;
 }
+
+export type WorkerTuning = Pick<
+  WorkerOptions,
+  | "maxConcurrentActivityTaskExecutions"
+  | "maxConcurrentWorkflowTaskExecutions"
+  | "maxCachedWorkflows"
+  | "maxConcurrentActivityTaskPolls"
+  | "maxConcurrentWorkflowTaskPolls"
+>;
 
 export interface WorkerHandle {
   /** Stops polling, lets in-flight tasks finish, then closes both connections. */
@@ -68,6 +79,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       namespace,
       taskQueue,
       workflowsPath,
+      ...opts.tuning,
       activities: {
         ...createOutboxActivities({ knex: opts.knex }),
         ...createInvoiceActivities({ knex: opts.knex }),

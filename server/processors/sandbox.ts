@@ -1,7 +1,13 @@
 // The offline processor: deterministic test tokens (docs/SANDBOX.md) so the whole checkout flow
 // works without network. Same idempotency contract as Stripe: a key seen before answers the
-// result it answered the first time.
-import { createHash } from "node:crypto";
+// result it answered the first time — within the process, and across processes when a ledger
+// directory is given (SANDBOX_LEDGER_DIR): each answered key is a file there, first writer wins,
+// so a worker that died after a charge and a new one retrying its key agree on one charge.
+// SANDBOX_CHARGE_DELAY_MS holds every off-session charge's answer back after it is recorded, as
+// if the response were slow or lost (the test that kills a worker mid-charge).
+import { createHash, randomUUID } from "node:crypto";
+import { link, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
 
 type Outcome = "success" | "generic_decline" | "insufficient_funds" | "requires_action";
@@ -45,15 +51,100 @@ const cardOfMethod = (methodRef: string) => /^pm_sandbox_(\d{16})_/.exec(methodR
 
 const cardNumberOf = (token: string) => NAMED[token] ?? (/^(tok_sandbox_)?(\d{16})$/.exec(token)?.[2] ?? null);
 
+/** One answered idempotency key, as the ledger keeps it. */
+export interface SandboxLedgerEntry {
+  key: string;
+  recordedAt: string;
+  value: unknown;
+  /** Set for off-session charges: what was charged. */
+  charge?: SandboxCharge;
+}
+
+export interface SandboxCharge {
+  idempotencyKey: string;
+  amount: number;
+  currency: string;
+  paymentMethodRef: string;
+  status: ChargeResult["status"];
+}
+
+export interface SandboxOptions {
+  /** Where answered keys survive the process; SANDBOX_LEDGER_DIR unless told, none (memory only) when unset. */
+  ledgerDir?: string | null;
+  /** Milliseconds every off-session charge's answer is held back after it is recorded; SANDBOX_CHARGE_DELAY_MS unless told. */
+  chargeDelayMs?: number;
+}
+
+const entryFile = (dir: string, key: string) => path.join(dir, `${createHash("sha256").update(key).digest("hex")}.json`);
+
+async function readEntry(file: string): Promise<SandboxLedgerEntry | null> {
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as SandboxLedgerEntry;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
+/** Every entry of a ledger directory (what tests and the benchmark count across processes). */
+export async function readSandboxLedger(dir: string): Promise<SandboxLedgerEntry[]> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".json"));
+  const entries = await Promise.all(names.map((n) => readEntry(path.join(dir, n))));
+  return entries.filter((e): e is SandboxLedgerEntry => e !== null);
+}
+
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = "sandbox" as const;
-  private readonly seen = new Map<string, unknown>();
+  private readonly seen = new Map<string, Promise<unknown>>();
+  private readonly ledgerDir: string | null;
+  private readonly chargeDelayMs: number;
 
-  private once<T>(key: string, fn: () => T): T {
-    if (this.seen.has(key)) return this.seen.get(key) as T;
-    const value = fn();
-    this.seen.set(key, value);
-    return value;
+  constructor(opts: SandboxOptions = {}) {
+    this.ledgerDir = opts.ledgerDir !== undefined ? opts.ledgerDir : (process.env.SANDBOX_LEDGER_DIR || null);
+    const delay = opts.chargeDelayMs ?? Number(process.env.SANDBOX_CHARGE_DELAY_MS ?? 0);
+    this.chargeDelayMs = Number.isFinite(delay) && delay > 0 ? delay : 0;
+  }
+
+  /**
+   * The first answer for `key`, made by `make` only if no one (this process, or another one through
+   * the ledger) answered it before. A charge (`asCharge`) that this call made is counted in `charges`.
+   */
+  private once<T>(key: string, make: () => T, asCharge?: (value: T) => SandboxCharge): Promise<T> {
+    let answer = this.seen.get(key) as Promise<T> | undefined;
+    if (!answer) {
+      answer = this.answer(key, make, asCharge);
+      this.seen.set(key, answer);
+      answer.catch(() => this.seen.delete(key)); // a ledger that could not be written: nothing was answered
+    }
+    return answer;
+  }
+
+  private async answer<T>(key: string, make: () => T, asCharge?: (value: T) => SandboxCharge): Promise<T> {
+    if (!this.ledgerDir) {
+      const value = make();
+      if (asCharge) this.charges.push(asCharge(value));
+      return value;
+    }
+    const file = entryFile(this.ledgerDir, key);
+    const earlier = await readEntry(file);
+    if (earlier) return earlier.value as T;
+    const value = make();
+    const entry: SandboxLedgerEntry = { key, recordedAt: new Date().toISOString(), value, charge: asCharge?.(value) };
+    // Written aside, then linked into place: the entry appears whole or not at all, and link()
+    // fails when another writer got there first, whose answer then stands.
+    await mkdir(this.ledgerDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    await writeFile(tmp, JSON.stringify(entry));
+    try {
+      await link(tmp, file);
+      if (entry.charge) this.charges.push(entry.charge);
+      return value;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      return ((await readEntry(file)) as SandboxLedgerEntry).value as T;
+    } finally {
+      await unlink(tmp).catch(() => {});
+    }
   }
 
   async createCustomer(input: { idempotencyKey: string }): Promise<string> {
@@ -88,11 +179,11 @@ export class SandboxProcessor implements PaymentProcessor {
     return { paymentMethodRef: methodRef(parsed ? cardNumberOf(input.confirmationToken) : null, input.idempotencyKey), card: parsed?.card ?? null };
   }
 
-  /** Every off-session charge that was really made (one per idempotency key): what tests count. */
-  readonly charges: { idempotencyKey: string; amount: number; currency: string; paymentMethodRef: string; status: ChargeResult["status"] }[] = [];
+  /** Every off-session charge this process really made (one per idempotency key): what tests count. */
+  readonly charges: SandboxCharge[] = [];
 
   async chargeSaved(input: ChargeSavedInput): Promise<ChargeResult> {
-    return this.once(`charge:${input.idempotencyKey}`, (): ChargeResult => {
+    const result = await this.once(`charge:${input.idempotencyKey}`, (): ChargeResult => {
       const number = cardOfMethod(input.paymentMethodRef);
       const parsed = parseSandboxToken(number);
       const paymentRef = ref("pi", input.idempotencyKey);
@@ -109,9 +200,10 @@ export class SandboxProcessor implements PaymentProcessor {
           // A card that needs the buyer (3-D Secure) cannot be charged off-session.
           result = { status: "declined", paymentRef, code: "card_declined", message: "Your card was declined.", card };
       }
-      this.charges.push({ idempotencyKey: input.idempotencyKey, amount: input.amount, currency: input.currency, paymentMethodRef: input.paymentMethodRef, status: result.status });
       return result;
-    });
+    }, (result) => ({ idempotencyKey: input.idempotencyKey, amount: input.amount, currency: input.currency, paymentMethodRef: input.paymentMethodRef, status: result.status }));
+    if (this.chargeDelayMs > 0) await new Promise((r) => setTimeout(r, this.chargeDelayMs));
+    return result;
   }
 
   async refund(input: { paymentRef: string; amount: number; idempotencyKey: string }) {

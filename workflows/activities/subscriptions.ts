@@ -9,9 +9,13 @@ export function createSubscriptionActivities({ knex }: { knex: Knex }) {
     async nextSubscriptionStep(subscriptionId: string): Promise<NextStep> {
       return nextStep(knex, subscriptionId);
     },
-    /** Does what is due at `nowMs` (the workflow's time; a test clock's time wins). */
-    async runSubscriptionStep(subscriptionId: string, nowMs: number): Promise<StepOutcome> {
-      return runStep(knex, subscriptionId, nowMs);
+    /**
+     * Does what is due at `nowMs` (the workflow's time; a test clock's time wins), then tells what
+     * is due after it, so the workflow need not ask again.
+     */
+    async runSubscriptionStep(subscriptionId: string, nowMs: number): Promise<{ outcome: StepOutcome; next: NextStep }> {
+      const outcome = await runStep(knex, subscriptionId, nowMs);
+      return { outcome, next: await nextStep(knex, subscriptionId) };
     },
   };
 }

@@ -1,0 +1,136 @@
+// A subscription worker PROCESS killed mid-cycle: a subscription falls due, a worker in a child
+// process (test/subscriptions/worker-process.ts) renews it and charges the saved card through the
+// sandbox, whose answer is held back after the charge is recorded (SANDBOX_CHARGE_DELAY_MS), as if
+// the response were lost. The child gets SIGKILL right then; a second worker (this process) takes
+// the step over once its short startToCloseTimeout (injected through the workflow input) runs out,
+// retries the charge with the same idempotency key — the sandbox's ledger directory, shared by both
+// processes, answers the first result — and records it. Exactly one renewal order, one succeeded
+// payment and one charge for the period, on a real Temporal dev server and PostgreSQL.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { createInterface } from "node:readline";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client, Connection } from "@temporalio/client";
+import { DefaultLogger, IllegalStateError, NativeConnection, Runtime, Worker } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setProcessor } from "../../server/processors/index.js";
+import { readSandboxLedger, SandboxProcessor } from "../../server/processors/sandbox.js";
+import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
+import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
+import { useWorkflowInfra } from "../workflows/infra.js";
+import { createSubscriptionFixture } from "./fixtures.js";
+
+const infra = useWorkflowInfra();
+const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+const DAY = 86_400_000;
+
+/** This file's own database, for the child process, from the connection settings knex parsed. */
+function databaseUrl(): string {
+  const c = infra.knex.client.config.connection as { host: string; port: number; user: string; password: string; database: string };
+  return `postgres://${encodeURIComponent(c.user)}:${encodeURIComponent(c.password)}@${c.host}:${c.port}/${c.database}`;
+}
+
+describe("subscription worker killed mid-charge", () => {
+  let connection: Connection;
+  let client: Client;
+  let ledgerDir: string;
+
+  beforeAll(async () => {
+    try {
+      Runtime.install({ logger: new DefaultLogger("WARN") });
+    } catch (err) {
+      if (!(err instanceof IllegalStateError)) throw err;
+    }
+    connection = await Connection.connect({ address: infra.temporalAddress });
+    client = new Client({ connection, namespace: infra.namespace });
+    ledgerDir = await mkdtemp(path.join(tmpdir(), "sandbox-ledger-"));
+  });
+
+  afterAll(async () => {
+    setProcessor(null);
+    await connection?.close();
+    if (ledgerDir) await rm(ledgerDir, { recursive: true, force: true });
+  });
+
+  it("bills the period once: one renewal order, one succeeded payment, one charge", async () => {
+    // Due now: a daily subscription whose first day has just ended.
+    const f = await createSubscriptionFixture(infra.knex, { startedAt: new Date(Date.now() - DAY), interval: "day", amount: 900 });
+    const subscriptionId = f.subscription.id;
+    const taskQueue = `subscriptions-kill-${randomUUID().slice(0, 8)}`;
+    const chargesInLedger = async () =>
+      (await readSandboxLedger(ledgerDir)).filter((e) => e.charge?.idempotencyKey.startsWith(`subscription:${subscriptionId}:`));
+
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./worker-process.ts", import.meta.url))], {
+      env: {
+        ...process.env,
+        SUB_DATABASE_URL: databaseUrl(),
+        SUB_TEMPORAL_ADDRESS: infra.temporalAddress,
+        SUB_NAMESPACE: infra.namespace,
+        SUB_TASK_QUEUE: taskQueue,
+        SANDBOX_LEDGER_DIR: ledgerDir,
+        SANDBOX_CHARGE_DELAY_MS: "600000",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = once(child, "exit");
+    let nativeConnection: NativeConnection | undefined;
+    let second: Worker | undefined;
+    let secondRunning: Promise<void> | undefined;
+    try {
+      // It prints one line once it polls, or dies trying.
+      const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), "line"), exited])) as [unknown];
+      expect(line).toBe("ready");
+      await client.workflow.start(subscriptionWorkflow, {
+        workflowId: subscriptionWorkflowId(subscriptionId),
+        taskQueue,
+        args: [{ subscriptionId, stepTimeoutMs: 5_000 }],
+      });
+
+      // Mid-charge: the card is charged (the ledger has it), the answer has not come back.
+      await expect.poll(async () => (await chargesInLedger()).length, { timeout: 30_000, interval: 20 }).toBe(1);
+      child.kill("SIGKILL");
+      await exited;
+      const [order] = await infra.knex("orders").where({ subscription_id: subscriptionId });
+      expect(order).toMatchObject({ status: "pending", billing_reason: "subscription_cycle" });
+      expect(await infra.knex("subscriptions").where({ id: subscriptionId }).first()).toMatchObject({ pending_order_id: order.id, period_index: 1 });
+      expect(await infra.knex("payments").where({ order_id: order.id })).toHaveLength(0);
+
+      // A new worker in a new process would build the sandbox from the same ledger; so does this one.
+      const sandbox = new SandboxProcessor({ ledgerDir, chargeDelayMs: 0 });
+      setProcessor(sandbox);
+      nativeConnection = await NativeConnection.connect({ address: infra.temporalAddress });
+      second = await Worker.create({
+        connection: nativeConnection,
+        namespace: infra.namespace,
+        taskQueue,
+        workflowsPath,
+        activities: createSubscriptionActivities({ knex: infra.knex }),
+      });
+      secondRunning = second.run();
+      await expect.poll(async () => (await infra.knex("orders").where({ id: order.id }).first()).status, { timeout: 60_000, interval: 200 }).toBe("paid");
+
+      const orders = await infra.knex("orders").where({ subscription_id: subscriptionId });
+      expect(orders).toHaveLength(1);
+      const payments = await infra.knex("payments").where({ order_id: order.id });
+      expect(payments.map((p) => [p.status, Number(p.amount)])).toEqual([["succeeded", 900]]);
+      const charges = await chargesInLedger();
+      expect(charges).toHaveLength(1);
+      expect(charges[0].charge).toMatchObject({ amount: 900, currency: "usd", status: "succeeded" });
+      // The second worker charged nothing itself: its retry got the first answer back.
+      expect(sandbox.charges).toHaveLength(0);
+      expect(payments[0].processor_ref).toBe((charges[0].value as { paymentRef: string }).paymentRef);
+      expect(await infra.knex("subscriptions").where({ id: subscriptionId }).first()).toMatchObject({ status: "active", pending_order_id: null, period_index: 1, dunning_attempts: 0 });
+    } finally {
+      child.kill("SIGKILL");
+      await client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate().catch(() => {});
+      second?.shutdown();
+      await secondRunning;
+      await nativeConnection?.close();
+    }
+  }, 120_000);
+});
