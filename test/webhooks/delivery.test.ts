@@ -5,100 +5,29 @@
 // `standardwebhooks` directly. The retry schedule is injected short through the workflow input.
 import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
 import { validateEvent, WebhookVerificationError } from "@polar-sh/sdk/webhooks.js";
-import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
-import { DefaultLogger, IllegalStateError, NativeConnection, Runtime, Worker } from "@temporalio/worker";
-import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Worker } from "@temporalio/worker";
+import { describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { emit } from "../../server/kit/outbox.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "../../server/webhooks/delivery.js";
 import { signWebhook } from "../../server/webhooks/signing.js";
 import { setWebhookWaker } from "../../server/webhooks/waker.js";
-import { createOutboxActivities } from "../../workflows/activities/outbox.js";
 import { createWebhookActivities, temporalWebhookWaker } from "../../workflows/activities/webhooks.js";
-import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
 import { createOrganization } from "../fixtures/factories.js";
 import { useWorkflowInfra } from "../workflows/infra.js";
+import { useWebhookHarness, workflowsPath } from "./harness.js";
+import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 
 const infra = useWorkflowInfra();
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const poll = { timeout: 20_000, interval: 100 };
 const RETRY_DELAYS_MS = [0, 300, 300, 300];
 /** The worker's attempt timeout here; the default (10 s) is proven once, by a direct attempt. */
 const TEST_TIMEOUT_MS = 1_500;
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** Date.now() when the request's body had arrived. */
-  at: number;
-}
-
-/** A receiver answering each path from a script of status codes (then 200). */
-class Receiver {
-  received: Received[] = [];
-  private scripts = new Map<string, number[]>();
-  private server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = req.url ?? "/";
-      this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
-      if (this.held.delete(path)) {
-        this.hanging.push(res);
-        return;
-      }
-      const status = this.scripts.get(path)?.shift() ?? 200;
-      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : `status ${status} ${"x".repeat(3000)}`);
-    });
-  });
-  url = "";
-  private held = new Set<string>();
-  private hanging: ServerResponse[] = [];
-  /** The next request to `path` gets no answer until release(). */
-  hold(path: string) {
-    this.held.add(path);
-  }
-  release() {
-    for (const res of this.hanging.splice(0)) res.destroy();
-  }
-  /** On `port` when given (a port that refused connections until now), else any free one. */
-  async start(port = 0) {
-    await new Promise<void>((r) => this.server.listen(port, "127.0.0.1", r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  stop() {
-    this.release();
-    return new Promise<void>((r) => this.server.close(() => r()));
-  }
-  script(path: string, statuses: number[]) {
-    this.scripts.set(path, [...statuses]);
-  }
-  at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-}
-
-function headersOf(r: Received): Record<string, string> {
-  return {
-    "webhook-id": String(r.headers["webhook-id"]),
-    "webhook-timestamp": String(r.headers["webhook-timestamp"]),
-    "webhook-signature": String(r.headers["webhook-signature"]),
-  };
-}
-
-/** Verified with the standardwebhooks library directly, keyed as validateEvent keys it. */
-function verifyDirect(r: Received, secret: string): unknown {
-  return new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(r.body, headersOf(r));
-}
 
 const byCreation = <T extends { createdAt: Date }>(items: T[]) => [...items].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 
@@ -122,64 +51,13 @@ async function thisDatabaseUrl(): Promise<string> {
 }
 
 describe("webhook delivery", () => {
-  const receiver = new Receiver();
-  const taskQueue = `webhooks-test-${randomUUID().slice(0, 8)}`;
-  let nativeConnection: NativeConnection;
-  let client: Client;
-  let worker: Worker;
-  let running: Promise<void>;
-  let relay: WorkflowHandle;
-  let api: ApiHandle;
-
-  beforeAll(async () => {
-    process.env.WEBHOOKS_ALLOW_HTTP = "1";
-    process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
-    try {
-      Runtime.install({ logger: new DefaultLogger("WARN") });
-    } catch (err) {
-      if (!(err instanceof IllegalStateError)) throw err;
-    }
-    await receiver.start();
-    nativeConnection = await NativeConnection.connect({ address: infra.temporalAddress });
-    client = new Client({ connection: await Connection.connect({ address: infra.temporalAddress }), namespace: infra.namespace });
-    const waker = temporalWebhookWaker(client, taskQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 });
-    worker = await Worker.create({
-      connection: nativeConnection,
-      namespace: infra.namespace,
-      taskQueue,
-      workflowsPath,
-      activities: {
-        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: waker, webhookSweepEveryMs: 300 }),
-        ...createWebhookActivities({ knex: infra.knex, deliveryTimeoutMs: TEST_TIMEOUT_MS }),
-      },
-    });
-    running = worker.run();
-    relay = await client.workflow.start(outboxRelayWorkflow, {
-      workflowId: `relay-${randomUUID()}`,
-      taskQueue,
-      args: [{ batchSize: 50, idleSleepMs: 200 }],
-    });
-    setWebhookWaker(waker);
-    api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    setWebhookWaker(null);
-    await api?.close();
-    await relay?.terminate().catch(() => {});
-    worker?.shutdown();
-    await running;
-    await client?.connection.close();
-    await nativeConnection?.close();
-    await receiver.stop();
-    delete process.env.WEBHOOKS_ALLOW_HTTP;
-    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
-  }, 60_000);
+  const h = useWebhookHarness(infra, { workflow: { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 }, deliveryTimeoutMs: TEST_TIMEOUT_MS, webhookSweepEveryMs: 300 });
+  const receiver = h.receiver;
 
   async function merchant() {
     const org = await createOrganization(infra.knex);
     const token = await mintOrganizationToken(infra.knex, org.id);
-    return { org, polar: new Polar({ accessToken: token, serverURL: api.url }) };
+    return { org, polar: new Polar({ accessToken: token, serverURL: h.api.url }) };
   }
 
   async function endpoint(polar: Polar, name: string, events: Parameters<Polar["webhooks"]["createWebhookEndpoint"]>[0]["events"], format: "raw" | "discord" | "slack" = "raw") {
@@ -225,7 +103,7 @@ describe("webhook delivery", () => {
     expect(validateEvent(hit.body, { ...fresh }, ep.secret).type).toBe("product.created");
 
     // Redelivery: 202 with a JSON body, a second delivery with the same webhook-id.
-    const res = await fetch(`${api.url}/v1/webhooks/events/${row.id}/redeliver`, {
+    const res = await fetch(`${h.api.url}/v1/webhooks/events/${row.id}/redeliver`, {
       method: "POST",
       headers: { authorization: `Bearer ${await mintOrganizationToken(infra.knex, org.id)}` },
     });
@@ -348,9 +226,9 @@ describe("webhook delivery", () => {
     await new Promise<void>((r) => probe.close(() => r()));
     const ep = await polar.webhooks.createWebhookEndpoint({ url: `http://127.0.0.1:${port}/late`, format: "raw", events: ["order.created"] });
     // Started first with a longer schedule, so the fan-out's wake-up signals this run.
-    await client.workflow.start(webhookEndpointWorkflow, {
+    await h.client.workflow.start(webhookEndpointWorkflow, {
       workflowId: webhookEndpointWorkflowId(ep.id),
-      taskQueue,
+      taskQueue: h.taskQueue,
       args: [{ endpointId: ep.id, retryDelaysMs: [0, ...Array(30).fill(300)], idleMs: 2_000 }],
     });
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 7 }));
@@ -408,9 +286,9 @@ describe("webhook delivery", () => {
     const ep = await endpoint(polar, "failing", ["order.created"]);
     receiver.script(ep.path, Array(20).fill(500));
     // Started first with a short span, so the fan-out's wake-up signals this run.
-    await client.workflow.start(webhookEndpointWorkflow, {
+    await h.client.workflow.start(webhookEndpointWorkflow, {
       workflowId: webhookEndpointWorkflowId(ep.id),
-      taskQueue,
+      taskQueue: h.taskQueue,
       args: [{ endpointId: ep.id, retryDelaysMs: [0, 400, 400, 400, 400], disableAfterMs: 700, idleMs: 2_000 }],
     });
     await infra.knex.transaction(async (trx) => {
@@ -488,7 +366,7 @@ describe("webhook delivery", () => {
     try {
       await polar.webhooks.redeliverWebhookEvent({ id: event.id });
     } finally {
-      setWebhookWaker(temporalWebhookWaker(client, taskQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 }));
+      setWebhookWaker(h.waker);
     }
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
     expect(receiver.at(ep.path)[1].headers["webhook-id"]).toBe(event.id);
@@ -504,7 +382,7 @@ describe("webhook delivery", () => {
     const [outboxRow] = await infra.knex("outbox").where({ organization_id: org.id });
     // The endpoint's workflow runs on the kill queue before its event exists, so the other
     // worker's sweep finds it running and leaves it there.
-    const wakeOnKillQueue = temporalWebhookWaker(client, killQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 120_000 });
+    const wakeOnKillQueue = temporalWebhookWaker(h.client, killQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 120_000 });
     await wakeOnKillQueue([ep.id]);
     const [event] = await infra.knex("webhook_events")
       .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.updated", payload: JSON.stringify({ type: "order.updated", timestamp: new Date().toISOString(), data: { n: 1 } }) })
@@ -532,7 +410,7 @@ describe("webhook delivery", () => {
       child.kill("SIGKILL");
 
       second = await Worker.create({
-        connection: nativeConnection,
+        connection: h.nativeConnection,
         namespace: infra.namespace,
         taskQueue: killQueue,
         workflowsPath,
@@ -547,7 +425,7 @@ describe("webhook delivery", () => {
       await expect.poll(async () => (await infra.knex("webhook_events").where({ id: event.id }).first()).succeeded, poll).toBe(true);
     } finally {
       child.kill("SIGKILL");
-      await client.workflow.getHandle(`webhook-endpoint:${ep.id}`).terminate().catch(() => {});
+      await h.client.workflow.getHandle(`webhook-endpoint:${ep.id}`).terminate().catch(() => {});
       receiver.release();
       second?.shutdown();
       await secondRunning;

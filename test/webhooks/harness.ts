@@ -1,0 +1,91 @@
+// The end-to-end webhook harness shared by the test files that deliver for real: a receiver on
+// 127.0.0.1, a worker of the file's own task queue (outbox relay activities, webhook activities,
+// and any others the file needs) in the file's own Temporal namespace, a running outbox relay,
+// the API over the file's database with response validation on, and the API's webhook waker
+// pointed at that worker. Registers beforeAll/afterAll; read the fields inside tests.
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
+import { DefaultLogger, IllegalStateError, NativeConnection, Runtime, Worker } from "@temporalio/worker";
+import type { Knex } from "knex";
+import { afterAll, beforeAll } from "vitest";
+import { startApi, type ApiHandle } from "../../server/main.js";
+import { setWebhookWaker } from "../../server/webhooks/waker.js";
+import { createOutboxActivities } from "../../workflows/activities/outbox.js";
+import { createWebhookActivities, temporalWebhookWaker, type WebhookWaker } from "../../workflows/activities/webhooks.js";
+import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
+import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
+import type { WorkflowInfra } from "../workflows/infra.js";
+import { Receiver } from "./receiver.js";
+
+export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+
+export interface WebhookHarnessOptions {
+  /** Settings of the delivery workflows the fan-out starts (short retry schedule, idle time). */
+  workflow?: Omit<WebhookEndpointWorkflowInput, "endpointId">;
+  deliveryTimeoutMs?: number;
+  webhookSweepEveryMs?: number;
+  /** More activities for the worker (subscriptions, benefit grants). */
+  activities?: (knex: Knex) => object;
+}
+
+export interface WebhookHarness {
+  receiver: Receiver;
+  taskQueue: string;
+  nativeConnection: NativeConnection;
+  client: Client;
+  api: ApiHandle;
+  /** Wakes the delivery workflows on this harness's queue with its settings. */
+  waker: WebhookWaker;
+}
+
+export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOptions = {}): WebhookHarness {
+  const h = { receiver: new Receiver(), taskQueue: `webhooks-test-${randomUUID().slice(0, 8)}` } as WebhookHarness;
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  let relay: WorkflowHandle | undefined;
+
+  beforeAll(async () => {
+    process.env.WEBHOOKS_ALLOW_HTTP = "1";
+    process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
+    try {
+      Runtime.install({ logger: new DefaultLogger("WARN") });
+    } catch (err) {
+      if (!(err instanceof IllegalStateError)) throw err;
+    }
+    await h.receiver.start();
+    h.nativeConnection = await NativeConnection.connect({ address: infra.temporalAddress });
+    h.client = new Client({ connection: await Connection.connect({ address: infra.temporalAddress }), namespace: infra.namespace });
+    h.waker = temporalWebhookWaker(h.client, h.taskQueue, opts.workflow);
+    worker = await Worker.create({
+      connection: h.nativeConnection,
+      namespace: infra.namespace,
+      taskQueue: h.taskQueue,
+      workflowsPath,
+      activities: {
+        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: h.waker, webhookSweepEveryMs: opts.webhookSweepEveryMs }),
+        ...createWebhookActivities({ knex: infra.knex, deliveryTimeoutMs: opts.deliveryTimeoutMs }),
+        ...opts.activities?.(infra.knex),
+      },
+    });
+    running = worker.run();
+    relay = await h.client.workflow.start(outboxRelayWorkflow, { workflowId: `relay-${randomUUID()}`, taskQueue: h.taskQueue, args: [{ batchSize: 50, idleSleepMs: 200 }] });
+    setWebhookWaker(h.waker);
+    h.api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    setWebhookWaker(null);
+    await h.api?.close();
+    await relay?.terminate().catch(() => {});
+    worker?.shutdown();
+    await running;
+    await h.client?.connection.close();
+    await h.nativeConnection?.close();
+    await h.receiver.stop();
+    delete process.env.WEBHOOKS_ALLOW_HTTP;
+    delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
+  }, 60_000);
+
+  return h;
+}
