@@ -201,6 +201,46 @@ export async function nextQueuedEvent(knex: Knex, endpointId: string): Promise<Q
   return row ? { eventId: row.id, queued: row.queued } : null;
 }
 
+/** What one run through an endpoint's queue did. */
+export interface QueueRun {
+  /** Events delivered at their first attempt (and settled), in order. */
+  delivered: number;
+  /** The head event whose first attempt did not deliver (not settled): its schedule goes on from attempt 2. */
+  head: (QueuedEvent & AttemptResult) | null;
+  /** True when the run stopped at its count or time budget with events possibly left. */
+  more: boolean;
+}
+
+export interface QueueRunOptions extends AttemptOptions {
+  /** Events per run at most. */
+  maxEvents?: number;
+  /** No new attempt starts after this long, so the run ends well inside its activity timeout. */
+  budgetMs?: number;
+}
+
+/**
+ * The first attempt of each queued event of an endpoint, in outbox order, while they deliver:
+ * one call delivers whatever is ready instead of one workflow step per event. It stops at the
+ * first event that does not deliver and hands it back, so the retry schedule, order and
+ * disabling stay the workflow's. `at` is the workflow's time at the start of the run.
+ */
+export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueRunOptions = {}): Promise<QueueRun> {
+  const started = Date.now();
+  const maxEvents = opts.maxEvents ?? 100;
+  const budgetMs = opts.budgetMs ?? 15_000;
+  let delivered = 0;
+  while (delivered < maxEvents && Date.now() - started < budgetMs) {
+    const next = await nextQueuedEvent(knex, endpointId);
+    if (!next) return { delivered, head: null, more: false };
+    const at = opts.at ? new Date(opts.at.getTime() + (Date.now() - started)) : undefined;
+    const result = await attemptDelivery(knex, next.eventId, { ...opts, at });
+    if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
+    await settleEvent(knex, next);
+    delivered++;
+  }
+  return { delivered, head: null, more: true };
+}
+
 /**
  * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and
  * live, enabled endpoint of the row's organization subscribed to its type. Returns the

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AttemptOutcome, AttemptResult } from "../../server/webhooks/delivery.js";
+import type { AttemptOutcome, AttemptResult, QueueRun } from "../../server/webhooks/delivery.js";
 import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
 import {
   WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, webhookEventsSignal, type WebhookEndpointWorkflowInput,
@@ -24,6 +24,8 @@ class ScriptedEndpoint {
   queue: string[] = [];
   attempts: { eventId: string; attempt: number; at: number; opts?: { at?: number; disableAfterMs?: number } }[] = [];
   settled: string[] = [];
+  /** deliverQueuedWebhooks calls. */
+  runs = 0;
   constructor(
     private readonly env: TestWorkflowEnvironment,
     private readonly outcomes: Record<string, (AttemptOutcome | "crash")[]> = {},
@@ -40,6 +42,19 @@ class ScriptedEndpoint {
       const outcome = this.outcomes[eventId]?.shift() ?? "delivered";
       if (outcome === "crash") throw new Error("worker lost mid-delivery");
       return { outcome, httpCode: outcome === "delivered" ? 200 : outcome === "gone" ? 410 : 500 };
+    },
+    // As server/webhooks/deliverQueued: first attempts in order until one does not deliver.
+    deliverQueuedWebhooks: async (_endpointId, opts): Promise<QueueRun> => {
+      this.runs++;
+      let delivered = 0;
+      for (;;) {
+        const next = await this.activities.nextWebhookEvent("");
+        if (next === null) return { delivered, head: null, more: false };
+        const result = await this.activities.attemptWebhookDelivery(next.eventId, 1, opts);
+        if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
+        await this.activities.settleWebhookEvent(next);
+        delivered++;
+      }
     },
     settleWebhookEvent: async ({ eventId, queued }) => {
       this.settled.push(eventId);
@@ -65,6 +80,7 @@ describe("webhook endpoint delivery workflow", () => {
     const activities: WebhookActivities = {
       nextWebhookEvent: (id) => endpoint.activities.nextWebhookEvent(id),
       attemptWebhookDelivery: (id, n, opts) => endpoint.activities.attemptWebhookDelivery(id, n, opts),
+      deliverQueuedWebhooks: (id, opts) => endpoint.activities.deliverQueuedWebhooks(id, opts),
       settleWebhookEvent: (event) => endpoint.activities.settleWebhookEvent(event),
     };
     worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
@@ -106,6 +122,25 @@ describe("webhook endpoint delivery workflow", () => {
     expect(endpoint.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
     expect(endpoint.attempts[2].at - endpoint.attempts[0].at).toBeGreaterThanOrEqual(5_000 + 300_000);
     expect(endpoint.settled).toEqual(["e1"]);
+  });
+
+  it("makes the first attempts of everything queued in one activity, in order", async () => {
+    endpoint = new ScriptedEndpoint(env);
+    endpoint.queue = ["e1", "e2", "e3", "e4", "e5"];
+    await run();
+    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e2", 1], ["e3", 1], ["e4", 1], ["e5", 1]]);
+    expect(endpoint.settled).toEqual(["e1", "e2", "e3", "e4", "e5"]);
+    // One run delivered all five and found the queue empty; one more read it after the idle wait.
+    expect(endpoint.runs).toBe(2);
+  });
+
+  it("counts a first-attempt run lost mid-flight as a failed first attempt of the head, then goes on with the schedule", async () => {
+    endpoint = new ScriptedEndpoint(env, { e2: ["crash"] });
+    endpoint.queue = ["e1", "e2", "e3"];
+    await run();
+    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e2", 1], ["e2", 2], ["e3", 1]]);
+    expect(endpoint.attempts[2].at - endpoint.attempts[1].at).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_MS[1]);
+    expect(endpoint.settled).toEqual(["e1", "e2", "e3"]);
   });
 
   it("keeps outbox order: the next event waits for the one before it", async () => {

@@ -4,7 +4,9 @@
 import { Context } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
-import { attemptDelivery, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent } from "../../server/webhooks/delivery.js";
+import {
+  attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent, type QueueRun,
+} from "../../server/webhooks/delivery.js";
 import {
   webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow,
 } from "../workflows/webhook-delivery.js";
@@ -28,6 +30,14 @@ export function createWebhookActivities({
     async attemptWebhookDelivery(eventId: string, attempt: number, opts: { at?: number; disableAfterMs?: number } = {}): Promise<AttemptResult> {
       void attempt;
       return attemptDelivery(knex, eventId, {
+        at: opts.at === undefined ? undefined : new Date(opts.at),
+        disableAfterMs: opts.disableAfterMs,
+        timeoutMs: deliveryTimeoutMs,
+      });
+    },
+    /** First attempts of the endpoint's queued events while they deliver (see deliverQueued). */
+    async deliverQueuedWebhooks(endpointId: string, opts: { at?: number; disableAfterMs?: number } = {}): Promise<QueueRun> {
+      return deliverQueued(knex, endpointId, {
         at: opts.at === undefined ? undefined : new Date(opts.at),
         disableAfterMs: opts.disableAfterMs,
         timeoutMs: deliveryTimeoutMs,

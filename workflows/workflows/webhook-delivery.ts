@@ -10,15 +10,20 @@
 // idle claim now and then starts the workflow of every endpoint with queued events that has none.
 //
 // Each event is tried on the Standard Webhooks schedule: at once, then after 5 s, 5 min, 30 min,
-// 2 h, 5 h, 10 h, 10 h, 14 h, 20 h and 24 h (about three days). Every attempt is one activity
-// with no automatic retry, so the schedule is exact and deterministic; an attempt whose
-// activity fails (worker killed, database down) counts as a failed attempt. The webhook-id is the
+// 2 h, 5 h, 10 h, 10 h, 14 h, 20 h and 24 h (about three days). The first attempts of whatever is
+// queued run in one activity (`deliverQueuedWebhooks`), in order, until one does not deliver:
+// a busy endpoint costs one workflow step per batch, not three per event. Every later attempt is
+// one activity of its own. No activity retries by itself, so the schedule is exact and
+// deterministic; an attempt whose activity fails (worker killed, database down) counts as failed. The webhook-id is the
 // event id, so it is the same across every attempt and redelivery. A 410 disables the endpoint
 // and the queue stops; so does failing every attempt for `disableAfterMs` (the attempt activity
 // decides, on this workflow's clock, and tells the organization). Strict ordering means an event that keeps failing holds back the events
 // behind it until its schedule runs out.
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
+import { condition, continueAsNew, defineSignal, patched, proxyActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
+
+type QueuedEvent = Parameters<WebhookActivities["settleWebhookEvent"]>[0];
+type QueueRun = Awaited<ReturnType<WebhookActivities["deliverQueuedWebhooks"]>>;
 
 export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint:${endpointId}`;
 
@@ -52,11 +57,21 @@ const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   retry: { maximumAttempts: 1 },
 });
 
+// A run of first attempts: its budget (15 s) for starting attempts, plus the last attempt's 10 s
+// timeout and the database writes.
+const { deliverQueuedWebhooks } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: "45 seconds",
+  retry: { maximumAttempts: 1 },
+});
+
 const { nextWebhookEvent, settleWebhookEvent } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: "30 seconds",
   // Bookkeeping only: keep trying while the database is away.
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "1 minute" },
 });
+
+/** What to do next: an event to go on with from attempt index `from`, or the queue's state. */
+type Head = { event: QueuedEvent; from: number } | "empty" | "more" | "stop";
 
 export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInput): Promise<void> {
   const delays = input.retryDelaysMs?.length ? input.retryDelaysMs : WEBHOOK_RETRY_DELAYS_MS;
@@ -66,33 +81,66 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
   setHandler(webhookEventsSignal, () => {
     woken = true;
   });
+  // Runs started before first attempts were batched replay their one-event-per-step history.
+  const batched = patched("webhook-delivery-batches");
 
   let handled = 0;
   let idleEnded = false;
+
+  /** The first attempts of whatever is ready, in one activity; the head that failed, if any. */
+  async function firstAttempts(): Promise<Head> {
+    let run: QueueRun;
+    try {
+      run = await deliverQueuedWebhooks(input.endpointId, { at: Date.now(), disableAfterMs: input.disableAfterMs });
+    } catch {
+      // The run was lost (worker killed, database down): its attempt in flight counts as failed.
+      const next = await nextWebhookEvent(input.endpointId);
+      return next === null ? "empty" : { event: next, from: 1 };
+    }
+    handled += run.delivered;
+    if (run.head === null) return run.more ? "more" : "empty";
+    const event = { eventId: run.head.eventId, queued: run.head.queued };
+    if (run.head.outcome === "failed") return { event, from: 1 };
+    // Gone, disabled or skipped: the queue stops.
+    await settleWebhookEvent(event);
+    return "stop";
+  }
+
   for (;;) {
+    if (handled >= maxEvents || workflowInfo().continueAsNewSuggested) {
+      return continueAsNew<typeof webhookEndpointWorkflow>(input);
+    }
     // Cleared before reading the queue: an event queued while the read runs still wakes us.
     woken = false;
-    const next = await nextWebhookEvent(input.endpointId);
-    if (next === null) {
+    let head: Head;
+    if (batched) head = await firstAttempts();
+    else {
+      const next = await nextWebhookEvent(input.endpointId);
+      head = next === null ? "empty" : { event: next, from: 0 };
+    }
+    if (head === "stop") return;
+    if (head === "more") {
+      idleEnded = false;
+      continue;
+    }
+    if (head === "empty") {
       // Idle for idleMs and the queue read once more (a lost wake-up): the next fan-out starts a new run.
       if (idleEnded) return;
       idleEnded = !(await condition(() => woken, idleMs));
       continue;
     }
     idleEnded = false;
-    const stop = await deliver(next.eventId, delays, input.disableAfterMs);
-    await settleWebhookEvent(next);
+    const stop = await deliver(head.event.eventId, delays, input.disableAfterMs, head.from);
+    await settleWebhookEvent(head.event);
     if (stop) return;
     handled++;
-    if (handled >= maxEvents || workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof webhookEndpointWorkflow>(input);
-    }
   }
 }
 
-/** Tries one event on the schedule; true when the endpoint is gone and the queue must stop. */
-async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined): Promise<boolean> {
+/** Tries one event on the schedule from attempt index `from`; true when the endpoint is gone and the queue must stop. */
+async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined, from: number): Promise<boolean> {
   for (const [attempt, delay] of delays.entries()) {
+    if (attempt < from) continue;
     if (delay > 0) await sleep(delay);
     let outcome: string;
     try {
