@@ -10,12 +10,13 @@ import { stdSerializers } from "pino";
 import { logger } from "../server/kit/logger.js";
 import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
-import { createOutboxActivities } from "./activities/outbox.js";
+import { createOutboxActivities, listenForOutbox } from "./activities/outbox.js";
 import { createWebhookActivities } from "./activities/webhooks.js";
 import { createSubscriptionActivities } from "./activities/subscriptions.js";
 import { temporalSubscriptionPoker, unstartedSubscriptions } from "../server/subscriptions/workflow-port.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
+import { outboxSignal } from "./shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
 import { benefitGrantSweepWorkflow, benefitGrantSweepWorkflowId, type BenefitGrantSweepInput } from "./workflows/benefit-grant-sweep.js";
 import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
@@ -73,6 +74,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let sweepSubscriptions: NodeJS.Timeout | undefined;
+  let stopOutboxListener: (() => Promise<void>) | undefined;
   try {
     worker = await Worker.create({
       connection,
@@ -110,6 +112,9 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowIdConflictPolicy: "USE_EXISTING",
     });
     sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
+    // Committed outbox rows wake the relay at once (its idle poll is the backstop).
+    const relay = client.workflow.getHandle(outboxRelayWorkflowId);
+    stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
     logger.info({ taskQueue, namespace }, "Temporal worker running");
   } catch (err) {
     await stop(worker, running, client, connection);
@@ -121,7 +126,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     client,
     shutdown: () => {
       clearInterval(sweepSubscriptions);
-      return (stopped ??= stop(worker, running, client, connection));
+      return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve()).then(() => stop(worker, running, client, connection)));
     },
   };
 }

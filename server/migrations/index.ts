@@ -9,6 +9,7 @@ import * as webhooksFailing from "./0007_webhooks_failing.js";
 import * as subscriptions from "./0008_subscriptions.js";
 import * as licenseKeys from "./0009_license_keys.js";
 import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
+import * as outboxNotify from "./0011_outbox_notify.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -21,4 +22,5 @@ export const migrations = [
   { name: "0008_subscriptions", ...subscriptions },
   { name: "0009_license_keys", ...licenseKeys },
   { name: "0010_benefit_grant_jobs", ...benefitGrantJobs },
+  { name: "0011_outbox_notify", ...outboxNotify },
 ];

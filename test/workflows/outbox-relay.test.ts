@@ -1,11 +1,11 @@
 // The outbox relay end to end: real PostgreSQL, a real Temporal dev server, the real worker.
 // Rows written through emit() get published exactly once, rows of rolled-back transactions never
-// exist, a signal after commit wakes the relay, concurrent claimers never share a row, and a
+// exist, a signal after commit wakes the relay and so does the commit itself, concurrent claimers never share a row, and a
 // restarted or second worker joins the one running relay.
 import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emit } from "../../server/kit/outbox.js";
-import { createOutboxActivities } from "../../workflows/activities/outbox.js";
+import { createOutboxActivities, listenForOutbox } from "../../workflows/activities/outbox.js";
 import { outboxRelayWorkflowId } from "../../workflows/shared/ids.js";
 import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
@@ -62,6 +62,36 @@ describe("outbox relay", () => {
     expect(await publicationCounts(infra.knex, org.id)).toEqual(rows.map((r) => ({ id: Number(r.id), times: 1 })).sort((a, b) => a.id - b.id));
   });
 
+  it("is woken by the commit itself (NOTIFY at commit, the worker's listener signals), never by a rollback", async () => {
+    const org = await createOrganization(infra.knex);
+    // No explicit signal, and the relay sleeps an hour when idle: only the listener can wake it.
+    await infra.knex.transaction((trx) => emit(trx, org.id, "product.updated", { n: 1 }));
+    await expect.poll(() => unpublished(infra.knex, org.id), poll).toBe(0);
+
+    let wakes = 0;
+    const stop = await listenForOutbox(infra.knex, async () => {
+      wakes++;
+    });
+    try {
+      await expect.poll(() => wakes, poll).toBe(1); // the start-up wake-up, for rows committed unheard
+      await expect(
+        infra.knex.transaction(async (trx) => {
+          await emit(trx, org.id, "product.updated", { n: 2 });
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(wakes).toBe(1);
+      await infra.knex.transaction(async (trx) => {
+        await emit(trx, org.id, "product.updated", { n: 3 });
+        await emit(trx, org.id, "product.updated", { n: 4 });
+      });
+      await expect.poll(() => wakes, poll).toBe(2);
+    } finally {
+      await stop();
+    }
+  });
+
   it("hands every row to exactly one of several concurrent claimers", async () => {
     const org = await createOrganization(infra.knex);
     await infra.knex.transaction(async (trx) => {
@@ -80,10 +110,15 @@ describe("outbox relay", () => {
     });
     const claimed = (await Promise.all(claimers)).flat();
 
+    // The commit also woke the worker's relay: it is one more claimer, so the six may not get all.
     const ids = (await infra.knex("outbox").where({ organization_id: org.id }).orderBy("id").pluck("id")).map(Number);
-    expect(claimed.sort((a, b) => a - b)).toEqual(ids);
-    expect(await unpublished(infra.knex, org.id)).toBe(0);
-    expect((await publicationCounts(infra.knex, org.id)).every((c) => c.times === 1)).toBe(true);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.every((id) => ids.includes(id))).toBe(true);
+    expect(claimed.length).toBeGreaterThan(0);
+    await expect.poll(() => unpublished(infra.knex, org.id), poll).toBe(0);
+    const counts = await publicationCounts(infra.knex, org.id);
+    expect(counts.map((c) => c.id)).toEqual(ids);
+    expect(counts.every((c) => c.times === 1)).toBe(true);
   });
 
   it("keeps one relay when the worker restarts and when a second worker joins", async () => {

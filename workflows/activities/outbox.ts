@@ -66,3 +66,70 @@ export function createOutboxActivities({
 }
 
 export type OutboxActivities = ReturnType<typeof createOutboxActivities>;
+
+/**
+ * Wakes the outbox relay as soon as rows commit, instead of at its next idle poll: LISTENs on the
+ * `outbox` channel (NOTIFYed at commit by a trigger, migration 0011) on a connection of its own
+ * and calls `wake` (signal the relay) for each notification, coalescing bursts into at most one
+ * wake-up in flight and one behind it. A lost connection is opened again after a second; the
+ * relay's idle poll covers the gap. Returns a function that stops listening.
+ */
+export async function listenForOutbox(knex: Knex, wake: () => Promise<void>): Promise<() => Promise<void>> {
+  type RawClient = { query(sql: string): Promise<unknown>; on(event: string, f: (...args: unknown[]) => void): void; removeAllListeners(): void };
+  const raw = knex.client as { acquireRawConnection(): Promise<RawClient>; destroyRawConnection(c: RawClient): Promise<void> };
+  let stopped = false;
+  let connection: RawClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let inFlight = false;
+  let again = false;
+
+  const signal = () => {
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = true;
+    again = false;
+    wake()
+      .catch((err: unknown) => logger.warn({ err }, "outbox relay wake-up failed; its idle poll picks the rows up"))
+      .finally(() => {
+        inFlight = false;
+        if (again && !stopped) signal();
+      });
+  };
+
+  const connect = async (): Promise<void> => {
+    try {
+      const c = await raw.acquireRawConnection();
+      connection = c;
+      c.on("notification", signal);
+      c.on("error", (err) => {
+        logger.warn({ err }, "outbox listener connection lost; listening again in 1 s");
+        c.removeAllListeners();
+        void raw.destroyRawConnection(c).catch(() => {});
+        if (!stopped) retry = setTimeout(() => void connect(), 1_000);
+      });
+      await c.query("listen outbox");
+      // Rows committed while nobody listened (start-up, reconnect).
+      signal();
+    } catch (err) {
+      logger.warn({ err }, "outbox listener could not connect; trying again in 1 s");
+      if (connection) {
+        connection.removeAllListeners();
+        await raw.destroyRawConnection(connection).catch(() => {});
+        connection = undefined;
+      }
+      if (!stopped) retry = setTimeout(() => void connect(), 1_000);
+    }
+  };
+  await connect();
+
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    if (connection) {
+      connection.removeAllListeners();
+      await raw.destroyRawConnection(connection).catch(() => {});
+    }
+  };
+}
