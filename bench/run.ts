@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { mintOrganizationToken } from "../server/kit/auth.js";
 import { startPostgres } from "../scripts/services.js";
+import { runSubscriptionBench } from "./subscriptions.js";
 import { runWebhookBench } from "./webhooks.js";
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
@@ -138,6 +139,11 @@ main()
   .then(async () => {
     console.log("");
     await runWebhookBench();
+  })
+  .then(async () => {
+    if (process.env.BENCH_SUBSCRIPTIONS === "0") return;
+    console.log("");
+    await runSubscriptionBench();
   })
   .catch((err) => {
     console.error(err);
