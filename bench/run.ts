@@ -1,8 +1,8 @@
 // `make bench`: seeds 10,000 products, then loads GET /v1/products/{id} and
 // GET /v1/products/?limit=100 at 32 connections, beside the bare Express route in the same run,
 // then checkout create (POST /v1/checkouts/) and confirm with the sandbox processor (POST
-// /v1/checkouts/client/{client_secret}/confirm, each request a different open checkout), and prints
-// req/s, p50, p99 and the ratio to the baseline as a Markdown table.
+// /v1/checkouts/client/{client_secret}/confirm, each request a different open checkout), each at
+// 32 and at 8 connections, and prints req/s, p50, p99 and the ratio to the baseline as a Markdown table.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -16,6 +16,9 @@ import { runWebhookBench } from "./webhooks.js";
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
+// Checkout create and confirm are also measured at 8 connections, the concurrency their targets
+// are judged at (docs/BENCHMARKS.md says why); the 32-connection rows stay beside them.
+const CHECKOUT_CONNECTIONS = 8;
 const CONFIRMS = Number(process.env.BENCH_CONFIRMS ?? 2000);
 
 interface Row { name: string; rps: number; p50: number; p99: number; errors: number }
@@ -77,43 +80,52 @@ async function main() {
     // one per request, paid with the sandbox's always-succeeding test token.
     const productId = someId;
     const json = { ...auth, "content-type": "application/json" };
-    rows.push(
-      await load("POST /v1/checkouts/ (create)", `${urls.api}/v1/checkouts/`, json, {
-        method: "POST",
-        body: JSON.stringify({ products: [productId] }),
-      }),
-    );
-    const secrets: string[] = [];
-    for (let i = 0; i < CONFIRMS; i++) {
-      const res = await fetch(`${urls.api}/v1/checkouts/`, { method: "POST", headers: json, body: JSON.stringify({ products: [productId] }) });
-      secrets.push(((await res.json()) as { client_secret: string }).client_secret);
+    for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
+      rows.push(
+        await load(`POST /v1/checkouts/ (create), ${connections} connections`, `${urls.api}/v1/checkouts/`, json, {
+          method: "POST",
+          body: JSON.stringify({ products: [productId] }),
+          connections,
+        }),
+      );
     }
     const confirmBody = JSON.stringify({ customer_email: "bench@example.com", customer_name: "Bench", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" });
-    // One confirm by hand first, so a broken request shape fails loudly instead of as non-2xx counts.
-    const probe = await fetch(`${urls.api}/v1/checkouts/client/${secrets[0]}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: confirmBody });
-    if (probe.status !== 200) throw new Error(`confirm answered ${probe.status}: ${await probe.text()}`);
-    let next = 1;
-    const confirm = await autocannon({
-      url: urls.api,
-      connections: CONNECTIONS,
-      amount: CONFIRMS - 1,
-      requests: [
-        {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          setupRequest: (req) => ({ ...req, path: `/v1/checkouts/client/${secrets[next++ % secrets.length]}/confirm`, body: confirmBody }),
-        },
-      ],
-    });
-    rows.push({
-      name: `POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts)`,
-      rps: confirm.requests.average,
-      p50: confirm.latency.p50,
-      p99: confirm.latency.p99,
-      errors: confirm.errors + confirm.non2xx + confirm.timeouts,
-    });
+    const openCheckouts = async (): Promise<string[]> => {
+      const secrets: string[] = [];
+      for (let i = 0; i < CONFIRMS; i++) {
+        const res = await fetch(`${urls.api}/v1/checkouts/`, { method: "POST", headers: json, body: JSON.stringify({ products: [productId] }) });
+        secrets.push(((await res.json()) as { client_secret: string }).client_secret);
+      }
+      return secrets;
+    };
+    for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
+      const secrets = await openCheckouts();
+      // One confirm by hand first, so a broken request shape fails loudly instead of as non-2xx counts.
+      const probe = await fetch(`${urls.api}/v1/checkouts/client/${secrets[0]}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: confirmBody });
+      if (probe.status !== 200) throw new Error(`confirm answered ${probe.status}: ${await probe.text()}`);
+      let next = 1;
+      const confirm = await autocannon({
+        url: urls.api,
+        connections,
+        amount: CONFIRMS - 1,
+        requests: [
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            setupRequest: (req) => ({ ...req, path: `/v1/checkouts/client/${secrets[next++ % secrets.length]}/confirm`, body: confirmBody }),
+          },
+        ],
+      });
+      rows.push({
+        name: `POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts), ${connections} connections`,
+        rps: confirm.requests.average,
+        p50: confirm.latency.p50,
+        p99: confirm.latency.p99,
+        errors: confirm.errors + confirm.non2xx + confirm.timeouts,
+      });
+    }
     const orders = Number((await knex("orders").count({ n: "*" }).first())?.n ?? 0);
-    if (orders !== CONFIRMS) throw new Error(`expected ${CONFIRMS} orders after the confirm run, found ${orders}`);
+    if (orders !== 2 * CONFIRMS) throw new Error(`expected ${2 * CONFIRMS} orders after the two confirm runs, found ${orders}`);
 
     const base = rows[0].rps;
     console.log(`\n${PRODUCTS} products, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`);
@@ -124,7 +136,10 @@ async function main() {
     }
     const single = rows[1];
     console.log(`\ntarget GET /v1/products/{id}: p99 <= 15 ms (${single.p99 <= 15 ? "met" : "missed"}), >= 35% of bare (${single.rps / base >= 0.35 ? "met" : "missed"})`);
-    console.log(`target checkout create: p99 <= 50 ms (${rows[3].p99 <= 50 ? "met" : "missed"}); confirm: p99 <= 100 ms (${rows[4].p99 <= 100 ? "met" : "missed"})`);
+    const [create32, create8, confirm32, confirm8] = rows.slice(3);
+    const verdict = (r: Row, ms: number) => `${r.p99 <= ms ? "met" : "missed"} at ${CHECKOUT_CONNECTIONS} connections`;
+    console.log(`target checkout create: p99 <= 50 ms (${verdict(create8, 50)}; ${create32.p99} ms at ${CONNECTIONS})`);
+    console.log(`target checkout confirm: p99 <= 100 ms (${verdict(confirm8, 100)}; ${confirm32.p99} ms at ${CONNECTIONS})`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
     child?.kill("SIGTERM");
@@ -134,9 +149,10 @@ async function main() {
   }
 }
 
-// Then the webhooks section (bench/webhooks.ts), on services of its own.
+// Then the webhooks section (bench/webhooks.ts), on services of its own (BENCH_WEBHOOKS=0 skips it).
 main()
   .then(async () => {
+    if (process.env.BENCH_WEBHOOKS === "0") return;
     console.log("");
     await runWebhookBench();
   })
