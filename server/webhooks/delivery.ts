@@ -10,7 +10,9 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
 import { formatBody } from "./formats.js";
-import { eventWithEndpoint, nextPendingEvent } from "./repository.js";
+import {
+  eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
+} from "./repository.js";
 import { signWebhook } from "./signing.js";
 import { refusedAddress } from "./url.js";
 
@@ -130,13 +132,38 @@ export interface AttemptOptions {
 export async function attemptDelivery(knex: Knex, eventId: string, opts: AttemptOptions = {}): Promise<AttemptResult> {
   const found = await eventWithEndpoint(knex, eventId);
   if (!found) return { outcome: "skipped", httpCode: null };
-  const { event, endpoint } = found;
+  return attemptFound(knex, found.event, found.endpoint, opts);
+}
+
+/**
+ * One attempt of an event already read with its endpoint. With `settle` (the queueing being
+ * worked off), a success is recorded and the event settled in a single statement, the common
+ * case of a run through the queue; anything else takes the transaction below.
+ */
+async function attemptFound(knex: Knex, event: WebhookEventRow, endpoint: WebhookEndpointRow, opts: AttemptOptions, settle?: QueuedEvent): Promise<AttemptResult> {
   if (!endpoint.enabled || endpoint.deleted_at !== null) return { outcome: "skipped", httpCode: null };
 
   const body = formatBody(endpoint.format, event.payload);
   const headers = signWebhook(endpoint.secret, event.id, body);
   const res = await postWebhook(endpoint.url, body, { ...headers }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   const succeeded = res.status !== null && res.status >= 200 && res.status < 300;
+  if (succeeded && settle) {
+    await knex.raw(
+      `with delivery as (
+         insert into webhook_deliveries (organization_id, endpoint_id, webhook_event_id, http_code, response, succeeded)
+         values (?, ?, ?, ?, ?, true)
+       ), event as (
+         update webhook_events
+            set last_http_code = ?, succeeded = true, modified_at = now(), pending = case when queued = ? then false else pending end
+          where id = ?
+       ), endpoint as (
+         update webhook_endpoints set failing_since = null where id = ? and failing_since is not null
+       )
+       select 1`,
+      [event.organization_id, endpoint.id, event.id, res.status, res.body, res.status, settle.queued, event.id, endpoint.id],
+    );
+    return { outcome: "delivered", httpCode: res.status };
+  }
   let outcome: AttemptOutcome = succeeded ? "delivered" : res.status === 410 ? "gone" : "failed";
   const at = opts.at ?? new Date();
   const disableAfterMs = opts.disableAfterMs ?? webhookDisableAfterMs();
@@ -230,12 +257,12 @@ export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueR
   const budgetMs = opts.budgetMs ?? 15_000;
   let delivered = 0;
   while (delivered < maxEvents && Date.now() - started < budgetMs) {
-    const next = await nextQueuedEvent(knex, endpointId);
-    if (!next) return { delivered, head: null, more: false };
+    const found = await nextPendingEventWithEndpoint(knex, endpointId);
+    if (!found) return { delivered, head: null, more: false };
+    const next = { eventId: found.event.id, queued: found.event.queued };
     const at = opts.at ? new Date(opts.at.getTime() + (Date.now() - started)) : undefined;
-    const result = await attemptDelivery(knex, next.eventId, { ...opts, at });
+    const result = await attemptFound(knex, found.event, found.endpoint, { ...opts, at }, next);
     if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
-    await settleEvent(knex, next);
     delivered++;
   }
   return { delivered, head: null, more: true };

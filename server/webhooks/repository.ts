@@ -128,6 +128,22 @@ export async function nextPendingEvent(db: Knex, endpointId: string): Promise<We
     .first("webhook_events.*");
 }
 
+/** The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. */
+export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string): Promise<{ event: WebhookEventRow; endpoint: WebhookEndpointRow } | undefined> {
+  const row = await db("webhook_events")
+    .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
+    .where("webhook_events.endpoint_id", endpointId)
+    .where("webhook_events.pending", true)
+    .where("webhook_endpoints.enabled", true)
+    .whereNull("webhook_endpoints.deleted_at")
+    .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }])
+    .first(db.raw("to_jsonb(webhook_events.*) as event"), db.raw("to_jsonb(webhook_endpoints.*) as endpoint"));
+  if (!row) return undefined;
+  const { event, endpoint } = row as { event: WebhookEventRow; endpoint: WebhookEndpointRow };
+  // Through JSON: timestamps are strings; the delivery side reads only ids, payload and the endpoint's settings.
+  return { event, endpoint: { ...endpoint, deleted_at: endpoint.deleted_at ? new Date(endpoint.deleted_at) : null } };
+}
+
 export async function eventWithEndpoint(
   db: Knex,
   eventId: string,
