@@ -1,10 +1,16 @@
 // `make bench`, webhooks: state change → delivered latency and deliveries per second at 100
 // endpoints. Starts PostgreSQL, a Temporal dev server, the worker (outbox relay + delivery
 // workflows, default settings) and the API in this process, and a receiver on 127.0.0.1 answering
-// 200 behind 100 endpoints of one organization subscribed to product.updated. Then PATCHes one
-// product BENCH_WEBHOOK_UPDATES times through the API (BENCH_WEBHOOK_RATE per second) and times,
-// for every (update, endpoint), from the PATCH being sent (commit happens before its answer, so
-// this overstates a little) to the receiver getting the delivery. Prints a Markdown table.
+// 200 behind 100 endpoints of one organization subscribed to product.updated. Two phases, each
+// PATCHing one product through the API and timing, for every (update, endpoint), from the PATCH
+// being sent (its commit happens before its answer, so this overstates a little) to the receiver
+// getting the delivery:
+// - latency: BENCH_WEBHOOK_UPDATES updates (20) at a steady BENCH_WEBHOOK_RATE per second (2),
+//   i.e. 200 deliveries/s offered, under the throughput target, so the p99 is not a queue's;
+// - throughput: BENCH_WEBHOOK_BURST updates (40) sent back to back (thousands of deliveries per
+//   second offered, far over the target), measuring delivered/s from the first PATCH to the
+//   last delivery.
+// Prints a Markdown table.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
@@ -16,29 +22,46 @@ import { startWorker } from "../workflows/worker.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);
 const UPDATES = Number(process.env.BENCH_WEBHOOK_UPDATES ?? 20);
-const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 10);
+const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 2);
+const BURST = Number(process.env.BENCH_WEBHOOK_BURST ?? 40);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-export async function runWebhookBench(): Promise<{ p50: number; p99: number; perSecond: number; lost: number }> {
+export interface WebhookBenchResult {
+  p50: number;
+  p99: number;
+  /** Delivered per second in the burst phase. */
+  perSecond: number;
+  lost: number;
+}
+
+interface Phase {
+  /** PATCH send time per update number. */
+  sent: Map<number, number>;
+  latencies: number[];
+  firstSent: number;
+  lastReceived: number;
+}
+
+export async function runWebhookBench(): Promise<WebhookBenchResult> {
   process.env.WEBHOOKS_ALLOW_HTTP = "1";
   process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
   const pg = await startPostgres({ dataDir: `.data/bench-wh-pg-${process.pid}`, persistent: false });
   const temporal = await startTemporal();
   process.env.TEMPORAL_ADDRESS = temporal.address; // the API's webhook waker (redeliveries)
   const knex = createKnex(pg.url, { pool: { min: 2, max: 30 } });
-  const sent = new Map<number, number>();
-  const latencies: number[] = [];
-  let firstSent = 0;
-  let lastReceived = 0;
+  const phases = new Map<string, Phase>();
   const receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const now = performance.now();
-      const n = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { metadata: { n: number } } }).data.metadata.n;
-      latencies.push(now - sent.get(n)!);
-      lastReceived = now;
+      const { n, phase } = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { metadata: { n: number; phase: string } } }).data.metadata;
+      const p = phases.get(phase);
+      if (p) {
+        p.latencies.push(now - p.sent.get(n)!);
+        p.lastReceived = now;
+      }
       res.writeHead(200).end("ok");
     });
   });
@@ -72,36 +95,55 @@ export async function runWebhookBench(): Promise<{ p50: number; p99: number; per
       if (res.status !== 201) throw new Error(`endpoint create answered ${res.status}: ${await res.text()}`);
     }
 
-    console.log(`webhooks: ${UPDATES} product updates at ${RATE}/s, ${ENDPOINTS} endpoints…`);
-    firstSent = performance.now();
-    const patches: Promise<void>[] = [];
-    for (let n = 0; n < UPDATES; n++) {
-      const due = firstSent + (n * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      sent.set(n, performance.now());
-      patches.push(
-        fetch(`${api.url}/v1/products/${product.id}`, { method: "PATCH", headers, body: JSON.stringify({ metadata: { n } }) }).then(async (res) => {
-          if (res.status !== 200) throw new Error(`product update answered ${res.status}: ${await res.text()}`);
-        }),
-      );
-    }
-    await Promise.all(patches);
-    const expected = UPDATES * ENDPOINTS;
-    const deadline = Date.now() + 300_000;
-    while (latencies.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const patch = (body: unknown) =>
+      fetch(`${api!.url}/v1/products/${product.id}`, { method: "PATCH", headers, body: JSON.stringify(body) }).then(async (res) => {
+        if (res.status !== 200) throw new Error(`product update answered ${res.status}: ${await res.text()}`);
+      });
 
-    const sorted = [...latencies].sort((a, b) => a - b);
+    /** `rate` updates per second, or all at once (one after the other, as fast as the API answers). */
+    async function runPhase(name: string, updates: number, rate: number | "burst"): Promise<Phase & { lost: number }> {
+      const p: Phase = { sent: new Map(), latencies: [], firstSent: performance.now(), lastReceived: 0 };
+      phases.set(name, p);
+      const patches: Promise<void>[] = [];
+      for (let n = 0; n < updates; n++) {
+        if (rate !== "burst") {
+          const wait = p.firstSent + (n * 1000) / rate - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        }
+        p.sent.set(n, performance.now());
+        const sending = patch({ metadata: { n, phase: name } });
+        // A burst still sends in order: the product row is locked per update anyway.
+        if (rate === "burst") await sending;
+        else patches.push(sending);
+      }
+      await Promise.all(patches);
+      const expected = updates * ENDPOINTS;
+      const deadline = Date.now() + 300_000;
+      while (p.latencies.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return { ...p, lost: expected - p.latencies.length };
+    }
+
+    console.log(`webhooks: latency phase, ${UPDATES} product updates at ${RATE}/s, ${ENDPOINTS} endpoints…`);
+    const steady = await runPhase("latency", UPDATES, RATE);
+    console.log(`webhooks: throughput phase, ${BURST} product updates back to back…`);
+    const burst = await runPhase("burst", BURST, "burst");
+
+    const sorted = [...steady.latencies].sort((a, b) => a - b);
     const p50 = pct(sorted, 50);
     const p99 = pct(sorted, 99);
-    const perSecond = latencies.length / ((lastReceived - firstSent) / 1000);
-    const lost = expected - latencies.length;
-    console.log(`\n${ENDPOINTS} endpoints, ${UPDATES} updates at ${RATE}/s (${expected} deliveries), node ${process.version}\n`);
+    const burstSorted = [...burst.latencies].sort((a, b) => a - b);
+    const burstSeconds = (burst.lastReceived - burst.firstSent) / 1000;
+    const offered = (BURST * ENDPOINTS) / ((Math.max(...burst.sent.values()) - burst.firstSent) / 1000);
+    const perSecond = burst.latencies.length / burstSeconds;
+    const lost = steady.lost + burst.lost;
+    console.log(`\n${ENDPOINTS} endpoints; latency: ${UPDATES} updates at ${RATE}/s (${UPDATES * ENDPOINTS} deliveries); throughput: ${BURST} updates back to back (${BURST * ENDPOINTS} deliveries); node ${process.version}\n`);
     console.log("| measure | value | target |");
     console.log("|---|---:|---|");
-    console.log(`| state change → delivered p50 | ${p50.toFixed(0)} ms | |`);
-    console.log(`| state change → delivered p99 | ${p99.toFixed(0)} ms | ≤ 250 ms (${p99 <= 250 ? "met" : "missed"}) |`);
-    console.log(`| deliveries per second | ${perSecond.toFixed(0)} | ≥ 500 (${perSecond >= 500 ? "met" : "missed"}) |`);
+    console.log(`| state change → delivered p50, steady ${RATE * ENDPOINTS}/s | ${p50.toFixed(0)} ms | |`);
+    console.log(`| state change → delivered p99, steady ${RATE * ENDPOINTS}/s | ${p99.toFixed(0)} ms | ≤ 250 ms (${p99 <= 250 ? "met" : "missed"}) |`);
+    console.log(`| burst: offered | ${offered.toFixed(0)} deliveries/s | |`);
+    console.log(`| burst: delivered per second | ${perSecond.toFixed(0)} | ≥ 500 (${perSecond >= 500 ? "met" : "missed"}) |`);
+    console.log(`| burst: last delivery after | ${burstSeconds.toFixed(1)} s (p50 ${pct(burstSorted, 50).toFixed(0)} ms, p99 ${pct(burstSorted, 99).toFixed(0)} ms) | |`);
     console.log(`| deliveries missing after 300 s | ${lost} | 0 |`);
     if (lost > 0) process.exitCode = 1;
     return { p50, p99, perSecond, lost };
