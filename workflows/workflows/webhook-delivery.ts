@@ -19,7 +19,7 @@
 // and the queue stops; so does failing every attempt for `disableAfterMs` (the attempt activity
 // decides, on this workflow's clock, and tells the organization). Strict ordering means an event that keeps failing holds back the events
 // behind it until its schedule runs out.
-import { condition, continueAsNew, defineSignal, patched, proxyActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
+import { condition, continueAsNew, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
 
 type QueuedEvent = Parameters<WebhookActivities["settleWebhookEvent"]>[0];
@@ -58,8 +58,11 @@ const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
 });
 
 // A run of first attempts: its budget (15 s) for starting attempts, plus the last attempt's 10 s
-// timeout and the database writes.
-const { deliverQueuedWebhooks } = proxyActivities<WebhookActivities>({
+// timeout and the database writes. A local activity: it runs inside this workflow's task on the
+// worker that holds the run, without the three server round trips of a scheduled activity (the
+// common path, one run per wake-up, costs the Temporal server little). A run lost with its worker
+// is made again by the worker that takes the workflow over (same webhook-id).
+const { deliverQueuedWebhooks } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: "45 seconds",
   retry: { maximumAttempts: 1 },
 });
