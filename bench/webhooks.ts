@@ -145,6 +145,26 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     console.log(`| burst: delivered per second | ${perSecond.toFixed(0)} | ≥ 500 (${perSecond >= 500 ? "met" : "missed"}) |`);
     console.log(`| burst: last delivery after | ${burstSeconds.toFixed(1)} s (p50 ${pct(burstSorted, 50).toFixed(0)} ms, p99 ${pct(burstSorted, 99).toFixed(0)} ms) | |`);
     console.log(`| deliveries missing after 300 s | ${lost} | 0 |`);
+    // Where the time goes, from the database's own timestamps (one clock): the PATCH's transaction
+    // start → the relay's claim (outbox created_at → published_at), then the claim → the
+    // delivery recorded after the receiver answered (wake-up signal, the endpoint's workflow
+    // task, its run of first attempts, the HTTP exchange).
+    const { rows: stages } = await knex.raw<{ rows: { phase: string; claim_p50: number; claim_p99: number; deliver_p50: number; deliver_p99: number }[] }>(
+      `select o.payload->'data'->'metadata'->>'phase' as phase,
+              percentile_cont(0.5) within group (order by extract(epoch from o.published_at - o.created_at) * 1000) as claim_p50,
+              percentile_cont(0.99) within group (order by extract(epoch from o.published_at - o.created_at) * 1000) as claim_p99,
+              percentile_cont(0.5) within group (order by extract(epoch from d.created_at - o.published_at) * 1000) as deliver_p50,
+              percentile_cont(0.99) within group (order by extract(epoch from d.created_at - o.published_at) * 1000) as deliver_p99
+         from outbox o
+         join webhook_events e on e.outbox_id = o.id
+         join webhook_deliveries d on d.webhook_event_id = e.id and d.succeeded
+        where o.type = 'product.updated'
+        group by 1 order by 1 desc`,
+    );
+    for (const r of stages) {
+      console.log(`| ${r.phase}: commit → relay claim p50 / p99 | ${r.claim_p50.toFixed(0)} / ${r.claim_p99.toFixed(0)} ms | |`);
+      console.log(`| ${r.phase}: relay claim → delivered p50 / p99 | ${r.deliver_p50.toFixed(0)} / ${r.deliver_p99.toFixed(0)} ms | |`);
+    }
     if (lost > 0) process.exitCode = 1;
     return { p50, p99, perSecond, lost };
   } finally {
