@@ -118,26 +118,23 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
 
 /** The oldest event still queued for a live, enabled endpoint (outbox order), or none. */
 export async function nextPendingEvent(db: Knex, endpointId: string): Promise<WebhookEventRow | undefined> {
+  return queueOf(db, endpointId).first("webhook_events.*");
+}
+
+/** An endpoint's queued events, oldest first, while the endpoint is live and enabled. */
+function queueOf(db: Knex, endpointId: string): Knex.QueryBuilder {
   return db("webhook_events")
     .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
     .where("webhook_events.endpoint_id", endpointId)
     .where("webhook_events.pending", true)
     .where("webhook_endpoints.enabled", true)
     .whereNull("webhook_endpoints.deleted_at")
-    .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }])
-    .first("webhook_events.*");
+    .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }]);
 }
 
 /** The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. */
 export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string): Promise<{ event: WebhookEventRow; endpoint: WebhookEndpointRow } | undefined> {
-  const row = await db("webhook_events")
-    .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
-    .where("webhook_events.endpoint_id", endpointId)
-    .where("webhook_events.pending", true)
-    .where("webhook_endpoints.enabled", true)
-    .whereNull("webhook_endpoints.deleted_at")
-    .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }])
-    .first(db.raw("to_jsonb(webhook_events.*) as event"), db.raw("to_jsonb(webhook_endpoints.*) as endpoint"));
+  const row = await queueOf(db, endpointId).first(db.raw("to_jsonb(webhook_events.*) as event"), db.raw("to_jsonb(webhook_endpoints.*) as endpoint"));
   if (!row) return undefined;
   const { event, endpoint } = row as { event: WebhookEventRow; endpoint: WebhookEndpointRow };
   // Through JSON: timestamps are strings; the delivery side reads only ids, payload and the endpoint's settings.
