@@ -18,12 +18,23 @@ import { mintOrganizationToken } from "../server/kit/auth.js";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
-import { startWorker } from "../workflows/worker.js";
+import { startWorker, type WorkerTuning } from "../workflows/worker.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);
 const UPDATES = Number(process.env.BENCH_WEBHOOK_UPDATES ?? 20);
 const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 2);
 const BURST = Number(process.env.BENCH_WEBHOOK_BURST ?? 40);
+
+/** Worker tuning for experiments (BENCH_WEBHOOK_WFT, _WFT_POLLS, _CACHE); the SDK's defaults unless set. */
+function benchTuning(): WorkerTuning {
+  const n = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+  const tuning: WorkerTuning = {
+    maxConcurrentWorkflowTaskExecutions: n("BENCH_WEBHOOK_WFT"),
+    maxConcurrentWorkflowTaskPolls: n("BENCH_WEBHOOK_WFT_POLLS"),
+    maxCachedWorkflows: n("BENCH_WEBHOOK_CACHE"),
+  };
+  return Object.fromEntries(Object.entries(tuning).filter(([, v]) => v !== undefined));
+}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -71,7 +82,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     await migrateLatest(knex);
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    worker = await startWorker({ knex, temporalAddress: temporal.address });
+    worker = await startWorker({ knex, temporalAddress: temporal.address, tuning: benchTuning() });
     api = await startApi({ knex, port: 0, temporalAddress: temporal.address });
 
     const [org] = await knex("organizations")
