@@ -92,7 +92,7 @@ describe("subscription worker killed mid-charge", () => {
       });
 
       // Mid-charge: the card is charged (the ledger has it), the answer has not come back.
-      await expect.poll(async () => (await chargesInLedger()).length, { timeout: 30_000, interval: 20 }).toBe(1);
+      await expect.poll(async () => (await chargesInLedger()).length, { timeout: 60_000, interval: 20 }).toBe(1);
       child.kill("SIGKILL");
       await exited;
       const [order] = await infra.knex("orders").where({ subscription_id: subscriptionId });
