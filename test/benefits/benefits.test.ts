@@ -128,10 +128,18 @@ describe("benefits", () => {
       { type: "license_keys", description: "Keys", properties: { expires: { ttl: 1, timeframe: "week" } } },
       { type: "github_repository", description: "Repo", properties: { repository_owner: "acme", repository_name: "r", permission: "owner" } },
       { type: "meter_credit", description: "Credits", properties: { units: 1, meter_id: meterId } },
+      { type: "license_keys", description: "Keys", properties: { prefix: 12 } },
     ]) {
       const res = await fetch(`${api.url}/v1/benefits/`, { method: "POST", headers, body: JSON.stringify(body) });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
+  });
+
+  it("trims a license key prefix; an empty one means none", async () => {
+    const trimmed = await polar.benefits.create({ type: "license_keys", description: "Keys", properties: { prefix: "  ACME " } });
+    expect(trimmed.properties).toMatchObject({ prefix: "ACME" });
+    const none = await polar.benefits.create({ type: "license_keys", description: "Keys", properties: { prefix: "   " } });
+    expect(none.properties).toMatchObject({ prefix: null });
   });
 
   it("consults the provider verifier when one is configured", async () => {

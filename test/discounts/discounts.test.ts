@@ -60,6 +60,10 @@ describe("discounts", () => {
     expect(fixedOnce).not.toHaveProperty("durationInMonths");
     expect(await polar.discounts.get({ id: fixedOnce.id })).toEqual(fixedOnce);
 
+    const fixedForever = await polar.discounts.create({ name: "Two off forever", type: "fixed", duration: "forever", amount: 200 });
+    expect(fixedForever).toMatchObject({ type: "fixed", duration: "forever", amount: 200, currency: "usd" });
+    expect(fixedForever).not.toHaveProperty("durationInMonths");
+
     const fixedRepeat = await polar.discounts.create({ name: "Ten euro x3", type: "fixed", duration: "repeating", durationInMonths: 3, amount: 1000, currency: "EUR" });
     expect(fixedRepeat).toMatchObject({ type: "fixed", duration: "repeating", durationInMonths: 3, amount: 1000, currency: "eur", code: null });
 
