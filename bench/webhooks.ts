@@ -59,7 +59,9 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
   process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
   const pg = await startPostgres({ dataDir: `.data/bench-wh-pg-${process.pid}`, persistent: false });
   const temporal = await startTemporal();
-  process.env.TEMPORAL_ADDRESS = temporal.address; // the API's webhook waker (redeliveries)
+  // The API's webhook waker (redeliveries) reads it; put back afterwards, so a later section starts its own Temporal.
+  const previousTemporalAddress = process.env.TEMPORAL_ADDRESS;
+  process.env.TEMPORAL_ADDRESS = temporal.address;
   const knex = createKnex(pg.url, { pool: { min: 2, max: 30 } });
   const phases = new Map<string, Phase>();
   const receiver = createServer((req, res) => {
@@ -185,6 +187,8 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     await knex.destroy();
     await temporal.stop();
     await pg.stop();
+    if (previousTemporalAddress === undefined) delete process.env.TEMPORAL_ADDRESS;
+    else process.env.TEMPORAL_ADDRESS = previousTemporalAddress;
   }
 }
 
