@@ -139,12 +139,13 @@ describe("license keys (merchant)", () => {
     const { token: readOnly } = await orgWithToken(api.knex, { scopes: ["license_keys:read"] });
     const reader = api.client(readOnly);
     // The client decodes no typed 403 on these calls: a generic error carrying the NotPermitted body.
+    // Thunks: each call starts only when awaited, so none rejects unobserved.
     for (const call of [
-      reader.licenseKeys.update({ id: made.id, licenseKeyUpdate: {} }),
-      reader.licenseKeys.validate({ key: made.key, organizationId: orgId }),
-      reader.licenseKeys.deactivate({ key: made.key, organizationId: orgId, activationId: made.id }),
+      () => reader.licenseKeys.update({ id: made.id, licenseKeyUpdate: {} }),
+      () => reader.licenseKeys.validate({ key: made.key, organizationId: orgId }),
+      () => reader.licenseKeys.deactivate({ key: made.key, organizationId: orgId, activationId: made.id }),
     ]) {
-      const e = await rejects(call, SDKError);
+      const e = await rejects(call(), SDKError);
       expect(e.statusCode).toBe(403);
       expect(JSON.parse(e.body).error).toBe("NotPermitted");
     }
