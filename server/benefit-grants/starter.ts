@@ -4,7 +4,7 @@
 // by the sweep workflow, which restarts the workflow of every job still pending. Tests and
 // embedders may swap the starter (another client, namespace or task queue).
 import type { Client } from "@temporalio/client";
-import { createTemporalClient } from "../../workflows/client.js";
+import { temporalPort } from "../../workflows/client.js";
 import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
 import type { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
 import { logger } from "../kit/logger.js";
@@ -45,22 +45,14 @@ export function temporalBenefitGrantStarter(client: Client | Promise<Client>, ta
   };
 }
 
-let starter: BenefitGrantStarter | null = null;
+const port = temporalPort((client) => temporalBenefitGrantStarter(client));
 
 export function getBenefitGrantStarter(): BenefitGrantStarter {
-  if (!starter) {
-    const client = createTemporalClient(process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233", process.env.TEMPORAL_NAMESPACE ?? "default");
-    // A failed connection is retried on the next start instead of being cached.
-    client.catch(() => {
-      starter = null;
-    });
-    starter = temporalBenefitGrantStarter(client);
-  }
-  return starter;
+  return port.get();
 }
 
 export function setBenefitGrantStarter(s: BenefitGrantStarter | null): void {
-  starter = s;
+  port.set(s);
 }
 
 /** Starts the jobs' workflows once `trx` commits; nothing when it rolls back. Never throws. */

@@ -2,7 +2,7 @@
 // TEMPORAL_ADDRESS. The workflow id is the business id, so concurrent requests for one order
 // join the same run. Tests and embedders may swap the starter (another client or task queue).
 import type { Client } from "@temporalio/client";
-import { createTemporalClient } from "../../workflows/client.js";
+import { temporalPort } from "../../workflows/client.js";
 import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
 import type { invoiceWorkflow } from "../../workflows/workflows/invoice.js";
 
@@ -26,20 +26,12 @@ export function temporalInvoiceStarter(client: Client | Promise<Client>, taskQue
   };
 }
 
-let starter: InvoiceWorkflowStarter | null = null;
+const port = temporalPort((client) => temporalInvoiceStarter(client));
 
 export function getInvoiceWorkflowStarter(): InvoiceWorkflowStarter {
-  if (!starter) {
-    const client = createTemporalClient(process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233", process.env.TEMPORAL_NAMESPACE ?? "default");
-    // A failed connection is retried on the next request instead of being cached.
-    client.catch(() => {
-      starter = null;
-    });
-    starter = temporalInvoiceStarter(client);
-  }
-  return starter;
+  return port.get();
 }
 
 export function setInvoiceWorkflowStarter(s: InvoiceWorkflowStarter | null): void {
-  starter = s;
+  port.set(s);
 }

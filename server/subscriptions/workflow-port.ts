@@ -5,7 +5,7 @@
 // sweep starts every live subscription whose workflow is not known to run.
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
-import { createTemporalClient } from "../../workflows/client.js";
+import { temporalPort } from "../../workflows/client.js";
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
@@ -31,28 +31,17 @@ export function temporalSubscriptionPoker(client: Client | Promise<Client>, task
   };
 }
 
-let poker: SubscriptionPoker | null = null;
-
-function defaultPoker(): SubscriptionPoker {
-  if (!poker) {
-    const client = createTemporalClient(process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233", process.env.TEMPORAL_NAMESPACE ?? "default");
-    client.catch(() => {
-      poker = null; // retried on the next poke instead of cached
-    });
-    poker = temporalSubscriptionPoker(client);
-  }
-  return poker;
-}
+const port = temporalPort((client) => temporalSubscriptionPoker(client));
 
 export function setSubscriptionPoker(p: SubscriptionPoker | null): void {
-  poker = p;
+  port.set(p);
 }
 
 /** After commit: make sure each subscription's workflow runs and looks at what changed. */
 export async function pokeSubscriptions(db: Knex, subscriptionIds: string[]): Promise<void> {
   if (subscriptionIds.length === 0) return;
   try {
-    await defaultPoker()(subscriptionIds);
+    await port.get()(subscriptionIds);
     await db("subscriptions").whereIn("id", subscriptionIds).whereNull("workflow_started_at").update({ workflow_started_at: new Date() });
   } catch (err) {
     logger.warn({ err, subscriptionIds }, "could not reach the subscription workflows; the worker's sweep starts them");
