@@ -75,10 +75,16 @@ async function main() {
       rmSync(RUN_FILE, { force: true });
     })());
 
-  let signals = 0;
+  // A terminal's Ctrl-C reaches this process twice at once: from the terminal (it signals the whole
+  // process group) and relayed by the tsx launcher. Only a signal a second or more after the first
+  // is someone asking again to force the exit.
+  let firstSignalAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) {
+    const now = Date.now();
+    if (firstSignalAt && now - firstSignalAt < 1_000) return;
+    const again = firstSignalAt !== 0;
+    firstSignalAt ||= now;
+    if (again) {
       process.stderr.write(`\n${sig} again: exiting without waiting\n`);
       process.exit(1);
     }
