@@ -20,9 +20,19 @@ export async function emit(
   type: WebhookEventType,
   data: unknown,
 ): Promise<void> {
-  await trx("outbox").insert({
-    organization_id: organizationId,
-    type,
-    payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }),
-  });
+  await emitAll(trx, organizationId, [type], data);
+}
+
+/** Several events about one entity (order.updated and order.paid, say), in one insert and in this order. */
+export async function emitAll(trx: Knex.Transaction, organizationId: string, types: WebhookEventType[], data: unknown): Promise<void> {
+  if (types.length === 0) return;
+  const timestamp = new Date().toISOString();
+  const json = JSON.stringify(data);
+  await trx("outbox").insert(
+    types.map((type) => ({
+      organization_id: organizationId,
+      type,
+      payload: `{"type":${JSON.stringify(type)},"timestamp":"${timestamp}","data":${json}}`,
+    })),
+  );
 }

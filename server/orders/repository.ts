@@ -87,15 +87,20 @@ export interface OrderRelations {
   subscriptions: Map<string, SubscriptionRow>;
 }
 
-/** Loads the relations of many orders in five queries. */
-export async function loadOrderRelations(db: Knex, orders: OrderRow[]): Promise<OrderRelations> {
+/**
+ * Loads the relations of many orders in at most five queries; a relation the caller already holds
+ * (`known`, e.g. rows it has just written or read in the same transaction) is not read again.
+ */
+export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Partial<OrderRelations> = {}): Promise<OrderRelations> {
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
+  // No query for an empty id list (an order without a discount or a subscription).
+  const byIds = <T extends object>(table: string, ids: string[]) => (ids.length ? db<T>(table).whereIn("id", ids) : []) as Promise<T[]>;
   const [customers, products, discounts, items, subscriptions] = await Promise.all([
-    db<CustomerRow>("customers").whereIn("id", uniq(orders.map((o) => o.customer_id))),
-    db<ProductRow>("products").whereIn("id", uniq(orders.map((o) => o.product_id))),
-    db<DiscountRow>("discounts").whereIn("id", uniq(orders.map((o) => o.discount_id))),
-    db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
-    db<SubscriptionRow>("subscriptions").whereIn("id", uniq(orders.map((o) => o.subscription_id))),
+    known.customers ? [] : byIds<CustomerRow>("customers", uniq(orders.map((o) => o.customer_id))),
+    known.products ? [] : byIds<ProductRow>("products", uniq(orders.map((o) => o.product_id))),
+    known.discounts ? [] : byIds<DiscountRow>("discounts", uniq(orders.map((o) => o.discount_id))),
+    known.items ? [] : db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
+    known.subscriptions ? [] : byIds<SubscriptionRow>("subscriptions", uniq(orders.map((o) => o.subscription_id))),
   ]);
   const byOrder = new Map<string, OrderItemRow[]>();
   for (const it of items as OrderItemRow[]) {
@@ -104,10 +109,10 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[]): Promise<
     else byOrder.set(it.order_id, [it]);
   }
   return {
-    customers: new Map((customers as CustomerRow[]).map((c) => [c.id, c])),
-    products: new Map((products as ProductRow[]).map((p) => [p.id, p])),
-    discounts: new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
-    items: byOrder,
-    subscriptions: new Map((subscriptions as SubscriptionRow[]).map((x) => [x.id, x])),
+    customers: known.customers ?? new Map((customers as CustomerRow[]).map((c) => [c.id, c])),
+    products: known.products ?? new Map((products as ProductRow[]).map((p) => [p.id, p])),
+    discounts: known.discounts ?? new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
+    items: known.items ?? byOrder,
+    subscriptions: known.subscriptions ?? new Map((subscriptions as SubscriptionRow[]).map((x) => [x.id, x])),
   };
 }

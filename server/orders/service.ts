@@ -6,12 +6,21 @@ import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { checkAddress, type Address } from "../customers/address.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
-import { emit } from "../kit/outbox.js";
+import { emit, emitAll } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { loadRelations } from "../products/repository.js";
 import { toCustomerOrder, toOrder, type CustomerOrderOut, type OrderOut } from "./models.js";
-import { findReadable, loadOrderRelations, readable, type BillingReason, type OrderRow, type OrderScope } from "./repository.js";
+import {
+  findReadable,
+  loadOrderRelations,
+  readable,
+  type BillingReason,
+  type OrderItemRow,
+  type OrderRelations,
+  type OrderRow,
+  type OrderScope,
+} from "./repository.js";
 
 export interface OrderItemInput {
   label: string;
@@ -43,8 +52,9 @@ export interface CreateOrderForCheckoutInput {
   billingPeriodStart?: Date | null;
 }
 
-export async function readOrder(db: Knex, row: OrderRow): Promise<OrderOut> {
-  return toOrder(row, await loadOrderRelations(db, [row]));
+/** The order as the API returns it; relations the caller already holds are not read again. */
+export async function readOrder(db: Knex, row: OrderRow, known?: Partial<OrderRelations>): Promise<OrderOut> {
+  return toOrder(row, await loadOrderRelations(db, [row], known));
 }
 
 async function readCustomerOrders(db: Knex, rows: OrderRow[]): Promise<CustomerOrderOut[]> {
@@ -65,8 +75,14 @@ export async function readCustomerOrder(db: Knex, row: OrderRow): Promise<Custom
 /**
  * Creates the pending order of a confirmed checkout, inside the caller's transaction, and writes
  * order.created. The unique index on checkout_id makes a second order for one checkout impossible.
+ * `known`: the order's customer, product, discount and subscription rows when the caller holds
+ * them already (order.created then costs no reads).
  */
-export async function createOrderForCheckout(trx: Knex.Transaction, input: CreateOrderForCheckoutInput): Promise<OrderRow> {
+export async function createOrderForCheckout(
+  trx: Knex.Transaction,
+  input: CreateOrderForCheckoutInput,
+  known: Omit<Partial<OrderRelations>, "items"> = {},
+): Promise<OrderRow> {
   const [row] = await trx<OrderRow>("orders")
     .insert({
       organization_id: input.organizationId,
@@ -90,32 +106,42 @@ export async function createOrderForCheckout(trx: Knex.Transaction, input: Creat
       billing_period_start: input.billingPeriodStart ?? null,
     })
     .returning("*");
-  if (input.items.length) {
-    await trx("order_items").insert(
-      input.items.map((it, position) => ({
-        order_id: row.id,
-        label: it.label,
-        amount: it.amount,
-        tax_amount: it.taxAmount,
-        proration: it.proration,
-        product_price_id: it.productPriceId,
-        position,
-      })),
-    );
-  }
-  await emit(trx, input.organizationId, "order.created", await readOrder(trx, row as OrderRow));
+  const items = input.items.length
+    ? ((await trx("order_items")
+        .insert(
+          input.items.map((it, position) => ({
+            order_id: row.id,
+            label: it.label,
+            amount: it.amount,
+            tax_amount: it.taxAmount,
+            proration: it.proration,
+            product_price_id: it.productPriceId,
+            position,
+          })),
+        )
+        .returning("*")) as OrderItemRow[])
+    : [];
+  await emit(trx, input.organizationId, "order.created", await readOrder(trx, row as OrderRow, { ...known, items: new Map([[row.id, items]]) }));
   return row as OrderRow;
 }
 
 /** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */
-export async function markOrderPaid(trx: Knex.Transaction, orderId: string): Promise<OrderRow> {
-  const row = await trx<OrderRow>("orders").where({ id: orderId }).forUpdate().first();
+export async function markOrderPaid(
+  trx: Knex.Transaction,
+  orderId: string,
+  opts: {
+    /** The order's row, when the caller has already locked it in this transaction. */
+    locked?: OrderRow;
+    /** Relations of the order the caller holds already (see readOrder). */
+    known?: Partial<OrderRelations>;
+  } = {},
+): Promise<OrderRow> {
+  const row = opts.locked ?? (await trx<OrderRow>("orders").where({ id: orderId }).forUpdate().first());
   if (!row) throw new ResourceNotFound("Order not found.");
   if (row.status !== "pending") return row as OrderRow;
   const [updated] = await trx<OrderRow>("orders").where({ id: orderId }).update({ status: "paid", modified_at: new Date() }).returning("*");
-  const out = await readOrder(trx, updated as OrderRow);
-  await emit(trx, row.organization_id, "order.updated", out);
-  await emit(trx, row.organization_id, "order.paid", out);
+  const out = await readOrder(trx, updated as OrderRow, opts.known);
+  await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);
   // A one-time purchase grants its product's benefits; a subscription's grants follow the subscription.
   if (!row.subscription_id) {
     await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: row.product_id, orderId: row.id });

@@ -23,14 +23,14 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
 import { createOrderForCheckout, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
-import type { OrderRow } from "../orders/repository.js";
+import type { OrderRelations, OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "./clock.js";
 import { addIntervals, periodBounds } from "./periods.js";
-import type { ProrationLine, SubscriptionRow } from "./repository.js";
+import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 
 const DAY = 86_400_000;
@@ -172,6 +172,23 @@ export function cycleLines(
   return { items, subtotal: 0, discountAmount: 0, carried: [{ label: "Credit from the previous period", amount: sum, product_price_id: null }] };
 }
 
+/**
+ * The relations of a subscription's order that the subscription's own relations already hold. An
+ * order from before a plan or discount change names another product or discount: those are read.
+ */
+function knownForOrder(
+  order: Pick<OrderRow, "customer_id" | "product_id" | "discount_id">,
+  row: SubscriptionRow,
+  rel: SubscriptionRelations,
+): Partial<OrderRelations> {
+  return {
+    subscriptions: new Map([[row.id, row]]),
+    ...(rel.customers.has(order.customer_id) ? { customers: rel.customers } : {}),
+    ...(rel.products.has(order.product_id) ? { products: rel.products } : {}),
+    ...(order.discount_id === null || rel.discounts.has(order.discount_id) ? { discounts: rel.discounts } : {}),
+  };
+}
+
 /** What the renewal transaction committed: the moved subscription and its new order. */
 interface Renewed {
   row: SubscriptionRow;
@@ -188,19 +205,15 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
 
     const periodStart = new Date(row.current_period_end);
     const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
-    const [product, prices, discount, customer] = await Promise.all([
-      trx<ProductRow>("products").where({ id: row.product_id }).first() as Promise<ProductRow>,
-      trx("subscription_prices as sp")
-        .join("product_prices as pp", "pp.id", "sp.product_price_id")
-        .leftJoin("meters as m", "m.id", "pp.meter_id")
-        .where("sp.subscription_id", row.id)
-        .orderBy("sp.position")
-        .select("pp.*", "m.name as meter_name") as Promise<PriceRow[]>,
-      row.discount_id ? (trx<DiscountRow>("discounts").where({ id: row.discount_id }).first() as Promise<DiscountRow | undefined>) : undefined,
-      trx<CustomerRow>("customers").where({ id: row.customer_id }).first() as Promise<CustomerRow>,
-    ]);
-    const lines = cycleLines(row, product, prices, discount, periodStart);
-    const order = await createOrderForCheckout(trx, {
+    // Read once: the lines, order.created and subscription.updated all come from these rows.
+    const rel = await loadSubscriptionRelations(trx, [row]);
+    const product = rel.products.get(row.product_id)!;
+    const customer = rel.customers.get(row.customer_id)!;
+    const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
+    const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart);
+    const order = await createOrderForCheckout(
+      trx,
+      {
       organizationId: row.organization_id,
       customerId: row.customer_id,
       productId: row.product_id,
@@ -219,7 +232,9 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
       metadata: row.metadata,
       customFieldData: {},
       billingPeriodStart: periodStart,
-    });
+      },
+      knownForOrder({ customer_id: row.customer_id, product_id: row.product_id, discount_id: row.discount_id }, row, rel),
+    );
     const [updated] = await trx<SubscriptionRow>("subscriptions")
       .where({ id: row.id })
       .update({
@@ -231,7 +246,7 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
         modified_at: new Date(),
       })
       .returning("*");
-    await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"]);
+    await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"], { rel });
     await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
     await scheduleBenefitCycles(trx, { subscriptionId: row.id });
     return { row: updated as SubscriptionRow, order };
@@ -335,13 +350,15 @@ async function settleCharge(
     }
     if (!result || result.status === "succeeded") {
       if (order.next_payment_attempt_at) await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null });
-      await markOrderPaid(trx, order.id);
+      // Read once for order.paid and subscription.updated.
+      const rel = await loadSubscriptionRelations(trx, [row]);
+      await markOrderPaid(trx, order.id, { locked: order, known: knownForOrder(order, row, rel) });
       const recovered = row.status === "past_due";
       const [updated] = await trx<SubscriptionRow>("subscriptions")
         .where({ id: row.id })
         .update({ pending_order_id: null, dunning_attempts: 0, status: recovered ? "active" : row.status, modified_at: new Date() })
         .returning("*");
-      await emitSubscription(trx, updated as SubscriptionRow, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"]);
+      await emitSubscription(trx, updated as SubscriptionRow, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], { rel });
       return "charged";
     }
     const delays = dunningDelaysMs();

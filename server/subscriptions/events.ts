@@ -4,9 +4,9 @@
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "../customers/service.js";
-import { emit, type WebhookEventType } from "../kit/outbox.js";
+import { emit, emitAll, type WebhookEventType } from "../kit/outbox.js";
 import { toSubscription } from "./models.js";
-import { loadSubscriptionRelations, type SubscriptionRow } from "./repository.js";
+import { loadSubscriptionRelations, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 
 type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;
 
@@ -17,12 +17,15 @@ export async function emitSubscription(
   trx: Knex.Transaction,
   row: SubscriptionRow,
   types: SubscriptionEventType[],
-  opts: { stateChanged?: boolean } = {},
+  opts: {
+    stateChanged?: boolean;
+    /** The subscription's relations, when the caller has read them in this transaction already. */
+    rel?: SubscriptionRelations;
+  } = {},
 ): Promise<void> {
   if (types.length === 0) return;
-  const rel = await loadSubscriptionRelations(trx, [row]);
-  const data = toSubscription(row, rel);
-  for (const type of types) await emit(trx, row.organization_id, type, data);
+  const rel = opts.rel ?? (await loadSubscriptionRelations(trx, [row]));
+  await emitAll(trx, row.organization_id, types, toSubscription(row, rel));
   if (opts.stateChanged || types.some((t) => STATE_CHANGING.includes(t))) {
     await emit(trx, row.organization_id, "customer.state_changed", await readCustomerState(trx, rel.customers.get(row.customer_id)!));
   }

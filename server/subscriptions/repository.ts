@@ -95,7 +95,8 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
     db<CustomerRow>("customers").whereIn("id", ids((r) => r.customer_id)),
     db<ProductRow>("products").whereIn("id", productIds),
     loadRelations(db, productIds),
-    db<DiscountRow>("discounts").whereIn("id", ids((r) => r.discount_id)),
+    // Most subscriptions have no discount: no query then.
+    rows.some((r) => r.discount_id) ? db<DiscountRow>("discounts").whereIn("id", ids((r) => r.discount_id)) : [],
     db("subscription_prices as sp")
       .join("product_prices as pp", "pp.id", "sp.product_price_id")
       .leftJoin("meters as m", "m.id", "pp.meter_id")

@@ -3,13 +3,18 @@
 // a subscription canceled at period end, a dunning retry, a charge left in flight), sleeps until
 // then — or, for a customer on a billing test clock, waits for the clock to be advanced — and runs
 // the due step as an idempotent activity. A `subscriptionChanged` signal makes it look again.
-// After each step it continues as new, so a subscription that lives for years keeps a short history;
-// the step hands over what it found due next, so the new run goes straight to sleep without asking
-// again (one activity less per cycle), unless a signal came in meanwhile.
+//
+// The steps run as LOCAL activities, inside the workflow task that the timer wakes: a renewal
+// costs Temporal one workflow task, not three workflow tasks, an activity task and a new run. The
+// step tells what is due after it, so the workflow goes straight back to sleep without asking the
+// database again, unless a signal came in meanwhile. A worker that dies mid-step loses its workflow
+// task; Temporal hands the task to another worker once it times out, and that worker runs the
+// step again (idempotent: row locks, a unique order per period, charges keyed by order and attempt).
+// The run continues as new when its history grows long (a few hundred cycles) or Temporal suggests it.
 //
 // "Now" for a step is this workflow's clock (deterministic, and skipped time counts in tests),
 // or the test clock's frozen time, which the activity reads itself.
-import { condition, continueAsNew, proxyActivities, setHandler } from "@temporalio/workflow";
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from "@temporalio/workflow";
 import type { SubscriptionActivities } from "../activities/subscriptions.js";
 import { subscriptionChangedSignal } from "../shared/signals.js";
 
@@ -27,14 +32,20 @@ export interface SubscriptionWorkflowInput {
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 120_000;
+/** A run this long (about 6 events a cycle) continues as new. */
+const MAX_HISTORY_EVENTS = 2_000;
+// The steps are idempotent (row locks, re-checks, a unique order per period, charges keyed by
+// order and attempt): retry until the database and the processor are reachable again.
+const STEP_RETRY = { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "5 minutes" } as const;
 
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<void> {
-  const { nextSubscriptionStep, runSubscriptionStep } = proxyActivities<SubscriptionActivities>({
-    startToCloseTimeout: input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
-    // The steps are idempotent (row locks, re-checks, a unique order per period, charges keyed by
-    // order and attempt): retry until the database and the processor are reachable again.
-    retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "5 minutes" },
-  });
+  // Runs started before the steps became local activities replay as they ran: activity tasks,
+  // and continue-as-new after every step (the run they continue as goes the new way).
+  const local = patched("subscription-local-steps");
+  const options = { startToCloseTimeout: input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, retry: STEP_RETRY };
+  const { nextSubscriptionStep, runSubscriptionStep } = local
+    ? proxyLocalActivities<SubscriptionActivities>(options)
+    : proxyActivities<SubscriptionActivities>(options);
   let changed = false;
   setHandler(subscriptionChangedSignal, () => {
     changed = true;
@@ -63,7 +74,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
     changed = false;
     const done = await runSubscriptionStep(input.subscriptionId, Date.now());
-    // A signal that arrived during the step may have changed what is due: the next run asks again.
-    return continueAsNew<typeof subscriptionWorkflow>({ ...input, next: changed ? undefined : done.next });
+    // A signal that arrived during the step may have changed what is due: then ask again.
+    known = changed ? undefined : done.next;
+    const info = workflowInfo();
+    if (!local || info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS) {
+      return continueAsNew<typeof subscriptionWorkflow>({ ...input, next: known });
+    }
   }
 }
