@@ -25,14 +25,20 @@ export async function emit(
 
 /** Several events about one entity (order.updated and order.paid, say), in one insert and in this order. */
 export async function emitAll(trx: Knex.Transaction, organizationId: string, types: WebhookEventType[], data: unknown): Promise<void> {
-  if (types.length === 0) return;
+  await emitEach(trx, organizationId, types.map((type) => ({ type, data })));
+}
+
+/** Events of one transaction, in one insert and in this order; data shared by several is serialized once. */
+export async function emitEach(trx: Knex.Transaction, organizationId: string, events: { type: WebhookEventType; data: unknown }[]): Promise<void> {
+  if (events.length === 0) return;
   const timestamp = new Date().toISOString();
-  const json = JSON.stringify(data);
+  const serialized = new Map<unknown, string>();
+  const json = (data: unknown) => serialized.get(data) ?? serialized.set(data, JSON.stringify(data)).get(data)!;
   await trx("outbox").insert(
-    types.map((type) => ({
+    events.map(({ type, data }) => ({
       organization_id: organizationId,
       type,
-      payload: `{"type":${JSON.stringify(type)},"timestamp":"${timestamp}","data":${json}}`,
+      payload: `{"type":${JSON.stringify(type)},"timestamp":"${timestamp}","data":${json(data)}}`,
     })),
   );
 }

@@ -75,14 +75,24 @@ export async function readCustomerOrder(db: Knex, row: OrderRow): Promise<Custom
 /**
  * Creates the pending order of a confirmed checkout, inside the caller's transaction, and writes
  * order.created. The unique index on checkout_id makes a second order for one checkout impossible.
- * `known`: the order's customer, product, discount and subscription rows when the caller holds
- * them already (order.created then costs no reads).
  */
-export async function createOrderForCheckout(
+export async function createOrderForCheckout(trx: Knex.Transaction, input: CreateOrderForCheckoutInput): Promise<OrderRow> {
+  const { row, out } = await insertOrder(trx, input);
+  await emit(trx, input.organizationId, "order.created", out);
+  return row;
+}
+
+/**
+ * Inserts a pending order and its lines; returns the row, its lines and the order as the API
+ * returns it, for the caller to write order.created with its own events. `known`: the order's
+ * customer, product, discount and subscription rows when the caller holds them already (then
+ * nothing is read back).
+ */
+export async function insertOrder(
   trx: Knex.Transaction,
   input: CreateOrderForCheckoutInput,
   known: Omit<Partial<OrderRelations>, "items"> = {},
-): Promise<OrderRow> {
+): Promise<{ row: OrderRow; items: OrderItemRow[]; out: OrderOut }> {
   const [row] = await trx<OrderRow>("orders")
     .insert({
       organization_id: input.organizationId,
@@ -121,8 +131,7 @@ export async function createOrderForCheckout(
         )
         .returning("*")) as OrderItemRow[])
     : [];
-  await emit(trx, input.organizationId, "order.created", await readOrder(trx, row as OrderRow, { ...known, items: new Map([[row.id, items]]) }));
-  return row as OrderRow;
+  return { row: row as OrderRow, items, out: await readOrder(trx, row as OrderRow, { ...known, items: new Map([[row.id, items]]) }) };
 }
 
 /** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */

@@ -21,14 +21,15 @@ import { computeAmounts } from "../checkouts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
-import { emit } from "../kit/outbox.js";
-import { createOrderForCheckout, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
-import type { OrderRelations, OrderRow } from "../orders/repository.js";
+import { emit, emitEach } from "../kit/outbox.js";
+import { insertOrder, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
+import type { OrderItemRow, OrderRelations, OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "./clock.js";
+import { toSubscription } from "./models.js";
 import { addIntervals, periodBounds } from "./periods.js";
 import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
@@ -189,10 +190,17 @@ function knownForOrder(
   };
 }
 
-/** What the renewal transaction committed: the moved subscription and its new order. */
+/**
+ * What the renewal transaction committed: the moved subscription, its new order and lines, and
+ * the relations it read. The charge right after it records its outcome from these: while the
+ * order is in flight (pending_order_id) no change to the subscription's product, prices or
+ * discount is accepted (SubscriptionLocked), so they still hold.
+ */
 interface Renewed {
   row: SubscriptionRow;
   order: OrderRow;
+  items: OrderItemRow[];
+  rel: SubscriptionRelations;
 }
 
 /** The renewal transaction; null when there was nothing to renew. */
@@ -211,7 +219,7 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
     const customer = rel.customers.get(row.customer_id)!;
     const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
     const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart);
-    const order = await createOrderForCheckout(
+    const created = await insertOrder(
       trx,
       {
       organizationId: row.organization_id,
@@ -235,6 +243,7 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
       },
       knownForOrder({ customer_id: row.customer_id, product_id: row.product_id, discount_id: row.discount_id }, row, rel),
     );
+    const order = created.row;
     const [updated] = await trx<SubscriptionRow>("subscriptions")
       .where({ id: row.id })
       .update({
@@ -246,10 +255,13 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
         modified_at: new Date(),
       })
       .returning("*");
-    await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"], { rel });
+    await emitEach(trx, row.organization_id, [
+      { type: "order.created", data: created.out },
+      { type: "subscription.updated", data: toSubscription(updated as SubscriptionRow, rel) },
+    ]);
     await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
     await scheduleBenefitCycles(trx, { subscriptionId: row.id });
-    return { row: updated as SubscriptionRow, order };
+    return { row: updated as SubscriptionRow, order, items: created.items, rel };
   });
 }
 
@@ -293,7 +305,7 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
       }
     }
   }
-  return settleCharge(db, subscriptionId, orderId, now, attempt, result, processorName);
+  return settleCharge(db, subscriptionId, orderId, now, attempt, result, processorName, renewed);
 }
 
 /** The method to charge (the subscription's own, else the customer's default or newest) and the customer's id at the processor. */
@@ -321,6 +333,7 @@ async function settleCharge(
   attempt: number,
   result: ChargeResult | null,
   processorName: string,
+  renewed?: Renewed,
 ): Promise<StepOutcome> {
   return db.transaction(async (trx) => {
     const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow;
@@ -350,9 +363,10 @@ async function settleCharge(
     }
     if (!result || result.status === "succeeded") {
       if (order.next_payment_attempt_at) await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null });
-      // Read once for order.paid and subscription.updated.
-      const rel = await loadSubscriptionRelations(trx, [row]);
-      await markOrderPaid(trx, order.id, { locked: order, known: knownForOrder(order, row, rel) });
+      // Read once (or kept from the renewal just before) for order.paid and subscription.updated.
+      const rel = renewed?.order.id === order.id ? renewed.rel : await loadSubscriptionRelations(trx, [row]);
+      const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
+      await markOrderPaid(trx, order.id, { locked: order, known: { ...knownForOrder(order, row, rel), ...items } });
       const recovered = row.status === "past_due";
       const [updated] = await trx<SubscriptionRow>("subscriptions")
         .where({ id: row.id })
