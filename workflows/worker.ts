@@ -12,6 +12,7 @@ import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities, listenForOutbox } from "./activities/outbox.js";
 import { createWebhookActivities } from "./activities/webhooks.js";
+import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { createSubscriptionActivities } from "./activities/subscriptions.js";
 import { temporalSubscriptionPoker, unstartedSubscriptions } from "../server/subscriptions/workflow-port.js";
 import { createTemporalClient } from "./client.js";
@@ -41,6 +42,7 @@ export interface StartWorkerOptions {
 export type WorkerTuning = Pick<
   WorkerOptions,
   | "maxConcurrentActivityTaskExecutions"
+  | "maxConcurrentLocalActivityExecutions"
   | "maxConcurrentWorkflowTaskExecutions"
   | "maxCachedWorkflows"
   | "maxConcurrentActivityTaskPolls"
@@ -55,6 +57,14 @@ export interface WorkerHandle {
 
 // Idle poll is only the backstop: the API signals the relay after it commits outbox rows.
 const DEFAULT_RELAY: Omit<OutboxRelayInput, "relayedBefore"> = { batchSize: 100, idleSleepMs: 5_000 };
+
+// Runs of webhook first attempts that listen for their endpoint's next events (deliverQueued)
+// each hold a local activity slot and their workflow task while they wait: room for
+// DEFAULT_MAX_LISTENERS of them beside everything else (the SDK's defaults are 100 and 40).
+const WEBHOOK_LISTENER_TUNING: WorkerTuning = {
+  maxConcurrentLocalActivityExecutions: DEFAULT_MAX_LISTENERS + 100,
+  maxConcurrentWorkflowTaskExecutions: DEFAULT_MAX_LISTENERS + 40,
+};
 
 // The SDK guards against workflow code that never yields (5 s) with Node's vm `timeout`, which
 // creates and joins a thread for every entry into the workflow sandbox, several per activation
@@ -91,6 +101,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowsPath,
       // An option the SDK reads but no longer declares (sdk-typescript#249).
       ...({ isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>),
+      ...WEBHOOK_LISTENER_TUNING,
       ...opts.tuning,
       activities: {
         ...createOutboxActivities({ knex: opts.knex }),

@@ -13,6 +13,7 @@ import { formatBody } from "./formats.js";
 import {
   eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
 } from "./repository.js";
+import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
 import { signWebhook } from "./signing.js";
 import { refusedAddress } from "./url.js";
 
@@ -243,29 +244,62 @@ export interface QueueRunOptions extends AttemptOptions {
   maxEvents?: number;
   /** No new attempt starts after this long, so the run ends well inside its activity timeout. */
   budgetMs?: number;
+  /**
+   * Once the queue is empty, how long to stay open as the endpoint's listener (listeners.ts) for
+   * events queued next, delivering them in this run instead of a new workflow step each; 0 (the
+   * default) ends the run at once. Bounded by `budgetMs`.
+   */
+  listenMs?: number;
+  /** Listeners open in this process at most; a run beyond it does not listen. */
+  maxListeners?: number;
+  /** Ends a listening wait early (the activity cancelled, the worker shutting down). */
+  signal?: AbortSignal;
 }
+
+/** Listeners open in one worker process at most: each holds its workflow's task while it waits. */
+export const DEFAULT_MAX_LISTENERS = 150;
 
 /**
  * The first attempt of each queued event of an endpoint, in outbox order, while they deliver:
  * one call delivers whatever is ready instead of one workflow step per event. It stops at the
  * first event that does not deliver and hands it back, so the retry schedule, order and
- * disabling stay the workflow's. `at` is the workflow's time at the start of the run.
+ * disabling stay the workflow's. `at` is the workflow's time at the start of the run. With
+ * `listenMs`, an emptied queue is watched for that long (poked by the fan-out) before the run ends.
  */
 export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueRunOptions = {}): Promise<QueueRun> {
   const started = Date.now();
   const maxEvents = opts.maxEvents ?? 100;
   const budgetMs = opts.budgetMs ?? 15_000;
+  const listenMs = opts.listenMs ?? 0;
+  const listener = listenMs > 0 ? openListener(endpointId, opts.maxListeners ?? DEFAULT_MAX_LISTENERS) : null;
   let delivered = 0;
-  while (delivered < maxEvents && Date.now() - started < budgetMs) {
-    const found = await nextPendingEventWithEndpoint(knex, endpointId);
-    if (!found) return { delivered, head: null, more: false };
-    const next = { eventId: found.event.id, queued: found.event.queued };
-    const at = opts.at ? new Date(opts.at.getTime() + (Date.now() - started)) : undefined;
-    const result = await attemptFound(knex, found.event, found.endpoint, { ...opts, at }, next);
-    if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
-    delivered++;
+  let lastWork = started;
+  try {
+    while (delivered < maxEvents && Date.now() - started < budgetMs) {
+      // Cleared before the read: a poke from here on means "read again" (see listeners.ts).
+      if (listener) listener.poked = false;
+      const found = await nextPendingEventWithEndpoint(knex, endpointId);
+      if (!found) {
+        if (!listener) return { delivered, head: null, more: false };
+        const cutByBudget = lastWork + listenMs > started + budgetMs;
+        const wait = Math.min(lastWork + listenMs, started + budgetMs) - Date.now();
+        if (await waitForPoke(listener, wait, opts.signal)) continue;
+        // Nothing came: close, unless a poke slipped in since the read (then read again). A
+        // busy endpoint whose run ran out of budget is worth a new run at once ("more").
+        if (closeListener(listener)) return { delivered, head: null, more: cutByBudget && delivered > 0 && !opts.signal?.aborted };
+        continue;
+      }
+      const next = { eventId: found.event.id, queued: found.event.queued };
+      const at = opts.at ? new Date(opts.at.getTime() + (Date.now() - started)) : undefined;
+      const result = await attemptFound(knex, found.event, found.endpoint, { ...opts, at }, next);
+      if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
+      delivered++;
+      lastWork = Date.now();
+    }
+    return { delivered, head: null, more: true };
+  } finally {
+    if (listener) dropListener(listener);
   }
-  return { delivered, head: null, more: true };
 }
 
 /**

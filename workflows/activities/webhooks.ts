@@ -1,12 +1,14 @@
 // Webhook activities: thin adapters over server/webhooks/delivery.ts for the endpoint delivery
 // workflow (read the endpoint's next queued event, make one attempt, settle the event), and the
-// wake-up of delivery workflows that the outbox fan-out and redeliveries use after commit.
+// wake-up of delivery workflows that the outbox fan-out and redeliveries use after commit: a
+// poke for an endpoint whose run listens in this process, a signal-with-start otherwise.
 import { Context } from "@temporalio/activity";
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import {
   attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent, type QueueRun,
 } from "../../server/webhooks/delivery.js";
+import { pokeListener } from "../../server/webhooks/listeners.js";
 import {
   webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow,
 } from "../workflows/webhook-delivery.js";
@@ -14,10 +16,13 @@ import {
 export function createWebhookActivities({
   knex,
   deliveryTimeoutMs,
+  maxListeners,
 }: {
   knex: Knex;
   /** The HTTP timeout of one attempt; DELIVERY_TIMEOUT_MS (10 s) unless a test injects a short one. */
   deliveryTimeoutMs?: number;
+  /** Runs of first attempts listening at once in this worker at most (DEFAULT_MAX_LISTENERS). */
+  maxListeners?: number;
 }) {
   return {
     async nextWebhookEvent(endpointId: string): Promise<QueuedEvent | null> {
@@ -35,12 +40,19 @@ export function createWebhookActivities({
         timeoutMs: deliveryTimeoutMs,
       });
     },
-    /** First attempts of the endpoint's queued events while they deliver (see deliverQueued). */
-    async deliverQueuedWebhooks(endpointId: string, opts: { at?: number; disableAfterMs?: number } = {}): Promise<QueueRun> {
+    /**
+     * First attempts of the endpoint's queued events while they deliver (see deliverQueued);
+     * with `listenMs`, then listening for the endpoint's next events that long.
+     */
+    async deliverQueuedWebhooks(endpointId: string, opts: { at?: number; disableAfterMs?: number; listenMs?: number } = {}): Promise<QueueRun> {
       return deliverQueued(knex, endpointId, {
         at: opts.at === undefined ? undefined : new Date(opts.at),
         disableAfterMs: opts.disableAfterMs,
         timeoutMs: deliveryTimeoutMs,
+        listenMs: opts.listenMs,
+        maxListeners,
+        // Worker shutdown or cancellation ends a listening wait at once.
+        signal: Context.current().cancellationSignal,
       });
     },
     async settleWebhookEvent(event: QueuedEvent): Promise<void> {
@@ -63,10 +75,12 @@ export function temporalWebhookWaker(
   settings: Omit<WebhookEndpointWorkflowInput, "endpointId"> = {},
 ): WebhookWaker {
   return async (endpointIds, how = "signal") => {
-    if (endpointIds.length === 0) return;
+    // An endpoint whose run is listening in this process is handed its events directly.
+    const toSignal = how === "ensure" ? endpointIds : endpointIds.filter((id) => !pokeListener(id));
+    if (toSignal.length === 0) return;
     const c = await client;
     await Promise.all(
-      endpointIds.map(async (endpointId) => {
+      toSignal.map(async (endpointId) => {
         const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [{ ...settings, endpointId }] as [WebhookEndpointWorkflowInput] };
         if (how === "ensure") {
           await c.workflow.start<typeof webhookEndpointWorkflow>("webhookEndpointWorkflow", { ...start, workflowIdConflictPolicy: "USE_EXISTING" });

@@ -45,6 +45,11 @@ export interface WebhookEndpointWorkflowInput {
   retryDelaysMs?: number[];
   /** How long an idle run waits for a new event before it ends. Default 1 minute. */
   idleMs?: number;
+  /**
+   * How long a run of first attempts stays open for the endpoint's next events once its queue is
+   * empty (the fan-out hands them over in process, no signal or workflow task each). Default 5 s; 0: no listening.
+   */
+  listenMs?: number;
   /** Events per run before continuing as new, so the history stays small. Default 100. */
   maxEvents?: number;
   /** Failing for this long disables the endpoint; tests inject it. Default: the worker's WEBHOOK_DISABLE_AFTER_MS. */
@@ -60,8 +65,11 @@ const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
 // A run of first attempts: its budget (15 s) for starting attempts, plus the last attempt's 10 s
 // timeout and the database writes. A local activity: it runs inside this workflow's task on the
 // worker that holds the run, without the three server round trips of a scheduled activity (the
-// common path, one run per wake-up, costs the Temporal server little). A run lost with its worker
-// is made again by the worker that takes the workflow over (same webhook-id).
+// common path, one run per wake-up, costs the Temporal server little). Once the queue is empty
+// the run listens for `listenMs` more: events fanned out meanwhile are handed to it in process
+// and delivered without a signal or a workflow task each (a run longer than 8 s heartbeats its
+// workflow task, about one task per 8 s for a busy endpoint). A run lost with its worker is made
+// again by the worker that takes the workflow over (same webhook-id).
 const { deliverQueuedWebhooks } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: "45 seconds",
   retry: { maximumAttempts: 1 },
@@ -79,6 +87,7 @@ type Head = { event: QueuedEvent; from: number } | "empty" | "more" | "stop";
 export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInput): Promise<void> {
   const delays = input.retryDelaysMs?.length ? input.retryDelaysMs : WEBHOOK_RETRY_DELAYS_MS;
   const idleMs = input.idleMs ?? MINUTE;
+  const listenMs = input.listenMs ?? 5 * SECOND;
   const maxEvents = input.maxEvents ?? 100;
   let woken = false;
   setHandler(webhookEventsSignal, () => {
@@ -94,7 +103,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
   async function firstAttempts(): Promise<Head> {
     let run: QueueRun;
     try {
-      run = await deliverQueuedWebhooks(input.endpointId, { at: Date.now(), disableAfterMs: input.disableAfterMs });
+      run = await deliverQueuedWebhooks(input.endpointId, { at: Date.now(), disableAfterMs: input.disableAfterMs, listenMs });
     } catch {
       // The run was lost (worker killed, database down): its attempt in flight counts as failed.
       const next = await nextWebhookEvent(input.endpointId);

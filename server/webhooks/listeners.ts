@@ -1,0 +1,81 @@
+// In-process hand-over of new webhook events to an endpoint's run of first attempts that is
+// still going. A run (deliverQueued, the local activity inside the endpoint's delivery workflow
+// task) that has worked its queue off may stay open for a while as the endpoint's listener; the
+// fan-out after its commit (and a redelivery) then pokes it here instead of signalling the
+// workflow through Temporal: no signal, no workflow task, no history per event while an
+// endpoint is busy. The queue in the database stays the truth; a poke only says "read it again".
+//
+// The hand-over is race-free within this process: a listener clears `poked` before each read of
+// the queue and closes only when no poke came since that read began (both checks are synchronous,
+// JavaScript runs one thing at a time), so an event committed before a successful poke is always
+// read by the listener, and once closed, pokeListener answers false and the caller signals the
+// workflow as before. A listener in another worker process is not seen from here: that caller
+// signals the workflow, which then reads the queue after its run (one extra round, no loss).
+
+export interface Listener {
+  readonly endpointId: string;
+  /** A poke came since the last clear. */
+  poked: boolean;
+  /** Resolves the wait in progress, if any. */
+  wake: (() => void) | null;
+}
+
+const listeners = new Map<string, Listener>();
+
+/** Wakes the endpoint's open listener; false when there is none (signal the workflow instead). */
+export function pokeListener(endpointId: string): boolean {
+  const l = listeners.get(endpointId);
+  if (!l) return false;
+  l.poked = true;
+  l.wake?.();
+  return true;
+}
+
+/**
+ * Opens the endpoint's listener, unless one is open already (a run that outlived its workflow
+ * task) or `max` are open in this process (each holds its workflow task while it waits).
+ */
+export function openListener(endpointId: string, max: number): Listener | null {
+  if (listeners.has(endpointId) || listeners.size >= max) return null;
+  const l: Listener = { endpointId, poked: false, wake: null };
+  listeners.set(endpointId, l);
+  return l;
+}
+
+/**
+ * Closes the listener unless a poke came since its last clear; answers whether it closed (if
+ * not, read the queue again). Synchronous on purpose: see the file's first lines.
+ */
+export function closeListener(l: Listener): boolean {
+  if (l.poked) return false;
+  if (listeners.get(l.endpointId) === l) listeners.delete(l.endpointId);
+  return true;
+}
+
+/** Closes it whatever came (the run is ending for another reason: it reads no more). */
+export function dropListener(l: Listener): void {
+  if (listeners.get(l.endpointId) === l) listeners.delete(l.endpointId);
+}
+
+/** Waits up to `ms` for a poke (true) or the time or `signal` (false). */
+export function waitForPoke(l: Listener, ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (l.poked) return Promise.resolve(true);
+  if (ms <= 0 || signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (poked: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
+      l.wake = null;
+      resolve(poked);
+    };
+    const aborted = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    signal?.addEventListener("abort", aborted);
+    l.wake = () => done(true);
+  });
+}
+
+/** Open listeners in this process (tests, diagnostics). */
+export function openListeners(): number {
+  return listeners.size;
+}
