@@ -61,9 +61,13 @@ const DEFAULT_RELAY: Omit<OutboxRelayInput, "relayedBefore"> = { batchSize: 100,
 // Runs of webhook first attempts that listen for their endpoint's next events (deliverQueued)
 // each hold a local activity slot and their workflow task while they wait: room for
 // DEFAULT_MAX_LISTENERS of them beside everything else (the SDK's defaults are 100 and 40).
-const WEBHOOK_LISTENER_TUNING: WorkerTuning = {
+// 100 workflow task pollers, a fifth of them on the shared (not sticky) queue: with the SDK's 10
+// (2 shared), the first tasks of 100 workflows started at once (new endpoints, new runs) waited
+// up to 2.5 s on task queue partitions that had no poller (docs/BENCHMARKS.md, Webhooks).
+const WEBHOOK_DELIVERY_TUNING: WorkerTuning = {
   maxConcurrentLocalActivityExecutions: DEFAULT_MAX_LISTENERS + 100,
   maxConcurrentWorkflowTaskExecutions: DEFAULT_MAX_LISTENERS + 40,
+  maxConcurrentWorkflowTaskPolls: 100,
 };
 
 // The SDK guards against workflow code that never yields (5 s) with Node's vm `timeout`, which
@@ -101,7 +105,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowsPath,
       // An option the SDK reads but no longer declares (sdk-typescript#249).
       ...({ isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>),
-      ...WEBHOOK_LISTENER_TUNING,
+      ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
       activities: {
         ...createOutboxActivities({ knex: opts.knex }),

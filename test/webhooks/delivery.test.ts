@@ -265,6 +265,25 @@ describe("webhook delivery", () => {
     expect(ns).toEqual([0, 0, 1, 2, 3, 4, 5]);
   });
 
+  it("hands events committed while the endpoint's run listens to that run: in order, with no signal each", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "listening", ["order.created"]);
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 0 }));
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+    // Well inside the run's listening time (5 s by default), one commit after the other.
+    for (let n = 1; n <= 3; n++) {
+      await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n }));
+      await expect.poll(() => receiver.at(ep.path).length, poll).toBe(n + 1);
+    }
+    const hits = receiver.at(ep.path);
+    expect(hits.map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n)).toEqual([0, 1, 2, 3]);
+    expect(new Set(hits.map((r) => r.headers["webhook-id"])).size).toBe(4);
+    // Only the first event's signal-with-start reached the workflow; the others were handed over in process.
+    const history = await h.client.workflow.getHandle(webhookEndpointWorkflowId(ep.id)).fetchHistory();
+    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(1);
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll).toBe(0);
+  });
+
   it("disables the endpoint on 410 Gone and sends it nothing more", async () => {
     const { polar, org } = await merchant();
     const ep = await endpoint(polar, "gone", ["order.created"]);
