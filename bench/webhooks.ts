@@ -50,6 +50,8 @@ interface Phase {
   /** PATCH send time per update number. */
   sent: Map<number, number>;
   latencies: number[];
+  /** The update number of each latency. */
+  updateOf: number[];
   firstSent: number;
   lastReceived: number;
 }
@@ -73,6 +75,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       const p = phases.get(phase);
       if (p) {
         p.latencies.push(now - p.sent.get(n)!);
+        p.updateOf.push(n);
         p.lastReceived = now;
       }
       res.writeHead(200).end("ok");
@@ -115,7 +118,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
 
     /** `rate` updates per second, or all at once (one after the other, as fast as the API answers). */
     async function runPhase(name: string, updates: number, rate: number | "burst"): Promise<Phase & { lost: number }> {
-      const p: Phase = { sent: new Map(), latencies: [], firstSent: performance.now(), lastReceived: 0 };
+      const p: Phase = { sent: new Map(), latencies: [], updateOf: [], firstSent: performance.now(), lastReceived: 0 };
       phases.set(name, p);
       const patches: Promise<void>[] = [];
       for (let n = 0; n < updates; n++) {
@@ -154,6 +157,10 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     console.log("|---|---:|---|");
     console.log(`| state change → delivered p50, steady ${RATE * ENDPOINTS}/s | ${p50.toFixed(0)} ms | |`);
     console.log(`| state change → delivered p99, steady ${RATE * ENDPOINTS}/s | ${p99.toFixed(0)} ms | ≤ 250 ms (${p99 <= 250 ? "met" : "missed"}) |`);
+    // Not the target's measure (that is every delivery above): the same p99 without the phase's
+    // first update, which also pays for starting 100 endpoint workflows and a cold API route.
+    const warm = [...steady.latencies.entries()].filter(([i]) => steady.updateOf[i] > 0).map(([, l]) => l).sort((a, b) => a - b);
+    console.log(`| steady: p50 / p99 without the first update | ${pct(warm, 50).toFixed(0)} / ${pct(warm, 99).toFixed(0)} ms | |`);
     console.log(`| burst: offered | ${offered.toFixed(0)} deliveries/s | |`);
     console.log(`| burst: delivered per second | ${perSecond.toFixed(0)} | ≥ 500 (${perSecond >= 500 ? "met" : "missed"}) |`);
     console.log(`| burst: last delivery after | ${burstSeconds.toFixed(1)} s (p50 ${pct(burstSorted, 50).toFixed(0)} ms, p99 ${pct(burstSorted, 99).toFixed(0)} ms) | |`);
