@@ -96,8 +96,12 @@ describe("subscription lifecycle workflow", () => {
     expect(paid).toHaveLength(12);
     expect(paid.every((p) => p.status === "succeeded" && Number(p.amount) === 1500)).toBe(true);
     expect(chargesOf(f.subscription.id)).toHaveLength(12);
-    // Continued as new after each step: the run in progress is young.
-    expect((await handle.describe()).status.name).toBe("RUNNING");
+    // Continued as new after each step: the run in progress is another than the first, and young
+    // (its start, one workflow task, its timer), not a year of cycles long.
+    const now = await handle.describe();
+    expect(now.status.name).toBe("RUNNING");
+    expect(now.runId).not.toBe(handle.firstExecutionRunId);
+    expect(now.historyLength).toBeLessThanOrEqual(8);
     const events = await infra.knex("events").where({ customer_id: f.customerId, name: "subscription.cycled" });
     expect(events).toHaveLength(12);
     await handle.terminate();

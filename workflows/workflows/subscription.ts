@@ -4,17 +4,18 @@
 // then — or, for a customer on a billing test clock, waits for the clock to be advanced — and runs
 // the due step as an idempotent activity. A `subscriptionChanged` signal makes it look again.
 //
-// The steps run as LOCAL activities, inside the workflow task that the timer wakes: a renewal
-// costs Temporal one workflow task, not three workflow tasks, an activity task and a new run. The
-// step tells what is due after it, so the workflow goes straight back to sleep without asking the
-// database again, unless a signal came in meanwhile. A worker that dies mid-step loses its workflow
-// task; Temporal hands the task to another worker once it times out, and that worker runs the
-// step again (idempotent: row locks, a unique order per period, charges keyed by order and attempt).
-// The run continues as new when its history grows long (a few hundred cycles) or Temporal suggests it.
+// The steps run as LOCAL activities, inside the workflow task that the timer wakes, and that same
+// task continues as new: a cycle costs Temporal two workflow tasks (this one and the new run's
+// first), not three, an activity task and a new run. Continuing as new each cycle keeps every
+// run's history a few events long. The step tells what is due after it, so the new run goes
+// straight back to sleep without asking the database again, unless a signal came in meanwhile.
+// A worker that dies mid-step loses its workflow task; Temporal hands the task to another worker
+// once it times out, and that worker runs the step again (idempotent: row locks, a unique order
+// per period, charges keyed by order and attempt).
 //
 // "Now" for a step is this workflow's clock (deterministic, and skipped time counts in tests),
 // or the test clock's frozen time, which the activity reads itself.
-import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from "@temporalio/workflow";
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler } from "@temporalio/workflow";
 import type { SubscriptionActivities } from "../activities/subscriptions.js";
 import { subscriptionChangedSignal } from "../shared/signals.js";
 
@@ -29,19 +30,22 @@ export interface SubscriptionWorkflowInput {
   stepTimeoutMs?: number;
   /** What is due next, as the step before continue-as-new found it. */
   next?: NextStep;
+  /**
+   * Set on every run this code continues as: its steps are local activities, no need to ask
+   * `patched()`, whose marker and search attribute update would cost every cycle a write more.
+   */
+  localSteps?: true;
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 120_000;
-/** A run this long (about 6 events a cycle) continues as new. */
-const MAX_HISTORY_EVENTS = 2_000;
 // The steps are idempotent (row locks, re-checks, a unique order per period, charges keyed by
 // order and attempt): retry until the database and the processor are reachable again.
 const STEP_RETRY = { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "5 minutes" } as const;
 
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<void> {
-  // Runs started before the steps became local activities replay as they ran: activity tasks,
-  // and continue-as-new after every step (the run they continue as goes the new way).
-  const local = patched("subscription-local-steps");
+  // Runs started before the steps became local activities replay as they ran, with activity
+  // tasks (the run they continue as goes the new way).
+  const local = input.localSteps === true || patched("subscription-local-steps");
   const options = { startToCloseTimeout: input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, retry: STEP_RETRY };
   const { nextSubscriptionStep, runSubscriptionStep } = local
     ? proxyLocalActivities<SubscriptionActivities>(options)
@@ -74,11 +78,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
     changed = false;
     const done = await runSubscriptionStep(input.subscriptionId, Date.now());
-    // A signal that arrived during the step may have changed what is due: then ask again.
-    known = changed ? undefined : done.next;
-    const info = workflowInfo();
-    if (!local || info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS) {
-      return continueAsNew<typeof subscriptionWorkflow>({ ...input, next: known });
-    }
+    // A signal that arrived during the step may have changed what is due: the next run asks again.
+    return continueAsNew<typeof subscriptionWorkflow>({ ...input, localSteps: true, next: changed ? undefined : done.next });
   }
 }
