@@ -22,7 +22,8 @@ export function temporalSubscriptionPoker(client: Client | Promise<Client>, task
         c.workflow.signalWithStart<typeof subscriptionWorkflow>("subscriptionWorkflow", {
           workflowId: subscriptionWorkflowId(subscriptionId),
           taskQueue,
-          args: [{ subscriptionId }],
+          // Started by this code: its steps are local activities from the first run on.
+          args: [{ subscriptionId, localSteps: true }],
           signal: subscriptionChangedSignal,
           signalArgs: [],
         }),
