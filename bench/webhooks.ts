@@ -157,10 +157,11 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     console.log("|---|---:|---|");
     console.log(`| state change → delivered p50, steady ${RATE * ENDPOINTS}/s | ${p50.toFixed(0)} ms | |`);
     console.log(`| state change → delivered p99, steady ${RATE * ENDPOINTS}/s | ${p99.toFixed(0)} ms | ≤ 250 ms (${p99 <= 250 ? "met" : "missed"}) |`);
-    // Not the target's measure (that is every delivery above): the same p99 without the phase's
-    // first update, which also pays for starting 100 endpoint workflows and a cold API route.
-    const warm = [...steady.latencies.entries()].filter(([i]) => steady.updateOf[i] > 0).map(([, l]) => l).sort((a, b) => a - b);
-    console.log(`| steady: p50 / p99 without the first update | ${pct(warm, 50).toFixed(0)} / ${pct(warm, 99).toFixed(0)} ms | |`);
+    // Not the target's measure (that is every delivery above): the same over the phase's second
+    // half, once the start-up (the first update starts 100 endpoint workflows on a cold API
+    // route; the next ones queue behind it) is over.
+    const warm = [...steady.latencies.entries()].filter(([i]) => steady.updateOf[i] >= UPDATES / 2).map(([, l]) => l).sort((a, b) => a - b);
+    console.log(`| steady, second half of the updates: p50 / p99 | ${pct(warm, 50).toFixed(0)} / ${pct(warm, 99).toFixed(0)} ms | |`);
     console.log(`| burst: offered | ${offered.toFixed(0)} deliveries/s | |`);
     console.log(`| burst: delivered per second | ${perSecond.toFixed(0)} | ≥ 500 (${perSecond >= 500 ? "met" : "missed"}) |`);
     console.log(`| burst: last delivery after | ${burstSeconds.toFixed(1)} s (p50 ${pct(burstSorted, 50).toFixed(0)} ms, p99 ${pct(burstSorted, 99).toFixed(0)} ms) | |`);
