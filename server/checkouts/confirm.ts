@@ -16,7 +16,7 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { createOrderForCheckout, markOrderPaid } from "../orders/service.js";
+import { insertOrder, markOrderPaid } from "../orders/service.js";
 import { createSubscriptionForCheckout } from "../subscriptions/service.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
@@ -217,7 +217,17 @@ export async function completeCheckout(
           customFieldData: row.custom_field_data,
         })
       : null;
-    const order = await createOrderForCheckout(trx, {
+    // order.created and order.paid are built from the rows in hand (customer, product, discount,
+    // subscription, lines) instead of being read back twice.
+    const known = {
+      customers: new Map([[customer.id, customer]]),
+      products: new Map([[ctx.product.row.id, ctx.product.row]]),
+      discounts: new Map(ctx.discount ? [[ctx.discount.id, ctx.discount]] : []),
+      subscriptions: new Map(subscription ? [[subscription.id, subscription]] : []),
+    };
+    const created = await insertOrder(
+      trx,
+      {
       organizationId: row.organization_id,
       customerId: customer.id,
       productId: row.product_id,
@@ -235,7 +245,11 @@ export async function completeCheckout(
       billingAddress: row.customer_billing_address,
       metadata: row.metadata,
       customFieldData: row.custom_field_data,
-    });
+      },
+      known,
+    );
+    const order = created.row;
+    await emit(trx, row.organization_id, "order.created", created.out);
     if (payment?.paymentRef && amounts.total_amount > 0) {
       await recordPayment(trx, {
         ...paymentBase(row, amounts.total_amount),
@@ -248,7 +262,7 @@ export async function completeCheckout(
         processorRef: payment.paymentRef,
       });
     }
-    await markOrderPaid(trx, order.id);
+    await markOrderPaid(trx, order.id, { locked: order, known: { ...known, items: new Map([[order.id, created.items]]) } });
     const saved = await saveCheckout(
       trx,
       { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null, subscription_id: subscription?.id ?? row.subscription_id },
