@@ -380,6 +380,11 @@ export async function startTemporal(opts: { port?: number; dbFile?: string; uiPo
   const port = opts.port ?? (await freePort());
   const address = `127.0.0.1:${port}`;
   const args = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(port), "--log-level", "warn"];
+  // One partition per task queue: on a single-node server the default four only add forwarding
+  // delays (a new workflow's first task waited up to 2.5 s on a partition nobody polled).
+  for (const key of ["matching.numTaskqueueReadPartitions", "matching.numTaskqueueWritePartitions"]) {
+    args.push("--dynamic-config-value", `${key}=1`);
+  }
   if (opts.uiPort) args.push("--ui-port", String(opts.uiPort));
   else args.push("--headless");
   if (opts.dbFile) {
