@@ -241,7 +241,8 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
       customFieldData: {},
       billingPeriodStart: periodStart,
       },
-      knownForOrder({ customer_id: row.customer_id, product_id: row.product_id, discount_id: row.discount_id }, row, rel),
+      // The new order's customer, product and discount are the subscription's own.
+      knownForOrder(row, row, rel),
     );
     const order = created.row;
     const [updated] = await trx<SubscriptionRow>("subscriptions")
