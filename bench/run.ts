@@ -12,6 +12,7 @@ import { mintOrganizationToken } from "../server/kit/auth.js";
 import { startPostgres } from "../scripts/services.js";
 import { runSubscriptionBench } from "./subscriptions.js";
 import { runWebhookBench } from "./webhooks.js";
+import { createOrganization } from "../test/fixtures/factories.js";
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -35,15 +36,7 @@ async function main() {
   let child: ReturnType<typeof spawn> | undefined;
   try {
     await migrateLatest(knex);
-    const [org] = await knex("organizations")
-      .insert({
-        name: "Bench Org",
-        slug: `bench-${Date.now()}`,
-        feature_settings: JSON.stringify({ issue_funding_enabled: false }),
-        subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" }),
-        notification_settings: JSON.stringify({ new_order: true, new_subscription: true }),
-      })
-      .returning("id");
+    const org = await createOrganization(knex, { name: "Bench Org", slug: `bench-${Date.now()}` });
     const token = await mintOrganizationToken(knex, org.id);
     console.log(`seeding ${PRODUCTS} products…`);
     for (let start = 0; start < PRODUCTS; start += 1000) {

@@ -18,6 +18,7 @@ import { SandboxProcessor } from "../server/processors/sandbox.js";
 import { pokeSubscriptions, setSubscriptionPoker, temporalSubscriptionPoker } from "../server/subscriptions/workflow-port.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
+import { createOrganization } from "../test/fixtures/factories.js";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const START_MODE = process.env.BENCH_SUBSCRIPTIONS_START === "sweep" ? "sweep" : "poke";
@@ -76,15 +77,7 @@ function cpuSeconds(pgDataDir: string): { node: number; temporal: number; postgr
 }
 
 export async function seed(knex: Knex, due: Date): Promise<string[]> {
-  const [org] = await knex("organizations")
-    .insert({
-      name: "Bench Subscriptions Org",
-      slug: `bench-subs-${Date.now()}`,
-      feature_settings: JSON.stringify({ issue_funding_enabled: false }),
-      subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" }),
-      notification_settings: JSON.stringify({ new_order: true, new_subscription: true }),
-    })
-    .returning("id");
+  const org = await createOrganization(knex, { name: "Bench Subscriptions Org", slug: `bench-subs-${Date.now()}` });
   const [product] = await knex("products").insert({ organization_id: org.id, name: "Bench monthly", recurring_interval: "month" }).returning("id");
   const [price] = await knex("product_prices")
     .insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: 1200, position: 0 })

@@ -19,6 +19,7 @@ import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
+import { createOrganization } from "../test/fixtures/factories.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);
 const UPDATES = Number(process.env.BENCH_WEBHOOK_UPDATES ?? 20);
@@ -90,15 +91,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     worker = await startWorker({ knex, temporalAddress: temporal.address, tuning: benchTuning() });
     api = await startApi({ knex, port: 0, temporalAddress: temporal.address });
 
-    const [org] = await knex("organizations")
-      .insert({
-        name: "Bench Webhooks Org",
-        slug: `bench-wh-${Date.now()}`,
-        feature_settings: JSON.stringify({ issue_funding_enabled: false }),
-        subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" }),
-        notification_settings: JSON.stringify({ new_order: true, new_subscription: true }),
-      })
-      .returning("id");
+    const org = await createOrganization(knex, { name: "Bench Webhooks Org", slug: `bench-wh-${Date.now()}` });
     const headers = { authorization: `Bearer ${await mintOrganizationToken(knex, org.id)}`, "content-type": "application/json" };
     const [product] = await knex("products").insert({ organization_id: org.id, name: "Bench product", metadata: JSON.stringify({ n: -1 }) }).returning("id");
     await knex("product_prices").insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: 100 });
