@@ -67,14 +67,20 @@ export function createOutboxActivities({
 
 export type OutboxActivities = ReturnType<typeof createOutboxActivities>;
 
+/** Least time between two wake-ups of the relay by listenForOutbox. */
+export const OUTBOX_WAKE_GAP_MS = 50;
+
 /**
  * Wakes the outbox relay as soon as rows commit, instead of at its next idle poll: LISTENs on the
  * `outbox` channel (NOTIFYed at commit by a trigger, migration 0011) on a connection of its own
  * and calls `wake` (signal the relay) for each notification, coalescing bursts into at most one
- * wake-up in flight and one behind it. A lost connection is opened again after a second; the
- * relay's idle poll covers the gap. Returns a function that stops listening.
+ * wake-up in flight and one behind it, and at most one wake-up per `minGapMs`: a quiet outbox's
+ * first commit wakes the relay at once, a busy one's commits share a wake-up (each signal costs
+ * the Temporal server a history write and the relay a workflow task; 10,000 subscriptions
+ * renewing at once sent one per renewal, docs/BENCHMARKS.md). A lost connection is opened again
+ * after a second; the relay's idle poll covers the gap. Returns a function that stops listening.
  */
-export async function listenForOutbox(knex: Knex, wake: () => Promise<void>): Promise<() => Promise<void>> {
+export async function listenForOutbox(knex: Knex, wake: () => Promise<void>, minGapMs = OUTBOX_WAKE_GAP_MS): Promise<() => Promise<void>> {
   type RawClient = { query(sql: string): Promise<unknown>; on(event: string, f: (...args: unknown[]) => void): void; removeAllListeners(): void };
   const raw = knex.client as { acquireRawConnection(): Promise<RawClient>; destroyRawConnection(c: RawClient): Promise<void> };
   let stopped = false;
@@ -82,14 +88,25 @@ export async function listenForOutbox(knex: Knex, wake: () => Promise<void>): Pr
   let retry: NodeJS.Timeout | undefined;
   let inFlight = false;
   let again = false;
+  let lastWake = Number.NEGATIVE_INFINITY;
+  let held: NodeJS.Timeout | undefined;
 
   const signal = () => {
-    if (inFlight) {
+    if (inFlight || held) {
       again = true;
+      return;
+    }
+    const wait = lastWake + minGapMs - Date.now();
+    if (wait > 0) {
+      held = setTimeout(() => {
+        held = undefined;
+        if (!stopped) signal();
+      }, wait);
       return;
     }
     inFlight = true;
     again = false;
+    lastWake = Date.now();
     wake()
       .catch((err: unknown) => logger.warn({ err }, "outbox relay wake-up failed; its idle poll picks the rows up"))
       .finally(() => {
@@ -127,6 +144,7 @@ export async function listenForOutbox(knex: Knex, wake: () => Promise<void>): Pr
   return async () => {
     stopped = true;
     clearTimeout(retry);
+    clearTimeout(held);
     if (connection) {
       connection.removeAllListeners();
       await raw.destroyRawConnection(connection).catch(() => {});
