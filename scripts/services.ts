@@ -364,6 +364,20 @@ async function stopStaleTemporal(pidFile: string) {
   rmSync(pidFile, { force: true });
 }
 
+/** What the dev server is started with beyond the CLI's own defaults (docs/BENCHMARKS.md, Subscriptions). */
+const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number | boolean> = {
+  // One partition per task queue: on a single-node server the default four only add forwarding
+  // delays (a new workflow's first task waited up to 2.5 s on a partition nobody polled).
+  "matching.numTaskqueueReadPartitions": 1,
+  "matching.numTaskqueueWritePartitions": 1,
+  // The CLI caps the history service's mutable-state cache at 8,096 workflows; with more asleep at
+  // once (10,000 subscriptions, each continuing as new every cycle) every wake-up reloads one.
+  "history.hostLevelCacheMaxSize": 30_000,
+  // The CLI rereads the search attributes from its database on every read so that new ones show
+  // at once; we register none at run time, and it cost three queries per subscription cycle.
+  "system.forceSearchAttributesCacheRefreshOnRead": false,
+};
+
 /**
  * Starts `temporal server start-dev` (headless unless `uiPort` is given) on 127.0.0.1 and waits
  * until its frontend answers. `dbFile` persists workflow state (SQLite); without it the state
@@ -380,11 +394,7 @@ export async function startTemporal(opts: { port?: number; dbFile?: string; uiPo
   const port = opts.port ?? (await freePort());
   const address = `127.0.0.1:${port}`;
   const args = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(port), "--log-level", "warn"];
-  // One partition per task queue: on a single-node server the default four only add forwarding
-  // delays (a new workflow's first task waited up to 2.5 s on a partition nobody polled).
-  for (const key of ["matching.numTaskqueueReadPartitions", "matching.numTaskqueueWritePartitions"]) {
-    args.push("--dynamic-config-value", `${key}=1`);
-  }
+  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${key}=${JSON.stringify(value)}`);
   if (opts.uiPort) args.push("--ui-port", String(opts.uiPort));
   else args.push("--headless");
   if (opts.dbFile) {
