@@ -47,6 +47,7 @@ export type WorkerTuning = Pick<
   | "maxCachedWorkflows"
   | "maxConcurrentActivityTaskPolls"
   | "maxConcurrentWorkflowTaskPolls"
+  | "stickyQueueScheduleToStartTimeout"
 >;
 
 export interface WorkerHandle {
