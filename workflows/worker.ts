@@ -13,6 +13,7 @@ import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities, listenForOutbox } from "./activities/outbox.js";
 import { createWebhookActivities } from "./activities/webhooks.js";
 import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
+import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { createSubscriptionActivities } from "./activities/subscriptions.js";
 import { temporalSubscriptionPoker, unstartedSubscriptions } from "../server/subscriptions/workflow-port.js";
 import { createTemporalClient } from "./client.js";
@@ -98,6 +99,8 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let running: Promise<void> | undefined;
   let sweepSubscriptions: NodeJS.Timeout | undefined;
   let stopOutboxListener: (() => Promise<void>) | undefined;
+  // The fan-out's direct runs of first attempts (background work of this process, not tasks).
+  const directDeliveries = new DirectDeliveries(opts.knex);
   try {
     worker = await Worker.create({
       connection,
@@ -109,7 +112,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
       activities: {
-        ...createOutboxActivities({ knex: opts.knex }),
+        ...createOutboxActivities({ knex: opts.knex, directDeliveries }),
         ...createInvoiceActivities({ knex: opts.knex }),
         ...createWebhookActivities({ knex: opts.knex }),
         ...createSubscriptionActivities({ knex: opts.knex }),
@@ -143,6 +146,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
     logger.info({ taskQueue, namespace }, "Temporal worker running");
   } catch (err) {
+    await directDeliveries.close();
     await stop(worker, running, client, connection);
     throw err;
   }
@@ -152,7 +156,10 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     client,
     shutdown: () => {
       clearInterval(sweepSubscriptions);
-      return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve()).then(() => stop(worker, running, client, connection)));
+      // Direct runs hand what is left to the workflows through the client: closed before it.
+      return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve())
+        .then(() => directDeliveries.close())
+        .then(() => stop(worker, running, client, connection)));
     },
   };
 }

@@ -10,6 +10,7 @@ import * as subscriptions from "./0008_subscriptions.js";
 import * as licenseKeys from "./0009_license_keys.js";
 import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 import * as outboxNotify from "./0011_outbox_notify.js";
+import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -23,4 +24,5 @@ export const migrations = [
   { name: "0009_license_keys", ...licenseKeys },
   { name: "0010_benefit_grant_jobs", ...benefitGrantJobs },
   { name: "0011_outbox_notify", ...outboxNotify },
+  { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
 ];

@@ -7,11 +7,13 @@
 import http from "node:http";
 import https from "node:https";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
 import { formatBody } from "./formats.js";
 import {
-  eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
+  eventWithEndpoint, eventWithEndpointFromJson, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
+  type EventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
 } from "./repository.js";
 import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
 import { signWebhook } from "./signing.js";
@@ -139,9 +141,12 @@ export async function attemptDelivery(knex: Knex, eventId: string, opts: Attempt
 /**
  * One attempt of an event already read with its endpoint. With `settle` (the queueing being
  * worked off), a success is recorded and the event settled in a single statement, the common
- * case of a run through the queue; anything else takes the transaction below.
+ * case of a run through the queue, which also reads the queue's next head (`next`, null when
+ * nothing else is queued); anything else takes the transaction below.
  */
-async function attemptFound(knex: Knex, event: WebhookEventRow, endpoint: WebhookEndpointRow, opts: AttemptOptions, settle?: QueuedEvent): Promise<AttemptResult> {
+async function attemptFound(
+  knex: Knex, event: WebhookEventRow, endpoint: WebhookEndpointRow, opts: AttemptOptions, settle?: QueuedEvent,
+): Promise<AttemptResult & { next?: EventWithEndpoint | null }> {
   if (!endpoint.enabled || endpoint.deleted_at !== null) return { outcome: "skipped", httpCode: null };
 
   const body = formatBody(endpoint.format, event.payload);
@@ -149,7 +154,9 @@ async function attemptFound(knex: Knex, event: WebhookEventRow, endpoint: Webhoo
   const res = await postWebhook(endpoint.url, body, { ...headers }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
   const succeeded = res.status !== null && res.status >= 200 && res.status < 300;
   if (succeeded && settle) {
-    await knex.raw(
+    // The statement sees the queue as it was before its own writes: the event just settled is
+    // left out of the next head, unless it was queued again meanwhile (then it goes out again).
+    const { rows } = await knex.raw<{ rows: EventWithEndpoint[] }>(
       `with delivery as (
          insert into webhook_deliveries (organization_id, endpoint_id, webhook_event_id, http_code, response, succeeded)
          values (?, ?, ?, ?, ?, true)
@@ -160,10 +167,10 @@ async function attemptFound(knex: Knex, event: WebhookEventRow, endpoint: Webhoo
        ), endpoint as (
          update webhook_endpoints set failing_since = null where id = ? and failing_since is not null
        )
-       select 1`,
-      [event.organization_id, endpoint.id, event.id, res.status, res.body, res.status, settle.queued, event.id, endpoint.id],
+       ${nextHeadSql}`,
+      [event.organization_id, endpoint.id, event.id, res.status, res.body, res.status, settle.queued, event.id, endpoint.id, endpoint.id, event.id, settle.queued],
     );
-    return { outcome: "delivered", httpCode: res.status };
+    return { outcome: "delivered", httpCode: res.status, next: rows[0] ? eventWithEndpointFromJson(rows[0]) : null };
   }
   let outcome: AttemptOutcome = succeeded ? "delivered" : res.status === 410 ? "gone" : "failed";
   const at = opts.at ?? new Date();
@@ -237,6 +244,8 @@ export interface QueueRun {
   head: (QueuedEvent & AttemptResult) | null;
   /** True when the run stopped at its count or time budget with events possibly left. */
   more: boolean;
+  /** Another run holds the endpoint's delivery lease, for this long still (ms): nothing was done. */
+  busyMs?: number;
 }
 
 export interface QueueRunOptions extends AttemptOptions {
@@ -254,7 +263,22 @@ export interface QueueRunOptions extends AttemptOptions {
   maxListeners?: number;
   /** Ends a listening wait early (the activity cancelled, the worker shutting down). */
   signal?: AbortSignal;
+  /**
+   * The endpoint's delivery lease (repository.ts), already held by the caller (the fan-out took
+   * it for a direct run), who also gives it up in the end; without it the run takes its own.
+   */
+  lease?: string;
+  /** How long a lease taken here lasts; DELIVERY_LEASE_MS by default. */
+  leaseMs?: number;
+  /** The queue's head as the caller read it with the lease (the fan-out's first event): attempted without a read. */
+  head?: EventWithEndpoint;
 }
+
+/**
+ * A run renews its lease once a third of it has passed, checked before each read of the queue;
+ * between two reads go at most one attempt (10 s) or one listening wait (5 s) and the writes.
+ */
+export const DELIVERY_LEASE_MS = 30_000;
 
 /** Listeners open in one worker process at most: each holds its workflow's task while it waits. */
 export const DEFAULT_MAX_LISTENERS = 150;
@@ -265,40 +289,74 @@ export const DEFAULT_MAX_LISTENERS = 150;
  * first event that does not deliver and hands it back, so the retry schedule, order and
  * disabling stay the workflow's. `at` is the workflow's time at the start of the run. With
  * `listenMs`, an emptied queue is watched for that long (poked by the fan-out) before the run ends.
+ * Only the holder of the endpoint's delivery lease runs: when another run holds it, this one
+ * returns at once with nothing done (that run delivers what is queued, or hands it to the
+ * workflow). The lease is given up only with nothing queued, or when the run ends otherwise.
  */
 export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueRunOptions = {}): Promise<QueueRun> {
   const started = Date.now();
   const maxEvents = opts.maxEvents ?? 100;
   const budgetMs = opts.budgetMs ?? 15_000;
   const listenMs = opts.listenMs ?? 0;
-  const listener = listenMs > 0 ? openListener(endpointId, opts.maxListeners ?? DEFAULT_MAX_LISTENERS) : null;
+  const lease = opts.lease ?? randomUUID();
+  const leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS;
+  const busyMs = opts.lease ? 0 : await takeDeliveryLease(knex, endpointId, lease, leaseMs);
+  if (busyMs > 0) return { delivered: 0, head: null, more: false, busyMs };
+  let renewAt = started + leaseMs / 3;
+  // The queue's head when known from a read made with the lease; undefined: read it.
+  let head: EventWithEndpoint | null | undefined = opts.head;
+  const listen = () => (listenMs > 0 ? openListener(endpointId, opts.maxListeners ?? DEFAULT_MAX_LISTENERS) : null);
+  let listener = listen();
+  let released = false;
   let delivered = 0;
   let lastWork = started;
   try {
     while (delivered < maxEvents && Date.now() - started < budgetMs) {
-      // Cleared before the read: a poke from here on means "read again" (see listeners.ts).
-      if (listener) listener.poked = false;
-      const found = await nextPendingEventWithEndpoint(knex, endpointId);
+      if (Date.now() >= renewAt) {
+        // Lost (a pause longer than the lease): another run has the endpoint now and reads its queue.
+        if (!(await renewDeliveryLease(knex, endpointId, lease, leaseMs))) return { delivered, head: null, more: false };
+        renewAt = Date.now() + leaseMs / 3;
+      }
+      if (head === undefined) {
+        // Cleared before the read: a poke from here on means "read again" (see listeners.ts).
+        if (listener) listener.poked = false;
+        head = (await nextPendingEventWithEndpoint(knex, endpointId)) ?? null;
+      }
+      const found = head;
+      head = undefined;
       if (!found) {
-        if (!listener) return { delivered, head: null, more: false };
-        const cutByBudget = lastWork + listenMs > started + budgetMs;
-        const wait = Math.min(lastWork + listenMs, started + budgetMs) - Date.now();
-        if (await waitForPoke(listener, wait, opts.signal)) continue;
-        // Nothing came: close, unless a poke slipped in since the read (then read again). A
-        // busy endpoint whose run ran out of budget is worth a new run at once ("more").
-        if (closeListener(listener)) return { delivered, head: null, more: cutByBudget && delivered > 0 && !opts.signal?.aborted };
+        let more = false;
+        if (listener) {
+          const cutByBudget = lastWork + listenMs > started + budgetMs;
+          const wait = Math.min(lastWork + listenMs, started + budgetMs) - Date.now();
+          if (await waitForPoke(listener, wait, opts.signal)) continue;
+          // Nothing came: close, unless a poke slipped in since the read (then read again). A
+          // busy endpoint whose run ran out of budget is worth a new run at once ("more").
+          if (!closeListener(listener)) continue;
+          listener = null;
+          more = cutByBudget && delivered > 0 && !opts.signal?.aborted;
+        }
+        // Closed first, then the lease given up only if nothing is queued: an event committed
+        // since the read is either seen here (read again, listening again) or was not handed to
+        // this run, and its workflow, signalled instead, takes the lease next.
+        if ((released = await releaseIdleDeliveryLease(knex, endpointId, lease))) return { delivered, head: null, more };
+        listener = listen();
         continue;
       }
       const next = { eventId: found.event.id, queued: found.event.queued };
       const at = opts.at ? new Date(opts.at.getTime() + (Date.now() - started)) : undefined;
-      const result = await attemptFound(knex, found.event, found.endpoint, { ...opts, at }, next);
+      // Cleared before the attempt, whose recording reads the next head (as before a read).
+      if (listener) listener.poked = false;
+      const { next: after, ...result } = await attemptFound(knex, found.event, found.endpoint, { ...opts, at }, next);
       if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
+      head = after;
       delivered++;
       lastWork = Date.now();
     }
     return { delivered, head: null, more: true };
   } finally {
     if (listener) dropListener(listener);
+    if (!released && !opts.lease) await releaseDeliveryLease(knex, endpointId, lease);
   }
 }
 
@@ -324,13 +382,17 @@ export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promis
   return [...new Set(rows.map((r) => r.endpoint_id))];
 }
 
-/** Endpoints (live, enabled) with events still queued. */
+/**
+ * Endpoints (live, enabled) with events still queued and no live delivery lease (a run holding
+ * one delivers them; a lease of a run lost with its worker expires, then its endpoint is listed).
+ */
 export async function queuedEndpoints(knex: Knex): Promise<string[]> {
   return knex("webhook_events")
     .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
     .where("webhook_events.pending", true)
     .where("webhook_endpoints.enabled", true)
     .whereNull("webhook_endpoints.deleted_at")
+    .where((q) => q.whereNull("webhook_endpoints.delivery_lease").orWhereRaw("webhook_endpoints.delivery_lease_until < clock_timestamp()"))
     .distinct("webhook_events.endpoint_id as endpoint_id")
     .then((rows: { endpoint_id: string }[]) => rows.map((r) => r.endpoint_id));
 }

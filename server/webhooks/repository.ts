@@ -132,13 +132,47 @@ function queueOf(db: Knex, endpointId: string): Knex.QueryBuilder {
     .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }]);
 }
 
-/** The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. */
-export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string): Promise<{ event: WebhookEventRow; endpoint: WebhookEndpointRow } | undefined> {
-  const row = await queueOf(db, endpointId).first(db.raw("to_jsonb(webhook_events.*) as event"), db.raw("to_jsonb(webhook_endpoints.*) as endpoint"));
-  if (!row) return undefined;
-  const { event, endpoint } = row as { event: WebhookEventRow; endpoint: WebhookEndpointRow };
+export interface EventWithEndpoint {
+  event: WebhookEventRow;
+  endpoint: WebhookEndpointRow;
+}
+
+/** An event and its endpoint read as JSON (one query, no second read of the endpoint). */
+export function eventWithEndpointFromJson({ event, endpoint }: EventWithEndpoint): EventWithEndpoint {
   // Through JSON: timestamps are strings; the delivery side reads only ids, payload and the endpoint's settings.
   return { event, endpoint: { ...endpoint, deleted_at: endpoint.deleted_at ? new Date(endpoint.deleted_at) : null } };
+}
+
+/** The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. */
+export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string): Promise<EventWithEndpoint | undefined> {
+  const row = await queueOf(db, endpointId).first(db.raw("to_jsonb(webhook_events.*) as event"), db.raw("to_jsonb(webhook_endpoints.*) as endpoint"));
+  return row ? eventWithEndpointFromJson(row as EventWithEndpoint) : undefined;
+}
+
+/**
+ * The endpoint's next head as nextPendingEventWithEndpoint reads it, but for one queueing of one
+ * event (binding order: endpoint id, event id, its queued count), as the tail of a statement.
+ */
+export const nextHeadSql = `select to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
+    from webhook_events w join webhook_endpoints e on e.id = w.endpoint_id
+   where w.endpoint_id = ? and w.pending and e.enabled and e.deleted_at is null and not (w.id = ? and w.queued = ?)
+   order by w.outbox_id, w.created_at
+   limit 1`;
+
+/**
+ * In the fan-out's transaction, for the endpoints it leased: the head of each one's queue (this
+ * fan-out's first event for it: nothing else was queued), with the endpoint; one query for all.
+ */
+export async function leasedHeads(trx: Knex.Transaction, endpointIds: string[], outboxIds: number[]): Promise<Map<string, EventWithEndpoint>> {
+  if (endpointIds.length === 0) return new Map();
+  const { rows } = await trx.raw<{ rows: EventWithEndpoint[] }>(
+    `select distinct on (w.endpoint_id) to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
+       from webhook_events w join webhook_endpoints e on e.id = w.endpoint_id
+      where w.endpoint_id = any(?::uuid[]) and w.outbox_id = any(?::bigint[]) and w.pending
+      order by w.endpoint_id, w.outbox_id, w.created_at`,
+    [endpointIds, outboxIds],
+  );
+  return new Map(rows.map((row) => [row.event.endpoint_id, eventWithEndpointFromJson(row)]));
 }
 
 export async function eventWithEndpoint(
@@ -149,4 +183,77 @@ export async function eventWithEndpoint(
   if (!event) return undefined;
   const endpoint = (await db("webhook_endpoints").where({ id: event.endpoint_id }).first()) as WebhookEndpointRow;
   return { event, endpoint };
+}
+
+// ---- the delivery lease (migration 0012): one run of first attempts per endpoint at a time ----
+
+const leaseFree = "(delivery_lease is null or delivery_lease_until < clock_timestamp())";
+
+/**
+ * Takes the endpoint's delivery lease as `token` for `ms` unless a live one is held: 0 when taken,
+ * else how long the live one has left (ms, at least 1). Locks the row first, so a release in
+ * progress is waited for rather than seen as held.
+ */
+export async function takeDeliveryLease(knex: Knex, endpointId: string, token: string, ms: number): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const row: { free: boolean; left: number } | undefined = await trx("webhook_endpoints")
+      .where({ id: endpointId })
+      .forUpdate()
+      .first(trx.raw(`${leaseFree} as free`), trx.raw("ceil(extract(epoch from delivery_lease_until - clock_timestamp()) * 1000)::int as left"));
+    if (!row) return 0; // deleted meanwhile: the run finds nothing queued
+    if (!row.free) return Math.max(1, row.left);
+    await trx("webhook_endpoints").where({ id: endpointId }).update({ delivery_lease: token, delivery_lease_until: trx.raw("clock_timestamp() + ? * interval '1 millisecond'", [ms]) });
+    return 0;
+  });
+}
+
+/**
+ * In the fan-out's transaction: takes the lease of each endpoint that got events and had
+ * nothing else queued (no event in a retry schedule or waiting for a run) and no live lease.
+ * Those endpoints are the fan-out's to deliver directly after commit; the others are left to the
+ * run that holds them or to their workflow.
+ */
+export async function leaseIdleEndpoints(trx: Knex.Transaction, endpointIds: string[], outboxIds: number[], token: string, ms: number): Promise<string[]> {
+  if (endpointIds.length === 0) return [];
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(
+    `update webhook_endpoints e
+        set delivery_lease = ?, delivery_lease_until = clock_timestamp() + ? * interval '1 millisecond'
+      where e.id = any(?::uuid[]) and ${leaseFree}
+        and not exists (select 1 from webhook_events w where w.endpoint_id = e.id and w.pending and w.outbox_id <> all(?::bigint[]))
+      returning e.id`,
+    [token, ms, endpointIds, outboxIds],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Extends a lease still held; false when it was lost (expired and taken by another run). */
+export async function renewDeliveryLease(knex: Knex, endpointId: string, token: string, ms: number): Promise<boolean> {
+  const n = await knex("webhook_endpoints")
+    .where({ id: endpointId, delivery_lease: token })
+    .update({ delivery_lease_until: knex.raw("clock_timestamp() + ? * interval '1 millisecond'", [ms]) });
+  return n > 0;
+}
+
+/**
+ * Gives the lease up only if nothing is queued for the endpoint while it is live and enabled (the
+ * queue as nextPendingEvent reads it, checked in the same statement);
+ * false: events are queued, the holder reads them. The caller has closed its listener before, so
+ * an event committed after this statement's snapshot was not handed to it: its fan-out (or
+ * redelivery) signalled the workflow, whose run takes the lease next.
+ */
+export async function releaseIdleDeliveryLease(knex: Knex, endpointId: string, token: string): Promise<boolean> {
+  const { rows } = await knex.raw<{ rows: unknown[] }>(
+    `update webhook_endpoints e set delivery_lease = null, delivery_lease_until = null
+      where e.id = ? and e.delivery_lease = ?
+        and (not e.enabled or e.deleted_at is not null
+             or not exists (select 1 from webhook_events w where w.endpoint_id = e.id and w.pending))
+      returning e.id`,
+    [endpointId, token],
+  );
+  return rows.length > 0;
+}
+
+/** Gives the lease up whatever is queued (a failed head handed to the workflow, a run out of budget). */
+export async function releaseDeliveryLease(knex: Knex, endpointId: string, token: string): Promise<void> {
+  await knex("webhook_endpoints").where({ id: endpointId, delivery_lease: token }).update({ delivery_lease: null, delivery_lease_until: null });
 }

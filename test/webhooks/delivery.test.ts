@@ -9,6 +9,7 @@ import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
 import { validateEvent, WebhookVerificationError } from "@polar-sh/sdk/webhooks.js";
+import { WorkflowNotFoundError } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
@@ -265,24 +266,105 @@ describe("webhook delivery", () => {
     expect(ns).toEqual([0, 0, 1, 2, 3, 4, 5]);
   });
 
-  it("hands events committed while the endpoint's run listens to that run: in order, with no signal each", async () => {
-    const { polar, org } = await merchant();
-    const ep = await endpoint(polar, "listening", ["order.created"]);
-    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 0 }));
-    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
-    // Well inside the run's listening time (5 s by default), one commit after the other.
-    for (let n = 1; n <= 3; n++) {
+  /** Emits n = 0..3 one commit after the other, each once the one before arrived (inside a run's 5 s of listening). */
+  async function emitWhileListening(org: { id: string }, ep: { path: string; secret: string }) {
+    for (let n = 0; n <= 3; n++) {
       await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n }));
       await expect.poll(() => receiver.at(ep.path).length, poll).toBe(n + 1);
     }
     const hits = receiver.at(ep.path);
     expect(hits.map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n)).toEqual([0, 1, 2, 3]);
     expect(new Set(hits.map((r) => r.headers["webhook-id"])).size).toBe(4);
-    // Only the first event's signal-with-start reached the workflow; the others were handed over in process.
+  }
+
+  it("delivers an idle endpoint's events from the fan-out directly, the next ones handed to that run, without a workflow", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "direct", ["order.created"]);
+    await emitWhileListening(org, ep);
+    // No workflow was started nor signalled for this endpoint.
+    await expect(h.client.workflow.getHandle(webhookEndpointWorkflowId(ep.id)).describe()).rejects.toThrow(WorkflowNotFoundError);
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll).toBe(0);
+    // Once the run stopped listening, the endpoint's lease is given up.
+    await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).delivery_lease, poll).toBeNull();
+  });
+
+  it("hands events committed while the endpoint workflow's run listens to that run: in order, with no signal each", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "listening", ["order.created"]);
+    const handle = await h.client.workflow.start(webhookEndpointWorkflow, {
+      workflowId: webhookEndpointWorkflowId(ep.id),
+      taskQueue: h.taskQueue,
+      args: [{ endpointId: ep.id, retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000, listenMs: 10_000 }],
+    });
+    // Its first run found nothing queued and listens, holding the endpoint's lease.
+    await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).delivery_lease, poll).not.toBeNull();
+    await emitWhileListening(org, ep);
+    const history = await handle.fetchHistory();
+    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(0);
+    expect(await infra.knex("webhook_deliveries").where({ endpoint_id: ep.id }).count({ n: "*" })).toEqual([{ n: 4 }]);
+  });
+
+  it("hands a failed direct first attempt to the workflow, which goes on from attempt 2, and holds the later events behind it", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "handover", ["order.created"]);
+    receiver.script(ep.path, [500, 500]);
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 0 }));
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+    // While n = 0 waits for its second attempt: these are not the direct path's (something is queued).
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
+
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(5);
+    await new Promise((r) => setTimeout(r, 500));
+    const hits = receiver.at(ep.path);
+    expect(hits.map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n)).toEqual([0, 0, 0, 1, 2]);
+    // Three attempts of n = 0 in all (the direct one counted as the first), on the schedule's waits.
+    expect(hits[1].at - hits[0].at).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[1] - 50);
+    expect(hits[2].at - hits[1].at).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[2] - 50);
+    expect(new Set(hits.slice(0, 3).map((r) => r.headers["webhook-id"])).size).toBe(1);
     const history = await h.client.workflow.getHandle(webhookEndpointWorkflowId(ep.id)).fetchHistory();
-    expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(1);
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    expect(started).toBeTruthy();
     await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll).toBe(0);
   });
+
+  it("delivers, with the same webhook-id, when the worker is killed during a direct run", async () => {
+    const { polar, org } = await merchant();
+    const ep = await endpoint(polar, "direct-killed", ["order.created"]);
+    receiver.hold(ep.path); // the direct run's request never gets an answer
+    const [outboxRow] = await infra.knex("outbox")
+      .insert({ organization_id: org.id, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }), published_at: new Date() })
+      .returning("id");
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./direct-process.ts", import.meta.url))], {
+      env: {
+        ...process.env,
+        WH_DATABASE_URL: await thisDatabaseUrl(),
+        WH_ORGANIZATION_ID: org.id,
+        WH_ENDPOINT_ID: ep.id,
+        WH_OUTBOX_ID: String(outboxRow.id),
+        WH_LEASE_MS: "2000",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+        child.once("exit", (code) => reject(new Error(`direct run process exited with ${code}`)));
+      });
+      await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+      child.kill("SIGKILL");
+      // The lease expires (2 s), the relay's sweep starts the endpoint's workflow, whose run delivers.
+      await expect.poll(() => receiver.at(ep.path).length, { timeout: 30_000, interval: 200 }).toBe(2);
+      const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
+      expect(receiver.at(ep.path).map((r) => r.headers["webhook-id"])).toEqual([event.id, event.id]);
+      expect(verifyDirect(receiver.at(ep.path)[1], ep.secret)).toMatchObject({ data: { n: 1 } });
+      await expect.poll(async () => (await infra.knex("webhook_events").where({ id: event.id }).first()).succeeded, poll).toBe(true);
+      await h.client.workflow.getHandle(webhookEndpointWorkflowId(ep.id)).describe();
+    } finally {
+      child.kill("SIGKILL");
+      receiver.release();
+    }
+  }, 60_000);
 
   it("disables the endpoint on 410 Gone and sends it nothing more", async () => {
     const { polar, org } = await merchant();

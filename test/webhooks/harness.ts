@@ -10,6 +10,7 @@ import { DefaultLogger, IllegalStateError, NativeConnection, Runtime, Worker } f
 import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
 import { startApi, type ApiHandle } from "../../server/main.js";
+import { DirectDeliveries } from "../../server/webhooks/direct.js";
 import { setWebhookWaker } from "../../server/webhooks/waker.js";
 import { createOutboxActivities } from "../../workflows/activities/outbox.js";
 import { createWebhookActivities, temporalWebhookWaker, type WebhookWaker } from "../../workflows/activities/webhooks.js";
@@ -37,6 +38,8 @@ export interface WebhookHarness {
   api: ApiHandle;
   /** Wakes the delivery workflows on this harness's queue with its settings. */
   waker: WebhookWaker;
+  /** The fan-out's direct runs of first attempts on this harness's worker. */
+  direct: DirectDeliveries;
 }
 
 export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOptions = {}): WebhookHarness {
@@ -57,13 +60,14 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
     h.nativeConnection = await NativeConnection.connect({ address: infra.temporalAddress });
     h.client = new Client({ connection: await Connection.connect({ address: infra.temporalAddress }), namespace: infra.namespace });
     h.waker = temporalWebhookWaker(h.client, h.taskQueue, opts.workflow);
+    h.direct = new DirectDeliveries(infra.knex, { timeoutMs: opts.deliveryTimeoutMs });
     worker = await Worker.create({
       connection: h.nativeConnection,
       namespace: infra.namespace,
       taskQueue: h.taskQueue,
       workflowsPath,
       activities: {
-        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: h.waker, webhookSweepEveryMs: opts.webhookSweepEveryMs }),
+        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: h.waker, webhookSweepEveryMs: opts.webhookSweepEveryMs, directDeliveries: h.direct }),
         ...createWebhookActivities({ knex: infra.knex, deliveryTimeoutMs: opts.deliveryTimeoutMs }),
         ...opts.activities?.(infra.knex),
       },
@@ -78,6 +82,7 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
     setWebhookWaker(null);
     await h.api?.close();
     await relay?.terminate().catch(() => {});
+    await h.direct?.close();
     worker?.shutdown();
     await running;
     await h.client?.connection.close();

@@ -2,10 +2,13 @@
 // published. Several workers (and retries of the same activity) may run this at once: row locks
 // taken with SKIP LOCKED hand each row to exactly one claimer, and marking it in the same
 // transaction means a retry after a lost response claims the next rows, never the same ones.
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { logger } from "../../server/kit/logger.js";
 import { fanOut, queuedEndpoints } from "../../server/webhooks/delivery.js";
-import { activityContextWebhookWaker, type WebhookWaker } from "./webhooks.js";
+import { DirectDeliveries } from "../../server/webhooks/direct.js";
+import { leasedHeads, leaseIdleEndpoints } from "../../server/webhooks/repository.js";
+import { activityContextWebhookWaker, boundWebhookWaker, handOverThrough, type WebhookWaker } from "./webhooks.js";
 
 export interface OutboxBatch {
   /** Claimed row ids, ascending. */
@@ -16,19 +19,30 @@ export interface OutboxBatch {
 
 export function createOutboxActivities({
   knex,
-  wakeWebhookEndpoints = activityContextWebhookWaker,
-  webhookSweepEveryMs = 5 * 60_000,
+  wakeWebhookEndpoints,
+  webhookSweepEveryMs = 60_000,
+  directDeliveries = new DirectDeliveries(knex),
 }: {
   knex: Knex;
   /** Wakes the delivery workflows of endpoints that got events; the worker's own client by default. */
   wakeWebhookEndpoints?: WebhookWaker;
-  /** How often an idle claim makes sure every endpoint with queued events has a delivery workflow. */
+  /**
+   * How often an idle claim makes sure every endpoint with queued events (and no live delivery
+   * lease) has a delivery workflow: within about this long plus a lease after a worker died in a
+   * direct run, its events go out.
+   */
   webhookSweepEveryMs?: number;
+  /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
+  directDeliveries?: DirectDeliveries | null;
 }) {
   let lastSweep = 0;
+  const wake = wakeWebhookEndpoints ?? activityContextWebhookWaker;
   return {
     async claimOutboxBatch(limit: number): Promise<OutboxBatch> {
       let endpointIds: string[] = [];
+      let direct: string[] = [];
+      let heads: Awaited<ReturnType<typeof leasedHeads>> | undefined;
+      const lease = randomUUID();
       const batch = await knex.transaction(async (trx) => {
         const rows: { id: number | string; type: string }[] = await trx("outbox")
           .select("id", "type")
@@ -43,19 +57,24 @@ export function createOutboxActivities({
         // Fan each row out to its organization's subscribed endpoints (webhook_events) here, in
         // this transaction, so a row is published exactly when its webhook events exist.
         endpointIds = await fanOut(trx, ids);
+        if (directDeliveries) direct = await leaseIdleEndpoints(trx, endpointIds, ids, lease, directDeliveries.leaseMs);
+        if (direct.length > 0) heads = await leasedHeads(trx, direct, ids);
         await trx("outbox").whereIn("id", ids).update({ published_at: trx.fn.now() });
         return { ids, types: rows.map((r) => r.type) };
       });
-      // After commit: the delivery workflows read the committed queue. A failed wake-up fails
+      // After commit, in the background: first attempts for the endpoints leased above.
+      if (directDeliveries && direct.length > 0) directDeliveries.start(direct, lease, handOverThrough(wakeWebhookEndpoints ?? boundWebhookWaker()), heads);
+      // The others' runs or delivery workflows read the committed queue. A failed wake-up fails
       // the activity (its retry claims the next rows); the sweep below recovers those events.
-      await wakeWebhookEndpoints(endpointIds);
+      const leased = new Set(direct);
+      await wake(endpointIds.filter((id) => !leased.has(id)));
       // The backstop for a wake-up lost after commit (Temporal unreachable at that moment): when
       // idle, now and then, start the workflow of every endpoint with queued events unless it
       // runs (no signal, so a running workflow's history does not grow).
       if (batch.ids.length === 0 && Date.now() - lastSweep >= webhookSweepEveryMs) {
         lastSweep = Date.now();
         try {
-          await wakeWebhookEndpoints(await queuedEndpoints(knex), "ensure");
+          await wake(await queuedEndpoints(knex), "ensure");
         } catch (err) {
           logger.warn({ err }, "webhook sweep failed; it runs again at the next idle claim after the interval");
         }

@@ -9,8 +9,9 @@ import {
   attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent, type QueueRun,
 } from "../../server/webhooks/delivery.js";
 import { pokeListener } from "../../server/webhooks/listeners.js";
+import type { HandOver } from "../../server/webhooks/direct.js";
 import {
-  webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow,
+  webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow, type WebhookHandOver,
 } from "../workflows/webhook-delivery.js";
 
 export function createWebhookActivities({
@@ -65,9 +66,10 @@ export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 
 /**
  * Wakes (or starts) the delivery workflow of each endpoint; call after the queueing commit.
- * "signal" (the default) signal-with-starts; "ensure" only starts a workflow that is not running.
+ * "signal" (the default) signal-with-starts; "ensure" only starts a workflow that is not running;
+ * a hand-over signal-with-starts telling the workflow which event's first attempt failed outside it.
  */
-export type WebhookWaker = (endpointIds: string[], how?: "signal" | "ensure") => Promise<void>;
+export type WebhookWaker = (endpointIds: string[], how?: "signal" | "ensure" | WebhookHandOver) => Promise<void>;
 
 export function temporalWebhookWaker(
   client: Client | Promise<Client>,
@@ -76,16 +78,22 @@ export function temporalWebhookWaker(
 ): WebhookWaker {
   return async (endpointIds, how = "signal") => {
     // An endpoint whose run is listening in this process is handed its events directly.
-    const toSignal = how === "ensure" ? endpointIds : endpointIds.filter((id) => !pokeListener(id));
+    const toSignal = how === "signal" ? endpointIds.filter((id) => !pokeListener(id)) : endpointIds;
     if (toSignal.length === 0) return;
     const c = await client;
+    const handOver = typeof how === "object" ? how : undefined;
     await Promise.all(
       toSignal.map(async (endpointId) => {
-        const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [{ ...settings, endpointId }] as [WebhookEndpointWorkflowInput] };
+        const input: WebhookEndpointWorkflowInput = { ...settings, endpointId, ...(handOver && { handedOver: handOver.failed }) };
+        const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [input] as [WebhookEndpointWorkflowInput] };
         if (how === "ensure") {
           await c.workflow.start<typeof webhookEndpointWorkflow>("webhookEndpointWorkflow", { ...start, workflowIdConflictPolicy: "USE_EXISTING" });
         } else {
-          await c.workflow.signalWithStart<typeof webhookEndpointWorkflow>("webhookEndpointWorkflow", { ...start, signal: webhookEventsSignal, signalArgs: [] });
+          await c.workflow.signalWithStart<typeof webhookEndpointWorkflow, [WebhookHandOver?]>("webhookEndpointWorkflow", {
+            ...start,
+            signal: webhookEventsSignal,
+            signalArgs: handOver ? [handOver] : [],
+          });
         }
       }),
     );
@@ -95,6 +103,16 @@ export function temporalWebhookWaker(
 /** Inside an activity: the worker's own client, namespace and task queue. */
 export const activityContextWebhookWaker: WebhookWaker = (endpointIds, how) => {
   if (endpointIds.length === 0) return Promise.resolve();
-  const ctx = Context.current();
-  return temporalWebhookWaker(ctx.client, ctx.info.taskQueue)(endpointIds, how);
+  return boundWebhookWaker()(endpointIds, how);
 };
+
+/** Inside an activity: a waker on the worker's client and task queue that still works after the activity ends. */
+export function boundWebhookWaker(): WebhookWaker {
+  const ctx = Context.current();
+  return temporalWebhookWaker(ctx.client, ctx.info.taskQueue);
+}
+
+/** A direct run's hand-over to the endpoint's workflow (server/webhooks/direct.ts) through a waker. */
+export function handOverThrough(wake: WebhookWaker): HandOver {
+  return (endpointId, failed) => wake([endpointId], failed ? { failed } : "signal");
+}

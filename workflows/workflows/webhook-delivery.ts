@@ -8,6 +8,10 @@
 // this workflow with `webhookEventsSignal`; a running one is woken, a finished one starts again.
 // Should that wake-up be lost (Temporal unreachable right after the commit), the outbox relay's
 // idle claim now and then starts the workflow of every endpoint with queued events that has none.
+// An endpoint with nothing queued is not woken at all: the worker that fans its events out makes
+// their first attempts directly (server/webhooks/direct.ts) and hands the workflow only what
+// fails (`WebhookHandOver`: it goes on from attempt 2) or is left; a run of first attempts, here
+// or there, holds the endpoint's delivery lease, so only one works the queue at a time.
 //
 // Each event is tried on the Standard Webhooks schedule: at once, then after 5 s, 5 min, 30 min,
 // 2 h, 5 h, 10 h, 10 h, 14 h, 20 h and 24 h (about three days). The first attempts of whatever is
@@ -27,8 +31,16 @@ type QueueRun = Awaited<ReturnType<WebhookActivities["deliverQueuedWebhooks"]>>;
 
 export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint:${endpointId}`;
 
-/** "Events were queued for this endpoint" (sent after commit; the table is the truth). */
-export const webhookEventsSignal = defineSignal("webhookEvents");
+/**
+ * A direct run (server/webhooks/direct.ts) made this event's first attempt outside the workflow
+ * and it failed: the workflow goes on with it from attempt 2, if it is still the queue's head.
+ */
+export interface WebhookHandOver {
+  failed: QueuedEvent;
+}
+
+/** "Events were queued for this endpoint" (sent after commit; the table is the truth), or a hand-over. */
+export const webhookEventsSignal = defineSignal<[WebhookHandOver?]>("webhookEvents");
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -54,6 +66,8 @@ export interface WebhookEndpointWorkflowInput {
   maxEvents?: number;
   /** Failing for this long disables the endpoint; tests inject it. Default: the worker's WEBHOOK_DISABLE_AFTER_MS. */
   disableAfterMs?: number;
+  /** Started by a hand-over (see WebhookHandOver): the event whose first attempt failed. */
+  handedOver?: QueuedEvent;
 }
 
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
@@ -81,8 +95,11 @@ const { nextWebhookEvent, settleWebhookEvent } = proxyActivities<WebhookActiviti
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "1 minute" },
 });
 
-/** What to do next: an event to go on with from attempt index `from`, or the queue's state. */
-type Head = { event: QueuedEvent; from: number } | "empty" | "more" | "stop";
+/**
+ * What to do next: an event to go on with from attempt index `from`, or the queue's state; `busyMs`:
+ * another run (a direct one, or a run of this workflow lost with its worker) holds the endpoint that long.
+ */
+type Head = { event: QueuedEvent; from: number } | { busyMs: number } | "empty" | "more" | "stop";
 
 export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInput): Promise<void> {
   const delays = input.retryDelaysMs?.length ? input.retryDelaysMs : WEBHOOK_RETRY_DELAYS_MS;
@@ -90,8 +107,10 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
   const listenMs = input.listenMs ?? 5 * SECOND;
   const maxEvents = input.maxEvents ?? 100;
   let woken = false;
-  setHandler(webhookEventsSignal, () => {
+  let handedOver = input.handedOver;
+  setHandler(webhookEventsSignal, (handOver) => {
     woken = true;
+    if (handOver) handedOver = handOver.failed;
   });
   // Runs started before first attempts were batched replay their one-event-per-step history.
   const batched = patched("webhook-delivery-batches");
@@ -110,7 +129,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
       return next === null ? "empty" : { event: next, from: 1 };
     }
     handled += run.delivered;
-    if (run.head === null) return run.more ? "more" : "empty";
+    if (run.head === null) return run.more ? "more" : run.busyMs ? { busyMs: run.busyMs } : "empty";
     const event = { eventId: run.head.eventId, queued: run.head.queued };
     if (run.head.outcome === "failed") return { event, from: 1 };
     // Gone, disabled or skipped: the queue stops.
@@ -118,15 +137,23 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
     return "stop";
   }
 
+  /** A hand-over still at the queue's head goes on from attempt 2 (a stale one is dropped). */
+  async function handedOverHead(event: QueuedEvent): Promise<Head | null> {
+    const next = await nextWebhookEvent(input.endpointId);
+    return next?.eventId === event.eventId && next.queued === event.queued ? { event: next, from: 1 } : null;
+  }
+
   for (;;) {
     if (handled >= maxEvents || workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof webhookEndpointWorkflow>(input);
+      return continueAsNew<typeof webhookEndpointWorkflow>({ ...input, handedOver });
     }
     // Cleared before reading the queue: an event queued while the read runs still wakes us.
     woken = false;
-    let head: Head;
-    if (batched) head = await firstAttempts();
-    else {
+    const handed = handedOver;
+    handedOver = undefined;
+    let head = handed ? await handedOverHead(handed) : null;
+    if (head === null && batched) head = await firstAttempts();
+    if (head === null) {
       const next = await nextWebhookEvent(input.endpointId);
       head = next === null ? "empty" : { event: next, from: 0 };
     }
@@ -135,10 +162,11 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
       idleEnded = false;
       continue;
     }
-    if (head === "empty") {
+    if (head === "empty" || "busyMs" in head) {
       // Idle for idleMs and the queue read once more (a lost wake-up): the next fan-out starts a new run.
+      // Busy: the other run delivers what is queued or hands it over; read again once its lease is over.
       if (idleEnded) return;
-      idleEnded = !(await condition(() => woken, idleMs));
+      idleEnded = !(await condition(() => woken, head === "empty" ? idleMs : Math.min(head.busyMs + 100, idleMs)));
       continue;
     }
     idleEnded = false;
