@@ -29,12 +29,6 @@ const infra = useWorkflowInfra();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const DAY = 86_400_000;
 
-/** This file's own database, for the child process, from the connection settings knex parsed. */
-function databaseUrl(): string {
-  const c = infra.knex.client.config.connection as { host: string; port: number; user: string; password: string; database: string };
-  return `postgres://${encodeURIComponent(c.user)}:${encodeURIComponent(c.password)}@${c.host}:${c.port}/${c.database}`;
-}
-
 describe("subscription worker killed mid-charge", () => {
   let connection: Connection;
   let client: Client;
@@ -68,7 +62,7 @@ describe("subscription worker killed mid-charge", () => {
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./worker-process.ts", import.meta.url))], {
       env: {
         ...process.env,
-        SUB_DATABASE_URL: databaseUrl(),
+        SUB_DATABASE_URL: infra.databaseUrl,
         SUB_TEMPORAL_ADDRESS: infra.temporalAddress,
         SUB_NAMESPACE: infra.namespace,
         SUB_TASK_QUEUE: taskQueue,

@@ -13,6 +13,8 @@ import { createKnex, migrateLatest } from "../../server/kit/db.js";
 
 export interface WorkflowInfra {
   knex: Knex;
+  /** This file's own database (for a child process). */
+  databaseUrl: string;
   temporalAddress: string;
   namespace: string;
 }
@@ -30,7 +32,8 @@ export function useWorkflowInfra(): WorkflowInfra {
     state.database = `workflows_${suffix}`;
     state.adminUrl = withDatabase(state.pg.url, "postgres");
     await adminQuery(state.adminUrl, `create database ${state.database}`);
-    state.knex = createKnex(withDatabase(state.pg.url, state.database));
+    state.databaseUrl = withDatabase(state.pg.url, state.database);
+    state.knex = createKnex(state.databaseUrl);
     await migrateLatest(state.knex);
 
     state.temporalAddress = state.temporal.address;
