@@ -2,6 +2,7 @@
 // relations a Product carries (prices, benefits, medias, attached custom fields).
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
+import { preparedRows } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomFieldRow } from "../custom-fields/models.js";
@@ -99,16 +100,16 @@ function relationsOf(r: RelationColumns): ProductRelations {
  * are fixed, and name their columns, so a later migration cannot change a cached plan's row type.
  */
 const PRODUCT_COLUMNS = "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.is_archived, products.metadata";
-const LOAD_RELATIONS_SQL = `select ids.id as product_id, ${relationColumns("ids.id")} from unnest(?::uuid[]) as ids(id)`;
-const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = ? and products.id = ?`;
-const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from unnest(?::uuid[]) with ordinality as ids(id, n) join products on products.id = ids.id order by ids.n`;
+const LOAD_RELATIONS_SQL = `select ids.id as product_id, ${relationColumns("ids.id")} from unnest($1::uuid[]) as ids(id)`;
+const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = $1 and products.id = $2`;
+const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from unnest($1::uuid[]) with ordinality as ids(id, n) join products on products.id = ids.id order by ids.n`;
 
 /** Loads every relation of the given products in one round trip, whatever their number. */
 export async function loadRelations(db: Knex, productIds: string[]): Promise<Map<string, ProductRelations>> {
   const out = new Map<string, ProductRelations>();
   if (productIds.length === 0) return out;
-  const { rows } = await db.raw(LOAD_RELATIONS_SQL, [productIds]).options({ name: "products_load_relations" });
-  for (const r of rows as (RelationColumns & { product_id: string })[]) out.set(r.product_id, relationsOf(r));
+  const rows = await preparedRows<RelationColumns & { product_id: string }>(db, "products_load_relations", LOAD_RELATIONS_SQL, [productIds]);
+  for (const r of rows) out.set(r.product_id, relationsOf(r));
   return out;
 }
 
@@ -124,8 +125,8 @@ export async function findReadableWithRelations(
   id: string,
 ): Promise<{ row: ProductRow; relations: ProductRelations } | undefined> {
   if (!isUuid(id)) return undefined;
-  const { rows } = await db.raw(READ_ONE_SQL, [caller.organizationId, id]).options({ name: "products_read_one" });
-  return rows.length ? splitRelations(rows[0] as ProductRow & RelationColumns) : undefined;
+  const rows = await preparedRows<ProductRow & RelationColumns>(db, "products_read_one", READ_ONE_SQL, [caller.organizationId, id]);
+  return rows.length ? splitRelations(rows[0]) : undefined;
 }
 
 /**
@@ -134,6 +135,6 @@ export async function findReadableWithRelations(
  */
 export async function findManyWithRelations(db: Knex, productIds: string[]): Promise<{ row: ProductRow; relations: ProductRelations }[]> {
   if (productIds.length === 0) return [];
-  const { rows } = await db.raw(READ_MANY_SQL, [productIds]).options({ name: "products_read_many" });
-  return (rows as (ProductRow & RelationColumns)[]).map(splitRelations);
+  const rows = await preparedRows<ProductRow & RelationColumns>(db, "products_read_many", READ_MANY_SQL, [productIds]);
+  return rows.map(splitRelations);
 }
