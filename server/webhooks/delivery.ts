@@ -12,7 +12,7 @@ import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
 import { formatBody } from "./formats.js";
 import {
-  eventWithEndpoint, eventWithEndpointFromJson, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
+  eventWithEndpoint, eventWithEndpointFromJson, leaseFree, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
   type EventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
 } from "./repository.js";
 import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
@@ -392,7 +392,7 @@ export async function queuedEndpoints(knex: Knex): Promise<string[]> {
     .where("webhook_events.pending", true)
     .where("webhook_endpoints.enabled", true)
     .whereNull("webhook_endpoints.deleted_at")
-    .where((q) => q.whereNull("webhook_endpoints.delivery_lease").orWhereRaw("webhook_endpoints.delivery_lease_until < clock_timestamp()"))
+    .whereRaw(leaseFree)
     .distinct("webhook_events.endpoint_id as endpoint_id")
     .then((rows: { endpoint_id: string }[]) => rows.map((r) => r.endpoint_id));
 }

@@ -187,7 +187,8 @@ export async function eventWithEndpoint(
 
 // ---- the delivery lease (migration 0012): one run of first attempts per endpoint at a time ----
 
-const leaseFree = "(delivery_lease is null or delivery_lease_until < clock_timestamp())";
+/** An endpoint row whose delivery lease is free (none, or expired); SQL over webhook_endpoints' columns. */
+export const leaseFree = "(delivery_lease is null or delivery_lease_until < clock_timestamp())";
 
 /**
  * Takes the endpoint's delivery lease as `token` for `ms` unless a live one is held: 0 when taken,
