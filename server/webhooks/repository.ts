@@ -3,6 +3,7 @@
 // by id, because it acts for the system, not for a caller.
 import type { Knex } from "knex";
 import { isUuid } from "../kit/ids.js";
+import { preparedRows } from "../kit/db.js";
 
 export interface WebhookEndpointRow {
   id: string;
@@ -143,21 +144,33 @@ export function eventWithEndpointFromJson({ event, endpoint }: EventWithEndpoint
   return { event, endpoint: { ...endpoint, deleted_at: endpoint.deleted_at ? new Date(endpoint.deleted_at) : null } };
 }
 
-/** The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. */
+/**
+ * queueOf's head with its endpoint, as SQL text: `endpoint` is the endpoint id's placeholder
+ * (`$1`, `?`), `extra` one more condition on the event (`w`).
+ */
+function headOfQueueSql(endpoint: string, extra = ""): string {
+  return `select to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
+    from webhook_events w join webhook_endpoints e on e.id = w.endpoint_id
+   where w.endpoint_id = ${endpoint} and w.pending and e.enabled and e.deleted_at is null${extra}
+   order by w.outbox_id, w.created_at
+   limit 1`;
+}
+
+/**
+ * The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. A named
+ * prepared statement without the query builder: a fan-out pokes up to one listening run per
+ * endpoint and each reads its queue at once, so this read's own CPU is what the last of them waits for.
+ */
 export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string): Promise<EventWithEndpoint | undefined> {
-  const row = await queueOf(db, endpointId).first(db.raw("to_jsonb(webhook_events.*) as event"), db.raw("to_jsonb(webhook_endpoints.*) as endpoint"));
-  return row ? eventWithEndpointFromJson(row as EventWithEndpoint) : undefined;
+  const [row] = await preparedRows<EventWithEndpoint>(db, "webhook_next_head_with_endpoint", headOfQueueSql("$1"), [endpointId]);
+  return row ? eventWithEndpointFromJson(row) : undefined;
 }
 
 /**
  * The endpoint's next head as nextPendingEventWithEndpoint reads it, but for one queueing of one
  * event (binding order: endpoint id, event id, its queued count), as the tail of a statement.
  */
-export const nextHeadSql = `select to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
-    from webhook_events w join webhook_endpoints e on e.id = w.endpoint_id
-   where w.endpoint_id = ? and w.pending and e.enabled and e.deleted_at is null and not (w.id = ? and w.queued = ?)
-   order by w.outbox_id, w.created_at
-   limit 1`;
+export const nextHeadSql = headOfQueueSql("?", " and not (w.id = ? and w.queued = ?)");
 
 /**
  * In the fan-out's transaction, for the endpoints it leased: the head of each one's queue (this
