@@ -389,6 +389,19 @@ const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number | boolean> = {
  * is in memory only.
  */
 export async function startTemporal(opts: { port?: number; dbFile?: string; uiPort?: number } = {}): Promise<TemporalHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTemporalOnce(opts);
+    } catch (err) {
+      // The CLI picks its HTTP API and metrics ports itself (a free port each, then binds it);
+      // another process starting at the same moment can take one in between. Start it again.
+      if (attempt >= 3 || !(err instanceof Error) || !err.message.includes("address already in use")) throw err;
+      log(`Temporal could not bind a port (attempt ${attempt} of 3); starting it again`);
+    }
+  }
+}
+
+async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?: number }): Promise<TemporalHandle> {
   if (process.env.TEMPORAL_ADDRESS) {
     log(`using TEMPORAL_ADDRESS from the environment`);
     return { address: process.env.TEMPORAL_ADDRESS, stop: async () => {} };
