@@ -155,6 +155,7 @@ function headOfQueueSql(endpoint: string, extra = ""): string {
    order by w.outbox_id, w.created_at
    limit 1`;
 }
+const nextHeadWithEndpointSql = headOfQueueSql("$1");
 
 /**
  * The head of the queue as nextPendingEvent finds it, with its endpoint, in one query. A named
@@ -162,7 +163,7 @@ function headOfQueueSql(endpoint: string, extra = ""): string {
  * endpoint and each reads its queue at once, so this read's own CPU is what the last of them waits for.
  */
 export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string): Promise<EventWithEndpoint | undefined> {
-  const [row] = await preparedRows<EventWithEndpoint>(db, "webhook_next_head_with_endpoint", headOfQueueSql("$1"), [endpointId]);
+  const [row] = await preparedRows<EventWithEndpoint>(db, "webhook_next_head_with_endpoint", nextHeadWithEndpointSql, [endpointId]);
   return row ? eventWithEndpointFromJson(row) : undefined;
 }
 
