@@ -28,8 +28,13 @@ export async function emitAll(trx: Knex.Transaction, organizationId: string, typ
   await emitEach(trx, organizationId, types.map((type) => ({ type, data })));
 }
 
+export interface OutboxEvent {
+  type: WebhookEventType;
+  data: unknown;
+}
+
 /** Events of one transaction, in one insert and in this order; data shared by several is serialized once. */
-export async function emitEach(trx: Knex.Transaction, organizationId: string, events: { type: WebhookEventType; data: unknown }[]): Promise<void> {
+export async function emitEach(trx: Knex.Transaction, organizationId: string, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   const timestamp = new Date().toISOString();
   const serialized = new Map<unknown, string>();

@@ -6,7 +6,7 @@ import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { checkAddress, type Address } from "../customers/address.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
-import { emit, emitAll } from "../kit/outbox.js";
+import { emit, emitAll, type OutboxEvent } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { loadRelations } from "../products/repository.js";
@@ -143,6 +143,11 @@ export async function markOrderPaid(
     locked?: OrderRow;
     /** Relations of the order the caller holds already (see readOrder). */
     known?: Partial<OrderRelations>;
+    /**
+     * order.updated and order.paid go here instead of into their own insert: the caller writes
+     * them, in this order, with its own events of the same transaction.
+     */
+    events?: OutboxEvent[];
   } = {},
 ): Promise<OrderRow> {
   const row = opts.locked ?? (await trx<OrderRow>("orders").where({ id: orderId }).forUpdate().first());
@@ -150,7 +155,8 @@ export async function markOrderPaid(
   if (row.status !== "pending") return row as OrderRow;
   const [updated] = await trx<OrderRow>("orders").where({ id: orderId }).update({ status: "paid", modified_at: new Date() }).returning("*");
   const out = await readOrder(trx, updated as OrderRow, opts.known);
-  await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);
+  if (opts.events) opts.events.push({ type: "order.updated", data: out }, { type: "order.paid", data: out });
+  else await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);
   // A one-time purchase grants its product's benefits; a subscription's grants follow the subscription.
   if (!row.subscription_id) {
     await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: row.product_id, orderId: row.id });

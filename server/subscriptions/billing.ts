@@ -21,7 +21,7 @@ import { computeAmounts } from "../checkouts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
-import { emit, emitEach } from "../kit/outbox.js";
+import { emit, emitEach, type OutboxEvent } from "../kit/outbox.js";
 import { insertOrder, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
 import type { OrderItemRow, OrderRelations, OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
@@ -63,9 +63,29 @@ async function owedOrder(db: Knex, row: SubscriptionRow): Promise<OrderRow | und
     .first() as Promise<OrderRow | undefined>;
 }
 
+/**
+ * What is due next, from the row alone: for a subscription on real time that is not past due.
+ * Undefined when it takes a read (the test clock's time, the owed order's retry).
+ */
+function nextFromRow(row: SubscriptionRow): NextStep | undefined {
+  if (row.test_clock_id || row.status === "past_due") return undefined;
+  if (row.pending_order_id) return { kind: "at", dueAt: 0, clock: false, clockNow: null };
+  if ((row.status === "active" || row.status === "trialing") && row.current_period_end) {
+    return { kind: "at", dueAt: new Date(row.current_period_end).getTime(), clock: false, clockNow: null };
+  }
+  return { kind: "done" };
+}
+
 export async function nextStep(db: Knex, subscriptionId: string): Promise<NextStep> {
   const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow | undefined;
   if (!row) return { kind: "done" };
+  return nextAfter(db, row);
+}
+
+/** What is due next for this row (as read or as committed just now). */
+async function nextAfter(db: Knex, row: SubscriptionRow): Promise<NextStep> {
+  const known = nextFromRow(row);
+  if (known) return known;
   const clock = await clockOf(db, row);
   // A charge left in flight (a step that died, a proration invoice): at once.
   if (row.pending_order_id) return { kind: "at", dueAt: 0, ...clock };
@@ -83,29 +103,65 @@ export async function nextStep(db: Knex, subscriptionId: string): Promise<NextSt
 
 export type StepOutcome = "nothing" | "renewed" | "charged" | "declined" | "ended" | "canceled_unpaid";
 
+/** What a step did, and the subscription's row as it committed it when the step knows it. */
+interface StepDone {
+  outcome: StepOutcome;
+  row?: SubscriptionRow;
+}
+
 /**
  * Does what is due at `nowMs` (or the test clock's time): resumes a charge in flight, retries a
  * past-due payment, ends or renews at period end. Idempotent: running it twice for one moment does
- * the work once.
+ * the work once. Then tells what is due after it.
  */
-export async function runStep(db: Knex, subscriptionId: string, nowMs: number): Promise<StepOutcome> {
-  const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow | undefined;
-  if (!row) return "nothing";
-  const now = row.test_clock_id ? await clockStepTime(db, row) : new Date(nowMs);
+export async function runStep(db: Knex, subscriptionId: string, nowMs: number): Promise<{ outcome: StepOutcome; next: NextStep }> {
+  const done = await step(db, subscriptionId, nowMs);
+  // From the row the step committed, when it has one (no second read for a renewal).
+  return { outcome: done.outcome, next: done.row ? await nextAfter(db, done.row) : await nextStep(db, subscriptionId) };
+}
+
+async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<StepDone> {
+  // A subscription on real time at its period end (the common case: renewals) is decided on the
+  // locked row, in the transaction that renews or ends it. Any other comes back as read.
+  let now = new Date(nowMs);
+  const atEnd = await db.transaction(
+    async (trx): Promise<{ kind: "renewed"; renewed: Renewed } | { kind: "ended"; ended: boolean } | { kind: "read"; row?: SubscriptionRow }> => {
+      const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
+      if (!row || row.test_clock_id || !periodOver(row, now)) return { kind: "read", row };
+      if (row.cancel_at_period_end) return { kind: "ended", ended: await endLocked(trx, row, now) };
+      return { kind: "renewed", renewed: await renewLocked(trx, row, now) };
+    },
+  );
+  if (atEnd.kind === "renewed") return chargeOrder(db, subscriptionId, atEnd.renewed.order.id, now, atEnd.renewed);
+  if (atEnd.kind === "ended") return { outcome: atEnd.ended ? "ended" : "nothing" };
+  const row = atEnd.row;
+  if (!row) return { outcome: "nothing" };
+  if (row.test_clock_id) now = await clockStepTime(db, row);
   if (row.pending_order_id) return chargeOrder(db, row.id, row.pending_order_id, now);
   if (row.status === "past_due") {
     const owed = await owedOrder(db, row);
     if (owed?.next_payment_attempt_at && new Date(owed.next_payment_attempt_at).getTime() <= now.getTime()) {
       return chargeOrder(db, row.id, owed.id, now);
     }
-    return "nothing";
+    return { outcome: "nothing" };
   }
-  if ((row.status === "active" || row.status === "trialing") && row.current_period_end && new Date(row.current_period_end).getTime() <= now.getTime()) {
-    if (row.cancel_at_period_end) return (await endAtPeriodEnd(db, row.id, now)) ? "ended" : "nothing";
+  if (periodOver(row, now)) {
+    // On a test clock (real-time ones were decided above).
+    if (row.cancel_at_period_end) return { outcome: (await endAtPeriodEnd(db, row.id, now)) ? "ended" : "nothing" };
     const renewed = await renew(db, row.id, now);
-    return renewed ? chargeOrder(db, row.id, renewed.order.id, now, renewed) : "nothing";
+    return renewed ? chargeOrder(db, row.id, renewed.order.id, now, renewed) : { outcome: "nothing" };
   }
-  return "nothing";
+  return { outcome: "nothing" };
+}
+
+/** An active (or trialing) subscription with nothing in flight whose period is over at `now`. */
+function periodOver(row: SubscriptionRow, now: Date): boolean {
+  return (
+    (row.status === "active" || row.status === "trialing") &&
+    !row.pending_order_id &&
+    row.current_period_end !== null &&
+    new Date(row.current_period_end).getTime() <= now.getTime()
+  );
 }
 
 /**
@@ -207,21 +263,27 @@ interface Renewed {
 async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renewed | null> {
   return db.transaction(async (trx) => {
     const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
-    if (!row || row.pending_order_id || row.cancel_at_period_end) return null;
-    if (row.status !== "active" && row.status !== "trialing") return null;
-    if (!row.current_period_end || new Date(row.current_period_end).getTime() > now.getTime()) return null;
+    if (!row || row.cancel_at_period_end || !periodOver(row, now)) return null;
+    return renewLocked(trx, row, now);
+  });
+}
 
-    const periodStart = new Date(row.current_period_end);
-    const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
-    // Read once: the lines, order.created and subscription.updated all come from these rows.
-    const rel = await loadSubscriptionRelations(trx, [row]);
-    const product = rel.products.get(row.product_id)!;
-    const customer = rel.customers.get(row.customer_id)!;
-    const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
-    const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart);
-    const created = await insertOrder(
-      trx,
-      {
+/**
+ * Renews `row`, locked by `trx` and checked by the caller: its period is over, nothing is in
+ * flight, it does not end at period end.
+ */
+async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
+  const periodStart = new Date(row.current_period_end!);
+  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
+  // Read once: the lines, order.created and subscription.updated all come from these rows.
+  const rel = await loadSubscriptionRelations(trx, [row]);
+  const product = rel.products.get(row.product_id)!;
+  const customer = rel.customers.get(row.customer_id)!;
+  const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
+  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart);
+  const created = await insertOrder(
+    trx,
+    {
       organizationId: row.organization_id,
       customerId: row.customer_id,
       productId: row.product_id,
@@ -240,43 +302,42 @@ async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renew
       metadata: row.metadata,
       customFieldData: {},
       billingPeriodStart: periodStart,
-      },
-      // The new order's customer, product and discount are the subscription's own.
-      knownForOrder(row, row, rel),
-    );
-    const order = created.row;
-    const [updated] = await trx<SubscriptionRow>("subscriptions")
-      .where({ id: row.id })
-      .update({
-        period_index: row.period_index + 1,
-        current_period_start: next.start,
-        current_period_end: next.end,
-        pending_order_id: order.id,
-        pending_prorations: JSON.stringify(lines.carried) as never,
-        modified_at: new Date(),
-      })
-      .returning("*");
-    await emitEach(trx, row.organization_id, [
-      { type: "order.created", data: created.out },
-      { type: "subscription.updated", data: toSubscription(updated as SubscriptionRow, rel) },
-    ]);
-    await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
-    await scheduleBenefitCycles(trx, { subscriptionId: row.id });
-    return { row: updated as SubscriptionRow, order, items: created.items, rel };
-  });
+    },
+    // The new order's customer, product and discount are the subscription's own.
+    knownForOrder(row, row, rel),
+  );
+  const order = created.row;
+  const [updated] = await trx<SubscriptionRow>("subscriptions")
+    .where({ id: row.id })
+    .update({
+      period_index: row.period_index + 1,
+      current_period_start: next.start,
+      current_period_end: next.end,
+      pending_order_id: order.id,
+      pending_prorations: JSON.stringify(lines.carried) as never,
+      modified_at: new Date(),
+    })
+    .returning("*");
+  await emitEach(trx, row.organization_id, [
+    { type: "order.created", data: created.out },
+    { type: "subscription.updated", data: toSubscription(updated as SubscriptionRow, rel) },
+  ]);
+  await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
+  await scheduleBenefitCycles(trx, { subscriptionId: row.id });
+  return { row: updated as SubscriptionRow, order, items: created.items, rel };
 }
 
 /**
  * Charges the order in flight (or owed) and records the outcome. Right after a renewal, the rows it
  * committed are used as they are instead of being read again.
  */
-async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, now: Date, renewed?: Renewed): Promise<StepOutcome> {
+async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, now: Date, renewed?: Renewed): Promise<StepDone> {
   const row = renewed?.row ?? ((await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow);
   const order = renewed?.order ?? ((await db("orders").where({ id: orderId }).first()) as OrderRow | undefined);
   if (!order || order.status !== "pending") {
     // Paid meanwhile (or gone): only the in-flight marker is left to clear.
     await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
-    return "nothing";
+    return { outcome: "nothing" };
   }
   const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
   const attempt = row.dunning_attempts + 1;
@@ -335,14 +396,14 @@ async function settleCharge(
   result: ChargeResult | null,
   processorName: string,
   renewed?: Renewed,
-): Promise<StepOutcome> {
+): Promise<StepDone> {
   return db.transaction(async (trx) => {
     const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow;
     const order = (await trx("orders").where({ id: orderId }).forUpdate().first()) as OrderRow;
     // Recorded already by an earlier run of this step: leave it as it is.
     if (order.status !== "pending" || row.dunning_attempts >= attempt) {
       if (row.pending_order_id === orderId) await trx("subscriptions").where({ id: row.id }).update({ pending_order_id: null });
-      return "nothing";
+      return { outcome: "nothing" };
     }
     const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
     if (result) {
@@ -367,14 +428,19 @@ async function settleCharge(
       // Read once (or kept from the renewal just before) for order.paid and subscription.updated.
       const rel = renewed?.order.id === order.id ? renewed.rel : await loadSubscriptionRelations(trx, [row]);
       const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
-      await markOrderPaid(trx, order.id, { locked: order, known: { ...knownForOrder(order, row, rel), ...items } });
+      // order.updated and order.paid go out in one insert with the subscription's events.
+      const paid: OutboxEvent[] = [];
+      await markOrderPaid(trx, order.id, { locked: order, known: { ...knownForOrder(order, row, rel), ...items }, events: paid });
       const recovered = row.status === "past_due";
       const [updated] = await trx<SubscriptionRow>("subscriptions")
         .where({ id: row.id })
         .update({ pending_order_id: null, dunning_attempts: 0, status: recovered ? "active" : row.status, modified_at: new Date() })
         .returning("*");
-      await emitSubscription(trx, updated as SubscriptionRow, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], { rel });
-      return "charged";
+      await emitSubscription(trx, updated as SubscriptionRow, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
+        rel,
+        before: paid,
+      });
+      return { outcome: "charged", row: updated as SubscriptionRow };
     }
     const delays = dunningDelaysMs();
     if (attempt <= delays.length) {
@@ -387,7 +453,7 @@ async function settleCharge(
         .returning("*");
       // Active → past_due takes it out of the customer's active subscriptions.
       await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"], { stateChanged: row.status !== "past_due" });
-      return "declined";
+      return { outcome: "declined", row: updated as SubscriptionRow };
     }
     // Out of retries: the subscription ends now and its benefits go.
     await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null, modified_at: new Date() });
@@ -404,7 +470,7 @@ async function settleCharge(
       })
       .returning("*");
     await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.canceled", "subscription.revoked"]);
-    return "canceled_unpaid";
+    return { outcome: "canceled_unpaid", row: ended as SubscriptionRow };
   });
 }
 
@@ -412,15 +478,20 @@ async function settleCharge(
 async function endAtPeriodEnd(db: Knex, subscriptionId: string, now: Date): Promise<boolean> {
   return db.transaction(async (trx) => {
     const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
-    if (!row || !row.cancel_at_period_end || row.status === "canceled") return false;
-    if (!row.current_period_end || new Date(row.current_period_end).getTime() > now.getTime()) return false;
-    const [ended] = await trx<SubscriptionRow>("subscriptions")
-      .where({ id: row.id })
-      .update({ status: "canceled", ended_at: row.current_period_end, ends_at: row.current_period_end, modified_at: new Date() })
-      .returning("*");
-    await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
-    return true;
+    return row ? endLocked(trx, row, now) : false;
   });
+}
+
+/** Ends `row` (locked by `trx`) if it is set to cancel at period end and that end has come. */
+async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<boolean> {
+  if (!row.cancel_at_period_end || row.status === "canceled") return false;
+  if (!row.current_period_end || new Date(row.current_period_end).getTime() > now.getTime()) return false;
+  const [ended] = await trx<SubscriptionRow>("subscriptions")
+    .where({ id: row.id })
+    .update({ status: "canceled", ended_at: row.current_period_end, ends_at: row.current_period_end, modified_at: new Date() })
+    .returning("*");
+  await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
+  return true;
 }
 
 /** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */

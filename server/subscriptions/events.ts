@@ -4,7 +4,7 @@
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "../customers/service.js";
-import { emit, emitAll, type WebhookEventType } from "../kit/outbox.js";
+import { emitEach, type OutboxEvent, type WebhookEventType } from "../kit/outbox.js";
 import { toSubscription } from "./models.js";
 import { loadSubscriptionRelations, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 
@@ -21,14 +21,18 @@ export async function emitSubscription(
     stateChanged?: boolean;
     /** The subscription's relations, when the caller has read them in this transaction already. */
     rel?: SubscriptionRelations;
+    /** Events of the same transaction (the order paid with it, say) to write first, in the same insert. */
+    before?: OutboxEvent[];
   } = {},
 ): Promise<void> {
   if (types.length === 0) return;
   const rel = opts.rel ?? (await loadSubscriptionRelations(trx, [row]));
-  await emitAll(trx, row.organization_id, types, toSubscription(row, rel));
+  const data = toSubscription(row, rel);
+  const events: OutboxEvent[] = [...(opts.before ?? []), ...types.map((type) => ({ type, data }))];
   if (opts.stateChanged || types.some((t) => STATE_CHANGING.includes(t))) {
-    await emit(trx, row.organization_id, "customer.state_changed", await readCustomerState(trx, rel.customers.get(row.customer_id)!));
+    events.push({ type: "customer.state_changed", data: await readCustomerState(trx, rel.customers.get(row.customer_id)!) });
   }
+  await emitEach(trx, row.organization_id, events);
 }
 
 export async function recordSubscriptionEvent(

@@ -14,8 +14,7 @@ export function createSubscriptionActivities({ knex }: { knex: Knex }) {
      * is due after it, so the workflow need not ask again.
      */
     async runSubscriptionStep(subscriptionId: string, nowMs: number): Promise<{ outcome: StepOutcome; next: NextStep }> {
-      const outcome = await runStep(knex, subscriptionId, nowMs);
-      return { outcome, next: await nextStep(knex, subscriptionId) };
+      return runStep(knex, subscriptionId, nowMs);
     },
   };
 }
