@@ -11,6 +11,7 @@
 import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
 import { deliverQueued, DELIVERY_LEASE_MS, settleEvent, type QueuedEvent, type QueueRunOptions } from "./delivery.js";
+import { listeningStop } from "./listeners.js";
 import { releaseDeliveryLease, renewDeliveryLease, type EventWithEndpoint } from "./repository.js";
 
 /** Wakes the endpoint's workflow; with `failed`, that event's first attempt was made and failed. */
@@ -26,7 +27,7 @@ export interface DirectDeliveryOptions extends Pick<QueueRunOptions, "timeoutMs"
 export class DirectDeliveries {
   readonly leaseMs: number;
   private readonly runs = new Set<Promise<void>>();
-  private readonly stopping = new AbortController();
+  private readonly stopping = listeningStop();
 
   constructor(
     private readonly knex: Knex,

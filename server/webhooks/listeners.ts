@@ -11,6 +11,7 @@
 // read by the listener, and once closed, pokeListener answers false and the caller signals the
 // workflow as before. A listener in another worker process is not seen from here: that caller
 // signals the workflow, which then reads the queue after its run (one extra round, no loss).
+import { setMaxListeners } from "node:events";
 
 export interface Listener {
   readonly endpointId: string;
@@ -55,6 +56,17 @@ export function closeListener(l: Listener): boolean {
 /** Closes it whatever came (the run is ending for another reason: it reads no more). */
 export function dropListener(l: Listener): void {
   if (listeners.get(l.endpointId) === l) listeners.delete(l.endpointId);
+}
+
+/**
+ * The stop signal of a set of listening runs. Every run waiting on it adds a listener (as many as
+ * endpoints listening at once, up to the cap), so it takes any number without Node's "possible
+ * memory leak" warning, which it would print past 10: each wait removes its own when it ends.
+ */
+export function listeningStop(): AbortController {
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  return stop;
 }
 
 /** Waits up to `ms` for a poke (true) or the time or `signal` (false). */

@@ -4,7 +4,7 @@
 // (the caller then signals the workflow).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { closeListener, dropListener, openListener, openListeners, pokeListener, waitForPoke } from "../../server/webhooks/listeners.js";
+import { closeListener, dropListener, listeningStop, openListener, openListeners, pokeListener, waitForPoke } from "../../server/webhooks/listeners.js";
 
 describe("webhook endpoint listeners", () => {
   it("hands a poke to the open listener only, and answers false when there is none", async () => {
@@ -45,6 +45,25 @@ describe("webhook endpoint listeners", () => {
       expect(l.wake).toBeNull();
     } finally {
       dropListener(l);
+    }
+  });
+
+  it("lets 50 listeners wait on one stop signal without Node's memory-leak warning, and the stop ends them all", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    const stop = listeningStop();
+    const ls = Array.from({ length: 50 }, () => openListener(randomUUID(), openListeners() + 1)!);
+    try {
+      const waits = ls.map((l) => waitForPoke(l, 60_000, stop.signal));
+      await new Promise((r) => setTimeout(r, 20)); // Node emits the warning on a later tick
+      stop.abort();
+      await expect(Promise.all(waits)).resolves.toEqual(ls.map(() => false));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      for (const l of ls) dropListener(l);
     }
   });
 
