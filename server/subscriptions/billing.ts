@@ -121,35 +121,30 @@ export async function runStep(db: Knex, subscriptionId: string, nowMs: number): 
 }
 
 async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<StepDone> {
-  // A subscription on real time at its period end (the common case: renewals) is decided on the
-  // locked row, in the transaction that renews or ends it. Any other comes back as read.
-  let now = new Date(nowMs);
+  // The period's end (the common case: renewals) is decided on the locked row, in the transaction
+  // that renews or ends it. Any other row comes back with the step's time.
   const atEnd = await db.transaction(
-    async (trx): Promise<{ kind: "renewed"; renewed: Renewed } | { kind: "ended"; ended: boolean } | { kind: "read"; row?: SubscriptionRow }> => {
+    async (trx): Promise<{ kind: "renewed"; renewed: Renewed; now: Date } | { kind: "ended" } | { kind: "read"; row?: SubscriptionRow; now: Date }> => {
       const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
-      if (!row || row.test_clock_id || !periodOver(row, now)) return { kind: "read", row };
-      if (row.cancel_at_period_end) return { kind: "ended", ended: await endLocked(trx, row, now) };
-      return { kind: "renewed", renewed: await renewLocked(trx, row, now) };
+      const now = row?.test_clock_id ? await clockStepTime(trx, row) : new Date(nowMs);
+      if (!row || !periodOver(row, now)) return { kind: "read", row, now };
+      if (row.cancel_at_period_end) {
+        await endLocked(trx, row, now);
+        return { kind: "ended" };
+      }
+      return { kind: "renewed", renewed: await renewLocked(trx, row, now), now };
     },
   );
-  if (atEnd.kind === "renewed") return chargeOrder(db, subscriptionId, atEnd.renewed.order.id, now, atEnd.renewed);
-  if (atEnd.kind === "ended") return { outcome: atEnd.ended ? "ended" : "nothing" };
-  const row = atEnd.row;
+  if (atEnd.kind === "renewed") return chargeOrder(db, subscriptionId, atEnd.renewed.order.id, atEnd.now, atEnd.renewed);
+  if (atEnd.kind === "ended") return { outcome: "ended" };
+  const { row, now } = atEnd;
   if (!row) return { outcome: "nothing" };
-  if (row.test_clock_id) now = await clockStepTime(db, row);
   if (row.pending_order_id) return chargeOrder(db, row.id, row.pending_order_id, now);
   if (row.status === "past_due") {
     const owed = await owedOrder(db, row);
     if (owed?.next_payment_attempt_at && new Date(owed.next_payment_attempt_at).getTime() <= now.getTime()) {
       return chargeOrder(db, row.id, owed.id, now);
     }
-    return { outcome: "nothing" };
-  }
-  if (periodOver(row, now)) {
-    // On a test clock (real-time ones were decided above).
-    if (row.cancel_at_period_end) return { outcome: (await endAtPeriodEnd(db, row.id, now)) ? "ended" : "nothing" };
-    const renewed = await renew(db, row.id, now);
-    return renewed ? chargeOrder(db, row.id, renewed.order.id, now, renewed) : { outcome: "nothing" };
   }
   return { outcome: "nothing" };
 }
@@ -171,7 +166,7 @@ function periodOver(row: SubscriptionRow, now: Date): boolean {
  */
 async function clockStepTime(db: Knex, row: SubscriptionRow): Promise<Date> {
   const clock = (await clockNow(db, row.test_clock_id)).getTime();
-  const next = await nextStep(db, row.id);
+  const next = await nextAfter(db, row);
   return new Date(next.kind === "at" && next.dueAt > 0 && next.dueAt <= clock ? next.dueAt : clock);
 }
 
@@ -257,15 +252,6 @@ interface Renewed {
   order: OrderRow;
   items: OrderItemRow[];
   rel: SubscriptionRelations;
-}
-
-/** The renewal transaction; null when there was nothing to renew. */
-async function renew(db: Knex, subscriptionId: string, now: Date): Promise<Renewed | null> {
-  return db.transaction(async (trx) => {
-    const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
-    if (!row || row.cancel_at_period_end || !periodOver(row, now)) return null;
-    return renewLocked(trx, row, now);
-  });
 }
 
 /**
@@ -474,24 +460,13 @@ async function settleCharge(
   });
 }
 
-/** Ends a subscription set to cancel at period end, at that end. */
-async function endAtPeriodEnd(db: Knex, subscriptionId: string, now: Date): Promise<boolean> {
-  return db.transaction(async (trx) => {
-    const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
-    return row ? endLocked(trx, row, now) : false;
-  });
-}
-
-/** Ends `row` (locked by `trx`) if it is set to cancel at period end and that end has come. */
-async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<boolean> {
-  if (!row.cancel_at_period_end || row.status === "canceled") return false;
-  if (!row.current_period_end || new Date(row.current_period_end).getTime() > now.getTime()) return false;
+/** Ends `row` (locked by `trx`, set to cancel at period end, its period over) at that end. */
+async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<void> {
   const [ended] = await trx<SubscriptionRow>("subscriptions")
     .where({ id: row.id })
     .update({ status: "canceled", ended_at: row.current_period_end, ends_at: row.current_period_end, modified_at: new Date() })
     .returning("*");
   await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
-  return true;
 }
 
 /** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */
