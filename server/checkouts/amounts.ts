@@ -78,6 +78,13 @@ export function computeAmounts(amount: number, discount: DiscountRow | null): Am
   return { amount, discount_amount, net_amount, tax_amount, total_amount: net_amount + tax_amount };
 }
 
+/** The quote a checkout row holds (written with every change to it). */
+export function quoteOf(row: { amount: number; discount_amount: number; tax_amount: number; total_amount: number }): Amounts {
+  const amount = Number(row.amount);
+  const discount_amount = Number(row.discount_amount);
+  return { amount, discount_amount, net_amount: amount - discount_amount, tax_amount: Number(row.tax_amount), total_amount: Number(row.total_amount) };
+}
+
 export function computeFlags(product: ProductRow, price: PriceRow, amounts: Amounts): Flags {
   const isFree = price.amount_type === "free";
   const isPaymentRequired = amounts.total_amount > 0;

@@ -6,11 +6,11 @@ import { checkAddress } from "../customers/address.js";
 import { checkEmail } from "../customers/service.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import type { DiscountRow } from "../discounts/repository.js";
-import { invalid } from "../kit/errors.js";
+import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { checkSuccessUrl } from "../checkout-links/service.js";
-import { discountProblem, priceAmount, priceCurrency } from "./amounts.js";
+import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "./amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
 
@@ -182,7 +182,67 @@ export async function applyChanges(
     next.discount_id = null;
     next.discount_locked = false;
   }
-  return { row: next, ctx: nextCtx };
+  return { row: requote(next, nextCtx), ctx: nextCtx };
+}
+
+/** The row with its quote (discount, tax, total) computed from its amount and discount. */
+function requote(row: CheckoutRow, ctx: CheckoutContext): CheckoutRow {
+  const { discount_amount, tax_amount, total_amount } = computeAmounts(Number(row.amount), ctx.discount);
+  return { ...row, discount_amount, tax_amount, total_amount };
+}
+
+type Loaded = CheckoutContext["product"];
+const staticPrice = (p: Loaded) => p.rel.prices.find((price) => price.amount_type !== "metered_unit");
+
+/**
+ * The checkout as the world stands now, with no change of the buyer's: its product or price
+ * archived since (another live price of the product, else another product of the checkout, is
+ * taken), its discount no longer applicable (dropped), its discount's terms changed. `issue`
+ * names what moved the total away from the quote the buyer was shown, or why the checkout can't
+ * be paid at all; null when the quote still holds. `ctx.discount` must be read under lock.
+ */
+export function rederive(row: CheckoutRow, ctx: CheckoutContext): { row: CheckoutRow; ctx: CheckoutContext; issue: ValidationIssue | null } {
+  let next: CheckoutRow = { ...row };
+  const nextCtx: CheckoutContext = { ...ctx };
+  let issue: ValidationIssue | null = null;
+  const note = (field: string, msg: string) => void (issue ??= { loc: ["body", field], msg, type: "value_error" });
+
+  const priceLive = !ctx.product.row.is_archived && ctx.product.rel.prices.some((p) => p.id === ctx.price.id);
+  if (!priceLive) {
+    const product = [ctx.product, ...ctx.products].find((p) => !p.row.is_archived && staticPrice(p));
+    if (!product) {
+      return { row, ctx, issue: { loc: ["body", "product_id"], msg: "This product is no longer available.", type: "value_error" } };
+    }
+    const price = staticPrice(product)!;
+    nextCtx.product = product;
+    nextCtx.price = price;
+    next.product_id = product.row.id;
+    next.product_price_id = price.id;
+    next.currency = priceCurrency(price);
+    // A pay-what-you-want amount carries over when the new price allows it.
+    let amount: number;
+    try {
+      amount = priceAmount(price, price.amount_type === "custom" && ctx.price.amount_type === "custom" ? Number(row.amount) : null);
+    } catch {
+      amount = priceAmount(price, null);
+    }
+    next.amount = amount;
+    if (product.row.id !== ctx.product.row.id) note("product_id", "This product is no longer available; another product of this checkout was selected.");
+    else note("product_price_id", "The price of this product changed.");
+  }
+  if (nextCtx.discount) {
+    const problem = discountProblem(nextCtx.discount, nextCtx.discountProductIds, nextCtx.product.row, nextCtx.price);
+    if (problem) {
+      nextCtx.discount = null;
+      next.discount_id = null;
+      next.discount_locked = false;
+      note("discount_code", problem);
+    }
+  }
+  next = requote(next, nextCtx);
+  if (next.discount_amount !== Number(row.discount_amount)) note("discount_code", "The discount changed.");
+  if (next.total_amount !== Number(row.total_amount) || next.currency !== row.currency) note("amount", "The total changed.");
+  return { row: next, ctx: nextCtx, issue };
 }
 
 /** The columns of a checkout row as written to the database (JSON columns serialized). */
@@ -193,6 +253,10 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     success_url: row.success_url,
     embed_origin: row.embed_origin,
     amount: row.amount,
+    discount_amount: row.discount_amount,
+    tax_amount: row.tax_amount,
+    total_amount: row.total_amount,
+    shown_total_amount: row.shown_total_amount,
     currency: row.currency,
     product_id: row.product_id,
     product_price_id: row.product_price_id,

@@ -12,7 +12,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { insertSession } from "../customer-sessions/repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "../customer-sessions/service.js";
 import { hashToken, randomToken, type Caller } from "../kit/auth.js";
-import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
 import type { OrganizationRow } from "../organizations/repository.js";
@@ -21,8 +21,8 @@ import { createSubscriptionForCheckout } from "../subscriptions/service.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
-import { computeAmounts, computeFlags, discountProblem } from "./amounts.js";
-import { applyChanges, type BuyerChanges } from "./changes.js";
+import { computeAmounts, computeFlags, discountProblem, quoteOf } from "./amounts.js";
+import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";
@@ -48,24 +48,62 @@ function checkComplete(row: CheckoutRow, ctx: CheckoutContext, paymentForm: bool
   checkCustomFieldData(ctx.product.rel.customFields, row.custom_field_data, null, { requireAll: true });
 }
 
+/** Why a confirm charges nothing: the issue a 422 names. */
+interface Refusal {
+  refused: ValidationIssue;
+}
+
+const lockDiscount = async (trx: Knex.Transaction, id: string) =>
+  (await trx("discounts").where({ id }).forUpdate().first()) as DiscountRow;
+
+/**
+ * The buyer is charged the total of the last view of the checkout they were given, or nothing.
+ * Under the checkout's lock (and its discount's: the serialization point of redemptions), the
+ * checkout is re-derived as the world stands now; then the confirm's own changes are applied.
+ * When the total is not the one last shown, the new state is saved (the checkout stays open, and
+ * the buyer's next view shows, and so allows, the new totals) and the confirm is refused with
+ * the field that moved it.
+ */
 async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller) {
-  return db.transaction(async (trx) => {
+  const claimed = await db.transaction(async (trx) => {
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
     if (!row || (caller.kind === "organization" && caller.organizationId !== row.organization_id)) {
       throw new ResourceNotFound("Checkout not found.");
     }
     assertOpen(row, "gone");
+    const stored = await contextOf(trx, row);
+    if (row.discount_id) stored.discount = await lockDiscount(trx, row.discount_id);
+    const now = rederive(row, stored);
+    if (now.issue) {
+      await saveCheckout(trx, now.row, now.ctx);
+      return { refused: now.issue } satisfies Refusal;
+    }
     const { confirmation_token_id: token, ...changes } = input;
-    const applied = await applyChanges(trx, row, await contextOf(trx, row), changes, "buyer");
-    let discount: DiscountRow | null = null;
-    if (applied.row.discount_id) {
-      // The discount row is the serialization point of its redemptions; amounts come from the locked row.
-      discount = (await trx("discounts").where({ id: applied.row.discount_id }).forUpdate().first()) as DiscountRow;
+    const applied = await applyChanges(trx, now.row, now.ctx, changes, "buyer");
+    let discount: DiscountRow | null = applied.ctx.discount;
+    if (applied.row.discount_id && applied.row.discount_id !== row.discount_id) {
+      // A code given with the confirm itself: its discount is checked under lock too.
+      discount = await lockDiscount(trx, applied.row.discount_id);
       const problem = discountProblem(discount, applied.ctx.discountProductIds, applied.ctx.product.row, applied.ctx.price);
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error");
       applied.ctx.discount = discount;
     }
     const amounts = computeAmounts(Number(applied.row.amount), applied.ctx.discount);
+    if (amounts.total_amount !== Number(row.shown_total_amount) || applied.row.currency !== row.currency) {
+      const field =
+        applied.row.discount_id !== row.discount_id || amounts.discount_amount !== Number(row.discount_amount)
+          ? "discount_code"
+          : applied.row.product_id !== row.product_id
+            ? "product_id"
+            : applied.row.product_price_id !== row.product_price_id
+              ? "product_price_id"
+              : "amount";
+      const { discount_amount, tax_amount, total_amount } = amounts;
+      await saveCheckout(trx, { ...applied.row, discount_amount, tax_amount, total_amount }, applied.ctx);
+      return {
+        refused: { loc: ["body", field], msg: "The total is not the one last shown; view the checkout again and confirm.", type: "value_error" },
+      } satisfies Refusal;
+    }
     const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts);
     checkComplete(applied.row, applied.ctx, flags.is_payment_form_required);
     if (flags.is_payment_form_required && !token) throw invalid(["body", "confirmation_token_id"], "Field required", "missing");
@@ -80,6 +118,8 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
     return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null };
   });
+  if (claimed.refused) throw new RequestValidationError([claimed.refused]);
+  return claimed;
 }
 
 async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Promise<CustomerRow> {
@@ -196,7 +236,7 @@ export async function completeCheckout(
     // discount whose redemption it reserved: what was charged) still holds; the processor's
     // webhook completing it later reads it again.
     const ctx = claimed ?? (await contextOf(trx, row));
-    const amounts = computeAmounts(Number(row.amount), ctx.discount);
+    const amounts = quoteOf(row);
     const customer = await findOrCreateCustomer(trx, row);
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
     // A recurring product starts its subscription; the first order is its subscription_create order.
@@ -282,7 +322,7 @@ export async function failCheckout(
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
     if (!row || row.status !== "confirmed") return;
     const ctx = await contextOf(trx, row);
-    const amounts = computeAmounts(Number(row.amount), ctx.discount);
+    const amounts = quoteOf(row);
     if (row.discount_id) {
       await trx("discounts").where({ id: row.discount_id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
     }

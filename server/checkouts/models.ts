@@ -7,7 +7,7 @@ import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toPrice } from "../products/models.js";
-import { computeAmounts, computeFlags } from "./amounts.js";
+import { computeFlags, quoteOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
@@ -55,7 +55,7 @@ export function toCheckoutDiscount(ctx: CheckoutContext) {
 }
 
 function base(row: CheckoutRow, ctx: CheckoutContext) {
-  const amounts = computeAmounts(Number(row.amount), ctx.discount);
+  const amounts = quoteOf(row);
   const flags = computeFlags(ctx.product.row, ctx.price, amounts);
   return {
     created_at: isoRequired(row.created_at),

@@ -22,6 +22,12 @@ export interface CheckoutRow {
   success_url: string | null;
   embed_origin: string | null;
   amount: number;
+  /** The quote: what the last write computed, what views show, what a confirm may charge. */
+  discount_amount: number;
+  tax_amount: number;
+  total_amount: number;
+  /** The total of the last view the buyer was given: the only total a confirm charges. */
+  shown_total_amount: number;
   currency: string;
   product_id: string;
   product_price_id: string;
@@ -80,6 +86,12 @@ export async function findReadable(
 export async function findBySecret(db: Knex, clientSecret: string, opts: { forUpdate?: boolean } = {}): Promise<CheckoutRow | undefined> {
   const q = db("checkouts").where({ client_secret: clientSecret }).first();
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<CheckoutRow | undefined>;
+}
+
+/** The buyer is being shown the checkout's quote: it becomes the total a confirm may charge. */
+export async function markQuoteShown(db: Knex, row: CheckoutRow): Promise<void> {
+  if (Number(row.shown_total_amount) === Number(row.total_amount)) return;
+  await db("checkouts").where({ id: row.id, status: "open" }).update({ shown_total_amount: db.ref("total_amount") });
 }
 
 /** A new checkout row and its product list, in one statement. */

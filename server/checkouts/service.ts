@@ -18,7 +18,7 @@ import { applyChanges, toColumns, type BuyerChanges, type MerchantChanges } from
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
-  effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, readable,
+  effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable,
   type CheckoutContext, type CheckoutRow, type CheckoutStatus,
 } from "./repository.js";
 
@@ -110,6 +110,10 @@ async function insertCheckout(
     success_url: null,
     embed_origin: null,
     amount: priceAmount(price, null),
+    discount_amount: 0,
+    tax_amount: 0,
+    total_amount: priceAmount(price, null),
+    shown_total_amount: priceAmount(price, null),
     currency: priceCurrency(price),
     product_id: first.row.id,
     product_price_id: price.id,
@@ -137,6 +141,7 @@ async function insertCheckout(
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
   const applied = await applyChanges(trx, draft, ctx, changes, "merchant");
+  applied.row = shown(applied.row);
   await insertWithProducts(
     trx,
     {
@@ -216,6 +221,11 @@ export async function createCheckoutFromLink(db: Knex, link: CheckoutLinkRow, pr
   });
 }
 
+/** The row as answered to its caller: the total it shows is the one a confirm may charge. */
+function shown(row: CheckoutRow): CheckoutRow {
+  return { ...row, shown_total_amount: row.total_amount };
+}
+
 export async function getCheckout(db: Knex, caller: OrganizationCaller, id: string): Promise<CheckoutOut> {
   const row = await findReadable(db, caller, id);
   if (!row) throw new ResourceNotFound("Checkout not found.");
@@ -281,7 +291,7 @@ export async function updateCheckout(db: Knex, caller: OrganizationCaller, id: s
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "not_open");
     const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant");
-    const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
     return toCheckout(saved, applied.ctx);
   });
 }
@@ -290,6 +300,7 @@ export async function clientGetCheckout(db: Knex, clientSecret: string): Promise
   const row = await findBySecret(db, clientSecret);
   if (!row) throw new ResourceNotFound("Checkout not found.");
   if (effectiveStatus(row) === "expired") throw new ExpiredCheckoutError();
+  await markQuoteShown(db, row);
   return readCheckoutPublic(db, row);
 }
 
@@ -299,7 +310,7 @@ export async function clientUpdateCheckout(db: Knex, clientSecret: string, input
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "gone");
     const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer");
-    const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
     return readCheckoutPublic(trx, saved, applied.ctx);
   });
 }

@@ -108,7 +108,10 @@ describe("checkout confirm", () => {
       price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500, maximum_amount: 5000 },
     });
     const checkout = await polar.checkouts.create({ products: [product.id] });
+    await rejects(anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { amount: 9000 } }), HTTPValidationError);
     await rejects(confirm(checkout.clientSecret, { amount: 9000, customerEmail: "pwyw@example.com", confirmationTokenId: "tok_sandbox_success" }), HTTPValidationError);
+    const shown = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { amount: 1234 } });
+    expect(shown.totalAmount).toBe(1234);
     await confirm(checkout.clientSecret, { amount: 1234, customerEmail: "pwyw@example.com", confirmationTokenId: "tok_sandbox_success" });
     const [payment] = await payments(checkout.id);
     expect(Number(payment.amount)).toBe(1234);
@@ -136,6 +139,12 @@ describe("checkout confirm", () => {
     expect((await api.knex("discounts").where({ id: fixedOff.id }).first()).redemptions_count).toBe(1);
 
     const b = await polar.checkouts.create({ products: [fixed.id] });
+    // A code first given with the confirm: the buyer has not seen that total yet, so nothing is
+    // charged; the checkout now shows it, and the next confirm pays it.
+    const unseen = await rejects(confirm(b.clientSecret, { discountCode: "QUARTER", customerEmail: "d2@example.com", confirmationTokenId: "tok_sandbox_success" }), HTTPValidationError);
+    expect(unseen.detail?.[0]?.loc).toEqual(["body", "discount_code"]);
+    expect(await payments(b.id)).toHaveLength(0);
+    expect(await anon.checkouts.clientGet({ clientSecret: b.clientSecret })).toMatchObject({ status: "open", discountId: pct.id, totalAmount: 1875 });
     await confirm(b.clientSecret, { discountCode: "QUARTER", customerEmail: "d2@example.com", confirmationTokenId: "tok_sandbox_success" });
     const [orderB] = await orders(b.id);
     expect(Number(orderB.discount_amount)).toBe(625);
@@ -176,6 +185,7 @@ describe("checkout confirm", () => {
     const discount = await createDiscount(api.knex, orgId, { code: "DECLINED10", max_redemptions: 3 });
     for (const [token, message] of [["tok_sandbox_decline", /declined/], ["4000000000009995", /insufficient/]] as const) {
       const checkout = await polar.checkouts.create({ products: [fixed.id] });
+      await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: "DECLINED10" } });
       const err = await rejects(
         confirm(checkout.clientSecret, { customerEmail: `declined-${token}@example.com`, discountCode: "DECLINED10", confirmationTokenId: token }),
         PaymentError,
@@ -254,13 +264,22 @@ describe("checkout confirm", () => {
   it("max_redemptions 5 over 50 concurrent checkouts: exactly 5 redeemed", async () => {
     const discount = await createDiscount(api.knex, orgId, { code: "FIRSTFIVE", max_redemptions: 5 });
     const checkouts = await Promise.all(Array.from({ length: 50 }, () => polar.checkouts.create({ products: [fixed.id] })));
+    // Every buyer sees the discounted total (nothing is redeemed before a confirm)...
+    for (const c of checkouts) {
+      const shown = await anon.checkouts.clientUpdate({ clientSecret: c.clientSecret, checkoutUpdatePublic: { discountCode: "FIRSTFIVE" } });
+      expect(shown.totalAmount).toBe(2250);
+    }
     const results = await Promise.allSettled(
       checkouts.map((c, i) => confirm(c.clientSecret, { customerEmail: `five-${i}@example.com`, discountCode: "FIRSTFIVE", confirmationTokenId: "tok_sandbox_success" })),
     );
+    // ...five pay it, and the others are refused on the code: none is charged the full price.
     const ok = results.filter((r) => r.status === "fulfilled");
     expect(ok).toHaveLength(5);
-    expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof HTTPValidationError)).toBe(true);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason);
+    expect(refused.every((e) => e instanceof HTTPValidationError && e.detail?.[0]?.loc.join(".") === "body.discount_code")).toBe(true);
     expect((await api.knex("discounts").where({ id: discount.id }).first()).redemptions_count).toBe(5);
     expect(await api.knex("orders").where({ discount_id: discount.id })).toHaveLength(5);
+    const charged = await api.knex("payments").whereIn("checkout_id", checkouts.map((c) => c.id));
+    expect(charged.map((p) => Number(p.amount))).toEqual([2250, 2250, 2250, 2250, 2250]);
   });
 });

@@ -42,6 +42,7 @@ describe("confirm over other processors", () => {
     setProcessor(new Down());
     const discount = await createDiscount(api.knex, orgId, { code: "OUTAGE", max_redemptions: 1 });
     const checkout = await polar.checkouts.create({ products: [productId] });
+    await polar.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: "OUTAGE" } });
     const err = await confirm(checkout.clientSecret, { discountCode: "OUTAGE" }).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(PaymentError);
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("failed");

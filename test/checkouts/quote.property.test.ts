@@ -1,0 +1,176 @@
+// Property (issue 15): random interleavings of buyer updates and views, merchant changes (a price
+// replaced, a product archived or restored, a discount used up elsewhere, deleted or re-priced)
+// and confirms, some of them racing. Whatever the order:
+//   - every payment equals the total_amount of the last checkout view its buyer received;
+//   - a refused confirm leaves no payment, no order and no redemption behind;
+//   - a checkout is paid at most once, and each discount's redemptions are its orders.
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Polar } from "@polar-sh/sdk";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
+import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
+import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import type { CheckoutPublic } from "@polar-sh/sdk/models/components/checkoutpublic.js";
+import { useTestApi } from "../helpers/api.js";
+import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+
+const api = useTestApi();
+const BUYERS = 3;
+
+type Action =
+  | { kind: "code"; buyer: number; code: 0 | 1 | null }
+  | { kind: "product"; buyer: number; product: 0 | 1 }
+  | { kind: "amount"; buyer: number; amount: number }
+  | { kind: "view"; buyer: number }
+  | { kind: "confirm"; buyers: number[] }
+  | { kind: "reprice"; amount: number }
+  | { kind: "archive"; archived: boolean }
+  | { kind: "exhaust"; code: 0 | 1 }
+  | { kind: "deleteDiscount"; code: 0 | 1 }
+  | { kind: "rediscount"; code: 0 | 1; amount: number };
+
+const buyer = fc.integer({ min: 0, max: BUYERS - 1 });
+const code = fc.constantFrom<0 | 1>(0, 1);
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("code" as const), buyer, code: fc.constantFrom<0 | 1 | null>(0, 1, null) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("product" as const), buyer, product: fc.constantFrom<0 | 1>(0, 1) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("amount" as const), buyer, amount: fc.integer({ min: 400, max: 6000 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("view" as const), buyer }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("confirm" as const), buyers: fc.uniqueArray(buyer, { minLength: 1, maxLength: BUYERS }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reprice" as const), amount: fc.integer({ min: 600, max: 3000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("archive" as const), archived: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("exhaust" as const), code }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("deleteDiscount" as const), code }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("rediscount" as const), code, amount: fc.integer({ min: 50, max: 400 }) }) },
+);
+
+/** Runs the call; a 422, a closed checkout or a deleted discount is an expected refusal (undefined), anything else fails the property. */
+async function expected<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof HTTPValidationError || err instanceof NotOpenCheckout || err instanceof ResourceNotFound) return undefined;
+    throw err;
+  }
+}
+
+describe("checkout quote property", () => {
+  it("every payment is the total the buyer last saw; refusals leave nothing behind", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 14 }), async (actions) => {
+        const { org, token } = await orgWithToken(api.knex);
+        const merchant = api.client(token);
+        const anon = new Polar({ serverURL: api.url });
+        const fixed = await merchant.products.create({ name: "Fixed", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1020, priceCurrency: "usd" }] });
+        const custom = (
+          await createCheckoutProduct(api.knex, org.id, {
+            name: "Custom",
+            price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500, maximum_amount: 5000, preset_amount: 1000 },
+          })
+        ).product;
+        const products = [fixed.id, custom.id];
+        const codes = [`A${randomUUID().slice(0, 8)}`, `B${randomUUID().slice(0, 8)}`];
+        const discounts = [
+          await merchant.discounts.create({ name: "Fixed off", type: "fixed", duration: "once", amount: 100, currency: "usd", code: codes[0], maxRedemptions: 2 }),
+          await merchant.discounts.create({ name: "Tenth off", type: "percentage", duration: "once", basisPoints: 1000, code: codes[1], maxRedemptions: 1 }),
+        ];
+        const checkouts = await Promise.all(Array.from({ length: BUYERS }, () => merchant.checkouts.create({ products })));
+        // The last view each buyer received (the create answer was the merchant's, so each buyer starts by looking).
+        const lastSeen: number[] = [];
+        for (const [i, c] of checkouts.entries()) lastSeen[i] = (await anon.checkouts.clientGet({ clientSecret: c.clientSecret })).totalAmount;
+        const paidAt = new Map<number, number>(); // buyer → the total they had last seen when their confirm succeeded
+        const saw = (i: number, v: CheckoutPublic | undefined) => {
+          if (v) lastSeen[i] = v.totalAmount;
+        };
+        const update = (i: number, body: Parameters<typeof anon.checkouts.clientUpdate>[0]["checkoutUpdatePublic"]) =>
+          expected(anon.checkouts.clientUpdate({ clientSecret: checkouts[i].clientSecret, checkoutUpdatePublic: body }));
+
+        for (const a of actions) {
+          switch (a.kind) {
+            case "code":
+              saw(a.buyer, await update(a.buyer, { discountCode: a.code === null ? null : codes[a.code] }));
+              break;
+            case "product":
+              saw(a.buyer, await update(a.buyer, { productId: products[a.product] }));
+              break;
+            case "amount":
+              saw(a.buyer, await update(a.buyer, { amount: a.amount }));
+              break;
+            case "view":
+              saw(a.buyer, await expected(anon.checkouts.clientGet({ clientSecret: checkouts[a.buyer].clientSecret })));
+              break;
+            case "confirm": {
+              const seen = a.buyers.map((i) => lastSeen[i]);
+              const results = await Promise.all(
+                a.buyers.map((i) =>
+                  expected(
+                    anon.checkouts.clientConfirm({
+                      clientSecret: checkouts[i].clientSecret,
+                      checkoutConfirmStripe: { customerEmail: `buyer${i}@example.com`, customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+                    }),
+                  ),
+                ),
+              );
+              for (const [k, i] of a.buyers.entries()) {
+                const paid = await api.knex("payments").where({ checkout_id: checkouts[i].id, status: "succeeded" });
+                if (results[k]) {
+                  expect(results[k]!.totalAmount).toBe(seen[k]);
+                  paidAt.set(i, seen[k]);
+                } else if (!paidAt.has(i)) {
+                  // Refused while still open: nothing charged, ordered or redeemed for it.
+                  expect(paid).toHaveLength(0);
+                  expect(await api.knex("orders").where({ checkout_id: checkouts[i].id })).toHaveLength(0);
+                }
+              }
+              break;
+            }
+            case "reprice":
+              await expected(merchant.products.update({ id: fixed.id, productUpdate: { prices: [{ amountType: "fixed", priceAmount: a.amount, priceCurrency: "usd" }] } }));
+              break;
+            case "archive":
+              await merchant.products.update({ id: custom.id, productUpdate: { isArchived: a.archived } });
+              break;
+            case "exhaust":
+              // Other buyers used the discount up elsewhere.
+              await api.knex("discounts").where({ id: discounts[a.code].id }).update({ redemptions_count: api.knex.ref("max_redemptions") });
+              break;
+            case "deleteDiscount":
+              await expected(merchant.discounts.delete({ id: discounts[a.code].id }));
+              break;
+            case "rediscount":
+              await expected(
+                merchant.discounts.update({
+                  id: discounts[a.code].id,
+                  discountUpdate: a.code === 0 ? { type: "fixed", amount: a.amount, currency: "usd" } : { type: "percentage", basisPoints: a.amount * 10 },
+                }),
+              );
+              break;
+          }
+        }
+
+        // The books: one payment per paid checkout, of the total its buyer had seen; no payment elsewhere.
+        for (const [i, c] of checkouts.entries()) {
+          const paid = await api.knex("payments").where({ checkout_id: c.id });
+          const orders = await api.knex("orders").where({ checkout_id: c.id });
+          if (paidAt.has(i)) {
+            expect(paid.map((p) => Number(p.amount))).toEqual([paidAt.get(i)]);
+            expect(orders.map((o) => Number(o.subtotal_amount) - Number(o.discount_amount) + Number(o.tax_amount))).toEqual([paidAt.get(i)]);
+          } else {
+            expect(paid).toHaveLength(0);
+            expect(orders).toHaveLength(0);
+          }
+        }
+        // Redemptions are the orders that carry the discount (the "exhaust" action sets the count by hand, so only an upper bound then).
+        for (const d of discounts) {
+          const row = await api.knex("discounts").where({ id: d.id }).first();
+          const redeemed = await api.knex("orders").where({ discount_id: d.id }).count<{ count: string }[]>("* as count");
+          const exhausted = actions.some((a) => a.kind === "exhaust" && discounts[a.code].id === d.id);
+          if (exhausted) expect(Number(redeemed[0].count)).toBeLessThanOrEqual(row.max_redemptions);
+          else expect(row.redemptions_count).toBe(Number(redeemed[0].count));
+        }
+      }),
+      { numRuns: Number(process.env.QUOTE_PROPERTY_RUNS ?? 30), endOnFailure: true },
+    );
+  }, 600_000);
+});
