@@ -3,6 +3,7 @@
 // typed domain errors as their documented bodies, and a request id on every log line.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { STATUS_CODES } from "node:http";
 import { fileURLToPath } from "node:url";
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from "express";
 import { OpenAPIBackend, type Context as OpenApiContext } from "openapi-backend";
@@ -36,9 +37,28 @@ type OperationMeta = (typeof operations)[OperationId];
 // schema against the meta-schema there compiled the meta-schema every time (half of a first
 // request's cost). The contract is linted when it is bundled (codegen), not at run time.
 function ajvFactory(_orig: unknown, opts: AjvOptions) {
-  const ajv = new Ajv2020.default({ ...opts, strict: false, allErrors: true, validateFormats: true, validateSchema: false });
+  // discriminator: a tagged union (prices by amount_type, benefits by type) is checked against the
+  // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
+  const ajv = new Ajv2020.default({ ...opts, strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true });
   addFormats.default(ajv);
   return ajv as never;
+}
+
+/**
+ * The contract as Ajv validates it: a discriminator's `mapping` (which codegen reads) removed,
+ * since Ajv picks the variant by the tag's `const` in each of the union's schemas instead.
+ */
+function forValidation<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(forValidation) as T;
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "discriminator" && value && typeof value === "object") {
+      const { mapping: _mapping, ...rest } = value as Record<string, unknown>;
+      out[key] = rest;
+    } else out[key] = forValidation(value);
+  }
+  return out as T;
 }
 
 /** Ajv errors of the request → FastAPI-style issues with `loc` starting at body/query/path. */
@@ -60,6 +80,16 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
       loc.push((e.params as { additionalProperty: string }).additionalProperty);
       type = "extra_forbidden";
       msg = "Extra inputs are not permitted";
+    } else if (e.keyword === "discriminator") {
+      const { tag, tagValue } = e.params as { tag: string; tagValue?: unknown };
+      loc.push(tag);
+      if (tagValue === undefined) {
+        type = "union_tag_not_found";
+        msg = `Unable to extract tag using discriminator '${tag}'`;
+      } else {
+        type = "union_tag_invalid";
+        msg = `Input tag '${String(tagValue)}' found using '${tag}' does not match any of the expected tags`;
+      }
     } else if (e.keyword === "parse") {
       type = "json_invalid";
       msg = `JSON decode error: ${e.message}`;
@@ -74,28 +104,32 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
 
 /**
  * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),
- * `key[sub]=v` is a deepObject entry (`metadata[tier]=pro`). Keys that would reach
+ * `key[sub]=v` is a deepObject entry (`metadata[tier]=pro`), nested as deep as the brackets go
+ * (`metadata[a][b]=v` is an object inside `metadata`, which the validator then refuses like a
+ * body's). A key given both as a value and as an object (`customer_id=a&customer_id[x]=b`) keeps
+ * both in an object, which no scalar or list parameter accepts. Keys that would reach
  * Object.prototype are dropped.
  */
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+const QUERY_KEY = /^([^[\]]+)((?:\[[^\]]*\])*)$/;
 export function parseQuery(raw: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const add = (target: Record<string, unknown>, key: string, value: string) => {
-    if (UNSAFE_KEYS.has(key)) return;
     const cur = Object.hasOwn(target, key) ? target[key] : undefined;
-    target[key] = cur === undefined ? value : Array.isArray(cur) ? [...cur, value] : [cur, value];
+    if (cur && typeof cur === "object" && !Array.isArray(cur)) add(cur as Record<string, unknown>, "", value);
+    else target[key] = cur === undefined ? value : Array.isArray(cur) ? [...cur, value] : [cur, value];
   };
   for (const [key, value] of new URLSearchParams(raw)) {
-    const deep = /^([^[\]]+)\[([^\]]*)\]$/.exec(key);
-    if (!deep) {
-      add(out, key, value);
-      continue;
+    const m = QUERY_KEY.exec(key);
+    const path = m ? [m[1], ...Array.from(m[2].matchAll(/\[([^\]]*)\]/g), (x) => x[1])] : [key];
+    if (path.some((k) => UNSAFE_KEYS.has(k))) continue;
+    let target = out;
+    for (const k of path.slice(0, -1)) {
+      const cur = Object.hasOwn(target, k) ? target[k] : undefined;
+      if (cur && typeof cur === "object" && !Array.isArray(cur)) target = cur as Record<string, unknown>;
+      else target = target[k] = cur === undefined ? {} : { "": cur };
     }
-    if (UNSAFE_KEYS.has(deep[1])) continue;
-    const current = Object.hasOwn(out, deep[1]) ? out[deep[1]] : undefined;
-    const obj = current && typeof current === "object" && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
-    out[deep[1]] = obj;
-    add(obj, deep[2], value);
+    add(target, path[path.length - 1], value);
   }
   return out;
 }
@@ -266,13 +300,25 @@ function errorResponse(err: unknown, log: Logger | undefined): [number, unknown]
   if (e?.type === "entity.parse.failed") {
     return [422, { detail: [{ loc: ["body"], msg: `JSON decode error: ${e.message}`, type: "json_invalid" }] }];
   }
-  if (e?.status && e.status >= 400 && e.status < 500) return [e.status, { detail: e.message ?? "Bad request" }];
+  // Express's body parsers (413 too large, 415 charset, 400 aborted or bad encoding) and the like.
+  if (e?.status && e.status >= 400 && e.status < 500) return [e.status, errorBody(e.status, e.message ?? STATUS_CODES[e.status] ?? "Bad request")];
   log?.error({ err }, "unhandled error");
-  return [500, { error: "InternalServerError", detail: "An unexpected error occurred." }];
+  return [500, errorBody(500, "An unexpected error occurred.")];
+}
+
+/** The contract's body for an error without a typed name of its own: the status's name and a detail. */
+export function errorBody(status: number, detail: string): { error: string; detail: string } {
+  return { error: (STATUS_CODES[status] ?? "Error").replace(/[^A-Za-z]/g, ""), detail };
+}
+
+/** A client's request id is kept when short and plain (so it can be logged and echoed safely), else ours replaces it. */
+const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export function requestIdOf(given: string | undefined): string {
+  return given !== undefined && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 export function createApp({ knex, validateResponses = false }: AppOptions): express.Express {
-  const definition = JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
+  const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
     definition,
     quick: true,
@@ -307,7 +353,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       const concrete = fitting.filter((op) => op.path === req.path);
       const allowed = (concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase());
       res.setHeader("Allow", [...new Set(allowed)].join(", "));
-      res.status(405).json({ detail: "Method Not Allowed" });
+      res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
     },
     notImplemented: (c: OpenApiContext) => {
       throw new NotImplemented(c.operation.operationId ?? "unknown");
@@ -353,7 +399,7 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
   app.set("query parser", "simple");
   app.set("etag", false); // nothing here answers conditional requests; hashing every body costs
   const requestContext: RequestHandler = (req, res, next) => {
-    const requestId = req.header("x-request-id") ?? randomUUID();
+    const requestId = requestIdOf(req.header("x-request-id"));
     res.locals.requestId = requestId;
     // The request's logger is made when something logs (most requests log nothing but the line below).
     let log: Logger | undefined;

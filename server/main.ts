@@ -1,8 +1,9 @@
 // Starts the HTTP API on a port and stops it gracefully: no new connections, in-flight
 // requests finish, idle keep-alive sockets close.
-import { createServer, type Server } from "node:http";
+import { createServer, STATUS_CODES, type Server } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Knex } from "knex";
-import { createApp } from "./app.js";
+import { createApp, errorBody } from "./app.js";
 import { createTemporalClient } from "../workflows/client.js";
 import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "./orders/invoice-workflow.js";
 import { setWebhookWaker } from "./webhooks/waker.js";
@@ -11,6 +12,26 @@ import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { logger } from "./kit/logger.js";
 import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "./benefit-grants/starter.js";
 import { setSubscriptionPoker, temporalSubscriptionPoker } from "./subscriptions/workflow-port.js";
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * What Node answers by itself to a request it could not read (timed out, headers too large,
+ * malformed), with the contract's error body instead of an empty one; then the socket is freed.
+ * Nothing is written when a response of the app is already on its way.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : err.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const body = JSON.stringify(
+      errorBody(status, status === 408 ? "The request did not arrive in time." : status === 431 ? "The request headers are too large." : "The request could not be read."),
+    );
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+    socket.end(head + body, () => socket.destroy());
+  } else socket.destroy();
+}
 
 export interface ApiHandle {
   url: string;
@@ -24,6 +45,9 @@ export async function startApi(opts: {
   host?: string;
   temporalAddress?: string;
   validateResponses?: boolean;
+  /** How long a request may take to arrive whole (headers and body), and its headers alone. */
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
 }): Promise<ApiHandle> {
   // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
   // subscription lifecycles) go to the Temporal server this process was given, not to
@@ -39,8 +63,20 @@ export async function startApi(opts: {
   const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
   // line and headers instead of Node's 16 KiB, so they get an answer from the API, not a 431.
-  const server = createServer({ maxHeaderSize: 256 * 1024 }, app);
+  // A client that declares a body and sends it slowly, or never finishes its headers, gets a 408
+  // and loses its socket after these: Node checks its connections every second for them.
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    {
+      maxHeaderSize: 256 * 1024,
+      requestTimeout,
+      headersTimeout: Math.min(opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
   server.keepAliveTimeout = 5_000;
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host ?? "127.0.0.1", () => resolve());

@@ -102,7 +102,8 @@ export interface ResponseCheck {
 
 /** Validate a response body (already parsed JSON; a string for text/csv) against the contract. */
 export function validateResponse(operationId: OperationId, status: number | string, body: unknown): ResponseCheck {
-  const spec = responseSpecs[operationId]?.[String(status)];
+  // A status the operation does not name falls under its \`default\` response, as OpenAPI reads it.
+  const spec = responseSpecs[operationId]?.[String(status)] ?? responseSpecs[operationId]?.default;
   if (!spec) return { valid: false, errors: null, message: \`\${operationId} does not declare status \${status}\` };
   if (spec.schema === null) {
     const empty = body === null || body === undefined || body === "";

@@ -2970,6 +2970,11 @@ export type CountAggregation = {
     func?: 'count';
 };
 
+/**
+ * A currency, as its lowercase ISO 4217 code.
+ */
+export type Currency = 'aed' | 'afn' | 'all' | 'amd' | 'ang' | 'aoa' | 'ars' | 'aud' | 'awg' | 'azn' | 'bam' | 'bbd' | 'bdt' | 'bgn' | 'bhd' | 'bif' | 'bmd' | 'bnd' | 'bob' | 'brl' | 'bsd' | 'btn' | 'bwp' | 'byn' | 'bzd' | 'cad' | 'cdf' | 'chf' | 'clp' | 'cny' | 'cop' | 'crc' | 'cuc' | 'cup' | 'cve' | 'czk' | 'djf' | 'dkk' | 'dop' | 'dzd' | 'egp' | 'ern' | 'etb' | 'eur' | 'fjd' | 'fkp' | 'gbp' | 'gel' | 'ghs' | 'gip' | 'gmd' | 'gnf' | 'gtq' | 'gyd' | 'hkd' | 'hnl' | 'htg' | 'huf' | 'idr' | 'ils' | 'inr' | 'iqd' | 'irr' | 'isk' | 'jmd' | 'jod' | 'jpy' | 'kes' | 'kgs' | 'khr' | 'kmf' | 'kpw' | 'krw' | 'kwd' | 'kyd' | 'kzt' | 'lak' | 'lbp' | 'lkr' | 'lrd' | 'lsl' | 'lyd' | 'mad' | 'mdl' | 'mga' | 'mkd' | 'mmk' | 'mnt' | 'mop' | 'mru' | 'mur' | 'mvr' | 'mwk' | 'mxn' | 'myr' | 'mzn' | 'nad' | 'ngn' | 'nio' | 'nok' | 'npr' | 'nzd' | 'omr' | 'pab' | 'pen' | 'pgk' | 'php' | 'pkr' | 'pln' | 'pyg' | 'qar' | 'ron' | 'rsd' | 'rub' | 'rwf' | 'sar' | 'sbd' | 'scr' | 'sdg' | 'sek' | 'sgd' | 'shp' | 'sle' | 'sos' | 'srd' | 'ssp' | 'stn' | 'svc' | 'syp' | 'szl' | 'thb' | 'tjs' | 'tmt' | 'tnd' | 'top' | 'try' | 'ttd' | 'twd' | 'tzs' | 'uah' | 'ugx' | 'usd' | 'uyu' | 'uyw' | 'uzs' | 'ved' | 'ves' | 'vnd' | 'vuv' | 'wst' | 'xaf' | 'xcd' | 'xof' | 'xpf' | 'yer' | 'zar' | 'zmw' | 'zwg';
+
 export type CustomField = ({
     type: 'checkbox';
 } & CustomFieldCheckbox) | ({
@@ -5008,9 +5013,9 @@ export type DiscountFixedOnceForeverDurationCreate = {
      */
     amount: number;
     /**
-     * The currency. Currently, only `usd` is supported.
+     * The currency, as its lowercase ISO 4217 code.
      */
-    currency?: string;
+    currency?: Currency;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5184,9 +5189,9 @@ export type DiscountFixedRepeatDurationCreate = {
      */
     amount: number;
     /**
-     * The currency. Currently, only `usd` is supported.
+     * The currency, as its lowercase ISO 4217 code.
      */
-    currency?: string;
+    currency?: Currency;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5644,7 +5649,7 @@ export type DiscountUpdate = {
     duration_in_months?: number | null;
     type?: DiscountType | null;
     amount?: number | null;
-    currency?: string | null;
+    currency?: Currency | null;
     basis_points?: number | null;
     products?: Array<string> | null;
 };
@@ -7739,9 +7744,9 @@ export type ProductPriceCustom = {
 export type ProductPriceCustomCreate = {
     amount_type: 'custom';
     /**
-     * The currency. Currently, only `usd` is supported.
+     * The currency, as its lowercase ISO 4217 code.
      */
-    price_currency?: string;
+    price_currency?: Currency;
     /**
      * The minimum amount the customer can pay.
      */
@@ -7803,9 +7808,9 @@ export type ProductPriceFixedCreate = {
      */
     price_amount: number;
     /**
-     * The currency. Currently, only `usd` is supported.
+     * The currency, as its lowercase ISO 4217 code.
      */
-    price_currency?: string;
+    price_currency?: Currency;
 };
 
 /**
@@ -7914,9 +7919,9 @@ export type ProductPriceMeteredUnitCreate = {
      */
     meter_id: string;
     /**
-     * The currency. Currently, only `usd` is supported.
+     * The currency, as its lowercase ISO 4217 code.
      */
-    price_currency?: string;
+    price_currency?: Currency;
     /**
      * The price per unit in cents. Supports up to 12 decimal places.
      */
@@ -8042,7 +8047,7 @@ export type RefundCreate = {
     order_id: string;
     reason: RefundReason;
     /**
-     * Amount to refund in cents. Minimum is 1.
+     * Amount to refund, in the order's minor units (at most what one charge can take).
      */
     amount: number;
     /**
@@ -9218,6 +9223,14 @@ export type WebhookSubscriptionUpdatedPayload = {
 };
 
 /**
+ * Any other error (a method the path does not have, a request too large, too slow or in an unsupported encoding, too many requests, an internal error): the error's name and what happened.
+ */
+export type _Error = {
+    error: string;
+    detail: string;
+};
+
+/**
  * A billing test clock: a frozen time that the customers bound to it live on.
  */
 export type TestClock = {
@@ -9328,6 +9341,10 @@ export type BenefitsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type BenefitsListError = BenefitsListErrors[keyof BenefitsListErrors];
@@ -9361,6 +9378,10 @@ export type BenefitsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type BenefitsCreateError = BenefitsCreateErrors[keyof BenefitsCreateErrors];
@@ -9400,6 +9421,10 @@ export type BenefitsDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type BenefitsDeleteError = BenefitsDeleteErrors[keyof BenefitsDeleteErrors];
@@ -9439,6 +9464,10 @@ export type BenefitsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type BenefitsGetError = BenefitsGetErrors[keyof BenefitsGetErrors];
@@ -9490,6 +9519,10 @@ export type BenefitsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type BenefitsUpdateError = BenefitsUpdateErrors[keyof BenefitsUpdateErrors];
@@ -9546,6 +9579,10 @@ export type BenefitsGrantsErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type BenefitsGrantsError = BenefitsGrantsErrors[keyof BenefitsGrantsErrors];
@@ -9600,6 +9637,10 @@ export type CheckoutLinksListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutLinksListError = CheckoutLinksListErrors[keyof CheckoutLinksListErrors];
@@ -9633,6 +9674,10 @@ export type CheckoutLinksCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutLinksCreateError = CheckoutLinksCreateErrors[keyof CheckoutLinksCreateErrors];
@@ -9675,6 +9720,10 @@ export type CheckoutLinksDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutLinksDeleteError = CheckoutLinksDeleteErrors[keyof CheckoutLinksDeleteErrors];
@@ -9717,6 +9766,10 @@ export type CheckoutLinksGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutLinksGetError = CheckoutLinksGetErrors[keyof CheckoutLinksGetErrors];
@@ -9759,6 +9812,10 @@ export type CheckoutLinksUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutLinksUpdateError = CheckoutLinksUpdateErrors[keyof CheckoutLinksUpdateErrors];
@@ -9825,6 +9882,10 @@ export type CheckoutsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsListError = CheckoutsListErrors[keyof CheckoutsListErrors];
@@ -9858,6 +9919,10 @@ export type CheckoutsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsCreateError = CheckoutsCreateErrors[keyof CheckoutsCreateErrors];
@@ -9900,6 +9965,10 @@ export type CheckoutsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsGetError = CheckoutsGetErrors[keyof CheckoutsGetErrors];
@@ -9942,6 +10011,10 @@ export type CheckoutsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsUpdateError = CheckoutsUpdateErrors[keyof CheckoutsUpdateErrors];
@@ -9980,6 +10053,10 @@ export type CheckoutsClientGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsClientGetError = CheckoutsClientGetErrors[keyof CheckoutsClientGetErrors];
@@ -10022,6 +10099,10 @@ export type CheckoutsClientUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsClientUpdateError = CheckoutsClientUpdateErrors[keyof CheckoutsClientUpdateErrors];
@@ -10068,6 +10149,10 @@ export type CheckoutsClientConfirmErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CheckoutsClientConfirmError = CheckoutsClientConfirmErrors[keyof CheckoutsClientConfirmErrors];
@@ -10126,6 +10211,10 @@ export type CustomFieldsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomFieldsListError = CustomFieldsListErrors[keyof CustomFieldsListErrors];
@@ -10159,6 +10248,10 @@ export type CustomFieldsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomFieldsCreateError = CustomFieldsCreateErrors[keyof CustomFieldsCreateErrors];
@@ -10201,6 +10294,10 @@ export type CustomFieldsDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomFieldsDeleteError = CustomFieldsDeleteErrors[keyof CustomFieldsDeleteErrors];
@@ -10243,6 +10340,10 @@ export type CustomFieldsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomFieldsGetError = CustomFieldsGetErrors[keyof CustomFieldsGetErrors];
@@ -10285,6 +10386,10 @@ export type CustomFieldsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomFieldsUpdateError = CustomFieldsUpdateErrors[keyof CustomFieldsUpdateErrors];
@@ -10347,6 +10452,10 @@ export type CustomerMetersListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerMetersListError = CustomerMetersListErrors[keyof CustomerMetersListErrors];
@@ -10389,6 +10498,10 @@ export type CustomerMetersGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerMetersGetError = CustomerMetersGetErrors[keyof CustomerMetersGetErrors];
@@ -10455,6 +10568,10 @@ export type CustomerPortalBenefitGrantsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalBenefitGrantsListError = CustomerPortalBenefitGrantsListErrors[keyof CustomerPortalBenefitGrantsListErrors];
@@ -10493,6 +10610,10 @@ export type CustomerPortalBenefitGrantsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalBenefitGrantsGetError = CustomerPortalBenefitGrantsGetErrors[keyof CustomerPortalBenefitGrantsGetErrors];
@@ -10535,6 +10656,10 @@ export type CustomerPortalBenefitGrantsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalBenefitGrantsUpdateError = CustomerPortalBenefitGrantsUpdateErrors[keyof CustomerPortalBenefitGrantsUpdateErrors];
@@ -10560,6 +10685,10 @@ export type CustomerPortalCustomersGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomersGetError = CustomerPortalCustomersGetErrors[keyof CustomerPortalCustomersGetErrors];
@@ -10589,6 +10718,10 @@ export type CustomerPortalCustomersUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomersUpdateError = CustomerPortalCustomersUpdateErrors[keyof CustomerPortalCustomersUpdateErrors];
@@ -10627,6 +10760,10 @@ export type CustomerPortalCustomersListPaymentMethodsErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomersListPaymentMethodsError = CustomerPortalCustomersListPaymentMethodsErrors[keyof CustomerPortalCustomersListPaymentMethodsErrors];
@@ -10656,6 +10793,10 @@ export type CustomerPortalCustomersAddPaymentMethodErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomersAddPaymentMethodError = CustomerPortalCustomersAddPaymentMethodErrors[keyof CustomerPortalCustomersAddPaymentMethodErrors];
@@ -10695,6 +10836,10 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomersDeletePaymentMethodError = CustomerPortalCustomersDeletePaymentMethodErrors[keyof CustomerPortalCustomersDeletePaymentMethodErrors];
@@ -10741,6 +10886,10 @@ export type CustomerPortalDownloadablesListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalDownloadablesListError = CustomerPortalDownloadablesListErrors[keyof CustomerPortalDownloadablesListErrors];
@@ -10791,6 +10940,10 @@ export type CustomerPortalLicenseKeysListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalLicenseKeysListError = CustomerPortalLicenseKeysListErrors[keyof CustomerPortalLicenseKeysListErrors];
@@ -10826,6 +10979,10 @@ export type CustomerPortalLicenseKeysGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalLicenseKeysGetError = CustomerPortalLicenseKeysGetErrors[keyof CustomerPortalLicenseKeysGetErrors];
@@ -10859,6 +11016,10 @@ export type CustomerPortalLicenseKeysActivateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalLicenseKeysActivateError = CustomerPortalLicenseKeysActivateErrors[keyof CustomerPortalLicenseKeysActivateErrors];
@@ -10888,6 +11049,10 @@ export type CustomerPortalLicenseKeysDeactivateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalLicenseKeysDeactivateError = CustomerPortalLicenseKeysDeactivateErrors[keyof CustomerPortalLicenseKeysDeactivateErrors];
@@ -10917,6 +11082,10 @@ export type CustomerPortalLicenseKeysValidateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalLicenseKeysValidateError = CustomerPortalLicenseKeysValidateErrors[keyof CustomerPortalLicenseKeysValidateErrors];
@@ -10967,6 +11136,10 @@ export type CustomerPortalCustomerMetersListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomerMetersListError = CustomerPortalCustomerMetersListErrors[keyof CustomerPortalCustomerMetersListErrors];
@@ -11005,6 +11178,10 @@ export type CustomerPortalCustomerMetersGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalCustomerMetersGetError = CustomerPortalCustomerMetersGetErrors[keyof CustomerPortalCustomerMetersGetErrors];
@@ -11067,6 +11244,10 @@ export type CustomerPortalOrdersListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersListError = CustomerPortalOrdersListErrors[keyof CustomerPortalOrdersListErrors];
@@ -11105,6 +11286,10 @@ export type CustomerPortalOrdersGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersGetError = CustomerPortalOrdersGetErrors[keyof CustomerPortalOrdersGetErrors];
@@ -11143,6 +11328,10 @@ export type CustomerPortalOrdersUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersUpdateError = CustomerPortalOrdersUpdateErrors[keyof CustomerPortalOrdersUpdateErrors];
@@ -11185,6 +11374,10 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      * Unprocessable Content: OrderNotEligibleForRetry, or HTTPValidationError for a malformed request
      */
     422: OrderNotEligibleForRetry | HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersConfirmRetryPaymentError = CustomerPortalOrdersConfirmRetryPaymentErrors[keyof CustomerPortalOrdersConfirmRetryPaymentErrors];
@@ -11223,6 +11416,10 @@ export type CustomerPortalOrdersInvoiceErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersInvoiceError = CustomerPortalOrdersInvoiceErrors[keyof CustomerPortalOrdersInvoiceErrors];
@@ -11265,6 +11462,10 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      * Unprocessable Content: InvoiceGenerationError
      */
     422: InvoiceGenerationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersGenerateInvoiceError = CustomerPortalOrdersGenerateInvoiceErrors[keyof CustomerPortalOrdersGenerateInvoiceErrors];
@@ -11301,6 +11502,10 @@ export type CustomerPortalOrdersGetPaymentStatusErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrdersGetPaymentStatusError = CustomerPortalOrdersGetPaymentStatusErrors[keyof CustomerPortalOrdersGetPaymentStatusErrors];
@@ -11335,6 +11540,10 @@ export type CustomerPortalOrganizationsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalOrganizationsGetError = CustomerPortalOrganizationsGetErrors[keyof CustomerPortalOrganizationsGetErrors];
@@ -11393,6 +11602,10 @@ export type CustomerPortalSubscriptionsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalSubscriptionsListError = CustomerPortalSubscriptionsListErrors[keyof CustomerPortalSubscriptionsListErrors];
@@ -11435,6 +11648,10 @@ export type CustomerPortalSubscriptionsCancelErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalSubscriptionsCancelError = CustomerPortalSubscriptionsCancelErrors[keyof CustomerPortalSubscriptionsCancelErrors];
@@ -11473,6 +11690,10 @@ export type CustomerPortalSubscriptionsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalSubscriptionsGetError = CustomerPortalSubscriptionsGetErrors[keyof CustomerPortalSubscriptionsGetErrors];
@@ -11515,6 +11736,10 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerPortalSubscriptionsUpdateError = CustomerPortalSubscriptionsUpdateErrors[keyof CustomerPortalSubscriptionsUpdateErrors];
@@ -11548,6 +11773,10 @@ export type CustomerSessionsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomerSessionsCreateError = CustomerSessionsCreateErrors[keyof CustomerSessionsCreateErrors];
@@ -11612,6 +11841,10 @@ export type CustomersListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersListError = CustomersListErrors[keyof CustomersListErrors];
@@ -11645,6 +11878,10 @@ export type CustomersCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersCreateError = CustomersCreateErrors[keyof CustomersCreateErrors];
@@ -11687,6 +11924,10 @@ export type CustomersDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersDeleteError = CustomersDeleteErrors[keyof CustomersDeleteErrors];
@@ -11729,6 +11970,10 @@ export type CustomersGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersGetError = CustomersGetErrors[keyof CustomersGetErrors];
@@ -11771,6 +12016,10 @@ export type CustomersUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersUpdateError = CustomersUpdateErrors[keyof CustomersUpdateErrors];
@@ -11813,6 +12062,10 @@ export type CustomersGetStateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersGetStateError = CustomersGetStateErrors[keyof CustomersGetStateErrors];
@@ -11855,6 +12108,10 @@ export type CustomersDeleteExternalErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersDeleteExternalError = CustomersDeleteExternalErrors[keyof CustomersDeleteExternalErrors];
@@ -11897,6 +12154,10 @@ export type CustomersGetExternalErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersGetExternalError = CustomersGetExternalErrors[keyof CustomersGetExternalErrors];
@@ -11939,6 +12200,10 @@ export type CustomersUpdateExternalErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersUpdateExternalError = CustomersUpdateExternalErrors[keyof CustomersUpdateExternalErrors];
@@ -11981,6 +12246,10 @@ export type CustomersGetStateExternalErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type CustomersGetStateExternalError = CustomersGetStateExternalErrors[keyof CustomersGetStateExternalErrors];
@@ -12035,6 +12304,10 @@ export type DiscountsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type DiscountsListError = DiscountsListErrors[keyof DiscountsListErrors];
@@ -12068,6 +12341,10 @@ export type DiscountsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type DiscountsCreateError = DiscountsCreateErrors[keyof DiscountsCreateErrors];
@@ -12110,6 +12387,10 @@ export type DiscountsDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type DiscountsDeleteError = DiscountsDeleteErrors[keyof DiscountsDeleteErrors];
@@ -12152,6 +12433,10 @@ export type DiscountsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type DiscountsGetError = DiscountsGetErrors[keyof DiscountsGetErrors];
@@ -12194,6 +12479,10 @@ export type DiscountsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type DiscountsUpdateError = DiscountsUpdateErrors[keyof DiscountsUpdateErrors];
@@ -12282,6 +12571,10 @@ export type EventsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type EventsListError = EventsListErrors[keyof EventsListErrors];
@@ -12324,6 +12617,10 @@ export type EventsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type EventsGetError = EventsGetErrors[keyof EventsGetErrors];
@@ -12357,6 +12654,10 @@ export type EventsIngestErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type EventsIngestError = EventsIngestErrors[keyof EventsIngestErrors];
@@ -12423,6 +12724,10 @@ export type EventsListNamesErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type EventsListNamesError = EventsListNamesErrors[keyof EventsListNamesErrors];
@@ -12473,6 +12778,10 @@ export type FilesListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type FilesListError = FilesListErrors[keyof FilesListErrors];
@@ -12506,6 +12815,10 @@ export type FilesCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type FilesCreateError = FilesCreateErrors[keyof FilesCreateErrors];
@@ -12545,6 +12858,10 @@ export type FilesDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type FilesDeleteError = FilesDeleteErrors[keyof FilesDeleteErrors];
@@ -12587,6 +12904,10 @@ export type FilesUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type FilesUpdateError = FilesUpdateErrors[keyof FilesUpdateErrors];
@@ -12629,6 +12950,10 @@ export type FilesUploadedErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type FilesUploadedError = FilesUploadedErrors[keyof FilesUploadedErrors];
@@ -12683,6 +13008,10 @@ export type LicenseKeysListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysListError = LicenseKeysListErrors[keyof LicenseKeysListErrors];
@@ -12722,6 +13051,10 @@ export type LicenseKeysGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysGetError = LicenseKeysGetErrors[keyof LicenseKeysGetErrors];
@@ -12761,6 +13094,10 @@ export type LicenseKeysUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysUpdateError = LicenseKeysUpdateErrors[keyof LicenseKeysUpdateErrors];
@@ -12801,6 +13138,10 @@ export type LicenseKeysGetActivationErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysGetActivationError = LicenseKeysGetActivationErrors[keyof LicenseKeysGetActivationErrors];
@@ -12838,6 +13179,10 @@ export type LicenseKeysActivateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysActivateError = LicenseKeysActivateErrors[keyof LicenseKeysActivateErrors];
@@ -12875,6 +13220,10 @@ export type LicenseKeysDeactivateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysDeactivateError = LicenseKeysDeactivateErrors[keyof LicenseKeysDeactivateErrors];
@@ -12912,6 +13261,10 @@ export type LicenseKeysValidateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type LicenseKeysValidateError = LicenseKeysValidateErrors[keyof LicenseKeysValidateErrors];
@@ -12976,6 +13329,10 @@ export type MetersListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetersListError = MetersListErrors[keyof MetersListErrors];
@@ -13009,6 +13366,10 @@ export type MetersCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetersCreateError = MetersCreateErrors[keyof MetersCreateErrors];
@@ -13051,6 +13412,10 @@ export type MetersGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetersGetError = MetersGetErrors[keyof MetersGetErrors];
@@ -13093,6 +13458,10 @@ export type MetersUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetersUpdateError = MetersUpdateErrors[keyof MetersUpdateErrors];
@@ -13162,6 +13531,10 @@ export type MetersQuantitiesErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetersQuantitiesError = MetersQuantitiesErrors[keyof MetersQuantitiesErrors];
@@ -13228,6 +13601,10 @@ export type MetricsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetricsGetError = MetricsGetErrors[keyof MetricsGetErrors];
@@ -13257,6 +13634,10 @@ export type MetricsLimitsErrors = {
      * Forbidden: NotPermitted (the token lacks a required scope)
      */
     403: NotPermitted;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type MetricsLimitsError = MetricsLimitsErrors[keyof MetricsLimitsErrors];
@@ -13286,6 +13667,10 @@ export type Oauth2AuthorizeErrors = {
      * Forbidden: NotPermitted (the token lacks a required scope)
      */
     403: NotPermitted;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type Oauth2AuthorizeError = Oauth2AuthorizeErrors[keyof Oauth2AuthorizeErrors];
@@ -13306,6 +13691,15 @@ export type Oauth2IntrospectTokenData = {
     url: '/v1/oauth2/introspect';
 };
 
+export type Oauth2IntrospectTokenErrors = {
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2IntrospectTokenError = Oauth2IntrospectTokenErrors[keyof Oauth2IntrospectTokenErrors];
+
 export type Oauth2IntrospectTokenResponses = {
     /**
      * Successful Response
@@ -13322,6 +13716,15 @@ export type Oauth2RevokeTokenData = {
     url: '/v1/oauth2/revoke';
 };
 
+export type Oauth2RevokeTokenErrors = {
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2RevokeTokenError = Oauth2RevokeTokenErrors[keyof Oauth2RevokeTokenErrors];
+
 export type Oauth2RevokeTokenResponses = {
     /**
      * Successful Response
@@ -13337,6 +13740,15 @@ export type Oauth2RequestTokenData = {
     query?: never;
     url: '/v1/oauth2/token';
 };
+
+export type Oauth2RequestTokenErrors = {
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type Oauth2RequestTokenError = Oauth2RequestTokenErrors[keyof Oauth2RequestTokenErrors];
 
 export type Oauth2RequestTokenResponses = {
     /**
@@ -13363,6 +13775,10 @@ export type Oauth2UserinfoErrors = {
      * Forbidden: NotPermitted (the token lacks a required scope)
      */
     403: NotPermitted;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type Oauth2UserinfoError = Oauth2UserinfoErrors[keyof Oauth2UserinfoErrors];
@@ -13439,6 +13855,10 @@ export type OrdersListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrdersListError = OrdersListErrors[keyof OrdersListErrors];
@@ -13481,6 +13901,10 @@ export type OrdersGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrdersGetError = OrdersGetErrors[keyof OrdersGetErrors];
@@ -13523,6 +13947,10 @@ export type OrdersUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrdersUpdateError = OrdersUpdateErrors[keyof OrdersUpdateErrors];
@@ -13565,6 +13993,10 @@ export type OrdersInvoiceErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrdersInvoiceError = OrdersInvoiceErrors[keyof OrdersInvoiceErrors];
@@ -13611,6 +14043,10 @@ export type OrdersGenerateInvoiceErrors = {
      * Unprocessable Content: InvoiceGenerationError
      */
     422: InvoiceGenerationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrdersGenerateInvoiceError = OrdersGenerateInvoiceErrors[keyof OrdersGenerateInvoiceErrors];
@@ -13659,6 +14095,10 @@ export type OrganizationsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrganizationsListError = OrganizationsListErrors[keyof OrganizationsListErrors];
@@ -13692,6 +14132,10 @@ export type OrganizationsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrganizationsCreateError = OrganizationsCreateErrors[keyof OrganizationsCreateErrors];
@@ -13731,6 +14175,10 @@ export type OrganizationsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrganizationsGetError = OrganizationsGetErrors[keyof OrganizationsGetErrors];
@@ -13770,6 +14218,10 @@ export type OrganizationsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type OrganizationsUpdateError = OrganizationsUpdateErrors[keyof OrganizationsUpdateErrors];
@@ -13840,6 +14292,10 @@ export type PaymentsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type PaymentsListError = PaymentsListErrors[keyof PaymentsListErrors];
@@ -13882,6 +14338,10 @@ export type PaymentsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type PaymentsGetError = PaymentsGetErrors[keyof PaymentsGetErrors];
@@ -13958,6 +14418,10 @@ export type ProductsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type ProductsListError = ProductsListErrors[keyof ProductsListErrors];
@@ -13991,6 +14455,10 @@ export type ProductsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type ProductsCreateError = ProductsCreateErrors[keyof ProductsCreateErrors];
@@ -14030,6 +14498,10 @@ export type ProductsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type ProductsGetError = ProductsGetErrors[keyof ProductsGetErrors];
@@ -14069,6 +14541,10 @@ export type ProductsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type ProductsUpdateError = ProductsUpdateErrors[keyof ProductsUpdateErrors];
@@ -14108,6 +14584,10 @@ export type ProductsUpdateBenefitsErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type ProductsUpdateBenefitsError = ProductsUpdateBenefitsErrors[keyof ProductsUpdateBenefitsErrors];
@@ -14178,6 +14658,10 @@ export type RefundsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type RefundsListError = RefundsListErrors[keyof RefundsListErrors];
@@ -14215,6 +14699,10 @@ export type RefundsCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type RefundsCreateError = RefundsCreateErrors[keyof RefundsCreateErrors];
@@ -14295,6 +14783,10 @@ export type SubscriptionsListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type SubscriptionsListError = SubscriptionsListErrors[keyof SubscriptionsListErrors];
@@ -14341,6 +14833,10 @@ export type SubscriptionsRevokeErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type SubscriptionsRevokeError = SubscriptionsRevokeErrors[keyof SubscriptionsRevokeErrors];
@@ -14383,6 +14879,10 @@ export type SubscriptionsGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type SubscriptionsGetError = SubscriptionsGetErrors[keyof SubscriptionsGetErrors];
@@ -14429,6 +14929,10 @@ export type SubscriptionsUpdateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type SubscriptionsUpdateError = SubscriptionsUpdateErrors[keyof SubscriptionsUpdateErrors];
@@ -14467,6 +14971,10 @@ export type SubscriptionsExportErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type SubscriptionsExportError = SubscriptionsExportErrors[keyof SubscriptionsExportErrors];
@@ -14513,6 +15021,10 @@ export type WebhooksListWebhookDeliveriesErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksListWebhookDeliveriesError = WebhooksListWebhookDeliveriesErrors[keyof WebhooksListWebhookDeliveriesErrors];
@@ -14559,6 +15071,10 @@ export type WebhooksListWebhookEndpointsErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksListWebhookEndpointsError = WebhooksListWebhookEndpointsErrors[keyof WebhooksListWebhookEndpointsErrors];
@@ -14592,6 +15108,10 @@ export type WebhooksCreateWebhookEndpointErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksCreateWebhookEndpointError = WebhooksCreateWebhookEndpointErrors[keyof WebhooksCreateWebhookEndpointErrors];
@@ -14634,6 +15154,10 @@ export type WebhooksDeleteWebhookEndpointErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksDeleteWebhookEndpointError = WebhooksDeleteWebhookEndpointErrors[keyof WebhooksDeleteWebhookEndpointErrors];
@@ -14676,6 +15200,10 @@ export type WebhooksGetWebhookEndpointErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksGetWebhookEndpointError = WebhooksGetWebhookEndpointErrors[keyof WebhooksGetWebhookEndpointErrors];
@@ -14718,6 +15246,10 @@ export type WebhooksUpdateWebhookEndpointErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksUpdateWebhookEndpointError = WebhooksUpdateWebhookEndpointErrors[keyof WebhooksUpdateWebhookEndpointErrors];
@@ -14760,6 +15292,10 @@ export type WebhooksResetWebhookEndpointSecretErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksResetWebhookEndpointSecretError = WebhooksResetWebhookEndpointSecretErrors[keyof WebhooksResetWebhookEndpointSecretErrors];
@@ -14802,6 +15338,10 @@ export type WebhooksRedeliverWebhookEventErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type WebhooksRedeliverWebhookEventError = WebhooksRedeliverWebhookEventErrors[keyof WebhooksRedeliverWebhookEventErrors];
@@ -14846,6 +15386,10 @@ export type TestClocksListErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type TestClocksListError = TestClocksListErrors[keyof TestClocksListErrors];
@@ -14879,6 +15423,10 @@ export type TestClocksCreateErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type TestClocksCreateError = TestClocksCreateErrors[keyof TestClocksCreateErrors];
@@ -14921,6 +15469,10 @@ export type TestClocksDeleteErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type TestClocksDeleteError = TestClocksDeleteErrors[keyof TestClocksDeleteErrors];
@@ -14963,6 +15515,10 @@ export type TestClocksGetErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type TestClocksGetError = TestClocksGetErrors[keyof TestClocksGetErrors];
@@ -15005,6 +15561,10 @@ export type TestClocksAdvanceErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type TestClocksAdvanceError = TestClocksAdvanceErrors[keyof TestClocksAdvanceErrors];
@@ -15047,6 +15607,10 @@ export type TestClocksAttachCustomerErrors = {
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
 };
 
 export type TestClocksAttachCustomerError = TestClocksAttachCustomerErrors[keyof TestClocksAttachCustomerErrors];

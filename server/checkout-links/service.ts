@@ -7,6 +7,7 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
+import { checkOneCurrency } from "../kit/money.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { loadRelations, type ProductRow } from "../products/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
@@ -67,6 +68,9 @@ export async function checkProducts(db: Knex, organizationId: string, ids: strin
     : [];
   const missing = ids.findIndex((id) => !found.includes(id));
   if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  if (unique.length > 1) {
+    checkOneCurrency(await db("product_prices").whereIn("product_id", unique).where({ is_archived: false }).distinct().pluck("price_currency"), loc);
+  }
   return unique;
 }
 

@@ -9,6 +9,7 @@ import type { CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
+import { checkOneCurrency } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
@@ -82,6 +83,7 @@ async function loadRequestedProducts(trx: Knex, organizationId: string, ids: str
     : [];
   const missing = ids.findIndex((id) => !found.some((p) => p.row.id === id));
   if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  checkOneCurrency(found.flatMap((p) => p.relations.prices.map((price) => price.price_currency)), loc);
   return found.map(({ row, relations }) => ({ row, rel: relations }));
 }
 

@@ -23,3 +23,10 @@ export function checkAmount(
   if (amount > max) throw invalid(loc, `Input should be less than or equal to ${max}`, "less_than_equal");
   return amount;
 }
+
+/** A checkout is paid in one currency: the products offered together must all be priced in it (free prices have none). */
+export function checkOneCurrency(currencies: (string | null)[], loc: (string | number)[]): void {
+  if (new Set(currencies.filter((c) => c !== null)).size > 1) {
+    throw invalid(loc, "All products of a checkout must be priced in the same currency.", "value_error");
+  }
+}

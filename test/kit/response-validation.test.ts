@@ -42,7 +42,7 @@ vi.mock("../../server/handlers.js", async (importOriginal) => {
         throw new BrokenError(404, { error: "ResourceNotFound" });
       case BAD.validationBody: // a 422 whose issue has no loc
         throw new BrokenError(422, { detail: [{ msg: "bad", type: "value_error" }] });
-      case BAD.plainError: // a library's 4xx error, rendered as {detail} without the contract's error name
+      case BAD.plainError: // a library's 4xx error, named by its HTTP status, not by the contract's name for a 404
         throw Object.assign(new Error("gone"), { status: 404 });
       case BAD.databaseInput: // PostgreSQL refusing the input: a documented 422
         throw Object.assign(new Error("invalid input syntax"), { code: "22P02" });
@@ -93,7 +93,7 @@ describe("response validation in tests", () => {
   it.each([
     ["a typed error body without its detail", BAD.errorBody, 404, { error: "ResourceNotFound" }],
     ["a 422 issue without loc", BAD.validationBody, 422, { detail: [{ msg: "bad", type: "value_error" }] }],
-    ["an untyped 4xx error body", BAD.plainError, 404, { detail: "gone" }],
+    ["an untyped 4xx error body", BAD.plainError, 404, { error: "NotFound", detail: "gone" }],
   ])("turns %s into a 500 ResponseContractViolation", async (_what, id, status, body) => {
     await expect(api.client(token).products.get({ id })).rejects.toThrow();
     const checked = await rawGet(api.url, id);

@@ -19,7 +19,7 @@ describe("routing", () => {
       const res = await fetch(`${api.url}${path}`, { method });
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.get("allow"), `${method} ${path}`).toBe(allow);
-      expect(await res.json()).toEqual({ detail: "Method Not Allowed" });
+      expect(await res.json()).toEqual({ error: "MethodNotAllowed", detail: `${method} is not allowed on ${path}.` });
     }
   });
 });
