@@ -46,7 +46,9 @@ function ajvFactory(_orig: unknown, opts: AjvOptions) {
 
 /**
  * The contract as Ajv validates it: a discriminator's `mapping` (which codegen reads) removed,
- * since Ajv picks the variant by the tag's `const` in each of the union's schemas instead.
+ * since Ajv picks the variant by the tag's `const` in each of the union's schemas instead; and
+ * the union typed as an object, since Ajv's discriminator lets anything else (a string, null, a
+ * list) through without looking at a variant.
  */
 function forValidation<T>(node: T): T {
   if (Array.isArray(node)) return node.map(forValidation) as T;
@@ -58,6 +60,7 @@ function forValidation<T>(node: T): T {
       out[key] = rest;
     } else out[key] = forValidation(value);
   }
+  if (out.discriminator && out.type === undefined) out.type = "object";
   return out as T;
 }
 

@@ -136,6 +136,12 @@ describe("input edges", () => {
       expect((await raw.json()).detail).toEqual([
         { loc: ["body", "prices", 0, "amount_type"], msg: "Input tag 'nope' found using 'amount_type' does not match any of the expected tags", type: "union_tag_invalid" },
       ]);
+      // Not an object at all where a tagged union is expected: refused as such, not let through.
+      for (const [path, body] of [["/v1/products/", { name: "Odd", prices: ["AAA"] }], ["/v1/files/", [null, null]]] as const) {
+        const res = await call("POST", path, { body: JSON.stringify(body) });
+        expect(res.status, path).toBe(422);
+        expect((await res.json()).detail[0].type, path).toBe("type");
+      }
       const benefit = await call("POST", "/v1/benefits/", { body: JSON.stringify({ type: "custom", description: "Note", properties: { note: 5 } }) });
       expect(benefit.status).toBe(422);
       expect((await benefit.json()).detail.map((d: { loc: (string | number)[] }) => d.loc.join("."))).toEqual(["body.properties.note"]);
