@@ -7692,7 +7692,8 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
         };
-        MetadataQuery: string | number | boolean | (string | number | boolean)[];
+        MetadataQuery: components["schemas"]["MetadataQueryText"] | number | boolean | (components["schemas"]["MetadataQueryText"] | number | boolean)[];
+        MetadataQueryText: string;
         Meter: {
             metadata: {
                 [key: string]: string | number | boolean;

@@ -6507,7 +6507,9 @@ export type ListResourceWebhookEndpoint = {
     pagination: Pagination;
 };
 
-export type MetadataQuery = string | number | boolean | Array<string | number | boolean>;
+export type MetadataQuery = MetadataQueryText | number | boolean | Array<MetadataQueryText | number | boolean>;
+
+export type MetadataQueryText = string;
 
 export type Meter = {
     metadata: {
