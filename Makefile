@@ -9,7 +9,7 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench test vitest
+.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench test vitest admin
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
@@ -23,7 +23,21 @@ node_modules/.package-lock.json: package-lock.json package.json
 
 deps: node_modules/.package-lock.json
 
-install: deps tools
+# The merchant console (admin/, its own npm package): `npm ci` when its node_modules is missing or
+# older than its lock file, then a Vite build into admin/dist/ (served by the API at /dashboard/)
+# when a source is newer than the build.
+admin/node_modules/.package-lock.json: admin/package-lock.json admin/package.json
+	npm ci --prefix admin --no-audit --no-fund
+	@touch $@
+
+ADMIN_SOURCES := $(shell find admin/src -type f 2>/dev/null) admin/index.html admin/vite.config.ts generated/admin-resources.ts $(shell find generated/client -type f 2>/dev/null)
+
+admin/dist/index.html: admin/node_modules/.package-lock.json $(ADMIN_SOURCES)
+	npm --prefix admin run build
+
+admin: admin/dist/index.html
+
+install: deps tools admin/node_modules/.package-lock.json
 
 tools:
 	@bash scripts/build-tools.sh
@@ -38,10 +52,11 @@ check-generated: deps
 lint: deps
 	node_modules/.bin/eslint .
 
-typecheck: deps
+typecheck: deps admin/node_modules/.package-lock.json
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
+	admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 
-run: install
+run: install admin
 	@exec $(TSX) scripts/run.ts
 
 token: deps

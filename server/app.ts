@@ -21,8 +21,10 @@ import { handlers } from "./handlers.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
+import { staticUi } from "./kit/static-ui.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
+const adminDist = fileURLToPath(new URL("../admin/dist/", import.meta.url));
 
 export interface AppOptions {
   knex: Knex;
@@ -402,6 +404,8 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
+      // The merchant console (admin/, built into admin/dist), outside the contract.
+      under("/dashboard", staticUi({ prefix: "/dashboard", dir: adminDist, buildHint: "run `make admin` (or `npm --prefix admin run build`)" })),
       express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }),
       express.urlencoded({ extended: false }),
       (req, res, next) => (pagePaths.has(req.path.toLowerCase()) ? pages(req, res, next) : next()),
