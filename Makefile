@@ -9,12 +9,12 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench test vitest
+.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
-	@echo "other targets: install generate check-generated lint typecheck vitest fuzz coverage bench token"
+	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -27,6 +27,10 @@ install: deps tools
 
 tools:
 	@bash scripts/build-tools.sh
+
+# The browser apps of server/ui-apps.ts, built with Vite when their sources changed.
+ui: deps
+	@$(TSX) scripts/build-ui.ts
 
 generate: deps
 	$(TSX) codegen/generate.ts
@@ -41,7 +45,7 @@ lint: deps
 typecheck: deps
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
-run: install
+run: install ui
 	@exec $(TSX) scripts/run.ts
 
 token: deps
