@@ -9,12 +9,12 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench test vitest admin
+.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
-	@echo "other targets: install generate check-generated lint typecheck vitest fuzz coverage bench token"
+	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -23,24 +23,21 @@ node_modules/.package-lock.json: package-lock.json package.json
 
 deps: node_modules/.package-lock.json
 
-# The merchant console (admin/, its own npm package): `npm ci` when its node_modules is missing or
-# older than its lock file, then a Vite build into admin/dist/ (served by the API at /dashboard/)
-# when a source is newer than the build.
+# The merchant console (admin/) is its own npm package (react-admin, MUI, recharts: kept out of the
+# API's dependencies): `npm ci` in admin/ when its node_modules is missing or older than its lock
+# file. `make ui` builds it (with the other browser apps of server/ui-apps.ts).
 admin/node_modules/.package-lock.json: admin/package-lock.json admin/package.json
 	npm ci --prefix admin --no-audit --no-fund
 	@touch $@
-
-ADMIN_SOURCES := $(shell find admin/src -type f 2>/dev/null) admin/index.html admin/vite.config.ts generated/admin-resources.ts $(shell find generated/client -type f 2>/dev/null)
-
-admin/dist/index.html: admin/node_modules/.package-lock.json $(ADMIN_SOURCES)
-	npm --prefix admin run build
-
-admin: admin/dist/index.html
 
 install: deps tools admin/node_modules/.package-lock.json
 
 tools:
 	@bash scripts/build-tools.sh
+
+# The browser apps of server/ui-apps.ts, built with Vite when their sources changed.
+ui: deps admin/node_modules/.package-lock.json
+	@$(TSX) scripts/build-ui.ts
 
 generate: deps
 	$(TSX) codegen/generate.ts
@@ -56,7 +53,7 @@ typecheck: deps admin/node_modules/.package-lock.json
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 	admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 
-run: install admin
+run: install ui
 	@exec $(TSX) scripts/run.ts
 
 token: deps

@@ -7,9 +7,10 @@
 #   .cache/bin/stripe-mock            Stripe API mock
 #   .cache/bin/versitygw              S3-compatible server for the S3 file storage tests
 #   .venv/                            Python venv with schemathesis (scripts/requirements-fuzz.txt)
+#   /usr/bin/chromium                 Debian's Chromium for the browser tests (apt-get, as root)
 #
-# Everything comes from the Go module proxy, Maven Central and PyPI at build time; nothing is
-# downloaded at run time. Logs of each build go to .cache/logs/.
+# Everything comes from the Go module proxy, Maven Central, PyPI and Debian's packages at build
+# time; nothing is downloaded at run time. Logs of each build go to .cache/logs/.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -207,7 +208,35 @@ build_venv() {
   echo "$want" >"$stamp"
 }
 
+# --- (e) Chromium for the browser tests (test/browser/) -----------------------------------------
+# Debian's package, driven by playwright-core (a test tool's own browser download is not reachable
+# here). CHROMIUM_PATH points the tests at another build and skips this step.
+build_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ]; then
+    say "chromium: CHROMIUM_PATH=$CHROMIUM_PATH (not installing)"
+    return
+  fi
+  if [ -x /usr/bin/chromium ]; then
+    say "chromium: installed (/usr/bin/chromium)"
+    return
+  fi
+  need apt-get "Chromium (or set CHROMIUM_PATH to a Chromium binary)"
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    need sudo "installing Chromium as a non-root user"
+    sudo="sudo"
+  fi
+  say "installing Debian's chromium with apt-get (log $LOGS/chromium-apt.log)"
+  # The package lists may be missing or stale on a new machine: install, and on failure update them once and retry.
+  if ! run_logged "chromium" "$LOGS/chromium-apt.log" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium; then
+    run_logged "apt package lists" "$LOGS/chromium-apt-update.log" $sudo apt-get update
+    run_logged "chromium" "$LOGS/chromium-apt.log" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium
+  fi
+  [ -x /usr/bin/chromium ] || { say "ERROR: apt-get installed chromium but /usr/bin/chromium is missing"; exit 1; }
+}
+
 start=$SECONDS
+build_chromium
 build_temporal
 build_test_server
 build_stripe_mock

@@ -21,15 +21,17 @@ import { handlers } from "./handlers.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
-import { staticUi } from "./kit/static-ui.js";
+import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
+import { UI_APPS } from "./ui-apps.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
-const adminDist = fileURLToPath(new URL("../admin/dist/", import.meta.url));
 
 export interface AppOptions {
   knex: Knex;
   /** Validate every response against the contract; a violation becomes a 500 (tests turn this on). */
   validateResponses?: boolean;
+  /** The browser apps served beside the API (server/ui-apps.ts unless told). */
+  uiApps?: readonly UiApp[];
 }
 
 type OperationMeta = (typeof operations)[OperationId];
@@ -273,7 +275,7 @@ function errorResponse(err: unknown, log: Logger | undefined): [number, unknown]
   return [500, { error: "InternalServerError", detail: "An unexpected error occurred." }];
 }
 
-export function createApp({ knex, validateResponses = false }: AppOptions): express.Express {
+export function createApp({ knex, validateResponses = false, uiApps = UI_APPS }: AppOptions): express.Express {
   const definition = JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
   const api = new OpenAPIBackend({
     definition,
@@ -404,8 +406,8 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
-      // The merchant console (admin/, built into admin/dist), outside the contract.
-      under("/dashboard", staticUi({ prefix: "/dashboard", dir: adminDist, buildHint: "run `make admin` (or `npm --prefix admin run build`)" })),
+      // The hosted checkout, the customer portal and the console: built files and their page.
+      uiAppRoutes(uiApps),
       express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }),
       express.urlencoded({ extended: false }),
       (req, res, next) => (pagePaths.has(req.path.toLowerCase()) ? pages(req, res, next) : next()),

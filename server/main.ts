@@ -9,6 +9,7 @@ import { setWebhookWaker } from "./webhooks/waker.js";
 import { temporalWebhookWaker } from "../workflows/activities/webhooks.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { logger } from "./kit/logger.js";
+import type { UiApp } from "./kit/ui-apps.js";
 import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "./benefit-grants/starter.js";
 import { setSubscriptionPoker, temporalSubscriptionPoker } from "./subscriptions/workflow-port.js";
 
@@ -24,6 +25,8 @@ export async function startApi(opts: {
   host?: string;
   temporalAddress?: string;
   validateResponses?: boolean;
+  /** The browser apps to serve (server/ui-apps.ts unless told). */
+  uiApps?: readonly UiApp[];
 }): Promise<ApiHandle> {
   // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
   // subscription lifecycles) go to the Temporal server this process was given, not to
@@ -36,7 +39,7 @@ export async function startApi(opts: {
     setBenefitGrantStarter(temporalBenefitGrantStarter(client));
     setSubscriptionPoker(temporalSubscriptionPoker(client));
   }
-  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
+  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses, uiApps: opts.uiApps });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
   // line and headers instead of Node's 16 KiB, so they get an answer from the API, not a 431.
   const server = createServer({ maxHeaderSize: 256 * 1024 }, app);
