@@ -48,7 +48,7 @@ export function Home() {
           {state.message} Revenue, orders, subscriptions, MRR and checkouts will be charted here. Meanwhile, see <Link to="/orders">orders</Link> and <Link to="/subscriptions">subscriptions</Link>.
         </Alert>
       ) : null}
-      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr", lg: "1fr 1fr 1fr" }, gap: 2 }}>
+      <Box data-testid={state.kind === "ready" ? "metrics-ready" : undefined} sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr", lg: "1fr 1fr 1fr" }, gap: 2 }}>
         {CHARTS.map((c) => {
           const periods = state.kind === "ready" ? state.data.periods.map((p) => ({ date: p.timestamp.slice(5, 10), value: Number(p[c.slug] ?? 0) })) : [];
           const total = state.kind === "ready" ? Number(state.data.totals[c.slug] ?? 0) : null;

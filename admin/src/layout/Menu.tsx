@@ -1,15 +1,23 @@
-// The console's menu, in the product's sections: Home, Catalogue, Customers, Sales, Webhooks,
-// Settings. Members see what they may read; settings are for owners and admins.
-import { Menu as RaMenu, usePermissions } from "react-admin";
-import { Divider, ListSubheader } from "@mui/material";
+// The console's menu, in the product's sections: Home, Catalogue, Customers, Sales, Developers,
+// Settings. Members see what they may read; settings are for owners and admins. Each section is
+// its own menu list under a heading (a heading inside a menu list is not a menu item).
+import type { ReactNode } from "react";
+import { Menu as RaMenu, usePermissions, useSidebarState } from "react-admin";
+import { Box, Typography } from "@mui/material";
 import DashboardIcon from "@mui/icons-material/Dashboard";
 import SettingsIcon from "@mui/icons-material/Settings";
 
-function Section({ title }: { title: string }) {
+function Section({ title, children }: { title?: string; children: ReactNode }) {
+  const [open] = useSidebarState();
   return (
-    <ListSubheader disableSticky sx={{ lineHeight: "32px", mt: 1, bgcolor: "transparent" }}>
-      {title}
-    </ListSubheader>
+    <Box component="section" aria-label={title}>
+      {title && open ? (
+        <Typography component="h2" variant="overline" sx={{ display: "block", px: 2, pt: 1, lineHeight: "24px", color: "text.secondary" }}>
+          {title}
+        </Typography>
+      ) : null}
+      <RaMenu sx={{ mt: 0, mb: 0 }}>{children}</RaMenu>
+    </Box>
   );
 }
 
@@ -17,34 +25,38 @@ export function Menu() {
   const { permissions } = usePermissions<{ role?: string }>();
   const manager = permissions?.role === "owner" || permissions?.role === "admin";
   return (
-    <RaMenu>
-      <RaMenu.Item to="/" primaryText="Home" leftIcon={<DashboardIcon />} />
-      <Section title="Catalogue" />
-      <RaMenu.ResourceItem name="products" />
-      <RaMenu.ResourceItem name="checkout-links" />
-      <RaMenu.ResourceItem name="discounts" />
-      <RaMenu.ResourceItem name="benefits" />
-      <RaMenu.ResourceItem name="license-keys" />
-      <RaMenu.ResourceItem name="custom-fields" />
-      <RaMenu.ResourceItem name="meters" />
-      <Section title="Customers" />
-      <RaMenu.ResourceItem name="customers" />
-      <Section title="Sales" />
-      <RaMenu.ResourceItem name="orders" />
-      <RaMenu.ResourceItem name="subscriptions" />
-      <RaMenu.ResourceItem name="checkouts" />
-      <RaMenu.ResourceItem name="refunds" />
-      <RaMenu.ResourceItem name="payments" />
-      <Section title="Developers" />
-      <RaMenu.ResourceItem name="webhooks-endpoints" />
+    <Box component="nav" aria-label="Console" sx={{ pb: 2 }}>
+      <Section>
+        <RaMenu.Item to="/" primaryText="Home" leftIcon={<DashboardIcon />} />
+      </Section>
+      <Section title="Catalogue">
+        <RaMenu.ResourceItem name="products" />
+        <RaMenu.ResourceItem name="checkout-links" />
+        <RaMenu.ResourceItem name="discounts" />
+        <RaMenu.ResourceItem name="benefits" />
+        <RaMenu.ResourceItem name="license-keys" />
+        <RaMenu.ResourceItem name="custom-fields" />
+        <RaMenu.ResourceItem name="meters" />
+      </Section>
+      <Section title="Customers">
+        <RaMenu.ResourceItem name="customers" />
+      </Section>
+      <Section title="Sales">
+        <RaMenu.ResourceItem name="orders" />
+        <RaMenu.ResourceItem name="subscriptions" />
+        <RaMenu.ResourceItem name="checkouts" />
+        <RaMenu.ResourceItem name="refunds" />
+        <RaMenu.ResourceItem name="payments" />
+      </Section>
+      <Section title="Developers">
+        <RaMenu.ResourceItem name="webhooks-endpoints" />
+      </Section>
       {manager ? (
-        <>
-          <Divider sx={{ my: 1 }} />
-          <Section title="Settings" />
+        <Section title="Settings">
           <RaMenu.Item to="/settings" primaryText="Organization" leftIcon={<SettingsIcon />} />
           <RaMenu.ResourceItem name="test-clocks" />
-        </>
+        </Section>
       ) : null}
-    </RaMenu>
+    </Box>
   );
 }

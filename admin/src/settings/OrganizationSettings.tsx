@@ -39,8 +39,8 @@ export function OrganizationSettings() {
           >
             <TextInput source="name" fullWidth />
             <TextInput source="slug" disabled helperText="Fixed: it is in your checkout and portal URLs" />
-            <TextInput source="email" type="email" validate={email()} />
-            <TextInput source="website" type="url" fullWidth />
+            <TextInput source="email" validate={email()} />
+            <TextInput source="website" fullWidth />
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Subscriptions</Typography>
             <BooleanInput source="subscription_settings.allow_multiple_subscriptions" label="A customer may hold several subscriptions" />
             <BooleanInput source="subscription_settings.allow_customer_updates" label="Customers may change plan in the portal" />

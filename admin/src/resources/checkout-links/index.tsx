@@ -57,7 +57,7 @@ function Form() {
       </ReferenceInput>
       <BooleanInput source="allow_discount_codes" label="Buyers may enter discount codes" defaultValue />
       <BooleanInput source="require_billing_address" label="Require a billing address" defaultValue={false} />
-      <TextInput source="success_url" label="Success URL" type="url" fullWidth helperText="Where the buyer lands after paying; {CHECKOUT_ID} is replaced" />
+      <TextInput source="success_url" label="Success URL" fullWidth helperText="Where the buyer lands after paying; {CHECKOUT_ID} is replaced" />
       <MetadataInput />
     </SimpleForm>
   );

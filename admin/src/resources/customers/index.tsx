@@ -163,7 +163,7 @@ function CustomerShow() {
 function Form() {
   return (
     <SimpleForm>
-      <TextInput source="email" type="email" validate={[required(), email()]} />
+      <TextInput source="email" validate={[required(), email()]} />
       <TextInput source="name" />
       <TextInput source="external_id" label="External id" helperText="Your system's id for this customer" />
       <AddressInput source="billing_address" label="Billing address" />

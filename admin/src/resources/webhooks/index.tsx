@@ -78,7 +78,7 @@ function EndpointShow() {
 function Form() {
   return (
     <SimpleForm>
-      <TextInput source="url" label="URL" type="url" validate={required()} fullWidth helperText="https://… (your receiver)" />
+      <TextInput source="url" label="URL" validate={required()} fullWidth helperText="https://… (your receiver)" />
       <SelectInput source="format" choices={choicesOf(enumValues("webhooks-endpoints", "format"))} defaultValue="raw" validate={required()} />
       <EventsInput />
     </SimpleForm>
