@@ -135,6 +135,7 @@ export type OperationId =
   | "webhooks:list_webhook_deliveries"
   | "webhooks:list_webhook_endpoints"
   | "webhooks:redeliver_webhook_event"
+  | "webhooks:replay_failed_events"
   | "webhooks:reset_webhook_endpoint_secret"
   | "webhooks:update_webhook_endpoint"
 ;
@@ -1064,6 +1065,13 @@ export interface OperationTypes {
     body: undefined;
     status: 202;
     result: Ops["webhooks:redeliver_webhook_event"]["responses"][202]["content"]["application/json"];
+  };
+  "webhooks:replay_failed_events": {
+    params: Ops["webhooks:replay_failed_events"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["webhooks:replay_failed_events"]["requestBody"]>["content"]["application/json"];
+    status: 202;
+    result: Ops["webhooks:replay_failed_events"]["responses"][202]["content"]["application/json"];
   };
   "webhooks:reset_webhook_endpoint_secret": {
     params: Ops["webhooks:reset_webhook_endpoint_secret"]["parameters"]["path"];

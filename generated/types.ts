@@ -1885,6 +1885,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay Failed Webhook Events
+         * @description Queue again every event of the endpoint whose last delivery failed, of the given types and
+         *     created in the given window (all of them without a filter). Each goes out again in order,
+         *     with its own webhook-id, as a redelivery does. A Borealis extension: Polar can only redeliver
+         *     one event at a time.
+         */
+        post: operations["webhooks:replay_failed_events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-clocks/": {
         parameters: {
             query?: never;
@@ -9675,6 +9698,25 @@ export interface components {
         };
         /** @enum {string} */
         WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated";
+        /** @description Which failed events to queue again (a Borealis extension). */
+        WebhookReplayFailed: {
+            /** @description Only events of these types (every type when absent). */
+            event_type?: components["schemas"]["WebhookEventType"][] | null;
+            /**
+             * Format: date-time
+             * @description Only events created at or after this time.
+             */
+            start_timestamp?: string | null;
+            /**
+             * Format: date-time
+             * @description Only events created at or before this time.
+             */
+            end_timestamp?: string | null;
+        };
+        /** @description How many failed events were queued again (a Borealis extension). */
+        WebhookReplayResult: {
+            replayed: number;
+        };
         /** @enum {string} */
         WebhookFormat: "raw" | "discord" | "slack";
         /** @description Sent when a new order is created.
@@ -16707,6 +16749,14 @@ export interface operations {
             query?: {
                 /** @description Filter by webhook endpoint ID. */
                 endpoint_id?: string[];
+                /** @description Filter by the delivered event's type (a Borealis extension: Polar's API has no such filter). */
+                event_type?: components["schemas"]["WebhookEventType"][];
+                /** @description Only successful (true) or failed (false) attempts (a Borealis extension). */
+                succeeded?: boolean;
+                /** @description Only attempts made at or after this time (a Borealis extension). */
+                start_timestamp?: string;
+                /** @description Only attempts made at or before this time (a Borealis extension). */
+                end_timestamp?: string;
                 /** @description Size of a page, defaults to 10. Maximum is 100. */
                 limit?: number;
                 /** @description Page number, defaults to 1. */
@@ -17118,6 +17168,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:replay_failed_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplayFailed"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayResult"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

@@ -98,6 +98,7 @@ export const responseBodySchemas = [
   "UserInfo",
   "ValidatedLicenseKey",
   "WebhookEndpoint",
+  "WebhookReplayResult",
 ] as const;
 export type ResponseBodySchema = (typeof responseBodySchemas)[number];
 
@@ -939,6 +940,13 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "webhooks:redeliver_webhook_event": {
     "202": { contentType: "application/json", schema: {} },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+  },
+  "webhooks:replay_failed_events": {
+    "202": { contentType: "application/json", schema: "WebhookReplayResult" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },

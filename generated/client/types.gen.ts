@@ -9010,6 +9010,31 @@ export type WebhookEvent = {
 
 export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated';
 
+/**
+ * Which failed events to queue again (a Borealis extension).
+ */
+export type WebhookReplayFailed = {
+    /**
+     * Only events of these types (every type when absent).
+     */
+    event_type?: Array<WebhookEventType> | null;
+    /**
+     * Only events created at or after this time.
+     */
+    start_timestamp?: string | null;
+    /**
+     * Only events created at or before this time.
+     */
+    end_timestamp?: string | null;
+};
+
+/**
+ * How many failed events were queued again (a Borealis extension).
+ */
+export type WebhookReplayResult = {
+    replayed: number;
+};
+
 export type WebhookFormat = 'raw' | 'discord' | 'slack';
 
 /**
@@ -14489,6 +14514,22 @@ export type WebhooksListWebhookDeliveriesData = {
          */
         endpoint_id?: Array<string>;
         /**
+         * Filter by the delivered event's type (a Borealis extension: Polar's API has no such filter).
+         */
+        event_type?: Array<WebhookEventType>;
+        /**
+         * Only successful (true) or failed (false) attempts (a Borealis extension).
+         */
+        succeeded?: boolean;
+        /**
+         * Only attempts made at or after this time (a Borealis extension).
+         */
+        start_timestamp?: string;
+        /**
+         * Only attempts made at or before this time (a Borealis extension).
+         */
+        end_timestamp?: string;
+        /**
          * Size of a page, defaults to 10. Maximum is 100.
          */
         limit?: number;
@@ -14812,6 +14853,48 @@ export type WebhooksRedeliverWebhookEventResponses = {
      */
     202: unknown;
 };
+
+export type WebhooksReplayFailedEventsData = {
+    body: WebhookReplayFailed;
+    path: {
+        /**
+         * The webhook endpoint ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/endpoints/{id}/replay';
+};
+
+export type WebhooksReplayFailedEventsErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type WebhooksReplayFailedEventsError = WebhooksReplayFailedEventsErrors[keyof WebhooksReplayFailedEventsErrors];
+
+export type WebhooksReplayFailedEventsResponses = {
+    /**
+     * Accepted
+     */
+    202: WebhookReplayResult;
+};
+
+export type WebhooksReplayFailedEventsResponse = WebhooksReplayFailedEventsResponses[keyof WebhooksReplayFailedEventsResponses];
 
 export type TestClocksListData = {
     body?: never;
