@@ -11,6 +11,8 @@ export const theme: RaThemeOptions = {
     RaLayout: { styleOverrides: { root: { minWidth: 0, "& .RaLayout-appFrame": { minWidth: 0 }, "& .RaLayout-contentWithSidebar": { minWidth: 0 }, "& .RaLayout-content": { minWidth: 0 } } } },
     RaList: { styleOverrides: { root: { "& .RaList-main": { minWidth: 0 }, "& .RaList-content": { overflowX: "auto" } } } },
     RaDatagrid: { styleOverrides: { root: { "& .RaDatagrid-tableWrapper": { overflowX: "auto" } } } },
+    // the empty list's text is greyed with opacity by default, too faint to read (axe color-contrast)
+    RaEmpty: { styleOverrides: { root: { "& .RaEmpty-message": { opacity: 1, color: "rgba(0,0,0,0.68)" }, "& .RaEmpty-icon": { opacity: 0.5 } } } },
     RaTopToolbar: { styleOverrides: { root: { flexWrap: "wrap" } } },
     RaFilterForm: { styleOverrides: { root: { flexWrap: "wrap", minWidth: 0 } } },
     RaShow: { styleOverrides: { root: { "& .RaShow-main": { minWidth: 0 }, "& .RaShow-card": { overflowX: "auto" } } } },

@@ -113,12 +113,12 @@ export function metaFilters(resource: string, alwaysOn: string[] = ["query"], on
 }
 
 /** Filter button, create (when the contract has it), and an export of every matching record. */
-export function ListActions({ create = true, extra }: { create?: boolean; extra?: ReactElement }) {
+export function ListActions({ create = true, filters = true, extra }: { create?: boolean; filters?: boolean; extra?: ReactElement }) {
   const resource = useResourceContext() ?? "";
   const r = adminResourcesByName[resource];
   return (
     <TopToolbar>
-      <FilterButton />
+      {filters ? <FilterButton /> : null}
       {extra}
       {create && r?.createOperation ? <CreateButton /> : null}
       <ExportButton maxResults={EXPORT_MAX} />

@@ -52,7 +52,7 @@ export function ProductEdit() {
 export function ProductCreate() {
   return (
     <Create transform={(data: FormValues) => productBody(data)} redirect="show">
-      <ProductForm />
+      <ProductForm record={{ prices: [{ amount_type: "fixed", price_currency: "usd" }], attached_custom_fields: [], media_files: [] }} />
     </Create>
   );
 }

@@ -88,7 +88,7 @@ function AttachCustomerButton() {
 
 function TestClockList() {
   return (
-    <List actions={<ListActions />} exporter={false}>
+    <List actions={<ListActions filters={false} />} exporter={false}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" emptyText="—" sortable={false} />
         <DateTimeField source="frozen_time" label="Clock time" />

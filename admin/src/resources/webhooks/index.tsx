@@ -16,7 +16,7 @@ import { DeliveriesInspector } from "./deliveries";
 
 function EndpointList() {
   return (
-    <List actions={<ListActions />} exporter={false}>
+    <List actions={<ListActions filters={false} />} exporter={false}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="url" label="URL" sortable={false} />
         <EnumField source="format" />
