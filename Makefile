@@ -9,7 +9,7 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench test vitest
+.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench bench-console test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
@@ -67,6 +67,10 @@ fuzz: install
 
 bench: deps
 	$(TSX) bench/run.ts
+
+# The console's budgets: its JavaScript gzipped, and the API calls each list page makes (counts, not times).
+bench-console: deps ui
+	$(TSX) bench/console.ts
 
 # The test suites alone (Postgres and Temporal are started by test/setup/global.ts).
 vitest: install

@@ -131,6 +131,7 @@ async function main() {
     say();
     say(`  API            ${api.url}`);
     say(`  API docs       ${api.url}/docs`);
+    say(`  Console        ${api.url}/dashboard/ (sign in with the access token below)`);
     say(`  Organization   ${organization.slug} (id ${organization.id})`);
     say(`  Access token   ${token}`);
     say(`  Temporal       ${temporal.address}${temporal.uiUrl ? ` (Web UI ${temporal.uiUrl})` : ""}`);

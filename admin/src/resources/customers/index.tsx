@@ -139,6 +139,7 @@ function CustomerShow() {
           <ReferenceManyField reference="orders" target="customer_id" label={false} sort={{ field: "created_at", order: "DESC" }} pagination={<Pagination />}>
             <Datagrid rowClick="show" bulkActionButtons={false} empty={<Typography variant="body2">No orders.</Typography>}>
               <TextField source="product.name" label="Product" />
+              <EnumField source="billing_reason" label="Reason" />
               <MoneyField source="total_amount" label="Total" />
               <EnumField source="status" />
               <DateTimeField source="created_at" label="Created" />
