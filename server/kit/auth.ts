@@ -6,12 +6,23 @@ import type { Knex } from "knex";
 import { NotPermitted, Unauthorized } from "./errors.js";
 
 export type Caller =
-  | { kind: "organization"; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
+  | {
+      kind: "organization";
+      organizationId: string;
+      /** The organization access token, or the member's session, that authenticated the call. */
+      tokenId: string;
+      scopes: ReadonlySet<string>;
+      /** Set when a signed-in member calls (session cookie): who, and with which role. */
+      member?: { userId: string; role: string };
+    }
   | { kind: "customer"; customerId: string; organizationId: string }
+  /** A signed-in user acting for no organization (creating one). */
+  | { kind: "user"; userId: string }
   | { kind: "anonymous" };
 
 export type OrganizationCaller = Extract<Caller, { kind: "organization" }>;
 export type CustomerCaller = Extract<Caller, { kind: "customer" }>;
+export type UserCaller = Extract<Caller, { kind: "user" }>;
 
 /** Every read/write scope an organization token can hold (the contract's scope list). */
 export const ALL_SCOPES = [
@@ -24,6 +35,7 @@ export const ALL_SCOPES = [
   ].flatMap((s) => [`${s}:read`, `${s}:write`]),
   "customer_meters:read", "payments:read", "metrics:read", "external_organizations:read",
   "customer_sessions:write",
+  "organization_access_tokens:read", "organization_access_tokens:write",
 ] as const;
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -4,11 +4,14 @@ import { Polar } from "@polar-sh/sdk";
 import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
 import { createKnex, migrateLatest } from "../../server/kit/db.js";
+import type { BorealisAuth } from "../../server/auth/instance.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 
 export interface TestApi {
   knex: Knex;
   url: string;
+  /** The server's better-auth instance (its api and options). */
+  auth: BorealisAuth;
   /** An official client for a token. */
   client(token: string): Polar;
 }
@@ -21,6 +24,9 @@ export function useTestApi(): TestApi {
     },
     get url() {
       return state.api.url;
+    },
+    get auth() {
+      return state.api.auth;
     },
     client: (token: string) => new Polar({ accessToken: token, serverURL: state.api.url }),
   };
