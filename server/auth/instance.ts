@@ -34,6 +34,22 @@ const RATE_LIMIT_RULES = {
   "/device/token": { window: 5, max: 5 },
 };
 
+export const TEAM_NAME_MESSAGE = "A team name needs at least 1 character.";
+export const SOLE_OWNER_MESSAGE = "You are the only owner of an organization: make another member owner before deleting your account.";
+
+/** Whether the user is the only owner of some organization. */
+async function soleOwner(pool: pg.Pool, userId: string): Promise<boolean> {
+  const { rows } = await pool.query(
+    `select 1 from members m
+      where m.user_id = $1 and 'owner' = any(string_to_array(m.role, ','))
+        and not exists (select 1 from members o where o.organization_id = m.organization_id and o.user_id <> $1
+                        and 'owner' = any(string_to_array(o.role, ',')))
+      limit 1`,
+    [userId],
+  );
+  return rows.length > 0;
+}
+
 export interface AuthDeps {
   /** Where the tables are: the PostgreSQL connection string the API's knex instance uses. */
   connection: string;
@@ -75,6 +91,12 @@ function authOptions({ connection, config }: AuthDeps) {
           const problem = nameProblem(org.name ?? "") ?? slugProblem(org.slug ?? "");
           if (problem) throw new APIError("BAD_REQUEST", { message: problem });
         },
+        beforeCreateTeam: async ({ team }: { team: { name: string } }) => {
+          if (!team.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+        },
+        beforeUpdateTeam: async ({ updates }: { updates: { name?: string } }) => {
+          if (updates.name !== undefined && !updates.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+        },
       },
     })),
     named((schema) => admin({ schema, ac: adminAc, roles: adminRoles, defaultRole: "user", adminRoles: ["admin"] })),
@@ -103,9 +125,22 @@ function authOptions({ connection, config }: AuthDeps) {
       baseURL: config.baseURL,
       basePath: "/api/auth",
       secret: config.secret,
+      // An organization's name and settings change through PATCH /v1/organizations/{id} (validated,
+      // with its organization.updated event), not through a second way around it.
+      disabledPaths: ["/organization/update"],
       trustedOrigins: trustedOrigins(config),
       database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: true },
-      user: coreModel("user"),
+      user: { ...coreModel("user"), deleteUser: { enabled: true } },
+      databaseHooks: {
+        user: {
+          delete: {
+            // Through delete-user or an admin's remove-user: an organization keeps an owner.
+            before: async (user) => {
+              if (await soleOwner(pool, user.id)) throw new APIError("BAD_REQUEST", { message: SOLE_OWNER_MESSAGE });
+            },
+          },
+        },
+      },
       session: {
         ...coreModel("session"),
         expiresIn: SESSION_EXPIRES_IN,
