@@ -12,7 +12,8 @@ import type { ErrorObject, Options as AjvOptions } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
-import { authenticateCustomer, authenticateOrganization, bearer, requireScopes, type Caller } from "./kit/auth.js";
+import { authenticateCustomer, bearer, requireScopes, type Caller } from "./kit/auth.js";
+import type { OrganizationTokens } from "./kit/org-tokens.js";
 import { ApiError, NotImplemented, NotPermitted, RequestValidationError, ResourceNotFound, Unauthorized, type ValidationIssue } from "./kit/errors.js";
 import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
@@ -33,6 +34,8 @@ export interface AppOptions {
   /** better-auth, served at /api/auth; /v1 also accepts its session cookie. */
   auth: BorealisAuth;
   authConfig: AuthConfig;
+  /** Verifies organization access tokens (and keeps its cache right across processes). */
+  tokens: OrganizationTokens;
   /** Validate every response against the contract; a violation becomes a 500 (tests turn this on). */
   validateResponses?: boolean;
 }
@@ -210,7 +213,13 @@ function installFastParsing(api: OpenAPIBackend): void {
 }
 
 /** Who calls /v1: a bearer token, or else a signed-in member's session cookie (see ./auth/session.ts). */
-async function authenticate(db: Knex, auth: BorealisAuth, trusted: readonly string[], operationId: OperationId, meta: OperationMeta, req: Request): Promise<Caller> {
+async function authenticate(
+  db: Knex,
+  { auth, tokens, trusted }: { auth: BorealisAuth; tokens: OrganizationTokens; trusted: readonly string[] },
+  operationId: OperationId,
+  meta: OperationMeta,
+  req: Request,
+): Promise<Caller> {
   const token = bearer(req.header("authorization"));
   const session = !token && hasSessionCookie(req.headers) ? sessionCallers(auth, db, req.headers) : null;
   if (session) checkOrigin(req.method, req.headers, trusted);
@@ -219,15 +228,15 @@ async function authenticate(db: Knex, auth: BorealisAuth, trusted: readonly stri
       // Only a user creates organizations (as in Polar): not an organization's token.
       if (operationId === "organizations:create") {
         if (session) return session.user();
-        if (token) await authenticateOrganization(db, token);
+        if (token) await tokens.authenticate(token);
         throw token ? new NotPermitted("Organizations are created by a signed-in user, not with an organization access token.") : new Unauthorized("Missing bearer token.");
       }
-      const caller = session ? await session.member() : await authenticateOrganization(db, token);
+      const caller = session ? await session.member() : await tokens.authenticate(token);
       requireScopes(caller, meta.scopes);
       return caller;
     }
     case "optional_access_token":
-      return token ? authenticateOrganization(db, token) : session ? session.member() : { kind: "anonymous" };
+      return token ? tokens.authenticate(token) : session ? session.member() : { kind: "anonymous" };
     case "customer_session":
       // A customer session holds every customer_portal scope: no scope check.
       return authenticateCustomer(db, token);
@@ -287,8 +296,8 @@ function errorResponse(err: unknown, log: Logger | undefined): [number, unknown]
   return [500, { error: "InternalServerError", detail: "An unexpected error occurred." }];
 }
 
-export function createApp({ knex, auth, authConfig, validateResponses = false }: AppOptions): express.Express {
-  const trusted = trustedOrigins(authConfig);
+export function createApp({ knex, auth, authConfig, tokens, validateResponses = false }: AppOptions): express.Express {
+  const callers = { auth, tokens, trusted: trustedOrigins(authConfig) };
   const definition = JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
   const api = new OpenAPIBackend({
     definition,
@@ -306,7 +315,7 @@ export function createApp({ knex, auth, authConfig, validateResponses = false }:
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const meta = operations[c.operation.operationId as OperationId];
-      res.locals.caller = await authenticate(knex, auth, trusted, c.operation.operationId as OperationId, meta, req);
+      res.locals.caller = await authenticate(knex, callers, c.operation.operationId as OperationId, meta, req);
     },
     preOperationHandler: (c: OpenApiContext) => {
       rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });

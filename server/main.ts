@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
 import { connectionUrl } from "./kit/db.js";
+import { OrganizationTokens } from "./kit/org-tokens.js";
 import { authConfigFromEnv } from "./auth/config.js";
 import { createAuth, type BorealisAuth } from "./auth/instance.js";
 import { createTemporalClient } from "../workflows/client.js";
@@ -20,6 +21,8 @@ export interface ApiHandle {
   server: Server;
   /** The better-auth instance serving /api/auth. */
   auth: BorealisAuth;
+  /** This process's organization token verifier. */
+  tokens: OrganizationTokens;
   close(): Promise<void>;
 }
 
@@ -41,6 +44,8 @@ export async function startApi(opts: {
     setBenefitGrantStarter(temporalBenefitGrantStarter(client));
     setSubscriptionPoker(temporalSubscriptionPoker(client));
   }
+  const tokens = new OrganizationTokens(opts.knex, connectionUrl(opts.knex));
+  await tokens.start();
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
   // line and headers instead of Node's 16 KiB, so they get an answer from the API, not a 431.
   const server = createServer({ maxHeaderSize: 256 * 1024 });
@@ -48,6 +53,9 @@ export async function startApi(opts: {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host ?? "127.0.0.1", () => resolve());
+  }).catch(async (err) => {
+    await tokens.close();
+    throw err;
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
@@ -56,20 +64,21 @@ export async function startApi(opts: {
   // unset), before the event loop can hand the server its first request.
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
-  const app = createApp({ knex: opts.knex, auth, authConfig, validateResponses: opts.validateResponses });
+  const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses });
   server.on("request", app);
   logger.info({ url }, "api listening");
   return {
     url,
     server,
     auth,
+    tokens,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
-      await auth.close();
+      await Promise.all([auth.close(), tokens.close()]);
     },
   };
 }

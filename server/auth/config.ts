@@ -1,9 +1,9 @@
 // The authentication layer's settings, read from the environment in this one place.
 //
 //   BETTER_AUTH_SECRET    signs session cookies and encrypts what better-auth keeps secret; at
-//                         least 32 characters. Unset: a random one per process (sessions do not
-//                         survive a restart and are not shared between processes), with a warning.
-//                         `make run` keeps one in .data/auth-secret.
+//                         least 32 characters; required when NODE_ENV=production. Unset elsewhere:
+//                         a random one per process (sessions do not survive a restart and are not
+//                         shared between processes). `make run` keeps one in .data/auth-secret.
 //   PUBLIC_API_URL        the API's public URL (links in emails, the OAuth2 issuer, trusted origin);
 //                         default: the URL the API listens on.
 //   PUBLIC_APP_URL        where the console lives (invitation and device-approval links);
@@ -44,9 +44,10 @@ export function authConfigFromEnv(listenURL: string, env: NodeJS.ProcessEnv = pr
   const baseURL = trimSlash(env.PUBLIC_API_URL || listenURL);
   let secret = env.BETTER_AUTH_SECRET;
   if (!secret) {
+    if (env.NODE_ENV === "production") throw new Error("BETTER_AUTH_SECRET must be set in production (32 characters or more)");
     if (!ephemeralSecret) {
       ephemeralSecret = randomBytes(32).toString("base64url");
-      logger.warn("BETTER_AUTH_SECRET is not set: using a random secret for this process (sessions end when it stops)");
+      logger.info("BETTER_AUTH_SECRET is not set: using a random secret for this process (sessions end when it stops)");
     }
     secret = ephemeralSecret;
   }
