@@ -31,7 +31,16 @@ type Auth = { browser: Browser } | { token: string };
 /** The status of the official client's error (typed or generic). */
 const statusOf = async (p: Promise<unknown>) => (await rejects(p, PolarError)).statusCode;
 
-async function call(auth: Auth, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+/** What the answers of these calls hold, all in one (each test reads the fields of its answer). */
+interface Answer extends TokenOut {
+  items: TokenOut[];
+  pagination: { total_count: number; max_page: number };
+  detail: { loc: (string | number)[]; msg: string }[];
+  organization_access_token: TokenOut;
+  token: string;
+}
+
+async function call(auth: Auth, method: string, path: string, body?: unknown): Promise<{ status: number; json: Answer }> {
   const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
   const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
   const url = `${api.url}/v1/organization-access-tokens/${path}`;
@@ -45,7 +54,7 @@ describe("organization access tokens", () => {
     const owner = await ownerWithOrganization(api.url);
     const made = await call(owner, "POST", "", { comment: "CI deploys", scopes: ["products:read", "products:write"], expires_in: "P30D" });
     expect(made.status).toBe(201);
-    const { organization_access_token: oat, token } = made.json as { organization_access_token: TokenOut; token: string };
+    const { organization_access_token: oat, token } = made.json;
     expect(token).toMatch(/^polar_oat_[0-9A-Za-z]{40}$/);
     expect(oat).toMatchObject({ organization_id: owner.organizationId, comment: "CI deploys", scopes: ["products:read", "products:write"], last_used_at: null });
     const days = (new Date(oat.expires_at!).getTime() - Date.now()) / 86_400_000;
@@ -62,7 +71,7 @@ describe("organization access tokens", () => {
 
     const listed = await call(owner, "GET", "");
     expect(listed.status).toBe(200);
-    expect(listed.json.items.map((t: TokenOut) => t.id)).toEqual([oat.id]);
+    expect(listed.json.items.map((t) => t.id)).toEqual([oat.id]);
     expect(JSON.stringify(listed.json)).not.toContain(token);
 
     const narrowed = await call(owner, "PATCH", oat.id, { comment: "CI reads", scopes: ["products:read"] });
