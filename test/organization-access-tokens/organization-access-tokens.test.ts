@@ -93,7 +93,7 @@ describe("organization access tokens", () => {
     const maker = await mintOrganizationToken(api.knex, org.id, { scopes: ["organization_access_tokens:write", "products:read"] });
     const ok = await call({ token: maker }, "POST", "", { comment: "", scopes: ["products:read"], expires_in: 3600 });
     expect(ok.status).toBe(201);
-    expect(new Date(ok.json.organization_access_token.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+    expect(new Date(ok.json.organization_access_token.expires_at!).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
     const beyond = await call({ token: maker }, "POST", "", { comment: "escalate", scopes: ["customers:read"] });
     expect(beyond.status).toBe(422);
     expect(beyond.json.detail[0].loc).toEqual(["body", "scopes"]);
