@@ -220,9 +220,16 @@ async function authenticate(
   meta: OperationMeta,
   req: Request,
 ): Promise<Caller> {
-  const token = bearer(req.header("authorization"));
-  const session = !token && hasSessionCookie(req.headers) ? sessionCallers(auth, db, req.headers) : null;
-  if (session) checkOrigin(req.method, req.headers, trusted);
+  let token = bearer(req.header("authorization"));
+  let session = null;
+  if (token && !token.startsWith("polar_")) {
+    // Not one of our tokens: a better-auth session token (from the device flow), as a bearer.
+    session = sessionCallers(auth, db, { authorization: `Bearer ${token}` });
+    token = null;
+  } else if (!token && hasSessionCookie(req.headers)) {
+    session = sessionCallers(auth, db, req.headers);
+    checkOrigin(req.method, req.headers, trusted);
+  }
   switch (meta.security) {
     case "access_token": {
       // Only a user creates organizations (as in Polar): not an organization's token.

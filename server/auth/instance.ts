@@ -8,7 +8,7 @@
 import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
 import { getAuthTables } from "better-auth/db";
 import { APIError } from "better-auth/api";
-import { admin, captcha, deviceAuthorization, organization, username } from "better-auth/plugins";
+import { admin, bearer, captcha, deviceAuthorization, organization, username } from "better-auth/plugins";
 import { PostgresDialect } from "kysely";
 import pg from "pg";
 import { sendMail } from "../kit/mail.js";
@@ -33,6 +33,9 @@ const RATE_LIMIT_RULES = {
   "/reset-password/*": { window: 60, max: 10 },
   "/device/token": { window: 5, max: 5 },
 };
+
+/** The client id of our command-line tool in the device flow. */
+export const DEVICE_CLIENT_ID = "borealis-cli";
 
 export const TEAM_NAME_MESSAGE = "A team name needs at least 1 character.";
 export const SOLE_OWNER_MESSAGE = "You are the only owner of an organization: make another member owner before deleting your account.";
@@ -107,7 +110,10 @@ function authOptions({ connection, config }: AuthDeps) {
       deviceCodeLength: 40,
       userCodeLength: 8,
       verificationUri: `${config.appURL}/device`,
+      validateClient: (clientId: string) => clientId === DEVICE_CLIENT_ID,
     })),
+    // A session token as `Authorization: Bearer` (what the device flow hands a command-line tool).
+    bearer(),
     ...(config.captcha
       ? [
           captcha({
