@@ -1,7 +1,7 @@
 // The merchant console: react-admin over the contract. Resources are the contract's merchant
 // collections (generated/admin-resources.ts); each folder under resources/ says how its records
 // are listed, shown and edited.
-import { Admin, CustomRoutes, Resource } from "react-admin";
+import { Admin, Authenticated, CustomRoutes, Resource } from "react-admin";
 import { BrowserRouter, Route } from "react-router-dom";
 import polyglotI18nProvider from "ra-i18n-polyglot";
 import englishMessages from "ra-language-english";
@@ -11,6 +11,10 @@ import { LoginPage } from "./authProvider/LoginPage";
 import { Layout } from "./layout/Layout";
 import { Home } from "./dashboard/Home";
 import { OrganizationSettings } from "./settings/OrganizationSettings";
+import { Members } from "./settings/Members";
+import { AccessTokens } from "./settings/AccessTokens";
+import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
+import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { theme } from "./theme";
 import products from "./resources/products";
 import checkoutLinks from "./resources/checkout-links";
@@ -28,6 +32,14 @@ import licenseKeys from "./resources/license-keys";
 import webhooks from "./resources/webhooks";
 import testClocks from "./resources/test-clocks";
 
+function AuthenticatedHome() {
+  return (
+    <Authenticated>
+      <Home />
+    </Authenticated>
+  );
+}
+
 const i18nProvider = polyglotI18nProvider(() => englishMessages, "en", { allowMissing: true });
 
 // Real paths under /dashboard/ (the API serves index.html for any of them), not react-admin's default hash URLs.
@@ -41,9 +53,8 @@ export function App() {
       loginPage={LoginPage}
       i18nProvider={i18nProvider}
       layout={Layout}
-      dashboard={Home}
+      dashboard={AuthenticatedHome}
       theme={theme}
-      requireAuth
       disableTelemetry
     >
       <Resource name="products" {...products} options={{ label: "Products" }} />
@@ -64,7 +75,14 @@ export function App() {
       <Resource name="webhooks-deliveries" options={{ label: "Webhook deliveries" }} />
       <Resource name="test-clocks" {...testClocks} options={{ label: "Test clocks" }} />
       <CustomRoutes>
-        <Route path="/settings" element={<OrganizationSettings />} />
+        <Route path="/settings" element={<Authenticated><OrganizationSettings /></Authenticated>} />
+        <Route path="/settings/members" element={<Authenticated><Members /></Authenticated>} />
+        <Route path="/settings/tokens" element={<Authenticated><AccessTokens /></Authenticated>} />
+      </CustomRoutes>
+      {/* where the emails' links land: open without a session */}
+      <CustomRoutes noLayout>
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/accept-invitation/:id" element={<AcceptInvitationPage />} />
       </CustomRoutes>
     </Admin>
     </BrowserRouter>

@@ -8,6 +8,7 @@ import type { BrowserStack } from "./harness.js";
 /** Signs in to the console with an organization access token; lands on Home. */
 export async function signIn(stack: BrowserStack, page: Page, token: string): Promise<void> {
   await page.goto(`${stack.url}/dashboard/`);
+  await page.getByRole("button", { name: "Use an access token" }).click({ timeout: 60_000 });
   // the first load of the console's bundle can be slow on a busy machine
   await page.getByLabel("Access token").waitFor({ timeout: 60_000 });
   await page.getByLabel("Access token").fill(token);

@@ -1,13 +1,15 @@
 // Home: revenue, orders, active subscriptions, MRR and checkouts over the last 30 days, as charts
 // over GET /v1/metrics/. Until the API has metrics (it answers 501), a clear empty state says so.
 import { useEffect, useState } from "react";
-import { Title, useGetList } from "react-admin";
+import { Title, useGetIdentity, useGetList } from "react-admin";
 import { Alert, Box, Card, CardContent, Typography } from "@mui/material";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Link } from "react-router-dom";
 import type { MetricsResponse } from "../api";
 import { call } from "../dataProvider/request";
 import { formatMoney } from "../common/format";
+import { CreateOrganization } from "../settings/CreateOrganization";
+import type { Identity } from "../authProvider";
 
 const CHARTS: { slug: "revenue" | "orders" | "active_subscriptions" | "monthly_recurring_revenue" | "checkouts"; title: string; money: boolean }[] = [
   { slug: "revenue", title: "Revenue", money: true },
@@ -29,6 +31,14 @@ function useCurrency(): string {
 }
 
 export function Home() {
+  const { data } = useGetIdentity();
+  const me = data as Identity | undefined;
+  if (!me) return null;
+  if (!me.organization) return <CreateOrganization />;
+  return <Charts />;
+}
+
+function Charts() {
   const [state, setState] = useState<State>({ kind: "loading" });
   const currency = useCurrency();
   useEffect(() => {

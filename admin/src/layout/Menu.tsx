@@ -6,6 +6,8 @@ import { Menu as RaMenu, usePermissions, useSidebarState } from "react-admin";
 import { Box, Typography } from "@mui/material";
 import DashboardIcon from "@mui/icons-material/Dashboard";
 import SettingsIcon from "@mui/icons-material/Settings";
+import GroupIcon from "@mui/icons-material/Group";
+import KeyIcon from "@mui/icons-material/Key";
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const [open] = useSidebarState();
@@ -48,15 +50,25 @@ export function Menu() {
         <RaMenu.ResourceItem name="refunds" />
         <RaMenu.ResourceItem name="payments" />
       </Section>
-      <Section title="Developers">
-        <RaMenu.ResourceItem name="webhooks-endpoints" />
-      </Section>
+      {/* a member holds no webhook, settings or token scopes: owners and admins see those menus */}
       {manager ? (
+        <>
+          <Section title="Developers">
+            <RaMenu.ResourceItem name="webhooks-endpoints" />
+            <RaMenu.Item to="/settings/tokens" primaryText="Access tokens" leftIcon={<KeyIcon />} />
+          </Section>
+          <Section title="Settings">
+            <RaMenu.Item to="/settings" primaryText="Organization" leftIcon={<SettingsIcon />} />
+            <RaMenu.Item to="/settings/members" primaryText="Members" leftIcon={<GroupIcon />} />
+            <RaMenu.ResourceItem name="test-clocks" />
+          </Section>
+        </>
+      ) : (
         <Section title="Settings">
-          <RaMenu.Item to="/settings" primaryText="Organization" leftIcon={<SettingsIcon />} />
+          <RaMenu.Item to="/settings/members" primaryText="Members" leftIcon={<GroupIcon />} />
           <RaMenu.ResourceItem name="test-clocks" />
         </Section>
-      ) : null}
+      )}
     </Box>
   );
 }
