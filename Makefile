@@ -70,7 +70,7 @@ bench: deps
 
 # The console's budgets: its JavaScript gzipped, and the API calls each list page makes (counts, not times).
 bench-console: deps ui
-	$(TSX) bench/console.ts
+	LOG_LEVEL=warn $(TSX) bench/console.ts
 
 # The test suites alone (Postgres and Temporal are started by test/setup/global.ts).
 vitest: install

@@ -45,6 +45,7 @@ async function main() {
 
   const pg = await startPostgres({ dataDir: `.data/bench-console-pg-${process.pid}`, persistent: false });
   const knex = createKnex(pg.url);
+  await migrateLatest(knex);
   const api = await startApi({ knex, port: 0, uiApps: admin }).catch(async (err) => {
     await knex.destroy();
     await pg.stop();
@@ -53,7 +54,6 @@ async function main() {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
   const rows: string[] = [];
   try {
-    await migrateLatest(knex);
     const org = await createOrganization(knex, { name: "Bench console" });
     const token = await mintOrganizationToken(knex, org.id);
     // a full first page everywhere it matters: 25 customers, each with an order and a payment
@@ -65,8 +65,9 @@ async function main() {
     }
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${api.url}/dashboard/`);
+    await page.getByRole("button", { name: "Use an access token" }).click({ timeout: 60_000 });
     await page.getByLabel("Access token").fill(token);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
     await page.waitForLoadState("networkidle");
     for (const [resource, references] of LISTS) {

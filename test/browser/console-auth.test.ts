@@ -81,10 +81,10 @@ describe("merchant console: people and sessions", { timeout: 240_000 }, () => {
     await page.goto(`${stack.url}/dashboard/login`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("correct horse battery staple");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").filter({ hasText: /Invalid email or password/ }).waitFor();
     await page.getByLabel("Password").fill("a brand new passphrase");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
     await page.waitForLoadState("networkidle");
   });

@@ -12,7 +12,7 @@ export async function signIn(stack: BrowserStack, page: Page, token: string): Pr
   // the first load of the console's bundle can be slow on a busy machine
   await page.getByLabel("Access token").waitFor({ timeout: 60_000 });
   await page.getByLabel("Access token").fill(token);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
   // metrics answered (charts, or the empty state while they are not built)
   await page.locator('[data-testid="metrics-ready"], [data-testid="metrics-empty"]').first().waitFor();
