@@ -101,7 +101,11 @@ function filterInput(resource: string, f: AdminFilter, alwaysOn: boolean): React
   return <TextInput key={f.name} source={f.name} label={label} alwaysOn={alwaysOn} />;
 }
 
-/** The list's filters, from its operation's query parameters; `alwaysOn` names those shown without asking. */
+/**
+ * The list's filters, from its operation's query parameters; `alwaysOn` names those shown without
+ * asking. A reference filter (customer, product…) loads its choices when shown: keep those behind
+ * "Add filter", so opening a list makes one call.
+ */
 export function metaFilters(resource: string, alwaysOn: string[] = ["query"], only?: string[]): ReactElement[] {
   const r = adminResourcesByName[resource];
   if (!r) return [];

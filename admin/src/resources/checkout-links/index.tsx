@@ -14,7 +14,7 @@ function ProductsField() {
 
 function CheckoutLinkList() {
   return (
-    <List filters={metaFilters("checkout-links", ["product_id"])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("checkout-links", ["id", "label", "url", "success_url", "allow_discount_codes", "created_at"])}>
+    <List filters={metaFilters("checkout-links", [])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("checkout-links", ["id", "label", "url", "success_url", "allow_discount_codes", "created_at"])}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="label" emptyText="—" />
         <FunctionField label="Products" render={() => <ProductsField />} />

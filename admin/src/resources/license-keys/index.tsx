@@ -8,7 +8,7 @@ import { csvExporter } from "../../common/csv";
 
 function LicenseKeyList() {
   return (
-    <List filters={metaFilters("license-keys", ["benefit_id"])} actions={<ListActions create={false} />} exporter={csvExporter("license-keys", ["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"])}>
+    <List filters={metaFilters("license-keys", [])} actions={<ListActions create={false} />} exporter={csvExporter("license-keys", ["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"])}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="display_key" label="Key" sortable={false} />
         <TextField source="customer.email" label="Customer" sortable={false} />

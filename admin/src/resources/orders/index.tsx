@@ -21,7 +21,7 @@ import { csvExporter } from "../../common/csv";
 function OrderList() {
   return (
     <List
-      filters={metaFilters("orders", ["customer_id", "product_id"])}
+      filters={metaFilters("orders", ["product_billing_type"])}
       sort={{ field: "created_at", order: "DESC" }}
       actions={<ListActions create={false} />}
       exporter={csvExporter("orders", ["id", "created_at", "status", "billing_reason", "customer.email", "product.name", "subtotal_amount", "discount_amount", "tax_amount", "total_amount", "refunded_amount", "currency", "subscription_id"])}

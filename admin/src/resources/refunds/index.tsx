@@ -9,7 +9,7 @@ import { csvExporter } from "../../common/csv";
 
 function RefundList() {
   return (
-    <List filters={metaFilters("refunds", ["customer_id", "succeeded"])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions create={false} />} exporter={csvExporter("refunds", ["id", "created_at", "status", "reason", "amount", "tax_amount", "currency", "order_id", "customer_id"])}>
+    <List filters={metaFilters("refunds", ["succeeded"])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions create={false} />} exporter={csvExporter("refunds", ["id", "created_at", "status", "reason", "amount", "tax_amount", "currency", "order_id", "customer_id"])}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <DateTimeField source="created_at" label="Date" />
         <MoneyField source="amount" />

@@ -25,7 +25,7 @@ const ENDED = new Set(["canceled", "incomplete_expired", "unpaid"]);
 function SubscriptionList() {
   return (
     <List
-      filters={metaFilters("subscriptions", ["active", "product_id", "customer_id"])}
+      filters={metaFilters("subscriptions", ["active"])}
       sort={{ field: "started_at", order: "DESC" }}
       actions={<ListActions create={false} />}
       exporter={csvExporter("subscriptions", ["id", "status", "customer.email", "product.name", "amount", "currency", "recurring_interval", "started_at", "current_period_end", "cancel_at_period_end", "ends_at"])}
