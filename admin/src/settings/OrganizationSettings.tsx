@@ -1,7 +1,7 @@
 // Settings: the organization's details and its subscription settings (PATCH /v1/organizations/{id}).
 import { submissionErrors } from "../common/submit";
 import { useEffect, useState } from "react";
-import { BooleanInput, SelectInput, SimpleForm, TextInput, Title, useNotify, Toolbar, SaveButton, email } from "react-admin";
+import { BooleanInput, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, email } from "react-admin";
 import { Alert, Card, CardContent, Typography } from "@mui/material";
 import type { Organization } from "../api";
 import { call } from "../dataProvider/request";
@@ -38,7 +38,9 @@ export function OrganizationSettings() {
             }}
           >
             <TextInput source="name" fullWidth />
-            <TextInput source="slug" disabled helperText="Fixed: it is in your checkout and portal URLs" />
+            <Labeled label="Slug (fixed: it is in your checkout and portal URLs)">
+              <TextField source="slug" />
+            </Labeled>
             <TextInput source="email" validate={email()} />
             <TextInput source="website" fullWidth />
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Subscriptions</Typography>
