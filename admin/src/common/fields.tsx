@@ -91,6 +91,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 
 /** An id, shortened, with a copy button. */
 export function IdField({ source = "id" }: Partial<SourceProps>) {
+  // `label` is read by the show layout around it
   const record = useRecordContext();
   const value = record ? valueAt(record, source) : undefined;
   if (typeof value !== "string" || !value) return <Typography component="span" variant="body2">—</Typography>;
@@ -122,6 +123,7 @@ export function CopyableTextField({ source }: SourceProps) {
 
 /** Metadata as key: value lines. */
 export function MetadataField({ source = "metadata" }: Partial<SourceProps>) {
+  // `label` is read by the show layout around it
   const record = useRecordContext();
   const value = record ? valueAt(record, source) : undefined;
   if (!value || typeof value !== "object" || !Object.keys(value).length) return <Typography component="span" variant="body2">—</Typography>;

@@ -12,6 +12,7 @@ export function CreateOrganization() {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   return (
     <Card sx={{ maxWidth: 520, mt: 2 }}>
       <CardContent>
@@ -20,16 +21,22 @@ export function CreateOrganization() {
         {error ? <Alert severity="error" sx={{ mb: 1 }}>{error}</Alert> : null}
         <form onSubmit={(e) => {
           e.preventDefault();
+          // once: a second submit would create a second organization
+          if (busy) return;
+          setBusy(true);
           call<{ id: string }>("POST", "/v1/organizations/", { body: { name, slug: slug || slugOf(name) } })
             .then((org) => session.setActive(org.id))
             .then(() => {
               forgetIdentity();
               window.location.assign("/dashboard/");
-            }, (err: Error) => setError(err.message));
+            }, (err: Error) => {
+              setError(err.message);
+              setBusy(false);
+            });
         }}>
           <TextField id="org-name" label="Name" fullWidth margin="dense" value={name} onChange={(e) => setName(e.target.value)} required />
           <TextField id="org-slug" label="Slug" fullWidth margin="dense" value={slug || slugOf(name)} onChange={(e) => setSlug(e.target.value)} helperText="In your checkout and portal URLs" required />
-          <Button type="submit" variant="contained" sx={{ mt: 1 }}>Create</Button>
+          <Button type="submit" variant="contained" sx={{ mt: 1 }} disabled={busy}>{busy ? "Creating…" : "Create"}</Button>
         </form>
       </CardContent>
     </Card>

@@ -56,9 +56,9 @@ function BenefitShow() {
           <TextField source="description" />
           <EnumField source="type" />
           <FunctionField label="Gives" render={(b: Benefit) => benefitSummary(b)} />
-          <IdField />
+          <IdField source="id" label="ID" />
           <DateTimeField source="created_at" label="Created" />
-          <MetadataField />
+          <MetadataField source="metadata" label="Metadata" />
         </Tab>
         <Tab label="Grants" path="grants">
           <ReferenceManyField reference="benefits-grants" target="benefit_id" label={false} pagination={<Pagination />}>

@@ -37,9 +37,9 @@ function CheckoutLinkShow() {
         <BooleanField source="allow_discount_codes" label="Discount codes allowed" />
         <BooleanField source="require_billing_address" label="Billing address required" />
         <TextField source="success_url" label="Success URL" emptyText="—" />
-        <IdField />
+        <IdField source="id" label="ID" />
         <DateTimeField source="created_at" label="Created" />
-        <MetadataField />
+        <MetadataField source="metadata" label="Metadata" />
       </SimpleShowLayout>
     </Show>
   );

@@ -39,9 +39,9 @@ function CheckoutShow() {
         <FunctionField label="Subscription" render={(c: Checkout) => (c.subscription_id ? <Link to={`/subscriptions/${c.subscription_id}/show`}>{c.subscription_id}</Link> : "—")} />
         <FunctionField label="Custom fields" render={(c: Checkout) => Object.entries(c.custom_field_data ?? {}).map(([k, v]) => `${k}: ${String(v)}`).join(", ") || "—"} />
         <DateTimeField source="expires_at" label="Expires" />
-        <IdField />
+        <IdField source="id" label="ID" />
         <DateTimeField source="created_at" label="Created" />
-        <MetadataField />
+        <MetadataField source="metadata" label="Metadata" />
       </SimpleShowLayout>
     </Show>
   );

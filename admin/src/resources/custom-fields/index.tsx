@@ -31,8 +31,8 @@ function CustomFieldShow() {
         <TextField source="properties.form_label" label="Label at checkout" emptyText="—" />
         <TextField source="properties.form_help_text" label="Help text" emptyText="—" />
         <FunctionField label="Options" render={(f: CustomField) => (f.type === "select" ? f.properties.options.map((o) => `${o.label} (${o.value})`).join(", ") : "—")} />
-        <IdField />
-        <MetadataField />
+        <IdField source="id" label="ID" />
+        <MetadataField source="metadata" label="Metadata" />
       </SimpleShowLayout>
     </Show>
   );

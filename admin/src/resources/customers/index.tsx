@@ -128,9 +128,9 @@ function CustomerShow() {
           <TextField source="name" emptyText="—" />
           <TextField source="external_id" label="External id" emptyText="—" />
           <FunctionField label="Billing address" render={(c: Customer) => (c.billing_address ? [c.billing_address.line1, c.billing_address.line2, c.billing_address.postal_code, c.billing_address.city, c.billing_address.state, c.billing_address.country].filter(Boolean).join(", ") : "—")} />
-          <IdField />
+          <IdField source="id" label="ID" />
           <DateTimeField source="created_at" label="Created" />
-          <MetadataField />
+          <MetadataField source="metadata" label="Metadata" />
         </Tab>
         <Tab label="State" path="state">
           <StateTab />

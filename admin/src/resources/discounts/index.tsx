@@ -52,8 +52,8 @@ function DiscountShow() {
         <DateTimeField source="starts_at" label="Starts" />
         <DateTimeField source="ends_at" label="Ends" />
         <FunctionField label="Products" render={(d: Discount) => d.products.map((p) => p.name).join(", ") || "All products"} />
-        <IdField />
-        <MetadataField />
+        <IdField source="id" label="ID" />
+        <MetadataField source="metadata" label="Metadata" />
       </SimpleShowLayout>
     </Show>
   );

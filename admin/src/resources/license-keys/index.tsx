@@ -33,7 +33,7 @@ function LicenseKeyShow() {
         <NumberField source="validations" />
         <DateTimeField source="last_validated_at" label="Last validated" />
         <DateTimeField source="expires_at" label="Expires" />
-        <IdField />
+        <IdField source="id" label="ID" />
       </SimpleShowLayout>
     </Show>
   );

@@ -112,9 +112,9 @@ function MeterShow() {
           <FunctionField label="Events counted" render={(m: Meter) => filterText(m.filter)} />
           <FunctionField label="Aggregation" render={(m: Meter) => aggregationText(m)} />
           <FunctionField label="Archived" render={(m: Meter) => <BooleanField record={{ id: m.id, a: !!m.archived_at }} source="a" />} />
-          <IdField />
+          <IdField source="id" label="ID" />
           <DateTimeField source="created_at" label="Created" />
-          <MetadataField />
+          <MetadataField source="metadata" label="Metadata" />
         </Tab>
       </TabbedShowLayout>
     </Show>

@@ -116,7 +116,8 @@ function InvoiceButton() {
 function Amounts() {
   const o = useRecordContext<Order>();
   if (!o) return null;
-  const rows: [string, number][] = [["Subtotal", o.subtotal_amount], ["Discount", -o.discount_amount], ["Net", o.net_amount], ["Tax", o.tax_amount], ["Total", o.total_amount], ["Refunded", -o.refunded_amount]];
+  // deductions shown with a minus sign, and only when there is one
+  const rows: [string, number][] = [["Subtotal", o.subtotal_amount], ["Discount", o.discount_amount ? -o.discount_amount : 0], ["Net", o.net_amount], ["Tax", o.tax_amount], ["Total", o.total_amount], ["Refunded", o.refunded_amount ? -o.refunded_amount : 0]];
   return (
     <Table size="small" sx={{ maxWidth: 420 }}>
       <TableBody>
@@ -156,9 +157,9 @@ function OrderShow() {
             <FunctionField label="Subscription" render={(o: Order) => (o.subscription_id ? <Link to={`/subscriptions/${o.subscription_id}/show`}>{o.subscription_id}</Link> : "—")} />
             <FunctionField label="Discount" render={(o: Order) => o.discount?.name ?? "—"} />
             <TextField source="billing_name" label="Billing name" emptyText="—" />
-            <IdField />
+            <IdField source="id" label="ID" />
             <DateTimeField source="created_at" label="Date" />
-            <MetadataField />
+            <MetadataField source="metadata" label="Metadata" />
           </SimpleShowLayout>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>

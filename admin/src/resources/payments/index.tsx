@@ -34,7 +34,7 @@ function PaymentShow() {
         <TextField source="decline_message" label="Decline message" emptyText="—" />
         <FunctionField label="Order" render={(p: Payment) => (p.order_id ? <Link to={`/orders/${p.order_id}/show`}>{p.order_id}</Link> : "—")} />
         <FunctionField label="Checkout" render={(p: Payment) => (p.checkout_id ? <Link to={`/checkouts/${p.checkout_id}/show`}>{p.checkout_id}</Link> : "—")} />
-        <IdField />
+        <IdField source="id" label="ID" />
         <DateTimeField source="created_at" label="Date" />
       </SimpleShowLayout>
     </Show>

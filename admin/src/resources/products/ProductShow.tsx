@@ -124,7 +124,7 @@ export function ProductShow() {
           <BooleanField source="is_archived" label="Archived" />
           <IdField source="id" />
           <DateTimeField source="created_at" label="Created" />
-          <MetadataField />
+          <MetadataField source="metadata" label="Metadata" />
         </Tab>
         <Tab label="Benefits" path="benefits">
           <BenefitsEditor />

@@ -32,9 +32,9 @@ function RefundShow() {
         <BooleanField source="revoke_benefits" label="Benefits revoked" />
         <FunctionField label="Order" render={(r: Refund) => <Link to={`/orders/${r.order_id}/show`}>{r.order_id}</Link>} />
         <FunctionField label="Customer" render={(r: Refund) => <Link to={`/customers/${r.customer_id}/show`}>{r.customer_id}</Link>} />
-        <IdField />
+        <IdField source="id" label="ID" />
         <DateTimeField source="created_at" label="Date" />
-        <MetadataField />
+        <MetadataField source="metadata" label="Metadata" />
       </SimpleShowLayout>
     </Show>
   );

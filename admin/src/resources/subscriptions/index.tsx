@@ -136,8 +136,8 @@ function SubscriptionShow() {
         <DateTimeField source="ended_at" label="Ended" />
         <EnumField source="customer_cancellation_reason" label="Cancellation reason" />
         <TextField source="customer_cancellation_comment" label="Cancellation comment" emptyText="—" />
-        <IdField />
-        <MetadataField />
+        <IdField source="id" label="ID" />
+        <MetadataField source="metadata" label="Metadata" />
       </SimpleShowLayout>
     </Show>
   );

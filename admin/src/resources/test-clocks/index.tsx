@@ -116,7 +116,7 @@ function TestClockShow() {
             <ChipField source="email" />
           </SingleFieldList>
         </ReferenceArrayField>
-        <IdField />
+        <IdField source="id" label="ID" />
       </SimpleShowLayout>
     </Show>
   );

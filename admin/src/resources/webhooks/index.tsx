@@ -67,7 +67,7 @@ function EndpointShow() {
           <TextField source="url" label="URL" />
           <EnumField source="format" />
           <EnumField source="events" />
-          <IdField />
+          <IdField source="id" label="ID" />
           <DateTimeField source="created_at" label="Created" />
         </Tab>
       </TabbedShowLayout>
