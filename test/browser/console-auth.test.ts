@@ -57,7 +57,9 @@ describe("merchant console: people and sessions", { timeout: 240_000 }, () => {
     // a second organization: the switcher moves the console to it
     await page.evaluate(async () => {
       const res = await fetch("/v1/organizations/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Second shop", slug: `second-${Date.now()}` }) });
-      if (!res.ok) throw new Error(`create organization: ${res.status}`);
+      // read the body: a reload with the answer half read would cut the request short
+      const text = await res.text();
+      if (!res.ok) throw new Error(`create organization: ${res.status} ${text}`);
     });
     await page.reload();
     await page.getByRole("button", { name: /Organization: Olive's shop/ }).click();
