@@ -9,12 +9,12 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench test vitest
+.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench bench-console test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
-	@echo "other targets: install generate check-generated lint typecheck vitest fuzz coverage bench token"
+	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -23,10 +23,21 @@ node_modules/.package-lock.json: package-lock.json package.json
 
 deps: node_modules/.package-lock.json
 
-install: deps tools
+# The merchant console (admin/) is its own npm package (react-admin, MUI, recharts: kept out of the
+# API's dependencies): `npm ci` in admin/ when its node_modules is missing or older than its lock
+# file. `make ui` builds it (with the other browser apps of server/ui-apps.ts).
+admin/node_modules/.package-lock.json: admin/package-lock.json admin/package.json
+	npm ci --prefix admin --no-audit --no-fund
+	@touch $@
+
+install: deps tools admin/node_modules/.package-lock.json
 
 tools:
 	@bash scripts/build-tools.sh
+
+# The browser apps of server/ui-apps.ts, built with Vite when their sources changed.
+ui: deps admin/node_modules/.package-lock.json
+	@$(TSX) scripts/build-ui.ts
 
 generate: deps
 	$(TSX) codegen/generate.ts
@@ -38,10 +49,11 @@ check-generated: deps
 lint: deps
 	node_modules/.bin/eslint .
 
-typecheck: deps
+typecheck: deps admin/node_modules/.package-lock.json
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
+	admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 
-run: install
+run: install ui
 	@exec $(TSX) scripts/run.ts
 
 token: deps
@@ -55,6 +67,10 @@ fuzz: install
 
 bench: deps
 	$(TSX) bench/run.ts
+
+# The console's budgets: its JavaScript gzipped, and the API calls each list page makes (counts, not times).
+bench-console: deps ui
+	LOG_LEVEL=warn $(TSX) bench/console.ts
 
 # The test suites alone (Postgres and Temporal are started by test/setup/global.ts).
 vitest: install

@@ -105,6 +105,10 @@ export type OperationId =
   | "orders:invoice"
   | "orders:list"
   | "orders:update"
+  | "organization_access_tokens:create"
+  | "organization_access_tokens:delete"
+  | "organization_access_tokens:list"
+  | "organization_access_tokens:update"
   | "organizations:create"
   | "organizations:get"
   | "organizations:list"
@@ -135,6 +139,7 @@ export type OperationId =
   | "webhooks:list_webhook_deliveries"
   | "webhooks:list_webhook_endpoints"
   | "webhooks:redeliver_webhook_event"
+  | "webhooks:replay_failed_events"
   | "webhooks:reset_webhook_endpoint_secret"
   | "webhooks:update_webhook_endpoint"
 ;
@@ -855,6 +860,34 @@ export interface OperationTypes {
     status: 200;
     result: Ops["orders:update"]["responses"][200]["content"]["application/json"];
   };
+  "organization_access_tokens:create": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["organization_access_tokens:create"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["organization_access_tokens:create"]["responses"][201]["content"]["application/json"];
+  };
+  "organization_access_tokens:delete": {
+    params: Ops["organization_access_tokens:delete"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "organization_access_tokens:list": {
+    params: {};
+    query: NonNullable<Ops["organization_access_tokens:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["organization_access_tokens:list"]["responses"][200]["content"]["application/json"];
+  };
+  "organization_access_tokens:update": {
+    params: Ops["organization_access_tokens:update"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["organization_access_tokens:update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["organization_access_tokens:update"]["responses"][200]["content"]["application/json"];
+  };
   "organizations:create": {
     params: {};
     query: {};
@@ -1064,6 +1097,13 @@ export interface OperationTypes {
     body: undefined;
     status: 202;
     result: Ops["webhooks:redeliver_webhook_event"]["responses"][202]["content"]["application/json"];
+  };
+  "webhooks:replay_failed_events": {
+    params: Ops["webhooks:replay_failed_events"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["webhooks:replay_failed_events"]["requestBody"]>["content"]["application/json"];
+    status: 202;
+    result: Ops["webhooks:replay_failed_events"]["responses"][202]["content"]["application/json"];
   };
   "webhooks:reset_webhook_endpoint_secret": {
     params: Ops["webhooks:reset_webhook_endpoint_secret"]["parameters"]["path"];

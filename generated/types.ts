@@ -1524,6 +1524,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization-access-tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Organization Access Tokens
+         * @description List the organization's access tokens (never the tokens themselves). Revoked tokens are not listed.
+         */
+        get: operations["organization_access_tokens:list"];
+        put?: never;
+        /**
+         * Create Organization Access Token
+         * @description Create an access token for the organization. The token is in the answer only; it is stored hashed. A token cannot grant a scope its creator lacks.
+         */
+        post: operations["organization_access_tokens:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization-access-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Organization Access Token
+         * @description Revoke a token; every API process refuses it at once.
+         */
+        delete: operations["organization_access_tokens:delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Organization Access Token
+         * @description Change a token's comment or scopes; every API process honours new scopes at once.
+         */
+        patch: operations["organization_access_tokens:update"];
+        trace?: never;
+    };
     "/v1/organizations/": {
         parameters: {
             query?: never;
@@ -1879,6 +1927,29 @@ export interface paths {
          * @description Schedule the re-delivery of a webhook event.
          */
         post: operations["webhooks:redeliver_webhook_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay Failed Webhook Events
+         * @description Queue again every event of the endpoint whose last delivery failed, of the given types and
+         *     created in the given window (all of them without a filter). Each goes out again in order,
+         *     with its own webhook-id, as a redelivery does. A Borealis extension: Polar can only redeliver
+         *     one event at a time.
+         */
+        post: operations["webhooks:replay_failed_events"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2721,6 +2792,11 @@ export interface components {
             email: string;
             avatar_url: string | null;
         };
+        /**
+         * @description A scope an organization access token can hold (every scope but the user and web ones).
+         * @enum {string}
+         */
+        AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
         /** @description A benefit of type `custom`.
@@ -7672,6 +7748,10 @@ export interface components {
             items: components["schemas"]["Organization"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceOrganizationAccessToken: {
+            items: components["schemas"]["OrganizationAccessToken"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceProduct: {
             items: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
@@ -8285,6 +8365,53 @@ export interface components {
             feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+        };
+        OrganizationAccessToken: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            scopes: components["schemas"]["AvailableScope"][];
+            /** Format: date-time */
+            expires_at: string | null;
+            comment: string;
+            /**
+             * Format: date-time
+             * @description When the token was last used (kept to the minute).
+             */
+            last_used_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        OrganizationAccessTokenCreate: {
+            /**
+             * Format: uuid
+             * @description The organization the token is for; defaults to the caller's.
+             */
+            organization_id?: string | null;
+            comment: string;
+            /** @description How long the token lives, as an ISO 8601 duration (`P30D`) or a number of seconds; null for a token that does not expire. */
+            expires_in?: string | number | null;
+            scopes: components["schemas"]["AvailableScope"][];
+        };
+        OrganizationAccessTokenCreateResponse: {
+            organization_access_token: components["schemas"]["OrganizationAccessToken"];
+            /** @description The token itself. It is shown this once and stored only as a hash. */
+            token: string;
+        };
+        /** @enum {string} */
+        OrganizationAccessTokenSortProperty: "created_at" | "-created_at" | "comment" | "-comment" | "last_used_at" | "-last_used_at" | "organization_id" | "-organization_id";
+        OrganizationAccessTokenUpdate: {
+            comment?: string | null;
+            scopes?: components["schemas"]["AvailableScope"][] | null;
         };
         /** @description Schema to create a file to be used as an organization avatar. */
         OrganizationAvatarFileCreate: {
@@ -9681,6 +9808,25 @@ export interface components {
         };
         /** @enum {string} */
         WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated";
+        /** @description Which failed events to queue again (a Borealis extension). */
+        WebhookReplayFailed: {
+            /** @description Only events of these types (every type when absent). */
+            event_type?: components["schemas"]["WebhookEventType"][] | null;
+            /**
+             * Format: date-time
+             * @description Only events created at or after this time.
+             */
+            start_timestamp?: string | null;
+            /**
+             * Format: date-time
+             * @description Only events created at or before this time.
+             */
+            end_timestamp?: string | null;
+        };
+        /** @description How many failed events were queued again (a Borealis extension). */
+        WebhookReplayResult: {
+            replayed: number;
+        };
         /** @enum {string} */
         WebhookFormat: "raw" | "discord" | "slack";
         /** @description Sent when a new order is created.
@@ -16522,6 +16668,269 @@ export interface operations {
             };
         };
     };
+    "organization_access_tokens:list": {
+        parameters: {
+            query?: {
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+                /** @description Filter by organization ID. */
+                organization_id?: string[];
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order. */
+                sorting?: components["schemas"]["OrganizationAccessTokenSortProperty"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOrganizationAccessToken"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationAccessTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationAccessTokenCreateResponse"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization access token ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization access token ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationAccessTokenUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationAccessToken"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "organizations:list": {
         parameters: {
             query?: {
@@ -17799,6 +18208,14 @@ export interface operations {
             query?: {
                 /** @description Filter by webhook endpoint ID. */
                 endpoint_id?: string[];
+                /** @description Filter by the delivered event's type (a Borealis extension: Polar's API has no such filter). */
+                event_type?: components["schemas"]["WebhookEventType"][];
+                /** @description Only successful (true) or failed (false) attempts (a Borealis extension). */
+                succeeded?: boolean;
+                /** @description Only attempts made at or after this time (a Borealis extension). */
+                start_timestamp?: string;
+                /** @description Only attempts made at or before this time (a Borealis extension). */
+                end_timestamp?: string;
                 /** @description Size of a page, defaults to 10. Maximum is 100. */
                 limit?: number;
                 /** @description Page number, defaults to 1. */
@@ -18273,6 +18690,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks:replay_failed_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplayFailed"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayResult"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

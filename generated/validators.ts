@@ -67,6 +67,7 @@ export const responseBodySchemas = [
   "ListResourceMeter",
   "ListResourceOrder",
   "ListResourceOrganization",
+  "ListResourceOrganizationAccessToken",
   "ListResourceProduct",
   "ListResourceRefund",
   "ListResourceSubscription",
@@ -81,6 +82,8 @@ export const responseBodySchemas = [
   "Order",
   "OrderInvoice",
   "Organization",
+  "OrganizationAccessToken",
+  "OrganizationAccessTokenCreateResponse",
   "Payment",
   "PaymentAlreadyInProgress",
   "PaymentError",
@@ -99,6 +102,7 @@ export const responseBodySchemas = [
   "UserInfo",
   "ValidatedLicenseKey",
   "WebhookEndpoint",
+  "WebhookReplayResult",
 ] as const;
 export type ResponseBodySchema = (typeof responseBodySchemas)[number];
 
@@ -847,6 +851,36 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
+  "organization_access_tokens:create": {
+    "201": { contentType: "application/json", schema: "OrganizationAccessTokenCreateResponse" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "organization_access_tokens:delete": {
+    "204": { contentType: null, schema: null },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "organization_access_tokens:list": {
+    "200": { contentType: "application/json", schema: "ListResourceOrganizationAccessToken" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "organization_access_tokens:update": {
+    "200": { contentType: "application/json", schema: "OrganizationAccessToken" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
   "organizations:create": {
     "201": { contentType: "application/json", schema: "Organization" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
@@ -1071,6 +1105,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "webhooks:redeliver_webhook_event": {
     "202": { contentType: "application/json", schema: {} },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "webhooks:replay_failed_events": {
+    "202": { contentType: "application/json", schema: "WebhookReplayResult" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },

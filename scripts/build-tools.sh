@@ -6,10 +6,12 @@
 #   .cache/bin/temporal-test-server   Java time-skipping test server (wrapper around .cache/temporal-test-server/lib)
 #   .cache/bin/stripe-mock            Stripe API mock
 #   .cache/bin/versitygw              S3-compatible server for the S3 file storage tests
+#   .cache/bin/mailpit                SMTP server with a web inbox and API (email in `make run` and tests)
 #   .venv/                            Python venv with schemathesis (scripts/requirements-fuzz.txt)
+#   /usr/bin/chromium                 Debian's Chromium for the browser tests (apt-get, as root)
 #
-# Everything comes from the Go module proxy, Maven Central and PyPI at build time; nothing is
-# downloaded at run time. Logs of each build go to .cache/logs/.
+# Everything comes from the Go module proxy, Maven Central, PyPI and Debian's packages at build
+# time; nothing is downloaded at run time. Logs of each build go to .cache/logs/.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,6 +26,7 @@ STRIPE_MOCK_VERSION=v0.203.0         # was @latest when pinned
 VERSITYGW_VERSION=v1.8.0             # checks SigV4 presigned URLs, part checksums, bucket policies
 TEMPORAL_TEST_SERVER_VERSION=1.38.0  # io.temporal:temporal-test-server, Java 8 bytecode, runs on JDK 17
 SLF4J_VERSION=1.7.36                 # the slf4j-api that test server depends on
+MAILPIT_VERSION=v1.33.1
 
 say() { printf '[build-tools] %s\n' "$*"; }
 
@@ -186,6 +189,19 @@ build_versitygw() {
     env GOBIN="$BIN" go install -v "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
 }
 
+# --- (c3) Mailpit (SMTP server + inbox; the API's email in make run and the tests) -------------
+build_mailpit() {
+  if go_bin_is "$BIN/mailpit" github.com/axllent/mailpit "$MAILPIT_VERSION"; then
+    say "mailpit $MAILPIT_VERSION: cached ($BIN/mailpit)"
+    return
+  fi
+  need go "Mailpit"
+  wait_for_other_go_install "go install .*axllent/mailpit"
+  say "building mailpit $MAILPIT_VERSION with go install (log $LOGS/mailpit-build.log)"
+  run_logged "mailpit" "$LOGS/mailpit-build.log" \
+    env GOBIN="$BIN" go install -v "github.com/axllent/mailpit@$MAILPIT_VERSION"
+}
+
 # --- (d) Python venv with schemathesis ---------------------------------------------------------
 build_venv() {
   local req=$ROOT/scripts/requirements-fuzz.txt
@@ -207,10 +223,39 @@ build_venv() {
   echo "$want" >"$stamp"
 }
 
+# --- (e) Chromium for the browser tests (test/browser/) -----------------------------------------
+# Debian's package, driven by playwright-core (a test tool's own browser download is not reachable
+# here). CHROMIUM_PATH points the tests at another build and skips this step.
+build_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ]; then
+    say "chromium: CHROMIUM_PATH=$CHROMIUM_PATH (not installing)"
+    return
+  fi
+  if [ -x /usr/bin/chromium ]; then
+    say "chromium: installed (/usr/bin/chromium)"
+    return
+  fi
+  need apt-get "Chromium (or set CHROMIUM_PATH to a Chromium binary)"
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    need sudo "installing Chromium as a non-root user"
+    sudo="sudo"
+  fi
+  say "installing Debian's chromium with apt-get (log $LOGS/chromium-apt.log)"
+  # The package lists may be missing or stale on a new machine: install, and on failure update them once and retry.
+  if ! run_logged "chromium" "$LOGS/chromium-apt.log" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium; then
+    run_logged "apt package lists" "$LOGS/chromium-apt-update.log" $sudo apt-get update
+    run_logged "chromium" "$LOGS/chromium-apt.log" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium
+  fi
+  [ -x /usr/bin/chromium ] || { say "ERROR: apt-get installed chromium but /usr/bin/chromium is missing"; exit 1; }
+}
+
 start=$SECONDS
+build_chromium
 build_temporal
 build_test_server
 build_stripe_mock
 build_versitygw
+build_mailpit
 build_venv
 say "tools ready in $((SECONDS - start))s"

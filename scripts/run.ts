@@ -5,6 +5,8 @@
 //
 // Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS (use those
 // instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port).
+import { randomBytes } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
@@ -15,6 +17,30 @@ import { startWorker } from "../workflows/worker.js";
 import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
 
 const RUN_FILE = path.join(DATA_DIR, "run.json");
+const OWNER_FILE = path.join(DATA_DIR, "demo-owner.json");
+
+/**
+ * The demo organization's owner, who signs in to the console: a verified user with a password
+ * (hashed with better-auth's own hasher, as its sign-up stores it) and owner of the demo
+ * organization. Kept in .data/demo-owner.json across restarts; made again if that file is gone.
+ */
+async function demoOwner(knex: Knex, organizationId: string): Promise<{ email: string; password: string }> {
+  if (existsSync(OWNER_FILE)) {
+    const saved = JSON.parse(readFileSync(OWNER_FILE, "utf8")) as { email: string; password: string };
+    if (await knex("users").where({ email: saved.email }).first("id")) return saved;
+  }
+  const owner = { email: "owner@demo.example", password: randomBytes(9).toString("base64url") };
+  const password = await hashPassword(owner.password);
+  await knex.transaction(async (trx) => {
+    // a user left by an older .data whose password file is gone: replaced (its sessions end)
+    await trx("users").where({ email: owner.email }).delete();
+    const [user] = await trx("users").insert({ name: "Demo Owner", email: owner.email, email_verified: true }).returning("id");
+    await trx("accounts").insert({ account_id: user.id, provider_id: "credential", user_id: user.id, password });
+    await trx("members").insert({ organization_id: organizationId, user_id: user.id, role: "owner" });
+  });
+  writeFileSync(OWNER_FILE, JSON.stringify(owner, null, 2) + "\n", { mode: 0o600 });
+  return owner;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -125,12 +151,15 @@ async function main() {
     );
 
     const { organization, token } = seeded;
+    const owner = await demoOwner(knex, organization.id);
     const rel = path.relative(process.cwd(), DATA_DIR) || DATA_DIR;
     say();
     say("Borealis is running.");
     say();
     say(`  API            ${api.url}`);
     say(`  API docs       ${api.url}/docs`);
+    say(`  Console        ${api.url}/dashboard/`);
+    say(`                 sign in as ${owner.email}, password ${owner.password} (the demo organization's owner)`);
     say(`  Organization   ${organization.slug} (id ${organization.id})`);
     say(`  Access token   ${token}`);
     say(`  Temporal       ${temporal.address}${temporal.uiUrl ? ` (Web UI ${temporal.uiUrl})` : ""}`);

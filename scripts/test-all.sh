@@ -53,6 +53,7 @@ row install ok $((SECONDS - t)) "(not counted)"
 # --- one-count steps ----------------------------------------------------------------------------
 step lint node_modules/.bin/eslint .
 step typecheck node_modules/.bin/tsc --noEmit -p tsconfig.json
+step typecheck-admin admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 # check-generated lints the contract (redocly) too, then compares generated/ with a fresh run.
 step check-generated bash codegen/check-fresh.sh
 

@@ -12,6 +12,9 @@ import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 import * as outboxNotify from "./0011_outbox_notify.js";
 import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as checkoutQuote from "./0013_checkout_quote.js";
+import * as auth from "./0020_auth.js";
+import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
+import * as webhookFailedEvents from "./0050_webhook_failed_events.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -27,4 +30,7 @@ export const migrations = [
   { name: "0011_outbox_notify", ...outboxNotify },
   { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
   { name: "0013_checkout_quote", ...checkoutQuote },
+  { name: "0020_auth", ...auth },
+  { name: "0021_organization_access_tokens", ...organizationAccessTokens },
+  { name: "0050_webhook_failed_events", ...webhookFailedEvents },
 ];

@@ -3,13 +3,13 @@ import type { Handlers } from "../handlers.js";
 import { orgCaller } from "../kit/context.js";
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints,
-  redeliverWebhookEvent, resetWebhookEndpointSecret, updateWebhookEndpoint,
+  redeliverWebhookEvent, replayFailedEvents, resetWebhookEndpointSecret, updateWebhookEndpoint,
 } from "./service.js";
 
 type WebhookOps =
   | "webhooks:create_webhook_endpoint" | "webhooks:get_webhook_endpoint" | "webhooks:list_webhook_endpoints"
   | "webhooks:update_webhook_endpoint" | "webhooks:delete_webhook_endpoint" | "webhooks:reset_webhook_endpoint_secret"
-  | "webhooks:list_webhook_deliveries" | "webhooks:redeliver_webhook_event";
+  | "webhooks:list_webhook_deliveries" | "webhooks:redeliver_webhook_event" | "webhooks:replay_failed_events";
 
 export const webhookHandlers: Handlers<WebhookOps> = {
   "webhooks:create_webhook_endpoint": async ({ body }, ctx) => ({
@@ -44,5 +44,10 @@ export const webhookHandlers: Handlers<WebhookOps> = {
   "webhooks:redeliver_webhook_event": async ({ params }, ctx) => ({
     status: 202,
     body: (await redeliverWebhookEvent(ctx.db, orgCaller(ctx), params.id)) as never,
+  }),
+  // A Borealis extension: every failed event matching the filter, queued again at once.
+  "webhooks:replay_failed_events": async ({ params, body }, ctx) => ({
+    status: 202,
+    body: await replayFailedEvents(ctx.db, orgCaller(ctx), params.id, body),
   }),
 };

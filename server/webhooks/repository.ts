@@ -115,6 +115,19 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
   e_is_archived: boolean;
 };
 
+/**
+ * Marks the endpoint's failed events (last attempt failed, not queued, not archived) of `types`
+ * (any when empty) created in [from, to] as queued again; returns how many.
+ */
+export async function requeueFailedEvents(trx: Knex.Transaction, endpointId: string, filter: { types: string[]; from?: Date; to?: Date }): Promise<number> {
+  const q = trx("webhook_events")
+    .where({ endpoint_id: endpointId, succeeded: false, pending: false, is_archived: false });
+  if (filter.types.length) q.whereIn("type", filter.types);
+  if (filter.from) q.where("created_at", ">=", filter.from);
+  if (filter.to) q.where("created_at", "<=", filter.to);
+  return q.update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+}
+
 // ---- the delivery side --------------------------------------------------------------------
 
 /** The oldest event still queued for a live, enabled endpoint (outbox order), or none. */

@@ -13,7 +13,7 @@ import {
   toWebhookDelivery, toWebhookEndpoint,
   type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType, type WebhookFormat,
 } from "./models.js";
-import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
+import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, requeueFailedEvents, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
 import { checkWebhookUrl } from "./url.js";
 import { getWebhookWaker } from "./waker.js";
 
@@ -35,8 +35,27 @@ export interface WebhookEndpointUpdateInput {
 export interface WebhookListQuery {
   organization_id?: string | string[] | null;
   endpoint_id?: string | string[] | null;
+  /** Borealis extensions of the deliveries list: the event's type, the attempt's outcome and time. */
+  event_type?: WebhookEventType | WebhookEventType[] | null;
+  succeeded?: boolean | null;
+  start_timestamp?: string | null;
+  end_timestamp?: string | null;
   page?: number;
   limit?: number;
+}
+
+export interface WebhookReplayInput {
+  event_type?: WebhookEventType[] | null;
+  start_timestamp?: string | null;
+  end_timestamp?: string | null;
+}
+
+/** A window's bounds, checked in order (422 on the end when it is before the start). */
+function windowOf(start: string | null | undefined, end: string | null | undefined, loc: "query" | "body"): { from?: Date; to?: Date } {
+  const from = start ? new Date(start) : undefined;
+  const to = end ? new Date(end) : undefined;
+  if (from && to && to < from) throw invalid([loc, "end_timestamp"], "The end is before the start.", "value_error", end);
+  return { from, to };
 }
 
 function notFound(what = "Webhook endpoint"): ResourceNotFound {
@@ -125,6 +144,12 @@ export async function listWebhookDeliveries(db: Knex, caller: OrganizationCaller
   const q = readableDeliveries(db, caller);
   const endpoints = asList(query.endpoint_id);
   if (endpoints.length) q.whereIn("webhook_deliveries.endpoint_id", endpoints.filter(isUuid));
+  const types = asList(query.event_type);
+  if (types.length) q.whereIn("webhook_events.type", types);
+  if (typeof query.succeeded === "boolean") q.where("webhook_deliveries.succeeded", query.succeeded);
+  const { from, to } = windowOf(query.start_timestamp, query.end_timestamp, "query");
+  if (from) q.where("webhook_deliveries.created_at", ">=", from);
+  if (to) q.where("webhook_deliveries.created_at", "<=", to);
   q.orderBy([{ column: "webhook_deliveries.created_at", order: "desc" }, { column: "webhook_deliveries.id" }]);
   return listPage(q, query, (rows: DeliveryWithEventRow[]) => rows.map(toWebhookDelivery));
 }
@@ -143,4 +168,25 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
     logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
   });
   return null;
+}
+
+/**
+ * Queues again every event of the endpoint whose last delivery failed (succeeded = false, not
+ * queued already, not archived), of the given types and created in the window: one UPDATE with
+ * the endpoint row locked, however many events match (polar#8635: never load them all). The
+ * endpoint's workflow sends them in order, each with its own webhook-id, as a redelivery does.
+ */
+export async function replayFailedEvents(db: Knex, caller: OrganizationCaller, endpointId: string, input: WebhookReplayInput): Promise<{ replayed: number }> {
+  const { from, to } = windowOf(input.start_timestamp, input.end_timestamp, "body");
+  const replayed = await db.transaction(async (trx) => {
+    const endpoint = await findEndpoint(trx, caller, endpointId, { forUpdate: true });
+    if (!endpoint) throw notFound();
+    return requeueFailedEvents(trx, endpoint.id, { types: input.event_type ?? [], from, to });
+  });
+  if (replayed > 0) {
+    await getWebhookWaker()([endpointId]).catch((err: unknown) => {
+      logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+    });
+  }
+  return { replayed };
 }

@@ -1,0 +1,114 @@
+// Who is signed in to the console: a person with a better-auth session (email and password, at
+// /api/auth), acting for the session's active organization with their role there; or, for scripts
+// and self-hosters who prefer it, an organization access token kept for this tab. A 401 from any
+// call ends the session and shows the sign-in page; a 403 stays a notification.
+import type { AuthProvider } from "react-admin";
+import { credentials } from "./credentials";
+import { call } from "../dataProvider/request";
+import type { Organization } from "../api";
+import { session, type AuthOrganization, type Session } from "./session";
+
+export interface Identity {
+  id: string;
+  fullName: string;
+  email?: string;
+  organization: { id: string; name: string } | null;
+  organizations: AuthOrganization[];
+  /** owner, admin or member (an access token acts as the organization: owner) */
+  role: string;
+  viaToken: boolean;
+}
+
+let identity: Promise<Identity> | null = null;
+
+/** Forget what is known of the caller (after signing in or out, switching organization). */
+export function forgetIdentity(): void {
+  identity = null;
+}
+
+async function tokenIdentity(): Promise<Identity> {
+  const page = await call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } });
+  const org = page.items[0];
+  if (!org) throw new Error("This token reaches no organization");
+  return { id: org.id, fullName: org.name, organization: { id: org.id, name: org.name }, organizations: [{ id: org.id, name: org.name, slug: org.slug }], role: "owner", viaToken: true };
+}
+
+async function sessionIdentity(s: Session): Promise<Identity> {
+  let organizations = await session.organizations();
+  let active = s.session.activeOrganizationId ?? null;
+  // a session starts with no active organization: act for the first one the person belongs to
+  if (!active && organizations.length) {
+    await session.setActive(organizations[0].id);
+    active = organizations[0].id;
+    organizations = await session.organizations();
+  }
+  const member = active ? await session.activeMember() : null;
+  const org = organizations.find((o) => o.id === active) ?? null;
+  return {
+    id: s.user.id,
+    fullName: s.user.name || s.user.email,
+    email: s.user.email,
+    organization: org ? { id: org.id, name: org.name } : null,
+    organizations,
+    role: member?.role ?? "member",
+    viaToken: false,
+  };
+}
+
+export function currentIdentity(): Promise<Identity> {
+  if (!identity) {
+    identity = (async () => {
+      if (credentials.bearer()) return tokenIdentity();
+      const s = await session.get();
+      if (!s) throw Object.assign(new Error("Sign in first"), { status: 401 });
+      return sessionIdentity(s);
+    })();
+    identity.catch(() => forgetIdentity());
+  }
+  return identity;
+}
+
+export const authProvider: AuthProvider = {
+  async login(params: { email?: string; password?: string; token?: string }) {
+    forgetIdentity();
+    if (params.token !== undefined) {
+      const token = params.token.trim();
+      if (!token) throw new Error("Enter an access token");
+      credentials.setBearer(token);
+      try {
+        await currentIdentity();
+      } catch (err) {
+        credentials.clear();
+        const status = (err as { status?: number }).status;
+        throw new Error(status === 401 ? "That access token is not valid (or has expired)" : err instanceof Error ? err.message : "Sign-in failed");
+      }
+      return;
+    }
+    credentials.clear();
+    await session.signIn(params.email ?? "", params.password ?? "");
+    await currentIdentity();
+  },
+  async logout() {
+    const hadToken = !!credentials.bearer();
+    credentials.clear();
+    forgetIdentity();
+    if (!hadToken) await session.signOut().catch(() => undefined);
+  },
+  async checkAuth() {
+    await currentIdentity();
+  },
+  async checkError(error: { status?: number }) {
+    if (error?.status === 401) {
+      credentials.clear();
+      forgetIdentity();
+      throw new Error("Your session has ended: sign in again");
+    }
+  },
+  async getIdentity() {
+    return currentIdentity();
+  },
+  async getPermissions() {
+    const me = await currentIdentity();
+    return { role: me.role, hasOrganization: !!me.organization };
+  },
+};

@@ -1,0 +1,180 @@
+// Meters: which events count (a filter over event names and metadata), how they add up (count,
+// sum, max, min, avg, unique of a property), and a chart of the quantities over time.
+import { useEffect, useState } from "react";
+import { ArrayInput, BooleanField, Create, Datagrid, Edit, EditButton, FormDataConsumer, FunctionField, List, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext } from "react-admin";
+import { Box, MenuItem, TextField as MuiTextField, Typography } from "@mui/material";
+import SpeedIcon from "@mui/icons-material/Speed";
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { Filter, FilterClause, Meter, MeterQuantities } from "../../api";
+import { DateTimeField, IdField, MetadataField } from "../../common/fields";
+import { ListActions, metaFilters } from "../../common/generic";
+import { MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
+import { humanize } from "../../common/format";
+import { call } from "../../dataProvider/request";
+import { ConfirmAction } from "../../common/ConfirmAction";
+
+const OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "like", "not_like"];
+const OPERATOR_TEXT: Record<string, string> = { eq: "=", ne: "≠", gt: ">", gte: "≥", lt: "<", lte: "≤", like: "contains", not_like: "does not contain" };
+const FUNCS = ["count", "sum", "max", "min", "avg", "unique"];
+
+function filterText(f: Filter): string {
+  const parts = f.clauses.map((c) => ("conjunction" in c ? `(${filterText(c)})` : `${(c as FilterClause).property} ${OPERATOR_TEXT[(c as FilterClause).operator] ?? (c as FilterClause).operator} ${JSON.stringify((c as FilterClause).value)}`));
+  return parts.join(` ${f.conjunction.toUpperCase()} `) || "every event";
+}
+
+export function aggregationText(m: Meter): string {
+  const a = m.aggregation;
+  return a.func === "count" ? "Count of events" : `${humanize(a.func)} of ${"property" in a ? a.property : "?"}`;
+}
+
+function MeterList() {
+  return (
+    <List filters={metaFilters("meters", ["query", "is_archived"])} filterDefaultValues={{ is_archived: false }} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />}>
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="name" />
+        <FunctionField label="Counts" render={(m: Meter) => aggregationText(m)} />
+        <FunctionField label="Events" render={(m: Meter) => filterText(m.filter)} />
+        <DateTimeField source="created_at" label="Created" />
+      </Datagrid>
+    </List>
+  );
+}
+
+const INTERVALS = ["hour", "day", "week", "month"] as const;
+
+/** The meter's quantities over a chosen window, as a bar chart and a total. */
+export function QuantitiesChart() {
+  const meter = useRecordContext<Meter>();
+  const [interval, setInterval] = useState<(typeof INTERVALS)[number]>("day");
+  const [days, setDays] = useState(30);
+  const [data, setData] = useState<MeterQuantities | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!meter) return;
+    const end = new Date();
+    const start = new Date(end.getTime() - days * 86_400_000);
+    setError(null);
+    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", { path: { id: meter.id }, query: { start_timestamp: start.toISOString(), end_timestamp: end.toISOString(), interval } })
+      .then(setData, (e: Error) => setError(e.message));
+  }, [meter, interval, days]);
+  if (!meter) return null;
+  return (
+    <Box>
+      <Box sx={{ display: "flex", gap: 2, mb: 2 }}>
+        <MuiTextField select size="small" label="Interval" value={interval} onChange={(e) => setInterval(e.target.value as (typeof INTERVALS)[number])}>
+          {INTERVALS.map((i) => <MenuItem key={i} value={i}>{humanize(i)}</MenuItem>)}
+        </MuiTextField>
+        <MuiTextField select size="small" label="Window" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {[1, 7, 30, 90, 365].map((d) => <MenuItem key={d} value={d}>Last {d} day{d > 1 ? "s" : ""}</MenuItem>)}
+        </MuiTextField>
+      </Box>
+      {error ? <Typography color="error">{error}</Typography> : null}
+      {data ? (
+        <>
+          <Typography variant="subtitle1" gutterBottom>Total: {data.total.toLocaleString()}</Typography>
+          {data.quantities.some((q) => q.quantity) ? (
+            <Box sx={{ width: "100%", height: 260 }}>
+              <ResponsiveContainer>
+                <BarChart data={data.quantities.map((q) => ({ ...q, label: new Date(q.timestamp).toLocaleDateString(undefined, interval === "hour" ? { hour: "2-digit", day: "numeric", month: "short" } : { day: "numeric", month: "short" }) }))}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="label" minTickGap={16} />
+                  <YAxis allowDecimals={false} />
+                  <Tooltip />
+                  <Bar dataKey="quantity" name="Quantity" fill="#1976d2" />
+                </BarChart>
+              </ResponsiveContainer>
+            </Box>
+          ) : (
+            <Typography variant="body2" color="text.secondary">No usage in this window yet. Events ingested for this meter's filter show here.</Typography>
+          )}
+        </>
+      ) : null}
+    </Box>
+  );
+}
+
+function ArchiveButton() {
+  const m = useRecordContext<Meter>();
+  if (!m) return null;
+  const archive = !m.archived_at;
+  return <ConfirmAction label={archive ? "Archive" : "Unarchive"} title={`${archive ? "Archive" : "Unarchive"} ${m.name}?`} content={archive ? "It stops counting new events." : "It counts events again."} run={() => call("PATCH", "/v1/meters/{id}", { path: { id: m.id }, body: { is_archived: archive } })} success={archive ? "Meter archived" : "Meter unarchived"} />;
+}
+
+function MeterShow() {
+  return (
+    <Show actions={<TopToolbar><ArchiveButton /><EditButton /></TopToolbar>}>
+      <TabbedShowLayout>
+        <Tab label="Usage">
+          <QuantitiesChart />
+        </Tab>
+        <Tab label="Definition" path="definition">
+          <TextField source="name" />
+          <FunctionField label="Events counted" render={(m: Meter) => filterText(m.filter)} />
+          <FunctionField label="Aggregation" render={(m: Meter) => aggregationText(m)} />
+          <FunctionField label="Archived" render={(m: Meter) => <BooleanField record={{ id: m.id, a: !!m.archived_at }} source="a" />} />
+          <IdField source="id" label="ID" />
+          <DateTimeField source="created_at" label="Created" />
+          <MetadataField source="metadata" label="Metadata" />
+        </Tab>
+      </TabbedShowLayout>
+    </Show>
+  );
+}
+
+function Form() {
+  return (
+    <SimpleForm>
+      <TextInput source="name" validate={required()} fullWidth />
+      <Typography variant="subtitle2">Events counted</Typography>
+      <SelectInput source="filter.conjunction" label="Match" choices={[{ id: "and", name: "All of the conditions" }, { id: "or", name: "Any of the conditions" }]} defaultValue="and" validate={required()} />
+      <ArrayInput source="filter.clauses" label="Conditions">
+        <SimpleFormIterator inline>
+          <TextInput source="property" label="Property" helperText="name, or metadata.<key>" validate={required()} />
+          <SelectInput source="operator" choices={OPERATORS.map((o) => ({ id: o, name: OPERATOR_TEXT[o] }))} validate={required()} />
+          <TextInput source="value" label="Value" helperText="Numbers and true/false are read as such" validate={required()} />
+        </SimpleFormIterator>
+      </ArrayInput>
+      <Typography variant="subtitle2">How they add up</Typography>
+      <SelectInput source="aggregation.func" label="Aggregation" choices={FUNCS.map((f) => ({ id: f, name: humanize(f) }))} defaultValue="count" validate={required()} />
+      <FormDataConsumer>{({ formData }) => (formData.aggregation?.func && formData.aggregation.func !== "count" ? <TextInput source="aggregation.property" label="Property" helperText="e.g. metadata.tokens" validate={required()} /> : null)}</FormDataConsumer>
+      <MetadataInput />
+    </SimpleForm>
+  );
+}
+
+type Values = Record<string, unknown> & { filter?: { conjunction: string; clauses?: { property: string; operator: string; value: unknown }[] }; aggregation?: { func: string; property?: string }; metadata_rows?: { key?: string; value?: string }[] };
+
+function typed(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  if (/^-?\d+$/.test(v)) return Number(v);
+  if (v === "true" || v === "false") return v === "true";
+  return v;
+}
+
+function body(data: Values): Record<string, unknown> {
+  const { metadata_rows, filter, aggregation, ...rest } = data;
+  return {
+    ...rest,
+    filter: { conjunction: filter?.conjunction ?? "and", clauses: (filter?.clauses ?? []).map((c) => ("conjunction" in c ? c : { ...c, value: typed(c.value) })) },
+    aggregation: aggregation?.func === "count" ? { func: "count" } : aggregation,
+    metadata: rowsToMetadata(metadata_rows),
+  };
+}
+
+function MeterCreate() {
+  return (
+    <Create transform={body} redirect="show">
+      <Form />
+    </Create>
+  );
+}
+
+function MeterEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={body} redirect="show" queryOptions={{ select: (m: Meter) => ({ ...m, metadata_rows: metadataToRows(m.metadata) }) }}>
+      <Form />
+    </Edit>
+  );
+}
+
+export default { list: MeterList, show: MeterShow, create: MeterCreate, edit: MeterEdit, icon: SpeedIcon, recordRepresentation: "name" };

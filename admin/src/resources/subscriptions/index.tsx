@@ -1,0 +1,146 @@
+// Subscriptions: cancel at period end, uncancel, revoke now, change product (with proration),
+// change discount. Each action is a confirmed call the server answers before the screen changes.
+import { submissionErrors } from "../../common/submit";
+import { useState, type ReactElement } from "react";
+import { AutocompleteInput, Button, Datagrid, FunctionField, List, ReferenceInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, TopToolbar, required, useNotify, useRecordContext, useRefresh, BooleanField } from "react-admin";
+import { Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
+import AutorenewIcon from "@mui/icons-material/Autorenew";
+import CancelIcon from "@mui/icons-material/Cancel";
+import UndoIcon from "@mui/icons-material/Undo";
+import BlockIcon from "@mui/icons-material/Block";
+import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
+import LocalOfferIcon from "@mui/icons-material/LocalOffer";
+import { Link } from "react-router-dom";
+import type { Subscription } from "../../api";
+import { DateTimeField, EnumField, IdField, MetadataField, MoneyField } from "../../common/fields";
+import { ListActions, enumValues, metaFilters } from "../../common/generic";
+import { choicesOf } from "../../common/inputs";
+import { formatDateTime } from "../../common/format";
+import { call } from "../../dataProvider/request";
+import { csvExporter } from "../../common/csv";
+import { ConfirmAction } from "../../common/ConfirmAction";
+
+const ENDED = new Set(["canceled", "incomplete_expired", "unpaid"]);
+
+function SubscriptionList() {
+  return (
+    <List
+      filters={metaFilters("subscriptions", ["active"])}
+      sort={{ field: "started_at", order: "DESC" }}
+      actions={<ListActions create={false} />}
+      exporter={csvExporter("subscriptions", ["id", "status", "customer.email", "product.name", "amount", "currency", "recurring_interval", "started_at", "current_period_end", "cancel_at_period_end", "ends_at"])}
+    >
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="customer.email" label="Customer" sortBy="customer" />
+        <TextField source="product.name" label="Product" sortBy="product" />
+        <FunctionField label="Amount" sortBy="amount" render={(s: Subscription) => <><MoneyField source="amount" /> / {s.recurring_interval}</>} />
+        <EnumField source="status" />
+        <DateTimeField source="current_period_end" label="Renews / ends" />
+        <BooleanField source="cancel_at_period_end" label="Cancels" sortable={false} />
+      </Datagrid>
+    </List>
+  );
+}
+
+function update(id: string, body: Record<string, unknown>) {
+  return call<Subscription>("PATCH", "/v1/subscriptions/{id}", { path: { id }, body });
+}
+
+/** A form in a dialog that PATCHes the subscription; 422s land on their field. */
+function UpdateDialog({ label, icon, title, children, toBody, record }: { label: string; icon: ReactElement; title: string; children: ReactElement | ReactElement[]; toBody: (v: Record<string, unknown>) => Record<string, unknown>; record: Record<string, unknown> }) {
+  const s = useRecordContext<Subscription>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [open, setOpen] = useState(false);
+  if (!s) return null;
+  return (
+    <>
+      <Button label={label} onClick={() => setOpen(true)}>{icon}</Button>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby={`${label}-title`} fullWidth maxWidth="sm">
+        <DialogTitle id={`${label}-title`}>{title}</DialogTitle>
+        <DialogContent>
+          <SimpleForm
+            record={{ id: s.id, ...record }}
+            toolbar={<Toolbar><SaveButton label={label} icon={icon} alwaysEnable /></Toolbar>}
+            onSubmit={async (values: Record<string, unknown>) => {
+              try {
+                await update(s.id, toBody(values));
+                notify("Subscription updated", { type: "success" });
+                setOpen(false);
+                refresh();
+              } catch (err) {
+                return submissionErrors(err, notify);
+              }
+            }}
+          >
+            {children}
+          </SimpleForm>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+function Actions() {
+  const s = useRecordContext<Subscription>();
+  if (!s) return <TopToolbar />;
+  const ended = ENDED.has(s.status);
+  return (
+    <TopToolbar>
+      {!ended && !s.cancel_at_period_end ? (
+        <UpdateDialog label="Cancel" icon={<CancelIcon />} title="Cancel at the end of the period" record={{ customer_cancellation_reason: null }} toBody={(v) => ({ cancel_at_period_end: true, customer_cancellation_reason: v.customer_cancellation_reason || null, customer_cancellation_comment: v.customer_cancellation_comment || null })}>
+          <Typography variant="body2">The customer keeps access until {formatDateTime(s.current_period_end)}; nothing more is charged.</Typography>
+          <SelectInput source="customer_cancellation_reason" label="Reason" choices={choicesOf(enumValues("subscriptions", "customer_cancellation_reason"))} />
+          <TextInput source="customer_cancellation_comment" label="Comment" multiline fullWidth />
+        </UpdateDialog>
+      ) : null}
+      {!ended && s.cancel_at_period_end ? (
+        <ConfirmAction label="Uncancel" icon={<UndoIcon />} title="Keep this subscription?" content="It renews at the end of the period again." run={() => update(s.id, { cancel_at_period_end: false })} success="Subscription will renew" />
+      ) : null}
+      {!ended ? (
+        <UpdateDialog label="Change product" icon={<SwapHorizIcon />} title="Change product" record={{ product_id: s.product_id, proration_behavior: "prorate" }} toBody={(v) => ({ product_id: v.product_id, proration_behavior: v.proration_behavior })}>
+          <ReferenceInput source="product_id" reference="products" filter={{ is_recurring: true, is_archived: false }}>
+            <AutocompleteInput label="New product" optionText="name" validate={required()} filterToQuery={(q: string) => ({ q })} />
+          </ReferenceInput>
+          <SelectInput source="proration_behavior" label="Proration" choices={[{ id: "prorate", name: "Prorate on the next invoice" }, { id: "invoice", name: "Invoice the difference now" }]} validate={required()} />
+        </UpdateDialog>
+      ) : null}
+      {!ended ? (
+        <UpdateDialog label="Discount" icon={<LocalOfferIcon />} title="Change discount" record={{ discount_id: s.discount_id }} toBody={(v) => ({ discount_id: v.discount_id || null })}>
+          <ReferenceInput source="discount_id" reference="discounts">
+            <AutocompleteInput label="Discount (empty: none)" optionText="name" filterToQuery={(q: string) => ({ q })} />
+          </ReferenceInput>
+        </UpdateDialog>
+      ) : null}
+      {!ended ? (
+        <ConfirmAction color="error" label="Revoke" icon={<BlockIcon />} title="Revoke now?" content="The subscription ends immediately and its benefits are revoked. Nothing is refunded." run={() => update(s.id, { revoke: true })} success="Subscription revoked" />
+      ) : null}
+    </TopToolbar>
+  );
+}
+
+function SubscriptionShow() {
+  return (
+    <Show actions={<Actions />}>
+      <SimpleShowLayout>
+        <EnumField source="status" />
+        <FunctionField label="Customer" render={(s: Subscription) => <Link to={`/customers/${s.customer_id}/show`}>{s.customer.email}</Link>} />
+        <FunctionField label="Product" render={(s: Subscription) => <Link to={`/products/${s.product_id}/show`}>{s.product.name}</Link>} />
+        <FunctionField label="Amount" render={(s: Subscription) => <><MoneyField source="amount" /> / {s.recurring_interval}</>} />
+        <FunctionField label="Discount" render={(s: Subscription) => s.discount?.name ?? "—"} />
+        <DateTimeField source="started_at" label="Started" />
+        <DateTimeField source="current_period_start" label="Period start" />
+        <DateTimeField source="current_period_end" label="Period end" />
+        <BooleanField source="cancel_at_period_end" label="Cancels at period end" />
+        <DateTimeField source="ends_at" label="Ends" />
+        <DateTimeField source="ended_at" label="Ended" />
+        <EnumField source="customer_cancellation_reason" label="Cancellation reason" />
+        <TextField source="customer_cancellation_comment" label="Cancellation comment" emptyText="—" />
+        <IdField source="id" label="ID" />
+        <MetadataField source="metadata" label="Metadata" />
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export default { list: SubscriptionList, show: SubscriptionShow, icon: AutorenewIcon };

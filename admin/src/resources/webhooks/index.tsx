@@ -1,0 +1,109 @@
+// Webhook endpoints: where events are sent, in which format, which events; the signing secret is
+// shown once (after creating it or resetting it); the deliveries inspector below each endpoint.
+import { useState } from "react";
+import { Create, Datagrid, DeleteButton, Edit, EditButton, FunctionField, List, SelectInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext, useRedirect } from "react-admin";
+import { Box, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
+import WebhookIcon from "@mui/icons-material/Webhook";
+import KeyIcon from "@mui/icons-material/Key";
+import type { WebhookEndpoint } from "../../api";
+import { CopyButton, DateTimeField, EnumField, IdField } from "../../common/fields";
+import { ListActions, enumValues } from "../../common/generic";
+import { choicesOf } from "../../common/inputs";
+import { call } from "../../dataProvider/request";
+import { ConfirmAction } from "../../common/ConfirmAction";
+import { EventsInput } from "./events";
+import { DeliveriesInspector } from "./deliveries";
+
+function EndpointList() {
+  return (
+    <List actions={<ListActions filters={false} />} exporter={false}>
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="url" label="URL" sortable={false} />
+        <EnumField source="format" />
+        <FunctionField label="Events" render={(e: WebhookEndpoint) => `${e.events.length} event type${e.events.length === 1 ? "" : "s"}`} />
+        <DateTimeField source="created_at" label="Created" />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** The secret, once: after it is made it is not shown again (reset it to get a new one). */
+export function SecretDialog({ secret, onClose, title = "Signing secret" }: { secret: string | null; onClose: () => void; title?: string }) {
+  return (
+    <Dialog open={!!secret} onClose={onClose} aria-labelledby="secret-title">
+      <DialogTitle id="secret-title">{title}</DialogTitle>
+      <DialogContent>
+        <Typography variant="body2" gutterBottom>Copy it now: it is not shown again.</Typography>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1, bgcolor: "grey.100", p: 1, borderRadius: 1 }}>
+          <Typography component="code" variant="body2" sx={{ wordBreak: "break-all" }} data-testid="secret">{secret}</Typography>
+          {secret ? <CopyButton value={secret} label="Copy secret" /> : null}
+        </Box>
+      </DialogContent>
+      <DialogActions><MuiButton onClick={onClose}>I have copied it</MuiButton></DialogActions>
+    </Dialog>
+  );
+}
+
+function ResetSecretButton() {
+  const e = useRecordContext<WebhookEndpoint>();
+  const [secret, setSecret] = useState<string | null>(null);
+  if (!e) return null;
+  return (
+    <>
+      <ConfirmAction label="Reset secret" icon={<KeyIcon />} title="Reset the signing secret?" content="Deliveries are signed with the new secret at once; your receiver must be given it." run={() => call<WebhookEndpoint>("PATCH", "/v1/webhooks/endpoints/{id}/secret", { path: { id: e.id } })} onDone={(r) => setSecret((r as WebhookEndpoint).secret)} success="Secret reset" />
+      <SecretDialog secret={secret} onClose={() => setSecret(null)} />
+    </>
+  );
+}
+
+function EndpointShow() {
+  return (
+    <Show actions={<TopToolbar><ResetSecretButton /><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+      <TabbedShowLayout>
+        <Tab label="Deliveries">
+          <DeliveriesInspector />
+        </Tab>
+        <Tab label="Endpoint" path="endpoint">
+          <TextField source="url" label="URL" />
+          <EnumField source="format" />
+          <EnumField source="events" />
+          <IdField source="id" label="ID" />
+          <DateTimeField source="created_at" label="Created" />
+        </Tab>
+      </TabbedShowLayout>
+    </Show>
+  );
+}
+
+function Form() {
+  return (
+    <SimpleForm>
+      <TextInput source="url" label="URL" validate={required()} fullWidth helperText="https://… (your receiver)" />
+      <SelectInput source="format" choices={choicesOf(enumValues("webhooks-endpoints", "format"))} defaultValue="raw" validate={required()} />
+      <EventsInput />
+    </SimpleForm>
+  );
+}
+
+function EndpointCreate() {
+  const redirect = useRedirect();
+  const [created, setCreated] = useState<WebhookEndpoint | null>(null);
+  return (
+    <>
+      <Create redirect={false} mutationOptions={{ onSuccess: (e: WebhookEndpoint) => setCreated(e) }}>
+        <Form />
+      </Create>
+      <SecretDialog secret={created?.secret ?? null} onClose={() => created && redirect("show", "webhooks-endpoints", created.id)} />
+    </>
+  );
+}
+
+function EndpointEdit() {
+  return (
+    <Edit mutationMode="pessimistic" redirect="show">
+      <Form />
+    </Edit>
+  );
+}
+
+export default { list: EndpointList, show: EndpointShow, create: EndpointCreate, edit: EndpointEdit, icon: WebhookIcon, recordRepresentation: "url" };

@@ -1,0 +1,96 @@
+// Browser apps (Vite builds) served by the API: each app's built files under its `base`, and its
+// client-side routes answered with its index.html (history fallback), so a deep link or a reload
+// of `/checkout/<secret>` or `/dashboard/#/products` opens the app. The apps are listed in
+// server/ui-apps.ts; scripts/build-ui.ts builds them (`make ui`, and the browser tests).
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import express, { type RequestHandler } from "express";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface UiApp {
+  /** Short name, used in messages and lock files ("portal", "admin"). */
+  name: string;
+  /** The app's folder from the repository root; it holds vite.config.ts, and the build goes to <dir>/dist. */
+  dir: string;
+  /** URL prefix of the built files: Vite's `base`, with a slash at both ends ("/dashboard/"). */
+  base: string;
+  /**
+   * Client-side routes answered with index.html: `:name` is one path segment, a trailing `*` is
+   * any rest (also none). Paths under `base` that are not files are routes too.
+   */
+  routes: string[];
+  /** Folders besides `dir` whose changes call for a new build (e.g. "generated/client"). */
+  sources?: string[];
+}
+
+export function distDir(app: UiApp): string {
+  return path.join(ROOT, app.dir, "dist");
+}
+
+/** A matcher for one route pattern ("/:slug/portal/*"). */
+export function routeMatcher(pattern: string): (p: string) => boolean {
+  const parts = pattern.replace(/^\/+/, "").split("/");
+  const rest = parts[parts.length - 1] === "*";
+  if (rest) parts.pop();
+  const source = parts
+    .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  const re = new RegExp(`^/${source}${rest ? "(?:/.*)?" : "/?"}$`, "i");
+  return (p) => re.test(p);
+}
+
+/**
+ * One middleware for every app: GET/HEAD of a built file under an app's base, or of one of its
+ * routes (index.html, never cached, so a new build is picked up). Everything else goes on.
+ */
+export function uiAppRoutes(apps: readonly UiApp[]): RequestHandler {
+  const served = apps.map((app) => {
+    const dist = distDir(app);
+    const base = app.base.toLowerCase();
+    const matchers = [...app.routes.map(routeMatcher), (p: string) => p.toLowerCase().startsWith(base) || `${p.toLowerCase()}/` === base];
+    // Hashed assets never change under their name; everything else is revalidated.
+    const files = express.static(dist, {
+      index: false,
+      redirect: false,
+      fallthrough: true,
+      setHeaders: (res, file) => {
+        res.setHeader("cache-control", file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+    // Read on each page load (a few hundred bytes), so a new build is served without a restart.
+    const indexFile = path.join(dist, "index.html");
+    const index = (): string | undefined => (existsSync(indexFile) ? readFileSync(indexFile, "utf8") : undefined);
+    return { app, base, files, matchers, index };
+  });
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const p = req.path;
+    const entry = served.find((s) => s.matchers.some((m) => m(p)));
+    if (!entry) return next();
+    const sendIndex = () => {
+      const html = entry.index();
+      if (!html) {
+        res.status(503).type("text/plain").send(`The ${entry.app.name} app is not built: run \`make ui\`.\n`);
+        return;
+      }
+      res.setHeader("cache-control", "no-cache");
+      res.type("html").send(html);
+    };
+    if (!p.toLowerCase().startsWith(entry.base)) return sendIndex();
+    // Under the base: a file if there is one (served relative to the base), else the app's page;
+    // a missing asset (a stale page asking for an old hash) is a 404, not the page.
+    const rel = p.slice(entry.base.length - 1);
+    const original = req.url;
+    req.url = rel + (original.includes("?") ? original.slice(original.indexOf("?")) : "");
+    entry.files(req, res, () => {
+      req.url = original;
+      if (/\.[a-z0-9]+$/i.test(rel) && rel !== "/index.html") {
+        res.status(404).type("text/plain").send("Not found\n");
+        return;
+      }
+      sendIndex();
+    });
+  };
+}

@@ -1,0 +1,9 @@
+// The browser apps the API serves (see server/kit/ui-apps.ts). One line per app: its folder, the
+// URL prefix of its built files (Vite's `base`), its client-side routes, and the folders outside
+// its own that it is built from.
+import type { UiApp } from "./kit/ui-apps.js";
+
+export const UI_APPS: readonly UiApp[] = [
+  // The merchant console (react-admin): every path under /dashboard/ is one of its routes.
+  { name: "admin", dir: "admin", base: "/dashboard/", routes: [], sources: ["generated"] },
+];

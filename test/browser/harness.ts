@@ -1,0 +1,275 @@
+// Browser tests against the real stack: the suite's Postgres and Temporal (test/setup/global.ts),
+// the Temporal worker, and the API on a random port serving the built browser apps
+// (server/ui-apps.ts, built with Vite when their sources changed), driven in Debian's Chromium by
+// playwright-core.
+//
+//   const stack = useBrowserStack();                        // in a describe or at the top of a file
+//   it("buys", async () => {
+//     const page = await stack.newPage();                   // a fresh browser context, guarded
+//     await page.goto(`${stack.url}/checkout/${secret}`);
+//     await page.getByRole("button", { name: "Pay" }).waitFor();
+//     await stack.check(page, "checkout-open");             // axe + screenshots, desktop and 375 px
+//   });
+//
+// Every page opened with newPage() is guarded: a console error, an uncaught exception, a request
+// that fails, or an HTTP answer >= 400 fails the test it happened in (after the test body), unless
+// the test declared it expected with stack.allow(page, {...}). check() runs axe (no serious or
+// critical violation), checks the page has no sideways scroll at 375 px, and writes
+// docs/screenshots/<name>.png and <name>-375.png (SCREENSHOTS_DIR elsewhere; SCREENSHOTS=0 none).
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import { Polar } from "@polar-sh/sdk";
+import type { Knex } from "knex";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { buildUiApps } from "../../scripts/build-ui.js";
+import { ROOT } from "../../scripts/services.js";
+import { createKnex, migrateLatest } from "../../server/kit/db.js";
+import type { UiApp } from "../../server/kit/ui-apps.js";
+import { startApi, type ApiHandle } from "../../server/main.js";
+import { UI_APPS } from "../../server/ui-apps.js";
+import { startWorker, type WorkerHandle } from "../../workflows/worker.js";
+
+/** Where Chromium is: CHROMIUM_PATH, else Debian's package (scripts/build-tools.sh installs it). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** The flags this machine needs (no sandbox as root, no GPU, no network of Chromium's own). */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+/** Where check() writes screenshots: SCREENSHOTS_DIR, else docs/screenshots/. */
+export function screenshotsDir(): string {
+  return process.env.SCREENSHOTS_DIR ? path.resolve(process.env.SCREENSHOTS_DIR) : path.join(ROOT, "docs", "screenshots");
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const MOBILE = { width: 375, height: 812 };
+
+/** Something a test expects to go wrong on a page, so the guard lets it pass. */
+export interface AllowRule {
+  /** The request URL (a substring or a pattern); any URL when absent. */
+  url?: string | RegExp;
+  /** An HTTP status answered (e.g. 422 for a field the test leaves invalid on purpose). */
+  status?: number;
+  /** A failed request's error text (e.g. /ERR_ABORTED/ for a request cut by a navigation). */
+  failure?: string | RegExp;
+  /** A console error's text. */
+  console?: string | RegExp;
+}
+
+export interface NewPageOptions {
+  viewport?: { width: number; height: number };
+  /** Expected failures, from the start (stack.allow adds more later). */
+  allow?: AllowRule[];
+  /** Browser context options (locale, timezone…): each page has its own context. */
+  locale?: string;
+  timezoneId?: string;
+}
+
+export interface CheckOptions {
+  /** Run axe (default true). */
+  axe?: boolean;
+  /** Write the screenshots (default true; SCREENSHOTS=0 turns them off everywhere). */
+  screenshot?: boolean;
+  /** Also check and shoot at 375 px wide (default true). */
+  mobile?: boolean;
+  /** Axe rules to leave out, with the reason in the test (e.g. a third-party iframe's own markup). */
+  disableRules?: string[];
+  /** A CSS selector axe leaves out (e.g. a third party's iframe). */
+  exclude?: string;
+}
+
+export interface BrowserStackOptions {
+  /** The browser apps built and served (server/ui-apps.ts unless told). */
+  apps?: readonly UiApp[];
+  /** Start the Temporal worker (default true): grants, webhooks, subscriptions, invoices happen. */
+  worker?: boolean;
+}
+
+export interface BrowserStack {
+  /** The API's URL, which also serves the apps (`/checkout/…`, `/{slug}/portal`, `/dashboard/`). */
+  readonly url: string;
+  readonly knex: Knex;
+  readonly browser: Browser;
+  /** An official client for a token, pointed at the stack. */
+  polar(token: string): Polar;
+  /** A new page in a new browser context, guarded until the end of the current test. */
+  newPage(opts?: NewPageOptions): Promise<Page>;
+  /** Declares an expected failure on a page opened with newPage(). */
+  allow(page: Page, rule: AllowRule): void;
+  /** What the guard saw go wrong on a page so far, taken: the guard forgets them (the harness' own tests). */
+  takeProblems(page: Page): string[];
+  /** Axe, no sideways scroll at 375 px, and screenshots `<name>.png` / `<name>-375.png`. Throws on a finding. */
+  check(page: Page, name: string, opts?: CheckOptions): Promise<void>;
+}
+
+interface Guarded {
+  context: BrowserContext;
+  allow: AllowRule[];
+  problems: string[];
+}
+
+const matches = (value: string, pattern: string | RegExp | undefined) =>
+  pattern === undefined || (typeof pattern === "string" ? value.includes(pattern) : pattern.test(value));
+
+/** Axe's serious and critical violations on the page as it is, one line each. */
+export async function axeViolations(page: Page, opts: Pick<CheckOptions, "disableRules" | "exclude"> = {}): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (opts.disableRules?.length) builder = builder.disableRules(opts.disableRules);
+  if (opts.exclude) builder = builder.exclude(opts.exclude);
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `axe ${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+/** How far the page scrolls sideways beyond the viewport (0 when it fits). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0) - window.innerWidth);
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack {
+  const apps = options.apps ?? UI_APPS;
+  const state = {} as { knex: Knex; api: ApiHandle; worker?: WorkerHandle; browser: Browser };
+  const guarded = new Map<Page, Guarded>();
+  const savedEnv = { PUBLIC_API_URL: process.env.PUBLIC_API_URL };
+
+  const guardOf = (page: Page): Guarded => {
+    const g = guarded.get(page);
+    if (!g) throw new Error("this page was not opened with stack.newPage()");
+    return g;
+  };
+
+  beforeAll(async () => {
+    const databaseUrl = process.env.DATABASE_URL;
+    const temporalAddress = process.env.TEMPORAL_ADDRESS;
+    if (!databaseUrl || !temporalAddress) throw new Error("DATABASE_URL / TEMPORAL_ADDRESS are not set: run through vitest (test/setup/global.ts starts them).");
+    // The build first: nothing is started yet if it fails.
+    await buildUiApps(apps);
+    state.knex = createKnex(databaseUrl);
+    await migrateLatest(state.knex);
+    if (options.worker !== false) state.worker = await startWorker({ knex: state.knex, temporalAddress });
+    state.api = await startApi({ knex: state.knex, port: 0, temporalAddress, validateResponses: true, uiApps: apps });
+    // The URLs the API writes (a checkout's url, a link's url, the portal's) point at this server.
+    process.env.PUBLIC_API_URL = state.api.url;
+    state.browser = await launchChromium();
+  }, 300_000);
+
+  afterEach(async () => {
+    const found: string[] = [];
+    for (const [page, g] of guarded) {
+      if (g.problems.length) found.push(`${page.url()}:\n  ${g.problems.join("\n  ")}`);
+      await g.context.close().catch(() => undefined);
+    }
+    guarded.clear();
+    if (found.length) throw new Error(`the browser saw problems:\n${found.join("\n")}`);
+  });
+
+  afterAll(async () => {
+    await state.browser?.close().catch(() => undefined);
+    await state.api?.close();
+    await state.worker?.shutdown();
+    await state.knex?.destroy();
+    if (savedEnv.PUBLIC_API_URL === undefined) delete process.env.PUBLIC_API_URL;
+    else process.env.PUBLIC_API_URL = savedEnv.PUBLIC_API_URL;
+  }, 60_000);
+
+  return {
+    get url() {
+      return state.api.url;
+    },
+    get knex() {
+      return state.knex;
+    },
+    get browser() {
+      return state.browser;
+    },
+    polar: (token) => new Polar({ accessToken: token, serverURL: state.api.url }),
+
+    async newPage(opts = {}) {
+      const context = await state.browser.newContext({
+        viewport: opts.viewport ?? DESKTOP,
+        locale: opts.locale ?? "en-US",
+        timezoneId: opts.timezoneId ?? "UTC",
+      });
+      const page = await context.newPage();
+      const g: Guarded = { context, allow: [...(opts.allow ?? [])], problems: [] };
+      guarded.set(page, g);
+      const allowed = (pred: (r: AllowRule) => boolean) => g.allow.some(pred);
+      page.on("console", (msg) => {
+        if (msg.type() !== "error") return;
+        const text = msg.text();
+        // Chromium logs every HTTP error answer as a console error too; the response listener
+        // below judges those by URL and status.
+        if (/^Failed to load resource: the server responded with a status of \d+/.test(text)) return;
+        if (allowed((r) => r.console !== undefined && matches(text, r.console))) return;
+        g.problems.push(`console error: ${text}${msg.location().url ? ` (${msg.location().url}:${msg.location().lineNumber})` : ""}`);
+      });
+      page.on("pageerror", (err) => {
+        if (allowed((r) => r.console !== undefined && matches(err.message, r.console))) return;
+        g.problems.push(`uncaught exception: ${err.message}`);
+      });
+      page.on("requestfailed", (req) => {
+        const failure = req.failure()?.errorText ?? "failed";
+        if (allowed((r) => r.failure !== undefined && matches(failure, r.failure) && matches(req.url(), r.url))) return;
+        g.problems.push(`request failed: ${req.method()} ${req.url()}: ${failure}`);
+      });
+      page.on("response", (res) => {
+        const status = res.status();
+        if (status < 400) return;
+        if (allowed((r) => r.status === status && matches(res.url(), r.url))) return;
+        g.problems.push(`HTTP ${status}: ${res.request().method()} ${res.url()}`);
+      });
+      return page;
+    },
+
+    allow(page, rule) {
+      guardOf(page).allow.push(rule);
+    },
+
+    takeProblems(page) {
+      return guardOf(page).problems.splice(0);
+    },
+
+    async check(page, name, opts = {}) {
+      const findings: string[] = [];
+      const shoot = opts.screenshot !== false && process.env.SCREENSHOTS !== "0";
+      const dir = screenshotsDir();
+      if (shoot) mkdirSync(dir, { recursive: true });
+      const original = page.viewportSize() ?? DESKTOP;
+      const pass = async (suffix: string, label: string) => {
+        if (opts.axe !== false) findings.push(...(await axeViolations(page, opts)).map((f) => `${label}: ${f}`));
+        if (shoot) await page.screenshot({ path: path.join(dir, `${name}${suffix}.png`), fullPage: true, animations: "disabled" });
+      };
+      await pass("", `${original.width} px`);
+      if (opts.mobile !== false) {
+        await page.setViewportSize(MOBILE);
+        try {
+          // Let layout settle at the new width (two frames).
+          await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+          const overflow = await horizontalOverflow(page);
+          if (overflow > 0) findings.push(`375 px: the page scrolls sideways by ${overflow} px`);
+          await pass("-375", "375 px");
+        } finally {
+          await page.setViewportSize(original);
+        }
+      }
+      const problems = guardOf(page).problems;
+      if (problems.length) findings.push(...problems.map((p) => `guard: ${p}`));
+      if (findings.length) throw new Error(`${name}: ${findings.length} finding(s):\n  ${findings.join("\n  ")}`);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Borealis extensions of the webhook deliveries: the deliveries list filtered by event type,
+// outcome and time (paged on the server), and replaying every failed event of an endpoint that
+// matches a filter in one call.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApi } from "../helpers/api.js";
+import { createWebhookEndpoint, orgWithToken } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+describe("webhook deliveries: filters and replay of failed events", () => {
+  let token: string;
+  let orgId: string;
+  let endpointId: string;
+  const ids: Record<string, string> = {};
+
+  async function call(method: string, path: string, body?: unknown, as = token) {
+    const res = await fetch(`${api.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${as}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  }
+
+  /** An event on the endpoint, in a given state, created at `at`, with one delivery attempt. */
+  async function event(name: string, type: string, at: string, state: { succeeded: boolean | null; pending?: boolean; archived?: boolean }) {
+    const [outbox] = await api.knex("outbox").insert({ organization_id: orgId, type, payload: JSON.stringify({}), published_at: new Date() }).returning("id");
+    const [row] = await api.knex("webhook_events")
+      .insert({
+        organization_id: orgId, endpoint_id: endpointId, outbox_id: outbox.id, type, payload: JSON.stringify({ type, data: {} }),
+        succeeded: state.succeeded, last_http_code: state.succeeded ? 200 : 500, pending: state.pending ?? false, is_archived: state.archived ?? false,
+        created_at: new Date(at),
+      })
+      .returning("id");
+    ids[name] = row.id;
+    await api.knex("webhook_deliveries").insert({
+      organization_id: orgId, endpoint_id: endpointId, webhook_event_id: row.id, succeeded: !!state.succeeded,
+      http_code: state.succeeded ? 200 : 500, response: state.succeeded ? "ok" : "boom", created_at: new Date(at),
+    });
+  }
+
+  beforeAll(async () => {
+    const made = await orgWithToken(api.knex);
+    token = made.token;
+    orgId = made.org.id;
+    endpointId = (await createWebhookEndpoint(api.knex, orgId, { events: ["order.paid", "order.refunded"] })).id;
+    await event("paidOk", "order.paid", "2026-01-01T10:00:00Z", { succeeded: true });
+    await event("paidFailedJan", "order.paid", "2026-01-02T10:00:00Z", { succeeded: false });
+    await event("refundFailedJan", "order.refunded", "2026-01-03T10:00:00Z", { succeeded: false });
+    await event("paidFailedFeb", "order.paid", "2026-02-10T10:00:00Z", { succeeded: false });
+    await event("paidFailedQueued", "order.paid", "2026-01-05T10:00:00Z", { succeeded: false, pending: true });
+    await event("paidFailedArchived", "order.paid", "2026-01-06T10:00:00Z", { succeeded: false, archived: true });
+  });
+
+  it("filters the deliveries by event type, outcome and time, paged on the server", async () => {
+    const list = (q: string) => call("GET", `/v1/webhooks/deliveries?endpoint_id=${endpointId}&${q}`);
+    const types = (r: { json: Record<string, unknown> }) => (r.json.items as { webhook_event: { id: string } }[]).map((d) => d.webhook_event.id);
+    expect((await list("limit=100")).json.pagination).toEqual({ total_count: 6, max_page: 1 });
+    expect(types(await list("succeeded=true"))).toEqual([ids.paidOk]);
+    expect(new Set(types(await list("event_type=order.refunded&event_type=order.refunded")))).toEqual(new Set([ids.refundFailedJan]));
+    const jan = await list("succeeded=false&start_timestamp=2026-01-01T00:00:00Z&end_timestamp=2026-01-31T23:59:59Z&limit=2&page=1");
+    expect(jan.json.pagination).toEqual({ total_count: 4, max_page: 2 });
+    expect(types(jan)).toEqual([ids.paidFailedArchived, ids.paidFailedQueued]); // newest first
+    expect((await list("event_type=order.shipped")).status).toBe(422);
+    const backwards = await list("start_timestamp=2026-02-01T00:00:00Z&end_timestamp=2026-01-01T00:00:00Z");
+    expect(backwards.status).toBe(422);
+    expect(backwards.json.detail).toEqual([expect.objectContaining({ loc: ["query", "end_timestamp"] })]);
+  });
+
+  it("queues again only the failed events matching the filter: not the delivered, queued or archived ones", async () => {
+    const pending = async () => new Set((await api.knex("webhook_events").where({ endpoint_id: endpointId, pending: true }).select("id")).map((r) => r.id as string));
+    const replay = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { event_type: ["order.paid"], start_timestamp: "2026-01-01T00:00:00Z", end_timestamp: "2026-01-31T23:59:59Z" });
+    expect(replay).toEqual({ status: 202, json: { replayed: 1 } });
+    expect(await pending()).toEqual(new Set([ids.paidFailedQueued, ids.paidFailedJan]));
+    const [queued] = await api.knex("webhook_events").where({ id: ids.paidFailedJan }).select("queued");
+    expect(queued.queued).toBe(2);
+    // asked again: those are queued now, nothing more to replay in that window
+    expect((await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { event_type: ["order.paid"], start_timestamp: "2026-01-01T00:00:00Z", end_timestamp: "2026-01-31T23:59:59Z" })).json).toEqual({ replayed: 0 });
+    // no filter: every other failed event
+    expect((await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, {})).json).toEqual({ replayed: 2 });
+    expect(await pending()).toEqual(new Set([ids.paidFailedQueued, ids.paidFailedJan, ids.refundFailedJan, ids.paidFailedFeb]));
+  });
+
+  it("answers 404 for another organization's endpoint and 422 for a bad filter", async () => {
+    const stranger = (await orgWithToken(api.knex)).token;
+    const other = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, {}, stranger);
+    expect(other.status).toBe(404);
+    expect(other.json.error).toBe("ResourceNotFound");
+    expect((await call("POST", `/v1/webhooks/endpoints/not-a-uuid/replay`, {})).status).toBe(404);
+    const bad = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { event_type: ["nope"] });
+    expect(bad.status).toBe(422);
+    expect((bad.json.detail as { loc: unknown[] }[])[0].loc.slice(0, 2)).toEqual(["body", "event_type"]);
+    const backwards = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { start_timestamp: "2026-02-01T00:00:00Z", end_timestamp: "2026-01-01T00:00:00Z" });
+    expect(backwards.status).toBe(422);
+    expect(backwards.json.detail).toEqual([expect.objectContaining({ loc: ["body", "end_timestamp"] })]);
+  });
+});
