@@ -5980,6 +5980,13 @@ export type HttpValidationError = {
     detail?: Array<ValidationError>;
 };
 
+/**
+ * The answer for a token that is not active (unknown, expired, revoked, or not the caller's to see), as RFC 7662 has it.
+ */
+export type IntrospectTokenInactive = {
+    active: false;
+};
+
 export type IntrospectTokenRequest = {
     token: string;
     token_type_hint?: IntrospectTokenRequestTokenTypeHint | null;
@@ -6902,6 +6909,26 @@ export type OAuth2ClientPublic = {
     logo_uri: string | null;
     tos_uri: string | null;
     policy_uri: string | null;
+};
+
+/**
+ * An OAuth 2.0 error (RFC 6749 section 5.2).
+ */
+export type OAuth2Error = {
+    error: string;
+    error_description?: string;
+};
+
+/**
+ * A token response as RFC 6749 has it, when the grant has no refresh token (no offline_access scope) or no ID token (no openid scope). With both it is also a TokenResponse.
+ */
+export type OAuth2TokenResponse = {
+    access_token: string;
+    token_type: 'Bearer';
+    expires_in: number;
+    refresh_token?: string;
+    scope: string;
+    id_token?: string;
 };
 
 export type Order = {
@@ -13331,7 +13358,25 @@ export type MetricsLimitsResponse = MetricsLimitsResponses[keyof MetricsLimitsRe
 export type Oauth2AuthorizeData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The client asking for authorization.
+         */
+        client_id?: string;
+        /**
+         * The scopes asked for, space separated (default the client's).
+         */
+        scope?: string;
+        redirect_uri?: string;
+        response_type?: string;
+        state?: string;
+        code_challenge?: string;
+        code_challenge_method?: string;
+        /**
+         * Whether the token is to act for the user or for an organization (default organization when an organization's scopes are asked for).
+         */
+        sub_type?: SubType;
+    };
     url: '/v1/oauth2/authorize';
 };
 
@@ -13344,6 +13389,10 @@ export type Oauth2AuthorizeErrors = {
      * Forbidden: NotPermitted (the token lacks a required scope)
      */
     403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
 };
 
 export type Oauth2AuthorizeError = Oauth2AuthorizeErrors[keyof Oauth2AuthorizeErrors];
@@ -13364,11 +13413,24 @@ export type Oauth2IntrospectTokenData = {
     url: '/v1/oauth2/introspect';
 };
 
+export type Oauth2IntrospectTokenErrors = {
+    /**
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: the client could not be authenticated (invalid_client)
+     */
+    401: OAuth2Error;
+};
+
+export type Oauth2IntrospectTokenError = Oauth2IntrospectTokenErrors[keyof Oauth2IntrospectTokenErrors];
+
 export type Oauth2IntrospectTokenResponses = {
     /**
      * Successful Response
      */
-    200: IntrospectTokenResponse;
+    200: IntrospectTokenResponse | IntrospectTokenInactive;
 };
 
 export type Oauth2IntrospectTokenResponse = Oauth2IntrospectTokenResponses[keyof Oauth2IntrospectTokenResponses];
@@ -13379,6 +13441,19 @@ export type Oauth2RevokeTokenData = {
     query?: never;
     url: '/v1/oauth2/revoke';
 };
+
+export type Oauth2RevokeTokenErrors = {
+    /**
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: the client could not be authenticated (invalid_client)
+     */
+    401: OAuth2Error;
+};
+
+export type Oauth2RevokeTokenError = Oauth2RevokeTokenErrors[keyof Oauth2RevokeTokenErrors];
 
 export type Oauth2RevokeTokenResponses = {
     /**
@@ -13396,11 +13471,24 @@ export type Oauth2RequestTokenData = {
     url: '/v1/oauth2/token';
 };
 
+export type Oauth2RequestTokenErrors = {
+    /**
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: the client could not be authenticated (invalid_client)
+     */
+    401: OAuth2Error;
+};
+
+export type Oauth2RequestTokenError = Oauth2RequestTokenErrors[keyof Oauth2RequestTokenErrors];
+
 export type Oauth2RequestTokenResponses = {
     /**
      * Successful Response
      */
-    200: TokenResponse;
+    200: TokenResponse | OAuth2TokenResponse;
 };
 
 export type Oauth2RequestTokenResponse = Oauth2RequestTokenResponses[keyof Oauth2RequestTokenResponses];

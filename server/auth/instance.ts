@@ -16,6 +16,7 @@ import { nameProblem, slugProblem } from "../organizations/service.js";
 import { adminAc, adminRoles, organizationAc, organizationRoles } from "./access.js";
 import { trustedOrigins, type AuthConfig } from "./config.js";
 import { invitationEmail, resetPasswordEmail, verificationEmail } from "./emails.js";
+import { oauthPluginFactories } from "./oauth.js";
 import { renamed, tableName, type ModelNaming } from "./tables.js";
 
 /** The header our Express mount sets to the client's address before better-auth sees the request. */
@@ -73,6 +74,7 @@ function authOptions({ connection, config }: AuthDeps) {
   const core = renamed(getAuthTables({ rateLimit: { storage: "database" } }));
   const coreModel = (model: string) => ({ modelName: tableName(model), fields: core[model].fields });
 
+  const oauth = oauthPluginFactories(config, pool);
   const plugins = [
     named((schema) => username({ schema })),
     named((schema) => organization({
@@ -114,6 +116,9 @@ function authOptions({ connection, config }: AuthDeps) {
     })),
     // A session token as `Authorization: Bearer` (what the device flow hands a command-line tool).
     bearer(),
+    // The OAuth2 / OpenID Connect provider (./oauth.ts).
+    named(oauth.jwt),
+    named(oauth.oauthProvider),
     ...(config.captcha
       ? [
           captcha({
@@ -133,7 +138,8 @@ function authOptions({ connection, config }: AuthDeps) {
       secret: config.secret,
       // An organization's name and settings change through PATCH /v1/organizations/{id} (validated,
       // with its organization.updated event), not through a second way around it.
-      disabledPaths: ["/organization/update"],
+      // (and the jwt plugin's session-to-JWT endpoint, which an OAuth provider does not need).
+      disabledPaths: ["/organization/update", "/token"],
       trustedOrigins: trustedOrigins(config),
       database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: true },
       user: { ...coreModel("user"), deleteUser: { enabled: true } },

@@ -13,6 +13,7 @@ import * as outboxNotify from "./0011_outbox_notify.js";
 import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as auth from "./0020_auth.js";
 import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
+import * as oauth from "./0022_oauth.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -29,4 +30,5 @@ export const migrations = [
   { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
   { name: "0020_auth", ...auth },
   { name: "0021_organization_access_tokens", ...organizationAccessTokens },
+  { name: "0022_oauth", ...oauth },
 ];
