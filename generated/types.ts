@@ -10910,13 +10910,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: CheckoutForbiddenError */
+            /** @description Forbidden: CheckoutForbiddenError, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckoutForbiddenError"];
+                    "application/json": components["schemas"]["CheckoutForbiddenError"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -16791,13 +16791,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: RefundedAlready */
+            /** @description Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefundedAlready"];
+                    "application/json": components["schemas"]["RefundedAlready"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -16970,13 +16970,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -17042,13 +17042,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -90,7 +90,6 @@ export const responseBodySchemas = [
   "Product",
   "Refund",
   "RefundAmountTooHigh",
-  "RefundedAlready",
   "ResourceNotFound",
   "RevokeTokenResponse",
   "Subscription",
@@ -223,7 +222,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "checkouts:update": {
     "200": { contentType: "application/json", schema: "Checkout" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "CheckoutForbiddenError" },
+    "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/CheckoutForbiddenError"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
   },
@@ -856,7 +855,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "201": { contentType: "application/json", schema: "Refund" },
     "400": { contentType: "application/json", schema: "RefundAmountTooHigh" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "RefundedAlready" },
+    "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/RefundedAlready"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
   },
   "refunds:list": {
@@ -887,7 +886,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "subscriptions:revoke": {
     "200": { contentType: "application/json", schema: "Subscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "AlreadyCanceledSubscription" },
+    "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/AlreadyCanceledSubscription"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: "SubscriptionLocked" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
@@ -895,7 +894,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "subscriptions:update": {
     "200": { contentType: "application/json", schema: "Subscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "AlreadyCanceledSubscription" },
+    "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/AlreadyCanceledSubscription"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: "SubscriptionLocked" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },

@@ -10016,9 +10016,9 @@ export type CheckoutsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: CheckoutForbiddenError
+     * Forbidden: CheckoutForbiddenError, or NotPermitted (the token lacks a required scope)
      */
-    403: CheckoutForbiddenError;
+    403: CheckoutForbiddenError | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -14521,9 +14521,9 @@ export type RefundsCreateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: RefundedAlready
+     * Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope)
      */
-    403: RefundedAlready;
+    403: RefundedAlready | NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -14639,9 +14639,9 @@ export type SubscriptionsRevokeErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope)
      */
-    403: AlreadyCanceledSubscription;
+    403: AlreadyCanceledSubscription | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -14727,9 +14727,9 @@ export type SubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope)
      */
-    403: AlreadyCanceledSubscription;
+    403: AlreadyCanceledSubscription | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
