@@ -15351,6 +15351,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
+            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "oauth2:revoke_token": {
@@ -15393,6 +15402,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
+            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
         };
     };
     "oauth2:request_token": {
@@ -15433,6 +15451,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

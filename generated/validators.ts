@@ -701,16 +701,19 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "200": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/IntrospectTokenResponse"},{"$ref":"borealis#/components/schemas/IntrospectTokenInactive"}]} },
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
   },
   "oauth2:request_token": {
     "200": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/TokenResponse"},{"$ref":"borealis#/components/schemas/OAuth2TokenResponse"}]} },
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
   },
   "oauth2:revoke_token": {
     "200": { contentType: "application/json", schema: "RevokeTokenResponse" },
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
   },
   "oauth2:userinfo": {
     "200": { contentType: "application/json", schema: "UserInfo" },

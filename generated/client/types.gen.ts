@@ -13422,6 +13422,10 @@ export type Oauth2IntrospectTokenErrors = {
      * Unauthorized: the client could not be authenticated (invalid_client)
      */
     401: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
+     */
+    422: HttpValidationError;
 };
 
 export type Oauth2IntrospectTokenError = Oauth2IntrospectTokenErrors[keyof Oauth2IntrospectTokenErrors];
@@ -13451,6 +13455,10 @@ export type Oauth2RevokeTokenErrors = {
      * Unauthorized: the client could not be authenticated (invalid_client)
      */
     401: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
+     */
+    422: HttpValidationError;
 };
 
 export type Oauth2RevokeTokenError = Oauth2RevokeTokenErrors[keyof Oauth2RevokeTokenErrors];
@@ -13480,6 +13488,10 @@ export type Oauth2RequestTokenErrors = {
      * Unauthorized: the client could not be authenticated (invalid_client)
      */
     401: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
+     */
+    422: HttpValidationError;
 };
 
 export type Oauth2RequestTokenError = Oauth2RequestTokenErrors[keyof Oauth2RequestTokenErrors];
