@@ -132,7 +132,8 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
     .where("members.user_id", caller.userId)
     .orderBy("organizations.created_at")
     .select("organizations.id", "organizations.slug", "organizations.avatar_url");
-  const session = await db("sessions").where({ user_id: caller.userId }).orderBy("updated_at", "desc").first("active_organization_id");
+  // The organization the consent would be for: the session's active one.
+  const session = caller.sessionId ? await db("sessions").where({ id: caller.sessionId }).first("active_organization_id") : undefined;
   const sub = organizations.find((o) => o.id === session?.active_organization_id) ?? null;
   return { client: publicClient, sub_type: "organization", sub, scopes, organizations };
 }

@@ -176,6 +176,7 @@ describe("OAuth2 provider", () => {
     const described = await withQuery.oauth2.authorize();
     expect(described).toMatchObject({ subType: "organization", scopes: ["openid", "email", "products:read"], client: { clientId: registered.client_id, clientName: "Acme integration" } });
     expect(described.subType === "organization" && described.organizations.map((o) => o.id)).toEqual([owner.organizationId]);
+    expect(described.subType === "organization" && described.sub?.id).toBe(owner.organizationId);
 
     // token (authorization code, a confidential client without PKCE, as the client sends it), introspect, userinfo, revoke.
     const url = new URL(`${api.url}/api/auth/oauth2/authorize`);
