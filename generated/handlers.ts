@@ -792,7 +792,7 @@ export interface OperationTypes {
   };
   "oauth2:authorize": {
     params: {};
-    query: {};
+    query: NonNullable<Ops["oauth2:authorize"]["parameters"]["query"]>;
     body: undefined;
     status: 200;
     result: Ops["oauth2:authorize"]["responses"][200]["content"]["application/json"];

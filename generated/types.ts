@@ -1366,7 +1366,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorize */
+        /**
+         * Authorize
+         * @description What an authorization request asks of the signed-in user (the consent screen's data). The user's browser then approves it through the authorization endpoint the discovery document names.
+         */
         get: operations["oauth2:authorize"];
         put?: never;
         post?: never;
@@ -7321,6 +7324,11 @@ export interface components {
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
+        /** @description The answer for a token that is not active (unknown, expired, revoked, or not the caller's to see), as RFC 7662 has it. */
+        IntrospectTokenInactive: {
+            /** @constant */
+            active: false;
+        };
         IntrospectTokenRequest: {
             token: string;
             token_type_hint?: components["schemas"]["IntrospectTokenRequestTokenTypeHint"] | null;
@@ -8096,6 +8104,21 @@ export interface components {
             logo_uri: string | null;
             tos_uri: string | null;
             policy_uri: string | null;
+        };
+        /** @description An OAuth 2.0 error (RFC 6749 section 5.2). */
+        OAuth2Error: {
+            error: string;
+            error_description?: string;
+        };
+        /** @description A token response as RFC 6749 has it, when the grant has no refresh token (no offline_access scope) or no ID token (no openid scope). With both it is also a TokenResponse. */
+        OAuth2TokenResponse: {
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            expires_in: number;
+            refresh_token?: string;
+            scope: string;
+            id_token?: string;
         };
         Order: {
             /** @description The ID of the object. */
@@ -11067,13 +11090,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: CheckoutForbiddenError */
+            /** @description Forbidden: CheckoutForbiddenError, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckoutForbiddenError"];
+                    "application/json": components["schemas"]["CheckoutForbiddenError"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -16113,7 +16136,19 @@ export interface operations {
     };
     "oauth2:authorize": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The client asking for authorization. */
+                client_id?: string;
+                /** @description The scopes asked for, space separated (default the client's). */
+                scope?: string;
+                redirect_uri?: string;
+                response_type?: string;
+                state?: string;
+                code_challenge?: string;
+                code_challenge_method?: string;
+                /** @description Whether the token is to act for the user or for an organization (default organization when an organization's scopes are asked for). */
+                sub_type?: components["schemas"]["SubType"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16147,6 +16182,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotPermitted"];
                 };
             };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
             default: {
                 headers: {
@@ -16177,7 +16221,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IntrospectTokenResponse"];
+                    "application/json": components["schemas"]["IntrospectTokenResponse"] | components["schemas"]["IntrospectTokenInactive"];
+                };
+            };
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
@@ -16213,6 +16284,33 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeTokenResponse"];
                 };
             };
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
             default: {
                 headers: {
@@ -16243,7 +16341,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenResponse"];
+                    "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["OAuth2TokenResponse"];
+                };
+            };
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
@@ -17809,13 +17934,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: RefundedAlready */
+            /** @description Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefundedAlready"];
+                    "application/json": components["schemas"]["RefundedAlready"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -18015,13 +18140,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -18096,13 +18221,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -1,45 +1,33 @@
-// `make run`: the whole stack on this machine. Starts Postgres (.data/pg) and the Temporal dev
-// server (.data/temporal.db), migrates, seeds the demo organization, starts the Temporal worker
-// and the API, and prints how to use it. Ctrl-C / SIGTERM stops the API, the worker, Temporal
-// and Postgres, in that order, and exits 0. Data is kept in .data/ across restarts.
+// `make run`: the whole stack on this machine. Starts Postgres (.data/pg), the Temporal dev
+// server (.data/temporal.db) and Mailpit (.data/mailpit.db, where every email lands), migrates,
+// seeds the demo organization and its owner, starts the Temporal worker and the API, and prints
+// how to use it. Ctrl-C / SIGTERM stops the API, the worker, Mailpit, Temporal and Postgres, in
+// that order, and exits 0. Data is kept in .data/ across restarts.
 //
-// Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS (use those
-// instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port).
+// Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS / SMTP_URL (use
+// those instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port),
+// BETTER_AUTH_SECRET (else one kept in .data/auth-secret).
 import { randomBytes } from "node:crypto";
-import { hashPassword } from "better-auth/crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
-import { startApi } from "../server/main.js";
+import { startApi, type ApiHandle } from "../server/main.js";
 import { seedDemo } from "../server/seed.js";
 import { startWorker } from "../workflows/worker.js";
-import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
+import { seedDemoOwner } from "../server/auth/demo-owner.js";
+import {
+  DATA_DIR, ROOT, freePort, startMailpit, startPostgres, startTemporal, type MailpitHandle, type PostgresHandle, type TemporalHandle,
+} from "./services.js";
 
 const RUN_FILE = path.join(DATA_DIR, "run.json");
-const OWNER_FILE = path.join(DATA_DIR, "demo-owner.json");
 
-/**
- * The demo organization's owner, who signs in to the console: a verified user with a password
- * (hashed with better-auth's own hasher, as its sign-up stores it) and owner of the demo
- * organization. Kept in .data/demo-owner.json across restarts; made again if that file is gone.
- */
-async function demoOwner(knex: Knex, organizationId: string): Promise<{ email: string; password: string }> {
-  if (existsSync(OWNER_FILE)) {
-    const saved = JSON.parse(readFileSync(OWNER_FILE, "utf8")) as { email: string; password: string };
-    if (await knex("users").where({ email: saved.email }).first("id")) return saved;
-  }
-  const owner = { email: "owner@demo.example", password: randomBytes(9).toString("base64url") };
-  const password = await hashPassword(owner.password);
-  await knex.transaction(async (trx) => {
-    // a user left by an older .data whose password file is gone: replaced (its sessions end)
-    await trx("users").where({ email: owner.email }).delete();
-    const [user] = await trx("users").insert({ name: "Demo Owner", email: owner.email, email_verified: true }).returning("id");
-    await trx("accounts").insert({ account_id: user.id, provider_id: "credential", user_id: user.id, password });
-    await trx("members").insert({ organization_id: organizationId, user_id: user.id, role: "owner" });
-  });
-  writeFileSync(OWNER_FILE, JSON.stringify(owner, null, 2) + "\n", { mode: 0o600 });
-  return owner;
+/** The secret sessions are signed with: BETTER_AUTH_SECRET, or one made once and kept in the data dir. */
+function authSecret(): string {
+  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  const file = path.join(DATA_DIR, "auth-secret");
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
 }
 
 function isAlive(pid: number): boolean {
@@ -76,9 +64,10 @@ async function main() {
   // Everything started so far, stopped in reverse order of importance: API, worker, Temporal, Postgres.
   let db: PostgresHandle | undefined;
   let temporal: TemporalHandle | undefined;
+  let mailpit: MailpitHandle | undefined;
   let knex: Knex | undefined;
   let worker: { shutdown(): Promise<void> } | undefined;
-  let api: { url: string; close(): Promise<void> } | undefined;
+  let api: ApiHandle | undefined;
   let shuttingDown: Promise<void> | undefined;
 
   const step = async (name: string, fn: (() => Promise<unknown>) | undefined) => {
@@ -95,6 +84,7 @@ async function main() {
     (shuttingDown ??= (async () => {
       await step("API", api && (() => api!.close()));
       await step("worker", worker && (() => worker!.shutdown()));
+      await step("Mailpit", mailpit && (() => mailpit!.stop()));
       await step("database pool", knex && (() => knex!.destroy()));
       await step("Temporal", temporal && (() => temporal!.stop()));
       await step("Postgres", db && (() => db!.stop()));
@@ -120,12 +110,15 @@ async function main() {
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, onSignal);
 
   try {
-    say("Starting Postgres and Temporal…");
+    say("Starting Postgres, Temporal and Mailpit…");
     const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 0) || (await freePort());
-    [db, temporal] = await Promise.all([
+    [db, temporal, mailpit] = await Promise.all([
       startPostgres({ dataDir: path.join(DATA_DIR, "pg"), persistent: true }),
       startTemporal({ dbFile: path.join(DATA_DIR, "temporal.db"), uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort }),
+      process.env.SMTP_URL ? undefined : startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") }),
     ]);
+    if (mailpit) process.env.SMTP_URL = mailpit.smtpUrl;
+    process.env.BETTER_AUTH_SECRET = authSecret();
     if (shuttingDown) return;
 
     knex = createKnex(db.url);
@@ -144,6 +137,7 @@ async function main() {
       throw err;
     }
     if (shuttingDown) return;
+    const owner = await seedDemoOwner(api.auth, knex, seeded.organization.id, path.join(DATA_DIR, "demo-owner.json"));
 
     writeFileSync(
       RUN_FILE,
@@ -151,16 +145,16 @@ async function main() {
     );
 
     const { organization, token } = seeded;
-    const owner = await demoOwner(knex, organization.id);
     const rel = path.relative(process.cwd(), DATA_DIR) || DATA_DIR;
     say();
     say("Borealis is running.");
     say();
     say(`  API            ${api.url}`);
     say(`  API docs       ${api.url}/docs`);
-    say(`  Console        ${api.url}/dashboard/`);
-    say(`                 sign in as ${owner.email}, password ${owner.password} (the demo organization's owner)`);
+    say(`  Sign in        ${api.url}/dashboard/ (the console)`);
     say(`  Organization   ${organization.slug} (id ${organization.id})`);
+    say(`  Demo owner     ${owner.email} / ${owner.password ?? "(the password you chose)"}`);
+    say(`  Inbox          ${mailpit ? `${mailpit.httpUrl} (Mailpit: every email the platform sends)` : `SMTP_URL (${process.env.SMTP_URL})`}`);
     say(`  Access token   ${token}`);
     say(`  Temporal       ${temporal.address}${temporal.uiUrl ? ` (Web UI ${temporal.uiUrl})` : ""}`);
     say(`  Postgres       ${db.url}`);

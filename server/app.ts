@@ -13,9 +13,8 @@ import type { ErrorObject, Options as AjvOptions } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
-import { authenticateCustomer, bearer, requireScopes, type Caller } from "./kit/auth.js";
 import type { OrganizationTokens } from "./kit/org-tokens.js";
-import { ApiError, NotImplemented, NotPermitted, RequestValidationError, ResourceNotFound, Unauthorized, type ValidationIssue } from "./kit/errors.js";
+import { ApiError, NotImplemented, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
 import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
@@ -28,7 +27,8 @@ import { UI_APPS } from "./ui-apps.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
-import { checkOrigin, hasSessionCookie, sessionCallers } from "./auth/session.js";
+import { resolveCaller } from "./auth/callers.js";
+import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
@@ -44,8 +44,6 @@ export interface AppOptions {
   /** The browser apps served beside the API (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
 }
-
-type OperationMeta = (typeof operations)[OperationId];
 
 // openapi-backend builds an Ajv per operation on its first request (quick: true); checking each
 // schema against the meta-schema there compiled the meta-schema every time (half of a first
@@ -253,47 +251,6 @@ function installFastParsing(api: OpenAPIBackend): void {
   }) as typeof router.parseRequest;
 }
 
-/** Who calls /v1: a bearer token, or else a signed-in member's session cookie (see ./auth/session.ts). */
-async function authenticate(
-  db: Knex,
-  { auth, tokens, trusted }: { auth: BorealisAuth; tokens: OrganizationTokens; trusted: readonly string[] },
-  operationId: OperationId,
-  meta: OperationMeta,
-  req: Request,
-): Promise<Caller> {
-  let token = bearer(req.header("authorization"));
-  let session = null;
-  if (token && !token.startsWith("polar_")) {
-    // Not one of our tokens: a better-auth session token (from the device flow), as a bearer.
-    session = sessionCallers(auth, db, { authorization: `Bearer ${token}` });
-    token = null;
-  } else if (!token && hasSessionCookie(req.headers)) {
-    session = sessionCallers(auth, db, req.headers);
-    checkOrigin(req.method, req.headers, trusted);
-  }
-  switch (meta.security) {
-    case "access_token": {
-      // Only a user creates organizations (as in Polar): not an organization's token.
-      if (operationId === "organizations:create") {
-        if (session) return session.user();
-        if (token) await tokens.authenticate(token);
-        throw token ? new NotPermitted("Organizations are created by a signed-in user, not with an organization access token.") : new Unauthorized("Missing bearer token.");
-      }
-      const caller = session ? await session.member() : await tokens.authenticate(token);
-      requireScopes(caller, meta.scopes);
-      return caller;
-    }
-    case "optional_access_token":
-      return token ? tokens.authenticate(token) : session ? session.member() : { kind: "anonymous" };
-    case "customer_session":
-      // A customer session holds every customer_portal scope: no scope check.
-      return authenticateCustomer(db, token);
-    default:
-      // public and client-credential operations authenticate inside their handlers.
-      return { kind: "anonymous" };
-  }
-}
-
 export class ResponseContractViolation extends Error {}
 
 /** A router consulted only for paths under `prefix` (the others skip its layers); case-insensitive like Express routing. */
@@ -357,7 +314,7 @@ export function requestIdOf(given: string | undefined): string {
 }
 
 export function createApp({ knex, auth, authConfig, tokens, validateResponses = false, uiApps = UI_APPS }: AppOptions): express.Express {
-  const callers = { auth, tokens, trusted: trustedOrigins(authConfig) };
+  const callers = { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) };
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
     definition,
@@ -375,7 +332,7 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const meta = operations[c.operation.operationId as OperationId];
-      res.locals.caller = await authenticate(knex, callers, c.operation.operationId as OperationId, meta, req);
+      res.locals.caller = await resolveCaller(callers, c.operation.operationId as OperationId, meta, req);
     },
     preOperationHandler: (c: OpenApiContext) => {
       rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });
@@ -409,6 +366,9 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
           return res.locals.log as Logger;
         },
         requestId: res.locals.requestId,
+        headers: _req.headers,
+        auth,
+        publicUrl: authConfig.baseURL,
       };
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
       const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
@@ -483,6 +443,9 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       requestContext,
       // Sign-in, sessions, organizations and members (better-auth): it reads its own bodies.
       under(AUTH_BASE_PATH, authRoutes(auth, authConfig)),
+      // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).
+      under("/.well-known/", wellKnownRoutes(auth, authConfig.baseURL)),
+      under("/v1/oauth2/register", clientRegistrationRoutes(auth, authConfig.baseURL)),
       // File bytes (local storage: part uploads, signed downloads, public media), outside the
       // contract. Before the body parsers: a part is raw bytes whatever its content type.
       under("/files", storageRoutes(knex)),

@@ -14,11 +14,6 @@ export const notBuilt = [
   "events:list_names",
   "metrics:get",
   "metrics:limits",
-  "oauth2:authorize",
-  "oauth2:introspect_token",
-  "oauth2:request_token",
-  "oauth2:revoke_token",
-  "oauth2:userinfo",
 ] as const satisfies readonly OperationId[];
 
 export type NotBuiltOperationId = (typeof notBuilt)[number];

@@ -1723,6 +1723,7 @@ export const metricsLimits = <ThrowOnError extends boolean = false>(options?: Op
 
 /**
  * Authorize
+ * What an authorization request asks of the signed-in user (the consent screen's data). The user's browser then approves it through the authorization endpoint the discovery document names.
  */
 export const oauth2Authorize = <ThrowOnError extends boolean = false>(options?: Options<Oauth2AuthorizeData, ThrowOnError>) => {
     return (options?.client ?? client).get<Oauth2AuthorizeResponses, Oauth2AuthorizeErrors, ThrowOnError>({

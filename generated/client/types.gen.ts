@@ -5985,6 +5985,13 @@ export type HttpValidationError = {
     detail?: Array<ValidationError>;
 };
 
+/**
+ * The answer for a token that is not active (unknown, expired, revoked, or not the caller's to see), as RFC 7662 has it.
+ */
+export type IntrospectTokenInactive = {
+    active: false;
+};
+
 export type IntrospectTokenRequest = {
     token: string;
     token_type_hint?: IntrospectTokenRequestTokenTypeHint | null;
@@ -6909,6 +6916,26 @@ export type OAuth2ClientPublic = {
     logo_uri: string | null;
     tos_uri: string | null;
     policy_uri: string | null;
+};
+
+/**
+ * An OAuth 2.0 error (RFC 6749 section 5.2).
+ */
+export type OAuth2Error = {
+    error: string;
+    error_description?: string;
+};
+
+/**
+ * A token response as RFC 6749 has it, when the grant has no refresh token (no offline_access scope) or no ID token (no openid scope). With both it is also a TokenResponse.
+ */
+export type OAuth2TokenResponse = {
+    access_token: string;
+    token_type: 'Bearer';
+    expires_in: number;
+    refresh_token?: string;
+    scope: string;
+    id_token?: string;
 };
 
 export type Order = {
@@ -10085,9 +10112,9 @@ export type CheckoutsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: CheckoutForbiddenError
+     * Forbidden: CheckoutForbiddenError, or NotPermitted (the token lacks a required scope)
      */
-    403: CheckoutForbiddenError;
+    403: CheckoutForbiddenError | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -13739,7 +13766,25 @@ export type MetricsLimitsResponse = MetricsLimitsResponses[keyof MetricsLimitsRe
 export type Oauth2AuthorizeData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The client asking for authorization.
+         */
+        client_id?: string;
+        /**
+         * The scopes asked for, space separated (default the client's).
+         */
+        scope?: string;
+        redirect_uri?: string;
+        response_type?: string;
+        state?: string;
+        code_challenge?: string;
+        code_challenge_method?: string;
+        /**
+         * Whether the token is to act for the user or for an organization (default organization when an organization's scopes are asked for).
+         */
+        sub_type?: SubType;
+    };
     url: '/v1/oauth2/authorize';
 };
 
@@ -13752,6 +13797,10 @@ export type Oauth2AuthorizeErrors = {
      * Forbidden: NotPermitted (the token lacks a required scope)
      */
     403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -13778,6 +13827,18 @@ export type Oauth2IntrospectTokenData = {
 
 export type Oauth2IntrospectTokenErrors = {
     /**
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: the client could not be authenticated (invalid_client)
+     */
+    401: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
+     */
+    422: HttpValidationError;
+    /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
     default: _Error;
@@ -13789,7 +13850,7 @@ export type Oauth2IntrospectTokenResponses = {
     /**
      * Successful Response
      */
-    200: IntrospectTokenResponse;
+    200: IntrospectTokenResponse | IntrospectTokenInactive;
 };
 
 export type Oauth2IntrospectTokenResponse = Oauth2IntrospectTokenResponses[keyof Oauth2IntrospectTokenResponses];
@@ -13802,6 +13863,18 @@ export type Oauth2RevokeTokenData = {
 };
 
 export type Oauth2RevokeTokenErrors = {
+    /**
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: the client could not be authenticated (invalid_client)
+     */
+    401: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
+     */
+    422: HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -13828,6 +13901,18 @@ export type Oauth2RequestTokenData = {
 
 export type Oauth2RequestTokenErrors = {
     /**
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     */
+    400: OAuth2Error;
+    /**
+     * Unauthorized: the client could not be authenticated (invalid_client)
+     */
+    401: OAuth2Error;
+    /**
+     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
+     */
+    422: HttpValidationError;
+    /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
     default: _Error;
@@ -13839,7 +13924,7 @@ export type Oauth2RequestTokenResponses = {
     /**
      * Successful Response
      */
-    200: TokenResponse;
+    200: TokenResponse | OAuth2TokenResponse;
 };
 
 export type Oauth2RequestTokenResponse = Oauth2RequestTokenResponses[keyof Oauth2RequestTokenResponses];
@@ -14960,9 +15045,9 @@ export type RefundsCreateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: RefundedAlready
+     * Forbidden: RefundedAlready, or NotPermitted (the token lacks a required scope)
      */
-    403: RefundedAlready;
+    403: RefundedAlready | NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -15086,9 +15171,9 @@ export type SubscriptionsRevokeErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope)
      */
-    403: AlreadyCanceledSubscription;
+    403: AlreadyCanceledSubscription | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -15182,9 +15267,9 @@ export type SubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks a required scope)
      */
-    403: AlreadyCanceledSubscription;
+    403: AlreadyCanceledSubscription | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */

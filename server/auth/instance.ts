@@ -1,7 +1,8 @@
 // The better-auth instance: email + password (verified email required, reset by email), username
 // sign-in, sessions with a cookie cache, organizations (= Borealis organizations) with members,
-// invitations and teams, platform admins, an optional captcha, device authorization, and a rate
-// limiter kept in PostgreSQL so that every API process shares it.
+// invitations and teams, platform admins, an optional captcha, device authorization, the OAuth2 /
+// OpenID Connect provider (./oauth.ts), and a rate limiter kept in PostgreSQL so that every API
+// process shares it. docs/AUTH.md describes it all.
 //
 // Its records live in our database under our names (./tables.ts); server/migrations/0020_auth.ts
 // creates them, and test/auth/schema.test.ts fails when better-auth expects anything else.
@@ -16,6 +17,7 @@ import { nameProblem, slugProblem } from "../organizations/service.js";
 import { adminAc, adminRoles, organizationAc, organizationRoles } from "./access.js";
 import { trustedOrigins, type AuthConfig } from "./config.js";
 import { invitationEmail, resetPasswordEmail, verificationEmail } from "./emails.js";
+import { oauthPluginFactories } from "./oauth.js";
 import { renamed, tableName, type ModelNaming } from "./tables.js";
 
 /** The header our Express mount sets to the client's address before better-auth sees the request. */
@@ -73,6 +75,7 @@ function authOptions({ connection, config }: AuthDeps) {
   const core = renamed(getAuthTables({ rateLimit: { storage: "database" } }));
   const coreModel = (model: string) => ({ modelName: tableName(model), fields: core[model].fields });
 
+  const oauth = oauthPluginFactories(config, pool);
   const plugins = [
     named((schema) => username({ schema })),
     named((schema) => organization({
@@ -81,9 +84,8 @@ function authOptions({ connection, config }: AuthDeps) {
       roles: organizationRoles,
       creatorRole: "owner",
       teams: { enabled: true },
-      // Settings, members and invitations are changed through the API and these endpoints; an
-      // organization holding orders and subscriptions is never deleted from under them, and its
-      // name and settings change through PATCH /v1/organizations/{id} (validated, with its event).
+      // Owners hold the "organization: delete" permission (the specification's roles), but an
+      // organization holding orders and subscriptions is not deleted from under them.
       disableOrganizationDeletion: true,
       requireEmailVerificationOnInvitation: true,
       sendInvitationEmail: async (data: { id: string; email: string; role: string; organization: { name: string }; inviter: { user: { name: string; email: string } } }) => {
@@ -114,6 +116,9 @@ function authOptions({ connection, config }: AuthDeps) {
     })),
     // A session token as `Authorization: Bearer` (what the device flow hands a command-line tool).
     bearer(),
+    // The OAuth2 / OpenID Connect provider (./oauth.ts).
+    named(oauth.jwt),
+    named(oauth.oauthProvider),
     ...(config.captcha
       ? [
           captcha({
@@ -132,8 +137,9 @@ function authOptions({ connection, config }: AuthDeps) {
       basePath: "/api/auth",
       secret: config.secret,
       // An organization's name and settings change through PATCH /v1/organizations/{id} (validated,
-      // with its organization.updated event), not through a second way around it.
-      disabledPaths: ["/organization/update"],
+      // with its organization.updated event), not a second way around it; and the jwt plugin's
+      // session-to-JWT endpoint is not needed by the OAuth2 provider.
+      disabledPaths: ["/organization/update", "/token"],
       trustedOrigins: trustedOrigins(config),
       database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: true },
       user: { ...coreModel("user"), deleteUser: { enabled: true } },

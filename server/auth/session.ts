@@ -65,7 +65,10 @@ export function sessionCallers(auth: BorealisAuth, db: Knex, headers: IncomingHt
         return { userId: s.user.id, sessionId: s.session.id, activeOrganizationId: active ?? null };
       }));
   return {
-    user: async () => ({ kind: "user", userId: (await session()).userId }),
+    user: async () => {
+      const s = await session();
+      return { kind: "user", userId: s.userId, sessionId: s.sessionId };
+    },
     member: async () => {
       const s = await session();
       if (!s.activeOrganizationId || !isUuid(s.activeOrganizationId)) {

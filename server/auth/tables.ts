@@ -13,6 +13,7 @@ const TABLES: Record<string, string> = {
 /** Columns whose name is not the snake_case of the field. */
 const COLUMNS: Record<string, Record<string, string>> = {
   organization: { logo: "avatar_url" },
+  oauthClient: { requirePKCE: "require_pkce" },
 };
 
 /** The models better-auth itself owns: plugins may add fields to them but not rename them. */

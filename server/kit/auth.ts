@@ -17,8 +17,8 @@ export type Caller =
       member?: { userId: string; role: string };
     }
   | { kind: "customer"; customerId: string; organizationId: string }
-  /** A signed-in user acting for no organization (creating one). */
-  | { kind: "user"; userId: string }
+  /** A signed-in user acting for no organization (creating one), or an OAuth2 token granted user scopes only. */
+  | { kind: "user"; userId: string; sessionId?: string; oauth?: { scopes: ReadonlySet<string> } }
   | { kind: "anonymous" };
 
 export type OrganizationCaller = Extract<Caller, { kind: "organization" }>;

@@ -1,6 +1,8 @@
 // What every handler receives besides its validated input: the database, the caller, a logger
-// bound to the request id.
+// bound to the request id, the request's headers, and better-auth.
+import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
+import type { BorealisAuth } from "../auth/instance.js";
 import type { Caller, OrganizationCaller } from "./auth.js";
 import { Unauthorized } from "./errors.js";
 import type { Logger } from "./logger.js";
@@ -10,6 +12,11 @@ export interface Ctx {
   caller: Caller;
   log: Logger;
   requestId: string;
+  /** The request's headers (the OAuth2 endpoints hand the request on to better-auth). */
+  headers: IncomingHttpHeaders;
+  /** better-auth (the OAuth2 provider lives in it) and the API's public URL. */
+  auth: BorealisAuth;
+  publicUrl: string;
 }
 
 /** The organization caller of a merchant operation (the router authenticated it already). */

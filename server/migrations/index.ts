@@ -14,6 +14,7 @@ import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as checkoutQuote from "./0013_checkout_quote.js";
 import * as auth from "./0020_auth.js";
 import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
+import * as oauth from "./0022_oauth.js";
 import * as webhookFailedEvents from "./0050_webhook_failed_events.js";
 
 export const migrations = [
@@ -32,5 +33,6 @@ export const migrations = [
   { name: "0013_checkout_quote", ...checkoutQuote },
   { name: "0020_auth", ...auth },
   { name: "0021_organization_access_tokens", ...organizationAccessTokens },
+  { name: "0022_oauth", ...oauth },
   { name: "0050_webhook_failed_events", ...webhookFailedEvents },
 ];

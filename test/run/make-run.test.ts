@@ -12,6 +12,7 @@ import { Polar } from "@polar-sh/sdk";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, ROOT } from "../../scripts/services.js";
+import { signedOutClient } from "../helpers/auth.js";
 
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
 // Runs still going when a test fails are stopped in afterAll (their Postgres and Temporal with them).
@@ -19,8 +20,8 @@ const live = new Set<ChildProcess>();
 
 async function startRun(port: number) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
-  delete env.DATABASE_URL;
-  delete env.TEMPORAL_ADDRESS;
+  // Its own Postgres, Temporal, Mailpit and secret, as on a new machine (not the test suite's).
+  for (const name of ["DATABASE_URL", "TEMPORAL_ADDRESS", "SMTP_URL", "MAILPIT_URL", "BETTER_AUTH_SECRET", "AUTH_RATE_LIMIT"]) delete env[name];
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   child.on("exit", () => live.delete(child));
@@ -35,12 +36,15 @@ async function startRun(port: number) {
   const api = /API\s+(http\S+)/.exec(out)![1];
   const docs = /API docs\s+(http\S+)/.exec(out)![1];
   const token = /Access token\s+(polar_oat_\S+)/.exec(out)![1];
+  const signIn = /Sign in\s+(http\S+)/.exec(out)![1];
+  const [, ownerEmail, ownerPassword] = /Demo owner\s+(\S+) \/ (\S+)/.exec(out)!;
+  const inbox = /Inbox\s+(http\S+)/.exec(out)![1];
   const stop = async () => {
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");
     return { code, out };
   };
-  return { api, docs, token, stop };
+  return { api, docs, token, signIn, ownerEmail, ownerPassword, inbox, stop };
 }
 
 /** What a new user tries first with the printed token: the catalog, then money through the sandbox. */
@@ -122,11 +126,24 @@ describe("make run", () => {
     const denied = await readOnly.products.create({ name: "No", recurringInterval: null, prices: [{ amountType: "free" }] }).then(() => null, (e: unknown) => e);
     expect(denied).toBeInstanceOf(SDKError);
     expect((denied as SDKError).statusCode).toBe(403);
+    // The demo owner signs in with what was printed, owns the demo organization, and the inbox is up.
+    expect(first.signIn).toBe(`${first.api}/dashboard/`);
+    expect((await fetch(`${first.inbox}/api/v1/info`)).status).toBe(200);
+    const owner = signedOutClient(first.api);
+    expect((await owner.client.signIn.email({ email: first.ownerEmail, password: first.ownerPassword })).error).toBeNull();
+    const orgs = await owner.client.organization.list();
+    const demo = orgs.data?.find((o) => o.slug === "demo");
+    expect(demo).toBeDefined();
+    expect((await owner.client.organization.setActive({ organizationId: demo!.id })).error).toBeNull();
+    expect((await owner.fetch(`${first.api}/v1/products/?limit=100`)).status).toBe(200);
     const stopped = await first.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.out).toContain("stopped Postgres");
 
     const second = await startRun(port);
+    // Same owner and password, and the session made before the restart still holds (the kept secret).
+    expect([second.ownerEmail, second.ownerPassword]).toEqual([first.ownerEmail, first.ownerPassword]);
+    expect((await owner.fetch(`${second.api}/v1/products/?limit=1`)).status).toBe(200);
     const again = new Polar({ accessToken: second.token, serverURL: second.api });
     const names = (await again.products.list({ limit: 100 })).result.items.map((p) => p.name);
     expect(names).toContain("Renamed during the run");

@@ -1,0 +1,157 @@
+// The OAuth2 / OpenID Connect provider: better-auth's oauth-provider (authorization code with PKCE
+// S256, refresh tokens rotated with reuse detection, revocation, introspection, client
+// registration) and its jwt plugin (ID tokens, JWKS), configured the way Polar's provider behaves:
+//
+// - the issuer is the API's own URL; discovery is served at /.well-known/openid-configuration and
+//   names Polar's endpoints (/v1/oauth2/token, /revoke, /introspect, /userinfo, /register), which
+//   hand the request to better-auth (server/oauth2/);
+// - access tokens (`polar_at_…`), refresh tokens (`polar_rt_…`) and client secrets (`polar_cs_…`)
+//   are stored as our SHA-256 hashes, so /v1 verifies an access token itself (oauthCaller);
+// - consent is given per organization: a request for an organization's scopes is tied to the
+//   session's active organization (the token's reference id), and the token then acts for that
+//   organization with its granted scopes, never beyond what its user may still do there; a token
+//   with only user scopes (openid, profile, email, user:read) acts for the user;
+// - clients belong to the organization that was active when they were registered; its owners and
+//   admins manage them.
+import { randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import { jwt } from "better-auth/plugins";
+import { APIError } from "better-auth/api";
+import { oauthProvider } from "@better-auth/oauth-provider";
+import type pg from "pg";
+import { ALL_SCOPES, hashToken, type OrganizationCaller, type UserCaller } from "../kit/auth.js";
+import { NotPermitted, Unauthorized } from "../kit/errors.js";
+import { isUuid } from "../kit/ids.js";
+import type { AuthConfig } from "./config.js";
+import { scopesOfRole } from "./session.js";
+
+export const ACCESS_TOKEN_PREFIX = "polar_at_";
+export const REFRESH_TOKEN_PREFIX = "polar_rt_";
+export const CLIENT_SECRET_PREFIX = "polar_cs_";
+export const CLIENT_ID_PREFIX = "polar_ci_";
+
+/** Scopes about the user alone; every other scope is an organization's. */
+export const USER_SCOPES: ReadonlySet<string> = new Set(["openid", "profile", "email", "offline_access", "user:read"]);
+/** Not for third-party applications: they cannot make access tokens. */
+const NOT_FOR_OAUTH: ReadonlySet<string> = new Set(["organization_access_tokens:read", "organization_access_tokens:write"]);
+/** Every scope a client may ask for (offline_access for a refresh token). */
+export const OAUTH_SCOPES: string[] = ["offline_access", ...ALL_SCOPES.filter((s) => !NOT_FOR_OAUTH.has(s))];
+
+export const needsOrganization = (scopes: readonly string[]) => scopes.some((s) => !USER_SCOPES.has(s));
+
+const randomId = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
+
+/** Whether the user holds one of `roles` in the organization. */
+async function memberRole(pool: pg.Pool, organizationId: string | null | undefined, userId: string): Promise<string | null> {
+  if (!organizationId || !isUuid(organizationId)) return null;
+  const { rows } = await pool.query<{ role: string }>("select role from members where organization_id = $1 and user_id = $2", [organizationId, userId]);
+  return rows[0]?.role ?? null;
+}
+
+const manages = (role: string | null) => !!role && role.split(",").some((r) => r === "owner" || r === "admin");
+
+/** The jwt and oauth-provider plugins, named for our tables by `named` (see ./instance.ts). */
+export function oauthPluginFactories(config: AuthConfig, pool: pg.Pool) {
+  return {
+    jwt: (schema?: Record<string, { modelName?: string; fields: Record<string, string> }>) =>
+      jwt({ schema, jwt: { issuer: config.baseURL, expirationTime: "1h" } }),
+    oauthProvider: (schema?: Record<string, { modelName?: string; fields: Record<string, string> }>) =>
+      oauthProvider({
+        schema,
+        loginPage: `${config.appURL}/sign-in`,
+        consentPage: `${config.appURL}/oauth/consent`,
+        scopes: OAUTH_SCOPES,
+        clientRegistrationDefaultScopes: ["openid", "profile", "email"],
+        clientRegistrationAllowedScopes: OAUTH_SCOPES,
+        allowDynamicClientRegistration: true,
+        // A confidential client (client_secret) may skip PKCE, as Polar's client does; public clients
+        // (token_endpoint_auth_method none) always use it, S256 only.
+        clientRegistrationRequirePKCE: false,
+        accessTokenExpiresIn: 3600,
+        refreshTokenExpiresIn: 30 * 24 * 3600,
+        // Strict rotation: a refresh token used twice ends its whole family.
+        refreshTokenReuseInterval: 0,
+        prefix: { opaqueAccessToken: ACCESS_TOKEN_PREFIX, refreshToken: REFRESH_TOKEN_PREFIX, clientSecret: CLIENT_SECRET_PREFIX },
+        generateClientId: () => randomId(CLIENT_ID_PREFIX),
+        storeTokens: { hash: async (token: string) => hashToken(token) },
+        grantTypes: ["authorization_code", "refresh_token"],
+        advertisedMetadata: { scopes_supported: OAUTH_SCOPES },
+        clientReference: ({ session }) => {
+          const active = (session as { activeOrganizationId?: string | null } | undefined)?.activeOrganizationId;
+          return active ?? undefined;
+        },
+        clientPrivileges: async ({ action, user, session }) => {
+          if (!user) return false;
+          const active = (session as { activeOrganizationId?: string | null } | undefined)?.activeOrganizationId;
+          const role = await memberRole(pool, active, user.id);
+          return action === "read" || action === "list" ? role !== null : manages(role);
+        },
+        postLogin: {
+          page: `${config.appURL}/oauth/organization`,
+          // An organization's scopes need an active organization the user belongs to.
+          shouldRedirect: async ({ session, user, scopes }) => {
+            if (!needsOrganization(scopes)) return false;
+            const active = (session as { activeOrganizationId?: string | null }).activeOrganizationId;
+            return (await memberRole(pool, active, user.id)) === null;
+          },
+          consentReferenceId: async ({ session, user, scopes }) => {
+            if (!needsOrganization(scopes)) return undefined;
+            const active = (session as { activeOrganizationId?: string | null }).activeOrganizationId;
+            if ((await memberRole(pool, active, user.id)) === null) {
+              throw new APIError("BAD_REQUEST", { error: "invalid_request", error_description: "choose an organization to authorize the application for" });
+            }
+            return active ?? undefined;
+          },
+        },
+      }),
+  };
+}
+
+interface AccessTokenRow {
+  client_id: string;
+  user_id: string | null;
+  reference_id: string | null;
+  scopes: string[];
+  expires_at: Date;
+}
+
+export interface OAuthToken {
+  clientId: string;
+  userId: string | null;
+  organizationId: string | null;
+  scopes: string[];
+  expiresAt: Date;
+}
+
+/** The live access token behind `polar_at_…`, or null (unknown, expired or revoked). */
+export async function findAccessToken(db: Knex, token: string): Promise<OAuthToken | null> {
+  if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return null;
+  const row: AccessTokenRow | undefined = await db("oauth_access_tokens")
+    .where({ token: hashToken(token.slice(ACCESS_TOKEN_PREFIX.length)) })
+    .whereNull("revoked")
+    .where("expires_at", ">", db.fn.now())
+    .first("client_id", "user_id", "reference_id", "scopes", "expires_at");
+  if (!row) return null;
+  return { clientId: row.client_id, userId: row.user_id, organizationId: row.reference_id, scopes: row.scopes, expiresAt: row.expires_at };
+}
+
+/**
+ * /v1 called with an OAuth2 access token: the organization it was granted for, with exactly its
+ * granted scopes (less any its user may no longer use there), or its user when it was granted
+ * user scopes only. Never cached: a revocation or a removed member takes effect at once.
+ */
+export async function oauthCaller(db: Knex, token: string): Promise<OrganizationCaller | UserCaller> {
+  const found = await findAccessToken(db, token);
+  if (!found || !found.userId) throw new Unauthorized("Invalid or expired token.");
+  if (!found.organizationId) return { kind: "user", userId: found.userId, oauth: { scopes: new Set(found.scopes) } };
+  const row = await db("members").where({ organization_id: found.organizationId, user_id: found.userId }).first("role");
+  if (!row) throw new NotPermitted("The token's user is no longer a member of its organization.");
+  const allowed = scopesOfRole(row.role);
+  return {
+    kind: "organization",
+    organizationId: found.organizationId,
+    tokenId: `oauth:${found.clientId}`,
+    scopes: new Set(found.scopes.filter((s) => allowed.has(s))),
+    member: { userId: found.userId, role: row.role },
+  };
+}

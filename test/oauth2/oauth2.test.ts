@@ -1,0 +1,240 @@
+// The OAuth2 / OpenID Connect provider end to end: a client registered through the API by an owner
+// completes the authorization-code flow with PKCE driven by `openid-client` (discovery, code
+// exchange with ID token checks, userinfo, refresh with rotation and reuse detection,
+// introspection, revocation); its access token is a bearer for /v1 with exactly its granted scopes
+// for the organization it was granted for; and the official Polar client's oauth2.* calls work.
+import { get as httpGet } from "node:http";
+import { Polar } from "@polar-sh/sdk";
+import { HTTPClient } from "@polar-sh/sdk/lib/http.js";
+import * as oidc from "openid-client";
+import { describe, expect, it } from "vitest";
+import { useTestApi } from "../helpers/api.js";
+import { ownerWithOrganization, type Browser } from "../helpers/auth.js";
+
+const api = useTestApi();
+const REDIRECT = "https://acme.example/callback";
+
+interface Registered {
+  client_id: string;
+  client_secret: string;
+}
+
+async function register(owner: Browser, extra: Record<string, unknown> = {}): Promise<Registered> {
+  const res = await owner.fetch(`${api.url}/v1/oauth2/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Acme integration",
+      client_uri: "https://acme.example",
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "client_secret_post",
+      grant_types: ["authorization_code", "refresh_token"],
+      ...extra,
+    }),
+  });
+  const body = (await res.json()) as Registered & { error?: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+
+/** The user's browser through the provider's authorize endpoint and the consent screen: the callback URL with the code. */
+async function consent(owner: Browser, authorizationUrl: URL): Promise<URL> {
+  // As a browser navigates to it (Node's fetch says `sec-fetch-mode: cors`, which better-auth
+  // answers with JSON instead of the redirect).
+  const first = await navigate(authorizationUrl, owner.cookie());
+  expect(first.status).toBe(302);
+  const consentPage = new URL(first.location!);
+  // Consent already given for these scopes: straight back to the client.
+  if (consentPage.href.startsWith(REDIRECT)) return consentPage;
+  expect(consentPage.pathname).toBe("/dashboard/oauth/consent");
+  const accepted = await owner.fetch(`${api.url}/api/auth/oauth2/consent`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
+  });
+  const body = (await accepted.json()) as { redirect_uri?: string; url?: string };
+  expect(accepted.status, JSON.stringify(body)).toBe(200);
+  return new URL(body.redirect_uri ?? body.url!);
+}
+
+function navigate(url: URL, cookie: string): Promise<{ status: number; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+    });
+    req.on("error", reject);
+  });
+}
+
+async function discover(client: Registered) {
+  return oidc.discovery(new URL(api.url), client.client_id, client.client_secret, oidc.ClientSecretPost(client.client_secret), {
+    execute: [oidc.allowInsecureRequests],
+  });
+}
+
+describe("OAuth2 provider", () => {
+  it("publishes discovery with Polar's endpoints and a JWKS", async () => {
+    const res = await fetch(`${api.url}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const metadata = (await res.json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({
+      issuer: api.url,
+      token_endpoint: `${api.url}/v1/oauth2/token`,
+      userinfo_endpoint: `${api.url}/v1/oauth2/userinfo`,
+      introspection_endpoint: `${api.url}/v1/oauth2/introspect`,
+      revocation_endpoint: `${api.url}/v1/oauth2/revoke`,
+      registration_endpoint: `${api.url}/v1/oauth2/register`,
+      code_challenge_methods_supported: ["S256"],
+    });
+    expect(metadata.scopes_supported).toContain("products:read");
+    const jwks = (await (await fetch(String(metadata.jwks_uri))).json()) as { keys: unknown[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    expect((await fetch(`${api.url}/.well-known/oauth-authorization-server`)).status).toBe(200);
+  });
+
+  it("runs the authorization-code flow with PKCE through openid-client, for the owner's organization", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const registered = await register(owner.browser);
+    expect(registered.client_id).toMatch(/^polar_ci_/);
+    expect(registered.client_secret).toMatch(/^polar_cs_/);
+    const config = await discover(registered);
+
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid profile email offline_access products:read",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+      nonce,
+    });
+    const callback = await consent(owner.browser, url);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    expect(tokens.access_token).toMatch(/^polar_at_/);
+    expect(tokens.refresh_token).toMatch(/^polar_rt_/);
+    expect(tokens.claims()?.sub).toBe(owner.userId);
+
+    // The access token is a bearer for /v1: the owner's organization, exactly its granted scopes.
+    const polar = new Polar({ accessToken: tokens.access_token, serverURL: api.url });
+    expect((await polar.products.list({})).result.items).toEqual([]);
+    const write = await fetch(`${api.url}/v1/products/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "No", prices: [{ amount_type: "free" }] }),
+    });
+    expect(write.status).toBe(403);
+
+    // userinfo (the token acts for the organization: Polar's organization subject).
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, oidc.skipSubjectCheck);
+    expect(info.sub).toBe(owner.organizationId);
+
+    // Introspection: Polar's sub_type and token_type.
+    const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
+    expect(introspected).toMatchObject({ active: true, client_id: registered.client_id, sub_type: "organization", sub: owner.organizationId, token_type: "access_token" });
+
+    // Refresh rotates the refresh token; the old one, used again, ends the family.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await polar.products.list({})).result.items).toEqual([]);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+
+    // Revocation: the token stops working on /v1 at once.
+    const another = await consent(owner.browser, oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid products:read",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+    }));
+    const fresh = await oidc.authorizationCodeGrant(config, another, { pkceCodeVerifier: verifier, expectedState: state });
+    const bearer = { authorization: `Bearer ${fresh.access_token}` };
+    expect((await fetch(`${api.url}/v1/products/`, { headers: bearer })).status).toBe(200);
+    await oidc.tokenRevocation(config, fresh.access_token);
+    expect((await fetch(`${api.url}/v1/products/`, { headers: bearer })).status).toBe(401);
+    expect((await oidc.tokenIntrospection(config, fresh.access_token)).active).toBe(false);
+  });
+
+  it("answers the official client's oauth2 calls", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const registered = await register(owner.browser);
+    // authorize: what the request asks of the signed-in user (the client sends the request's query).
+    const withQuery = new Polar({
+      serverURL: api.url,
+      httpClient: new HTTPClient({
+        fetcher: (input, init) => {
+          const request = input instanceof Request ? input : new Request(input, init);
+          const url = new URL(request.url);
+          url.search = new URLSearchParams({ client_id: registered.client_id, scope: "openid email products:read", redirect_uri: REDIRECT }).toString();
+          return owner.browser.fetch(new Request(url, request));
+        },
+      }),
+    });
+    const described = await withQuery.oauth2.authorize();
+    expect(described).toMatchObject({ subType: "organization", scopes: ["openid", "email", "products:read"], client: { clientId: registered.client_id, clientName: "Acme integration" } });
+    expect(described.subType === "organization" && described.organizations.map((o) => o.id)).toEqual([owner.organizationId]);
+    expect(described.subType === "organization" && described.sub?.id).toBe(owner.organizationId);
+
+    // token (authorization code, a confidential client without PKCE, as the client sends it), introspect, userinfo, revoke.
+    const url = new URL(`${api.url}/api/auth/oauth2/authorize`);
+    // offline_access for the refresh token Polar's client expects (with a nonce, as there is no PKCE).
+    url.search = new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT, scope: "openid profile email offline_access", state: "s", nonce: "n-1" }).toString();
+    const code = (await consent(owner.browser, url)).searchParams.get("code")!;
+    const polar = new Polar({ serverURL: api.url });
+    const tokens = await polar.oauth2.token({
+      grantType: "authorization_code",
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret,
+      code,
+      redirectUri: REDIRECT,
+    });
+    expect(tokens).toMatchObject({ tokenType: "Bearer", refreshToken: expect.stringMatching(/^polar_rt_/) });
+    expect(tokens.idToken).toBeTruthy();
+    // A wrong secret: RFC 6749's invalid_client (401, or 400 with the credentials in the body).
+    const bad = await fetch(`${api.url}/v1/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", client_id: registered.client_id, client_secret: "polar_cs_wrong", refresh_token: tokens.refreshToken! }),
+    });
+    expect([400, 401]).toContain(bad.status);
+    expect(await bad.json()).toMatchObject({ error: "invalid_client" });
+    const refreshed = await polar.oauth2.token({ grantType: "refresh_token", clientId: registered.client_id, clientSecret: registered.client_secret, refreshToken: tokens.refreshToken! });
+    expect(refreshed.accessToken).not.toBe(tokens.accessToken);
+    const introspected = await polar.oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
+    expect(introspected).toMatchObject({ active: true, subType: "user", sub: owner.userId, tokenType: "access_token" });
+    const me = await new Polar({ serverURL: api.url, accessToken: refreshed.accessToken }).oauth2.userinfo();
+    expect(me).toMatchObject({ sub: owner.userId, email: expect.stringContaining("@example.com") });
+    await polar.oauth2.revoke({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
+    expect((await polar.oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret }).catch((e: Error) => e))).toBeInstanceOf(Error);
+
+  });
+
+  it("lets owners manage their organization's clients, not members of other organizations", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const registered = await register(owner.browser);
+    const read = await owner.browser.fetch(`${api.url}/v1/oauth2/register/${registered.client_id}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ client_id: registered.client_id, client_name: "Acme integration" });
+    const renamed = await owner.browser.fetch(`${api.url}/v1/oauth2/register/${registered.client_id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "Acme, renamed", redirect_uris: [REDIRECT] }),
+    });
+    expect(renamed.status).toBe(200);
+    expect(((await renamed.json()) as { client_name: string }).client_name).toBe("Acme, renamed");
+
+    const stranger = await ownerWithOrganization(api.url, "Stranger");
+    expect((await stranger.browser.fetch(`${api.url}/v1/oauth2/register/${registered.client_id}`)).status).toBeGreaterThanOrEqual(400);
+    const unauthenticated = await fetch(`${api.url}/v1/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    });
+    expect(unauthenticated.status).toBe(401);
+    expect((await owner.browser.fetch(`${api.url}/v1/oauth2/register/${registered.client_id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await owner.browser.fetch(`${api.url}/v1/oauth2/register/${registered.client_id}`)).status).toBeGreaterThanOrEqual(400);
+  });
+});
