@@ -402,6 +402,8 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
       under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
+      // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.
+      under("/v1/events/ingest", express.json({ limit: "16mb", type: ["application/json", "application/*+json"] })),
       express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }),
       express.urlencoded({ extended: false }),
       (req, res, next) => (pagePaths.has(req.path.toLowerCase()) ? pages(req, res, next) : next()),

@@ -5730,6 +5730,10 @@ export type EventCreateCustomer = {
      * ID of the customer in your Polar organization associated with the event.
      */
     customer_id: string;
+    /**
+     * Your unique ID for this event. An event whose external ID was already ingested in the organization is skipped (not counted in `inserted`), so a batch can be retried safely.
+     */
+    external_id?: string | null;
 };
 
 export type EventCreateExternalCustomer = {
@@ -5766,6 +5770,10 @@ export type EventCreateExternalCustomer = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string;
+    /**
+     * Your unique ID for this event. An event whose external ID was already ingested in the organization is skipped (not counted in `inserted`), so a batch can be retried safely.
+     */
+    external_id?: string | null;
 };
 
 export type EventName = {
@@ -5796,7 +5804,7 @@ export type EventSource = 'system' | 'user';
 
 export type EventsIngest = {
     /**
-     * List of events to ingest.
+     * List of events to ingest, at most 1,000. The batch is stored whole or not at all.
      */
     events: Array<EventCreateCustomer | EventCreateExternalCustomer>;
 };
@@ -13131,6 +13139,10 @@ export type MetersQuantitiesData = {
          * Interval between two timestamps.
          */
         interval: TimeInterval;
+        /**
+         * Borealis extension: the IANA time zone the intervals follow (day, week, month and year buckets start at local midnight, daylight saving included). Default is UTC.
+         */
+        timezone?: string;
         /**
          * Start timestamp.
          */

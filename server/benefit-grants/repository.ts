@@ -2,6 +2,7 @@
 // grant is the organization's through its benefit); the job runner reads by id under the lock.
 import type { Knex } from "knex";
 import type { BenefitGrantRow } from "../benefits/models.js";
+import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
 
 export interface GrantRow extends BenefitGrantRow {
@@ -46,15 +47,9 @@ export async function insertSystemEvent(
   name: string,
   metadata: Record<string, unknown>,
 ): Promise<void> {
-  await ctx.trx("events").insert({
-    timestamp: ctx.now,
-    organization_id: ctx.benefit.organization_id,
-    customer_id: ctx.customer.id,
-    external_customer_id: ctx.customer.external_id,
-    name,
-    source: "system",
-    metadata: JSON.stringify(metadata),
-  });
+  await storeEvents(ctx.trx, ctx.benefit.organization_id, [
+    { timestamp: ctx.now, name, source: "system", customerId: ctx.customer.id, externalCustomerId: ctx.customer.external_id, metadata },
+  ]);
 }
 
 /** Pending jobs whose workflow should have finished by now (the sweep's work list). */

@@ -10,6 +10,7 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
+import { attributeExternalEvents } from "../meters/rollups.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, toCustomerState, type CustomerOut, type CustomerStateOut } from "./models.js";
@@ -106,6 +107,8 @@ export async function createCustomer(db: Knex, caller: OrganizationCaller, input
         })
         .returning("*");
       const out = toCustomer(row as CustomerRow);
+      // Events ingested for this external id before the customer existed are theirs now.
+      if (externalId !== null) await attributeExternalEvents(trx, row as CustomerRow, externalId);
       await emit(trx, caller.organizationId, "customer.created", out);
       return out;
     })
@@ -199,6 +202,7 @@ export async function updateCustomer(
       patch.modified_at = new Date();
       const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
       const out = toCustomer(updated as CustomerRow);
+      if (typeof patch.external_id === "string") await attributeExternalEvents(trx, updated as CustomerRow, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;
     })

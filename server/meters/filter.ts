@@ -160,3 +160,19 @@ export function aggregationSql(a: Aggregation): { value: Sql; where: Sql } {
     }
   }
 }
+
+/**
+ * The number an event contributes to a sum / max / min / avg aggregation, null when its property
+ * is missing or not a number (rollups keep these per hour; the aggregate functions skip nulls).
+ * Null for count and unique, which need no value.
+ */
+export function numericValueSql(a: Aggregation): Sql {
+  if (a.func === "count" || a.func === "unique") return { sql: "null::float8", bindings: [] };
+  const column = COLUMNS[a.property];
+  if (column) return column.type === "number" ? { sql: `(${column.sql})::float8`, bindings: [] } : { sql: "null::float8", bindings: [] };
+  return {
+    sql: "case when jsonb_typeof(events.metadata -> ?) = 'number' then (events.metadata ->> ?)::float8 end",
+    bindings: [a.property, a.property],
+  };
+}
+
