@@ -27,6 +27,7 @@ import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
 import { eventHandlers } from "./events/handlers.js";
+import { customerMeterHandlers } from "./customer-meters/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -56,4 +57,5 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...customerPortalOrderHandlers,
   ...customerPortalPaymentMethodHandlers,
   ...eventHandlers,
+  ...customerMeterHandlers,
 };

@@ -4,10 +4,6 @@
 import type { OperationId } from "../generated/handlers.js";
 
 export const notBuilt = [
-  "customer_meters:get",
-  "customer_meters:list",
-  "customer_portal:customer_meters:get",
-  "customer_portal:customer_meters:list",
   "metrics:get",
   "metrics:limits",
   "oauth2:authorize",

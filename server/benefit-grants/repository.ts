@@ -43,12 +43,12 @@ export async function findCustomerGrant(db: Knex, scope: CustomerScope, id: stri
 
 /** A system event (source "system") in the events table, for the grant's customer. */
 export async function insertSystemEvent(
-  ctx: { trx: Knex.Transaction; now: Date; benefit: { organization_id: string }; customer: { id: string; external_id: string | null } },
+  ctx: { trx: Knex.Transaction; now: Date; eventAt?: Date; benefit: { organization_id: string }; customer: { id: string; external_id: string | null } },
   name: string,
   metadata: Record<string, unknown>,
 ): Promise<void> {
   await storeEvents(ctx.trx, ctx.benefit.organization_id, [
-    { timestamp: ctx.now, name, source: "system", customerId: ctx.customer.id, externalCustomerId: ctx.customer.external_id, metadata },
+    { timestamp: ctx.eventAt ?? ctx.now, name, source: "system", customerId: ctx.customer.id, externalCustomerId: ctx.customer.external_id, metadata },
   ]);
 }
 

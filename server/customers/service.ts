@@ -11,6 +11,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
+import { stateMeters } from "../customer-meters/service.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, toCustomerState, type CustomerOut, type CustomerStateOut } from "./models.js";
@@ -225,8 +226,8 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
 }
 
 /**
- * The customer with what they hold now: active subscriptions, granted benefits; meters stay empty
- * until usage billing adds them.
+ * The customer with what they hold now: active subscriptions, granted benefits, meters with their
+ * current balance.
  */
 export async function getCustomerState(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<CustomerStateOut> {
   const row = await findReadable(db, caller, key);
@@ -236,8 +237,8 @@ export async function getCustomerState(db: Knex, caller: OrganizationCaller, key
 
 /** The state of a customer row: the API's answer and the customer.state_changed payload. */
 export async function readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut> {
-  const [grants, subscriptions] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id)]);
-  return toCustomerState(row, { subscriptions, grants, meters: [] });
+  const [grants, subscriptions, meters] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id), stateMeters(db, row)]);
+  return toCustomerState(row, { subscriptions, grants, meters });
 }
 
 /** The customer's subscriptions in status active, as the state view shows them. */

@@ -33,6 +33,7 @@ import { toSubscription } from "./models.js";
 import { addIntervals, periodBounds } from "./periods.js";
 import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 
 const DAY = 86_400_000;
 
@@ -198,19 +199,34 @@ export interface CycleLines {
   carried: ProrationLine[];
 }
 
-/** The lines of a renewal: the base price, each metered price (zero until usage billing), prorations, the discount. */
+/** Units as a line shows them: whole, or with up to 6 decimals. */
+const formatUnits = (units: number) => (Number.isInteger(units) ? String(units) : String(Number(units.toFixed(6))));
+
+/**
+ * The lines of a renewal: the base price, each metered price with the usage the period that ended
+ * bills (in arrears), prorations, the discount.
+ */
 export function cycleLines(
   row: SubscriptionRow,
   product: ProductRow,
   prices: PriceRow[],
   discount: DiscountRow | undefined,
   periodStart: Date,
+  usage: PeriodBilling[] = [],
 ): CycleLines {
   const items: OrderItemInput[] = [];
   const base = prices.find((p) => p.amount_type !== "metered_unit");
   items.push({ label: product.name, amount: Number(row.amount), taxAmount: 0, proration: false, productPriceId: base?.id ?? null });
   for (const p of prices.filter((x) => x.amount_type === "metered_unit")) {
-    items.push({ label: `${product.name} — ${p.meter_name ?? "usage"}`, amount: 0, taxAmount: 0, proration: false, productPriceId: p.id });
+    const billed = usage.find((u) => u.price.id === p.id);
+    const label = `${product.name} — ${p.meter_name ?? "usage"}`;
+    items.push({
+      label: billed ? `${label} (${formatUnits(billed.billedUnits)} units)` : label,
+      amount: billed?.amount ?? 0,
+      taxAmount: 0,
+      proration: false,
+      productPriceId: p.id,
+    });
   }
   for (const line of row.pending_prorations ?? []) {
     items.push({ label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id });
@@ -261,12 +277,15 @@ interface Renewed {
 async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
   const periodStart = new Date(row.current_period_end!);
   const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
-  // Read once: the lines, order.created and subscription.updated all come from these rows.
-  const rel = await loadSubscriptionRelations(trx, [row]);
+  // Read once: the lines, order.created and subscription.updated all come from these rows (the
+  // running usage is read for the new period once it has started, below).
+  const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
   const product = rel.products.get(row.product_id)!;
   const customer = rel.customers.get(row.customer_id)!;
   const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
-  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart);
+  // The period that ends bills its metered usage, in arrears, on this renewal's order.
+  const usage = await billPeriod(trx, row, rel, periodStart);
+  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart, usage);
   const created = await insertOrder(
     trx,
     {
@@ -293,6 +312,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
     knownForOrder(row, row, rel),
   );
   const order = created.row;
+  await closeMeteredPeriod(trx, row, customer, usage, order.id, periodStart);
   const [updated] = await trx<SubscriptionRow>("subscriptions")
     .where({ id: row.id })
     .update({
@@ -304,12 +324,13 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
       modified_at: new Date(),
     })
     .returning("*");
+  if (usage.length) rel.usage = await runningUsage(trx, [updated as SubscriptionRow], rel);
   await emitEach(trx, row.organization_id, [
     { type: "order.created", data: created.out },
     { type: "subscription.updated", data: toSubscription(updated as SubscriptionRow, rel) },
   ]);
   await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
-  await scheduleBenefitCycles(trx, { subscriptionId: row.id });
+  await scheduleBenefitCycles(trx, { subscriptionId: row.id, at: periodStart });
   return { row: updated as SubscriptionRow, order, items: created.items, rel };
 }
 
