@@ -28,6 +28,7 @@ import { customerPortalSubscriptionHandlers } from "./customer-portal/subscripti
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
 import { eventHandlers } from "./events/handlers.js";
 import { customerMeterHandlers } from "./customer-meters/handlers.js";
+import { metricHandlers } from "./metrics/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -58,4 +59,5 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...customerPortalPaymentMethodHandlers,
   ...eventHandlers,
   ...customerMeterHandlers,
+  ...metricHandlers,
 };

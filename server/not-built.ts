@@ -4,8 +4,6 @@
 import type { OperationId } from "../generated/handlers.js";
 
 export const notBuilt = [
-  "metrics:get",
-  "metrics:limits",
   "oauth2:authorize",
   "oauth2:introspect_token",
   "oauth2:request_token",

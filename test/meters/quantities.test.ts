@@ -7,6 +7,7 @@ import type { Polar } from "@polar-sh/sdk";
 import type { Meter } from "@polar-sh/sdk/models/components/meter.js";
 import { useTestApi } from "../helpers/api.js";
 import { createCustomer, orgWithToken } from "../fixtures/factories.js";
+import { bucketStart } from "../helpers/buckets.js";
 
 const api = useTestApi();
 
@@ -83,26 +84,7 @@ describe("meter quantities in a time zone", () => {
 
   describe("against a plain recomputation", () => {
     const ZONES = ["UTC", "America/New_York", "Asia/Kolkata", "Europe/Berlin"] as const;
-    const parts = new Map<string, Intl.DateTimeFormat>();
-    /** The local calendar fields of an instant in a zone. */
-    function local(tz: string, t: number) {
-      let f = parts.get(tz);
-      if (!f) {
-        f = new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
-        parts.set(tz, f);
-      }
-      const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-      return { y: Number(p.year), m: Number(p.month), d: Number(p.day), minute: Number(p.minute), second: Number(p.second) };
-    }
-    /** The bucket an instant falls in, as a key: the local hour's start instant, or the local date of the day / Monday / month. */
-    function bucket(tz: string, unit: "hour" | "day" | "week" | "month", t: number): string {
-      const l = local(tz, t);
-      if (unit === "hour") return String(t - (l.minute * 60 + l.second) * 1000 - (t % 1000));
-      if (unit === "month") return `${l.y}-${l.m}`;
-      const date = new Date(Date.UTC(l.y, l.m - 1, l.d));
-      if (unit === "week") date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
-      return date.toISOString().slice(0, 10);
-    }
+    const bucket = (tz: string, unit: "hour" | "day" | "week" | "month", t: number) => String(bucketStart(tz, unit, t));
     type Agg = { func: "count" } | { func: "sum" | "max" | "min" | "avg" | "unique"; property: string };
     function aggregate(agg: Agg, values: (number | string | undefined)[]): number {
       if (agg.func === "count") return values.length;
