@@ -124,7 +124,7 @@ async function customerRefs(
     .leftJoin("test_clocks", "test_clocks.id", "customers.test_clock_id")
     .where("customers.organization_id", organizationId)
     .whereNull("customers.deleted_at")
-    .where((w) => w.whereIn("customers.id", ids).orWhereIn("customers.external_id", external))
+    .where((w) => w.whereRaw("customers.id = any(?::uuid[])", [ids]).orWhereRaw("customers.external_id = any(?::text[])", [external]))
     .select("customers.id", "customers.external_id", "test_clocks.frozen_time")) as CustomerRef[];
   for (const r of rows) {
     byId.set(r.id, r);

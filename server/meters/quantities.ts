@@ -2,20 +2,21 @@
 // zone, over every bucket the range touches, and a total over all of them (one pass, grouping sets:
 // the total of an average or a distinct count is not a sum of the buckets').
 //
-// Read from the hourly rollups when they add up to the answer (not a unique meter, no event
-// metadata filter, bucket edges on whole UTC hours in that zone); from the events otherwise.
+// Read from the meter's hourly totals when they add up to the answer (not a unique meter, no
+// customer or event metadata filter, bucket edges on whole UTC hours in that zone); from the events
+// otherwise (a customer's events through its index).
 import type { Knex } from "knex";
 import type { OpQuery } from "../../generated/handlers.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
-import { asList, isUuid } from "../kit/ids.js";
+import { asList } from "../kit/ids.js";
 import { applyMetadataFilter } from "../kit/pagination.js";
 import { checkTimeZone, hourAligned, nextBucketSql, seriesSql, type TimeUnit } from "../kit/timezones.js";
 import { whereCustomers, whereExternalCustomers } from "../events/repository.js";
 import { aggregationSql, filterSql, type Aggregation, type Sql } from "./filter.js";
-import type { MeterQuantitiesOut, MeterRow } from "./models.js";
+import type { MeterQuantitiesOut } from "./models.js";
 import { findReadable } from "./repository.js";
-import { externalKey, hasRollups } from "./rollups.js";
+import { hasRollups } from "./rollups.js";
 
 export type QuantitiesQuery = OpQuery<"meters:quantities">;
 
@@ -47,27 +48,6 @@ export function rollupAggregateSql(a: Aggregation): string {
     default:
       throw new Error("unique meters have no rollups");
   }
-}
-
-/**
- * The rollup customer keys of the request's customer filters (both given: the keys both allow).
- * A customer's key is its id, and `ext:<its external id>` for its events not attributed yet.
- */
-async function rollupKeys(db: Knex, meter: MeterRow, customerIds: string[], externalIds: string[]): Promise<string[] | null> {
-  if (customerIds.length === 0 && externalIds.length === 0) return null;
-  const customers: { id: string; external_id: string | null }[] = await db("customers")
-    .where("organization_id", meter.organization_id)
-    .where((w) => w.whereIn("id", customerIds.filter(isUuid)).orWhereIn("external_id", externalIds))
-    .select("id", "external_id");
-  const byIds = new Set<string>();
-  for (const c of customers.filter((c) => customerIds.includes(c.id))) {
-    byIds.add(c.id);
-    if (c.external_id !== null) byIds.add(externalKey(c.external_id));
-  }
-  const byExternal = new Set<string>(externalIds.map(externalKey));
-  for (const c of customers.filter((c) => c.external_id !== null && externalIds.includes(c.external_id))) byExternal.add(c.id);
-  if (customerIds.length && externalIds.length) return [...byIds].filter((k) => byExternal.has(k));
-  return [...(customerIds.length ? byIds : byExternal)];
 }
 
 const zoneLiteral = (tz: string) => `'${tz.replace(/'/g, "''")}'`;
@@ -102,16 +82,14 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   const bucketOf = (column: string) => `date_trunc('${unit}', ${column}, ${zoneLiteral(tz)})`;
   let grouped: Knex.QueryBuilder;
   let bucketColumn: string;
-  if (hasRollups(meter) && !metadataFilter && hourAligned(tz, start, end)) {
-    const keys = await rollupKeys(db, meter, customerIds, externalIds);
+  if (hasRollups(meter) && !metadataFilter && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
     bucketColumn = "r.hour";
     grouped = db("meter_rollups as r")
       .where("r.meter_id", meter.id)
       .whereRaw(`r.hour >= ${rangeStart.sql}`, rangeStart.bindings)
       .whereRaw(`r.hour < ${rangeEnd.sql}`, rangeEnd.bindings)
       .select(db.raw(`${bucketOf("r.hour")} as bucket`), db.raw(`${rollupAggregateSql(meter.aggregation)} as quantity`));
-    if (keys === null) grouped.where("r.customer_key", "");
-    else grouped.whereIn("r.customer_key", keys);
+    grouped.where("r.customer_key", "");
   } else {
     const filter = filterSql(meter.filter);
     const agg = aggregationSql(meter.aggregation);

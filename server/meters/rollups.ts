@@ -1,12 +1,15 @@
-// Hourly meter rollups (table meter_rollups): per meter, UTC hour and customer key, the number of
-// events the meter's filter matched, and the count, sum, min and max of the aggregated property.
-// Kept exact in the transaction that writes events (events/store.ts), rebuilt from the events when a
-// meter is created or its filter or aggregation changes, and moved to the customer's id when events
-// known by an external customer id are attributed. Quantities, customer meters and billing read them
-// instead of the events (docs/USAGE.md); unique meters have none (a distinct count does not add up).
+// Hourly meter rollups (table meter_rollups): per meter and UTC hour, the number of events the
+// meter's filter matched and the count, sum, min and max of the aggregated property, in total
+// (customer key '') and per customer key. The totals are kept exact in the transaction that writes
+// events (events/store.ts); the per-customer rows are folded in shortly after by the worker
+// (fold.ts), since a batch of many customers' events would otherwise write about one row per event.
+// Readers of per-customer usage add the events not folded yet (usage.ts). Both levels are rebuilt
+// from the events when a meter is created or its filter or aggregation changes; per-customer rows
+// move to the customer's id when events known by an external customer id are attributed. Unique
+// meters have none (a distinct count does not add up).
 //
-// Writers of one organization's usage take its usage lock: event writes shared, rebuilds and
-// attribution exclusive, so a rebuild never misses or double-counts events written meanwhile.
+// Writers of one organization's usage take its usage lock: event writes and folds shared, rebuilds
+// and attribution exclusive, so a rebuild never misses or double-counts events written meanwhile.
 import type { Knex } from "knex";
 import { filterSql, numericValueSql, type Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
@@ -30,29 +33,37 @@ export async function lockUsageExclusive(trx: Knex.Transaction, organizationId: 
   await trx.raw("select pg_advisory_xact_lock(hashtextextended(?, 0))", [lockKey(organizationId)]);
 }
 
+export type RollupLevel = "total" | "customers";
+
 /**
  * `insert into meter_rollups … select … from <source> as events …` adding the matched events of
- * `source` to the meter's rows (per customer key and in total), in key order so that concurrent
- * writers lock rows in one order.
+ * `source` to the meter's rows of one level, in key order so that concurrent writers lock rows in
+ * one order.
  */
-export function rollupUpsertSql(meter: MeterRow, source: Sql): Sql {
+export function rollupUpsertSql(meter: MeterRow, source: Sql, level: RollupLevel): Sql {
   const filter = filterSql(meter.filter);
   const value = numericValueSql(meter.aggregation);
+  const key = level === "total" ? "''" : CUSTOMER_KEY_SQL;
   return {
     sql: `insert into meter_rollups (meter_id, customer_key, hour, events, n, sum, min, max)
-      select ?::uuid, case when grouping(k) = 1 then '' else coalesce(k, '-') end, h, count(*), count(v), coalesce(sum(v), 0), min(v), max(v)
-      from (select date_trunc('hour', events.timestamp, 'UTC') as h, ${CUSTOMER_KEY_SQL} as k, ${value.sql} as v
+      select ?::uuid, k, h, count(*), count(v), coalesce(sum(v), 0), min(v), max(v)
+      from (select date_trunc('hour', events.timestamp, 'UTC') as h, coalesce(${key}, '-') as k, ${value.sql} as v
             from ${source.sql} as events where ${filter.sql}) as matched
-      group by grouping sets ((h, k), (h))
-      order by 2, 3
-      on conflict (meter_id, customer_key, hour) do update set
-        events = meter_rollups.events + excluded.events,
-        n = meter_rollups.n + excluded.n,
-        sum = meter_rollups.sum + excluded.sum,
-        min = least(meter_rollups.min, excluded.min),
-        max = greatest(meter_rollups.max, excluded.max)`,
+      group by k, h
+      order by k, h
+      on conflict (meter_id, customer_key, hour) do update set ${ADD_ROLLUPS}`,
     bindings: [meter.id, ...value.bindings, ...source.bindings, ...filter.bindings],
   };
+}
+
+export const ADD_ROLLUPS = `events = meter_rollups.events + excluded.events, n = meter_rollups.n + excluded.n, sum = meter_rollups.sum + excluded.sum,
+  min = least(meter_rollups.min, excluded.min), max = greatest(meter_rollups.max, excluded.max)`;
+
+/** The events of transactions below this id are in the per-customer rollups (as text, for xid8). */
+export async function foldedBelow(trx: Knex.Transaction, opts: { lock?: "share" | "update" } = {}): Promise<string> {
+  const lock = opts.lock === "update" ? " for update" : opts.lock === "share" ? " for share" : "";
+  const { rows } = await trx.raw(`select folded_below::text as folded_below from usage_fold where id = 1${lock}`);
+  return (rows[0] as { folded_below: string }).folded_below;
 }
 
 /** `select customer_id, meter_id` of the attributed events of `source` the meter matches. */
@@ -66,23 +77,29 @@ export function matchedCustomersSql(meter: MeterRow, source: Sql): Sql {
 
 /**
  * The meter's rollups and customer meters rebuilt from every event of its organization, in the
- * caller's transaction (a new meter over existing events, or a changed filter or aggregation).
+ * caller's transaction (a new meter over existing events, or a changed filter or aggregation): its
+ * totals from all of them, its per-customer rows from those folded already (the fold adds the rest).
  */
 export async function rebuildMeter(trx: Knex.Transaction, meter: MeterRow): Promise<void> {
+  // The fold's row first, then the usage lock (the fold takes them in this order too).
+  const folded = await foldedBelow(trx, { lock: "share" });
   await lockUsageExclusive(trx, meter.organization_id);
   await trx("meter_rollups").where({ meter_id: meter.id }).delete();
-  const scoped: Sql = { sql: "(select * from events where organization_id = ?)", bindings: [meter.organization_id] };
   if (hasRollups(meter)) {
-    const upsert = rollupUpsertSql(meter, scoped);
-    await trx.raw(upsert.sql, upsert.bindings);
+    const all: Sql = { sql: "(select * from events where organization_id = ?)", bindings: [meter.organization_id] };
+    const total = rollupUpsertSql(meter, all, "total");
+    await trx.raw(total.sql, total.bindings);
+    const done: Sql = { sql: "(select * from events where organization_id = ? and ingest_xid < ?::xid8)", bindings: [meter.organization_id, folded] };
+    const customers = rollupUpsertSql(meter, done, "customers");
+    await trx.raw(customers.sql, customers.bindings);
   }
-  const customers = matchedCustomersSql(meter, scoped);
+  const matched = matchedCustomersSql(meter, { sql: "(select * from events where organization_id = ?)", bindings: [meter.organization_id] });
   await trx.raw(
     `insert into customer_meters (organization_id, customer_id, meter_id)
-     select ?::uuid, m.customer_id, m.meter_id from (${customers.sql}) as m
+     select ?::uuid, m.customer_id, m.meter_id from (${matched.sql}) as m
      join customers on customers.id = m.customer_id
      order by 2 on conflict (customer_id, meter_id) do nothing`,
-    [meter.organization_id, ...customers.bindings],
+    [meter.organization_id, ...matched.bindings],
   );
 }
 
@@ -104,9 +121,7 @@ export async function attributeExternalEvents(trx: Knex.Transaction, customer: {
     `insert into meter_rollups (meter_id, customer_key, hour, events, n, sum, min, max)
      select meter_id, ?, hour, events, n, sum, min, max from meter_rollups
      where meter_id = any(?::uuid[]) and customer_key = ? order by meter_id, hour
-     on conflict (meter_id, customer_key, hour) do update set
-       events = meter_rollups.events + excluded.events, n = meter_rollups.n + excluded.n, sum = meter_rollups.sum + excluded.sum,
-       min = least(meter_rollups.min, excluded.min), max = greatest(meter_rollups.max, excluded.max)`,
+     on conflict (meter_id, customer_key, hour) do update set ${ADD_ROLLUPS}`,
     [customer.id, meterIds, externalKey(externalId)],
   );
   await trx("meter_rollups").whereIn("meter_id", meterIds).where({ customer_key: externalKey(externalId) }).delete();

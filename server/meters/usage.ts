@@ -3,8 +3,9 @@
 //
 // The window starts at the customer's last meter.reset of that meter (none: the beginning) and,
 // for a subscription, not before its period's start; it ends at `until` (exclusive) or is open.
-// Consumption is read from the hourly rollups for the window's whole hours and from the events
-// for the partial hours at its edges, so its cost does not grow with the events in the window.
+// Consumption is read from the hourly per-customer rollups for the window's whole hours (plus the
+// events not folded into them yet, see fold.ts) and from the events for the partial hours at its
+// edges, so its cost does not grow with the events in the window.
 import type { Knex } from "knex";
 import { unitsTimesAmount } from "../kit/money.js";
 import { filterSql, numericValueSql, type Aggregation } from "./filter.js";
@@ -129,8 +130,13 @@ async function consumption(db: Knex, meter: MeterRow, requests: { i: number; req
   const filter = filterSql(meter.filter);
   const value = numericValueSql(meter.aggregation);
   const property = meter.aggregation.func === "unique" ? meter.aggregation.property : null;
-  // The customer's events in the edge ranges: by its id, and by its external id if not attributed.
+  // The customer's events in the edge ranges, and those of the rollups' range not folded yet: by
+  // its id, and by its external id if not attributed.
   const inEdges = "((events.timestamp >= k.a_from and events.timestamp < k.a_to) or (events.timestamp >= k.b_from and events.timestamp < k.b_to))";
+  // (The not-folded events are found through their transaction id, the few above the fold's mark,
+  // never through the window's timestamps: `offset 0` keeps the time range out of the index choice.)
+  const notFolded = "events.ingest_xid >= (select folded_below from usage_fold where id = 1)";
+  const inRollupRange = "(events.timestamp >= k.r_from and events.timestamp < k.r_to)";
   const { rows } = await db.raw(
     `select k.i, coalesce(ro.events, 0)::float8 as r_events, coalesce(ro.n, 0)::float8 as r_n, coalesce(ro.sum, 0) as r_sum, ro.min as r_min, ro.max as r_max,
             ed.events::float8 as e_events, ed.n::float8 as e_n, coalesce(ed.sum, 0) as e_sum, ed.min as e_min, ed.max as e_max, ed.uniq::float8 as uniq
@@ -146,7 +152,10 @@ async function consumption(db: Knex, meter: MeterRow, requests: { i: number; req
          select ${value.sql} as v, ${property !== null ? "events.metadata -> ?" : "null::jsonb"} as u from (
            select * from events where events.customer_id = k.customer_id and ${inEdges}
            union all
-           select * from events where events.organization_id = ? and events.customer_id is null and events.external_customer_id = k.external_id and ${inEdges}
+           select * from (select * from events where events.customer_id = k.customer_id and ${notFolded} offset 0) as events where ${inRollupRange}
+           union all
+           select * from events where events.organization_id = ? and events.customer_id is null and events.external_customer_id = k.external_id
+             and (${inEdges} or (${notFolded} and ${inRollupRange}))
          ) as events
          where ${filter.sql}
        ) as matched

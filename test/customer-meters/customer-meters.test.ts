@@ -6,6 +6,7 @@ import type { Polar } from "@polar-sh/sdk";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { storeEvents } from "../../server/events/store.js";
+import { foldUsage } from "../../server/meters/fold.js";
 import { createCustomer, createCustomerSessionToken, orgWithToken } from "../fixtures/factories.js";
 import { useTestApi } from "../helpers/api.js";
 import { collectPages, rejects } from "../helpers/expect.js";
@@ -43,6 +44,8 @@ describe("customer meters", () => {
       ],
     });
     await system(w.org.id, w.alice.id, "meter.credited", "2025-03-01T09:00:00Z", { meter_id: w.calls.id, units: 10, rollover: false });
+    // The customers' meters of their usage appear once the worker folds the events in.
+    await foldUsage(api.knex);
     const all = await collectPages(await w.polar.customerMeters.list({ limit: 100 }));
     const of = (customerId: string, meterId: string) => all.find((m) => m.customerId === customerId && m.meterId === meterId);
     expect(all).toHaveLength(6);
@@ -74,6 +77,7 @@ describe("customer meters", () => {
         { name: "call", customerId: w.bob.id, timestamp: at("2025-03-01T10:00:00Z"), metadata: { tokens: 40 } },
       ],
     });
+    await foldUsage(api.knex);
     const list = async (req: Parameters<Polar["customerMeters"]["list"]>[0]) =>
       (await collectPages(await w.polar.customerMeters.list(req))).map((m) => `${m.customer.name}/${m.meter.name}`);
     expect(await list({ customerId: w.bob.id, sorting: ["meter_name"] })).toEqual(["Bob/Calls", "Bob/Models", "Bob/Tokens"]);
@@ -97,6 +101,7 @@ describe("customer meters", () => {
   it("shows the portal customer its own meters only", async () => {
     const w = await world();
     await w.polar.events.ingest({ events: [{ name: "call", customerId: w.alice.id, metadata: { tokens: 3, model: "x" } }, { name: "call", customerId: w.bob.id }] });
+    await foldUsage(api.knex);
     const session = { customerSession: await createCustomerSessionToken(api.knex, w.alice.id) };
     const portal = api.client("unused").customerPortal.customerMeters;
     const mine = await collectPages(await portal.list(session, { sorting: ["meter_name"] }));
@@ -115,6 +120,7 @@ describe("customer meters", () => {
   it("isolates organizations and checks scopes", async () => {
     const w = await world();
     await w.polar.events.ingest({ events: [{ name: "call", customerId: w.alice.id }] });
+    await foldUsage(api.knex);
     const [mine] = await collectPages(await w.polar.customerMeters.list({ meterId: w.calls.id }));
     const other = await orgWithToken(api.knex);
     const stranger = api.client(other.token);

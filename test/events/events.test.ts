@@ -10,6 +10,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { useTestApi } from "../helpers/api.js";
 import { collectPages, rejects } from "../helpers/expect.js";
+import { foldUsage } from "../../server/meters/fold.js";
 import { createCustomer, createMeter, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
@@ -127,6 +128,22 @@ describe("events", () => {
     expect(await rawIngest(token, [])).toEqual({ status: 200, body: { inserted: 0 } });
   });
 
+  it("stores large batches as they came, whatever characters their names and metadata hold", async () => {
+    const { org, polar } = await setup();
+    const alice = await createCustomer(api.knex, org.id);
+    const odd = ["tab\there", "new\nline", "back\\slash \\N", "quote \"x\" 'y'", "émoji 🚀", "\\.", ""];
+    const events = Array.from({ length: 120 }, (_, i) => ({
+      name: `odd ${odd[i % odd.length]}`,
+      customerId: alice.id,
+      timestamp: new Date(Date.parse("2025-03-01T00:00:00Z") + i * 60_000),
+      metadata: { text: odd[(i + 1) % odd.length], n: i, ok: i % 2 === 0, ratio: i / 7 },
+    }));
+    expect(await polar.events.ingest({ events })).toEqual({ inserted: 120 });
+    const stored = await list(polar, { sorting: ["timestamp"], limit: 100 });
+    // Names are stored trimmed.
+    expect(stored.map((e) => [e.name, e.source === "user" ? e.metadata : null])).toEqual(events.map((e) => [e.name.trim(), e.metadata]));
+  });
+
   it("stores an external id once, even when batches carrying it race", async () => {
     const { org, token } = await setup();
     const first = await rawIngest(token, [
@@ -238,7 +255,7 @@ describe("events", () => {
     expect(page.result.pagination).toEqual({ totalCount: 3, maxPage: 3 });
   });
 
-  it("counts ingested events in meters and their rollups at once", async () => {
+  it("counts ingested events in the meters' totals at once and per customer once folded", async () => {
     const { org, polar } = await setup();
     const alice = await createCustomer(api.knex, org.id);
     const meter = await createMeter(api.knex, org.id);
@@ -250,8 +267,14 @@ describe("events", () => {
         { name: "api_call", externalCustomerId: "bob", timestamp: at("2025-03-01T11:00:00Z"), metadata: { tokens: "n/a" } },
       ],
     });
-    const rollups = await api.knex("meter_rollups").where({ meter_id: tokens.id }).orderBy(["hour", "customer_key"]).select("customer_key", "hour", "events", "n", "sum", "min", "max");
-    expect(rollups).toEqual([
+    const rollups = () => api.knex("meter_rollups").where({ meter_id: tokens.id }).orderBy(["hour", "customer_key"]).select("customer_key", "hour", "events", "n", "sum", "min", "max");
+    // The totals at once; the per-customer rows once folded in.
+    expect(await rollups()).toEqual([
+      { customer_key: "", hour: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
+      { customer_key: "", hour: at("2025-03-01T11:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
+    ]);
+    await foldUsage(api.knex);
+    expect(await rollups()).toEqual([
       { customer_key: "", hour: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
       { customer_key: alice.id, hour: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
       { customer_key: "", hour: at("2025-03-01T11:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
