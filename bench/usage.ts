@@ -373,8 +373,9 @@ async function renewalBench(knex: Knex): Promise<Row> {
   const [metered] = await knex("product_prices")
     .insert({ product_id: product.id, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "0.01", position: 1 })
     .returning("id");
-  const due = Date.UTC(2030, 0, 15);
-  const anchor = new Date(Date.UTC(2029, 11, 15));
+  // A period that starts and ends mid-day, as a checkout at any time anchors it: partial days at both edges.
+  const due = Date.UTC(2030, 0, 15, 10, 23, 45);
+  const anchor = new Date(Date.UTC(2029, 11, 15, 10, 23, 45));
   const total = 2 * RENEWALS + 10;
   const cs = await customers(knex, org.id, total, "r");
   await subscribeEveryCustomer(knex, { organizationId: org.id, productId: product.id, priceIds: [fixed.id, metered.id], amount: 1000, anchor, due: new Date(due) });

@@ -54,7 +54,7 @@ async function copyEvents(trx: Knex.Transaction, organizationId: string, events:
 }
 
 interface Totals {
-  rollups: { meter_id: string; hour: string; events: number; n: number; sum: number; min: number | null; max: number | null }[];
+  rollups: { meter_id: string; bucket: string; events: number; n: number; sum: number; min: number | null; max: number | null }[];
   names: { name: string; source: string; occurrences: number; first_seen: string; last_seen: string }[];
 }
 
@@ -68,7 +68,7 @@ function totalsOf(meters: MeterRow[], events: NewEvent[]): Totals | null {
         if (!matches(meter.filter, e)) continue;
         const hour = new Date(Math.floor(e.timestamp.getTime() / HOUR) * HOUR).toISOString();
         const key = `${meter.id} ${hour}`;
-        const r = rollups.get(key) ?? { meter_id: meter.id, hour, events: 0, n: 0, sum: 0, min: null, max: null };
+        const r = rollups.get(key) ?? { meter_id: meter.id, bucket: hour, events: 0, n: 0, sum: 0, min: null, max: null };
         r.events++;
         const v = numericValue(meter.aggregation, e);
         if (v !== null) {
@@ -100,11 +100,11 @@ function totalsOf(meters: MeterRow[], events: NewEvent[]): Totals | null {
 async function writeTotals(trx: Knex.Transaction, organizationId: string, totals: Totals): Promise<void> {
   await trx.raw(
     `with rollups as (
-       insert into meter_rollups (meter_id, customer_key, hour, events, n, sum, min, max)
-       select meter_id, '', hour, events, n, sum, min, max
-       from jsonb_to_recordset(?::jsonb) as x(meter_id uuid, hour timestamptz, events bigint, n bigint, sum float8, min float8, max float8)
-       order by meter_id, hour
-       on conflict (meter_id, customer_key, hour) do update set ${ADD_ROLLUPS}
+       insert into meter_rollups (meter_id, customer_key, bucket, events, n, sum, min, max)
+       select meter_id, '', bucket, events, n, sum, min, max
+       from jsonb_to_recordset(?::jsonb) as x(meter_id uuid, bucket timestamptz, events bigint, n bigint, sum float8, min float8, max float8)
+       order by meter_id, bucket
+       on conflict (meter_id, customer_key, bucket) do update set ${ADD_ROLLUPS}
      )
      insert into event_names (organization_id, name, source, occurrences, first_seen, last_seen)
      select ?::uuid, name, source, occurrences, first_seen, last_seen

@@ -1,7 +1,7 @@
 // Folding events into the per-customer rollups (and giving customers the meters their events
 // name), behind ingestion: one transaction takes the events of every transaction that has finished
 // (ids below the oldest one still running, so none that commits later is skipped) above the last
-// fold's mark, in id order and in chunks, adds them per meter, customer and hour, and moves the
+// fold's mark, in id order and in chunks, adds them per meter, customer and day, and moves the
 // mark. Readers add the events above the mark themselves (usage.ts), so a late fold costs reads a
 // little, never correctness. The worker runs it every second (workflows/worker.ts); a second folder
 // finds the mark's row locked and leaves.

@@ -83,12 +83,12 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   let grouped: Knex.QueryBuilder;
   let bucketColumn: string;
   if (hasRollups(meter) && !metadataFilter && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
-    bucketColumn = "r.hour";
+    bucketColumn = "r.bucket";
     grouped = db("meter_rollups as r")
       .where("r.meter_id", meter.id)
-      .whereRaw(`r.hour >= ${rangeStart.sql}`, rangeStart.bindings)
-      .whereRaw(`r.hour < ${rangeEnd.sql}`, rangeEnd.bindings)
-      .select(db.raw(`${bucketOf("r.hour")} as bucket`), db.raw(`${rollupAggregateSql(meter.aggregation)} as quantity`));
+      .whereRaw(`r.bucket >= ${rangeStart.sql}`, rangeStart.bindings)
+      .whereRaw(`r.bucket < ${rangeEnd.sql}`, rangeEnd.bindings)
+      .select(db.raw(`${bucketOf("r.bucket")} as bucket`), db.raw(`${rollupAggregateSql(meter.aggregation)} as quantity`));
     grouped.where("r.customer_key", "");
   } else {
     const filter = filterSql(meter.filter);

@@ -1,8 +1,9 @@
-// Hourly meter rollups (table meter_rollups): per meter and UTC hour, the number of events the
-// meter's filter matched and the count, sum, min and max of the aggregated property, in total
-// (customer key '') and per customer key. The totals are kept exact in the transaction that writes
-// events (events/store.ts); the per-customer rows are folded in shortly after by the worker
-// (fold.ts), since a batch of many customers' events would otherwise write about one row per event.
+// Meter rollups (table meter_rollups): per meter and bucket, the number of events the meter's
+// filter matched and the count, sum, min and max of the aggregated property; in total (customer key
+// '') per UTC hour, and per customer key per UTC day. The totals are kept exact in the transaction
+// that writes events (events/store.ts); the per-customer rows are folded in shortly after by the
+// worker (fold.ts), since a batch of many customers' events would otherwise write about one row per
+// event, and are daily so that customers with a few events an hour still fold into few rows.
 // Readers of per-customer usage add the events not folded yet (usage.ts). Both levels are rebuilt
 // from the events when a meter is created or its filter or aggregation changes; per-customer rows
 // move to the customer's id when events known by an external customer id are attributed. Unique
@@ -35,6 +36,9 @@ export async function lockUsageExclusive(trx: Knex.Transaction, organizationId: 
 
 export type RollupLevel = "total" | "customers";
 
+/** The bucket of a rollup level: hours for the totals (any whole-hour time zone adds up), days per customer. */
+export const ROLLUP_BUCKET: Record<RollupLevel, "hour" | "day"> = { total: "hour", customers: "day" };
+
 /**
  * `insert into meter_rollups … select … from <source> as events …` adding the matched events of
  * `source` to the meter's rows of one level, in key order so that concurrent writers lock rows in
@@ -45,13 +49,13 @@ export function rollupUpsertSql(meter: MeterRow, source: Sql, level: RollupLevel
   const value = numericValueSql(meter.aggregation);
   const key = level === "total" ? "''" : CUSTOMER_KEY_SQL;
   return {
-    sql: `insert into meter_rollups (meter_id, customer_key, hour, events, n, sum, min, max)
+    sql: `insert into meter_rollups (meter_id, customer_key, bucket, events, n, sum, min, max)
       select ?::uuid, k, h, count(*), count(v), coalesce(sum(v), 0), min(v), max(v)
-      from (select date_trunc('hour', events.timestamp, 'UTC') as h, coalesce(${key}, '-') as k, ${value.sql} as v
+      from (select date_trunc('${ROLLUP_BUCKET[level]}', events.timestamp, 'UTC') as h, coalesce(${key}, '-') as k, ${value.sql} as v
             from ${source.sql} as events where ${filter.sql}) as matched
       group by k, h
       order by k, h
-      on conflict (meter_id, customer_key, hour) do update set ${ADD_ROLLUPS}`,
+      on conflict (meter_id, customer_key, bucket) do update set ${ADD_ROLLUPS}`,
     bindings: [meter.id, ...value.bindings, ...source.bindings, ...filter.bindings],
   };
 }
@@ -118,10 +122,10 @@ export async function attributeExternalEvents(trx: Knex.Transaction, customer: {
   if (meters.length === 0) return;
   const meterIds = meters.map((m) => m.id);
   await trx.raw(
-    `insert into meter_rollups (meter_id, customer_key, hour, events, n, sum, min, max)
-     select meter_id, ?, hour, events, n, sum, min, max from meter_rollups
-     where meter_id = any(?::uuid[]) and customer_key = ? order by meter_id, hour
-     on conflict (meter_id, customer_key, hour) do update set ${ADD_ROLLUPS}`,
+    `insert into meter_rollups (meter_id, customer_key, bucket, events, n, sum, min, max)
+     select meter_id, ?, bucket, events, n, sum, min, max from meter_rollups
+     where meter_id = any(?::uuid[]) and customer_key = ? order by meter_id, bucket
+     on conflict (meter_id, customer_key, bucket) do update set ${ADD_ROLLUPS}`,
     [customer.id, meterIds, externalKey(externalId)],
   );
   await trx("meter_rollups").whereIn("meter_id", meterIds).where({ customer_key: externalKey(externalId) }).delete();

@@ -3,8 +3,8 @@
 //
 // The window starts at the customer's last meter.reset of that meter (none: the beginning) and,
 // for a subscription, not before its period's start; it ends at `until` (exclusive) or is open.
-// Consumption is read from the hourly per-customer rollups for the window's whole hours (plus the
-// events not folded into them yet, see fold.ts) and from the events for the partial hours at its
+// Consumption is read from the daily per-customer rollups for the window's whole UTC days (plus the
+// events not folded into them yet, see fold.ts) and from the events for the partial days at its
 // edges, so its cost does not grow with the events in the window.
 import type { Knex } from "knex";
 import { unitsTimesAmount } from "../kit/money.js";
@@ -31,9 +31,9 @@ export interface Usage {
   rolloverCredited: number;
 }
 
-const HOUR = 3_600_000;
-const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR) * HOUR);
-const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR) * HOUR);
+const DAY = 86_400_000;
+const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY) * DAY);
+const ceilDay = (d: Date) => new Date(Math.ceil(d.getTime() / DAY) * DAY);
 const iso = (d: Date | null, open: "-infinity" | "infinity") => (d ? d.toISOString() : open);
 
 interface Parts {
@@ -94,12 +94,12 @@ async function windows(db: Knex, requests: UsageRequest[]): Promise<{ start: Dat
   return out;
 }
 
-/** How one window is read: whole hours from the rollups, the partial hours at its edges from the events. */
+/** How one window is read: whole UTC days from the rollups, the partial days at its edges from the events. */
 function plan(lo: Date | null, hi: Date | null, rollups: boolean) {
   const none = { from: "infinity", to: "infinity" };
   if (!rollups) return { rollups: none, edges: [{ from: iso(lo, "-infinity"), to: iso(hi, "infinity") }, none] };
-  const h0 = lo ? ceilHour(lo) : null;
-  const h1 = hi ? floorHour(hi) : null;
+  const h0 = lo ? ceilDay(lo) : null;
+  const h1 = hi ? floorDay(hi) : null;
   if (h0 && h1 && h0.getTime() >= h1.getTime()) {
     return { rollups: none, edges: [{ from: iso(lo, "-infinity"), to: iso(hi, "infinity") }, none] };
   }
@@ -144,7 +144,7 @@ async function consumption(db: Knex, meter: MeterRow, requests: { i: number; req
        a_from timestamptz, a_to timestamptz, b_from timestamptz, b_to timestamptz)
      left join lateral (
        select sum(r.events) as events, sum(r.n) as n, sum(r.sum) as sum, min(r.min) as min, max(r.max) as max from meter_rollups r
-       where r.meter_id = ? and r.customer_key = any(k.keys) and r.hour >= k.r_from and r.hour < k.r_to
+       where r.meter_id = ? and r.customer_key = any(k.keys) and r.bucket >= k.r_from and r.bucket < k.r_to
      ) ro on true
      left join lateral (
        select count(*) as events, count(v) as n, sum(v) as sum, min(v) as min, max(v) as max, count(distinct u) as uniq

@@ -1,5 +1,5 @@
-// Usage-based billing (docs/USAGE.md): idempotent event ingestion, hourly per-meter rollups (a
-// meter's totals kept in the ingesting transaction, per customer folded in shortly after), the
+// Usage-based billing (docs/USAGE.md): idempotent event ingestion, per-meter rollups (a meter's
+// hourly totals kept in the ingesting transaction, daily per customer folded in shortly after), the
 // customers' meters, event name statistics, and the unique key that makes billing a meter twice for
 // one subscription period impossible.
 import type { Knex } from "knex";
@@ -27,20 +27,21 @@ export async function up(knex: Knex): Promise<void> {
   // The system events that move a customer's meter window (meter.reset) and its credits.
   await knex.raw("create index events_system_customer on events (customer_id, name, timestamp) where source = 'system'");
 
-  // What one meter counted in one UTC hour, in total (key '', kept by every event write) and per
-  // customer key (the customer's id, or `ext:<id>` for events known only by an external customer
-  // id; folded in from the events below usage_fold.folded_below). Unique meters have none.
+  // What one meter counted in one bucket: per UTC hour in total (key '', kept by every event write),
+  // per UTC day per customer key (the customer's id, or `ext:<id>` for events known only by an
+  // external customer id; folded in from the events below usage_fold.folded_below). Unique meters
+  // have none.
   await knex.schema.createTable("meter_rollups", (t) => {
     t.uuid("meter_id").notNullable().references("meters.id").onDelete("cascade");
     t.text("customer_key").notNullable();
-    t.timestamp("hour", { useTz: true }).notNullable();
+    t.timestamp("bucket", { useTz: true }).notNullable();
     t.bigInteger("events").notNullable();
     // The events whose aggregated property is a number, their sum, min and max.
     t.bigInteger("n").notNullable();
     t.double("sum").notNullable();
     t.double("min");
     t.double("max");
-    t.primary(["meter_id", "customer_key", "hour"]);
+    t.primary(["meter_id", "customer_key", "bucket"]);
   });
 
   // Every event written by a transaction below this id is in the per-customer rollups.

@@ -130,8 +130,8 @@ async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<St
       const now = row?.test_clock_id ? await clockStepTime(trx, row) : new Date(nowMs);
       if (!row || !periodOver(row, now)) return { kind: "read", row, now };
       if (row.cancel_at_period_end) {
-        await endLocked(trx, row, now);
-        return { kind: "ended" };
+        const final = await endLocked(trx, row, now);
+        return final ? { kind: "renewed", renewed: final, now } : { kind: "ended" };
       }
       return { kind: "renewed", renewed: await renewLocked(trx, row, now), now };
     },
@@ -449,6 +449,13 @@ async function settleCharge(
       });
       return { outcome: "charged", row: updated as SubscriptionRow };
     }
+    if (row.status === "canceled") {
+      // A subscription's last order (its final usage) declined: it stays unpaid, for the customer
+      // to pay from the portal; an ended subscription has no dunning to go through.
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order));
+      const [updated] = await trx<SubscriptionRow>("subscriptions").where({ id: row.id }).update({ pending_order_id: null, modified_at: new Date() }).returning("*");
+      return { outcome: "declined", row: updated as SubscriptionRow };
+    }
     const delays = dunningDelaysMs();
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
@@ -481,13 +488,71 @@ async function settleCharge(
   });
 }
 
-/** Ends `row` (locked by `trx`, set to cancel at period end, its period over) at that end. */
-async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<void> {
+/**
+ * Ends `row` (locked by `trx`, set to cancel at period end, its period over) at that end. Usage of
+ * its last period that bills something goes on a last `subscription_cycle` order (its metered lines
+ * only: no period follows), charged right after like a renewal's; the order is returned then.
+ */
+async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed | null> {
+  const end = new Date(row.current_period_end!);
+  const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
+  const usage = await billPeriod(trx, row, rel, end);
+  let final: { order: OrderRow; items: OrderItemRow[] } | null = null;
+  if (usage.some((u) => u.amount > 0)) {
+    const product = rel.products.get(row.product_id)!;
+    const customer = rel.customers.get(row.customer_id)!;
+    const items = meteredLines(product, usage);
+    const created = await insertOrder(
+      trx,
+      {
+        organizationId: row.organization_id,
+        customerId: row.customer_id,
+        productId: row.product_id,
+        productPriceId: items[0].productPriceId,
+        checkoutId: null,
+        subscriptionId: row.id,
+        billingReason: "subscription_cycle",
+        currency: row.currency,
+        subtotalAmount: items.reduce((n, it) => n + it.amount, 0),
+        discountAmount: 0,
+        discountId: null,
+        taxAmount: 0,
+        items,
+        billingName: customer.billing_name ?? customer.name,
+        billingAddress: customer.billing_address,
+        metadata: row.metadata,
+        customFieldData: {},
+        billingPeriodStart: end,
+      },
+      knownForOrder(row, row, rel),
+    );
+    await closeMeteredPeriod(trx, row, customer, usage, created.row.id, end);
+    await emitEach(trx, row.organization_id, [{ type: "order.created", data: created.out }]);
+    final = { order: created.row, items: created.items };
+  }
   const [ended] = await trx<SubscriptionRow>("subscriptions")
     .where({ id: row.id })
-    .update({ status: "canceled", ended_at: row.current_period_end, ends_at: row.current_period_end, modified_at: new Date() })
+    .update({
+      status: "canceled",
+      ended_at: row.current_period_end,
+      ends_at: row.current_period_end,
+      pending_order_id: final?.order.id ?? null,
+      modified_at: new Date(),
+    })
     .returning("*");
   await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
+  return final ? { row: ended as SubscriptionRow, order: final.order, items: final.items, rel } : null;
+}
+
+/** The metered lines of a period's usage (a subscription's last order). */
+function meteredLines(product: ProductRow, usage: PeriodBilling[]): OrderItemInput[] {
+  return usage.map((u) => ({
+    label: `${product.name} — ${u.meter.name} (${formatUnits(u.billedUnits)} units)`,
+    amount: u.amount,
+    taxAmount: 0,
+    proration: false,
+    productPriceId: u.price.id,
+  }));
 }
 
 /** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */

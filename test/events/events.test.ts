@@ -2,6 +2,7 @@
 // external customer ids attributed when the customer appears, idempotency by external id even for
 // racing batches), listing with every filter, event names with their statistics, reads by id, and
 // organization isolation.
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Event } from "@polar-sh/sdk/models/components/event.js";
@@ -10,6 +11,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { useTestApi } from "../helpers/api.js";
 import { collectPages, rejects } from "../helpers/expect.js";
+import { storeEvents } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
 import { createCustomer, createMeter, orgWithToken } from "../fixtures/factories.js";
 
@@ -267,18 +269,18 @@ describe("events", () => {
         { name: "api_call", externalCustomerId: "bob", timestamp: at("2025-03-01T11:00:00Z"), metadata: { tokens: "n/a" } },
       ],
     });
-    const rollups = () => api.knex("meter_rollups").where({ meter_id: tokens.id }).orderBy(["hour", "customer_key"]).select("customer_key", "hour", "events", "n", "sum", "min", "max");
-    // The totals at once; the per-customer rows once folded in.
-    expect(await rollups()).toEqual([
-      { customer_key: "", hour: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
-      { customer_key: "", hour: at("2025-03-01T11:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
-    ]);
+    const rollups = () => api.knex("meter_rollups").where({ meter_id: tokens.id }).orderBy(["bucket", "customer_key"]).select("customer_key", "bucket", "events", "n", "sum", "min", "max");
+    // The hourly totals at once; the daily per-customer rows once folded in.
+    const totals = [
+      { customer_key: "", bucket: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
+      { customer_key: "", bucket: at("2025-03-01T11:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
+    ];
+    expect(await rollups()).toEqual(totals);
     await foldUsage(api.knex);
     expect(await rollups()).toEqual([
-      { customer_key: "", hour: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
-      { customer_key: alice.id, hour: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
-      { customer_key: "", hour: at("2025-03-01T11:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
-      { customer_key: "ext:bob", hour: at("2025-03-01T11:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
+      { customer_key: alice.id, bucket: at("2025-03-01T00:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
+      { customer_key: "ext:bob", bucket: at("2025-03-01T00:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
+      ...totals,
     ]);
     const day = { startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-01T00:00:00Z"), interval: "day" as const };
     expect((await polar.meters.quantities({ id: meter.id, ...day })).total).toBe(3);
@@ -287,6 +289,29 @@ describe("events", () => {
     const bob = await polar.customers.create({ email: "bob@example.com", externalId: "bob" });
     expect(await api.knex("meter_rollups").where({ meter_id: tokens.id, customer_key: "ext:bob" }).count({ n: "*" }).first()).toEqual({ n: 0 });
     expect(await api.knex("meter_rollups").where({ meter_id: tokens.id, customer_key: bob.id }).first("events")).toEqual({ events: 1 });
+  });
+
+  it("reads every system event the platform writes, with its metadata", async () => {
+    const { org, polar } = await setup();
+    const alice = await createCustomer(api.knex, org.id, { external_id: "alice" });
+    const grant = { benefit_id: randomUUID(), benefit_grant_id: randomUUID(), benefit_type: "meter_credit" };
+    const sub = { subscription_id: randomUUID() };
+    const written: [string, Record<string, unknown>][] = [
+      ["benefit.granted", grant], ["benefit.cycled", grant], ["benefit.revoked", grant], ["benefit.updated", grant],
+      ["meter.credited", { meter_id: randomUUID(), units: 10, rollover: true }], ["meter.reset", { meter_id: randomUUID() }],
+      ["subscription.cycled", sub], ["subscription.revoked", sub],
+      ["subscription.product_updated", { ...sub, old_product_id: randomUUID(), new_product_id: randomUUID() }],
+    ];
+    await api.knex.transaction((trx) =>
+      storeEvents(trx, org.id, written.map(([name, metadata], i) => ({ name, metadata, source: "system" as const, timestamp: new Date(Date.parse("2025-03-01T00:00:00Z") + i * 1000), customerId: alice.id, externalCustomerId: "alice" }))),
+    );
+    const events = await list(polar, { source: "system", sorting: ["timestamp"] });
+    expect(events.map((e) => [e.name, e.source, e.customerId])).toEqual(written.map(([name]) => [name, "system", alice.id]));
+    const byName = Object.fromEntries(events.map((e) => [e.name, e.metadata]));
+    expect(byName["benefit.cycled"]).toEqual({ benefitId: grant.benefit_id, benefitGrantId: grant.benefit_grant_id, benefitType: "meter_credit" });
+    expect(byName["meter.credited"]).toMatchObject({ units: 10, rollover: true });
+    expect(byName["subscription.product_updated"]).toMatchObject({ subscriptionId: sub.subscription_id });
+    expect((await collectPages(await polar.events.listNames({ source: "system" }))).map((n) => n.name).sort()).toEqual(written.map(([name]) => name).sort());
   });
 
   it("isolates organizations and checks scopes", async () => {

@@ -177,6 +177,28 @@ describe("usage-based billing", () => {
     expect(cycled).toHaveLength(2);
   });
 
+  it("bills the last period's usage on a last order when the subscription ends at period end", async () => {
+    const m = await merchant();
+    const { customer, sub, advance } = await m.subscribe("2028-01-10T00:00:00Z");
+    await advance("2028-01-20T00:00:00Z");
+    await m.calls(customer.externalId!, 40, "2028-01-19T00:00:00Z");
+    await m.polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    await advance("2028-02-11T00:00:00Z");
+    const ended = await m.polar.subscriptions.get({ id: sub.id });
+    expect(ended.status).toBe("canceled");
+    const [last] = await m.cycleOrders(sub.id);
+    // Only the usage: no period follows, so no base price.
+    expect(last).toMatchObject({ status: "paid", subtotalAmount: 20 });
+    expect(last.items.map((i) => [i.label, i.amount])).toEqual([["Usage plan — API calls (40 units)", 20]]);
+    expect(await api.knex("subscription_meter_billings").where({ subscription_id: sub.id })).toHaveLength(1);
+    // Without usage, ending makes no order.
+    const quiet = await m.subscribe("2028-01-10T00:00:00Z");
+    await m.polar.subscriptions.update({ id: quiet.sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    await quiet.advance("2028-02-11T00:00:00Z");
+    expect((await m.polar.subscriptions.get({ id: quiet.sub.id })).status).toBe("canceled");
+    expect(await m.cycleOrders(quiet.sub.id)).toEqual([]);
+  });
+
   it("caps a metered price at its cap amount", async () => {
     const m = await merchant({ capAmount: 25 });
     const { customer, sub, advance } = await m.subscribe("2028-01-10T00:00:00Z");
@@ -213,6 +235,11 @@ describe("usage-based billing", () => {
     const orders = await m.cycleOrders(sub.id);
     expect(orders[1].items[1]).toMatchObject({ label: "Usage plan — API calls (0 units)", amount: 0 });
     await expect.poll(async () => (await portal.list(session, {})).result.items[0], poll).toMatchObject({ consumedUnits: 0, creditedUnits: 100, balance: 100 });
+    // What the platform wrote, as the official client reads it.
+    const system = await collectPages(await m.polar.events.list({ customerId: customer.id, source: "system", limit: 100 }));
+    expect(new Set(system.map((e) => e.name))).toEqual(new Set(["benefit.granted", "meter.credited", "subscription.cycled", "meter.reset", "benefit.cycled"]));
+    const granted = system.find((e) => e.name === "benefit.granted");
+    expect(granted?.metadata).toMatchObject({ benefitType: "meter_credit" });
   });
 
   it("carries unused rollover credits into the next period", async () => {
