@@ -195,8 +195,10 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
   const kept = priceIds.filter((id) => id === input.price.id || metered.has(id));
   await trx("subscription_prices").insert(kept.map((id, position) => ({ subscription_id: row.id, product_price_id: id, position })));
   // The customer sees the metered prices' meters from the start, before any usage.
-  const meterIds: string[] = await trx("product_prices").whereIn("id", [...metered]).whereNotNull("meter_id").pluck("meter_id");
-  await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
+  if (metered.size) {
+    const meterIds: string[] = await trx("product_prices").whereIn("id", [...metered]).whereNotNull("meter_id").pluck("meter_id");
+    await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
+  }
   await emitSubscription(trx, row as SubscriptionRow, ["subscription.created", "subscription.active"]);
   await scheduleBenefitGrants(trx, { organizationId: input.organizationId, customerId: input.customerId, productId: input.product.id, subscriptionId: row.id });
   pokeAfterCommit(db, trx, [row.id]);
