@@ -11,6 +11,7 @@ import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { mintOrganizationToken } from "../server/kit/auth.js";
 import { startPostgres } from "../scripts/services.js";
 import { runSubscriptionBench } from "./subscriptions.js";
+import { runUsageBench } from "./usage.js";
 import { runWebhookBench } from "./webhooks.js";
 import { createOrganization } from "../test/fixtures/factories.js";
 
@@ -142,7 +143,8 @@ async function main() {
   }
 }
 
-// Then the webhooks section (bench/webhooks.ts), on services of its own (BENCH_WEBHOOKS=0 skips it).
+// Then the webhooks section (bench/webhooks.ts), the subscriptions section and the usage section
+// (bench/usage.ts), each on services of its own (BENCH_WEBHOOKS / BENCH_SUBSCRIPTIONS / BENCH_USAGE=0 skip them).
 main()
   .then(async () => {
     if (process.env.BENCH_WEBHOOKS === "0") return;
@@ -153,6 +155,11 @@ main()
     if (process.env.BENCH_SUBSCRIPTIONS === "0") return;
     console.log("");
     await runSubscriptionBench();
+  })
+  .then(async () => {
+    if (process.env.BENCH_USAGE === "0") return;
+    console.log("");
+    await runUsageBench();
   })
   .catch((err) => {
     console.error(err);

@@ -80,6 +80,36 @@ function cpuSeconds(pgDataDir: string): { node: number; temporal: number; postgr
   };
 }
 
+/**
+ * Every customer of the organization gets a saved sandbox card and an active monthly subscription
+ * to the product (its prices in this order), in its period from `anchor` to `due`.
+ */
+export async function subscribeEveryCustomer(
+  knex: Knex,
+  s: { organizationId: string; productId: string; priceIds: string[]; amount: number; anchor: Date; due: Date },
+): Promise<void> {
+  await knex.raw(
+    `insert into payment_methods (organization_id, customer_id, processor, type, method_metadata, processor_ref, is_default)
+     select organization_id, id, 'stripe', 'card', '{"brand":"visa","last4":"4242","exp_month":12,"exp_year":2030,"wallet":null}',
+            'pm_sandbox_4242424242424242_' || replace(id::text, '-', ''), true
+     from customers where organization_id = ?`,
+    [s.organizationId],
+  );
+  await knex.raw(
+    `insert into subscriptions (organization_id, customer_id, product_id, status, amount, currency, recurring_interval,
+                                billing_anchor, current_period_start, current_period_end, started_at, payment_method_id)
+     select pm.organization_id, pm.customer_id, ?, 'active', ?, 'usd', 'month', ?, ?, ?, ?, pm.id
+     from payment_methods pm where pm.organization_id = ?`,
+    [s.productId, s.amount, s.anchor, s.anchor, s.due, s.anchor, s.organizationId],
+  );
+  await knex.raw(
+    `insert into subscription_prices (subscription_id, product_price_id, position)
+     select sub.id, price.id, price.position - 1 from subscriptions sub, unnest(?::uuid[]) with ordinality as price(id, position)
+     where sub.organization_id = ?`,
+    [s.priceIds, s.organizationId],
+  );
+}
+
 export async function seed(knex: Knex, due: Date): Promise<string[]> {
   const org = await createOrganization(knex, { name: "Bench Subscriptions Org", slug: `bench-subs-${Date.now()}` });
   const [product] = await knex("products").insert({ organization_id: org.id, name: "Bench monthly", recurring_interval: "month" }).returning("id");
@@ -95,25 +125,7 @@ export async function seed(knex: Knex, due: Date): Promise<string[]> {
        select ?, 'bench-' || n || '@example.com', 'Bench ' || n from generate_series(1, ?) n`,
       [org.id, COUNT],
     );
-    await trx.raw(
-      `insert into payment_methods (organization_id, customer_id, processor, type, method_metadata, processor_ref, is_default)
-       select organization_id, id, 'stripe', 'card', '{"brand":"visa","last4":"4242","exp_month":12,"exp_year":2030,"wallet":null}',
-              'pm_sandbox_4242424242424242_' || replace(id::text, '-', ''), true
-       from customers where organization_id = ?`,
-      [org.id],
-    );
-    await trx.raw(
-      `insert into subscriptions (organization_id, customer_id, product_id, status, amount, currency, recurring_interval,
-                                  billing_anchor, current_period_start, current_period_end, started_at, payment_method_id)
-       select pm.organization_id, pm.customer_id, ?, 'active', 1200, 'usd', 'month', ?, ?, ?, ?, pm.id
-       from payment_methods pm where pm.organization_id = ?`,
-      [product.id, anchor, anchor, due, anchor, org.id],
-    );
-    await trx.raw(
-      `insert into subscription_prices (subscription_id, product_price_id, position)
-       select id, ?, 0 from subscriptions where organization_id = ?`,
-      [price.id, org.id],
-    );
+    await subscribeEveryCustomer(trx, { organizationId: org.id, productId: product.id, priceIds: [price.id], amount: 1200, anchor, due });
   });
   await knex.raw("analyze");
   return (await knex("subscriptions").where({ organization_id: org.id }).select("id")).map((r: { id: string }) => r.id);

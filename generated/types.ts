@@ -7143,6 +7143,8 @@ export interface components {
             organization_id?: string | null;
             /** @description ID of the customer in your Polar organization associated with the event. */
             customer_id: string;
+            /** @description Your unique ID for this event. An event whose external ID was already ingested in the organization is skipped (not counted in `inserted`), so a batch can be retried safely. */
+            external_id?: string | null;
         };
         EventCreateExternalCustomer: {
             /** @description Key-value object allowing you to store additional information.
@@ -7171,6 +7173,8 @@ export interface components {
             organization_id?: string | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string;
+            /** @description Your unique ID for this event. An event whose external ID was already ingested in the organization is skipped (not counted in `inserted`), so a batch can be retried safely. */
+            external_id?: string | null;
         };
         EventName: {
             /** @description The name of the event. */
@@ -7196,7 +7200,7 @@ export interface components {
         /** @enum {string} */
         EventSource: "system" | "user";
         EventsIngest: {
-            /** @description List of events to ingest. */
+            /** @description List of events to ingest, at most 1,000. The batch is stored whole or not at all. */
             events: (components["schemas"]["EventCreateCustomer"] | components["schemas"]["EventCreateExternalCustomer"])[];
         };
         EventsIngestResponse: {
@@ -15942,6 +15946,8 @@ export interface operations {
                 external_customer_id?: string[];
                 /** @description Interval between two timestamps. */
                 interval: components["schemas"]["TimeInterval"];
+                /** @description Borealis extension: the IANA time zone the intervals follow (day, week, month and year buckets start at local midnight, daylight saving included). Default is UTC. */
+                timezone?: string;
                 /** @description Start timestamp. */
                 start_timestamp: string;
                 /** @description Filter by metadata key-value pairs. It uses the `deepObject` style, e.g. `?metadata[key]=value`. */

@@ -14,7 +14,7 @@ import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import type { OrganizationTokens } from "./kit/org-tokens.js";
-import { ApiError, NotImplemented, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
+import { ApiError, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
 import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
@@ -352,9 +352,6 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       res.setHeader("Allow", [...new Set(allowed)].join(", "));
       res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
     },
-    notImplemented: (c: OpenApiContext) => {
-      throw new NotImplemented(c.operation.operationId ?? "unknown");
-    },
   });
   for (const [operationId, handler] of Object.entries(handlers)) {
     const meta = operations[operationId as OperationId];
@@ -455,6 +452,8 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
       // The hosted checkout, the customer portal and the console: built files and their page.
       uiAppRoutes(uiApps),
+      // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.
+      under("/v1/events/ingest", express.json({ limit: "16mb", type: ["application/json", "application/*+json"] })),
       express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }),
       express.urlencoded({ extended: false }),
       (req, res, next) => (pagePaths.has(req.path.toLowerCase()) ? pages(req, res, next) : next()),

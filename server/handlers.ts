@@ -1,8 +1,6 @@
-// The handler of every built operation. The type makes a missing handler a compile error unless
-// its operation id is in server/not-built.ts, and a handler for a listed id an error too.
+// The handler of every operation of the contract: the type makes a missing one a compile error.
 import type { Handler, OperationId } from "../generated/handlers.js";
 import type { Ctx } from "./kit/context.js";
-import type { NotBuiltOperationId } from "./not-built.js";
 import { customerPortalHandlers } from "./customer-portal/handlers.js";
 import { customerPortalOrderHandlers } from "./customer-portal/orders-handlers.js";
 import { customerPortalPaymentMethodHandlers } from "./customer-portal/payment-methods-handlers.js";
@@ -28,11 +26,13 @@ import { customerPortalSubscriptionHandlers } from "./customer-portal/subscripti
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
 import { organizationAccessTokenHandlers } from "./organization-access-tokens/handlers.js";
 import { oauth2Handlers } from "./oauth2/handlers.js";
+import { eventHandlers } from "./events/handlers.js";
+import { customerMeterHandlers } from "./customer-meters/handlers.js";
+import { metricHandlers } from "./metrics/handlers.js";
 
-export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
 
-export const handlers: Handlers<BuiltOperationId> = {
+export const handlers: Handlers<OperationId> = {
   ...organizationHandlers,
   ...productHandlers,
   ...benefitHandlers,
@@ -58,4 +58,7 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...customerPortalPaymentMethodHandlers,
   ...organizationAccessTokenHandlers,
   ...oauth2Handlers,
+  ...eventHandlers,
+  ...customerMeterHandlers,
+  ...metricHandlers,
 };

@@ -18,6 +18,7 @@ import { createSubscriptionActivities } from "./activities/subscriptions.js";
 import { temporalSubscriptionPoker, unstartedSubscriptions } from "../server/subscriptions/workflow-port.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
+import { foldUsage } from "../server/meters/fold.js";
 import { outboxSignal } from "./shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
 import { benefitGrantSweepWorkflow, benefitGrantSweepWorkflowId, type BenefitGrantSweepInput } from "./workflows/benefit-grant-sweep.js";
@@ -38,6 +39,8 @@ export interface StartWorkerOptions {
   benefitGrantSweep?: BenefitGrantSweepInput;
   /** Concurrency and workflow cache of the worker; the SDK's defaults unless told. */
   tuning?: WorkerTuning;
+  /** How often events are folded into the per-customer meter rollups (ms; 0: never). Every second unless told. */
+  usageFoldEveryMs?: number;
 }
 
 export type WorkerTuning = Pick<
@@ -98,6 +101,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let sweepSubscriptions: NodeJS.Timeout | undefined;
+  let stopUsageFold: (() => Promise<void>) | undefined;
   let stopOutboxListener: (() => Promise<void>) | undefined;
   // The fan-out's direct runs of first attempts (background work of this process, not tasks).
   const directDeliveries = new DirectDeliveries(opts.knex);
@@ -141,6 +145,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowIdConflictPolicy: "USE_EXISTING",
     });
     sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
+    stopUsageFold = startUsageFold(opts.knex, opts.usageFoldEveryMs ?? 1_000);
     // Committed outbox rows wake the relay at once (its idle poll is the backstop).
     const relay = client.workflow.getHandle(outboxRelayWorkflowId);
     stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
@@ -157,7 +162,8 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     shutdown: () => {
       clearInterval(sweepSubscriptions);
       // Direct runs hand what is left to the workflows through the client: closed before it.
-      return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve())
+      return (stopped ??= (stopUsageFold?.() ?? Promise.resolve())
+        .then(() => stopOutboxListener?.())
         .then(() => directDeliveries.close())
         .then(() => stop(worker, running, client, connection)));
     },
@@ -185,6 +191,27 @@ function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, e
   const timer = setInterval(() => void sweep(), everyMs);
   timer.unref();
   return timer;
+}
+
+/**
+ * Folds ingested events into the per-customer meter rollups every `everyMs` (server/meters/fold.ts):
+ * background work of this process, like the sweep, not a workflow (nothing to orchestrate, and
+ * readers never depend on it being done). Stopping waits for a fold in progress.
+ */
+function startUsageFold(knex: Knex, everyMs: number): () => Promise<void> {
+  if (everyMs <= 0) return async () => {};
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    // A fold still going when the next is due: that one is skipped (the running one goes on to the end).
+    running ??= foldUsage(knex)
+      .catch((err: unknown) => logger.warn({ err }, "usage fold failed; it runs again in a moment"))
+      .finally(() => (running = null));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 async function stop(worker: Worker | undefined, running: Promise<void> | undefined, client: Client | undefined, connection: NativeConnection) {

@@ -5740,6 +5740,10 @@ export type EventCreateCustomer = {
      * ID of the customer in your Polar organization associated with the event.
      */
     customer_id: string;
+    /**
+     * Your unique ID for this event. An event whose external ID was already ingested in the organization is skipped (not counted in `inserted`), so a batch can be retried safely.
+     */
+    external_id?: string | null;
 };
 
 export type EventCreateExternalCustomer = {
@@ -5776,6 +5780,10 @@ export type EventCreateExternalCustomer = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string;
+    /**
+     * Your unique ID for this event. An event whose external ID was already ingested in the organization is skipped (not counted in `inserted`), so a batch can be retried safely.
+     */
+    external_id?: string | null;
 };
 
 export type EventName = {
@@ -5806,7 +5814,7 @@ export type EventSource = 'system' | 'user';
 
 export type EventsIngest = {
     /**
-     * List of events to ingest.
+     * List of events to ingest, at most 1,000. The batch is stored whole or not at all.
      */
     events: Array<EventCreateCustomer | EventCreateExternalCustomer>;
 };
@@ -13612,6 +13620,10 @@ export type MetersQuantitiesData = {
          * Interval between two timestamps.
          */
         interval: TimeInterval;
+        /**
+         * Borealis extension: the IANA time zone the intervals follow (day, week, month and year buckets start at local midnight, daylight saving included). Default is UTC.
+         */
+        timezone?: string;
         /**
          * Start timestamp.
          */

@@ -15,6 +15,7 @@ import { emit, type WebhookEventType } from "../kit/outbox.js";
 import { toBenefitGrantWebhook } from "./models.js";
 import { insertSystemEvent, type GrantRow, type JobRow } from "./repository.js";
 import { strategyFor, type StrategyContext } from "./strategies.js";
+import { clockNow } from "../subscriptions/clock.js";
 
 type Props = Record<string, unknown>;
 export type JobResult = "applied" | "skipped" | "superseded" | "waiting" | "missing";
@@ -77,7 +78,9 @@ async function recordError(knex: Knex, grantId: string, err: unknown, at: Date):
 async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date): Promise<[JobResult, GrantRow]> {
   const benefit: BenefitRow = await trx("benefits").where({ id: grant.benefit_id }).first();
   const customer: CustomerRow = await trx("customers").where({ id: grant.customer_id }).first();
-  const ctx: StrategyContext = { trx, now, grant, benefit, customer };
+  // A renewal's cycle happens at the period boundary; anything else at its customer's now (a test clock's time).
+  const eventAt = typeof job.payload.at === "string" ? new Date(job.payload.at) : customer.test_clock_id ? await clockNow(trx, customer.test_clock_id) : now;
+  const ctx: StrategyContext = { trx, now, eventAt, grant, benefit, customer };
   const strategy = strategyFor(benefit.type);
   const granted = grant.granted_at !== null && grant.revoked_at === null;
   const patch: Record<string, unknown> = { modified_at: now, error: null };

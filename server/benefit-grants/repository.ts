@@ -2,6 +2,7 @@
 // grant is the organization's through its benefit); the job runner reads by id under the lock.
 import type { Knex } from "knex";
 import type { BenefitGrantRow } from "../benefits/models.js";
+import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
 
 export interface GrantRow extends BenefitGrantRow {
@@ -42,19 +43,13 @@ export async function findCustomerGrant(db: Knex, scope: CustomerScope, id: stri
 
 /** A system event (source "system") in the events table, for the grant's customer. */
 export async function insertSystemEvent(
-  ctx: { trx: Knex.Transaction; now: Date; benefit: { organization_id: string }; customer: { id: string; external_id: string | null } },
+  ctx: { trx: Knex.Transaction; now: Date; eventAt?: Date; benefit: { organization_id: string }; customer: { id: string; external_id: string | null } },
   name: string,
   metadata: Record<string, unknown>,
 ): Promise<void> {
-  await ctx.trx("events").insert({
-    timestamp: ctx.now,
-    organization_id: ctx.benefit.organization_id,
-    customer_id: ctx.customer.id,
-    external_customer_id: ctx.customer.external_id,
-    name,
-    source: "system",
-    metadata: JSON.stringify(metadata),
-  });
+  await storeEvents(ctx.trx, ctx.benefit.organization_id, [
+    { timestamp: ctx.eventAt ?? ctx.now, name, source: "system", customerId: ctx.customer.id, externalCustomerId: ctx.customer.external_id, metadata },
+  ]);
 }
 
 /** Pending jobs whose workflow should have finished by now (the sweep's work list). */

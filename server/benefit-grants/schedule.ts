@@ -85,14 +85,18 @@ export async function scheduleBenefitRevocations(trx: Trx, input: RevocationSche
   return enqueueJobs(trx, rows.map((r) => r.id), "revoke");
 }
 
-/** A renewal: every granted grant of the subscription runs its cycle (meter credits). */
-export async function scheduleBenefitCycles(trx: Trx, input: { subscriptionId: string }): Promise<ScheduledJob[]> {
+/**
+ * A renewal: every granted grant of the subscription runs its cycle (meter credits), its system
+ * events stamped `at` the period boundary (when the job runs later, usage in between stays in the
+ * new period).
+ */
+export async function scheduleBenefitCycles(trx: Trx, input: { subscriptionId: string; at?: Date }): Promise<ScheduledJob[]> {
   const rows: { id: string }[] = await trx("benefit_grants")
     .where({ subscription_id: input.subscriptionId })
     .whereNotNull("granted_at")
     .whereNull("revoked_at")
     .select("id");
-  return enqueueJobs(trx, rows.map((r) => r.id), "cycle");
+  return enqueueJobs(trx, rows.map((r) => r.id), "cycle", input.at ? { at: input.at.toISOString() } : {});
 }
 
 /** The benefit's properties changed: every granted grant of it follows (`previous` as they were). */

@@ -14,6 +14,8 @@ type Props = Record<string, unknown>;
 export interface StrategyContext {
   trx: Knex.Transaction;
   now: Date;
+  /** When the job's system events happen: the cycle's period boundary, or its customer's test clock's now. */
+  eventAt?: Date;
   grant: GrantRow;
   benefit: BenefitRow;
   customer: CustomerRow;

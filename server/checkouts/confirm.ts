@@ -18,6 +18,7 @@ import { emit } from "../kit/outbox.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { insertOrder, markOrderPaid } from "../orders/service.js";
 import { createSubscriptionForCheckout } from "../subscriptions/service.js";
+import { attributeExternalEvents } from "../meters/rollups.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
@@ -152,6 +153,8 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
   );
   const created = inserted.rows[0] as CustomerRow | undefined;
   if (created) {
+    // Events ingested for the buyer's external id before they existed are theirs now.
+    if (row.external_customer_id) await attributeExternalEvents(trx, created, row.external_customer_id);
     await emit(trx, row.organization_id, "customer.created", toCustomer(created));
     return created;
   }

@@ -19,6 +19,8 @@ export interface CustomerRow {
   tax_id: TaxId | null;
   metadata: Record<string, string | number | boolean>;
   deleted_at: Date | null;
+  /** The billing test clock the customer lives on (sandbox only). */
+  test_clock_id?: string | null;
 }
 
 /** Who reads: an organization token or a customer session, both bound to one organization. */

@@ -10,6 +10,8 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
+import { attributeExternalEvents } from "../meters/rollups.js";
+import { stateMeters } from "../customer-meters/service.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, toCustomerState, type CustomerOut, type CustomerStateOut } from "./models.js";
@@ -106,6 +108,8 @@ export async function createCustomer(db: Knex, caller: OrganizationCaller, input
         })
         .returning("*");
       const out = toCustomer(row as CustomerRow);
+      // Events ingested for this external id before the customer existed are theirs now.
+      if (externalId !== null) await attributeExternalEvents(trx, row as CustomerRow, externalId);
       await emit(trx, caller.organizationId, "customer.created", out);
       return out;
     })
@@ -199,6 +203,7 @@ export async function updateCustomer(
       patch.modified_at = new Date();
       const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
       const out = toCustomer(updated as CustomerRow);
+      if (typeof patch.external_id === "string") await attributeExternalEvents(trx, updated as CustomerRow, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;
     })
@@ -221,8 +226,8 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
 }
 
 /**
- * The customer with what they hold now: active subscriptions, granted benefits; meters stay empty
- * until usage billing adds them.
+ * The customer with what they hold now: active subscriptions, granted benefits, meters with their
+ * current balance.
  */
 export async function getCustomerState(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<CustomerStateOut> {
   const row = await findReadable(db, caller, key);
@@ -232,8 +237,8 @@ export async function getCustomerState(db: Knex, caller: OrganizationCaller, key
 
 /** The state of a customer row: the API's answer and the customer.state_changed payload. */
 export async function readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut> {
-  const [grants, subscriptions] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id)]);
-  return toCustomerState(row, { subscriptions, grants, meters: [] });
+  const [grants, subscriptions, meters] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id), stateMeters(db, row)]);
+  return toCustomerState(row, { subscriptions, grants, meters });
 }
 
 /** The customer's subscriptions in status active, as the state view shows them. */

@@ -39,12 +39,6 @@ export class Unauthorized extends ApiError {
   }
 }
 
-export class NotImplemented extends ApiError {
-  constructor(operationId: string) {
-    super(501, "NotImplemented", `The operation ${operationId} is not built yet.`);
-  }
-}
-
 /** 422 in the FastAPI-style shape the official client decodes into HTTPValidationError. */
 export class RequestValidationError extends ApiError {
   constructor(readonly issues: ValidationIssue[]) {

@@ -30,3 +30,21 @@ export function checkOneCurrency(currencies: (string | null)[], loc: (string | n
     throw invalid(loc, "All products of a checkout must be priced in the same currency.", "value_error");
   }
 }
+
+const SCALE = 12;
+const scaled = (decimal: string): bigint => {
+  const [whole, fraction = ""] = decimal.split(".");
+  return BigInt(whole + (fraction + "0".repeat(SCALE)).slice(0, SCALE));
+};
+
+/**
+ * Units (non-negative) times a decimal amount per unit (minor units, at most 12 decimals, as the
+ * database returns it), in whole minor units rounded half up. Exact for up to 12 decimals of units.
+ */
+export function unitsTimesAmount(units: number, unitAmount: string): number {
+  if (!(units > 0)) return 0;
+  if (units >= 1e15) return Math.round(units * Number(unitAmount));
+  const product = scaled(units.toFixed(SCALE)) * scaled(unitAmount);
+  const one = 10n ** BigInt(2 * SCALE);
+  return Number((product + one / 2n) / one);
+}

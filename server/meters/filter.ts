@@ -31,7 +31,7 @@ export const MAX_FILTER_DEPTH = 10;
 
 const stripMetadataPrefix = (p: string) => (p.startsWith("metadata.") ? p.slice("metadata.".length) : p);
 
-function isFilter(node: unknown): node is Filter {
+export function isFilter(node: unknown): node is Filter {
   return typeof node === "object" && node !== null && "conjunction" in node;
 }
 
@@ -83,7 +83,7 @@ export interface Sql {
 }
 
 // Event columns a clause may name, with the JS type of value that can match them.
-const COLUMNS: Record<string, { type: "string" | "number"; sql: string }> = {
+export const COLUMNS: Record<string, { type: "string" | "number"; sql: string }> = {
   name: { type: "string", sql: "events.name" },
   source: { type: "string", sql: "events.source" },
   timestamp: { type: "number", sql: "extract(epoch from events.timestamp)::bigint" },
@@ -102,7 +102,9 @@ function clauseSql(c: FilterClause): Sql {
   const column = COLUMNS[c.property];
   if (column) {
     if (typeof c.value !== column.type || typeof c.value === "boolean") return { sql: "false", bindings: [] };
-    return compare(column.sql, c.operator, c.value);
+    // like / not_like read a number column (timestamp) as its text.
+    const expr = (c.operator === "like" || c.operator === "not_like") && column.type === "number" ? `(${column.sql})::text` : column.sql;
+    return compare(expr, c.operator, c.value);
   }
   const text = "(events.metadata ->> ?)";
   if (c.operator === "like" || c.operator === "not_like") {
@@ -159,4 +161,34 @@ export function aggregationSql(a: Aggregation): { value: Sql; where: Sql } {
       };
     }
   }
+}
+
+/**
+ * The number an event contributes to a sum / max / min / avg aggregation, null when its property
+ * is missing or not a number (rollups keep these per hour; the aggregate functions skip nulls).
+ * Null for count and unique, which need no value.
+ */
+export function numericValueSql(a: Aggregation): Sql {
+  if (a.func === "count" || a.func === "unique") return { sql: "null::float8", bindings: [] };
+  const column = COLUMNS[a.property];
+  if (column) return column.type === "number" ? { sql: `(${column.sql})::float8`, bindings: [] } : { sql: "null::float8", bindings: [] };
+  return {
+    sql: "case when jsonb_typeof(events.metadata -> ?) = 'number' then (events.metadata ->> ?)::float8 end",
+    bindings: [a.property, a.property],
+  };
+}
+
+
+/** The metadata keys a meter reads (its filter's clauses and its aggregation's property). */
+export function metadataKeys(filter: Filter, aggregation: Aggregation): string[] {
+  const keys = new Set<string>();
+  const walk = (f: Filter) => {
+    for (const c of f.clauses) {
+      if (isFilter(c)) walk(c);
+      else if (!COLUMNS[c.property]) keys.add(c.property);
+    }
+  };
+  walk(filter);
+  if (aggregation.func !== "count" && !COLUMNS[aggregation.property]) keys.add(aggregation.property);
+  return [...keys];
 }

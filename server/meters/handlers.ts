@@ -1,7 +1,8 @@
 // HTTP handlers of the meter operations.
 import type { Handlers } from "../handlers.js";
 import { orgCaller } from "../kit/context.js";
-import { createMeter, getMeter, listMeters, meterQuantities, updateMeter } from "./service.js";
+import { meterQuantities } from "./quantities.js";
+import { createMeter, getMeter, listMeters, updateMeter } from "./service.js";
 
 type MeterOps = "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:quantities";
 

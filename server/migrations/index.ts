@@ -15,6 +15,7 @@ import * as checkoutQuote from "./0013_checkout_quote.js";
 import * as auth from "./0020_auth.js";
 import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
 import * as oauth from "./0022_oauth.js";
+import * as usage from "./0030_usage.js";
 import * as webhookFailedEvents from "./0050_webhook_failed_events.js";
 
 export const migrations = [
@@ -34,5 +35,6 @@ export const migrations = [
   { name: "0020_auth", ...auth },
   { name: "0021_organization_access_tokens", ...organizationAccessTokens },
   { name: "0022_oauth", ...oauth },
+  { name: "0030_usage", ...usage },
   { name: "0050_webhook_failed_events", ...webhookFailedEvents },
 ];

@@ -33,6 +33,7 @@ import { toSubscription } from "./models.js";
 import { addIntervals, periodBounds } from "./periods.js";
 import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 
 const DAY = 86_400_000;
 
@@ -129,8 +130,8 @@ async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<St
       const now = row?.test_clock_id ? await clockStepTime(trx, row) : new Date(nowMs);
       if (!row || !periodOver(row, now)) return { kind: "read", row, now };
       if (row.cancel_at_period_end) {
-        await endLocked(trx, row, now);
-        return { kind: "ended" };
+        const final = await endLocked(trx, row, now);
+        return final ? { kind: "renewed", renewed: final, now } : { kind: "ended" };
       }
       return { kind: "renewed", renewed: await renewLocked(trx, row, now), now };
     },
@@ -198,19 +199,34 @@ export interface CycleLines {
   carried: ProrationLine[];
 }
 
-/** The lines of a renewal: the base price, each metered price (zero until usage billing), prorations, the discount. */
+/** Units as a line shows them: whole, or with up to 6 decimals. */
+const formatUnits = (units: number) => (Number.isInteger(units) ? String(units) : String(Number(units.toFixed(6))));
+
+/**
+ * The lines of a renewal: the base price, each metered price with the usage the period that ended
+ * bills (in arrears), prorations, the discount.
+ */
 export function cycleLines(
   row: SubscriptionRow,
   product: ProductRow,
   prices: PriceRow[],
   discount: DiscountRow | undefined,
   periodStart: Date,
+  usage: PeriodBilling[] = [],
 ): CycleLines {
   const items: OrderItemInput[] = [];
   const base = prices.find((p) => p.amount_type !== "metered_unit");
   items.push({ label: product.name, amount: Number(row.amount), taxAmount: 0, proration: false, productPriceId: base?.id ?? null });
   for (const p of prices.filter((x) => x.amount_type === "metered_unit")) {
-    items.push({ label: `${product.name} — ${p.meter_name ?? "usage"}`, amount: 0, taxAmount: 0, proration: false, productPriceId: p.id });
+    const billed = usage.find((u) => u.price.id === p.id);
+    const label = `${product.name} — ${p.meter_name ?? "usage"}`;
+    items.push({
+      label: billed ? `${label} (${formatUnits(billed.billedUnits)} units)` : label,
+      amount: billed?.amount ?? 0,
+      taxAmount: 0,
+      proration: false,
+      productPriceId: p.id,
+    });
   }
   for (const line of row.pending_prorations ?? []) {
     items.push({ label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id });
@@ -261,12 +277,15 @@ interface Renewed {
 async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
   const periodStart = new Date(row.current_period_end!);
   const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
-  // Read once: the lines, order.created and subscription.updated all come from these rows.
-  const rel = await loadSubscriptionRelations(trx, [row]);
+  // Read once: the lines, order.created and subscription.updated all come from these rows (the
+  // running usage is read for the new period once it has started, below).
+  const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
   const product = rel.products.get(row.product_id)!;
   const customer = rel.customers.get(row.customer_id)!;
   const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
-  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart);
+  // The period that ends bills its metered usage, in arrears, on this renewal's order.
+  const usage = await billPeriod(trx, row, rel, periodStart);
+  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart, usage);
   const created = await insertOrder(
     trx,
     {
@@ -293,6 +312,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
     knownForOrder(row, row, rel),
   );
   const order = created.row;
+  await closeMeteredPeriod(trx, row, customer, usage, order.id, periodStart);
   const [updated] = await trx<SubscriptionRow>("subscriptions")
     .where({ id: row.id })
     .update({
@@ -304,12 +324,13 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
       modified_at: new Date(),
     })
     .returning("*");
+  if (usage.length) rel.usage = await runningUsage(trx, [updated as SubscriptionRow], rel);
   await emitEach(trx, row.organization_id, [
     { type: "order.created", data: created.out },
     { type: "subscription.updated", data: toSubscription(updated as SubscriptionRow, rel) },
   ]);
   await recordSubscriptionEvent(trx, updated as SubscriptionRow, customer, "subscription.cycled", { subscription_id: row.id }, now);
-  await scheduleBenefitCycles(trx, { subscriptionId: row.id });
+  await scheduleBenefitCycles(trx, { subscriptionId: row.id, at: periodStart });
   return { row: updated as SubscriptionRow, order, items: created.items, rel };
 }
 
@@ -428,6 +449,13 @@ async function settleCharge(
       });
       return { outcome: "charged", row: updated as SubscriptionRow };
     }
+    if (row.status === "canceled") {
+      // A subscription's last order (its final usage) declined: it stays unpaid, for the customer
+      // to pay from the portal; an ended subscription has no dunning to go through.
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order));
+      const [updated] = await trx<SubscriptionRow>("subscriptions").where({ id: row.id }).update({ pending_order_id: null, modified_at: new Date() }).returning("*");
+      return { outcome: "declined", row: updated as SubscriptionRow };
+    }
     const delays = dunningDelaysMs();
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
@@ -460,13 +488,71 @@ async function settleCharge(
   });
 }
 
-/** Ends `row` (locked by `trx`, set to cancel at period end, its period over) at that end. */
-async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<void> {
+/**
+ * Ends `row` (locked by `trx`, set to cancel at period end, its period over) at that end. Usage of
+ * its last period that bills something goes on a last `subscription_cycle` order (its metered lines
+ * only: no period follows), charged right after like a renewal's; the order is returned then.
+ */
+async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed | null> {
+  const end = new Date(row.current_period_end!);
+  const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
+  const usage = await billPeriod(trx, row, rel, end);
+  let final: { order: OrderRow; items: OrderItemRow[] } | null = null;
+  if (usage.some((u) => u.amount > 0)) {
+    const product = rel.products.get(row.product_id)!;
+    const customer = rel.customers.get(row.customer_id)!;
+    const items = meteredLines(product, usage);
+    const created = await insertOrder(
+      trx,
+      {
+        organizationId: row.organization_id,
+        customerId: row.customer_id,
+        productId: row.product_id,
+        productPriceId: items[0].productPriceId,
+        checkoutId: null,
+        subscriptionId: row.id,
+        billingReason: "subscription_cycle",
+        currency: row.currency,
+        subtotalAmount: items.reduce((n, it) => n + it.amount, 0),
+        discountAmount: 0,
+        discountId: null,
+        taxAmount: 0,
+        items,
+        billingName: customer.billing_name ?? customer.name,
+        billingAddress: customer.billing_address,
+        metadata: row.metadata,
+        customFieldData: {},
+        billingPeriodStart: end,
+      },
+      knownForOrder(row, row, rel),
+    );
+    await closeMeteredPeriod(trx, row, customer, usage, created.row.id, end);
+    await emitEach(trx, row.organization_id, [{ type: "order.created", data: created.out }]);
+    final = { order: created.row, items: created.items };
+  }
   const [ended] = await trx<SubscriptionRow>("subscriptions")
     .where({ id: row.id })
-    .update({ status: "canceled", ended_at: row.current_period_end, ends_at: row.current_period_end, modified_at: new Date() })
+    .update({
+      status: "canceled",
+      ended_at: row.current_period_end,
+      ends_at: row.current_period_end,
+      pending_order_id: final?.order.id ?? null,
+      modified_at: new Date(),
+    })
     .returning("*");
   await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
+  return final ? { row: ended as SubscriptionRow, order: final.order, items: final.items, rel } : null;
+}
+
+/** The metered lines of a period's usage (a subscription's last order). */
+function meteredLines(product: ProductRow, usage: PeriodBilling[]): OrderItemInput[] {
+  return usage.map((u) => ({
+    label: `${product.name} — ${u.meter.name} (${formatUnits(u.billedUnits)} units)`,
+    amount: u.amount,
+    taxAmount: 0,
+    proration: false,
+    productPriceId: u.price.id,
+  }));
 }
 
 /** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */

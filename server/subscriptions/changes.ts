@@ -3,6 +3,7 @@
 // immediate order for the difference; prorate: the lines join the next renewal), discount change.
 // Each is one transaction on the locked row: a subscription with a charge in flight answers
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
+import { ensureCustomerMeters } from "../customer-meters/service.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { discountProblem, priceAmount } from "../checkouts/amounts.js";
@@ -252,6 +253,7 @@ async function changeProduct(
   await trx("subscription_prices").where({ subscription_id: row.id }).delete();
   const metered = prices.filter((p) => p.amount_type === "metered_unit" && p.id !== price.id);
   await trx("subscription_prices").insert([price, ...metered].map((p, position) => ({ subscription_id: row.id, product_price_id: p.id, position })));
+  await ensureCustomerMeters(trx, row.organization_id, row.customer_id, metered.map((p) => p.meter_id).filter((m): m is string => m !== null));
   await emitSubscription(trx, updated, ["subscription.updated"]);
   const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
   await recordSubscriptionEvent(trx, updated, customer, "subscription.product_updated", {

@@ -4,6 +4,7 @@
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "../customers/service.js";
+import { storeEvents } from "../events/store.js";
 import { emitEach, type OutboxEvent, type WebhookEventType } from "../kit/outbox.js";
 import { toSubscription } from "./models.js";
 import { loadSubscriptionRelations, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
@@ -43,13 +44,7 @@ export async function recordSubscriptionEvent(
   metadata: Record<string, string>,
   at: Date,
 ): Promise<void> {
-  await trx("events").insert({
-    timestamp: at,
-    organization_id: row.organization_id,
-    customer_id: customer.id,
-    external_customer_id: customer.external_id,
-    name,
-    source: "system",
-    metadata: JSON.stringify(metadata),
-  });
+  await storeEvents(trx, row.organization_id, [
+    { timestamp: at, name, source: "system", customerId: customer.id, externalCustomerId: customer.external_id, metadata },
+  ]);
 }

@@ -4,6 +4,7 @@ import type { components } from "../../generated/types.js";
 import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomer } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
+import { derivedUuid } from "../kit/ids.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toMeter } from "../meters/models.js";
 import { toOrganization } from "../organizations/models.js";
@@ -43,22 +44,26 @@ function toSubscriptionBase(row: SubscriptionRow) {
 }
 
 /**
- * One entry per metered price: usage billing fills consumed and credited units and the amount;
- * until it lands they are zero. The entry's id is its price's, stable across reads.
+ * One entry per metered price: the running period's consumed and credited units and what they
+ * bill so far. Its id is derived from the subscription and the meter, stable across reads.
  */
 function toMeters(row: SubscriptionRow, prices: PriceRow[], rel: SubscriptionRelations) {
+  const usage = rel.usage.get(row.id);
   return prices
     .filter((p) => p.amount_type === "metered_unit" && p.meter_id && rel.meters.has(p.meter_id))
-    .map((p) => ({
-      created_at: isoRequired(row.created_at),
-      modified_at: iso(row.modified_at),
-      id: p.id,
-      consumed_units: 0,
-      credited_units: 0,
-      amount: 0,
-      meter_id: p.meter_id!,
-      meter: toMeter(rel.meters.get(p.meter_id!)!),
-    }));
+    .map((p) => {
+      const u = usage?.get(p.id) ?? { consumed: 0, credited: 0, amount: 0 };
+      return {
+        created_at: isoRequired(row.created_at),
+        modified_at: iso(row.modified_at),
+        id: derivedUuid("subscription_meter", row.id, p.meter_id!),
+        consumed_units: u.consumed,
+        credited_units: u.credited,
+        amount: u.amount,
+        meter_id: p.meter_id!,
+        meter: toMeter(rel.meters.get(p.meter_id!)!),
+      };
+    });
 }
 
 export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations): SubscriptionOut {
@@ -106,8 +111,6 @@ export function toStateSubscription(row: SubscriptionRow, rel: SubscriptionRelat
     ...base,
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
-    meters: toMeters(row, prices, rel).map((m) => ({
-      created_at: m.created_at, modified_at: m.modified_at, id: m.id, consumed_units: 0, credited_units: 0, amount: 0, meter_id: m.meter_id,
-    })),
+    meters: toMeters(row, prices, rel).map(({ meter: _meter, ...m }) => m),
   } as StateSubscriptionOut;
 }

@@ -8,6 +8,7 @@ import type { MeterRow } from "../meters/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 import type { RecurringInterval } from "./periods.js";
+import { runningUsage, type MeterUsage } from "./usage.js";
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
 export type CancellationReason =
@@ -86,9 +87,12 @@ export interface SubscriptionRelations {
   organizations: Map<string, OrganizationRow>;
   /** The meters of the subscriptions' metered prices. */
   meters: Map<string, MeterRow>;
+  /** Per subscription and metered price: the running period's usage. */
+  usage: Map<string, Map<string, MeterUsage>>;
 }
 
-export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[]): Promise<SubscriptionRelations> {
+/** `usage: false` leaves the running usage empty (a caller that reads it itself, for another period). */
+export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[], opts: { usage?: boolean } = {}): Promise<SubscriptionRelations> {
   const ids = (pick: (r: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((v): v is string => v !== null))];
   const productIds = ids((r) => r.product_id);
   const [customers, products, productRelations, discounts, prices, organizations] = await Promise.all([
@@ -113,7 +117,7 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
   }
   const meterIds = [...new Set([...priceMap.values()].flat().map((p) => p.meter_id).filter((v): v is string => !!v))];
   const meters = meterIds.length ? ((await db("meters").whereIn("id", meterIds)) as MeterRow[]) : [];
-  return {
+  const rel = {
     meters: byId(meters),
     customers: byId(customers as CustomerRow[]),
     products: byId(products as ProductRow[]),
@@ -121,5 +125,8 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
     discounts: byId(discounts as DiscountRow[]),
     prices: priceMap,
     organizations: byId(organizations as OrganizationRow[]),
+    usage: new Map<string, Map<string, MeterUsage>>(),
   };
+  if (opts.usage !== false) rel.usage = await runningUsage(db, rows, rel);
+  return rel;
 }

@@ -2,6 +2,7 @@
 // and the creation of a subscription by a confirmed checkout of a recurring product.
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
+import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
@@ -193,6 +194,11 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
   );
   const kept = priceIds.filter((id) => id === input.price.id || metered.has(id));
   await trx("subscription_prices").insert(kept.map((id, position) => ({ subscription_id: row.id, product_price_id: id, position })));
+  // The customer sees the metered prices' meters from the start, before any usage.
+  if (metered.size) {
+    const meterIds: string[] = await trx("product_prices").whereIn("id", [...metered]).whereNotNull("meter_id").pluck("meter_id");
+    await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
+  }
   await emitSubscription(trx, row as SubscriptionRow, ["subscription.created", "subscription.active"]);
   await scheduleBenefitGrants(trx, { organizationId: input.organizationId, customerId: input.customerId, productId: input.product.id, subscriptionId: row.id });
   pokeAfterCommit(db, trx, [row.id]);

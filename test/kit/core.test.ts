@@ -1,8 +1,6 @@
-// The platform core: tokens at rest, request ids, unknown routes, not-built operations, docs.
+// The platform core: tokens at rest, request ids, unknown routes docs.
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
-import { notBuilt } from "../../server/not-built.js";
-import { operations } from "../../generated/operations.js";
 import { useTestApi } from "../helpers/api.js";
 import { orgWithToken } from "../fixtures/factories.js";
 
@@ -37,15 +35,6 @@ describe("core", () => {
     const res = await fetch(`${api.url}/v1/nothing-here/`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: "ResourceNotFound" });
-  });
-
-  it("answers every not-built operation 501 NotImplemented (after authentication)", async () => {
-    const { token } = await orgWithToken(api.knex);
-    const id = notBuilt.find((op) => operations[op].security === "access_token" && operations[op].method === "get" && !operations[op].path.includes("{"));
-    expect(id).toBeDefined();
-    const res = await fetch(`${api.url}${operations[id!].path}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ error: "NotImplemented", detail: `The operation ${id} is not built yet.` });
   });
 
   it("answers NUL characters in any input with 422, not a database error", async () => {

@@ -9,7 +9,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { useTestApi } from "../helpers/api.js";
 import { rejects } from "../helpers/expect.js";
-import { meterQuantities } from "../../server/meters/service.js";
+import { meterQuantities } from "../../server/meters/quantities.js";
 import { createBenefit, createCustomer, createEvent, createMeter, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();

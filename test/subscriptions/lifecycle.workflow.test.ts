@@ -1,6 +1,6 @@
 // The subscription lifecycle workflow on Temporal's time-skipping test server with the real
 // activities (PostgreSQL, the sandbox processor): a year of monthly renewals in seconds, dunning
-// to revocation, recovery with a new card, cancel at period end, and a step that dies mid-cycle
+// to revocation, recovery with a new card, metered usage billed in arrears, cancel at period end, and a step that dies mid-cycle
 // (after the renewal committed, and after the charge went through) billing the period exactly once.
 import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
@@ -14,7 +14,7 @@ import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
 import { createTimeSkippingEnv } from "../setup/temporal.js";
-import { createMeter } from "../fixtures/factories.js";
+import { createEvent, createMeter } from "../fixtures/factories.js";
 import { useWorkflowInfra } from "../workflows/infra.js";
 import { CARD_DECLINED, CARD_OK, createSubscriptionFixture } from "./fixtures.js";
 
@@ -165,7 +165,7 @@ describe("subscription lifecycle workflow", () => {
     await handle.terminate();
   }, 120_000);
 
-  it("bills a metered price as a zero line at each renewal until usage billing lands", async () => {
+  it("bills a metered price's usage in arrears at each renewal: the period's events, nothing of the next", async () => {
     const startedAt = new Date(await env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "week", amount: 900 });
     const meter = await createMeter(infra.knex, f.organizationId, { name: "API calls" });
@@ -173,16 +173,23 @@ describe("subscription lifecycle workflow", () => {
       .insert({ product_id: f.productId, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "0.5", cap_amount: 10_000, position: 1 })
       .returning("id");
     await infra.knex("subscription_prices").insert({ subscription_id: f.subscription.id, product_price_id: metered.id, position: 1 });
+    const call = (offsetMs: number) => createEvent(infra.knex, f.organizationId, { customer_id: f.customerId, timestamp: new Date(startedAt.getTime() + offsetMs) });
+    for (let i = 0; i < 30; i++) await call(DAY + i * 60_000);
+    await call(-60_000); // before the subscription: not billed
+    for (let i = 0; i < 4; i++) await call(7 * DAY + 60_000 + i); // the second week's
     const handle = await start(f.subscription.id);
     await env.sleep(7 * DAY + 3_600_000);
     const [order] = await orders(f.subscription.id);
     expect(order).toMatchObject({ status: "paid", billing_reason: "subscription_cycle" });
-    expect(Number(order.subtotal_amount)).toBe(900);
+    expect(Number(order.subtotal_amount)).toBe(915);
     const items = await infra.knex("order_items").where({ order_id: order.id }).orderBy("position");
     expect(items.map((i) => [i.label, Number(i.amount), i.product_price_id])).toEqual([
       ["Pro monthly", 900, f.priceId],
-      ["Pro monthly — API calls", 0, metered.id],
+      ["Pro monthly — API calls (30 units)", 15, metered.id],
     ]);
+    await env.sleep(7 * DAY);
+    const second = (await orders(f.subscription.id))[1];
+    expect(Number(second.subtotal_amount)).toBe(902);
     await handle.terminate();
   }, 120_000);
 

@@ -1,0 +1,93 @@
+// The Event wire shapes: a UserEvent (ingested), or one of the nine SystemEvents the platform writes,
+// each with the metadata the contract gives its name; and EventName statistics.
+import type { components } from "../../generated/types.js";
+import { toCustomer } from "../customers/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import { isoRequired } from "../kit/time.js";
+
+type Schemas = components["schemas"];
+export type EventOut = Schemas["Event"];
+export type SystemEventOut = Schemas["SystemEvent"];
+export type EventNameOut = Schemas["EventName"];
+type BenefitType = Schemas["BenefitType"];
+
+export interface EventRow {
+  id: string;
+  created_at: Date;
+  ingested_at: Date;
+  timestamp: Date;
+  organization_id: string;
+  customer_id: string | null;
+  external_customer_id: string | null;
+  external_id: string | null;
+  name: string;
+  source: "user" | "system";
+  metadata: Record<string, string | number | boolean>;
+}
+
+export interface EventNameRow {
+  name: string;
+  source: "user" | "system";
+  occurrences: number;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+const BENEFIT_TYPES: readonly BenefitType[] = ["custom", "discord", "github_repository", "downloadables", "license_keys", "meter_credit"];
+const benefitType = (v: unknown): BenefitType => BENEFIT_TYPES.find((t) => t === v) ?? "custom";
+const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "metadata">, row: EventRow): SystemEventOut {
+  const m = row.metadata;
+  const s = { ...base, source: "system" as const };
+  const grant = { benefit_id: text(m.benefit_id), benefit_grant_id: text(m.benefit_grant_id), benefit_type: benefitType(m.benefit_type) };
+  switch (row.name) {
+    case "benefit.granted":
+      return { ...s, name: "benefit.granted", metadata: grant };
+    case "benefit.cycled":
+      return { ...s, name: "benefit.cycled", metadata: grant };
+    case "benefit.revoked":
+      return { ...s, name: "benefit.revoked", metadata: grant };
+    case "benefit.updated":
+      return { ...s, name: "benefit.updated", metadata: grant };
+    case "meter.credited":
+      return { ...s, name: "meter.credited", metadata: { meter_id: text(m.meter_id), units: Math.trunc(Number(m.units ?? 0)), rollover: m.rollover === true } };
+    case "meter.reset":
+      return { ...s, name: "meter.reset", metadata: { meter_id: text(m.meter_id) } };
+    case "subscription.cycled":
+      return { ...s, name: "subscription.cycled", metadata: { subscription_id: text(m.subscription_id) } };
+    case "subscription.revoked":
+      return { ...s, name: "subscription.revoked", metadata: { subscription_id: text(m.subscription_id) } };
+    case "subscription.product_updated":
+      return {
+        ...s,
+        name: "subscription.product_updated",
+        metadata: { subscription_id: text(m.subscription_id), old_product_id: text(m.old_product_id), new_product_id: text(m.new_product_id) },
+      };
+    default:
+      throw new Error(`Unknown system event name ${row.name}`);
+  }
+}
+
+export function toEvent(row: EventRow, customer: CustomerRow | undefined): EventOut {
+  const base = {
+    id: row.id,
+    timestamp: isoRequired(row.timestamp),
+    organization_id: row.organization_id,
+    customer_id: row.customer_id ?? customer?.id ?? null,
+    customer: customer ? toCustomer(customer) : null,
+    external_customer_id: row.external_customer_id,
+  };
+  if (row.source === "system") return toSystemEvent(base, row);
+  return { ...base, source: "user", name: row.name, metadata: row.metadata };
+}
+
+export function toEventName(row: EventNameRow): EventNameOut {
+  return {
+    name: row.name,
+    source: row.source,
+    occurrences: Number(row.occurrences),
+    first_seen: isoRequired(row.first_seen),
+    last_seen: isoRequired(row.last_seen),
+  };
+}

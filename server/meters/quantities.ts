@@ -1,0 +1,126 @@
+// Meter quantities: the meter's aggregation per hour, day, week, month or year in the caller's time
+// zone, over every bucket the range touches, and a total over all of them (one pass, grouping sets:
+// the total of an average or a distinct count is not a sum of the buckets').
+//
+// Read from the meter's hourly totals when they add up to the answer (not a unique meter, no
+// customer or event metadata filter, bucket edges on whole UTC hours in that zone); from the events
+// otherwise (a customer's events through its index).
+import type { Knex } from "knex";
+import type { OpQuery } from "../../generated/handlers.js";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { asList } from "../kit/ids.js";
+import { applyMetadataFilter } from "../kit/pagination.js";
+import { checkTimeZone, hourAligned, nextBucketSql, seriesSql, type TimeUnit } from "../kit/timezones.js";
+import { whereCustomers, whereExternalCustomers } from "../events/repository.js";
+import { aggregationSql, filterSql, type Aggregation, type Sql } from "./filter.js";
+import type { MeterQuantitiesOut } from "./models.js";
+import { findReadable } from "./repository.js";
+import { hasRollups } from "./rollups.js";
+
+export type QuantitiesQuery = OpQuery<"meters:quantities">;
+
+// Polar's bounds on a quantities request: no data before 2023, and a number of buckets that
+// stays reasonable for the interval.
+const MIN_TIMESTAMP = Date.UTC(2023, 0, 1);
+const MAX_RANGE_DAYS: Record<TimeUnit, number> = { hour: 7, day: 366, week: 7 * 53, month: 365 * 4, year: 365 * 10 };
+const DAY_MS = 86_400_000;
+
+/** Days between the calendar dates (UTC) of two instants, as Polar compares them. */
+function dayDistance(a: Date, b: Date): number {
+  const day = (d: Date) => Math.floor(d.getTime() / DAY_MS);
+  return day(b) - day(a);
+}
+
+/** The aggregate over rollup rows (alias `r`) that equals the aggregation over their events. */
+export function rollupAggregateSql(a: Aggregation): string {
+  switch (a.func) {
+    case "count":
+      return "sum(r.events)::float8";
+    case "sum":
+      return "sum(r.sum)";
+    case "max":
+      return "max(r.max)";
+    case "min":
+      return "min(r.min)";
+    case "avg":
+      return "sum(r.sum) / nullif(sum(r.n), 0)";
+    default:
+      throw new Error("unique meters have no rollups");
+  }
+}
+
+const zoneLiteral = (tz: string) => `'${tz.replace(/'/g, "''")}'`;
+
+export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: string, query: QuantitiesQuery): Promise<MeterQuantitiesOut> {
+  const meter = await findReadable(db, caller, id);
+  if (!meter) throw new ResourceNotFound("Meter not found.");
+  const start = new Date(query.start_timestamp);
+  const end = new Date(query.end_timestamp);
+  if (Number.isNaN(start.getTime())) throw invalid(["query", "start_timestamp"], "Input should be a valid datetime", "datetime_parsing");
+  if (Number.isNaN(end.getTime())) throw invalid(["query", "end_timestamp"], "Input should be a valid datetime", "datetime_parsing");
+  if (start.getTime() < MIN_TIMESTAMP) {
+    throw invalid(["query", "start_timestamp"], "Input should be greater than or equal to 2023-01-01T00:00:00Z", "greater_than_equal");
+  }
+  const unit: TimeUnit = query.interval;
+  const days = dayDistance(start, end);
+  if (days < 0 || days > MAX_RANGE_DAYS[unit]) {
+    throw invalid(["query"], "The interval is too small for the given date range. Use a larger interval or reduce the date range.", "value_error");
+  }
+  const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
+  const customerIds = asList(query.customer_id);
+  const externalIds = asList(query.external_customer_id);
+  const metadataFilter = Object.keys(query.metadata ?? {}).length > 0;
+
+  // Every bucket the range touches: from the start's to the end's, in the zone.
+  const rangeStart: Sql = { sql: `date_trunc('${unit}', ?::timestamptz, ?)`, bindings: [start.toISOString(), tz] };
+  const endBucket = nextBucketSql(unit, `date_trunc('${unit}', ?::timestamptz, ?)`, tz);
+  const rangeEnd: Sql = { sql: endBucket.sql, bindings: [end.toISOString(), tz, ...endBucket.bindings] };
+
+  // The zone is one PostgreSQL knows (checked above) and is written into the bucket expression, so
+  // that the select list and the GROUP BY are the same expression.
+  const bucketOf = (column: string) => `date_trunc('${unit}', ${column}, ${zoneLiteral(tz)})`;
+  let grouped: Knex.QueryBuilder;
+  let bucketColumn: string;
+  if (hasRollups(meter) && !metadataFilter && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
+    bucketColumn = "r.bucket";
+    grouped = db("meter_rollups as r")
+      .where("r.meter_id", meter.id)
+      .whereRaw(`r.bucket >= ${rangeStart.sql}`, rangeStart.bindings)
+      .whereRaw(`r.bucket < ${rangeEnd.sql}`, rangeEnd.bindings)
+      .select(db.raw(`${bucketOf("r.bucket")} as bucket`), db.raw(`${rollupAggregateSql(meter.aggregation)} as quantity`));
+    grouped.where("r.customer_key", "");
+  } else {
+    const filter = filterSql(meter.filter);
+    const agg = aggregationSql(meter.aggregation);
+    bucketColumn = "events.timestamp";
+    // The events a meter reads: this organization's, through its filter, with the aggregated
+    // property present, narrowed by the request's customer and metadata filters.
+    grouped = db("events")
+      .where("events.organization_id", meter.organization_id)
+      .whereRaw(filter.sql, filter.bindings)
+      .whereRaw(agg.where.sql, agg.where.bindings)
+      .whereRaw(`events.timestamp >= ${rangeStart.sql}`, rangeStart.bindings)
+      .whereRaw(`events.timestamp < ${rangeEnd.sql}`, rangeEnd.bindings)
+      .select(db.raw(`${bucketOf("events.timestamp")} as bucket`), db.raw(`${agg.value.sql} as quantity`, agg.value.bindings));
+    if (customerIds.length) whereCustomers(grouped, db, meter.organization_id, customerIds);
+    if (externalIds.length) whereExternalCustomers(grouped, db, meter.organization_id, externalIds);
+    applyMetadataFilter(grouped, "events.metadata", query.metadata);
+  }
+  // One pass for the buckets and the total (the grouping set `()`, its bucket null).
+  grouped.groupByRaw(`grouping sets ((${bucketOf(bucketColumn)}), ())`);
+  const series = seriesSql(unit, tz, start.toISOString(), end.toISOString());
+  const rows: { timestamp: Date | null; quantity: number | null }[] = await db
+    .with("series", db.raw(series.sql, series.bindings))
+    .with("grouped", grouped)
+    .from("series")
+    .leftJoin("grouped", (j) => j.on(db.raw(`grouped.bucket = date_trunc('${unit}', series.timestamp, ?)`, [tz])))
+    .select("series.timestamp", "grouped.quantity")
+    .unionAll((u) => u.from("grouped").whereNull("grouped.bucket").select(db.raw("null::timestamptz as timestamp"), "grouped.quantity"));
+  const buckets = rows.filter((r) => r.timestamp !== null).sort((a, b) => new Date(a.timestamp!).getTime() - new Date(b.timestamp!).getTime());
+  const total = rows.find((r) => r.timestamp === null);
+  return {
+    quantities: buckets.map((r) => ({ timestamp: new Date(r.timestamp!).toISOString(), quantity: Number(r.quantity ?? 0) })),
+    total: Number(total?.quantity ?? 0),
+  };
+}

@@ -1,0 +1,49 @@
+// The 22 metrics: what each is, how it reads (scalar, currency in minor units, percentage as a
+// fraction) and how its total over the periods is made. docs/USAGE.md ("Metrics") defines each.
+import type { components } from "../../generated/types.js";
+
+type Schemas = components["schemas"];
+export type MetricSlug = keyof Schemas["Metrics"];
+export type MetricType = Schemas["MetricType"];
+
+/**
+ * How a metric's total is made: `sum` of the periods; `last` period's value (stocks: cumulative
+ * revenue, active subscriptions, MRR); or recomputed over all the periods' orders or checkouts.
+ */
+export type TotalKind = "sum" | "last" | "average_order_value" | "net_average_order_value" | "conversion";
+
+export interface MetricDefinition {
+  slug: MetricSlug;
+  display_name: string;
+  type: MetricType;
+  total: TotalKind;
+}
+
+export const METRICS: readonly MetricDefinition[] = [
+  { slug: "orders", display_name: "Orders", type: "scalar", total: "sum" },
+  { slug: "revenue", display_name: "Revenue", type: "currency", total: "sum" },
+  { slug: "net_revenue", display_name: "Net Revenue", type: "currency", total: "sum" },
+  { slug: "cumulative_revenue", display_name: "Cumulative Revenue", type: "currency", total: "last" },
+  { slug: "net_cumulative_revenue", display_name: "Net Cumulative Revenue", type: "currency", total: "last" },
+  { slug: "average_order_value", display_name: "Average Order Value", type: "currency", total: "average_order_value" },
+  { slug: "net_average_order_value", display_name: "Net Average Order Value", type: "currency", total: "net_average_order_value" },
+  { slug: "one_time_products", display_name: "One-Time Products", type: "scalar", total: "sum" },
+  { slug: "one_time_products_revenue", display_name: "One-Time Products Revenue", type: "currency", total: "sum" },
+  { slug: "one_time_products_net_revenue", display_name: "One-Time Products Net Revenue", type: "currency", total: "sum" },
+  { slug: "new_subscriptions", display_name: "New Subscriptions", type: "scalar", total: "sum" },
+  { slug: "new_subscriptions_revenue", display_name: "New Subscriptions Revenue", type: "currency", total: "sum" },
+  { slug: "new_subscriptions_net_revenue", display_name: "New Subscriptions Net Revenue", type: "currency", total: "sum" },
+  { slug: "renewed_subscriptions", display_name: "Renewed Subscriptions", type: "scalar", total: "sum" },
+  { slug: "renewed_subscriptions_revenue", display_name: "Renewed Subscriptions Revenue", type: "currency", total: "sum" },
+  { slug: "renewed_subscriptions_net_revenue", display_name: "Renewed Subscriptions Net Revenue", type: "currency", total: "sum" },
+  { slug: "active_subscriptions", display_name: "Active Subscriptions", type: "scalar", total: "last" },
+  { slug: "monthly_recurring_revenue", display_name: "Monthly Recurring Revenue", type: "currency", total: "last" },
+  { slug: "committed_monthly_recurring_revenue", display_name: "Committed Monthly Recurring Revenue", type: "currency", total: "last" },
+  { slug: "checkouts", display_name: "Checkouts", type: "scalar", total: "sum" },
+  { slug: "succeeded_checkouts", display_name: "Succeeded Checkouts", type: "scalar", total: "sum" },
+  { slug: "checkouts_conversion", display_name: "Checkouts Conversion Rate", type: "percentage", total: "conversion" },
+];
+
+/** The first day metrics can be asked for, and the longest range (in days) per interval (Polar's). */
+export const MIN_DATE = "2023-01-01";
+export const MAX_DAYS = { hour: 7, day: 366, week: 365, month: 365 * 4, year: 365 * 10 } as const;
