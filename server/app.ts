@@ -21,6 +21,7 @@ import { handlers } from "./handlers.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
+import { sandboxRoutes } from "./processors/sandbox-routes.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
 import { UI_APPS } from "./ui-apps.js";
 
@@ -404,6 +405,8 @@ export function createApp({ knex, validateResponses = false, uiApps = UI_APPS }:
       under("/files", storageRoutes(knex)),
       // Stripe webhooks, outside the contract: verified on the raw body, so before the JSON parser.
       under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
+      // The sandbox processor's 3-D Secure challenge, outside the contract.
+      under("/v1/integrations/sandbox", sandboxRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
       // The hosted checkout, the customer portal and the console: built files and their page.

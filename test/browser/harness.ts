@@ -206,6 +206,8 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
         timezoneId: opts.timezoneId ?? "UTC",
       });
       const page = await context.newPage();
+      // A missing element fails fast; waits for the server's work (grants, redirects) say so themselves.
+      page.setDefaultTimeout(10_000);
       const g: Guarded = { context, allow: [...(opts.allow ?? [])], problems: [] };
       guarded.set(page, g);
       const allowed = (pred: (r: AllowRule) => boolean) => g.allow.some(pred);
