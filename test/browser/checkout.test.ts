@@ -63,7 +63,7 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     await see(page, "String should have at least 3 characters");
     await fill(page, "Company", "Analytical Engines Ltd");
     changes++;
-    await expect.poll(() => page.getByText("String should have at least 3 characters").count()).toBe(0);
+    await expect.poll(() => page.getByText("String should have at least 3 characters").count(), { timeout: 10_000 }).toBe(0);
     await fill(page, "Seats", "500");
     changes++;
     await see(page, "Input should be less than or equal to 50");
@@ -192,7 +192,7 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     await page.getByLabel("Discount code").fill("GIFT100");
     await page.getByRole("button", { name: "Apply" }).click();
     await expectText(page, "total", "$0");
-    await expect.poll(() => page.getByLabel("Card number").count()).toBe(0);
+    await expect.poll(() => page.getByLabel("Card number").count(), { timeout: 10_000 }).toBe(0);
     await page.getByRole("button", { name: "Get it for free" }).click();
     await page.getByRole("heading", { name: /^Thank you/ }).waitFor({ timeout: 30_000 });
     expect(await stack.knex("orders").where({ checkout_id: gift.id, subtotal_amount: 4000, discount_amount: 4000, status: "paid" })).toHaveLength(1);

@@ -93,6 +93,8 @@ export interface BrowserStackOptions {
   apps?: readonly UiApp[];
   /** Start the Temporal worker (default true): grants, webhooks, subscriptions, invoices happen. */
   worker?: boolean;
+  /** More Chromium flags, read when the browser starts (e.g. --host-resolver-rules for a test's own hosts). */
+  chromiumArgs?: () => string[];
 }
 
 export interface BrowserStack {
@@ -137,8 +139,8 @@ export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0) - window.innerWidth);
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack {
@@ -165,7 +167,7 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
     state.api = await startApi({ knex: state.knex, port: 0, temporalAddress, validateResponses: true, uiApps: apps });
     // The URLs the API writes (a checkout's url, a link's url, the portal's) point at this server.
     process.env.PUBLIC_API_URL = state.api.url;
-    state.browser = await launchChromium();
+    state.browser = await launchChromium(options.chromiumArgs?.() ?? []);
   }, 300_000);
 
   afterEach(async () => {
