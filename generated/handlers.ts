@@ -38,6 +38,7 @@ export type OperationId =
   | "customer_portal:customers:delete_payment_method"
   | "customer_portal:customers:get"
   | "customer_portal:customers:list_payment_methods"
+  | "customer_portal:customers:set_default_payment_method"
   | "customer_portal:customers:update"
   | "customer_portal:downloadables:list"
   | "customer_portal:license_keys:activate"
@@ -56,6 +57,7 @@ export type OperationId =
   | "customer_portal:subscriptions:cancel"
   | "customer_portal:subscriptions:get"
   | "customer_portal:subscriptions:list"
+  | "customer_portal:subscriptions:preview_update"
   | "customer_portal:subscriptions:update"
   | "customers:create"
   | "customers:delete"
@@ -386,6 +388,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:customers:list_payment_methods"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customers:set_default_payment_method": {
+    params: Ops["customer_portal:customers:set_default_payment_method"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:customers:set_default_payment_method"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:customers:update": {
     params: {};
     query: {};
@@ -511,6 +520,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customer_portal:subscriptions:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:subscriptions:preview_update": {
+    params: Ops["customer_portal:subscriptions:preview_update"]["parameters"]["path"];
+    query: NonNullable<Ops["customer_portal:subscriptions:preview_update"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:subscriptions:preview_update"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:subscriptions:update": {
     params: Ops["customer_portal:subscriptions:update"]["parameters"]["path"];

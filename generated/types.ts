@@ -426,6 +426,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customers/me/payment-methods/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Default Payment Method
+         * @description Makes a saved payment method the customer's default (what renewals are charged to).
+         */
+        post: operations["customer_portal:customers:set_default_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/downloadables/": {
         parameters: {
             query?: never;
@@ -732,6 +752,26 @@ export interface paths {
          * @description List subscriptions of the authenticated customer.
          */
         get: operations["customer_portal:subscriptions:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/subscriptions/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview Subscription Change
+         * @description What moving the subscription to another product would cost now and from the next period, computed as the change itself would be. Changes nothing.
+         */
+        get: operations["customer_portal:subscriptions:preview_update"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2657,7 +2697,10 @@ export interface components {
             detail: string;
         };
         AlreadyCanceledSubscription: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             error: "AlreadyCanceledSubscription";
             detail: string;
         };
@@ -5966,6 +6009,29 @@ export interface components {
             customer_id: string;
             customer: components["schemas"]["Customer"];
         };
+        /** @description What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed). */
+        CustomerSubscriptionChangePreview: {
+            subscription_id: string;
+            /** @description The product the subscription would move to. */
+            product_id: string;
+            currency: string;
+            /** @description The new recurring amount, in minor units, from the next period on. */
+            amount: number;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description The proration lines for the rest of the current period (credit for unused time is negative). */
+            lines: components["schemas"]["CustomerSubscriptionChangePreviewLine"][];
+            /** @description The sum of the lines, in minor units. */
+            net_amount: number;
+            /** @description What is charged at once (`invoice` behaviour and a positive net); otherwise the lines join the next renewal. */
+            due_now: number;
+            /** Format: date-time */
+            next_renewal_at: string | null;
+        };
+        CustomerSubscriptionChangePreviewLine: {
+            label: string;
+            amount: number;
+        };
         CustomerSessionCreate: components["schemas"]["CustomerSessionCustomerIDCreate"] | components["schemas"]["CustomerSessionCustomerExternalIDCreate"];
         /** @description Schema for creating a customer session using an external customer ID. */
         CustomerSessionCustomerExternalIDCreate: {
@@ -7989,7 +8055,10 @@ export interface components {
             detail: string;
         };
         NotPermitted: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             error: "NotPermitted";
             detail: string;
         };
@@ -8279,6 +8348,7 @@ export interface components {
             feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
         };
         /** @description Schema to create a file to be used as an organization avatar. */
         OrganizationAvatarFileCreate: {
@@ -8339,6 +8409,37 @@ export interface components {
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
+            customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+        };
+        /** @description Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
+        OrganizationCustomerPortalSettings: {
+            /** @description Orders, invoices and paying a failed order again. */
+            orders: boolean;
+            /** @description Subscriptions, with changing plan and cancelling. */
+            subscriptions: boolean;
+            /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
+            benefits: boolean;
+            /** @description Usage meters. */
+            usage: boolean;
+            /** @description Saved payment methods. */
+            payment_methods: boolean;
+            /** @description Changing the billing name, address and tax ID. */
+            billing_details: boolean;
+        };
+        /** @description The sections to switch on or off; the others keep their setting. */
+        OrganizationCustomerPortalSettingsUpdate: {
+            /** @description Orders, invoices and paying a failed order again. */
+            orders?: boolean;
+            /** @description Subscriptions, with changing plan and cancelling. */
+            subscriptions?: boolean;
+            /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
+            benefits?: boolean;
+            /** @description Usage meters. */
+            usage?: boolean;
+            /** @description Saved payment methods. */
+            payment_methods?: boolean;
+            /** @description Changing the billing name, address and tax ID. */
+            billing_details?: boolean;
         };
         OrganizationDetails: {
             /** @description Brief information about you and your business. */
@@ -8403,12 +8504,14 @@ export interface components {
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
+            customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
         };
         Pagination: {
             total_count: number;
             max_page: number;
         };
         Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        PortalSubscriptionForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
         PaymentAlreadyInProgress: {
             /** @constant */
             error: "PaymentAlreadyInProgress";
@@ -11454,6 +11557,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11493,6 +11605,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11638,6 +11759,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11681,6 +11811,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11721,6 +11860,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -11768,6 +11916,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:set_default_payment_method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment method ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalCustomer"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11826,6 +12042,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11871,6 +12096,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -11920,6 +12154,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12113,6 +12356,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12152,6 +12404,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12218,6 +12479,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12257,6 +12527,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12313,6 +12592,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -12365,6 +12653,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12426,6 +12723,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -12474,6 +12780,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12533,6 +12848,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12638,6 +12962,77 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:preview_update": {
+        parameters: {
+            query: {
+                /** @description The product to move to. */
+                product_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The subscription ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSubscriptionChangePreview"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12677,6 +13072,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12729,13 +13133,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12792,13 +13196,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -24,6 +24,7 @@ import { stripeWebhookRoutes } from "./processors/webhook.js";
 import { sandboxRoutes } from "./processors/sandbox-routes.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
 import { UI_APPS } from "./ui-apps.js";
+import { requirePortalSection } from "./customer-portal/sections.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
@@ -293,8 +294,10 @@ export function createApp({ knex, validateResponses = false, uiApps = UI_APPS }:
     postRoutingHandler: async (c: OpenApiContext, req: Request, res: Response) => {
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
-      const meta = operations[c.operation.operationId as OperationId];
-      res.locals.caller = await authenticate(knex, meta, req);
+      const operationId = c.operation.operationId as OperationId;
+      const caller = await authenticate(knex, operations[operationId], req);
+      res.locals.caller = caller;
+      if (caller.kind === "customer") await requirePortalSection(knex, operationId, caller);
     },
     preOperationHandler: (c: OpenApiContext) => {
       rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });

@@ -4340,6 +4340,42 @@ export type CustomerSession = {
     customer: Customer;
 };
 
+/**
+ * What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed).
+ */
+export type CustomerSubscriptionChangePreview = {
+    subscription_id: string;
+    /**
+     * The product the subscription would move to.
+     */
+    product_id: string;
+    currency: string;
+    /**
+     * The new recurring amount, in minor units, from the next period on.
+     */
+    amount: number;
+    recurring_interval: SubscriptionRecurringInterval;
+    proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * The proration lines for the rest of the current period (credit for unused time is negative).
+     */
+    lines: Array<CustomerSubscriptionChangePreviewLine>;
+    /**
+     * The sum of the lines, in minor units.
+     */
+    net_amount: number;
+    /**
+     * What is charged at once (`invoice` behaviour and a positive net); otherwise the lines join the next renewal.
+     */
+    due_now: number;
+    next_renewal_at: string | null;
+};
+
+export type CustomerSubscriptionChangePreviewLine = {
+    label: string;
+    amount: number;
+};
+
 export type CustomerSessionCreate = CustomerSessionCustomerIdCreate | CustomerSessionCustomerExternalIdCreate;
 
 /**
@@ -7255,6 +7291,7 @@ export type Organization = {
     feature_settings: OrganizationFeatureSettings | null;
     subscription_settings: OrganizationSubscriptionSettings;
     notification_settings: OrganizationNotificationSettings;
+    customer_portal_settings: OrganizationCustomerPortalSettings;
 };
 
 /**
@@ -7326,6 +7363,67 @@ export type OrganizationCreate = {
     feature_settings?: OrganizationFeatureSettings | null;
     subscription_settings?: OrganizationSubscriptionSettings | null;
     notification_settings?: OrganizationNotificationSettings | null;
+    customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+};
+
+/**
+ * Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
+ */
+export type OrganizationCustomerPortalSettings = {
+    /**
+     * Orders, invoices and paying a failed order again.
+     */
+    orders: boolean;
+    /**
+     * Subscriptions, with changing plan and cancelling.
+     */
+    subscriptions: boolean;
+    /**
+     * Benefits (license keys, downloads, access to GitHub and Discord).
+     */
+    benefits: boolean;
+    /**
+     * Usage meters.
+     */
+    usage: boolean;
+    /**
+     * Saved payment methods.
+     */
+    payment_methods: boolean;
+    /**
+     * Changing the billing name, address and tax ID.
+     */
+    billing_details: boolean;
+};
+
+/**
+ * The sections to switch on or off; the others keep their setting.
+ */
+export type OrganizationCustomerPortalSettingsUpdate = {
+    /**
+     * Orders, invoices and paying a failed order again.
+     */
+    orders?: boolean;
+    /**
+     * Subscriptions, with changing plan and cancelling.
+     */
+    subscriptions?: boolean;
+    /**
+     * Benefits (license keys, downloads, access to GitHub and Discord).
+     */
+    benefits?: boolean;
+    /**
+     * Usage meters.
+     */
+    usage?: boolean;
+    /**
+     * Saved payment methods.
+     */
+    payment_methods?: boolean;
+    /**
+     * Changing the billing name, address and tax ID.
+     */
+    billing_details?: boolean;
 };
 
 export type OrganizationDetails = {
@@ -7415,6 +7513,7 @@ export type OrganizationUpdate = {
     feature_settings?: OrganizationFeatureSettings | null;
     subscription_settings?: OrganizationSubscriptionSettings | null;
     notification_settings?: OrganizationNotificationSettings | null;
+    customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
 };
 
 export type Pagination = {
@@ -7423,6 +7522,12 @@ export type Pagination = {
 };
 
 export type Payment = CardPayment | GenericPayment;
+
+export type PortalSubscriptionForbidden = ({
+    error: 'AlreadyCanceledSubscription';
+} & AlreadyCanceledSubscription) | ({
+    error: 'NotPermitted';
+} & NotPermitted);
 
 export type PaymentAlreadyInProgress = {
     error: 'PaymentAlreadyInProgress';
@@ -10452,6 +10557,10 @@ export type CustomerPortalBenefitGrantsListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10485,6 +10594,10 @@ export type CustomerPortalBenefitGrantsGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10586,6 +10699,10 @@ export type CustomerPortalCustomersUpdateErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10624,6 +10741,10 @@ export type CustomerPortalCustomersListPaymentMethodsErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10652,6 +10773,10 @@ export type CustomerPortalCustomersAddPaymentMethodErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10688,6 +10813,10 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -10707,6 +10836,48 @@ export type CustomerPortalCustomersDeletePaymentMethodResponses = {
 };
 
 export type CustomerPortalCustomersDeletePaymentMethodResponse = CustomerPortalCustomersDeletePaymentMethodResponses[keyof CustomerPortalCustomersDeletePaymentMethodResponses];
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodData = {
+    body?: never;
+    path: {
+        /**
+         * The payment method ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/customers/me/payment-methods/{id}/default';
+};
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodError = CustomerPortalCustomersSetDefaultPaymentMethodErrors[keyof CustomerPortalCustomersSetDefaultPaymentMethodErrors];
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerPortalCustomer;
+};
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodResponse = CustomerPortalCustomersSetDefaultPaymentMethodResponses[keyof CustomerPortalCustomersSetDefaultPaymentMethodResponses];
 
 export type CustomerPortalDownloadablesListData = {
     body?: never;
@@ -10737,6 +10908,10 @@ export type CustomerPortalDownloadablesListErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10784,6 +10959,10 @@ export type CustomerPortalLicenseKeysListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -10818,6 +10997,10 @@ export type CustomerPortalLicenseKeysGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10964,6 +11147,10 @@ export type CustomerPortalCustomerMetersListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10997,6 +11184,10 @@ export type CustomerPortalCustomerMetersGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11064,6 +11255,10 @@ export type CustomerPortalOrdersListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11097,6 +11292,10 @@ export type CustomerPortalOrdersGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11136,6 +11335,10 @@ export type CustomerPortalOrdersUpdateErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11173,6 +11376,10 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11216,6 +11423,10 @@ export type CustomerPortalOrdersInvoiceErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11253,6 +11464,10 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11293,6 +11508,10 @@ export type CustomerPortalOrdersGetPaymentStatusErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11390,6 +11609,10 @@ export type CustomerPortalSubscriptionsListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11405,6 +11628,53 @@ export type CustomerPortalSubscriptionsListResponses = {
 };
 
 export type CustomerPortalSubscriptionsListResponse = CustomerPortalSubscriptionsListResponses[keyof CustomerPortalSubscriptionsListResponses];
+
+export type CustomerPortalSubscriptionsPreviewUpdateData = {
+    body?: never;
+    path: {
+        /**
+         * The subscription ID.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The product to move to.
+         */
+        product_id: string;
+    };
+    url: '/v1/customer-portal/subscriptions/{id}/preview';
+};
+
+export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: AlreadyCanceledSubscription or NotPermitted
+     */
+    403: PortalSubscriptionForbidden;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type CustomerPortalSubscriptionsPreviewUpdateError = CustomerPortalSubscriptionsPreviewUpdateErrors[keyof CustomerPortalSubscriptionsPreviewUpdateErrors];
+
+export type CustomerPortalSubscriptionsPreviewUpdateResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSubscriptionChangePreview;
+};
+
+export type CustomerPortalSubscriptionsPreviewUpdateResponse = CustomerPortalSubscriptionsPreviewUpdateResponses[keyof CustomerPortalSubscriptionsPreviewUpdateResponses];
 
 export type CustomerPortalSubscriptionsCancelData = {
     body?: never;
@@ -11424,9 +11694,9 @@ export type CustomerPortalSubscriptionsCancelErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription or NotPermitted
      */
-    403: AlreadyCanceledSubscription;
+    403: PortalSubscriptionForbidden;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11466,6 +11736,10 @@ export type CustomerPortalSubscriptionsGetErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11504,9 +11778,9 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription or NotPermitted
      */
-    403: AlreadyCanceledSubscription;
+    403: PortalSubscriptionForbidden;
     /**
      * Not Found: ResourceNotFound
      */

@@ -11,6 +11,7 @@ import * as licenseKeys from "./0009_license_keys.js";
 import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 import * as outboxNotify from "./0011_outbox_notify.js";
 import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
+import * as customerPortalSettings from "./0040_customer_portal_settings.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -25,4 +26,5 @@ export const migrations = [
   { name: "0010_benefit_grant_jobs", ...benefitGrantJobs },
   { name: "0011_outbox_notify", ...outboxNotify },
   { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
+  { name: "0040_customer_portal_settings", ...customerPortalSettings },
 ];

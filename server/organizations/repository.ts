@@ -19,6 +19,16 @@ export interface OrganizationRow {
   feature_settings: { issue_funding_enabled: boolean };
   subscription_settings: { allow_multiple_subscriptions: boolean; allow_customer_updates: boolean; proration_behavior: string };
   notification_settings: { new_order: boolean; new_subscription: boolean };
+  customer_portal_settings: CustomerPortalSettings;
+}
+
+export interface CustomerPortalSettings {
+  orders: boolean;
+  subscriptions: boolean;
+  benefits: boolean;
+  usage: boolean;
+  payment_methods: boolean;
+  billing_details: boolean;
 }
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder<OrganizationRow> {
