@@ -1,5 +1,6 @@
 // Organization queries. An organization token reads exactly its own organization.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 
@@ -22,14 +23,7 @@ export interface OrganizationRow {
   customer_portal_settings: CustomerPortalSettings;
 }
 
-export interface CustomerPortalSettings {
-  orders: boolean;
-  subscriptions: boolean;
-  benefits: boolean;
-  usage: boolean;
-  payment_methods: boolean;
-  billing_details: boolean;
-}
+export type CustomerPortalSettings = components["schemas"]["OrganizationCustomerPortalSettings"];
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder<OrganizationRow> {
   return db<OrganizationRow>("organizations").where("organizations.id", caller.organizationId);
