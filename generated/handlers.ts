@@ -107,6 +107,10 @@ export type OperationId =
   | "orders:invoice"
   | "orders:list"
   | "orders:update"
+  | "organization_access_tokens:create"
+  | "organization_access_tokens:delete"
+  | "organization_access_tokens:list"
+  | "organization_access_tokens:update"
   | "organizations:create"
   | "organizations:get"
   | "organizations:list"
@@ -870,6 +874,34 @@ export interface OperationTypes {
     body: NonNullable<Ops["orders:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["orders:update"]["responses"][200]["content"]["application/json"];
+  };
+  "organization_access_tokens:create": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["organization_access_tokens:create"]["requestBody"]>["content"]["application/json"];
+    status: 201;
+    result: Ops["organization_access_tokens:create"]["responses"][201]["content"]["application/json"];
+  };
+  "organization_access_tokens:delete": {
+    params: Ops["organization_access_tokens:delete"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 204;
+    result: null;
+  };
+  "organization_access_tokens:list": {
+    params: {};
+    query: NonNullable<Ops["organization_access_tokens:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["organization_access_tokens:list"]["responses"][200]["content"]["application/json"];
+  };
+  "organization_access_tokens:update": {
+    params: Ops["organization_access_tokens:update"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["organization_access_tokens:update"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["organization_access_tokens:update"]["responses"][200]["content"]["application/json"];
   };
   "organizations:create": {
     params: {};

@@ -1564,6 +1564,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization-access-tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Organization Access Tokens
+         * @description List the organization's access tokens (never the tokens themselves). Revoked tokens are not listed.
+         */
+        get: operations["organization_access_tokens:list"];
+        put?: never;
+        /**
+         * Create Organization Access Token
+         * @description Create an access token for the organization. The token is in the answer only; it is stored hashed. A token cannot grant a scope its creator lacks.
+         */
+        post: operations["organization_access_tokens:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization-access-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Organization Access Token
+         * @description Revoke a token; every API process refuses it at once.
+         */
+        delete: operations["organization_access_tokens:delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Organization Access Token
+         * @description Change a token's comment or scopes; every API process honours new scopes at once.
+         */
+        patch: operations["organization_access_tokens:update"];
+        trace?: never;
+    };
     "/v1/organizations/": {
         parameters: {
             query?: never;
@@ -2764,6 +2812,11 @@ export interface components {
             email: string;
             avatar_url: string | null;
         };
+        /**
+         * @description A scope an organization access token can hold (every scope but the user and web ones).
+         * @enum {string}
+         */
+        AvailableScope: "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write";
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
         /** @description A benefit of type `custom`.
@@ -7733,6 +7786,10 @@ export interface components {
             items: components["schemas"]["Organization"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceOrganizationAccessToken: {
+            items: components["schemas"]["OrganizationAccessToken"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceProduct: {
             items: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
@@ -8349,6 +8406,53 @@ export interface components {
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
             customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+        };
+        OrganizationAccessToken: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            scopes: components["schemas"]["AvailableScope"][];
+            /** Format: date-time */
+            expires_at: string | null;
+            comment: string;
+            /**
+             * Format: date-time
+             * @description When the token was last used (kept to the minute).
+             */
+            last_used_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        OrganizationAccessTokenCreate: {
+            /**
+             * Format: uuid
+             * @description The organization the token is for; defaults to the caller's.
+             */
+            organization_id?: string | null;
+            comment: string;
+            /** @description How long the token lives, as an ISO 8601 duration (`P30D`) or a number of seconds; null for a token that does not expire. */
+            expires_in?: string | number | null;
+            scopes: components["schemas"]["AvailableScope"][];
+        };
+        OrganizationAccessTokenCreateResponse: {
+            organization_access_token: components["schemas"]["OrganizationAccessToken"];
+            /** @description The token itself. It is shown this once and stored only as a hash. */
+            token: string;
+        };
+        /** @enum {string} */
+        OrganizationAccessTokenSortProperty: "created_at" | "-created_at" | "comment" | "-comment" | "last_used_at" | "-last_used_at" | "organization_id" | "-organization_id";
+        OrganizationAccessTokenUpdate: {
+            comment?: string | null;
+            scopes?: components["schemas"]["AvailableScope"][] | null;
         };
         /** @description Schema to create a file to be used as an organization avatar. */
         OrganizationAvatarFileCreate: {
@@ -15992,6 +16096,233 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceGenerationError"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:list": {
+        parameters: {
+            query?: {
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+                /** @description Filter by organization ID. */
+                organization_id?: string[];
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order. */
+                sorting?: components["schemas"]["OrganizationAccessTokenSortProperty"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOrganizationAccessToken"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationAccessTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationAccessTokenCreateResponse"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization access token ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organization_access_tokens:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization access token ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationAccessTokenUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationAccessToken"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -6,6 +6,7 @@
 #   .cache/bin/temporal-test-server   Java time-skipping test server (wrapper around .cache/temporal-test-server/lib)
 #   .cache/bin/stripe-mock            Stripe API mock
 #   .cache/bin/versitygw              S3-compatible server for the S3 file storage tests
+#   .cache/bin/mailpit                SMTP server with a web inbox and API (email in `make run` and tests)
 #   .venv/                            Python venv with schemathesis (scripts/requirements-fuzz.txt)
 #   /usr/bin/chromium                 Debian's Chromium for the browser tests (apt-get, as root)
 #
@@ -25,6 +26,7 @@ STRIPE_MOCK_VERSION=v0.203.0         # was @latest when pinned
 VERSITYGW_VERSION=v1.8.0             # checks SigV4 presigned URLs, part checksums, bucket policies
 TEMPORAL_TEST_SERVER_VERSION=1.38.0  # io.temporal:temporal-test-server, Java 8 bytecode, runs on JDK 17
 SLF4J_VERSION=1.7.36                 # the slf4j-api that test server depends on
+MAILPIT_VERSION=v1.33.1
 
 say() { printf '[build-tools] %s\n' "$*"; }
 
@@ -187,6 +189,19 @@ build_versitygw() {
     env GOBIN="$BIN" go install -v "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
 }
 
+# --- (c3) Mailpit (SMTP server + inbox; the API's email in make run and the tests) -------------
+build_mailpit() {
+  if go_bin_is "$BIN/mailpit" github.com/axllent/mailpit "$MAILPIT_VERSION"; then
+    say "mailpit $MAILPIT_VERSION: cached ($BIN/mailpit)"
+    return
+  fi
+  need go "Mailpit"
+  wait_for_other_go_install "go install .*axllent/mailpit"
+  say "building mailpit $MAILPIT_VERSION with go install (log $LOGS/mailpit-build.log)"
+  run_logged "mailpit" "$LOGS/mailpit-build.log" \
+    env GOBIN="$BIN" go install -v "github.com/axllent/mailpit@$MAILPIT_VERSION"
+}
+
 # --- (d) Python venv with schemathesis ---------------------------------------------------------
 build_venv() {
   local req=$ROOT/scripts/requirements-fuzz.txt
@@ -241,5 +256,6 @@ build_temporal
 build_test_server
 build_stripe_mock
 build_versitygw
+build_mailpit
 build_venv
 say "tools ready in $((SECONDS - start))s"

@@ -21,6 +21,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const DATA_DIR = process.env.BOREALIS_DATA_DIR ? path.resolve(process.env.BOREALIS_DATA_DIR) : path.join(ROOT, ".data");
 export const LOG_DIR = path.join(DATA_DIR, "logs");
 export const TEMPORAL_BIN = path.join(ROOT, ".cache", "bin", "temporal");
+export const MAILPIT_BIN = path.join(ROOT, ".cache", "bin", "mailpit");
 
 export const PG_USER = "postgres";
 export const PG_PASSWORD = "postgres";
@@ -28,6 +29,14 @@ export const PG_DATABASE = "borealis";
 
 export interface PostgresHandle {
   url: string;
+  stop(): Promise<void>;
+}
+
+export interface MailpitHandle {
+  /** Where the API sends email (SMTP_URL). */
+  smtpUrl: string;
+  /** Mailpit's web inbox and its API (`/api/v1/...`). */
+  httpUrl: string;
   stop(): Promise<void>;
 }
 
@@ -469,4 +478,78 @@ async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?
     })());
 
   return { address, uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined, stop };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Mailpit
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * Starts Mailpit (built into .cache/bin by scripts/build-tools.sh): an SMTP server the API sends
+ * every email to, with a web inbox and an HTTP API the tests read messages from. `dbFile` keeps
+ * the messages across restarts; without it they are in a throwaway database.
+ */
+export async function startMailpit(opts: { dbFile?: string } = {}): Promise<MailpitHandle> {
+  if (!existsSync(MAILPIT_BIN)) {
+    throw new Error(`${path.relative(ROOT, MAILPIT_BIN)} is missing: run scripts/build-tools.sh (or make install) first`);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const [smtpPort, httpPort] = [await freePort(), await freePort()];
+    const args = ["--smtp", `127.0.0.1:${smtpPort}`, "--listen", `127.0.0.1:${httpPort}`, "--disable-version-check", "--max", "5000", "--quiet"];
+    if (opts.dbFile) {
+      mkdirSync(path.dirname(path.resolve(opts.dbFile)), { recursive: true });
+      args.push("--database", path.resolve(opts.dbFile));
+    }
+    mkdirSync(LOG_DIR, { recursive: true });
+    const logFile = path.join(LOG_DIR, opts.dbFile ? "mailpit.log" : `mailpit-${process.pid}-${httpPort}.log`);
+    const fd = openSync(logFile, "w");
+    const child = spawn(MAILPIT_BIN, args, { stdio: ["ignore", fd, fd], detached: true, cwd: ROOT });
+    closeSync(fd);
+    child.unref();
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const onExit = () => {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        /* gone */
+      }
+    };
+    process.on("exit", onExit);
+    const httpUrl = `http://127.0.0.1:${httpPort}`;
+    let ready = false;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && child.exitCode === null && child.signalCode === null; ) {
+      try {
+        if ((await fetch(`${httpUrl}/api/v1/info`)).ok) {
+          ready = true;
+          break;
+        }
+      } catch {
+        /* not listening yet */
+      }
+      await sleep(100);
+    }
+    if (!ready) {
+      onExit();
+      process.removeListener("exit", onExit);
+      const why = tail(logFile);
+      // A port taken between freePort() and Mailpit's bind: pick again.
+      if (attempt < 3 && /address already in use/.test(why)) continue;
+      throw new Error(`Mailpit did not start:\n${why}`);
+    }
+    log(`Mailpit listening: SMTP 127.0.0.1:${smtpPort}, inbox ${httpUrl}`);
+    let stopped: Promise<void> | undefined;
+    const stop = () =>
+      (stopped ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGTERM");
+          const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+          await exited;
+          clearTimeout(killer);
+        }
+        process.removeListener("exit", onExit);
+        if (!opts.dbFile) rmSync(logFile, { force: true });
+        log("Mailpit stopped");
+      })());
+    return { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, httpUrl, stop };
+  }
 }

@@ -12,8 +12,9 @@ import type { ErrorObject, Options as AjvOptions } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
-import { authenticateCustomer, authenticateOrganization, bearer, requireScopes, type Caller } from "./kit/auth.js";
-import { ApiError, NotImplemented, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
+import { authenticateCustomer, bearer, requireScopes, type Caller } from "./kit/auth.js";
+import type { OrganizationTokens } from "./kit/org-tokens.js";
+import { ApiError, NotImplemented, NotPermitted, RequestValidationError, ResourceNotFound, Unauthorized, type ValidationIssue } from "./kit/errors.js";
 import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
@@ -25,11 +26,20 @@ import { sandboxRoutes } from "./processors/sandbox-routes.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
 import { UI_APPS } from "./ui-apps.js";
 import { requirePortalSection } from "./customer-portal/sections.js";
+import { trustedOrigins, type AuthConfig } from "./auth/config.js";
+import type { BorealisAuth } from "./auth/instance.js";
+import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
+import { checkOrigin, hasSessionCookie, sessionCallers } from "./auth/session.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
 export interface AppOptions {
   knex: Knex;
+  /** better-auth, served at /api/auth; /v1 also accepts its session cookie. */
+  auth: BorealisAuth;
+  authConfig: AuthConfig;
+  /** Verifies organization access tokens (and keeps its cache right across processes). */
+  tokens: OrganizationTokens;
   /** Validate every response against the contract; a violation becomes a 500 (tests turn this on). */
   validateResponses?: boolean;
   /** The browser apps served beside the API (server/ui-apps.ts unless told). */
@@ -208,16 +218,31 @@ function installFastParsing(api: OpenAPIBackend): void {
   }) as typeof router.parseRequest;
 }
 
-async function authenticate(db: Knex, meta: OperationMeta, req: Request): Promise<Caller> {
+/** Who calls /v1: a bearer token, or else a signed-in member's session cookie (see ./auth/session.ts). */
+async function authenticate(
+  db: Knex,
+  { auth, tokens, trusted }: { auth: BorealisAuth; tokens: OrganizationTokens; trusted: readonly string[] },
+  operationId: OperationId,
+  meta: OperationMeta,
+  req: Request,
+): Promise<Caller> {
   const token = bearer(req.header("authorization"));
+  const session = !token && hasSessionCookie(req.headers) ? sessionCallers(auth, db, req.headers) : null;
+  if (session) checkOrigin(req.method, req.headers, trusted);
   switch (meta.security) {
     case "access_token": {
-      const caller = await authenticateOrganization(db, token);
+      // Only a user creates organizations (as in Polar): not an organization's token.
+      if (operationId === "organizations:create") {
+        if (session) return session.user();
+        if (token) await tokens.authenticate(token);
+        throw token ? new NotPermitted("Organizations are created by a signed-in user, not with an organization access token.") : new Unauthorized("Missing bearer token.");
+      }
+      const caller = session ? await session.member() : await tokens.authenticate(token);
       requireScopes(caller, meta.scopes);
       return caller;
     }
     case "optional_access_token":
-      return token ? authenticateOrganization(db, token) : { kind: "anonymous" };
+      return token ? tokens.authenticate(token) : session ? session.member() : { kind: "anonymous" };
     case "customer_session":
       // A customer session holds every customer_portal scope: no scope check.
       return authenticateCustomer(db, token);
@@ -277,7 +302,8 @@ function errorResponse(err: unknown, log: Logger | undefined): [number, unknown]
   return [500, { error: "InternalServerError", detail: "An unexpected error occurred." }];
 }
 
-export function createApp({ knex, validateResponses = false, uiApps = UI_APPS }: AppOptions): express.Express {
+export function createApp({ knex, auth, authConfig, tokens, validateResponses = false, uiApps = UI_APPS }: AppOptions): express.Express {
+  const callers = { auth, tokens, trusted: trustedOrigins(authConfig) };
   const definition = JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
   const api = new OpenAPIBackend({
     definition,
@@ -295,7 +321,7 @@ export function createApp({ knex, validateResponses = false, uiApps = UI_APPS }:
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const operationId = c.operation.operationId as OperationId;
-      const caller = await authenticate(knex, operations[operationId], req);
+      const caller = await authenticate(knex, callers, operationId, operations[operationId], req);
       res.locals.caller = caller;
       if (caller.kind === "customer") await requirePortalSection(knex, operationId, caller);
     },
@@ -403,6 +429,8 @@ export function createApp({ knex, validateResponses = false, uiApps = UI_APPS }:
   app.use(
     sequence([
       requestContext,
+      // Sign-in, sessions, organizations and members (better-auth): it reads its own bodies.
+      under(AUTH_BASE_PATH, authRoutes(auth, authConfig)),
       // File bytes (local storage: part uploads, signed downloads, public media), outside the
       // contract. Before the body parsers: a part is raw bytes whatever its content type.
       under("/files", storageRoutes(knex)),

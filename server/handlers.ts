@@ -26,6 +26,7 @@ import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
+import { organizationAccessTokenHandlers } from "./organization-access-tokens/handlers.js";
 
 export type BuiltOperationId = Exclude<OperationId, NotBuiltOperationId>;
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -54,4 +55,5 @@ export const handlers: Handlers<BuiltOperationId> = {
   ...licenseKeyHandlers,
   ...customerPortalOrderHandlers,
   ...customerPortalPaymentMethodHandlers,
+  ...organizationAccessTokenHandlers,
 };

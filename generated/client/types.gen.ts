@@ -94,6 +94,11 @@ export type AuthorizeUser = {
     avatar_url: string | null;
 };
 
+/**
+ * A scope an organization access token can hold (every scope but the user and web ones).
+ */
+export type AvailableScope = 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write' | 'organization_access_tokens:read' | 'organization_access_tokens:write';
+
 export type Benefit = ({
     type: 'custom';
 } & BenefitCustom) | ({
@@ -6513,6 +6518,11 @@ export type ListResourceOrganization = {
     pagination: Pagination;
 };
 
+export type ListResourceOrganizationAccessToken = {
+    items: Array<OrganizationAccessToken>;
+    pagination: Pagination;
+};
+
 export type ListResourceProduct = {
     items: Array<Product>;
     pagination: Pagination;
@@ -7292,6 +7302,54 @@ export type Organization = {
     subscription_settings: OrganizationSubscriptionSettings;
     notification_settings: OrganizationNotificationSettings;
     customer_portal_settings: OrganizationCustomerPortalSettings;
+};
+
+export type OrganizationAccessToken = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    id: string;
+    scopes: Array<AvailableScope>;
+    expires_at: string | null;
+    comment: string;
+    /**
+     * When the token was last used (kept to the minute).
+     */
+    last_used_at: string | null;
+    organization_id: string;
+};
+
+export type OrganizationAccessTokenCreate = {
+    /**
+     * The organization the token is for; defaults to the caller's.
+     */
+    organization_id?: string | null;
+    comment: string;
+    /**
+     * How long the token lives, as an ISO 8601 duration (`P30D`) or a number of seconds; null for a token that does not expire.
+     */
+    expires_in?: string | number | null;
+    scopes: Array<AvailableScope>;
+};
+
+export type OrganizationAccessTokenCreateResponse = {
+    organization_access_token: OrganizationAccessToken;
+    /**
+     * The token itself. It is shown this once and stored only as a hash.
+     */
+    token: string;
+};
+
+export type OrganizationAccessTokenSortProperty = 'created_at' | '-created_at' | 'comment' | '-comment' | 'last_used_at' | '-last_used_at' | 'organization_id' | '-organization_id';
+
+export type OrganizationAccessTokenUpdate = {
+    comment?: string | null;
+    scopes?: Array<AvailableScope> | null;
 };
 
 /**
@@ -13895,6 +13953,173 @@ export type OrdersGenerateInvoiceResponses = {
      */
     202: unknown;
 };
+
+export type OrganizationAccessTokensListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Filter by organization ID.
+         */
+        organization_id?: Array<string>;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<OrganizationAccessTokenSortProperty>;
+    };
+    url: '/v1/organization-access-tokens/';
+};
+
+export type OrganizationAccessTokensListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type OrganizationAccessTokensListError = OrganizationAccessTokensListErrors[keyof OrganizationAccessTokensListErrors];
+
+export type OrganizationAccessTokensListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceOrganizationAccessToken;
+};
+
+export type OrganizationAccessTokensListResponse = OrganizationAccessTokensListResponses[keyof OrganizationAccessTokensListResponses];
+
+export type OrganizationAccessTokensCreateData = {
+    body: OrganizationAccessTokenCreate;
+    path?: never;
+    query?: never;
+    url: '/v1/organization-access-tokens/';
+};
+
+export type OrganizationAccessTokensCreateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type OrganizationAccessTokensCreateError = OrganizationAccessTokensCreateErrors[keyof OrganizationAccessTokensCreateErrors];
+
+export type OrganizationAccessTokensCreateResponses = {
+    /**
+     * Created
+     */
+    201: OrganizationAccessTokenCreateResponse;
+};
+
+export type OrganizationAccessTokensCreateResponse = OrganizationAccessTokensCreateResponses[keyof OrganizationAccessTokensCreateResponses];
+
+export type OrganizationAccessTokensDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * The organization access token ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/organization-access-tokens/{id}';
+};
+
+export type OrganizationAccessTokensDeleteErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type OrganizationAccessTokensDeleteError = OrganizationAccessTokensDeleteErrors[keyof OrganizationAccessTokensDeleteErrors];
+
+export type OrganizationAccessTokensDeleteResponses = {
+    /**
+     * Revoked
+     */
+    204: void;
+};
+
+export type OrganizationAccessTokensDeleteResponse = OrganizationAccessTokensDeleteResponses[keyof OrganizationAccessTokensDeleteResponses];
+
+export type OrganizationAccessTokensUpdateData = {
+    body: OrganizationAccessTokenUpdate;
+    path: {
+        /**
+         * The organization access token ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/organization-access-tokens/{id}';
+};
+
+export type OrganizationAccessTokensUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+};
+
+export type OrganizationAccessTokensUpdateError = OrganizationAccessTokensUpdateErrors[keyof OrganizationAccessTokensUpdateErrors];
+
+export type OrganizationAccessTokensUpdateResponses = {
+    /**
+     * Successful Response
+     */
+    200: OrganizationAccessToken;
+};
+
+export type OrganizationAccessTokensUpdateResponse = OrganizationAccessTokensUpdateResponses[keyof OrganizationAccessTokensUpdateResponses];
 
 export type OrganizationsListData = {
     body?: never;

@@ -1,17 +1,29 @@
 // Callers and credentials. Organization access tokens (`polar_oat_…`) are stored as SHA-256
-// hashes; each belongs to exactly one organization and carries a set of scopes. Customer session
-// tokens (`polar_cst_…`, also hashed) authenticate one customer in the customer portal.
+// hashes; each belongs to exactly one organization and carries a set of scopes (verified, with a
+// cache every API process keeps correct, by ./org-tokens.ts). Customer session tokens
+// (`polar_cst_…`, also hashed) authenticate one customer in the customer portal.
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { NotPermitted, Unauthorized } from "./errors.js";
 
 export type Caller =
-  | { kind: "organization"; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
+  | {
+      kind: "organization";
+      organizationId: string;
+      /** The organization access token, or the member's session, that authenticated the call. */
+      tokenId: string;
+      scopes: ReadonlySet<string>;
+      /** Set when a signed-in member calls (session cookie): who, and with which role. */
+      member?: { userId: string; role: string };
+    }
   | { kind: "customer"; customerId: string; organizationId: string }
+  /** A signed-in user acting for no organization (creating one). */
+  | { kind: "user"; userId: string }
   | { kind: "anonymous" };
 
 export type OrganizationCaller = Extract<Caller, { kind: "organization" }>;
 export type CustomerCaller = Extract<Caller, { kind: "customer" }>;
+export type UserCaller = Extract<Caller, { kind: "user" }>;
 
 /** Every read/write scope an organization token can hold (the contract's scope list). */
 export const ALL_SCOPES = [
@@ -24,6 +36,7 @@ export const ALL_SCOPES = [
   ].flatMap((s) => [`${s}:read`, `${s}:write`]),
   "customer_meters:read", "payments:read", "metrics:read", "external_organizations:read",
   "customer_sessions:write",
+  "organization_access_tokens:read", "organization_access_tokens:write",
 ] as const;
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -60,57 +73,6 @@ export function bearer(header: string | undefined): string | null {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m ? m[1] : null;
-}
-
-/**
- * How long a verified organization token is trusted without asking the database again (ms;
- * TOKEN_CACHE_TTL_MS, 0 turns the cache off). A revocation through revokeOrganizationToken in this
- * process takes effect at once; one made anywhere else (another API process, plain SQL) takes
- * effect within this bound. An entry never outlives the token's own expires_at.
- */
-export const TOKEN_CACHE_TTL_MS = Number(process.env.TOKEN_CACHE_TTL_MS ?? 5_000);
-const TOKEN_CACHE_MAX = 10_000;
-/** token hash → caller; a Map keeps insertion order, so the first key is the oldest entry. */
-const tokenCache = new Map<string, { caller: OrganizationCaller; until: number }>();
-
-/** Drops cached callers: those of one token, or every one. */
-export function forgetCachedTokens(tokenId?: string): void {
-  if (tokenId === undefined) return tokenCache.clear();
-  for (const [hash, entry] of tokenCache) if (entry.caller.tokenId === tokenId) tokenCache.delete(hash);
-}
-
-/** Revokes an organization access token; this process stops accepting it at once. */
-export async function revokeOrganizationToken(db: Knex, tokenId: string): Promise<void> {
-  await db("organization_access_tokens").where({ id: tokenId }).whereNull("revoked_at").update({ revoked_at: db.fn.now() });
-  forgetCachedTokens(tokenId);
-}
-
-export async function authenticateOrganization(db: Knex, token: string | null): Promise<OrganizationCaller> {
-  if (!token) throw new Unauthorized("Missing bearer token.");
-  if (!token.startsWith("polar_oat_")) throw new Unauthorized("Invalid or expired token.");
-  const hash = hashToken(token);
-  const now = Date.now();
-  const cached = tokenCache.get(hash);
-  if (cached && cached.until > now) return cached.caller;
-  if (cached) tokenCache.delete(hash);
-  const row = await db("organization_access_tokens")
-    .where({ token_hash: hash })
-    .whereNull("revoked_at")
-    .where((q) => q.whereNull("expires_at").orWhere("expires_at", ">", db.fn.now()))
-    .first("id", "organization_id", "scopes", "expires_at");
-  if (!row) throw new Unauthorized("Invalid or expired token.");
-  const caller: OrganizationCaller = Object.freeze({
-    kind: "organization" as const,
-    organizationId: row.organization_id,
-    tokenId: row.id,
-    scopes: new Set<string>(row.scopes),
-  });
-  const until = Math.min(now + TOKEN_CACHE_TTL_MS, row.expires_at ? new Date(row.expires_at).getTime() : Infinity);
-  if (until > now) {
-    if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.delete(tokenCache.keys().next().value!);
-    tokenCache.set(hash, { caller, until });
-  }
-  return caller;
 }
 
 /** A live customer session: not expired, not revoked, and its customer not deleted. */

@@ -12,6 +12,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export type Db = Knex;
 export type Tx = Knex.Transaction;
 
+const connectionUrls = new WeakMap<Knex, string>();
+
 export function createKnex(url: string, opts: { pool?: { min: number; max: number } } = {}): Knex {
   const knex = knexFactory({
     client: "pg",
@@ -19,7 +21,15 @@ export function createKnex(url: string, opts: { pool?: { min: number; max: numbe
     pool: opts.pool ?? { min: 0, max: 10 },
   });
   Model.knex(knex);
+  connectionUrls.set(knex, url);
   return knex;
+}
+
+/** The connection string a knex instance was made from (better-auth opens its own pool with it). */
+export function connectionUrl(knex: Knex): string {
+  const url = connectionUrls.get(knex);
+  if (!url) throw new Error("this knex instance was not made by createKnex");
+  return url;
 }
 
 type PgConnection = { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };

@@ -11,6 +11,8 @@ import * as licenseKeys from "./0009_license_keys.js";
 import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 import * as outboxNotify from "./0011_outbox_notify.js";
 import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
+import * as auth from "./0020_auth.js";
+import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
 import * as customerPortalSettings from "./0040_customer_portal_settings.js";
 
 export const migrations = [
@@ -26,5 +28,7 @@ export const migrations = [
   { name: "0010_benefit_grant_jobs", ...benefitGrantJobs },
   { name: "0011_outbox_notify", ...outboxNotify },
   { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
+  { name: "0020_auth", ...auth },
+  { name: "0021_organization_access_tokens", ...organizationAccessTokens },
   { name: "0040_customer_portal_settings", ...customerPortalSettings },
 ];

@@ -1,12 +1,14 @@
 // HTTP handlers of the organization operations.
 import type { Handlers } from "../handlers.js";
 import { orgCaller } from "../kit/context.js";
+import { Unauthorized } from "../kit/errors.js";
 import { createOrganization, getOrganization, listOrganizations, updateOrganization } from "./service.js";
 
 export const organizationHandlers: Handlers<"organizations:create" | "organizations:get" | "organizations:list" | "organizations:update"> = {
+  // The router lets only a signed-in user (session cookie) through: they become the owner.
   "organizations:create": async ({ body }, ctx) => {
-    orgCaller(ctx);
-    return { status: 201, body: await createOrganization(ctx.db, body) };
+    if (ctx.caller.kind !== "user") throw new Unauthorized();
+    return { status: 201, body: await createOrganization(ctx.db, body, { ownerUserId: ctx.caller.userId }) };
   },
   "organizations:get": async ({ params }, ctx) => ({
     status: 200,

@@ -19,21 +19,36 @@ const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "d
 export type OrganizationInput = components["schemas"]["OrganizationUpdate"];
 export type OrganizationCreateInput = components["schemas"]["OrganizationCreate"];
 
+/** What is wrong with an organization name, or null (shared with better-auth's organization/create). */
+export function nameProblem(name: string): string | null {
+  return name.trim().length < 3 ? "String should have at least 3 characters" : null;
+}
+
+/** What is wrong with an organization slug, or null (shared with better-auth's organization/create). */
+export function slugProblem(slug: string): string | null {
+  if (slug.length < 3 || !SLUG.test(slug)) return "Slug must be at least 3 characters of lowercase letters, digits and dashes.";
+  if (RESERVED_SLUGS.has(slug)) return "This slug is reserved.";
+  return null;
+}
+
 function checkName(name: string) {
-  if (name.trim().length < 3) throw invalid(["body", "name"], "String should have at least 3 characters", "string_too_short");
+  const problem = nameProblem(name);
+  if (problem) throw invalid(["body", "name"], problem, "string_too_short");
 }
 
 function withDetailDefaults(details: Record<string, unknown>) {
   return { switching: true, previous_annual_revenue: 0, switching_from: null, ...details };
 }
 
-export async function createOrganization(db: Knex, input: OrganizationCreateInput): Promise<OrganizationOut> {
+/**
+ * Creates an organization; `ownerUserId` (the signed-in user creating it) becomes its owner in the
+ * same transaction — the member row better-auth's organization plugin reads.
+ */
+export async function createOrganization(db: Knex, input: OrganizationCreateInput, opts: { ownerUserId?: string } = {}): Promise<OrganizationOut> {
   checkName(input.name);
   const slug = input.slug;
-  if (slug.length < 3 || !SLUG.test(slug)) {
-    throw invalid(["body", "slug"], "Slug must be at least 3 characters of lowercase letters, digits and dashes.", "value_error");
-  }
-  if (RESERVED_SLUGS.has(slug)) throw invalid(["body", "slug"], "This slug is reserved.", "value_error");
+  const problem = slugProblem(slug);
+  if (problem) throw invalid(["body", "slug"], problem, "value_error");
   return db.transaction(async (trx) => {
     if (await slugTaken(trx, slug)) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
     const [row] = await trx<OrganizationRow>("organizations")
@@ -55,6 +70,7 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
       .onConflict("slug")
       .ignore();
     if (!row) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
+    if (opts.ownerUserId) await trx("members").insert({ organization_id: row.id, user_id: opts.ownerUserId, role: "owner" });
     return toOrganization(row as OrganizationRow);
   });
 }

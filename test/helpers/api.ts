@@ -4,11 +4,17 @@ import { Polar } from "@polar-sh/sdk";
 import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
 import { createKnex, migrateLatest } from "../../server/kit/db.js";
+import type { BorealisAuth } from "../../server/auth/instance.js";
+import type { OrganizationTokens } from "../../server/kit/org-tokens.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 
 export interface TestApi {
   knex: Knex;
   url: string;
+  /** The server's better-auth instance (its api and options). */
+  auth: BorealisAuth;
+  /** The server's organization token verifier. */
+  tokens: OrganizationTokens;
   /** An official client for a token. */
   client(token: string): Polar;
 }
@@ -21,6 +27,12 @@ export function useTestApi(): TestApi {
     },
     get url() {
       return state.api.url;
+    },
+    get auth() {
+      return state.api.auth;
+    },
+    get tokens() {
+      return state.api.tokens;
     },
     client: (token: string) => new Polar({ accessToken: token, serverURL: state.api.url }),
   };

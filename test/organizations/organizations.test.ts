@@ -1,5 +1,5 @@
-// Organizations through the official client: create with every setting, get, list with its
-// filter and sort keys, update, and tenant isolation.
+// Organizations through the official client: create (by a signed-in user, who becomes the owner)
+// with every setting, get, list with its filter and sort keys, update, and tenant isolation.
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -10,15 +10,22 @@ import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { useTestApi } from "../helpers/api.js";
 import { rejects } from "../helpers/expect.js";
 import { createOrganization, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
 
 const api = useTestApi();
 const slug = () => `acme-${randomUUID().slice(0, 8)}`;
 
+/** A signed-in user (no organization yet) and the official client calling with their cookie. */
+async function signedInUser(): Promise<{ browser: Browser; userId: string }> {
+  const browser = signedOutClient(api.url);
+  const { id } = await signUpVerified(browser, { email: uniqueEmail("founder"), name: "Founder" });
+  return { browser, userId: id };
+}
 
 describe("organizations", () => {
-  it("creates an organization with every setting and defaults the rest", async () => {
-    const { token } = await orgWithToken(api.knex);
-    const polar = api.client(token);
+  it("creates an organization with every setting and defaults the rest; its creator owns it", async () => {
+    const { browser, userId } = await signedInUser();
+    const polar = browser.polar();
     const s = slug();
     const org = await polar.organizations.create({
       name: "Acme Corp",
@@ -54,6 +61,11 @@ describe("organizations", () => {
     const stored = await api.knex("organizations").where({ id: org.id }).first();
     expect(stored.details).toMatchObject({ switching_from: "stripe", previous_annual_revenue: 50_000 });
 
+    expect(await api.knex("members").where({ organization_id: org.id }).select("user_id", "role")).toEqual([{ user_id: userId, role: "owner" }]);
+    // better-auth sees the same organization, with its creator as owner.
+    const listed = await browser.client.organization.list();
+    expect(listed.data?.map((o) => o.slug)).toContain(s);
+
     const bare = await polar.organizations.create({ name: "Bare Org", slug: slug() });
     expect(bare).toMatchObject({
       avatarUrl: null,
@@ -67,8 +79,8 @@ describe("organizations", () => {
   });
 
   it("rejects a taken or malformed slug with 422", async () => {
-    const { org, token } = await orgWithToken(api.knex);
-    const polar = api.client(token);
+    const { org } = await orgWithToken(api.knex);
+    const polar = (await signedInUser()).browser.polar();
     const taken = await rejects(polar.organizations.create({ name: "Copy", slug: org.slug }), HTTPValidationError);
     expect(taken.data$.detail?.[0].loc).toEqual(["body", "slug"]);
     for (const bad of ["No Spaces", "ab", "-dash-", "UPPER"]) {
@@ -120,10 +132,25 @@ describe("organizations", () => {
   });
 
   it("a created organization is reachable with a token minted for it", async () => {
-    const { token } = await orgWithToken(api.knex);
-    const created = await api.client(token).organizations.create({ name: "Second Org", slug: slug() });
+    const created = await (await signedInUser()).browser.polar().organizations.create({ name: "Second Org", slug: slug() });
     const own = await mintOrganizationToken(api.knex, created.id);
     expect((await api.client(own).organizations.get({ id: created.id })).name).toBe("Second Org");
+  });
+
+  it("is created only by a user: an organization access token gets 403, no credentials 401", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const s = slug();
+    // The client declares no 403 for this call: it reaches it as a generic error with our body.
+    const denied = await rejects(api.client(token).organizations.create({ name: "Unbounded", slug: s }), SDKError);
+    expect(denied.statusCode).toBe(403);
+    expect(JSON.parse(denied.body).error).toBe("NotPermitted");
+    expect(await api.knex("organizations").where({ slug: s }).first()).toBeUndefined();
+    const anonymous = await fetch(`${api.url}/v1/organizations/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Nobody's", slug: s }),
+    });
+    expect(anonymous.status).toBe(401);
   });
 
   it("checks scopes and tokens", async () => {

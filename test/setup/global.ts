@@ -1,30 +1,39 @@
-// Vitest globalSetup: one Postgres (throwaway dir .data/test-pg-<pid>, deleted afterwards) and
-// one in-memory Temporal dev server for the whole run, migrated to the latest schema. Test files
-// get them through process.env (inherited by the forks) and through inject():
+// Vitest globalSetup: one Postgres (throwaway dir .data/test-pg-<pid>, deleted afterwards), one
+// in-memory Temporal dev server and one Mailpit (every email the API sends lands there; read it
+// with test/helpers/mailpit.ts) for the whole run, migrated to the latest schema. Test files get
+// them through process.env (inherited by the forks) and through inject():
 //
 //   import { inject } from "vitest";
 //   const knex = createKnex(inject("databaseUrl"));
 //
 // DATABASE_URL / TEMPORAL_ADDRESS already set in the environment are used as they are.
+//
+// better-auth gets a secret for the run (BETTER_AUTH_SECRET) and its rate limiter is off
+// (AUTH_RATE_LIMIT=0): every test signs in from 127.0.0.1; test/auth/rate-limit.test.ts turns it on.
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createKnex, migrateLatest } from "../../server/kit/db.js";
-import { DATA_DIR, startPostgres, startTemporal } from "../../scripts/services.js";
+import { DATA_DIR, startMailpit, startPostgres, startTemporal } from "../../scripts/services.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
     temporalAddress: string;
+    /** Mailpit's HTTP API (and inbox), e.g. http://127.0.0.1:41234. */
+    mailpitUrl: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const [db, temporal] = await Promise.all([
+  const [db, temporal, mailpit] = await Promise.all([
     startPostgres({ dataDir: path.join(DATA_DIR, `test-pg-${process.pid}`), persistent: false }),
     startTemporal(),
+    startMailpit(),
   ]);
   const stop = async () => {
+    await mailpit.stop().catch((err) => console.error("stopping Mailpit:", err));
     await temporal.stop().catch((err) => console.error("stopping Temporal:", err));
     await db.stop().catch((err) => console.error("stopping Postgres:", err));
   };
@@ -41,8 +50,13 @@ export default async function setup(project: TestProject) {
   }
   process.env.DATABASE_URL = db.url;
   process.env.TEMPORAL_ADDRESS = temporal.address;
+  process.env.SMTP_URL = mailpit.smtpUrl;
+  process.env.MAILPIT_URL = mailpit.httpUrl;
+  process.env.BETTER_AUTH_SECRET ??= randomBytes(32).toString("base64url");
+  process.env.AUTH_RATE_LIMIT ??= "0";
   project.provide("databaseUrl", db.url);
   project.provide("temporalAddress", temporal.address);
-  console.log(`[global setup] Postgres and Temporal ready in ${Date.now() - started} ms`);
+  project.provide("mailpitUrl", mailpit.httpUrl);
+  console.log(`[global setup] Postgres, Temporal and Mailpit ready in ${Date.now() - started} ms`);
   return stop;
 }

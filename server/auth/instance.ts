@@ -1,0 +1,202 @@
+// The better-auth instance: email + password (verified email required, reset by email), username
+// sign-in, sessions with a cookie cache, organizations (= Borealis organizations) with members,
+// invitations and teams, platform admins, an optional captcha, device authorization, and a rate
+// limiter kept in PostgreSQL so that every API process shares it.
+//
+// Its records live in our database under our names (./tables.ts); server/migrations/0020_auth.ts
+// creates them, and test/auth/schema.test.ts fails when better-auth expects anything else.
+import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
+import { getAuthTables } from "better-auth/db";
+import { APIError } from "better-auth/api";
+import { admin, captcha, deviceAuthorization, organization, username } from "better-auth/plugins";
+import { PostgresDialect } from "kysely";
+import pg from "pg";
+import { sendMail } from "../kit/mail.js";
+import { nameProblem, slugProblem } from "../organizations/service.js";
+import { adminAc, adminRoles, organizationAc, organizationRoles } from "./access.js";
+import { trustedOrigins, type AuthConfig } from "./config.js";
+import { invitationEmail, resetPasswordEmail, verificationEmail } from "./emails.js";
+import { renamed, tableName, type ModelNaming } from "./tables.js";
+
+/** The header our Express mount sets to the client's address before better-auth sees the request. */
+export const CLIENT_IP_HEADER = "x-borealis-client-ip";
+
+/** Session lifetimes (seconds): a week, extended once a day of use; fresh for a day; cookie cache 5 min. */
+export const SESSION_EXPIRES_IN = 7 * 24 * 3600;
+export const SESSION_UPDATE_AGE = 24 * 3600;
+export const SESSION_FRESH_AGE = 24 * 3600;
+export const SESSION_COOKIE_CACHE_MAX_AGE = 5 * 60;
+
+/** Rules of the database-backed rate limiter beyond better-auth's own (sign-in/up 3 per 10 s, emails 3 per minute). */
+const RATE_LIMIT_RULES = {
+  "/verify-email": { window: 60, max: 10 },
+  "/reset-password/*": { window: 60, max: 10 },
+  "/device/token": { window: 5, max: 5 },
+};
+
+export const TEAM_NAME_MESSAGE = "A team name needs at least 1 character.";
+export const SOLE_OWNER_MESSAGE = "You are the only owner of an organization: make another member owner before deleting your account.";
+
+/** Whether the user is the only owner of some organization. */
+async function soleOwner(pool: pg.Pool, userId: string): Promise<boolean> {
+  const { rows } = await pool.query(
+    `select 1 from members m
+      where m.user_id = $1 and 'owner' = any(string_to_array(m.role, ','))
+        and not exists (select 1 from members o where o.organization_id = m.organization_id and o.user_id <> $1
+                        and 'owner' = any(string_to_array(o.role, ',')))
+      limit 1`,
+    [userId],
+  );
+  return rows.length > 0;
+}
+
+export interface AuthDeps {
+  /** Where the tables are: the PostgreSQL connection string the API's knex instance uses. */
+  connection: string;
+  config: AuthConfig;
+}
+
+/**
+ * Builds each plugin twice: once to learn the models it declares, then with our table and column
+ * names for exactly those models (the `schema` option every plugin takes).
+ */
+function named<P extends BetterAuthPlugin>(make: (schema?: Record<string, ModelNaming>) => P): P {
+  return make(renamed(make().schema));
+}
+
+function authOptions({ connection, config }: AuthDeps) {
+  const pool = new pg.Pool({ connectionString: connection, max: 5 });
+  // better-auth's own models (user, session, account, verification, rate limit) under our names.
+  const core = renamed(getAuthTables({ rateLimit: { storage: "database" } }));
+  const coreModel = (model: string) => ({ modelName: tableName(model), fields: core[model].fields });
+
+  const plugins = [
+    named((schema) => username({ schema })),
+    named((schema) => organization({
+      schema,
+      ac: organizationAc,
+      roles: organizationRoles,
+      creatorRole: "owner",
+      teams: { enabled: true },
+      // Settings, members and invitations are changed through the API and these endpoints; an
+      // organization holding orders and subscriptions is never deleted from under them, and its
+      // name and settings change through PATCH /v1/organizations/{id} (validated, with its event).
+      disableOrganizationDeletion: true,
+      requireEmailVerificationOnInvitation: true,
+      sendInvitationEmail: async (data: { id: string; email: string; role: string; organization: { name: string }; inviter: { user: { name: string; email: string } } }) => {
+        await sendMail(invitationEmail({ ...data, acceptUrl: `${config.appURL}/accept-invitation/${encodeURIComponent(data.id)}` }));
+      },
+      organizationHooks: {
+        beforeCreateOrganization: async ({ organization: org }: { organization: { name?: string; slug?: string } }) => {
+          const problem = nameProblem(org.name ?? "") ?? slugProblem(org.slug ?? "");
+          if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+        },
+        beforeCreateTeam: async ({ team }: { team: { name: string } }) => {
+          if (!team.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+        },
+        beforeUpdateTeam: async ({ updates }: { updates: { name?: string } }) => {
+          if (updates.name !== undefined && !updates.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+        },
+      },
+    })),
+    named((schema) => admin({ schema, ac: adminAc, roles: adminRoles, defaultRole: "user", adminRoles: ["admin"] })),
+    named((schema) => deviceAuthorization({
+      schema,
+      expiresIn: "30m",
+      interval: "5s",
+      deviceCodeLength: 40,
+      userCodeLength: 8,
+      verificationUri: `${config.appURL}/device`,
+    })),
+    ...(config.captcha
+      ? [
+          captcha({
+            provider: config.captcha.provider,
+            secretKey: config.captcha.secretKey,
+            ...(config.captcha.siteVerifyURL ? { siteVerifyURLOverride: config.captcha.siteVerifyURL } : {}),
+          }),
+        ]
+      : []),
+  ];
+
+  return {
+    options: {
+      appName: "Borealis",
+      baseURL: config.baseURL,
+      basePath: "/api/auth",
+      secret: config.secret,
+      // An organization's name and settings change through PATCH /v1/organizations/{id} (validated,
+      // with its organization.updated event), not through a second way around it.
+      disabledPaths: ["/organization/update"],
+      trustedOrigins: trustedOrigins(config),
+      database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: true },
+      user: { ...coreModel("user"), deleteUser: { enabled: true } },
+      databaseHooks: {
+        user: {
+          delete: {
+            // Through delete-user or an admin's remove-user: an organization keeps an owner.
+            before: async (user) => {
+              if (await soleOwner(pool, user.id)) throw new APIError("BAD_REQUEST", { message: SOLE_OWNER_MESSAGE });
+            },
+          },
+        },
+      },
+      session: {
+        ...coreModel("session"),
+        expiresIn: SESSION_EXPIRES_IN,
+        updateAge: SESSION_UPDATE_AGE,
+        freshAge: SESSION_FRESH_AGE,
+        cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_MAX_AGE },
+      },
+      account: coreModel("account"),
+      verification: coreModel("verification"),
+      emailAndPassword: {
+        enabled: true,
+        requireEmailVerification: true,
+        revokeSessionsOnPasswordReset: true,
+        sendResetPassword: async ({ user, url }) => {
+          await sendMail(resetPasswordEmail({ email: user.email, name: user.name, url }));
+        },
+      },
+      emailVerification: {
+        sendOnSignUp: true,
+        sendOnSignIn: true,
+        autoSignInAfterVerification: true,
+        sendVerificationEmail: async ({ user, url }) => {
+          await sendMail(verificationEmail({ email: user.email, name: user.name, url }));
+        },
+      },
+      rateLimit: {
+        enabled: config.rateLimit,
+        storage: "database",
+        ...coreModel("rateLimit"),
+        window: 60,
+        max: 100,
+        customRules: RATE_LIMIT_RULES,
+      },
+      advanced: {
+        cookiePrefix: "borealis",
+        database: { generateId: "uuid" },
+        // better-auth skips the origin check when NODE_ENV is "test"; tests check it as it runs.
+        disableOriginCheck: false,
+        ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      },
+      telemetry: { enabled: false },
+      plugins,
+    } satisfies BetterAuthOptions,
+    pool,
+  };
+}
+
+export function createAuth(deps: AuthDeps) {
+  const { options, pool } = authOptions(deps);
+  const auth = betterAuth(options);
+  return Object.assign(auth, {
+    /** Closes the connection pool better-auth uses. */
+    close: async () => {
+      await pool.end();
+    },
+  });
+}
+
+export type BorealisAuth = ReturnType<typeof createAuth>;

@@ -1,0 +1,47 @@
+// Outgoing email: one nodemailer transport over SMTP_URL (`smtp://host:port`, `smtps://user:pass@host`),
+// built on first use. Every email the server sends (sign-up verification, password reset,
+// organization invitations, the customer portal's sign-in codes) goes through sendMail.
+//
+// With SMTP_URL unset there is nowhere to send to: sendMail throws MailNotConfigured, so a flow
+// that needs an email fails loudly instead of pretending it was sent. `make run` and the test
+// suites start Mailpit and set SMTP_URL to it.
+import nodemailer, { type Transporter } from "nodemailer";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export class MailNotConfigured extends Error {
+  constructor() {
+    super("SMTP_URL is not set: there is no mail server to send email through.");
+  }
+}
+
+/** The From address of every email (MAIL_FROM, default "Borealis <no-reply@borealis.localhost>"). */
+export const MAIL_FROM = process.env.MAIL_FROM ?? "Borealis <no-reply@borealis.localhost>";
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+function transporterFor(url: string): Transporter {
+  if (transport?.url !== url) {
+    transport?.transporter.close();
+    transport = { url, transporter: nodemailer.createTransport(url) };
+  }
+  return transport.transporter;
+}
+
+/** Sends one email through SMTP_URL (read at send time, so a test's mail server is the one used). */
+export async function sendMail(mail: Mail): Promise<void> {
+  const url = process.env.SMTP_URL;
+  if (!url) throw new MailNotConfigured();
+  await transporterFor(url).sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+}
+
+/** Closes the pooled SMTP connection (process shutdown). */
+export function closeMail(): void {
+  transport?.transporter.close();
+  transport = undefined;
+}

@@ -1,0 +1,22 @@
+// Organization access token queries, scoped to the caller's organization; revoked tokens are gone.
+import type { Knex } from "knex";
+import type { OrganizationCaller } from "../kit/auth.js";
+import { isUuid } from "../kit/ids.js";
+import type { OrganizationAccessTokenRow } from "./models.js";
+
+export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
+  return db("organization_access_tokens")
+    .where("organization_access_tokens.organization_id", caller.organizationId)
+    .whereNull("organization_access_tokens.revoked_at");
+}
+
+export async function findReadable(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<OrganizationAccessTokenRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = readable(db, caller).where("organization_access_tokens.id", id).first("organization_access_tokens.*");
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<OrganizationAccessTokenRow | undefined>;
+}
