@@ -34,6 +34,8 @@ export type OperationId =
   | "customer_portal:benefit-grants:update"
   | "customer_portal:customer_meters:get"
   | "customer_portal:customer_meters:list"
+  | "customer_portal:customer_session:authenticate"
+  | "customer_portal:customer_session:request"
   | "customer_portal:customers:add_payment_method"
   | "customer_portal:customers:delete_payment_method"
   | "customer_portal:customers:get"
@@ -363,6 +365,20 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customer_portal:customer_meters:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:customer_session:authenticate": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customer_session:authenticate"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer_portal:customer_session:authenticate"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:customer_session:request": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customer_session:request"]["requestBody"]>["content"]["application/json"];
+    status: 202;
+    result: Ops["customer_portal:customer_session:request"]["responses"][202]["content"]["application/json"];
   };
   "customer_portal:customers:add_payment_method": {
     params: {};

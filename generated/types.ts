@@ -358,6 +358,46 @@ export interface paths {
         patch: operations["customer_portal:benefit-grants:update"];
         trace?: never;
     };
+    "/v1/customer-portal/customer-session/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Customer Session Code
+         * @description Sends a one-time sign-in code to the email of the organization's customer (when there is one; the answer is the same either way). Codes expire, work once, and are rate limited per email and per client.
+         */
+        post: operations["customer_portal:customer_session:request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customer-session/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authenticate with Customer Session Code
+         * @description Exchanges a sign-in code for a customer session token. A code works once, until it expires.
+         */
+        post: operations["customer_portal:customer_session:authenticate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me": {
         parameters: {
             query?: never;
@@ -6062,6 +6102,18 @@ export interface components {
             customer_id: string;
             customer: components["schemas"]["Customer"];
         };
+        CustomerSessionCodeAuthenticateRequest: {
+            code: string;
+        };
+        CustomerSessionCodeAuthenticateResponse: {
+            /** @description The customer session token (the portal's bearer). */
+            token: string;
+        };
+        CustomerSessionCodeRequest: {
+            /** Format: email */
+            email: string;
+            organization_id: string;
+        };
         /** @description What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed). */
         CustomerSubscriptionChangePreview: {
             subscription_id: string;
@@ -9523,6 +9575,11 @@ export interface components {
         /** @enum {string} */
         SwitchingFrom: "paddle" | "lemon_squeezy" | "gumroad" | "stripe" | "other";
         SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"];
+        TooManyRequests: {
+            /** @constant */
+            error: "TooManyRequests";
+            detail: string;
+        };
         /**
          * @description List of supported tax ID formats.
          *
@@ -11799,6 +11856,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer_session:request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSessionCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted (a code is on its way if the email is a customer's) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer_session:authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSessionCodeAuthenticateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSessionCodeAuthenticateResponse"];
+                };
+            };
+            /** @description Unauthorized: the code is wrong, used or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
         };

@@ -29,6 +29,7 @@ export const responseBodySchemas = [
   "CustomerPaymentMethod",
   "CustomerPortalCustomer",
   "CustomerSession",
+  "CustomerSessionCodeAuthenticateResponse",
   "CustomerState",
   "CustomerSubscription",
   "CustomerSubscriptionChangePreview",
@@ -99,6 +100,7 @@ export const responseBodySchemas = [
   "SubscriptionLocked",
   "TestClock",
   "TokenResponse",
+  "TooManyRequests",
   "Unauthorized",
   "UserInfo",
   "ValidatedLicenseKey",
@@ -314,6 +316,17 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+  },
+  "customer_portal:customer_session:authenticate": {
+    "200": { contentType: "application/json", schema: "CustomerSessionCodeAuthenticateResponse" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+  },
+  "customer_portal:customer_session:request": {
+    "202": { contentType: "application/json", schema: {"type":"null"} },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
   },
   "customer_portal:customers:add_payment_method": {
     "201": { contentType: "application/json", schema: "CustomerPaymentMethod" },

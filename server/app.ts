@@ -357,6 +357,7 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
           return res.locals.log as Logger;
         },
         requestId: res.locals.requestId,
+        clientIp: _req.ip ?? null,
       };
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
       const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);

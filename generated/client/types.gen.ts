@@ -4345,6 +4345,22 @@ export type CustomerSession = {
     customer: Customer;
 };
 
+export type CustomerSessionCodeAuthenticateRequest = {
+    code: string;
+};
+
+export type CustomerSessionCodeAuthenticateResponse = {
+    /**
+     * The customer session token (the portal's bearer).
+     */
+    token: string;
+};
+
+export type CustomerSessionCodeRequest = {
+    email: string;
+    organization_id: string;
+};
+
 /**
  * What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed).
  */
@@ -8739,6 +8755,11 @@ export type SystemEvent = ({
     name: 'subscription.revoked';
 } & SubscriptionRevokedEvent);
 
+export type TooManyRequests = {
+    error: 'TooManyRequests';
+    detail: string;
+};
+
 /**
  * List of supported tax ID formats.
  *
@@ -10718,6 +10739,68 @@ export type CustomerPortalBenefitGrantsUpdateResponses = {
 };
 
 export type CustomerPortalBenefitGrantsUpdateResponse = CustomerPortalBenefitGrantsUpdateResponses[keyof CustomerPortalBenefitGrantsUpdateResponses];
+
+export type CustomerPortalCustomerSessionRequestData = {
+    body: CustomerSessionCodeRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/request';
+};
+
+export type CustomerPortalCustomerSessionRequestErrors = {
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests
+     */
+    429: TooManyRequests;
+};
+
+export type CustomerPortalCustomerSessionRequestError = CustomerPortalCustomerSessionRequestErrors[keyof CustomerPortalCustomerSessionRequestErrors];
+
+export type CustomerPortalCustomerSessionRequestResponses = {
+    /**
+     * Accepted (a code is on its way if the email is a customer's)
+     */
+    202: null;
+};
+
+export type CustomerPortalCustomerSessionRequestResponse = CustomerPortalCustomerSessionRequestResponses[keyof CustomerPortalCustomerSessionRequestResponses];
+
+export type CustomerPortalCustomerSessionAuthenticateData = {
+    body: CustomerSessionCodeAuthenticateRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/authenticate';
+};
+
+export type CustomerPortalCustomerSessionAuthenticateErrors = {
+    /**
+     * Unauthorized: the code is wrong, used or expired
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests
+     */
+    429: TooManyRequests;
+};
+
+export type CustomerPortalCustomerSessionAuthenticateError = CustomerPortalCustomerSessionAuthenticateErrors[keyof CustomerPortalCustomerSessionAuthenticateErrors];
+
+export type CustomerPortalCustomerSessionAuthenticateResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSessionCodeAuthenticateResponse;
+};
+
+export type CustomerPortalCustomerSessionAuthenticateResponse = CustomerPortalCustomerSessionAuthenticateResponses[keyof CustomerPortalCustomerSessionAuthenticateResponses];
 
 export type CustomerPortalCustomersGetData = {
     body?: never;

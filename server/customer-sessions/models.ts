@@ -8,10 +8,14 @@ import type { CustomerSessionRow } from "./repository.js";
 
 export type CustomerSessionOut = components["schemas"]["CustomerSession"];
 
-/** The customer portal of an organization, signed in with a session token (PUBLIC_PORTAL_URL, else the API's own address, serves the portal app). */
+/** Where the portal app is served: PUBLIC_PORTAL_URL, else the API's own address. */
+export function portalBaseUrl(): string {
+  return (process.env.PUBLIC_PORTAL_URL ?? apiBaseUrl()).replace(/\/+$/, "");
+}
+
+/** The customer portal of an organization, signed in with a session token. */
 export function portalUrl(organizationSlug: string, token: string): string {
-  const base = (process.env.PUBLIC_PORTAL_URL ?? apiBaseUrl()).replace(/\/+$/, "");
-  return `${base}/${encodeURIComponent(organizationSlug)}/portal?customer_session_token=${encodeURIComponent(token)}`;
+  return `${portalBaseUrl()}/${encodeURIComponent(organizationSlug)}/portal?customer_session_token=${encodeURIComponent(token)}`;
 }
 
 export function toCustomerSession(

@@ -10,6 +10,8 @@ export interface Ctx {
   caller: Caller;
   log: Logger;
   requestId: string;
+  /** The client's address (Express's req.ip: the socket's, or the proxy's forwarded one when trust proxy is set). */
+  clientIp: string | null;
 }
 
 /** The organization caller of a merchant operation (the router authenticated it already). */

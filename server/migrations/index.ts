@@ -14,6 +14,7 @@ import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as auth from "./0020_auth.js";
 import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
 import * as customerPortalSettings from "./0040_customer_portal_settings.js";
+import * as customerSessionCodes from "./0041_customer_session_codes.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -31,4 +32,5 @@ export const migrations = [
   { name: "0020_auth", ...auth },
   { name: "0021_organization_access_tokens", ...organizationAccessTokens },
   { name: "0040_customer_portal_settings", ...customerPortalSettings },
+  { name: "0041_customer_session_codes", ...customerSessionCodes },
 ];
