@@ -12,7 +12,8 @@
 //   });
 //
 // Every page opened with newPage() is guarded: a console error, an uncaught exception, a request
-// that fails, or an HTTP answer >= 400 fails the test it happened in (after the test body), unless
+// that fails (not one the page cancelled itself, net::ERR_ABORTED), or an HTTP answer >= 400
+// fails the test it happened in (after the test body), unless
 // the test declared it expected with stack.allow(page, {...}). check() runs axe (no serious or
 // critical violation), checks the page has no sideways scroll at 375 px, and writes
 // docs/screenshots/<name>.png and <name>-375.png (SCREENSHOTS_DIR elsewhere; SCREENSHOTS=0 none).
@@ -228,6 +229,8 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
       });
       page.on("requestfailed", (req) => {
         const failure = req.failure()?.errorText ?? "failed";
+        // Cancelled by the page itself (a navigation or reload leaving a fetch behind), not failed.
+        if (failure === "net::ERR_ABORTED") return;
         if (allowed((r) => r.failure !== undefined && matches(failure, r.failure) && matches(req.url(), r.url))) return;
         g.problems.push(`request failed: ${req.method()} ${req.url()}: ${failure}`);
       });

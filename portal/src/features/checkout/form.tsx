@@ -119,7 +119,13 @@ export function CheckoutForm(props: {
           <CustomFields session={session} />
           <AddressFields session={session} />
           <BusinessFields session={session} />
-          {checkout.is_payment_form_required ? <PaymentForm checkout={checkout} register={register} declined={declined} /> : null}
+          {checkout.is_payment_form_required ? (
+            <PaymentForm
+              intent={{ amount: checkout.is_payment_required ? checkout.total_amount : null, currency: checkout.currency, saveForLater: checkout.is_payment_setup_required }}
+              register={register}
+              declined={declined}
+            />
+          ) : null}
           {session.errors.form ? <Alert kind="error">{session.errors.form}</Alert> : null}
           {failure ? (
             <Alert kind="error" title="Something went wrong on our side">

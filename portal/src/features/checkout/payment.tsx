@@ -3,7 +3,6 @@
 // Stripe, Stripe's Payment Element (its own chunk, loaded only then) makes a confirmation token.
 // Either registers a collector the pay button calls: a token, or null with the errors shown.
 import { lazy, Suspense, useEffect, useState } from "react";
-import type { CheckoutPublic } from "../../../../generated/client/types.gen.js";
 import { appConfig } from "../../config.js";
 import { Alert, aria, Field, Loading } from "../../ui/components.js";
 
@@ -38,7 +37,16 @@ function luhn(digits: string): boolean {
 
 const groups = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
 
-function SandboxCard({ register, declined }: { register: (c: PaymentCollector) => void; declined: string | null }) {
+/** What the card is for: a payment of an amount (saved for later too, or not), or only saving it. */
+export interface CardIntent {
+  /** Minor units to pay now; null to save the card without a payment. */
+  amount: number | null;
+  currency: string;
+  saveForLater: boolean;
+}
+
+/** The sandbox's card fields (test cards only). */
+export function SandboxCard({ register, declined }: { register: (c: PaymentCollector) => void; declined: string | null }) {
   const [number, setNumber] = useState("");
   const [expiry, setExpiry] = useState("");
   const [cvc, setCvc] = useState("");
@@ -126,22 +134,29 @@ function SandboxCard({ register, declined }: { register: (c: PaymentCollector) =
   );
 }
 
-export function PaymentForm(props: { checkout: CheckoutPublic; register: (c: PaymentCollector) => void; declined: string | null }) {
+/** The card fields of the processor in use: the sandbox's, or Stripe's Payment Element. */
+export function CardForm(props: { intent: CardIntent; register: (c: PaymentCollector) => void; declined: string | null }) {
   const config = appConfig();
+  if (config.processor === "sandbox") return <SandboxCard register={props.register} declined={props.declined} />;
+  if (!config.stripe_publishable_key) {
+    return (
+      <Alert kind="error" title="Payments are not set up">
+        This store takes cards through Stripe, but the server has no STRIPE_PUBLISHABLE_KEY for the payment form.
+      </Alert>
+    );
+  }
+  return (
+    <Suspense fallback={<Loading label="Loading the payment form…" />}>
+      <StripePayment publishableKey={config.stripe_publishable_key} intent={props.intent} register={props.register} declined={props.declined} />
+    </Suspense>
+  );
+}
+
+export function PaymentForm(props: { intent: CardIntent; register: (c: PaymentCollector) => void; declined: string | null }) {
   return (
     <fieldset className="group">
       <legend>Payment</legend>
-      {config.processor === "sandbox" ? (
-        <SandboxCard register={props.register} declined={props.declined} />
-      ) : config.stripe_publishable_key ? (
-        <Suspense fallback={<Loading label="Loading the payment form…" />}>
-          <StripePayment publishableKey={config.stripe_publishable_key} checkout={props.checkout} register={props.register} declined={props.declined} />
-        </Suspense>
-      ) : (
-        <Alert kind="error" title="Payments are not set up">
-          This store takes cards through Stripe, but the server has no STRIPE_PUBLISHABLE_KEY for the payment form.
-        </Alert>
-      )}
+      <CardForm {...props} />
     </fieldset>
   );
 }

@@ -4,9 +4,8 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useEffect, useMemo } from "react";
-import type { CheckoutPublic } from "../../../../generated/client/types.gen.js";
 import { Alert } from "../../ui/components.js";
-import type { PaymentCollector } from "./payment.js";
+import type { CardIntent, PaymentCollector } from "./payment.js";
 
 const stripes = new Map<string, Promise<Stripe | null>>();
 
@@ -36,11 +35,11 @@ function Collector({ register }: { register: (c: PaymentCollector) => void }) {
 
 export default function StripePayment(props: {
   publishableKey: string;
-  checkout: CheckoutPublic;
+  intent: CardIntent;
   register: (c: PaymentCollector) => void;
   declined: string | null;
 }) {
-  const { checkout } = props;
+  const { intent } = props;
   let stripe = stripes.get(props.publishableKey);
   if (!stripe) {
     stripe = loadStripe(props.publishableKey);
@@ -48,16 +47,16 @@ export default function StripePayment(props: {
   }
   const options = useMemo(
     () =>
-      checkout.is_payment_required
+      intent.amount !== null && intent.amount > 0
         ? {
             mode: "payment" as const,
-            amount: checkout.total_amount,
-            currency: checkout.currency,
+            amount: intent.amount,
+            currency: intent.currency,
             paymentMethodCreation: "manual" as const,
-            ...(checkout.is_payment_setup_required ? { setupFutureUsage: "off_session" as const } : {}),
+            ...(intent.saveForLater ? { setupFutureUsage: "off_session" as const } : {}),
           }
-        : { mode: "setup" as const, currency: checkout.currency, paymentMethodCreation: "manual" as const },
-    [checkout.is_payment_required, checkout.is_payment_setup_required, checkout.total_amount, checkout.currency],
+        : { mode: "setup" as const, currency: intent.currency, paymentMethodCreation: "manual" as const },
+    [intent.amount, intent.currency, intent.saveForLater],
   );
   return (
     <>
