@@ -1,10 +1,13 @@
-// `make run`: the whole stack on this machine. Starts Postgres (.data/pg) and the Temporal dev
-// server (.data/temporal.db), migrates, seeds the demo organization, starts the Temporal worker
-// and the API, and prints how to use it. Ctrl-C / SIGTERM stops the API, the worker, Temporal
-// and Postgres, in that order, and exits 0. Data is kept in .data/ across restarts.
+// `make run`: the whole stack on this machine. Starts Postgres (.data/pg), the Temporal dev
+// server (.data/temporal.db) and Mailpit (.data/mailpit.db, the inbox of every email the API
+// sends), migrates, seeds the demo organization, starts the Temporal worker and the API (which
+// serves the hosted checkout and the customer portal, built by `make ui` first), and prints how to
+// use it, a demo checkout link among it. Ctrl-C / SIGTERM stops the API, the worker, Mailpit,
+// Temporal and Postgres, in that order, and exits 0. Data is kept in .data/ across restarts.
 //
 // Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS (use those
-// instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port).
+// instead of starting the embedded ones), SMTP_URL (send email there instead of to a Mailpit of
+// our own), TEMPORAL_UI_PORT (Temporal Web UI port).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Knex } from "knex";
@@ -12,7 +15,7 @@ import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
 import { seedDemo } from "../server/seed.js";
 import { startWorker } from "../workflows/worker.js";
-import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
+import { DATA_DIR, ROOT, freePort, startMailpit, startPostgres, startTemporal, type MailpitHandle, type PostgresHandle, type TemporalHandle } from "./services.js";
 
 const RUN_FILE = path.join(DATA_DIR, "run.json");
 
@@ -50,6 +53,7 @@ async function main() {
   // Everything started so far, stopped in reverse order of importance: API, worker, Temporal, Postgres.
   let db: PostgresHandle | undefined;
   let temporal: TemporalHandle | undefined;
+  let mailpit: MailpitHandle | undefined;
   let knex: Knex | undefined;
   let worker: { shutdown(): Promise<void> } | undefined;
   let api: { url: string; close(): Promise<void> } | undefined;
@@ -70,6 +74,7 @@ async function main() {
       await step("API", api && (() => api!.close()));
       await step("worker", worker && (() => worker!.shutdown()));
       await step("database pool", knex && (() => knex!.destroy()));
+      await step("Mailpit", mailpit && (() => mailpit!.stop()));
       await step("Temporal", temporal && (() => temporal!.stop()));
       await step("Postgres", db && (() => db!.stop()));
       rmSync(RUN_FILE, { force: true });
@@ -96,10 +101,12 @@ async function main() {
   try {
     say("Starting Postgres and Temporal…");
     const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 0) || (await freePort());
-    [db, temporal] = await Promise.all([
+    [db, temporal, mailpit] = await Promise.all([
       startPostgres({ dataDir: path.join(DATA_DIR, "pg"), persistent: true }),
       startTemporal({ dbFile: path.join(DATA_DIR, "temporal.db"), uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort }),
+      process.env.SMTP_URL ? undefined : startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") }),
     ]);
+    if (mailpit) process.env.SMTP_URL = mailpit.smtpUrl;
     if (shuttingDown) return;
 
     knex = createKnex(db.url);
@@ -124,7 +131,7 @@ async function main() {
       JSON.stringify({ pid: process.pid, apiUrl: api.url, databaseUrl: db.url, temporalAddress: temporal.address }, null, 2) + "\n",
     );
 
-    const { organization, token } = seeded;
+    const { organization, token, checkoutLinkUrl } = seeded;
     const rel = path.relative(process.cwd(), DATA_DIR) || DATA_DIR;
     say();
     say("Borealis is running.");
@@ -134,6 +141,7 @@ async function main() {
     say(`  Organization   ${organization.slug} (id ${organization.id})`);
     say(`  Access token   ${token}`);
     say(`  Temporal       ${temporal.address}${temporal.uiUrl ? ` (Web UI ${temporal.uiUrl})` : ""}`);
+    say(`  Email inbox    ${mailpit ? `${mailpit.httpUrl} (Mailpit: every email the API sends)` : `sent to SMTP_URL`}`);
     say(`  Postgres       ${db.url}`);
     say(`  Data           ${rel}/ (kept across restarts; delete it to start over)`);
     say();
@@ -146,6 +154,13 @@ async function main() {
     say(`or with curl:`);
     say();
     say(`  curl -H "Authorization: Bearer ${token}" ${api.url}/v1/products/`);
+    say();
+    say("Buy something as a customer would:");
+    say();
+    say(`  1. Open the demo checkout: ${checkoutLinkUrl}`);
+    say(`     and pay with the test card 4242 4242 4242 4242 (any future expiry, any CVC; docs/SANDBOX.md lists the others).`);
+    say(`  2. Then sign in to the customer portal at ${api.url}/${organization.slug}/portal with the email you paid with:`);
+    say(`     the sign-in code arrives in ${mailpit ? mailpit.httpUrl : "the inbox of SMTP_URL"}.`);
     say();
     say(`Another token: make token (ORG=<slug>). Stop with Ctrl-C.`);
   } catch (err) {

@@ -10,7 +10,8 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { Polar } from "@polar-sh/sdk";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUiApps } from "../../scripts/build-ui.js";
 import { freePort, ROOT } from "../../scripts/services.js";
 
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
@@ -21,6 +22,7 @@ async function startRun(port: number) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
+  delete env.SMTP_URL; // its own Mailpit, as a new user's run
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   child.on("exit", () => live.delete(child));
@@ -35,12 +37,15 @@ async function startRun(port: number) {
   const api = /API\s+(http\S+)/.exec(out)![1];
   const docs = /API docs\s+(http\S+)/.exec(out)![1];
   const token = /Access token\s+(polar_oat_\S+)/.exec(out)![1];
+  const demoCheckout = /Open the demo checkout: (http\S+)/.exec(out)![1];
+  const portal = /sign in to the customer portal at (http\S+)/.exec(out)![1];
+  const inbox = /Email inbox\s+(http\S+)/.exec(out)![1];
   const stop = async () => {
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");
     return { code, out };
   };
-  return { api, docs, token, stop };
+  return { api, docs, token, demoCheckout, portal, inbox, stop };
 }
 
 /** What a new user tries first with the printed token: the catalog, then money through the sandbox. */
@@ -98,6 +103,8 @@ function makeToken(env: Record<string, string>): string {
 }
 
 describe("make run", () => {
+  // `make run` builds the apps first (make ui); the script started here serves what is built.
+  beforeAll(() => buildUiApps(), 300_000);
   afterAll(async () => {
     for (const child of live) {
       child.kill("SIGTERM");
@@ -112,6 +119,15 @@ describe("make run", () => {
     expect(first.api).toBe(`http://127.0.0.1:${port}`);
     expect(first.docs).toBe(`${first.api}/docs`);
     expect((await fetch(first.docs)).status).toBe(200);
+    // The printed demo checkout opens the hosted checkout page; the portal and the inbox answer.
+    const demo = await fetch(first.demoCheckout, { redirect: "manual" });
+    expect(demo.status).toBe(302);
+    const page = await fetch(new URL(demo.headers.get("location")!, first.api));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="root"');
+    expect(first.portal).toBe(`${first.api}/demo/portal`);
+    expect((await fetch(first.portal)).status).toBe(200);
+    expect((await fetch(`${first.inbox}/api/v1/info`)).status).toBe(200);
     const polar = new Polar({ accessToken: first.token, serverURL: first.api });
     const created = await polar.products.create({ name: "Made during the run", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700 }] });
     const updated = await polar.products.update({ id: created.id, productUpdate: { name: "Renamed during the run" } });
@@ -127,6 +143,8 @@ describe("make run", () => {
     expect(stopped.out).toContain("stopped Postgres");
 
     const second = await startRun(port);
+    // The same demo link after a restart (made once).
+    expect(second.demoCheckout).toBe(first.demoCheckout);
     const again = new Polar({ accessToken: second.token, serverURL: second.api });
     const names = (await again.products.list({ limit: 100 })).result.items.map((p) => p.name);
     expect(names).toContain("Renamed during the run");
