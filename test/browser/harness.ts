@@ -22,7 +22,7 @@ import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { Polar } from "@polar-sh/sdk";
 import type { Knex } from "knex";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { buildUiApps } from "../../scripts/build-ui.js";
 import { ROOT } from "../../scripts/services.js";
@@ -31,21 +31,9 @@ import type { UiApp } from "../../server/kit/ui-apps.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { UI_APPS } from "../../server/ui-apps.js";
 import { startWorker, type WorkerHandle } from "../../workflows/worker.js";
+import { launchChromium } from "./chromium.js";
 
-/** Where Chromium is: CHROMIUM_PATH, else Debian's package (scripts/build-tools.sh installs it). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-/** The flags this machine needs (no sandbox as root, no GPU, no network of Chromium's own). */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from "./chromium.js";
 
 /** Where check() writes screenshots: SCREENSHOTS_DIR, else docs/screenshots/. */
 export function screenshotsDir(): string {
@@ -138,10 +126,6 @@ export async function axeViolations(page: Page, opts: Pick<CheckOptions, "disabl
 /** How far the page scrolls sideways beyond the viewport (0 when it fits). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0) - window.innerWidth);
-}
-
-export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack {
