@@ -7862,6 +7862,11 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
         };
+        MailNotConfigured: {
+            /** @constant */
+            error: "MailNotConfigured";
+            detail: string;
+        };
         MetadataQuery: string | number | boolean | (string | number | boolean)[];
         Meter: {
             metadata: {
@@ -11898,6 +11903,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailNotConfigured"];
                 };
             };
         };

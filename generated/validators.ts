@@ -75,6 +75,7 @@ export const responseBodySchemas = [
   "ListResourceTestClock",
   "ListResourceWebhookDelivery",
   "ListResourceWebhookEndpoint",
+  "MailNotConfigured",
   "Meter",
   "MeterQuantities",
   "MetricsLimits",
@@ -327,6 +328,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "202": { contentType: "application/json", schema: {"type":"null"} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "MailNotConfigured" },
   },
   "customer_portal:customers:add_payment_method": {
     "201": { contentType: "application/json", schema: "CustomerPaymentMethod" },

@@ -6564,6 +6564,11 @@ export type ListResourceWebhookEndpoint = {
     pagination: Pagination;
 };
 
+export type MailNotConfigured = {
+    error: 'MailNotConfigured';
+    detail: string;
+};
+
 export type MetadataQuery = string | number | boolean | Array<string | number | boolean>;
 
 export type Meter = {
@@ -10756,6 +10761,10 @@ export type CustomerPortalCustomerSessionRequestErrors = {
      * Too Many Requests: TooManyRequests
      */
     429: TooManyRequests;
+    /**
+     * Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through)
+     */
+    503: MailNotConfigured;
 };
 
 export type CustomerPortalCustomerSessionRequestError = CustomerPortalCustomerSessionRequestErrors[keyof CustomerPortalCustomerSessionRequestErrors];

@@ -9,9 +9,9 @@ import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { checkEmail } from "../customers/service.js";
 import { hashToken, randomToken } from "../kit/auth.js";
-import { invalid, TooManyRequests, Unauthorized } from "../kit/errors.js";
+import { ApiError, invalid, TooManyRequests, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
-import { sendMail } from "../kit/mail.js";
+import { MailNotConfigured, sendMail } from "../kit/mail.js";
 import { emit } from "../kit/outbox.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { portalBaseUrl } from "./models.js";
@@ -74,7 +74,7 @@ export async function requestCode(db: Knex, input: { email: string; organization
     while (!(await trx("customer_session_codes").insert({ ...row, code_hash: hashToken(code) }).onConflict("code_hash").ignore().returning("id")).length) code = newCode();
     const portal = `${portalBaseUrl()}/${encodeURIComponent(org.slug)}/portal`;
     // Sent before commit: a code that could not be sent is not kept.
-    await sendMail({
+    await send({
       to: customer.email,
       subject: `Your ${org.name} sign-in code: ${code}`,
       text: [
@@ -90,6 +90,16 @@ export async function requestCode(db: Knex, input: { email: string; organization
     });
   });
   return null;
+}
+
+/** Sends the email; a server with nowhere to send email answers 503 MailNotConfigured. */
+async function send(mail: Parameters<typeof sendMail>[0]): Promise<void> {
+  try {
+    await sendMail(mail);
+  } catch (err) {
+    if (err instanceof MailNotConfigured) throw new ApiError(503, "MailNotConfigured", "This server has no email set up (SMTP_URL), so it can't send sign-in codes.");
+    throw err;
+  }
 }
 
 function escapeHtml(text: string): string {

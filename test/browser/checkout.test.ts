@@ -218,6 +218,38 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     await page.waitForURL(`https://merchant.example/thanks?checkout_id=${checkout.id}`, { timeout: 15_000 });
   });
 
+  it("shows a confirm refused over the discount (422) by the discount, with the server's totals read again", async () => {
+    await shop.polar.discounts.create({ name: "Last one", type: "fixed", amount: 500, currency: "usd", duration: "once", code: "LASTONE", maxRedemptions: 1 });
+    const checkout = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "late@example.com" });
+    const page = await stack.newPage({ allow: [{ status: 422, url: CLIENT }] });
+    const calls = countCheckoutCalls(page);
+    await page.goto(checkout.url);
+    await fill(page, "Company", "Late Ltd");
+    await page.getByLabel("I accept the terms").check();
+    await page.getByLabel("Country").selectOption("FR");
+    await page.getByLabel("Discount code").fill("LASTONE");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expectText(page, "total", "$35");
+    // Someone else takes the last redemption meanwhile.
+    const other = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "early@example.com" });
+    await shop.polar.checkouts.clientConfirm({
+      clientSecret: other.clientSecret,
+      checkoutConfirmStripe: {
+        discountCode: "LASTONE",
+        customFieldData: { company: "Early Ltd", terms: true },
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_success",
+      },
+    });
+    await card(page, "4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Pay $35" }).click();
+    await expectText(page, "discount-error", "This discount has been fully redeemed.");
+    // The page read the checkout again after the refusal (its totals are the server's, whatever it decided).
+    await expect.poll(() => calls.get, { timeout: 10_000 }).toBe(2);
+    expect(await stack.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(0);
+    await stack.check(page, "checkout-confirm-refused");
+  });
+
   it("has a page for an expired checkout, an already paid one, and a server error", async () => {
     const expired = await shop.polar.checkouts.create({ products: [ebook.id] });
     await stack.knex("checkouts").where({ id: expired.id }).update({ expires_at: new Date(Date.now() - 60_000) });

@@ -78,6 +78,21 @@ describe("customer portal sign-in by email code", () => {
     expect(await mailsTo("elsewhere@example.com")).toHaveLength(0);
   });
 
+  it("answers 503 MailNotConfigured when the server has nowhere to send email, and keeps no code", async () => {
+    await createCustomer(api.knex, org.id, { email: "no-smtp@example.com" });
+    const saved = process.env.SMTP_URL;
+    delete process.env.SMTP_URL;
+    try {
+      expect(await requestFor("no-smtp@example.com")).toEqual({
+        status: 503,
+        body: { error: "MailNotConfigured", detail: "This server has no email set up (SMTP_URL), so it can't send sign-in codes." },
+      });
+    } finally {
+      process.env.SMTP_URL = saved;
+    }
+    expect(await api.knex("customer_session_codes").where({ email: "no-smtp@example.com" })).toHaveLength(0);
+  });
+
   it("limits codes per email (429) and wrong guesses per client (429)", async () => {
     await createCustomer(api.knex, org.id, { email: "eager@example.com" });
     for (let i = 0; i < 5; i++) expect((await requestFor("eager@example.com")).status).toBe(202);

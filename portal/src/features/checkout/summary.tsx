@@ -67,7 +67,15 @@ export function PriceChoice({ session }: { session: CheckoutSession }) {
   const { checkout, update, errors } = session;
   const [selected, setSelected] = useOptimistic(checkout.product_price_id);
   const options = choices(checkout);
-  if (options.length < 2) return null;
+  const priceError = errors.product_price_id ?? errors.product_id;
+  if (options.length < 2) {
+    // One price: nothing to choose, but a confirm refused over the price still says why, here.
+    return priceError ? (
+      <p className="field__error" role="alert">
+        {priceError}
+      </p>
+    ) : null;
+  }
   return (
     <fieldset className="group price-choice">
       <legend>Choose an option</legend>
@@ -93,9 +101,9 @@ export function PriceChoice({ session }: { session: CheckoutSession }) {
           </div>
         );
       })}
-      {errors.product_price_id || errors.product_id ? (
+      {priceError ? (
         <p className="field__error" role="alert">
-          {errors.product_price_id ?? errors.product_id}
+          {priceError}
         </p>
       ) : null}
     </fieldset>
@@ -139,11 +147,12 @@ export function DiscountCode({ session, onApplied }: { session: CheckoutSession;
   const applied = checkout.discount;
   if (applied) {
     return (
-      <div className="discount-applied" role="status">
-        <span>
-          Discount <strong>{applied.code ?? applied.name}</strong> applied
-        </span>
-        {applied.code ? (
+      <>
+        <div className="discount-applied" role="status">
+          <span>
+            Discount <strong>{applied.code ?? applied.name}</strong> applied
+          </span>
+          {applied.code ? (
           <Button
             kind="link"
             onClick={() => {
@@ -154,7 +163,13 @@ export function DiscountCode({ session, onApplied }: { session: CheckoutSession;
             Remove
           </Button>
         ) : null}
-      </div>
+        </div>
+        {errors.discount_code ? (
+          <p className="field__error" role="alert" data-testid="discount-error">
+            {errors.discount_code}
+          </p>
+        ) : null}
+      </>
     );
   }
   const apply = async () => {
