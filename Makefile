@@ -9,12 +9,12 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench bench-console test vitest
+.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench bench-console bench-portal test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
-	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench token"
+	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench bench-portal token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -71,6 +71,10 @@ bench: deps
 # The console's budgets: its JavaScript gzipped, and the API calls each list page makes (counts, not times).
 bench-console: deps ui
 	LOG_LEVEL=warn $(TSX) bench/console.ts
+
+# The hosted checkout's budgets in Chromium: JS size, navigation → interactive pay button (vs a baseline page), API calls.
+bench-portal: install
+	LOG_LEVEL=$${LOG_LEVEL:-warn} $(TSX) bench/portal.ts
 
 # The test suites alone (Postgres and Temporal are started by test/setup/global.ts).
 vitest: install

@@ -34,10 +34,13 @@ export type OperationId =
   | "customer_portal:benefit-grants:update"
   | "customer_portal:customer_meters:get"
   | "customer_portal:customer_meters:list"
+  | "customer_portal:customer_session:authenticate"
+  | "customer_portal:customer_session:request"
   | "customer_portal:customers:add_payment_method"
   | "customer_portal:customers:delete_payment_method"
   | "customer_portal:customers:get"
   | "customer_portal:customers:list_payment_methods"
+  | "customer_portal:customers:set_default_payment_method"
   | "customer_portal:customers:update"
   | "customer_portal:downloadables:list"
   | "customer_portal:license_keys:activate"
@@ -56,6 +59,7 @@ export type OperationId =
   | "customer_portal:subscriptions:cancel"
   | "customer_portal:subscriptions:get"
   | "customer_portal:subscriptions:list"
+  | "customer_portal:subscriptions:preview_update"
   | "customer_portal:subscriptions:update"
   | "customers:create"
   | "customers:delete"
@@ -363,6 +367,20 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:customer_meters:list"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customer_session:authenticate": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customer_session:authenticate"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["customer_portal:customer_session:authenticate"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:customer_session:request": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["customer_portal:customer_session:request"]["requestBody"]>["content"]["application/json"];
+    status: 202;
+    result: Ops["customer_portal:customer_session:request"]["responses"][202]["content"]["application/json"];
+  };
   "customer_portal:customers:add_payment_method": {
     params: {};
     query: {};
@@ -390,6 +408,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customer_portal:customers:list_payment_methods"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:customers:set_default_payment_method": {
+    params: Ops["customer_portal:customers:set_default_payment_method"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:customers:set_default_payment_method"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:customers:update": {
     params: {};
@@ -516,6 +541,13 @@ export interface OperationTypes {
     body: undefined;
     status: 200;
     result: Ops["customer_portal:subscriptions:list"]["responses"][200]["content"]["application/json"];
+  };
+  "customer_portal:subscriptions:preview_update": {
+    params: Ops["customer_portal:subscriptions:preview_update"]["parameters"]["path"];
+    query: NonNullable<Ops["customer_portal:subscriptions:preview_update"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:subscriptions:preview_update"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:subscriptions:update": {
     params: Ops["customer_portal:subscriptions:update"]["parameters"]["path"];

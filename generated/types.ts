@@ -358,6 +358,46 @@ export interface paths {
         patch: operations["customer_portal:benefit-grants:update"];
         trace?: never;
     };
+    "/v1/customer-portal/customer-session/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Customer Session Code
+         * @description Sends a one-time sign-in code to the email of the organization's customer (when there is one; the answer is the same either way). Codes expire, work once, and are rate limited per email and per client.
+         */
+        post: operations["customer_portal:customer_session:request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customer-session/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authenticate with Customer Session Code
+         * @description Exchanges a sign-in code for a customer session token. A code works once, until it expires.
+         */
+        post: operations["customer_portal:customer_session:authenticate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me": {
         parameters: {
             query?: never;
@@ -421,6 +461,26 @@ export interface paths {
          * @description Delete a payment method from the authenticated customer.
          */
         delete: operations["customer_portal:customers:delete_payment_method"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/payment-methods/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Default Payment Method
+         * @description Makes a saved payment method the customer's default (what renewals are charged to).
+         */
+        post: operations["customer_portal:customers:set_default_payment_method"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -732,6 +792,26 @@ export interface paths {
          * @description List subscriptions of the authenticated customer.
          */
         get: operations["customer_portal:subscriptions:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/subscriptions/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview Subscription Change
+         * @description What moving the subscription to another product would cost now and from the next period, computed as the change itself would be. Changes nothing.
+         */
+        get: operations["customer_portal:subscriptions:preview_update"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2731,7 +2811,10 @@ export interface components {
             detail: string;
         };
         AlreadyCanceledSubscription: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             error: "AlreadyCanceledSubscription";
             detail: string;
         };
@@ -6050,6 +6133,41 @@ export interface components {
             customer_id: string;
             customer: components["schemas"]["Customer"];
         };
+        CustomerSessionCodeAuthenticateRequest: {
+            code: string;
+        };
+        CustomerSessionCodeAuthenticateResponse: {
+            /** @description The customer session token (the portal's bearer). */
+            token: string;
+        };
+        CustomerSessionCodeRequest: {
+            /** Format: email */
+            email: string;
+            organization_id: string;
+        };
+        /** @description What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed). */
+        CustomerSubscriptionChangePreview: {
+            subscription_id: string;
+            /** @description The product the subscription would move to. */
+            product_id: string;
+            currency: string;
+            /** @description The new recurring amount, in minor units, from the next period on. */
+            amount: number;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description The proration lines for the rest of the current period (credit for unused time is negative). */
+            lines: components["schemas"]["CustomerSubscriptionChangePreviewLine"][];
+            /** @description The sum of the lines, in minor units. */
+            net_amount: number;
+            /** @description What is charged at once (`invoice` behaviour and a positive net); otherwise the lines join the next renewal. */
+            due_now: number;
+            /** Format: date-time */
+            next_renewal_at: string | null;
+        };
+        CustomerSubscriptionChangePreviewLine: {
+            label: string;
+            amount: number;
+        };
         CustomerSessionCreate: components["schemas"]["CustomerSessionCustomerIDCreate"] | components["schemas"]["CustomerSessionCustomerExternalIDCreate"];
         /** @description Schema for creating a customer session using an external customer ID. */
         CustomerSessionCustomerExternalIDCreate: {
@@ -7784,6 +7902,11 @@ export interface components {
             items: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
         };
+        MailNotConfigured: {
+            /** @constant */
+            error: "MailNotConfigured";
+            detail: string;
+        };
         MetadataQuery: components["schemas"]["MetadataQueryText"] | number | boolean | (components["schemas"]["MetadataQueryText"] | number | boolean)[];
         MetadataQueryText: string;
         Meter: {
@@ -8087,7 +8210,10 @@ export interface components {
             detail: string;
         };
         NotPermitted: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             error: "NotPermitted";
             detail: string;
         };
@@ -8392,6 +8518,7 @@ export interface components {
             feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
         };
         OrganizationAccessToken: {
             /**
@@ -8499,6 +8626,37 @@ export interface components {
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
+            customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+        };
+        /** @description Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
+        OrganizationCustomerPortalSettings: {
+            /** @description Orders, invoices and paying a failed order again. */
+            orders: boolean;
+            /** @description Subscriptions, with changing plan and cancelling. */
+            subscriptions: boolean;
+            /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
+            benefits: boolean;
+            /** @description Usage meters. */
+            usage: boolean;
+            /** @description Saved payment methods. */
+            payment_methods: boolean;
+            /** @description Changing the billing name, address and tax ID. */
+            billing_details: boolean;
+        };
+        /** @description The sections to switch on or off; the others keep their setting. */
+        OrganizationCustomerPortalSettingsUpdate: {
+            /** @description Orders, invoices and paying a failed order again. */
+            orders?: boolean;
+            /** @description Subscriptions, with changing plan and cancelling. */
+            subscriptions?: boolean;
+            /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
+            benefits?: boolean;
+            /** @description Usage meters. */
+            usage?: boolean;
+            /** @description Saved payment methods. */
+            payment_methods?: boolean;
+            /** @description Changing the billing name, address and tax ID. */
+            billing_details?: boolean;
         };
         OrganizationDetails: {
             /** @description Brief information about you and your business. */
@@ -8563,12 +8721,14 @@ export interface components {
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
+            customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
         };
         Pagination: {
             total_count: number;
             max_page: number;
         };
         Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        PortalSubscriptionForbidden: components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
         PaymentAlreadyInProgress: {
             /** @constant */
             error: "PaymentAlreadyInProgress";
@@ -9476,6 +9636,11 @@ export interface components {
         /** @enum {string} */
         SwitchingFrom: "paddle" | "lemon_squeezy" | "gumroad" | "stripe" | "other";
         SystemEvent: components["schemas"]["BenefitCycledEvent"] | components["schemas"]["BenefitGrantedEvent"] | components["schemas"]["BenefitRevokedEvent"] | components["schemas"]["BenefitUpdatedEvent"] | components["schemas"]["MeterCreditEvent"] | components["schemas"]["MeterResetEvent"] | components["schemas"]["SubscriptionCycledEvent"] | components["schemas"]["SubscriptionProductUpdatedEvent"] | components["schemas"]["SubscriptionRevokedEvent"];
+        TooManyRequests: {
+            /** @constant */
+            error: "TooManyRequests";
+            detail: string;
+        };
         /**
          * @description List of supported tax ID formats.
          *
@@ -11864,6 +12029,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -11912,6 +12086,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12015,6 +12198,126 @@ export interface operations {
             };
         };
     };
+    "customer_portal:customer_session:request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSessionCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted (a code is on its way if the email is a customer's) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailNotConfigured"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer_session:authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSessionCodeAuthenticateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSessionCodeAuthenticateResponse"];
+                };
+            };
+            /** @description Unauthorized: the code is wrong, used or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "customer_portal:customers:get": {
         parameters: {
             query?: never;
@@ -12084,6 +12387,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12136,6 +12448,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12185,6 +12506,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -12241,6 +12571,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:set_default_payment_method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment method ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalCustomer"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12308,6 +12715,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12362,6 +12778,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12420,6 +12845,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12649,6 +13083,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12697,6 +13140,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12772,6 +13224,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -12820,6 +13281,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -12885,6 +13355,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -12946,6 +13425,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13016,6 +13504,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Not Found: ResourceNotFound */
             404: {
                 headers: {
@@ -13073,6 +13570,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13141,6 +13647,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13264,6 +13779,86 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:preview_update": {
+        parameters: {
+            query: {
+                /** @description The product to move to. */
+                product_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The subscription ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSubscriptionChangePreview"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
             /** @description Unprocessable Content: HTTPValidationError */
             422: {
                 headers: {
@@ -13312,6 +13907,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13373,13 +13977,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -13445,13 +14049,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription or NotPermitted */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["PortalSubscriptionForbidden"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -8,7 +8,6 @@ import type { OperationId } from "./handlers.js";
 
 /** Component schemas that are a response body of some operation. */
 export const responseBodySchemas = [
-  "AlreadyCanceledSubscription",
   "AuthorizeResponse",
   "Benefit",
   "Checkout",
@@ -29,8 +28,10 @@ export const responseBodySchemas = [
   "CustomerPaymentMethod",
   "CustomerPortalCustomer",
   "CustomerSession",
+  "CustomerSessionCodeAuthenticateResponse",
   "CustomerState",
   "CustomerSubscription",
+  "CustomerSubscriptionChangePreview",
   "Discount",
   "Error",
   "Event",
@@ -73,6 +74,7 @@ export const responseBodySchemas = [
   "ListResourceTestClock",
   "ListResourceWebhookDelivery",
   "ListResourceWebhookEndpoint",
+  "MailNotConfigured",
   "Meter",
   "MeterQuantities",
   "MetricsLimits",
@@ -88,6 +90,7 @@ export const responseBodySchemas = [
   "PaymentAlreadyInProgress",
   "PaymentError",
   "PaymentMethodInUseByActiveSubscription",
+  "PortalSubscriptionForbidden",
   "Product",
   "Refund",
   "RefundAmountTooHigh",
@@ -96,6 +99,7 @@ export const responseBodySchemas = [
   "Subscription",
   "SubscriptionLocked",
   "TestClock",
+  "TooManyRequests",
   "Unauthorized",
   "UserInfo",
   "ValidatedLicenseKey",
@@ -309,6 +313,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:benefit-grants:get": {
     "200": { contentType: "application/json", schema: "CustomerBenefitGrant" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -316,6 +321,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:benefit-grants:list": {
     "200": { contentType: "application/json", schema: "ListResourceCustomerBenefitGrant" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
@@ -330,6 +336,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:customer_meters:get": {
     "200": { contentType: "application/json", schema: "CustomerCustomerMeter" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -337,12 +344,28 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:customer_meters:list": {
     "200": { contentType: "application/json", schema: "ListResourceCustomerCustomerMeter" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "customer_portal:customer_session:authenticate": {
+    "200": { contentType: "application/json", schema: "CustomerSessionCodeAuthenticateResponse" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "customer_portal:customer_session:request": {
+    "202": { contentType: "application/json", schema: {"type":"null"} },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "MailNotConfigured" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:add_payment_method": {
     "201": { contentType: "application/json", schema: "CustomerPaymentMethod" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
@@ -350,6 +373,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "204": { contentType: null, schema: null },
     "400": { contentType: "application/json", schema: "PaymentMethodInUseByActiveSubscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -362,18 +386,29 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:customers:list_payment_methods": {
     "200": { contentType: "application/json", schema: "ListResourceCustomerPaymentMethod" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "customer_portal:customers:set_default_payment_method": {
+    "200": { contentType: "application/json", schema: "CustomerPortalCustomer" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:update": {
     "200": { contentType: "application/json", schema: "CustomerPortalCustomer" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:downloadables:list": {
     "200": { contentType: "application/json", schema: "ListResourceDownloadableRead" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
@@ -393,6 +428,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:license_keys:get": {
     "200": { contentType: "application/json", schema: "LicenseKeyWithActivations" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -400,6 +436,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:license_keys:list": {
     "200": { contentType: "application/json", schema: "ListResourceLicenseKeyRead" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -413,6 +450,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:orders:confirm_retry_payment": {
     "200": { contentType: "application/json", schema: "CustomerOrderPaymentConfirmation" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: "PaymentAlreadyInProgress" },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/OrderNotEligibleForRetry"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
@@ -421,6 +459,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:orders:generate_invoice": {
     "202": { contentType: "application/json", schema: {} },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: "InvoiceAlreadyExists" },
     "422": { contentType: "application/json", schema: "InvoiceGenerationError" },
@@ -429,6 +468,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:orders:get": {
     "200": { contentType: "application/json", schema: "CustomerOrder" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -436,6 +476,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:orders:get_payment_status": {
     "200": { contentType: "application/json", schema: "CustomerOrderPaymentStatus" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -443,6 +484,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:orders:invoice": {
     "200": { contentType: "application/json", schema: "CustomerOrderInvoice" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -450,12 +492,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:orders:list": {
     "200": { contentType: "application/json", schema: "ListResourceCustomerOrder" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:update": {
     "200": { contentType: "application/json", schema: "CustomerOrder" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -469,7 +513,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:subscriptions:cancel": {
     "200": { contentType: "application/json", schema: "CustomerSubscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "AlreadyCanceledSubscription" },
+    "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -477,6 +521,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:subscriptions:get": {
     "200": { contentType: "application/json", schema: "CustomerSubscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -484,13 +529,22 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:subscriptions:list": {
     "200": { contentType: "application/json", schema: "ListResourceCustomerSubscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
+    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
+  "customer_portal:subscriptions:preview_update": {
+    "200": { contentType: "application/json", schema: "CustomerSubscriptionChangePreview" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
+    "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:update": {
     "200": { contentType: "application/json", schema: "CustomerSubscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "AlreadyCanceledSubscription" },
+    "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },

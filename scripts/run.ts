@@ -1,8 +1,9 @@
 // `make run`: the whole stack on this machine. Starts Postgres (.data/pg), the Temporal dev
 // server (.data/temporal.db) and Mailpit (.data/mailpit.db, where every email lands), migrates,
-// seeds the demo organization and its owner, starts the Temporal worker and the API, and prints
-// how to use it. Ctrl-C / SIGTERM stops the API, the worker, Mailpit, Temporal and Postgres, in
-// that order, and exits 0. Data is kept in .data/ across restarts.
+// seeds the demo organization and its owner, starts the Temporal worker and the API (which serves
+// the console, the hosted checkout and the customer portal, built by `make ui` first), and prints
+// how to use it, a demo checkout link among it. Ctrl-C / SIGTERM stops the API, the worker,
+// Mailpit, Temporal and Postgres, in that order, and exits 0. Data is kept in .data/ across restarts.
 //
 // Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS / SMTP_URL (use
 // those instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port),
@@ -86,6 +87,7 @@ async function main() {
       await step("worker", worker && (() => worker!.shutdown()));
       await step("Mailpit", mailpit && (() => mailpit!.stop()));
       await step("database pool", knex && (() => knex!.destroy()));
+      await step("Mailpit", mailpit && (() => mailpit!.stop()));
       await step("Temporal", temporal && (() => temporal!.stop()));
       await step("Postgres", db && (() => db!.stop()));
       rmSync(RUN_FILE, { force: true });
@@ -144,7 +146,7 @@ async function main() {
       JSON.stringify({ pid: process.pid, apiUrl: api.url, databaseUrl: db.url, temporalAddress: temporal.address }, null, 2) + "\n",
     );
 
-    const { organization, token } = seeded;
+    const { organization, token, checkoutLinkUrl } = seeded;
     const rel = path.relative(process.cwd(), DATA_DIR) || DATA_DIR;
     say();
     say("Borealis is running.");
@@ -169,6 +171,13 @@ async function main() {
     say(`or with curl:`);
     say();
     say(`  curl -H "Authorization: Bearer ${token}" ${api.url}/v1/products/`);
+    say();
+    say("Buy something as a customer would:");
+    say();
+    say(`  1. Open the demo checkout: ${checkoutLinkUrl}`);
+    say(`     and pay with the test card 4242 4242 4242 4242 (any future expiry, any CVC; docs/SANDBOX.md lists the others).`);
+    say(`  2. Then sign in to the customer portal at ${api.url}/${organization.slug}/portal with the email you paid with:`);
+    say(`     the sign-in code arrives in ${mailpit ? mailpit.httpUrl : "the inbox of SMTP_URL"}.`);
     say();
     say(`Another token: make token (ORG=<slug>). Stop with Ctrl-C.`);
   } catch (err) {

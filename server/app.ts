@@ -22,8 +22,10 @@ import { handlers } from "./handlers.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
+import { sandboxRoutes } from "./processors/sandbox-routes.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
 import { UI_APPS } from "./ui-apps.js";
+import { requirePortalSection } from "./customer-portal/sections.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
@@ -331,8 +333,10 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
     postRoutingHandler: async (c: OpenApiContext, req: Request, res: Response) => {
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
-      const meta = operations[c.operation.operationId as OperationId];
-      res.locals.caller = await resolveCaller(callers, c.operation.operationId as OperationId, meta, req);
+      const operationId = c.operation.operationId as OperationId;
+      const caller = await resolveCaller(callers, operationId, operations[operationId], req);
+      res.locals.caller = caller;
+      if (caller.kind === "customer") await requirePortalSection(knex, operationId, caller);
     },
     preOperationHandler: (c: OpenApiContext) => {
       rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });
@@ -366,6 +370,7 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
         headers: _req.headers,
         auth,
         publicUrl: authConfig.baseURL,
+        clientIp: _req.ip ?? null,
       };
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
       const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
@@ -448,6 +453,8 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       under("/files", storageRoutes(knex)),
       // Stripe webhooks, outside the contract: verified on the raw body, so before the JSON parser.
       under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
+      // The sandbox processor's 3-D Secure challenge, outside the contract.
+      under("/v1/integrations/sandbox", sandboxRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
       // The hosted checkout, the customer portal and the console: built files and their page.

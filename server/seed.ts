@@ -1,13 +1,37 @@
-// The demo organization `make run` starts with: a few products covering every price type.
-// Idempotent: an existing demo organization is kept as it is; a fresh token is minted each time.
+// The demo organization `make run` starts with: a few products covering every price type, and a
+// checkout link for the lifetime license (which grants a license key) that a new user opens and
+// pays with a sandbox test card. Idempotent: an existing demo organization is kept as it is (its
+// checkout link made if it has none); a fresh token is minted each time.
 import type { Knex } from "knex";
 import { mintOrganizationToken, type OrganizationCaller } from "./kit/auth.js";
 import { createOrganization } from "./organizations/service.js";
-import { createProduct } from "./products/service.js";
+import { createBenefit } from "./benefits/service.js";
+import { createCheckoutLink } from "./checkout-links/service.js";
+import { checkoutLinkUrl } from "./checkout-links/models.js";
+import { createProduct, updateProductBenefits } from "./products/service.js";
 
 export const DEMO_SLUG = "demo";
+const DEMO_LINK_LABEL = "Demo: lifetime license";
 
-export async function seedDemo(knex: Knex): Promise<{ organization: { id: string; slug: string }; token: string }> {
+/** The demo's checkout link (made once): the lifetime license, with a license key benefit. */
+async function demoCheckoutLink(knex: Knex, organizationId: string): Promise<string> {
+  const existing = await knex("checkout_links").where({ organization_id: organizationId, label: DEMO_LINK_LABEL }).first("client_secret");
+  if (existing) return checkoutLinkUrl(existing.client_secret);
+  const caller: OrganizationCaller = { kind: "organization", organizationId, tokenId: "seed", scopes: new Set() };
+  const product = await knex("products").where({ organization_id: organizationId, name: "Lifetime license", is_archived: false }).first("id");
+  if (!product) throw new Error("the demo organization has no 'Lifetime license' product to link to");
+  const license = await createBenefit(knex, caller, {
+    type: "license_keys",
+    description: "Lifetime license key",
+    organization_id: organizationId,
+    properties: { prefix: "DEMO", expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null },
+  });
+  await updateProductBenefits(knex, caller, product.id, [license.id]);
+  const link = await createCheckoutLink(knex, caller, { payment_processor: "stripe", product_id: product.id, label: DEMO_LINK_LABEL });
+  return link.url;
+}
+
+export async function seedDemo(knex: Knex): Promise<{ organization: { id: string; slug: string }; token: string; checkoutLinkUrl: string }> {
   let org = await knex("organizations").where({ slug: DEMO_SLUG }).first("id", "slug");
   if (!org) {
     const created = await createOrganization(knex, {
@@ -73,5 +97,5 @@ export async function seedDemo(knex: Knex): Promise<{ organization: { id: string
     });
   }
   const token = await mintOrganizationToken(knex, org.id, { comment: "demo token (make run)" });
-  return { organization: org, token };
+  return { organization: org, token, checkoutLinkUrl: await demoCheckoutLink(knex, org.id) };
 }

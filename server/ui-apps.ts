@@ -2,8 +2,18 @@
 // URL prefix of its built files (Vite's `base`), its client-side routes, and the folders outside
 // its own that it is built from.
 import type { UiApp } from "./kit/ui-apps.js";
+import { getProcessor } from "./processors/index.js";
 
 export const UI_APPS: readonly UiApp[] = [
   // The merchant console (react-admin): every path under /dashboard/ is one of its routes.
   { name: "admin", dir: "admin", base: "/dashboard/", routes: [], sources: ["generated"] },
+  // The hosted checkout (every checkout's `url`) and the customer portal.
+  {
+    name: "portal",
+    dir: "portal",
+    base: "/_portal/",
+    routes: ["/checkout/:clientSecret/*", "/:slug/portal/*"],
+    sources: ["generated/client"],
+    config: () => ({ processor: getProcessor().name, stripe_publishable_key: process.env.STRIPE_PUBLISHABLE_KEY || null }),
+  },
 ];

@@ -4350,6 +4350,58 @@ export type CustomerSession = {
     customer: Customer;
 };
 
+export type CustomerSessionCodeAuthenticateRequest = {
+    code: string;
+};
+
+export type CustomerSessionCodeAuthenticateResponse = {
+    /**
+     * The customer session token (the portal's bearer).
+     */
+    token: string;
+};
+
+export type CustomerSessionCodeRequest = {
+    email: string;
+    organization_id: string;
+};
+
+/**
+ * What changing a subscription to another product would cost, computed by the server as the change itself would (nothing is changed).
+ */
+export type CustomerSubscriptionChangePreview = {
+    subscription_id: string;
+    /**
+     * The product the subscription would move to.
+     */
+    product_id: string;
+    currency: string;
+    /**
+     * The new recurring amount, in minor units, from the next period on.
+     */
+    amount: number;
+    recurring_interval: SubscriptionRecurringInterval;
+    proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * The proration lines for the rest of the current period (credit for unused time is negative).
+     */
+    lines: Array<CustomerSubscriptionChangePreviewLine>;
+    /**
+     * The sum of the lines, in minor units.
+     */
+    net_amount: number;
+    /**
+     * What is charged at once (`invoice` behaviour and a positive net); otherwise the lines join the next renewal.
+     */
+    due_now: number;
+    next_renewal_at: string | null;
+};
+
+export type CustomerSubscriptionChangePreviewLine = {
+    label: string;
+    amount: number;
+};
+
 export type CustomerSessionCreate = CustomerSessionCustomerIdCreate | CustomerSessionCustomerExternalIdCreate;
 
 /**
@@ -6532,6 +6584,11 @@ export type ListResourceWebhookEndpoint = {
     pagination: Pagination;
 };
 
+export type MailNotConfigured = {
+    error: 'MailNotConfigured';
+    detail: string;
+};
+
 export type MetadataQuery = MetadataQueryText | number | boolean | Array<MetadataQueryText | number | boolean>;
 
 export type MetadataQueryText = string;
@@ -7307,6 +7364,7 @@ export type Organization = {
     feature_settings: OrganizationFeatureSettings | null;
     subscription_settings: OrganizationSubscriptionSettings;
     notification_settings: OrganizationNotificationSettings;
+    customer_portal_settings: OrganizationCustomerPortalSettings;
 };
 
 export type OrganizationAccessToken = {
@@ -7426,6 +7484,67 @@ export type OrganizationCreate = {
     feature_settings?: OrganizationFeatureSettings | null;
     subscription_settings?: OrganizationSubscriptionSettings | null;
     notification_settings?: OrganizationNotificationSettings | null;
+    customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+};
+
+/**
+ * Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
+ */
+export type OrganizationCustomerPortalSettings = {
+    /**
+     * Orders, invoices and paying a failed order again.
+     */
+    orders: boolean;
+    /**
+     * Subscriptions, with changing plan and cancelling.
+     */
+    subscriptions: boolean;
+    /**
+     * Benefits (license keys, downloads, access to GitHub and Discord).
+     */
+    benefits: boolean;
+    /**
+     * Usage meters.
+     */
+    usage: boolean;
+    /**
+     * Saved payment methods.
+     */
+    payment_methods: boolean;
+    /**
+     * Changing the billing name, address and tax ID.
+     */
+    billing_details: boolean;
+};
+
+/**
+ * The sections to switch on or off; the others keep their setting.
+ */
+export type OrganizationCustomerPortalSettingsUpdate = {
+    /**
+     * Orders, invoices and paying a failed order again.
+     */
+    orders?: boolean;
+    /**
+     * Subscriptions, with changing plan and cancelling.
+     */
+    subscriptions?: boolean;
+    /**
+     * Benefits (license keys, downloads, access to GitHub and Discord).
+     */
+    benefits?: boolean;
+    /**
+     * Usage meters.
+     */
+    usage?: boolean;
+    /**
+     * Saved payment methods.
+     */
+    payment_methods?: boolean;
+    /**
+     * Changing the billing name, address and tax ID.
+     */
+    billing_details?: boolean;
 };
 
 export type OrganizationDetails = {
@@ -7515,6 +7634,7 @@ export type OrganizationUpdate = {
     feature_settings?: OrganizationFeatureSettings | null;
     subscription_settings?: OrganizationSubscriptionSettings | null;
     notification_settings?: OrganizationNotificationSettings | null;
+    customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
 };
 
 export type Pagination = {
@@ -7523,6 +7643,12 @@ export type Pagination = {
 };
 
 export type Payment = CardPayment | GenericPayment;
+
+export type PortalSubscriptionForbidden = ({
+    error: 'AlreadyCanceledSubscription';
+} & AlreadyCanceledSubscription) | ({
+    error: 'NotPermitted';
+} & NotPermitted);
 
 export type PaymentAlreadyInProgress = {
     error: 'PaymentAlreadyInProgress';
@@ -8675,6 +8801,11 @@ export type SystemEvent = ({
 } & SubscriptionProductUpdatedEvent) | ({
     name: 'subscription.revoked';
 } & SubscriptionRevokedEvent);
+
+export type TooManyRequests = {
+    error: 'TooManyRequests';
+    detail: string;
+};
 
 /**
  * List of supported tax ID formats.
@@ -10685,6 +10816,10 @@ export type CustomerPortalBenefitGrantsListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10722,6 +10857,10 @@ export type CustomerPortalBenefitGrantsGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -10793,6 +10932,80 @@ export type CustomerPortalBenefitGrantsUpdateResponses = {
 
 export type CustomerPortalBenefitGrantsUpdateResponse = CustomerPortalBenefitGrantsUpdateResponses[keyof CustomerPortalBenefitGrantsUpdateResponses];
 
+export type CustomerPortalCustomerSessionRequestData = {
+    body: CustomerSessionCodeRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/request';
+};
+
+export type CustomerPortalCustomerSessionRequestErrors = {
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests
+     */
+    429: TooManyRequests;
+    /**
+     * Service Unavailable: MailNotConfigured (no SMTP_URL to send the code through)
+     */
+    503: MailNotConfigured;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionRequestError = CustomerPortalCustomerSessionRequestErrors[keyof CustomerPortalCustomerSessionRequestErrors];
+
+export type CustomerPortalCustomerSessionRequestResponses = {
+    /**
+     * Accepted (a code is on its way if the email is a customer's)
+     */
+    202: null;
+};
+
+export type CustomerPortalCustomerSessionRequestResponse = CustomerPortalCustomerSessionRequestResponses[keyof CustomerPortalCustomerSessionRequestResponses];
+
+export type CustomerPortalCustomerSessionAuthenticateData = {
+    body: CustomerSessionCodeAuthenticateRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/authenticate';
+};
+
+export type CustomerPortalCustomerSessionAuthenticateErrors = {
+    /**
+     * Unauthorized: the code is wrong, used or expired
+     */
+    401: Unauthorized;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionAuthenticateError = CustomerPortalCustomerSessionAuthenticateErrors[keyof CustomerPortalCustomerSessionAuthenticateErrors];
+
+export type CustomerPortalCustomerSessionAuthenticateResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSessionCodeAuthenticateResponse;
+};
+
+export type CustomerPortalCustomerSessionAuthenticateResponse = CustomerPortalCustomerSessionAuthenticateResponses[keyof CustomerPortalCustomerSessionAuthenticateResponses];
+
 export type CustomerPortalCustomersGetData = {
     body?: never;
     path?: never;
@@ -10834,6 +11047,10 @@ export type CustomerPortalCustomersUpdateErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10877,6 +11094,10 @@ export type CustomerPortalCustomersListPaymentMethodsErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -10909,6 +11130,10 @@ export type CustomerPortalCustomersAddPaymentMethodErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -10949,6 +11174,10 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -10972,6 +11201,52 @@ export type CustomerPortalCustomersDeletePaymentMethodResponses = {
 };
 
 export type CustomerPortalCustomersDeletePaymentMethodResponse = CustomerPortalCustomersDeletePaymentMethodResponses[keyof CustomerPortalCustomersDeletePaymentMethodResponses];
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodData = {
+    body?: never;
+    path: {
+        /**
+         * The payment method ID.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/customer-portal/customers/me/payment-methods/{id}/default';
+};
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodError = CustomerPortalCustomersSetDefaultPaymentMethodErrors[keyof CustomerPortalCustomersSetDefaultPaymentMethodErrors];
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerPortalCustomer;
+};
+
+export type CustomerPortalCustomersSetDefaultPaymentMethodResponse = CustomerPortalCustomersSetDefaultPaymentMethodResponses[keyof CustomerPortalCustomersSetDefaultPaymentMethodResponses];
 
 export type CustomerPortalDownloadablesListData = {
     body?: never;
@@ -11002,6 +11277,10 @@ export type CustomerPortalDownloadablesListErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -11053,6 +11332,10 @@ export type CustomerPortalLicenseKeysListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11091,6 +11374,10 @@ export type CustomerPortalLicenseKeysGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11253,6 +11540,10 @@ export type CustomerPortalCustomerMetersListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11290,6 +11581,10 @@ export type CustomerPortalCustomerMetersGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11361,6 +11656,10 @@ export type CustomerPortalOrdersListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11398,6 +11697,10 @@ export type CustomerPortalOrdersGetErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11441,6 +11744,10 @@ export type CustomerPortalOrdersUpdateErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11482,6 +11789,10 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11529,6 +11840,10 @@ export type CustomerPortalOrdersInvoiceErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11570,6 +11885,10 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11614,6 +11933,10 @@ export type CustomerPortalOrdersGetPaymentStatusErrors = {
      * Unauthorized: missing, invalid or expired credentials
      */
     401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11719,6 +12042,10 @@ export type CustomerPortalSubscriptionsListErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Unprocessable Content: HTTPValidationError
      */
     422: HttpValidationError;
@@ -11739,6 +12066,57 @@ export type CustomerPortalSubscriptionsListResponses = {
 
 export type CustomerPortalSubscriptionsListResponse = CustomerPortalSubscriptionsListResponses[keyof CustomerPortalSubscriptionsListResponses];
 
+export type CustomerPortalSubscriptionsPreviewUpdateData = {
+    body?: never;
+    path: {
+        /**
+         * The subscription ID.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The product to move to.
+         */
+        product_id: string;
+    };
+    url: '/v1/customer-portal/subscriptions/{id}/preview';
+};
+
+export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: AlreadyCanceledSubscription or NotPermitted
+     */
+    403: PortalSubscriptionForbidden;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalSubscriptionsPreviewUpdateError = CustomerPortalSubscriptionsPreviewUpdateErrors[keyof CustomerPortalSubscriptionsPreviewUpdateErrors];
+
+export type CustomerPortalSubscriptionsPreviewUpdateResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerSubscriptionChangePreview;
+};
+
+export type CustomerPortalSubscriptionsPreviewUpdateResponse = CustomerPortalSubscriptionsPreviewUpdateResponses[keyof CustomerPortalSubscriptionsPreviewUpdateResponses];
+
 export type CustomerPortalSubscriptionsCancelData = {
     body?: never;
     path: {
@@ -11757,9 +12135,9 @@ export type CustomerPortalSubscriptionsCancelErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription or NotPermitted
      */
-    403: AlreadyCanceledSubscription;
+    403: PortalSubscriptionForbidden;
     /**
      * Not Found: ResourceNotFound
      */
@@ -11803,6 +12181,10 @@ export type CustomerPortalSubscriptionsGetErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (this section of the portal is switched off)
+     */
+    403: NotPermitted;
+    /**
      * Not Found: ResourceNotFound
      */
     404: ResourceNotFound;
@@ -11845,9 +12227,9 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription or NotPermitted
      */
-    403: AlreadyCanceledSubscription;
+    403: PortalSubscriptionForbidden;
     /**
      * Not Found: ResourceNotFound
      */

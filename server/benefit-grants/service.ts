@@ -68,7 +68,15 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
     ["benefit_grants.subscription_id", query.subscription_id],
   ]);
   const checkouts = asList(query.checkout_id);
-  if (checkouts.length) q.whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", checkouts.filter(isUuid)).select("id"));
+  if (checkouts.length) {
+    // A checkout's grants: those of its order, or of the subscription it started (granted by the subscription, not the order).
+    const ids = checkouts.filter(isUuid);
+    q.where((w) =>
+      w
+        .whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", ids).select("id"))
+        .orWhereIn("benefit_grants.subscription_id", db("subscriptions").whereIn("checkout_id", ids).select("id")),
+    );
+  }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
   applySorting(

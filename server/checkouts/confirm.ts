@@ -4,7 +4,8 @@
 // concurrent confirm then finds it not open. (2) The charge runs outside any transaction with an
 // idempotency key from the checkout id. (3) One transaction writes the outcome: on success the
 // customer (created or matched by email), the order, the payment, status succeeded; on a decline
-// status failed, the discount released and the failed payment recorded.
+// the checkout is open again for another card (failed once it has expired), the discount
+// released and the failed payment recorded. Each attempt has its own idempotency keys.
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -117,7 +118,9 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     }
     applied.row.status = "confirmed";
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
-    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null };
+    // A declined attempt recorded a failed payment: the next attempt is a new charge with keys of its own.
+    const attempt = Number((await trx("payments").where({ checkout_id: row.id }).count({ n: "*" }))[0].n) + 1;
+    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null, attempt };
   });
   if (claimed.refused) throw new RequestValidationError([claimed.refused]);
   return claimed;
@@ -315,7 +318,10 @@ export async function completeCheckout(
   });
 }
 
-/** Decline: status failed, the discount reservation released, the failed payment recorded. */
+/**
+ * Decline: the checkout open again for another card (failed if it expired meanwhile), the discount
+ * reservation released, the failed payment recorded.
+ */
 export async function failCheckout(
   db: Knex,
   checkoutId: string,
@@ -339,7 +345,8 @@ export async function failCheckout(
       processorMetadata: { processor: decline.processor },
       processorRef: decline.paymentRef,
     });
-    await saveCheckout(trx, { ...row, status: "failed", payment_ref: decline.paymentRef }, ctx);
+    const reopen = new Date(row.expires_at).getTime() > Date.now();
+    await saveCheckout(trx, { ...row, status: reopen ? "open" : "failed", payment_ref: null, payment_processor_metadata: {} }, ctx);
   });
 }
 
@@ -358,6 +365,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
   const claimed = await claim(db, clientSecret, input, caller);
   const { row, amounts, flags } = claimed;
   const processor = getProcessor();
+  const key = (step: string) => `checkout:${row.id}:${step}${claimed.attempt > 1 ? `:${claimed.attempt}` : ""}`;
 
   let outcome: { row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null;
   // Once the processor has taken the money, a failure must not mark the checkout failed: it stays
@@ -372,7 +380,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
       const customerRef = flags.is_payment_setup_required ? await processorCustomer(db, processor, row) : null;
       if (amounts.total_amount === 0) {
         // Nothing to charge now (a 100% discount on a subscription): only save the method.
-        const saved = await processor.savePaymentMethod({ customerRef: customerRef!, confirmationToken: claimed.token!, idempotencyKey: `checkout:${row.id}:setup` });
+        const saved = await processor.savePaymentMethod({ customerRef: customerRef!, confirmationToken: claimed.token!, idempotencyKey: key("setup") });
         charged = true;
         outcome = await completeCheckout(db, row.id, {
           processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
@@ -384,7 +392,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
           confirmationToken: claimed.token!,
           customerRef,
           setupFutureUsage: flags.is_payment_setup_required,
-          idempotencyKey: `checkout:${row.id}:confirm`,
+          idempotencyKey: key("confirm"),
           metadata: { checkout_id: row.id, organization_id: row.organization_id },
         });
         charged = result.status !== "declined";
@@ -404,7 +412,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
   } catch (err) {
     if (err instanceof PaymentError || charged) throw err;
     // The processor could not be reached (or answered an error): the checkout must not stay
-    // confirmed forever. Marked failed with its discount released; the buyer starts a new one.
+    // confirmed forever. Open again with its discount released, as after a decline.
     logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
     await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name });
     throw new PaymentError("The payment could not be processed. Please try again.");

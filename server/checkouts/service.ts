@@ -15,7 +15,7 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import type { OrganizationRow } from "../organizations/repository.js";
 import { findManyWithRelations, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "./amounts.js";
-import { applyChanges, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
+import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
@@ -189,18 +189,34 @@ export async function createCheckout(db: Knex, caller: OrganizationCaller, input
   });
 }
 
+function validOrigin(origin: string | null | undefined): string | null {
+  try {
+    return checkEmbedOrigin(origin);
+  } catch {
+    return null;
+  }
+}
+
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** A fresh checkout from a checkout link (its `url`); a link's discount that no longer applies is ignored. */
-export async function createCheckoutFromLink(db: Knex, link: CheckoutLinkRow, productIds: string[]): Promise<CheckoutRow> {
+/**
+ * A fresh checkout from a checkout link (its `url`); a link's discount that no longer applies is
+ * ignored, and so is an embed origin that is not an origin.
+ */
+export async function createCheckoutFromLink(
+  db: Knex,
+  link: CheckoutLinkRow,
+  productIds: string[],
+  opts: { embedOrigin?: string | null } = {},
+): Promise<CheckoutRow> {
   return db.transaction(async (trx) => {
     const live = (await findManyWithRelations(trx, productIds))
       .filter((p) => !p.row.is_archived)
       .map(({ row, relations }) => ({ row, rel: relations }));
     if (live.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
-    const base = { success_url: link.success_url, metadata: link.metadata };
+    const base = { success_url: link.success_url, metadata: link.metadata, embed_origin: validOrigin(opts.embedOrigin) };
     let applied;
     try {
       applied = await insertCheckout(trx, link.organization_id, live, { ...base, discount_id: link.discount_id }, {

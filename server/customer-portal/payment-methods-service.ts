@@ -154,3 +154,23 @@ export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: 
     await trx("payment_methods").where({ id: row.id }).update({ deleted_at: new Date(), is_default: false, modified_at: new Date() });
   });
 }
+
+/**
+ * Makes a saved method the customer's default; their live subscriptions are paid with it from now
+ * on (so the card it replaces can then be removed).
+ */
+export async function setDefaultPaymentMethod(db: Knex, caller: CustomerCaller, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    // The customer row lock serializes this with adds and checkouts saving a card: one default.
+    await trx("customers").where({ id: caller.customerId }).forUpdate().first("id");
+    const row: PaymentMethodRow | undefined = isUuid(id) ? await readable(trx, caller).where({ id }).first() : undefined;
+    if (!row) throw new ResourceNotFound("Payment method not found.");
+    await readable(trx, caller).where({ is_default: true }).whereNot({ id: row.id }).update({ is_default: false, modified_at: new Date() });
+    if (!row.is_default) await trx("payment_methods").where({ id: row.id }).update({ is_default: true, modified_at: new Date() });
+    await trx("subscriptions")
+      .where({ customer_id: caller.customerId, organization_id: caller.organizationId })
+      .whereIn("status", LIVE_STATUSES)
+      .whereNot({ payment_method_id: row.id })
+      .update({ payment_method_id: row.id, modified_at: new Date() });
+  });
+}

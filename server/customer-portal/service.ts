@@ -26,8 +26,15 @@ async function me(db: Knex, caller: CustomerCaller, opts: { forUpdate?: boolean 
   return row;
 }
 
+/** The customer's default saved payment method, if any. */
+export async function defaultPaymentMethodId(db: Knex, customerId: string): Promise<string | null> {
+  const row = await db("payment_methods").where({ customer_id: customerId, is_default: true }).whereNull("deleted_at").first("id");
+  return (row?.id as string | undefined) ?? null;
+}
+
 export async function getPortalCustomer(db: Knex, caller: CustomerCaller): Promise<PortalCustomerOut> {
-  return toPortalCustomer(await me(db, caller));
+  const [row, defaultId] = await Promise.all([me(db, caller), defaultPaymentMethodId(db, caller.customerId)]);
+  return toPortalCustomer(row, defaultId);
 }
 
 export async function updatePortalCustomer(
@@ -59,7 +66,7 @@ export async function updatePortalCustomer(
     patch.modified_at = new Date();
     const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
     await emit(trx, caller.organizationId, "customer.updated", toCustomer(updated as CustomerRow));
-    return toPortalCustomer(updated as CustomerRow);
+    return toPortalCustomer(updated as CustomerRow, await defaultPaymentMethodId(trx, caller.customerId));
   });
 }
 

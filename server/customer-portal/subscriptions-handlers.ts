@@ -1,7 +1,8 @@
 // HTTP handlers of the portal's subscription operations (customer session callers only): list,
-// get, change product or cancel / uncancel at period end (PATCH), revoke now (DELETE).
+// get, change product or cancel / uncancel at period end (PATCH), revoke now (DELETE), and the
+// proration preview of a product change.
 import type { Handlers } from "../handlers.js";
-import { changeSubscription, customerChange } from "../subscriptions/changes.js";
+import { changeSubscription, customerChange, previewProductChange } from "../subscriptions/changes.js";
 import { getCustomerSubscription, listCustomerSubscriptions, readCustomerSubscription } from "../subscriptions/service.js";
 import { portalCustomer } from "./orders-handlers.js";
 
@@ -9,7 +10,8 @@ type PortalSubscriptionOps =
   | "customer_portal:subscriptions:list"
   | "customer_portal:subscriptions:get"
   | "customer_portal:subscriptions:update"
-  | "customer_portal:subscriptions:cancel";
+  | "customer_portal:subscriptions:cancel"
+  | "customer_portal:subscriptions:preview_update";
 
 export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps> = {
   "customer_portal:subscriptions:list": async ({ query }, ctx) => ({
@@ -24,6 +26,10 @@ export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps>
     const row = await changeSubscription(ctx.db, portalCustomer(ctx), params.id, customerChange(body as Record<string, unknown>), "customer");
     return { status: 200, body: (await readCustomerSubscription(ctx.db, row)) as never };
   },
+  "customer_portal:subscriptions:preview_update": async ({ params, query }, ctx) => ({
+    status: 200,
+    body: await previewProductChange(ctx.db, portalCustomer(ctx), params.id, query.product_id),
+  }),
   "customer_portal:subscriptions:cancel": async ({ params }, ctx) => {
     const row = await changeSubscription(ctx.db, portalCustomer(ctx), params.id, { kind: "revoke" }, "customer");
     return { status: 200, body: (await readCustomerSubscription(ctx.db, row)) as never };

@@ -3,13 +3,19 @@ import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
+import { apiBaseUrl } from "../checkout-links/models.js";
 import type { CustomerSessionRow } from "./repository.js";
 
 export type CustomerSessionOut = components["schemas"]["CustomerSession"];
 
+/** Where the portal app is served: PUBLIC_PORTAL_URL, else the API's own address. */
+export function portalBaseUrl(): string {
+  return (process.env.PUBLIC_PORTAL_URL ?? apiBaseUrl()).replace(/\/+$/, "");
+}
+
+/** The customer portal of an organization, signed in with a session token. */
 export function portalUrl(organizationSlug: string, token: string): string {
-  const base = (process.env.PUBLIC_PORTAL_URL ?? "http://127.0.0.1:8000/portal").replace(/\/+$/, "");
-  return `${base}/${encodeURIComponent(organizationSlug)}?customer_session_token=${encodeURIComponent(token)}`;
+  return `${portalBaseUrl()}/${encodeURIComponent(organizationSlug)}/portal?customer_session_token=${encodeURIComponent(token)}`;
 }
 
 export function toCustomerSession(

@@ -55,7 +55,8 @@ export function toCustomerState(
   } as CustomerStateOut;
 }
 
-export function toPortalCustomer(row: CustomerRow): PortalCustomerOut {
+/** The portal's view of a customer; `defaultPaymentMethodId` is their default saved card, when they have one. */
+export function toPortalCustomer(row: CustomerRow, defaultPaymentMethodId: string | null = null): PortalCustomerOut {
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -68,6 +69,6 @@ export function toPortalCustomer(row: CustomerRow): PortalCustomerOut {
     billing_address: row.billing_address,
     tax_id: row.tax_id,
     oauth_accounts: {},
-    default_payment_method_id: null,
+    default_payment_method_id: defaultPaymentMethodId,
   } as PortalCustomerOut;
 }

@@ -17,6 +17,8 @@ export interface Ctx {
   /** better-auth (the OAuth2 provider lives in it) and the API's public URL. */
   auth: BorealisAuth;
   publicUrl: string;
+  /** The client's address (Express's req.ip: the socket's, or the proxy's forwarded one when trust proxy is set). */
+  clientIp: string | null;
 }
 
 /** The organization caller of a merchant operation (the router authenticated it already). */

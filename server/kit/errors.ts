@@ -33,6 +33,12 @@ export class NotPermitted extends ApiError {
   }
 }
 
+export class TooManyRequests extends ApiError {
+  constructor(detail = "Too many requests. Try again later.") {
+    super(429, "TooManyRequests", detail);
+  }
+}
+
 export class Unauthorized extends ApiError {
   constructor(detail = "Unauthorized") {
     super(401, "Unauthorized", detail);

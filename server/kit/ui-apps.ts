@@ -23,6 +23,16 @@ export interface UiApp {
   routes: string[];
   /** Folders besides `dir` whose changes call for a new build (e.g. "generated/client"). */
   sources?: string[];
+  /**
+   * Settings the page needs from the server (e.g. a publishable key), read on each page load and
+   * written into index.html as `<script id="app-config" type="application/json">` (data, not code).
+   */
+  config?: () => Record<string, unknown>;
+}
+
+/** JSON safe inside a <script> element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 export function distDir(app: UiApp): string {
@@ -61,7 +71,12 @@ export function uiAppRoutes(apps: readonly UiApp[]): RequestHandler {
     });
     // Read on each page load (a few hundred bytes), so a new build is served without a restart.
     const indexFile = path.join(dist, "index.html");
-    const index = (): string | undefined => (existsSync(indexFile) ? readFileSync(indexFile, "utf8") : undefined);
+    const index = (): string | undefined => {
+      if (!existsSync(indexFile)) return undefined;
+      const html = readFileSync(indexFile, "utf8");
+      if (!app.config) return html;
+      return html.replace("</head>", `<script id="app-config" type="application/json">${scriptJson(app.config())}</script></head>`);
+    };
     return { app, base, files, matchers, index };
   });
   return (req, res, next) => {

@@ -16,6 +16,8 @@ import * as auth from "./0020_auth.js";
 import * as organizationAccessTokens from "./0021_organization_access_tokens.js";
 import * as oauth from "./0022_oauth.js";
 import * as usage from "./0030_usage.js";
+import * as customerPortalSettings from "./0040_customer_portal_settings.js";
+import * as customerSessionCodes from "./0041_customer_session_codes.js";
 import * as webhookFailedEvents from "./0050_webhook_failed_events.js";
 
 export const migrations = [
@@ -36,5 +38,7 @@ export const migrations = [
   { name: "0021_organization_access_tokens", ...organizationAccessTokens },
   { name: "0022_oauth", ...oauth },
   { name: "0030_usage", ...usage },
+  { name: "0040_customer_portal_settings", ...customerPortalSettings },
+  { name: "0041_customer_session_codes", ...customerSessionCodes },
   { name: "0050_webhook_failed_events", ...webhookFailedEvents },
 ];

@@ -1,6 +1,7 @@
 // The Organization wire shape.
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS as DEFAULT_PORTAL } from "../migrations/0040_customer_portal_settings.js";
 import type { OrganizationRow } from "./repository.js";
 
 export type OrganizationOut = components["schemas"]["Organization"];
@@ -12,6 +13,7 @@ export const DEFAULT_SUBSCRIPTION_SETTINGS = {
   proration_behavior: "prorate",
 };
 export const DEFAULT_NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true };
+export { DEFAULT_CUSTOMER_PORTAL_SETTINGS } from "../migrations/0040_customer_portal_settings.js";
 
 export function toOrganization(row: OrganizationRow): OrganizationOut {
   return {
@@ -29,5 +31,6 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     feature_settings: row.feature_settings,
     subscription_settings: row.subscription_settings,
     notification_settings: row.notification_settings,
+    customer_portal_settings: { ...DEFAULT_PORTAL, ...row.customer_portal_settings },
   } as OrganizationOut;
 }

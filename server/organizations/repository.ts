@@ -1,5 +1,6 @@
 // Organization queries. An organization token reads exactly its own organization.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 
@@ -19,7 +20,10 @@ export interface OrganizationRow {
   feature_settings: { issue_funding_enabled: boolean };
   subscription_settings: { allow_multiple_subscriptions: boolean; allow_customer_updates: boolean; proration_behavior: string };
   notification_settings: { new_order: boolean; new_subscription: boolean };
+  customer_portal_settings: CustomerPortalSettings;
 }
+
+export type CustomerPortalSettings = components["schemas"]["OrganizationCustomerPortalSettings"];
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder<OrganizationRow> {
   return db<OrganizationRow>("organizations").where("organizations.id", caller.organizationId);

@@ -8,7 +8,7 @@ import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { asList } from "../kit/ids.js";
 import {
-  DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
+  DEFAULT_CUSTOMER_PORTAL_SETTINGS, DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
   toOrganization, type OrganizationOut,
 } from "./models.js";
 import { findReadable, readable, slugTaken, type OrganizationRow } from "./repository.js";
@@ -64,6 +64,7 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
         feature_settings: JSON.stringify({ ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }) as never,
         subscription_settings: JSON.stringify({ ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }) as never,
         notification_settings: JSON.stringify({ ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }) as never,
+        customer_portal_settings: JSON.stringify({ ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...(input.customer_portal_settings ?? {}) }) as never,
       })
       .returning("*")
       .onConflict("slug")
@@ -114,7 +115,7 @@ export async function updateOrganization(
       patch.details = JSON.stringify(withDetailDefaults(input.details));
       if (!row.details_submitted_at) patch.details_submitted_at = new Date();
     }
-    for (const key of ["feature_settings", "subscription_settings", "notification_settings"] as const) {
+    for (const key of ["feature_settings", "subscription_settings", "notification_settings", "customer_portal_settings"] as const) {
       const value = input[key];
       if (value !== undefined && value !== null) patch[key] = JSON.stringify({ ...row[key], ...value });
     }

@@ -5,6 +5,8 @@
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
+import { iso } from "../kit/time.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { discountProblem, priceAmount } from "../checkouts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -170,16 +172,32 @@ function basePrice(prices: PriceRow[]): PriceRow | undefined {
   return prices.find((p) => !p.is_archived && p.amount_type !== "metered_unit") ?? prices.find((p) => !p.is_archived);
 }
 
-async function changeProduct(
-  trx: Knex.Transaction,
+/** What moving a subscription to another product means, decided before anything is written. */
+export interface ProductChangePlan {
+  product: ProductRow;
+  oldProduct: ProductRow;
+  price: PriceRow;
+  prices: PriceRow[];
+  newAmount: number;
+  lines: ProrationLine[];
+  behavior: "invoice" | "prorate";
+  net: number;
+}
+
+/**
+ * The checks and the proration of a product change, on the subscription's own clock: the same
+ * for the change itself and for the portal's preview of it (which writes nothing).
+ */
+export async function planProductChange(
+  trx: Knex,
   row: SubscriptionRow,
   change: { productId: string; prorationBehavior?: "invoice" | "prorate" | null },
   now: Date,
   by: "merchant" | "customer",
-): Promise<SubscriptionRow> {
+  loc: (string | number)[] = ["body", "product_id"],
+): Promise<ProductChangePlan> {
   if (isEnded(row)) throw new AlreadyCanceledSubscription();
   const org = (await trx("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
-  const loc = ["body", "product_id"];
   // A 422 and not a 403: the portal call's only 403 body is AlreadyCanceledSubscription.
   if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
     throw invalid(loc, "This organization does not let customers change their plan.", "value_error", change.productId);
@@ -212,6 +230,17 @@ async function changeProduct(
   if (charge > 0) lines.push({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id });
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
   const net = lines.reduce((n, l) => n + l.amount, 0);
+  return { product, oldProduct, price, prices, newAmount, lines, behavior, net };
+}
+
+async function changeProduct(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  change: { productId: string; prorationBehavior?: "invoice" | "prorate" | null },
+  now: Date,
+  by: "merchant" | "customer",
+): Promise<SubscriptionRow> {
+  const { product, price, prices, newAmount, lines, behavior, net } = await planProductChange(trx, row, change, now, by);
 
   let pendingOrderId: string | null = null;
   let pending = [...(row.pending_prorations ?? [])];
@@ -289,4 +318,26 @@ async function changeDiscount(trx: Knex.Transaction, row: SubscriptionRow, disco
   const updated = await save(trx, row, { discount_id: discount.id, discount_applied_at: now });
   await emitSubscription(trx, updated, ["subscription.updated"]);
   return updated;
+}
+
+export type SubscriptionChangePreviewOut = components["schemas"]["CustomerSubscriptionChangePreview"];
+
+/** The portal's preview of a product change: what changeSubscription would charge, writing nothing. */
+export async function previewProductChange(db: Knex, scope: SubscriptionScope, id: string, productId: string): Promise<SubscriptionChangePreviewOut> {
+  const row = await findReadable(db, scope, id);
+  if (!row) throw new ResourceNotFound("Subscription not found.");
+  const now = await clockNow(db, row.test_clock_id);
+  const plan = await planProductChange(db, row, { productId }, now, "customer", ["query", "product_id"]);
+  return {
+    subscription_id: row.id,
+    product_id: plan.product.id,
+    currency: row.currency,
+    amount: plan.newAmount,
+    recurring_interval: plan.product.recurring_interval!,
+    proration_behavior: plan.behavior,
+    lines: plan.lines.map((l) => ({ label: l.label, amount: l.amount })),
+    net_amount: plan.net,
+    due_now: plan.behavior === "invoice" && plan.net > 0 ? plan.net : 0,
+    next_renewal_at: iso(row.current_period_end),
+  };
 }

@@ -12,7 +12,8 @@
 //   });
 //
 // Every page opened with newPage() is guarded: a console error, an uncaught exception, a request
-// that fails, or an HTTP answer >= 400 fails the test it happened in (after the test body), unless
+// that fails (not one the page cancelled itself, net::ERR_ABORTED), or an HTTP answer >= 400
+// fails the test it happened in (after the test body), unless
 // the test declared it expected with stack.allow(page, {...}). check() runs axe (no serious or
 // critical violation), checks the page has no sideways scroll at 375 px, and writes
 // docs/screenshots/<name>.png and <name>-375.png (SCREENSHOTS_DIR elsewhere; SCREENSHOTS=0 none).
@@ -21,7 +22,7 @@ import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { Polar } from "@polar-sh/sdk";
 import type { Knex } from "knex";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { buildUiApps } from "../../scripts/build-ui.js";
 import { ROOT } from "../../scripts/services.js";
@@ -30,21 +31,9 @@ import type { UiApp } from "../../server/kit/ui-apps.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { UI_APPS } from "../../server/ui-apps.js";
 import { startWorker, type WorkerHandle } from "../../workflows/worker.js";
+import { launchChromium } from "./chromium.js";
 
-/** Where Chromium is: CHROMIUM_PATH, else Debian's package (scripts/build-tools.sh installs it). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-/** The flags this machine needs (no sandbox as root, no GPU, no network of Chromium's own). */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from "./chromium.js";
 
 /** Where check() writes screenshots: SCREENSHOTS_DIR, else docs/screenshots/. */
 export function screenshotsDir(): string {
@@ -93,6 +82,8 @@ export interface BrowserStackOptions {
   apps?: readonly UiApp[];
   /** Start the Temporal worker (default true): grants, webhooks, subscriptions, invoices happen. */
   worker?: boolean;
+  /** More Chromium flags, read when the browser starts (e.g. --host-resolver-rules for a test's own hosts). */
+  chromiumArgs?: () => string[];
 }
 
 export interface BrowserStack {
@@ -137,10 +128,6 @@ export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0) - window.innerWidth);
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-}
-
 export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack {
   const apps = options.apps ?? UI_APPS;
   const state = {} as { knex: Knex; api: ApiHandle; worker?: WorkerHandle; browser: Browser };
@@ -165,7 +152,7 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
     state.api = await startApi({ knex: state.knex, port: 0, temporalAddress, validateResponses: true, uiApps: apps });
     // The URLs the API writes (a checkout's url, a link's url, the portal's) point at this server.
     process.env.PUBLIC_API_URL = state.api.url;
-    state.browser = await launchChromium();
+    state.browser = await launchChromium(options.chromiumArgs?.() ?? []);
   }, 300_000);
 
   afterEach(async () => {
@@ -206,6 +193,8 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
         timezoneId: opts.timezoneId ?? "UTC",
       });
       const page = await context.newPage();
+      // A missing element fails fast; waits for the server's work (grants, redirects) say so themselves.
+      page.setDefaultTimeout(10_000);
       const g: Guarded = { context, allow: [...(opts.allow ?? [])], problems: [] };
       guarded.set(page, g);
       const allowed = (pred: (r: AllowRule) => boolean) => g.allow.some(pred);
@@ -224,6 +213,8 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
       });
       page.on("requestfailed", (req) => {
         const failure = req.failure()?.errorText ?? "failed";
+        // Cancelled by the page itself (a navigation or reload leaving a fetch behind), not failed.
+        if (failure === "net::ERR_ABORTED") return;
         if (allowed((r) => r.failure !== undefined && matches(failure, r.failure) && matches(req.url(), r.url))) return;
         g.problems.push(`request failed: ${req.method()} ${req.url()}: ${failure}`);
       });

@@ -181,8 +181,9 @@ describe("checkout confirm", () => {
     await rejects(anon.checkouts.clientUpdate({ clientSecret: closed.clientSecret, checkoutUpdatePublic: { discountCode: "ONLYOTHER" } }), HTTPValidationError);
   });
 
-  it("declines leave the checkout failed, with no order and the discount released", async () => {
+  it("a decline leaves the checkout open for another card, with no order and the discount released; the next card pays", async () => {
     const discount = await createDiscount(api.knex, orgId, { code: "DECLINED10", max_redemptions: 3 });
+    let paid = 0;
     for (const [token, message] of [["tok_sandbox_decline", /declined/], ["4000000000009995", /insufficient/]] as const) {
       const checkout = await polar.checkouts.create({ products: [fixed.id] });
       await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: "DECLINED10" } });
@@ -191,14 +192,25 @@ describe("checkout confirm", () => {
         PaymentError,
       );
       expect(err.message).toMatch(message);
-      expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("failed");
+      expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");
       expect(await orders(checkout.id)).toHaveLength(0);
       const [payment] = await payments(checkout.id);
       expect(payment).toMatchObject({ status: "failed", order_id: null });
+      expect((await api.knex("discounts").where({ id: discount.id }).first()).redemptions_count).toBe(paid);
+      expect(await api.knex("customers").where({ organization_id: orgId }).whereILike("email", "declined-%")).toHaveLength(paid);
+      // A second decline is a charge of its own (its own idempotency key), not the first one answered again.
+      await rejects(confirm(checkout.clientSecret, { confirmationTokenId: "tok_sandbox_decline" }), PaymentError);
+      expect(await payments(checkout.id)).toHaveLength(2);
+      // Then a good card pays it, with the code applied again.
+      const confirmed = await confirm(checkout.clientSecret, { discountCode: "DECLINED10", confirmationTokenId: "tok_sandbox_success" });
+      expect(confirmed.status).toBe("confirmed");
+      paid += 1;
+      expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("succeeded");
+      expect(await orders(checkout.id)).toHaveLength(1);
+      expect((await payments(checkout.id)).map((p: { status: string }) => p.status).sort()).toEqual(["failed", "failed", "succeeded"]);
       await rejects(confirm(checkout.clientSecret, { confirmationTokenId: "tok_sandbox_success" }), NotOpenCheckout);
     }
-    expect((await api.knex("discounts").where({ id: discount.id }).first()).redemptions_count).toBe(0);
-    expect(await api.knex("customers").where({ organization_id: orgId }).whereILike("email", "declined-%")).toHaveLength(0);
+    expect((await api.knex("discounts").where({ id: discount.id }).first()).redemptions_count).toBe(2);
   });
 
   it("requires what confirm needs: email, payment token, required fields, billing address", async () => {

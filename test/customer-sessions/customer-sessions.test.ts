@@ -36,7 +36,7 @@ describe("customer sessions", () => {
     const ttl = session.expiresAt.getTime() - before;
     expect(ttl).toBeGreaterThan(59 * 60_000);
     expect(ttl).toBeLessThanOrEqual(60 * 60_000 + 5_000);
-    expect(session.customerPortalUrl).toBe(`http://127.0.0.1:8000/portal/${org.slug}?customer_session_token=${session.token}`);
+    expect(session.customerPortalUrl).toBe(`http://127.0.0.1:8000/${org.slug}/portal?customer_session_token=${session.token}`);
 
     const row = await api.knex("customer_sessions").where({ id: session.id }).first();
     expect(row.token_hash).toBe(hashToken(session.token));
@@ -56,10 +56,10 @@ describe("customer sessions", () => {
   it("honours PUBLIC_PORTAL_URL", async () => {
     const customer = await createCustomer(api.knex, org.id);
     const saved = process.env.PUBLIC_PORTAL_URL;
-    process.env.PUBLIC_PORTAL_URL = "https://billing.example.com/portal/";
+    process.env.PUBLIC_PORTAL_URL = "https://billing.example.com/";
     try {
       const session = await polar.customerSessions.create({ customerId: customer.id });
-      expect(session.customerPortalUrl).toBe(`https://billing.example.com/portal/${org.slug}?customer_session_token=${session.token}`);
+      expect(session.customerPortalUrl).toBe(`https://billing.example.com/${org.slug}/portal?customer_session_token=${session.token}`);
     } finally {
       if (saved === undefined) delete process.env.PUBLIC_PORTAL_URL;
       else process.env.PUBLIC_PORTAL_URL = saved;

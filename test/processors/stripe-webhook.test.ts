@@ -88,7 +88,7 @@ describe("Stripe webhooks", () => {
     expect(await api.knex("processed_events").where({ event_id: "evt_pi_succeeded_1" })).toHaveLength(1);
   });
 
-  it("fails a checkout on payment_intent.payment_failed", async () => {
+  it("opens the checkout again on payment_intent.payment_failed", async () => {
     const checkout = await polar.checkouts.create({ products: [productId] });
     await polar.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
@@ -101,7 +101,7 @@ describe("Stripe webhooks", () => {
       data: { object: { id: "pi_x", object: "payment_intent", metadata: { checkout_id: checkout.id }, last_payment_error: { code: "card_declined", message: "Declined." } } },
     });
     expect((await post(payload, signature)).status).toBe(200);
-    expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("failed");
+    expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");
     expect(await api.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(0);
   });
 });

@@ -10,7 +10,8 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { Polar } from "@polar-sh/sdk";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUiApps } from "../../scripts/build-ui.js";
 import { freePort, ROOT } from "../../scripts/services.js";
 import { signedOutClient } from "../helpers/auth.js";
 
@@ -39,12 +40,14 @@ async function startRun(port: number) {
   const signIn = /Sign in\s+(http\S+)/.exec(out)![1];
   const [, ownerEmail, ownerPassword] = /Demo owner\s+(\S+) \/ (\S+)/.exec(out)!;
   const inbox = /Inbox\s+(http\S+)/.exec(out)![1];
+  const demoCheckout = /Open the demo checkout: (http\S+)/.exec(out)![1];
+  const portal = /sign in to the customer portal at (http\S+)/.exec(out)![1];
   const stop = async () => {
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");
     return { code, out };
   };
-  return { api, docs, token, signIn, ownerEmail, ownerPassword, inbox, stop };
+  return { api, docs, token, signIn, ownerEmail, ownerPassword, inbox, demoCheckout, portal, stop };
 }
 
 /** What a new user tries first with the printed token: the catalog, then money through the sandbox. */
@@ -102,6 +105,8 @@ function makeToken(env: Record<string, string>): string {
 }
 
 describe("make run", () => {
+  // `make run` builds the apps first (make ui); the script started here serves what is built.
+  beforeAll(() => buildUiApps(), 300_000);
   afterAll(async () => {
     for (const child of live) {
       child.kill("SIGTERM");
@@ -116,6 +121,14 @@ describe("make run", () => {
     expect(first.api).toBe(`http://127.0.0.1:${port}`);
     expect(first.docs).toBe(`${first.api}/docs`);
     expect((await fetch(first.docs)).status).toBe(200);
+    // The printed demo checkout opens the hosted checkout page; the portal and the inbox answer.
+    const link = await fetch(first.demoCheckout, { redirect: "manual" });
+    expect(link.status).toBe(302);
+    const page = await fetch(new URL(link.headers.get("location")!, first.api));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="root"');
+    expect(first.portal).toBe(`${first.api}/demo/portal`);
+    expect((await fetch(first.portal)).status).toBe(200);
     const polar = new Polar({ accessToken: first.token, serverURL: first.api });
     const created = await polar.products.create({ name: "Made during the run", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700 }] });
     const updated = await polar.products.update({ id: created.id, productUpdate: { name: "Renamed during the run" } });
@@ -144,6 +157,8 @@ describe("make run", () => {
     // Same owner and password, and the session made before the restart still holds (the kept secret).
     expect([second.ownerEmail, second.ownerPassword]).toEqual([first.ownerEmail, first.ownerPassword]);
     expect((await owner.fetch(`${second.api}/v1/products/?limit=1`)).status).toBe(200);
+    // The same demo link after a restart (made once).
+    expect(second.demoCheckout).toBe(first.demoCheckout);
     const again = new Polar({ accessToken: second.token, serverURL: second.api });
     const names = (await again.products.list({ limit: 100 })).result.items.map((p) => p.name);
     expect(names).toContain("Renamed during the run");

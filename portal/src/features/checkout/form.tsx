@@ -1,0 +1,154 @@
+// The open checkout: summary and totals on one side, the buyer's fields and payment on the other,
+// one pay button. Confirm sends the choices the buyer saw (price, amount, the code they applied)
+// with the confirmation token; what the server answers decides what shows next.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { checkoutsClientConfirm } from "../../../../generated/client/sdk.gen.js";
+import type { CheckoutConfirmStripe, CheckoutPublic, CheckoutPublicConfirmed } from "../../../../generated/client/types.gen.js";
+import { publicClient } from "../../api/client.js";
+import { ApiFailure, call } from "../../api/errors.js";
+import { Alert, Button } from "../../ui/components.js";
+import { formatMoney, perInterval } from "../../ui/format.js";
+import type { Embed } from "./embed.js";
+import { AddressFields, BusinessFields, ContactFields, CustomFields } from "./fields.js";
+import { PaymentForm, type PaymentCollector } from "./payment.js";
+import { problemOf, useCheckoutSession, type SessionProblem } from "./session.js";
+import { CustomAmount, DiscountCode, PriceChoice, ProductSummary, Totals } from "./summary.js";
+
+function payLabel(checkout: CheckoutPublic): string {
+  if (!checkout.is_payment_required) return checkout.product.recurring_interval ? "Start subscription" : "Get it for free";
+  const amount = formatMoney(checkout.total_amount, checkout.currency);
+  return checkout.product.recurring_interval ? `Subscribe for ${amount}${perInterval(checkout.product.recurring_interval)}` : `Pay ${amount}`;
+}
+
+export function CheckoutForm(props: {
+  initial: CheckoutPublic;
+  embed: Embed;
+  onProblem: (p: SessionProblem) => void;
+  onConfirmed: (confirmed: CheckoutPublicConfirmed, collector: PaymentCollector | null) => void;
+}) {
+  const session = useCheckoutSession(props.initial);
+  const { checkout } = session;
+  const collector = useRef<PaymentCollector | null>(null);
+  const register = useCallback((c: PaymentCollector) => (collector.current = c), []);
+  const appliedCode = useRef<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [declined, setDeclined] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { onProblem } = props;
+
+  useEffect(() => {
+    if (session.problem) onProblem(session.problem);
+  }, [session.problem, onProblem]);
+
+  const pay = async () => {
+    setFailure(null);
+    setDeclined(null);
+    setConfirming(true);
+    try {
+      // Changes the buyer just made (a field left by clicking here) go first.
+      await session.settled();
+      let token: string | null = null;
+      if (checkout.is_payment_form_required) {
+        token = (await collector.current?.token()) ?? null;
+        if (!token) return;
+      }
+      const current = session.checkout;
+      const body: CheckoutConfirmStripe = {
+        product_id: current.product_id,
+        product_price_id: current.product_price_id,
+        ...(current.product_price.amount_type === "custom" ? { amount: current.amount } : {}),
+        ...(appliedCode.current && current.discount ? { discount_code: appliedCode.current } : {}),
+        ...(token ? { confirmation_token_id: token } : {}),
+      };
+      const confirmed = await call(checkoutsClientConfirm({ client: publicClient, path: { client_secret: current.client_secret }, body }));
+      props.embed.post({ event: "confirmed" });
+      props.onConfirmed(confirmed, collector.current);
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 400) {
+        // A decline: the message by the card; the checkout is open again for another card.
+        setDeclined(err.detail);
+        await session.reload();
+      } else if (err instanceof ApiFailure && err.status === 422) {
+        session.setErrors((e) => ({ ...e, ...(Object.keys(err.fields).length ? err.fields : { form: err.detail }) }));
+        // The totals may have moved since the buyer looked: show the server's again.
+        await session.reload();
+      } else {
+        const problem = problemOf(err);
+        if (problem && problem.kind !== "error") props.onProblem(problem);
+        else setFailure(err instanceof ApiFailure ? err.detail : String(err));
+      }
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  const org = checkout.organization;
+  const errorCount = Object.keys(session.errors).length;
+  return (
+    <main className={`checkout${props.embed.embedded ? " checkout--embedded" : ""}`}>
+      <header className="checkout__header">
+        <div className="org">
+          {org.avatar_url ? <img className="org__avatar" src={org.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{org.name.slice(0, 1)}</span>}
+          <span className="org__name">{org.name}</span>
+        </div>
+        {props.embed.embedded ? (
+          <Button kind="link" label="Close checkout" onClick={() => props.embed.post({ event: "close" })}>
+            ✕
+          </Button>
+        ) : null}
+      </header>
+      <h1 className="visually-hidden">Checkout</h1>
+      <div className="checkout__grid">
+        <aside className="checkout__summary card" aria-label="Order summary">
+          <ProductSummary checkout={checkout} />
+          <PriceChoice session={session} />
+          <CustomAmount session={session} />
+          <DiscountCode session={session} onApplied={(code) => (appliedCode.current = code)} />
+          <Totals checkout={checkout} updating={session.pending > 0} />
+        </aside>
+        <form
+          className="checkout__form card"
+          noValidate
+          aria-label="Your details and payment"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void pay();
+          }}
+        >
+          <ContactFields session={session} />
+          <CustomFields session={session} />
+          <AddressFields session={session} />
+          <BusinessFields session={session} />
+          {checkout.is_payment_form_required ? (
+            <PaymentForm
+              intent={{ amount: checkout.is_payment_required ? checkout.total_amount : null, currency: checkout.currency, saveForLater: checkout.is_payment_setup_required }}
+              register={register}
+              declined={declined}
+            />
+          ) : null}
+          {session.errors.form ? <Alert kind="error">{session.errors.form}</Alert> : null}
+          {failure ? (
+            <Alert kind="error" title="Something went wrong on our side">
+              <p>{failure}</p>
+              <p>Nothing was charged. Please try again in a moment.</p>
+            </Alert>
+          ) : null}
+          {errorCount > 0 && !confirming ? (
+            <p className="form-summary" role="status">
+              {errorCount === 1 ? "One field needs your attention." : `${errorCount} fields need your attention.`}
+            </p>
+          ) : null}
+          <Button type="submit" kind="primary" busy={confirming}>
+            {confirming ? "Processing…" : payLabel(checkout)}
+          </Button>
+          <p className="fineprint">
+            {checkout.product.recurring_interval
+              ? "You can cancel any time from the customer portal. "
+              : ""}
+            Payments are processed securely. By paying you agree to {org.name}'s terms.
+          </p>
+        </form>
+      </div>
+    </main>
+  );
+}

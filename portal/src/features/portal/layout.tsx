@@ -1,0 +1,76 @@
+// The portal's frame: the organization, who is signed in, the sections the organization offers,
+// and a section's failure shown in words.
+import type { ReactNode } from "react";
+import type { ApiFailure } from "../../api/errors.js";
+import { Alert, Button } from "../../ui/components.js";
+import { navigate } from "../../router.js";
+import { usePortal } from "./context.js";
+
+export const SECTIONS = [
+  { id: "overview", label: "Overview", setting: null },
+  { id: "orders", label: "Orders", setting: "orders" },
+  { id: "subscriptions", label: "Subscriptions", setting: "subscriptions" },
+  { id: "benefits", label: "Benefits", setting: "benefits" },
+  { id: "usage", label: "Usage", setting: "usage" },
+  { id: "payment-methods", label: "Payment methods", setting: "payment_methods" },
+  { id: "billing", label: "Billing details", setting: "billing_details" },
+] as const;
+
+export type SectionId = (typeof SECTIONS)[number]["id"];
+
+export function Failed({ error }: { error: ApiFailure }) {
+  return (
+    <Alert kind="error" title={error.status === 403 ? "Not available" : "Something went wrong"}>
+      {error.detail}
+    </Alert>
+  );
+}
+
+export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
+  const { storefront, customer, sections, href } = usePortal();
+  const org = storefront.organization;
+  const visible = SECTIONS.filter((s) => s.setting === null || sections[s.setting]);
+  return (
+    <div className="page">
+      <header className="portal__header">
+        <div className="org">
+          {org.avatar_url ? <img className="org__avatar" src={org.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{org.name.slice(0, 1)}</span>}
+          <span className="org__name">{org.name}</span>
+        </div>
+        <div className="row">
+          <span className="muted" data-testid="signed-in-as">
+            {customer.email}
+          </span>
+          <Button kind="link" onClick={props.onSignOut}>
+            Sign out
+          </Button>
+        </div>
+      </header>
+      <div className="portal">
+        <nav className="portal__nav" aria-label="Customer portal">
+          <ul>
+            {visible.map((s) => (
+              <li key={s.id}>
+                <a
+                  href={href(s.id === "overview" ? "" : s.id)}
+                  aria-current={props.section === s.id ? "page" : undefined}
+                  onClick={(e) => {
+                    if (e.metaKey || e.ctrlKey || e.shiftKey) return;
+                    e.preventDefault();
+                    navigate(href(s.id === "overview" ? "" : s.id));
+                  }}
+                >
+                  {s.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="portal__main">
+          <h1 className="visually-hidden">{org.name} customer portal</h1>
+          {props.children}
+        </main>
+      </div>
+    </div>
+  );
+}

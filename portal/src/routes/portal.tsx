@@ -1,0 +1,129 @@
+// /<organization slug>/portal[/<section>]: the customer portal. The organization (storefront) is
+// public; with a customer session (the merchant's link, or the email-code sign-in) the customer
+// sees the sections the organization offers. A session that has expired leads back to sign-in.
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { customerPortalCustomersGet, customerPortalOrganizationsGet } from "../../../generated/client/sdk.gen.js";
+import type { CustomerOrganization, CustomerPortalCustomer } from "../../../generated/client/types.gen.js";
+import { customerClient, publicClient } from "../api/client.js";
+import { ApiFailure, call } from "../api/errors.js";
+import { PortalContext, type Portal } from "../features/portal/context.js";
+import { PortalLayout, SECTIONS, type SectionId } from "../features/portal/layout.js";
+import { OrdersSection } from "../features/portal/orders.js";
+import { OverviewSection } from "../features/portal/overview.js";
+import { forgetToken, storedToken, storeToken, takeTokenFromUrl } from "../features/portal/session.js";
+import { SignIn } from "../features/portal/signin.js";
+import { BenefitsSection, BillingSection, PaymentMethodsSection, UsageSection } from "../features/portal/sections.js";
+import { SubscriptionsSection } from "../features/portal/subscriptions.js";
+import { Loading, MessagePage } from "../ui/components.js";
+import { navigate } from "../router.js";
+
+type State =
+  | { kind: "loading" }
+  | { kind: "missing" }
+  | { kind: "error"; detail: string }
+  | { kind: "signin"; storefront: CustomerOrganization; notice?: string }
+  | { kind: "ready"; storefront: CustomerOrganization; customer: CustomerPortalCustomer; token: string };
+
+function Section({ id }: { id: SectionId }) {
+  switch (id) {
+    case "overview":
+      return <OverviewSection />;
+    case "orders":
+      return <OrdersSection />;
+    case "subscriptions":
+      return <SubscriptionsSection />;
+    case "benefits":
+      return <BenefitsSection />;
+    case "usage":
+      return <UsageSection />;
+    case "payment-methods":
+      return <PaymentMethodsSection />;
+    case "billing":
+      return <BillingSection />;
+  }
+}
+
+export function PortalRoute({ slug, section }: { slug: string; section: string }) {
+  const [state, setState] = useState<State>({ kind: "loading" });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    takeTokenFromUrl(slug);
+    (async () => {
+      let storefront: CustomerOrganization;
+      try {
+        storefront = await call(customerPortalOrganizationsGet({ client: publicClient, path: { slug } }));
+      } catch (err) {
+        if (!live) return;
+        if (err instanceof ApiFailure && err.status === 404) setState({ kind: "missing" });
+        else setState({ kind: "error", detail: err instanceof ApiFailure ? err.detail : String(err) });
+        return;
+      }
+      document.title = `${storefront.organization.name} · Customer portal`;
+      const token = storedToken(slug);
+      if (!token) return live && setState({ kind: "signin", storefront });
+      try {
+        const customer = await call(customerPortalCustomersGet({ client: customerClient(token) }));
+        if (live) setState({ kind: "ready", storefront, customer, token });
+      } catch (err) {
+        if (!live) return;
+        if (err instanceof ApiFailure && err.status === 401) {
+          forgetToken(slug);
+          setState({ kind: "signin", storefront, notice: "Your session has ended. Sign in again." });
+        } else setState({ kind: "error", detail: err instanceof ApiFailure ? err.detail : String(err) });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [slug, attempt]);
+
+  const setCustomer = useCallback((customer: CustomerPortalCustomer) => setState((s) => (s.kind === "ready" ? { ...s, customer } : s)), []);
+  const portal = useMemo<Portal | null>(() => {
+    if (state.kind !== "ready") return null;
+    return {
+      slug,
+      client: customerClient(state.token),
+      storefront: state.storefront,
+      customer: state.customer,
+      sections: state.storefront.organization.customer_portal_settings,
+      setCustomer,
+      href: (s: string) => `/${encodeURIComponent(slug)}/portal${s ? `/${s}` : ""}`,
+    };
+  }, [state, slug, setCustomer]);
+
+  if (state.kind === "loading") return <Loading label="Loading your portal…" />;
+  if (state.kind === "missing") return <MessagePage title="Store not found"><p>There is no store at this address.</p></MessagePage>;
+  if (state.kind === "error") return <MessagePage title="Something went wrong"><p>{state.detail}</p></MessagePage>;
+  if (state.kind === "signin") {
+    return (
+      <SignIn
+        organization={state.storefront.organization}
+        notice={state.notice}
+        onSignedIn={(token) => {
+          storeToken(slug, token);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
+  const known = SECTIONS.find((s) => s.id === section);
+  const offered = known && (known.setting === null || state.storefront.organization.customer_portal_settings[known.setting]);
+  const current: SectionId = offered ? known.id : "overview";
+  return (
+    <PortalContext.Provider value={portal}>
+      <PortalLayout
+        section={current}
+        onSignOut={() => {
+          forgetToken(slug);
+          setState({ kind: "signin", storefront: state.storefront });
+          navigate(`/${encodeURIComponent(slug)}/portal`, { replace: true });
+        }}
+      >
+        {known && !offered ? <p className="muted">{known.label} are not available here.</p> : null}
+        <Section id={current} />
+      </PortalLayout>
+    </PortalContext.Provider>
+  );
+}

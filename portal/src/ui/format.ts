@@ -1,0 +1,68 @@
+// Money, dates and intervals, formatted here at the edge only: amounts arrive as integer minor
+// units with their currency and are shown in that currency, in the reader's locale.
+const locale = () => navigator.language || "en-US";
+
+const digitsCache = new Map<string, number>();
+
+/** How many minor-unit digits a currency has (2 for USD, 0 for JPY). */
+export function minorDigits(currency: string): number {
+  const code = currency.toUpperCase();
+  let digits = digitsCache.get(code);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsCache.set(code, digits);
+  }
+  return digits;
+}
+
+export function formatMoney(minor: number, currency: string): string {
+  const code = currency.toUpperCase();
+  const digits = minorDigits(code);
+  return new Intl.NumberFormat(locale(), { style: "currency", currency: code, minimumFractionDigits: minor % 10 ** digits === 0 ? 0 : digits }).format(
+    minor / 10 ** digits,
+  );
+}
+
+/** A major-unit amount typed by the buyer ("12.50") in minor units, or null when it is not a number. */
+export function parseMajor(text: string, currency: string): number | null {
+  const cleaned = text.replace(/[^\d.,-]/g, "").replace(",", ".");
+  if (cleaned === "" || Number.isNaN(Number(cleaned))) return null;
+  return Math.round(Number(cleaned) * 10 ** minorDigits(currency));
+}
+
+export function toMajor(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  return (minor / 10 ** digits).toFixed(minor % 10 ** digits === 0 ? 0 : digits);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  return new Intl.DateTimeFormat(locale(), { year: "numeric", month: "short", day: "numeric" }).format(new Date(iso));
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
+const INTERVALS: Record<string, string> = { day: "day", week: "week", month: "month", year: "year" };
+
+/** "/ month" for a recurring interval, "" for a one-time price. */
+export function perInterval(interval: string | null | undefined): string {
+  return interval ? ` / ${INTERVALS[interval] ?? interval}` : "";
+}
+
+export function intervalAdverb(interval: string | null | undefined): string {
+  switch (interval) {
+    case "day":
+      return "daily";
+    case "week":
+      return "weekly";
+    case "month":
+      return "monthly";
+    case "year":
+      return "yearly";
+    default:
+      return "once";
+  }
+}

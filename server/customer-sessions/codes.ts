@@ -1,0 +1,140 @@
+// Sign-in to the customer portal by email code (Polar's customer-session request/authenticate):
+// a code of 6 characters goes by email to the organization's customer with that address; the
+// code, exchanged once before it expires, gives a customer session token. The answer to a request
+// is the same whether or not the email is a customer's (no way to probe who buys what). Requests
+// are limited per email and per client, failed codes per client (429 TooManyRequests).
+import { randomInt } from "node:crypto";
+import type { Knex } from "knex";
+import { toCustomer } from "../customers/models.js";
+import type { CustomerRow } from "../customers/repository.js";
+import { checkEmail } from "../customers/service.js";
+import { hashToken, randomToken } from "../kit/auth.js";
+import { ApiError, invalid, TooManyRequests, Unauthorized } from "../kit/errors.js";
+import { isUuid } from "../kit/ids.js";
+import { MailNotConfigured, sendMail } from "../kit/mail.js";
+import { emit } from "../kit/outbox.js";
+import type { OrganizationRow } from "../organizations/repository.js";
+import { portalBaseUrl } from "./models.js";
+import { insertSession } from "./repository.js";
+import { CUSTOMER_SESSION_TTL_MS } from "./service.js";
+
+const settings = {
+  ttlMs: Number(process.env.CUSTOMER_SESSION_CODE_TTL_SECONDS ?? 15 * 60) * 1000,
+  windowMs: 15 * 60 * 1000,
+  perEmail: Number(process.env.CUSTOMER_SESSION_CODE_MAX_PER_EMAIL ?? 5),
+  perClient: Number(process.env.CUSTOMER_SESSION_CODE_MAX_PER_CLIENT ?? 30),
+  failuresPerClient: Number(process.env.CUSTOMER_SESSION_CODE_MAX_FAILURES ?? 10),
+};
+
+/** How long a code works, in minutes (for the email). */
+export const CODE_TTL_MINUTES = Math.round(settings.ttlMs / 60_000);
+
+// No 0/O or 1/I: a code is read from an email and typed.
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+function newCode(): string {
+  let code = "";
+  for (let i = 0; i < 6; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  return code;
+}
+
+/** A code as typed: spaces and dashes dropped, case folded. */
+const normalize = (code: string) => code.replace(/[\s-]/g, "").toUpperCase();
+
+async function count(q: Knex.QueryBuilder): Promise<number> {
+  const [{ n }] = await q.count({ n: "*" });
+  return Number(n);
+}
+
+export async function requestCode(db: Knex, input: { email: string; organization_id: string }, clientIp: string | null): Promise<null> {
+  const email = checkEmail(input.email, ["body", "email"]);
+  const org = isUuid(input.organization_id)
+    ? ((await db("organizations").where({ id: input.organization_id }).first()) as OrganizationRow | undefined)
+    : undefined;
+  if (!org) throw invalid(["body", "organization_id"], "Organization not found.", "value_error", input.organization_id);
+  const since = new Date(Date.now() - settings.windowMs);
+  await db.transaction(async (trx) => {
+    // One request at a time per address: the count below holds.
+    await trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`customer-session-code:${org.id}:${email.toLowerCase()}`]);
+    const forEmail = await count(trx("customer_session_codes").where({ organization_id: org.id }).whereRaw("lower(email) = lower(?)", [email]).where("created_at", ">", since));
+    if (forEmail >= settings.perEmail) throw new TooManyRequests("Too many codes asked for this email. Wait a few minutes, then try again.");
+    if (clientIp && (await count(trx("customer_session_codes").where({ client_ip: clientIp }).where("created_at", ">", since))) >= settings.perClient) {
+      throw new TooManyRequests("Too many codes asked from here. Wait a few minutes, then try again.");
+    }
+    // Codes long expired only count against nothing: cleared as new ones are asked for.
+    await trx("customer_session_codes").where("expires_at", "<", new Date(Date.now() - 24 * 3600_000)).delete();
+    const customer = await trx("customers").where({ organization_id: org.id }).whereNull("deleted_at").whereRaw("lower(email) = lower(?)", [email]).first("id", "email");
+    const row = { organization_id: org.id, customer_id: customer?.id ?? null, email, client_ip: clientIp, expires_at: new Date(Date.now() + settings.ttlMs) };
+    if (!customer) {
+      await trx("customer_session_codes").insert({ ...row, code_hash: null });
+      return;
+    }
+    // Codes are unique while they are kept: a draw equal to a kept one is drawn again.
+    let code = newCode();
+    while (!(await trx("customer_session_codes").insert({ ...row, code_hash: hashToken(code) }).onConflict("code_hash").ignore().returning("id")).length) code = newCode();
+    const portal = `${portalBaseUrl()}/${encodeURIComponent(org.slug)}/portal`;
+    // Sent before commit: a code that could not be sent is not kept.
+    await send({
+      to: customer.email,
+      subject: `Your ${org.name} sign-in code: ${code}`,
+      text: [
+        `Your code to sign in to ${org.name}'s customer portal is:`,
+        "",
+        `    ${code}`,
+        "",
+        `It works once, for ${CODE_TTL_MINUTES} minutes. Enter it at ${portal}`,
+        "",
+        "If you did not ask for it, ignore this email.",
+      ].join("\n"),
+      html: `<p>Your code to sign in to ${escapeHtml(org.name)}'s customer portal is:</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${code}</p><p>It works once, for ${CODE_TTL_MINUTES} minutes. Enter it at <a href="${portal}">${escapeHtml(portal)}</a>.</p><p>If you did not ask for it, ignore this email.</p>`,
+    });
+  });
+  return null;
+}
+
+/** Sends the email; a server with nowhere to send email answers 503 MailNotConfigured. */
+async function send(mail: Parameters<typeof sendMail>[0]): Promise<void> {
+  try {
+    await sendMail(mail);
+  } catch (err) {
+    if (err instanceof MailNotConfigured) throw new ApiError(503, "MailNotConfigured", "This server has no email set up (SMTP_URL), so it can't send sign-in codes.");
+    throw err;
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Exchanges a code for a session token, once. */
+export async function authenticateCode(db: Knex, input: { code: string }, clientIp: string | null): Promise<{ token: string }> {
+  const since = new Date(Date.now() - settings.windowMs);
+  if (clientIp && (await count(db("customer_session_code_failures").where({ client_ip: clientIp }).where("created_at", ">", since))) >= settings.failuresPerClient) {
+    throw new TooManyRequests("Too many wrong codes. Wait a few minutes, then ask for a new code.");
+  }
+  const code = normalize(typeof input.code === "string" ? input.code : "");
+  if (code.length !== 6) throw invalid(["body", "code"], "A code has 6 characters.", "value_error", input.code);
+  const token = await db.transaction(async (trx) => {
+    const row = await trx("customer_session_codes")
+      .where({ code_hash: hashToken(code) })
+      .whereNull("used_at")
+      .where("expires_at", ">", trx.fn.now())
+      .whereNotNull("customer_id")
+      .forUpdate()
+      .first();
+    if (!row) return null;
+    // Used: this code, and every other live code of the customer (one sign-in per round of emails).
+    await trx("customer_session_codes").where({ customer_id: row.customer_id }).whereNull("used_at").update({ used_at: trx.fn.now() });
+    const plain = randomToken("polar_cst_");
+    await insertSession(trx, { customer_id: row.customer_id, token_hash: hashToken(plain), expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS) });
+    // The code reached the customer's inbox: the email is theirs.
+    const [verified] = await trx("customers").where({ id: row.customer_id, email_verified: false }).update({ email_verified: true, modified_at: new Date() }).returning("*");
+    if (verified) await emit(trx, row.organization_id, "customer.updated", toCustomer(verified as CustomerRow));
+    return plain;
+  });
+  if (!token) {
+    if (clientIp) await db("customer_session_code_failures").insert({ client_ip: clientIp });
+    throw new Unauthorized("This code is wrong, was already used, or has expired. Ask for a new one.");
+  }
+  return { token };
+}

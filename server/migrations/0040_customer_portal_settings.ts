@@ -1,0 +1,24 @@
+// Which customer portal sections an organization's customers get (orders, subscriptions,
+// benefits, usage, payment methods, billing details): all on unless the merchant switches one off.
+import type { Knex } from "knex";
+
+export const DEFAULT_CUSTOMER_PORTAL_SETTINGS = {
+  orders: true,
+  subscriptions: true,
+  benefits: true,
+  usage: true,
+  payment_methods: true,
+  billing_details: true,
+};
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.alterTable("organizations", (t) => {
+    t.jsonb("customer_portal_settings").notNullable().defaultTo(JSON.stringify(DEFAULT_CUSTOMER_PORTAL_SETTINGS));
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable("organizations", (t) => {
+    t.dropColumn("customer_portal_settings");
+  });
+}
