@@ -7265,6 +7265,12 @@ export interface components {
             exp: number;
             iat: number;
         };
+        /** @description A request with the same Idempotency-Key is still being processed; nothing was done for this one. */
+        IdempotencyKeyInUse: {
+            /** @constant */
+            error: "IdempotencyKeyInUse";
+            detail: string;
+        };
         InvoiceAlreadyExists: {
             /** @constant */
             error: "InvoiceAlreadyExists";
@@ -9933,7 +9939,18 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         *     the checkout's client secret or the license key), in the same transaction as the write it
+         *     describes. The same key with the same request (method, path, query and body) answers that
+         *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -10016,7 +10033,18 @@ export interface operations {
     "benefits:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10143,7 +10171,18 @@ export interface operations {
     "benefits:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10208,7 +10247,18 @@ export interface operations {
     "benefits:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -10422,7 +10472,18 @@ export interface operations {
     "checkout-links:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10550,7 +10611,18 @@ export interface operations {
     "checkout-links:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The checkout link ID. */
                 id: string;
@@ -10616,7 +10688,18 @@ export interface operations {
     "checkout-links:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The checkout link ID. */
                 id: string;
@@ -10761,7 +10844,18 @@ export interface operations {
     "checkouts:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10889,7 +10983,18 @@ export interface operations {
     "checkouts:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The checkout session ID. */
                 id: string;
@@ -11020,7 +11125,18 @@ export interface operations {
     "checkouts:client_update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The checkout session client secret. */
                 client_secret: string;
@@ -11092,7 +11208,18 @@ export interface operations {
     "checkouts:client_confirm": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The checkout session client secret. */
                 client_secret: string;
@@ -11242,7 +11369,18 @@ export interface operations {
     "custom-fields:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11370,7 +11508,18 @@ export interface operations {
     "custom-fields:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The custom field ID. */
                 id: string;
@@ -11436,7 +11585,18 @@ export interface operations {
     "custom-fields:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The custom field ID. */
                 id: string;
@@ -11772,7 +11932,18 @@ export interface operations {
     "customer_portal:benefit-grants:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The benefit grant ID. */
                 id: string;
@@ -11882,7 +12053,18 @@ export interface operations {
     "customer_portal:customers:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11985,7 +12167,18 @@ export interface operations {
     "customer_portal:customers:add_payment_method": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12036,7 +12229,18 @@ export interface operations {
     "customer_portal:customers:delete_payment_method": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -12280,7 +12484,18 @@ export interface operations {
     "customer_portal:license_keys:activate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12340,7 +12555,18 @@ export interface operations {
     "customer_portal:license_keys:deactivate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12389,7 +12615,18 @@ export interface operations {
     "customer_portal:license_keys:validate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12680,7 +12917,18 @@ export interface operations {
     "customer_portal:orders:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order ID. */
                 id: string;
@@ -12743,7 +12991,18 @@ export interface operations {
     "customer_portal:orders:confirm_retry_payment": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order ID. */
                 id: string;
@@ -12783,13 +13042,13 @@ export interface operations {
                     "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
-            /** @description Conflict: PaymentAlreadyInProgress */
+            /** @description Conflict: PaymentAlreadyInProgress, or IdempotencyKeyInUse */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentAlreadyInProgress"];
+                    "application/json": components["schemas"]["PaymentAlreadyInProgress"] | components["schemas"]["IdempotencyKeyInUse"];
                 };
             };
             /** @description Unprocessable Content: OrderNotEligibleForRetry, or HTTPValidationError for a malformed request */
@@ -12874,7 +13133,18 @@ export interface operations {
     "customer_portal:orders:generate_invoice": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order ID. */
                 id: string;
@@ -12910,13 +13180,13 @@ export interface operations {
                     "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
-            /** @description Conflict: InvoiceAlreadyExists */
+            /** @description Conflict: InvoiceAlreadyExists, or IdempotencyKeyInUse */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceAlreadyExists"];
+                    "application/json": components["schemas"]["InvoiceAlreadyExists"] | components["schemas"]["IdempotencyKeyInUse"];
                 };
             };
             /** @description Unprocessable Content: InvoiceGenerationError */
@@ -13172,7 +13442,18 @@ export interface operations {
     "customer_portal:subscriptions:cancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The subscription ID. */
                 id: string;
@@ -13240,7 +13521,18 @@ export interface operations {
     "customer_portal:subscriptions:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The subscription ID. */
                 id: string;
@@ -13312,7 +13604,18 @@ export interface operations {
     "customer-sessions:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13445,7 +13748,18 @@ export interface operations {
     "customers:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13573,7 +13887,18 @@ export interface operations {
     "customers:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The customer ID. */
                 id: string;
@@ -13639,7 +13964,18 @@ export interface operations {
     "customers:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The customer ID. */
                 id: string;
@@ -13847,7 +14183,18 @@ export interface operations {
     "customers:delete_external": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The customer external ID. */
                 external_id: string;
@@ -13913,7 +14260,18 @@ export interface operations {
     "customers:update_external": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The customer external ID. */
                 external_id: string;
@@ -14120,7 +14478,18 @@ export interface operations {
     "discounts:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14248,7 +14617,18 @@ export interface operations {
     "discounts:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The discount ID. */
                 id: string;
@@ -14314,7 +14694,18 @@ export interface operations {
     "discounts:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The discount ID. */
                 id: string;
@@ -14539,7 +14930,18 @@ export interface operations {
     "events:ingest": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14737,7 +15139,18 @@ export interface operations {
     "files:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14797,7 +15210,18 @@ export interface operations {
     "files:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -14862,7 +15286,18 @@ export interface operations {
     "files:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The file ID. */
                 id: string;
@@ -14934,7 +15369,18 @@ export interface operations {
     "files:uploaded": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The file ID. */
                 id: string;
@@ -15147,7 +15593,18 @@ export interface operations {
     "license_keys:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -15286,7 +15743,18 @@ export interface operations {
     "license_keys:activate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15355,7 +15823,18 @@ export interface operations {
     "license_keys:deactivate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15422,7 +15901,18 @@ export interface operations {
     "license_keys:validate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15564,7 +16054,18 @@ export interface operations {
     "meters:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15692,7 +16193,18 @@ export interface operations {
     "meters:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The meter ID. */
                 id: string;
@@ -16307,7 +16819,18 @@ export interface operations {
     "orders:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order ID. */
                 id: string;
@@ -16447,7 +16970,18 @@ export interface operations {
     "orders:generate_invoice": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The order ID. */
                 id: string;
@@ -16492,13 +17026,13 @@ export interface operations {
                     "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
-            /** @description Conflict: InvoiceAlreadyExists */
+            /** @description Conflict: InvoiceAlreadyExists, or IdempotencyKeyInUse */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceAlreadyExists"];
+                    "application/json": components["schemas"]["InvoiceAlreadyExists"] | components["schemas"]["IdempotencyKeyInUse"];
                 };
             };
             /** @description Unprocessable Content: InvoiceGenerationError */
@@ -16589,7 +17123,18 @@ export interface operations {
     "organizations:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16716,7 +17261,18 @@ export interface operations {
     "organizations:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -17009,7 +17565,18 @@ export interface operations {
     "products:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17136,7 +17703,18 @@ export interface operations {
     "products:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -17207,7 +17785,18 @@ export interface operations {
     "products:update_benefits": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -17353,7 +17942,18 @@ export interface operations {
     "refunds:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17578,7 +18178,18 @@ export interface operations {
     "subscriptions:revoke": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The subscription ID. */
                 id: string;
@@ -17623,13 +18234,13 @@ export interface operations {
                     "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
-            /** @description Conflict: SubscriptionLocked */
+            /** @description Conflict: SubscriptionLocked, or IdempotencyKeyInUse */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubscriptionLocked"];
+                    "application/json": components["schemas"]["SubscriptionLocked"] | components["schemas"]["IdempotencyKeyInUse"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -17655,7 +18266,18 @@ export interface operations {
     "subscriptions:update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The subscription ID. */
                 id: string;
@@ -17704,13 +18326,13 @@ export interface operations {
                     "application/json": components["schemas"]["ResourceNotFound"];
                 };
             };
-            /** @description Conflict: SubscriptionLocked */
+            /** @description Conflict: SubscriptionLocked, or IdempotencyKeyInUse */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubscriptionLocked"];
+                    "application/json": components["schemas"]["SubscriptionLocked"] | components["schemas"]["IdempotencyKeyInUse"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -17922,7 +18544,18 @@ export interface operations {
     "webhooks:create_webhook_endpoint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18050,7 +18683,18 @@ export interface operations {
     "webhooks:delete_webhook_endpoint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint ID. */
                 id: string;
@@ -18116,7 +18760,18 @@ export interface operations {
     "webhooks:update_webhook_endpoint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint ID. */
                 id: string;
@@ -18188,7 +18843,18 @@ export interface operations {
     "webhooks:reset_webhook_endpoint_secret": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook endpoint ID. */
                 id: string;
@@ -18256,7 +18922,18 @@ export interface operations {
     "webhooks:redeliver_webhook_event": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The webhook event ID. */
                 id: string;
@@ -18387,7 +19064,18 @@ export interface operations {
     "test-clocks:create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18515,7 +19203,18 @@ export interface operations {
     "test-clocks:delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The test clock ID. */
                 id: string;
@@ -18581,7 +19280,18 @@ export interface operations {
     "test-clocks:advance": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The test clock ID. */
                 id: string;
@@ -18653,7 +19363,18 @@ export interface operations {
     "test-clocks:attach_customer": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The test clock ID. */
                 id: string;

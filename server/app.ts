@@ -19,6 +19,7 @@ import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
+import { keyOf, runIdempotent } from "./http/idempotency.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -365,16 +366,20 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
   for (const [operationId, handler] of Object.entries(handlers)) {
     const meta = operations[operationId as OperationId];
     api.register(operationId, async (c: OpenApiContext, _req: Request, res: Response) => {
-      const ctx: Ctx = {
-        db: knex,
-        caller: res.locals.caller,
-        get log() {
-          return res.locals.log as Logger;
-        },
-        requestId: res.locals.requestId,
-      };
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
-      const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
+      const key = keyOf(_req, operationId, res.locals.caller, c.request.params);
+      const result = await runIdempotent(knex, key, res, (db, idempotency) => {
+        const ctx: Ctx = {
+          db,
+          caller: res.locals.caller,
+          get log() {
+            return res.locals.log as Logger;
+          },
+          requestId: res.locals.requestId,
+          idempotency,
+        };
+        return (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
+      });
       if (validateResponses && meta.successContentType === "application/json") {
         const check = api.validateResponse(result.body, c.operation, result.status);
         if (check.errors) {

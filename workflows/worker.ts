@@ -7,6 +7,7 @@ import type { Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
+import { deleteExpiredKeys } from "../server/kit/idempotency.js";
 import { logger } from "../server/kit/logger.js";
 import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
@@ -98,6 +99,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let sweepSubscriptions: NodeJS.Timeout | undefined;
+  let cleanKeys: NodeJS.Timeout | undefined;
   let stopOutboxListener: (() => Promise<void>) | undefined;
   // The fan-out's direct runs of first attempts (background work of this process, not tasks).
   const directDeliveries = new DirectDeliveries(opts.knex);
@@ -141,6 +143,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowIdConflictPolicy: "USE_EXISTING",
     });
     sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
+    cleanKeys = startIdempotencyKeyCleanup(opts.knex);
     // Committed outbox rows wake the relay at once (its idle poll is the backstop).
     const relay = client.workflow.getHandle(outboxRelayWorkflowId);
     stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
@@ -156,6 +159,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     client,
     shutdown: () => {
       clearInterval(sweepSubscriptions);
+      clearInterval(cleanKeys);
       // Direct runs hand what is left to the workflows through the client: closed before it.
       return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve())
         .then(() => directDeliveries.close())
@@ -183,6 +187,21 @@ function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, e
   };
   void sweep();
   const timer = setInterval(() => void sweep(), everyMs);
+  timer.unref();
+  return timer;
+}
+
+/** Expired idempotency keys (kept 24 hours) are deleted at start-up and then every hour. */
+function startIdempotencyKeyCleanup(knex: Knex, everyMs = 60 * 60_000): NodeJS.Timeout {
+  const clean = async () => {
+    try {
+      while ((await deleteExpiredKeys(knex)) > 0);
+    } catch (err) {
+      logger.warn({ err }, "expired idempotency keys not deleted; tried again later");
+    }
+  };
+  void clean();
+  const timer = setInterval(() => void clean(), everyMs);
   timer.unref();
   return timer;
 }

@@ -6002,6 +6002,14 @@ export type IntrospectTokenResponse = {
     iat: number;
 };
 
+/**
+ * A request with the same Idempotency-Key is still being processed; nothing was done for this one.
+ */
+export type IdempotencyKeyInUse = {
+    error: 'IdempotencyKeyInUse';
+    detail: string;
+};
+
 export type InvoiceAlreadyExists = {
     error: 'InvoiceAlreadyExists';
     detail: string;
@@ -9290,6 +9298,19 @@ export type TestClockCustomerAttach = {
     customer_id: string;
 };
 
+/**
+ * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+ * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+ * the checkout's client secret or the license key), in the same transaction as the write it
+ * describes. The same key with the same request (method, path, query and body) answers that
+ * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+ * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+ * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+ * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+ * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+ */
+export type IdempotencyKey = string;
+
 export type BenefitsListData = {
     body?: never;
     path?: never;
@@ -9360,6 +9381,20 @@ export type BenefitsListResponse = BenefitsListResponses[keyof BenefitsListRespo
 
 export type BenefitsCreateData = {
     body: BenefitCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/benefits/';
@@ -9397,6 +9432,20 @@ export type BenefitsCreateResponse = BenefitsCreateResponses[keyof BenefitsCreat
 
 export type BenefitsDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -9495,6 +9544,20 @@ export type BenefitsUpdateData = {
     } & BenefitLicenseKeysUpdate) | ({
         type: 'meter_credit';
     } & BenefitMeterCreditUpdate);
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -9656,6 +9719,20 @@ export type CheckoutLinksListResponse = CheckoutLinksListResponses[keyof Checkou
 
 export type CheckoutLinksCreateData = {
     body: CheckoutLinkCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/checkout-links/';
@@ -9693,6 +9770,20 @@ export type CheckoutLinksCreateResponse = CheckoutLinksCreateResponses[keyof Che
 
 export type CheckoutLinksDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The checkout link ID.
@@ -9785,6 +9876,20 @@ export type CheckoutLinksGetResponse = CheckoutLinksGetResponses[keyof CheckoutL
 
 export type CheckoutLinksUpdateData = {
     body: CheckoutLinkUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The checkout link ID.
@@ -9901,6 +10006,20 @@ export type CheckoutsListResponse = CheckoutsListResponses[keyof CheckoutsListRe
 
 export type CheckoutsCreateData = {
     body: CheckoutCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/checkouts/';
@@ -9984,6 +10103,20 @@ export type CheckoutsGetResponse = CheckoutsGetResponses[keyof CheckoutsGetRespo
 
 export type CheckoutsUpdateData = {
     body: CheckoutUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The checkout session ID.
@@ -10072,6 +10205,20 @@ export type CheckoutsClientGetResponse = CheckoutsClientGetResponses[keyof Check
 
 export type CheckoutsClientUpdateData = {
     body: CheckoutUpdatePublic;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The checkout session client secret.
@@ -10118,6 +10265,20 @@ export type CheckoutsClientUpdateResponse = CheckoutsClientUpdateResponses[keyof
 
 export type CheckoutsClientConfirmData = {
     body: CheckoutConfirmStripe;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The checkout session client secret.
@@ -10230,6 +10391,20 @@ export type CustomFieldsListResponse = CustomFieldsListResponses[keyof CustomFie
 
 export type CustomFieldsCreateData = {
     body: CustomFieldCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/custom-fields/';
@@ -10267,6 +10442,20 @@ export type CustomFieldsCreateResponse = CustomFieldsCreateResponses[keyof Custo
 
 export type CustomFieldsDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The custom field ID.
@@ -10359,6 +10548,20 @@ export type CustomFieldsGetResponse = CustomFieldsGetResponses[keyof CustomField
 
 export type CustomFieldsUpdateData = {
     body: CustomFieldUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The custom field ID.
@@ -10629,6 +10832,20 @@ export type CustomerPortalBenefitGrantsGetResponse = CustomerPortalBenefitGrants
 
 export type CustomerPortalBenefitGrantsUpdateData = {
     body: CustomerBenefitGrantUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The benefit grant ID.
@@ -10704,6 +10921,20 @@ export type CustomerPortalCustomersGetResponse = CustomerPortalCustomersGetRespo
 
 export type CustomerPortalCustomersUpdateData = {
     body: CustomerPortalCustomerUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/customers/me';
@@ -10779,6 +11010,20 @@ export type CustomerPortalCustomersListPaymentMethodsResponse = CustomerPortalCu
 
 export type CustomerPortalCustomersAddPaymentMethodData = {
     body: CustomerPaymentMethodCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/customers/me/payment-methods';
@@ -10812,6 +11057,20 @@ export type CustomerPortalCustomersAddPaymentMethodResponse = CustomerPortalCust
 
 export type CustomerPortalCustomersDeletePaymentMethodData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -10998,6 +11257,20 @@ export type CustomerPortalLicenseKeysGetResponse = CustomerPortalLicenseKeysGetR
 
 export type CustomerPortalLicenseKeysActivateData = {
     body: LicenseKeyActivate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/license-keys/activate';
@@ -11035,6 +11308,20 @@ export type CustomerPortalLicenseKeysActivateResponse = CustomerPortalLicenseKey
 
 export type CustomerPortalLicenseKeysDeactivateData = {
     body: LicenseKeyDeactivate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/license-keys/deactivate';
@@ -11068,6 +11355,20 @@ export type CustomerPortalLicenseKeysDeactivateResponse = CustomerPortalLicenseK
 
 export type CustomerPortalLicenseKeysValidateData = {
     body: LicenseKeyValidate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/license-keys/validate';
@@ -11305,6 +11606,20 @@ export type CustomerPortalOrdersGetResponse = CustomerPortalOrdersGetResponses[k
 
 export type CustomerPortalOrdersUpdateData = {
     body: CustomerOrderUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The order ID.
@@ -11347,6 +11662,20 @@ export type CustomerPortalOrdersUpdateResponse = CustomerPortalOrdersUpdateRespo
 
 export type CustomerPortalOrdersConfirmRetryPaymentData = {
     body: CustomerOrderConfirmPayment;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The order ID.
@@ -11367,9 +11696,9 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      */
     404: ResourceNotFound;
     /**
-     * Conflict: PaymentAlreadyInProgress
+     * Conflict: PaymentAlreadyInProgress, or IdempotencyKeyInUse
      */
-    409: PaymentAlreadyInProgress;
+    409: PaymentAlreadyInProgress | IdempotencyKeyInUse;
     /**
      * Unprocessable Content: OrderNotEligibleForRetry, or HTTPValidationError for a malformed request
      */
@@ -11435,6 +11764,20 @@ export type CustomerPortalOrdersInvoiceResponse = CustomerPortalOrdersInvoiceRes
 
 export type CustomerPortalOrdersGenerateInvoiceData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The order ID.
@@ -11455,9 +11798,9 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      */
     404: ResourceNotFound;
     /**
-     * Conflict: InvoiceAlreadyExists
+     * Conflict: InvoiceAlreadyExists, or IdempotencyKeyInUse
      */
-    409: InvoiceAlreadyExists;
+    409: InvoiceAlreadyExists | IdempotencyKeyInUse;
     /**
      * Unprocessable Content: InvoiceGenerationError
      */
@@ -11621,6 +11964,20 @@ export type CustomerPortalSubscriptionsListResponse = CustomerPortalSubscription
 
 export type CustomerPortalSubscriptionsCancelData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The subscription ID.
@@ -11709,6 +12066,20 @@ export type CustomerPortalSubscriptionsGetResponse = CustomerPortalSubscriptions
 
 export type CustomerPortalSubscriptionsUpdateData = {
     body: CustomerSubscriptionUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The subscription ID.
@@ -11755,6 +12126,20 @@ export type CustomerPortalSubscriptionsUpdateResponse = CustomerPortalSubscripti
 
 export type CustomerSessionsCreateData = {
     body: CustomerSessionCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-sessions/';
@@ -11860,6 +12245,20 @@ export type CustomersListResponse = CustomersListResponses[keyof CustomersListRe
 
 export type CustomersCreateData = {
     body: CustomerCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customers/';
@@ -11897,6 +12296,20 @@ export type CustomersCreateResponse = CustomersCreateResponses[keyof CustomersCr
 
 export type CustomersDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The customer ID.
@@ -11989,6 +12402,20 @@ export type CustomersGetResponse = CustomersGetResponses[keyof CustomersGetRespo
 
 export type CustomersUpdateData = {
     body: CustomerUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The customer ID.
@@ -12081,6 +12508,20 @@ export type CustomersGetStateResponse = CustomersGetStateResponses[keyof Custome
 
 export type CustomersDeleteExternalData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The customer external ID.
@@ -12173,6 +12614,20 @@ export type CustomersGetExternalResponse = CustomersGetExternalResponses[keyof C
 
 export type CustomersUpdateExternalData = {
     body: CustomerUpdateExternalId;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The customer external ID.
@@ -12323,6 +12778,20 @@ export type DiscountsListResponse = DiscountsListResponses[keyof DiscountsListRe
 
 export type DiscountsCreateData = {
     body: DiscountCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/discounts/';
@@ -12360,6 +12829,20 @@ export type DiscountsCreateResponse = DiscountsCreateResponses[keyof DiscountsCr
 
 export type DiscountsDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The discount ID.
@@ -12452,6 +12935,20 @@ export type DiscountsGetResponse = DiscountsGetResponses[keyof DiscountsGetRespo
 
 export type DiscountsUpdateData = {
     body: DiscountUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The discount ID.
@@ -12636,6 +13133,20 @@ export type EventsGetResponse = EventsGetResponses[keyof EventsGetResponses];
 
 export type EventsIngestData = {
     body: EventsIngest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/events/ingest';
@@ -12797,6 +13308,20 @@ export type FilesListResponse = FilesListResponses[keyof FilesListResponses];
 
 export type FilesCreateData = {
     body: FileCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/files/';
@@ -12834,6 +13359,20 @@ export type FilesCreateResponse = FilesCreateResponses[keyof FilesCreateResponse
 
 export type FilesDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -12877,6 +13416,20 @@ export type FilesDeleteResponse = FilesDeleteResponses[keyof FilesDeleteResponse
 
 export type FilesUpdateData = {
     body: FilePatch;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The file ID.
@@ -12923,6 +13476,20 @@ export type FilesUpdateResponse = FilesUpdateResponses[keyof FilesUpdateResponse
 
 export type FilesUploadedData = {
     body: FileUploadCompleted;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The file ID.
@@ -13070,6 +13637,20 @@ export type LicenseKeysGetResponse = LicenseKeysGetResponses[keyof LicenseKeysGe
 
 export type LicenseKeysUpdateData = {
     body: LicenseKeyUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -13157,6 +13738,20 @@ export type LicenseKeysGetActivationResponse = LicenseKeysGetActivationResponses
 
 export type LicenseKeysActivateData = {
     body: LicenseKeyActivate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/license-keys/activate';
@@ -13198,6 +13793,20 @@ export type LicenseKeysActivateResponse = LicenseKeysActivateResponses[keyof Lic
 
 export type LicenseKeysDeactivateData = {
     body: LicenseKeyDeactivate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/license-keys/deactivate';
@@ -13239,6 +13848,20 @@ export type LicenseKeysDeactivateResponse = LicenseKeysDeactivateResponses[keyof
 
 export type LicenseKeysValidateData = {
     body: LicenseKeyValidate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/license-keys/validate';
@@ -13348,6 +13971,20 @@ export type MetersListResponse = MetersListResponses[keyof MetersListResponses];
 
 export type MetersCreateData = {
     body: MeterCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/meters/';
@@ -13431,6 +14068,20 @@ export type MetersGetResponse = MetersGetResponses[keyof MetersGetResponses];
 
 export type MetersUpdateData = {
     body: MeterUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The meter ID.
@@ -13920,6 +14571,20 @@ export type OrdersGetResponse = OrdersGetResponses[keyof OrdersGetResponses];
 
 export type OrdersUpdateData = {
     body: OrderUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The order ID.
@@ -14012,6 +14677,20 @@ export type OrdersInvoiceResponse = OrdersInvoiceResponses[keyof OrdersInvoiceRe
 
 export type OrdersGenerateInvoiceData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The order ID.
@@ -14036,9 +14715,9 @@ export type OrdersGenerateInvoiceErrors = {
      */
     404: ResourceNotFound;
     /**
-     * Conflict: InvoiceAlreadyExists
+     * Conflict: InvoiceAlreadyExists, or IdempotencyKeyInUse
      */
-    409: InvoiceAlreadyExists;
+    409: InvoiceAlreadyExists | IdempotencyKeyInUse;
     /**
      * Unprocessable Content: InvoiceGenerationError
      */
@@ -14114,6 +14793,20 @@ export type OrganizationsListResponse = OrganizationsListResponses[keyof Organiz
 
 export type OrganizationsCreateData = {
     body: OrganizationCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/organizations/';
@@ -14194,6 +14887,20 @@ export type OrganizationsGetResponse = OrganizationsGetResponses[keyof Organizat
 
 export type OrganizationsUpdateData = {
     body: OrganizationUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -14437,6 +15144,20 @@ export type ProductsListResponse = ProductsListResponses[keyof ProductsListRespo
 
 export type ProductsCreateData = {
     body: ProductCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/products/';
@@ -14517,6 +15238,20 @@ export type ProductsGetResponse = ProductsGetResponses[keyof ProductsGetResponse
 
 export type ProductsUpdateData = {
     body: ProductUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -14560,6 +15295,20 @@ export type ProductsUpdateResponse = ProductsUpdateResponses[keyof ProductsUpdat
 
 export type ProductsUpdateBenefitsData = {
     body: ProductBenefitsUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         id: string;
     };
@@ -14677,6 +15426,20 @@ export type RefundsListResponse = RefundsListResponses[keyof RefundsListResponse
 
 export type RefundsCreateData = {
     body: RefundCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/refunds/';
@@ -14802,6 +15565,20 @@ export type SubscriptionsListResponse = SubscriptionsListResponses[keyof Subscri
 
 export type SubscriptionsRevokeData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The subscription ID.
@@ -14826,9 +15603,9 @@ export type SubscriptionsRevokeErrors = {
      */
     404: ResourceNotFound;
     /**
-     * Conflict: SubscriptionLocked
+     * Conflict: SubscriptionLocked, or IdempotencyKeyInUse
      */
-    409: SubscriptionLocked;
+    409: SubscriptionLocked | IdempotencyKeyInUse;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -14898,6 +15675,20 @@ export type SubscriptionsGetResponse = SubscriptionsGetResponses[keyof Subscript
 
 export type SubscriptionsUpdateData = {
     body: SubscriptionUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The subscription ID.
@@ -14922,9 +15713,9 @@ export type SubscriptionsUpdateErrors = {
      */
     404: ResourceNotFound;
     /**
-     * Conflict: SubscriptionLocked
+     * Conflict: SubscriptionLocked, or IdempotencyKeyInUse
      */
-    409: SubscriptionLocked;
+    409: SubscriptionLocked | IdempotencyKeyInUse;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -15090,6 +15881,20 @@ export type WebhooksListWebhookEndpointsResponse = WebhooksListWebhookEndpointsR
 
 export type WebhooksCreateWebhookEndpointData = {
     body: WebhookEndpointCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/webhooks/endpoints';
@@ -15127,6 +15932,20 @@ export type WebhooksCreateWebhookEndpointResponse = WebhooksCreateWebhookEndpoin
 
 export type WebhooksDeleteWebhookEndpointData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The webhook endpoint ID.
@@ -15219,6 +16038,20 @@ export type WebhooksGetWebhookEndpointResponse = WebhooksGetWebhookEndpointRespo
 
 export type WebhooksUpdateWebhookEndpointData = {
     body: WebhookEndpointUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The webhook endpoint ID.
@@ -15265,6 +16098,20 @@ export type WebhooksUpdateWebhookEndpointResponse = WebhooksUpdateWebhookEndpoin
 
 export type WebhooksResetWebhookEndpointSecretData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The webhook endpoint ID.
@@ -15311,6 +16158,20 @@ export type WebhooksResetWebhookEndpointSecretResponse = WebhooksResetWebhookEnd
 
 export type WebhooksRedeliverWebhookEventData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The webhook event ID.
@@ -15405,6 +16266,20 @@ export type TestClocksListResponse = TestClocksListResponses[keyof TestClocksLis
 
 export type TestClocksCreateData = {
     body: TestClockCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/test-clocks/';
@@ -15442,6 +16317,20 @@ export type TestClocksCreateResponse = TestClocksCreateResponses[keyof TestClock
 
 export type TestClocksDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The test clock ID.
@@ -15534,6 +16423,20 @@ export type TestClocksGetResponse = TestClocksGetResponses[keyof TestClocksGetRe
 
 export type TestClocksAdvanceData = {
     body: TestClockAdvance;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The test clock ID.
@@ -15580,6 +16483,20 @@ export type TestClocksAdvanceResponse = TestClocksAdvanceResponses[keyof TestClo
 
 export type TestClocksAttachCustomerData = {
     body: TestClockCustomerAttach;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The test clock ID.

@@ -5,6 +5,8 @@
 // idempotency key from the checkout id. (3) One transaction writes the outcome: on success the
 // customer (created or matched by email), the order, the payment, status succeeded; on a decline
 // status failed, the discount released and the failed payment recorded.
+// With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
+// the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -12,6 +14,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { insertSession } from "../customer-sessions/repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "../customer-sessions/service.js";
 import { hashToken, randomToken, type Caller } from "../kit/auth.js";
+import type { AnswerJournal } from "../kit/idempotency.js";
 import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
@@ -64,8 +67,10 @@ const lockDiscount = async (trx: Knex.Transaction, id: string) =>
  * the buyer's next view shows, and so allows, the new totals) and the confirm is refused with
  * the field that moved it.
  */
-async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller) {
+async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller, journal: AnswerJournal | null) {
   const claimed = await db.transaction(async (trx) => {
+    // First: a second request with the same key waits here, then finds the key taken (409).
+    await journal?.begin(trx);
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
     if (!row || (caller.kind === "organization" && caller.organizationId !== row.organization_id)) {
       throw new ResourceNotFound("Checkout not found.");
@@ -116,6 +121,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     }
     applied.row.status = "confirmed";
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    await journal?.hold(trx, `checkout:${row.id}`);
     return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null };
   });
   if (claimed.refused) throw new RequestValidationError([claimed.refused]);
@@ -223,12 +229,23 @@ export interface Completion {
   processorCustomerRef?: string | null;
 }
 
+/** A completed (or awaiting) checkout, as the confirm answers it. */
+export interface Outcome {
+  row: CheckoutRow;
+  ctx: CheckoutContext;
+  customerSessionToken: string;
+}
+
+/** Work done in the outcome's own transaction before it commits (the confirm's idempotent answer). */
+export type Settle<T> = (trx: Knex.Transaction, outcome: T) => Promise<void>;
+
 export async function completeCheckout(
   db: Knex,
   checkoutId: string,
   payment: Completion | null,
   claimed?: CheckoutContext,
-): Promise<{ row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null> {
+  settle?: Settle<Outcome>,
+): Promise<Outcome | null> {
   return db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
     if (!row || row.status !== "confirmed") return null;
@@ -308,7 +325,9 @@ export async function completeCheckout(
       { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null, subscription_id: subscription?.id ?? row.subscription_id },
       ctx,
     );
-    return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    await settle?.(trx, outcome);
+    return outcome;
   });
 }
 
@@ -317,6 +336,7 @@ export async function failCheckout(
   db: Knex,
   checkoutId: string,
   decline: { paymentRef: string | null; code: string; message: string; card: CardDetails | null; processor: string },
+  settle?: Settle<void>,
 ): Promise<void> {
   await db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
@@ -337,32 +357,51 @@ export async function failCheckout(
       processorRef: decline.paymentRef,
     });
     await saveCheckout(trx, { ...row, status: "failed", payment_ref: decline.paymentRef }, ctx);
+    await settle?.(trx);
   });
 }
 
 /** 3-D Secure and the like: the checkout stays confirmed until the processor's webhook reports the outcome. */
-async function awaitAction(db: Knex, checkoutId: string, result: Extract<ConfirmResult, { status: "requires_action" }>, ctx: CheckoutContext) {
+async function awaitAction(
+  db: Knex,
+  checkoutId: string,
+  result: Extract<ConfirmResult, { status: "requires_action" }>,
+  ctx: CheckoutContext,
+  settle?: Settle<Outcome>,
+): Promise<Outcome> {
   return db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow;
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
     const saved = await saveCheckout(trx, { ...row, customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }, ctx);
-    return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    await settle?.(trx, outcome);
+    return outcome;
   });
 }
 
-export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: string, input: ConfirmInput): Promise<CheckoutPublicConfirmedOut> {
-  const claimed = await claim(db, clientSecret, input, caller);
+export async function confirmCheckout(
+  db: Knex,
+  caller: Caller,
+  clientSecret: string,
+  input: ConfirmInput,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutPublicConfirmedOut> {
+  const claimed = await claim(db, clientSecret, input, caller, journal);
   const { row, amounts, flags } = claimed;
   const processor = getProcessor();
+  const answer = (o: Outcome) => toCheckoutPublicConfirmed(o.row, o.ctx, claimed.org, o.customerSessionToken);
+  // The idempotent answer, written by the transaction that writes the outcome.
+  const settled: Settle<Outcome> | undefined = journal ? (trx, o) => journal.settle(trx, 200, answer(o)) : undefined;
+  const refused = (err: PaymentError): Settle<void> | undefined => (journal ? (trx) => journal.settle(trx, err.status, err.body()) : undefined);
 
-  let outcome: { row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null;
+  let outcome: Outcome | null;
   // Once the processor has taken the money, a failure must not mark the checkout failed: it stays
   // confirmed and the processor's webhook (payment_intent.succeeded) completes it.
   let charged = false;
   try {
     if (!flags.is_payment_form_required) {
-      outcome = await completeCheckout(db, row.id, null, claimed.ctx);
+      outcome = await completeCheckout(db, row.id, null, claimed.ctx, settled);
     } else {
       // Everything from here until the outcome is written runs outside any transaction; the
       // checkout is confirmed, so no other confirm can start, and every call is idempotent.
@@ -373,7 +412,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
         charged = true;
         outcome = await completeCheckout(db, row.id, {
           processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
-        }, claimed.ctx);
+        }, claimed.ctx, settled);
       } else {
         const result = await processor.confirmPayment({
           amount: amounts.total_amount,
@@ -386,16 +425,17 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
         });
         charged = result.status !== "declined";
         if (result.status === "declined") {
-          await failCheckout(db, row.id, { ...result, processor: processor.name });
-          throw new PaymentError(result.message);
+          const declined = new PaymentError(result.message);
+          await failCheckout(db, row.id, { ...result, processor: processor.name }, refused(declined));
+          throw declined;
         }
         outcome =
           result.status === "succeeded"
             ? await completeCheckout(db, row.id, {
                 processor: processor.name, paymentRef: result.paymentRef, card: result.card,
                 paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
-              }, claimed.ctx)
-            : await awaitAction(db, row.id, result, claimed.ctx);
+              }, claimed.ctx, settled)
+            : await awaitAction(db, row.id, result, claimed.ctx, settled);
       }
     }
   } catch (err) {
@@ -403,9 +443,10 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
     // The processor could not be reached (or answered an error): the checkout must not stay
     // confirmed forever. Marked failed with its discount released; the buyer starts a new one.
     logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
-    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name });
-    throw new PaymentError("The payment could not be processed. Please try again.");
+    const failed = new PaymentError("The payment could not be processed. Please try again.");
+    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name }, refused(failed));
+    throw failed;
   }
   if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
-  return toCheckoutPublicConfirmed(outcome.row, outcome.ctx, claimed.org, outcome.customerSessionToken);
+  return answer(outcome);
 }

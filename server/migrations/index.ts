@@ -12,6 +12,7 @@ import * as benefitGrantJobs from "./0010_benefit_grant_jobs.js";
 import * as outboxNotify from "./0011_outbox_notify.js";
 import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as checkoutQuote from "./0013_checkout_quote.js";
+import * as idempotencyKeys from "./0060_idempotency_keys.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -27,4 +28,5 @@ export const migrations = [
   { name: "0011_outbox_notify", ...outboxNotify },
   { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
   { name: "0013_checkout_quote", ...checkoutQuote },
+  { name: "0060_idempotency_keys", ...idempotencyKeys },
 ];
