@@ -9,11 +9,12 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench test vitest
+.PHONY: help install deps tools generate check-generated lint typecheck run token coverage fuzz bench chaos test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
+	@echo "make chaos    kill -9 the APIs, workers, Temporal and Postgres under load, then check the books (CHAOS_DURATION_S=120)"
 	@echo "other targets: install generate check-generated lint typecheck vitest fuzz coverage bench token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
@@ -55,6 +56,10 @@ fuzz: install
 
 bench: deps
 	$(TSX) bench/run.ts
+
+# docs/RELIABILITY.md; a short form runs in make test (test/chaos/chaos.test.ts).
+chaos: install
+	@$(TSX) scripts/chaos.ts
 
 # The test suites alone (Postgres and Temporal are started by test/setup/global.ts).
 vitest: install

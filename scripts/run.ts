@@ -1,18 +1,18 @@
-// `make run`: the whole stack on this machine. Starts Postgres (.data/pg) and the Temporal dev
-// server (.data/temporal.db), migrates, seeds the demo organization, starts the Temporal worker
-// and the API, and prints how to use it. Ctrl-C / SIGTERM stops the API, the worker, Temporal
-// and Postgres, in that order, and exits 0. Data is kept in .data/ across restarts.
+// `make run`: the whole stack on this machine, supervised (scripts/stack.ts): Postgres (.data/pg)
+// and the Temporal dev server (.data/temporal.db) are started, the database migrated and the demo
+// organization seeded, then the worker and the API run as processes of their own. Any of the four
+// that dies is started again with backoff, and the restart is logged. Ctrl-C / SIGTERM drains the
+// API, then the worker, then stops Temporal and Postgres, and exits 0. Data is kept in .data/.
 //
 // Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS (use those
-// instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port).
+// instead of starting the embedded ones; then they are not supervised), TEMPORAL_UI_PORT
+// (Temporal Web UI port), LOG_LEVEL (the API's and worker's, default warn: quiet).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
-import type { Knex } from "knex";
-import { createKnex, migrateLatest } from "../server/kit/db.js";
-import { startApi } from "../server/main.js";
 import { seedDemo } from "../server/seed.js";
-import { startWorker } from "../workflows/worker.js";
-import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
+import { DATA_DIR, ROOT, freePort } from "./services.js";
+import { startStack, type Stack } from "./stack.js";
 
 const RUN_FILE = path.join(DATA_DIR, "run.json");
 
@@ -47,31 +47,14 @@ async function main() {
   }
   writeFileSync(RUN_FILE, JSON.stringify({ pid: process.pid }) + "\n");
 
-  // Everything started so far, stopped in reverse order of importance: API, worker, Temporal, Postgres.
-  let db: PostgresHandle | undefined;
-  let temporal: TemporalHandle | undefined;
-  let knex: Knex | undefined;
-  let worker: { shutdown(): Promise<void> } | undefined;
-  let api: { url: string; close(): Promise<void> } | undefined;
+  let stack: Stack | undefined;
   let shuttingDown: Promise<void> | undefined;
-
-  const step = async (name: string, fn: (() => Promise<unknown>) | undefined) => {
-    if (!fn) return;
-    const t = Date.now();
-    try {
-      await fn();
-      say(`  stopped ${name} (${Date.now() - t} ms)`);
-    } catch (err) {
-      process.stderr.write(`  stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    }
-  };
   const shutdown = () =>
     (shuttingDown ??= (async () => {
-      await step("API", api && (() => api!.close()));
-      await step("worker", worker && (() => worker!.shutdown()));
-      await step("database pool", knex && (() => knex!.destroy()));
-      await step("Temporal", temporal && (() => temporal!.stop()));
-      await step("Postgres", db && (() => db!.stop()));
+      await stack?.stop((name, ms, err) => {
+        if (err) process.stderr.write(`  stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        else say(`  stopped ${name === "postgres" ? "Postgres" : name === "temporal" ? "Temporal" : name} (${ms} ms)`);
+      });
       rmSync(RUN_FILE, { force: true });
     })());
 
@@ -94,65 +77,82 @@ async function main() {
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, onSignal);
 
   try {
+    if (!(await portIsFree(port))) {
+      throw new Error(`port ${port} is in use: stop what listens there or run with PORT=<another port> make run`);
+    }
     say("Starting Postgres and Temporal…");
     const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 0) || (await freePort());
-    [db, temporal] = await Promise.all([
-      startPostgres({ dataDir: path.join(DATA_DIR, "pg"), persistent: true }),
-      startTemporal({ dbFile: path.join(DATA_DIR, "temporal.db"), uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort }),
-    ]);
+    let seeded: Awaited<ReturnType<typeof seedDemo>> | undefined;
+    stack = await startStack({
+      dataDir: DATA_DIR,
+      port,
+      uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort,
+      // Quiet by default: warnings and errors only (LOG_LEVEL=info shows every request).
+      env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+      log: (line) => process.stderr.write(`[supervisor] ${line}\n`),
+      onMigrated: async (knex) => {
+        say("Migrating the database…");
+        seeded = await seedDemo(knex);
+        say("Starting the worker and the API…");
+      },
+    });
     if (shuttingDown) return;
-
-    knex = createKnex(db.url);
-    say("Migrating the database…");
-    await migrateLatest(knex);
-    const seeded = await seedDemo(knex);
-    if (shuttingDown) return;
-
-    worker = await startWorker({ knex, temporalAddress: temporal.address });
-    try {
-      api = await startApi({ knex, port, temporalAddress: temporal.address });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
-        throw new Error(`port ${port} is in use: stop what listens there or run with PORT=<another port> make run`);
-      }
-      throw err;
-    }
-    if (shuttingDown) return;
+    const apiUrl = stack.apiUrls[0];
 
     writeFileSync(
       RUN_FILE,
-      JSON.stringify({ pid: process.pid, apiUrl: api.url, databaseUrl: db.url, temporalAddress: temporal.address }, null, 2) + "\n",
+      JSON.stringify(
+        {
+          pid: process.pid,
+          apiUrl,
+          databaseUrl: stack.databaseUrl,
+          temporalAddress: stack.temporalAddress,
+          pids: Object.fromEntries(stack.supervisor.names().map((n) => [n, stack!.supervisor.pid(n)])),
+        },
+        null,
+        2,
+      ) + "\n",
     );
 
-    const { organization, token } = seeded;
+    const { organization, token } = seeded!;
     const rel = path.relative(process.cwd(), DATA_DIR) || DATA_DIR;
     say();
     say("Borealis is running.");
     say();
-    say(`  API            ${api.url}`);
-    say(`  API docs       ${api.url}/docs`);
+    say(`  API            ${apiUrl}`);
+    say(`  API docs       ${apiUrl}/docs`);
+    say(`  Health         ${apiUrl}/healthz (alive), ${apiUrl}/readyz (database and Temporal reachable)`);
     say(`  Organization   ${organization.slug} (id ${organization.id})`);
     say(`  Access token   ${token}`);
-    say(`  Temporal       ${temporal.address}${temporal.uiUrl ? ` (Web UI ${temporal.uiUrl})` : ""}`);
-    say(`  Postgres       ${db.url}`);
+    say(`  Temporal       ${stack.temporalAddress}${stack.uiUrl ? ` (Web UI ${stack.uiUrl})` : ""}`);
+    say(`  Postgres       ${stack.databaseUrl}`);
     say(`  Data           ${rel}/ (kept across restarts; delete it to start over)`);
+    say(`  Processes      ${stack.supervisor.names().map((n) => `${n} ${stack!.supervisor.pid(n) ?? "(external)"}`).join(", ")} (restarted if they die)`);
     say();
     say("Use it with @polar-sh/sdk:");
     say();
     say(`  import { Polar } from "@polar-sh/sdk";`);
-    say(`  const polar = new Polar({ accessToken: "${token}", serverURL: "${api.url}" });`);
+    say(`  const polar = new Polar({ accessToken: "${token}", serverURL: "${apiUrl}" });`);
     say(`  const page = await polar.products.list({});`);
     say();
     say(`or with curl:`);
     say();
-    say(`  curl -H "Authorization: Bearer ${token}" ${api.url}/v1/products/`);
+    say(`  curl -H "Authorization: Bearer ${token}" ${apiUrl}/v1/products/`);
     say();
-    say(`Another token: make token (ORG=<slug>). Stop with Ctrl-C.`);
+    say(`Another token: make token (ORG=<slug>). Logs: LOG_LEVEL=info make run. Stop with Ctrl-C.`);
   } catch (err) {
     process.stderr.write(`\nmake run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     await shutdown();
     process.exit(1);
   }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
 }
 
 process.chdir(ROOT);

@@ -19,6 +19,7 @@ import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
+import { createHealth, HEALTH_PATHS, type Health } from "./http/health.js";
 import { keyOf, runIdempotent } from "./http/idempotency.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
@@ -30,6 +31,8 @@ export interface AppOptions {
   knex: Knex;
   /** Validate every response against the contract; a violation becomes a 500 (tests turn this on). */
   validateResponses?: boolean;
+  /** /healthz and /readyz (server/http/health.ts); one over `knex` unless given. */
+  health?: Health;
 }
 
 type OperationMeta = (typeof operations)[OperationId];
@@ -321,7 +324,7 @@ export function requestIdOf(given: string | undefined): string {
   return given !== undefined && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function createApp({ knex, validateResponses = false }: AppOptions): express.Express {
+export function createApp({ knex, validateResponses = false, health = createHealth(knex) }: AppOptions): express.Express {
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
     definition,
@@ -426,10 +429,10 @@ export function createApp({ knex, validateResponses = false }: AppOptions): expr
   };
 
   const pages = express.Router();
-  pages.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  pages.use(health.routes);
   pages.get("/openapi.json", (_req, res) => void res.sendFile(generatedDir + "openapi.json"));
   pages.get(["/docs", "/docs/"], (_req, res) => void res.sendFile(generatedDir + "docs/index.html"));
-  const pagePaths = new Set(["/healthz", "/healthz/", "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
+  const pagePaths = new Set([...HEALTH_PATHS, "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
 
   const operation: RequestHandler = async (req, res, next) => {
     try {

@@ -1,17 +1,12 @@
-// Starts the HTTP API on a port and stops it gracefully: no new connections, in-flight
-// requests finish, idle keep-alive sockets close.
+// Starts the HTTP API on a port and stops it gracefully: /readyz turns 503, no new connections,
+// in-flight requests finish, idle keep-alive sockets close. server/cli/api.ts runs it as a process.
 import { createServer, STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Knex } from "knex";
 import { createApp, errorBody } from "./app.js";
-import { createTemporalClient } from "../workflows/client.js";
-import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "./orders/invoice-workflow.js";
-import { setWebhookWaker } from "./webhooks/waker.js";
-import { temporalWebhookWaker } from "../workflows/activities/webhooks.js";
-import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
+import { useTemporalAddress } from "../workflows/client.js";
+import { createHealth } from "./http/health.js";
 import { logger } from "./kit/logger.js";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "./benefit-grants/starter.js";
-import { setSubscriptionPoker, temporalSubscriptionPoker } from "./subscriptions/workflow-port.js";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -36,7 +31,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 export interface ApiHandle {
   url: string;
   server: Server;
-  close(): Promise<void>;
+  /** Drains: /readyz answers 503 (for delayMs while still serving), in-flight requests finish (up to graceMs), then the server is closed. */
+  close(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
 export async function startApi(opts: {
@@ -51,16 +47,11 @@ export async function startApi(opts: {
 }): Promise<ApiHandle> {
   // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
   // subscription lifecycles) go to the Temporal server this process was given, not to
-  // TEMPORAL_ADDRESS's default (`make run` starts its own Temporal on a free port).
-  if (opts.temporalAddress) {
-    const client = createTemporalClient(opts.temporalAddress);
-    client.catch((err) => logger.error({ err }, "Temporal client failed to connect")); // answered per request, not a crash
-    setInvoiceWorkflowStarter(temporalInvoiceStarter(client));
-    setWebhookWaker(temporalWebhookWaker(client, BOREALIS_TASK_QUEUE));
-    setBenefitGrantStarter(temporalBenefitGrantStarter(client));
-    setSubscriptionPoker(temporalSubscriptionPoker(client));
-  }
-  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses });
+  // TEMPORAL_ADDRESS's default (`make run` starts its own Temporal on a free port). The client
+  // connects on first use and again after a failed connection: Temporal may come later.
+  if (opts.temporalAddress) useTemporalAddress(opts.temporalAddress);
+  const health = createHealth(opts.knex);
+  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses, health });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
   // line and headers instead of Node's 16 KiB, so they get an answer from the API, not a 431.
   // A client that declares a body and sends it slowly, or never finishes its headers, gets a 408
@@ -88,11 +79,17 @@ export async function startApi(opts: {
   return {
     url,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    // A drain: /readyz turns 503 at once; after delayMs (time for a load balancer to see it,
+    // still serving meanwhile) no new connections, in-flight requests finish (for up to graceMs;
+    // then their sockets are closed), idle keep-alive sockets close at once.
+    close: async (graceMs = 10_000, delayMs = 0) => {
+      health.drain();
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 10_000).unref();
-      }),
+        setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      });
+    },
   };
 }

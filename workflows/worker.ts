@@ -7,6 +7,7 @@ import type { Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
+import { recoverConfirmedCheckouts } from "../server/checkouts/recover.js";
 import { deleteExpiredKeys } from "../server/kit/idempotency.js";
 import { logger } from "../server/kit/logger.js";
 import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
@@ -39,6 +40,8 @@ export interface StartWorkerOptions {
   benefitGrantSweep?: BenefitGrantSweepInput;
   /** Concurrency and workflow cache of the worker; the SDK's defaults unless told. */
   tuning?: WorkerTuning;
+  /** How often confirms that died after their claim are looked for, and how old they must be (server/checkouts/recover.ts). */
+  confirmRecovery?: { everyMs?: number; olderThanMs?: number };
 }
 
 export type WorkerTuning = Pick<
@@ -56,7 +59,16 @@ export interface WorkerHandle {
   /** Stops polling, lets in-flight tasks finish, then closes both connections. */
   shutdown(): Promise<void>;
   client: Client;
+  /** Settles when the worker has stopped, for any reason: with the error it stopped on, if any. */
+  done: Promise<Error | null>;
 }
+
+/**
+ * On shutdown (SIGTERM) running activities get this long to finish before they are cancelled
+ * (their attempt then fails and Temporal retries it elsewhere); after the force time the worker
+ * gives up on a clean stop.
+ */
+const SHUTDOWN: Pick<WorkerOptions, "shutdownGraceTime" | "shutdownForceTime"> = { shutdownGraceTime: "20s", shutdownForceTime: "30s" };
 
 // Idle poll is only the backstop: the API signals the relay after it commits outbox rows.
 const DEFAULT_RELAY: Omit<OutboxRelayInput, "relayedBefore"> = { batchSize: 100, idleSleepMs: 5_000 };
@@ -98,8 +110,10 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let client: Client | undefined;
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
+  let stoppedWith: Error | null = null;
   let sweepSubscriptions: NodeJS.Timeout | undefined;
   let cleanKeys: NodeJS.Timeout | undefined;
+  let recoverConfirms: NodeJS.Timeout | undefined;
   let stopOutboxListener: (() => Promise<void>) | undefined;
   // The fan-out's direct runs of first attempts (background work of this process, not tasks).
   const directDeliveries = new DirectDeliveries(opts.knex);
@@ -111,6 +125,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowsPath,
       // An option the SDK reads but no longer declares (sdk-typescript#249).
       ...({ isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>),
+      ...SHUTDOWN,
       ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
       activities: {
@@ -125,6 +140,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown
     // into an unhandled rejection.
     running = w.run().catch((err: unknown) => {
+      stoppedWith = err instanceof Error ? err : new Error(String(err));
       logger.error({ err, taskQueue, namespace }, "Temporal worker stopped with an error");
     });
 
@@ -144,6 +160,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     });
     sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
     cleanKeys = startIdempotencyKeyCleanup(opts.knex);
+    recoverConfirms = startConfirmRecovery(opts.knex, opts.confirmRecovery);
     // Committed outbox rows wake the relay at once (its idle poll is the backstop).
     const relay = client.workflow.getHandle(outboxRelayWorkflowId);
     stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
@@ -155,11 +172,14 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   }
 
   let stopped: Promise<void> | undefined;
+  const w = running;
   return {
     client,
+    done: w.then(() => stoppedWith),
     shutdown: () => {
       clearInterval(sweepSubscriptions);
       clearInterval(cleanKeys);
+      clearInterval(recoverConfirms);
       // Direct runs hand what is left to the workflows through the client: closed before it.
       return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve())
         .then(() => directDeliveries.close())
@@ -170,10 +190,10 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
 
 /**
  * The backstop for a subscription whose workflow start was lost after its change committed (the
- * API could not reach Temporal): at start-up and then every few minutes, start the workflow of
+ * API could not reach Temporal): at start-up and then every minute, start the workflow of
  * every live subscription not known to have one.
  */
-function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, everyMs = 5 * 60_000): NodeJS.Timeout {
+function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, everyMs = 60_000): NodeJS.Timeout {
   const poke = temporalSubscriptionPoker(client, taskQueue);
   const sweep = async () => {
     try {
@@ -187,6 +207,26 @@ function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, e
   };
   void sweep();
   const timer = setInterval(() => void sweep(), everyMs);
+  timer.unref();
+  return timer;
+}
+
+/** Checkouts left confirmed by a confirm that died after its claim: settled again every `everyMs`. */
+function startConfirmRecovery(knex: Knex, opts: { everyMs?: number; olderThanMs?: number } = {}): NodeJS.Timeout {
+  let running = false;
+  const recover = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await recoverConfirmedCheckouts(knex, { olderThanMs: opts.olderThanMs });
+    } catch (err) {
+      logger.warn({ err }, "confirm recovery failed; it runs again later");
+    } finally {
+      running = false;
+    }
+  };
+  void recover();
+  const timer = setInterval(() => void recover(), opts.everyMs ?? 30_000);
   timer.unref();
   return timer;
 }

@@ -24,7 +24,7 @@ import { createSubscriptionForCheckout } from "../subscriptions/service.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
-import { computeAmounts, computeFlags, discountProblem, quoteOf } from "./amounts.js";
+import { computeAmounts, computeFlags, discountProblem, quoteOf, type Amounts, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
@@ -67,7 +67,7 @@ const lockDiscount = async (trx: Knex.Transaction, id: string) =>
  * the buyer's next view shows, and so allows, the new totals) and the confirm is refused with
  * the field that moved it.
  */
-async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller, journal: AnswerJournal | null) {
+async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller, journal: AnswerJournal | null): Promise<Claimed> {
   const claimed = await db.transaction(async (trx) => {
     // First: a second request with the same key waits here, then finds the key taken (409).
     await journal?.begin(trx);
@@ -120,6 +120,8 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
       await trx("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
     }
     applied.row.status = "confirmed";
+    applied.row.confirmed_at = new Date();
+    applied.row.confirmation_token_id = token ?? null;
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
     await journal?.hold(trx, `checkout:${row.id}`);
     return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null };
@@ -380,6 +382,24 @@ async function awaitAction(
   });
 }
 
+/** A claimed checkout: what the charge step needs. */
+export interface Claimed {
+  row: CheckoutRow;
+  ctx: CheckoutContext;
+  org: OrganizationRow;
+  amounts: Amounts;
+  flags: Flags;
+  token: string | null;
+}
+
+/** Where the charge step's outcome is recorded besides the checkout (the request's idempotent answer). */
+export interface OutcomeRecorders {
+  /** In the transaction that completes the checkout (or leaves it waiting for 3-D Secure). */
+  done?: Settle<Outcome>;
+  /** In the transaction that fails it, with the refusal the buyer gets. */
+  refused?: (err: PaymentError) => Settle<void> | undefined;
+}
+
 export async function confirmCheckout(
   db: Knex,
   caller: Caller,
@@ -388,20 +408,34 @@ export async function confirmCheckout(
   journal: AnswerJournal | null = null,
 ): Promise<CheckoutPublicConfirmedOut> {
   const claimed = await claim(db, clientSecret, input, caller, journal);
-  const { row, amounts, flags } = claimed;
-  const processor = getProcessor();
   const answer = (o: Outcome) => toCheckoutPublicConfirmed(o.row, o.ctx, claimed.org, o.customerSessionToken);
   // The idempotent answer, written by the transaction that writes the outcome.
-  const settled: Settle<Outcome> | undefined = journal ? (trx, o) => journal.settle(trx, 200, answer(o)) : undefined;
-  const refused = (err: PaymentError): Settle<void> | undefined => (journal ? (trx) => journal.settle(trx, err.status, err.body()) : undefined);
+  const outcome = await pay(
+    db,
+    claimed,
+    journal ? { done: (trx, o) => journal.settle(trx, 200, answer(o)), refused: (err) => (trx) => journal.settle(trx, err.status, err.body()) } : {},
+  );
+  if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
+  return answer(outcome);
+}
 
+/**
+ * The charge step of a claimed checkout, and its outcome: completed (order, payment), failed (a
+ * decline; PaymentError thrown), or waiting for the buyer (3-D Secure). Null when the checkout
+ * was settled meanwhile by someone else (the processor's webhook, the recovery). With
+ * `recovering`, a processor that cannot be reached leaves the checkout confirmed for a later try
+ * instead of failing it.
+ */
+export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, opts: { recovering?: boolean } = {}): Promise<Outcome | null> {
+  const { row, amounts, flags } = claimed;
+  const processor = getProcessor();
   let outcome: Outcome | null;
   // Once the processor has taken the money, a failure must not mark the checkout failed: it stays
-  // confirmed and the processor's webhook (payment_intent.succeeded) completes it.
+  // confirmed and the processor's webhook (payment_intent.succeeded) or the recovery completes it.
   let charged = false;
   try {
     if (!flags.is_payment_form_required) {
-      outcome = await completeCheckout(db, row.id, null, claimed.ctx, settled);
+      outcome = await completeCheckout(db, row.id, null, claimed.ctx, record.done);
     } else {
       // Everything from here until the outcome is written runs outside any transaction; the
       // checkout is confirmed, so no other confirm can start, and every call is idempotent.
@@ -412,7 +446,7 @@ export async function confirmCheckout(
         charged = true;
         outcome = await completeCheckout(db, row.id, {
           processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
-        }, claimed.ctx, settled);
+        }, claimed.ctx, record.done);
       } else {
         const result = await processor.confirmPayment({
           amount: amounts.total_amount,
@@ -426,7 +460,7 @@ export async function confirmCheckout(
         charged = result.status !== "declined";
         if (result.status === "declined") {
           const declined = new PaymentError(result.message);
-          await failCheckout(db, row.id, { ...result, processor: processor.name }, refused(declined));
+          await failCheckout(db, row.id, { ...result, processor: processor.name }, record.refused?.(declined));
           throw declined;
         }
         outcome =
@@ -434,19 +468,18 @@ export async function confirmCheckout(
             ? await completeCheckout(db, row.id, {
                 processor: processor.name, paymentRef: result.paymentRef, card: result.card,
                 paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
-              }, claimed.ctx, settled)
-            : await awaitAction(db, row.id, result, claimed.ctx, settled);
+              }, claimed.ctx, record.done)
+            : await awaitAction(db, row.id, result, claimed.ctx, record.done);
       }
     }
   } catch (err) {
-    if (err instanceof PaymentError || charged) throw err;
+    if (err instanceof PaymentError || charged || opts.recovering) throw err;
     // The processor could not be reached (or answered an error): the checkout must not stay
     // confirmed forever. Marked failed with its discount released; the buyer starts a new one.
     logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
     const failed = new PaymentError("The payment could not be processed. Please try again.");
-    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name }, refused(failed));
+    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name }, record.refused?.(failed));
     throw failed;
   }
-  if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
-  return answer(outcome);
+  return outcome;
 }

@@ -13,6 +13,7 @@ import * as outboxNotify from "./0011_outbox_notify.js";
 import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as checkoutQuote from "./0013_checkout_quote.js";
 import * as idempotencyKeys from "./0060_idempotency_keys.js";
+import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -29,4 +30,5 @@ export const migrations = [
   { name: "0012_webhook_delivery_lease", ...webhookDeliveryLease },
   { name: "0013_checkout_quote", ...checkoutQuote },
   { name: "0060_idempotency_keys", ...idempotencyKeys },
+  { name: "0061_checkout_confirm_recovery", ...checkoutConfirmRecovery },
 ];
