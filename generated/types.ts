@@ -11025,13 +11025,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: CheckoutForbiddenError */
+            /** @description Forbidden: CheckoutForbiddenError, or NotPermitted (the token lacks the operation's scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckoutForbiddenError"];
+                    "application/json": components["schemas"]["CheckoutForbiddenError"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -17999,13 +17999,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: RefundedAlready */
+            /** @description Forbidden: RefundedAlready, or NotPermitted (the token lacks the operation's scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefundedAlready"];
+                    "application/json": components["schemas"]["RefundedAlready"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */
@@ -18216,13 +18216,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks the operation's scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -18308,13 +18308,13 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: AlreadyCanceledSubscription */
+            /** @description Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks the operation's scope) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AlreadyCanceledSubscription"];
+                    "application/json": components["schemas"]["AlreadyCanceledSubscription"] | components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -86,7 +86,6 @@ export const responseBodySchemas = [
   "Product",
   "Refund",
   "RefundAmountTooHigh",
-  "RefundedAlready",
   "ResourceNotFound",
   "RevokeTokenResponse",
   "Subscription",
@@ -236,7 +235,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "checkouts:update": {
     "200": { contentType: "application/json", schema: "Checkout" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "CheckoutForbiddenError" },
+    "403": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/CheckoutForbiddenError"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
@@ -932,7 +931,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "201": { contentType: "application/json", schema: "Refund" },
     "400": { contentType: "application/json", schema: "RefundAmountTooHigh" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "RefundedAlready" },
+    "403": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/RefundedAlready"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
@@ -968,7 +967,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "subscriptions:revoke": {
     "200": { contentType: "application/json", schema: "Subscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "AlreadyCanceledSubscription" },
+    "403": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/AlreadyCanceledSubscription"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
@@ -977,7 +976,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "subscriptions:update": {
     "200": { contentType: "application/json", schema: "Subscription" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "AlreadyCanceledSubscription" },
+    "403": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/AlreadyCanceledSubscription"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },

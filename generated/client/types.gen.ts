@@ -10133,9 +10133,9 @@ export type CheckoutsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: CheckoutForbiddenError
+     * Forbidden: CheckoutForbiddenError, or NotPermitted (the token lacks the operation's scope)
      */
-    403: CheckoutForbiddenError;
+    403: CheckoutForbiddenError | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -15455,9 +15455,9 @@ export type RefundsCreateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: RefundedAlready
+     * Forbidden: RefundedAlready, or NotPermitted (the token lacks the operation's scope)
      */
-    403: RefundedAlready;
+    403: RefundedAlready | NotPermitted;
     /**
      * Unprocessable Content: HTTPValidationError
      */
@@ -15595,9 +15595,9 @@ export type SubscriptionsRevokeErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks the operation's scope)
      */
-    403: AlreadyCanceledSubscription;
+    403: AlreadyCanceledSubscription | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
@@ -15705,9 +15705,9 @@ export type SubscriptionsUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: AlreadyCanceledSubscription
+     * Forbidden: AlreadyCanceledSubscription, or NotPermitted (the token lacks the operation's scope)
      */
-    403: AlreadyCanceledSubscription;
+    403: AlreadyCanceledSubscription | NotPermitted;
     /**
      * Not Found: ResourceNotFound
      */
