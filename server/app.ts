@@ -21,6 +21,7 @@ import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
 import { createHealth, HEALTH_PATHS, type Health } from "./http/health.js";
 import { keyOf, runIdempotent } from "./http/idempotency.js";
+import { createRateLimits, limitedAuthentication, type RateLimits } from "./http/rate-limit.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -33,6 +34,8 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** /healthz and /readyz (server/http/health.ts); one over `knex` unless given. */
   health?: Health;
+  /** Rate limits (server/http/rate-limit.ts); the environment's policies unless given. */
+  rateLimits?: RateLimits;
 }
 
 type OperationMeta = (typeof operations)[OperationId];
@@ -324,7 +327,7 @@ export function requestIdOf(given: string | undefined): string {
   return given !== undefined && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function createApp({ knex, validateResponses = false, health = createHealth(knex) }: AppOptions): express.Express {
+export function createApp({ knex, validateResponses = false, health = createHealth(knex), rateLimits = createRateLimits(knex) }: AppOptions): express.Express {
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
     definition,
@@ -342,7 +345,7 @@ export function createApp({ knex, validateResponses = false, health = createHeal
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const meta = operations[c.operation.operationId as OperationId];
-      res.locals.caller = await authenticate(knex, meta, req);
+      res.locals.caller = await limitedAuthentication(rateLimits, c.operation.operationId!, meta, req, res, () => authenticate(knex, meta, req));
     },
     preOperationHandler: (c: OpenApiContext) => {
       rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });
@@ -458,7 +461,7 @@ export function createApp({ knex, validateResponses = false, health = createHeal
       // Stripe webhooks, outside the contract: verified on the raw body, so before the JSON parser.
       under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
-      under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
+      under("/v1/checkout-links/", checkoutLinkRoutes(knex, rateLimits)),
       express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }),
       express.urlencoded({ extended: false }),
       (req, res, next) => (pagePaths.has(req.path.toLowerCase()) ? pages(req, res, next) : next()),

@@ -6,6 +6,7 @@ import type { Knex } from "knex";
 import { createApp, errorBody } from "./app.js";
 import { useTemporalAddress } from "../workflows/client.js";
 import { createHealth } from "./http/health.js";
+import { createRateLimits, type RateLimitSettings } from "./http/rate-limit.js";
 import { logger } from "./kit/logger.js";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -43,6 +44,9 @@ export async function startApi(opts: {
   validateResponses?: boolean;
   /** How long a request may take to arrive whole (headers and body), and its headers alone. */
   requestTimeoutMs?: number;
+  /** Rate limit policies (the environment's unless given), and a namespace for their counters. */
+  rateLimits?: RateLimitSettings;
+  rateLimitNamespace?: string;
   headersTimeoutMs?: number;
 }): Promise<ApiHandle> {
   // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
@@ -51,7 +55,8 @@ export async function startApi(opts: {
   // connects on first use and again after a failed connection: Temporal may come later.
   if (opts.temporalAddress) useTemporalAddress(opts.temporalAddress);
   const health = createHealth(opts.knex);
-  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses, health });
+  const rateLimits = createRateLimits(opts.knex, opts.rateLimits, opts.rateLimitNamespace);
+  const app = createApp({ knex: opts.knex, validateResponses: opts.validateResponses, health, rateLimits });
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
   // line and headers instead of Node's 16 KiB, so they get an answer from the API, not a 431.
   // A client that declares a body and sends it slowly, or never finishes its headers, gets a 408

@@ -14,6 +14,7 @@ import * as webhookDeliveryLease from "./0012_webhook_delivery_lease.js";
 import * as checkoutQuote from "./0013_checkout_quote.js";
 import * as idempotencyKeys from "./0060_idempotency_keys.js";
 import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
+import * as rateLimits from "./0062_rate_limits.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -31,4 +32,5 @@ export const migrations = [
   { name: "0013_checkout_quote", ...checkoutQuote },
   { name: "0060_idempotency_keys", ...idempotencyKeys },
   { name: "0061_checkout_confirm_recovery", ...checkoutConfirmRecovery },
+  { name: "0062_rate_limits", ...rateLimits },
 ];
