@@ -22,6 +22,7 @@ import { handlers } from "./handlers.js";
 import { createHealth, HEALTH_PATHS, type Health } from "./http/health.js";
 import { keyOf, runIdempotent } from "./http/idempotency.js";
 import { createRateLimits, limitedAuthentication, type RateLimits } from "./http/rate-limit.js";
+import { publicCors, securityHeaders, trustProxySetting } from "./http/security.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -36,6 +37,8 @@ export interface AppOptions {
   health?: Health;
   /** Rate limits (server/http/rate-limit.ts); the environment's policies unless given. */
   rateLimits?: RateLimits;
+  /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For give the client address. */
+  trustProxy?: boolean | number | string;
 }
 
 type OperationMeta = (typeof operations)[OperationId];
@@ -327,7 +330,13 @@ export function requestIdOf(given: string | undefined): string {
   return given !== undefined && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function createApp({ knex, validateResponses = false, health = createHealth(knex), rateLimits = createRateLimits(knex) }: AppOptions): express.Express {
+export function createApp({
+  knex,
+  validateResponses = false,
+  health = createHealth(knex),
+  rateLimits = createRateLimits(knex),
+  trustProxy = trustProxySetting(),
+}: AppOptions): express.Express {
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
     definition,
@@ -357,12 +366,7 @@ export function createApp({ knex, validateResponses = false, health = createHeal
       throw new ResourceNotFound("No such route.");
     },
     methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
-      // The methods of the path the URL names: a concrete path (`/v1/license-keys/activate`) over
-      // the templates it also fits (`/v1/license-keys/{id}`), as the contract reads it.
-      const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(req.path));
-      const concrete = fitting.filter((op) => op.path === req.path);
-      const allowed = (concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase());
-      res.setHeader("Allow", [...new Set(allowed)].join(", "));
+      res.setHeader("Allow", allowedMethods(req.path).join(", "));
       res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
     },
     notImplemented: (c: OpenApiContext) => {
@@ -406,12 +410,20 @@ export function createApp({ knex, validateResponses = false, health = createHeal
   }
   api.init();
   installFastRouting(api);
+  // The methods of the path the URL names: a concrete path (`/v1/license-keys/activate`) over
+  // the templates it also fits (`/v1/license-keys/{id}`), as the contract reads it.
+  function allowedMethods(path: string): string[] {
+    const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+    const concrete = fitting.filter((op) => op.path === path);
+    return [...new Set((concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase()))];
+  }
   installFastParsing(api);
 
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.set("etag", false); // nothing here answers conditional requests; hashing every body costs
+  if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
   const requestContext: RequestHandler = (req, res, next) => {
     const requestId = requestIdOf(req.header("x-request-id"));
     res.locals.requestId = requestId;
@@ -455,6 +467,8 @@ export function createApp({ knex, validateResponses = false, health = createHeal
   app.use(
     sequence([
       requestContext,
+      securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" }),
+      publicCors(allowedMethods),
       // File bytes (local storage: part uploads, signed downloads, public media), outside the
       // contract. Before the body parsers: a part is raw bytes whatever its content type.
       under("/files", storageRoutes(knex)),
