@@ -23,6 +23,7 @@ import { createHealth, HEALTH_PATHS, type Health } from "./http/health.js";
 import { keyOf, runIdempotent } from "./http/idempotency.js";
 import { createRateLimits, limitedAuthentication, type RateLimits } from "./http/rate-limit.js";
 import { publicCors, securityHeaders, trustProxySetting } from "./http/security.js";
+import { createMetrics, type Metrics } from "./http/metrics.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -39,6 +40,8 @@ export interface AppOptions {
   rateLimits?: RateLimits;
   /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For give the client address. */
   trustProxy?: boolean | number | string;
+  /** Prometheus metrics at /metrics (server/http/metrics.ts); METRICS_TOKEN asks for a bearer token. */
+  metrics?: Metrics;
 }
 
 type OperationMeta = (typeof operations)[OperationId];
@@ -336,6 +339,7 @@ export function createApp({
   health = createHealth(knex),
   rateLimits = createRateLimits(knex),
   trustProxy = trustProxySetting(),
+  metrics = createMetrics(knex, { token: process.env.METRICS_TOKEN || undefined }),
 }: AppOptions): express.Express {
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
@@ -431,23 +435,22 @@ export function createApp({
     let log: Logger | undefined;
     Object.defineProperty(res.locals, "log", { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     res.setHeader("x-request-id", requestId);
-    if (logger.isLevelEnabled("info")) {
-      const started = process.hrtime.bigint();
-      res.on("finish", () => {
-        res.locals.log.info(
-          { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-          "request",
-        );
-      });
-    }
+    const started = process.hrtime.bigint();
+    const logged = logger.isLevelEnabled("info");
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      metrics.observe(req, res, ms / 1000);
+      if (logged) res.locals.log.info({ method: req.method, path: req.path, status: res.statusCode, ms }, "request");
+    });
     next();
   };
 
   const pages = express.Router();
   pages.use(health.routes);
+  pages.get("/metrics", metrics.route);
   pages.get("/openapi.json", (_req, res) => void res.sendFile(generatedDir + "openapi.json"));
   pages.get(["/docs", "/docs/"], (_req, res) => void res.sendFile(generatedDir + "docs/index.html"));
-  const pagePaths = new Set([...HEALTH_PATHS, "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
+  const pagePaths = new Set([...HEALTH_PATHS, "/metrics", "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
 
   const operation: RequestHandler = async (req, res, next) => {
     try {

@@ -261,7 +261,13 @@ async function stop(worker: Worker | undefined, running: Promise<void> | undefin
  */
 function installRuntimeLogger() {
   try {
-    Runtime.install({ logger: new PinoTemporalLogger() });
+    // WORKER_METRICS_ADDRESS (host:port): the SDK's own Prometheus metrics (workflow and activity
+    // task failures, schedule-to-start latency, poller and slot use) at http://<address>/metrics.
+    const metricsAddress = process.env.WORKER_METRICS_ADDRESS;
+    Runtime.install({
+      logger: new PinoTemporalLogger(),
+      ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress } } } } : {}),
+    });
   } catch (err) {
     if (!(err instanceof IllegalStateError)) throw err;
   }
