@@ -9,12 +9,13 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench bench-console bench-portal test vitest
+.PHONY: help install deps tools ui generate check-generated lint typecheck run token coverage fuzz bench bench-console bench-portal chaos test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
-	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench bench-portal token"
+	@echo "make chaos    kill -9 the APIs, workers, Temporal and Postgres under load, then check the books (CHAOS_DURATION_S=120)"
+	@echo "other targets: install ui generate check-generated lint typecheck vitest fuzz coverage bench bench-console bench-portal token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -75,6 +76,10 @@ bench-console: deps ui
 # The hosted checkout's budgets in Chromium: JS size, navigation → interactive pay button (vs a baseline page), API calls.
 bench-portal: install
 	LOG_LEVEL=$${LOG_LEVEL:-warn} $(TSX) bench/portal.ts
+
+# docs/RELIABILITY.md; a short form runs in make test (test/chaos/chaos.test.ts).
+chaos: install
+	@$(TSX) scripts/chaos.ts
 
 # The test suites alone (Postgres and Temporal are started by test/setup/global.ts).
 vitest: install

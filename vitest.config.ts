@@ -17,5 +17,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     teardownTimeout: 60_000,
     restoreMocks: true,
+    // Rate limits off for the suites (they share one client address and one database): the
+    // rate limit tests (test/http/rate-limit.test.ts) give their APIs policies of their own.
+    env: { RATE_LIMIT_PUBLIC: "off", RATE_LIMIT_AUTH_FAILURE: "off", RATE_LIMIT_TOKEN: "off", RATE_LIMIT_CUSTOMER: "off" },
   },
 });

@@ -3,9 +3,10 @@
 import express from "express";
 import { createKnex } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
+import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
 
 const knex = createKnex(process.env.DATABASE_URL!, { pool: { min: 2, max: 10 } });
-const api = await startApi({ knex, port: 0 });
+const api = await startApi({ knex, port: 0, rateLimits: NO_RATE_LIMITS });
 const sample = JSON.parse(process.env.BENCH_SAMPLE_BODY ?? "{}");
 const bare = express();
 bare.get("/bare", (_req, res) => void res.json(sample));

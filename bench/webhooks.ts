@@ -26,6 +26,7 @@ import { startApi } from "../server/main.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
 import { createOrganization } from "../test/fixtures/factories.js";
+import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);
 const UPDATES = Number(process.env.BENCH_WEBHOOK_UPDATES ?? 20);
@@ -102,7 +103,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     const receiverUrl = await urlOf(receiver);
     const startUpReceiverUrl = await urlOf(startUpReceiver);
     worker = await startWorker({ knex, temporalAddress: temporal.address, tuning: benchTuning() });
-    api = await startApi({ knex, port: 0, temporalAddress: temporal.address });
+    api = await startApi({ knex, port: 0, temporalAddress: temporal.address, rateLimits: NO_RATE_LIMITS });
 
     /** An organization with one product and ENDPOINTS endpoints at `url`; its PATCH of that product. */
     const setUp = async (name: string, slug: string, url: string) => {

@@ -26,6 +26,7 @@ import { createCustomer } from "../server/customers/service.js";
 import { createCustomerSession } from "../server/customer-sessions/service.js";
 import { startWorker } from "../workflows/worker.js";
 import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
+import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
 
 const SPEC = path.join(ROOT, "generated", "openapi.json");
 const SCHEMATHESIS = path.join(ROOT, ".venv", "bin", "schemathesis");
@@ -119,7 +120,7 @@ async function main(): Promise<number> {
     const customer = await createCustomer(knex, caller, { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" });
     const session = await createCustomerSession(knex, caller, { customer_id: customer.id });
     worker = await startWorker({ knex, temporalAddress: temporal.address });
-    api = await startApi({ knex, port: await freePort(), temporalAddress: temporal.address });
+    api = await startApi({ knex, port: await freePort(), temporalAddress: temporal.address, rateLimits: NO_RATE_LIMITS });
 
     const maxExamples = process.env.FUZZ_MAX_EXAMPLES ?? "20";
     const seed = process.env.FUZZ_SEED === "random" ? String(Math.floor(Math.random() * 2 ** 31)) : (process.env.FUZZ_SEED ?? "1");

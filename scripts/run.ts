@@ -1,25 +1,23 @@
-// `make run`: the whole stack on this machine. Starts Postgres (.data/pg), the Temporal dev
-// server (.data/temporal.db) and Mailpit (.data/mailpit.db, where every email lands), migrates,
-// seeds the demo organization and its owner, starts the Temporal worker and the API (which serves
-// the console, the hosted checkout and the customer portal, built by `make ui` first), and prints
-// how to use it, a demo checkout link among it. Ctrl-C / SIGTERM stops the API, the worker,
-// Mailpit, Temporal and Postgres, in that order, and exits 0. Data is kept in .data/ across restarts.
+// `make run`: the whole stack on this machine, supervised (scripts/stack.ts): Postgres (.data/pg)
+// and the Temporal dev server (.data/temporal.db) are started, the database migrated, the demo
+// organization and its owner seeded, then the worker and the API (which serves the console, the
+// hosted checkout and the customer portal, built by `make ui` first) run as processes of their
+// own. Any of the four that dies is started again with backoff, and the restart is logged. Mailpit
+// (.data/mailpit.db) catches every email. Ctrl-C / SIGTERM drains the API, then the worker, then
+// stops Temporal, Postgres and Mailpit, and exits 0. Data is kept in .data/.
 //
 // Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS / SMTP_URL (use
-// those instead of starting the embedded ones), TEMPORAL_UI_PORT (Temporal Web UI port),
-// BETTER_AUTH_SECRET (else one kept in .data/auth-secret).
+// those instead of starting the embedded ones; then they are not supervised), TEMPORAL_UI_PORT
+// (Temporal Web UI port), LOG_LEVEL (the API's and worker's, default warn: quiet),
+// BETTER_AUTH_SECRET (else one kept in .data/auth-secret, so sessions survive restarts).
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
-import type { Knex } from "knex";
-import { createKnex, migrateLatest } from "../server/kit/db.js";
-import { startApi, type ApiHandle } from "../server/main.js";
 import { seedDemo } from "../server/seed.js";
-import { startWorker } from "../workflows/worker.js";
-import { seedDemoOwner } from "../server/auth/demo-owner.js";
-import {
-  DATA_DIR, ROOT, freePort, startMailpit, startPostgres, startTemporal, type MailpitHandle, type PostgresHandle, type TemporalHandle,
-} from "./services.js";
+import { seedDemoOwner, type DemoOwner } from "../server/auth/demo-owner.js";
+import { DATA_DIR, ROOT, freePort, startMailpit, type MailpitHandle } from "./services.js";
+import { startStack, type Stack } from "./stack.js";
 
 const RUN_FILE = path.join(DATA_DIR, "run.json");
 
@@ -62,34 +60,22 @@ async function main() {
   }
   writeFileSync(RUN_FILE, JSON.stringify({ pid: process.pid }) + "\n");
 
-  // Everything started so far, stopped in reverse order of importance: API, worker, Temporal, Postgres.
-  let db: PostgresHandle | undefined;
-  let temporal: TemporalHandle | undefined;
+  let stack: Stack | undefined;
   let mailpit: MailpitHandle | undefined;
-  let knex: Knex | undefined;
-  let worker: { shutdown(): Promise<void> } | undefined;
-  let api: ApiHandle | undefined;
   let shuttingDown: Promise<void> | undefined;
-
-  const step = async (name: string, fn: (() => Promise<unknown>) | undefined) => {
-    if (!fn) return;
-    const t = Date.now();
-    try {
-      await fn();
-      say(`  stopped ${name} (${Date.now() - t} ms)`);
-    } catch (err) {
-      process.stderr.write(`  stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    }
-  };
   const shutdown = () =>
     (shuttingDown ??= (async () => {
-      await step("API", api && (() => api!.close()));
-      await step("worker", worker && (() => worker!.shutdown()));
-      await step("Mailpit", mailpit && (() => mailpit!.stop()));
-      await step("database pool", knex && (() => knex!.destroy()));
-      await step("Mailpit", mailpit && (() => mailpit!.stop()));
-      await step("Temporal", temporal && (() => temporal!.stop()));
-      await step("Postgres", db && (() => db!.stop()));
+      await stack?.stop((name, ms, err) => {
+        if (err) process.stderr.write(`  stopping ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        else say(`  stopped ${name === "postgres" ? "Postgres" : name === "temporal" ? "Temporal" : name} (${ms} ms)`);
+      });
+      if (mailpit) {
+        const t = Date.now();
+        await mailpit.stop().then(
+          () => say(`  stopped Mailpit (${Date.now() - t} ms)`),
+          (err: unknown) => process.stderr.write(`  stopping Mailpit failed: ${err instanceof Error ? err.message : String(err)}\n`),
+        );
+      }
       rmSync(RUN_FILE, { force: true });
     })());
 
@@ -112,79 +98,97 @@ async function main() {
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, onSignal);
 
   try {
-    say("Starting Postgres, Temporal and Mailpit…");
-    const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 0) || (await freePort());
-    [db, temporal, mailpit] = await Promise.all([
-      startPostgres({ dataDir: path.join(DATA_DIR, "pg"), persistent: true }),
-      startTemporal({ dbFile: path.join(DATA_DIR, "temporal.db"), uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort }),
-      process.env.SMTP_URL ? undefined : startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") }),
-    ]);
-    if (mailpit) process.env.SMTP_URL = mailpit.smtpUrl;
-    process.env.BETTER_AUTH_SECRET = authSecret();
-    if (shuttingDown) return;
-
-    knex = createKnex(db.url);
-    say("Migrating the database…");
-    await migrateLatest(knex);
-    const seeded = await seedDemo(knex);
-    if (shuttingDown) return;
-
-    worker = await startWorker({ knex, temporalAddress: temporal.address });
-    try {
-      api = await startApi({ knex, port, temporalAddress: temporal.address });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
-        throw new Error(`port ${port} is in use: stop what listens there or run with PORT=<another port> make run`);
-      }
-      throw err;
+    if (!(await portIsFree(port))) {
+      throw new Error(`port ${port} is in use: stop what listens there or run with PORT=<another port> make run`);
     }
+    // Every email (sign-up verification, invitations, the portal's sign-in codes) lands in Mailpit.
+    if (!process.env.SMTP_URL) mailpit = await startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") });
+    const smtpUrl = mailpit?.smtpUrl ?? process.env.SMTP_URL!;
+    say("Starting Postgres and Temporal…");
+    const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 0) || (await freePort());
+    let seeded: Awaited<ReturnType<typeof seedDemo>> | undefined;
+    let owner: DemoOwner | undefined;
+    stack = await startStack({
+      dataDir: DATA_DIR,
+      port,
+      uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort,
+      // Quiet by default: warnings and errors only (LOG_LEVEL=info shows every request).
+      env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", SMTP_URL: smtpUrl, BETTER_AUTH_SECRET: authSecret() },
+      log: (line) => process.stderr.write(`[supervisor] ${line}\n`),
+      onMigrated: async (knex) => {
+        say("Migrating the database…");
+        seeded = await seedDemo(knex);
+        owner = await seedDemoOwner(knex, seeded.organization.id, path.join(DATA_DIR, "demo-owner.json"));
+        say("Starting the worker and the API…");
+      },
+    });
     if (shuttingDown) return;
-    const owner = await seedDemoOwner(api.auth, knex, seeded.organization.id, path.join(DATA_DIR, "demo-owner.json"));
+    const apiUrl = stack.apiUrls[0];
 
     writeFileSync(
       RUN_FILE,
-      JSON.stringify({ pid: process.pid, apiUrl: api.url, databaseUrl: db.url, temporalAddress: temporal.address }, null, 2) + "\n",
+      JSON.stringify(
+        {
+          pid: process.pid,
+          apiUrl,
+          databaseUrl: stack.databaseUrl,
+          temporalAddress: stack.temporalAddress,
+          pids: Object.fromEntries(stack.supervisor.names().map((n) => [n, stack!.supervisor.pid(n)])),
+        },
+        null,
+        2,
+      ) + "\n",
     );
 
-    const { organization, token, checkoutLinkUrl } = seeded;
+    const { organization, token, checkoutLinkUrl } = seeded!;
     const rel = path.relative(process.cwd(), DATA_DIR) || DATA_DIR;
     say();
     say("Borealis is running.");
     say();
-    say(`  API            ${api.url}`);
-    say(`  API docs       ${api.url}/docs`);
-    say(`  Sign in        ${api.url}/dashboard/ (the console)`);
+    say(`  API            ${apiUrl}`);
+    say(`  API docs       ${apiUrl}/docs`);
+    say(`  Health         ${apiUrl}/healthz (alive), ${apiUrl}/readyz (database and Temporal reachable)`);
+    say(`  Sign in        ${apiUrl}/dashboard/ (the console)`);
     say(`  Organization   ${organization.slug} (id ${organization.id})`);
-    say(`  Demo owner     ${owner.email} / ${owner.password ?? "(the password you chose)"}`);
-    say(`  Inbox          ${mailpit ? `${mailpit.httpUrl} (Mailpit: every email the platform sends)` : `SMTP_URL (${process.env.SMTP_URL})`}`);
+    say(`  Demo owner     ${owner!.email} / ${owner!.password ?? "(the password you chose)"}`);
+    say(`  Inbox          ${mailpit ? `${mailpit.httpUrl} (Mailpit: every email the platform sends)` : `SMTP_URL (${smtpUrl})`}`);
     say(`  Access token   ${token}`);
-    say(`  Temporal       ${temporal.address}${temporal.uiUrl ? ` (Web UI ${temporal.uiUrl})` : ""}`);
-    say(`  Postgres       ${db.url}`);
+    say(`  Temporal       ${stack.temporalAddress}${stack.uiUrl ? ` (Web UI ${stack.uiUrl})` : ""}`);
+    say(`  Postgres       ${stack.databaseUrl}`);
     say(`  Data           ${rel}/ (kept across restarts; delete it to start over)`);
+    say(`  Processes      ${stack.supervisor.names().map((n) => `${n} ${stack!.supervisor.pid(n) ?? "(external)"}`).join(", ")} (restarted if they die)`);
     say();
     say("Use it with @polar-sh/sdk:");
     say();
     say(`  import { Polar } from "@polar-sh/sdk";`);
-    say(`  const polar = new Polar({ accessToken: "${token}", serverURL: "${api.url}" });`);
+    say(`  const polar = new Polar({ accessToken: "${token}", serverURL: "${apiUrl}" });`);
     say(`  const page = await polar.products.list({});`);
     say();
     say(`or with curl:`);
     say();
-    say(`  curl -H "Authorization: Bearer ${token}" ${api.url}/v1/products/`);
+    say(`  curl -H "Authorization: Bearer ${token}" ${apiUrl}/v1/products/`);
     say();
     say("Buy something as a customer would:");
     say();
     say(`  1. Open the demo checkout: ${checkoutLinkUrl}`);
     say(`     and pay with the test card 4242 4242 4242 4242 (any future expiry, any CVC; docs/SANDBOX.md lists the others).`);
-    say(`  2. Then sign in to the customer portal at ${api.url}/${organization.slug}/portal with the email you paid with:`);
+    say(`  2. Then sign in to the customer portal at ${apiUrl}/${organization.slug}/portal with the email you paid with:`);
     say(`     the sign-in code arrives in ${mailpit ? mailpit.httpUrl : "the inbox of SMTP_URL"}.`);
     say();
-    say(`Another token: make token (ORG=<slug>). Stop with Ctrl-C.`);
+    say(`Another token: make token (ORG=<slug>). Logs: LOG_LEVEL=info make run. Stop with Ctrl-C.`);
   } catch (err) {
     process.stderr.write(`\nmake run failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     await shutdown();
     process.exit(1);
   }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
 }
 
 process.chdir(ROOT);

@@ -29,6 +29,10 @@ export const PG_DATABASE = "borealis";
 
 export interface PostgresHandle {
   url: string;
+  /** The postmaster's pid, when this process started it (not with DATABASE_URL). */
+  pid?: number;
+  /** The port it listens on. */
+  port?: number;
   stop(): Promise<void>;
 }
 
@@ -44,6 +48,9 @@ export interface TemporalHandle {
   address: string;
   /** Web UI URL, when started with `uiPort`. */
   uiUrl?: string;
+  /** The dev server's pid, and how it exited once it has, when this process started it. */
+  pid?: number;
+  exited?: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -192,8 +199,8 @@ function removeStaleTestDirs() {
  * a free port. With `persistent: false` the data dir is deleted on stop and durability is
  * traded for speed (fsync off).
  */
-export async function startPostgres(opts: { dataDir?: string; port?: number; persistent?: boolean } = {}): Promise<PostgresHandle> {
-  if (process.env.DATABASE_URL) {
+export async function startPostgres(opts: { dataDir?: string; port?: number; persistent?: boolean; ignoreEnv?: boolean } = {}): Promise<PostgresHandle> {
+  if (process.env.DATABASE_URL && !opts.ignoreEnv) {
     log(`using DATABASE_URL from the environment`);
     return { url: process.env.DATABASE_URL, stop: async () => {} };
   }
@@ -325,7 +332,7 @@ export async function startPostgres(opts: { dataDir?: string; port?: number; per
     })());
 
   const host = socketDir ? `?host=${encodeURIComponent(socketDir)}` : "";
-  return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${PG_DATABASE}${host}`, stop };
+  return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${PG_DATABASE}${host}`, pid, port, stop };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -397,7 +404,7 @@ const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number | boolean> = {
  * until its frontend answers. `dbFile` persists workflow state (SQLite); without it the state
  * is in memory only.
  */
-export async function startTemporal(opts: { port?: number; dbFile?: string; uiPort?: number } = {}): Promise<TemporalHandle> {
+export async function startTemporal(opts: { port?: number; dbFile?: string; uiPort?: number; ignoreEnv?: boolean } = {}): Promise<TemporalHandle> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startTemporalOnce(opts);
@@ -410,8 +417,8 @@ export async function startTemporal(opts: { port?: number; dbFile?: string; uiPo
   }
 }
 
-async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?: number }): Promise<TemporalHandle> {
-  if (process.env.TEMPORAL_ADDRESS) {
+async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?: number; ignoreEnv?: boolean }): Promise<TemporalHandle> {
+  if (process.env.TEMPORAL_ADDRESS && !opts.ignoreEnv) {
     log(`using TEMPORAL_ADDRESS from the environment`);
     return { address: process.env.TEMPORAL_ADDRESS, stop: async () => {} };
   }
@@ -435,14 +442,15 @@ async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?
 
   mkdirSync(LOG_DIR, { recursive: true });
   const logFile = path.join(LOG_DIR, opts.dbFile ? "temporal.log" : `temporal-${process.pid}-${port}.log`);
-  const fd = openSync(logFile, "w");
+  // A persistent server's log is appended to: a restart (a supervisor's) keeps the earlier run's lines.
+  const fd = openSync(logFile, opts.dbFile ? "a" : "w");
   const env = { ...process.env };
   delete env.TEMPORAL_ADDRESS;
   const child = spawn(TEMPORAL_BIN, args, { stdio: ["ignore", fd, fd], detached: true, env, cwd: ROOT });
   closeSync(fd);
   child.unref();
   if (pidFile && child.pid) writeFileSync(pidFile, `${child.pid}\n`);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
   const onExit = () => {
     try {
       // In-memory state has nothing to lose; a persistent one gets to close its SQLite file.
@@ -477,7 +485,7 @@ async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?
       log(`Temporal stopped`);
     })());
 
-  return { address, uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined, stop };
+  return { address, uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined, pid: child.pid, exited, stop };
 }
 
 // ------------------------------------------------------------------------------------------------

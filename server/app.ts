@@ -19,6 +19,11 @@ import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
+import { createHealth, HEALTH_PATHS, type Health } from "./http/health.js";
+import { keyOf, runIdempotent } from "./http/idempotency.js";
+import { createRateLimits, limitedAuthentication, type RateLimits } from "./http/rate-limit.js";
+import { publicCors, securityHeaders, trustProxySetting } from "./http/security.js";
+import { createMetrics, type Metrics } from "./http/metrics.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -45,6 +50,14 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** The browser apps served beside the API (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
+  /** /healthz and /readyz (server/http/health.ts); one over `knex` unless given. */
+  health?: Health;
+  /** Rate limits (server/http/rate-limit.ts); the environment's policies unless given. */
+  rateLimits?: RateLimits;
+  /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For give the client address. */
+  trustProxy?: boolean | number | string;
+  /** Prometheus metrics at /metrics (server/http/metrics.ts); METRICS_TOKEN asks for a bearer token. */
+  metrics?: Metrics;
 }
 
 // openapi-backend builds an Ajv per operation on its first request (quick: true); checking each
@@ -315,7 +328,18 @@ export function requestIdOf(given: string | undefined): string {
   return given !== undefined && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function createApp({ knex, auth, authConfig, tokens, validateResponses = false, uiApps = UI_APPS }: AppOptions): express.Express {
+export function createApp({
+  knex,
+  auth,
+  authConfig,
+  tokens,
+  validateResponses = false,
+  uiApps = UI_APPS,
+  health = createHealth(knex),
+  rateLimits = createRateLimits(knex),
+  trustProxy = trustProxySetting(),
+  metrics = createMetrics(knex, { token: process.env.METRICS_TOKEN || undefined }),
+}: AppOptions): express.Express {
   const callers = { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) };
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
   const api = new OpenAPIBackend({
@@ -334,7 +358,8 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const operationId = c.operation.operationId as OperationId;
-      const caller = await resolveCaller(callers, operationId, operations[operationId], req);
+      const meta = operations[operationId];
+      const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () => resolveCaller(callers, operationId, meta, req));
       res.locals.caller = caller;
       if (caller.kind === "customer") await requirePortalSection(knex, operationId, caller);
     },
@@ -348,32 +373,31 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       throw new ResourceNotFound("No such route.");
     },
     methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
-      // The methods of the path the URL names: a concrete path (`/v1/license-keys/activate`) over
-      // the templates it also fits (`/v1/license-keys/{id}`), as the contract reads it.
-      const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(req.path));
-      const concrete = fitting.filter((op) => op.path === req.path);
-      const allowed = (concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase());
-      res.setHeader("Allow", [...new Set(allowed)].join(", "));
+      res.setHeader("Allow", allowedMethods(req.path).join(", "));
       res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
     },
   });
   for (const [operationId, handler] of Object.entries(handlers)) {
     const meta = operations[operationId as OperationId];
     api.register(operationId, async (c: OpenApiContext, _req: Request, res: Response) => {
-      const ctx: Ctx = {
-        db: knex,
-        caller: res.locals.caller,
-        get log() {
-          return res.locals.log as Logger;
-        },
-        requestId: res.locals.requestId,
-        headers: _req.headers,
-        auth,
-        publicUrl: authConfig.baseURL,
-        clientIp: _req.ip ?? null,
-      };
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
-      const result = await (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
+      const key = keyOf(_req, operationId, res.locals.caller, c.request.params);
+      const result = await runIdempotent(knex, key, res, (db, idempotency) => {
+        const ctx: Ctx = {
+          db,
+          caller: res.locals.caller,
+          get log() {
+            return res.locals.log as Logger;
+          },
+          requestId: res.locals.requestId,
+          headers: _req.headers,
+          auth,
+          publicUrl: authConfig.baseURL,
+          clientIp: _req.ip ?? null,
+          idempotency,
+        };
+        return (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
+      });
       if (validateResponses && meta.successContentType === "application/json") {
         const check = api.validateResponse(result.body, c.operation, result.status);
         if (check.errors) {
@@ -394,12 +418,20 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
   }
   api.init();
   installFastRouting(api);
+  // The methods of the path the URL names: a concrete path (`/v1/license-keys/activate`) over
+  // the templates it also fits (`/v1/license-keys/{id}`), as the contract reads it.
+  function allowedMethods(path: string): string[] {
+    const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+    const concrete = fitting.filter((op) => op.path === path);
+    return [...new Set((concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase()))];
+  }
   installFastParsing(api);
 
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.set("etag", false); // nothing here answers conditional requests; hashing every body costs
+  if (trustProxy !== undefined) app.set("trust proxy", trustProxy);
   const requestContext: RequestHandler = (req, res, next) => {
     const requestId = requestIdOf(req.header("x-request-id"));
     res.locals.requestId = requestId;
@@ -407,23 +439,22 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
     let log: Logger | undefined;
     Object.defineProperty(res.locals, "log", { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     res.setHeader("x-request-id", requestId);
-    if (logger.isLevelEnabled("info")) {
-      const started = process.hrtime.bigint();
-      res.on("finish", () => {
-        res.locals.log.info(
-          { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-          "request",
-        );
-      });
-    }
+    const started = process.hrtime.bigint();
+    const logged = logger.isLevelEnabled("info");
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      metrics.observe(req, res, ms / 1000);
+      if (logged) res.locals.log.info({ method: req.method, path: req.path, status: res.statusCode, ms }, "request");
+    });
     next();
   };
 
   const pages = express.Router();
-  pages.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  pages.use(health.routes);
+  pages.get("/metrics", metrics.route);
   pages.get("/openapi.json", (_req, res) => void res.sendFile(generatedDir + "openapi.json"));
   pages.get(["/docs", "/docs/"], (_req, res) => void res.sendFile(generatedDir + "docs/index.html"));
-  const pagePaths = new Set(["/healthz", "/healthz/", "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
+  const pagePaths = new Set([...HEALTH_PATHS, "/metrics", "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
 
   const operation: RequestHandler = async (req, res, next) => {
     try {
@@ -443,6 +474,8 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
   app.use(
     sequence([
       requestContext,
+      securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" }),
+      publicCors(allowedMethods),
       // Sign-in, sessions, organizations and members (better-auth): it reads its own bodies.
       under(AUTH_BASE_PATH, authRoutes(auth, authConfig)),
       // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).
@@ -456,7 +489,7 @@ export function createApp({ knex, auth, authConfig, tokens, validateResponses = 
       // The sandbox processor's 3-D Secure challenge, outside the contract.
       under("/v1/integrations/sandbox", sandboxRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
-      under("/v1/checkout-links/", checkoutLinkRoutes(knex)),
+      under("/v1/checkout-links/", checkoutLinkRoutes(knex, rateLimits)),
       // The hosted checkout, the customer portal and the console: built files and their page.
       uiAppRoutes(uiApps),
       // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.

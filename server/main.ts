@@ -1,5 +1,5 @@
-// Starts the HTTP API on a port and stops it gracefully: no new connections, in-flight
-// requests finish, idle keep-alive sockets close.
+// Starts the HTTP API on a port and stops it gracefully: /readyz turns 503, no new connections,
+// in-flight requests finish, idle keep-alive sockets close. server/cli/api.ts runs it as a process.
 import { createServer, STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Knex } from "knex";
@@ -8,15 +8,11 @@ import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./kit/org-tokens.js";
 import { authConfigFromEnv } from "./auth/config.js";
 import { createAuth, type BorealisAuth } from "./auth/instance.js";
-import { createTemporalClient } from "../workflows/client.js";
-import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "./orders/invoice-workflow.js";
-import { setWebhookWaker } from "./webhooks/waker.js";
-import { temporalWebhookWaker } from "../workflows/activities/webhooks.js";
-import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
+import { useTemporalAddress } from "../workflows/client.js";
+import { createHealth } from "./http/health.js";
+import { createRateLimits, type RateLimitSettings } from "./http/rate-limit.js";
 import { logger } from "./kit/logger.js";
 import type { UiApp } from "./kit/ui-apps.js";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "./benefit-grants/starter.js";
-import { setSubscriptionPoker, temporalSubscriptionPoker } from "./subscriptions/workflow-port.js";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -45,7 +41,8 @@ export interface ApiHandle {
   auth: BorealisAuth;
   /** This process's organization token verifier. */
   tokens: OrganizationTokens;
-  close(): Promise<void>;
+  /** Drains: /readyz answers 503 (for delayMs while still serving), in-flight requests finish (up to graceMs), then the server is closed. */
+  close(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
 export async function startApi(opts: {
@@ -56,21 +53,20 @@ export async function startApi(opts: {
   validateResponses?: boolean;
   /** How long a request may take to arrive whole (headers and body), and its headers alone. */
   requestTimeoutMs?: number;
+  /** Rate limit policies (the environment's unless given), and a namespace for their counters. */
+  rateLimits?: RateLimitSettings;
+  rateLimitNamespace?: string;
   headersTimeoutMs?: number;
   /** The browser apps to serve (server/ui-apps.ts unless told). */
   uiApps?: readonly UiApp[];
 }): Promise<ApiHandle> {
   // Workflows the API starts (invoices, webhook redelivery wake-ups, benefit grant jobs,
   // subscription lifecycles) go to the Temporal server this process was given, not to
-  // TEMPORAL_ADDRESS's default (`make run` starts its own Temporal on a free port).
-  if (opts.temporalAddress) {
-    const client = createTemporalClient(opts.temporalAddress);
-    client.catch((err) => logger.error({ err }, "Temporal client failed to connect")); // answered per request, not a crash
-    setInvoiceWorkflowStarter(temporalInvoiceStarter(client));
-    setWebhookWaker(temporalWebhookWaker(client, BOREALIS_TASK_QUEUE));
-    setBenefitGrantStarter(temporalBenefitGrantStarter(client));
-    setSubscriptionPoker(temporalSubscriptionPoker(client));
-  }
+  // TEMPORAL_ADDRESS's default (`make run` starts its own Temporal on a free port). The client
+  // connects on first use and again after a failed connection: Temporal may come later.
+  if (opts.temporalAddress) useTemporalAddress(opts.temporalAddress);
+  const health = createHealth(opts.knex);
+  const rateLimits = createRateLimits(opts.knex, opts.rateLimits, opts.rateLimitNamespace);
   const tokens = new OrganizationTokens(opts.knex, connectionUrl(opts.knex));
   await tokens.start();
   // Long filter lists (`id=…&id=…`, metadata filters) make long URLs: allow 256 KiB of request
@@ -100,7 +96,7 @@ export async function startApi(opts: {
   // unset), before the event loop can hand the server its first request.
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
-  const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses, uiApps: opts.uiApps });
+  const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses, uiApps: opts.uiApps, health, rateLimits });
   server.on("request", app);
   logger.info({ url }, "api listening");
   return {
@@ -108,11 +104,16 @@ export async function startApi(opts: {
     server,
     auth,
     tokens,
-    close: async () => {
+    // A drain: /readyz turns 503 at once; after delayMs (time for a load balancer to see it,
+    // still serving meanwhile) no new connections, in-flight requests finish (for up to graceMs;
+    // then their sockets are closed), idle keep-alive sockets close at once.
+    close: async (graceMs = 10_000, delayMs = 0) => {
+      health.drain();
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+        setTimeout(() => server.closeAllConnections(), graceMs).unref();
       });
       await Promise.all([auth.close(), tokens.close()]);
     },

@@ -7,6 +7,8 @@ import type { Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
+import { recoverConfirmedCheckouts } from "../server/checkouts/recover.js";
+import { deleteExpiredKeys } from "../server/kit/idempotency.js";
 import { logger } from "../server/kit/logger.js";
 import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
@@ -41,6 +43,8 @@ export interface StartWorkerOptions {
   tuning?: WorkerTuning;
   /** How often events are folded into the per-customer meter rollups (ms; 0: never). Every second unless told. */
   usageFoldEveryMs?: number;
+  /** How often confirms that died after their claim are looked for, and how old they must be (server/checkouts/recover.ts). */
+  confirmRecovery?: { everyMs?: number; olderThanMs?: number };
 }
 
 export type WorkerTuning = Pick<
@@ -58,7 +62,16 @@ export interface WorkerHandle {
   /** Stops polling, lets in-flight tasks finish, then closes both connections. */
   shutdown(): Promise<void>;
   client: Client;
+  /** Settles when the worker has stopped, for any reason: with the error it stopped on, if any. */
+  done: Promise<Error | null>;
 }
+
+/**
+ * On shutdown (SIGTERM) running activities get this long to finish before they are cancelled
+ * (their attempt then fails and Temporal retries it elsewhere); after the force time the worker
+ * gives up on a clean stop.
+ */
+const SHUTDOWN: Pick<WorkerOptions, "shutdownGraceTime" | "shutdownForceTime"> = { shutdownGraceTime: "20s", shutdownForceTime: "30s" };
 
 // Idle poll is only the backstop: the API signals the relay after it commits outbox rows.
 const DEFAULT_RELAY: Omit<OutboxRelayInput, "relayedBefore"> = { batchSize: 100, idleSleepMs: 5_000 };
@@ -100,8 +113,11 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let client: Client | undefined;
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
+  let stoppedWith: Error | null = null;
   let sweepSubscriptions: NodeJS.Timeout | undefined;
   let stopUsageFold: (() => Promise<void>) | undefined;
+  let cleanKeys: NodeJS.Timeout | undefined;
+  let recoverConfirms: NodeJS.Timeout | undefined;
   let stopOutboxListener: (() => Promise<void>) | undefined;
   // The fan-out's direct runs of first attempts (background work of this process, not tasks).
   const directDeliveries = new DirectDeliveries(opts.knex);
@@ -113,6 +129,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowsPath,
       // An option the SDK reads but no longer declares (sdk-typescript#249).
       ...({ isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>),
+      ...SHUTDOWN,
       ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
       activities: {
@@ -127,6 +144,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown
     // into an unhandled rejection.
     running = w.run().catch((err: unknown) => {
+      stoppedWith = err instanceof Error ? err : new Error(String(err));
       logger.error({ err, taskQueue, namespace }, "Temporal worker stopped with an error");
     });
 
@@ -146,6 +164,8 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     });
     sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
     stopUsageFold = startUsageFold(opts.knex, opts.usageFoldEveryMs ?? 1_000);
+    cleanKeys = startIdempotencyKeyCleanup(opts.knex);
+    recoverConfirms = startConfirmRecovery(opts.knex, opts.confirmRecovery);
     // Committed outbox rows wake the relay at once (its idle poll is the backstop).
     const relay = client.workflow.getHandle(outboxRelayWorkflowId);
     stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
@@ -157,10 +177,14 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   }
 
   let stopped: Promise<void> | undefined;
+  const w = running;
   return {
     client,
+    done: w.then(() => stoppedWith),
     shutdown: () => {
       clearInterval(sweepSubscriptions);
+      clearInterval(cleanKeys);
+      clearInterval(recoverConfirms);
       // Direct runs hand what is left to the workflows through the client: closed before it.
       return (stopped ??= (stopUsageFold?.() ?? Promise.resolve())
         .then(() => stopOutboxListener?.())
@@ -172,10 +196,10 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
 
 /**
  * The backstop for a subscription whose workflow start was lost after its change committed (the
- * API could not reach Temporal): at start-up and then every few minutes, start the workflow of
+ * API could not reach Temporal): at start-up and then every minute, start the workflow of
  * every live subscription not known to have one.
  */
-function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, everyMs = 5 * 60_000): NodeJS.Timeout {
+function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, everyMs = 60_000): NodeJS.Timeout {
   const poke = temporalSubscriptionPoker(client, taskQueue);
   const sweep = async () => {
     try {
@@ -214,6 +238,41 @@ function startUsageFold(knex: Knex, everyMs: number): () => Promise<void> {
   };
 }
 
+/** Checkouts left confirmed by a confirm that died after its claim: settled again every `everyMs`. */
+function startConfirmRecovery(knex: Knex, opts: { everyMs?: number; olderThanMs?: number } = {}): NodeJS.Timeout {
+  let running = false;
+  const recover = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await recoverConfirmedCheckouts(knex, { olderThanMs: opts.olderThanMs });
+    } catch (err) {
+      logger.warn({ err }, "confirm recovery failed; it runs again later");
+    } finally {
+      running = false;
+    }
+  };
+  void recover();
+  const timer = setInterval(() => void recover(), opts.everyMs ?? 30_000);
+  timer.unref();
+  return timer;
+}
+
+/** Expired idempotency keys (kept 24 hours) are deleted at start-up and then every hour. */
+function startIdempotencyKeyCleanup(knex: Knex, everyMs = 60 * 60_000): NodeJS.Timeout {
+  const clean = async () => {
+    try {
+      while ((await deleteExpiredKeys(knex)) > 0);
+    } catch (err) {
+      logger.warn({ err }, "expired idempotency keys not deleted; tried again later");
+    }
+  };
+  void clean();
+  const timer = setInterval(() => void clean(), everyMs);
+  timer.unref();
+  return timer;
+}
+
 async function stop(worker: Worker | undefined, running: Promise<void> | undefined, client: Client | undefined, connection: NativeConnection) {
   if (worker?.getState() === "RUNNING") worker.shutdown();
   await running;
@@ -229,7 +288,13 @@ async function stop(worker: Worker | undefined, running: Promise<void> | undefin
  */
 function installRuntimeLogger() {
   try {
-    Runtime.install({ logger: new PinoTemporalLogger() });
+    // WORKER_METRICS_ADDRESS (host:port): the SDK's own Prometheus metrics (workflow and activity
+    // task failures, schedule-to-start latency, poller and slot use) at http://<address>/metrics.
+    const metricsAddress = process.env.WORKER_METRICS_ADDRESS;
+    Runtime.install({
+      logger: new PinoTemporalLogger(),
+      ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress } } } } : {}),
+    });
   } catch (err) {
     if (!(err instanceof IllegalStateError)) throw err;
   }

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Knex } from "knex";
-import type { BorealisAuth } from "./instance.js";
+import { hashPassword, verifyPassword } from "better-auth/crypto";
 
 export const DEMO_OWNER_EMAIL = "owner@demo.example";
 
@@ -15,8 +15,8 @@ export interface DemoOwner {
   userId: string;
 }
 
-export async function seedDemoOwner(auth: BorealisAuth, knex: Knex, organizationId: string, stateFile: string): Promise<DemoOwner> {
-  const context = await auth.$context;
+/** Passwords are hashed with better-auth's own hasher (the instance sets no other), so no instance is needed. */
+export async function seedDemoOwner(knex: Knex, organizationId: string, stateFile: string): Promise<DemoOwner> {
   const kept = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { password?: string }).password : undefined;
   const password = kept ?? randomBytes(12).toString("base64url");
   const owner = await knex.transaction(async (trx) => {
@@ -27,13 +27,13 @@ export async function seedDemoOwner(auth: BorealisAuth, knex: Knex, organization
         .returning("id");
     }
     const account = await trx("accounts").where({ user_id: user.id, provider_id: "credential" }).first("id", "password");
-    const matches = account?.password ? await context.password.verify({ password, hash: account.password }) : false;
+    const matches = account?.password ? await verifyPassword({ password, hash: account.password }) : false;
     let changed = false;
     if (!account) {
-      await trx("accounts").insert({ user_id: user.id, account_id: user.id, provider_id: "credential", password: await context.password.hash(password) });
+      await trx("accounts").insert({ user_id: user.id, account_id: user.id, provider_id: "credential", password: await hashPassword(password) });
     } else if (!kept) {
       // The kept password is gone (a new data dir file): set the one printed now.
-      await trx("accounts").where({ id: account.id }).update({ password: await context.password.hash(password), updated_at: trx.fn.now() });
+      await trx("accounts").where({ id: account.id }).update({ password: await hashPassword(password), updated_at: trx.fn.now() });
     } else if (!matches) {
       changed = true; // the owner chose another password since: theirs stands
     }

@@ -7,6 +7,8 @@ import type { Client } from "@temporalio/client";
 import { temporalPort } from "../../workflows/client.js";
 import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
 import type { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
+import type { Knex } from "knex";
+import { afterCommit } from "../kit/after-commit.js";
 import { logger } from "../kit/logger.js";
 
 export type GrantAction = "grant" | "revoke" | "cycle" | "update";
@@ -55,14 +57,12 @@ export function setBenefitGrantStarter(s: BenefitGrantStarter | null): void {
   port.set(s);
 }
 
-/** Starts the jobs' workflows once `trx` commits; nothing when it rolls back. Never throws. */
-export function startAfterCommit(trx: { executionPromise: Promise<unknown> }, jobs: ScheduledJob[]): void {
+/** Starts the jobs' workflows once `trx` (and any transaction around it) commits; nothing on rollback. Never throws. */
+export function startAfterCommit(trx: Knex.Transaction, jobs: ScheduledJob[]): void {
   if (jobs.length === 0) return;
-  trx.executionPromise.then(
-    () =>
-      getBenefitGrantStarter()
-        .start(jobs)
-        .catch((err: unknown) => logger.warn({ err, jobs: jobs.map((j) => j.jobId) }, "benefit grant workflows not started; the sweep starts them")),
-    () => undefined,
+  afterCommit(trx, () =>
+    getBenefitGrantStarter()
+      .start(jobs)
+      .catch((err: unknown) => logger.warn({ err, jobs: jobs.map((j) => j.jobId) }, "benefit grant workflows not started; the sweep starts them")),
   );
 }

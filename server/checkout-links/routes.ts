@@ -1,27 +1,61 @@
-// A checkout link's url (outside the contract): each visit opens a fresh checkout session from
-// the link and redirects to its hosted checkout page. Opened by an embed script
-// (`?embed=true&embed_origin=…&theme=…`, as @polar-sh/checkout adds them), the checkout keeps the
-// parent page's origin as its embed_origin and the page its embed parameters.
-import { Router } from "express";
+// A checkout link's url (outside the contract): a visit opens a checkout session from the link
+// and redirects to its hosted checkout page. A visitor's checkout is reused: the redirect leaves
+// a cookie (HttpOnly, SameSite=Lax, scoped to this link's path, for the checkout's lifetime)
+// naming it, and the next visit from that browser goes back to it while it is open, instead of
+// writing a new checkout row each time. Clients that keep no cookies (crawlers, link previews,
+// scripts) still get one checkout per visit, bounded by the public rate limit per address.
+// Opened by an embed script (`?embed=true&embed_origin=…&theme=…`, as @polar-sh/checkout adds
+// them), the checkout keeps the parent page's origin as its embed_origin and the page its embed
+// parameters (a kept checkout is reused only for the same embed origin).
+import { Router, type Request } from "express";
 import type { Knex } from "knex";
 import { ResourceNotFound } from "../kit/errors.js";
 import { createCheckoutFromLink } from "../checkouts/service.js";
 import { checkoutUrl } from "../checkouts/models.js";
+import { effectiveStatus, findBySecret as findCheckoutBySecret } from "../checkouts/repository.js";
+import type { RateLimits } from "../http/rate-limit.js";
 import { findBySecret, loadProductIds } from "./repository.js";
 
-export function checkoutLinkRoutes(knex: Knex): Router {
+const COOKIE = "borealis_checkout";
+
+function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.header("cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return undefined;
+}
+
+export function checkoutLinkRoutes(knex: Knex, limits?: RateLimits): Router {
   const router = Router();
   router.get("/v1/checkout-links/:client_secret/redirect", async (req, res, next) => {
     try {
+      res.setHeader("Cache-Control", "no-store");
       const link = await findBySecret(knex, req.params.client_secret);
       if (!link) throw new ResourceNotFound("Checkout link not found.");
-      const productIds = (await loadProductIds(knex, [link.id])).get(link.id)!;
       const query = req.query as Record<string, unknown>;
       const embedOrigin = typeof query.embed_origin === "string" ? query.embed_origin : null;
-      const checkout = await createCheckoutFromLink(knex, link, productIds, { embedOrigin });
       const keep = new URLSearchParams();
       for (const key of ["embed", "embed_origin", "theme"]) if (typeof query[key] === "string") keep.set(key, query[key] as string);
-      res.redirect(302, checkoutUrl(checkout.client_secret) + (keep.size ? `?${keep}` : ""));
+      const embedQuery = keep.size ? `?${keep}` : "";
+      const kept = cookie(req, COOKIE);
+      const earlier = kept ? await findCheckoutBySecret(knex, kept) : undefined;
+      if (earlier && earlier.checkout_link_id === link.id && effectiveStatus(earlier) === "open" && (earlier.embed_origin ?? null) === embedOrigin) {
+        return void res.redirect(302, checkoutUrl(earlier.client_secret) + embedQuery);
+      }
+      // Only a visit that writes a checkout counts against the address's limit.
+      await limits?.publicDoor(req, res, "checkout-links:redirect");
+      const productIds = (await loadProductIds(knex, [link.id])).get(link.id)!;
+      const checkout = await createCheckoutFromLink(knex, link, productIds, { embedOrigin });
+      const maxAge = Math.max(0, Math.floor((new Date(checkout.expires_at).getTime() - Date.now()) / 1000));
+      res.cookie(COOKIE, checkout.client_secret, {
+        httpOnly: true,
+        sameSite: "lax",
+        secure: req.secure,
+        path: `/v1/checkout-links/${encodeURIComponent(req.params.client_secret)}/redirect`,
+        maxAge: maxAge * 1000,
+      });
+      res.redirect(302, checkoutUrl(checkout.client_secret) + embedQuery);
     } catch (err) {
       next(err);
     }

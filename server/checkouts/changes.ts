@@ -279,5 +279,7 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     customer_metadata: json(row.customer_metadata),
     custom_field_data: json(row.custom_field_data),
     payment_ref: row.payment_ref,
+    confirmation_token_id: row.confirmation_token_id,
+    confirmed_at: row.confirmed_at,
   };
 }

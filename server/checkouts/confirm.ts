@@ -6,6 +6,8 @@
 // customer (created or matched by email), the order, the payment, status succeeded; on a decline
 // the checkout is open again for another card (failed once it has expired), the discount
 // released and the failed payment recorded. Each attempt has its own idempotency keys.
+// With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
+// the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -13,6 +15,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { insertSession } from "../customer-sessions/repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "../customer-sessions/service.js";
 import { hashToken, randomToken, type Caller } from "../kit/auth.js";
+import type { AnswerJournal } from "../kit/idempotency.js";
 import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
@@ -23,7 +26,7 @@ import { attributeExternalEvents } from "../meters/rollups.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
-import { computeAmounts, computeFlags, discountProblem, quoteOf } from "./amounts.js";
+import { computeAmounts, computeFlags, discountProblem, quoteOf, type Amounts, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
@@ -66,8 +69,10 @@ const lockDiscount = async (trx: Knex.Transaction, id: string) =>
  * the buyer's next view shows, and so allows, the new totals) and the confirm is refused with
  * the field that moved it.
  */
-async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller) {
+async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller, journal: AnswerJournal | null): Promise<Claimed> {
   const claimed = await db.transaction(async (trx) => {
+    // First: a second request with the same key waits here, then finds the key taken (409).
+    await journal?.begin(trx);
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
     if (!row || (caller.kind === "organization" && caller.organizationId !== row.organization_id)) {
       throw new ResourceNotFound("Checkout not found.");
@@ -117,10 +122,11 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
       await trx("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
     }
     applied.row.status = "confirmed";
+    applied.row.confirmed_at = new Date();
+    applied.row.confirmation_token_id = token ?? null;
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
-    // A declined attempt recorded a failed payment: the next attempt is a new charge with keys of its own.
-    const attempt = Number((await trx("payments").where({ checkout_id: row.id }).count({ n: "*" }))[0].n) + 1;
-    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null, attempt };
+    await journal?.hold(trx, `checkout:${row.id}`);
+    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null, attempt: await attemptOf(trx, row.id) };
   });
   if (claimed.refused) throw new RequestValidationError([claimed.refused]);
   return claimed;
@@ -229,12 +235,23 @@ export interface Completion {
   processorCustomerRef?: string | null;
 }
 
+/** A completed (or awaiting) checkout, as the confirm answers it. */
+export interface Outcome {
+  row: CheckoutRow;
+  ctx: CheckoutContext;
+  customerSessionToken: string;
+}
+
+/** Work done in the outcome's own transaction before it commits (the confirm's idempotent answer). */
+export type Settle<T> = (trx: Knex.Transaction, outcome: T) => Promise<void>;
+
 export async function completeCheckout(
   db: Knex,
   checkoutId: string,
   payment: Completion | null,
   claimed?: CheckoutContext,
-): Promise<{ row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null> {
+  settle?: Settle<Outcome>,
+): Promise<Outcome | null> {
   return db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
     if (!row || row.status !== "confirmed") return null;
@@ -314,7 +331,9 @@ export async function completeCheckout(
       { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null, subscription_id: subscription?.id ?? row.subscription_id },
       ctx,
     );
-    return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    await settle?.(trx, outcome);
+    return outcome;
   });
 }
 
@@ -326,6 +345,7 @@ export async function failCheckout(
   db: Knex,
   checkoutId: string,
   decline: { paymentRef: string | null; code: string; message: string; card: CardDetails | null; processor: string },
+  settle?: Settle<void>,
 ): Promise<void> {
   await db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
@@ -346,34 +366,101 @@ export async function failCheckout(
       processorRef: decline.paymentRef,
     });
     const reopen = new Date(row.expires_at).getTime() > Date.now();
-    await saveCheckout(trx, { ...row, status: reopen ? "open" : "failed", payment_ref: null, payment_processor_metadata: {} }, ctx);
+    await saveCheckout(
+      trx,
+      reopen
+        ? { ...row, status: "open", payment_ref: null, payment_processor_metadata: {}, confirmed_at: null, confirmation_token_id: null }
+        : { ...row, status: "failed", payment_ref: decline.paymentRef },
+      ctx,
+    );
+    await settle?.(trx);
   });
 }
 
 /** 3-D Secure and the like: the checkout stays confirmed until the processor's webhook reports the outcome. */
-async function awaitAction(db: Knex, checkoutId: string, result: Extract<ConfirmResult, { status: "requires_action" }>, ctx: CheckoutContext) {
+async function awaitAction(
+  db: Knex,
+  checkoutId: string,
+  result: Extract<ConfirmResult, { status: "requires_action" }>,
+  ctx: CheckoutContext,
+  settle?: Settle<Outcome>,
+): Promise<Outcome> {
   return db.transaction(async (trx) => {
     const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow;
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
     const saved = await saveCheckout(trx, { ...row, customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }, ctx);
-    return { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    await settle?.(trx, outcome);
+    return outcome;
   });
 }
 
-export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: string, input: ConfirmInput): Promise<CheckoutPublicConfirmedOut> {
-  const claimed = await claim(db, clientSecret, input, caller);
+/** A claimed checkout: what the charge step needs. */
+export interface Claimed {
+  row: CheckoutRow;
+  ctx: CheckoutContext;
+  org: OrganizationRow;
+  amounts: Amounts;
+  flags: Flags;
+  token: string | null;
+  /** Which attempt at paying this checkout (1 + the declined ones before it): the processor's keys are per attempt. */
+  attempt: number;
+}
+
+/**
+ * The attempt a claim starts: a declined attempt recorded a failed payment and reopened the
+ * checkout, so the next one is a new charge with idempotency keys of its own.
+ */
+export async function attemptOf(db: Knex, checkoutId: string): Promise<number> {
+  return Number((await db("payments").where({ checkout_id: checkoutId }).count({ n: "*" }))[0].n) + 1;
+}
+
+/** Where the charge step's outcome is recorded besides the checkout (the request's idempotent answer). */
+export interface OutcomeRecorders {
+  /** In the transaction that completes the checkout (or leaves it waiting for 3-D Secure). */
+  done?: Settle<Outcome>;
+  /** In the transaction that fails it, with the refusal the buyer gets. */
+  refused?: (err: PaymentError) => Settle<void> | undefined;
+}
+
+export async function confirmCheckout(
+  db: Knex,
+  caller: Caller,
+  clientSecret: string,
+  input: ConfirmInput,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutPublicConfirmedOut> {
+  const claimed = await claim(db, clientSecret, input, caller, journal);
+  const answer = (o: Outcome) => toCheckoutPublicConfirmed(o.row, o.ctx, claimed.org, o.customerSessionToken);
+  // The idempotent answer, written by the transaction that writes the outcome.
+  const outcome = await pay(
+    db,
+    claimed,
+    journal ? { done: (trx, o) => journal.settle(trx, 200, answer(o)), refused: (err) => (trx) => journal.settle(trx, err.status, err.body()) } : {},
+  );
+  if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
+  return answer(outcome);
+}
+
+/**
+ * The charge step of a claimed checkout, and its outcome: completed (order, payment), failed (a
+ * decline; PaymentError thrown), or waiting for the buyer (3-D Secure). Null when the checkout
+ * was settled meanwhile by someone else (the processor's webhook, the recovery). With
+ * `recovering`, a processor that cannot be reached leaves the checkout confirmed for a later try
+ * instead of failing it.
+ */
+export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, opts: { recovering?: boolean } = {}): Promise<Outcome | null> {
   const { row, amounts, flags } = claimed;
   const processor = getProcessor();
   const key = (step: string) => `checkout:${row.id}:${step}${claimed.attempt > 1 ? `:${claimed.attempt}` : ""}`;
-
-  let outcome: { row: CheckoutRow; ctx: CheckoutContext; customerSessionToken: string } | null;
+  let outcome: Outcome | null;
   // Once the processor has taken the money, a failure must not mark the checkout failed: it stays
-  // confirmed and the processor's webhook (payment_intent.succeeded) completes it.
+  // confirmed and the processor's webhook (payment_intent.succeeded) or the recovery completes it.
   let charged = false;
   try {
     if (!flags.is_payment_form_required) {
-      outcome = await completeCheckout(db, row.id, null, claimed.ctx);
+      outcome = await completeCheckout(db, row.id, null, claimed.ctx, record.done);
     } else {
       // Everything from here until the outcome is written runs outside any transaction; the
       // checkout is confirmed, so no other confirm can start, and every call is idempotent.
@@ -384,7 +471,7 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
         charged = true;
         outcome = await completeCheckout(db, row.id, {
           processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
-        }, claimed.ctx);
+        }, claimed.ctx, record.done);
       } else {
         const result = await processor.confirmPayment({
           amount: amounts.total_amount,
@@ -397,26 +484,27 @@ export async function confirmCheckout(db: Knex, caller: Caller, clientSecret: st
         });
         charged = result.status !== "declined";
         if (result.status === "declined") {
-          await failCheckout(db, row.id, { ...result, processor: processor.name });
-          throw new PaymentError(result.message);
+          const declined = new PaymentError(result.message);
+          await failCheckout(db, row.id, { ...result, processor: processor.name }, record.refused?.(declined));
+          throw declined;
         }
         outcome =
           result.status === "succeeded"
             ? await completeCheckout(db, row.id, {
                 processor: processor.name, paymentRef: result.paymentRef, card: result.card,
                 paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
-              }, claimed.ctx)
-            : await awaitAction(db, row.id, result, claimed.ctx);
+              }, claimed.ctx, record.done)
+            : await awaitAction(db, row.id, result, claimed.ctx, record.done);
       }
     }
   } catch (err) {
-    if (err instanceof PaymentError || charged) throw err;
+    if (err instanceof PaymentError || charged || opts.recovering) throw err;
     // The processor could not be reached (or answered an error): the checkout must not stay
     // confirmed forever. Open again with its discount released, as after a decline.
     logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
-    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name });
-    throw new PaymentError("The payment could not be processed. Please try again.");
+    const failed = new PaymentError("The payment could not be processed. Please try again.");
+    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name }, record.refused?.(failed));
+    throw failed;
   }
-  if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
-  return toCheckoutPublicConfirmed(outcome.row, outcome.ctx, claimed.org, outcome.customerSessionToken);
+  return outcome;
 }

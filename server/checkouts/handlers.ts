@@ -35,6 +35,6 @@ export const checkoutHandlers: Handlers<CheckoutOps> = {
   }),
   "checkouts:client_confirm": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await confirmCheckout(ctx.db, ctx.caller, params.client_secret, body as never),
+    body: await confirmCheckout(ctx.db, ctx.caller, params.client_secret, body as never, ctx.idempotency.journal),
   }),
 };

@@ -51,6 +51,9 @@ export interface CheckoutRow {
   customer_metadata: Record<string, string | number | boolean>;
   custom_field_data: Record<string, unknown>;
   payment_ref: string | null;
+  /** Kept by the confirm's claim, so that its charge step can be run again (server/checkouts/recover.ts). */
+  confirmation_token_id: string | null;
+  confirmed_at: Date | null;
 }
 
 /** Everything a checkout's wire shape and rules need besides its row. */

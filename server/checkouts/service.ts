@@ -139,6 +139,8 @@ async function insertCheckout(
     customer_metadata: {},
     custom_field_data: {},
     payment_ref: null,
+    confirmation_token_id: null,
+    confirmed_at: null,
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };

@@ -1,10 +1,12 @@
 // What every handler receives besides its validated input: the database, the caller, a logger
-// bound to the request id, the request's headers, and better-auth.
+// bound to the request id, the request's headers, better-auth, and what the operation needs of
+// the request's Idempotency-Key.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { BorealisAuth } from "../auth/instance.js";
 import type { Caller, OrganizationCaller } from "./auth.js";
 import { Unauthorized } from "./errors.js";
+import type { IdempotencyContext } from "./idempotency.js";
 import type { Logger } from "./logger.js";
 
 export interface Ctx {
@@ -19,6 +21,8 @@ export interface Ctx {
   publicUrl: string;
   /** The client's address (Express's req.ip: the socket's, or the proxy's forwarded one when trust proxy is set). */
   clientIp: string | null;
+  /** The request's Idempotency-Key, as the operation needs it (server/http/idempotency.ts). */
+  idempotency: IdempotencyContext;
 }
 
 /** The organization caller of a merchant operation (the router authenticated it already). */

@@ -19,6 +19,9 @@ import * as usage from "./0030_usage.js";
 import * as customerPortalSettings from "./0040_customer_portal_settings.js";
 import * as customerSessionCodes from "./0041_customer_session_codes.js";
 import * as webhookFailedEvents from "./0050_webhook_failed_events.js";
+import * as idempotencyKeys from "./0060_idempotency_keys.js";
+import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
+import * as rateLimits from "./0062_rate_limits.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -41,4 +44,7 @@ export const migrations = [
   { name: "0040_customer_portal_settings", ...customerPortalSettings },
   { name: "0041_customer_session_codes", ...customerSessionCodes },
   { name: "0050_webhook_failed_events", ...webhookFailedEvents },
+  { name: "0060_idempotency_keys", ...idempotencyKeys },
+  { name: "0061_checkout_confirm_recovery", ...checkoutConfirmRecovery },
+  { name: "0062_rate_limits", ...rateLimits },
 ];

@@ -9,7 +9,7 @@ type RefundOps = "refunds:create" | "refunds:list";
 export const refundHandlers: Handlers<RefundOps> = {
   "refunds:create": async ({ body }, ctx) => ({
     status: 200,
-    body: await createRefund(ctx.db, orgCaller(ctx), body as never),
+    body: await createRefund(ctx.db, orgCaller(ctx), body as never, { requestKey: ctx.idempotency.requestKey }),
   }),
   "refunds:list": async ({ query }, ctx) => ({
     status: 200,

@@ -38,8 +38,9 @@ export async function createRefund(
   db: Knex,
   caller: OrganizationCaller,
   input: RefundCreateInput,
-  refunder: Refunder = getProcessor(),
+  opts: { refunder?: Refunder; requestKey?: string | null } = {},
 ): Promise<RefundOut> {
+  const refunder = opts.refunder ?? getProcessor();
   if (!Number.isInteger(input.amount) || input.amount < 1) {
     throw invalid(["body", "amount"], "Input should be greater than or equal to 1", "greater_than_equal", input.amount);
   }
@@ -87,7 +88,10 @@ export async function createRefund(
       .returning("*");
     await emit(trx, order.organization_id, "refund.created", toRefund(pending as RefundRow));
 
-    const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey: `refund:${id}` });
+    // With an Idempotency-Key, the processor's key comes from it: a retry after a crash between
+    // the processor's answer and our commit asks for the same refund, not a second one.
+    const idempotencyKey = opts.requestKey ? `refund:request:${opts.requestKey}` : `refund:${id}`;
+    const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey });
     const [refund] = await trx<RefundRow>("refunds")
       .where({ id })
       .update({ status: result.status, processor_ref: result.refundRef, modified_at: new Date() })

@@ -10,6 +10,7 @@ import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../../workflows/shared/task-queues.js";
 import type { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
+import { afterCommit, outside } from "../kit/after-commit.js";
 import { logger } from "../kit/logger.js";
 
 export type SubscriptionPoker = (subscriptionIds: string[]) => Promise<void>;
@@ -49,13 +50,14 @@ export async function pokeSubscriptions(db: Knex, subscriptionIds: string[]): Pr
   }
 }
 
-/** Pokes once `trx` commits (nothing when it rolls back): the caller's change is visible to the workflow. */
-export function pokeAfterCommit(db: Knex, trx: { executionPromise: Promise<unknown> }, subscriptionIds: string[]): void {
+/**
+ * Pokes once `trx` (and any transaction around it) commits, nothing when it rolls back: the
+ * caller's change is visible to the workflow.
+ */
+export function pokeAfterCommit(db: Knex, trx: Knex.Transaction, subscriptionIds: string[]): void {
   if (subscriptionIds.length === 0) return;
-  trx.executionPromise.then(
-    () => pokeSubscriptions(db, subscriptionIds),
-    () => undefined,
-  );
+  const base = outside(db);
+  afterCommit(trx, () => pokeSubscriptions(base, subscriptionIds));
 }
 
 /** The sweep's work list: live subscriptions whose workflow was never confirmed started. */

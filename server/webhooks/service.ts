@@ -16,6 +16,7 @@ import {
 import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, requeueFailedEvents, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
 import { checkWebhookUrl } from "./url.js";
 import { getWebhookWaker } from "./waker.js";
+import { afterCommit } from "../kit/after-commit.js";
 
 export interface WebhookEndpointCreateInput {
   url: string;
@@ -156,16 +157,17 @@ export async function listWebhookDeliveries(db: Knex, caller: OrganizationCaller
 
 /** Queues the event again; its endpoint's workflow delivers it with the same webhook-id. */
 export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller, id: string): Promise<null> {
-  const endpointId = await db.transaction(async (trx) => {
+  await db.transaction(async (trx) => {
     const event = await findEvent(trx, caller, id, { forUpdate: true });
     if (!event) throw notFound("Webhook event");
     if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
     await trx("webhook_events").where({ id: event.id }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
-    return event.endpoint_id;
-  });
-  // The event is durably queued now; the wake-up only saves waiting for the worker's idle sweep.
-  await getWebhookWaker()([endpointId]).catch((err: unknown) => {
-    logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+    // Once the event is durably queued; the wake-up only saves waiting for the worker's idle sweep.
+    afterCommit(trx, () =>
+      getWebhookWaker()([event.endpoint_id]).catch((err: unknown) => {
+        logger.warn({ err, endpointId: event.endpoint_id }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+      }),
+    );
   });
   return null;
 }

@@ -10,7 +10,8 @@ describe("routing", () => {
   it("answers 405 with the Allow header of the concrete path, or of the templates when there is none", async () => {
     const cases: [string, string, string][] = [
       ["OPTIONS", "/v1/license-keys/activate", "POST"],
-      ["OPTIONS", "/v1/customer-portal/license-keys/validate", "POST"],
+      // (OPTIONS on a portal or public path is a CORS preflight: test/http/security.test.ts.)
+      ["PUT", "/v1/customer-portal/license-keys/validate", "POST"],
       ["PUT", "/v1/subscriptions/export", "GET"],
       ["DELETE", "/v1/products/", "GET, POST"],
       ["PUT", "/v1/products/4b7d7b43-5d7a-4a3b-9d56-0cbbf0a3e0a1", "GET, PATCH"],

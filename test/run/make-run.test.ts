@@ -1,12 +1,13 @@
 // `make run` as a new user meets it: it starts PostgreSQL and Temporal itself, migrates, seeds the
 // demo organization, prints the API URL, the docs URL and a token that the official client can
-// use, keeps its data across restarts, and stops everything cleanly on SIGTERM. With the printed
+// use, keeps its data across restarts, and stops everything cleanly on SIGTERM; its API and worker
+// are processes of their own that come back when killed. With the printed
 // token, a new user's first walk: the catalog (a benefit, a customer, a discount), a buyer from a
 // checkout link's url to a paid order on the sandbox processor with the benefit granted by the
 // worker, a refund, a subscription bought and active; `make token` mints a scoped token for it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Polar } from "@polar-sh/sdk";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
@@ -47,7 +48,7 @@ async function startRun(port: number) {
     const [code] = await once(child, "exit");
     return { code, out };
   };
-  return { api, docs, token, signIn, ownerEmail, ownerPassword, inbox, demoCheckout, portal, stop };
+  return { api, docs, token, signIn, ownerEmail, ownerPassword, inbox, demoCheckout, portal, stop, output: () => out };
 }
 
 /** What a new user tries first with the printed token: the catalog, then money through the sandbox. */
@@ -134,6 +135,15 @@ describe("make run", () => {
     const updated = await polar.products.update({ id: created.id, productUpdate: { name: "Renamed during the run" } });
     expect(updated.name).toBe("Renamed during the run");
     await firstWalk(polar, first.api);
+    // The API and the worker are processes of their own, supervised: killed, each comes back.
+    const pids = (JSON.parse(readFileSync(path.join(dataDir, "run.json"), "utf8")) as { pids: Record<string, number> }).pids;
+    expect(Object.keys(pids).sort()).toEqual(["api", "postgres", "temporal", "worker"]);
+    process.kill(pids.api, "SIGKILL");
+    process.kill(pids.worker, "SIGKILL");
+    await expect.poll(() => fetch(`${first.api}/readyz`).then((r) => r.status, () => 0), { timeout: 60_000, interval: 250 }).toBe(200);
+    expect((await polar.products.get({ id: created.id })).name).toBe("Renamed during the run");
+    expect(first.output()).toMatch(/api exited \(signal SIGKILL\).*restarting in/);
+    expect(first.output()).toMatch(/worker exited \(signal SIGKILL\).*restarting in/);
     const readOnly = new Polar({ accessToken: makeToken({ ORG: "demo", SCOPES: "products:read" }), serverURL: first.api });
     expect((await readOnly.products.list({ limit: 100 })).result.items.map((p) => p.name)).toContain("Club");
     const denied = await readOnly.products.create({ name: "No", recurringInterval: null, prices: [{ amountType: "free" }] }).then(() => null, (e: unknown) => e);

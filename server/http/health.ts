@@ -1,0 +1,68 @@
+// Liveness and readiness for process supervisors and load balancers. `/healthz`: the process is
+// alive and its event loop answers (restart it when this fails). `/readyz`: it can serve requests
+// now: PostgreSQL answers a query and the Temporal frontend answers, each within a short bound;
+// 503 with what failed otherwise, and from the moment a drain starts (SIGTERM), so a balancer
+// stops sending before the process stops listening.
+import { Router } from "express";
+import type { Knex } from "knex";
+import { temporalReachable } from "../../workflows/client.js";
+
+export const HEALTH_PATHS = new Set(["/healthz", "/healthz/", "/readyz", "/readyz/"]);
+
+type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };
+
+async function timed(fn: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<Check> {
+  const started = Date.now();
+  const result = await fn();
+  return { ...result, ms: Date.now() - started };
+}
+
+async function databaseReachable(knex: Knex, timeoutMs: number): Promise<{ ok: true } | { ok: false; error: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      knex.raw("select 1"),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface Health {
+  routes: Router;
+  /** From now on /readyz answers 503 (the process is draining). */
+  drain(): void;
+  readiness(): Promise<{ ready: boolean; draining: boolean; checks: { database: Check; temporal: Check } }>;
+}
+
+export function createHealth(knex: Knex, opts: { timeoutMs?: number } = {}): Health {
+  const timeoutMs = opts.timeoutMs ?? 2_000;
+  let draining = false;
+  const readiness = async () => {
+    const [database, temporal] = await Promise.all([timed(() => databaseReachable(knex, timeoutMs)), timed(() => temporalReachable(timeoutMs))]);
+    return { ready: !draining && database.ok && temporal.ok, draining, checks: { database, temporal } };
+  };
+  const routes = Router();
+  routes.get(["/healthz", "/healthz/"], (_req, res) => void res.json({ status: "ok" }));
+  routes.get(["/readyz", "/readyz/"], async (_req, res, next) => {
+    try {
+      const r = await readiness();
+      res.status(r.ready ? 200 : 503).json({ status: r.ready ? "ready" : r.draining ? "draining" : "unavailable", checks: r.checks });
+    } catch (err) {
+      next(err);
+    }
+  });
+  return {
+    routes,
+    drain: () => {
+      draining = true;
+    },
+    readiness,
+  };
+}

@@ -1,0 +1,193 @@
+// Idempotency-Key on every POST, PATCH and DELETE under /v1 (Stripe's semantics; the design and
+// its crash windows are in docs/RELIABILITY.md). For a request that carries a key:
+//
+// - Most operations run their whole handler inside one transaction of this module's, with the
+//   key's advisory lock held; services' own `db.transaction(...)` calls nest in it as savepoints,
+//   and the answer is written in it before it commits: the write and its record commit together.
+//   A second request with the key while the first runs gets 409 at once and does nothing.
+// - Operations that must commit in steps (checkout confirm: claim, processor call outside any
+//   transaction, outcome) get a journal instead and write the record in their own transactions.
+//
+// A stored answer with the same request is replayed (`Idempotent-Replayed: true`); with another
+// method, path or body it is a 422. Validation failures (422) and conflicts (409) store nothing,
+// nor does an unexpected error (500): what ran is kept as it would be without a key, and a
+// retry runs again.
+import { createHash } from "node:crypto";
+import type { Request, Response } from "express";
+import type { Knex } from "knex";
+import type { Caller } from "../kit/auth.js";
+import { openedFrom } from "../kit/after-commit.js";
+import { ApiError, invalid, RequestValidationError } from "../kit/errors.js";
+import {
+  answerJournal, findKey, IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyInUse, lock, ReplayedAnswer, requestKey, requestKeyId, storeAnswer, tryLock, verdict,
+  type AnswerJournal, type IdempotencyContext, type RequestKey,
+} from "../kit/idempotency.js";
+import { logger } from "../kit/logger.js";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+
+const WRITES = new Set(["post", "patch", "delete"]);
+
+/** Operations whose service commits in steps and writes its record itself (an AnswerJournal). */
+const COMMITS_IN_STEPS = new Set(["checkouts:client_confirm"]);
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+const hash = (value: string) => createHash("sha256").update(value).digest("hex");
+
+/**
+ * Whose keys these are: the organization or customer calling; for the calls without a
+ * credential, what the caller proves to hold (a checkout's client secret, a license key).
+ * Null: the call has no caller to scope a key to, and runs without one.
+ */
+export function scopeOf(caller: Caller, params: Record<string, unknown>, body: unknown): string | null {
+  switch (caller.kind) {
+    case "organization":
+      return `organization:${caller.organizationId}`;
+    case "customer":
+      return `customer:${caller.customerId}`;
+    case "anonymous": {
+      if (typeof params.client_secret === "string") return `checkout:${hash(params.client_secret)}`;
+      const b = body as { key?: unknown; organization_id?: unknown } | null;
+      if (b && typeof b.key === "string" && typeof b.organization_id === "string") return `license_key:${hash(`${b.organization_id}\0${b.key}`)}`;
+      return null;
+    }
+  }
+}
+
+/** An answer worth replaying: the operation ran and refused (a typed 4xx), not a validation failure, conflict or crash. */
+function storable(err: unknown): err is ApiError {
+  return (
+    err instanceof ApiError &&
+    err.status < 500 &&
+    err.status !== 409 &&
+    !(err instanceof RequestValidationError) &&
+    !(err instanceof ReplayedAnswer)
+  );
+}
+
+/** Whether the transaction can still commit (no statement in it failed outside a savepoint). */
+async function healthy(trx: Knex.Transaction): Promise<boolean> {
+  try {
+    await trx.raw("select 1");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rolls back with a reason: a transaction rolled back without one counts as settled for knex
+ * (doNotRejectOnRollback), and work waiting for its commit (afterCommit) would run.
+ */
+function abandon(trx: Knex.Transaction, reason: unknown): Promise<unknown> {
+  return trx.rollback(reason instanceof Error ? reason : new Error("idempotent request rolled back")).catch(() => undefined);
+}
+
+function replay(res: Response, answer: ReplayedAnswer): Answer {
+  res.setHeader(REPLAYED_HEADER, "true");
+  if (answer.status >= 400) throw answer;
+  return { status: answer.status, body: answer.body() };
+}
+
+/** The key of this request, or null when it has none (or the operation is not a write, or there is no caller to scope it to). */
+export function keyOf(req: Request, operationId: string, caller: Caller, params: Record<string, unknown>): RequestKey | null {
+  const raw = req.header(IDEMPOTENCY_HEADER);
+  if (raw === undefined || !WRITES.has(req.method.toLowerCase())) return null;
+  // The contract declares the header (1 to 255 characters); checked here too for anything that does not.
+  if (raw.length === 0 || raw.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw invalid(["header", IDEMPOTENCY_HEADER], `String should have between 1 and ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`, "string_too_long", raw.length);
+  }
+  const scope = scopeOf(caller, params, req.body);
+  if (!scope) return null;
+  const query = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
+  return requestKey(scope, raw, operationId, { method: req.method, path: req.path, query, body: req.body });
+}
+
+/**
+ * Runs the handler once per key: the first time for real, later as a replay of its answer.
+ * `run` gets the knex to write with (a transaction of this module's when there is a key).
+ */
+export async function runIdempotent(
+  knex: Knex,
+  key: RequestKey | null,
+  res: Response,
+  run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>,
+): Promise<Answer> {
+  if (!key) return run(knex, { requestKey: null, journal: null });
+  if (COMMITS_IN_STEPS.has(key.operation)) return runInSteps(knex, key, res, run);
+
+  const trx = await knex.transaction();
+  openedFrom(trx, knex);
+  let replayed: ReplayedAnswer | null;
+  try {
+    if (!(await tryLock(trx, key))) throw new IdempotencyKeyInUse();
+    replayed = verdict(key, await findKey(trx, key));
+  } catch (err) {
+    await abandon(trx, err);
+    throw err;
+  }
+  if (replayed) {
+    await abandon(trx, replayed);
+    return replay(res, replayed);
+  }
+  let answer: Answer;
+  try {
+    answer = await run(trx, { requestKey: requestKeyId(key), journal: null });
+  } catch (err) {
+    // What the handler's own (nested) transactions released stays, as it would without a key;
+    // a typed refusal is the answer to replay.
+    try {
+      if (!(await healthy(trx))) throw err;
+      if (storable(err)) await storeAnswer(trx, key, err.status, err.body());
+      await trx.commit();
+    } catch {
+      await abandon(trx, err);
+    }
+    throw err;
+  }
+  try {
+    await storeAnswer(trx, key, answer.status, answer.status === 204 ? null : answer.body);
+    await trx.commit();
+  } catch (err) {
+    await abandon(trx, err);
+    throw err;
+  }
+  return answer;
+}
+
+async function runInSteps(knex: Knex, key: RequestKey, res: Response, run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>): Promise<Answer> {
+  const replayed = verdict(key, await findKey(knex, key));
+  if (replayed) return replay(res, replayed);
+  const journal = answerJournal(key);
+  let answer: Answer;
+  try {
+    answer = await run(knex, { requestKey: requestKeyId(key), journal });
+  } catch (err) {
+    if (storable(err) && journal.state !== "settled") await settleAlone(knex, key, journal, err.status, err.body());
+    throw err;
+  }
+  if (journal.state !== "settled") await settleAlone(knex, key, journal, answer.status, answer.status === 204 ? null : answer.body);
+  return answer;
+}
+
+/**
+ * The answer of a stepwise operation that ended without writing it in a transaction of its own
+ * (it refused before its first write, or after it in a way that wrote nothing more).
+ */
+async function settleAlone(knex: Knex, key: RequestKey, journal: AnswerJournal, status: number, body: unknown): Promise<void> {
+  try {
+    await knex.transaction(async (trx) => {
+      await lock(trx, key);
+      const row = await findKey(trx, key, { forUpdate: true });
+      // Ours to answer: the row this request holds, or no row when it never took the key.
+      if (row ? row.status === null && journal.state === "held" : journal.state === "free") await journal.settle(trx, status, body);
+    });
+  } catch (err) {
+    logger.error({ err, operation: key.operation }, "could not store an idempotent answer");
+  }
+}

@@ -1,0 +1,103 @@
+// Prometheus metrics at GET /metrics (prom-client), for operators. Per API process:
+//   borealis_http_requests_total{operation,method,status}, borealis_http_request_duration_seconds
+//   (histogram, same labels), the database pool (used, free, waiting: saturation), and the
+//   process's own (CPU, memory, event loop lag).
+// Read from the database at scrape time, so any one API tells the platform's state:
+//   webhook delivery lag (the oldest pending event's age) and backlog, failed deliveries in the
+//   last hour, renewals due (past their period end) vs done (renewal orders in the last hour),
+//   benefit grant jobs pending and failed, confirms awaiting recovery.
+// The worker's workflow and activity failures come from the Temporal SDK's own Prometheus
+// exporter (WORKER_METRICS_ADDRESS, workflows/worker.ts). METRICS_TOKEN, when set, is asked for
+// as a bearer token.
+import type { Request, RequestHandler, Response } from "express";
+import type { Knex } from "knex";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { logger } from "../kit/logger.js";
+
+export interface Metrics {
+  /** Counts a finished request (called from the request's `finish`). */
+  observe(req: Request, res: Response, seconds: number): void;
+  route: RequestHandler;
+}
+
+export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "borealis_" });
+  const labels = ["operation", "method", "status"] as const;
+  const requests = new Counter({ name: "borealis_http_requests_total", help: "HTTP requests answered, by operation and status", labelNames: labels, registers: [registry] });
+  const duration = new Histogram({
+    name: "borealis_http_request_duration_seconds",
+    help: "HTTP request latency, by operation and status",
+    labelNames: labels,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  type Pool = { numUsed(): number; numFree(): number; numPendingAcquires(): number; max: number };
+  const pool = () => (knex.client as { pool?: Pool }).pool;
+  new Gauge({
+    name: "borealis_db_pool_connections",
+    help: "Database pool connections by state (used, free, waiting for one, max)",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const p = pool();
+      if (!p) return;
+      this.set({ state: "used" }, p.numUsed());
+      this.set({ state: "free" }, p.numFree());
+      this.set({ state: "waiting" }, p.numPendingAcquires());
+      this.set({ state: "max" }, p.max);
+    },
+  });
+  const fromDb = (name: string, help: string, sql: string) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        try {
+          const { rows } = await knex.raw(sql);
+          this.set(Number(rows[0]?.v ?? 0));
+        } catch (err) {
+          logger.warn({ err, metric: name }, "metric not read");
+        }
+      },
+    });
+  fromDb("borealis_webhook_events_pending", "Webhook events not delivered yet", "select count(*) as v from webhook_events where pending");
+  fromDb(
+    "borealis_webhook_delivery_lag_seconds",
+    "Age of the oldest webhook event not delivered yet",
+    "select coalesce(extract(epoch from now() - min(created_at)), 0) as v from webhook_events where pending",
+  );
+  fromDb("borealis_webhook_deliveries_failed_last_hour", "Webhook delivery attempts that failed in the last hour", "select count(*) as v from webhook_deliveries where not succeeded and created_at > now() - interval '1 hour'");
+  fromDb(
+    "borealis_renewals_due",
+    "Live subscriptions past their period end, not renewed yet",
+    "select count(*) as v from subscriptions where status in ('active', 'trialing', 'past_due') and test_clock_id is null and current_period_end < now()",
+  );
+  fromDb("borealis_renewals_done_last_hour", "Renewal orders written in the last hour", "select count(*) as v from orders where billing_reason = 'subscription_cycle' and created_at > now() - interval '1 hour'");
+  fromDb("borealis_benefit_grant_jobs_pending", "Benefit grant jobs not done yet", "select count(*) as v from benefit_grant_jobs where done_at is null");
+  fromDb("borealis_benefit_grant_jobs_failed_last_hour", "Benefit grant jobs that ended failed in the last hour", "select count(*) as v from benefit_grant_jobs where outcome = 'failed' and done_at > now() - interval '1 hour'");
+  fromDb("borealis_checkouts_awaiting_recovery", "Checkouts confirmed more than 2 minutes ago with no outcome", "select count(*) as v from checkouts where status = 'confirmed' and confirmed_at < now() - interval '2 minutes'");
+  fromDb("borealis_outbox_unpublished", "Outbox rows not relayed to webhooks yet", "select count(*) as v from outbox where published_at is null");
+
+  return {
+    observe(req, res, seconds) {
+      const operation = (res.locals.operation as { operationId?: string } | undefined)?.operationId ?? (req.path === "/metrics" ? "metrics" : "other");
+      const l = { operation, method: req.method, status: String(res.statusCode) };
+      requests.inc(l);
+      duration.observe(l, seconds);
+    },
+    route: async (req, res, next) => {
+      try {
+        if (opts.token && req.header("authorization") !== `Bearer ${opts.token}`) {
+          res.status(401).json({ error: "Unauthorized", detail: "The metrics token is missing or wrong." });
+          return;
+        }
+        res.setHeader("Content-Type", registry.contentType);
+        res.end(await registry.metrics());
+      } catch (err) {
+        next(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,201 @@
+// Rate limits, shared by every API process: counters live in PostgreSQL (table rate_limits,
+// rate-limiter-flexible's store), so two APIs behind one balancer count together. When the
+// database cannot be reached a process counts in memory alone (the library's insurance limiter):
+// an outage never turns into 429s.
+//
+// Policies (RATE_LIMIT_<NAME>="<points>/<seconds>", "off" to turn one off; docs/RELIABILITY.md):
+//   public        anonymous calls to a public door, per client IP and door: checkout by client
+//                 secret, license key validate / activate / deactivate, the storefront lookup,
+//                 checkout links' redirect                                     default 120/60
+//   auth_failure  requests with a wrong or expired token, per client IP; past it, every request
+//                 from that IP with a token is refused until the window ends      default 20/60
+//   token         a merchant access token's calls                             default 1200/60
+//   customer      a customer session's portal calls                            default 600/60
+// Other parts (sign-in, the portal's email codes) take a limiter with `rateLimiter(name, ...)` and
+// call `consumeRateLimit`.
+//
+// Every limited answer carries `RateLimit-Policy` and `RateLimit` (the IETF draft's fields:
+// limit, remaining, reset); a refusal is 429 `{"error": "TooManyRequests", "detail": ...}` with
+// `Retry-After` in seconds.
+import type { Request, Response } from "express";
+import type { Knex } from "knex";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { ApiError } from "../kit/errors.js";
+import { logger } from "../kit/logger.js";
+
+export interface RatePolicy {
+  points: number;
+  durationSeconds: number;
+}
+
+export type RateLimitSettings = Record<string, RatePolicy | null>;
+
+const DEFAULTS: Record<string, RatePolicy> = {
+  public: { points: 120, durationSeconds: 60 },
+  auth_failure: { points: 20, durationSeconds: 60 },
+  token: { points: 1200, durationSeconds: 60 },
+  customer: { points: 600, durationSeconds: 60 },
+};
+
+/** Every policy off (benchmarks, fuzzing: they measure or explore, they are not clients to limit). */
+export const NO_RATE_LIMITS: RateLimitSettings = Object.fromEntries(Object.keys(DEFAULTS).map((name) => [name, null]));
+
+/** The policies from the environment (RATE_LIMIT_PUBLIC="120/60", RATE_LIMIT_TOKEN=off, ...). */
+export function rateLimitSettings(env: NodeJS.ProcessEnv = process.env): RateLimitSettings {
+  const out: RateLimitSettings = {};
+  for (const [name, fallback] of Object.entries(DEFAULTS)) {
+    const raw = env[`RATE_LIMIT_${name.toUpperCase()}`];
+    if (raw === undefined || raw === "") out[name] = fallback;
+    else if (raw === "off") out[name] = null;
+    else {
+      const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+      if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`RATE_LIMIT_${name.toUpperCase()} must be "<points>/<seconds>" or "off", got "${raw}"`);
+      out[name] = { points: Number(m[1]), durationSeconds: Number(m[2]) };
+    }
+  }
+  return out;
+}
+
+/** 429: too many requests; Retry-After says when to come back. */
+export class TooManyRequests extends ApiError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, "TooManyRequests", `Too many requests; retry in ${retryAfterSeconds} s.`);
+  }
+}
+
+export interface RateLimiter {
+  readonly name: string;
+  readonly policy: RatePolicy;
+  /** Counts one request of `subject`; throws TooManyRequests past the limit. */
+  consume(subject: string, res?: Response): Promise<void>;
+  /** Whether `subject` is over the limit now (counts nothing). */
+  blocked(subject: string, res?: Response): Promise<boolean>;
+  /** Counts one request without refusing it (failures that make the limit). */
+  penalize(subject: string): Promise<void>;
+}
+
+function setHeaders(res: Response | undefined, policy: RatePolicy, state: RateLimiterRes): void {
+  if (!res || res.headersSent) return;
+  const reset = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
+  res.setHeader("RateLimit-Policy", `${policy.points};w=${policy.durationSeconds}`);
+  res.setHeader("RateLimit", `limit=${policy.points}, remaining=${Math.max(0, state.remainingPoints)}, reset=${reset}`);
+}
+
+/** A limiter over the shared table (a different `name` counts apart). */
+export function rateLimiter(knex: Knex, name: string, policy: RatePolicy): RateLimiter {
+  const opts = { keyPrefix: name, points: policy.points, duration: policy.durationSeconds };
+  const store = new RateLimiterPostgres({
+    ...opts,
+    storeClient: knex,
+    storeType: "knex",
+    tableName: "rate_limits",
+    tableCreated: true,
+    // Once over the limit, a key is refused from memory until its window ends: a flood costs no queries.
+    inMemoryBlockOnConsumed: policy.points,
+    insuranceLimiter: new RateLimiterMemory(opts),
+  });
+  const refusal = (state: RateLimiterRes) => new TooManyRequests(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
+  return {
+    name,
+    policy,
+    async consume(subject, res) {
+      try {
+        setHeaders(res, policy, await store.consume(subject));
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) {
+          logger.warn({ err, limiter: name }, "rate limiter unavailable; the request is let through");
+          return;
+        }
+        setHeaders(res, policy, err);
+        const refused = refusal(err);
+        res?.setHeader("Retry-After", String(refused.retryAfterSeconds));
+        throw refused;
+      }
+    },
+    async blocked(subject, res) {
+      try {
+        const state = await store.get(subject);
+        if (!state || state.consumedPoints <= policy.points) return false;
+        setHeaders(res, policy, state);
+        res?.setHeader("Retry-After", String(refusal(state).retryAfterSeconds));
+        return true;
+      } catch (err) {
+        logger.warn({ err, limiter: name }, "rate limiter unavailable; the request is let through");
+        return false;
+      }
+    },
+    async penalize(subject) {
+      try {
+        await store.penalty(subject, 1);
+      } catch (err) {
+        logger.warn({ err, limiter: name }, "rate limiter unavailable");
+      }
+    },
+  };
+}
+
+/** The client's address: the socket's, or the first hop's when TRUST_PROXY tells Express to trust a proxy. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+export interface RateLimits {
+  /** An anonymous call to a public door. */
+  publicDoor(req: Request, res: Response, door: string): Promise<void>;
+  /** Before authenticating: refused while this IP is over its failures. */
+  beforeAuthentication(req: Request, res: Response): Promise<void>;
+  /** A wrong token from this IP. */
+  authenticationFailed(req: Request): Promise<void>;
+  /** An authenticated caller's call. */
+  caller(kind: "token" | "customer", subject: string, res: Response): Promise<void>;
+}
+
+/**
+ * The API's limits, from `settings` (rateLimitSettings() unless given). `namespace` keeps apart
+ * the counters of APIs that must not count together (tests on one database).
+ */
+export function createRateLimits(knex: Knex, settings: RateLimitSettings = rateLimitSettings(), namespace = ""): RateLimits {
+  const make = (name: string) => (settings[name] ? rateLimiter(knex, `${namespace}${name}`, settings[name]!) : null);
+  const publicLimiter = make("public");
+  const failures = make("auth_failure");
+  const token = make("token");
+  const customer = make("customer");
+  return {
+    publicDoor: async (req, res, door) => publicLimiter?.consume(`${door}:${clientIp(req)}`, res),
+    beforeAuthentication: async (req, res) => {
+      if (failures && (await failures.blocked(clientIp(req), res))) {
+        throw new TooManyRequests(Number(res.getHeader("Retry-After") ?? failures.policy.durationSeconds));
+      }
+    },
+    authenticationFailed: async (req) => failures?.penalize(clientIp(req)),
+    caller: async (kind, subject, res) => (kind === "token" ? token : customer)?.consume(subject, res),
+  };
+}
+
+/**
+ * Authentication under the limits: an IP over its token failures is refused first; a wrong token
+ * counts as a failure; then the caller's own limit (token or customer session), or the door's for
+ * an anonymous call.
+ */
+export async function limitedAuthentication<C extends { kind: string; tokenId?: string; customerId?: string }>(
+  limits: RateLimits,
+  operationId: string,
+  meta: { security: string },
+  req: Request,
+  res: Response,
+  authenticate: () => Promise<C>,
+): Promise<C> {
+  const presented = req.header("authorization") !== undefined;
+  if (presented) await limits.beforeAuthentication(req, res);
+  let caller: C;
+  try {
+    caller = await authenticate();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && presented) await limits.authenticationFailed(req);
+    throw err;
+  }
+  if (caller.kind === "organization" && caller.tokenId) await limits.caller("token", caller.tokenId, res);
+  else if (caller.kind === "customer" && caller.customerId) await limits.caller("customer", caller.customerId, res);
+  else if (meta.security !== "access_token" && meta.security !== "customer_session") await limits.publicDoor(req, res, operationId);
+  return caller;
+}

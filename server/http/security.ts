@@ -1,0 +1,100 @@
+// Security headers and CORS for everything the API serves.
+//
+// - helmet on every answer: nosniff, no referrer, HSTS, a Content-Security-Policy that allows our
+//   own assets only (the API docs page's inline scripts by their hashes), and no framing at all
+//   (`frame-ancestors 'none'`). The hosted checkout page, when served, may be framed by the origin
+//   its checkout's `embed_origin` names, and only by it: `frameableBy(res, origin)`.
+// - `Cache-Control: no-store` on every /v1 answer: they carry customers, tokens and secrets
+//   (customer sessions, confirmed checkouts, webhook secrets, license keys) that no cache may keep.
+// - CORS: the public and customer-portal calls (checkout by client secret, the portal) may be
+//   called from any origin, without credentials (cookies are never sent; the bearer token is the
+//   credential); a preflight OPTIONS is answered there. The merchant API answers no CORS: an
+//   organization token does not belong in a browser on someone else's page.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { RequestHandler, Response } from "express";
+import helmet from "helmet";
+
+/** Paths any origin may call, without credentials. */
+const CORS_PREFIXES = ["/v1/customer-portal/", "/v1/checkouts/client/"];
+const CORS_ALLOW_HEADERS = "authorization, content-type, idempotency-key, x-request-id";
+const CORS_EXPOSE_HEADERS = "ratelimit, ratelimit-policy, retry-after, idempotent-replayed, x-request-id";
+
+/** The SHA-256 CSP sources of a page's inline scripts. */
+function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash("sha256").update(m[1], "utf8").digest("base64")}'`);
+}
+
+export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler {
+  let docsScripts: string[] = [];
+  try {
+    docsScripts = inlineScriptHashes(readFileSync(opts.docsHtmlPath, "utf8"));
+  } catch {
+    /* no docs page: nothing to allow */
+  }
+  const base = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...docsScripts],
+        // Redoc (the docs page) styles itself inline.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'", "data:"],
+        workerSrc: ["'self'", "blob:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // frame-ancestors says it; X-Frame-Options could not name one origin for the checkout.
+    frameguard: false,
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    referrerPolicy: { policy: "no-referrer" },
+  });
+  return (req, res, next) =>
+    base(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (req.path.startsWith("/v1/")) res.setHeader("Cache-Control", "no-store");
+      next();
+    });
+}
+
+/** Lets the page being answered be framed by `origin` alone (the hosted checkout, by its embed_origin). */
+export function frameableBy(res: Response, origin: string | null): void {
+  const csp = String(res.getHeader("Content-Security-Policy") ?? "");
+  const ancestors = origin ? `frame-ancestors ${origin}` : "frame-ancestors 'none'";
+  res.setHeader("Content-Security-Policy", csp.includes("frame-ancestors") ? csp.replace(/frame-ancestors [^;]*/, ancestors) : `${csp};${ancestors}`);
+}
+
+/**
+ * CORS on the public and portal calls: any origin, no credentials; a preflight is answered 204
+ * with the methods `methodsOf(path)` gives (the contract's for that path).
+ */
+export function publicCors(methodsOf: (path: string) => string[]): RequestHandler {
+  return (req, res, next) => {
+    if (!CORS_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+    res.setHeader("Vary", "Origin");
+    if (req.method !== "OPTIONS") return next();
+    const methods = methodsOf(req.path);
+    if (methods.length === 0) return next();
+    res.setHeader("Access-Control-Allow-Methods", methods.join(", "));
+    res.setHeader("Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+    res.setHeader("Access-Control-Max-Age", "600");
+    res.status(204).end();
+  };
+}
+
+/** TRUST_PROXY: a hop count ("1"), "true", or addresses / subnets (Express's `trust proxy`); unset: the socket's address is the client's. */
+export function trustProxySetting(env: NodeJS.ProcessEnv = process.env): boolean | number | string | undefined {
+  const v = env.TRUST_PROXY;
+  if (v === undefined || v === "") return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
+  if (v === "true" || v === "false") return v === "true";
+  return v;
+}

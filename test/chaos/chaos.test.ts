@@ -1,0 +1,43 @@
+// The short form of `make chaos` (scripts/chaos.ts): two APIs and two workers on one supervised
+// PostgreSQL and Temporal, the races first (16 confirms of one checkout make one order; 3
+// redemptions of a discount among 10 buyers; webhooks delivered exactly once), then 35 s of
+// checkouts, confirms, refunds and test-clock renewals while an API, a worker, Temporal and
+// PostgreSQL are each killed with SIGKILL at least once; then the books must balance.
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { printReport, runChaos } from "../../scripts/chaos.js";
+import { DATA_DIR } from "../../scripts/services.js";
+
+const dataDir = path.join(DATA_DIR, `chaos-test-${process.pid}`);
+
+describe("chaos (short form of make chaos)", () => {
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("keeps the books under kill -9 of every process, on 2 APIs and 2 workers", async () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const report = await runChaos({
+      durationMs: 35_000,
+      killEveryMs: [4_000, 7_000],
+      apis: 2,
+      workers: 2,
+      buyers: 3,
+      clocks: 2,
+      dataDir,
+      seed: 20,
+      log,
+    });
+    printReport(report, log);
+    const output = lines.join("\n");
+    expect(report.problems, output).toEqual([]);
+    const killed = new Set(report.kills.map((k) => k.victim.replace(/-\d+$/, "")));
+    expect([...killed].sort(), output).toEqual(["api", "postgres", "temporal", "worker"]);
+    for (const k of report.kills) expect(report.restarts[k.victim], output).toBeGreaterThan(0);
+    expect(report.counts["race: confirms answered 200 of 16"]).toBe(1);
+    expect(report.counts["race: discount redemptions"]).toBe(3);
+    expect(report.counts["calm: duplicate deliveries"]).toBe(0);
+    expect(report.counts["checkouts succeeded"]).toBeGreaterThan(10);
+    expect(report.counts["renewal orders"]).toBeGreaterThan(0);
+  }, 600_000);
+});

@@ -1,0 +1,110 @@
+// Recovery of a confirm that died between its claim and its outcome (server/checkouts/recover.ts):
+// the processor call of a confirm never returns (as if the API was killed during it, after the
+// sandbox had charged); the checkout is left confirmed and its Idempotency-Key held. The worker's
+// recovery runs the charge step again with the same processor key: the sandbox answers the charge
+// it made, one order and one payment are written, the key is released. A checkout waiting for
+// 3-D Secure is left alone, and so is one confirmed a moment ago.
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { recoverConfirmedCheckouts } from "../../server/checkouts/recover.js";
+import { setProcessor } from "../../server/processors/index.js";
+import type { ConfirmPaymentInput, PaymentProcessor } from "../../server/processors/processor.js";
+import { SandboxProcessor } from "../../server/processors/sandbox.js";
+import { useTestApi } from "../helpers/api.js";
+import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+
+const api = useTestApi();
+
+/** The sandbox, but a confirm's answer never comes back once the charge is made (a process killed mid-call). */
+function dyingAfterCharge(sandbox: SandboxProcessor): PaymentProcessor {
+  return Object.assign(Object.create(sandbox) as SandboxProcessor, {
+    confirmPayment: async (input: ConfirmPaymentInput) => {
+      await sandbox.confirmPayment(input);
+      return new Promise<never>(() => undefined);
+    },
+  });
+}
+
+describe("confirm recovery", () => {
+  let polar: Polar;
+  let orgId: string;
+  let product: { id: string };
+  const sandbox = new SandboxProcessor({ ledgerDir: null });
+
+  beforeAll(async () => {
+    const made = await orgWithToken(api.knex);
+    orgId = made.org.id;
+    polar = api.client(made.token);
+    product = (await createCheckoutProduct(api.knex, orgId, { name: "Recovered" })).product;
+  });
+  afterEach(() => setProcessor(null));
+
+  const confirmInBackground = (secret: string, token: string, key: string) => {
+    const aborted = new AbortController();
+    void fetch(`${api.url}/v1/checkouts/client/${secret}/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify({ customer_email: "lost@example.com", customer_billing_address: { country: "FR" }, confirmation_token_id: token }),
+      signal: aborted.signal,
+    }).catch(() => undefined);
+    return aborted;
+  };
+  const statusOf = async (id: string) => (await api.knex("checkouts").where({ id }).first()).status as string;
+
+  it("settles a checkout whose confirm died after the charge: one order, one payment, the key released", async () => {
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    setProcessor(dyingAfterCharge(sandbox));
+    const key = randomUUID();
+    const request = confirmInBackground(checkout.clientSecret, "tok_sandbox_success", key);
+    try {
+      await expect.poll(() => statusOf(checkout.id), { timeout: 10_000 }).toBe("confirmed");
+      const held = await api.knex("idempotency_keys").where({ subject: `checkout:${checkout.id}` });
+      expect(held).toMatchObject([{ status: null }]);
+      // Too young: a confirm may still be running.
+      setProcessor(sandbox);
+      expect(await recoverConfirmedCheckouts(api.knex)).toBe(0);
+      expect(await statusOf(checkout.id)).toBe("confirmed");
+
+      expect(await recoverConfirmedCheckouts(api.knex, { olderThanMs: 0 })).toBeGreaterThanOrEqual(1);
+      expect(await statusOf(checkout.id)).toBe("succeeded");
+      const orders = await api.knex("orders").where({ checkout_id: checkout.id });
+      expect(orders).toMatchObject([{ status: "paid" }]);
+      const payments = await api.knex("payments").where({ checkout_id: checkout.id });
+      expect(payments).toHaveLength(1);
+      // The sandbox answered the charge it had made: the same payment intent, not a second one.
+      const first = await sandbox.confirmPayment({ amount: 2500, currency: "usd", confirmationToken: "tok_sandbox_success", customerRef: null, setupFutureUsage: false, idempotencyKey: `checkout:${checkout.id}:confirm`, metadata: {} });
+      expect(first).toMatchObject({ status: "succeeded", paymentRef: payments[0].processor_ref });
+      expect(await api.knex("idempotency_keys").where({ subject: `checkout:${checkout.id}` })).toHaveLength(0);
+      // Settled once: a second pass finds nothing of it.
+      await recoverConfirmedCheckouts(api.knex, { olderThanMs: 0 });
+      expect(await api.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(1);
+    } finally {
+      request.abort();
+    }
+  });
+
+  it("fails a declined one, and leaves one waiting for 3-D Secure to the processor's webhook", async () => {
+    const declined = await polar.checkouts.create({ products: [product.id] });
+    setProcessor(dyingAfterCharge(sandbox));
+    const a = confirmInBackground(declined.clientSecret, "tok_sandbox_decline", randomUUID());
+    try {
+      await expect.poll(() => statusOf(declined.id), { timeout: 10_000 }).toBe("confirmed");
+      setProcessor(sandbox);
+      const waiting = await polar.checkouts.create({ products: [product.id] });
+      const b = await fetch(`${api.url}/v1/checkouts/client/${waiting.clientSecret}/confirm`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customer_email: "3ds@example.com", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_requires_action" }),
+      });
+      expect(b.status).toBe(200);
+      await recoverConfirmedCheckouts(api.knex, { olderThanMs: 0 });
+      expect(await statusOf(declined.id)).toBe("failed");
+      expect(await api.knex("payments").where({ checkout_id: declined.id, status: "failed" })).toHaveLength(1);
+      expect(await statusOf(waiting.id)).toBe("confirmed");
+      expect(await api.knex("orders").where({ checkout_id: waiting.id })).toHaveLength(0);
+    } finally {
+      a.abort();
+    }
+  });
+});
