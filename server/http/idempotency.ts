@@ -50,6 +50,8 @@ export function scopeOf(caller: Caller, params: Record<string, unknown>, body: u
       return `organization:${caller.organizationId}`;
     case "customer":
       return `customer:${caller.customerId}`;
+    case "user":
+      return `user:${caller.userId}`;
     case "anonymous": {
       if (typeof params.client_secret === "string") return `checkout:${hash(params.client_secret)}`;
       const b = body as { key?: unknown; organization_id?: unknown } | null;

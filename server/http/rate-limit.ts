@@ -1,4 +1,4 @@
-// Rate limits, shared by every API process: counters live in PostgreSQL (table rate_limits,
+// Rate limits, shared by every API process: counters live in PostgreSQL (table api_rate_limits,
 // rate-limiter-flexible's store), so two APIs behind one balancer count together. When the
 // database cannot be reached a process counts in memory alone (the library's insurance limiter):
 // an outage never turns into 429s.
@@ -88,7 +88,7 @@ export function rateLimiter(knex: Knex, name: string, policy: RatePolicy): RateL
     ...opts,
     storeClient: knex,
     storeType: "knex",
-    tableName: "rate_limits",
+    tableName: "api_rate_limits",
     tableCreated: true,
     // Once over the limit, a key is refused from memory until its window ends: a flood costs no queries.
     inMemoryBlockOnConsumed: policy.points,
