@@ -1,27 +1,36 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- walks the JSON contract generically */
 // Tenant isolation and permissions, walked over EVERY operation of the contract (generated/
-// openapi.json; the ones in server/not-built.ts aside). Each built operation gets the checks its
-// security and shape call for, with a request built from its own schemas:
+// openapi.json). Each operation gets the checks its security and shape call for, with a request
+// built from its own schemas:
 //
 // - merchant operations with ids in the path: organization B's token on organization A's ids → 404,
 //   and nothing of A's in the answer;
 // - merchant operations that take `organization_id` (a filter, or a body field): B's token with A's
 //   organization id → nothing of A's (an empty list, or a refusal), nothing created in A;
 // - customer portal operations: customer A1's session on customer A2's orders, subscriptions,
-//   grants, license keys and payment methods → 404; A1's lists show nothing of A2's;
+//   grants, license keys, meters and payment methods → 404; A1's lists show nothing of A2's;
 // - every merchant operation with scopes, called with a token holding none of them → 403;
-// - the public operations (client secret, license key, storefront) are each classified below.
+// - the public operations (client secret, license key, storefront, email-code sign-in) are each
+//   classified below, with a check of their own;
+// - the user operations (organizations:create, oauth2:authorize): refused to organizations' tokens;
+//   a user of organization B sees nothing of A's;
+// - the client-credential operations (OAuth2 token, revoke, introspect): client B can neither
+//   refresh, read nor revoke the tokens A's owner granted client A.
 //
 // An operation that falls in no class, or whose path names a resource this file has no fixture
 // for, fails the test: a new operation is covered, or the test says what to add.
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { get as httpGet } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { foldUsage } from "../../server/meters/fold.js";
 import { useTestApi } from "../helpers/api.js";
+import { ownerWithOrganization, type Browser } from "../helpers/auth.js";
+import { latestMail, mailsTo } from "../helpers/mailpit.js";
 import {
-  createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createFile, createLicenseKey,
-  createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createWebhookEndpoint,
+  createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createEvent, createFile,
+  createLicenseKey, createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createWebhookEndpoint,
 } from "../fixtures/factories.js";
 import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
 
@@ -103,13 +112,19 @@ interface Fixtures {
   scopeless: string;
   /** path resource → A's id; customer-portal resources are customer A2's. */
   ids: Record<string, string>;
+  /** Required query parameters that name a record of A (a sample would be refused before the ids are looked at). */
+  query: Record<string, string>;
   activationId: string;
   externalId: string;
   sessionA1: string;
   sessionA2: string;
   marker: string;
   markerA2: string;
+  emailA2: string;
   licenseKey: string;
+  /** Signed-in owners: A's of organization A (active), B's of organization B (active). */
+  ownerA: Browser;
+  ownerB: Browser;
 }
 
 /** The id a path parameter names, for organization A (or customer A2 in the portal). */
@@ -128,7 +143,7 @@ function requestOf(f: Fixtures, op: Op, opts: { organizationId?: string } = {}) 
   const query = new URLSearchParams();
   for (const p of op.params.filter((x) => x.in === "query")) {
     if (p.name === "organization_id" && opts.organizationId) query.append(p.name, opts.organizationId);
-    else if (p.required) query.append(p.name, String(sample(p.schema)));
+    else if (p.required) query.append(p.name, f.query[p.name] ?? String(sample(p.schema)));
   }
   let body = op.body ? (sample(op.body) as Record<string, unknown>) : undefined;
   if (body && opts.organizationId && typeof body === "object" && "organization_id" in (spec.components.schemas[op.body.$ref?.slice(REF.length)]?.properties ?? {})) {
@@ -160,12 +175,101 @@ const PUBLIC: Record<string, string> = {
   "customer_portal:license_keys:activate": "the license key is the credential, scoped by organization_id",
   "customer_portal:license_keys:deactivate": "the license key is the credential, scoped by organization_id",
   "customer_portal:organizations:get": "a storefront: the organization's public profile and products",
+  "customer_portal:customer_session:request": "mails a sign-in code to the organization's customer with that email, if any",
+  "customer_portal:customer_session:authenticate": "the emailed code is the credential",
 };
+
+/** Operations an OAuth2 client authenticates inside the handler (its client id and secret): walked by their own test. */
+const CLIENT_CREDENTIALS: Record<string, string> = {
+  "oauth2:request_token": "exchanges the client's own codes and refresh tokens",
+  "oauth2:revoke_token": "revokes the client's own tokens",
+  "oauth2:introspect_token": "describes the client's own tokens",
+};
+
+/** Done by a signed-in user, never with an organization's token (server/auth/callers.ts): walked by their own test. */
+const USER_OPS: Record<string, string> = {
+  "organizations:create": "creates an organization the signed-in user owns",
+  "oauth2:authorize": "describes an authorization request to the signed-in user, for the organizations they belong to",
+};
+
+const REDIRECT = "https://client.example/callback";
+
+/** An OAuth2 client registered by a signed-in owner (for the owner's active organization). */
+async function registerClient(owner: Browser): Promise<{ client_id: string; client_secret: string }> {
+  const res = await owner.fetch(`${api.url}/v1/oauth2/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Isolation client",
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "client_secret_post",
+      grant_types: ["authorization_code", "refresh_token"],
+    }),
+  });
+  const body = (await res.json()) as { client_id: string; client_secret: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+
+/** A browser's navigation (Node's fetch would get better-auth's JSON answer instead of the redirect). */
+function navigate(url: URL, cookie: string): Promise<{ status: number; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+    });
+    req.on("error", reject);
+  });
+}
+
+/** An OAuth2 client's POST (form-encoded, the client's credentials in the body). */
+async function clientPost(path: string, client: { client_id: string; client_secret: string }, params: Record<string, string>) {
+  const res = await fetch(`${api.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: client.client_id, client_secret: client.client_secret, ...params }),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+/** The authorization-code flow with PKCE: the owner consents, the client exchanges the code. */
+async function authorizationCode(owner: Browser, client: { client_id: string; client_secret: string }, scope: string) {
+  const verifier = randomBytes(32).toString("base64url");
+  const url = new URL(`${api.url}/api/auth/oauth2/authorize`);
+  url.search = new URLSearchParams({
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    scope,
+    state: "isolation",
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  }).toString();
+  const first = await navigate(url, owner.cookie());
+  expect(first.status).toBe(302);
+  let callback = new URL(first.location!, api.url);
+  if (!callback.href.startsWith(REDIRECT)) {
+    const accepted = await owner.fetch(`${api.url}/api/auth/oauth2/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ accept: true, oauth_query: callback.search.slice(1) }),
+    });
+    const body = (await accepted.json()) as { redirect_uri?: string; url?: string };
+    expect(accepted.status, JSON.stringify(body)).toBe(200);
+    callback = new URL(body.redirect_uri ?? body.url!);
+  }
+  const code = callback.searchParams.get("code");
+  expect(code, callback.href).toBeTruthy();
+  const res = await clientPost("/v1/oauth2/token", client, { grant_type: "authorization_code", code: code!, redirect_uri: REDIRECT, code_verifier: verifier });
+  expect(res.status, res.text).toBe(200);
+  return JSON.parse(res.text) as { access_token: string; refresh_token: string };
+}
 
 describe("isolation and permissions over every operation", () => {
   let f: Fixtures;
   const covered = new Map<string, string[]>();
   const cover = (op: Op, check: string) => covered.set(op.id, [...(covered.get(op.id) ?? []), check]);
+  const started = new Date();
 
   beforeAll(async () => {
     const k = api.knex;
@@ -211,6 +315,31 @@ describe("isolation and permissions over every operation", () => {
     const checkout = await asA("POST", "/v1/checkouts/", { products: [product.id], metadata: { marker } });
     const clock = await asA("POST", "/v1/test-clocks/", { name: `Clock ${marker}`, frozen_time: "2030-01-01T00:00:00Z" });
 
+    // Usage: a meter of A counting A's events, and the customers' meters the worker folds them into.
+    const eventName = `call_${marker}`;
+    const meter = await createMeter(k, orgA.id, {
+      name: `Meter ${marker}`,
+      filter: JSON.stringify({ conjunction: "and", clauses: [{ property: "name", operator: "eq", value: eventName }] }),
+    });
+    const usageEvent = await createEvent(k, orgA.id, { name: eventName, customer_id: customer.id, metadata: { marker } });
+    await createEvent(k, orgA.id, { name: eventName, customer_id: a2.id, metadata: { marker: markerA2 } });
+    await foldUsage(k);
+    const customerMeter = await k("customer_meters").where({ customer_id: customer.id, meter_id: meter.id }).first("id");
+    const customerMeterA2 = await k("customer_meters").where({ customer_id: a2.id, meter_id: meter.id }).first("id");
+    expect(customerMeter && customerMeterA2).toBeTruthy();
+    // Another access token of A (not the one the walk uses), to be addressed by id.
+    await mintOrganizationToken(k, orgA.id, { comment: `Token ${marker}` });
+    const accessToken = await k("organization_access_tokens").where({ organization_id: orgA.id, comment: `Token ${marker}` }).first("id");
+
+    // Signed-in users: A's owner (a member of A, A active) and B's (a member of B, B active).
+    const owner = async (organizationId: string, name: string) => {
+      const o = await ownerWithOrganization(api.url, name);
+      await k("members").insert({ organization_id: organizationId, user_id: o.userId, role: "owner" });
+      const active = await o.browser.client.organization.setActive({ organizationId });
+      if (active.error) throw new Error(`set-active failed: ${JSON.stringify(active.error)}`);
+      return o.browser;
+    };
+
     f = {
       orgA: orgA.id,
       orgB: orgB.id,
@@ -219,11 +348,16 @@ describe("isolation and permissions over every operation", () => {
       scopeless,
       marker,
       markerA2,
+      emailA2: a2.email,
+      ownerA: await owner(orgA.id, "Owner A"),
+      ownerB: await owner(orgB.id, "Owner B"),
       externalId,
       activationId: activation.id,
       licenseKey: licenseKey.key,
       sessionA1: await createCustomerSessionToken(k, a1.id),
       sessionA2: await createCustomerSessionToken(k, a2.id),
+      // A plan change of A2's subscription to the product of A's other subscription (recurring too).
+      query: { product_id: sub.productId },
       ids: {
         benefits: benefit.id,
         "checkout-links": link.id,
@@ -233,7 +367,10 @@ describe("isolation and permissions over every operation", () => {
         discounts: (await createDiscount(k, orgA.id, { name: `Discount ${marker}` })).id,
         files: (await createFile(k, orgA.id, { name: `${marker}.png` })).id,
         "license-keys": licenseKey.id,
-        meters: (await createMeter(k, orgA.id, { name: `Meter ${marker}` })).id,
+        meters: meter.id,
+        "customer-meters": customerMeter.id,
+        events: usageEvent.id,
+        "organization-access-tokens": accessToken.id,
         orders: order.id,
         organizations: orgA.id,
         payments: payment.id,
@@ -243,12 +380,20 @@ describe("isolation and permissions over every operation", () => {
         "webhooks/events": event.id,
         "test-clocks": clock.id,
         "customer-portal/orders": orderA2.id,
+        "customer-portal/meters": customerMeterA2.id,
         "customer-portal/subscriptions": subA2,
         "customer-portal/benefit-grants": grantA2.id,
         "customer-portal/license-keys": licenseKey.id,
         "customer-portal/customers/me/payment-methods": paymentMethodA2.id,
       },
     };
+  });
+
+  // The sign-in code limits count per client address, and every test file calls from 127.0.0.1.
+  afterAll(async () => {
+    if (!f) return;
+    await api.knex("customer_session_codes").whereIn("organization_id", [f.orgA, f.orgB]).delete();
+    await api.knex("customer_session_code_failures").where("created_at", ">=", started).delete();
   });
 
   it("the fixtures are right: A's own token reads every id it is refused to B (200)", async () => {
@@ -292,7 +437,7 @@ describe("isolation and permissions over every operation", () => {
 
   it("B's token on every other merchant operation: nothing of A's in the answer", async () => {
     const failures: string[] = [];
-    for (const op of ops.filter((o) => o.security === "access_token" && !hasIds(o) && !takesOrganization(o))) {
+    for (const op of ops.filter((o) => o.security === "access_token" && !hasIds(o) && !takesOrganization(o) && !USER_OPS[o.id])) {
       // Only reads here: a write without ids or organization_id acts on B alone by construction.
       if (op.method === "GET") {
         const res = await send(op, requestOf(f, op), f.tokenB);
@@ -327,7 +472,7 @@ describe("isolation and permissions over every operation", () => {
 
   it("the public operations: a license key of A with B's organization is 404; a wrong client secret is 404", async () => {
     const failures: string[] = [];
-    for (const op of ops.filter((o) => o.security === "public" || PUBLIC[o.id])) {
+    for (const op of ops.filter((o) => (o.security === "public" || PUBLIC[o.id]) && !CLIENT_CREDENTIALS[o.id])) {
       if (!PUBLIC[op.id]) {
         failures.push(`${op.id} needs no credential and is not classified in PUBLIC`);
         continue;
@@ -336,12 +481,108 @@ describe("isolation and permissions over every operation", () => {
         const body = { ...(sample(op.body) as Record<string, unknown>), key: f.licenseKey, organization_id: f.orgB, activation_id: f.activationId };
         const res = await send(op, { path: op.path, body }, null);
         if (res.status !== 404 || res.text.includes(f.markerA2)) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
+      } else if (op.id === "customer_portal:customer_session:request") {
+        // Customer A2's email with organization B: the same answer as for anyone (202), and no code for A2.
+        const res = await send(op, { path: op.path, body: { email: f.emailA2, organization_id: f.orgB } }, null);
+        const codes = await api.knex("customer_session_codes").where({ organization_id: f.orgB }).whereRaw("lower(email) = lower(?)", [f.emailA2]);
+        if (res.status !== 202 || res.text.includes(f.markerA2)) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (codes.length !== 1 || codes.some((c) => c.customer_id !== null || c.code_hash !== null)) failures.push(`${op.id}: a code for A2 through organization B: ${JSON.stringify(codes)}`);
+        await new Promise((r) => setTimeout(r, 500));
+        if ((await mailsTo(f.emailA2)).length) failures.push(`${op.id}: mailed A2 for organization B`);
+      } else if (op.id === "customer_portal:customer_session:authenticate") {
+        // A wrong code is refused; A2's own code (organization A) signs in A2, and only A2.
+        const wrong = await send(op, { path: op.path, body: { code: "ZZZZZZ" } }, null);
+        if (wrong.status !== 401 || wrong.text.includes("polar_cst_")) failures.push(`${op.id} (a wrong code): ${wrong.status} ${wrong.text.slice(0, 200)}`);
+        const asked = await fetch(`${api.url}/v1/customer-portal/customer-session/request`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: f.emailA2, organization_id: f.orgA }),
+        });
+        expect(asked.status).toBe(202);
+        const mail = await latestMail(f.emailA2, { subject: /sign-in code/ });
+        const code = /sign-in code: ([A-Z0-9]{6})$/.exec(mail.subject)?.[1] ?? "";
+        const res = await send(op, { path: op.path, body: { code } }, null);
+        const token = res.status === 200 ? (JSON.parse(res.text) as { token: string }).token : "";
+        const me = await fetch(`${api.url}/v1/customer-portal/customers/me`, { headers: { authorization: `Bearer ${token}` } });
+        const meText = await me.text();
+        if (me.status !== 200 || !meText.includes(f.markerA2)) failures.push(`${op.id} (A2's code): ${res.status} ${res.text.slice(0, 100)} → ${me.status} ${meText.slice(0, 200)}`);
       } else if (op.path.includes("{client_secret}")) {
         const res = await send(op, { path: op.path.replace("{client_secret}", `polar_c_${randomUUID().replace(/-/g, "")}`), body: op.body ? sample(op.body) : undefined }, null);
         if (res.status !== 404) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
       }
       cover(op, `public: ${PUBLIC[op.id]}`);
     }
+    expect(failures).toEqual([]);
+  });
+
+  it("the user operations: refused to an organization's token (403); another organization's user sees nothing of A's", async () => {
+    const failures: string[] = [];
+    const client = await registerClient(f.ownerA);
+    const authorize = `?${new URLSearchParams({ client_id: client.client_id, scope: "openid products:read", redirect_uri: REDIRECT })}`;
+    for (const op of ops.filter((o) => USER_OPS[o.id])) {
+      const req = op.id === "oauth2:authorize"
+        ? { path: `${op.path}${authorize}` }
+        : { path: op.path, body: { name: `Org of B's owner ${randomUUID().slice(0, 8)}`, slug: `org-${randomUUID().slice(0, 12)}` } };
+      for (const [who, token] of [["A's", f.tokenA], ["B's", f.tokenB]]) {
+        const res = await send(op, req, token);
+        if (res.status !== 403 || res.text.includes(f.marker)) failures.push(`${op.id} with ${who} organization token: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+      const res = await f.ownerB.fetch(api.url + req.path, {
+        method: op.method,
+        headers: req.body ? { "content-type": "application/json" } : {},
+        body: req.body ? JSON.stringify(req.body) : undefined,
+      });
+      const text = await res.text();
+      if (res.status >= 300 || text.includes(f.marker) || text.includes(f.orgA)) failures.push(`${op.id} by B's owner: ${res.status} ${text.slice(0, 300)}`);
+      cover(op, `user: ${USER_OPS[op.id]}`);
+    }
+    // The fixture is right: A's owner is offered organization A.
+    const own = await f.ownerA.fetch(`${api.url}/v1/oauth2/authorize${authorize}`);
+    const ownText = await own.text();
+    expect(own.status, ownText).toBe(200);
+    expect(ownText).toContain(f.orgA);
+    expect(failures).toEqual([]);
+  });
+
+  it("the client-credential operations: client B can neither use, read nor revoke client A's tokens", async () => {
+    const failures: string[] = [];
+    const clientA = await registerClient(f.ownerA);
+    const clientB = await registerClient(f.ownerB);
+    const tokens = await authorizationCode(f.ownerA, clientA, "openid offline_access products:read");
+    const productsOfA = async (accessToken: string) => {
+      const res = await fetch(`${api.url}/v1/products/`, { headers: { authorization: `Bearer ${accessToken}` } });
+      return { status: res.status, text: await res.text() };
+    };
+    // The fixture is right: A's access token reads A's products.
+    const before = await productsOfA(tokens.access_token);
+    expect(before.status, before.text).toBe(200);
+    expect(before.text).toContain(f.marker);
+
+    for (const op of ops.filter((o) => CLIENT_CREDENTIALS[o.id])) {
+      if (op.id === "oauth2:request_token") {
+        const stolen = await clientPost(op.path, clientB, { grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+        if (stolen.status < 400 || stolen.text.includes("polar_at_")) failures.push(`${op.id}: client B refreshed A's token: ${stolen.status} ${stolen.text.slice(0, 200)}`);
+        const wrongSecret = await clientPost(op.path, { ...clientA, client_secret: "polar_cs_wrong" }, { grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+        if (![400, 401].includes(wrongSecret.status) || wrongSecret.text.includes("polar_at_")) failures.push(`${op.id}: a wrong secret: ${wrongSecret.status} ${wrongSecret.text.slice(0, 200)}`);
+      } else if (op.id === "oauth2:introspect_token") {
+        const res = await clientPost(op.path, clientB, { token: tokens.access_token });
+        const active = res.status === 200 && (JSON.parse(res.text) as { active?: boolean }).active !== false;
+        if (active || res.text.includes(f.orgA)) failures.push(`${op.id}: client B reads A's token: ${res.status} ${res.text.slice(0, 300)}`);
+      } else if (op.id === "oauth2:revoke_token") {
+        const res = await clientPost(op.path, clientB, { token: tokens.access_token });
+        const after = await productsOfA(tokens.access_token);
+        if (res.text.includes(f.orgA) || after.status !== 200) failures.push(`${op.id}: client B revoked A's token: ${res.status} ${res.text.slice(0, 200)} → ${after.status}`);
+      } else {
+        failures.push(`${op.id}: no check written`);
+      }
+      cover(op, `client credentials: ${CLIENT_CREDENTIALS[op.id]}`);
+    }
+    // Client A's own: its token is still its own, and still active.
+    const own = await clientPost("/v1/oauth2/introspect", clientA, { token: tokens.access_token });
+    expect(own.status, own.text).toBe(200);
+    expect(JSON.parse(own.text)).toMatchObject({ active: true, sub_type: "organization", sub: f.orgA });
+    const refreshed = await clientPost("/v1/oauth2/token", clientA, { grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    expect(refreshed.status, refreshed.text).toBe(200);
     expect(failures).toEqual([]);
   });
 
