@@ -23,6 +23,7 @@ import { createHealth, HEALTH_PATHS, type Health } from "./http/health.js";
 import { keyOf, runIdempotent } from "./http/idempotency.js";
 import { createRateLimits, limitedAuthentication, type RateLimits } from "./http/rate-limit.js";
 import { publicCors, securityHeaders, trustProxySetting } from "./http/security.js";
+import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
@@ -490,7 +491,9 @@ export function createApp({
       under("/v1/integrations/sandbox", sandboxRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under("/v1/checkout-links/", checkoutLinkRoutes(knex, rateLimits)),
-      // The hosted checkout, the customer portal and the console: built files and their page.
+      // The hosted checkout, the customer portal and the console: built files and their page (the
+      // checkout framed by its embed origin alone; the buyer's pages may load Stripe.js).
+      buyerPageHeaders(knex),
       uiAppRoutes(uiApps),
       // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.
       under("/v1/events/ingest", express.json({ limit: "16mb", type: ["application/json", "application/*+json"] })),

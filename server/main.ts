@@ -99,6 +99,7 @@ export async function startApi(opts: {
   const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses, uiApps: opts.uiApps, health, rateLimits });
   server.on("request", app);
   logger.info({ url }, "api listening");
+  let closing: Promise<void> | undefined;
   return {
     url,
     server,
@@ -107,15 +108,17 @@ export async function startApi(opts: {
     // A drain: /readyz turns 503 at once; after delayMs (time for a load balancer to see it,
     // still serving meanwhile) no new connections, in-flight requests finish (for up to graceMs;
     // then their sockets are closed), idle keep-alive sockets close at once.
-    close: async (graceMs = 10_000, delayMs = 0) => {
-      health.drain();
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), graceMs).unref();
-      });
-      await Promise.all([auth.close(), tokens.close()]);
-    },
+    // Closing twice (a drain, then a test's or a supervisor's cleanup) waits for the first close.
+    close: (graceMs = 10_000, delayMs = 0) =>
+      (closing ??= (async () => {
+        health.drain();
+        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), graceMs).unref();
+        });
+        await Promise.all([auth.close(), tokens.close()]);
+      })()),
   };
 }

@@ -70,6 +70,27 @@ export function frameableBy(res: Response, origin: string | null): void {
   res.setHeader("Content-Security-Policy", csp.includes("frame-ancestors") ? csp.replace(/frame-ancestors [^;]*/, ancestors) : `${csp};${ancestors}`);
 }
 
+/** Stripe.js and its Payment Element (the checkout's and the portal's card fields), as Stripe documents them for a CSP. */
+const STRIPE_SOURCES: Record<string, string[]> = {
+  "script-src": ["https://js.stripe.com"],
+  "frame-src": ["https://js.stripe.com", "https://hooks.stripe.com"],
+  "connect-src": ["https://api.stripe.com"],
+};
+
+/** Lets the page being answered load Stripe.js, its frames and its API (and nothing else beyond our own). */
+export function allowStripe(res: Response): void {
+  const directives = String(res.getHeader("Content-Security-Policy") ?? "")
+    .split(";")
+    .map((d) => d.trim())
+    .filter(Boolean);
+  for (const [name, sources] of Object.entries(STRIPE_SOURCES)) {
+    const at = directives.findIndex((d) => d.split(/\s+/)[0] === name);
+    if (at >= 0) directives[at] = `${directives[at]} ${sources.join(" ")}`;
+    else directives.push(`${name} 'self' ${sources.join(" ")}`);
+  }
+  res.setHeader("Content-Security-Policy", directives.join(";"));
+}
+
 /**
  * CORS on the public and portal calls: any origin, no credentials; a preflight is answered 204
  * with the methods `methodsOf(path)` gives (the contract's for that path).

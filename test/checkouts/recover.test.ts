@@ -3,7 +3,8 @@
 // sandbox had charged); the checkout is left confirmed and its Idempotency-Key held. The worker's
 // recovery runs the charge step again with the same processor key: the sandbox answers the charge
 // it made, one order and one payment are written, the key is released. A checkout waiting for
-// 3-D Secure is left alone, and so is one confirmed a moment ago.
+// 3-D Secure is left alone, and so is one confirmed a moment ago. A decline found by the recovery
+// reopens the checkout for another card, as a decline does.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
@@ -84,7 +85,7 @@ describe("confirm recovery", () => {
     }
   });
 
-  it("fails a declined one, and leaves one waiting for 3-D Secure to the processor's webhook", async () => {
+  it("reopens a declined one for another card (its failed payment recorded), and leaves one waiting for 3-D Secure to the processor's webhook", async () => {
     const declined = await polar.checkouts.create({ products: [product.id] });
     setProcessor(dyingAfterCharge(sandbox));
     const a = confirmInBackground(declined.clientSecret, "tok_sandbox_decline", randomUUID());
@@ -99,8 +100,11 @@ describe("confirm recovery", () => {
       });
       expect(b.status).toBe(200);
       await recoverConfirmedCheckouts(api.knex, { olderThanMs: 0 });
-      expect(await statusOf(declined.id)).toBe("failed");
+      // As after any decline: open again (it has not expired), no confirm state left, one failed payment.
+      expect(await statusOf(declined.id)).toBe("open");
+      expect(await api.knex("checkouts").where({ id: declined.id }).first("confirmed_at", "confirmation_token_id")).toEqual({ confirmed_at: null, confirmation_token_id: null });
       expect(await api.knex("payments").where({ checkout_id: declined.id, status: "failed" })).toHaveLength(1);
+      expect(await api.knex("orders").where({ checkout_id: declined.id })).toHaveLength(0);
       expect(await statusOf(waiting.id)).toBe("confirmed");
       expect(await api.knex("orders").where({ checkout_id: waiting.id })).toHaveLength(0);
     } finally {

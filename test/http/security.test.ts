@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { frameableBy } from "../../server/http/security.js";
 import { REDACTED_PATHS } from "../../server/kit/logger.js";
 import { useTestApi } from "../helpers/api.js";
-import { createCustomer, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, createCustomer, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
 
@@ -41,6 +41,34 @@ describe("security headers", () => {
     for (const s of scripts) expect(csp).toContain(`'sha256-${createHash("sha256").update(s, "utf8").digest("base64")}'`);
     expect(csp).not.toContain("'unsafe-inline' ;");
     expect(csp).toMatch(/script-src 'self'( 'sha256-[^']+')+;/);
+  });
+
+  it("frames a hosted checkout page by its checkout's embed origin only, and lets the buyer's pages load Stripe.js", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const { product } = await createCheckoutProduct(api.knex, org.id);
+    const open = async (embedOrigin: string | null) => {
+      const res = await fetch(`${api.url}/v1/checkouts/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ products: [product.id], embed_origin: embedOrigin }),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { client_secret: string }).client_secret;
+    };
+    const cspOf = async (path: string) => (await fetch(api.url + path)).headers.get("content-security-policy")!;
+    const embedded = await cspOf(`/checkout/${await open("https://shop.example.com")}`);
+    expect(embedded).toContain("frame-ancestors https://shop.example.com");
+    expect(embedded).not.toContain("frame-ancestors 'none'");
+    expect(embedded).toMatch(/script-src 'self'[^;]* https:\/\/js\.stripe\.com/);
+    expect(embedded).toContain("connect-src 'self' https://api.stripe.com");
+    expect(await cspOf(`/checkout/${await open(null)}/confirmation`)).toContain("frame-ancestors 'none'");
+    // Not a checkout of ours: never framed.
+    expect(await cspOf("/checkout/polar_c_unknown")).toContain("frame-ancestors 'none'");
+    const portal = await cspOf("/some-shop/portal/orders");
+    expect(portal).toContain("frame-ancestors 'none'");
+    expect(portal).toContain("https://js.stripe.com");
+    // The API and its docs page load nothing of Stripe's.
+    expect(await cspOf("/docs")).not.toContain("stripe");
   });
 
   it("lets a checkout page be framed by its embed origin alone", () => {

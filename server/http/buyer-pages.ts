@@ -1,0 +1,40 @@
+// The headers of the buyer's pages (the hosted checkout and the customer portal, served by
+// server/kit/ui-apps.ts): both may load Stripe.js for their card fields, and a checkout page may be
+// framed by the origin its checkout was opened from (`embed_origin`, set by @polar-sh/checkout's
+// embed script through the checkout link), by that origin alone. Every other page keeps the CSP of
+// server/http/security.ts: our own assets, never framed.
+import type { RequestHandler } from "express";
+import type { Knex } from "knex";
+import { findBySecret } from "../checkouts/repository.js";
+import { routeMatcher } from "../kit/ui-apps.js";
+import { allowStripe, frameableBy } from "./security.js";
+
+const checkoutPage = routeMatcher("/checkout/:clientSecret/*");
+const portalPage = routeMatcher("/:slug/portal/*");
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return ""; // not a secret we could have made: the page answers "not found" by itself
+  }
+}
+
+export function buyerPageHeaders(knex: Knex): RequestHandler {
+  return async (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    try {
+      if (checkoutPage(req.path)) {
+        const secret = decoded(req.path.split("/")[2] ?? "");
+        const checkout = secret ? await findBySecret(knex, secret) : undefined;
+        frameableBy(res, checkout?.embed_origin ?? null);
+        allowStripe(res);
+      } else if (portalPage(req.path)) {
+        allowStripe(res);
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
