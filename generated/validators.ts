@@ -40,7 +40,6 @@ export const responseBodySchemas = [
   "FileRead",
   "FileUpload",
   "HTTPValidationError",
-  "InvoiceGenerationError",
   "LicenseKeyActivationRead",
   "LicenseKeyRead",
   "LicenseKeyWithActivations",
@@ -459,7 +458,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/InvoiceAlreadyExists"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
-    "422": { contentType: "application/json", schema: "InvoiceGenerationError" },
+    "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/InvoiceGenerationError"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:get": {
@@ -876,7 +875,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/InvoiceAlreadyExists"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
-    "422": { contentType: "application/json", schema: "InvoiceGenerationError" },
+    "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/InvoiceGenerationError"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:get": {

@@ -11151,6 +11151,20 @@ export type CustomerPortalBenefitGrantsUpdateResponse = CustomerPortalBenefitGra
 
 export type CustomerPortalCustomerSessionRequestData = {
     body: CustomerSessionCodeRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/customer-session/request';
@@ -11188,6 +11202,20 @@ export type CustomerPortalCustomerSessionRequestResponse = CustomerPortalCustome
 
 export type CustomerPortalCustomerSessionAuthenticateData = {
     body: CustomerSessionCodeAuthenticateRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/customer-portal/customer-session/authenticate';
@@ -11463,6 +11491,20 @@ export type CustomerPortalCustomersDeletePaymentMethodResponse = CustomerPortalC
 
 export type CustomerPortalCustomersSetDefaultPaymentMethodData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The payment method ID.
@@ -12241,9 +12283,9 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      */
     409: InvoiceAlreadyExists | IdempotencyKeyInUse;
     /**
-     * Unprocessable Content: InvoiceGenerationError
+     * Unprocessable Content: InvoiceGenerationError, or HTTPValidationError (a malformed Idempotency-Key header)
      */
-    422: InvoiceGenerationError;
+    422: InvoiceGenerationError | HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -15283,9 +15325,9 @@ export type OrdersGenerateInvoiceErrors = {
      */
     409: InvoiceAlreadyExists | IdempotencyKeyInUse;
     /**
-     * Unprocessable Content: InvoiceGenerationError
+     * Unprocessable Content: InvoiceGenerationError, or HTTPValidationError (a malformed Idempotency-Key header)
      */
-    422: InvoiceGenerationError;
+    422: InvoiceGenerationError | HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -15357,6 +15399,20 @@ export type OrganizationAccessTokensListResponse = OrganizationAccessTokensListR
 
 export type OrganizationAccessTokensCreateData = {
     body: OrganizationAccessTokenCreate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/organization-access-tokens/';
@@ -15394,6 +15450,20 @@ export type OrganizationAccessTokensCreateResponse = OrganizationAccessTokensCre
 
 export type OrganizationAccessTokensDeleteData = {
     body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The organization access token ID.
@@ -15440,6 +15510,20 @@ export type OrganizationAccessTokensDeleteResponse = OrganizationAccessTokensDel
 
 export type OrganizationAccessTokensUpdateData = {
     body: OrganizationAccessTokenUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The organization access token ID.
@@ -16979,6 +17063,20 @@ export type WebhooksRedeliverWebhookEventResponses = {
 
 export type WebhooksReplayFailedEventsData = {
     body: WebhookReplayFailed;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
     path: {
         /**
          * The webhook endpoint ID.

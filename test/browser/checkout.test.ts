@@ -232,6 +232,8 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     await expectText(page, "total", "$35");
     // Someone else takes the last redemption meanwhile.
     const other = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "early@example.com" });
+    // That buyer saw the discounted total before confirming (confirm charges only a total the buyer was shown).
+    await shop.polar.checkouts.clientUpdate({ clientSecret: other.clientSecret, checkoutUpdatePublic: { discountCode: "LASTONE" } });
     await shop.polar.checkouts.clientConfirm({
       clientSecret: other.clientSecret,
       checkoutConfirmStripe: {
@@ -243,9 +245,14 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     });
     await card(page, "4242 4242 4242 4242");
     await page.getByRole("button", { name: "Pay $35" }).click();
-    await expectText(page, "discount-error", "This discount has been fully redeemed.");
+    // Nothing charged: the refusal shows by the discount code field (the server took the used-up
+    // discount off the checkout), and the page shows the server's new total before any new attempt.
+    await page.getByRole("alert").filter({ hasText: "This discount has been fully redeemed." }).waitFor();
+    expect(await page.getByLabel("Discount code").getAttribute("aria-describedby")).toContain("error");
     // The page read the checkout again after the refusal (its totals are the server's, whatever it decided).
     await expect.poll(() => calls.get, { timeout: 10_000 }).toBe(2);
+    await expectText(page, "total", "$40");
+    await page.getByRole("button", { name: "Pay $40" }).waitFor();
     expect(await stack.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(0);
     await stack.check(page, "checkout-confirm-refused");
   });

@@ -1,6 +1,6 @@
 // The browser-test harness itself, on a fixture app built and served like the real ones: Chromium
 // opens the API's pages, history fallback serves deep links, the guard catches console errors,
-// uncaught exceptions, HTTP errors and failed requests, and check() catches axe violations and
+// uncaught exceptions, HTTP errors, failed requests and requests the CSP blocks, and check() catches axe violations and
 // sideways scroll at 375 px.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -43,9 +43,11 @@ describe("browser harness", { timeout: 60_000 }, () => {
     ["console-error", /console error: something broke/],
     ["throw", /uncaught exception: uncaught in a timer/],
     ["http-404", /HTTP 404: GET .*\/v1\/checkouts\/client\/no-such-secret/],
-    ["refused", /request failed: GET http:\/\/127\.0\.0\.1:9\/unreachable/],
+    ["refused", /request failed: GET http:\/\/127\.0\.0\.1:\d+\/unreachable: net::ERR_CONNECTION_REFUSED/],
+    ["csp", /console error: .*http:\/\/127\.0\.0\.1:9\/unreachable.*Content Security Policy/],
   ])("the guard catches ?mode=%s", async (mode, expected) => {
     const page = await stack.newPage();
+    await page.route("**/unreachable", (route) => (route.request().url().startsWith(stack.url) ? route.abort("connectionrefused") : route.fallback()));
     await page.goto(`${stack.url}/fixture/x?mode=${mode}`);
     await expect.poll(() => stack.takeProblems(page).join("\n"), { timeout: 10_000 }).toMatch(expected);
   });
