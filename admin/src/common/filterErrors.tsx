@@ -26,13 +26,17 @@ export function queryIssue(error: unknown, param: string): string | undefined {
 /** Puts the list's server error about `source` on that filter field (and takes it off when gone). */
 export function useServerFilterError(source: string): void {
   const { error } = useListContext();
-  const form = useFormContext();
+  // the form's methods are stable; the context object around them is new at every render
+  const { setError, clearErrors, getFieldState } = useFormContext();
   const message = queryIssue(error, source);
   useEffect(() => {
-    if (!form) return;
-    if (message) form.setError(source, { type: "server", message });
-    else form.clearErrors(source);
-  }, [form, message, source]);
+    const current = getFieldState(source).error;
+    if (message) {
+      if (current?.message !== message) setError(source, { type: "server", message });
+    } else if (current?.type === "server") {
+      clearErrors(source);
+    }
+  }, [message, source, setError, clearErrors, getFieldState]);
 }
 
 /** A text filter whose server errors show under it. */

@@ -1,7 +1,7 @@
 // Meters: which events count (a filter over event names and metadata), how they add up (count,
 // sum, max, min, avg, unique of a property), a chart or table of the quantities over time, and the
 // customers' usage of it.
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { ArrayInput, BooleanField, Pagination, ReferenceManyField, Create, Datagrid, Edit, EditButton, FormDataConsumer, FunctionField, List, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext } from "react-admin";
 import { Alert, Box, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, ToggleButton, ToggleButtonGroup, Typography } from "@mui/material";
 import SpeedIcon from "@mui/icons-material/Speed";
@@ -46,6 +46,8 @@ function MeterList() {
 const INTERVALS = ["hour", "day", "week", "month"] as const;
 type Interval = (typeof INTERVALS)[number];
 const WINDOWS = [1, 7, 30, 90, 365];
+// days, weeks and months start at the reader's midnight (the API's `timezone` extension)
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The window asked for: the last N days, or the days typed (From's midnight to the end of To, local time). */
 function windowOf(days: number | "custom", from: string, to: string): { start: Date; end: Date } | null {
@@ -74,14 +76,15 @@ export function QuantitiesChart() {
   const [view, setView] = useState<"chart" | "table">("chart");
   const [data, setData] = useState<MeterQuantities | null>(null);
   const [error, setError] = useState<Error | null>(null);
-  const range = windowOf(days, from, to);
+  // "now" is read when the window is chosen, not at every render
+  const range = useMemo(() => windowOf(days, from, to), [days, from, to]);
   const startIso = range && !Number.isNaN(range.start.getTime()) ? range.start.toISOString() : null;
   const endIso = range && !Number.isNaN(range.end.getTime()) ? range.end.toISOString() : null;
   useEffect(() => {
     if (!meter || !startIso || !endIso) return;
     let live = true;
     setError(null);
-    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", { path: { id: meter.id }, query: { start_timestamp: startIso, end_timestamp: endIso, interval } })
+    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", { path: { id: meter.id }, query: { start_timestamp: startIso, end_timestamp: endIso, interval, timezone: TIME_ZONE } })
       .then((q) => live && setData(q), (e: Error) => {
         if (!live) return;
         setError(e);
@@ -124,8 +127,8 @@ export function QuantitiesChart() {
         <>
           <Typography variant="subtitle1" gutterBottom data-testid="quantities-total">Total: {data.total.toLocaleString()}</Typography>
           {view === "table" ? (
-            <Box sx={{ maxHeight: 420, overflow: "auto" }}>
-              <Table size="small" aria-label="Quantities" stickyHeader>
+            <Box>
+              <Table size="small" aria-label="Quantities">
                 <TableHead><TableRow><TableCell>{humanize(interval)} starting</TableCell><TableCell align="right">Quantity</TableCell></TableRow></TableHead>
                 <TableBody>
                   {rows.map((q) => (
