@@ -24,6 +24,9 @@ interface World {
 /** The data rows of the page's list (react-admin's Datagrid body rows). */
 const rows = (page: Page) => page.locator(".RaDatagrid-tbody tr");
 
+/** Waits for the list to show `n` rows (a list after a page load takes a few seconds on a busy machine). */
+const expectRows = (page: Page, n: number) => expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBe(n);
+
 describe("merchant console: usage", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
   let w: World;
@@ -62,7 +65,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await page.getByText("meter.credited").first().waitFor();
     await page.waitForLoadState("networkidle");
     // newest first: the login, then the calls, the credit last
-    await expect.poll(() => rows(page).count()).toBe(6);
+    await expectRows(page, 6);
     await expect(rows(page).first().textContent()).resolves.toContain("login");
     await expect(rows(page).last().textContent()).resolves.toContain("meter.credited");
     await expect(rows(page).nth(2).textContent()).resolves.toContain("ada@example.com");
@@ -71,41 +74,41 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
 
     // sorting: oldest first
     await page.getByRole("button", { name: "Time" }).click();
-    await expect.poll(async () => (await rows(page).first().textContent()) ?? "").toContain("meter.credited");
+    await expect.poll(async () => (await rows(page).first().textContent()) ?? "", { timeout: 15_000 }).toContain("meter.credited");
 
     // by name, from the organization's event names
     await page.getByLabel("Name").click();
     await page.getByRole("option", { name: "login" }).click();
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await expectRows(page, 1);
     await expect(rows(page).first().textContent()).resolves.toContain("bob@example.com");
     expect(decodeURIComponent(page.url())).toContain('"name":["login"]');
 
     // by source: what the platform wrote (the list keeps its last filter: start from none)
     await page.goto(`${stack.url}/dashboard/events?filter=${encodeURIComponent("{}")}`);
-    await expect.poll(() => rows(page).count()).toBe(6);
+    await expectRows(page, 6);
     await page.getByLabel("Source").click();
     await page.getByRole("option", { name: "System" }).click();
     await page.keyboard.press("Escape");
-    await expect.poll(async () => (await rows(page).allTextContents()).join(" | ")).toMatch(/^[^|]*meter\.credited[^|]*$/);
+    await expect.poll(async () => (await rows(page).allTextContents()).join(" | "), { timeout: 15_000 }).toMatch(/^[^|]*meter\.credited[^|]*$/);
 
     // by customer (the customer's external-id events count as theirs) and time range
     const since = new Date(Date.now() - 30 * 3_600_000);
     const local = `${since.toISOString().slice(0, 16)}`; // the page runs in UTC
     await page.goto(`${stack.url}/dashboard/events?filter=${encodeURIComponent(JSON.stringify({ customer_id: [w.ada.id] }))}`);
-    await expect.poll(() => rows(page).count()).toBe(4);
+    await expectRows(page, 4);
     await page.getByLabel("From").fill(local);
-    await expect.poll(() => rows(page).count()).toBe(2);
+    await expectRows(page, 2);
     expect(decodeURIComponent(page.url())).toContain(`"start_timestamp":"${since.toISOString().slice(0, 16)}`);
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-events-filtered", { screenshot: false });
 
     // counted by a meter: the meter's own filter
     await page.goto(`${stack.url}/dashboard/events?filter=${encodeURIComponent(JSON.stringify({ meter_id: w.callsId }))}`);
-    await expect.poll(() => rows(page).count()).toBe(4);
+    await expectRows(page, 4);
 
     // an event: its metadata and its customer
     await page.goto(`${stack.url}/dashboard/events?filter=${encodeURIComponent("{}")}&order=DESC&sort=timestamp`);
-    await expect.poll(() => rows(page).count()).toBe(6);
+    await expectRows(page, 6);
     await rows(page).first().click();
     await page.waitForURL(/\/events\/.+\/show$/);
     await page.getByText("password").waitFor();
@@ -130,12 +133,14 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
     const helper = await page.locator(`[id="${describedBy.split(" ")[0]}"]`).textContent();
     expect(helper).toMatch(/clauses\.0\.operator: Input should be one of/);
+    // shown, not only announced: the filter form hides helper texts, not an error's
+    await expect(page.locator(`[id="${describedBy.split(" ")[0]}"]`).isVisible()).resolves.toBe(true);
     await stack.check(page, "console-events-422", { mobile: false });
 
     // a valid filter clears it and filters
     await field.fill('{"conjunction":"and","clauses":[{"property":"tokens","operator":"gt","value":100}]}');
-    await expect.poll(async () => field.getAttribute("aria-invalid")).toBe("false");
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await expect.poll(async () => field.getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("false");
+    await expectRows(page, 1);
     await expect(rows(page).first().textContent()).resolves.toContain("tokens=120");
   });
 
@@ -146,18 +151,18 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await page.getByText("ada@example.com").first().waitFor();
     await page.waitForLoadState("networkidle");
     // Ada and Bob, each on both meters
-    await expect.poll(() => rows(page).count()).toBe(4);
+    await expectRows(page, 4);
     await stack.check(page, "console-customer-meters");
 
     // by meter
     await page.goto(`${stack.url}/dashboard/customer-meters?filter=${encodeURIComponent(JSON.stringify({ meter_id: [w.callsId] }))}`);
-    await expect.poll(() => rows(page).count()).toBe(2);
+    await expectRows(page, 2);
     // by customer, chosen by email
     await page.getByRole("button", { name: "Add filter" }).click();
     await page.getByRole("menuitemcheckbox", { name: "Customer", exact: true }).click();
     await page.getByLabel("Customer", { exact: true }).fill("ada");
     await page.getByRole("option", { name: "ada@example.com" }).click();
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await expectRows(page, 1);
     const ada = (await rows(page).first().textContent()) ?? "";
     // 3 calls consumed, 10 credited, 7 left
     expect(ada).toMatch(/API calls.*3.*10.*7/);
@@ -170,7 +175,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await stack.check(page, "console-customer-meter");
     // its events: the calls the meter counted
     await page.getByRole("link", { name: /events counted by this meter/ }).click();
-    await expect.poll(() => rows(page).count()).toBe(3);
+    await expectRows(page, 3);
 
     // the customer's usage tab: both meters and the latest events
     await page.goto(`${stack.url}/dashboard/customers/${w.ada.id}/show/usage`);
@@ -193,7 +198,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT, { status: 422, url: "/quantities" }] });
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/meters/${w.tokensId}/show`);
-    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "").toBe("Total: 207");
+    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 207");
     await page.locator(".recharts-bar-rectangle").first().waitFor();
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-meter-usage");
@@ -204,9 +209,9 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await page.getByRole("option", { name: "Hour" }).click();
     await page.getByLabel("Window").click();
     await page.getByRole("option", { name: "Last 1 day" }).click();
-    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "").toBe("Total: 57");
+    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 57");
     const table = page.getByRole("table", { name: "Quantities" });
-    await expect.poll(() => table.locator("tbody tr").count()).toBeGreaterThanOrEqual(24);
+    await expect.poll(() => table.locator("tbody tr").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(24);
     await expect(table.getByRole("cell", { name: "50", exact: true }).count()).resolves.toBe(1);
     await stack.check(page, "console-meter-table", { screenshot: false });
 
@@ -215,15 +220,15 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await page.getByRole("option", { name: "Month" }).click();
     await page.getByLabel("Window").click();
     await page.getByRole("option", { name: "Dates…" }).click();
-    await page.getByLabel("To").fill(new Date().toISOString().slice(0, 10));
-    await page.getByLabel("From").fill("2020-01-01");
-    const from = page.getByLabel("From");
-    await expect.poll(async () => from.getAttribute("aria-invalid")).toBe("true");
+    await page.getByRole("textbox", { name: "To", exact: true }).fill(new Date().toISOString().slice(0, 10));
+    const from = page.getByRole("textbox", { name: "From", exact: true });
+    await from.fill("2020-01-01");
+    await expect.poll(async () => from.getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("true");
     await page.getByText(/greater than or equal to 2023/).waitFor();
     await stack.check(page, "console-meter-422", { mobile: false, screenshot: false });
     // a start the server takes: the months' totals
-    await page.getByLabel("From").fill(`${new Date().getUTCFullYear() - 1}-01-01`);
-    await expect.poll(async () => from.getAttribute("aria-invalid")).toBe("false");
-    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "").toBe("Total: 207");
+    await from.fill(`${new Date().getUTCFullYear() - 1}-01-01`);
+    await expect.poll(async () => from.getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("false");
+    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 207");
   });
 });

@@ -1,6 +1,7 @@
 // A list's 422 on its own query parameters, shown on the filter input it concerns: the server's
 // message under the field (react-admin marks it invalid), not only as a notification.
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
+import { Box } from "@mui/material";
 import { useFormContext } from "react-hook-form";
 import { DateTimeInput, TextInput, useListContext, type DateTimeInputProps, type TextInputProps } from "react-admin";
 import { fieldPath, type ValidationIssue } from "../dataProvider/errors";
@@ -39,14 +40,19 @@ export function useServerFilterError(source: string): void {
   }, [message, source, setError, clearErrors, getFieldState]);
 }
 
+/** react-admin's filter form hides helper texts: an error's stays visible. */
+export function ShowsErrors({ children }: { children: ReactNode }) {
+  return <Box sx={{ "& .MuiFormHelperText-root.Mui-error": { display: "block", maxWidth: 360 } }}>{children}</Box>;
+}
+
 /** A text filter whose server errors show under it. */
 export function CheckedTextFilter(props: TextInputProps & { source: string }) {
   useServerFilterError(props.source);
-  return <TextInput {...props} />;
+  return <ShowsErrors><TextInput {...props} /></ShowsErrors>;
 }
 
 /** A date-time filter holding an ISO instant (the contract's date-time), with its server errors under it. */
 export function DateTimeFilter(props: DateTimeInputProps & { source: string }) {
   useServerFilterError(props.source);
-  return <DateTimeInput parse={(v: string) => (v ? new Date(v).toISOString() : null)} {...props} />;
+  return <ShowsErrors><DateTimeInput parse={(v: string) => (v ? new Date(v).toISOString() : null)} {...props} /></ShowsErrors>;
 }

@@ -32,7 +32,7 @@ export function CustomerMeterColumns({ customer = true, meter = true }: { custom
       <NumberField source="consumed_units" label="Consumed" />
       <NumberField source="credited_units" label="Credited" />
       <BalanceField label="Balance" sortBy="balance" />
-      <DateTimeField source="modified_at" label="Updated" />
+      <DateTimeField source="created_at" label="Since" />
     </Datagrid>
   );
 }
@@ -41,9 +41,9 @@ function CustomerMeterList() {
   return (
     <List
       filters={metaFilters("customer-meters", [])}
-      sort={{ field: "modified_at", order: "DESC" }}
+      sort={{ field: "created_at", order: "DESC" }}
       actions={<ListActions create={false} />}
-      exporter={csvExporter("customer-meters", ["id", "customer.email", "customer_id", "meter.name", "meter_id", "consumed_units", "credited_units", "balance", "modified_at"])}
+      exporter={csvExporter("customer-meters", ["id", "customer.email", "customer_id", "meter.name", "meter_id", "consumed_units", "credited_units", "balance", "created_at"])}
     >
       <CustomerMeterColumns />
     </List>
@@ -67,7 +67,6 @@ function CustomerMeterShow() {
         <FunctionField label="Events" render={(m: CustomerMeter) => <Link to={`/events?filter=${encodeURIComponent(JSON.stringify({ customer_id: [m.customer_id], meter_id: m.meter_id }))}`}>This customer's events counted by this meter</Link>} />
         <IdField source="id" label="ID" />
         <DateTimeField source="created_at" label="Since" />
-        <DateTimeField source="modified_at" label="Updated" />
       </SimpleShowLayout>
     </Show>
   );

@@ -9,7 +9,7 @@ import { Link } from "react-router-dom";
 import type { Event, EventName } from "../../api";
 import { DateTimeField, EnumField, IdField, MetadataField } from "../../common/fields";
 import { ListActions, metaFilters } from "../../common/generic";
-import { CheckedTextFilter, DateTimeFilter, useServerFilterError } from "../../common/filterErrors";
+import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
 import { csvExporter } from "../../common/csv";
 import { call } from "../../dataProvider/request";
 
@@ -34,15 +34,17 @@ function useEventNames(): { id: string; name: string }[] {
 function NameFilter({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
   const choices = useEventNames();
   useServerFilterError(source);
-  return <AutocompleteArrayInput source={source} label={label} choices={choices} sx={{ minWidth: 220 }} />;
+  return <ShowsErrors><AutocompleteArrayInput source={source} label={label} choices={choices} sx={{ minWidth: 220 }} /></ShowsErrors>;
 }
 
 function MeterFilter({ source, label }: { source: string; label: string }) {
   useServerFilterError(source);
   return (
-    <ReferenceInput source={source} reference="meters">
-      <AutocompleteInput label={label} optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 220 }} />
-    </ReferenceInput>
+    <ShowsErrors>
+      <ReferenceInput source={source} reference="meters">
+        <AutocompleteInput label={label} optionText="name" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 220 }} />
+      </ReferenceInput>
+    </ShowsErrors>
   );
 }
 

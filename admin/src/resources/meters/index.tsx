@@ -103,17 +103,17 @@ export function QuantitiesChart() {
   return (
     <Box>
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mb: 2, alignItems: "flex-start" }}>
-        <MuiTextField select size="small" label="Interval" value={interval} onChange={(e) => setInterval(e.target.value as Interval)} error={!!intervalError} helperText={intervalError}>
+        <MuiTextField select size="small" sx={{ width: 180 }} label="Interval" value={interval} onChange={(e) => setInterval(e.target.value as Interval)} error={!!intervalError} helperText={intervalError}>
           {INTERVALS.map((i) => <MenuItem key={i} value={i}>{humanize(i)}</MenuItem>)}
         </MuiTextField>
-        <MuiTextField select size="small" label="Window" value={days} onChange={(e) => setDays(e.target.value === "custom" ? "custom" : Number(e.target.value))}>
+        <MuiTextField select size="small" sx={{ width: 180 }} label="Window" value={days} onChange={(e) => setDays(e.target.value === "custom" ? "custom" : Number(e.target.value))}>
           {WINDOWS.map((d) => <MenuItem key={d} value={d}>Last {d} day{d > 1 ? "s" : ""}</MenuItem>)}
           <MenuItem value="custom">Dates…</MenuItem>
         </MuiTextField>
         {days === "custom" ? (
           <>
-            <MuiTextField size="small" type="date" label="From" value={from} onChange={(e) => setFrom(e.target.value)} error={!!startError} helperText={startError} slotProps={{ inputLabel: { shrink: true } }} />
-            <MuiTextField size="small" type="date" label="To" value={to} onChange={(e) => setTo(e.target.value)} error={!!endError} helperText={endError} slotProps={{ inputLabel: { shrink: true } }} />
+            <MuiTextField size="small" sx={{ width: 180 }} type="date" label="From" value={from} onChange={(e) => setFrom(e.target.value)} error={!!startError} helperText={startError} slotProps={{ inputLabel: { shrink: true } }} />
+            <MuiTextField size="small" sx={{ width: 180 }} type="date" label="To" value={to} onChange={(e) => setTo(e.target.value)} error={!!endError} helperText={endError} slotProps={{ inputLabel: { shrink: true } }} />
           </>
         ) : null}
         <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: "chart" | "table" | null) => v && setView(v)} aria-label="Show as">
