@@ -31,6 +31,8 @@ import payments from "./resources/payments";
 import licenseKeys from "./resources/license-keys";
 import webhooks from "./resources/webhooks";
 import testClocks from "./resources/test-clocks";
+import events from "./resources/events";
+import customerMeters from "./resources/customer-meters";
 
 function AuthenticatedHome() {
   return (
@@ -65,6 +67,8 @@ export function App() {
       <Resource name="license-keys" {...licenseKeys} options={{ label: "License keys" }} />
       <Resource name="custom-fields" {...customFields} options={{ label: "Custom fields" }} />
       <Resource name="meters" {...meters} options={{ label: "Meters" }} />
+      <Resource name="events" {...events} options={{ label: "Events" }} />
+      <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
       <Resource name="customers" {...customers} options={{ label: "Customers" }} />
       <Resource name="orders" {...orders} options={{ label: "Orders" }} />
       <Resource name="subscriptions" {...subscriptions} options={{ label: "Subscriptions" }} />

@@ -121,7 +121,7 @@ export function CopyableTextField({ source }: SourceProps) {
   );
 }
 
-/** Metadata as key: value lines. */
+/** Metadata as key: value lines (a nested value, as system events carry, as JSON). */
 export function MetadataField({ source = "metadata" }: Partial<SourceProps>) {
   // `label` is read by the show layout around it
   const record = useRecordContext();
@@ -132,7 +132,7 @@ export function MetadataField({ source = "metadata" }: Partial<SourceProps>) {
       {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
         <Box key={k} sx={{ display: "contents" }}>
           <Typography component="dt" variant="body2" sx={{ fontFamily: "monospace" }}>{k}</Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0 }}>{String(v)}</Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: "anywhere" }}>{typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}</Typography>
         </Box>
       ))}
     </Box>

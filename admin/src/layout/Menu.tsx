@@ -1,4 +1,4 @@
-// The console's menu, in the product's sections: Home, Catalogue, Customers, Sales, Developers,
+// The console's menu, in the product's sections: Home, Catalogue, Customers, Usage, Sales, Developers,
 // Settings. Members see what they may read; settings are for owners and admins. Each section is
 // its own menu list under a heading (a heading inside a menu list is not a menu item).
 import type { ReactNode } from "react";
@@ -42,6 +42,10 @@ export function Menu() {
       </Section>
       <Section title="Customers">
         <RaMenu.ResourceItem name="customers" />
+      </Section>
+      <Section title="Usage">
+        <RaMenu.ResourceItem name="events" />
+        <RaMenu.ResourceItem name="customer-meters" />
       </Section>
       <Section title="Sales">
         <RaMenu.ResourceItem name="orders" />

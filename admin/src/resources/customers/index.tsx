@@ -1,5 +1,6 @@
 // Customers: who they are, their state (active subscriptions, granted benefits, meters), their
-// orders and subscriptions, and a customer-portal link for support.
+// orders and subscriptions, their meters' usage and their events, and a customer-portal link for
+// support.
 import { useEffect, useState } from "react";
 import { Create, Datagrid, DeleteButton, Edit, EditButton, List, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, email, useRecordContext, Button, useNotify, Pagination, FunctionField } from "react-admin";
 import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableHead, TableRow, Typography, Button as MuiButton } from "@mui/material";
@@ -13,6 +14,7 @@ import { formatDateTime, formatMoney, humanize } from "../../common/format";
 import { call } from "../../dataProvider/request";
 import { AddressInput } from "../../common/AddressInput";
 import { csvExporter } from "../../common/csv";
+import { CustomerMeterColumns } from "../customer-meters";
 
 function CustomerList() {
   return (
@@ -153,6 +155,18 @@ function CustomerShow() {
               <MoneyField source="amount" />
               <EnumField source="status" />
               <DateTimeField source="current_period_end" label="Period ends" />
+            </Datagrid>
+          </ReferenceManyField>
+        </Tab>
+        <Tab label="Usage" path="usage">
+          <ReferenceManyField reference="customer-meters" target="customer_id" label={false} sort={{ field: "meter_name", order: "ASC" }} pagination={<Pagination />}>
+            <CustomerMeterColumns customer={false} />
+          </ReferenceManyField>
+          <ReferenceManyField reference="events" target="customer_id" label="Latest events" sort={{ field: "timestamp", order: "DESC" }} perPage={10} pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}>
+            <Datagrid rowClick={(id) => `/events/${id}/show`} bulkActionButtons={false} empty={<Typography variant="body2">No events.</Typography>}>
+              <DateTimeField source="timestamp" label="Time" />
+              <TextField source="name" sortable={false} />
+              <EnumField source="source" sortable={false} />
             </Datagrid>
           </ReferenceManyField>
         </Tab>

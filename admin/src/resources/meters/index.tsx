@@ -1,15 +1,18 @@
 // Meters: which events count (a filter over event names and metadata), how they add up (count,
-// sum, max, min, avg, unique of a property), and a chart of the quantities over time.
-import { useEffect, useState } from "react";
-import { ArrayInput, BooleanField, Create, Datagrid, Edit, EditButton, FormDataConsumer, FunctionField, List, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext } from "react-admin";
-import { Box, MenuItem, TextField as MuiTextField, Typography } from "@mui/material";
+// sum, max, min, avg, unique of a property), a chart or table of the quantities over time, and the
+// customers' usage of it.
+import { useEffect, useMemo, useState } from "react";
+import { ArrayInput, BooleanField, Pagination, ReferenceManyField, Create, Datagrid, Edit, EditButton, FormDataConsumer, FunctionField, List, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext } from "react-admin";
+import { Alert, Box, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, ToggleButton, ToggleButtonGroup, Typography } from "@mui/material";
 import SpeedIcon from "@mui/icons-material/Speed";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Filter, FilterClause, Meter, MeterQuantities } from "../../api";
 import { DateTimeField, IdField, MetadataField } from "../../common/fields";
 import { ListActions, metaFilters } from "../../common/generic";
 import { MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
-import { humanize } from "../../common/format";
+import { humanize, utcTitle } from "../../common/format";
+import { queryIssue } from "../../common/filterErrors";
+import { CustomerMeterColumns } from "../customer-meters";
 import { call } from "../../dataProvider/request";
 import { ConfirmAction } from "../../common/ConfirmAction";
 
@@ -41,41 +44,103 @@ function MeterList() {
 }
 
 const INTERVALS = ["hour", "day", "week", "month"] as const;
+type Interval = (typeof INTERVALS)[number];
+const WINDOWS = [1, 7, 30, 90, 365];
+// days, weeks and months start at the reader's midnight (the API's `timezone` extension)
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** The meter's quantities over a chosen window, as a bar chart and a total. */
+/** The window asked for: the last N days, or the days typed (From's midnight to the end of To, local time). */
+function windowOf(days: number | "custom", from: string, to: string): { start: Date; end: Date } | null {
+  if (days !== "custom") {
+    const end = new Date();
+    return { start: new Date(end.getTime() - days * 86_400_000), end };
+  }
+  if (!from || !to) return null;
+  return { start: new Date(`${from}T00:00:00`), end: new Date(`${to}T23:59:59.999`) };
+}
+
+function bucketLabel(iso: string, interval: Interval): string {
+  return new Date(iso).toLocaleDateString(undefined, interval === "hour" ? { hour: "2-digit", day: "numeric", month: "short" } : { day: "numeric", month: "short", ...(interval === "month" ? { year: "numeric" } : {}) });
+}
+
+/**
+ * The meter's quantities over a chosen window and interval, as a bar chart or a table, and their
+ * total. The server's refusal of a start, an end or an interval shows under that field.
+ */
 export function QuantitiesChart() {
   const meter = useRecordContext<Meter>();
-  const [interval, setInterval] = useState<(typeof INTERVALS)[number]>("day");
-  const [days, setDays] = useState(30);
+  const [interval, setInterval] = useState<Interval>("day");
+  const [days, setDays] = useState<number | "custom">(30);
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [view, setView] = useState<"chart" | "table">("chart");
   const [data, setData] = useState<MeterQuantities | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  // "now" is read when the window is chosen, not at every render
+  const range = useMemo(() => windowOf(days, from, to), [days, from, to]);
+  const startIso = range && !Number.isNaN(range.start.getTime()) ? range.start.toISOString() : null;
+  const endIso = range && !Number.isNaN(range.end.getTime()) ? range.end.toISOString() : null;
   useEffect(() => {
-    if (!meter) return;
-    const end = new Date();
-    const start = new Date(end.getTime() - days * 86_400_000);
+    if (!meter || !startIso || !endIso) return;
+    let live = true;
     setError(null);
-    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", { path: { id: meter.id }, query: { start_timestamp: start.toISOString(), end_timestamp: end.toISOString(), interval } })
-      .then(setData, (e: Error) => setError(e.message));
-  }, [meter, interval, days]);
+    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", { path: { id: meter.id }, query: { start_timestamp: startIso, end_timestamp: endIso, interval, timezone: TIME_ZONE } })
+      .then((q) => live && setData(q), (e: Error) => {
+        if (!live) return;
+        setError(e);
+        setData(null);
+      });
+    return () => {
+      live = false;
+    };
+  }, [meter, interval, startIso, endIso]);
   if (!meter) return null;
+  const startError = queryIssue(error, "start_timestamp");
+  const endError = queryIssue(error, "end_timestamp");
+  const intervalError = queryIssue(error, "interval");
+  const otherError = error && !startError && !endError && !intervalError ? error.message : null;
+  const rows = data?.quantities.map((q) => ({ ...q, label: bucketLabel(q.timestamp, interval) })) ?? [];
   return (
     <Box>
-      <Box sx={{ display: "flex", gap: 2, mb: 2 }}>
-        <MuiTextField select size="small" label="Interval" value={interval} onChange={(e) => setInterval(e.target.value as (typeof INTERVALS)[number])}>
+      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mb: 2, alignItems: "flex-start" }}>
+        <MuiTextField select size="small" sx={{ width: 180 }} label="Interval" value={interval} onChange={(e) => setInterval(e.target.value as Interval)} error={!!intervalError} helperText={intervalError}>
           {INTERVALS.map((i) => <MenuItem key={i} value={i}>{humanize(i)}</MenuItem>)}
         </MuiTextField>
-        <MuiTextField select size="small" label="Window" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-          {[1, 7, 30, 90, 365].map((d) => <MenuItem key={d} value={d}>Last {d} day{d > 1 ? "s" : ""}</MenuItem>)}
+        <MuiTextField select size="small" sx={{ width: 180 }} label="Window" value={days} onChange={(e) => setDays(e.target.value === "custom" ? "custom" : Number(e.target.value))}>
+          {WINDOWS.map((d) => <MenuItem key={d} value={d}>Last {d} day{d > 1 ? "s" : ""}</MenuItem>)}
+          <MenuItem value="custom">Dates…</MenuItem>
         </MuiTextField>
+        {days === "custom" ? (
+          <>
+            <MuiTextField size="small" sx={{ width: 180 }} type="date" label="From" value={from} onChange={(e) => setFrom(e.target.value)} error={!!startError} helperText={startError} slotProps={{ inputLabel: { shrink: true } }} />
+            <MuiTextField size="small" sx={{ width: 180 }} type="date" label="To" value={to} onChange={(e) => setTo(e.target.value)} error={!!endError} helperText={endError} slotProps={{ inputLabel: { shrink: true } }} />
+          </>
+        ) : null}
+        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: "chart" | "table" | null) => v && setView(v)} aria-label="Show as">
+          <ToggleButton value="chart">Chart</ToggleButton>
+          <ToggleButton value="table">Table</ToggleButton>
+        </ToggleButtonGroup>
       </Box>
-      {error ? <Typography color="error">{error}</Typography> : null}
+      {otherError ? <Alert severity="error" sx={{ mb: 2 }}>{otherError}</Alert> : null}
+      {days === "custom" && !range ? <Typography variant="body2" color="text.secondary">Choose the first and the last day.</Typography> : null}
       {data ? (
         <>
-          <Typography variant="subtitle1" gutterBottom>Total: {data.total.toLocaleString()}</Typography>
-          {data.quantities.some((q) => q.quantity) ? (
+          <Typography variant="subtitle1" gutterBottom data-testid="quantities-total">Total: {data.total.toLocaleString()}</Typography>
+          {view === "table" ? (
+            <Box>
+              <Table size="small" aria-label="Quantities">
+                <TableHead><TableRow><TableCell>{humanize(interval)} starting</TableCell><TableCell align="right">Quantity</TableCell></TableRow></TableHead>
+                <TableBody>
+                  {rows.map((q) => (
+                    <TableRow key={q.timestamp}><TableCell><time dateTime={q.timestamp} title={utcTitle(q.timestamp)}>{q.label}</time></TableCell><TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>{q.quantity.toLocaleString()}</TableCell></TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </Box>
+          ) : data.quantities.some((q) => q.quantity) ? (
             <Box sx={{ width: "100%", height: 260 }}>
               <ResponsiveContainer>
-                <BarChart data={data.quantities.map((q) => ({ ...q, label: new Date(q.timestamp).toLocaleDateString(undefined, interval === "hour" ? { hour: "2-digit", day: "numeric", month: "short" } : { day: "numeric", month: "short" }) }))}>
+                <BarChart data={rows}>
                   <CartesianGrid strokeDasharray="3 3" />
                   <XAxis dataKey="label" minTickGap={16} />
                   <YAxis allowDecimals={false} />
@@ -106,6 +171,11 @@ function MeterShow() {
       <TabbedShowLayout>
         <Tab label="Usage">
           <QuantitiesChart />
+        </Tab>
+        <Tab label="Customers" path="customers">
+          <ReferenceManyField reference="customer-meters" target="meter_id" label={false} sort={{ field: "consumed_units", order: "DESC" }} pagination={<Pagination />}>
+            <CustomerMeterColumns meter={false} />
+          </ReferenceManyField>
         </Tab>
         <Tab label="Definition" path="definition">
           <TextField source="name" />
