@@ -114,13 +114,17 @@ const workflowTracingPath = path.join(path.dirname(fileURLToPath(import.meta.url
  * the `exporter` sink) and activity spans, each the child of the context its caller put in the
  * Temporal headers. Nothing when off.
  */
-async function tracingOptions(): Promise<Pick<WorkerOptions, "interceptors" | "sinks">> {
+async function tracingOptions(): Promise<Partial<WorkerOptions>> {
   const t = tracing();
   if (!t) return {};
   const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = await import(
     "@temporalio/interceptors-opentelemetry/lib/worker/index.js"
   );
   return {
+    // With the SDK's shared V8 context (reuseV8Context, its default) the interceptors' spans lost
+    // their parents (a workflow's run span became a root, its activities' starts other roots):
+    // a context per workflow, as before 1.9, costs memory but keeps one trace. Only with tracing on.
+    ...({ reuseV8Context: false } as Partial<WorkerOptions>),
     sinks: { exporter: makeWorkflowExporter(t.exporter, t.resource) },
     interceptors: {
       workflowModules: [workflowTracingPath],
