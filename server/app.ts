@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import { fileURLToPath } from "node:url";
 import express, { type Request, type RequestHandler, type Response, type NextFunction } from "express";
+import { trace, type Span } from "@opentelemetry/api";
 import { OpenAPIBackend, type Context as OpenApiContext } from "openapi-backend";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -359,6 +360,14 @@ export function createApp({
       if (!c.operation) return; // also called when routing failed; notFound answers then
       res.locals.operation = c.operation;
       const operationId = c.operation.operationId as OperationId;
+      // With tracing on: the request's server span is named by its route, as OpenTelemetry's
+      // HTTP conventions have it, and says which operation it ran.
+      const span = res.locals.span as Span | undefined;
+      if (span) {
+        const route = c.operation.path;
+        span.updateName(`${req.method} ${route}`);
+        span.setAttributes({ "http.route": route, "borealis.operation_id": operationId });
+      }
       const meta = operations[operationId];
       const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () => resolveCaller(callers, operationId, meta, req));
       res.locals.caller = caller;
@@ -440,6 +449,12 @@ export function createApp({
     let log: Logger | undefined;
     Object.defineProperty(res.locals, "log", { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     res.setHeader("x-request-id", requestId);
+    // The HTTP server span (only when tracing is on, server/kit/telemetry.ts).
+    const span = trace.getActiveSpan();
+    if (span) {
+      span.setAttribute("borealis.request_id", requestId);
+      res.locals.span = span;
+    }
     const started = process.hrtime.bigint();
     const logged = logger.isLevelEnabled("info");
     res.on("finish", () => {

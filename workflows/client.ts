@@ -1,11 +1,21 @@
 // A Temporal client for code outside workflows (the API, the worker's own start-up, scripts):
 // start workflows, signal them, query them.
-import { Client, Connection } from "@temporalio/client";
+import { Client, Connection, type WorkflowClientInterceptor } from "@temporalio/client";
+import { tracing } from "../server/kit/telemetry.js";
 
-/** Connects to the Temporal frontend at `address` (host:port). Close with `client.connection.close()`. */
+/**
+ * Connects to the Temporal frontend at `address` (host:port). Close with `client.connection.close()`.
+ * With tracing on (server/kit/telemetry.ts), workflow starts and signals carry the caller's trace
+ * context in their headers (the OpenTelemetry client interceptor).
+ */
 export async function createTemporalClient(address: string, namespace = "default"): Promise<Client> {
   const connection = await Connection.connect({ address });
-  return new Client({ connection, namespace });
+  const workflow: WorkflowClientInterceptor[] = [];
+  if (tracing()) {
+    const { OpenTelemetryWorkflowClientInterceptor } = await import("@temporalio/interceptors-opentelemetry/lib/client/index.js");
+    workflow.push(new OpenTelemetryWorkflowClientInterceptor());
+  }
+  return new Client({ connection, namespace, ...(workflow.length > 0 && { interceptors: { workflow } }) });
 }
 
 let shared: Promise<Client> | null = null;

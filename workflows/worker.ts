@@ -10,6 +10,7 @@ import { stdSerializers } from "pino";
 import { recoverConfirmedCheckouts } from "../server/checkouts/recover.js";
 import { deleteExpiredKeys } from "../server/kit/idempotency.js";
 import { logger } from "../server/kit/logger.js";
+import { tracing } from "../server/kit/telemetry.js";
 import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
 import { createInvoiceActivities } from "./activities/invoice.js";
 import { createOutboxActivities, listenForOutbox } from "./activities/outbox.js";
@@ -104,6 +105,34 @@ const workflowsPath = path.join(
   `index${path.extname(fileURLToPath(import.meta.url))}`,
 );
 
+// With tracing on: the workflow interceptors, bundled with the workflows (same extension trick).
+const workflowTracingPath = path.join(path.dirname(fileURLToPath(import.meta.url)), `tracing-interceptors${path.extname(fileURLToPath(import.meta.url))}`);
+
+/**
+ * With tracing on (server/kit/telemetry.ts), the OpenTelemetry interceptors as the package
+ * documents them: workflow spans (made in the sandbox, deterministically, and exported through
+ * the `exporter` sink) and activity spans, each the child of the context its caller put in the
+ * Temporal headers. Nothing when off.
+ */
+async function tracingOptions(): Promise<Partial<WorkerOptions>> {
+  const t = tracing();
+  if (!t) return {};
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = await import(
+    "@temporalio/interceptors-opentelemetry/lib/worker/index.js"
+  );
+  return {
+    // With the SDK's shared V8 context (reuseV8Context, its default) the interceptors' spans lost
+    // their parents (a workflow's run span became a root, its activities' starts other roots):
+    // a context per workflow, as before 1.9, costs memory but keeps one trace. Only with tracing on.
+    ...({ reuseV8Context: false } as Partial<WorkerOptions>),
+    sinks: { exporter: makeWorkflowExporter(t.exporter, t.resource) },
+    interceptors: {
+      workflowModules: [workflowTracingPath],
+      activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    },
+  };
+}
+
 export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
   const namespace = opts.namespace ?? "default";
   const taskQueue = opts.taskQueue ?? BOREALIS_TASK_QUEUE;
@@ -132,6 +161,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       ...SHUTDOWN,
       ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
+      ...(await tracingOptions()),
       activities: {
         ...createOutboxActivities({ knex: opts.knex, directDeliveries }),
         ...createInvoiceActivities({ knex: opts.knex }),

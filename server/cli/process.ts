@@ -3,6 +3,7 @@
 // started them (`make run`), an exit when that supervisor is gone, so a supervisor killed with
 // SIGKILL leaves no orphan behind.
 import { logger } from "../kit/logger.js";
+import { tracingSettings, type TracingSettings } from "../kit/telemetry.js";
 
 export interface ProcessSettings {
   databaseUrl: string;
@@ -18,6 +19,8 @@ export interface ProcessSettings {
   supervised: boolean;
   /** Worker only: confirms that died after their claim are settled once this old, looked for this often (CONFIRM_RECOVERY_AFTER_MS, _EVERY_MS). */
   confirmRecovery: { olderThanMs?: number; everyMs?: number };
+  /** OpenTelemetry traces (server/kit/telemetry.ts): null, off, unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing: TracingSettings | null;
 }
 
 export function processSettings(env: NodeJS.ProcessEnv = process.env): ProcessSettings {
@@ -41,6 +44,7 @@ export function processSettings(env: NodeJS.ProcessEnv = process.env): ProcessSe
       olderThanMs: env.CONFIRM_RECOVERY_AFTER_MS ? Number(env.CONFIRM_RECOVERY_AFTER_MS) : undefined,
       everyMs: env.CONFIRM_RECOVERY_EVERY_MS ? Number(env.CONFIRM_RECOVERY_EVERY_MS) : undefined,
     },
+    tracing: tracingSettings(env),
   };
 }
 

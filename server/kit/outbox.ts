@@ -1,6 +1,7 @@
 // The outbox: a state change writes its webhook event here in its own transaction, so the event
 // exists exactly when the change committed. Delivery (issue: webhooks) reads unpublished rows.
 import type { Knex } from "knex";
+import { currentTraceContext } from "./telemetry.js";
 
 export type WebhookEventType =
   | "checkout.created" | "checkout.updated"
@@ -39,11 +40,14 @@ export async function emitEach(trx: Knex.Transaction, organizationId: string, ev
   const timestamp = new Date().toISOString();
   const serialized = new Map<unknown, string>();
   const json = (data: unknown) => serialized.get(data) ?? serialized.set(data, JSON.stringify(data)).get(data)!;
+  // With tracing on, the request's or activity's trace continues at the webhook delivery.
+  const traceContext = currentTraceContext();
   await trx("outbox").insert(
     events.map(({ type, data }) => ({
       organization_id: organizationId,
       type,
       payload: `{"type":${JSON.stringify(type)},"timestamp":"${timestamp}","data":${json(data)}}`,
+      ...(traceContext && { trace_context: traceContext }),
     })),
   );
 }

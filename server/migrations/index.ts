@@ -22,6 +22,7 @@ import * as webhookFailedEvents from "./0050_webhook_failed_events.js";
 import * as idempotencyKeys from "./0060_idempotency_keys.js";
 import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
 import * as rateLimits from "./0062_rate_limits.js";
+import * as traceContext from "./0063_trace_context.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -47,4 +48,5 @@ export const migrations = [
   { name: "0060_idempotency_keys", ...idempotencyKeys },
   { name: "0061_checkout_confirm_recovery", ...checkoutConfirmRecovery },
   { name: "0062_rate_limits", ...rateLimits },
+  { name: "0063_trace_context", ...traceContext },
 ];

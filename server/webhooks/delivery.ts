@@ -10,6 +10,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
+import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
 import {
   eventWithEndpoint, eventWithEndpointFromJson, leaseFree, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
@@ -151,7 +152,18 @@ async function attemptFound(
 
   const body = formatBody(endpoint.format, event.payload);
   const headers = signWebhook(endpoint.secret, event.id, body);
-  const res = await postWebhook(endpoint.url, body, { ...headers }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+  // With tracing on: a span in the trace the event was caused in; the POST is its child.
+  const res = await inKeptTrace(
+    `webhook delivery ${event.type}`,
+    event.trace_context,
+    { "borealis.webhook_event_id": event.id, "borealis.webhook_event_type": event.type, "borealis.webhook_endpoint_id": endpoint.id },
+    async (span) => {
+      const r = await postWebhook(endpoint.url, body, { ...headers }, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+      span?.setAttribute("http.response.status_code", r.status ?? 0);
+      if (r.status === null || r.status < 200 || r.status >= 300) span?.setStatus({ code: 2, message: r.body.slice(0, 200) });
+      return r;
+    },
+  );
   const succeeded = res.status !== null && res.status >= 200 && res.status < 300;
   if (succeeded && settle) {
     // The statement sees the queue as it was before its own writes: the event just settled is
@@ -368,8 +380,8 @@ export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueR
 export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
   if (outboxIds.length === 0) return [];
   const { rows } = await trx.raw<{ rows: { endpoint_id: string }[] }>(
-    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload)
-     select o.organization_id, e.id, o.id, o.type, o.payload::text
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context
        from outbox o
        join webhook_endpoints e
          on e.organization_id = o.organization_id and e.enabled and e.deleted_at is null and o.type = any(e.events)

@@ -34,6 +34,8 @@ export interface WebhookEventRow {
   is_archived: boolean;
   pending: boolean;
   queued: number;
+  /** The traceparent of the outbox row's writer (server/kit/telemetry.ts); null when tracing was off. */
+  trace_context?: string | null;
 }
 
 export interface WebhookDeliveryRow {

@@ -1,0 +1,230 @@
+// OpenTelemetry traces end to end: the API and the worker as the processes production runs
+// (server/cli/api.ts, server/cli/worker.ts) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small
+// OTLP/HTTP (JSON) receiver in this test. One checkout of a product with a benefit, confirmed with
+// the sandbox's test token: the confirm's server span, the benefit grant workflow it starts (the
+// Temporal client, workflow and activity interceptors) and the webhook deliveries it causes
+// (order.paid from the request's outbox rows, benefit_grant.created from the workflow's
+// activity), with their POSTs, are one trace.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Knex } from "knex";
+import { createKnex } from "../../server/kit/db.js";
+import { orgWithToken } from "../fixtures/factories.js";
+
+interface OtlpAttribute {
+  key: string;
+  value: { stringValue?: string; intValue?: number | string; boolValue?: boolean };
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: OtlpAttribute[];
+}
+interface Span extends OtlpSpan {
+  service: string;
+}
+const attr = (s: OtlpSpan, key: string) => {
+  const v = s.attributes?.find((a) => a.key === key)?.value;
+  return v?.stringValue ?? v?.intValue ?? v?.boolValue;
+};
+
+/** An OTLP/HTTP receiver of traces in the JSON protocol: POST /v1/traces. */
+function otlpReceiver() {
+  const spans: Span[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (req.method !== "POST" || req.url !== "/v1/traces" || !String(req.headers["content-type"]).includes("json")) {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
+      };
+      for (const rs of body.resourceSpans) {
+        const service = String(rs.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue);
+        for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, service });
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  return { spans, server };
+}
+
+/** The webhook receiver: every POST answered 200, kept with its headers. */
+function webhookReceiver() {
+  const received: { headers: IncomingHttpHeaders; body: { type: string } }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as { type: string } });
+      res.writeHead(200).end();
+    });
+  });
+  return { received, server };
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Starts `server/cli/<name>.ts` as a process; resolves with its first log line matching `ready`. */
+async function startProcess(name: "api" | "worker", env: NodeJS.ProcessEnv, ready: (line: Record<string, unknown>) => boolean) {
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL(`../../server/cli/${name}.ts`, import.meta.url))], {
+    env: { ...env, LOG_LEVEL: "info", LOG_PRETTY: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = once(child, "exit").then(([code]) => {
+    throw new Error(`${name} exited (${String(code)}) before it was ready`);
+  });
+  const found = new Promise<Record<string, unknown>>((resolve) => {
+    createInterface({ input: child.stdout! }).on("line", (text) => {
+      try {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        if (ready(line)) resolve(line);
+      } catch {
+        // not a log line
+      }
+    });
+  });
+  const line = await Promise.race([found, exited]);
+  exited.catch(() => undefined);
+  return { child, line };
+}
+
+async function stopProcess(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  if (child.exitCode === null) child.kill("SIGKILL");
+}
+
+async function until<T>(what: string, f: () => T | undefined | false, timeoutMs = 30_000, seen: () => unknown = () => ""): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; spans: ${JSON.stringify(seen())}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
+  const otlp = otlpReceiver();
+  const names = () => otlp.spans.map((s) => `${s.service} ${s.name} ${s.traceId.slice(0, 6)} ${s.spanId.slice(0, 6)}<${(s.parentSpanId ?? "").slice(0, 6)}`);
+  const hooks = webhookReceiver();
+  let knex: Knex;
+  let api: ChildProcess | undefined;
+  let worker: ChildProcess | undefined;
+  let apiUrl = "";
+  let hooksUrl = "";
+
+  beforeAll(async () => {
+    knex = createKnex(process.env.DATABASE_URL!);
+    const otlpUrl = await listen(otlp.server);
+    hooksUrl = await listen(hooks.server);
+    const env = {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+      WEBHOOKS_ALLOW_HTTP: "1",
+      WEBHOOKS_ALLOW_LOOPBACK: "1",
+      PORT: "0",
+    };
+    const started = await Promise.all([
+      startProcess("api", env, (l) => l.msg === "api listening"),
+      startProcess("worker", env, (l) => l.msg === "Temporal worker running"),
+    ]);
+    api = started[0].child;
+    apiUrl = String(started[0].line.url);
+    worker = started[1].child;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([stopProcess(api), stopProcess(worker)]);
+    await knex?.destroy();
+    otlp.server.close();
+    hooks.server.close();
+  });
+
+  it("follows a checkout from the confirm request through its workflow to the webhook deliveries", async () => {
+    const { token } = await orgWithToken(knex);
+    const call = async (method: string, path: string, body?: unknown, auth = true) => {
+      const res = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: { "content-type": "application/json", ...(auth && { authorization: `Bearer ${token}` }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
+      return { json, requestId: res.headers.get("x-request-id") };
+    };
+
+    const benefit = await call("POST", "/v1/benefits/", { type: "custom", description: "Priority support", properties: { note: "Mail us" } });
+    const product = await call("POST", "/v1/products/", { name: "Traced", prices: [{ amount_type: "fixed", price_amount: 2500, price_currency: "usd" }] });
+    await call("POST", `/v1/products/${String(product.json.id)}/benefits`, { benefits: [benefit.json.id] });
+    await call("POST", "/v1/webhooks/endpoints", { url: `${hooksUrl}/hooks`, format: "raw", events: ["order.paid", "benefit_grant.created"] });
+    const checkout = await call("POST", "/v1/checkouts/", { products: [product.json.id] });
+    const confirm = await call(
+      "POST",
+      `/v1/checkouts/client/${String(checkout.json.client_secret)}/confirm`,
+      { customer_email: "traced@example.com", customer_name: "Traced", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" },
+      false,
+    );
+    expect(confirm.json.status).toBe("confirmed");
+
+    // Both webhooks arrive, each with the trace context of its cause.
+    await until("both webhooks", () => ["order.paid", "benefit_grant.created"].every((t) => hooks.received.some((r) => r.body.type === t)));
+
+    // The confirm's server span: named by its route, with the operation and the request id.
+    const confirmSpan = await until("the confirm span", () =>
+      otlp.spans.find((s) => s.service === "borealis-api" && attr(s, "borealis.request_id") === confirm.requestId),
+    );
+    expect(confirmSpan.name).toBe("POST /v1/checkouts/client/{client_secret}/confirm");
+    expect(confirmSpan.kind).toBe(2); // SERVER
+    expect(attr(confirmSpan, "borealis.operation_id")).toMatch(/confirm/);
+    const inTrace = () => otlp.spans.filter((s) => s.traceId === confirmSpan.traceId);
+    const named = (prefix: string, service?: string) => inTrace().find((s) => s.name.startsWith(prefix) && (!service || s.service === service));
+
+    // The workflow the confirm started, and its activity, in the worker, in the same trace.
+    const u = <T>(what: string, f: () => T | undefined | false) => until(what, f, 30_000, names);
+    const started = await until("the workflow start", () => named("StartWorkflow:benefitGrantJobWorkflow", "borealis-api"));
+    const run = await u("the workflow run", () => named("RunWorkflow:benefitGrantJobWorkflow", "borealis-worker"));
+    const activity = await u("the activity run", () => named("RunActivity:runBenefitGrantJob", "borealis-worker"));
+    expect(run.parentSpanId).toBe(started.spanId);
+    const byId = new Map(inTrace().map((s) => [s.spanId, s]));
+    const ancestors = (s: Span) => {
+      const out: Span[] = [];
+      for (let p = s.parentSpanId && byId.get(s.parentSpanId); p; p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined) out.push(p);
+      return out;
+    };
+    expect(ancestors(activity)).toContain(run);
+    expect(ancestors(run)).toContain(confirmSpan);
+
+    // The deliveries: order.paid's under the confirm, benefit_grant.created's under the workflow's
+    // activity; each the parent of its POST (the http instrumentation's client span).
+    const paid = await u("the order.paid delivery span", () => named("webhook delivery order.paid", "borealis-worker"));
+    const granted = await u("the benefit_grant.created delivery span", () => named("webhook delivery benefit_grant.created", "borealis-worker"));
+    expect(ancestors(paid)).toContain(confirmSpan);
+    expect(ancestors(granted)).toContain(activity);
+    expect(ancestors(granted)).toContain(confirmSpan);
+    for (const delivery of [paid, granted]) {
+      const post = await until(`the POST of ${delivery.name}`, () => inTrace().find((s) => s.parentSpanId === delivery.spanId && s.kind === 3));
+      expect(post.name).toBe("POST");
+      expect(Number(attr(post, "http.status_code") ?? attr(post, "http.response.status_code"))).toBe(200);
+    }
+    // The receiver was handed the trace too (W3C traceparent).
+    for (const r of hooks.received) expect(r.headers.traceparent).toContain(confirmSpan.traceId);
+  }, 90_000);
+});
