@@ -18,7 +18,8 @@ import { createWebhookActivities } from "./activities/webhooks.js";
 import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { createSubscriptionActivities } from "./activities/subscriptions.js";
-import { temporalSubscriptionPoker, unstartedSubscriptions } from "../server/subscriptions/workflow-port.js";
+import { temporalSubscriptionPoker, unstartedSubscriptions, type SubscriptionPoker } from "../server/subscriptions/workflow-port.js";
+import { subscriptionsDueOnClocks } from "../server/test-clocks/service.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { foldUsage } from "../server/meters/fold.js";
@@ -233,10 +234,7 @@ function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, e
   const poke = temporalSubscriptionPoker(client, taskQueue);
   const sweep = async () => {
     try {
-      for (let ids = await unstartedSubscriptions(knex); ids.length; ids = await unstartedSubscriptions(knex)) {
-        await poke(ids);
-        await knex("subscriptions").whereIn("id", ids).update({ workflow_started_at: new Date() });
-      }
+      await sweepSubscriptions(knex, poke);
     } catch (err) {
       logger.warn({ err }, "subscription sweep failed; it runs again later");
     }
@@ -245,6 +243,28 @@ function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, e
   const timer = setInterval(() => void sweep(), everyMs);
   timer.unref();
   return timer;
+}
+
+/**
+ * One pass of the sweep: starts the workflow of every live subscription not known to run, then
+ * pokes the subscriptions due on test clocks.
+ */
+export async function sweepSubscriptions(knex: Knex, poke: SubscriptionPoker): Promise<void> {
+  for (let ids = await unstartedSubscriptions(knex); ids.length; ids = await unstartedSubscriptions(knex)) {
+    await poke(ids);
+    await knex("subscriptions").whereIn("id", ids).update({ workflow_started_at: new Date() });
+  }
+  await pokeDueOnClocks(knex, poke);
+}
+
+/**
+ * Pokes the subscriptions on test clocks that are due by their clock's time: an advance whose pokes
+ * were lost (Temporal away at that moment) still catches up instead of leaving its clock
+ * `advancing`. A poke is a signal-with-start: one more than needed is harmless.
+ */
+export async function pokeDueOnClocks(knex: Knex, poke: SubscriptionPoker): Promise<void> {
+  const due = await subscriptionsDueOnClocks(knex);
+  if (due.length) await poke(due);
 }
 
 /**

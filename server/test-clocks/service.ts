@@ -41,23 +41,40 @@ async function find(db: Knex, caller: OrganizationCaller, id: string, forUpdate 
   return row;
 }
 
+/**
+ * Live subscriptions (or charges in flight) with something due at or before `frozen` (a clock's
+ * time: a value, or a column of a joined test_clocks row).
+ */
+function whereDueBy(db: Knex, q: Knex.QueryBuilder, frozen: Date | Knex.Raw): Knex.QueryBuilder {
+  return q.where((w) =>
+    w
+      .whereNotNull("subscriptions.pending_order_id")
+      .orWhere((a) => a.whereIn("subscriptions.status", ["active", "trialing"]).where("subscriptions.current_period_end", "<=", frozen))
+      .orWhere((p) =>
+        p.where("subscriptions.status", "past_due").whereExists(
+          db("orders")
+            .whereRaw("orders.subscription_id = subscriptions.id")
+            .where("orders.status", "pending")
+            .where("orders.next_payment_attempt_at", "<=", frozen),
+        ),
+      ),
+  );
+}
+
 /** Live subscriptions (or charges in flight) on the clock with something due at or before its time. */
 function dueOnClock(db: Knex, clock: Pick<TestClockRow, "id" | "frozen_time">): Knex.QueryBuilder {
-  return db("subscriptions")
-    .where("subscriptions.test_clock_id", clock.id)
-    .where((w) =>
-      w
-        .whereNotNull("subscriptions.pending_order_id")
-        .orWhere((a) => a.whereIn("subscriptions.status", ["active", "trialing"]).where("subscriptions.current_period_end", "<=", clock.frozen_time))
-        .orWhere((p) =>
-          p.where("subscriptions.status", "past_due").whereExists(
-            db("orders")
-              .whereRaw("orders.subscription_id = subscriptions.id")
-              .where("orders.status", "pending")
-              .where("orders.next_payment_attempt_at", "<=", clock.frozen_time),
-          ),
-        ),
-    );
+  return whereDueBy(db, db("subscriptions").where("subscriptions.test_clock_id", clock.id), clock.frozen_time);
+}
+
+/**
+ * Subscriptions on any test clock with something due at or before their clock's time: the worker's
+ * sweep pokes them, so that an advance whose pokes were lost (Temporal unreachable at that moment)
+ * still catches up instead of leaving its clock `advancing`.
+ */
+export async function subscriptionsDueOnClocks(db: Knex, limit = 500): Promise<string[]> {
+  const q = db("subscriptions").join("test_clocks", "test_clocks.id", "subscriptions.test_clock_id").whereNull("test_clocks.deleted_at");
+  const rows: { id: string }[] = await whereDueBy(db, q, db.raw("test_clocks.frozen_time")).orderBy("subscriptions.id").limit(limit).select("subscriptions.id");
+  return rows.map((r) => r.id);
 }
 
 async function toTestClocks(db: Knex, rows: TestClockRow[]): Promise<TestClockOut[]> {

@@ -26,8 +26,10 @@ import { NativeConnection, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../server/benefit-grants/starter.js";
 import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
+import { subscriptionsDueOnClocks } from "../../server/test-clocks/service.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+import { pokeDueOnClocks } from "../../workflows/worker.js";
 import { createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
 import { useTestApi } from "../helpers/api.js";
 import { collectPages, rejects } from "../helpers/expect.js";
@@ -429,6 +431,30 @@ describe("subscriptions", () => {
     const revoked = await portal.cancel(mine.session, { id: mine.sub.id });
     expect(revoked).toMatchObject({ status: "canceled" });
     await rejects(portal.cancel(mine.session, { id: mine.sub.id }), AlreadyCanceledSubscription);
+  });
+
+  it("catches up a clock whose advance's pokes were lost: the worker's sweep pokes what is due by its clock", async () => {
+    const { sub, clockId } = await subscribe("2029-01-15T10:00:00Z");
+    const poker = temporalSubscriptionPoker(client, taskQueue);
+    setSubscriptionPoker(async () => {
+      throw new Error("Temporal unreachable");
+    });
+    try {
+      expect((await clockCall("POST", `${clockId}/advance`, { frozen_time: "2029-02-20T00:00:00Z" })).status).toBe(200);
+      // Nothing moves: the workflow was never told (its timer waits for the real date).
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await clockCall("GET", clockId)).json.status).toBe("advancing");
+      expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(0);
+    } finally {
+      setSubscriptionPoker(poker);
+    }
+    expect(await subscriptionsDueOnClocks(api.knex)).toContain(sub.id);
+    // The sweep's pass (only this test's subscription: other files' run on their own task queues).
+    await pokeDueOnClocks(api.knex, (ids) => poker(ids.filter((id) => id === sub.id)));
+    await expect.poll(async () => (await clockCall("GET", clockId)).json.status, poll).toBe("ready");
+    const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), o.status])).toEqual([["2029-02-15T10:00:00.000Z", "paid"]]);
+    expect(await subscriptionsDueOnClocks(api.knex)).not.toContain(sub.id);
   });
 
   it("refuses test clocks misused: unknown, backwards, a customer that already subscribes; deletes an unused one", async () => {
