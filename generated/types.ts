@@ -17609,6 +17609,14 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by order status; several values match any of them (a Borealis extension: Polar's API has no such filter). */
+                status?: components["schemas"]["OrderStatus"][];
+                /** @description Only orders created at or after this time (a Borealis extension). */
+                created_after?: string;
+                /** @description Only orders created strictly before this time (a Borealis extension). */
+                created_before?: string;
+                /** @description Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves). */
+                customer_email?: string;
             };
             header?: never;
             path?: never;

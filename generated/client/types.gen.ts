@@ -15095,6 +15095,22 @@ export type OrdersListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by order status; several values match any of them (a Borealis extension: Polar's API has no such filter).
+         */
+        status?: Array<OrderStatus>;
+        /**
+         * Only orders created at or after this time (a Borealis extension).
+         */
+        created_after?: string;
+        /**
+         * Only orders created strictly before this time (a Borealis extension).
+         */
+        created_before?: string;
+        /**
+         * Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves).
+         */
+        customer_email?: string;
     };
     url: '/v1/orders/';
 };

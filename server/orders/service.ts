@@ -20,6 +20,7 @@ import {
   type OrderRelations,
   type OrderRow,
   type OrderScope,
+  type OrderStatus,
 } from "./repository.js";
 
 export interface OrderItemInput {
@@ -191,6 +192,14 @@ export interface OrderListQuery {
   sorting?: string[] | null;
 }
 
+/** The merchant list's Borealis extension filters (orders:list only: the portal's list has none). */
+export interface MerchantOrderListQuery extends OrderListQuery {
+  status?: OrderStatus | OrderStatus[] | null;
+  created_after?: string | null;
+  created_before?: string | null;
+  customer_email?: string | null;
+}
+
 function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Knex.QueryBuilder {
   const q = readable(db, scope).select("orders.*");
   const byIds = (column: string, value: string | string[] | null | undefined) => {
@@ -234,8 +243,25 @@ function orderSorts(db: Knex): SortMap {
   };
 }
 
-export async function listOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Promise<Page<OrderOut>> {
+/**
+ * status (any of), created_after (inclusive), created_before (exclusive) and customer_email (a
+ * case-insensitive substring of the customer's email; % and _ are literal). The contract has
+ * validated the values: a date-time here is a valid instant.
+ */
+function applyMerchantFilters(db: Knex, q: Knex.QueryBuilder, query: MerchantOrderListQuery): void {
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("orders.status", statuses);
+  if (query.created_after) q.where("orders.created_at", ">=", new Date(query.created_after));
+  if (query.created_before) q.where("orders.created_at", "<", new Date(query.created_before));
+  if (query.customer_email) {
+    const like = `%${query.customer_email.replace(/[\\%_]/g, "\\$&")}%`;
+    q.whereExists(db("customers").whereRaw("customers.id = orders.customer_id").whereRaw("customers.email ilike ?", [like]));
+  }
+}
+
+export async function listOrders(db: Knex, scope: OrderScope, query: MerchantOrderListQuery): Promise<Page<OrderOut>> {
   const q = filterOrders(db, scope, query);
+  applyMerchantFilters(db, q, query);
   applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
   return listPage(q, query, async (rows: OrderRow[]) => {
     const rel = await loadOrderRelations(db, rows);

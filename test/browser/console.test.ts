@@ -1,7 +1,9 @@
 // The merchant console in Chromium against the running stack: every screen of every resource
 // opens with no console error and no failed request, passes axe (no serious or critical
-// violation) at desktop width and at 375 px, and a 422 from the server lands on its form field.
+// violation) at desktop width and at 375 px, a 422 from the server lands on its form field, and the
+// orders list filters by status.
 import { beforeAll, describe, expect, it } from "vitest";
+import { createCustomer, createOrder } from "../fixtures/factories.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT, seedOrganization, signIn, type Seeded } from "./console-helpers.js";
 
@@ -106,5 +108,31 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     expect(helper).toMatch(/uri|url/i);
     expect(page.url()).toContain("/checkout-links/create");
     await stack.check(page, "console-422", { mobile: false });
+  });
+
+  it("filters the orders list by status", async () => {
+    // a second order, pending, of another customer (after the screens above: they count on one order)
+    const other = await createCustomer(stack.knex, s.orgId, { email: "pending-buyer@example.com" });
+    await createOrder(stack.knex, s.orgId, { customerId: other.id, productId: s.productId }, { status: "pending" });
+    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    await signIn(stack, page, s.token);
+    await page.goto(`${stack.url}/dashboard/orders?filter=${encodeURIComponent("{}")}`);
+    const rows = page.locator(".RaDatagrid-tbody tr");
+    const texts = () => expect.poll(async () => (await rows.allTextContents()).join(" | "), { timeout: 15_000 });
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "Pending" }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(1);
+    await texts().toContain("pending-buyer@example.com");
+    expect(decodeURIComponent(page.url())).toContain('"status":["pending"]');
+    // a second status: either one
+    await page.getByRole("combobox", { name: "Status" }).click();
+    await page.getByRole("option", { name: "Paid" }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    await page.waitForLoadState("networkidle");
+    await stack.check(page, "console-orders-filtered", { screenshot: false });
+    expect(stack.takeProblems(page)).toEqual([]);
   });
 });

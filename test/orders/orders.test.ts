@@ -1,6 +1,7 @@
 // Orders through the official client: the wire shape (customer, product, discount, items),
 // every filter and sort key, paging, billing details updates, tenant isolation, and the service
-// functions the checkout confirm flow calls (createOrderForCheckout, markOrderPaid) with their events.
+// functions the checkout confirm flow calls (createOrderForCheckout, markOrderPaid) with their events;
+// the Borealis extension filters of the merchant list (status, created range, customer email).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
@@ -9,13 +10,14 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { useTestApi } from "../helpers/api.js";
 import {
   createCustomer,
+  createCustomerSessionToken,
   createDiscount,
   createOrder,
   createProductWithPrice,
   orgWithToken,
   outboxTypes,
 } from "../fixtures/factories.js";
-import { createOrderForCheckout, markOrderPaid } from "../../server/orders/service.js";
+import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
 
 const api = useTestApi();
 
@@ -178,5 +180,143 @@ describe("orders", () => {
     const event = typeof payload === "string" ? JSON.parse(payload) : payload;
     expect(event.data).toMatchObject({ id: row.id, status: "paid", paid: true, net_amount: 2000, total_amount: 2400 });
     expect(event.data.items).toHaveLength(1);
+  });
+});
+
+describe("orders: the Borealis extension filters (status, created_after/before, customer_email)", () => {
+  let token: string;
+  let otherToken: string;
+  const ids: Record<string, string> = {};
+  let carolOrg: string;
+  let carolId: string;
+  const t0 = Date.parse("2025-06-01T00:00:00Z");
+  const at = (minutes: number) => new Date(t0 + minutes * 60_000);
+
+  /** GET /v1/orders/ with a raw query string (the official client has no such parameters). */
+  async function list(query: string, bearer = token): Promise<{ status: number; body: { items?: { id: string }[]; detail?: { loc: unknown[]; msg: string; type: string }[] } }> {
+    const res = await fetch(`${api.url}/v1/orders/?${/(^|&)limit=/.test(query) ? "" : "limit=100&"}${query}`, { headers: { authorization: `Bearer ${bearer}` } });
+    return { status: res.status, body: await res.json() };
+  }
+  async function listIds(query: string, bearer = token): Promise<string[]> {
+    const res = await list(query, bearer);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.items!.map((o) => o.id).sort();
+  }
+  const sorted = (...names: string[]) => names.map((n) => ids[n]).sort();
+
+  beforeAll(async () => {
+    const k = api.knex;
+    const mine = await orgWithToken(k);
+    token = mine.token;
+    const org = mine.org.id;
+    const carol = await createCustomer(k, org, { email: "Carol.Smith@Example.com" });
+    const dave = await createCustomer(k, org, { email: "dave@other.test" });
+    const under = await createCustomer(k, org, { email: "a_b%c@example.com" });
+    const { product } = await createProductWithPrice(k, org);
+    const order = async (customerId: string, status: string, minutes: number) =>
+      (await createOrder(k, org, { customerId, productId: product.id }, { status, created_at: at(minutes) })).id;
+    ids.carolPaid = await order(carol.id, "paid", 0);
+    ids.carolPending = await order(carol.id, "pending", 10);
+    ids.carolRefunded = await order(carol.id, "refunded", 20);
+    ids.davePaid = await order(dave.id, "paid", 30);
+    ids.davePartial = await order(dave.id, "partially_refunded", 40);
+    ids.underPaid = await order(under.id, "paid", 50);
+    ids.carolPortalToken = await createCustomerSessionToken(k, carol.id);
+    carolOrg = org;
+    carolId = carol.id;
+    // another organization: same email, same statuses, same times; never listed
+    const other = await orgWithToken(k);
+    otherToken = other.token;
+    const twin = await createCustomer(k, other.org.id, { email: "carol.smith@example.com" });
+    const op = await createProductWithPrice(k, other.org.id);
+    ids.foreignPaid = (await createOrder(k, other.org.id, { customerId: twin.id, productId: op.product.id }, { status: "paid", created_at: at(0) })).id;
+    ids.foreignPending = (await createOrder(k, other.org.id, { customerId: twin.id, productId: op.product.id }, { status: "pending", created_at: at(10) })).id;
+  });
+
+  it("filters by one or several statuses", async () => {
+    expect(await listIds("")).toEqual(sorted("carolPaid", "carolPending", "carolRefunded", "davePaid", "davePartial", "underPaid"));
+    expect(await listIds("status=paid")).toEqual(sorted("carolPaid", "davePaid", "underPaid"));
+    expect(await listIds("status=pending")).toEqual(sorted("carolPending"));
+    expect(await listIds("status=refunded&status=partially_refunded")).toEqual(sorted("carolRefunded", "davePartial"));
+    expect(await listIds("status=paid&status=paid")).toEqual(sorted("carolPaid", "davePaid", "underPaid"));
+  });
+
+  it("filters by creation time: created_after inclusive, created_before exclusive, any offset", async () => {
+    expect(await listIds(`created_after=${encodeURIComponent(at(30).toISOString())}`)).toEqual(sorted("davePaid", "davePartial", "underPaid"));
+    expect(await listIds(`created_before=${encodeURIComponent(at(10).toISOString())}`)).toEqual(sorted("carolPaid"));
+    expect(await listIds(`created_after=${encodeURIComponent(at(10).toISOString())}&created_before=${encodeURIComponent(at(30).toISOString())}`)).toEqual(sorted("carolPending", "carolRefunded"));
+    // 2025-06-01T02:00:00+02:00 is t0
+    expect(await listIds(`created_after=${encodeURIComponent("2025-06-01T02:45:00+02:00")}`)).toEqual(sorted("underPaid"));
+    expect(await listIds(`created_after=${encodeURIComponent(at(60).toISOString())}`)).toEqual([]);
+    // an empty range is empty, not an error
+    expect(await listIds(`created_after=${encodeURIComponent(at(30).toISOString())}&created_before=${encodeURIComponent(at(10).toISOString())}`)).toEqual([]);
+  });
+
+  it("filters by customer email: a case-insensitive substring, % and _ literal", async () => {
+    expect(await listIds("customer_email=carol.smith%40example.com")).toEqual(sorted("carolPaid", "carolPending", "carolRefunded"));
+    expect(await listIds("customer_email=CAROL")).toEqual(sorted("carolPaid", "carolPending", "carolRefunded"));
+    expect(await listIds("customer_email=other.test")).toEqual(sorted("davePaid", "davePartial"));
+    expect(await listIds("customer_email=example.com")).toEqual(sorted("carolPaid", "carolPending", "carolRefunded", "underPaid"));
+    expect(await listIds("customer_email=_")).toEqual(sorted("underPaid"));
+    expect(await listIds("customer_email=%25")).toEqual(sorted("underPaid"));
+    expect(await listIds("customer_email=nobody")).toEqual([]);
+  });
+
+  it("combines the filters with each other and with Polar's", async () => {
+    expect(await listIds(`status=paid&customer_email=carol`)).toEqual(sorted("carolPaid"));
+    expect(await listIds(`status=paid&status=pending&created_after=${encodeURIComponent(at(5).toISOString())}`)).toEqual(sorted("carolPending", "davePaid", "underPaid"));
+    expect(await listIds(`status=paid&created_before=${encodeURIComponent(at(40).toISOString())}&customer_email=DAVE`)).toEqual(sorted("davePaid"));
+    expect(await listIds(`status=refunded&customer_email=dave`)).toEqual([]);
+    const page = await list("status=paid&limit=2&sorting=created_at");
+    expect(page.body.items!.map((o) => o.id)).toEqual([ids.carolPaid, ids.davePaid]);
+    expect((page.body as { pagination?: unknown }).pagination).toEqual({ total_count: 3, max_page: 2 });
+  });
+
+  it("never lists another organization's orders", async () => {
+    expect(await listIds("status=paid&customer_email=carol.smith")).toEqual(sorted("carolPaid"));
+    expect(await listIds(`created_before=${encodeURIComponent(at(15).toISOString())}`)).toEqual(sorted("carolPaid", "carolPending"));
+    expect(await listIds("customer_email=carol", otherToken)).toEqual([ids.foreignPaid, ids.foreignPending].sort());
+    expect(await listIds("status=pending", otherToken)).toEqual([ids.foreignPending]);
+  });
+
+  it("answers 422 with the parameter's location for a bad value", async () => {
+    const bad = async (query: string, name: string) => {
+      const res = await list(query);
+      expect(res.status, query).toBe(422);
+      expect(res.body.detail?.length, query).toBeGreaterThan(0);
+      for (const d of res.body.detail!) {
+        expect(d.loc.slice(0, 2), query).toEqual(["query", name]);
+        expect(typeof d.msg).toBe("string");
+        expect(typeof d.type).toBe("string");
+      }
+    };
+    await bad("status=shipped", "status");
+    await bad("status=paid&status=PAID", "status");
+    await bad("status=", "status");
+    await bad("created_after=yesterday", "created_after");
+    await bad("created_after=2025-06-01", "created_after");
+    await bad("created_before=2025-13-01T00:00:00Z", "created_before");
+    await bad("created_before=2025-06-01T00:00:00", "created_before");
+    await bad("customer_email=", "customer_email");
+    await bad(`customer_email=${"a".repeat(321)}`, "customer_email");
+  });
+
+  it("leaves the customer portal's order list as it was: the merchant's filters do not apply there", async () => {
+    const res = await fetch(`${api.url}/v1/customer-portal/orders/?limit=100`, { headers: { authorization: `Bearer ${ids.carolPortalToken}` } });
+    expect(res.status).toBe(200);
+    const all = ((await res.json()) as { items: { id: string }[] }).items.map((o) => o.id).sort();
+    expect(all).toEqual(sorted("carolPaid", "carolPending", "carolRefunded"));
+    const filtered = await fetch(`${api.url}/v1/customer-portal/orders/?limit=100&status=paid&customer_email=nobody&created_after=2099-01-01T00:00:00Z`, {
+      headers: { authorization: `Bearer ${ids.carolPortalToken}` },
+    });
+    // not parameters of the portal's operation: refused there as any undeclared parameter is
+    expect(filtered.status).toBe(422);
+    const detail = ((await filtered.json()) as { detail: { loc: string[]; type: string }[] }).detail;
+    expect(detail.map((d) => [d.loc.join("."), d.type]).sort()).toEqual([
+      ["query.created_after", "extra_forbidden"], ["query.customer_email", "extra_forbidden"], ["query.status", "extra_forbidden"],
+    ]);
+    // and the portal's service does not apply them even if handed them
+    const page = await listCustomerOrders(api.knex, { organizationId: carolOrg, customerId: carolId }, { limit: 100, status: "paid", customer_email: "nobody" } as never);
+    expect(page.items.map((o) => o.id).sort()).toEqual(all);
   });
 });
