@@ -269,7 +269,10 @@ describe("events", () => {
         { name: "api_call", externalCustomerId: "bob", timestamp: at("2025-03-01T11:00:00Z"), metadata: { tokens: "n/a" } },
       ],
     });
-    const rollups = () => api.knex("meter_rollups").where({ meter_id: tokens.id }).orderBy(["bucket", "customer_key"]).select("customer_key", "bucket", "events", "n", "sum", "min", "max");
+    type Rollup = { customer_key: string; bucket: Date; events: number; n: number; sum: number; min: number | null; max: number | null };
+    // By bucket, then customer key in code-point order (the database's collation may order "ext:bob" and a uuid otherwise).
+    const sorted = (rows: Rollup[]) => [...rows].sort((x, y) => x.bucket.getTime() - y.bucket.getTime() || (x.customer_key < y.customer_key ? -1 : x.customer_key > y.customer_key ? 1 : 0));
+    const rollups = async () => sorted(await api.knex("meter_rollups").where({ meter_id: tokens.id }).select("customer_key", "bucket", "events", "n", "sum", "min", "max"));
     // The hourly totals at once; the daily per-customer rows once folded in.
     const totals = [
       { customer_key: "", bucket: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
@@ -278,11 +281,13 @@ describe("events", () => {
     expect(await rollups()).toEqual(totals);
     // A fold takes the events below the oldest transaction still open: with other suites writing
     // meanwhile, it may take a second pass to reach these.
-    await expect.poll(async () => (await foldUsage(api.knex), await rollups()), { timeout: 15_000, interval: 200 }).toEqual([
-      { customer_key: alice.id, bucket: at("2025-03-01T00:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
-      { customer_key: "ext:bob", bucket: at("2025-03-01T00:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
-      ...totals,
-    ]);
+    await expect.poll(async () => (await foldUsage(api.knex), await rollups()), { timeout: 15_000, interval: 200 }).toEqual(
+      sorted([
+        { customer_key: alice.id, bucket: at("2025-03-01T00:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
+        { customer_key: "ext:bob", bucket: at("2025-03-01T00:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
+        ...totals,
+      ]),
+    );
     const day = { startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-01T00:00:00Z"), interval: "day" as const };
     expect((await polar.meters.quantities({ id: meter.id, ...day })).total).toBe(3);
     expect((await polar.meters.quantities({ id: tokens.id, ...day })).total).toBe(7);
