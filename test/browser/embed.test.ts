@@ -32,7 +32,7 @@ const merchantPage = (linkUrl: string) => `<!doctype html>
   });
 </script></body></html>`;
 
-describe("embedded checkout (@polar-sh/checkout)", { timeout: 120_000 }, () => {
+describe("embedded checkout (@polar-sh/checkout)", { timeout: 180_000 }, () => {
   let hosts: PublicHosts;
   let linkUrl = "";
   // Before the stack's own beforeAll: Chromium starts with the hosts' resolver rules.
@@ -85,7 +85,10 @@ describe("embedded checkout (@polar-sh/checkout)", { timeout: 120_000 }, () => {
     await frame.getByLabel("Expiry (MM / YY)").fill("1234");
     await frame.getByLabel("Security code").fill("123");
     await frame.getByRole("button", { name: "Pay $9" }).click();
-    await frame.getByRole("heading", { name: /^Thank you/ }).waitFor({ timeout: 30_000 });
+    // The confirm, the confirmation page's reads and the grants all go through the HTTPS forwarder
+    // in this process; late in a full run (a database and Temporal history full of other suites'
+    // work) that took more than 30 s on a loaded 2-core machine, so the wait is generous.
+    await frame.getByRole("heading", { name: /^Thank you/ }).waitFor({ timeout: 75_000 });
     const confirmation = `${PUBLIC}/checkout/${checkout.client_secret}/confirmation`;
     await expect.poll(() => events(page), { timeout: 15_000 }).toEqual(["loaded", "confirmed", `success ${confirmation}`]);
     // The merchant's page stays where it is (no success_url of the merchant's: nothing to redirect to).

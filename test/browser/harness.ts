@@ -128,6 +128,25 @@ export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0) - window.innerWidth);
 }
 
+/** Screenshots and frame texts of a failed test's pages, written under .cache/test-results/browser-failures/. */
+async function keepFailure(testName: string, pages: Page[]): Promise<void> {
+  const dir = path.join(ROOT, ".cache", "test-results", "browser-failures");
+  mkdirSync(dir, { recursive: true });
+  const base = testName.replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
+  const lines: string[] = [];
+  for (const [i, page] of pages.entries()) {
+    if (page.isClosed()) continue;
+    const file = path.join(dir, `${base}-${i}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+    lines.push(`page ${i}: ${page.url()} (screenshot ${file})`);
+    for (const frame of page.frames()) {
+      const text = await frame.evaluate(() => document.body?.innerText ?? "").catch((err: unknown) => `(unreadable: ${String(err)})`);
+      lines.push(`  frame ${frame.url()}:\n    ${text.replace(/\s*\n\s*/g, " | ").slice(0, 1500)}`);
+    }
+  }
+  if (lines.length) console.error(`[browser] "${testName}" failed; what its pages showed:\n${lines.join("\n")}`);
+}
+
 export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack {
   const apps = options.apps ?? UI_APPS;
   const state = {} as { knex: Knex; api: ApiHandle; worker?: WorkerHandle; browser: Browser };
@@ -155,7 +174,10 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
     state.browser = await launchChromium(options.chromiumArgs?.() ?? []);
   }, 300_000);
 
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    // A failed test leaves what its pages showed: a screenshot and the text of every frame, in
+    // .cache/test-results/browser-failures/ (the log says where), so a failure on CI can be read.
+    if (ctx.task.result?.state === "fail") await keepFailure(ctx.task.name, [...guarded.keys()]);
     const found: string[] = [];
     for (const [page, g] of guarded) {
       if (g.problems.length) found.push(`${page.url()}:\n  ${g.problems.join("\n  ")}`);
