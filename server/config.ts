@@ -114,8 +114,8 @@ export const SETTINGS = {
   HOST: v(text(), { area: "processes", default: "127.0.0.1", description: "the address the API listens on" }),
   DRAIN_DELAY_MS: v(int(0, 86_400_000), { area: "processes", default: 0, description: "on SIGTERM the API answers `/readyz` 503 this long before it stops accepting connections (a load balancer's health-check interval)" }),
   DRAIN_TIMEOUT_MS: v(int(0, 86_400_000), { area: "processes", default: 25_000, description: "the API or worker exits anyway when draining takes longer" }),
-  CONFIRM_RECOVERY_AFTER_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "120000", description: "the worker settles a checkout left confirmed by a confirm that died mid-charge once it is this old" }),
-  CONFIRM_RECOVERY_EVERY_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "30000", description: "how often the worker looks for such checkouts" }),
+  CONFIRM_RECOVERY_AFTER_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "`120000`", description: "the worker settles a checkout left confirmed by a confirm that died mid-charge once it is this old" }),
+  CONFIRM_RECOVERY_EVERY_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "`30000`", description: "how often the worker looks for such checkouts" }),
   BOREALIS_SUPERVISED: v(flag(), { area: "processes", default: false, description: "set by `make run`'s supervisor: the process exits when its supervisor is gone" }),
   NODE_ENV: v(text(), { area: "processes", description: "`production` requires `BETTER_AUTH_SECRET`; `development` lets webhook endpoints use plain http" }),
   // http
@@ -193,6 +193,9 @@ export const SETTINGS = {
   ORG: v(text(), { area: "cli", default: "demo", description: "`make token`: the organization's slug" }),
   SCOPES: v(text(), { area: "cli", shownDefault: "all", description: "`make token`: the token's scopes, space- or comma-separated" }),
   BOREALIS_DATA_DIR: v(text(), { area: "cli", shownDefault: "`.data`", description: "where `make run` keeps its database, Temporal, mail, files and `run.json` (which `make token` reads)" }),
+  // tools
+  TEMPORAL_UI_PORT: v(int(0, 65535), { area: "tools", shownDefault: "a free port", description: "`make run`: the Temporal UI's port (when it starts the dev server)" }),
+  CHROMIUM_PATH: v(text(), { area: "tools", default: "/usr/bin/chromium", description: "the Chromium the browser tests, `make bench-console` and `make bench-portal` drive (Debian's, which `make install` installs)" }),
 } as const satisfies Record<string, Variable<never> | Variable<unknown>>;
 
 export type SettingName = keyof typeof SETTINGS;
