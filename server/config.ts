@@ -194,6 +194,7 @@ export const SETTINGS = {
   SCOPES: v(text(), { area: "cli", shownDefault: "all", description: "`make token`: the token's scopes, space- or comma-separated" }),
   BOREALIS_DATA_DIR: v(text(), { area: "cli", shownDefault: "`.data`", description: "where `make run` keeps its database, Temporal, mail, files and `run.json` (which `make token` reads)" }),
   // tools
+  BOREALIS_QUIET_SERVICES: v(flag(), { area: "tools", default: false, description: "`1`: the local services (Postgres, Temporal, Mailpit) log nothing on stderr" }),
   TEMPORAL_UI_PORT: v(int(0, 65535), { area: "tools", shownDefault: "a free port", description: "`make run`: the Temporal UI's port (when it starts the dev server)" }),
   CHROMIUM_PATH: v(text(), { area: "tools", default: "/usr/bin/chromium", description: "the Chromium the browser tests, `make bench-console` and `make bench-portal` drive (Debian's, which `make install` installs)" }),
 } as const satisfies Record<string, Variable<never> | Variable<unknown>>;
