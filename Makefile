@@ -42,6 +42,7 @@ ui: deps admin/node_modules/.package-lock.json
 
 generate: deps
 	$(TSX) codegen/generate.ts
+	$(TSX) codegen/config-docs.ts
 
 # Lints the contract (redocly) and checks generated/ is what `make generate` would write.
 check-generated: deps

@@ -17,6 +17,17 @@ export default tseslint.config(
     },
   },
   {
+    // One config: server/config.ts is the only reader of the environment in server/ and workflows/.
+    files: ["server/**/*.ts", "workflows/**/*.ts"],
+    ignores: ["server/config.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read environment variables through server/config.ts (setting, loadConfig); declare new ones in its SETTINGS." },
+      ],
+    },
+  },
+  {
     files: ["workflows/workflows/**/*.ts", "workflows/shared/**/*.ts"],
     rules: {
       "no-restricted-imports": [

@@ -12,6 +12,7 @@ import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { mintOrganizationToken } from "../server/kit/auth.js";
 import { startApi } from "../server/main.js";
 import { UI_APPS } from "../server/ui-apps.js";
+import { setting } from "../server/config.js";
 import { adminResourcesByName } from "../generated/admin-resources.js";
 import { createCustomer, createOrder, createOrganization, createPayment, createProductWithPrice } from "../test/fixtures/factories.js";
 
@@ -52,7 +53,7 @@ async function main() {
     await pg.stop();
     throw err;
   });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: setting("CHROMIUM_PATH"), headless: true, args: CHROMIUM_ARGS });
   const rows: string[] = [];
   try {
     const org = await createOrganization(knex, { name: "Bench console" });

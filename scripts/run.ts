@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { loadConfig, setting } from "../server/config.js";
 import { seedDemo } from "../server/seed.js";
 import { seedDemoOwner, type DemoOwner } from "../server/auth/demo-owner.js";
 import { DATA_DIR, ROOT, freePort, startMailpit, type MailpitHandle } from "./services.js";
@@ -23,7 +24,8 @@ const RUN_FILE = path.join(DATA_DIR, "run.json");
 
 /** The secret sessions are signed with: BETTER_AUTH_SECRET, or one made once and kept in the data dir. */
 function authSecret(): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  const configured = setting("BETTER_AUTH_SECRET");
+  if (configured) return configured;
   const file = path.join(DATA_DIR, "auth-secret");
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
@@ -43,8 +45,9 @@ function say(msg = "") {
 }
 
 async function main() {
-  const port = Number(process.env.PORT ?? 8000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
+  // Every variable checked before anything starts: the API and worker would stop on a bad one.
+  const config = loadConfig();
+  const port = config.PORT;
   mkdirSync(DATA_DIR, { recursive: true });
   // One `make run` per checkout: a second one would fight the first over .data/.
   if (existsSync(RUN_FILE)) {
@@ -102,18 +105,18 @@ async function main() {
       throw new Error(`port ${port} is in use: stop what listens there or run with PORT=<another port> make run`);
     }
     // Every email (sign-up verification, invitations, the portal's sign-in codes) lands in Mailpit.
-    if (!process.env.SMTP_URL) mailpit = await startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") });
-    const smtpUrl = mailpit?.smtpUrl ?? process.env.SMTP_URL!;
+    if (!config.SMTP_URL) mailpit = await startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") });
+    const smtpUrl = mailpit?.smtpUrl ?? config.SMTP_URL!;
     say("Starting Postgres and Temporal…");
-    const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 0) || (await freePort());
+    const uiPort = config.TEMPORAL_UI_PORT || (await freePort());
     let seeded: Awaited<ReturnType<typeof seedDemo>> | undefined;
     let owner: DemoOwner | undefined;
     stack = await startStack({
       dataDir: DATA_DIR,
       port,
-      uiPort: process.env.TEMPORAL_ADDRESS ? undefined : uiPort,
+      uiPort: config.TEMPORAL_ADDRESS ? undefined : uiPort,
       // Quiet by default: warnings and errors only (LOG_LEVEL=info shows every request).
-      env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", SMTP_URL: smtpUrl, BETTER_AUTH_SECRET: authSecret() },
+      env: { LOG_LEVEL: config.LOG_LEVEL ?? "warn", SMTP_URL: smtpUrl, BETTER_AUTH_SECRET: authSecret() },
       log: (line) => process.stderr.write(`[supervisor] ${line}\n`),
       onMigrated: async (knex) => {
         say("Migrating the database…");

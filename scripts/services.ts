@@ -15,10 +15,12 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { setting } from "../server/config.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // BOREALIS_DATA_DIR moves everything `make run` keeps (tests of `make run` use a throwaway one).
-export const DATA_DIR = process.env.BOREALIS_DATA_DIR ? path.resolve(process.env.BOREALIS_DATA_DIR) : path.join(ROOT, ".data");
+const dataDirSetting = setting("BOREALIS_DATA_DIR");
+export const DATA_DIR = dataDirSetting ? path.resolve(dataDirSetting) : path.join(ROOT, ".data");
 export const LOG_DIR = path.join(DATA_DIR, "logs");
 export const TEMPORAL_BIN = path.join(ROOT, ".cache", "bin", "temporal");
 export const MAILPIT_BIN = path.join(ROOT, ".cache", "bin", "mailpit");
@@ -55,7 +57,7 @@ export interface TemporalHandle {
 }
 
 const log = (msg: string) => {
-  if (process.env.BOREALIS_QUIET_SERVICES !== "1") process.stderr.write(`[services] ${msg}\n`);
+  if (!setting("BOREALIS_QUIET_SERVICES")) process.stderr.write(`[services] ${msg}\n`);
 };
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
@@ -200,9 +202,10 @@ function removeStaleTestDirs() {
  * traded for speed (fsync off).
  */
 export async function startPostgres(opts: { dataDir?: string; port?: number; persistent?: boolean; ignoreEnv?: boolean } = {}): Promise<PostgresHandle> {
-  if (process.env.DATABASE_URL && !opts.ignoreEnv) {
+  const databaseUrl = setting("DATABASE_URL");
+  if (databaseUrl && !opts.ignoreEnv) {
     log(`using DATABASE_URL from the environment`);
-    return { url: process.env.DATABASE_URL, stop: async () => {} };
+    return { url: databaseUrl, stop: async () => {} };
   }
   const persistent = opts.persistent ?? true;
   const dataDir = path.resolve(opts.dataDir ?? path.join(DATA_DIR, "pg"));
@@ -418,9 +421,10 @@ export async function startTemporal(opts: { port?: number; dbFile?: string; uiPo
 }
 
 async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?: number; ignoreEnv?: boolean }): Promise<TemporalHandle> {
-  if (process.env.TEMPORAL_ADDRESS && !opts.ignoreEnv) {
+  const temporalAddress = setting("TEMPORAL_ADDRESS");
+  if (temporalAddress && !opts.ignoreEnv) {
     log(`using TEMPORAL_ADDRESS from the environment`);
-    return { address: process.env.TEMPORAL_ADDRESS, stop: async () => {} };
+    return { address: temporalAddress, stop: async () => {} };
   }
   if (!existsSync(TEMPORAL_BIN)) {
     throw new Error(`${path.relative(ROOT, TEMPORAL_BIN)} is missing: run scripts/build-tools.sh (or make install) first`);

@@ -38,6 +38,7 @@ import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
 import { resolveCaller } from "./auth/callers.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
+import { setting } from "./config.js";
 
 const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
@@ -340,7 +341,7 @@ export function createApp({
   health = createHealth(knex),
   rateLimits = createRateLimits(knex),
   trustProxy = trustProxySetting(),
-  metrics = createMetrics(knex, { token: process.env.METRICS_TOKEN || undefined }),
+  metrics = createMetrics(knex, { token: setting("METRICS_TOKEN") }),
 }: AppOptions): express.Express {
   const callers = { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) };
   const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));

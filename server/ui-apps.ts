@@ -2,6 +2,7 @@
 // URL prefix of its built files (Vite's `base`), its client-side routes, and the folders outside
 // its own that it is built from.
 import type { UiApp } from "./kit/ui-apps.js";
+import { setting } from "./config.js";
 import { getProcessor } from "./processors/index.js";
 
 export const UI_APPS: readonly UiApp[] = [
@@ -14,6 +15,6 @@ export const UI_APPS: readonly UiApp[] = [
     base: "/_portal/",
     routes: ["/checkout/:clientSecret/*", "/:slug/portal/*"],
     sources: ["generated/client"],
-    config: () => ({ processor: getProcessor().name, stripe_publishable_key: process.env.STRIPE_PUBLISHABLE_KEY || null }),
+    config: () => ({ processor: getProcessor().name, stripe_publishable_key: setting("STRIPE_PUBLISHABLE_KEY") ?? null }),
   },
 ];

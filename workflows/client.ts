@@ -2,6 +2,7 @@
 // start workflows, signal them, query them.
 import { Client, Connection, type WorkflowClientInterceptor } from "@temporalio/client";
 import { tracing } from "../server/kit/telemetry.js";
+import { setting } from "../server/config.js";
 
 /**
  * Connects to the Temporal frontend at `address` (host:port). Close with `client.connection.close()`.
@@ -41,8 +42,8 @@ export function useTemporalAddress(address: string, namespace = "default"): void
 function sharedTemporalClient(): Promise<Client> {
   if (!shared) {
     const client = createTemporalClient(
-      target?.address ?? process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7233",
-      target?.namespace ?? process.env.TEMPORAL_NAMESPACE ?? "default",
+      target?.address ?? setting("TEMPORAL_ADDRESS") ?? "127.0.0.1:7233",
+      target?.namespace ?? setting("TEMPORAL_NAMESPACE"),
     );
     client.catch(() => {
       if (shared === client) shared = null;

@@ -27,6 +27,7 @@ import { outboxSignal } from "./shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
 import { benefitGrantSweepWorkflow, benefitGrantSweepWorkflowId, type BenefitGrantSweepInput } from "./workflows/benefit-grant-sweep.js";
 import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
+import { setting } from "../server/config.js";
 
 export interface StartWorkerOptions {
   knex: Knex;
@@ -340,7 +341,7 @@ function installRuntimeLogger() {
   try {
     // WORKER_METRICS_ADDRESS (host:port): the SDK's own Prometheus metrics (workflow and activity
     // task failures, schedule-to-start latency, poller and slot use) at http://<address>/metrics.
-    const metricsAddress = process.env.WORKER_METRICS_ADDRESS;
+    const metricsAddress = setting("WORKER_METRICS_ADDRESS");
     Runtime.install({
       logger: new PinoTemporalLogger(),
       ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress } } } } : {}),

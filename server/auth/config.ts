@@ -1,25 +1,12 @@
-// The authentication layer's settings, read from the environment in this one place.
-//
-//   BETTER_AUTH_SECRET    signs session cookies and encrypts what better-auth keeps secret; at
-//                         least 32 characters; required when NODE_ENV=production. Unset elsewhere:
-//                         a random one per process (sessions do not survive a restart and are not
-//                         shared between processes). `make run` keeps one in .data/auth-secret.
-//   PUBLIC_API_URL        the API's public URL (links in emails, the OAuth2 issuer, trusted origin);
-//                         default: the URL the API listens on.
-//   PUBLIC_APP_URL        where the console lives (invitation and device-approval links);
-//                         default: PUBLIC_API_URL + /dashboard.
-//   TRUSTED_ORIGINS       more origins (comma separated) allowed to call /api/auth and to make
-//                         state-changing /v1 calls with a session cookie.
-//   AUTH_RATE_LIMIT       "0" turns better-auth's rate limiter off (on by default).
-//   AUTH_IP_HEADER        a header set by a trusted reverse proxy with the client's address
-//                         (e.g. x-real-ip); unset: the TCP peer's address.
-//   CAPTCHA_SECRET_KEY    turns the captcha plugin on (sign-up, sign-in, password reset).
-//   CAPTCHA_PROVIDER      cloudflare-turnstile (default), google-recaptcha, hcaptcha or captchafox.
-//   CAPTCHA_VERIFY_URL    overrides the provider's siteverify URL.
+// The authentication layer's settings: BETTER_AUTH_SECRET, PUBLIC_API_URL, PUBLIC_APP_URL,
+// TRUSTED_ORIGINS, AUTH_RATE_LIMIT, AUTH_IP_HEADER and the CAPTCHA_* variables (each described in
+// server/config.ts and the README). Unset BETTER_AUTH_SECRET outside production: a random secret per
+// process (sessions do not survive a restart and are not shared between processes).
 import { randomBytes } from "node:crypto";
+import { CAPTCHA_PROVIDERS, setting, type Env } from "../config.js";
 import { logger } from "../kit/logger.js";
 
-export const CAPTCHA_PROVIDERS = ["cloudflare-turnstile", "google-recaptcha", "hcaptcha", "captchafox"] as const;
+export { CAPTCHA_PROVIDERS };
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 
 export interface AuthConfig {
@@ -39,12 +26,12 @@ let ephemeralSecret: string | undefined;
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
-/** The settings for an API listening at `listenURL`, from `env`. */
-export function authConfigFromEnv(listenURL: string, env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const baseURL = trimSlash(env.PUBLIC_API_URL || listenURL);
-  let secret = env.BETTER_AUTH_SECRET;
+/** The settings for an API listening at `listenURL`, from `env` (the process's by default). */
+export function authConfigFromEnv(listenURL: string, env?: Env): AuthConfig {
+  const baseURL = trimSlash(setting("PUBLIC_API_URL", env) ?? listenURL);
+  let secret = setting("BETTER_AUTH_SECRET", env);
   if (!secret) {
-    if (env.NODE_ENV === "production") throw new Error("BETTER_AUTH_SECRET must be set in production (32 characters or more)");
+    if (setting("NODE_ENV", env) === "production") throw new Error("BETTER_AUTH_SECRET must be set in production (32 characters or more)");
     if (!ephemeralSecret) {
       ephemeralSecret = randomBytes(32).toString("base64url");
       logger.info("BETTER_AUTH_SECRET is not set: using a random secret for this process (sessions end when it stops)");
@@ -52,20 +39,18 @@ export function authConfigFromEnv(listenURL: string, env: NodeJS.ProcessEnv = pr
     secret = ephemeralSecret;
   }
   if (secret.length < 32) throw new Error("BETTER_AUTH_SECRET must be at least 32 characters long");
-  const provider = (env.CAPTCHA_PROVIDER || "cloudflare-turnstile") as CaptchaProvider;
-  if (!CAPTCHA_PROVIDERS.includes(provider)) {
-    throw new Error(`CAPTCHA_PROVIDER must be one of ${CAPTCHA_PROVIDERS.join(", ")}, got "${env.CAPTCHA_PROVIDER}"`);
-  }
+  const captchaKey = setting("CAPTCHA_SECRET_KEY", env);
+  const provider = setting("CAPTCHA_PROVIDER", env);
+  const verifyURL = setting("CAPTCHA_VERIFY_URL", env);
+  const ipHeader = setting("AUTH_IP_HEADER", env);
   return {
     baseURL,
-    appURL: trimSlash(env.PUBLIC_APP_URL || `${baseURL}/dashboard`),
+    appURL: trimSlash(setting("PUBLIC_APP_URL", env) ?? `${baseURL}/dashboard`),
     secret,
-    trustedOrigins: (env.TRUSTED_ORIGINS ?? "").split(",").map((o) => trimSlash(o.trim())).filter(Boolean),
-    rateLimit: env.AUTH_RATE_LIMIT !== "0",
-    ipHeader: env.AUTH_IP_HEADER ? env.AUTH_IP_HEADER.toLowerCase() : null,
-    captcha: env.CAPTCHA_SECRET_KEY
-      ? { provider, secretKey: env.CAPTCHA_SECRET_KEY, ...(env.CAPTCHA_VERIFY_URL ? { siteVerifyURL: env.CAPTCHA_VERIFY_URL } : {}) }
-      : null,
+    trustedOrigins: setting("TRUSTED_ORIGINS", env).map(trimSlash),
+    rateLimit: setting("AUTH_RATE_LIMIT", env),
+    ipHeader: ipHeader ? ipHeader.toLowerCase() : null,
+    captcha: captchaKey ? { provider, secretKey: captchaKey, ...(verifyURL ? { siteVerifyURL: verifyURL } : {}) } : null,
   };
 }
 

@@ -6,6 +6,8 @@
 //
 // Failures throw ProviderError; the grant job records it on the grant and Temporal retries.
 
+import { setting } from "../config.js";
+
 export class ProviderError extends Error {
   constructor(
     readonly type: string,
@@ -30,11 +32,11 @@ async function call(provider: string, url: string, init: RequestInit & { okStatu
 }
 
 function config(provider: "discord" | "github"): { token: string; base: string } {
-  const token = provider === "discord" ? process.env.DISCORD_BOT_TOKEN : process.env.GITHUB_TOKEN;
+  const token = setting(provider === "discord" ? "DISCORD_BOT_TOKEN" : "GITHUB_TOKEN");
   if (!token) {
     throw new ProviderError(`${provider}_not_configured`, `${provider === "discord" ? "DISCORD_BOT_TOKEN" : "GITHUB_TOKEN"} is not configured.`);
   }
-  const base = provider === "discord" ? process.env.DISCORD_API_BASE_URL ?? "https://discord.com/api/v10" : process.env.GITHUB_API_BASE_URL ?? "https://api.github.com";
+  const base = setting(provider === "discord" ? "DISCORD_API_BASE_URL" : "GITHUB_API_BASE_URL");
   return { token, base: base.replace(/\/+$/, "") };
 }
 

@@ -8,6 +8,8 @@
 // A Borealis server has no Discord OAuth flow of its own to mint Polar's signed guild tokens,
 // so a `guild_token` is the Discord server id itself.
 
+import { setting } from "../config.js";
+
 export interface ProviderIssue {
   /** Path inside `properties`, e.g. ["role_id"]. */
   loc: string[];
@@ -68,9 +70,11 @@ let verifier: BenefitVerifier | null = null;
 
 export function getBenefitVerifier(): BenefitVerifier {
   if (verifier) return verifier;
+  const discordToken = setting("DISCORD_BOT_TOKEN");
+  const githubToken = setting("GITHUB_TOKEN");
   verifier = {
-    ...(process.env.DISCORD_BOT_TOKEN ? { discord: discordFromEnv(process.env.DISCORD_BOT_TOKEN) } : {}),
-    ...(process.env.GITHUB_TOKEN ? { github: githubFromEnv(process.env.GITHUB_TOKEN) } : {}),
+    ...(discordToken ? { discord: discordFromEnv(discordToken) } : {}),
+    ...(githubToken ? { github: githubFromEnv(githubToken) } : {}),
   };
   return verifier;
 }

@@ -7,12 +7,13 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { CheckoutLinkRow } from "./repository.js";
+import { setting } from "../config.js";
 
 export type CheckoutLinkOut = components["schemas"]["CheckoutLink"];
 
 /** Absolute URLs of the API (PUBLIC_API_URL, default http://127.0.0.1:$PORT). */
 export function apiBaseUrl(): string {
-  return (process.env.PUBLIC_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8000}`).replace(/\/+$/, "");
+  return (setting("PUBLIC_API_URL") ?? `http://127.0.0.1:${setting("PORT")}`).replace(/\/+$/, "");
 }
 
 export function checkoutLinkUrl(clientSecret: string): string {

@@ -9,6 +9,7 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { toPrice } from "../products/models.js";
 import { computeFlags, quoteOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { setting } from "../config.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
 export type CheckoutPublicOut = components["schemas"]["CheckoutPublic"];
@@ -17,7 +18,7 @@ type FieldMode = "required" | "optional" | "disabled";
 
 /** The hosted checkout page of a session. */
 export function checkoutUrl(clientSecret: string): string {
-  const base = (process.env.PUBLIC_CHECKOUT_URL ?? process.env.PUBLIC_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8000}`).replace(/\/+$/, "");
+  const base = (setting("PUBLIC_CHECKOUT_URL") ?? setting("PUBLIC_API_URL") ?? `http://127.0.0.1:${setting("PORT")}`).replace(/\/+$/, "");
   return `${base}/checkout/${encodeURIComponent(clientSecret)}`;
 }
 

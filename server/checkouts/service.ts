@@ -22,9 +22,10 @@ import {
   effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable,
   type CheckoutContext, type CheckoutRow, type CheckoutStatus,
 } from "./repository.js";
+import { setting } from "../config.js";
 
 /** How long a checkout session stays open (Polar's default: one hour). */
-export const CHECKOUT_TTL_MS = Number(process.env.CHECKOUT_TTL_SECONDS ?? 3600) * 1000;
+export const CHECKOUT_TTL_MS = setting("CHECKOUT_TTL_SECONDS") * 1000;
 
 export interface CheckoutCreateInput extends MerchantChanges {
   products: string[];

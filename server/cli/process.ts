@@ -2,6 +2,7 @@
 // SIGTERM / SIGINT that drains first (a second signal exits at once), and, when a supervisor
 // started them (`make run`), an exit when that supervisor is gone, so a supervisor killed with
 // SIGKILL leaves no orphan behind.
+import { loadConfig, type Env } from "../config.js";
 import { logger } from "../kit/logger.js";
 import { tracingSettings, type TracingSettings } from "../kit/telemetry.js";
 
@@ -23,27 +24,24 @@ export interface ProcessSettings {
   tracing: TracingSettings | null;
 }
 
-export function processSettings(env: NodeJS.ProcessEnv = process.env): ProcessSettings {
-  const need = (name: string) => {
-    const v = env[name];
+/** The settings of `env` (the process's by default); every variable is validated here, so a bad one stops the process at start. */
+export function processSettings(env?: Env): ProcessSettings {
+  const config = loadConfig(env);
+  const need = (name: "DATABASE_URL" | "TEMPORAL_ADDRESS") => {
+    const v = config[name];
     if (!v) throw new Error(`${name} is not set`);
     return v;
   };
-  const port = Number(env.PORT ?? 8000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   return {
     databaseUrl: need("DATABASE_URL"),
     temporalAddress: need("TEMPORAL_ADDRESS"),
-    temporalNamespace: env.TEMPORAL_NAMESPACE ?? "default",
-    port,
-    host: env.HOST ?? "127.0.0.1",
-    drainMs: Number(env.DRAIN_TIMEOUT_MS ?? 25_000),
-    drainDelayMs: Number(env.DRAIN_DELAY_MS ?? 0),
-    supervised: env.BOREALIS_SUPERVISED === "1",
-    confirmRecovery: {
-      olderThanMs: env.CONFIRM_RECOVERY_AFTER_MS ? Number(env.CONFIRM_RECOVERY_AFTER_MS) : undefined,
-      everyMs: env.CONFIRM_RECOVERY_EVERY_MS ? Number(env.CONFIRM_RECOVERY_EVERY_MS) : undefined,
-    },
+    temporalNamespace: config.TEMPORAL_NAMESPACE,
+    port: config.PORT,
+    host: config.HOST,
+    drainMs: config.DRAIN_TIMEOUT_MS,
+    drainDelayMs: config.DRAIN_DELAY_MS,
+    supervised: config.BOREALIS_SUPERVISED,
+    confirmRecovery: { olderThanMs: config.CONFIRM_RECOVERY_AFTER_MS, everyMs: config.CONFIRM_RECOVERY_EVERY_MS },
     tracing: tracingSettings(env),
   };
 }

@@ -6,11 +6,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DATA_DIR } from "../../scripts/services.js";
+import { setting } from "../config.js";
 import { createKnex } from "../kit/db.js";
 import { ALL_SCOPES, mintOrganizationToken } from "../kit/auth.js";
 
 function databaseUrl(): string {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const configured = setting("DATABASE_URL");
+  if (configured) return configured;
   const runFile = path.join(DATA_DIR, "run.json");
   const recorded = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, "utf8")) as { databaseUrl?: string }).databaseUrl : undefined;
   if (!recorded) throw new Error("Set DATABASE_URL, or start `make run` first (it records its database in " + runFile + ").");
@@ -18,8 +20,9 @@ function databaseUrl(): string {
 }
 
 function scopes(): string[] {
-  if (!process.env.SCOPES) return [...ALL_SCOPES];
-  const asked = process.env.SCOPES.split(/[\s,]+/).filter(Boolean);
+  const raw = setting("SCOPES");
+  if (!raw) return [...ALL_SCOPES];
+  const asked = raw.split(/[\s,]+/).filter(Boolean);
   const unknown = asked.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(", ")}. Known: ${ALL_SCOPES.join(" ")}`);
   if (asked.length === 0) throw new Error("SCOPES is empty: name at least one scope, or unset it for all of them.");
@@ -27,7 +30,7 @@ function scopes(): string[] {
 }
 
 async function main() {
-  const slug = process.env.ORG ?? "demo";
+  const slug = setting("ORG");
   const wanted = scopes();
   const knex = createKnex(databaseUrl(), { pool: { min: 0, max: 1 } });
   try {

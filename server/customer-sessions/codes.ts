@@ -17,13 +17,14 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { portalBaseUrl } from "./models.js";
 import { insertSession } from "./repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "./service.js";
+import { setting } from "../config.js";
 
 const settings = {
-  ttlMs: Number(process.env.CUSTOMER_SESSION_CODE_TTL_SECONDS ?? 15 * 60) * 1000,
+  ttlMs: setting("CUSTOMER_SESSION_CODE_TTL_SECONDS") * 1000,
   windowMs: 15 * 60 * 1000,
-  perEmail: Number(process.env.CUSTOMER_SESSION_CODE_MAX_PER_EMAIL ?? 5),
-  perClient: Number(process.env.CUSTOMER_SESSION_CODE_MAX_PER_CLIENT ?? 30),
-  failuresPerClient: Number(process.env.CUSTOMER_SESSION_CODE_MAX_FAILURES ?? 10),
+  perEmail: setting("CUSTOMER_SESSION_CODE_MAX_PER_EMAIL"),
+  perClient: setting("CUSTOMER_SESSION_CODE_MAX_PER_CLIENT"),
+  failuresPerClient: setting("CUSTOMER_SESSION_CODE_MAX_FAILURES"),
 };
 
 /** How long a code works, in minutes (for the email). */

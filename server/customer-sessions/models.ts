@@ -5,12 +5,13 @@ import type { CustomerRow } from "../customers/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { apiBaseUrl } from "../checkout-links/models.js";
 import type { CustomerSessionRow } from "./repository.js";
+import { setting } from "../config.js";
 
 export type CustomerSessionOut = components["schemas"]["CustomerSession"];
 
 /** Where the portal app is served: PUBLIC_PORTAL_URL, else the API's own address. */
 export function portalBaseUrl(): string {
-  return (process.env.PUBLIC_PORTAL_URL ?? apiBaseUrl()).replace(/\/+$/, "");
+  return (setting("PUBLIC_PORTAL_URL") ?? apiBaseUrl()).replace(/\/+$/, "");
 }
 
 /** The customer portal of an organization, signed in with a session token. */

@@ -25,6 +25,7 @@ import {
   attachmentDisposition, encodeKey, UploadRejected,
   type CompletedPart, type PartSpec, type PresignedPart, type Storage, type StoredObject,
 } from "./storage.js";
+import { setting, type Env } from "../config.js";
 
 export interface S3Config {
   bucket: string;
@@ -39,20 +40,20 @@ export interface S3Config {
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600; // SigV4's limit
 const CHECKSUM_HEADERS = new Set(["x-amz-checksum-sha256", "x-amz-sdk-checksum-algorithm"]);
 
-const truthy = (v: string | undefined) => /^(1|true|yes|on)$/i.test(v ?? "");
 const unquote = (etag: string | undefined) => (etag ?? "").trim().replace(/^W\//, "").replace(/^"|"$/g, "");
 
 /** The S3 settings from the environment, or null when S3_BUCKET is not set. */
-export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3Config | null {
-  const bucket = env.S3_BUCKET?.trim();
+export function s3ConfigFromEnv(env?: Env): S3Config | null {
+  const bucket = setting("S3_BUCKET", env)?.trim();
   if (!bucket) return null;
-  const region = env.S3_REGION?.trim() || "us-east-1";
-  const endpoint = env.S3_ENDPOINT?.trim().replace(/\/+$/, "") || null;
-  const forcePathStyle = truthy(env.S3_FORCE_PATH_STYLE);
-  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || null;
-  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || null;
+  const region = setting("S3_REGION", env).trim() || "us-east-1";
+  const endpoint = setting("S3_ENDPOINT", env)?.trim().replace(/\/+$/, "") || null;
+  const forcePathStyle = setting("S3_FORCE_PATH_STYLE", env);
+  const accessKeyId = setting("S3_ACCESS_KEY_ID", env)?.trim() || null;
+  const secretAccessKey = setting("S3_SECRET_ACCESS_KEY", env)?.trim() || null;
   if (!!accessKeyId !== !!secretAccessKey) throw new Error("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together.");
-  return { bucket, region, endpoint, forcePathStyle, accessKeyId, secretAccessKey, publicUrl: (env.S3_PUBLIC_URL?.trim() || defaultPublicUrl(bucket, region, endpoint, forcePathStyle)).replace(/\/+$/, "") };
+  const publicUrl = setting("S3_PUBLIC_URL", env)?.trim() || defaultPublicUrl(bucket, region, endpoint, forcePathStyle);
+  return { bucket, region, endpoint, forcePathStyle, accessKeyId, secretAccessKey, publicUrl: publicUrl.replace(/\/+$/, "") };
 }
 
 function defaultPublicUrl(bucket: string, region: string, endpoint: string | null, pathStyle: boolean): string {

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Knex } from "knex";
 import { S3Storage, s3ConfigFromEnv } from "./s3-storage.js";
+import { setting } from "../config.js";
 
 export interface PartSpec {
   number: number;
@@ -78,13 +79,13 @@ export interface UploadExpectation {
   declared: PartSpec[];
 }
 
-export const PRESIGN_TTL_SECONDS = Number(process.env.FILES_PRESIGN_TTL ?? 3600);
+export const PRESIGN_TTL_SECONDS = setting("FILES_PRESIGN_TTL");
 
 /** Services whose files anyone may fetch by their public URL. */
 export const PUBLIC_SERVICES = ["product_media", "organization_avatar"] as const;
 
 export function publicBaseUrl(): string {
-  return (process.env.PUBLIC_FILES_URL ?? process.env.PUBLIC_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8000}`).replace(/\/+$/, "");
+  return (setting("PUBLIC_FILES_URL") ?? setting("PUBLIC_API_URL") ?? `http://127.0.0.1:${setting("PORT")}`).replace(/\/+$/, "");
 }
 
 const DEFAULT_DIR = fileURLToPath(new URL("../../.data/files", import.meta.url));
@@ -156,7 +157,8 @@ export class LocalStorage implements Storage {
 
   private secret(): Buffer {
     if (this.secretValue) return this.secretValue;
-    if (process.env.FILES_SIGNING_SECRET) return (this.secretValue = Buffer.from(process.env.FILES_SIGNING_SECRET, "utf8"));
+    const configured = setting("FILES_SIGNING_SECRET");
+    if (configured) return (this.secretValue = Buffer.from(configured, "utf8"));
     const file = path.join(this.root, ".signing-secret");
     mkdirSync(this.root, { recursive: true });
     if (!existsSync(file)) {
@@ -397,12 +399,12 @@ let storage: Storage | null = null;
 export function getStorage(): Storage {
   if (storage) return storage;
   const s3 = s3ConfigFromEnv();
-  const kind = process.env.FILES_STORAGE || (s3 ? "s3" : "local");
+  const kind = setting("FILES_STORAGE") ?? (s3 ? "s3" : "local");
   if (kind === "s3") {
     if (!s3) throw new Error("FILES_STORAGE=s3 needs S3_BUCKET.");
     storage = new S3Storage(s3);
   } else if (kind === "local") {
-    storage = new LocalStorage(path.resolve(process.env.FILES_DIR ?? DEFAULT_DIR));
+    storage = new LocalStorage(path.resolve(setting("FILES_DIR") ?? DEFAULT_DIR));
   } else {
     throw new Error(`FILES_STORAGE=${kind} is not supported ("local" or "s3").`);
   }

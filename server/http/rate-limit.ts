@@ -22,6 +22,7 @@ import type { Knex } from "knex";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
+import { setting, type Env } from "../config.js";
 
 export interface RatePolicy {
   points: number;
@@ -37,21 +38,22 @@ const DEFAULTS: Record<string, RatePolicy> = {
   customer: { points: 600, durationSeconds: 60 },
 };
 
+const VARIABLES: Record<string, "RATE_LIMIT_PUBLIC" | "RATE_LIMIT_AUTH_FAILURE" | "RATE_LIMIT_TOKEN" | "RATE_LIMIT_CUSTOMER"> = {
+  public: "RATE_LIMIT_PUBLIC",
+  auth_failure: "RATE_LIMIT_AUTH_FAILURE",
+  token: "RATE_LIMIT_TOKEN",
+  customer: "RATE_LIMIT_CUSTOMER",
+};
+
 /** Every policy off (benchmarks, fuzzing: they measure or explore, they are not clients to limit). */
 export const NO_RATE_LIMITS: RateLimitSettings = Object.fromEntries(Object.keys(DEFAULTS).map((name) => [name, null]));
 
 /** The policies from the environment (RATE_LIMIT_PUBLIC="120/60", RATE_LIMIT_TOKEN=off, ...). */
-export function rateLimitSettings(env: NodeJS.ProcessEnv = process.env): RateLimitSettings {
+export function rateLimitSettings(env?: Env): RateLimitSettings {
   const out: RateLimitSettings = {};
   for (const [name, fallback] of Object.entries(DEFAULTS)) {
-    const raw = env[`RATE_LIMIT_${name.toUpperCase()}`];
-    if (raw === undefined || raw === "") out[name] = fallback;
-    else if (raw === "off") out[name] = null;
-    else {
-      const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
-      if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`RATE_LIMIT_${name.toUpperCase()} must be "<points>/<seconds>" or "off", got "${raw}"`);
-      out[name] = { points: Number(m[1]), durationSeconds: Number(m[2]) };
-    }
+    const policy = setting(VARIABLES[name], env);
+    out[name] = policy === undefined ? fallback : policy;
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
+import { setting, type Env } from "../config.js";
 
 /** Paths any origin may call, without credentials. */
 const CORS_PREFIXES = ["/v1/customer-portal/", "/v1/checkouts/client/"];
@@ -112,9 +113,9 @@ export function publicCors(methodsOf: (path: string) => string[]): RequestHandle
 }
 
 /** TRUST_PROXY: a hop count ("1"), "true", or addresses / subnets (Express's `trust proxy`); unset: the socket's address is the client's. */
-export function trustProxySetting(env: NodeJS.ProcessEnv = process.env): boolean | number | string | undefined {
-  const v = env.TRUST_PROXY;
-  if (v === undefined || v === "") return undefined;
+export function trustProxySetting(env?: Env): boolean | number | string | undefined {
+  const v = setting("TRUST_PROXY", env);
+  if (v === undefined) return undefined;
   if (/^\d+$/.test(v)) return Number(v);
   if (v === "true" || v === "false") return v === "true";
   return v;

@@ -3,8 +3,9 @@
 // (LOG_PRETTY=0 forces JSON). Secrets are never written: any `secret`, `token`, `password` or
 // authorization header in a logged object prints as [redacted].
 import { pino, type LoggerOptions } from "pino";
+import { setting } from "../config.js";
 
-const pretty = process.env.LOG_PRETTY === "1" || (process.env.LOG_PRETTY !== "0" && process.stdout.isTTY === true && !process.env.VITEST);
+const pretty = setting("LOG_PRETTY") ?? (process.stdout.isTTY === true && !setting("VITEST"));
 
 export const REDACTED_PATHS = [
   "secret", "*.secret", "*.*.secret",
@@ -15,7 +16,7 @@ export const REDACTED_PATHS = [
 ];
 
 const options: LoggerOptions = {
-  level: process.env.LOG_LEVEL ?? (process.env.VITEST ? "warn" : "info"),
+  level: setting("LOG_LEVEL") ?? (setting("VITEST") ? "warn" : "info"),
   base: { service: "borealis" },
   redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
   ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" } } } : {}),

@@ -6,6 +6,7 @@
 // that needs an email fails loudly instead of pretending it was sent. `make run` and the test
 // suites start Mailpit and set SMTP_URL to it.
 import nodemailer, { type Transporter } from "nodemailer";
+import { setting } from "../config.js";
 
 export interface Mail {
   to: string;
@@ -21,7 +22,7 @@ export class MailNotConfigured extends Error {
 }
 
 /** The From address of every email (MAIL_FROM, default "Borealis <no-reply@borealis.localhost>"). */
-export const MAIL_FROM = process.env.MAIL_FROM ?? "Borealis <no-reply@borealis.localhost>";
+export const MAIL_FROM = setting("MAIL_FROM");
 
 let transport: { url: string; transporter: Transporter } | undefined;
 
@@ -35,7 +36,7 @@ function transporterFor(url: string): Transporter {
 
 /** Sends one email through SMTP_URL (read at send time, so a test's mail server is the one used). */
 export async function sendMail(mail: Mail): Promise<void> {
-  const url = process.env.SMTP_URL;
+  const url = setting("SMTP_URL");
   if (!url) throw new MailNotConfigured();
   await transporterFor(url).sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
 }

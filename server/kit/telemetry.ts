@@ -16,6 +16,7 @@
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { context, propagation, ROOT_CONTEXT, trace, type Context, type Span } from "@opentelemetry/api";
 import type { Resource } from "@opentelemetry/resources";
+import { setting, type Env } from "../config.js";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 
 export interface TracingSettings {
@@ -24,10 +25,10 @@ export interface TracingSettings {
 }
 
 /** The tracing settings of the environment; null (tracing off) unless an OTLP endpoint is set. */
-export function tracingSettings(env: NodeJS.ProcessEnv = process.env): TracingSettings | null {
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (!endpoint || env.OTEL_SDK_DISABLED === "true") return null;
-  return { endpoint, serviceName: env.OTEL_SERVICE_NAME || undefined };
+export function tracingSettings(env?: Env): TracingSettings | null {
+  const endpoint = setting("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", env) ?? setting("OTEL_EXPORTER_OTLP_ENDPOINT", env);
+  if (!endpoint || setting("OTEL_SDK_DISABLED", env)) return null;
+  return { endpoint, serviceName: setting("OTEL_SERVICE_NAME", env) };
 }
 
 export interface Tracing {

@@ -1,5 +1,6 @@
 // The process's payment processor: Stripe when STRIPE_SECRET_KEY is set, else the sandbox.
 // Tests may swap it (setProcessor) to exercise an adapter against stripe-mock.
+import { setting } from "../config.js";
 import type { PaymentProcessor } from "./processor.js";
 import { SandboxProcessor } from "./sandbox.js";
 import { StripeProcessor } from "./stripe.js";
@@ -8,7 +9,7 @@ let current: PaymentProcessor | null = null;
 
 export function getProcessor(): PaymentProcessor {
   if (!current) {
-    const key = process.env.STRIPE_SECRET_KEY;
+    const key = setting("STRIPE_SECRET_KEY");
     current = key ? new StripeProcessor(key) : new SandboxProcessor();
   }
   return current;

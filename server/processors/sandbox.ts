@@ -9,6 +9,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
+import { setting } from "../config.js";
 
 type Outcome = "success" | "generic_decline" | "insufficient_funds" | "requires_action";
 
@@ -100,8 +101,8 @@ export class SandboxProcessor implements PaymentProcessor {
   private readonly chargeDelayMs: number;
 
   constructor(opts: SandboxOptions = {}) {
-    this.ledgerDir = opts.ledgerDir !== undefined ? opts.ledgerDir : (process.env.SANDBOX_LEDGER_DIR || null);
-    const delay = opts.chargeDelayMs ?? Number(process.env.SANDBOX_CHARGE_DELAY_MS ?? 0);
+    this.ledgerDir = opts.ledgerDir !== undefined ? opts.ledgerDir : (setting("SANDBOX_LEDGER_DIR") ?? null);
+    const delay = opts.chargeDelayMs ?? setting("SANDBOX_CHARGE_DELAY_MS");
     this.chargeDelayMs = Number.isFinite(delay) && delay > 0 ? delay : 0;
   }
 

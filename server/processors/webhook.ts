@@ -9,6 +9,7 @@ import { logger } from "../kit/logger.js";
 import { getProcessor } from "./index.js";
 import type { CardDetails } from "./processor.js";
 import { StripeProcessor } from "./stripe.js";
+import { setting } from "../config.js";
 
 /** Marks the event processed; false when it already was. */
 export async function markProcessed(knex: Knex, event: { id: string; type: string }): Promise<boolean> {
@@ -56,9 +57,9 @@ async function apply(knex: Knex, event: Stripe.Event): Promise<void> {
 
 export function stripeWebhookRoutes(knex: Knex, opts: { secret?: string } = {}): Router {
   const router = Router();
-  const stripe = new Stripe(process.env.STRIPE_SECRET_KEY ?? "sk_test_unused");
+  const stripe = new Stripe(setting("STRIPE_SECRET_KEY") ?? "sk_test_unused");
   router.post("/v1/integrations/stripe/webhook", express.raw({ type: () => true, limit: "1mb" }), async (req, res, next) => {
-    const secret = opts.secret ?? process.env.STRIPE_WEBHOOK_SECRET;
+    const secret = opts.secret ?? setting("STRIPE_WEBHOOK_SECRET");
     if (!secret) return void res.status(503).json({ error: "NotConfigured", detail: "Stripe webhooks are not configured." });
     let event: Stripe.Event;
     try {

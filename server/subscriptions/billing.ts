@@ -34,15 +34,13 @@ import { addIntervals, periodBounds } from "./periods.js";
 import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
+import { setting, type Env } from "../config.js";
 
 const DAY = 86_400_000;
 
 /** Days from one failed attempt to the next; their count is the number of retries. */
-export function dunningDelaysMs(env: NodeJS.ProcessEnv = process.env): number[] {
-  const raw = env.SUBSCRIPTION_DUNNING_DAYS;
-  const days = raw ? raw.split(",").map((d) => Number(d.trim())) : [2, 5, 7, 7];
-  if (days.length === 0 || days.some((d) => !Number.isFinite(d) || d < 0)) return [2 * DAY, 5 * DAY, 7 * DAY, 7 * DAY];
-  return days.map((d) => d * DAY);
+export function dunningDelaysMs(env?: Env): number[] {
+  return setting("SUBSCRIPTION_DUNNING_DAYS", env).map((d) => d * DAY);
 }
 
 export type NextStep =

@@ -19,6 +19,7 @@ import {
 import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
 import { signWebhook } from "./signing.js";
 import { refusedAddress } from "./url.js";
+import { setting, type Env } from "../config.js";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_LIMIT = 2048;
@@ -29,9 +30,8 @@ export const RESPONSE_LIMIT = 2048;
  * when one event has run out its schedule without a single success meanwhile.
  */
 export const DEFAULT_WEBHOOK_DISABLE_AFTER_MS = 85 * 3_600_000 + 35 * 60_000 + 5_000;
-export function webhookDisableAfterMs(env: NodeJS.ProcessEnv = process.env): number {
-  const v = Number(env.WEBHOOK_DISABLE_AFTER_MS);
-  return Number.isFinite(v) && v > 0 ? v : DEFAULT_WEBHOOK_DISABLE_AFTER_MS;
+export function webhookDisableAfterMs(env?: Env): number {
+  return setting("WEBHOOK_DISABLE_AFTER_MS", env) ?? DEFAULT_WEBHOOK_DISABLE_AFTER_MS;
 }
 
 export const WEBHOOK_ENDPOINT_DISABLED = "webhook_endpoint_disabled";

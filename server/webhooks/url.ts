@@ -5,8 +5,8 @@
 // (a public name can later resolve to a private address).
 import { BlockList, isIP } from "node:net";
 import { invalid } from "../kit/errors.js";
+import { setting } from "../config.js";
 
-const flag = (name: string) => process.env[name] === "1" || process.env[name] === "true";
 
 export interface UrlPolicy {
   allowHttp: boolean;
@@ -17,9 +17,9 @@ export interface UrlPolicy {
 /** Read at each check, so tests (and operators) can change it without a restart. */
 export function urlPolicy(): UrlPolicy {
   return {
-    allowHttp: flag("WEBHOOKS_ALLOW_HTTP") || process.env.NODE_ENV === "development",
-    allowLoopback: flag("WEBHOOKS_ALLOW_LOOPBACK"),
-    allowPrivate: flag("WEBHOOKS_ALLOW_PRIVATE"),
+    allowHttp: setting("WEBHOOKS_ALLOW_HTTP") || setting("NODE_ENV") === "development",
+    allowLoopback: setting("WEBHOOKS_ALLOW_LOOPBACK"),
+    allowPrivate: setting("WEBHOOKS_ALLOW_PRIVATE"),
   };
 }
 

@@ -1,9 +1,10 @@
 // Debian's Chromium driven by playwright-core, with the flags this machine needs: for the browser
 // tests (harness.ts) and the checkout bench (bench/portal.ts). No vitest here.
 import { chromium, type Browser } from "playwright-core";
+import { setting } from "../../server/config.js";
 
 /** Where Chromium is: CHROMIUM_PATH, else Debian's package (scripts/build-tools.sh installs it). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_PATH = setting("CHROMIUM_PATH");
 
 /** No sandbox as root, no GPU, no network of Chromium's own (the machine's network is closed). */
 export const CHROMIUM_ARGS = [
