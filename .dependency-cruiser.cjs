@@ -1,6 +1,7 @@
-// The import rules of docs/ARCHITECTURE.md, checked by `make deps-graph` (a step of `make test`).
+// The import rules of the codebase, checked by `make deps-graph` (a step of `make test`).
 // Type-only imports count: a circle of types is still a circle a reader has to walk, and
 // every one of them was fixable by moving the shared type to the module that owns it.
+/* global module */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

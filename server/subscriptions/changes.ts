@@ -21,7 +21,7 @@ import { clockNow } from "./clock.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { findReadable, type CancellationReason, type ProrationLine, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
-import { pokeAfterCommit } from "./workflow-port.js";
+import { pokeAfterCommit } from "../workflows-door.js";
 
 export type SubscriptionChange =
   | { kind: "cancel"; cancelAtPeriodEnd: boolean; reason?: CancellationReason | null; comment?: string | null }
