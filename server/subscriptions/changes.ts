@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import { iso } from "../kit/time.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
-import { discountProblem, priceAmount } from "../checkouts/amounts.js";
+import { discountProblem, priceAmount } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
