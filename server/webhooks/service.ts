@@ -162,7 +162,7 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
     if (!event) throw notFound("Webhook event");
     if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
     await trx("webhook_events").where({ id: event.id }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
-    // Once the event is durably queued; the wake-up only saves waiting for the worker's idle sweep.
+    // Once the event is durably queued; the wake-up only saves waiting for the worker's backstop sweep.
     afterCommit(trx, () =>
       workflowsDoor().wakeWebhookEndpoints([event.endpoint_id]).catch((err: unknown) => {
         logger.warn({ err, endpointId: event.endpoint_id }, "could not wake the webhook delivery workflow; the worker's sweep will start it");

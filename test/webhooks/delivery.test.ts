@@ -361,7 +361,7 @@ describe("webhook delivery", () => {
       });
       await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
       child.kill("SIGKILL");
-      // The lease expires (2 s), the relay's sweep starts the endpoint's workflow, whose run delivers.
+      // The lease expires (2 s), the backstop sweep starts the endpoint's workflow, whose run delivers.
       await expect.poll(() => receiver.at(ep.path).length, { timeout: 30_000, interval: 200 }).toBe(2);
       const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
       expect(receiver.at(ep.path).map((r) => r.headers["webhook-id"])).toEqual([event.id, event.id]);
@@ -443,7 +443,7 @@ describe("webhook delivery", () => {
     expect((await attempt(200, t0 + 7 * day)).outcome).toBe("skipped");
   });
 
-  it("delivers queued events whose wake-up was lost (no workflow running) through the idle sweep", async () => {
+  it("delivers queued events whose wake-up was lost (no workflow running) through the backstop sweep", async () => {
     const { polar, org } = await merchant();
     const ep = await endpoint(polar, "orphan", ["order.created"]);
     // As if the fan-out committed but Temporal was unreachable for its wake-up.

@@ -6,8 +6,8 @@
 // The queue itself is the webhook_events table (`pending` rows), so the workflow carries no
 // event data: the outbox fan-out (and a redelivery) writes rows, commits, then signal-with-starts
 // this workflow with `webhookEventsSignal`; a running one is woken, a finished one starts again.
-// Should that wake-up be lost (Temporal unreachable right after the commit), the outbox relay's
-// idle claim now and then starts the workflow of every endpoint with queued events that has none.
+// Should that wake-up be lost (Temporal unreachable right after the commit), the worker's backstop
+// sweep (workflows/backstop.ts) starts the workflow of every endpoint with queued events that has none.
 // An endpoint with nothing queued is not woken at all: the worker that fans its events out makes
 // their first attempts directly (server/webhooks/direct.ts) and hands the workflow only what
 // fails (`WebhookHandOver`: it goes on from attempt 2) or is left; a run of first attempts, here
