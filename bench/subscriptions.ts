@@ -15,7 +15,7 @@ import type { Knex } from "knex";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { getProcessor, setProcessor } from "../server/processors/index.js";
 import { SandboxProcessor } from "../server/processors/sandbox.js";
-import { pokeSubscriptions, setSubscriptionPoker, temporalSubscriptionPoker } from "../server/subscriptions/workflow-port.js";
+import { pokeSubscriptions, setWorkflowsDoor, temporalDoor } from "../server/workflows-door.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
 import { createOrganization } from "../test/fixtures/factories.js";
@@ -160,7 +160,7 @@ export async function runSubscriptionBench(): Promise<SubscriptionBenchResult> {
 
     const startBegan = Date.now();
     if (START_MODE === "poke") {
-      setSubscriptionPoker(temporalSubscriptionPoker(worker!.client));
+      setWorkflowsDoor({ pokeSubscriptions: temporalDoor(worker!.client).pokeSubscriptions });
       let next = 0;
       await Promise.all(
         Array.from({ length: START_PARALLELISM }, async () => {
@@ -238,7 +238,7 @@ export async function runSubscriptionBench(): Promise<SubscriptionBenchResult> {
     if (!met) process.exitCode = 1;
     return { count: COUNT, startMs, cycledMs, duplicates, charges };
   } finally {
-    setSubscriptionPoker(null);
+    setWorkflowsDoor(null);
     setProcessor(previous);
     await worker?.shutdown();
     await knex.destroy();

@@ -1,6 +1,6 @@
 // The handler of every operation of the contract: the type makes a missing one a compile error.
-import type { Handler, OperationId } from "../generated/handlers.js";
-import type { Ctx } from "./kit/context.js";
+import type { OperationId } from "../generated/handlers.js";
+import type { Handlers } from "./kit/context.js";
 import { customerPortalHandlers } from "./customer-portal/handlers.js";
 import { customerPortalOrderHandlers } from "./customer-portal/orders-handlers.js";
 import { customerPortalPaymentMethodHandlers } from "./customer-portal/payment-methods-handlers.js";
@@ -29,8 +29,6 @@ import { oauth2Handlers } from "./oauth2/handlers.js";
 import { eventHandlers } from "./events/handlers.js";
 import { customerMeterHandlers } from "./customer-meters/handlers.js";
 import { metricHandlers } from "./metrics/handlers.js";
-
-export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
 
 export const handlers: Handlers<OperationId> = {
   ...organizationHandlers,

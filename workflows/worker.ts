@@ -1,9 +1,9 @@
-// The Temporal worker process part: builds the activities from their factories, bundles the
-// workflows, polls the task queue in the background, and makes sure the singleton workflows
-// (the outbox relay) are running. `scripts/run.ts` calls startWorker next to the API.
+// The Temporal worker process part: builds the activities (createActivities, with their
+// dependencies), bundles the workflows, polls the task queue in the background, makes sure the
+// singleton workflow (the outbox relay) is running, and runs the backstop sweep (backstop.ts). `scripts/run.ts` calls startWorker next to the API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Client } from "@temporalio/client";
+import { WorkflowNotFoundError, type Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
@@ -11,23 +11,31 @@ import { recoverConfirmedCheckouts } from "../server/checkouts/recover.js";
 import { deleteExpiredKeys } from "../server/kit/idempotency.js";
 import { logger } from "../server/kit/logger.js";
 import { tracing } from "../server/kit/telemetry.js";
-import { createBenefitGrantActivities } from "./activities/benefit-grants.js";
-import { createInvoiceActivities } from "./activities/invoice.js";
-import { createOutboxActivities, listenForOutbox } from "./activities/outbox.js";
-import { createWebhookActivities } from "./activities/webhooks.js";
+import { createActivities } from "./activities/index.js";
+import { listenForOutbox } from "./activities/outbox.js";
+import { startBackstopSweep, type BackstopOptions } from "./backstop.js";
 import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
-import { createSubscriptionActivities } from "./activities/subscriptions.js";
-import { temporalSubscriptionPoker, unstartedSubscriptions, type SubscriptionPoker } from "../server/subscriptions/workflow-port.js";
-import { subscriptionsDueOnClocks } from "../server/test-clocks/service.js";
+import { temporalDoor } from "../server/workflows-door.js";
 import { createTemporalClient } from "./client.js";
 import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { foldUsage } from "../server/meters/fold.js";
 import { outboxSignal } from "./shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
-import { benefitGrantSweepWorkflow, benefitGrantSweepWorkflowId, type BenefitGrantSweepInput } from "./workflows/benefit-grant-sweep.js";
+import type { StartedWorkflows } from "./shared/workflows.js";
+import type * as servedWorkflows from "./workflows/index.js";
 import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
 import { setting } from "../server/config.js";
+
+/**
+ * The server starts workflows by type name with the inputs of workflows/shared/workflows.ts
+ * (server/workflows-door.ts): a served workflow that no longer takes them fails to compile here.
+ */
+export type ServedWorkflows = Served<typeof servedWorkflows>;
+type Served<T extends StartedWorkflows> = T;
+
+/** The benefit grant sweep workflow of earlier versions: the backstop sweep replaced it, so a running one is ended at start-up. */
+const RETIRED_SWEEP_WORKFLOW_ID = "benefit-grant-sweep";
 
 export interface StartWorkerOptions {
   knex: Knex;
@@ -40,8 +48,8 @@ export interface StartWorkerOptions {
    * running keeps the settings it was started with.
    */
   outboxRelay?: Partial<Pick<OutboxRelayInput, "batchSize" | "idleSleepMs" | "maxIterations">>;
-  /** Settings for the benefit grant sweep, used only when this call starts it. */
-  benefitGrantSweep?: BenefitGrantSweepInput;
+  /** Settings for the backstop sweep (backstop.ts). */
+  backstop?: BackstopOptions;
   /** Concurrency and workflow cache of the worker; the SDK's defaults unless told. */
   tuning?: WorkerTuning;
   /** How often events are folded into the per-customer meter rollups (ms; 0: never). Every second unless told. */
@@ -145,7 +153,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let stoppedWith: Error | null = null;
-  let sweepSubscriptions: NodeJS.Timeout | undefined;
+  let stopBackstop: (() => Promise<void>) | undefined;
   let stopUsageFold: (() => Promise<void>) | undefined;
   let cleanKeys: NodeJS.Timeout | undefined;
   let recoverConfirms: NodeJS.Timeout | undefined;
@@ -164,13 +172,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
       ...(await tracingOptions()),
-      activities: {
-        ...createOutboxActivities({ knex: opts.knex, directDeliveries }),
-        ...createInvoiceActivities({ knex: opts.knex }),
-        ...createWebhookActivities({ knex: opts.knex }),
-        ...createSubscriptionActivities({ knex: opts.knex }),
-        ...createBenefitGrantActivities({ knex: opts.knex }),
-      },
+      activities: createActivities({ knex: opts.knex, directDeliveries }),
     });
     const w = worker;
     // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown
@@ -188,13 +190,8 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       args: [{ ...DEFAULT_RELAY, ...opts.outboxRelay }],
       workflowIdConflictPolicy: "USE_EXISTING",
     });
-    await client.workflow.start(benefitGrantSweepWorkflow, {
-      workflowId: benefitGrantSweepWorkflowId,
-      taskQueue,
-      args: [opts.benefitGrantSweep ?? {}],
-      workflowIdConflictPolicy: "USE_EXISTING",
-    });
-    sweepSubscriptions = startSubscriptionSweep(opts.knex, client, taskQueue);
+    await endRetiredSweep(client);
+    stopBackstop = startBackstopSweep(opts.knex, temporalDoor(client, taskQueue), opts.backstop);
     stopUsageFold = startUsageFold(opts.knex, opts.usageFoldEveryMs ?? 1_000);
     cleanKeys = startIdempotencyKeyCleanup(opts.knex);
     recoverConfirms = startConfirmRecovery(opts.knex, opts.confirmRecovery);
@@ -214,11 +211,11 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     client,
     done: w.then(() => stoppedWith),
     shutdown: () => {
-      clearInterval(sweepSubscriptions);
       clearInterval(cleanKeys);
       clearInterval(recoverConfirms);
       // Direct runs hand what is left to the workflows through the client: closed before it.
       return (stopped ??= (stopUsageFold?.() ?? Promise.resolve())
+        .then(() => stopBackstop?.())
         .then(() => stopOutboxListener?.())
         .then(() => directDeliveries.close())
         .then(() => stop(worker, running, client, connection)));
@@ -227,45 +224,15 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
 }
 
 /**
- * The backstop for a subscription whose workflow start was lost after its change committed (the
- * API could not reach Temporal): at start-up and then every minute, start the workflow of
- * every live subscription not known to have one.
+ * Ends the benefit grant sweep workflow an earlier version started (its type is no longer served,
+ * so it would only fail its tasks); nothing when there is none.
  */
-function startSubscriptionSweep(knex: Knex, client: Client, taskQueue: string, everyMs = 60_000): NodeJS.Timeout {
-  const poke = temporalSubscriptionPoker(client, taskQueue);
-  const sweep = async () => {
-    try {
-      await sweepSubscriptions(knex, poke);
-    } catch (err) {
-      logger.warn({ err }, "subscription sweep failed; it runs again later");
-    }
-  };
-  void sweep();
-  const timer = setInterval(() => void sweep(), everyMs);
-  timer.unref();
-  return timer;
-}
-
-/**
- * One pass of the sweep: starts the workflow of every live subscription not known to run, then
- * pokes the subscriptions due on test clocks.
- */
-export async function sweepSubscriptions(knex: Knex, poke: SubscriptionPoker): Promise<void> {
-  for (let ids = await unstartedSubscriptions(knex); ids.length; ids = await unstartedSubscriptions(knex)) {
-    await poke(ids);
-    await knex("subscriptions").whereIn("id", ids).update({ workflow_started_at: new Date() });
+async function endRetiredSweep(client: Client): Promise<void> {
+  try {
+    await client.workflow.getHandle(RETIRED_SWEEP_WORKFLOW_ID).terminate("replaced by the backstop sweep (workflows/backstop.ts)");
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
-  await pokeDueOnClocks(knex, poke);
-}
-
-/**
- * Pokes the subscriptions on test clocks that are due by their clock's time: an advance whose pokes
- * were lost (Temporal away at that moment) still catches up instead of leaving its clock
- * `advancing`. A poke is a signal-with-start: one more than needed is harmless.
- */
-export async function pokeDueOnClocks(knex: Knex, poke: SubscriptionPoker): Promise<void> {
-  const due = await subscriptionsDueOnClocks(knex);
-  if (due.length) await poke(due);
 }
 
 /**

@@ -23,7 +23,7 @@ import { ALL_SCOPES, hashToken, type OrganizationCaller, type UserCaller } from 
 import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import type { AuthConfig } from "./config.js";
-import { scopesOfRole } from "./session.js";
+import { scopesOfRole } from "./scopes.js";
 
 export const ACCESS_TOKEN_PREFIX = "polar_at_";
 export const REFRESH_TOKEN_PREFIX = "polar_rt_";

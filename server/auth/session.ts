@@ -7,28 +7,11 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import { fromNodeHeaders } from "better-auth/node";
-import { ALL_SCOPES, type OrganizationCaller, type UserCaller } from "../kit/auth.js";
+import type { OrganizationCaller, UserCaller } from "../kit/auth.js";
 import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import type { BorealisAuth } from "./instance.js";
-
-/** The scopes a member (role "member") does not hold. */
-export const MEMBER_WITHHELD_SCOPES: ReadonlySet<string> = new Set([
-  "organizations:write",
-  "webhooks:read",
-  "webhooks:write",
-  "organization_access_tokens:read",
-  "organization_access_tokens:write",
-]);
-
-const OWNER_SCOPES: ReadonlySet<string> = new Set(ALL_SCOPES);
-const MEMBER_SCOPES: ReadonlySet<string> = new Set(ALL_SCOPES.filter((s) => !MEMBER_WITHHELD_SCOPES.has(s)));
-
-/** A member's scopes by role (several roles are comma separated: the strongest wins). */
-export function scopesOfRole(role: string): ReadonlySet<string> {
-  const roles = role.split(",").map((r) => r.trim());
-  return roles.includes("owner") || roles.includes("admin") ? OWNER_SCOPES : MEMBER_SCOPES;
-}
+import { scopesOfRole } from "./scopes.js";
 
 /** The names the session cookie goes by (plain, and with the __Secure- prefix over HTTPS). */
 export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {

@@ -1,6 +1,5 @@
 // HTTP handlers of the portal's benefit grants and downloadables.
-import type { Handlers } from "../handlers.js";
-import { portalCustomer as customerCaller } from "../customer-portal/orders-handlers.js";
+import { type Handlers, portalCustomer as customerCaller } from "../kit/context.js";
 import { getPortalGrant, listDownloadables, listPortalGrants, updatePortalGrant } from "./service.js";
 
 type Ops =

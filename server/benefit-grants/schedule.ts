@@ -1,10 +1,17 @@
 // Scheduling benefit grant work inside the caller's transaction. Each function writes the grant
 // rows it needs and one job row per grant action, then starts the jobs' workflows after commit
-// (see starter.ts): the intent commits with the change that causes it and is never lost.
+// (through server/workflows-door.ts): the intent commits with the change that causes it and is never lost.
 import type { Knex } from "knex";
-import { startAfterCommit, type GrantAction, type ScheduledJob } from "./starter.js";
+import { startGrantJobsAfterCommit, type GrantJob } from "../workflows-door.js";
 
 type Trx = Knex.Transaction;
+
+export type GrantAction = "grant" | "revoke" | "cycle" | "update";
+
+/** A committed job: its workflow id is built from grant, action and sequence (workflows/shared/ids.ts). */
+export interface ScheduledJob extends GrantJob {
+  action: GrantAction;
+}
 
 interface GrantScopeRow {
   id: string;
@@ -22,7 +29,7 @@ export async function enqueueJobs(trx: Trx, grantIds: string[], action: GrantAct
     const [row] = await trx("benefit_grant_jobs").insert({ grant_id: grantId, seq, action, payload: JSON.stringify(payload) }).returning("id");
     jobs.push({ jobId: Number(row.id), grantId, action, seq });
   }
-  startAfterCommit(trx, jobs);
+  startGrantJobsAfterCommit(trx, jobs);
   return jobs;
 }
 

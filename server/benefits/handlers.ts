@@ -1,6 +1,5 @@
 // HTTP handlers of the benefit operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { createBenefit, deleteBenefit, getBenefit, listBenefitGrants, listBenefits, updateBenefit } from "./service.js";
 
 type BenefitOps = "benefits:create" | "benefits:get" | "benefits:list" | "benefits:update" | "benefits:delete" | "benefits:grants";

@@ -1,6 +1,5 @@
 // HTTP handlers of the checkout link operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { createCheckoutLink, deleteCheckoutLink, getCheckoutLink, listCheckoutLinks, updateCheckoutLink } from "./service.js";
 
 type CheckoutLinkOps = "checkout-links:create" | "checkout-links:get" | "checkout-links:list" | "checkout-links:update" | "checkout-links:delete";

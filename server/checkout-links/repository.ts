@@ -1,23 +1,17 @@
 // Checkout link queries, scoped to the caller's organization and to live (not deleted) links,
 // and the batch loading of each link's products.
 import type { Knex } from "knex";
+import type { LinkSource } from "../checkouts/service.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 
-export interface CheckoutLinkRow {
-  id: string;
+/** A link row: what a checkout opened from it takes (LinkSource), and the link's own fields. */
+export interface CheckoutLinkRow extends LinkSource {
   created_at: Date;
   modified_at: Date | null;
-  organization_id: string;
   client_secret: string;
   payment_processor: "stripe";
   label: string | null;
-  success_url: string | null;
-  allow_discount_codes: boolean;
-  require_billing_address: boolean;
-  discount_id: string | null;
-  product_price_id: string | null;
-  metadata: Record<string, string | number | boolean>;
   deleted_at: Date | null;
 }
 

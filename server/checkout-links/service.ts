@@ -14,6 +14,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
 import { findReadable, loadProductIds, readable, replaceProducts, type CheckoutLinkRow } from "./repository.js";
 import { randomToken } from "../kit/auth.js";
+import { checkSuccessUrl } from "../checkouts/success-url.js";
 
 export interface CheckoutLinkCreateInput {
   payment_processor: "stripe";
@@ -44,19 +45,6 @@ export interface CheckoutLinkListQuery {
   page?: number;
   limit?: number;
   sorting?: string[] | null;
-}
-
-export function checkSuccessUrl(url: string | null | undefined, loc: (string | number)[] = ["body", "success_url"]): string | null {
-  if (url === undefined || url === null) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalid(loc, "Input should be a valid URL", "url_parsing", url);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw invalid(loc, "URL scheme should be 'http' or 'https'", "url_scheme", url);
-  if (url.length > 2083) throw invalid(loc, "URL should have at most 2083 characters", "url_too_long", url);
-  return url;
 }
 
 /** Live, unarchived products of the organization, in the given order. */

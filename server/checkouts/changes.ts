@@ -9,8 +9,8 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
-import { checkSuccessUrl } from "../checkout-links/service.js";
-import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "./amounts.js";
+import { checkSuccessUrl } from "./success-url.js";
+import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
 

@@ -1,6 +1,5 @@
 // HTTP handlers of the checkout operations: the merchant's (token) and the buyer's (client secret).
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { confirmCheckout } from "./confirm.js";
 import { clientGetCheckout, clientUpdateCheckout, createCheckout, getCheckout, listCheckouts, updateCheckout } from "./service.js";
 

@@ -4,7 +4,6 @@
 // checkout.created / checkout.updated go to the outbox in the writing transaction.
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import type { CheckoutLinkRow } from "../checkout-links/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
@@ -14,7 +13,7 @@ import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { findManyWithRelations, type ProductRelations, type ProductRow } from "../products/repository.js";
-import { priceAmount, priceCurrency } from "./amounts.js";
+import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
@@ -204,13 +203,25 @@ function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** What a checkout opened from a checkout link takes of the link (server/checkout-links/routes.ts passes its row). */
+export interface LinkSource {
+  id: string;
+  organization_id: string;
+  success_url: string | null;
+  allow_discount_codes: boolean;
+  require_billing_address: boolean;
+  discount_id: string | null;
+  product_price_id: string | null;
+  metadata: Record<string, string | number | boolean>;
+}
+
 /**
  * A fresh checkout from a checkout link (its `url`); a link's discount that no longer applies is
  * ignored, and so is an embed origin that is not an origin.
  */
 export async function createCheckoutFromLink(
   db: Knex,
-  link: CheckoutLinkRow,
+  link: LinkSource,
   productIds: string[],
   opts: { embedOrigin?: string | null } = {},
 ): Promise<CheckoutRow> {

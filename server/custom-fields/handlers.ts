@@ -1,6 +1,5 @@
 // HTTP handlers of the custom field operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from "./service.js";
 
 type CustomFieldOps = "custom-fields:create" | "custom-fields:get" | "custom-fields:list" | "custom-fields:update" | "custom-fields:delete";

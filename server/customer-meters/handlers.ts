@@ -1,7 +1,5 @@
 // HTTP handlers of the customer meter operations (merchant) and the portal's own.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
-import { portalCustomer } from "../customer-portal/orders-handlers.js";
+import { orgCaller, type Handlers, portalCustomer } from "../kit/context.js";
 import { getCustomerMeter, getPortalCustomerMeter, listCustomerMeters, listPortalCustomerMeters } from "./service.js";
 
 type CustomerMeterOps = "customer_meters:list" | "customer_meters:get" | "customer_portal:customer_meters:list" | "customer_portal:customer_meters:get";

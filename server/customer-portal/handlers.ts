@@ -1,7 +1,6 @@
 // HTTP handlers of the portal's customer and organization operations.
-import type { Handlers } from "../handlers.js";
 import type { CustomerCaller } from "../kit/auth.js";
-import type { Ctx } from "../kit/context.js";
+import { type Ctx, type Handlers } from "../kit/context.js";
 import { Unauthorized } from "../kit/errors.js";
 import { getPortalCustomer, getStorefront, updatePortalCustomer } from "./service.js";
 

@@ -1,17 +1,8 @@
 // HTTP handlers of the portal's order operations (customer session callers only).
-import type { Handlers } from "../handlers.js";
-import type { CustomerCaller } from "../kit/auth.js";
-import type { Ctx } from "../kit/context.js";
-import { Unauthorized } from "../kit/errors.js";
+import { type Handlers, portalCustomer } from "../kit/context.js";
 import { getInvoiceUrl, requestInvoice } from "../orders/invoice.js";
 import { getCustomerOrder, listCustomerOrders, updateCustomerOrder } from "../orders/service.js";
 import { confirmRetryPayment, getOrderPaymentStatus, portalScope } from "./orders-service.js";
-
-/** The customer of a portal operation (the router authenticated the session already). */
-export function portalCustomer(ctx: Ctx): CustomerCaller {
-  if (ctx.caller.kind !== "customer") throw new Unauthorized();
-  return ctx.caller;
-}
 
 type PortalOrderOps =
   | "customer_portal:orders:list"

@@ -1,6 +1,5 @@
 // HTTP handlers of the portal's saved payment method operations.
-import type { Handlers } from "../handlers.js";
-import { portalCustomer } from "./orders-handlers.js";
+import { type Handlers, portalCustomer } from "../kit/context.js";
 import { addPaymentMethod, deletePaymentMethod, listPaymentMethods, setDefaultPaymentMethod } from "./payment-methods-service.js";
 import { getPortalCustomer } from "./service.js";
 

@@ -2,7 +2,7 @@
 // confirmation token (optionally as the default), and delete unless it pays an active subscription.
 import { clockNow } from "../subscriptions/clock.js";
 import { LIVE_STATUSES } from "../subscriptions/repository.js";
-import { pokeAfterCommit } from "../subscriptions/workflow-port.js";
+import { pokeAfterCommit } from "../workflows-door.js";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import type { CustomerCaller } from "../kit/auth.js";

@@ -1,10 +1,9 @@
 // HTTP handlers of the portal's subscription operations (customer session callers only): list,
 // get, change product or cancel / uncancel at period end (PATCH), revoke now (DELETE), and the
 // proration preview of a product change.
-import type { Handlers } from "../handlers.js";
+import { type Handlers, portalCustomer } from "../kit/context.js";
 import { changeSubscription, customerChange, previewProductChange } from "../subscriptions/changes.js";
 import { getCustomerSubscription, listCustomerSubscriptions, readCustomerSubscription } from "../subscriptions/service.js";
-import { portalCustomer } from "./orders-handlers.js";
 
 type PortalSubscriptionOps =
   | "customer_portal:subscriptions:list"

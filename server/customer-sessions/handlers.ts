@@ -1,7 +1,6 @@
 // HTTP handlers of the customer session operations: the merchant's (a session for a customer) and
 // the customer's own sign-in by email code.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { authenticateCode, requestCode } from "./codes.js";
 import { createCustomerSession } from "./service.js";
 

@@ -1,6 +1,5 @@
 // HTTP handlers of the customer operations, by id and by external id.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import {
   createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer,
 } from "./service.js";

@@ -1,6 +1,5 @@
 // HTTP handlers of the discount operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { createDiscount, deleteDiscount, getDiscount, listDiscounts, updateDiscount } from "./service.js";
 
 type DiscountOps = "discounts:create" | "discounts:get" | "discounts:list" | "discounts:update" | "discounts:delete";

@@ -1,6 +1,5 @@
 // HTTP handlers of the event operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { getEvent, ingestEvents, listEventNames, listEvents } from "./service.js";
 
 type EventOps = "events:ingest" | "events:list" | "events:list_names" | "events:get";

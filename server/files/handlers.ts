@@ -1,6 +1,5 @@
 // HTTP handlers of the file operations (the bytes go through server/files/storage.ts).
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { completeUpload, createFile, deleteFile, listFiles, updateFile } from "./service.js";
 
 type FileOps = "files:create" | "files:list" | "files:update" | "files:uploaded" | "files:delete";

@@ -24,7 +24,7 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
   attachmentDisposition, encodeKey, UploadRejected,
   type CompletedPart, type PartSpec, type PresignedPart, type Storage, type StoredObject,
-} from "./storage.js";
+} from "./object-store.js";
 import { setting, type Env } from "../config.js";
 
 export interface S3Config {

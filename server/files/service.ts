@@ -13,7 +13,8 @@ import {
   toFileRead, toFileUpload, type DeclaredPart, type FileReadOut, type FileRow, type FileUploadOut,
 } from "./models.js";
 import { findReadable, readable } from "./repository.js";
-import { getStorage, PRESIGN_TTL_SECONDS, PUBLIC_SERVICES, UploadRejected } from "./storage.js";
+import { UploadRejected } from "./object-store.js";
+import { getStorage, PRESIGN_TTL_SECONDS, PUBLIC_SERVICES } from "./storage.js";
 
 type Schemas = components["schemas"];
 export type FileCreateInput = Schemas["FileCreate"];

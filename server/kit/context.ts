@@ -4,10 +4,14 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { BorealisAuth } from "../auth/instance.js";
-import type { Caller, OrganizationCaller } from "./auth.js";
+import type { Handler, OperationId } from "../../generated/handlers.js";
+import type { Caller, CustomerCaller, OrganizationCaller } from "./auth.js";
 import { Unauthorized } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import type { Logger } from "./logger.js";
+
+/** A domain's handlers for its operations `K`: the generated signature of each, over this context. */
+export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
 
 export interface Ctx {
   db: Knex;
@@ -28,5 +32,11 @@ export interface Ctx {
 /** The organization caller of a merchant operation (the router authenticated it already). */
 export function orgCaller(ctx: Ctx): OrganizationCaller {
   if (ctx.caller.kind !== "organization") throw new Unauthorized();
+  return ctx.caller;
+}
+
+/** The customer of a portal operation (the router authenticated the session already). */
+export function portalCustomer(ctx: Ctx): CustomerCaller {
+  if (ctx.caller.kind !== "customer") throw new Unauthorized();
   return ctx.caller;
 }

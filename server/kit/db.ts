@@ -2,7 +2,6 @@
 // transaction helper every state change goes through.
 import knexFactory, { type Knex } from "knex";
 import pg from "pg";
-import { Model } from "objection";
 import { migrations } from "../migrations/index.js";
 
 // int8 (count(*), bigserial) as JS numbers: our counts and sizes stay far below 2^53.
@@ -20,7 +19,6 @@ export function createKnex(url: string, opts: { pool?: { min: number; max: numbe
     connection: url,
     pool: opts.pool ?? { min: 0, max: 10 },
   });
-  Model.knex(knex);
   connectionUrls.set(knex, url);
   return knex;
 }

@@ -1,9 +1,7 @@
 // HTTP handlers of the license key operations: the merchant's (organization token) and the
 // portal's (customer session for list / get; none for validate / activate / deactivate, which a
 // key holder's app calls with the key and its organization).
-import { portalCustomer } from "../customer-portal/orders-handlers.js";
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers, portalCustomer } from "../kit/context.js";
 import {
   activateLicenseKey,
   deactivateLicenseKey,

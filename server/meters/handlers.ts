@@ -1,6 +1,5 @@
 // HTTP handlers of the meter operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { meterQuantities } from "./quantities.js";
 import { createMeter, getMeter, listMeters, updateMeter } from "./service.js";
 

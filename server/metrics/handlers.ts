@@ -1,6 +1,5 @@
 // HTTP handlers of the metrics operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { getMetrics, metricsLimits } from "./service.js";
 
 type MetricOps = "metrics:get" | "metrics:limits";

@@ -1,6 +1,5 @@
 // HTTP handlers of the OAuth2 operations.
-import type { Handlers } from "../handlers.js";
-import type { Ctx } from "../kit/context.js";
+import { type Ctx, type Handlers } from "../kit/context.js";
 import { describeAuthorization, introspectToken, requestToken, revokeToken, userInfo } from "./service.js";
 
 type Ops = "oauth2:authorize" | "oauth2:request_token" | "oauth2:revoke_token" | "oauth2:introspect_token" | "oauth2:userinfo";

@@ -1,6 +1,5 @@
 // HTTP handlers of the merchant order operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { getInvoiceUrl, requestInvoice } from "./invoice.js";
 import { getOrder, listOrders, updateOrder } from "./service.js";
 

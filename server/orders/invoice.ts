@@ -11,7 +11,7 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
 import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from "./errors.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
-import { getInvoiceWorkflowStarter } from "./invoice-workflow.js";
+import { workflowsDoor } from "../workflows-door.js";
 import { netAmount, totalAmount } from "./models.js";
 import { findReadable, type OrderItemRow, type OrderRow, type OrderScope } from "./repository.js";
 import { readOrder } from "./service.js";
@@ -30,7 +30,7 @@ export async function requestInvoice(db: Knex, scope: OrderScope, orderId: strin
   if (!order.billing_name || !order.billing_address) {
     throw new MissingInvoiceBillingDetails("Billing name and address are required to generate an invoice.");
   }
-  await getInvoiceWorkflowStarter().start(order.id);
+  await workflowsDoor().startInvoice(order.id);
   return null;
 }
 

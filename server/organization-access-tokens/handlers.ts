@@ -1,6 +1,5 @@
 // HTTP handlers of the organization access token operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import {
   createOrganizationAccessToken, deleteOrganizationAccessToken, listOrganizationAccessTokens, updateOrganizationAccessToken,
 } from "./service.js";

@@ -1,6 +1,5 @@
 // HTTP handlers of the organization operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { Unauthorized } from "../kit/errors.js";
 import { createOrganization, getOrganization, listOrganizations, updateOrganization } from "./service.js";
 

@@ -1,6 +1,5 @@
 // HTTP handlers of the payment operations (read only: payments are written by the money path).
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { getPayment, listPayments } from "./service.js";
 
 type PaymentOps = "payments:list" | "payments:get";

@@ -1,6 +1,5 @@
 // HTTP handlers of the product operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { createProduct, getProduct, listProducts, updateProduct, updateProductBenefits } from "./service.js";
 
 type ProductOps = "products:create" | "products:get" | "products:list" | "products:update" | "products:update_benefits";

@@ -1,7 +1,6 @@
 // HTTP handlers of the refund operations. Create answers 200 with the refund (COMPAT: the client
 // ignores a 201's body).
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { createRefund, listRefunds } from "./service.js";
 
 type RefundOps = "refunds:create" | "refunds:list";

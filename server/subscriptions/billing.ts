@@ -17,7 +17,7 @@
 // clock's frozen time.
 import type { Knex } from "knex";
 import { scheduleBenefitCycles, scheduleBenefitRevocations } from "../benefit-grants/service.js";
-import { computeAmounts } from "../checkouts/amounts.js";
+import { computeAmounts } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";

@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import { iso } from "../kit/time.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
-import { discountProblem, priceAmount } from "../checkouts/amounts.js";
+import { discountProblem, priceAmount } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
@@ -21,7 +21,7 @@ import { clockNow } from "./clock.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { findReadable, type CancellationReason, type ProrationLine, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
-import { pokeAfterCommit } from "./workflow-port.js";
+import { pokeAfterCommit } from "../workflows-door.js";
 
 export type SubscriptionChange =
   | { kind: "cancel"; cancelAtPeriodEnd: boolean; reason?: CancellationReason | null; comment?: string | null }

@@ -1,6 +1,5 @@
 // HTTP handlers of the merchant subscription operations.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { changeSubscription, merchantChange } from "./changes.js";
 import { exportSubscriptions, getSubscription, listSubscriptions, readSubscription } from "./service.js";
 

@@ -130,3 +130,19 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
   if (opts.usage !== false) rel.usage = await runningUsage(db, rows, rel);
   return rel;
 }
+
+/** Notes that the subscriptions' workflows were started (the backstop sweep skips them from now on). */
+export async function markSubscriptionWorkflowsStarted(db: Knex, subscriptionIds: string[]): Promise<void> {
+  await db("subscriptions").whereIn("id", subscriptionIds).whereNull("workflow_started_at").update({ workflow_started_at: new Date() });
+}
+
+/** The backstop sweep's work list: live subscriptions whose workflow was never noted started. */
+export async function unstartedSubscriptions(db: Knex, limit = 500): Promise<string[]> {
+  const rows = await db("subscriptions")
+    .whereNull("workflow_started_at")
+    .where((w) => w.whereIn("status", ["trialing", "active", "past_due"]).orWhereNotNull("pending_order_id"))
+    .orderBy("created_at")
+    .limit(limit)
+    .select("id");
+  return rows.map((r: { id: string }) => r.id);
+}

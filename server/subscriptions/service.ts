@@ -12,7 +12,7 @@ import { emitSubscription } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
 import { periodBounds } from "./periods.js";
 import { findReadable, LIVE_STATUSES, loadSubscriptionRelations, readable, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
-import { pokeAfterCommit } from "./workflow-port.js";
+import { pokeAfterCommit } from "../workflows-door.js";
 
 export async function readSubscription(db: Knex, row: SubscriptionRow): Promise<SubscriptionOut> {
   return toSubscription(row, await loadSubscriptionRelations(db, [row]));

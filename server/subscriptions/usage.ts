@@ -9,7 +9,19 @@ import { storeEvents, type NewEvent } from "../events/store.js";
 import type { MeterRow } from "../meters/models.js";
 import { computeUsage, meteredCharge, type Usage } from "../meters/usage.js";
 import type { PriceRow } from "../products/repository.js";
-import type { SubscriptionRow } from "./repository.js";
+
+/**
+ * What usage needs of a subscription row (server/subscriptions/repository.ts reads the rows and
+ * calls runningUsage, so this file names the fields instead of importing the row type back).
+ */
+export interface UsageSubscription {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  status: string;
+  current_period_start: Date;
+  ended_at: Date | null;
+}
 
 export interface MeterUsage {
   consumed: number;
@@ -30,7 +42,7 @@ const meteredPrices = (prices: PriceRow[] | undefined, meters: Map<string, Meter
 const LIVE = new Set(["active", "trialing", "past_due"]);
 
 /** Per subscription, per metered price id: the running period's usage (an ended one's: up to its end). */
-export async function runningUsage(db: Knex, rows: SubscriptionRow[], src: UsageSources): Promise<Map<string, Map<string, MeterUsage>>> {
+export async function runningUsage(db: Knex, rows: UsageSubscription[], src: UsageSources): Promise<Map<string, Map<string, MeterUsage>>> {
   const wanted = rows.flatMap((row) =>
     meteredPrices(src.prices.get(row.id), src.meters).map((price) => ({
       row,
@@ -63,7 +75,7 @@ export interface PeriodBilling {
 }
 
 /** What each metered price bills for the period [current_period_start, end) of `row` (locked by the caller). */
-export async function billPeriod(trx: Knex.Transaction, row: SubscriptionRow, src: UsageSources, end: Date): Promise<PeriodBilling[]> {
+export async function billPeriod(trx: Knex.Transaction, row: UsageSubscription, src: UsageSources, end: Date): Promise<PeriodBilling[]> {
   // One billing per meter and period: a second price on the same meter is not billed again.
   const prices = meteredPrices(src.prices.get(row.id), src.meters).filter((p, i, all) => all.findIndex((q) => q.meter_id === p.meter_id) === i);
   if (prices.length === 0) return [];
@@ -82,7 +94,7 @@ export async function billPeriod(trx: Knex.Transaction, row: SubscriptionRow, sr
  */
 export async function closeMeteredPeriod(
   trx: Knex.Transaction,
-  row: SubscriptionRow,
+  row: UsageSubscription,
   customer: CustomerRow,
   billings: PeriodBilling[],
   orderId: string,

@@ -1,6 +1,5 @@
 // HTTP handlers of the billing test clock operations (a Borealis extension).
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import { advanceTestClock, attachCustomer, createTestClock, deleteTestClock, getTestClock, listTestClocks } from "./service.js";
 
 type TestClockOps = "test-clocks:list" | "test-clocks:create" | "test-clocks:get" | "test-clocks:delete" | "test-clocks:advance" | "test-clocks:attach_customer";

@@ -11,7 +11,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { listPage, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { getProcessor } from "../processors/index.js";
-import { pokeAfterCommit } from "../subscriptions/workflow-port.js";
+import { pokeAfterCommit } from "../workflows-door.js";
 
 export type TestClockOut = components["schemas"]["TestClock"];
 

@@ -9,6 +9,7 @@ import https from "node:https";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
+import type { QueuedEvent } from "../../workflows/shared/webhooks.js";
 import { logger } from "../kit/logger.js";
 import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
@@ -230,10 +231,8 @@ async function attemptFound(
 }
 
 /** An event taken from an endpoint's queue, and which queueing of it this is. */
-export interface QueuedEvent {
-  eventId: string;
-  queued: number;
-}
+/** The queued event a delivery works on; its shape is shared with the delivery workflow. */
+export type { QueuedEvent };
 
 /**
  * The event is no longer queued: delivered, or its schedule ran out (it can be redelivered).

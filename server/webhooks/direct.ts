@@ -7,7 +7,7 @@
 // workflow: a failed first attempt is handed over with the lease still held (the workflow goes
 // on from attempt 2 of the schedule), as is anything left when the run stops early. Nothing is
 // lost with the worker: the events stay queued (pending) and the lease expires, after which the
-// relay's sweep starts the endpoint's workflow.
+// backstop sweep (workflows/backstop.ts) starts the endpoint's workflow.
 import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
 import { deliverQueued, DELIVERY_LEASE_MS, settleEvent, type QueuedEvent, type QueueRunOptions } from "./delivery.js";
@@ -76,7 +76,7 @@ export class DirectDeliveries {
       }
     } catch (err) {
       logger.warn({ err, endpointId }, "direct webhook run failed; its endpoint's workflow takes the queue over");
-      await handOver(endpointId).catch((e: unknown) => logger.warn({ err: e, endpointId }, "hand-over failed; the relay's sweep starts the workflow once the lease expires"));
+      await handOver(endpointId).catch((e: unknown) => logger.warn({ err: e, endpointId }, "hand-over failed; the backstop sweep starts the workflow once the lease expires"));
     } finally {
       await releaseDeliveryLease(knex, endpointId, lease).catch((err: unknown) => logger.warn({ err, endpointId }, "could not give the delivery lease up; it expires"));
     }

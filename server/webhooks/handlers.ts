@@ -1,6 +1,5 @@
 // HTTP handlers of the webhook operations: endpoints, their secret, deliveries and redelivery.
-import type { Handlers } from "../handlers.js";
-import { orgCaller } from "../kit/context.js";
+import { orgCaller, type Handlers } from "../kit/context.js";
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints,
   redeliverWebhookEvent, replayFailedEvents, resetWebhookEndpointSecret, updateWebhookEndpoint,

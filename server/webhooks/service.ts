@@ -15,7 +15,7 @@ import {
 } from "./models.js";
 import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, requeueFailedEvents, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
 import { checkWebhookUrl } from "./url.js";
-import { getWebhookWaker } from "./waker.js";
+import { workflowsDoor } from "../workflows-door.js";
 import { afterCommit } from "../kit/after-commit.js";
 
 export interface WebhookEndpointCreateInput {
@@ -162,9 +162,9 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
     if (!event) throw notFound("Webhook event");
     if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
     await trx("webhook_events").where({ id: event.id }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
-    // Once the event is durably queued; the wake-up only saves waiting for the worker's idle sweep.
+    // Once the event is durably queued; the wake-up only saves waiting for the worker's backstop sweep.
     afterCommit(trx, () =>
-      getWebhookWaker()([event.endpoint_id]).catch((err: unknown) => {
+      workflowsDoor().wakeWebhookEndpoints([event.endpoint_id]).catch((err: unknown) => {
         logger.warn({ err, endpointId: event.endpoint_id }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
       }),
     );
@@ -186,7 +186,7 @@ export async function replayFailedEvents(db: Knex, caller: OrganizationCaller, e
     return requeueFailedEvents(trx, endpoint.id, { types: input.event_type ?? [], from, to });
   });
   if (replayed > 0) {
-    await getWebhookWaker()([endpointId]).catch((err: unknown) => {
+    await workflowsDoor().wakeWebhookEndpoints([endpointId]).catch((err: unknown) => {
       logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
     });
   }

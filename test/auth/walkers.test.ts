@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OperationId } from "../../generated/handlers.js";
 import { operations } from "../../generated/operations.js";
-import { MEMBER_WITHHELD_SCOPES } from "../../server/auth/session.js";
+import { MEMBER_WITHHELD_SCOPES } from "../../server/auth/scopes.js";
 import { ALL_SCOPES, mintOrganizationToken } from "../../server/kit/auth.js";
 import {
   createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder,

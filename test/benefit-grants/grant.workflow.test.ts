@@ -1,6 +1,6 @@
-// The grant job and sweep workflows' orchestration alone, on Temporal's time-skipping test
-// server with scripted activities: a failing job is retried with growing backoff (no attempt
-// limit) until it succeeds, and the sweep pages through pending jobs by cursor, then sleeps.
+// The grant job workflow's orchestration alone, on Temporal's time-skipping test server with a
+// scripted activity: a failing job is retried with growing backoff (no attempt limit) until it
+// succeeds. (Jobs whose start was lost: the backstop sweep, test/benefit-grants/grants.test.ts.)
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
@@ -8,20 +8,17 @@ import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/w
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
-import { benefitGrantSweepWorkflow } from "../../workflows/workflows/benefit-grant-sweep.js";
 import { createTimeSkippingEnv } from "../setup/temporal.js";
 
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "benefit-grant-workflow-test";
 
-describe("benefit grant workflows", () => {
+describe("benefit grant job workflow", () => {
   let env: TestWorkflowEnvironment;
   let worker: Worker;
   let running: Promise<void>;
   let failuresLeft = 0;
   const attempts: number[] = [];
-  const sweeps: { at: number; cursor: number | undefined }[] = [];
-  let pages: (number | null)[] = [];
 
   beforeAll(async () => {
     try {
@@ -35,10 +32,6 @@ describe("benefit grant workflows", () => {
         attempts.push(await env.currentTimeMs());
         if (failuresLeft-- > 0) throw new Error("discord answered 500");
         return "applied";
-      },
-      sweepBenefitGrantJobs: async (_grace, _limit, afterId) => {
-        sweeps.push({ at: await env.currentTimeMs(), cursor: afterId });
-        return pages.length ? pages.shift()! : null;
       },
     };
     worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
@@ -67,19 +60,4 @@ describe("benefit grant workflows", () => {
     }
   });
 
-  it("sweeps page after page by cursor, then sleeps the interval", async () => {
-    pages = [5, 9, null, null];
-    const handle = await env.client.workflow.start(benefitGrantSweepWorkflow, {
-      workflowId: `benefit-grant-sweep-${randomUUID()}`,
-      taskQueue,
-      args: [{ intervalMs: 60_000, graceMs: 1_000, maxIterations: 2 }],
-    });
-    await expect.poll(() => sweeps.length, { timeout: 20_000 }).toBe(3);
-    // Time skips only while the test waits on the server: sleep past the interval.
-    await env.sleep("61 seconds");
-    await expect.poll(() => sweeps.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
-    expect(sweeps.slice(0, 4).map((s) => s.cursor)).toEqual([0, 5, 9, 0]);
-    expect(sweeps[3].at - sweeps[2].at).toBeGreaterThanOrEqual(60_000);
-    await handle.terminate();
-  });
 });

@@ -24,7 +24,8 @@ import { WebhookBenefitGrantUpdatedPayload$inboundSchema } from "@polar-sh/sdk/m
 import { WebhookCustomerStateChangedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookcustomerstatechangedpayload.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scheduleBenefitCycles } from "../../server/benefit-grants/service.js";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter, type BenefitGrantStarter } from "../../server/benefit-grants/starter.js";
+import { setWorkflowsDoor, temporalDoor, type WorkflowsDoor } from "../../server/workflows-door.js";
+import { sweepBenefitGrantJobs } from "../../workflows/backstop.js";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
@@ -98,7 +99,7 @@ describe("benefit grants", () => {
     });
     running = worker.run();
     client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-    setBenefitGrantStarter(temporalBenefitGrantStarter(client, taskQueue));
+    setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(client, taskQueue).startBenefitGrantJobs });
 
     const made = await orgWithToken(api.knex);
     orgId = made.org.id;
@@ -126,7 +127,7 @@ describe("benefit grants", () => {
   }, 120_000);
 
   afterAll(async () => {
-    setBenefitGrantStarter(null);
+    setWorkflowsDoor(null);
     setBenefitVerifier(null);
     setStorage(null);
     for (const k of ["DISCORD_BOT_TOKEN", "DISCORD_API_BASE_URL", "GITHUB_TOKEN", "GITHUB_API_BASE_URL", "PUBLIC_API_URL"]) {
@@ -359,38 +360,41 @@ describe("benefit grants", () => {
     expect((await polar.customerPortal.downloadables.list(otherSession, {})).result.items).toEqual([]);
   });
 
-  it("recovers a start lost after commit: the sweep starts the pending jobs' workflows", async () => {
-    setBenefitGrantStarter({ start: () => Promise.reject(new Error("Temporal unreachable")) });
+  it("recovers a start lost after commit: the backstop sweep starts the pending jobs' workflows", async () => {
+    setWorkflowsDoor({ startBenefitGrantJobs: () => Promise.reject(new Error("Temporal unreachable")) });
     let b: Awaited<ReturnType<typeof buyer>>;
     try {
       b = await buyer();
     } finally {
-      setBenefitGrantStarter(temporalBenefitGrantStarter(client, taskQueue));
+      setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(client, taskQueue).startBenefitGrantJobs });
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(await pendingJobs(b.customerId)).toBe(6);
     const mine = new Set((await grantsOf(b.customerId)).map((g) => g.id));
     // Only this customer's jobs: other test files share the database.
-    const real = temporalBenefitGrantStarter(client, taskQueue);
+    const real = temporalDoor(client, taskQueue).startBenefitGrantJobs;
     const started: number[] = [];
-    const scoped: BenefitGrantStarter = {
-      start: (jobs) => {
+    const pages: number[] = [];
+    const scoped: Pick<WorkflowsDoor, "startBenefitGrantJobs"> = {
+      startBenefitGrantJobs: (jobs) => {
+        pages.push(jobs.length);
         const own = jobs.filter((j) => mine.has(j.grantId));
         started.push(...own.map((j) => j.jobId));
-        return real.start(own);
+        return real(own);
       },
     };
-    const { sweepBenefitGrantJobs } = createBenefitGrantActivities({ knex: api.knex, starter: () => scoped });
-    expect(await sweepBenefitGrantJobs(3_600_000, 100)).toBeNull(); // within the grace period: left alone
+    await sweepBenefitGrantJobs(api.knex, scoped, 3_600_000); // within the grace period: left alone
     expect(started).toEqual([]);
-    let cursor: number | null = 0;
-    while (cursor !== null) cursor = await sweepBenefitGrantJobs(0, 2, cursor);
+    pages.length = 0;
+    await sweepBenefitGrantJobs(api.knex, scoped, 0, 2); // two jobs a page, page after page
     expect(started).toHaveLength(6);
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    expect(pages.slice(0, -1).every((n) => n === 2)).toBe(true);
     await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
     expect((await grantsOf(b.customerId)).filter((g) => g.granted_at !== null)).toHaveLength(4);
     // Sweeping again finds nothing of this customer's, and a job already done is a no-op.
     started.length = 0;
-    await sweepBenefitGrantJobs(0, 100);
+    await sweepBenefitGrantJobs(api.knex, scoped, 0);
     expect(started).toEqual([]);
   });
 

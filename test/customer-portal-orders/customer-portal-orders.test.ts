@@ -15,7 +15,7 @@ import { PaymentMethodInUseByActiveSubscription } from "@polar-sh/sdk/models/err
 import { PaymentAlreadyInProgress } from "@polar-sh/sdk/models/errors/paymentalreadyinprogress.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { setSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
+import { setWorkflowsDoor } from "../../server/workflows-door.js";
 import { useTestApi } from "../helpers/api.js";
 import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
 import {
@@ -242,8 +242,8 @@ describe("customer portal: orders and payment methods", () => {
 
   describe("a card that pays a subscription", () => {
     // The lifecycle workflow is not under test here: the revoke's after-commit poke goes nowhere.
-    beforeAll(() => setSubscriptionPoker(async () => {}));
-    afterAll(() => setSubscriptionPoker(null));
+    beforeAll(() => setWorkflowsDoor({ pokeSubscriptions: async () => {} }));
+    afterAll(() => setWorkflowsDoor(null));
 
     it("cannot be deleted while the subscription is live, and can once it is revoked", async () => {
       const k = api.knex;

@@ -17,7 +17,7 @@ import { NotPaidOrder } from "@polar-sh/sdk/models/errors/notpaidorder.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
-import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "../../server/orders/invoice-workflow.js";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
 import { useTestApi } from "../helpers/api.js";
 import { createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes } from "../fixtures/factories.js";
@@ -61,7 +61,7 @@ describe("order invoices", () => {
     });
     running = worker.run();
     client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-    setInvoiceWorkflowStarter(temporalInvoiceStarter(client, taskQueue));
+    setWorkflowsDoor({ startInvoice: temporalDoor(client, taskQueue).startInvoice });
 
     const made = await orgWithToken(api.knex);
     const org = made.org;
@@ -74,7 +74,7 @@ describe("order invoices", () => {
   }, 120_000);
 
   afterAll(async () => {
-    setInvoiceWorkflowStarter(null);
+    setWorkflowsDoor(null);
     setStorage(null);
     delete process.env.PUBLIC_API_URL;
     worker?.shutdown();

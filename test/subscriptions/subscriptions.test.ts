@@ -24,12 +24,11 @@ import { SubscriptionLocked } from "@polar-sh/sdk/models/errors/subscriptionlock
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../server/benefit-grants/starter.js";
-import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { subscriptionsDueOnClocks } from "../../server/test-clocks/service.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { pokeDueOnClocks } from "../../workflows/worker.js";
+import { pokeDueOnClocks } from "../../workflows/backstop.js";
 import { createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
 import { useTestApi } from "../helpers/api.js";
 import { collectPages, rejects } from "../helpers/expect.js";
@@ -106,8 +105,8 @@ describe("subscriptions", () => {
     });
     running = worker.run();
     client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-    setSubscriptionPoker(temporalSubscriptionPoker(client, taskQueue));
-    setBenefitGrantStarter(temporalBenefitGrantStarter(client, taskQueue));
+        const door = temporalDoor(client, taskQueue);
+    setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });
 
     const made = await orgWithToken(api.knex);
     orgId = made.org.id;
@@ -120,8 +119,7 @@ describe("subscriptions", () => {
   }, 120_000);
 
   afterAll(async () => {
-    setSubscriptionPoker(null);
-    setBenefitGrantStarter(null);
+        setWorkflowsDoor(null);
     worker?.shutdown();
     await running;
     await client?.connection.close();
@@ -435,10 +433,10 @@ describe("subscriptions", () => {
 
   it("catches up a clock whose advance's pokes were lost: the worker's sweep pokes what is due by its clock", async () => {
     const { sub, clockId } = await subscribe("2029-01-15T10:00:00Z");
-    const poker = temporalSubscriptionPoker(client, taskQueue);
-    setSubscriptionPoker(async () => {
+    const poker = temporalDoor(client, taskQueue).pokeSubscriptions;
+    setWorkflowsDoor({ pokeSubscriptions: async () => {
       throw new Error("Temporal unreachable");
-    });
+    } });
     try {
       expect((await clockCall("POST", `${clockId}/advance`, { frozen_time: "2029-02-20T00:00:00Z" })).status).toBe(200);
       // The workflow was never told (its timer waits for the real date): the subscription is due by
@@ -446,10 +444,10 @@ describe("subscriptions", () => {
       // first: that is the same mechanism, so only the due list is checked here.)
       expect(await subscriptionsDueOnClocks(api.knex)).toContain(sub.id);
     } finally {
-      setSubscriptionPoker(poker);
+      setWorkflowsDoor({ pokeSubscriptions: poker });
     }
     // The sweep's pass (only this test's subscription: other files' run on their own task queues).
-    await pokeDueOnClocks(api.knex, (ids) => poker(ids.filter((id) => id === sub.id)));
+    await pokeDueOnClocks(api.knex, { pokeSubscriptions: (ids) => poker(ids.filter((id) => id === sub.id)) });
     await expect.poll(async () => (await clockCall("GET", clockId)).json.status, poll).toBe("ready");
     const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
     expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), o.status])).toEqual([["2029-02-15T10:00:00.000Z", "paid"]]);

@@ -10,8 +10,7 @@ import type { Meter } from "@polar-sh/sdk/models/components/meter.js";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../server/benefit-grants/starter.js";
-import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { orgWithToken } from "../fixtures/factories.js";
@@ -41,13 +40,12 @@ describe("usage-based billing", () => {
     });
     running = worker.run();
     client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-    setSubscriptionPoker(temporalSubscriptionPoker(client, taskQueue));
-    setBenefitGrantStarter(temporalBenefitGrantStarter(client, taskQueue));
+        const door = temporalDoor(client, taskQueue);
+    setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });
   }, 120_000);
 
   afterAll(async () => {
-    setSubscriptionPoker(null);
-    setBenefitGrantStarter(null);
+        setWorkflowsDoor(null);
     worker?.shutdown();
     await running;
     await client?.connection.close();

@@ -16,9 +16,10 @@ import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { emit } from "../../server/kit/outbox.js";
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "../../server/webhooks/delivery.js";
 import { signWebhook } from "../../server/webhooks/signing.js";
-import { setWebhookWaker } from "../../server/webhooks/waker.js";
-import { createWebhookActivities, temporalWebhookWaker } from "../../workflows/activities/webhooks.js";
-import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
+import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
+import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
+import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
 import { createOrganization } from "../fixtures/factories.js";
 import { useWorkflowInfra } from "../workflows/infra.js";
 import { useWebhookHarness, workflowsPath } from "./harness.js";
@@ -360,7 +361,7 @@ describe("webhook delivery", () => {
       });
       await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
       child.kill("SIGKILL");
-      // The lease expires (2 s), the relay's sweep starts the endpoint's workflow, whose run delivers.
+      // The lease expires (2 s), the backstop sweep starts the endpoint's workflow, whose run delivers.
       await expect.poll(() => receiver.at(ep.path).length, { timeout: 30_000, interval: 200 }).toBe(2);
       const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
       expect(receiver.at(ep.path).map((r) => r.headers["webhook-id"])).toEqual([event.id, event.id]);
@@ -442,7 +443,7 @@ describe("webhook delivery", () => {
     expect((await attempt(200, t0 + 7 * day)).outcome).toBe("skipped");
   });
 
-  it("delivers queued events whose wake-up was lost (no workflow running) through the idle sweep", async () => {
+  it("delivers queued events whose wake-up was lost (no workflow running) through the backstop sweep", async () => {
     const { polar, org } = await merchant();
     const ep = await endpoint(polar, "orphan", ["order.created"]);
     // As if the fan-out committed but Temporal was unreachable for its wake-up.
@@ -468,13 +469,15 @@ describe("webhook delivery", () => {
     const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
     await expect.poll(async () => (await infra.knex("webhook_events").where({ id: event.id }).first()).pending, poll).toBe(false);
 
-    setWebhookWaker(async () => {
-      throw new Error("Temporal unreachable");
+    setWorkflowsDoor({
+      wakeWebhookEndpoints: async () => {
+        throw new Error("Temporal unreachable");
+      },
     });
     try {
       await polar.webhooks.redeliverWebhookEvent({ id: event.id });
     } finally {
-      setWebhookWaker(h.waker);
+      setWorkflowsDoor({ wakeWebhookEndpoints: h.waker });
     }
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
     expect(receiver.at(ep.path)[1].headers["webhook-id"]).toBe(event.id);
@@ -490,7 +493,7 @@ describe("webhook delivery", () => {
     const [outboxRow] = await infra.knex("outbox").where({ organization_id: org.id });
     // The endpoint's workflow runs on the kill queue before its event exists, so the other
     // worker's sweep finds it running and leaves it there.
-    const wakeOnKillQueue = temporalWebhookWaker(h.client, killQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 120_000 });
+    const wakeOnKillQueue = temporalDoor(h.client, killQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 120_000 }).wakeWebhookEndpoints;
     await wakeOnKillQueue([ep.id]);
     const [event] = await infra.knex("webhook_events")
       .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.updated", payload: JSON.stringify({ type: "order.updated", timestamp: new Date().toISOString(), data: { n: 1 } }) })

@@ -10,9 +10,8 @@ import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/w
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AttemptOutcome, AttemptResult, QueueRun } from "../../server/webhooks/delivery.js";
 import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
-import {
-  WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, webhookEventsSignal, type WebhookEndpointWorkflowInput,
-} from "../../workflows/workflows/webhook-delivery.js";
+import { webhookEventsSignal } from "../../workflows/shared/webhooks.js";
+import { WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
 import { createTimeSkippingEnv } from "../setup/temporal.js";
 
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

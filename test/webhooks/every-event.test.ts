@@ -13,9 +13,8 @@ import { Polar } from "@polar-sh/sdk";
 import type { WebhookEventType } from "@polar-sh/sdk/models/components/webhookeventtype.js";
 import { validateEvent } from "@polar-sh/sdk/webhooks.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../server/benefit-grants/starter.js";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
-import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { createOrganization } from "../fixtures/factories.js";
@@ -67,12 +66,11 @@ describe("every webhook event type", () => {
 
   // The subscription lifecycle and the grant jobs the API starts run on the harness's worker.
   beforeAll(() => {
-    setSubscriptionPoker(temporalSubscriptionPoker(h.client, h.taskQueue));
-    setBenefitGrantStarter(temporalBenefitGrantStarter(h.client, h.taskQueue));
+        const door = temporalDoor(h.client, h.taskQueue);
+    setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });
   });
   afterAll(() => {
-    setSubscriptionPoker(null);
-    setBenefitGrantStarter(null);
+        setWorkflowsDoor(null);
   });
 
   it("delivers all 27 types, each verified by validateEvent, with data equal to the API's GET at that moment", async () => {

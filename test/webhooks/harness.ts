@@ -1,8 +1,8 @@
 // The end-to-end webhook harness shared by the test files that deliver for real: a receiver on
 // 127.0.0.1, a worker of the file's own task queue (outbox relay activities, webhook activities,
 // and any others the file needs) in the file's own Temporal namespace, a running outbox relay,
-// the API over the file's database with response validation on, and the API's webhook waker
-// pointed at that worker. Registers beforeAll/afterAll; read the fields inside tests.
+// the API over the file's database with response validation on, the API's webhook wake-ups
+// pointed at that worker, and the backstop sweep of webhook endpoints. Registers beforeAll/afterAll; read the fields inside tests.
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
@@ -11,9 +11,10 @@ import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { DirectDeliveries } from "../../server/webhooks/direct.js";
-import { setWebhookWaker } from "../../server/webhooks/waker.js";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createOutboxActivities } from "../../workflows/activities/outbox.js";
-import { createWebhookActivities, temporalWebhookWaker, type WebhookWaker } from "../../workflows/activities/webhooks.js";
+import { createWebhookActivities, type WebhookWaker } from "../../workflows/activities/webhooks.js";
+import { startBackstopSweep } from "../../workflows/backstop.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
 import type { WorkflowInfra } from "../workflows/infra.js";
@@ -25,6 +26,7 @@ export interface WebhookHarnessOptions {
   /** Settings of the delivery workflows the fan-out starts (short retry schedule, idle time). */
   workflow?: Omit<WebhookEndpointWorkflowInput, "endpointId">;
   deliveryTimeoutMs?: number;
+  /** How often the backstop sweep starts the workflows of endpoints left with queued events (1 minute unless told). */
   webhookSweepEveryMs?: number;
   /** More activities for the worker (subscriptions, benefit grants). */
   activities?: (knex: Knex) => object;
@@ -47,6 +49,7 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let relay: WorkflowHandle | undefined;
+  let stopSweep: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     process.env.WEBHOOKS_ALLOW_HTTP = "1";
@@ -59,7 +62,8 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
     await h.receiver.start();
     h.nativeConnection = await NativeConnection.connect({ address: infra.temporalAddress });
     h.client = new Client({ connection: await Connection.connect({ address: infra.temporalAddress }), namespace: infra.namespace });
-    h.waker = temporalWebhookWaker(h.client, h.taskQueue, opts.workflow);
+    const door = temporalDoor(h.client, h.taskQueue, opts.workflow);
+    h.waker = door.wakeWebhookEndpoints;
     h.direct = new DirectDeliveries(infra.knex, { timeoutMs: opts.deliveryTimeoutMs });
     worker = await Worker.create({
       connection: h.nativeConnection,
@@ -67,19 +71,21 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
       taskQueue: h.taskQueue,
       workflowsPath,
       activities: {
-        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: h.waker, webhookSweepEveryMs: opts.webhookSweepEveryMs, directDeliveries: h.direct }),
+        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: h.waker, directDeliveries: h.direct }),
         ...createWebhookActivities({ knex: infra.knex, deliveryTimeoutMs: opts.deliveryTimeoutMs }),
         ...opts.activities?.(infra.knex),
       },
     });
     running = worker.run();
     relay = await h.client.workflow.start(outboxRelayWorkflow, { workflowId: `relay-${randomUUID()}`, taskQueue: h.taskQueue, args: [{ batchSize: 50, idleSleepMs: 200 }] });
-    setWebhookWaker(h.waker);
+    stopSweep = startBackstopSweep(infra.knex, door, { parts: ["webhookEndpoints"], everyMs: opts.webhookSweepEveryMs });
+    setWorkflowsDoor({ wakeWebhookEndpoints: h.waker });
     h.api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
   }, 120_000);
 
   afterAll(async () => {
-    setWebhookWaker(null);
+    await stopSweep?.();
+    setWorkflowsDoor(null);
     await h.api?.close();
     await relay?.terminate().catch(() => {});
     await h.direct?.close();

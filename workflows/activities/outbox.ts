@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { logger } from "../../server/kit/logger.js";
-import { fanOut, queuedEndpoints } from "../../server/webhooks/delivery.js";
+import { fanOut } from "../../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../../server/webhooks/direct.js";
 import { leasedHeads, leaseIdleEndpoints } from "../../server/webhooks/repository.js";
 import { activityContextWebhookWaker, boundWebhookWaker, handOverThrough, type WebhookWaker } from "./webhooks.js";
@@ -20,22 +20,14 @@ export interface OutboxBatch {
 export function createOutboxActivities({
   knex,
   wakeWebhookEndpoints,
-  webhookSweepEveryMs = 60_000,
   directDeliveries = new DirectDeliveries(knex),
 }: {
   knex: Knex;
   /** Wakes the delivery workflows of endpoints that got events; the worker's own client by default. */
   wakeWebhookEndpoints?: WebhookWaker;
-  /**
-   * How often an idle claim makes sure every endpoint with queued events (and no live delivery
-   * lease) has a delivery workflow: within about this long plus a lease after a worker died in a
-   * direct run, its events go out.
-   */
-  webhookSweepEveryMs?: number;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
   directDeliveries?: DirectDeliveries | null;
 }) {
-  let lastSweep = 0;
   const wake = wakeWebhookEndpoints ?? activityContextWebhookWaker;
   return {
     async claimOutboxBatch(limit: number): Promise<OutboxBatch> {
@@ -65,20 +57,10 @@ export function createOutboxActivities({
       // After commit, in the background: first attempts for the endpoints leased above.
       if (directDeliveries && direct.length > 0) directDeliveries.start(direct, lease, handOverThrough(wakeWebhookEndpoints ?? boundWebhookWaker()), heads);
       // The others' runs or delivery workflows read the committed queue. A failed wake-up fails
-      // the activity (its retry claims the next rows); the sweep below recovers those events.
+      // the activity (its retry claims the next rows); the backstop sweep (workflows/backstop.ts)
+      // starts the workflow of every endpoint left with queued events.
       const leased = new Set(direct);
       await wake(endpointIds.filter((id) => !leased.has(id)));
-      // The backstop for a wake-up lost after commit (Temporal unreachable at that moment): when
-      // idle, now and then, start the workflow of every endpoint with queued events unless it
-      // runs (no signal, so a running workflow's history does not grow).
-      if (batch.ids.length === 0 && Date.now() - lastSweep >= webhookSweepEveryMs) {
-        lastSweep = Date.now();
-        try {
-          await wake(await queuedEndpoints(knex), "ensure");
-        } catch (err) {
-          logger.warn({ err }, "webhook sweep failed; it runs again at the next idle claim after the interval");
-        }
-      }
       return batch;
     },
   };

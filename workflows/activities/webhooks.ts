@@ -1,18 +1,13 @@
 // Webhook activities: thin adapters over server/webhooks/delivery.ts for the endpoint delivery
 // workflow (read the endpoint's next queued event, make one attempt, settle the event), and the
-// wake-up of delivery workflows that the outbox fan-out and redeliveries use after commit: a
-// poke for an endpoint whose run listens in this process, a signal-with-start otherwise.
+// worker-side wake-up of delivery workflows (the door's, on the worker's own client and queue).
 import { Context } from "@temporalio/activity";
-import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import {
   attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent, type QueueRun,
 } from "../../server/webhooks/delivery.js";
-import { pokeListener } from "../../server/webhooks/listeners.js";
 import type { HandOver } from "../../server/webhooks/direct.js";
-import {
-  webhookEndpointWorkflowId, webhookEventsSignal, type WebhookEndpointWorkflowInput, type webhookEndpointWorkflow, type WebhookHandOver,
-} from "../workflows/webhook-delivery.js";
+import { temporalDoor, type WorkflowsDoor } from "../../server/workflows-door.js";
 
 export function createWebhookActivities({
   knex,
@@ -64,41 +59,8 @@ export function createWebhookActivities({
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 
-/**
- * Wakes (or starts) the delivery workflow of each endpoint; call after the queueing commit.
- * "signal" (the default) signal-with-starts; "ensure" only starts a workflow that is not running;
- * a hand-over signal-with-starts telling the workflow which event's first attempt failed outside it.
- */
-export type WebhookWaker = (endpointIds: string[], how?: "signal" | "ensure" | WebhookHandOver) => Promise<void>;
-
-export function temporalWebhookWaker(
-  client: Client | Promise<Client>,
-  taskQueue: string,
-  settings: Omit<WebhookEndpointWorkflowInput, "endpointId"> = {},
-): WebhookWaker {
-  return async (endpointIds, how = "signal") => {
-    // An endpoint whose run is listening in this process is handed its events directly.
-    const toSignal = how === "signal" ? endpointIds.filter((id) => !pokeListener(id)) : endpointIds;
-    if (toSignal.length === 0) return;
-    const c = await client;
-    const handOver = typeof how === "object" ? how : undefined;
-    await Promise.all(
-      toSignal.map(async (endpointId) => {
-        const input: WebhookEndpointWorkflowInput = { ...settings, endpointId, ...(handOver && { handedOver: handOver.failed }) };
-        const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [input] as [WebhookEndpointWorkflowInput] };
-        if (how === "ensure") {
-          await c.workflow.start<typeof webhookEndpointWorkflow>("webhookEndpointWorkflow", { ...start, workflowIdConflictPolicy: "USE_EXISTING" });
-        } else {
-          await c.workflow.signalWithStart<typeof webhookEndpointWorkflow, [WebhookHandOver?]>("webhookEndpointWorkflow", {
-            ...start,
-            signal: webhookEventsSignal,
-            signalArgs: handOver ? [handOver] : [],
-          });
-        }
-      }),
-    );
-  };
-}
+/** Wakes (or starts) delivery workflows: the door's wakeWebhookEndpoints (server/workflows-door.ts). */
+export type WebhookWaker = WorkflowsDoor["wakeWebhookEndpoints"];
 
 /** Inside an activity: the worker's own client, namespace and task queue. */
 export const activityContextWebhookWaker: WebhookWaker = (endpointIds, how) => {
@@ -109,7 +71,7 @@ export const activityContextWebhookWaker: WebhookWaker = (endpointIds, how) => {
 /** Inside an activity: a waker on the worker's client and task queue that still works after the activity ends. */
 export function boundWebhookWaker(): WebhookWaker {
   const ctx = Context.current();
-  return temporalWebhookWaker(ctx.client, ctx.info.taskQueue);
+  return temporalDoor(ctx.client, ctx.info.taskQueue).wakeWebhookEndpoints;
 }
 
 /** A direct run's hand-over to the endpoint's workflow (server/webhooks/direct.ts) through a waker. */

@@ -1,9 +1,21 @@
-// Workflow-id builders. The workflow id is the business id: starting a workflow whose id is
-// already running returns that run instead of a second one, which is what keeps singletons
-// single and per-record processes (one per subscription, later) unique.
+// Workflow-id builders, one per workflow type: the only place an id is spelled. The workflow id
+// is the business id: starting a workflow whose id is already running returns that run instead
+// of a second one, which is what keeps singletons single and per-record processes unique.
 
 /** The outbox relay runs once per namespace. */
 export const outboxRelayWorkflowId = "outbox-relay";
 
+/** The backstop sweep runs once per namespace. */
+export const backstopSweepWorkflowId = "backstop-sweep";
+
 /** One lifecycle workflow per subscription, for its whole life (continued as new each cycle). */
 export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;
+
+/** One invoice workflow per order: concurrent requests for one order join the same run. */
+export const invoiceWorkflowId = (orderId: string) => `invoice:${orderId}`;
+
+/** One delivery workflow per webhook endpoint (it keeps the endpoint's events in order). */
+export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint:${endpointId}`;
+
+/** One workflow per benefit grant job: the grant, the action and the job's sequence number. */
+export const benefitGrantWorkflowId = (job: { grantId: string; action: string; seq: number }) => `benefit-grant:${job.grantId}:${job.action}:${job.seq}`;

@@ -4,5 +4,4 @@ export { outboxRelayWorkflow } from "./outbox-relay.js";
 export { invoiceWorkflow } from "./invoice.js";
 export { webhookEndpointWorkflow } from "./webhook-delivery.js";
 export { benefitGrantJobWorkflow } from "./benefit-grant.js";
-export { benefitGrantSweepWorkflow } from "./benefit-grant-sweep.js";
 export { subscriptionWorkflow } from "./subscription.js";

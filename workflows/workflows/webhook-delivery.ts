@@ -6,8 +6,8 @@
 // The queue itself is the webhook_events table (`pending` rows), so the workflow carries no
 // event data: the outbox fan-out (and a redelivery) writes rows, commits, then signal-with-starts
 // this workflow with `webhookEventsSignal`; a running one is woken, a finished one starts again.
-// Should that wake-up be lost (Temporal unreachable right after the commit), the outbox relay's
-// idle claim now and then starts the workflow of every endpoint with queued events that has none.
+// Should that wake-up be lost (Temporal unreachable right after the commit), the worker's backstop
+// sweep (workflows/backstop.ts) starts the workflow of every endpoint with queued events that has none.
 // An endpoint with nothing queued is not woken at all: the worker that fans its events out makes
 // their first attempts directly (server/webhooks/direct.ts) and hands the workflow only what
 // fails (`WebhookHandOver`: it goes on from attempt 2) or is left; a run of first attempts, here
@@ -23,24 +23,12 @@
 // and the queue stops; so does failing every attempt for `disableAfterMs` (the attempt activity
 // decides, on this workflow's clock, and tells the organization). Strict ordering means an event that keeps failing holds back the events
 // behind it until its schedule runs out.
-import { condition, continueAsNew, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
+import { webhookEventsSignal, type QueuedEvent } from "../shared/webhooks.js";
+import type { WebhookEndpointStart } from "../shared/workflows.js";
 
-type QueuedEvent = Parameters<WebhookActivities["settleWebhookEvent"]>[0];
 type QueueRun = Awaited<ReturnType<WebhookActivities["deliverQueuedWebhooks"]>>;
-
-export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint:${endpointId}`;
-
-/**
- * A direct run (server/webhooks/direct.ts) made this event's first attempt outside the workflow
- * and it failed: the workflow goes on with it from attempt 2, if it is still the queue's head.
- */
-export interface WebhookHandOver {
-  failed: QueuedEvent;
-}
-
-/** "Events were queued for this endpoint" (sent after commit; the table is the truth), or a hand-over. */
-export const webhookEventsSignal = defineSignal<[WebhookHandOver?]>("webhookEvents");
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -51,24 +39,8 @@ export const WEBHOOK_RETRY_DELAYS_MS = [
   0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR,
 ];
 
-export interface WebhookEndpointWorkflowInput {
-  endpointId: string;
-  /** The wait before each attempt; tests inject a short one. Defaults to WEBHOOK_RETRY_DELAYS_MS. */
-  retryDelaysMs?: number[];
-  /** How long an idle run waits for a new event before it ends. Default 1 minute. */
-  idleMs?: number;
-  /**
-   * How long a run of first attempts stays open for the endpoint's next events once its queue is
-   * empty (the fan-out hands them over in process, no signal or workflow task each). Default 5 s; 0: no listening.
-   */
-  listenMs?: number;
-  /** Events per run before continuing as new, so the history stays small. Default 100. */
-  maxEvents?: number;
-  /** Failing for this long disables the endpoint; tests inject it. Default: the worker's WEBHOOK_DISABLE_AFTER_MS. */
-  disableAfterMs?: number;
-  /** Started by a hand-over (see WebhookHandOver): the event whose first attempt failed. */
-  handedOver?: QueuedEvent;
-}
+/** Defaults: WEBHOOK_RETRY_DELAYS_MS, idle 1 minute, listening 5 s (0: none), 100 events per run, the worker's WEBHOOK_DISABLE_AFTER_MS. */
+export type WebhookEndpointWorkflowInput = WebhookEndpointStart;
 
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   // 10 s HTTP timeout plus the database writes.

@@ -1,0 +1,164 @@
+// The one door from the API and its services to Temporal: start a subscription's lifecycle or
+// tell it to look again, start an order's invoice, start benefit grant jobs, wake webhook
+// endpoints. Workflow ids, signals and task queues come from workflows/shared; the workflows are
+// started by type name with the inputs of workflows/shared/workflows.ts, so the server never
+// imports workflow code or activities (.dependency-cruiser.cjs checks it).
+//
+// Every start happens after the change it reflects has committed (the helpers below run after
+// commit); one that is lost (Temporal unreachable, the process killed after commit) is found by
+// the worker's backstop sweep (workflows/backstop.ts). The door is built on first use over the
+// process's shared client (workflows/client.ts); tests and embedders replace parts of it
+// (another client, namespace or task queue) with setWorkflowsDoor.
+import type { Client } from "@temporalio/client";
+import type { Knex } from "knex";
+import { temporalPort } from "../workflows/client.js";
+import { benefitGrantWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
+import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
+import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
+import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
+import type { StartedWorkflows, WebhookEndpointStart } from "../workflows/shared/workflows.js";
+import { afterCommit, outside } from "./kit/after-commit.js";
+import { logger } from "./kit/logger.js";
+import { markSubscriptionWorkflowsStarted } from "./subscriptions/repository.js";
+import { pokeListener } from "./webhooks/listeners.js";
+
+/** A committed benefit grant job (server/benefit-grants/schedule.ts). */
+export interface GrantJob {
+  jobId: number;
+  grantId: string;
+  action: string;
+  seq: number;
+}
+
+/**
+ * How an endpoint's delivery workflow is woken: "signal" signal-with-starts it; "ensure" only
+ * starts one that is not running (no signal, so a running one's history does not grow); a
+ * hand-over signal-with-starts it telling which event's first attempt failed outside it.
+ */
+export type WakeHow = "signal" | "ensure" | WebhookHandOver;
+
+export interface WorkflowsDoor {
+  /** Starts each subscription's lifecycle workflow, or signals the running one to look again. */
+  pokeSubscriptions(subscriptionIds: string[]): Promise<void>;
+  /** Starts (or joins) the order's invoice workflow. */
+  startInvoice(orderId: string): Promise<void>;
+  /** Starts (or joins) each job's workflow; a finished one may run again (its job is still pending). */
+  startBenefitGrantJobs(jobs: GrantJob[]): Promise<void>;
+  /** Wakes (or starts) the delivery workflow of each endpoint; call after the queueing commit. */
+  wakeWebhookEndpoints(endpointIds: string[], how?: WakeHow): Promise<void>;
+}
+
+/** Settings every delivery workflow this door starts gets (tests shorten the retry schedule). */
+export type WebhookWorkflowSettings = Omit<WebhookEndpointStart, "endpointId" | "handedOver">;
+
+export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREALIS_TASK_QUEUE, webhookSettings: WebhookWorkflowSettings = {}): WorkflowsDoor {
+  return {
+    async pokeSubscriptions(subscriptionIds) {
+      const c = await client;
+      await Promise.all(
+        [...new Set(subscriptionIds)].map((subscriptionId) =>
+          c.workflow.signalWithStart<StartedWorkflows["subscriptionWorkflow"]>("subscriptionWorkflow", {
+            workflowId: subscriptionWorkflowId(subscriptionId),
+            taskQueue,
+            // Started by this code: its steps are local activities from the first run on.
+            args: [{ subscriptionId, localSteps: true }],
+            signal: subscriptionChangedSignal,
+            signalArgs: [],
+          }),
+        ),
+      );
+    },
+    async startInvoice(orderId) {
+      const c = await client;
+      await c.workflow.start<StartedWorkflows["invoiceWorkflow"]>("invoiceWorkflow", {
+        workflowId: invoiceWorkflowId(orderId),
+        taskQueue,
+        args: [{ orderId }],
+        workflowIdConflictPolicy: "USE_EXISTING",
+      });
+    },
+    async startBenefitGrantJobs(jobs) {
+      if (jobs.length === 0) return;
+      const c = await client;
+      await Promise.all(
+        jobs.map((job) =>
+          c.workflow.start<StartedWorkflows["benefitGrantJobWorkflow"]>("benefitGrantJobWorkflow", {
+            workflowId: benefitGrantWorkflowId(job),
+            taskQueue,
+            args: [{ jobId: job.jobId, grantId: job.grantId }],
+            // A running one is joined; a finished one may run again (the sweep found its job pending).
+            workflowIdConflictPolicy: "USE_EXISTING",
+            workflowIdReusePolicy: "ALLOW_DUPLICATE",
+          }),
+        ),
+      );
+    },
+    async wakeWebhookEndpoints(endpointIds, how = "signal") {
+      // An endpoint whose run is listening in this process is handed its events directly.
+      const toSignal = how === "signal" ? endpointIds.filter((id) => !pokeListener(id)) : endpointIds;
+      if (toSignal.length === 0) return;
+      const c = await client;
+      const handOver = typeof how === "object" ? how : undefined;
+      await Promise.all(
+        toSignal.map(async (endpointId) => {
+          const input: WebhookEndpointStart = { ...webhookSettings, endpointId, ...(handOver && { handedOver: handOver.failed }) };
+          const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [input] as [WebhookEndpointStart] };
+          if (how === "ensure") {
+            await c.workflow.start<StartedWorkflows["webhookEndpointWorkflow"]>("webhookEndpointWorkflow", { ...start, workflowIdConflictPolicy: "USE_EXISTING" });
+          } else {
+            await c.workflow.signalWithStart<StartedWorkflows["webhookEndpointWorkflow"], [WebhookHandOver?]>("webhookEndpointWorkflow", {
+              ...start,
+              signal: webhookEventsSignal,
+              signalArgs: handOver ? [handOver] : [],
+            });
+          }
+        }),
+      );
+    },
+  };
+}
+
+const port = temporalPort((client) => temporalDoor(client));
+let replaced: Partial<WorkflowsDoor> = {};
+
+/** This process's door: over the shared client, with the parts replaced by setWorkflowsDoor. */
+export function workflowsDoor(): WorkflowsDoor {
+  return { ...port.get(), ...replaced };
+}
+
+/** Replaces parts of this process's door (another client, namespace or task queue); null: all back to the shared client's. */
+export function setWorkflowsDoor(parts: Partial<WorkflowsDoor> | null): void {
+  replaced = parts ? { ...replaced, ...parts } : {};
+}
+
+/**
+ * Makes sure each subscription's workflow runs and looks at what changed, then notes it started
+ * (the sweep's work list is the subscriptions never noted). A poke that fails is logged, not
+ * thrown: the change is committed, and the backstop sweep starts the workflow.
+ */
+export async function pokeSubscriptions(db: Knex, subscriptionIds: string[], door: WorkflowsDoor = workflowsDoor()): Promise<void> {
+  if (subscriptionIds.length === 0) return;
+  try {
+    await door.pokeSubscriptions(subscriptionIds);
+    await markSubscriptionWorkflowsStarted(db, subscriptionIds);
+  } catch (err) {
+    logger.warn({ err, subscriptionIds }, "could not reach the subscription workflows; the backstop sweep starts them");
+  }
+}
+
+/** Pokes once `trx` (and any transaction around it) commits, nothing when it rolls back. */
+export function pokeAfterCommit(db: Knex, trx: Knex.Transaction, subscriptionIds: string[]): void {
+  if (subscriptionIds.length === 0) return;
+  const base = outside(db);
+  afterCommit(trx, () => pokeSubscriptions(base, subscriptionIds));
+}
+
+/** Starts the jobs' workflows once `trx` (and any transaction around it) commits; nothing on rollback. Never throws. */
+export function startGrantJobsAfterCommit(trx: Knex.Transaction, jobs: GrantJob[]): void {
+  if (jobs.length === 0) return;
+  afterCommit(trx, () =>
+    workflowsDoor()
+      .startBenefitGrantJobs(jobs)
+      .catch((err: unknown) => logger.warn({ err, jobs: jobs.map((j) => j.jobId) }, "benefit grant workflows not started; the backstop sweep starts them")),
+  );
+}

@@ -1,0 +1,101 @@
+// The backstop sweep: the one mechanism that starts what should be running and is not. Every
+// workflow is started right after the change behind it commits (server/workflows-door.ts); a
+// start lost between that commit and Temporal (Temporal unreachable, the process killed) is
+// found here, by reading the database, which stays the source of truth:
+//   - live subscriptions whose workflow was never noted started, and subscriptions on test clocks
+//     already due by their clock's time (an advance whose pokes were lost);
+//   - benefit grant jobs still pending after a grace period;
+//   - webhook endpoints with queued events and no live delivery lease.
+// Every start is idempotent (a running workflow is joined or only signalled to look again), so a
+// sweep in each worker, or one overlapping a normal start, is harmless. It runs in the worker
+// process at start-up and then every minute.
+import type { Knex } from "knex";
+import { stalePendingJobs } from "../server/benefit-grants/repository.js";
+import { logger } from "../server/kit/logger.js";
+import { markSubscriptionWorkflowsStarted, unstartedSubscriptions } from "../server/subscriptions/repository.js";
+import { subscriptionsDueOnClocks } from "../server/test-clocks/service.js";
+import { queuedEndpoints } from "../server/webhooks/delivery.js";
+import type { WorkflowsDoor } from "../server/workflows-door.js";
+
+export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints";
+
+export interface BackstopOptions {
+  /** Time between sweeps. Default 1 minute. */
+  everyMs?: number;
+  /** A grant job younger than this is left to its own start. Default 30 seconds. */
+  grantGraceMs?: number;
+  /** What to sweep (a test harness that serves only webhooks sweeps only those). Default: everything. */
+  parts?: readonly BackstopPart[];
+}
+
+const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints"];
+const GRANT_BATCH = 200;
+
+/** One pass over every part; a part that fails is logged and the others still run. */
+export async function sweepBackstop(knex: Knex, door: WorkflowsDoor, opts: BackstopOptions = {}): Promise<void> {
+  const parts: Record<BackstopPart, () => Promise<void>> = {
+    subscriptions: () => sweepSubscriptions(knex, door),
+    benefitGrantJobs: () => sweepBenefitGrantJobs(knex, door, opts.grantGraceMs ?? 30_000),
+    webhookEndpoints: () => sweepWebhookEndpoints(knex, door),
+  };
+  for (const part of opts.parts ?? ALL_PARTS) {
+    try {
+      await parts[part]();
+    } catch (err) {
+      logger.warn({ err, part }, "backstop sweep failed; it runs again later");
+    }
+  }
+}
+
+/** Sweeps at once and then every `everyMs`, one pass at a time; the returned function stops it and waits for a pass in progress. */
+export function startBackstopSweep(knex: Knex, door: WorkflowsDoor, opts: BackstopOptions = {}): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const sweep = () => {
+    running ??= sweepBackstop(knex, door, opts).finally(() => (running = null));
+  };
+  sweep();
+  const timer = setInterval(sweep, opts.everyMs ?? 60_000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/**
+ * Starts the workflow of every live subscription not noted started, then pokes the subscriptions
+ * due on test clocks. A poke is a signal-with-start: one more than needed is harmless.
+ */
+export async function sweepSubscriptions(knex: Knex, door: Pick<WorkflowsDoor, "pokeSubscriptions">): Promise<void> {
+  for (let ids = await unstartedSubscriptions(knex); ids.length; ids = await unstartedSubscriptions(knex)) {
+    await door.pokeSubscriptions(ids);
+    await markSubscriptionWorkflowsStarted(knex, ids);
+  }
+  await pokeDueOnClocks(knex, door);
+}
+
+/**
+ * Pokes the subscriptions on test clocks that are due by their clock's time: an advance whose pokes
+ * were lost (Temporal away at that moment) still catches up instead of leaving its clock `advancing`.
+ */
+export async function pokeDueOnClocks(knex: Knex, door: Pick<WorkflowsDoor, "pokeSubscriptions">): Promise<void> {
+  const due = await subscriptionsDueOnClocks(knex);
+  if (due.length) await door.pokeSubscriptions(due);
+}
+
+/** Starts (or joins) the workflow of every job pending for longer than `graceMs`, `batch` jobs at a time. */
+export async function sweepBenefitGrantJobs(knex: Knex, door: Pick<WorkflowsDoor, "startBenefitGrantJobs">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+  const olderThan = new Date(Date.now() - graceMs);
+  for (let afterId = 0; ; ) {
+    const jobs = await stalePendingJobs(knex, olderThan, batch, afterId);
+    await door.startBenefitGrantJobs(jobs.map((j) => ({ jobId: Number(j.id), grantId: j.grant_id, action: j.action, seq: j.seq })));
+    if (jobs.length < batch) return;
+    afterId = Number(jobs[jobs.length - 1].id);
+  }
+}
+
+/** Starts the delivery workflow of every endpoint with queued events and no live lease, unless it runs (no signal). */
+export async function sweepWebhookEndpoints(knex: Knex, door: Pick<WorkflowsDoor, "wakeWebhookEndpoints">): Promise<void> {
+  const endpointIds = await queuedEndpoints(knex);
+  if (endpointIds.length) await door.wakeWebhookEndpoints(endpointIds, "ensure");
+}

@@ -1,0 +1,44 @@
+// What the server may ask of each workflow it starts: the workflow type's name and the input it
+// is started with. The server starts workflows by these names (server/workflows-door.ts) and never
+// imports workflow code; workflows/worker.ts checks at compile time that the workflows it serves
+// take these inputs, so a workflow whose input changes breaks the build, not a start.
+import type { QueuedEvent } from "./webhooks.js";
+
+export interface SubscriptionStart {
+  subscriptionId: string;
+  /** Set on every run started by current code: its steps are local activities. */
+  localSteps?: true;
+}
+
+export interface InvoiceStart {
+  orderId: string;
+}
+
+export interface BenefitGrantJobStart {
+  jobId: number;
+  grantId: string;
+}
+
+export interface WebhookEndpointStart {
+  endpointId: string;
+  /** The wait before each attempt; tests inject a short one. */
+  retryDelaysMs?: number[];
+  /** How long an idle run waits for a new event before it ends. */
+  idleMs?: number;
+  /** How long a run of first attempts listens for the endpoint's next events once its queue is empty. */
+  listenMs?: number;
+  /** Events per run before continuing as new. */
+  maxEvents?: number;
+  /** Failing for this long disables the endpoint; tests inject it. */
+  disableAfterMs?: number;
+  /** Started by a hand-over: the event whose first attempt failed outside the workflow. */
+  handedOver?: QueuedEvent;
+}
+
+/** The workflows the server starts, by type name, as the worker must serve them. */
+export interface StartedWorkflows {
+  subscriptionWorkflow: (input: SubscriptionStart) => Promise<unknown>;
+  invoiceWorkflow: (input: InvoiceStart) => Promise<unknown>;
+  benefitGrantJobWorkflow: (input: BenefitGrantJobStart) => Promise<unknown>;
+  webhookEndpointWorkflow: (input: WebhookEndpointStart) => Promise<unknown>;
+}
