@@ -3,6 +3,9 @@
 // then checkout create (POST /v1/checkouts/) and confirm with the sandbox processor (POST
 // /v1/checkouts/client/{client_secret}/confirm, each request a different open checkout), each at
 // 32 and at 8 connections, and prints req/s, p50, p99 and the ratio to the baseline as a Markdown table.
+// Each of those routes is also loaded, in the same run and against the same database, on the
+// node+pg baseline (bench/baseline-server.ts, a child process of its own), and a second table
+// prints ours / baseline req/s for each.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -22,6 +25,11 @@ const CONNECTIONS = 32;
 // are judged at (docs/BENCHMARKS.md says why); the 32-connection rows stay beside them.
 const CHECKOUT_CONNECTIONS = 8;
 const CONFIRMS = Number(process.env.BENCH_CONFIRMS ?? 2000);
+const WRITES = process.env.BENCH_WRITES !== "0";
+// BENCH_CPU_PROF=<dir>: the API process runs under `node --cpu-prof` and writes its profile there on exit.
+const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
+
+const CONFIRM_BODY = JSON.stringify({ customer_email: "bench@example.com", customer_name: "Bench", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" });
 
 interface Row { name: string; rps: number; p50: number; p99: number; errors: number }
 
@@ -31,10 +39,45 @@ async function load(name: string, url: string, headers: Record<string, string>, 
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
 }
 
+/** Starts `script` as a child process and returns it with the JSON of its first stdout line. */
+async function spawnJson<T>(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ReturnType<typeof spawn>; info: T }> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+  return { child, info: JSON.parse(line) as T };
+}
+
+async function stop(child: ReturnType<typeof spawn> | undefined) {
+  if (!child) return;
+  child.kill("SIGTERM");
+  await once(child, "exit");
+}
+
+/** Confirms each of `secrets` once (the first by hand), at `connections` connections, against `base` + `pathOf(secret)`. */
+async function confirmEach(name: string, base: string, secrets: string[], pathOf: (secret: string) => string, connections: number): Promise<Row> {
+  // One confirm by hand first, so a broken request shape fails loudly instead of as non-2xx counts.
+  const probe = await fetch(`${base}${pathOf(secrets[0])}`, { method: "POST", headers: { "content-type": "application/json" }, body: CONFIRM_BODY });
+  if (probe.status !== 200) throw new Error(`${name}: the first confirm answered ${probe.status}: ${await probe.text()}`);
+  let next = 1;
+  const confirm = await autocannon({
+    url: base,
+    connections,
+    amount: secrets.length - 1,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        setupRequest: (req) => ({ ...req, path: pathOf(secrets[next++ % secrets.length]), body: CONFIRM_BODY }),
+      },
+    ],
+  });
+  return { name, rps: confirm.requests.average, p50: confirm.latency.p50, p99: confirm.latency.p99, errors: confirm.errors + confirm.non2xx + confirm.timeouts };
+}
+
 async function main() {
   const pg = await startPostgres({ dataDir: `.data/bench-pg-${process.pid}`, persistent: false });
   const knex = createKnex(pg.url);
   let child: ReturnType<typeof spawn> | undefined;
+  let baselineChild: ReturnType<typeof spawn> | undefined;
   try {
     await migrateLatest(knex);
     const org = await createOrganization(knex, { name: "Bench Org", slug: `bench-${Date.now()}` });
@@ -55,71 +98,55 @@ async function main() {
     const someId = (await knex("products").where({ organization_id: org.id }).orderBy("created_at").offset(PRODUCTS >> 1).first("id")).id;
     const sample = await (await import("../server/products/service.js")).getProduct(knex, { kind: "organization", organizationId: org.id, tokenId: "bench", scopes: new Set() }, someId);
 
-    child = spawn(process.execPath, ["--import", "tsx", "bench/server.ts"], {
-      env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: "warn", BENCH_SAMPLE_BODY: JSON.stringify(sample) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
-    const urls = JSON.parse(line) as { api: string; bare: string };
+    const api = await spawnJson<{ api: string; bare: string }>("bench/server.ts", { DATABASE_URL: pg.url, LOG_LEVEL: "warn", BENCH_SAMPLE_BODY: JSON.stringify(sample) }, profile);
+    child = api.child;
+    const urls = api.info;
+    const baseline = await spawnJson<{ url: string }>("bench/baseline-server.ts", { DATABASE_URL: pg.url, BENCH_ORGANIZATION_ID: org.id });
+    baselineChild = baseline.child;
+    const nodePg = baseline.info.url;
+    /** [ours, node+pg baseline] pairs, for the ratio table. */
+    const pairs: [Row, Row][] = [];
     const auth = { authorization: `Bearer ${token}` };
 
     const rows: Row[] = [];
     console.log(`warming up…`);
     await autocannon({ url: `${urls.api}/v1/products/${someId}`, connections: 8, duration: 2, headers: auth });
     rows.push(await load("bare Express route (baseline)", urls.bare, {}));
+    await autocannon({ url: `${nodePg}/products/${someId}`, connections: 8, duration: 2 });
     rows.push(await load("GET /v1/products/{id}", `${urls.api}/v1/products/${someId}`, auth));
+    pairs.push([rows.at(-1)!, await load("node+pg: the same product read", `${nodePg}/products/${someId}`, {})]);
     rows.push(await load("GET /v1/products/?limit=100", `${urls.api}/v1/products/?limit=100`, auth));
+    pairs.push([rows.at(-1)!, await load("node+pg: the same 100-product page", `${nodePg}/products?limit=100`, {})]);
 
-    // Checkouts: create against a one-time fixed price, then confirm pre-created open checkouts,
-    // one per request, paid with the sandbox's always-succeeding test token.
-    const productId = someId;
-    const json = { ...auth, "content-type": "application/json" };
-    for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
-      rows.push(
-        await load(`POST /v1/checkouts/ (create), ${connections} connections`, `${urls.api}/v1/checkouts/`, json, {
-          method: "POST",
-          body: JSON.stringify({ products: [productId] }),
-          connections,
-        }),
-      );
-    }
-    const confirmBody = JSON.stringify({ customer_email: "bench@example.com", customer_name: "Bench", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" });
-    const openCheckouts = async (): Promise<string[]> => {
-      const secrets: string[] = [];
-      for (let i = 0; i < CONFIRMS; i++) {
-        const res = await fetch(`${urls.api}/v1/checkouts/`, { method: "POST", headers: json, body: JSON.stringify({ products: [productId] }) });
-        secrets.push(((await res.json()) as { client_secret: string }).client_secret);
+    // BENCH_WRITES=0 measures the reads alone (a read-path profile, say).
+    if (WRITES) {
+      // Checkouts: create against a one-time fixed price, then confirm pre-created open checkouts,
+      // one per request, paid with the sandbox's always-succeeding test token.
+      const productId = someId;
+      const json = { ...auth, "content-type": "application/json" };
+      for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
+        const create = { method: "POST" as const, body: JSON.stringify({ products: [productId] }), connections };
+        rows.push(await load(`POST /v1/checkouts/ (create), ${connections} connections`, `${urls.api}/v1/checkouts/`, json, create));
+        pairs.push([rows.at(-1)!, await load(`node+pg: the same checkout inserts, ${connections} connections`, `${nodePg}/checkouts`, { "content-type": "application/json" }, create)]);
       }
-      return secrets;
-    };
-    for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
-      const secrets = await openCheckouts();
-      // One confirm by hand first, so a broken request shape fails loudly instead of as non-2xx counts.
-      const probe = await fetch(`${urls.api}/v1/checkouts/client/${secrets[0]}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: confirmBody });
-      if (probe.status !== 200) throw new Error(`confirm answered ${probe.status}: ${await probe.text()}`);
-      let next = 1;
-      const confirm = await autocannon({
-        url: urls.api,
-        connections,
-        amount: CONFIRMS - 1,
-        requests: [
-          {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            setupRequest: (req) => ({ ...req, path: `/v1/checkouts/client/${secrets[next++ % secrets.length]}/confirm`, body: confirmBody }),
-          },
-        ],
-      });
-      rows.push({
-        name: `POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts), ${connections} connections`,
-        rps: confirm.requests.average,
-        p50: confirm.latency.p50,
-        p99: confirm.latency.p99,
-        errors: confirm.errors + confirm.non2xx + confirm.timeouts,
-      });
+      const openCheckouts = async (): Promise<string[]> => {
+        const secrets: string[] = [];
+        for (let i = 0; i < CONFIRMS; i++) {
+          const res = await fetch(`${urls.api}/v1/checkouts/`, { method: "POST", headers: json, body: JSON.stringify({ products: [productId] }) });
+          secrets.push(((await res.json()) as { client_secret: string }).client_secret);
+        }
+        return secrets;
+      };
+      for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
+        const secrets = await openCheckouts();
+        rows.push(await confirmEach(`POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts), ${connections} connections`, urls.api, secrets, (s) => `/v1/checkouts/client/${s}/confirm`, connections));
+        const baselineSecrets = await openCheckouts();
+        pairs.push([rows.at(-1)!, await confirmEach(`node+pg: the same confirm writes, ${connections} connections`, nodePg, baselineSecrets, (s) => `/checkouts/${s}/confirm`, connections)]);
+      }
+      // Each confirm, ours or the baseline's, made one order; a confirm that made none failed.
+      const orders = Number((await knex("orders").count({ n: "*" }).first())?.n ?? 0);
+      if (orders !== 4 * CONFIRMS) throw new Error(`expected ${4 * CONFIRMS} orders after the four confirm runs, found ${orders}`);
     }
-    const orders = Number((await knex("orders").count({ n: "*" }).first())?.n ?? 0);
-    if (orders !== 2 * CONFIRMS) throw new Error(`expected ${2 * CONFIRMS} orders after the two confirm runs, found ${orders}`);
 
     const base = rows[0].rps;
     console.log(`\n${PRODUCTS} products, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`);
@@ -130,14 +157,25 @@ async function main() {
     }
     const single = rows[1];
     console.log(`\ntarget GET /v1/products/{id}: p99 <= 15 ms (${single.p99 <= 15 ? "met" : "missed"}), >= 35% of bare (${single.rps / base >= 0.35 ? "met" : "missed"})`);
-    const [create32, create8, confirm32, confirm8] = rows.slice(3);
-    const verdict = (r: Row, ms: number) => `${r.p99 <= ms ? "met" : "missed"} at ${CHECKOUT_CONNECTIONS} connections`;
-    console.log(`target checkout create: p99 <= 50 ms (${verdict(create8, 50)}; ${create32.p99} ms at ${CONNECTIONS})`);
-    console.log(`target checkout confirm: p99 <= 100 ms (${verdict(confirm8, 100)}; ${confirm32.p99} ms at ${CONNECTIONS})`);
-    if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
+    console.log(`\nours / node+pg baseline (bench/baseline-server.ts), same run, same database\n`);
+    console.log("| route | ours req/s | node+pg req/s | ratio | target |");
+    console.log("|---|---:|---:|---:|---:|");
+    const targets = [0.5, 0.4];
+    pairs.forEach(([ours, bare], i) => {
+      const ratio = ours.rps / bare.rps;
+      const target = targets[i] === undefined ? "" : `>= ${targets[i]} (${ratio >= targets[i] ? "met" : "missed"})`;
+      console.log(`| ${ours.name} | ${ours.rps.toFixed(0)} | ${bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${target} |`);
+    });
+    if (WRITES) {
+      const [create32, create8, confirm32, confirm8] = rows.slice(3);
+      const verdict = (r: Row, ms: number) => `${r.p99 <= ms ? "met" : "missed"} at ${CHECKOUT_CONNECTIONS} connections`;
+      console.log(`target checkout create: p99 <= 50 ms (${verdict(create8, 50)}; ${create32.p99} ms at ${CONNECTIONS})`);
+      console.log(`target checkout confirm: p99 <= 100 ms (${verdict(confirm8, 100)}; ${confirm32.p99} ms at ${CONNECTIONS})`);
+    }
+    if ([...rows, ...pairs.map(([, bare]) => bare)].some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
-    child?.kill("SIGTERM");
-    if (child) await once(child, "exit");
+    await stop(child);
+    await stop(baselineChild);
     await knex.destroy();
     await pg.stop();
   }

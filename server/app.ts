@@ -1,22 +1,17 @@
 // The HTTP application: Express in front, openapi-backend routing by operationId against the
-// bundled contract, authentication and scope checks per operation, validation errors as 422,
-// typed domain errors as their documented bodies, and a request id on every log line.
+// bundled contract (server/http/contract.ts, routing.ts), authentication and scope checks per
+// operation, errors as their documented bodies (server/http/errors.ts), and a request id on every log line.
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { STATUS_CODES } from "node:http";
-import { fileURLToPath } from "node:url";
-import express, { type Request, type RequestHandler, type Response, type NextFunction } from "express";
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from "express";
 import { trace, type Span } from "@opentelemetry/api";
-import { OpenAPIBackend, type Context as OpenApiContext } from "openapi-backend";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import type { ErrorObject, Options as AjvOptions } from "ajv";
+import type { Context as OpenApiContext } from "openapi-backend";
+import type { ErrorObject } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import type { OrganizationTokens } from "./kit/org-tokens.js";
-import { ApiError, RequestValidationError, ResourceNotFound, type ValidationIssue } from "./kit/errors.js";
-import { INPUT_ERROR_CODES, rejectNulCharacters } from "./kit/input.js";
+import { RequestValidationError, ResourceNotFound } from "./kit/errors.js";
+import { rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
@@ -26,6 +21,9 @@ import { createRateLimits, limitedAuthentication, type RateLimits } from "./http
 import { publicCors, securityHeaders, trustProxySetting } from "./http/security.js";
 import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
+import { createBackend, generatedDir } from "./http/contract.js";
+import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
+import { allowedMethods, installFastParsing, installFastRouting, parseQuery, sequence, under } from "./http/routing.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -39,8 +37,6 @@ import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
 import { resolveCaller } from "./auth/callers.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
-
-const generatedDir = fileURLToPath(new URL("../generated/", import.meta.url));
 
 export interface AppOptions {
   knex: Knex;
@@ -63,266 +59,12 @@ export interface AppOptions {
   metrics?: Metrics;
 }
 
-// openapi-backend builds an Ajv per operation on its first request (quick: true); checking each
-// schema against the meta-schema there compiled the meta-schema every time (half of a first
-// request's cost). The contract is linted when it is bundled (codegen), not at run time.
-function ajvFactory(_orig: unknown, opts: AjvOptions) {
-  // discriminator: a tagged union (prices by amount_type, benefits by type) is checked against the
-  // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
-  const ajv = new Ajv2020.default({ ...opts, strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true });
-  addFormats.default(ajv);
-  return ajv as never;
-}
-
-/**
- * The contract as Ajv validates it: a discriminator's `mapping` (which codegen reads) removed,
- * since Ajv picks the variant by the tag's `const` in each of the union's schemas instead; and
- * the union typed as an object, since Ajv's discriminator lets anything else (a string, null, a
- * list) through without looking at a variant.
- */
-function forValidation<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(forValidation) as T;
-  if (!node || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "discriminator" && value && typeof value === "object") {
-      const { mapping: _mapping, ...rest } = value as Record<string, unknown>;
-      out[key] = rest;
-    } else out[key] = forValidation(value);
-  }
-  if (out.discriminator && out.type === undefined) out.type = "object";
-  return out as T;
-}
-
-/** Ajv errors of the request → FastAPI-style issues with `loc` starting at body/query/path. */
-export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
-  const seen = new Set<string>();
-  const issues: ValidationIssue[] = [];
-  for (const e of errors) {
-    const parts = e.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const where = parts.shift();
-    const head = where === "requestBody" ? "body" : where === "path" ? "path" : where ?? "body";
-    const loc: (string | number)[] = [head, ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
-    let type = e.keyword;
-    let msg = e.message ?? "Invalid value";
-    if (e.keyword === "required") {
-      loc.push((e.params as { missingProperty: string }).missingProperty);
-      type = "missing";
-      msg = "Field required";
-    } else if (e.keyword === "additionalProperties") {
-      loc.push((e.params as { additionalProperty: string }).additionalProperty);
-      type = "extra_forbidden";
-      msg = "Extra inputs are not permitted";
-    } else if (e.keyword === "discriminator") {
-      const { tag, tagValue } = e.params as { tag: string; tagValue?: unknown };
-      loc.push(tag);
-      if (tagValue === undefined) {
-        type = "union_tag_not_found";
-        msg = `Unable to extract tag using discriminator '${tag}'`;
-      } else {
-        type = "union_tag_invalid";
-        msg = `Input tag '${String(tagValue)}' found using '${tag}' does not match any of the expected tags`;
-      }
-    } else if (e.keyword === "parse") {
-      type = "json_invalid";
-      msg = `JSON decode error: ${e.message}`;
-    }
-    const key = `${loc.join(".")}|${type}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push({ loc, msg, type });
-  }
-  return issues.length ? issues : [{ loc: ["body"], msg: "Invalid request", type: "value_error" }];
-}
-
-/**
- * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),
- * `key[sub]=v` is a deepObject entry (`metadata[tier]=pro`), nested as deep as the brackets go
- * (`metadata[a][b]=v` is an object inside `metadata`, which the validator then refuses like a
- * body's). A key given both as a value and as an object (`customer_id=a&customer_id[x]=b`) keeps
- * both in an object, which no scalar or list parameter accepts. Keys that would reach
- * Object.prototype are dropped.
- */
-const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
-const QUERY_KEY = /^([^[\]]+)((?:\[[^\]]*\])*)$/;
-export function parseQuery(raw: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const add = (target: Record<string, unknown>, key: string, value: string) => {
-    const cur = Object.hasOwn(target, key) ? target[key] : undefined;
-    if (cur && typeof cur === "object" && !Array.isArray(cur)) add(cur as Record<string, unknown>, "", value);
-    else target[key] = cur === undefined ? value : Array.isArray(cur) ? [...cur, value] : [cur, value];
-  };
-  for (const [key, value] of new URLSearchParams(raw)) {
-    const m = QUERY_KEY.exec(key);
-    const path = m ? [m[1], ...Array.from(m[2].matchAll(/\[([^\]]*)\]/g), (x) => x[1])] : [key];
-    if (path.some((k) => UNSAFE_KEYS.has(k))) continue;
-    let target = out;
-    for (const k of path.slice(0, -1)) {
-      const cur = Object.hasOwn(target, k) ? target[k] : undefined;
-      if (cur && typeof cur === "object" && !Array.isArray(cur)) target = cur as Record<string, unknown>;
-      else target = target[k] = cur === undefined ? {} : { "": cur };
-    }
-    add(target, path[path.length - 1], value);
-  }
-  return out;
-}
-
-/**
- * openapi-backend rebuilds its whole operation list, and a RegExp per path template, on every
- * request (router.getOperations / matchOperation). The contract is fixed once loaded, so build the
- * list and the matchers once; matching keeps the library's rules (exact path first, then the most
- * specific template, 404 / 405 errors as it throws them).
- */
-function installFastRouting(api: OpenAPIBackend): void {
-  const router = api.router;
-  const operations = router.getOperations();
-  router.getOperations = () => operations;
-  const byId = new Map(operations.map((op) => [op.operationId, op]));
-  router.getOperation = (operationId: string) => byId.get(operationId);
-  const templates = operations
-    .filter((op) => op.path.includes("{"))
-    .map((op) => ({ op, re: new RegExp(`^${op.path.replace(/\{.*?\}/g, "[^/]+")}$`), specificity: op.path.replace(/\{.*?\}/g, "").length }))
-    .sort((a, b) => b.specificity - a.specificity);
-  const exact = new Map<string, (typeof operations)[number][]>();
-  for (const op of operations) exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
-  router.matchOperation = ((req: { path: string; method: string }, strict?: boolean) => {
-    const path = (req.path.trim().startsWith("/") ? req.path.trim() : `/${req.path.trim()}`).split("?")[0];
-    const method = req.method.trim().toLowerCase();
-    const hit = exact.get(path)?.find((op) => op.method === method);
-    if (hit) return hit;
-    const candidates = templates.filter((t) => t.re.test(path));
-    const match = candidates.find((t) => t.op.method === method)?.op;
-    if (match) return match;
-    if (!strict) return undefined;
-    if (candidates.length || exact.has(path)) throw new Error("405-methodNotAllowed: this method is not registered for the route");
-    throw new Error("404-notFound: no route matches request");
-  }) as typeof router.matchOperation;
-}
-
-/** A copy of a parsed query (strings, lists, one level of objects): the validator coerces its copy in place. */
-function cloneQuery(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneQuery);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = cloneQuery((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
-/**
- * openapi-backend parses each request four times (before routing, after, for validation, after
- * coercion), each time deep-cloning the query with lodash and compiling the operation's path
- * template anew. The same parse, with the templates compiled once, for the requests this app
- * hands it (a parsed query object, a parsed or absent body); anything else (cookies, a raw body)
- * goes the library's own way.
- */
-function installFastParsing(api: OpenAPIBackend): void {
-  const router = api.router;
-  const original = router.parseRequest.bind(router);
-  const templates = new Map<string, { re: RegExp; names: string[] }>();
-  const pathParams = (template: string, path: string): Record<string, string> => {
-    let t = templates.get(template);
-    if (!t) {
-      // As bath-es5 (the library's matcher) builds it: each {name} matches one segment, decoded.
-      t = {
-        re: new RegExp("^" + template.replace(/\{[A-Za-z0-9_-]+\}/g, "([^\\/]*)") + "$"),
-        names: (template.match(/\{[A-Za-z0-9_-]+\}/g) ?? []).map((x) => x.slice(1, -1)),
-      };
-      templates.set(template, t);
-    }
-    const m = t.re.exec(path);
-    const out: Record<string, string> = {};
-    if (m) t.names.forEach((name, i) => (out[name] = decodeURIComponent(m[i + 1])));
-    return out;
-  };
-  router.parseRequest = ((req: Parameters<typeof original>[0], operation?: Parameters<typeof original>[1]) => {
-    const rawHeaders = (req.headers ?? {}) as Record<string, string | string[]>;
-    if (rawHeaders.cookie !== undefined || typeof req.query !== "object" || (req.body && typeof req.body !== "object")) {
-      return original(req, operation);
-    }
-    const headers: Record<string, string | string[]> = {};
-    for (const key of Object.keys(rawHeaders)) headers[key.toLowerCase()] = rawHeaders[key];
-    const query = cloneQuery(req.query) as Record<string, unknown>;
-    const normalized = router.normalizeRequest(req);
-    let params: Record<string, string> = {};
-    if (operation) {
-      params = pathParams(operation.path, router.normalizePath(normalized.path));
-      // The library's handling of query parameters with a style of their own, unchanged.
-      for (const name in query) {
-        if (!query[name]) continue;
-        const parameter = operation.parameters?.find((p) => !("$ref" in p) && p?.in === "query" && p?.name === name) as
-          | { content?: Record<string, unknown>; explode?: boolean; style?: string }
-          | undefined;
-        if (!parameter) continue;
-        if (parameter.content?.["application/json"]) query[name] = JSON.parse(query[name] as string);
-        else if (parameter.explode === false) {
-          const value = (Array.isArray(query[name]) ? (query[name] as string[])[0] : query[name]) as string;
-          let decoded = value.replace(/%2C/g, ",");
-          if (parameter.style === "spaceDelimited") decoded = decoded.replace(/ /g, ",").replace(/%20/g, ",");
-          if (parameter.style === "pipeDelimited") decoded = decoded.replace(/\|/g, ",").replace(/%7C/g, ",");
-          query[name] = decoded.split(",");
-        }
-      }
-    }
-    return { ...normalized, params, headers, query, cookies: {}, requestBody: req.body };
-  }) as typeof router.parseRequest;
-}
-
-export class ResponseContractViolation extends Error {}
-
-/** A router consulted only for paths under `prefix` (the others skip its layers); case-insensitive like Express routing. */
-function under(prefix: string, router: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.path.toLowerCase().startsWith(prefix) ? router(req, res, next) : next());
-}
-
-/** Runs the steps one after the other as one middleware; an error skips the rest. */
-function sequence(steps: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    let i = 0;
-    const step = (err?: unknown): void => {
-      // "route" / "router" (a sub-router done with the request) go on like a plain next().
-      if (err && err !== "route" && err !== "router") return next(err);
-      const handler = steps[i++];
-      if (!handler) return next();
-      void handler(req, res, step);
-    };
-    step();
-  };
-}
-
 /** An operation's JSON answer, written as is: no ETag hashing, no content-type re-parsing. */
 function sendJson(res: Response, body: unknown): void {
   const text = JSON.stringify(body) ?? "null";
   res.setHeader("content-type", "application/json; charset=utf-8");
   res.setHeader("content-length", Buffer.byteLength(text));
   res.end(text);
-}
-
-/** The status and body an error answers: typed errors as the contract documents them, bad input as 4xx, the rest 500. */
-function errorResponse(err: unknown, log: Logger | undefined): [number, unknown] {
-  if (err instanceof ApiError) return [err.status, err.body()];
-  if (err instanceof ResponseContractViolation) {
-    log?.error({ err }, "response breaks the contract");
-    return [500, { error: "ResponseContractViolation", detail: err.message }];
-  }
-  const e = err as { type?: string; status?: number; message?: string; code?: string };
-  if (e?.code && INPUT_ERROR_CODES.has(e.code)) {
-    log?.warn({ err }, "input rejected by the database");
-    return [422, { detail: [{ loc: ["body"], msg: "Invalid value", type: "value_error" }] }];
-  }
-  if (e?.type === "entity.parse.failed") {
-    return [422, { detail: [{ loc: ["body"], msg: `JSON decode error: ${e.message}`, type: "json_invalid" }] }];
-  }
-  // Express's body parsers (413 too large, 415 charset, 400 aborted or bad encoding) and the like.
-  if (e?.status && e.status >= 400 && e.status < 500) return [e.status, errorBody(e.status, e.message ?? STATUS_CODES[e.status] ?? "Bad request")];
-  log?.error({ err }, "unhandled error");
-  return [500, errorBody(500, "An unexpected error occurred.")];
-}
-
-/** The contract's body for an error without a typed name of its own: the status's name and a detail. */
-export function errorBody(status: number, detail: string): { error: string; detail: string } {
-  return { error: (STATUS_CODES[status] ?? "Error").replace(/[^A-Za-z]/g, ""), detail };
 }
 
 /** A client's request id is kept when short and plain (so it can be logged and echoed safely), else ours replaces it. */
@@ -344,17 +86,7 @@ export function createApp({
   metrics = createMetrics(knex, { token: setting("METRICS_TOKEN") }),
 }: AppOptions): express.Express {
   const callers = { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) };
-  const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
-  const api = new OpenAPIBackend({
-    definition,
-    quick: true,
-    validate: true,
-    // The contract's collection paths end in "/" exactly as the official client sends them.
-    ignoreTrailingSlashes: false,
-    coerceTypes: true,
-    ajvOpts: { strict: false },
-    customizeAjv: ajvFactory,
-  });
+  const api = createBackend();
 
   api.register({
     postRoutingHandler: async (c: OpenApiContext, req: Request, res: Response) => {
@@ -384,7 +116,7 @@ export function createApp({
       throw new ResourceNotFound("No such route.");
     },
     methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
-      res.setHeader("Allow", allowedMethods(req.path).join(", "));
+      res.setHeader("Allow", allowed(req.path).join(", "));
       res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
     },
   });
@@ -429,13 +161,7 @@ export function createApp({
   }
   api.init();
   installFastRouting(api);
-  // The methods of the path the URL names: a concrete path (`/v1/license-keys/activate`) over
-  // the templates it also fits (`/v1/license-keys/{id}`), as the contract reads it.
-  function allowedMethods(path: string): string[] {
-    const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
-    const concrete = fitting.filter((op) => op.path === path);
-    return [...new Set((concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase()))];
-  }
+  const allowed = (path: string) => allowedMethods(api, path);
   installFastParsing(api);
 
   const app = express();
@@ -492,7 +218,7 @@ export function createApp({
     sequence([
       requestContext,
       securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" }),
-      publicCors(allowedMethods),
+      publicCors(allowed),
       // Sign-in, sessions, organizations and members (better-auth): it reads its own bodies.
       under(AUTH_BASE_PATH, authRoutes(auth, authConfig)),
       // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).

@@ -3,7 +3,8 @@
 import { createServer, STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Knex } from "knex";
-import { createApp, errorBody } from "./app.js";
+import { createApp } from "./app.js";
+import { errorBody } from "./http/errors.js";
 import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./kit/org-tokens.js";
 import { authConfigFromEnv } from "./auth/config.js";

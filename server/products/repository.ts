@@ -65,7 +65,7 @@ export async function findReadable(
  * The relations of the product whose id is `idExpr`, as four JSON array columns (timestamps as
  * ISO strings, the metered unit amount as text so its 12 decimals survive).
  */
-function relationColumns(idExpr: string): string {
+export function relationColumns(idExpr: string): string {
   return `coalesce((select json_agg(x order by x.position, x.created_at) from (
          select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.price_amount,
                 pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount,
@@ -99,9 +99,9 @@ function relationsOf(r: RelationColumns): ProductRelations {
  * connection instead of on every request (planning cost more than executing them). Their texts
  * are fixed, and name their columns, so a later migration cannot change a cached plan's row type.
  */
-const PRODUCT_COLUMNS = "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.is_archived, products.metadata";
+export const PRODUCT_COLUMNS = "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.is_archived, products.metadata";
 const LOAD_RELATIONS_SQL = `select ids.id as product_id, ${relationColumns("ids.id")} from unnest($1::uuid[]) as ids(id)`;
-const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = $1 and products.id = $2`;
+export const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = $1 and products.id = $2`;
 const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from unnest($1::uuid[]) with ordinality as ids(id, n) join products on products.id = ids.id order by ids.n`;
 
 /** Loads every relation of the given products in one round trip, whatever their number. */
