@@ -77,6 +77,7 @@ export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, ben
       properties: subscriberProperties(benefit),
     },
     properties: row.properties,
+    // eslint-disable-next-line no-restricted-syntax -- benefit and grant properties are untyped jsonb rows, paired by benefit type (see issue 21)
   } as CustomerBenefitGrantOut;
 }
 
@@ -92,5 +93,5 @@ export function toDownloadable(grantId: string, benefitId: string, file: FileRow
     id: downloadableId(grantId, file.id),
     benefit_id: benefitId,
     file: { ...base, download: { url: download.url, headers: download.headers, expires_at: isoRequired(download.expires_at) } },
-  } as DownloadableOut;
+  };
 }

@@ -14,6 +14,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
 import { findReadable, loadProductIds, readable, replaceProducts, type CheckoutLinkRow } from "./repository.js";
 import { randomToken } from "../kit/auth.js";
+import { jsonb } from "../kit/db.js";
 
 export interface CheckoutLinkCreateInput {
   payment_processor: "stripe";
@@ -137,7 +138,7 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
         require_billing_address: input.require_billing_address ?? false,
         discount_id: discount?.id ?? null,
         product_price_id: priceId,
-        metadata: JSON.stringify(metadata) as never,
+        metadata: jsonb(trx, metadata),
       })
       .returning("*");
     await replaceProducts(trx, row.id, productIds);

@@ -1,5 +1,6 @@
 // The CustomField wire shape (five types share it; `properties` is per type).
 import type { components } from "../../generated/types.js";
+import type { Metadata } from "../kit/metadata.js";
 import { iso, isoRequired } from "../kit/time.js";
 
 export interface CustomFieldRow {
@@ -10,7 +11,7 @@ export interface CustomFieldRow {
   type: "text" | "number" | "date" | "checkbox" | "select";
   slug: string;
   name: string;
-  metadata: Record<string, unknown>;
+  metadata: Metadata;
   properties: Record<string, unknown>;
   deleted_at: Date | null;
 }
@@ -28,5 +29,6 @@ export function toCustomField(row: CustomFieldRow): CustomFieldOut {
     name: row.name,
     organization_id: row.organization_id,
     properties: row.properties,
+    // eslint-disable-next-line no-restricted-syntax -- per-type properties are untyped jsonb, paired with the type here (see issue 21)
   } as CustomFieldOut;
 }

@@ -39,7 +39,7 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
     customer_id: row.customer_id,
     type: row.type,
   };
-  if (row.type !== "card") return base as PaymentMethodOut;
+  if (row.type !== "card") return base;
   // Cards saved by a checkout carry what the processor seam reports (brand, last4): an
   // expiry it did not report is 0.
   const m = row.method_metadata;
@@ -47,7 +47,7 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
     ...base,
     type: "card",
     method_metadata: { brand: m.brand ?? "unknown", last4: m.last4 ?? "", exp_month: m.exp_month ?? 0, exp_year: m.exp_year ?? 0, wallet: m.wallet ?? null },
-  } as PaymentMethodOut;
+  };
 }
 
 function readable(db: Knex, caller: CustomerCaller): Knex.QueryBuilder {

@@ -3,6 +3,7 @@
 // case-insensitively among live discounts; starts_at before ends_at; max_redemptions >= 1;
 // products of the organization only. Once redeemed, what a customer was promised (type, amount,
 // currency, basis points, duration) can't change. Delete is soft: the code is free again.
+import { jsonb, type RowPatch } from "../kit/db.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
@@ -155,7 +156,7 @@ export async function createDiscount(db: Knex, caller: OrganizationCaller, input
           starts_at: startsAt,
           ends_at: endsAt,
           max_redemptions: maxRedemptions,
-          metadata: JSON.stringify(metadata) as never,
+          metadata: jsonb(trx, metadata),
         })
         .returning("*");
       await replaceProducts(trx, row.id, products);
@@ -208,7 +209,7 @@ export async function updateDiscount(
     .transaction(async (trx) => {
       const row = await findReadable(trx, caller, id, { forUpdate: true });
       if (!row) throw new ResourceNotFound("Discount not found.");
-      const patch: Partial<DiscountRow> & Record<string, unknown> = {};
+      const patch: RowPatch<DiscountRow> & Record<string, unknown> = {};
       if (input.name !== undefined && input.name !== null) patch.name = checkName(input.name);
       if (input.code !== undefined) {
         const code = checkCode(input.code);
@@ -242,7 +243,7 @@ export async function updateDiscount(
       if (input.max_redemptions !== undefined) {
         patch.max_redemptions = input.max_redemptions === null ? null : int(input.max_redemptions, "max_redemptions", 1, 2_147_483_647);
       }
-      if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata)) as never;
+      if (input.metadata !== undefined) patch.metadata = jsonb(trx, checkMetadata(input.metadata));
       if (input.products !== undefined && input.products !== null) {
         await replaceProducts(trx, row.id, await checkProducts(trx, caller, input.products));
       }

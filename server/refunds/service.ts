@@ -21,6 +21,7 @@ import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
 import { readable, type RefundReason, type RefundRow } from "./repository.js";
+import { jsonb } from "../kit/db.js";
 
 /** What refunds need from a payment processor. */
 export type Refunder = Pick<PaymentProcessor, "refund">;
@@ -83,7 +84,7 @@ export async function createRefund(
         payment_id: payment.id,
         revoke_benefits: input.revoke_benefits ?? false,
         comment: input.comment ?? null,
-        metadata: JSON.stringify(metadata) as never,
+        metadata: jsonb(trx, metadata),
       })
       .returning("*");
     await emit(trx, order.organization_id, "refund.created", toRefund(pending as RefundRow));

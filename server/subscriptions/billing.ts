@@ -34,6 +34,7 @@ import { addIntervals, periodBounds } from "./periods.js";
 import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
+import { jsonb } from "../kit/db.js";
 
 const DAY = 86_400_000;
 
@@ -320,7 +321,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
       current_period_start: next.start,
       current_period_end: next.end,
       pending_order_id: order.id,
-      pending_prorations: JSON.stringify(lines.carried) as never,
+      pending_prorations: jsonb(trx, lines.carried),
       modified_at: new Date(),
     })
     .returning("*");
