@@ -1,5 +1,6 @@
 // The portal customer's saved payment methods (cards): list, add through the processor from a
 // confirmation token (optionally as the default), and delete unless it pays an active subscription.
+import type { OpBody } from "../../generated/handlers.js";
 import { clockNow } from "../subscriptions/clock.js";
 import { LIVE_STATUSES } from "../subscriptions/repository.js";
 import { pokeAfterCommit } from "../subscriptions/workflow-port.js";
@@ -74,11 +75,7 @@ export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query
   return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
 }
 
-export interface PaymentMethodCreateInput {
-  confirmation_token_id: string;
-  set_default: boolean;
-  return_url: string;
-}
+export type PaymentMethodCreateInput = OpBody<"customer_portal:customers:add_payment_method">;
 
 export async function addPaymentMethod(
   db: Knex,

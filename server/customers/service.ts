@@ -2,6 +2,7 @@
 // among live customers; an external id once set can't change; billing address and tax id
 // checks; soft delete (frees email and external id, ends the customer's portal sessions); the
 // state view; customer.created / customer.updated / customer.deleted events.
+import type { OpBody } from "../../generated/handlers.js";
 import { isActive, toStateSubscription } from "../subscriptions/models.js";
 import { loadSubscriptionRelations, type SubscriptionRow } from "../subscriptions/repository.js";
 import type { Knex } from "knex";
@@ -22,24 +23,9 @@ import {
 import { checkTaxIdPair, type TaxId } from "./tax-id.js";
 import { jsonb } from "../kit/db.js";
 
-export interface CustomerCreateInput {
-  email: string;
-  name?: string | null;
-  external_id?: string | null;
-  billing_address?: unknown;
-  tax_id?: unknown;
-  organization_id?: string | null;
-  metadata?: Record<string, unknown>;
-}
+export type CustomerCreateInput = OpBody<"customers:create">;
 
-export interface CustomerUpdateInput {
-  email?: string | null;
-  name?: string | null;
-  external_id?: string | null;
-  billing_address?: unknown;
-  tax_id?: unknown;
-  metadata?: Record<string, unknown>;
-}
+export type CustomerUpdateInput = OpBody<"customers:update">;
 
 export interface CustomerListQuery {
   organization_id?: string | string[] | null;

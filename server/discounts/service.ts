@@ -3,6 +3,7 @@
 // case-insensitively among live discounts; starts_at before ends_at; max_redemptions >= 1;
 // products of the organization only. Once redeemed, what a customer was promised (type, amount,
 // currency, basis points, duration) can't change. Delete is soft: the code is free again.
+import type { OpBody } from "../../generated/handlers.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
@@ -17,28 +18,9 @@ import {
   type DiscountDuration, type DiscountRow, type DiscountType,
 } from "./repository.js";
 
-export interface DiscountCreateInput {
-  name: string;
-  type: DiscountType;
-  duration: DiscountDuration;
-  duration_in_months?: number | null;
-  amount?: number | null;
-  currency?: string | null;
-  basis_points?: number | null;
-  code?: string | null;
-  starts_at?: string | null;
-  ends_at?: string | null;
-  max_redemptions?: number | null;
-  products?: string[] | null;
-  metadata?: Record<string, unknown>;
-  organization_id?: string | null;
-}
+export type DiscountCreateInput = OpBody<"discounts:create">;
 
-export type DiscountUpdateInput = Partial<Omit<DiscountCreateInput, "organization_id" | "name" | "type" | "duration">> & {
-  name?: string | null;
-  type?: DiscountType | null;
-  duration?: DiscountDuration | null;
-};
+export type DiscountUpdateInput = OpBody<"discounts:update">;
 
 export interface DiscountListQuery {
   organization_id?: string | string[] | null;

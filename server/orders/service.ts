@@ -1,6 +1,7 @@
 // Order rules: creation for a confirmed checkout (pending, with line items), the paid transition,
 // billing details updates (frozen once the invoice exists), reads and lists for the merchant and
 // the portal customer, and the order.created / order.updated / order.paid events.
+import type { OpBody } from "../../generated/handlers.js";
 import type { CustomFieldData } from "../checkouts/custom-field-data.js";
 import { jsonb } from "../kit/db.js";
 import type { Knex } from "knex";
@@ -277,10 +278,7 @@ export async function listCustomerOrders(db: Knex, scope: OrderScope, query: Ord
   return listPage(q, query, (rows: OrderRow[]) => readCustomerOrders(db, rows));
 }
 
-export interface OrderUpdateInput {
-  billing_name?: string | null;
-  billing_address?: unknown;
-}
+export type OrderUpdateInput = OpBody<"orders:update">;
 
 function sameAddress(a: Address | null, b: Address | null): boolean {
   if (a === null || b === null) return a === b;

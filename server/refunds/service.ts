@@ -3,6 +3,7 @@
 // the money goes back through the payment processor with an idempotency key from the refund id.
 // The order's refunded amounts and status follow in the same transaction, which holds the order
 // row locked so concurrent refunds of one order are serialized and can't exceed its amount.
+import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { scheduleBenefitRevocations } from "../benefit-grants/service.js";
@@ -26,14 +27,7 @@ import { jsonb } from "../kit/db.js";
 /** What refunds need from a payment processor. */
 export type Refunder = Pick<PaymentProcessor, "refund">;
 
-export interface RefundCreateInput {
-  order_id: string;
-  reason: RefundReason;
-  amount: number;
-  comment?: string | null;
-  revoke_benefits?: boolean;
-  metadata?: Record<string, unknown>;
-}
+export type RefundCreateInput = OpBody<"refunds:create">;
 
 export async function createRefund(
   db: Knex,
