@@ -21,7 +21,7 @@ import type { PaymentRow } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
-import { readable, type RefundReason, type RefundRow } from "./repository.js";
+import { readable, type RefundRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 /** What refunds need from a payment processor. */

@@ -12,7 +12,7 @@ import { logger } from "../kit/logger.js";
 import { listPage, type Page } from "../kit/pagination.js";
 import {
   toWebhookDelivery, toWebhookEndpoint,
-  type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType, type WebhookFormat,
+  type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType,
 } from "./models.js";
 import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, requeueFailedEvents, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
 import { checkWebhookUrl } from "./url.js";
