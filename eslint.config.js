@@ -20,7 +20,7 @@ export default tseslint.config(
     // The typed contract edge: handlers take the generated input types and return the generated
     // output types, and the `toXOut` mappers build them exactly. A cast to silence the compiler
     // there hides a real mismatch (Date vs string, a loose enum, a missing field): fix the types.
-    files: ["server/**/*.ts", "workflows/**/*.ts", "scripts/**/*.ts", "bench/**/*.ts", "admin/src/**/*.{ts,tsx}", "portal/src/**/*.{ts,tsx}"],
+    files: ["server/**/*.ts", "workflows/**/*.ts", "scripts/**/*.ts", "bench/**/*.ts", "test/**/*.ts", "admin/src/**/*.{ts,tsx}", "portal/src/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-syntax": [
         "error",

@@ -82,16 +82,16 @@ export async function listPayments(db: Knex, scope: { organizationId: string }, 
           db("orders")
             .join("customers", "customers.id", "orders.customer_id")
             .whereRaw("orders.id = payments.order_id")
-            .whereRaw("lower(customers.email) in (?)", [emails]),
+            .whereRaw("lower(customers.email) = any(?)", [emails]),
         )
         .orWhereExists(
           db("checkouts")
             .whereRaw("checkouts.id = payments.checkout_id")
             .where((c) =>
               c
-                .whereRaw("lower(checkouts.customer_email) in (?)", [emails])
+                .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
                 .orWhereExists(
-                  db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) in (?)", [emails]),
+                  db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) = any(?)", [emails]),
                 ),
             ),
         ),
