@@ -30,7 +30,7 @@ function activeFiles(p: Props): string[] {
 
 /** What a subscriber sees of a benefit's properties: never a secret (Discord's guild token). */
 function subscriberProperties(benefit: BenefitRow): Props {
-  const p = benefit.properties;
+  const p: Props = benefit.properties;
   switch (benefit.type) {
     case "custom":
       return { note: p.note ?? null };
