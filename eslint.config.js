@@ -28,6 +28,25 @@ export default tseslint.config(
     },
   },
   {
+    // The typed contract edge: handlers take the generated input types and return the generated
+    // output types, and the `toXOut` mappers build them exactly. A cast to silence the compiler
+    // there hides a real mismatch (Date vs string, a loose enum, a missing field): fix the types.
+    files: ["server/**/*.ts", "workflows/**/*.ts", "scripts/**/*.ts", "bench/**/*.ts", "test/**/*.ts", "admin/src/**/*.{ts,tsx}", "portal/src/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TSAsExpression > TSNeverKeyword",
+          message: "No `as never`: make the types meet (generated input/output types, precise row types, jsonb() for jsonb columns).",
+        },
+        {
+          selector: "TSAsExpression > TSTypeReference[typeName.name=/Out$/]",
+          message: "No `as <X>Out`: the mapper must build the generated output type exactly; fix the row or mapper types.",
+        },
+      ],
+    },
+  },
+  {
     files: ["workflows/workflows/**/*.ts", "workflows/shared/**/*.ts"],
     rules: {
       "no-restricted-imports": [

@@ -27,7 +27,7 @@ async function demoCheckoutLink(knex: Knex, organizationId: string): Promise<str
     properties: { prefix: "DEMO", expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null },
   });
   await updateProductBenefits(knex, caller, product.id, [license.id]);
-  const link = await createCheckoutLink(knex, caller, { payment_processor: "stripe", product_id: product.id, label: DEMO_LINK_LABEL });
+  const link = await createCheckoutLink(knex, caller, { payment_processor: "stripe", product_id: product.id, label: DEMO_LINK_LABEL, allow_discount_codes: true, require_billing_address: false });
   return link.url;
 }
 

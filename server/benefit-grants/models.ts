@@ -30,7 +30,7 @@ function activeFiles(p: Props): string[] {
 
 /** What a subscriber sees of a benefit's properties: never a secret (Discord's guild token). */
 function subscriberProperties(benefit: BenefitRow): Props {
-  const p = benefit.properties;
+  const p: Props = benefit.properties;
   switch (benefit.type) {
     case "custom":
       return { note: p.note ?? null };
@@ -77,6 +77,7 @@ export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, ben
       properties: subscriberProperties(benefit),
     },
     properties: row.properties,
+    // eslint-disable-next-line no-restricted-syntax -- benefit and grant properties are untyped jsonb rows, paired by benefit type (see issue 21)
   } as CustomerBenefitGrantOut;
 }
 
@@ -92,5 +93,5 @@ export function toDownloadable(grantId: string, benefitId: string, file: FileRow
     id: downloadableId(grantId, file.id),
     benefit_id: benefitId,
     file: { ...base, download: { url: download.url, headers: download.headers, expires_at: isoRequired(download.expires_at) } },
-  } as DownloadableOut;
+  };
 }

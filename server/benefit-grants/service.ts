@@ -1,5 +1,6 @@
 // Benefit grants: what other domains call inside their own transaction to grant, revoke, cycle
 // or update grants (schedule.ts), and the customer portal's grants and downloadables.
+import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -95,10 +96,7 @@ export async function getPortalGrant(db: Knex, caller: CustomerCaller, id: strin
   return (await readPortalGrants(db, [row]))[0];
 }
 
-export interface PortalGrantUpdateInput {
-  benefit_type: string;
-  properties?: { account_id?: string | null } | null;
-}
+export type PortalGrantUpdateInput = OpBody<"customer_portal:benefit-grants:update">;
 
 const LINKED_ACCOUNT_TYPES = new Set(["discord", "github_repository"]);
 
@@ -117,7 +115,7 @@ export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: st
     }
     if (!LINKED_ACCOUNT_TYPES.has(benefit.type)) return grant;
     if (grant.revoked_at !== null) throw new NotPermitted("This benefit grant is revoked.");
-    const account = input.properties?.account_id ?? null;
+    const account = ("properties" in input ? input.properties?.account_id : null) ?? null;
     const current = (grant.properties.account_id as string | null | undefined) ?? null;
     if (account === current) return grant;
     if (account === null || account.trim() === "") {

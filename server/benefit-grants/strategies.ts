@@ -42,8 +42,9 @@ const custom: Strategy = {
 };
 
 function activeFiles(benefit: BenefitRow): string[] {
-  const files = (benefit.properties.files as string[] | undefined) ?? [];
-  const archived = (benefit.properties.archived as Record<string, boolean> | undefined) ?? {};
+  const p: Props = benefit.properties;
+  const files = (p.files as string[] | undefined) ?? [];
+  const archived = (p.archived as Record<string, boolean> | undefined) ?? {};
   return files.filter((f) => !archived[f]);
 }
 
@@ -96,52 +97,52 @@ const meterCredit: Strategy = {
 
 /** The account-linking types: the grant waits for properties.account_id (portal grant PATCH). */
 function linkedAccount(
-  providerProps: (benefit: BenefitRow) => Props,
-  add: (benefit: BenefitRow, account: string) => Promise<void>,
-  remove: (benefit: BenefitRow, account: string) => Promise<void>,
+  providerProps: (properties: Props) => Props,
+  add: (properties: Props, account: string) => Promise<void>,
+  remove: (properties: Props, account: string) => Promise<void>,
 ): Strategy {
   return {
     async grant({ grant, benefit }) {
       const account = (grant.properties.account_id as string | null | undefined) ?? null;
       const granted = (grant.properties.granted_account_id as string | undefined) ?? null;
-      const base = { ...providerProps(benefit), account_id: account };
+      const base = { ...providerProps(benefit.properties), account_id: account };
       if (!account) return { properties: base, waiting: true };
       // Another account than the one that has access: that one loses it first.
-      if (granted && granted !== account) await remove(benefit, granted);
-      await add(benefit, account);
+      if (granted && granted !== account) await remove(benefit.properties, granted);
+      await add(benefit.properties, account);
       return { properties: { ...base, granted_account_id: account } };
     },
     async revoke({ grant, benefit }) {
       const granted = grant.properties.granted_account_id as string | undefined;
-      if (granted) await remove(benefit, granted);
+      if (granted) await remove(benefit.properties, granted);
       const { granted_account_id: _gone, ...rest } = grant.properties;
       return rest;
     },
     cycle: keep,
     async update({ grant, benefit }, previous) {
       const granted = grant.properties.granted_account_id as string | undefined;
-      if (!granted) return { ...grant.properties, ...providerProps(benefit) };
-      await remove({ ...benefit, properties: previous }, granted);
-      await add(benefit, granted);
-      return { ...grant.properties, ...providerProps(benefit) };
+      if (!granted) return { ...grant.properties, ...providerProps(benefit.properties) };
+      await remove(previous, granted);
+      await add(benefit.properties, granted);
+      return { ...grant.properties, ...providerProps(benefit.properties) };
     },
     needsRegrant: (grant) => Boolean(grant.properties.account_id) && grant.properties.account_id !== grant.properties.granted_account_id,
   };
 }
 
 const discordStrategy = linkedAccount(
-  (b) => ({ guild_id: b.properties.guild_id, role_id: b.properties.role_id }),
-  (b, account) => discord.addRole(String(b.properties.guild_id), account, String(b.properties.role_id)),
-  (b, account) =>
-    b.properties.kick_member
-      ? discord.kick(String(b.properties.guild_id), account)
-      : discord.removeRole(String(b.properties.guild_id), account, String(b.properties.role_id)),
+  (p) => ({ guild_id: p.guild_id, role_id: p.role_id }),
+  (p, account) => discord.addRole(String(p.guild_id), account, String(p.role_id)),
+  (p, account) =>
+    p.kick_member
+      ? discord.kick(String(p.guild_id), account)
+      : discord.removeRole(String(p.guild_id), account, String(p.role_id)),
 );
 
 const githubStrategy = linkedAccount(
-  (b) => ({ repository_owner: b.properties.repository_owner, repository_name: b.properties.repository_name, permission: b.properties.permission }),
-  (b, account) => github.addCollaborator(String(b.properties.repository_owner), String(b.properties.repository_name), account, String(b.properties.permission)),
-  (b, account) => github.removeCollaborator(String(b.properties.repository_owner), String(b.properties.repository_name), account),
+  (p) => ({ repository_owner: p.repository_owner, repository_name: p.repository_name, permission: p.permission }),
+  (p, account) => github.addCollaborator(String(p.repository_owner), String(p.repository_name), account, String(p.permission)),
+  (p, account) => github.removeCollaborator(String(p.repository_owner), String(p.repository_name), account),
 );
 
 // A key per grant (prefix, expiry from ttl and timeframe, activation and usage limits); given

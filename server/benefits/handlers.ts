@@ -15,7 +15,7 @@ export const benefitHandlers: Handlers<BenefitOps> = {
   }),
   "benefits:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listBenefits(ctx.db, orgCaller(ctx), query as never),
+    body: await listBenefits(ctx.db, orgCaller(ctx), query),
   }),
   "benefits:update": async ({ params, body }, ctx) => ({
     status: 200,

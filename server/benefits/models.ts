@@ -1,25 +1,31 @@
 // The Benefit and BenefitGrant wire shapes (all six types share one; `properties` is per type).
 import type { components } from "../../generated/types.js";
 import type { CustomerOut } from "../customers/models.js";
+import type { Metadata } from "../kit/metadata.js";
 import { iso, isoRequired } from "../kit/time.js";
 
-export interface BenefitRow {
+export type BenefitOut = components["schemas"]["Benefit"];
+export type BenefitType = components["schemas"]["BenefitType"];
+/** A benefit's properties by its type, as the service checked them before writing them. */
+export type BenefitProperties<T extends BenefitType = BenefitType> = Extract<BenefitOut, { type: T }>["properties"];
+
+interface BenefitColumns {
   id: string;
   created_at: Date;
   modified_at: Date | null;
   organization_id: string;
-  type: string;
   description: string;
   selectable: boolean;
   deletable: boolean;
-  metadata: Record<string, unknown>;
-  properties: Record<string, unknown>;
+  metadata: Metadata;
   deleted_at: Date | null;
 }
 
-export type BenefitOut = components["schemas"]["Benefit"];
+/** A benefits row: its type says the shape of its properties. */
+export type BenefitRow = { [T in BenefitType]: BenefitColumns & { type: T; properties: BenefitProperties<T> } }[BenefitType];
 
-export function toBenefit(row: BenefitRow): BenefitOut {
+/** One variant's wire shape; `toBenefit` calls it with the row narrowed to its type. */
+function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; properties: BenefitProperties<T> }) {
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -31,7 +37,24 @@ export function toBenefit(row: BenefitRow): BenefitOut {
     organization_id: row.organization_id,
     metadata: row.metadata,
     properties: row.properties,
-  } as BenefitOut;
+  };
+}
+
+export function toBenefit(row: BenefitRow): BenefitOut {
+  switch (row.type) {
+    case "custom":
+      return toVariant(row);
+    case "discord":
+      return toVariant(row);
+    case "github_repository":
+      return toVariant(row);
+    case "downloadables":
+      return toVariant(row);
+    case "license_keys":
+      return toVariant(row);
+    case "meter_credit":
+      return toVariant(row);
+  }
 }
 
 export interface BenefitGrantRow {
@@ -66,5 +89,5 @@ export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): Ben
     error: row.error,
     customer,
     properties: row.properties,
-  } as BenefitGrantOut;
+  };
 }

@@ -7,7 +7,7 @@ type CheckoutLinkOps = "checkout-links:create" | "checkout-links:get" | "checkou
 export const checkoutLinkHandlers: Handlers<CheckoutLinkOps> = {
   "checkout-links:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createCheckoutLink(ctx.db, orgCaller(ctx), body as never),
+    body: await createCheckoutLink(ctx.db, orgCaller(ctx), body),
   }),
   "checkout-links:get": async ({ params }, ctx) => ({
     status: 200,
@@ -15,11 +15,11 @@ export const checkoutLinkHandlers: Handlers<CheckoutLinkOps> = {
   }),
   "checkout-links:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listCheckoutLinks(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listCheckoutLinks(ctx.db, orgCaller(ctx), query),
   }),
   "checkout-links:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCheckoutLink(ctx.db, orgCaller(ctx), params.id, body as never),
+    body: await updateCheckoutLink(ctx.db, orgCaller(ctx), params.id, body),
   }),
   "checkout-links:delete": async ({ params }, ctx) => {
     await deleteCheckoutLink(ctx.db, orgCaller(ctx), params.id);

@@ -2,7 +2,7 @@
 // discount; `url` opens a fresh checkout session and redirects to the hosted checkout page.
 import type { components } from "../../generated/types.js";
 import { toCustomerProduct } from "../customer-portal/models.js";
-import { toDiscount } from "../discounts/models.js";
+import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
@@ -18,12 +18,6 @@ export function apiBaseUrl(): string {
 
 export function checkoutLinkUrl(clientSecret: string): string {
   return `${apiBaseUrl()}/v1/checkout-links/${encodeURIComponent(clientSecret)}/redirect`;
-}
-
-/** A discount as embedded elsewhere: the Discount shape without its product list. */
-export function toDiscountBase(row: DiscountRow) {
-  const { products: _products, ...base } = toDiscount(row, []) as Record<string, unknown>;
-  return base;
 }
 
 export function toCheckoutLink(
@@ -47,5 +41,5 @@ export function toCheckoutLink(
     products: products.map((p) => ({ ...toCustomerProduct(p.row, p.rel), metadata: p.row.metadata })),
     discount: discount ? toDiscountBase(discount) : null,
     url: checkoutLinkUrl(row.client_secret),
-  } as CheckoutLinkOut;
+  };
 }

@@ -2,6 +2,7 @@
 // unarchived products of the organization), an optional discount of the organization, defaults
 // allow_discount_codes true and require_billing_address false; soft delete. Opening a link's
 // url creates a fresh checkout session from it.
+import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
@@ -15,29 +16,11 @@ import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
 import { findReadable, loadProductIds, readable, replaceProducts, type CheckoutLinkRow } from "./repository.js";
 import { randomToken } from "../kit/auth.js";
 import { checkSuccessUrl } from "../checkouts/success-url.js";
+import { jsonb } from "../kit/db.js";
 
-export interface CheckoutLinkCreateInput {
-  payment_processor: "stripe";
-  product_id?: string;
-  product_price_id?: string;
-  products?: string[];
-  label?: string | null;
-  success_url?: string | null;
-  allow_discount_codes?: boolean;
-  require_billing_address?: boolean;
-  discount_id?: string | null;
-  metadata?: Record<string, unknown>;
-}
+export type CheckoutLinkCreateInput = OpBody<"checkout-links:create">;
 
-export interface CheckoutLinkUpdateInput {
-  products?: string[] | null;
-  label?: string | null;
-  success_url?: string | null;
-  allow_discount_codes?: boolean | null;
-  require_billing_address?: boolean | null;
-  discount_id?: string | null;
-  metadata?: Record<string, unknown>;
-}
+export type CheckoutLinkUpdateInput = OpBody<"checkout-links:update">;
 
 export interface CheckoutLinkListQuery {
   organization_id?: string | string[] | null;
@@ -91,14 +74,14 @@ async function readLinks(db: Knex, rows: CheckoutLinkRow[]): Promise<CheckoutLin
 }
 
 export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, input: CheckoutLinkCreateInput): Promise<CheckoutLinkOut> {
-  const given = ["product_id", "product_price_id", "products"].filter((k) => input[k as keyof CheckoutLinkCreateInput] !== undefined);
+  const given = Object.entries(input).filter(([k, v]) => (k === "product_id" || k === "product_price_id" || k === "products") && v !== undefined);
   if (given.length !== 1) throw invalid(["body"], "Give exactly one of product_id, product_price_id or products.", "value_error");
   const metadata = checkMetadata(input.metadata);
   const successUrl = checkSuccessUrl(input.success_url);
   return db.transaction(async (trx) => {
     let productIds: string[];
     let priceId: string | null = null;
-    if (input.product_price_id !== undefined) {
+    if ("product_price_id" in input) {
       const price = isUuid(input.product_price_id)
         ? await trx("product_prices")
             .join("products", "products.id", "product_prices.product_id")
@@ -109,10 +92,10 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
       if (!price) throw invalid(["body", "product_price_id"], "Price does not exist.", "value_error", input.product_price_id);
       productIds = [price.product_id];
       priceId = price.id;
-    } else if (input.product_id !== undefined) {
+    } else if ("product_id" in input) {
       productIds = await checkProducts(trx, caller.organizationId, [input.product_id], ["body", "product_id"]);
     } else {
-      productIds = await checkProducts(trx, caller.organizationId, input.products!, ["body", "products"]);
+      productIds = await checkProducts(trx, caller.organizationId, input.products, ["body", "products"]);
     }
     const discount = await checkDiscountId(trx, caller.organizationId, input.discount_id, ["body", "discount_id"]);
     const [row] = await trx<CheckoutLinkRow>("checkout_links")
@@ -125,7 +108,7 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
         require_billing_address: input.require_billing_address ?? false,
         discount_id: discount?.id ?? null,
         product_price_id: priceId,
-        metadata: JSON.stringify(metadata) as never,
+        metadata: jsonb(trx, metadata),
       })
       .returning("*");
     await replaceProducts(trx, row.id, productIds);

@@ -8,7 +8,10 @@ export type AttachedField = CustomFieldRow & { order: number; required: boolean 
 
 const empty = (v: unknown) => v === undefined || v === null || v === "";
 
-function checkValue(field: AttachedField, value: unknown, loc: (string | number)[]): unknown {
+/** The custom_field_data a checkout, order and subscription carry. */
+export type CustomFieldData = Record<string, string | number | boolean | null>;
+
+function checkValue(field: AttachedField, value: unknown, loc: (string | number)[]): string | number | boolean {
   const p = field.properties as Record<string, unknown>;
   switch (field.type) {
     case "text": {
@@ -29,7 +32,7 @@ function checkValue(field: AttachedField, value: unknown, loc: (string | number)
     }
     case "date": {
       const d = typeof value === "string" ? new Date(value) : null;
-      if (!d || Number.isNaN(d.getTime())) throw invalid(loc, "Input should be a valid date", "date_parsing", value);
+      if (typeof value !== "string" || !d || Number.isNaN(d.getTime())) throw invalid(loc, "Input should be a valid date", "date_parsing", value);
       // ge / le of a date field are Unix timestamps (seconds).
       const seconds = Math.floor(d.getTime() / 1000);
       if (typeof p.ge === "number" && seconds < p.ge) throw invalid(loc, "Date is too early.", "greater_than_equal", value);
@@ -55,15 +58,16 @@ export function checkCustomFieldData(
   current: Record<string, unknown>,
   input: Record<string, unknown> | null | undefined,
   opts: { requireAll: boolean; loc?: (string | number)[] },
-): Record<string, unknown> {
+): CustomFieldData {
   const loc = opts.loc ?? ["body", "custom_field_data"];
-  const out: Record<string, unknown> = {};
+  const out: CustomFieldData = {};
   for (const field of fields) {
     const given = input !== undefined && input !== null && Object.prototype.hasOwnProperty.call(input, field.slug);
     const value = given ? input![field.slug] : current[field.slug];
     if (empty(value) || (field.type === "checkbox" && value === false && field.required)) {
       if (opts.requireAll && field.required) throw invalid([...loc, field.slug], "Field is required.", "missing");
-      out[field.slug] = empty(value) ? null : value;
+      // Not empty here means an unchecked required checkbox.
+      out[field.slug] = empty(value) ? null : false;
       continue;
     }
     out[field.slug] = checkValue(field, value, [...loc, field.slug]);

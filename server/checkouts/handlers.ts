@@ -10,7 +10,7 @@ type CheckoutOps =
 export const checkoutHandlers: Handlers<CheckoutOps> = {
   "checkouts:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createCheckout(ctx.db, orgCaller(ctx), body as never),
+    body: await createCheckout(ctx.db, orgCaller(ctx), body),
   }),
   "checkouts:get": async ({ params }, ctx) => ({
     status: 200,
@@ -18,11 +18,11 @@ export const checkoutHandlers: Handlers<CheckoutOps> = {
   }),
   "checkouts:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listCheckouts(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listCheckouts(ctx.db, orgCaller(ctx), query),
   }),
   "checkouts:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCheckout(ctx.db, orgCaller(ctx), params.id, body as never),
+    body: await updateCheckout(ctx.db, orgCaller(ctx), params.id, body),
   }),
   "checkouts:client_get": async ({ params }, ctx) => ({
     status: 200,
@@ -30,10 +30,10 @@ export const checkoutHandlers: Handlers<CheckoutOps> = {
   }),
   "checkouts:client_update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await clientUpdateCheckout(ctx.db, params.client_secret, body as never),
+    body: await clientUpdateCheckout(ctx.db, params.client_secret, body),
   }),
   "checkouts:client_confirm": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await confirmCheckout(ctx.db, ctx.caller, params.client_secret, body as never, ctx.idempotency.journal),
+    body: await confirmCheckout(ctx.db, ctx.caller, params.client_secret, body, ctx.idempotency.journal),
   }),
 };

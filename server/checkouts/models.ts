@@ -109,11 +109,11 @@ export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut 
     customer_external_id: row.external_customer_id,
     subscription_id: row.subscription_id,
     customer_metadata: row.customer_metadata,
-  } as CheckoutOut;
+  };
 }
 
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
-  return { ...base(row, ctx), organization: toOrganization(organization) } as CheckoutPublicOut;
+  return { ...base(row, ctx), organization: toOrganization(organization) };
 }
 
 export function toCheckoutPublicConfirmed(
@@ -126,5 +126,5 @@ export function toCheckoutPublicConfirmed(
     ...toCheckoutPublic(row, ctx, organization),
     status: "confirmed",
     customer_session_token: customerSessionToken,
-  } as CheckoutPublicConfirmedOut;
+  };
 }

@@ -49,7 +49,7 @@ export interface CheckoutRow {
   payment_processor_metadata: Record<string, string>;
   metadata: Record<string, string | number | boolean>;
   customer_metadata: Record<string, string | number | boolean>;
-  custom_field_data: Record<string, unknown>;
+  custom_field_data: Record<string, string | number | boolean | null>;
   payment_ref: string | null;
   /** Kept by the confirm's claim, so that its charge step can be run again (server/checkouts/recover.ts). */
   confirmation_token_id: string | null;

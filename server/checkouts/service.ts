@@ -2,6 +2,7 @@
 // price), prefilled from a customer when given; the merchant and the buyer (by client secret)
 // change it while it is open; it expires at expires_at (computed on read, enforced on writes).
 // checkout.created / checkout.updated go to the outbox in the writing transaction.
+import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
@@ -26,12 +27,7 @@ import { setting } from "../config.js";
 /** How long a checkout session stays open (Polar's default: one hour). */
 export const CHECKOUT_TTL_MS = setting("CHECKOUT_TTL_SECONDS") * 1000;
 
-export interface CheckoutCreateInput extends MerchantChanges {
-  products: string[];
-  customer_id?: string | null;
-  external_customer_id?: string | null;
-  subscription_id?: string | null;
-}
+export type CheckoutCreateInput = OpBody<"checkouts:create">;
 
 export interface CheckoutListQuery {
   organization_id?: string | string[] | null;

@@ -15,7 +15,7 @@ export const customFieldHandlers: Handlers<CustomFieldOps> = {
   }),
   "custom-fields:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listCustomFields(ctx.db, orgCaller(ctx), query as never),
+    body: await listCustomFields(ctx.db, orgCaller(ctx), query),
   }),
   "custom-fields:update": async ({ params, body }, ctx) => ({
     status: 200,

@@ -19,7 +19,7 @@ export const customerPortalHandlers: Handlers<PortalOps> = {
   }),
   "customer_portal:customers:update": async ({ body }, ctx) => ({
     status: 200,
-    body: await updatePortalCustomer(ctx.db, customerCaller(ctx), body as never),
+    body: await updatePortalCustomer(ctx.db, customerCaller(ctx), body),
   }),
   "customer_portal:organizations:get": async ({ params }, ctx) => ({
     status: 200,

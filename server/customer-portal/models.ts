@@ -31,7 +31,7 @@ export function toCustomerProduct(row: ProductRow, rel: ProductRelations): Custo
     prices: rel.prices.map((p) => toPrice(p, row)),
     benefits: rel.benefits.map(toBenefitPublic),
     medias: rel.medias.map(toProductMedia),
-  } as CustomerProductOut;
+  };
 }
 
 export function toCustomerOrganization(
@@ -41,5 +41,5 @@ export function toCustomerOrganization(
   return {
     organization: toOrganization(org),
     products: products.map((p) => toCustomerProduct(p.row, p.rel)),
-  } as CustomerOrganizationOut;
+  };
 }

@@ -16,7 +16,7 @@ type PortalOrderOps =
 export const customerPortalOrderHandlers: Handlers<PortalOrderOps> = {
   "customer_portal:orders:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listCustomerOrders(ctx.db, portalScope(portalCustomer(ctx)), query as never)) as never,
+    body: await listCustomerOrders(ctx.db, portalScope(portalCustomer(ctx)), query),
   }),
   "customer_portal:orders:get": async ({ params }, ctx) => ({
     status: 200,
@@ -24,12 +24,12 @@ export const customerPortalOrderHandlers: Handlers<PortalOrderOps> = {
   }),
   "customer_portal:orders:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, body as never),
+    body: await updateCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, body),
   }),
   // 202 with a JSON body: the client fails on an empty one (COMPAT).
   "customer_portal:orders:generate_invoice": async ({ params }, ctx) => ({
     status: 202,
-    body: (await requestInvoice(ctx.db, portalScope(portalCustomer(ctx)), params.id)) as never,
+    body: await requestInvoice(ctx.db, portalScope(portalCustomer(ctx)), params.id),
   }),
   "customer_portal:orders:invoice": async ({ params }, ctx) => ({
     status: 200,
@@ -41,6 +41,6 @@ export const customerPortalOrderHandlers: Handlers<PortalOrderOps> = {
   }),
   "customer_portal:orders:confirm_retry_payment": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await confirmRetryPayment(ctx.db, portalCustomer(ctx), params.id, body as never),
+    body: await confirmRetryPayment(ctx.db, portalCustomer(ctx), params.id, body),
   }),
 };

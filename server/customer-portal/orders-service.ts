@@ -1,6 +1,7 @@
 // The portal customer's orders: reads, billing details, invoices (same rules as the merchant's),
 // the payment status, and the retry of a failed payment on a pending order (one attempt at a
 // time: the order row stays locked while the processor answers).
+import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { CustomerCaller } from "../kit/auth.js";
 import { ResourceNotFound } from "../kit/errors.js";
@@ -31,11 +32,7 @@ export async function getOrderPaymentStatus(db: Knex, caller: CustomerCaller, or
   return { status: payment.status, error: payment.status === "failed" ? payment.decline_message ?? payment.decline_reason ?? "The payment failed." : null };
 }
 
-export interface ConfirmRetryInput {
-  confirmation_token_id?: string | null;
-  payment_method_id?: string | null;
-  payment_processor?: "stripe";
-}
+export type ConfirmRetryInput = OpBody<"customer_portal:orders:confirm_retry_payment">;
 
 export interface PaymentConfirmation {
   status: string;

@@ -12,11 +12,11 @@ type PaymentMethodOps =
 export const customerPortalPaymentMethodHandlers: Handlers<PaymentMethodOps> = {
   "customer_portal:customers:list_payment_methods": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listPaymentMethods(ctx.db, portalCustomer(ctx), query as never)) as never,
+    body: await listPaymentMethods(ctx.db, portalCustomer(ctx), query),
   }),
   "customer_portal:customers:add_payment_method": async ({ body }, ctx) => ({
     status: 201,
-    body: await addPaymentMethod(ctx.db, portalCustomer(ctx), body as never),
+    body: await addPaymentMethod(ctx.db, portalCustomer(ctx), body),
   }),
   "customer_portal:customers:delete_payment_method": async ({ params }, ctx) => {
     await deletePaymentMethod(ctx.db, portalCustomer(ctx), params.id);

@@ -1,5 +1,6 @@
 // The portal customer's saved payment methods (cards): list, add through the processor from a
 // confirmation token (optionally as the default), and delete unless it pays an active subscription.
+import type { OpBody } from "../../generated/handlers.js";
 import { clockNow } from "../subscriptions/clock.js";
 import { LIVE_STATUSES } from "../subscriptions/repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
@@ -39,7 +40,7 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
     customer_id: row.customer_id,
     type: row.type,
   };
-  if (row.type !== "card") return base as PaymentMethodOut;
+  if (row.type !== "card") return base;
   // Cards saved by a checkout carry what the processor seam reports (brand, last4): an
   // expiry it did not report is 0.
   const m = row.method_metadata;
@@ -47,7 +48,7 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
     ...base,
     type: "card",
     method_metadata: { brand: m.brand ?? "unknown", last4: m.last4 ?? "", exp_month: m.exp_month ?? 0, exp_year: m.exp_year ?? 0, wallet: m.wallet ?? null },
-  } as PaymentMethodOut;
+  };
 }
 
 function readable(db: Knex, caller: CustomerCaller): Knex.QueryBuilder {
@@ -74,11 +75,7 @@ export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query
   return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
 }
 
-export interface PaymentMethodCreateInput {
-  confirmation_token_id: string;
-  set_default: boolean;
-  return_url: string;
-}
+export type PaymentMethodCreateInput = OpBody<"customer_portal:customers:add_payment_method">;
 
 export async function addPaymentMethod(
   db: Knex,

@@ -1,6 +1,7 @@
 // The customer portal: the authenticated customer reads and updates their own billing details
 // (billing name, address, tax id — the type of a bare tax id is found from the billing
 // country), and anyone can look up an organization's storefront by slug.
+import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
 import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
@@ -13,11 +14,7 @@ import { loadRelations } from "../products/repository.js";
 import { toCustomerOrganization, type CustomerOrganizationOut } from "./models.js";
 import { findOrganizationBySlug, storefrontProducts } from "./repository.js";
 
-export interface PortalCustomerUpdateInput {
-  billing_name?: string | null;
-  billing_address?: unknown;
-  tax_id?: string | null;
-}
+export type PortalCustomerUpdateInput = OpBody<"customer_portal:customers:update">;
 
 async function me(db: Knex, caller: CustomerCaller, opts: { forUpdate?: boolean } = {}): Promise<CustomerRow> {
   const row = await findReadable(db, caller, { id: caller.customerId }, opts);

@@ -15,15 +15,15 @@ type PortalSubscriptionOps =
 export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps> = {
   "customer_portal:subscriptions:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listCustomerSubscriptions(ctx.db, portalCustomer(ctx), query as never)) as never,
+    body: await listCustomerSubscriptions(ctx.db, portalCustomer(ctx), query),
   }),
   "customer_portal:subscriptions:get": async ({ params }, ctx) => ({
     status: 200,
-    body: (await getCustomerSubscription(ctx.db, portalCustomer(ctx), params.id)) as never,
+    body: await getCustomerSubscription(ctx.db, portalCustomer(ctx), params.id),
   }),
   "customer_portal:subscriptions:update": async ({ params, body }, ctx) => {
     const row = await changeSubscription(ctx.db, portalCustomer(ctx), params.id, customerChange(body as Record<string, unknown>), "customer");
-    return { status: 200, body: (await readCustomerSubscription(ctx.db, row)) as never };
+    return { status: 200, body: await readCustomerSubscription(ctx.db, row) };
   },
   "customer_portal:subscriptions:preview_update": async ({ params, query }, ctx) => ({
     status: 200,
@@ -31,6 +31,6 @@ export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps>
   }),
   "customer_portal:subscriptions:cancel": async ({ params }, ctx) => {
     const row = await changeSubscription(ctx.db, portalCustomer(ctx), params.id, { kind: "revoke" }, "customer");
-    return { status: 200, body: (await readCustomerSubscription(ctx.db, row)) as never };
+    return { status: 200, body: await readCustomerSubscription(ctx.db, row) };
   },
 };

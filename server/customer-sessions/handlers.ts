@@ -9,7 +9,7 @@ type SessionOps = "customer-sessions:create" | "customer_portal:customer_session
 export const customerSessionHandlers: Handlers<SessionOps> = {
   "customer-sessions:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createCustomerSession(ctx.db, orgCaller(ctx), body as never),
+    body: await createCustomerSession(ctx.db, orgCaller(ctx), body),
   }),
   // 202 with a JSON body (null), like the other accepted-for-later answers.
   "customer_portal:customer_session:request": async ({ body }, ctx) => ({

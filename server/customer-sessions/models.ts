@@ -34,5 +34,5 @@ export function toCustomerSession(
     customer_portal_url: portalUrl(organizationSlug, token),
     customer_id: row.customer_id,
     customer: toCustomer(customer),
-  } as CustomerSessionOut;
+  };
 }

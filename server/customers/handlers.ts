@@ -12,7 +12,7 @@ type CustomerOps =
 export const customerHandlers: Handlers<CustomerOps> = {
   "customers:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createCustomer(ctx.db, orgCaller(ctx), body as never),
+    body: await createCustomer(ctx.db, orgCaller(ctx), body),
   }),
   "customers:get": async ({ params }, ctx) => ({
     status: 200,
@@ -20,11 +20,11 @@ export const customerHandlers: Handlers<CustomerOps> = {
   }),
   "customers:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listCustomers(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listCustomers(ctx.db, orgCaller(ctx), query),
   }),
   "customers:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body as never),
+    body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body),
   }),
   "customers:delete": async ({ params }, ctx) => {
     await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id });
@@ -36,7 +36,7 @@ export const customerHandlers: Handlers<CustomerOps> = {
   }),
   "customers:update_external": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body as never),
+    body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body),
   }),
   "customers:delete_external": async ({ params }, ctx) => {
     await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id });

@@ -31,7 +31,7 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     organization_id: row.organization_id,
     deleted_at: iso(row.deleted_at),
     avatar_url: avatarUrl(row.email),
-  } as CustomerOut;
+  };
 }
 
 export function toCustomerState(
@@ -52,7 +52,7 @@ export function toCustomerState(
       properties: g.properties,
     })),
     active_meters: state.meters,
-  } as CustomerStateOut;
+  };
 }
 
 /** The portal's view of a customer; `defaultPaymentMethodId` is their default saved card, when they have one. */
@@ -70,5 +70,5 @@ export function toPortalCustomer(row: CustomerRow, defaultPaymentMethodId: strin
     tax_id: row.tax_id,
     oauth_accounts: {},
     default_payment_method_id: defaultPaymentMethodId,
-  } as PortalCustomerOut;
+  };
 }

@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { isUuid } from "../kit/ids.js";
 import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";
+import type { components } from "../../generated/types.js";
 
 export interface CustomerRow {
   id: string;
@@ -69,7 +70,7 @@ export interface GrantedBenefitRow {
   modified_at: Date | null;
   granted_at: Date;
   benefit_id: string;
-  benefit_type: string;
+  benefit_type: components["schemas"]["BenefitType"];
   benefit_metadata: Record<string, string | number | boolean>;
   properties: Record<string, unknown>;
 }

@@ -2,7 +2,8 @@
 // among live customers; an external id once set can't change; billing address and tax id
 // checks; soft delete (frees email and external id, ends the customer's portal sessions); the
 // state view; customer.created / customer.updated / customer.deleted events.
-import { toStateSubscription } from "../subscriptions/models.js";
+import type { OpBody } from "../../generated/handlers.js";
+import { isActive, toStateSubscription } from "../subscriptions/models.js";
 import { loadSubscriptionRelations, type SubscriptionRow } from "../subscriptions/repository.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
@@ -20,25 +21,11 @@ import {
   type CustomerKey, type CustomerRow, type OrganizationScope,
 } from "./repository.js";
 import { checkTaxIdPair, type TaxId } from "./tax-id.js";
+import { jsonb } from "../kit/db.js";
 
-export interface CustomerCreateInput {
-  email: string;
-  name?: string | null;
-  external_id?: string | null;
-  billing_address?: unknown;
-  tax_id?: unknown;
-  organization_id?: string | null;
-  metadata?: Record<string, unknown>;
-}
+export type CustomerCreateInput = OpBody<"customers:create">;
 
-export interface CustomerUpdateInput {
-  email?: string | null;
-  name?: string | null;
-  external_id?: string | null;
-  billing_address?: unknown;
-  tax_id?: unknown;
-  metadata?: Record<string, unknown>;
-}
+export type CustomerUpdateInput = OpBody<"customers:update">;
 
 export interface CustomerListQuery {
   organization_id?: string | string[] | null;
@@ -102,9 +89,9 @@ export async function createCustomer(db: Knex, caller: OrganizationCaller, input
           email,
           name: input.name ?? null,
           external_id: externalId,
-          billing_address: billingAddress === null ? null : (JSON.stringify(billingAddress) as never),
-          tax_id: taxId === null ? null : (JSON.stringify(taxId) as never),
-          metadata: JSON.stringify(metadata) as never,
+          billing_address: billingAddress === null ? null : (jsonb(trx, billingAddress)),
+          tax_id: taxId === null ? null : (jsonb(trx, taxId)),
+          metadata: jsonb(trx, metadata),
         })
         .returning("*");
       const out = toCustomer(row as CustomerRow);
@@ -243,7 +230,7 @@ export async function readCustomerState(db: Knex, row: CustomerRow): Promise<Cus
 
 /** The customer's subscriptions in status active, as the state view shows them. */
 async function activeSubscriptions(db: Knex, customerId: string) {
-  const rows = (await db("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at")) as SubscriptionRow[];
+  const rows = await db<SubscriptionRow>("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at");
   const rel = await loadSubscriptionRelations(db, rows);
-  return rows.map((r) => toStateSubscription(r, rel));
+  return rows.filter(isActive).map((r) => toStateSubscription(r, rel));
 }

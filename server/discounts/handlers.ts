@@ -7,7 +7,7 @@ type DiscountOps = "discounts:create" | "discounts:get" | "discounts:list" | "di
 export const discountHandlers: Handlers<DiscountOps> = {
   "discounts:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createDiscount(ctx.db, orgCaller(ctx), body as never),
+    body: await createDiscount(ctx.db, orgCaller(ctx), body),
   }),
   "discounts:get": async ({ params }, ctx) => ({
     status: 200,
@@ -15,11 +15,11 @@ export const discountHandlers: Handlers<DiscountOps> = {
   }),
   "discounts:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listDiscounts(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listDiscounts(ctx.db, orgCaller(ctx), query),
   }),
   "discounts:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateDiscount(ctx.db, orgCaller(ctx), params.id, body as never),
+    body: await updateDiscount(ctx.db, orgCaller(ctx), params.id, body),
   }),
   "discounts:delete": async ({ params }, ctx) => {
     await deleteDiscount(ctx.db, orgCaller(ctx), params.id);

@@ -7,6 +7,12 @@ import type { ProductRow } from "../products/repository.js";
 import type { DiscountRow } from "./repository.js";
 
 export type DiscountOut = components["schemas"]["Discount"];
+/** A discount as orders, subscriptions and checkout links embed it: the Discount without its products. */
+export type DiscountBaseOut =
+  | components["schemas"]["DiscountFixedRepeatDurationBase"]
+  | components["schemas"]["DiscountFixedOnceForeverDurationBase"]
+  | components["schemas"]["DiscountPercentageRepeatDurationBase"]
+  | components["schemas"]["DiscountPercentageOnceForeverDurationBase"];
 
 function toDiscountProduct(row: ProductRow) {
   return { metadata: row.metadata, ...toProductBase(row) };
@@ -30,11 +36,11 @@ export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOu
     redemptions_count: row.redemptions_count,
     organization_id: row.organization_id,
     products: products.map(toDiscountProduct),
-  } as DiscountOut;
+  };
 }
 
 /** A discount without its products: the shape orders and subscriptions embed. */
-export function toDiscountBase(row: DiscountRow) {
-  const { products: _products, ...rest } = toDiscount(row, []) as Record<string, unknown>;
+export function toDiscountBase(row: DiscountRow): DiscountBaseOut {
+  const { products: _products, ...rest } = toDiscount(row, []);
   return rest;
 }

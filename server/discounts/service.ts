@@ -3,6 +3,8 @@
 // case-insensitively among live discounts; starts_at before ends_at; max_redemptions >= 1;
 // products of the organization only. Once redeemed, what a customer was promised (type, amount,
 // currency, basis points, duration) can't change. Delete is soft: the code is free again.
+import type { OpBody } from "../../generated/handlers.js";
+import { jsonb, type RowPatch } from "../kit/db.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
@@ -16,28 +18,9 @@ import {
   type DiscountDuration, type DiscountRow, type DiscountType,
 } from "./repository.js";
 
-export interface DiscountCreateInput {
-  name: string;
-  type: DiscountType;
-  duration: DiscountDuration;
-  duration_in_months?: number | null;
-  amount?: number | null;
-  currency?: string | null;
-  basis_points?: number | null;
-  code?: string | null;
-  starts_at?: string | null;
-  ends_at?: string | null;
-  max_redemptions?: number | null;
-  products?: string[] | null;
-  metadata?: Record<string, unknown>;
-  organization_id?: string | null;
-}
+export type DiscountCreateInput = OpBody<"discounts:create">;
 
-export type DiscountUpdateInput = Partial<Omit<DiscountCreateInput, "organization_id" | "name" | "type" | "duration">> & {
-  name?: string | null;
-  type?: DiscountType | null;
-  duration?: DiscountDuration | null;
-};
+export type DiscountUpdateInput = OpBody<"discounts:update">;
 
 export interface DiscountListQuery {
   organization_id?: string | string[] | null;
@@ -155,7 +138,7 @@ export async function createDiscount(db: Knex, caller: OrganizationCaller, input
           starts_at: startsAt,
           ends_at: endsAt,
           max_redemptions: maxRedemptions,
-          metadata: JSON.stringify(metadata) as never,
+          metadata: jsonb(trx, metadata),
         })
         .returning("*");
       await replaceProducts(trx, row.id, products);
@@ -208,7 +191,7 @@ export async function updateDiscount(
     .transaction(async (trx) => {
       const row = await findReadable(trx, caller, id, { forUpdate: true });
       if (!row) throw new ResourceNotFound("Discount not found.");
-      const patch: Partial<DiscountRow> & Record<string, unknown> = {};
+      const patch: RowPatch<DiscountRow> & Record<string, unknown> = {};
       if (input.name !== undefined && input.name !== null) patch.name = checkName(input.name);
       if (input.code !== undefined) {
         const code = checkCode(input.code);
@@ -242,7 +225,7 @@ export async function updateDiscount(
       if (input.max_redemptions !== undefined) {
         patch.max_redemptions = input.max_redemptions === null ? null : int(input.max_redemptions, "max_redemptions", 1, 2_147_483_647);
       }
-      if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata)) as never;
+      if (input.metadata !== undefined) patch.metadata = jsonb(trx, checkMetadata(input.metadata));
       if (input.products !== undefined && input.products !== null) {
         await replaceProducts(trx, row.id, await checkProducts(trx, caller, input.products));
       }

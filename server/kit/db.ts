@@ -11,6 +11,17 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export type Db = Knex;
 export type Tx = Knex.Transaction;
 
+/**
+ * A value for a jsonb column of a typed insert or update: its JSON text as one bound parameter
+ * (node-pg would send a JS array as a Postgres array), typed as the column's value.
+ */
+export function jsonb<T>(db: Knex, value: T): Knex.Raw<T> {
+  return db.raw<T>("?", [JSON.stringify(value)]);
+}
+
+/** A patch of a row's columns, each a value or raw SQL (a jsonb value): what a typed update takes. */
+export type RowPatch<Row> = { [K in keyof Row]?: Row[K] | Knex.Raw<Row[K]> };
+
 const connectionUrls = new WeakMap<Knex, string>();
 
 export function createKnex(url: string, opts: { pool?: { min: number; max: number } } = {}): Knex {

@@ -65,12 +65,11 @@ export async function listPage<Row, Item>(
 ): Promise<Page<Item>> {
   const page = params.page ?? 1;
   const limit = Math.min(params.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
-  const countQuery = q.clone().clearSelect().clearOrder().count({ n: "*" }).first();
-  const [rows, count] = await Promise.all([
+  const [rows, counts] = await Promise.all([
     q.clone().limit(limit).offset((page - 1) * limit),
-    countQuery as unknown as Promise<{ n: number }>,
+    q.clone().clearSelect().clearOrder().count({ n: "*" }).limit(1),
   ]);
-  const total = Number(count?.n ?? 0);
+  const total = Number(counts[0]?.n ?? 0);
   return {
     items: await toItems(rows as Row[]),
     pagination: { total_count: total, max_page: Math.ceil(total / limit) },

@@ -30,7 +30,7 @@ export function toLicenseKey(row: LicenseKeyRow, customer: CustomerRow): License
     validations: row.validations,
     last_validated_at: iso(row.last_validated_at),
     expires_at: iso(row.expires_at),
-  } as LicenseKeyOut;
+  };
 }
 
 export function toActivationBase(row: ActivationRow): ActivationBaseOut {

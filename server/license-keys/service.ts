@@ -3,6 +3,7 @@
 // validate, activate and deactivate them by the key string within one organization; merchants
 // read and update them. Validation and activation lock the key row so counters and the
 // activation limit hold under concurrent calls.
+import { jsonb } from "../kit/db.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
@@ -327,7 +328,7 @@ export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | 
       throw new NotPermitted(`License key only allows ${row.limit_activations} activations.`);
     }
     const [activation] = await trx<ActivationRow>("license_key_activations")
-      .insert({ license_key_id: row.id, label, conditions: JSON.stringify(conditions) as never, meta: JSON.stringify(meta) as never })
+      .insert({ license_key_id: row.id, label, conditions: jsonb(trx, conditions), meta: jsonb(trx, meta) })
       .returning("*");
     return toActivation(activation as ActivationRow, await readOne(trx, row));
   });

@@ -16,7 +16,7 @@ export const meterHandlers: Handlers<MeterOps> = {
   }),
   "meters:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listMeters(ctx.db, orgCaller(ctx), query as never),
+    body: await listMeters(ctx.db, orgCaller(ctx), query),
   }),
   "meters:update": async ({ params, body }, ctx) => ({
     status: 200,

@@ -29,5 +29,5 @@ export function toMeter(row: MeterRow): MeterOut {
     aggregation: row.aggregation,
     organization_id: row.organization_id,
     archived_at: iso(row.archived_at),
-  } as MeterOut;
+  };
 }

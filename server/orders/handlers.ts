@@ -8,7 +8,7 @@ type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generat
 export const orderHandlers: Handlers<OrderOps> = {
   "orders:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listOrders(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listOrders(ctx.db, orgCaller(ctx), query),
   }),
   "orders:get": async ({ params }, ctx) => ({
     status: 200,
@@ -16,12 +16,12 @@ export const orderHandlers: Handlers<OrderOps> = {
   }),
   "orders:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateOrder(ctx.db, orgCaller(ctx), params.id, body as never),
+    body: await updateOrder(ctx.db, orgCaller(ctx), params.id, body),
   }),
   // 202 with a JSON body: the client fails on an empty one (COMPAT).
   "orders:generate_invoice": async ({ params }, ctx) => ({
     status: 202,
-    body: (await requestInvoice(ctx.db, orgCaller(ctx), params.id)) as never,
+    body: await requestInvoice(ctx.db, orgCaller(ctx), params.id),
   }),
   "orders:invoice": async ({ params }, ctx) => ({
     status: 200,

@@ -98,7 +98,7 @@ export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
     customer: toCustomer(rel.customers.get(row.customer_id)!),
     product: toOrderProduct(rel.products.get(row.product_id)!),
     discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
-  } as OrderOut;
+  };
 }
 
 export function toCustomerOrder(
@@ -113,5 +113,5 @@ export function toCustomerOrder(
     subscription: toSubscriptionOf(row, rel),
     product: { ...toCustomerProduct(product, productRel.get(product.id)!), organization: toOrganization(organization) },
     next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
-  } as CustomerOrderOut;
+  };
 }

@@ -1,6 +1,9 @@
 // Order rules: creation for a confirmed checkout (pending, with line items), the paid transition,
 // billing details updates (frozen once the invoice exists), reads and lists for the merchant and
 // the portal customer, and the order.created / order.updated / order.paid events.
+import type { OpBody } from "../../generated/handlers.js";
+import type { CustomFieldData } from "../checkouts/custom-field-data.js";
+import { jsonb } from "../kit/db.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { checkAddress, type Address } from "../customers/address.js";
@@ -48,7 +51,7 @@ export interface CreateOrderForCheckoutInput {
   billingName: string | null;
   billingAddress: Address | null;
   metadata: Record<string, string | number | boolean>;
-  customFieldData: Record<string, unknown>;
+  customFieldData: CustomFieldData;
   /** The period a subscription_cycle order bills: unique per subscription. */
   billingPeriodStart?: Date | null;
 }
@@ -104,7 +107,7 @@ export async function insertOrder(
       discount_amount: input.discountAmount,
       tax_amount: input.taxAmount,
       billing_name: input.billingName,
-      billing_address: (input.billingAddress === null ? null : JSON.stringify(input.billingAddress)) as never,
+      billing_address: input.billingAddress === null ? null : jsonb(trx, input.billingAddress),
       customer_id: input.customerId,
       user_id: input.customerId,
       product_id: input.productId,
@@ -112,8 +115,8 @@ export async function insertOrder(
       discount_id: input.discountId,
       subscription_id: input.subscriptionId,
       checkout_id: input.checkoutId,
-      metadata: JSON.stringify(input.metadata ?? {}) as never,
-      custom_field_data: JSON.stringify(input.customFieldData ?? {}) as never,
+      metadata: jsonb(trx, input.metadata ?? {}),
+      custom_field_data: jsonb(trx, input.customFieldData ?? {}),
       billing_period_start: input.billingPeriodStart ?? null,
     })
     .returning("*");
@@ -275,10 +278,7 @@ export async function listCustomerOrders(db: Knex, scope: OrderScope, query: Ord
   return listPage(q, query, (rows: OrderRow[]) => readCustomerOrders(db, rows));
 }
 
-export interface OrderUpdateInput {
-  billing_name?: string | null;
-  billing_address?: unknown;
-}
+export type OrderUpdateInput = OpBody<"orders:update">;
 
 function sameAddress(a: Address | null, b: Address | null): boolean {
   if (a === null || b === null) return a === b;

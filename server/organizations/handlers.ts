@@ -15,7 +15,7 @@ export const organizationHandlers: Handlers<"organizations:create" | "organizati
   }),
   "organizations:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listOrganizations(ctx.db, orgCaller(ctx), query)) as never,
+    body: await listOrganizations(ctx.db, orgCaller(ctx), query),
   }),
   "organizations:update": async ({ params, body }, ctx) => ({
     status: 200,

@@ -6,13 +6,13 @@ import type { OrganizationRow } from "./repository.js";
 
 export type OrganizationOut = components["schemas"]["Organization"];
 
-export const DEFAULT_FEATURE_SETTINGS = { issue_funding_enabled: false };
-export const DEFAULT_SUBSCRIPTION_SETTINGS = {
+export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = { issue_funding_enabled: false };
+export const DEFAULT_SUBSCRIPTION_SETTINGS: OrganizationOut["subscription_settings"] = {
   allow_multiple_subscriptions: false,
   allow_customer_updates: true,
   proration_behavior: "prorate",
 };
-export const DEFAULT_NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true };
+export const DEFAULT_NOTIFICATION_SETTINGS: OrganizationOut["notification_settings"] = { new_order: true, new_subscription: true };
 export { DEFAULT_CUSTOMER_PORTAL_SETTINGS } from "../migrations/0040_customer_portal_settings.js";
 
 export function toOrganization(row: OrganizationRow): OrganizationOut {
@@ -32,5 +32,5 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     subscription_settings: row.subscription_settings,
     notification_settings: row.notification_settings,
     customer_portal_settings: { ...DEFAULT_PORTAL, ...row.customer_portal_settings },
-  } as OrganizationOut;
+  };
 }

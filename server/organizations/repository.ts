@@ -13,17 +13,18 @@ export interface OrganizationRow {
   avatar_url: string | null;
   email: string | null;
   website: string | null;
-  socials: { platform: string; url: string }[];
-  status: string;
+  socials: OrganizationOut["socials"];
+  status: OrganizationOut["status"];
   details_submitted_at: Date | null;
   details: Record<string, unknown> | null;
-  feature_settings: { issue_funding_enabled: boolean };
-  subscription_settings: { allow_multiple_subscriptions: boolean; allow_customer_updates: boolean; proration_behavior: string };
-  notification_settings: { new_order: boolean; new_subscription: boolean };
+  feature_settings: OrganizationOut["feature_settings"];
+  subscription_settings: OrganizationOut["subscription_settings"];
+  notification_settings: OrganizationOut["notification_settings"];
   customer_portal_settings: CustomerPortalSettings;
 }
 
 export type CustomerPortalSettings = components["schemas"]["OrganizationCustomerPortalSettings"];
+type OrganizationOut = components["schemas"]["Organization"];
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder<OrganizationRow> {
   return db<OrganizationRow>("organizations").where("organizations.id", caller.organizationId);

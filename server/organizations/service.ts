@@ -12,6 +12,7 @@ import {
   toOrganization, type OrganizationOut,
 } from "./models.js";
 import { findReadable, readable, slugTaken, type OrganizationRow } from "./repository.js";
+import { jsonb } from "../kit/db.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
@@ -58,13 +59,13 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
         avatar_url: input.avatar_url ?? null,
         email: input.email ?? null,
         website: input.website ?? null,
-        socials: JSON.stringify(input.socials ?? []) as never,
-        details: input.details ? (JSON.stringify(withDetailDefaults(input.details)) as never) : null,
+        socials: jsonb(trx, input.socials ?? []),
+        details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
         details_submitted_at: input.details ? new Date() : null,
-        feature_settings: JSON.stringify({ ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }) as never,
-        subscription_settings: JSON.stringify({ ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }) as never,
-        notification_settings: JSON.stringify({ ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }) as never,
-        customer_portal_settings: JSON.stringify({ ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...(input.customer_portal_settings ?? {}) }) as never,
+        feature_settings: jsonb(trx, { ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }),
+        subscription_settings: jsonb(trx, { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }),
+        notification_settings: jsonb(trx, { ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }),
+        customer_portal_settings: jsonb(trx, { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...(input.customer_portal_settings ?? {}) }),
       })
       .returning("*")
       .onConflict("slug")

@@ -7,7 +7,7 @@ type PaymentOps = "payments:list" | "payments:get";
 export const paymentHandlers: Handlers<PaymentOps> = {
   "payments:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listPayments(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listPayments(ctx.db, orgCaller(ctx), query),
   }),
   "payments:get": async ({ params }, ctx) => ({
     status: 200,

@@ -6,6 +6,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
 import { findReadable, readable, type PaymentRow } from "./repository.js";
+import { jsonb } from "../kit/db.js";
 
 export interface RecordPaymentInput {
   organizationId: string;
@@ -34,10 +35,10 @@ export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentI
       amount: input.amount,
       currency: input.currency,
       method: input.method,
-      method_metadata: (input.methodMetadata ? JSON.stringify(input.methodMetadata) : null) as never,
+      method_metadata: input.methodMetadata ? jsonb(trx, input.methodMetadata) : null,
       decline_reason: input.declineReason,
       decline_message: input.declineMessage,
-      processor_metadata: JSON.stringify(input.processorMetadata ?? {}) as never,
+      processor_metadata: jsonb(trx, input.processorMetadata ?? {}),
       processor_ref: input.processorRef,
     })
     .returning("*");
@@ -81,16 +82,16 @@ export async function listPayments(db: Knex, scope: { organizationId: string }, 
           db("orders")
             .join("customers", "customers.id", "orders.customer_id")
             .whereRaw("orders.id = payments.order_id")
-            .whereIn(db.raw("lower(customers.email)") as never, emails),
+            .whereRaw("lower(customers.email) = any(?)", [emails]),
         )
         .orWhereExists(
           db("checkouts")
             .whereRaw("checkouts.id = payments.checkout_id")
             .where((c) =>
               c
-                .whereIn(db.raw("lower(checkouts.customer_email)") as never, emails)
+                .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
                 .orWhereExists(
-                  db("customers").whereRaw("customers.id = checkouts.customer_id").whereIn(db.raw("lower(customers.email)") as never, emails),
+                  db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) = any(?)", [emails]),
                 ),
             ),
         ),

@@ -15,7 +15,7 @@ export const productHandlers: Handlers<ProductOps> = {
   }),
   "products:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listProducts(ctx.db, orgCaller(ctx), query)) as never,
+    body: await listProducts(ctx.db, orgCaller(ctx), query),
   }),
   "products:update": async ({ params, body }, ctx) => ({
     status: 200,

@@ -7,6 +7,7 @@ import { iso, isoRequired } from "../kit/time.js";
 import type { PriceRow, ProductRelations, ProductRow } from "./repository.js";
 
 export type ProductOut = components["schemas"]["Product"];
+export type ProductPriceOut = components["schemas"]["ProductPrice"];
 
 /** A metered unit amount leaves as a decimal string without trailing zeros ("0.5", "12"). */
 export function formatUnitAmount(value: string): string {
@@ -15,12 +16,11 @@ export function formatUnitAmount(value: string): string {
   return trimmed === "" || trimmed === "-" ? "0" : trimmed;
 }
 
-export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_interval">) {
+export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_interval">): ProductPriceOut {
   const base = {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
     id: row.id,
-    amount_type: row.amount_type,
     is_archived: row.is_archived,
     product_id: row.product_id,
     type: product.recurring_interval ? ("recurring" as const) : ("one_time" as const),
@@ -28,20 +28,22 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
   };
   switch (row.amount_type) {
     case "fixed":
-      return { ...base, price_currency: row.price_currency!, price_amount: row.price_amount! };
+      return { ...base, amount_type: row.amount_type, price_currency: row.price_currency!, price_amount: row.price_amount! };
     case "custom":
       return {
         ...base,
+        amount_type: row.amount_type,
         price_currency: row.price_currency!,
         minimum_amount: row.minimum_amount,
         maximum_amount: row.maximum_amount,
         preset_amount: row.preset_amount,
       };
     case "free":
-      return base;
+      return { ...base, amount_type: row.amount_type };
     case "metered_unit":
       return {
         ...base,
+        amount_type: row.amount_type,
         price_currency: row.price_currency!,
         unit_amount: formatUnitAmount(String(row.unit_amount)),
         cap_amount: row.cap_amount,
@@ -79,5 +81,5 @@ export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
       order: f.order,
       required: f.required,
     })),
-  } as ProductOut;
+  };
 }

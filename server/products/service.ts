@@ -12,6 +12,7 @@ import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toProduct, type ProductOut } from "./models.js";
 import { findReadable, findReadableWithRelations, loadRelations, readable, type PriceRow, type ProductRow } from "./repository.js";
+import { jsonb, type RowPatch } from "../kit/db.js";
 
 type Schemas = components["schemas"];
 type Interval = Schemas["SubscriptionRecurringInterval"];
@@ -170,7 +171,7 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
         name: input.name.trim(),
         description: input.description ?? null,
         recurring_interval: recurring,
-        metadata: JSON.stringify(metadata) as never,
+        metadata: jsonb(trx, metadata),
       })
       .returning("*");
     await trx("product_prices").insert(create.map((p, position) => ({ ...p, product_id: row.id, position })));
@@ -234,13 +235,13 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Product not found.");
-    const patch: Partial<ProductRow> & Record<string, unknown> = {};
+    const patch: RowPatch<ProductRow> & Record<string, unknown> = {};
     if (input.name !== undefined && input.name !== null) {
       checkName(input.name, ["body", "name"]);
       patch.name = input.name.trim();
     }
     if (input.description !== undefined) patch.description = input.description;
-    if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata)) as never;
+    if (input.metadata !== undefined) patch.metadata = jsonb(trx, checkMetadata(input.metadata));
     if (input.is_archived !== undefined && input.is_archived !== null) patch.is_archived = input.is_archived;
     let interval = row.recurring_interval;
     if (input.recurring_interval !== undefined && input.recurring_interval !== row.recurring_interval) {

@@ -8,10 +8,10 @@ type RefundOps = "refunds:create" | "refunds:list";
 export const refundHandlers: Handlers<RefundOps> = {
   "refunds:create": async ({ body }, ctx) => ({
     status: 200,
-    body: await createRefund(ctx.db, orgCaller(ctx), body as never, { requestKey: ctx.idempotency.requestKey }),
+    body: await createRefund(ctx.db, orgCaller(ctx), body, { requestKey: ctx.idempotency.requestKey }),
   }),
   "refunds:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listRefunds(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listRefunds(ctx.db, orgCaller(ctx), query),
   }),
 };

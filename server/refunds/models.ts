@@ -21,5 +21,5 @@ export function toRefund(row: RefundRow): RefundOut {
     subscription_id: row.subscription_id,
     customer_id: row.customer_id,
     revoke_benefits: row.revoke_benefits,
-  } as RefundOut;
+  };
 }

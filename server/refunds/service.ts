@@ -3,6 +3,7 @@
 // the money goes back through the payment processor with an idempotency key from the refund id.
 // The order's refunded amounts and status follow in the same transaction, which holds the order
 // row locked so concurrent refunds of one order are serialized and can't exceed its amount.
+import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { scheduleBenefitRevocations } from "../benefit-grants/service.js";
@@ -20,19 +21,13 @@ import type { PaymentRow } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
-import { readable, type RefundReason, type RefundRow } from "./repository.js";
+import { readable, type RefundRow } from "./repository.js";
+import { jsonb } from "../kit/db.js";
 
 /** What refunds need from a payment processor. */
 export type Refunder = Pick<PaymentProcessor, "refund">;
 
-export interface RefundCreateInput {
-  order_id: string;
-  reason: RefundReason;
-  amount: number;
-  comment?: string | null;
-  revoke_benefits?: boolean;
-  metadata?: Record<string, unknown>;
-}
+export type RefundCreateInput = OpBody<"refunds:create">;
 
 export async function createRefund(
   db: Knex,
@@ -83,7 +78,7 @@ export async function createRefund(
         payment_id: payment.id,
         revoke_benefits: input.revoke_benefits ?? false,
         comment: input.comment ?? null,
-        metadata: JSON.stringify(metadata) as never,
+        metadata: jsonb(trx, metadata),
       })
       .returning("*");
     await emit(trx, order.organization_id, "refund.created", toRefund(pending as RefundRow));

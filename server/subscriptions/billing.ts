@@ -35,6 +35,7 @@ import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelatio
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 import { setting, type Env } from "../config.js";
+import { jsonb } from "../kit/db.js";
 
 const DAY = 86_400_000;
 
@@ -318,7 +319,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
       current_period_start: next.start,
       current_period_end: next.end,
       pending_order_id: order.id,
-      pending_prorations: JSON.stringify(lines.carried) as never,
+      pending_prorations: jsonb(trx, lines.carried),
       modified_at: new Date(),
     })
     .returning("*");

@@ -12,6 +12,7 @@ import { discountProblem, priceAmount } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
+import { jsonb, type RowPatch } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
@@ -102,12 +103,12 @@ export async function changeSubscription(
   });
 }
 
-async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: Partial<Record<keyof SubscriptionRow, unknown>>): Promise<SubscriptionRow> {
+async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
   const [updated] = await trx<SubscriptionRow>("subscriptions")
     .where({ id: row.id })
-    .update({ ...patch, modified_at: new Date() } as never)
+    .update({ ...patch, modified_at: new Date() })
     .returning("*");
-  return updated as SubscriptionRow;
+  return updated;
 }
 
 async function cancelAtPeriodEnd(
@@ -276,7 +277,7 @@ async function changeProduct(
     amount: newAmount,
     currency: row.currency,
     recurring_interval: row.recurring_interval,
-    pending_prorations: JSON.stringify(pending),
+    pending_prorations: jsonb(trx, pending),
     pending_order_id: pendingOrderId,
   });
   await trx("subscription_prices").where({ subscription_id: row.id }).delete();

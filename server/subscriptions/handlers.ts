@@ -8,23 +8,23 @@ type SubscriptionOps = "subscriptions:list" | "subscriptions:get" | "subscriptio
 export const subscriptionHandlers: Handlers<SubscriptionOps> = {
   "subscriptions:list": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listSubscriptions(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listSubscriptions(ctx.db, orgCaller(ctx), query),
   }),
   "subscriptions:get": async ({ params }, ctx) => ({
     status: 200,
-    body: (await getSubscription(ctx.db, orgCaller(ctx), params.id)) as never,
+    body: await getSubscription(ctx.db, orgCaller(ctx), params.id),
   }),
   "subscriptions:update": async ({ params, body }, ctx) => {
     const row = await changeSubscription(ctx.db, orgCaller(ctx), params.id, merchantChange(body as Record<string, unknown>), "merchant");
-    return { status: 200, body: (await readSubscription(ctx.db, row)) as never };
+    return { status: 200, body: await readSubscription(ctx.db, row) };
   },
   // DELETE revokes now.
   "subscriptions:revoke": async ({ params }, ctx) => {
     const row = await changeSubscription(ctx.db, orgCaller(ctx), params.id, { kind: "revoke" }, "merchant");
-    return { status: 200, body: (await readSubscription(ctx.db, row)) as never };
+    return { status: 200, body: await readSubscription(ctx.db, row) };
   },
   "subscriptions:export": async ({ query }, ctx) => ({
     status: 200,
-    body: (await exportSubscriptions(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await exportSubscriptions(ctx.db, orgCaller(ctx), query),
   }),
 };

@@ -79,7 +79,7 @@ export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations)
     discount: discount ? toDiscountBase(discount) : null,
     prices: prices.map((p) => toPrice(p, product)),
     meters: toMeters(row, prices, rel),
-  } as SubscriptionOut;
+  };
 }
 
 export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRelations): CustomerSubscriptionOut {
@@ -96,21 +96,27 @@ export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRe
       ...m,
       meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name },
     })),
-  } as CustomerSubscriptionOut;
+  };
 }
 
 export function toOrderSubscription(row: SubscriptionRow): OrderSubscriptionOut {
-  return { metadata: row.metadata, ...toSubscriptionBase(row) } as OrderSubscriptionOut;
+  return { metadata: row.metadata, ...toSubscriptionBase(row) };
 }
 
-export function toStateSubscription(row: SubscriptionRow, rel: SubscriptionRelations): StateSubscriptionOut {
+/** The narrowing the customer state view relies on: it shows only active subscriptions. */
+export function isActive(row: SubscriptionRow): row is SubscriptionRow & { status: "active" } {
+  return row.status === "active";
+}
+
+export function toStateSubscription(row: SubscriptionRow & { status: "active" }, rel: SubscriptionRelations): StateSubscriptionOut {
   const { customer_id: _c, checkout_id: _k, customer_cancellation_reason: _r, customer_cancellation_comment: _m, ended_at: _e, ...base } =
     toSubscriptionBase(row);
   const prices = rel.prices.get(row.id) ?? [];
   return {
     ...base,
+    status: row.status,
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     meters: toMeters(row, prices, rel).map(({ meter: _meter, ...m }) => m),
-  } as StateSubscriptionOut;
+  };
 }

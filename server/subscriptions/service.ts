@@ -1,5 +1,6 @@
 // Subscription reads (merchant and portal), lists with every filter and sort key, the CSV export,
 // and the creation of a subscription by a confirmed checkout of a recurring product.
+import type { CustomFieldData } from "../checkouts/custom-field-data.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
@@ -11,8 +12,9 @@ import { clockNow } from "./clock.js";
 import { emitSubscription } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
 import { periodBounds } from "./periods.js";
-import { findReadable, LIVE_STATUSES, loadSubscriptionRelations, readable, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
+import { findReadable, LIVE_STATUSES, loadSubscriptionRelations, readable, type SubscriptionRow, type SubscriptionScope, type SubscriptionStatus } from "./repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
+import { jsonb } from "../kit/db.js";
 
 export async function readSubscription(db: Knex, row: SubscriptionRow): Promise<SubscriptionOut> {
   return toSubscription(row, await loadSubscriptionRelations(db, [row]));
@@ -124,13 +126,13 @@ export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, qu
     )
     .orderBy([{ column: "subscriptions.created_at" }, { column: "subscriptions.id" }]);
   const rows = (await q) as {
-    id: string; email: string; created_at: Date; status: string; product_name: string; amount: number; currency: string;
+    id: string; email: string; created_at: Date; status: SubscriptionStatus; product_name: string; amount: number; currency: string;
     recurring_interval: string; current_period_end: Date | null; cancel_at_period_end: boolean;
   }[];
   const header = ["Email", "Created At", "Active", "Status", "Product", "Price", "Currency", "Interval", "Current Period End", "Cancel At Period End", "ID"];
   const lines = rows.map((r) =>
     [
-      r.email, r.created_at.toISOString(), LIVE_STATUSES.includes(r.status as never) ? "true" : "false", r.status, r.product_name,
+      r.email, r.created_at.toISOString(), LIVE_STATUSES.includes(r.status) ? "true" : "false", r.status, r.product_name,
       Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? r.current_period_end.toISOString() : null,
       r.cancel_at_period_end ? "true" : "false", r.id,
     ].map(csvCell).join(","),
@@ -149,7 +151,7 @@ export interface CheckoutSubscriptionInput {
   checkoutId: string;
   paymentMethodId: string | null;
   metadata: Record<string, string | number | boolean>;
-  customFieldData: Record<string, unknown>;
+  customFieldData: CustomFieldData;
 }
 
 /**
@@ -182,8 +184,8 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
       current_period_start: first.start,
       current_period_end: first.end,
       started_at: now,
-      metadata: JSON.stringify(input.metadata ?? {}) as never,
-      custom_field_data: JSON.stringify(input.customFieldData ?? {}) as never,
+      metadata: jsonb(trx, input.metadata ?? {}),
+      custom_field_data: jsonb(trx, input.customFieldData ?? {}),
       payment_method_id: input.paymentMethodId,
       test_clock_id: customer?.test_clock_id ?? null,
     })

@@ -5,7 +5,7 @@ import { advanceTestClock, attachCustomer, createTestClock, deleteTestClock, get
 type TestClockOps = "test-clocks:list" | "test-clocks:create" | "test-clocks:get" | "test-clocks:delete" | "test-clocks:advance" | "test-clocks:attach_customer";
 
 export const testClockHandlers: Handlers<TestClockOps> = {
-  "test-clocks:list": async ({ query }, ctx) => ({ status: 200, body: await listTestClocks(ctx.db, orgCaller(ctx), query as never) }),
+  "test-clocks:list": async ({ query }, ctx) => ({ status: 200, body: await listTestClocks(ctx.db, orgCaller(ctx), query) }),
   "test-clocks:create": async ({ body }, ctx) => ({ status: 201, body: await createTestClock(ctx.db, orgCaller(ctx), body) }),
   "test-clocks:get": async ({ params }, ctx) => ({ status: 200, body: await getTestClock(ctx.db, orgCaller(ctx), params.id) }),
   "test-clocks:delete": async ({ params }, ctx) => {

@@ -7,6 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupFunction } from "node:net";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { QueuedEvent } from "../../workflows/shared/webhooks.js";
@@ -60,20 +61,16 @@ interface HttpResult {
 }
 
 /** A DNS lookup that refuses addresses outside the URL policy (a public name resolving inward). */
-function guardedLookup(
-  hostname: string,
-  options: object,
-  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-): void {
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "");
     const list = addresses as LookupAddress[];
     const bad = list.map((a) => refusedAddress(a.address)).find((r) => r !== null);
     if (bad) return callback(Object.assign(new Error(`Refused ${hostname}: ${bad}`), { code: "EREFUSED" }), "");
-    if ((options as { all?: boolean }).all) return callback(null, list);
+    if (options.all) return callback(null, list);
     return callback(null, list[0].address, list[0].family);
   });
-}
+};
 
 export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<HttpResult> {
   return new Promise((resolve) => {
@@ -99,7 +96,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       {
         method: "POST",
         headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Borealis-Webhooks" },
-        lookup: guardedLookup as never,
+        lookup: guardedLookup,
         timeout: timeoutMs,
       },
       (res) => {

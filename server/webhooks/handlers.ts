@@ -21,7 +21,7 @@ export const webhookHandlers: Handlers<WebhookOps> = {
   }),
   "webhooks:list_webhook_endpoints": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listWebhookEndpoints(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listWebhookEndpoints(ctx.db, orgCaller(ctx), query),
   }),
   "webhooks:update_webhook_endpoint": async ({ params, body }, ctx) => ({
     status: 200,
@@ -37,12 +37,12 @@ export const webhookHandlers: Handlers<WebhookOps> = {
   }),
   "webhooks:list_webhook_deliveries": async ({ query }, ctx) => ({
     status: 200,
-    body: (await listWebhookDeliveries(ctx.db, orgCaller(ctx), query as never)) as never,
+    body: await listWebhookDeliveries(ctx.db, orgCaller(ctx), query),
   }),
   // 202 with a JSON body: the client fails on an empty one (COMPAT).
   "webhooks:redeliver_webhook_event": async ({ params }, ctx) => ({
     status: 202,
-    body: (await redeliverWebhookEvent(ctx.db, orgCaller(ctx), params.id)) as never,
+    body: await redeliverWebhookEvent(ctx.db, orgCaller(ctx), params.id),
   }),
   // A Borealis extension: every failed event matching the filter, queued again at once.
   "webhooks:replay_failed_events": async ({ params, body }, ctx) => ({

@@ -2,6 +2,7 @@
 // when none is given and on reset, events deduplicated, soft delete; the deliveries list; and
 // redelivery, which queues the event again for its endpoint's delivery workflow (same event id,
 // so the same webhook-id) and wakes that workflow after commit.
+import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { randomToken } from "../kit/auth.js";
@@ -11,27 +12,16 @@ import { logger } from "../kit/logger.js";
 import { listPage, type Page } from "../kit/pagination.js";
 import {
   toWebhookDelivery, toWebhookEndpoint,
-  type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType, type WebhookFormat,
+  type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType,
 } from "./models.js";
 import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, requeueFailedEvents, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
 import { checkWebhookUrl } from "./url.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { afterCommit } from "../kit/after-commit.js";
 
-export interface WebhookEndpointCreateInput {
-  url: string;
-  secret?: string | null;
-  format: WebhookFormat;
-  events: WebhookEventType[];
-  organization_id?: string | null;
-}
+export type WebhookEndpointCreateInput = OpBody<"webhooks:create_webhook_endpoint">;
 
-export interface WebhookEndpointUpdateInput {
-  url?: string | null;
-  secret?: string | null;
-  format?: WebhookFormat | null;
-  events?: WebhookEventType[] | null;
-}
+export type WebhookEndpointUpdateInput = OpBody<"webhooks:update_webhook_endpoint">;
 
 export interface WebhookListQuery {
   organization_id?: string | string[] | null;
@@ -45,11 +35,7 @@ export interface WebhookListQuery {
   limit?: number;
 }
 
-export interface WebhookReplayInput {
-  event_type?: WebhookEventType[] | null;
-  start_timestamp?: string | null;
-  end_timestamp?: string | null;
-}
+export type WebhookReplayInput = OpBody<"webhooks:replay_failed_events">;
 
 /** A window's bounds, checked in order (422 on the end when it is before the start). */
 function windowOf(start: string | null | undefined, end: string | null | undefined, loc: "query" | "body"): { from?: Date; to?: Date } {

@@ -1,6 +1,7 @@
 // Checkouts, merchant side, through the official client: create from products (price choice,
 // custom amounts, customer prefill, discount, metadata, success_url), get, update, list with
 // every filter and sort key, expiry; the buyer's client-secret get and update.
+import { invalid } from "../helpers/invalid.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -180,7 +181,7 @@ describe("checkouts (client secret)", () => {
   it("validates custom field data, billing address and tax id on update", async () => {
     const checkout = await polar.checkouts.create({ products: [product.id], requireBillingAddress: true });
     const update = (body: Record<string, unknown>) =>
-      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: body as never });
+      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: invalid(body) });
     await rejects(update({ customFieldData: { company: "x" } }), HTTPValidationError);
     await rejects(update({ customFieldData: { company: "waytoolongcompany" } }), HTTPValidationError);
     await rejects(update({ customFieldData: { seats: 0 } }), HTTPValidationError);

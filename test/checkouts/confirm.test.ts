@@ -2,6 +2,7 @@
 // pay-what-you-want, free, fixed and percentage discount codes, a 100% discount, declines, a
 // subscription product, customer matching; and the races: 50 concurrent confirms of one checkout
 // make one order and one charge; a discount with max_redemptions 5 over 50 checkouts redeems 5.
+import { invalid } from "../helpers/invalid.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -24,7 +25,7 @@ describe("checkout confirm", () => {
 
   // A paid checkout asks for the billing country; FR needs no other line.
   const confirm = (secret: string, body: Record<string, unknown>) =>
-    anon.checkouts.clientConfirm({ clientSecret: secret, checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, ...body } as never });
+    anon.checkouts.clientConfirm({ clientSecret: secret, checkoutConfirmStripe: invalid({ customerBillingAddress: { country: "FR" }, ...body }) });
   const orders = (checkoutId: string) => api.knex("orders").where({ checkout_id: checkoutId });
   const payments = (checkoutId: string) => api.knex("payments").where({ checkout_id: checkoutId });
 

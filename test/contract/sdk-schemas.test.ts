@@ -69,10 +69,10 @@ const sdk: Record<string, Zod> = {};
 const sdkOut: Record<string, Zod> = {};
 for (const dir of ["components"]) {
   for (const f of readdirSync(join(sdkSrc, dir)).filter((f) => f.endsWith(".ts")).sort()) {
-    const mod = await import(`@polar-sh/sdk/models/${dir}/${f.replace(/\.ts$/, ".js")}`);
+    const mod: Record<string, Zod> = await import(`@polar-sh/sdk/models/${dir}/${f.replace(/\.ts$/, ".js")}`);
     for (const [k, v] of Object.entries(mod)) {
-      if (k.endsWith("$inboundSchema")) sdk[k.slice(0, -14)] = v as never;
-      if (k.endsWith("$outboundSchema")) sdkOut[k.slice(0, -15)] = v as never;
+      if (k.endsWith("$inboundSchema")) sdk[k.slice(0, -14)] = v;
+      if (k.endsWith("$outboundSchema")) sdkOut[k.slice(0, -15)] = v;
     }
   }
 }

@@ -1,5 +1,6 @@
 // Custom fields through the official client: the five types and their properties, slug rules,
 // every filter and sort key, paging, updates, deletion and the error contract.
+import type { CustomFieldSortProperty } from "@polar-sh/sdk/models/components/customfieldsortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { CustomField } from "@polar-sh/sdk/models/components/customfield.js";
@@ -126,7 +127,7 @@ describe("custom fields", () => {
     await c.customFields.create({ type: "text", slug: "b-slug", name: "Zulu", properties: {} });
     await c.customFields.create({ type: "checkbox", slug: "c-slug", name: "Alpha", properties: {} });
     await c.customFields.create({ type: "number", slug: "a-slug", name: "Mike", properties: {} });
-    const order = async (sorting?: string[]) => (await collect(c, { sorting: sorting as never })).map((f) => f.slug);
+    const order = async (sorting?: CustomFieldSortProperty[]) => (await collect(c, { sorting })).map((f) => f.slug);
     expect(await order()).toEqual(["a-slug", "b-slug", "c-slug"]);
     expect(await order(["slug"])).toEqual(["a-slug", "b-slug", "c-slug"]);
     expect(await order(["-slug"])).toEqual(["c-slug", "b-slug", "a-slug"]);

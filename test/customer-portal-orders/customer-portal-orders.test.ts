@@ -4,6 +4,7 @@
 // payment (success, decline, PaymentAlreadyInProgress, OrderNotEligibleForRetry), and saved
 // cards (sandbox tokens: add, default, list, delete; a card paying a live subscription cannot be
 // deleted until that subscription is revoked).
+import type { CustomerOrderSortProperty } from "@polar-sh/sdk/models/components/customerordersortproperty.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import type { CustomerOrder } from "@polar-sh/sdk/models/components/customerorder.js";
@@ -109,7 +110,7 @@ describe("customer portal: orders and payment methods", () => {
     expect(await of({ subscriptionId: "00000000-0000-4000-8000-0000000000aa" })).toEqual([ids.a2]);
     expect(await of({ query: "plan" })).toEqual([ids.a2]);
     const { a1, a2, a3 } = ids;
-    const sorted = (key: string) => of({ sorting: [key as never] });
+    const sorted = (key: CustomerOrderSortProperty) => of({ sorting: [key] });
     expect(await sorted("created_at")).toEqual([a1, a2, a3]);
     expect(await sorted("-created_at")).toEqual([a3, a2, a1]);
     expect(await sorted("amount")).toEqual([a3, a1, a2]);

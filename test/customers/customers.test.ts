@@ -1,6 +1,8 @@
 // Customers through the official client: create / get / list / update / delete by id and by
 // external id, email and external id uniqueness, billing address and tax id rules, the state
 // view, every filter and sort key, paging, events, the error contract and tenant isolation.
+import type { TaxIDFormat } from "@polar-sh/sdk/models/components/taxidformat.js";
+import type { CustomerSortProperty } from "@polar-sh/sdk/models/components/customersortproperty.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -101,7 +103,7 @@ describe("customers", () => {
     expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "XX" } }))).toEqual(["body", "billing_address", "country"]);
     expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "" } }))).toEqual(["body", "billing_address", "country"]);
 
-    const valid: [string, string][] = [
+    const valid: [string, TaxIDFormat][] = [
       ["FR12345678901", "eu_vat"],
       ["NL123456789B01", "eu_vat"],
       ["GB123456789", "gb_vat"],
@@ -122,10 +124,10 @@ describe("customers", () => {
       ["123-45-67890", "kr_brn"],
     ];
     for (const [i, [value, type]] of valid.entries()) {
-      const c = await polar.customers.create({ email: `tax-ok-${i}@example.com`, taxId: [value, type as never] });
+      const c = await polar.customers.create({ email: `tax-ok-${i}@example.com`, taxId: [value, type] });
       expect(c.taxId?.[1], type).toBe(type);
     }
-    const invalid: [string, string][] = [
+    const invalid: [string, TaxIDFormat][] = [
       ["DE12345", "eu_vat"],
       ["XX123456789", "eu_vat"],
       ["123456789", "gb_vat"],
@@ -137,7 +139,7 @@ describe("customers", () => {
       ["5123456789", "za_vat"],
     ];
     for (const [value, type] of invalid) {
-      expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: [value, type as never] })), `${type} ${value}`).toEqual(["body", "tax_id"]);
+      expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: [value, type] })), `${type} ${value}`).toEqual(["body", "tax_id"]);
     }
     // Unknown type, wrong arity.
     expect((await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["123", "xx_vat"] })))?.slice(0, 2)).toEqual(["body", "tax_id"]);
@@ -288,7 +290,7 @@ describe("customers", () => {
     await c.customers.create({ email: "c@x.test", name: "Bravo" });
     await c.customers.create({ email: "a@x.test", name: "Charlie" });
     await c.customers.create({ email: "b@x.test", name: "Alpha" });
-    const order = async (sorting: string[]) => (await collect(c, { sorting: sorting as never })).map((x) => x.email);
+    const order = async (sorting: CustomerSortProperty[]) => (await collect(c, { sorting })).map((x) => x.email);
     expect(await order(["created_at"])).toEqual(["c@x.test", "a@x.test", "b@x.test"]);
     expect(await order(["-created_at"])).toEqual(["b@x.test", "a@x.test", "c@x.test"]);
     expect(await order([])).toEqual(["b@x.test", "a@x.test", "c@x.test"]);

@@ -2,6 +2,8 @@
 // repeating), code uniqueness, dates, redemption limits, product restriction, updates (and what
 // a redeemed discount can no longer change), soft delete, every filter and sort key, paging, the
 // error contract and tenant isolation.
+import { invalid } from "../helpers/invalid.js";
+import type { DiscountSortProperty } from "@polar-sh/sdk/models/components/discountsortproperty.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -193,7 +195,7 @@ describe("discounts", () => {
       [{ duration: "forever" }, "duration"],
       [{ duration: "repeating", durationInMonths: 2 }, "duration"],
     ] as const) {
-      expect(await locOf(polar.discounts.update({ id: fixed.id, discountUpdate: update as never })), field).toEqual(["body", field]);
+      expect(await locOf(polar.discounts.update({ id: fixed.id, discountUpdate: invalid(update) })), field).toEqual(["body", field]);
     }
     // Unchanged values and everything else are fine.
     const ok = await polar.discounts.update({ id: fixed.id, discountUpdate: { amount: 500, name: "Renamed", maxRedemptions: 10, code: "REDEEMED1" } });
@@ -222,7 +224,7 @@ describe("discounts", () => {
     expect(names(await collect(c, { organizationId: org.id }))).toHaveLength(3);
     expect(names(await collect(c, { organizationId: [orgId] }))).toEqual([]);
 
-    const order = async (sorting: string[]) => names(await collect(c, { sorting: sorting as never }));
+    const order = async (sorting: DiscountSortProperty[]) => names(await collect(c, { sorting }));
     expect(await order(["created_at"])).toEqual(["Bravo deal", "alpha deal", "Charlie"]);
     expect(await order(["-created_at"])).toEqual(["Charlie", "alpha deal", "Bravo deal"]);
     expect(await order([])).toEqual(["Charlie", "alpha deal", "Bravo deal"]);

@@ -3,6 +3,7 @@
 // any test that meets it fails. products:get is swapped for a handler that misbehaves for a few
 // fixed ids and behaves for every other one; a second API without the check shows the same bodies
 // would otherwise reach the client as if they were fine.
+import { invalid } from "../helpers/invalid.js";
 import { Polar } from "@polar-sh/sdk";
 import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -37,7 +38,7 @@ vi.mock("../../server/handlers.js", async (importOriginal) => {
   const get: GetProduct = async (input, ctx) => {
     switch (input.params.id) {
       case BAD.body: // a product without its required fields
-        return { status: 200, body: { id: BAD.body, name: 42 } as never };
+        return { status: 200, body: invalid({ id: BAD.body, name: 42 }) };
       case BAD.errorBody: // a typed 404 whose body lacks the required detail
         throw new BrokenError(404, { error: "ResourceNotFound" });
       case BAD.validationBody: // a 422 whose issue has no loc

@@ -3,6 +3,7 @@
 // deactivate with each rule (organization, status, expiry, benefit, customer, usage limit,
 // activation conditions, activation limit); 404 for another organization's key, the typed 401
 // bodies where the contract documents them, 403 for a token without the scope, 422 bad bodies.
+import { invalid } from "../helpers/invalid.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -174,7 +175,7 @@ describe("license keys (merchant)", () => {
     expect(reenabled.status).toBe("granted");
 
     const bad = async (body: Record<string, unknown>, field: string) => {
-      const e = await rejects(polar.licenseKeys.update({ id: made.id, licenseKeyUpdate: body as never }), HTTPValidationError);
+      const e = await rejects(polar.licenseKeys.update({ id: made.id, licenseKeyUpdate: invalid(body) }), HTTPValidationError);
       expect(e.data$.detail?.[0]?.loc).toEqual(["body", field]);
     };
     await bad({ usage: -1 }, "usage");
@@ -318,7 +319,7 @@ describe("license keys (merchant)", () => {
     it("rejects malformed bodies with 422", async () => {
       const made = await createLicenseKey(api.knex, orgId);
       const bad = async (body: Record<string, unknown>, loc: (string | number)[]) => {
-        const e = await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: orgId, ...body } as never), HTTPValidationError);
+        const e = await rejects(polar.licenseKeys.validate(invalid({ key: made.key, organizationId: orgId, ...body })), HTTPValidationError);
         expect(e.data$.detail?.[0]?.loc).toEqual(loc);
       };
       await bad({ organizationId: "not-a-uuid" }, ["body", "organization_id"]);
@@ -389,7 +390,7 @@ describe("license keys (merchant)", () => {
       await polar.licenseKeys.update({ id: made.id, licenseKeyUpdate: { expiresAt: null } });
 
       const bad = async (body: Record<string, unknown>, loc: (string | number)[]) => {
-        const err = await rejects(polar.licenseKeys.activate({ key: made.key, organizationId: orgId, label: "ok", ...body } as never), HTTPValidationError);
+        const err = await rejects(polar.licenseKeys.activate(invalid({ key: made.key, organizationId: orgId, label: "ok", ...body })), HTTPValidationError);
         expect(err.data$.detail?.[0]?.loc).toEqual(loc);
       };
       await bad({ label: "" }, ["body", "label"]);

@@ -2,6 +2,8 @@
 // every filter and sort key, paging, billing details updates, tenant isolation, and the service
 // functions the checkout confirm flow calls (createOrderForCheckout, markOrderPaid) with their events;
 // the Borealis extension filters of the merchant list (status, created range, customer email).
+import { invalid } from "../helpers/invalid.js";
+import type { OrderSortProperty } from "@polar-sh/sdk/models/components/ordersortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
@@ -110,7 +112,7 @@ describe("orders", () => {
   });
 
   it("sorts by every key, both ways", async () => {
-    const order = async (key: string) => (await collect(polar, { sorting: [key as never] })).map((o) => o.id);
+    const order = async (key: OrderSortProperty) => (await collect(polar, { sorting: [key] })).map((o) => o.id);
     const { o1, o2, o3 } = ids;
     expect(await order("created_at")).toEqual([o1, o2, o3]);
     expect(await order("-created_at")).toEqual([o3, o2, o1]);
@@ -316,7 +318,7 @@ describe("orders: the Borealis extension filters (status, created_after/before, 
       ["query.created_after", "extra_forbidden"], ["query.customer_email", "extra_forbidden"], ["query.status", "extra_forbidden"],
     ]);
     // and the portal's service does not apply them even if handed them
-    const page = await listCustomerOrders(api.knex, { organizationId: carolOrg, customerId: carolId }, { limit: 100, status: "paid", customer_email: "nobody" } as never);
+    const page = await listCustomerOrders(api.knex, { organizationId: carolOrg, customerId: carolId }, invalid({ limit: 100, status: "paid", customer_email: "nobody" }));
     expect(page.items.map((o) => o.id).sort()).toEqual(all);
   });
 });

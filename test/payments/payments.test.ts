@@ -1,5 +1,6 @@
 // Payments through the official client: card payments with brand and last4, every filter
 // (checkout, order, status, method, customer email) and sort key, paging, tenant isolation.
+import type { PaymentSortProperty } from "@polar-sh/sdk/models/components/paymentsortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Payment } from "@polar-sh/sdk/models/components/payment.js";
@@ -80,7 +81,7 @@ describe("payments", () => {
   });
 
   it("sorts by every key, both ways", async () => {
-    const order = async (key: string) => (await collect(polar, { sorting: [key as never] })).map((p) => p.id);
+    const order = async (key: PaymentSortProperty) => (await collect(polar, { sorting: [key] })).map((p) => p.id);
     const { p1, p2, p3 } = ids;
     expect(await order("created_at")).toEqual([p1, p2, p3]);
     expect(await order("-created_at")).toEqual([p3, p2, p1]);

@@ -1,5 +1,7 @@
 // Products through the official client: all four price types, every filter and sort key,
 // paging, updates (prices, archiving, media, custom fields, benefits) and the error contract.
+import { invalid } from "../helpers/invalid.js";
+import type { ProductSortProperty } from "@polar-sh/sdk/models/components/productsortproperty.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -86,7 +88,7 @@ describe("products", () => {
     ];
     for (const [prices, recurringInterval, loc] of cases) {
       const err = await rejects(
-        polar.products.create({ name: "Bad product", recurringInterval: recurringInterval as "month" | null, prices: prices as never }),
+        polar.products.create({ name: "Bad product", recurringInterval: recurringInterval as "month" | null, prices: invalid(prices) }),
         HTTPValidationError,
       );
       expect(err.data$.detail?.map((d) => d.loc)).toContainEqual(loc);
@@ -146,7 +148,7 @@ describe("products", () => {
     made.push(await c.products.create({ name: "alpha", recurringInterval: null, prices: [{ amountType: "custom", minimumAmount: 100 }] }));
     made.push(await c.products.create({ name: "Bravo", recurringInterval: null, prices: [{ amountType: "free" }] }));
     made.push(await c.products.create({ name: "Delta", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000 }] }));
-    const order = async (sorting: string[]) => (await collect(c, { sorting: sorting as never })).map((p) => p.name);
+    const order = async (sorting: ProductSortProperty[]) => (await collect(c, { sorting })).map((p) => p.name);
     expect(await order(["created_at"])).toEqual(["Charlie", "alpha", "Bravo", "Delta"]);
     expect(await order(["-created_at"])).toEqual(["Delta", "Bravo", "alpha", "Charlie"]);
     expect(await order([])).toEqual(["Delta", "Bravo", "alpha", "Charlie"]);

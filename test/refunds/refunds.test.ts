@@ -1,6 +1,7 @@
 // Refunds through the official client: partial then full refund with the order's amounts and
 // status following, proportional tax, RefundAmountTooHigh, RefundedAlready, revoke_benefits,
 // events, every list filter and sort key, and concurrent refunds that can't exceed the order.
+import type { RefundSortProperty } from "@polar-sh/sdk/models/components/refundsortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Refund } from "@polar-sh/sdk/models/components/refund.js";
@@ -122,7 +123,7 @@ describe("refunds", () => {
     expect(await of({ subscriptionId: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
     expect(await of({ succeeded: true })).toEqual(s(r1.id, r2.id));
     expect(await of({ succeeded: false })).toEqual([r3.id]);
-    const order = async (key: string) => (await collect(p, { sorting: [key as never] })).map((r) => r.id);
+    const order = async (key: RefundSortProperty) => (await collect(p, { sorting: [key] })).map((r) => r.id);
     expect(await order("amount")).toEqual([r2.id, r3.id, r1.id]);
     expect(await order("-amount")).toEqual([r1.id, r3.id, r2.id]);
     expect(await order("created_at")).toEqual([r1.id, r2.id, r3.id]);
