@@ -13,7 +13,7 @@ import { mintOrganizationToken } from "../server/kit/auth.js";
 import { startApi } from "../server/main.js";
 import { UI_APPS } from "../server/ui-apps.js";
 import { adminResourcesByName } from "../generated/admin-resources.js";
-import { createCustomer, createEvent, createMeter, createOrder, createOrganization, createPayment, createProductWithPrice } from "../test/fixtures/factories.js";
+import { createCustomer, createEvent, createMeter, createOrder, createOrganization, createPayment, createProductWithPrice } from "../test/harness/factories.js";
 
 /** The budget of the console's JavaScript, gzipped (react-admin + MUI + recharts). */
 const JS_BUDGET_KB = 600;

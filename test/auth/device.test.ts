@@ -3,8 +3,8 @@
 // a Bearer on /api/auth and on /v1 (for the organization it makes active).
 import { describe, expect, it } from "vitest";
 import { DEVICE_CLIENT_ID } from "../../server/auth/instance.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient } from "../helpers/auth.js";
+import { useTestApi } from "../harness/api.js";
+import { ownerWithOrganization, signedOutClient } from "../harness/auth.js";
 
 describe("device authorization", () => {
   const api = useTestApi();

@@ -5,9 +5,9 @@
 // trusted Origin.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
-import { latestMail, linkIn } from "../helpers/mailpit.js";
+import { useTestApi } from "../harness/api.js";
+import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../harness/auth.js";
+import { latestMail, linkIn } from "../harness/mailpit.js";
 
 describe("organizations, members and invitations", () => {
   const api = useTestApi();

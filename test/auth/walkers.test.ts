@@ -17,10 +17,10 @@ import { ALL_SCOPES, mintOrganizationToken } from "../../server/kit/auth.js";
 import {
   createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder,
   createPayment, createProductWithPrice, createWebhookEndpoint,
-} from "../fixtures/factories.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
+} from "../harness/factories.js";
+import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
+import { useTestApi } from "../harness/api.js";
+import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../harness/auth.js";
 
 const api = useTestApi();
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
 import { benefitGrantSweepWorkflow } from "../../workflows/workflows/benefit-grant-sweep.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
+import { createTimeSkippingEnv } from "../harness/temporal.js";
 
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "benefit-grant-workflow-test";

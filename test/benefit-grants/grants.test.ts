@@ -29,11 +29,11 @@ import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
+import { useTestApi } from "../harness/api.js";
+import { rejects } from "../harness/expect.js";
 import {
   createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken,
-} from "../fixtures/factories.js";
+} from "../harness/factories.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };

@@ -9,9 +9,9 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createBenefit, createBenefitGrant, createCustomer, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { rejects } from "../harness/expect.js";
+import { createBenefit, createBenefitGrant, createCustomer, createFile, createMeter, orgWithToken, outboxTypes } from "../harness/factories.js";
 
 const api = useTestApi();
 

@@ -7,9 +7,9 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { ExpiredCheckoutError } from "@polar-sh/sdk/models/errors/expiredcheckouterror.js";
 import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { rejects } from "../harness/expect.js";
+import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../harness/factories.js";
 
 const api = useTestApi();
 

@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCheckoutProduct, createDiscount, orgWithToken } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { rejects } from "../harness/expect.js";
+import { createCheckoutProduct, createDiscount, orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 

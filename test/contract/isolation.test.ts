@@ -25,14 +25,14 @@ import { get as httpGet } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { foldUsage } from "../../server/meters/fold.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, type Browser } from "../helpers/auth.js";
-import { latestMail, mailsTo } from "../helpers/mailpit.js";
+import { useTestApi } from "../harness/api.js";
+import { ownerWithOrganization, type Browser } from "../harness/auth.js";
+import { latestMail, mailsTo } from "../harness/mailpit.js";
 import {
   createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createEvent, createFile,
   createLicenseKey, createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createWebhookEndpoint,
-} from "../fixtures/factories.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
+} from "../harness/factories.js";
+import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
 
 const api = useTestApi();
 const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));

@@ -16,8 +16,8 @@ import { PaymentAlreadyInProgress } from "@polar-sh/sdk/models/errors/paymentalr
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { setSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
-import { useTestApi } from "../helpers/api.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
+import { useTestApi } from "../harness/api.js";
+import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
 import {
   createCustomer,
   createCustomerSessionToken,
@@ -27,7 +27,7 @@ import {
   createProductWithPrice,
   orgWithToken,
   outboxTypes,
-} from "../fixtures/factories.js";
+} from "../harness/factories.js";
 
 const api = useTestApi();
 

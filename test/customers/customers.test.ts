@@ -7,9 +7,9 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { createBenefit, createCustomer, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { collectPages, rejects } from "../harness/expect.js";
+import { createBenefit, createCustomer, orgWithToken, outboxTypes } from "../harness/factories.js";
 
 const api = useTestApi();
 

@@ -8,9 +8,9 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Discount } from "@polar-sh/sdk/models/components/discount.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createDiscount, orgWithToken } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { rejects } from "../harness/expect.js";
+import { createDiscount, orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 

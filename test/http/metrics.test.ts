@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { createKnex } from "../../server/kit/db.js";
 import { startApi } from "../../server/main.js";
-import { useTestApi } from "../helpers/api.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 

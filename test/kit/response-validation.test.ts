@@ -7,8 +7,8 @@ import { Polar } from "@polar-sh/sdk";
 import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { createProductWithPrice, orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
+import { createProductWithPrice, orgWithToken } from "../harness/factories.js";
+import { useTestApi } from "../harness/api.js";
 
 const BAD = {
   body: "00000000-0000-4000-8000-0000000000b1",

@@ -7,10 +7,10 @@ import type { Filter } from "@polar-sh/sdk/models/components/filter.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
+import { useTestApi } from "../harness/api.js";
+import { rejects } from "../harness/expect.js";
 import { meterQuantities } from "../../server/meters/quantities.js";
-import { createBenefit, createCustomer, createEvent, createMeter, orgWithToken } from "../fixtures/factories.js";
+import { createBenefit, createCustomer, createEvent, createMeter, orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 

@@ -19,8 +19,8 @@ import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
 import { setInvoiceWorkflowStarter, temporalInvoiceStarter } from "../../server/orders/invoice-workflow.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes } from "../harness/factories.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };

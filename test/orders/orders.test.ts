@@ -7,7 +7,7 @@ import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/api.js";
 import {
   createCustomer,
   createCustomerSessionToken,
@@ -16,7 +16,7 @@ import {
   createProductWithPrice,
   orgWithToken,
   outboxTypes,
-} from "../fixtures/factories.js";
+} from "../harness/factories.js";
 import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
 
 const api = useTestApi();

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Payment } from "@polar-sh/sdk/models/components/payment.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 

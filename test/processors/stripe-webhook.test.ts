@@ -5,8 +5,8 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { createCheckoutProduct, orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 const SECRET = "whsec_borealis_test";

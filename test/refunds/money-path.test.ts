@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { createCheckoutProduct, orgWithToken, outboxTypes } from "../harness/factories.js";
 
 const api = useTestApi();
 

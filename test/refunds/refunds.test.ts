@@ -7,8 +7,8 @@ import type { Refund } from "@polar-sh/sdk/models/components/refund.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { RefundAmountTooHigh } from "@polar-sh/sdk/models/errors/refundamounttoohigh.js";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, outboxTypes } from "../harness/factories.js";
 
 const api = useTestApi();
 

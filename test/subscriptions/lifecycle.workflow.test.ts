@@ -13,10 +13,10 @@ import { createSubscriptionActivities } from "../../workflows/activities/subscri
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
-import { createEvent, createMeter } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
-import { CARD_DECLINED, CARD_OK, createSubscriptionFixture } from "./fixtures.js";
+import { createTimeSkippingEnv } from "../harness/temporal.js";
+import { createEvent, createMeter } from "../harness/factories.js";
+import { useWorkflowInfra } from "../harness/workflow-infra.js";
+import { CARD_DECLINED, CARD_OK, createSubscriptionFixture } from "../harness/subscription-fixture.js";
 
 const infra = useWorkflowInfra();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

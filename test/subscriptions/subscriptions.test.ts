@@ -30,9 +30,9 @@ import { subscriptionsDueOnClocks } from "../../server/test-clocks/service.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { pokeDueOnClocks } from "../../workflows/worker.js";
-import { createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
+import { createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes } from "../harness/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { collectPages, rejects } from "../harness/expect.js";
 
 const api = useTestApi();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

@@ -22,8 +22,8 @@ import { readSandboxLedger, SandboxProcessor } from "../../server/processors/san
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
-import { createSubscriptionFixture } from "./fixtures.js";
+import { useWorkflowInfra } from "../harness/workflow-infra.js";
+import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
 
 const infra = useWorkflowInfra();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

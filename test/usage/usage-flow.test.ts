@@ -14,9 +14,9 @@ import { setBenefitGrantStarter, temporalBenefitGrantStarter } from "../../serve
 import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages } from "../helpers/expect.js";
+import { orgWithToken } from "../harness/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { collectPages } from "../harness/expect.js";
 
 const api = useTestApi();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

@@ -19,8 +19,8 @@ import { signWebhook } from "../../server/webhooks/signing.js";
 import { setWebhookWaker } from "../../server/webhooks/waker.js";
 import { createWebhookActivities, temporalWebhookWaker } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
+import { createOrganization } from "../harness/factories.js";
+import { useWorkflowInfra } from "../harness/workflow-infra.js";
 import { useWebhookHarness, workflowsPath } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 

@@ -13,7 +13,7 @@ import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
 import {
   WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, webhookEventsSignal, type WebhookEndpointWorkflowInput,
 } from "../../workflows/workflows/webhook-delivery.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
+import { createTimeSkippingEnv } from "../harness/temporal.js";
 
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "webhook-delivery-test";

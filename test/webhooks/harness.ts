@@ -16,7 +16,7 @@ import { createOutboxActivities } from "../../workflows/activities/outbox.js";
 import { createWebhookActivities, temporalWebhookWaker, type WebhookWaker } from "../../workflows/activities/webhooks.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
-import type { WorkflowInfra } from "../workflows/infra.js";
+import type { WorkflowInfra } from "../harness/workflow-infra.js";
 import { Receiver } from "./receiver.js";
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

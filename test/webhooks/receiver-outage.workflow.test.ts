@@ -11,9 +11,9 @@ import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/w
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
+import { createOrganization } from "../harness/factories.js";
+import { createTimeSkippingEnv } from "../harness/temporal.js";
+import { useWorkflowInfra } from "../harness/workflow-infra.js";
 
 const infra = useWorkflowInfra();
 const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));

@@ -2,8 +2,8 @@
 // outcome and time (paged on the server), and replaying every failed event of an endpoint that
 // matches a filter in one call.
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { createWebhookEndpoint, orgWithToken } from "../fixtures/factories.js";
+import { useTestApi } from "../harness/api.js";
+import { createWebhookEndpoint, orgWithToken } from "../harness/factories.js";
 
 const api = useTestApi();
 

@@ -10,8 +10,8 @@ import { outboxRelayWorkflowId } from "../../workflows/shared/ids.js";
 import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { startWorker, type StartWorkerOptions, type WorkerHandle } from "../../workflows/worker.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "./infra.js";
+import { createOrganization } from "../harness/factories.js";
+import { useWorkflowInfra } from "../harness/workflow-infra.js";
 
 const infra = useWorkflowInfra();
 
