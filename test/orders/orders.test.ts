@@ -7,30 +7,13 @@ import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../harness/api.js";
-import {
-  createCustomer,
-  createCustomerSessionToken,
-  createDiscount,
-  createOrder,
-  createProductWithPrice,
-  orgWithToken,
-  outboxTypes,
-} from "../harness/factories.js";
+import { collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["orders"]["list"]>[0]): Promise<Order[]> {
-  const out: Order[] = [];
-  for await (const page of await polar.orders.list(req)) out.push(...page.result.items);
-  return out;
-}
-
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
+  return collectPages(await polar.orders.list(req));
 }
 
 describe("orders", () => {

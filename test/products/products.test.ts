@@ -7,9 +7,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
-import { useTestApi } from "../harness/api.js";
-import { collectPages, rejects } from "../harness/expect.js";
-import { createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes } from "../harness/factories.js";
+import { collectPages, createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
