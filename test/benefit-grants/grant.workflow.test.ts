@@ -2,16 +2,14 @@
 // server with scripted activities: a failing job is retried with growing backoff (no attempt
 // limit) until it succeeds, and the sweep pages through pending jobs by cursor, then sleeps.
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
 import { benefitGrantSweepWorkflow } from "../../workflows/workflows/benefit-grant-sweep.js";
-import { createTimeSkippingEnv } from "../harness/temporal.js";
+import { createTimeSkippingEnv, workflowsPath } from "../harness/index.js";
 
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "benefit-grant-workflow-test";
 
 describe("benefit grant workflows", () => {

@@ -19,9 +19,8 @@ import { signWebhook } from "../../server/webhooks/signing.js";
 import { setWebhookWaker } from "../../server/webhooks/waker.js";
 import { createWebhookActivities, temporalWebhookWaker } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization } from "../harness/factories.js";
-import { useWorkflowInfra } from "../harness/workflow-infra.js";
-import { useWebhookHarness, workflowsPath } from "./harness.js";
+import { createOrganization, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { useWebhookHarness } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 
 const infra = useWorkflowInfra();

@@ -18,8 +18,7 @@ import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { setSubscriptionPoker, temporalSubscriptionPoker } from "../../server/subscriptions/workflow-port.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { createOrganization } from "../harness/factories.js";
-import { useWorkflowInfra } from "../harness/workflow-infra.js";
+import { createOrganization, useWorkflowInfra } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, type Received } from "./receiver.js";
 

@@ -5,18 +5,14 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflow, webhookEndpointWorkflowId } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization } from "../harness/factories.js";
-import { createTimeSkippingEnv } from "../harness/temporal.js";
-import { useWorkflowInfra } from "../harness/workflow-infra.js";
+import { createOrganization, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "webhook-outage-test";
 const HOUR = 3_600_000;
 
