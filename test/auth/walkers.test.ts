@@ -14,13 +14,7 @@ import type { OperationId } from "../../generated/handlers.js";
 import { operations } from "../../generated/operations.js";
 import { MEMBER_WITHHELD_SCOPES } from "../../server/auth/session.js";
 import { ALL_SCOPES, mintOrganizationToken } from "../../server/kit/auth.js";
-import {
-  createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder,
-  createPayment, createProductWithPrice, createWebhookEndpoint,
-} from "../harness/factories.js";
-import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
-import { useTestApi } from "../harness/api.js";
-import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../harness/auth.js";
+import { type Browser, createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder, createPayment, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -7,9 +7,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { ExpiredCheckoutError } from "@polar-sh/sdk/models/errors/expiredcheckouterror.js";
 import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
-import { useTestApi } from "../harness/api.js";
-import { rejects } from "../harness/expect.js";
-import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../harness/factories.js";
+import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -9,9 +9,7 @@ import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js"
 import { PaymentError } from "@polar-sh/sdk/models/errors/paymenterror.js";
 import { PaymentNotReady } from "@polar-sh/sdk/models/errors/paymentnotready.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../harness/api.js";
-import { rejects } from "../harness/expect.js";
-import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../harness/factories.js";
+import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 import { hashToken } from "../../server/kit/auth.js";
 
 const api = useTestApi();

@@ -6,9 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
-import { useTestApi } from "../harness/api.js";
-import { rejects } from "../harness/expect.js";
-import { createCheckoutProduct, createDiscount, orgWithToken } from "../harness/factories.js";
+import { createCheckoutProduct, createDiscount, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

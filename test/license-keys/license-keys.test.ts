@@ -10,9 +10,7 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { Unauthorized } from "@polar-sh/sdk/models/errors/unauthorized.js";
-import { collectPages, rejects } from "../harness/expect.js";
-import { useTestApi } from "../harness/api.js";
-import { createBenefit, createCustomer, createLicenseKey, orgWithToken } from "../harness/factories.js";
+import { collectPages, createBenefit, createCustomer, createLicenseKey, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { displayKey, expiryFrom, generateKey } from "../../server/license-keys/service.js";
 
 const api = useTestApi();

@@ -4,9 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { runStep } from "../../server/subscriptions/billing.js";
-import { createEvent, createMeter } from "../harness/factories.js";
-import { useTestApi } from "../harness/api.js";
-import { createSubscriptionFixture } from "../harness/subscription-fixture.js";
+import { createEvent, createMeter, createSubscriptionFixture, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const DAY = 86_400_000;
