@@ -18,7 +18,7 @@ import { distDir, type UiApp } from "../server/kit/ui-apps.js";
 import { startApi } from "../server/main.js";
 import { UI_APPS } from "../server/ui-apps.js";
 import { launchChromium } from "../test/browser/chromium.js";
-import { createCheckoutProduct, orgWithToken } from "../test/fixtures/factories.js";
+import { createCheckoutProduct, orgWithToken } from "../test/harness/factories.js";
 
 const RUNS = Number(process.env.BENCH_PORTAL_RUNS ?? 15);
 const BUDGET_BYTES = 150 * 1024;

@@ -16,7 +16,7 @@ import { startPostgres } from "../scripts/services.js";
 import { runSubscriptionBench } from "./subscriptions.js";
 import { runUsageBench } from "./usage.js";
 import { runWebhookBench } from "./webhooks.js";
-import { createOrganization } from "../test/fixtures/factories.js";
+import { createOrganization } from "../test/harness/factories.js";
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

@@ -18,7 +18,7 @@ import { SandboxProcessor } from "../server/processors/sandbox.js";
 import { pokeSubscriptions, setWorkflowsDoor, temporalDoor } from "../server/workflows-door.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
-import { createOrganization } from "../test/fixtures/factories.js";
+import { createOrganization } from "../test/harness/factories.js";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const START_MODE = process.env.BENCH_SUBSCRIPTIONS_START === "sweep" ? "sweep" : "poke";

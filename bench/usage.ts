@@ -32,7 +32,7 @@ import { getProcessor, setProcessor } from "../server/processors/index.js";
 import { SandboxProcessor } from "../server/processors/sandbox.js";
 import { runStep } from "../server/subscriptions/billing.js";
 import { startPostgres } from "../scripts/services.js";
-import { createOrganization } from "../test/fixtures/factories.js";
+import { createOrganization } from "../test/harness/factories.js";
 import { subscribeEveryCustomer } from "./subscriptions.js";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

@@ -25,7 +25,7 @@ import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
-import { createOrganization } from "../test/fixtures/factories.js";
+import { createOrganization } from "../test/harness/factories.js";
 import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);

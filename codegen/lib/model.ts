@@ -91,4 +91,3 @@ export function operationsOf(doc: OpenApiDoc): Op[] {
 }
 
 export const q = (s: string) => JSON.stringify(s);
-export const refName = (ref: string) => ref.replace(/^#\/components\/schemas\//, "");

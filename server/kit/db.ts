@@ -71,8 +71,3 @@ export const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> 
 export async function migrateLatest(knex: Knex): Promise<void> {
   await knex.migrate.latest({ migrationSource });
 }
-
-/** Runs `fn` in one transaction; everything it writes (outbox rows included) commits together. */
-export function inTransaction<T>(knex: Knex, fn: (trx: Tx) => Promise<T>): Promise<T> {
-  return knex.transaction(fn);
-}

@@ -40,9 +40,3 @@ export async function sendMail(mail: Mail): Promise<void> {
   if (!url) throw new MailNotConfigured();
   await transporterFor(url).sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
 }
-
-/** Closes the pooled SMTP connection (process shutdown). */
-export function closeMail(): void {
-  transport?.transporter.close();
-  transport = undefined;
-}

@@ -6,7 +6,6 @@ import type { Knex } from "knex";
 import { invalid } from "./errors.js";
 
 export type TimeUnit = "hour" | "day" | "week" | "month" | "year";
-export const TIME_UNITS: readonly TimeUnit[] = ["hour", "day", "week", "month", "year"];
 
 let known: Promise<Set<string>> | null = null;
 
@@ -57,11 +56,6 @@ export function hourAligned(tz: string, from: Date, to: Date): boolean {
     if (offsetMinutes(tz, new Date(t)) % 60 !== 0) return false;
   }
   return true;
-}
-
-/** SQL (with bindings) of `date_trunc(unit, <expr>, tz)`: the bucket an instant falls in. */
-export function truncSql(unit: TimeUnit, expr: string, tz: string): { sql: string; bindings: unknown[] } {
-  return { sql: `date_trunc('${unit}', ${expr}, ?)`, bindings: [tz] };
 }
 
 /**

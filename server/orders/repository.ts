@@ -63,10 +63,6 @@ export interface OrderScope {
   customerId?: string;
 }
 
-export function scopeOf(caller: { organizationId: string; customerId?: string }): OrderScope {
-  return caller.customerId ? { organizationId: caller.organizationId, customerId: caller.customerId } : { organizationId: caller.organizationId };
-}
-
 export function readable(db: Knex, scope: OrderScope): Knex.QueryBuilder {
   const q = db("orders").where("orders.organization_id", scope.organizationId);
   if (scope.customerId) q.where("orders.customer_id", scope.customerId);

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { scheduleBenefitRevocations } from "../benefit-grants/service.js";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { invalid } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
@@ -135,10 +135,4 @@ export async function listRefunds(db: Knex, caller: OrganizationCaller, query: R
   if (query.succeeded === false) q.whereNot("refunds.status", "succeeded");
   applySorting(q, query.sorting, { created_at: "refunds.created_at", amount: "refunds.amount" }, ["-created_at"], "refunds.id");
   return listPage(q, query, (rows: RefundRow[]) => rows.map(toRefund));
-}
-
-export async function getRefundRow(db: Knex, caller: OrganizationCaller, id: string): Promise<RefundRow> {
-  const row = isUuid(id) ? await readable(db, caller).where("refunds.id", id).first() : undefined;
-  if (!row) throw new ResourceNotFound("Refund not found.");
-  return row as RefundRow;
 }

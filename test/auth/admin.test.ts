@@ -4,8 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { adminRoles, adminStatements } from "../../server/auth/access.js";
 import { SOLE_OWNER_MESSAGE } from "../../server/auth/instance.js";
-import { useTestApi } from "../helpers/api.js";
-import { PASSWORD, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail } from "../helpers/auth.js";
+import { ownerWithOrganization, PASSWORD, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 describe("platform admins", () => {
   const api = useTestApi();

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnex } from "../../server/kit/db.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { PASSWORD, signedOutClient, uniqueEmail } from "../helpers/auth.js";
+import { PASSWORD, signedOutClient, uniqueEmail } from "../harness/index.js";
 
 const SECRET = "captcha-secret-for-tests";
 const GOOD = "a-human-solved-it";

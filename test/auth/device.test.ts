@@ -3,8 +3,7 @@
 // a Bearer on /api/auth and on /v1 (for the organization it makes active).
 import { describe, expect, it } from "vitest";
 import { DEVICE_CLIENT_ID } from "../../server/auth/instance.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient } from "../helpers/auth.js";
+import { ownerWithOrganization, signedOutClient, useTestApi } from "../harness/index.js";
 
 describe("device authorization", () => {
   const api = useTestApi();

@@ -4,10 +4,7 @@
 import { Polar } from "@polar-sh/sdk";
 import { PolarError } from "@polar-sh/sdk/models/errors/polarerror.js";
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { PASSWORD, signedOutClient, uniqueEmail } from "../helpers/auth.js";
-import { rejects } from "../helpers/expect.js";
-import { latestMail, linkIn } from "../helpers/mailpit.js";
+import { latestMail, linkIn, PASSWORD, rejects, signedOutClient, uniqueEmail, useTestApi } from "../harness/index.js";
 
 describe("a merchant's first hour", () => {
   const api = useTestApi();

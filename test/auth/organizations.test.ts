@@ -5,9 +5,7 @@
 // trusted Origin.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
-import { latestMail, linkIn } from "../helpers/mailpit.js";
+import { type Browser, latestMail, linkIn, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 describe("organizations, members and invitations", () => {
   const api = useTestApi();

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnex } from "../../server/kit/db.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { signedOutClient, uniqueEmail } from "../helpers/auth.js";
+import { signedOutClient, uniqueEmail } from "../harness/index.js";
 
 let first: ApiHandle;
 let second: ApiHandle;

@@ -5,7 +5,7 @@
 // here until a migration adds it.
 import { getMigrations } from "better-auth/db/migration";
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/index.js";
 
 describe("better-auth's schema and our migrations", () => {
   const api = useTestApi();

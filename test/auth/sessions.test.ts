@@ -3,8 +3,7 @@
 // check and expiry, and the cookie cache's size.
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE_CACHE_MAX_AGE } from "../../server/auth/instance.js";
-import { useTestApi } from "../helpers/api.js";
-import { PASSWORD, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
+import { type Browser, ownerWithOrganization, PASSWORD, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 describe("sessions", () => {
   const api = useTestApi();

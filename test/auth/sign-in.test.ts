@@ -2,9 +2,7 @@
 // verification email (read from Mailpit), an unverified user cannot sign in, the link signs the
 // user in; wrong passwords, taken emails and usernames get better-auth's own messages.
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { PASSWORD, signedOutClient, signUpVerified, uniqueEmail } from "../helpers/auth.js";
-import { latestMail, linkIn, mailsTo } from "../helpers/mailpit.js";
+import { latestMail, linkIn, mailsTo, PASSWORD, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 describe("sign-up, verification and sign-in", () => {
   const api = useTestApi();

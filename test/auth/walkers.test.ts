@@ -14,13 +14,7 @@ import type { OperationId } from "../../generated/handlers.js";
 import { operations } from "../../generated/operations.js";
 import { MEMBER_WITHHELD_SCOPES } from "../../server/auth/scopes.js";
 import { ALL_SCOPES, mintOrganizationToken } from "../../server/kit/auth.js";
-import {
-  createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder,
-  createPayment, createProductWithPrice, createWebhookEndpoint,
-} from "../fixtures/factories.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
+import { type Browser, createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder, createPayment, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

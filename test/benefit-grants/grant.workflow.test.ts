@@ -2,15 +2,13 @@
 // scripted activity: a failing job is retried with growing backoff (no attempt limit) until it
 // succeeds. (Jobs whose start was lost: the backstop sweep, test/benefit-grants/grants.test.ts.)
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
+import { createTimeSkippingEnv, workflowsPath } from "../harness/index.js";
 
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "benefit-grant-workflow-test";
 
 describe("benefit grant job workflow", () => {

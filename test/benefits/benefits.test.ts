@@ -9,16 +9,12 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createBenefit, createBenefitGrant, createCustomer, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { collectPages, createBenefit, createBenefitGrant, createCustomer, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["benefits"]["list"]>[0]): Promise<Benefit[]> {
-  const out: Benefit[] = [];
-  for await (const page of await polar.benefits.list(req)) out.push(...page.result.items);
-  return out;
+  return collectPages(await polar.benefits.list(req));
 }
 
 

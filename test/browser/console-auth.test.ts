@@ -4,7 +4,7 @@
 // link and sign in with the new one. A 401 sends the console back to the sign-in page.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { latestMail, linkIn } from "../helpers/mailpit.js";
+import { latestMail, linkIn } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT } from "./console-helpers.js";
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { Receiver } from "../webhooks/receiver.js";
-import { createMeter, orgWithToken } from "../fixtures/factories.js";
+import { createMeter, orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
 

@@ -2,7 +2,7 @@
 // (made through the official client) so every screen has something to show.
 import type { Polar } from "@polar-sh/sdk";
 import type { Page } from "playwright-core";
-import { createBenefit, createCustomField, createMeter, orgWithToken } from "../fixtures/factories.js";
+import { createBenefit, createCustomField, createMeter, orgWithToken } from "../harness/index.js";
 import type { BrowserStack } from "./harness.js";
 
 /** Signs in to the console with an organization access token; lands on Home. */

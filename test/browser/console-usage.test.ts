@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { storeEvents } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
 

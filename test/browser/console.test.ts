@@ -3,7 +3,7 @@
 // violation) at desktop width and at 375 px, a 422 from the server lands on its form field, and the
 // orders list filters by status.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCustomer, createOrder } from "../fixtures/factories.js";
+import { createCustomer, createOrder } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT, seedOrganization, signIn, type Seeded } from "./console-helpers.js";
 

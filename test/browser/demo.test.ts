@@ -3,7 +3,7 @@
 // license key that was bought.
 import { afterAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../server/seed.js";
-import { latestMail } from "../helpers/mailpit.js";
+import { latestMail } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { card, expectText, fill } from "./shop.js";
 

@@ -6,8 +6,7 @@
 // page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFile, createOrder, createPayment } from "../fixtures/factories.js";
-import { latestMail } from "../helpers/mailpit.js";
+import { createFile, createOrder, createPayment, latestMail } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { expectText, openShop, see, type Shop } from "./shop.js";
 

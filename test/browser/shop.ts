@@ -3,7 +3,7 @@
 import type { Polar } from "@polar-sh/sdk";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken } from "../harness/index.js";
 import type { BrowserStack } from "./harness.js";
 
 export interface Shop {

@@ -4,9 +4,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { createDiscount, createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+import { collectPages, createCheckoutProduct, createDiscount, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -1,16 +1,14 @@
 // Checkouts, merchant side, through the official client: create from products (price choice,
 // custom amounts, customer prefill, discount, metadata, success_url), get, update, list with
 // every filter and sort key, expiry; the buyer's client-secret get and update.
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { ExpiredCheckoutError } from "@polar-sh/sdk/models/errors/expiredcheckouterror.js";
 import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -2,7 +2,7 @@
 // pay-what-you-want, free, fixed and percentage discount codes, a 100% discount, declines, a
 // subscription product, customer matching; and the races: 50 concurrent confirms of one checkout
 // make one order and one charge; a discount with max_redemptions 5 over 50 checkouts redeems 5.
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -10,9 +10,7 @@ import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js"
 import { PaymentError } from "@polar-sh/sdk/models/errors/paymenterror.js";
 import { PaymentNotReady } from "@polar-sh/sdk/models/errors/paymentnotready.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 import { hashToken } from "../../server/kit/auth.js";
 
 const api = useTestApi();

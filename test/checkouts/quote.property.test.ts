@@ -12,8 +12,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import type { CheckoutPublic } from "@polar-sh/sdk/models/components/checkoutpublic.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const BUYERS = 3;

@@ -6,9 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCheckoutProduct, createDiscount, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, createDiscount, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

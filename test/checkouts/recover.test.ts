@@ -12,8 +12,7 @@ import { recoverConfirmedCheckouts } from "../../server/checkouts/recover.js";
 import { setProcessor } from "../../server/processors/index.js";
 import type { ConfirmPaymentInput, PaymentProcessor } from "../../server/processors/processor.js";
 import { SandboxProcessor } from "../../server/processors/sandbox.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

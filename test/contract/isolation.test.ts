@@ -25,14 +25,7 @@ import { get as httpGet } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { foldUsage } from "../../server/meters/fold.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, type Browser } from "../helpers/auth.js";
-import { latestMail, mailsTo } from "../helpers/mailpit.js";
-import {
-  createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createEvent, createFile,
-  createLicenseKey, createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createWebhookEndpoint,
-} from "../fixtures/factories.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
+import { type Browser, createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createEvent, createFile, createLicenseKey, createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, latestMail, mailsTo, ownerWithOrganization, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));

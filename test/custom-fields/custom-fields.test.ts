@@ -7,16 +7,12 @@ import type { CustomField } from "@polar-sh/sdk/models/components/customfield.js
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { collectPages, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["customFields"]["list"]>[0]): Promise<CustomField[]> {
-  const out: CustomField[] = [];
-  for await (const page of await polar.customFields.list(req)) out.push(...page.result.items);
-  return out;
+  return collectPages(await polar.customFields.list(req));
 }
 
 

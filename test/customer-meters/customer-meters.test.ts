@@ -7,9 +7,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { storeEvents } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
-import { createCustomer, createCustomerSessionToken, orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
+import { collectPages, createCustomer, createCustomerSessionToken, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const at = (s: string) => new Date(s);

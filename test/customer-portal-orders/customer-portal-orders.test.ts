@@ -17,26 +17,9 @@ import { PaymentAlreadyInProgress } from "@polar-sh/sdk/models/errors/paymentalr
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { setWorkflowsDoor } from "../../server/workflows-door.js";
-import { useTestApi } from "../helpers/api.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
-import {
-  createCustomer,
-  createCustomerSessionToken,
-  createOrder,
-  createPayment,
-  createPaymentMethod,
-  createProductWithPrice,
-  orgWithToken,
-  outboxTypes,
-} from "../fixtures/factories.js";
+import { createCustomer, createCustomerSessionToken, createOrder, createPayment, createPaymentMethod, createProductWithPrice, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
-
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 describe("customer portal: orders and payment methods", () => {
   let portal: Polar;

@@ -6,9 +6,7 @@ import { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createBenefit, createCustomer, createCustomerSessionToken, createFile, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { createBenefit, createCustomer, createCustomerSessionToken, createFile, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -6,9 +6,7 @@
 import { Polar } from "@polar-sh/sdk";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCustomerSessionToken, orgWithToken, outboxTypes } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
+import { createCustomerSessionToken, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -3,9 +3,7 @@
 // guessing are rate limited. An email that is nobody's gets the same answer and no email.
 import { Polar } from "@polar-sh/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCustomer, orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { latestMail, mailsTo } from "../helpers/mailpit.js";
+import { createCustomer, latestMail, mailsTo, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

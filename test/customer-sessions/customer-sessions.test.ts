@@ -6,9 +6,7 @@ import { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { hashToken } from "../../server/kit/auth.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCustomer, createCustomerSessionToken, orgWithToken } from "../fixtures/factories.js";
+import { createCustomer, createCustomerSessionToken, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

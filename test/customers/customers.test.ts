@@ -9,20 +9,12 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { createBenefit, createCustomer, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { collectPages, createBenefit, createCustomer, locOf, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["customers"]["list"]>[0]): Promise<Customer[]> {
   return collectPages(await polar.customers.list(req));
-}
-
-
-async function locOf(p: Promise<unknown>): Promise<unknown[] | undefined> {
-  const err = await rejects(p, HTTPValidationError);
-  return err.data$.detail?.[0]?.loc;
 }
 
 describe("customers", () => {

@@ -2,30 +2,19 @@
 // repeating), code uniqueness, dates, redemption limits, product restriction, updates (and what
 // a redeemed discount can no longer change), soft delete, every filter and sort key, paging, the
 // error contract and tenant isolation.
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import type { DiscountSortProperty } from "@polar-sh/sdk/models/components/discountsortproperty.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Discount } from "@polar-sh/sdk/models/components/discount.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createDiscount, orgWithToken } from "../fixtures/factories.js";
+import { collectPages, createDiscount, locOf, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["discounts"]["list"]>[0]): Promise<Discount[]> {
-  const out: Discount[] = [];
-  for await (const page of await polar.discounts.list(req)) out.push(...page.result.items);
-  return out;
-}
-
-
-async function locOf(p: Promise<unknown>): Promise<unknown[] | undefined> {
-  const err = await rejects(p, HTTPValidationError);
-  return err.data$.detail?.[0]?.loc;
+  return collectPages(await polar.discounts.list(req));
 }
 
 describe("discounts", () => {

@@ -9,11 +9,9 @@ import type { Event } from "@polar-sh/sdk/models/components/event.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
+import { collectPages, createCustomer, createMeter, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { storeEvents } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
-import { createCustomer, createMeter, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
 const at = (s: string) => new Date(s);

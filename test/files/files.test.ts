@@ -14,9 +14,7 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { downloadUrl } from "../../server/files/service.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 // This file's own storage directory (read when the storage is first used).
 const filesDir = mkdtempSync(path.join(tmpdir(), "borealis-files-"));

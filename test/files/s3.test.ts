@@ -13,9 +13,7 @@ import { CreateBucketCommand, HeadObjectCommand, PutBucketPolicyCommand, S3Clien
 import { S3Storage } from "../../server/files/s3-storage.js";
 import { downloadUrl } from "../../server/files/service.js";
 import { getStorage } from "../../server/files/storage.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { startS3Server, type S3Server } from "./s3-server.js";
 
 const BUCKET = "borealis-files";

@@ -7,7 +7,7 @@ import { createKnex } from "../../server/kit/db.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { useTemporalAddress } from "../../workflows/client.js";
 import { freePort } from "../../scripts/services.js";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -9,8 +9,7 @@ import type { Polar } from "@polar-sh/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
 import { deleteExpiredKeys, lock, requestKey } from "../../server/kit/idempotency.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, createCustomer, createDiscount, createOrder, createPayment, createProductWithPrice, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, createCustomer, createDiscount, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createKnex } from "../../server/kit/db.js";
 import { startApi } from "../../server/main.js";
-import { useTestApi } from "../helpers/api.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

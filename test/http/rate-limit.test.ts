@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STOREFRONT_PRODUCTS_MAX } from "../../server/customer-portal/repository.js";
 import { rateLimitSettings, type RateLimitSettings } from "../../server/http/rate-limit.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -9,8 +9,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { frameableBy } from "../../server/http/security.js";
 import { REDACTED_PATHS } from "../../server/kit/logger.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, createCustomer, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, createCustomer, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

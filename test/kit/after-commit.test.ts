@@ -3,7 +3,7 @@
 // and never when one of them rolls back; `outside` finds the knex the outermost one came from.
 import { describe, expect, it } from "vitest";
 import { afterCommit, openedFrom, outside } from "../../server/kit/after-commit.js";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const tick = () => new Promise((r) => setTimeout(r, 20));

@@ -1,8 +1,7 @@
 // The platform core: tokens at rest, request ids, unknown routes docs.
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
-import { useTestApi } from "../helpers/api.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

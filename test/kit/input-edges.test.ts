@@ -12,9 +12,7 @@ import { isoCurrencies, currencyYaml } from "../../codegen/currencies.js";
 import { schemaValidator, validateResponse } from "../../generated/validators.js";
 import type { OperationId } from "../../generated/handlers.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const contract = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));

@@ -4,8 +4,7 @@
 // pool usable.
 import { describe, expect, it } from "vitest";
 import { preparedRows } from "../../server/kit/db.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
+import { createOrganization, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const TEXT = "select $2::text as second, $1::int as first, $2::text || '!' as again";

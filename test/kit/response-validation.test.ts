@@ -3,13 +3,12 @@
 // any test that meets it fails. products:get is swapped for a handler that misbehaves for a few
 // fixed ids and behaves for every other one; a second API without the check shows the same bodies
 // would otherwise reach the client as if they were fine.
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import { Polar } from "@polar-sh/sdk";
 import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { createProductWithPrice, orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
+import { createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const BAD = {
   body: "00000000-0000-4000-8000-0000000000b1",

@@ -2,7 +2,7 @@
 // names — a concrete path (`/v1/license-keys/activate`) over a template it also fits
 // (`/v1/license-keys/{id}`).
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

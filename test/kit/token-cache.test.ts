@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashToken, mintOrganizationToken } from "../../server/kit/auth.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
-import { createOrganization, orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
+import { createOrganization, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 /** A second API process's worth of state (its own token verifier, cache and listening connection). */

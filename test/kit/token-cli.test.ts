@@ -11,9 +11,7 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
 import { ROOT } from "../../scripts/services.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
+import { createOrganization, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const run = promisify(execFile);

@@ -2,8 +2,7 @@
 // transaction): create, re-enable an existing key, revoke, follow a benefit's new limits; and
 // nothing is written when the grant's transaction rolls back.
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { createBenefit, createCustomer, createLicenseKey, orgWithToken } from "../fixtures/factories.js";
+import { createBenefit, createCustomer, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 import { createLicenseKeyForGrant, revokeLicenseKey, updateLicenseKeyFromBenefit } from "../../server/license-keys/service.js";
 
 const api = useTestApi();

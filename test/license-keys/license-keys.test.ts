@@ -3,7 +3,7 @@
 // deactivate with each rule (organization, status, expiry, benefit, customer, usage limit,
 // activation conditions, activation limit); 404 for another organization's key, the typed 401
 // bodies where the contract documents them, 403 for a token without the scope, 422 bad bodies.
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
@@ -11,9 +11,7 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { Unauthorized } from "@polar-sh/sdk/models/errors/unauthorized.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { useTestApi } from "../helpers/api.js";
-import { createBenefit, createCustomer, createLicenseKey, orgWithToken } from "../fixtures/factories.js";
+import { collectPages, createBenefit, createCustomer, createLicenseKey, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { displayKey, expiryFrom, generateKey } from "../../server/license-keys/service.js";
 
 const api = useTestApi();

@@ -9,9 +9,7 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { Unauthorized } from "@polar-sh/sdk/models/errors/unauthorized.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { useTestApi } from "../helpers/api.js";
-import { createBenefit, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken } from "../fixtures/factories.js";
+import { collectPages, createBenefit, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const LICENSE = { type: "license_keys", description: "License" };

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matches, NotEvaluable, numericValue, type EventValues } from "../../server/meters/evaluate.js";
 import { filterSql, numericValueSql, type Aggregation, type Filter, type FilterClause } from "../../server/meters/filter.js";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -6,8 +6,7 @@ import { storeEvents, type NewEvent } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
 import type { MeterRow } from "../../server/meters/models.js";
 import { computeUsage } from "../../server/meters/usage.js";
-import { createCustomer, createMeter, orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
+import { createCustomer, createMeter, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const HOUR = 3_600_000;

@@ -7,17 +7,13 @@ import type { Filter } from "@polar-sh/sdk/models/components/filter.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
+import { collectPages, createBenefit, createCustomer, createEvent, createMeter, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { meterQuantities } from "../../server/meters/quantities.js";
-import { createBenefit, createCustomer, createEvent, createMeter, orgWithToken } from "../fixtures/factories.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["meters"]["list"]>[0]): Promise<Meter[]> {
-  const out: Meter[] = [];
-  for await (const page of await polar.meters.list(req)) out.push(...page.result.items);
-  return out;
+  return collectPages(await polar.meters.list(req));
 }
 
 

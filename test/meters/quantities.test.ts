@@ -5,9 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Meter } from "@polar-sh/sdk/models/components/meter.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, orgWithToken } from "../fixtures/factories.js";
-import { bucketStart } from "../helpers/buckets.js";
+import { bucketStart, createCustomer, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

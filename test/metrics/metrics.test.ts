@@ -11,10 +11,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { RFCDate } from "@polar-sh/sdk/types/rfcdate.js";
 import type { Knex } from "knex";
-import { createCustomer, createOrder, orgWithToken } from "../fixtures/factories.js";
-import { bucketStart, localMidnight, type Unit } from "../helpers/buckets.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
+import { bucketStart, createCustomer, createOrder, localMidnight, orgWithToken, rejects, type Unit, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const at = (s: string) => new Date(s);

@@ -8,8 +8,7 @@ import { Polar } from "@polar-sh/sdk";
 import { HTTPClient } from "@polar-sh/sdk/lib/http.js";
 import * as oidc from "openid-client";
 import { describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, type Browser } from "../helpers/auth.js";
+import { type Browser, ownerWithOrganization, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const REDIRECT = "https://acme.example/callback";

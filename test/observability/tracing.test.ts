@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Knex } from "knex";
 import { createKnex } from "../../server/kit/db.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { orgWithToken } from "../harness/index.js";
 
 interface OtlpAttribute {
   key: string;

@@ -6,7 +6,6 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,18 +18,10 @@ import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, workflowsPath } from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
-
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
-}
 
 describe("order invoices", () => {
   const taskQueue = `invoices-test-${randomUUID().slice(0, 8)}`;

@@ -2,37 +2,20 @@
 // every filter and sort key, paging, billing details updates, tenant isolation, and the service
 // functions the checkout confirm flow calls (createOrderForCheckout, markOrderPaid) with their events;
 // the Borealis extension filters of the merchant list (status, created range, customer email).
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import type { OrderSortProperty } from "@polar-sh/sdk/models/components/ordersortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
-import {
-  createCustomer,
-  createCustomerSessionToken,
-  createDiscount,
-  createOrder,
-  createProductWithPrice,
-  orgWithToken,
-  outboxTypes,
-} from "../fixtures/factories.js";
+import { collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["orders"]["list"]>[0]): Promise<Order[]> {
-  const out: Order[] = [];
-  for await (const page of await polar.orders.list(req)) out.push(...page.result.items);
-  return out;
-}
-
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
+  return collectPages(await polar.orders.list(req));
 }
 
 describe("orders", () => {

@@ -7,10 +7,7 @@ import { PolarError } from "@polar-sh/sdk/models/errors/polarerror.js";
 import { describe, expect, it } from "vitest";
 import { hashToken, mintOrganizationToken } from "../../server/kit/auth.js";
 import { AVAILABLE_SCOPES, durationSeconds } from "../../server/organization-access-tokens/service.js";
-import { orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
-import { rejects } from "../helpers/expect.js";
+import { type Browser, orgWithToken, ownerWithOrganization, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 import spec from "../../generated/openapi.json" with { type: "json" };
 
 const api = useTestApi();

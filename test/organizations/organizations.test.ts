@@ -7,10 +7,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { mintOrganizationToken } from "../../server/kit/auth.js";
-import { useTestApi } from "../helpers/api.js";
-import { rejects } from "../helpers/expect.js";
-import { createOrganization, orgWithToken, outboxTypes } from "../fixtures/factories.js";
-import { signedOutClient, signUpVerified, uniqueEmail, type Browser } from "../helpers/auth.js";
+import { type Browser, createOrganization, orgWithToken, outboxTypes, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const slug = () => `acme-${randomUUID().slice(0, 8)}`;

@@ -5,15 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Payment } from "@polar-sh/sdk/models/components/payment.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken } from "../fixtures/factories.js";
+import { collectPages, createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["payments"]["list"]>[0]): Promise<Payment[]> {
-  const out: Payment[] = [];
-  for await (const page of await polar.payments.list(req)) out.push(...page.result.items);
-  return out;
+  return collectPages(await polar.payments.list(req));
 }
 
 describe("payments", () => {

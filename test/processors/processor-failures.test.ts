@@ -8,8 +8,7 @@ import { PaymentError } from "@polar-sh/sdk/models/errors/paymenterror.js";
 import { setProcessor } from "../../server/processors/index.js";
 import { SandboxProcessor } from "../../server/processors/sandbox.js";
 import { StripeProcessor } from "../../server/processors/stripe.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, createDiscount, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, createDiscount, orgWithToken, useTestApi } from "../harness/index.js";
 import { startApprovingProxy, startStripeMock } from "./stripe-mock.js";
 
 const api = useTestApi();

@@ -5,8 +5,7 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, orgWithToken } from "../fixtures/factories.js";
+import { createCheckoutProduct, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const SECRET = "whsec_borealis_test";

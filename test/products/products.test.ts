@@ -1,6 +1,6 @@
 // Products through the official client: all four price types, every filter and sort key,
 // paging, updates (prices, archiving, media, custom fields, benefits) and the error contract.
-import { invalid } from "../helpers/invalid.js";
+import { invalid } from "../harness/index.js";
 import type { ProductSortProperty } from "@polar-sh/sdk/models/components/productsortproperty.js";
 import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
@@ -9,9 +9,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { collectPages, createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -7,8 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCheckoutProduct, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { createCheckoutProduct, orgWithToken, outboxTypes, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

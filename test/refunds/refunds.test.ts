@@ -8,21 +8,12 @@ import type { Refund } from "@polar-sh/sdk/models/components/refund.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { RefundAmountTooHigh } from "@polar-sh/sdk/models/errors/refundamounttoohigh.js";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
-import { useTestApi } from "../helpers/api.js";
-import { createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, outboxTypes } from "../fixtures/factories.js";
+import { collectPages, createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["refunds"]["list"]>[0]): Promise<Refund[]> {
-  const out: Refund[] = [];
-  for await (const page of await polar.refunds.list(req)) out.push(...page.result.items);
-  return out;
-}
-
-async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(cls);
-  return err as T;
+  return collectPages(await polar.refunds.list(req));
 }
 
 describe("refunds", () => {

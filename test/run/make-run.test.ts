@@ -14,7 +14,7 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUiApps } from "../../scripts/build-ui.js";
 import { freePort, ROOT } from "../../scripts/services.js";
-import { signedOutClient } from "../helpers/auth.js";
+import { signedOutClient } from "../harness/index.js";
 
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
 // Runs still going when a test fails are stopped in afterAll (their Postgres and Temporal with them).

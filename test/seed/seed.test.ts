@@ -2,7 +2,7 @@
 // and every run's token works with the official client.
 import { describe, expect, it } from "vitest";
 import { seedDemo, DEMO_SLUG } from "../../server/seed.js";
-import { useTestApi } from "../helpers/api.js";
+import { useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

@@ -1,6 +1,6 @@
 // Vitest globalSetup: one Postgres (throwaway dir .data/test-pg-<pid>, deleted afterwards), one
 // in-memory Temporal dev server and one Mailpit (every email the API sends lands there; read it
-// with test/helpers/mailpit.ts) for the whole run, migrated to the latest schema. Test files get
+// with test/harness/mailpit.ts) for the whole run, migrated to the latest schema. Test files get
 // them through process.env (inherited by the forks) and through inject():
 //
 //   import { inject } from "vitest";

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 import pg from "pg";
 import { Connection } from "@temporalio/client";
-import { createTimeSkippingEnv } from "./temporal.js";
+import { createTimeSkippingEnv } from "../harness/index.js";
 
 describe("test services", () => {
   it("hands the same Postgres and Temporal to test files through env and inject()", () => {

@@ -2,7 +2,6 @@
 // activities (PostgreSQL, the sandbox processor): a year of monthly renewals in seconds, dunning
 // to revocation, recovery with a new card, metered usage billed in arrears, cancel at period end, and a step that dies mid-cycle
 // (after the renewal committed, and after the charge went through) billing the period exactly once.
-import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -13,13 +12,9 @@ import { createSubscriptionActivities } from "../../workflows/activities/subscri
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
-import { createEvent, createMeter } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
-import { CARD_DECLINED, CARD_OK, createSubscriptionFixture } from "./fixtures.js";
+import { CARD_DECLINED, CARD_OK, createEvent, createMeter, createSubscriptionFixture, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "subscription-lifecycle-test";
 const DAY = 86_400_000;
 

@@ -4,11 +4,10 @@
 // one run that renewed and continued as new, and the run after it, woken by a change signal and
 // asleep again — replay without a nondeterminism error.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { beforeAll, describe, expect, it } from "vitest";
+import { workflowsPath } from "../harness/index.js";
 
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const history = (name: string) => JSON.parse(readFileSync(new URL(`./histories/${name}.json`, import.meta.url), "utf8")) as { events: { eventType: string }[] };
 
 describe("subscription workflow: runs recorded by the earlier shape replay", () => {

@@ -5,7 +5,6 @@
 // portal calls, and the errors. The lifecycle workflows and the benefit grants run on a worker of
 // this file's own task queue on the suite's Temporal dev server.
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
 import type { Subscription } from "@polar-sh/sdk/models/components/subscription.js";
 import { WebhookOrderCreatedPayload$inboundSchema } from "@polar-sh/sdk/models/components/webhookordercreatedpayload.js";
@@ -21,27 +20,17 @@ import { AlreadyCanceledSubscription } from "@polar-sh/sdk/models/errors/already
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SubscriptionLocked } from "@polar-sh/sdk/models/errors/subscriptionlocked.js";
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, Worker } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { subscriptionsDueOnClocks } from "../../server/test-clocks/service.js";
-import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
-import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { pokeDueOnClocks } from "../../workflows/backstop.js";
-import { createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
+import { collectPages, createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const poll = { timeout: 20_000, interval: 100 };
 
 describe("subscriptions", () => {
-  const taskQueue = `subscriptions-test-${randomUUID().slice(0, 8)}`;
-  let worker: Worker;
-  let running: Promise<void>;
-  let client: Client;
+  const temporal = useLifecycleWorker("subscriptions-test", () => api.knex);
   let polar: Polar;
   let token: string;
   let orgId: string;
@@ -51,20 +40,8 @@ describe("subscriptions", () => {
   const anon = () => new Polar({ serverURL: api.url });
 
   /** Our test-clock extension is not in the official client: plain JSON calls. */
-  async function clockCall(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await fetch(`${api.url}/v1/test-clocks/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>) };
-  }
-
-  async function advance(clockId: string, to: string) {
-    const res = await clockCall("POST", `${clockId}/advance`, { frozen_time: to });
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-    await expect.poll(async () => (await clockCall("GET", clockId)).json.status, poll).toBe("ready");
-  }
+  const clockCall = (method: string, path: string, body?: unknown) => testClocks(api.url, token, poll).call(method, path, body);
+  const advance = (clockId: string, to: string) => testClocks(api.url, token, poll).advance(clockId, to);
 
   async function product(name: string, amount: number, interval: "month" | "year" = "month") {
     const p = await polar.products.create({ name, recurringInterval: interval, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }] });
@@ -95,19 +72,6 @@ describe("subscriptions", () => {
   const grantsOf = (subscriptionId: string) => api.knex("benefit_grants").where({ subscription_id: subscriptionId });
 
   beforeAll(async () => {
-    const address = process.env.TEMPORAL_ADDRESS!;
-    worker = await Worker.create({
-      connection: await NativeConnection.connect({ address }),
-      namespace: "default",
-      taskQueue,
-      workflowsPath,
-      activities: { ...createSubscriptionActivities({ knex: api.knex }), ...createBenefitGrantActivities({ knex: api.knex }) },
-    });
-    running = worker.run();
-    client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-        const door = temporalDoor(client, taskQueue);
-    setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });
-
     const made = await orgWithToken(api.knex);
     orgId = made.org.id;
     token = made.token;
@@ -118,12 +82,6 @@ describe("subscriptions", () => {
     await polar.products.updateBenefits({ id: basic.id, productBenefitsUpdate: { benefits: [benefitId] } });
   }, 120_000);
 
-  afterAll(async () => {
-        setWorkflowsDoor(null);
-    worker?.shutdown();
-    await running;
-    await client?.connection.close();
-  }, 60_000);
 
   it("is bought through the hosted checkout and renews on its test clock, anchored to Jan 31 (Feb 29, Mar 31, Apr 30)", async () => {
     const { sub, customerId, clockId, checkoutId } = await subscribe("2028-01-31T10:00:00Z", basic.id, { metadata: { plan: "basic" } });
@@ -433,7 +391,7 @@ describe("subscriptions", () => {
 
   it("catches up a clock whose advance's pokes were lost: the worker's sweep pokes what is due by its clock", async () => {
     const { sub, clockId } = await subscribe("2029-01-15T10:00:00Z");
-    const poker = temporalDoor(client, taskQueue).pokeSubscriptions;
+    const poker = temporalDoor(temporal.client, temporal.taskQueue).pokeSubscriptions;
     setWorkflowsDoor({ pokeSubscriptions: async () => {
       throw new Error("Temporal unreachable");
     } });

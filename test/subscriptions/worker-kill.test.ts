@@ -22,11 +22,9 @@ import { readSandboxLedger, SandboxProcessor } from "../../server/processors/san
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
-import { createSubscriptionFixture } from "./fixtures.js";
+import { createSubscriptionFixture, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const DAY = 86_400_000;
 
 describe("subscription worker killed mid-charge", () => {

@@ -4,9 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { runStep } from "../../server/subscriptions/billing.js";
-import { createEvent, createMeter } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { createSubscriptionFixture } from "../subscriptions/fixtures.js";
+import { createEvent, createMeter, createSubscriptionFixture, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const DAY = 86_400_000;

@@ -4,52 +4,18 @@
 //   clock → the renewal order bills the usage → the customer sees the meter in the portal API;
 // then meter credits (with and without rollover) offsetting usage, reset at every period end.
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
 import type { Meter } from "@polar-sh/sdk/models/components/meter.js";
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, Worker } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
-import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
-import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { orgWithToken } from "../fixtures/factories.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages } from "../helpers/expect.js";
+import { describe, expect, it } from "vitest";
+import { collectPages, orgWithToken, testClocks, useLifecycleWorker, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const poll = { timeout: 20_000, interval: 100 };
 const at = (s: string) => new Date(s);
 
 describe("usage-based billing", () => {
-  const taskQueue = `usage-test-${randomUUID().slice(0, 8)}`;
-  let worker: Worker;
-  let running: Promise<void>;
-  let client: Client;
+  useLifecycleWorker("usage-test", () => api.knex);
   const anon = () => new Polar({ serverURL: api.url });
-
-  beforeAll(async () => {
-    const address = process.env.TEMPORAL_ADDRESS!;
-    worker = await Worker.create({
-      connection: await NativeConnection.connect({ address }),
-      namespace: "default",
-      taskQueue,
-      workflowsPath,
-      activities: { ...createSubscriptionActivities({ knex: api.knex }), ...createBenefitGrantActivities({ knex: api.knex }) },
-    });
-    running = worker.run();
-    client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-        const door = temporalDoor(client, taskQueue);
-    setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });
-  }, 120_000);
-
-  afterAll(async () => {
-        setWorkflowsDoor(null);
-    worker?.shutdown();
-    await running;
-    await client?.connection.close();
-  }, 60_000);
 
   /** A merchant with a count meter on `api_call` events and a monthly plan: 10.00 a month plus 0.5 cent a call, capped. */
   async function merchant(opts: { capAmount?: number; credit?: { units: number; rollover: boolean } } = {}) {
@@ -76,14 +42,8 @@ describe("usage-based billing", () => {
       });
       await polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [benefit.id] } });
     }
-    async function clockCall(method: string, path: string, body?: unknown) {
-      const res = await fetch(`${api.url}/v1/test-clocks/${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    }
+    const clocks = testClocks(api.url, token, poll);
+    const clockCall = clocks.call;
     /** A customer on a new test clock at `start`, subscribed through the hosted checkout. */
     async function subscribe(start: string) {
       const customer = await polar.customers.create({ email: `buyer-${randomUUID().slice(0, 8)}@example.com`, externalId: `user-${randomUUID().slice(0, 8)}` });
@@ -97,11 +57,7 @@ describe("usage-based billing", () => {
       });
       const [sub] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
       const session = { customerSession: (await polar.customerSessions.create({ customerId: customer.id })).token };
-      const advance = async (to: string) => {
-        const res = await clockCall("POST", `${clockId}/advance`, { frozen_time: to });
-        expect(res.status, JSON.stringify(res.json)).toBe(200);
-        await expect.poll(async () => (await clockCall("GET", clockId)).json.status, poll).toBe("ready");
-      };
+      const advance = (to: string) => clocks.advance(clockId, to);
       return { customer, sub, session, advance };
     }
     const calls = (externalCustomerId: string, n: number, timestamp: string) =>

@@ -20,9 +20,8 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
-import { useWebhookHarness, workflowsPath } from "./harness.js";
+import { createOrganization, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { useWebhookHarness } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 
 const infra = useWorkflowInfra();

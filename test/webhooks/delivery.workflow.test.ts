@@ -4,7 +4,6 @@
 // crashed attempt counted as a failure, outbox order across events, 410 (or an endpoint disabled
 // for failing too long) stopping the queue, and an idle run woken by a signal.
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,9 +11,8 @@ import type { AttemptOutcome, AttemptResult, QueueRun } from "../../server/webho
 import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEventsSignal } from "../../workflows/shared/webhooks.js";
 import { WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
-import { createTimeSkippingEnv } from "../setup/temporal.js";
+import { createTimeSkippingEnv, workflowsPath } from "../harness/index.js";
 
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "webhook-delivery-test";
 const poll = { timeout: 10_000, interval: 50 };
 

@@ -5,9 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { useTestApi } from "../helpers/api.js";
-import { collectPages, rejects } from "../helpers/expect.js";
-import { orgWithToken } from "../fixtures/factories.js";
+import { collectPages, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { checkWebhookUrl, refusedAddress } from "../../server/webhooks/url.js";
 
 const api = useTestApi();

@@ -17,8 +17,7 @@ import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "../workflows/infra.js";
+import { createOrganization, useWorkflowInfra } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, type Received } from "./receiver.js";
 

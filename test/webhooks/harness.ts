@@ -4,7 +4,6 @@
 // the API over the file's database with response validation on, the API's webhook wake-ups
 // pointed at that worker, and the backstop sweep of webhook endpoints. Registers beforeAll/afterAll; read the fields inside tests.
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
 import { DefaultLogger, IllegalStateError, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import type { Knex } from "knex";
@@ -17,10 +16,9 @@ import { createWebhookActivities, type WebhookWaker } from "../../workflows/acti
 import { startBackstopSweep } from "../../workflows/backstop.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
-import type { WorkflowInfra } from "../workflows/infra.js";
+import { type WorkflowInfra, workflowsPath } from "../harness/index.js";
 import { Receiver } from "./receiver.js";
 
-export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 
 export interface WebhookHarnessOptions {
   /** Settings of the delivery workflows the fan-out starts (short retry schedule, idle time). */

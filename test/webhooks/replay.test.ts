@@ -2,8 +2,7 @@
 // outcome and time (paged on the server), and replaying every failed event of an endpoint that
 // matches a filter in one call.
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestApi } from "../helpers/api.js";
-import { createWebhookEndpoint, orgWithToken } from "../fixtures/factories.js";
+import { createWebhookEndpoint, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 

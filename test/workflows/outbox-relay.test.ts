@@ -10,8 +10,7 @@ import { outboxRelayWorkflowId } from "../../workflows/shared/ids.js";
 import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { startWorker, type StartWorkerOptions, type WorkerHandle } from "../../workflows/worker.js";
-import { createOrganization } from "../fixtures/factories.js";
-import { useWorkflowInfra } from "./infra.js";
+import { createOrganization, useWorkflowInfra } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 

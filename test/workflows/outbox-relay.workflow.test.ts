@@ -11,9 +11,9 @@ import type { OutboxActivities, OutboxBatch } from "../../workflows/activities/o
 import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
+import { workflowsPath } from "../harness/index.js";
 
 const TEST_SERVER = fileURLToPath(new URL("../../.cache/bin/temporal-test-server", import.meta.url));
-const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 const taskQueue = "outbox-relay-test";
 const MINUTE = 60_000;
 const poll = { timeout: 10_000, interval: 50 };

@@ -1,6 +1,6 @@
 // Inputs every form uses: money typed in major units and stored as integer minor units, metadata as
 // key / value rows, enum selects with their values as words.
-import { ArrayInput, NumberInput, SelectInput, SimpleFormIterator, TextInput, useRecordContext, type Validator } from "react-admin";
+import { ArrayInput, NumberInput, SelectInput, SimpleFormIterator, TextInput, type Validator } from "react-admin";
 import { currencyDigits, humanize, toMajor, toMinor } from "./format";
 
 /** A money amount: the person types 12.34, the form holds 1234 (in `currency`'s minor units). */
@@ -49,17 +49,4 @@ export function rowsToMetadata(rows: { key?: string; value?: string }[] | null |
   const out: Record<string, string> = {};
   for (const row of rows ?? []) if (row?.key) out[row.key] = row.value ?? "";
   return out;
-}
-
-/** The record being edited with its metadata as rows (for `defaultValues` / `record`). */
-export function useRecordWithMetadataRows() {
-  const record = useRecordContext();
-  return record ? { ...record, metadata_rows: metadataToRows(record.metadata) } : undefined;
-}
-
-/** The transform forms save through: metadata rows back into the metadata object. */
-export function withMetadata<T extends Record<string, unknown>>(data: T): Omit<T, "metadata_rows"> & { metadata?: Record<string, string> } {
-  const { metadata_rows, ...rest } = data;
-  if (!Array.isArray(metadata_rows)) return rest;
-  return { ...rest, metadata: rowsToMetadata(metadata_rows) };
 }

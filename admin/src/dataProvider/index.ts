@@ -45,19 +45,6 @@ async function listPage<T>(r: AdminResource, path: Record<string, string>, query
   return call<ListPage<T>>("GET", r.path, { path, query });
 }
 
-/** Every record a filter matches, page after page (CSV export, pickers); bounded by `max`. */
-export async function fetchAll<T extends RaRecord>(resource: string, filter: Record<string, unknown>, sort?: { field: string; order: string }, max = 10_000): Promise<T[]> {
-  const r = resourceOf(resource);
-  const { path, query } = listQuery(r, filter);
-  const out: T[] = [];
-  for (let page = 1; out.length < max; page++) {
-    const res = await listPage<T>(r, path, { ...query, sorting: sorting(r, sort), page, limit: MAX_LIMIT });
-    out.push(...res.items);
-    if (page >= res.pagination.max_page || res.items.length < MAX_LIMIT) break;
-  }
-  return out.slice(0, max);
-}
-
 /**
  * Keeps only the body fields an operation accepts; for an update, only those that changed, and
  * those the body requires (a union's discriminator: a benefit's or a custom field's `type`).

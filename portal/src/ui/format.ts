@@ -40,29 +40,9 @@ export function formatDate(iso: string | null | undefined): string {
   return new Intl.DateTimeFormat(locale(), { year: "numeric", month: "short", day: "numeric" }).format(new Date(iso));
 }
 
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
-}
-
 const INTERVALS: Record<string, string> = { day: "day", week: "week", month: "month", year: "year" };
 
 /** "/ month" for a recurring interval, "" for a one-time price. */
 export function perInterval(interval: string | null | undefined): string {
   return interval ? ` / ${INTERVALS[interval] ?? interval}` : "";
-}
-
-export function intervalAdverb(interval: string | null | undefined): string {
-  switch (interval) {
-    case "day":
-      return "daily";
-    case "week":
-      return "weekly";
-    case "month":
-      return "monthly";
-    case "year":
-      return "yearly";
-    default:
-      return "once";
-  }
 }

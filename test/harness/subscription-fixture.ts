@@ -4,7 +4,7 @@
 import type { Knex } from "knex";
 import { periodBounds, type RecurringInterval } from "../../server/subscriptions/periods.js";
 import type { SubscriptionRow } from "../../server/subscriptions/repository.js";
-import { createCustomer, createOrganization } from "../fixtures/factories.js";
+import { createCustomer, createOrganization } from "./factories.js";
 
 /** Saved sandbox cards: a method saved from this test card number renews (or declines) as it would. */
 export const CARD_OK = "pm_sandbox_4242424242424242_fixture";

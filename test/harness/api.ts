@@ -7,6 +7,7 @@ import { createKnex, migrateLatest } from "../../server/kit/db.js";
 import type { BorealisAuth } from "../../server/auth/instance.js";
 import type { OrganizationTokens } from "../../server/kit/org-tokens.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
+import { orgWithToken } from "./factories.js";
 
 export interface TestApi {
   knex: Knex;
@@ -48,4 +49,10 @@ export function useTestApi(): TestApi {
     await state.knex?.destroy();
   });
   return handle;
+}
+
+/** A new organization, a token for it (all scopes unless given) and the official client with that token. */
+export async function orgWithClient(api: TestApi, opts: { scopes?: string[] } = {}): Promise<{ org: { id: string; slug: string; name: string }; token: string; polar: Polar }> {
+  const { org, token } = await orgWithToken(api.knex, opts);
+  return { org, token, polar: api.client(token) };
 }

@@ -1,0 +1,27 @@
+// The tests' one harness: every suite imports what starts the stack and builds its data from here.
+//
+// The stack: test/setup/global.ts (vitest's globalSetup) starts one PostgreSQL, one Temporal dev
+// server and Mailpit for the run; a file then starts what it needs on top of them:
+//   useTestApi()            the API on a random port over the run's database (responses validated
+//                           against the contract); `api.client(token)` is the official SDK client
+//   useTestWorker(...)      a Temporal worker of the file's own on the dev server (fresh task queue)
+//   useWorkflowInfra()      a database and a Temporal namespace of the file's own (exactly-once counts)
+//   createTimeSkippingEnv() the Java test server, for workflow tests that skip time
+//   signedOutClient(...)    a browser's better-auth client (sign-up through Mailpit's inbox)
+// The data: small factories writing rows as the API would (organization + token, product with a
+// price, customer, order (paid), payment, checkout product, meter, event, benefit, grant…), a
+// subscription as checkout confirmation leaves it, billing test clocks through the API.
+// The checks: `rejects` (a typed SDK error), `collectPages`, `locOf` (a 422's field), Mailpit reads.
+// Suite-specific rigs stay beside their suites: test/browser/harness.ts (Chromium), test/webhooks/harness.ts.
+export * from "./api.js";
+export * from "./auth.js";
+export * from "./buckets.js";
+export * from "./clocks.js";
+export * from "./expect.js";
+export * from "./factories.js";
+export * from "./mailpit.js";
+export * from "./subscription-fixture.js";
+export * from "./temporal.js";
+export * from "./worker.js";
+export * from "./workflow-infra.js";
+export { invalid } from "./invalid.js";

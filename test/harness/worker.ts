@@ -1,0 +1,77 @@
+// A Temporal worker of this test file's own, on the shared dev server that test/setup/global.ts
+// starts: the repository's workflows on a fresh task queue, the activities the suite needs, and a
+// client. `install` points the server's starters at that queue and returns how to undo it.
+//
+//   const api = useTestApi();
+//   const temporal = useTestWorker("subscriptions-test", {
+//     activities: () => createSubscriptionActivities({ knex: api.knex }),
+//     install: (client, taskQueue) => { setWorkflowsDoor({ pokeSubscriptions: temporalDoor(client, taskQueue).pokeSubscriptions }); return () => setWorkflowsDoor(null); },
+//   });
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { Client, Connection } from "@temporalio/client";
+import { NativeConnection, Worker } from "@temporalio/worker";
+import type { Knex } from "knex";
+import { afterAll, beforeAll } from "vitest";
+import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
+import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
+import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+
+export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
+
+export interface TestWorker {
+  readonly taskQueue: string;
+  /** A client on the dev server's default namespace (set in beforeAll). */
+  readonly client: Client;
+}
+
+/** Registers beforeAll/afterAll hooks; read `client` inside tests (it is set by then). */
+export function useTestWorker(
+  name: string,
+  opts: { activities: () => object; install?: (client: Client, taskQueue: string) => () => void },
+): TestWorker {
+  const taskQueue = `${name}-${randomUUID().slice(0, 8)}`;
+  const state = {} as { worker?: Worker; running?: Promise<void>; client?: Client; uninstall?: () => void };
+  beforeAll(async () => {
+    const address = process.env.TEMPORAL_ADDRESS;
+    if (!address) throw new Error("TEMPORAL_ADDRESS is not set (run the tests through vitest so test/setup/global.ts starts Temporal)");
+    state.worker = await Worker.create({
+      connection: await NativeConnection.connect({ address }),
+      namespace: "default",
+      taskQueue,
+      workflowsPath,
+      activities: opts.activities(),
+    });
+    state.running = state.worker.run();
+    state.client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
+    state.uninstall = opts.install?.(state.client, taskQueue);
+  }, 120_000);
+  afterAll(async () => {
+    state.uninstall?.();
+    state.worker?.shutdown();
+    await state.running;
+    await state.client?.connection.close();
+  }, 60_000);
+  return {
+    taskQueue,
+    get client() {
+      if (!state.client) throw new Error("useTestWorker: the client is set in beforeAll");
+      return state.client;
+    },
+  };
+}
+
+/**
+ * A worker for the subscription lifecycle and benefit grants (the workflows a purchase starts),
+ * with the server's door for subscriptions and grant jobs (server/workflows-door.ts) pointed at its task queue.
+ */
+export function useLifecycleWorker(name: string, knex: () => Knex): TestWorker {
+  return useTestWorker(name, {
+    activities: () => ({ ...createSubscriptionActivities({ knex: knex() }), ...createBenefitGrantActivities({ knex: knex() }) }),
+    install: (client, taskQueue) => {
+      const door = temporalDoor(client, taskQueue);
+      setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });
+      return () => setWorkflowsDoor(null);
+    },
+  });
+}
