@@ -12,7 +12,7 @@
 //   organization token does not belong in a browser on someone else's page.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
 import { setting, type Env } from "../config.js";
 
@@ -56,12 +56,24 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
     crossOriginResourcePolicy: { policy: "cross-origin" },
     referrerPolicy: { policy: "no-referrer" },
   });
-  return (req, res, next) =>
-    base(req, res, (err?: unknown) => {
-      if (err) return next(err);
-      if (req.path.startsWith("/v1/")) res.setHeader("Cache-Control", "no-store");
-      next();
-    });
+  // Helmet's headers depend on nothing of the request here (no nonces, no per-request
+  // directives): they are recorded once from a run on a stand-in and set as such on every
+  // request, instead of helmet rebuilding the CSP and walking its eleven middlewares each time.
+  const headers: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.push([name, value]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  let failed: unknown;
+  base({ method: "GET", headers: {} } as Request, recorder as unknown as Response, (err?: unknown) => void (failed = err));
+  if (failed) throw failed;
+  return (req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    if (req.path.startsWith("/v1/")) res.setHeader("Cache-Control", "no-store");
+    next();
+  };
 }
 
 /** Lets the page being answered be framed by `origin` alone (the hosted checkout, by its embed_origin). */

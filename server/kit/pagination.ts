@@ -57,6 +57,32 @@ export function applyMetadataFilter(
   return q;
 }
 
+/**
+ * One page whose rows carry the total count (`count(*) over ()` as `total_count`, selected by the
+ * caller), so page and count are one round trip: `fetch` runs the paged query. The count is asked
+ * apart only when a page past the first comes back empty (an empty first page counts 0).
+ */
+export async function listCountedPage<Row extends { total_count: string | number }, Item>(
+  q: Knex.QueryBuilder,
+  params: ListQuery,
+  fetch: (paged: Knex.QueryBuilder) => Promise<Row[]>,
+  toItems: (rows: Row[]) => Promise<Item[]> | Item[],
+): Promise<Page<Item>> {
+  const page = params.page ?? 1;
+  const limit = Math.min(params.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
+  const offset = (page - 1) * limit;
+  const rows = await fetch(q.clone().limit(limit).offset(offset));
+  let total = rows.length ? Number(rows[0].total_count) : 0;
+  if (!rows.length && offset > 0) {
+    const count = (await q.clone().clearSelect().clearOrder().count({ n: "*" }).first()) as { n: number | string } | undefined;
+    total = Number(count?.n ?? 0);
+  }
+  return {
+    items: await toItems(rows),
+    pagination: { total_count: total, max_page: Math.ceil(total / limit) },
+  };
+}
+
 /** Runs the filtered query for one page and its total count; `toItem` maps rows to wire items. */
 export async function listPage<Row, Item>(
   q: Knex.QueryBuilder,

@@ -1,5 +1,6 @@
 // Product queries, always scoped to the caller's organization, and the batch loading of the
 // relations a Product carries (prices, benefits, medias, attached custom fields).
+import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { preparedRows } from "../kit/db.js";
@@ -137,4 +138,30 @@ export async function findManyWithRelations(db: Knex, productIds: string[]): Pro
   if (productIds.length === 0) return [];
   const rows = await preparedRows<ProductRow & RelationColumns>(db, "products_read_many", READ_MANY_SQL, [productIds]);
   return rows.map(splitRelations);
+}
+
+/** The columns of a list page: the product, its relations and the filtered total (`total_count`). */
+export function selectListColumns(db: Knex, q: Knex.QueryBuilder): Knex.QueryBuilder {
+  return q.select(db.raw(`${PRODUCT_COLUMNS}, ${relationColumns("products.id")}, count(*) over () as total_count`));
+}
+
+export type ListRow = ProductRow & RelationColumns & { total_count: string };
+
+/**
+ * Runs a page selected by `selectListColumns` in one round trip. `prepare` when the query's shape
+ * is one of a bounded few (no lists of ids in it): it then runs as a prepared statement named by
+ * its text, as the hot reads above do; other shapes go through knex (a prepared statement per
+ * shape would pile up on every connection).
+ */
+export async function readListPage(db: Knex, paged: Knex.QueryBuilder, prepare: boolean): Promise<ListRow[]> {
+  if (!prepare) return (await paged) as ListRow[];
+  const { sql, bindings } = paged.toSQL().toNative();
+  const name = "products_list_" + createHash("sha1").update(sql).digest("base64url");
+  return preparedRows<ListRow>(db, name, sql, bindings as unknown[]);
+}
+
+/** A list row as the product and its relations. */
+export function fromListRow(found: ListRow): { row: ProductRow; relations: ProductRelations } {
+  const { total_count: _total, ...rest } = found;
+  return splitRelations(rest);
 }

@@ -9,9 +9,9 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { checkAmount, checkCurrency, MAXIMUM_PRICE_AMOUNT } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
-import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import { applyMetadataFilter, applySorting, listCountedPage, type Page } from "../kit/pagination.js";
 import { toProduct, type ProductOut } from "./models.js";
-import { findReadable, findReadableWithRelations, loadRelations, readable, type PriceRow, type ProductRow } from "./repository.js";
+import { findReadable, findReadableWithRelations, fromListRow, loadRelations, readable, readListPage, selectListColumns, type PriceRow, type ProductRow } from "./repository.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 
 type Schemas = components["schemas"];
@@ -193,7 +193,7 @@ export async function getProduct(db: Knex, caller: OrganizationCaller, id: strin
 const STATIC_PRICE = `(select pp.%s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
 
 export async function listProducts(db: Knex, caller: OrganizationCaller, query: ProductListQuery): Promise<Page<ProductOut>> {
-  const q = readable(db, caller).select("products.*");
+  const q = readable(db, caller);
   const ids = asList(query.id);
   if (ids.length) q.whereIn("products.id", ids.filter(isUuid));
   const orgs = asList(query.organization_id);
@@ -225,10 +225,14 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
     ["-created_at"],
     "products.id",
   );
-  return listPage(q, query, async (rows: ProductRow[]) => {
-    const rel = await loadRelations(db, rows.map((r) => r.id));
-    return rows.map((r) => toProduct(r, rel.get(r.id)!));
-  });
+  // Page, total and relations in one statement; prepared when no list of ids shapes its text.
+  const prepare = !ids.length && !orgs.length && !benefits.length && !query.metadata && asList(query.sorting).length <= 1;
+  return listCountedPage(selectListColumns(db, q), query, (paged) => readListPage(db, paged, prepare), (rows) =>
+    rows.map((found) => {
+      const { row, relations } = fromListRow(found);
+      return toProduct(row, relations);
+    }),
+  );
 }
 
 export async function updateProduct(db: Knex, caller: OrganizationCaller, id: string, input: ProductUpdateInput): Promise<ProductOut> {

@@ -112,6 +112,32 @@ describe("products", () => {
     }
   });
 
+  it("counts the total in the page's own statement, and past the last page apart (raw HTTP)", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c = api.client(token);
+    const made = [];
+    for (const name of ["Page one", "Page two", "Page three"]) {
+      made.push(await c.products.create({ name, recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 100 }] }));
+    }
+    const headers = { authorization: `Bearer ${token}` };
+    const page = async (qs: string) => {
+      const res = await fetch(`${api.url}/v1/products/?${qs}`, { headers });
+      expect(res.status, qs).toBe(200);
+      return (await res.json()) as { items: { id: string; prices: unknown[] }[]; pagination: { total_count: number; max_page: number } };
+    };
+    const first = await page("limit=2");
+    expect(first.pagination).toEqual({ total_count: 3, max_page: 2 });
+    expect(first.items.map((p) => p.id)).toEqual([made[2].id, made[1].id]);
+    expect(first.items.every((p) => p.prices.length === 1)).toBe(true);
+    expect((await page("limit=2&page=2")).items.map((p) => p.id)).toEqual([made[0].id]);
+    // Past the last page: no rows to carry the count, so it is asked apart.
+    expect(await page("limit=2&page=5")).toEqual({ items: [], pagination: { total_count: 3, max_page: 2 } });
+    // A filtered page (ids: the knex path, not a prepared statement) counts what the filter keeps.
+    const filtered = await page(`id=${made[0].id}&id=${made[1].id}&limit=1`);
+    expect(filtered.pagination).toEqual({ total_count: 2, max_page: 2 });
+    expect(await page("query=nothing-like-it")).toEqual({ items: [], pagination: { total_count: 0, max_page: 0 } });
+  });
+
   it("lists with every filter", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const c = api.client(token);
