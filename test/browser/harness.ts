@@ -123,6 +123,21 @@ export async function axeViolations(page: Page, opts: Pick<CheckOptions, "disabl
     .map((v) => `axe ${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
 }
 
+/**
+ * Waits (up to 5 s) until no finite CSS animation or transition runs on the page: axe judges
+ * what is on screen, and a menu still fading out after its option was picked (MUI's Select) is
+ * text at part opacity, which it rightly calls low contrast. Endless ones (spinners) don't count.
+ */
+export async function transitionsSettled(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5_000, polling: 50 },
+    )
+    .catch(() => undefined);
+}
+
 /** How far the page scrolls sideways beyond the viewport (0 when it fits). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0) - window.innerWidth);
@@ -264,6 +279,7 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
       if (shoot) mkdirSync(dir, { recursive: true });
       const original = page.viewportSize() ?? DESKTOP;
       const pass = async (suffix: string, label: string) => {
+        await transitionsSettled(page);
         if (opts.axe !== false) findings.push(...(await axeViolations(page, opts)).map((f) => `${label}: ${f}`));
         if (shoot) await page.screenshot({ path: path.join(dir, `${name}${suffix}.png`), fullPage: true, animations: "disabled" });
       };
