@@ -77,7 +77,7 @@ function PayAgain({ order, onPaid }: { order: CustomerOrder; onPaid: () => void 
   const { client, customer } = usePortal();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ kind: "error" | "success"; text: string } | null>(null);
+  const [message, setMessage] = useState<{ kind: "error"; text: string } | null>(null);
   const collector = useRef<PaymentCollector | null>(null);
   const register = useCallback((c: PaymentCollector) => (collector.current = c), []);
   const pay = async (withNewCard: boolean) => {
@@ -92,13 +92,12 @@ function PayAgain({ order, onPaid }: { order: CustomerOrder; onPaid: () => void 
       } else if (customer.default_payment_method_id) body = { payment_method_id: customer.default_payment_method_id };
       else return setOpen(true);
       const result = await call(customerPortalOrdersConfirmRetryPayment({ client, path: { id: order.id }, body: { ...body, payment_processor: "stripe" } }));
-      if (result.status === "succeeded") {
-        setMessage({ kind: "success", text: "Paid. Thank you!" });
-        onPaid();
-      } else if (result.status === "requires_action" && result.client_secret && collector.current?.authenticate) {
+      if (result.status === "succeeded") onPaid();
+      else if (result.status === "requires_action" && result.client_secret && collector.current?.authenticate) {
         await collector.current.authenticate(result.client_secret);
         const status = await call(customerPortalOrdersGetPaymentStatus({ client, path: { id: order.id } }));
-        setMessage(status.status === "succeeded" ? { kind: "success", text: "Paid. Thank you!" } : { kind: "error", text: status.error ?? "The payment is not complete." });
+        if (status.status === "succeeded") onPaid();
+        else setMessage({ kind: "error", text: status.error ?? "The payment is not complete." });
       } else setMessage({ kind: "error", text: result.error ?? "The payment did not go through." });
     } catch (err) {
       setMessage({ kind: "error", text: err instanceof ApiFailure ? err.detail : String(err) });
@@ -131,6 +130,8 @@ function PayAgain({ order, onPaid }: { order: CustomerOrder; onPaid: () => void 
 
 function OrderCard({ order, onChanged }: { order: CustomerOrder; onChanged: () => void }) {
   const [error, setError] = useState<string | null>(null);
+  // Kept here, not in PayAgain: the order reloads as paid and PayAgain goes away with it.
+  const [paid, setPaid] = useState(false);
   return (
     <article className="card order" aria-labelledby={`order-${order.id}`}>
       <div className="row">
@@ -170,6 +171,7 @@ function OrderCard({ order, onChanged }: { order: CustomerOrder; onChanged: () =
         </table>
       </div>
       {error ? <Alert kind="error">{error}</Alert> : null}
+      {paid ? <Alert kind="success">Paid. Thank you!</Alert> : null}
       <InvoiceButton order={order} onError={setError} />
       {order.status === "pending" && order.total_amount > 0 ? (
         <>
@@ -179,7 +181,13 @@ function OrderCard({ order, onChanged }: { order: CustomerOrder; onChanged: () =
               {order.next_payment_attempt_at ? ` We'll try again on ${formatDate(order.next_payment_attempt_at)}.` : ""}
             </p>
           </Alert>
-          <PayAgain order={order} onPaid={onChanged} />
+          <PayAgain
+            order={order}
+            onPaid={() => {
+              setPaid(true);
+              onChanged();
+            }}
+          />
         </>
       ) : null}
     </article>
