@@ -167,6 +167,9 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await page.getByRole("button", { name: "Pay $15", exact: true }).click();
     await see(page, "Paid. Thank you!");
     expect((await stack.knex("orders").where({ id: failed.id }).first()).status).toBe("paid");
+    // The list reloads with the order paid (no payment asked for any more), and the thanks stay.
+    await expect.poll(() => page.getByText("Payment needed").count(), { timeout: 10_000 }).toBe(0);
+    await see(page, "Paid. Thank you!");
   });
 
   it("adds a card, makes it the default, and removes the old one once it no longer pays the subscription", async () => {
