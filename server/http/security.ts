@@ -12,7 +12,9 @@
 //   organization token does not belong in a browser on someone else's page.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler, Response } from "express";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import helmet from "helmet";
 import { setting, type Env } from "../config.js";
 
@@ -59,21 +61,33 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
   // Helmet's headers depend on nothing of the request here (no nonces, no per-request
   // directives): they are recorded once from a run on a stand-in and set as such on every
   // request, instead of helmet rebuilding the CSP and walking its eleven middlewares each time.
-  const headers: [string, string | number | readonly string[]][] = [];
-  const removed: string[] = [];
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => void headers.push([name, value]),
-    removeHeader: (name: string) => void removed.push(name),
-  };
+  const stand = new IncomingMessage(new Socket());
+  stand.method = "GET";
+  const recorder = new HeaderRecorder(stand);
   let failed: unknown;
-  base({ method: "GET", headers: {} } as Request, recorder as unknown as Response, (err?: unknown) => void (failed = err));
+  base(stand, recorder, (err?: unknown) => void (failed = err));
   if (failed) throw failed;
+  const { removed, headers } = recorder;
   return (req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of headers) res.setHeader(name, value);
     if (req.path.startsWith("/v1/")) res.setHeader("Cache-Control", "no-store");
     next();
   };
+}
+
+/** A response nobody receives, which keeps the headers set on it (as named) and the names removed from it. */
+class HeaderRecorder extends ServerResponse {
+  readonly headers: [string, number | string | readonly string[]][] = [];
+  readonly removed: string[] = [];
+  override setHeader(name: string, value: number | string | readonly string[]): this {
+    this.headers.push([name, value]);
+    return super.setHeader(name, value);
+  }
+  override removeHeader(name: string): void {
+    this.removed.push(name);
+    super.removeHeader(name);
+  }
 }
 
 /** Lets the page being answered be framed by `origin` alone (the hosted checkout, by its embed_origin). */
