@@ -45,6 +45,15 @@ module.exports = {
       to: { path: "^(server|generated)/" },
     },
     {
+      name: "activities-take-server-as-types",
+      severity: "error",
+      comment:
+        "Activities receive the server's services through createActivities(deps) (workflows/activities/deps.ts), built in " +
+        "workflows/activity-deps.ts; they import server/ as types only, so no circle runs server → workflows → activities → server.",
+      from: { path: "^workflows/activities/" },
+      to: { path: "^server/", dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "shared-is-a-leaf",
       severity: "error",
       comment: "workflows/shared is imported by both sides, so it imports only Temporal's workflow API.",

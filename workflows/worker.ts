@@ -1,5 +1,5 @@
-// The Temporal worker process part: builds the activities (createActivities, with their
-// dependencies), bundles the workflows, polls the task queue in the background, makes sure the
+// The Temporal worker process part: builds the activities (createActivities, with the services
+// of activity-deps.ts), bundles the workflows, polls the task queue in the background, makes sure the
 // singleton workflow (the outbox relay) is running, and runs the backstop sweep (backstop.ts). `scripts/run.ts` calls startWorker next to the API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { logger } from "../server/kit/logger.js";
 import { tracing } from "../server/kit/telemetry.js";
 import { createActivities } from "./activities/index.js";
 import { listenForOutbox } from "./activities/outbox.js";
+import { activityDeps } from "./activity-deps.js";
 import { startBackstopSweep, type BackstopOptions } from "./backstop.js";
 import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
@@ -160,6 +161,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let stopOutboxListener: (() => Promise<void>) | undefined;
   // The fan-out's direct runs of first attempts (background work of this process, not tasks).
   const directDeliveries = new DirectDeliveries(opts.knex);
+  const deps = activityDeps(opts.knex, { directDeliveries });
   try {
     worker = await Worker.create({
       connection,
@@ -172,7 +174,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       ...WEBHOOK_DELIVERY_TUNING,
       ...opts.tuning,
       ...(await tracingOptions()),
-      activities: createActivities({ knex: opts.knex, directDeliveries }),
+      activities: createActivities(deps),
     });
     const w = worker;
     // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown
@@ -197,7 +199,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     recoverConfirms = startConfirmRecovery(opts.knex, opts.confirmRecovery);
     // Committed outbox rows wake the relay at once (its idle poll is the backstop).
     const relay = client.workflow.getHandle(outboxRelayWorkflowId);
-    stopOutboxListener = await listenForOutbox(opts.knex, () => relay.signal(outboxSignal));
+    stopOutboxListener = await listenForOutbox(deps, () => relay.signal(outboxSignal));
     logger.info({ taskQueue, namespace }, "Temporal worker running");
   } catch (err) {
     await directDeliveries.close();

@@ -29,7 +29,7 @@ import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
-import { createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken, rejects, useTestApi, workflowsPath } from "../harness/index.js";
+import { activityDeps, createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken, rejects, useTestApi, workflowsPath } from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
@@ -89,7 +89,7 @@ describe("benefit grants", () => {
       namespace: "default",
       taskQueue,
       workflowsPath,
-      activities: createBenefitGrantActivities({ knex: api.knex }),
+      activities: createBenefitGrantActivities(activityDeps(api.knex)),
     });
     running = worker.run();
     client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });

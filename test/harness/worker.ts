@@ -4,7 +4,7 @@
 //
 //   const api = useTestApi();
 //   const temporal = useTestWorker("subscriptions-test", {
-//     activities: () => createSubscriptionActivities({ knex: api.knex }),
+//     activities: () => createSubscriptionActivities(activityDeps(api.knex)),
 //     install: (client, taskQueue) => { setWorkflowsDoor({ pokeSubscriptions: temporalDoor(client, taskQueue).pokeSubscriptions }); return () => setWorkflowsDoor(null); },
 //   });
 import { randomUUID } from "node:crypto";
@@ -16,6 +16,10 @@ import { afterAll, beforeAll } from "vitest";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+import { activityDeps } from "../../workflows/activity-deps.js";
+
+/** The activities' services over a test's database, as the worker builds them (workflows/activity-deps.ts). */
+export { activityDeps };
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url));
 
@@ -67,7 +71,10 @@ export function useTestWorker(
  */
 export function useLifecycleWorker(name: string, knex: () => Knex): TestWorker {
   return useTestWorker(name, {
-    activities: () => ({ ...createSubscriptionActivities({ knex: knex() }), ...createBenefitGrantActivities({ knex: knex() }) }),
+    activities: () => {
+      const deps = activityDeps(knex());
+      return { ...createSubscriptionActivities(deps), ...createBenefitGrantActivities(deps) };
+    },
     install: (client, taskQueue) => {
       const door = temporalDoor(client, taskQueue);
       setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs });

@@ -18,7 +18,7 @@ import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
-import { createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, workflowsPath } from "../harness/index.js";
+import { activityDeps, createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, workflowsPath } from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
@@ -48,7 +48,7 @@ describe("order invoices", () => {
       namespace: "default",
       taskQueue,
       workflowsPath,
-      activities: createInvoiceActivities({ knex: api.knex }),
+      activities: createInvoiceActivities(activityDeps(api.knex)),
     });
     running = worker.run();
     client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });

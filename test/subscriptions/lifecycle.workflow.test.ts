@@ -12,7 +12,7 @@ import { createSubscriptionActivities } from "../../workflows/activities/subscri
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { CARD_DECLINED, CARD_OK, createEvent, createMeter, createSubscriptionFixture, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, CARD_DECLINED, CARD_OK, createEvent, createMeter, createSubscriptionFixture, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const taskQueue = "subscription-lifecycle-test";
@@ -47,7 +47,7 @@ describe("subscription lifecycle workflow", () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowsPath,
-      activities: createSubscriptionActivities({ knex: infra.knex }),
+      activities: createSubscriptionActivities(activityDeps(infra.knex)),
     });
     running = worker.run();
   }, 120_000);

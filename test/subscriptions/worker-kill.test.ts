@@ -22,7 +22,7 @@ import { readSandboxLedger, SandboxProcessor } from "../../server/processors/san
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { createSubscriptionFixture, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createSubscriptionFixture, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const DAY = 86_400_000;
@@ -101,7 +101,7 @@ describe("subscription worker killed mid-charge", () => {
         namespace: infra.namespace,
         taskQueue,
         workflowsPath,
-        activities: createSubscriptionActivities({ knex: infra.knex }),
+        activities: createSubscriptionActivities(activityDeps(infra.knex)),
       });
       secondRunning = second.run();
       await expect.poll(async () => (await infra.knex("orders").where({ id: order.id }).first()).status, { timeout: 60_000, interval: 200 }).toBe("paid");

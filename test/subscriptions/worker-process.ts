@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import { createKnex } from "../../server/kit/db.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+import { activityDeps } from "../../workflows/activity-deps.js";
 
 const env = (name: string) => {
   const v = process.env[name];
@@ -19,7 +20,7 @@ const worker = await Worker.create({
   namespace: env("SUB_NAMESPACE"),
   taskQueue: env("SUB_TASK_QUEUE"),
   workflowsPath: fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url)),
-  activities: createSubscriptionActivities({ knex: createKnex(env("SUB_DATABASE_URL")) }),
+  activities: createSubscriptionActivities(activityDeps(createKnex(env("SUB_DATABASE_URL")))),
 });
 const running = worker.run();
 console.log("ready");

@@ -20,7 +20,7 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createOrganization, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 
@@ -524,7 +524,7 @@ describe("webhook delivery", () => {
         namespace: infra.namespace,
         taskQueue: killQueue,
         workflowsPath,
-        activities: createWebhookActivities({ knex: infra.knex }),
+        activities: createWebhookActivities(activityDeps(infra.knex)),
       });
       secondRunning = second.run();
       // The lost attempt times out (30 s), the next one goes out on the schedule.

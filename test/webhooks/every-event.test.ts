@@ -17,7 +17,7 @@ import { mintOrganizationToken } from "../../server/kit/auth.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { createOrganization, useWorkflowInfra } from "../harness/index.js";
+import { activityDeps, createOrganization, useWorkflowInfra } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, type Received } from "./receiver.js";
 
@@ -59,7 +59,10 @@ function withoutNestedModifiedAt(value: Json, ids: Set<string>, top = true): Jso
 describe("every webhook event type", () => {
   const h = useWebhookHarness(infra, {
     workflow: { idleMs: 2_000 },
-    activities: (knex) => ({ ...createSubscriptionActivities({ knex }), ...createBenefitGrantActivities({ knex }) }),
+    activities: (knex) => {
+      const deps = activityDeps(knex);
+      return { ...createSubscriptionActivities(deps), ...createBenefitGrantActivities(deps) };
+    },
   });
   const receiver = h.receiver;
 

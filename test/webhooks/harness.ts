@@ -16,7 +16,7 @@ import { createWebhookActivities, type WebhookWaker } from "../../workflows/acti
 import { startBackstopSweep } from "../../workflows/backstop.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
-import { type WorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, type WorkflowInfra, workflowsPath } from "../harness/index.js";
 import { Receiver } from "./receiver.js";
 
 
@@ -69,8 +69,8 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
       taskQueue: h.taskQueue,
       workflowsPath,
       activities: {
-        ...createOutboxActivities({ knex: infra.knex, wakeWebhookEndpoints: h.waker, directDeliveries: h.direct }),
-        ...createWebhookActivities({ knex: infra.knex, deliveryTimeoutMs: opts.deliveryTimeoutMs }),
+        ...createOutboxActivities(activityDeps(infra.knex, { directDeliveries: h.direct }), { wakeWebhookEndpoints: h.waker }),
+        ...createWebhookActivities(activityDeps(infra.knex), { deliveryTimeoutMs: opts.deliveryTimeoutMs }),
         ...opts.activities?.(infra.knex),
       },
     });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
-import { createOrganization, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createOrganization, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const taskQueue = "webhook-outage-test";
@@ -51,7 +51,7 @@ describe("a webhook receiver down for hours", () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowsPath,
-      activities: createWebhookActivities({ knex: infra.knex }),
+      activities: createWebhookActivities(activityDeps(infra.knex)),
     });
     running = worker.run();
   }, 120_000);

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { DefaultLogger, NativeConnection, Runtime, Worker } from "@temporalio/worker";
 import { createKnex } from "../../server/kit/db.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
+import { activityDeps } from "../../workflows/activity-deps.js";
 
 const env = (name: string) => {
   const v = process.env[name];
@@ -19,7 +20,7 @@ const worker = await Worker.create({
   namespace: env("WH_NAMESPACE"),
   taskQueue: env("WH_TASK_QUEUE"),
   workflowsPath: fileURLToPath(new URL("../../workflows/workflows/index.ts", import.meta.url)),
-  activities: createWebhookActivities({ knex }),
+  activities: createWebhookActivities(activityDeps(knex)),
 });
 const running = worker.run();
 console.log("ready");

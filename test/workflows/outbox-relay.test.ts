@@ -10,7 +10,7 @@ import { outboxRelayWorkflowId } from "../../workflows/shared/ids.js";
 import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { startWorker, type StartWorkerOptions, type WorkerHandle } from "../../workflows/worker.js";
-import { createOrganization, useWorkflowInfra } from "../harness/index.js";
+import { activityDeps, createOrganization, useWorkflowInfra } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 
@@ -68,7 +68,7 @@ describe("outbox relay", () => {
     await expect.poll(() => unpublished(infra.knex, org.id), poll).toBe(0);
 
     let wakes = 0;
-    const stop = await listenForOutbox(infra.knex, async () => {
+    const stop = await listenForOutbox(activityDeps(infra.knex), async () => {
       wakes++;
     });
     try {
@@ -97,7 +97,7 @@ describe("outbox relay", () => {
       for (let n = 0; n < 200; n++) await emit(trx, org.id, "order.created", { n });
     });
 
-    const { claimOutboxBatch } = createOutboxActivities({ knex: infra.knex });
+    const { claimOutboxBatch } = createOutboxActivities(activityDeps(infra.knex));
     const claimers = Array.from({ length: 6 }, async () => {
       const mine: number[] = [];
       for (;;) {

@@ -1,13 +1,12 @@
 // Benefit grant activities: run one grant job (server/benefit-grants/jobs.ts) in its own
 // transaction. A job whose workflow start was lost is started again by the backstop sweep
 // (workflows/backstop.ts).
-import type { Knex } from "knex";
-import { runBenefitGrantJob } from "../../server/benefit-grants/jobs.js";
+import type { ActivityDeps } from "./deps.js";
 
-export function createBenefitGrantActivities({ knex }: { knex: Knex }) {
+export function createBenefitGrantActivities({ knex, benefitGrants }: Pick<ActivityDeps, "knex" | "benefitGrants">) {
   return {
     async runBenefitGrantJob(jobId: number): Promise<string> {
-      return runBenefitGrantJob(knex, jobId);
+      return benefitGrants.runBenefitGrantJob(knex, jobId);
     },
   };
 }

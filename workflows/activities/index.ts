@@ -1,25 +1,21 @@
 // Every activity the worker serves, built with its dependencies: the worker (workflows/worker.ts)
-// calls createActivities once, test workers pick the factories they need.
-import type { Knex } from "knex";
-import type { DirectDeliveries } from "../../server/webhooks/direct.js";
+// calls createActivities once with the services of workflows/activity-deps.ts, test workers pick
+// the factories they need.
 import { createBenefitGrantActivities } from "./benefit-grants.js";
 import { createInvoiceActivities } from "./invoice.js";
 import { createOutboxActivities } from "./outbox.js";
 import { createSubscriptionActivities } from "./subscriptions.js";
 import { createWebhookActivities } from "./webhooks.js";
+import type { ActivityDeps } from "./deps.js";
 
-export interface ActivityDeps {
-  knex: Knex;
-  /** The fan-out's direct runs of first attempts (background work of the worker process). */
-  directDeliveries: DirectDeliveries;
-}
+export type { ActivityDeps } from "./deps.js";
 
-export function createActivities({ knex, directDeliveries }: ActivityDeps) {
+export function createActivities(deps: ActivityDeps) {
   return {
-    ...createOutboxActivities({ knex, directDeliveries }),
-    ...createInvoiceActivities({ knex }),
-    ...createWebhookActivities({ knex }),
-    ...createSubscriptionActivities({ knex }),
-    ...createBenefitGrantActivities({ knex }),
+    ...createOutboxActivities(deps),
+    ...createInvoiceActivities(deps),
+    ...createWebhookActivities(deps),
+    ...createSubscriptionActivities(deps),
+    ...createBenefitGrantActivities(deps),
   };
 }

@@ -1,15 +1,14 @@
 // Invoice activities: thin adapters over the order invoice service, each in its own transaction.
 // Both are idempotent, so a retried activity never takes a second number nor writes twice.
-import type { Knex } from "knex";
-import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
+import type { ActivityDeps } from "./deps.js";
 
-export function createInvoiceActivities({ knex }: { knex: Knex }) {
+export function createInvoiceActivities({ knex, invoices }: Pick<ActivityDeps, "knex" | "invoices">) {
   return {
     async assignInvoiceNumber(orderId: string): Promise<number> {
-      return assignInvoiceNumber(knex, orderId);
+      return invoices.assignInvoiceNumber(knex, orderId);
     },
     async storeInvoice(orderId: string): Promise<{ number: string; path: string }> {
-      return storeInvoice(knex, orderId);
+      return invoices.storeInvoice(knex, orderId);
     },
   };
 }

@@ -3,11 +3,7 @@
 // taken with SKIP LOCKED hand each row to exactly one claimer, and marking it in the same
 // transaction means a retry after a lost response claims the next rows, never the same ones.
 import { randomUUID } from "node:crypto";
-import type { Knex } from "knex";
-import { logger } from "../../server/kit/logger.js";
-import { fanOut } from "../../server/webhooks/delivery.js";
-import { DirectDeliveries } from "../../server/webhooks/direct.js";
-import { leasedHeads, leaseIdleEndpoints } from "../../server/webhooks/repository.js";
+import type { ActivityDeps } from "./deps.js";
 import { activityContextWebhookWaker, boundWebhookWaker, handOverThrough, type WebhookWaker } from "./webhooks.js";
 
 export interface OutboxBatch {
@@ -17,18 +13,17 @@ export interface OutboxBatch {
   types: string[];
 }
 
-export function createOutboxActivities({
-  knex,
-  wakeWebhookEndpoints,
-  directDeliveries = new DirectDeliveries(knex),
-}: {
-  knex: Knex;
-  /** Wakes the delivery workflows of endpoints that got events; the worker's own client by default. */
-  wakeWebhookEndpoints?: WebhookWaker;
-  /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
-  directDeliveries?: DirectDeliveries | null;
-}) {
-  const wake = wakeWebhookEndpoints ?? activityContextWebhookWaker;
+export function createOutboxActivities(
+  { knex, webhooks, directDeliveries, temporalDoor }: Pick<ActivityDeps, "knex" | "webhooks" | "directDeliveries" | "temporalDoor">,
+  {
+    wakeWebhookEndpoints,
+  }: {
+    /** Wakes the delivery workflows of endpoints that got events; the worker's own client by default. */
+    wakeWebhookEndpoints?: WebhookWaker;
+  } = {},
+) {
+  const wake = wakeWebhookEndpoints ?? activityContextWebhookWaker(temporalDoor);
+  const { fanOut, leasedHeads, leaseIdleEndpoints } = webhooks;
   return {
     async claimOutboxBatch(limit: number): Promise<OutboxBatch> {
       let endpointIds: string[] = [];
@@ -55,7 +50,7 @@ export function createOutboxActivities({
         return { ids, types: rows.map((r) => r.type) };
       });
       // After commit, in the background: first attempts for the endpoints leased above.
-      if (directDeliveries && direct.length > 0) directDeliveries.start(direct, lease, handOverThrough(wakeWebhookEndpoints ?? boundWebhookWaker()), heads);
+      if (directDeliveries && direct.length > 0) directDeliveries.start(direct, lease, handOverThrough(wakeWebhookEndpoints ?? boundWebhookWaker(temporalDoor)), heads);
       // The others' runs or delivery workflows read the committed queue. A failed wake-up fails
       // the activity (its retry claims the next rows); the backstop sweep (workflows/backstop.ts)
       // starts the workflow of every endpoint left with queued events.
@@ -81,7 +76,7 @@ export const OUTBOX_WAKE_GAP_MS = 50;
  * renewing at once sent one per renewal, docs/BENCHMARKS.md). A lost connection is opened again
  * after a second; the relay's idle poll covers the gap. Returns a function that stops listening.
  */
-export async function listenForOutbox(knex: Knex, wake: () => Promise<void>, minGapMs = OUTBOX_WAKE_GAP_MS): Promise<() => Promise<void>> {
+export async function listenForOutbox({ knex, logger }: Pick<ActivityDeps, "knex" | "logger">, wake: () => Promise<void>, minGapMs = OUTBOX_WAKE_GAP_MS): Promise<() => Promise<void>> {
   type RawClient = { query(sql: string): Promise<unknown>; on(event: string, f: (...args: unknown[]) => void): void; removeAllListeners(): void };
   const raw = knex.client as { acquireRawConnection(): Promise<RawClient>; destroyRawConnection(c: RawClient): Promise<void> };
   let stopped = false;

@@ -1,20 +1,20 @@
 // Subscription activities: thin adapters over server/subscriptions/billing.ts, each step in its own
 // transactions and idempotent, so Temporal may retry any of them.
-import type { Knex } from "knex";
-import { nextStep, runStep, type NextStep, type StepOutcome } from "../../server/subscriptions/billing.js";
+import type { NextStep, StepOutcome } from "../../server/subscriptions/billing.js";
+import type { ActivityDeps } from "./deps.js";
 
-export function createSubscriptionActivities({ knex }: { knex: Knex }) {
+export function createSubscriptionActivities({ knex, subscriptions }: Pick<ActivityDeps, "knex" | "subscriptions">) {
   return {
     /** What is due next for the subscription, and when. */
     async nextSubscriptionStep(subscriptionId: string): Promise<NextStep> {
-      return nextStep(knex, subscriptionId);
+      return subscriptions.nextStep(knex, subscriptionId);
     },
     /**
      * Does what is due at `nowMs` (the workflow's time; a test clock's time wins), then tells what
      * is due after it, so the workflow need not ask again.
      */
     async runSubscriptionStep(subscriptionId: string, nowMs: number): Promise<{ outcome: StepOutcome; next: NextStep }> {
-      return runStep(knex, subscriptionId, nowMs);
+      return subscriptions.runStep(knex, subscriptionId, nowMs);
     },
   };
 }

@@ -2,27 +2,26 @@
 // workflow (read the endpoint's next queued event, make one attempt, settle the event), and the
 // worker-side wake-up of delivery workflows (the door's, on the worker's own client and queue).
 import { Context } from "@temporalio/activity";
-import type { Knex } from "knex";
-import {
-  attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent, type AttemptResult, type QueuedEvent, type QueueRun,
-} from "../../server/webhooks/delivery.js";
+import type { AttemptResult, QueuedEvent, QueueRun } from "../../server/webhooks/delivery.js";
 import type { HandOver } from "../../server/webhooks/direct.js";
-import { temporalDoor, type WorkflowsDoor } from "../../server/workflows-door.js";
+import type { WorkflowsDoor } from "../../server/workflows-door.js";
+import type { ActivityDeps } from "./deps.js";
 
-export function createWebhookActivities({
-  knex,
-  deliveryTimeoutMs,
-  maxListeners,
-}: {
-  knex: Knex;
-  /** The HTTP timeout of one attempt; DELIVERY_TIMEOUT_MS (10 s) unless a test injects a short one. */
-  deliveryTimeoutMs?: number;
-  /** Runs of first attempts listening at once in this worker at most (DEFAULT_MAX_LISTENERS). */
-  maxListeners?: number;
-}) {
+export function createWebhookActivities(
+  { knex, webhooks }: Pick<ActivityDeps, "knex" | "webhooks">,
+  {
+    deliveryTimeoutMs,
+    maxListeners,
+  }: {
+    /** The HTTP timeout of one attempt; DELIVERY_TIMEOUT_MS (10 s) unless a test injects a short one. */
+    deliveryTimeoutMs?: number;
+    /** Runs of first attempts listening at once in this worker at most (DEFAULT_MAX_LISTENERS). */
+    maxListeners?: number;
+  } = {},
+) {
   return {
     async nextWebhookEvent(endpointId: string): Promise<QueuedEvent | null> {
-      return nextQueuedEvent(knex, endpointId);
+      return webhooks.nextQueuedEvent(knex, endpointId);
     },
     /**
      * `attempt` (1-based) is for the history and logs. `at` is the workflow's time of the attempt
@@ -30,7 +29,7 @@ export function createWebhookActivities({
      */
     async attemptWebhookDelivery(eventId: string, attempt: number, opts: { at?: number; disableAfterMs?: number } = {}): Promise<AttemptResult> {
       void attempt;
-      return attemptDelivery(knex, eventId, {
+      return webhooks.attemptDelivery(knex, eventId, {
         at: opts.at === undefined ? undefined : new Date(opts.at),
         disableAfterMs: opts.disableAfterMs,
         timeoutMs: deliveryTimeoutMs,
@@ -41,7 +40,7 @@ export function createWebhookActivities({
      * with `listenMs`, then listening for the endpoint's next events that long.
      */
     async deliverQueuedWebhooks(endpointId: string, opts: { at?: number; disableAfterMs?: number; listenMs?: number } = {}): Promise<QueueRun> {
-      return deliverQueued(knex, endpointId, {
+      return webhooks.deliverQueued(knex, endpointId, {
         at: opts.at === undefined ? undefined : new Date(opts.at),
         disableAfterMs: opts.disableAfterMs,
         timeoutMs: deliveryTimeoutMs,
@@ -52,7 +51,7 @@ export function createWebhookActivities({
       });
     },
     async settleWebhookEvent(event: QueuedEvent): Promise<void> {
-      await settleEvent(knex, event);
+      await webhooks.settleEvent(knex, event);
     },
   };
 }
@@ -63,13 +62,15 @@ export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 export type WebhookWaker = WorkflowsDoor["wakeWebhookEndpoints"];
 
 /** Inside an activity: the worker's own client, namespace and task queue. */
-export const activityContextWebhookWaker: WebhookWaker = (endpointIds, how) => {
-  if (endpointIds.length === 0) return Promise.resolve();
-  return boundWebhookWaker()(endpointIds, how);
-};
+export function activityContextWebhookWaker(temporalDoor: ActivityDeps["temporalDoor"]): WebhookWaker {
+  return (endpointIds, how) => {
+    if (endpointIds.length === 0) return Promise.resolve();
+    return boundWebhookWaker(temporalDoor)(endpointIds, how);
+  };
+}
 
 /** Inside an activity: a waker on the worker's client and task queue that still works after the activity ends. */
-export function boundWebhookWaker(): WebhookWaker {
+export function boundWebhookWaker(temporalDoor: ActivityDeps["temporalDoor"]): WebhookWaker {
   const ctx = Context.current();
   return temporalDoor(ctx.client, ctx.info.taskQueue).wakeWebhookEndpoints;
 }

@@ -1,0 +1,27 @@
+// What the activities are built with: the database and the server services they adapt. The
+// activity files import server/ as types only (the `deps-graph` rule
+// activities-take-server-as-types), so no import circle runs server → workflows → activities →
+// server; the services are taken from the server in one place, workflows/activity-deps.ts.
+import type { Knex } from "knex";
+import type * as grantJobs from "../../server/benefit-grants/jobs.js";
+import type { Logger } from "../../server/kit/logger.js";
+import type * as invoices from "../../server/orders/invoice.js";
+import type * as billing from "../../server/subscriptions/billing.js";
+import type * as delivery from "../../server/webhooks/delivery.js";
+import type { DirectDeliveries } from "../../server/webhooks/direct.js";
+import type * as webhookRepository from "../../server/webhooks/repository.js";
+import type * as door from "../../server/workflows-door.js";
+
+export interface ActivityDeps {
+  knex: Knex;
+  logger: Logger;
+  benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob">;
+  invoices: Pick<typeof invoices, "assignInvoiceNumber" | "storeInvoice">;
+  subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
+  webhooks: Pick<typeof delivery, "fanOut" | "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
+    Pick<typeof webhookRepository, "leasedHeads" | "leaseIdleEndpoints">;
+  /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
+  directDeliveries: DirectDeliveries | null;
+  /** Builds the door on the worker's own client and task queue (wake-ups of delivery workflows). */
+  temporalDoor: typeof door.temporalDoor;
+}

@@ -1,0 +1,27 @@
+// The one place the activities' services are taken from the server: the worker
+// (workflows/worker.ts), the test harness (test/harness/worker.ts) and the tests' worker processes
+// build ActivityDeps here and hand them to createActivities or to one domain's factory.
+import type { Knex } from "knex";
+import { runBenefitGrantJob } from "../server/benefit-grants/jobs.js";
+import { logger } from "../server/kit/logger.js";
+import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
+import { nextStep, runStep } from "../server/subscriptions/billing.js";
+import { attemptDelivery, deliverQueued, fanOut, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
+import { DirectDeliveries } from "../server/webhooks/direct.js";
+import { leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
+import { temporalDoor } from "../server/workflows-door.js";
+import type { ActivityDeps } from "./activities/deps.js";
+
+/** The activities' services over `knex`; direct runs of first attempts on a DirectDeliveries of their own unless given (null: none). */
+export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDeliveries | null } = {}): ActivityDeps {
+  return {
+    knex,
+    logger,
+    benefitGrants: { runBenefitGrantJob },
+    invoices: { assignInvoiceNumber, storeInvoice },
+    subscriptions: { nextStep, runStep },
+    webhooks: { fanOut, nextQueuedEvent, attemptDelivery, deliverQueued, settleEvent, leasedHeads, leaseIdleEndpoints },
+    directDeliveries: opts.directDeliveries === undefined ? new DirectDeliveries(knex) : opts.directDeliveries,
+    temporalDoor,
+  };
+}
