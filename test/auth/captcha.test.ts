@@ -3,16 +3,13 @@
 // is a local stand-in (CAPTCHA_VERIFY_URL) that accepts one response and checks the secret.
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKnex } from "../../server/kit/db.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
-import { PASSWORD, signedOutClient, uniqueEmail } from "../harness/index.js";
+import { PASSWORD, signedOutClient, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const SECRET = "captcha-secret-for-tests";
 const GOOD = "a-human-solved-it";
 
 let siteverify: Server;
-let api: ApiHandle;
-let knex: ReturnType<typeof createKnex>;
+let verifyUrl: string;
 const verified: { secret: string; response: string }[] = [];
 
 beforeAll(async () => {
@@ -29,17 +26,15 @@ beforeAll(async () => {
   await new Promise<void>((r) => siteverify.listen(0, "127.0.0.1", () => r()));
   const address = siteverify.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  Object.assign(process.env, { CAPTCHA_SECRET_KEY: SECRET, CAPTCHA_PROVIDER: "cloudflare-turnstile", CAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/siteverify` });
-  knex = createKnex(process.env.DATABASE_URL!);
-  api = await startApi({ knex, port: 0, validateResponses: true });
+  verifyUrl = `http://127.0.0.1:${port}/siteverify`;
 });
 
-afterAll(async () => {
-  await api?.close();
-  await knex?.destroy();
+afterAll(() => {
   siteverify?.close();
-  for (const key of ["CAPTCHA_SECRET_KEY", "CAPTCHA_PROVIDER", "CAPTCHA_VERIFY_URL"]) delete process.env[key];
 });
+
+// Started after the stand-in above listens (hooks run in order), closed before it.
+const api = useTestApi({ env: () => ({ CAPTCHA_SECRET_KEY: SECRET, CAPTCHA_PROVIDER: "cloudflare-turnstile", CAPTCHA_VERIFY_URL: verifyUrl }) });
 
 describe("captcha", () => {
   it("refuses sign-up without a captcha response, and with a wrong one, with better-auth's messages", async () => {

@@ -1,30 +1,18 @@
 // better-auth's rate limiter, on for this file's two API processes (AUTH_RATE_LIMIT=1), counting
 // in PostgreSQL: sign-in allows 3 attempts per 10 s per client address across both processes,
 // verification emails 3 a minute, and the next answers 429 with X-Retry-After.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKnex } from "../../server/kit/db.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
-import { signedOutClient, uniqueEmail } from "../harness/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signedOutClient, uniqueEmail, useTestApi } from "../harness/index.js";
 
-let first: ApiHandle;
-let second: ApiHandle;
-let knex: ReturnType<typeof createKnex>;
+const limited = { env: { AUTH_RATE_LIMIT: "1" }, validateResponses: false };
+const first = useTestApi(limited);
+let second: { url: string };
 
 beforeAll(async () => {
-  process.env.AUTH_RATE_LIMIT = "1";
-  knex = createKnex(process.env.DATABASE_URL!);
-  first = await startApi({ knex, port: 0 });
-  second = await startApi({ knex, port: 0 });
+  second = await first.startAnother(limited);
 });
 
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
-  await knex?.destroy();
-  process.env.AUTH_RATE_LIMIT = "0";
-});
-
-async function signIn(api: ApiHandle, email: string): Promise<Response> {
+async function signIn(api: { url: string }, email: string): Promise<Response> {
   return fetch(`${api.url}/api/auth/sign-in/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: new URL(api.url).origin },
@@ -34,7 +22,7 @@ async function signIn(api: ApiHandle, email: string): Promise<Response> {
 
 describe("rate limiting", () => {
   it("counts sign-in attempts across API processes and answers the fourth with 429", async () => {
-    await knex("rate_limits").del();
+    await first.knex("rate_limits").del();
     const email = uniqueEmail("guess");
     const statuses = [];
     for (const api of [first, second, first]) statuses.push((await signIn(api, email)).status);
@@ -43,13 +31,13 @@ describe("rate limiting", () => {
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ message: "Too many requests. Please try again later." });
     expect(Number(limited.headers.get("x-retry-after"))).toBeGreaterThan(0);
-    expect((await knex("rate_limits").where("key", "like", "%sign-in%")).length).toBeGreaterThan(0);
+    expect((await first.knex("rate_limits").where("key", "like", "%sign-in%")).length).toBeGreaterThan(0);
     // Other paths have their own counters.
     expect((await fetch(`${first.url}/api/auth/get-session`)).status).toBe(200);
   });
 
   it("limits verification emails", async () => {
-    await knex("rate_limits").del();
+    await first.knex("rate_limits").del();
     const browser = signedOutClient(first.url);
     const codes = [];
     for (let i = 0; i < 4; i++) {

@@ -4,7 +4,6 @@ import { request } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Knex } from "knex";
 import { createKnex } from "../../server/kit/db.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
 import { useTemporalAddress } from "../../workflows/client.js";
 import { freePort } from "../../scripts/services.js";
 import { useTestApi } from "../harness/index.js";
@@ -12,12 +11,9 @@ import { useTestApi } from "../harness/index.js";
 const api = useTestApi();
 
 describe("health", () => {
-  const extra: { api: ApiHandle; knex: Knex }[] = [];
+  const unreachable: Knex[] = [];
   afterAll(async () => {
-    for (const e of extra) {
-      await e.api.close();
-      await e.knex.destroy();
-    }
+    for (const knex of unreachable) await knex.destroy();
     useTemporalAddress(process.env.TEMPORAL_ADDRESS!);
   });
 
@@ -29,9 +25,10 @@ describe("health", () => {
   });
 
   it("answers 503 naming the database when PostgreSQL does not answer, and stays alive", async () => {
+    // A database nobody listens on: the API starts over it and stays alive.
     const knex = createKnex(`postgres://postgres:postgres@127.0.0.1:${await freePort()}/borealis`);
-    const down = await startApi({ knex, port: 0 });
-    extra.push({ api: down, knex });
+    unreachable.push(knex);
+    const down = await api.startAnother({ knex });
     expect((await fetch(`${down.url}/healthz`)).status).toBe(200);
     const res = await fetch(`${down.url}/readyz`);
     expect(res.status).toBe(503);
@@ -48,9 +45,7 @@ describe("health", () => {
   });
 
   it("answers 503 draining once a drain has started, still serving for its delay; in-flight requests finish", async () => {
-    const knex = createKnex(process.env.DATABASE_URL!);
-    const draining = await startApi({ knex, port: 0 });
-    extra.push({ api: draining, knex });
+    const draining = await api.startAnother();
     expect((await fetch(`${draining.url}/readyz`)).status).toBe(200);
     // A request whose body is still arriving when the server stops listening is answered.
     const url = new URL(draining.url);

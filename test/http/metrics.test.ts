@@ -1,8 +1,6 @@
 // Prometheus metrics at /metrics (server/http/metrics.ts): requests by operation and status with
 // latency histograms, the database pool, and the platform's backlogs read from the database.
 import { describe, expect, it } from "vitest";
-import { createKnex } from "../../server/kit/db.js";
-import { startApi } from "../../server/main.js";
 import { orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -27,15 +25,12 @@ describe("metrics", () => {
   });
 
   it("asks for METRICS_TOKEN when one is set", async () => {
-    const knex = createKnex(process.env.DATABASE_URL!);
-    process.env.METRICS_TOKEN = "s3cret";
-    const guarded = await startApi({ knex, port: 0 }).finally(() => delete process.env.METRICS_TOKEN);
+    const guarded = await api.startAnother({ env: { METRICS_TOKEN: "s3cret" } });
     try {
       expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
       expect((await fetch(`${guarded.url}/metrics`, { headers: { authorization: "Bearer s3cret" } })).status).toBe(200);
     } finally {
       await guarded.close();
-      await knex.destroy();
     }
   });
 });

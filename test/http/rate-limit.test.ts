@@ -5,25 +5,21 @@
 // visit, and the anonymous storefront lists at most 100 products.
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { STOREFRONT_PRODUCTS_MAX } from "../../server/customer-portal/repository.js";
 import { rateLimitSettings, type RateLimitSettings } from "../../server/http/rate-limit.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
 import { createCheckoutProduct, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
 describe("rate limits", () => {
-  const started: ApiHandle[] = [];
   let org: { id: string; slug: string };
   let token: string;
   let secret: string;
 
   /** An API with its own policies and counters (a namespace per test). */
   async function limited(settings: RateLimitSettings, namespace: string) {
-    const h = await startApi({ knex: api.knex, port: 0, rateLimits: settings, rateLimitNamespace: namespace });
-    started.push(h);
-    return h.url;
+    return (await api.startAnother({ rateLimits: settings, rateLimitNamespace: namespace })).url;
   }
   const only = (policies: RateLimitSettings): RateLimitSettings => ({ public: null, auth_failure: null, token: null, customer: null, ...policies });
 
@@ -33,9 +29,6 @@ describe("rate limits", () => {
     token = made.token;
     const { product } = await createCheckoutProduct(api.knex, org.id);
     secret = (await api.client(token).checkouts.create({ products: [product.id] })).clientSecret;
-  });
-  afterAll(async () => {
-    for (const h of started) await h.close();
   });
 
   it("reads its policies from the environment", () => {

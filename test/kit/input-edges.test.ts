@@ -5,13 +5,13 @@
 // and lose their socket; a client's X-Request-Id is kept only when short and plain.
 import net from "node:net";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { isoCurrencies, currencyYaml } from "../../codegen/currencies.js";
 import { schemaValidator, validateResponse } from "../../generated/validators.js";
 import type { OperationId } from "../../generated/handlers.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
+import type { ApiHandle } from "../../server/main.js";
 import { createCheckoutProduct, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -178,9 +178,8 @@ describe("input edges", () => {
   describe("slow and odd requests", () => {
     let quick: ApiHandle;
     beforeAll(async () => {
-      quick = await startApi({ knex: api.knex, port: 0, requestTimeoutMs: 1500, headersTimeoutMs: 1000 });
+      quick = await api.startAnother({ requestTimeoutMs: 1500, headersTimeoutMs: 1000 });
     });
-    afterAll(() => quick?.close());
 
     /** Writes `raw` on a new socket and reads until the server closes it. */
     const exchange = (raw: string) =>

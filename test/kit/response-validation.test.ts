@@ -6,8 +6,8 @@
 import { invalid } from "../harness/index.js";
 import { Polar } from "@polar-sh/sdk";
 import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startApi, type ApiHandle } from "../../server/main.js";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { ApiHandle } from "../../server/main.js";
 import { createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const BAD = {
@@ -59,13 +59,10 @@ let token: string;
 let productId: string;
 
 beforeAll(async () => {
-  unchecked = await startApi({ knex: api.knex, port: 0, validateResponses: false });
+  unchecked = await api.startAnother({ validateResponses: false });
   const { org, token: t } = await orgWithToken(api.knex);
   token = t;
   productId = (await createProductWithPrice(api.knex, org.id)).product.id;
-});
-afterAll(async () => {
-  await unchecked?.close();
 });
 
 async function rawGet(base: string, id: string) {

@@ -3,19 +3,16 @@
 // plain SQL, new scopes, a new expiry) reaches every process through PostgreSQL's NOTIFY before the
 // next request. With the notifications down nothing is cached; a cached token never outlives its
 // own expires_at.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { hashToken, mintOrganizationToken } from "../../server/kit/auth.js";
-import { startApi, type ApiHandle } from "../../server/main.js";
+import type { ApiHandle } from "../../server/main.js";
 import { createOrganization, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 /** A second API process's worth of state (its own token verifier, cache and listening connection). */
 let other: ApiHandle;
 beforeAll(async () => {
-  other = await startApi({ knex: api.knex, port: 0, validateResponses: true });
-});
-afterAll(async () => {
-  await other?.close();
+  other = await api.startAnother({ validateResponses: true });
 });
 
 async function status(url: string, token: string, path = "/v1/products/"): Promise<number> {

@@ -12,9 +12,7 @@ import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Knex } from "knex";
-import { createKnex } from "../../server/kit/db.js";
-import { orgWithToken } from "../harness/index.js";
+import { orgWithToken, useTestDatabase } from "../harness/index.js";
 
 interface OtlpAttribute {
   key: string;
@@ -125,14 +123,13 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
   const otlp = otlpReceiver();
   const names = () => otlp.spans.map((s) => `${s.service} ${s.name} ${s.traceId.slice(0, 6)} ${s.spanId.slice(0, 6)}<${(s.parentSpanId ?? "").slice(0, 6)}`);
   const hooks = webhookReceiver();
-  let knex: Knex;
+  const db = useTestDatabase();
   let api: ChildProcess | undefined;
   let worker: ChildProcess | undefined;
   let apiUrl = "";
   let hooksUrl = "";
 
   beforeAll(async () => {
-    knex = createKnex(process.env.DATABASE_URL!);
     const otlpUrl = await listen(otlp.server);
     hooksUrl = await listen(hooks.server);
     const env = {
@@ -153,13 +150,12 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
 
   afterAll(async () => {
     await Promise.all([stopProcess(api), stopProcess(worker)]);
-    await knex?.destroy();
     otlp.server.close();
     hooks.server.close();
   });
 
   it("follows a checkout from the confirm request through its workflow to the webhook deliveries", async () => {
-    const { token } = await orgWithToken(knex);
+    const { token } = await orgWithToken(db.knex);
     const call = async (method: string, path: string, body?: unknown, auth = true) => {
       const res = await fetch(`${apiUrl}${path}`, {
         method,
