@@ -2,48 +2,30 @@
 // scripted activity: a failing job is retried with growing backoff (no attempt limit) until it
 // succeeds. (Jobs whose start was lost: the backstop sweep, test/benefit-grants/grants.test.ts.)
 import { randomUUID } from "node:crypto";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { benefitGrantJobWorkflow } from "../../workflows/workflows/benefit-grant.js";
-import { createTimeSkippingEnv, workflowsPath } from "../harness/index.js";
+import { useTimeSkippingWorker } from "../harness/index.js";
 
 const taskQueue = "benefit-grant-workflow-test";
 
 describe("benefit grant job workflow", () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
   let failuresLeft = 0;
   const attempts: number[] = [];
-
-  beforeAll(async () => {
-    try {
-      Runtime.install({ logger: new DefaultLogger("ERROR") });
-    } catch (err) {
-      if (!(err instanceof IllegalStateError)) throw err;
-    }
-    env = await createTimeSkippingEnv();
-    const activities: BenefitGrantActivities = {
+  const temporal = useTimeSkippingWorker(taskQueue, {
+    logLevel: "ERROR",
+    activities: (env): BenefitGrantActivities => ({
       runBenefitGrantJob: async () => {
         attempts.push(await env.currentTimeMs());
         if (failuresLeft-- > 0) throw new Error("discord answered 500");
         return "applied";
       },
-    };
-    worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    running = worker.run();
-  }, 60_000);
-  afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  }, 30_000);
+    }),
+  });
 
   it("retries a failing job with growing backoff until it applies", async () => {
     failuresLeft = 5;
-    const result = await env.client.workflow.execute(benefitGrantJobWorkflow, {
+    const result = await temporal.env.client.workflow.execute(benefitGrantJobWorkflow, {
       workflowId: `benefit-grant:${randomUUID()}:grant:1`,
       taskQueue,
       args: [{ jobId: 1, grantId: randomUUID() }],

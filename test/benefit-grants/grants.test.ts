@@ -11,8 +11,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, Worker } from "@temporalio/worker";
 import type { Polar } from "@polar-sh/sdk";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
@@ -29,7 +27,7 @@ import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
-import { activityDeps, createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken, rejects, useTestApi, workflowsPath } from "../harness/index.js";
+import { activityDeps, createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken, rejects, useTestApi, useTestWorker } from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
@@ -60,12 +58,15 @@ class FakeProvider {
 }
 
 describe("benefit grants", () => {
-  const taskQueue = `benefit-grants-test-${randomUUID().slice(0, 8)}`;
+  const temporal = useTestWorker("benefit-grants-test", {
+    activities: () => createBenefitGrantActivities(activityDeps(api.knex)),
+    install: (client, taskQueue) => {
+      setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(client, taskQueue).startBenefitGrantJobs });
+      return () => setWorkflowsDoor(null);
+    },
+  });
   const provider = new FakeProvider();
   const env = { ...process.env };
-  let worker: Worker;
-  let running: Promise<void>;
-  let client: Client;
   let filesDir: string;
   let polar: Polar;
   let orgId: string;
@@ -75,7 +76,6 @@ describe("benefit grants", () => {
   let fileId: string;
 
   beforeAll(async () => {
-    const address = process.env.TEMPORAL_ADDRESS!;
     const base = await provider.listen();
     Object.assign(process.env, {
       DISCORD_BOT_TOKEN: "bot-token", DISCORD_API_BASE_URL: `${base}/discord`, GITHUB_TOKEN: "gh-token", GITHUB_API_BASE_URL: `${base}/github`,
@@ -84,16 +84,6 @@ describe("benefit grants", () => {
     setBenefitVerifier({}); // benefits are checked for shape only: no call to the real providers
     filesDir = await mkdtemp(path.join(os.tmpdir(), "grants-"));
     setStorage(new LocalStorage(filesDir));
-    worker = await Worker.create({
-      connection: await NativeConnection.connect({ address }),
-      namespace: "default",
-      taskQueue,
-      workflowsPath,
-      activities: createBenefitGrantActivities(activityDeps(api.knex)),
-    });
-    running = worker.run();
-    client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-    setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(client, taskQueue).startBenefitGrantJobs });
 
     const made = await orgWithToken(api.knex);
     orgId = made.org.id;
@@ -121,16 +111,12 @@ describe("benefit grants", () => {
   }, 120_000);
 
   afterAll(async () => {
-    setWorkflowsDoor(null);
     setBenefitVerifier(null);
     setStorage(null);
     for (const k of ["DISCORD_BOT_TOKEN", "DISCORD_API_BASE_URL", "GITHUB_TOKEN", "GITHUB_API_BASE_URL", "PUBLIC_API_URL"]) {
       if (env[k] === undefined) delete process.env[k];
       else process.env[k] = env[k];
     }
-    worker?.shutdown();
-    await running;
-    await client?.connection.close();
     provider.server.close();
     if (filesDir) await rm(filesDir, { recursive: true, force: true });
   }, 60_000);
@@ -360,13 +346,13 @@ describe("benefit grants", () => {
     try {
       b = await buyer();
     } finally {
-      setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(client, taskQueue).startBenefitGrantJobs });
+      setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(temporal.client, temporal.taskQueue).startBenefitGrantJobs });
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(await pendingJobs(b.customerId)).toBe(6);
     const mine = new Set((await grantsOf(b.customerId)).map((g) => g.id));
     // Only this customer's jobs: other test files share the database.
-    const real = temporalDoor(client, taskQueue).startBenefitGrantJobs;
+    const real = temporalDoor(temporal.client, temporal.taskQueue).startBenefitGrantJobs;
     const started: number[] = [];
     const pages: number[] = [];
     const scoped: Pick<WorkflowsDoor, "startBenefitGrantJobs"> = {

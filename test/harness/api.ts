@@ -14,6 +14,8 @@ import { orgWithToken } from "./factories.js";
 
 type StartApiOptions = Parameters<typeof startApi>[0];
 
+export type { ApiHandle };
+
 /** startApi's options (port 0 and the file's database unless given), and variables set while the API starts. */
 export type TestApiOptions = Partial<StartApiOptions> & {
   /** Set in process.env from the API's start (settings are read then) until it closes; a function is called at start. */

@@ -2,11 +2,15 @@
 //
 // The stack: test/setup/global.ts (vitest's globalSetup) starts one PostgreSQL, one Temporal dev
 // server and Mailpit for the run; a file then starts what it needs on top of them:
-//   useTestApi()            the API on a random port over the run's database (responses validated
-//                           against the contract); `api.client(token)` is the official SDK client
+//   useTestApi(options?)    the API on a random port over the run's database (responses validated
+//                           against the contract; its own startApi options and environment when
+//                           given); `api.client(token)` is the official SDK client,
+//                           `api.startAnother(options)` a second API over the same database
+//   useTestDatabase()       the run's database alone (suites whose API runs as a child process)
 //   useTestWorker(...)      a Temporal worker of the file's own on the dev server (fresh task queue)
+//   activityDeps(knex)      the activities' services, as the worker builds them (workflows/activity-deps.ts)
 //   useWorkflowInfra()      a database and a Temporal namespace of the file's own (exactly-once counts)
-//   createTimeSkippingEnv() the Java test server, for workflow tests that skip time
+//   useTimeSkippingWorker() the Java test server and a worker on it, for workflow tests that skip time
 //   signedOutClient(...)    a browser's better-auth client (sign-up through Mailpit's inbox)
 // The data: small factories writing rows as the API would (organization + token, product with a
 // price, customer, order (paid), payment, checkout product, meter, event, benefit, grant…), a

@@ -35,12 +35,13 @@ export function useTestWorker(
   opts: { activities: () => object; install?: (client: Client, taskQueue: string) => () => void },
 ): TestWorker {
   const taskQueue = `${name}-${randomUUID().slice(0, 8)}`;
-  const state = {} as { worker?: Worker; running?: Promise<void>; client?: Client; uninstall?: () => void };
+  const state = {} as { connection?: NativeConnection; worker?: Worker; running?: Promise<void>; client?: Client; uninstall?: () => void };
   beforeAll(async () => {
     const address = process.env.TEMPORAL_ADDRESS;
     if (!address) throw new Error("TEMPORAL_ADDRESS is not set (run the tests through vitest so test/setup/global.ts starts Temporal)");
+    state.connection = await NativeConnection.connect({ address });
     state.worker = await Worker.create({
-      connection: await NativeConnection.connect({ address }),
+      connection: state.connection,
       namespace: "default",
       taskQueue,
       workflowsPath,
@@ -55,6 +56,7 @@ export function useTestWorker(
     state.worker?.shutdown();
     await state.running;
     await state.client?.connection.close();
+    await state.connection?.close();
   }, 60_000);
   return {
     taskQueue,

@@ -11,8 +11,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { isoCurrencies, currencyYaml } from "../../codegen/currencies.js";
 import { schemaValidator, validateResponse } from "../../generated/validators.js";
 import type { OperationId } from "../../generated/handlers.js";
-import type { ApiHandle } from "../../server/main.js";
-import { createCheckoutProduct, orgWithToken, rejects, useTestApi } from "../harness/index.js";
+import { type ApiHandle, createCheckoutProduct, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const contract = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));

@@ -7,8 +7,7 @@ import { invalid } from "../harness/index.js";
 import { Polar } from "@polar-sh/sdk";
 import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { ApiHandle } from "../../server/main.js";
-import { createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
+import { type ApiHandle, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const BAD = {
   body: "00000000-0000-4000-8000-0000000000b1",

@@ -5,8 +5,7 @@
 // own expires_at.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { hashToken, mintOrganizationToken } from "../../server/kit/auth.js";
-import type { ApiHandle } from "../../server/main.js";
-import { createOrganization, orgWithToken, useTestApi } from "../harness/index.js";
+import { type ApiHandle, createOrganization, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 /** A second API process's worth of state (its own token verifier, cache and listening connection). */

@@ -2,12 +2,9 @@
 // Temporal server, whose activities number the invoice and store a real PDF; the GET hands out a
 // signed URL that downloads it. Numbering stays gapless and unique under 20 concurrent
 // generations (and concurrent requests for one order), and the 409 / 422 cases answer typed errors.
-import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { InvoiceAlreadyExists } from "@polar-sh/sdk/models/errors/invoicealreadyexists.js";
@@ -18,17 +15,19 @@ import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
-import { activityDeps, createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, workflowsPath } from "../harness/index.js";
+import { activityDeps, createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, useTestWorker } from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
 
 describe("order invoices", () => {
-  const taskQueue = `invoices-test-${randomUUID().slice(0, 8)}`;
-  let worker: Worker;
-  let running: Promise<void>;
-  let nativeConnection: NativeConnection;
-  let client: Client;
+  const temporal = useTestWorker("invoices-test", {
+    activities: () => createInvoiceActivities(activityDeps(api.knex)),
+    install: (client, taskQueue) => {
+      setWorkflowsDoor({ startInvoice: temporalDoor(client, taskQueue).startInvoice });
+      return () => setWorkflowsDoor(null);
+    },
+  });
   let filesDir: string;
   let polar: Polar;
   let token: string;
@@ -38,21 +37,9 @@ describe("order invoices", () => {
   let productId: string;
 
   beforeAll(async () => {
-    const address = process.env.TEMPORAL_ADDRESS!;
     filesDir = await mkdtemp(path.join(os.tmpdir(), "invoices-"));
     setStorage(new LocalStorage(filesDir));
     process.env.PUBLIC_API_URL = api.url;
-    nativeConnection = await NativeConnection.connect({ address });
-    worker = await Worker.create({
-      connection: nativeConnection,
-      namespace: "default",
-      taskQueue,
-      workflowsPath,
-      activities: createInvoiceActivities(activityDeps(api.knex)),
-    });
-    running = worker.run();
-    client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
-    setWorkflowsDoor({ startInvoice: temporalDoor(client, taskQueue).startInvoice });
 
     const made = await orgWithToken(api.knex);
     const org = made.org;
@@ -65,13 +52,8 @@ describe("order invoices", () => {
   }, 120_000);
 
   afterAll(async () => {
-    setWorkflowsDoor(null);
     setStorage(null);
     delete process.env.PUBLIC_API_URL;
-    worker?.shutdown();
-    await running;
-    await client?.connection.close();
-    await nativeConnection?.close();
     await rm(filesDir, { recursive: true, force: true });
   }, 60_000);
 
@@ -88,7 +70,7 @@ describe("order invoices", () => {
     expect(await res.json()).toBeNull();
     await expect.poll(() => generated(order.id), poll).toBe(true);
 
-    const run = await client.workflow.getHandle(`invoice:${order.id}`).result();
+    const run = await temporal.client.workflow.getHandle(`invoice:${order.id}`).result();
     expect(run.number).toBe(`${slug.toUpperCase()}-0001`);
     const { url } = await polar.orders.invoice({ id: order.id });
     const pdf = await fetch(url);

@@ -2,8 +2,6 @@
 // activities (PostgreSQL, the sandbox processor): a year of monthly renewals in seconds, dunning
 // to revocation, recovery with a new card, metered usage billed in arrears, cancel at period end, and a step that dies mid-cycle
 // (after the renewal committed, and after the charge went through) billing the period exactly once.
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getProcessor, setProcessor } from "../../server/processors/index.js";
 import type { ChargeSavedInput, PaymentProcessor } from "../../server/processors/processor.js";
@@ -12,26 +10,18 @@ import { createSubscriptionActivities } from "../../workflows/activities/subscri
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { activityDeps, CARD_DECLINED, CARD_OK, createEvent, createMeter, createSubscriptionFixture, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, CARD_DECLINED, CARD_OK, createEvent, createMeter, createSubscriptionFixture, useTimeSkippingWorker, useWorkflowInfra } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const taskQueue = "subscription-lifecycle-test";
 const DAY = 86_400_000;
 
 describe("subscription lifecycle workflow", () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
   let sandbox: SandboxProcessor;
   /** Set by a test to make the processor fail around a charge. */
   let chargeHook: ((input: ChargeSavedInput, charge: () => ReturnType<PaymentProcessor["chargeSaved"]>) => ReturnType<PaymentProcessor["chargeSaved"]>) | null = null;
 
-  beforeAll(async () => {
-    try {
-      Runtime.install({ logger: new DefaultLogger("WARN") });
-    } catch (err) {
-      if (!(err instanceof IllegalStateError)) throw err;
-    }
+  beforeAll(() => {
     sandbox = new SandboxProcessor();
     const wrapped: PaymentProcessor = {
       name: "sandbox",
@@ -42,30 +32,21 @@ describe("subscription lifecycle workflow", () => {
       chargeSaved: (i) => (chargeHook ? chargeHook(i, () => sandbox.chargeSaved(i)) : sandbox.chargeSaved(i)),
     };
     setProcessor(wrapped);
-    env = await createTimeSkippingEnv();
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath,
-      activities: createSubscriptionActivities(activityDeps(infra.knex)),
-    });
-    running = worker.run();
-  }, 120_000);
+  });
 
   afterEach(() => {
     chargeHook = null;
     delete process.env.SUBSCRIPTION_DUNNING_DAYS;
   });
 
-  afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+  afterAll(() => {
     setProcessor(null);
-  }, 60_000);
+  });
+  // Started after the processor is set, stopped before it is reset (hooks run in order, after-hooks in reverse).
+  const temporal = useTimeSkippingWorker(taskQueue, { activities: () => createSubscriptionActivities(activityDeps(infra.knex)) });
 
   async function start(subscriptionId: string) {
-    return env.client.workflow.start(subscriptionWorkflow, { workflowId: subscriptionWorkflowId(subscriptionId), taskQueue, args: [{ subscriptionId }] });
+    return temporal.env.client.workflow.start(subscriptionWorkflow, { workflowId: subscriptionWorkflowId(subscriptionId), taskQueue, args: [{ subscriptionId }] });
   }
   const orders = (subscriptionId: string) => infra.knex("orders").where({ subscription_id: subscriptionId }).orderBy("billing_period_start");
   const payments = (orderIds: string[]) => infra.knex("payments").whereIn("order_id", orderIds).orderBy("created_at");
@@ -73,10 +54,10 @@ describe("subscription lifecycle workflow", () => {
   const chargesOf = (subscriptionId: string) => sandbox.charges.filter((c) => c.idempotencyKey.startsWith(`subscription:${subscriptionId}:`));
 
   it("renews monthly for a year: twelve renewal orders, one per period, each paid once", async () => {
-    const startedAt = new Date(await env.currentTimeMs());
+    const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, amount: 1500 });
     const handle = await start(f.subscription.id);
-    await env.sleep(365 * DAY + 3_600_000);
+    await temporal.env.sleep(365 * DAY + 3_600_000);
 
     const renewals = await orders(f.subscription.id);
     expect(renewals).toHaveLength(12);
@@ -103,12 +84,12 @@ describe("subscription lifecycle workflow", () => {
   }, 120_000);
 
   it("dunning: a declined renewal goes past_due, is retried at +2, +5, +7 and +7 days, then the subscription is canceled and revoked", async () => {
-    const startedAt = new Date(await env.currentTimeMs());
+    const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, card: CARD_DECLINED });
     const handle = await start(f.subscription.id);
     const periodEnd = new Date(f.subscription.current_period_end!).getTime();
 
-    await env.sleep(periodEnd - (await env.currentTimeMs()) + DAY);
+    await temporal.env.sleep(periodEnd - (await temporal.env.currentTimeMs()) + DAY);
     expect(await sub(f.subscription.id)).toMatchObject({ status: "past_due", dunning_attempts: 1 });
     const [owed] = await orders(f.subscription.id);
     expect(owed.status).toBe("pending");
@@ -133,22 +114,22 @@ describe("subscription lifecycle workflow", () => {
 
   it("recovers from past_due when a new card is added: retried at once, active again", async () => {
     process.env.SUBSCRIPTION_DUNNING_DAYS = "3,3";
-    const startedAt = new Date(await env.currentTimeMs());
+    const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, card: CARD_DECLINED, interval: "week" });
     const handle = await start(f.subscription.id);
     const periodEnd = new Date(f.subscription.current_period_end!).getTime();
-    await env.sleep(periodEnd - (await env.currentTimeMs()) + 3_600_000);
+    await temporal.env.sleep(periodEnd - (await temporal.env.currentTimeMs()) + 3_600_000);
     expect((await sub(f.subscription.id)).status).toBe("past_due");
 
     // What the portal's "add payment method" does for a past-due customer (tested through the API elsewhere).
     const [card] = await infra.knex("payment_methods")
       .insert({ organization_id: f.organizationId, customer_id: f.customerId, processor: "stripe", type: "card", method_metadata: JSON.stringify({ brand: "visa", last4: "4242" }), processor_ref: `${CARD_OK}_new`, is_default: false })
       .returning("id");
-    const now = new Date(await env.currentTimeMs());
+    const now = new Date(await temporal.env.currentTimeMs());
     await infra.knex("subscriptions").where({ id: f.subscription.id }).update({ payment_method_id: card.id });
     await infra.knex("orders").where({ subscription_id: f.subscription.id, status: "pending" }).update({ next_payment_attempt_at: now });
     await handle.signal(subscriptionChangedSignal);
-    await env.sleep(60_000);
+    await temporal.env.sleep(60_000);
 
     const s = await sub(f.subscription.id);
     expect(s).toMatchObject({ status: "active", dunning_attempts: 0 });
@@ -161,7 +142,7 @@ describe("subscription lifecycle workflow", () => {
   }, 120_000);
 
   it("bills a metered price's usage in arrears at each renewal: the period's events, nothing of the next", async () => {
-    const startedAt = new Date(await env.currentTimeMs());
+    const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "week", amount: 900 });
     const meter = await createMeter(infra.knex, f.organizationId, { name: "API calls" });
     const [metered] = await infra.knex("product_prices")
@@ -173,7 +154,7 @@ describe("subscription lifecycle workflow", () => {
     await call(-60_000); // before the subscription: not billed
     for (let i = 0; i < 4; i++) await call(7 * DAY + 60_000 + i); // the second week's
     const handle = await start(f.subscription.id);
-    await env.sleep(7 * DAY + 3_600_000);
+    await temporal.env.sleep(7 * DAY + 3_600_000);
     const [order] = await orders(f.subscription.id);
     expect(order).toMatchObject({ status: "paid", billing_reason: "subscription_cycle" });
     expect(Number(order.subtotal_amount)).toBe(915);
@@ -182,14 +163,14 @@ describe("subscription lifecycle workflow", () => {
       ["Pro monthly", 900, f.priceId],
       ["Pro monthly — API calls (30 units)", 15, metered.id],
     ]);
-    await env.sleep(7 * DAY);
+    await temporal.env.sleep(7 * DAY);
     const second = (await orders(f.subscription.id))[1];
     expect(Number(second.subtotal_amount)).toBe(902);
     await handle.terminate();
   }, 120_000);
 
   it("ends a subscription set to cancel at period end, at that end, without renewing", async () => {
-    const startedAt = new Date(await env.currentTimeMs());
+    const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "month" });
     await infra.knex("subscriptions").where({ id: f.subscription.id }).update({ cancel_at_period_end: true, canceled_at: startedAt, ends_at: f.subscription.current_period_end });
     const handle = await start(f.subscription.id);
@@ -198,12 +179,12 @@ describe("subscription lifecycle workflow", () => {
     expect(s.status).toBe("canceled");
     expect(new Date(s.ended_at).toISOString()).toBe(new Date(f.subscription.current_period_end!).toISOString());
     expect(await orders(f.subscription.id)).toHaveLength(0);
-    expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(new Date(f.subscription.current_period_end!).getTime());
+    expect(await temporal.env.currentTimeMs()).toBeGreaterThanOrEqual(new Date(f.subscription.current_period_end!).getTime());
   }, 120_000);
 
   it("a step that dies after the renewal committed, or after the charge went through, still bills the period exactly once", async () => {
     for (const dieWhen of ["before-charge", "after-charge"] as const) {
-      const startedAt = new Date(await env.currentTimeMs());
+      const startedAt = new Date(await temporal.env.currentTimeMs());
       const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "day", amount: 700 });
       let died = false;
       chargeHook = async (input, charge) => {
@@ -213,7 +194,7 @@ describe("subscription lifecycle workflow", () => {
         throw new Error(`worker lost ${dieWhen}`);
       };
       const handle = await start(f.subscription.id);
-      await env.sleep(DAY + 3_600_000);
+      await temporal.env.sleep(DAY + 3_600_000);
       expect(died).toBe(true);
 
       const renewals = await orders(f.subscription.id);

@@ -5,13 +5,12 @@
 // for failing too long) stopping the queue, and an idle run woken by a signal.
 import { randomUUID } from "node:crypto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AttemptOutcome, AttemptResult, QueueRun } from "../../server/webhooks/delivery.js";
 import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEventsSignal } from "../../workflows/shared/webhooks.js";
 import { WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
-import { createTimeSkippingEnv, workflowsPath } from "../harness/index.js";
+import { useTimeSkippingWorker } from "../harness/index.js";
 
 const taskQueue = "webhook-delivery-test";
 const poll = { timeout: 10_000, interval: 50 };
@@ -61,43 +60,28 @@ class ScriptedEndpoint {
 }
 
 describe("webhook endpoint delivery workflow", () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
   let endpoint: ScriptedEndpoint;
-
-  beforeAll(async () => {
-    try {
-      Runtime.install({ logger: new DefaultLogger("WARN") });
-    } catch (err) {
-      if (!(err instanceof IllegalStateError)) throw err;
-    }
-    env = await createTimeSkippingEnv();
-    endpoint = new ScriptedEndpoint(env);
-    const activities: WebhookActivities = {
-      nextWebhookEvent: (id) => endpoint.activities.nextWebhookEvent(id),
-      attemptWebhookDelivery: (id, n, opts) => endpoint.activities.attemptWebhookDelivery(id, n, opts),
-      deliverQueuedWebhooks: (id, opts) => endpoint.activities.deliverQueuedWebhooks(id, opts),
-      settleWebhookEvent: (event) => endpoint.activities.settleWebhookEvent(event),
-    };
-    worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    running = worker.run();
-  }, 60_000);
-  afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  }, 30_000);
+  const temporal = useTimeSkippingWorker(taskQueue, {
+    activities: (env): WebhookActivities => {
+      endpoint = new ScriptedEndpoint(env);
+      return {
+        nextWebhookEvent: (id) => endpoint.activities.nextWebhookEvent(id),
+        attemptWebhookDelivery: (id, n, opts) => endpoint.activities.attemptWebhookDelivery(id, n, opts),
+        deliverQueuedWebhooks: (id, opts) => endpoint.activities.deliverQueuedWebhooks(id, opts),
+        settleWebhookEvent: (event) => endpoint.activities.settleWebhookEvent(event),
+      };
+    },
+  });
 
   const run = (input: Partial<WebhookEndpointWorkflowInput> = {}) =>
-    env.client.workflow.execute(webhookEndpointWorkflow, {
+    temporal.env.client.workflow.execute(webhookEndpointWorkflow, {
       workflowId: `webhook-endpoint:${randomUUID()}`,
       taskQueue,
       args: [{ endpointId: randomUUID(), ...input }],
     });
 
   it("retries at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 14 h, 20 h, 24 h, then gives up", async () => {
-    endpoint = new ScriptedEndpoint(env, { e1: Array(20).fill("failed") });
+    endpoint = new ScriptedEndpoint(temporal.env, { e1: Array(20).fill("failed") });
     endpoint.queue = ["e1"];
     await run();
 
@@ -113,7 +97,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("delivers on the third attempt after two failures, and a crashed attempt counts as one", async () => {
-    endpoint = new ScriptedEndpoint(env, { e1: ["failed", "crash"] });
+    endpoint = new ScriptedEndpoint(temporal.env, { e1: ["failed", "crash"] });
     endpoint.queue = ["e1"];
     await run();
     expect(endpoint.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
@@ -122,7 +106,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("makes the first attempts of everything queued in one activity, in order", async () => {
-    endpoint = new ScriptedEndpoint(env);
+    endpoint = new ScriptedEndpoint(temporal.env);
     endpoint.queue = ["e1", "e2", "e3", "e4", "e5"];
     await run();
     expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e2", 1], ["e3", 1], ["e4", 1], ["e5", 1]]);
@@ -132,7 +116,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("counts a first-attempt run lost mid-flight as a failed first attempt of the head, then goes on with the schedule", async () => {
-    endpoint = new ScriptedEndpoint(env, { e2: ["crash"] });
+    endpoint = new ScriptedEndpoint(temporal.env, { e2: ["crash"] });
     endpoint.queue = ["e1", "e2", "e3"];
     await run();
     expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e2", 1], ["e2", 2], ["e3", 1]]);
@@ -141,7 +125,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("keeps outbox order: the next event waits for the one before it", async () => {
-    endpoint = new ScriptedEndpoint(env, { e1: ["failed", "failed"], e2: ["failed"] });
+    endpoint = new ScriptedEndpoint(temporal.env, { e1: ["failed", "failed"], e2: ["failed"] });
     endpoint.queue = ["e1", "e2", "e3"];
     await run({ retryDelaysMs: [0, 1_000, 1_000] });
     expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1", "e1", "e1", "e2", "e2", "e3"]);
@@ -149,7 +133,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("sends an event again when its redelivery is requested while an attempt runs", async () => {
-    endpoint = new ScriptedEndpoint(env);
+    endpoint = new ScriptedEndpoint(temporal.env);
     endpoint.queue = ["e1", "e2"];
     let redelivered = false;
     endpoint.onAttempt = (eventId) => {
@@ -164,7 +148,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("stops the queue when the endpoint answers 410 Gone", async () => {
-    endpoint = new ScriptedEndpoint(env, { e1: ["gone"] });
+    endpoint = new ScriptedEndpoint(temporal.env, { e1: ["gone"] });
     endpoint.queue = ["e1", "e2"];
     await run();
     expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1"]);
@@ -172,7 +156,7 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("gives each attempt the workflow's clock and the disable span, and stops the queue once the endpoint is disabled", async () => {
-    endpoint = new ScriptedEndpoint(env, { e1: ["failed", "failed", "disabled"] });
+    endpoint = new ScriptedEndpoint(temporal.env, { e1: ["failed", "failed", "disabled"] });
     endpoint.queue = ["e1", "e2"];
     await run({ retryDelaysMs: [0, 3_600_000, 3_600_000, 3_600_000], disableAfterMs: 7_200_000 });
     expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1", "e1", "e1"]);
@@ -186,8 +170,8 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("waits idle for a signal, then delivers what was queued", async () => {
-    endpoint = new ScriptedEndpoint(env);
-    const handle = await env.client.workflow.start(webhookEndpointWorkflow, {
+    endpoint = new ScriptedEndpoint(temporal.env);
+    const handle = await temporal.env.client.workflow.start(webhookEndpointWorkflow, {
       workflowId: `webhook-endpoint:${randomUUID()}`,
       taskQueue,
       args: [{ endpointId: randomUUID(), idleMs: 3_600_000 }],
@@ -201,8 +185,8 @@ describe("webhook endpoint delivery workflow", () => {
   });
 
   it("reads the queue once more before ending idle, so an event whose wake-up was lost still goes out", async () => {
-    endpoint = new ScriptedEndpoint(env);
-    const handle = await env.client.workflow.start(webhookEndpointWorkflow, {
+    endpoint = new ScriptedEndpoint(temporal.env);
+    const handle = await temporal.env.client.workflow.start(webhookEndpointWorkflow, {
       workflowId: `webhook-endpoint:${randomUUID()}`,
       taskQueue,
       args: [{ endpointId: randomUUID(), idleMs: 60_000 }],

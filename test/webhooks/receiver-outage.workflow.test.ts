@@ -5,22 +5,17 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { DefaultLogger, IllegalStateError, Runtime, Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
-import { activityDeps, createOrganization, createTimeSkippingEnv, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createOrganization, useTimeSkippingWorker, useWorkflowInfra } from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const taskQueue = "webhook-outage-test";
 const HOUR = 3_600_000;
 
 describe("a webhook receiver down for hours", () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
   let server: Server;
   let url = "";
   let downUntil = Infinity;
@@ -28,17 +23,11 @@ describe("a webhook receiver down for hours", () => {
 
   beforeAll(async () => {
     process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
-    try {
-      Runtime.install({ logger: new DefaultLogger("WARN") });
-    } catch (err) {
-      if (!(err instanceof IllegalStateError)) throw err;
-    }
-    env = await createTimeSkippingEnv();
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", async () => {
-        const at = await env.currentTimeMs();
+        const at = await temporal.env.currentTimeMs();
         const status = at < downUntil ? 503 : 200;
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { n: number } };
         received.push({ webhookId: String(req.headers["webhook-id"]), n: body.data.n, status, at });
@@ -47,22 +36,14 @@ describe("a webhook receiver down for hours", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath,
-      activities: createWebhookActivities(activityDeps(infra.knex)),
-    });
-    running = worker.run();
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
-  }, 60_000);
+  });
+  // Started after the receiver listens, stopped before it closes (after-hooks run in reverse).
+  const temporal = useTimeSkippingWorker(taskQueue, { activities: () => createWebhookActivities(activityDeps(infra.knex)) });
 
   it("delivers every queued event, in order, each exactly once, once the receiver is back after 6 hours", async () => {
     const org = await createOrganization(infra.knex);
@@ -80,9 +61,9 @@ describe("a webhook receiver down for hours", () => {
       eventIds.push(event.id);
     }
 
-    const start = await env.currentTimeMs();
+    const start = await temporal.env.currentTimeMs();
     downUntil = start + 6 * HOUR;
-    await env.client.workflow.execute(webhookEndpointWorkflow, {
+    await temporal.env.client.workflow.execute(webhookEndpointWorkflow, {
       workflowId: webhookEndpointWorkflowId(endpoint.id),
       taskQueue,
       args: [{ endpointId: endpoint.id }], // the real schedule and the default disable span

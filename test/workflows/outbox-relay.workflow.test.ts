@@ -2,18 +2,14 @@
 // claimOutboxBatch instead of the database: when it claims again, when it sleeps, that a signal
 // cuts the sleep short, and that continueAsNew keeps the running total. Hours pass in milliseconds.
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { WorkflowFailedError } from "@temporalio/client";
-import { TestWorkflowEnvironment } from "@temporalio/testing";
-import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OutboxActivities, OutboxBatch } from "../../workflows/activities/outbox.js";
 import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
-import { workflowsPath } from "../harness/index.js";
+import { useTimeSkippingWorker } from "../harness/index.js";
 
-const TEST_SERVER = fileURLToPath(new URL("../../.cache/bin/temporal-test-server", import.meta.url));
 const taskQueue = "outbox-relay-test";
 const MINUTE = 60_000;
 const poll = { timeout: 10_000, interval: 50 };
@@ -32,27 +28,13 @@ class ScriptedOutbox {
 }
 
 describe("outbox relay workflow", () => {
-  let env: TestWorkflowEnvironment;
-  let worker: Worker;
-  let running: Promise<void>;
   let outbox = new ScriptedOutbox([]);
-
-  beforeAll(async () => {
-    // The SDK's default console logger narrates every worker state change at INFO.
-    Runtime.install({ logger: new DefaultLogger("WARN") });
-    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: "existing-path", path: TEST_SERVER } } });
-    const activities: OutboxActivities = { claimOutboxBatch: (limit) => outbox.claim(limit) };
-    worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    running = worker.run();
-  }, 60_000);
-  afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  }, 30_000);
+  const temporal = useTimeSkippingWorker(taskQueue, {
+    activities: (): OutboxActivities => ({ claimOutboxBatch: (limit) => outbox.claim(limit) }),
+  });
 
   const start = (input: Parameters<typeof outboxRelayWorkflow>[0]) =>
-    env.client.workflow.start(outboxRelayWorkflow, { workflowId: `relay-${randomUUID()}`, taskQueue, args: [input] });
+    temporal.env.client.workflow.start(outboxRelayWorkflow, { workflowId: `relay-${randomUUID()}`, taskQueue, args: [input] });
 
   it("claims again at once after a full batch, sleeps after a partial one, and wakes on a signal", async () => {
     outbox = new ScriptedOutbox([3, 3, 1]);
@@ -62,7 +44,7 @@ describe("outbox relay workflow", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(outbox.calls).toBe(3); // asleep after the partial batch
 
-    await env.sleep(10 * MINUTE);
+    await temporal.env.sleep(10 * MINUTE);
     await expect.poll(() => outbox.calls, poll).toBe(4); // the idle sleep ended; empty batch, asleep again
 
     await handle.signal(outboxSignal);
@@ -77,10 +59,10 @@ describe("outbox relay workflow", () => {
     const firstRunId = handle.firstExecutionRunId;
 
     await expect.poll(() => outbox.calls, poll).toBe(1);
-    await env.sleep(7 * MINUTE + 1_000); // 7 more claims: runs of 3, 3 and the third run's second
+    await temporal.env.sleep(7 * MINUTE + 1_000); // 7 more claims: runs of 3, 3 and the third run's second
     await expect.poll(() => outbox.calls, poll).toBe(8);
 
-    const first = await env.client.workflow.getHandle(handle.workflowId, firstRunId).describe();
+    const first = await temporal.env.client.workflow.getHandle(handle.workflowId, firstRunId).describe();
     expect(first.status.name).toBe("CONTINUED_AS_NEW");
     const latest = await handle.describe();
     expect(latest.runId).not.toBe(firstRunId);
@@ -89,7 +71,7 @@ describe("outbox relay workflow", () => {
   });
 
   it("refuses a batch size that could never fill", async () => {
-    const run = env.client.workflow.execute(outboxRelayWorkflow, {
+    const run = temporal.env.client.workflow.execute(outboxRelayWorkflow, {
       workflowId: `relay-${randomUUID()}`,
       taskQueue,
       args: [{ batchSize: 0, idleSleepMs: MINUTE }],
