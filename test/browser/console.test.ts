@@ -1,9 +1,10 @@
 // The merchant console in Chromium against the running stack: every screen of every resource
 // opens with no console error and no failed request, passes axe (no serious or critical
 // violation) at desktop width and at 375 px, a 422 from the server lands on its form field, and the
-// orders list filters by status.
+// orders list filters by status; the customer's state tab names what the customer has.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCustomer, createOrder } from "../harness/index.js";
+import { foldUsage } from "../../server/meters/fold.js";
+import { createCustomer, createEvent, createOrder } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT, seedOrganization, signIn, type Seeded } from "./console-helpers.js";
 
@@ -133,6 +134,46 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-orders-filtered", { screenshot: false });
+    expect(stack.takeProblems(page)).toEqual([]);
+  });
+
+  it("names the customer's state: the product, benefit and meter by name, each linked, the ids only to copy", async () => {
+    // a call the meter counts: the customer now has a meter in their state (the fold makes it now)
+    await createEvent(stack.knex, s.orgId, { customer_id: s.customerId });
+    await foldUsage(stack.knex);
+    // the benefit is granted by a workflow after the purchase: wait for it in the state itself
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${stack.url}/v1/customers/${s.customerId}/state`, { headers: { authorization: `Bearer ${s.token}` } });
+        const state = (await res.json()) as { active_subscriptions: unknown[]; granted_benefits: unknown[]; active_meters: unknown[] };
+        return [state.active_subscriptions.length, state.granted_benefits.length, state.active_meters.length];
+      }, { timeout: 30_000 })
+      .toEqual([1, 1, 1]);
+    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    await signIn(stack, page, s.token);
+    await page.goto(`${stack.url}/dashboard/customers/${s.customerId}/show/state`);
+    const links: [string, string][] = [
+      ["Team plan", `/products/${s.productId}/show`],
+      ["Priority support", `/benefits/${s.benefitId}/show`],
+      ["API calls", `/meters/${s.meterId}/show`],
+    ];
+    for (const [name, href] of links) {
+      const link = page.getByRole("link", { name, exact: true });
+      await link.waitFor({ timeout: 15_000 });
+      expect(await link.getAttribute("href"), name).toContain(href);
+    }
+    // each id is there to copy, and nowhere as text
+    for (const what of ["product", "benefit", "meter"]) await page.getByRole("button", { name: `Copy ${what} id` }).waitFor();
+    const tables = page.locator(".RaDatagrid-table");
+    await expect.poll(() => tables.count()).toBe(3);
+    const text = (await tables.allTextContents()).join(" | ");
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
+    for (const id of [s.productId, s.benefitId, s.meterId]) expect(text).not.toContain(id);
+    await page.waitForLoadState("networkidle");
+    await stack.check(page, "console-customer-state");
+    // a subscription's row opens the subscription
+    await page.getByRole("cell", { name: /cancels at period end|Active/ }).first().click();
+    await page.waitForURL(new RegExp(`/subscriptions/${s.subscriptionId}/show$`));
     expect(stack.takeProblems(page)).toEqual([]);
   });
 });

@@ -1,27 +1,26 @@
 // Benefits, one form per type: a custom note, license keys, downloadable files (uploaded here),
 // GitHub repository access, a Discord role, meter credits; and the grants each has made.
 import { useState } from "react";
-import { AutocompleteInput, BooleanField, BooleanInput, Create, Datagrid, DeleteButton, Edit, EditButton, FormDataConsumer, FunctionField, List, NumberInput, ReferenceInput, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, minValue, useInput, useNotify, useRecordContext, Pagination } from "react-admin";
+import { AutocompleteInput, BooleanField, BooleanInput, FormDataConsumer, FunctionField, NumberInput, ReferenceInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, minValue, useInput, useNotify, useRecordContext } from "react-admin";
 import { Box, Button, Chip, CircularProgress, IconButton, Typography } from "@mui/material";
 import CardGiftcardIcon from "@mui/icons-material/CardGiftcard";
 import DeleteIcon from "@mui/icons-material/Delete";
 import type { Benefit } from "../../api";
-import { DateTimeField, EnumField, IdField, MetadataField } from "../../common/fields";
-import { ListActions, enumValues, metaFilters } from "../../common/generic";
-import { EnumInput, MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
+import { DateTimeField, EnumField } from "../../common/fields";
+import { enumValues, metaFilters } from "../../common/generic";
+import { EnumInput, MetadataInput } from "../../common/inputs";
 import { humanize } from "../../common/format";
 import { uploadFile } from "../../common/upload";
-import { csvExporter } from "../../common/csv";
+import { RecordCreate, RecordEdit, RelatedList, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
 
 function BenefitList() {
   return (
-    <List filters={metaFilters("benefits", ["query", "type"])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("benefits", ["id", "type", "description", "created_at"])}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="description" />
-        <EnumField source="type" />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("benefits", ["query", "type"])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "type", "description", "created_at"]}>
+      <TextField source="description" />
+      <EnumField source="type" />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
@@ -50,27 +49,23 @@ export function benefitSummary(b: Benefit): string {
 
 function BenefitShow() {
   return (
-    <Show actions={<TopToolbar><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove />}>
       <TabbedShowLayout>
         <Tab label="Overview">
           <TextField source="description" />
           <EnumField source="type" />
           <FunctionField label="Gives" render={(b: Benefit) => benefitSummary(b)} />
-          <IdField source="id" label="ID" />
-          <DateTimeField source="created_at" label="Created" />
-          <MetadataField source="metadata" label="Metadata" />
+          {recordDetails()}
         </Tab>
         <Tab label="Grants" path="grants">
-          <ReferenceManyField reference="benefits-grants" target="benefit_id" label={false} pagination={<Pagination />}>
-            <Datagrid bulkActionButtons={false} empty={<Typography variant="body2">Not granted to anyone yet.</Typography>}>
-              <TextField source="customer.email" label="Customer" />
-              <BooleanField source="is_granted" label="Granted" />
-              <DateTimeField source="granted_at" label="Granted at" />
-              <BooleanField source="is_revoked" label="Revoked" />
-              <DateTimeField source="revoked_at" label="Revoked at" />
-              <FunctionField label="Error" render={(g: { error?: { message: string } | null }) => (g.error ? <Chip size="small" color="error" label={g.error.message} /> : "—")} />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="benefits-grants" target="benefit_id" label={false} rowClick={false} empty="Not granted to anyone yet.">
+            <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
+            <BooleanField source="is_granted" label="Granted" />
+            <DateTimeField source="granted_at" label="Granted at" />
+            <BooleanField source="is_revoked" label="Revoked" />
+            <DateTimeField source="revoked_at" label="Revoked at" />
+            <FunctionField label="Error" render={(g: { error?: { message: string } | null }) => (g.error ? <Chip size="small" color="error" label={g.error.message} /> : "—")} />
+          </RelatedList>
         </Tab>
       </TabbedShowLayout>
     </Show>
@@ -168,7 +163,7 @@ function Form({ create }: { create: boolean }) {
   );
 }
 
-type Values = Record<string, unknown> & { type?: string; properties?: Record<string, unknown>; download_files?: FileRef[]; metadata_rows?: { key?: string; value?: string }[] };
+type Values = Record<string, unknown> & { type?: string; properties?: Record<string, unknown>; download_files?: FileRef[] };
 
 function propertiesBody(type: string | undefined, p: Record<string, unknown> = {}, files: FileRef[] = []): Record<string, unknown> {
   switch (type) {
@@ -196,23 +191,23 @@ function propertiesBody(type: string | undefined, p: Record<string, unknown> = {
 }
 
 function body(data: Values): Record<string, unknown> {
-  const { download_files, metadata_rows, properties, ...rest } = data;
-  return { ...rest, properties: propertiesBody(rest.type, properties, download_files), metadata: rowsToMetadata(metadata_rows) };
+  const { download_files, properties, ...rest } = data;
+  return { ...rest, properties: propertiesBody(rest.type, properties, download_files) };
 }
 
 function BenefitCreate() {
   return (
-    <Create transform={body} redirect="show">
+    <RecordCreate<Values> transform={body}>
       <Form create />
-    </Create>
+    </RecordCreate>
   );
 }
 
 function BenefitEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={body} redirect="show" queryOptions={{ select: (b: Benefit) => ({ ...b, download_files: b.type === "downloadables" ? b.properties.files.map((id) => ({ id })) : [], metadata_rows: metadataToRows(b.metadata) }) }}>
+    <RecordEdit<Benefit, Values> transform={body} load={(b) => ({ download_files: b.type === "downloadables" ? b.properties.files.map((id) => ({ id })) : [] })}>
       <EditTitleGuard />
-    </Edit>
+    </RecordEdit>
   );
 }
 

@@ -1,11 +1,12 @@
 // Checkout links: a shareable URL that opens a fresh checkout for one or more products.
-import { AutocompleteArrayInput, AutocompleteInput, BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, DeleteButton, List, ReferenceArrayInput, ReferenceInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext, FunctionField } from "react-admin";
+import { AutocompleteArrayInput, AutocompleteInput, BooleanField, BooleanInput, ReferenceArrayInput, ReferenceInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required, useRecordContext, FunctionField } from "react-admin";
 import LinkIcon from "@mui/icons-material/Link";
 import type { CheckoutLink } from "../../api";
-import { CopyableTextField, DateTimeField, IdField, MetadataField } from "../../common/fields";
-import { ListActions, metaFilters } from "../../common/generic";
-import { MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
-import { csvExporter } from "../../common/csv";
+import { CopyableTextField, DateTimeField } from "../../common/fields";
+import { metaFilters } from "../../common/generic";
+import { MetadataInput } from "../../common/inputs";
+import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
 
 function ProductsField() {
   const record = useRecordContext<CheckoutLink>();
@@ -14,32 +15,28 @@ function ProductsField() {
 
 function CheckoutLinkList() {
   return (
-    <List filters={metaFilters("checkout-links", [])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("checkout-links", ["id", "label", "url", "success_url", "allow_discount_codes", "created_at"])}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="label" emptyText="—" />
-        <FunctionField label="Products" render={() => <ProductsField />} />
-        <CopyableTextField source="url" label="Link" />
-        <BooleanField source="allow_discount_codes" label="Discount codes" />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("checkout-links", [])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "label", "url", "success_url", "allow_discount_codes", "created_at"]}>
+      <TextField source="label" emptyText="—" />
+      <FunctionField label="Products" render={() => <ProductsField />} />
+      <CopyableTextField source="url" label="Link" />
+      <BooleanField source="allow_discount_codes" label="Discount codes" />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
 function CheckoutLinkShow() {
   return (
-    <Show actions={<TopToolbar><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove />}>
       <SimpleShowLayout>
         <TextField source="label" emptyText="—" />
         <CopyableTextField source="url" label="Link" />
         <FunctionField label="Products" render={() => <ProductsField />} />
-        <TextField source="discount.name" label="Discount" emptyText="—" />
+        <LinkField label="Discount" source="discount_id" reference="discounts" text="discount.name" />
         <BooleanField source="allow_discount_codes" label="Discount codes allowed" />
         <BooleanField source="require_billing_address" label="Billing address required" />
         <TextField source="success_url" label="Success URL" emptyText="—" />
-        <IdField source="id" label="ID" />
-        <DateTimeField source="created_at" label="Created" />
-        <MetadataField source="metadata" label="Metadata" />
+        {recordDetails()}
       </SimpleShowLayout>
     </Show>
   );
@@ -63,26 +60,26 @@ function Form() {
   );
 }
 
-type Values = Record<string, unknown> & { product_ids?: string[]; metadata_rows?: { key?: string; value?: string }[] };
+type Values = Record<string, unknown> & { product_ids?: string[] };
 
 function body(data: Values, create: boolean): Record<string, unknown> {
-  const { product_ids, metadata_rows, ...rest } = data;
-  return { ...rest, discount_id: rest.discount_id || null, success_url: rest.success_url || null, products: product_ids ?? [], metadata: rowsToMetadata(metadata_rows), ...(create ? { payment_processor: "stripe" } : {}) };
+  const { product_ids, ...rest } = data;
+  return { ...rest, discount_id: rest.discount_id || null, success_url: rest.success_url || null, products: product_ids ?? [], ...(create ? { payment_processor: "stripe" } : {}) };
 }
 
 function CheckoutLinkCreate() {
   return (
-    <Create transform={(d: Values) => body(d, true)} redirect="show">
+    <RecordCreate<Values> transform={(d) => body(d, true)}>
       <Form />
-    </Create>
+    </RecordCreate>
   );
 }
 
 function CheckoutLinkEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={(d: Values) => body(d, false)} redirect="show" queryOptions={{ select: (l: CheckoutLink) => ({ ...l, product_ids: l.products.map((p) => p.id), metadata_rows: metadataToRows(l.metadata) }) }}>
+    <RecordEdit<CheckoutLink, Values> transform={(d) => body(d, false)} load={(l) => ({ product_ids: l.products.map((p) => p.id) })}>
       <Form />
-    </Edit>
+    </RecordEdit>
   );
 }
 

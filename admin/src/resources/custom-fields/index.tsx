@@ -1,29 +1,27 @@
 // Custom fields asked at checkout: text, number, date, checkbox or select, each with its own
 // properties (length bounds, value bounds, options).
-import { ArrayInput, BooleanInput, Create, Datagrid, DeleteButton, Edit, EditButton, FormDataConsumer, List, NumberInput, Show, SimpleForm, SimpleFormIterator, SimpleShowLayout, TextField, TextInput, TopToolbar, required, FunctionField } from "react-admin";
+import { ArrayInput, BooleanInput, FormDataConsumer, NumberInput, Show, SimpleForm, SimpleFormIterator, SimpleShowLayout, TextField, TextInput, required, FunctionField } from "react-admin";
 import TextFieldsIcon from "@mui/icons-material/TextFields";
 import type { CustomField } from "../../api";
-import { DateTimeField, EnumField, IdField, MetadataField } from "../../common/fields";
-import { ListActions, enumValues, metaFilters } from "../../common/generic";
-import { EnumInput, MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
-import { csvExporter } from "../../common/csv";
+import { DateTimeField, EnumField } from "../../common/fields";
+import { enumValues, metaFilters } from "../../common/generic";
+import { EnumInput, MetadataInput } from "../../common/inputs";
+import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
 
 function CustomFieldList() {
   return (
-    <List filters={metaFilters("custom-fields", ["query", "type"])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("custom-fields", ["id", "name", "slug", "type", "created_at"])}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" />
-        <TextField source="slug" />
-        <EnumField source="type" />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("custom-fields", ["query", "type"])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "name", "slug", "type", "created_at"]}>
+      <TextField source="name" />
+      <TextField source="slug" />
+      <EnumField source="type" />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
 function CustomFieldShow() {
   return (
-    <Show actions={<TopToolbar><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove />}>
       <SimpleShowLayout>
         <TextField source="name" />
         <TextField source="slug" />
@@ -31,8 +29,7 @@ function CustomFieldShow() {
         <TextField source="properties.form_label" label="Label at checkout" emptyText="—" />
         <TextField source="properties.form_help_text" label="Help text" emptyText="—" />
         <FunctionField label="Options" render={(f: CustomField) => (f.type === "select" ? f.properties.options.map((o) => `${o.label} (${o.value})`).join(", ") : "—")} />
-        <IdField source="id" label="ID" />
-        <MetadataField source="metadata" label="Metadata" />
+        {recordDetails({ created: false })}
       </SimpleShowLayout>
     </Show>
   );
@@ -84,28 +81,27 @@ function Form({ create }: { create: boolean }) {
   );
 }
 
-type Values = Record<string, unknown> & { properties?: Record<string, unknown>; metadata_rows?: { key?: string; value?: string }[] };
+type Values = Record<string, unknown> & { properties?: Record<string, unknown> };
 
 function body(data: Values): Record<string, unknown> {
-  const { metadata_rows, ...rest } = data;
   const properties: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest.properties ?? {})) if (v !== "" && v !== null && v !== undefined) properties[k] = v;
-  return { ...rest, properties, metadata: rowsToMetadata(metadata_rows) };
+  for (const [k, v] of Object.entries(data.properties ?? {})) if (v !== "" && v !== null && v !== undefined) properties[k] = v;
+  return { ...data, properties };
 }
 
 function CustomFieldCreate() {
   return (
-    <Create transform={body} redirect="show">
+    <RecordCreate<Values> transform={body}>
       <Form create />
-    </Create>
+    </RecordCreate>
   );
 }
 
 function CustomFieldEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={body} redirect="show" queryOptions={{ select: (f: CustomField) => ({ ...f, metadata_rows: metadataToRows(f.metadata) }) }}>
+    <RecordEdit<CustomField, Values> transform={body}>
       <Form create={false} />
-    </Edit>
+    </RecordEdit>
   );
 }
 

@@ -1,14 +1,15 @@
 // Customer meters: each customer's usage of each meter in the current window (since the last
 // reset): consumed units, credited units (meter credit benefits) and the balance between them.
 // Units are the meter's own (calls, tokens…), not money.
-import { Datagrid, FunctionField, List, NumberField, Show, SimpleShowLayout, useRecordContext } from "react-admin";
+import { Datagrid, FunctionField, NumberField, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
 import { Typography } from "@mui/material";
 import DataUsageIcon from "@mui/icons-material/DataUsage";
 import { Link } from "react-router-dom";
 import type { CustomerMeter } from "../../api";
-import { DateTimeField, IdField } from "../../common/fields";
-import { ListActions, metaFilters } from "../../common/generic";
-import { csvExporter } from "../../common/csv";
+import { DateTimeField } from "../../common/fields";
+import { metaFilters } from "../../common/generic";
+import { ResourceList, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
 
 const units = (n: number) => n.toLocaleString(undefined, { maximumFractionDigits: 6 });
 
@@ -27,8 +28,8 @@ export function BalanceField(_props: { label?: string; sortBy?: string }) {
 export function CustomerMeterColumns({ customer = true, meter = true }: { customer?: boolean; meter?: boolean }) {
   return (
     <Datagrid resource="customer-meters" rowClick={(id) => `/customer-meters/${id}/show`} bulkActionButtons={false} empty={<Typography variant="body2">No usage yet.</Typography>}>
-      {customer ? <FunctionField label="Customer" sortBy="customer_name" render={(m: CustomerMeter) => m.customer.email} /> : null}
-      {meter ? <FunctionField label="Meter" sortBy="meter_name" render={(m: CustomerMeter) => m.meter.name} /> : null}
+      {customer ? <TextField source="customer.email" label="Customer" sortBy="customer_name" /> : null}
+      {meter ? <TextField source="meter.name" label="Meter" sortBy="meter_name" /> : null}
       <NumberField source="consumed_units" label="Consumed" />
       <NumberField source="credited_units" label="Credited" />
       <BalanceField label="Balance" sortBy="balance" />
@@ -39,14 +40,15 @@ export function CustomerMeterColumns({ customer = true, meter = true }: { custom
 
 function CustomerMeterList() {
   return (
-    <List
+    <ResourceList
       filters={metaFilters("customer-meters", [])}
       sort={{ field: "created_at", order: "DESC" }}
-      actions={<ListActions create={false} />}
-      exporter={csvExporter("customer-meters", ["id", "customer.email", "customer_id", "meter.name", "meter_id", "consumed_units", "credited_units", "balance", "created_at"])}
+      create={false}
+      exportFields={["id", "customer.email", "customer_id", "meter.name", "meter_id", "consumed_units", "credited_units", "balance", "created_at"]}
+      grid={false}
     >
       <CustomerMeterColumns />
-    </List>
+    </ResourceList>
   );
 }
 
@@ -59,14 +61,13 @@ function CustomerMeterShow() {
   return (
     <Show title={<Title />}>
       <SimpleShowLayout>
-        <FunctionField label="Customer" render={(m: CustomerMeter) => <Link to={`/customers/${m.customer_id}/show`}>{m.customer.email}</Link>} />
-        <FunctionField label="Meter" render={(m: CustomerMeter) => <Link to={`/meters/${m.meter_id}/show`}>{m.meter.name}</Link>} />
+        <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
+        <LinkField label="Meter" source="meter_id" reference="meters" text="meter.name" />
         <FunctionField label="Consumed units" render={(m: CustomerMeter) => units(m.consumed_units)} />
         <FunctionField label="Credited units" render={(m: CustomerMeter) => units(m.credited_units)} />
         <BalanceField label="Balance" />
         <FunctionField label="Events" render={(m: CustomerMeter) => <Link to={`/events?filter=${encodeURIComponent(JSON.stringify({ customer_id: [m.customer_id], meter_id: m.meter_id }))}`}>This customer's events counted by this meter</Link>} />
-        <IdField source="id" label="ID" />
-        <DateTimeField source="created_at" label="Since" />
+        {recordDetails({ created: "Since", metadata: false })}
       </SimpleShowLayout>
     </Show>
   );

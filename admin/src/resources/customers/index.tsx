@@ -1,31 +1,31 @@
 // Customers: who they are, their state (active subscriptions, granted benefits, meters), their
 // orders and subscriptions, their meters' usage and their events, and a customer-portal link for
 // support.
-import { useEffect, useState } from "react";
-import { Create, Datagrid, DeleteButton, Edit, EditButton, List, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, email, useRecordContext, Button, useNotify, Pagination, FunctionField } from "react-admin";
-import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableHead, TableRow, Typography, Button as MuiButton } from "@mui/material";
+import { useEffect, useState, type ReactNode } from "react";
+import { Datagrid, FunctionField, ListContextProvider, NumberField, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, email, useList, useRecordContext, Button, useNotify, Pagination } from "react-admin";
+import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
 import PeopleIcon from "@mui/icons-material/People";
 import SupportAgentIcon from "@mui/icons-material/SupportAgent";
-import type { Customer, CustomerSession, CustomerState } from "../../api";
-import { CopyButton, DateTimeField, EnumField, IdField, MetadataField, MoneyField } from "../../common/fields";
-import { ListActions, metaFilters } from "../../common/generic";
-import { MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
-import { formatDateTime, formatMoney, humanize } from "../../common/format";
+import type { Customer, CustomerSession, CustomerState, CustomerStateSubscription } from "../../api";
+import { CopyButton, DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { metaFilters } from "../../common/generic";
+import { MetadataInput } from "../../common/inputs";
+import { formatDateTime } from "../../common/format";
 import { call } from "../../dataProvider/request";
 import { AddressInput } from "../../common/AddressInput";
-import { csvExporter } from "../../common/csv";
-import { CustomerMeterColumns } from "../customer-meters";
+import { RecordCreate, RecordEdit, RelatedList, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { ReferenceNameField } from "../../common/references";
+import { BalanceField, CustomerMeterColumns } from "../customer-meters";
+import { SubscriptionAmountField } from "../subscriptions";
 
 function CustomerList() {
   return (
-    <List filters={metaFilters("customers", ["query"])} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("customers", ["id", "email", "name", "external_id", "billing_address", "created_at"])}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="email" />
-        <TextField source="name" emptyText="—" />
-        <TextField source="external_id" label="External id" emptyText="—" sortable={false} />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("customers", ["query"])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "email", "name", "external_id", "billing_address", "created_at"]}>
+      <TextField source="email" />
+      <TextField source="name" emptyText="—" />
+      <TextField source="external_id" label="External id" emptyText="—" sortable={false} />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
@@ -61,7 +61,25 @@ function PortalLinkButton() {
   );
 }
 
-/** GET /v1/customers/{id}/state: what the customer has right now. */
+/** One section of the customer's state: a heading, then a table of its rows, or "None." */
+function StateSection<T extends { id: string }>({ title, rows, rowClick, children }: { title: string; rows: T[]; rowClick?: (id: string | number) => string; children: ReactNode }) {
+  const list = useList({ data: rows, perPage: rows.length || 1 });
+  return (
+    <Box>
+      <Typography variant="h6" component="h3" gutterBottom>{title}</Typography>
+      <ListContextProvider value={list}>
+        <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={<Typography variant="body2">None.</Typography>}>
+          {children}
+        </Datagrid>
+      </ListContextProvider>
+    </Box>
+  );
+}
+
+/**
+ * GET /v1/customers/{id}/state: what the customer has right now. The state names products,
+ * benefits and meters by id only: each column shows them by name (one batched call per column).
+ */
 function StateTab() {
   const record = useRecordContext<Customer>();
   const [state, setState] = useState<CustomerState | null>(null);
@@ -73,102 +91,67 @@ function StateTab() {
   if (!state) return <Typography variant="body2">Loading…</Typography>;
   return (
     <Box sx={{ display: "grid", gap: 3 }}>
-      <Box>
-        <Typography variant="h6" component="h3" gutterBottom>Active subscriptions</Typography>
-        {state.active_subscriptions.length ? (
-          <Table size="small">
-            <TableHead><TableRow><TableCell>Product</TableCell><TableCell>Amount</TableCell><TableCell>Status</TableCell><TableCell>Renews</TableCell></TableRow></TableHead>
-            <TableBody>
-              {state.active_subscriptions.map((s) => (
-                <TableRow key={s.id}>
-                  <TableCell>{s.product_id}</TableCell>
-                  <TableCell>{formatMoney(s.amount, s.currency)} / {s.recurring_interval}</TableCell>
-                  <TableCell>{humanize(s.status)}{s.cancel_at_period_end ? " (cancels at period end)" : ""}</TableCell>
-                  <TableCell>{formatDateTime(s.current_period_end)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        ) : <Typography variant="body2">None.</Typography>}
-      </Box>
-      <Box>
-        <Typography variant="h6" component="h3" gutterBottom>Granted benefits</Typography>
-        {state.granted_benefits.length ? (
-          <Table size="small">
-            <TableHead><TableRow><TableCell>Benefit</TableCell><TableCell>Type</TableCell><TableCell>Granted</TableCell></TableRow></TableHead>
-            <TableBody>
-              {state.granted_benefits.map((g) => (
-                <TableRow key={g.id}><TableCell>{g.benefit_id}</TableCell><TableCell>{humanize(g.benefit_type)}</TableCell><TableCell>{formatDateTime(g.granted_at)}</TableCell></TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        ) : <Typography variant="body2">None.</Typography>}
-      </Box>
-      <Box>
-        <Typography variant="h6" component="h3" gutterBottom>Meters</Typography>
-        {state.active_meters.length ? (
-          <Table size="small">
-            <TableHead><TableRow><TableCell>Meter</TableCell><TableCell>Consumed</TableCell><TableCell>Credited</TableCell><TableCell>Balance</TableCell></TableRow></TableHead>
-            <TableBody>
-              {state.active_meters.map((m) => (
-                <TableRow key={m.id}><TableCell>{m.meter_id}</TableCell><TableCell>{m.consumed_units}</TableCell><TableCell>{m.credited_units}</TableCell><TableCell>{m.balance}</TableCell></TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        ) : <Typography variant="body2">None.</Typography>}
-      </Box>
+      <StateSection title="Active subscriptions" rows={state.active_subscriptions} rowClick={(id) => `/subscriptions/${id}/show`}>
+        <ReferenceNameField source="product_id" reference="products" label="Product" sortable={false} />
+        <SubscriptionAmountField label="Amount" sortBy="amount" />
+        <FunctionField label="Status" sortBy="status" render={(s: CustomerStateSubscription) => <><EnumField source="status" />{s.cancel_at_period_end ? " cancels at period end" : ""}</>} />
+        <DateTimeField source="current_period_end" label="Renews" />
+      </StateSection>
+      <StateSection title="Granted benefits" rows={state.granted_benefits}>
+        <ReferenceNameField source="benefit_id" reference="benefits" label="Benefit" sortable={false} />
+        <EnumField source="benefit_type" label="Type" />
+        <DateTimeField source="granted_at" label="Granted" />
+      </StateSection>
+      <StateSection title="Meters" rows={state.active_meters} rowClick={(id) => `/customer-meters/${id}/show`}>
+        <ReferenceNameField source="meter_id" reference="meters" label="Meter" sortable={false} />
+        <NumberField source="consumed_units" label="Consumed" />
+        <NumberField source="credited_units" label="Credited" />
+        <BalanceField label="Balance" sortBy="balance" />
+      </StateSection>
     </Box>
   );
 }
 
 function CustomerShow() {
   return (
-    <Show actions={<TopToolbar><PortalLinkButton /><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove><PortalLinkButton /></ShowActions>}>
       <TabbedShowLayout>
         <Tab label="Overview">
           <TextField source="email" />
           <TextField source="name" emptyText="—" />
           <TextField source="external_id" label="External id" emptyText="—" />
           <FunctionField label="Billing address" render={(c: Customer) => (c.billing_address ? [c.billing_address.line1, c.billing_address.line2, c.billing_address.postal_code, c.billing_address.city, c.billing_address.state, c.billing_address.country].filter(Boolean).join(", ") : "—")} />
-          <IdField source="id" label="ID" />
-          <DateTimeField source="created_at" label="Created" />
-          <MetadataField source="metadata" label="Metadata" />
+          {recordDetails()}
         </Tab>
         <Tab label="State" path="state">
           <StateTab />
         </Tab>
         <Tab label="Orders" path="orders">
-          <ReferenceManyField reference="orders" target="customer_id" label={false} sort={{ field: "created_at", order: "DESC" }} pagination={<Pagination />}>
-            <Datagrid rowClick="show" bulkActionButtons={false} empty={<Typography variant="body2">No orders.</Typography>}>
-              <TextField source="product.name" label="Product" />
-              <EnumField source="billing_reason" label="Reason" />
-              <MoneyField source="total_amount" label="Total" />
-              <EnumField source="status" />
-              <DateTimeField source="created_at" label="Created" />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="orders" target="customer_id" label={false} sort={{ field: "created_at", order: "DESC" }} empty="No orders.">
+            <TextField source="product.name" label="Product" />
+            <EnumField source="billing_reason" label="Reason" />
+            <MoneyField source="total_amount" label="Total" />
+            <EnumField source="status" />
+            <DateTimeField source="created_at" label="Created" />
+          </RelatedList>
         </Tab>
         <Tab label="Subscriptions" path="subscriptions">
-          <ReferenceManyField reference="subscriptions" target="customer_id" label={false} pagination={<Pagination />}>
-            <Datagrid rowClick="show" bulkActionButtons={false} empty={<Typography variant="body2">No subscriptions.</Typography>}>
-              <TextField source="product.name" label="Product" />
-              <MoneyField source="amount" />
-              <EnumField source="status" />
-              <DateTimeField source="current_period_end" label="Period ends" />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="subscriptions" target="customer_id" label={false} empty="No subscriptions.">
+            <TextField source="product.name" label="Product" />
+            <MoneyField source="amount" />
+            <EnumField source="status" />
+            <DateTimeField source="current_period_end" label="Period ends" />
+          </RelatedList>
         </Tab>
         <Tab label="Usage" path="usage">
           <ReferenceManyField reference="customer-meters" target="customer_id" label={false} sort={{ field: "meter_name", order: "ASC" }} pagination={<Pagination />}>
             <CustomerMeterColumns customer={false} />
           </ReferenceManyField>
-          <ReferenceManyField reference="events" target="customer_id" label="Latest events" sort={{ field: "timestamp", order: "DESC" }} perPage={10} pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}>
-            <Datagrid rowClick={(id) => `/events/${id}/show`} bulkActionButtons={false} empty={<Typography variant="body2">No events.</Typography>}>
-              <DateTimeField source="timestamp" label="Time" />
-              <TextField source="name" sortable={false} />
-              <EnumField source="source" sortable={false} />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="events" target="customer_id" label="Latest events" sort={{ field: "timestamp", order: "DESC" }} perPage={10} rowsPerPageOptions={[10, 25, 50]} rowClick={(id) => `/events/${id}/show`} empty="No events.">
+            <DateTimeField source="timestamp" label="Time" />
+            <TextField source="name" sortable={false} />
+            <EnumField source="source" sortable={false} />
+          </RelatedList>
         </Tab>
       </TabbedShowLayout>
     </Show>
@@ -187,27 +170,27 @@ function Form() {
   );
 }
 
-type Values = Record<string, unknown> & { billing_address?: Record<string, string | null> | null; metadata_rows?: { key?: string; value?: string }[] };
+type Values = Record<string, unknown> & { billing_address?: Record<string, string | null> | null };
 
 function body(data: Values): Record<string, unknown> {
-  const { metadata_rows, billing_address, ...rest } = data;
+  const { billing_address, ...rest } = data;
   const hasAddress = billing_address && Object.values(billing_address).some((v) => v);
-  return { ...rest, external_id: rest.external_id || null, name: rest.name || null, billing_address: hasAddress ? billing_address : null, metadata: rowsToMetadata(metadata_rows) };
+  return { ...rest, external_id: rest.external_id || null, name: rest.name || null, billing_address: hasAddress ? billing_address : null };
 }
 
 function CustomerCreate() {
   return (
-    <Create transform={body} redirect="show">
+    <RecordCreate<Values> transform={body}>
       <Form />
-    </Create>
+    </RecordCreate>
   );
 }
 
 function CustomerEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={body} redirect="show" queryOptions={{ select: (c: Customer) => ({ ...c, metadata_rows: metadataToRows(c.metadata) }) }}>
+    <RecordEdit<Customer, Values> transform={body}>
       <Form />
-    </Edit>
+    </RecordEdit>
   );
 }
 

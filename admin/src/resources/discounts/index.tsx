@@ -1,13 +1,13 @@
 // Discounts: a fixed amount or a percentage, once / forever / for some months, with an optional
 // code, a validity window, a redemption limit, and the products it applies to.
-import { AutocompleteArrayInput, Create, Datagrid, DateTimeInput, DeleteButton, Edit, EditButton, FormDataConsumer, FunctionField, List, NumberInput, ReferenceArrayInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, TopToolbar, minValue, maxValue, required, useRecordContext } from "react-admin";
+import { AutocompleteArrayInput, DateTimeInput, FormDataConsumer, FunctionField, NumberInput, ReferenceArrayInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, minValue, maxValue, required, useRecordContext } from "react-admin";
 import LocalOfferIcon from "@mui/icons-material/LocalOffer";
 import type { Discount } from "../../api";
-import { DateTimeField, EnumField, IdField, MetadataField } from "../../common/fields";
-import { ListActions, enumValues, metaFilters } from "../../common/generic";
-import { EnumInput, MetadataInput, MoneyInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
+import { DateTimeField, EnumField } from "../../common/fields";
+import { enumValues, metaFilters } from "../../common/generic";
+import { EnumInput, MetadataInput, MoneyInput } from "../../common/inputs";
 import { formatMoney } from "../../common/format";
-import { csvExporter } from "../../common/csv";
+import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
 
 export function discountText(d: Discount): string {
   const off = "amount" in d ? formatMoney(d.amount, d.currency) : `${d.basis_points / 100}%`;
@@ -27,22 +27,20 @@ function Redemptions() {
 
 function DiscountList() {
   return (
-    <List filters={metaFilters("discounts")} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />} exporter={csvExporter("discounts", ["id", "name", "code", "type", "amount", "currency", "basis_points", "duration", "duration_in_months", "redemptions_count", "max_redemptions", "starts_at", "ends_at"])}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" />
-        <TextField source="code" emptyText="—" />
-        <FunctionField label="Discount" render={() => <Amount />} />
-        <FunctionField label="Redemptions" sortBy="redemptions_count" render={() => <Redemptions />} />
-        <DateTimeField source="ends_at" label="Ends" />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("discounts")} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "name", "code", "type", "amount", "currency", "basis_points", "duration", "duration_in_months", "redemptions_count", "max_redemptions", "starts_at", "ends_at"]}>
+      <TextField source="name" />
+      <TextField source="code" emptyText="—" />
+      <FunctionField label="Discount" render={() => <Amount />} />
+      <FunctionField label="Redemptions" sortBy="redemptions_count" render={() => <Redemptions />} />
+      <DateTimeField source="ends_at" label="Ends" />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
 function DiscountShow() {
   return (
-    <Show actions={<TopToolbar><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove />}>
       <SimpleShowLayout>
         <TextField source="name" />
         <TextField source="code" emptyText="—" />
@@ -52,8 +50,7 @@ function DiscountShow() {
         <DateTimeField source="starts_at" label="Starts" />
         <DateTimeField source="ends_at" label="Ends" />
         <FunctionField label="Products" render={(d: Discount) => d.products.map((p) => p.name).join(", ") || "All products"} />
-        <IdField source="id" label="ID" />
-        <MetadataField source="metadata" label="Metadata" />
+        {recordDetails({ created: false })}
       </SimpleShowLayout>
     </Show>
   );
@@ -90,11 +87,11 @@ function Form() {
   );
 }
 
-type Values = Record<string, unknown> & { percent?: number; product_ids?: string[]; metadata_rows?: { key?: string; value?: string }[] };
+type Values = Record<string, unknown> & { percent?: number; product_ids?: string[] };
 
 function body(data: Values): Record<string, unknown> {
-  const { percent, product_ids, metadata_rows, ...rest } = data;
-  const out: Record<string, unknown> = { ...rest, products: product_ids ?? [], metadata: rowsToMetadata(metadata_rows) };
+  const { percent, product_ids, ...rest } = data;
+  const out: Record<string, unknown> = { ...rest, products: product_ids ?? [] };
   for (const k of ["code", "starts_at", "ends_at", "max_redemptions"]) if (out[k] === "" || out[k] === undefined) out[k] = null;
   if (out.type === "percentage") {
     out.basis_points = Math.round(Number(percent) * 100);
@@ -107,17 +104,17 @@ function body(data: Values): Record<string, unknown> {
 
 function DiscountCreate() {
   return (
-    <Create transform={body} redirect="show">
+    <RecordCreate<Values> transform={body}>
       <Form />
-    </Create>
+    </RecordCreate>
   );
 }
 
 function DiscountEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={body} redirect="show" queryOptions={{ select: (d: Discount) => ({ ...d, percent: "basis_points" in d ? d.basis_points / 100 : undefined, product_ids: d.products.map((p) => p.id), metadata_rows: metadataToRows(d.metadata) }) }}>
+    <RecordEdit<Discount, Values> transform={body} load={(d) => ({ percent: "basis_points" in d ? d.basis_points / 100 : undefined, product_ids: d.products.map((p) => p.id) })}>
       <Form />
-    </Edit>
+    </RecordEdit>
   );
 }
 

@@ -2,15 +2,15 @@
 // first; filtered by name, source, customer, meter, time range and a filter tree as a meter's. A
 // 422 about a filter shows under that filter. The show view has the event's metadata and customer.
 import { useEffect, useState } from "react";
-import { AutocompleteArrayInput, AutocompleteInput, Datagrid, FunctionField, List, ReferenceInput, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
+import { AutocompleteArrayInput, AutocompleteInput, FunctionField, ReferenceInput, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
 import { Typography } from "@mui/material";
 import TimelineIcon from "@mui/icons-material/Timeline";
-import { Link } from "react-router-dom";
 import type { Event, EventName } from "../../api";
-import { DateTimeField, EnumField, IdField, MetadataField } from "../../common/fields";
-import { ListActions, metaFilters } from "../../common/generic";
+import { DateTimeField, EnumField } from "../../common/fields";
+import { metaFilters } from "../../common/generic";
 import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
-import { csvExporter } from "../../common/csv";
+import { ResourceList, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
 import { call } from "../../dataProvider/request";
 
 /** The organization's event names (most recently seen first), as the name filter's choices. */
@@ -70,20 +70,18 @@ function metadataText(e: Event): string {
 
 function EventList() {
   return (
-    <List
+    <ResourceList
       filters={filters}
       sort={{ field: "timestamp", order: "DESC" }}
-      actions={<ListActions create={false} />}
-      exporter={csvExporter("events", ["id", "timestamp", "name", "source", "customer_id", "customer.email", "external_customer_id", "metadata"])}
+      create={false}
+      exportFields={["id", "timestamp", "name", "source", "customer_id", "customer.email", "external_customer_id", "metadata"]}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <DateTimeField source="timestamp" label="Time" />
-        <TextField source="name" sortable={false} />
-        <EnumField source="source" sortable={false} />
-        <FunctionField label="Customer" sortable={false} render={(e: Event) => customerText(e)} />
-        <FunctionField label="Metadata" sortable={false} render={(e: Event) => <Typography component="span" variant="body2" sx={{ fontFamily: "monospace", fontSize: "0.8rem" }}>{metadataText(e)}</Typography>} />
-      </Datagrid>
-    </List>
+      <DateTimeField source="timestamp" label="Time" />
+      <TextField source="name" sortable={false} />
+      <EnumField source="source" sortable={false} />
+      <FunctionField label="Customer" sortable={false} render={(e: Event) => customerText(e)} />
+      <FunctionField label="Metadata" sortable={false} render={(e: Event) => <Typography component="span" variant="body2" sx={{ fontFamily: "monospace", fontSize: "0.8rem" }}>{metadataText(e)}</Typography>} />
+    </ResourceList>
   );
 }
 
@@ -99,10 +97,9 @@ function EventShow() {
         <TextField source="name" />
         <EnumField source="source" />
         <DateTimeField source="timestamp" label="Time" />
-        <FunctionField label="Customer" render={(e: Event) => (e.customer ? <Link to={`/customers/${e.customer.id}/show`}>{e.customer.email}</Link> : "—")} />
+        <LinkField label="Customer" source="customer.id" reference="customers" text="customer.email" />
         <TextField source="external_customer_id" label="External customer id" emptyText="—" />
-        <IdField source="id" label="ID" />
-        <MetadataField source="metadata" label="Metadata" />
+        {recordDetails({ created: false })}
       </SimpleShowLayout>
     </Show>
   );

@@ -1,39 +1,39 @@
 // License keys granted by license-key benefits: status, usage and activation limits, expiry.
-import { Datagrid, DateTimeInput, Edit, EditButton, List, NumberField, NumberInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TopToolbar } from "react-admin";
+import { DateTimeInput, Edit, NumberField, NumberInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField } from "react-admin";
 import VpnKeyIcon from "@mui/icons-material/VpnKey";
-import { CopyableTextField, DateTimeField, EnumField, IdField } from "../../common/fields";
-import { ListActions, enumValues, metaFilters } from "../../common/generic";
+import { CopyableTextField, DateTimeField, EnumField } from "../../common/fields";
+import { enumValues, metaFilters } from "../../common/generic";
 import { choicesOf } from "../../common/inputs";
-import { csvExporter } from "../../common/csv";
+import { ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { LinkField, ReferenceNameField } from "../../common/references";
 
 function LicenseKeyList() {
   return (
-    <List filters={metaFilters("license-keys", [])} actions={<ListActions create={false} />} exporter={csvExporter("license-keys", ["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"])}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="display_key" label="Key" sortable={false} />
-        <TextField source="customer.email" label="Customer" sortable={false} />
-        <EnumField source="status" />
-        <NumberField source="usage" sortable={false} />
-        <DateTimeField source="expires_at" label="Expires" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("license-keys", [])} create={false} exportFields={["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"]}>
+      <TextField source="display_key" label="Key" sortable={false} />
+      <TextField source="customer.email" label="Customer" sortable={false} />
+      <EnumField source="status" />
+      <NumberField source="usage" sortable={false} />
+      <DateTimeField source="expires_at" label="Expires" />
+    </ResourceList>
   );
 }
 
 function LicenseKeyShow() {
   return (
-    <Show actions={<TopToolbar><EditButton /></TopToolbar>}>
+    <Show actions={<ShowActions />}>
       <SimpleShowLayout>
         <CopyableTextField source="key" label="Key" />
         <EnumField source="status" />
-        <TextField source="customer.email" label="Customer" />
+        <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
+        <ReferenceNameField label="Benefit" source="benefit_id" reference="benefits" />
         <NumberField source="usage" />
         <NumberField source="limit_usage" label="Usage limit" emptyText="—" />
         <NumberField source="limit_activations" label="Activation limit" emptyText="—" />
         <NumberField source="validations" />
         <DateTimeField source="last_validated_at" label="Last validated" />
         <DateTimeField source="expires_at" label="Expires" />
-        <IdField source="id" label="ID" />
+        {recordDetails({ created: false, metadata: false })}
       </SimpleShowLayout>
     </Show>
   );

@@ -2,14 +2,15 @@
 // sum, max, min, avg, unique of a property), a chart or table of the quantities over time, and the
 // customers' usage of it.
 import { useEffect, useMemo, useState } from "react";
-import { ArrayInput, BooleanField, Pagination, ReferenceManyField, Create, Datagrid, Edit, EditButton, FormDataConsumer, FunctionField, List, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext } from "react-admin";
+import { ArrayInput, BooleanField, Pagination, ReferenceManyField, FormDataConsumer, FunctionField, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, required, useRecordContext } from "react-admin";
 import { Alert, Box, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, ToggleButton, ToggleButtonGroup, Typography } from "@mui/material";
 import SpeedIcon from "@mui/icons-material/Speed";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Filter, FilterClause, Meter, MeterQuantities } from "../../api";
-import { DateTimeField, IdField, MetadataField } from "../../common/fields";
-import { ListActions, metaFilters } from "../../common/generic";
-import { MetadataInput, metadataToRows, rowsToMetadata } from "../../common/inputs";
+import { DateTimeField } from "../../common/fields";
+import { metaFilters } from "../../common/generic";
+import { MetadataInput } from "../../common/inputs";
+import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
 import { humanize, utcTitle } from "../../common/format";
 import { queryIssue } from "../../common/filterErrors";
 import { CustomerMeterColumns } from "../customer-meters";
@@ -32,14 +33,12 @@ export function aggregationText(m: Meter): string {
 
 function MeterList() {
   return (
-    <List filters={metaFilters("meters", ["query", "is_archived"])} filterDefaultValues={{ is_archived: false }} sort={{ field: "created_at", order: "DESC" }} actions={<ListActions />}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" />
-        <FunctionField label="Counts" render={(m: Meter) => aggregationText(m)} />
-        <FunctionField label="Events" render={(m: Meter) => filterText(m.filter)} />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList filters={metaFilters("meters", ["query", "is_archived"])} filterDefaultValues={{ is_archived: false }} sort={{ field: "created_at", order: "DESC" }}>
+      <TextField source="name" />
+      <FunctionField label="Counts" render={(m: Meter) => aggregationText(m)} />
+      <FunctionField label="Events" render={(m: Meter) => filterText(m.filter)} />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
@@ -167,7 +166,7 @@ function ArchiveButton() {
 
 function MeterShow() {
   return (
-    <Show actions={<TopToolbar><ArchiveButton /><EditButton /></TopToolbar>}>
+    <Show actions={<ShowActions><ArchiveButton /></ShowActions>}>
       <TabbedShowLayout>
         <Tab label="Usage">
           <QuantitiesChart />
@@ -182,9 +181,7 @@ function MeterShow() {
           <FunctionField label="Events counted" render={(m: Meter) => filterText(m.filter)} />
           <FunctionField label="Aggregation" render={(m: Meter) => aggregationText(m)} />
           <FunctionField label="Archived" render={(m: Meter) => <BooleanField record={{ id: m.id, a: !!m.archived_at }} source="a" />} />
-          <IdField source="id" label="ID" />
-          <DateTimeField source="created_at" label="Created" />
-          <MetadataField source="metadata" label="Metadata" />
+          {recordDetails()}
         </Tab>
       </TabbedShowLayout>
     </Show>
@@ -212,7 +209,7 @@ function Form() {
   );
 }
 
-type Values = Record<string, unknown> & { filter?: { conjunction: string; clauses?: { property: string; operator: string; value: unknown }[] }; aggregation?: { func: string; property?: string }; metadata_rows?: { key?: string; value?: string }[] };
+type Values = Record<string, unknown> & { filter?: { conjunction: string; clauses?: { property: string; operator: string; value: unknown }[] }; aggregation?: { func: string; property?: string } };
 
 function typed(v: unknown): unknown {
   if (typeof v !== "string") return v;
@@ -222,28 +219,27 @@ function typed(v: unknown): unknown {
 }
 
 function body(data: Values): Record<string, unknown> {
-  const { metadata_rows, filter, aggregation, ...rest } = data;
+  const { filter, aggregation, ...rest } = data;
   return {
     ...rest,
     filter: { conjunction: filter?.conjunction ?? "and", clauses: (filter?.clauses ?? []).map((c) => ("conjunction" in c ? c : { ...c, value: typed(c.value) })) },
     aggregation: aggregation?.func === "count" ? { func: "count" } : aggregation,
-    metadata: rowsToMetadata(metadata_rows),
   };
 }
 
 function MeterCreate() {
   return (
-    <Create transform={body} redirect="show">
+    <RecordCreate<Values> transform={body}>
       <Form />
-    </Create>
+    </RecordCreate>
   );
 }
 
 function MeterEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={body} redirect="show" queryOptions={{ select: (m: Meter) => ({ ...m, metadata_rows: metadataToRows(m.metadata) }) }}>
+    <RecordEdit<Meter, Values> transform={body}>
       <Form />
-    </Edit>
+    </RecordEdit>
   );
 }
 

@@ -4,20 +4,20 @@
 // be refunded: this only asks and shows the answer).
 import { submissionErrors } from "../../common/submit";
 import { useState } from "react";
-import { Button, Datagrid, Edit, EditButton, FunctionField, List, Pagination, ReferenceManyField, SelectArrayInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, TopToolbar, BooleanInput, required, minValue, useNotify, useRecordContext, useRefresh, SaveButton, Toolbar, Labeled } from "react-admin";
+import { Button, Edit, SelectArrayInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, BooleanInput, required, minValue, useNotify, useRecordContext, useRefresh, SaveButton, Toolbar, Labeled } from "react-admin";
 import { Dialog, DialogContent, DialogTitle, Divider, Grid, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import ReceiptIcon from "@mui/icons-material/Receipt";
 import UndoIcon from "@mui/icons-material/Undo";
 import PictureAsPdfIcon from "@mui/icons-material/PictureAsPdf";
-import { Link } from "react-router-dom";
 import type { Order } from "../../api";
-import { DateTimeField, EnumField, IdField, MetadataField, MoneyField } from "../../common/fields";
-import { ListActions, enumValues, metaFilters } from "../../common/generic";
+import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { enumValues, metaFilters } from "../../common/generic";
 import { MoneyInput, choicesOf } from "../../common/inputs";
 import { formatMoney } from "../../common/format";
 import { call } from "../../dataProvider/request";
 import { AddressInput } from "../../common/AddressInput";
-import { csvExporter } from "../../common/csv";
+import { RelatedList, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
 import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
 import { adminResourcesByName } from "../../../../generated/admin-resources";
 
@@ -44,21 +44,19 @@ const filters = [
 
 function OrderList() {
   return (
-    <List
+    <ResourceList
       filters={filters}
       sort={{ field: "created_at", order: "DESC" }}
-      actions={<ListActions create={false} />}
-      exporter={csvExporter("orders", ["id", "created_at", "status", "billing_reason", "customer.email", "product.name", "subtotal_amount", "discount_amount", "tax_amount", "total_amount", "refunded_amount", "currency", "subscription_id"])}
+      create={false}
+      exportFields={["id", "created_at", "status", "billing_reason", "customer.email", "product.name", "subtotal_amount", "discount_amount", "tax_amount", "total_amount", "refunded_amount", "currency", "subscription_id"]}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <DateTimeField source="created_at" label="Date" />
-        <TextField source="customer.email" label="Customer" sortBy="customer" />
-        <TextField source="product.name" label="Product" sortBy="product" />
-        <MoneyField source="total_amount" label="Total" sortBy="amount" />
-        <EnumField source="status" />
-        <EnumField source="billing_reason" label="Reason" />
-      </Datagrid>
-    </List>
+      <DateTimeField source="created_at" label="Date" />
+      <TextField source="customer.email" label="Customer" sortBy="customer" />
+      <TextField source="product.name" label="Product" sortBy="product" />
+      <MoneyField source="total_amount" label="Total" sortBy="amount" />
+      <EnumField source="status" />
+      <EnumField source="billing_reason" label="Reason" />
+    </ResourceList>
   );
 }
 
@@ -170,20 +168,18 @@ function Items() {
 
 function OrderShow() {
   return (
-    <Show actions={<TopToolbar><InvoiceButton /><RefundButton /><EditButton label="Billing details" /></TopToolbar>}>
+    <Show actions={<ShowActions editLabel="Billing details"><InvoiceButton /><RefundButton /></ShowActions>}>
       <Grid container spacing={2} sx={{ p: 2 }}>
         <Grid size={{ xs: 12, md: 7 }}>
           <SimpleShowLayout sx={{ p: 0 }}>
             <EnumField source="status" />
             <EnumField source="billing_reason" label="Reason" />
-            <FunctionField label="Customer" render={(o: Order) => <Link to={`/customers/${o.customer_id}/show`}>{o.customer.email}</Link>} />
-            <FunctionField label="Product" render={(o: Order) => <Link to={`/products/${o.product_id}/show`}>{o.product.name}</Link>} />
-            <FunctionField label="Subscription" render={(o: Order) => (o.subscription_id ? <Link to={`/subscriptions/${o.subscription_id}/show`}>{o.subscription_id}</Link> : "—")} />
-            <FunctionField label="Discount" render={(o: Order) => o.discount?.name ?? "—"} />
+            <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
+            <LinkField label="Product" source="product_id" reference="products" text="product.name" />
+            <LinkField label="Subscription" source="subscription_id" reference="subscriptions" />
+            <LinkField label="Discount" source="discount_id" reference="discounts" text="discount.name" />
             <TextField source="billing_name" label="Billing name" emptyText="—" />
-            <IdField source="id" label="ID" />
-            <DateTimeField source="created_at" label="Date" />
-            <MetadataField source="metadata" label="Metadata" />
+            {recordDetails({ created: "Date" })}
           </SimpleShowLayout>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
@@ -194,14 +190,12 @@ function OrderShow() {
           <Items />
           <Divider sx={{ my: 2 }} />
           <Typography variant="h6" component="h3">Refunds</Typography>
-          <ReferenceManyField reference="refunds" target="order_id" label={false} pagination={<Pagination />}>
-            <Datagrid bulkActionButtons={false} empty={<Typography variant="body2">No refunds.</Typography>}>
-              <MoneyField source="amount" />
-              <EnumField source="reason" />
-              <EnumField source="status" />
-              <DateTimeField source="created_at" label="Date" />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="refunds" target="order_id" label={false} rowClick={false} empty="No refunds.">
+            <MoneyField source="amount" />
+            <EnumField source="reason" />
+            <EnumField source="status" />
+            <DateTimeField source="created_at" label="Date" />
+          </RelatedList>
         </Grid>
       </Grid>
     </Show>

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { submissionErrors } from "../../common/submit";
 import {
-  Button, Datagrid, EditButton, ReferenceArrayInput, AutocompleteArrayInput, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TopToolbar,
-  useNotify, useRecordContext, useRefresh, SaveButton, Toolbar, BooleanField, Pagination,
+  Button, ReferenceArrayInput, AutocompleteArrayInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField,
+  useNotify, useRecordContext, useRefresh, SaveButton, Toolbar, BooleanField,
 } from "react-admin";
 import { Box, Typography } from "@mui/material";
 import ArchiveIcon from "@mui/icons-material/Archive";
@@ -11,7 +11,8 @@ import LinkIcon from "@mui/icons-material/Link";
 import { Link } from "react-router-dom";
 import type { Product } from "../../api";
 import { call } from "../../dataProvider/request";
-import { DateTimeField, EnumField, IdField, MetadataField, MoneyField, CopyableTextField } from "../../common/fields";
+import { DateTimeField, EnumField, MoneyField, CopyableTextField } from "../../common/fields";
+import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { humanize } from "../../common/format";
 import { ConfirmAction } from "../../common/ConfirmAction";
 import { PricesField } from "./prices";
@@ -42,15 +43,6 @@ function NewCheckoutLinkButton() {
   );
 }
 
-function Actions() {
-  return (
-    <TopToolbar>
-      <NewCheckoutLinkButton />
-      <ArchiveButton />
-      <EditButton />
-    </TopToolbar>
-  );
-}
 
 /** The benefits a purchase grants, changed with their own call (POST /v1/products/{id}/benefits). */
 function BenefitsEditor() {
@@ -114,7 +106,7 @@ function MediaTab() {
 
 export function ProductShow() {
   return (
-    <Show actions={<Actions />}>
+    <Show actions={<ShowActions><NewCheckoutLinkButton /><ArchiveButton /></ShowActions>}>
       <TabbedShowLayout>
         <Tab label="Overview">
           <TextField source="name" />
@@ -122,9 +114,7 @@ export function ProductShow() {
           <PricesField label="Prices" />
           <EnumField source="recurring_interval" label="Billing" />
           <BooleanField source="is_archived" label="Archived" />
-          <IdField source="id" />
-          <DateTimeField source="created_at" label="Created" />
-          <MetadataField source="metadata" label="Metadata" />
+          {recordDetails()}
         </Tab>
         <Tab label="Benefits" path="benefits">
           <BenefitsEditor />
@@ -136,23 +126,19 @@ export function ProductShow() {
           <MediaTab />
         </Tab>
         <Tab label="Checkout links" path="links">
-          <ReferenceManyField reference="checkout-links" target="product_id" label={false} pagination={<Pagination />}>
-            <Datagrid rowClick="show" bulkActionButtons={false} empty={<Typography variant="body2">No checkout links yet.</Typography>}>
-              <TextField source="label" emptyText="—" />
-              <CopyableTextField source="url" />
-              <DateTimeField source="created_at" label="Created" />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="checkout-links" target="product_id" label={false} empty="No checkout links yet.">
+            <TextField source="label" emptyText="—" />
+            <CopyableTextField source="url" />
+            <DateTimeField source="created_at" label="Created" />
+          </RelatedList>
         </Tab>
         <Tab label="Orders" path="orders">
-          <ReferenceManyField reference="orders" target="product_id" label={false} sort={{ field: "created_at", order: "DESC" }} pagination={<Pagination />}>
-            <Datagrid rowClick="show" bulkActionButtons={false} empty={<Typography variant="body2">No orders yet.</Typography>}>
-              <TextField source="customer.email" label="Customer" />
-              <MoneyField source="total_amount" label="Total" />
-              <EnumField source="status" />
-              <DateTimeField source="created_at" label="Created" />
-            </Datagrid>
-          </ReferenceManyField>
+          <RelatedList reference="orders" target="product_id" label={false} sort={{ field: "created_at", order: "DESC" }} empty="No orders yet.">
+            <TextField source="customer.email" label="Customer" />
+            <MoneyField source="total_amount" label="Total" />
+            <EnumField source="status" />
+            <DateTimeField source="created_at" label="Created" />
+          </RelatedList>
         </Tab>
       </TabbedShowLayout>
     </Show>

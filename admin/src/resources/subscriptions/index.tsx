@@ -2,7 +2,7 @@
 // change discount. Each action is a confirmed call the server answers before the screen changes.
 import { submissionErrors } from "../../common/submit";
 import { useState, type ReactElement } from "react";
-import { AutocompleteInput, Button, Datagrid, FunctionField, List, ReferenceInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, TopToolbar, required, useNotify, useRecordContext, useRefresh, BooleanField } from "react-admin";
+import { AutocompleteInput, Button, ReferenceInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, TopToolbar, required, useNotify, useRecordContext, useRefresh, BooleanField } from "react-admin";
 import { Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
 import AutorenewIcon from "@mui/icons-material/Autorenew";
 import CancelIcon from "@mui/icons-material/Cancel";
@@ -10,35 +10,40 @@ import UndoIcon from "@mui/icons-material/Undo";
 import BlockIcon from "@mui/icons-material/Block";
 import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
 import LocalOfferIcon from "@mui/icons-material/LocalOffer";
-import { Link } from "react-router-dom";
 import type { Subscription } from "../../api";
-import { DateTimeField, EnumField, IdField, MetadataField, MoneyField } from "../../common/fields";
-import { ListActions, enumValues, metaFilters } from "../../common/generic";
+import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { enumValues, metaFilters } from "../../common/generic";
 import { choicesOf } from "../../common/inputs";
 import { formatDateTime } from "../../common/format";
 import { call } from "../../dataProvider/request";
-import { csvExporter } from "../../common/csv";
+import { ResourceList, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
 import { ConfirmAction } from "../../common/ConfirmAction";
 
 const ENDED = new Set(["canceled", "incomplete_expired", "unpaid"]);
 
+/** The amount per billing interval ("$29.00 / month"). */
+export function SubscriptionAmountField(_props: { label?: string; sortBy?: string }) {
+  const s = useRecordContext<{ recurring_interval: string }>();
+  if (!s) return null;
+  return <Typography component="span" variant="body2"><MoneyField source="amount" /> / {s.recurring_interval}</Typography>;
+}
+
 function SubscriptionList() {
   return (
-    <List
+    <ResourceList
       filters={metaFilters("subscriptions", ["active"])}
       sort={{ field: "started_at", order: "DESC" }}
-      actions={<ListActions create={false} />}
-      exporter={csvExporter("subscriptions", ["id", "status", "customer.email", "product.name", "amount", "currency", "recurring_interval", "started_at", "current_period_end", "cancel_at_period_end", "ends_at"])}
+      create={false}
+      exportFields={["id", "status", "customer.email", "product.name", "amount", "currency", "recurring_interval", "started_at", "current_period_end", "cancel_at_period_end", "ends_at"]}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="customer.email" label="Customer" sortBy="customer" />
-        <TextField source="product.name" label="Product" sortBy="product" />
-        <FunctionField label="Amount" sortBy="amount" render={(s: Subscription) => <><MoneyField source="amount" /> / {s.recurring_interval}</>} />
-        <EnumField source="status" />
-        <DateTimeField source="current_period_end" label="Renews / ends" />
-        <BooleanField source="cancel_at_period_end" label="Cancels" sortable={false} />
-      </Datagrid>
-    </List>
+      <TextField source="customer.email" label="Customer" sortBy="customer" />
+      <TextField source="product.name" label="Product" sortBy="product" />
+      <SubscriptionAmountField label="Amount" sortBy="amount" />
+      <EnumField source="status" />
+      <DateTimeField source="current_period_end" label="Renews / ends" />
+      <BooleanField source="cancel_at_period_end" label="Cancels" sortable={false} />
+    </ResourceList>
   );
 }
 
@@ -124,10 +129,10 @@ function SubscriptionShow() {
     <Show actions={<Actions />}>
       <SimpleShowLayout>
         <EnumField source="status" />
-        <FunctionField label="Customer" render={(s: Subscription) => <Link to={`/customers/${s.customer_id}/show`}>{s.customer.email}</Link>} />
-        <FunctionField label="Product" render={(s: Subscription) => <Link to={`/products/${s.product_id}/show`}>{s.product.name}</Link>} />
-        <FunctionField label="Amount" render={(s: Subscription) => <><MoneyField source="amount" /> / {s.recurring_interval}</>} />
-        <FunctionField label="Discount" render={(s: Subscription) => s.discount?.name ?? "—"} />
+        <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
+        <LinkField label="Product" source="product_id" reference="products" text="product.name" />
+        <SubscriptionAmountField label="Amount" />
+        <LinkField label="Discount" source="discount_id" reference="discounts" text="discount.name" />
         <DateTimeField source="started_at" label="Started" />
         <DateTimeField source="current_period_start" label="Period start" />
         <DateTimeField source="current_period_end" label="Period end" />
@@ -136,8 +141,7 @@ function SubscriptionShow() {
         <DateTimeField source="ended_at" label="Ended" />
         <EnumField source="customer_cancellation_reason" label="Cancellation reason" />
         <TextField source="customer_cancellation_comment" label="Cancellation comment" emptyText="—" />
-        <IdField source="id" label="ID" />
-        <MetadataField source="metadata" label="Metadata" />
+        {recordDetails({ created: false })}
       </SimpleShowLayout>
     </Show>
   );

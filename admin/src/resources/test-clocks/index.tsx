@@ -2,14 +2,14 @@
 // their subscriptions' renewals, dunning and endings as if that time had passed.
 import { submissionErrors } from "../../common/submit";
 import { useState } from "react";
-import { AutocompleteInput, Create, Datagrid, DateTimeInput, DeleteButton, FunctionField, List, ReferenceInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, TopToolbar, required, useNotify, useRecordContext, useRefresh, Button, ReferenceArrayField, SingleFieldList, ChipField } from "react-admin";
+import { AutocompleteInput, Create, DateTimeInput, FunctionField, ReferenceInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, required, useNotify, useRecordContext, useRefresh, Button, ReferenceArrayField, SingleFieldList, ChipField } from "react-admin";
 import { Box, Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
 import ScheduleIcon from "@mui/icons-material/Schedule";
 import FastForwardIcon from "@mui/icons-material/FastForward";
 import PersonAddIcon from "@mui/icons-material/PersonAdd";
 import type { TestClock } from "../../api";
-import { DateTimeField, EnumField, IdField } from "../../common/fields";
-import { ListActions } from "../../common/generic";
+import { DateTimeField, EnumField } from "../../common/fields";
+import { ResourceList, ShowActions, recordDetails } from "../../common/layouts";
 import { call } from "../../dataProvider/request";
 
 const STEPS: [string, (d: Date) => Date][] = [
@@ -88,21 +88,19 @@ function AttachCustomerButton() {
 
 function TestClockList() {
   return (
-    <List actions={<ListActions filters={false} />} exporter={false}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" emptyText="—" sortable={false} />
-        <DateTimeField source="frozen_time" label="Clock time" />
-        <EnumField source="status" />
-        <FunctionField label="Customers" render={(c: TestClock) => c.customer_ids.length} />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList exportFields={false}>
+      <TextField source="name" emptyText="—" sortable={false} />
+      <DateTimeField source="frozen_time" label="Clock time" />
+      <EnumField source="status" />
+      <FunctionField label="Customers" render={(c: TestClock) => c.customer_ids.length} />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
 function TestClockShow() {
   return (
-    <Show actions={<TopToolbar><AttachCustomerButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove><AttachCustomerButton /></ShowActions>}>
       <SimpleShowLayout>
         <TextField source="name" emptyText="—" />
         <DateTimeField source="frozen_time" label="Clock time" />
@@ -116,7 +114,7 @@ function TestClockShow() {
             <ChipField source="email" />
           </SingleFieldList>
         </ReferenceArrayField>
-        <IdField source="id" label="ID" />
+        {recordDetails({ created: false, metadata: false })}
       </SimpleShowLayout>
     </Show>
   );

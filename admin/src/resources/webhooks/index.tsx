@@ -1,13 +1,14 @@
 // Webhook endpoints: where events are sent, in which format, which events; the signing secret is
 // shown once (after creating it or resetting it); the deliveries inspector below each endpoint.
 import { useState } from "react";
-import { Create, Datagrid, DeleteButton, Edit, EditButton, FunctionField, List, SelectInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, TopToolbar, required, useRecordContext, useRedirect } from "react-admin";
+import { Create, Edit, FunctionField, SelectInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, useRecordContext, useRedirect } from "react-admin";
 import { Box, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
 import WebhookIcon from "@mui/icons-material/Webhook";
 import KeyIcon from "@mui/icons-material/Key";
 import type { WebhookEndpoint } from "../../api";
-import { CopyButton, DateTimeField, EnumField, IdField } from "../../common/fields";
-import { ListActions, enumValues } from "../../common/generic";
+import { CopyButton, DateTimeField, EnumField } from "../../common/fields";
+import { enumValues } from "../../common/generic";
+import { ResourceList, ShowActions, recordDetails } from "../../common/layouts";
 import { choicesOf } from "../../common/inputs";
 import { call } from "../../dataProvider/request";
 import { ConfirmAction } from "../../common/ConfirmAction";
@@ -16,14 +17,12 @@ import { DeliveriesInspector } from "./deliveries";
 
 function EndpointList() {
   return (
-    <List actions={<ListActions filters={false} />} exporter={false}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="url" label="URL" sortable={false} />
-        <EnumField source="format" />
-        <FunctionField label="Events" render={(e: WebhookEndpoint) => `${e.events.length} event type${e.events.length === 1 ? "" : "s"}`} />
-        <DateTimeField source="created_at" label="Created" />
-      </Datagrid>
-    </List>
+    <ResourceList exportFields={false}>
+      <TextField source="url" label="URL" sortable={false} />
+      <EnumField source="format" />
+      <FunctionField label="Events" render={(e: WebhookEndpoint) => `${e.events.length} event type${e.events.length === 1 ? "" : "s"}`} />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
   );
 }
 
@@ -58,7 +57,7 @@ function ResetSecretButton() {
 
 function EndpointShow() {
   return (
-    <Show actions={<TopToolbar><ResetSecretButton /><EditButton /><DeleteButton mutationMode="pessimistic" /></TopToolbar>}>
+    <Show actions={<ShowActions remove><ResetSecretButton /></ShowActions>}>
       <TabbedShowLayout>
         <Tab label="Deliveries">
           <DeliveriesInspector />
@@ -67,8 +66,7 @@ function EndpointShow() {
           <TextField source="url" label="URL" />
           <EnumField source="format" />
           <EnumField source="events" />
-          <IdField source="id" label="ID" />
-          <DateTimeField source="created_at" label="Created" />
+          {recordDetails({ metadata: false })}
         </Tab>
       </TabbedShowLayout>
     </Show>
