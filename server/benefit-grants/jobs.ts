@@ -15,7 +15,7 @@ import { emit, type WebhookEventType } from "../kit/outbox.js";
 import { toBenefitGrantWebhook } from "./models.js";
 import { insertSystemEvent, type GrantRow, type JobRow } from "./repository.js";
 import { strategyFor, type StrategyContext } from "./strategies.js";
-import { clockNow } from "../subscriptions/clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 
 type Props = Record<string, unknown>;
 export type JobResult = "applied" | "skipped" | "superseded" | "waiting" | "missing";

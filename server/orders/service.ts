@@ -2,7 +2,6 @@
 // billing details updates (frozen once the invoice exists), reads and lists for the merchant and
 // the portal customer, and the order.created / order.updated / order.paid events.
 import type { OpBody } from "../../generated/handlers.js";
-import type { CustomFieldData } from "../checkouts/custom-field-data.js";
 import { jsonb } from "../kit/db.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
@@ -57,7 +56,8 @@ export interface CreateOrderForCheckoutInput {
   billingName: string | null;
   billingAddress: Address | null;
   metadata: Record<string, string | number | boolean>;
-  customFieldData: CustomFieldData;
+  /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
+  customFieldData: OrderRow["custom_field_data"];
   /** The period a subscription_cycle order bills: unique per subscription. */
   billingPeriodStart?: Date | null;
 }

@@ -28,7 +28,7 @@ import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { clockNow } from "./clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { toSubscription } from "./models.js";
 import { addIntervals, periodBounds } from "./periods.js";
 import {

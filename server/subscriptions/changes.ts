@@ -19,7 +19,7 @@ import { stopPaymentRetries } from "../orders/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { revokeEnded } from "./billing.js";
-import { clockNow } from "./clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import {

@@ -1,13 +1,12 @@
 // Subscription reads (merchant and portal), lists with every filter and sort key, the CSV export,
 // and the creation of a subscription by a confirmed checkout of a recurring product.
-import type { CustomFieldData } from "../checkouts/custom-field-data.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { clockNow } from "./clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { emitSubscription } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
 import { periodBounds } from "./periods.js";
@@ -111,7 +110,8 @@ export interface CheckoutSubscriptionInput {
   checkoutId: string;
   paymentMethodId: string | null;
   metadata: Record<string, string | number | boolean>;
-  customFieldData: CustomFieldData;
+  /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
+  customFieldData: SubscriptionRow["custom_field_data"];
 }
 
 /**
