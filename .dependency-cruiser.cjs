@@ -60,6 +60,30 @@ module.exports = {
       from: { path: "^workflows/shared/" },
       to: { pathNot: ["^workflows/shared/", "^node_modules/@temporalio/(workflow|common)/"] },
     },
+    {
+      name: "domain-directions",
+      severity: "error",
+      comment:
+        "Chosen directions between domains (issue 21): checkouts create orders and subscriptions, subscriptions and " +
+        "orders schedule benefit grants, and subscriptions, benefit grants and the portal read a test clock's time. " +
+        "The reverse import would make the two domains import each other: move the shared piece to the lower domain.",
+      from: { path: "^server/(orders|subscriptions|benefit-grants|test-clocks)/" },
+      to: { path: "^server/checkouts/" },
+    },
+    {
+      name: "benefit-grants-below-orders-and-subscriptions",
+      severity: "error",
+      comment: "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them.",
+      from: { path: "^server/(benefit-grants|test-clocks)/" },
+      to: { path: "^server/(orders|subscriptions)/" },
+    },
+    {
+      name: "test-clocks-is-a-leaf-domain",
+      severity: "error",
+      comment: "Subscriptions, benefit grants and the portal ask test-clocks/repository.ts for a clock's time; test clocks import no domain that reads it.",
+      from: { path: "^server/test-clocks/" },
+      to: { path: "^server/(benefit-grants|customer-portal)/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

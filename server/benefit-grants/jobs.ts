@@ -13,9 +13,19 @@ import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "../customers/service.js";
 import { emit, type WebhookEventType } from "../kit/outbox.js";
 import { toBenefitGrantWebhook } from "./models.js";
-import { insertSystemEvent, type GrantRow, type JobRow } from "./repository.js";
+import {
+  findJob,
+  insertSystemEvent,
+  lockGrant,
+  markJobDone,
+  pendingJobsUpTo,
+  recordGrantError,
+  updateGrant,
+  type GrantRow,
+  type JobRow,
+} from "./repository.js";
 import { strategyFor, type StrategyContext } from "./strategies.js";
-import { clockNow } from "../subscriptions/clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 
 type Props = Record<string, unknown>;
 export type JobResult = "applied" | "skipped" | "superseded" | "waiting" | "missing";
@@ -34,19 +44,15 @@ const SYSTEM_EVENT: Record<JobRow["action"], string> = {
 };
 
 export async function runBenefitGrantJob(knex: Knex, jobId: number, now: () => Date = () => new Date()): Promise<JobResult> {
-  const job: JobRow | undefined = await knex("benefit_grant_jobs").where({ id: jobId }).first();
+  const job = await findJob(knex, jobId);
   // Not committed (yet, or ever): the sweep starts this job again should it commit.
   if (!job) return "missing";
   if (job.done_at) return (job.outcome as JobResult) ?? "applied";
   try {
     return await knex.transaction(async (trx) => {
-      const grant: GrantRow | undefined = await trx("benefit_grants").where({ id: job.grant_id }).forUpdate().first();
+      const grant = await lockGrant(trx, job.grant_id);
       if (!grant) return "missing";
-      const pending: JobRow[] = await trx("benefit_grant_jobs")
-        .where({ grant_id: grant.id })
-        .whereNull("done_at")
-        .where("seq", "<=", job.seq)
-        .orderBy("seq");
+      const pending = await pendingJobsUpTo(trx, grant.id, job.seq);
       const lastRevoke = pending.map((j) => j.action).lastIndexOf("revoke");
       let result: JobResult = "skipped";
       let current = grant;
@@ -54,7 +60,7 @@ export async function runBenefitGrantJob(knex: Knex, jobId: number, now: () => D
         let outcome: JobResult;
         if (i < lastRevoke && j.action !== "revoke") outcome = "superseded";
         else [outcome, current] = await apply(trx, current, j, now());
-        await trx("benefit_grant_jobs").where({ id: j.id }).update({ done_at: trx.fn.now(), outcome });
+        await markJobDone(trx, j.id, outcome);
         if (j.id === job.id) result = outcome;
       }
       return result;
@@ -72,7 +78,7 @@ async function recordError(knex: Knex, grantId: string, err: unknown, at: Date):
     type: typeof e?.type === "string" ? e.type : typeof e?.name === "string" ? e.name : "Error",
     timestamp: at.toISOString(),
   };
-  await knex("benefit_grants").where({ id: grantId }).update({ error: JSON.stringify(error), modified_at: at });
+  await recordGrantError(knex, grantId, error, at);
 }
 
 async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date): Promise<[JobResult, GrantRow]> {
@@ -93,8 +99,7 @@ async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: D
       patch.properties = JSON.stringify(outcome.properties);
       if (outcome.waiting) {
         // Not an error: the grant is granted once the customer links their account.
-        const [waiting] = await trx("benefit_grants").where({ id: grant.id }).update({ ...patch, revoked_at: null }).returning("*");
-        return ["waiting", waiting as GrantRow];
+        return ["waiting", await updateGrant(trx, grant.id, { ...patch, revoked_at: null })];
       }
       patch.granted_at = now;
       patch.revoked_at = null;
@@ -119,7 +124,7 @@ async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: D
       break;
     }
   }
-  const [updated] = (await trx("benefit_grants").where({ id: grant.id }).update(patch).returning("*")) as GrantRow[];
+  const updated = await updateGrant(trx, grant.id, patch);
   await emit(trx, benefit.organization_id, WEBHOOK[job.action], toBenefitGrantWebhook(updated, customer, benefit, previous));
   if (job.action !== "cycle" && customer.deleted_at === null) {
     await emit(trx, benefit.organization_id, "customer.state_changed", await readCustomerState(trx, customer));

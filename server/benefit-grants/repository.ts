@@ -62,3 +62,82 @@ export function stalePendingJobs(db: Knex, olderThan: Date, limit: number, after
     .limit(limit)
     .select("id", "grant_id", "seq", "action");
 }
+
+export async function findJob(db: Knex, id: number): Promise<JobRow | undefined> {
+  return (await db("benefit_grant_jobs").where({ id }).first()) as JobRow | undefined;
+}
+
+/** The grant's row, locked: its jobs run one at a time, in sequence order. */
+export async function lockGrant(trx: Knex.Transaction, id: string): Promise<GrantRow | undefined> {
+  return (await trx("benefit_grants").where({ id }).forUpdate().first()) as GrantRow | undefined;
+}
+
+/** The grant's pending jobs up to `seq`, in sequence order. */
+export async function pendingJobsUpTo(db: Knex, grantId: string, seq: number): Promise<JobRow[]> {
+  return db("benefit_grant_jobs").where({ grant_id: grantId }).whereNull("done_at").where("seq", "<=", seq).orderBy("seq");
+}
+
+export async function markJobDone(trx: Knex.Transaction, jobId: number, outcome: string): Promise<void> {
+  await trx("benefit_grant_jobs").where({ id: jobId }).update({ done_at: trx.fn.now(), outcome });
+}
+
+/** Appends a job to the grant, its sequence number taken under the grant's row lock (the increment). */
+export async function appendJob(trx: Knex.Transaction, grantId: string, action: JobRow["action"], payload: Record<string, unknown>): Promise<{ id: number; seq: number }> {
+  const [{ job_seq: seq }] = await trx("benefit_grants").where({ id: grantId }).increment("job_seq", 1).returning("job_seq");
+  const [row] = await trx("benefit_grant_jobs").insert({ grant_id: grantId, seq, action, payload: JSON.stringify(payload) }).returning("id");
+  return { id: Number(row.id), seq };
+}
+
+/** Writes `patch` (the caller sets modified_at) and returns the grant. */
+export async function updateGrant(db: Knex, id: string, patch: Record<string, unknown>): Promise<GrantRow> {
+  const [updated] = (await db("benefit_grants").where({ id }).update(patch).returning("*")) as GrantRow[];
+  return updated;
+}
+
+/** The grant's last failure, kept until the next success clears it. */
+export async function recordGrantError(db: Knex, id: string, error: { message: string; type: string; timestamp: string }, at: Date): Promise<void> {
+  await db("benefit_grants").where({ id }).update({ error: JSON.stringify(error), modified_at: at });
+}
+
+/** The scope of a grant: the subscription it follows, or else the order that bought it. */
+export type GrantScope = { column: "subscription_id" | "order_id"; id: string };
+
+/** The grant row of the benefit, customer and scope (the partial unique index of the scope makes a second impossible). */
+export async function insertGrantIfMissing(trx: Knex.Transaction, benefitId: string, customerId: string, scope: GrantScope): Promise<void> {
+  await trx.raw(
+    `insert into benefit_grants (benefit_id, customer_id, ${scope.column}) values (?, ?, ?)
+       on conflict (benefit_id, customer_id, ${scope.column}) where ${scope.column} is not null do nothing`,
+    [benefitId, customerId, scope.id],
+  );
+}
+
+export async function grantsOfScope(
+  db: Knex,
+  customerId: string,
+  scope: GrantScope,
+): Promise<Pick<GrantRow, "id" | "benefit_id" | "granted_at" | "revoked_at">[]> {
+  return db("benefit_grants").where({ customer_id: customerId, [scope.column]: scope.id }).select("id", "benefit_id", "granted_at", "revoked_at");
+}
+
+/** Ids of the customer's grants of the subscription or the order that are not revoked. */
+export async function unrevokedGrantIds(db: Knex, customerId: string, of: { subscriptionId?: string | null; orderId?: string | null }): Promise<string[]> {
+  const q = db("benefit_grants").where({ customer_id: customerId }).whereNull("revoked_at");
+  q.where((w) => {
+    if (of.subscriptionId) w.orWhere("subscription_id", of.subscriptionId);
+    if (of.orderId) w.orWhere("order_id", of.orderId);
+  });
+  const rows: { id: string }[] = await q.select("id");
+  return rows.map((r) => r.id);
+}
+
+/** Ids of the granted (not revoked) grants of a subscription or of a benefit. */
+export async function grantedGrantIds(db: Knex, of: { subscription_id: string } | { benefit_id: string }): Promise<string[]> {
+  const rows: { id: string }[] = await db("benefit_grants").where(of).whereNotNull("granted_at").whereNull("revoked_at").select("id");
+  return rows.map((r) => r.id);
+}
+
+/** Ids of the benefit's grants that are not revoked. */
+export async function unrevokedGrantIdsOfBenefit(db: Knex, benefitId: string): Promise<string[]> {
+  const rows: { id: string }[] = await db("benefit_grants").where({ benefit_id: benefitId }).whereNull("revoked_at").select("id");
+  return rows.map((r) => r.id);
+}

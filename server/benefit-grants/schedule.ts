@@ -3,6 +3,15 @@
 // (through server/workflows-door.ts): the intent commits with the change that causes it and is never lost.
 import type { Knex } from "knex";
 import { startGrantJobsAfterCommit, type GrantJob } from "../workflows-door.js";
+import {
+  appendJob,
+  grantedGrantIds,
+  grantsOfScope,
+  insertGrantIfMissing,
+  unrevokedGrantIds,
+  unrevokedGrantIdsOfBenefit,
+  type GrantScope,
+} from "./repository.js";
 
 type Trx = Knex.Transaction;
 
@@ -13,21 +22,13 @@ export interface ScheduledJob extends GrantJob {
   action: GrantAction;
 }
 
-interface GrantScopeRow {
-  id: string;
-  benefit_id: string;
-  granted_at: Date | null;
-  revoked_at: Date | null;
-}
-
 /** Appends one job per grant (sequence numbers taken under each grant's row lock). */
 export async function enqueueJobs(trx: Trx, grantIds: string[], action: GrantAction, payload: Record<string, unknown> = {}): Promise<ScheduledJob[]> {
   const jobs: ScheduledJob[] = [];
   // Sorted so concurrent schedulers lock grants in one order (no deadlock).
   for (const grantId of [...new Set(grantIds)].sort()) {
-    const [{ job_seq: seq }] = await trx("benefit_grants").where({ id: grantId }).increment("job_seq", 1).returning("job_seq");
-    const [row] = await trx("benefit_grant_jobs").insert({ grant_id: grantId, seq, action, payload: JSON.stringify(payload) }).returning("id");
-    jobs.push({ jobId: Number(row.id), grantId, action, seq });
+    const { id, seq } = await appendJob(trx, grantId, action, payload);
+    jobs.push({ jobId: id, grantId, action, seq });
   }
   startGrantJobsAfterCommit(trx, jobs);
   return jobs;
@@ -47,7 +48,11 @@ export interface GrantScheduleInput {
  * (a subscription that changed product). Already granted grants are left as they are.
  */
 export async function scheduleBenefitGrants(trx: Trx, input: GrantScheduleInput): Promise<ScheduledJob[]> {
-  const scope = input.subscriptionId ? { column: "subscription_id", id: input.subscriptionId } : input.orderId ? { column: "order_id", id: input.orderId } : null;
+  const scope: GrantScope | null = input.subscriptionId
+    ? { column: "subscription_id", id: input.subscriptionId }
+    : input.orderId
+      ? { column: "order_id", id: input.orderId }
+      : null;
   if (!scope) throw new Error("scheduleBenefitGrants needs an orderId or a subscriptionId");
   const benefitIds: string[] = (
     await trx("product_benefits")
@@ -59,14 +64,9 @@ export async function scheduleBenefitGrants(trx: Trx, input: GrantScheduleInput)
       .select("benefits.id")
   ).map((r: { id: string }) => r.id);
   for (const benefitId of benefitIds) {
-    // The partial unique index of the scope makes a second grant row impossible.
-    await trx.raw(
-      `insert into benefit_grants (benefit_id, customer_id, ${scope.column}) values (?, ?, ?)
-       on conflict (benefit_id, customer_id, ${scope.column}) where ${scope.column} is not null do nothing`,
-      [benefitId, input.customerId, scope.id],
-    );
+    await insertGrantIfMissing(trx, benefitId, input.customerId, scope);
   }
-  const grants: GrantScopeRow[] = await trx("benefit_grants").where({ customer_id: input.customerId, [scope.column]: scope.id }).select("id", "benefit_id", "granted_at", "revoked_at");
+  const grants = await grantsOfScope(trx, input.customerId, scope);
   const wanted = new Set(benefitIds);
   const toGrant = grants.filter((g) => wanted.has(g.benefit_id) && !(g.granted_at && !g.revoked_at));
   // Not granted yet counts too: its grant job may still be pending, and the revoke supersedes it.
@@ -83,13 +83,7 @@ export interface RevocationScheduleInput {
 /** Revokes every grant of the order's or subscription's scope that is not revoked yet. */
 export async function scheduleBenefitRevocations(trx: Trx, input: RevocationScheduleInput): Promise<ScheduledJob[]> {
   if (!input.orderId && !input.subscriptionId) throw new Error("scheduleBenefitRevocations needs an orderId or a subscriptionId");
-  const q = trx("benefit_grants").where({ customer_id: input.customerId }).whereNull("revoked_at");
-  q.where((w) => {
-    if (input.subscriptionId) w.orWhere("subscription_id", input.subscriptionId);
-    if (input.orderId) w.orWhere("order_id", input.orderId);
-  });
-  const rows: { id: string }[] = await q.select("id");
-  return enqueueJobs(trx, rows.map((r) => r.id), "revoke");
+  return enqueueJobs(trx, await unrevokedGrantIds(trx, input.customerId, input), "revoke");
 }
 
 /**
@@ -98,22 +92,16 @@ export async function scheduleBenefitRevocations(trx: Trx, input: RevocationSche
  * new period).
  */
 export async function scheduleBenefitCycles(trx: Trx, input: { subscriptionId: string; at?: Date }): Promise<ScheduledJob[]> {
-  const rows: { id: string }[] = await trx("benefit_grants")
-    .where({ subscription_id: input.subscriptionId })
-    .whereNotNull("granted_at")
-    .whereNull("revoked_at")
-    .select("id");
-  return enqueueJobs(trx, rows.map((r) => r.id), "cycle", input.at ? { at: input.at.toISOString() } : {});
+  const ids = await grantedGrantIds(trx, { subscription_id: input.subscriptionId });
+  return enqueueJobs(trx, ids, "cycle", input.at ? { at: input.at.toISOString() } : {});
 }
 
 /** The benefit's properties changed: every granted grant of it follows (`previous` as they were). */
 export async function scheduleBenefitUpdates(trx: Trx, input: { benefitId: string; previousProperties: Record<string, unknown> }): Promise<ScheduledJob[]> {
-  const rows: { id: string }[] = await trx("benefit_grants").where({ benefit_id: input.benefitId }).whereNotNull("granted_at").whereNull("revoked_at").select("id");
-  return enqueueJobs(trx, rows.map((r) => r.id), "update", { previous_properties: input.previousProperties });
+  return enqueueJobs(trx, await grantedGrantIds(trx, { benefit_id: input.benefitId }), "update", { previous_properties: input.previousProperties });
 }
 
 /** The benefit is deleted: every grant of it that is not revoked is. */
 export async function scheduleBenefitDeletion(trx: Trx, input: { benefitId: string }): Promise<ScheduledJob[]> {
-  const rows: { id: string }[] = await trx("benefit_grants").where({ benefit_id: input.benefitId }).whereNull("revoked_at").select("id");
-  return enqueueJobs(trx, rows.map((r) => r.id), "revoke");
+  return enqueueJobs(trx, await unrevokedGrantIdsOfBenefit(trx, input.benefitId), "revoke");
 }

@@ -12,7 +12,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerBenefitGrant, toDownloadable, type CustomerBenefitGrantOut, type DownloadableOut } from "./models.js";
-import { customerGrants, findCustomerGrant, type CustomerScope, type GrantRow } from "./repository.js";
+import { customerGrants, findCustomerGrant, updateGrant, type CustomerScope, type GrantRow } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
 
 export {
@@ -122,12 +122,9 @@ export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: st
       if (grant.granted_at !== null) throw invalid(["body", "properties", "account_id"], "A granted benefit keeps its account until it is revoked.", "value_error", account);
       throw invalid(["body", "properties", "account_id"], "An account id is required.", "missing", account);
     }
-    const [updated] = await trx("benefit_grants")
-      .where({ id: grant.id })
-      .update({ properties: JSON.stringify({ ...grant.properties, account_id: account.trim() }), modified_at: new Date() })
-      .returning("*");
+    const updated = await updateGrant(trx, grant.id, { properties: JSON.stringify({ ...grant.properties, account_id: account.trim() }), modified_at: new Date() });
     await enqueueJobs(trx, [grant.id], "grant");
-    return updated as GrantRow;
+    return updated;
   });
   return (await readPortalGrants(db, [row]))[0];
 }

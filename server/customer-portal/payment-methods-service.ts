@@ -1,7 +1,7 @@
 // The portal customer's saved payment methods (cards): list, add through the processor from a
 // confirmation token (optionally as the default), and delete unless it pays an active subscription.
 import type { OpBody } from "../../generated/handlers.js";
-import { clockNow } from "../subscriptions/clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { LIVE_STATUSES } from "../subscriptions/repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
 import type { Knex } from "knex";

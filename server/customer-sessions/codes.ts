@@ -13,9 +13,20 @@ import { ApiError, invalid, TooManyRequests, Unauthorized } from "../kit/errors.
 import { isUuid } from "../kit/ids.js";
 import { MailNotConfigured, sendMail } from "../kit/mail.js";
 import { emit } from "../kit/outbox.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findOrganization } from "../organizations/repository.js";
 import { portalBaseUrl } from "./models.js";
-import { insertSession } from "./repository.js";
+import {
+  countCodesForEmail,
+  countCodesFromClient,
+  countFailuresFromClient,
+  deleteCodesExpiredBefore,
+  insertCode,
+  insertSession,
+  lockCodeRequests,
+  lockLiveCode,
+  recordFailure,
+  useCustomerCodes,
+} from "./repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "./service.js";
 import { setting } from "../config.js";
 
@@ -42,37 +53,32 @@ function newCode(): string {
 /** A code as typed: spaces and dashes dropped, case folded. */
 const normalize = (code: string) => code.replace(/[\s-]/g, "").toUpperCase();
 
-async function count(q: Knex.QueryBuilder): Promise<number> {
-  const [{ n }] = await q.count({ n: "*" });
-  return Number(n);
-}
-
 export async function requestCode(db: Knex, input: { email: string; organization_id: string }, clientIp: string | null): Promise<null> {
   const email = checkEmail(input.email, ["body", "email"]);
   const org = isUuid(input.organization_id)
-    ? ((await db("organizations").where({ id: input.organization_id }).first()) as OrganizationRow | undefined)
+    ? await findOrganization(db, input.organization_id)
     : undefined;
   if (!org) throw invalid(["body", "organization_id"], "Organization not found.", "value_error", input.organization_id);
   const since = new Date(Date.now() - settings.windowMs);
   await db.transaction(async (trx) => {
     // One request at a time per address: the count below holds.
-    await trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`customer-session-code:${org.id}:${email.toLowerCase()}`]);
-    const forEmail = await count(trx("customer_session_codes").where({ organization_id: org.id }).whereRaw("lower(email) = lower(?)", [email]).where("created_at", ">", since));
+    await lockCodeRequests(trx, org.id, email);
+    const forEmail = await countCodesForEmail(trx, org.id, email, since);
     if (forEmail >= settings.perEmail) throw new TooManyRequests("Too many codes asked for this email. Wait a few minutes, then try again.");
-    if (clientIp && (await count(trx("customer_session_codes").where({ client_ip: clientIp }).where("created_at", ">", since))) >= settings.perClient) {
+    if (clientIp && (await countCodesFromClient(trx, clientIp, since)) >= settings.perClient) {
       throw new TooManyRequests("Too many codes asked from here. Wait a few minutes, then try again.");
     }
     // Codes long expired only count against nothing: cleared as new ones are asked for.
-    await trx("customer_session_codes").where("expires_at", "<", new Date(Date.now() - 24 * 3600_000)).delete();
+    await deleteCodesExpiredBefore(trx, new Date(Date.now() - 24 * 3600_000));
     const customer = await trx("customers").where({ organization_id: org.id }).whereNull("deleted_at").whereRaw("lower(email) = lower(?)", [email]).first("id", "email");
     const row = { organization_id: org.id, customer_id: customer?.id ?? null, email, client_ip: clientIp, expires_at: new Date(Date.now() + settings.ttlMs) };
     if (!customer) {
-      await trx("customer_session_codes").insert({ ...row, code_hash: null });
+      await insertCode(trx, { ...row, code_hash: null });
       return;
     }
     // Codes are unique while they are kept: a draw equal to a kept one is drawn again.
     let code = newCode();
-    while (!(await trx("customer_session_codes").insert({ ...row, code_hash: hashToken(code) }).onConflict("code_hash").ignore().returning("id")).length) code = newCode();
+    while (!(await insertCode(trx, { ...row, code_hash: hashToken(code) }))) code = newCode();
     const portal = `${portalBaseUrl()}/${encodeURIComponent(org.slug)}/portal`;
     // Sent before commit: a code that could not be sent is not kept.
     await send({
@@ -110,22 +116,16 @@ function escapeHtml(text: string): string {
 /** Exchanges a code for a session token, once. */
 export async function authenticateCode(db: Knex, input: { code: string }, clientIp: string | null): Promise<{ token: string }> {
   const since = new Date(Date.now() - settings.windowMs);
-  if (clientIp && (await count(db("customer_session_code_failures").where({ client_ip: clientIp }).where("created_at", ">", since))) >= settings.failuresPerClient) {
+  if (clientIp && (await countFailuresFromClient(db, clientIp, since)) >= settings.failuresPerClient) {
     throw new TooManyRequests("Too many wrong codes. Wait a few minutes, then ask for a new code.");
   }
   const code = normalize(typeof input.code === "string" ? input.code : "");
   if (code.length !== 6) throw invalid(["body", "code"], "A code has 6 characters.", "value_error", input.code);
   const token = await db.transaction(async (trx) => {
-    const row = await trx("customer_session_codes")
-      .where({ code_hash: hashToken(code) })
-      .whereNull("used_at")
-      .where("expires_at", ">", trx.fn.now())
-      .whereNotNull("customer_id")
-      .forUpdate()
-      .first();
+    const row = await lockLiveCode(trx, hashToken(code));
     if (!row) return null;
     // Used: this code, and every other live code of the customer (one sign-in per round of emails).
-    await trx("customer_session_codes").where({ customer_id: row.customer_id }).whereNull("used_at").update({ used_at: trx.fn.now() });
+    await useCustomerCodes(trx, row.customer_id);
     const plain = randomToken("polar_cst_");
     await insertSession(trx, { customer_id: row.customer_id, token_hash: hashToken(plain), expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS) });
     // The code reached the customer's inbox: the email is theirs.
@@ -134,7 +134,7 @@ export async function authenticateCode(db: Knex, input: { code: string }, client
     return plain;
   });
   if (!token) {
-    if (clientIp) await db("customer_session_code_failures").insert({ client_ip: clientIp });
+    if (clientIp) await recordFailure(db, clientIp);
     throw new Unauthorized("This code is wrong, was already used, or has expired. Ask for a new one.");
   }
   return { token };

@@ -18,3 +18,71 @@ export async function insertSession(
   const [row] = await db<CustomerSessionRow>("customer_sessions").insert(values).returning("*");
   return row as CustomerSessionRow;
 }
+
+/**
+ * Sign-in code rows. A code without a customer (`code_hash` null) is kept too: a request for an
+ * email that is no customer's counts against the limits like any other.
+ */
+export interface NewSessionCode {
+  organization_id: string;
+  customer_id: string | null;
+  email: string;
+  client_ip: string | null;
+  expires_at: Date;
+  code_hash: string | null;
+}
+
+async function count(q: Knex.QueryBuilder): Promise<number> {
+  const [{ n }] = await q.count({ n: "*" });
+  return Number(n);
+}
+
+/** One request at a time per organization and address, until the transaction ends. */
+export async function lockCodeRequests(trx: Knex.Transaction, organizationId: string, email: string): Promise<void> {
+  await trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`customer-session-code:${organizationId}:${email.toLowerCase()}`]);
+}
+
+export function countCodesForEmail(db: Knex, organizationId: string, email: string, since: Date): Promise<number> {
+  return count(db("customer_session_codes").where({ organization_id: organizationId }).whereRaw("lower(email) = lower(?)", [email]).where("created_at", ">", since));
+}
+
+export function countCodesFromClient(db: Knex, clientIp: string, since: Date): Promise<number> {
+  return count(db("customer_session_codes").where({ client_ip: clientIp }).where("created_at", ">", since));
+}
+
+export async function deleteCodesExpiredBefore(db: Knex, before: Date): Promise<void> {
+  await db("customer_session_codes").where("expires_at", "<", before).delete();
+}
+
+/** Inserts the code; false when its hash is already kept (the caller draws another). */
+export async function insertCode(db: Knex, row: NewSessionCode): Promise<boolean> {
+  if (row.code_hash === null) {
+    await db("customer_session_codes").insert(row);
+    return true;
+  }
+  return (await db("customer_session_codes").insert(row).onConflict("code_hash").ignore().returning("id")).length > 0;
+}
+
+/** The live, unused code of a customer with this hash, locked. */
+export async function lockLiveCode(trx: Knex.Transaction, codeHash: string): Promise<{ customer_id: string; organization_id: string } | undefined> {
+  return trx("customer_session_codes")
+    .where({ code_hash: codeHash })
+    .whereNull("used_at")
+    .where("expires_at", ">", trx.fn.now())
+    .whereNotNull("customer_id")
+    .forUpdate()
+    .first();
+}
+
+/** Every live code of the customer is used up (one sign-in per round of emails). */
+export async function useCustomerCodes(trx: Knex.Transaction, customerId: string): Promise<void> {
+  await trx("customer_session_codes").where({ customer_id: customerId }).whereNull("used_at").update({ used_at: trx.fn.now() });
+}
+
+export function countFailuresFromClient(db: Knex, clientIp: string, since: Date): Promise<number> {
+  return count(db("customer_session_code_failures").where({ client_ip: clientIp }).where("created_at", ">", since));
+}
+
+export async function recordFailure(db: Knex, clientIp: string): Promise<void> {
+  await db("customer_session_code_failures").insert({ client_ip: clientIp });
+}

@@ -63,6 +63,16 @@ export async function replaceProducts(db: Knex, discountId: string, productIds: 
 }
 
 /** The products of each discount, in one query whatever their number. */
+/** A discount of the organization that is not deleted. */
+export async function findLiveDiscount(db: Knex, organizationId: string, id: string): Promise<DiscountRow | undefined> {
+  return (await db("discounts").where({ id, organization_id: organizationId }).whereNull("deleted_at").first()) as DiscountRow | undefined;
+}
+
+/** The products a discount is restricted to (none: every product). */
+export async function restrictedProductIds(db: Knex, discountId: string): Promise<string[]> {
+  return (await db("discount_products").where({ discount_id: discountId }).select("product_id")).map((r: { product_id: string }) => r.product_id);
+}
+
 export async function loadProducts(db: Knex, discountIds: string[]): Promise<Map<string, ProductRow[]>> {
   const out = new Map<string, ProductRow[]>(discountIds.map((id) => [id, []]));
   if (discountIds.length === 0) return out;

@@ -7,13 +7,13 @@ import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
 import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from "./errors.js";
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { netAmount, totalAmount } from "./models.js";
-import { findReadable, type OrderItemRow, type OrderRow, type OrderScope } from "./repository.js";
+import { findOrder, findReadable, orderItems, patchOrder, saveOrder, takeInvoiceNumber, type OrderScope } from "./repository.js";
 import { readOrder } from "./service.js";
 
 /** The printed number: the organization's slug and the gapless sequence (`ACME-0007`). */
@@ -50,14 +50,11 @@ export async function getInvoiceUrl(db: Knex, scope: OrderScope, orderId: string
 /** Activity step 1: the order's invoice number, taken once from the organization's counter. */
 export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<number> {
   return db.transaction(async (trx) => {
-    const order: OrderRow | undefined = await trx("orders").where({ id: orderId }).forUpdate().first();
+    const order = await findOrder(trx, orderId, { forUpdate: true });
     if (!order) throw new ResourceNotFound("Order not found.");
     if (order.invoice_number !== null) return order.invoice_number;
-    await trx("invoice_counters").insert({ organization_id: order.organization_id, last_number: 0 }).onConflict("organization_id").ignore();
-    const counter: { last_number: number } = await trx("invoice_counters").where({ organization_id: order.organization_id }).forUpdate().first();
-    const next = counter.last_number + 1;
-    await trx("invoice_counters").where({ organization_id: order.organization_id }).update({ last_number: next });
-    await trx("orders").where({ id: orderId }).update({ invoice_number: next });
+    const next = await takeInvoiceNumber(trx, order.organization_id);
+    await patchOrder(trx, orderId, { invoice_number: next });
     return next;
   });
 }
@@ -65,14 +62,14 @@ export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<nu
 /** Activity step 2: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
 export async function storeInvoice(db: Knex, orderId: string): Promise<{ number: string; path: string }> {
   return db.transaction(async (trx) => {
-    const order: OrderRow | undefined = await trx("orders").where({ id: orderId }).forUpdate().first();
+    const order = await findOrder(trx, orderId, { forUpdate: true });
     if (!order) throw new ResourceNotFound("Order not found.");
     if (order.invoice_number === null) throw new Error("The order has no invoice number yet.");
-    const org: OrganizationRow = await trx("organizations").where({ id: order.organization_id }).first();
+    const org = (await findOrganization(trx, order.organization_id)) as OrganizationRow;
     const number = formatInvoiceNumber(org.slug, order.invoice_number);
     if (order.is_invoice_generated && order.invoice_path) return { number, path: order.invoice_path };
     const customer: CustomerRow = await trx("customers").where({ id: order.customer_id }).first();
-    const items: OrderItemRow[] = await trx("order_items").where({ order_id: order.id }).orderBy([{ column: "position" }, { column: "created_at" }]);
+    const items = await orderItems(trx, order.id);
     const a = order.billing_address;
     const pdf = renderInvoicePdf({
       number,
@@ -95,11 +92,8 @@ export async function storeInvoice(db: Knex, orderId: string): Promise<{ number:
     });
     const key = `${order.organization_id}/invoices/${order.id}/Invoice-${number}.pdf`;
     await getStorage().putObject(key, pdf, "application/pdf");
-    const [updated] = await trx<OrderRow>("orders")
-      .where({ id: order.id })
-      .update({ is_invoice_generated: true, invoice_path: key, modified_at: new Date() })
-      .returning("*");
-    await emit(trx, order.organization_id, "order.updated", await readOrder(trx, updated as OrderRow));
+    const updated = await saveOrder(trx, order.id, { is_invoice_generated: true, invoice_path: key, modified_at: new Date() });
+    await emit(trx, order.organization_id, "order.updated", await readOrder(trx, updated));
     return { number, path: key };
   });
 }

@@ -1,10 +1,12 @@
 // Order queries, always scoped to the reader's organization (and, for a portal customer, to that
 // customer), and the batch loading of what an Order carries: customer, product, discount, items.
 import type { Knex } from "knex";
+import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
-import { isUuid } from "../kit/ids.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import type { ProductRow } from "../products/repository.js";
 import type { SubscriptionRow } from "../subscriptions/repository.js";
 
@@ -111,4 +113,142 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Pa
     items: known.items ?? byOrder,
     subscriptions: known.subscriptions ?? new Map((subscriptions as SubscriptionRow[]).map((x) => [x.id, x])),
   };
+}
+
+export async function findOrder(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<OrderRow | undefined> {
+  const q = db("orders").where({ id });
+  return (await (opts.forUpdate ? q.forUpdate() : q).first()) as OrderRow | undefined;
+}
+
+/** Writes `patch` as it is (callers that change state set modified_at themselves). */
+export async function patchOrder(db: Knex, id: string, patch: RowPatch<OrderRow>): Promise<void> {
+  await db("orders").where({ id }).update(patch);
+}
+
+/** The unpaid order a past-due subscription is retrying: its newest pending order with a retry scheduled. */
+export async function findOwedOrder(db: Knex, subscriptionId: string): Promise<OrderRow | undefined> {
+  return db<OrderRow>("orders")
+    .where({ subscription_id: subscriptionId, status: "pending" })
+    .whereNotNull("next_payment_attempt_at")
+    .orderBy("created_at", "desc")
+    .first() as Promise<OrderRow | undefined>;
+}
+
+/** The subscription's pending orders are not retried any more (it ended). */
+export async function stopPaymentRetries(db: Knex, subscriptionId: string): Promise<void> {
+  await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).update({ next_payment_attempt_at: null });
+}
+
+export interface OrderListQuery {
+  organization_id?: string | string[] | null;
+  product_id?: string | string[] | null;
+  product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[] | null;
+  discount_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
+  checkout_id?: string | string[] | null;
+  subscription_id?: string | string[] | null;
+  query?: string | null;
+  metadata?: Record<string, unknown> | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+/** The merchant list's Borealis extension filters (orders:list only: the portal's list has none). */
+export interface MerchantOrderListQuery extends OrderListQuery {
+  status?: OrderStatus | OrderStatus[] | null;
+  created_after?: string | null;
+  created_before?: string | null;
+  customer_email?: string | null;
+}
+
+export function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Knex.QueryBuilder {
+  const q = readable(db, scope).select("orders.*");
+  const byIds = (column: string, value: string | string[] | null | undefined) => {
+    const ids = asList(value);
+    if (ids.length) q.whereIn(column, ids.filter(isUuid));
+  };
+  byIds("orders.organization_id", query.organization_id);
+  byIds("orders.product_id", query.product_id);
+  byIds("orders.discount_id", query.discount_id);
+  byIds("orders.customer_id", query.customer_id);
+  byIds("orders.checkout_id", query.checkout_id);
+  byIds("orders.subscription_id", query.subscription_id);
+  const billing = new Set(asList(query.product_billing_type));
+  if (billing.size === 1) {
+    const recurring = billing.has("recurring");
+    q.whereExists(
+      db("products")
+        .whereRaw("products.id = orders.product_id")
+        .where((w) => (recurring ? w.whereNotNull("products.recurring_interval") : w.whereNull("products.recurring_interval"))),
+    );
+  }
+  if (query.query) {
+    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+    q.whereExists(db("products").whereRaw("products.id = orders.product_id").whereRaw("products.name ilike ?", [like]));
+  }
+  applyMetadataFilter(q, "orders.metadata", query.metadata);
+  return q;
+}
+
+export function orderSorts(db: Knex): SortMap {
+  return {
+    created_at: "orders.created_at",
+    status: "orders.status",
+    invoice_number: "orders.invoice_number",
+    amount: db.raw("(orders.subtotal_amount - orders.discount_amount + orders.tax_amount)"),
+    net_amount: db.raw("(orders.subtotal_amount - orders.discount_amount)"),
+    customer: db.raw("(select lower(c.email) from customers c where c.id = orders.customer_id)"),
+    product: db.raw("(select p.name from products p where p.id = orders.product_id)"),
+    discount: db.raw("(select d.name from discounts d where d.id = orders.discount_id)"),
+    subscription: "orders.subscription_id",
+  };
+}
+
+/**
+ * status (any of), created_after (inclusive), created_before (exclusive) and customer_email (a
+ * case-insensitive substring of the customer's email; % and _ are literal). The contract has
+ * validated the values: a date-time here is a valid instant.
+ */
+export function applyMerchantFilters(db: Knex, q: Knex.QueryBuilder, query: MerchantOrderListQuery): void {
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("orders.status", statuses);
+  if (query.created_after) q.where("orders.created_at", ">=", new Date(query.created_after));
+  if (query.created_before) q.where("orders.created_at", "<", new Date(query.created_before));
+  if (query.customer_email) {
+    const like = `%${query.customer_email.replace(/[\\%_]/g, "\\$&")}%`;
+    q.whereExists(db("customers").whereRaw("customers.id = orders.customer_id").whereRaw("customers.email ilike ?", [like]));
+  }
+}
+
+export async function insertOrderRow(db: Knex, columns: RowPatch<OrderRow>): Promise<OrderRow> {
+  const [row] = await db<OrderRow>("orders").insert(columns).returning("*");
+  return row as OrderRow;
+}
+
+export async function insertOrderItems(db: Knex, rows: Omit<OrderItemRow, "id" | "created_at" | "modified_at">[]): Promise<OrderItemRow[]> {
+  return (await db("order_items").insert(rows).returning("*")) as OrderItemRow[];
+}
+
+/** The order's lines, in their order. */
+export async function orderItems(db: Knex, orderId: string): Promise<OrderItemRow[]> {
+  return db<OrderItemRow>("order_items").where({ order_id: orderId }).orderBy([{ column: "position" }, { column: "created_at" }]);
+}
+
+/** Writes `patch` (with its own modified_at) and returns the order. */
+export async function saveOrder(db: Knex, id: string, patch: RowPatch<OrderRow>): Promise<OrderRow> {
+  const [updated] = await db<OrderRow>("orders").where({ id }).update(patch).returning("*");
+  return updated as OrderRow;
+}
+
+/**
+ * The organization's next invoice number: its counter row (created at 0 the first time) locked
+ * FOR UPDATE and moved on, in the caller's transaction, so numbers are gapless and unique.
+ */
+export async function takeInvoiceNumber(trx: Knex.Transaction, organizationId: string): Promise<number> {
+  await trx("invoice_counters").insert({ organization_id: organizationId, last_number: 0 }).onConflict("organization_id").ignore();
+  const counter: { last_number: number } = await trx("invoice_counters").where({ organization_id: organizationId }).forUpdate().first();
+  const next = counter.last_number + 1;
+  await trx("invoice_counters").where({ organization_id: organizationId }).update({ last_number: next });
+  return next;
 }

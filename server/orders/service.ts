@@ -2,28 +2,33 @@
 // billing details updates (frozen once the invoice exists), reads and lists for the merchant and
 // the portal customer, and the order.created / order.updated / order.paid events.
 import type { OpBody } from "../../generated/handlers.js";
-import type { CustomFieldData } from "../checkouts/custom-field-data.js";
 import { jsonb } from "../kit/db.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { checkAddress, type Address } from "../customers/address.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
-import { asList, isUuid } from "../kit/ids.js";
 import { emit, emitAll, type OutboxEvent } from "../kit/outbox.js";
-import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { loadRelations } from "../products/repository.js";
 import { toCustomerOrder, toOrder, type CustomerOrderOut, type OrderOut } from "./models.js";
 import {
+  applyMerchantFilters,
+  filterOrders,
+  findOrder,
   findReadable,
+  insertOrderItems,
+  insertOrderRow,
   loadOrderRelations,
-  readable,
+  orderSorts,
+  saveOrder,
   type BillingReason,
+  type MerchantOrderListQuery,
+  type OrderListQuery,
   type OrderItemRow,
   type OrderRelations,
   type OrderRow,
   type OrderScope,
-  type OrderStatus,
 } from "./repository.js";
 
 export interface OrderItemInput {
@@ -51,7 +56,8 @@ export interface CreateOrderForCheckoutInput {
   billingName: string | null;
   billingAddress: Address | null;
   metadata: Record<string, string | number | boolean>;
-  customFieldData: CustomFieldData;
+  /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
+  customFieldData: OrderRow["custom_field_data"];
   /** The period a subscription_cycle order bills: unique per subscription. */
   billingPeriodStart?: Date | null;
 }
@@ -97,45 +103,42 @@ export async function insertOrder(
   input: CreateOrderForCheckoutInput,
   known: Omit<Partial<OrderRelations>, "items"> = {},
 ): Promise<{ row: OrderRow; items: OrderItemRow[]; out: OrderOut }> {
-  const [row] = await trx<OrderRow>("orders")
-    .insert({
-      organization_id: input.organizationId,
-      status: "pending",
-      billing_reason: input.billingReason,
-      currency: input.currency,
-      subtotal_amount: input.subtotalAmount,
-      discount_amount: input.discountAmount,
-      tax_amount: input.taxAmount,
-      billing_name: input.billingName,
-      billing_address: input.billingAddress === null ? null : jsonb(trx, input.billingAddress),
-      customer_id: input.customerId,
-      user_id: input.customerId,
-      product_id: input.productId,
-      product_price_id: input.productPriceId,
-      discount_id: input.discountId,
-      subscription_id: input.subscriptionId,
-      checkout_id: input.checkoutId,
-      metadata: jsonb(trx, input.metadata ?? {}),
-      custom_field_data: jsonb(trx, input.customFieldData ?? {}),
-      billing_period_start: input.billingPeriodStart ?? null,
-    })
-    .returning("*");
+  const row = await insertOrderRow(trx, {
+    organization_id: input.organizationId,
+    status: "pending",
+    billing_reason: input.billingReason,
+    currency: input.currency,
+    subtotal_amount: input.subtotalAmount,
+    discount_amount: input.discountAmount,
+    tax_amount: input.taxAmount,
+    billing_name: input.billingName,
+    billing_address: input.billingAddress === null ? null : jsonb(trx, input.billingAddress),
+    customer_id: input.customerId,
+    user_id: input.customerId,
+    product_id: input.productId,
+    product_price_id: input.productPriceId,
+    discount_id: input.discountId,
+    subscription_id: input.subscriptionId,
+    checkout_id: input.checkoutId,
+    metadata: jsonb(trx, input.metadata ?? {}),
+    custom_field_data: jsonb(trx, input.customFieldData ?? {}),
+    billing_period_start: input.billingPeriodStart ?? null,
+  });
   const items = input.items.length
-    ? ((await trx("order_items")
-        .insert(
-          input.items.map((it, position) => ({
-            order_id: row.id,
-            label: it.label,
-            amount: it.amount,
-            tax_amount: it.taxAmount,
-            proration: it.proration,
-            product_price_id: it.productPriceId,
-            position,
-          })),
-        )
-        .returning("*")) as OrderItemRow[])
+    ? await insertOrderItems(
+        trx,
+        input.items.map((it, position) => ({
+          order_id: row.id,
+          label: it.label,
+          amount: it.amount,
+          tax_amount: it.taxAmount,
+          proration: it.proration,
+          product_price_id: it.productPriceId,
+          position,
+        })),
+      )
     : [];
-  return { row: row as OrderRow, items, out: await readOrder(trx, row as OrderRow, { ...known, items: new Map([[row.id, items]]) }) };
+  return { row, items, out: await readOrder(trx, row, { ...known, items: new Map([[row.id, items]]) }) };
 }
 
 /** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */
@@ -154,18 +157,18 @@ export async function markOrderPaid(
     events?: OutboxEvent[];
   } = {},
 ): Promise<OrderRow> {
-  const row = opts.locked ?? (await trx<OrderRow>("orders").where({ id: orderId }).forUpdate().first());
+  const row = opts.locked ?? (await findOrder(trx, orderId, { forUpdate: true }));
   if (!row) throw new ResourceNotFound("Order not found.");
-  if (row.status !== "pending") return row as OrderRow;
-  const [updated] = await trx<OrderRow>("orders").where({ id: orderId }).update({ status: "paid", modified_at: new Date() }).returning("*");
-  const out = await readOrder(trx, updated as OrderRow, opts.known);
+  if (row.status !== "pending") return row;
+  const updated = await saveOrder(trx, orderId, { status: "paid", modified_at: new Date() });
+  const out = await readOrder(trx, updated, opts.known);
   if (opts.events) opts.events.push({ type: "order.updated", data: out }, { type: "order.paid", data: out });
   else await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);
   // A one-time purchase grants its product's benefits; a subscription's grants follow the subscription.
   if (!row.subscription_id) {
     await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: row.product_id, orderId: row.id });
   }
-  return updated as OrderRow;
+  return updated;
 }
 
 export async function getOrder(db: Knex, scope: OrderScope, id: string): Promise<OrderOut> {
@@ -178,88 +181,6 @@ export async function getCustomerOrder(db: Knex, scope: OrderScope, id: string):
   const row = await findReadable(db, scope, id);
   if (!row) throw new ResourceNotFound("Order not found.");
   return readCustomerOrder(db, row);
-}
-
-export interface OrderListQuery {
-  organization_id?: string | string[] | null;
-  product_id?: string | string[] | null;
-  product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[] | null;
-  discount_id?: string | string[] | null;
-  customer_id?: string | string[] | null;
-  checkout_id?: string | string[] | null;
-  subscription_id?: string | string[] | null;
-  query?: string | null;
-  metadata?: Record<string, unknown> | null;
-  page?: number;
-  limit?: number;
-  sorting?: string[] | null;
-}
-
-/** The merchant list's Borealis extension filters (orders:list only: the portal's list has none). */
-export interface MerchantOrderListQuery extends OrderListQuery {
-  status?: OrderStatus | OrderStatus[] | null;
-  created_after?: string | null;
-  created_before?: string | null;
-  customer_email?: string | null;
-}
-
-function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Knex.QueryBuilder {
-  const q = readable(db, scope).select("orders.*");
-  const byIds = (column: string, value: string | string[] | null | undefined) => {
-    const ids = asList(value);
-    if (ids.length) q.whereIn(column, ids.filter(isUuid));
-  };
-  byIds("orders.organization_id", query.organization_id);
-  byIds("orders.product_id", query.product_id);
-  byIds("orders.discount_id", query.discount_id);
-  byIds("orders.customer_id", query.customer_id);
-  byIds("orders.checkout_id", query.checkout_id);
-  byIds("orders.subscription_id", query.subscription_id);
-  const billing = new Set(asList(query.product_billing_type));
-  if (billing.size === 1) {
-    const recurring = billing.has("recurring");
-    q.whereExists(
-      db("products")
-        .whereRaw("products.id = orders.product_id")
-        .where((w) => (recurring ? w.whereNotNull("products.recurring_interval") : w.whereNull("products.recurring_interval"))),
-    );
-  }
-  if (query.query) {
-    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
-    q.whereExists(db("products").whereRaw("products.id = orders.product_id").whereRaw("products.name ilike ?", [like]));
-  }
-  applyMetadataFilter(q, "orders.metadata", query.metadata);
-  return q;
-}
-
-function orderSorts(db: Knex): SortMap {
-  return {
-    created_at: "orders.created_at",
-    status: "orders.status",
-    invoice_number: "orders.invoice_number",
-    amount: db.raw("(orders.subtotal_amount - orders.discount_amount + orders.tax_amount)"),
-    net_amount: db.raw("(orders.subtotal_amount - orders.discount_amount)"),
-    customer: db.raw("(select lower(c.email) from customers c where c.id = orders.customer_id)"),
-    product: db.raw("(select p.name from products p where p.id = orders.product_id)"),
-    discount: db.raw("(select d.name from discounts d where d.id = orders.discount_id)"),
-    subscription: "orders.subscription_id",
-  };
-}
-
-/**
- * status (any of), created_after (inclusive), created_before (exclusive) and customer_email (a
- * case-insensitive substring of the customer's email; % and _ are literal). The contract has
- * validated the values: a date-time here is a valid instant.
- */
-function applyMerchantFilters(db: Knex, q: Knex.QueryBuilder, query: MerchantOrderListQuery): void {
-  const statuses = asList(query.status);
-  if (statuses.length) q.whereIn("orders.status", statuses);
-  if (query.created_after) q.where("orders.created_at", ">=", new Date(query.created_after));
-  if (query.created_before) q.where("orders.created_at", "<", new Date(query.created_before));
-  if (query.customer_email) {
-    const like = `%${query.customer_email.replace(/[\\%_]/g, "\\$&")}%`;
-    q.whereExists(db("customers").whereRaw("customers.id = orders.customer_id").whereRaw("customers.email ilike ?", [like]));
-  }
 }
 
 export async function listOrders(db: Knex, scope: OrderScope, query: MerchantOrderListQuery): Promise<Page<OrderOut>> {

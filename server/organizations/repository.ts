@@ -41,6 +41,11 @@ export async function findReadable(
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<OrganizationRow | undefined>;
 }
 
+/** An organization by id, for a caller that already holds a row of it (its subscription, order, session). */
+export async function findOrganization(db: Knex, id: string): Promise<OrganizationRow | undefined> {
+  return (await db("organizations").where({ id }).first()) as OrganizationRow | undefined;
+}
+
 export async function slugTaken(db: Knex, slug: string): Promise<boolean> {
   return Boolean(await db("organizations").whereRaw("lower(slug) = lower(?)", [slug]).first("id"));
 }

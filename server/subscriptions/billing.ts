@@ -23,15 +23,23 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
 import { emit, emitEach, type OutboxEvent } from "../kit/outbox.js";
 import { insertOrder, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
-import type { OrderItemRow, OrderRelations, OrderRow } from "../orders/repository.js";
+import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderRelations, type OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { clockNow } from "./clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { toSubscription } from "./models.js";
 import { addIntervals, periodBounds } from "./periods.js";
-import { loadSubscriptionRelations, type ProrationLine, type SubscriptionRelations, type SubscriptionRow } from "./repository.js";
+import {
+  clearPendingOrder,
+  findSubscription,
+  loadSubscriptionRelations,
+  updateSubscription,
+  type ProrationLine,
+  type SubscriptionRelations,
+  type SubscriptionRow,
+} from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 import { setting, type Env } from "../config.js";
@@ -54,15 +62,6 @@ async function clockOf(db: Knex, row: SubscriptionRow): Promise<{ clock: boolean
   return { clock: true, clockNow: (await clockNow(db, row.test_clock_id)).getTime() };
 }
 
-/** The unpaid order a past-due subscription is retrying. */
-async function owedOrder(db: Knex, row: SubscriptionRow): Promise<OrderRow | undefined> {
-  return db<OrderRow>("orders")
-    .where({ subscription_id: row.id, status: "pending" })
-    .whereNotNull("next_payment_attempt_at")
-    .orderBy("created_at", "desc")
-    .first() as Promise<OrderRow | undefined>;
-}
-
 /**
  * What is due next, from the row alone: for a subscription on real time that is not past due.
  * Undefined when it takes a read (the test clock's time, the owed order's retry).
@@ -77,7 +76,7 @@ function nextFromRow(row: SubscriptionRow): NextStep | undefined {
 }
 
 export async function nextStep(db: Knex, subscriptionId: string): Promise<NextStep> {
-  const row = (await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow | undefined;
+  const row = await findSubscription(db, subscriptionId);
   if (!row) return { kind: "done" };
   return nextAfter(db, row);
 }
@@ -92,7 +91,7 @@ async function nextAfter(db: Knex, row: SubscriptionRow): Promise<NextStep> {
   if (row.status === "past_due") {
     // Past due waits for its retry; it renews only once paid. With no retry scheduled there is
     // nothing to wait for (a change pokes the workflow again).
-    const owed = await owedOrder(db, row);
+    const owed = await findOwedOrder(db, row.id);
     return owed?.next_payment_attempt_at ? { kind: "at", dueAt: new Date(owed.next_payment_attempt_at).getTime(), ...clock } : { kind: "done" };
   }
   if ((row.status === "active" || row.status === "trialing") && row.current_period_end) {
@@ -125,7 +124,7 @@ async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<St
   // that renews or ends it. Any other row comes back with the step's time.
   const atEnd = await db.transaction(
     async (trx): Promise<{ kind: "renewed"; renewed: Renewed; now: Date } | { kind: "ended" } | { kind: "read"; row?: SubscriptionRow; now: Date }> => {
-      const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow | undefined;
+      const row = await findSubscription(trx, subscriptionId, { forUpdate: true });
       const now = row?.test_clock_id ? await clockStepTime(trx, row) : new Date(nowMs);
       if (!row || !periodOver(row, now)) return { kind: "read", row, now };
       if (row.cancel_at_period_end) {
@@ -141,7 +140,7 @@ async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<St
   if (!row) return { outcome: "nothing" };
   if (row.pending_order_id) return chargeOrder(db, row.id, row.pending_order_id, now);
   if (row.status === "past_due") {
-    const owed = await owedOrder(db, row);
+    const owed = await findOwedOrder(db, row.id);
     if (owed?.next_payment_attempt_at && new Date(owed.next_payment_attempt_at).getTime() <= now.getTime()) {
       return chargeOrder(db, row.id, owed.id, now);
     }
@@ -312,18 +311,15 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
   );
   const order = created.row;
   await closeMeteredPeriod(trx, row, customer, usage, order.id, periodStart);
-  const [updated] = await trx<SubscriptionRow>("subscriptions")
-    .where({ id: row.id })
-    .update({
-      period_index: row.period_index + 1,
-      current_period_start: next.start,
-      current_period_end: next.end,
-      pending_order_id: order.id,
-      pending_prorations: jsonb(trx, lines.carried),
-      modified_at: new Date(),
-    })
-    .returning("*");
-  if (usage.length) rel.usage = await runningUsage(trx, [updated as SubscriptionRow], rel);
+  const updated = await updateSubscription(trx, row.id, {
+    period_index: row.period_index + 1,
+    current_period_start: next.start,
+    current_period_end: next.end,
+    pending_order_id: order.id,
+    pending_prorations: jsonb(trx, lines.carried),
+    modified_at: new Date(),
+  });
+  if (usage.length) rel.usage = await runningUsage(trx, [updated], rel);
   await emitEach(trx, row.organization_id, [
     { type: "order.created", data: created.out },
     { type: "subscription.updated", data: toSubscription(updated as SubscriptionRow, rel) },
@@ -338,11 +334,11 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
  * committed are used as they are instead of being read again.
  */
 async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, now: Date, renewed?: Renewed): Promise<StepDone> {
-  const row = renewed?.row ?? ((await db("subscriptions").where({ id: subscriptionId }).first()) as SubscriptionRow);
-  const order = renewed?.order ?? ((await db("orders").where({ id: orderId }).first()) as OrderRow | undefined);
+  const row = renewed?.row ?? ((await findSubscription(db, subscriptionId)) as SubscriptionRow);
+  const order = renewed?.order ?? (await findOrder(db, orderId));
   if (!order || order.status !== "pending") {
     // Paid meanwhile (or gone): only the in-flight marker is left to clear.
-    await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
+    await clearPendingOrder(db, subscriptionId, orderId);
     return { outcome: "nothing" };
   }
   const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
@@ -404,11 +400,11 @@ async function settleCharge(
   renewed?: Renewed,
 ): Promise<StepDone> {
   return db.transaction(async (trx) => {
-    const row = (await trx("subscriptions").where({ id: subscriptionId }).forUpdate().first()) as SubscriptionRow;
-    const order = (await trx("orders").where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const row = (await findSubscription(trx, subscriptionId, { forUpdate: true })) as SubscriptionRow;
+    const order = (await findOrder(trx, orderId, { forUpdate: true })) as OrderRow;
     // Recorded already by an earlier run of this step: leave it as it is.
     if (order.status !== "pending" || row.dunning_attempts >= attempt) {
-      if (row.pending_order_id === orderId) await trx("subscriptions").where({ id: row.id }).update({ pending_order_id: null });
+      if (row.pending_order_id === orderId) await updateSubscription(trx, row.id, { pending_order_id: null });
       return { outcome: "nothing" };
     }
     const total = Number(order.subtotal_amount) - Number(order.discount_amount) + Number(order.tax_amount);
@@ -430,7 +426,7 @@ async function settleCharge(
       });
     }
     if (!result || result.status === "succeeded") {
-      if (order.next_payment_attempt_at) await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null });
+      if (order.next_payment_attempt_at) await patchOrder(trx, order.id, { next_payment_attempt_at: null });
       // Read once (or kept from the renewal just before) for order.paid and subscription.updated.
       const rel = renewed?.order.id === order.id ? renewed.rel : await loadSubscriptionRelations(trx, [row]);
       const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
@@ -438,52 +434,48 @@ async function settleCharge(
       const paid: OutboxEvent[] = [];
       await markOrderPaid(trx, order.id, { locked: order, known: { ...knownForOrder(order, row, rel), ...items }, events: paid });
       const recovered = row.status === "past_due";
-      const [updated] = await trx<SubscriptionRow>("subscriptions")
-        .where({ id: row.id })
-        .update({ pending_order_id: null, dunning_attempts: 0, status: recovered ? "active" : row.status, modified_at: new Date() })
-        .returning("*");
-      await emitSubscription(trx, updated as SubscriptionRow, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
+      const updated = await updateSubscription(trx, row.id, {
+        pending_order_id: null,
+        dunning_attempts: 0,
+        status: recovered ? "active" : row.status,
+        modified_at: new Date(),
+      });
+      await emitSubscription(trx, updated, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
         rel,
         before: paid,
       });
-      return { outcome: "charged", row: updated as SubscriptionRow };
+      return { outcome: "charged", row: updated };
     }
     if (row.status === "canceled") {
       // A subscription's last order (its final usage) declined: it stays unpaid, for the customer
       // to pay from the portal; an ended subscription has no dunning to go through.
       await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order));
-      const [updated] = await trx<SubscriptionRow>("subscriptions").where({ id: row.id }).update({ pending_order_id: null, modified_at: new Date() }).returning("*");
-      return { outcome: "declined", row: updated as SubscriptionRow };
+      const updated = await updateSubscription(trx, row.id, { pending_order_id: null, modified_at: new Date() });
+      return { outcome: "declined", row: updated };
     }
     const delays = dunningDelaysMs();
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
-      await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: nextAt, modified_at: new Date() });
-      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await trx("orders").where({ id: order.id }).first()) as OrderRow));
-      const [updated] = await trx<SubscriptionRow>("subscriptions")
-        .where({ id: row.id })
-        .update({ pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() })
-        .returning("*");
+      await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, modified_at: new Date() });
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow));
+      const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
       // Active → past_due takes it out of the customer's active subscriptions.
-      await emitSubscription(trx, updated as SubscriptionRow, ["subscription.updated"], { stateChanged: row.status !== "past_due" });
-      return { outcome: "declined", row: updated as SubscriptionRow };
+      await emitSubscription(trx, updated, ["subscription.updated"], { stateChanged: row.status !== "past_due" });
+      return { outcome: "declined", row: updated };
     }
     // Out of retries: the subscription ends now and its benefits go.
-    await trx("orders").where({ id: order.id }).update({ next_payment_attempt_at: null, modified_at: new Date() });
-    const [ended] = await trx<SubscriptionRow>("subscriptions")
-      .where({ id: row.id })
-      .update({
-        pending_order_id: null,
-        dunning_attempts: attempt,
-        status: "canceled",
-        canceled_at: row.canceled_at ?? now,
-        ends_at: now,
-        ended_at: now,
-        modified_at: new Date(),
-      })
-      .returning("*");
-    await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.canceled", "subscription.revoked"]);
-    return { outcome: "canceled_unpaid", row: ended as SubscriptionRow };
+    await patchOrder(trx, order.id, { next_payment_attempt_at: null, modified_at: new Date() });
+    const ended = await updateSubscription(trx, row.id, {
+      pending_order_id: null,
+      dunning_attempts: attempt,
+      status: "canceled",
+      canceled_at: row.canceled_at ?? now,
+      ends_at: now,
+      ended_at: now,
+      modified_at: new Date(),
+    });
+    await revokeEnded(trx, ended, now, ["subscription.updated", "subscription.canceled", "subscription.revoked"]);
+    return { outcome: "canceled_unpaid", row: ended };
   });
 }
 
@@ -529,18 +521,15 @@ async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date)
     await emitEach(trx, row.organization_id, [{ type: "order.created", data: created.out }]);
     final = { order: created.row, items: created.items };
   }
-  const [ended] = await trx<SubscriptionRow>("subscriptions")
-    .where({ id: row.id })
-    .update({
-      status: "canceled",
-      ended_at: row.current_period_end,
-      ends_at: row.current_period_end,
-      pending_order_id: final?.order.id ?? null,
-      modified_at: new Date(),
-    })
-    .returning("*");
-  await revokeEnded(trx, ended as SubscriptionRow, now, ["subscription.updated", "subscription.revoked"]);
-  return final ? { row: ended as SubscriptionRow, order: final.order, items: final.items, rel } : null;
+  const ended = await updateSubscription(trx, row.id, {
+    status: "canceled",
+    ended_at: row.current_period_end,
+    ends_at: row.current_period_end,
+    pending_order_id: final?.order.id ?? null,
+    modified_at: new Date(),
+  });
+  await revokeEnded(trx, ended, now, ["subscription.updated", "subscription.revoked"]);
+  return final ? { row: ended, order: final.order, items: final.items, rel } : null;
 }
 
 /** The metered lines of a period's usage (a subscription's last order). */

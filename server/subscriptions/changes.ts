@@ -10,18 +10,29 @@ import { iso } from "../kit/time.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { discountProblem, priceAmount } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
-import type { DiscountRow } from "../discounts/repository.js";
+import { findLiveDiscount, restrictedProductIds } from "../discounts/repository.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
+import { stopPaymentRetries } from "../orders/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { revokeEnded } from "./billing.js";
-import { clockNow } from "./clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
-import { findReadable, type CancellationReason, type ProrationLine, type SubscriptionRow, type SubscriptionScope } from "./repository.js";
+import {
+  deleteSubscriptionPrices,
+  findReadable,
+  firstSubscriptionPrice,
+  insertSubscriptionPrices,
+  updateSubscription,
+  type CancellationReason,
+  type ProrationLine,
+  type SubscriptionRow,
+  type SubscriptionScope,
+} from "./repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
 
 export type SubscriptionChange =
@@ -104,11 +115,7 @@ export async function changeSubscription(
 }
 
 async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
-  const [updated] = await trx<SubscriptionRow>("subscriptions")
-    .where({ id: row.id })
-    .update({ ...patch, modified_at: new Date() })
-    .returning("*");
-  return updated;
+  return updateSubscription(trx, row.id, { ...patch, modified_at: new Date() });
 }
 
 async function cancelAtPeriodEnd(
@@ -160,7 +167,7 @@ async function revokeNow(
     customer_cancellation_comment: change.comment ?? row.customer_cancellation_comment,
   });
   // An order still owed (dunning) stops being retried.
-  await trx("orders").where({ subscription_id: row.id, status: "pending" }).update({ next_payment_attempt_at: null });
+  await stopPaymentRetries(trx, row.id);
   const types = row.cancel_at_period_end
     ? (["subscription.updated", "subscription.revoked"] as const)
     : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const);
@@ -198,7 +205,7 @@ export async function planProductChange(
   loc: (string | number)[] = ["body", "product_id"],
 ): Promise<ProductChangePlan> {
   if (isEnded(row)) throw new AlreadyCanceledSubscription();
-  const org = (await trx("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+  const org = (await findOrganization(trx, row.organization_id)) as OrganizationRow;
   // A 422 and not a 403: the portal call's only 403 body is AlreadyCanceledSubscription.
   if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
     throw invalid(loc, "This organization does not let customers change their plan.", "value_error", change.productId);
@@ -280,9 +287,9 @@ async function changeProduct(
     pending_prorations: jsonb(trx, pending),
     pending_order_id: pendingOrderId,
   });
-  await trx("subscription_prices").where({ subscription_id: row.id }).delete();
+  await deleteSubscriptionPrices(trx, row.id);
   const metered = prices.filter((p) => p.amount_type === "metered_unit" && p.id !== price.id);
-  await trx("subscription_prices").insert([price, ...metered].map((p, position) => ({ subscription_id: row.id, product_price_id: p.id, position })));
+  await insertSubscriptionPrices(trx, row.id, [price, ...metered].map((p) => p.id));
   await ensureCustomerMeters(trx, row.organization_id, row.customer_id, metered.map((p) => p.meter_id).filter((m): m is string => m !== null));
   await emitSubscription(trx, updated, ["subscription.updated"]);
   const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
@@ -304,16 +311,12 @@ async function changeDiscount(trx: Knex.Transaction, row: SubscriptionRow, disco
   }
   const loc = ["body", "discount_id"];
   const discount = isUuid(discountId)
-    ? ((await trx("discounts").where({ id: discountId, organization_id: row.organization_id }).whereNull("deleted_at").first()) as DiscountRow | undefined)
+    ? await findLiveDiscount(trx, row.organization_id, discountId)
     : undefined;
   if (!discount) throw invalid(loc, "Discount not found.", "value_error", discountId);
   const product = (await trx("products").where({ id: row.product_id }).first()) as ProductRow;
-  const [price] = (await trx("subscription_prices as sp")
-    .join("product_prices as pp", "pp.id", "sp.product_price_id")
-    .where("sp.subscription_id", row.id)
-    .orderBy("sp.position")
-    .select("pp.*")) as PriceRow[];
-  const restricted: string[] = (await trx("discount_products").where({ discount_id: discount.id }).select("product_id")).map((r: { product_id: string }) => r.product_id);
+  const price = await firstSubscriptionPrice(trx, row.id);
+  const restricted = await restrictedProductIds(trx, discount.id);
   const problem = price ? discountProblem(discount, restricted, product, price, now) : "This subscription has no price to discount.";
   if (problem) throw invalid(loc, problem, "value_error", discountId);
   const updated = await save(trx, row, { discount_id: discount.id, discount_applied_at: now });

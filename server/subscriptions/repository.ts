@@ -1,9 +1,11 @@
 // Subscription queries, always scoped to the reader (an organization, or one portal customer), and
 // the batch loading of what a Subscription carries: customer, product, discount, its own prices.
 import type { Knex } from "knex";
+import type { RowPatch } from "../kit/db.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
-import { isUuid } from "../kit/ids.js";
+import { asList, isUuid } from "../kit/ids.js";
+import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import type { MeterRow } from "../meters/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
@@ -145,4 +147,96 @@ export async function unstartedSubscriptions(db: Knex, limit = 500): Promise<str
     .limit(limit)
     .select("id");
   return rows.map((r: { id: string }) => r.id);
+}
+
+/** The filters of the subscription lists (merchant, portal) and the export. */
+export interface SubscriptionListQuery {
+  organization_id?: string | string[] | null;
+  product_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
+  discount_id?: string | string[] | null;
+  active?: boolean | null;
+  query?: string | null;
+  metadata?: Record<string, unknown> | null;
+  page?: number;
+  limit?: number;
+  sorting?: string[] | null;
+}
+
+export function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Knex.QueryBuilder {
+  const q = readable(db, scope).select("subscriptions.*");
+  const byIds = (column: string, value: string | string[] | null | undefined) => {
+    const ids = asList(value);
+    if (ids.length) q.whereIn(column, ids.filter(isUuid));
+  };
+  byIds("subscriptions.organization_id", query.organization_id);
+  byIds("subscriptions.product_id", query.product_id);
+  byIds("subscriptions.customer_id", query.customer_id);
+  byIds("subscriptions.discount_id", query.discount_id);
+  const external = asList(query.external_customer_id);
+  if (external.length) {
+    q.whereExists(db("customers").whereRaw("customers.id = subscriptions.customer_id").whereIn("customers.external_id", external));
+  }
+  if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
+  if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
+  if (query.query) {
+    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+    q.whereExists(db("products").whereRaw("products.id = subscriptions.product_id").whereRaw("products.name ilike ?", [like]));
+  }
+  applyMetadataFilter(q, "subscriptions.metadata", query.metadata);
+  return q;
+}
+
+export function subscriptionSorts(db: Knex): SortMap {
+  return {
+    customer: db.raw("(select lower(c.email) from customers c where c.id = subscriptions.customer_id)"),
+    status: "subscriptions.status",
+    started_at: "subscriptions.started_at",
+    current_period_end: "subscriptions.current_period_end",
+    amount: "subscriptions.amount",
+    product: db.raw("(select p.name from products p where p.id = subscriptions.product_id)"),
+    discount: db.raw("(select d.name from discounts d where d.id = subscriptions.discount_id)"),
+    organization: db.raw("(select o.name from organizations o where o.id = subscriptions.organization_id)"),
+  };
+}
+
+export async function findSubscription(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | undefined> {
+  const q = db("subscriptions").where({ id });
+  return (await (opts.forUpdate ? q.forUpdate() : q).first()) as SubscriptionRow | undefined;
+}
+
+export async function insertSubscription(db: Knex, columns: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
+  const [row] = await db<SubscriptionRow>("subscriptions").insert(columns).returning("*");
+  return row as SubscriptionRow;
+}
+
+/** Writes `patch` as it is (callers that change state set modified_at themselves) and returns the row. */
+export async function updateSubscription(db: Knex, id: string, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
+  const [updated] = await db<SubscriptionRow>("subscriptions").where({ id }).update(patch).returning("*");
+  return updated as SubscriptionRow;
+}
+
+/** Clears the charge in flight, only while `orderId` is still the one in flight. */
+export async function clearPendingOrder(db: Knex, subscriptionId: string, orderId: string): Promise<void> {
+  await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
+}
+
+/** The subscription's prices, in order: `productPriceIds[0]` is its base price. */
+export async function insertSubscriptionPrices(db: Knex, subscriptionId: string, productPriceIds: string[]): Promise<void> {
+  await db("subscription_prices").insert(productPriceIds.map((id, position) => ({ subscription_id: subscriptionId, product_price_id: id, position })));
+}
+
+export async function deleteSubscriptionPrices(db: Knex, subscriptionId: string): Promise<void> {
+  await db("subscription_prices").where({ subscription_id: subscriptionId }).delete();
+}
+
+/** The subscription's first price (its base price). */
+export async function firstSubscriptionPrice(db: Knex, subscriptionId: string): Promise<PriceRow | undefined> {
+  const [price] = (await db("subscription_prices as sp")
+    .join("product_prices as pp", "pp.id", "sp.product_price_id")
+    .where("sp.subscription_id", subscriptionId)
+    .orderBy("sp.position")
+    .select("pp.*")) as PriceRow[];
+  return price;
 }

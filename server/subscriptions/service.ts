@@ -1,18 +1,28 @@
 // Subscription reads (merchant and portal), lists with every filter and sort key, the CSV export,
 // and the creation of a subscription by a confirmed checkout of a recurring product.
-import type { CustomFieldData } from "../checkouts/custom-field-data.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { ResourceNotFound } from "../kit/errors.js";
-import { asList, isUuid } from "../kit/ids.js";
-import { applyMetadataFilter, applySorting, listPage, type Page, type SortMap } from "../kit/pagination.js";
+import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { clockNow } from "./clock.js";
+import { clockNow } from "../test-clocks/repository.js";
 import { emitSubscription } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
 import { periodBounds } from "./periods.js";
-import { findReadable, LIVE_STATUSES, loadSubscriptionRelations, readable, type SubscriptionRow, type SubscriptionScope, type SubscriptionStatus } from "./repository.js";
+import {
+  filterSubscriptions,
+  findReadable,
+  insertSubscription,
+  insertSubscriptionPrices,
+  LIVE_STATUSES,
+  loadSubscriptionRelations,
+  subscriptionSorts,
+  type SubscriptionListQuery,
+  type SubscriptionRow,
+  type SubscriptionScope,
+  type SubscriptionStatus,
+} from "./repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
 import { jsonb } from "../kit/db.js";
 
@@ -34,57 +44,6 @@ export async function getCustomerSubscription(db: Knex, scope: SubscriptionScope
   const row = await findReadable(db, scope, id);
   if (!row) throw new ResourceNotFound("Subscription not found.");
   return readCustomerSubscription(db, row);
-}
-
-export interface SubscriptionListQuery {
-  organization_id?: string | string[] | null;
-  product_id?: string | string[] | null;
-  customer_id?: string | string[] | null;
-  external_customer_id?: string | string[] | null;
-  discount_id?: string | string[] | null;
-  active?: boolean | null;
-  query?: string | null;
-  metadata?: Record<string, unknown> | null;
-  page?: number;
-  limit?: number;
-  sorting?: string[] | null;
-}
-
-function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Knex.QueryBuilder {
-  const q = readable(db, scope).select("subscriptions.*");
-  const byIds = (column: string, value: string | string[] | null | undefined) => {
-    const ids = asList(value);
-    if (ids.length) q.whereIn(column, ids.filter(isUuid));
-  };
-  byIds("subscriptions.organization_id", query.organization_id);
-  byIds("subscriptions.product_id", query.product_id);
-  byIds("subscriptions.customer_id", query.customer_id);
-  byIds("subscriptions.discount_id", query.discount_id);
-  const external = asList(query.external_customer_id);
-  if (external.length) {
-    q.whereExists(db("customers").whereRaw("customers.id = subscriptions.customer_id").whereIn("customers.external_id", external));
-  }
-  if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
-  if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
-  if (query.query) {
-    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
-    q.whereExists(db("products").whereRaw("products.id = subscriptions.product_id").whereRaw("products.name ilike ?", [like]));
-  }
-  applyMetadataFilter(q, "subscriptions.metadata", query.metadata);
-  return q;
-}
-
-function subscriptionSorts(db: Knex): SortMap {
-  return {
-    customer: db.raw("(select lower(c.email) from customers c where c.id = subscriptions.customer_id)"),
-    status: "subscriptions.status",
-    started_at: "subscriptions.started_at",
-    current_period_end: "subscriptions.current_period_end",
-    amount: "subscriptions.amount",
-    product: db.raw("(select p.name from products p where p.id = subscriptions.product_id)"),
-    discount: db.raw("(select d.name from discounts d where d.id = subscriptions.discount_id)"),
-    organization: db.raw("(select o.name from organizations o where o.id = subscriptions.organization_id)"),
-  };
 }
 
 export async function listSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Promise<Page<SubscriptionOut>> {
@@ -151,7 +110,8 @@ export interface CheckoutSubscriptionInput {
   checkoutId: string;
   paymentMethodId: string | null;
   metadata: Record<string, string | number | boolean>;
-  customFieldData: CustomFieldData;
+  /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
+  customFieldData: SubscriptionRow["custom_field_data"];
 }
 
 /**
@@ -167,35 +127,33 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
   const first = periodBounds(now, interval, 0);
   const prices: { id: string }[] = await trx("product_prices").where({ product_id: input.product.id, is_archived: false }).orderBy("position").select("id");
   const priceIds = [input.price.id, ...prices.map((p) => p.id).filter((id) => id !== input.price.id)];
-  const [row] = await trx<SubscriptionRow>("subscriptions")
-    .insert({
-      organization_id: input.organizationId,
-      customer_id: input.customerId,
-      product_id: input.product.id,
-      discount_id: input.discountId,
-      discount_applied_at: input.discountId ? now : null,
-      checkout_id: input.checkoutId,
-      status: "active",
-      amount: input.amount,
-      currency: input.currency,
-      recurring_interval: interval,
-      billing_anchor: now,
-      period_index: 0,
-      current_period_start: first.start,
-      current_period_end: first.end,
-      started_at: now,
-      metadata: jsonb(trx, input.metadata ?? {}),
-      custom_field_data: jsonb(trx, input.customFieldData ?? {}),
-      payment_method_id: input.paymentMethodId,
-      test_clock_id: customer?.test_clock_id ?? null,
-    })
-    .returning("*");
+  const row = await insertSubscription(trx, {
+    organization_id: input.organizationId,
+    customer_id: input.customerId,
+    product_id: input.product.id,
+    discount_id: input.discountId,
+    discount_applied_at: input.discountId ? now : null,
+    checkout_id: input.checkoutId,
+    status: "active",
+    amount: input.amount,
+    currency: input.currency,
+    recurring_interval: interval,
+    billing_anchor: now,
+    period_index: 0,
+    current_period_start: first.start,
+    current_period_end: first.end,
+    started_at: now,
+    metadata: jsonb(trx, input.metadata ?? {}),
+    custom_field_data: jsonb(trx, input.customFieldData ?? {}),
+    payment_method_id: input.paymentMethodId,
+    test_clock_id: customer?.test_clock_id ?? null,
+  });
   // The chosen price, then the product's metered prices (billed per use at each renewal).
   const metered = new Set(
     (await trx("product_prices").whereIn("id", priceIds).where({ amount_type: "metered_unit" }).select("id")).map((p: { id: string }) => p.id),
   );
   const kept = priceIds.filter((id) => id === input.price.id || metered.has(id));
-  await trx("subscription_prices").insert(kept.map((id, position) => ({ subscription_id: row.id, product_price_id: id, position })));
+  await insertSubscriptionPrices(trx, row.id, kept);
   // The customer sees the metered prices' meters from the start, before any usage.
   if (metered.size) {
     const meterIds: string[] = await trx("product_prices").whereIn("id", [...metered]).whereNotNull("meter_id").pluck("meter_id");

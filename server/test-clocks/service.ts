@@ -1,7 +1,7 @@
 // Billing test clocks (a Borealis extension, sandbox only, like Stripe's): a frozen time that bound
 // customers live on. Advancing a clock pokes the lifecycle workflow of every subscription on it,
 // which then renews, retries, ends and grants exactly as if that time had passed (the billing code
-// reads "now" from the clock, see server/subscriptions/clock.ts). A clock is `advancing` while
+// reads "now" from the clock, see clockNow in server/test-clocks/repository.ts). A clock is `advancing` while
 // something on it is due at or before its time, `ready` once everything has caught up.
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
@@ -12,18 +12,9 @@ import { listPage, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { getProcessor } from "../processors/index.js";
 import { pokeAfterCommit } from "../workflows-door.js";
+import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
 
 export type TestClockOut = components["schemas"]["TestClock"];
-
-interface TestClockRow {
-  id: string;
-  created_at: Date;
-  modified_at: Date | null;
-  organization_id: string;
-  name: string | null;
-  frozen_time: Date;
-  deleted_at: Date | null;
-}
 
 /** How far one advance may move a clock: every renewal in between runs, so the work is bounded. */
 const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
@@ -31,8 +22,6 @@ const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
 function requireSandbox(): void {
   if (getProcessor().name !== "sandbox") throw new NotPermitted("Test clocks are available with the sandbox processor only.");
 }
-
-const readable = (db: Knex, caller: OrganizationCaller) => db("test_clocks").where({ organization_id: caller.organizationId }).whereNull("deleted_at");
 
 async function find(db: Knex, caller: OrganizationCaller, id: string, forUpdate = false): Promise<TestClockRow> {
   const q = isUuid(id) ? readable(db, caller).where({ id }).first() : undefined;
@@ -117,10 +106,8 @@ export async function createTestClock(
     throw invalid(["body", "organization_id"], "Organization not found.", "value_error", input.organization_id);
   }
   const frozen = parseTime(input.frozen_time, ["body", "frozen_time"]);
-  const [row] = await db("test_clocks")
-    .insert({ organization_id: caller.organizationId, name: input.name?.trim() || null, frozen_time: frozen })
-    .returning("*");
-  return toTestClock(db, row as TestClockRow);
+  const row = await insertTestClock(db, { organization_id: caller.organizationId, name: input.name?.trim() || null, frozen_time: frozen });
+  return toTestClock(db, row);
 }
 
 export async function getTestClock(db: Knex, caller: OrganizationCaller, id: string): Promise<TestClockOut> {
@@ -148,10 +135,10 @@ export async function advanceTestClock(db: Knex, caller: OrganizationCaller, id:
     const from = new Date(clock.frozen_time).getTime();
     if (to.getTime() <= from) throw invalid(["body", "frozen_time"], "The new time must be later than the clock's current time.", "value_error", input.frozen_time);
     if (to.getTime() - from > MAX_ADVANCE_MS) throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
-    const [updated] = await trx("test_clocks").where({ id: clock.id }).update({ frozen_time: to, modified_at: new Date() }).returning("*");
+    const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
     const subs: { id: string }[] = await trx("subscriptions").where({ test_clock_id: clock.id }).select("id");
     pokeAfterCommit(db, trx, subs.map((s) => s.id));
-    return updated as TestClockRow;
+    return updated;
   });
   return toTestClock(db, row);
 }
@@ -180,6 +167,6 @@ export async function deleteTestClock(db: Knex, caller: OrganizationCaller, id: 
     if (await trx("customers").where({ test_clock_id: clock.id }).whereNull("deleted_at").first("id")) {
       throw new NotPermitted("Customers are bound to this test clock: delete them first.");
     }
-    await trx("test_clocks").where({ id: clock.id }).update({ deleted_at: new Date(), modified_at: new Date() });
+    await updateTestClock(trx, clock.id, { deleted_at: new Date(), modified_at: new Date() });
   });
 }

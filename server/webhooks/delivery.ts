@@ -15,7 +15,8 @@ import { logger } from "../kit/logger.js";
 import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
 import {
-  eventWithEndpoint, eventWithEndpointFromJson, leaseFree, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
+  clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveryAttempt, settleQueuedEvent,
+  eventWithEndpoint, eventWithEndpointFromJson, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
   type EventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
 } from "./repository.js";
 import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
@@ -188,30 +189,27 @@ async function attemptFound(
 
   await knex.transaction(async (trx) => {
     const now = new Date();
-    await trx("webhook_deliveries").insert({
-      organization_id: event.organization_id,
-      endpoint_id: endpoint.id,
-      webhook_event_id: event.id,
-      http_code: res.status,
+    await recordDeliveryAttempt(trx, {
+      organizationId: event.organization_id,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      httpCode: res.status,
       response: res.body,
       succeeded,
+      now,
     });
-    await trx("webhook_events").where({ id: event.id }).update({ last_http_code: res.status, succeeded, modified_at: now });
     if (outcome === "gone") {
-      await trx("webhook_endpoints").where({ id: endpoint.id }).update({ enabled: false, modified_at: now });
+      await disableEndpoint(trx, endpoint.id, now);
     } else if (succeeded) {
-      await trx("webhook_endpoints").where({ id: endpoint.id }).whereNotNull("failing_since").update({ failing_since: null });
+      await clearFailingSince(trx, endpoint.id);
     } else {
-      const locked: { failing_since: Date | null; enabled: boolean } | undefined = await trx("webhook_endpoints")
-        .where({ id: endpoint.id })
-        .forUpdate()
-        .first("failing_since", "enabled");
+      const locked = await lockEndpointHealth(trx, endpoint.id);
       if (!locked?.enabled) return;
       if (locked.failing_since === null) {
-        await trx("webhook_endpoints").where({ id: endpoint.id }).update({ failing_since: at });
+        await markFailingSince(trx, endpoint.id, at);
       } else if (at.getTime() - locked.failing_since.getTime() >= disableAfterMs) {
         outcome = "disabled";
-        await trx("webhook_endpoints").where({ id: endpoint.id }).update({ enabled: false, modified_at: now });
+        await disableEndpoint(trx, endpoint.id, now);
         const payload = {
           endpoint_id: endpoint.id,
           url: endpoint.url,
@@ -219,7 +217,7 @@ async function attemptFound(
           disabled_at: at.toISOString(),
           last_http_code: res.status,
         };
-        await trx("organization_notifications").insert({ organization_id: event.organization_id, type: WEBHOOK_ENDPOINT_DISABLED, payload: JSON.stringify(payload) });
+        await insertOrganizationNotification(trx, event.organization_id, WEBHOOK_ENDPOINT_DISABLED, payload);
         logger.warn({ organizationId: event.organization_id, ...payload }, "webhook endpoint disabled: every delivery failed for the configured span");
       }
     }
@@ -236,7 +234,7 @@ export type { QueuedEvent };
  * Unless it was queued again meanwhile (a redelivery): then it stays queued and goes out again.
  */
 export async function settleEvent(knex: Knex, event: QueuedEvent): Promise<void> {
-  await knex("webhook_events").where({ id: event.eventId, queued: event.queued }).update({ pending: false });
+  await settleQueuedEvent(knex, event.eventId, event.queued);
 }
 
 export async function nextQueuedEvent(knex: Knex, endpointId: string): Promise<QueuedEvent | null> {
@@ -390,17 +388,4 @@ export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promis
   return [...new Set(rows.map((r) => r.endpoint_id))];
 }
 
-/**
- * Endpoints (live, enabled) with events still queued and no live delivery lease (a run holding
- * one delivers them; a lease of a run lost with its worker expires, then its endpoint is listed).
- */
-export async function queuedEndpoints(knex: Knex): Promise<string[]> {
-  return knex("webhook_events")
-    .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
-    .where("webhook_events.pending", true)
-    .where("webhook_endpoints.enabled", true)
-    .whereNull("webhook_endpoints.deleted_at")
-    .whereRaw(leaseFree)
-    .distinct("webhook_events.endpoint_id as endpoint_id")
-    .then((rows: { endpoint_id: string }[]) => rows.map((r) => r.endpoint_id));
-}
+export { queuedEndpoints } from "./repository.js";

@@ -287,3 +287,81 @@ export async function releaseIdleDeliveryLease(knex: Knex, endpointId: string, t
 export async function releaseDeliveryLease(knex: Knex, endpointId: string, token: string): Promise<void> {
   await knex("webhook_endpoints").where({ id: endpointId, delivery_lease: token }).update({ delivery_lease: null, delivery_lease_until: null });
 }
+
+export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "format" | "secret" | "events">): Promise<WebhookEndpointRow> {
+  const [row] = await db<WebhookEndpointRow>("webhook_endpoints").insert(columns).returning("*");
+  return row as WebhookEndpointRow;
+}
+
+/** Writes `patch` with modified_at and returns the endpoint. */
+export async function updateEndpoint(db: Knex, id: string, patch: Record<string, unknown>): Promise<WebhookEndpointRow> {
+  const [updated] = await db<WebhookEndpointRow>("webhook_endpoints")
+    .where({ id })
+    .update({ ...patch, modified_at: new Date() })
+    .returning("*");
+  return updated as WebhookEndpointRow;
+}
+
+/** Queues the event once more (a redelivery): its delivery goes out again with the same webhook-id. */
+export async function requeueEvent(trx: Knex.Transaction, eventId: string): Promise<void> {
+  await trx("webhook_events").where({ id: eventId }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+}
+
+/** The event is no longer queued, unless it was queued again since `queued` (a redelivery). */
+export async function settleQueuedEvent(db: Knex, eventId: string, queued: number): Promise<void> {
+  await db("webhook_events").where({ id: eventId, queued }).update({ pending: false });
+}
+
+/** One delivery attempt: its row, and the event's last HTTP code and success. */
+export async function recordDeliveryAttempt(
+  trx: Knex.Transaction,
+  attempt: { organizationId: string; endpointId: string; eventId: string; httpCode: number | null; response: string; succeeded: boolean; now: Date },
+): Promise<void> {
+  await trx("webhook_deliveries").insert({
+    organization_id: attempt.organizationId,
+    endpoint_id: attempt.endpointId,
+    webhook_event_id: attempt.eventId,
+    http_code: attempt.httpCode,
+    response: attempt.response,
+    succeeded: attempt.succeeded,
+  });
+  await trx("webhook_events").where({ id: attempt.eventId }).update({ last_http_code: attempt.httpCode, succeeded: attempt.succeeded, modified_at: attempt.now });
+}
+
+export async function disableEndpoint(trx: Knex.Transaction, id: string, now: Date): Promise<void> {
+  await trx("webhook_endpoints").where({ id }).update({ enabled: false, modified_at: now });
+}
+
+/** A success ends the endpoint's failing span. */
+export async function clearFailingSince(trx: Knex.Transaction, id: string): Promise<void> {
+  await trx("webhook_endpoints").where({ id }).whereNotNull("failing_since").update({ failing_since: null });
+}
+
+/** The endpoint's health, locked: since when every delivery failed, and whether it is still enabled. */
+export async function lockEndpointHealth(trx: Knex.Transaction, id: string): Promise<{ failing_since: Date | null; enabled: boolean } | undefined> {
+  return trx("webhook_endpoints").where({ id }).forUpdate().first("failing_since", "enabled");
+}
+
+export async function markFailingSince(trx: Knex.Transaction, id: string, at: Date): Promise<void> {
+  await trx("webhook_endpoints").where({ id }).update({ failing_since: at });
+}
+
+/** A notice to the organization (the table is the webhooks migration's: an endpoint disabled). */
+export async function insertOrganizationNotification(trx: Knex.Transaction, organizationId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+  await trx("organization_notifications").insert({ organization_id: organizationId, type, payload: JSON.stringify(payload) });
+}
+
+/**
+ * Endpoints (live, enabled) with events still queued and no live delivery lease (a run holding
+ * one delivers them; a lease of a run lost with its worker expires, then its endpoint is listed).
+ */
+export async function queuedEndpoints(knex: Knex): Promise<string[]> {
+  return knex("webhook_events")
+    .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
+    .where("webhook_events.pending", true)
+    .where("webhook_endpoints.enabled", true)
+    .whereNull("webhook_endpoints.deleted_at")
+    .whereRaw(leaseFree)
+    .distinct("webhook_events.endpoint_id as endpoint_id")
+    .then((rows: { endpoint_id: string }[]) => rows.map((r) => r.endpoint_id));
+}

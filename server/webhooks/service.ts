@@ -14,7 +14,18 @@ import {
   toWebhookDelivery, toWebhookEndpoint,
   type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType,
 } from "./models.js";
-import { findEndpoint, findEvent, readableDeliveries, readableEndpoints, requeueFailedEvents, type DeliveryWithEventRow, type WebhookEndpointRow } from "./repository.js";
+import {
+  findEndpoint,
+  findEvent,
+  insertEndpoint,
+  readableDeliveries,
+  readableEndpoints,
+  requeueEvent,
+  requeueFailedEvents,
+  updateEndpoint,
+  type DeliveryWithEventRow,
+  type WebhookEndpointRow,
+} from "./repository.js";
 import { checkWebhookUrl } from "./url.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { afterCommit } from "../kit/after-commit.js";
@@ -66,16 +77,8 @@ export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller
   }
   const url = checkWebhookUrl(input.url);
   const secret = input.secret === undefined || input.secret === null ? newSecret() : checkSecret(input.secret);
-  const [row] = await db<WebhookEndpointRow>("webhook_endpoints")
-    .insert({
-      organization_id: caller.organizationId,
-      url,
-      format: input.format,
-      secret,
-      events: uniqueEvents(input.events),
-    })
-    .returning("*");
-  return toWebhookEndpoint(row as WebhookEndpointRow);
+  const row = await insertEndpoint(db, { organization_id: caller.organizationId, url, format: input.format, secret, events: uniqueEvents(input.events) });
+  return toWebhookEndpoint(row);
 }
 
 export async function getWebhookEndpoint(db: Knex, caller: OrganizationCaller, id: string): Promise<WebhookEndpointOut> {
@@ -96,11 +99,7 @@ async function patchEndpoint(db: Knex, caller: OrganizationCaller, id: string, p
   return db.transaction(async (trx) => {
     const row = await findEndpoint(trx, caller, id, { forUpdate: true });
     if (!row) throw notFound();
-    const [updated] = await trx<WebhookEndpointRow>("webhook_endpoints")
-      .where({ id: row.id })
-      .update({ ...patch(row), modified_at: new Date() })
-      .returning("*");
-    return toWebhookEndpoint(updated as WebhookEndpointRow);
+    return toWebhookEndpoint(await updateEndpoint(trx, row.id, patch(row)));
   });
 }
 
@@ -147,7 +146,7 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
     const event = await findEvent(trx, caller, id, { forUpdate: true });
     if (!event) throw notFound("Webhook event");
     if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
-    await trx("webhook_events").where({ id: event.id }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+    await requeueEvent(trx, event.id);
     // Once the event is durably queued; the wake-up only saves waiting for the worker's backstop sweep.
     afterCommit(trx, () =>
       workflowsDoor().wakeWebhookEndpoints([event.endpoint_id]).catch((err: unknown) => {
