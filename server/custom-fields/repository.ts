@@ -25,3 +25,8 @@ export async function slugTaken(db: Knex, caller: OrganizationCaller, slug: stri
   if (exceptId) q.whereNot("custom_fields.id", exceptId);
   return Boolean(await q.first("custom_fields.id"));
 }
+
+/** The organization's live fields among `ids` (every id a uuid). */
+export async function liveIds(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<string[]> {
+  return db("custom_fields").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").pluck("id");
+}

@@ -26,3 +26,12 @@ export async function uploadedIds(db: Knex, caller: OrganizationCaller, ids: str
   const found: string[] = await readable(db, caller).whereIn("files.id", valid).where({ "files.service": service, "files.is_uploaded": true }).pluck("files.id");
   return new Set(found);
 }
+
+/** The organization's uploaded, live product media files among `ids` (every id a uuid). */
+export async function uploadedProductMediaIds(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<string[]> {
+  return db("files")
+    .whereIn("id", ids)
+    .where({ organization_id: caller.organizationId, service: "product_media", is_uploaded: true })
+    .whereNull("deleted_at")
+    .pluck("id");
+}

@@ -39,3 +39,8 @@ export async function activeBenefitsUsing(db: Knex, meterId: string): Promise<nu
     .first();
   return Number(row?.n ?? 0);
 }
+
+/** The id of the organization's live (unarchived) meter `id`, for prices billing on it. */
+export async function findLiveId(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string } | undefined> {
+  return db("meters").where({ id, organization_id: caller.organizationId }).whereNull("archived_at").first("id");
+}
