@@ -74,3 +74,13 @@ export async function loadProducts(db: Knex, discountIds: string[]): Promise<Map
   for (const r of rows) out.get(r.discount_id)!.push(r);
   return out;
 }
+
+/** A live discount of the organization (`id` a uuid). */
+export async function findLive(db: Knex, organizationId: string, id: string): Promise<DiscountRow | undefined> {
+  return db("discounts").where({ id, organization_id: organizationId }).whereNull("deleted_at").first();
+}
+
+/** Discounts by id, deleted ones included, whatever their organization (callers scope the ids first). */
+export async function byIds(db: Knex, ids: string[]): Promise<DiscountRow[]> {
+  return db("discounts").whereIn("id", ids);
+}
