@@ -44,3 +44,13 @@ export async function findReadable(
 export async function slugTaken(db: Knex, slug: string): Promise<boolean> {
   return Boolean(await db("organizations").whereRaw("lower(slug) = lower(?)", [slug]).first("id"));
 }
+
+/** The organization's customer portal settings (a partial object from older rows), when it exists. */
+export function portalSettings(db: Knex, organizationId: string): Promise<{ customer_portal_settings: Partial<CustomerPortalSettings> | null } | undefined> {
+  return db("organizations").where({ id: organizationId }).first("customer_portal_settings");
+}
+
+/** An organization by id, whoever asks (callers hold a row that points at it). */
+export async function findById(db: Knex, id: string): Promise<OrganizationRow | undefined> {
+  return (await db("organizations").where({ id }).first()) as OrganizationRow | undefined;
+}

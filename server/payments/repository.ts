@@ -29,3 +29,18 @@ export async function findReadable(db: Knex, scope: { organizationId: string }, 
   if (!isUuid(id)) return undefined;
   return readable(db, scope).where("payments.id", id).first("payments.*") as Promise<PaymentRow | undefined>;
 }
+
+/** The order's latest payment attempt. */
+export function latestForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
+  return db("payments").where({ order_id: orderId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first();
+}
+
+/** How many payment attempts the order has had. */
+export async function countForOrder(db: Knex, orderId: string): Promise<number> {
+  return Number((await db("payments").where({ order_id: orderId }).count({ n: "*" }))[0].n);
+}
+
+/** How many payment attempts the checkout has had. */
+export async function countForCheckout(db: Knex, checkoutId: string): Promise<number> {
+  return Number((await db("payments").where({ checkout_id: checkoutId }).count({ n: "*" }))[0].n);
+}
