@@ -1,6 +1,7 @@
 // File queries, always scoped to the caller's organization; deleted files are gone.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { FileRow } from "./models.js";
 
@@ -34,4 +35,16 @@ export async function uploadedProductMediaIds(db: Knex, caller: OrganizationCall
     .where({ organization_id: caller.organizationId, service: "product_media", is_uploaded: true })
     .whereNull("deleted_at")
     .pluck("id");
+}
+
+export function insert(db: Knex, values: Record<string, unknown>): Promise<FileRow> {
+  return insertReturning<FileRow>(db, "files", values);
+}
+
+export function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<FileRow> {
+  return updateReturning<FileRow>(db, "files", id, patch);
+}
+
+export function softDelete(db: Knex, id: string): Promise<void> {
+  return softDeleteRow(db, "files", id);
 }

@@ -243,3 +243,13 @@ export async function findUnarchivedPrice(db: Knex, organizationId: string, pric
 export async function byIds(db: Knex, ids: string[]): Promise<ProductRow[]> {
   return db("products").whereIn("id", ids);
 }
+
+/** Takes a deleted benefit off every product. */
+export async function detachBenefit(db: Knex, benefitId: string): Promise<void> {
+  await db("product_benefits").where({ benefit_id: benefitId }).delete();
+}
+
+/** Takes a deleted custom field off every product. */
+export async function detachCustomField(db: Knex, customFieldId: string): Promise<void> {
+  await db("product_custom_fields").where({ custom_field_id: customFieldId }).delete();
+}
