@@ -210,3 +210,26 @@ export function livePaymentMethods(db: Knex, customerId: string): Knex.QueryBuil
 export async function addPaymentMethod(db: Knex, values: Record<string, unknown>): Promise<void> {
   await db("payment_methods").insert(values);
 }
+
+/** Customers by id, deleted ones included, whatever their organization (callers scope the ids first). */
+export function byIds(db: Knex, ids: string[]): Promise<CustomerRow[]> {
+  return db<CustomerRow>("customers").whereIn("id", ids) as Promise<CustomerRow[]>;
+}
+
+/**
+ * The organization's live customers among these ids and external ids, with the frozen time of
+ * their test clock (what events ingested for them are stamped with).
+ */
+export function eventRefs(
+  db: Knex,
+  organizationId: string,
+  ids: string[],
+  externalIds: string[],
+): Promise<{ id: string; external_id: string | null; frozen_time: Date | null }[]> {
+  return db("customers")
+    .leftJoin("test_clocks", "test_clocks.id", "customers.test_clock_id")
+    .where("customers.organization_id", organizationId)
+    .whereNull("customers.deleted_at")
+    .where((w) => w.whereRaw("customers.id = any(?::uuid[])", [ids]).orWhereRaw("customers.external_id = any(?::text[])", [externalIds]))
+    .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
+}
