@@ -44,3 +44,8 @@ export async function countForOrder(db: Knex, orderId: string): Promise<number> 
 export async function countForCheckout(db: Knex, checkoutId: string): Promise<number> {
   return Number((await db("payments").where({ checkout_id: checkoutId }).count({ n: "*" }))[0].n);
 }
+
+/** The order's latest succeeded payment at a processor (the one a refund goes back to). */
+export function latestSucceededForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
+  return db("payments").where({ order_id: orderId, status: "succeeded" }).whereNotNull("processor_ref").orderBy("created_at", "desc").first();
+}
