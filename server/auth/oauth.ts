@@ -23,6 +23,7 @@ import { ALL_SCOPES, hashToken, type OrganizationCaller, type UserCaller } from 
 import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import type { AuthConfig } from "./config.js";
+import { roleOfMember } from "../organizations/repository.js";
 import { scopesOfRole } from "./scopes.js";
 
 export const ACCESS_TOKEN_PREFIX = "polar_at_";
@@ -144,7 +145,7 @@ export async function oauthCaller(db: Knex, token: string): Promise<Organization
   const found = await findAccessToken(db, token);
   if (!found || !found.userId) throw new Unauthorized("Invalid or expired token.");
   if (!found.organizationId) return { kind: "user", userId: found.userId, oauth: { scopes: new Set(found.scopes) } };
-  const row = await db("members").where({ organization_id: found.organizationId, user_id: found.userId }).first("role");
+  const row = await roleOfMember(db, found.organizationId, found.userId);
   if (!row) throw new NotPermitted("The token's user is no longer a member of its organization.");
   const allowed = scopesOfRole(row.role);
   return {
