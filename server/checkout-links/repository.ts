@@ -75,3 +75,8 @@ export function whereHasProduct(db: Knex, q: Knex.QueryBuilder, productIds: stri
       .whereIn("checkout_link_products.product_id", productIds),
   );
 }
+
+/** The client secret of the organization's link with this label (the demo's, made once). */
+export function findSecretByLabel(db: Knex, organizationId: string, label: string): Promise<{ client_secret: string } | undefined> {
+  return db("checkout_links").where({ organization_id: organizationId, label }).first("client_secret");
+}

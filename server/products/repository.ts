@@ -253,3 +253,8 @@ export async function detachBenefit(db: Knex, benefitId: string): Promise<void> 
 export async function detachCustomField(db: Knex, customFieldId: string): Promise<void> {
   await db("product_custom_fields").where({ custom_field_id: customFieldId }).delete();
 }
+
+/** The organization's unarchived product with this name (the demo's seed finds its products by name). */
+export function findUnarchivedByName(db: Knex, organizationId: string, name: string): Promise<{ id: string } | undefined> {
+  return db("products").where({ organization_id: organizationId, name, is_archived: false }).first("id");
+}
