@@ -58,3 +58,13 @@ export function insert(db: Knex, values: Record<string, unknown>): Promise<Meter
 export function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<MeterRow> {
   return updateReturning<MeterRow>(db, "meters", id, patch);
 }
+
+/** The organization's meter `id` (archived or not), for references from benefits. */
+export function findInOrganization(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string; archived_at: Date | null } | undefined> {
+  return db("meters").where({ id, organization_id: caller.organizationId }).first("id", "archived_at");
+}
+
+/** Every meter of the organization, archived ones included, by id (the order usage locks and folds in). */
+export async function ofOrganizationById(db: Knex, organizationId: string): Promise<MeterRow[]> {
+  return (await db("meters").where({ organization_id: organizationId }).orderBy("id")) as MeterRow[];
+}
