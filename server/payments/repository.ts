@@ -49,3 +49,27 @@ export async function countForCheckout(db: Knex, checkoutId: string): Promise<nu
 export function latestSucceededForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
   return db("payments").where({ order_id: orderId, status: "succeeded" }).whereNotNull("processor_ref").orderBy("created_at", "desc").first();
 }
+
+/** Narrows a payment query to payments by these payers (lowercased emails): the customer of the payment's order, or of its checkout. */
+export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[]): void {
+  q.where((w) =>
+    w
+      .whereExists(
+        db("orders")
+          .join("customers", "customers.id", "orders.customer_id")
+          .whereRaw("orders.id = payments.order_id")
+          .whereRaw("lower(customers.email) = any(?)", [emails]),
+      )
+      .orWhereExists(
+        db("checkouts")
+          .whereRaw("checkouts.id = payments.checkout_id")
+          .where((c) =>
+            c
+              .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
+              .orWhereExists(
+                db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) = any(?)", [emails]),
+              ),
+          ),
+      ),
+  );
+}
