@@ -8,6 +8,10 @@ import { createOrganization } from "./organizations/service.js";
 import { createBenefit } from "./benefits/service.js";
 import { createCheckoutLink } from "./checkout-links/service.js";
 import { checkoutLinkUrl } from "./checkout-links/models.js";
+import { findSecretByLabel } from "./checkout-links/repository.js";
+import { insert as insertMeter } from "./meters/repository.js";
+import { findBySlug } from "./organizations/repository.js";
+import { findUnarchivedByName } from "./products/repository.js";
 import { createProduct, updateProductBenefits } from "./products/service.js";
 
 export const DEMO_SLUG = "demo";
@@ -15,10 +19,10 @@ const DEMO_LINK_LABEL = "Demo: lifetime license";
 
 /** The demo's checkout link (made once): the lifetime license, with a license key benefit. */
 async function demoCheckoutLink(knex: Knex, organizationId: string): Promise<string> {
-  const existing = await knex("checkout_links").where({ organization_id: organizationId, label: DEMO_LINK_LABEL }).first("client_secret");
+  const existing = await findSecretByLabel(knex, organizationId, DEMO_LINK_LABEL);
   if (existing) return checkoutLinkUrl(existing.client_secret);
   const caller: OrganizationCaller = { kind: "organization", organizationId, tokenId: "seed", scopes: new Set() };
-  const product = await knex("products").where({ organization_id: organizationId, name: "Lifetime license", is_archived: false }).first("id");
+  const product = await findUnarchivedByName(knex, organizationId, "Lifetime license");
   if (!product) throw new Error("the demo organization has no 'Lifetime license' product to link to");
   const license = await createBenefit(knex, caller, {
     type: "license_keys",
@@ -32,7 +36,7 @@ async function demoCheckoutLink(knex: Knex, organizationId: string): Promise<str
 }
 
 export async function seedDemo(knex: Knex): Promise<{ organization: { id: string; slug: string }; token: string; checkoutLinkUrl: string }> {
-  let org = await knex("organizations").where({ slug: DEMO_SLUG }).first("id", "slug");
+  let org = await findBySlug(knex, DEMO_SLUG);
   if (!org) {
     const created = await createOrganization(knex, {
       name: "Demo Inc.",
@@ -54,14 +58,12 @@ export async function seedDemo(knex: Knex): Promise<{ organization: { id: string
     });
     org = { id: created.id, slug: created.slug };
     const caller: OrganizationCaller = { kind: "organization", organizationId: org.id, tokenId: "seed", scopes: new Set() };
-    const [meter] = await knex("meters")
-      .insert({
-        organization_id: org.id,
-        name: "API calls",
-        filter: JSON.stringify({ conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }),
-        aggregation: JSON.stringify({ func: "count" }),
-      })
-      .returning("id");
+    const meter = await insertMeter(knex, {
+      organization_id: org.id,
+      name: "API calls",
+      filter: JSON.stringify({ conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }),
+      aggregation: JSON.stringify({ func: "count" }),
+    });
     await createProduct(knex, caller, {
       name: "Pro (monthly)",
       description: "Everything, billed monthly.",

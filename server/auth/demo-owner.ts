@@ -5,6 +5,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Knex } from "knex";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
+import { insertMemberIfMissing } from "../organizations/repository.js";
+import { findCredentialAccount, findUserIdByEmail, insertCredentialAccount, insertUser, setAccountPassword } from "./repository.js";
 
 export const DEMO_OWNER_EMAIL = "owner@demo.example";
 
@@ -20,25 +22,21 @@ export async function seedDemoOwner(knex: Knex, organizationId: string, stateFil
   const kept = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { password?: string }).password : undefined;
   const password = kept ?? randomBytes(12).toString("base64url");
   const owner = await knex.transaction(async (trx) => {
-    let user = await trx("users").where({ email: DEMO_OWNER_EMAIL }).first("id");
-    if (!user) {
-      [user] = await trx("users")
-        .insert({ name: "Demo Owner", email: DEMO_OWNER_EMAIL, email_verified: true, role: "admin" })
-        .returning("id");
-    }
-    const account = await trx("accounts").where({ user_id: user.id, provider_id: "credential" }).first("id", "password");
+    let user = await findUserIdByEmail(trx, DEMO_OWNER_EMAIL);
+    if (!user) user = await insertUser(trx, { name: "Demo Owner", email: DEMO_OWNER_EMAIL, email_verified: true, role: "admin" });
+    const account = await findCredentialAccount(trx, user.id);
     const matches = account?.password ? await verifyPassword({ password, hash: account.password }) : false;
     let changed = false;
     if (!account) {
-      await trx("accounts").insert({ user_id: user.id, account_id: user.id, provider_id: "credential", password: await hashPassword(password) });
+      await insertCredentialAccount(trx, user.id, await hashPassword(password));
     } else if (!kept) {
       // The kept password is gone (a new data dir file): set the one printed now.
-      await trx("accounts").where({ id: account.id }).update({ password: await hashPassword(password), updated_at: trx.fn.now() });
+      await setAccountPassword(trx, account.id, await hashPassword(password));
     } else if (!matches) {
       changed = true; // the owner chose another password since: theirs stands
     }
-    await trx("members").insert({ organization_id: organizationId, user_id: user.id, role: "owner" }).onConflict(["organization_id", "user_id"]).ignore();
-    return { email: DEMO_OWNER_EMAIL, password: changed ? null : password, userId: user.id as string };
+    await insertMemberIfMissing(trx, organizationId, user.id, "owner");
+    return { email: DEMO_OWNER_EMAIL, password: changed ? null : password, userId: user.id };
   });
   if (!kept) writeFileSync(stateFile, JSON.stringify({ email: owner.email, password }, null, 2) + "\n", { mode: 0o600 });
   return owner;

@@ -23,6 +23,8 @@ import { ALL_SCOPES, hashToken, type OrganizationCaller, type UserCaller } from 
 import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import type { AuthConfig } from "./config.js";
+import { findLiveAccessToken } from "../oauth2/repository.js";
+import { roleOfMember } from "../organizations/repository.js";
 import { scopesOfRole } from "./scopes.js";
 
 export const ACCESS_TOKEN_PREFIX = "polar_at_";
@@ -107,14 +109,6 @@ export function oauthPluginFactories(config: AuthConfig, pool: pg.Pool) {
   };
 }
 
-interface AccessTokenRow {
-  client_id: string;
-  user_id: string | null;
-  reference_id: string | null;
-  scopes: string[];
-  expires_at: Date;
-}
-
 export interface OAuthToken {
   clientId: string;
   userId: string | null;
@@ -126,11 +120,7 @@ export interface OAuthToken {
 /** The live access token behind `polar_at_…`, or null (unknown, expired or revoked). */
 export async function findAccessToken(db: Knex, token: string): Promise<OAuthToken | null> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return null;
-  const row: AccessTokenRow | undefined = await db("oauth_access_tokens")
-    .where({ token: hashToken(token.slice(ACCESS_TOKEN_PREFIX.length)) })
-    .whereNull("revoked")
-    .where("expires_at", ">", db.fn.now())
-    .first("client_id", "user_id", "reference_id", "scopes", "expires_at");
+  const row = await findLiveAccessToken(db, hashToken(token.slice(ACCESS_TOKEN_PREFIX.length)));
   if (!row) return null;
   return { clientId: row.client_id, userId: row.user_id, organizationId: row.reference_id, scopes: row.scopes, expiresAt: row.expires_at };
 }
@@ -144,7 +134,7 @@ export async function oauthCaller(db: Knex, token: string): Promise<Organization
   const found = await findAccessToken(db, token);
   if (!found || !found.userId) throw new Unauthorized("Invalid or expired token.");
   if (!found.organizationId) return { kind: "user", userId: found.userId, oauth: { scopes: new Set(found.scopes) } };
-  const row = await db("members").where({ organization_id: found.organizationId, user_id: found.userId }).first("role");
+  const row = await roleOfMember(db, found.organizationId, found.userId);
   if (!row) throw new NotPermitted("The token's user is no longer a member of its organization.");
   const allowed = scopesOfRole(row.role);
   return {

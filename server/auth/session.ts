@@ -12,6 +12,7 @@ import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import type { BorealisAuth } from "./instance.js";
 import { scopesOfRole } from "./scopes.js";
+import { roleOfMember } from "../organizations/repository.js";
 
 /** The names the session cookie goes by (plain, and with the __Secure- prefix over HTTPS). */
 export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
@@ -57,7 +58,7 @@ export function sessionCallers(auth: BorealisAuth, db: Knex, headers: IncomingHt
       if (!s.activeOrganizationId || !isUuid(s.activeOrganizationId)) {
         throw new NotPermitted("The session has no active organization: choose one with /api/auth/organization/set-active.");
       }
-      const row = await db("members").where({ organization_id: s.activeOrganizationId, user_id: s.userId }).first("role");
+      const row = await roleOfMember(db, s.activeOrganizationId, s.userId);
       if (!row) throw new NotPermitted("You are not a member of the session's active organization.");
       return {
         kind: "organization",

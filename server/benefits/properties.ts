@@ -5,6 +5,7 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, RequestValidationError } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { uploadedIds } from "../files/repository.js";
+import { findInOrganization as findMeterInOrganization } from "../meters/repository.js";
 import { getBenefitVerifier, unverifiedGuild, type ProviderIssue } from "./verifier.js";
 
 export type BenefitType = "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
@@ -101,7 +102,7 @@ async function meterCredit(db: Knex, caller: OrganizationCaller, p: Props): Prom
   const units = positiveInt32(p.units, [...LOC, "units"]);
   if (typeof p.rollover !== "boolean") throw invalid([...LOC, "rollover"], "Input should be a valid boolean", "bool_type", p.rollover);
   const meter = isUuid(p.meter_id)
-    ? await db("meters").where({ id: p.meter_id, organization_id: caller.organizationId }).first("id", "archived_at")
+    ? await findMeterInOrganization(db, caller, p.meter_id)
     : undefined;
   if (!meter) throw invalid([...LOC, "meter_id"], "This meter does not exist.", "value_error", p.meter_id);
   if (meter.archived_at) throw invalid([...LOC, "meter_id"], "This meter is archived.", "value_error", p.meter_id);

@@ -2,6 +2,7 @@
 // benefits are gone.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { BenefitRow } from "./models.js";
 
@@ -25,4 +26,21 @@ export async function customersByIds<T extends { id: string }>(db: Knex, caller:
   if (ids.length === 0) return new Map();
   const rows: T[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The organization's live benefits among `ids` (every id a uuid), with whether a product may carry them. */
+export async function liveSelectable(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<{ id: string; selectable: boolean }[]> {
+  return db("benefits").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").select("id", "selectable");
+}
+
+export function insert(db: Knex, values: Record<string, unknown>): Promise<BenefitRow> {
+  return insertReturning<BenefitRow>(db, "benefits", values);
+}
+
+export function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<BenefitRow> {
+  return updateReturning<BenefitRow>(db, "benefits", id, patch);
+}
+
+export function softDelete(db: Knex, id: string): Promise<void> {
+  return softDeleteRow(db, "benefits", id);
 }

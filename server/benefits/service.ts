@@ -15,7 +15,9 @@ import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toBenefit, toBenefitGrant, type BenefitGrantOut, type BenefitGrantRow, type BenefitOut, type BenefitRow } from "./models.js";
 import { BENEFIT_TYPES, checkProperties, type BenefitType } from "./properties.js";
+import * as benefits from "./repository.js";
 import { customersByIds, findReadable, readable } from "./repository.js";
+import { detachBenefit } from "../products/repository.js";
 
 type Schemas = components["schemas"];
 export type BenefitCreateInput = Schemas["BenefitCreate"];
@@ -59,16 +61,14 @@ export async function createBenefit(db: Knex, caller: OrganizationCaller, input:
   const metadata = checkMetadata(input.metadata);
   return db.transaction(async (trx) => {
     const properties = await checkProperties(trx, caller, input.type, input.properties);
-    const [row] = await trx("benefits")
-      .insert({
-        organization_id: caller.organizationId,
-        type: input.type,
-        description,
-        metadata: JSON.stringify(metadata),
-        properties: JSON.stringify(properties),
-      })
-      .returning("*");
-    const out = toBenefit(row as BenefitRow);
+    const row = await benefits.insert(trx, {
+      organization_id: caller.organizationId,
+      type: input.type,
+      description,
+      metadata: JSON.stringify(metadata),
+      properties: JSON.stringify(properties),
+    });
+    const out = toBenefit(row);
     await emit(trx, caller.organizationId, "benefit.created", out);
     return out;
   });
@@ -110,10 +110,10 @@ export async function updateBenefit(db: Knex, caller: OrganizationCaller, id: st
       patch.properties = JSON.stringify(await checkProperties(trx, caller, row.type as BenefitType, input.properties));
     }
     patch.modified_at = new Date();
-    const [updated] = await trx("benefits").where({ id: row.id }).update(patch).returning("*");
-    const out = toBenefit(updated as BenefitRow);
+    const updated = await benefits.update(trx, row.id, patch);
+    const out = toBenefit(updated);
     // Existing grants follow the new properties (one update job per granted grant).
-    if (!isDeepStrictEqual((updated as BenefitRow).properties, row.properties)) {
+    if (!isDeepStrictEqual(updated.properties, row.properties)) {
       await scheduleBenefitUpdates(trx, { benefitId: row.id, previousProperties: row.properties });
     }
     await emit(trx, caller.organizationId, "benefit.updated", out);
@@ -127,11 +127,11 @@ export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: st
     if (!row) throw new ResourceNotFound("Benefit not found.");
     if (!row.deletable) throw new NotPermitted("This benefit can't be deleted.");
     const now = new Date();
-    const [deleted] = await trx("benefits").where({ id: row.id }).update({ deleted_at: now, modified_at: now }).returning("*");
-    await trx("product_benefits").where({ benefit_id: row.id }).delete();
+    const deleted = await benefits.update(trx, row.id, { deleted_at: now, modified_at: now });
+    await detachBenefit(trx, row.id);
     await scheduleBenefitDeletion(trx, { benefitId: row.id });
     // Polar announces the deletion as an update.
-    await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted as BenefitRow));
+    await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted));
   });
 }
 

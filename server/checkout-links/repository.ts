@@ -51,3 +51,32 @@ export async function loadProductIds(db: Knex, linkIds: string[]): Promise<Map<s
   for (const r of rows) out.get(r.checkout_link_id)!.push(r.product_id);
   return out;
 }
+
+export async function insert(db: Knex, values: Record<string, unknown>): Promise<CheckoutLinkRow> {
+  const [row] = await db<CheckoutLinkRow>("checkout_links").insert(values).returning("*");
+  return row as CheckoutLinkRow;
+}
+
+export async function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<CheckoutLinkRow> {
+  const [row] = await db<CheckoutLinkRow>("checkout_links").where({ id }).update(patch).returning("*");
+  return row as CheckoutLinkRow;
+}
+
+export async function softDelete(db: Knex, id: string): Promise<void> {
+  const now = new Date();
+  await db("checkout_links").where({ id }).update({ deleted_at: now, modified_at: now });
+}
+
+/** Narrows a link query to links offering one of the products (every id a uuid). */
+export function whereHasProduct(db: Knex, q: Knex.QueryBuilder, productIds: string[]): void {
+  q.whereExists(
+    db("checkout_link_products")
+      .whereRaw("checkout_link_products.checkout_link_id = checkout_links.id")
+      .whereIn("checkout_link_products.product_id", productIds),
+  );
+}
+
+/** The client secret of the organization's link with this label (the demo's, made once). */
+export function findSecretByLabel(db: Knex, organizationId: string, label: string): Promise<{ client_secret: string } | undefined> {
+  return db("checkout_links").where({ organization_id: organizationId, label }).first("client_secret");
+}

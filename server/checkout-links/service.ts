@@ -10,10 +10,13 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { checkOneCurrency } from "../kit/money.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
-import { loadRelations, type ProductRow } from "../products/repository.js";
+import * as products from "../products/repository.js";
+import type { ProductRow } from "../products/repository.js";
+import * as discounts from "../discounts/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
-import { findReadable, loadProductIds, readable, replaceProducts, type CheckoutLinkRow } from "./repository.js";
+import * as links from "./repository.js";
+import type { CheckoutLinkRow } from "./repository.js";
 import { randomToken } from "../kit/auth.js";
 import { checkSuccessUrl } from "../checkouts/success-url.js";
 import { jsonb } from "../kit/db.js";
@@ -35,40 +38,40 @@ export async function checkProducts(db: Knex, organizationId: string, ids: strin
   if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
   const unique = [...new Set(ids)];
   const found: string[] = unique.every(isUuid)
-    ? await db("products").whereIn("id", unique).where({ organization_id: organizationId, is_archived: false }).pluck("id")
+    ? await products.unarchivedIds(db, organizationId, unique)
     : [];
   const missing = ids.findIndex((id) => !found.includes(id));
   if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
   if (unique.length > 1) {
-    checkOneCurrency(await db("product_prices").whereIn("product_id", unique).where({ is_archived: false }).distinct().pluck("price_currency"), loc);
+    checkOneCurrency(await products.priceCurrencies(db, unique), loc);
   }
   return unique;
 }
 
 export async function checkDiscountId(db: Knex, organizationId: string, id: string | null | undefined, loc: (string | number)[]): Promise<DiscountRow | null> {
   if (id === undefined || id === null) return null;
-  const row = isUuid(id) ? await db("discounts").where({ id, organization_id: organizationId }).whereNull("deleted_at").first() : undefined;
+  const row = isUuid(id) ? await discounts.findLive(db, organizationId, id) : undefined;
   if (!row) throw invalid(loc, "Discount does not exist.", "value_error", id);
-  return row as DiscountRow;
+  return row;
 }
 
 async function readLinks(db: Knex, rows: CheckoutLinkRow[]): Promise<CheckoutLinkOut[]> {
-  const productIds = await loadProductIds(db, rows.map((r) => r.id));
+  const productIds = await links.loadProductIds(db, rows.map((r) => r.id));
   const allIds = [...new Set([...productIds.values()].flat())];
-  const [products, rels, discounts] = await Promise.all([
-    allIds.length ? (db("products").whereIn("id", allIds) as Promise<ProductRow[]>) : Promise.resolve([] as ProductRow[]),
-    loadRelations(db, allIds),
+  const [productRows, rels, discountRows] = await Promise.all([
+    allIds.length ? products.byIds(db, allIds) : Promise.resolve([] as ProductRow[]),
+    products.loadRelations(db, allIds),
     (async () => {
       const ids = [...new Set(rows.map((r) => r.discount_id).filter((d): d is string => d !== null))];
-      return ids.length ? ((await db("discounts").whereIn("id", ids)) as DiscountRow[]) : [];
+      return ids.length ? discounts.byIds(db, ids) : [];
     })(),
   ]);
-  const byId = new Map(products.map((p) => [p.id, p]));
+  const byId = new Map(productRows.map((p) => [p.id, p]));
   return rows.map((r) =>
     toCheckoutLink(
       r,
       productIds.get(r.id)!.filter((id) => byId.has(id)).map((id) => ({ row: byId.get(id)!, rel: rels.get(id)! })),
-      discounts.find((d) => d.id === r.discount_id && d.deleted_at === null) ?? null,
+      discountRows.find((d) => d.id === r.discount_id && d.deleted_at === null) ?? null,
     ),
   );
 }
@@ -83,11 +86,7 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
     let priceId: string | null = null;
     if ("product_price_id" in input) {
       const price = isUuid(input.product_price_id)
-        ? await trx("product_prices")
-            .join("products", "products.id", "product_prices.product_id")
-            .where({ "product_prices.id": input.product_price_id, "products.organization_id": caller.organizationId })
-            .where({ "product_prices.is_archived": false, "products.is_archived": false })
-            .first("product_prices.id", "product_prices.product_id")
+        ? await products.findUnarchivedPrice(trx, caller.organizationId, input.product_price_id)
         : undefined;
       if (!price) throw invalid(["body", "product_price_id"], "Price does not exist.", "value_error", input.product_price_id);
       productIds = [price.product_id];
@@ -98,42 +97,34 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
       productIds = await checkProducts(trx, caller.organizationId, input.products, ["body", "products"]);
     }
     const discount = await checkDiscountId(trx, caller.organizationId, input.discount_id, ["body", "discount_id"]);
-    const [row] = await trx<CheckoutLinkRow>("checkout_links")
-      .insert({
-        organization_id: caller.organizationId,
-        client_secret: randomToken("polar_cl_"),
-        label: input.label ?? null,
-        success_url: successUrl,
-        allow_discount_codes: input.allow_discount_codes ?? true,
-        require_billing_address: input.require_billing_address ?? false,
-        discount_id: discount?.id ?? null,
-        product_price_id: priceId,
-        metadata: jsonb(trx, metadata),
-      })
-      .returning("*");
-    await replaceProducts(trx, row.id, productIds);
-    return (await readLinks(trx, [row as CheckoutLinkRow]))[0];
+    const row = await links.insert(trx, {
+      organization_id: caller.organizationId,
+      client_secret: randomToken("polar_cl_"),
+      label: input.label ?? null,
+      success_url: successUrl,
+      allow_discount_codes: input.allow_discount_codes ?? true,
+      require_billing_address: input.require_billing_address ?? false,
+      discount_id: discount?.id ?? null,
+      product_price_id: priceId,
+      metadata: jsonb(trx, metadata),
+    });
+    await links.replaceProducts(trx, row.id, productIds);
+    return (await readLinks(trx, [row]))[0];
   });
 }
 
 export async function getCheckoutLink(db: Knex, caller: OrganizationCaller, id: string): Promise<CheckoutLinkOut> {
-  const row = await findReadable(db, caller, id);
+  const row = await links.findReadable(db, caller, id);
   if (!row) throw new ResourceNotFound("Checkout link not found.");
   return (await readLinks(db, [row]))[0];
 }
 
 export async function listCheckoutLinks(db: Knex, caller: OrganizationCaller, query: CheckoutLinkListQuery): Promise<Page<CheckoutLinkOut>> {
-  const q = readable(db, caller).select("checkout_links.*");
+  const q = links.readable(db, caller).select("checkout_links.*");
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("checkout_links.organization_id", orgs.filter(isUuid));
-  const products = asList(query.product_id);
-  if (products.length) {
-    q.whereExists(
-      db("checkout_link_products")
-        .whereRaw("checkout_link_products.checkout_link_id = checkout_links.id")
-        .whereIn("checkout_link_products.product_id", products.filter(isUuid)),
-    );
-  }
+  const productIds = asList(query.product_id);
+  if (productIds.length) links.whereHasProduct(db, q, productIds.filter(isUuid));
   applySorting(
     q,
     query.sorting,
@@ -156,12 +147,12 @@ export async function updateCheckoutLink(
   input: CheckoutLinkUpdateInput,
 ): Promise<CheckoutLinkOut> {
   return db.transaction(async (trx) => {
-    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    const row = await links.findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout link not found.");
     const patch: Record<string, unknown> = {};
     if (input.products !== undefined && input.products !== null) {
       const ids = await checkProducts(trx, caller.organizationId, input.products, ["body", "products"]);
-      await replaceProducts(trx, row.id, ids);
+      await links.replaceProducts(trx, row.id, ids);
       // A price pinned by a product_price_id link no longer applies once the product list changes.
       if (row.product_price_id) patch.product_price_id = null;
     }
@@ -176,16 +167,15 @@ export async function updateCheckoutLink(
     }
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
     patch.modified_at = new Date();
-    const [updated] = await trx<CheckoutLinkRow>("checkout_links").where({ id: row.id }).update(patch).returning("*");
-    return (await readLinks(trx, [updated as CheckoutLinkRow]))[0];
+    const updated = await links.update(trx, row.id, patch);
+    return (await readLinks(trx, [updated]))[0];
   });
 }
 
 export async function deleteCheckoutLink(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    const row = await links.findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout link not found.");
-    const now = new Date();
-    await trx("checkout_links").where({ id: row.id }).update({ deleted_at: now, modified_at: now });
+    await links.softDelete(trx, row.id);
   });
 }

@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
 import { checkEmail } from "../customers/service.js";
 import { detectTaxId } from "../customers/tax-id.js";
-import type { DiscountRow } from "../discounts/repository.js";
+import { findLiveByCodeWithProducts, findLiveByIdWithProducts } from "../discounts/repository.js";
 import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
@@ -40,15 +40,6 @@ export interface MerchantChanges extends Omit<BuyerChanges, "discount_code"> {
 }
 
 type Changes = BuyerChanges & MerchantChanges;
-
-async function loadDiscount(db: Knex, where: (q: Knex.QueryBuilder) => void) {
-  const q = db("discounts").whereNull("deleted_at").first();
-  where(q);
-  const row = (await q) as DiscountRow | undefined;
-  if (!row) return null;
-  const productIds: string[] = await db("discount_products").where({ discount_id: row.id }).pluck("product_id");
-  return { row, productIds };
-}
 
 export function checkEmbedOrigin(origin: string | null | undefined): string | null {
   if (origin === undefined || origin === null) return null;
@@ -143,7 +134,7 @@ export async function applyChanges(
         next.discount_locked = false;
       } else {
         const found = isUuid(input.discount_id)
-          ? await loadDiscount(db, (q) => q.where({ id: input.discount_id, organization_id: row.organization_id }))
+          ? await findLiveByIdWithProducts(db, row.organization_id, input.discount_id)
           : null;
         if (!found) throw invalid(["body", "discount_id"], "Discount does not exist.", "value_error", input.discount_id);
         const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
@@ -164,9 +155,7 @@ export async function applyChanges(
       if (!row.allow_discount_codes) throw invalid(["body", "discount_code"], "Discount codes are not allowed on this checkout.", "value_error");
       if (row.discount_locked) throw invalid(["body", "discount_code"], "A discount is already applied to this checkout.", "value_error");
       const code = input.discount_code;
-      const found = await loadDiscount(db, (q) =>
-        q.where({ organization_id: row.organization_id }).whereRaw("lower(code) = lower(?)", [code]),
-      );
+      const found = await findLiveByCodeWithProducts(db, row.organization_id, code);
       if (!found) throw invalid(["body", "discount_code"], "Discount does not exist.", "value_error", code);
       const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error", code);

@@ -10,7 +10,9 @@
 // the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
+import * as customers from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
+import * as discounts from "../discounts/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { insertSession } from "../customer-sessions/repository.js";
 import { CUSTOMER_SESSION_TTL_MS } from "../customer-sessions/service.js";
@@ -19,10 +21,11 @@ import type { AnswerJournal } from "../kit/idempotency.js";
 import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 import { emit } from "../kit/outbox.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findById as findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { insertOrder, markOrderPaid } from "../orders/service.js";
 import { createSubscriptionForCheckout } from "../subscriptions/service.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
+import { countForCheckout } from "../payments/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
@@ -32,7 +35,7 @@ import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";
-import { findBySecret, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { findByIdForUpdate, findBySecret, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { assertOpen, contextOf, saveCheckout } from "./service.js";
 
 export interface ConfirmInput extends BuyerChanges {
@@ -59,8 +62,7 @@ interface Refusal {
   refused: ValidationIssue;
 }
 
-const lockDiscount = async (trx: Knex.Transaction, id: string) =>
-  (await trx("discounts").where({ id }).forUpdate().first()) as DiscountRow;
+const lockDiscount = (trx: Knex.Transaction, id: string) => discounts.lockById(trx, id);
 
 /**
  * The buyer is charged the total of the last view of the checkout they were given, or nothing.
@@ -116,11 +118,11 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     checkComplete(applied.row, applied.ctx, flags.is_payment_form_required);
     if (flags.is_payment_form_required && !token) throw invalid(["body", "confirmation_token_id"], "Field required", "missing");
     // Read here once: the payment check below, and the organization in the answer.
-    const org = (await trx("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+    const org = (await findOrganization(trx, row.organization_id))!;
     // A denied organization may keep giving free products away, but takes no payment.
     if (flags.is_payment_form_required && org.status === "denied") throw new PaymentNotReady();
     if (discount) {
-      await trx("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
+      await discounts.reserveRedemption(trx, discount);
     }
     applied.row.status = "confirmed";
     applied.row.confirmed_at = new Date();
@@ -134,7 +136,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
 }
 
 async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Promise<CustomerRow> {
-  const live = () => trx("customers").where({ organization_id: row.organization_id }).whereNull("deleted_at");
+  const live = () => customers.liveInOrganization(trx, row.organization_id);
   if (row.customer_id) {
     const existing = await live().where({ id: row.customer_id }).first();
     if (existing) return existing as CustomerRow;
@@ -146,22 +148,15 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
   }
   const email = row.customer_email!;
   // Matched case-insensitively; two buyers with one email at once meet at the unique index.
-  const inserted = await trx.raw(
-    `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
-     values (?, ?, ?, ?, ?, ?, ?)
-     on conflict (organization_id, lower(email)) where deleted_at is null do nothing
-     returning *`,
-    [
-      row.organization_id,
-      email,
-      row.customer_name,
-      row.customer_billing_address === null ? null : JSON.stringify(row.customer_billing_address),
-      row.customer_tax_id === null ? null : JSON.stringify(row.customer_tax_id),
-      row.external_customer_id,
-      JSON.stringify(row.customer_metadata ?? {}),
-    ],
-  );
-  const created = inserted.rows[0] as CustomerRow | undefined;
+  const created = await customers.insertUnlessEmailTaken(trx, {
+    organization_id: row.organization_id,
+    email,
+    name: row.customer_name,
+    billing_address: row.customer_billing_address,
+    tax_id: row.customer_tax_id,
+    external_id: row.external_customer_id,
+    metadata: row.customer_metadata,
+  });
   if (created) {
     // Events ingested for the buyer's external id before they existed are theirs now.
     if (row.external_customer_id) await attributeExternalEvents(trx, created, row.external_customer_id);
@@ -180,18 +175,15 @@ async function mintSession(trx: Knex.Transaction, customerId: string): Promise<s
 /** The processor customer of a customer, and a saved card (default when the customer has none). */
 async function saveProcessorRefs(trx: Knex.Transaction, row: CheckoutRow, customerId: string, payment: Completion): Promise<void> {
   if (payment.processorCustomerRef) {
-    await trx("processor_customers")
-      .insert({ customer_id: customerId, processor: payment.processor, processor_customer_id: payment.processorCustomerRef })
-      .onConflict(["customer_id", "processor"])
-      .ignore();
+    await customers.insertProcessorCustomer(trx, customerId, payment.processor, payment.processorCustomerRef);
   }
   if (!payment.paymentMethodRef) return;
   // The customer row lock serializes this with the portal's payment method adds: one default.
-  await trx("customers").where({ id: customerId }).forUpdate().first("id");
-  const live = () => trx("payment_methods").where({ customer_id: customerId }).whereNull("deleted_at");
+  await customers.lockCustomer(trx, customerId);
+  const live = () => customers.livePaymentMethods(trx, customerId);
   if (await live().where({ processor_ref: payment.paymentMethodRef }).first("id")) return;
   const hasDefault = await live().where({ is_default: true }).first("id");
-  await trx("payment_methods").insert({
+  await customers.addPaymentMethod(trx, {
     organization_id: row.organization_id,
     customer_id: customerId,
     processor: "stripe",
@@ -205,8 +197,8 @@ async function saveProcessorRefs(trx: Knex.Transaction, row: CheckoutRow, custom
 /** The processor customer a saved method attaches to: the known one, else a new one keyed by the checkout. */
 async function processorCustomer(db: Knex, processor: PaymentProcessor, row: CheckoutRow): Promise<string> {
   if (row.customer_id) {
-    const known = await db("processor_customers").where({ customer_id: row.customer_id, processor: processor.name }).first();
-    if (known) return known.processor_customer_id as string;
+    const known = await customers.findProcessorCustomer(db, row.customer_id, processor.name);
+    if (known) return known.processor_customer_id;
   }
   return processor.createCustomer({
     email: row.customer_email!,
@@ -254,7 +246,7 @@ export async function completeCheckout(
   settle?: Settle<Outcome>,
 ): Promise<Outcome | null> {
   return db.transaction(async (trx) => {
-    const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
+    const row = await findByIdForUpdate(trx, checkoutId);
     if (!row || row.status !== "confirmed") return null;
     // A confirmed checkout no longer changes, so the context its claim read (products, price, the
     // discount whose redemption it reserved: what was charged) still holds; the processor's
@@ -275,7 +267,7 @@ export async function completeCheckout(
           discountId: row.discount_id,
           checkoutId: row.id,
           paymentMethodId: payment?.paymentMethodRef
-            ? ((await trx("payment_methods").where({ customer_id: customer.id, processor_ref: payment.paymentMethodRef }).whereNull("deleted_at").first("id"))?.id ?? null)
+            ? ((await customers.livePaymentMethods(trx, customer.id).where({ processor_ref: payment.paymentMethodRef }).first("id"))?.id ?? null)
             : null,
           metadata: row.metadata,
           customFieldData: row.custom_field_data,
@@ -349,12 +341,12 @@ export async function failCheckout(
   settle?: Settle<void>,
 ): Promise<void> {
   await db.transaction(async (trx) => {
-    const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow | undefined;
+    const row = await findByIdForUpdate(trx, checkoutId);
     if (!row || row.status !== "confirmed") return;
     const ctx = await contextOf(trx, row);
     const amounts = quoteOf(row);
     if (row.discount_id) {
-      await trx("discounts").where({ id: row.discount_id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
+      await discounts.releaseRedemption(trx, row.discount_id);
     }
     await recordPayment(trx, {
       ...paymentBase(row, amounts.total_amount),
@@ -387,7 +379,7 @@ async function awaitAction(
   settle?: Settle<Outcome>,
 ): Promise<Outcome> {
   return db.transaction(async (trx) => {
-    const row = (await trx("checkouts").where({ id: checkoutId }).forUpdate().first()) as CheckoutRow;
+    const row = (await findByIdForUpdate(trx, checkoutId))!;
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
     const saved = await saveCheckout(trx, { ...row, customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }, ctx);
@@ -414,7 +406,7 @@ export interface Claimed {
  * checkout, so the next one is a new charge with idempotency keys of its own.
  */
 export async function attemptOf(db: Knex, checkoutId: string): Promise<number> {
-  return Number((await db("payments").where({ checkout_id: checkoutId }).count({ n: "*" }))[0].n) + 1;
+  return (await countForCheckout(db, checkoutId)) + 1;
 }
 
 /** Where the charge step's outcome is recorded besides the checkout (the request's idempotent answer). */

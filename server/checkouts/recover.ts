@@ -11,11 +11,11 @@
 import type { Knex } from "knex";
 import { releaseRunning } from "../kit/idempotency.js";
 import { logger } from "../kit/logger.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findById as findOrganization } from "../organizations/repository.js";
 import { computeFlags, quoteOf } from "./amounts.js";
 import { attemptOf, pay, type Claimed } from "./confirm.js";
 import { PaymentError } from "./errors.js";
-import type { CheckoutRow } from "./repository.js";
+import { confirmedBefore, type CheckoutRow } from "./repository.js";
 import { contextOf } from "./service.js";
 
 /** Longer than a confirm request may run (its request timeout and the processor's own). */
@@ -24,12 +24,7 @@ export const CONFIRM_RECOVERY_AFTER_MS = 2 * 60_000;
 /** Settles the checkouts confirmed before `olderThanMs` ago that no outcome reached; answers how many it settled. */
 export async function recoverConfirmedCheckouts(db: Knex, opts: { olderThanMs?: number; limit?: number } = {}): Promise<number> {
   const olderThan = new Date(Date.now() - (opts.olderThanMs ?? CONFIRM_RECOVERY_AFTER_MS));
-  const rows: CheckoutRow[] = await db("checkouts")
-    .where({ status: "confirmed" })
-    .where("confirmed_at", "<", olderThan)
-    .whereRaw("coalesce(payment_processor_metadata->>'intent_status', '') <> 'requires_action'")
-    .orderBy("confirmed_at")
-    .limit(opts.limit ?? 50);
+  const rows = await confirmedBefore(db, olderThan, opts.limit ?? 50);
   let settled = 0;
   for (const row of rows) {
     try {
@@ -44,7 +39,7 @@ export async function recoverConfirmedCheckouts(db: Knex, opts: { olderThanMs?: 
 async function recoverCheckout(db: Knex, row: CheckoutRow): Promise<boolean> {
   const ctx = await contextOf(db, row);
   const amounts = quoteOf(row);
-  const org = (await db("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+  const org = (await findOrganization(db, row.organization_id))!;
   const claimed: Claimed = { row, ctx, org, amounts, flags: computeFlags(ctx.product.row, ctx.price, amounts), token: row.confirmation_token_id, attempt: await attemptOf(db, row.id) };
   if (claimed.flags.is_payment_form_required && !claimed.token) {
     logger.error({ checkoutId: row.id }, "a confirmed checkout has no confirmation token to charge with; left for a person");

@@ -139,3 +139,28 @@ export async function loadContexts(db: Knex, rows: CheckoutRow[]): Promise<Map<s
   }
   return out;
 }
+
+export async function findByIdForUpdate(db: Knex, id: string): Promise<CheckoutRow | undefined> {
+  return (await db("checkouts").where({ id }).forUpdate().first()) as CheckoutRow | undefined;
+}
+
+/** Writes the checkout's columns; answers the row as saved. */
+export async function update(db: Knex, id: string, columns: Record<string, unknown>): Promise<CheckoutRow> {
+  const [saved] = await db("checkouts").where({ id }).update({ ...columns, modified_at: new Date() }).returning("*");
+  return saved as CheckoutRow;
+}
+
+/** Confirmed checkouts older than `olderThan` that wait on no buyer action, oldest first. */
+export function confirmedBefore(db: Knex, olderThan: Date, limit: number): Promise<CheckoutRow[]> {
+  return db("checkouts")
+    .where({ status: "confirmed" })
+    .where("confirmed_at", "<", olderThan)
+    .whereRaw("coalesce(payment_processor_metadata->>'intent_status', '') <> 'requires_action'")
+    .orderBy("confirmed_at")
+    .limit(limit);
+}
+
+/** The status a list sorts by: an open checkout past its expiry sorts as expired. */
+export function statusSortColumn(db: Knex): Knex.Raw {
+  return db.raw("(case when checkouts.status = 'open' and checkouts.expires_at <= now() then 'expired' else checkouts.status end)");
+}

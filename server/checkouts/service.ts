@@ -5,21 +5,21 @@
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import type { CustomerRow } from "../customers/repository.js";
+import { liveInOrganization, type CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkOneCurrency } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findById as findOrganization } from "../organizations/repository.js";
 import { findManyWithRelations, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
-  effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable,
+  effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable, statusSortColumn, update as updateCheckoutRow,
   type CheckoutContext, type CheckoutRow, type CheckoutStatus,
 } from "./repository.js";
 import { setting } from "../config.js";
@@ -50,12 +50,12 @@ export async function readCheckout(db: Knex, row: CheckoutRow): Promise<Checkout
 }
 
 export async function readCheckoutPublic(db: Knex, row: CheckoutRow, ctx?: CheckoutContext): Promise<CheckoutPublicOut> {
-  const org = (await db("organizations").where({ id: row.organization_id }).first()) as OrganizationRow;
+  const org = (await findOrganization(db, row.organization_id))!;
   return toCheckoutPublic(row, ctx ?? (await contextOf(db, row)), org);
 }
 
 async function customerFor(trx: Knex, organizationId: string, input: CheckoutCreateInput): Promise<CustomerRow | null> {
-  const live = () => trx("customers").where({ organization_id: organizationId }).whereNull("deleted_at");
+  const live = () => liveInOrganization(trx, organizationId);
   if (input.customer_id) {
     const row = isUuid(input.customer_id) ? await live().where({ id: input.customer_id }).first() : undefined;
     if (!row) throw invalid(["body", "customer_id"], "Customer does not exist.", "value_error", input.customer_id);
@@ -286,7 +286,7 @@ export async function listCheckouts(db: Knex, caller: OrganizationCaller, query:
     {
       created_at: "checkouts.created_at",
       expires_at: "checkouts.expires_at",
-      status: db.raw("(case when checkouts.status = 'open' and checkouts.expires_at <= now() then 'expired' else checkouts.status end)"),
+      status: statusSortColumn(db),
     },
     ["-created_at"],
     "checkouts.id",
@@ -299,9 +299,9 @@ export async function listCheckouts(db: Knex, caller: OrganizationCaller, query:
 
 /** Writes the changed row and its checkout.updated event. */
 export async function saveCheckout(trx: Knex.Transaction, row: CheckoutRow, ctx: CheckoutContext): Promise<CheckoutRow> {
-  const [saved] = await trx("checkouts").where({ id: row.id }).update({ ...toColumns(row), modified_at: new Date() }).returning("*");
-  await emit(trx, row.organization_id, "checkout.updated", toCheckout(saved as CheckoutRow, ctx));
-  return saved as CheckoutRow;
+  const saved = await updateCheckoutRow(trx, row.id, toColumns(row));
+  await emit(trx, row.organization_id, "checkout.updated", toCheckout(saved, ctx));
+  return saved;
 }
 
 export function assertOpen(row: CheckoutRow, expired: "gone" | "not_open"): void {

@@ -9,7 +9,9 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toCustomField, type CustomFieldOut, type CustomFieldRow } from "./models.js";
+import * as fields from "./repository.js";
 import { findReadable, readable, slugTaken } from "./repository.js";
+import { detachCustomField } from "../products/repository.js";
 
 type Schemas = components["schemas"];
 export type CustomFieldType = Schemas["CustomFieldType"];
@@ -124,17 +126,15 @@ export async function createCustomField(db: Knex, caller: OrganizationCaller, in
   return db.transaction(async (trx) => {
     if (await slugTaken(trx, caller, slug)) throw slugExists(slug);
     try {
-      const [row] = await trx("custom_fields")
-        .insert({
-          organization_id: caller.organizationId,
-          type: input.type,
-          slug,
-          name,
-          metadata: JSON.stringify(metadata),
-          properties: JSON.stringify(properties),
-        })
-        .returning("*");
-      return toCustomField(row as CustomFieldRow);
+      const row = await fields.insert(trx, {
+        organization_id: caller.organizationId,
+        type: input.type,
+        slug,
+        name,
+        metadata: JSON.stringify(metadata),
+        properties: JSON.stringify(properties),
+      });
+      return toCustomField(row);
     } catch (err) {
       if (isSlugConflict(err)) throw slugExists(slug);
       throw err;
@@ -190,8 +190,8 @@ export async function updateCustomField(
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
     patch.modified_at = new Date();
     try {
-      const [updated] = await trx("custom_fields").where({ id: row.id }).update(patch).returning("*");
-      return toCustomField(updated as CustomFieldRow);
+      const updated = await fields.update(trx, row.id, patch);
+      return toCustomField(updated);
     } catch (err) {
       if (isSlugConflict(err)) throw slugExists(String(patch.slug));
       throw err;
@@ -203,9 +203,8 @@ export async function deleteCustomField(db: Knex, caller: OrganizationCaller, id
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Custom field not found.");
-    const now = new Date();
-    await trx("custom_fields").where({ id: row.id }).update({ deleted_at: now, modified_at: now });
+    await fields.softDelete(trx, row.id);
     // Products stop asking for it (Polar removes the field from every attachment table).
-    await trx("product_custom_fields").where({ custom_field_id: row.id }).delete();
+    await detachCustomField(trx, row.id);
   });
 }

@@ -4,44 +4,30 @@
 // active meters of the customer state.
 import type { Knex } from "knex";
 import type { OpQuery } from "../../generated/handlers.js";
-import type { CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds, type CustomerRow } from "../customers/repository.js";
 import type { CustomerCaller, OrganizationCaller } from "../kit/auth.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, DEFAULT_LIMIT, listPage, MAX_LIMIT, type Page, type SortMap } from "../kit/pagination.js";
-import type { MeterRow } from "../meters/models.js";
+import { byIds as metersByIds } from "../meters/repository.js";
 import { computeUsage } from "../meters/usage.js";
+import { insertMissing, modifiedAtColumn, readable, type CustomerMeterScope } from "./repository.js";
 import { toCustomerMeter, toPortalCustomerMeter, toStateMeter, type CustomerMeterRow, type CustomerMeterView } from "./models.js";
 
 export type CustomerMeterListQuery = OpQuery<"customer_meters:list">;
 export type PortalCustomerMeterListQuery = OpQuery<"customer_portal:customer_meters:list">;
 
-/** Who reads: an organization, or one customer of it (the portal). */
-interface Scope {
-  organizationId: string;
-  customerId?: string;
-}
-
-/** The scope's customer meters, of live customers. */
-function readable(db: Knex, scope: Scope): Knex.QueryBuilder {
-  const q = db("customer_meters")
-    .join("customers", "customers.id", "customer_meters.customer_id")
-    .join("meters", "meters.id", "customer_meters.meter_id")
-    .where("customer_meters.organization_id", scope.organizationId)
-    .whereNull("customers.deleted_at")
-    .select("customer_meters.*");
-  return scope.customerId ? q.where("customer_meters.customer_id", scope.customerId) : q;
-}
+type Scope = CustomerMeterScope;
 
 /** The rows with their customers, meters and current usage. */
 async function views(db: Knex, rows: CustomerMeterRow[]): Promise<CustomerMeterView[]> {
   if (rows.length === 0) return [];
   const [customers, meters] = await Promise.all([
-    db<CustomerRow>("customers").whereIn("id", [...new Set(rows.map((r) => r.customer_id))]),
-    db<MeterRow>("meters").whereIn("id", [...new Set(rows.map((r) => r.meter_id))]),
+    customersByIds(db, [...new Set(rows.map((r) => r.customer_id))]),
+    metersByIds(db, [...new Set(rows.map((r) => r.meter_id))]),
   ]);
-  const customerById = new Map((customers as CustomerRow[]).map((c) => [c.id, c]));
-  const meterById = new Map((meters as MeterRow[]).map((m) => [m.id, m]));
+  const customerById = new Map(customers.map((c) => [c.id, c]));
+  const meterById = new Map(meters.map((m) => [m.id, m]));
   const usage = await computeUsage(
     db,
     rows.map((r) => ({ meter: meterById.get(r.meter_id)!, customer: customerById.get(r.customer_id)!, from: null, until: null })),
@@ -116,7 +102,7 @@ export async function listCustomerMeters(db: Knex, caller: OrganizationCaller, q
     query,
     {
       created_at: "customer_meters.created_at",
-      modified_at: db.raw("coalesce(customer_meters.modified_at, customer_meters.created_at)"),
+      modified_at: modifiedAtColumn(db),
       customer_id: "customer_meters.customer_id",
       customer_name: "customers.name",
       meter_id: "customer_meters.meter_id",
@@ -144,7 +130,7 @@ export async function listPortalCustomerMeters(db: Knex, caller: CustomerCaller,
     query,
     {
       created_at: "customer_meters.created_at",
-      modified_at: db.raw("coalesce(customer_meters.modified_at, customer_meters.created_at)"),
+      modified_at: modifiedAtColumn(db),
       meter_id: "customer_meters.meter_id",
       meter_name: "meters.name",
     },
@@ -171,8 +157,5 @@ export async function stateMeters(db: Knex, customer: CustomerRow) {
 export async function ensureCustomerMeters(trx: Knex.Transaction, organizationId: string, customerId: string, meterIds: string[]): Promise<void> {
   const ids = [...new Set(meterIds)].sort();
   if (ids.length === 0) return;
-  await trx("customer_meters")
-    .insert(ids.map((meter_id) => ({ organization_id: organizationId, customer_id: customerId, meter_id })))
-    .onConflict(["customer_id", "meter_id"])
-    .ignore();
+  await insertMissing(trx, organizationId, customerId, ids);
 }

@@ -10,7 +10,8 @@ import { OrderNotEligibleForRetry, PaymentAlreadyInProgress } from "../orders/er
 import { totalAmount } from "../orders/models.js";
 import { findReadable, type OrderScope } from "../orders/repository.js";
 import { markOrderPaid } from "../orders/service.js";
-import type { PaymentRow } from "../payments/repository.js";
+import { countForOrder, latestForOrder } from "../payments/repository.js";
+import { findLivePaymentMethod } from "../customers/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
@@ -20,14 +21,10 @@ export function portalScope(caller: CustomerCaller): OrderScope {
   return { organizationId: caller.organizationId, customerId: caller.customerId };
 }
 
-async function latestPayment(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
-  return db("payments").where({ order_id: orderId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first();
-}
-
 export async function getOrderPaymentStatus(db: Knex, caller: CustomerCaller, orderId: string): Promise<{ status: string; error: string | null }> {
   const order = await findReadable(db, portalScope(caller), orderId);
   if (!order) throw new ResourceNotFound("Order not found.");
-  const payment = await latestPayment(db, order.id);
+  const payment = await latestForOrder(db, order.id);
   if (!payment) return { status: order.status === "pending" ? "no_payment" : "succeeded", error: null };
   return { status: payment.status, error: payment.status === "failed" ? payment.decline_message ?? payment.decline_reason ?? "The payment failed." : null };
 }
@@ -53,7 +50,7 @@ export async function confirmRetryPayment(
   return db.transaction(async (trx) => {
     const order = await findReadable(trx, portalScope(caller), orderId, { forUpdate: true });
     if (!order) throw new ResourceNotFound("Order not found.");
-    const last = await latestPayment(trx, order.id);
+    const last = await latestForOrder(trx, order.id);
     if (last?.status === "pending") throw new PaymentAlreadyInProgress("A payment is already in progress for this order.");
     if (order.status !== "pending" || totalAmount(order) <= 0) {
       throw new OrderNotEligibleForRetry("Only an unpaid order with an amount due can be paid again.");
@@ -65,13 +62,13 @@ export async function confirmRetryPayment(
     let confirmationToken = token;
     if (methodId !== null) {
       const method = isUuid(methodId)
-        ? await trx("payment_methods").where({ id: methodId, customer_id: caller.customerId }).whereNull("deleted_at").first()
+        ? await findLivePaymentMethod(trx, caller.customerId, methodId)
         : undefined;
       if (!method) throw new OrderNotEligibleForRetry("The payment method was not found.");
       confirmationToken = method.processor_ref;
     }
     const customerRef = await ensureProcessorCustomer(trx, processor, caller.customerId);
-    const attempt = Number((await trx("payments").where({ order_id: order.id }).count({ n: "*" }))[0].n) + 1;
+    const attempt = (await countForOrder(trx, order.id)) + 1;
     const result = await processor.confirmPayment({
       amount: totalAmount(order),
       currency: order.currency,

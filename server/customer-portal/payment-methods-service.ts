@@ -14,22 +14,12 @@ import { iso, isoRequired } from "../kit/time.js";
 import { PaymentMethodInUseByActiveSubscription } from "../orders/errors.js";
 import { getProcessor } from "../processors/index.js";
 import type { CardDetails, PaymentProcessor } from "../processors/processor.js";
+import * as customers from "../customers/repository.js";
+import type { PaymentMethodRow } from "../customers/repository.js";
 
 export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
 
-export interface PaymentMethodRow {
-  id: string;
-  created_at: Date;
-  modified_at: Date | null;
-  organization_id: string;
-  customer_id: string;
-  processor: "stripe";
-  type: string;
-  method_metadata: { brand?: string; last4?: string; exp_month?: number; exp_year?: number; wallet?: string | null };
-  processor_ref: string;
-  is_default: boolean;
-  deleted_at: Date | null;
-}
+export type { PaymentMethodRow };
 
 export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
   const base = {
@@ -51,27 +41,23 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
   };
 }
 
-function readable(db: Knex, caller: CustomerCaller): Knex.QueryBuilder {
-  return db("payment_methods").where({ customer_id: caller.customerId, organization_id: caller.organizationId }).whereNull("deleted_at");
-}
-
 /** The customer's id at the processor, created once (idempotency key from our customer id). */
 export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: PaymentProcessor, customerId: string): Promise<string> {
-  const existing = await trx("processor_customers").where({ customer_id: customerId, processor: processor.name }).first();
+  const existing = await customers.findProcessorCustomer(trx, customerId, processor.name);
   if (existing) return existing.processor_customer_id;
-  const customer = await trx("customers").where({ id: customerId }).first("email", "name");
+  const customer = await customers.contactOf(trx, customerId);
   const ref = await processor.createCustomer({
     email: customer.email,
     name: customer.name,
     idempotencyKey: `customer:${customerId}`,
     metadata: { customer_id: customerId },
   });
-  await trx("processor_customers").insert({ customer_id: customerId, processor: processor.name, processor_customer_id: ref }).onConflict(["customer_id", "processor"]).ignore();
-  return (await trx("processor_customers").where({ customer_id: customerId, processor: processor.name }).first()).processor_customer_id;
+  await customers.insertProcessorCustomer(trx, customerId, processor.name, ref);
+  return (await customers.findProcessorCustomer(trx, customerId, processor.name))!.processor_customer_id;
 }
 
 export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
-  const q = readable(db, caller).select("*").orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
+  const q = customers.readablePaymentMethods(db, caller).select("*").orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
   return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
 }
 
@@ -85,7 +71,7 @@ export async function addPaymentMethod(
 ): Promise<PaymentMethodOut> {
   return db.transaction(async (trx) => {
     // Serializes concurrent adds of one customer, so "one default" holds without a unique-index error.
-    await trx("customers").where({ id: caller.customerId }).forUpdate().first("id");
+    await customers.lockCustomer(trx, caller.customerId);
     const customerRef = await ensureProcessorCustomer(trx, processor, caller.customerId);
     const saved = await processor.savePaymentMethod({
       customerRef,
@@ -94,10 +80,10 @@ export async function addPaymentMethod(
     });
     const card = saved.card as (CardDetails & { expMonth?: number; expYear?: number; wallet?: string | null }) | null;
     if (!card) throw invalid(["body", "confirmation_token_id"], "The confirmation token is not a usable card.", "value_error", input.confirmation_token_id);
-    const existing: PaymentMethodRow | undefined = await readable(trx, caller).where({ processor_ref: saved.paymentMethodRef }).first();
-    const isFirst = !(await readable(trx, caller).first("id"));
+    const existing: PaymentMethodRow | undefined = await customers.readablePaymentMethods(trx, caller).where({ processor_ref: saved.paymentMethodRef }).first();
+    const isFirst = !(await customers.readablePaymentMethods(trx, caller).first("id"));
     const makeDefault = input.set_default || isFirst;
-    if (makeDefault) await readable(trx, caller).where({ is_default: true }).update({ is_default: false, modified_at: new Date() });
+    if (makeDefault) await customers.readablePaymentMethods(trx, caller).where({ is_default: true }).update({ is_default: false, modified_at: new Date() });
     const values = {
       organization_id: caller.organizationId,
       customer_id: caller.customerId,
@@ -108,11 +94,11 @@ export async function addPaymentMethod(
       processor_ref: saved.paymentMethodRef,
       is_default: makeDefault || (existing?.is_default ?? false),
     };
-    const [row] = existing
-      ? await trx("payment_methods").where({ id: existing.id }).update({ ...values, modified_at: new Date() }).returning("*")
-      : await trx("payment_methods").insert(values).returning("*");
-    await retryPastDueWith(db, trx, caller.customerId, (row as PaymentMethodRow).id);
-    return toPaymentMethod(row as PaymentMethodRow);
+    const row = existing
+      ? await customers.updatePaymentMethod(trx, existing.id, { ...values, modified_at: new Date() })
+      : await customers.insertPaymentMethod(trx, values);
+    await retryPastDueWith(db, trx, caller.customerId, row.id);
+    return toPaymentMethod(row);
   });
 }
 
@@ -143,12 +129,12 @@ async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: str
 
 export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row: PaymentMethodRow | undefined = isUuid(id) ? await readable(trx, caller).where({ id }).forUpdate().first() : undefined;
+    const row: PaymentMethodRow | undefined = isUuid(id) ? await customers.readablePaymentMethods(trx, caller).where({ id }).forUpdate().first() : undefined;
     if (!row) throw new ResourceNotFound("Payment method not found.");
     if (await paysActiveSubscription(trx, row.id)) {
       throw new PaymentMethodInUseByActiveSubscription("This payment method pays an active subscription; add another one first.");
     }
-    await trx("payment_methods").where({ id: row.id }).update({ deleted_at: new Date(), is_default: false, modified_at: new Date() });
+    await customers.updatePaymentMethod(trx, row.id, { deleted_at: new Date(), is_default: false, modified_at: new Date() });
   });
 }
 
@@ -159,11 +145,11 @@ export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: 
 export async function setDefaultPaymentMethod(db: Knex, caller: CustomerCaller, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     // The customer row lock serializes this with adds and checkouts saving a card: one default.
-    await trx("customers").where({ id: caller.customerId }).forUpdate().first("id");
-    const row: PaymentMethodRow | undefined = isUuid(id) ? await readable(trx, caller).where({ id }).first() : undefined;
+    await customers.lockCustomer(trx, caller.customerId);
+    const row: PaymentMethodRow | undefined = isUuid(id) ? await customers.readablePaymentMethods(trx, caller).where({ id }).first() : undefined;
     if (!row) throw new ResourceNotFound("Payment method not found.");
-    await readable(trx, caller).where({ is_default: true }).whereNot({ id: row.id }).update({ is_default: false, modified_at: new Date() });
-    if (!row.is_default) await trx("payment_methods").where({ id: row.id }).update({ is_default: true, modified_at: new Date() });
+    await customers.readablePaymentMethods(trx, caller).where({ is_default: true }).whereNot({ id: row.id }).update({ is_default: false, modified_at: new Date() });
+    if (!row.is_default) await customers.updatePaymentMethod(trx, row.id, { is_default: true, modified_at: new Date() });
     await trx("subscriptions")
       .where({ customer_id: caller.customerId, organization_id: caller.organizationId })
       .whereIn("status", LIVE_STATUSES)

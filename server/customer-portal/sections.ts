@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import type { OperationId } from "../../generated/handlers.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { NotPermitted } from "../kit/errors.js";
-import type { CustomerPortalSettings } from "../organizations/repository.js";
+import { portalSettings, type CustomerPortalSettings } from "../organizations/repository.js";
 
 export type PortalSection = keyof CustomerPortalSettings;
 
@@ -50,9 +50,7 @@ const LABELS: Record<PortalSection, string> = {
 export async function requirePortalSection(db: Knex, operationId: OperationId, caller: CustomerCaller): Promise<void> {
   const section = SECTION_OF[operationId];
   if (!section) return;
-  const row = (await db("organizations").where({ id: caller.organizationId }).first("customer_portal_settings")) as
-    | { customer_portal_settings: Partial<CustomerPortalSettings> | null }
-    | undefined;
+  const row = await portalSettings(db, caller.organizationId);
   if (row?.customer_portal_settings?.[section] === false) {
     throw new NotPermitted(`${LABELS[section]} are not available in this organization's customer portal.`);
   }

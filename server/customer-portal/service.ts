@@ -5,7 +5,7 @@ import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
 import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
-import { findReadable, type CustomerRow } from "../customers/repository.js";
+import { defaultPaymentMethodId, findReadable, type CustomerRow } from "../customers/repository.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound, Unauthorized } from "../kit/errors.js";
@@ -21,12 +21,6 @@ async function me(db: Knex, caller: CustomerCaller, opts: { forUpdate?: boolean 
   // The session was checked at authentication; the customer can only vanish in between.
   if (!row) throw new Unauthorized("Invalid or expired customer session.");
   return row;
-}
-
-/** The customer's default saved payment method, if any. */
-export async function defaultPaymentMethodId(db: Knex, customerId: string): Promise<string | null> {
-  const row = await db("payment_methods").where({ customer_id: customerId, is_default: true }).whereNull("deleted_at").first("id");
-  return (row?.id as string | undefined) ?? null;
 }
 
 export async function getPortalCustomer(db: Knex, caller: CustomerCaller): Promise<PortalCustomerOut> {

@@ -95,3 +95,141 @@ export function grantedBenefits(db: Knex, customerId: string): Promise<GrantedBe
       "benefits.metadata as benefit_metadata",
     );
 }
+
+/** A customer's saved payment method (a card saved by a checkout or the portal). */
+export interface PaymentMethodRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  customer_id: string;
+  processor: "stripe";
+  type: string;
+  method_metadata: { brand?: string; last4?: string; exp_month?: number; exp_year?: number; wallet?: string | null };
+  processor_ref: string;
+  is_default: boolean;
+  deleted_at: Date | null;
+}
+
+/** Locks the customer row: serializes the changes of one customer's payment methods. */
+export async function lockCustomer(db: Knex, customerId: string): Promise<void> {
+  await db("customers").where({ id: customerId }).forUpdate().first("id");
+}
+
+export function contactOf(db: Knex, customerId: string): Promise<{ email: string; name: string | null }> {
+  return db("customers").where({ id: customerId }).first("email", "name");
+}
+
+/** The customer's live payment methods. */
+export function readablePaymentMethods(db: Knex, scope: { organizationId: string; customerId: string }): Knex.QueryBuilder {
+  return db("payment_methods").where({ customer_id: scope.customerId, organization_id: scope.organizationId }).whereNull("deleted_at");
+}
+
+/** The customer's default saved payment method, if any. */
+export async function defaultPaymentMethodId(db: Knex, customerId: string): Promise<string | null> {
+  const row = await db("payment_methods").where({ customer_id: customerId, is_default: true }).whereNull("deleted_at").first("id");
+  return (row?.id as string | undefined) ?? null;
+}
+
+/** A live payment method of the customer (`id` a uuid). */
+export function findLivePaymentMethod(db: Knex, customerId: string, id: string): Promise<PaymentMethodRow | undefined> {
+  return db("payment_methods").where({ id, customer_id: customerId }).whereNull("deleted_at").first();
+}
+
+export async function insertPaymentMethod(db: Knex, values: Record<string, unknown>): Promise<PaymentMethodRow> {
+  const [row] = await db("payment_methods").insert(values).returning("*");
+  return row as PaymentMethodRow;
+}
+
+export async function updatePaymentMethod(db: Knex, id: string, patch: Record<string, unknown>): Promise<PaymentMethodRow> {
+  const [row] = await db("payment_methods").where({ id }).update(patch).returning("*");
+  return row as PaymentMethodRow;
+}
+
+export interface ProcessorCustomerRow {
+  customer_id: string;
+  processor: string;
+  processor_customer_id: string;
+}
+
+/** The customer's id at the processor, when one was created. */
+export function findProcessorCustomer(db: Knex, customerId: string, processor: string): Promise<ProcessorCustomerRow | undefined> {
+  return db("processor_customers").where({ customer_id: customerId, processor }).first();
+}
+
+/** Records the customer's id at the processor; a concurrent record of the same pair wins. */
+export async function insertProcessorCustomer(db: Knex, customerId: string, processor: string, ref: string): Promise<void> {
+  await db("processor_customers").insert({ customer_id: customerId, processor, processor_customer_id: ref }).onConflict(["customer_id", "processor"]).ignore();
+}
+
+/** The organization's live (not deleted) customers. */
+export function liveInOrganization(db: Knex, organizationId: string): Knex.QueryBuilder {
+  return db("customers").where({ organization_id: organizationId }).whereNull("deleted_at");
+}
+
+/**
+ * Inserts a customer unless a live one of the organization has the email (case-insensitively:
+ * two buyers with one email at once meet at the unique index); undefined when one has.
+ */
+export async function insertUnlessEmailTaken(
+  db: Knex,
+  values: {
+    organization_id: string;
+    email: string;
+    name: string | null;
+    billing_address: Address | null;
+    tax_id: TaxId | null;
+    external_id: string | null;
+    metadata: Record<string, unknown> | null;
+  },
+): Promise<CustomerRow | undefined> {
+  const inserted = await db.raw(
+    `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
+     values (?, ?, ?, ?, ?, ?, ?)
+     on conflict (organization_id, lower(email)) where deleted_at is null do nothing
+     returning *`,
+    [
+      values.organization_id,
+      values.email,
+      values.name,
+      values.billing_address === null ? null : JSON.stringify(values.billing_address),
+      values.tax_id === null ? null : JSON.stringify(values.tax_id),
+      values.external_id,
+      JSON.stringify(values.metadata ?? {}),
+    ],
+  );
+  return inserted.rows[0] as CustomerRow | undefined;
+}
+
+/** The customer's live payment methods, whatever the organization (callers hold the customer). */
+export function livePaymentMethods(db: Knex, customerId: string): Knex.QueryBuilder {
+  return db("payment_methods").where({ customer_id: customerId }).whereNull("deleted_at");
+}
+
+/** Adds a saved payment method (the checkout's card). */
+export async function addPaymentMethod(db: Knex, values: Record<string, unknown>): Promise<void> {
+  await db("payment_methods").insert(values);
+}
+
+/** Customers by id, deleted ones included, whatever their organization (callers scope the ids first). */
+export function byIds(db: Knex, ids: string[]): Promise<CustomerRow[]> {
+  return db<CustomerRow>("customers").whereIn("id", ids) as Promise<CustomerRow[]>;
+}
+
+/**
+ * The organization's live customers among these ids and external ids, with the frozen time of
+ * their test clock (what events ingested for them are stamped with).
+ */
+export function eventRefs(
+  db: Knex,
+  organizationId: string,
+  ids: string[],
+  externalIds: string[],
+): Promise<{ id: string; external_id: string | null; frozen_time: Date | null }[]> {
+  return db("customers")
+    .leftJoin("test_clocks", "test_clocks.id", "customers.test_clock_id")
+    .where("customers.organization_id", organizationId)
+    .whereNull("customers.deleted_at")
+    .where((w) => w.whereRaw("customers.id = any(?::uuid[])", [ids]).orWhereRaw("customers.external_id = any(?::text[])", [externalIds]))
+    .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
+}

@@ -2,6 +2,7 @@
 // the batch loading of the products each discount is restricted to.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { ProductRow } from "../products/repository.js";
 
@@ -83,4 +84,60 @@ export async function loadProducts(db: Knex, discountIds: string[]): Promise<Map
     .select("products.*", "discount_products.discount_id");
   for (const r of rows) out.get(r.discount_id)!.push(r);
   return out;
+}
+
+/** A live discount of the organization (`id` a uuid). */
+export async function findLive(db: Knex, organizationId: string, id: string): Promise<DiscountRow | undefined> {
+  return db("discounts").where({ id, organization_id: organizationId }).whereNull("deleted_at").first();
+}
+
+/** Discounts by id, deleted ones included, whatever their organization (callers scope the ids first). */
+export async function byIds(db: Knex, ids: string[]): Promise<DiscountRow[]> {
+  return db("discounts").whereIn("id", ids);
+}
+
+/** Locks the discount row: the serialization point of its redemptions. */
+export async function lockById(db: Knex, id: string): Promise<DiscountRow> {
+  return (await db("discounts").where({ id }).forUpdate().first()) as DiscountRow;
+}
+
+/** Counts one more redemption of a discount locked by `lockById`. */
+export async function reserveRedemption(db: Knex, discount: DiscountRow): Promise<void> {
+  await db("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
+}
+
+/** Gives back a redemption reserved by a confirm that did not pay. */
+export async function releaseRedemption(db: Knex, id: string): Promise<void> {
+  await db("discounts").where({ id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
+}
+
+async function findLiveWithProducts(db: Knex, where: (q: Knex.QueryBuilder) => void): Promise<{ row: DiscountRow; productIds: string[] } | null> {
+  const q = db("discounts").whereNull("deleted_at").first();
+  where(q);
+  const row = (await q) as DiscountRow | undefined;
+  if (!row) return null;
+  const productIds: string[] = await db("discount_products").where({ discount_id: row.id }).pluck("product_id");
+  return { row, productIds };
+}
+
+/** A live discount of the organization by id (a uuid), with the ids of the products it is restricted to. */
+export function findLiveByIdWithProducts(db: Knex, organizationId: string, id: string): Promise<{ row: DiscountRow; productIds: string[] } | null> {
+  return findLiveWithProducts(db, (q) => q.where({ id, organization_id: organizationId }));
+}
+
+/** A live discount of the organization by code (case-insensitively), with the ids of the products it is restricted to. */
+export function findLiveByCodeWithProducts(db: Knex, organizationId: string, code: string): Promise<{ row: DiscountRow; productIds: string[] } | null> {
+  return findLiveWithProducts(db, (q) => q.where({ organization_id: organizationId }).whereRaw("lower(code) = lower(?)", [code]));
+}
+
+export function insert(db: Knex, values: Record<string, unknown>): Promise<DiscountRow> {
+  return insertReturning<DiscountRow>(db, "discounts", values);
+}
+
+export function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<DiscountRow> {
+  return updateReturning<DiscountRow>(db, "discounts", id, patch);
+}
+
+export function softDelete(db: Knex, id: string): Promise<void> {
+  return softDeleteRow(db, "discounts", id);
 }

@@ -14,7 +14,7 @@ import { checkCurrency } from "../kit/money.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toDiscount, type DiscountOut } from "./models.js";
 import {
-  codeTaken, findReadable, loadProducts, ownProductIds, readable, replaceProducts,
+  codeTaken, findReadable, insert, loadProducts, ownProductIds, readable, replaceProducts, softDelete, update,
   type DiscountDuration, type DiscountRow, type DiscountType,
 } from "./repository.js";
 
@@ -129,20 +129,18 @@ export async function createDiscount(db: Knex, caller: OrganizationCaller, input
     .transaction(async (trx) => {
       if (code !== null && (await codeTaken(trx, caller, code))) throw invalid(["body", "code"], CODE_TAKEN, "value_error", code);
       const products = input.products ? await checkProducts(trx, caller, input.products) : [];
-      const [row] = await trx<DiscountRow>("discounts")
-        .insert({
-          organization_id: caller.organizationId,
-          name,
-          code,
-          ...amounts,
-          starts_at: startsAt,
-          ends_at: endsAt,
-          max_redemptions: maxRedemptions,
-          metadata: jsonb(trx, metadata),
-        })
-        .returning("*");
+      const row = await insert(trx, {
+        organization_id: caller.organizationId,
+        name,
+        code,
+        ...amounts,
+        starts_at: startsAt,
+        ends_at: endsAt,
+        max_redemptions: maxRedemptions,
+        metadata: jsonb(trx, metadata),
+      });
       await replaceProducts(trx, row.id, products);
-      return readDiscount(trx, row as DiscountRow);
+      return readDiscount(trx, row);
     })
     .catch((err) => uniqueViolation(err, code));
 }
@@ -230,8 +228,8 @@ export async function updateDiscount(
         await replaceProducts(trx, row.id, await checkProducts(trx, caller, input.products));
       }
       patch.modified_at = new Date();
-      const [updated] = await trx<DiscountRow>("discounts").where({ id: row.id }).update(patch).returning("*");
-      return readDiscount(trx, updated as DiscountRow);
+      const updated = await update(trx, row.id, patch);
+      return readDiscount(trx, updated);
     })
     .catch((err) => uniqueViolation(err, input.code));
 }
@@ -240,7 +238,6 @@ export async function deleteDiscount(db: Knex, caller: OrganizationCaller, id: s
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Discount not found.");
-    const now = new Date();
-    await trx("discounts").where({ id: row.id }).update({ deleted_at: now, modified_at: now });
+    await softDelete(trx, row.id);
   });
 }

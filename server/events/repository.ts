@@ -58,3 +58,16 @@ export function customerOf(row: EventRow, customers: Map<string, CustomerRow>): 
   if (row.customer_id !== null) return customers.get(row.customer_id);
   return row.external_customer_id !== null ? customers.get(`ext:${row.external_customer_id}`) : undefined;
 }
+
+/** The organization's event names with their counts (kept up to date as events are stored). */
+export function eventNames(db: Knex, organizationId: string): Knex.QueryBuilder {
+  return db("event_names").where("organization_id", organizationId).select("*");
+}
+
+/** Counts each event name of a query of events. */
+export function countNames(db: Knex, events: Knex.QueryBuilder): Knex.QueryBuilder {
+  return events
+    .select("events.organization_id", "events.name", "events.source")
+    .select(db.raw("count(*) as occurrences, min(events.timestamp) as first_seen, max(events.timestamp) as last_seen"))
+    .groupBy("events.organization_id", "events.name", "events.source");
+}

@@ -11,7 +11,8 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import { checkFilter, filterSql } from "../meters/filter.js";
 import { findReadable as findMeter } from "../meters/repository.js";
 import { toEvent, toEventName, type EventNameOut, type EventNameRow, type EventOut, type EventRow } from "./models.js";
-import { customerOf, customersOf, findReadable, readable, whereCustomers, whereExternalCustomers } from "./repository.js";
+import { countNames, customerOf, customersOf, eventNames, findReadable, readable, whereCustomers, whereExternalCustomers } from "./repository.js";
+import { eventRefs } from "../customers/repository.js";
 import { storeEvents, type NewEvent } from "./store.js";
 
 export type IngestInput = OpBody<"events:ingest">;
@@ -120,12 +121,7 @@ async function customerRefs(
   const byId = new Map<string, CustomerRef>();
   const byExternal = new Map<string, CustomerRef>();
   if (ids.length === 0 && external.length === 0) return { byId, byExternal };
-  const rows = (await db("customers")
-    .leftJoin("test_clocks", "test_clocks.id", "customers.test_clock_id")
-    .where("customers.organization_id", organizationId)
-    .whereNull("customers.deleted_at")
-    .where((w) => w.whereRaw("customers.id = any(?::uuid[])", [ids]).orWhereRaw("customers.external_id = any(?::text[])", [external]))
-    .select("customers.id", "customers.external_id", "test_clocks.frozen_time")) as CustomerRef[];
+  const rows: CustomerRef[] = await eventRefs(db, organizationId, ids, external);
   for (const r of rows) {
     byId.set(r.id, r);
     if (r.external_id !== null) byExternal.set(r.external_id, r);
@@ -195,12 +191,9 @@ export async function listEventNames(db: Knex, caller: OrganizationCaller, query
     const events = readable(db, org);
     if (customerIds.length) whereCustomers(events, db, org, customerIds);
     if (externalIds.length) whereExternalCustomers(events, db, org, externalIds);
-    source = events
-      .select("events.organization_id", "events.name", "events.source")
-      .select(db.raw("count(*) as occurrences, min(events.timestamp) as first_seen, max(events.timestamp) as last_seen"))
-      .groupBy("events.organization_id", "events.name", "events.source");
+    source = countNames(db, events);
   } else {
-    source = db("event_names").where("organization_id", org).select("*");
+    source = eventNames(db, org);
   }
   const q = db.from(source.as("names")).select("names.name", "names.source", "names.occurrences", "names.first_seen", "names.last_seen");
   const orgs = asList(query.organization_id);

@@ -11,6 +11,7 @@ import type { Knex } from "knex";
 import { from as copyFrom } from "pg-copy-streams";
 import { metadataKeys, type Sql } from "../meters/filter.js";
 import type { MeterRow } from "../meters/models.js";
+import { ofOrganizationById } from "../meters/repository.js";
 import { matches, NotEvaluable, numericValue } from "../meters/evaluate.js";
 import { ADD_ROLLUPS, hasRollups, lockUsageShared, rollupUpsertSql } from "../meters/rollups.js";
 
@@ -122,7 +123,7 @@ async function writeTotals(trx: Knex.Transaction, organizationId: string, totals
 export async function storeEvents(trx: Knex.Transaction, organizationId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   await lockUsageShared(trx, organizationId);
-  const meters = (await trx("meters").where({ organization_id: organizationId }).orderBy("id")) as MeterRow[];
+  const meters = await ofOrganizationById(trx, organizationId);
   // Without external ids nothing can conflict: a COPY writes the rows (as fast as the table takes
   // them), and the same statement below adds the batch itself to the totals.
   const copied = events.length >= COPY_FROM && events.every((e) => !e.externalId);

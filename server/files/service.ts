@@ -12,6 +12,7 @@ import { listPage, type Page } from "../kit/pagination.js";
 import {
   toFileRead, toFileUpload, type DeclaredPart, type FileReadOut, type FileRow, type FileUploadOut,
 } from "./models.js";
+import * as files from "./repository.js";
 import { findReadable, readable } from "./repository.js";
 import { UploadRejected } from "./object-store.js";
 import { getStorage, PRESIGN_TTL_SECONDS, PUBLIC_SERVICES } from "./storage.js";
@@ -107,23 +108,21 @@ export async function createFile(db: Knex, caller: OrganizationCaller, input: Fi
     filename: name,
     parts: parts.map((p) => ({ number: p.number, checksumSha256Base64: p.checksum_sha256_base64 })),
   });
-  const [row] = await db("files")
-    .insert({
-      id,
-      organization_id: caller.organizationId,
-      name,
-      path,
-      mime_type: input.mime_type,
-      size: input.size,
-      checksum_sha256_base64: sha256,
-      checksum_sha256_hex: sha256 ? Buffer.from(sha256, "base64").toString("hex") : null,
-      version: input.version ?? null,
-      service,
-      is_uploaded: false,
-      upload_id: uploadId,
-      upload_parts: JSON.stringify(parts),
-    })
-    .returning("*");
+  const row = await files.insert(db, {
+    id,
+    organization_id: caller.organizationId,
+    name,
+    path,
+    mime_type: input.mime_type,
+    size: input.size,
+    checksum_sha256_base64: sha256,
+    checksum_sha256_hex: sha256 ? Buffer.from(sha256, "base64").toString("hex") : null,
+    version: input.version ?? null,
+    service,
+    is_uploaded: false,
+    upload_id: uploadId,
+    upload_parts: JSON.stringify(parts),
+  });
   const expiresAt = new Date(Date.now() + PRESIGN_TTL_SECONDS * 1000);
   const presigned = await Promise.all(
     parts.map(async (p) => {
@@ -152,8 +151,8 @@ export async function updateFile(db: Knex, caller: OrganizationCaller, id: strin
     const patch: Record<string, unknown> = { modified_at: new Date() };
     if (input.name !== undefined && input.name !== null) patch.name = checkName(input.name);
     if (input.version !== undefined) patch.version = input.version;
-    const [updated] = await trx("files").where({ id: row.id }).update(patch).returning("*");
-    return toFileRead(updated as FileRow);
+    const updated = await files.update(trx, row.id, patch);
+    return toFileRead(updated);
   });
 }
 
@@ -184,19 +183,16 @@ export async function completeUpload(db: Knex, caller: OrganizationCaller, id: s
       throw err;
     }
     const sha256 = row.checksum_sha256_base64 ?? stored.sha256Base64;
-    const [updated] = await trx("files")
-      .where({ id: row.id })
-      .update({
-        is_uploaded: true,
-        checksum_etag: stored.etag,
-        storage_version: stored.version,
-        last_modified_at: stored.lastModified,
-        checksum_sha256_base64: sha256,
-        checksum_sha256_hex: sha256 ? Buffer.from(sha256, "base64").toString("hex") : null,
-        modified_at: new Date(),
-      })
-      .returning("*");
-    return toFileRead(updated as FileRow);
+    const updated = await files.update(trx, row.id, {
+      is_uploaded: true,
+      checksum_etag: stored.etag,
+      storage_version: stored.version,
+      last_modified_at: stored.lastModified,
+      checksum_sha256_base64: sha256,
+      checksum_sha256_hex: sha256 ? Buffer.from(sha256, "base64").toString("hex") : null,
+      modified_at: new Date(),
+    });
+    return toFileRead(updated);
   });
 }
 
@@ -204,10 +200,9 @@ export async function deleteFile(db: Knex, caller: OrganizationCaller, id: strin
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("File not found.");
-    const now = new Date();
     // Soft delete: a downloadable's bytes stay (signed URLs already handed out keep working until
     // they expire); the file stops being listed, served publicly and usable in benefits or products.
-    await trx("files").where({ id: row.id }).update({ deleted_at: now, modified_at: now });
+    await files.softDelete(trx, row.id);
     // Public bytes go (S3 serves them without asking us), as does an unfinished upload. Last,
     // inside the transaction: if the storage fails, the file is not deleted and the call can be retried.
     if (isPublic(row.service) || !row.is_uploaded) {

@@ -2,6 +2,7 @@
 // session's customer). Deactivated activations are soft-deleted and never read.
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
+import { softDeleteRow } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
@@ -99,4 +100,22 @@ export async function customersById(db: Knex, organizationId: string, ids: strin
   if (ids.length === 0) return new Map();
   const rows: CustomerRow[] = await db("customers").where("organization_id", organizationId).whereIn("id", [...new Set(ids)]).select("*");
   return new Map(rows.map((c) => [c.id, c]));
+}
+
+/** Locks the key's row: serializes the changes a grant and a merchant make to one key. */
+export async function lockById(db: Knex, id: string): Promise<void> {
+  await db("license_keys").where({ id }).forUpdate().first("id");
+}
+
+export async function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<void> {
+  await db("license_keys").where({ id }).update(patch);
+}
+
+export async function insert(db: Knex, values: Record<string, unknown>): Promise<{ id: string; display_key: string }> {
+  const [row] = await db<LicenseKeyRow>("license_keys").insert(values).returning(["id", "display_key"]);
+  return row!;
+}
+
+export function softDeleteActivation(db: Knex, id: string): Promise<void> {
+  return softDeleteRow(db, "license_key_activations", id);
 }

@@ -34,6 +34,7 @@ import {
   type LicenseKeyRow,
   type LicenseKeyScope,
 } from "./repository.js";
+import * as keys from "./repository.js";
 
 const INT32_MAX = 2_147_483_647;
 /** Polar's ceiling on a key's activations. */
@@ -96,31 +97,32 @@ export async function createLicenseKeyForGrant(
   const existing = input.existingLicenseKeyId ? await findReadable(trx, scope, input.existingLicenseKeyId, { forUpdate: true }) : undefined;
   if (existing) {
     // A grant given again keeps its key: re-enabled, with the benefit's current limits and a fresh lifetime.
-    await trx("license_keys")
-      .where({ id: existing.id })
-      .update({ status: "granted", ...limitsFrom(input.properties), expires_at: expiryFrom(input.now, input.properties.expires), modified_at: input.now });
-    return { license_key_id: existing.id, display_key: existing.display_key };
-  }
-  const key = generateKey(input.properties.prefix);
-  const [row] = await trx<LicenseKeyRow>("license_keys")
-    .insert({
-      organization_id: input.organizationId,
-      customer_id: input.customerId,
-      benefit_id: input.benefitId,
-      key,
-      display_key: displayKey(key),
+    await keys.update(trx, existing.id, {
       status: "granted",
       ...limitsFrom(input.properties),
       expires_at: expiryFrom(input.now, input.properties.expires),
-      created_at: input.now,
-    })
-    .returning(["id", "display_key"]);
-  return { license_key_id: row!.id, display_key: row!.display_key };
+      modified_at: input.now,
+    });
+    return { license_key_id: existing.id, display_key: existing.display_key };
+  }
+  const key = generateKey(input.properties.prefix);
+  const row = await keys.insert(trx, {
+    organization_id: input.organizationId,
+    customer_id: input.customerId,
+    benefit_id: input.benefitId,
+    key,
+    display_key: displayKey(key),
+    status: "granted",
+    ...limitsFrom(input.properties),
+    expires_at: expiryFrom(input.now, input.properties.expires),
+    created_at: input.now,
+  });
+  return { license_key_id: row.id, display_key: row.display_key };
 }
 
 export async function revokeLicenseKey(trx: Knex.Transaction, licenseKeyId: string): Promise<void> {
-  await trx("license_keys").where({ id: licenseKeyId }).forUpdate().first("id");
-  await trx("license_keys").where({ id: licenseKeyId }).update({ status: "revoked", modified_at: new Date() });
+  await keys.lockById(trx, licenseKeyId);
+  await keys.update(trx, licenseKeyId, { status: "revoked", modified_at: new Date() });
 }
 
 /** The benefit's limits changed: its keys follow (their expiry and activations stay). */
@@ -129,8 +131,8 @@ export async function updateLicenseKeyFromBenefit(
   licenseKeyId: string,
   properties: LicenseKeyBenefitProperties,
 ): Promise<void> {
-  await trx("license_keys").where({ id: licenseKeyId }).forUpdate().first("id");
-  await trx("license_keys").where({ id: licenseKeyId }).update({ ...limitsFrom(properties), modified_at: new Date() });
+  await keys.lockById(trx, licenseKeyId);
+  await keys.update(trx, licenseKeyId, { ...limitsFrom(properties), modified_at: new Date() });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,7 +342,6 @@ export async function deactivateLicenseKey(db: Knex, caller: OrganizationCaller 
     const row = await keyOfHolder(trx, caller, input);
     const activation = await findActivation(trx, row.id, activationId, { forUpdate: true });
     if (!activation) throw new ResourceNotFound("License key activation not found.");
-    const now = new Date();
-    await trx("license_key_activations").where({ id: activation.id }).update({ deleted_at: now, modified_at: now });
+    await keys.softDeleteActivation(trx, activation.id);
   });
 }

@@ -7,7 +7,7 @@
 // finds the mark's row locked and leaves.
 import type { Knex } from "knex";
 import type { Sql } from "./filter.js";
-import type { MeterRow } from "./models.js";
+import { ofOrganizationById } from "./repository.js";
 import { hasRollups, lockUsageShared, matchedCustomersSql, rollupUpsertSql } from "./rollups.js";
 
 export const DEFAULT_FOLD_CHUNK = 50_000;
@@ -41,7 +41,7 @@ async function foldChunk(knex: Knex, chunk: number): Promise<number | null> {
     let folded = 0;
     for (const org of orgs) {
       await lockUsageShared(trx, org);
-      const meters = (await trx("meters").where({ organization_id: org }).orderBy("id")) as MeterRow[];
+      const meters = await ofOrganizationById(trx, org);
       const source: Sql = {
         sql: "(select * from events where organization_id = ? and ingest_xid >= ?::xid8 and ingest_xid < ?::xid8)",
         bindings: [org, state.mark, upper],

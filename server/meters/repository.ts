@@ -1,6 +1,7 @@
 // Meter queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
+import { insertReturning, updateReturning } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { MeterRow } from "./models.js";
 
@@ -38,4 +39,32 @@ export async function activeBenefitsUsing(db: Knex, meterId: string): Promise<nu
     .count({ n: "*" })
     .first();
   return Number(row?.n ?? 0);
+}
+
+/** The id of the organization's live (unarchived) meter `id`, for prices billing on it. */
+export async function findLiveId(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string } | undefined> {
+  return db("meters").where({ id, organization_id: caller.organizationId }).whereNull("archived_at").first("id");
+}
+
+/** Meters by id, whatever their organization (callers scope the ids first). */
+export function byIds(db: Knex, ids: string[]): Promise<MeterRow[]> {
+  return db<MeterRow>("meters").whereIn("id", ids) as Promise<MeterRow[]>;
+}
+
+export function insert(db: Knex, values: Record<string, unknown>): Promise<MeterRow> {
+  return insertReturning<MeterRow>(db, "meters", values);
+}
+
+export function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<MeterRow> {
+  return updateReturning<MeterRow>(db, "meters", id, patch);
+}
+
+/** The organization's meter `id` (archived or not), for references from benefits. */
+export function findInOrganization(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string; archived_at: Date | null } | undefined> {
+  return db("meters").where({ id, organization_id: caller.organizationId }).first("id", "archived_at");
+}
+
+/** Every meter of the organization, archived ones included, by id (the order usage locks and folds in). */
+export async function ofOrganizationById(db: Knex, organizationId: string): Promise<MeterRow[]> {
+  return (await db("meters").where({ organization_id: organizationId }).orderBy("id")) as MeterRow[];
 }

@@ -10,7 +10,7 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import { checkAggregation, checkFilter } from "./filter.js";
 import { toMeter, type MeterOut, type MeterRow } from "./models.js";
 import { rebuildMeter } from "./rollups.js";
-import { activeBenefitsUsing, activePricesUsing, findReadable, readable } from "./repository.js";
+import { activeBenefitsUsing, activePricesUsing, findReadable, insert, readable, update } from "./repository.js";
 
 type Schemas = components["schemas"];
 export type MeterCreateInput = Schemas["MeterCreate"];
@@ -41,18 +41,16 @@ export async function createMeter(db: Knex, caller: OrganizationCaller, input: M
   const aggregation = checkAggregation(input.aggregation, ["body", "aggregation"]);
   const metadata = checkMetadata(input.metadata);
   return db.transaction(async (trx) => {
-    const [row] = await trx("meters")
-      .insert({
-        organization_id: caller.organizationId,
-        name,
-        filter: JSON.stringify(filter),
-        aggregation: JSON.stringify(aggregation),
-        metadata: JSON.stringify(metadata),
-      })
-      .returning("*");
+    const row = await insert(trx, {
+      organization_id: caller.organizationId,
+      name,
+      filter: JSON.stringify(filter),
+      aggregation: JSON.stringify(aggregation),
+      metadata: JSON.stringify(metadata),
+    });
     // A new meter counts the events stored before it too.
-    await rebuildMeter(trx, row as MeterRow);
-    return toMeter(row as MeterRow);
+    await rebuildMeter(trx, row);
+    return toMeter(row);
   });
 }
 
@@ -96,9 +94,9 @@ export async function updateMeter(db: Knex, caller: OrganizationCaller, id: stri
     }
     if (input.is_archived === false) patch.archived_at = null;
     patch.modified_at = new Date();
-    const [updated] = await trx("meters").where({ id: row.id }).update(patch).returning("*");
+    const updated = await update(trx, row.id, patch);
     // What the meter counts changed: its rollups are counted again from the events.
-    if (patch.filter !== undefined || patch.aggregation !== undefined) await rebuildMeter(trx, updated as MeterRow);
-    return toMeter(updated as MeterRow);
+    if (patch.filter !== undefined || patch.aggregation !== undefined) await rebuildMeter(trx, updated);
+    return toMeter(updated);
   });
 }

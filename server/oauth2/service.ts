@@ -12,6 +12,9 @@ import { invalid, Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { oauthFailure } from "./errors.js";
 import { CLIENT_HEADERS, formBody, forward } from "./forward.js";
+import { findUser, sessionActiveOrganization } from "../auth/repository.js";
+import { nameOf as organizationName, ofMember as organizationsOfMember } from "../organizations/repository.js";
+import { findClient } from "./repository.js";
 
 type TokenAnswer = operations["oauth2:request_token"]["responses"][200]["content"]["application/json"];
 type IntrospectAnswer = operations["oauth2:introspect_token"]["responses"][200]["content"]["application/json"];
@@ -103,7 +106,7 @@ interface ClientRow {
 export async function describeAuthorization(db: Knex, caller: Caller, query: AuthorizeQuery): Promise<AuthorizeResponse> {
   if (caller.kind !== "user") throw new Unauthorized();
   if (!query.client_id) throw invalid(["query", "client_id"], "Field required", "missing");
-  const client: ClientRow | undefined = await db("oauth_clients").where({ client_id: query.client_id }).first();
+  const client = await findClient<ClientRow>(db, query.client_id);
   if (!client || client.disabled) throw invalid(["query", "client_id"], "Unknown client.", "value_error", query.client_id);
   if (query.redirect_uri && !client.redirect_uris.includes(query.redirect_uri)) {
     throw invalid(["query", "redirect_uri"], "The redirect URI is not one the client registered.", "value_error", query.redirect_uri);
@@ -111,7 +114,7 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
   const asked = query.scope ? query.scope.split(/\s+/).filter(Boolean) : (client.scopes ?? ["openid", "profile", "email"]);
   const unknown = asked.filter((s) => !OAUTH_SCOPES.includes(s) || (client.scopes && !client.scopes.includes(s)));
   if (unknown.length) throw invalid(["query", "scope"], `The client may not ask for: ${unknown.join(", ")}.`, "value_error", query.scope);
-  const user = await db("users").where({ id: caller.userId }).first("id", "email", "image");
+  const user = await findUser(db, caller.userId, ["id", "email", "image"]);
   const publicClient = {
     client_id: client.client_id,
     client_name: client.name,
@@ -127,13 +130,9 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
   if (subType === "user") {
     return { client: publicClient, sub_type: "user", sub: { id: user.id, email: user.email, avatar_url: user.image ?? null }, scopes };
   }
-  const organizations: { id: string; slug: string; avatar_url: string | null }[] = await db("organizations")
-    .join("members", "members.organization_id", "organizations.id")
-    .where("members.user_id", caller.userId)
-    .orderBy("organizations.created_at")
-    .select("organizations.id", "organizations.slug", "organizations.avatar_url");
+  const organizations = await organizationsOfMember(db, caller.userId);
   // The organization the consent would be for: the session's active one.
-  const session = caller.sessionId ? await db("sessions").where({ id: caller.sessionId }).first("active_organization_id") : undefined;
+  const session = caller.sessionId ? await sessionActiveOrganization(db, caller.sessionId) : undefined;
   const sub = organizations.find((o) => o.id === session?.active_organization_id) ?? null;
   return { client: publicClient, sub_type: "organization", sub, scopes, organizations };
 }
@@ -141,11 +140,11 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
 /** Who the access token acts for: the organization (sub_type organization) or the user. */
 export async function userInfo(db: Knex, caller: Caller): Promise<UserInfo> {
   if (caller.kind === "organization") {
-    const org = await db("organizations").where({ id: caller.organizationId }).first("id", "name");
+    const org = await organizationName(db, caller.organizationId);
     return { sub: org.id, name: org.name };
   }
   if (caller.kind !== "user") throw new Unauthorized();
-  const user = await db("users").where({ id: caller.userId }).first("id", "name", "email", "email_verified");
+  const user = await findUser(db, caller.userId, ["id", "name", "email", "email_verified"]);
   const scopes = caller.oauth?.scopes;
   return {
     sub: user.id,

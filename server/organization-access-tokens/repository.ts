@@ -20,3 +20,8 @@ export async function findReadable(
   const q = readable(db, caller).where("organization_access_tokens.id", id).first("organization_access_tokens.*");
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<OrganizationAccessTokenRow | undefined>;
 }
+
+/** Revokes the token: it stays in the table, out of every list and refused everywhere. */
+export async function revoke(db: Knex, id: string): Promise<void> {
+  await db("organization_access_tokens").where({ id }).update({ revoked_at: db.fn.now(), modified_at: db.fn.now() });
+}

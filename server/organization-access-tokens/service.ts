@@ -10,7 +10,7 @@ import { asList } from "../kit/ids.js";
 import { tokenChanged } from "../kit/org-tokens.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toOrganizationAccessToken, type AvailableScope, type OrganizationAccessTokenOut, type OrganizationAccessTokenRow } from "./models.js";
-import { findReadable, readable } from "./repository.js";
+import { findReadable, readable, revoke } from "./repository.js";
 
 type CreateInput = components["schemas"]["OrganizationAccessTokenCreate"];
 type UpdateInput = components["schemas"]["OrganizationAccessTokenUpdate"];
@@ -108,7 +108,7 @@ export async function deleteOrganizationAccessToken(db: Knex, caller: Organizati
   const revoked = await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Organization access token not found.");
-    await trx("organization_access_tokens").where({ id: row.id }).update({ revoked_at: trx.fn.now(), modified_at: trx.fn.now() });
+    await revoke(trx, row.id);
     return row.id;
   });
   await tokenChanged(revoked);

@@ -49,3 +49,44 @@ export async function findOrganization(db: Knex, id: string): Promise<Organizati
 export async function slugTaken(db: Knex, slug: string): Promise<boolean> {
   return Boolean(await db("organizations").whereRaw("lower(slug) = lower(?)", [slug]).first("id"));
 }
+
+/** The organization's customer portal settings (a partial object from older rows), when it exists. */
+export function portalSettings(db: Knex, organizationId: string): Promise<{ customer_portal_settings: Partial<CustomerPortalSettings> | null } | undefined> {
+  return db("organizations").where({ id: organizationId }).first("customer_portal_settings");
+}
+
+/** An organization by id, whoever asks (callers hold a row that points at it). */
+export async function findById(db: Knex, id: string): Promise<OrganizationRow | undefined> {
+  return (await db("organizations").where({ id }).first()) as OrganizationRow | undefined;
+}
+
+export function findBySlug(db: Knex, slug: string): Promise<{ id: string; slug: string } | undefined> {
+  return db("organizations").where({ slug }).first("id", "slug");
+}
+
+/** The user's role in the organization, when they are a member. */
+export function roleOfMember(db: Knex, organizationId: string, userId: string): Promise<{ role: string } | undefined> {
+  return db("members").where({ organization_id: organizationId, user_id: userId }).first("role");
+}
+
+export async function insertMember(db: Knex, organizationId: string, userId: string, role: string): Promise<void> {
+  await db("members").insert({ organization_id: organizationId, user_id: userId, role });
+}
+
+/** Makes the user a member with this role unless they already are one (any role). */
+export async function insertMemberIfMissing(db: Knex, organizationId: string, userId: string, role: string): Promise<void> {
+  await db("members").insert({ organization_id: organizationId, user_id: userId, role }).onConflict(["organization_id", "user_id"]).ignore();
+}
+
+/** The organizations the user is a member of, oldest first. */
+export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; avatar_url: string | null }[]> {
+  return db("organizations")
+    .join("members", "members.organization_id", "organizations.id")
+    .where("members.user_id", userId)
+    .orderBy("organizations.created_at")
+    .select("organizations.id", "organizations.slug", "organizations.avatar_url");
+}
+
+export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string }> {
+  return db("organizations").where({ id }).first("id", "name");
+}

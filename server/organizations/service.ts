@@ -11,7 +11,7 @@ import {
   DEFAULT_CUSTOMER_PORTAL_SETTINGS, DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
   toOrganization, type OrganizationOut,
 } from "./models.js";
-import { findReadable, readable, slugTaken, type OrganizationRow } from "./repository.js";
+import { findReadable, insertMember, readable, slugTaken, type OrganizationRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -71,7 +71,7 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
       .onConflict("slug")
       .ignore();
     if (!row) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
-    if (opts.ownerUserId) await trx("members").insert({ organization_id: row.id, user_id: opts.ownerUserId, role: "owner" });
+    if (opts.ownerUserId) await insertMember(trx, row.id, opts.ownerUserId, "owner");
     return toOrganization(row as OrganizationRow);
   });
 }

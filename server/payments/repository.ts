@@ -29,3 +29,47 @@ export async function findReadable(db: Knex, scope: { organizationId: string }, 
   if (!isUuid(id)) return undefined;
   return readable(db, scope).where("payments.id", id).first("payments.*") as Promise<PaymentRow | undefined>;
 }
+
+/** The order's latest payment attempt. */
+export function latestForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
+  return db("payments").where({ order_id: orderId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first();
+}
+
+/** How many payment attempts the order has had. */
+export async function countForOrder(db: Knex, orderId: string): Promise<number> {
+  return Number((await db("payments").where({ order_id: orderId }).count({ n: "*" }))[0].n);
+}
+
+/** How many payment attempts the checkout has had. */
+export async function countForCheckout(db: Knex, checkoutId: string): Promise<number> {
+  return Number((await db("payments").where({ checkout_id: checkoutId }).count({ n: "*" }))[0].n);
+}
+
+/** The order's latest succeeded payment at a processor (the one a refund goes back to). */
+export function latestSucceededForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
+  return db("payments").where({ order_id: orderId, status: "succeeded" }).whereNotNull("processor_ref").orderBy("created_at", "desc").first();
+}
+
+/** Narrows a payment query to payments by these payers (lowercased emails): the customer of the payment's order, or of its checkout. */
+export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[]): void {
+  q.where((w) =>
+    w
+      .whereExists(
+        db("orders")
+          .join("customers", "customers.id", "orders.customer_id")
+          .whereRaw("orders.id = payments.order_id")
+          .whereRaw("lower(customers.email) = any(?)", [emails]),
+      )
+      .orWhereExists(
+        db("checkouts")
+          .whereRaw("checkouts.id = payments.checkout_id")
+          .where((c) =>
+            c
+              .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
+              .orWhereExists(
+                db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) = any(?)", [emails]),
+              ),
+          ),
+      ),
+  );
+}

@@ -5,7 +5,7 @@ import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
-import { findReadable, readable, type PaymentRow } from "./repository.js";
+import { findReadable, readable, wherePayerEmails, type PaymentRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 export interface RecordPaymentInput {
@@ -74,29 +74,8 @@ export async function listPayments(db: Knex, scope: { organizationId: string }, 
   const methods = asList(query.method);
   if (methods.length) q.whereIn("payments.method", methods);
   const emails = asList(query.customer_email).map((e) => e.trim().toLowerCase());
-  if (emails.length) {
-    // The payer: the customer of the payment's order, or of its checkout (a declined checkout has no order).
-    q.where((w) =>
-      w
-        .whereExists(
-          db("orders")
-            .join("customers", "customers.id", "orders.customer_id")
-            .whereRaw("orders.id = payments.order_id")
-            .whereRaw("lower(customers.email) = any(?)", [emails]),
-        )
-        .orWhereExists(
-          db("checkouts")
-            .whereRaw("checkouts.id = payments.checkout_id")
-            .where((c) =>
-              c
-                .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
-                .orWhereExists(
-                  db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) = any(?)", [emails]),
-                ),
-            ),
-        ),
-    );
-  }
+  // The payer: the customer of the payment's order, or of its checkout (a declined checkout has no order).
+  if (emails.length) wherePayerEmails(db, q, emails);
   applySorting(
     q,
     query.sorting,

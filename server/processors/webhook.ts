@@ -7,18 +7,14 @@ import Stripe from "stripe";
 import { completeCheckout, failCheckout } from "../checkouts/confirm.js";
 import { logger } from "../kit/logger.js";
 import { getProcessor } from "./index.js";
+import { insertProcessed, isProcessed } from "./repository.js";
 import type { CardDetails } from "./processor.js";
 import { StripeProcessor } from "./stripe.js";
 import { setting } from "../config.js";
 
 /** Marks the event processed; false when it already was. */
 export async function markProcessed(knex: Knex, event: { id: string; type: string }): Promise<boolean> {
-  const rows = await knex("processed_events")
-    .insert({ processor: "stripe", event_id: event.id, type: event.type })
-    .onConflict(["processor", "event_id"])
-    .ignore()
-    .returning("event_id");
-  return rows.length === 1;
+  return insertProcessed(knex, "stripe", event);
 }
 
 /** Brand and last4 of the intent's card: from the event when expanded, else asked of Stripe when configured. */
@@ -70,7 +66,7 @@ export function stripeWebhookRoutes(knex: Knex, opts: { secret?: string } = {}):
     }
     try {
       // Applied before it is marked: a crash in between gets the event again, and applying is idempotent.
-      const fresh = !(await knex("processed_events").where({ processor: "stripe", event_id: event.id }).first());
+      const fresh = !(await isProcessed(knex, "stripe", event.id));
       if (fresh) {
         await apply(knex, event);
         await markProcessed(knex, event);

@@ -165,3 +165,96 @@ export function fromListRow(found: ListRow): { row: ProductRow; relations: Produ
   const { total_count: _total, ...rest } = found;
   return splitRelations(rest);
 }
+
+export async function insert(db: Knex, values: Record<string, unknown>): Promise<ProductRow> {
+  const [row] = await db<ProductRow>("products").insert(values).returning("*");
+  return row as ProductRow;
+}
+
+export async function update(db: Knex, id: string, patch: Record<string, unknown>): Promise<ProductRow> {
+  const [row] = await db<ProductRow>("products").where({ id }).update(patch).returning("*");
+  return row as ProductRow;
+}
+
+/** Narrows a product query to products carrying one of the benefits (every id a uuid). */
+export function whereHasBenefit(db: Knex, q: Knex.QueryBuilder, benefitIds: string[]): void {
+  q.whereExists(db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefitIds));
+}
+
+/** Every price of the product, archived ones included, locked for the price-set change. */
+export async function pricesForUpdate(db: Knex, productId: string): Promise<PriceRow[]> {
+  return db("product_prices").where({ product_id: productId }).forUpdate();
+}
+
+export async function insertPrices(db: Knex, rows: Partial<PriceRow>[]): Promise<void> {
+  await db("product_prices").insert(rows);
+}
+
+export async function archivePrices(db: Knex, ids: string[]): Promise<void> {
+  await db("product_prices").whereIn("id", ids).update({ is_archived: true, modified_at: new Date() });
+}
+
+/** Replaces the product's medias by `fileIds`, in this order. */
+export async function replaceMedias(db: Knex, productId: string, fileIds: string[]): Promise<void> {
+  await db("product_medias").where({ product_id: productId }).delete();
+  if (fileIds.length) await db("product_medias").insert(fileIds.map((file_id, order) => ({ product_id: productId, file_id, order })));
+}
+
+/** Replaces the product's attached custom fields by `fields`, in this order. */
+export async function replaceCustomFields(db: Knex, productId: string, fields: { custom_field_id: string; required: boolean }[]): Promise<void> {
+  await db("product_custom_fields").where({ product_id: productId }).delete();
+  if (fields.length) {
+    await db("product_custom_fields").insert(
+      fields.map((f, order) => ({ product_id: productId, custom_field_id: f.custom_field_id, required: f.required, order })),
+    );
+  }
+}
+
+export async function benefitIds(db: Knex, productId: string): Promise<string[]> {
+  return db("product_benefits").where({ product_id: productId }).pluck("benefit_id");
+}
+
+/** Replaces the product's benefits by `benefitIds`, in this order. */
+export async function replaceBenefits(db: Knex, productId: string, benefitIds: string[]): Promise<void> {
+  await db("product_benefits").where({ product_id: productId }).delete();
+  if (benefitIds.length) await db("product_benefits").insert(benefitIds.map((benefit_id, order) => ({ product_id: productId, benefit_id, order })));
+}
+
+/** The organization's unarchived products among `ids` (every id a uuid). */
+export async function unarchivedIds(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
+  return db("products").whereIn("id", ids).where({ organization_id: organizationId, is_archived: false }).pluck("id");
+}
+
+/** The distinct currencies of the unarchived prices of these products. */
+export async function priceCurrencies(db: Knex, productIds: string[]): Promise<(string | null)[]> {
+  return db("product_prices").whereIn("product_id", productIds).where({ is_archived: false }).distinct().pluck("price_currency");
+}
+
+/** An unarchived price of an unarchived product of the organization. */
+export async function findUnarchivedPrice(db: Knex, organizationId: string, priceId: string): Promise<{ id: string; product_id: string } | undefined> {
+  return db("product_prices")
+    .join("products", "products.id", "product_prices.product_id")
+    .where({ "product_prices.id": priceId, "products.organization_id": organizationId })
+    .where({ "product_prices.is_archived": false, "products.is_archived": false })
+    .first("product_prices.id", "product_prices.product_id");
+}
+
+/** Products by id, whatever their organization (callers scope the ids first). */
+export async function byIds(db: Knex, ids: string[]): Promise<ProductRow[]> {
+  return db("products").whereIn("id", ids);
+}
+
+/** Takes a deleted benefit off every product. */
+export async function detachBenefit(db: Knex, benefitId: string): Promise<void> {
+  await db("product_benefits").where({ benefit_id: benefitId }).delete();
+}
+
+/** Takes a deleted custom field off every product. */
+export async function detachCustomField(db: Knex, customFieldId: string): Promise<void> {
+  await db("product_custom_fields").where({ custom_field_id: customFieldId }).delete();
+}
+
+/** The organization's unarchived product with this name (the demo's seed finds its products by name). */
+export function findUnarchivedByName(db: Knex, organizationId: string, name: string): Promise<{ id: string } | undefined> {
+  return db("products").where({ organization_id: organizationId, name, is_archived: false }).first("id");
+}

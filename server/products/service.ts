@@ -11,7 +11,12 @@ import { checkAmount, checkCurrency, MAXIMUM_PRICE_AMOUNT } from "../kit/money.j
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listCountedPage, type Page } from "../kit/pagination.js";
 import { toProduct, type ProductOut } from "./models.js";
-import { findReadable, findReadableWithRelations, fromListRow, loadRelations, readable, readListPage, selectListColumns, type PriceRow, type ProductRow } from "./repository.js";
+import * as products from "./repository.js";
+import type { PriceRow, ProductRow } from "./repository.js";
+import * as benefitsRepo from "../benefits/repository.js";
+import * as customFields from "../custom-fields/repository.js";
+import * as files from "../files/repository.js";
+import * as meters from "../meters/repository.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 
 type Schemas = components["schemas"];
@@ -92,7 +97,7 @@ async function preparePrices(
         }
         if (p.cap_amount !== undefined && p.cap_amount !== null) checkAmount(p.cap_amount, [...loc, "cap_amount"], { min: 0, max: MAXIMUM_PRICE_AMOUNT });
         const meter = isUuid(p.meter_id)
-          ? await trx("meters").where({ id: p.meter_id, organization_id: caller.organizationId }).whereNull("archived_at").first("id")
+          ? await meters.findLiveId(trx, caller, p.meter_id)
           : undefined;
         if (!meter) throw invalid([...loc, "meter_id"], "Meter does not exist.");
         create.push({ amount_type: "metered_unit", price_currency: currency, unit_amount: unit, cap_amount: p.cap_amount ?? null, meter_id: p.meter_id });
@@ -110,11 +115,7 @@ async function preparePrices(
 async function checkMedias(trx: Knex, caller: OrganizationCaller, medias: string[]): Promise<string[]> {
   const ids = [...new Set(medias)];
   if (ids.some((id) => !isUuid(id))) throw invalid(["body", "medias"], "Media must be ids of uploaded product media files.");
-  const found = await trx("files")
-    .whereIn("id", ids)
-    .where({ organization_id: caller.organizationId, service: "product_media", is_uploaded: true })
-    .whereNull("deleted_at")
-    .pluck("id");
+  const found = await files.uploadedProductMediaIds(trx, caller, ids);
   if (found.length !== ids.length) throw invalid(["body", "medias"], "Media must be ids of uploaded product media files of this organization.");
   return ids;
 }
@@ -124,7 +125,7 @@ async function checkCustomFields(trx: Knex, caller: OrganizationCaller, fields: 
   if (new Set(ids).size !== ids.length) throw invalid(["body", "attached_custom_fields"], "A custom field can be attached once.");
   if (ids.some((id) => !isUuid(id))) throw invalid(["body", "attached_custom_fields"], "Custom field does not exist.");
   const found = ids.length
-    ? await trx("custom_fields").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").pluck("id")
+    ? await customFields.liveIds(trx, caller, ids)
     : [];
   if (found.length !== ids.length) throw invalid(["body", "attached_custom_fields"], "Custom field does not exist.");
 }
@@ -135,22 +136,12 @@ async function writeAttachments(
   medias: string[] | null | undefined,
   fields: { custom_field_id: string; required: boolean }[] | null | undefined,
 ) {
-  if (medias !== undefined && medias !== null) {
-    await trx("product_medias").where({ product_id: productId }).delete();
-    if (medias.length) await trx("product_medias").insert(medias.map((file_id, order) => ({ product_id: productId, file_id, order })));
-  }
-  if (fields !== undefined && fields !== null) {
-    await trx("product_custom_fields").where({ product_id: productId }).delete();
-    if (fields.length) {
-      await trx("product_custom_fields").insert(
-        fields.map((f, order) => ({ product_id: productId, custom_field_id: f.custom_field_id, required: f.required, order })),
-      );
-    }
-  }
+  if (medias !== undefined && medias !== null) await products.replaceMedias(trx, productId, medias);
+  if (fields !== undefined && fields !== null) await products.replaceCustomFields(trx, productId, fields);
 }
 
 async function readProduct(db: Knex, row: ProductRow): Promise<ProductOut> {
-  const rel = await loadRelations(db, [row.id]);
+  const rel = await products.loadRelations(db, [row.id]);
   return toProduct(row, rel.get(row.id)!);
 }
 
@@ -165,25 +156,23 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
     const { create } = await preparePrices(trx, caller, input.prices, recurring, []);
     const medias = input.medias ? await checkMedias(trx, caller, input.medias) : [];
     await checkCustomFields(trx, caller, input.attached_custom_fields ?? []);
-    const [row] = await trx<ProductRow>("products")
-      .insert({
-        organization_id: caller.organizationId,
-        name: input.name.trim(),
-        description: input.description ?? null,
-        recurring_interval: recurring,
-        metadata: jsonb(trx, metadata),
-      })
-      .returning("*");
-    await trx("product_prices").insert(create.map((p, position) => ({ ...p, product_id: row.id, position })));
+    const row = await products.insert(trx, {
+      organization_id: caller.organizationId,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      recurring_interval: recurring,
+      metadata: jsonb(trx, metadata),
+    });
+    await products.insertPrices(trx, create.map((p, position) => ({ ...p, product_id: row.id, position })));
     await writeAttachments(trx, row.id, medias, input.attached_custom_fields ?? []);
-    const out = await readProduct(trx, row as ProductRow);
+    const out = await readProduct(trx, row);
     await emit(trx, caller.organizationId, "product.created", out);
     return out;
   });
 }
 
 export async function getProduct(db: Knex, caller: OrganizationCaller, id: string): Promise<ProductOut> {
-  const found = await findReadableWithRelations(db, caller, id);
+  const found = await products.findReadableWithRelations(db, caller, id);
   if (!found) throw new ResourceNotFound("Product not found.");
   return toProduct(found.row, found.relations);
 }
@@ -193,7 +182,7 @@ export async function getProduct(db: Knex, caller: OrganizationCaller, id: strin
 const STATIC_PRICE = `(select pp.%s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
 
 export async function listProducts(db: Knex, caller: OrganizationCaller, query: ProductListQuery): Promise<Page<ProductOut>> {
-  const q = readable(db, caller);
+  const q = products.readable(db, caller);
   const ids = asList(query.id);
   if (ids.length) q.whereIn("products.id", ids.filter(isUuid));
   const orgs = asList(query.organization_id);
@@ -203,11 +192,7 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
   if (query.is_recurring === true) q.whereNotNull("products.recurring_interval");
   if (query.is_recurring === false) q.whereNull("products.recurring_interval");
   const benefits = asList(query.benefit_id);
-  if (benefits.length) {
-    q.whereExists(
-      db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefits.filter(isUuid)),
-    );
-  }
+  if (benefits.length) products.whereHasBenefit(db, q, benefits.filter(isUuid));
   applyMetadataFilter(q, "products.metadata", query.metadata);
   applySorting(
     q,
@@ -227,9 +212,9 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
   );
   // Page, total and relations in one statement; prepared when no list of ids shapes its text.
   const prepare = !ids.length && !orgs.length && !benefits.length && !query.metadata && asList(query.sorting).length <= 1;
-  return listCountedPage(selectListColumns(db, q), query, (paged) => readListPage(db, paged, prepare), (rows) =>
+  return listCountedPage(products.selectListColumns(db, q), query, (paged) => products.readListPage(db, paged, prepare), (rows) =>
     rows.map((found) => {
-      const { row, relations } = fromListRow(found);
+      const { row, relations } = products.fromListRow(found);
       return toProduct(row, relations);
     }),
   );
@@ -237,7 +222,7 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
 
 export async function updateProduct(db: Knex, caller: OrganizationCaller, id: string, input: ProductUpdateInput): Promise<ProductOut> {
   return db.transaction(async (trx) => {
-    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    const row = await products.findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Product not found.");
     const patch: RowPatch<ProductRow> & Record<string, unknown> = {};
     if (input.name !== undefined && input.name !== null) {
@@ -256,19 +241,19 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
       patch.recurring_interval = interval;
     }
     if (input.prices !== undefined && input.prices !== null) {
-      const existing: PriceRow[] = await trx("product_prices").where({ product_id: row.id }).forUpdate();
+      const existing = await products.pricesForUpdate(trx, row.id);
       const { create, keep } = await preparePrices(trx, caller, input.prices, interval, existing);
       const archive = existing.filter((p) => !p.is_archived && !keep.has(p.id)).map((p) => p.id);
-      if (archive.length) await trx("product_prices").whereIn("id", archive).update({ is_archived: true, modified_at: new Date() });
+      if (archive.length) await products.archivePrices(trx, archive);
       const base = existing.reduce((m, p) => Math.max(m, p.position + 1), 0);
-      if (create.length) await trx("product_prices").insert(create.map((p, i) => ({ ...p, product_id: row.id, position: base + i })));
+      if (create.length) await products.insertPrices(trx, create.map((p, i) => ({ ...p, product_id: row.id, position: base + i })));
     }
     const medias = input.medias !== undefined && input.medias !== null ? await checkMedias(trx, caller, input.medias) : input.medias;
     if (input.attached_custom_fields) await checkCustomFields(trx, caller, input.attached_custom_fields);
     await writeAttachments(trx, row.id, medias, input.attached_custom_fields);
     patch.modified_at = new Date();
-    const [updated] = await trx<ProductRow>("products").where({ id: row.id }).update(patch).returning("*");
-    const out = await readProduct(trx, updated as ProductRow);
+    const updated = await products.update(trx, row.id, patch);
+    const out = await readProduct(trx, updated);
     await emit(trx, caller.organizationId, "product.updated", out);
     return out;
   });
@@ -276,21 +261,20 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
 
 export async function updateProductBenefits(db: Knex, caller: OrganizationCaller, id: string, benefitIds: string[]): Promise<ProductOut> {
   return db.transaction(async (trx) => {
-    const row = await findReadable(trx, caller, id, { forUpdate: true });
+    const row = await products.findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Product not found.");
     const ids = [...new Set(benefitIds)];
     if (ids.some((b) => !isUuid(b))) throw invalid(["body", "benefits"], "Benefit does not exist.");
     const found: { id: string; selectable: boolean }[] = ids.length
-      ? await trx("benefits").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").select("id", "selectable")
+      ? await benefitsRepo.liveSelectable(trx, caller, ids)
       : [];
     if (found.length !== ids.length) throw invalid(["body", "benefits"], "Benefit does not exist.");
-    const current: string[] = await trx("product_benefits").where({ product_id: row.id }).pluck("benefit_id");
+    const current = await products.benefitIds(trx, row.id);
     const added = found.filter((b) => !current.includes(b.id));
     if (added.some((b) => !b.selectable)) throw new NotPermitted("This benefit can't be attached to products.");
-    await trx("product_benefits").where({ product_id: row.id }).delete();
-    if (ids.length) await trx("product_benefits").insert(ids.map((benefit_id, order) => ({ product_id: row.id, benefit_id, order })));
-    const [updated] = await trx<ProductRow>("products").where({ id: row.id }).update({ modified_at: new Date() }).returning("*");
-    const out = await readProduct(trx, updated as ProductRow);
+    await products.replaceBenefits(trx, row.id, ids);
+    const updated = await products.update(trx, row.id, { modified_at: new Date() });
+    const out = await readProduct(trx, updated);
     await emit(trx, caller.organizationId, "product.updated", out);
     return out;
   });

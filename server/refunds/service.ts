@@ -17,7 +17,7 @@ import { RefundAmountTooHigh, RefundedAlready } from "../orders/errors.js";
 import { netAmount } from "../orders/models.js";
 import { findReadable as findOrder, type OrderRow } from "../orders/repository.js";
 import { readOrder } from "../orders/service.js";
-import type { PaymentRow } from "../payments/repository.js";
+import { latestSucceededForOrder } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
@@ -52,11 +52,7 @@ export async function createRefund(
     if (input.revoke_benefits && order.subscription_id) {
       throw invalid(["body", "revoke_benefits"], "Benefits can only be revoked on refunds of one-time purchases.");
     }
-    const payment: PaymentRow | undefined = await trx("payments")
-      .where({ order_id: order.id, status: "succeeded" })
-      .whereNotNull("processor_ref")
-      .orderBy("created_at", "desc")
-      .first();
+    const payment = await latestSucceededForOrder(trx, order.id);
     if (!payment) throw invalid(["body", "order_id"], "The order has no succeeded payment to refund.", "value_error", input.order_id);
 
     // The tax refunded follows the share of the net amount refunded; the last refund takes what is left.

@@ -1,0 +1,41 @@
+// Queries on the tables better-auth owns (users, accounts, sessions) that the API reads or seeds.
+import type { Knex } from "knex";
+
+export function findUserIdByEmail(db: Knex, email: string): Promise<{ id: string } | undefined> {
+  return db("users").where({ email }).first("id");
+}
+
+export async function insertUser(db: Knex, values: Record<string, unknown>): Promise<{ id: string }> {
+  const [user] = await db("users").insert(values).returning("id");
+  return user;
+}
+
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: boolean;
+  image: string | null;
+}
+
+/** These columns of a user the caller knows exists (a signed-in user, a token's user). */
+export async function findUser<K extends keyof UserRow>(db: Knex, id: string, columns: K[]): Promise<Pick<UserRow, K>> {
+  return (await db("users").where({ id }).first(...columns)) as Pick<UserRow, K>;
+}
+
+/** The user's password account, when they have one. */
+export function findCredentialAccount(db: Knex, userId: string): Promise<{ id: string; password: string | null } | undefined> {
+  return db("accounts").where({ user_id: userId, provider_id: "credential" }).first("id", "password");
+}
+
+export async function insertCredentialAccount(db: Knex, userId: string, passwordHash: string): Promise<void> {
+  await db("accounts").insert({ user_id: userId, account_id: userId, provider_id: "credential", password: passwordHash });
+}
+
+export async function setAccountPassword(db: Knex, id: string, passwordHash: string): Promise<void> {
+  await db("accounts").where({ id }).update({ password: passwordHash, updated_at: db.fn.now() });
+}
+
+export function sessionActiveOrganization(db: Knex, sessionId: string): Promise<{ active_organization_id: string | null } | undefined> {
+  return db("sessions").where({ id: sessionId }).first("active_organization_id");
+}
