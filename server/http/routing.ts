@@ -49,10 +49,16 @@ export function installFastRouting(api: OpenAPIBackend): void {
   router.getOperations = () => operations;
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   router.getOperation = (operationId: string) => byId.get(operationId);
-  const templates = operations
-    .filter((op) => op.path.includes("{"))
-    .map((op) => ({ op, re: new RegExp(`^${op.path.replace(/\{.*?\}/g, "[^/]+")}$`), specificity: op.path.replace(/\{.*?\}/g, "").length }))
-    .sort((a, b) => b.specificity - a.specificity);
+  // The templates by their number of segments (a template only ever matches paths with as many):
+  // a request tests the few of its length, not all of them.
+  const templates = new Map<number, { op: (typeof operations)[number]; re: RegExp; specificity: number }[]>();
+  const segments = (path: string) => path.split("/").length;
+  for (const op of operations.filter((op) => op.path.includes("{"))) {
+    const list = templates.get(segments(op.path)) ?? [];
+    list.push({ op, re: new RegExp(`^${op.path.replace(/\{.*?\}/g, "[^/]+")}$`), specificity: op.path.replace(/\{.*?\}/g, "").length });
+    templates.set(segments(op.path), list);
+  }
+  for (const list of templates.values()) list.sort((a, b) => b.specificity - a.specificity);
   const exact = new Map<string, (typeof operations)[number][]>();
   for (const op of operations) exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
   router.matchOperation = ((req: { path: string; method: string }, strict?: boolean) => {
@@ -60,7 +66,7 @@ export function installFastRouting(api: OpenAPIBackend): void {
     const method = req.method.trim().toLowerCase();
     const hit = exact.get(path)?.find((op) => op.method === method);
     if (hit) return hit;
-    const candidates = templates.filter((t) => t.re.test(path));
+    const candidates = (templates.get(segments(path)) ?? []).filter((t) => t.re.test(path));
     const match = candidates.find((t) => t.op.method === method)?.op;
     if (match) return match;
     if (!strict) return undefined;
