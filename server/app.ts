@@ -23,7 +23,7 @@ import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { createBackend, generatedDir } from "./http/contract.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
-import { allowedMethods, installFastParsing, installFastRouting, parseQuery, sequence, under } from "./http/routing.js";
+import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, sequence, under, type RouteMisses } from "./http/routing.js";
 import { operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
@@ -116,13 +116,6 @@ export function createApp({
     validationFail: (c: OpenApiContext) => {
       throw new RequestValidationError(toIssues((c.validation.errors ?? []) as ErrorObject[]));
     },
-    notFound: () => {
-      throw new ResourceNotFound("No such route.");
-    },
-    methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
-      res.setHeader("Allow", allowed(req.path).join(", "));
-      res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
-    },
   });
   for (const [operationId, handler] of Object.entries(handlers)) {
     const meta = operations[operationId as OperationId];
@@ -203,11 +196,23 @@ export function createApp({
   pages.get(["/docs", "/docs/"], (_req, res) => void res.sendFile(generatedDir + "docs/index.html"));
   const pagePaths = new Set([...HEALTH_PATHS, "/metrics", "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
 
+  // A request the contract has no operation for.
+  const misses: RouteMisses<[Request, Response]> = {
+    notFound: () => {
+      throw new ResourceNotFound("No such route.");
+    },
+    methodNotAllowed: (req, res) => {
+      res.setHeader("Allow", allowed(req.path).join(", "));
+      res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
+    },
+  };
   const operation: RequestHandler = async (req, res, next) => {
     try {
       const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
-      await api.handleRequest(
+      await dispatch(
+        api,
         { method: req.method, path: req.path, query: parseQuery(rawQuery) as Record<string, string | string[]>, body: req.body, headers: req.headers as Record<string, string> },
+        misses,
         req,
         res,
       );
