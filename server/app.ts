@@ -23,7 +23,8 @@ import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { createBackend, generatedDir } from "./http/contract.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
-import { allowedMethods, installFastParsing, installFastRouting, parseQuery, sequence, under } from "./http/routing.js";
+import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, sequence, under, type RouteMisses } from "./http/routing.js";
+import { operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -57,6 +58,8 @@ export interface AppOptions {
   trustProxy?: boolean | number | string;
   /** Prometheus metrics at /metrics (server/http/metrics.ts); METRICS_TOKEN asks for a bearer token. */
   metrics?: Metrics;
+  /** The server's request and response classes (server/http/lane.ts), led to this app's Express prototypes. */
+  born?: ExpressBorn;
 }
 
 /** An operation's JSON answer, written as is: no ETag hashing, no content-type re-parsing. */
@@ -84,7 +87,8 @@ export function createApp({
   rateLimits = createRateLimits(knex),
   trustProxy = trustProxySetting(),
   metrics = createMetrics(knex, { token: setting("METRICS_TOKEN") }),
-}: AppOptions): express.Express {
+  born,
+}: AppOptions): RequestListener {
   const callers = { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) };
   const api = createBackend();
 
@@ -111,13 +115,6 @@ export function createApp({
     },
     validationFail: (c: OpenApiContext) => {
       throw new RequestValidationError(toIssues((c.validation.errors ?? []) as ErrorObject[]));
-    },
-    notFound: () => {
-      throw new ResourceNotFound("No such route.");
-    },
-    methodNotAllowed: (_c: OpenApiContext, req: Request, res: Response) => {
-      res.setHeader("Allow", allowed(req.path).join(", "));
-      res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
     },
   });
   for (const [operationId, handler] of Object.entries(handlers)) {
@@ -199,11 +196,23 @@ export function createApp({
   pages.get(["/docs", "/docs/"], (_req, res) => void res.sendFile(generatedDir + "docs/index.html"));
   const pagePaths = new Set([...HEALTH_PATHS, "/metrics", "/openapi.json", "/openapi.json/", "/docs", "/docs/"]);
 
+  // A request the contract has no operation for.
+  const misses: RouteMisses<[Request, Response]> = {
+    notFound: () => {
+      throw new ResourceNotFound("No such route.");
+    },
+    methodNotAllowed: (req, res) => {
+      res.setHeader("Allow", allowed(req.path).join(", "));
+      res.status(405).json(errorBody(405, `${req.method} is not allowed on ${req.path}.`));
+    },
+  };
   const operation: RequestHandler = async (req, res, next) => {
     try {
       const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
-      await api.handleRequest(
+      await dispatch(
+        api,
         { method: req.method, path: req.path, query: parseQuery(rawQuery) as Record<string, string | string[]>, body: req.body, headers: req.headers as Record<string, string> },
+        misses,
         req,
         res,
       );
@@ -212,41 +221,48 @@ export function createApp({
     }
   };
 
+  // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.
+  const ingestJson = under("/v1/events/ingest", express.json({ limit: "16mb", type: ["application/json", "application/*+json"] }));
+  const json = express.json({ limit: "1mb", type: ["application/json", "application/*+json"] });
+  const urlencoded = express.urlencoded({ extended: false });
+  const security = securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" });
+  const cors = publicCors(allowed);
+  // The prefixes of the routes outside the contract (each an `under` below): the read lane leaves them to Express.
+  const OUTSIDE_CONTRACT = { auth: AUTH_BASE_PATH, wellKnown: "/.well-known/", register: "/v1/oauth2/register", files: "/files", stripe: "/v1/integrations/stripe", sandbox: "/v1/integrations/sandbox", links: "/v1/checkout-links/" } as const;
   // One middleware for every request, its steps in order, instead of an Express layer each: the
   // router's per-layer matching was a good part of a small request's CPU and allocations.
   app.use(
     sequence([
       requestContext,
-      securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" }),
-      publicCors(allowed),
+      security,
+      cors,
       // Sign-in, sessions, organizations and members (better-auth): it reads its own bodies.
-      under(AUTH_BASE_PATH, authRoutes(auth, authConfig)),
+      under(OUTSIDE_CONTRACT.auth, authRoutes(auth, authConfig)),
       // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).
-      under("/.well-known/", wellKnownRoutes(auth, authConfig.baseURL)),
-      under("/v1/oauth2/register", clientRegistrationRoutes(auth, authConfig.baseURL)),
+      under(OUTSIDE_CONTRACT.wellKnown, wellKnownRoutes(auth, authConfig.baseURL)),
+      under(OUTSIDE_CONTRACT.register, clientRegistrationRoutes(auth, authConfig.baseURL)),
       // File bytes (local storage: part uploads, signed downloads, public media), outside the
       // contract. Before the body parsers: a part is raw bytes whatever its content type.
-      under("/files", storageRoutes(knex)),
+      under(OUTSIDE_CONTRACT.files, storageRoutes(knex)),
       // Stripe webhooks, outside the contract: verified on the raw body, so before the JSON parser.
-      under("/v1/integrations/stripe", stripeWebhookRoutes(knex)),
+      under(OUTSIDE_CONTRACT.stripe, stripeWebhookRoutes(knex)),
       // The sandbox processor's 3-D Secure challenge, outside the contract.
-      under("/v1/integrations/sandbox", sandboxRoutes(knex)),
+      under(OUTSIDE_CONTRACT.sandbox, sandboxRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
-      under("/v1/checkout-links/", checkoutLinkRoutes(knex, rateLimits)),
+      under(OUTSIDE_CONTRACT.links, checkoutLinkRoutes(knex, rateLimits)),
       // The hosted checkout, the customer portal and the console: built files and their page (the
       // checkout framed by its embed origin alone; the buyer's pages may load Stripe.js).
       buyerPageHeaders(knex),
       uiAppRoutes(uiApps),
-      // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.
-      under("/v1/events/ingest", express.json({ limit: "16mb", type: ["application/json", "application/*+json"] })),
-      express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }),
-      express.urlencoded({ extended: false }),
+      ingestJson,
+      json,
+      urlencoded,
       (req, res, next) => (pagePaths.has(req.path.toLowerCase()) ? pages(req, res, next) : next()),
       operation,
     ]),
   );
 
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  const onError = (err: unknown, _req: Request, res: Response) => {
     const [status, body] = errorResponse(err, res.locals.log);
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
     if (validateResponses && res.locals.operation && status < 500) {
@@ -258,6 +274,15 @@ export function createApp({
       }
     }
     res.status(status).json(body);
+  };
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => onError(err, req, res));
+  born?.adopt(app);
+  // The contract's operations skip the routes above that are not theirs (server/http/lane.ts).
+  return operationLane({
+    app,
+    claimed: Object.values(OUTSIDE_CONTRACT).map((p) => p.toLowerCase()),
+    isOperation: (method, path) => api.router.matchOperation({ method, path, headers: {} }) !== undefined,
+    steps: [requestContext, security, cors, ingestJson, json, urlencoded, operation],
+    onError,
   });
-  return app;
 }

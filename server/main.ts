@@ -4,6 +4,7 @@ import { createServer, STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
+import { expressBorn } from "./http/lane.js";
 import { errorBody } from "./http/errors.js";
 import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./kit/org-tokens.js";
@@ -75,7 +76,11 @@ export async function startApi(opts: {
   // A client that declares a body and sends it slowly, or never finishes its headers, gets a 408
   // and loses its socket after these: Node checks its connections every second for them.
   const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Requests and responses are born as the app's Express ones (server/http/lane.ts).
+  const born = expressBorn();
   const server = createServer({
+    IncomingMessage: born.IncomingMessage,
+    ServerResponse: born.ServerResponse,
     maxHeaderSize: 256 * 1024,
     requestTimeout,
     headersTimeout: Math.min(opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
@@ -97,7 +102,7 @@ export async function startApi(opts: {
   // unset), before the event loop can hand the server its first request.
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
-  const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses, uiApps: opts.uiApps, health, rateLimits });
+  const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses, uiApps: opts.uiApps, health, rateLimits, born });
   server.on("request", app);
   logger.info({ url }, "api listening");
   let closing: Promise<void> | undefined;

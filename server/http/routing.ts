@@ -3,7 +3,7 @@
 // test/http/openapi-backend.test.ts pins them), the Allow list of a 405, and the two Express
 // helpers that keep the middleware chain one layer deep.
 import type { RequestHandler } from "express";
-import type { OpenAPIBackend } from "openapi-backend";
+import type { Context, OpenAPIBackend, Operation, Request as OpenApiRequest } from "openapi-backend";
 
 /**
  * The query string as the contract reads it: a repeated key is a list (`id=a&id=b`, however many),
@@ -49,10 +49,16 @@ export function installFastRouting(api: OpenAPIBackend): void {
   router.getOperations = () => operations;
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   router.getOperation = (operationId: string) => byId.get(operationId);
-  const templates = operations
-    .filter((op) => op.path.includes("{"))
-    .map((op) => ({ op, re: new RegExp(`^${op.path.replace(/\{.*?\}/g, "[^/]+")}$`), specificity: op.path.replace(/\{.*?\}/g, "").length }))
-    .sort((a, b) => b.specificity - a.specificity);
+  // The templates by their number of segments (a template only ever matches paths with as many):
+  // a request tests the few of its length, not all of them.
+  const templates = new Map<number, { op: (typeof operations)[number]; re: RegExp; specificity: number }[]>();
+  const segments = (path: string) => path.split("/").length;
+  for (const op of operations.filter((op) => op.path.includes("{"))) {
+    const list = templates.get(segments(op.path)) ?? [];
+    list.push({ op, re: new RegExp(`^${op.path.replace(/\{.*?\}/g, "[^/]+")}$`), specificity: op.path.replace(/\{.*?\}/g, "").length });
+    templates.set(segments(op.path), list);
+  }
+  for (const list of templates.values()) list.sort((a, b) => b.specificity - a.specificity);
   const exact = new Map<string, (typeof operations)[number][]>();
   for (const op of operations) exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
   router.matchOperation = ((req: { path: string; method: string }, strict?: boolean) => {
@@ -60,7 +66,7 @@ export function installFastRouting(api: OpenAPIBackend): void {
     const method = req.method.trim().toLowerCase();
     const hit = exact.get(path)?.find((op) => op.method === method);
     if (hit) return hit;
-    const candidates = templates.filter((t) => t.re.test(path));
+    const candidates = (templates.get(segments(path)) ?? []).filter((t) => t.re.test(path));
     const match = candidates.find((t) => t.op.method === method)?.op;
     if (match) return match;
     if (!strict) return undefined;
@@ -166,4 +172,48 @@ export function allowedMethods(api: OpenAPIBackend, path: string): string[] {
   const fitting = api.router.getOperations().filter((op) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
   const concrete = fitting.filter((op) => op.path === path);
   return [...new Set((concrete.length ? concrete : fitting).map((op) => op.method.toUpperCase()))];
+}
+
+/** What `dispatch` answers a request the contract has no operation for. */
+export interface RouteMisses<A extends unknown[]> {
+  notFound(...args: A): unknown;
+  methodNotAllowed(...args: A): unknown;
+}
+
+/**
+ * openapi-backend's handleRequest as this app configures it (validation and coercion on, no
+ * security handlers, no pre-routing or post-response handler), with the request routed once and
+ * parsed twice instead of routed twice and parsed four times; the registered handlers
+ * (postRoutingHandler, validationFail, preOperationHandler, one per operation) run in the
+ * library's order with the context it builds. test/http/openapi-backend.test.ts holds it to the
+ * library's answers.
+ */
+export async function dispatch<A extends unknown[]>(api: OpenAPIBackend, req: OpenApiRequest, misses: RouteMisses<A>, ...args: A): Promise<unknown> {
+  let operation: Operation;
+  try {
+    operation = api.router.matchOperation(req, true);
+  } catch (err) {
+    if (err instanceof Error && err.message.startsWith("405")) return misses.methodNotAllowed(...args);
+    return misses.notFound(...args);
+  }
+  const handlers = api.handlers;
+  const context: Context = {
+    api,
+    operation,
+    request: api.router.parseRequest(req, operation),
+    validation: { valid: true, errors: null },
+    security: { authorized: false },
+    response: undefined,
+  };
+  await handlers.postRoutingHandler?.(context, ...args);
+  context.validation = api.validator.validateRequest(req, operation);
+  if (context.validation.errors) {
+    const fail = handlers.validationFail;
+    if (fail) return fail(context, ...args);
+  }
+  context.request = api.router.parseRequest(context.validation.coerced, operation);
+  await handlers.preOperationHandler?.(context, ...args);
+  const handler = handlers[operation.operationId ?? ""] ?? handlers.notImplemented;
+  if (!handler) throw new Error(`501-notImplemented: ${operation.operationId} no handler registered`);
+  return handler(context, ...args);
 }

@@ -8,7 +8,7 @@ import type { Context, OpenAPIBackend, Operation, Request } from "openapi-backen
 import type { ErrorObject } from "ajv";
 import { createBackend } from "../../server/http/contract.js";
 import { toIssues } from "../../server/http/errors.js";
-import { allowedMethods, installFastParsing, installFastRouting, parseQuery } from "../../server/http/routing.js";
+import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, type RouteMisses } from "../../server/http/routing.js";
 
 type Outcome = { handler: string; operationId?: string; params?: unknown; query?: unknown; body?: unknown; issues?: unknown };
 
@@ -39,9 +39,13 @@ async function backend(patched: boolean): Promise<OpenAPIBackend> {
 const ours = await backend(true);
 const library = await backend(false);
 
-function call(api: OpenAPIBackend, method: string, url: string, body?: unknown): Promise<Outcome> {
+const misses: RouteMisses<[]> = { notFound: () => ({ handler: "notFound" }), methodNotAllowed: () => ({ handler: "methodNotAllowed" }) };
+
+/** The app's way (`dispatch` over our routing and parsing) on `ours`, the library's handleRequest on `library`. */
+async function call(api: OpenAPIBackend, method: string, url: string, body?: unknown): Promise<Outcome> {
   const [path, raw = ""] = url.split("?");
-  return api.handleRequest({ method, path, query: parseQuery(raw) as Record<string, string>, body, headers: { "content-type": "application/json" } });
+  const req = { method, path, query: parseQuery(raw) as Record<string, string>, body, headers: { "content-type": "application/json" } };
+  return (api === ours ? await dispatch(ours, req, misses) : await api.handleRequest(req)) as Outcome;
 }
 
 describe("openapi-backend as the HTTP layer uses it", () => {
@@ -119,6 +123,27 @@ describe("openapi-backend as the HTTP layer uses it", () => {
     const query = await call(ours, "GET", "/v1/products/?limit=abc");
     expect(query.handler).toBe("validationFail");
     expect((query.issues as { loc: unknown[] }[])[0].loc).toEqual(["query", "limit"]);
+  });
+
+  it("dispatches as the library's handleRequest does: every operation, bad input, misses", async () => {
+    const urls: Array<[string, string, unknown?]> = [];
+    for (const op of library.router.getOperations()) {
+      const path = op.path.replace(/\{[^}]+\}/g, "4b7d7b43-5d7a-4a3b-9d56-0cbbf0a3e0a1");
+      urls.push([op.method.toUpperCase(), path, op.method === "get" || op.method === "delete" ? undefined : {}], ["PUT", path]);
+    }
+    urls.push(
+      ["GET", "/v1/products/?limit=abc&page=2&metadata[tier]=pro"],
+      ["GET", "/v1/products/?id=4b7d7b43-5d7a-4a3b-9d56-0cbbf0a3e0a1&id=x&is_archived=true"],
+      ["POST", "/v1/products/", { name: "x", prices: [{ amount_type: "fixed", price_amount: "1" }] }],
+      ["GET", "/v1/products"],
+      ["GET", "/v1/no-such-thing/"],
+    );
+    for (const [method, url, body] of urls) {
+      const mine = await call(ours, method, url, structuredClone(body));
+      const theirs = await call(library, method, url, structuredClone(body));
+      if (theirs.handler === "notFound" || theirs.handler === "methodNotAllowed") expect(mine, `${method} ${url}`).toEqual({ handler: theirs.handler });
+      else expect(mine, `${method} ${url}`).toEqual(theirs);
+    }
   });
 
   it("reads the query string as the contract does: repeated keys as lists, brackets as objects, prototype keys dropped", () => {
