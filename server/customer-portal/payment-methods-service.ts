@@ -2,7 +2,8 @@
 // confirmation token (optionally as the default), and delete unless it pays an active subscription.
 import type { OpBody } from "../../generated/handlers.js";
 import { clockNow } from "../test-clocks/repository.js";
-import { LIVE_STATUSES } from "../subscriptions/repository.js";
+import * as subscriptions from "../subscriptions/repository.js";
+import * as orders from "../orders/repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
@@ -102,27 +103,16 @@ export async function addPaymentMethod(
   });
 }
 
-async function paysActiveSubscription(trx: Knex.Transaction, paymentMethodId: string): Promise<boolean> {
-  const hit = await trx("subscriptions").where({ payment_method_id: paymentMethodId }).whereIn("status", LIVE_STATUSES).first("id");
-  return !!hit;
-}
-
 /**
  * A new card for a customer whose subscriptions are past due: they pay with it from now on, and
  * their owed payment is retried at once (the lifecycle workflow is poked after commit).
  */
 async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: string, paymentMethodId: string): Promise<void> {
-  const pastDue: { id: string; test_clock_id: string | null }[] = await trx("subscriptions")
-    .where({ customer_id: customerId, status: "past_due" })
-    .forUpdate()
-    .select("id", "test_clock_id");
+  const pastDue = await subscriptions.lockPastDueSubscriptions(trx, customerId);
   if (pastDue.length === 0) return;
-  await trx("subscriptions").whereIn("id", pastDue.map((s) => s.id)).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
+  await subscriptions.setPaymentMethod(trx, pastDue.map((s) => s.id), paymentMethodId);
   for (const sub of pastDue) {
-    await trx("orders")
-      .where({ subscription_id: sub.id, status: "pending" })
-      .whereNotNull("next_payment_attempt_at")
-      .update({ next_payment_attempt_at: await clockNow(trx, sub.test_clock_id) });
+    await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id));
   }
   pokeAfterCommit(db, trx, pastDue.map((s) => s.id));
 }
@@ -131,7 +121,7 @@ export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: 
   await db.transaction(async (trx) => {
     const row: PaymentMethodRow | undefined = isUuid(id) ? await customers.readablePaymentMethods(trx, caller).where({ id }).forUpdate().first() : undefined;
     if (!row) throw new ResourceNotFound("Payment method not found.");
-    if (await paysActiveSubscription(trx, row.id)) {
+    if (await subscriptions.paysLiveSubscription(trx, row.id)) {
       throw new PaymentMethodInUseByActiveSubscription("This payment method pays an active subscription; add another one first.");
     }
     await customers.updatePaymentMethod(trx, row.id, { deleted_at: new Date(), is_default: false, modified_at: new Date() });
@@ -150,10 +140,6 @@ export async function setDefaultPaymentMethod(db: Knex, caller: CustomerCaller, 
     if (!row) throw new ResourceNotFound("Payment method not found.");
     await customers.readablePaymentMethods(trx, caller).where({ is_default: true }).whereNot({ id: row.id }).update({ is_default: false, modified_at: new Date() });
     if (!row.is_default) await customers.updatePaymentMethod(trx, row.id, { is_default: true, modified_at: new Date() });
-    await trx("subscriptions")
-      .where({ customer_id: caller.customerId, organization_id: caller.organizationId })
-      .whereIn("status", LIVE_STATUSES)
-      .whereNot({ payment_method_id: row.id })
-      .update({ payment_method_id: row.id, modified_at: new Date() });
+    await subscriptions.payLiveSubscriptionsWith(trx, caller, row.id);
   });
 }

@@ -134,6 +134,11 @@ export async function findOwedOrder(db: Knex, subscriptionId: string): Promise<O
     .first() as Promise<OrderRow | undefined>;
 }
 
+/** The subscription's pending orders with a retry scheduled are retried at `at` instead. */
+export async function retryOwedOrdersAt(db: Knex, subscriptionId: string, at: Date): Promise<void> {
+  await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).whereNotNull("next_payment_attempt_at").update({ next_payment_attempt_at: at });
+}
+
 /** The subscription's pending orders are not retried any more (it ended). */
 export async function stopPaymentRetries(db: Knex, subscriptionId: string): Promise<void> {
   await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).update({ next_payment_attempt_at: null });

@@ -217,6 +217,31 @@ export async function updateSubscription(db: Knex, id: string, patch: RowPatch<S
   return updated as SubscriptionRow;
 }
 
+/** Whether a live subscription (trialing, active, past due) is paid with this payment method. */
+export async function paysLiveSubscription(db: Knex, paymentMethodId: string): Promise<boolean> {
+  const hit = await db("subscriptions").where({ payment_method_id: paymentMethodId }).whereIn("status", LIVE_STATUSES).first("id");
+  return !!hit;
+}
+
+/** The customer's past-due subscriptions, locked. */
+export async function lockPastDueSubscriptions(db: Knex, customerId: string): Promise<{ id: string; test_clock_id: string | null }[]> {
+  return db("subscriptions").where({ customer_id: customerId, status: "past_due" }).forUpdate().select("id", "test_clock_id");
+}
+
+/** These subscriptions are paid with `paymentMethodId` from now on. */
+export async function setPaymentMethod(db: Knex, subscriptionIds: string[], paymentMethodId: string): Promise<void> {
+  await db("subscriptions").whereIn("id", subscriptionIds).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
+}
+
+/** The portal customer's live subscriptions are paid with `paymentMethodId` from now on. */
+export async function payLiveSubscriptionsWith(db: Knex, scope: { organizationId: string; customerId: string }, paymentMethodId: string): Promise<void> {
+  await db("subscriptions")
+    .where({ customer_id: scope.customerId, organization_id: scope.organizationId })
+    .whereIn("status", LIVE_STATUSES)
+    .whereNot({ payment_method_id: paymentMethodId })
+    .update({ payment_method_id: paymentMethodId, modified_at: new Date() });
+}
+
 /** Clears the charge in flight, only while `orderId` is still the one in flight. */
 export async function clearPendingOrder(db: Knex, subscriptionId: string, orderId: string): Promise<void> {
   await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
