@@ -19,6 +19,22 @@ export async function insertSession(
   return row as CustomerSessionRow;
 }
 
+/** The customer behind a live session token: not expired, not revoked, and the customer not deleted. */
+export async function findLiveSession(db: Knex, tokenHash: string): Promise<{ customer_id: string; organization_id: string } | undefined> {
+  return db("customer_sessions")
+    .join("customers", "customers.id", "customer_sessions.customer_id")
+    .where("customer_sessions.token_hash", tokenHash)
+    .whereNull("customer_sessions.revoked_at")
+    .where("customer_sessions.expires_at", ">", db.fn.now())
+    .whereNull("customers.deleted_at")
+    .first("customers.id as customer_id", "customers.organization_id");
+}
+
+/** Ends every open session of the customer at `at`. */
+export async function revokeCustomerSessions(db: Knex, customerId: string, at: Date): Promise<void> {
+  await db("customer_sessions").where({ customer_id: customerId }).whereNull("revoked_at").update({ revoked_at: at });
+}
+
 /**
  * Sign-in code rows. A code without a customer (`code_hash` null) is kept too: a request for an
  * email that is no customer's counts against the limits like any other.

@@ -22,6 +22,7 @@ import {
 } from "./repository.js";
 import { checkTaxIdPair, type TaxId } from "./tax-id.js";
 import { jsonb } from "../kit/db.js";
+import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
 
@@ -207,7 +208,7 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
       .update({ deleted_at: now, modified_at: now })
       .returning("*");
     // Portal sessions end with the customer.
-    await trx("customer_sessions").where({ customer_id: row.id }).whereNull("revoked_at").update({ revoked_at: now });
+    await revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted as CustomerRow));
   });
 }

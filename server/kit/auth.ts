@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { NotPermitted, Unauthorized } from "./errors.js";
+import { findLiveSession } from "../customer-sessions/repository.js";
 
 export type Caller =
   | {
@@ -79,13 +80,7 @@ export function bearer(header: string | undefined): string | null {
 export async function authenticateCustomer(db: Knex, token: string | null): Promise<CustomerCaller> {
   if (!token) throw new Unauthorized("Missing bearer token.");
   if (!token.startsWith("polar_cst_")) throw new Unauthorized("Invalid or expired customer session.");
-  const row = await db("customer_sessions")
-    .join("customers", "customers.id", "customer_sessions.customer_id")
-    .where("customer_sessions.token_hash", hashToken(token))
-    .whereNull("customer_sessions.revoked_at")
-    .where("customer_sessions.expires_at", ">", db.fn.now())
-    .whereNull("customers.deleted_at")
-    .first("customers.id as customer_id", "customers.organization_id");
+  const row = await findLiveSession(db, hashToken(token));
   if (!row) throw new Unauthorized("Invalid or expired customer session.");
   return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id };
 }
