@@ -141,3 +141,13 @@ export async function unrevokedGrantIdsOfBenefit(db: Knex, benefitId: string): P
   const rows: { id: string }[] = await db("benefit_grants").where({ benefit_id: benefitId }).whereNull("revoked_at").select("id");
   return rows.map((r) => r.id);
 }
+
+/** The benefit's grants, newest first, optionally of some customers and granted or not: a list page's query. */
+export function grantsOfBenefit(db: Knex, benefitId: string, filter: { customerIds: string[]; isGranted?: boolean | null }): Knex.QueryBuilder {
+  const q = db("benefit_grants").where("benefit_grants.benefit_id", benefitId).select("benefit_grants.*");
+  if (filter.customerIds.length) q.whereIn("benefit_grants.customer_id", filter.customerIds.filter(isUuid));
+  if (filter.isGranted === true) q.whereNotNull("benefit_grants.granted_at");
+  if (filter.isGranted === false) q.whereNull("benefit_grants.granted_at");
+  q.orderBy([{ column: "benefit_grants.created_at", order: "desc" }, { column: "benefit_grants.id", order: "asc" }]);
+  return q;
+}

@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Knex } from "knex";
 import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "../benefit-grants/service.js";
+import { grantsOfBenefit } from "../benefit-grants/repository.js";
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -143,12 +144,7 @@ export async function listBenefitGrants(
 ): Promise<Page<BenefitGrantOut>> {
   const benefit = await findReadable(db, caller, id);
   if (!benefit) throw new ResourceNotFound("Benefit not found.");
-  const q = db("benefit_grants").where("benefit_grants.benefit_id", benefit.id).select("benefit_grants.*");
-  const customers = asList(query.customer_id);
-  if (customers.length) q.whereIn("benefit_grants.customer_id", customers.filter(isUuid));
-  if (query.is_granted === true) q.whereNotNull("benefit_grants.granted_at");
-  if (query.is_granted === false) q.whereNull("benefit_grants.granted_at");
-  q.orderBy([{ column: "benefit_grants.created_at", order: "desc" }, { column: "benefit_grants.id", order: "asc" }]);
+  const q = grantsOfBenefit(db, benefit.id, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
   return listPage(q, query, async (rows: BenefitGrantRow[]) => {
     const byId = await customersByIds<CustomerRow>(db, caller, rows.map((r) => r.customer_id));
     return rows.flatMap((r) => {
