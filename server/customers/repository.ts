@@ -233,3 +233,23 @@ export function eventRefs(
     .where((w) => w.whereRaw("customers.id = any(?::uuid[])", [ids]).orWhereRaw("customers.external_id = any(?::text[])", [externalIds]))
     .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
 }
+
+export function findCustomer(db: Knex, id: string): Promise<CustomerRow | undefined> {
+  return db("customers").where({ id }).first() as Promise<CustomerRow | undefined>;
+}
+
+/** The test clock the customer is bound to (`test_clock_id` null when none). */
+export function findTestClockOf(db: Knex, customerId: string): Promise<{ test_clock_id: string | null } | undefined> {
+  return db("customers").where({ id: customerId }).first("test_clock_id");
+}
+
+/** The organization's live customer with this email, compared case-insensitively. */
+export function findLiveByEmail(db: Knex, organizationId: string, email: string): Promise<{ id: string; email: string } | undefined> {
+  return db("customers").where({ organization_id: organizationId }).whereNull("deleted_at").whereRaw("lower(email) = lower(?)", [email]).first("id", "email");
+}
+
+/** Marks the customer's email verified; returns the row when this changed it. */
+export async function markEmailVerified(db: Knex, customerId: string): Promise<CustomerRow | undefined> {
+  const [verified] = await db("customers").where({ id: customerId, email_verified: false }).update({ email_verified: true, modified_at: new Date() }).returning("*");
+  return verified as CustomerRow | undefined;
+}

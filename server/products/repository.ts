@@ -258,3 +258,32 @@ export async function detachCustomField(db: Knex, customFieldId: string): Promis
 export function findUnarchivedByName(db: Knex, organizationId: string, name: string): Promise<{ id: string } | undefined> {
   return db("products").where({ organization_id: organizationId, name, is_archived: false }).first("id");
 }
+
+export function findProduct(db: Knex, id: string): Promise<ProductRow | undefined> {
+  return db("products").where({ id }).first() as Promise<ProductRow | undefined>;
+}
+
+export function findProductOf(db: Knex, organizationId: string, id: string): Promise<ProductRow | undefined> {
+  return db("products").where({ id, organization_id: organizationId }).first() as Promise<ProductRow | undefined>;
+}
+
+/** The product's unarchived prices, in order. */
+export async function unarchivedPrices(db: Knex, productId: string): Promise<PriceRow[]> {
+  return (await db("product_prices").where({ product_id: productId, is_archived: false }).orderBy("position")) as PriceRow[];
+}
+
+/** Ids of the product's unarchived prices, in order. */
+export async function unarchivedPriceIds(db: Knex, productId: string): Promise<string[]> {
+  const prices: { id: string }[] = await db("product_prices").where({ product_id: productId, is_archived: false }).orderBy("position").select("id");
+  return prices.map((p) => p.id);
+}
+
+/** Which of these prices are metered (billed per use). */
+export async function meteredPriceIds(db: Knex, priceIds: string[]): Promise<string[]> {
+  return (await db("product_prices").whereIn("id", priceIds).where({ amount_type: "metered_unit" }).select("id")).map((p: { id: string }) => p.id);
+}
+
+/** The meters these prices bill. */
+export function meterIdsOfPrices(db: Knex, priceIds: string[]): Promise<string[]> {
+  return db("product_prices").whereIn("id", priceIds).whereNotNull("meter_id").pluck("meter_id");
+}

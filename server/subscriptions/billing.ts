@@ -16,6 +16,7 @@
 // "Now" is the caller's (the workflow's clock) or, for a customer on a billing test clock, the
 // clock's frozen time.
 import type { Knex } from "knex";
+import { findCustomer } from "../customers/repository.js";
 import { scheduleBenefitCycles, scheduleBenefitRevocations } from "../benefit-grants/service.js";
 import { computeAmounts } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -545,7 +546,7 @@ function meteredLines(product: ProductRow, usage: PeriodBilling[]): OrderItemInp
 
 /** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */
 export async function revokeEnded(trx: Knex.Transaction, row: SubscriptionRow, now: Date, types: Parameters<typeof emitSubscription>[2]): Promise<void> {
-  const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
+  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
   await emitSubscription(trx, row, types);
   await recordSubscriptionEvent(trx, row, customer, "subscription.revoked", { subscription_id: row.id }, now);
   await scheduleBenefitRevocations(trx, { customerId: row.customer_id, subscriptionId: row.id });

@@ -5,6 +5,8 @@
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import type { Knex } from "knex";
+import { findCustomer } from "../customers/repository.js";
+import { findProduct, findProductOf, unarchivedPrices } from "../products/repository.js";
 import type { components } from "../../generated/types.js";
 import { iso } from "../kit/time.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
@@ -211,20 +213,20 @@ export async function planProductChange(
     throw invalid(loc, "This organization does not let customers change their plan.", "value_error", change.productId);
   }
   const product = isUuid(change.productId)
-    ? ((await trx("products").where({ id: change.productId, organization_id: row.organization_id }).first()) as ProductRow | undefined)
+    ? await findProductOf(trx, row.organization_id, change.productId)
     : undefined;
   if (!product) throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (product.id === row.product_id) throw invalid(loc, "The subscription is already on this product.", "value_error", change.productId);
   if (product.is_archived) throw invalid(loc, "This product is archived.", "value_error", change.productId);
   if (!product.recurring_interval) throw invalid(loc, "A subscription can only move to a recurring product.", "value_error", change.productId);
-  const prices = (await trx("product_prices").where({ product_id: product.id, is_archived: false }).orderBy("position")) as PriceRow[];
+  const prices = await unarchivedPrices(trx, product.id);
   const price = basePrice(prices);
   if (!price) throw invalid(loc, "This product has no price.", "value_error", change.productId);
   const currency = price.price_currency ?? row.currency;
   if (price.amount_type !== "free" && currency !== row.currency) {
     throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
   }
-  const oldProduct = (await trx("products").where({ id: row.product_id }).first()) as ProductRow;
+  const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
   const newAmount = priceAmount(price, null);
 
   // What is left of the current period, as a fraction, on this subscription's clock.
@@ -254,7 +256,7 @@ async function changeProduct(
   let pending = [...(row.pending_prorations ?? [])];
   if (behavior === "invoice" && net > 0) {
     // Charged now (by the workflow, at once): an order for the difference.
-    const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
+    const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
     const order = await createOrderForCheckout(trx, {
       organizationId: row.organization_id,
       customerId: row.customer_id,
@@ -292,7 +294,7 @@ async function changeProduct(
   await insertSubscriptionPrices(trx, row.id, [price, ...metered].map((p) => p.id));
   await ensureCustomerMeters(trx, row.organization_id, row.customer_id, metered.map((p) => p.meter_id).filter((m): m is string => m !== null));
   await emitSubscription(trx, updated, ["subscription.updated"]);
-  const customer = (await trx("customers").where({ id: row.customer_id }).first()) as CustomerRow;
+  const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
   await recordSubscriptionEvent(trx, updated, customer, "subscription.product_updated", {
     subscription_id: row.id, old_product_id: row.product_id, new_product_id: product.id,
   }, now);
@@ -314,7 +316,7 @@ async function changeDiscount(trx: Knex.Transaction, row: SubscriptionRow, disco
     ? await findLiveDiscount(trx, row.organization_id, discountId)
     : undefined;
   if (!discount) throw invalid(loc, "Discount not found.", "value_error", discountId);
-  const product = (await trx("products").where({ id: row.product_id }).first()) as ProductRow;
+  const product = (await findProduct(trx, row.product_id)) as ProductRow;
   const price = await firstSubscriptionPrice(trx, row.id);
   const restricted = await restrictedProductIds(trx, discount.id);
   const problem = price ? discountProblem(discount, restricted, product, price, now) : "This subscription has no price to discount.";

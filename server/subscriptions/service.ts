@@ -1,6 +1,8 @@
 // Subscription reads (merchant and portal), lists with every filter and sort key, the CSV export,
 // and the creation of a subscription by a confirmed checkout of a recurring product.
 import type { Knex } from "knex";
+import { findTestClockOf } from "../customers/repository.js";
+import { meteredPriceIds, meterIdsOfPrices, unarchivedPriceIds } from "../products/repository.js";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { ResourceNotFound } from "../kit/errors.js";
@@ -121,12 +123,12 @@ export interface CheckoutSubscriptionInput {
  * lifecycle workflow is started once this commits.
  */
 export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transaction, input: CheckoutSubscriptionInput): Promise<SubscriptionRow> {
-  const customer = await trx("customers").where({ id: input.customerId }).first("test_clock_id");
+  const customer = await findTestClockOf(trx, input.customerId);
   const now = await clockNow(trx, customer?.test_clock_id);
   const interval = input.product.recurring_interval!;
   const first = periodBounds(now, interval, 0);
-  const prices: { id: string }[] = await trx("product_prices").where({ product_id: input.product.id, is_archived: false }).orderBy("position").select("id");
-  const priceIds = [input.price.id, ...prices.map((p) => p.id).filter((id) => id !== input.price.id)];
+  const prices = await unarchivedPriceIds(trx, input.product.id);
+  const priceIds = [input.price.id, ...prices.filter((id) => id !== input.price.id)];
   const row = await insertSubscription(trx, {
     organization_id: input.organizationId,
     customer_id: input.customerId,
@@ -149,14 +151,12 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     test_clock_id: customer?.test_clock_id ?? null,
   });
   // The chosen price, then the product's metered prices (billed per use at each renewal).
-  const metered = new Set(
-    (await trx("product_prices").whereIn("id", priceIds).where({ amount_type: "metered_unit" }).select("id")).map((p: { id: string }) => p.id),
-  );
+  const metered = new Set(await meteredPriceIds(trx, priceIds));
   const kept = priceIds.filter((id) => id === input.price.id || metered.has(id));
   await insertSubscriptionPrices(trx, row.id, kept);
   // The customer sees the metered prices' meters from the start, before any usage.
   if (metered.size) {
-    const meterIds: string[] = await trx("product_prices").whereIn("id", [...metered]).whereNotNull("meter_id").pluck("meter_id");
+    const meterIds = await meterIdsOfPrices(trx, [...metered]);
     await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
   }
   await emitSubscription(trx, row as SubscriptionRow, ["subscription.created", "subscription.active"]);
