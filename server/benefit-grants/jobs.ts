@@ -8,6 +8,8 @@
 // (a provider refusing) rolls all of it back, records the grant's `error` in a transaction of
 // its own, and rethrows so Temporal retries; the next success clears the error.
 import type { Knex } from "knex";
+import { findBenefit } from "../benefits/repository.js";
+import { findCustomer } from "../customers/repository.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { readCustomerState } from "../customers/service.js";
@@ -82,8 +84,8 @@ async function recordError(knex: Knex, grantId: string, err: unknown, at: Date):
 }
 
 async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date): Promise<[JobResult, GrantRow]> {
-  const benefit: BenefitRow = await trx("benefits").where({ id: grant.benefit_id }).first();
-  const customer: CustomerRow = await trx("customers").where({ id: grant.customer_id }).first();
+  const benefit = (await findBenefit(trx, grant.benefit_id)) as BenefitRow;
+  const customer = (await findCustomer(trx, grant.customer_id)) as CustomerRow;
   // A renewal's cycle happens at the period boundary; anything else at its customer's now (a test clock's time).
   const eventAt = typeof job.payload.at === "string" ? new Date(job.payload.at) : customer.test_clock_id ? await clockNow(trx, customer.test_clock_id) : now;
   const ctx: StrategyContext = { trx, now, eventAt, grant, benefit, customer };

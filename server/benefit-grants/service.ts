@@ -2,6 +2,7 @@
 // or update grants (schedule.ts), and the customer portal's grants and downloadables.
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
+import { findBenefit } from "../benefits/repository.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { FileRow } from "../files/models.js";
@@ -109,7 +110,7 @@ export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: st
   const row = await db.transaction(async (trx) => {
     const grant = await findCustomerGrant(trx, scopeOf(caller), id, { forUpdate: true });
     if (!grant) throw new ResourceNotFound("Benefit grant not found.");
-    const benefit: BenefitRow = await trx("benefits").where({ id: grant.benefit_id }).first();
+    const benefit = (await findBenefit(trx, grant.benefit_id)) as BenefitRow;
     if (input.benefit_type !== benefit.type) {
       throw invalid(["body", "benefit_type"], `This grant is of a ${benefit.type} benefit.`, "value_error", input.benefit_type);
     }

@@ -44,3 +44,7 @@ export function update(db: Knex, id: string, patch: Record<string, unknown>): Pr
 export function softDelete(db: Knex, id: string): Promise<void> {
   return softDeleteRow(db, "benefits", id);
 }
+
+export function findBenefit(db: Knex, id: string): Promise<BenefitRow | undefined> {
+  return db("benefits").where({ id }).first() as Promise<BenefitRow | undefined>;
+}

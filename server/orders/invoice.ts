@@ -4,6 +4,7 @@
 // gapless and unique), render the PDF and store it. The GET hands out a signed download URL.
 import path from "node:path";
 import type { Knex } from "knex";
+import { findCustomer } from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
@@ -68,7 +69,7 @@ export async function storeInvoice(db: Knex, orderId: string): Promise<{ number:
     const org = (await findOrganization(trx, order.organization_id)) as OrganizationRow;
     const number = formatInvoiceNumber(org.slug, order.invoice_number);
     if (order.is_invoice_generated && order.invoice_path) return { number, path: order.invoice_path };
-    const customer: CustomerRow = await trx("customers").where({ id: order.customer_id }).first();
+    const customer = (await findCustomer(trx, order.customer_id)) as CustomerRow;
     const items = await orderItems(trx, order.id);
     const a = order.billing_address;
     const pdf = renderInvoicePdf({
