@@ -6,7 +6,7 @@
 import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
-import type { CustomerRow } from "../customers/repository.js";
+import { findLiveByEmail, markEmailVerified } from "../customers/repository.js";
 import { checkEmail } from "../customers/service.js";
 import { hashToken, randomToken } from "../kit/auth.js";
 import { ApiError, invalid, TooManyRequests, Unauthorized } from "../kit/errors.js";
@@ -70,7 +70,7 @@ export async function requestCode(db: Knex, input: { email: string; organization
     }
     // Codes long expired only count against nothing: cleared as new ones are asked for.
     await deleteCodesExpiredBefore(trx, new Date(Date.now() - 24 * 3600_000));
-    const customer = await trx("customers").where({ organization_id: org.id }).whereNull("deleted_at").whereRaw("lower(email) = lower(?)", [email]).first("id", "email");
+    const customer = await findLiveByEmail(trx, org.id, email);
     const row = { organization_id: org.id, customer_id: customer?.id ?? null, email, client_ip: clientIp, expires_at: new Date(Date.now() + settings.ttlMs) };
     if (!customer) {
       await insertCode(trx, { ...row, code_hash: null });
@@ -129,8 +129,8 @@ export async function authenticateCode(db: Knex, input: { code: string }, client
     const plain = randomToken("polar_cst_");
     await insertSession(trx, { customer_id: row.customer_id, token_hash: hashToken(plain), expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS) });
     // The code reached the customer's inbox: the email is theirs.
-    const [verified] = await trx("customers").where({ id: row.customer_id, email_verified: false }).update({ email_verified: true, modified_at: new Date() }).returning("*");
-    if (verified) await emit(trx, row.organization_id, "customer.updated", toCustomer(verified as CustomerRow));
+    const verified = await markEmailVerified(trx, row.customer_id);
+    if (verified) await emit(trx, row.organization_id, "customer.updated", toCustomer(verified));
     return plain;
   });
   if (!token) {

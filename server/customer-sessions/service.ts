@@ -1,6 +1,7 @@
 // Customer sessions: a merchant opens one for a live customer of its organization (by id or by
 // external id); the token (`polar_cst_…`) authenticates the customer portal until it expires.
 import type { Knex } from "knex";
+import { slugOf } from "../organizations/repository.js";
 import { findReadable } from "../customers/repository.js";
 import { hashToken, randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid } from "../kit/errors.js";
@@ -31,7 +32,7 @@ export async function createCustomerSession(
       token_hash: hashToken(token),
       expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
     });
-    const org = await trx("organizations").where({ id: caller.organizationId }).first("slug");
+    const org = (await slugOf(trx, caller.organizationId)) as { slug: string };
     return toCustomerSession(row, token, customer, org.slug);
   });
 }

@@ -90,3 +90,7 @@ export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: 
 export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string }> {
   return db("organizations").where({ id }).first("id", "name");
 }
+
+export function slugOf(db: Knex, id: string): Promise<{ slug: string } | undefined> {
+  return db("organizations").where({ id }).first("slug");
+}
