@@ -227,7 +227,7 @@ export function createApp({
   const urlencoded = express.urlencoded({ extended: false });
   const security = securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" });
   const cors = publicCors(allowed);
-  // The prefixes of the routes outside the contract (each an `under` below): the read lane leaves them to Express.
+  // The prefixes of the routes outside the contract (each an `under` below): the operation lane (server/http/lane.ts) leaves them to Express.
   const OUTSIDE_CONTRACT = { auth: AUTH_BASE_PATH, wellKnown: "/.well-known/", register: "/v1/oauth2/register", files: "/files", stripe: "/v1/integrations/stripe", sandbox: "/v1/integrations/sandbox", links: "/v1/checkout-links/" } as const;
   // One middleware for every request, its steps in order, instead of an Express layer each: the
   // router's per-layer matching was a good part of a small request's CPU and allocations.
