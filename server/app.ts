@@ -24,7 +24,7 @@ import { createMetrics, type Metrics } from "./http/metrics.js";
 import { createBackend, generatedDir } from "./http/contract.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
 import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, sequence, under, type RouteMisses } from "./http/routing.js";
-import { operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
+import { matchedOperation, operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
 import { stripeWebhookRoutes } from "./processors/webhook.js";
@@ -68,6 +68,12 @@ function sendJson(res: Response, body: unknown): void {
   res.setHeader("content-type", "application/json; charset=utf-8");
   res.setHeader("content-length", Buffer.byteLength(text));
   res.end(text);
+}
+
+/** Whether a request has a body, as body-parser decides it (type-is's hasBody): a length or a chunked encoding. */
+function hasBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && !Number.isNaN(Number(length)));
 }
 
 /** A client's request id is kept when short and plain (so it can be logged and echoed safely), else ours replaces it. */
@@ -213,6 +219,7 @@ export function createApp({
         api,
         { method: req.method, path: req.path, query: parseQuery(rawQuery) as Record<string, string | string[]>, body: req.body, headers: req.headers as Record<string, string> },
         misses,
+        matchedOperation(res),
         req,
         res,
       );
@@ -225,6 +232,7 @@ export function createApp({
   const ingestJson = under("/v1/events/ingest", express.json({ limit: "16mb", type: ["application/json", "application/*+json"] }));
   const json = express.json({ limit: "1mb", type: ["application/json", "application/*+json"] });
   const urlencoded = express.urlencoded({ extended: false });
+  const bodies = sequence([ingestJson, json, urlencoded]);
   const security = securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" });
   const cors = publicCors(allowed);
   // The prefixes of the routes outside the contract (each an `under` below): the operation lane (server/http/lane.ts) leaves them to Express.
@@ -281,8 +289,9 @@ export function createApp({
   return operationLane({
     app,
     claimed: Object.values(OUTSIDE_CONTRACT).map((p) => p.toLowerCase()),
-    isOperation: (method, path) => api.router.matchOperation({ method, path, headers: {} }) !== undefined,
-    steps: [requestContext, security, cors, ingestJson, json, urlencoded, operation],
+    operationOf: (method, path) => api.router.matchOperation({ method, path, headers: {} }),
+    // The body parsers only for a request that has a body (their own first test, made once).
+    steps: [requestContext, security, cors, (req, res, next) => (hasBody(req) ? bodies(req, res, next) : next()), operation],
     onError,
   });
 }

@@ -15,6 +15,15 @@
 //   404 or 405, goes through Express as it did.
 import { IncomingMessage, ServerResponse } from "node:http";
 import type { Express, Request, RequestHandler, Response } from "express";
+import type { Operation } from "openapi-backend";
+
+/** Where the lane leaves the operation it matched, for the operation step (`matchedOperation`). */
+const MATCHED = Symbol("matched operation");
+
+/** The operation the lane matched this request to (so that it is not looked up again), if it did. */
+export function matchedOperation(res: Response): Operation | undefined {
+  return (res.locals as { [MATCHED]?: Operation })[MATCHED];
+}
 
 /** node:http request and response classes whose objects carry an Express app's methods from birth. */
 export interface ExpressBorn {
@@ -42,8 +51,8 @@ export interface LaneOptions {
   app: Express;
   /** Path prefixes (lower case) that routes outside the contract serve: those requests go to `app`. */
   claimed: readonly string[];
-  /** Whether the contract has an operation for this method (lower case) at this path. */
-  isOperation: (method: string, path: string) => boolean;
+  /** The contract's operation for this method (lower case) at this path, if it has one. */
+  operationOf: (method: string, path: string) => Operation | undefined;
   /** The steps an operation's request goes through, in order (a subset of the app's sequence). */
   steps: RequestHandler[];
   /** Answers an error a step passed on (the app's error handler). */
@@ -53,19 +62,20 @@ export interface LaneOptions {
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A request listener that serves the contract's operations itself and hands everything else to `app`. */
-export function operationLane({ app, claimed, isOperation, steps, onError }: LaneOptions): RequestListener {
-  const takes = (req: IncomingMessage): boolean => {
+export function operationLane({ app, claimed, operationOf, steps, onError }: LaneOptions): RequestListener {
+  const takes = (req: IncomingMessage): Operation | undefined => {
     const url = req.url;
-    if (url === undefined || !url.startsWith("/v1/") || req.method === undefined) return false;
+    if (url === undefined || !url.startsWith("/v1/") || req.method === undefined) return undefined;
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     const lower = path.toLowerCase();
-    return !claimed.some((prefix) => lower.startsWith(prefix)) && isOperation(req.method.toLowerCase(), path);
+    return claimed.some((prefix) => lower.startsWith(prefix)) ? undefined : operationOf(req.method.toLowerCase(), path);
   };
   const isRequest = (req: IncomingMessage): req is Request => Object.prototype.isPrototypeOf.call(app.request, req);
   const isResponse = (res: ServerResponse): res is Response => Object.prototype.isPrototypeOf.call(app.response, res);
   return (req, res) => {
-    if (!takes(req)) return void app(req, res);
+    const operation = takes(req);
+    if (!operation) return void app(req, res);
     // As Express's app.handle does it: the pair knows each other, and res.locals. The prototypes
     // are the app's already when the server was made with expressBorn; otherwise they are set here.
     if (!isRequest(req)) Object.setPrototypeOf(req, app.request);
@@ -77,6 +87,7 @@ export function operationLane({ app, claimed, isOperation, steps, onError }: Lan
     response.req = request;
     request.originalUrl = request.url;
     response.locals = Object.create(null);
+    (response.locals as { [MATCHED]?: Operation })[MATCHED] = operation;
     let i = 0;
     const step = (err?: unknown): void => {
       if (err) return onError(err, request, response);

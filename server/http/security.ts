@@ -6,6 +6,11 @@
 //   its checkout's `embed_origin` names, and only by it: `frameableBy(res, origin)`.
 // - `Cache-Control: no-store` on every /v1 answer: they carry customers, tokens and secrets
 //   (customer sessions, confirmed checkouts, webhook secrets, license keys) that no cache may keep.
+// - /v1 answers are JSON (or a redirect), never a document a browser renders: they get the headers
+//   that matter for such answers (OWASP's REST cheat sheet: nosniff, HSTS, no referrer, a CSP
+//   that allows nothing and no framing, no-store) and not the ones that only govern documents
+//   (opener policy, origin agent cluster, DNS prefetch, download options, cross-domain policies,
+//   the XSS auditor), which were six headers to validate and write on every API answer.
 // - CORS: the public and customer-portal calls (checkout by client secret, the portal) may be
 //   called from any origin, without credentials (cookies are never sent; the bearer token is the
 //   credential); a preflight OPTIONS is answered there. The merchant API answers no CORS: an
@@ -68,13 +73,23 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
   base(stand, recorder, (err?: unknown) => void (failed = err));
   if (failed) throw failed;
   const { removed, headers } = recorder;
+  const api: [string, number | string | readonly string[]][] = [
+    ...headers.filter(([name]) => API_ANSWER_HEADERS.has(name.toLowerCase())).map(([name, value]): [string, number | string | readonly string[]] =>
+      name.toLowerCase() === "content-security-policy" ? [name, API_CSP] : [name, value],
+    ),
+    ["Cache-Control", "no-store"],
+  ];
   return (req, res, next) => {
     for (const name of removed) res.removeHeader(name);
-    for (const [name, value] of headers) res.setHeader(name, value);
-    if (req.path.startsWith("/v1/")) res.setHeader("Cache-Control", "no-store");
+    for (const [name, value] of req.path.startsWith("/v1/") ? api : headers) res.setHeader(name, value);
     next();
   };
 }
+
+/** Of helmet's headers, those a JSON answer needs (the others only govern documents). */
+const API_ANSWER_HEADERS = new Set(["content-security-policy", "cross-origin-resource-policy", "referrer-policy", "strict-transport-security", "x-content-type-options"]);
+/** A JSON answer loads nothing and is framed by nobody. */
+const API_CSP = "default-src 'none';frame-ancestors 'none'";
 
 /** A response nobody receives, which keeps the headers set on it (as named) and the names removed from it. */
 class HeaderRecorder extends ServerResponse {

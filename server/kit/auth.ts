@@ -2,7 +2,7 @@
 // hashes; each belongs to exactly one organization and carries a set of scopes (verified, with a
 // cache every API process keeps correct, by ./org-tokens.ts). Customer session tokens
 // (`polar_cst_…`, also hashed) authenticate one customer in the customer portal.
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { NotPermitted, Unauthorized } from "./errors.js";
 import { findLiveSession } from "../customer-sessions/repository.js";
@@ -49,8 +49,9 @@ export function randomToken(prefix: string, length = 40): string {
   return out;
 }
 
+/** A token's SHA-256, hex: what is stored and looked up (in one call, without a Hash object: every authenticated request makes one). */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 /** Mints an organization access token; the plain token is returned once and never stored. */

@@ -41,11 +41,14 @@ const library = await backend(false);
 
 const misses: RouteMisses<[]> = { notFound: () => ({ handler: "notFound" }), methodNotAllowed: () => ({ handler: "methodNotAllowed" }) };
 
-/** The app's way (`dispatch` over our routing and parsing) on `ours`, the library's handleRequest on `library`. */
+/**
+ * The app's way (`dispatch` over our routing and parsing, handed the operation already matched as
+ * the operation lane does, or routing itself on a miss) on `ours`, the library's handleRequest on `library`.
+ */
 async function call(api: OpenAPIBackend, method: string, url: string, body?: unknown): Promise<Outcome> {
   const [path, raw = ""] = url.split("?");
   const req = { method, path, query: parseQuery(raw) as Record<string, string>, body, headers: { "content-type": "application/json" } };
-  return (api === ours ? await dispatch(ours, req, misses) : await api.handleRequest(req)) as Outcome;
+  return (api === ours ? await dispatch(ours, req, misses, ours.router.matchOperation(req)) : await api.handleRequest(req)) as Outcome;
 }
 
 describe("openapi-backend as the HTTP layer uses it", () => {

@@ -14,7 +14,7 @@ import { createCheckoutProduct, createCustomer, orgWithToken, useTestApi } from 
 const api = useTestApi();
 
 describe("security headers", () => {
-  it("sends nosniff, a CSP without framing, and no-store on an answer that carries a token", async () => {
+  it("sends nosniff, HSTS, a CSP that allows nothing, and no-store on an answer that carries a token", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const customer = await createCustomer(api.knex, org.id);
     const res = await fetch(`${api.url}/v1/customer-sessions/`, {
@@ -25,10 +25,19 @@ describe("security headers", () => {
     expect(res.status).toBe(201);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-    expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
     expect(res.headers.get("x-powered-by")).toBeNull();
+    // Headers that only govern documents are not spent on a JSON answer; a page still has them.
+    for (const name of ["cross-origin-opener-policy", "origin-agent-cluster", "x-dns-prefetch-control", "x-download-options", "x-permitted-cross-domain-policies", "x-xss-protection"]) {
+      expect(res.headers.get(name)).toBeNull();
+    }
+    const page = await fetch(`${api.url}/docs`);
+    expect(page.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
   });
 
   it("lets the API docs page run its own inline scripts, by hash, and nothing else", async () => {
