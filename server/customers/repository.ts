@@ -1,6 +1,7 @@
 // Customer queries, always scoped to the caller's organization and to live (not deleted)
 // customers: a deleted customer is gone for every read and write of the API.
 import type { Knex } from "knex";
+import { insertReturning, updateReturning } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
 import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";
@@ -252,4 +253,19 @@ export function findLiveByEmail(db: Knex, organizationId: string, email: string)
 export async function markEmailVerified(db: Knex, customerId: string): Promise<CustomerRow | undefined> {
   const [verified] = await db("customers").where({ id: customerId, email_verified: false }).update({ email_verified: true, modified_at: new Date() }).returning("*");
   return verified as CustomerRow | undefined;
+}
+
+export function insertCustomer(db: Knex, values: Record<string, unknown>): Promise<CustomerRow> {
+  return insertReturning<CustomerRow>(db, "customers", values);
+}
+
+/** Writes `patch` (with its own modified_at) and returns the customer. */
+export function updateCustomerRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<CustomerRow> {
+  return updateReturning<CustomerRow>(db, "customers", id, patch);
+}
+
+/** Marks the customer deleted at `now` and returns the row. */
+export async function softDeleteCustomer(db: Knex, id: string, now: Date): Promise<CustomerRow> {
+  const [deleted] = await db<CustomerRow>("customers").where({ id }).update({ deleted_at: now, modified_at: now }).returning("*");
+  return deleted as CustomerRow;
 }
