@@ -94,3 +94,19 @@ export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string
 export function slugOf(db: Knex, id: string): Promise<{ slug: string } | undefined> {
   return db("organizations").where({ id }).first("slug");
 }
+
+/** Inserts the organization unless its slug is taken (then answers undefined). */
+export async function insertUnlessSlugTaken(db: Knex, values: Record<string, unknown>): Promise<OrganizationRow | undefined> {
+  const [row] = await db<OrganizationRow>("organizations").insert(values).returning("*").onConflict("slug").ignore();
+  return row as OrganizationRow | undefined;
+}
+
+/**
+ * Writes `patch` (with its own modified_at) and returns the organization. (Not kit/db's
+ * updateReturning: the migrations read organizations/models.ts, which imports this module, and
+ * kit/db imports the migrations.)
+ */
+export async function updateOrganizationRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<OrganizationRow> {
+  const [updated] = await db<OrganizationRow>("organizations").where({ id }).update(patch).returning("*");
+  return updated as OrganizationRow;
+}
