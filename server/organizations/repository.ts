@@ -91,6 +91,11 @@ export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string
   return db("organizations").where({ id }).first("id", "name");
 }
 
+/** The organizations with these ids (in no order). */
+export function findByIds(db: Knex, ids: string[]): Promise<OrganizationRow[]> {
+  return db<OrganizationRow>("organizations").whereIn("id", ids) as Promise<OrganizationRow[]>;
+}
+
 export function slugOf(db: Knex, id: string): Promise<{ slug: string } | undefined> {
   return db("organizations").where({ id }).first("slug");
 }
