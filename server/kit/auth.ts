@@ -6,7 +6,6 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { NotPermitted, Unauthorized } from "./errors.js";
 import { findLiveSession } from "../customer-sessions/repository.js";
-import { store } from "../organization-access-tokens/repository.js";
 
 export type Caller =
   | {
@@ -61,7 +60,7 @@ export async function mintOrganizationToken(
   opts: { scopes?: readonly string[]; comment?: string; expiresAt?: Date | null } = {},
 ): Promise<string> {
   const token = randomToken("polar_oat_");
-  await store(db, {
+  await db("organization_access_tokens").insert({
     organization_id: organizationId,
     token_hash: hashToken(token),
     scopes: [...(opts.scopes ?? ALL_SCOPES)],

@@ -16,7 +16,6 @@ import pg from "pg";
 import { Unauthorized } from "./errors.js";
 import { hashToken, type OrganizationCaller } from "./auth.js";
 import { logger } from "./logger.js";
-import { findLiveByHash, touchLastUsed, type LiveToken } from "../organization-access-tokens/repository.js";
 
 export const TOKEN_CHANNEL = "organization_access_tokens";
 /** How long a token is trusted between two reads while notifications flow (ms). */
@@ -25,6 +24,14 @@ export const TTL_MS = 60_000;
 export const LAST_USED_PRECISION_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 const RECONNECT_MS = 1_000;
+
+interface TokenRow {
+  id: string;
+  organization_id: string;
+  scopes: string[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
 
 /** The verifiers of this process (one per API server). */
 const live = new Set<OrganizationTokens>();
@@ -148,7 +155,11 @@ export class OrganizationTokens {
       if (this.cache.get(hash) === cached) return cached.caller;
     } else if (cached) this.cache.delete(hash);
     const seen = this.invalidations;
-    const row: LiveToken | undefined = await findLiveByHash(this.db, hash);
+    const row: TokenRow | undefined = await this.db("organization_access_tokens")
+      .where({ token_hash: hash })
+      .whereNull("revoked_at")
+      .where((q) => q.whereNull("expires_at").orWhere("expires_at", ">", this.db.fn.now()))
+      .first("id", "organization_id", "scopes", "expires_at", "last_used_at");
     if (!row) throw new Unauthorized("Invalid or expired token.");
     const caller: OrganizationCaller = Object.freeze({
       kind: "organization" as const,
@@ -167,7 +178,10 @@ export class OrganizationTokens {
 
   /** Records the use, off the request's path (the trigger ignores last_used_at: no notification). */
   private touch(id: string): void {
-    touchLastUsed(this.db, id).catch((err) => logger.warn({ err }, "could not record an organization token's last use"));
+    this.db("organization_access_tokens")
+      .where({ id })
+      .update({ last_used_at: this.db.fn.now() })
+      .catch((err) => logger.warn({ err }, "could not record an organization token's last use"));
   }
 
   async close(): Promise<void> {
