@@ -269,3 +269,23 @@ export async function softDeleteCustomer(db: Knex, id: string, now: Date): Promi
   const [deleted] = await db<CustomerRow>("customers").where({ id }).update({ deleted_at: now, modified_at: now }).returning("*");
   return deleted as CustomerRow;
 }
+
+/** The live customers bound to these test clocks, oldest first. */
+export function onTestClocks(db: Knex, clockIds: string[]): Promise<{ id: string; test_clock_id: string }[]> {
+  return db("customers").whereIn("test_clock_id", clockIds).whereNull("deleted_at").orderBy("created_at").select("id", "test_clock_id");
+}
+
+/** Whether a live customer is bound to the test clock. */
+export async function anyOnTestClock(db: Knex, clockId: string): Promise<boolean> {
+  return Boolean(await db("customers").where({ test_clock_id: clockId }).whereNull("deleted_at").first("id"));
+}
+
+/** The organization's live customer with this id, locked. */
+export function lockLiveInOrganization(db: Knex, organizationId: string, id: string): Promise<CustomerRow | undefined> {
+  return db("customers").where({ id, organization_id: organizationId }).whereNull("deleted_at").forUpdate().first() as Promise<CustomerRow | undefined>;
+}
+
+/** Binds the customer to the test clock. */
+export async function bindToTestClock(db: Knex, customerId: string, clockId: string): Promise<void> {
+  await db("customers").where({ id: customerId }).update({ test_clock_id: clockId, modified_at: new Date() });
+}
