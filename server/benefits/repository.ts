@@ -45,6 +45,11 @@ export function softDelete(db: Knex, id: string): Promise<void> {
   return softDeleteRow(db, "benefits", id);
 }
 
+/** Benefits by id, deleted ones included, whatever their organization (callers scope the ids first). */
+export function byIds(db: Knex, ids: string[]): Promise<BenefitRow[]> {
+  return db<BenefitRow>("benefits").whereIn("id", ids) as Promise<BenefitRow[]>;
+}
+
 export function findBenefit(db: Knex, id: string): Promise<BenefitRow | undefined> {
   return db("benefits").where({ id }).first() as Promise<BenefitRow | undefined>;
 }
