@@ -1,7 +1,7 @@
 // Customer queries, always scoped to the caller's organization and to live (not deleted)
 // customers: a deleted customer is gone for every read and write of the API.
 import type { Knex } from "knex";
-import { insertReturning, updateReturning } from "../kit/db.js";
+import { insertReturning, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";

@@ -1,7 +1,7 @@
 // File queries, always scoped to the caller's organization; deleted files are gone.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { FileRow } from "./models.js";
 

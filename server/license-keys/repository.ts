@@ -2,7 +2,7 @@
 // session's customer). Deactivated activations are soft-deleted and never read.
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
-import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";

@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
+import { updateReturning } from "../kit/rows.js";
 
 export interface OrganizationRow {
   id: string;
@@ -106,12 +107,7 @@ export async function insertUnlessSlugTaken(db: Knex, values: Record<string, unk
   return row as OrganizationRow | undefined;
 }
 
-/**
- * Writes `patch` (with its own modified_at) and returns the organization. (Not kit/db's
- * updateReturning: the migrations read organizations/models.ts, which imports this module, and
- * kit/db imports the migrations.)
- */
-export async function updateOrganizationRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<OrganizationRow> {
-  const [updated] = await db<OrganizationRow>("organizations").where({ id }).update(patch).returning("*");
-  return updated as OrganizationRow;
+/** Writes `patch` (with its own modified_at) and returns the organization. */
+export function updateOrganizationRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<OrganizationRow> {
+  return updateReturning<OrganizationRow>(db, "organizations", id, patch);
 }

@@ -1,6 +1,6 @@
 // Payment queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
-import { insertReturning } from "../kit/db.js";
+import { insertReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 
 export interface PaymentRow {

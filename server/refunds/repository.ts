@@ -1,6 +1,6 @@
 // Refund queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
-import { insertReturning, updateReturning } from "../kit/db.js";
+import { insertReturning, updateReturning } from "../kit/rows.js";
 
 export type RefundStatus = "pending" | "succeeded" | "failed" | "canceled";
 export type RefundReason = "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
