@@ -207,6 +207,14 @@ export function livePaymentMethods(db: Knex, customerId: string): Knex.QueryBuil
   return db("payment_methods").where({ customer_id: customerId }).whereNull("deleted_at");
 }
 
+/** The customer's live payment methods as a charge needs them: the method's and the customer's ids at the processor. */
+export function chargeablePaymentMethods(db: Knex, customerId: string, processor: string): Knex.QueryBuilder {
+  return livePaymentMethods(db, customerId).select(
+    "processor_ref",
+    db("processor_customers").where({ customer_id: customerId, processor }).select("processor_customer_id").as("customer_ref"),
+  );
+}
+
 /** Adds a saved payment method (the checkout's card). */
 export async function addPaymentMethod(db: Knex, values: Record<string, unknown>): Promise<void> {
   await db("payment_methods").insert(values);
