@@ -8,7 +8,7 @@ import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, ty
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
 import { recoverConfirmedCheckouts } from "../server/checkouts/recover.js";
-import { deleteExpiredKeys } from "../server/kit/idempotency.js";
+import { deleteExpiredKeys } from "../server/kit/idempotency-repository.js";
 import { logger } from "../server/kit/logger.js";
 import { tracing } from "../server/kit/telemetry.js";
 import { createActivities } from "./activities/index.js";

@@ -2,6 +2,7 @@
 // rows it needs and one job row per grant action, then starts the jobs' workflows after commit
 // (through server/workflows-door.ts): the intent commits with the change that causes it and is never lost.
 import type { Knex } from "knex";
+import { liveBenefitIdsOf } from "../products/repository.js";
 import { startGrantJobsAfterCommit, type GrantJob } from "../workflows-door.js";
 import {
   appendJob,
@@ -54,15 +55,7 @@ export async function scheduleBenefitGrants(trx: Trx, input: GrantScheduleInput)
       ? { column: "order_id", id: input.orderId }
       : null;
   if (!scope) throw new Error("scheduleBenefitGrants needs an orderId or a subscriptionId");
-  const benefitIds: string[] = (
-    await trx("product_benefits")
-      .join("benefits", "benefits.id", "product_benefits.benefit_id")
-      .join("products", "products.id", "product_benefits.product_id")
-      .where({ "product_benefits.product_id": input.productId, "products.organization_id": input.organizationId })
-      .whereNull("benefits.deleted_at")
-      .orderBy("product_benefits.order")
-      .select("benefits.id")
-  ).map((r: { id: string }) => r.id);
+  const benefitIds = await liveBenefitIdsOf(trx, input.organizationId, input.productId);
   for (const benefitId of benefitIds) {
     await insertGrantIfMissing(trx, benefitId, input.customerId, scope);
   }

@@ -2,16 +2,16 @@
 // or update grants (schedule.ts), and the customer portal's grants and downloadables.
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
-import { findBenefit } from "../benefits/repository.js";
+import { byIds as benefitsByIds, findBenefit } from "../benefits/repository.js";
 import type { BenefitRow } from "../benefits/models.js";
-import type { CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds } from "../customers/repository.js";
 import type { FileRow } from "../files/models.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findByIds as organizationsByIds } from "../organizations/repository.js";
 import { toCustomerBenefitGrant, toDownloadable, type CustomerBenefitGrantOut, type DownloadableOut } from "./models.js";
 import { customerGrants, findCustomerGrant, updateGrant, type CustomerScope, type GrantRow } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -48,13 +48,13 @@ export interface PortalGrantListQuery {
 async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBenefitGrantOut[]> {
   if (rows.length === 0) return [];
   const [benefits, customers] = await Promise.all([
-    db<BenefitRow>("benefits").whereIn("id", [...new Set(rows.map((r) => r.benefit_id))]),
-    db<CustomerRow>("customers").whereIn("id", [...new Set(rows.map((r) => r.customer_id))]),
+    benefitsByIds(db, [...new Set(rows.map((r) => r.benefit_id))]),
+    customersByIds(db, [...new Set(rows.map((r) => r.customer_id))]),
   ]);
-  const orgs = await db<OrganizationRow>("organizations").whereIn("id", [...new Set((benefits as BenefitRow[]).map((b) => b.organization_id))]);
-  const benefitById = new Map((benefits as BenefitRow[]).map((b) => [b.id, b]));
-  const customerById = new Map((customers as CustomerRow[]).map((c) => [c.id, c]));
-  const orgById = new Map((orgs as OrganizationRow[]).map((o) => [o.id, o]));
+  const orgs = await organizationsByIds(db, [...new Set(benefits.map((b) => b.organization_id))]);
+  const benefitById = new Map(benefits.map((b) => [b.id, b]));
+  const customerById = new Map(customers.map((c) => [c.id, c]));
+  const orgById = new Map(orgs.map((o) => [o.id, o]));
   return rows.map((r) => {
     const benefit = benefitById.get(r.benefit_id)!;
     return toCustomerBenefitGrant(r, customerById.get(r.customer_id)!, benefit, orgById.get(benefit.organization_id)!);

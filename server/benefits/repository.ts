@@ -2,7 +2,7 @@
 // benefits are gone.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { BenefitRow } from "./models.js";
 
@@ -43,6 +43,11 @@ export function update(db: Knex, id: string, patch: Record<string, unknown>): Pr
 
 export function softDelete(db: Knex, id: string): Promise<void> {
   return softDeleteRow(db, "benefits", id);
+}
+
+/** Benefits by id, deleted ones included, whatever their organization (callers scope the ids first). */
+export function byIds(db: Knex, ids: string[]): Promise<BenefitRow[]> {
+  return db<BenefitRow>("benefits").whereIn("id", ids) as Promise<BenefitRow[]>;
 }
 
 export function findBenefit(db: Knex, id: string): Promise<BenefitRow | undefined> {

@@ -9,7 +9,7 @@
 // outcome is written (its answer could only be encrypted with the caller's key): a retry with it
 // then sees the checkout as it is.
 import type { Knex } from "knex";
-import { releaseRunning } from "../kit/idempotency.js";
+import { releaseRunning } from "../kit/idempotency-repository.js";
 import { logger } from "../kit/logger.js";
 import { findById as findOrganization } from "../organizations/repository.js";
 import { computeFlags, quoteOf } from "./amounts.js";

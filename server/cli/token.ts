@@ -9,6 +9,7 @@ import { DATA_DIR } from "../../scripts/services.js";
 import { setting } from "../config.js";
 import { createKnex } from "../kit/db.js";
 import { ALL_SCOPES, mintOrganizationToken } from "../kit/auth.js";
+import { findBySlug } from "../organizations/repository.js";
 
 function databaseUrl(): string {
   const configured = setting("DATABASE_URL");
@@ -34,7 +35,7 @@ async function main() {
   const wanted = scopes();
   const knex = createKnex(databaseUrl(), { pool: { min: 0, max: 1 } });
   try {
-    const org = await knex("organizations").where({ slug }).first("id");
+    const org = await findBySlug(knex, slug);
     if (!org) throw new Error(`No organization with slug "${slug}".`);
     console.log(await mintOrganizationToken(knex, org.id, { scopes: wanted, comment: "make token" }));
   } finally {

@@ -1,7 +1,7 @@
 // Custom field queries, always scoped to the caller's organization; deleted fields are gone.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { CustomFieldRow } from "./models.js";
 

@@ -5,7 +5,7 @@ import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
 import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
-import { defaultPaymentMethodId, findReadable, type CustomerRow } from "../customers/repository.js";
+import { defaultPaymentMethodId, findReadable, updateCustomerRow, type CustomerRow } from "../customers/repository.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound, Unauthorized } from "../kit/errors.js";
@@ -55,9 +55,9 @@ export async function updatePortalCustomer(
       }
     }
     patch.modified_at = new Date();
-    const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
-    await emit(trx, caller.organizationId, "customer.updated", toCustomer(updated as CustomerRow));
-    return toPortalCustomer(updated as CustomerRow, await defaultPaymentMethodId(trx, caller.customerId));
+    const updated = await updateCustomerRow(trx, row.id, patch);
+    await emit(trx, caller.organizationId, "customer.updated", toCustomer(updated));
+    return toPortalCustomer(updated, await defaultPaymentMethodId(trx, caller.customerId));
   });
 }
 

@@ -1,6 +1,7 @@
 // Customer queries, always scoped to the caller's organization and to live (not deleted)
 // customers: a deleted customer is gone for every read and write of the API.
 import type { Knex } from "knex";
+import { insertReturning, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";
@@ -206,6 +207,14 @@ export function livePaymentMethods(db: Knex, customerId: string): Knex.QueryBuil
   return db("payment_methods").where({ customer_id: customerId }).whereNull("deleted_at");
 }
 
+/** The customer's live payment methods as a charge needs them: the method's and the customer's ids at the processor. */
+export function chargeablePaymentMethods(db: Knex, customerId: string, processor: string): Knex.QueryBuilder {
+  return livePaymentMethods(db, customerId).select(
+    "processor_ref",
+    db("processor_customers").where({ customer_id: customerId, processor }).select("processor_customer_id").as("customer_ref"),
+  );
+}
+
 /** Adds a saved payment method (the checkout's card). */
 export async function addPaymentMethod(db: Knex, values: Record<string, unknown>): Promise<void> {
   await db("payment_methods").insert(values);
@@ -252,4 +261,39 @@ export function findLiveByEmail(db: Knex, organizationId: string, email: string)
 export async function markEmailVerified(db: Knex, customerId: string): Promise<CustomerRow | undefined> {
   const [verified] = await db("customers").where({ id: customerId, email_verified: false }).update({ email_verified: true, modified_at: new Date() }).returning("*");
   return verified as CustomerRow | undefined;
+}
+
+export function insertCustomer(db: Knex, values: Record<string, unknown>): Promise<CustomerRow> {
+  return insertReturning<CustomerRow>(db, "customers", values);
+}
+
+/** Writes `patch` (with its own modified_at) and returns the customer. */
+export function updateCustomerRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<CustomerRow> {
+  return updateReturning<CustomerRow>(db, "customers", id, patch);
+}
+
+/** Marks the customer deleted at `now` and returns the row. */
+export async function softDeleteCustomer(db: Knex, id: string, now: Date): Promise<CustomerRow> {
+  const [deleted] = await db<CustomerRow>("customers").where({ id }).update({ deleted_at: now, modified_at: now }).returning("*");
+  return deleted as CustomerRow;
+}
+
+/** The live customers bound to these test clocks, oldest first. */
+export function onTestClocks(db: Knex, clockIds: string[]): Promise<{ id: string; test_clock_id: string }[]> {
+  return db("customers").whereIn("test_clock_id", clockIds).whereNull("deleted_at").orderBy("created_at").select("id", "test_clock_id");
+}
+
+/** Whether a live customer is bound to the test clock. */
+export async function anyOnTestClock(db: Knex, clockId: string): Promise<boolean> {
+  return Boolean(await db("customers").where({ test_clock_id: clockId }).whereNull("deleted_at").first("id"));
+}
+
+/** The organization's live customer with this id, locked. */
+export function lockLiveInOrganization(db: Knex, organizationId: string, id: string): Promise<CustomerRow | undefined> {
+  return db("customers").where({ id, organization_id: organizationId }).whereNull("deleted_at").forUpdate().first() as Promise<CustomerRow | undefined>;
+}
+
+/** Binds the customer to the test clock. */
+export async function bindToTestClock(db: Knex, customerId: string, clockId: string): Promise<void> {
+  await db("customers").where({ id: customerId }).update({ test_clock_id: clockId, modified_at: new Date() });
 }

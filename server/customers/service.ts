@@ -4,7 +4,7 @@
 // state view; customer.created / customer.updated / customer.deleted events.
 import type { OpBody } from "../../generated/handlers.js";
 import { isActive, toStateSubscription } from "../subscriptions/models.js";
-import { loadSubscriptionRelations, type SubscriptionRow } from "../subscriptions/repository.js";
+import { activeOfCustomer, loadSubscriptionRelations } from "../subscriptions/repository.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
@@ -17,7 +17,7 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, toCustomerState, type CustomerOut, type CustomerStateOut } from "./models.js";
 import {
-  emailTaken, externalIdTaken, findReadable, grantedBenefits, readable,
+  emailTaken, externalIdTaken, findReadable, grantedBenefits, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
   type CustomerKey, type CustomerRow, type OrganizationScope,
 } from "./repository.js";
 import { checkTaxIdPair, type TaxId } from "./tax-id.js";
@@ -84,20 +84,18 @@ export async function createCustomer(db: Knex, caller: OrganizationCaller, input
       if (externalId !== null && (await externalIdTaken(trx, caller, externalId))) {
         throw invalid(["body", "external_id"], EXTERNAL_ID_TAKEN, "value_error", externalId);
       }
-      const [row] = await trx<CustomerRow>("customers")
-        .insert({
-          organization_id: caller.organizationId,
-          email,
-          name: input.name ?? null,
-          external_id: externalId,
-          billing_address: billingAddress === null ? null : (jsonb(trx, billingAddress)),
-          tax_id: taxId === null ? null : (jsonb(trx, taxId)),
-          metadata: jsonb(trx, metadata),
-        })
-        .returning("*");
-      const out = toCustomer(row as CustomerRow);
+      const row = await insertCustomer(trx, {
+        organization_id: caller.organizationId,
+        email,
+        name: input.name ?? null,
+        external_id: externalId,
+        billing_address: billingAddress === null ? null : (jsonb(trx, billingAddress)),
+        tax_id: taxId === null ? null : (jsonb(trx, taxId)),
+        metadata: jsonb(trx, metadata),
+      });
+      const out = toCustomer(row);
       // Events ingested for this external id before the customer existed are theirs now.
-      if (externalId !== null) await attributeExternalEvents(trx, row as CustomerRow, externalId);
+      if (externalId !== null) await attributeExternalEvents(trx, row, externalId);
       await emit(trx, caller.organizationId, "customer.created", out);
       return out;
     })
@@ -189,9 +187,9 @@ export async function updateCustomer(
       if (!row) throw notFound();
       const patch = await preparePatch(trx, caller, row, input, "id" in key);
       patch.modified_at = new Date();
-      const [updated] = await trx<CustomerRow>("customers").where({ id: row.id }).update(patch).returning("*");
-      const out = toCustomer(updated as CustomerRow);
-      if (typeof patch.external_id === "string") await attributeExternalEvents(trx, updated as CustomerRow, patch.external_id);
+      const updated = await updateCustomerRow(trx, row.id, patch);
+      const out = toCustomer(updated);
+      if (typeof patch.external_id === "string") await attributeExternalEvents(trx, updated, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;
     })
@@ -203,13 +201,10 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
     const row = await findReadable(trx, caller, key, { forUpdate: true });
     if (!row) throw notFound();
     const now = new Date();
-    const [deleted] = await trx<CustomerRow>("customers")
-      .where({ id: row.id })
-      .update({ deleted_at: now, modified_at: now })
-      .returning("*");
+    const deleted = await softDeleteCustomer(trx, row.id, now);
     // Portal sessions end with the customer.
     await revokeCustomerSessions(trx, row.id, now);
-    await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted as CustomerRow));
+    await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));
   });
 }
 
@@ -231,7 +226,7 @@ export async function readCustomerState(db: Knex, row: CustomerRow): Promise<Cus
 
 /** The customer's subscriptions in status active, as the state view shows them. */
 async function activeSubscriptions(db: Knex, customerId: string) {
-  const rows = await db<SubscriptionRow>("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at");
+  const rows = await activeOfCustomer(db, customerId);
   const rel = await loadSubscriptionRelations(db, rows);
   return rows.filter(isActive).map((r) => toStateSubscription(r, rel));
 }

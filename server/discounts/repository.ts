@@ -2,7 +2,7 @@
 // the batch loading of the products each discount is restricted to.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { ProductRow } from "../products/repository.js";
 

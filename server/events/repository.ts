@@ -71,3 +71,8 @@ export function countNames(db: Knex, events: Knex.QueryBuilder): Knex.QueryBuild
     .select(db.raw("count(*) as occurrences, min(events.timestamp) as first_seen, max(events.timestamp) as last_seen"))
     .groupBy("events.organization_id", "events.name", "events.source");
 }
+
+/** The organization's events known only by this external customer id become the customer's; answers how many. */
+export async function attributeToCustomer(db: Knex, organizationId: string, externalId: string, customerId: string): Promise<number> {
+  return db("events").where({ organization_id: organizationId, external_customer_id: externalId }).whereNull("customer_id").update({ customer_id: customerId });
+}

@@ -1,38 +1,12 @@
 // File wire shapes. Product media and organization avatars are public, so they carry public_url.
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
+import type { FileRow } from "./repository.js";
 import { getStorage } from "./storage.js";
 
-export type FileService = "downloadable" | "product_media" | "organization_avatar";
-
-export interface DeclaredPart {
-  number: number;
-  chunk_start: number;
-  chunk_end: number;
-  checksum_sha256_base64: string | null;
-}
-
-export interface FileRow {
-  id: string;
-  created_at: Date;
-  modified_at: Date | null;
-  organization_id: string;
-  name: string;
-  path: string;
-  mime_type: string;
-  size: number;
-  storage_version: string | null;
-  checksum_etag: string | null;
-  checksum_sha256_base64: string | null;
-  checksum_sha256_hex: string | null;
-  last_modified_at: Date | null;
-  version: string | null;
-  service: FileService;
-  is_uploaded: boolean;
-  deleted_at: Date | null;
-  upload_id?: string | null;
-  upload_parts?: DeclaredPart[] | null;
-}
+// The row types live with the queries (files/repository.ts, which storage.ts reads too); the
+// wire mappers' callers take them from here as well.
+export type { DeclaredPart, FileRow, FileService } from "./repository.js";
 
 export type FileReadOut = components["schemas"]["FileRead"];
 export type FileUploadOut = components["schemas"]["FileUpload"];

@@ -1,9 +1,39 @@
 // File queries, always scoped to the caller's organization; deleted files are gone.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { insertReturning, softDeleteRow, updateReturning } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
-import type { FileRow } from "./models.js";
+
+export type FileService = "downloadable" | "product_media" | "organization_avatar";
+
+export interface DeclaredPart {
+  number: number;
+  chunk_start: number;
+  chunk_end: number;
+  checksum_sha256_base64: string | null;
+}
+
+export interface FileRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  organization_id: string;
+  name: string;
+  path: string;
+  mime_type: string;
+  size: number;
+  storage_version: string | null;
+  checksum_etag: string | null;
+  checksum_sha256_base64: string | null;
+  checksum_sha256_hex: string | null;
+  last_modified_at: Date | null;
+  version: string | null;
+  service: FileService;
+  is_uploaded: boolean;
+  deleted_at: Date | null;
+  upload_id?: string | null;
+  upload_parts?: DeclaredPart[] | null;
+}
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
   return db("files").where("files.organization_id", caller.organizationId).whereNull("files.deleted_at");
@@ -47,4 +77,9 @@ export function update(db: Knex, id: string, patch: Record<string, unknown>): Pr
 
 export function softDelete(db: Knex, id: string): Promise<void> {
   return softDeleteRow(db, "files", id);
+}
+
+/** The MIME type of the uploaded, live public file (product media, avatars) stored at `path`. */
+export function findPublicMimeType(db: Knex, path: string, services: readonly string[]): Promise<{ mime_type: string } | undefined> {
+  return db("files").where({ path, is_uploaded: true }).whereIn("service", [...services]).whereNull("deleted_at").first("mime_type");
 }

@@ -25,6 +25,7 @@ import {
   attachmentDisposition, encodeKey, UploadRejected,
   type CompletedPart, type PartSpec, type PresignedPart, type Storage, type StoredObject, type UploadExpectation,
 } from "./object-store.js";
+import { findPublicMimeType } from "./repository.js";
 import { S3Storage, s3ConfigFromEnv } from "./s3-storage.js";
 import { setting } from "../config.js";
 
@@ -405,11 +406,7 @@ export function storageRoutes(knex: Knex): express.Router {
       const s = local();
       const key = wildcard(req);
       const file = s && isSafeKey(key)
-        ? await knex("files")
-            .where({ path: key, is_uploaded: true })
-            .whereIn("service", [...PUBLIC_SERVICES])
-            .whereNull("deleted_at")
-            .first("mime_type")
+        ? await findPublicMimeType(knex, key, PUBLIC_SERVICES)
         : undefined;
       if (!s || !file) return void res.status(404).json({ error: "ResourceNotFound", detail: "Not found." });
       await s.sendObject(res, key, file.mime_type, { "Cache-Control": "public, max-age=3600" });

@@ -71,22 +71,3 @@ export const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> 
 export async function migrateLatest(knex: Knex): Promise<void> {
   await knex.migrate.latest({ migrationSource });
 }
-
-// Row writes every repository makes the same way; the repository names its table.
-/** Inserts one row and answers it as stored. */
-export async function insertReturning<T>(db: Knex, table: string, values: Record<string, unknown>): Promise<T> {
-  const [row] = await db(table).insert(values).returning("*");
-  return row as T;
-}
-
-/** Updates the row with this id and answers it as stored. */
-export async function updateReturning<T>(db: Knex, table: string, id: string, patch: Record<string, unknown>): Promise<T> {
-  const [row] = await db(table).where({ id }).update(patch).returning("*");
-  return row as T;
-}
-
-/** Marks the row with this id deleted (deleted_at and modified_at now). */
-export async function softDeleteRow(db: Knex, table: string, id: string): Promise<void> {
-  const now = new Date();
-  await db(table).where({ id }).update({ deleted_at: now, modified_at: now });
-}

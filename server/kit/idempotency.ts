@@ -1,6 +1,7 @@
 // Idempotency keys: the stored first answer of a caller's request, replayed for a retry with the
-// same key (docs/RELIABILITY.md, "Idempotent writes"). This module is the storage and the typed
-// errors; server/http/idempotency.ts decides, per request, how an operation takes part.
+// same key (docs/RELIABILITY.md, "Idempotent writes"). This module seals and replays answers and
+// holds the typed errors (its queries: ./idempotency-repository.ts); server/http/idempotency.ts
+// decides, per request, how an operation takes part.
 //
 // Rows (table idempotency_keys): per caller scope and SHA-256 of the key, the request's
 // fingerprint, and once answered its status and its body, encrypted with AES-256-GCM under a key
@@ -8,6 +9,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { ApiError, invalid, RequestValidationError } from "./errors.js";
+import { findLiveKey, upsertKey, type StoredKey } from "./idempotency-repository.js";
 
 /** How long an answer is kept (and replayed). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -95,18 +97,9 @@ function open(secret: Buffer, answer: Buffer): unknown {
   return JSON.parse(Buffer.concat([decipher.update(answer.subarray(28)), decipher.final()]).toString("utf8"));
 }
 
-export interface StoredKey {
-  fingerprint: string;
-  status: number | null;
-  answer: Buffer | null;
-  subject: string | null;
-}
-
 /** The live (not expired) row of a key, locked when asked. */
-export async function findKey(db: Knex, key: RequestKey, opts: { forUpdate?: boolean } = {}): Promise<StoredKey | undefined> {
-  const q = db("idempotency_keys").where({ scope: key.scope, key_hash: key.keyHash }).where("expires_at", ">", db.fn.now());
-  if (opts.forUpdate) q.forUpdate();
-  return q.first("fingerprint", "status", "answer", "subject");
+export function findKey(db: Knex, key: RequestKey, opts: { forUpdate?: boolean } = {}): Promise<StoredKey | undefined> {
+  return findLiveKey(db, key.scope, key.keyHash, opts);
 }
 
 /**
@@ -134,17 +127,10 @@ export async function lock(trx: Knex.Transaction, key: RequestKey): Promise<void
 /** Stores the answer (or, with status null, marks the key taken by a request under way on `subject`). */
 export async function storeAnswer(db: Knex, key: RequestKey, status: number | null, body: unknown, subject: string | null = null): Promise<void> {
   const answer = status === null ? null : seal(key.secret, body);
-  // An expired row of the same key is replaced; a live one is this request's own running row.
-  await db.raw(
-    `insert into idempotency_keys (scope, key_hash, fingerprint, operation, status, answer, subject, expires_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (scope, key_hash) do update set
-       fingerprint = excluded.fingerprint, operation = excluded.operation, status = excluded.status,
-       answer = excluded.answer, subject = coalesce(excluded.subject, idempotency_keys.subject),
-       created_at = case when idempotency_keys.status is null and excluded.status is not null then idempotency_keys.created_at else now() end,
-       expires_at = excluded.expires_at`,
-    [key.scope, key.keyHash, key.fingerprint, key.operation, status, answer, subject, new Date(Date.now() + IDEMPOTENCY_TTL_MS)],
-  );
+  await upsertKey(db, {
+    scope: key.scope, key_hash: key.keyHash, fingerprint: key.fingerprint, operation: key.operation,
+    status, answer, subject, expires_at: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+  });
 }
 
 /**
@@ -184,18 +170,4 @@ export function answerJournal(key: RequestKey): AnswerJournal {
       state = "settled";
     },
   };
-}
-
-/** Frees the keys of requests under way on `subject` that ended without an answer (recovered elsewhere). */
-export async function releaseRunning(db: Knex, subject: string): Promise<void> {
-  await db("idempotency_keys").where({ subject }).whereNull("status").delete();
-}
-
-/** Deletes expired rows, a batch at a time; answers how many. */
-export async function deleteExpiredKeys(db: Knex, batch = 1000): Promise<number> {
-  const { rowCount } = await db.raw(
-    `delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit ?)`,
-    [batch],
-  );
-  return rowCount ?? 0;
 }

@@ -2,7 +2,7 @@
 // session's customer). Deactivated activations are soft-deleted and never read.
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
-import { softDeleteRow } from "../kit/db.js";
+import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
@@ -114,6 +114,15 @@ export async function update(db: Knex, id: string, patch: Record<string, unknown
 export async function insert(db: Knex, values: Record<string, unknown>): Promise<{ id: string; display_key: string }> {
   const [row] = await db<LicenseKeyRow>("license_keys").insert(values).returning(["id", "display_key"]);
   return row!;
+}
+
+/** Writes `patch` (with its own modified_at) and returns the key. */
+export function saveKey(db: Knex, id: string, patch: Record<string, unknown>): Promise<LicenseKeyRow> {
+  return updateReturning<LicenseKeyRow>(db, "license_keys", id, patch);
+}
+
+export function insertActivation(db: Knex, values: Record<string, unknown>): Promise<ActivationRow> {
+  return insertReturning<ActivationRow>(db, "license_key_activations", values);
 }
 
 export function softDeleteActivation(db: Knex, id: string): Promise<void> {

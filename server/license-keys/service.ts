@@ -237,11 +237,8 @@ export async function updateLicenseKey(db: Knex, caller: OrganizationCaller, id:
       throw invalid(["body", changes.usage !== undefined ? "usage" : "limit_usage"], `Usage (${usage}) can't exceed the usage limit (${limitUsage}).`);
     }
     if (Object.keys(changes).length === 0) return readOne(trx, row);
-    const [updated] = await trx<LicenseKeyRow>("license_keys")
-      .where({ id: row.id })
-      .update({ ...changes, modified_at: new Date() })
-      .returning("*");
-    return readOne(trx, updated as LicenseKeyRow);
+    const updated = await keys.saveKey(trx, row.id, { ...changes, modified_at: new Date() });
+    return readOne(trx, updated);
   });
 }
 
@@ -306,11 +303,8 @@ export async function validateLicenseKey(db: Knex, caller: OrganizationCaller | 
       if (increment > remaining) throw new ResourceNotFound(`License key only has ${remaining} more usages.`);
     }
     if (row.usage + increment > INT32_MAX) throw invalid(["body", "increment_usage"], "The usage would exceed its maximum.", "value_error", increment);
-    const [updated] = await trx<LicenseKeyRow>("license_keys")
-      .where({ id: row.id })
-      .update({ validations: row.validations + 1, last_validated_at: now, usage: row.usage + increment, modified_at: now })
-      .returning("*");
-    const out = await readOne(trx, updated as LicenseKeyRow);
+    const updated = await keys.saveKey(trx, row.id, { validations: row.validations + 1, last_validated_at: now, usage: row.usage + increment, modified_at: now });
+    const out = await readOne(trx, updated);
     return { ...out, activation: activation ? toActivationBase(activation) : null };
   });
 }
@@ -329,10 +323,8 @@ export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | 
     if ((await countActivations(trx, row.id)) >= row.limit_activations) {
       throw new NotPermitted(`License key only allows ${row.limit_activations} activations.`);
     }
-    const [activation] = await trx<ActivationRow>("license_key_activations")
-      .insert({ license_key_id: row.id, label, conditions: jsonb(trx, conditions), meta: jsonb(trx, meta) })
-      .returning("*");
-    return toActivation(activation as ActivationRow, await readOne(trx, row));
+    const activation = await keys.insertActivation(trx, { license_key_id: row.id, label, conditions: jsonb(trx, conditions), meta: jsonb(trx, meta) });
+    return toActivation(activation, await readOne(trx, row));
   });
 }
 

@@ -1,7 +1,7 @@
 // Meter queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
-import { insertReturning, updateReturning } from "../kit/db.js";
+import { insertReturning, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { MeterRow } from "./models.js";
 
@@ -62,6 +62,11 @@ export function update(db: Knex, id: string, patch: Record<string, unknown>): Pr
 /** The organization's meter `id` (archived or not), for references from benefits. */
 export function findInOrganization(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string; archived_at: Date | null } | undefined> {
   return db("meters").where({ id, organization_id: caller.organizationId }).first("id", "archived_at");
+}
+
+/** Every meter of the organization, archived ones included, in no order. */
+export async function ofOrganization(db: Knex, organizationId: string): Promise<MeterRow[]> {
+  return (await db("meters").where({ organization_id: organizationId })) as MeterRow[];
 }
 
 /** Every meter of the organization, archived ones included, by id (the order usage locks and folds in). */

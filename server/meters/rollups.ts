@@ -12,8 +12,10 @@
 // Writers of one organization's usage take its usage lock: event writes and folds shared, rebuilds
 // and attribution exclusive, so a rebuild never misses or double-counts events written meanwhile.
 import type { Knex } from "knex";
+import { attributeToCustomer } from "../events/repository.js";
 import { filterSql, numericValueSql, type Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
+import { ofOrganization } from "./repository.js";
 
 /** The customer key of an event row (alias `events`): its customer's id, else `ext:<external id>` (`-` for neither). */
 export const CUSTOMER_KEY_SQL = "coalesce(events.customer_id::text, 'ext:' || events.external_customer_id)";
@@ -113,12 +115,9 @@ export async function rebuildMeter(trx: Knex.Transaction, meter: MeterRow): Prom
  */
 export async function attributeExternalEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<void> {
   await lockUsageExclusive(trx, customer.organization_id);
-  const attributed = await trx("events")
-    .where({ organization_id: customer.organization_id, external_customer_id: externalId })
-    .whereNull("customer_id")
-    .update({ customer_id: customer.id });
+  const attributed = await attributeToCustomer(trx, customer.organization_id, externalId, customer.id);
   if (!attributed) return;
-  const meters = (await trx("meters").where({ organization_id: customer.organization_id })) as MeterRow[];
+  const meters = await ofOrganization(trx, customer.organization_id);
   if (meters.length === 0) return;
   const meterIds = meters.map((m) => m.id);
   await trx.raw(

@@ -9,7 +9,7 @@ import { checkAddress, type Address } from "../customers/address.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { emit, emitAll, type OutboxEvent } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
-import type { OrganizationRow } from "../organizations/repository.js";
+import { findByIds as findOrganizationsByIds } from "../organizations/repository.js";
 import { loadRelations } from "../products/repository.js";
 import { toCustomerOrder, toOrder, type CustomerOrderOut, type OrderOut } from "./models.js";
 import {
@@ -72,9 +72,9 @@ async function readCustomerOrders(db: Knex, rows: OrderRow[]): Promise<CustomerO
   const [rel, productRel, orgs] = await Promise.all([
     loadOrderRelations(db, rows),
     loadRelations(db, [...new Set(rows.map((r) => r.product_id))]),
-    db<OrganizationRow>("organizations").whereIn("id", [...new Set(rows.map((r) => r.organization_id))]),
+    findOrganizationsByIds(db, [...new Set(rows.map((r) => r.organization_id))]),
   ]);
-  const orgById = new Map((orgs as OrganizationRow[]).map((o) => [o.id, o]));
+  const orgById = new Map(orgs.map((o) => [o.id, o]));
   return rows.map((r) => toCustomerOrder(r, rel, productRel, orgById.get(r.organization_id)!));
 }
 
@@ -225,9 +225,9 @@ export async function updateOrderRow(trx: Knex.Transaction, scope: OrderScope, i
     throw invalid(["body", "billing_name" in patch ? "billing_name" : "billing_address"], "Billing details can't be updated after the invoice is generated.");
   }
   patch.modified_at = new Date();
-  const [updated] = await trx<OrderRow>("orders").where({ id: row.id }).update(patch).returning("*");
-  await emit(trx, row.organization_id, "order.updated", await readOrder(trx, updated as OrderRow));
-  return updated as OrderRow;
+  const updated = await saveOrder(trx, row.id, patch);
+  await emit(trx, row.organization_id, "order.updated", await readOrder(trx, updated));
+  return updated;
 }
 
 export async function updateOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<OrderOut> {

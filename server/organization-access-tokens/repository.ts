@@ -25,3 +25,18 @@ export async function findReadable(
 export async function revoke(db: Knex, id: string): Promise<void> {
   await db("organization_access_tokens").where({ id }).update({ revoked_at: db.fn.now(), modified_at: db.fn.now() });
 }
+
+/** Stores a token and answers its row. */
+export async function insert(
+  db: Knex,
+  values: { organization_id: string; token_hash: string; scopes: string[]; comment: string; expires_at: Date | null },
+): Promise<OrganizationAccessTokenRow> {
+  const [row] = await db<OrganizationAccessTokenRow>("organization_access_tokens").insert(values).returning("*");
+  return row as OrganizationAccessTokenRow;
+}
+
+/** Writes `patch` (with its own modified_at) and returns the token. */
+export async function update(db: Knex, id: string, patch: Partial<OrganizationAccessTokenRow>): Promise<OrganizationAccessTokenRow> {
+  const [changed] = await db<OrganizationAccessTokenRow>("organization_access_tokens").where({ id }).update(patch).returning("*");
+  return changed as OrganizationAccessTokenRow;
+}

@@ -10,7 +10,7 @@ import { asList } from "../kit/ids.js";
 import { tokenChanged } from "../kit/org-tokens.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toOrganizationAccessToken, type AvailableScope, type OrganizationAccessTokenOut, type OrganizationAccessTokenRow } from "./models.js";
-import { findReadable, readable, revoke } from "./repository.js";
+import { findReadable, insert, readable, revoke, update } from "./repository.js";
 
 type CreateInput = components["schemas"]["OrganizationAccessTokenCreate"];
 type UpdateInput = components["schemas"]["OrganizationAccessTokenUpdate"];
@@ -73,16 +73,14 @@ export async function createOrganizationAccessToken(db: Knex, caller: Organizati
   const scopes = [...new Set(input.scopes)];
   checkWithinCaller(caller, scopes);
   const token = randomToken("polar_oat_");
-  const [row] = await db<OrganizationAccessTokenRow>("organization_access_tokens")
-    .insert({
-      organization_id: caller.organizationId,
-      token_hash: hashToken(token),
-      scopes,
-      comment: input.comment,
-      expires_at: expiresAt(input.expires_in),
-    })
-    .returning("*");
-  return { organization_access_token: out(row as OrganizationAccessTokenRow), token };
+  const row = await insert(db, {
+    organization_id: caller.organizationId,
+    token_hash: hashToken(token),
+    scopes,
+    comment: input.comment,
+    expires_at: expiresAt(input.expires_in),
+  });
+  return { organization_access_token: out(row), token };
 }
 
 export async function updateOrganizationAccessToken(db: Knex, caller: OrganizationCaller, id: string, input: UpdateInput): Promise<OrganizationAccessTokenOut> {
@@ -96,8 +94,7 @@ export async function updateOrganizationAccessToken(db: Knex, caller: Organizati
       checkWithinCaller(caller, scopes);
       patch.scopes = scopes;
     }
-    const [changed] = await trx<OrganizationAccessTokenRow>("organization_access_tokens").where({ id: row.id }).update(patch).returning("*");
-    return changed as OrganizationAccessTokenRow;
+    return update(trx, row.id, patch);
   });
   if (input.scopes !== undefined && input.scopes !== null) await tokenChanged(updated.id);
   return out(updated);

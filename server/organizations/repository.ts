@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
+import { updateReturning } from "../kit/rows.js";
 
 export interface OrganizationRow {
   id: string;
@@ -91,6 +92,22 @@ export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string
   return db("organizations").where({ id }).first("id", "name");
 }
 
+/** The organizations with these ids (in no order). */
+export function findByIds(db: Knex, ids: string[]): Promise<OrganizationRow[]> {
+  return db<OrganizationRow>("organizations").whereIn("id", ids) as Promise<OrganizationRow[]>;
+}
+
 export function slugOf(db: Knex, id: string): Promise<{ slug: string } | undefined> {
   return db("organizations").where({ id }).first("slug");
+}
+
+/** Inserts the organization unless its slug is taken (then answers undefined). */
+export async function insertUnlessSlugTaken(db: Knex, values: Record<string, unknown>): Promise<OrganizationRow | undefined> {
+  const [row] = await db<OrganizationRow>("organizations").insert(values).returning("*").onConflict("slug").ignore();
+  return row as OrganizationRow | undefined;
+}
+
+/** Writes `patch` (with its own modified_at) and returns the organization. */
+export function updateOrganizationRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<OrganizationRow> {
+  return updateReturning<OrganizationRow>(db, "organizations", id, patch);
 }

@@ -11,7 +11,7 @@ import {
   DEFAULT_CUSTOMER_PORTAL_SETTINGS, DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
   toOrganization, type OrganizationOut,
 } from "./models.js";
-import { findReadable, insertMember, readable, slugTaken, type OrganizationRow } from "./repository.js";
+import { findReadable, insertMember, insertUnlessSlugTaken, readable, slugTaken, updateOrganizationRow, type OrganizationRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -52,27 +52,23 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
   if (problem) throw invalid(["body", "slug"], problem, "value_error");
   return db.transaction(async (trx) => {
     if (await slugTaken(trx, slug)) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
-    const [row] = await trx<OrganizationRow>("organizations")
-      .insert({
-        name: input.name.trim(),
-        slug,
-        avatar_url: input.avatar_url ?? null,
-        email: input.email ?? null,
-        website: input.website ?? null,
-        socials: jsonb(trx, input.socials ?? []),
-        details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
-        details_submitted_at: input.details ? new Date() : null,
-        feature_settings: jsonb(trx, { ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }),
-        subscription_settings: jsonb(trx, { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }),
-        notification_settings: jsonb(trx, { ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }),
-        customer_portal_settings: jsonb(trx, { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...(input.customer_portal_settings ?? {}) }),
-      })
-      .returning("*")
-      .onConflict("slug")
-      .ignore();
+    const row = await insertUnlessSlugTaken(trx, {
+      name: input.name.trim(),
+      slug,
+      avatar_url: input.avatar_url ?? null,
+      email: input.email ?? null,
+      website: input.website ?? null,
+      socials: jsonb(trx, input.socials ?? []),
+      details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
+      details_submitted_at: input.details ? new Date() : null,
+      feature_settings: jsonb(trx, { ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }),
+      subscription_settings: jsonb(trx, { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }),
+      notification_settings: jsonb(trx, { ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }),
+      customer_portal_settings: jsonb(trx, { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...(input.customer_portal_settings ?? {}) }),
+    });
     if (!row) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
     if (opts.ownerUserId) await insertMember(trx, row.id, opts.ownerUserId, "owner");
-    return toOrganization(row as OrganizationRow);
+    return toOrganization(row);
   });
 }
 
@@ -121,8 +117,8 @@ export async function updateOrganization(
       if (value !== undefined && value !== null) patch[key] = JSON.stringify({ ...row[key], ...value });
     }
     patch.modified_at = new Date();
-    const [updated] = await trx<OrganizationRow>("organizations").where({ id: row.id }).update(patch).returning("*");
-    const out = toOrganization(updated as OrganizationRow);
+    const updated = await updateOrganizationRow(trx, row.id, patch);
+    const out = toOrganization(updated);
     await emit(trx, row.id, "organization.updated", out);
     return out;
   });

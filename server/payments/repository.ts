@@ -1,5 +1,6 @@
 // Payment queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
+import { insertReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 
 export interface PaymentRow {
@@ -72,4 +73,8 @@ export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[
           ),
       ),
   );
+}
+
+export function insertPayment(db: Knex, values: Record<string, unknown>): Promise<PaymentRow> {
+  return insertReturning<PaymentRow>(db, "payments", values);
 }

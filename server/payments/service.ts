@@ -5,7 +5,7 @@ import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
-import { findReadable, readable, wherePayerEmails, type PaymentRow } from "./repository.js";
+import { findReadable, insertPayment, readable, wherePayerEmails, type PaymentRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 export interface RecordPaymentInput {
@@ -25,24 +25,21 @@ export interface RecordPaymentInput {
 }
 
 export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentInput): Promise<PaymentRow> {
-  const [row] = await trx<PaymentRow>("payments")
-    .insert({
-      organization_id: input.organizationId,
-      order_id: input.orderId,
-      checkout_id: input.checkoutId,
-      processor: input.processor,
-      status: input.status,
-      amount: input.amount,
-      currency: input.currency,
-      method: input.method,
-      method_metadata: input.methodMetadata ? jsonb(trx, input.methodMetadata) : null,
-      decline_reason: input.declineReason,
-      decline_message: input.declineMessage,
-      processor_metadata: jsonb(trx, input.processorMetadata ?? {}),
-      processor_ref: input.processorRef,
-    })
-    .returning("*");
-  return row as PaymentRow;
+  return insertPayment(trx, {
+    organization_id: input.organizationId,
+    order_id: input.orderId,
+    checkout_id: input.checkoutId,
+    processor: input.processor,
+    status: input.status,
+    amount: input.amount,
+    currency: input.currency,
+    method: input.method,
+    method_metadata: input.methodMetadata ? jsonb(trx, input.methodMetadata) : null,
+    decline_reason: input.declineReason,
+    decline_message: input.declineMessage,
+    processor_metadata: jsonb(trx, input.processorMetadata ?? {}),
+    processor_ref: input.processorRef,
+  });
 }
 
 export async function getPayment(db: Knex, scope: { organizationId: string }, id: string): Promise<PaymentOut> {

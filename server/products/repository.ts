@@ -214,6 +214,18 @@ export async function benefitIds(db: Knex, productId: string): Promise<string[]>
   return db("product_benefits").where({ product_id: productId }).pluck("benefit_id");
 }
 
+/** The ids of the product's live benefits, in the product's order, when the product is the organization's. */
+export async function liveBenefitIdsOf(db: Knex, organizationId: string, productId: string): Promise<string[]> {
+  const rows: { id: string }[] = await db("product_benefits")
+    .join("benefits", "benefits.id", "product_benefits.benefit_id")
+    .join("products", "products.id", "product_benefits.product_id")
+    .where({ "product_benefits.product_id": productId, "products.organization_id": organizationId })
+    .whereNull("benefits.deleted_at")
+    .orderBy("product_benefits.order")
+    .select("benefits.id");
+  return rows.map((r) => r.id);
+}
+
 /** Replaces the product's benefits by `benefitIds`, in this order. */
 export async function replaceBenefits(db: Knex, productId: string, benefitIds: string[]): Promise<void> {
   await db("product_benefits").where({ product_id: productId }).delete();

@@ -1,5 +1,6 @@
 // Refund queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
+import { insertReturning, updateReturning } from "../kit/rows.js";
 
 export type RefundStatus = "pending" | "succeeded" | "failed" | "canceled";
 export type RefundReason = "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
@@ -26,4 +27,13 @@ export interface RefundRow {
 
 export function readable(db: Knex, scope: { organizationId: string }): Knex.QueryBuilder {
   return db("refunds").where("refunds.organization_id", scope.organizationId);
+}
+
+export function insertRefund(db: Knex, values: Record<string, unknown>): Promise<RefundRow> {
+  return insertReturning<RefundRow>(db, "refunds", values);
+}
+
+/** Writes `patch` (with its own modified_at) and returns the refund. */
+export function updateRefund(db: Knex, id: string, patch: Partial<RefundRow>): Promise<RefundRow> {
+  return updateReturning<RefundRow>(db, "refunds", id, patch);
 }

@@ -15,13 +15,13 @@ import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { RefundAmountTooHigh, RefundedAlready } from "../orders/errors.js";
 import { netAmount } from "../orders/models.js";
-import { findReadable as findOrder, type OrderRow } from "../orders/repository.js";
+import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/repository.js";
 import { readOrder } from "../orders/service.js";
 import { latestSucceededForOrder } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
-import { readable, type RefundRow } from "./repository.js";
+import { insertRefund, readable, updateRefund, type RefundRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 /** What refunds need from a payment processor. */
@@ -59,52 +59,44 @@ export async function createRefund(
     const taxLeft = order.tax_amount - order.refunded_tax_amount;
     const tax = input.amount === left ? taxLeft : Math.min(taxLeft, Math.round((order.tax_amount * input.amount) / Math.max(net, 1)));
     const id = randomUUID();
-    const [pending] = await trx<RefundRow>("refunds")
-      .insert({
-        id,
-        organization_id: order.organization_id,
-        status: "pending",
-        reason: input.reason,
-        amount: input.amount,
-        tax_amount: tax,
-        currency: order.currency,
-        order_id: order.id,
-        subscription_id: order.subscription_id,
-        customer_id: order.customer_id,
-        payment_id: payment.id,
-        revoke_benefits: input.revoke_benefits ?? false,
-        comment: input.comment ?? null,
-        metadata: jsonb(trx, metadata),
-      })
-      .returning("*");
-    await emit(trx, order.organization_id, "refund.created", toRefund(pending as RefundRow));
+    const pending = await insertRefund(trx, {
+      id,
+      organization_id: order.organization_id,
+      status: "pending",
+      reason: input.reason,
+      amount: input.amount,
+      tax_amount: tax,
+      currency: order.currency,
+      order_id: order.id,
+      subscription_id: order.subscription_id,
+      customer_id: order.customer_id,
+      payment_id: payment.id,
+      revoke_benefits: input.revoke_benefits ?? false,
+      comment: input.comment ?? null,
+      metadata: jsonb(trx, metadata),
+    });
+    await emit(trx, order.organization_id, "refund.created", toRefund(pending));
 
     // With an Idempotency-Key, the processor's key comes from it: a retry after a crash between
     // the processor's answer and our commit asks for the same refund, not a second one.
     const idempotencyKey = opts.requestKey ? `refund:request:${opts.requestKey}` : `refund:${id}`;
     const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey });
-    const [refund] = await trx<RefundRow>("refunds")
-      .where({ id })
-      .update({ status: result.status, processor_ref: result.refundRef, modified_at: new Date() })
-      .returning("*");
-    if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund as RefundRow));
+    const refund = await updateRefund(trx, id, { status: result.status, processor_ref: result.refundRef, modified_at: new Date() });
+    if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund));
     // A pending refund holds its amount too: what is in flight can't be refunded twice.
     if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);
     if (input.revoke_benefits && result.status !== "failed") {
       await scheduleBenefitRevocations(trx, { customerId: order.customer_id, orderId: order.id });
     }
-    return toRefund(refund as RefundRow);
+    return toRefund(refund);
   });
 }
 
 async function applyToOrder(trx: Knex.Transaction, order: OrderRow, amount: number, tax: number): Promise<void> {
   const refunded = order.refunded_amount + amount;
   const status = refunded >= netAmount(order) ? "refunded" : "partially_refunded";
-  const [updated] = await trx<OrderRow>("orders")
-    .where({ id: order.id })
-    .update({ refunded_amount: refunded, refunded_tax_amount: order.refunded_tax_amount + tax, status, modified_at: new Date() })
-    .returning("*");
-  const out = await readOrder(trx, updated as OrderRow);
+  const updated = await saveOrder(trx, order.id, { refunded_amount: refunded, refunded_tax_amount: order.refunded_tax_amount + tax, status, modified_at: new Date() });
+  const out = await readOrder(trx, updated);
   await emit(trx, order.organization_id, "order.updated", out);
   await emit(trx, order.organization_id, "order.refunded", out);
 }

@@ -16,7 +16,7 @@
 // "Now" is the caller's (the workflow's clock) or, for a customer on a billing test clock, the
 // clock's frozen time.
 import type { Knex } from "knex";
-import { findCustomer } from "../customers/repository.js";
+import { chargeablePaymentMethods, findCustomer } from "../customers/repository.js";
 import { scheduleBenefitCycles, scheduleBenefitRevocations } from "../benefit-grants/service.js";
 import { computeAmounts } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
@@ -375,14 +375,7 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
 
 /** The method to charge (the subscription's own, else the customer's default or newest) and the customer's id at the processor. */
 async function paymentMethodOf(db: Knex, row: SubscriptionRow, processor: string): Promise<{ processor_ref: string; customer_ref: string | null } | undefined> {
-  const live = () =>
-    db("payment_methods")
-      .where({ customer_id: row.customer_id })
-      .whereNull("deleted_at")
-      .select(
-        "processor_ref",
-        db("processor_customers").where({ customer_id: row.customer_id, processor }).select("processor_customer_id").as("customer_ref"),
-      );
+  const live = () => chargeablePaymentMethods(db, row.customer_id, processor);
   if (row.payment_method_id) {
     const own = await live().where({ id: row.payment_method_id }).first();
     if (own) return own;

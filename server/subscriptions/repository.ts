@@ -217,6 +217,11 @@ export async function updateSubscription(db: Knex, id: string, patch: RowPatch<S
   return updated as SubscriptionRow;
 }
 
+/** The customer's subscriptions in status active, oldest first. */
+export function activeOfCustomer(db: Knex, customerId: string): Promise<SubscriptionRow[]> {
+  return db<SubscriptionRow>("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at") as Promise<SubscriptionRow[]>;
+}
+
 /** Whether a live subscription (trialing, active, past due) is paid with this payment method. */
 export async function paysLiveSubscription(db: Knex, paymentMethodId: string): Promise<boolean> {
   const hit = await db("subscriptions").where({ payment_method_id: paymentMethodId }).whereIn("status", LIVE_STATUSES).first("id");

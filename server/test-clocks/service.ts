@@ -12,7 +12,10 @@ import { listPage, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { getProcessor } from "../processors/index.js";
 import { pokeAfterCommit } from "../workflows-door.js";
-import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
+import { anyOnTestClock, bindToTestClock, lockLiveInOrganization, onTestClocks } from "../customers/repository.js";
+import {
+  hasSubscriptions, insertTestClock, readable, somethingDueOnClock, subscriptionIdsOnClock, updateTestClock, type TestClockRow,
+} from "./repository.js";
 
 export type TestClockOut = components["schemas"]["TestClock"];
 
@@ -30,52 +33,12 @@ async function find(db: Knex, caller: OrganizationCaller, id: string, forUpdate 
   return row;
 }
 
-/**
- * Live subscriptions (or charges in flight) with something due at or before `frozen` (a clock's
- * time: a value, or a column of a joined test_clocks row).
- */
-function whereDueBy(db: Knex, q: Knex.QueryBuilder, frozen: Date | Knex.Raw): Knex.QueryBuilder {
-  return q.where((w) =>
-    w
-      .whereNotNull("subscriptions.pending_order_id")
-      .orWhere((a) => a.whereIn("subscriptions.status", ["active", "trialing"]).where("subscriptions.current_period_end", "<=", frozen))
-      .orWhere((p) =>
-        p.where("subscriptions.status", "past_due").whereExists(
-          db("orders")
-            .whereRaw("orders.subscription_id = subscriptions.id")
-            .where("orders.status", "pending")
-            .where("orders.next_payment_attempt_at", "<=", frozen),
-        ),
-      ),
-  );
-}
-
-/** Live subscriptions (or charges in flight) on the clock with something due at or before its time. */
-function dueOnClock(db: Knex, clock: Pick<TestClockRow, "id" | "frozen_time">): Knex.QueryBuilder {
-  return whereDueBy(db, db("subscriptions").where("subscriptions.test_clock_id", clock.id), clock.frozen_time);
-}
-
-/**
- * Subscriptions on any test clock with something due at or before their clock's time: the worker's
- * sweep pokes them, so that an advance whose pokes were lost (Temporal unreachable at that moment)
- * still catches up instead of leaving its clock `advancing`.
- */
-export async function subscriptionsDueOnClocks(db: Knex, limit = 500): Promise<string[]> {
-  const q = db("subscriptions").join("test_clocks", "test_clocks.id", "subscriptions.test_clock_id").whereNull("test_clocks.deleted_at");
-  const rows: { id: string }[] = await whereDueBy(db, q, db.raw("test_clocks.frozen_time")).orderBy("subscriptions.id").limit(limit).select("subscriptions.id");
-  return rows.map((r) => r.id);
-}
-
 async function toTestClocks(db: Knex, rows: TestClockRow[]): Promise<TestClockOut[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const customers: { id: string; test_clock_id: string }[] = await db("customers")
-    .whereIn("test_clock_id", ids)
-    .whereNull("deleted_at")
-    .orderBy("created_at")
-    .select("id", "test_clock_id");
+  const customers = await onTestClocks(db, ids);
   const advancing = new Set<string>();
-  for (const r of rows) if (await dueOnClock(db, r).first("subscriptions.id")) advancing.add(r.id);
+  for (const r of rows) if (await somethingDueOnClock(db, r)) advancing.add(r.id);
   return rows.map((r) => ({
     id: r.id,
     created_at: isoRequired(r.created_at),
@@ -136,8 +99,7 @@ export async function advanceTestClock(db: Knex, caller: OrganizationCaller, id:
     if (to.getTime() <= from) throw invalid(["body", "frozen_time"], "The new time must be later than the clock's current time.", "value_error", input.frozen_time);
     if (to.getTime() - from > MAX_ADVANCE_MS) throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
-    const subs: { id: string }[] = await trx("subscriptions").where({ test_clock_id: clock.id }).select("id");
-    pokeAfterCommit(db, trx, subs.map((s) => s.id));
+    pokeAfterCommit(db, trx, await subscriptionIdsOnClock(trx, clock.id));
     return updated;
   });
   return toTestClock(db, row);
@@ -149,14 +111,12 @@ export async function attachCustomer(db: Knex, caller: OrganizationCaller, id: s
   return db.transaction(async (trx) => {
     const clock = await find(trx, caller, id, true);
     const loc = ["body", "customer_id"];
-    const customer = isUuid(input.customer_id)
-      ? await trx("customers").where({ id: input.customer_id, organization_id: caller.organizationId }).whereNull("deleted_at").forUpdate().first()
-      : undefined;
+    const customer = isUuid(input.customer_id) ? await lockLiveInOrganization(trx, caller.organizationId, input.customer_id) : undefined;
     if (!customer) throw invalid(loc, "Customer not found.", "value_error", input.customer_id);
-    if (await trx("subscriptions").where({ customer_id: customer.id }).first("id")) {
+    if (await hasSubscriptions(trx, customer.id)) {
       throw invalid(loc, "A customer that already has subscriptions can't move to a test clock.", "value_error", input.customer_id);
     }
-    await trx("customers").where({ id: customer.id }).update({ test_clock_id: clock.id, modified_at: new Date() });
+    await bindToTestClock(trx, customer.id, clock.id);
     return toTestClock(trx, clock);
   });
 }
@@ -164,7 +124,7 @@ export async function attachCustomer(db: Knex, caller: OrganizationCaller, id: s
 export async function deleteTestClock(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     const clock = await find(trx, caller, id, true);
-    if (await trx("customers").where({ test_clock_id: clock.id }).whereNull("deleted_at").first("id")) {
+    if (await anyOnTestClock(trx, clock.id)) {
       throw new NotPermitted("Customers are bound to this test clock: delete them first.");
     }
     await updateTestClock(trx, clock.id, { deleted_at: new Date(), modified_at: new Date() });

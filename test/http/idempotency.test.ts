@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import type { Polar } from "@polar-sh/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
-import { deleteExpiredKeys, lock, requestKey } from "../../server/kit/idempotency.js";
+import { lock, requestKey } from "../../server/kit/idempotency.js";
+import { deleteExpiredKeys } from "../../server/kit/idempotency-repository.js";
 import { createCheckoutProduct, createCustomer, createDiscount, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
