@@ -84,6 +84,16 @@ module.exports = {
       from: { path: "^server/test-clocks/" },
       to: { path: "^server/(benefit-grants|customer-portal)/" },
     },
+    {
+      name: "customer-portal-is-a-front",
+      severity: "error",
+      comment:
+        "The customer portal is a front over orders, subscriptions, customers and benefit grants: it imports them, and " +
+        "no domain (nor the worker) imports it back; only server/handlers.ts and server/app.ts mount it. A shape both " +
+        "need belongs to the lower domain (the public product is products/models.ts's toCustomerProduct).",
+      from: { path: "^(server/[^/]+/|workflows/)", pathNot: "^server/customer-portal/" },
+      to: { path: "^server/customer-portal/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -24,8 +24,8 @@ interface BenefitColumns {
 /** A benefits row: its type says the shape of its properties. */
 export type BenefitRow = { [T in BenefitType]: BenefitColumns & { type: T; properties: BenefitProperties<T> } }[BenefitType];
 
-/** One variant's wire shape; `toBenefit` calls it with the row narrowed to its type. */
-function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; properties: BenefitProperties<T> }) {
+/** A benefit as a customer sees it inside a public product: no metadata, no properties. */
+export function toBenefitPublic<T extends BenefitType>(row: BenefitColumns & { type: T }) {
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -35,9 +35,12 @@ function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; prope
     selectable: row.selectable,
     deletable: row.deletable,
     organization_id: row.organization_id,
-    metadata: row.metadata,
-    properties: row.properties,
   };
+}
+
+/** One variant's wire shape; `toBenefit` calls it with the row narrowed to its type. */
+function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; properties: BenefitProperties<T> }) {
+  return { ...toBenefitPublic(row), metadata: row.metadata, properties: row.properties };
 }
 
 export function toBenefit(row: BenefitRow): BenefitOut {

@@ -1,7 +1,6 @@
 // The Order (merchant) and CustomerOrder (portal) wire shapes and their line items. Amounts are
 // minor units: net = subtotal − discount, total = net + tax.
 import type { components } from "../../generated/types.js";
-import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomer } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
@@ -9,6 +8,7 @@ import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import { toOrderSubscription } from "../subscriptions/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
+import { toCustomerProduct } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { OrderItemRow, OrderRelations, OrderRow } from "./repository.js";
 

@@ -1,14 +1,13 @@
 // The Subscription (merchant), CustomerSubscription (portal), OrderSubscription (inside orders)
 // and CustomerStateSubscription wire shapes.
 import type { components } from "../../generated/types.js";
-import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomer } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import { derivedUuid } from "../kit/ids.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toMeter } from "../meters/models.js";
 import { toOrganization } from "../organizations/models.js";
-import { toPrice, toProduct } from "../products/models.js";
+import { toCustomerProduct, toPrice, toProduct } from "../products/models.js";
 import type { PriceRow } from "../products/repository.js";
 import type { SubscriptionRelations, SubscriptionRow } from "./repository.js";
 
