@@ -85,6 +85,16 @@ module.exports = {
       to: { path: "^server/(benefit-grants|customer-portal)/" },
     },
     {
+      name: "orders-below-subscriptions",
+      severity: "error",
+      comment:
+        "Subscriptions bill through orders (the renewal and change orders, their payment retries); orders never import " +
+        "subscriptions. What both need (the subscription columns and fields an order shows, SubscriptionBaseRow and " +
+        "toSubscriptionBase) is declared in orders/.",
+      from: { path: "^server/orders/" },
+      to: { path: "^server/subscriptions/" },
+    },
+    {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:
