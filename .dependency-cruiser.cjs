@@ -95,6 +95,16 @@ module.exports = {
       to: { path: "^server/subscriptions/" },
     },
     {
+      name: "benefits-below-benefit-grants",
+      severity: "error",
+      comment:
+        "A grant reads its benefit (findBenefit, BenefitRow, toBenefit); benefits never import benefit grants. A " +
+        "benefit's change schedules its grants' jobs through the GrantScheduler server/handlers.ts hands in, and a " +
+        "benefit's grants list is benefit-grants' own (listBenefitGrants).",
+      from: { path: "^server/benefits/" },
+      to: { path: "^server/benefit-grants/" },
+    },
+    {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:

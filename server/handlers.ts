@@ -11,6 +11,7 @@ import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
 import { benefitHandlers } from "./benefits/handlers.js";
 import { benefitGrantHandlers } from "./benefit-grants/handlers.js";
+import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "./benefit-grants/schedule.js";
 import { customFieldHandlers } from "./custom-fields/handlers.js";
 import { fileHandlers } from "./files/handlers.js";
 import { meterHandlers } from "./meters/handlers.js";
@@ -33,7 +34,8 @@ import { metricHandlers } from "./metrics/handlers.js";
 export const handlers: Handlers<OperationId> = {
   ...organizationHandlers,
   ...productHandlers,
-  ...benefitHandlers,
+  // A benefit's change schedules its grants' jobs: benefits are below benefit grants, so it is handed the scheduler.
+  ...benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion }),
   ...benefitGrantHandlers,
   ...customFieldHandlers,
   ...fileHandlers,

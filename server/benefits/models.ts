@@ -1,6 +1,5 @@
-// The Benefit and BenefitGrant wire shapes (all six types share one; `properties` is per type).
+// The Benefit wire shape (all six types share one; `properties` is per type) and its public fields.
 import type { components } from "../../generated/types.js";
-import type { CustomerOut } from "../customers/models.js";
 import type { Metadata } from "../kit/metadata.js";
 import { iso, isoRequired } from "../kit/time.js";
 
@@ -58,39 +57,4 @@ export function toBenefit(row: BenefitRow): BenefitOut {
     case "meter_credit":
       return toVariant(row);
   }
-}
-
-export interface BenefitGrantRow {
-  id: string;
-  created_at: Date;
-  modified_at: Date | null;
-  benefit_id: string;
-  customer_id: string;
-  subscription_id: string | null;
-  order_id: string | null;
-  granted_at: Date | null;
-  revoked_at: Date | null;
-  properties: Record<string, unknown>;
-  error: { message: string; type: string; timestamp: string } | null;
-}
-
-export type BenefitGrantOut = components["schemas"]["BenefitGrant"];
-
-export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): BenefitGrantOut {
-  return {
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    granted_at: iso(row.granted_at),
-    is_granted: row.granted_at !== null,
-    revoked_at: iso(row.revoked_at),
-    is_revoked: row.revoked_at !== null,
-    subscription_id: row.subscription_id,
-    order_id: row.order_id,
-    customer_id: row.customer_id,
-    benefit_id: row.benefit_id,
-    error: row.error,
-    customer,
-    properties: row.properties,
-  };
 }
