@@ -108,7 +108,7 @@ module.exports = {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:
-        "The customer portal is a front over orders, subscriptions, customers and benefit grants: it imports them, and " +
+        "The customer portal is a front over orders and subscriptions: it imports them, and " +
         "no domain (nor the worker) imports it back; only server/handlers.ts and server/app.ts mount it. A shape both " +
         "need belongs to the lower domain (the public product is products/models.ts's toCustomerProduct).",
       from: { path: "^(server/[^/]+/|workflows/)", pathNot: "^server/customer-portal/" },
