@@ -85,6 +85,15 @@ module.exports = {
       to: { path: "^server/(benefit-grants|customer-portal)/" },
     },
     {
+      name: "migrations-are-not-imported",
+      severity: "error",
+      comment:
+        "Migrations may read a domain's defaults (organizations/models.ts) and tools; no domain imports a migration " +
+        "(only server/kit/db.ts, which runs them through migrations/index.ts). A value both need lives in the domain.",
+      from: { path: "^(server|workflows)/", pathNot: "^server/(migrations/|kit/db\\.ts$)" },
+      to: { path: "^server/migrations/" },
+    },
+    {
       name: "orders-below-subscriptions",
       severity: "error",
       comment:
