@@ -114,6 +114,16 @@ module.exports = {
       to: { path: "^server/benefit-grants/" },
     },
     {
+      name: "benefits-and-custom-fields-below-products",
+      severity: "error",
+      comment:
+        "A product shows its benefits and custom fields (toBenefit, toCustomField); benefits and custom fields never " +
+        "import products. Deleting one detaches it from products through detachBenefit / detachCustomField, handed in " +
+        "by server/handlers.ts (BenefitDependents, CustomFieldDependents).",
+      from: { path: "^server/(benefits|custom-fields)/" },
+      to: { path: "^server/products/" },
+    },
+    {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:

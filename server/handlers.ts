@@ -9,6 +9,7 @@ import { customerHandlers } from "./customers/handlers.js";
 import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
+import { detachBenefit, detachCustomField } from "./products/repository.js";
 import { benefitHandlers } from "./benefits/handlers.js";
 import { benefitGrantHandlers } from "./benefit-grants/handlers.js";
 import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "./benefit-grants/schedule.js";
@@ -34,10 +35,11 @@ import { metricHandlers } from "./metrics/handlers.js";
 export const handlers: Handlers<OperationId> = {
   ...organizationHandlers,
   ...productHandlers,
-  // A benefit's change schedules its grants' jobs: benefits are below benefit grants, so it is handed the scheduler.
-  ...benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion }),
+  // Benefits and custom fields are below the products and grants that stand on them, so a change
+  // to one is handed what follows it there (the same calls, in the change's transaction).
+  ...benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
   ...benefitGrantHandlers,
-  ...customFieldHandlers,
+  ...customFieldHandlers({ detachCustomField }),
   ...fileHandlers,
   ...meterHandlers,
   ...customerHandlers,

@@ -1,11 +1,11 @@
 // HTTP handlers of the benefit operations (a benefit's grants: benefit-grants/handlers.ts). Built
-// with the grant scheduler that server/handlers.ts hands in (benefits never import benefit grants).
+// with what stands on a benefit (grants, products), handed in by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
-import { createBenefit, deleteBenefit, getBenefit, listBenefits, updateBenefit, type GrantScheduler } from "./service.js";
+import { createBenefit, deleteBenefit, getBenefit, listBenefits, updateBenefit, type BenefitDependents } from "./service.js";
 
 type BenefitOps = "benefits:create" | "benefits:get" | "benefits:list" | "benefits:update" | "benefits:delete";
 
-export const benefitHandlers = (grants: GrantScheduler): Handlers<BenefitOps> => ({
+export const benefitHandlers = (dependents: BenefitDependents): Handlers<BenefitOps> => ({
   "benefits:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createBenefit(ctx.db, orgCaller(ctx), body),
@@ -20,10 +20,10 @@ export const benefitHandlers = (grants: GrantScheduler): Handlers<BenefitOps> =>
   }),
   "benefits:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateBenefit(ctx.db, orgCaller(ctx), params.id, body, grants),
+    body: await updateBenefit(ctx.db, orgCaller(ctx), params.id, body, dependents),
   }),
   "benefits:delete": async ({ params }, ctx) => {
-    await deleteBenefit(ctx.db, orgCaller(ctx), params.id, grants);
+    await deleteBenefit(ctx.db, orgCaller(ctx), params.id, dependents);
     return { status: 204, body: null };
   },
 });

@@ -1,7 +1,7 @@
 // Benefit rules: a description of 3 to 42 characters, each type's properties (see
 // properties.ts), a type that never changes, soft deletion (403 when not deletable) that
-// detaches the benefit from products, and benefit.created / benefit.updated. Its grants follow a
-// change through the GrantScheduler it is handed (the grants list is benefit-grants/service.ts's).
+// detaches the benefit from products, and benefit.created / benefit.updated. Products and grants
+// follow a change through the BenefitDependents it is handed (the grants list is benefit-grants').
 import { isDeepStrictEqual } from "node:util";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
@@ -15,7 +15,6 @@ import { toBenefit, type BenefitOut, type BenefitRow } from "./models.js";
 import { BENEFIT_TYPES, checkProperties, type BenefitType } from "./properties.js";
 import * as benefits from "./repository.js";
 import { findReadable, readable } from "./repository.js";
-import { detachBenefit } from "../products/repository.js";
 
 type Schemas = components["schemas"];
 export type BenefitCreateInput = Schemas["BenefitCreate"];
@@ -34,13 +33,15 @@ export interface BenefitListQuery {
 }
 
 /**
- * How a benefit's grants follow its change, inside the change's transaction: benefit-grants/schedule.ts's
- * functions, handed in by server/handlers.ts, because benefit grants import benefits and never the
- * reverse (.dependency-cruiser.cjs).
+ * How what stands on a benefit follows its change, inside the change's transaction: its grants
+ * (benefit-grants/schedule.ts) and the products it is attached to (products/repository.ts). Handed
+ * in by server/handlers.ts, because those domains import benefits and never the reverse
+ * (.dependency-cruiser.cjs).
  */
-export interface GrantScheduler {
+export interface BenefitDependents {
   scheduleBenefitUpdates(trx: Knex.Transaction, input: { benefitId: string; previousProperties: Record<string, unknown> }): Promise<unknown>;
   scheduleBenefitDeletion(trx: Knex.Transaction, input: { benefitId: string }): Promise<unknown>;
+  detachBenefit(trx: Knex.Transaction, benefitId: string): Promise<void>;
 }
 
 const DESCRIPTION_MIN = 3;
@@ -104,7 +105,7 @@ export async function updateBenefit(
   caller: OrganizationCaller,
   id: string,
   input: BenefitUpdateInput,
-  grants: GrantScheduler,
+  dependents: BenefitDependents,
 ): Promise<BenefitOut> {
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
@@ -121,22 +122,22 @@ export async function updateBenefit(
     const out = toBenefit(updated);
     // Existing grants follow the new properties (one update job per granted grant).
     if (!isDeepStrictEqual(updated.properties, row.properties)) {
-      await grants.scheduleBenefitUpdates(trx, { benefitId: row.id, previousProperties: row.properties });
+      await dependents.scheduleBenefitUpdates(trx, { benefitId: row.id, previousProperties: row.properties });
     }
     await emit(trx, caller.organizationId, "benefit.updated", out);
     return out;
   });
 }
 
-export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: string, grants: GrantScheduler): Promise<void> {
+export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: string, dependents: BenefitDependents): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Benefit not found.");
     if (!row.deletable) throw new NotPermitted("This benefit can't be deleted.");
     const now = new Date();
     const deleted = await benefits.update(trx, row.id, { deleted_at: now, modified_at: now });
-    await detachBenefit(trx, row.id);
-    await grants.scheduleBenefitDeletion(trx, { benefitId: row.id });
+    await dependents.detachBenefit(trx, row.id);
+    await dependents.scheduleBenefitDeletion(trx, { benefitId: row.id });
     // Polar announces the deletion as an update.
     await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted));
   });
