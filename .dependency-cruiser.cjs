@@ -124,6 +124,16 @@ module.exports = {
       to: { path: "^server/products/" },
     },
     {
+      name: "processors-are-a-port",
+      severity: "error",
+      comment:
+        "Checkouts, billing, refunds, test clocks and the portal pay through server/processors/ (getProcessor, the " +
+        "PaymentProcessor interface); processors import only server/kit and server/config.ts. A processor's callback " +
+        "that settles a checkout (the Stripe webhook, the sandbox's 3-D Secure page) lives in server/checkouts/.",
+      from: { path: "^server/processors/" },
+      to: { path: "^server/", pathNot: "^server/(processors/|kit/|config\\.ts$)" },
+    },
+    {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:
