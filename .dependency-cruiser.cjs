@@ -134,6 +134,15 @@ module.exports = {
       to: { path: "^server/", pathNot: "^server/(processors/|kit/|config\\.ts$)" },
     },
     {
+      name: "meters-below-events",
+      severity: "error",
+      comment:
+        "Ingesting events evaluates meters and adds to their rollups (events/store.ts); meters never import events. " +
+        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's.",
+      from: { path: "^server/meters/" },
+      to: { path: "^server/events/" },
+    },
+    {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:
