@@ -143,6 +143,16 @@ module.exports = {
       to: { path: "^server/events/" },
     },
     {
+      name: "customers-below-customer-sessions",
+      severity: "error",
+      comment:
+        "A portal session is a customer's (customer-sessions reads customers/repository.ts); customers never import " +
+        "customer sessions. Deleting a customer revokes their sessions through revokeCustomerSessions, handed in by " +
+        "server/handlers.ts (CustomerDependents).",
+      from: { path: "^server/customers/" },
+      to: { path: "^server/customer-sessions/" },
+    },
+    {
       name: "customer-portal-is-a-front",
       severity: "error",
       comment:

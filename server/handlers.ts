@@ -5,6 +5,7 @@ import { customerPortalHandlers } from "./customer-portal/handlers.js";
 import { customerPortalOrderHandlers } from "./customer-portal/orders-handlers.js";
 import { customerPortalPaymentMethodHandlers } from "./customer-portal/payment-methods-handlers.js";
 import { customerSessionHandlers } from "./customer-sessions/handlers.js";
+import { revokeCustomerSessions } from "./customer-sessions/repository.js";
 import { customerHandlers } from "./customers/handlers.js";
 import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
@@ -35,14 +36,14 @@ import { metricHandlers } from "./metrics/handlers.js";
 export const handlers: Handlers<OperationId> = {
   ...organizationHandlers,
   ...productHandlers,
-  // Benefits and custom fields are below the products and grants that stand on them, so a change
-  // to one is handed what follows it there (the same calls, in the change's transaction).
+  // Benefits, custom fields and customers are below what stands on them (grants, products, portal
+  // sessions), so a change to one is handed what follows it there (the same calls, in its transaction).
   ...benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
   ...benefitGrantHandlers,
   ...customFieldHandlers({ detachCustomField }),
   ...fileHandlers,
   ...meterHandlers,
-  ...customerHandlers,
+  ...customerHandlers({ revokeCustomerSessions }),
   ...customerSessionHandlers,
   ...customerPortalHandlers,
   ...discountHandlers,
