@@ -126,6 +126,13 @@ module.exports = {
         "customer sessions. Deleting a customer revokes their sessions through revokeCustomerSessions, handed in by " +
         "server/handlers.ts (CustomerDependents).",
     ),
+    below(
+      "auth-below-oauth2",
+      "auth",
+      "oauth2",
+      "The OAuth2 API (server/oauth2/) stands on better-auth (server/auth/: its instance, token prefixes, scopes); auth " +
+        "never imports oauth2. Queries on better-auth's tables, its OAuth provider's included, are auth/repository.ts's.",
+    ),
     {
       name: "processors-are-a-port",
       severity: "error",
