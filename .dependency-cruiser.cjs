@@ -2,6 +2,12 @@
 // Type-only imports count: a circle of types is still a circle a reader has to walk, and
 // every one of them was fixable by moving the shared type to the module that owns it.
 /* global module */
+
+/** A direction between domains: nothing in server/<lower>/ imports server/<higher>/ (each a `|` list of folders). */
+function below(name, lower, higher, comment) {
+  return { name, severity: "error", comment, from: { path: `^server/(${lower})/` }, to: { path: `^server/(${higher})/` } };
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -60,29 +66,101 @@ module.exports = {
       from: { path: "^workflows/shared/" },
       to: { pathNot: ["^workflows/shared/", "^node_modules/@temporalio/(workflow|common)/"] },
     },
+    // Directions between domains (issue 21): each rule says which domains are below which, so the
+    // reverse import (the two would import each other) fails. `make domain-pairs` lists what is left.
+    below(
+      "domain-directions",
+      "orders|subscriptions|benefit-grants|test-clocks",
+      "checkouts",
+      "Checkouts create orders and subscriptions, subscriptions and orders schedule benefit grants, and subscriptions, " +
+        "benefit grants and the portal read a test clock's time: none of them imports checkouts.",
+    ),
+    below(
+      "benefit-grants-below-orders-and-subscriptions",
+      "benefit-grants|test-clocks",
+      "orders|subscriptions",
+      "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them.",
+    ),
+    below(
+      "test-clocks-is-a-leaf-domain",
+      "test-clocks",
+      "benefit-grants|customer-portal",
+      "Subscriptions, benefit grants and the portal ask test-clocks/repository.ts for a clock's time; test clocks import no domain that reads it.",
+    ),
+    below(
+      "orders-below-subscriptions",
+      "orders",
+      "subscriptions",
+      "Subscriptions bill through orders (the renewal and change orders, their payment retries); orders never import " +
+        "subscriptions. What both need (the subscription columns and fields an order shows, SubscriptionBaseRow and " +
+        "toSubscriptionBase) is declared in orders/.",
+    ),
+    below(
+      "benefits-below-benefit-grants",
+      "benefits",
+      "benefit-grants",
+      "A grant reads its benefit (findBenefit, BenefitRow, toBenefit); benefits never import benefit grants. A " +
+        "benefit's change schedules its grants' jobs through the BenefitDependents server/handlers.ts hands in, and a " +
+        "benefit's grants list is benefit-grants' own (listBenefitGrants).",
+    ),
+    below(
+      "benefits-and-custom-fields-below-products",
+      "benefits|custom-fields",
+      "products",
+      "A product shows its benefits and custom fields (toBenefit, toCustomField); benefits and custom fields never " +
+        "import products. Deleting one detaches it from products through detachBenefit / detachCustomField, handed in " +
+        "by server/handlers.ts (BenefitDependents, CustomFieldDependents).",
+    ),
+    below(
+      "meters-below-events",
+      "meters",
+      "events",
+      "Ingesting events evaluates meters and adds to their rollups (events/store.ts); meters never import events. " +
+        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's.",
+    ),
+    below(
+      "customers-below-customer-sessions",
+      "customers",
+      "customer-sessions",
+      "A portal session is a customer's (customer-sessions reads customers/repository.ts); customers never import " +
+        "customer sessions. Deleting a customer revokes their sessions through revokeCustomerSessions, handed in by " +
+        "server/handlers.ts (CustomerDependents).",
+    ),
+    below(
+      "auth-below-oauth2",
+      "auth",
+      "oauth2",
+      "The OAuth2 API (server/oauth2/) stands on better-auth (server/auth/: its instance, token prefixes, scopes); auth " +
+        "never imports oauth2. Queries on better-auth's tables, its OAuth provider's included, are auth/repository.ts's.",
+    ),
     {
-      name: "domain-directions",
+      name: "processors-are-a-port",
       severity: "error",
       comment:
-        "Chosen directions between domains (issue 21): checkouts create orders and subscriptions, subscriptions and " +
-        "orders schedule benefit grants, and subscriptions, benefit grants and the portal read a test clock's time. " +
-        "The reverse import would make the two domains import each other: move the shared piece to the lower domain.",
-      from: { path: "^server/(orders|subscriptions|benefit-grants|test-clocks)/" },
-      to: { path: "^server/checkouts/" },
+        "Checkouts, billing, refunds, test clocks and the portal pay through server/processors/ (getProcessor, the " +
+        "PaymentProcessor interface); processors import only server/kit and server/config.ts. A processor's callback " +
+        "that settles a checkout (the Stripe webhook, the sandbox's 3-D Secure page) lives in server/checkouts/.",
+      from: { path: "^server/processors/" },
+      to: { path: "^server/", pathNot: "^server/(processors/|kit/|config\\.ts$)" },
     },
     {
-      name: "benefit-grants-below-orders-and-subscriptions",
+      name: "customer-portal-is-a-front",
       severity: "error",
-      comment: "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them.",
-      from: { path: "^server/(benefit-grants|test-clocks)/" },
-      to: { path: "^server/(orders|subscriptions)/" },
+      comment:
+        "The customer portal is a front over orders and subscriptions: it imports them, and " +
+        "no domain (nor the worker) imports it back; only server/handlers.ts and server/app.ts mount it. A shape both " +
+        "need belongs to the lower domain (the public product is products/models.ts's toCustomerProduct).",
+      from: { path: "^(server/[^/]+/|workflows/)", pathNot: "^server/customer-portal/" },
+      to: { path: "^server/customer-portal/" },
     },
     {
-      name: "test-clocks-is-a-leaf-domain",
+      name: "migrations-are-not-imported",
       severity: "error",
-      comment: "Subscriptions, benefit grants and the portal ask test-clocks/repository.ts for a clock's time; test clocks import no domain that reads it.",
-      from: { path: "^server/test-clocks/" },
-      to: { path: "^server/(benefit-grants|customer-portal)/" },
+      comment:
+        "Migrations may read a domain's defaults (organizations/models.ts) and tools; no domain imports a migration " +
+        "(only server/kit/db.ts, which runs them through migrations/index.ts). A value both need lives in the domain.",
+      from: { path: "^(server|workflows)/", pathNot: "^server/(migrations/|kit/db\\.ts$)" },
+      to: { path: "^server/migrations/" },
     },
   ],
   options: {

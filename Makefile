@@ -9,13 +9,13 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools ui generate check-generated lint deps-graph typecheck run token coverage fuzz bench bench-console bench-portal chaos test vitest
+.PHONY: help install deps tools ui generate check-generated lint deps-graph domain-pairs typecheck run token coverage fuzz bench bench-console bench-portal chaos test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, deps-graph, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
 	@echo "make chaos    kill -9 the APIs, workers, Temporal and Postgres under load, then check the books (CHAOS_DURATION_S=120)"
-	@echo "other targets: install ui generate check-generated lint deps-graph typecheck vitest fuzz coverage bench bench-console bench-portal token"
+	@echo "other targets: install ui generate check-generated lint deps-graph domain-pairs typecheck vitest fuzz coverage bench bench-console bench-portal token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -54,6 +54,10 @@ lint: deps
 # The import graph: no circles, server/ never imports workflow code or activities (.dependency-cruiser.cjs).
 deps-graph: deps
 	node_modules/.bin/depcruise server workflows scripts bench codegen --config .dependency-cruiser.cjs --output-type err
+
+# Measures (does not enforce): each pair of server/<domain>/ folders that import each other, and the count.
+domain-pairs: deps
+	@$(TSX) scripts/domain-pairs.ts
 
 typecheck: deps admin/node_modules/.package-lock.json
 	node_modules/.bin/tsc --noEmit -p tsconfig.json

@@ -27,8 +27,8 @@ import { allowedMethods, dispatch, installFastParsing, installFastRouting, parse
 import { matchedOperation, operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
-import { stripeWebhookRoutes } from "./processors/webhook.js";
-import { sandboxRoutes } from "./processors/sandbox-routes.js";
+import { stripeWebhookRoutes } from "./checkouts/stripe-webhook.js";
+import { sandboxRoutes } from "./checkouts/sandbox-authenticate.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
 import { UI_APPS } from "./ui-apps.js";
 import { requirePortalSection } from "./customer-portal/sections.js";

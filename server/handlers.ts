@@ -5,12 +5,15 @@ import { customerPortalHandlers } from "./customer-portal/handlers.js";
 import { customerPortalOrderHandlers } from "./customer-portal/orders-handlers.js";
 import { customerPortalPaymentMethodHandlers } from "./customer-portal/payment-methods-handlers.js";
 import { customerSessionHandlers } from "./customer-sessions/handlers.js";
+import { revokeCustomerSessions } from "./customer-sessions/repository.js";
 import { customerHandlers } from "./customers/handlers.js";
 import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
+import { detachBenefit, detachCustomField } from "./products/repository.js";
 import { benefitHandlers } from "./benefits/handlers.js";
 import { benefitGrantHandlers } from "./benefit-grants/handlers.js";
+import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "./benefit-grants/schedule.js";
 import { customFieldHandlers } from "./custom-fields/handlers.js";
 import { fileHandlers } from "./files/handlers.js";
 import { meterHandlers } from "./meters/handlers.js";
@@ -33,12 +36,14 @@ import { metricHandlers } from "./metrics/handlers.js";
 export const handlers: Handlers<OperationId> = {
   ...organizationHandlers,
   ...productHandlers,
-  ...benefitHandlers,
+  // Benefits, custom fields and customers are below what stands on them (grants, products, portal
+  // sessions), so a change to one is handed what follows it there (the same calls, in its transaction).
+  ...benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
   ...benefitGrantHandlers,
-  ...customFieldHandlers,
+  ...customFieldHandlers({ detachCustomField }),
   ...fileHandlers,
   ...meterHandlers,
-  ...customerHandlers,
+  ...customerHandlers({ revokeCustomerSessions }),
   ...customerSessionHandlers,
   ...customerPortalHandlers,
   ...discountHandlers,

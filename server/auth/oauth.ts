@@ -23,7 +23,7 @@ import { ALL_SCOPES, hashToken, type OrganizationCaller, type UserCaller } from 
 import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import type { AuthConfig } from "./config.js";
-import { findLiveAccessToken } from "../oauth2/repository.js";
+import { findLiveAccessToken } from "./repository.js";
 import { roleOfMember } from "../organizations/repository.js";
 import { scopesOfRole } from "./scopes.js";
 

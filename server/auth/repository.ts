@@ -1,4 +1,5 @@
-// Queries on the tables better-auth owns (users, accounts, sessions) that the API reads or seeds.
+// Queries on the tables better-auth owns (users, accounts, sessions, and its OAuth provider's
+// oauth_clients and oauth_access_tokens) that the API reads or seeds.
 import type { Knex } from "knex";
 
 export function findUserIdByEmail(db: Knex, email: string): Promise<{ id: string } | undefined> {
@@ -38,4 +39,25 @@ export async function setAccountPassword(db: Knex, id: string, passwordHash: str
 
 export function sessionActiveOrganization(db: Knex, sessionId: string): Promise<{ active_organization_id: string | null } | undefined> {
   return db("sessions").where({ id: sessionId }).first("active_organization_id");
+}
+
+export function findClient<T>(db: Knex, clientId: string): Promise<T | undefined> {
+  return db("oauth_clients").where({ client_id: clientId }).first();
+}
+
+export interface AccessTokenRow {
+  client_id: string;
+  user_id: string | null;
+  reference_id: string | null;
+  scopes: string[];
+  expires_at: Date;
+}
+
+/** The live (unrevoked, unexpired) access token with this hash. */
+export function findLiveAccessToken(db: Knex, tokenHash: string): Promise<AccessTokenRow | undefined> {
+  return db("oauth_access_tokens")
+    .where({ token: tokenHash })
+    .whereNull("revoked")
+    .where("expires_at", ">", db.fn.now())
+    .first("client_id", "user_id", "reference_id", "scopes", "expires_at");
 }

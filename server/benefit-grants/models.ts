@@ -1,22 +1,42 @@
-// Benefit grant wire shapes beyond the merchant's BenefitGrant (server/benefits/models.ts): the
-// webhook payload (the grant with its benefit and previous properties), the portal's
-// CustomerBenefitGrant (with the benefit as the subscriber sees it and its organization), and
-// the portal's DownloadableRead with a signed download URL.
+// Benefit grant wire shapes: the merchant's BenefitGrant, the webhook payload (the grant with its
+// benefit and previous properties), the portal's CustomerBenefitGrant (with the benefit as the
+// subscriber sees it and its organization), and the portal's DownloadableRead with a signed
+// download URL.
 import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
-import { toBenefit, toBenefitGrant, type BenefitRow } from "../benefits/models.js";
-import { toCustomer, toPortalCustomer } from "../customers/models.js";
+import { toBenefit, type BenefitRow } from "../benefits/models.js";
+import { toCustomer, toPortalCustomer, type CustomerOut } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { toFileBase, type FileRow } from "../files/models.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import type { GrantRow } from "./repository.js";
+import type { BenefitGrantRow, GrantRow } from "./repository.js";
 
+export type BenefitGrantOut = components["schemas"]["BenefitGrant"];
 export type CustomerBenefitGrantOut = components["schemas"]["CustomerBenefitGrant"];
 export type DownloadableOut = components["schemas"]["DownloadableRead"];
 
 type Props = Record<string, unknown>;
+
+export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): BenefitGrantOut {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    granted_at: iso(row.granted_at),
+    is_granted: row.granted_at !== null,
+    revoked_at: iso(row.revoked_at),
+    is_revoked: row.revoked_at !== null,
+    subscription_id: row.subscription_id,
+    order_id: row.order_id,
+    customer_id: row.customer_id,
+    benefit_id: row.benefit_id,
+    error: row.error,
+    customer,
+    properties: row.properties,
+  };
+}
 
 /** The data of benefit_grant.* webhooks: the grant, its customer and benefit, and what changed. */
 export function toBenefitGrantWebhook(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, previousProperties: Props | null = null) {

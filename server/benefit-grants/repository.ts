@@ -1,10 +1,24 @@
 // Benefit grant queries. Portal reads are scoped to the session's customer and organization (a
 // grant is the organization's through its benefit); the job runner reads by id under the lock.
 import type { Knex } from "knex";
-import type { BenefitGrantRow } from "../benefits/models.js";
 import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
 
+export interface BenefitGrantRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  benefit_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  order_id: string | null;
+  granted_at: Date | null;
+  revoked_at: Date | null;
+  properties: Record<string, unknown>;
+  error: { message: string; type: string; timestamp: string } | null;
+}
+
+/** A grant row with its job sequence (the job runner takes the next one under the grant's lock). */
 export interface GrantRow extends BenefitGrantRow {
   job_seq: number;
 }

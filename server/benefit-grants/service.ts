@@ -1,19 +1,25 @@
 // Benefit grants: what other domains call inside their own transaction to grant, revoke, cycle
-// or update grants (schedule.ts), and the customer portal's grants and downloadables.
+// or update grants (schedule.ts), the merchant's list of a benefit's grants, and the customer
+// portal's grants and downloadables.
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
-import { byIds as benefitsByIds, findBenefit } from "../benefits/repository.js";
+import { byIds as benefitsByIds, findBenefit, findReadable as findReadableBenefit } from "../benefits/repository.js";
 import type { BenefitRow } from "../benefits/models.js";
-import { byIds as customersByIds } from "../customers/repository.js";
+import { byIds as customersByIds, organizationCustomersByIds } from "../customers/repository.js";
+import { toCustomer } from "../customers/models.js";
 import type { FileRow } from "../files/models.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
-import type { CustomerCaller } from "../kit/auth.js";
+import type { CustomerCaller, OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { findByIds as organizationsByIds } from "../organizations/repository.js";
-import { toCustomerBenefitGrant, toDownloadable, type CustomerBenefitGrantOut, type DownloadableOut } from "./models.js";
-import { customerGrants, findCustomerGrant, updateGrant, type CustomerScope, type GrantRow } from "./repository.js";
+import {
+  toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
+} from "./models.js";
+import {
+  customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, type BenefitGrantRow, type CustomerScope, type GrantRow,
+} from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
 
 export {
@@ -165,4 +171,30 @@ export async function listDownloadables(db: Knex, caller: CustomerCaller, query:
       }),
     ),
   );
+}
+
+export interface GrantListQuery {
+  customer_id?: string[] | string | null;
+  is_granted?: boolean | null;
+  page?: number;
+  limit?: number;
+}
+
+/** The merchant's list of a benefit's grants (GET /v1/benefits/{id}/grants), each with its customer. */
+export async function listBenefitGrants(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  query: GrantListQuery,
+): Promise<Page<BenefitGrantOut>> {
+  const benefit = await findReadableBenefit(db, caller, id);
+  if (!benefit) throw new ResourceNotFound("Benefit not found.");
+  const q = grantsOfBenefit(db, benefit.id, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
+  return listPage(q, query, async (rows: BenefitGrantRow[]) => {
+    const byId = await organizationCustomersByIds(db, caller, rows.map((r) => r.customer_id));
+    return rows.flatMap((r) => {
+      const customer = byId.get(r.customer_id);
+      return customer ? [toBenefitGrant(r, toCustomer(customer))] : [];
+    });
+  });
 }

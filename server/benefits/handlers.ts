@@ -1,10 +1,11 @@
-// HTTP handlers of the benefit operations.
+// HTTP handlers of the benefit operations (a benefit's grants: benefit-grants/handlers.ts). Built
+// with what stands on a benefit (grants, products), handed in by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
-import { createBenefit, deleteBenefit, getBenefit, listBenefitGrants, listBenefits, updateBenefit } from "./service.js";
+import { createBenefit, deleteBenefit, getBenefit, listBenefits, updateBenefit, type BenefitDependents } from "./service.js";
 
-type BenefitOps = "benefits:create" | "benefits:get" | "benefits:list" | "benefits:update" | "benefits:delete" | "benefits:grants";
+type BenefitOps = "benefits:create" | "benefits:get" | "benefits:list" | "benefits:update" | "benefits:delete";
 
-export const benefitHandlers: Handlers<BenefitOps> = {
+export const benefitHandlers = (dependents: BenefitDependents): Handlers<BenefitOps> => ({
   "benefits:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createBenefit(ctx.db, orgCaller(ctx), body),
@@ -19,14 +20,10 @@ export const benefitHandlers: Handlers<BenefitOps> = {
   }),
   "benefits:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateBenefit(ctx.db, orgCaller(ctx), params.id, body),
+    body: await updateBenefit(ctx.db, orgCaller(ctx), params.id, body, dependents),
   }),
   "benefits:delete": async ({ params }, ctx) => {
-    await deleteBenefit(ctx.db, orgCaller(ctx), params.id);
+    await deleteBenefit(ctx.db, orgCaller(ctx), params.id, dependents);
     return { status: 204, body: null };
   },
-  "benefits:grants": async ({ params, query }, ctx) => ({
-    status: 200,
-    body: await listBenefitGrants(ctx.db, orgCaller(ctx), params.id, query),
-  }),
-};
+});

@@ -1,6 +1,5 @@
-// The Benefit and BenefitGrant wire shapes (all six types share one; `properties` is per type).
+// The Benefit wire shape (all six types share one; `properties` is per type) and its public fields.
 import type { components } from "../../generated/types.js";
-import type { CustomerOut } from "../customers/models.js";
 import type { Metadata } from "../kit/metadata.js";
 import { iso, isoRequired } from "../kit/time.js";
 
@@ -24,8 +23,8 @@ interface BenefitColumns {
 /** A benefits row: its type says the shape of its properties. */
 export type BenefitRow = { [T in BenefitType]: BenefitColumns & { type: T; properties: BenefitProperties<T> } }[BenefitType];
 
-/** One variant's wire shape; `toBenefit` calls it with the row narrowed to its type. */
-function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; properties: BenefitProperties<T> }) {
+/** A benefit as a customer sees it inside a public product: no metadata, no properties. */
+export function toBenefitPublic<T extends BenefitType>(row: BenefitColumns & { type: T }) {
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -35,9 +34,12 @@ function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; prope
     selectable: row.selectable,
     deletable: row.deletable,
     organization_id: row.organization_id,
-    metadata: row.metadata,
-    properties: row.properties,
   };
+}
+
+/** One variant's wire shape; `toBenefit` calls it with the row narrowed to its type. */
+function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; properties: BenefitProperties<T> }) {
+  return { ...toBenefitPublic(row), metadata: row.metadata, properties: row.properties };
 }
 
 export function toBenefit(row: BenefitRow): BenefitOut {
@@ -55,39 +57,4 @@ export function toBenefit(row: BenefitRow): BenefitOut {
     case "meter_credit":
       return toVariant(row);
   }
-}
-
-export interface BenefitGrantRow {
-  id: string;
-  created_at: Date;
-  modified_at: Date | null;
-  benefit_id: string;
-  customer_id: string;
-  subscription_id: string | null;
-  order_id: string | null;
-  granted_at: Date | null;
-  revoked_at: Date | null;
-  properties: Record<string, unknown>;
-  error: { message: string; type: string; timestamp: string } | null;
-}
-
-export type BenefitGrantOut = components["schemas"]["BenefitGrant"];
-
-export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): BenefitGrantOut {
-  return {
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    granted_at: iso(row.granted_at),
-    is_granted: row.granted_at !== null,
-    revoked_at: iso(row.revoked_at),
-    is_revoked: row.revoked_at !== null,
-    subscription_id: row.subscription_id,
-    order_id: row.order_id,
-    customer_id: row.customer_id,
-    benefit_id: row.benefit_id,
-    error: row.error,
-    customer,
-    properties: row.properties,
-  };
 }

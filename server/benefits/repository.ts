@@ -21,13 +21,6 @@ export async function findReadable(
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<BenefitRow | undefined>;
 }
 
-/** Customers by id (deleted ones included: a grant keeps pointing at its customer). */
-export async function customersByIds<T extends { id: string }>(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<Map<string, T>> {
-  if (ids.length === 0) return new Map();
-  const rows: T[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
 /** The organization's live benefits among `ids` (every id a uuid), with whether a product may carry them. */
 export async function liveSelectable(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<{ id: string; selectable: boolean }[]> {
   return db("benefits").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").select("id", "selectable");

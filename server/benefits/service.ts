@@ -1,24 +1,20 @@
 // Benefit rules: a description of 3 to 42 characters, each type's properties (see
 // properties.ts), a type that never changes, soft deletion (403 when not deletable) that
-// detaches the benefit from products, the grants list, and benefit.created / benefit.updated.
+// detaches the benefit from products, and benefit.created / benefit.updated. Products and grants
+// follow a change through the BenefitDependents it is handed (the grants list is benefit-grants').
 import { isDeepStrictEqual } from "node:util";
 import type { Knex } from "knex";
-import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "../benefit-grants/service.js";
-import { grantsOfBenefit } from "../benefit-grants/repository.js";
 import type { components } from "../../generated/types.js";
-import { toCustomer } from "../customers/models.js";
-import type { CustomerRow } from "../customers/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { toBenefit, toBenefitGrant, type BenefitGrantOut, type BenefitGrantRow, type BenefitOut, type BenefitRow } from "./models.js";
+import { toBenefit, type BenefitOut, type BenefitRow } from "./models.js";
 import { BENEFIT_TYPES, checkProperties, type BenefitType } from "./properties.js";
 import * as benefits from "./repository.js";
-import { customersByIds, findReadable, readable } from "./repository.js";
-import { detachBenefit } from "../products/repository.js";
+import { findReadable, readable } from "./repository.js";
 
 type Schemas = components["schemas"];
 export type BenefitCreateInput = Schemas["BenefitCreate"];
@@ -36,11 +32,16 @@ export interface BenefitListQuery {
   metadata?: Record<string, unknown> | null;
 }
 
-export interface GrantListQuery {
-  customer_id?: string[] | string | null;
-  is_granted?: boolean | null;
-  page?: number;
-  limit?: number;
+/**
+ * How what stands on a benefit follows its change, inside the change's transaction: its grants
+ * (benefit-grants/schedule.ts) and the products it is attached to (products/repository.ts). Handed
+ * in by server/handlers.ts, because those domains import benefits and never the reverse
+ * (.dependency-cruiser.cjs).
+ */
+export interface BenefitDependents {
+  scheduleBenefitUpdates(trx: Knex.Transaction, input: { benefitId: string; previousProperties: Record<string, unknown> }): Promise<unknown>;
+  scheduleBenefitDeletion(trx: Knex.Transaction, input: { benefitId: string }): Promise<unknown>;
+  detachBenefit(trx: Knex.Transaction, benefitId: string): Promise<void>;
 }
 
 const DESCRIPTION_MIN = 3;
@@ -99,7 +100,13 @@ export async function listBenefits(db: Knex, caller: OrganizationCaller, query: 
   return listPage(q, query, (rows: BenefitRow[]) => rows.map(toBenefit));
 }
 
-export async function updateBenefit(db: Knex, caller: OrganizationCaller, id: string, input: BenefitUpdateInput): Promise<BenefitOut> {
+export async function updateBenefit(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: BenefitUpdateInput,
+  dependents: BenefitDependents,
+): Promise<BenefitOut> {
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Benefit not found.");
@@ -115,41 +122,23 @@ export async function updateBenefit(db: Knex, caller: OrganizationCaller, id: st
     const out = toBenefit(updated);
     // Existing grants follow the new properties (one update job per granted grant).
     if (!isDeepStrictEqual(updated.properties, row.properties)) {
-      await scheduleBenefitUpdates(trx, { benefitId: row.id, previousProperties: row.properties });
+      await dependents.scheduleBenefitUpdates(trx, { benefitId: row.id, previousProperties: row.properties });
     }
     await emit(trx, caller.organizationId, "benefit.updated", out);
     return out;
   });
 }
 
-export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
+export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: string, dependents: BenefitDependents): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Benefit not found.");
     if (!row.deletable) throw new NotPermitted("This benefit can't be deleted.");
     const now = new Date();
     const deleted = await benefits.update(trx, row.id, { deleted_at: now, modified_at: now });
-    await detachBenefit(trx, row.id);
-    await scheduleBenefitDeletion(trx, { benefitId: row.id });
+    await dependents.detachBenefit(trx, row.id);
+    await dependents.scheduleBenefitDeletion(trx, { benefitId: row.id });
     // Polar announces the deletion as an update.
     await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted));
-  });
-}
-
-export async function listBenefitGrants(
-  db: Knex,
-  caller: OrganizationCaller,
-  id: string,
-  query: GrantListQuery,
-): Promise<Page<BenefitGrantOut>> {
-  const benefit = await findReadable(db, caller, id);
-  if (!benefit) throw new ResourceNotFound("Benefit not found.");
-  const q = grantsOfBenefit(db, benefit.id, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
-  return listPage(q, query, async (rows: BenefitGrantRow[]) => {
-    const byId = await customersByIds<CustomerRow>(db, caller, rows.map((r) => r.customer_id));
-    return rows.flatMap((r) => {
-      const customer = byId.get(r.customer_id);
-      return customer ? [toBenefitGrant(r, toCustomer(customer))] : [];
-    });
   });
 }

@@ -1,10 +1,10 @@
 // The CheckoutLink wire shape: its products (with prices, public benefits and medias) and its
 // discount; `url` opens a fresh checkout session and redirects to the hosted checkout page.
 import type { components } from "../../generated/types.js";
-import { toCustomerProduct } from "../customer-portal/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
+import { toCustomerProduct } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { CheckoutLinkRow } from "./repository.js";
 import { setting } from "../config.js";

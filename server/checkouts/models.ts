@@ -1,12 +1,11 @@
 // The Checkout wire shapes: the merchant's Checkout, the buyer's CheckoutPublic (with the
 // organization, without metadata), and CheckoutPublicConfirmed (with a customer session token).
 import type { components } from "../../generated/types.js";
-import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomField } from "../custom-fields/models.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { toPrice } from "../products/models.js";
+import { toCustomerProduct, toPrice } from "../products/models.js";
 import { computeFlags, quoteOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { setting } from "../config.js";

@@ -1,7 +1,8 @@
-// HTTP handlers of the customer operations, by id and by external id.
+// HTTP handlers of the customer operations, by id and by external id, built with what stands on a
+// customer (their portal sessions), handed in by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
-  createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer,
+  createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer, type CustomerDependents,
 } from "./service.js";
 
 type CustomerOps =
@@ -9,7 +10,7 @@ type CustomerOps =
   | "customers:get_external" | "customers:update_external" | "customers:delete_external"
   | "customers:get_state" | "customers:get_state_external";
 
-export const customerHandlers: Handlers<CustomerOps> = {
+export const customerHandlers = (dependents: CustomerDependents): Handlers<CustomerOps> => ({
   "customers:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createCustomer(ctx.db, orgCaller(ctx), body),
@@ -27,7 +28,7 @@ export const customerHandlers: Handlers<CustomerOps> = {
     body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body),
   }),
   "customers:delete": async ({ params }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id });
+    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, dependents);
     return { status: 204, body: null };
   },
   "customers:get_external": async ({ params }, ctx) => ({
@@ -39,7 +40,7 @@ export const customerHandlers: Handlers<CustomerOps> = {
     body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body),
   }),
   "customers:delete_external": async ({ params }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id });
+    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents);
     return { status: 204, body: null };
   },
   "customers:get_state": async ({ params }, ctx) => ({
@@ -50,4 +51,4 @@ export const customerHandlers: Handlers<CustomerOps> = {
     status: 200,
     body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }),
   }),
-};
+});

@@ -297,3 +297,10 @@ export function lockLiveInOrganization(db: Knex, organizationId: string, id: str
 export async function bindToTestClock(db: Knex, customerId: string, clockId: string): Promise<void> {
   await db("customers").where({ id: customerId }).update({ test_clock_id: clockId, modified_at: new Date() });
 }
+
+/** The organization's customers among `ids`, by id (deleted ones included: a grant keeps pointing at its customer). */
+export async function organizationCustomersByIds(db: Knex, caller: OrganizationScope, ids: string[]): Promise<Map<string, CustomerRow>> {
+  if (ids.length === 0) return new Map();
+  const rows: CustomerRow[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -22,7 +22,6 @@ import {
 } from "./repository.js";
 import { checkTaxIdPair, type TaxId } from "./tax-id.js";
 import { jsonb } from "../kit/db.js";
-import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
 
@@ -196,14 +195,22 @@ export async function updateCustomer(
     .catch((err) => uniqueViolation(err, input.email ?? undefined, input.external_id));
 }
 
-export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<void> {
+/**
+ * What stands on a customer: their portal sessions (customer-sessions/repository.ts), handed in by
+ * server/handlers.ts because customer sessions import customers and never the reverse.
+ */
+export interface CustomerDependents {
+  revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
+}
+
+export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, key, { forUpdate: true });
     if (!row) throw notFound();
     const now = new Date();
     const deleted = await softDeleteCustomer(trx, row.id, now);
     // Portal sessions end with the customer.
-    await revokeCustomerSessions(trx, row.id, now);
+    await dependents.revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));
   });
 }

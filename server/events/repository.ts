@@ -1,5 +1,6 @@
-// Event queries, always scoped to the caller's organization, and how "a customer's events" reads:
-// those carrying its id, and those known only by its external id that are not attributed yet.
+// Event queries, always scoped to the caller's organization. Which events are a customer's (those
+// carrying its id, and those known only by its external id that are not attributed yet) is
+// meters/filter.ts's whereCustomers, shared with the meters' quantities.
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
 import { isUuid } from "../kit/ids.js";
@@ -12,27 +13,6 @@ export function readable(db: Knex, organizationId: string): Knex.QueryBuilder {
 export async function findReadable(db: Knex, organizationId: string, id: string): Promise<EventRow | undefined> {
   if (!isUuid(id)) return undefined;
   return (await readable(db, organizationId).where("events.id", id).first("events.*")) as EventRow | undefined;
-}
-
-/** Narrows `q` (over `events`) to the events of these customers of the organization. */
-export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: string, customerIds: string[]): Knex.QueryBuilder {
-  const ids = customerIds.filter(isUuid);
-  return q.where((w) =>
-    w.whereIn("events.customer_id", ids).orWhere((u) =>
-      u
-        .whereNull("events.customer_id")
-        .whereIn("events.external_customer_id", db("customers").where("organization_id", organizationId).whereIn("id", ids).whereNotNull("external_id").select("external_id")),
-    ),
-  );
-}
-
-/** Narrows `q` to the events of these external customer ids: by the id they carry, or their customer's. */
-export function whereExternalCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: string, externalIds: string[]): Knex.QueryBuilder {
-  return q.where((w) =>
-    w
-      .whereIn("events.external_customer_id", externalIds)
-      .orWhereIn("events.customer_id", db("customers").where("organization_id", organizationId).whereIn("external_id", externalIds).select("id")),
-  );
 }
 
 /**
@@ -72,7 +52,3 @@ export function countNames(db: Knex, events: Knex.QueryBuilder): Knex.QueryBuild
     .groupBy("events.organization_id", "events.name", "events.source");
 }
 
-/** The organization's events known only by this external customer id become the customer's; answers how many. */
-export async function attributeToCustomer(db: Knex, organizationId: string, externalId: string, customerId: string): Promise<number> {
-  return db("events").where({ organization_id: organizationId, external_customer_id: externalId }).whereNull("customer_id").update({ customer_id: customerId });
-}

@@ -8,10 +8,10 @@ import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { checkFilter, filterSql } from "../meters/filter.js";
+import { checkFilter, filterSql, whereCustomers, whereExternalCustomers } from "../meters/filter.js";
 import { findReadable as findMeter } from "../meters/repository.js";
 import { toEvent, toEventName, type EventNameOut, type EventNameRow, type EventOut, type EventRow } from "./models.js";
-import { countNames, customerOf, customersOf, eventNames, findReadable, readable, whereCustomers, whereExternalCustomers } from "./repository.js";
+import { countNames, customerOf, customersOf, eventNames, findReadable, readable } from "./repository.js";
 import { eventRefs } from "../customers/repository.js";
 import { storeEvents, type NewEvent } from "./store.js";
 

@@ -12,7 +12,6 @@
 // Writers of one organization's usage take its usage lock: event writes and folds shared, rebuilds
 // and attribution exclusive, so a rebuild never misses or double-counts events written meanwhile.
 import type { Knex } from "knex";
-import { attributeToCustomer } from "../events/repository.js";
 import { filterSql, numericValueSql, type Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
 import { ofOrganization } from "./repository.js";
@@ -115,7 +114,12 @@ export async function rebuildMeter(trx: Knex.Transaction, meter: MeterRow): Prom
  */
 export async function attributeExternalEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<void> {
   await lockUsageExclusive(trx, customer.organization_id);
-  const attributed = await attributeToCustomer(trx, customer.organization_id, externalId, customer.id);
+  // The events table's update, here and not in events/repository.ts: events sit above meters
+  // (.dependency-cruiser.cjs, meters-below-events).
+  const attributed: number = await trx("events")
+    .where({ organization_id: customer.organization_id, external_customer_id: externalId })
+    .whereNull("customer_id")
+    .update({ customer_id: customer.id });
   if (!attributed) return;
   const meters = await ofOrganization(trx, customer.organization_id);
   if (meters.length === 0) return;

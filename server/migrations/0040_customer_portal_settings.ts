@@ -1,15 +1,7 @@
 // Which customer portal sections an organization's customers get (orders, subscriptions,
 // benefits, usage, payment methods, billing details): all on unless the merchant switches one off.
 import type { Knex } from "knex";
-
-export const DEFAULT_CUSTOMER_PORTAL_SETTINGS = {
-  orders: true,
-  subscriptions: true,
-  benefits: true,
-  usage: true,
-  payment_methods: true,
-  billing_details: true,
-};
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS } from "../organizations/models.js";
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable("organizations", (t) => {

@@ -12,9 +12,8 @@ import { invalid, Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { oauthFailure } from "./errors.js";
 import { CLIENT_HEADERS, formBody, forward } from "./forward.js";
-import { findUser, sessionActiveOrganization } from "../auth/repository.js";
+import { findClient, findUser, sessionActiveOrganization } from "../auth/repository.js";
 import { nameOf as organizationName, ofMember as organizationsOfMember } from "../organizations/repository.js";
-import { findClient } from "./repository.js";
 
 type TokenAnswer = operations["oauth2:request_token"]["responses"][200]["content"]["application/json"];
 type IntrospectAnswer = operations["oauth2:introspect_token"]["responses"][200]["content"]["application/json"];

@@ -1,19 +1,20 @@
-// The Order (merchant) and CustomerOrder (portal) wire shapes and their line items. Amounts are
+// The Order (merchant) and CustomerOrder (portal) wire shapes, their line items and the subscription
+// inside them (whose base fields every subscription shape shares). Amounts are
 // minor units: net = subtotal − discount, total = net + tax.
 import type { components } from "../../generated/types.js";
-import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomer } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
-import { toOrderSubscription } from "../subscriptions/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
+import { toCustomerProduct } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
-import type { OrderItemRow, OrderRelations, OrderRow } from "./repository.js";
+import type { OrderItemRow, OrderRelations, OrderRow, SubscriptionBaseRow } from "./repository.js";
 
 export type OrderOut = components["schemas"]["Order"];
 export type CustomerOrderOut = components["schemas"]["CustomerOrder"];
+export type OrderSubscriptionOut = components["schemas"]["OrderSubscription"];
 
 export function netAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_amount">): number {
   return row.subtotal_amount - row.discount_amount;
@@ -63,6 +64,39 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
     user_id: row.user_id ?? row.customer_id,
     items: items.map(toItem),
   };
+}
+
+/**
+ * The fields every subscription shape shares: the OrderSubscription inside an order here, and the
+ * Subscription shapes of subscriptions/models.ts (declared here, the lower domain).
+ */
+export function toSubscriptionBase(row: SubscriptionBaseRow) {
+  return {
+    created_at: isoRequired(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    amount: Number(row.amount),
+    currency: row.currency,
+    recurring_interval: row.recurring_interval,
+    status: row.status,
+    current_period_start: isoRequired(row.current_period_start),
+    current_period_end: iso(row.current_period_end),
+    cancel_at_period_end: row.cancel_at_period_end,
+    canceled_at: iso(row.canceled_at),
+    started_at: iso(row.started_at),
+    ends_at: iso(row.ends_at),
+    ended_at: iso(row.ended_at),
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    discount_id: row.discount_id,
+    checkout_id: row.checkout_id,
+    customer_cancellation_reason: row.customer_cancellation_reason,
+    customer_cancellation_comment: row.customer_cancellation_comment,
+  };
+}
+
+export function toOrderSubscription(row: SubscriptionBaseRow): OrderSubscriptionOut {
+  return { metadata: row.metadata, ...toSubscriptionBase(row) };
 }
 
 function toSubscriptionOf(row: OrderRow, rel: OrderRelations) {

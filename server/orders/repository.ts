@@ -8,7 +8,6 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import type { ProductRow } from "../products/repository.js";
-import type { SubscriptionRow } from "../subscriptions/repository.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -44,6 +43,40 @@ export interface OrderRow {
   billing_period_start?: Date | null;
   /** While a subscription is past due: when this order's payment is tried next. */
   next_payment_attempt_at?: Date | null;
+}
+
+export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+export type CancellationReason =
+  | "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
+
+/**
+ * The columns of a subscriptions row that every subscription shape shows, the OrderSubscription
+ * inside an order included. Declared here, the lower domain: subscriptions bill through orders
+ * (renewal orders), so orders never import subscriptions (.dependency-cruiser.cjs), and
+ * subscriptions/repository.ts's SubscriptionRow extends this with the rest of its columns.
+ */
+export interface SubscriptionBaseRow {
+  id: string;
+  created_at: Date;
+  modified_at: Date | null;
+  customer_id: string;
+  product_id: string;
+  discount_id: string | null;
+  checkout_id: string | null;
+  status: SubscriptionStatus;
+  amount: number;
+  currency: string;
+  recurring_interval: NonNullable<ProductRow["recurring_interval"]>;
+  current_period_start: Date;
+  current_period_end: Date | null;
+  cancel_at_period_end: boolean;
+  canceled_at: Date | null;
+  started_at: Date | null;
+  ends_at: Date | null;
+  ended_at: Date | null;
+  customer_cancellation_reason: CancellationReason | null;
+  customer_cancellation_comment: string | null;
+  metadata: Record<string, string | number | boolean>;
 }
 
 export interface OrderItemRow {
@@ -82,7 +115,7 @@ export interface OrderRelations {
   products: Map<string, ProductRow>;
   discounts: Map<string, DiscountRow>;
   items: Map<string, OrderItemRow[]>;
-  subscriptions: Map<string, SubscriptionRow>;
+  subscriptions: Map<string, SubscriptionBaseRow>;
 }
 
 /**
@@ -98,7 +131,7 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Pa
     known.products ? [] : byIds<ProductRow>("products", uniq(orders.map((o) => o.product_id))),
     known.discounts ? [] : byIds<DiscountRow>("discounts", uniq(orders.map((o) => o.discount_id))),
     known.items ? [] : db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
-    known.subscriptions ? [] : byIds<SubscriptionRow>("subscriptions", uniq(orders.map((o) => o.subscription_id))),
+    known.subscriptions ? [] : byIds<SubscriptionBaseRow>("subscriptions", uniq(orders.map((o) => o.subscription_id))),
   ]);
   const byOrder = new Map<string, OrderItemRow[]>();
   for (const it of items as OrderItemRow[]) {
@@ -111,7 +144,7 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Pa
     products: known.products ?? new Map((products as ProductRow[]).map((p) => [p.id, p])),
     discounts: known.discounts ?? new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
     items: known.items ?? byOrder,
-    subscriptions: known.subscriptions ?? new Map((subscriptions as SubscriptionRow[]).map((x) => [x.id, x])),
+    subscriptions: known.subscriptions ?? new Map((subscriptions as SubscriptionBaseRow[]).map((x) => [x.id, x])),
   };
 }
 

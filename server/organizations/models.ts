@@ -1,7 +1,6 @@
 // The Organization wire shape.
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS as DEFAULT_PORTAL } from "../migrations/0040_customer_portal_settings.js";
 import type { OrganizationRow } from "./repository.js";
 
 export type OrganizationOut = components["schemas"]["Organization"];
@@ -13,7 +12,15 @@ export const DEFAULT_SUBSCRIPTION_SETTINGS: OrganizationOut["subscription_settin
   proration_behavior: "prorate",
 };
 export const DEFAULT_NOTIFICATION_SETTINGS: OrganizationOut["notification_settings"] = { new_order: true, new_subscription: true };
-export { DEFAULT_CUSTOMER_PORTAL_SETTINGS } from "../migrations/0040_customer_portal_settings.js";
+/** Every portal section on unless the merchant switches one off (also the column's default, migration 0040). */
+export const DEFAULT_CUSTOMER_PORTAL_SETTINGS = {
+  orders: true,
+  subscriptions: true,
+  benefits: true,
+  usage: true,
+  payment_methods: true,
+  billing_details: true,
+};
 
 export function toOrganization(row: OrganizationRow): OrganizationOut {
   return {
@@ -31,6 +38,6 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     feature_settings: row.feature_settings,
     subscription_settings: row.subscription_settings,
     notification_settings: row.notification_settings,
-    customer_portal_settings: { ...DEFAULT_PORTAL, ...row.customer_portal_settings },
+    customer_portal_settings: { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...row.customer_portal_settings },
   };
 }

@@ -1,6 +1,6 @@
 // The Product and ProductPrice wire shapes.
 import type { components } from "../../generated/types.js";
-import { toBenefit } from "../benefits/models.js";
+import { toBenefit, toBenefitPublic } from "../benefits/models.js";
 import { toCustomField } from "../custom-fields/models.js";
 import { toProductMedia } from "../files/models.js";
 import { iso, isoRequired } from "../kit/time.js";
@@ -8,6 +8,7 @@ import type { PriceRow, ProductRelations, ProductRow } from "./repository.js";
 
 export type ProductOut = components["schemas"]["Product"];
 export type ProductPriceOut = components["schemas"]["ProductPrice"];
+type CustomerProductOut = components["schemas"]["CustomerProduct"];
 
 /** A metered unit amount leaves as a decimal string without trailing zeros ("0.5", "12"). */
 export function formatUnitAmount(value: string): string {
@@ -81,4 +82,17 @@ export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
       required: f.required,
     })),
   });
+}
+
+/**
+ * The public product a customer sees (the portal, checkouts, checkout links, and the product inside
+ * a customer's order or subscription): no metadata, and its benefits only the public fields.
+ */
+export function toCustomerProduct(row: ProductRow, rel: ProductRelations): CustomerProductOut {
+  return {
+    ...toProductBase(row),
+    prices: rel.prices.map((p) => toPrice(p, row)),
+    benefits: rel.benefits.map(toBenefitPublic),
+    medias: rel.medias.map(toProductMedia),
+  };
 }

@@ -1,47 +1,20 @@
-// The Subscription (merchant), CustomerSubscription (portal), OrderSubscription (inside orders)
-// and CustomerStateSubscription wire shapes.
+// The Subscription (merchant), CustomerSubscription (portal) and CustomerStateSubscription wire
+// shapes (the fields they share, and the OrderSubscription inside orders, are orders/models.ts's).
 import type { components } from "../../generated/types.js";
-import { toCustomerProduct } from "../customer-portal/models.js";
 import { toCustomer } from "../customers/models.js";
 import { toDiscountBase } from "../discounts/models.js";
 import { derivedUuid } from "../kit/ids.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toMeter } from "../meters/models.js";
+import { toSubscriptionBase } from "../orders/models.js";
 import { toOrganization } from "../organizations/models.js";
-import { toPrice, toProduct } from "../products/models.js";
+import { toCustomerProduct, toPrice, toProduct } from "../products/models.js";
 import type { PriceRow } from "../products/repository.js";
 import type { SubscriptionRelations, SubscriptionRow } from "./repository.js";
 
 export type SubscriptionOut = components["schemas"]["Subscription"];
 export type CustomerSubscriptionOut = components["schemas"]["CustomerSubscription"];
-export type OrderSubscriptionOut = components["schemas"]["OrderSubscription"];
 export type StateSubscriptionOut = components["schemas"]["CustomerStateSubscription"];
-
-/** The fields every subscription shape shares. */
-function toSubscriptionBase(row: SubscriptionRow) {
-  return {
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    amount: Number(row.amount),
-    currency: row.currency,
-    recurring_interval: row.recurring_interval,
-    status: row.status,
-    current_period_start: isoRequired(row.current_period_start),
-    current_period_end: iso(row.current_period_end),
-    cancel_at_period_end: row.cancel_at_period_end,
-    canceled_at: iso(row.canceled_at),
-    started_at: iso(row.started_at),
-    ends_at: iso(row.ends_at),
-    ended_at: iso(row.ended_at),
-    customer_id: row.customer_id,
-    product_id: row.product_id,
-    discount_id: row.discount_id,
-    checkout_id: row.checkout_id,
-    customer_cancellation_reason: row.customer_cancellation_reason,
-    customer_cancellation_comment: row.customer_cancellation_comment,
-  };
-}
 
 /**
  * One entry per metered price: the running period's consumed and credited units and what they
@@ -97,10 +70,6 @@ export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRe
       meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name },
     })),
   };
-}
-
-export function toOrderSubscription(row: SubscriptionRow): OrderSubscriptionOut {
-  return { metadata: row.metadata, ...toSubscriptionBase(row) };
 }
 
 /** The narrowing the customer state view relies on: it shows only active subscriptions. */

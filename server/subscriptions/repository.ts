@@ -7,14 +7,14 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import type { MeterRow } from "../meters/models.js";
+import type { CancellationReason, SubscriptionBaseRow, SubscriptionStatus } from "../orders/repository.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
-import type { RecurringInterval } from "./periods.js";
 import { runningUsage, type MeterUsage } from "./usage.js";
 
-export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
-export type CancellationReason =
-  | "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
+// The statuses and cancellation reasons belong with the columns every subscription shape shows,
+// declared in orders/repository.ts (the lower domain: subscriptions bill through orders).
+export type { CancellationReason, SubscriptionStatus };
 
 export interface ProrationLine {
   label: string;
@@ -22,32 +22,12 @@ export interface ProrationLine {
   product_price_id: string | null;
 }
 
-export interface SubscriptionRow {
-  id: string;
-  created_at: Date;
-  modified_at: Date | null;
+/** A subscriptions row: the columns every subscription shape shows (SubscriptionBaseRow) and the rest. */
+export interface SubscriptionRow extends SubscriptionBaseRow {
   organization_id: string;
-  customer_id: string;
-  product_id: string;
-  discount_id: string | null;
   discount_applied_at: Date | null;
-  checkout_id: string | null;
-  status: SubscriptionStatus;
-  amount: number;
-  currency: string;
-  recurring_interval: RecurringInterval;
   billing_anchor: Date;
   period_index: number;
-  current_period_start: Date;
-  current_period_end: Date | null;
-  cancel_at_period_end: boolean;
-  canceled_at: Date | null;
-  started_at: Date | null;
-  ends_at: Date | null;
-  ended_at: Date | null;
-  customer_cancellation_reason: CancellationReason | null;
-  customer_cancellation_comment: string | null;
-  metadata: Record<string, string | number | boolean>;
   custom_field_data: Record<string, string | number | boolean | null>;
   payment_method_id: string | null;
   test_clock_id: string | null;

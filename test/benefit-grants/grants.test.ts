@@ -122,9 +122,9 @@ describe("benefit grants", () => {
   }, 60_000);
 
   /** A customer with a pending one-time order of the product, then paid (which schedules the grants). */
-  async function buyer() {
+  async function buyer(product = productId) {
     const customer = await createCustomer(api.knex, orgId, { email: `${randomUUID().slice(0, 8)}@example.com` });
-    const order = await createOrder(api.knex, orgId, { customerId: customer.id, productId }, { status: "pending" });
+    const order = await createOrder(api.knex, orgId, { customerId: customer.id, productId: product }, { status: "pending" });
     await createPayment(api.knex, orgId, { order_id: order.id });
     await api.knex.transaction((trx) => markOrderPaid(trx, order.id));
     const session = { customerSession: await createCustomerSessionToken(api.knex, customer.id) };
@@ -294,6 +294,19 @@ describe("benefit grants", () => {
       await polar.benefits.update({ id: ids.downloadables, requestBody: { type: "downloadables", properties: { files: [fileId] } } });
       await expect.poll(async () => (await grantOf(b.customerId, "downloadables")).properties, poll).toEqual({ files: [fileId] });
     }
+  });
+
+  it("revokes a benefit's grants when the benefit is deleted", async () => {
+    const benefitId = (await createBenefit(api.knex, orgId, { type: "custom", description: "Going away", properties: JSON.stringify({ note: "bye" }) })).id;
+    const product = (await createProductWithPrice(api.knex, orgId)).product.id;
+    await api.knex("product_benefits").insert({ product_id: product, benefit_id: benefitId, order: 0 });
+    const b = await buyer(product);
+    await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
+    const granted = (await grantsOf(b.customerId).where({ benefit_id: benefitId }).first())!;
+    expect(granted.granted_at).not.toBeNull();
+    await polar.benefits.delete({ id: benefitId });
+    await expect.poll(async () => (await grantsOf(b.customerId).where({ benefit_id: benefitId }).first())!.revoked_at, poll).not.toBeNull();
+    expect(await outbox("benefit_grant.revoked", granted.id)).toHaveLength(1);
   });
 
   it("lists with filters, gets, and answers 404 for another customer's grant", async () => {

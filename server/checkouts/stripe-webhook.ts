@@ -1,16 +1,17 @@
-// Stripe webhooks (outside the contract): the signature is verified on the raw body with
-// stripe.webhooks.constructEvent; each event is applied once (processed_events records it in the
-// transaction that applies it, so a replay or a concurrent redelivery is a no-op).
+// Stripe webhooks (outside the contract): a payment intent's outcome completes or fails its checkout.
+// The signature is verified on the raw body with stripe.webhooks.constructEvent; each event is
+// applied once (processed_events records it in the transaction that applies it, so a replay or a
+// concurrent redelivery is a no-op). It lives with checkouts, which pay through processors/.
 import express, { Router } from "express";
 import type { Knex } from "knex";
 import Stripe from "stripe";
-import { completeCheckout, failCheckout } from "../checkouts/confirm.js";
-import { logger } from "../kit/logger.js";
-import { getProcessor } from "./index.js";
-import { insertProcessed, isProcessed } from "./repository.js";
-import type { CardDetails } from "./processor.js";
-import { StripeProcessor } from "./stripe.js";
 import { setting } from "../config.js";
+import { logger } from "../kit/logger.js";
+import { getProcessor } from "../processors/index.js";
+import type { CardDetails } from "../processors/processor.js";
+import { insertProcessed, isProcessed } from "../processors/repository.js";
+import { StripeProcessor } from "../processors/stripe.js";
+import { completeCheckout, failCheckout } from "./confirm.js";
 
 /** Marks the event processed; false when it already was. */
 export async function markProcessed(knex: Knex, event: { id: string; type: string }): Promise<boolean> {

@@ -3,14 +3,15 @@
 // until the buyer approves or fails the challenge here — what Stripe's authentication page and its
 // payment_intent webhook do together. Approving completes the checkout as a success does; failing
 // it is a decline (the checkout opens again for another card). Keyed by the checkout's client
-// secret, which only the buyer's page holds; a second answer changes nothing.
+// secret, which only the buyer's page holds; a second answer changes nothing. It lives with
+// checkouts, which pay through processors/.
 import express, { Router } from "express";
 import type { Knex } from "knex";
-import { completeCheckout, failCheckout } from "../checkouts/confirm.js";
-import { findBySecret } from "../checkouts/repository.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
-import { getProcessor } from "./index.js";
-import { parseSandboxToken } from "./sandbox.js";
+import { getProcessor } from "../processors/index.js";
+import { parseSandboxToken } from "../processors/sandbox.js";
+import { completeCheckout, failCheckout } from "./confirm.js";
+import { findBySecret } from "./repository.js";
 
 export function sandboxRoutes(knex: Knex): Router {
   const router = Router();
