@@ -26,12 +26,11 @@ function toBenefitPublic(row: BenefitRow) {
 }
 
 export function toCustomerProduct(row: ProductRow, rel: ProductRelations): CustomerProductOut {
-  return {
-    ...toProductBase(row),
+  return Object.assign(toProductBase(row), {
     prices: rel.prices.map((p) => toPrice(p, row)),
     benefits: rel.benefits.map(toBenefitPublic),
     medias: rel.medias.map(toProductMedia),
-  };
+  });
 }
 
 export function toCustomerOrganization(

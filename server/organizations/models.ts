@@ -31,6 +31,6 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     feature_settings: row.feature_settings,
     subscription_settings: row.subscription_settings,
     notification_settings: row.notification_settings,
-    customer_portal_settings: { ...DEFAULT_PORTAL, ...row.customer_portal_settings },
+    customer_portal_settings: Object.assign({}, DEFAULT_PORTAL, row.customer_portal_settings),
   };
 }
