@@ -9,13 +9,13 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools ui generate check-generated lint deps-graph domain-pairs typecheck run token coverage fuzz bench bench-console bench-portal chaos test vitest
+.PHONY: help install deps tools ui generate check-generated lint deps-graph domain-pairs typecheck run token coverage fuzz bench bench-console bench-portal bench-shapes chaos test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, deps-graph, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
 	@echo "make chaos    kill -9 the APIs, workers, Temporal and Postgres under load, then check the books (CHAOS_DURATION_S=120)"
-	@echo "other targets: install ui generate check-generated lint deps-graph domain-pairs typecheck vitest fuzz coverage bench bench-console bench-portal token"
+	@echo "other targets: install ui generate check-generated lint deps-graph domain-pairs typecheck vitest fuzz coverage bench bench-console bench-portal bench-shapes token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -81,6 +81,10 @@ bench: deps
 # The console's budgets: its JavaScript gzipped, and the API calls each list page makes (counts, not times).
 bench-console: deps ui
 	LOG_LEVEL=warn $(TSX) bench/console.ts
+
+# toProduct built with Object.assign vs with spread-then-properties, ns/op and the ratio (no database).
+bench-shapes: deps
+	$(TSX) bench/object-shapes.ts
 
 # The hosted checkout's budgets in Chromium: JS size, navigation → interactive pay button (vs a baseline page), API calls.
 bench-portal: install

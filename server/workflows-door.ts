@@ -101,16 +101,16 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
       const handOver = typeof how === "object" ? how : undefined;
       await Promise.all(
         toSignal.map(async (endpointId) => {
-          const input: WebhookEndpointStart = { ...webhookSettings, endpointId, ...(handOver && { handedOver: handOver.failed }) };
+          const input: WebhookEndpointStart = Object.assign({}, webhookSettings, { endpointId }, handOver ? { handedOver: handOver.failed } : {});
           const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [input] as [WebhookEndpointStart] };
           if (how === "ensure") {
-            await c.workflow.start<StartedWorkflows["webhookEndpointWorkflow"]>("webhookEndpointWorkflow", { ...start, workflowIdConflictPolicy: "USE_EXISTING" });
+            await c.workflow.start<StartedWorkflows["webhookEndpointWorkflow"]>("webhookEndpointWorkflow", Object.assign(start, { workflowIdConflictPolicy: "USE_EXISTING" as const }));
           } else {
-            await c.workflow.signalWithStart<StartedWorkflows["webhookEndpointWorkflow"], [WebhookHandOver?]>("webhookEndpointWorkflow", {
-              ...start,
-              signal: webhookEventsSignal,
-              signalArgs: handOver ? [handOver] : [],
-            });
+            const signalArgs: [WebhookHandOver?] = handOver ? [handOver] : [];
+            await c.workflow.signalWithStart<StartedWorkflows["webhookEndpointWorkflow"], [WebhookHandOver?]>(
+              "webhookEndpointWorkflow",
+              Object.assign(start, { signal: webhookEventsSignal, signalArgs }),
+            );
           }
         }),
       );
@@ -123,12 +123,12 @@ let replaced: Partial<WorkflowsDoor> = {};
 
 /** This process's door: over the shared client, with the parts replaced by setWorkflowsDoor. */
 export function workflowsDoor(): WorkflowsDoor {
-  return { ...port.get(), ...replaced };
+  return Object.assign({}, port.get(), replaced);
 }
 
 /** Replaces parts of this process's door (another client, namespace or task queue); null: all back to the shared client's. */
 export function setWorkflowsDoor(parts: Partial<WorkflowsDoor> | null): void {
-  replaced = parts ? { ...replaced, ...parts } : {};
+  replaced = parts ? Object.assign({}, replaced, parts) : {};
 }
 
 /**

@@ -131,17 +131,17 @@ async function tracingOptions(): Promise<Partial<WorkerOptions>> {
   const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = await import(
     "@temporalio/interceptors-opentelemetry/lib/worker/index.js"
   );
-  return {
-    // With the SDK's shared V8 context (reuseV8Context, its default) the interceptors' spans lost
-    // their parents (a workflow's run span became a root, its activities' starts other roots):
-    // a context per workflow, as before 1.9, costs memory but keeps one trace. Only with tracing on.
-    ...({ reuseV8Context: false } as Partial<WorkerOptions>),
+  // With the SDK's shared V8 context (reuseV8Context, its default) the interceptors' spans lost
+  // their parents (a workflow's run span became a root, its activities' starts other roots):
+  // a context per workflow, as before 1.9, costs memory but keeps one trace. Only with tracing on.
+  const traced: Partial<WorkerOptions> = {
     sinks: { exporter: makeWorkflowExporter(t.exporter, t.resource) },
     interceptors: {
       workflowModules: [workflowTracingPath],
       activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
     },
   };
+  return Object.assign({ reuseV8Context: false } as Partial<WorkerOptions>, traced);
 }
 
 export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
@@ -163,19 +163,15 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   const directDeliveries = new DirectDeliveries(opts.knex);
   const deps = activityDeps(opts.knex, { directDeliveries });
   try {
-    worker = await Worker.create({
-      connection,
-      namespace,
-      taskQueue,
-      workflowsPath,
-      // An option the SDK reads but no longer declares (sdk-typescript#249).
-      ...({ isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>),
-      ...SHUTDOWN,
-      ...WEBHOOK_DELIVERY_TUNING,
-      ...opts.tuning,
-      ...(await tracingOptions()),
-      activities: createActivities(deps),
-    });
+    worker = await Worker.create(
+      Object.assign(
+        { connection, namespace, taskQueue, workflowsPath },
+        // An option the SDK reads but no longer declares (sdk-typescript#249).
+        { isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>,
+        Object.assign({}, SHUTDOWN, WEBHOOK_DELIVERY_TUNING, opts.tuning),
+        Object.assign(await tracingOptions(), { activities: createActivities(deps) }),
+      ),
+    );
     const w = worker;
     // Kept so shutdown() can wait for it; a worker that dies on its own is logged, not rethrown
     // into an unhandled rejection.
@@ -189,7 +185,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     await client.workflow.start(outboxRelayWorkflow, {
       workflowId: outboxRelayWorkflowId,
       taskQueue,
-      args: [{ ...DEFAULT_RELAY, ...opts.outboxRelay }],
+      args: [Object.assign({}, DEFAULT_RELAY, opts.outboxRelay)],
       workflowIdConflictPolicy: "USE_EXISTING",
     });
     await endRetiredSweep(client);

@@ -89,7 +89,7 @@ function authOptions({ connection, config }: AuthDeps) {
       disableOrganizationDeletion: true,
       requireEmailVerificationOnInvitation: true,
       sendInvitationEmail: async (data: { id: string; email: string; role: string; organization: { name: string }; inviter: { user: { name: string; email: string } } }) => {
-        await sendMail(invitationEmail({ ...data, acceptUrl: `${config.appURL}/accept-invitation/${encodeURIComponent(data.id)}` }));
+        await sendMail(invitationEmail(Object.assign({}, data, { acceptUrl: `${config.appURL}/accept-invitation/${encodeURIComponent(data.id)}` })));
       },
       organizationHooks: {
         beforeCreateOrganization: async ({ organization: org }: { organization: { name?: string; slug?: string } }) => {
@@ -142,7 +142,7 @@ function authOptions({ connection, config }: AuthDeps) {
       disabledPaths: ["/organization/update", "/token"],
       trustedOrigins: trustedOrigins(config),
       database: { dialect: new PostgresDialect({ pool }), type: "postgres", transaction: true },
-      user: { ...coreModel("user"), deleteUser: { enabled: true } },
+      user: Object.assign(coreModel("user"), { deleteUser: { enabled: true } }),
       databaseHooks: {
         user: {
           delete: {
@@ -153,13 +153,12 @@ function authOptions({ connection, config }: AuthDeps) {
           },
         },
       },
-      session: {
-        ...coreModel("session"),
+      session: Object.assign(coreModel("session"), {
         expiresIn: SESSION_EXPIRES_IN,
         updateAge: SESSION_UPDATE_AGE,
         freshAge: SESSION_FRESH_AGE,
         cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_MAX_AGE },
-      },
+      }),
       account: coreModel("account"),
       verification: coreModel("verification"),
       emailAndPassword: {
@@ -178,14 +177,11 @@ function authOptions({ connection, config }: AuthDeps) {
           await sendMail(verificationEmail({ email: user.email, name: user.name, url }));
         },
       },
-      rateLimit: {
-        enabled: config.rateLimit,
-        storage: "database",
-        ...coreModel("rateLimit"),
+      rateLimit: Object.assign({ enabled: config.rateLimit, storage: "database" as const }, coreModel("rateLimit"), {
         window: 60,
         max: 100,
         customRules: RATE_LIMIT_RULES,
-      },
+      }),
       advanced: {
         cookiePrefix: "borealis",
         database: { generateId: "uuid" },

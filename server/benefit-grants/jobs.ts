@@ -101,7 +101,7 @@ async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: D
       patch.properties = JSON.stringify(outcome.properties);
       if (outcome.waiting) {
         // Not an error: the grant is granted once the customer links their account.
-        return ["waiting", await updateGrant(trx, grant.id, { ...patch, revoked_at: null })];
+        return ["waiting", await updateGrant(trx, grant.id, Object.assign({}, patch, { revoked_at: null }))];
       }
       patch.granted_at = now;
       patch.revoked_at = null;

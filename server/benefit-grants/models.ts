@@ -40,7 +40,7 @@ export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): Ben
 
 /** The data of benefit_grant.* webhooks: the grant, its customer and benefit, and what changed. */
 export function toBenefitGrantWebhook(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, previousProperties: Props | null = null) {
-  return { ...toBenefitGrant(row, toCustomer(customer)), benefit: toBenefit(benefit), previous_properties: previousProperties };
+  return Object.assign(toBenefitGrant(row, toCustomer(customer)), { benefit: toBenefit(benefit), previous_properties: previousProperties });
 }
 
 function activeFiles(p: Props): string[] {
@@ -112,6 +112,6 @@ export function toDownloadable(grantId: string, benefitId: string, file: FileRow
   return {
     id: downloadableId(grantId, file.id),
     benefit_id: benefitId,
-    file: { ...base, download: { url: download.url, headers: download.headers, expires_at: isoRequired(download.expires_at) } },
+    file: Object.assign(base, { download: { url: download.url, headers: download.headers, expires_at: isoRequired(download.expires_at) } }),
   };
 }

@@ -22,7 +22,7 @@ const TIMEOUT_MS = 10_000;
 async function call(provider: string, url: string, init: RequestInit & { okStatuses?: number[] }): Promise<void> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, Object.assign({}, init, { signal: AbortSignal.timeout(TIMEOUT_MS) }));
   } catch (err) {
     throw new ProviderError(`${provider}_unreachable`, `${provider} could not be reached: ${(err as Error).message}`);
   }

@@ -129,7 +129,7 @@ export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: st
       if (grant.granted_at !== null) throw invalid(["body", "properties", "account_id"], "A granted benefit keeps its account until it is revoked.", "value_error", account);
       throw invalid(["body", "properties", "account_id"], "An account id is required.", "missing", account);
     }
-    const updated = await updateGrant(trx, grant.id, { properties: JSON.stringify({ ...grant.properties, account_id: account.trim() }), modified_at: new Date() });
+    const updated = await updateGrant(trx, grant.id, { properties: JSON.stringify(Object.assign({}, grant.properties, { account_id: account.trim() })), modified_at: new Date() });
     await enqueueJobs(trx, [grant.id], "grant");
     return updated;
   });

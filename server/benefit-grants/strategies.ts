@@ -105,12 +105,12 @@ function linkedAccount(
     async grant({ grant, benefit }) {
       const account = (grant.properties.account_id as string | null | undefined) ?? null;
       const granted = (grant.properties.granted_account_id as string | undefined) ?? null;
-      const base = { ...providerProps(benefit.properties), account_id: account };
+      const base = Object.assign({}, providerProps(benefit.properties), { account_id: account });
       if (!account) return { properties: base, waiting: true };
       // Another account than the one that has access: that one loses it first.
       if (granted && granted !== account) await remove(benefit.properties, granted);
       await add(benefit.properties, account);
-      return { properties: { ...base, granted_account_id: account } };
+      return { properties: Object.assign(base, { granted_account_id: account }) };
     },
     async revoke({ grant, benefit }) {
       const granted = grant.properties.granted_account_id as string | undefined;
@@ -121,10 +121,10 @@ function linkedAccount(
     cycle: keep,
     async update({ grant, benefit }, previous) {
       const granted = grant.properties.granted_account_id as string | undefined;
-      if (!granted) return { ...grant.properties, ...providerProps(benefit.properties) };
+      if (!granted) return Object.assign({}, grant.properties, providerProps(benefit.properties));
       await remove(previous, granted);
       await add(benefit.properties, granted);
-      return { ...grant.properties, ...providerProps(benefit.properties) };
+      return Object.assign({}, grant.properties, providerProps(benefit.properties));
     },
     needsRegrant: (grant) => Boolean(grant.properties.account_id) && grant.properties.account_id !== grant.properties.granted_account_id,
   };

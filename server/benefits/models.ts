@@ -39,7 +39,7 @@ export function toBenefitPublic<T extends BenefitType>(row: BenefitColumns & { t
 
 /** One variant's wire shape; `toBenefit` calls it with the row narrowed to its type. */
 function toVariant<T extends BenefitType>(row: BenefitColumns & { type: T; properties: BenefitProperties<T> }) {
-  return { ...toBenefitPublic(row), metadata: row.metadata, properties: row.properties };
+  return Object.assign(toBenefitPublic(row), { metadata: row.metadata, properties: row.properties });
 }
 
 export function toBenefit(row: BenefitRow): BenefitOut {

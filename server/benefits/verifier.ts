@@ -72,10 +72,7 @@ export function getBenefitVerifier(): BenefitVerifier {
   if (verifier) return verifier;
   const discordToken = setting("DISCORD_BOT_TOKEN");
   const githubToken = setting("GITHUB_TOKEN");
-  verifier = {
-    ...(discordToken ? { discord: discordFromEnv(discordToken) } : {}),
-    ...(githubToken ? { github: githubFromEnv(githubToken) } : {}),
-  };
+  verifier = Object.assign({}, discordToken ? { discord: discordFromEnv(discordToken) } : {}, githubToken ? { github: githubFromEnv(githubToken) } : {});
   return verifier;
 }
 

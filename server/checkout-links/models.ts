@@ -38,7 +38,7 @@ export function toCheckoutLink(
     require_billing_address: row.require_billing_address,
     discount_id: row.discount_id,
     organization_id: row.organization_id,
-    products: products.map((p) => ({ ...toCustomerProduct(p.row, p.rel), metadata: p.row.metadata })),
+    products: products.map((p) => Object.assign(toCustomerProduct(p.row, p.rel), { metadata: p.row.metadata })),
     discount: discount ? toDiscountBase(discount) : null,
     url: checkoutLinkUrl(row.client_secret),
   };

@@ -177,7 +177,7 @@ export async function applyChanges(
 /** The row with its quote (discount, tax, total) computed from its amount and discount. */
 function requote(row: CheckoutRow, ctx: CheckoutContext): CheckoutRow {
   const { discount_amount, tax_amount, total_amount } = computeAmounts(Number(row.amount), ctx.discount);
-  return { ...row, discount_amount, tax_amount, total_amount };
+  return Object.assign({}, row, { discount_amount, tax_amount, total_amount });
 }
 
 type Loaded = CheckoutContext["product"];

@@ -109,7 +109,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
               ? "product_price_id"
               : "amount";
       const { discount_amount, tax_amount, total_amount } = amounts;
-      await saveCheckout(trx, { ...applied.row, discount_amount, tax_amount, total_amount }, applied.ctx);
+      await saveCheckout(trx, Object.assign({}, applied.row, { discount_amount, tax_amount, total_amount }), applied.ctx);
       return {
         refused: { loc: ["body", field], msg: "The total is not the one last shown; view the checkout again and confirm.", type: "value_error" },
       } satisfies Refusal;
@@ -188,7 +188,7 @@ async function saveProcessorRefs(trx: Knex.Transaction, row: CheckoutRow, custom
     customer_id: customerId,
     processor: "stripe",
     type: "card",
-    method_metadata: JSON.stringify({ ...(payment.card ?? {}), exp_month: 0, exp_year: 0, wallet: null }),
+    method_metadata: JSON.stringify(Object.assign({}, payment.card, { exp_month: 0, exp_year: 0, wallet: null })),
     processor_ref: payment.paymentMethodRef,
     is_default: !hasDefault,
   });
@@ -307,21 +307,28 @@ export async function completeCheckout(
     const order = created.row;
     await emit(trx, row.organization_id, "order.created", created.out);
     if (payment?.paymentRef && amounts.total_amount > 0) {
-      await recordPayment(trx, {
-        ...paymentBase(row, amounts.total_amount),
-        orderId: order.id,
-        status: "succeeded",
-        methodMetadata: payment.card,
-        declineReason: null,
-        declineMessage: null,
-        processorMetadata: { processor: payment.processor },
-        processorRef: payment.paymentRef,
-      });
+      await recordPayment(
+        trx,
+        Object.assign(paymentBase(row, amounts.total_amount), {
+          orderId: order.id,
+          status: "succeeded" as const,
+          methodMetadata: payment.card,
+          declineReason: null,
+          declineMessage: null,
+          processorMetadata: { processor: payment.processor },
+          processorRef: payment.paymentRef,
+        }),
+      );
     }
-    await markOrderPaid(trx, order.id, { locked: order, known: { ...known, items: new Map([[order.id, created.items]]) } });
+    await markOrderPaid(trx, order.id, { locked: order, known: Object.assign({}, known, { items: new Map([[order.id, created.items]]) }) });
     const saved = await saveCheckout(
       trx,
-      { ...row, status: "succeeded", customer_id: customer.id, payment_ref: payment?.paymentRef ?? null, subscription_id: subscription?.id ?? row.subscription_id },
+      Object.assign({}, row, {
+        status: "succeeded" as const,
+        customer_id: customer.id,
+        payment_ref: payment?.paymentRef ?? null,
+        subscription_id: subscription?.id ?? row.subscription_id,
+      }),
       ctx,
     );
     const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
@@ -348,22 +355,24 @@ export async function failCheckout(
     if (row.discount_id) {
       await discounts.releaseRedemption(trx, row.discount_id);
     }
-    await recordPayment(trx, {
-      ...paymentBase(row, amounts.total_amount),
-      orderId: null,
-      status: "failed",
-      methodMetadata: decline.card,
-      declineReason: decline.code,
-      declineMessage: decline.message,
-      processorMetadata: { processor: decline.processor },
-      processorRef: decline.paymentRef,
-    });
+    await recordPayment(
+      trx,
+      Object.assign(paymentBase(row, amounts.total_amount), {
+        orderId: null,
+        status: "failed" as const,
+        methodMetadata: decline.card,
+        declineReason: decline.code,
+        declineMessage: decline.message,
+        processorMetadata: { processor: decline.processor },
+        processorRef: decline.paymentRef,
+      }),
+    );
     const reopen = new Date(row.expires_at).getTime() > Date.now();
     await saveCheckout(
       trx,
       reopen
-        ? { ...row, status: "open", payment_ref: null, payment_processor_metadata: {}, confirmed_at: null, confirmation_token_id: null }
-        : { ...row, status: "failed", payment_ref: decline.paymentRef },
+        ? Object.assign({}, row, { status: "open" as const, payment_ref: null, payment_processor_metadata: {}, confirmed_at: null, confirmation_token_id: null })
+        : Object.assign({}, row, { status: "failed" as const, payment_ref: decline.paymentRef }),
       ctx,
     );
     await settle?.(trx);
@@ -382,7 +391,7 @@ async function awaitAction(
     const row = (await findByIdForUpdate(trx, checkoutId))!;
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
-    const saved = await saveCheckout(trx, { ...row, customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }, ctx);
+    const saved = await saveCheckout(trx, Object.assign({}, row, { customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }), ctx);
     const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
     await settle?.(trx, outcome);
     return outcome;
@@ -478,7 +487,7 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
         charged = result.status !== "declined";
         if (result.status === "declined") {
           const declined = new PaymentError(result.message);
-          await failCheckout(db, row.id, { ...result, processor: processor.name }, record.refused?.(declined));
+          await failCheckout(db, row.id, Object.assign({}, result, { processor: processor.name }), record.refused?.(declined));
           throw declined;
         }
         outcome =

@@ -146,7 +146,7 @@ export async function findByIdForUpdate(db: Knex, id: string): Promise<CheckoutR
 
 /** Writes the checkout's columns; answers the row as saved. */
 export async function update(db: Knex, id: string, columns: Record<string, unknown>): Promise<CheckoutRow> {
-  const [saved] = await db("checkouts").where({ id }).update({ ...columns, modified_at: new Date() }).returning("*");
+  const [saved] = await db("checkouts").where({ id }).update(Object.assign({}, columns, { modified_at: new Date() })).returning("*");
   return saved as CheckoutRow;
 }
 

@@ -144,15 +144,14 @@ async function insertCheckout(
   applied.row = shown(applied.row);
   await insertWithProducts(
     trx,
-    {
-      ...toColumns(applied.row),
+    Object.assign(toColumns(applied.row), {
       id: draft.id,
       created_at: now,
       organization_id: organizationId,
       client_secret: draft.client_secret,
       expires_at: draft.expires_at,
       checkout_link_id: draft.checkout_link_id,
-    },
+    }),
     ordered.map((p) => p.row.id),
   );
   return applied;
@@ -173,7 +172,7 @@ export async function createCheckout(db: Knex, caller: OrganizationCaller, input
           customer_billing_address: customer.billing_address,
         }
       : {};
-    const { row, ctx } = await insertCheckout(trx, caller.organizationId, products, { ...prefill, ...stripUndefined(changes) }, {
+    const { row, ctx } = await insertCheckout(trx, caller.organizationId, products, Object.assign({}, prefill, stripUndefined(changes)), {
       customer_id: customer?.id ?? null,
       customer_tax_id: customer?.tax_id ?? null,
       external_customer_id: customer?.external_id ?? input.external_customer_id ?? null,
@@ -229,7 +228,7 @@ export async function createCheckoutFromLink(
     const base = { success_url: link.success_url, metadata: link.metadata, embed_origin: validOrigin(opts.embedOrigin) };
     let applied;
     try {
-      applied = await insertCheckout(trx, link.organization_id, live, { ...base, discount_id: link.discount_id }, {
+      applied = await insertCheckout(trx, link.organization_id, live, Object.assign({}, base, { discount_id: link.discount_id }), {
         checkout_link_id: link.id,
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,
@@ -251,7 +250,7 @@ export async function createCheckoutFromLink(
 
 /** The row as answered to its caller: the total it shows is the one a confirm may charge. */
 function shown(row: CheckoutRow): CheckoutRow {
-  return { ...row, shown_total_amount: row.total_amount };
+  return Object.assign({}, row, { shown_total_amount: row.total_amount });
 }
 
 export async function getCheckout(db: Knex, caller: OrganizationCaller, id: string): Promise<CheckoutOut> {

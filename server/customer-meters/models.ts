@@ -44,13 +44,12 @@ export function toStateMeter(v: CustomerMeterView): StateMeterOut {
 }
 
 export function toCustomerMeter(v: CustomerMeterView): CustomerMeterOut {
-  return { ...toStateMeter(v), customer_id: v.row.customer_id, customer: toCustomer(v.customer), meter: toMeter(v.meter) };
+  return Object.assign(toStateMeter(v), { customer_id: v.row.customer_id, customer: toCustomer(v.customer), meter: toMeter(v.meter) });
 }
 
 export function toPortalCustomerMeter(v: CustomerMeterView): PortalCustomerMeterOut {
-  return {
-    ...toStateMeter(v),
+  return Object.assign(toStateMeter(v), {
     customer_id: v.row.customer_id,
     meter: { created_at: isoRequired(v.meter.created_at), modified_at: iso(v.meter.modified_at), id: v.meter.id, name: v.meter.name },
-  };
+  });
 }

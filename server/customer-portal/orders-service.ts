@@ -90,16 +90,17 @@ export async function confirmRetryPayment(
     };
     switch (result.status) {
       case "succeeded":
-        await recordPayment(trx, { ...base, status: "succeeded", methodMetadata: result.card, declineReason: null, declineMessage: null, processorRef: result.paymentRef });
+        await recordPayment(trx, Object.assign(base, { status: "succeeded" as const, methodMetadata: result.card, declineReason: null, declineMessage: null, processorRef: result.paymentRef }));
         await markOrderPaid(trx, order.id);
         return { status: "succeeded", client_secret: null, error: null };
       case "requires_action":
-        await recordPayment(trx, { ...base, status: "pending", methodMetadata: null, declineReason: null, declineMessage: null, processorRef: result.paymentRef });
+        await recordPayment(trx, Object.assign(base, { status: "pending" as const, methodMetadata: null, declineReason: null, declineMessage: null, processorRef: result.paymentRef }));
         return { status: "requires_action", client_secret: result.clientSecret, error: null };
       case "declined":
-        await recordPayment(trx, {
-          ...base, status: "failed", methodMetadata: result.card, declineReason: result.code, declineMessage: result.message, processorRef: result.paymentRef,
-        });
+        await recordPayment(
+          trx,
+          Object.assign(base, { status: "failed" as const, methodMetadata: result.card, declineReason: result.code, declineMessage: result.message, processorRef: result.paymentRef }),
+        );
         return { status: "failed", client_secret: null, error: result.message };
     }
   });

@@ -35,11 +35,10 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
   // Cards saved by a checkout carry what the processor seam reports (brand, last4): an
   // expiry it did not report is 0.
   const m = row.method_metadata;
-  return {
-    ...base,
-    type: "card",
+  return Object.assign(base, {
+    type: "card" as const,
     method_metadata: { brand: m.brand ?? "unknown", last4: m.last4 ?? "", exp_month: m.exp_month ?? 0, exp_year: m.exp_year ?? 0, wallet: m.wallet ?? null },
-  };
+  });
 }
 
 /** The customer's id at the processor, created once (idempotency key from our customer id). */
@@ -96,7 +95,7 @@ export async function addPaymentMethod(
       is_default: makeDefault || (existing?.is_default ?? false),
     };
     const row = existing
-      ? await customers.updatePaymentMethod(trx, existing.id, { ...values, modified_at: new Date() })
+      ? await customers.updatePaymentMethod(trx, existing.id, Object.assign({}, values, { modified_at: new Date() }))
       : await customers.insertPaymentMethod(trx, values);
     await retryPastDueWith(db, trx, caller.customerId, row.id);
     return toPaymentMethod(row);

@@ -73,12 +73,12 @@ export async function requestCode(db: Knex, input: { email: string; organization
     const customer = await findLiveByEmail(trx, org.id, email);
     const row = { organization_id: org.id, customer_id: customer?.id ?? null, email, client_ip: clientIp, expires_at: new Date(Date.now() + settings.ttlMs) };
     if (!customer) {
-      await insertCode(trx, { ...row, code_hash: null });
+      await insertCode(trx, Object.assign({}, row, { code_hash: null }));
       return;
     }
     // Codes are unique while they are kept: a draw equal to a kept one is drawn again.
     let code = newCode();
-    while (!(await insertCode(trx, { ...row, code_hash: hashToken(code) }))) code = newCode();
+    while (!(await insertCode(trx, Object.assign({}, row, { code_hash: hashToken(code) })))) code = newCode();
     const portal = `${portalBaseUrl()}/${encodeURIComponent(org.slug)}/portal`;
     // Sent before commit: a code that could not be sent is not kept.
     await send({

@@ -38,8 +38,7 @@ export function toCustomerState(
   row: CustomerRow,
   state: { subscriptions: StateSubscription[]; grants: GrantedBenefitRow[]; meters: StateMeter[] },
 ): CustomerStateOut {
-  return {
-    ...toCustomer(row),
+  return Object.assign(toCustomer(row), {
     active_subscriptions: state.subscriptions,
     granted_benefits: state.grants.map((g) => ({
       id: g.id,
@@ -52,7 +51,7 @@ export function toCustomerState(
       properties: g.properties,
     })),
     active_meters: state.meters,
-  };
+  });
 }
 
 /** The portal's view of a customer; `defaultPaymentMethodId` is their default saved card, when they have one. */

@@ -129,16 +129,15 @@ export async function createDiscount(db: Knex, caller: OrganizationCaller, input
     .transaction(async (trx) => {
       if (code !== null && (await codeTaken(trx, caller, code))) throw invalid(["body", "code"], CODE_TAKEN, "value_error", code);
       const products = input.products ? await checkProducts(trx, caller, input.products) : [];
-      const row = await insert(trx, {
-        organization_id: caller.organizationId,
-        name,
-        code,
-        ...amounts,
-        starts_at: startsAt,
-        ends_at: endsAt,
-        max_redemptions: maxRedemptions,
-        metadata: jsonb(trx, metadata),
-      });
+      const row = await insert(
+        trx,
+        Object.assign({ organization_id: caller.organizationId, name, code }, amounts, {
+          starts_at: startsAt,
+          ends_at: endsAt,
+          max_redemptions: maxRedemptions,
+          metadata: jsonb(trx, metadata),
+        }),
+      );
       await replaceProducts(trx, row.id, products);
       return readDiscount(trx, row);
     })

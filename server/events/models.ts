@@ -39,31 +39,32 @@ const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "metadata">, row: EventRow): SystemEventOut {
   const m = row.metadata;
-  const s = { ...base, source: "system" as const };
+  // `base` is the fresh object toEvent built for this row: filled in place with Object.assign, not
+  // `{ ...base, more }` (V8 11 builds a new hidden class for every spread followed by properties).
+  const s = Object.assign(base, { source: "system" as const });
   const grant = { benefit_id: text(m.benefit_id), benefit_grant_id: text(m.benefit_grant_id), benefit_type: benefitType(m.benefit_type) };
   switch (row.name) {
     case "benefit.granted":
-      return { ...s, name: "benefit.granted", metadata: grant };
+      return Object.assign(s, { name: "benefit.granted" as const, metadata: grant });
     case "benefit.cycled":
-      return { ...s, name: "benefit.cycled", metadata: grant };
+      return Object.assign(s, { name: "benefit.cycled" as const, metadata: grant });
     case "benefit.revoked":
-      return { ...s, name: "benefit.revoked", metadata: grant };
+      return Object.assign(s, { name: "benefit.revoked" as const, metadata: grant });
     case "benefit.updated":
-      return { ...s, name: "benefit.updated", metadata: grant };
+      return Object.assign(s, { name: "benefit.updated" as const, metadata: grant });
     case "meter.credited":
-      return { ...s, name: "meter.credited", metadata: { meter_id: text(m.meter_id), units: Math.trunc(Number(m.units ?? 0)), rollover: m.rollover === true } };
+      return Object.assign(s, { name: "meter.credited" as const, metadata: { meter_id: text(m.meter_id), units: Math.trunc(Number(m.units ?? 0)), rollover: m.rollover === true } });
     case "meter.reset":
-      return { ...s, name: "meter.reset", metadata: { meter_id: text(m.meter_id) } };
+      return Object.assign(s, { name: "meter.reset" as const, metadata: { meter_id: text(m.meter_id) } });
     case "subscription.cycled":
-      return { ...s, name: "subscription.cycled", metadata: { subscription_id: text(m.subscription_id) } };
+      return Object.assign(s, { name: "subscription.cycled" as const, metadata: { subscription_id: text(m.subscription_id) } });
     case "subscription.revoked":
-      return { ...s, name: "subscription.revoked", metadata: { subscription_id: text(m.subscription_id) } };
+      return Object.assign(s, { name: "subscription.revoked" as const, metadata: { subscription_id: text(m.subscription_id) } });
     case "subscription.product_updated":
-      return {
-        ...s,
-        name: "subscription.product_updated",
+      return Object.assign(s, {
+        name: "subscription.product_updated" as const,
         metadata: { subscription_id: text(m.subscription_id), old_product_id: text(m.old_product_id), new_product_id: text(m.new_product_id) },
-      };
+      });
     default:
       throw new Error(`Unknown system event name ${row.name}`);
   }
@@ -79,7 +80,7 @@ export function toEvent(row: EventRow, customer: CustomerRow | undefined): Event
     external_customer_id: row.external_customer_id,
   };
   if (row.source === "system") return toSystemEvent(base, row);
-  return { ...base, source: "user", name: row.name, metadata: row.metadata };
+  return Object.assign(base, { source: "user" as const, name: row.name, metadata: row.metadata });
 }
 
 export function toEventName(row: EventNameRow): EventNameOut {

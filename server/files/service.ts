@@ -127,7 +127,7 @@ export async function createFile(db: Knex, caller: OrganizationCaller, input: Fi
   const presigned = await Promise.all(
     parts.map(async (p) => {
       const signed = await storage.presignUploadPart(path, uploadId, { number: p.number, checksumSha256Base64: p.checksum_sha256_base64 }, expiresAt);
-      return { ...p, url: signed.url, expires_at: signed.expiresAt.toISOString(), headers: signed.headers };
+      return Object.assign({}, p, { url: signed.url, expires_at: signed.expiresAt.toISOString(), headers: signed.headers });
     }),
   );
   return toFileUpload(row as FileRow, { id: uploadId, parts: presigned });

@@ -16,7 +16,7 @@ export const generatedDir = fileURLToPath(new URL("../../generated/", import.met
 function ajvFactory(_orig: unknown, opts: AjvOptions) {
   // discriminator: a tagged union (prices by amount_type, benefits by type) is checked against the
   // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
-  const ajv = new Ajv2020.default({ ...opts, strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true });
+  const ajv = new Ajv2020.default(Object.assign({}, opts, { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true }));
   addFormats.default(ajv);
   return ajv;
 }

@@ -14,7 +14,7 @@ type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string }
 async function timed(fn: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<Check> {
   const started = Date.now();
   const result = await fn();
-  return { ...result, ms: Date.now() - started };
+  return Object.assign({}, result, { ms: Date.now() - started });
 }
 
 async function databaseReachable(knex: Knex, timeoutMs: number): Promise<{ ok: true } | { ok: false; error: string }> {

@@ -86,16 +86,17 @@ function setHeaders(res: Response | undefined, policy: RatePolicy, state: RateLi
 /** A limiter over the shared table (a different `name` counts apart). */
 export function rateLimiter(knex: Knex, name: string, policy: RatePolicy): RateLimiter {
   const opts = { keyPrefix: name, points: policy.points, duration: policy.durationSeconds };
-  const store = new RateLimiterPostgres({
-    ...opts,
-    storeClient: knex,
-    storeType: "knex",
-    tableName: "api_rate_limits",
-    tableCreated: true,
-    // Once over the limit, a key is refused from memory until its window ends: a flood costs no queries.
-    inMemoryBlockOnConsumed: policy.points,
-    insuranceLimiter: new RateLimiterMemory(opts),
-  });
+  const store = new RateLimiterPostgres(
+    Object.assign({}, opts, {
+      storeClient: knex,
+      storeType: "knex",
+      tableName: "api_rate_limits",
+      tableCreated: true,
+      // Once over the limit, a key is refused from memory until its window ends: a flood costs no queries.
+      inMemoryBlockOnConsumed: policy.points,
+      insuranceLimiter: new RateLimiterMemory(opts),
+    }),
+  );
   const refusal = (state: RateLimiterRes) => new TooManyRequests(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
   return {
     name,

@@ -45,5 +45,5 @@ export function toActivationBase(row: ActivationRow): ActivationBaseOut {
 }
 
 export function toActivation(row: ActivationRow, licenseKey: LicenseKeyOut): ActivationOut {
-  return { ...toActivationBase(row), license_key: licenseKey };
+  return Object.assign(toActivationBase(row), { license_key: licenseKey });
 }

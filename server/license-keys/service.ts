@@ -97,26 +97,32 @@ export async function createLicenseKeyForGrant(
   const existing = input.existingLicenseKeyId ? await findReadable(trx, scope, input.existingLicenseKeyId, { forUpdate: true }) : undefined;
   if (existing) {
     // A grant given again keeps its key: re-enabled, with the benefit's current limits and a fresh lifetime.
-    await keys.update(trx, existing.id, {
-      status: "granted",
-      ...limitsFrom(input.properties),
-      expires_at: expiryFrom(input.now, input.properties.expires),
-      modified_at: input.now,
-    });
+    await keys.update(
+      trx,
+      existing.id,
+      Object.assign({ status: "granted" as const }, limitsFrom(input.properties), {
+        expires_at: expiryFrom(input.now, input.properties.expires),
+        modified_at: input.now,
+      }),
+    );
     return { license_key_id: existing.id, display_key: existing.display_key };
   }
   const key = generateKey(input.properties.prefix);
-  const row = await keys.insert(trx, {
-    organization_id: input.organizationId,
-    customer_id: input.customerId,
-    benefit_id: input.benefitId,
-    key,
-    display_key: displayKey(key),
-    status: "granted",
-    ...limitsFrom(input.properties),
-    expires_at: expiryFrom(input.now, input.properties.expires),
-    created_at: input.now,
-  });
+  const row = await keys.insert(
+    trx,
+    Object.assign(
+      {
+        organization_id: input.organizationId,
+        customer_id: input.customerId,
+        benefit_id: input.benefitId,
+        key,
+        display_key: displayKey(key),
+        status: "granted" as const,
+      },
+      limitsFrom(input.properties),
+      { expires_at: expiryFrom(input.now, input.properties.expires), created_at: input.now },
+    ),
+  );
   return { license_key_id: row.id, display_key: row.display_key };
 }
 
@@ -132,7 +138,7 @@ export async function updateLicenseKeyFromBenefit(
   properties: LicenseKeyBenefitProperties,
 ): Promise<void> {
   await keys.lockById(trx, licenseKeyId);
-  await keys.update(trx, licenseKeyId, { ...limitsFrom(properties), modified_at: new Date() });
+  await keys.update(trx, licenseKeyId, Object.assign(limitsFrom(properties), { modified_at: new Date() }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,7 +155,7 @@ async function readOne(db: Knex, row: LicenseKeyRow): Promise<LicenseKeyOut> {
 
 async function readWithActivations(db: Knex, row: LicenseKeyRow): Promise<LicenseKeyWithActivationsOut> {
   const [out, activations] = await Promise.all([readOne(db, row), listActivations(db, row.id)]);
-  return { ...out, activations: activations.map(toActivationBase) };
+  return Object.assign(out, { activations: activations.map(toActivationBase) });
 }
 
 /** The merchant's and the portal's list filters (the portal's benefit_id is a single value). */
@@ -237,7 +243,7 @@ export async function updateLicenseKey(db: Knex, caller: OrganizationCaller, id:
       throw invalid(["body", changes.usage !== undefined ? "usage" : "limit_usage"], `Usage (${usage}) can't exceed the usage limit (${limitUsage}).`);
     }
     if (Object.keys(changes).length === 0) return readOne(trx, row);
-    const updated = await keys.saveKey(trx, row.id, { ...changes, modified_at: new Date() });
+    const updated = await keys.saveKey(trx, row.id, Object.assign({}, changes, { modified_at: new Date() }));
     return readOne(trx, updated);
   });
 }
@@ -305,7 +311,7 @@ export async function validateLicenseKey(db: Knex, caller: OrganizationCaller | 
     if (row.usage + increment > INT32_MAX) throw invalid(["body", "increment_usage"], "The usage would exceed its maximum.", "value_error", increment);
     const updated = await keys.saveKey(trx, row.id, { validations: row.validations + 1, last_validated_at: now, usage: row.usage + increment, modified_at: now });
     const out = await readOne(trx, updated);
-    return { ...out, activation: activation ? toActivationBase(activation) : null };
+    return Object.assign(out, { activation: activation ? toActivationBase(activation) : null });
   });
 }
 

@@ -42,8 +42,8 @@ export async function requestToken(p: Provider, body: object): Promise<TokenAnsw
   const base = { access_token: t.access_token, token_type: "Bearer" as const, expires_in: t.expires_in, scope: t.scope };
   // With both it is Polar's TokenResponse as its client reads it; without, RFC 6749's shape
   // (Polar's client cannot read that one: it wants both keys).
-  if (t.refresh_token !== undefined && t.id_token !== undefined) return { ...base, refresh_token: t.refresh_token, id_token: t.id_token };
-  return { ...base, ...(t.refresh_token !== undefined ? { refresh_token: t.refresh_token } : {}), ...(t.id_token !== undefined ? { id_token: t.id_token } : {}) };
+  if (t.refresh_token !== undefined && t.id_token !== undefined) return Object.assign(base, { refresh_token: t.refresh_token, id_token: t.id_token });
+  return Object.assign(base, t.refresh_token !== undefined ? { refresh_token: t.refresh_token } : {}, t.id_token !== undefined ? { id_token: t.id_token } : {});
 }
 
 export async function revokeToken(p: Provider, body: object): Promise<Record<string, never>> {
@@ -69,19 +69,18 @@ export async function introspectToken(p: Provider, db: Knex, body: { token: stri
   if (!got.active) return { active: false };
   const record = await tokenRecord(db, body.token);
   const organization = record?.referenceId ?? null;
-  return {
-    ...got,
-    active: true,
+  return Object.assign({}, got, {
+    active: true as const,
     client_id: got.client_id ?? "",
     token_type: record?.type ?? "access_token",
     scope: got.scope ?? "",
-    sub_type: organization ? "organization" : "user",
+    sub_type: organization ? ("organization" as const) : ("user" as const),
     sub: organization ?? got.sub ?? record?.userId ?? "",
     aud: Array.isArray(got.aud) ? got.aud.join(" ") : (got.aud ?? got.client_id ?? ""),
     iss: got.iss ?? p.publicUrl,
     exp: got.exp ?? 0,
     iat: got.iat ?? 0,
-  };
+  });
 }
 
 const CONTRACT_SCOPES: ReadonlySet<string> = new Set(OAUTH_SCOPES.filter((s) => s !== "offline_access"));
@@ -145,9 +144,9 @@ export async function userInfo(db: Knex, caller: Caller): Promise<UserInfo> {
   if (caller.kind !== "user") throw new Unauthorized();
   const user = await findUser(db, caller.userId, ["id", "name", "email", "email_verified"]);
   const scopes = caller.oauth?.scopes;
-  return {
-    sub: user.id,
-    ...(!scopes || scopes.has("profile") ? { name: user.name } : {}),
-    ...(!scopes || scopes.has("email") ? { email: user.email, email_verified: user.email_verified } : {}),
-  };
+  return Object.assign(
+    { sub: user.id },
+    !scopes || scopes.has("profile") ? { name: user.name } : {},
+    !scopes || scopes.has("email") ? { email: user.email, email_verified: user.email_verified } : {},
+  );
 }

@@ -124,15 +124,14 @@ function toOrderProduct(row: ProductRow) {
 }
 
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
-  return {
-    ...toOrderBase(row, rel.items.get(row.id) ?? []),
+  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? []), {
     subscription: toSubscriptionOf(row, rel),
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     customer: toCustomer(rel.customers.get(row.customer_id)!),
     product: toOrderProduct(rel.products.get(row.product_id)!),
     discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
-  };
+  });
 }
 
 export function toCustomerOrder(
@@ -142,10 +141,9 @@ export function toCustomerOrder(
   organization: OrganizationRow,
 ): CustomerOrderOut {
   const product = rel.products.get(row.product_id)!;
-  return {
-    ...toOrderBase(row, rel.items.get(row.id) ?? []),
+  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? []), {
     subscription: toSubscriptionOf(row, rel),
-    product: { ...toCustomerProduct(product, productRel.get(product.id)!), organization: toOrganization(organization) },
+    product: Object.assign(toCustomerProduct(product, productRel.get(product.id)!), { organization: toOrganization(organization) }),
     next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
-  };
+  });
 }

@@ -138,7 +138,7 @@ export async function insertOrder(
         })),
       )
     : [];
-  return { row, items, out: await readOrder(trx, row, { ...known, items: new Map([[row.id, items]]) }) };
+  return { row, items, out: await readOrder(trx, row, Object.assign({}, known, { items: new Map([[row.id, items]]) })) };
 }
 
 /** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */

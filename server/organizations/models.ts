@@ -38,6 +38,6 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     feature_settings: row.feature_settings,
     subscription_settings: row.subscription_settings,
     notification_settings: row.notification_settings,
-    customer_portal_settings: { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...row.customer_portal_settings },
+    customer_portal_settings: Object.assign({}, DEFAULT_CUSTOMER_PORTAL_SETTINGS, row.customer_portal_settings),
   };
 }

@@ -61,10 +61,10 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
       socials: jsonb(trx, input.socials ?? []),
       details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
       details_submitted_at: input.details ? new Date() : null,
-      feature_settings: jsonb(trx, { ...DEFAULT_FEATURE_SETTINGS, ...(input.feature_settings ?? {}) }),
-      subscription_settings: jsonb(trx, { ...DEFAULT_SUBSCRIPTION_SETTINGS, ...(input.subscription_settings ?? {}) }),
-      notification_settings: jsonb(trx, { ...DEFAULT_NOTIFICATION_SETTINGS, ...(input.notification_settings ?? {}) }),
-      customer_portal_settings: jsonb(trx, { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...(input.customer_portal_settings ?? {}) }),
+      feature_settings: jsonb(trx, Object.assign({}, DEFAULT_FEATURE_SETTINGS, input.feature_settings)),
+      subscription_settings: jsonb(trx, Object.assign({}, DEFAULT_SUBSCRIPTION_SETTINGS, input.subscription_settings)),
+      notification_settings: jsonb(trx, Object.assign({}, DEFAULT_NOTIFICATION_SETTINGS, input.notification_settings)),
+      customer_portal_settings: jsonb(trx, Object.assign({}, DEFAULT_CUSTOMER_PORTAL_SETTINGS, input.customer_portal_settings)),
     });
     if (!row) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
     if (opts.ownerUserId) await insertMember(trx, row.id, opts.ownerUserId, "owner");
@@ -114,7 +114,7 @@ export async function updateOrganization(
     }
     for (const key of ["feature_settings", "subscription_settings", "notification_settings", "customer_portal_settings"] as const) {
       const value = input[key];
-      if (value !== undefined && value !== null) patch[key] = JSON.stringify({ ...row[key], ...value });
+      if (value !== undefined && value !== null) patch[key] = JSON.stringify(Object.assign({}, row[key], value));
     }
     patch.modified_at = new Date();
     const updated = await updateOrganizationRow(trx, row.id, patch);

@@ -89,10 +89,9 @@ export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
  * a customer's order or subscription): no metadata, and its benefits only the public fields.
  */
 export function toCustomerProduct(row: ProductRow, rel: ProductRelations): CustomerProductOut {
-  return {
-    ...toProductBase(row),
+  return Object.assign(toProductBase(row), {
     prices: rel.prices.map((p) => toPrice(p, row)),
     benefits: rel.benefits.map(toBenefitPublic),
     medias: rel.medias.map(toProductMedia),
-  };
+  });
 }

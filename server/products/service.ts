@@ -163,7 +163,7 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
       recurring_interval: recurring,
       metadata: jsonb(trx, metadata),
     });
-    await products.insertPrices(trx, create.map((p, position) => ({ ...p, product_id: row.id, position })));
+    await products.insertPrices(trx, create.map((p, position) => Object.assign({}, p, { product_id: row.id, position })));
     await writeAttachments(trx, row.id, medias, input.attached_custom_fields ?? []);
     const out = await readProduct(trx, row);
     await emit(trx, caller.organizationId, "product.created", out);
@@ -246,7 +246,7 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
       const archive = existing.filter((p) => !p.is_archived && !keep.has(p.id)).map((p) => p.id);
       if (archive.length) await products.archivePrices(trx, archive);
       const base = existing.reduce((m, p) => Math.max(m, p.position + 1), 0);
-      if (create.length) await products.insertPrices(trx, create.map((p, i) => ({ ...p, product_id: row.id, position: base + i })));
+      if (create.length) await products.insertPrices(trx, create.map((p, i) => Object.assign({}, p, { product_id: row.id, position: base + i })));
     }
     const medias = input.medias !== undefined && input.medias !== null ? await checkMedias(trx, caller, input.medias) : input.medias;
     if (input.attached_custom_fields) await checkCustomFields(trx, caller, input.attached_custom_fields);

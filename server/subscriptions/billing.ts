@@ -248,12 +248,12 @@ function knownForOrder(
   row: SubscriptionRow,
   rel: SubscriptionRelations,
 ): Partial<OrderRelations> {
-  return {
-    subscriptions: new Map([[row.id, row]]),
-    ...(rel.customers.has(order.customer_id) ? { customers: rel.customers } : {}),
-    ...(rel.products.has(order.product_id) ? { products: rel.products } : {}),
-    ...(order.discount_id === null || rel.discounts.has(order.discount_id) ? { discounts: rel.discounts } : {}),
-  };
+  return Object.assign(
+    { subscriptions: new Map([[row.id, row]]) },
+    rel.customers.has(order.customer_id) ? { customers: rel.customers } : {},
+    rel.products.has(order.product_id) ? { products: rel.products } : {},
+    order.discount_id === null || rel.discounts.has(order.discount_id) ? { discounts: rel.discounts } : {},
+  );
 }
 
 /**
@@ -426,7 +426,7 @@ async function settleCharge(
       const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
       // order.updated and order.paid go out in one insert with the subscription's events.
       const paid: OutboxEvent[] = [];
-      await markOrderPaid(trx, order.id, { locked: order, known: { ...knownForOrder(order, row, rel), ...items }, events: paid });
+      await markOrderPaid(trx, order.id, { locked: order, known: Object.assign(knownForOrder(order, row, rel), items), events: paid });
       const recovered = row.status === "past_due";
       const updated = await updateSubscription(trx, row.id, {
         pending_order_id: null,

@@ -117,7 +117,7 @@ export async function changeSubscription(
 }
 
 async function save(trx: Knex.Transaction, row: SubscriptionRow, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
-  return updateSubscription(trx, row.id, { ...patch, modified_at: new Date() });
+  return updateSubscription(trx, row.id, Object.assign({}, patch, { modified_at: new Date() }));
 }
 
 async function cancelAtPeriodEnd(

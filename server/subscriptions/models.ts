@@ -43,8 +43,7 @@ export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations)
   const product = rel.products.get(row.product_id)!;
   const prices = rel.prices.get(row.id) ?? [];
   const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
-  return {
-    ...toSubscriptionBase(row),
+  return Object.assign(toSubscriptionBase(row), {
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     customer: toCustomer(rel.customers.get(row.customer_id)!),
@@ -52,24 +51,21 @@ export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations)
     discount: discount ? toDiscountBase(discount) : null,
     prices: prices.map((p) => toPrice(p, product)),
     meters: toMeters(row, prices, rel),
-  };
+  });
 }
 
 export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRelations): CustomerSubscriptionOut {
   const product = rel.products.get(row.product_id)!;
   const prices = rel.prices.get(row.id) ?? [];
-  return {
-    ...toSubscriptionBase(row),
-    product: {
-      ...toCustomerProduct(product, rel.productRelations.get(product.id)!),
+  return Object.assign(toSubscriptionBase(row), {
+    product: Object.assign(toCustomerProduct(product, rel.productRelations.get(product.id)!), {
       organization: toOrganization(rel.organizations.get(row.organization_id)!),
-    },
+    }),
     prices: prices.map((p) => toPrice(p, product)),
-    meters: toMeters(row, prices, rel).map(({ meter, ...m }) => ({
-      ...m,
-      meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name },
-    })),
-  };
+    meters: toMeters(row, prices, rel).map(({ meter, ...m }) =>
+      Object.assign(m, { meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name } }),
+    ),
+  });
 }
 
 /** The narrowing the customer state view relies on: it shows only active subscriptions. */
@@ -81,11 +77,10 @@ export function toStateSubscription(row: SubscriptionRow & { status: "active" },
   const { customer_id: _c, checkout_id: _k, customer_cancellation_reason: _r, customer_cancellation_comment: _m, ended_at: _e, ...base } =
     toSubscriptionBase(row);
   const prices = rel.prices.get(row.id) ?? [];
-  return {
-    ...base,
+  return Object.assign(base, {
     status: row.status,
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
     meters: toMeters(row, prices, rel).map(({ meter: _meter, ...m }) => m),
-  };
+  });
 }

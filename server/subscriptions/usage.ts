@@ -122,8 +122,8 @@ export async function closeMeteredPeriod(
     // What is left of the credits, up to what was credited with rollover, moves to the next period.
     const left = Math.max(0, Math.trunc(b.usage.credited) - Math.ceil(b.usage.consumed));
     const carried = Math.min(left, Math.max(0, Math.trunc(b.usage.rolloverCredited)));
-    events.push({ ...base, name: "meter.reset", metadata: { meter_id: meterId } });
-    if (carried > 0) events.push({ ...base, name: "meter.credited", metadata: { meter_id: meterId, units: carried, rollover: true } });
+    events.push(Object.assign({}, base, { name: "meter.reset" as const, metadata: { meter_id: meterId } }));
+    if (carried > 0) events.push(Object.assign({}, base, { name: "meter.credited" as const, metadata: { meter_id: meterId, units: carried, rollover: true } }));
   }
   await storeEvents(trx, row.organization_id, events);
 }

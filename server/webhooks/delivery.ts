@@ -63,7 +63,7 @@ interface HttpResult {
 
 /** A DNS lookup that refuses addresses outside the URL policy (a public name resolving inward). */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+  dnsLookup(hostname, Object.assign({}, options, { all: true as const }), (err, addresses) => {
     if (err) return callback(err, "");
     const list = addresses as LookupAddress[];
     const bad = list.map((a) => refusedAddress(a.address)).find((r) => r !== null);
@@ -96,7 +96,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       target,
       {
         method: "POST",
-        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Borealis-Webhooks" },
+        headers: Object.assign({}, headers, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Borealis-Webhooks" }),
         lookup: guardedLookup,
         timeout: timeoutMs,
       },
@@ -353,8 +353,8 @@ export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueR
       const at = opts.at ? new Date(opts.at.getTime() + (Date.now() - started)) : undefined;
       // Cleared before the attempt, whose recording reads the next head (as before a read).
       if (listener) listener.poked = false;
-      const { next: after, ...result } = await attemptFound(knex, found.event, found.endpoint, { ...opts, at }, next);
-      if (result.outcome !== "delivered") return { delivered, head: { ...next, ...result }, more: false };
+      const { next: after, ...result } = await attemptFound(knex, found.event, found.endpoint, Object.assign({}, opts, { at }), next);
+      if (result.outcome !== "delivered") return { delivered, head: Object.assign({}, next, result), more: false };
       head = after;
       delivered++;
       lastWork = Date.now();

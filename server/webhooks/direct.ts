@@ -65,9 +65,11 @@ export class DirectDeliveries {
         // Lost (a pause longer than the lease, and another run took the endpoint): stop at once.
         if (!first && !(await renewDeliveryLease(knex, endpointId, lease, this.leaseMs))) return;
         if (this.stopping.signal.aborted) return await handOver(endpointId);
-        const run = await deliverQueued(knex, endpointId, {
-          ...opts, listenMs: opts.listenMs ?? 5_000, lease, signal: this.stopping.signal, head: first ? head : undefined,
-        });
+        const run = await deliverQueued(
+          knex,
+          endpointId,
+          Object.assign({}, opts, { listenMs: opts.listenMs ?? 5_000, lease, signal: this.stopping.signal, head: first ? head : undefined }),
+        );
         if (run.head?.outcome === "failed") return await handOver(endpointId, run.head);
         // Gone, disabled or skipped: the queue stops, as in the workflow.
         if (run.head) return await settleEvent(knex, run.head);

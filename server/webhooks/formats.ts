@@ -27,11 +27,9 @@ export function formatBody(format: WebhookFormat, payload: string): string {
     return JSON.stringify({
       content: title,
       embeds: [
-        {
-          title: event.type,
-          ...(event.timestamp ? { timestamp: event.timestamp } : {}),
+        Object.assign({ title: event.type }, event.timestamp ? { timestamp: event.timestamp } : {}, {
           fields: fields.map(([name, value]) => ({ name, value: value.slice(0, 1024), inline: true })),
-        },
+        }),
       ],
     });
   }

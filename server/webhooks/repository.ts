@@ -156,7 +156,7 @@ export interface EventWithEndpoint {
 /** An event and its endpoint read as JSON (one query, no second read of the endpoint). */
 export function eventWithEndpointFromJson({ event, endpoint }: EventWithEndpoint): EventWithEndpoint {
   // Through JSON: timestamps are strings; the delivery side reads only ids, payload and the endpoint's settings.
-  return { event, endpoint: { ...endpoint, deleted_at: endpoint.deleted_at ? new Date(endpoint.deleted_at) : null } };
+  return { event, endpoint: Object.assign({}, endpoint, { deleted_at: endpoint.deleted_at ? new Date(endpoint.deleted_at) : null }) };
 }
 
 /**
@@ -297,7 +297,7 @@ export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow,
 export async function updateEndpoint(db: Knex, id: string, patch: Record<string, unknown>): Promise<WebhookEndpointRow> {
   const [updated] = await db<WebhookEndpointRow>("webhook_endpoints")
     .where({ id })
-    .update({ ...patch, modified_at: new Date() })
+    .update(Object.assign({}, patch, { modified_at: new Date() }))
     .returning("*");
   return updated as WebhookEndpointRow;
 }

@@ -58,5 +58,5 @@ export async function outboxRelayWorkflow(input: OutboxRelayInput): Promise<neve
     if (batch.ids.length < input.batchSize) await condition(() => woken, input.idleSleepMs);
   }
   // A wake-up signal that races this is harmless to lose: the next run claims right away.
-  return continueAsNew<typeof outboxRelayWorkflow>({ ...input, relayedBefore: relayed });
+  return continueAsNew<typeof outboxRelayWorkflow>(Object.assign({}, input, { relayedBefore: relayed }));
 }

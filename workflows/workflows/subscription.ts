@@ -79,6 +79,6 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     changed = false;
     const done = await runSubscriptionStep(input.subscriptionId, Date.now());
     // A signal that arrived during the step may have changed what is due: the next run asks again.
-    return continueAsNew<typeof subscriptionWorkflow>({ ...input, localSteps: true, next: changed ? undefined : done.next });
+    return continueAsNew<typeof subscriptionWorkflow>(Object.assign({}, input, { localSteps: true, next: changed ? undefined : done.next }));
   }
 }

@@ -117,7 +117,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
 
   for (;;) {
     if (handled >= maxEvents || workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof webhookEndpointWorkflow>({ ...input, handedOver });
+      return continueAsNew<typeof webhookEndpointWorkflow>(Object.assign({}, input, { handedOver }));
     }
     // Cleared before reading the queue: an event queued while the read runs still wakes us.
     woken = false;

@@ -1,0 +1,129 @@
+// `make bench-shapes`: what an object spread followed by more properties costs on this Node.
+// Maps one product with three prices to its wire shape 200,000 times two ways in the same run:
+// toProduct as it is (Object.assign onto a fresh base), and the same shape built with
+// `{ ...base, more }` (how the models read before). V8 11 (Node 20) gives each such spread object a
+// new hidden class, so the second is many times slower; the lint rule in eslint.config.js keeps
+// server/ and workflows/ on the first. Prints ns/op for each and the ratio. No database.
+import { isDeepStrictEqual } from "node:util";
+import { toBenefit } from "../server/benefits/models.js";
+import { toCustomField } from "../server/custom-fields/models.js";
+import { toProductMedia } from "../server/files/models.js";
+import { iso, isoRequired } from "../server/kit/time.js";
+import { toProduct, toProductBase, type ProductPriceOut } from "../server/products/models.js";
+import type { PriceRow, ProductRelations, ProductRow } from "../server/products/repository.js";
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 50_000);
+const now = new Date("2026-01-01T00:00:00Z");
+
+const row: ProductRow = {
+  id: "0b6f3d2e-0000-4000-8000-000000000001",
+  created_at: now,
+  modified_at: now,
+  organization_id: "0b6f3d2e-0000-4000-8000-0000000000aa",
+  name: "Pro plan",
+  description: "Everything, monthly.",
+  recurring_interval: "month",
+  is_archived: false,
+  metadata: { tier: "pro" },
+};
+
+function price(n: number, amount_type: PriceRow["amount_type"], fields: Partial<PriceRow>): PriceRow {
+  return Object.assign(
+    {
+      id: `0b6f3d2e-0000-4000-8000-00000000010${n}`,
+      created_at: now,
+      modified_at: null,
+      product_id: row.id,
+      amount_type,
+      price_currency: "usd",
+      price_amount: null,
+      minimum_amount: null,
+      maximum_amount: null,
+      preset_amount: null,
+      unit_amount: null,
+      cap_amount: null,
+      meter_id: null,
+      meter_name: null,
+      is_archived: false,
+      position: n,
+    },
+    fields,
+  );
+}
+
+const rel: ProductRelations = {
+  prices: [
+    price(1, "fixed", { price_amount: 2_000 }),
+    price(2, "custom", { minimum_amount: 500, maximum_amount: 10_000, preset_amount: 1_000 }),
+    price(3, "free", { price_currency: null }),
+  ],
+  benefits: [],
+  medias: [],
+  customFields: [],
+};
+
+/** toPrice's shape for the variants above, built the old way: spread, then the variant's keys. */
+function spreadPrice(p: PriceRow): ProductPriceOut {
+  const base = {
+    created_at: isoRequired(p.created_at),
+    modified_at: iso(p.modified_at),
+    id: p.id,
+    is_archived: p.is_archived,
+    product_id: p.product_id,
+    type: row.recurring_interval ? ("recurring" as const) : ("one_time" as const),
+    recurring_interval: row.recurring_interval,
+  };
+  switch (p.amount_type) {
+    case "fixed":
+      return { ...base, amount_type: p.amount_type, price_currency: p.price_currency!, price_amount: p.price_amount! };
+    case "custom":
+      return {
+        ...base,
+        amount_type: p.amount_type,
+        price_currency: p.price_currency!,
+        minimum_amount: p.minimum_amount,
+        maximum_amount: p.maximum_amount,
+        preset_amount: p.preset_amount,
+      };
+    case "free":
+      return { ...base, amount_type: p.amount_type };
+    case "metered_unit":
+      throw new Error("not in this fixture");
+  }
+}
+
+function spreadProduct(r: ProductRow, x: ProductRelations) {
+  return {
+    ...toProductBase(r),
+    metadata: r.metadata,
+    prices: x.prices.map(spreadPrice),
+    benefits: x.benefits.map(toBenefit),
+    medias: x.medias.map(toProductMedia),
+    attached_custom_fields: x.customFields.map((f) => ({ custom_field_id: f.id, custom_field: toCustomField(f), order: f.order, required: f.required })),
+  };
+}
+
+// Both must build the same answer, key order included, or the comparison means nothing.
+const current = toProduct(row, rel);
+const spread = spreadProduct(row, rel);
+if (!isDeepStrictEqual(current, spread) || JSON.stringify(current) !== JSON.stringify(spread)) {
+  throw new Error("object-shapes: the spread variant no longer builds toProduct's answer; update it to match");
+}
+
+function nsPerOp(build: () => object): number {
+  let sink = 0;
+  for (let i = 0; i < ITERATIONS / 10; i++) sink += Object.keys(build()).length; // warm up
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < ITERATIONS; i++) sink += Object.keys(build()).length;
+  const ns = Number(process.hrtime.bigint() - started) / ITERATIONS;
+  if (sink === 0) throw new Error("nothing built");
+  return ns;
+}
+
+const assigned = nsPerOp(() => toProduct(row, rel));
+const spreaded = nsPerOp(() => spreadProduct(row, rel));
+console.log(`| toProduct, one product with 3 prices (${process.version}) | ns/op |`);
+console.log("|---|---:|");
+console.log(`| Object.assign onto a fresh base (current) | ${assigned.toFixed(0)} |`);
+console.log(`| spread, then properties | ${spreaded.toFixed(0)} |`);
+console.log(`| ratio spread / current | ${(spreaded / assigned).toFixed(1)}x |`);
