@@ -147,6 +147,13 @@ module.exports = {
       "The OAuth2 API (server/oauth2/) stands on better-auth (server/auth/: its instance, token prefixes, scopes); auth " +
         "never imports oauth2. Queries on better-auth's tables, its OAuth provider's included, are auth/repository.ts's.",
     ),
+    below(
+      "customer-sessions-below-auth",
+      "customer-sessions",
+      "auth",
+      "Resolving a caller (auth/callers.ts) authenticates a portal session through customer-sessions/service.ts " +
+        "(authenticateCustomer); customer sessions never import auth.",
+    ),
     {
       name: "processors-are-a-port",
       severity: "error",
