@@ -66,6 +66,20 @@ module.exports = {
       from: { path: "^workflows/shared/" },
       to: { pathNot: ["^workflows/shared/", "^node_modules/@temporalio/(workflow|common)/"] },
     },
+    {
+      name: "kit-imports-no-domain",
+      severity: "error",
+      comment:
+        "server/kit/ is the bottom layer every domain stands on: it imports only itself, server/config.ts, generated/ and " +
+        "packages (and server/migrations/index.ts, which server/kit/db.ts runs). What kit needs of a domain is declared in kit as a " +
+        "shape the domain satisfies (Ctx.auth is an AuthHandler, which better-auth's instance is); a lookup a domain owns " +
+        "(a customer session's) is that domain's.",
+      from: { path: "^server/kit/" },
+      to: {
+        pathNot: "^(server/(kit/|config\\.ts$|migrations/index\\.ts$)|generated/|node_modules/)",
+        dependencyTypesNot: ["core"],
+      },
+    },
     // Directions between domains (issue 21): each rule says which domains are below which, so the
     // reverse import (the two would import each other) fails. `make domain-pairs` lists what is left.
     below(
@@ -132,6 +146,13 @@ module.exports = {
       "oauth2",
       "The OAuth2 API (server/oauth2/) stands on better-auth (server/auth/: its instance, token prefixes, scopes); auth " +
         "never imports oauth2. Queries on better-auth's tables, its OAuth provider's included, are auth/repository.ts's.",
+    ),
+    below(
+      "customer-sessions-below-auth",
+      "customer-sessions",
+      "auth",
+      "Resolving a caller (auth/callers.ts) authenticates a portal session through customer-sessions/service.ts " +
+        "(authenticateCustomer); customer sessions never import auth.",
     ),
     {
       name: "processors-are-a-port",

@@ -3,10 +3,10 @@
 import type { Knex } from "knex";
 import { slugOf } from "../organizations/repository.js";
 import { findReadable } from "../customers/repository.js";
-import { hashToken, randomToken, type OrganizationCaller } from "../kit/auth.js";
-import { invalid } from "../kit/errors.js";
+import { hashToken, randomToken, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
+import { invalid, Unauthorized } from "../kit/errors.js";
 import { toCustomerSession, type CustomerSessionOut } from "./models.js";
-import { insertSession } from "./repository.js";
+import { findLiveSession, insertSession } from "./repository.js";
 
 /** How long a customer session lives (Polar's default: one hour). */
 export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
@@ -35,4 +35,13 @@ export async function createCustomerSession(
     const org = (await slugOf(trx, caller.organizationId)) as { slug: string };
     return toCustomerSession(row, token, customer, org.slug);
   });
+}
+
+/** A live customer session: not expired, not revoked, and its customer not deleted. */
+export async function authenticateCustomer(db: Knex, token: string | null): Promise<CustomerCaller> {
+  if (!token) throw new Unauthorized("Missing bearer token.");
+  if (!token.startsWith("polar_cst_")) throw new Unauthorized("Invalid or expired customer session.");
+  const row = await findLiveSession(db, hashToken(token));
+  if (!row) throw new Unauthorized("Invalid or expired customer session.");
+  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id };
 }

@@ -1,11 +1,11 @@
 // Callers and credentials. Organization access tokens (`polar_oat_…`) are stored as SHA-256
 // hashes; each belongs to exactly one organization and carries a set of scopes (verified, with a
 // cache every API process keeps correct, by ./org-tokens.ts). Customer session tokens
-// (`polar_cst_…`, also hashed) authenticate one customer in the customer portal.
+// (`polar_cst_…`, also hashed) authenticate one customer in the customer portal
+// (server/customer-sessions/service.ts's authenticateCustomer).
 import { hash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import { NotPermitted, Unauthorized } from "./errors.js";
-import { findLiveSession } from "../customer-sessions/repository.js";
+import { NotPermitted } from "./errors.js";
 
 export type Caller =
   | {
@@ -75,15 +75,6 @@ export function bearer(header: string | undefined): string | null {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m ? m[1] : null;
-}
-
-/** A live customer session: not expired, not revoked, and its customer not deleted. */
-export async function authenticateCustomer(db: Knex, token: string | null): Promise<CustomerCaller> {
-  if (!token) throw new Unauthorized("Missing bearer token.");
-  if (!token.startsWith("polar_cst_")) throw new Unauthorized("Invalid or expired customer session.");
-  const row = await findLiveSession(db, hashToken(token));
-  if (!row) throw new Unauthorized("Invalid or expired customer session.");
-  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id };
 }
 
 /** An operation declares the scopes that allow it; any one of them suffices. */

@@ -3,12 +3,20 @@
 // the request's Idempotency-Key.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
-import type { BorealisAuth } from "../auth/instance.js";
 import type { Handler, OperationId } from "../../generated/handlers.js";
 import type { Caller, CustomerCaller, OrganizationCaller } from "./auth.js";
 import { Unauthorized } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import type { Logger } from "./logger.js";
+
+/**
+ * What a handler may ask of better-auth: its web handler, to which the OAuth2 endpoints hand a
+ * request (server/oauth2/forward.ts). server/auth/instance.ts's BorealisAuth is one; kit declares
+ * the shape so it imports no domain.
+ */
+export interface AuthHandler {
+  handler(request: Request): Promise<Response>;
+}
 
 /** A domain's handlers for its operations `K`: the generated signature of each, over this context. */
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
@@ -21,7 +29,7 @@ export interface Ctx {
   /** The request's headers (the OAuth2 endpoints hand the request on to better-auth). */
   headers: IncomingHttpHeaders;
   /** better-auth (the OAuth2 provider lives in it) and the API's public URL. */
-  auth: BorealisAuth;
+  auth: AuthHandler;
   publicUrl: string;
   /** The client's address (Express's req.ip: the socket's, or the proxy's forwarded one when trust proxy is set). */
   clientIp: string | null;

@@ -1,7 +1,7 @@
 // Handing a /v1/oauth2 request on to better-auth's provider (server/auth/oauth.ts) in-process, as a
 // web Request to its own path under /api/auth, with only the headers that carry credentials.
 import type { IncomingHttpHeaders } from "node:http";
-import type { BorealisAuth } from "../auth/instance.js";
+import type { AuthHandler } from "../kit/context.js";
 
 /** Client credentials only (token, revocation, introspection: called by servers, never with cookies). */
 export const CLIENT_HEADERS = ["authorization", "dpop", "user-agent"];
@@ -16,7 +16,7 @@ export interface Forwarded {
 }
 
 export async function forward(
-  auth: BorealisAuth,
+  auth: AuthHandler,
   baseURL: string,
   path: string,
   init: { method: string; headers: IncomingHttpHeaders; pass: readonly string[]; body?: string; contentType?: string },

@@ -5,9 +5,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { components, operations } from "../../generated/types.js";
-import type { BorealisAuth } from "../auth/instance.js";
 import { ACCESS_TOKEN_PREFIX, needsOrganization, OAUTH_SCOPES, REFRESH_TOKEN_PREFIX } from "../auth/oauth.js";
 import { hashToken, type Caller } from "../kit/auth.js";
+import type { AuthHandler } from "../kit/context.js";
 import { invalid, Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { oauthFailure } from "./errors.js";
@@ -23,7 +23,7 @@ type Scope = components["schemas"]["Scope"];
 type AuthorizeQuery = NonNullable<operations["oauth2:authorize"]["parameters"]["query"]>;
 
 export interface Provider {
-  auth: BorealisAuth;
+  auth: AuthHandler;
   publicUrl: string;
   headers: IncomingHttpHeaders;
 }
