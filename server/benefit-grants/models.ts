@@ -4,7 +4,7 @@
 // download URL.
 import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
-import { toBenefit, type BenefitRow } from "../benefits/models.js";
+import { toBenefit, type BenefitRow, type BenefitType } from "../benefits/models.js";
 import { toCustomer, toPortalCustomer, type CustomerOut } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { toFileBase, type FileRow } from "../files/models.js";
@@ -43,33 +43,34 @@ export function toBenefitGrantWebhook(row: GrantRow, customer: CustomerRow, bene
   return Object.assign(toBenefitGrant(row, toCustomer(customer)), { benefit: toBenefit(benefit), previous_properties: previousProperties });
 }
 
-function activeFiles(p: Props): string[] {
-  const archived = (p.archived as Record<string, boolean> | undefined) ?? {};
-  return ((p.files as string[] | undefined) ?? []).filter((f) => !archived[f]);
+/** The portal's grant of one benefit type, and its two properties objects. */
+type CustomerGrantOf<T extends BenefitType> = Extract<CustomerBenefitGrantOut, { benefit: { type: T } }>;
+type GrantPropertiesOf<T extends BenefitType> = CustomerGrantOf<T>["properties"];
+type SubscriberPropertiesOf<T extends BenefitType> = CustomerGrantOf<T>["benefit"]["properties"];
+
+// A grant's properties are a jsonb object its strategy wrote (strategies.ts); the portal shows the
+// fields its contract names for the benefit's type, each only when it holds a value of its type.
+const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const textOrNull = (v: unknown): string | null | undefined => (v === null ? null : text(v));
+const count = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+const texts = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === "string") ? v : undefined);
+const GITHUB_PERMISSIONS = ["pull", "triage", "push", "maintain", "admin"] as const;
+const permission = (v: unknown) => GITHUB_PERMISSIONS.find((x) => x === v);
+/** The object without its undefined fields (a field the row does not hold is absent, not null). */
+function present<T extends object>(o: T): T {
+  for (const key of Object.keys(o) as (keyof T)[]) if (o[key] === undefined) delete o[key];
+  return o;
 }
 
-/** What a subscriber sees of a benefit's properties: never a secret (Discord's guild token). */
-function subscriberProperties(benefit: BenefitRow): Props {
-  const p: Props = benefit.properties;
-  switch (benefit.type) {
-    case "custom":
-      return { note: p.note ?? null };
-    case "discord":
-      return { guild_id: p.guild_id };
-    case "downloadables":
-      return { active_files: activeFiles(p) };
-    case "github_repository":
-      return { repository_owner: p.repository_owner, repository_name: p.repository_name };
-    case "license_keys":
-      return { prefix: p.prefix ?? null, expires: p.expires ?? null, activations: p.activations ?? null, limit_usage: p.limit_usage ?? null };
-    case "meter_credit":
-      return { units: p.units, rollover: p.rollover, meter_id: p.meter_id };
-    default:
-      return {};
-  }
-}
-
-export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, org: OrganizationRow): CustomerBenefitGrantOut {
+/** The portal's grant of a benefit of type T, from its properties as the subscriber sees them and the grant's. */
+function customerGrant<T extends BenefitType>(
+  row: GrantRow,
+  customer: CustomerRow,
+  benefit: BenefitRow & { type: T },
+  org: OrganizationRow,
+  subscriber: SubscriberPropertiesOf<T>,
+  properties: GrantPropertiesOf<T>,
+) {
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -94,11 +95,55 @@ export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, ben
       organization_id: benefit.organization_id,
       metadata: benefit.metadata,
       organization: toOrganization(org),
-      properties: subscriberProperties(benefit),
+      properties: subscriber,
     },
-    properties: row.properties,
-    // eslint-disable-next-line no-restricted-syntax -- benefit and grant properties are untyped jsonb rows, paired by benefit type (see issue 21)
-  } as CustomerBenefitGrantOut;
+    properties,
+  };
+}
+
+/** A grant as its customer sees it: the benefit without its secrets (Discord's guild token), each paired by the benefit's type. */
+export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, org: OrganizationRow): CustomerBenefitGrantOut {
+  const g = row.properties;
+  switch (benefit.type) {
+    case "custom":
+      return customerGrant(row, customer, benefit, org, { note: benefit.properties.note ?? null }, {});
+    case "discord":
+      return customerGrant(
+        row, customer, benefit, org,
+        { guild_id: benefit.properties.guild_id },
+        present({ account_id: textOrNull(g.account_id), guild_id: text(g.guild_id), role_id: text(g.role_id), granted_account_id: text(g.granted_account_id) }),
+      );
+    case "downloadables": {
+      const { files, archived } = benefit.properties;
+      return customerGrant(row, customer, benefit, org, { active_files: files.filter((f) => !archived[f]) }, present({ files: texts(g.files) }));
+    }
+    case "github_repository":
+      return customerGrant(
+        row, customer, benefit, org,
+        { repository_owner: benefit.properties.repository_owner, repository_name: benefit.properties.repository_name },
+        present({
+          account_id: textOrNull(g.account_id),
+          repository_owner: text(g.repository_owner),
+          repository_name: text(g.repository_name),
+          permission: permission(g.permission),
+          granted_account_id: text(g.granted_account_id),
+        }),
+      );
+    case "license_keys": {
+      const p = benefit.properties;
+      return customerGrant(
+        row, customer, benefit, org,
+        { prefix: p.prefix ?? null, expires: p.expires ?? null, activations: p.activations ?? null, limit_usage: p.limit_usage ?? null },
+        present({ license_key_id: text(g.license_key_id), display_key: text(g.display_key) }),
+      );
+    }
+    case "meter_credit":
+      return customerGrant(
+        row, customer, benefit, org,
+        { units: benefit.properties.units, rollover: benefit.properties.rollover, meter_id: benefit.properties.meter_id },
+        present({ last_credited_meter_id: text(g.last_credited_meter_id), last_credited_units: count(g.last_credited_units), last_credited_at: text(g.last_credited_at) }),
+      );
+  }
 }
 
 /** A stable id for one file of one grant (the downloadable the customer holds). */
