@@ -141,6 +141,22 @@ module.exports = {
         "server/handlers.ts (CustomerDependents).",
     ),
     below(
+      "customers-below-what-the-state-view-shows",
+      "customers",
+      "customer-meters|subscriptions|benefit-grants",
+      "Customer meters, subscriptions and benefit grants are a customer's (they read customers/repository.ts and " +
+        "customers/models.ts); customers never import them. The state view, which shows all of them, is " +
+        "subscriptions/customer-state.ts's (readCustomerState), handed to customers' state handlers by server/handlers.ts " +
+        "(CustomerDependents) and to benefit grant jobs by workflows/activity-deps.ts (GrantJobDependents).",
+    ),
+    below(
+      "customer-meters-below-subscriptions",
+      "customer-meters",
+      "subscriptions",
+      "Subscriptions show their meters and the state view (subscriptions/customer-state.ts) a customer's meters " +
+        "(stateMeters); customer meters never import subscriptions.",
+    ),
+    below(
       "auth-below-oauth2",
       "auth",
       "oauth2",

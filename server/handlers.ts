@@ -24,6 +24,7 @@ import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
+import { readCustomerState } from "./subscriptions/customer-state.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -45,13 +46,14 @@ export const handlers: Handlers<OperationId> = merged(
   organizationHandlers,
   productHandlers,
   // Benefits, custom fields and customers are below what stands on them (grants, products, portal
-  // sessions), so a change to one is handed what follows it there (the same calls, in its transaction).
+  // sessions), so a change to one is handed what follows it there (the same calls, in its transaction);
+  // customers' state view is handed the reader that shows subscriptions and meters.
   benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
   benefitGrantHandlers,
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
   meterHandlers,
-  customerHandlers({ revokeCustomerSessions }),
+  customerHandlers({ revokeCustomerSessions, readCustomerState }),
   customerSessionHandlers,
   customerPortalHandlers,
   discountHandlers,

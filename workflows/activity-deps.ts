@@ -6,6 +6,7 @@ import { runBenefitGrantJob } from "../server/benefit-grants/jobs.js";
 import { logger } from "../server/kit/logger.js";
 import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
+import { readCustomerState } from "../server/subscriptions/customer-state.js";
 import { attemptDelivery, deliverQueued, fanOut, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
@@ -17,7 +18,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
   return {
     knex,
     logger,
-    benefitGrants: { runBenefitGrantJob },
+    benefitGrants: { runBenefitGrantJob, readCustomerState },
     invoices: { assignInvoiceNumber, storeInvoice },
     subscriptions: { nextStep, runStep },
     webhooks: { fanOut, nextQueuedEvent, attemptDelivery, deliverQueued, settleEvent, leasedHeads, leaseIdleEndpoints },

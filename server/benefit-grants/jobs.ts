@@ -12,7 +12,7 @@ import { findBenefit } from "../benefits/repository.js";
 import { findCustomer } from "../customers/repository.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
-import { readCustomerState } from "../customers/service.js";
+import type { CustomerStateOut } from "../customers/models.js";
 import { emit, type WebhookEventType } from "../kit/outbox.js";
 import { toBenefitGrantWebhook } from "./models.js";
 import {
@@ -45,7 +45,17 @@ const SYSTEM_EVENT: Record<JobRow["action"], string> = {
   update: "benefit.updated",
 };
 
-export async function runBenefitGrantJob(knex: Knex, jobId: number, now: () => Date = () => new Date()): Promise<JobResult> {
+/**
+ * What a job reads from above benefit grants: the customer state view (subscriptions/customer-state.ts,
+ * which shows subscriptions, and subscriptions schedule grants), handed in by workflows/activity-deps.ts.
+ */
+export interface GrantJobDependents {
+  readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
+}
+
+export async function runBenefitGrantJob(
+  knex: Knex, jobId: number, dependents: GrantJobDependents, now: () => Date = () => new Date(),
+): Promise<JobResult> {
   const job = await findJob(knex, jobId);
   // Not committed (yet, or ever): the sweep starts this job again should it commit.
   if (!job) return "missing";
@@ -61,7 +71,7 @@ export async function runBenefitGrantJob(knex: Knex, jobId: number, now: () => D
       for (const [i, j] of pending.entries()) {
         let outcome: JobResult;
         if (i < lastRevoke && j.action !== "revoke") outcome = "superseded";
-        else [outcome, current] = await apply(trx, current, j, now());
+        else [outcome, current] = await apply(trx, current, j, now(), dependents);
         await markJobDone(trx, j.id, outcome);
         if (j.id === job.id) result = outcome;
       }
@@ -83,7 +93,9 @@ async function recordError(knex: Knex, grantId: string, err: unknown, at: Date):
   await recordGrantError(knex, grantId, error, at);
 }
 
-async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date): Promise<[JobResult, GrantRow]> {
+async function apply(
+  trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date, dependents: GrantJobDependents,
+): Promise<[JobResult, GrantRow]> {
   const benefit = (await findBenefit(trx, grant.benefit_id)) as BenefitRow;
   const customer = (await findCustomer(trx, grant.customer_id)) as CustomerRow;
   // A renewal's cycle happens at the period boundary; anything else at its customer's now (a test clock's time).
@@ -129,7 +141,7 @@ async function apply(trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: D
   const updated = await updateGrant(trx, grant.id, patch);
   await emit(trx, benefit.organization_id, WEBHOOK[job.action], toBenefitGrantWebhook(updated, customer, benefit, previous));
   if (job.action !== "cycle" && customer.deleted_at === null) {
-    await emit(trx, benefit.organization_id, "customer.state_changed", await readCustomerState(trx, customer));
+    await emit(trx, benefit.organization_id, "customer.state_changed", await dependents.readCustomerState(trx, customer));
   }
   await insertSystemEvent(ctx, SYSTEM_EVENT[job.action], { benefit_id: benefit.id, benefit_grant_id: grant.id, benefit_type: benefit.type });
   return ["applied", updated];

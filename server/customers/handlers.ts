@@ -1,5 +1,6 @@
 // HTTP handlers of the customer operations, by id and by external id, built with what stands on a
-// customer (their portal sessions), handed in by server/handlers.ts.
+// customer (their portal sessions, the state view that shows subscriptions and meters), handed in
+// by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
   createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer, type CustomerDependents,
@@ -45,10 +46,10 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
   },
   "customers:get_state": async ({ params }, ctx) => ({
     status: 200,
-    body: await getCustomerState(ctx.db, orgCaller(ctx), { id: params.id }),
+    body: await getCustomerState(ctx.db, orgCaller(ctx), { id: params.id }, dependents),
   }),
   "customers:get_state_external": async ({ params }, ctx) => ({
     status: 200,
-    body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }),
+    body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents),
   }),
 });

@@ -1,10 +1,9 @@
 // Customer rules: email unique per organization (case-insensitive) and external id unique, both
 // among live customers; an external id once set can't change; billing address and tax id
 // checks; soft delete (frees email and external id, ends the customer's portal sessions); the
-// state view; customer.created / customer.updated / customer.deleted events.
+// state view's lookup (the view itself is subscriptions/customer-state.ts's, handed in);
+// customer.created / customer.updated / customer.deleted events.
 import type { OpBody } from "../../generated/handlers.js";
-import { isActive, toStateSubscription } from "../subscriptions/models.js";
-import { activeOfCustomer, loadSubscriptionRelations } from "../subscriptions/repository.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
@@ -12,12 +11,11 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
-import { stateMeters } from "../customer-meters/service.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkAddress, type Address } from "./address.js";
-import { toCustomer, toCustomerState, type CustomerOut, type CustomerStateOut } from "./models.js";
+import { toCustomer, type CustomerOut, type CustomerStateOut } from "./models.js";
 import {
-  emailTaken, externalIdTaken, findReadable, grantedBenefits, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
+  emailTaken, externalIdTaken, findReadable, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
   type CustomerKey, type CustomerRow, type OrganizationScope,
 } from "./repository.js";
 import { checkTaxIdPair, type TaxId } from "./tax-id.js";
@@ -196,11 +194,14 @@ export async function updateCustomer(
 }
 
 /**
- * What stands on a customer: their portal sessions (customer-sessions/repository.ts), handed in by
- * server/handlers.ts because customer sessions import customers and never the reverse.
+ * What stands on a customer: their portal sessions (customer-sessions/repository.ts) and the state
+ * view (subscriptions/customer-state.ts), handed in by server/handlers.ts because both import
+ * customers and never the reverse.
  */
 export interface CustomerDependents {
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
+  /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
+  readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
 }
 
 export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents): Promise<void> {
@@ -219,21 +220,10 @@ export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: 
  * The customer with what they hold now: active subscriptions, granted benefits, meters with their
  * current balance.
  */
-export async function getCustomerState(db: Knex, caller: OrganizationCaller, key: CustomerKey): Promise<CustomerStateOut> {
+export async function getCustomerState(
+  db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: Pick<CustomerDependents, "readCustomerState">,
+): Promise<CustomerStateOut> {
   const row = await findReadable(db, caller, key);
   if (!row) throw notFound();
-  return readCustomerState(db, row);
-}
-
-/** The state of a customer row: the API's answer and the customer.state_changed payload. */
-export async function readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut> {
-  const [grants, subscriptions, meters] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id), stateMeters(db, row)]);
-  return toCustomerState(row, { subscriptions, grants, meters });
-}
-
-/** The customer's subscriptions in status active, as the state view shows them. */
-async function activeSubscriptions(db: Knex, customerId: string) {
-  const rows = await activeOfCustomer(db, customerId);
-  const rel = await loadSubscriptionRelations(db, rows);
-  return rows.filter(isActive).map((r) => toStateSubscription(r, rel));
+  return dependents.readCustomerState(db, row);
 }

@@ -3,7 +3,7 @@
 // events store (subscription.cycled / revoked / product_updated).
 import type { Knex } from "knex";
 import type { CustomerRow } from "../customers/repository.js";
-import { readCustomerState } from "../customers/service.js";
+import { readCustomerState } from "./customer-state.js";
 import { storeEvents } from "../events/store.js";
 import { emitEach, type OutboxEvent, type WebhookEventType } from "../kit/outbox.js";
 import { toSubscription } from "./models.js";

@@ -6,7 +6,7 @@ import type { ActivityDeps } from "./deps.js";
 export function createBenefitGrantActivities({ knex, benefitGrants }: Pick<ActivityDeps, "knex" | "benefitGrants">) {
   return {
     async runBenefitGrantJob(jobId: number): Promise<string> {
-      return benefitGrants.runBenefitGrantJob(knex, jobId);
+      return benefitGrants.runBenefitGrantJob(knex, jobId, { readCustomerState: benefitGrants.readCustomerState });
     },
   };
 }

@@ -15,7 +15,8 @@ import type * as door from "../../server/workflows-door.js";
 export interface ActivityDeps {
   knex: Knex;
   logger: Logger;
-  benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob">;
+  /** A grant job and what it is handed from above benefit grants (the customer state view). */
+  benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob"> & grantJobs.GrantJobDependents;
   invoices: Pick<typeof invoices, "assignInvoiceNumber" | "storeInvoice">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
   webhooks: Pick<typeof delivery, "fanOut" | "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
