@@ -26,6 +26,27 @@ const noSpreadThenProps = {
     "No object spread followed by more properties or spreads: on V8 11 (Node 20) each such object gets a new hidden class (microseconds each); use Object.assign onto a fresh object (Object.assign(toXBase(row), { ... }) or Object.assign({}, shared, { ... })), or list the fields.",
 };
 
+// Every query on a table lives in that table's repository (a `repository.ts`, or a `*-repository.ts`
+// for a second table a domain owns), so a reader finds a table's statements in one file and a
+// service reads as steps. Statements that touch no table (a health ping, advisory locks, the time
+// zone catalog) live in server/kit/db.ts. The selectors catch a query started from a connection or
+// transaction (`db("t")`, `trx("t")`, `this.db("t")`, `db.raw(...)`, `db.from(...)`).
+const CONNECTION = "/^(db|trx|knex|tx|t)$/";
+const noQueries = [
+  {
+    selector: `CallExpression[callee.name=${CONNECTION}][arguments.0.type=/^(Literal|TemplateLiteral)$/]`,
+    message: "Queries live in the table's repository (repository.ts or <table>-repository.ts): call a repository function here.",
+  },
+  {
+    selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=${CONNECTION}][arguments.0.type=/^(Literal|TemplateLiteral)$/]`,
+    message: "Queries live in the table's repository (repository.ts or <table>-repository.ts): call a repository function here.",
+  },
+  {
+    selector: `CallExpression[callee.type='MemberExpression'][callee.object.name=${CONNECTION}][callee.property.name=/^(raw|from|table|into|with|select|insert|update|delete|queryBuilder)$/]`,
+    message: "Queries (and raw SQL) live in the table's repository, or in server/kit/db.ts when they touch no table.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["generated/**", "node_modules/**", ".cache/**", ".data/**", ".venv/**", "dist/**", "**/dist/**"] },
   js.configs.recommended,
@@ -56,6 +77,11 @@ export default tseslint.config(
   {
     // One no-restricted-syntax per file (a later block replaces an earlier one's list): both rules here.
     files: ["server/**/*.ts", "workflows/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", ...noCasts, noSpreadThenProps, ...noQueries] },
+  },
+  {
+    // The modules that own statements: repositories, migrations, and the connection module.
+    files: ["server/**/repository.ts", "server/**/*-repository.ts", "workflows/**/*-repository.ts", "server/migrations/**/*.ts", "server/kit/db.ts"],
     rules: { "no-restricted-syntax": ["error", ...noCasts, noSpreadThenProps] },
   },
   {
