@@ -9,7 +9,7 @@ import { chromium } from "playwright-core";
 import { buildUiApps } from "../scripts/build-ui.js";
 import { ROOT, startPostgres } from "../scripts/services.js";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
-import { mintOrganizationToken } from "../server/kit/auth.js";
+import { mintOrganizationToken } from "../server/organization-access-tokens/service.js";
 import { startApi } from "../server/main.js";
 import { UI_APPS } from "../server/ui-apps.js";
 import { setting } from "../server/config.js";

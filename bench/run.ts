@@ -12,7 +12,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
-import { mintOrganizationToken } from "../server/kit/auth.js";
+import { mintOrganizationToken } from "../server/organization-access-tokens/service.js";
 import { startPostgres } from "../scripts/services.js";
 import { runSubscriptionBench } from "./subscriptions.js";
 import { runUsageBench } from "./usage.js";

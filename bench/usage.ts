@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 import { from as copyFrom } from "pg-copy-streams";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
-import { mintOrganizationToken } from "../server/kit/auth.js";
+import { mintOrganizationToken } from "../server/organization-access-tokens/service.js";
 import type { MeterRow } from "../server/meters/models.js";
 import { foldUsage } from "../server/meters/fold.js";
 import { rebuildMeter } from "../server/meters/rollups.js";

@@ -20,7 +20,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { mintOrganizationToken } from "../server/kit/auth.js";
+import { mintOrganizationToken } from "../server/organization-access-tokens/service.js";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { startApi } from "../server/main.js";
 import { startPostgres, startTemporal } from "../scripts/services.js";

@@ -9,7 +9,7 @@ import type { ErrorObject } from "ajv";
 import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
-import type { OrganizationTokens } from "./kit/org-tokens.js";
+import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { RequestValidationError, ResourceNotFound } from "./kit/errors.js";
 import { rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";

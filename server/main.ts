@@ -7,7 +7,7 @@ import { createApp } from "./app.js";
 import { expressBorn } from "./http/lane.js";
 import { errorBody } from "./http/errors.js";
 import { connectionUrl } from "./kit/db.js";
-import { OrganizationTokens } from "./kit/org-tokens.js";
+import { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { authConfigFromEnv } from "./auth/config.js";
 import { createAuth, type BorealisAuth } from "./auth/instance.js";
 import { useTemporalAddress } from "../workflows/client.js";

@@ -3,7 +3,8 @@
 // pays with a sandbox test card. Idempotent: an existing demo organization is kept as it is (its
 // checkout link made if it has none); a fresh token is minted each time.
 import type { Knex } from "knex";
-import { mintOrganizationToken, type OrganizationCaller } from "./kit/auth.js";
+import { type OrganizationCaller } from "./kit/auth.js";
+import { mintOrganizationToken } from "./organization-access-tokens/service.js";
 import { createOrganization } from "./organizations/service.js";
 import { createBenefit } from "./benefits/service.js";
 import { createCheckoutLink } from "./checkout-links/service.js";

@@ -16,7 +16,7 @@ import type { operations } from "../../generated/operations.js";
 import { bearer, requireScopes, type Caller, type OrganizationCaller, type UserCaller } from "../kit/auth.js";
 import { NotPermitted, Unauthorized } from "../kit/errors.js";
 import { authenticateCustomer } from "../customer-sessions/service.js";
-import type { OrganizationTokens } from "../kit/org-tokens.js";
+import type { OrganizationTokens } from "../organization-access-tokens/verifier.js";
 import type { BorealisAuth } from "./instance.js";
 import { ACCESS_TOKEN_PREFIX, oauthCaller } from "./oauth.js";
 import { checkOrigin, hasSessionCookie, sessionCallers } from "./session.js";

@@ -8,7 +8,8 @@ import path from "node:path";
 import { DATA_DIR } from "../../scripts/services.js";
 import { setting } from "../config.js";
 import { createKnex } from "../kit/db.js";
-import { ALL_SCOPES, mintOrganizationToken } from "../kit/auth.js";
+import { ALL_SCOPES } from "../kit/auth.js";
+import { mintOrganizationToken } from "../organization-access-tokens/service.js";
 import { findBySlug } from "../organizations/repository.js";
 
 function databaseUrl(): string {

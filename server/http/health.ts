@@ -6,6 +6,7 @@
 import { Router } from "express";
 import type { Knex } from "knex";
 import { temporalReachable } from "../../workflows/client.js";
+import { ping } from "../kit/db.js";
 
 export const HEALTH_PATHS = new Set(["/healthz", "/healthz/", "/readyz", "/readyz/"]);
 
@@ -21,7 +22,7 @@ async function databaseReachable(knex: Knex, timeoutMs: number): Promise<{ ok: t
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      knex.raw("select 1"),
+      ping(knex),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),

@@ -17,6 +17,7 @@ import type { Request, Response } from "express";
 import type { Knex } from "knex";
 import type { Caller } from "../kit/auth.js";
 import { openedFrom } from "../kit/after-commit.js";
+import { ping } from "../kit/db.js";
 import { ApiError, invalid, RequestValidationError } from "../kit/errors.js";
 import {
   answerJournal, findKey, IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyInUse, lock, ReplayedAnswer, requestKey, requestKeyId, storeAnswer, tryLock, verdict,
@@ -75,7 +76,7 @@ function storable(err: unknown): err is ApiError {
 /** Whether the transaction can still commit (no statement in it failed outside a savepoint). */
 async function healthy(trx: Knex.Transaction): Promise<boolean> {
   try {
-    await trx.raw("select 1");
+    await ping(trx);
     return true;
   } catch {
     return false;

@@ -1,10 +1,9 @@
 // Callers and credentials. Organization access tokens (`polar_oat_…`) are stored as SHA-256
 // hashes; each belongs to exactly one organization and carries a set of scopes (verified, with a
-// cache every API process keeps correct, by ./org-tokens.ts). Customer session tokens
+// cache every API process keeps correct, by server/organization-access-tokens/verifier.ts). Customer session tokens
 // (`polar_cst_…`, also hashed) authenticate one customer in the customer portal
 // (server/customer-sessions/service.ts's authenticateCustomer).
 import { hash, randomBytes } from "node:crypto";
-import type { Knex } from "knex";
 import { NotPermitted } from "./errors.js";
 
 export type Caller =
@@ -52,23 +51,6 @@ export function randomToken(prefix: string, length = 40): string {
 /** A token's SHA-256, hex: what is stored and looked up (in one call, without a Hash object: every authenticated request makes one). */
 export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
-}
-
-/** Mints an organization access token; the plain token is returned once and never stored. */
-export async function mintOrganizationToken(
-  db: Knex,
-  organizationId: string,
-  opts: { scopes?: readonly string[]; comment?: string; expiresAt?: Date | null } = {},
-): Promise<string> {
-  const token = randomToken("polar_oat_");
-  await db("organization_access_tokens").insert({
-    organization_id: organizationId,
-    token_hash: hashToken(token),
-    scopes: [...(opts.scopes ?? ALL_SCOPES)],
-    comment: opts.comment ?? "",
-    expires_at: opts.expiresAt ?? null,
-  });
-  return token;
 }
 
 export function bearer(header: string | undefined): string | null {

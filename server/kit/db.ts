@@ -61,6 +61,17 @@ export async function preparedRows<T>(db: Knex, name: string, text: string, valu
   }
 }
 
+/** One round trip that touches no table: the health check's, and a transaction's "can it still commit?". */
+export async function ping(db: Knex): Promise<void> {
+  await db.raw("select 1");
+}
+
+/** The time zone names PostgreSQL knows (its tzdata catalog). */
+export async function timeZoneNames(db: Knex): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: { name: string }[] }>("select name from pg_timezone_names");
+  return rows.map((r) => r.name);
+}
+
 /** Migrations are listed in server/migrations/index.ts so that no file-system globbing is needed. */
 export const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
   getMigrations: async () => migrations,

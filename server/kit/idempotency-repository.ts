@@ -1,6 +1,6 @@
 // Idempotency key queries (table idempotency_keys): the live row of a key, the stored answer
-// (an upsert), and clean-up. kit/idempotency.ts owns the rules: fingerprints, sealing answers,
-// replay verdicts and the keys' advisory locks.
+// (an upsert), clean-up, and the transaction-scoped advisory lock that serialises one key's
+// requests. kit/idempotency.ts owns the rules: fingerprints, sealing answers, replay verdicts.
 import type { Knex } from "knex";
 
 export interface StoredKey {
@@ -50,4 +50,15 @@ export async function deleteExpiredKeys(db: Knex, batch = 1000): Promise<number>
     [batch],
   );
   return rowCount ?? 0;
+}
+
+/** Takes a key's advisory lock for the rest of `trx`; false when another transaction holds it. */
+export async function tryKeyLock(trx: Knex.Transaction, lockId: string): Promise<boolean> {
+  const { rows } = await trx.raw("select pg_try_advisory_xact_lock(?::bigint) as locked", [lockId]);
+  return rows[0].locked === true;
+}
+
+/** Waits for a key's advisory lock for the rest of `trx`. */
+export async function keyLock(trx: Knex.Transaction, lockId: string): Promise<void> {
+  await trx.raw("select pg_advisory_xact_lock(?::bigint)", [lockId]);
 }

@@ -9,7 +9,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { ApiError, invalid, RequestValidationError } from "./errors.js";
-import { findLiveKey, upsertKey, type StoredKey } from "./idempotency-repository.js";
+import { findLiveKey, keyLock, tryKeyLock, upsertKey, type StoredKey } from "./idempotency-repository.js";
 
 /** How long an answer is kept (and replayed). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -115,13 +115,12 @@ export function verdict(key: RequestKey, row: StoredKey | undefined): ReplayedAn
 
 /** Takes the key's lock for the rest of `trx`; false when another transaction holds it. */
 export async function tryLock(trx: Knex.Transaction, key: RequestKey): Promise<boolean> {
-  const { rows } = await trx.raw("select pg_try_advisory_xact_lock(?::bigint) as locked", [key.lockId]);
-  return rows[0].locked === true;
+  return tryKeyLock(trx, key.lockId);
 }
 
 /** Waits for the key's lock for the rest of `trx`. */
 export async function lock(trx: Knex.Transaction, key: RequestKey): Promise<void> {
-  await trx.raw("select pg_advisory_xact_lock(?::bigint)", [key.lockId]);
+  await keyLock(trx, key.lockId);
 }
 
 /** Stores the answer (or, with status null, marks the key taken by a request under way on `subject`). */

@@ -3,6 +3,7 @@
 // daylight saving), and series step in local calendar units; hours are absolute hours (a 23- or
 // 25-hour local day has 23 or 25 of them).
 import type { Knex } from "knex";
+import { timeZoneNames } from "./db.js";
 import { invalid } from "./errors.js";
 
 export type TimeUnit = "hour" | "day" | "week" | "month" | "year";
@@ -11,9 +12,8 @@ let known: Promise<Set<string>> | null = null;
 
 /** The zone names PostgreSQL knows (read once per process; the list changes with its tzdata only). */
 function zoneNames(db: Knex): Promise<Set<string>> {
-  known ??= db
-    .raw("select name from pg_timezone_names")
-    .then((r: { rows: { name: string }[] }) => new Set(r.rows.map((x) => x.name)))
+  known ??= timeZoneNames(db)
+    .then((names) => new Set(names))
     .catch((err: unknown) => {
       known = null;
       throw err;

@@ -1,7 +1,7 @@
 // Organization access tokens made through the API: a change that decides whether a token works
 // (revoked, deleted, new scopes, new expiry) NOTIFYs channel `organization_access_tokens` with the
 // token's id, delivered at commit; every API process LISTENs and drops its cached copy
-// (server/kit/org-tokens.ts). Writing last_used_at or the comment notifies nobody.
+// (server/organization-access-tokens/verifier.ts). Writing last_used_at or the comment notifies nobody.
 import type { Knex } from "knex";
 
 export async function up(knex: Knex): Promise<void> {

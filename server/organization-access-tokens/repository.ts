@@ -4,6 +4,29 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 import type { OrganizationAccessTokenRow } from "./models.js";
 
+/** The columns the API's token check needs. */
+export interface LiveToken {
+  id: string;
+  organization_id: string;
+  scopes: string[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
+/** The token with this hash if it is neither revoked nor expired (the verifier's read, on every uncached request). */
+export async function findLiveByHash(db: Knex, tokenHash: string): Promise<LiveToken | undefined> {
+  return db("organization_access_tokens")
+    .where({ token_hash: tokenHash })
+    .whereNull("revoked_at")
+    .where((q) => q.whereNull("expires_at").orWhere("expires_at", ">", db.fn.now()))
+    .first("id", "organization_id", "scopes", "expires_at", "last_used_at");
+}
+
+/** Records a use (the notify trigger ignores last_used_at: no cache is dropped for it). */
+export async function recordUse(db: Knex, id: string): Promise<void> {
+  await db("organization_access_tokens").where({ id }).update({ last_used_at: db.fn.now() });
+}
+
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
   return db("organization_access_tokens")
     .where("organization_access_tokens.organization_id", caller.organizationId)

@@ -1,16 +1,16 @@
 // Organization access tokens through the API (as Polar has them): made by a member of the
 // organization or by another token of it, never with a scope the maker lacks; the token is
 // answered once and stored hashed; revoking or re-scoping one reaches every API process at once
-// (server/kit/org-tokens.ts). `make token` mints them from the command line.
+// (verifier.ts). `make token` mints them from the command line.
 import type { Knex } from "knex";
 import type { components, operations } from "../../generated/types.js";
 import { ALL_SCOPES, hashToken, randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList } from "../kit/ids.js";
-import { tokenChanged } from "../kit/org-tokens.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toOrganizationAccessToken, type AvailableScope, type OrganizationAccessTokenOut, type OrganizationAccessTokenRow } from "./models.js";
 import { findReadable, insert, readable, revoke, update } from "./repository.js";
+import { tokenChanged } from "./verifier.js";
 
 type CreateInput = components["schemas"]["OrganizationAccessTokenCreate"];
 type UpdateInput = components["schemas"]["OrganizationAccessTokenUpdate"];
@@ -45,6 +45,23 @@ function expiresAt(input: CreateInput["expires_in"]): Date | null {
 function checkWithinCaller(caller: OrganizationCaller, scopes: readonly string[]): void {
   const beyond = scopes.filter((s) => !caller.scopes.has(s));
   if (beyond.length) throw invalid(["body", "scopes"], `You cannot grant scopes you do not hold: ${beyond.join(", ")}.`, "value_error", beyond);
+}
+
+/** Mints a token outside the API (seed, `make token`, tests, benchmarks); the plain token is returned once and never stored. */
+export async function mintOrganizationToken(
+  db: Knex,
+  organizationId: string,
+  opts: { scopes?: readonly string[]; comment?: string; expiresAt?: Date | null } = {},
+): Promise<string> {
+  const token = randomToken("polar_oat_");
+  await insert(db, {
+    organization_id: organizationId,
+    token_hash: hashToken(token),
+    scopes: [...(opts.scopes ?? ALL_SCOPES)],
+    comment: opts.comment ?? "",
+    expires_at: opts.expiresAt ?? null,
+  });
+  return token;
 }
 
 export async function listOrganizationAccessTokens(db: Knex, caller: OrganizationCaller, query: ListQuery): Promise<Page<OrganizationAccessTokenOut>> {

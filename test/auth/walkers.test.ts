@@ -13,7 +13,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { OperationId } from "../../generated/handlers.js";
 import { operations } from "../../generated/operations.js";
 import { MEMBER_WITHHELD_SCOPES } from "../../server/auth/scopes.js";
-import { ALL_SCOPES, mintOrganizationToken } from "../../server/kit/auth.js";
+import { ALL_SCOPES } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { type Browser, createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder, createPayment, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();

@@ -23,7 +23,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { foldUsage } from "../../server/meters/fold.js";
 import { type Browser, createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createEvent, createFile, createLicenseKey, createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, latestMail, mailsTo, ownerWithOrganization, useTestApi } from "../harness/index.js";
 

@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
 import { createKnex, migrateLatest } from "../../server/kit/db.js";
 import type { BorealisAuth } from "../../server/auth/instance.js";
-import type { OrganizationTokens } from "../../server/kit/org-tokens.js";
+import type { OrganizationTokens } from "../../server/organization-access-tokens/verifier.js";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { orgWithToken } from "./factories.js";
 

@@ -4,7 +4,8 @@
 // next request. With the notifications down nothing is cached; a cached token never outlives its
 // own expires_at.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { hashToken, mintOrganizationToken } from "../../server/kit/auth.js";
+import { hashToken } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { type ApiHandle, createOrganization, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();

@@ -5,7 +5,8 @@
 import { Polar } from "@polar-sh/sdk";
 import { PolarError } from "@polar-sh/sdk/models/errors/polarerror.js";
 import { describe, expect, it } from "vitest";
-import { hashToken, mintOrganizationToken } from "../../server/kit/auth.js";
+import { hashToken } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { AVAILABLE_SCOPES, durationSeconds } from "../../server/organization-access-tokens/service.js";
 import { type Browser, orgWithToken, ownerWithOrganization, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 import spec from "../../generated/openapi.json" with { type: "json" };

@@ -6,7 +6,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
-import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { type Browser, createOrganization, orgWithToken, outboxTypes, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();

@@ -12,7 +12,7 @@ import { validateEvent, WebhookVerificationError } from "@polar-sh/sdk/webhooks.
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
-import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { emit } from "../../server/kit/outbox.js";
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "../../server/webhooks/delivery.js";
 import { signWebhook } from "../../server/webhooks/signing.js";

@@ -13,7 +13,7 @@ import { Polar } from "@polar-sh/sdk";
 import type { WebhookEventType } from "@polar-sh/sdk/models/components/webhookeventtype.js";
 import { validateEvent } from "@polar-sh/sdk/webhooks.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mintOrganizationToken } from "../../server/kit/auth.js";
+import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";

@@ -8,14 +8,15 @@
 // A read that raced a notification (it started before the change committed and ended after the
 // notification arrived) is not cached: a counter of invalidations is taken before each read. A
 // cached answer waits one turn of the event loop, so a notification already received is applied
-// before it. The API's own changes (server/organization-access-tokens) drop the token in this
+// before it. The API's own changes (service.ts beside this file) drop the token in this
 // process at once and answer only once PostgreSQL has delivered their notification here: by then it
 // is on its way to every other process too.
 import type { Knex } from "knex";
 import pg from "pg";
-import { Unauthorized } from "./errors.js";
-import { hashToken, type OrganizationCaller } from "./auth.js";
-import { logger } from "./logger.js";
+import { Unauthorized } from "../kit/errors.js";
+import { hashToken, type OrganizationCaller } from "../kit/auth.js";
+import { logger } from "../kit/logger.js";
+import { findLiveByHash, recordUse } from "./repository.js";
 
 export const TOKEN_CHANNEL = "organization_access_tokens";
 /** How long a token is trusted between two reads while notifications flow (ms). */
@@ -24,14 +25,6 @@ export const TTL_MS = 60_000;
 export const LAST_USED_PRECISION_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 const RECONNECT_MS = 1_000;
-
-interface TokenRow {
-  id: string;
-  organization_id: string;
-  scopes: string[];
-  expires_at: Date | null;
-  last_used_at: Date | null;
-}
 
 /** The verifiers of this process (one per API server). */
 const live = new Set<OrganizationTokens>();
@@ -155,11 +148,7 @@ export class OrganizationTokens {
       if (this.cache.get(hash) === cached) return cached.caller;
     } else if (cached) this.cache.delete(hash);
     const seen = this.invalidations;
-    const row: TokenRow | undefined = await this.db("organization_access_tokens")
-      .where({ token_hash: hash })
-      .whereNull("revoked_at")
-      .where((q) => q.whereNull("expires_at").orWhere("expires_at", ">", this.db.fn.now()))
-      .first("id", "organization_id", "scopes", "expires_at", "last_used_at");
+    const row = await findLiveByHash(this.db, hash);
     if (!row) throw new Unauthorized("Invalid or expired token.");
     const caller: OrganizationCaller = Object.freeze({
       kind: "organization" as const,
@@ -178,10 +167,7 @@ export class OrganizationTokens {
 
   /** Records the use, off the request's path (the trigger ignores last_used_at: no notification). */
   private touch(id: string): void {
-    this.db("organization_access_tokens")
-      .where({ id })
-      .update({ last_used_at: this.db.fn.now() })
-      .catch((err) => logger.warn({ err }, "could not record an organization token's last use"));
+    recordUse(this.db, id).catch((err) => logger.warn({ err }, "could not record an organization token's last use"));
   }
 
   async close(): Promise<void> {
