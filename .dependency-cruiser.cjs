@@ -22,7 +22,7 @@ module.exports = {
       name: "server-not-into-workflow-internals",
       severity: "error",
       comment:
-        "The server reaches Temporal only through its one door (server/kit/temporal.ts) and workflows/shared; " +
+        "The server reaches Temporal only through its one door (server/workflows-door.ts, with workflows/client.ts) and workflows/shared; " +
         "activities and workflow code are the worker's.",
       from: { path: "^server/" },
       to: { path: "^workflows/(activities|workflows)/" },

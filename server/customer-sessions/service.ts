@@ -1,6 +1,7 @@
 // Customer sessions: a merchant opens one for a live customer of its organization (by id or by
 // external id); the token (`polar_cst_…`) authenticates the customer portal until it expires.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import { slugOf } from "../organizations/repository.js";
 import { findReadable } from "../customers/repository.js";
 import { hashToken, randomToken, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
@@ -11,7 +12,7 @@ import { findLiveSession, insertSession } from "./repository.js";
 /** How long a customer session lives (Polar's default: one hour). */
 export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
 
-export type CustomerSessionCreateInput = { customer_id: string } | { external_customer_id: string };
+export type CustomerSessionCreateInput = components["schemas"]["CustomerSessionCreate"];
 
 export async function createCustomerSession(
   db: Knex,
@@ -19,10 +20,10 @@ export async function createCustomerSession(
   input: CustomerSessionCreateInput,
 ): Promise<CustomerSessionOut> {
   return db.transaction(async (trx) => {
-    const byId = "customer_id" in input && typeof input.customer_id === "string";
+    const byId = "customer_id" in input;
     const customer = byId
-      ? await findReadable(trx, caller, { id: (input as { customer_id: string }).customer_id })
-      : await findReadable(trx, caller, { externalId: (input as { external_customer_id: string }).external_customer_id });
+      ? await findReadable(trx, caller, { id: input.customer_id })
+      : await findReadable(trx, caller, { externalId: input.external_customer_id });
     if (!customer) {
       throw invalid(["body", byId ? "customer_id" : "external_customer_id"], "Customer does not exist.", "value_error");
     }
@@ -32,7 +33,9 @@ export async function createCustomerSession(
       token_hash: hashToken(token),
       expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
     });
-    const org = (await slugOf(trx, caller.organizationId)) as { slug: string };
+    // The token's organization; gone only if it was deleted since the token was checked.
+    const org = await slugOf(trx, caller.organizationId);
+    if (!org) throw new Unauthorized("Invalid or expired token.");
     return toCustomerSession(row, token, customer, org.slug);
   });
 }
