@@ -130,7 +130,9 @@ module.exports = {
       "meters",
       "events",
       "Ingesting events evaluates meters and adds to their rollups (events/store.ts); meters never import events. " +
-        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's.",
+        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's, " +
+        "and the statements on events the usage engine runs (folds, rebuilds, attribution, credits, quantities) are " +
+        "meters/events-repository.ts's, below the events API; events/repository.ts holds the API's and ingestion's.",
     ),
     below(
       "customers-below-customer-sessions",
