@@ -152,6 +152,14 @@ module.exports = {
         "(CustomerDependents) and to benefit grant jobs by workflows/activity-deps.ts (GrantJobDependents).",
     ),
     below(
+      "customers-below-meters",
+      "customers",
+      "meters",
+      "Meters read which events are a customer's through customers/repository.ts (externalIdsOf, idsWithExternalIds); " +
+        "customers never import meters. A customer's new external id makes its events theirs through " +
+        "attributeExternalEvents (meters/rollups.ts), handed in by server/handlers.ts (CustomerDependents).",
+    ),
+    below(
       "customer-meters-below-subscriptions",
       "customer-meters",
       "subscriptions",

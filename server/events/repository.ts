@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";
 import { from as copyFrom } from "pg-copy-streams";
-import type { CustomerRow } from "../customers/repository.js";
+import { namedByEvents, type CustomerRow } from "../customers/repository.js";
 import { isUuid } from "../kit/ids.js";
 import type { Sql } from "../meters/filter.js";
 import type { MeterRow } from "../meters/models.js";
@@ -32,9 +32,7 @@ export async function customersOf(db: Knex, organizationId: string, rows: EventR
   const external = [...new Set(rows.filter((r) => r.customer_id === null && r.external_customer_id !== null).map((r) => r.external_customer_id!))];
   const out = new Map<string, CustomerRow>();
   if (ids.length === 0 && external.length === 0) return out;
-  const customers = (await db("customers")
-    .where("organization_id", organizationId)
-    .where((w) => w.whereIn("id", ids).orWhere((e) => e.whereIn("external_id", external).whereNull("deleted_at")))) as CustomerRow[];
+  const customers = await namedByEvents(db, organizationId, ids, external);
   for (const c of customers) {
     out.set(c.id, c);
     if (c.external_id !== null && c.deleted_at === null) out.set(`ext:${c.external_id}`, c);

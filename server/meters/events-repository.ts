@@ -3,9 +3,8 @@
 // meter's events per bucket, and which events are a customer's. Here and not in
 // events/repository.ts because events stand above meters (.dependency-cruiser.cjs,
 // meters-below-events: ingestion evaluates meters); the events API's own queries are there.
-// Which events are a customer's narrows by a subquery on customers, written here for the same
-// reason (customers stand above meters: a customer's new external id attributes its events).
 import type { Knex } from "knex";
+import { externalIdsOf, idsWithExternalIds } from "../customers/repository.js";
 import { isUuid } from "../kit/ids.js";
 import type { Sql } from "./filter.js";
 
@@ -121,7 +120,7 @@ export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: s
     w.whereIn("events.customer_id", ids).orWhere((u) =>
       u
         .whereNull("events.customer_id")
-        .whereIn("events.external_customer_id", db("customers").where("organization_id", organizationId).whereIn("id", ids).whereNotNull("external_id").select("external_id")),
+        .whereIn("events.external_customer_id", externalIdsOf(db, organizationId, ids)),
     ),
   );
 }
@@ -131,6 +130,6 @@ export function whereExternalCustomers(q: Knex.QueryBuilder, db: Knex, organizat
   return q.where((w) =>
     w
       .whereIn("events.external_customer_id", externalIds)
-      .orWhereIn("events.customer_id", db("customers").where("organization_id", organizationId).whereIn("external_id", externalIds).select("id")),
+      .orWhereIn("events.customer_id", idsWithExternalIds(db, organizationId, externalIds)),
   );
 }
