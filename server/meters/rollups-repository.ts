@@ -1,9 +1,10 @@
 // Queries on meter_rollups (a meter's totals per hour and per customer per day) and usage_fold
 // (the fold's mark), the organization's usage lock that guards them, and the customer meters the
 // usage engine gives customers as their events are counted (the customer_meters rows, written here
-// because customer-meters stands above meters: it reads a meter's usage). Every statement is the
-// hand-tuned one of the usage engine (rollups.ts, fold.ts, usage.ts, quantities.ts, and
-// events/store.ts on ingestion), moved here unchanged.
+// because customer-meters stands above meters: it reads a meter's usage). The statements are the
+// usage engine's hand-tuned ones (rollups.ts, fold.ts, usage.ts, quantities.ts), unchanged. An
+// ingested batch adds to the totals in the statement that inserts it (events/repository.ts), with
+// rollupUpsertSql and ADD_ROLLUPS from here.
 import type { Knex } from "knex";
 import { filterSql, numericValueSql, type Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
