@@ -130,7 +130,9 @@ module.exports = {
       "meters",
       "events",
       "Ingesting events evaluates meters and adds to their rollups (events/store.ts); meters never import events. " +
-        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's.",
+        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's, " +
+        "and the statements on events the usage engine runs (folds, rebuilds, attribution, credits, quantities) are " +
+        "meters/events-repository.ts's, below the events API; events/repository.ts holds the API's and ingestion's.",
     ),
     below(
       "customers-below-customer-sessions",
@@ -148,6 +150,14 @@ module.exports = {
         "customers/models.ts); customers never import them. The state view, which shows all of them, is " +
         "subscriptions/customer-state.ts's (readCustomerState), handed to customers' state handlers by server/handlers.ts " +
         "(CustomerDependents) and to benefit grant jobs by workflows/activity-deps.ts (GrantJobDependents).",
+    ),
+    below(
+      "customers-below-meters",
+      "customers",
+      "meters",
+      "Meters read which events are a customer's through customers/repository.ts (externalIdsOf, idsWithExternalIds); " +
+        "customers never import meters. A customer's new external id makes its events theirs through " +
+        "attributeExternalEvents (meters/rollups.ts), handed in by server/handlers.ts (CustomerDependents).",
     ),
     below(
       "customer-meters-below-subscriptions",

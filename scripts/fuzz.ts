@@ -23,6 +23,7 @@ import { startApi } from "../server/main.js";
 import { seedDemo } from "../server/seed.js";
 import type { OrganizationCaller } from "../server/kit/auth.js";
 import { createCustomer } from "../server/customers/service.js";
+import { attributeExternalEvents } from "../server/meters/rollups.js";
 import { createCustomerSession } from "../server/customer-sessions/service.js";
 import { startWorker } from "../workflows/worker.js";
 import { DATA_DIR, ROOT, freePort, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "./services.js";
@@ -117,7 +118,7 @@ async function main(): Promise<number> {
     const { token, organization } = await seedDemo(knex);
     // Portal operations authenticate a customer: a customer of the demo organization and a session.
     const caller: OrganizationCaller = { kind: "organization", organizationId: organization.id, tokenId: "fuzz", scopes: new Set() };
-    const customer = await createCustomer(knex, caller, { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" });
+    const customer = await createCustomer(knex, caller, { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" }, { attributeExternalEvents });
     const session = await createCustomerSession(knex, caller, { customer_id: customer.id });
     worker = await startWorker({ knex, temporalAddress: temporal.address });
     api = await startApi({ knex, port: await freePort(), temporalAddress: temporal.address, rateLimits: NO_RATE_LIMITS });

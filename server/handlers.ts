@@ -17,6 +17,7 @@ import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "./benefit-grant
 import { customFieldHandlers } from "./custom-fields/handlers.js";
 import { fileHandlers } from "./files/handlers.js";
 import { meterHandlers } from "./meters/handlers.js";
+import { attributeExternalEvents } from "./meters/rollups.js";
 import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
 import { checkoutHandlers } from "./checkouts/handlers.js";
 import { orderHandlers } from "./orders/handlers.js";
@@ -53,7 +54,7 @@ export const handlers: Handlers<OperationId> = merged(
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
   meterHandlers,
-  customerHandlers({ revokeCustomerSessions, readCustomerState }),
+  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents }),
   customerSessionHandlers,
   customerPortalHandlers,
   discountHandlers,

@@ -1,6 +1,6 @@
 // HTTP handlers of the customer operations, by id and by external id, built with what stands on a
-// customer (their portal sessions, the state view that shows subscriptions and meters), handed in
-// by server/handlers.ts.
+// customer (their portal sessions, the state view that shows subscriptions and meters, the
+// attribution of their events), handed in by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
   createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer, type CustomerDependents,
@@ -14,7 +14,7 @@ type CustomerOps =
 export const customerHandlers = (dependents: CustomerDependents): Handlers<CustomerOps> => ({
   "customers:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createCustomer(ctx.db, orgCaller(ctx), body),
+    body: await createCustomer(ctx.db, orgCaller(ctx), body, dependents),
   }),
   "customers:get": async ({ params }, ctx) => ({
     status: 200,
@@ -26,7 +26,7 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
   }),
   "customers:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body),
+    body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body, dependents),
   }),
   "customers:delete": async ({ params }, ctx) => {
     await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, dependents);
@@ -38,7 +38,7 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
   }),
   "customers:update_external": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body),
+    body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body, dependents),
   }),
   "customers:delete_external": async ({ params }, ctx) => {
     await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents);

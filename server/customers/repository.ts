@@ -243,6 +243,23 @@ export function eventRefs(
     .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
 }
 
+/** The external ids of these customers of the organization, those that have one (a subquery: which events are theirs). */
+export function externalIdsOf(db: Knex, organizationId: string, ids: string[]): Knex.QueryBuilder {
+  return db("customers").where("organization_id", organizationId).whereIn("id", ids).whereNotNull("external_id").select("external_id");
+}
+
+/** The ids of the organization's customers with these external ids (a subquery: which events are theirs). */
+export function idsWithExternalIds(db: Knex, organizationId: string, externalIds: string[]): Knex.QueryBuilder {
+  return db("customers").where("organization_id", organizationId).whereIn("external_id", externalIds).select("id");
+}
+
+/** The organization's customers the events name: by id, or by the external id of a live one. */
+export function namedByEvents(db: Knex, organizationId: string, ids: string[], externalIds: string[]): Promise<CustomerRow[]> {
+  return db("customers")
+    .where("organization_id", organizationId)
+    .where((w) => w.whereIn("id", ids).orWhere((e) => e.whereIn("external_id", externalIds).whereNull("deleted_at"))) as Promise<CustomerRow[]>;
+}
+
 export function findCustomer(db: Knex, id: string): Promise<CustomerRow | undefined> {
   return db("customers").where({ id }).first() as Promise<CustomerRow | undefined>;
 }

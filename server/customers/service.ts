@@ -10,7 +10,6 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
-import { attributeExternalEvents } from "../meters/rollups.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, type CustomerOut, type CustomerStateOut } from "./models.js";
@@ -66,7 +65,9 @@ function notFound(): ResourceNotFound {
   return new ResourceNotFound("Customer not found.");
 }
 
-export async function createCustomer(db: Knex, caller: OrganizationCaller, input: CustomerCreateInput): Promise<CustomerOut> {
+export async function createCustomer(
+  db: Knex, caller: OrganizationCaller, input: CustomerCreateInput, dependents: Pick<CustomerDependents, "attributeExternalEvents">,
+): Promise<CustomerOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
@@ -92,7 +93,7 @@ export async function createCustomer(db: Knex, caller: OrganizationCaller, input
       });
       const out = toCustomer(row);
       // Events ingested for this external id before the customer existed are theirs now.
-      if (externalId !== null) await attributeExternalEvents(trx, row, externalId);
+      if (externalId !== null) await dependents.attributeExternalEvents(trx, row, externalId);
       await emit(trx, caller.organizationId, "customer.created", out);
       return out;
     })
@@ -177,6 +178,7 @@ export async function updateCustomer(
   caller: OrganizationCaller,
   key: CustomerKey,
   input: CustomerUpdateInput,
+  dependents: Pick<CustomerDependents, "attributeExternalEvents">,
 ): Promise<CustomerOut> {
   return db
     .transaction(async (trx) => {
@@ -186,7 +188,7 @@ export async function updateCustomer(
       patch.modified_at = new Date();
       const updated = await updateCustomerRow(trx, row.id, patch);
       const out = toCustomer(updated);
-      if (typeof patch.external_id === "string") await attributeExternalEvents(trx, updated, patch.external_id);
+      if (typeof patch.external_id === "string") await dependents.attributeExternalEvents(trx, updated, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;
     })
@@ -194,11 +196,13 @@ export async function updateCustomer(
 }
 
 /**
- * What stands on a customer: their portal sessions (customer-sessions/repository.ts) and the state
- * view (subscriptions/customer-state.ts), handed in by server/handlers.ts because both import
- * customers and never the reverse.
+ * What stands on a customer: their portal sessions (customer-sessions/repository.ts), the state
+ * view (subscriptions/customer-state.ts) and their usage (meters/rollups.ts), handed in by
+ * server/handlers.ts because each imports customers and never the reverse.
  */
 export interface CustomerDependents {
+  /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts). */
+  attributeExternalEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<void>;
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;

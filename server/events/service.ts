@@ -8,10 +8,11 @@ import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { checkFilter, filterSql, whereCustomers, whereExternalCustomers } from "../meters/filter.js";
+import { whereCustomers, whereExternalCustomers } from "../meters/events-repository.js";
+import { checkFilter, filterSql } from "../meters/filter.js";
 import { findReadable as findMeter } from "../meters/repository.js";
 import { toEvent, toEventName, type EventNameOut, type EventNameRow, type EventOut, type EventRow } from "./models.js";
-import { countNames, customerOf, customersOf, eventNames, findReadable, readable } from "./repository.js";
+import { countNames, customerOf, customersOf, eventNames, findReadable, namesOf, readable } from "./repository.js";
 import { eventRefs } from "../customers/repository.js";
 import { storeEvents, type NewEvent } from "./store.js";
 
@@ -195,7 +196,7 @@ export async function listEventNames(db: Knex, caller: OrganizationCaller, query
   } else {
     source = eventNames(db, org);
   }
-  const q = db.from(source.as("names")).select("names.name", "names.source", "names.occurrences", "names.first_seen", "names.last_seen");
+  const q = namesOf(db, source);
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("names.organization_id", orgs.filter(isUuid));
   const sources = asList(query.source);

@@ -4,16 +4,16 @@
 // statistics, and the meter a credit or reset gives a customer. A batch without external ids is
 // COPYed (nothing can conflict) and its totals added up here when the meters' filters can be
 // evaluated outside the database (meters/evaluate.ts); otherwise one statement does it all.
-// Per-customer rollups and the customer meters of usage are folded in after (meters/fold.ts).
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+// Per-customer rollups and the customer meters of usage are folded in after (meters/fold.ts). The
+// statements are repository.ts's (copyEvents, addTotals, insertEvents).
 import type { Knex } from "knex";
-import { from as copyFrom } from "pg-copy-streams";
-import { metadataKeys, type Sql } from "../meters/filter.js";
+import { metadataKeys } from "../meters/filter.js";
 import type { MeterRow } from "../meters/models.js";
 import { ofOrganizationById } from "../meters/repository.js";
 import { matches, NotEvaluable, numericValue } from "../meters/evaluate.js";
-import { ADD_ROLLUPS, hasRollups, lockUsageShared, rollupUpsertSql } from "../meters/rollups.js";
+import { hasRollups } from "../meters/rollups.js";
+import { lockUsageShared } from "../meters/rollups-repository.js";
+import { addTotals, copyEvents, insertEvents, type Totals } from "./repository.js";
 
 export interface NewEvent {
   timestamp: Date;
@@ -31,33 +31,6 @@ const METER_SYSTEM_EVENTS = ["meter.credited", "meter.reset"];
 /** Batches at least this large and without external ids are written with COPY (no conflict to check). */
 const COPY_FROM = 50;
 const HOUR = 3_600_000;
-
-type Connection = { query: (q: unknown) => NodeJS.WritableStream };
-type TransactionClient = { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<void> };
-
-/** COPY text format: tab-separated, `\N` for null, backslashes and control characters escaped. */
-const copyField = (v: string | null) => (v === null ? "\\N" : v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r"));
-
-/** The events as one COPY into the table, on the transaction's own connection. */
-async function copyEvents(trx: Knex.Transaction, organizationId: string, events: NewEvent[]): Promise<void> {
-  const client = trx.client as TransactionClient;
-  const conn = await client.acquireConnection();
-  try {
-    const sink = conn.query(copyFrom("COPY events (organization_id, timestamp, name, source, customer_id, external_customer_id, metadata) FROM STDIN"));
-    let text = "";
-    for (const e of events) {
-      text += [organizationId, e.timestamp.toISOString(), e.name, e.source, e.customerId, e.externalCustomerId, JSON.stringify(e.metadata)].map(copyField).join("\t") + "\n";
-    }
-    await pipeline(Readable.from([text]), sink);
-  } finally {
-    await client.releaseConnection(conn);
-  }
-}
-
-interface Totals {
-  rollups: { meter_id: string; bucket: string; events: number; n: number; sum: number; min: number | null; max: number | null }[];
-  names: { name: string; source: string; occurrences: number; first_seen: string; last_seen: string }[];
-}
 
 /** The batch's meter totals per hour and name statistics, added up here (null: the SQL must decide). */
 function totalsOf(meters: MeterRow[], events: NewEvent[]): Totals | null {
@@ -97,28 +70,6 @@ function totalsOf(meters: MeterRow[], events: NewEvent[]): Totals | null {
   return { rollups: [...rollups.values()], names: [...names.values()] };
 }
 
-/** Totals and name statistics added up already, upserted in key order (as the SQL path locks them). */
-async function writeTotals(trx: Knex.Transaction, organizationId: string, totals: Totals): Promise<void> {
-  await trx.raw(
-    `with rollups as (
-       insert into meter_rollups (meter_id, customer_key, bucket, events, n, sum, min, max)
-       select meter_id, '', bucket, events, n, sum, min, max
-       from jsonb_to_recordset(?::jsonb) as x(meter_id uuid, bucket timestamptz, events bigint, n bigint, sum float8, min float8, max float8)
-       order by meter_id, bucket
-       on conflict (meter_id, customer_key, bucket) do update set ${ADD_ROLLUPS}
-     )
-     insert into event_names (organization_id, name, source, occurrences, first_seen, last_seen)
-     select ?::uuid, name, source, occurrences, first_seen, last_seen
-     from jsonb_to_recordset(?::jsonb) as x(name text, source text, occurrences bigint, first_seen timestamptz, last_seen timestamptz)
-     order by name, source
-     on conflict (organization_id, name, source) do update set
-       occurrences = event_names.occurrences + excluded.occurrences,
-       first_seen = least(event_names.first_seen, excluded.first_seen),
-       last_seen = greatest(event_names.last_seen, excluded.last_seen)`,
-    [JSON.stringify(totals.rollups), organizationId, JSON.stringify(totals.names)],
-  );
-}
-
 /** Stores the events; answers how many were inserted (those with an external id seen before are not). */
 export async function storeEvents(trx: Knex.Transaction, organizationId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -132,7 +83,7 @@ export async function storeEvents(trx: Knex.Transaction, organizationId: string,
   if (copied && !meterEvents) {
     const totals = totalsOf(meters, events);
     if (totals) {
-      await writeTotals(trx, organizationId, totals);
+      await addTotals(trx, organizationId, totals);
       return events.length;
     }
   }
@@ -151,39 +102,5 @@ export async function storeEvents(trx: Knex.Transaction, organizationId: string,
       metadata: pick(e.metadata),
     })),
   );
-  const inserted: Sql = { sql: "inserted", bindings: [] };
-  const ctes: Sql[] = [];
-  for (const meter of meters.filter(hasRollups)) ctes.push(rollupUpsertSql(meter, inserted, "total"));
-  if (meterEvents) {
-    ctes.push({
-      sql: `insert into customer_meters (organization_id, customer_id, meter_id)
-        select distinct ?::uuid, inserted.customer_id, meters.id from inserted join meters on meters.id::text = inserted.metadata ->> 'meter_id'
-        where inserted.source = 'system' and inserted.name = any(?::text[]) and inserted.customer_id is not null and meters.organization_id = ?
-        order by 2, 3
-        on conflict (customer_id, meter_id) do nothing`,
-      bindings: [organizationId, METER_SYSTEM_EVENTS, organizationId],
-    });
-  }
-  ctes.push({
-    sql: `insert into event_names (organization_id, name, source, occurrences, first_seen, last_seen)
-      select ?::uuid, name, source, count(*), min(timestamp), max(timestamp) from inserted group by name, source order by name, source
-      on conflict (organization_id, name, source) do update set
-        occurrences = event_names.occurrences + excluded.occurrences,
-        first_seen = least(event_names.first_seen, excluded.first_seen),
-        last_seen = greatest(event_names.last_seen, excluded.last_seen)`,
-    bindings: [organizationId],
-  });
-  const insert = copied
-    ? "select ?::uuid as organization_id, timestamp, name, source, customer_id, external_customer_id, coalesce(metadata, '{}'::jsonb) as metadata from input"
-    : `insert into events (organization_id, timestamp, name, source, customer_id, external_customer_id, external_id, metadata)
-      select ?::uuid, timestamp, name, source, customer_id, external_customer_id, external_id, coalesce(metadata, '{}'::jsonb) from input
-      on conflict (organization_id, external_id) where external_id is not null do nothing
-      returning timestamp, name, source, customer_id, external_customer_id, metadata`;
-  const sql = `with input as (
-      select * from jsonb_to_recordset(?::jsonb) as x(timestamp timestamptz, name text, source text, customer_id uuid,
-        external_customer_id text, external_id text, metadata jsonb)
-    ), inserted as materialized (${insert})${ctes.map((c, i) => `, w${i} as (${c.sql})`).join("")}
-    select count(*)::int as inserted from inserted`;
-  const result = await trx.raw(sql, [input, organizationId, ...ctes.flatMap((c) => c.bindings)]);
-  return (result.rows[0] as { inserted: number }).inserted;
+  return insertEvents(trx, organizationId, input, { copied, rollupMeters: meters.filter(hasRollups), meterEvents: meterEvents ? METER_SYSTEM_EVENTS : null });
 }

@@ -1,13 +1,12 @@
 // A meter's filter tree and aggregation: validation of what the contract cannot express, and
 // their translation into SQL over the `events` table (parameterised; property names are bound,
-// never interpolated), and which events are a customer's (whereCustomers, whereExternalCustomers).
+// never interpolated). Which events are a customer's is events-repository.ts's (whereCustomers,
+// whereExternalCustomers).
 //
 // Semantics follow Polar's: `name`, `source` and `timestamp` (epoch seconds) are event columns;
 // any other property is a metadata key (a `metadata.` prefix is dropped). A clause comparing a
 // value with a property of another JSON type is false; `like` / `not_like` match a substring.
-import type { Knex } from "knex";
 import { invalid } from "../kit/errors.js";
-import { isUuid } from "../kit/ids.js";
 
 export type Operator = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "not_like";
 export type FilterValue = string | number | boolean;
@@ -193,25 +192,4 @@ export function metadataKeys(filter: Filter, aggregation: Aggregation): string[]
   walk(filter);
   if (aggregation.func !== "count" && !COLUMNS[aggregation.property]) keys.add(aggregation.property);
   return [...keys];
-}
-
-/** Narrows `q` (over `events`) to the events of these customers of the organization. */
-export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: string, customerIds: string[]): Knex.QueryBuilder {
-  const ids = customerIds.filter(isUuid);
-  return q.where((w) =>
-    w.whereIn("events.customer_id", ids).orWhere((u) =>
-      u
-        .whereNull("events.customer_id")
-        .whereIn("events.external_customer_id", db("customers").where("organization_id", organizationId).whereIn("id", ids).whereNotNull("external_id").select("external_id")),
-    ),
-  );
-}
-
-/** Narrows `q` to the events of these external customer ids: by the id they carry, or their customer's. */
-export function whereExternalCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: string, externalIds: string[]): Knex.QueryBuilder {
-  return q.where((w) =>
-    w
-      .whereIn("events.external_customer_id", externalIds)
-      .orWhereIn("events.customer_id", db("customers").where("organization_id", organizationId).whereIn("external_id", externalIds).select("id")),
-  );
 }

@@ -12,10 +12,12 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList } from "../kit/ids.js";
 import { applyMetadataFilter } from "../kit/pagination.js";
 import { checkTimeZone, hourAligned, nextBucketSql, seriesSql, type TimeUnit } from "../kit/timezones.js";
-import { aggregationSql, filterSql, whereCustomers, whereExternalCustomers, type Aggregation, type Sql } from "./filter.js";
+import { meterEventsIn, whereCustomers, whereExternalCustomers } from "./events-repository.js";
+import { aggregationSql, filterSql, type Aggregation, type Sql } from "./filter.js";
 import type { MeterQuantitiesOut } from "./models.js";
 import { findReadable } from "./repository.js";
 import { hasRollups } from "./rollups.js";
+import { meterTotalsIn, quantitiesOver } from "./rollups-repository.js";
 
 export type QuantitiesQuery = OpQuery<"meters:quantities">;
 
@@ -79,43 +81,25 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   // The zone is one PostgreSQL knows (checked above) and is written into the bucket expression, so
   // that the select list and the GROUP BY are the same expression.
   const bucketOf = (column: string) => `date_trunc('${unit}', ${column}, ${zoneLiteral(tz)})`;
+  const range = { start: rangeStart, end: rangeEnd };
   let grouped: Knex.QueryBuilder;
   let bucketColumn: string;
   if (hasRollups(meter) && !metadataFilter && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
     bucketColumn = "r.bucket";
-    grouped = db("meter_rollups as r")
-      .where("r.meter_id", meter.id)
-      .whereRaw(`r.bucket >= ${rangeStart.sql}`, rangeStart.bindings)
-      .whereRaw(`r.bucket < ${rangeEnd.sql}`, rangeEnd.bindings)
-      .select(db.raw(`${bucketOf("r.bucket")} as bucket`), db.raw(`${rollupAggregateSql(meter.aggregation)} as quantity`));
-    grouped.where("r.customer_key", "");
+    grouped = meterTotalsIn(db, meter.id, range, bucketOf("r.bucket"), rollupAggregateSql(meter.aggregation));
   } else {
-    const filter = filterSql(meter.filter);
     const agg = aggregationSql(meter.aggregation);
     bucketColumn = "events.timestamp";
     // The events a meter reads: this organization's, through its filter, with the aggregated
     // property present, narrowed by the request's customer and metadata filters.
-    grouped = db("events")
-      .where("events.organization_id", meter.organization_id)
-      .whereRaw(filter.sql, filter.bindings)
-      .whereRaw(agg.where.sql, agg.where.bindings)
-      .whereRaw(`events.timestamp >= ${rangeStart.sql}`, rangeStart.bindings)
-      .whereRaw(`events.timestamp < ${rangeEnd.sql}`, rangeEnd.bindings)
-      .select(db.raw(`${bucketOf("events.timestamp")} as bucket`), db.raw(`${agg.value.sql} as quantity`, agg.value.bindings));
+    grouped = meterEventsIn(db, meter.organization_id, { filter: filterSql(meter.filter), where: agg.where, value: agg.value }, range, bucketOf("events.timestamp"));
     if (customerIds.length) whereCustomers(grouped, db, meter.organization_id, customerIds);
     if (externalIds.length) whereExternalCustomers(grouped, db, meter.organization_id, externalIds);
     applyMetadataFilter(grouped, "events.metadata", query.metadata);
   }
   // One pass for the buckets and the total (the grouping set `()`, its bucket null).
   grouped.groupByRaw(`grouping sets ((${bucketOf(bucketColumn)}), ())`);
-  const series = seriesSql(unit, tz, start.toISOString(), end.toISOString());
-  const rows: { timestamp: Date | null; quantity: number | null }[] = await db
-    .with("series", db.raw(series.sql, series.bindings))
-    .with("grouped", grouped)
-    .from("series")
-    .leftJoin("grouped", (j) => j.on(db.raw(`grouped.bucket = date_trunc('${unit}', series.timestamp, ?)`, [tz])))
-    .select("series.timestamp", "grouped.quantity")
-    .unionAll((u) => u.from("grouped").whereNull("grouped.bucket").select(db.raw("null::timestamptz as timestamp"), "grouped.quantity"));
+  const rows = await quantitiesOver(db, seriesSql(unit, tz, start.toISOString(), end.toISOString()), grouped, unit, tz);
   const buckets = rows.filter((r) => r.timestamp !== null).sort((a, b) => new Date(a.timestamp!).getTime() - new Date(b.timestamp!).getTime());
   const total = rows.find((r) => r.timestamp === null);
   return {

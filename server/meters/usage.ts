@@ -8,9 +8,11 @@
 // edges, so its cost does not grow with the events in the window.
 import type { Knex } from "knex";
 import { unitsTimesAmount } from "../kit/money.js";
-import { filterSql, numericValueSql, type Aggregation } from "./filter.js";
+import { resetsAndCredits } from "./events-repository.js";
+import type { Aggregation } from "./filter.js";
 import type { MeterRow } from "./models.js";
 import { externalKey, hasRollups } from "./rollups.js";
+import { consumptionParts, type ConsumptionKey } from "./rollups-repository.js";
 
 export interface UsageRequest {
   meter: MeterRow;
@@ -69,26 +71,9 @@ function combine(a: Aggregation, x: Parts, y: Parts): number {
 /** Windows and credits of every request, from the customers' system events (one statement). */
 async function windows(db: Knex, requests: UsageRequest[]): Promise<{ start: Date | null; credited: number; rollover: number }[]> {
   const keys = requests.map((r, i) => ({ i, customer_id: r.customer.id, meter_id: r.meter.id, until: r.until?.toISOString() ?? null }));
-  const { rows } = await db.raw(
-    `select k.i, r.last_reset, coalesce(c.credited, 0)::float8 as credited, coalesce(c.rollover, 0)::float8 as rollover
-     from jsonb_to_recordset(?::jsonb) as k(i int, customer_id uuid, meter_id text, until timestamptz)
-     left join lateral (
-       select max(e.timestamp) as last_reset from events e
-       where e.customer_id = k.customer_id and e.source = 'system' and e.name = 'meter.reset'
-         and e.metadata ->> 'meter_id' = k.meter_id and (k.until is null or e.timestamp <= k.until)
-     ) r on true
-     left join lateral (
-       select sum((e.metadata ->> 'units')::numeric) as credited,
-              sum((e.metadata ->> 'units')::numeric) filter (where (e.metadata ->> 'rollover')::boolean) as rollover
-       from events e
-       where e.customer_id = k.customer_id and e.source = 'system' and e.name = 'meter.credited'
-         and e.metadata ->> 'meter_id' = k.meter_id
-         and (r.last_reset is null or e.timestamp >= r.last_reset) and (k.until is null or e.timestamp < k.until)
-     ) c on true`,
-    [JSON.stringify(keys)],
-  );
+  const rows = await resetsAndCredits(db, keys);
   const out = requests.map(() => ({ start: null as Date | null, credited: 0, rollover: 0 }));
-  for (const row of rows as { i: number; last_reset: Date | null; credited: number; rollover: number }[]) {
+  for (const row of rows) {
     out[row.i] = { start: row.last_reset ? new Date(row.last_reset) : null, credited: Number(row.credited), rollover: Number(row.rollover) };
   }
   return out;
@@ -112,7 +97,7 @@ function plan(lo: Date | null, hi: Date | null, rollups: boolean) {
 /** Consumption of the requests of one meter (one statement). */
 async function consumption(db: Knex, meter: MeterRow, requests: { i: number; request: UsageRequest; lo: Date | null }[]): Promise<Map<number, number>> {
   const rollups = hasRollups(meter);
-  const keys = requests.map(({ i, request, lo }) => {
+  const keys = requests.map(({ i, request, lo }): ConsumptionKey => {
     const p = plan(lo, request.until, rollups);
     return {
       i,
@@ -127,43 +112,9 @@ async function consumption(db: Knex, meter: MeterRow, requests: { i: number; req
       b_to: p.edges[1].to,
     };
   });
-  const filter = filterSql(meter.filter);
-  const value = numericValueSql(meter.aggregation);
-  const property = meter.aggregation.func === "unique" ? meter.aggregation.property : null;
-  // The customer's events in the edge ranges, and those of the rollups' range not folded yet: by
-  // its id, and by its external id if not attributed.
-  const inEdges = "((events.timestamp >= k.a_from and events.timestamp < k.a_to) or (events.timestamp >= k.b_from and events.timestamp < k.b_to))";
-  // (The not-folded events are found through their transaction id, the few above the fold's mark,
-  // never through the window's timestamps: `offset 0` keeps the time range out of the index choice.)
-  const notFolded = "events.ingest_xid >= (select folded_below from usage_fold where id = 1)";
-  const inRollupRange = "(events.timestamp >= k.r_from and events.timestamp < k.r_to)";
-  const { rows } = await db.raw(
-    `select k.i, coalesce(ro.events, 0)::float8 as r_events, coalesce(ro.n, 0)::float8 as r_n, coalesce(ro.sum, 0) as r_sum, ro.min as r_min, ro.max as r_max,
-            ed.events::float8 as e_events, ed.n::float8 as e_n, coalesce(ed.sum, 0) as e_sum, ed.min as e_min, ed.max as e_max, ed.uniq::float8 as uniq
-     from jsonb_to_recordset(?::jsonb) as k(i int, customer_id uuid, external_id text, keys text[], r_from timestamptz, r_to timestamptz,
-       a_from timestamptz, a_to timestamptz, b_from timestamptz, b_to timestamptz)
-     left join lateral (
-       select sum(r.events) as events, sum(r.n) as n, sum(r.sum) as sum, min(r.min) as min, max(r.max) as max from meter_rollups r
-       where r.meter_id = ? and r.customer_key = any(k.keys) and r.bucket >= k.r_from and r.bucket < k.r_to
-     ) ro on true
-     left join lateral (
-       select count(*) as events, count(v) as n, sum(v) as sum, min(v) as min, max(v) as max, count(distinct u) as uniq
-       from (
-         select ${value.sql} as v, ${property !== null ? "events.metadata -> ?" : "null::jsonb"} as u from (
-           select * from events where events.customer_id = k.customer_id and ${inEdges}
-           union all
-           select * from (select * from events where events.customer_id = k.customer_id and ${notFolded} offset 0) as events where ${inRollupRange}
-           union all
-           select * from events where events.organization_id = ? and events.customer_id is null and events.external_customer_id = k.external_id
-             and (${inEdges} or (${notFolded} and ${inRollupRange}))
-         ) as events
-         where ${filter.sql}
-       ) as matched
-     ) ed on true`,
-    [JSON.stringify(keys), meter.id, ...value.bindings, ...(property !== null ? [property] : []), meter.organization_id, ...filter.bindings],
-  );
+  const rows = await consumptionParts(db, meter, keys);
   const out = new Map<number, number>();
-  for (const r of rows as Record<string, number | null>[]) {
+  for (const r of rows) {
     if (meter.aggregation.func === "unique") {
       out.set(Number(r.i), Number(r.uniq ?? 0));
       continue;

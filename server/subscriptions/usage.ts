@@ -9,6 +9,7 @@ import { storeEvents, type NewEvent } from "../events/store.js";
 import type { MeterRow } from "../meters/models.js";
 import { computeUsage, meteredCharge, type Usage } from "../meters/usage.js";
 import type { PriceRow } from "../products/repository.js";
+import { insertMeterBillings } from "./meter-billings-repository.js";
 
 /**
  * What usage needs of a subscription row (server/subscriptions/repository.ts reads the rows and
@@ -101,7 +102,8 @@ export async function closeMeteredPeriod(
   end: Date,
 ): Promise<void> {
   if (billings.length === 0) return;
-  await trx("subscription_meter_billings").insert(
+  await insertMeterBillings(
+    trx,
     billings.map((b) => ({
       subscription_id: row.id,
       meter_id: b.meter.id,
