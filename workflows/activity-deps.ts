@@ -8,9 +8,9 @@ import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.
 import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
-import { attemptDelivery, deliverQueued, fanOut, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
+import { attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
-import { leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
+import { fanOut, leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
 import { temporalDoor } from "../server/workflows-door.js";
 import type { ActivityDeps } from "./activities/deps.js";
 

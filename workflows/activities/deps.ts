@@ -22,8 +22,8 @@ export interface ActivityDeps {
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
-  webhooks: Pick<typeof delivery, "fanOut" | "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
-    Pick<typeof webhookRepository, "leasedHeads" | "leaseIdleEndpoints">;
+  webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
+    Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
   directDeliveries: DirectDeliveries | null;
   /** Builds the door on the worker's own client and task queue (wake-ups of delivery workflows). */
