@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
+import type { SortMap } from "../kit/pagination.js";
 
 export interface BenefitGrantRow {
   id: string;
@@ -47,6 +48,28 @@ export function customerGrants(db: Knex, scope: CustomerScope): Knex.QueryBuilde
     .where("benefit_grants.customer_id", scope.customerId)
     .where("benefits.organization_id", scope.organizationId)
     .whereNull("benefits.deleted_at");
+}
+
+/**
+ * Narrows customerGrants to a checkout's grants: those of its order, or of the subscription it
+ * started (granted by the subscription, not the order). Subqueries on orders and subscriptions
+ * inside this one statement: benefit grants sit below those domains and import neither.
+ */
+export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[]): void {
+  q.where((w) =>
+    w
+      .whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", checkoutIds).select("id"))
+      .orWhereIn("benefit_grants.subscription_id", db("subscriptions").whereIn("checkout_id", checkoutIds).select("id")),
+  );
+}
+
+/** The portal list's sort keys. */
+export function customerGrantSorts(db: Knex): SortMap {
+  return {
+    granted_at: "benefit_grants.granted_at",
+    type: "benefits.type",
+    organization: db.raw("(select o.name from organizations o where o.id = benefits.organization_id)"),
+  };
 }
 
 export async function findCustomerGrant(db: Knex, scope: CustomerScope, id: string, opts: { forUpdate?: boolean } = {}): Promise<GrantRow | undefined> {
