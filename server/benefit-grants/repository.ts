@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
 import type { SortMap } from "../kit/pagination.js";
+import { numberOf } from "../kit/rows.js";
 
 export interface BenefitGrantRow {
   id: string;
@@ -98,6 +99,16 @@ export function stalePendingJobs(db: Knex, olderThan: Date, limit: number, after
     .orderBy("id")
     .limit(limit)
     .select("id", "grant_id", "seq", "action");
+}
+
+/** Grant jobs not done yet (an operators' gauge, server/http/metrics.ts). */
+export function countPendingJobs(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from benefit_grant_jobs where done_at is null"));
+}
+
+/** Grant jobs that ended failed in the last hour (an operators' gauge). */
+export function countFailedJobsLastHour(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from benefit_grant_jobs where outcome = 'failed' and done_at > now() - interval '1 hour'"));
 }
 
 export async function findJob(db: Knex, id: number): Promise<JobRow | undefined> {

@@ -3,6 +3,7 @@
 // (workflows/activities/outbox.ts, handed in through ActivityDeps.outbox), and the operators'
 // count of rows not relayed yet (server/http/metrics.ts).
 import type { Knex } from "knex";
+import { numberOf } from "./rows.js";
 
 export interface OutboxInsert {
   organization_id: string;
@@ -38,7 +39,6 @@ export async function markPublished(trx: Knex.Transaction, ids: number[]): Promi
 }
 
 /** Rows not relayed to webhooks yet (a gauge of server/http/metrics.ts). */
-export async function countUnpublished(db: Knex): Promise<number> {
-  const { rows } = await db.raw("select count(*) as v from outbox where published_at is null");
-  return Number(rows[0]?.v ?? 0);
+export function countUnpublished(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from outbox where published_at is null"));
 }

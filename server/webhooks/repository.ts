@@ -4,6 +4,7 @@
 import type { Knex } from "knex";
 import { isUuid } from "../kit/ids.js";
 import { preparedRows } from "../kit/db.js";
+import { numberOf } from "../kit/rows.js";
 
 export interface WebhookEndpointRow {
   id: string;
@@ -401,6 +402,21 @@ export async function markFailingSince(trx: Knex.Transaction, id: string, at: Da
 /** A notice to the organization (the table is the webhooks migration's: an endpoint disabled). */
 export async function insertOrganizationNotification(trx: Knex.Transaction, organizationId: string, type: string, payload: Record<string, unknown>): Promise<void> {
   await trx("organization_notifications").insert({ organization_id: organizationId, type, payload: JSON.stringify(payload) });
+}
+
+/** Webhook events not delivered yet (an operators' gauge, server/http/metrics.ts). */
+export function countPendingEvents(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from webhook_events where pending"));
+}
+
+/** Age in seconds of the oldest webhook event not delivered yet, 0 with none (an operators' gauge). */
+export function pendingEventsLagSeconds(db: Knex): Promise<number> {
+  return numberOf(db.raw("select coalesce(extract(epoch from now() - min(created_at)), 0) as v from webhook_events where pending"));
+}
+
+/** Delivery attempts that failed in the last hour (an operators' gauge). */
+export function countFailedDeliveriesLastHour(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from webhook_deliveries where not succeeded and created_at > now() - interval '1 hour'"));
 }
 
 /**
