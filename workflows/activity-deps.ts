@@ -4,12 +4,13 @@
 import type { Knex } from "knex";
 import { runBenefitGrantJob } from "../server/benefit-grants/jobs.js";
 import { logger } from "../server/kit/logger.js";
+import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.js";
 import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
-import { attemptDelivery, deliverQueued, fanOut, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
+import { attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
-import { leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
+import { fanOut, leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
 import { temporalDoor } from "../server/workflows-door.js";
 import type { ActivityDeps } from "./activities/deps.js";
 
@@ -20,6 +21,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     logger,
     benefitGrants: { runBenefitGrantJob, readCustomerState },
     invoices: { assignInvoiceNumber, storeInvoice },
+    outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },
     webhooks: { fanOut, nextQueuedEvent, attemptDelivery, deliverQueued, settleEvent, leasedHeads, leaseIdleEndpoints },
     directDeliveries: opts.directDeliveries === undefined ? new DirectDeliveries(knex) : opts.directDeliveries,

@@ -3,6 +3,8 @@
 import type { Knex } from "knex";
 import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
+import type { SortMap } from "../kit/pagination.js";
+import { numberOf } from "../kit/rows.js";
 
 export interface BenefitGrantRow {
   id: string;
@@ -49,6 +51,28 @@ export function customerGrants(db: Knex, scope: CustomerScope): Knex.QueryBuilde
     .whereNull("benefits.deleted_at");
 }
 
+/**
+ * Narrows customerGrants to a checkout's grants: those of its order, or of the subscription it
+ * started (granted by the subscription, not the order). Subqueries on orders and subscriptions
+ * inside this one statement: benefit grants sit below those domains and import neither.
+ */
+export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[]): void {
+  q.where((w) =>
+    w
+      .whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", checkoutIds).select("id"))
+      .orWhereIn("benefit_grants.subscription_id", db("subscriptions").whereIn("checkout_id", checkoutIds).select("id")),
+  );
+}
+
+/** The portal list's sort keys. */
+export function customerGrantSorts(db: Knex): SortMap {
+  return {
+    granted_at: "benefit_grants.granted_at",
+    type: "benefits.type",
+    organization: db.raw("(select o.name from organizations o where o.id = benefits.organization_id)"),
+  };
+}
+
 export async function findCustomerGrant(db: Knex, scope: CustomerScope, id: string, opts: { forUpdate?: boolean } = {}): Promise<GrantRow | undefined> {
   if (!isUuid(id)) return undefined;
   const q = customerGrants(db, scope).where("benefit_grants.id", id).first("benefit_grants.*");
@@ -75,6 +99,16 @@ export function stalePendingJobs(db: Knex, olderThan: Date, limit: number, after
     .orderBy("id")
     .limit(limit)
     .select("id", "grant_id", "seq", "action");
+}
+
+/** Grant jobs not done yet (an operators' gauge, server/http/metrics.ts). */
+export function countPendingJobs(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from benefit_grant_jobs where done_at is null"));
+}
+
+/** Grant jobs that ended failed in the last hour (an operators' gauge). */
+export function countFailedJobsLastHour(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from benefit_grant_jobs where outcome = 'failed' and done_at > now() - interval '1 hour'"));
 }
 
 export async function findJob(db: Knex, id: number): Promise<JobRow | undefined> {

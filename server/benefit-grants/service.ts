@@ -18,7 +18,8 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, type BenefitGrantRow, type CustomerScope, type GrantRow,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CustomerScope,
+  type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
 
@@ -76,24 +77,10 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
     ["benefit_grants.subscription_id", query.subscription_id],
   ]);
   const checkouts = asList(query.checkout_id);
-  if (checkouts.length) {
-    // A checkout's grants: those of its order, or of the subscription it started (granted by the subscription, not the order).
-    const ids = checkouts.filter(isUuid);
-    q.where((w) =>
-      w
-        .whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", ids).select("id"))
-        .orWhereIn("benefit_grants.subscription_id", db("subscriptions").whereIn("checkout_id", ids).select("id")),
-    );
-  }
+  if (checkouts.length) whereOfCheckouts(db, q, checkouts.filter(isUuid));
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
-  applySorting(
-    q,
-    query.sorting,
-    { granted_at: "benefit_grants.granted_at", type: "benefits.type", organization: db.raw("(select o.name from organizations o where o.id = benefits.organization_id)") },
-    ["-granted_at"],
-    "benefit_grants.id",
-  );
+  applySorting(q, query.sorting, customerGrantSorts(db), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
 

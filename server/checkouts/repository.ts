@@ -6,6 +6,7 @@ import type { TaxId } from "../customers/tax-id.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
+import { numberOf } from "../kit/rows.js";
 import { findManyWithRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
@@ -158,6 +159,11 @@ export function confirmedBefore(db: Knex, olderThan: Date, limit: number): Promi
     .whereRaw("coalesce(payment_processor_metadata->>'intent_status', '') <> 'requires_action'")
     .orderBy("confirmed_at")
     .limit(limit);
+}
+
+/** Checkouts confirmed more than 2 minutes ago with no outcome (an operators' gauge, server/http/metrics.ts). */
+export function countAwaitingRecovery(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from checkouts where status = 'confirmed' and confirmed_at < now() - interval '2 minutes'"));
 }
 
 /** The status a list sorts by: an open checkout past its expiry sorts as expired. */

@@ -2,7 +2,8 @@
 //   borealis_http_requests_total{operation,method,status}, borealis_http_request_duration_seconds
 //   (histogram, same labels), the database pool (used, free, waiting: saturation), and the
 //   process's own (CPU, memory, event loop lag).
-// Read from the database at scrape time, so any one API tells the platform's state:
+// Read from the database at scrape time (each count from its table's repository), so any one API
+// tells the platform's state:
 //   webhook delivery lag (the oldest pending event's age) and backlog, failed deliveries in the
 //   last hour, renewals due (past their period end) vs done (renewal orders in the last hour),
 //   benefit grant jobs pending and failed, confirms awaiting recovery.
@@ -12,7 +13,13 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { Knex } from "knex";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { countFailedJobsLastHour, countPendingJobs } from "../benefit-grants/repository.js";
+import { countAwaitingRecovery } from "../checkouts/repository.js";
 import { logger } from "../kit/logger.js";
+import { countUnpublished } from "../kit/outbox-repository.js";
+import { countRenewalOrdersLastHour } from "../orders/repository.js";
+import { countRenewalsDue } from "../subscriptions/repository.js";
+import { countFailedDeliveriesLastHour, countPendingEvents, pendingEventsLagSeconds } from "../webhooks/repository.js";
 
 export interface Metrics {
   /** Counts a finished request (called from the request's `finish`). */
@@ -48,37 +55,28 @@ export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metric
       this.set({ state: "max" }, p.max);
     },
   });
-  const fromDb = (name: string, help: string, sql: string) =>
+  const fromDb = (name: string, help: string, read: (db: Knex) => Promise<number>) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       async collect() {
         try {
-          const { rows } = await knex.raw(sql);
-          this.set(Number(rows[0]?.v ?? 0));
+          this.set(await read(knex));
         } catch (err) {
           logger.warn({ err, metric: name }, "metric not read");
         }
       },
     });
-  fromDb("borealis_webhook_events_pending", "Webhook events not delivered yet", "select count(*) as v from webhook_events where pending");
-  fromDb(
-    "borealis_webhook_delivery_lag_seconds",
-    "Age of the oldest webhook event not delivered yet",
-    "select coalesce(extract(epoch from now() - min(created_at)), 0) as v from webhook_events where pending",
-  );
-  fromDb("borealis_webhook_deliveries_failed_last_hour", "Webhook delivery attempts that failed in the last hour", "select count(*) as v from webhook_deliveries where not succeeded and created_at > now() - interval '1 hour'");
-  fromDb(
-    "borealis_renewals_due",
-    "Live subscriptions past their period end, not renewed yet",
-    "select count(*) as v from subscriptions where status in ('active', 'trialing', 'past_due') and test_clock_id is null and current_period_end < now()",
-  );
-  fromDb("borealis_renewals_done_last_hour", "Renewal orders written in the last hour", "select count(*) as v from orders where billing_reason = 'subscription_cycle' and created_at > now() - interval '1 hour'");
-  fromDb("borealis_benefit_grant_jobs_pending", "Benefit grant jobs not done yet", "select count(*) as v from benefit_grant_jobs where done_at is null");
-  fromDb("borealis_benefit_grant_jobs_failed_last_hour", "Benefit grant jobs that ended failed in the last hour", "select count(*) as v from benefit_grant_jobs where outcome = 'failed' and done_at > now() - interval '1 hour'");
-  fromDb("borealis_checkouts_awaiting_recovery", "Checkouts confirmed more than 2 minutes ago with no outcome", "select count(*) as v from checkouts where status = 'confirmed' and confirmed_at < now() - interval '2 minutes'");
-  fromDb("borealis_outbox_unpublished", "Outbox rows not relayed to webhooks yet", "select count(*) as v from outbox where published_at is null");
+  fromDb("borealis_webhook_events_pending", "Webhook events not delivered yet", countPendingEvents);
+  fromDb("borealis_webhook_delivery_lag_seconds", "Age of the oldest webhook event not delivered yet", pendingEventsLagSeconds);
+  fromDb("borealis_webhook_deliveries_failed_last_hour", "Webhook delivery attempts that failed in the last hour", countFailedDeliveriesLastHour);
+  fromDb("borealis_renewals_due", "Live subscriptions past their period end, not renewed yet", countRenewalsDue);
+  fromDb("borealis_renewals_done_last_hour", "Renewal orders written in the last hour", countRenewalOrdersLastHour);
+  fromDb("borealis_benefit_grant_jobs_pending", "Benefit grant jobs not done yet", countPendingJobs);
+  fromDb("borealis_benefit_grant_jobs_failed_last_hour", "Benefit grant jobs that ended failed in the last hour", countFailedJobsLastHour);
+  fromDb("borealis_checkouts_awaiting_recovery", "Checkouts confirmed more than 2 minutes ago with no outcome", countAwaitingRecovery);
+  fromDb("borealis_outbox_unpublished", "Outbox rows not relayed to webhooks yet", countUnpublished);
 
   return {
     observe(req, res, seconds) {

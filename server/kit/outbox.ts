@@ -1,6 +1,7 @@
 // The outbox: a state change writes its webhook event here in its own transaction, so the event
 // exists exactly when the change committed. Delivery (issue: webhooks) reads unpublished rows.
 import type { Knex } from "knex";
+import { insertOutboxRows } from "./outbox-repository.js";
 import { currentTraceContext } from "./telemetry.js";
 
 export type WebhookEventType =
@@ -42,7 +43,8 @@ export async function emitEach(trx: Knex.Transaction, organizationId: string, ev
   const json = (data: unknown) => serialized.get(data) ?? serialized.set(data, JSON.stringify(data)).get(data)!;
   // With tracing on, the request's or activity's trace continues at the webhook delivery.
   const traceContext = currentTraceContext();
-  await trx("outbox").insert(
+  await insertOutboxRows(
+    trx,
     events.map(({ type, data }) => ({
       organization_id: organizationId,
       type,

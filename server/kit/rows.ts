@@ -1,4 +1,5 @@
-// Row writes every repository makes the same way; the repository names its table. Apart from
+// Row writes every repository makes the same way, and the number a one-value statement answers;
+// the repository names its table. Apart from
 // kit/db.ts, which imports the migrations: a repository that a migration reaches (the meters' and
 // organizations' do) can use these without closing a circle.
 import type { Knex } from "knex";
@@ -19,4 +20,10 @@ export async function updateReturning<T>(db: Knex, table: string, id: string, pa
 export async function softDeleteRow(db: Knex, table: string, id: string): Promise<void> {
   const now = new Date();
   await db(table).where({ id }).update({ deleted_at: now, modified_at: now });
+}
+
+/** The number a statement of one row and one column `v` answers (a count, an age), 0 when it answers no row or null. */
+export async function numberOf(statement: Knex.Raw): Promise<number> {
+  const { rows }: { rows: { v: unknown }[] } = await statement;
+  return Number(rows[0]?.v ?? 0);
 }

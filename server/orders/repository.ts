@@ -7,6 +7,7 @@ import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
+import { numberOf } from "../kit/rows.js";
 import type { ProductRow } from "../products/repository.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
@@ -175,6 +176,11 @@ export async function retryOwedOrdersAt(db: Knex, subscriptionId: string, at: Da
 /** The subscription's pending orders are not retried any more (it ended). */
 export async function stopPaymentRetries(db: Knex, subscriptionId: string): Promise<void> {
   await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).update({ next_payment_attempt_at: null });
+}
+
+/** Renewal orders written in the last hour (an operators' gauge, server/http/metrics.ts). */
+export function countRenewalOrdersLastHour(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from orders where billing_reason = 'subscription_cycle' and created_at > now() - interval '1 hour'"));
 }
 
 export interface OrderListQuery {

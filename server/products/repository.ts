@@ -5,6 +5,7 @@ import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { preparedRows } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
+import type { SortMap } from "../kit/pagination.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomFieldRow } from "../custom-fields/models.js";
 import type { FileRow } from "../files/models.js";
@@ -177,6 +178,24 @@ export async function update(db: Knex, id: string, patch: Record<string, unknown
 }
 
 /** Narrows a product query to products carrying one of the benefits (every id a uuid). */
+// Sorting by price uses the product's static price: free < custom < fixed < metered for the
+// type; free and custom sort before every fixed amount.
+const STATIC_PRICE = `(select pp.%s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
+
+/** The list's sort keys: its columns, and the static price's type and amount. */
+export function listSorts(db: Knex): SortMap {
+  return {
+    created_at: "products.created_at",
+    name: "products.name",
+    price_amount_type: db.raw(
+      `(case ${STATIC_PRICE.replace("%s", "amount_type")} when 'free' then 1 when 'custom' then 2 when 'fixed' then 3 else 4 end)`,
+    ),
+    price_amount: db.raw(
+      `(select case pp.amount_type when 'free' then -2 when 'custom' then -1 else pp.price_amount end from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`,
+    ),
+  };
+}
+
 export function whereHasBenefit(db: Knex, q: Knex.QueryBuilder, benefitIds: string[]): void {
   q.whereExists(db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefitIds));
 }

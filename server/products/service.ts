@@ -177,10 +177,6 @@ export async function getProduct(db: Knex, caller: OrganizationCaller, id: strin
   return toProduct(found.row, found.relations);
 }
 
-// Sorting by price uses the product's static price: free < custom < fixed < metered for the
-// type; free and custom sort before every fixed amount.
-const STATIC_PRICE = `(select pp.%s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
-
 export async function listProducts(db: Knex, caller: OrganizationCaller, query: ProductListQuery): Promise<Page<ProductOut>> {
   const q = products.readable(db, caller);
   const ids = asList(query.id);
@@ -194,22 +190,7 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
   const benefits = asList(query.benefit_id);
   if (benefits.length) products.whereHasBenefit(db, q, benefits.filter(isUuid));
   applyMetadataFilter(q, "products.metadata", query.metadata);
-  applySorting(
-    q,
-    query.sorting,
-    {
-      created_at: "products.created_at",
-      name: "products.name",
-      price_amount_type: db.raw(
-        `(case ${STATIC_PRICE.replace("%s", "amount_type")} when 'free' then 1 when 'custom' then 2 when 'fixed' then 3 else 4 end)`,
-      ),
-      price_amount: db.raw(
-        `(select case pp.amount_type when 'free' then -2 when 'custom' then -1 else pp.price_amount end from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`,
-      ),
-    },
-    ["-created_at"],
-    "products.id",
-  );
+  applySorting(q, query.sorting, products.listSorts(db), ["-created_at"], "products.id");
   // Page, total and relations in one statement; prepared when no list of ids shapes its text.
   const prepare = !ids.length && !orgs.length && !benefits.length && !query.metadata && asList(query.sorting).length <= 1;
   return listCountedPage(products.selectListColumns(db, q), query, (paged) => products.readListPage(db, paged, prepare), (rows) =>

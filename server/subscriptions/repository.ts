@@ -6,6 +6,7 @@ import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
+import { numberOf } from "../kit/rows.js";
 import type { MeterRow } from "../meters/models.js";
 import type { CancellationReason, SubscriptionBaseRow, SubscriptionStatus } from "../orders/repository.js";
 import type { OrganizationRow } from "../organizations/repository.js";
@@ -127,6 +128,11 @@ export async function unstartedSubscriptions(db: Knex, limit = 500): Promise<str
     .limit(limit)
     .select("id");
   return rows.map((r: { id: string }) => r.id);
+}
+
+/** Live subscriptions past their period end, not renewed yet (an operators' gauge, server/http/metrics.ts). */
+export function countRenewalsDue(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from subscriptions where status in ('active', 'trialing', 'past_due') and test_clock_id is null and current_period_end < now()"));
 }
 
 /** The filters of the subscription lists (merchant, portal) and the export. */

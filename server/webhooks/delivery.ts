@@ -15,8 +15,8 @@ import { logger } from "../kit/logger.js";
 import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
 import {
-  clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveryAttempt, settleQueuedEvent,
-  eventWithEndpoint, eventWithEndpointFromJson, nextHeadSql, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
+  clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveredAndReadNext, recordDeliveryAttempt, settleQueuedEvent,
+  eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
   type EventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
 } from "./repository.js";
 import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
@@ -165,23 +165,15 @@ async function attemptFound(
   );
   const succeeded = res.status !== null && res.status >= 200 && res.status < 300;
   if (succeeded && settle) {
-    // The statement sees the queue as it was before its own writes: the event just settled is
-    // left out of the next head, unless it was queued again meanwhile (then it goes out again).
-    const { rows } = await knex.raw<{ rows: EventWithEndpoint[] }>(
-      `with delivery as (
-         insert into webhook_deliveries (organization_id, endpoint_id, webhook_event_id, http_code, response, succeeded)
-         values (?, ?, ?, ?, ?, true)
-       ), event as (
-         update webhook_events
-            set last_http_code = ?, succeeded = true, modified_at = now(), pending = case when queued = ? then false else pending end
-          where id = ?
-       ), endpoint as (
-         update webhook_endpoints set failing_since = null where id = ? and failing_since is not null
-       )
-       ${nextHeadSql}`,
-      [event.organization_id, endpoint.id, event.id, res.status, res.body, res.status, settle.queued, event.id, endpoint.id, endpoint.id, event.id, settle.queued],
-    );
-    return { outcome: "delivered", httpCode: res.status, next: rows[0] ? eventWithEndpointFromJson(rows[0]) : null };
+    const next = await recordDeliveredAndReadNext(knex, {
+      organizationId: event.organization_id,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      httpCode: res.status,
+      response: res.body,
+      queued: settle.queued,
+    });
+    return { outcome: "delivered", httpCode: res.status, next };
   }
   let outcome: AttemptOutcome = succeeded ? "delivered" : res.status === 410 ? "gone" : "failed";
   const at = opts.at ?? new Date();
@@ -364,28 +356,6 @@ export async function deliverQueued(knex: Knex, endpointId: string, opts: QueueR
     if (listener) dropListener(listener);
     if (!released && !opts.lease) await releaseDeliveryLease(knex, endpointId, lease);
   }
-}
-
-/**
- * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and
- * live, enabled endpoint of the row's organization subscribed to its type. Returns the
- * endpoints that got events, whose delivery workflows are to be woken after commit.
- */
-export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
-  if (outboxIds.length === 0) return [];
-  const { rows } = await trx.raw<{ rows: { endpoint_id: string }[] }>(
-    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context)
-     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context
-       from outbox o
-       join webhook_endpoints e
-         on e.organization_id = o.organization_id and e.enabled and e.deleted_at is null and o.type = any(e.events)
-      where o.id = any(?::bigint[])
-      order by o.id
-     on conflict (endpoint_id, outbox_id) do nothing
-     returning endpoint_id`,
-    [outboxIds],
-  );
-  return [...new Set(rows.map((r) => r.endpoint_id))];
 }
 
 export { queuedEndpoints } from "./repository.js";

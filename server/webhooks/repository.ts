@@ -4,6 +4,7 @@
 import type { Knex } from "knex";
 import { isUuid } from "../kit/ids.js";
 import { preparedRows } from "../kit/db.js";
+import { numberOf } from "../kit/rows.js";
 
 export interface WebhookEndpointRow {
   id: string;
@@ -186,7 +187,59 @@ export async function nextPendingEventWithEndpoint(db: Knex, endpointId: string)
  * The endpoint's next head as nextPendingEventWithEndpoint reads it, but for one queueing of one
  * event (binding order: endpoint id, event id, its queued count), as the tail of a statement.
  */
-export const nextHeadSql = headOfQueueSql("?", " and not (w.id = ? and w.queued = ?)");
+const nextHeadSql = headOfQueueSql("?", " and not (w.id = ? and w.queued = ?)");
+
+/**
+ * A delivery of one queueing of an event succeeded: its row, the event settled (unless queued
+ * again meanwhile), the endpoint's failing span ended, and the queue's next head read, in one
+ * statement (the common case of a run through the queue). Returns that head, null when nothing
+ * else is queued.
+ */
+export async function recordDeliveredAndReadNext(
+  knex: Knex,
+  d: { organizationId: string; endpointId: string; eventId: string; httpCode: number | null; response: string; queued: number },
+): Promise<EventWithEndpoint | null> {
+  // The statement sees the queue as it was before its own writes: the event just settled is
+  // left out of the next head, unless it was queued again meanwhile (then it goes out again).
+  const { rows } = await knex.raw<{ rows: EventWithEndpoint[] }>(
+    `with delivery as (
+       insert into webhook_deliveries (organization_id, endpoint_id, webhook_event_id, http_code, response, succeeded)
+       values (?, ?, ?, ?, ?, true)
+     ), event as (
+       update webhook_events
+          set last_http_code = ?, succeeded = true, modified_at = now(), pending = case when queued = ? then false else pending end
+        where id = ?
+     ), endpoint as (
+       update webhook_endpoints set failing_since = null where id = ? and failing_since is not null
+     )
+     ${nextHeadSql}`,
+    [d.organizationId, d.endpointId, d.eventId, d.httpCode, d.response, d.httpCode, d.queued, d.eventId, d.endpointId, d.endpointId, d.eventId, d.queued],
+  );
+  return rows[0] ? eventWithEndpointFromJson(rows[0]) : null;
+}
+
+/**
+ * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and
+ * live, enabled endpoint of the row's organization subscribed to its type. Returns the
+ * endpoints that got events, whose delivery workflows are to be woken after commit.
+ */
+export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
+  if (outboxIds.length === 0) return [];
+  const { rows } = await trx.raw<{ rows: { endpoint_id: string }[] }>(
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context
+       from outbox o
+       join webhook_endpoints e
+         on e.organization_id = o.organization_id and e.enabled and e.deleted_at is null and o.type = any(e.events)
+      where o.id = any(?::bigint[])
+      order by o.id
+     on conflict (endpoint_id, outbox_id) do nothing
+     returning endpoint_id`,
+    [outboxIds],
+  );
+  return [...new Set(rows.map((r) => r.endpoint_id))];
+}
+
 
 /**
  * In the fan-out's transaction, for the endpoints it leased: the head of each one's queue (this
@@ -349,6 +402,21 @@ export async function markFailingSince(trx: Knex.Transaction, id: string, at: Da
 /** A notice to the organization (the table is the webhooks migration's: an endpoint disabled). */
 export async function insertOrganizationNotification(trx: Knex.Transaction, organizationId: string, type: string, payload: Record<string, unknown>): Promise<void> {
   await trx("organization_notifications").insert({ organization_id: organizationId, type, payload: JSON.stringify(payload) });
+}
+
+/** Webhook events not delivered yet (an operators' gauge, server/http/metrics.ts). */
+export function countPendingEvents(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from webhook_events where pending"));
+}
+
+/** Age in seconds of the oldest webhook event not delivered yet, 0 with none (an operators' gauge). */
+export function pendingEventsLagSeconds(db: Knex): Promise<number> {
+  return numberOf(db.raw("select coalesce(extract(epoch from now() - min(created_at)), 0) as v from webhook_events where pending"));
+}
+
+/** Delivery attempts that failed in the last hour (an operators' gauge). */
+export function countFailedDeliveriesLastHour(db: Knex): Promise<number> {
+  return numberOf(db.raw("select count(*) as v from webhook_deliveries where not succeeded and created_at > now() - interval '1 hour'"));
 }
 
 /**

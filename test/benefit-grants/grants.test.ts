@@ -319,6 +319,11 @@ describe("benefit grants", () => {
     expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: b.orderId })).result.items).toEqual([]);
     expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: a.orderId, limit: 2 })).result.pagination).toEqual({ totalCount: 6, maxPage: 3 });
     expect((await polar.customerPortal.benefitGrants.list(a.session, { organizationId: randomUUID() })).result.items).toEqual([]);
+    // A checkout's grants: those of the order it created.
+    const checkoutId = randomUUID();
+    await api.knex("orders").where({ id: a.orderId }).update({ checkout_id: checkoutId });
+    expect((await polar.customerPortal.benefitGrants.list(a.session, { checkoutId, limit: 2 })).result.pagination).toEqual({ totalCount: 6, maxPage: 3 });
+    expect((await polar.customerPortal.benefitGrants.list(a.session, { checkoutId: randomUUID() })).result.items).toEqual([]);
     const sorted = await polar.customerPortal.benefitGrants.list(a.session, { sorting: ["type"] });
     expect(sorted.result.items.map((g) => g.benefit.type)).toEqual(["custom", "discord", "downloadables", "github_repository", "license_keys", "meter_credit"]);
 

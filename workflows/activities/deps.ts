@@ -5,6 +5,7 @@
 import type { Knex } from "knex";
 import type * as grantJobs from "../../server/benefit-grants/jobs.js";
 import type { Logger } from "../../server/kit/logger.js";
+import type * as outbox from "../../server/kit/outbox-repository.js";
 import type * as invoices from "../../server/orders/invoice.js";
 import type * as billing from "../../server/subscriptions/billing.js";
 import type * as delivery from "../../server/webhooks/delivery.js";
@@ -18,9 +19,11 @@ export interface ActivityDeps {
   /** A grant job and what it is handed from above benefit grants (the customer state view). */
   benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob"> & grantJobs.GrantJobDependents;
   invoices: Pick<typeof invoices, "assignInvoiceNumber" | "storeInvoice">;
+  /** The relay's claim of outbox rows (the outbox table's repository). */
+  outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
-  webhooks: Pick<typeof delivery, "fanOut" | "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
-    Pick<typeof webhookRepository, "leasedHeads" | "leaseIdleEndpoints">;
+  webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
+    Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
   directDeliveries: DirectDeliveries | null;
   /** Builds the door on the worker's own client and task queue (wake-ups of delivery workflows). */

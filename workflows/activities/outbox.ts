@@ -14,7 +14,7 @@ export interface OutboxBatch {
 }
 
 export function createOutboxActivities(
-  { knex, webhooks, directDeliveries, temporalDoor }: Pick<ActivityDeps, "knex" | "webhooks" | "directDeliveries" | "temporalDoor">,
+  { knex, outbox, webhooks, directDeliveries, temporalDoor }: Pick<ActivityDeps, "knex" | "outbox" | "webhooks" | "directDeliveries" | "temporalDoor">,
   {
     wakeWebhookEndpoints,
   }: {
@@ -31,22 +31,15 @@ export function createOutboxActivities(
       let heads: Awaited<ReturnType<typeof leasedHeads>> | undefined;
       const lease = randomUUID();
       const batch = await knex.transaction(async (trx) => {
-        const rows: { id: number | string; type: string }[] = await trx("outbox")
-          .select("id", "type")
-          .whereNull("published_at")
-          .orderBy("id")
-          .limit(limit)
-          .forUpdate()
-          .skipLocked();
+        const rows = await outbox.lockUnpublished(trx, limit);
         if (rows.length === 0) return { ids: [], types: [] };
-        // bigserial: a number where server/kit/db.ts installed its int8 parser, a string otherwise.
-        const ids = rows.map((r) => Number(r.id));
+        const ids = rows.map((r) => r.id);
         // Fan each row out to its organization's subscribed endpoints (webhook_events) here, in
         // this transaction, so a row is published exactly when its webhook events exist.
         endpointIds = await fanOut(trx, ids);
         if (directDeliveries) direct = await leaseIdleEndpoints(trx, endpointIds, ids, lease, directDeliveries.leaseMs);
         if (direct.length > 0) heads = await leasedHeads(trx, direct, ids);
-        await trx("outbox").whereIn("id", ids).update({ published_at: trx.fn.now() });
+        await outbox.markPublished(trx, ids);
         return { ids, types: rows.map((r) => r.type) };
       });
       // After commit, in the background: first attempts for the endpoints leased above.
