@@ -10,7 +10,8 @@ import { customerHandlers } from "./customers/handlers.js";
 import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
-import { detachBenefit, detachCustomField } from "./products/repository.js";
+import { liveCreditsOnMeter } from "./benefits/repository.js";
+import { detachBenefit, detachCustomField, livePricesOnMeter } from "./products/repository.js";
 import { benefitHandlers } from "./benefits/handlers.js";
 import { benefitGrantHandlers } from "./benefit-grants/handlers.js";
 import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "./benefit-grants/schedule.js";
@@ -48,12 +49,13 @@ export const handlers: Handlers<OperationId> = merged(
   productHandlers,
   // Benefits, custom fields and customers are below what stands on them (grants, products, portal
   // sessions), so a change to one is handed what follows it there (the same calls, in its transaction);
-  // customers' state view is handed the reader that shows subscriptions and meters.
+  // customers' state view is handed the reader that shows subscriptions and meters; meters are
+  // handed the counts of what stands on one (prices, meter credits) before it is archived.
   benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
   benefitGrantHandlers,
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
-  meterHandlers,
+  meterHandlers({ livePricesOnMeter, liveCreditsOnMeter }),
   customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents }),
   customerSessionHandlers,
   customerPortalHandlers,

@@ -46,3 +46,14 @@ export function byIds(db: Knex, ids: string[]): Promise<BenefitRow[]> {
 export function findBenefit(db: Knex, id: string): Promise<BenefitRow | undefined> {
   return db("benefits").where({ id }).first() as Promise<BenefitRow | undefined>;
 }
+
+/** Live meter_credit benefits crediting a meter: while there are any, the meter cannot be archived. */
+export async function liveCreditsOnMeter(db: Knex, meterId: string): Promise<number> {
+  const row = await db("benefits")
+    .where({ type: "meter_credit" })
+    .whereNull("deleted_at")
+    .whereRaw("properties ->> 'meter_id' = ?", [meterId])
+    .count({ n: "*" })
+    .first();
+  return Number(row?.n ?? 0);
+}

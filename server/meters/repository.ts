@@ -20,27 +20,6 @@ export async function findReadable(
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<MeterRow | undefined>;
 }
 
-/** Live metered prices (of live products) billing on this meter. */
-export async function activePricesUsing(db: Knex, meterId: string): Promise<number> {
-  const row = await db("product_prices")
-    .join("products", "products.id", "product_prices.product_id")
-    .where({ "product_prices.meter_id": meterId, "product_prices.is_archived": false, "products.is_archived": false })
-    .count({ n: "*" })
-    .first();
-  return Number(row?.n ?? 0);
-}
-
-/** Live meter_credit benefits crediting this meter. */
-export async function activeBenefitsUsing(db: Knex, meterId: string): Promise<number> {
-  const row = await db("benefits")
-    .where({ type: "meter_credit" })
-    .whereNull("deleted_at")
-    .whereRaw("properties ->> 'meter_id' = ?", [meterId])
-    .count({ n: "*" })
-    .first();
-  return Number(row?.n ?? 0);
-}
-
 /** The id of the organization's live (unarchived) meter `id`, for prices billing on it. */
 export async function findLiveId(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string } | undefined> {
   return db("meters").where({ id, organization_id: caller.organizationId }).whereNull("archived_at").first("id");

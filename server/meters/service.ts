@@ -10,7 +10,7 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import { checkAggregation, checkFilter } from "./filter.js";
 import { toMeter, type MeterOut, type MeterRow } from "./models.js";
 import { rebuildMeter } from "./rollups.js";
-import { activeBenefitsUsing, activePricesUsing, findReadable, insert, readable, update } from "./repository.js";
+import { findReadable, insert, readable, update } from "./repository.js";
 
 type Schemas = components["schemas"];
 export type MeterCreateInput = Schemas["MeterCreate"];
@@ -72,7 +72,16 @@ export async function listMeters(db: Knex, caller: OrganizationCaller, query: Me
   return listPage(q, query, (rows: MeterRow[]) => rows.map(toMeter));
 }
 
-export async function updateMeter(db: Knex, caller: OrganizationCaller, id: string, input: MeterUpdateInput): Promise<MeterOut> {
+/**
+ * What stands on a meter, counted by the domains above meters (products' prices, benefits' meter
+ * credits) and handed in by server/handlers.ts: a meter still in use cannot be archived.
+ */
+export interface MeterDependents {
+  livePricesOnMeter(db: Knex, meterId: string): Promise<number>;
+  liveCreditsOnMeter(db: Knex, meterId: string): Promise<number>;
+}
+
+export async function updateMeter(db: Knex, caller: OrganizationCaller, id: string, input: MeterUpdateInput, dependents: MeterDependents): Promise<MeterOut> {
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Meter not found.");
@@ -84,10 +93,10 @@ export async function updateMeter(db: Knex, caller: OrganizationCaller, id: stri
     }
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
     if (input.is_archived === true && row.archived_at === null) {
-      if ((await activePricesUsing(trx, row.id)) > 0) {
+      if ((await dependents.livePricesOnMeter(trx, row.id)) > 0) {
         throw invalid(["body", "is_archived"], "Cannot archive meter that is still attached to active products", "value_error", true);
       }
-      if ((await activeBenefitsUsing(trx, row.id)) > 0) {
+      if ((await dependents.liveCreditsOnMeter(trx, row.id)) > 0) {
         throw invalid(["body", "is_archived"], "Cannot archive meter that is still referenced by active benefits", "value_error", true);
       }
       patch.archived_at = new Date();

@@ -318,3 +318,13 @@ export async function meteredPriceIds(db: Knex, priceIds: string[]): Promise<str
 export function meterIdsOfPrices(db: Knex, priceIds: string[]): Promise<string[]> {
   return db("product_prices").whereIn("id", priceIds).whereNotNull("meter_id").pluck("meter_id");
 }
+
+/** Live metered prices (of live products) billing on a meter: while there are any, the meter cannot be archived. */
+export async function livePricesOnMeter(db: Knex, meterId: string): Promise<number> {
+  const row = await db("product_prices")
+    .join("products", "products.id", "product_prices.product_id")
+    .where({ "product_prices.meter_id": meterId, "product_prices.is_archived": false, "products.is_archived": false })
+    .count({ n: "*" })
+    .first();
+  return Number(row?.n ?? 0);
+}
