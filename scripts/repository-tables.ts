@@ -47,7 +47,26 @@ function own(folder: string, ...tables: string[]): Record<string, string> {
 }
 
 /** Foreign starts kept where they are, each with its reason (file relative to the repository root). */
-export const EXCEPTIONS: { file: string; table: string; reason: string }[] = [];
+export const EXCEPTIONS: { file: string; table: string; reason: string }[] = [
+  ...except("server/metrics/repository.ts", "orders subscriptions checkouts checkout_products",
+    "the metrics report's hand-tuned aggregates over sales; metrics is a read model that imports no domain"),
+  ...except("server/meters/events-repository.ts", "events",
+    "the usage engine's statements on events (folds, rebuilds, attribution, credits, quantities): events sit above meters (ingest adds to a meter's rollups)"),
+  ...except("server/meters/rollups-repository.ts", "customer_meters",
+    "folding events inserts the (customer, meter) pairs they reveal in the fold's statement; customer meters import meters, so meters cannot import them back"),
+  ...except("server/orders/repository.ts", "subscriptions",
+    "an order's relations read the subscription columns it shows (SubscriptionBaseRow, declared in orders): orders sit below subscriptions"),
+  ...except("server/benefit-grants/repository.ts", "orders subscriptions",
+    "whereOfCheckouts: a checkout's grants are those of its order or subscription, two subqueries of one statement; benefit grants sit below orders and subscriptions"),
+  ...except("server/test-clocks/repository.ts", "orders subscriptions",
+    "what is due on a clock (its subscriptions' renewals and payment retries): test clocks are a leaf below orders and subscriptions, which ask it for a clock's time"),
+  ...except("server/payments/repository.ts", "checkouts",
+    "wherePayerEmails: a payment's payer may be its checkout's customer email; checkouts import payments, so payments cannot import checkouts"),
+];
+
+function except(file: string, tables: string, reason: string): { file: string; table: string; reason: string }[] {
+  return tables.split(/\s+/).map((table) => ({ file, table, reason }));
+}
 
 export type Start = { line: number; table: string };
 export type Finding = Start & { file: string; owner: string };
@@ -91,14 +110,17 @@ export function repositoryFiles(root = "server"): string[] {
     .sort();
 }
 
-export function check(): { findings: Finding[]; unexcepted: Finding[] } {
+/** The foreign starts, those not excepted, and the exceptions that no longer match a start (stale: remove them). */
+export function check(): { findings: Finding[]; unexcepted: Finding[]; stale: typeof EXCEPTIONS } {
   const findings = repositoryFiles().flatMap((file) => foreignStarts(file, readFileSync(file, "utf8")));
-  return { findings, unexcepted: findings.filter((f) => !excepted(f)) };
+  const stale = EXCEPTIONS.filter((e) => !findings.some((f) => f.file === e.file && f.table === e.table));
+  return { findings, unexcepted: findings.filter((f) => !excepted(f)), stale };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { findings, unexcepted } = check();
+  const { findings, unexcepted, stale } = check();
   for (const f of findings) console.log(`${f.file}:${f.line} ${f.table} (owner ${f.owner})${excepted(f) ? " [exception]" : ""}`);
-  console.log(`${findings.length} foreign start(s) in repositories, ${unexcepted.length} not in EXCEPTIONS`);
-  if (unexcepted.length) process.exit(1);
+  for (const e of stale) console.log(`stale exception: ${e.file} ${e.table} starts no statement there any more`);
+  console.log(`${findings.length} foreign start(s) in repositories, ${unexcepted.length} not in EXCEPTIONS, ${stale.length} stale exception(s)`);
+  if (unexcepted.length || stale.length) process.exit(1);
 }
