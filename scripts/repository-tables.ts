@@ -2,7 +2,7 @@
 // Issue 21: every query on a table lives in that table's repository; a domain that needs another's
 // rows calls that repository (or composes a builder it exports). ESLint (noQueries) already keeps
 // every statement inside a repository module; this checks which module: a statement's main table
-// (db("t"), trx<Row>("t"), this.db("t"), or the table a raw `insert into` / `update` / `delete from`
+// (db("t"), trx<Row>("t"), this.db("t"), insertReturning(db, "t", …) and kit's other row helpers, or the table a raw `insert into` / `update` / `delete from`
 // / `select … from` begins with) must belong to the module's folder. Joins and subqueries written
 // inside a statement's own SQL are the statement's, and are not counted. A table given as a
 // variable (db(table)) cannot be attributed and is reported as "?". Exits non-zero on a foreign
@@ -71,9 +71,10 @@ function except(file: string, tables: string, reason: string): { file: string; t
 export type Start = { line: number; table: string };
 export type Finding = Start & { file: string; owner: string };
 
-const CONNECTION = String.raw`(?<![\w.$])(?:this\.db|db|trx|knex|tx|t)`;
+// A connection called as a builder, or one of kit/rows.ts's helpers that start a statement on the table they are given.
 const TYPE_ARGS = String.raw`(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)?`;
-const BUILDER_START = new RegExp(String.raw`${CONNECTION}${TYPE_ARGS}\(\s*(?:(["'\`])\s*([a-z_]+)|([A-Za-z_$][\w$.]*)\s*\))`, "g");
+const CONNECTION = String.raw`(?<![\w.$])(?:(?:this\.db|db|trx|knex|tx|t)${TYPE_ARGS}\(|(?:insertReturning|updateReturning|softDeleteRow)${TYPE_ARGS}\(\s*[\w$.]+\s*,)`;
+const BUILDER_START = new RegExp(String.raw`${CONNECTION}\s*(?:(["'\`])\s*([a-z_]+)|([A-Za-z_$][\w$.]*)\s*[),])`, "g");
 const RAW_START = new RegExp(String.raw`\.raw${TYPE_ARGS}\(\s*(["'\`])\s*(insert\s+into|update|delete\s+from|select)\s`, "gi");
 
 /** The tables the statements in `text` start from, with their lines ("?" for a table given as a variable). */

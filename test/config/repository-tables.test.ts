@@ -13,9 +13,11 @@ describe("repository tables", () => {
       'await trx.raw(`insert into payments (id) values (?)`, [id]);', // 5
       'await db.raw("update subscriptions set x = 1");', // 6
       "await db.raw(`delete from refunds where id = ?`, [id]);", // 7
-      "await db.raw<{ rows: R[] }>(`select r.id\n  from checkouts r where r.id = ?`, [id]);", // 8
-      'q.select(db.raw("count(*) as n"), db.raw(`(select 1 from orders)`));', // 9: expressions, not statements
-      'q.join("products", "products.id", "orders.product_id");', // 10: a join inside a statement
+      "await db.raw<{ rows: R[] }>(`select r.id\n  from checkouts r where r.id = ?`, [id]);", // 8 (and 9)
+      'q.select(db.raw("count(*) as n"), db.raw(`(select 1 from orders)`));', // 10: expressions, not statements
+      'q.join("products", "products.id", "orders.product_id");', // 11: a join inside a statement
+      'return insertReturning<RefundRow>(db, "refunds", values);', // 12: kit's row helpers start statements too
+      "await softDeleteRow(trx, table, id);", // 13
     ].join("\n");
     expect(tableStarts(text)).toEqual([
       { line: 1, table: "orders" },
@@ -26,6 +28,8 @@ describe("repository tables", () => {
       { line: 6, table: "subscriptions" },
       { line: 7, table: "refunds" },
       { line: 8, table: "checkouts" },
+      { line: 12, table: "refunds" },
+      { line: 13, table: "?" },
     ]);
   });
 
