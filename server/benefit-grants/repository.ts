@@ -1,6 +1,7 @@
 // Benefit grant queries. Portal reads are scoped to the session's customer and organization (a
 // grant is the organization's through its benefit); the job runner reads by id under the lock.
 import type { Knex } from "knex";
+import type { GrantedBenefitRow } from "../customers/repository.js";
 import { storeEvents } from "../events/store.js";
 import { isUuid } from "../kit/ids.js";
 import type { SortMap } from "../kit/pagination.js";
@@ -49,6 +50,27 @@ export function customerGrants(db: Knex, scope: CustomerScope): Knex.QueryBuilde
     .where("benefit_grants.customer_id", scope.customerId)
     .where("benefits.organization_id", scope.organizationId)
     .whereNull("benefits.deleted_at");
+}
+
+/** The customer's grants that are granted and not revoked, on benefits that still exist. */
+export function grantedBenefits(db: Knex, customerId: string): Promise<GrantedBenefitRow[]> {
+  return db("benefit_grants")
+    .join("benefits", "benefits.id", "benefit_grants.benefit_id")
+    .where("benefit_grants.customer_id", customerId)
+    .whereNotNull("benefit_grants.granted_at")
+    .whereNull("benefit_grants.revoked_at")
+    .whereNull("benefits.deleted_at")
+    .orderBy([{ column: "benefit_grants.granted_at" }, { column: "benefit_grants.id" }])
+    .select(
+      "benefit_grants.id",
+      "benefit_grants.created_at",
+      "benefit_grants.modified_at",
+      "benefit_grants.granted_at",
+      "benefit_grants.benefit_id",
+      "benefit_grants.properties",
+      "benefits.type as benefit_type",
+      "benefits.metadata as benefit_metadata",
+    );
 }
 
 /**

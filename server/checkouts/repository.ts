@@ -3,11 +3,11 @@
 import type { Knex } from "knex";
 import type { Address } from "../customers/address.js";
 import type { TaxId } from "../customers/tax-id.js";
-import type { DiscountRow } from "../discounts/repository.js";
+import { byIds as discountsByIds, productLinks, type DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 import { numberOf } from "../kit/rows.js";
-import { findManyWithRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { findManyWithRelations, pricesByIds, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
 
@@ -115,10 +115,8 @@ export async function loadContexts(db: Knex, rows: CheckoutRow[]): Promise<Map<s
   const discountIds = [...new Set(rows.map((r) => r.discount_id).filter((d): d is string => d !== null))];
   const [products, discounts, discountProducts] = await Promise.all([
     findManyWithRelations(db, productIds),
-    discountIds.length ? (db("discounts").whereIn("id", discountIds) as Promise<DiscountRow[]>) : Promise.resolve([] as DiscountRow[]),
-    discountIds.length
-      ? (db("discount_products").whereIn("discount_id", discountIds) as Promise<{ discount_id: string; product_id: string }[]>)
-      : Promise.resolve([] as { discount_id: string; product_id: string }[]),
+    discountIds.length ? discountsByIds(db, discountIds) : Promise.resolve([] as DiscountRow[]),
+    discountIds.length ? productLinks(db, discountIds) : Promise.resolve([] as { discount_id: string; product_id: string }[]),
   ]);
   const productById = new Map(products.map((p) => [p.row.id, { row: p.row, rel: p.relations }]));
   // The selected price is normally one of its product's live prices, loaded above; only an
@@ -126,7 +124,7 @@ export async function loadContexts(db: Knex, rows: CheckoutRow[]): Promise<Map<s
   const livePrices = new Map(products.flatMap((p) => p.relations.prices.map((price) => [price.id, price] as const)));
   const archivedIds = [...new Set(rows.map((r) => r.product_price_id).filter((id) => !livePrices.has(id)))];
   const prices: PriceRow[] = [...livePrices.values()];
-  if (archivedIds.length) prices.push(...((await db("product_prices").whereIn("id", archivedIds)) as PriceRow[]));
+  if (archivedIds.length) prices.push(...(await pricesByIds(db, archivedIds)));
   for (const row of rows) {
     const ids = links.filter((l) => l.checkout_id === row.id).map((l) => l.product_id);
     const discount = discounts.find((d) => d.id === row.discount_id) ?? null;

@@ -10,9 +10,9 @@ import { detectTaxId } from "../customers/tax-id.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound, Unauthorized } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
-import { loadRelations } from "../products/repository.js";
+import { findOrganizationBySlug } from "../organizations/repository.js";
+import { loadRelations, storefrontProducts } from "../products/repository.js";
 import { toCustomerOrganization, type CustomerOrganizationOut } from "./models.js";
-import { findOrganizationBySlug, storefrontProducts } from "./repository.js";
 
 export type PortalCustomerUpdateInput = OpBody<"customer_portal:customers:update">;
 

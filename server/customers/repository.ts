@@ -65,6 +65,10 @@ export async function externalIdTaken(db: Knex, scope: OrganizationScope, extern
   return Boolean(await q.first("customers.id"));
 }
 
+/**
+ * A granted benefit as the customer state view shows it (customers/models.ts); the statement that
+ * reads it is benefit-grants/repository.ts's grantedBenefits (benefit grants stand on customers).
+ */
 export interface GrantedBenefitRow {
   id: string;
   created_at: Date;
@@ -74,27 +78,6 @@ export interface GrantedBenefitRow {
   benefit_type: components["schemas"]["BenefitType"];
   benefit_metadata: Record<string, string | number | boolean>;
   properties: Record<string, unknown>;
-}
-
-/** The customer's grants that are granted and not revoked, on benefits that still exist. */
-export function grantedBenefits(db: Knex, customerId: string): Promise<GrantedBenefitRow[]> {
-  return db("benefit_grants")
-    .join("benefits", "benefits.id", "benefit_grants.benefit_id")
-    .where("benefit_grants.customer_id", customerId)
-    .whereNotNull("benefit_grants.granted_at")
-    .whereNull("benefit_grants.revoked_at")
-    .whereNull("benefits.deleted_at")
-    .orderBy([{ column: "benefit_grants.granted_at" }, { column: "benefit_grants.id" }])
-    .select(
-      "benefit_grants.id",
-      "benefit_grants.created_at",
-      "benefit_grants.modified_at",
-      "benefit_grants.granted_at",
-      "benefit_grants.benefit_id",
-      "benefit_grants.properties",
-      "benefits.type as benefit_type",
-      "benefits.metadata as benefit_metadata",
-    );
 }
 
 /** A customer's saved payment method (a card saved by a checkout or the portal). */
@@ -243,6 +226,21 @@ export function eventRefs(
     .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
 }
 
+/** A whereExists subquery: the customer `customerIdColumn` (e.g. "subscriptions.customer_id") names has one of these external ids. */
+export function customerWithExternalId(db: Knex, customerIdColumn: string, externalIds: string[]): Knex.QueryBuilder {
+  return db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereIn("customers.external_id", externalIds);
+}
+
+/** A whereExists subquery: the customer `customerIdColumn` names has an email matching `like` (case-insensitive). */
+export function customerWithEmailLike(db: Knex, customerIdColumn: string, like: string): Knex.QueryBuilder {
+  return db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereRaw("customers.email ilike ?", [like]);
+}
+
+/** A whereExists subquery: the customer `customerIdColumn` names has one of these emails (lowercased). */
+export function customerWithEmails(db: Knex, customerIdColumn: string, emails: string[]): Knex.QueryBuilder {
+  return db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereRaw("lower(customers.email) = any(?)", [emails]);
+}
+
 /** The external ids of these customers of the organization, those that have one (a subquery: which events are theirs). */
 export function externalIdsOf(db: Knex, organizationId: string, ids: string[]): Knex.QueryBuilder {
   return db("customers").where("organization_id", organizationId).whereIn("id", ids).whereNotNull("external_id").select("external_id");
@@ -315,7 +313,7 @@ export async function bindToTestClock(db: Knex, customerId: string, clockId: str
   await db("customers").where({ id: customerId }).update({ test_clock_id: clockId, modified_at: new Date() });
 }
 
-/** The organization's customers among `ids`, by id (deleted ones included: a grant keeps pointing at its customer). */
+/** The organization's customers among `ids`, by id (deleted ones included: a grant or a license key keeps naming its customer). */
 export async function organizationCustomersByIds(db: Knex, caller: OrganizationScope, ids: string[]): Promise<Map<string, CustomerRow>> {
   if (ids.length === 0) return new Map();
   const rows: CustomerRow[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);

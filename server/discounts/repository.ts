@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
-import type { ProductRow } from "../products/repository.js";
+import { productIdsInOrganization, type ProductRow } from "../products/repository.js";
 
 export type DiscountType = "fixed" | "percentage";
 export type DiscountDuration = "once" | "forever" | "repeating";
@@ -55,12 +55,17 @@ export async function codeTaken(db: Knex, caller: OrganizationCaller, code: stri
 export function ownProductIds(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<string[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return Promise.resolve([]);
-  return db("products").whereIn("id", valid).where({ organization_id: caller.organizationId }).pluck("id");
+  return productIdsInOrganization(db, caller.organizationId, valid);
 }
 
 export async function replaceProducts(db: Knex, discountId: string, productIds: string[]): Promise<void> {
   await db("discount_products").where({ discount_id: discountId }).delete();
   if (productIds.length) await db("discount_products").insert(productIds.map((product_id) => ({ discount_id: discountId, product_id })));
+}
+
+/** The (discount, product) restrictions of these discounts. */
+export function productLinks(db: Knex, discountIds: string[]): Promise<{ discount_id: string; product_id: string }[]> {
+  return db("discount_products").whereIn("discount_id", discountIds) as Promise<{ discount_id: string; product_id: string }[]>;
 }
 
 /** The products of each discount, in one query whatever their number. */

@@ -1,7 +1,6 @@
 // License key queries, always scoped to the caller's organization (and, in the portal, to the
 // session's customer). Deactivated activations are soft-deleted and never read.
 import type { Knex } from "knex";
-import type { CustomerRow } from "../customers/repository.js";
 import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 
@@ -93,13 +92,6 @@ export async function findActivation(
   if (!isUuid(activationId)) return undefined;
   const q = liveActivations(db, licenseKeyId).where("license_key_activations.id", activationId).first("*");
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<ActivationRow | undefined>;
-}
-
-/** The customers of some keys (deleted ones too: a key keeps naming its customer). */
-export async function customersById(db: Knex, organizationId: string, ids: string[]): Promise<Map<string, CustomerRow>> {
-  if (ids.length === 0) return new Map();
-  const rows: CustomerRow[] = await db("customers").where("organization_id", organizationId).whereIn("id", [...new Set(ids)]).select("*");
-  return new Map(rows.map((c) => [c.id, c]));
 }
 
 /** Locks the key's row: serializes the changes a grant and a merchant make to one key. */

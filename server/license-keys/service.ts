@@ -7,7 +7,7 @@ import { jsonb } from "../kit/db.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
-import type { CustomerRow } from "../customers/repository.js";
+import { organizationCustomersByIds, type CustomerRow } from "../customers/repository.js";
 import type { CustomerCaller, OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -24,7 +24,6 @@ import {
 } from "./models.js";
 import {
   countActivations,
-  customersById,
   findActivation,
   findByKey,
   findReadable,
@@ -145,7 +144,8 @@ export async function updateLicenseKeyFromBenefit(
 // Reads.
 
 async function withCustomers(db: Knex, organizationId: string, rows: LicenseKeyRow[]): Promise<LicenseKeyOut[]> {
-  const customers = await customersById(db, organizationId, rows.map((r) => r.customer_id));
+  // Deleted customers too: a key keeps naming its customer.
+  const customers = await organizationCustomersByIds(db, { organizationId }, rows.map((r) => r.customer_id));
   return rows.map((r) => toLicenseKey(r, customers.get(r.customer_id) as CustomerRow));
 }
 

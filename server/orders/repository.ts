@@ -3,12 +3,12 @@
 import type { Knex } from "knex";
 import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
-import type { CustomerRow } from "../customers/repository.js";
-import type { DiscountRow } from "../discounts/repository.js";
+import { byIds as customersByIds, customerWithEmailLike, type CustomerRow } from "../customers/repository.js";
+import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import { numberOf } from "../kit/rows.js";
-import type { ProductRow } from "../products/repository.js";
+import { byIds as productsByIds, productNamedLike, productOfBillingType, type ProductRow } from "../products/repository.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -126,13 +126,13 @@ export interface OrderRelations {
 export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Partial<OrderRelations> = {}): Promise<OrderRelations> {
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
   // No query for an empty id list (an order without a discount or a subscription).
-  const byIds = <T extends object>(table: string, ids: string[]) => (ids.length ? db<T>(table).whereIn("id", ids) : []) as Promise<T[]>;
+  const byIds = <T>(load: (db: Knex, ids: string[]) => Promise<T[]>, ids: string[]): Promise<T[]> => (ids.length ? load(db, ids) : Promise.resolve([]));
   const [customers, products, discounts, items, subscriptions] = await Promise.all([
-    known.customers ? [] : byIds<CustomerRow>("customers", uniq(orders.map((o) => o.customer_id))),
-    known.products ? [] : byIds<ProductRow>("products", uniq(orders.map((o) => o.product_id))),
-    known.discounts ? [] : byIds<DiscountRow>("discounts", uniq(orders.map((o) => o.discount_id))),
+    known.customers ? [] : byIds(customersByIds, uniq(orders.map((o) => o.customer_id))),
+    known.products ? [] : byIds(productsByIds, uniq(orders.map((o) => o.product_id))),
+    known.discounts ? [] : byIds(discountsByIds, uniq(orders.map((o) => o.discount_id))),
     known.items ? [] : db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
-    known.subscriptions ? [] : byIds<SubscriptionBaseRow>("subscriptions", uniq(orders.map((o) => o.subscription_id))),
+    known.subscriptions ? [] : byIds(subscriptionBasesByIds, uniq(orders.map((o) => o.subscription_id))),
   ]);
   const byOrder = new Map<string, OrderItemRow[]>();
   for (const it of items as OrderItemRow[]) {
@@ -147,6 +147,14 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Pa
     items: known.items ?? byOrder,
     subscriptions: known.subscriptions ?? new Map((subscriptions as SubscriptionBaseRow[]).map((x) => [x.id, x])),
   };
+}
+
+/**
+ * The subscription columns orders show (SubscriptionBaseRow), by id. A statement on subscriptions
+ * kept here: orders sit below subscriptions (subscriptions bill through orders) and import nothing of theirs.
+ */
+function subscriptionBasesByIds(db: Knex, ids: string[]): Promise<SubscriptionBaseRow[]> {
+  return db<SubscriptionBaseRow>("subscriptions").whereIn("id", ids) as Promise<SubscriptionBaseRow[]>;
 }
 
 export async function findOrder(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<OrderRow | undefined> {
@@ -221,18 +229,22 @@ export function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery)
   const billing = new Set(asList(query.product_billing_type));
   if (billing.size === 1) {
     const recurring = billing.has("recurring");
-    q.whereExists(
-      db("products")
-        .whereRaw("products.id = orders.product_id")
-        .where((w) => (recurring ? w.whereNotNull("products.recurring_interval") : w.whereNull("products.recurring_interval"))),
-    );
+    q.whereExists(productOfBillingType(db, "orders.product_id", recurring));
   }
   if (query.query) {
     const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
-    q.whereExists(db("products").whereRaw("products.id = orders.product_id").whereRaw("products.name ilike ?", [like]));
+    q.whereExists(productNamedLike(db, "orders.product_id", like));
   }
   applyMetadataFilter(q, "orders.metadata", query.metadata);
   return q;
+}
+
+/** A whereExists subquery: the order `orderIdColumn` (e.g. "payments.order_id") names is of a customer with one of these emails (lowercased). */
+export function orderOfCustomerEmails(db: Knex, orderIdColumn: string, emails: string[]): Knex.QueryBuilder {
+  return db("orders")
+    .join("customers", "customers.id", "orders.customer_id")
+    .whereRaw(`orders.id = ${orderIdColumn}`)
+    .whereRaw("lower(customers.email) = any(?)", [emails]);
 }
 
 export function orderSorts(db: Knex): SortMap {
@@ -261,7 +273,7 @@ export function applyMerchantFilters(db: Knex, q: Knex.QueryBuilder, query: Merc
   if (query.created_before) q.where("orders.created_at", "<", new Date(query.created_before));
   if (query.customer_email) {
     const like = `%${query.customer_email.replace(/[\\%_]/g, "\\$&")}%`;
-    q.whereExists(db("customers").whereRaw("customers.id = orders.customer_id").whereRaw("customers.email ilike ?", [like]));
+    q.whereExists(customerWithEmailLike(db, "orders.customer_id", like));
   }
 }
 

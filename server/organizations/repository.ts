@@ -92,6 +92,11 @@ export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string
   return db("organizations").where({ id }).first("id", "name");
 }
 
+/** The organization with this slug, whatever its case (the storefront lookup). */
+export function findOrganizationBySlug(db: Knex, slug: string): Promise<OrganizationRow | undefined> {
+  return db<OrganizationRow>("organizations").whereRaw("lower(slug) = lower(?)", [slug]).first() as Promise<OrganizationRow | undefined>;
+}
+
 /** The organizations with these ids (in no order). */
 export function findByIds(db: Knex, ids: string[]): Promise<OrganizationRow[]> {
   return db<OrganizationRow>("organizations").whereIn("id", ids) as Promise<OrganizationRow[]>;

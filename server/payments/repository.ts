@@ -1,7 +1,9 @@
 // Payment queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
+import { customerWithEmails } from "../customers/repository.js";
 import { insertReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
+import { orderOfCustomerEmails } from "../orders/repository.js";
 
 export interface PaymentRow {
   id: string;
@@ -55,21 +57,14 @@ export function latestSucceededForOrder(db: Knex, orderId: string): Promise<Paym
 export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[]): void {
   q.where((w) =>
     w
-      .whereExists(
-        db("orders")
-          .join("customers", "customers.id", "orders.customer_id")
-          .whereRaw("orders.id = payments.order_id")
-          .whereRaw("lower(customers.email) = any(?)", [emails]),
-      )
+      .whereExists(orderOfCustomerEmails(db, "payments.order_id", emails))
       .orWhereExists(
         db("checkouts")
           .whereRaw("checkouts.id = payments.checkout_id")
           .where((c) =>
             c
               .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
-              .orWhereExists(
-                db("customers").whereRaw("customers.id = checkouts.customer_id").whereRaw("lower(customers.email) = any(?)", [emails]),
-              ),
+              .orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)),
           ),
       ),
   );

@@ -275,6 +275,43 @@ export async function byIds(db: Knex, ids: string[]): Promise<ProductRow[]> {
   return db("products").whereIn("id", ids);
 }
 
+/** A whereExists subquery: the product `productIdColumn` (e.g. "orders.product_id") names has a name matching `like` (case-insensitive). */
+export function productNamedLike(db: Knex, productIdColumn: string, like: string): Knex.QueryBuilder {
+  return db("products").whereRaw(`products.id = ${productIdColumn}`).whereRaw("products.name ilike ?", [like]);
+}
+
+/** A whereExists subquery: the product `productIdColumn` names is recurring (or, `recurring` false, one-time). */
+export function productOfBillingType(db: Knex, productIdColumn: string, recurring: boolean): Knex.QueryBuilder {
+  return db("products")
+    .whereRaw(`products.id = ${productIdColumn}`)
+    .where((w) => (recurring ? w.whereNotNull("products.recurring_interval") : w.whereNull("products.recurring_interval")));
+}
+
+/** Prices by id, archived ones included, whatever their product (callers scope the ids first). */
+export function pricesByIds(db: Knex, ids: string[]): Promise<PriceRow[]> {
+  return db("product_prices").whereIn("id", ids) as Promise<PriceRow[]>;
+}
+
+/** The ids among `ids` (uuids) of the organization's products, archived ones included. */
+export function productIdsInOrganization(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
+  return db("products").whereIn("id", ids).where({ organization_id: organizationId }).pluck("id");
+}
+
+/**
+ * The most a storefront lists: the lookup is anonymous, and one answer must stay small (245
+ * products once made it 2.1 MB). The first ones by creation; the SDK's shape has no paging.
+ */
+export const STOREFRONT_PRODUCTS_MAX = 100;
+
+/** The products a storefront shows: the organization's products that are not archived. */
+export function storefrontProducts(db: Knex, organizationId: string): Promise<ProductRow[]> {
+  return db("products")
+    .where({ organization_id: organizationId, is_archived: false })
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .limit(STOREFRONT_PRODUCTS_MAX)
+    .select("*");
+}
+
 /** Takes a deleted benefit off every product. */
 export async function detachBenefit(db: Knex, benefitId: string): Promise<void> {
   await db("product_benefits").where({ benefit_id: benefitId }).delete();

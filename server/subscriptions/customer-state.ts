@@ -4,9 +4,10 @@
 // both) with the subscriptions it shows; customers' state handlers and benefit grant jobs are
 // handed it (server/handlers.ts, workflows/activity-deps.ts).
 import type { Knex } from "knex";
+import { grantedBenefits } from "../benefit-grants/repository.js";
 import { stateMeters } from "../customer-meters/service.js";
 import { toCustomerState, type CustomerStateOut } from "../customers/models.js";
-import { grantedBenefits, type CustomerRow } from "../customers/repository.js";
+import type { CustomerRow } from "../customers/repository.js";
 import { isActive, toStateSubscription } from "./models.js";
 import { activeOfCustomer, loadSubscriptionRelations } from "./repository.js";
 

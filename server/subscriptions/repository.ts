@@ -2,15 +2,16 @@
 // the batch loading of what a Subscription carries: customer, product, discount, its own prices.
 import type { Knex } from "knex";
 import type { RowPatch } from "../kit/db.js";
-import type { CustomerRow } from "../customers/repository.js";
-import type { DiscountRow } from "../discounts/repository.js";
+import { byIds as customersByIds, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
+import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import { numberOf } from "../kit/rows.js";
 import type { MeterRow } from "../meters/models.js";
+import { byIds as metersByIds } from "../meters/repository.js";
 import type { CancellationReason, SubscriptionBaseRow, SubscriptionStatus } from "../orders/repository.js";
-import type { OrganizationRow } from "../organizations/repository.js";
-import { loadRelations, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { findByIds as organizationsByIds, type OrganizationRow } from "../organizations/repository.js";
+import { byIds as productsByIds, loadRelations, productNamedLike, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { runningUsage, type MeterUsage } from "./usage.js";
 
 // The statuses and cancellation reasons belong with the columns every subscription shape shows,
@@ -79,18 +80,18 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
   const ids = (pick: (r: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((v): v is string => v !== null))];
   const productIds = ids((r) => r.product_id);
   const [customers, products, productRelations, discounts, prices, organizations] = await Promise.all([
-    db<CustomerRow>("customers").whereIn("id", ids((r) => r.customer_id)),
-    db<ProductRow>("products").whereIn("id", productIds),
+    customersByIds(db, ids((r) => r.customer_id)),
+    productsByIds(db, productIds),
     loadRelations(db, productIds),
     // Most subscriptions have no discount: no query then.
-    rows.some((r) => r.discount_id) ? db<DiscountRow>("discounts").whereIn("id", ids((r) => r.discount_id)) : [],
+    rows.some((r) => r.discount_id) ? discountsByIds(db, ids((r) => r.discount_id)) : [],
     db("subscription_prices as sp")
       .join("product_prices as pp", "pp.id", "sp.product_price_id")
       .leftJoin("meters as m", "m.id", "pp.meter_id")
       .whereIn("sp.subscription_id", ids((r) => r.id))
       .orderBy([{ column: "sp.subscription_id" }, { column: "sp.position" }])
       .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name"),
-    db<OrganizationRow>("organizations").whereIn("id", ids((r) => r.organization_id)),
+    organizationsByIds(db, ids((r) => r.organization_id)),
   ]);
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
   const priceMap = new Map<string, PriceRow[]>();
@@ -99,7 +100,7 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
     priceMap.set(subscription_id, [...(priceMap.get(subscription_id) ?? []), price as PriceRow]);
   }
   const meterIds = [...new Set([...priceMap.values()].flat().map((p) => p.meter_id).filter((v): v is string => !!v))];
-  const meters = meterIds.length ? ((await db("meters").whereIn("id", meterIds)) as MeterRow[]) : [];
+  const meters = meterIds.length ? await metersByIds(db, meterIds) : [];
   const rel = {
     meters: byId(meters),
     customers: byId(customers as CustomerRow[]),
@@ -162,13 +163,13 @@ export function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: S
   byIds("subscriptions.discount_id", query.discount_id);
   const external = asList(query.external_customer_id);
   if (external.length) {
-    q.whereExists(db("customers").whereRaw("customers.id = subscriptions.customer_id").whereIn("customers.external_id", external));
+    q.whereExists(customerWithExternalId(db, "subscriptions.customer_id", external));
   }
   if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
   if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
   if (query.query) {
     const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
-    q.whereExists(db("products").whereRaw("products.id = subscriptions.product_id").whereRaw("products.name ilike ?", [like]));
+    q.whereExists(productNamedLike(db, "subscriptions.product_id", like));
   }
   applyMetadataFilter(q, "subscriptions.metadata", query.metadata);
   return q;

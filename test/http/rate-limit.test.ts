@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
-import { STOREFRONT_PRODUCTS_MAX } from "../../server/customer-portal/repository.js";
+import { STOREFRONT_PRODUCTS_MAX } from "../../server/products/repository.js";
 import { rateLimitSettings, type RateLimitSettings } from "../../server/http/rate-limit.js";
 import { createCheckoutProduct, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 

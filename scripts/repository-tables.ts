@@ -1,0 +1,127 @@
+// Lists each statement a repository module starts on another domain's table (`make repository-tables`).
+// Issue 21: every query on a table lives in that table's repository; a domain that needs another's
+// rows calls that repository (or composes a builder it exports). ESLint (noQueries) already keeps
+// every statement inside a repository module; this checks which module: a statement's main table
+// (db("t"), trx<Row>("t"), this.db("t"), insertReturning(db, "t", …) and kit's other row helpers, or the table a raw `insert into` / `update` / `delete from`
+// / `select … from` begins with) must belong to the module's folder. Joins and subqueries written
+// inside a statement's own SQL are the statement's, and are not counted. A table given as a
+// variable (db(table)) cannot be attributed and is reported as "?". Exits non-zero on a foreign
+// start not in EXCEPTIONS.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** Which server/<folder>/ owns each table (kit owns what every domain shares). */
+export const OWNERS: Record<string, string> = {
+  ...own("auth", "accounts sessions users verifications jwks device_codes invitations teams team_members rate_limits",
+    "oauth_access_tokens oauth_refresh_tokens oauth_clients oauth_client_assertions oauth_client_resources oauth_consents oauth_resources"),
+  ...own("benefit-grants", "benefit_grants benefit_grant_jobs"),
+  ...own("benefits", "benefits"),
+  ...own("checkout-links", "checkout_links checkout_link_products"),
+  ...own("checkouts", "checkouts checkout_products"),
+  ...own("custom-fields", "custom_fields"),
+  ...own("customer-meters", "customer_meters"),
+  ...own("customer-sessions", "customer_sessions customer_session_codes customer_session_code_failures"),
+  ...own("customers", "customers payment_methods processor_customers"),
+  ...own("discounts", "discounts discount_products"),
+  ...own("events", "events event_names"),
+  ...own("files", "files"),
+  ...own("http", "api_rate_limits"),
+  ...own("kit", "outbox idempotency_keys"),
+  ...own("license-keys", "license_keys license_key_activations"),
+  ...own("meters", "meters meter_rollups usage_fold"),
+  ...own("orders", "orders order_items invoice_counters"),
+  ...own("organization-access-tokens", "organization_access_tokens"),
+  ...own("organizations", "organizations members"),
+  ...own("payments", "payments"),
+  ...own("processors", "processed_events"),
+  ...own("products", "products product_prices product_benefits product_custom_fields product_medias"),
+  ...own("refunds", "refunds"),
+  ...own("subscriptions", "subscriptions subscription_prices subscription_meter_billings"),
+  ...own("test-clocks", "test_clocks"),
+  ...own("webhooks", "webhook_endpoints webhook_events webhook_deliveries organization_notifications"),
+};
+
+function own(folder: string, ...tables: string[]): Record<string, string> {
+  return Object.fromEntries(tables.flatMap((t) => t.split(/\s+/)).map((t) => [t, folder]));
+}
+
+/** Foreign starts kept where they are, each with its reason (file relative to the repository root). */
+export const EXCEPTIONS: { file: string; table: string; reason: string }[] = [
+  ...except("server/metrics/repository.ts", "orders subscriptions checkouts checkout_products",
+    "the metrics report's hand-tuned aggregates over sales; metrics is a read model that imports no domain"),
+  ...except("server/meters/events-repository.ts", "events",
+    "the usage engine's statements on events (folds, rebuilds, attribution, credits, quantities): events sit above meters (ingest adds to a meter's rollups)"),
+  ...except("server/meters/rollups-repository.ts", "customer_meters",
+    "folding events inserts the (customer, meter) pairs they reveal in the fold's statement; customer meters import meters, so meters cannot import them back"),
+  ...except("server/orders/repository.ts", "subscriptions",
+    "an order's relations read the subscription columns it shows (SubscriptionBaseRow, declared in orders): orders sit below subscriptions"),
+  ...except("server/benefit-grants/repository.ts", "orders subscriptions",
+    "whereOfCheckouts: a checkout's grants are those of its order or subscription, two subqueries of one statement; benefit grants sit below orders and subscriptions"),
+  ...except("server/test-clocks/repository.ts", "orders subscriptions",
+    "what is due on a clock (its subscriptions' renewals and payment retries): test clocks are a leaf below orders and subscriptions, which ask it for a clock's time"),
+  ...except("server/payments/repository.ts", "checkouts",
+    "wherePayerEmails: a payment's payer may be its checkout's customer email; checkouts import payments, so payments cannot import checkouts"),
+];
+
+function except(file: string, tables: string, reason: string): { file: string; table: string; reason: string }[] {
+  return tables.split(/\s+/).map((table) => ({ file, table, reason }));
+}
+
+export type Start = { line: number; table: string };
+export type Finding = Start & { file: string; owner: string };
+
+// A connection called as a builder, or one of kit/rows.ts's helpers that start a statement on the table they are given.
+const TYPE_ARGS = String.raw`(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)?`;
+const CONNECTION = String.raw`(?<![\w.$])(?:(?:this\.db|db|trx|knex|tx|t)${TYPE_ARGS}\(|(?:insertReturning|updateReturning|softDeleteRow)${TYPE_ARGS}\(\s*[\w$.]+\s*,)`;
+const BUILDER_START = new RegExp(String.raw`${CONNECTION}\s*(?:(["'\`])\s*([a-z_]+)|([A-Za-z_$][\w$.]*)\s*[),])`, "g");
+const RAW_START = new RegExp(String.raw`\.raw${TYPE_ARGS}\(\s*(["'\`])\s*(insert\s+into|update|delete\s+from|select)\s`, "gi");
+
+/** The tables the statements in `text` start from, with their lines ("?" for a table given as a variable). */
+export function tableStarts(text: string): Start[] {
+  const lineOf = (index: number) => text.slice(0, index).split("\n").length;
+  const starts: Start[] = [];
+  for (const m of text.matchAll(BUILDER_START)) {
+    starts.push({ line: lineOf(m.index!), table: m[2] ?? "?" });
+  }
+  for (const m of text.matchAll(RAW_START)) {
+    const rest = text.slice(m.index! + m[0].length, text.indexOf(m[1], m.index! + m[0].length));
+    const verb = m[2].toLowerCase();
+    const table = verb === "select" ? /\bfrom\s+([a-z_]+)/i.exec(rest)?.[1] : /^\s*([a-z_]+)/i.exec(rest)?.[1];
+    if (table && (verb !== "select" || table in OWNERS)) starts.push({ line: lineOf(m.index!), table });
+  }
+  return starts.sort((a, b) => a.line - b.line);
+}
+
+/** The starts in `file` (server/<folder>/…) whose table another folder owns, or no folder, or a variable names. */
+export function foreignStarts(file: string, text: string): Finding[] {
+  const folder = /^server\/([^/]+)\//.exec(file)?.[1];
+  return tableStarts(text)
+    .map((s) => ({ ...s, file, owner: OWNERS[s.table] ?? "?" }))
+    .filter((s) => s.owner !== folder);
+}
+
+export const excepted = (f: Finding) => EXCEPTIONS.some((e) => e.file === f.file && e.table === f.table);
+
+/** Every repository module under server/. */
+export function repositoryFiles(root = "server"): string[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((p) => /(^|\/)(repository|[\w-]+-repository)\.ts$/.test(p))
+    .map((p) => join(root, p))
+    .sort();
+}
+
+/** The foreign starts, those not excepted, and the exceptions that no longer match a start (stale: remove them). */
+export function check(): { findings: Finding[]; unexcepted: Finding[]; stale: typeof EXCEPTIONS } {
+  const findings = repositoryFiles().flatMap((file) => foreignStarts(file, readFileSync(file, "utf8")));
+  const stale = EXCEPTIONS.filter((e) => !findings.some((f) => f.file === e.file && f.table === e.table));
+  return { findings, unexcepted: findings.filter((f) => !excepted(f)), stale };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { findings, unexcepted, stale } = check();
+  for (const f of findings) console.log(`${f.file}:${f.line} ${f.table} (owner ${f.owner})${excepted(f) ? " [exception]" : ""}`);
+  for (const e of stale) console.log(`stale exception: ${e.file} ${e.table} starts no statement there any more`);
+  console.log(`${findings.length} foreign start(s) in repositories, ${unexcepted.length} not in EXCEPTIONS, ${stale.length} stale exception(s)`);
+  if (unexcepted.length || stale.length) process.exit(1);
+}

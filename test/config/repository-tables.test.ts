@@ -1,0 +1,53 @@
+// scripts/repository-tables.ts (`make repository-tables`) held to what it must report: a check that
+// passes proves nothing if its patterns silently match nothing.
+import { describe, expect, it } from "vitest";
+import { check, EXCEPTIONS, foreignStarts, OWNERS, tableStarts } from "../../scripts/repository-tables.js";
+
+describe("repository tables", () => {
+  it("finds the table each kind of statement starts from", () => {
+    const text = [
+      'const a = db("orders").where({ id });', // 1
+      'const b = trx<CustomerRow>("customers as c").first();', // 2
+      "const c = this.db(`products`).select();", // 3
+      "const d = db<Map<string, X>>(table).whereIn(\"id\", ids);", // 4
+      'await trx.raw(`insert into payments (id) values (?)`, [id]);', // 5
+      'await db.raw("update subscriptions set x = 1");', // 6
+      "await db.raw(`delete from refunds where id = ?`, [id]);", // 7
+      "await db.raw<{ rows: R[] }>(`select r.id\n  from checkouts r where r.id = ?`, [id]);", // 8 (and 9)
+      'q.select(db.raw("count(*) as n"), db.raw(`(select 1 from orders)`));', // 10: expressions, not statements
+      'q.join("products", "products.id", "orders.product_id");', // 11: a join inside a statement
+      'return insertReturning<RefundRow>(db, "refunds", values);', // 12: kit's row helpers start statements too
+      "await softDeleteRow(trx, table, id);", // 13
+    ].join("\n");
+    expect(tableStarts(text)).toEqual([
+      { line: 1, table: "orders" },
+      { line: 2, table: "customers" },
+      { line: 3, table: "products" },
+      { line: 4, table: "?" },
+      { line: 5, table: "payments" },
+      { line: 6, table: "subscriptions" },
+      { line: 7, table: "refunds" },
+      { line: 8, table: "checkouts" },
+      { line: 12, table: "refunds" },
+      { line: 13, table: "?" },
+    ]);
+  });
+
+  it("reports a start on another domain's table, and none on the module's own", () => {
+    const text = 'export const f = (db: Knex) => db("orders").first();\nexport const g = (db: Knex) => db("customers").first();\n';
+    expect(foreignStarts("server/orders/repository.ts", text)).toEqual([
+      { file: "server/orders/repository.ts", line: 2, table: "customers", owner: "customers" },
+    ]);
+    expect(foreignStarts("server/customers/repository.ts", text).map((f) => f.table)).toEqual(["orders"]);
+    expect(foreignStarts("server/kit/outbox-repository.ts", 'trx("outbox").insert(row)')).toEqual([]);
+    expect(OWNERS.idempotency_keys).toBe("kit");
+  });
+
+  it("passes on the tree: every foreign start is an exception with its reason, and no exception is stale", () => {
+    const { findings, unexcepted, stale } = check();
+    expect(findings.some((f) => f.file === "server/metrics/repository.ts" && f.table === "orders")).toBe(true);
+    expect(unexcepted).toEqual([]);
+    expect(stale).toEqual([]);
+    expect(EXCEPTIONS.every((e) => e.reason.length > 20)).toBe(true);
+  });
+});
