@@ -30,7 +30,8 @@ const noSpreadThenProps = {
 // for a second table a domain owns), so a reader finds a table's statements in one file and a
 // service reads as steps. Statements that touch no table (a health ping, advisory locks, the time
 // zone catalog) live in server/kit/db.ts. The selectors catch a query started from a connection or
-// transaction (`db("t")`, `trx("t")`, `this.db("t")`, `db.raw(...)`, `db.from(...)`).
+// transaction (`db("t")`, `trx("t")`, `db(table)`, `this.db("t")`, `db.raw(...)`, `db.from(...)`) and
+// kit's row helpers, which start one on the table they are given.
 const CONNECTION = "/^(db|trx|knex|tx|t)$/";
 const noQueries = [
   {
@@ -40,6 +41,14 @@ const noQueries = [
   {
     selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=${CONNECTION}][arguments.0.type=/^(Literal|TemplateLiteral)$/]`,
     message: "Queries live in the table's repository (repository.ts or <table>-repository.ts): call a repository function here.",
+  },
+  {
+    selector: `CallExpression[callee.name=/^(db|trx|knex|tx)$/][arguments.0.type='Identifier']`,
+    message: "Queries live in the table's repository (repository.ts or <table>-repository.ts): call a repository function here.",
+  },
+  {
+    selector: "CallExpression[callee.name=/^(insertReturning|updateReturning|softDeleteRow)$/]",
+    message: "kit's row helpers start a statement on the table they are given: call them from that table's repository.",
   },
   {
     selector: `CallExpression[callee.type='MemberExpression'][callee.object.name=${CONNECTION}][callee.property.name=/^(raw|from|table|into|with|select|insert|update|delete|queryBuilder)$/]`,
@@ -80,8 +89,9 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": ["error", ...noCasts, noSpreadThenProps, ...noQueries] },
   },
   {
-    // The modules that own statements: repositories, migrations, and the connection module.
-    files: ["server/**/repository.ts", "server/**/*-repository.ts", "workflows/**/*-repository.ts", "server/migrations/**/*.ts", "server/kit/db.ts"],
+    // The modules that own statements: repositories, migrations, the connection module, and kit's
+    // row helpers (each called by a repository with its own table).
+    files: ["server/**/repository.ts", "server/**/*-repository.ts", "workflows/**/*-repository.ts", "server/migrations/**/*.ts", "server/kit/db.ts", "server/kit/rows.ts"],
     rules: { "no-restricted-syntax": ["error", ...noCasts, noSpreadThenProps] },
   },
   {

@@ -1,5 +1,5 @@
 // Queries on the tables better-auth owns (users, accounts, sessions, and its OAuth provider's
-// oauth_clients and oauth_access_tokens) that the API reads or seeds.
+// oauth_clients, oauth_access_tokens and oauth_refresh_tokens) that the API reads or seeds.
 import type { Knex } from "knex";
 
 export function findUserIdByEmail(db: Knex, email: string): Promise<{ id: string } | undefined> {
@@ -60,4 +60,14 @@ export function findLiveAccessToken(db: Knex, tokenHash: string): Promise<Access
     .whereNull("revoked")
     .where("expires_at", ">", db.fn.now())
     .first("client_id", "user_id", "reference_id", "scopes", "expires_at");
+}
+
+/** The stored access or refresh token with this hash: whom it acts for (token introspection). */
+export function findOAuthToken(
+  db: Knex,
+  table: "oauth_access_tokens" | "oauth_refresh_tokens",
+  tokenHash: string,
+): Promise<{ reference_id: string | null; user_id: string | null } | undefined> {
+  const q = table === "oauth_refresh_tokens" ? db("oauth_refresh_tokens") : db("oauth_access_tokens");
+  return q.where({ token: tokenHash }).first("reference_id", "user_id");
 }

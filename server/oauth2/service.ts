@@ -12,7 +12,7 @@ import { invalid, Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { oauthFailure } from "./errors.js";
 import { CLIENT_HEADERS, formBody, forward } from "./forward.js";
-import { findClient, findUser, sessionActiveOrganization } from "../auth/repository.js";
+import { findClient, findOAuthToken, findUser, sessionActiveOrganization } from "../auth/repository.js";
 import { nameOf as organizationName, ofMember as organizationsOfMember } from "../organizations/repository.js";
 
 type TokenAnswer = operations["oauth2:request_token"]["responses"][200]["content"]["application/json"];
@@ -58,7 +58,7 @@ async function tokenRecord(db: Knex, token: string): Promise<{ type: "access_tok
     ? (["oauth_refresh_tokens", REFRESH_TOKEN_PREFIX, "refresh_token"] as const)
     : (["oauth_access_tokens", ACCESS_TOKEN_PREFIX, "access_token"] as const);
   if (!token.startsWith(prefix)) return null;
-  const row = await db(table).where({ token: hashToken(token.slice(prefix.length)) }).first("reference_id", "user_id");
+  const row = await findOAuthToken(db, table, hashToken(token.slice(prefix.length)));
   return row ? { type, referenceId: row.reference_id, userId: row.user_id } : null;
 }
 

@@ -133,6 +133,8 @@ describe("OAuth2 provider", () => {
     // Introspection: Polar's sub_type and token_type.
     const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
     expect(introspected).toMatchObject({ active: true, client_id: registered.client_id, sub_type: "organization", sub: owner.organizationId, token_type: "access_token" });
+    const introspectedRefresh = await oidc.tokenIntrospection(config, tokens.refresh_token!);
+    expect(introspectedRefresh).toMatchObject({ active: true, sub_type: "organization", sub: owner.organizationId, token_type: "refresh_token" });
 
     // Refresh rotates the refresh token; the old one, used again, ends the family.
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
