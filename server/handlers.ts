@@ -27,6 +27,7 @@ import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
+import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOnClock } from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -67,7 +68,7 @@ export const handlers: Handlers<OperationId> = merged(
   refundHandlers,
   webhookHandlers,
   subscriptionHandlers,
-  testClockHandlers,
+  testClockHandlers({ somethingDueOnClock, subscriptionIdsOnClock, hasSubscriptions }),
   customerPortalSubscriptionHandlers,
   licenseKeyHandlers,
   customerPortalOrderHandlers,

@@ -12,8 +12,7 @@
 import type { Knex } from "knex";
 import { stalePendingJobs } from "../server/benefit-grants/repository.js";
 import { logger } from "../server/kit/logger.js";
-import { markSubscriptionWorkflowsStarted, unstartedSubscriptions } from "../server/subscriptions/repository.js";
-import { subscriptionsDueOnClocks } from "../server/test-clocks/repository.js";
+import { markSubscriptionWorkflowsStarted, subscriptionsDueOnClocks, unstartedSubscriptions } from "../server/subscriptions/repository.js";
 import { queuedEndpoints } from "../server/webhooks/delivery.js";
 import type { WorkflowsDoor } from "../server/workflows-door.js";
 

@@ -239,6 +239,14 @@ export function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery)
   return q;
 }
 
+/** A subquery for whereExists: the subscription (`subscriptionIdColumn`) has a pending order whose next payment attempt is due by `at`. */
+export function pendingRetryDueBy(db: Knex, subscriptionIdColumn: string, at: Date | Knex.Raw): Knex.QueryBuilder {
+  return db("orders")
+    .whereRaw(`orders.subscription_id = ${subscriptionIdColumn}`)
+    .where("orders.status", "pending")
+    .where("orders.next_payment_attempt_at", "<=", at);
+}
+
 /** A whereExists subquery: the order `orderIdColumn` (e.g. "payments.order_id") names is of a customer with one of these emails (lowercased). */
 export function orderOfCustomerEmails(db: Knex, orderIdColumn: string, emails: string[]): Knex.QueryBuilder {
   return db("orders")

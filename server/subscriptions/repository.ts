@@ -9,7 +9,7 @@ import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import { numberOf } from "../kit/rows.js";
 import type { MeterRow } from "../meters/models.js";
 import { byIds as metersByIds } from "../meters/repository.js";
-import type { CancellationReason, SubscriptionBaseRow, SubscriptionStatus } from "../orders/repository.js";
+import { pendingRetryDueBy, type CancellationReason, type SubscriptionBaseRow, type SubscriptionStatus } from "../orders/repository.js";
 import { findByIds as organizationsByIds, type OrganizationRow } from "../organizations/repository.js";
 import { byIds as productsByIds, loadRelations, productNamedLike, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { runningUsage, type MeterUsage } from "./usage.js";
@@ -256,4 +256,49 @@ export async function firstSubscriptionPrice(db: Knex, subscriptionId: string): 
     .orderBy("sp.position")
     .select("pp.*")) as PriceRow[];
   return price;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions on test clocks: what a clock's status and its advance read (handed to the test
+// clocks' service by server/handlers.ts), and the worker's sweep of clocks that did not catch up.
+
+/**
+ * Live subscriptions (or charges in flight) with something due at or before `frozen` (a clock's
+ * time: a value, or a column of a joined test_clocks row).
+ */
+function whereDueBy(db: Knex, q: Knex.QueryBuilder, frozen: Date | Knex.Raw): Knex.QueryBuilder {
+  return q.where((w) =>
+    w
+      .whereNotNull("subscriptions.pending_order_id")
+      .orWhere((a) => a.whereIn("subscriptions.status", ["active", "trialing"]).where("subscriptions.current_period_end", "<=", frozen))
+      .orWhere((p) => p.where("subscriptions.status", "past_due").whereExists(pendingRetryDueBy(db, "subscriptions.id", frozen))),
+  );
+}
+
+/** Whether a live subscription (or a charge in flight) on the clock has something due at or before its time. */
+export async function somethingDueOnClock(db: Knex, clock: { id: string; frozen_time: Date }): Promise<boolean> {
+  const q = whereDueBy(db, db("subscriptions").where("subscriptions.test_clock_id", clock.id), clock.frozen_time);
+  return Boolean(await q.first("subscriptions.id"));
+}
+
+/**
+ * Subscriptions on any test clock with something due at or before their clock's time: the worker's
+ * sweep pokes them, so that an advance whose pokes were lost (Temporal unreachable at that moment)
+ * still catches up instead of leaving its clock `advancing`.
+ */
+export async function subscriptionsDueOnClocks(db: Knex, limit = 500): Promise<string[]> {
+  const q = db("subscriptions").join("test_clocks", "test_clocks.id", "subscriptions.test_clock_id").whereNull("test_clocks.deleted_at");
+  const rows: { id: string }[] = await whereDueBy(db, q, db.raw("test_clocks.frozen_time")).orderBy("subscriptions.id").limit(limit).select("subscriptions.id");
+  return rows.map((r) => r.id);
+}
+
+/** The ids of the subscriptions on the clock. */
+export async function subscriptionIdsOnClock(db: Knex, clockId: string): Promise<string[]> {
+  const subs: { id: string }[] = await db("subscriptions").where({ test_clock_id: clockId }).select("id");
+  return subs.map((s) => s.id);
+}
+
+/** Whether the customer has any subscription (of any status). */
+export async function hasSubscriptions(db: Knex, customerId: string): Promise<boolean> {
+  return Boolean(await db("subscriptions").where({ customer_id: customerId }).first("id"));
 }

@@ -22,7 +22,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SubscriptionLocked } from "@polar-sh/sdk/models/errors/subscriptionlocked.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
-import { subscriptionsDueOnClocks } from "../../server/test-clocks/repository.js";
+import { subscriptionsDueOnClocks } from "../../server/subscriptions/repository.js";
 import { pokeDueOnClocks } from "../../workflows/backstop.js";
 import { collectPages, createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi } from "../harness/index.js";
 
