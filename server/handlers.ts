@@ -21,6 +21,7 @@ import { meterHandlers } from "./meters/handlers.js";
 import { attributeExternalEvents } from "./meters/rollups.js";
 import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
 import { checkoutHandlers } from "./checkouts/handlers.js";
+import { checkoutOfPayerEmails } from "./checkouts/repository.js";
 import { orderHandlers } from "./orders/handlers.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
@@ -64,7 +65,7 @@ export const handlers: Handlers<OperationId> = merged(
   checkoutLinkHandlers,
   checkoutHandlers,
   orderHandlers,
-  paymentHandlers,
+  paymentHandlers({ checkoutOfPayerEmails }),
   refundHandlers,
   webhookHandlers,
   subscriptionHandlers,

@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import type { Address } from "../customers/address.js";
 import type { TaxId } from "../customers/tax-id.js";
+import { customerWithEmails } from "../customers/repository.js";
 import { byIds as discountsByIds, productLinks, type DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
@@ -167,4 +168,11 @@ export function countAwaitingRecovery(db: Knex): Promise<number> {
 /** The status a list sorts by: an open checkout past its expiry sorts as expired. */
 export function statusSortColumn(db: Knex): Knex.Raw {
   return db.raw("(case when checkouts.status = 'open' and checkouts.expires_at <= now() then 'expired' else checkouts.status end)");
+}
+
+/** A subquery for whereExists: the checkout (`checkoutIdColumn`) was paid by one of these lowercased emails, as typed or as its customer's. */
+export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails: string[]): Knex.QueryBuilder {
+  return db("checkouts")
+    .whereRaw(`checkouts.id = ${checkoutIdColumn}`)
+    .where((c) => c.whereRaw("lower(checkouts.customer_email) = any(?)", [emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)));
 }

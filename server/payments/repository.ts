@@ -1,6 +1,5 @@
 // Payment queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
-import { customerWithEmails } from "../customers/repository.js";
 import { insertReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import { orderOfCustomerEmails } from "../orders/repository.js";
@@ -53,21 +52,15 @@ export function latestSucceededForOrder(db: Knex, orderId: string): Promise<Paym
   return db("payments").where({ order_id: orderId, status: "succeeded" }).whereNotNull("processor_ref").orderBy("created_at", "desc").first();
 }
 
-/** Narrows a payment query to payments by these payers (lowercased emails): the customer of the payment's order, or of its checkout. */
-export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[]): void {
-  q.where((w) =>
-    w
-      .whereExists(orderOfCustomerEmails(db, "payments.order_id", emails))
-      .orWhereExists(
-        db("checkouts")
-          .whereRaw("checkouts.id = payments.checkout_id")
-          .where((c) =>
-            c
-              .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
-              .orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)),
-          ),
-      ),
-  );
+/** A subquery for whereExists: a checkout (`checkoutIdColumn`) whose payer is one of these lowercased emails. */
+export type CheckoutOfPayerEmails = (db: Knex, checkoutIdColumn: string, emails: string[]) => Knex.QueryBuilder;
+
+/**
+ * Narrows a payment query to payments by these payers (lowercased emails): the customer of the
+ * payment's order, or the payer of its checkout (checkouts' builder, handed in: checkouts import payments).
+ */
+export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[], checkoutOfPayerEmails: CheckoutOfPayerEmails): void {
+  q.where((w) => w.whereExists(orderOfCustomerEmails(db, "payments.order_id", emails)).orWhereExists(checkoutOfPayerEmails(db, "payments.checkout_id", emails)));
 }
 
 export function insertPayment(db: Knex, values: Record<string, unknown>): Promise<PaymentRow> {

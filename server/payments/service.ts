@@ -5,7 +5,7 @@ import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
-import { findReadable, insertPayment, readable, wherePayerEmails, type PaymentRow } from "./repository.js";
+import { findReadable, insertPayment, readable, wherePayerEmails, type CheckoutOfPayerEmails, type PaymentRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 export interface RecordPaymentInput {
@@ -60,7 +60,12 @@ export interface PaymentListQuery {
   sorting?: string[] | null;
 }
 
-export async function listPayments(db: Knex, scope: { organizationId: string }, query: PaymentListQuery): Promise<Page<PaymentOut>> {
+/** What the payments list reads of checkouts (which import payments), handed in by server/handlers.ts. */
+export interface PaymentDependents {
+  checkoutOfPayerEmails: CheckoutOfPayerEmails;
+}
+
+export async function listPayments(db: Knex, scope: { organizationId: string }, query: PaymentListQuery, dependents: PaymentDependents): Promise<Page<PaymentOut>> {
   const q = readable(db, scope).select("payments.*");
   for (const key of ["organization_id", "checkout_id", "order_id"] as const) {
     const ids = asList(query[key]);
@@ -72,7 +77,7 @@ export async function listPayments(db: Knex, scope: { organizationId: string }, 
   if (methods.length) q.whereIn("payments.method", methods);
   const emails = asList(query.customer_email).map((e) => e.trim().toLowerCase());
   // The payer: the customer of the payment's order, or of its checkout (a declined checkout has no order).
-  if (emails.length) wherePayerEmails(db, q, emails);
+  if (emails.length) wherePayerEmails(db, q, emails, dependents.checkoutOfPayerEmails);
   applySorting(
     q,
     query.sorting,
