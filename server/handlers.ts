@@ -23,12 +23,13 @@ import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
 import { checkoutHandlers } from "./checkouts/handlers.js";
 import { checkoutOfPayerEmails } from "./checkouts/repository.js";
 import { orderHandlers } from "./orders/handlers.js";
+import { orderIdsOfCheckouts } from "./orders/repository.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
-import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOnClock } from "./subscriptions/repository.js";
+import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -54,7 +55,7 @@ export const handlers: Handlers<OperationId> = merged(
   // customers' state view is handed the reader that shows subscriptions and meters; meters are
   // handed the counts of what stands on one (prices, meter credits) before it is archived.
   benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
-  benefitGrantHandlers,
+  benefitGrantHandlers({ orderIdsOfCheckouts, subscriptionIdsOfCheckouts }),
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
   meterHandlers({ livePricesOnMeter, liveCreditsOnMeter }),

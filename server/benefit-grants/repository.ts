@@ -73,17 +73,16 @@ export function grantedBenefits(db: Knex, customerId: string): Promise<GrantedBe
     );
 }
 
+/** Ids of the rows a checkout made (its order, or the subscription it started): a subquery for whereIn. */
+export type IdsOfCheckouts = (db: Knex, checkoutIds: string[]) => Knex.QueryBuilder;
+
 /**
  * Narrows customerGrants to a checkout's grants: those of its order, or of the subscription it
- * started (granted by the subscription, not the order). Subqueries on orders and subscriptions
- * inside this one statement: benefit grants sit below those domains and import neither.
+ * started (granted by the subscription, not the order). The orders' and subscriptions' subqueries
+ * are those domains' builders, handed in: benefit grants sit below both.
  */
-export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[]): void {
-  q.where((w) =>
-    w
-      .whereIn("benefit_grants.order_id", db("orders").whereIn("checkout_id", checkoutIds).select("id"))
-      .orWhereIn("benefit_grants.subscription_id", db("subscriptions").whereIn("checkout_id", checkoutIds).select("id")),
-  );
+export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[], of: { orders: IdsOfCheckouts; subscriptions: IdsOfCheckouts }): void {
+  q.where((w) => w.whereIn("benefit_grants.order_id", of.orders(db, checkoutIds)).orWhereIn("benefit_grants.subscription_id", of.subscriptions(db, checkoutIds)));
 }
 
 /** The portal list's sort keys. */

@@ -18,7 +18,7 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CustomerScope,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CustomerScope, type IdsOfCheckouts,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -68,7 +68,13 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
   });
 }
 
-export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery): Promise<Page<CustomerBenefitGrantOut>> {
+/** What the portal's grant list reads of orders and subscriptions (which sit above grants), handed in by server/handlers.ts. */
+export interface PortalGrantDependents {
+  orderIdsOfCheckouts: IdsOfCheckouts;
+  subscriptionIdsOfCheckouts: IdsOfCheckouts;
+}
+
+export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery, dependents: PortalGrantDependents): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
   filterByIds(q, [
     ["benefit_grants.benefit_id", query.benefit_id],
@@ -77,7 +83,9 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
     ["benefit_grants.subscription_id", query.subscription_id],
   ]);
   const checkouts = asList(query.checkout_id);
-  if (checkouts.length) whereOfCheckouts(db, q, checkouts.filter(isUuid));
+  if (checkouts.length) {
+    whereOfCheckouts(db, q, checkouts.filter(isUuid), { orders: dependents.orderIdsOfCheckouts, subscriptions: dependents.subscriptionIdsOfCheckouts });
+  }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
   applySorting(q, query.sorting, customerGrantSorts(db), ["-granted_at"], "benefit_grants.id");

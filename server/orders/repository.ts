@@ -247,6 +247,11 @@ export function pendingRetryDueBy(db: Knex, subscriptionIdColumn: string, at: Da
     .where("orders.next_payment_attempt_at", "<=", at);
 }
 
+/** The ids of the orders these checkouts made: a subquery for whereIn. */
+export function orderIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
+  return db("orders").whereIn("checkout_id", checkoutIds).select("id");
+}
+
 /** A whereExists subquery: the order `orderIdColumn` (e.g. "payments.order_id") names is of a customer with one of these emails (lowercased). */
 export function orderOfCustomerEmails(db: Knex, orderIdColumn: string, emails: string[]): Knex.QueryBuilder {
   return db("orders")

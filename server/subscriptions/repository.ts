@@ -302,3 +302,8 @@ export async function subscriptionIdsOnClock(db: Knex, clockId: string): Promise
 export async function hasSubscriptions(db: Knex, customerId: string): Promise<boolean> {
   return Boolean(await db("subscriptions").where({ customer_id: customerId }).first("id"));
 }
+
+/** The ids of the subscriptions these checkouts started: a subquery for whereIn. */
+export function subscriptionIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
+  return db("subscriptions").whereIn("checkout_id", checkoutIds).select("id");
+}
