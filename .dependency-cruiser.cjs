@@ -130,9 +130,17 @@ module.exports = {
       "meters",
       "events",
       "Ingesting events evaluates meters and adds to their rollups (events/store.ts); meters never import events. " +
-        "SQL over the events table that both need (a meter's filter, which events are a customer's) is meters/filter.ts's, " +
-        "and the statements on events the usage engine runs (folds, rebuilds, attribution, credits, quantities) are " +
-        "meters/events-repository.ts's, below the events API; events/repository.ts holds the API's and ingestion's.",
+        "The meters own the usage ledger: every statement on events and event_names, the events API's and ingestion's " +
+        "as well as the usage engine's (folds, rebuilds, attribution, credits, quantities), is meters/events-repository.ts's, " +
+        "and a meter's filter is meters/filter.ts's; server/events/ is the API over them.",
+    ),
+    below(
+      "meters-below-customer-meters",
+      "meters",
+      "customer-meters",
+      "A customer meter shows a meter's usage (customer-meters reads meters' quantities and credits); meters never import " +
+        "customer meters. The customer_meters rows are the usage engine's (folds, rebuilds and attribution insert them), " +
+        "so their statements are meters/customer-meters-repository.ts's; server/customer-meters/ is the API over them.",
     ),
     below(
       "customers-below-customer-sessions",

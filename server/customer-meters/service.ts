@@ -11,7 +11,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, DEFAULT_LIMIT, listPage, MAX_LIMIT, type Page, type SortMap } from "../kit/pagination.js";
 import { byIds as metersByIds } from "../meters/repository.js";
 import { computeUsage } from "../meters/usage.js";
-import { insertMissing, modifiedAtColumn, readable, type CustomerMeterScope } from "./repository.js";
+import { insertMissing, modifiedAtColumn, readable, type CustomerMeterScope } from "../meters/customer-meters-repository.js";
 import { toCustomerMeter, toPortalCustomerMeter, toStateMeter, type CustomerMeterRow, type CustomerMeterView } from "./models.js";
 
 export type CustomerMeterListQuery = OpQuery<"customer_meters:list">;

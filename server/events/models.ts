@@ -3,6 +3,7 @@
 import type { components } from "../../generated/types.js";
 import { toCustomer } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
+import type { EventNameRow, EventRow } from "../meters/events-repository.js";
 import { isoRequired } from "../kit/time.js";
 
 type Schemas = components["schemas"];
@@ -10,28 +11,6 @@ export type EventOut = Schemas["Event"];
 export type SystemEventOut = Schemas["SystemEvent"];
 export type EventNameOut = Schemas["EventName"];
 type BenefitType = Schemas["BenefitType"];
-
-export interface EventRow {
-  id: string;
-  created_at: Date;
-  ingested_at: Date;
-  timestamp: Date;
-  organization_id: string;
-  customer_id: string | null;
-  external_customer_id: string | null;
-  external_id: string | null;
-  name: string;
-  source: "user" | "system";
-  metadata: Record<string, string | number | boolean>;
-}
-
-export interface EventNameRow {
-  name: string;
-  source: "user" | "system";
-  occurrences: number;
-  first_seen: Date;
-  last_seen: Date;
-}
 
 const BENEFIT_TYPES: readonly BenefitType[] = ["custom", "discord", "github_repository", "downloadables", "license_keys", "meter_credit"];
 const benefitType = (v: unknown): BenefitType => BENEFIT_TYPES.find((t) => t === v) ?? "custom";

@@ -8,11 +8,22 @@ import { invalid, RequestValidationError, ResourceNotFound, type ValidationIssue
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { whereCustomers, whereExternalCustomers } from "../meters/events-repository.js";
 import { checkFilter, filterSql } from "../meters/filter.js";
 import { findReadable as findMeter } from "../meters/repository.js";
-import { toEvent, toEventName, type EventNameOut, type EventNameRow, type EventOut, type EventRow } from "./models.js";
-import { countNames, customerOf, customersOf, eventNames, findReadable, namesOf, readable } from "./repository.js";
+import { toEvent, toEventName, type EventNameOut, type EventOut } from "./models.js";
+import {
+  countNames,
+  customerOf,
+  customersOf,
+  eventNames,
+  findReadable,
+  namesOf,
+  readable,
+  whereCustomers,
+  whereExternalCustomers,
+  type EventNameRow,
+  type EventRow,
+} from "../meters/events-repository.js";
 import { eventRefs } from "../customers/repository.js";
 import { storeEvents, type NewEvent } from "./store.js";
 

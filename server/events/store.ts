@@ -13,7 +13,7 @@ import { ofOrganizationById } from "../meters/repository.js";
 import { matches, NotEvaluable, numericValue } from "../meters/evaluate.js";
 import { hasRollups } from "../meters/rollups.js";
 import { lockUsageShared } from "../meters/rollups-repository.js";
-import { addTotals, copyEvents, insertEvents, type Totals } from "./repository.js";
+import { addTotals, copyEvents, insertEvents, type Totals } from "../meters/events-repository.js";
 
 export interface NewEvent {
   timestamp: Date;

@@ -9,7 +9,8 @@ import type { Knex } from "knex";
 import { countEventsIn, foldChunkBound, organizationEventsIn, organizationsWithEventsIn } from "./events-repository.js";
 import { ofOrganizationById } from "./repository.js";
 import { hasRollups } from "./rollups.js";
-import { addFoldedCustomerMeters, addRollups, claimFoldMark, lockUsageShared, matchedCustomersSql, setFoldedBelow } from "./rollups-repository.js";
+import { addFoldedCustomerMeters } from "./customer-meters-repository.js";
+import { addRollups, claimFoldMark, lockUsageShared, matchedCustomersSql, setFoldedBelow } from "./rollups-repository.js";
 
 export const DEFAULT_FOLD_CHUNK = 50_000;
 

@@ -1,9 +1,7 @@
 // Queries on meter_rollups (a meter's totals per hour and per customer per day) and usage_fold
-// (the fold's mark), the organization's usage lock that guards them, and the customer meters the
-// usage engine gives customers as their events are counted (the customer_meters rows, written here
-// because customer-meters stands above meters: it reads a meter's usage). The statements are the
+// (the fold's mark) and the organization's usage lock that guards them. The statements are the
 // usage engine's hand-tuned ones (rollups.ts, fold.ts, usage.ts, quantities.ts), unchanged. An
-// ingested batch adds to the totals in the statement that inserts it (events/repository.ts), with
+// ingested batch adds to the totals in the statement that inserts it (events-repository.ts), with
 // rollupUpsertSql and ADD_ROLLUPS from here.
 import type { Knex } from "knex";
 import { filterSql, numericValueSql, type Sql } from "./filter.js";
@@ -113,38 +111,6 @@ export function matchedCustomersSql(meter: MeterRow, source: Sql): Sql {
     sql: `select distinct events.customer_id, ?::uuid as meter_id from ${source.sql} as events where events.customer_id is not null and ${filter.sql}`,
     bindings: [meter.id, ...source.bindings, ...filter.bindings],
   };
-}
-
-/** The customer meters of folded events: each (customer, meter) pair of `pairs` whose customer exists. */
-export async function addFoldedCustomerMeters(trx: Knex.Transaction, organizationId: string, pairs: Sql[]): Promise<void> {
-  await trx.raw(
-    `insert into customer_meters (organization_id, customer_id, meter_id)
-           select distinct ?::uuid, p.customer_id, p.meter_id from (${pairs.map((p) => p.sql).join(" union all ")}) as p
-           join customers on customers.id = p.customer_id
-           order by 2, 3 on conflict (customer_id, meter_id) do nothing`,
-    [organizationId, ...pairs.flatMap((p) => p.bindings)],
-  );
-}
-
-/** The customer meters of a rebuilt meter: each customer of `matched` (matchedCustomersSql) that exists. */
-export async function addRebuiltCustomerMeters(trx: Knex.Transaction, organizationId: string, matched: Sql): Promise<void> {
-  await trx.raw(
-    `insert into customer_meters (organization_id, customer_id, meter_id)
-     select ?::uuid, m.customer_id, m.meter_id from (${matched.sql}) as m
-     join customers on customers.id = m.customer_id
-     order by 2 on conflict (customer_id, meter_id) do nothing`,
-    [organizationId, ...matched.bindings],
-  );
-}
-
-/** The customer meters of an attributed customer: each (customer, meter) pair of `parts`. */
-export async function addAttributedCustomerMeters(trx: Knex.Transaction, organizationId: string, parts: Sql[]): Promise<void> {
-  await trx.raw(
-    `insert into customer_meters (organization_id, customer_id, meter_id)
-     select distinct ?::uuid, m.customer_id, m.meter_id from (${parts.map((p) => p.sql).join(" union all ")}) as m
-     order by 3 on conflict (customer_id, meter_id) do nothing`,
-    [organizationId, ...parts.flatMap((p) => p.bindings)],
-  );
 }
 
 export interface ConsumptionKey {

@@ -11,15 +11,14 @@
 //
 // Writers of one organization's usage take its usage lock: event writes and folds shared, rebuilds
 // and attribution exclusive, so a rebuild never misses or double-counts events written meanwhile.
-// The statements are rollups-repository.ts's (meter_rollups, usage_fold, the lock) and
-// events-repository.ts's (the events they are counted from).
+// The statements are rollups-repository.ts's (meter_rollups, usage_fold, the lock),
+// events-repository.ts's (the events they are counted from) and customer-meters-repository.ts's.
 import type { Knex } from "knex";
 import { customerEvents, organizationEvents, organizationEventsBelow, attributeEvents } from "./events-repository.js";
 import type { MeterRow } from "./models.js";
 import { ofOrganization } from "./repository.js";
+import { addAttributedCustomerMeters, addRebuiltCustomerMeters } from "./customer-meters-repository.js";
 import {
-  addAttributedCustomerMeters,
-  addRebuiltCustomerMeters,
   addRollups,
   deleteMeterRollups,
   foldedBelow,
