@@ -1,6 +1,7 @@
 // Checkout queries: the merchant's (scoped to its organization) and the buyer's (by client
 // secret), and the batch loading of what a Checkout carries (products, price, discount).
 import type { Knex } from "knex";
+import { applyFilters, truncIn, type BucketRow, type Report } from "../kit/report.js";
 import type { Address } from "../customers/address.js";
 import type { TaxId } from "../customers/tax-id.js";
 import { customerWithEmails } from "../customers/repository.js";
@@ -175,4 +176,24 @@ export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails
   return db("checkouts")
     .whereRaw(`checkouts.id = ${checkoutIdColumn}`)
     .where((c) => c.whereRaw("lower(checkouts.customer_email) = any(?)", [emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)));
+}
+
+/** The metrics report's source (on server/kit/report.ts): Checkouts created in the range, and the succeeded ones, per bucket; a product filter matches a checkout's products too. */
+export async function checkoutBuckets(db: Knex, r: Report): Promise<BucketRow[]> {
+  const trunc = truncIn(r.unit, r.timeZone);
+  const checkouts = db("checkouts as c")
+    .join("products as p", "p.id", "c.product_id")
+    .where("c.organization_id", r.organizationId)
+    .where("c.created_at", ">=", r.rangeStart)
+    .where("c.created_at", "<", r.rangeEnd)
+    .select(
+      db.raw(`${trunc("c.created_at")} as bucket`),
+      db.raw("count(*)::float8 as checkouts"),
+      db.raw("(count(*) filter (where c.status = 'succeeded'))::float8 as succeeded_checkouts"),
+    )
+    .groupByRaw("1");
+  applyFilters(checkouts, "c", r.filters, (q, ids) =>
+    q.where((w) => w.whereIn("c.product_id", ids).orWhereExists(db("checkout_products as cp").whereRaw("cp.checkout_id = c.id").whereIn("cp.product_id", ids))),
+  );
+  return checkouts;
 }

@@ -13,7 +13,11 @@ import { invalid } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkTimeZone, type TimeUnit } from "../kit/timezones.js";
 import { MAX_DAYS, METRICS, MIN_DATE, type MetricDefinition, type MetricSlug } from "./definitions.js";
-import { checkoutBuckets, orderBuckets, reportPeriods, subscriptionDeltas, type BucketRow, type Filters, type Report } from "./repository.js";
+import { checkoutBuckets } from "../checkouts/repository.js";
+import type { BucketRow, Filters, Report } from "../kit/report.js";
+import { orderBuckets } from "../orders/repository.js";
+import { subscriptionDeltas } from "../subscriptions/repository.js";
+import { reportPeriods } from "./repository.js";
 
 export type MetricsQuery = OpQuery<"metrics:get">;
 export type MetricsOut = OpResult<"metrics:get">["body"];

@@ -1,6 +1,7 @@
 // Order queries, always scoped to the reader's organization (and, for a portal customer, to that
 // customer), and the batch loading of what an Order carries: customer, product, discount, items.
 import type { Knex } from "knex";
+import { applyFilters, truncIn, type BucketRow, type Report } from "../kit/report.js";
 import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
 import { byIds as customersByIds, customerWithEmailLike, type CustomerRow } from "../customers/repository.js";
@@ -320,4 +321,41 @@ export async function takeInvoiceNumber(trx: Knex.Transaction, organizationId: s
   const next = counter.last_number + 1;
   await trx("invoice_counters").where({ organization_id: organizationId }).update({ last_number: next });
   return next;
+}
+
+/** The paid order statuses the metrics report counts. */
+const PAID_STATUSES = ["paid", "refunded", "partially_refunded"];
+
+/**
+ * The metrics report's source (on server/kit/report.ts). Orders: paid ones (refunded ones too: their refunds count against net revenue), by creation;
+ * every bucket before the range in one group, for the cumulative revenue.
+ */
+export async function orderBuckets(db: Knex, r: Report): Promise<BucketRow[]> {
+  const trunc = truncIn(r.unit, r.timeZone);
+  const net = "(o.subtotal_amount - o.discount_amount)";
+  const isNew = `s.id is not null and ${trunc("s.started_at")} = ${trunc("o.created_at")}`;
+  const isRenewal = `s.id is not null and (s.started_at is null or ${trunc("s.started_at")} <> ${trunc("o.created_at")})`;
+  const orders = db("orders as o")
+    .join("products as p", "p.id", "o.product_id")
+    .leftJoin("subscriptions as s", "s.id", "o.subscription_id")
+    .where("o.organization_id", r.organizationId)
+    .whereIn("o.status", PAID_STATUSES)
+    .where("o.created_at", "<", r.rangeEnd)
+    .select(
+      db.raw(`case when o.created_at < ? then null else ${trunc("o.created_at")} end as bucket`, [r.rangeStart]),
+      db.raw("count(*)::float8 as orders"),
+      db.raw(`coalesce(sum(${net}), 0)::float8 as revenue`),
+      db.raw(`coalesce(sum(${net} - o.refunded_amount), 0)::float8 as net_revenue`),
+      db.raw("(count(*) filter (where o.subscription_id is null))::float8 as one_time_products"),
+      db.raw(`coalesce(sum(${net}) filter (where o.subscription_id is null), 0)::float8 as one_time_products_revenue`),
+      db.raw(`coalesce(sum(${net} - o.refunded_amount) filter (where o.subscription_id is null), 0)::float8 as one_time_products_net_revenue`),
+      db.raw(`coalesce(sum(${net}) filter (where ${isNew}), 0)::float8 as new_subscriptions_revenue`),
+      db.raw(`coalesce(sum(${net} - o.refunded_amount) filter (where ${isNew}), 0)::float8 as new_subscriptions_net_revenue`),
+      db.raw(`(count(distinct o.subscription_id) filter (where ${isRenewal}))::float8 as renewed_subscriptions`),
+      db.raw(`coalesce(sum(${net}) filter (where ${isRenewal}), 0)::float8 as renewed_subscriptions_revenue`),
+      db.raw(`coalesce(sum(${net} - o.refunded_amount) filter (where ${isRenewal}), 0)::float8 as renewed_subscriptions_net_revenue`),
+    )
+    .groupByRaw("1");
+  applyFilters(orders, "o", r.filters);
+  return orders;
 }

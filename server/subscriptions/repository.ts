@@ -1,6 +1,7 @@
 // Subscription queries, always scoped to the reader (an organization, or one portal customer), and
 // the batch loading of what a Subscription carries: customer, product, discount, its own prices.
 import type { Knex } from "knex";
+import { applyFilters, truncIn, type BucketRow, type Report } from "../kit/report.js";
 import type { RowPatch } from "../kit/db.js";
 import { byIds as customersByIds, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
@@ -306,4 +307,42 @@ export async function hasSubscriptions(db: Knex, customerId: string): Promise<bo
 /** The ids of the subscriptions these checkouts started: a subquery for whereIn. */
 export function subscriptionIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
   return db("subscriptions").whereIn("checkout_id", checkoutIds).select("id");
+}
+
+/**
+ * The metrics report's source (on server/kit/report.ts). Subscriptions: +1 (and its monthly amount) at the bucket it starts in, -1 at the bucket it
+ * ends in (ended, or set to end), and out of the committed MRR from the bucket it was canceled in.
+ */
+export async function subscriptionDeltas(db: Knex, r: Report): Promise<BucketRow[]> {
+  const trunc = truncIn(r.unit, r.timeZone);
+  const monthly = `case s.recurring_interval when 'month' then s.amount when 'year' then round(s.amount / 12.0)
+    when 'week' then round(s.amount * 52 / 12.0) when 'day' then round(s.amount * 365 / 12.0) else 0 end`;
+  const subs = db("subscriptions as s")
+    .join("products as p", "p.id", "s.product_id")
+    .where("s.organization_id", r.organizationId)
+    .whereNotNull("s.started_at")
+    .where("s.started_at", "<", r.rangeEnd)
+    .select(
+      db.raw(`${monthly}::float8 as m`),
+      db.raw(`${trunc("s.started_at")} as b_start`),
+      // (greatest() skips nulls: no end stays no end.)
+      db.raw(`case when coalesce(s.ended_at, s.ends_at) is not null then greatest(${trunc("coalesce(s.ended_at, s.ends_at)")}, ${trunc("s.started_at")}) end as b_end`),
+      db.raw(
+        `case when coalesce(s.ended_at, s.ends_at, s.canceled_at) is not null
+          then greatest(${trunc("least(coalesce(s.ended_at, s.ends_at), s.canceled_at)")}, ${trunc("s.started_at")}) end as b_uncommitted`,
+      ),
+    );
+  applyFilters(subs, "s", r.filters);
+  if (r.filters.billingTypes.length === 1 && r.filters.billingTypes[0] === "one_time") subs.whereRaw("false");
+  return db
+    .with("subs", subs)
+    .from(
+      db.raw(`(
+        select b_start as bucket, 1 as active, m as mrr, m as committed, 1 as started from subs
+        union all select b_end, -1, -m, 0, 0 from subs where b_end is not null
+        union all select b_uncommitted, 0, 0, -m, 0 from subs where b_uncommitted is not null
+      ) as d`),
+    )
+    .select("bucket", db.raw("sum(active)::float8 as active, sum(mrr)::float8 as mrr, sum(committed)::float8 as committed, sum(started)::float8 as started"))
+    .groupBy("bucket");
 }
