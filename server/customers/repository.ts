@@ -1,7 +1,7 @@
 // Customer queries, always scoped to the caller's organization and to live (not deleted)
 // customers: a deleted customer is gone for every read and write of the API.
 import type { Knex } from "knex";
-import { insertReturning, updateReturning } from "../kit/rows.js";
+import { insertReturning, rowsOf, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";
@@ -167,7 +167,7 @@ export async function insertUnlessEmailTaken(
     metadata: Record<string, unknown> | null;
   },
 ): Promise<CustomerRow | undefined> {
-  const inserted = await db.raw(
+  const inserted = await rowsOf<CustomerRow>(db.raw(
     `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
      values (?, ?, ?, ?, ?, ?, ?)
      on conflict (organization_id, lower(email)) where deleted_at is null do nothing
@@ -181,8 +181,8 @@ export async function insertUnlessEmailTaken(
       values.external_id,
       JSON.stringify(values.metadata ?? {}),
     ],
-  );
-  return inserted.rows[0] as CustomerRow | undefined;
+  ));
+  return inserted.at(0);
 }
 
 /** The customer's live payment methods, whatever the organization (callers hold the customer). */

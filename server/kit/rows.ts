@@ -22,6 +22,12 @@ export async function softDeleteRow(db: Knex, table: string, id: string): Promis
   await db(table).where({ id }).update({ deleted_at: now, modified_at: now });
 }
 
+/** The rows a raw statement answers, with the row type its repository gives them (pg's result is untyped). */
+export async function rowsOf<T>(statement: Knex.Raw): Promise<T[]> {
+  const { rows }: { rows: T[] } = await statement;
+  return rows;
+}
+
 /** The number a statement of one row and one column `v` answers (a count, an age), 0 when it answers no row or null. */
 export async function numberOf(statement: Knex.Raw): Promise<number> {
   const { rows }: { rows: { v: unknown }[] } = await statement;

@@ -7,6 +7,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";
+import { numberOf, rowsOf } from "../kit/rows.js";
 import { from as copyFrom } from "pg-copy-streams";
 import { externalIdsOf, idsWithExternalIds, namedByEvents, type CustomerRow } from "../customers/repository.js";
 import { isUuid } from "../kit/ids.js";
@@ -59,25 +60,25 @@ export const customerEvents = (customerId: string): Sql => ({ sql: "(select * fr
  * them: how many, and the transaction id just after the last one's (all of its events go in).
  */
 export async function foldChunkBound(trx: Knex.Transaction, mark: string, horizon: string, chunk: number): Promise<{ n: number; after_last: string | null }> {
-  const { rows: bound } = await trx.raw(
+  const [bound] = await rowsOf<{ n: number; after_last: string | null }>(trx.raw(
     `select count(*)::int as n, (max(ingest_xid)::text::numeric + 1)::text as after_last
        from (select ingest_xid from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8 order by ingest_xid limit ?) as head`,
     [mark, horizon, chunk],
-  );
-  return bound[0] as { n: number; after_last: string | null };
+  ));
+  return bound;
 }
 
 /** The organizations with events of transactions from `from` to before `to`, in id order. */
 export async function organizationsWithEventsIn(trx: Knex.Transaction, from: string, to: string): Promise<string[]> {
-  return (
-    await trx.raw("select distinct organization_id from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8 order by 1", [from, to])
-  ).rows.map((r: { organization_id: string }) => r.organization_id);
+  const rows = await rowsOf<{ organization_id: string }>(
+    trx.raw("select distinct organization_id from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8 order by 1", [from, to]),
+  );
+  return rows.map((r) => r.organization_id);
 }
 
 /** The number of events of transactions from `from` to before `to`. */
 export async function countEventsIn(trx: Knex.Transaction, from: string, to: string): Promise<number> {
-  const { rows: counted } = await trx.raw("select count(*)::int as n from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8", [from, to]);
-  return (counted[0] as { n: number }).n;
+  return numberOf(trx.raw("select count(*)::int as v from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8", [from, to]));
 }
 
 /** The events known only by `externalId` become the customer's (its id filled in); how many did. */
@@ -100,7 +101,7 @@ export interface CreditKey {
  * meter.credited since (before `until`), of which those given with rollover.
  */
 export async function resetsAndCredits(db: Knex, keys: CreditKey[]): Promise<{ i: number; last_reset: Date | null; credited: number; rollover: number }[]> {
-  const { rows } = await db.raw(
+  return rowsOf<{ i: number; last_reset: Date | null; credited: number; rollover: number }>(db.raw(
     `select k.i, r.last_reset, coalesce(c.credited, 0)::float8 as credited, coalesce(c.rollover, 0)::float8 as rollover
      from jsonb_to_recordset(?::jsonb) as k(i int, customer_id uuid, meter_id text, until timestamptz)
      left join lateral (
@@ -117,8 +118,7 @@ export async function resetsAndCredits(db: Knex, keys: CreditKey[]): Promise<{ i
          and (r.last_reset is null or e.timestamp >= r.last_reset) and (k.until is null or e.timestamp < k.until)
      ) c on true`,
     [JSON.stringify(keys)],
-  );
-  return rows as { i: number; last_reset: Date | null; credited: number; rollover: number }[];
+  ));
 }
 
 /**
@@ -319,6 +319,6 @@ export async function insertEvents(
         external_customer_id text, external_id text, metadata jsonb)
     ), inserted as materialized (${insert})${ctes.map((c, i) => `, w${i} as (${c.sql})`).join("")}
     select count(*)::int as inserted from inserted`;
-  const result = await trx.raw(sql, [input, organizationId, ...ctes.flatMap((c) => c.bindings)]);
-  return (result.rows[0] as { inserted: number }).inserted;
+  const [result] = await rowsOf<{ inserted: number }>(trx.raw(sql, [input, organizationId, ...ctes.flatMap((c) => c.bindings)]));
+  return result.inserted;
 }

@@ -4,6 +4,7 @@
 // ingested batch adds to the totals in the statement that inserts it (events-repository.ts), with
 // rollupUpsertSql and ADD_ROLLUPS from here.
 import type { Knex } from "knex";
+import { rowsOf } from "../kit/rows.js";
 import { filterSql, numericValueSql, type Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
 
@@ -77,8 +78,8 @@ export async function moveCustomerRollups(trx: Knex.Transaction, meterIds: strin
 /** The events of transactions below this id are in the per-customer rollups (as text, for xid8). */
 export async function foldedBelow(trx: Knex.Transaction, opts: { lock?: "share" | "update" } = {}): Promise<string> {
   const lock = opts.lock === "update" ? " for update" : opts.lock === "share" ? " for share" : "";
-  const { rows } = await trx.raw(`select folded_below::text as folded_below from usage_fold where id = 1${lock}`);
-  return (rows[0] as { folded_below: string }).folded_below;
+  const [row] = await rowsOf<{ folded_below: string }>(trx.raw(`select folded_below::text as folded_below from usage_fold where id = 1${lock}`));
+  return row.folded_below;
 }
 
 export interface FoldState {
@@ -91,12 +92,12 @@ export interface FoldState {
 
 /** The fold's mark, locked for this fold; undefined when another folder holds it. */
 export async function claimFoldMark(trx: Knex.Transaction): Promise<FoldState | undefined> {
-  const { rows } = await trx.raw(
+  const rows = await rowsOf<FoldState>(trx.raw(
     `select folded_below::text as mark, pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
               folded_below >= pg_snapshot_xmin(pg_current_snapshot()) as caught_up
        from usage_fold where id = 1 for update skip locked`,
-  );
-  return rows[0] as FoldState | undefined;
+  ));
+  return rows.at(0);
 }
 
 /** Moves the fold's mark (the events of transactions below `xid` are folded). */
@@ -144,7 +145,7 @@ export async function consumptionParts(db: Knex, meter: MeterRow, keys: Consumpt
   // never through the window's timestamps: `offset 0` keeps the time range out of the index choice.)
   const notFolded = "events.ingest_xid >= (select folded_below from usage_fold where id = 1)";
   const inRollupRange = "(events.timestamp >= k.r_from and events.timestamp < k.r_to)";
-  const { rows } = await db.raw(
+  return rowsOf<Record<string, number | null>>(db.raw(
     `select k.i, coalesce(ro.events, 0)::float8 as r_events, coalesce(ro.n, 0)::float8 as r_n, coalesce(ro.sum, 0) as r_sum, ro.min as r_min, ro.max as r_max,
             ed.events::float8 as e_events, ed.n::float8 as e_n, coalesce(ed.sum, 0) as e_sum, ed.min as e_min, ed.max as e_max, ed.uniq::float8 as uniq
      from jsonb_to_recordset(?::jsonb) as k(i int, customer_id uuid, external_id text, keys text[], r_from timestamptz, r_to timestamptz,
@@ -168,8 +169,7 @@ export async function consumptionParts(db: Knex, meter: MeterRow, keys: Consumpt
        ) as matched
      ) ed on true`,
     [JSON.stringify(keys), meter.id, ...value.bindings, ...(property !== null ? [property] : []), meter.organization_id, ...filter.bindings],
-  );
-  return rows as Record<string, number | null>[];
+  ));
 }
 
 /** The meter's hourly totals in [start, end), as `bucket` and `quantity` columns; grouping is the caller's. */

@@ -2,6 +2,7 @@
 // tables' grouped statements are their owners': orders' orderBuckets, subscriptions'
 // subscriptionDeltas, checkouts' checkoutBuckets, on server/kit/report.ts's bucketing and filters).
 import type { Knex } from "knex";
+import { rowsOf } from "../kit/rows.js";
 import { truncIn, zoneLiteral } from "../kit/report.js";
 import type { TimeUnit } from "../kit/timezones.js";
 
@@ -25,5 +26,5 @@ export async function reportPeriods(db: Knex, unit: TimeUnit, timeZone: string, 
       : `select s at time zone ${TZ} as timestamp, ${trunc(`s at time zone ${TZ}`)} as bucket,
            ((${trunc(`s at time zone ${TZ}`)} at time zone ${TZ}) + interval '1 ${unit}') at time zone ${TZ} as next
          from generate_series((?::date)::timestamp, (?::date + 1)::timestamp - interval '1 microsecond', interval '1 ${unit}') as s`;
-  return (await db.raw(seriesSql, [startDate, endDate])).rows as Period[];
+  return rowsOf<Period>(db.raw(seriesSql, [startDate, endDate]));
 }
