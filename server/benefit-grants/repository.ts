@@ -76,13 +76,21 @@ export function grantedBenefits(db: Knex, customerId: string): Promise<GrantedBe
 /** Ids of the rows a checkout made (its order, or the subscription it started): a subquery for whereIn. */
 export type IdsOfCheckouts = (db: Knex, checkoutIds: string[]) => Knex.QueryBuilder;
 
+/** The orders' and subscriptions' builders of a checkout's rows (orders/repository.ts, subscriptions/repository.ts). */
+export interface CheckoutIdsOf {
+  orderIdsOfCheckouts: IdsOfCheckouts;
+  subscriptionIdsOfCheckouts: IdsOfCheckouts;
+}
+
 /**
  * Narrows customerGrants to a checkout's grants: those of its order, or of the subscription it
  * started (granted by the subscription, not the order). The orders' and subscriptions' subqueries
  * are those domains' builders, handed in: benefit grants sit below both.
  */
-export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[], of: { orders: IdsOfCheckouts; subscriptions: IdsOfCheckouts }): void {
-  q.where((w) => w.whereIn("benefit_grants.order_id", of.orders(db, checkoutIds)).orWhereIn("benefit_grants.subscription_id", of.subscriptions(db, checkoutIds)));
+export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[], of: CheckoutIdsOf): void {
+  q.where((w) =>
+    w.whereIn("benefit_grants.order_id", of.orderIdsOfCheckouts(db, checkoutIds)).orWhereIn("benefit_grants.subscription_id", of.subscriptionIdsOfCheckouts(db, checkoutIds)),
+  );
 }
 
 /** The portal list's sort keys. */

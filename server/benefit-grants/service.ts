@@ -18,7 +18,7 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CustomerScope, type IdsOfCheckouts,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CustomerScope, type CheckoutIdsOf,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -69,10 +69,7 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
 }
 
 /** What the portal's grant list reads of orders and subscriptions (which sit above grants), handed in by server/handlers.ts. */
-export interface PortalGrantDependents {
-  orderIdsOfCheckouts: IdsOfCheckouts;
-  subscriptionIdsOfCheckouts: IdsOfCheckouts;
-}
+export type PortalGrantDependents = CheckoutIdsOf;
 
 export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery, dependents: PortalGrantDependents): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
@@ -84,7 +81,7 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
   ]);
   const checkouts = asList(query.checkout_id);
   if (checkouts.length) {
-    whereOfCheckouts(db, q, checkouts.filter(isUuid), { orders: dependents.orderIdsOfCheckouts, subscriptions: dependents.subscriptionIdsOfCheckouts });
+    whereOfCheckouts(db, q, checkouts.filter(isUuid), dependents);
   }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
