@@ -3,7 +3,7 @@
 // rows calls that repository (or composes a builder it exports). ESLint (noQueries) already keeps
 // every statement inside a repository module; this checks which module: a statement's main table
 // (db("t"), trx<Row>("t"), this.db("t"), insertReturning(db, "t", …) and kit's other row helpers, or the table a raw `insert into` / `update` / `delete from`
-// / `select … from` begins with) must belong to the module's folder. Joins and subqueries written
+// / `select … from` begins with, or every table a raw `with …` statement writes) must belong to the module's folder. Joins and subqueries written
 // inside a statement's own SQL are the statement's, and are not counted. A table given as a
 // variable (db(table)) cannot be attributed and is reported as "?". Exits non-zero on a foreign
 // start not in EXCEPTIONS.
@@ -62,7 +62,9 @@ export type Finding = Start & { file: string; owner: string };
 const TYPE_ARGS = String.raw`(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)?`;
 const CONNECTION = String.raw`(?<![\w.$])(?:(?:this\.db|db|trx|knex|tx|t)${TYPE_ARGS}\(|(?:insertReturning|updateReturning|softDeleteRow)${TYPE_ARGS}\(\s*[\w$.]+\s*,)`;
 const BUILDER_START = new RegExp(String.raw`${CONNECTION}\s*(?:(["'\`])\s*([a-z_]+)|([A-Za-z_$][\w$.]*)\s*[),])`, "g");
-const RAW_START = new RegExp(String.raw`\.raw${TYPE_ARGS}\(\s*(["'\`])\s*(insert\s+into|update|delete\s+from|select)\s`, "gi");
+const RAW_START = new RegExp(String.raw`\.raw${TYPE_ARGS}\(\s*(["'\`])\s*(insert\s+into|update|delete\s+from|select|with)\s`, "gi");
+// The tables a statement with common table expressions writes (each data-modifying one, and the main statement's).
+const WRITES = /\b(?:insert\s+into|delete\s+from)\s+([a-z_]+)|\bupdate\s+([a-z_]+)\s+set\b/gi;
 
 /** The tables the statements in `text` start from, with their lines ("?" for a table given as a variable). */
 export function tableStarts(text: string): Start[] {
@@ -74,6 +76,13 @@ export function tableStarts(text: string): Start[] {
   for (const m of text.matchAll(RAW_START)) {
     const rest = text.slice(m.index! + m[0].length, text.indexOf(m[1], m.index! + m[0].length));
     const verb = m[2].toLowerCase();
+    if (verb === "with") {
+      for (const w of rest.matchAll(WRITES)) {
+        const table = w[1] ?? w[2];
+        if (table in OWNERS) starts.push({ line: lineOf(m.index! + m[0].length + w.index!), table });
+      }
+      continue;
+    }
     const table = verb === "select" ? /\bfrom\s+([a-z_]+)/i.exec(rest)?.[1] : /^\s*([a-z_]+)/i.exec(rest)?.[1];
     if (table && (verb !== "select" || table in OWNERS)) starts.push({ line: lineOf(m.index!), table });
   }

@@ -19,6 +19,8 @@ describe("repository tables", () => {
       'q.join("products", "products.id", "orders.product_id");', // 11: a join inside a statement
       'return insertReturning<RefundRow>(db, "refunds", values);', // 12: kit's row helpers start statements too
       "await softDeleteRow(trx, table, id);", // 13
+      "await trx.raw(`with a as (insert into meter_rollups (x) values (1)), b as (update subscriptions set x = 1)", // 14: what a `with` writes
+      "  delete from refunds where id in (select id from orders)`);", // 15
     ].join("\n");
     expect(tableStarts(text)).toEqual([
       { line: 1, table: "orders" },
@@ -31,6 +33,9 @@ describe("repository tables", () => {
       { line: 8, table: "checkouts" },
       { line: 12, table: "refunds" },
       { line: 13, table: "?" },
+      { line: 14, table: "meter_rollups" },
+      { line: 14, table: "subscriptions" },
+      { line: 15, table: "refunds" },
     ]);
   });
 
@@ -53,6 +58,8 @@ describe("repository tables", () => {
     const ordersStarts = tableStarts(readFileSync("server/orders/repository.ts", "utf8")).map((s) => s.table);
     expect(ordersStarts).toEqual(expect.arrayContaining(["orders", "order_items", "invoice_counters"]));
     expect(ordersStarts.filter((t) => t === "orders").length).toBeGreaterThan(5);
+    // addTotals' `with rollups as (insert into meter_rollups …) insert into event_names …`
+    expect(tableStarts(readFileSync("server/meters/events-repository.ts", "utf8")).map((s) => s.table)).toContain("meter_rollups");
     expect(unexcepted).toEqual([]);
     expect(stale).toEqual([]);
     expect(EXCEPTIONS.every((e) => e.reason.length > 20)).toBe(true);
