@@ -107,7 +107,9 @@ module.exports = {
       "subscriptions",
       "Subscriptions bill through orders (the renewal and change orders, their payment retries); orders never import " +
         "subscriptions. What both need (the subscription columns and fields an order shows, SubscriptionBaseRow and " +
-        "toSubscriptionBase) is declared in orders/.",
+        "toSubscriptionBase) is declared in orders/. Reading an order's subscription is subscriptions/repository.ts's " +
+        "subscriptionBasesByIds, handed to orders' reads as their SubscriptionBases (OrderDependents) by server/handlers.ts, " +
+        "workflows/activity-deps.ts, and the callers above subscriptions (portal, checkouts, refunds).",
     ),
     below(
       "benefits-below-benefit-grants",

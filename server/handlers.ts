@@ -29,7 +29,7 @@ import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
-import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
+import { hasSubscriptions, somethingDueOnClock, subscriptionBasesByIds, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -53,7 +53,8 @@ export const handlers: Handlers<OperationId> = merged(
   // Benefits, custom fields and customers are below what stands on them (grants, products, portal
   // sessions), so a change to one is handed what follows it there (the same calls, in its transaction);
   // customers' state view is handed the reader that shows subscriptions and meters; meters are
-  // handed the counts of what stands on one (prices, meter credits) before it is archived.
+  // handed the counts of what stands on one (prices, meter credits) before it is archived; orders
+  // are handed the reader of the subscription an order shows.
   benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
   benefitGrantHandlers({ orderIdsOfCheckouts, subscriptionIdsOfCheckouts }),
   customFieldHandlers({ detachCustomField }),
@@ -65,7 +66,7 @@ export const handlers: Handlers<OperationId> = merged(
   discountHandlers,
   checkoutLinkHandlers,
   checkoutHandlers,
-  orderHandlers,
+  orderHandlers({ subscriptionBases: subscriptionBasesByIds }),
   paymentHandlers({ checkoutOfPayerEmails }),
   refundHandlers,
   webhookHandlers,

@@ -320,7 +320,7 @@ export async function completeCheckout(
         }),
       );
     }
-    await markOrderPaid(trx, order.id, { locked: order, known: Object.assign({}, known, { items: new Map([[order.id, created.items]]) }) });
+    await markOrderPaid(trx, order.id, { locked: order, reads: Object.assign({}, known, { items: new Map([[order.id, created.items]]) }) });
     const saved = await saveCheckout(
       trx,
       Object.assign({}, row, {

@@ -1,22 +1,23 @@
-// HTTP handlers of the merchant order operations.
+// HTTP handlers of the merchant order operations; the reads are handed what orders cannot read
+// themselves (the subscription an order shows) by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { getInvoiceUrl, requestInvoice } from "./invoice.js";
-import { getOrder, listOrders, updateOrder } from "./service.js";
+import { getOrder, listOrders, updateOrder, type OrderDependents } from "./service.js";
 
 type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice";
 
-export const orderHandlers: Handlers<OrderOps> = {
+export const orderHandlers = (dependents: OrderDependents): Handlers<OrderOps> => ({
   "orders:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listOrders(ctx.db, orgCaller(ctx), query),
+    body: await listOrders(ctx.db, orgCaller(ctx), query, dependents),
   }),
   "orders:get": async ({ params }, ctx) => ({
     status: 200,
-    body: await getOrder(ctx.db, orgCaller(ctx), params.id),
+    body: await getOrder(ctx.db, orgCaller(ctx), params.id, dependents),
   }),
   "orders:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateOrder(ctx.db, orgCaller(ctx), params.id, body),
+    body: await updateOrder(ctx.db, orgCaller(ctx), params.id, body, dependents),
   }),
   // 202 with a JSON body: the client fails on an empty one (COMPAT).
   "orders:generate_invoice": async ({ params }, ctx) => ({
@@ -27,4 +28,4 @@ export const orderHandlers: Handlers<OrderOps> = {
     status: 200,
     body: await getInvoiceUrl(ctx.db, orgCaller(ctx), params.id),
   }),
-};
+});

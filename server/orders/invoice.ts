@@ -15,7 +15,7 @@ import { renderInvoicePdf } from "./invoice-pdf.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { netAmount, totalAmount } from "./models.js";
 import { findOrder, findReadable, orderItems, patchOrder, saveOrder, takeInvoiceNumber, type OrderScope } from "./repository.js";
-import { readOrder } from "./service.js";
+import { readOrder, type OrderDependents } from "./service.js";
 
 /** The printed number: the organization's slug and the gapless sequence (`ACME-0007`). */
 export function formatInvoiceNumber(slug: string, n: number): string {
@@ -61,7 +61,7 @@ export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<nu
 }
 
 /** Activity step 2: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
-export async function storeInvoice(db: Knex, orderId: string): Promise<{ number: string; path: string }> {
+export async function storeInvoice(db: Knex, orderId: string, dependents: OrderDependents): Promise<{ number: string; path: string }> {
   return db.transaction(async (trx) => {
     const order = await findOrder(trx, orderId, { forUpdate: true });
     if (!order) throw new ResourceNotFound("Order not found.");
@@ -94,7 +94,7 @@ export async function storeInvoice(db: Knex, orderId: string): Promise<{ number:
     const key = `${order.organization_id}/invoices/${order.id}/Invoice-${number}.pdf`;
     await getStorage().putObject(key, pdf, "application/pdf");
     const updated = await saveOrder(trx, order.id, { is_invoice_generated: true, invoice_path: key, modified_at: new Date() });
-    await emit(trx, order.organization_id, "order.updated", await readOrder(trx, updated));
+    await emit(trx, order.organization_id, "order.updated", await readOrder(trx, updated, dependents));
     return { number, path: key };
   });
 }

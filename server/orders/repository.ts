@@ -121,19 +121,32 @@ export interface OrderRelations {
 }
 
 /**
- * Loads the relations of many orders in at most five queries; a relation the caller already holds
- * (`known`, e.g. rows it has just written or read in the same transaction) is not read again.
+ * Reads the subscription columns orders show, by id. Orders sit below subscriptions and never read
+ * their table: subscriptions/repository.ts's subscriptionBasesByIds is handed in from above.
  */
-export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Partial<OrderRelations> = {}): Promise<OrderRelations> {
+export type SubscriptionBases = (db: Knex, ids: string[]) => Promise<SubscriptionBaseRow[]>;
+
+/**
+ * What reading orders starts from: the relations the caller holds already (`subscriptions` among
+ * them), or else the reader of their subscriptions (required, so no order goes out without its own).
+ */
+export type OrderReads = Omit<Partial<OrderRelations>, "subscriptions"> &
+  ({ subscriptions: Map<string, SubscriptionBaseRow> } | { subscriptions?: undefined; subscriptionBases: SubscriptionBases });
+
+/**
+ * Loads the relations of many orders in at most five queries; a relation the caller already holds
+ * (in `reads`, e.g. rows it has just written or read in the same transaction) is not read again.
+ */
+export async function loadOrderRelations(db: Knex, orders: OrderRow[], reads: OrderReads): Promise<OrderRelations> {
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
   // No query for an empty id list (an order without a discount or a subscription).
   const byIds = <T>(load: (db: Knex, ids: string[]) => Promise<T[]>, ids: string[]): Promise<T[]> => (ids.length ? load(db, ids) : Promise.resolve([]));
   const [customers, products, discounts, items, subscriptions] = await Promise.all([
-    known.customers ? [] : byIds(customersByIds, uniq(orders.map((o) => o.customer_id))),
-    known.products ? [] : byIds(productsByIds, uniq(orders.map((o) => o.product_id))),
-    known.discounts ? [] : byIds(discountsByIds, uniq(orders.map((o) => o.discount_id))),
-    known.items ? [] : db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
-    known.subscriptions ? [] : byIds(subscriptionBasesByIds, uniq(orders.map((o) => o.subscription_id))),
+    reads.customers ? [] : byIds(customersByIds, uniq(orders.map((o) => o.customer_id))),
+    reads.products ? [] : byIds(productsByIds, uniq(orders.map((o) => o.product_id))),
+    reads.discounts ? [] : byIds(discountsByIds, uniq(orders.map((o) => o.discount_id))),
+    reads.items ? [] : db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
+    reads.subscriptions ? [] : byIds(reads.subscriptionBases, uniq(orders.map((o) => o.subscription_id))),
   ]);
   const byOrder = new Map<string, OrderItemRow[]>();
   for (const it of items as OrderItemRow[]) {
@@ -142,20 +155,12 @@ export async function loadOrderRelations(db: Knex, orders: OrderRow[], known: Pa
     else byOrder.set(it.order_id, [it]);
   }
   return {
-    customers: known.customers ?? new Map((customers as CustomerRow[]).map((c) => [c.id, c])),
-    products: known.products ?? new Map((products as ProductRow[]).map((p) => [p.id, p])),
-    discounts: known.discounts ?? new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
-    items: known.items ?? byOrder,
-    subscriptions: known.subscriptions ?? new Map((subscriptions as SubscriptionBaseRow[]).map((x) => [x.id, x])),
+    customers: reads.customers ?? new Map((customers as CustomerRow[]).map((c) => [c.id, c])),
+    products: reads.products ?? new Map((products as ProductRow[]).map((p) => [p.id, p])),
+    discounts: reads.discounts ?? new Map((discounts as DiscountRow[]).map((d) => [d.id, d])),
+    items: reads.items ?? byOrder,
+    subscriptions: reads.subscriptions ?? new Map(subscriptions.map((x) => [x.id, x])),
   };
-}
-
-/**
- * The subscription columns orders show (SubscriptionBaseRow), by id. A statement on subscriptions
- * kept here: orders sit below subscriptions (subscriptions bill through orders) and import nothing of theirs.
- */
-function subscriptionBasesByIds(db: Knex, ids: string[]): Promise<SubscriptionBaseRow[]> {
-  return db<SubscriptionBaseRow>("subscriptions").whereIn("id", ids) as Promise<SubscriptionBaseRow[]>;
 }
 
 export async function findOrder(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<OrderRow | undefined> {

@@ -26,10 +26,19 @@ import {
   type MerchantOrderListQuery,
   type OrderListQuery,
   type OrderItemRow,
-  type OrderRelations,
+  type OrderReads,
   type OrderRow,
   type OrderScope,
+  type SubscriptionBases,
 } from "./repository.js";
+
+/**
+ * What order reads are handed from above orders (server/handlers.ts, workflows/activity-deps.ts, or
+ * a caller above subscriptions): the reader of the subscription an order shows.
+ */
+export interface OrderDependents {
+  subscriptionBases: SubscriptionBases;
+}
 
 export interface OrderItemInput {
   label: string;
@@ -62,15 +71,15 @@ export interface CreateOrderForCheckoutInput {
   billingPeriodStart?: Date | null;
 }
 
-/** The order as the API returns it; relations the caller already holds are not read again. */
-export async function readOrder(db: Knex, row: OrderRow, known?: Partial<OrderRelations>): Promise<OrderOut> {
-  return toOrder(row, await loadOrderRelations(db, [row], known));
+/** The order as the API returns it; relations the caller already holds (in `reads`) are not read again. */
+export async function readOrder(db: Knex, row: OrderRow, reads: OrderReads): Promise<OrderOut> {
+  return toOrder(row, await loadOrderRelations(db, [row], reads));
 }
 
-async function readCustomerOrders(db: Knex, rows: OrderRow[]): Promise<CustomerOrderOut[]> {
+async function readCustomerOrders(db: Knex, rows: OrderRow[], dependents: OrderDependents): Promise<CustomerOrderOut[]> {
   if (rows.length === 0) return [];
   const [rel, productRel, orgs] = await Promise.all([
-    loadOrderRelations(db, rows),
+    loadOrderRelations(db, rows, dependents),
     loadRelations(db, [...new Set(rows.map((r) => r.product_id))]),
     findOrganizationsByIds(db, [...new Set(rows.map((r) => r.organization_id))]),
   ]);
@@ -78,30 +87,30 @@ async function readCustomerOrders(db: Knex, rows: OrderRow[]): Promise<CustomerO
   return rows.map((r) => toCustomerOrder(r, rel, productRel, orgById.get(r.organization_id)!));
 }
 
-export async function readCustomerOrder(db: Knex, row: OrderRow): Promise<CustomerOrderOut> {
-  return (await readCustomerOrders(db, [row]))[0];
+export async function readCustomerOrder(db: Knex, row: OrderRow, dependents: OrderDependents): Promise<CustomerOrderOut> {
+  return (await readCustomerOrders(db, [row], dependents))[0];
 }
 
 /**
  * Creates the pending order of a confirmed checkout, inside the caller's transaction, and writes
  * order.created. The unique index on checkout_id makes a second order for one checkout impossible.
  */
-export async function createOrderForCheckout(trx: Knex.Transaction, input: CreateOrderForCheckoutInput): Promise<OrderRow> {
-  const { row, out } = await insertOrder(trx, input);
+export async function createOrderForCheckout(trx: Knex.Transaction, input: CreateOrderForCheckoutInput, reads: OrderReads): Promise<OrderRow> {
+  const { row, out } = await insertOrder(trx, input, reads);
   await emit(trx, input.organizationId, "order.created", out);
   return row;
 }
 
 /**
  * Inserts a pending order and its lines; returns the row, its lines and the order as the API
- * returns it, for the caller to write order.created with its own events. `known`: the order's
+ * returns it, for the caller to write order.created with its own events. `reads`: the order's
  * customer, product, discount and subscription rows when the caller holds them already (then
- * nothing is read back).
+ * nothing is read back); its lines are the ones written here.
  */
 export async function insertOrder(
   trx: Knex.Transaction,
   input: CreateOrderForCheckoutInput,
-  known: Omit<Partial<OrderRelations>, "items"> = {},
+  reads: OrderReads,
 ): Promise<{ row: OrderRow; items: OrderItemRow[]; out: OrderOut }> {
   const row = await insertOrderRow(trx, {
     organization_id: input.organizationId,
@@ -138,7 +147,7 @@ export async function insertOrder(
         })),
       )
     : [];
-  return { row, items, out: await readOrder(trx, row, Object.assign({}, known, { items: new Map([[row.id, items]]) })) };
+  return { row, items, out: await readOrder(trx, row, Object.assign({}, reads, { items: new Map([[row.id, items]]) })) };
 }
 
 /** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */
@@ -148,20 +157,20 @@ export async function markOrderPaid(
   opts: {
     /** The order's row, when the caller has already locked it in this transaction. */
     locked?: OrderRow;
-    /** Relations of the order the caller holds already (see readOrder). */
-    known?: Partial<OrderRelations>;
+    /** Relations of the order the caller holds already, or the reader of its subscription (see readOrder). */
+    reads: OrderReads;
     /**
      * order.updated and order.paid go here instead of into their own insert: the caller writes
      * them, in this order, with its own events of the same transaction.
      */
     events?: OutboxEvent[];
-  } = {},
+  },
 ): Promise<OrderRow> {
   const row = opts.locked ?? (await findOrder(trx, orderId, { forUpdate: true }));
   if (!row) throw new ResourceNotFound("Order not found.");
   if (row.status !== "pending") return row;
   const updated = await saveOrder(trx, orderId, { status: "paid", modified_at: new Date() });
-  const out = await readOrder(trx, updated, opts.known);
+  const out = await readOrder(trx, updated, opts.reads);
   if (opts.events) opts.events.push({ type: "order.updated", data: out }, { type: "order.paid", data: out });
   else await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);
   // A one-time purchase grants its product's benefits; a subscription's grants follow the subscription.
@@ -171,32 +180,32 @@ export async function markOrderPaid(
   return updated;
 }
 
-export async function getOrder(db: Knex, scope: OrderScope, id: string): Promise<OrderOut> {
+export async function getOrder(db: Knex, scope: OrderScope, id: string, dependents: OrderDependents): Promise<OrderOut> {
   const row = await findReadable(db, scope, id);
   if (!row) throw new ResourceNotFound("Order not found.");
-  return readOrder(db, row);
+  return readOrder(db, row, dependents);
 }
 
-export async function getCustomerOrder(db: Knex, scope: OrderScope, id: string): Promise<CustomerOrderOut> {
+export async function getCustomerOrder(db: Knex, scope: OrderScope, id: string, dependents: OrderDependents): Promise<CustomerOrderOut> {
   const row = await findReadable(db, scope, id);
   if (!row) throw new ResourceNotFound("Order not found.");
-  return readCustomerOrder(db, row);
+  return readCustomerOrder(db, row, dependents);
 }
 
-export async function listOrders(db: Knex, scope: OrderScope, query: MerchantOrderListQuery): Promise<Page<OrderOut>> {
+export async function listOrders(db: Knex, scope: OrderScope, query: MerchantOrderListQuery, dependents: OrderDependents): Promise<Page<OrderOut>> {
   const q = filterOrders(db, scope, query);
   applyMerchantFilters(db, q, query);
   applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
   return listPage(q, query, async (rows: OrderRow[]) => {
-    const rel = await loadOrderRelations(db, rows);
+    const rel = await loadOrderRelations(db, rows, dependents);
     return rows.map((r) => toOrder(r, rel));
   });
 }
 
-export async function listCustomerOrders(db: Knex, scope: OrderScope, query: OrderListQuery): Promise<Page<CustomerOrderOut>> {
+export async function listCustomerOrders(db: Knex, scope: OrderScope, query: OrderListQuery, dependents: OrderDependents): Promise<Page<CustomerOrderOut>> {
   const q = filterOrders(db, scope, query);
   applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
-  return listPage(q, query, (rows: OrderRow[]) => readCustomerOrders(db, rows));
+  return listPage(q, query, (rows: OrderRow[]) => readCustomerOrders(db, rows, dependents));
 }
 
 export type OrderUpdateInput = OpBody<"orders:update">;
@@ -207,7 +216,13 @@ function sameAddress(a: Address | null, b: Address | null): boolean {
 }
 
 /** Billing name and address, until the invoice is generated (it would no longer match). */
-export async function updateOrderRow(trx: Knex.Transaction, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<OrderRow> {
+export async function updateOrderRow(
+  trx: Knex.Transaction,
+  scope: OrderScope,
+  id: string,
+  input: OrderUpdateInput,
+  dependents: OrderDependents,
+): Promise<OrderRow> {
   const row = await findReadable(trx, scope, id, { forUpdate: true });
   if (!row) throw new ResourceNotFound("Order not found.");
   // The client sends both fields on every update: only a real change counts.
@@ -226,16 +241,22 @@ export async function updateOrderRow(trx: Knex.Transaction, scope: OrderScope, i
   }
   patch.modified_at = new Date();
   const updated = await saveOrder(trx, row.id, patch);
-  await emit(trx, row.organization_id, "order.updated", await readOrder(trx, updated));
+  await emit(trx, row.organization_id, "order.updated", await readOrder(trx, updated, dependents));
   return updated;
 }
 
-export async function updateOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<OrderOut> {
-  const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input));
-  return readOrder(db, row);
+export async function updateOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput, dependents: OrderDependents): Promise<OrderOut> {
+  const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input, dependents));
+  return readOrder(db, row, dependents);
 }
 
-export async function updateCustomerOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput): Promise<CustomerOrderOut> {
-  const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input));
-  return readCustomerOrder(db, row);
+export async function updateCustomerOrder(
+  db: Knex,
+  scope: OrderScope,
+  id: string,
+  input: OrderUpdateInput,
+  dependents: OrderDependents,
+): Promise<CustomerOrderOut> {
+  const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input, dependents));
+  return readCustomerOrder(db, row, dependents);
 }

@@ -24,7 +24,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
 import { emit, emitEach, type OutboxEvent } from "../kit/outbox.js";
 import { insertOrder, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
-import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderRelations, type OrderRow } from "../orders/repository.js";
+import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderReads, type OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { ChargeResult } from "../processors/processor.js";
@@ -36,6 +36,7 @@ import {
   clearPendingOrder,
   findSubscription,
   loadSubscriptionRelations,
+  subscriptionBasesByIds,
   updateSubscription,
   type ProrationLine,
   type SubscriptionRelations,
@@ -247,7 +248,7 @@ function knownForOrder(
   order: Pick<OrderRow, "customer_id" | "product_id" | "discount_id">,
   row: SubscriptionRow,
   rel: SubscriptionRelations,
-): Partial<OrderRelations> {
+): OrderReads {
   return Object.assign(
     { subscriptions: new Map([[row.id, row]]) },
     rel.customers.has(order.customer_id) ? { customers: rel.customers } : {},
@@ -426,7 +427,7 @@ async function settleCharge(
       const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
       // order.updated and order.paid go out in one insert with the subscription's events.
       const paid: OutboxEvent[] = [];
-      await markOrderPaid(trx, order.id, { locked: order, known: Object.assign(knownForOrder(order, row, rel), items), events: paid });
+      await markOrderPaid(trx, order.id, { locked: order, reads: Object.assign(knownForOrder(order, row, rel), items), events: paid });
       const recovered = row.status === "past_due";
       const updated = await updateSubscription(trx, row.id, {
         pending_order_id: null,
@@ -443,7 +444,7 @@ async function settleCharge(
     if (row.status === "canceled") {
       // A subscription's last order (its final usage) declined: it stays unpaid, for the customer
       // to pay from the portal; an ended subscription has no dunning to go through.
-      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order));
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order, { subscriptionBases: subscriptionBasesByIds }));
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, modified_at: new Date() });
       return { outcome: "declined", row: updated };
     }
@@ -451,7 +452,7 @@ async function settleCharge(
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
       await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, modified_at: new Date() });
-      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow));
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, { subscriptionBases: subscriptionBasesByIds }));
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
       // Active → past_due takes it out of the customer's active subscriptions.
       await emitSubscription(trx, updated, ["subscription.updated"], { stateChanged: row.status !== "past_due" });

@@ -199,6 +199,14 @@ export async function insertSubscription(db: Knex, columns: RowPatch<Subscriptio
   return row as SubscriptionRow;
 }
 
+/**
+ * The subscription columns an order shows (SubscriptionBaseRow), by id: handed to orders' reads
+ * (their SubscriptionBases) by whoever stands above both, since orders never import subscriptions.
+ */
+export async function subscriptionBasesByIds(db: Knex, ids: string[]): Promise<SubscriptionBaseRow[]> {
+  return db<SubscriptionBaseRow>("subscriptions").whereIn("id", ids);
+}
+
 /** Writes `patch` as it is (callers that change state set modified_at themselves) and returns the row. */
 export async function updateSubscription(db: Knex, id: string, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
   const [updated] = await db<SubscriptionRow>("subscriptions").where({ id }).update(patch).returning("*");

@@ -13,6 +13,7 @@ import { NotPaidOrder } from "@polar-sh/sdk/models/errors/notpaidorder.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
+import { subscriptionBasesByIds } from "../../server/subscriptions/repository.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
 import { activityDeps, createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, useTestWorker } from "../harness/index.js";
@@ -127,8 +128,8 @@ describe("order invoices", () => {
     const n1 = await assignInvoiceNumber(api.knex, order.id);
     const n2 = await assignInvoiceNumber(api.knex, order.id);
     expect(n2).toBe(n1);
-    const s1 = await storeInvoice(api.knex, order.id);
-    const s2 = await storeInvoice(api.knex, order.id);
+    const s1 = await storeInvoice(api.knex, order.id, { subscriptionBases: subscriptionBasesByIds });
+    const s2 = await storeInvoice(api.knex, order.id, { subscriptionBases: subscriptionBasesByIds });
     expect(s2).toEqual(s1);
     const counter = await api.knex("invoice_counters").where({ organization_id: orgId }).first();
     expect(counter.last_number).toBe(n1);

@@ -7,6 +7,7 @@ import type * as grantJobs from "../../server/benefit-grants/jobs.js";
 import type { Logger } from "../../server/kit/logger.js";
 import type * as outbox from "../../server/kit/outbox-repository.js";
 import type * as invoices from "../../server/orders/invoice.js";
+import type { OrderDependents } from "../../server/orders/service.js";
 import type * as billing from "../../server/subscriptions/billing.js";
 import type * as delivery from "../../server/webhooks/delivery.js";
 import type { DirectDeliveries } from "../../server/webhooks/direct.js";
@@ -18,7 +19,8 @@ export interface ActivityDeps {
   logger: Logger;
   /** A grant job and what it is handed from above benefit grants (the customer state view). */
   benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob"> & grantJobs.GrantJobDependents;
-  invoices: Pick<typeof invoices, "assignInvoiceNumber" | "storeInvoice">;
+  /** The invoice steps and what they are handed from above orders (the reader of an order's subscription). */
+  invoices: Pick<typeof invoices, "assignInvoiceNumber" | "storeInvoice"> & OrderDependents;
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
