@@ -59,7 +59,7 @@ deps-graph: deps
 domain-pairs: deps
 	@$(TSX) scripts/domain-pairs.ts
 
-# Fails on a repository statement started on another domain's table that is not in the script's EXCEPTIONS.
+# Fails on a repository statement started on another domain's table (scripts/repository-tables.ts declares each table's owner).
 repository-tables: deps
 	@$(TSX) scripts/repository-tables.ts
 

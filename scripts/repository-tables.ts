@@ -2,11 +2,13 @@
 // Issue 21: every query on a table lives in that table's repository; a domain that needs another's
 // rows calls that repository (or composes a builder it exports). ESLint (noQueries) already keeps
 // every statement inside a repository module; this checks which module: a statement's main table
-// (db("t"), trx<Row>("t"), this.db("t"), insertReturning(db, "t", …) and kit's other row helpers, or the table a raw `insert into` / `update` / `delete from`
-// / `select … from` begins with, or every table a raw `with …` statement writes) must belong to the module's folder. Joins and subqueries written
-// inside a statement's own SQL are the statement's, and are not counted. A table given as a
-// variable (db(table)) cannot be attributed and is reported as "?". Exits non-zero on a foreign
-// start not in EXCEPTIONS.
+// (db("t"), trx<Row>("t"), this.db("t"), insertReturning(db, "t", …) and kit's other row helpers,
+// the table a raw `insert into` / `update` / `delete from` / `select … from` begins with, or every
+// table a raw `with …` statement writes) must belong to the module's folder. Joins and subqueries
+// written inside a statement's own SQL are the statement's, and are not counted. A table given as a
+// variable (db(table)) cannot be attributed and is reported as "?". Exits non-zero on any foreign
+// start: where the import directions would make a circle, the higher domain's statement or
+// builder is handed in (server/handlers.ts), or the table belongs to the lower domain.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -43,16 +45,6 @@ export const OWNERS: Record<string, string> = {
 
 function own(folder: string, ...tables: string[]): Record<string, string> {
   return Object.fromEntries(tables.flatMap((t) => t.split(/\s+/)).map((t) => [t, folder]));
-}
-
-/** Foreign starts kept where they are, each with its reason (file relative to the repository root). */
-export const EXCEPTIONS: { file: string; table: string; reason: string }[] = [
-  ...except("server/orders/repository.ts", "subscriptions",
-    "an order's relations read the subscription columns it shows (SubscriptionBaseRow, declared in orders): orders sit below subscriptions"),
-];
-
-function except(file: string, tables: string, reason: string): { file: string; table: string; reason: string }[] {
-  return tables.split(/\s+/).map((table) => ({ file, table, reason }));
 }
 
 export type Start = { line: number; table: string };
@@ -97,8 +89,6 @@ export function foreignStarts(file: string, text: string): Finding[] {
     .filter((s) => s.owner !== folder);
 }
 
-export const excepted = (f: Finding) => EXCEPTIONS.some((e) => e.file === f.file && e.table === f.table);
-
 /** Every repository module under server/. */
 export function repositoryFiles(root = "server"): string[] {
   return readdirSync(root, { recursive: true, encoding: "utf8" })
@@ -107,17 +97,14 @@ export function repositoryFiles(root = "server"): string[] {
     .sort();
 }
 
-/** The foreign starts, those not excepted, and the exceptions that no longer match a start (stale: remove them). */
-export function check(): { findings: Finding[]; unexcepted: Finding[]; stale: typeof EXCEPTIONS } {
-  const findings = repositoryFiles().flatMap((file) => foreignStarts(file, readFileSync(file, "utf8")));
-  const stale = EXCEPTIONS.filter((e) => !findings.some((f) => f.file === e.file && f.table === e.table));
-  return { findings, unexcepted: findings.filter((f) => !excepted(f)), stale };
+/** Every foreign start in the repositories under server/. */
+export function check(): Finding[] {
+  return repositoryFiles().flatMap((file) => foreignStarts(file, readFileSync(file, "utf8")));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { findings, unexcepted, stale } = check();
-  for (const f of findings) console.log(`${f.file}:${f.line} ${f.table} (owner ${f.owner})${excepted(f) ? " [exception]" : ""}`);
-  for (const e of stale) console.log(`stale exception: ${e.file} ${e.table} starts no statement there any more`);
-  console.log(`${findings.length} foreign start(s) in repositories, ${unexcepted.length} not in EXCEPTIONS, ${stale.length} stale exception(s)`);
-  if (unexcepted.length || stale.length) process.exit(1);
+  const findings = check();
+  for (const f of findings) console.log(`${f.file}:${f.line} ${f.table} (owner ${f.owner})`);
+  console.log(`${findings.length} foreign start(s) in repositories`);
+  if (findings.length) process.exit(1);
 }
