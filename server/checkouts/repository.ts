@@ -178,7 +178,11 @@ export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails
     .where((c) => c.whereRaw("lower(checkouts.customer_email) = any(?)", [emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)));
 }
 
-/** The metrics report's source (on server/kit/report.ts): Checkouts created in the range, and the succeeded ones, per bucket; a product filter matches a checkout's products too. */
+/**
+ * The metrics report's checkouts (on server/kit/report.ts's range, bucketing and filters): those
+ * created in the range, and the succeeded ones, per bucket; a product filter matches a checkout's
+ * products too.
+ */
 export async function checkoutBuckets(db: Knex, r: Report): Promise<BucketRow[]> {
   const trunc = truncIn(r.unit, r.timeZone);
   const checkouts = db("checkouts as c")

@@ -332,8 +332,9 @@ export async function takeInvoiceNumber(trx: Knex.Transaction, organizationId: s
 const PAID_STATUSES = ["paid", "refunded", "partially_refunded"];
 
 /**
- * The metrics report's source (on server/kit/report.ts). Orders: paid ones (refunded ones too: their refunds count against net revenue), by creation;
- * every bucket before the range in one group, for the cumulative revenue.
+ * The metrics report's orders (on server/kit/report.ts's range, bucketing and filters): paid ones
+ * (refunded ones too: their refunds count against net revenue), by creation; every bucket before
+ * the range in one group, for the cumulative revenue.
  */
 export async function orderBuckets(db: Knex, r: Report): Promise<BucketRow[]> {
   const trunc = truncIn(r.unit, r.timeZone);

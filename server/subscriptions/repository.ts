@@ -318,8 +318,9 @@ export function subscriptionIdsOfCheckouts(db: Knex, checkoutIds: string[]): Kne
 }
 
 /**
- * The metrics report's source (on server/kit/report.ts). Subscriptions: +1 (and its monthly amount) at the bucket it starts in, -1 at the bucket it
- * ends in (ended, or set to end), and out of the committed MRR from the bucket it was canceled in.
+ * The metrics report's subscriptions (on server/kit/report.ts's range, bucketing and filters): +1
+ * (and its monthly amount) at the bucket it starts in, -1 at the bucket it ends in (ended, or set
+ * to end), and out of the committed MRR from the bucket it was canceled in.
  */
 export async function subscriptionDeltas(db: Knex, r: Report): Promise<BucketRow[]> {
   const trunc = truncIn(r.unit, r.timeZone);
