@@ -5,7 +5,7 @@
 // COPYed (nothing can conflict) and its totals added up here when the meters' filters can be
 // evaluated outside the database (meters/evaluate.ts); otherwise one statement does it all.
 // Per-customer rollups and the customer meters of usage are folded in after (meters/fold.ts). The
-// statements are repository.ts's (copyEvents, addTotals, insertEvents).
+// statements are meters/events-repository.ts's (copyEvents, addTotals, insertEvents).
 import type { Knex } from "knex";
 import { metadataKeys } from "../meters/filter.js";
 import type { MeterRow } from "../meters/models.js";
