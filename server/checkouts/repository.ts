@@ -1,7 +1,8 @@
 // Checkout queries: the merchant's (scoped to its organization) and the buyer's (by client
 // secret), and the batch loading of what a Checkout carries (products, price, discount).
 import type { Knex } from "knex";
-import { applyFilters, truncIn, type BucketRow, type Report } from "../kit/report.js";
+import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
+import { truncIn } from "../kit/timezones.js";
 import type { Address } from "../customers/address.js";
 import type { TaxId } from "../customers/tax-id.js";
 import { customerWithEmails } from "../customers/repository.js";

@@ -1,5 +1,6 @@
 // What the metrics report's statements share (server/metrics/service.ts runs them): one range, one
-// bucketing (date_trunc by the unit in the caller's time zone) and one set of filters. Each source
+// set of filters, and one bucketing (timezones.ts's truncIn, by the unit in the caller's time zone,
+// as the meters' quantities bucket too). Each source
 // table's grouped statement is its owner's (orders' orderBuckets, subscriptions'
 // subscriptionDeltas, checkouts' checkoutBuckets), hand-tuned (docs/USAGE.md, "Metrics"); built on
 // these, they read as one report.
@@ -28,11 +29,6 @@ export interface Report {
 
 /** A grouped row: its bucket (null: every order before the range) and its float8 sums. */
 export type BucketRow = Record<string, number | Date | null>;
-
-export const zoneLiteral = (tz: string) => `'${tz.replace(/'/g, "''")}'`;
-
-/** `date_trunc` of a column by the unit, in the time zone. */
-export const truncIn = (unit: TimeUnit, tz: string) => (column: string) => `date_trunc('${unit}', ${column}, ${zoneLiteral(tz)})`;
 
 /** Narrows a source (`alias`, joined to its product as `p`) by the report's filters; `productIdsColumn` when its products are not one column. */
 export function applyFilters(q: Knex.QueryBuilder, alias: string, f: Filters, productIdsColumn?: (q: Knex.QueryBuilder, ids: string[]) => void): void {

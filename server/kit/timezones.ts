@@ -72,6 +72,15 @@ export function seriesSql(unit: TimeUnit, tz: string, start: string, end: string
   };
 }
 
+/** A time zone name as an SQL literal (a name checkTimeZone accepted; quotes doubled all the same). */
+export const zoneLiteral = (tz: string) => `'${tz.replace(/'/g, "''")}'`;
+
+/**
+ * `date_trunc` of a column by the unit in the zone, with the zone written into the expression, so
+ * that a select list and its GROUP BY are the same expression.
+ */
+export const truncIn = (unit: TimeUnit, tz: string) => (column: string) => `date_trunc('${unit}', ${column}, ${zoneLiteral(tz)})`;
+
 /** SQL of the instant one unit after a bucket start `expr` (a local unit for day and up). */
 export function nextBucketSql(unit: TimeUnit, expr: string, tz: string): { sql: string; bindings: unknown[] } {
   if (unit === "hour") return { sql: `(${expr} + interval '1 hour')`, bindings: [] };

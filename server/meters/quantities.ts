@@ -11,7 +11,7 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList } from "../kit/ids.js";
 import { applyMetadataFilter } from "../kit/pagination.js";
-import { checkTimeZone, hourAligned, nextBucketSql, seriesSql, type TimeUnit } from "../kit/timezones.js";
+import { checkTimeZone, hourAligned, nextBucketSql, seriesSql, truncIn, type TimeUnit } from "../kit/timezones.js";
 import { meterEventsIn, whereCustomers, whereExternalCustomers } from "./events-repository.js";
 import { aggregationSql, filterSql, type Aggregation, type Sql } from "./filter.js";
 import type { MeterQuantitiesOut } from "./models.js";
@@ -51,8 +51,6 @@ export function rollupAggregateSql(a: Aggregation): string {
   }
 }
 
-const zoneLiteral = (tz: string) => `'${tz.replace(/'/g, "''")}'`;
-
 export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: string, query: QuantitiesQuery): Promise<MeterQuantitiesOut> {
   const meter = await findReadable(db, caller, id);
   if (!meter) throw new ResourceNotFound("Meter not found.");
@@ -78,9 +76,8 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   const endBucket = nextBucketSql(unit, `date_trunc('${unit}', ?::timestamptz, ?)`, tz);
   const rangeEnd: Sql = { sql: endBucket.sql, bindings: [end.toISOString(), tz, ...endBucket.bindings] };
 
-  // The zone is one PostgreSQL knows (checked above) and is written into the bucket expression, so
-  // that the select list and the GROUP BY are the same expression.
-  const bucketOf = (column: string) => `date_trunc('${unit}', ${column}, ${zoneLiteral(tz)})`;
+  // The zone is one PostgreSQL knows (checked above).
+  const bucketOf = truncIn(unit, tz);
   const range = { start: rangeStart, end: rangeEnd };
   let grouped: Knex.QueryBuilder;
   let bucketColumn: string;

@@ -3,8 +3,7 @@
 // subscriptionDeltas, checkouts' checkoutBuckets, on server/kit/report.ts's bucketing and filters).
 import type { Knex } from "knex";
 import { rowsOf } from "../kit/rows.js";
-import { truncIn, zoneLiteral } from "../kit/report.js";
-import type { TimeUnit } from "../kit/timezones.js";
+import { truncIn, zoneLiteral, type TimeUnit } from "../kit/timezones.js";
 
 export interface Period {
   timestamp: Date;

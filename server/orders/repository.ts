@@ -1,7 +1,8 @@
 // Order queries, always scoped to the reader's organization (and, for a portal customer, to that
 // customer), and the batch loading of what an Order carries: customer, product, discount, items.
 import type { Knex } from "knex";
-import { applyFilters, truncIn, type BucketRow, type Report } from "../kit/report.js";
+import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
+import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
 import { byIds as customersByIds, customerWithEmailLike, type CustomerRow } from "../customers/repository.js";

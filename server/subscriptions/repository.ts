@@ -1,7 +1,8 @@
 // Subscription queries, always scoped to the reader (an organization, or one portal customer), and
 // the batch loading of what a Subscription carries: customer, product, discount, its own prices.
 import type { Knex } from "knex";
-import { applyFilters, truncIn, type BucketRow, type Report } from "../kit/report.js";
+import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
+import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
 import { byIds as customersByIds, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
