@@ -29,7 +29,7 @@ import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
-import { hasSubscriptions, somethingDueOnClock, subscriptionBasesByIds, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
+import { hasSubscriptions, somethingDueOnClock, orderDependents, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -66,7 +66,7 @@ export const handlers: Handlers<OperationId> = merged(
   discountHandlers,
   checkoutLinkHandlers,
   checkoutHandlers,
-  orderHandlers({ subscriptionBases: subscriptionBasesByIds }),
+  orderHandlers(orderDependents),
   paymentHandlers({ checkoutOfPayerEmails }),
   refundHandlers,
   webhookHandlers,

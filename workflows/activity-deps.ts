@@ -8,7 +8,7 @@ import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.
 import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
-import { subscriptionBasesByIds } from "../server/subscriptions/repository.js";
+import { orderDependents } from "../server/subscriptions/repository.js";
 import { attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { fanOut, leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
@@ -21,7 +21,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     knex,
     logger,
     benefitGrants: { runBenefitGrantJob, readCustomerState },
-    invoices: { assignInvoiceNumber, storeInvoice, subscriptionBases: subscriptionBasesByIds },
+    invoices: { assignInvoiceNumber, storeInvoice, orderDependents },
     outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },
     webhooks: { fanOut, nextQueuedEvent, attemptDelivery, deliverQueued, settleEvent, leasedHeads, leaseIdleEndpoints },

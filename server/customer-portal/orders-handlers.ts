@@ -2,7 +2,8 @@
 import { type Handlers, portalCustomer } from "../kit/context.js";
 import { getInvoiceUrl, requestInvoice } from "../orders/invoice.js";
 import { getCustomerOrder, listCustomerOrders, updateCustomerOrder } from "../orders/service.js";
-import { confirmRetryPayment, getOrderPaymentStatus, portalOrderReads, portalScope } from "./orders-service.js";
+import { orderDependents } from "../subscriptions/repository.js";
+import { confirmRetryPayment, getOrderPaymentStatus, portalScope } from "./orders-service.js";
 
 type PortalOrderOps =
   | "customer_portal:orders:list"
@@ -16,15 +17,15 @@ type PortalOrderOps =
 export const customerPortalOrderHandlers: Handlers<PortalOrderOps> = {
   "customer_portal:orders:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listCustomerOrders(ctx.db, portalScope(portalCustomer(ctx)), query, portalOrderReads),
+    body: await listCustomerOrders(ctx.db, portalScope(portalCustomer(ctx)), query, orderDependents),
   }),
   "customer_portal:orders:get": async ({ params }, ctx) => ({
     status: 200,
-    body: await getCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, portalOrderReads),
+    body: await getCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, orderDependents),
   }),
   "customer_portal:orders:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, body, portalOrderReads),
+    body: await updateCustomerOrder(ctx.db, portalScope(portalCustomer(ctx)), params.id, body, orderDependents),
   }),
   // 202 with a JSON body: the client fails on an empty one (COMPAT).
   "customer_portal:orders:generate_invoice": async ({ params }, ctx) => ({

@@ -9,17 +9,14 @@ import { isUuid } from "../kit/ids.js";
 import { OrderNotEligibleForRetry, PaymentAlreadyInProgress } from "../orders/errors.js";
 import { totalAmount } from "../orders/models.js";
 import { findReadable, type OrderScope } from "../orders/repository.js";
-import { markOrderPaid, type OrderDependents } from "../orders/service.js";
+import { markOrderPaid } from "../orders/service.js";
 import { countForOrder, latestForOrder } from "../payments/repository.js";
 import { findLivePaymentMethod } from "../customers/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
-import { subscriptionBasesByIds } from "../subscriptions/repository.js";
+import { orderDependents } from "../subscriptions/repository.js";
 import { ensureProcessorCustomer } from "./payment-methods-service.js";
-
-/** The portal stands above subscriptions: its order reads take an order's subscription from subscriptions/repository.ts. */
-export const portalOrderReads: OrderDependents = { subscriptionBases: subscriptionBasesByIds };
 
 export function portalScope(caller: CustomerCaller): OrderScope {
   return { organizationId: caller.organizationId, customerId: caller.customerId };
@@ -95,7 +92,7 @@ export async function confirmRetryPayment(
     switch (result.status) {
       case "succeeded":
         await recordPayment(trx, Object.assign(base, { status: "succeeded" as const, methodMetadata: result.card, declineReason: null, declineMessage: null, processorRef: result.paymentRef }));
-        await markOrderPaid(trx, order.id, { reads: portalOrderReads });
+        await markOrderPaid(trx, order.id, { reads: orderDependents });
         return { status: "succeeded", client_secret: null, error: null };
       case "requires_action":
         await recordPayment(trx, Object.assign(base, { status: "pending" as const, methodMetadata: null, declineReason: null, declineMessage: null, processorRef: result.paymentRef }));

@@ -19,7 +19,7 @@ import { findReadable as findOrder, saveOrder, type OrderRow } from "../orders/r
 import { readOrder } from "../orders/service.js";
 import { latestSucceededForOrder } from "../payments/repository.js";
 import { getProcessor } from "../processors/index.js";
-import { subscriptionBasesByIds } from "../subscriptions/repository.js";
+import { orderDependents } from "../subscriptions/repository.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
 import { insertRefund, readable, updateRefund, type RefundRow } from "./repository.js";
@@ -97,7 +97,7 @@ async function applyToOrder(trx: Knex.Transaction, order: OrderRow, amount: numb
   const refunded = order.refunded_amount + amount;
   const status = refunded >= netAmount(order) ? "refunded" : "partially_refunded";
   const updated = await saveOrder(trx, order.id, { refunded_amount: refunded, refunded_tax_amount: order.refunded_tax_amount + tax, status, modified_at: new Date() });
-  const out = await readOrder(trx, updated, { subscriptionBases: subscriptionBasesByIds });
+  const out = await readOrder(trx, updated, orderDependents);
   await emit(trx, order.organization_id, "order.updated", out);
   await emit(trx, order.organization_id, "order.refunded", out);
 }

@@ -36,7 +36,7 @@ import {
   clearPendingOrder,
   findSubscription,
   loadSubscriptionRelations,
-  subscriptionBasesByIds,
+  orderDependents,
   updateSubscription,
   type ProrationLine,
   type SubscriptionRelations,
@@ -444,7 +444,7 @@ async function settleCharge(
     if (row.status === "canceled") {
       // A subscription's last order (its final usage) declined: it stays unpaid, for the customer
       // to pay from the portal; an ended subscription has no dunning to go through.
-      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order, { subscriptionBases: subscriptionBasesByIds }));
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, order, orderDependents));
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, modified_at: new Date() });
       return { outcome: "declined", row: updated };
     }
@@ -452,7 +452,7 @@ async function settleCharge(
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
       await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, modified_at: new Date() });
-      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, { subscriptionBases: subscriptionBasesByIds }));
+      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, orderDependents));
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
       // Active → past_due takes it out of the customer's active subscriptions.
       await emitSubscription(trx, updated, ["subscription.updated"], { stateChanged: row.status !== "past_due" });

@@ -29,7 +29,7 @@ import {
   findReadable,
   firstSubscriptionPrice,
   insertSubscriptionPrices,
-  subscriptionBasesByIds,
+  orderDependents,
   updateSubscription,
   type CancellationReason,
   type ProrationLine,
@@ -276,7 +276,7 @@ async function changeProduct(
       billingAddress: customer.billing_address,
       metadata: row.metadata,
       customFieldData: {},
-    }, { subscriptionBases: subscriptionBasesByIds });
+    }, orderDependents);
     pendingOrderId = order.id;
   } else {
     // prorate (or a downgrade's credit): the lines join the next renewal's order.

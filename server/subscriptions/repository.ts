@@ -208,6 +208,9 @@ export async function subscriptionBasesByIds(db: Knex, ids: string[]): Promise<S
   return db<SubscriptionBaseRow>("subscriptions").whereIn("id", ids);
 }
 
+/** What orders' reads are handed (orders/service.ts's OrderDependents): the reader above. */
+export const orderDependents = { subscriptionBases: subscriptionBasesByIds };
+
 /** Writes `patch` as it is (callers that change state set modified_at themselves) and returns the row. */
 export async function updateSubscription(db: Knex, id: string, patch: RowPatch<SubscriptionRow>): Promise<SubscriptionRow> {
   const [updated] = await db<SubscriptionRow>("subscriptions").where({ id }).update(patch).returning("*");

@@ -26,7 +26,7 @@ import { sweepBenefitGrantJobs } from "../../workflows/backstop.js";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
-import { subscriptionBasesByIds } from "../../server/subscriptions/repository.js";
+import { orderDependents } from "../../server/subscriptions/repository.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { activityDeps, createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken, rejects, useTestApi, useTestWorker } from "../harness/index.js";
 
@@ -127,7 +127,7 @@ describe("benefit grants", () => {
     const customer = await createCustomer(api.knex, orgId, { email: `${randomUUID().slice(0, 8)}@example.com` });
     const order = await createOrder(api.knex, orgId, { customerId: customer.id, productId: product }, { status: "pending" });
     await createPayment(api.knex, orgId, { order_id: order.id });
-    await api.knex.transaction((trx) => markOrderPaid(trx, order.id, { reads: { subscriptionBases: subscriptionBasesByIds } }));
+    await api.knex.transaction((trx) => markOrderPaid(trx, order.id, { reads: orderDependents }));
     const session = { customerSession: await createCustomerSessionToken(api.knex, customer.id) };
     return { customerId: customer.id, orderId: order.id, session };
   }

@@ -11,11 +11,9 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
-import { subscriptionBasesByIds } from "../../server/subscriptions/repository.js";
+import { orderDependents } from "../../server/subscriptions/repository.js";
 
 const api = useTestApi();
-/** What the API hands order reads (server/handlers.ts): the reader of an order's subscription. */
-const reads = { subscriptionBases: subscriptionBasesByIds };
 
 async function collect(polar: Polar, req: Parameters<Polar["orders"]["list"]>[0]): Promise<Order[]> {
   return collectPages(await polar.orders.list(req));
@@ -158,11 +156,11 @@ describe("orders", () => {
         items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id }],
         billingName: "Jane", billingAddress: { country: "DE", line1: null, line2: null, city: null, state: null, postal_code: null },
         metadata: { ref: "x" }, customFieldData: {},
-      }, reads),
+      }, orderDependents),
     );
     expect(row.status).toBe("pending");
-    await api.knex.transaction((trx) => markOrderPaid(trx, row.id, { reads }));
-    await api.knex.transaction((trx) => markOrderPaid(trx, row.id, { reads })); // idempotent
+    await api.knex.transaction((trx) => markOrderPaid(trx, row.id, { reads: orderDependents }));
+    await api.knex.transaction((trx) => markOrderPaid(trx, row.id, { reads: orderDependents })); // idempotent
     expect(await outboxTypes(api.knex, org.id)).toEqual(["order.created", "order.updated", "order.paid"]);
     const payload = (await api.knex("outbox").where({ organization_id: org.id, type: "order.paid" }).first()).payload;
     const event = typeof payload === "string" ? JSON.parse(payload) : payload;
@@ -304,7 +302,7 @@ describe("orders: the Borealis extension filters (status, created_after/before, 
       ["query.created_after", "extra_forbidden"], ["query.customer_email", "extra_forbidden"], ["query.status", "extra_forbidden"],
     ]);
     // and the portal's service does not apply them even if handed them
-    const page = await listCustomerOrders(api.knex, { organizationId: carolOrg, customerId: carolId }, invalid({ limit: 100, status: "paid", customer_email: "nobody" }), reads);
+    const page = await listCustomerOrders(api.knex, { organizationId: carolOrg, customerId: carolId }, invalid({ limit: 100, status: "paid", customer_email: "nobody" }), orderDependents);
     expect(page.items.map((o) => o.id).sort()).toEqual(all);
   });
 });

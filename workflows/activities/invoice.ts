@@ -8,7 +8,7 @@ export function createInvoiceActivities({ knex, invoices }: Pick<ActivityDeps, "
       return invoices.assignInvoiceNumber(knex, orderId);
     },
     async storeInvoice(orderId: string): Promise<{ number: string; path: string }> {
-      return invoices.storeInvoice(knex, orderId, { subscriptionBases: invoices.subscriptionBases });
+      return invoices.storeInvoice(knex, orderId, invoices.orderDependents);
     },
   };
 }
