@@ -12189,7 +12189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12248,7 +12248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12538,6 +12538,15 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
+            /** @description Forbidden: NotPermitted (a session a checkout opened shows that purchase only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
             default: {
                 headers: {
@@ -12591,7 +12600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12652,7 +12661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12723,7 +12732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12799,7 +12808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12878,7 +12887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12952,7 +12961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13017,7 +13026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13084,7 +13093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13353,7 +13362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13412,7 +13421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13494,7 +13503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13553,7 +13562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13636,7 +13645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13719,7 +13728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13796,7 +13805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13875,7 +13884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13952,7 +13961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14082,7 +14091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14212,7 +14221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (this section of the portal is switched off) */
+            /** @description Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -377,6 +377,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   "customer_portal:customers:get": {
     "200": { contentType: "application/json", schema: "CustomerPortalCustomer" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "403": { contentType: "application/json", schema: "NotPermitted" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:list_payment_methods": {

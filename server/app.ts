@@ -32,6 +32,7 @@ import { sandboxRoutes } from "./checkouts/sandbox-authenticate.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
 import { UI_APPS } from "./ui-apps.js";
 import { requirePortalSection } from "./customer-portal/sections.js";
+import { holdToPurchase } from "./customer-portal/purchase.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
@@ -114,7 +115,10 @@ export function createApp({
       const meta = operations[operationId];
       const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () => resolveCaller(callers, operationId, meta, req));
       res.locals.caller = caller;
-      if (caller.kind === "customer") await requirePortalSection(knex, operationId, caller);
+      if (caller.kind === "customer") {
+        await requirePortalSection(knex, operationId, caller);
+        res.locals.caller = await holdToPurchase(knex, operationId, caller);
+      }
     },
     preOperationHandler: (c: OpenApiContext) => {
       rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });

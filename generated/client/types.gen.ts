@@ -11019,7 +11019,7 @@ export type CustomerPortalBenefitGrantsListErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11061,7 +11061,7 @@ export type CustomerPortalBenefitGrantsGetErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11264,6 +11264,10 @@ export type CustomerPortalCustomersGetErrors = {
      */
     401: Unauthorized;
     /**
+     * Forbidden: NotPermitted (a session a checkout opened shows that purchase only)
+     */
+    403: NotPermitted;
+    /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
     default: _Error;
@@ -11307,7 +11311,7 @@ export type CustomerPortalCustomersUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11353,7 +11357,7 @@ export type CustomerPortalCustomersListPaymentMethodsErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11404,7 +11408,7 @@ export type CustomerPortalCustomersAddPaymentMethodErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11461,7 +11465,7 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11521,7 +11525,7 @@ export type CustomerPortalCustomersSetDefaultPaymentMethodErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11579,7 +11583,7 @@ export type CustomerPortalDownloadablesListErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11633,7 +11637,7 @@ export type CustomerPortalLicenseKeysListErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11676,7 +11680,7 @@ export type CustomerPortalLicenseKeysGetErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11883,7 +11887,7 @@ export type CustomerPortalCustomerMetersListErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11925,7 +11929,7 @@ export type CustomerPortalCustomerMetersGetErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -11999,7 +12003,7 @@ export type CustomerPortalOrdersListErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12041,7 +12045,7 @@ export type CustomerPortalOrdersGetErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12101,7 +12105,7 @@ export type CustomerPortalOrdersUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12161,7 +12165,7 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12211,7 +12215,7 @@ export type CustomerPortalOrdersInvoiceErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12271,7 +12275,7 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12319,7 +12323,7 @@ export type CustomerPortalOrdersGetPaymentStatusErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12427,7 +12431,7 @@ export type CustomerPortalSubscriptionsListErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**
@@ -12580,7 +12584,7 @@ export type CustomerPortalSubscriptionsGetErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (this section of the portal is switched off)
+     * Forbidden: NotPermitted (this section of the portal is switched off, or the session a checkout opened shows only that purchase)
      */
     403: NotPermitted;
     /**

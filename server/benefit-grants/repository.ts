@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import type { GrantedBenefitRow } from "../customers/repository.js";
 import { storeEvents } from "../events/store.js";
+import type { CustomerScope } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 import type { SortMap } from "../kit/pagination.js";
 import { numberOf } from "../kit/rows.js";
@@ -37,19 +38,30 @@ export interface JobRow {
   outcome: string | null;
 }
 
-/** Who reads in the portal: one customer of one organization. */
-export interface CustomerScope {
-  customerId: string;
-  organizationId: string;
+/** The customer's grants of these orders and subscriptions, with the license key each made. */
+export async function grantsOfPurchase(
+  db: Knex,
+  customerId: string,
+  of: { orders: readonly string[]; subscriptions: readonly string[] },
+): Promise<{ id: string; license_key_id: string | null }[]> {
+  if (of.orders.length === 0 && of.subscriptions.length === 0) return [];
+  return db("benefit_grants")
+    .where("customer_id", customerId)
+    .where((w) => {
+      if (of.orders.length) w.orWhereIn("order_id", of.orders);
+      if (of.subscriptions.length) w.orWhereIn("subscription_id", of.subscriptions);
+    })
+    .select("id", db.raw("properties ->> 'license_key_id' as license_key_id"));
 }
 
 /** The customer's grants, on benefits of the session's organization that still exist. */
 export function customerGrants(db: Knex, scope: CustomerScope): Knex.QueryBuilder {
-  return db("benefit_grants")
+  const q = db("benefit_grants")
     .join("benefits", "benefits.id", "benefit_grants.benefit_id")
     .where("benefit_grants.customer_id", scope.customerId)
     .where("benefits.organization_id", scope.organizationId)
     .whereNull("benefits.deleted_at");
+  return scope.ids ? q.whereIn("benefit_grants.id", scope.ids) : q;
 }
 
 /** The customer's grants that are granted and not revoked, on benefits that still exist. */

@@ -9,7 +9,7 @@ import { byIds as customersByIds, organizationCustomersByIds } from "../customer
 import { toCustomer } from "../customers/models.js";
 import type { FileRow } from "../files/models.js";
 import { getStorage, PRESIGN_TTL_SECONDS } from "../files/storage.js";
-import type { CustomerCaller, OrganizationCaller } from "../kit/auth.js";
+import { customerScope, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
@@ -18,7 +18,7 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CustomerScope, type CheckoutIdsOf,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CheckoutIdsOf,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -36,7 +36,7 @@ function filterByIds(q: Knex.QueryBuilder, filters: [column: string, value: Ids]
   }
 }
 
-const scopeOf = (caller: CustomerCaller): CustomerScope => ({ customerId: caller.customerId, organizationId: caller.organizationId });
+const scopeOf = (caller: CustomerCaller) => customerScope(caller, "grants");
 
 type Ids = string | string[] | null | undefined;
 

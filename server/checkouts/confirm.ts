@@ -166,9 +166,11 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
   return (await live().whereRaw("lower(email) = lower(?)", [email]).first()) as CustomerRow;
 }
 
-async function mintSession(trx: Knex.Transaction, customerId: string): Promise<string> {
+/** A session that shows this checkout's purchase alone: paying proves no ownership of the email. */
+async function mintSession(trx: Knex.Transaction, customerId: string, checkoutId: string): Promise<string> {
   const token = randomToken("polar_cst_");
-  await insertSession(trx, { customer_id: customerId, token_hash: hashToken(token), expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS) });
+  const expires_at = new Date(Date.now() + CUSTOMER_SESSION_TTL_MS);
+  await insertSession(trx, { customer_id: customerId, token_hash: hashToken(token), expires_at, checkout_id: checkoutId });
   return token;
 }
 
@@ -331,7 +333,7 @@ export async function completeCheckout(
       }),
       ctx,
     );
-    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id, row.id) };
     await settle?.(trx, outcome);
     return outcome;
   });
@@ -392,7 +394,7 @@ async function awaitAction(
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
     const saved = await saveCheckout(trx, Object.assign({}, row, { customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }), ctx);
-    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id) };
+    const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id, row.id) };
     await settle?.(trx, outcome);
     return outcome;
   });

@@ -3,7 +3,7 @@
 // time: the order row stays locked while the processor answers).
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
-import type { CustomerCaller } from "../kit/auth.js";
+import { customerScope, type CustomerCaller } from "../kit/auth.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { OrderNotEligibleForRetry, PaymentAlreadyInProgress } from "../orders/errors.js";
@@ -19,7 +19,7 @@ import { orderDependents } from "../subscriptions/repository.js";
 import { ensureProcessorCustomer } from "./payment-methods-service.js";
 
 export function portalScope(caller: CustomerCaller): OrderScope {
-  return { organizationId: caller.organizationId, customerId: caller.customerId };
+  return customerScope(caller, "orders");
 }
 
 export async function getOrderPaymentStatus(db: Knex, caller: CustomerCaller, orderId: string): Promise<{ status: string; error: string | null }> {

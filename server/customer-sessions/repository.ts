@@ -9,25 +9,30 @@ export interface CustomerSessionRow {
   token_hash: string;
   expires_at: Date;
   revoked_at: Date | null;
+  /** The checkout whose confirm opened the session: it shows that purchase alone. */
+  checkout_id: string | null;
 }
 
 export async function insertSession(
   db: Knex,
-  values: Pick<CustomerSessionRow, "customer_id" | "token_hash" | "expires_at">,
+  values: Pick<CustomerSessionRow, "customer_id" | "token_hash" | "expires_at"> & { checkout_id?: string },
 ): Promise<CustomerSessionRow> {
   const [row] = await db<CustomerSessionRow>("customer_sessions").insert(values).returning("*");
   return row as CustomerSessionRow;
 }
 
 /** The customer behind a live session token: not expired, not revoked, and the customer not deleted. */
-export async function findLiveSession(db: Knex, tokenHash: string): Promise<{ customer_id: string; organization_id: string } | undefined> {
+export async function findLiveSession(
+  db: Knex,
+  tokenHash: string,
+): Promise<{ customer_id: string; organization_id: string; checkout_id: string | null } | undefined> {
   return db("customer_sessions")
     .join("customers", "customers.id", "customer_sessions.customer_id")
     .where("customer_sessions.token_hash", tokenHash)
     .whereNull("customer_sessions.revoked_at")
     .where("customer_sessions.expires_at", ">", db.fn.now())
     .whereNull("customers.deleted_at")
-    .first("customers.id as customer_id", "customers.organization_id");
+    .first("customers.id as customer_id", "customers.organization_id", "customer_sessions.checkout_id");
 }
 
 /** Ends every open session of the customer at `at`. */

@@ -46,5 +46,7 @@ export async function authenticateCustomer(db: Knex, token: string | null): Prom
   if (!token.startsWith("polar_cst_")) throw new Unauthorized("Invalid or expired customer session.");
   const row = await findLiveSession(db, hashToken(token));
   if (!row) throw new Unauthorized("Invalid or expired customer session.");
-  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id };
+  // A purchase's session sees nothing until server/customer-portal/purchase.ts says what it bought.
+  const purchase = row.checkout_id ? { checkoutId: row.checkout_id, orders: [], subscriptions: [], grants: [], licenseKeys: [] } : null;
+  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id, purchase };
 }

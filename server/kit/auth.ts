@@ -16,10 +16,47 @@ export type Caller =
       /** Set when a signed-in member calls (session cookie): who, and with which role. */
       member?: { userId: string; role: string };
     }
-  | { kind: "customer"; customerId: string; organizationId: string }
+  | {
+      kind: "customer";
+      customerId: string;
+      organizationId: string;
+      /** Set when a checkout's confirm opened the session: it sees that purchase alone. */
+      purchase: Purchase | null;
+    }
   /** A signed-in user acting for no organization (creating one), or an OAuth2 token granted user scopes only. */
   | { kind: "user"; userId: string; sessionId?: string; oauth?: { scopes: ReadonlySet<string> } }
   | { kind: "anonymous" };
+
+/**
+ * What a purchase's session may read: the rows its checkout made, by table. Empty until
+ * server/customer-portal/purchase.ts fills them for an operation it allows.
+ */
+export interface Purchase {
+  checkoutId: string;
+  orders: readonly string[];
+  subscriptions: readonly string[];
+  grants: readonly string[];
+  licenseKeys: readonly string[];
+}
+
+/** Who reads: an organization, or in the portal one of its customers, perhaps held to a purchase's rows. */
+export interface ReadScope {
+  organizationId: string;
+  customerId?: string;
+  /** Only these rows (a purchase's session). */
+  ids?: readonly string[];
+}
+
+export interface CustomerScope extends ReadScope {
+  customerId: string;
+}
+
+/** A customer's rows in `table`: all of theirs, or only those of the purchase that opened the session. */
+export function customerScope(caller: CustomerCaller, table: Exclude<keyof Purchase, "checkoutId">): CustomerScope {
+  const scope: CustomerScope = { organizationId: caller.organizationId, customerId: caller.customerId };
+  if (caller.purchase) scope.ids = caller.purchase[table];
+  return scope;
+}
 
 export type OrganizationCaller = Extract<Caller, { kind: "organization" }>;
 export type CustomerCaller = Extract<Caller, { kind: "customer" }>;

@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import { insertReturning, softDeleteRow, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
+import type { ReadScope } from "../kit/auth.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
 export type ConditionValue = string | number | boolean;
@@ -36,15 +37,12 @@ export interface ActivationRow {
   deleted_at: Date | null;
 }
 
-/** Who reads: an organization, optionally narrowed to one of its customers (the portal). */
-export interface LicenseKeyScope {
-  organizationId: string;
-  customerId?: string;
-}
+export type LicenseKeyScope = ReadScope;
 
 export function readable(db: Knex, scope: LicenseKeyScope): Knex.QueryBuilder {
   const q = db("license_keys").where("license_keys.organization_id", scope.organizationId);
   if (scope.customerId) q.where("license_keys.customer_id", scope.customerId);
+  if (scope.ids) q.whereIn("license_keys.id", scope.ids);
   return q;
 }
 

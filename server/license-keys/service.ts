@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import { organizationCustomersByIds, type CustomerRow } from "../customers/repository.js";
-import type { CustomerCaller, OrganizationCaller } from "../kit/auth.js";
+import { customerScope, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
@@ -186,14 +186,14 @@ export const listLicenseKeys = (db: Knex, caller: OrganizationCaller, query: Lic
   listKeys(db, { organizationId: caller.organizationId }, query);
 
 export const listCustomerLicenseKeys = (db: Knex, caller: CustomerCaller, query: LicenseKeyListQuery) =>
-  listKeys(db, { organizationId: caller.organizationId, customerId: caller.customerId }, query);
+  listKeys(db, customerScope(caller, "licenseKeys"), query);
 
 export async function getLicenseKey(db: Knex, caller: OrganizationCaller, id: string): Promise<LicenseKeyWithActivationsOut> {
   return readWithActivations(db, await getRow(db, { organizationId: caller.organizationId }, id));
 }
 
 export async function getCustomerLicenseKey(db: Knex, caller: CustomerCaller, id: string): Promise<LicenseKeyWithActivationsOut> {
-  return readWithActivations(db, await getRow(db, { organizationId: caller.organizationId, customerId: caller.customerId }, id));
+  return readWithActivations(db, await getRow(db, customerScope(caller, "licenseKeys"), id));
 }
 
 export async function getActivation(db: Knex, caller: OrganizationCaller, id: string, activationId: string): Promise<ActivationOut> {

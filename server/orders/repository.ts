@@ -11,6 +11,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
 import { numberOf } from "../kit/rows.js";
 import { byIds as productsByIds, productNamedLike, productOfBillingType, type ProductRow } from "../products/repository.js";
+import type { ReadScope } from "../kit/auth.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -95,15 +96,12 @@ export interface OrderItemRow {
   position: number;
 }
 
-/** Who reads orders: an organization, or one customer of it in the portal. */
-export interface OrderScope {
-  organizationId: string;
-  customerId?: string;
-}
+export type OrderScope = ReadScope;
 
 export function readable(db: Knex, scope: OrderScope): Knex.QueryBuilder {
   const q = db("orders").where("orders.organization_id", scope.organizationId);
   if (scope.customerId) q.where("orders.customer_id", scope.customerId);
+  if (scope.ids) q.whereIn("orders.id", scope.ids);
   return q;
 }
 
@@ -252,6 +250,11 @@ export function pendingRetryDueBy(db: Knex, subscriptionIdColumn: string, at: Da
     .whereRaw(`orders.subscription_id = ${subscriptionIdColumn}`)
     .where("orders.status", "pending")
     .where("orders.next_payment_attempt_at", "<=", at);
+}
+
+/** The ids of the customer's orders that a checkout made. */
+export function customerOrderIdsOfCheckout(db: Knex, customerId: string, checkoutId: string): Promise<string[]> {
+  return db("orders").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");
 }
 
 /** The ids of the orders these checkouts made: a subquery for whereIn. */

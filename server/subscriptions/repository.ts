@@ -15,6 +15,7 @@ import { pendingRetryDueBy, type CancellationReason, type SubscriptionBaseRow, t
 import { findByIds as organizationsByIds, type OrganizationRow } from "../organizations/repository.js";
 import { byIds as productsByIds, loadRelations, productNamedLike, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { runningUsage, type MeterUsage } from "./usage.js";
+import type { ReadScope } from "../kit/auth.js";
 
 // The statuses and cancellation reasons belong with the columns every subscription shape shows,
 // declared in orders/repository.ts (the lower domain: subscriptions bill through orders).
@@ -42,14 +43,16 @@ export interface SubscriptionRow extends SubscriptionBaseRow {
 }
 
 /** Who reads: an organization (merchant API) or one customer of one organization (portal). */
-export type SubscriptionScope = { organizationId: string; customerId?: string };
+export type SubscriptionScope = ReadScope;
 
 /** Live statuses: the subscription still runs (and bills). */
 export const LIVE_STATUSES: SubscriptionStatus[] = ["trialing", "active", "past_due"];
 
 export function readable(db: Knex, scope: SubscriptionScope): Knex.QueryBuilder {
   const q = db("subscriptions").where("subscriptions.organization_id", scope.organizationId);
-  return scope.customerId ? q.where("subscriptions.customer_id", scope.customerId) : q;
+  if (scope.customerId) q.where("subscriptions.customer_id", scope.customerId);
+  if (scope.ids) q.whereIn("subscriptions.id", scope.ids);
+  return q;
 }
 
 export async function findReadable(
@@ -317,6 +320,11 @@ export async function hasSubscriptions(db: Knex, customerId: string): Promise<bo
 }
 
 /** The ids of the subscriptions these checkouts started: a subquery for whereIn. */
+/** The ids of the customer's subscriptions that a checkout started. */
+export function customerSubscriptionIdsOfCheckout(db: Knex, customerId: string, checkoutId: string): Promise<string[]> {
+  return db("subscriptions").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");
+}
+
 export function subscriptionIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
   return db("subscriptions").whereIn("checkout_id", checkoutIds).select("id");
 }

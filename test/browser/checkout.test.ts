@@ -171,6 +171,17 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     expect(shown).toBe(key.key);
     expect(shown.startsWith("AURORA-")).toBe(true);
     await stack.check(page, "checkout-subscription-confirmation");
+
+    // The confirmation's session shows this purchase alone: the portal asks for an emailed code,
+    // with the email filled in, and a portal opened with that session says why.
+    const purchaseToken = new URL(page.url()).searchParams.get("customer_session_token");
+    expect(purchaseToken).toMatch(/^polar_cst_/);
+    await page.getByRole("link", { name: /customer portal/ }).click();
+    await page.getByRole("heading", { name: "Sign in to your customer portal" }).waitFor();
+    expect(await page.getByLabel("Email").inputValue()).toBe("linus@example.com");
+    stack.allow(page, { status: 403, url: "/v1/customer-portal/customers/me" });
+    await page.goto(`${stack.url}/${shop.org.slug}/portal?customer_session_token=${purchaseToken}`);
+    await see(page, "Sign in with a code sent to your email to see everything you bought.");
   });
 
   it("confirms a free product and a 100%-discounted one without a card", async () => {

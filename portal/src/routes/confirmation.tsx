@@ -164,7 +164,8 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
     );
   }
   if (checkout.status !== "succeeded") return <Loading />;
-  const portal = token ? `/${encodeURIComponent(checkout.organization.slug)}/portal?customer_session_token=${encodeURIComponent(token)}` : `/${encodeURIComponent(checkout.organization.slug)}/portal`;
+  // The confirm's session shows this purchase only: the portal asks for an emailed code.
+  const portal = `/${encodeURIComponent(checkout.organization.slug)}/portal${checkout.customer_email ? `?email=${encodeURIComponent(checkout.customer_email)}` : ""}`;
   return (
     <main className="page page--narrow confirmation">
       <div className="card confirmation__hero">

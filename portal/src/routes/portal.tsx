@@ -68,9 +68,11 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
         if (live) setState({ kind: "ready", storefront, customer, token });
       } catch (err) {
         if (!live) return;
-        if (err instanceof ApiFailure && err.status === 401) {
+        if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) {
+          // 403: a checkout's session, which shows that purchase only.
           forgetToken(slug);
-          setState({ kind: "signin", storefront, notice: "Your session has ended. Sign in again." });
+          const notice = err.status === 401 ? "Your session has ended. Sign in again." : "Sign in with a code sent to your email to see everything you bought.";
+          setState({ kind: "signin", storefront, notice });
         } else setState({ kind: "error", detail: err instanceof ApiFailure ? err.detail : String(err) });
       }
     })();

@@ -1,5 +1,5 @@
-// Sign-in to the portal: the customer's email, then the 6-character code mailed to it. The
-// merchant's own link (?customer_session_token=) skips this.
+// Sign-in to the portal: the customer's email (?email= fills it in), then the 6-character code
+// mailed to it. The merchant's own link (?customer_session_token=) skips this.
 import { useState } from "react";
 import { customerPortalCustomerSessionAuthenticate, customerPortalCustomerSessionRequest } from "../../../../generated/client/sdk.gen.js";
 import type { Organization } from "../../../../generated/client/types.gen.js";
@@ -9,7 +9,8 @@ import { Alert, aria, Button, Field } from "../../ui/components.js";
 
 export function SignIn({ organization, notice, onSignedIn }: { organization: Organization; notice?: string; onSignedIn: (token: string) => void }) {
   const [step, setStep] = useState<"email" | "code">("email");
-  const [email, setEmail] = useState("");
+  // The checkout's confirmation links here with the email it was paid with.
+  const [email, setEmail] = useState(() => new URLSearchParams(window.location.search).get("email") ?? "");
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
