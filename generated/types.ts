@@ -1643,14 +1643,14 @@ export interface paths {
         post?: never;
         /**
          * Delete Organization Access Token
-         * @description Revoke a token; every API process refuses it at once.
+         * @description Revoke a token; every API process refuses it at once. A caller revokes only a token whose scopes it holds all of (its own token included).
          */
         delete: operations["organization_access_tokens:delete"];
         options?: never;
         head?: never;
         /**
          * Update Organization Access Token
-         * @description Change a token's comment or scopes; every API process honours new scopes at once.
+         * @description Change a token's comment or scopes; every API process honours new scopes at once. A caller changes only a token whose scopes it holds all of.
          */
         patch: operations["organization_access_tokens:update"];
         trace?: never;
@@ -18153,7 +18153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            /** @description Forbidden: NotPermitted (the caller lacks a required scope, or a scope the token holds) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18236,7 +18236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            /** @description Forbidden: NotPermitted (the caller lacks a required scope, or a scope the token holds) */
             403: {
                 headers: {
                     [name: string]: unknown;

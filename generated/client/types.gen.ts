@@ -15496,7 +15496,7 @@ export type OrganizationAccessTokensDeleteErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (the token lacks a required scope)
+     * Forbidden: NotPermitted (the caller lacks a required scope, or a scope the token holds)
      */
     403: NotPermitted;
     /**
@@ -15556,7 +15556,7 @@ export type OrganizationAccessTokensUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (the token lacks a required scope)
+     * Forbidden: NotPermitted (the caller lacks a required scope, or a scope the token holds)
      */
     403: NotPermitted;
     /**
