@@ -34,7 +34,7 @@ import { UI_APPS } from "./ui-apps.js";
 import { requirePortalSection } from "./customer-portal/sections.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
-import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
+import { AUTH_BASE_PATH, authRoutes, clientAddress } from "./auth/routes.js";
 import { resolveCaller } from "./auth/callers.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
@@ -139,7 +139,10 @@ export function createApp({
           headers: _req.headers,
           auth,
           publicUrl: authConfig.baseURL,
-          clientIp: _req.ip ?? null,
+          // Worked out only for the operations that count per client.
+          get clientIp() {
+            return clientAddress(_req, authConfig) ?? null;
+          },
           idempotency,
         };
         return (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
@@ -248,7 +251,7 @@ export function createApp({
       under(OUTSIDE_CONTRACT.auth, authRoutes(auth, authConfig)),
       // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).
       under(OUTSIDE_CONTRACT.wellKnown, wellKnownRoutes(auth, authConfig.baseURL)),
-      under(OUTSIDE_CONTRACT.register, clientRegistrationRoutes(auth, authConfig.baseURL)),
+      under(OUTSIDE_CONTRACT.register, clientRegistrationRoutes(auth, authConfig)),
       // File bytes (local storage: part uploads, signed downloads, public media), outside the
       // contract. Before the body parsers: a part is raw bytes whatever its content type.
       under(OUTSIDE_CONTRACT.files, storageRoutes(knex)),

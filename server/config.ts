@@ -129,7 +129,7 @@ export const SETTINGS = {
   BETTER_AUTH_SECRET: v(text(), { area: "auth", secret: true, shownDefault: "random per process", description: "signs sessions (32+ characters; required with `NODE_ENV=production`; `make run` keeps one in `.data/auth-secret`)" }),
   TRUSTED_ORIGINS: v(list(), { area: "auth", default: [], shownDefault: "none", description: "more origins allowed to sign in and to change data with a session cookie (comma separated)" }),
   AUTH_RATE_LIMIT: v(flag(), { area: "auth", default: true, description: "`0` turns better-auth's sign-in rate limiter off" }),
-  AUTH_IP_HEADER: v(text(), { area: "auth", description: "the header a trusted reverse proxy puts the client's address in (e.g. `x-real-ip`); unset: the TCP peer's" }),
+  AUTH_IP_HEADER: v(text(), { area: "auth", description: "the header a trusted reverse proxy puts the client's address in (e.g. `x-real-ip`; of a list, the last address): sign-in, OAuth2 and the portal's codes count clients by it; unset: the TCP peer's, or `TRUST_PROXY`'s client" }),
   CAPTCHA_SECRET_KEY: v(text(), { area: "auth", secret: true, description: "turns the captcha on for sign-up, sign-in and password reset (docs/AUTH.md)" }),
   CAPTCHA_PROVIDER: v(oneOf(CAPTCHA_PROVIDERS), { area: "auth", default: "cloudflare-turnstile", description: "the captcha's provider" }),
   CAPTCHA_VERIFY_URL: v(url(), { area: "auth", shownDefault: "the provider's", description: "overrides the provider's siteverify URL" }),

@@ -26,12 +26,14 @@ export interface Provider {
   auth: AuthHandler;
   publicUrl: string;
   headers: IncomingHttpHeaders;
+  /** The client's address (better-auth's rate limits count per client). */
+  clientIp: string | null;
 }
 
 const FORM = "application/x-www-form-urlencoded";
 
 async function post(p: Provider, path: string, body: object) {
-  return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, body: formBody(body), contentType: FORM });
+  return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, clientIp: p.clientIp, body: formBody(body), contentType: FORM });
 }
 
 export async function requestToken(p: Provider, body: object): Promise<TokenAnswer> {
