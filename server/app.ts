@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
-import { RequestValidationError, ResourceNotFound } from "./kit/errors.js";
+import { ApiError, RequestValidationError, ResourceNotFound } from "./kit/errors.js";
 import { rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
@@ -275,6 +275,7 @@ export function createApp({
 
   const onError = (err: unknown, _req: Request, res: Response) => {
     const [status, body] = errorResponse(err, res.locals.log);
+    if (err instanceof ApiError) for (const [name, value] of Object.entries(err.headers())) res.setHeader(name, value);
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
     if (validateResponses && res.locals.operation && status < 500) {
       const check = api.validateResponse(body, res.locals.operation, status);

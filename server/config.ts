@@ -150,9 +150,9 @@ export const SETTINGS = {
   SMTP_URL: v(url(), { area: "email", description: "where email goes (`smtp://host:port`); `make run` and the tests start Mailpit and set it" }),
   MAIL_FROM: v(text(), { area: "email", default: "Borealis <no-reply@borealis.localhost>", description: "the sender of every email" }),
   CUSTOMER_SESSION_CODE_TTL_SECONDS: v(int(1, 86_400), { area: "email", default: 900, description: "how long a portal sign-in code works" }),
-  CUSTOMER_SESSION_CODE_MAX_PER_EMAIL: v(int(0, 1_000_000), { area: "email", default: 5, description: "portal sign-in codes sent per email address per 15 minutes" }),
-  CUSTOMER_SESSION_CODE_MAX_PER_CLIENT: v(int(0, 1_000_000), { area: "email", default: 30, description: "portal sign-in codes asked per client address per 15 minutes" }),
-  CUSTOMER_SESSION_CODE_MAX_FAILURES: v(int(0, 1_000_000), { area: "email", default: 10, description: "wrong portal sign-in codes per client address per 15 minutes" }),
+  CUSTOMER_SESSION_CODE_MAX_PER_EMAIL: v(int(1, 1_000_000), { area: "email", default: 5, description: "portal sign-in codes sent per email address per 15 minutes" }),
+  CUSTOMER_SESSION_CODE_MAX_PER_CLIENT: v(int(1, 1_000_000), { area: "email", default: 30, description: "portal sign-in codes asked per client address per 15 minutes" }),
+  CUSTOMER_SESSION_CODE_MAX_FAILURES: v(int(1, 1_000_000), { area: "email", default: 10, description: "wrong portal sign-in codes per client address per 15 minutes" }),
   // files
   FILES_STORAGE: v(oneOf(["local", "s3"]), { area: "files", shownDefault: "`s3` when `S3_BUCKET` is set, else `local`", description: "where uploaded files are kept" }),
   FILES_DIR: v(text(), { area: "files", shownDefault: "`.data/files`", description: "the local file storage's folder" }),

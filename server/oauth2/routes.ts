@@ -12,7 +12,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { AuthConfig } from "../auth/config.js";
 import type { BorealisAuth } from "../auth/instance.js";
-import { clientAddress } from "../auth/routes.js";
+import { clientAddress, retryAfterOf } from "../auth/routes.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
 
 /** The endpoints discovery names, by metadata key: Polar's paths on our API. */
@@ -69,6 +69,8 @@ function readBody(req: Request): Promise<string> {
 
 function answer(res: Response, got: Forwarded, status = got.status): void {
   res.setHeader("cache-control", "no-store");
+  const retryAfter = retryAfterOf(got);
+  if (retryAfter !== null) res.setHeader("Retry-After", retryAfter);
   if (status === 204) return void res.status(204).end();
   res.status(status).json(got.json ?? {});
 }

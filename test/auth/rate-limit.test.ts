@@ -1,11 +1,11 @@
 // better-auth's rate limiter, on for this file's API processes (AUTH_RATE_LIMIT=1), counting in
 // PostgreSQL: sign-in allows 3 attempts per 10 s per client address across processes, verification
-// emails 3 a minute, and the next answers 429 with X-Retry-After. The client is the TCP peer (these
+// emails 3 a minute, and the next answers 429 with Retry-After (and better-auth's X-Retry-After);
+// so do the OAuth2 endpoints handed to better-auth. The client is the TCP peer (these
 // tests call from loopback addresses of their own: 127.0.0.2, …), or behind a trusted proxy the
 // address it forwards; a header the client sends picks no bucket otherwise.
-import { request } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PASSWORD, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
+import { fetchFrom, PASSWORD, type PeerAnswer, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const limited = { env: { AUTH_RATE_LIMIT: "1" }, validateResponses: false };
 const first = useTestApi(limited);
@@ -23,30 +23,10 @@ async function signIn(api: { url: string }, email: string): Promise<Response> {
   });
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A POST from the loopback address `local` (the TCP peer the API sees), with `headers` of its own. */
-function postFrom(local: string, url: string, body: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", localAddress: local, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 /** Signs in from `local` with `password` (the right one unless told), sending `headers` too. */
-function signInFrom(api: { url: string }, local: string, email: string, password: string, headers: Record<string, string> = {}): Promise<Answer> {
+function signInFrom(api: { url: string }, local: string, email: string, password: string, headers: Record<string, string> = {}): Promise<PeerAnswer> {
   const sent = { "content-type": "application/json", origin: new URL(api.url).origin, ...headers };
-  return postFrom(local, `${api.url}/api/auth/sign-in/email`, JSON.stringify({ email, password }), sent);
+  return fetchFrom(local, `${api.url}/api/auth/sign-in/email`, { method: "POST", headers: sent, body: JSON.stringify({ email, password }) });
 }
 
 /** Three wrong passwords from `local`, then the right one: refused (the client's bucket is full). */
@@ -76,7 +56,10 @@ describe("rate limiting", () => {
     const limited = await signIn(second, email);
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ message: "Too many requests. Please try again later." });
-    expect(Number(limited.headers.get("x-retry-after"))).toBeGreaterThan(0);
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect(limited.headers.get("x-retry-after")).toBe(String(retryAfter));
     expect((await first.knex("rate_limits").where("key", "like", "%sign-in%")).length).toBeGreaterThan(0);
     // Other paths have their own counters.
     expect((await fetch(`${first.url}/api/auth/get-session`)).status).toBe(200);
@@ -110,14 +93,31 @@ describe("rate limiting", () => {
     expect(await bucketKeys("/sign-in/email")).toEqual(["198.51.100.1|/sign-in/email", "198.51.100.2|/sign-in/email", "203.0.113.1|/sign-in/email", "203.0.113.2|/sign-in/email"]);
   });
 
-  it("counts the OAuth2 endpoints handed to better-auth (token, client registration) per client too", async () => {
+  it("counts the OAuth2 endpoints handed to better-auth (token, client registration) per client too, and answers 429 with Retry-After", async () => {
     await first.knex("rate_limits").del();
-    const form = { "content-type": "application/x-www-form-urlencoded" };
-    const token = await postFrom("127.0.0.4", `${first.url}/v1/oauth2/token`, "grant_type=refresh_token&refresh_token=polar_rt_unknown&client_id=unknown&client_secret=wrong", form);
-    expect(token.status).toBe(400);
-    const registered = await postFrom("127.0.0.5", `${first.url}/v1/oauth2/register`, JSON.stringify({ redirect_uris: ["https://example.com/cb"] }), { "content-type": "application/json" });
-    expect(registered.status).toBe(401);
-    expect(await bucketKeys("/oauth2/token")).toEqual(["127.0.0.4|/oauth2/token"]);
+    const token = (local: string) =>
+      fetchFrom(local, `${first.url}/v1/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=refresh_token&refresh_token=polar_rt_unknown&client_id=unknown&client_secret=wrong",
+      });
+    const register = (local: string) =>
+      fetchFrom(local, `${first.url}/v1/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://example.com/cb"] }) });
+    // The provider's limits: 20 token requests a minute, 5 registrations.
+    const tokens = [];
+    for (let i = 0; i < 21; i++) tokens.push((await token("127.0.0.4")).status);
+    expect(tokens).toEqual([...Array(20).fill(400), 429]);
+    const refused = await token("127.0.0.4");
+    expect(JSON.parse(refused.body)).toEqual({ error: "TooManyRequests", detail: expect.stringMatching(/retry in \d+ s/) });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(50);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);
+    expect((await token("127.0.0.6")).status).toBe(400);
+
+    const registrations = [];
+    for (let i = 0; i < 6; i++) registrations.push((await register("127.0.0.5")).status);
+    expect(registrations).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(Number((await register("127.0.0.5")).headers["retry-after"])).toBeGreaterThan(50);
+    expect(await bucketKeys("/oauth2/token")).toEqual(["127.0.0.4|/oauth2/token", "127.0.0.6|/oauth2/token"]);
     expect(await bucketKeys("/oauth2/register")).toEqual(["127.0.0.5|/oauth2/register"]);
   });
 
