@@ -113,6 +113,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:delete": {
@@ -121,6 +122,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:get": {
@@ -129,6 +131,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:grants": {
@@ -137,6 +140,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:list": {
@@ -144,6 +148,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:update": {
@@ -152,6 +157,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:create": {
@@ -159,6 +165,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:delete": {
@@ -167,6 +174,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:get": {
@@ -175,6 +183,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:list": {
@@ -182,6 +191,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:update": {
@@ -190,6 +200,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_confirm": {
@@ -199,6 +210,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_get": {
@@ -206,6 +218,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_update": {
@@ -214,6 +227,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:create": {
@@ -221,6 +235,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:get": {
@@ -229,6 +244,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:list": {
@@ -236,6 +252,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:update": {
@@ -244,6 +261,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/CheckoutForbiddenError"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:create": {
@@ -251,6 +269,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:delete": {
@@ -259,6 +278,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:get": {
@@ -267,6 +287,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:list": {
@@ -274,6 +295,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:update": {
@@ -282,6 +304,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer-sessions:create": {
@@ -289,6 +312,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_meters:get": {
@@ -297,6 +321,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_meters:list": {
@@ -304,6 +329,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:benefit-grants:get": {
@@ -312,6 +338,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:benefit-grants:list": {
@@ -319,6 +346,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:benefit-grants:update": {
@@ -327,6 +355,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customer_meters:get": {
@@ -335,6 +364,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customer_meters:list": {
@@ -342,6 +372,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customer_session:authenticate": {
@@ -363,6 +394,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:delete_payment_method": {
@@ -372,11 +404,13 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:get": {
     "200": { contentType: "application/json", schema: "CustomerPortalCustomer" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:list_payment_methods": {
@@ -384,6 +418,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:set_default_payment_method": {
@@ -392,6 +427,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:update": {
@@ -399,6 +435,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:downloadables:list": {
@@ -406,6 +443,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:activate": {
@@ -413,12 +451,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:deactivate": {
     "204": { contentType: null, schema: null },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:get": {
@@ -427,6 +467,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:list": {
@@ -435,12 +476,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:validate": {
     "200": { contentType: "application/json", schema: "ValidatedLicenseKey" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:confirm_retry_payment": {
@@ -450,6 +493,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/PaymentAlreadyInProgress"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/OrderNotEligibleForRetry"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:generate_invoice": {
@@ -459,6 +503,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/InvoiceAlreadyExists"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/InvoiceGenerationError"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:get": {
@@ -467,6 +512,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:get_payment_status": {
@@ -475,6 +521,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:invoice": {
@@ -483,6 +530,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:list": {
@@ -490,6 +538,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:update": {
@@ -498,12 +547,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:organizations:get": {
     "200": { contentType: "application/json", schema: "CustomerOrganization" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:cancel": {
@@ -512,6 +563,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:get": {
@@ -520,6 +572,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:list": {
@@ -527,6 +580,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:preview_update": {
@@ -535,6 +589,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:update": {
@@ -543,6 +598,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:create": {
@@ -550,6 +606,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:delete": {
@@ -558,6 +615,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:delete_external": {
@@ -566,6 +624,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get": {
@@ -574,6 +633,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get_external": {
@@ -582,6 +642,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get_state": {
@@ -590,6 +651,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get_state_external": {
@@ -598,6 +660,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:list": {
@@ -605,6 +668,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:update": {
@@ -613,6 +677,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:update_external": {
@@ -621,6 +686,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:create": {
@@ -628,6 +694,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:delete": {
@@ -636,6 +703,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:get": {
@@ -644,6 +712,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:list": {
@@ -651,6 +720,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:update": {
@@ -659,6 +729,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:get": {
@@ -667,6 +738,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:ingest": {
@@ -674,6 +746,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:list": {
@@ -681,6 +754,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:list_names": {
@@ -688,6 +762,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:create": {
@@ -695,6 +770,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:delete": {
@@ -703,6 +779,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:list": {
@@ -710,6 +787,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:update": {
@@ -718,6 +796,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:uploaded": {
@@ -726,6 +805,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:activate": {
@@ -734,6 +814,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:deactivate": {
@@ -742,6 +823,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:get": {
@@ -750,6 +832,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:get_activation": {
@@ -758,6 +841,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:list": {
@@ -766,6 +850,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:update": {
@@ -774,6 +859,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:validate": {
@@ -782,6 +868,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:create": {
@@ -789,6 +876,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:get": {
@@ -797,6 +885,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:list": {
@@ -804,6 +893,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:quantities": {
@@ -812,6 +902,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:update": {
@@ -820,6 +911,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "metrics:get": {
@@ -827,12 +919,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "metrics:limits": {
     "200": { contentType: "application/json", schema: "MetricsLimits" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:authorize": {
@@ -840,6 +934,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:introspect_token": {
@@ -847,6 +942,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:request_token": {
@@ -854,6 +950,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:revoke_token": {
@@ -861,12 +958,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:userinfo": {
     "200": { contentType: "application/json", schema: "UserInfo" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:generate_invoice": {
@@ -876,6 +975,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/InvoiceAlreadyExists"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/InvoiceGenerationError"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:get": {
@@ -884,6 +984,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:invoice": {
@@ -892,6 +993,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:list": {
@@ -899,6 +1001,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:update": {
@@ -907,6 +1010,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:create": {
@@ -914,6 +1018,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:delete": {
@@ -922,6 +1027,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:list": {
@@ -929,6 +1035,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:update": {
@@ -937,6 +1044,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:create": {
@@ -944,6 +1052,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:get": {
@@ -952,6 +1061,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:list": {
@@ -959,6 +1069,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:update": {
@@ -967,6 +1078,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "payments:get": {
@@ -975,6 +1087,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "payments:list": {
@@ -982,6 +1095,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:create": {
@@ -989,6 +1103,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:get": {
@@ -997,6 +1112,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:list": {
@@ -1004,6 +1120,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:update": {
@@ -1012,6 +1129,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:update_benefits": {
@@ -1020,6 +1138,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "refunds:create": {
@@ -1029,6 +1148,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/RefundedAlready"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "refunds:list": {
@@ -1036,6 +1156,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:export": {
@@ -1043,6 +1164,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:get": {
@@ -1051,6 +1173,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:list": {
@@ -1058,6 +1181,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:revoke": {
@@ -1067,6 +1191,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:update": {
@@ -1076,6 +1201,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:advance": {
@@ -1084,6 +1210,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:attach_customer": {
@@ -1092,6 +1219,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:create": {
@@ -1099,6 +1227,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:delete": {
@@ -1107,6 +1236,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:get": {
@@ -1115,6 +1245,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:list": {
@@ -1122,6 +1253,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:create_webhook_endpoint": {
@@ -1129,6 +1261,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:delete_webhook_endpoint": {
@@ -1137,6 +1270,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:get_webhook_endpoint": {
@@ -1145,6 +1279,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:list_webhook_deliveries": {
@@ -1152,6 +1287,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:list_webhook_endpoints": {
@@ -1159,6 +1295,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:redeliver_webhook_event": {
@@ -1167,6 +1304,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:replay_failed_events": {
@@ -1175,6 +1313,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:reset_webhook_endpoint_secret": {
@@ -1183,6 +1322,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:update_webhook_endpoint": {
@@ -1191,6 +1331,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
 };

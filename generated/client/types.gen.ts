@@ -9614,7 +9614,11 @@ export type BenefitsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9665,7 +9669,11 @@ export type BenefitsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9722,7 +9730,11 @@ export type BenefitsDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9765,7 +9777,11 @@ export type BenefitsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9834,7 +9850,11 @@ export type BenefitsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9894,7 +9914,11 @@ export type BenefitsGrantsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9952,7 +9976,11 @@ export type CheckoutLinksListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10003,7 +10031,11 @@ export type CheckoutLinksCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10063,7 +10095,11 @@ export type CheckoutLinksDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10109,7 +10145,11 @@ export type CheckoutLinksGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10169,7 +10209,11 @@ export type CheckoutLinksUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10239,7 +10283,11 @@ export type CheckoutsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10290,7 +10338,11 @@ export type CheckoutsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10336,7 +10388,11 @@ export type CheckoutsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10396,7 +10452,11 @@ export type CheckoutsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10438,7 +10498,11 @@ export type CheckoutsClientGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10498,7 +10562,11 @@ export type CheckoutsClientUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10562,7 +10630,11 @@ export type CheckoutsClientConfirmErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10624,7 +10696,11 @@ export type CustomFieldsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10675,7 +10751,11 @@ export type CustomFieldsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10735,7 +10815,11 @@ export type CustomFieldsDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10781,7 +10865,11 @@ export type CustomFieldsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10841,7 +10929,11 @@ export type CustomFieldsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10907,7 +10999,11 @@ export type CustomerMetersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10953,7 +11049,11 @@ export type CustomerMetersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11027,7 +11127,11 @@ export type CustomerPortalBenefitGrantsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11073,7 +11177,11 @@ export type CustomerPortalBenefitGrantsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11133,7 +11241,11 @@ export type CustomerPortalBenefitGrantsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11176,7 +11288,7 @@ export type CustomerPortalCustomerSessionRequestErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too Many Requests: TooManyRequests
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
     /**
@@ -11184,7 +11296,7 @@ export type CustomerPortalCustomerSessionRequestErrors = {
      */
     503: MailNotConfigured;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11231,11 +11343,11 @@ export type CustomerPortalCustomerSessionAuthenticateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too Many Requests: TooManyRequests
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11264,7 +11376,11 @@ export type CustomerPortalCustomersGetErrors = {
      */
     401: Unauthorized;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11315,7 +11431,11 @@ export type CustomerPortalCustomersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11361,7 +11481,11 @@ export type CustomerPortalCustomersListPaymentMethodsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11412,7 +11536,11 @@ export type CustomerPortalCustomersAddPaymentMethodErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11473,7 +11601,11 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11533,7 +11665,11 @@ export type CustomerPortalCustomersSetDefaultPaymentMethodErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11587,7 +11723,11 @@ export type CustomerPortalDownloadablesListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11645,7 +11785,11 @@ export type CustomerPortalLicenseKeysListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11688,7 +11832,11 @@ export type CustomerPortalLicenseKeysGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11739,7 +11887,11 @@ export type CustomerPortalLicenseKeysActivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11786,7 +11938,11 @@ export type CustomerPortalLicenseKeysDeactivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11833,7 +11989,11 @@ export type CustomerPortalLicenseKeysValidateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11891,7 +12051,11 @@ export type CustomerPortalCustomerMetersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11937,7 +12101,11 @@ export type CustomerPortalCustomerMetersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12007,7 +12175,11 @@ export type CustomerPortalOrdersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12053,7 +12225,11 @@ export type CustomerPortalOrdersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12113,7 +12289,11 @@ export type CustomerPortalOrdersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12177,7 +12357,11 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      */
     422: OrderNotEligibleForRetry | HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12223,7 +12407,11 @@ export type CustomerPortalOrdersInvoiceErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12287,7 +12475,11 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      */
     422: InvoiceGenerationError | HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12331,7 +12523,11 @@ export type CustomerPortalOrdersGetPaymentStatusErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12369,7 +12565,11 @@ export type CustomerPortalOrganizationsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12435,7 +12635,11 @@ export type CustomerPortalSubscriptionsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12486,7 +12690,11 @@ export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12546,7 +12754,11 @@ export type CustomerPortalSubscriptionsCancelErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12592,7 +12804,11 @@ export type CustomerPortalSubscriptionsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12652,7 +12868,11 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12703,7 +12923,11 @@ export type CustomerSessionsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12771,7 +12995,11 @@ export type CustomersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12822,7 +13050,11 @@ export type CustomersCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12882,7 +13114,11 @@ export type CustomersDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12928,7 +13164,11 @@ export type CustomersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12988,7 +13228,11 @@ export type CustomersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13034,7 +13278,11 @@ export type CustomersGetStateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13094,7 +13342,11 @@ export type CustomersDeleteExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13140,7 +13392,11 @@ export type CustomersGetExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13200,7 +13456,11 @@ export type CustomersUpdateExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13246,7 +13506,11 @@ export type CustomersGetStateExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13304,7 +13568,11 @@ export type DiscountsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13355,7 +13623,11 @@ export type DiscountsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13415,7 +13687,11 @@ export type DiscountsDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13461,7 +13737,11 @@ export type DiscountsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13521,7 +13801,11 @@ export type DiscountsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13613,7 +13897,11 @@ export type EventsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13659,7 +13947,11 @@ export type EventsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13710,7 +14002,11 @@ export type EventsIngestErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13780,7 +14076,11 @@ export type EventsListNamesErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13834,7 +14134,11 @@ export type FilesListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13885,7 +14189,11 @@ export type FilesCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13942,7 +14250,11 @@ export type FilesDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14002,7 +14314,11 @@ export type FilesUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14062,7 +14378,11 @@ export type FilesUploadedErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14120,7 +14440,11 @@ export type LicenseKeysListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14163,7 +14487,11 @@ export type LicenseKeysGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14220,7 +14548,11 @@ export type LicenseKeysUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14264,7 +14596,11 @@ export type LicenseKeysGetActivationErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14319,7 +14655,11 @@ export type LicenseKeysActivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14374,7 +14714,11 @@ export type LicenseKeysDeactivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14429,7 +14773,11 @@ export type LicenseKeysValidateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14497,7 +14845,11 @@ export type MetersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14548,7 +14900,11 @@ export type MetersCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14594,7 +14950,11 @@ export type MetersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14654,7 +15014,11 @@ export type MetersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14731,7 +15095,11 @@ export type MetersQuantitiesErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14801,7 +15169,11 @@ export type MetricsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14834,7 +15206,11 @@ export type MetricsLimitsErrors = {
      */
     403: NotPermitted;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14889,7 +15265,11 @@ export type Oauth2AuthorizeErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14926,7 +15306,11 @@ export type Oauth2IntrospectTokenErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14963,7 +15347,11 @@ export type Oauth2RevokeTokenErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15000,7 +15388,11 @@ export type Oauth2RequestTokenErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15033,7 +15425,11 @@ export type Oauth2UserinfoErrors = {
      */
     403: NotPermitted;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15129,7 +15525,11 @@ export type OrdersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15175,7 +15575,11 @@ export type OrdersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15235,7 +15639,11 @@ export type OrdersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15281,7 +15689,11 @@ export type OrdersInvoiceErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15345,7 +15757,11 @@ export type OrdersGenerateInvoiceErrors = {
      */
     422: InvoiceGenerationError | HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15397,7 +15813,11 @@ export type OrganizationAccessTokensListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15448,7 +15868,11 @@ export type OrganizationAccessTokensCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15508,7 +15932,11 @@ export type OrganizationAccessTokensDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15568,7 +15996,11 @@ export type OrganizationAccessTokensUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15622,7 +16054,11 @@ export type OrganizationsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15673,7 +16109,11 @@ export type OrganizationsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15716,7 +16156,11 @@ export type OrganizationsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15773,7 +16217,11 @@ export type OrganizationsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15847,7 +16295,11 @@ export type PaymentsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15893,7 +16345,11 @@ export type PaymentsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15973,7 +16429,11 @@ export type ProductsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16024,7 +16484,11 @@ export type ProductsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16067,7 +16531,11 @@ export type ProductsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16124,7 +16592,11 @@ export type ProductsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16181,7 +16653,11 @@ export type ProductsUpdateBenefitsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16255,7 +16731,11 @@ export type RefundsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16310,7 +16790,11 @@ export type RefundsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16394,7 +16878,11 @@ export type SubscriptionsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16458,7 +16946,11 @@ export type SubscriptionsRevokeErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16504,7 +16996,11 @@ export type SubscriptionsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16568,7 +17064,11 @@ export type SubscriptionsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16610,7 +17110,11 @@ export type SubscriptionsExportErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16676,7 +17180,11 @@ export type WebhooksListWebhookDeliveriesErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16726,7 +17234,11 @@ export type WebhooksListWebhookEndpointsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16777,7 +17289,11 @@ export type WebhooksCreateWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16837,7 +17353,11 @@ export type WebhooksDeleteWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16883,7 +17403,11 @@ export type WebhooksGetWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16943,7 +17467,11 @@ export type WebhooksUpdateWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17003,7 +17531,11 @@ export type WebhooksResetWebhookEndpointSecretErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17063,7 +17595,11 @@ export type WebhooksRedeliverWebhookEventErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17121,7 +17657,11 @@ export type WebhooksReplayFailedEventsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17171,7 +17711,11 @@ export type TestClocksListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17222,7 +17766,11 @@ export type TestClocksCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17282,7 +17830,11 @@ export type TestClocksDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17328,7 +17880,11 @@ export type TestClocksGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17388,7 +17944,11 @@ export type TestClocksAdvanceErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17448,7 +18008,11 @@ export type TestClocksAttachCustomerErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
