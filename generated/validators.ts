@@ -113,6 +113,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:delete": {
@@ -121,6 +122,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:get": {
@@ -129,6 +131,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:grants": {
@@ -137,6 +140,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:list": {
@@ -144,6 +148,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "benefits:update": {
@@ -152,6 +157,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:create": {
@@ -159,6 +165,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:delete": {
@@ -167,6 +174,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:get": {
@@ -175,6 +183,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:list": {
@@ -182,6 +191,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkout-links:update": {
@@ -190,6 +200,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_confirm": {
@@ -199,6 +210,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_get": {
@@ -206,6 +218,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_update": {
@@ -214,6 +227,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:create": {
@@ -221,6 +235,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:get": {
@@ -229,6 +244,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:list": {
@@ -236,6 +252,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:update": {
@@ -244,6 +261,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/CheckoutForbiddenError"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:create": {
@@ -251,6 +269,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:delete": {
@@ -259,6 +278,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:get": {
@@ -267,6 +287,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:list": {
@@ -274,6 +295,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:update": {
@@ -282,6 +304,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer-sessions:create": {
@@ -289,6 +312,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_meters:get": {
@@ -297,6 +321,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_meters:list": {
@@ -304,6 +329,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:benefit-grants:get": {
@@ -312,6 +338,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:benefit-grants:list": {
@@ -319,6 +346,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:benefit-grants:update": {
@@ -327,6 +355,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customer_meters:get": {
@@ -335,6 +364,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customer_meters:list": {
@@ -342,6 +372,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customer_session:authenticate": {
@@ -363,6 +394,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:delete_payment_method": {
@@ -372,12 +404,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:get": {
     "200": { contentType: "application/json", schema: "CustomerPortalCustomer" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:list_payment_methods": {
@@ -385,6 +419,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:set_default_payment_method": {
@@ -393,6 +428,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:update": {
@@ -400,6 +436,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:downloadables:list": {
@@ -407,6 +444,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:activate": {
@@ -414,12 +452,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:deactivate": {
     "204": { contentType: null, schema: null },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:get": {
@@ -428,6 +468,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:list": {
@@ -436,12 +477,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:validate": {
     "200": { contentType: "application/json", schema: "ValidatedLicenseKey" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:confirm_retry_payment": {
@@ -451,6 +494,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/PaymentAlreadyInProgress"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/OrderNotEligibleForRetry"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:generate_invoice": {
@@ -460,6 +504,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/InvoiceAlreadyExists"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/InvoiceGenerationError"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:get": {
@@ -468,6 +513,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:get_payment_status": {
@@ -476,6 +522,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:invoice": {
@@ -484,6 +531,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:list": {
@@ -491,6 +539,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:orders:update": {
@@ -499,12 +548,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:organizations:get": {
     "200": { contentType: "application/json", schema: "CustomerOrganization" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:cancel": {
@@ -513,6 +564,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:get": {
@@ -521,6 +573,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:list": {
@@ -528,6 +581,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:preview_update": {
@@ -536,6 +590,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:subscriptions:update": {
@@ -544,6 +599,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "PortalSubscriptionForbidden" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:create": {
@@ -551,6 +607,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:delete": {
@@ -559,6 +616,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:delete_external": {
@@ -567,6 +625,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get": {
@@ -575,6 +634,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get_external": {
@@ -583,6 +643,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get_state": {
@@ -591,6 +652,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:get_state_external": {
@@ -599,6 +661,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:list": {
@@ -606,6 +669,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:update": {
@@ -614,6 +678,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:update_external": {
@@ -622,6 +687,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:create": {
@@ -629,6 +695,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:delete": {
@@ -637,6 +704,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:get": {
@@ -645,6 +713,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:list": {
@@ -652,6 +721,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "discounts:update": {
@@ -660,6 +730,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:get": {
@@ -668,6 +739,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:ingest": {
@@ -675,6 +747,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:list": {
@@ -682,6 +755,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "events:list_names": {
@@ -689,6 +763,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:create": {
@@ -696,6 +771,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:delete": {
@@ -704,6 +780,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:list": {
@@ -711,6 +788,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:update": {
@@ -719,6 +797,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "files:uploaded": {
@@ -727,6 +806,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:activate": {
@@ -735,6 +815,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:deactivate": {
@@ -743,6 +824,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:get": {
@@ -751,6 +833,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:get_activation": {
@@ -759,6 +842,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:list": {
@@ -767,6 +851,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:update": {
@@ -775,6 +860,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:validate": {
@@ -783,6 +869,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:create": {
@@ -790,6 +877,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:get": {
@@ -798,6 +886,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:list": {
@@ -805,6 +894,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:quantities": {
@@ -813,6 +903,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "meters:update": {
@@ -821,6 +912,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "metrics:get": {
@@ -828,12 +920,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "metrics:limits": {
     "200": { contentType: "application/json", schema: "MetricsLimits" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:authorize": {
@@ -841,6 +935,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:introspect_token": {
@@ -848,6 +943,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:request_token": {
@@ -855,6 +951,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:revoke_token": {
@@ -862,12 +959,14 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:userinfo": {
     "200": { contentType: "application/json", schema: "UserInfo" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:generate_invoice": {
@@ -877,6 +976,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/InvoiceAlreadyExists"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/InvoiceGenerationError"},{"$ref":"borealis#/components/schemas/HTTPValidationError"}]} },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:get": {
@@ -885,6 +985,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:invoice": {
@@ -893,6 +994,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:list": {
@@ -900,6 +1002,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "orders:update": {
@@ -908,6 +1011,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:create": {
@@ -915,6 +1019,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:delete": {
@@ -923,6 +1028,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:list": {
@@ -930,6 +1036,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organization_access_tokens:update": {
@@ -938,6 +1045,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:create": {
@@ -945,6 +1053,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:get": {
@@ -953,6 +1062,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:list": {
@@ -960,6 +1070,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "organizations:update": {
@@ -968,6 +1079,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "payments:get": {
@@ -976,6 +1088,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "payments:list": {
@@ -983,6 +1096,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:create": {
@@ -990,6 +1104,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:get": {
@@ -998,6 +1113,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:list": {
@@ -1005,6 +1121,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:update": {
@@ -1013,6 +1130,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "products:update_benefits": {
@@ -1021,6 +1139,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "refunds:create": {
@@ -1030,6 +1149,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/RefundedAlready"},{"$ref":"borealis#/components/schemas/NotPermitted"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "refunds:list": {
@@ -1037,6 +1157,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:export": {
@@ -1044,6 +1165,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:get": {
@@ -1052,6 +1174,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:list": {
@@ -1059,6 +1182,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:revoke": {
@@ -1068,6 +1192,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "subscriptions:update": {
@@ -1077,6 +1202,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:advance": {
@@ -1085,6 +1211,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:attach_customer": {
@@ -1093,6 +1220,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:create": {
@@ -1100,6 +1228,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:delete": {
@@ -1108,6 +1237,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:get": {
@@ -1116,6 +1246,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "test-clocks:list": {
@@ -1123,6 +1254,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:create_webhook_endpoint": {
@@ -1130,6 +1262,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:delete_webhook_endpoint": {
@@ -1138,6 +1271,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:get_webhook_endpoint": {
@@ -1146,6 +1280,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:list_webhook_deliveries": {
@@ -1153,6 +1288,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:list_webhook_endpoints": {
@@ -1160,6 +1296,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:redeliver_webhook_event": {
@@ -1168,6 +1305,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:replay_failed_events": {
@@ -1176,6 +1314,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:reset_webhook_endpoint_secret": {
@@ -1184,6 +1323,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "webhooks:update_webhook_endpoint": {
@@ -1192,6 +1332,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
 };

@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
-import { RequestValidationError, ResourceNotFound } from "./kit/errors.js";
+import { ApiError, RequestValidationError, ResourceNotFound } from "./kit/errors.js";
 import { rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
@@ -35,7 +35,7 @@ import { requirePortalSection } from "./customer-portal/sections.js";
 import { holdToPurchase } from "./customer-portal/purchase.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
-import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
+import { AUTH_BASE_PATH, authRoutes, clientAddress } from "./auth/routes.js";
 import { resolveCaller } from "./auth/callers.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
@@ -143,7 +143,10 @@ export function createApp({
           headers: _req.headers,
           auth,
           publicUrl: authConfig.baseURL,
-          clientIp: _req.ip ?? null,
+          // Worked out only for the operations that count per client.
+          get clientIp() {
+            return clientAddress(_req, authConfig) ?? null;
+          },
           idempotency,
         };
         return (handler as (i: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>)(input, ctx);
@@ -252,7 +255,7 @@ export function createApp({
       under(OUTSIDE_CONTRACT.auth, authRoutes(auth, authConfig)),
       // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).
       under(OUTSIDE_CONTRACT.wellKnown, wellKnownRoutes(auth, authConfig.baseURL)),
-      under(OUTSIDE_CONTRACT.register, clientRegistrationRoutes(auth, authConfig.baseURL)),
+      under(OUTSIDE_CONTRACT.register, clientRegistrationRoutes(auth, authConfig)),
       // File bytes (local storage: part uploads, signed downloads, public media), outside the
       // contract. Before the body parsers: a part is raw bytes whatever its content type.
       under(OUTSIDE_CONTRACT.files, storageRoutes(knex)),
@@ -276,6 +279,7 @@ export function createApp({
 
   const onError = (err: unknown, _req: Request, res: Response) => {
     const [status, body] = errorResponse(err, res.locals.log);
+    if (err instanceof ApiError) for (const [name, value] of Object.entries(err.headers())) res.setHeader(name, value);
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
     if (validateResponses && res.locals.operation && status < 500) {
       const check = api.validateResponse(body, res.locals.operation, status);

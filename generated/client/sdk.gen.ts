@@ -1996,7 +1996,7 @@ export const organizationAccessTokensCreate = <ThrowOnError extends boolean = fa
 
 /**
  * Delete Organization Access Token
- * Revoke a token; every API process refuses it at once.
+ * Revoke a token; every API process refuses it at once. A caller revokes only a token whose scopes it holds all of (its own token included).
  */
 export const organizationAccessTokensDelete = <ThrowOnError extends boolean = false>(options: Options<OrganizationAccessTokensDeleteData, ThrowOnError>) => {
     return (options.client ?? client).delete<OrganizationAccessTokensDeleteResponses, OrganizationAccessTokensDeleteErrors, ThrowOnError>({
@@ -2013,7 +2013,7 @@ export const organizationAccessTokensDelete = <ThrowOnError extends boolean = fa
 
 /**
  * Update Organization Access Token
- * Change a token's comment or scopes; every API process honours new scopes at once.
+ * Change a token's comment or scopes; every API process honours new scopes at once. A caller changes only a token whose scopes it holds all of.
  */
 export const organizationAccessTokensUpdate = <ThrowOnError extends boolean = false>(options: Options<OrganizationAccessTokensUpdateData, ThrowOnError>) => {
     return (options.client ?? client).patch<OrganizationAccessTokensUpdateResponses, OrganizationAccessTokensUpdateErrors, ThrowOnError>({

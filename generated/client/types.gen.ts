@@ -9614,7 +9614,11 @@ export type BenefitsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9665,7 +9669,11 @@ export type BenefitsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9722,7 +9730,11 @@ export type BenefitsDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9765,7 +9777,11 @@ export type BenefitsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9834,7 +9850,11 @@ export type BenefitsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9894,7 +9914,11 @@ export type BenefitsGrantsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -9952,7 +9976,11 @@ export type CheckoutLinksListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10003,7 +10031,11 @@ export type CheckoutLinksCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10063,7 +10095,11 @@ export type CheckoutLinksDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10109,7 +10145,11 @@ export type CheckoutLinksGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10169,7 +10209,11 @@ export type CheckoutLinksUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10239,7 +10283,11 @@ export type CheckoutsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10290,7 +10338,11 @@ export type CheckoutsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10336,7 +10388,11 @@ export type CheckoutsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10396,7 +10452,11 @@ export type CheckoutsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10438,7 +10498,11 @@ export type CheckoutsClientGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10498,7 +10562,11 @@ export type CheckoutsClientUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10562,7 +10630,11 @@ export type CheckoutsClientConfirmErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10624,7 +10696,11 @@ export type CustomFieldsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10675,7 +10751,11 @@ export type CustomFieldsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10735,7 +10815,11 @@ export type CustomFieldsDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10781,7 +10865,11 @@ export type CustomFieldsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10841,7 +10929,11 @@ export type CustomFieldsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10907,7 +10999,11 @@ export type CustomerMetersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -10953,7 +11049,11 @@ export type CustomerMetersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11027,7 +11127,11 @@ export type CustomerPortalBenefitGrantsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11073,7 +11177,11 @@ export type CustomerPortalBenefitGrantsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11133,7 +11241,11 @@ export type CustomerPortalBenefitGrantsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11176,7 +11288,7 @@ export type CustomerPortalCustomerSessionRequestErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too Many Requests: TooManyRequests
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
     /**
@@ -11184,7 +11296,7 @@ export type CustomerPortalCustomerSessionRequestErrors = {
      */
     503: MailNotConfigured;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11231,11 +11343,11 @@ export type CustomerPortalCustomerSessionAuthenticateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Too Many Requests: TooManyRequests
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11268,7 +11380,11 @@ export type CustomerPortalCustomersGetErrors = {
      */
     403: NotPermitted;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11319,7 +11435,11 @@ export type CustomerPortalCustomersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11365,7 +11485,11 @@ export type CustomerPortalCustomersListPaymentMethodsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11416,7 +11540,11 @@ export type CustomerPortalCustomersAddPaymentMethodErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11477,7 +11605,11 @@ export type CustomerPortalCustomersDeletePaymentMethodErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11537,7 +11669,11 @@ export type CustomerPortalCustomersSetDefaultPaymentMethodErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11591,7 +11727,11 @@ export type CustomerPortalDownloadablesListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11649,7 +11789,11 @@ export type CustomerPortalLicenseKeysListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11692,7 +11836,11 @@ export type CustomerPortalLicenseKeysGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11743,7 +11891,11 @@ export type CustomerPortalLicenseKeysActivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11790,7 +11942,11 @@ export type CustomerPortalLicenseKeysDeactivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11837,7 +11993,11 @@ export type CustomerPortalLicenseKeysValidateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11895,7 +12055,11 @@ export type CustomerPortalCustomerMetersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -11941,7 +12105,11 @@ export type CustomerPortalCustomerMetersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12011,7 +12179,11 @@ export type CustomerPortalOrdersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12057,7 +12229,11 @@ export type CustomerPortalOrdersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12117,7 +12293,11 @@ export type CustomerPortalOrdersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12181,7 +12361,11 @@ export type CustomerPortalOrdersConfirmRetryPaymentErrors = {
      */
     422: OrderNotEligibleForRetry | HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12227,7 +12411,11 @@ export type CustomerPortalOrdersInvoiceErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12291,7 +12479,11 @@ export type CustomerPortalOrdersGenerateInvoiceErrors = {
      */
     422: InvoiceGenerationError | HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12335,7 +12527,11 @@ export type CustomerPortalOrdersGetPaymentStatusErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12373,7 +12569,11 @@ export type CustomerPortalOrganizationsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12439,7 +12639,11 @@ export type CustomerPortalSubscriptionsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12490,7 +12694,11 @@ export type CustomerPortalSubscriptionsPreviewUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12550,7 +12758,11 @@ export type CustomerPortalSubscriptionsCancelErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12596,7 +12808,11 @@ export type CustomerPortalSubscriptionsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12656,7 +12872,11 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12707,7 +12927,11 @@ export type CustomerSessionsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12775,7 +12999,11 @@ export type CustomersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12826,7 +13054,11 @@ export type CustomersCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12886,7 +13118,11 @@ export type CustomersDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12932,7 +13168,11 @@ export type CustomersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -12992,7 +13232,11 @@ export type CustomersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13038,7 +13282,11 @@ export type CustomersGetStateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13098,7 +13346,11 @@ export type CustomersDeleteExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13144,7 +13396,11 @@ export type CustomersGetExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13204,7 +13460,11 @@ export type CustomersUpdateExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13250,7 +13510,11 @@ export type CustomersGetStateExternalErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13308,7 +13572,11 @@ export type DiscountsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13359,7 +13627,11 @@ export type DiscountsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13419,7 +13691,11 @@ export type DiscountsDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13465,7 +13741,11 @@ export type DiscountsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13525,7 +13805,11 @@ export type DiscountsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13617,7 +13901,11 @@ export type EventsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13663,7 +13951,11 @@ export type EventsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13714,7 +14006,11 @@ export type EventsIngestErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13784,7 +14080,11 @@ export type EventsListNamesErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13838,7 +14138,11 @@ export type FilesListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13889,7 +14193,11 @@ export type FilesCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -13946,7 +14254,11 @@ export type FilesDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14006,7 +14318,11 @@ export type FilesUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14066,7 +14382,11 @@ export type FilesUploadedErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14124,7 +14444,11 @@ export type LicenseKeysListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14167,7 +14491,11 @@ export type LicenseKeysGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14224,7 +14552,11 @@ export type LicenseKeysUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14268,7 +14600,11 @@ export type LicenseKeysGetActivationErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14323,7 +14659,11 @@ export type LicenseKeysActivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14378,7 +14718,11 @@ export type LicenseKeysDeactivateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14433,7 +14777,11 @@ export type LicenseKeysValidateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14501,7 +14849,11 @@ export type MetersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14552,7 +14904,11 @@ export type MetersCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14598,7 +14954,11 @@ export type MetersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14658,7 +15018,11 @@ export type MetersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14735,7 +15099,11 @@ export type MetersQuantitiesErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14805,7 +15173,11 @@ export type MetricsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14838,7 +15210,11 @@ export type MetricsLimitsErrors = {
      */
     403: NotPermitted;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14893,7 +15269,11 @@ export type Oauth2AuthorizeErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14930,7 +15310,11 @@ export type Oauth2IntrospectTokenErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -14967,7 +15351,11 @@ export type Oauth2RevokeTokenErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15004,7 +15392,11 @@ export type Oauth2RequestTokenErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15037,7 +15429,11 @@ export type Oauth2UserinfoErrors = {
      */
     403: NotPermitted;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15133,7 +15529,11 @@ export type OrdersListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15179,7 +15579,11 @@ export type OrdersGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15239,7 +15643,11 @@ export type OrdersUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15285,7 +15693,11 @@ export type OrdersInvoiceErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15349,7 +15761,11 @@ export type OrdersGenerateInvoiceErrors = {
      */
     422: InvoiceGenerationError | HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15401,7 +15817,11 @@ export type OrganizationAccessTokensListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15452,7 +15872,11 @@ export type OrganizationAccessTokensCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15500,7 +15924,7 @@ export type OrganizationAccessTokensDeleteErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (the token lacks a required scope)
+     * Forbidden: NotPermitted (the caller lacks a required scope, or a scope the token holds)
      */
     403: NotPermitted;
     /**
@@ -15512,7 +15936,11 @@ export type OrganizationAccessTokensDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15560,7 +15988,7 @@ export type OrganizationAccessTokensUpdateErrors = {
      */
     401: Unauthorized;
     /**
-     * Forbidden: NotPermitted (the token lacks a required scope)
+     * Forbidden: NotPermitted (the caller lacks a required scope, or a scope the token holds)
      */
     403: NotPermitted;
     /**
@@ -15572,7 +16000,11 @@ export type OrganizationAccessTokensUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15626,7 +16058,11 @@ export type OrganizationsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15677,7 +16113,11 @@ export type OrganizationsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15720,7 +16160,11 @@ export type OrganizationsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15777,7 +16221,11 @@ export type OrganizationsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15851,7 +16299,11 @@ export type PaymentsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15897,7 +16349,11 @@ export type PaymentsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -15977,7 +16433,11 @@ export type ProductsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16028,7 +16488,11 @@ export type ProductsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16071,7 +16535,11 @@ export type ProductsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16128,7 +16596,11 @@ export type ProductsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16185,7 +16657,11 @@ export type ProductsUpdateBenefitsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16259,7 +16735,11 @@ export type RefundsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16314,7 +16794,11 @@ export type RefundsCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16398,7 +16882,11 @@ export type SubscriptionsListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16462,7 +16950,11 @@ export type SubscriptionsRevokeErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16508,7 +17000,11 @@ export type SubscriptionsGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16572,7 +17068,11 @@ export type SubscriptionsUpdateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16614,7 +17114,11 @@ export type SubscriptionsExportErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16680,7 +17184,11 @@ export type WebhooksListWebhookDeliveriesErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16730,7 +17238,11 @@ export type WebhooksListWebhookEndpointsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16781,7 +17293,11 @@ export type WebhooksCreateWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16841,7 +17357,11 @@ export type WebhooksDeleteWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16887,7 +17407,11 @@ export type WebhooksGetWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -16947,7 +17471,11 @@ export type WebhooksUpdateWebhookEndpointErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17007,7 +17535,11 @@ export type WebhooksResetWebhookEndpointSecretErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17067,7 +17599,11 @@ export type WebhooksRedeliverWebhookEventErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17125,7 +17661,11 @@ export type WebhooksReplayFailedEventsErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17175,7 +17715,11 @@ export type TestClocksListErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17226,7 +17770,11 @@ export type TestClocksCreateErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17286,7 +17834,11 @@ export type TestClocksDeleteErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17332,7 +17884,11 @@ export type TestClocksGetErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17392,7 +17948,11 @@ export type TestClocksAdvanceErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };
@@ -17452,7 +18012,11 @@ export type TestClocksAttachCustomerErrors = {
      */
     422: HttpValidationError;
     /**
-     * Any other error (405, 408, 413, 415, 429, 500): its name and detail
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
 };

@@ -16,12 +16,12 @@ import { emit } from "../kit/outbox.js";
 import { findOrganization } from "../organizations/repository.js";
 import { portalBaseUrl } from "./models.js";
 import {
-  countCodesForEmail,
-  countCodesFromClient,
-  countFailuresFromClient,
   deleteCodesExpiredBefore,
   insertCode,
   insertSession,
+  limitingCodeForEmail,
+  limitingCodeFromClient,
+  limitingFailureFromClient,
   lockCodeRequests,
   lockLiveCode,
   recordFailure,
@@ -50,6 +50,11 @@ function newCode(): string {
   return code;
 }
 
+/** 429 while a limit is reached: until `limiting`, the oldest row counted, leaves the window (Retry-After). */
+function refuseWhileLimited(limiting: Date | null, detail: string): void {
+  if (limiting) throw new TooManyRequests((limiting.getTime() + settings.windowMs - Date.now()) / 1000, detail);
+}
+
 /** A code as typed: spaces and dashes dropped, case folded. */
 const normalize = (code: string) => code.replace(/[\s-]/g, "").toUpperCase();
 
@@ -63,10 +68,12 @@ export async function requestCode(db: Knex, input: { email: string; organization
   await db.transaction(async (trx) => {
     // One request at a time per address: the count below holds.
     await lockCodeRequests(trx, org.id, email);
-    const forEmail = await countCodesForEmail(trx, org.id, email, since);
-    if (forEmail >= settings.perEmail) throw new TooManyRequests("Too many codes asked for this email. Wait a few minutes, then try again.");
-    if (clientIp && (await countCodesFromClient(trx, clientIp, since)) >= settings.perClient) {
-      throw new TooManyRequests("Too many codes asked from here. Wait a few minutes, then try again.");
+    refuseWhileLimited(
+      await limitingCodeForEmail(trx, org.id, email, since, settings.perEmail),
+      "Too many codes asked for this email. Wait a few minutes, then try again.",
+    );
+    if (clientIp) {
+      refuseWhileLimited(await limitingCodeFromClient(trx, clientIp, since, settings.perClient), "Too many codes asked from here. Wait a few minutes, then try again.");
     }
     // Codes long expired only count against nothing: cleared as new ones are asked for.
     await deleteCodesExpiredBefore(trx, new Date(Date.now() - 24 * 3600_000));
@@ -116,8 +123,9 @@ function escapeHtml(text: string): string {
 /** Exchanges a code for a session token, once. */
 export async function authenticateCode(db: Knex, input: { code: string }, clientIp: string | null): Promise<{ token: string }> {
   const since = new Date(Date.now() - settings.windowMs);
-  if (clientIp && (await countFailuresFromClient(db, clientIp, since)) >= settings.failuresPerClient) {
-    throw new TooManyRequests("Too many wrong codes. Wait a few minutes, then ask for a new code.");
+  // Locked out, even the right code is refused: the answer says when to try again.
+  if (clientIp) {
+    refuseWhileLimited(await limitingFailureFromClient(db, clientIp, since, settings.failuresPerClient), "Too many wrong codes. Wait a few minutes, then ask for a new code.");
   }
   const code = normalize(typeof input.code === "string" ? input.code : "");
   if (code.length !== 6) throw invalid(["body", "code"], "A code has 6 characters.", "value_error", input.code);

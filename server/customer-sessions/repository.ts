@@ -53,9 +53,13 @@ export interface NewSessionCode {
   code_hash: string | null;
 }
 
-async function count(q: Knex.QueryBuilder): Promise<number> {
-  const [{ n }] = await q.count({ n: "*" });
-  return Number(n);
+/**
+ * The creation time of the `limit`-th newest row of `q` (null while it has fewer): the limit is
+ * reached until that row, the oldest one counted, leaves the window.
+ */
+async function limitingRow(q: Knex.QueryBuilder, limit: number): Promise<Date | null> {
+  const row: { created_at: Date } | undefined = await q.orderBy("created_at", "desc").offset(limit - 1).first("created_at");
+  return row?.created_at ?? null;
 }
 
 /** One request at a time per organization and address, until the transaction ends. */
@@ -63,12 +67,14 @@ export async function lockCodeRequests(trx: Knex.Transaction, organizationId: st
   await trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`customer-session-code:${organizationId}:${email.toLowerCase()}`]);
 }
 
-export function countCodesForEmail(db: Knex, organizationId: string, email: string, since: Date): Promise<number> {
-  return count(db("customer_session_codes").where({ organization_id: organizationId }).whereRaw("lower(email) = lower(?)", [email]).where("created_at", ">", since));
+/** Of the codes asked for this email since `since`, the one keeping `limit` reached (limitingRow). */
+export function limitingCodeForEmail(db: Knex, organizationId: string, email: string, since: Date, limit: number): Promise<Date | null> {
+  return limitingRow(db("customer_session_codes").where({ organization_id: organizationId }).whereRaw("lower(email) = lower(?)", [email]).where("created_at", ">", since), limit);
 }
 
-export function countCodesFromClient(db: Knex, clientIp: string, since: Date): Promise<number> {
-  return count(db("customer_session_codes").where({ client_ip: clientIp }).where("created_at", ">", since));
+/** Of the codes asked from this client since `since`, the one keeping `limit` reached (limitingRow). */
+export function limitingCodeFromClient(db: Knex, clientIp: string, since: Date, limit: number): Promise<Date | null> {
+  return limitingRow(db("customer_session_codes").where({ client_ip: clientIp }).where("created_at", ">", since), limit);
 }
 
 export async function deleteCodesExpiredBefore(db: Knex, before: Date): Promise<void> {
@@ -100,8 +106,9 @@ export async function useCustomerCodes(trx: Knex.Transaction, customerId: string
   await trx("customer_session_codes").where({ customer_id: customerId }).whereNull("used_at").update({ used_at: trx.fn.now() });
 }
 
-export function countFailuresFromClient(db: Knex, clientIp: string, since: Date): Promise<number> {
-  return count(db("customer_session_code_failures").where({ client_ip: clientIp }).where("created_at", ">", since));
+/** Of this client's wrong codes since `since`, the one keeping `limit` reached (limitingRow). */
+export function limitingFailureFromClient(db: Knex, clientIp: string, since: Date, limit: number): Promise<Date | null> {
+  return limitingRow(db("customer_session_code_failures").where({ client_ip: clientIp }).where("created_at", ">", since), limit);
 }
 
 export async function recordFailure(db: Knex, clientIp: string): Promise<void> {

@@ -11,16 +11,16 @@
 //                 from that IP with a token is refused until the window ends      default 20/60
 //   token         a merchant access token's calls                             default 1200/60
 //   customer      a customer session's portal calls                            default 600/60
-// Other parts (sign-in, the portal's email codes) take a limiter with `rateLimiter(name, ...)` and
-// call `consumeRateLimit`.
+// Sign-in is limited by better-auth (server/auth/), the portal's email codes by their own rows
+// (server/customer-sessions/codes.ts).
 //
 // Every limited answer carries `RateLimit-Policy` and `RateLimit` (the IETF draft's fields:
 // limit, remaining, reset); a refusal is 429 `{"error": "TooManyRequests", "detail": ...}` with
-// `Retry-After` in seconds.
+// `Retry-After` in seconds (kit/errors.ts's TooManyRequests, its header set where errors are answered).
 import type { Request, Response } from "express";
 import type { Knex } from "knex";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { ApiError } from "../kit/errors.js";
+import { ApiError, TooManyRequests } from "../kit/errors.js";
 import { logger } from "../kit/logger.js";
 import { setting, type Env } from "../config.js";
 
@@ -58,20 +58,13 @@ export function rateLimitSettings(env?: Env): RateLimitSettings {
   return out;
 }
 
-/** 429: too many requests; Retry-After says when to come back. */
-export class TooManyRequests extends ApiError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, "TooManyRequests", `Too many requests; retry in ${retryAfterSeconds} s.`);
-  }
-}
-
 export interface RateLimiter {
   readonly name: string;
   readonly policy: RatePolicy;
   /** Counts one request of `subject`; throws TooManyRequests past the limit. */
   consume(subject: string, res?: Response): Promise<void>;
-  /** Whether `subject` is over the limit now (counts nothing). */
-  blocked(subject: string, res?: Response): Promise<boolean>;
+  /** Throws TooManyRequests while `subject` is over the limit (counts nothing). */
+  refuseIfOver(subject: string, res?: Response): Promise<void>;
   /** Counts one request without refusing it (failures that make the limit). */
   penalize(subject: string): Promise<void>;
 }
@@ -97,7 +90,7 @@ export function rateLimiter(knex: Knex, name: string, policy: RatePolicy): RateL
       insuranceLimiter: new RateLimiterMemory(opts),
     }),
   );
-  const refusal = (state: RateLimiterRes) => new TooManyRequests(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
+  const refusal = (state: RateLimiterRes) => new TooManyRequests(state.msBeforeNext / 1000);
   return {
     name,
     policy,
@@ -110,22 +103,20 @@ export function rateLimiter(knex: Knex, name: string, policy: RatePolicy): RateL
           return;
         }
         setHeaders(res, policy, err);
-        const refused = refusal(err);
-        res?.setHeader("Retry-After", String(refused.retryAfterSeconds));
-        throw refused;
+        throw refusal(err);
       }
     },
-    async blocked(subject, res) {
+    async refuseIfOver(subject, res) {
+      let state: RateLimiterRes | null;
       try {
-        const state = await store.get(subject);
-        if (!state || state.consumedPoints <= policy.points) return false;
-        setHeaders(res, policy, state);
-        res?.setHeader("Retry-After", String(refusal(state).retryAfterSeconds));
-        return true;
+        state = await store.get(subject);
       } catch (err) {
         logger.warn({ err, limiter: name }, "rate limiter unavailable; the request is let through");
-        return false;
+        return;
       }
+      if (!state || state.consumedPoints <= policy.points) return;
+      setHeaders(res, policy, state);
+      throw refusal(state);
     },
     async penalize(subject) {
       try {
@@ -165,11 +156,7 @@ export function createRateLimits(knex: Knex, settings: RateLimitSettings = rateL
   const customer = make("customer");
   return {
     publicDoor: async (req, res, door) => publicLimiter?.consume(`${door}:${clientIp(req)}`, res),
-    beforeAuthentication: async (req, res) => {
-      if (failures && (await failures.blocked(clientIp(req), res))) {
-        throw new TooManyRequests(Number(res.getHeader("Retry-After") ?? failures.policy.durationSeconds));
-      }
-    },
+    beforeAuthentication: async (req, res) => failures?.refuseIfOver(clientIp(req), res),
     authenticationFailed: async (req) => failures?.penalize(clientIp(req)),
     caller: async (kind, subject, res) => (kind === "token" ? token : customer)?.consume(subject, res),
   };

@@ -31,7 +31,7 @@ export interface Ctx {
   /** better-auth (the OAuth2 provider lives in it) and the API's public URL. */
   auth: AuthHandler;
   publicUrl: string;
-  /** The client's address (Express's req.ip: the socket's, or the proxy's forwarded one when trust proxy is set). */
+  /** The client's address (server/auth/routes.ts's clientAddress: the TCP peer's, or the trusted proxy's header's). */
   clientIp: string | null;
   /** The request's Idempotency-Key, as the operation needs it (server/http/idempotency.ts). */
   idempotency: IdempotencyContext;

@@ -19,6 +19,10 @@ export class ApiError extends Error {
   body(): unknown {
     return { error: this.error, detail: this.detail };
   }
+  /** Headers the answer carries besides the body. */
+  headers(): Record<string, string> {
+    return {};
+  }
 }
 
 export class ResourceNotFound extends ApiError {
@@ -33,9 +37,16 @@ export class NotPermitted extends ApiError {
   }
 }
 
+/** 429, with `Retry-After`: the whole seconds until the client may succeed again (at least 1). */
 export class TooManyRequests extends ApiError {
-  constructor(detail = "Too many requests. Try again later.") {
-    super(429, "TooManyRequests", detail);
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, detail?: string) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds) || 1);
+    super(429, "TooManyRequests", detail ?? `Too many requests; retry in ${seconds} s.`);
+    this.retryAfterSeconds = seconds;
+  }
+  override headers(): Record<string, string> {
+    return { "Retry-After": String(this.retryAfterSeconds) };
   }
 }
 

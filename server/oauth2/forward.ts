@@ -1,6 +1,8 @@
 // Handing a /v1/oauth2 request on to better-auth's provider (server/auth/oauth.ts) in-process, as a
-// web Request to its own path under /api/auth, with only the headers that carry credentials.
+// web Request to its own path under /api/auth, with only the headers that carry credentials and
+// the client's address (its rate limits count per client, as /api/auth's do).
 import type { IncomingHttpHeaders } from "node:http";
+import { CLIENT_IP_HEADER } from "../auth/instance.js";
 import type { AuthHandler } from "../kit/context.js";
 
 /** Client credentials only (token, revocation, introspection: called by servers, never with cookies). */
@@ -19,13 +21,14 @@ export async function forward(
   auth: AuthHandler,
   baseURL: string,
   path: string,
-  init: { method: string; headers: IncomingHttpHeaders; pass: readonly string[]; body?: string; contentType?: string },
+  init: { method: string; headers: IncomingHttpHeaders; pass: readonly string[]; clientIp: string | null; body?: string; contentType?: string },
 ): Promise<Forwarded> {
   const headers = new Headers();
   for (const name of init.pass) {
     const value = init.headers[name];
     if (typeof value === "string" && value) headers.set(name, value);
   }
+  if (init.clientIp) headers.set(CLIENT_IP_HEADER, init.clientIp);
   if (init.contentType) headers.set("content-type", init.contentType);
   const res = await auth.handler(new Request(`${baseURL}/api/auth${path}`, { method: init.method, headers, body: init.body }));
   const text = await res.text();

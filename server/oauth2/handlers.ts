@@ -4,7 +4,7 @@ import { describeAuthorization, introspectToken, requestToken, revokeToken, user
 
 type Ops = "oauth2:authorize" | "oauth2:request_token" | "oauth2:revoke_token" | "oauth2:introspect_token" | "oauth2:userinfo";
 
-const provider = (ctx: Ctx) => ({ auth: ctx.auth, publicUrl: ctx.publicUrl, headers: ctx.headers });
+const provider = (ctx: Ctx) => ({ auth: ctx.auth, publicUrl: ctx.publicUrl, headers: ctx.headers, clientIp: ctx.clientIp });
 
 export const oauth2Handlers: Handlers<Ops> = {
   "oauth2:authorize": async ({ query }, ctx) => ({ status: 200, body: await describeAuthorization(ctx.db, ctx.caller, query) }),

@@ -10,7 +10,9 @@
 // Each is handed to better-auth's provider with the caller's cookie or bearer session. Mounted
 // before the body parsers: a body is passed on as it came.
 import type { Request, RequestHandler, Response } from "express";
+import type { AuthConfig } from "../auth/config.js";
 import type { BorealisAuth } from "../auth/instance.js";
+import { clientAddress, retryAfterOf } from "../auth/routes.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
 
 /** The endpoints discovery names, by metadata key: Polar's paths on our API. */
@@ -67,6 +69,8 @@ function readBody(req: Request): Promise<string> {
 
 function answer(res: Response, got: Forwarded, status = got.status): void {
   res.setHeader("cache-control", "no-store");
+  const retryAfter = retryAfterOf(got);
+  if (retryAfter !== null) res.setHeader("Retry-After", retryAfter);
   if (status === 204) return void res.status(204).end();
   res.status(status).json(got.json ?? {});
 }
@@ -78,17 +82,18 @@ const UPDATABLE = [
   "backchannel_logout_session_required", "application_type", "grant_types", "response_types",
 ];
 
-export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string): RequestHandler {
+export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig): RequestHandler {
+  const publicUrl = config.baseURL;
   return (req, res, next) => {
     const m = /^\/v1\/oauth2\/register(?:\/([^/]+))?\/?$/.exec(req.path);
     if (!m) return next();
     const clientId = m[1] ? decodeURIComponent(m[1]) : null;
     const call = (path: string, method: string, body?: unknown) =>
-      forward(auth, publicUrl, path, { method, headers: req.headers, pass: USER_HEADERS, body: body === undefined ? undefined : JSON.stringify(body), contentType: "application/json" });
+      forward(auth, publicUrl, path, { method, headers: req.headers, pass: USER_HEADERS, clientIp: clientAddress(req, config) ?? null, body: body === undefined ? undefined : JSON.stringify(body), contentType: "application/json" });
     const run = async () => {
       if (!clientId) {
         if (req.method !== "POST") return void res.status(405).setHeader("allow", "POST").json({ detail: "Method Not Allowed" });
-        const got = await forward(auth, publicUrl, "/oauth2/register", { method: "POST", headers: req.headers, pass: USER_HEADERS, body: await readBody(req), contentType: "application/json" });
+        const got = await forward(auth, publicUrl, "/oauth2/register", { method: "POST", headers: req.headers, pass: USER_HEADERS, clientIp: clientAddress(req, config) ?? null, body: await readBody(req), contentType: "application/json" });
         return answer(res, got, got.status === 200 ? 201 : got.status);
       }
       if (req.method === "GET") return answer(res, await call(`/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET"));

@@ -26,17 +26,19 @@ export interface Provider {
   auth: AuthHandler;
   publicUrl: string;
   headers: IncomingHttpHeaders;
+  /** The client's address (better-auth's rate limits count per client). */
+  clientIp: string | null;
 }
 
 const FORM = "application/x-www-form-urlencoded";
 
 async function post(p: Provider, path: string, body: object) {
-  return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, body: formBody(body), contentType: FORM });
+  return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, clientIp: p.clientIp, body: formBody(body), contentType: FORM });
 }
 
 export async function requestToken(p: Provider, body: object): Promise<TokenAnswer> {
   const res = await post(p, "/oauth2/token", body);
-  if (res.status !== 200) throw oauthFailure(res.status, res.json);
+  if (res.status !== 200) throw oauthFailure(res);
   // better-auth's answer: a refresh token comes with offline_access, an ID token with openid.
   const t = res.json as { access_token: string; expires_in: number; scope: string; refresh_token?: string; id_token?: string };
   const base = { access_token: t.access_token, token_type: "Bearer" as const, expires_in: t.expires_in, scope: t.scope };
@@ -48,7 +50,7 @@ export async function requestToken(p: Provider, body: object): Promise<TokenAnsw
 
 export async function revokeToken(p: Provider, body: object): Promise<Record<string, never>> {
   const res = await post(p, "/oauth2/revoke", body);
-  if (res.status !== 200) throw oauthFailure(res.status, res.json);
+  if (res.status !== 200) throw oauthFailure(res);
   return {};
 }
 
@@ -64,7 +66,7 @@ async function tokenRecord(db: Knex, token: string): Promise<{ type: "access_tok
 
 export async function introspectToken(p: Provider, db: Knex, body: { token: string }): Promise<IntrospectAnswer> {
   const res = await post(p, "/oauth2/introspect", body);
-  if (res.status !== 200) throw oauthFailure(res.status, res.json);
+  if (res.status !== 200) throw oauthFailure(res);
   const got = res.json as { active: boolean; client_id?: string; scope?: string; sub?: string; aud?: string | string[]; iss?: string; exp?: number; iat?: number };
   if (!got.active) return { active: false };
   const record = await tokenRecord(db, body.token);

@@ -1,11 +1,12 @@
 // Organization access tokens through the API (as Polar has them): made by a member of the
-// organization or by another token of it, never with a scope the maker lacks; the token is
-// answered once and stored hashed; revoking or re-scoping one reaches every API process at once
-// (verifier.ts). `make token` mints them from the command line.
+// organization or by another token of it, never with a scope the maker lacks, and changed or
+// revoked only by a caller holding every scope the token holds; the token is answered once and
+// stored hashed; revoking or re-scoping one reaches every API process at once (verifier.ts).
+// `make token` mints them from the command line.
 import type { Knex } from "knex";
 import type { components, operations } from "../../generated/types.js";
 import { ALL_SCOPES, hashToken, randomToken, type OrganizationCaller } from "../kit/auth.js";
-import { invalid, ResourceNotFound } from "../kit/errors.js";
+import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toOrganizationAccessToken, type AvailableScope, type OrganizationAccessTokenOut, type OrganizationAccessTokenRow } from "./models.js";
@@ -45,6 +46,16 @@ function expiresAt(input: CreateInput["expires_in"]): Date | null {
 function checkWithinCaller(caller: OrganizationCaller, scopes: readonly string[]): void {
   const beyond = scopes.filter((s) => !caller.scopes.has(s));
   if (beyond.length) throw invalid(["body", "scopes"], `You cannot grant scopes you do not hold: ${beyond.join(", ")}.`, "value_error", beyond);
+}
+
+/**
+ * A caller changes or revokes only a token whose scopes it holds all of (a token its own, so
+ * revoking itself stays allowed; a member's session holds its role's). The scopes compared are the
+ * ones a token shows: the reserved ones allow no organization operation.
+ */
+function checkMayManage(caller: OrganizationCaller, row: OrganizationAccessTokenRow): void {
+  const beyond = row.scopes.filter(isAvailable).filter((s) => !caller.scopes.has(s));
+  if (beyond.length) throw new NotPermitted(`This token holds scopes you do not hold (${beyond.join(", ")}): you cannot change or revoke it.`);
 }
 
 /** Mints a token outside the API (seed, `make token`, tests, benchmarks); the plain token is returned once and never stored. */
@@ -104,6 +115,7 @@ export async function updateOrganizationAccessToken(db: Knex, caller: Organizati
   const updated = await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Organization access token not found.");
+    checkMayManage(caller, row);
     const patch: Partial<OrganizationAccessTokenRow> = { modified_at: new Date() };
     if (input.comment !== undefined && input.comment !== null) patch.comment = input.comment;
     if (input.scopes !== undefined && input.scopes !== null) {
@@ -122,6 +134,7 @@ export async function deleteOrganizationAccessToken(db: Knex, caller: Organizati
   const revoked = await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Organization access token not found.");
+    checkMayManage(caller, row);
     await revoke(trx, row.id);
     return row.id;
   });

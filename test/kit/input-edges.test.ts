@@ -11,6 +11,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { isoCurrencies, currencyYaml } from "../../codegen/currencies.js";
 import { schemaValidator, validateResponse } from "../../generated/validators.js";
 import type { OperationId } from "../../generated/handlers.js";
+import { operations } from "../../generated/operations.js";
 import { type ApiHandle, createCheckoutProduct, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -118,10 +119,24 @@ describe("input edges", () => {
     });
 
     it("documents every status under the operation's default response", () => {
-      for (const status of [405, 408, 413, 415, 429, 500]) {
+      for (const status of [405, 408, 413, 415, 500]) {
         expect(validateResponse("products:create" satisfies OperationId, status, { error: "X", detail: "y" }).valid, String(status)).toBe(true);
         expect(validateResponse("products:create", status, { detail: "y" }).valid, String(status)).toBe(false);
       }
+    });
+
+    it("declares on every operation its 429 TooManyRequests with the Retry-After header (any can be rate limited)", () => {
+      const ids = Object.keys(operations).filter((id): id is OperationId => id in operations);
+      expect(ids.length).toBeGreaterThan(100);
+      const missing: string[] = [];
+      for (const id of ids) {
+        const { method, path } = operations[id];
+        if (!contract.paths[path][method].responses["429"]?.headers?.["Retry-After"]) missing.push(id);
+        expect(validateResponse(id, 429, { error: "TooManyRequests", detail: "Too many requests; retry in 5 s." }).valid, id).toBe(true);
+        expect(validateResponse(id, 429, { error: "X", detail: "y" }).valid, id).toBe(false);
+      }
+      expect(missing).toEqual([]);
+      expect(contract.components.headers.RetryAfter.schema).toEqual({ type: "integer", minimum: 1 });
     });
 
     it("a tagged union's 422 speaks of the variant its tag names only", async () => {

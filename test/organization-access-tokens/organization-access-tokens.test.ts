@@ -104,6 +104,36 @@ describe("organization access tokens", () => {
     expect((await call({ token: reader }, "POST", "", { comment: "x", scopes: ["products:read"] })).status).toBe(403);
   });
 
+  it("are changed or revoked only by a caller holding every scope they hold; a token may revoke itself", async () => {
+    const { org, token: strongest } = await orgWithToken(api.knex);
+    const strong = await api.knex("organization_access_tokens").where({ token_hash: hashToken(strongest) }).first("id", "scopes", "comment");
+    const weak = await mintOrganizationToken(api.knex, org.id, { scopes: ["organization_access_tokens:write", "products:read"] });
+    const refused = { error: "NotPermitted", detail: expect.stringMatching(/^This token holds scopes you do not hold \(.*customers:write.*\)/) };
+    for (const [method, body] of [["PATCH", { scopes: ["products:read"] }], ["PATCH", { comment: "mine now" }], ["DELETE", undefined]] as const) {
+      const res = await call({ token: weak }, method, strong.id, body);
+      expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(403);
+      expect(res.json).toEqual(refused);
+    }
+    expect(await api.knex("organization_access_tokens").where({ id: strong.id }).first("scopes", "comment", "revoked_at")).toEqual({ scopes: strong.scopes, comment: strong.comment, revoked_at: null });
+    expect((await api.client(strongest).customers.list({})).result.items).toBeDefined();
+
+    // Within its own scopes it manages tokens, and it may revoke itself.
+    const made = await call({ token: weak }, "POST", "", { comment: "reader", scopes: ["products:read"] });
+    const reader = made.json.organization_access_token;
+    expect((await call({ token: weak }, "PATCH", reader.id, { comment: "still a reader" })).status).toBe(200);
+    expect((await call({ token: weak }, "DELETE", reader.id)).status).toBe(204);
+    const self = await api.knex("organization_access_tokens").where({ token_hash: hashToken(weak) }).first("id");
+    expect((await call({ token: weak }, "DELETE", self.id)).status).toBe(204);
+    expect((await call({ token: weak }, "GET", "")).status).toBe(401);
+    // The strongest token, and an owner's session (the console), still manage any token.
+    expect((await call({ token: strongest }, "PATCH", strong.id, { comment: "owner's" })).status).toBe(200);
+    const owner = await ownerWithOrganization(api.url);
+    const full = await mintOrganizationToken(api.knex, owner.organizationId);
+    const fullId = (await api.knex("organization_access_tokens").where({ token_hash: hashToken(full) }).first("id")).id;
+    expect((await call(owner, "PATCH", fullId, { scopes: ["products:read"] })).status).toBe(200);
+    expect((await call(owner, "DELETE", fullId)).status).toBe(204);
+  });
+
   it("reject bad input with 422 and another organization's tokens with 404", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const other = await orgWithToken(api.knex);
