@@ -2841,10 +2841,14 @@ export interface components {
              * @enum {string}
              */
             grant_type: "authorization_code";
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
             code: string;
             redirect_uri: string;
+            /** @description The PKCE code verifier (RFC 7636) whose S256 challenge the authorization request sent. Required of a public client. */
+            code_verifier?: string;
         };
         AuthorizeOrganization: {
             id: string;
@@ -7454,8 +7458,10 @@ export interface components {
         IntrospectTokenRequest: {
             token: string;
             token_type_hint?: components["schemas"]["IntrospectTokenRequestTokenTypeHint"] | null;
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
         };
         /** @enum {string} */
         IntrospectTokenRequestTokenTypeHint: "access_token" | "refresh_token";
@@ -9171,8 +9177,10 @@ export interface components {
              * @enum {string}
              */
             grant_type: "refresh_token";
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
             refresh_token: string;
         };
         Refund: {
@@ -9260,8 +9268,10 @@ export interface components {
         RevokeTokenRequest: {
             token: string;
             token_type_hint?: components["schemas"]["TokenTypeHint"] | null;
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
         };
         RevokeTokenResponse: Record<string, never>;
         S3DownloadURL: {

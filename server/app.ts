@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
-import { RequestValidationError, ResourceNotFound } from "./kit/errors.js";
+import { ApiError, RequestValidationError, ResourceNotFound } from "./kit/errors.js";
 import { rejectNulCharacters } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
@@ -281,6 +281,7 @@ export function createApp({
         return;
       }
     }
+    if (err instanceof ApiError) res.set(err.headers());
     res.status(status).json(body);
   };
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => onError(err, req, res));

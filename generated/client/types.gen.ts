@@ -55,10 +55,20 @@ export type AttachedCustomFieldCreate = {
 
 export type AuthorizationCodeTokenRequest = {
     grant_type: 'authorization_code';
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
     code: string;
     redirect_uri: string;
+    /**
+     * The PKCE code verifier (RFC 7636) whose S256 challenge the authorization request sent. Required of a public client.
+     */
+    code_verifier?: string;
 };
 
 export type AuthorizeOrganization = {
@@ -6055,8 +6065,14 @@ export type IntrospectTokenInactive = {
 export type IntrospectTokenRequest = {
     token: string;
     token_type_hint?: IntrospectTokenRequestTokenTypeHint | null;
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
 };
 
 export type IntrospectTokenRequestTokenTypeHint = 'access_token' | 'refresh_token';
@@ -8217,8 +8233,14 @@ export type PropertyAggregation = {
 
 export type RefreshTokenRequest = {
     grant_type: 'refresh_token';
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
     refresh_token: string;
 };
 
@@ -8314,8 +8336,14 @@ export type ResourceNotFound = {
 export type RevokeTokenRequest = {
     token: string;
     token_type_hint?: TokenTypeHint | null;
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
 };
 
 export type RevokeTokenResponse = {

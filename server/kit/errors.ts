@@ -19,6 +19,10 @@ export class ApiError extends Error {
   body(): unknown {
     return { error: this.error, detail: this.detail };
   }
+  /** Headers the answer carries besides its body (an authentication challenge). */
+  headers(): Record<string, string> {
+    return {};
+  }
 }
 
 export class ResourceNotFound extends ApiError {

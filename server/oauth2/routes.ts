@@ -26,9 +26,16 @@ const POLAR_ENDPOINTS: Record<string, string> = {
 export function withPolarEndpoints(metadata: Record<string, unknown>, publicUrl: string): Record<string, unknown> {
   const out = { ...metadata };
   for (const [key, path] of Object.entries(POLAR_ENDPOINTS)) if (key in out) out[key] = `${publicUrl}${path}`;
-  // Polar's token endpoint takes the client's credentials in the form body.
-  for (const key of ["token_endpoint_auth_methods_supported", "revocation_endpoint_auth_methods_supported", "introspection_endpoint_auth_methods_supported"]) {
-    if (Array.isArray(out[key]) && !(out[key] as string[]).includes("client_secret_post")) out[key] = [...(out[key] as string[]), "client_secret_post"];
+  // Polar's token endpoint takes the client's credentials in the form body, and public clients
+  // (none, with PKCE) there; revocation and introspection authenticate the client.
+  const methods: Record<string, string[]> = {
+    token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_post"],
+    introspection_endpoint_auth_methods_supported: ["client_secret_post"],
+  };
+  for (const [key, needed] of Object.entries(methods)) {
+    const listed = out[key];
+    if (Array.isArray(listed)) out[key] = [...needed.filter((m) => !listed.includes(m)), ...listed];
   }
   return out;
 }

@@ -10,8 +10,8 @@ import { hashToken, type Caller } from "../kit/auth.js";
 import type { AuthHandler } from "../kit/context.js";
 import { invalid, Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { oauthFailure } from "./errors.js";
-import { CLIENT_HEADERS, formBody, forward } from "./forward.js";
+import { providerFailure } from "./errors.js";
+import { CLIENT_HEADERS, formBody, forward, type Forwarded } from "./forward.js";
 import { findClient, findOAuthToken, findUser, sessionActiveOrganization } from "../auth/repository.js";
 import { nameOf as organizationName, ofMember as organizationsOfMember } from "../organizations/repository.js";
 
@@ -34,9 +34,11 @@ async function post(p: Provider, path: string, body: object) {
   return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, body: formBody(body), contentType: FORM });
 }
 
+const failure = (res: Forwarded) => providerFailure(res.status, res.json, res.headers.get("www-authenticate"));
+
 export async function requestToken(p: Provider, body: object): Promise<TokenAnswer> {
   const res = await post(p, "/oauth2/token", body);
-  if (res.status !== 200) throw oauthFailure(res.status, res.json);
+  if (res.status !== 200) throw failure(res);
   // better-auth's answer: a refresh token comes with offline_access, an ID token with openid.
   const t = res.json as { access_token: string; expires_in: number; scope: string; refresh_token?: string; id_token?: string };
   const base = { access_token: t.access_token, token_type: "Bearer" as const, expires_in: t.expires_in, scope: t.scope };
@@ -48,7 +50,7 @@ export async function requestToken(p: Provider, body: object): Promise<TokenAnsw
 
 export async function revokeToken(p: Provider, body: object): Promise<Record<string, never>> {
   const res = await post(p, "/oauth2/revoke", body);
-  if (res.status !== 200) throw oauthFailure(res.status, res.json);
+  if (res.status !== 200) throw failure(res);
   return {};
 }
 
@@ -64,7 +66,7 @@ async function tokenRecord(db: Knex, token: string): Promise<{ type: "access_tok
 
 export async function introspectToken(p: Provider, db: Knex, body: { token: string }): Promise<IntrospectAnswer> {
   const res = await post(p, "/oauth2/introspect", body);
-  if (res.status !== 200) throw oauthFailure(res.status, res.json);
+  if (res.status !== 200) throw failure(res);
   const got = res.json as { active: boolean; client_id?: string; scope?: string; sub?: string; aud?: string | string[]; iss?: string; exp?: number; iat?: number };
   if (!got.active) return { active: false };
   const record = await tokenRecord(db, body.token);
