@@ -8,10 +8,12 @@
 //   DELETE /v1/oauth2/register/{client_id}  delete it
 //
 // Each is handed to better-auth's provider with the caller's cookie or bearer session. Mounted
-// before the body parsers: a body is passed on as it came.
+// before the body parsers.
 import type { Request, RequestHandler, Response } from "express";
 import type { BorealisAuth } from "../auth/instance.js";
+import { OAuth2Failure } from "./errors.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
+import { isLoopbackRedirect } from "./redirects.js";
 
 /** The endpoints discovery names, by metadata key: Polar's paths on our API. */
 const POLAR_ENDPOINTS: Record<string, string> = {
@@ -72,11 +74,39 @@ function readBody(req: Request): Promise<string> {
   });
 }
 
+function fail(res: Response, failure: OAuth2Failure): void {
+  res.setHeader("cache-control", "no-store");
+  res.status(failure.status).set(failure.headers()).json(failure.body());
+}
+
 function answer(res: Response, got: Forwarded, status = got.status): void {
   res.setHeader("cache-control", "no-store");
   if (status === 204) return void res.status(204).end();
   res.status(status).json(got.json ?? {});
 }
+
+/** A JSON object of client metadata, or null. */
+function metadataOf(raw: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * better-auth takes loopback http redirect URIs from native clients only (OpenID Connect
+ * Registration's application_type): metadata naming no type that lists one is a native client's
+ * (a developer's machine, a command-line tool). Other http URIs stay refused either way.
+ */
+function withLoopbackType(metadata: Record<string, unknown>): Record<string, unknown> {
+  const uris = metadata.redirect_uris;
+  if (metadata.application_type !== undefined || !Array.isArray(uris)) return metadata;
+  return uris.some((uri) => typeof uri === "string" && isLoopbackRedirect(uri)) ? Object.assign({}, metadata, { application_type: "native" }) : metadata;
+}
+
+const notMetadata = new OAuth2Failure(400, "invalid_client_metadata", "The body is not a JSON object of client metadata.");
 
 /** The fields a client's metadata may change (better-auth's update-client takes exactly these). */
 const UPDATABLE = [
@@ -95,19 +125,16 @@ export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string):
     const run = async () => {
       if (!clientId) {
         if (req.method !== "POST") return void res.status(405).setHeader("allow", "POST").json({ detail: "Method Not Allowed" });
-        const got = await forward(auth, publicUrl, "/oauth2/register", { method: "POST", headers: req.headers, pass: USER_HEADERS, body: await readBody(req), contentType: "application/json" });
+        const metadata = metadataOf(await readBody(req));
+        if (!metadata) return fail(res, notMetadata);
+        const got = await call("/oauth2/register", "POST", withLoopbackType(metadata));
         return answer(res, got, got.status === 200 ? 201 : got.status);
       }
       if (req.method === "GET") return answer(res, await call(`/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET"));
       if (req.method === "PUT") {
-        const raw = await readBody(req);
-        let metadata: Record<string, unknown>;
-        try {
-          metadata = raw ? JSON.parse(raw) : {};
-        } catch {
-          return void res.status(400).json({ error: "invalid_client_metadata", error_description: "the body is not JSON" });
-        }
-        const update = Object.fromEntries(Object.entries(metadata).filter(([k]) => UPDATABLE.includes(k)));
+        const metadata = metadataOf(await readBody(req));
+        if (!metadata) return fail(res, notMetadata);
+        const update = Object.fromEntries(Object.entries(withLoopbackType(metadata)).filter(([k]) => UPDATABLE.includes(k)));
         return answer(res, await call("/oauth2/update-client", "POST", { client_id: clientId, update }));
       }
       if (req.method === "DELETE") {

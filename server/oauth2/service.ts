@@ -12,6 +12,7 @@ import { invalid, Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { providerFailure } from "./errors.js";
 import { CLIENT_HEADERS, formBody, forward, type Forwarded } from "./forward.js";
+import { isRegisteredRedirect } from "./redirects.js";
 import { findClient, findOAuthToken, findUser, sessionActiveOrganization } from "../auth/repository.js";
 import { nameOf as organizationName, ofMember as organizationsOfMember } from "../organizations/repository.js";
 
@@ -108,7 +109,7 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
   if (!query.client_id) throw invalid(["query", "client_id"], "Field required", "missing");
   const client = await findClient<ClientRow>(db, query.client_id);
   if (!client || client.disabled) throw invalid(["query", "client_id"], "Unknown client.", "value_error", query.client_id);
-  if (query.redirect_uri && !client.redirect_uris.includes(query.redirect_uri)) {
+  if (query.redirect_uri && !isRegisteredRedirect(client.redirect_uris, query.redirect_uri)) {
     throw invalid(["query", "redirect_uri"], "The redirect URI is not one the client registered.", "value_error", query.redirect_uri);
   }
   const asked = query.scope ? query.scope.split(/\s+/).filter(Boolean) : (client.scopes ?? ["openid", "profile", "email"]);

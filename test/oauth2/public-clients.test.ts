@@ -1,13 +1,14 @@
 // OAuth2 public clients (token_endpoint_auth_method "none"): the code flow with PKCE S256 and no
 // secret, refused without the right code_verifier; confidential clients still authenticate (in the
-// form or with Basic).
+// form or with Basic); loopback http redirect URIs (any port, RFC 8252 §7.3) for development.
 import * as oidc from "openid-client";
 import { describe, expect, it } from "vitest";
 import { type Browser, ownerWithOrganization, useTestApi } from "../harness/index.js";
-import { consent, navigate, REDIRECT, register, type Registered } from "./flow.js";
+import { consent, navigate, REDIRECT, register, registerRequest, type Registered } from "./flow.js";
 
 const api = useTestApi();
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const LOOPBACK = "http://127.0.0.1/callback";
 
 function publicClient(owner: Browser, extra: Record<string, unknown> = {}): Promise<Registered> {
   return register(api.url, owner, { client_name: "Acme CLI", token_endpoint_auth_method: "none", ...extra });
@@ -112,5 +113,36 @@ describe("OAuth2 public clients", () => {
     expect(await oidc.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: true, client_id: basicClient.client_id });
     await oidc.tokenRevocation(config, tokens.access_token);
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+  });
+
+  it("registers loopback http redirect URIs on any port and still refuses other http URIs", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    for (const uri of ["http://localhost/callback", "http://localhost:3000/callback", "http://[::1]:8080/callback"]) {
+      expect((await registerRequest(api.url, owner.browser, { redirect_uris: [uri], token_endpoint_auth_method: "none" })).status, uri).toBe(201);
+    }
+    for (const uri of ["http://acme.example/callback", "http://localhost.acme.example/callback", "http://10.0.0.1/callback", "http://127.0.0.1.nip.io/callback"]) {
+      await expectOAuth2Error(await registerRequest(api.url, owner.browser, { redirect_uris: [uri], token_endpoint_auth_method: "none" }), 400, "invalid_redirect_uri");
+    }
+    const registered = await publicClient(owner.browser, { redirect_uris: [LOOPBACK] });
+
+    // The consent screen's description and the flow itself, on a port chosen at authorization time.
+    const onPort = "http://127.0.0.1:54321/callback";
+    const described = await owner.browser.fetch(`${api.url}/v1/oauth2/authorize?${new URLSearchParams({ client_id: registered.client_id, redirect_uri: onPort, scope: "openid" })}`);
+    expect(described.status, await described.clone().text()).toBe(200);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const callback = await consent(api.url, owner.browser, await authorizationUrl(registered.client_id, verifier, { redirect: onPort }));
+    expect(callback.origin).toBe("http://127.0.0.1:54321");
+    const config = await oidc.discovery(new URL(api.url), registered.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "st" });
+    expect(tokens.access_token).toMatch(/^polar_at_/);
+
+    // A confidential client's metadata may change to a loopback URI too.
+    const confidential = await register(api.url, owner.browser);
+    const changed = await owner.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT, "http://localhost:8080/callback"] }),
+    });
+    expect(changed.status, await changed.clone().text()).toBe(200);
   });
 });
