@@ -8247,10 +8247,12 @@ export interface components {
             tos_uri: string | null;
             policy_uri: string | null;
         };
-        /** @description An OAuth 2.0 error (RFC 6749 section 5.2). */
+        /** @description An OAuth 2.0 error (RFC 6749 section 5.2), as every OAuth2 endpoint answers one. */
         OAuth2Error: {
+            /** @description The error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, RFC 6750's invalid_token, RFC 7591's invalid_redirect_uri and invalid_client_metadata, ...). */
             error: string;
-            error_description?: string;
+            /** @description What was wrong, for the developer. */
+            error_description: string;
         };
         /** @description A token response as RFC 6749 has it, when the grant has no refresh token (no offline_access scope) or no ID token (no openid scope). With both it is also a TokenResponse. */
         OAuth2TokenResponse: {
@@ -17329,31 +17331,31 @@ export interface operations {
                     "application/json": components["schemas"]["AuthorizeResponse"];
                 };
             };
-            /** @description Unauthorized: missing, invalid or expired credentials */
+            /** @description Bad Request: an OAuth 2.0 error: invalid_request (a missing or malformed parameter, a redirect URI the client did not register), invalid_client (no such client), invalid_scope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: login_required (no signed-in user: missing, invalid or expired credentials), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            /** @description Forbidden: access_denied (the credentials act for an organization, not a user) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotPermitted"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
@@ -17389,7 +17391,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntrospectTokenResponse"] | components["schemas"]["IntrospectTokenInactive"];
                 };
             };
-            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17398,22 +17400,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            /** @description Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
@@ -17449,7 +17442,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeTokenResponse"];
                 };
             };
-            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17458,22 +17451,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            /** @description Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */
@@ -17509,7 +17493,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["OAuth2TokenResponse"];
                 };
             };
-            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17518,22 +17502,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            /** @description Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 429, 500): its name and detail */

@@ -837,30 +837,27 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
   },
   "oauth2:authorize": {
     "200": { contentType: "application/json", schema: "AuthorizeResponse" },
-    "401": { contentType: "application/json", schema: "Unauthorized" },
-    "403": { contentType: "application/json", schema: "NotPermitted" },
-    "422": { contentType: "application/json", schema: "HTTPValidationError" },
+    "400": { contentType: "application/json", schema: "OAuth2Error" },
+    "401": { contentType: "application/json", schema: "OAuth2Error" },
+    "403": { contentType: "application/json", schema: "OAuth2Error" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:introspect_token": {
     "200": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/IntrospectTokenResponse"},{"$ref":"borealis#/components/schemas/IntrospectTokenInactive"}]} },
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
-    "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:request_token": {
     "200": { contentType: "application/json", schema: {"anyOf":[{"$ref":"borealis#/components/schemas/TokenResponse"},{"$ref":"borealis#/components/schemas/OAuth2TokenResponse"}]} },
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
-    "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:revoke_token": {
     "200": { contentType: "application/json", schema: "RevokeTokenResponse" },
     "400": { contentType: "application/json", schema: "OAuth2Error" },
     "401": { contentType: "application/json", schema: "OAuth2Error" },
-    "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "oauth2:userinfo": {

@@ -36,6 +36,7 @@ import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes } from "./auth/routes.js";
 import { resolveCaller } from "./auth/callers.js";
+import { asOAuth2Error } from "./oauth2/errors.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
 
@@ -270,7 +271,9 @@ export function createApp({
     ]),
   );
 
-  const onError = (err: unknown, _req: Request, res: Response) => {
+  const onError = (thrown: unknown, _req: Request, res: Response) => {
+    // The OAuth2 endpoints answer their errors in RFC 6749's shape, the pipeline's too.
+    const err = asOAuth2Error(res.locals.operation?.operationId, thrown);
     const [status, body] = errorResponse(err, res.locals.log);
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
     if (validateResponses && res.locals.operation && status < 500) {

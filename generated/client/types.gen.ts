@@ -7008,11 +7008,17 @@ export type OAuth2ClientPublic = {
 };
 
 /**
- * An OAuth 2.0 error (RFC 6749 section 5.2).
+ * An OAuth 2.0 error (RFC 6749 section 5.2), as every OAuth2 endpoint answers one.
  */
 export type OAuth2Error = {
+    /**
+     * The error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, RFC 6750's invalid_token, RFC 7591's invalid_redirect_uri and invalid_client_metadata, ...).
+     */
     error: string;
-    error_description?: string;
+    /**
+     * What was wrong, for the developer.
+     */
+    error_description: string;
 };
 
 /**
@@ -14905,17 +14911,17 @@ export type Oauth2AuthorizeData = {
 
 export type Oauth2AuthorizeErrors = {
     /**
-     * Unauthorized: missing, invalid or expired credentials
+     * Bad Request: an OAuth 2.0 error: invalid_request (a missing or malformed parameter, a redirect URI the client did not register), invalid_client (no such client), invalid_scope
      */
-    401: Unauthorized;
+    400: OAuth2Error;
     /**
-     * Forbidden: NotPermitted (the token lacks a required scope)
+     * Unauthorized: login_required (no signed-in user: missing, invalid or expired credentials), with a WWW-Authenticate challenge
      */
-    403: NotPermitted;
+    401: OAuth2Error;
     /**
-     * Unprocessable Content: HTTPValidationError
+     * Forbidden: access_denied (the credentials act for an organization, not a user)
      */
-    422: HttpValidationError;
+    403: OAuth2Error;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -14942,17 +14948,13 @@ export type Oauth2IntrospectTokenData = {
 
 export type Oauth2IntrospectTokenErrors = {
     /**
-     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type)
      */
     400: OAuth2Error;
     /**
-     * Unauthorized: the client could not be authenticated (invalid_client)
+     * Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge
      */
     401: OAuth2Error;
-    /**
-     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
-     */
-    422: HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -14979,17 +14981,13 @@ export type Oauth2RevokeTokenData = {
 
 export type Oauth2RevokeTokenErrors = {
     /**
-     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type)
      */
     400: OAuth2Error;
     /**
-     * Unauthorized: the client could not be authenticated (invalid_client)
+     * Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge
      */
     401: OAuth2Error;
-    /**
-     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
-     */
-    422: HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */
@@ -15016,17 +15014,13 @@ export type Oauth2RequestTokenData = {
 
 export type Oauth2RequestTokenErrors = {
     /**
-     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type)
      */
     400: OAuth2Error;
     /**
-     * Unauthorized: the client could not be authenticated (invalid_client)
+     * Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge
      */
     401: OAuth2Error;
-    /**
-     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
-     */
-    422: HttpValidationError;
     /**
      * Any other error (405, 408, 413, 415, 429, 500): its name and detail
      */

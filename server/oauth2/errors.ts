@@ -1,6 +1,7 @@
-// OAuth 2.0 errors (RFC 6749 section 5.2) as the token, revocation and introspection endpoints
-// answer them: `{"error": code, "error_description": text}`; a 401 with its WWW-Authenticate challenge.
-import { ApiError } from "../kit/errors.js";
+// OAuth 2.0 errors (RFC 6749 section 5.2) as every OAuth2 endpoint answers them: the token,
+// revocation and introspection endpoints, the consent screen's authorize, client registration.
+// Always `{"error": code, "error_description": text}`; a 401 with its WWW-Authenticate challenge.
+import { ApiError, NotPermitted, RequestValidationError, Unauthorized } from "../kit/errors.js";
 
 export class OAuth2Failure extends ApiError {
   constructor(
@@ -22,6 +23,8 @@ export class OAuth2Failure extends ApiError {
 
 /** The client authentication the token endpoint takes besides the form body (client_secret_basic). */
 const CLIENT_CHALLENGE = "Basic";
+/** Registration and the consent screen's authorize take a user's session or bearer token. */
+const USER_CHALLENGE = "Bearer";
 
 /** better-auth's error codes that RFC 6749 names otherwise: a code or refresh token whose user is gone. */
 const PROVIDER_CODES: Record<string, string> = { invalid_user: "invalid_grant" };
@@ -46,4 +49,38 @@ export function providerFailure(status: number, json: unknown, challenge: string
   const error = got.error ?? (status === 401 ? "invalid_client" : "invalid_request");
   if (error === "invalid_client") return new OAuth2Failure(401, error, got.description ?? "Client authentication failed.", challenge ?? CLIENT_CHALLENGE);
   return new OAuth2Failure(400, status === 401 ? "invalid_grant" : error, got.description ?? error);
+}
+
+/** The codes of registration's errors that better-auth answers without one (RFC 7591 section 3.2.2, RFC 6750). */
+const REGISTRATION_CODES: Record<number, string> = { 400: "invalid_client_metadata", 401: "invalid_token", 403: "access_denied" };
+
+/**
+ * better-auth's error answer at client registration or its management calls. A client the caller
+ * may not see and one that does not exist are alike: 401 invalid_token, as RFC 7592 section 2 has it.
+ */
+export function registrationFailure(status: number, json: unknown, challenge: string | null): OAuth2Failure {
+  const got = providerError(json);
+  if (status === 404 || status === 401) {
+    return new OAuth2Failure(401, "invalid_token", got.description ?? "Sign in as an owner or admin of the client's organization.", challenge ?? USER_CHALLENGE);
+  }
+  const error = got.error ?? REGISTRATION_CODES[status] ?? "invalid_request";
+  return new OAuth2Failure(status, error, got.description ?? error);
+}
+
+/** The contract's operations whose every 4xx is an OAuth2 error. */
+const OAUTH2_OPERATIONS: ReadonlySet<string> = new Set(["oauth2:authorize", "oauth2:request_token", "oauth2:revoke_token", "oauth2:introspect_token"]);
+
+/**
+ * An error of the request pipeline (the contract's validation, authentication) on one of those
+ * operations, as the OAuth2 error it is; any other error unchanged.
+ */
+export function asOAuth2Error(operationId: string | undefined, err: unknown): unknown {
+  if (!operationId || !OAUTH2_OPERATIONS.has(operationId)) return err;
+  if (err instanceof RequestValidationError) {
+    const grant = err.issues.some((i) => i.loc[1] === "grant_type" && i.type === "union_tag_invalid");
+    return new OAuth2Failure(400, grant ? "unsupported_grant_type" : "invalid_request", err.detail);
+  }
+  if (err instanceof Unauthorized) return new OAuth2Failure(401, "login_required", err.detail, USER_CHALLENGE);
+  if (err instanceof NotPermitted) return new OAuth2Failure(403, "access_denied", err.detail);
+  return err;
 }

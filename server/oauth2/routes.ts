@@ -7,11 +7,11 @@
 //   PUT    /v1/oauth2/register/{client_id}  change its metadata
 //   DELETE /v1/oauth2/register/{client_id}  delete it
 //
-// Each is handed to better-auth's provider with the caller's cookie or bearer session. Mounted
-// before the body parsers.
+// Each is handed to better-auth's provider with the caller's cookie or bearer session, and every
+// error answered in RFC 6749's shape (./errors.ts). Mounted before the body parsers.
 import type { Request, RequestHandler, Response } from "express";
 import type { BorealisAuth } from "../auth/instance.js";
-import { OAuth2Failure } from "./errors.js";
+import { OAuth2Failure, registrationFailure } from "./errors.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
 import { isLoopbackRedirect } from "./redirects.js";
 
@@ -80,6 +80,7 @@ function fail(res: Response, failure: OAuth2Failure): void {
 }
 
 function answer(res: Response, got: Forwarded, status = got.status): void {
+  if (status >= 400 && status < 500) return fail(res, registrationFailure(status, got.json, got.headers.get("www-authenticate")));
   res.setHeader("cache-control", "no-store");
   if (status === 204) return void res.status(204).end();
   res.status(status).json(got.json ?? {});
@@ -115,6 +116,11 @@ const UPDATABLE = [
   "backchannel_logout_session_required", "application_type", "grant_types", "response_types",
 ];
 
+function notAllowed(res: Response, allow: string): void {
+  res.setHeader("allow", allow);
+  fail(res, new OAuth2Failure(405, "invalid_request", `Only ${allow} here.`));
+}
+
 export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string): RequestHandler {
   return (req, res, next) => {
     const m = /^\/v1\/oauth2\/register(?:\/([^/]+))?\/?$/.exec(req.path);
@@ -124,7 +130,7 @@ export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string):
       forward(auth, publicUrl, path, { method, headers: req.headers, pass: USER_HEADERS, body: body === undefined ? undefined : JSON.stringify(body), contentType: "application/json" });
     const run = async () => {
       if (!clientId) {
-        if (req.method !== "POST") return void res.status(405).setHeader("allow", "POST").json({ detail: "Method Not Allowed" });
+        if (req.method !== "POST") return notAllowed(res, "POST");
         const metadata = metadataOf(await readBody(req));
         if (!metadata) return fail(res, notMetadata);
         const got = await call("/oauth2/register", "POST", withLoopbackType(metadata));
@@ -141,7 +147,7 @@ export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string):
         const got = await call("/oauth2/delete-client", "POST", { client_id: clientId });
         return answer(res, got, got.status === 200 ? 204 : got.status);
       }
-      res.status(405).setHeader("allow", "GET, PUT, DELETE").json({ detail: "Method Not Allowed" });
+      notAllowed(res, "GET, PUT, DELETE");
     };
     run().catch(next);
   };

@@ -8,9 +8,9 @@ import type { components, operations } from "../../generated/types.js";
 import { ACCESS_TOKEN_PREFIX, needsOrganization, OAUTH_SCOPES, REFRESH_TOKEN_PREFIX } from "../auth/oauth.js";
 import { hashToken, type Caller } from "../kit/auth.js";
 import type { AuthHandler } from "../kit/context.js";
-import { invalid, Unauthorized } from "../kit/errors.js";
+import { Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { providerFailure } from "./errors.js";
+import { OAuth2Failure, providerFailure } from "./errors.js";
 import { CLIENT_HEADERS, formBody, forward, type Forwarded } from "./forward.js";
 import { isRegisteredRedirect } from "./redirects.js";
 import { findClient, findOAuthToken, findUser, sessionActiveOrganization } from "../auth/repository.js";
@@ -106,15 +106,15 @@ interface ClientRow {
 /** What an authorization request asks of the signed-in user, as Polar's consent screen reads it. */
 export async function describeAuthorization(db: Knex, caller: Caller, query: AuthorizeQuery): Promise<AuthorizeResponse> {
   if (caller.kind !== "user") throw new Unauthorized();
-  if (!query.client_id) throw invalid(["query", "client_id"], "Field required", "missing");
+  if (!query.client_id) throw new OAuth2Failure(400, "invalid_request", "client_id is required.");
   const client = await findClient<ClientRow>(db, query.client_id);
-  if (!client || client.disabled) throw invalid(["query", "client_id"], "Unknown client.", "value_error", query.client_id);
+  if (!client || client.disabled) throw new OAuth2Failure(400, "invalid_client", "No such client.");
   if (query.redirect_uri && !isRegisteredRedirect(client.redirect_uris, query.redirect_uri)) {
-    throw invalid(["query", "redirect_uri"], "The redirect URI is not one the client registered.", "value_error", query.redirect_uri);
+    throw new OAuth2Failure(400, "invalid_request", "The redirect URI is not one the client registered.");
   }
   const asked = query.scope ? query.scope.split(/\s+/).filter(Boolean) : (client.scopes ?? ["openid", "profile", "email"]);
   const unknown = asked.filter((s) => !OAUTH_SCOPES.includes(s) || (client.scopes && !client.scopes.includes(s)));
-  if (unknown.length) throw invalid(["query", "scope"], `The client may not ask for: ${unknown.join(", ")}.`, "value_error", query.scope);
+  if (unknown.length) throw new OAuth2Failure(400, "invalid_scope", `The client may not ask for: ${unknown.join(", ")}.`);
   const user = await findUser(db, caller.userId, ["id", "email", "image"]);
   const publicClient = {
     client_id: client.client_id,

@@ -1,6 +1,7 @@
 // OAuth2 public clients (token_endpoint_auth_method "none"): the code flow with PKCE S256 and no
 // secret, refused without the right code_verifier; confidential clients still authenticate (in the
-// form or with Basic); loopback http redirect URIs (any port, RFC 8252 §7.3) for development.
+// form or with Basic); loopback http redirect URIs (any port, RFC 8252 §7.3) for development; and
+// every error of the OAuth2 endpoints in RFC 6749's shape, with its status and challenge.
 import * as oidc from "openid-client";
 import { describe, expect, it } from "vitest";
 import { type Browser, ownerWithOrganization, useTestApi } from "../harness/index.js";
@@ -144,5 +145,50 @@ describe("OAuth2 public clients", () => {
       body: JSON.stringify({ redirect_uris: [REDIRECT, "http://localhost:8080/callback"] }),
     });
     expect(changed.status, await changed.clone().text()).toBe(200);
+  });
+
+  it("answers every OAuth2 error as RFC 6749 has it", async () => {
+    const owner = await ownerWithOrganization(api.url);
+    const confidential = await register(api.url, owner.browser);
+    const credentials = { client_id: confidential.client_id, client_secret: confidential.client_secret };
+    const post = (path: string, form: Record<string, string>) => fetch(`${api.url}/v1/oauth2/${path}`, { method: "POST", headers: FORM, body: new URLSearchParams(form) });
+
+    // Token.
+    await expectOAuth2Error(await token({ ...credentials }), 400, "invalid_request");
+    await expectOAuth2Error(await token({ ...credentials, grant_type: "password" }), 400, "unsupported_grant_type");
+    await expectOAuth2Error(await token({ ...credentials, grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT }), 400, "invalid_grant");
+    // Revocation and introspection.
+    await expectOAuth2Error(await post("revoke", { ...credentials }), 400, "invalid_request");
+    await expectOAuth2Error(await post("revoke", { token: "polar_at_x", client_id: confidential.client_id, client_secret: "polar_cs_wrong" }), 401, "invalid_client");
+    await expectOAuth2Error(await post("introspect", { token: "polar_at_x", client_id: confidential.client_id }), 401, "invalid_client");
+    await expectOAuth2Error(await post("introspect", { token: "polar_at_x", client_id: "polar_ci_nobody", client_secret: "polar_cs_x" }), 401, "invalid_client");
+
+    // Registration and its management.
+    const unauthenticated = await fetch(`${api.url}/v1/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+    await expectOAuth2Error(unauthenticated, 401, "invalid_token", /^Bearer\b/);
+    await expectOAuth2Error(await fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`), 401, "invalid_token", /^Bearer\b/);
+    const stranger = await ownerWithOrganization(api.url, "Stranger");
+    await expectOAuth2Error(await stranger.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`), 401, "invalid_token");
+    await expectOAuth2Error(await stranger.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`, { method: "DELETE" }), 401, "invalid_token");
+    await expectOAuth2Error(await owner.browser.fetch(`${api.url}/v1/oauth2/register/polar_ci_nobody`), 401, "invalid_token");
+    const notJson = await owner.browser.fetch(`${api.url}/v1/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    await expectOAuth2Error(notJson, 400, "invalid_client_metadata");
+    await expectOAuth2Error(await registerRequest(api.url, owner.browser, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "tls_client_auth" }), 400, "invalid_client_metadata");
+    const badUpdate = await owner.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["http://acme.example/callback"] }),
+    });
+    await expectOAuth2Error(badUpdate, 400, "invalid_client_metadata");
+
+    // The consent screen's description of a request.
+    const describe = (browser: Browser | null, query: Record<string, string>) =>
+      (browser?.fetch ?? fetch)(`${api.url}/v1/oauth2/authorize?${new URLSearchParams(query)}`);
+    await expectOAuth2Error(await describe(owner.browser, {}), 400, "invalid_request");
+    await expectOAuth2Error(await describe(owner.browser, { client_id: "polar_ci_nobody" }), 400, "invalid_client");
+    await expectOAuth2Error(await describe(owner.browser, { client_id: confidential.client_id, redirect_uri: "https://elsewhere.example/cb" }), 400, "invalid_request");
+    await expectOAuth2Error(await describe(owner.browser, { client_id: confidential.client_id, scope: "openid organization_access_tokens:write" }), 400, "invalid_scope");
+    await expectOAuth2Error(await describe(owner.browser, { client_id: confidential.client_id, sub_type: "robot" }), 400, "invalid_request");
+    await expectOAuth2Error(await describe(null, { client_id: confidential.client_id }), 401, "login_required", /^Bearer\b/);
   });
 });
