@@ -2841,10 +2841,14 @@ export interface components {
              * @enum {string}
              */
             grant_type: "authorization_code";
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
             code: string;
             redirect_uri: string;
+            /** @description The PKCE code verifier (RFC 7636) whose S256 challenge the authorization request sent. Required of a public client. */
+            code_verifier?: string;
         };
         AuthorizeOrganization: {
             id: string;
@@ -7454,8 +7458,10 @@ export interface components {
         IntrospectTokenRequest: {
             token: string;
             token_type_hint?: components["schemas"]["IntrospectTokenRequestTokenTypeHint"] | null;
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
         };
         /** @enum {string} */
         IntrospectTokenRequestTokenTypeHint: "access_token" | "refresh_token";
@@ -8241,10 +8247,12 @@ export interface components {
             tos_uri: string | null;
             policy_uri: string | null;
         };
-        /** @description An OAuth 2.0 error (RFC 6749 section 5.2). */
+        /** @description An OAuth 2.0 error (RFC 6749 section 5.2), as every OAuth2 endpoint answers one. */
         OAuth2Error: {
+            /** @description The error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, RFC 6750's invalid_token, RFC 7591's invalid_redirect_uri and invalid_client_metadata, ...). */
             error: string;
-            error_description?: string;
+            /** @description What was wrong, for the developer. */
+            error_description: string;
         };
         /** @description A token response as RFC 6749 has it, when the grant has no refresh token (no offline_access scope) or no ID token (no openid scope). With both it is also a TokenResponse. */
         OAuth2TokenResponse: {
@@ -9171,8 +9179,10 @@ export interface components {
              * @enum {string}
              */
             grant_type: "refresh_token";
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
             refresh_token: string;
         };
         Refund: {
@@ -9260,8 +9270,10 @@ export interface components {
         RevokeTokenRequest: {
             token: string;
             token_type_hint?: components["schemas"]["TokenTypeHint"] | null;
-            client_id: string;
-            client_secret: string;
+            /** @description The client's id. With client_secret_basic the Authorization header carries it instead. */
+            client_id?: string;
+            /** @description A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it. */
+            client_secret?: string;
         };
         RevokeTokenResponse: Record<string, never>;
         S3DownloadURL: {
@@ -18273,31 +18285,31 @@ export interface operations {
                     "application/json": components["schemas"]["AuthorizeResponse"];
                 };
             };
-            /** @description Unauthorized: missing, invalid or expired credentials */
+            /** @description Bad Request: an OAuth 2.0 error: invalid_request (a missing or malformed parameter, a redirect URI the client did not register), invalid_client (no such client), invalid_scope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Unauthorized: login_required (no signed-in user: missing, invalid or expired credentials), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            /** @description Forbidden: access_denied (the credentials act for an organization, not a user) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotPermitted"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
@@ -18343,7 +18355,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntrospectTokenResponse"] | components["schemas"]["IntrospectTokenInactive"];
                 };
             };
-            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18352,22 +18364,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            /** @description Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
@@ -18413,7 +18416,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeTokenResponse"];
                 };
             };
-            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18422,22 +18425,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            /** @description Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
@@ -18483,7 +18477,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["OAuth2TokenResponse"];
                 };
             };
-            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2) */
+            /** @description Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18492,22 +18486,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuth2Error"];
                 };
             };
-            /** @description Unauthorized: the client could not be authenticated (invalid_client) */
+            /** @description Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
-                };
-            };
-            /** @description Unprocessable Content: HTTPValidationError (the form is not one the contract describes) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */

@@ -37,6 +37,7 @@ import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes, clientAddress } from "./auth/routes.js";
 import { resolveCaller } from "./auth/callers.js";
+import { asOAuth2Error } from "./oauth2/errors.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
 
@@ -277,7 +278,9 @@ export function createApp({
     ]),
   );
 
-  const onError = (err: unknown, _req: Request, res: Response) => {
+  const onError = (thrown: unknown, _req: Request, res: Response) => {
+    // The OAuth2 endpoints answer their errors in RFC 6749's shape, the pipeline's too.
+    const err = asOAuth2Error(res.locals.operation?.operationId, thrown);
     const [status, body] = errorResponse(err, res.locals.log);
     if (err instanceof ApiError) for (const [name, value] of Object.entries(err.headers())) res.setHeader(name, value);
     // In tests every error body an operation answers is checked too (a 500 is a failure anyway).
@@ -289,6 +292,7 @@ export function createApp({
         return;
       }
     }
+    if (err instanceof ApiError) res.set(err.headers());
     res.status(status).json(body);
   };
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => onError(err, req, res));

@@ -55,10 +55,20 @@ export type AttachedCustomFieldCreate = {
 
 export type AuthorizationCodeTokenRequest = {
     grant_type: 'authorization_code';
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
     code: string;
     redirect_uri: string;
+    /**
+     * The PKCE code verifier (RFC 7636) whose S256 challenge the authorization request sent. Required of a public client.
+     */
+    code_verifier?: string;
 };
 
 export type AuthorizeOrganization = {
@@ -6055,8 +6065,14 @@ export type IntrospectTokenInactive = {
 export type IntrospectTokenRequest = {
     token: string;
     token_type_hint?: IntrospectTokenRequestTokenTypeHint | null;
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
 };
 
 export type IntrospectTokenRequestTokenTypeHint = 'access_token' | 'refresh_token';
@@ -6992,11 +7008,17 @@ export type OAuth2ClientPublic = {
 };
 
 /**
- * An OAuth 2.0 error (RFC 6749 section 5.2).
+ * An OAuth 2.0 error (RFC 6749 section 5.2), as every OAuth2 endpoint answers one.
  */
 export type OAuth2Error = {
+    /**
+     * The error code (invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, RFC 6750's invalid_token, RFC 7591's invalid_redirect_uri and invalid_client_metadata, ...).
+     */
     error: string;
-    error_description?: string;
+    /**
+     * What was wrong, for the developer.
+     */
+    error_description: string;
 };
 
 /**
@@ -8217,8 +8239,14 @@ export type PropertyAggregation = {
 
 export type RefreshTokenRequest = {
     grant_type: 'refresh_token';
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). A public client (token_endpoint_auth_method none) has none; with client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
     refresh_token: string;
 };
 
@@ -8314,8 +8342,14 @@ export type ResourceNotFound = {
 export type RevokeTokenRequest = {
     token: string;
     token_type_hint?: TokenTypeHint | null;
-    client_id: string;
-    client_secret: string;
+    /**
+     * The client's id. With client_secret_basic the Authorization header carries it instead.
+     */
+    client_id?: string;
+    /**
+     * A confidential client's secret (client_secret_post). With client_secret_basic the Authorization header carries it.
+     */
+    client_secret?: string;
 };
 
 export type RevokeTokenResponse = {
@@ -15257,17 +15291,17 @@ export type Oauth2AuthorizeData = {
 
 export type Oauth2AuthorizeErrors = {
     /**
-     * Unauthorized: missing, invalid or expired credentials
+     * Bad Request: an OAuth 2.0 error: invalid_request (a missing or malformed parameter, a redirect URI the client did not register), invalid_client (no such client), invalid_scope
      */
-    401: Unauthorized;
+    400: OAuth2Error;
     /**
-     * Forbidden: NotPermitted (the token lacks a required scope)
+     * Unauthorized: login_required (no signed-in user: missing, invalid or expired credentials), with a WWW-Authenticate challenge
      */
-    403: NotPermitted;
+    401: OAuth2Error;
     /**
-     * Unprocessable Content: HTTPValidationError
+     * Forbidden: access_denied (the credentials act for an organization, not a user)
      */
-    422: HttpValidationError;
+    403: OAuth2Error;
     /**
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
@@ -15298,17 +15332,13 @@ export type Oauth2IntrospectTokenData = {
 
 export type Oauth2IntrospectTokenErrors = {
     /**
-     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type)
      */
     400: OAuth2Error;
     /**
-     * Unauthorized: the client could not be authenticated (invalid_client)
+     * Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge
      */
     401: OAuth2Error;
-    /**
-     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
-     */
-    422: HttpValidationError;
     /**
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
@@ -15339,17 +15369,13 @@ export type Oauth2RevokeTokenData = {
 
 export type Oauth2RevokeTokenErrors = {
     /**
-     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type)
      */
     400: OAuth2Error;
     /**
-     * Unauthorized: the client could not be authenticated (invalid_client)
+     * Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge
      */
     401: OAuth2Error;
-    /**
-     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
-     */
-    422: HttpValidationError;
     /**
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
@@ -15380,17 +15406,13 @@ export type Oauth2RequestTokenData = {
 
 export type Oauth2RequestTokenErrors = {
     /**
-     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2)
+     * Bad Request: an OAuth 2.0 error (RFC 6749 section 5.2); a form the contract does not describe is invalid_request (an unknown grant_type unsupported_grant_type)
      */
     400: OAuth2Error;
     /**
-     * Unauthorized: the client could not be authenticated (invalid_client)
+     * Unauthorized: the client could not be authenticated (invalid_client), with a WWW-Authenticate challenge
      */
     401: OAuth2Error;
-    /**
-     * Unprocessable Content: HTTPValidationError (the form is not one the contract describes)
-     */
-    422: HttpValidationError;
     /**
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */

@@ -19,7 +19,7 @@ export class ApiError extends Error {
   body(): unknown {
     return { error: this.error, detail: this.detail };
   }
-  /** Headers the answer carries besides the body. */
+  /** Headers the answer carries besides its body (Retry-After, an authentication challenge). */
   headers(): Record<string, string> {
     return {};
   }

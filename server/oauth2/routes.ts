@@ -7,13 +7,16 @@
 //   PUT    /v1/oauth2/register/{client_id}  change its metadata
 //   DELETE /v1/oauth2/register/{client_id}  delete it
 //
-// Each is handed to better-auth's provider with the caller's cookie or bearer session. Mounted
-// before the body parsers: a body is passed on as it came.
+// Each is handed to better-auth's provider with the caller's cookie or bearer session, and every
+// error answered in RFC 6749's shape (./errors.ts). Mounted before the body parsers.
 import type { Request, RequestHandler, Response } from "express";
 import type { AuthConfig } from "../auth/config.js";
 import type { BorealisAuth } from "../auth/instance.js";
 import { clientAddress, retryAfterOf } from "../auth/routes.js";
+import { TooManyRequests } from "../kit/errors.js";
+import { OAuth2Failure, registrationFailure } from "./errors.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
+import { isLoopbackRedirect } from "./redirects.js";
 
 /** The endpoints discovery names, by metadata key: Polar's paths on our API. */
 const POLAR_ENDPOINTS: Record<string, string> = {
@@ -28,9 +31,16 @@ const POLAR_ENDPOINTS: Record<string, string> = {
 export function withPolarEndpoints(metadata: Record<string, unknown>, publicUrl: string): Record<string, unknown> {
   const out = { ...metadata };
   for (const [key, path] of Object.entries(POLAR_ENDPOINTS)) if (key in out) out[key] = `${publicUrl}${path}`;
-  // Polar's token endpoint takes the client's credentials in the form body.
-  for (const key of ["token_endpoint_auth_methods_supported", "revocation_endpoint_auth_methods_supported", "introspection_endpoint_auth_methods_supported"]) {
-    if (Array.isArray(out[key]) && !(out[key] as string[]).includes("client_secret_post")) out[key] = [...(out[key] as string[]), "client_secret_post"];
+  // Polar's token endpoint takes the client's credentials in the form body, and public clients
+  // (none, with PKCE) there; revocation and introspection authenticate the client.
+  const methods: Record<string, string[]> = {
+    token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_post"],
+    introspection_endpoint_auth_methods_supported: ["client_secret_post"],
+  };
+  for (const [key, needed] of Object.entries(methods)) {
+    const listed = out[key];
+    if (Array.isArray(listed)) out[key] = [...needed.filter((m) => !listed.includes(m)), ...listed];
   }
   return out;
 }
@@ -67,13 +77,44 @@ function readBody(req: Request): Promise<string> {
   });
 }
 
-function answer(res: Response, got: Forwarded, status = got.status): void {
+function fail(res: Response, failure: OAuth2Failure): void {
   res.setHeader("cache-control", "no-store");
-  const retryAfter = retryAfterOf(got);
-  if (retryAfter !== null) res.setHeader("Retry-After", retryAfter);
+  res.status(failure.status).set(failure.headers()).json(failure.body());
+}
+
+function answer(res: Response, got: Forwarded, status = got.status): void {
+  if (status === 429) {
+    const limited = new TooManyRequests(Number(retryAfterOf(got)));
+    return void res.status(429).set(limited.headers()).json(limited.body());
+  }
+  if (status >= 400 && status < 500) return fail(res, registrationFailure(status, got.json, got.headers.get("www-authenticate")));
+  res.setHeader("cache-control", "no-store");
   if (status === 204) return void res.status(204).end();
   res.status(status).json(got.json ?? {});
 }
+
+/** A JSON object of client metadata, or null. */
+function metadataOf(raw: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * better-auth takes loopback http redirect URIs from native clients only (OpenID Connect
+ * Registration's application_type): metadata naming no type that lists one is a native client's
+ * (a developer's machine, a command-line tool). Other http URIs stay refused either way.
+ */
+function withLoopbackType(metadata: Record<string, unknown>): Record<string, unknown> {
+  const uris = metadata.redirect_uris;
+  if (metadata.application_type !== undefined || !Array.isArray(uris)) return metadata;
+  return uris.some((uri) => typeof uri === "string" && isLoopbackRedirect(uri)) ? Object.assign({}, metadata, { application_type: "native" }) : metadata;
+}
+
+const notMetadata = new OAuth2Failure(400, "invalid_client_metadata", "The body is not a JSON object of client metadata.");
 
 /** The fields a client's metadata may change (better-auth's update-client takes exactly these). */
 const UPDATABLE = [
@@ -81,6 +122,11 @@ const UPDATABLE = [
   "software_version", "software_statement", "post_logout_redirect_uris", "backchannel_logout_uri",
   "backchannel_logout_session_required", "application_type", "grant_types", "response_types",
 ];
+
+function notAllowed(res: Response, allow: string): void {
+  res.setHeader("allow", allow);
+  fail(res, new OAuth2Failure(405, "invalid_request", `Only ${allow} here.`));
+}
 
 export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig): RequestHandler {
   const publicUrl = config.baseURL;
@@ -92,27 +138,24 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
       forward(auth, publicUrl, path, { method, headers: req.headers, pass: USER_HEADERS, clientIp: clientAddress(req, config) ?? null, body: body === undefined ? undefined : JSON.stringify(body), contentType: "application/json" });
     const run = async () => {
       if (!clientId) {
-        if (req.method !== "POST") return void res.status(405).setHeader("allow", "POST").json({ detail: "Method Not Allowed" });
-        const got = await forward(auth, publicUrl, "/oauth2/register", { method: "POST", headers: req.headers, pass: USER_HEADERS, clientIp: clientAddress(req, config) ?? null, body: await readBody(req), contentType: "application/json" });
+        if (req.method !== "POST") return notAllowed(res, "POST");
+        const metadata = metadataOf(await readBody(req));
+        if (!metadata) return fail(res, notMetadata);
+        const got = await call("/oauth2/register", "POST", withLoopbackType(metadata));
         return answer(res, got, got.status === 200 ? 201 : got.status);
       }
       if (req.method === "GET") return answer(res, await call(`/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET"));
       if (req.method === "PUT") {
-        const raw = await readBody(req);
-        let metadata: Record<string, unknown>;
-        try {
-          metadata = raw ? JSON.parse(raw) : {};
-        } catch {
-          return void res.status(400).json({ error: "invalid_client_metadata", error_description: "the body is not JSON" });
-        }
-        const update = Object.fromEntries(Object.entries(metadata).filter(([k]) => UPDATABLE.includes(k)));
+        const metadata = metadataOf(await readBody(req));
+        if (!metadata) return fail(res, notMetadata);
+        const update = Object.fromEntries(Object.entries(withLoopbackType(metadata)).filter(([k]) => UPDATABLE.includes(k)));
         return answer(res, await call("/oauth2/update-client", "POST", { client_id: clientId, update }));
       }
       if (req.method === "DELETE") {
         const got = await call("/oauth2/delete-client", "POST", { client_id: clientId });
         return answer(res, got, got.status === 200 ? 204 : got.status);
       }
-      res.status(405).setHeader("allow", "GET, PUT, DELETE").json({ detail: "Method Not Allowed" });
+      notAllowed(res, "GET, PUT, DELETE");
     };
     run().catch(next);
   };

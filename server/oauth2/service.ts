@@ -8,10 +8,11 @@ import type { components, operations } from "../../generated/types.js";
 import { ACCESS_TOKEN_PREFIX, needsOrganization, OAUTH_SCOPES, REFRESH_TOKEN_PREFIX } from "../auth/oauth.js";
 import { hashToken, type Caller } from "../kit/auth.js";
 import type { AuthHandler } from "../kit/context.js";
-import { invalid, Unauthorized } from "../kit/errors.js";
+import { Unauthorized } from "../kit/errors.js";
 import { iso, isoRequired } from "../kit/time.js";
-import { oauthFailure } from "./errors.js";
+import { OAuth2Failure, providerFailure } from "./errors.js";
 import { CLIENT_HEADERS, formBody, forward } from "./forward.js";
+import { isRegisteredRedirect } from "./redirects.js";
 import { findClient, findOAuthToken, findUser, sessionActiveOrganization } from "../auth/repository.js";
 import { nameOf as organizationName, ofMember as organizationsOfMember } from "../organizations/repository.js";
 
@@ -36,9 +37,10 @@ async function post(p: Provider, path: string, body: object) {
   return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, clientIp: p.clientIp, body: formBody(body), contentType: FORM });
 }
 
+
 export async function requestToken(p: Provider, body: object): Promise<TokenAnswer> {
   const res = await post(p, "/oauth2/token", body);
-  if (res.status !== 200) throw oauthFailure(res);
+  if (res.status !== 200) throw providerFailure(res);
   // better-auth's answer: a refresh token comes with offline_access, an ID token with openid.
   const t = res.json as { access_token: string; expires_in: number; scope: string; refresh_token?: string; id_token?: string };
   const base = { access_token: t.access_token, token_type: "Bearer" as const, expires_in: t.expires_in, scope: t.scope };
@@ -50,7 +52,7 @@ export async function requestToken(p: Provider, body: object): Promise<TokenAnsw
 
 export async function revokeToken(p: Provider, body: object): Promise<Record<string, never>> {
   const res = await post(p, "/oauth2/revoke", body);
-  if (res.status !== 200) throw oauthFailure(res);
+  if (res.status !== 200) throw providerFailure(res);
   return {};
 }
 
@@ -66,7 +68,7 @@ async function tokenRecord(db: Knex, token: string): Promise<{ type: "access_tok
 
 export async function introspectToken(p: Provider, db: Knex, body: { token: string }): Promise<IntrospectAnswer> {
   const res = await post(p, "/oauth2/introspect", body);
-  if (res.status !== 200) throw oauthFailure(res);
+  if (res.status !== 200) throw providerFailure(res);
   const got = res.json as { active: boolean; client_id?: string; scope?: string; sub?: string; aud?: string | string[]; iss?: string; exp?: number; iat?: number };
   if (!got.active) return { active: false };
   const record = await tokenRecord(db, body.token);
@@ -105,15 +107,15 @@ interface ClientRow {
 /** What an authorization request asks of the signed-in user, as Polar's consent screen reads it. */
 export async function describeAuthorization(db: Knex, caller: Caller, query: AuthorizeQuery): Promise<AuthorizeResponse> {
   if (caller.kind !== "user") throw new Unauthorized();
-  if (!query.client_id) throw invalid(["query", "client_id"], "Field required", "missing");
+  if (!query.client_id) throw new OAuth2Failure(400, "invalid_request", "client_id is required.");
   const client = await findClient<ClientRow>(db, query.client_id);
-  if (!client || client.disabled) throw invalid(["query", "client_id"], "Unknown client.", "value_error", query.client_id);
-  if (query.redirect_uri && !client.redirect_uris.includes(query.redirect_uri)) {
-    throw invalid(["query", "redirect_uri"], "The redirect URI is not one the client registered.", "value_error", query.redirect_uri);
+  if (!client || client.disabled) throw new OAuth2Failure(400, "invalid_client", "No such client.");
+  if (query.redirect_uri && !isRegisteredRedirect(client.redirect_uris, query.redirect_uri)) {
+    throw new OAuth2Failure(400, "invalid_request", "The redirect URI is not one the client registered.");
   }
   const asked = query.scope ? query.scope.split(/\s+/).filter(Boolean) : (client.scopes ?? ["openid", "profile", "email"]);
   const unknown = asked.filter((s) => !OAUTH_SCOPES.includes(s) || (client.scopes && !client.scopes.includes(s)));
-  if (unknown.length) throw invalid(["query", "scope"], `The client may not ask for: ${unknown.join(", ")}.`, "value_error", query.scope);
+  if (unknown.length) throw new OAuth2Failure(400, "invalid_scope", `The client may not ask for: ${unknown.join(", ")}.`);
   const user = await findUser(db, caller.userId, ["id", "email", "image"]);
   const publicClient = {
     client_id: client.client_id,

@@ -3,68 +3,16 @@
 // exchange with ID token checks, userinfo, refresh with rotation and reuse detection,
 // introspection, revocation); its access token is a bearer for /v1 with exactly its granted scopes
 // for the organization it was granted for; and the official Polar client's oauth2.* calls work.
-import { get as httpGet } from "node:http";
 import { Polar } from "@polar-sh/sdk";
 import { HTTPClient } from "@polar-sh/sdk/lib/http.js";
 import * as oidc from "openid-client";
 import { describe, expect, it } from "vitest";
 import { type Browser, ownerWithOrganization, useTestApi } from "../harness/index.js";
+import { consent as consentAt, REDIRECT, register as registerAt, type Registered } from "./flow.js";
 
 const api = useTestApi();
-const REDIRECT = "https://acme.example/callback";
-
-interface Registered {
-  client_id: string;
-  client_secret: string;
-}
-
-async function register(owner: Browser, extra: Record<string, unknown> = {}): Promise<Registered> {
-  const res = await owner.fetch(`${api.url}/v1/oauth2/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Acme integration",
-      client_uri: "https://acme.example",
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: "client_secret_post",
-      grant_types: ["authorization_code", "refresh_token"],
-      ...extra,
-    }),
-  });
-  const body = (await res.json()) as Registered & { error?: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  return body;
-}
-
-/** The user's browser through the provider's authorize endpoint and the consent screen: the callback URL with the code. */
-async function consent(owner: Browser, authorizationUrl: URL): Promise<URL> {
-  // As a browser navigates to it (Node's fetch says `sec-fetch-mode: cors`, which better-auth
-  // answers with JSON instead of the redirect).
-  const first = await navigate(authorizationUrl, owner.cookie());
-  expect(first.status).toBe(302);
-  const consentPage = new URL(first.location!);
-  // Consent already given for these scopes: straight back to the client.
-  if (consentPage.href.startsWith(REDIRECT)) return consentPage;
-  expect(consentPage.pathname).toBe("/dashboard/oauth/consent");
-  const accepted = await owner.fetch(`${api.url}/api/auth/oauth2/consent`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
-  });
-  const body = (await accepted.json()) as { redirect_uri?: string; url?: string };
-  expect(accepted.status, JSON.stringify(body)).toBe(200);
-  return new URL(body.redirect_uri ?? body.url!);
-}
-
-function navigate(url: URL, cookie: string): Promise<{ status: number; location?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
-    });
-    req.on("error", reject);
-  });
-}
+const register = (owner: Browser, extra?: Record<string, unknown>) => registerAt(api.url, owner, extra);
+const consent = (owner: Browser, url: URL) => consentAt(api.url, owner, url);
 
 async function discover(client: Registered) {
   return oidc.discovery(new URL(api.url), client.client_id, client.client_secret, oidc.ClientSecretPost(client.client_secret), {
