@@ -9,7 +9,7 @@ import { findLiveByCodeWithProducts, findLiveByIdWithProducts } from "../discoun
 import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
-import { checkSuccessUrl } from "./success-url.js";
+import { checkHttpUrl } from "../kit/urls.js";
 import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
@@ -125,7 +125,7 @@ export async function applyChanges(
       next.require_billing_address = input.require_billing_address;
     }
     if (input.customer_ip_address !== undefined) next.customer_ip_address = input.customer_ip_address;
-    if (input.success_url !== undefined) next.success_url = checkSuccessUrl(input.success_url);
+    if (input.success_url !== undefined) next.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
     if (input.embed_origin !== undefined) next.embed_origin = checkEmbedOrigin(input.embed_origin);
     if (input.discount_id !== undefined) {
       if (input.discount_id === null) {

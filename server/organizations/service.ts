@@ -13,6 +13,7 @@ import {
 } from "./models.js";
 import { findReadable, insertMember, insertUnlessSlugTaken, readable, slugTaken, updateOrganizationRow, type OrganizationRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
+import { checkHttpUrl } from "../kit/urls.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
@@ -37,6 +38,13 @@ function checkName(name: string) {
   if (problem) throw invalid(["body", "name"], problem, "string_too_short");
 }
 
+/** The links an organization's public pages show: http(s) URLs only (kit/urls.ts). */
+function checkLinks(input: Pick<OrganizationInput, "avatar_url" | "website" | "socials">) {
+  checkHttpUrl(input.avatar_url, ["body", "avatar_url"]);
+  checkHttpUrl(input.website, ["body", "website"]);
+  for (const [i, social] of (input.socials ?? []).entries()) checkHttpUrl(social.url, ["body", "socials", i, "url"]);
+}
+
 function withDetailDefaults(details: Record<string, unknown>) {
   return { switching: true, previous_annual_revenue: 0, switching_from: null, ...details };
 }
@@ -47,6 +55,7 @@ function withDetailDefaults(details: Record<string, unknown>) {
  */
 export async function createOrganization(db: Knex, input: OrganizationCreateInput, opts: { ownerUserId?: string } = {}): Promise<OrganizationOut> {
   checkName(input.name);
+  checkLinks(input);
   const slug = input.slug;
   const problem = slugProblem(slug);
   if (problem) throw invalid(["body", "slug"], problem, "value_error");
@@ -96,6 +105,7 @@ export async function updateOrganization(
   id: string,
   input: OrganizationInput,
 ): Promise<OrganizationOut> {
+  checkLinks(input);
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Organization not found.");

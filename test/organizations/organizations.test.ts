@@ -128,6 +128,32 @@ describe("organizations", () => {
     expect(untouched.name).toBe("Renamed Org");
   });
 
+  it("refuses a link that is not an http(s) URL: website, avatar_url, socials", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const issue = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).data$.detail?.map((d) => [d.loc.join("."), d.type]);
+    const cases: [object, string, string][] = [
+      [{ website: "javascript:alert(document.cookie)" }, "body.website", "url_scheme"],
+      [{ website: " JavaScript:alert(1)" }, "body.website", "url_scheme"],
+      [{ avatarUrl: "data:image/svg+xml,<svg onload=alert(1)>" }, "body.avatar_url", "url_scheme"],
+      [{ avatarUrl: "not a url" }, "body.avatar_url", "url_parsing"],
+      [{ website: `https://acme.example/${"a".repeat(2083)}` }, "body.website", "url_too_long"],
+      [{ socials: [{ platform: "x", url: "https://x.com/acme" }, { platform: "other", url: "javascript:alert(1)" }] }, "body.socials.1.url", "url_scheme"],
+    ];
+    for (const [organizationUpdate, loc, type] of cases) {
+      expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate }))).toEqual([[loc, type]]);
+    }
+    const stored = await api.knex("organizations").where({ id: org.id }).first();
+    expect(stored).toMatchObject({ website: null, avatar_url: null, socials: [] });
+
+    const founder = (await signedInUser()).browser.polar();
+    const s = slug();
+    expect(await issue(founder.organizations.create({ name: "Evil Corp", slug: s, website: "javascript:alert(1)" }))).toEqual([["body.website", "url_scheme"]]);
+    expect(await api.knex("organizations").where({ slug: s }).first()).toBeUndefined();
+    const fine = await polar.organizations.update({ id: org.id, organizationUpdate: { website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" } });
+    expect(fine).toMatchObject({ website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" });
+  });
+
   it("a created organization is reachable with a token minted for it", async () => {
     const created = await (await signedInUser()).browser.polar().organizations.create({ name: "Second Org", slug: slug() });
     const own = await mintOrganizationToken(api.knex, created.id);
