@@ -12,6 +12,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { BorealisAuth } from "../auth/instance.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
+import { clientLinksProblem, jsonOrUndefined } from "./client-links.js";
 
 /** The endpoints discovery names, by metadata key: Polar's paths on our API. */
 const POLAR_ENDPOINTS: Record<string, string> = {
@@ -88,7 +89,10 @@ export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string):
     const run = async () => {
       if (!clientId) {
         if (req.method !== "POST") return void res.status(405).setHeader("allow", "POST").json({ detail: "Method Not Allowed" });
-        const got = await forward(auth, publicUrl, "/oauth2/register", { method: "POST", headers: req.headers, pass: USER_HEADERS, body: await readBody(req), contentType: "application/json" });
+        const raw = await readBody(req);
+        const refused = clientLinksProblem(jsonOrUndefined(raw));
+        if (refused) return void res.status(400).setHeader("cache-control", "no-store").json(refused);
+        const got = await forward(auth, publicUrl, "/oauth2/register", { method: "POST", headers: req.headers, pass: USER_HEADERS, body: raw, contentType: "application/json" });
         return answer(res, got, got.status === 200 ? 201 : got.status);
       }
       if (req.method === "GET") return answer(res, await call(`/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET"));
@@ -100,6 +104,8 @@ export function clientRegistrationRoutes(auth: BorealisAuth, publicUrl: string):
         } catch {
           return void res.status(400).json({ error: "invalid_client_metadata", error_description: "the body is not JSON" });
         }
+        const refused = clientLinksProblem(metadata);
+        if (refused) return void res.status(400).setHeader("cache-control", "no-store").json(refused);
         const update = Object.fromEntries(Object.entries(metadata).filter(([k]) => UPDATABLE.includes(k)));
         return answer(res, await call("/oauth2/update-client", "POST", { client_id: clientId, update }));
       }
