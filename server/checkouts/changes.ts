@@ -3,7 +3,7 @@
 // context; the caller writes them. Amounts and the discount are re-derived after each change.
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
-import { checkEmail } from "../customers/service.js";
+import { checkEmail } from "../kit/email.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import { findLiveByCodeWithProducts, findLiveByIdWithProducts } from "../discounts/repository.js";
 import { invalid, type ValidationIssue } from "../kit/errors.js";

@@ -11,6 +11,8 @@ import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js"
 import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
+/** A 422's issues as [loc, type] pairs. */
+const issue = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).detail?.map((d) => [d.loc.join("."), d.type]);
 
 describe("checkouts (merchant)", () => {
   let polar: Polar;
@@ -98,6 +100,19 @@ describe("checkouts (merchant)", () => {
     await rejects(polar.checkouts.create({ products: [fixed.id], customerId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
     const cleared = await polar.checkouts.update({ id: checkout.id, checkoutUpdate: { discountId: null, customerName: "Ada L." } });
     expect(cleared).toMatchObject({ discountId: null, totalAmount: 2500, customerName: "Ada L." });
+  });
+
+  it("refuses a customer email longer than RFC 5321 allows (254 characters, 64 before the @)", async () => {
+    const overlong = `${"b".repeat(65)}@example.com`;
+    expect(await issue(polar.checkouts.create({ products: [fixed.id], customerEmail: overlong }))).toEqual([["body.customer_email", "value_error"]]);
+    const checkout = await polar.checkouts.create({ products: [fixed.id] });
+    expect(await issue(polar.checkouts.update({ id: checkout.id, checkoutUpdate: { customerEmail: `buyer@${"d".repeat(250)}.com` } }))).toEqual([
+      ["body.customer_email", "value_error"],
+    ]);
+    expect(await issue(polar.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerEmail: overlong } }))).toEqual([
+      ["body.customer_email", "value_error"],
+    ]);
+    expect((await api.knex("checkouts").where({ id: checkout.id }).first()).customer_email).toBeNull();
   });
 
   it("lists with every filter and sort key", async () => {

@@ -10,6 +10,8 @@ import { mintOrganizationToken } from "../../server/organization-access-tokens/s
 import { type Browser, createOrganization, orgWithToken, outboxTypes, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
+/** A 422's issues as [loc, type] pairs. */
+const issue = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).data$.detail?.map((d) => [d.loc.join("."), d.type]);
 const slug = () => `acme-${randomUUID().slice(0, 8)}`;
 
 /** A signed-in user (no organization yet) and the official client calling with their cookie. */
@@ -131,7 +133,6 @@ describe("organizations", () => {
   it("refuses a link that is not an http(s) URL: website, avatar_url, socials", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const polar = api.client(token);
-    const issue = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).data$.detail?.map((d) => [d.loc.join("."), d.type]);
     const cases: [object, string, string][] = [
       [{ website: "javascript:alert(document.cookie)" }, "body.website", "url_scheme"],
       [{ website: " JavaScript:alert(1)" }, "body.website", "url_scheme"],
@@ -152,6 +153,20 @@ describe("organizations", () => {
     expect(await api.knex("organizations").where({ slug: s }).first()).toBeUndefined();
     const fine = await polar.organizations.update({ id: org.id, organizationUpdate: { website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" } });
     expect(fine).toMatchObject({ website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" });
+  });
+
+  it("refuses a support email that is not an address or is longer than RFC 5321 allows", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    for (const email of ["javascript:alert(1)", "no-at-sign", `${"s".repeat(65)}@acme.example`, `support@${"d".repeat(250)}.example`]) {
+      expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate: { email } })), email).toEqual([["body.email", "value_error"]]);
+    }
+    expect((await api.knex("organizations").where({ id: org.id }).first()).email).toBeNull();
+    expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: " help@acme.example " } })).email).toBe("help@acme.example");
+    expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: null } })).email).toBeNull();
+    const s = slug();
+    const founder = (await signedInUser()).browser.polar();
+    expect(await issue(founder.organizations.create({ name: "Long Mail", slug: s, email: `${"s".repeat(65)}@acme.example` }))).toEqual([["body.email", "value_error"]]);
   });
 
   it("a created organization is reachable with a token minted for it", async () => {
