@@ -115,6 +115,18 @@ describe("checkouts (merchant)", () => {
     expect((await api.knex("checkouts").where({ id: checkout.id }).first()).customer_email).toBeNull();
   });
 
+  it("takes customer_ip_address only as an IPv4 or IPv6 address", async () => {
+    for (const bad of ["not-an-ip", "256.1.1.1", "1.2.3", "<script>", "2001:db8::g", ""]) {
+      expect(await issue(polar.checkouts.create({ products: [fixed.id], customerIpAddress: bad })), bad).toEqual([["body.customer_ip_address", "ip_any_address"]]);
+    }
+    const v4 = await polar.checkouts.create({ products: [fixed.id], customerIpAddress: "203.0.113.7" });
+    expect(v4.customerIpAddress).toBe("203.0.113.7");
+    expect(await issue(polar.checkouts.update({ id: v4.id, checkoutUpdate: { customerIpAddress: "example.com" } }))).toEqual([["body.customer_ip_address", "ip_any_address"]]);
+    const v6 = await polar.checkouts.update({ id: v4.id, checkoutUpdate: { customerIpAddress: "2001:db8::1" } });
+    expect(v6.customerIpAddress).toBe("2001:db8::1");
+    expect((await polar.checkouts.update({ id: v4.id, checkoutUpdate: { customerIpAddress: null } })).customerIpAddress).toBeNull();
+  });
+
   it("lists with every filter and sort key", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const client = api.client(token);
