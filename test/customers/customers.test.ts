@@ -161,6 +161,21 @@ describe("customers", () => {
     expect(await api.knex("customers").where("email", "like", "lll%@example.com")).toEqual([]);
   });
 
+  it("refuses a postal code longer than 16 characters", async () => {
+    const address = { country: "US", postalCode: "12345-6789" };
+    const created = await polar.customers.create({ email: "postal@example.com", billingAddress: address });
+    expect(created.billingAddress?.postalCode).toBe("12345-6789");
+    const long = "1".repeat(17);
+    expect(await locOf(polar.customers.create({ email: "postal-long@example.com", billingAddress: { country: "US", postalCode: long } }))).toEqual([
+      "body", "billing_address", "postal_code",
+    ]);
+    expect(await locOf(polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "US", postalCode: `  ${long} ` } } }))).toEqual([
+      "body", "billing_address", "postal_code",
+    ]);
+    expect((await polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "KY", postalCode: ` ${"K".repeat(16)} ` } } })).billingAddress?.postalCode).toBe("K".repeat(16));
+    expect(await api.knex("customers").where({ email: "postal-long@example.com" })).toEqual([]);
+  });
+
   it("answers 422 for malformed bodies and query parameters (raw HTTP)", async () => {
     const { token } = await orgWithToken(api.knex);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
