@@ -11,7 +11,7 @@ import { operations } from "../generated/operations.js";
 import type { OperationId } from "../generated/handlers.js";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { ApiError, RequestValidationError, ResourceNotFound } from "./kit/errors.js";
-import { rejectNulCharacters } from "./kit/input.js";
+import { rejectUnstorableInput } from "./kit/input.js";
 import { logger, type Logger } from "./kit/logger.js";
 import type { Ctx } from "./kit/context.js";
 import { handlers } from "./handlers.js";
@@ -122,7 +122,7 @@ export function createApp({
       }
     },
     preOperationHandler: (c: OpenApiContext) => {
-      rejectNulCharacters({ path: c.request.params, query: c.request.query, body: c.request.requestBody });
+      rejectUnstorableInput({ path: c.request.params, query: c.request.query, body: c.request.requestBody });
     },
     validationFail: (c: OpenApiContext) => {
       throw new RequestValidationError(toIssues((c.validation.errors ?? []) as ErrorObject[]));

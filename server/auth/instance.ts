@@ -14,6 +14,7 @@ import { PostgresDialect } from "kysely";
 import pg from "pg";
 import { sendMail } from "../kit/mail.js";
 import { nameProblem, slugProblem } from "../organizations/service.js";
+import { httpUrlProblem } from "../kit/urls.js";
 import { adminAc, adminRoles, organizationAc, organizationRoles } from "./access.js";
 import { trustedOrigins, type AuthConfig } from "./config.js";
 import { invitationEmail, resetPasswordEmail, verificationEmail } from "./emails.js";
@@ -92,8 +93,10 @@ function authOptions({ connection, config }: AuthDeps) {
         await sendMail(invitationEmail(Object.assign({}, data, { acceptUrl: `${config.appURL}/accept-invitation/${encodeURIComponent(data.id)}` })));
       },
       organizationHooks: {
-        beforeCreateOrganization: async ({ organization: org }: { organization: { name?: string; slug?: string } }) => {
-          const problem = nameProblem(org.name ?? "") ?? slugProblem(org.slug ?? "");
+        beforeCreateOrganization: async ({ organization: org }: { organization: { name?: string; slug?: string; logo?: string | null } }) => {
+          // Its logo is the organization's avatar_url, shown on its public pages: http(s) only.
+          const logo = org.logo ? httpUrlProblem(org.logo) : null;
+          const problem = nameProblem(org.name ?? "") ?? slugProblem(org.slug ?? "") ?? logo?.msg;
           if (problem) throw new APIError("BAD_REQUEST", { message: problem });
         },
         beforeCreateTeam: async ({ team }: { team: { name: string } }) => {

@@ -18,7 +18,7 @@ import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
 import * as links from "./repository.js";
 import type { CheckoutLinkRow } from "./repository.js";
 import { randomToken } from "../kit/auth.js";
-import { checkSuccessUrl } from "../checkouts/success-url.js";
+import { checkHttpUrl } from "../kit/urls.js";
 import { jsonb } from "../kit/db.js";
 
 export type CheckoutLinkCreateInput = OpBody<"checkout-links:create">;
@@ -80,7 +80,7 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
   const given = Object.entries(input).filter(([k, v]) => (k === "product_id" || k === "product_price_id" || k === "products") && v !== undefined);
   if (given.length !== 1) throw invalid(["body"], "Give exactly one of product_id, product_price_id or products.", "value_error");
   const metadata = checkMetadata(input.metadata);
-  const successUrl = checkSuccessUrl(input.success_url);
+  const successUrl = checkHttpUrl(input.success_url, ["body", "success_url"]);
   return db.transaction(async (trx) => {
     let productIds: string[];
     let priceId: string | null = null;
@@ -157,7 +157,7 @@ export async function updateCheckoutLink(
       if (row.product_price_id) patch.product_price_id = null;
     }
     if (input.label !== undefined) patch.label = input.label;
-    if (input.success_url !== undefined) patch.success_url = checkSuccessUrl(input.success_url);
+    if (input.success_url !== undefined) patch.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
     if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) patch.allow_discount_codes = input.allow_discount_codes;
     if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
       patch.require_billing_address = input.require_billing_address;

@@ -1,15 +1,16 @@
 // One place for every change a checkout accepts, whoever makes it: the merchant at create and
 // update, the buyer through the client secret (update, confirm). Returns the new row values and
 // context; the caller writes them. Amounts and the discount are re-derived after each change.
+import { isIP } from "node:net";
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
-import { checkEmail } from "../customers/service.js";
+import { checkEmail } from "../kit/email.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import { findLiveByCodeWithProducts, findLiveByIdWithProducts } from "../discounts/repository.js";
 import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
-import { checkSuccessUrl } from "./success-url.js";
+import { checkHttpUrl } from "../kit/urls.js";
 import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
@@ -54,6 +55,14 @@ export function checkEmbedOrigin(origin: string | null | undefined): string | nu
     throw invalid(["body", "embed_origin"], "Input should be a valid origin", "url_parsing", origin);
   }
   return parsed.origin;
+}
+
+/** The buyer's address as the merchant saw it: an IPv4 or IPv6 address, as Polar's IPvAnyAddress. */
+function checkIpAddress(address: string | null): string | null {
+  if (address !== null && isIP(address) === 0) {
+    throw invalid(["body", "customer_ip_address"], "value is not a valid IPv4 or IPv6 address", "ip_any_address", address);
+  }
+  return address;
 }
 
 export async function applyChanges(
@@ -124,8 +133,8 @@ export async function applyChanges(
     if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
       next.require_billing_address = input.require_billing_address;
     }
-    if (input.customer_ip_address !== undefined) next.customer_ip_address = input.customer_ip_address;
-    if (input.success_url !== undefined) next.success_url = checkSuccessUrl(input.success_url);
+    if (input.customer_ip_address !== undefined) next.customer_ip_address = checkIpAddress(input.customer_ip_address);
+    if (input.success_url !== undefined) next.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
     if (input.embed_origin !== undefined) next.embed_origin = checkEmbedOrigin(input.embed_origin);
     if (input.discount_id !== undefined) {
       if (input.discount_id === null) {

@@ -7,7 +7,7 @@ import { randomInt } from "node:crypto";
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
 import { findLiveByEmail, markEmailVerified } from "../customers/repository.js";
-import { checkEmail } from "../customers/service.js";
+import { checkEmail } from "../kit/email.js";
 import { hashToken, randomToken } from "../kit/auth.js";
 import { ApiError, invalid, TooManyRequests, Unauthorized } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";

@@ -24,6 +24,10 @@ export function isCountry(code: string): boolean {
 }
 
 const LINES = ["line1", "line2", "postal_code", "city", "state"] as const;
+// The longest postal codes in use are 10 characters (a US ZIP+4 "12345-6789", Iran's ten digits);
+// 16 leaves room for spacing and country prefixes ("CH-8001", "KY1-1100") while keeping
+// free text (a street line pasted in the wrong field) out of invoices and tax lookups.
+const MAX_POSTAL_CODE = 16;
 
 export function checkAddress(input: unknown, loc: (string | number)[] = ["body", "billing_address"]): Address {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
@@ -39,6 +43,9 @@ export function checkAddress(input: unknown, loc: (string | number)[] = ["body",
     if (v !== undefined && v !== null && typeof v !== "string") throw invalid([...loc, key], "Input should be a valid string", "string_type");
     const trimmed = typeof v === "string" ? v.trim() : "";
     out[key] = trimmed === "" ? null : trimmed;
+  }
+  if (out.postal_code && out.postal_code.length > MAX_POSTAL_CODE) {
+    throw invalid([...loc, "postal_code"], `String should have at most ${MAX_POSTAL_CODE} characters`, "string_too_long", out.postal_code);
   }
   return out;
 }

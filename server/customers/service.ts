@@ -8,6 +8,8 @@ import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
+import { checkEmail } from "../kit/email.js";
+// The portal's sign-in code request (customer-sessions/codes.ts) takes it from here.
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
@@ -34,15 +36,8 @@ export interface CustomerListQuery {
   metadata?: Record<string, unknown> | null;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 const EMAIL_TAKEN = "A customer with this email address already exists.";
 const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
-
-export function checkEmail(email: unknown, loc: (string | number)[] = ["body", "email"]): string {
-  const value = typeof email === "string" ? email.trim() : "";
-  if (value.length > 320 || !EMAIL.test(value)) throw invalid(loc, "value is not a valid email address", "value_error", email);
-  return value;
-}
 
 function checkExternalId(externalId: unknown): string {
   if (typeof externalId !== "string" || externalId.length === 0) {

@@ -7,6 +7,7 @@ import { OpenAPIBackend } from "openapi-backend";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Options as AjvOptions } from "ajv";
+import { isUuid } from "../kit/ids.js";
 
 export const generatedDir = fileURLToPath(new URL("../../generated/", import.meta.url));
 
@@ -18,6 +19,8 @@ function ajvFactory(_orig: unknown, opts: AjvOptions) {
   // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
   const ajv = new Ajv2020.default(Object.assign({}, opts, { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true }));
   addFormats.default(ajv);
+  // A uuid is what the services take for one (ajv-formats' also lets a "urn:uuid:" prefix through).
+  ajv.addFormat("uuid", { type: "string", validate: isUuid });
   return ajv;
 }
 

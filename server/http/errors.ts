@@ -35,6 +35,10 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
         type = "union_tag_invalid";
         msg = `Input tag '${String(tagValue)}' found using '${tag}' does not match any of the expected tags`;
       }
+    } else if (e.keyword === "format" && (e.params as { format: string }).format === "uuid") {
+      // An id filter or path id that is not a UUID, in pydantic's words (as Polar answers).
+      type = "uuid_parsing";
+      msg = "Input should be a valid UUID";
     } else if (e.keyword === "parse") {
       type = "json_invalid";
       msg = `JSON decode error: ${e.message}`;

@@ -16,6 +16,7 @@ import { clientAddress, retryAfterOf } from "../auth/routes.js";
 import { TooManyRequests } from "../kit/errors.js";
 import { OAuth2Failure, registrationFailure } from "./errors.js";
 import { forward, USER_HEADERS, type Forwarded } from "./forward.js";
+import { clientLinksProblem } from "./client-links.js";
 import { isLoopbackRedirect } from "./redirects.js";
 
 /** The endpoints discovery names, by metadata key: Polar's paths on our API. */
@@ -114,6 +115,12 @@ function withLoopbackType(metadata: Record<string, unknown>): Record<string, unk
   return uris.some((uri) => typeof uri === "string" && isLoopbackRedirect(uri)) ? Object.assign({}, metadata, { application_type: "native" }) : metadata;
 }
 
+/** RFC 7591's refusal of a client whose home page, logo, terms or policy is not an http(s) URL. */
+function linksRefused(metadata: Record<string, unknown>): OAuth2Failure | null {
+  const problem = clientLinksProblem(metadata);
+  return problem ? new OAuth2Failure(400, problem.error, problem.error_description) : null;
+}
+
 const notMetadata = new OAuth2Failure(400, "invalid_client_metadata", "The body is not a JSON object of client metadata.");
 
 /** The fields a client's metadata may change (better-auth's update-client takes exactly these). */
@@ -141,6 +148,8 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
         if (req.method !== "POST") return notAllowed(res, "POST");
         const metadata = metadataOf(await readBody(req));
         if (!metadata) return fail(res, notMetadata);
+        const refused = linksRefused(metadata);
+        if (refused) return fail(res, refused);
         const got = await call("/oauth2/register", "POST", withLoopbackType(metadata));
         return answer(res, got, got.status === 200 ? 201 : got.status);
       }
@@ -148,6 +157,8 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
       if (req.method === "PUT") {
         const metadata = metadataOf(await readBody(req));
         if (!metadata) return fail(res, notMetadata);
+        const refused = linksRefused(metadata);
+        if (refused) return fail(res, refused);
         const update = Object.fromEntries(Object.entries(withLoopbackType(metadata)).filter(([k]) => UPDATABLE.includes(k)));
         return answer(res, await call("/oauth2/update-client", "POST", { client_id: clientId, update }));
       }

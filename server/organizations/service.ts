@@ -13,6 +13,8 @@ import {
 } from "./models.js";
 import { findReadable, insertMember, insertUnlessSlugTaken, readable, slugTaken, updateOrganizationRow, type OrganizationRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
+import { checkHttpUrl } from "../kit/urls.js";
+import { checkEmail } from "../kit/email.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
@@ -37,6 +39,17 @@ function checkName(name: string) {
   if (problem) throw invalid(["body", "name"], problem, "string_too_short");
 }
 
+/**
+ * What an organization's public pages show: http(s) links only (kit/urls.ts) and a valid support
+ * email. Returns the email as stored (trimmed; undefined when not given).
+ */
+function checkContacts(input: Pick<OrganizationInput, "avatar_url" | "website" | "socials" | "email">): string | null | undefined {
+  checkHttpUrl(input.avatar_url, ["body", "avatar_url"]);
+  checkHttpUrl(input.website, ["body", "website"]);
+  for (const [i, social] of (input.socials ?? []).entries()) checkHttpUrl(social.url, ["body", "socials", i, "url"]);
+  return input.email === undefined || input.email === null ? input.email : checkEmail(input.email, ["body", "email"]);
+}
+
 function withDetailDefaults(details: Record<string, unknown>) {
   return { switching: true, previous_annual_revenue: 0, switching_from: null, ...details };
 }
@@ -47,6 +60,7 @@ function withDetailDefaults(details: Record<string, unknown>) {
  */
 export async function createOrganization(db: Knex, input: OrganizationCreateInput, opts: { ownerUserId?: string } = {}): Promise<OrganizationOut> {
   checkName(input.name);
+  const email = checkContacts(input);
   const slug = input.slug;
   const problem = slugProblem(slug);
   if (problem) throw invalid(["body", "slug"], problem, "value_error");
@@ -56,7 +70,7 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
       name: input.name.trim(),
       slug,
       avatar_url: input.avatar_url ?? null,
-      email: input.email ?? null,
+      email: email ?? null,
       website: input.website ?? null,
       socials: jsonb(trx, input.socials ?? []),
       details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
@@ -96,6 +110,7 @@ export async function updateOrganization(
   id: string,
   input: OrganizationInput,
 ): Promise<OrganizationOut> {
+  const email = checkContacts(input);
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Organization not found.");
@@ -104,9 +119,10 @@ export async function updateOrganization(
       checkName(input.name);
       patch.name = input.name.trim();
     }
-    for (const key of ["avatar_url", "email", "website"] as const) {
+    for (const key of ["avatar_url", "website"] as const) {
       if (input[key] !== undefined) patch[key] = input[key];
     }
+    if (email !== undefined) patch.email = email;
     if (input.socials !== undefined && input.socials !== null) patch.socials = JSON.stringify(input.socials);
     if (input.details !== undefined && input.details !== null) {
       patch.details = JSON.stringify(withDetailDefaults(input.details));

@@ -51,6 +51,10 @@ describe("organizations, members and invitations", () => {
     expect(reserved.error).toMatchObject({ status: 400, message: "This slug is reserved." });
     const malformed = await browser.client.organization.create({ name: "Malformed", slug: "Not A Slug" });
     expect(malformed.error?.status).toBe(400);
+    // Its logo is the organization's avatar_url: an http(s) URL, as PATCH /v1/organizations/{id} has it.
+    const scripted = await browser.client.organization.create({ name: "Scripted", slug: `scripted-${randomUUID().slice(0, 8)}`, logo: "javascript:alert(1)" });
+    expect(scripted.error).toMatchObject({ status: 400, message: "URL scheme should be 'http' or 'https'" });
+    expect(await api.knex("organizations").where({ name: "Scripted" }).first()).toBeUndefined();
     // Its settings change through PATCH /v1/organizations/{id} (validated, with its webhook event).
     const renamed = await v1(browser, `/organizations/${organizationId}`, { method: "PATCH", ...json({ name: "Renamed Co" }) });
     expect(renamed.status).toBe(200);

@@ -278,7 +278,7 @@ describe("benefits", () => {
     expect(await ids({ isGranted: false })).toEqual([g2.id]);
     expect(await ids({ customerId: alice.id })).toEqual([g1.id]);
     expect(await ids({ customerId: [alice.id, bob.id], isGranted: true })).toEqual([g3.id, g1.id]);
-    expect(await ids({ customerId: "not-a-uuid" })).toEqual([]);
+    expect((await rejects(ids({ customerId: "not-a-uuid" }), HTTPValidationError)).detail?.[0].loc).toEqual(["query", "customer_id", 0]);
 
     await rejects(polar.benefits.grants({ id: benefit.id }), ResourceNotFound);
     await rejects(c.benefits.grants({ id: "8a0f3b1e-0000-4000-8000-000000000000" }), ResourceNotFound);

@@ -11,6 +11,8 @@ import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js"
 import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
+/** A 422's issues as [loc, type] pairs. */
+const issue = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).detail?.map((d) => [d.loc.join("."), d.type]);
 
 describe("checkouts (merchant)", () => {
   let polar: Polar;
@@ -98,6 +100,31 @@ describe("checkouts (merchant)", () => {
     await rejects(polar.checkouts.create({ products: [fixed.id], customerId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
     const cleared = await polar.checkouts.update({ id: checkout.id, checkoutUpdate: { discountId: null, customerName: "Ada L." } });
     expect(cleared).toMatchObject({ discountId: null, totalAmount: 2500, customerName: "Ada L." });
+  });
+
+  it("refuses a customer email longer than RFC 5321 allows (254 characters, 64 before the @)", async () => {
+    const overlong = `${"b".repeat(65)}@example.com`;
+    expect(await issue(polar.checkouts.create({ products: [fixed.id], customerEmail: overlong }))).toEqual([["body.customer_email", "value_error"]]);
+    const checkout = await polar.checkouts.create({ products: [fixed.id] });
+    expect(await issue(polar.checkouts.update({ id: checkout.id, checkoutUpdate: { customerEmail: `buyer@${"d".repeat(250)}.com` } }))).toEqual([
+      ["body.customer_email", "value_error"],
+    ]);
+    expect(await issue(polar.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerEmail: overlong } }))).toEqual([
+      ["body.customer_email", "value_error"],
+    ]);
+    expect((await api.knex("checkouts").where({ id: checkout.id }).first()).customer_email).toBeNull();
+  });
+
+  it("takes customer_ip_address only as an IPv4 or IPv6 address", async () => {
+    for (const bad of ["not-an-ip", "256.1.1.1", "1.2.3", "<script>", "2001:db8::g", ""]) {
+      expect(await issue(polar.checkouts.create({ products: [fixed.id], customerIpAddress: bad })), bad).toEqual([["body.customer_ip_address", "ip_any_address"]]);
+    }
+    const v4 = await polar.checkouts.create({ products: [fixed.id], customerIpAddress: "203.0.113.7" });
+    expect(v4.customerIpAddress).toBe("203.0.113.7");
+    expect(await issue(polar.checkouts.update({ id: v4.id, checkoutUpdate: { customerIpAddress: "example.com" } }))).toEqual([["body.customer_ip_address", "ip_any_address"]]);
+    const v6 = await polar.checkouts.update({ id: v4.id, checkoutUpdate: { customerIpAddress: "2001:db8::1" } });
+    expect(v6.customerIpAddress).toBe("2001:db8::1");
+    expect((await polar.checkouts.update({ id: v4.id, checkoutUpdate: { customerIpAddress: null } })).customerIpAddress).toBeNull();
   });
 
   it("lists with every filter and sort key", async () => {

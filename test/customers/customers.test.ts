@@ -141,6 +141,41 @@ describe("customers", () => {
     expect(prefixed.taxId).toEqual(["ATU12345678", "eu_vat"]);
   });
 
+  it("refuses an email longer than RFC 5321 allows: 254 characters, 64 before the @", async () => {
+    // A domain of `n` characters in labels of at most 63.
+    const domain = (n: number) => `${"d".repeat(n - 4 - 2 * 61)}.${"e".repeat(60)}.${"f".repeat(60)}.com`;
+    const longest = `${"l".repeat(64)}@${domain(189)}`;
+    expect(longest).toHaveLength(254);
+    const created = await polar.customers.create({ email: longest });
+    expect(created.email).toBe(longest);
+    const refused = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).detail?.map((d) => [d.loc.join("."), d.msg]);
+    expect(await refused(polar.customers.create({ email: `${"l".repeat(64)}@${domain(190)}` }))).toEqual([
+      ["body.email", "value is not a valid email address: The email address is too long (1 character too many)."],
+    ]);
+    expect(await refused(polar.customers.create({ email: `${"l".repeat(66)}@example.com` }))).toEqual([
+      ["body.email", "value is not a valid email address: The email address is too long before the @-sign (2 characters too many)."],
+    ]);
+    expect(await refused(polar.customers.update({ id: created.id, customerUpdate: { email: `${"l".repeat(65)}@example.com` } }))).toEqual([
+      ["body.email", "value is not a valid email address: The email address is too long before the @-sign (1 character too many)."],
+    ]);
+    expect(await api.knex("customers").where("email", "like", "lll%@example.com")).toEqual([]);
+  });
+
+  it("refuses a postal code longer than 16 characters", async () => {
+    const address = { country: "US", postalCode: "12345-6789" };
+    const created = await polar.customers.create({ email: "postal@example.com", billingAddress: address });
+    expect(created.billingAddress?.postalCode).toBe("12345-6789");
+    const long = "1".repeat(17);
+    expect(await locOf(polar.customers.create({ email: "postal-long@example.com", billingAddress: { country: "US", postalCode: long } }))).toEqual([
+      "body", "billing_address", "postal_code",
+    ]);
+    expect(await locOf(polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "US", postalCode: `  ${long} ` } } }))).toEqual([
+      "body", "billing_address", "postal_code",
+    ]);
+    expect((await polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "KY", postalCode: ` ${"K".repeat(16)} ` } } })).billingAddress?.postalCode).toBe("K".repeat(16));
+    expect(await api.knex("customers").where({ email: "postal-long@example.com" })).toEqual([]);
+  });
+
   it("answers 422 for malformed bodies and query parameters (raw HTTP)", async () => {
     const { token } = await orgWithToken(api.knex);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };

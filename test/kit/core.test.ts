@@ -1,7 +1,7 @@
 // The platform core: tokens at rest, request ids, unknown routes docs.
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
-import { orgWithToken, useTestApi } from "../harness/index.js";
+import { createCheckoutProduct, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -50,6 +50,40 @@ describe("core", () => {
     });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["body", "name"]);
+  });
+
+  it("answers numbers beyond 2^53 with 422 naming the key, instead of storing them rounded", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    // Raw bodies: JSON.stringify (and the official client) could not even write these digits.
+    const post = async (path: string, body: string) => {
+      const res = await fetch(`${api.url}${path}`, { method: "POST", headers, body });
+      return { status: res.status, body: (await res.json()) as { detail: { loc: unknown[]; type: string }[] } };
+    };
+    let res = await post("/v1/customers/", '{"email": "big@example.com", "metadata": {"plan": "pro", "seats": 9007199254740993}}');
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ["body", "metadata", "seats"], type: "value_error" })]);
+    res = await post("/v1/events/ingest", '{"events": [{"name": "call", "external_customer_id": "c1", "metadata": {"tokens": -9007199254740993}}]}');
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(["body", "events", 0, "metadata", "tokens"]);
+    res = await post("/v1/products/", '{"name": "Huge", "recurring_interval": null, "prices": [{"amount_type": "free"}], "metadata": {"f": 1e300}}');
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(["body", "metadata", "f"]);
+    const { product } = await createCheckoutProduct(api.knex, org.id);
+    const checkout = await api.client(token).checkouts.create({ products: [product.id] });
+    const buyer = await fetch(`${api.url}/v1/checkouts/client/${checkout.clientSecret}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: '{"custom_field_data": {"seats": 18446744073709551616}}',
+    });
+    expect(buyer.status).toBe(422);
+    expect(((await buyer.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["body", "custom_field_data", "seats"]);
+    expect(await api.knex("customers").where({ organization_id: org.id })).toEqual([]);
+    expect(await api.knex("events").where({ organization_id: org.id })).toEqual([]);
+
+    res = await post("/v1/customers/", '{"email": "safe@example.com", "metadata": {"seats": 9007199254740991, "ratio": 0.5}}');
+    expect(res.status).toBe(201);
+    expect((await api.knex("customers").where({ organization_id: org.id }).first()).metadata).toEqual({ seats: 9007199254740991, ratio: 0.5 });
   });
 
   it("reads any number of repeated filter values as one list", async () => {

@@ -10,6 +10,8 @@ import { mintOrganizationToken } from "../../server/organization-access-tokens/s
 import { type Browser, createOrganization, orgWithToken, outboxTypes, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
+/** A 422's issues as [loc, type] pairs. */
+const issue = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).data$.detail?.map((d) => [d.loc.join("."), d.type]);
 const slug = () => `acme-${randomUUID().slice(0, 8)}`;
 
 /** A signed-in user (no organization yet) and the official client calling with their cookie. */
@@ -126,6 +128,45 @@ describe("organizations", () => {
     expect(await outboxTypes(api.knex, org.id)).toEqual(["organization.updated"]);
     const untouched = await polar.organizations.update({ id: org.id, organizationUpdate: {} });
     expect(untouched.name).toBe("Renamed Org");
+  });
+
+  it("refuses a link that is not an http(s) URL: website, avatar_url, socials", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const cases: [object, string, string][] = [
+      [{ website: "javascript:alert(document.cookie)" }, "body.website", "url_scheme"],
+      [{ website: " JavaScript:alert(1)" }, "body.website", "url_scheme"],
+      [{ avatarUrl: "data:image/svg+xml,<svg onload=alert(1)>" }, "body.avatar_url", "url_scheme"],
+      [{ avatarUrl: "not a url" }, "body.avatar_url", "url_parsing"],
+      [{ website: `https://acme.example/${"a".repeat(2083)}` }, "body.website", "url_too_long"],
+      [{ socials: [{ platform: "x", url: "https://x.com/acme" }, { platform: "other", url: "javascript:alert(1)" }] }, "body.socials.1.url", "url_scheme"],
+    ];
+    for (const [organizationUpdate, loc, type] of cases) {
+      expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate }))).toEqual([[loc, type]]);
+    }
+    const stored = await api.knex("organizations").where({ id: org.id }).first();
+    expect(stored).toMatchObject({ website: null, avatar_url: null, socials: [] });
+
+    const founder = (await signedInUser()).browser.polar();
+    const s = slug();
+    expect(await issue(founder.organizations.create({ name: "Evil Corp", slug: s, website: "javascript:alert(1)" }))).toEqual([["body.website", "url_scheme"]]);
+    expect(await api.knex("organizations").where({ slug: s }).first()).toBeUndefined();
+    const fine = await polar.organizations.update({ id: org.id, organizationUpdate: { website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" } });
+    expect(fine).toMatchObject({ website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" });
+  });
+
+  it("refuses a support email that is not an address or is longer than RFC 5321 allows", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    for (const email of ["javascript:alert(1)", "no-at-sign", `${"s".repeat(65)}@acme.example`, `support@${"d".repeat(250)}.example`]) {
+      expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate: { email } })), email).toEqual([["body.email", "value_error"]]);
+    }
+    expect((await api.knex("organizations").where({ id: org.id }).first()).email).toBeNull();
+    expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: " help@acme.example " } })).email).toBe("help@acme.example");
+    expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: null } })).email).toBeNull();
+    const s = slug();
+    const founder = (await signedInUser()).browser.polar();
+    expect(await issue(founder.organizations.create({ name: "Long Mail", slug: s, email: `${"s".repeat(65)}@acme.example` }))).toEqual([["body.email", "value_error"]]);
   });
 
   it("a created organization is reachable with a token minted for it", async () => {
