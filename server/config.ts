@@ -144,7 +144,7 @@ export const SETTINGS = {
   STRIPE_PUBLISHABLE_KEY: v(text(), { area: "payments", description: "the key the hosted checkout loads Stripe's Payment Element with (with `STRIPE_SECRET_KEY`)" }),
   STRIPE_WEBHOOK_SECRET: v(text(), { area: "payments", secret: true, description: "verifies Stripe's webhooks at `/v1/integrations/stripe/webhook`; unset: it answers 503" }),
   SANDBOX_LEDGER_DIR: v(text(), { area: "payments", shownDefault: "memory only", description: "where the sandbox processor keeps answered idempotency keys, so a retry from another process gets the first answer" }),
-  SANDBOX_CHARGE_DELAY_MS: v(int(0, 3_600_000), { area: "payments", default: 0, description: "the sandbox processor waits this long in each charge (reliability tests)" }),
+  SANDBOX_CHARGE_DELAY_MS: v(int(0, 3_600_000), { area: "payments", default: 0, description: "the sandbox processor holds each charge's answer (a checkout's confirm, an off-session charge) back this long after recording it (reliability tests)" }),
   CHECKOUT_TTL_SECONDS: v(int(1, 31_536_000), { area: "payments", default: 3600, description: "how long a new checkout session stays open" }),
   // email
   SMTP_URL: v(url(), { area: "email", description: "where email goes (`smtp://host:port`); `make run` and the tests start Mailpit and set it" }),
