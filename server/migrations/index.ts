@@ -23,6 +23,7 @@ import * as idempotencyKeys from "./0060_idempotency_keys.js";
 import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
 import * as rateLimits from "./0062_rate_limits.js";
 import * as traceContext from "./0063_trace_context.js";
+import * as checkoutConfirmLease from "./0064_checkout_confirm_lease.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -49,4 +50,5 @@ export const migrations = [
   { name: "0061_checkout_confirm_recovery", ...checkoutConfirmRecovery },
   { name: "0062_rate_limits", ...rateLimits },
   { name: "0063_trace_context", ...traceContext },
+  { name: "0064_checkout_confirm_lease", ...checkoutConfirmLease },
 ];
