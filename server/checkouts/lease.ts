@@ -23,7 +23,8 @@ export function keepLease(db: Knex, checkoutId: string, lease: string): () => vo
     timer = setTimeout(() => {
       renewConfirmLease(db, checkoutId, lease, ms).then(
         (renewed) => {
-          if (!renewed) {
+          // Not renewed after the outcome was written (released meanwhile): nothing to say.
+          if (!renewed && kept) {
             kept = false;
             logger.warn({ checkoutId }, "a confirm's lease lapsed before its outcome; the recovery may take the checkout over");
           }

@@ -45,14 +45,17 @@ describe("confirm recovery", () => {
   });
   afterEach(() => setProcessor(null));
 
+  /** The buyer's confirm (with an Idempotency-Key when given); its answer. */
+  const confirm = (secret: string, email: string, token: string, opts: { key?: string; signal?: AbortSignal } = {}) =>
+    fetch(`${api.url}/v1/checkouts/client/${secret}/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(opts.key ? { "idempotency-key": opts.key } : {}) },
+      body: JSON.stringify({ customer_email: email, customer_billing_address: { country: "FR" }, confirmation_token_id: token }),
+      signal: opts.signal,
+    });
   const confirmInBackground = (secret: string, token: string, key: string) => {
     const aborted = new AbortController();
-    void fetch(`${api.url}/v1/checkouts/client/${secret}/confirm`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "idempotency-key": key },
-      body: JSON.stringify({ customer_email: "lost@example.com", customer_billing_address: { country: "FR" }, confirmation_token_id: token }),
-      signal: aborted.signal,
-    }).catch(() => undefined);
+    void confirm(secret, "lost@example.com", token, { key, signal: aborted.signal }).catch(() => undefined);
     return aborted;
   };
   const statusOf = async (id: string) => (await api.knex("checkouts").where({ id }).first()).status as string;
@@ -104,11 +107,7 @@ describe("confirm recovery", () => {
       await lapse(declined.id);
       setProcessor(sandbox);
       const waiting = await polar.checkouts.create({ products: [product.id] });
-      const b = await fetch(`${api.url}/v1/checkouts/client/${waiting.clientSecret}/confirm`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ customer_email: "3ds@example.com", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_requires_action" }),
-      });
+      const b = await confirm(waiting.clientSecret, "3ds@example.com", "tok_sandbox_requires_action");
       expect(b.status).toBe(200);
       await lapse(waiting.id);
       await recoverConfirmedCheckouts(api.knex);
@@ -124,15 +123,33 @@ describe("confirm recovery", () => {
     }
   });
 
+  it("leaves alone a confirm that runs longer than its lease, which it renews, and lets it write its outcome", async () => {
+    const saved = process.env.CONFIRM_RECOVERY_AFTER_MS;
+    process.env.CONFIRM_RECOVERY_AFTER_MS = "1000";
+    try {
+      const checkout = await polar.checkouts.create({ products: [product.id] });
+      const slow = heldAfterCharge(sandbox);
+      setProcessor(slow.processor);
+      const answered = confirm(checkout.clientSecret, "slow@example.com", "tok_sandbox_success");
+      await expect.poll(() => slow.held.length, { timeout: 10_000 }).toBe(1);
+      // Two and a half leases later, still its own.
+      await new Promise((r) => setTimeout(r, 2_500));
+      setProcessor(sandbox);
+      expect(await recoverConfirmedCheckouts(api.knex)).toBe(0);
+      slow.held[0].pass();
+      expect((await answered).status).toBe(200);
+      expect(await statusOf(checkout.id)).toBe("succeeded");
+    } finally {
+      if (saved === undefined) delete process.env.CONFIRM_RECOVERY_AFTER_MS;
+      else process.env.CONFIRM_RECOVERY_AFTER_MS = saved;
+    }
+  });
+
   it("lets a confirm whose lease lapsed under it write nothing: the recovery that took it over settles it", async () => {
     const checkout = await polar.checkouts.create({ products: [product.id] });
     const stuck = heldAfterCharge(sandbox);
     setProcessor(stuck.processor);
-    const answered = fetch(`${api.url}/v1/checkouts/client/${checkout.clientSecret}/confirm`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ customer_email: "late@example.com", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" }),
-    });
+    const answered = confirm(checkout.clientSecret, "late@example.com", "tok_sandbox_success");
     await expect.poll(() => stuck.held.length, { timeout: 10_000 }).toBe(1);
     await lapse(checkout.id);
     // The recovery takes it over and asks the processor again (held too).
