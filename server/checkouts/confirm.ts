@@ -29,7 +29,7 @@ import { attributeExternalEvents } from "../meters/rollups.js";
 import { countForCheckout } from "../payments/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
-import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
+import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcessor } from "../processors/processor.js";
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
@@ -37,7 +37,7 @@ import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { keepLease, leaseMs, newLease } from "./lease.js";
 import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";
-import { findByIdForUpdate, findBySecret, leaseConfirm, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { findByIdForUpdate, findBySecret, endConfirmLease, leaseConfirm, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { assertOpen, contextOf, saveCheckout } from "./service.js";
 
 export interface ConfirmInput extends BuyerChanges {
@@ -525,9 +525,18 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
     }
   } catch (err) {
     if (err instanceof PaymentError || charged || opts.recovering) throw err;
-    // The processor could not be reached (or answered an error): the checkout must not stay
-    // confirmed forever. Open again with its discount released, as after a decline.
-    logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
+    if (!tookNothing(err)) {
+      // The answer was lost (a timeout, a dropped connection, a 5xx): the processor may have
+      // charged. A new card would get a new key and could charge again, so the checkout stays
+      // confirmed; once this lease lapses the recovery asks again with the same key.
+      logger.warn({ err, checkoutId: row.id }, "checkout confirm lost the processor's answer; the recovery settles it");
+      releaseLease();
+      await endConfirmLease(db, row.id, claimed.lease);
+      throw new PaymentError("Your payment is being confirmed. This page shows the result in a few seconds.");
+    }
+    // The processor refused the request, or never got it: open again with its discount released,
+    // as after a decline.
+    logger.error({ err, checkoutId: row.id }, "checkout confirm refused by the processor");
     const failed = new PaymentError("The payment could not be processed. Please try again.");
     const decline = { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name };
     // Not failed by this call: the recovery, holding the lease now, settles it with the processor's answer.

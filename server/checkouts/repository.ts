@@ -196,6 +196,11 @@ export async function renewConfirmLease(db: Knex, id: string, lease: string, ms:
   return renewed > 0;
 }
 
+/** Ends the lease now: its holder lost the processor's answer, and the recovery should ask again at once. */
+export async function endConfirmLease(db: Knex, id: string, lease: string): Promise<void> {
+  await db("checkouts").where({ id, status: "confirmed", confirm_lease_id: lease }).update({ confirm_lease_until: db.fn.now() });
+}
+
 /** Confirmed checkouts whose lease lapsed, waiting for the recovery (an operators' gauge, server/http/metrics.ts). */
 export async function countAwaitingRecovery(db: Knex): Promise<number> {
   const row = await lapsed(db("checkouts")).count({ n: "*" }).first();

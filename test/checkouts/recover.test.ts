@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { recoverConfirmedCheckouts } from "../../server/checkouts/recover.js";
 import { setProcessor } from "../../server/processors/index.js";
-import type { ConfirmPaymentInput, PaymentProcessor } from "../../server/processors/processor.js";
+import { ProcessorRefused, type ConfirmPaymentInput, type PaymentProcessor } from "../../server/processors/processor.js";
 import { SandboxProcessor } from "../../server/processors/sandbox.js";
 import { createCheckoutProduct, orgWithToken, useTestApi } from "../harness/index.js";
 
@@ -156,9 +156,9 @@ describe("confirm recovery", () => {
     const recovering = recoverConfirmedCheckouts(api.knex);
     await expect.poll(() => stuck.held.length, { timeout: 10_000 }).toBe(2);
 
-    // The first confirm comes back, its processor call failed (a connection reset): it would fail
-    // the checkout, but the lease is no longer its own.
-    stuck.held[0].fail(new Error("socket hang up"));
+    // The first confirm comes back, its processor call refused: it would reopen the checkout, but
+    // the lease is no longer its own.
+    stuck.held[0].fail(new ProcessorRefused("No such confirmation token."));
     const first = await answered;
     expect(first.status).toBe(400);
     expect(await first.json()).toMatchObject({ error: "PaymentError", detail: "The checkout changed while it was being confirmed." });
@@ -170,5 +170,46 @@ describe("confirm recovery", () => {
     expect(await statusOf(checkout.id)).toBe("succeeded");
     expect(await api.knex("orders").where({ checkout_id: checkout.id })).toMatchObject([{ status: "paid" }]);
     expect((await api.knex("payments").where({ checkout_id: checkout.id })).map((p: { status: string }) => p.status)).toEqual(["succeeded"]);
+  });
+
+  it("keeps a checkout whose processor answer was lost after the charge confirmed: the recovery finds that charge, nothing charges twice", async () => {
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const lost = heldAfterCharge(sandbox);
+    setProcessor(lost.processor);
+    const answered = confirm(checkout.clientSecret, "lost-answer@example.com", "tok_sandbox_success");
+    await expect.poll(() => lost.held.length, { timeout: 10_000 }).toBe(1);
+    // The charge was made; its answer never arrives (a dropped connection).
+    lost.held[0].fail(new Error("socket hang up"));
+    const first = await answered;
+    expect(first.status).toBe(400);
+    expect(await first.json()).toMatchObject({ error: "PaymentError", detail: expect.stringContaining("being confirmed") });
+    // Not reopened for another card (which would charge under a new key), and no failed payment.
+    expect(await statusOf(checkout.id)).toBe("confirmed");
+    expect(await api.knex("payments").where({ checkout_id: checkout.id })).toHaveLength(0);
+    const again = await confirm(checkout.clientSecret, "lost-answer@example.com", "tok_sandbox_success");
+    expect(again.status).toBe(403);
+    // Its lease ended with the lost answer: the recovery asks again with the same key at once.
+    setProcessor(sandbox);
+    expect(await recoverConfirmedCheckouts(api.knex)).toBeGreaterThanOrEqual(1);
+    expect(await statusOf(checkout.id)).toBe("succeeded");
+    const payments = await api.knex("payments").where({ checkout_id: checkout.id });
+    expect(payments.map((p: { status: string }) => p.status)).toEqual(["succeeded"]);
+    const charged = await sandbox.confirmPayment({ amount: 2500, currency: "usd", confirmationToken: "tok_sandbox_success", customerRef: null, setupFutureUsage: false, idempotencyKey: `checkout:${checkout.id}:confirm`, metadata: {} });
+    expect(charged).toMatchObject({ status: "succeeded", paymentRef: payments[0].processor_ref });
+  });
+
+  it("reopens a checkout whose processor refused the request outright (nothing was charged)", async () => {
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const refusing = Object.assign(Object.create(sandbox) as SandboxProcessor, {
+      confirmPayment: async () => {
+        throw new ProcessorRefused("No such confirmation token.");
+      },
+    });
+    setProcessor(refusing);
+    const res = await confirm(checkout.clientSecret, "refused@example.com", "tok_sandbox_success");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "PaymentError", detail: "The payment could not be processed. Please try again." });
+    expect(await statusOf(checkout.id)).toBe("open");
+    expect(await api.knex("payments").where({ checkout_id: checkout.id, status: "failed" })).toHaveLength(1);
   });
 });
