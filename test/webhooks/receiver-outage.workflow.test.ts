@@ -4,43 +4,28 @@
 // the first 6 hours of (skipped) time, then 200: each event holds the queue for its hold, is set
 // aside and goes on with its own schedule; every event is delivered exactly once, none lost.
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
 import { activityDeps, createOrganization, useTimeSkippingWorker, useWorkflowInfra } from "../harness/index.js";
+import { ClockedReceiver, queueEvents } from "./clocked-receiver.js";
 
 const infra = useWorkflowInfra();
 const taskQueue = "webhook-outage-test";
 const HOUR = 3_600_000;
 
 describe("a webhook receiver down for hours", () => {
-  let server: Server;
-  let url = "";
-  let downUntil = Infinity;
-  const received: { webhookId: string; n: number; status: number; at: number }[] = [];
+  const receiver = new ClockedReceiver(() => temporal.env.currentTimeMs());
+  const received = receiver.hits;
 
   beforeAll(async () => {
     process.env.WEBHOOKS_ALLOW_LOOPBACK = "1";
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", async () => {
-        const at = await temporal.env.currentTimeMs();
-        const status = at < downUntil ? 503 : 200;
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { n: number } };
-        received.push({ webhookId: String(req.headers["webhook-id"]), n: body.data.n, status, at });
-        res.writeHead(status).end(status === 200 ? "ok" : "down");
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    await receiver.start();
   });
 
   afterAll(async () => {
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    await receiver.stop();
     delete process.env.WEBHOOKS_ALLOW_LOOPBACK;
   });
   // Started after the receiver listens, stopped before it closes (after-hooks run in reverse).
@@ -49,21 +34,13 @@ describe("a webhook receiver down for hours", () => {
   it("delivers every queued event exactly once after 6 hours down, each holding the queue for the hold only", async () => {
     const org = await createOrganization(infra.knex);
     const [endpoint] = await infra.knex("webhook_endpoints")
-      .insert({ organization_id: org.id, url, format: "raw", secret: `whsec_${randomUUID()}`, events: ["order.created"] })
+      .insert({ organization_id: org.id, url: `${receiver.url}/hook`, format: "raw", secret: `whsec_${randomUUID()}`, events: ["order.created"] })
       .returning("id");
     // Five events queued, as the fan-out leaves them (their outbox rows already published).
-    const eventIds: string[] = [];
-    for (let n = 0; n < 5; n++) {
-      const payload = JSON.stringify({ type: "order.created", timestamp: new Date().toISOString(), data: { n } });
-      const [row] = await infra.knex("outbox").insert({ organization_id: org.id, type: "order.created", payload, published_at: new Date() }).returning("id");
-      const [event] = await infra.knex("webhook_events")
-        .insert({ organization_id: org.id, endpoint_id: endpoint.id, outbox_id: row.id, type: "order.created", payload })
-        .returning("id");
-      eventIds.push(event.id);
-    }
+    const eventIds = await queueEvents(infra.knex, org.id, endpoint.id, Array(5).fill("order.created"));
 
     const start = await temporal.env.currentTimeMs();
-    downUntil = start + 6 * HOUR;
+    receiver.answer = (_type, _n, at) => (at < start + 6 * HOUR ? 503 : 200);
     await temporal.env.client.workflow.execute(webhookEndpointWorkflow, {
       workflowId: webhookEndpointWorkflowId(endpoint.id),
       taskQueue,
