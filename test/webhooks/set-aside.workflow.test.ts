@@ -8,6 +8,8 @@ import { Polar } from "@polar-sh/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
+import { nextQueuedEvent, queuedEndpoints } from "../../server/webhooks/delivery.js";
+import { countPendingEvents, releaseIdleDeliveryLease, takeDeliveryLease } from "../../server/webhooks/repository.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId, webhookEventWorkflowId } from "../../workflows/shared/ids.js";
@@ -128,6 +130,22 @@ describe("ordered webhook delivery with a bounded hold", () => {
     expect(shown.get(ids[0])).toBeNull();
     // Successes in between: never failing for long, still enabled.
     expect(await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).toMatchObject({ enabled: true, failing_since: null });
+  }, 120_000);
+
+  it("leaves a set-aside event out of the ordered queue and the backstop's list, and counts it as pending", async () => {
+    const { ep, handle } = await refusedSetAside();
+    expect(await nextQueuedEvent(infra.knex, ep.id)).toBeNull();
+    // The backstop would otherwise start the endpoint's workflow again and again.
+    expect(await queuedEndpoints(infra.knex)).not.toContain(ep.id);
+    // A run of first attempts gives the endpoint's lease up: nothing is queued in order.
+    const lease = randomUUID();
+    expect(await takeDeliveryLease(infra.knex, ep.id, lease, 30_000)).toBe(0);
+    expect(await releaseIdleDeliveryLease(infra.knex, ep.id, lease)).toBe(true);
+    // The operators' gauges count it: all pending events, set aside or not.
+    const { rows } = await infra.knex.raw<{ rows: { n: number }[] }>("select count(*)::int as n from webhook_events where pending");
+    expect(rows[0].n).toBeGreaterThan(0);
+    expect(await countPendingEvents(infra.knex)).toBe(rows[0].n);
+    await handle.result();
   }, 120_000);
 
   it("stops a set-aside event's retries once its endpoint is deleted: nothing more is sent", async () => {
