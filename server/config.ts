@@ -170,6 +170,7 @@ export const SETTINGS = {
   WEBHOOKS_ALLOW_LOOPBACK: v(flag(), { area: "webhooks", default: false, description: "lets webhook endpoints be loopback addresses (a receiver on this machine)" }),
   WEBHOOKS_ALLOW_PRIVATE: v(flag(), { area: "webhooks", default: false, description: "lets webhook endpoints be private-range addresses" }),
   WEBHOOK_DISABLE_AFTER_MS: v(int(1, Number.MAX_SAFE_INTEGER), { area: "webhooks", shownDefault: "308105000 (the retry schedule's length, about 3.6 days)", description: "an endpoint that fails every attempt for this long is disabled and its organization told" }),
+  WEBHOOK_HOLD_MS: v(int(0, Number.MAX_SAFE_INTEGER), { area: "webhooks", default: 3_600_000, shownDefault: "3600000 (1 hour: the attempts at once, +5 s, +5 min and +30 min)", description: "how long a failing event holds back its endpoint's later events: one whose next attempt is due later than this after its first leaves the ordered queue and is retried on its own (`docs/CONTRACT.md`, \"Webhook delivery order\"); read when an endpoint's delivery workflow starts" }),
   // billing
   SUBSCRIPTION_DUNNING_DAYS: v(dayList(), { area: "billing", default: [2, 5, 7, 7], shownDefault: "`2,5,7,7`", description: "days between a failed renewal payment and each retry; after the last one the subscription is canceled" }),
   // benefits

@@ -25,6 +25,8 @@ import * as rateLimits from "./0062_rate_limits.js";
 import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as checkoutConfirmLease from "./0065_checkout_confirm_lease.js";
+import * as outboxPayloadJson from "./0066_outbox_payload_json.js";
+import * as webhookSetAside from "./0067_webhook_set_aside.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -53,4 +55,6 @@ export const migrations = [
   { name: "0063_trace_context", ...traceContext },
   { name: "0064_checkout_sessions", ...checkoutSessions },
   { name: "0065_checkout_confirm_lease", ...checkoutConfirmLease },
+  { name: "0066_outbox_payload_json", ...outboxPayloadJson },
+  { name: "0067_webhook_set_aside", ...webhookSetAside },
 ];
