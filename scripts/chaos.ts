@@ -201,9 +201,6 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         LOG_LEVEL: "warn",
         WEBHOOKS_ALLOW_HTTP: "1",
         WEBHOOKS_ALLOW_LOOPBACK: "1",
-        // A confirm killed after its claim is settled by a worker this long after (default 2 min).
-        CONFIRM_RECOVERY_AFTER_MS: "10000",
-        CONFIRM_RECOVERY_EVERY_MS: "5000",
         // Every buyer comes from 127.0.0.1: the per-address limit on public doors would only slow the load.
         RATE_LIMIT_PUBLIC: "off",
       },

@@ -114,8 +114,8 @@ export const SETTINGS = {
   HOST: v(text(), { area: "processes", default: "127.0.0.1", description: "the address the API listens on" }),
   DRAIN_DELAY_MS: v(int(0, 86_400_000), { area: "processes", default: 0, description: "on SIGTERM the API answers `/readyz` 503 this long before it stops accepting connections (a load balancer's health-check interval)" }),
   DRAIN_TIMEOUT_MS: v(int(0, 86_400_000), { area: "processes", default: 25_000, description: "the API or worker exits anyway when draining takes longer" }),
-  CONFIRM_RECOVERY_AFTER_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "`120000`", description: "the worker settles a checkout left confirmed by a confirm that died mid-charge once it is this old" }),
-  CONFIRM_RECOVERY_EVERY_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "`30000`", description: "how often the worker looks for such checkouts" }),
+  CONFIRM_RECOVERY_AFTER_MS: v(int(1_000, 2_147_483_647), { area: "processes", default: 6_000, description: "a confirm renews its lease on the checkout every third of this while it charges; the worker settles a checkout whose confirm died mid-charge (its API killed, or cut off from the database) this long after the last renewal" }),
+  CONFIRM_RECOVERY_EVERY_MS: v(int(1, 2_147_483_647), { area: "processes", shownDefault: "`2000`", description: "how often the worker looks for such checkouts" }),
   BOREALIS_SUPERVISED: v(flag(), { area: "processes", default: false, description: "set by `make run`'s supervisor: the process exits when its supervisor is gone" }),
   NODE_ENV: v(text(), { area: "processes", description: "`production` requires `BETTER_AUTH_SECRET`; `development` lets webhook endpoints use plain http" }),
   // http
@@ -144,7 +144,7 @@ export const SETTINGS = {
   STRIPE_PUBLISHABLE_KEY: v(text(), { area: "payments", description: "the key the hosted checkout loads Stripe's Payment Element with (with `STRIPE_SECRET_KEY`)" }),
   STRIPE_WEBHOOK_SECRET: v(text(), { area: "payments", secret: true, description: "verifies Stripe's webhooks at `/v1/integrations/stripe/webhook`; unset: it answers 503" }),
   SANDBOX_LEDGER_DIR: v(text(), { area: "payments", shownDefault: "memory only", description: "where the sandbox processor keeps answered idempotency keys, so a retry from another process gets the first answer" }),
-  SANDBOX_CHARGE_DELAY_MS: v(int(0, 3_600_000), { area: "payments", default: 0, description: "the sandbox processor waits this long in each charge (reliability tests)" }),
+  SANDBOX_CHARGE_DELAY_MS: v(int(0, 3_600_000), { area: "payments", default: 0, description: "the sandbox processor holds each charge's answer (a checkout's confirm, an off-session charge) back this long after recording it (reliability tests)" }),
   CHECKOUT_TTL_SECONDS: v(int(1, 31_536_000), { area: "payments", default: 3600, description: "how long a new checkout session stays open" }),
   // email
   SMTP_URL: v(url(), { area: "email", description: "where email goes (`smtp://host:port`); `make run` and the tests start Mailpit and set it" }),
@@ -170,6 +170,7 @@ export const SETTINGS = {
   WEBHOOKS_ALLOW_LOOPBACK: v(flag(), { area: "webhooks", default: false, description: "lets webhook endpoints be loopback addresses (a receiver on this machine)" }),
   WEBHOOKS_ALLOW_PRIVATE: v(flag(), { area: "webhooks", default: false, description: "lets webhook endpoints be private-range addresses" }),
   WEBHOOK_DISABLE_AFTER_MS: v(int(1, Number.MAX_SAFE_INTEGER), { area: "webhooks", shownDefault: "308105000 (the retry schedule's length, about 3.6 days)", description: "an endpoint that fails every attempt for this long is disabled and its organization told" }),
+  WEBHOOK_HOLD_MS: v(int(0, Number.MAX_SAFE_INTEGER), { area: "webhooks", default: 3_600_000, shownDefault: "3600000 (1 hour: the attempts at once, +5 s, +5 min and +30 min)", description: "how long a failing event holds back its endpoint's later events: one whose next attempt is due later than this after its first leaves the ordered queue and is retried on its own (`docs/CONTRACT.md`, \"Webhook delivery order\"); read when an endpoint's delivery workflow starts" }),
   // billing
   SUBSCRIPTION_DUNNING_DAYS: v(dayList(), { area: "billing", default: [2, 5, 7, 7], shownDefault: "`2,5,7,7`", description: "days between a failed renewal payment and each retry; after the last one the subscription is canceled" }),
   // benefits

@@ -17,6 +17,7 @@ import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
 import type { StartedWorkflows, WebhookEndpointStart } from "../workflows/shared/workflows.js";
+import { setting } from "./config.js";
 import { afterCommit, outside } from "./kit/after-commit.js";
 import { logger } from "./kit/logger.js";
 import { markSubscriptionWorkflowsStarted } from "./subscriptions/repository.js";
@@ -48,7 +49,7 @@ export interface WorkflowsDoor {
   wakeWebhookEndpoints(endpointIds: string[], how?: WakeHow): Promise<void>;
 }
 
-/** Settings every delivery workflow this door starts gets (tests shorten the retry schedule). */
+/** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
 export type WebhookWorkflowSettings = Omit<WebhookEndpointStart, "endpointId" | "handedOver">;
 
 export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREALIS_TASK_QUEUE, webhookSettings: WebhookWorkflowSettings = {}): WorkflowsDoor {
@@ -101,7 +102,7 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
       const handOver = typeof how === "object" ? how : undefined;
       await Promise.all(
         toSignal.map(async (endpointId) => {
-          const input: WebhookEndpointStart = Object.assign({}, webhookSettings, { endpointId }, handOver ? { handedOver: handOver.failed } : {});
+          const input: WebhookEndpointStart = Object.assign({ holdMs: setting("WEBHOOK_HOLD_MS") }, webhookSettings, { endpointId }, handOver ? { handedOver: handOver.failed } : {});
           const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [input] as [WebhookEndpointStart] };
           if (how === "ensure") {
             await c.workflow.start<StartedWorkflows["webhookEndpointWorkflow"]>("webhookEndpointWorkflow", Object.assign(start, { workflowIdConflictPolicy: "USE_EXISTING" as const }));

@@ -9,7 +9,7 @@ import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
 import { orderDependents } from "../server/subscriptions/repository.js";
-import { attemptDelivery, deliverQueued, nextQueuedEvent, settleEvent } from "../server/webhooks/delivery.js";
+import { attemptDelivery, attemptSetAside, deliverQueued, nextQueuedEvent, setAsideEvent, settleEvent } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { fanOut, leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
 import { temporalDoor } from "../server/workflows-door.js";
@@ -24,7 +24,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     invoices: { assignInvoiceNumber, storeInvoice, orderDependents },
     outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },
-    webhooks: { fanOut, nextQueuedEvent, attemptDelivery, deliverQueued, settleEvent, leasedHeads, leaseIdleEndpoints },
+    webhooks: { fanOut, nextQueuedEvent, attemptDelivery, attemptSetAside, deliverQueued, setAsideEvent, settleEvent, leasedHeads, leaseIdleEndpoints },
     directDeliveries: opts.directDeliveries === undefined ? new DirectDeliveries(knex) : opts.directDeliveries,
     temporalDoor,
   };

@@ -55,8 +55,8 @@ export interface StartWorkerOptions {
   tuning?: WorkerTuning;
   /** How often events are folded into the per-customer meter rollups (ms; 0: never). Every second unless told. */
   usageFoldEveryMs?: number;
-  /** How often confirms that died after their claim are looked for, and how old they must be (server/checkouts/recover.ts). */
-  confirmRecovery?: { everyMs?: number; olderThanMs?: number };
+  /** How often confirms that died after their claim are looked for (server/checkouts/recover.ts). Every 2 s unless told. */
+  confirmRecovery?: { everyMs?: number };
 }
 
 export type WorkerTuning = Pick<
@@ -254,14 +254,18 @@ function startUsageFold(knex: Knex, everyMs: number): () => Promise<void> {
   };
 }
 
-/** Checkouts left confirmed by a confirm that died after its claim: settled again every `everyMs`. */
-function startConfirmRecovery(knex: Knex, opts: { everyMs?: number; olderThanMs?: number } = {}): NodeJS.Timeout {
+/**
+ * Checkouts left confirmed by a confirm that died after its claim: each is settled once its lease
+ * lapsed, looked for at start-up and then every `everyMs`, so a confirm caught by a crash or a
+ * database restart settles seconds after its lease lapses.
+ */
+function startConfirmRecovery(knex: Knex, opts: { everyMs?: number } = {}): NodeJS.Timeout {
   let running = false;
   const recover = async () => {
     if (running) return;
     running = true;
     try {
-      await recoverConfirmedCheckouts(knex, { olderThanMs: opts.olderThanMs });
+      await recoverConfirmedCheckouts(knex);
     } catch (err) {
       logger.warn({ err }, "confirm recovery failed; it runs again later");
     } finally {
@@ -269,7 +273,7 @@ function startConfirmRecovery(knex: Knex, opts: { everyMs?: number; olderThanMs?
     }
   };
   void recover();
-  const timer = setInterval(() => void recover(), opts.everyMs ?? 30_000);
+  const timer = setInterval(() => void recover(), opts.everyMs ?? 2_000);
   timer.unref();
   return timer;
 }

@@ -9279,6 +9279,10 @@ export type WebhookEvent = {
      * Whether this event is archived. Archived events can't be redelivered, and the payload is not accessible anymore.
      */
     is_archived: boolean;
+    /**
+     * When the event was set aside: it failed for longer than the hold (`WEBHOOK_HOLD_MS`, 1 hour by default), so it left its endpoint's ordered queue, the events behind it went on, and it is retried on its own schedule (it may arrive after newer events). `null` if it never was, or since it was redelivered. A Borealis extension.
+     */
+    set_aside_at?: string | null;
 };
 
 export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated';

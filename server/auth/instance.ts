@@ -12,6 +12,7 @@ import { APIError } from "better-auth/api";
 import { admin, bearer, captcha, deviceAuthorization, organization, username } from "better-auth/plugins";
 import { PostgresDialect } from "kysely";
 import pg from "pg";
+import { logger } from "../kit/logger.js";
 import { sendMail } from "../kit/mail.js";
 import { nameProblem, slugProblem } from "../organizations/service.js";
 import { httpUrlProblem } from "../kit/urls.js";
@@ -72,6 +73,9 @@ function named<P extends BetterAuthPlugin>(make: (schema?: Record<string, ModelN
 
 function authOptions({ connection, config }: AuthDeps) {
   const pool = new pg.Pool({ connectionString: connection, max: 5 });
+  // An idle connection PostgreSQL closes (a restart) is reported here; unheard, the error would
+  // end the process. The pool opens a new connection when next asked.
+  pool.on("error", (err) => logger.warn({ err }, "auth database pool: an idle connection was lost"));
   // better-auth's own models (user, session, account, verification, rate limit) under our names.
   const core = renamed(getAuthTables({ rateLimit: { storage: "database" } }));
   const coreModel = (model: string) => ({ modelName: tableName(model), fields: core[model].fields });

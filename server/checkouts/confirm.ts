@@ -5,7 +5,8 @@
 // idempotency key from the checkout id. (3) One transaction writes the outcome: on success the
 // customer (created or matched by email), the order, the payment, status succeeded; on a decline
 // the checkout is open again for another card (failed once it has expired), the discount
-// released and the failed payment recorded. Each attempt has its own idempotency keys.
+// released and the failed payment recorded. Each attempt has its own idempotency keys. The claim
+// takes a lease on the checkout (./lease.ts), renewed through (2); (3) is written only under it.
 // With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
 // the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
@@ -28,14 +29,15 @@ import { attributeExternalEvents } from "../meters/rollups.js";
 import { countForCheckout } from "../payments/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
-import type { CardDetails, ConfirmResult, PaymentProcessor } from "../processors/processor.js";
+import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcessor } from "../processors/processor.js";
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
+import { keepLease, leaseMs, newLease } from "./lease.js";
 import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";
-import { findByIdForUpdate, findBySecret, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { findByIdForUpdate, findBySecret, endConfirmLease, leaseConfirm, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { assertOpen, contextOf, saveCheckout } from "./service.js";
 
 export interface ConfirmInput extends BuyerChanges {
@@ -128,8 +130,10 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     applied.row.confirmed_at = new Date();
     applied.row.confirmation_token_id = token ?? null;
     const saved = await saveCheckout(trx, applied.row, applied.ctx);
+    const lease = newLease();
+    await leaseConfirm(trx, row.id, lease, leaseMs());
     await journal?.hold(trx, `checkout:${row.id}`);
-    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null, attempt: await attemptOf(trx, row.id) };
+    return { row: saved, ctx: applied.ctx, org, amounts, flags, token: token ?? null, attempt: await attemptOf(trx, row.id), lease };
   });
   if (claimed.refused) throw new RequestValidationError([claimed.refused]);
   return claimed;
@@ -240,20 +244,30 @@ export interface Outcome {
 /** Work done in the outcome's own transaction before it commits (the confirm's idempotent answer). */
 export type Settle<T> = (trx: Knex.Transaction, outcome: T) => Promise<void>;
 
+/**
+ * The checkout, locked, while it waits for an outcome that this writer may write: one holding its
+ * current lease, or one with no lease (the processor's webhook, which reports a known outcome).
+ */
+async function lockConfirmed(trx: Knex.Transaction, checkoutId: string, lease?: string): Promise<CheckoutRow | null> {
+  const row = await findByIdForUpdate(trx, checkoutId);
+  if (!row || row.status !== "confirmed") return null;
+  return lease === undefined || row.confirm_lease_id === lease ? row : null;
+}
+
 export async function completeCheckout(
   db: Knex,
   checkoutId: string,
   payment: Completion | null,
-  claimed?: CheckoutContext,
+  claimed?: Pick<Claimed, "ctx" | "lease">,
   settle?: Settle<Outcome>,
 ): Promise<Outcome | null> {
   return db.transaction(async (trx) => {
-    const row = await findByIdForUpdate(trx, checkoutId);
-    if (!row || row.status !== "confirmed") return null;
+    const row = await lockConfirmed(trx, checkoutId, claimed?.lease);
+    if (!row) return null;
     // A confirmed checkout no longer changes, so the context its claim read (products, price, the
     // discount whose redemption it reserved: what was charged) still holds; the processor's
     // webhook completing it later reads it again.
-    const ctx = claimed ?? (await contextOf(trx, row));
+    const ctx = claimed?.ctx ?? (await contextOf(trx, row));
     const amounts = quoteOf(row);
     const customer = await findOrCreateCustomer(trx, row);
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
@@ -341,17 +355,19 @@ export async function completeCheckout(
 
 /**
  * Decline: the checkout open again for another card (failed if it expired meanwhile), the discount
- * reservation released, the failed payment recorded.
+ * reservation released, the failed payment recorded. False when it was not the writer's to fail
+ * (settled meanwhile, or its lease lost).
  */
 export async function failCheckout(
   db: Knex,
   checkoutId: string,
   decline: { paymentRef: string | null; code: string; message: string; card: CardDetails | null; processor: string },
   settle?: Settle<void>,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    const row = await findByIdForUpdate(trx, checkoutId);
-    if (!row || row.status !== "confirmed") return;
+  lease?: string,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const row = await lockConfirmed(trx, checkoutId, lease);
+    if (!row) return false;
     const ctx = await contextOf(trx, row);
     const amounts = quoteOf(row);
     if (row.discount_id) {
@@ -378,6 +394,7 @@ export async function failCheckout(
       ctx,
     );
     await settle?.(trx);
+    return true;
   });
 }
 
@@ -386,11 +403,12 @@ async function awaitAction(
   db: Knex,
   checkoutId: string,
   result: Extract<ConfirmResult, { status: "requires_action" }>,
-  ctx: CheckoutContext,
+  { ctx, lease }: Pick<Claimed, "ctx" | "lease">,
   settle?: Settle<Outcome>,
-): Promise<Outcome> {
+): Promise<Outcome | null> {
   return db.transaction(async (trx) => {
-    const row = (await findByIdForUpdate(trx, checkoutId))!;
+    const row = await lockConfirmed(trx, checkoutId, lease);
+    if (!row) return null;
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
     const saved = await saveCheckout(trx, Object.assign({}, row, { customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }), ctx);
@@ -410,6 +428,8 @@ export interface Claimed {
   token: string | null;
   /** Which attempt at paying this checkout (1 + the declined ones before it): the processor's keys are per attempt. */
   attempt: number;
+  /** The lease the claim (or the recovery) holds on the checkout: its outcome is written only under it. */
+  lease: string;
 }
 
 /**
@@ -450,7 +470,8 @@ export async function confirmCheckout(
 /**
  * The charge step of a claimed checkout, and its outcome: completed (order, payment), failed (a
  * decline; PaymentError thrown), or waiting for the buyer (3-D Secure). Null when the checkout
- * was settled meanwhile by someone else (the processor's webhook, the recovery). With
+ * was settled meanwhile by someone else (the processor's webhook), or its lease lapsed and the
+ * recovery took it over. The lease is renewed while it runs. With
  * `recovering`, a processor that cannot be reached leaves the checkout confirmed for a later try
  * instead of failing it.
  */
@@ -462,9 +483,10 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
   // Once the processor has taken the money, a failure must not mark the checkout failed: it stays
   // confirmed and the processor's webhook (payment_intent.succeeded) or the recovery completes it.
   let charged = false;
+  const releaseLease = keepLease(db, row.id, claimed.lease);
   try {
     if (!flags.is_payment_form_required) {
-      outcome = await completeCheckout(db, row.id, null, claimed.ctx, record.done);
+      outcome = await completeCheckout(db, row.id, null, claimed, record.done);
     } else {
       // Everything from here until the outcome is written runs outside any transaction; the
       // checkout is confirmed, so no other confirm can start, and every call is idempotent.
@@ -475,7 +497,7 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
         charged = true;
         outcome = await completeCheckout(db, row.id, {
           processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
-        }, claimed.ctx, record.done);
+        }, claimed, record.done);
       } else {
         const result = await processor.confirmPayment({
           amount: amounts.total_amount,
@@ -489,7 +511,7 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
         charged = result.status !== "declined";
         if (result.status === "declined") {
           const declined = new PaymentError(result.message);
-          await failCheckout(db, row.id, Object.assign({}, result, { processor: processor.name }), record.refused?.(declined));
+          await failCheckout(db, row.id, Object.assign({}, result, { processor: processor.name }), record.refused?.(declined), claimed.lease);
           throw declined;
         }
         outcome =
@@ -497,18 +519,31 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
             ? await completeCheckout(db, row.id, {
                 processor: processor.name, paymentRef: result.paymentRef, card: result.card,
                 paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
-              }, claimed.ctx, record.done)
-            : await awaitAction(db, row.id, result, claimed.ctx, record.done);
+              }, claimed, record.done)
+            : await awaitAction(db, row.id, result, claimed, record.done);
       }
     }
   } catch (err) {
     if (err instanceof PaymentError || charged || opts.recovering) throw err;
-    // The processor could not be reached (or answered an error): the checkout must not stay
-    // confirmed forever. Open again with its discount released, as after a decline.
-    logger.error({ err, checkoutId: row.id }, "checkout confirm failed after claim");
+    if (!tookNothing(err)) {
+      // The answer was lost (a timeout, a dropped connection, a 5xx): the processor may have
+      // charged. A new card would get a new key and could charge again, so the checkout stays
+      // confirmed; once this lease lapses the recovery asks again with the same key.
+      logger.warn({ err, checkoutId: row.id }, "checkout confirm lost the processor's answer; the recovery settles it");
+      releaseLease();
+      await endConfirmLease(db, row.id, claimed.lease);
+      throw new PaymentError("Your payment is being confirmed. This page shows the result in a few seconds.");
+    }
+    // The processor refused the request, or never got it: open again with its discount released,
+    // as after a decline.
+    logger.error({ err, checkoutId: row.id }, "checkout confirm refused by the processor");
     const failed = new PaymentError("The payment could not be processed. Please try again.");
-    await failCheckout(db, row.id, { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name }, record.refused?.(failed));
+    const decline = { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name };
+    // Not failed by this call: the recovery, holding the lease now, settles it with the processor's answer.
+    if (!(await failCheckout(db, row.id, decline, record.refused?.(failed), claimed.lease))) return null;
     throw failed;
+  } finally {
+    releaseLease();
   }
   return outcome;
 }

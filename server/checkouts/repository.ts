@@ -9,7 +9,6 @@ import { customerWithEmails } from "../customers/repository.js";
 import { byIds as discountsByIds, productLinks, type DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
-import { numberOf } from "../kit/rows.js";
 import { findManyWithRelations, pricesByIds, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
@@ -58,6 +57,9 @@ export interface CheckoutRow {
   /** Kept by the confirm's claim, so that its charge step can be run again (server/checkouts/recover.ts). */
   confirmation_token_id: string | null;
   confirmed_at: Date | null;
+  /** The confirm (or recovery) that may write the outcome of a confirmed checkout, and until when it is known alive (./lease.ts). */
+  confirm_lease_id: string | null;
+  confirm_lease_until: Date | null;
 }
 
 /** Everything a checkout's wire shape and rules need besides its row. */
@@ -152,19 +154,57 @@ export async function update(db: Knex, id: string, columns: Record<string, unkno
   return saved as CheckoutRow;
 }
 
-/** Confirmed checkouts older than `olderThan` that wait on no buyer action, oldest first. */
-export function confirmedBefore(db: Knex, olderThan: Date, limit: number): Promise<CheckoutRow[]> {
-  return db("checkouts")
+/**
+ * Confirmed checkouts whose lease lapsed (their confirm's process stopped renewing it) and that
+ * wait on no buyer action; one claimed without a lease lapses 2 minutes after its claim.
+ */
+function lapsed(q: Knex.QueryBuilder): Knex.QueryBuilder {
+  return q
     .where({ status: "confirmed" })
-    .where("confirmed_at", "<", olderThan)
-    .whereRaw("coalesce(payment_processor_metadata->>'intent_status', '') <> 'requires_action'")
-    .orderBy("confirmed_at")
-    .limit(limit);
+    .whereRaw("coalesce(confirm_lease_until, confirmed_at + interval '2 minutes') < now()")
+    .whereRaw("coalesce(payment_processor_metadata->>'intent_status', '') <> 'requires_action'");
 }
 
-/** Checkouts confirmed more than 2 minutes ago with no outcome (an operators' gauge, server/http/metrics.ts). */
-export function countAwaitingRecovery(db: Knex): Promise<number> {
-  return numberOf(db.raw("select count(*) as v from checkouts where status = 'confirmed' and confirmed_at < now() - interval '2 minutes'"));
+/** The lease columns: held by `lease` for `ms` from now, by the database's clock. */
+const leaseColumns = (db: Knex, lease: string, ms: number) => ({
+  confirm_lease_id: lease,
+  confirm_lease_until: db.raw("now() + ? * interval '1 millisecond'", [ms]),
+});
+
+/** Confirmed checkouts whose lease lapsed, oldest first. */
+export function lapsedConfirms(db: Knex, limit: number): Promise<CheckoutRow[]> {
+  return lapsed(db("checkouts")).orderBy("confirmed_at").limit(limit);
+}
+
+/** Gives a claimed checkout its lease. */
+export async function leaseConfirm(db: Knex, id: string, lease: string, ms: number): Promise<void> {
+  await db("checkouts").where({ id }).update(leaseColumns(db, lease, ms));
+}
+
+/** Takes a lapsed checkout over with a new lease, in one statement (its row locked); undefined when it no longer lapsed. */
+export async function takeLapsedConfirm(db: Knex, id: string, lease: string, ms: number): Promise<CheckoutRow | undefined> {
+  const [row] = await lapsed(db("checkouts").where({ id })).update(leaseColumns(db, lease, ms)).returning("*");
+  return row as CheckoutRow | undefined;
+}
+
+/** Extends a lease its holder still has; false once it lapsed or passed to another (it is not renewed then). */
+export async function renewConfirmLease(db: Knex, id: string, lease: string, ms: number): Promise<boolean> {
+  const renewed = await db("checkouts")
+    .where({ id, status: "confirmed", confirm_lease_id: lease })
+    .whereRaw("confirm_lease_until > now()")
+    .update({ confirm_lease_until: leaseColumns(db, lease, ms).confirm_lease_until });
+  return renewed > 0;
+}
+
+/** Ends the lease now: its holder lost the processor's answer, and the recovery should ask again at once. */
+export async function endConfirmLease(db: Knex, id: string, lease: string): Promise<void> {
+  await db("checkouts").where({ id, status: "confirmed", confirm_lease_id: lease }).update({ confirm_lease_until: db.fn.now() });
+}
+
+/** Confirmed checkouts whose lease lapsed, waiting for the recovery (an operators' gauge, server/http/metrics.ts). */
+export async function countAwaitingRecovery(db: Knex): Promise<number> {
+  const row = await lapsed(db("checkouts")).count({ n: "*" }).first();
+  return Number(row?.n ?? 0);
 }
 
 /** The status a list sorts by: an open checkout past its expiry sorts as expired. */

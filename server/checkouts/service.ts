@@ -137,6 +137,8 @@ async function insertCheckout(
     payment_ref: null,
     confirmation_token_id: null,
     confirmed_at: null,
+    confirm_lease_id: null,
+    confirm_lease_until: null,
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };

@@ -18,8 +18,8 @@ export interface ProcessSettings {
   /** API only: how long /readyz answers 503 before the server stops accepting connections (DRAIN_DELAY_MS; a load balancer's health-check interval). */
   drainDelayMs: number;
   supervised: boolean;
-  /** Worker only: confirms that died after their claim are settled once this old, looked for this often (CONFIRM_RECOVERY_AFTER_MS, _EVERY_MS). */
-  confirmRecovery: { olderThanMs?: number; everyMs?: number };
+  /** Worker only: how often confirms that died after their claim are looked for (CONFIRM_RECOVERY_EVERY_MS). */
+  confirmRecovery: { everyMs?: number };
   /** OpenTelemetry traces (server/kit/telemetry.ts): null, off, unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing: TracingSettings | null;
 }
@@ -41,7 +41,7 @@ export function processSettings(env?: Env): ProcessSettings {
     drainMs: config.DRAIN_TIMEOUT_MS,
     drainDelayMs: config.DRAIN_DELAY_MS,
     supervised: config.BOREALIS_SUPERVISED,
-    confirmRecovery: { olderThanMs: config.CONFIRM_RECOVERY_AFTER_MS, everyMs: config.CONFIRM_RECOVERY_EVERY_MS },
+    confirmRecovery: { everyMs: config.CONFIRM_RECOVERY_EVERY_MS },
     tracing: tracingSettings(env),
   };
 }

@@ -75,7 +75,7 @@ export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metric
   fromDb("borealis_renewals_done_last_hour", "Renewal orders written in the last hour", countRenewalOrdersLastHour);
   fromDb("borealis_benefit_grant_jobs_pending", "Benefit grant jobs not done yet", countPendingJobs);
   fromDb("borealis_benefit_grant_jobs_failed_last_hour", "Benefit grant jobs that ended failed in the last hour", countFailedJobsLastHour);
-  fromDb("borealis_checkouts_awaiting_recovery", "Checkouts confirmed more than 2 minutes ago with no outcome", countAwaitingRecovery);
+  fromDb("borealis_checkouts_awaiting_recovery", "Confirmed checkouts whose confirm stopped renewing its lease, waiting for the worker's recovery", countAwaitingRecovery);
   fromDb("borealis_outbox_unpublished", "Outbox rows not relayed to webhooks yet", countUnpublished);
 
   return {

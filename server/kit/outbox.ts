@@ -1,8 +1,9 @@
 // The outbox: a state change writes its webhook event here in its own transaction, so the event
-// exists exactly when the change committed. Delivery (issue: webhooks) reads unpublished rows.
+// exists exactly when the change committed; the body is the one sent (./webhook-json.ts).
 import type { Knex } from "knex";
 import { insertOutboxRows } from "./outbox-repository.js";
 import { currentTraceContext } from "./telemetry.js";
+import { webhookBody } from "./webhook-json.js";
 
 export type WebhookEventType =
   | "checkout.created" | "checkout.updated"
@@ -35,12 +36,10 @@ export interface OutboxEvent {
   data: unknown;
 }
 
-/** Events of one transaction, in one insert and in this order; data shared by several is serialized once. */
+/** Events of one transaction, in one insert and in this order. */
 export async function emitEach(trx: Knex.Transaction, organizationId: string, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   const timestamp = new Date().toISOString();
-  const serialized = new Map<unknown, string>();
-  const json = (data: unknown) => serialized.get(data) ?? serialized.set(data, JSON.stringify(data)).get(data)!;
   // With tracing on, the request's or activity's trace continues at the webhook delivery.
   const traceContext = currentTraceContext();
   await insertOutboxRows(
@@ -48,7 +47,7 @@ export async function emitEach(trx: Knex.Transaction, organizationId: string, ev
     events.map(({ type, data }) => ({
       organization_id: organizationId,
       type,
-      payload: `{"type":${JSON.stringify(type)},"timestamp":"${timestamp}","data":${json(data)}}`,
+      payload: webhookBody(type, timestamp, data),
       ...(traceContext && { trace_context: traceContext }),
     })),
   );

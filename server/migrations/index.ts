@@ -24,6 +24,9 @@ import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
 import * as rateLimits from "./0062_rate_limits.js";
 import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
+import * as checkoutConfirmLease from "./0065_checkout_confirm_lease.js";
+import * as outboxPayloadJson from "./0066_outbox_payload_json.js";
+import * as webhookSetAside from "./0067_webhook_set_aside.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -51,4 +54,7 @@ export const migrations = [
   { name: "0062_rate_limits", ...rateLimits },
   { name: "0063_trace_context", ...traceContext },
   { name: "0064_checkout_sessions", ...checkoutSessions },
+  { name: "0065_checkout_confirm_lease", ...checkoutConfirmLease },
+  { name: "0066_outbox_payload_json", ...outboxPayloadJson },
+  { name: "0067_webhook_set_aside", ...webhookSetAside },
 ];

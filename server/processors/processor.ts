@@ -1,6 +1,22 @@
 // The payment processor seam: what checkouts, orders and refunds need from a card processor.
 // Every call carries an idempotency key built from our own ids, so a retried call never charges
 // twice. The sandbox is the default; Stripe is used when STRIPE_SECRET_KEY is set.
+/**
+ * The processor refused the request itself and took nothing (an invalid request, bad credentials):
+ * a definitive answer. Any other error may have come after a charge whose answer was lost.
+ */
+export class ProcessorRefused extends Error {}
+
+/** Errors raised before a request leaves (no connection, no address): nothing can have been charged. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** Whether the processor told us it took nothing, or never got the request. */
+export function tookNothing(err: unknown): boolean {
+  if (err instanceof ProcessorRefused) return true;
+  const e = err as { code?: unknown; cause?: { code?: unknown }; detail?: { code?: unknown } } | null;
+  return [e?.code, e?.cause?.code, e?.detail?.code].some((code) => typeof code === "string" && NOT_SENT.has(code));
+}
+
 export interface CardDetails {
   brand: string;
   last4: string;

@@ -3,8 +3,9 @@
 // result it answered the first time — within the process, and across processes when a ledger
 // directory is given (SANDBOX_LEDGER_DIR): each answered key is a file there, first writer wins,
 // so a worker that died after a charge and a new one retrying its key agree on one charge.
-// SANDBOX_CHARGE_DELAY_MS holds every off-session charge's answer back after it is recorded, as
-// if the response were slow or lost (the test that kills a worker mid-charge).
+// SANDBOX_CHARGE_DELAY_MS holds every charge's answer (a checkout's confirm, an off-session
+// charge) back after it is recorded, as if the response were slow or lost (the tests that kill a
+// worker or an API mid-charge).
 import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -72,7 +73,7 @@ export interface SandboxCharge {
 export interface SandboxOptions {
   /** Where answered keys survive the process; SANDBOX_LEDGER_DIR unless told, none (memory only) when unset. */
   ledgerDir?: string | null;
-  /** Milliseconds every off-session charge's answer is held back after it is recorded; SANDBOX_CHARGE_DELAY_MS unless told. */
+  /** Milliseconds every charge's answer (confirm, off-session charge) is held back after it is recorded; SANDBOX_CHARGE_DELAY_MS unless told. */
   chargeDelayMs?: number;
 }
 
@@ -153,7 +154,7 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   async confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult> {
-    return this.once(`confirm:${input.idempotencyKey}`, (): ConfirmResult => {
+    const result = await this.once(`confirm:${input.idempotencyKey}`, (): ConfirmResult => {
       const parsed = parseSandboxToken(input.confirmationToken);
       const paymentRef = ref("pi", input.idempotencyKey);
       if (!parsed) return { status: "declined", paymentRef: null, code: "invalid_token", message: "Unknown sandbox confirmation token.", card: null };
@@ -173,6 +174,8 @@ export class SandboxProcessor implements PaymentProcessor {
           return { status: "requires_action", paymentRef, clientSecret: `${paymentRef}_secret` };
       }
     });
+    await this.heldBack();
+    return result;
   }
 
   async savePaymentMethod(input: { confirmationToken: string; idempotencyKey: string }) {
@@ -203,8 +206,13 @@ export class SandboxProcessor implements PaymentProcessor {
       }
       return result;
     }, (result) => ({ idempotencyKey: input.idempotencyKey, amount: input.amount, currency: input.currency, paymentMethodRef: input.paymentMethodRef, status: result.status }));
-    if (this.chargeDelayMs > 0) await new Promise((r) => setTimeout(r, this.chargeDelayMs));
+    await this.heldBack();
     return result;
+  }
+
+  /** A charge's answer, recorded, is held back SANDBOX_CHARGE_DELAY_MS before it is given. */
+  private async heldBack(): Promise<void> {
+    if (this.chargeDelayMs > 0) await new Promise((r) => setTimeout(r, this.chargeDelayMs));
   }
 
   async refund(input: { paymentRef: string; amount: number; idempotencyKey: string }) {

@@ -2,7 +2,7 @@
 // confirmation tokens, saved payment methods, refunds. Every call carries an idempotency key
 // built from our ids, so a retry after a timeout never charges twice.
 import Stripe from "stripe";
-import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
+import { ProcessorRefused, type CardDetails, type ChargeResult, type ChargeSavedInput, type ConfirmPaymentInput, type ConfirmResult, type PaymentProcessor } from "./processor.js";
 
 export interface StripeOptions {
   /** stripe-mock in tests: host, port, protocol "http". */
@@ -28,6 +28,16 @@ function declinedIntent(intent: Stripe.PaymentIntent): Declined {
     message: err?.message ?? "The payment was not completed.",
     card: cardOf(intent.payment_method),
   };
+}
+
+/** Stripe's 4xx answers other than a card error: it refused the request and charged nothing. */
+function refusedOr(err: unknown): unknown {
+  const refused =
+    err instanceof Stripe.errors.StripeInvalidRequestError ||
+    err instanceof Stripe.errors.StripeAuthenticationError ||
+    err instanceof Stripe.errors.StripePermissionError ||
+    err instanceof Stripe.errors.StripeIdempotencyError;
+  return refused ? new ProcessorRefused(err.message) : err;
 }
 
 function declinedCard(err: Stripe.errors.StripeCardError): Declined {
@@ -73,7 +83,7 @@ export class StripeProcessor implements PaymentProcessor {
       return declinedIntent(intent);
     } catch (err) {
       if (err instanceof Stripe.errors.StripeCardError) return declinedCard(err);
-      throw err;
+      throw refusedOr(err);
     }
   }
 
@@ -108,7 +118,7 @@ export class StripeProcessor implements PaymentProcessor {
       return declinedIntent(intent);
     } catch (err) {
       if (err instanceof Stripe.errors.StripeCardError) return declinedCard(err);
-      throw err;
+      throw refusedOr(err);
     }
   }
 

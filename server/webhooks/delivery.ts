@@ -15,7 +15,7 @@ import { logger } from "../kit/logger.js";
 import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
 import {
-  clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveredAndReadNext, recordDeliveryAttempt, settleQueuedEvent,
+  clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveredAndReadNext, recordDeliveryAttempt, setAsideQueuedEvent, settleQueuedEvent,
   eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
   type EventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
 } from "./repository.js";
@@ -49,7 +49,9 @@ export type AttemptOutcome =
   /** The endpoint was deleted or disabled meanwhile: nothing was sent. */
   | "skipped"
   /** Failed, and every attempt has failed for the configured span: the endpoint is now disabled. */
-  | "disabled";
+  | "disabled"
+  /** A set-aside event no longer set aside as that queueing (a redelivery queued it again): nothing was sent. */
+  | "requeued";
 
 export interface AttemptResult {
   outcome: AttemptOutcome;
@@ -136,6 +138,19 @@ export async function attemptDelivery(knex: Knex, eventId: string, opts: Attempt
   const found = await eventWithEndpoint(knex, eventId);
   if (!found) return { outcome: "skipped", httpCode: null };
   return attemptFound(knex, found.event, found.endpoint, opts);
+}
+
+/**
+ * One attempt of a set-aside event (workflows/workflows/webhook-event.ts), made only while that
+ * queueing of it is still pending and set aside; "requeued" when a redelivery put it back in its
+ * endpoint's ordered queue meanwhile (that queue sends it, not this schedule).
+ */
+export async function attemptSetAside(knex: Knex, queued: QueuedEvent, opts: AttemptOptions = {}): Promise<AttemptResult> {
+  const found = await eventWithEndpoint(knex, queued.eventId);
+  if (!found) return { outcome: "skipped", httpCode: null };
+  const { event } = found;
+  if (!event.pending || event.queued !== queued.queued || !event.set_aside_at) return { outcome: "requeued", httpCode: null };
+  return attemptFound(knex, event, found.endpoint, opts);
 }
 
 /**
@@ -227,6 +242,15 @@ export type { QueuedEvent };
  */
 export async function settleEvent(knex: Knex, event: QueuedEvent): Promise<void> {
   await settleQueuedEvent(knex, event.eventId, event.queued);
+}
+
+/**
+ * Takes this queueing of the event out of its endpoint's ordered queue, to be retried on its own;
+ * false when it is not pending as that queueing any more (a redelivery queued it again: it stays
+ * in the ordered queue).
+ */
+export async function setAsideEvent(knex: Knex, event: QueuedEvent): Promise<boolean> {
+  return setAsideQueuedEvent(knex, event.eventId, event.queued);
 }
 
 export async function nextQueuedEvent(knex: Knex, endpointId: string): Promise<QueuedEvent | null> {

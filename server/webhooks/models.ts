@@ -33,6 +33,7 @@ export function toWebhookEvent(row: WebhookEventRow): WebhookEventOut {
     payload: row.is_archived ? null : row.payload,
     type: row.type as WebhookEventType,
     is_archived: row.is_archived,
+    set_aside_at: iso(row.set_aside_at),
   };
 }
 
@@ -56,6 +57,7 @@ export function toWebhookDelivery(row: DeliveryWithEventRow): WebhookDeliveryOut
       last_http_code: row.e_last_http_code,
       succeeded: row.e_succeeded,
       is_archived: row.e_is_archived,
+      set_aside_at: row.e_set_aside_at,
       pending: false,
       queued: 0,
     }),

@@ -35,6 +35,11 @@ export interface WebhookEventRow {
   is_archived: boolean;
   pending: boolean;
   queued: number;
+  /**
+   * When the event left its endpoint's ordered queue, having failed for longer than the hold: it is
+   * retried on its own while pending; kept after it settles, cleared when it is queued again.
+   */
+  set_aside_at?: Date | null;
   /** The traceparent of the outbox row's writer (server/kit/telemetry.ts); null when tracing was off. */
   trace_context?: string | null;
 }
@@ -105,6 +110,7 @@ export function readableDeliveries(db: Knex, scope: OrganizationScope): Knex.Que
       "webhook_events.payload as e_payload",
       "webhook_events.type as e_type",
       "webhook_events.is_archived as e_is_archived",
+      "webhook_events.set_aside_at as e_set_aside_at",
     );
 }
 
@@ -116,6 +122,7 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
   e_payload: string;
   e_type: string;
   e_is_archived: boolean;
+  e_set_aside_at: Date | null;
 };
 
 /**
@@ -128,22 +135,26 @@ export async function requeueFailedEvents(trx: Knex.Transaction, endpointId: str
   if (filter.types.length) q.whereIn("type", filter.types);
   if (filter.from) q.where("created_at", ">=", filter.from);
   if (filter.to) q.where("created_at", "<=", filter.to);
-  return q.update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+  return q.update({ pending: true, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
 }
 
 // ---- the delivery side --------------------------------------------------------------------
 
-/** The oldest event still queued for a live, enabled endpoint (outbox order), or none. */
+/** The oldest event in a live, enabled endpoint's ordered queue (outbox order), or none. */
 export async function nextPendingEvent(db: Knex, endpointId: string): Promise<WebhookEventRow | undefined> {
   return queueOf(db, endpointId).first("webhook_events.*");
 }
 
-/** An endpoint's queued events, oldest first, while the endpoint is live and enabled. */
+/**
+ * An endpoint's ordered queue, oldest first, while the endpoint is live and enabled: its pending
+ * events but those set aside (each retried on its own).
+ */
 function queueOf(db: Knex, endpointId: string): Knex.QueryBuilder {
   return db("webhook_events")
     .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
     .where("webhook_events.endpoint_id", endpointId)
     .where("webhook_events.pending", true)
+    .whereNull("webhook_events.set_aside_at")
     .where("webhook_endpoints.enabled", true)
     .whereNull("webhook_endpoints.deleted_at")
     .orderBy([{ column: "webhook_events.outbox_id" }, { column: "webhook_events.created_at" }]);
@@ -167,7 +178,7 @@ export function eventWithEndpointFromJson({ event, endpoint }: EventWithEndpoint
 function headOfQueueSql(endpoint: string, extra = ""): string {
   return `select to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
     from webhook_events w join webhook_endpoints e on e.id = w.endpoint_id
-   where w.endpoint_id = ${endpoint} and w.pending and e.enabled and e.deleted_at is null${extra}
+   where w.endpoint_id = ${endpoint} and w.pending and w.set_aside_at is null and e.enabled and e.deleted_at is null${extra}
    order by w.outbox_id, w.created_at
    limit 1`;
 }
@@ -250,7 +261,7 @@ export async function leasedHeads(trx: Knex.Transaction, endpointIds: string[], 
   const { rows } = await trx.raw<{ rows: EventWithEndpoint[] }>(
     `select distinct on (w.endpoint_id) to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
        from webhook_events w join webhook_endpoints e on e.id = w.endpoint_id
-      where w.endpoint_id = any(?::uuid[]) and w.outbox_id = any(?::bigint[]) and w.pending
+      where w.endpoint_id = any(?::uuid[]) and w.outbox_id = any(?::bigint[]) and w.pending and w.set_aside_at is null
       order by w.endpoint_id, w.outbox_id, w.created_at`,
     [endpointIds, outboxIds],
   );
@@ -292,7 +303,8 @@ export async function takeDeliveryLease(knex: Knex, endpointId: string, token: s
 
 /**
  * In the fan-out's transaction: takes the lease of each endpoint that got events and had
- * nothing else queued (no event in a retry schedule or waiting for a run) and no live lease.
+ * nothing else in its ordered queue (no event in a retry schedule or waiting for a run; events
+ * set aside are retried on their own) and no live lease.
  * Those endpoints are the fan-out's to deliver directly after commit; the others are left to the
  * run that holds them or to their workflow.
  */
@@ -302,7 +314,7 @@ export async function leaseIdleEndpoints(trx: Knex.Transaction, endpointIds: str
     `update webhook_endpoints e
         set delivery_lease = ?, delivery_lease_until = clock_timestamp() + ? * interval '1 millisecond'
       where e.id = any(?::uuid[]) and ${leaseFree}
-        and not exists (select 1 from webhook_events w where w.endpoint_id = e.id and w.pending and w.outbox_id <> all(?::bigint[]))
+        and not exists (select 1 from webhook_events w where w.endpoint_id = e.id and w.pending and w.set_aside_at is null and w.outbox_id <> all(?::bigint[]))
       returning e.id`,
     [token, ms, endpointIds, outboxIds],
   );
@@ -329,7 +341,7 @@ export async function releaseIdleDeliveryLease(knex: Knex, endpointId: string, t
     `update webhook_endpoints e set delivery_lease = null, delivery_lease_until = null
       where e.id = ? and e.delivery_lease = ?
         and (not e.enabled or e.deleted_at is not null
-             or not exists (select 1 from webhook_events w where w.endpoint_id = e.id and w.pending))
+             or not exists (select 1 from webhook_events w where w.endpoint_id = e.id and w.pending and w.set_aside_at is null))
       returning e.id`,
     [endpointId, token],
   );
@@ -355,9 +367,28 @@ export async function updateEndpoint(db: Knex, id: string, patch: Record<string,
   return updated as WebhookEndpointRow;
 }
 
-/** Queues the event once more (a redelivery): its delivery goes out again with the same webhook-id. */
+/**
+ * Queues the event once more (a redelivery), in its endpoint's ordered queue even if it was set
+ * aside: its delivery goes out again with the same webhook-id.
+ */
 export async function requeueEvent(trx: Knex.Transaction, eventId: string): Promise<void> {
-  await trx("webhook_events").where({ id: eventId }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+  await trx("webhook_events").where({ id: eventId }).update({ pending: true, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
+}
+
+/**
+ * Takes this queueing of the event out of its endpoint's ordered queue (set aside, retried on its
+ * own); false when it is no longer pending as that queueing (settled, or queued again). Setting it
+ * aside again changes nothing, so a retried call answers the same.
+ */
+export async function setAsideQueuedEvent(db: Knex, eventId: string, queued: number): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `update webhook_events
+        set set_aside_at = coalesce(set_aside_at, now()), modified_at = case when set_aside_at is null then now() else modified_at end
+      where id = ? and queued = ? and pending
+      returning id`,
+    [eventId, queued],
+  );
+  return rows.length > 0;
 }
 
 /** The event is no longer queued, unless it was queued again since `queued` (a redelivery). */
@@ -404,14 +435,21 @@ export async function insertOrganizationNotification(trx: Knex.Transaction, orga
   await trx("organization_notifications").insert({ organization_id: organizationId, type, payload: JSON.stringify(payload) });
 }
 
-/** Webhook events not delivered yet (an operators' gauge, server/http/metrics.ts). */
+// The pending events in two parts, each read through its partial index (migration 0067): the
+// ordered queues' and those set aside.
+const queuedPart = "from webhook_events where pending and set_aside_at is null";
+const setAsidePart = "from webhook_events where pending and set_aside_at is not null";
+
+/** Webhook events not delivered yet, set-aside ones included (an operators' gauge, server/http/metrics.ts). */
 export function countPendingEvents(db: Knex): Promise<number> {
-  return numberOf(db.raw("select count(*) as v from webhook_events where pending"));
+  return numberOf(db.raw(`select (select count(*) ${queuedPart}) + (select count(*) ${setAsidePart}) as v`));
 }
 
-/** Age in seconds of the oldest webhook event not delivered yet, 0 with none (an operators' gauge). */
+/** Age in seconds of the oldest webhook event not delivered yet, set-aside ones included, 0 with none (an operators' gauge). */
 export function pendingEventsLagSeconds(db: Knex): Promise<number> {
-  return numberOf(db.raw("select coalesce(extract(epoch from now() - min(created_at)), 0) as v from webhook_events where pending"));
+  return numberOf(
+    db.raw(`select coalesce(extract(epoch from now() - least((select min(created_at) ${queuedPart}), (select min(created_at) ${setAsidePart}))), 0) as v`),
+  );
 }
 
 /** Delivery attempts that failed in the last hour (an operators' gauge). */
@@ -420,13 +458,15 @@ export function countFailedDeliveriesLastHour(db: Knex): Promise<number> {
 }
 
 /**
- * Endpoints (live, enabled) with events still queued and no live delivery lease (a run holding
- * one delivers them; a lease of a run lost with its worker expires, then its endpoint is listed).
+ * Endpoints (live, enabled) with events still in their ordered queue and no live delivery lease (a
+ * run holding one delivers them; a lease of a run lost with its worker expires, then its endpoint
+ * is listed). Events set aside are their own workflows' and list nothing.
  */
 export async function queuedEndpoints(knex: Knex): Promise<string[]> {
   return knex("webhook_events")
     .join("webhook_endpoints", "webhook_endpoints.id", "webhook_events.endpoint_id")
     .where("webhook_events.pending", true)
+    .whereNull("webhook_events.set_aside_at")
     .where("webhook_endpoints.enabled", true)
     .whereNull("webhook_endpoints.deleted_at")
     .whereRaw(leaseFree)

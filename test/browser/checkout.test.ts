@@ -2,12 +2,30 @@
 // fields and a discount code (server errors shown by their fields, the server's totals), a
 // declined card then a good one, 3-D Secure on the sandbox, a subscription whose license key the
 // confirmation shows, free and 100%-discounted checkouts with no card, the success_url redirect,
-// and the expired, already-paid and server-error pages. Every page: axe, 375 px, screenshots.
+// the expired, already-paid and server-error pages, and a confirm whose API process dies
+// mid-charge (processing, then paid). Every page: axe, 375 px, screenshots.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { setProcessor } from "../../server/processors/index.js";
+import type { ConfirmPaymentInput } from "../../server/processors/processor.js";
+import { readSandboxLedger, SandboxProcessor } from "../../server/processors/sandbox.js";
+import { startProcess } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { card, countCheckoutCalls, expectText, fill, openShop, see, type Shop } from "./shop.js";
 
 const CLIENT = "/v1/checkouts/client/";
+
+/** The guide's required fields, a billing country and a card, then Pay. */
+async function payForGuide(page: Page, company: string, country: string, cardNumber: string): Promise<void> {
+  await fill(page, "Company", company);
+  await page.getByLabel("I accept the terms").check();
+  await page.getByLabel("Country").selectOption(country);
+  await card(page, cardNumber);
+  await page.getByRole("button", { name: "Pay $40" }).click();
+}
 
 describe("hosted checkout", { timeout: 120_000 }, () => {
   const stack = useBrowserStack();
@@ -136,11 +154,7 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     const checkout = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "katherine@example.com" });
     const page = await stack.newPage();
     await page.goto(checkout.url);
-    await fill(page, "Company", "Langley");
-    await page.getByLabel("I accept the terms").check();
-    await page.getByLabel("Country").selectOption("DE");
-    await card(page, "4000 0025 0000 3155");
-    await page.getByRole("button", { name: "Pay $40" }).click();
+    await payForGuide(page, "Langley", "DE", "4000 0025 0000 3155");
     await page.getByRole("heading", { name: "Sandbox bank: 3-D Secure" }).waitFor({ timeout: 30_000 });
     await stack.check(page, "checkout-3ds");
     await page.getByRole("button", { name: "Complete authentication" }).click();
@@ -220,11 +234,7 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
       route.fulfill({ contentType: "text/html", body: "<!doctype html><html lang=en><title>Thanks</title><main><h1>Merchant thanks you</h1></main></html>" }),
     );
     await page.goto(checkout.url);
-    await fill(page, "Company", "Redirects");
-    await page.getByLabel("I accept the terms").check();
-    await page.getByLabel("Country").selectOption("FR");
-    await card(page, "4242424242424242");
-    await page.getByRole("button", { name: "Pay $40" }).click();
+    await payForGuide(page, "Redirects", "FR", "4242424242424242");
     await page.getByText(/Taking you back to/).waitFor({ timeout: 30_000 });
     await page.waitForURL(`https://merchant.example/thanks?checkout_id=${checkout.id}`, { timeout: 15_000 });
   });
@@ -295,5 +305,60 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     failing = false;
     await page.getByRole("button", { name: "Try again" }).click();
     await page.getByRole("heading", { name: "Field Guide to Auroras" }).waitFor();
+  });
+
+  it("follows a confirm whose API process died mid-charge to its confirmation: processing, then paid", async () => {
+    const ledgerDir = await mkdtemp(path.join(tmpdir(), "sandbox-ledger-"));
+    // The API that takes the confirm: a process of its own, whose charges answer only after 10
+    // minutes; it is killed once the card is charged.
+    const doomed = await startProcess("api", { ...process.env, PORT: "0", SANDBOX_LEDGER_DIR: ledgerDir, SANDBOX_CHARGE_DELAY_MS: "600000" }, (l) => l.msg === "api listening");
+    // The stack's worker recovers the checkout through the same ledger, once the buyer was seen waiting.
+    let letRecover = () => {};
+    const recoverable = new Promise<void>((resolve) => (letRecover = resolve));
+    const sandbox = new SandboxProcessor({ ledgerDir, chargeDelayMs: 0 });
+    setProcessor(
+      Object.assign(Object.create(sandbox) as SandboxProcessor, {
+        confirmPayment: async (input: ConfirmPaymentInput) => {
+          await recoverable;
+          return sandbox.confirmPayment(input);
+        },
+      }),
+    );
+    try {
+      const checkout = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "caught@example.com" });
+      const page = await stack.newPage({ allow: [{ failure: /ERR_CONNECTION_RESET/, url: "/confirm" }, { console: /ERR_CONNECTION_RESET/ }] });
+      // The confirm goes to the doomed API; the page's other calls to the stack's (another API on the same database).
+      await page.route(`**${CLIENT}${checkout.clientSecret}/confirm`, async (route) => {
+        const request = route.request();
+        void fetch(`${String(doomed.line.url)}${new URL(request.url()).pathname}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: request.postData(),
+        }).catch(() => undefined);
+        for (let i = 0; i < 300 && (await readSandboxLedger(ledgerDir)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        doomed.child.kill("SIGKILL");
+        await route.abort("connectionreset");
+      });
+      await page.goto(checkout.url);
+      await payForGuide(page, "Caught Ltd", "FR", "4242424242424242");
+      await page.getByRole("heading", { name: "Processing your payment…" }).waitFor({ timeout: 30_000 });
+      expect(new URL(page.url()).pathname).toBe(`/checkout/${checkout.clientSecret}/confirmation`);
+      expect(await stack.knex("checkouts").where({ id: checkout.id }).first("status")).toEqual({ status: "confirmed" });
+      await stack.check(page, "checkout-processing");
+
+      letRecover();
+      await page.getByRole("heading", { name: /^Thank you/ }).waitFor({ timeout: 30_000 });
+      expect(await stack.knex("orders").where({ checkout_id: checkout.id, status: "paid" })).toHaveLength(1);
+      const charges = await readSandboxLedger(ledgerDir);
+      expect(charges.map((c) => c.key)).toEqual([`confirm:checkout:${checkout.id}:confirm`]);
+      expect(await stack.knex("payments").where({ checkout_id: checkout.id }).select("processor_ref")).toEqual([
+        { processor_ref: (charges[0].value as { paymentRef: string }).paymentRef },
+      ]);
+    } finally {
+      letRecover();
+      setProcessor(null);
+      doomed.child.kill("SIGKILL");
+      await rm(ledgerDir, { recursive: true, force: true });
+    }
   });
 });

@@ -107,13 +107,13 @@ describe("bad values", () => {
     expect(() => processSettings({ ...base, PORT: "abc" })).toThrow('PORT must be an integer 0-65535, got "abc"');
     expect(() => processSettings({ ...base, WEBHOOK_DISABLE_AFTER_MS: "soon" })).toThrow(/WEBHOOK_DISABLE_AFTER_MS/);
     expect(() => processSettings({ TEMPORAL_ADDRESS: "127.0.0.1:7233" })).toThrow("DATABASE_URL is not set");
-    expect(processSettings({ ...base, PORT: "9001", CONFIRM_RECOVERY_AFTER_MS: "10000" })).toMatchObject({
+    expect(processSettings({ ...base, PORT: "9001", CONFIRM_RECOVERY_EVERY_MS: "500" })).toMatchObject({
       databaseUrl: base.DATABASE_URL,
       port: 9001,
       host: "127.0.0.1",
       drainMs: 25_000,
       supervised: false,
-      confirmRecovery: { olderThanMs: 10_000, everyMs: undefined },
+      confirmRecovery: { everyMs: 500 },
       tracing: null,
     });
   });

@@ -7,6 +7,7 @@
 //                           given); `api.client(token)` is the official SDK client,
 //                           `api.startAnother(options)` a second API over the same database
 //   useTestDatabase()       the run's database alone (suites whose API runs as a child process)
+//   startProcess(...)       server/cli/api.ts or worker.ts as a process of its own (stopProcess ends it)
 //   useTestWorker(...)      a Temporal worker of the file's own on the dev server (fresh task queue)
 //   activityDeps(knex)      the activities' services, as the worker builds them (workflows/activity-deps.ts)
 //   useWorkflowInfra()      a database and a Temporal namespace of the file's own (exactly-once counts)
@@ -26,6 +27,7 @@ export * from "./expect.js";
 export * from "./factories.js";
 export * from "./mailpit.js";
 export * from "./peers.js";
+export * from "./processes.js";
 export * from "./subscription-fixture.js";
 export * from "./temporal.js";
 export * from "./worker.js";

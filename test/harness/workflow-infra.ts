@@ -38,15 +38,7 @@ export function useWorkflowInfra(): WorkflowInfra {
 
     state.temporalAddress = state.temporal.address;
     state.namespace = `workflows-test-${suffix}`;
-    const connection = await Connection.connect({ address: state.temporalAddress });
-    try {
-      type Request = Parameters<typeof connection.workflowService.registerNamespace>[0];
-      // protobufjs accepts a plain number for this int64; its generated type admits only Long.
-      const oneDay = { seconds: 24 * 3600 } as unknown as Request["workflowExecutionRetentionPeriod"];
-      await connection.workflowService.registerNamespace({ namespace: state.namespace, workflowExecutionRetentionPeriod: oneDay });
-    } finally {
-      await connection.close();
-    }
+    await registerNamespace(state.temporalAddress, state.namespace);
   }, 120_000);
 
   afterAll(async () => {
@@ -59,6 +51,19 @@ export function useWorkflowInfra(): WorkflowInfra {
   }, 120_000);
 
   return state;
+}
+
+/** A Temporal namespace of its own (workflows and task queues no other file sees), kept a day. */
+export async function registerNamespace(temporalAddress: string, namespace: string): Promise<void> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    type Request = Parameters<typeof connection.workflowService.registerNamespace>[0];
+    // protobufjs accepts a plain number for this int64; its generated type admits only Long.
+    const oneDay = { seconds: 24 * 3600 } as unknown as Request["workflowExecutionRetentionPeriod"];
+    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: oneDay });
+  } finally {
+    await connection.close();
+  }
 }
 
 function withDatabase(url: string, database: string): string {

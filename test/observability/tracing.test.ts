@@ -5,14 +5,11 @@
 // Temporal client, workflow and activity interceptors) and the webhook deliveries it causes
 // (order.paid from the request's outbox rows, benefit_grant.created from the workflow's
 // activity), with their POSTs, are one trace.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orgWithToken, useTestDatabase } from "../harness/index.js";
+import { orgWithToken, startProcess, stopProcess, useTestDatabase } from "../harness/index.js";
 
 interface OtlpAttribute {
   key: string;
@@ -75,38 +72,6 @@ function webhookReceiver() {
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** Starts `server/cli/<name>.ts` as a process; resolves with its first log line matching `ready`. */
-async function startProcess(name: "api" | "worker", env: NodeJS.ProcessEnv, ready: (line: Record<string, unknown>) => boolean) {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL(`../../server/cli/${name}.ts`, import.meta.url))], {
-    env: { ...env, LOG_LEVEL: "info", LOG_PRETTY: "0" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = once(child, "exit").then(([code]) => {
-    throw new Error(`${name} exited (${String(code)}) before it was ready`);
-  });
-  const found = new Promise<Record<string, unknown>>((resolve) => {
-    createInterface({ input: child.stdout! }).on("line", (text) => {
-      try {
-        const line = JSON.parse(text) as Record<string, unknown>;
-        if (ready(line)) resolve(line);
-      } catch {
-        // not a log line
-      }
-    });
-  });
-  const line = await Promise.race([found, exited]);
-  exited.catch(() => undefined);
-  return { child, line };
-}
-
-async function stopProcess(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-  if (child.exitCode === null) child.kill("SIGKILL");
 }
 
 async function until<T>(what: string, f: () => T | undefined | false, timeoutMs = 30_000, seen: () => unknown = () => ""): Promise<T> {

@@ -35,7 +35,7 @@ describe("confirm over other processors", () => {
   it("fails cleanly when the processor can't be reached: the checkout is open again", async () => {
     class Down extends SandboxProcessor {
       override async confirmPayment(): Promise<never> {
-        throw new Error("connect ECONNREFUSED");
+        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:443"), { code: "ECONNREFUSED" });
       }
     }
     setProcessor(new Down());

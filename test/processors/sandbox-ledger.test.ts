@@ -57,13 +57,19 @@ describe("sandbox ledger", () => {
     expect(entries.filter((e) => e.charge).map((e) => e.charge!.amount).sort()).toEqual([1200, 500]);
   });
 
-  it("holds a charge's answer back after recording it when told to", async () => {
+  it("holds every charge's answer back after recording it when told to: off-session charges and checkout confirms", async () => {
     const slow = new SandboxProcessor({ ledgerDir: dir, chargeDelayMs: 300 });
-    const started = Date.now();
-    const pending = slow.chargeSaved(charge("k1"));
-    await expect.poll(async () => (await readSandboxLedger(dir)).length, { timeout: 250, interval: 10 }).toBe(1);
-    await pending;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    const charges = [
+      () => slow.chargeSaved(charge("k1")),
+      () => slow.confirmPayment({ amount: 1200, currency: "usd", confirmationToken: "tok_sandbox_success", customerRef: null, setupFutureUsage: false, idempotencyKey: "c1", metadata: {} }),
+    ];
+    for (const [i, made] of charges.entries()) {
+      const started = Date.now();
+      const pending = made();
+      await expect.poll(async () => (await readSandboxLedger(dir)).length, { timeout: 250, interval: 10 }).toBe(i + 1);
+      await pending;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    }
   });
 
   it("without a ledger, each processor remembers only its own keys", async () => {

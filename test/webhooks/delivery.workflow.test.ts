@@ -1,24 +1,32 @@
 // The endpoint delivery workflow's orchestration alone, on Temporal's time-skipping test server
 // with scripted activities instead of the database and HTTP: the exact Standard Webhooks retry
 // schedule (about three days, skipped in milliseconds), giving up after the last attempt, a
-// crashed attempt counted as a failure, outbox order across events, 410 (or an endpoint disabled
-// for failing too long) stopping the queue, and an idle run woken by a signal.
+// crashed attempt counted as a failure, outbox order across events within the hold, an event
+// failing past the hold set aside to its own workflow while the rest go on, 410 (or an endpoint
+// disabled for failing too long) stopping the queue, and an idle run woken by a signal.
 import { randomUUID } from "node:crypto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { describe, expect, it } from "vitest";
 import type { AttemptOutcome, AttemptResult, QueueRun } from "../../server/webhooks/delivery.js";
 import type { WebhookActivities } from "../../workflows/activities/webhooks.js";
+import { setting } from "../../server/config.js";
+import { webhookEventWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEventsSignal } from "../../workflows/shared/webhooks.js";
-import { WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
+import {
+  DEFAULT_WEBHOOK_HOLD_MS, WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput,
+} from "../../workflows/workflows/webhook-delivery.js";
 import { useTimeSkippingWorker } from "../harness/index.js";
 
 const taskQueue = "webhook-delivery-test";
+const DAY = 86_400_000;
 const poll = { timeout: 10_000, interval: 50 };
 
 /** A queue of event ids and, per event, the outcomes of its attempts (then "delivered"). */
 class ScriptedEndpoint {
   queue: string[] = [];
-  attempts: { eventId: string; attempt: number; at: number; opts?: { at?: number; disableAfterMs?: number } }[] = [];
+  /** Events out of the queue, retried by workflows of their own: the queueing set aside. */
+  setAside = new Map<string, number>();
+  attempts: { eventId: string; attempt: number; at: number; opts?: { at?: number; disableAfterMs?: number }; setAside?: true }[] = [];
   settled: string[] = [];
   /** deliverQueuedWebhooks calls. */
   runs = 0;
@@ -30,15 +38,16 @@ class ScriptedEndpoint {
   queuedTimes = new Map<string, number>();
   /** Called at each attempt, before its outcome: lets a test act while an attempt runs. */
   onAttempt: (eventId: string) => void = () => {};
+  private async attempt(attempt: ScriptedEndpoint["attempts"][number]): Promise<AttemptResult> {
+    this.attempts.push(attempt);
+    this.onAttempt(attempt.eventId);
+    const outcome = this.outcomes[attempt.eventId]?.shift() ?? "delivered";
+    if (outcome === "crash") throw new Error("worker lost mid-delivery");
+    return { outcome, httpCode: outcome === "delivered" ? 200 : outcome === "gone" ? 410 : 500 };
+  }
   activities: WebhookActivities = {
     nextWebhookEvent: async () => (this.queue[0] ? { eventId: this.queue[0], queued: this.queuedTimes.get(this.queue[0]) ?? 1 } : null),
-    attemptWebhookDelivery: async (eventId, attempt, opts): Promise<AttemptResult> => {
-      this.attempts.push({ eventId, attempt, at: await this.env.currentTimeMs(), opts });
-      this.onAttempt(eventId);
-      const outcome = this.outcomes[eventId]?.shift() ?? "delivered";
-      if (outcome === "crash") throw new Error("worker lost mid-delivery");
-      return { outcome, httpCode: outcome === "delivered" ? 200 : outcome === "gone" ? 410 : 500 };
-    },
+    attemptWebhookDelivery: async (eventId, attempt, opts) => this.attempt({ eventId, attempt, at: await this.env.currentTimeMs(), opts }),
     // As server/webhooks/deliverQueued: first attempts in order until one does not deliver.
     deliverQueuedWebhooks: async (_endpointId, opts): Promise<QueueRun> => {
       this.runs++;
@@ -54,7 +63,20 @@ class ScriptedEndpoint {
     },
     settleWebhookEvent: async ({ eventId, queued }) => {
       this.settled.push(eventId);
-      if ((this.queuedTimes.get(eventId) ?? 1) === queued) this.queue = this.queue.filter((id) => id !== eventId);
+      if ((this.queuedTimes.get(eventId) ?? 1) !== queued) return;
+      this.queue = this.queue.filter((id) => id !== eventId);
+      this.setAside.delete(eventId);
+    },
+    setAsideWebhookEvent: async ({ eventId, queued }) => {
+      if (this.setAside.get(eventId) === queued) return true;
+      if (!this.queue.includes(eventId) || (this.queuedTimes.get(eventId) ?? 1) !== queued) return false;
+      this.queue = this.queue.filter((id) => id !== eventId);
+      this.setAside.set(eventId, queued);
+      return true;
+    },
+    attemptSetAsideWebhookDelivery: async ({ eventId, queued }, attempt, opts) => {
+      if (this.setAside.get(eventId) !== queued) return { outcome: "requeued", httpCode: null };
+      return this.attempt({ eventId, attempt, at: await this.env.currentTimeMs(), opts, setAside: true });
     },
   };
 }
@@ -69,6 +91,8 @@ describe("webhook endpoint delivery workflow", () => {
         attemptWebhookDelivery: (id, n, opts) => endpoint.activities.attemptWebhookDelivery(id, n, opts),
         deliverQueuedWebhooks: (id, opts) => endpoint.activities.deliverQueuedWebhooks(id, opts),
         settleWebhookEvent: (event) => endpoint.activities.settleWebhookEvent(event),
+        setAsideWebhookEvent: (event) => endpoint.activities.setAsideWebhookEvent(event),
+        attemptSetAsideWebhookDelivery: (event, n, opts) => endpoint.activities.attemptSetAsideWebhookDelivery(event, n, opts),
       };
     },
   });
@@ -80,12 +104,24 @@ describe("webhook endpoint delivery workflow", () => {
       args: [{ endpointId: randomUUID(), ...input }],
     });
 
+  /**
+   * The endpoint's workflow, idle long enough to outlive the workflows of the events it sets aside:
+   * the time-skipping server stops skipping time for good once a child ends after its parent
+   * (temporalio/sdk-java#2392), so each test's parent outlives its children.
+   */
+  const runOutlivingSetAside = (input: Partial<WebhookEndpointWorkflowInput> = {}) => run(Object.assign({ idleMs: 7 * DAY }, input));
+  /** The workflow of an event's set-aside queueing (ended by then). */
+  const setAsideRun = (eventId: string, queued = 1) => temporal.env.client.workflow.getHandle(webhookEventWorkflowId(eventId, queued)).describe();
+
   it("retries at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 14 h, 20 h, 24 h, then gives up", async () => {
     endpoint = new ScriptedEndpoint(temporal.env, { e1: Array(20).fill("failed") });
     endpoint.queue = ["e1"];
-    await run();
+    await runOutlivingSetAside();
+    expect((await setAsideRun("e1")).status.name).toBe("COMPLETED");
 
     expect(endpoint.attempts.map((a) => a.attempt)).toEqual([...Array(11).keys()].map((i) => i + 1));
+    // The first four within the hour's hold, in the queue; the rest set aside, on the same schedule.
+    expect(endpoint.attempts.map((a) => a.setAside ?? false)).toEqual([...Array(4).fill(false), ...Array(7).fill(true)]);
     const gaps = endpoint.attempts.slice(1).map((a, i) => a.at - endpoint.attempts[i].at);
     const expected = WEBHOOK_RETRY_DELAYS_MS.slice(1);
     expect(expected).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
@@ -124,7 +160,12 @@ describe("webhook endpoint delivery workflow", () => {
     expect(endpoint.settled).toEqual(["e1", "e2", "e3"]);
   });
 
-  it("keeps outbox order: the next event waits for the one before it", async () => {
+  it("holds WEBHOOK_HOLD_MS's default when the input has none", () => {
+    expect(DEFAULT_WEBHOOK_HOLD_MS).toBe(3_600_000);
+    expect(setting("WEBHOOK_HOLD_MS", {})).toBe(DEFAULT_WEBHOOK_HOLD_MS);
+  });
+
+  it("keeps outbox order within the hold: the next event waits for the one before it", async () => {
     endpoint = new ScriptedEndpoint(temporal.env, { e1: ["failed", "failed"], e2: ["failed"] });
     endpoint.queue = ["e1", "e2", "e3"];
     await run({ retryDelaysMs: [0, 1_000, 1_000] });
@@ -158,7 +199,8 @@ describe("webhook endpoint delivery workflow", () => {
   it("gives each attempt the workflow's clock and the disable span, and stops the queue once the endpoint is disabled", async () => {
     endpoint = new ScriptedEndpoint(temporal.env, { e1: ["failed", "failed", "disabled"] });
     endpoint.queue = ["e1", "e2"];
-    await run({ retryDelaysMs: [0, 3_600_000, 3_600_000, 3_600_000], disableAfterMs: 7_200_000 });
+    // Held in the queue throughout.
+    await run({ retryDelaysMs: [0, 3_600_000, 3_600_000, 3_600_000], disableAfterMs: 7_200_000, holdMs: 10 * 3_600_000 });
     expect(endpoint.attempts.map((a) => a.eventId)).toEqual(["e1", "e1", "e1"]);
     for (const a of endpoint.attempts) {
       expect(a.opts?.disableAfterMs).toBe(7_200_000);
@@ -167,6 +209,41 @@ describe("webhook endpoint delivery workflow", () => {
     }
     expect(endpoint.attempts[2].opts!.at! - endpoint.attempts[0].opts!.at!).toBeGreaterThanOrEqual(7_200_000);
     expect(endpoint.settled).toEqual(["e1"]);
+  });
+
+  it("sets an event failing past the hold aside: the events behind it go out at once, and it keeps its own schedule", async () => {
+    endpoint = new ScriptedEndpoint(temporal.env, { e1: Array(6).fill("failed") });
+    endpoint.queue = ["e1", "e2", "e3"];
+    const start = await temporal.env.currentTimeMs();
+    await runOutlivingSetAside();
+
+    // e1 at once, +5 s, +5 min, +30 min (its next attempt, +2 h, is past the hour), then e2 and e3 at once.
+    expect(endpoint.attempts.slice(0, 6).map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e1", 2], ["e1", 3], ["e1", 4], ["e2", 1], ["e3", 1]]);
+    const e2 = endpoint.attempts[4];
+    expect(e2.at - endpoint.attempts[3].at).toBeLessThan(2_000);
+    expect(e2.at - start).toBeLessThan(DEFAULT_WEBHOOK_HOLD_MS);
+
+    expect((await setAsideRun("e1")).status.name).toBe("COMPLETED");
+    const e1 = endpoint.attempts.filter((a) => a.eventId === "e1");
+    expect(e1.map((a) => [a.attempt, a.setAside ?? false])).toEqual([[1, false], [2, false], [3, false], [4, false], [5, true], [6, true], [7, true]]);
+    // After 2 h, 5 h, then 10 h: delivered at the seventh attempt.
+    const gaps = e1.slice(4).map((a, i) => a.at - e1[i + 3].at);
+    for (const [i, gap] of gaps.entries()) {
+      expect(gap).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_MS[i + 4]);
+      expect(gap).toBeLessThan(WEBHOOK_RETRY_DELAYS_MS[i + 4] + 2_000);
+    }
+    expect(endpoint.settled).toEqual(["e2", "e3", "e1"]);
+    expect(endpoint.setAside.size).toBe(0);
+  });
+
+  it("sets a handed-over event aside at once when the hold is 0, and its own workflow delivers it", async () => {
+    endpoint = new ScriptedEndpoint(temporal.env);
+    endpoint.queue = ["e1", "e2"];
+    await runOutlivingSetAside({ holdMs: 0, handedOver: { eventId: "e1", queued: 1 } });
+    expect((await setAsideRun("e1")).status.name).toBe("COMPLETED");
+    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt, a.setAside ?? false])).toEqual([["e2", 1, false], ["e1", 2, true]]);
+    expect(endpoint.attempts[1].at - endpoint.attempts[0].at).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_MS[1]);
+    expect(endpoint.settled).toEqual(["e2", "e1"]);
   });
 
   it("waits idle for a signal, then delivers what was queued", async () => {

@@ -4,7 +4,8 @@
 // on a test clock, a renewal, cancel / uncancel, a refund, a revoke, a customer deletion). The
 // outbox relay, the delivery workflows, the subscription lifecycle and the benefit grant jobs run
 // on a worker of this file's own task queue; a receiver on 127.0.0.1 gets every delivery. Each
-// is verified with the official client's `validateEvent`, and its `data` is compared with the
+// is verified with the official client's `validateEvent`, its bytes are compact JSON in the
+// contract's key order (as Polar sends them), and its `data` is compared with the
 // API's GET of that entity (raw JSON, field for field) taken once the step that emitted it has
 // settled: for each entity, the last event of a step is compared exactly (an earlier event of
 // the same step showed a state the entity has since left, so it is checked by id only).
@@ -18,6 +19,7 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { activityDeps, createOrganization, useWorkflowInfra } from "../harness/index.js";
+import { contractOrderProblems } from "./contract-order.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, type Received } from "./receiver.js";
 
@@ -164,6 +166,10 @@ describe("every webhook event type", () => {
       const delivered: Delivered[] = hits.map((r) => {
         const event = validateEvent(r.body, headersOf(r), ep.secret);
         const raw = JSON.parse(r.body) as { type: string; data: Json; timestamp: string };
+        // The signed bytes are Polar's: compact, keys in the contract's order, so a receiver that
+        // re-serialises the parsed body (@polar-sh/express) verifies the same bytes.
+        expect(contractOrderProblems(raw.type, raw), `${name}: ${raw.type} key order`).toEqual([]);
+        expect(JSON.stringify(raw)).toBe(r.body);
         expect(event.type).toBe(raw.type);
         expect(Object.keys(raw).sort()).toEqual(["data", "timestamp", "type"]);
         const kind = raw.type === "customer.state_changed" ? "customer_state" : raw.type.split(".")[0];

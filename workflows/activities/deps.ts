@@ -24,7 +24,7 @@ export interface ActivityDeps {
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
-  webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "deliverQueued" | "settleEvent"> &
+  webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"> &
     Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
   directDeliveries: DirectDeliveries | null;

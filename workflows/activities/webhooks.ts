@@ -1,11 +1,18 @@
 // Webhook activities: thin adapters over server/webhooks/delivery.ts for the endpoint delivery
-// workflow (read the endpoint's next queued event, make one attempt, settle the event), and the
-// worker-side wake-up of delivery workflows (the door's, on the worker's own client and queue).
+// workflow (read the endpoint's next queued event, make one attempt, set an event aside, settle
+// it) and a set-aside event's workflow (its attempts), and the worker-side wake-up of delivery
+// workflows (the door's, on the worker's own client and queue).
 import { Context } from "@temporalio/activity";
 import type { AttemptResult, QueuedEvent, QueueRun } from "../../server/webhooks/delivery.js";
 import type { HandOver } from "../../server/webhooks/direct.js";
 import type { WorkflowsDoor } from "../../server/workflows-door.js";
 import type { ActivityDeps } from "./deps.js";
+
+/** What a workflow gives an attempt: its time (ms) and its override of WEBHOOK_DISABLE_AFTER_MS. */
+interface WorkflowAttemptOptions {
+  at?: number;
+  disableAfterMs?: number;
+}
 
 export function createWebhookActivities(
   { knex, webhooks }: Pick<ActivityDeps, "knex" | "webhooks">,
@@ -19,6 +26,12 @@ export function createWebhookActivities(
     maxListeners?: number;
   } = {},
 ) {
+  /** An attempt's options from the workflow's: its clock and disable span, this worker's timeout. */
+  const attemptOptions = (opts: WorkflowAttemptOptions) => ({
+    at: opts.at === undefined ? undefined : new Date(opts.at),
+    disableAfterMs: opts.disableAfterMs,
+    timeoutMs: deliveryTimeoutMs,
+  });
   return {
     async nextWebhookEvent(endpointId: string): Promise<QueuedEvent | null> {
       return webhooks.nextQueuedEvent(knex, endpointId);
@@ -27,31 +40,33 @@ export function createWebhookActivities(
      * `attempt` (1-based) is for the history and logs. `at` is the workflow's time of the attempt
      * and `disableAfterMs` the workflow's override of WEBHOOK_DISABLE_AFTER_MS (both optional).
      */
-    async attemptWebhookDelivery(eventId: string, attempt: number, opts: { at?: number; disableAfterMs?: number } = {}): Promise<AttemptResult> {
+    async attemptWebhookDelivery(eventId: string, attempt: number, opts: WorkflowAttemptOptions = {}): Promise<AttemptResult> {
       void attempt;
-      return webhooks.attemptDelivery(knex, eventId, {
-        at: opts.at === undefined ? undefined : new Date(opts.at),
-        disableAfterMs: opts.disableAfterMs,
-        timeoutMs: deliveryTimeoutMs,
-      });
+      return webhooks.attemptDelivery(knex, eventId, attemptOptions(opts));
     },
     /**
      * First attempts of the endpoint's queued events while they deliver (see deliverQueued);
      * with `listenMs`, then listening for the endpoint's next events that long.
      */
-    async deliverQueuedWebhooks(endpointId: string, opts: { at?: number; disableAfterMs?: number; listenMs?: number } = {}): Promise<QueueRun> {
-      return webhooks.deliverQueued(knex, endpointId, {
-        at: opts.at === undefined ? undefined : new Date(opts.at),
-        disableAfterMs: opts.disableAfterMs,
-        timeoutMs: deliveryTimeoutMs,
-        listenMs: opts.listenMs,
-        maxListeners,
+    async deliverQueuedWebhooks(endpointId: string, opts: WorkflowAttemptOptions & { listenMs?: number } = {}): Promise<QueueRun> {
+      return webhooks.deliverQueued(
+        knex,
+        endpointId,
         // Worker shutdown or cancellation ends a listening wait at once.
-        signal: Context.current().cancellationSignal,
-      });
+        Object.assign(attemptOptions(opts), { listenMs: opts.listenMs, maxListeners, signal: Context.current().cancellationSignal }),
+      );
     },
     async settleWebhookEvent(event: QueuedEvent): Promise<void> {
       await webhooks.settleEvent(knex, event);
+    },
+    /** Takes the event out of its endpoint's ordered queue; false: it was queued again meanwhile (it stays). */
+    async setAsideWebhookEvent(event: QueuedEvent): Promise<boolean> {
+      return webhooks.setAsideEvent(knex, event);
+    },
+    /** One attempt of a set-aside event, as attemptWebhookDelivery's; "requeued" when it is no longer set aside. */
+    async attemptSetAsideWebhookDelivery(event: QueuedEvent, attempt: number, opts: WorkflowAttemptOptions = {}): Promise<AttemptResult> {
+      void attempt;
+      return webhooks.attemptSetAside(knex, event, attemptOptions(opts));
     },
   };
 }

@@ -17,5 +17,11 @@ export const invoiceWorkflowId = (orderId: string) => `invoice:${orderId}`;
 /** One delivery workflow per webhook endpoint (it keeps the endpoint's events in order). */
 export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoint:${endpointId}`;
 
+/**
+ * One workflow per set-aside queueing of a webhook event (its retries on its own, out of its
+ * endpoint's ordered queue); a redelivery queues the event again, so a later set-aside has its own.
+ */
+export const webhookEventWorkflowId = (eventId: string, queued: number) => `webhook-event:${eventId}:${queued}`;
+
 /** One workflow per benefit grant job: the grant, the action and the job's sequence number. */
 export const benefitGrantWorkflowId = (job: { grantId: string; action: string; seq: number }) => `benefit-grant:${job.grantId}:${job.action}:${job.seq}`;

@@ -31,6 +31,11 @@ export interface WebhookEndpointStart {
   maxEvents?: number;
   /** Failing for this long disables the endpoint; tests inject it. */
   disableAfterMs?: number;
+  /**
+   * How long an event may hold back the events behind it (WEBHOOK_HOLD_MS, which the door passes):
+   * one whose next attempt is due later than this after its first is set aside.
+   */
+  holdMs?: number;
   /** Started by a hand-over: the event whose first attempt failed outside the workflow. */
   handedOver?: QueuedEvent;
 }

@@ -5,3 +5,4 @@ export { invoiceWorkflow } from "./invoice.js";
 export { webhookEndpointWorkflow } from "./webhook-delivery.js";
 export { benefitGrantJobWorkflow } from "./benefit-grant.js";
 export { subscriptionWorkflow } from "./subscription.js";
+export { webhookEventWorkflow } from "./webhook-event.js";

@@ -1,10 +1,10 @@
 // Webhook delivery: one workflow per endpoint (id `webhook-endpoint:<endpoint id>`) that works
 // through that endpoint's queue of webhook events in outbox order, one event at a time.
 //
-// Why per endpoint and not per event: deliveries to one endpoint must keep event order, and a
-// per-event workflow would need to wait on its predecessors. Here order falls out of the loop.
-// The queue itself is the webhook_events table (`pending` rows), so the workflow carries no
-// event data: the outbox fan-out (and a redelivery) writes rows, commits, then signal-with-starts
+// Why per endpoint and not per event: deliveries to one endpoint keep event order (for the hold,
+// below), and a per-event workflow would need to wait on its predecessors. Here order falls out of
+// the loop. The queue itself is the webhook_events table (`pending` rows not set aside), so the
+// workflow carries no event data: the outbox fan-out (and a redelivery) writes rows, commits, then signal-with-starts
 // this workflow with `webhookEventsSignal`; a running one is woken, a finished one starts again.
 // Should that wake-up be lost (Temporal unreachable right after the commit), the worker's backstop
 // sweep (workflows/backstop.ts) starts the workflow of every endpoint with queued events that has none.
@@ -18,15 +18,25 @@
 // queued run in one activity (`deliverQueuedWebhooks`), in order, until one does not deliver:
 // a busy endpoint costs one workflow step per batch, not three per event. Every later attempt is
 // one activity of its own. No activity retries by itself, so the schedule is exact and
-// deterministic; an attempt whose activity fails (worker killed, database down) counts as failed. The webhook-id is the
-// event id, so it is the same across every attempt and redelivery. A 410 disables the endpoint
-// and the queue stops; so does failing every attempt for `disableAfterMs` (the attempt activity
-// decides, on this workflow's clock, and tells the organization). Strict ordering means an event that keeps failing holds back the events
-// behind it until its schedule runs out.
-import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from "@temporalio/workflow";
+// deterministic; an attempt whose activity fails (worker killed, database down) counts as failed.
+// The webhook-id is the event id, so it is the same across every attempt and redelivery. A 410
+// disables the endpoint and the queue stops; so does failing every attempt for `disableAfterMs`
+// (the attempt activity decides, on this workflow's clock, and tells the organization).
+//
+// Order is held for a bounded time only (`holdMs`, WEBHOOK_HOLD_MS, 1 hour by default): an event
+// is tried in the queue while its next attempt is due within the hold of its first (by default
+// the attempts at once, +5 s, +5 min and +30 min). Past it, the event is set aside: it leaves the
+// ordered queue (webhook_events.set_aside_at) and goes on with the rest of its schedule in a child
+// workflow of its own (webhook-event.ts, abandoned by this one), and the events behind it go on at
+// once. So a receiver that rejects one event holds the others back for the hold, not for days.
+import {
+  condition, continueAsNew, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, startChild, workflowInfo,
+} from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
+import { webhookEventWorkflowId } from "../shared/ids.js";
 import { webhookEventsSignal, type QueuedEvent } from "../shared/webhooks.js";
 import type { WebhookEndpointStart } from "../shared/workflows.js";
+import { outcomeOf, webhookEventWorkflow } from "./webhook-event.js";
 
 type QueueRun = Awaited<ReturnType<WebhookActivities["deliverQueuedWebhooks"]>>;
 
@@ -39,7 +49,13 @@ export const WEBHOOK_RETRY_DELAYS_MS = [
   0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR,
 ];
 
-/** Defaults: WEBHOOK_RETRY_DELAYS_MS, idle 1 minute, listening 5 s (0: none), 100 events per run, the worker's WEBHOOK_DISABLE_AFTER_MS. */
+/** WEBHOOK_HOLD_MS's default; the door passes the setting's value. */
+export const DEFAULT_WEBHOOK_HOLD_MS = HOUR;
+
+/**
+ * Defaults: WEBHOOK_RETRY_DELAYS_MS, idle 1 minute, listening 5 s (0: none), 100 events per run,
+ * the worker's WEBHOOK_DISABLE_AFTER_MS, a hold of DEFAULT_WEBHOOK_HOLD_MS.
+ */
 export type WebhookEndpointWorkflowInput = WebhookEndpointStart;
 
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
@@ -61,7 +77,7 @@ const { deliverQueuedWebhooks } = proxyLocalActivities<WebhookActivities>({
   retry: { maximumAttempts: 1 },
 });
 
-const { nextWebhookEvent, settleWebhookEvent } = proxyActivities<WebhookActivities>({
+const { nextWebhookEvent, settleWebhookEvent, setAsideWebhookEvent } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: "30 seconds",
   // Bookkeeping only: keep trying while the database is away.
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "1 minute" },
@@ -86,6 +102,8 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
   });
   // Runs started before first attempts were batched replay their one-event-per-step history.
   const batched = patched("webhook-delivery-batches");
+  // Runs started before the hold keep strict order.
+  const holdMs = patched("webhook-delivery-hold") ? (input.holdMs ?? DEFAULT_WEBHOOK_HOLD_MS) : undefined;
 
   let handled = 0;
   let idleEnded = false;
@@ -107,6 +125,21 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
     // Gone, disabled or skipped: the queue stops.
     await settleWebhookEvent(event);
     return "stop";
+  }
+
+  /**
+   * Takes the event out of the ordered queue and starts the rest of its schedule, from attempt index
+   * `from`, in a workflow of its own that outlives this run. Not set aside when a redelivery queued
+   * it again meanwhile: the queue's next read finds it at the head again.
+   */
+  async function setAside(event: QueuedEvent, from: number): Promise<void> {
+    if (!(await setAsideWebhookEvent(event))) return;
+    // Once per queueing: a set-aside queueing never comes back to the ordered queue.
+    await startChild(webhookEventWorkflow, {
+      workflowId: webhookEventWorkflowId(event.eventId, event.queued),
+      args: [{ endpointId: input.endpointId, event, retryDelaysMs: delays, from, disableAfterMs: input.disableAfterMs }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
   }
 
   /** A hand-over still at the queue's head goes on from attempt 2 (a stale one is dropped). */
@@ -142,27 +175,35 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
       continue;
     }
     idleEnded = false;
-    const stop = await deliver(head.event.eventId, delays, input.disableAfterMs, head.from);
-    await settleWebhookEvent(head.event);
-    if (stop) return;
+    const done = await deliver(head.event.eventId, delays, input.disableAfterMs, head.from, holdMs);
+    if (typeof done === "number") {
+      await setAside(head.event, done);
+    } else {
+      await settleWebhookEvent(head.event);
+      if (done === "stop") return;
+    }
     handled++;
   }
 }
 
-/** Tries one event on the schedule from attempt index `from`; true when the endpoint is gone and the queue must stop. */
-async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined, from: number): Promise<boolean> {
+/**
+ * Tries one event on the schedule from attempt index `from`: "settle" once delivered or its schedule
+ * ran out, "stop" when the endpoint is gone and the queue must stop, or the index of the attempt
+ * due past `holdMs` after the first, before which the event is to be set aside.
+ */
+async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined, from: number, holdMs: number | undefined): Promise<"settle" | "stop" | number> {
   for (const [attempt, delay] of delays.entries()) {
     if (attempt < from) continue;
+    if (holdMs !== undefined && attempt > 0 && dueAfterFirst(delays, attempt) > holdMs) return attempt;
     if (delay > 0) await sleep(delay);
-    let outcome: string;
-    try {
-      // Date.now() is the workflow's deterministic clock (skipped time included).
-      outcome = (await attemptWebhookDelivery(eventId, attempt + 1, { at: Date.now(), disableAfterMs })).outcome;
-    } catch {
-      outcome = "failed";
-    }
-    if (outcome === "delivered") return false;
-    if (outcome === "gone" || outcome === "skipped" || outcome === "disabled") return true;
+    const outcome = await outcomeOf(() => attemptWebhookDelivery(eventId, attempt + 1, { at: Date.now(), disableAfterMs }));
+    if (outcome === "delivered") return "settle";
+    if (outcome === "gone" || outcome === "skipped" || outcome === "disabled") return "stop";
   }
-  return false;
+  return "settle";
+}
+
+/** When attempt `index` is due, after the first attempt: the schedule's waits since then. */
+function dueAfterFirst(delays: number[], index: number): number {
+  return delays.slice(1, index + 1).reduce((sum, d) => sum + d, 0);
 }

@@ -94,5 +94,5 @@ export function CheckoutRoute({ secret }: { secret: string }) {
     );
   }
   if (state.checkout.status !== "open") return <Loading label="Opening your confirmation…" />;
-  return <CheckoutForm initial={state.checkout} embed={embed} onProblem={onProblem} onConfirmed={onConfirmed} />;
+  return <CheckoutForm initial={state.checkout} embed={embed} onProblem={onProblem} onConfirmed={onConfirmed} onPaying={() => navigate(confirmationPath(secret, search))} />;
 }

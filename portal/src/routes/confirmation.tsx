@@ -100,14 +100,23 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
   const [redirectIn, setRedirectIn] = useState<number | null>(null);
   const [poll, setPoll] = useState(0);
 
-  // Until the outcome is known: read the checkout every second (the processor's webhook, or the
-  // buyer's authentication, moves it on).
+  // Until the outcome is known: read the checkout every second (the processor's webhook, the
+  // buyer's authentication or the worker's confirm recovery moves it on). An API or database
+  // restarting meanwhile is asked again, for a minute, before the page says something is wrong.
   useEffect(() => {
     let live = true;
     (async () => {
-      for (;;) {
-        const next = await fetchCheckout(secret);
+      for (let failures = 0; ; ) {
+        const next = await fetchCheckout(secret).catch((err: unknown) => {
+          if (problemOf(err)?.kind !== "error" || ++failures >= 60) throw err;
+          return null;
+        });
         if (!live) return;
+        if (!next) {
+          await sleep(1000);
+          continue;
+        }
+        failures = 0;
         setCheckout(next);
         if (next.status !== "confirmed") return;
         await sleep(1000);

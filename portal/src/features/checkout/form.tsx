@@ -1,6 +1,8 @@
 // The open checkout: summary and totals on one side, the buyer's fields and payment on the other,
 // one pay button. Confirm sends the choices the buyer saw (price, amount, the code they applied)
-// with the confirmation token; what the server answers decides what shows next.
+// with the confirmation token; what the server answers decides what shows next. A confirm whose
+// answer is lost (an API or database restart) while the checkout is being paid hands over to the
+// confirmation page, which follows the payment to its end.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { checkoutsClientConfirm } from "../../../../generated/client/sdk.gen.js";
 import type { CheckoutConfirmStripe, CheckoutPublic, CheckoutPublicConfirmed } from "../../../../generated/client/types.gen.js";
@@ -11,8 +13,21 @@ import { formatMoney, perInterval } from "../../ui/format.js";
 import type { Embed } from "./embed.js";
 import { AddressFields, BusinessFields, ContactFields, CustomFields } from "./fields.js";
 import { PaymentForm, type PaymentCollector } from "./payment.js";
-import { problemOf, useCheckoutSession, type SessionProblem } from "./session.js";
+import { fetchCheckout, problemOf, useCheckoutSession, type SessionProblem } from "./session.js";
 import { CustomAmount, DiscountCode, PriceChoice, ProductSummary, Totals } from "./summary.js";
+
+/**
+ * Whether a confirm that failed left its checkout being paid: its answer lost (no answer, a 5xx)
+ * and the checkout not open (or not readable yet: the API restarting), or a refusal (400) while
+ * the checkout went on being paid without this request (the recovery took it over).
+ */
+async function beingPaid(secret: string, err: unknown): Promise<boolean> {
+  const lost = !(err instanceof ApiFailure) || err.status === 0 || err.status >= 500;
+  if (!lost && !(err instanceof ApiFailure && err.status === 400)) return false;
+  const now = await fetchCheckout(secret).catch(() => null);
+  if (now === null) return lost;
+  return now.status === "confirmed" || now.status === "succeeded";
+}
 
 function payLabel(checkout: CheckoutPublic): string {
   if (!checkout.is_payment_required) return checkout.product.recurring_interval ? "Start subscription" : "Get it for free";
@@ -25,6 +40,8 @@ export function CheckoutForm(props: {
   embed: Embed;
   onProblem: (p: SessionProblem) => void;
   onConfirmed: (confirmed: CheckoutPublicConfirmed, collector: PaymentCollector | null) => void;
+  /** The confirm got no answer of its own, but the checkout is being (or was) paid: its confirmation page tells how it ends. */
+  onPaying: () => void;
 }) {
   const session = useCheckoutSession(props.initial);
   const { checkout } = session;
@@ -64,6 +81,11 @@ export function CheckoutForm(props: {
       props.embed.post({ event: "confirmed" });
       props.onConfirmed(confirmed, collector.current);
     } catch (err) {
+      if (await beingPaid(checkout.client_secret, err)) {
+        props.embed.post({ event: "confirmed" });
+        props.onPaying();
+        return;
+      }
       if (err instanceof ApiFailure && err.status === 400) {
         // A decline: the message by the card; the checkout is open again for another card.
         setDeclined(err.detail);
