@@ -4671,6 +4671,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -4735,6 +4746,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -5955,6 +5977,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -6103,6 +6136,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -6513,6 +6557,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -7147,6 +7202,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -7489,7 +7555,7 @@ export interface components {
             detail: string;
         };
         InvoiceGenerationError: components["schemas"]["MissingInvoiceBillingDetails"] | components["schemas"]["NotPaidOrder"];
-        LegacyRecurringProductPrice: components["schemas"]["LegacyRecurringProductPriceCustom"] | components["schemas"]["LegacyRecurringProductPriceFixed"] | components["schemas"]["LegacyRecurringProductPriceFree"];
+        LegacyRecurringProductPrice: components["schemas"]["LegacyRecurringProductPriceCustom"] | components["schemas"]["LegacyRecurringProductPriceFixed"];
         /** @description A pay-what-you-want recurring price for a product, i.e. a subscription.
          *
          *
@@ -7507,6 +7573,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7525,7 +7594,7 @@ export interface components {
             /** @description The currency. */
             price_currency: string;
             /** @description The minimum amount the customer can pay. */
-            minimum_amount: number | null;
+            minimum_amount: number;
             /** @description The maximum amount the customer can pay. */
             maximum_amount: number | null;
             /** @description The initial amount shown to the customer. */
@@ -7550,6 +7619,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7569,41 +7641,6 @@ export interface components {
             price_currency: string;
             /** @description The price in cents. */
             price_amount: number;
-            /** @constant */
-            legacy: true;
-        };
-        /** @description A free recurring price for a product, i.e. a subscription.
-         *
-         *
-         *     **Deprecated**: The recurring interval should be set on the product itself. */
-        LegacyRecurringProductPriceFree: {
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            /** @description The ID of the price. */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            amount_type: "free";
-            /** @description Whether the price is archived and no longer available. */
-            is_archived: boolean;
-            /** @description The ID of the product owning the price. */
-            product_id: string;
-            /**
-             * @description The type of the price.
-             * @constant
-             */
-            type: "recurring";
-            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
             /** @constant */
             legacy: true;
         };
@@ -8415,6 +8452,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -8840,6 +8888,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -8888,6 +8947,18 @@ export interface components {
             description?: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Recurring products only. */
+            recurring_interval_count?: number | null;
+            /** @description A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted. */
+            meter_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Only `null` is accepted, as for `meter_interval`. */
+            meter_interval_count?: number | null;
+            /** @description The interval unit for the trial period. Recurring products only; set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
+            /** @description Who sees the product. Defaults to `public`. */
+            visibility?: components["schemas"]["ProductVisibility"];
             /** @description List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products. */
             prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
             /** @description List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded. */
@@ -8941,7 +9012,7 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
-        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"];
+        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"];
         /** @description A pay-what-you-want price for a product. */
         ProductPriceCustom: {
             /**
@@ -8956,6 +9027,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -8970,7 +9044,7 @@ export interface components {
             /** @description The currency. */
             price_currency: string;
             /** @description The minimum amount the customer can pay. */
-            minimum_amount: number | null;
+            minimum_amount: number;
             /** @description The maximum amount the customer can pay. */
             maximum_amount: number | null;
             /** @description The initial amount shown to the customer. */
@@ -8983,6 +9057,8 @@ export interface components {
              * @enum {string}
              */
             amount_type: "custom";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
@@ -9009,6 +9085,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9032,7 +9111,9 @@ export interface components {
              * @enum {string}
              */
             amount_type: "fixed";
-            /** @description The price in cents. */
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
+            /** @description The price in cents. Set to `0` for a free price; otherwise at least 50. */
             price_amount: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
@@ -9040,33 +9121,7 @@ export interface components {
              */
             price_currency: components["schemas"]["Currency"];
         };
-        /** @description A free price for a product. */
-        ProductPriceFree: {
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            /** @description The ID of the price. */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            amount_type: "free";
-            /** @description Whether the price is archived and no longer available. */
-            is_archived: boolean;
-            /** @description The ID of the product owning the price. */
-            product_id: string;
-            type: components["schemas"]["ProductPriceType"];
-            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
-        };
-        /** @description Schema to create a free price. */
+        /** @description Schema to create a free price, stored as a fixed price of `0`. */
         ProductPriceFreeCreate: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -9095,6 +9150,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9123,6 +9181,8 @@ export interface components {
              * @enum {string}
              */
             amount_type: "metered_unit";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
             /** @description The ID of the meter associated to the price. */
             meter_id: string;
             /**
@@ -9135,6 +9195,11 @@ export interface components {
             /** @description Optional maximum amount in cents that can be charged, regardless of the number of units consumed. */
             cap_amount?: number | null;
         };
+        /**
+         * @description Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
+         * @enum {string}
+         */
+        ProductPriceSource: "catalog" | "ad_hoc";
         /** @enum {string} */
         ProductPriceType: "one_time" | "recurring";
         /** @enum {string} */
@@ -9161,6 +9226,18 @@ export interface components {
             description?: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase. **Can only be set on legacy recurring products. Once set, it can't be changed.** */
             recurring_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Can only be changed on recurring products. */
+            recurring_interval_count?: number | null;
+            /** @description A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted. */
+            meter_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Only `null` is accepted, as for `meter_interval`. */
+            meter_interval_count?: number | null;
+            /** @description The interval unit for the trial period. Recurring products only; set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
+            /** @description Who sees the product. */
+            visibility?: components["schemas"]["ProductVisibility"] | null;
             /** @description Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally. */
             is_archived?: boolean | null;
             /** @description List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object. */
@@ -9169,6 +9246,15 @@ export interface components {
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
         };
+        /**
+         * @description Who sees the product.
+         *
+         *     * `public`: on the storefront, offered in the customer portal, purchasable through checkouts and checkout links.
+         *     * `private`: purchasable through checkouts and checkout links only; not on the storefront nor offered in the portal.
+         *     * `draft`: not purchasable and shown nowhere; existing subscriptions continue.
+         * @enum {string}
+         */
+        ProductVisibility: "draft" | "private" | "public";
         PropertyAggregation: {
             func: components["schemas"]["Func"];
             property: string;
@@ -9660,6 +9746,11 @@ export interface components {
             detail: string;
         };
         /**
+         * @description Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
+         * @enum {string}
+         */
+        TaxBehaviorOption: "location" | "inclusive" | "exclusive";
+        /**
          * @description List of supported tax ID formats.
          *
          *
@@ -9685,6 +9776,8 @@ export interface components {
         TokenType: "access_token" | "refresh_token";
         /** @enum {string} */
         TokenTypeHint: "access_token" | "refresh_token";
+        /** @enum {string} */
+        TrialInterval: "day" | "week" | "month" | "year";
         Unauthorized: {
             /** @constant */
             error: "Unauthorized";
@@ -19852,6 +19945,8 @@ export interface operations {
                 is_archived?: boolean;
                 /** @description Filter on recurring products. If `true`, only subscriptions tiers are returned. If `false`, only one-time purchase products are returned. */
                 is_recurring?: boolean;
+                /** @description Filter by visibility. */
+                visibility?: components["schemas"]["ProductVisibility"][];
                 /** @description Size of a page, defaults to 10. Maximum is 100. */
                 limit?: number;
                 /** @description Filter by organization ID. */

@@ -2448,6 +2448,27 @@ export type CheckoutLinkProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -2547,6 +2568,27 @@ export type CheckoutProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -4121,6 +4163,27 @@ export type CustomerOrderProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -4311,6 +4374,27 @@ export type CustomerProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -4857,6 +4941,27 @@ export type CustomerSubscriptionProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -5669,6 +5774,27 @@ export type DiscountProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -6113,9 +6239,7 @@ export type LegacyRecurringProductPrice = ({
     amount_type: 'custom';
 } & LegacyRecurringProductPriceCustom) | ({
     amount_type: 'fixed';
-} & LegacyRecurringProductPriceFixed) | ({
-    amount_type: 'free';
-} & LegacyRecurringProductPriceFree);
+} & LegacyRecurringProductPriceFixed);
 
 /**
  * A pay-what-you-want recurring price for a product, i.e. a subscription.
@@ -6136,6 +6260,11 @@ export type LegacyRecurringProductPriceCustom = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'custom';
     /**
      * Whether the price is archived and no longer available.
@@ -6157,7 +6286,7 @@ export type LegacyRecurringProductPriceCustom = {
     /**
      * The minimum amount the customer can pay.
      */
-    minimum_amount: number | null;
+    minimum_amount: number;
     /**
      * The maximum amount the customer can pay.
      */
@@ -6188,6 +6317,11 @@ export type LegacyRecurringProductPriceFixed = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'fixed';
     /**
      * Whether the price is archived and no longer available.
@@ -6210,42 +6344,6 @@ export type LegacyRecurringProductPriceFixed = {
      * The price in cents.
      */
     price_amount: number;
-    legacy: true;
-};
-
-/**
- * A free recurring price for a product, i.e. a subscription.
- *
- *
- * **Deprecated**: The recurring interval should be set on the product itself.
- */
-export type LegacyRecurringProductPriceFree = {
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    /**
-     * The ID of the price.
-     */
-    id: string;
-    amount_type: 'free';
-    /**
-     * Whether the price is archived and no longer available.
-     */
-    is_archived: boolean;
-    /**
-     * The ID of the product owning the price.
-     */
-    product_id: string;
-    /**
-     * The type of the price.
-     */
-    type: 'recurring';
-    recurring_interval: SubscriptionRecurringInterval;
     legacy: true;
 };
 
@@ -7244,6 +7342,27 @@ export type OrderProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -7785,6 +7904,27 @@ export type Product = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -7863,6 +8003,30 @@ export type ProductCreate = {
      */
     recurring_interval?: SubscriptionRecurringInterval | null;
     /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Recurring products only.
+     */
+    recurring_interval_count?: number | null;
+    /**
+     * A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted.
+     */
+    meter_interval?: SubscriptionRecurringInterval | null;
+    /**
+     * Only `null` is accepted, as for `meter_interval`.
+     */
+    meter_interval_count?: number | null;
+    /**
+     * The interval unit for the trial period. Recurring products only; set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
+     * Who sees the product. Defaults to `public`.
+     */
+    visibility?: ProductVisibility;
+    /**
      * List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products.
      */
     prices: Array<({
@@ -7940,9 +8104,7 @@ export type ProductPrice = ({
     amount_type: 'custom';
 } & ProductPriceCustom) | ({
     amount_type: 'fixed';
-} & ProductPriceFixed) | ({
-    amount_type: 'free';
-} & ProductPriceFree);
+} & ProductPriceFixed);
 
 /**
  * A pay-what-you-want price for a product.
@@ -7960,6 +8122,11 @@ export type ProductPriceCustom = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'custom';
     /**
      * Whether the price is archived and no longer available.
@@ -7978,7 +8145,7 @@ export type ProductPriceCustom = {
     /**
      * The minimum amount the customer can pay.
      */
-    minimum_amount: number | null;
+    minimum_amount: number;
     /**
      * The maximum amount the customer can pay.
      */
@@ -7994,6 +8161,10 @@ export type ProductPriceCustom = {
  */
 export type ProductPriceCustomCreate = {
     amount_type: 'custom';
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
@@ -8028,6 +8199,11 @@ export type ProductPriceFixed = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'fixed';
     /**
      * Whether the price is archived and no longer available.
@@ -8055,7 +8231,11 @@ export type ProductPriceFixed = {
 export type ProductPriceFixedCreate = {
     amount_type: 'fixed';
     /**
-     * The price in cents.
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
+     * The price in cents. Set to `0` for a free price; otherwise at least 50.
      */
     price_amount: number;
     /**
@@ -8065,36 +8245,7 @@ export type ProductPriceFixedCreate = {
 };
 
 /**
- * A free price for a product.
- */
-export type ProductPriceFree = {
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    /**
-     * The ID of the price.
-     */
-    id: string;
-    amount_type: 'free';
-    /**
-     * Whether the price is archived and no longer available.
-     */
-    is_archived: boolean;
-    /**
-     * The ID of the product owning the price.
-     */
-    product_id: string;
-    type: ProductPriceType;
-    recurring_interval: SubscriptionRecurringInterval | null;
-};
-
-/**
- * Schema to create a free price.
+ * Schema to create a free price, stored as a fixed price of `0`.
  */
 export type ProductPriceFreeCreate = {
     amount_type: 'free';
@@ -8130,6 +8281,11 @@ export type ProductPriceMeteredUnit = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'metered_unit';
     /**
      * Whether the price is archived and no longer available.
@@ -8166,6 +8322,10 @@ export type ProductPriceMeteredUnit = {
 export type ProductPriceMeteredUnitCreate = {
     amount_type: 'metered_unit';
     /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
      * The ID of the meter associated to the price.
      */
     meter_id: string;
@@ -8182,6 +8342,11 @@ export type ProductPriceMeteredUnitCreate = {
      */
     cap_amount?: number | null;
 };
+
+/**
+ * Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
+ */
+export type ProductPriceSource = 'catalog' | 'ad_hoc';
 
 export type ProductPriceType = 'one_time' | 'recurring';
 
@@ -8218,6 +8383,30 @@ export type ProductUpdate = {
      */
     recurring_interval?: SubscriptionRecurringInterval | null;
     /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Can only be changed on recurring products.
+     */
+    recurring_interval_count?: number | null;
+    /**
+     * A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted.
+     */
+    meter_interval?: SubscriptionRecurringInterval | null;
+    /**
+     * Only `null` is accepted, as for `meter_interval`.
+     */
+    meter_interval_count?: number | null;
+    /**
+     * The interval unit for the trial period. Recurring products only; set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
+     * Who sees the product.
+     */
+    visibility?: ProductVisibility | null;
+    /**
      * Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally.
      */
     is_archived?: boolean | null;
@@ -8231,6 +8420,15 @@ export type ProductUpdate = {
     medias?: Array<string> | null;
     attached_custom_fields?: Array<AttachedCustomFieldCreate> | null;
 };
+
+/**
+ * Who sees the product.
+ *
+ * * `public`: on the storefront, offered in the customer portal, purchasable through checkouts and checkout links.
+ * * `private`: purchasable through checkouts and checkout links only; not on the storefront nor offered in the portal.
+ * * `draft`: not purchasable and shown nowhere; existing subscriptions continue.
+ */
+export type ProductVisibility = 'draft' | 'private' | 'public';
 
 export type PropertyAggregation = {
     func: Func;
@@ -8850,6 +9048,11 @@ export type TooManyRequests = {
 };
 
 /**
+ * Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
+ */
+export type TaxBehaviorOption = 'location' | 'inclusive' | 'exclusive';
+
+/**
  * List of supported tax ID formats.
  *
  *
@@ -8879,6 +9082,8 @@ export type TokenResponse = {
 export type TokenType = 'access_token' | 'refresh_token';
 
 export type TokenTypeHint = 'access_token' | 'refresh_token';
+
+export type TrialInterval = 'day' | 'week' | 'month' | 'year';
 
 export type Unauthorized = {
     error: 'Unauthorized';
@@ -16411,6 +16616,10 @@ export type ProductsListData = {
          * Filter on recurring products. If `true`, only subscriptions tiers are returned. If `false`, only one-time purchase products are returned.
          */
         is_recurring?: boolean;
+        /**
+         * Filter by visibility.
+         */
+        visibility?: Array<ProductVisibility>;
         /**
          * Size of a page, defaults to 10. Maximum is 100.
          */

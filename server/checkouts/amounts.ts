@@ -2,6 +2,7 @@
 // form reads. What a price costs with a discount is server/discounts/amounts.ts (subscriptions
 // charge by it too).
 import type { Amounts } from "../discounts/amounts.js";
+import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 
 export interface Flags {
@@ -20,12 +21,12 @@ export function quoteOf(row: { amount: number; discount_amount: number; tax_amou
 }
 
 export function computeFlags(product: ProductRow, price: PriceRow, amounts: Amounts): Flags {
-  const isFree = price.amount_type === "free";
+  const isFree = isFreePrice(price);
   const isPaymentRequired = amounts.total_amount > 0;
   // A subscription keeps a payment method for its renewals even when the first charge is 0.
   const isSetupRequired = product.recurring_interval !== null && !isFree;
   return {
-    is_discount_applicable: price.amount_type === "fixed" || price.amount_type === "custom",
+    is_discount_applicable: (price.amount_type === "fixed" && !isFree) || price.amount_type === "custom",
     is_free_product_price: isFree,
     is_payment_required: isPaymentRequired,
     is_payment_setup_required: isSetupRequired,

@@ -8,7 +8,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { toCustomerProduct } from "../products/models.js";
+import { toCustomerProduct, toProductBase } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { OrderItemRow, OrderRelations, OrderRow, SubscriptionBaseRow } from "./repository.js";
 
@@ -109,18 +109,7 @@ function toOrderDiscount(row: DiscountRow | undefined) {
 }
 
 function toOrderProduct(row: ProductRow) {
-  return {
-    metadata: row.metadata,
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    recurring_interval: row.recurring_interval,
-    is_recurring: row.recurring_interval !== null,
-    is_archived: row.is_archived,
-    organization_id: row.organization_id,
-  };
+  return Object.assign({ metadata: row.metadata }, toProductBase(row));
 }
 
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {

@@ -19,6 +19,7 @@ import { isUuid } from "../kit/ids.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { stopPaymentRetries } from "../orders/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
+import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { revokeEnded } from "./billing.js";
 import { clockNow } from "../test-clocks/repository.js";
@@ -224,7 +225,7 @@ export async function planProductChange(
   const price = basePrice(prices);
   if (!price) throw invalid(loc, "This product has no price.", "value_error", change.productId);
   const currency = price.price_currency ?? row.currency;
-  if (price.amount_type !== "free" && currency !== row.currency) {
+  if (!isFreePrice(price) && currency !== row.currency) {
     throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
   }
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;

@@ -1,6 +1,8 @@
 // Prices: how one reads (a summary line per price) and how the editor writes them. A product's
-// prices are one of four amount types; an existing price is never changed in place: the update
-// keeps it by id, or drops it (the server archives it), and new prices are added beside.
+// prices are fixed (a fixed price of 0 is free), pay what you want or metered; the editor offers
+// "Free" apart, sent as a free price the server stores as fixed 0. An existing price is never
+// changed in place: the update keeps it by id, or drops it (the server archives it), and new
+// prices are added beside.
 import { ArrayInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, AutocompleteInput, required, useRecordContext, minValue } from "react-admin";
 import { Box, Chip, Stack, Typography } from "@mui/material";
 import type { ProductPrice } from "../../api";
@@ -30,13 +32,11 @@ export function priceText(p: ProductPrice, interval?: string | null): string {
   const per = interval ? ` / ${interval}` : "";
   switch (p.amount_type) {
     case "fixed":
-      return `${formatMoney(p.price_amount, p.price_currency)}${per}`;
+      return p.price_amount === 0 ? "Free" : `${formatMoney(p.price_amount, p.price_currency)}${per}`;
     case "custom": {
       const parts = [p.minimum_amount != null ? `min ${formatMoney(p.minimum_amount, p.price_currency)}` : null, p.preset_amount != null ? `suggested ${formatMoney(p.preset_amount, p.price_currency)}` : null].filter(Boolean);
       return `Pay what you want${parts.length ? ` (${parts.join(", ")})` : ""}${per}`;
     }
-    case "free":
-      return "Free";
     case "metered_unit":
       return `${formatUnitAmount(p.unit_amount, p.price_currency)} per unit of ${p.meter?.name ?? "meter"}${p.cap_amount != null ? `, capped at ${formatMoney(p.cap_amount, p.price_currency)}` : ""}${per}`;
     default:

@@ -16,11 +16,9 @@ export function priceLabel(product: CheckoutProduct, price: Price): string {
   const per = perInterval(intervalOf(product, price));
   switch (price.amount_type) {
     case "fixed":
-      return `${formatMoney(price.price_amount, price.price_currency)}${per}`;
+      return price.price_amount === 0 ? "Free" : `${formatMoney(price.price_amount, price.price_currency)}${per}`;
     case "custom":
       return price.minimum_amount ? `Pay what you want (from ${formatMoney(price.minimum_amount, price.price_currency)})${per}` : `Pay what you want${per}`;
-    case "free":
-      return "Free";
     case "metered_unit":
       return `${formatMoney(Number(price.unit_amount), price.price_currency)} per ${price.meter.name} unit`;
   }

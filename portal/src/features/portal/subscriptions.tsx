@@ -29,7 +29,7 @@ const REASONS: { value: CustomerCancellationReason; label: string }[] = [
 function ChangePlan({ sub, onChanged }: { sub: CustomerSubscription; onChanged: (s: CustomerSubscription) => void }) {
   const { client, storefront } = usePortal();
   const options = storefront.products.filter(
-    (p) => p.is_recurring && !p.is_archived && p.id !== sub.product_id && p.prices.some((pr) => !pr.is_archived && pr.amount_type !== "metered_unit" && (pr.amount_type === "free" || pr.price_currency === sub.currency)),
+    (p) => p.is_recurring && !p.is_archived && p.id !== sub.product_id && p.prices.some((pr) => !pr.is_archived && pr.amount_type !== "metered_unit" && ((pr.amount_type === "fixed" && pr.price_amount === 0) || pr.price_currency === sub.currency)),
   );
   const [productId, setProductId] = useState("");
   const [preview, setPreview] = useState<CustomerSubscriptionChangePreview | null>(null);
