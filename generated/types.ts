@@ -6022,6 +6022,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -6032,7 +6034,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6055,6 +6077,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -6364,7 +6398,17 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6430,6 +6474,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -6440,7 +6486,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6463,6 +6529,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -6477,6 +6555,8 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["CustomerSubscriptionMeter"][];
+            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
         };
         CustomerSubscriptionCancel: {
             /** @description Cancel an active subscription once the current period ends.
@@ -8495,6 +8575,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -8505,7 +8587,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -8528,6 +8630,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -8863,6 +8977,30 @@ export interface components {
         PaymentSortProperty: "created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method";
         /** @enum {string} */
         PaymentStatus: "pending" | "succeeded" | "failed";
+        /** @description A subscription update that will be applied at the beginning of the next period. */
+        PendingSubscriptionUpdate: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The date and time when the subscription update will be applied.
+             */
+            applies_at: string;
+            /** @description ID of the new product to apply to the subscription. If `null`, the product won't be changed. */
+            product_id: string | null;
+            /** @description Number of seats to apply to the subscription. If `null`, the number of seats won't be changed. */
+            seats: number | null;
+        };
         /**
          * @description The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
          * @enum {string}
@@ -9425,6 +9563,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -9435,7 +9575,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -9458,6 +9618,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -9481,6 +9653,8 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["SubscriptionMeter"][];
+            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
         };
         SubscriptionCancel: {
             /** @description Customer reason for cancellation.

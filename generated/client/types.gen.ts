@@ -4234,6 +4234,10 @@ export type CustomerOrderSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -4242,7 +4246,23 @@ export type CustomerOrderSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4263,6 +4283,18 @@ export type CustomerOrderSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -4695,7 +4727,15 @@ export type CustomerStateSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4782,6 +4822,10 @@ export type CustomerSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -4790,7 +4834,23 @@ export type CustomerSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4811,6 +4871,18 @@ export type CustomerSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -4835,6 +4907,10 @@ export type CustomerSubscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<CustomerSubscriptionMeter>;
+    /**
+     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     */
+    pending_update: PendingSubscriptionUpdate | null;
 };
 
 export type CustomerSubscriptionCancel = {
@@ -7405,6 +7481,10 @@ export type OrderSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -7413,7 +7493,23 @@ export type OrderSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -7434,6 +7530,18 @@ export type OrderSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -7869,6 +7977,36 @@ export type PaymentProcessor = 'stripe';
 export type PaymentSortProperty = 'created_at' | '-created_at' | 'status' | '-status' | 'amount' | '-amount' | 'method' | '-method';
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * A subscription update that will be applied at the beginning of the next period.
+ */
+export type PendingSubscriptionUpdate = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The date and time when the subscription update will be applied.
+     */
+    applies_at: string;
+    /**
+     * ID of the new product to apply to the subscription. If `null`, the product won't be changed.
+     */
+    product_id: string | null;
+    /**
+     * Number of seats to apply to the subscription. If `null`, the number of seats won't be changed.
+     */
+    seats: number | null;
+};
 
 /**
  * The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
@@ -8625,6 +8763,10 @@ export type Subscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -8633,7 +8775,23 @@ export type Subscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -8654,6 +8812,18 @@ export type Subscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -8689,6 +8859,10 @@ export type Subscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<SubscriptionMeter>;
+    /**
+     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     */
+    pending_update: PendingSubscriptionUpdate | null;
 };
 
 export type SubscriptionCancel = {

@@ -25,6 +25,7 @@ import * as rateLimits from "./0062_rate_limits.js";
 import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as productTrialsVisibility from "./0070_product_trials_visibility.js";
+import * as subscriptionTerms from "./0071_subscription_terms.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -53,4 +54,5 @@ export const migrations = [
   { name: "0063_trace_context", ...traceContext },
   { name: "0064_checkout_sessions", ...checkoutSessions },
   { name: "0070_product_trials_visibility", ...productTrialsVisibility },
+  { name: "0071_subscription_terms", ...subscriptionTerms },
 ];

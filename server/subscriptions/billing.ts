@@ -180,7 +180,7 @@ export function discountApplies(discount: DiscountRow | undefined, row: Subscrip
     case "once":
       // The first order (the checkout's) had it; a discount attached later applies to the next one.
       return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() > new Date(row.started_at ?? row.created_at).getTime()
-        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, 1).getTime()
+        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, row.recurring_interval_count).getTime()
         : false;
     case "repeating": {
       const from = new Date(row.discount_applied_at ?? row.started_at ?? row.created_at);
@@ -276,7 +276,7 @@ interface Renewed {
  */
 async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
   const periodStart = new Date(row.current_period_end!);
-  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
+  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.recurring_interval_count, row.period_index + 1);
   // Read once: the lines, order.created and subscription.updated all come from these rows (the
   // running usage is read for the new period once it has started, below).
   const rel = await loadSubscriptionRelations(trx, [row], { usage: false });

@@ -22,6 +22,7 @@ import { createOrderForCheckout } from "../orders/service.js";
 import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { revokeEnded } from "./billing.js";
+import { addIntervals } from "./periods.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
@@ -184,6 +185,11 @@ function basePrice(prices: PriceRow[]): PriceRow | undefined {
   return prices.find((p) => !p.is_archived && p.amount_type !== "metered_unit") ?? prices.find((p) => !p.is_archived);
 }
 
+/** Whether the product bills on the subscription's cadence (interval and count). */
+function sameCadence(row: SubscriptionRow, product: ProductRow): boolean {
+  return product.recurring_interval === row.recurring_interval && product.recurring_interval_count === row.recurring_interval_count;
+}
+
 /** What moving a subscription to another product means, decided before anything is written. */
 export interface ProductChangePlan {
   product: ProductRow;
@@ -231,13 +237,18 @@ export async function planProductChange(
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
   const newAmount = priceAmount(price, null);
 
-  // What is left of the current period, as a fraction, on this subscription's clock.
+  // What is left of the current period, as a fraction, on this subscription's clock. The new
+  // product's price is for its own period: on another cadence (a year, every 3 months) the time
+  // left is charged as a share of that period.
   const start = new Date(row.current_period_start).getTime();
-  const end = row.current_period_end ? new Date(row.current_period_end).getTime() : start;
-  const left = end > start ? Math.min(1, Math.max(0, (end - now.getTime()) / (end - start))) : 0;
+  const end = new Date(row.current_period_end).getTime();
+  const remaining = Math.max(0, end - now.getTime());
+  const left = end > start ? Math.min(1, remaining / (end - start)) : 0;
+  const newPeriod = addIntervals(now, product.recurring_interval, product.recurring_interval_count).getTime() - now.getTime();
+  const newLeft = sameCadence(row, product) ? left : Math.min(1, remaining / newPeriod);
   const lines: ProrationLine[] = [];
   const credit = Math.round(Number(row.amount) * left);
-  const charge = Math.round(newAmount * left);
+  const charge = Math.round(newAmount * newLeft);
   if (credit > 0) lines.push({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null });
   if (charge > 0) lines.push({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id });
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
@@ -283,14 +294,18 @@ async function changeProduct(
     // prorate (or a downgrade's credit): the lines join the next renewal's order.
     pending = [...pending, ...lines];
   }
-  const updated = await save(trx, row, {
+  // On another cadence, the current period ends as it was and the new product's periods follow
+  // from its end: period 0 of the new anchor is the next one.
+  const cadence = sameCadence(row, product)
+    ? {}
+    : { recurring_interval: product.recurring_interval!, recurring_interval_count: product.recurring_interval_count, billing_anchor: row.current_period_end, period_index: -1 };
+  const updated = await save(trx, row, Object.assign({
     product_id: product.id,
     amount: newAmount,
     currency: row.currency,
-    recurring_interval: row.recurring_interval,
     pending_prorations: jsonb(trx, pending),
     pending_order_id: pendingOrderId,
-  });
+  }, cadence));
   await deleteSubscriptionPrices(trx, row.id);
   const metered = prices.filter((p) => p.amount_type === "metered_unit" && p.id !== price.id);
   await insertSubscriptionPrices(trx, row.id, [price, ...metered].map((p) => p.id));

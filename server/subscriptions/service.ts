@@ -126,7 +126,8 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
   const customer = await findTestClockOf(trx, input.customerId);
   const now = await clockNow(trx, customer?.test_clock_id);
   const interval = input.product.recurring_interval!;
-  const first = periodBounds(now, interval, 0);
+  const count = input.product.recurring_interval_count;
+  const first = periodBounds(now, interval, count, 0);
   const prices = await unarchivedPriceIds(trx, input.product.id);
   const priceIds = [input.price.id, ...prices.filter((id) => id !== input.price.id)];
   const row = await insertSubscription(trx, {
@@ -140,6 +141,7 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     amount: input.amount,
     currency: input.currency,
     recurring_interval: interval,
+    recurring_interval_count: count,
     billing_anchor: now,
     period_index: 0,
     current_period_start: first.start,

@@ -67,6 +67,13 @@ describe("subscriptions", () => {
     return { sub, customerId: customer.id, clockId, checkoutId: checkout.id, session: { customerSession: await createCustomerSessionToken(api.knex, customer.id) } };
   }
 
+  /** The subscription as the API sends it: the fields 0.49.0 added, read off the wire. */
+  const wire = async (subscriptionId: string) => {
+    const res = await fetch(`${api.url}/v1/subscriptions/${subscriptionId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Record<string, unknown> & { product: Record<string, unknown> };
+  };
+
   const ordersOf = async (subscriptionId: string) =>
     (await api.knex("orders").where({ subscription_id: subscriptionId }).orderBy("created_at").select("id", "billing_reason", "status", "subtotal_amount", "discount_amount", "billing_period_start"));
   const grantsOf = (subscriptionId: string) => api.knex("benefit_grants").where({ subscription_id: subscriptionId });
@@ -117,6 +124,47 @@ describe("subscriptions", () => {
     expect(await api.knex("events").where({ customer_id: customerId, name: "subscription.cycled", source: "system" })).toHaveLength(2);
     // Still granted after the renewals.
     expect((await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at)).toHaveLength(1);
+  });
+
+  it("bills every 3 months when the product says so, anchored still (Nov 30 → Feb 29 → May 30), as both clients read it", async () => {
+    const quarterly = await api.client049(token).products.create({
+      name: "Quarterly", recurringInterval: "month", recurringIntervalCount: 3, prices: [{ amountType: "fixed", priceAmount: 2700, priceCurrency: "usd" }],
+    });
+    const { sub, clockId } = await subscribe("2027-11-30T08:00:00Z", quarterly.id);
+    expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-02-29T08:00:00.000Z");
+    const read = await wire(sub.id);
+    expect(read).toMatchObject({ recurring_interval: "month", recurring_interval_count: 3, trial_start: null, trial_end: null, pending_update: null });
+    expect(read.product).toMatchObject({ recurring_interval_count: 3 });
+    // A month in, nothing is due; at the quarter's end it renews once, for a quarter.
+    await advance(clockId, "2028-01-01T00:00:00Z");
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(0);
+    await advance(clockId, "2028-03-01T00:00:00Z");
+    expect(await wire(sub.id)).toMatchObject({ current_period_start: "2028-02-29T08:00:00.000Z", current_period_end: "2028-05-30T08:00:00.000Z", recurring_interval_count: 3 });
+    const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([["2028-02-29T08:00:00.000Z", 2700, "paid"]]);
+    expect((await polar.orders.get({ id: cycles[0].id })).subscription).toMatchObject({ id: sub.id });
+  });
+
+  it("moves to a product on another cadence: the time left is charged as a share of the new period, which follows the current one", async () => {
+    const yearly = await product("Basic yearly", 12000, "year");
+    const { sub, clockId } = await subscribe("2028-01-01T00:00:00Z"); // 31-day period
+    await advance(clockId, "2028-01-16T12:00:00Z"); // half of it left: 15.5 days
+    const changed = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: yearly.id, prorationBehavior: "prorate" } });
+    // The current period stays as it was; the yearly periods start at its end.
+    expect(changed).toMatchObject({ recurringInterval: "year", amount: 12000 });
+    expect(changed.currentPeriodEnd!.toISOString()).toBe("2028-02-01T00:00:00.000Z");
+    await advance(clockId, "2028-02-02T00:00:00Z");
+    const cycle = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_cycle")!;
+    const items = await api.knex("order_items").where({ order_id: cycle.id }).orderBy("position");
+    // 15.5 of the 366 days from the change to the same day next year (2028 is a leap year).
+    expect(items.map((i) => [i.label, Number(i.amount)])).toEqual([
+      ["Basic yearly", 12000],
+      ["Unused time on Basic monthly", -500],
+      ["Remaining time on Basic yearly", Math.round((12000 * 15.5) / 366)],
+    ]);
+    const after = await polar.subscriptions.get({ id: sub.id });
+    expect(after.currentPeriodStart.toISOString()).toBe("2028-02-01T00:00:00.000Z");
+    expect(after.currentPeriodEnd!.toISOString()).toBe("2029-02-01T00:00:00.000Z");
   });
 
   it("cancels at period end, uncancels, cancels again and ends at the period end, revoking the benefits", async () => {
