@@ -4260,6 +4260,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4270,10 +4272,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4309,6 +4326,10 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            /** @description The interval unit for the trial period of this checkout, over the product's. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period of this checkout. */
+            trial_interval_count: number | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4320,6 +4341,10 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
             subscription_id: string | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
@@ -4379,6 +4404,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period, over the product's. Set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description Key-value object storing custom field values. */
             custom_field_data?: {
                 [key: string]: string | number | boolean | null;
@@ -4395,6 +4424,11 @@ export interface components {
              * @default false
              */
             require_billing_address: boolean;
+            /**
+             * @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+             * @default true
+             */
+            allow_trial: boolean;
             amount?: number | null;
             /** @description ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer. */
             customer_id?: string | null;
@@ -4430,6 +4464,8 @@ export interface components {
             subscription_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url?: string | null;
             /** @description If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page. */
             embed_origin?: string | null;
             /** @description List of product IDs available to select at that checkout. The first one will be selected by default. */
@@ -4496,6 +4532,10 @@ export interface components {
              * @description Last modification timestamp of the object.
              */
             modified_at: string | null;
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
             /** @description The ID of the object. */
             id: string;
             metadata: {
@@ -4506,6 +4546,8 @@ export interface components {
             client_secret: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url: string | null;
             /** @description Optional label to distinguish links internally */
             label: string | null;
             /** @description Whether to allow the customer to apply discount codes. If you apply a discount through `discount_id`, it'll still be applied, but the customer won't be able to change it. */
@@ -4514,6 +4556,8 @@ export interface components {
             require_billing_address: boolean;
             /** @description ID of the discount to apply to the checkout. If the discount is not applicable anymore when opening the checkout link, it'll be ignored. */
             discount_id: string | null;
+            /** @description Predefined number of seats (seat-based pricing only). Seat-based prices are not offered, so this is always `null`. */
+            seats: number | null;
             /** @description The organization ID. */
             organization_id: string;
             products: components["schemas"]["CheckoutLinkProduct"][];
@@ -4541,6 +4585,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4562,6 +4610,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             product_id: string;
         };
         /** @description Schema to create a new checkout link from a a single product price.
@@ -4584,6 +4634,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4605,6 +4659,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             product_price_id: string;
         };
         /** @description Schema to create a new checkout link. */
@@ -4624,6 +4680,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4645,6 +4705,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             /** @description List of products that will be available to select at checkout. */
             products: string[];
         };
@@ -4714,6 +4776,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description List of products that will be available to select at checkout. */
             products?: string[] | null;
             label?: string | null;
@@ -4725,6 +4791,49 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
+        };
+        /** @description The organization a checkout sells for, with the subscription settings a buyer is shown. */
+        CheckoutOrganization: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The organization ID. */
+            id: string;
+            /** @description Organization name shown in checkout, customer portal, emails etc. */
+            name: string;
+            /** @description Unique organization slug in checkout, customer portal and credit card statements. */
+            slug: string;
+            /** @description Avatar URL shown in checkout, customer portal, emails etc. */
+            avatar_url: string | null;
+            /** @description Public support email. */
+            email: string | null;
+            /** @description Official website of the organization. */
+            website: string | null;
+            /** @description Links to social profiles. */
+            socials: components["schemas"]["OrganizationSocialLink"][];
+            status: components["schemas"]["Status"];
+            /**
+             * Format: date-time
+             * @description When the business details were submitted.
+             */
+            details_submitted_at: string | null;
+            /** @description Organization feature settings */
+            feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
+            subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
+            notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description Whether customers can change their subscription's plan from the customer portal. */
+            allow_customer_updates: boolean;
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
         };
         /** @description Product data for a checkout session. */
         CheckoutProduct: {
@@ -4801,6 +4910,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4811,10 +4922,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4855,8 +4981,12 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CheckoutOrganization"];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
         };
         /** @description Checkout session data retrieved using the client secret after confirmation.
@@ -4895,6 +5025,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4905,10 +5037,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4949,8 +5096,12 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CheckoutOrganization"];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             customer_session_token: string;
         };
@@ -4990,12 +5141,18 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period, over the product's. Set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description ID of the discount to apply to the checkout. */
             discount_id?: string | null;
             /** @description Whether to allow the customer to apply discount codes. If you apply a discount through `discount_id`, it'll still be applied, but the customer won't be able to change it. */
             allow_discount_codes?: boolean | null;
             /** @description Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`. */
             require_billing_address?: boolean | null;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial?: boolean | null;
             customer_ip_address?: string | null;
             /** @description Key-value object allowing you to store additional information that'll be copied to the created customer.
              *
@@ -5014,6 +5171,8 @@ export interface components {
             } | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url?: string | null;
             /** @description If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page. */
             embed_origin?: string | null;
         };
@@ -5034,6 +5193,11 @@ export interface components {
             customer_billing_name?: string | null;
             customer_billing_address?: components["schemas"]["Address"] | null;
             customer_tax_id?: string | null;
+            /**
+             * @description Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
+             * @constant
+             */
+            allow_trial?: false;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
@@ -9919,6 +10083,11 @@ export interface components {
             error: "TooManyRequests";
             detail: string;
         };
+        /**
+         * @description Whether the amounts include tax (`inclusive`) or have tax added on top (`exclusive`).
+         * @enum {string}
+         */
+        TaxBehavior: "inclusive" | "exclusive";
         /**
          * @description Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
          * @enum {string}

@@ -1877,6 +1877,10 @@ export type Checkout = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -1897,6 +1901,10 @@ export type Checkout = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -1904,6 +1912,26 @@ export type Checkout = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -1965,6 +1993,14 @@ export type Checkout = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    /**
+     * The interval unit for the trial period of this checkout, over the product's.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period of this checkout.
+     */
+    trial_interval_count: number | null;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1982,6 +2018,12 @@ export type Checkout = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
     subscription_id: string | null;
     attached_custom_fields: Array<AttachedCustomField>;
@@ -2061,6 +2103,14 @@ export type CheckoutCreate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period, over the product's. Set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Key-value object storing custom field values.
      */
     custom_field_data?: {
@@ -2078,6 +2128,10 @@ export type CheckoutCreate = {
      * Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`.
      */
     require_billing_address?: boolean;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial?: boolean;
     amount?: number | null;
     /**
      * ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer.
@@ -2122,6 +2176,10 @@ export type CheckoutCreate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page.
      */
@@ -2221,6 +2279,14 @@ export type CheckoutLink = {
      */
     modified_at: string | null;
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    /**
      * The ID of the object.
      */
     id: string;
@@ -2237,6 +2303,10 @@ export type CheckoutLink = {
      */
     success_url: string | null;
     /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * Optional label to distinguish links internally
      */
     label: string | null;
@@ -2252,6 +2322,10 @@ export type CheckoutLink = {
      * ID of the discount to apply to the checkout. If the discount is not applicable anymore when opening the checkout link, it'll be ignored.
      */
     discount_id: string | null;
+    /**
+     * Predefined number of seats (seat-based pricing only). Seat-based prices are not offered, so this is always `null`.
+     */
+    seats: number | null;
     /**
      * The organization ID.
      */
@@ -2288,6 +2362,14 @@ export type CheckoutLinkCreateProduct = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2311,6 +2393,10 @@ export type CheckoutLinkCreateProduct = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     product_id: string;
 };
 
@@ -2339,6 +2425,14 @@ export type CheckoutLinkCreateProductPrice = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2362,6 +2456,10 @@ export type CheckoutLinkCreateProductPrice = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     product_price_id: string;
 };
 
@@ -2387,6 +2485,14 @@ export type CheckoutLinkCreateProducts = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2410,6 +2516,10 @@ export type CheckoutLinkCreateProducts = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * List of products that will be available to select at checkout.
      */
@@ -2518,6 +2628,14 @@ export type CheckoutLinkUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * List of products that will be available to select at checkout.
      */
     products?: Array<string> | null;
@@ -2538,6 +2656,69 @@ export type CheckoutLinkUpdate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
+};
+
+/**
+ * The organization a checkout sells for, with the subscription settings a buyer is shown.
+ */
+export type CheckoutOrganization = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The organization ID.
+     */
+    id: string;
+    /**
+     * Organization name shown in checkout, customer portal, emails etc.
+     */
+    name: string;
+    /**
+     * Unique organization slug in checkout, customer portal and credit card statements.
+     */
+    slug: string;
+    /**
+     * Avatar URL shown in checkout, customer portal, emails etc.
+     */
+    avatar_url: string | null;
+    /**
+     * Public support email.
+     */
+    email: string | null;
+    /**
+     * Official website of the organization.
+     */
+    website: string | null;
+    /**
+     * Links to social profiles.
+     */
+    socials: Array<OrganizationSocialLink>;
+    status: Status;
+    /**
+     * When the business details were submitted.
+     */
+    details_submitted_at: string | null;
+    /**
+     * Organization feature settings
+     */
+    feature_settings: OrganizationFeatureSettings | null;
+    subscription_settings: OrganizationSubscriptionSettings;
+    notification_settings: OrganizationNotificationSettings;
+    customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * Whether customers can change their subscription's plan from the customer portal.
+     */
+    allow_customer_updates: boolean;
+    proration_behavior: SubscriptionProrationBehavior;
 };
 
 /**
@@ -2656,6 +2837,10 @@ export type CheckoutPublic = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -2676,6 +2861,10 @@ export type CheckoutPublic = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -2683,6 +2872,26 @@ export type CheckoutPublic = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -2753,8 +2962,14 @@ export type CheckoutPublic = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
-    organization: Organization;
+    organization: CheckoutOrganization;
     attached_custom_fields: Array<AttachedCustomField>;
 };
 
@@ -2803,6 +3018,10 @@ export type CheckoutPublicConfirmed = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -2823,6 +3042,10 @@ export type CheckoutPublicConfirmed = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -2830,6 +3053,26 @@ export type CheckoutPublicConfirmed = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -2900,8 +3143,14 @@ export type CheckoutPublicConfirmed = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
-    organization: Organization;
+    organization: CheckoutOrganization;
     attached_custom_fields: Array<AttachedCustomField>;
     customer_session_token: string;
 };
@@ -2953,6 +3202,14 @@ export type CheckoutUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period, over the product's. Set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * ID of the discount to apply to the checkout.
      */
     discount_id?: string | null;
@@ -2964,6 +3221,10 @@ export type CheckoutUpdate = {
      * Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`.
      */
     require_billing_address?: boolean | null;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial?: boolean | null;
     customer_ip_address?: string | null;
     /**
      * Key-value object allowing you to store additional information that'll be copied to the created customer.
@@ -2986,6 +3247,10 @@ export type CheckoutUpdate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page.
      */
@@ -3017,6 +3282,10 @@ export type CheckoutUpdatePublic = {
     customer_billing_name?: string | null;
     customer_billing_address?: Address | null;
     customer_tax_id?: string | null;
+    /**
+     * Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
+     */
+    allow_trial?: false | null;
     /**
      * Discount code to apply to the checkout.
      */
@@ -9220,6 +9489,11 @@ export type TooManyRequests = {
     error: 'TooManyRequests';
     detail: string;
 };
+
+/**
+ * Whether the amounts include tax (`inclusive`) or have tax added on top (`exclusive`).
+ */
+export type TaxBehavior = 'inclusive' | 'exclusive';
 
 /**
  * Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).

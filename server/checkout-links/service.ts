@@ -12,6 +12,7 @@ import { checkOneCurrency } from "../kit/money.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import * as products from "../products/repository.js";
 import type { ProductRow } from "../products/repository.js";
+import { givenTrial } from "../products/trials.js";
 import * as discounts from "../discounts/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
@@ -81,6 +82,8 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
   if (given.length !== 1) throw invalid(["body"], "Give exactly one of product_id, product_price_id or products.", "value_error");
   const metadata = checkMetadata(input.metadata);
   const successUrl = checkHttpUrl(input.success_url, ["body", "success_url"]);
+  const returnUrl = checkHttpUrl(input.return_url, ["body", "return_url"]);
+  const trial = givenTrial(input) ?? { trial_interval: null, trial_interval_count: null };
   return db.transaction(async (trx) => {
     let productIds: string[];
     let priceId: string | null = null;
@@ -102,6 +105,9 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
       client_secret: randomToken("polar_cl_"),
       label: input.label ?? null,
       success_url: successUrl,
+      return_url: returnUrl,
+      trial_interval: trial.trial_interval,
+      trial_interval_count: trial.trial_interval_count,
       allow_discount_codes: input.allow_discount_codes ?? true,
       require_billing_address: input.require_billing_address ?? false,
       discount_id: discount?.id ?? null,
@@ -158,6 +164,8 @@ export async function updateCheckoutLink(
     }
     if (input.label !== undefined) patch.label = input.label;
     if (input.success_url !== undefined) patch.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
+    if (input.return_url !== undefined) patch.return_url = checkHttpUrl(input.return_url, ["body", "return_url"]);
+    Object.assign(patch, givenTrial(input));
     if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) patch.allow_discount_codes = input.allow_discount_codes;
     if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
       patch.require_billing_address = input.require_billing_address;

@@ -10,7 +10,7 @@ import { byIds as discountsByIds, productLinks, type DiscountRow } from "../disc
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 import { numberOf } from "../kit/rows.js";
-import { findManyWithRelations, pricesByIds, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { findManyWithRelations, pricesByIds, type Interval, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
 
@@ -24,6 +24,8 @@ export interface CheckoutRow {
   status: Exclude<CheckoutStatus, "expired">;
   expires_at: Date;
   success_url: string | null;
+  /** The checkout's back button. */
+  return_url: string | null;
   embed_origin: string | null;
   amount: number;
   /** The quote: what the last write computed, what views show, what a confirm may charge. */
@@ -58,6 +60,13 @@ export interface CheckoutRow {
   /** Kept by the confirm's claim, so that its charge step can be run again (server/checkouts/recover.ts). */
   confirmation_token_id: string | null;
   confirmed_at: Date | null;
+  /** False turns off any trial, the product's or the checkout's own. */
+  allow_trial: boolean;
+  /** The checkout's own trial, over the product's (both set or neither). */
+  trial_interval: Interval | null;
+  trial_interval_count: number | null;
+  /** When the trial quoted by the last write ends; null when the checkout has no trial. */
+  trial_end: Date | null;
 }
 
 /** Everything a checkout's wire shape and rules need besides its row. */

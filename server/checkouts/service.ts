@@ -13,7 +13,7 @@ import { checkOneCurrency } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { findById as findOrganization } from "../organizations/repository.js";
-import { findManyWithRelations, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { findManyWithRelations, type Interval, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
@@ -106,6 +106,7 @@ async function insertCheckout(
     status: "open",
     expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS),
     success_url: null,
+    return_url: null,
     embed_origin: null,
     amount: priceAmount(price, null),
     discount_amount: 0,
@@ -137,6 +138,10 @@ async function insertCheckout(
     payment_ref: null,
     confirmation_token_id: null,
     confirmed_at: null,
+    allow_trial: true,
+    trial_interval: null,
+    trial_interval_count: null,
+    trial_end: null,
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
@@ -208,6 +213,10 @@ export interface LinkSource {
   discount_id: string | null;
   product_price_id: string | null;
   metadata: Record<string, string | number | boolean>;
+  return_url: string | null;
+  /** A trial for the checkouts the link opens, over their product's. */
+  trial_interval: Interval | null;
+  trial_interval_count: number | null;
 }
 
 /**
@@ -225,7 +234,14 @@ export async function createCheckoutFromLink(
       .filter((p) => !p.row.is_archived)
       .map(({ row, relations }) => ({ row, rel: relations }));
     if (live.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
-    const base = { success_url: link.success_url, metadata: link.metadata, embed_origin: validOrigin(opts.embedOrigin) };
+    const base = {
+      success_url: link.success_url,
+      return_url: link.return_url,
+      metadata: link.metadata,
+      embed_origin: validOrigin(opts.embedOrigin),
+      trial_interval: link.trial_interval,
+      trial_interval_count: link.trial_interval_count,
+    };
     let applied;
     try {
       applied = await insertCheckout(trx, link.organization_id, live, Object.assign({}, base, { discount_id: link.discount_id }), {

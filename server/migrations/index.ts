@@ -26,6 +26,7 @@ import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as productTrialsVisibility from "./0070_product_trials_visibility.js";
 import * as subscriptionTerms from "./0071_subscription_terms.js";
+import * as checkoutTrials from "./0072_checkout_trials.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -55,4 +56,5 @@ export const migrations = [
   { name: "0064_checkout_sessions", ...checkoutSessions },
   { name: "0070_product_trials_visibility", ...productTrialsVisibility },
   { name: "0071_subscription_terms", ...subscriptionTerms },
+  { name: "0072_checkout_trials", ...checkoutTrials },
 ];

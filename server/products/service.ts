@@ -15,6 +15,7 @@ import { applyMetadataFilter, applySorting, listCountedPage, type Page } from ".
 import { toProduct, type ProductOut } from "./models.js";
 import * as products from "./repository.js";
 import type { Interval, PriceRow, ProductRow } from "./repository.js";
+import { givenTrial, type TrialInput } from "./trials.js";
 import * as benefitsRepo from "../benefits/repository.js";
 import * as customFields from "../custom-fields/repository.js";
 import * as files from "../files/repository.js";
@@ -40,10 +41,8 @@ function checkName(name: string, loc: (string | number)[]) {
 }
 
 /** The billing and trial fields of a product, as a create or update body gives them. */
-interface TermsInput {
+interface TermsInput extends TrialInput {
   recurring_interval_count?: number | null;
-  trial_interval?: Interval | null;
-  trial_interval_count?: number | null;
   meter_interval?: Interval | null;
   meter_interval_count?: number | null;
 }
@@ -72,17 +71,11 @@ function checkTerms(
   if (recurring === null && input.recurring_interval_count !== undefined && input.recurring_interval_count !== null) {
     throw invalid(["body", "recurring_interval_count"], "A one-time product has no billing interval to count.", "value_error", input.recurring_interval_count);
   }
-  const givenTrial = input.trial_interval !== undefined || input.trial_interval_count !== undefined;
-  const interval = givenTrial ? (input.trial_interval ?? null) : (current?.trial_interval ?? null);
-  const trialCount = givenTrial ? (input.trial_interval_count ?? null) : (current?.trial_interval_count ?? null);
-  if ((interval === null) !== (trialCount === null)) {
-    const missing = interval === null ? "trial_interval" : "trial_interval_count";
-    throw invalid(["body", missing], "Both trial_interval and trial_interval_count must be set together.", "missing");
+  const trial = givenTrial(input) ?? { trial_interval: current?.trial_interval ?? null, trial_interval_count: current?.trial_interval_count ?? null };
+  if (recurring === null && trial.trial_interval !== null) {
+    throw invalid(["body", "trial_interval"], "A trial is for recurring products only.", "value_error", trial.trial_interval);
   }
-  if (recurring === null && interval !== null) {
-    throw invalid(["body", "trial_interval"], "A trial is for recurring products only.", "value_error", interval);
-  }
-  return { recurring_interval_count: recurring === null ? 1 : count, trial_interval: interval, trial_interval_count: trialCount };
+  return Object.assign({ recurring_interval_count: recurring === null ? 1 : count }, trial);
 }
 
 /** Validates new prices and returns the rows to insert (without product id / position). */

@@ -247,8 +247,10 @@ export async function planProductChange(
   const newPeriod = addIntervals(now, product.recurring_interval, product.recurring_interval_count).getTime() - now.getTime();
   const newLeft = sameCadence(row, product) ? left : Math.min(1, remaining / newPeriod);
   const lines: ProrationLine[] = [];
-  const credit = Math.round(Number(row.amount) * left);
-  const charge = Math.round(newAmount * newLeft);
+  // A trial was not paid for and costs nothing: the new price is first charged when it ends.
+  const trialing = row.status === "trialing";
+  const credit = trialing ? 0 : Math.round(Number(row.amount) * left);
+  const charge = trialing ? 0 : Math.round(newAmount * newLeft);
   if (credit > 0) lines.push({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null });
   if (charge > 0) lines.push({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id });
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");

@@ -167,6 +167,77 @@ describe("subscriptions", () => {
     expect(after.currentPeriodEnd!.toISOString()).toBe("2029-02-01T00:00:00.000Z");
   });
 
+  /** A monthly product with a 14-day trial (made through 0.49.0, which sends trials). */
+  async function trialProduct(name: string, amount: number) {
+    const p = await api.client049(token).products.create({
+      name, recurringInterval: "month", trialInterval: "day", trialIntervalCount: 14, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }],
+    });
+    return { id: p.id, priceId: p.prices[0].id };
+  }
+  const paymentsOf = (subscriptionId: string) =>
+    api.knex("payments").join("orders", "orders.id", "payments.order_id").where("orders.subscription_id", subscriptionId).select("payments.status", "payments.amount");
+  /** The outbox's subscription events of one subscription, with the status each carried. */
+  const subscriptionEvents = async (subscriptionId: string) =>
+    (await api.knex("outbox").where({ organization_id: orgId }).whereLike("type", "subscription.%").whereRaw("payload->'data'->>'id' = ?", [subscriptionId]).orderBy("id"))
+      .map((e: { type: string; payload: { data: { status: string } } }) => `${e.type}:${e.payload.data.status}`);
+
+  it("starts a trial: trialing and charged nothing, the card saved; converts at the trial's end, charged and active", async () => {
+    const trial = await trialProduct("Pro with trial", 1500);
+    await polar.products.updateBenefits({ id: trial.id, productBenefitsUpdate: { benefits: [benefitId] } });
+    const { sub, clockId, customerId, checkoutId } = await subscribe("2028-03-01T10:00:00Z", trial.id);
+    expect(sub).toMatchObject({ status: "trialing", amount: 1500, productId: trial.id });
+    expect(sub.currentPeriodStart.toISOString()).toBe("2028-03-01T10:00:00.000Z");
+    expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-03-15T10:00:00.000Z");
+    expect(await wire(sub.id)).toMatchObject({ trial_start: "2028-03-01T10:00:00.000Z", trial_end: "2028-03-15T10:00:00.000Z", status: "trialing" });
+    expect((await polar.checkouts.get({ id: checkoutId })).totalAmount).toBe(1500);
+    // The checkout's order is the trial's: 0, paid without a payment; the card is kept for later.
+    const [first] = await ordersOf(sub.id);
+    expect(first).toMatchObject({ billing_reason: "subscription_create", status: "paid" });
+    expect(Number(first.subtotal_amount)).toBe(0);
+    expect(await paymentsOf(sub.id)).toEqual([]);
+    expect(await api.knex("payment_methods").where({ customer_id: customerId })).toHaveLength(1);
+    // The trial gives the product's benefits from its start.
+    await expect.poll(async () => (await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at).length, poll).toBe(1);
+    expect(await subscriptionEvents(sub.id)).toEqual(["subscription.created:trialing"]);
+
+    await advance(clockId, "2028-03-10T00:00:00Z");
+    expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("trialing");
+    await advance(clockId, "2028-03-16T00:00:00Z");
+    const active = await polar.subscriptions.get({ id: sub.id });
+    expect(active.status).toBe("active");
+    expect(active.currentPeriodStart.toISOString()).toBe("2028-03-15T10:00:00.000Z");
+    expect(active.currentPeriodEnd!.toISOString()).toBe("2028-04-15T10:00:00.000Z");
+    expect(await wire(sub.id)).toMatchObject({ trial_start: "2028-03-01T10:00:00.000Z", trial_end: "2028-03-15T10:00:00.000Z" });
+    const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([["2028-03-15T10:00:00.000Z", 1500, "paid"]]);
+    expect((await paymentsOf(sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["succeeded", 1500]]);
+    const events = await subscriptionEvents(sub.id);
+    expect(events.slice(-2)).toEqual(["subscription.updated:active", "subscription.active:active"]);
+    expect(events).not.toContain("subscription.active:trialing");
+    // A month later it renews as any other.
+    await advance(clockId, "2028-04-16T00:00:00Z");
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(2);
+  });
+
+  it("ends a trial canceled during it at the trial's end, charging nothing; a declined first charge goes past_due", async () => {
+    const trial = await trialProduct("Trial to cancel", 2000);
+    const a = await subscribe("2028-05-01T00:00:00Z", trial.id);
+    const canceled = await polar.subscriptions.update({ id: a.sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    expect(canceled.endsAt!.toISOString()).toBe("2028-05-15T00:00:00.000Z");
+    await advance(a.clockId, "2028-05-20T00:00:00Z");
+    const ended = await polar.subscriptions.get({ id: a.sub.id });
+    expect(ended).toMatchObject({ status: "canceled" });
+    expect(ended.endedAt!.toISOString()).toBe("2028-05-15T00:00:00.000Z");
+    expect((await ordersOf(a.sub.id)).map((o) => o.billing_reason)).toEqual(["subscription_create"]);
+    expect(await paymentsOf(a.sub.id)).toEqual([]);
+
+    const b = await subscribe("2028-05-01T00:00:00Z", trial.id);
+    await api.knex("payment_methods").where({ customer_id: b.customerId }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
+    await advance(b.clockId, "2028-05-16T00:00:00Z");
+    expect((await polar.subscriptions.get({ id: b.sub.id })).status).toBe("past_due");
+    expect((await paymentsOf(b.sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["failed", 2000]]);
+  });
+
   it("cancels at period end, uncancels, cancels again and ends at the period end, revoking the benefits", async () => {
     const { sub, clockId } = await subscribe("2028-05-10T09:00:00Z");
     const canceled = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" } });
