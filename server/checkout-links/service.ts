@@ -34,15 +34,15 @@ export interface CheckoutLinkListQuery {
   sorting?: string[] | null;
 }
 
-/** Live, unarchived products of the organization, in the given order. */
+/** Products of the organization that can be bought (not archived, not drafts), in the given order. */
 export async function checkProducts(db: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<string[]> {
   if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
   const unique = [...new Set(ids)];
   const found: string[] = unique.every(isUuid)
-    ? await products.unarchivedIds(db, organizationId, unique)
+    ? await products.purchasableIds(db, organizationId, unique)
     : [];
   const missing = ids.findIndex((id) => !found.includes(id));
-  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist, is archived or is a draft.", "value_error", ids[missing]);
   if (unique.length > 1) {
     checkOneCurrency(await products.priceCurrencies(db, unique), loc);
   }
@@ -89,7 +89,7 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
     let priceId: string | null = null;
     if ("product_price_id" in input) {
       const price = isUuid(input.product_price_id)
-        ? await products.findUnarchivedPrice(trx, caller.organizationId, input.product_price_id)
+        ? await products.findPurchasablePrice(trx, caller.organizationId, input.product_price_id)
         : undefined;
       if (!price) throw invalid(["body", "product_price_id"], "Price does not exist.", "value_error", input.product_price_id);
       productIds = [price.product_id];

@@ -15,6 +15,7 @@ import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { findTestClockOf } from "../customers/repository.js";
 import type { Interval } from "../products/repository.js";
+import { isPurchasable } from "../products/models.js";
 import { givenTrial } from "../products/trials.js";
 import { addIntervals } from "../subscriptions/periods.js";
 import { clockNow } from "../test-clocks/repository.js";
@@ -223,8 +224,8 @@ const staticPrice = (p: Loaded) => p.rel.prices.find((price) => price.amount_typ
 
 /**
  * The checkout as the world stands now, with no change of the buyer's: its product or price
- * archived since (another live price of the product, else another product of the checkout, is
- * taken), its discount no longer applicable (dropped), its discount's terms changed. `issue`
+ * archived (or the product made a draft) since (another live price of the product, else another
+ * product of the checkout, is taken), its discount no longer applicable (dropped), its discount's terms changed. `issue`
  * names what moved the total away from the quote the buyer was shown, or why the checkout can't
  * be paid at all; null when the quote still holds. `ctx.discount` must be read under lock.
  */
@@ -234,9 +235,9 @@ export function rederive(row: CheckoutRow, ctx: CheckoutContext): { row: Checkou
   let issue: ValidationIssue | null = null;
   const note = (field: string, msg: string) => void (issue ??= { loc: ["body", field], msg, type: "value_error" });
 
-  const priceLive = !ctx.product.row.is_archived && ctx.product.rel.prices.some((p) => p.id === ctx.price.id);
+  const priceLive = isPurchasable(ctx.product.row) && ctx.product.rel.prices.some((p) => p.id === ctx.price.id);
   if (!priceLive) {
-    const product = [ctx.product, ...ctx.products].find((p) => !p.row.is_archived && staticPrice(p));
+    const product = [ctx.product, ...ctx.products].find((p) => isPurchasable(p.row) && staticPrice(p));
     if (!product) {
       return { row, ctx, issue: { loc: ["body", "product_id"], msg: "This product is no longer available.", type: "value_error" } };
     }

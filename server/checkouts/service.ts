@@ -13,6 +13,7 @@ import { checkOneCurrency } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { findById as findOrganization } from "../organizations/repository.js";
+import { isPurchasable } from "../products/models.js";
 import { findManyWithRelations, type Interval, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
@@ -68,17 +69,17 @@ async function customerFor(trx: Knex, organizationId: string, input: CheckoutCre
 type LoadedProduct = { row: ProductRow; rel: ProductRelations };
 
 /**
- * The products a merchant asks a checkout for: each one of the organization's and not archived,
- * loaded with its relations in the same round trip.
+ * The products a merchant asks a checkout for: each one of the organization's and purchasable
+ * (not archived, not a draft), loaded with its relations in the same round trip.
  */
 async function loadRequestedProducts(trx: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<LoadedProduct[]> {
   if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
   const unique = [...new Set(ids)];
   const found = unique.every(isUuid)
-    ? (await findManyWithRelations(trx, unique)).filter((p) => p.row.organization_id === organizationId && !p.row.is_archived)
+    ? (await findManyWithRelations(trx, unique)).filter((p) => p.row.organization_id === organizationId && isPurchasable(p.row))
     : [];
   const missing = ids.findIndex((id) => !found.some((p) => p.row.id === id));
-  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist, is archived or is a draft.", "value_error", ids[missing]);
   checkOneCurrency(found.flatMap((p) => p.relations.prices.map((price) => price.price_currency)), loc);
   return found.map(({ row, relations }) => ({ row, rel: relations }));
 }
@@ -231,7 +232,7 @@ export async function createCheckoutFromLink(
 ): Promise<CheckoutRow> {
   return db.transaction(async (trx) => {
     const live = (await findManyWithRelations(trx, productIds))
-      .filter((p) => !p.row.is_archived)
+      .filter((p) => isPurchasable(p.row))
       .map(({ row, relations }) => ({ row, rel: relations }));
     if (live.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
     const base = {

@@ -18,6 +18,14 @@ export function formatUnitAmount(value: string): string {
   return trimmed === "" || trimmed === "-" ? "0" : trimmed;
 }
 
+/**
+ * Whether a new purchase of the product can start: archived products and drafts cannot be
+ * bought (a private one can, through a checkout or a checkout link; only public ones are listed).
+ */
+export function isPurchasable(row: Pick<ProductRow, "is_archived" | "visibility">): boolean {
+  return !row.is_archived && row.visibility !== "draft";
+}
+
 /** A free price: a fixed price of 0 (the only kind of free price there is). */
 export function isFreePrice(price: Pick<PriceRow, "amount_type" | "price_amount">): boolean {
   return price.amount_type === "fixed" && Number(price.price_amount) === 0;

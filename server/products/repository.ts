@@ -262,9 +262,9 @@ export async function replaceBenefits(db: Knex, productId: string, benefitIds: s
   if (benefitIds.length) await db("product_benefits").insert(benefitIds.map((benefit_id, order) => ({ product_id: productId, benefit_id, order })));
 }
 
-/** The organization's unarchived products among `ids` (every id a uuid). */
-export async function unarchivedIds(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
-  return db("products").whereIn("id", ids).where({ organization_id: organizationId, is_archived: false }).pluck("id");
+/** The organization's products among `ids` (every id a uuid) that can be bought: not archived, not drafts. */
+export async function purchasableIds(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
+  return db("products").whereIn("id", ids).where({ organization_id: organizationId, is_archived: false }).whereNot({ visibility: "draft" }).pluck("id");
 }
 
 /** The distinct currencies of the unarchived prices of these products. */
@@ -272,12 +272,13 @@ export async function priceCurrencies(db: Knex, productIds: string[]): Promise<(
   return db("product_prices").whereIn("product_id", productIds).where({ is_archived: false }).distinct().pluck("price_currency");
 }
 
-/** An unarchived price of an unarchived product of the organization. */
-export async function findUnarchivedPrice(db: Knex, organizationId: string, priceId: string): Promise<{ id: string; product_id: string } | undefined> {
+/** An unarchived price of a product of the organization that can be bought (not archived, not a draft). */
+export async function findPurchasablePrice(db: Knex, organizationId: string, priceId: string): Promise<{ id: string; product_id: string } | undefined> {
   return db("product_prices")
     .join("products", "products.id", "product_prices.product_id")
     .where({ "product_prices.id": priceId, "products.organization_id": organizationId })
     .where({ "product_prices.is_archived": false, "products.is_archived": false })
+    .whereNot("products.visibility", "draft")
     .first("product_prices.id", "product_prices.product_id");
 }
 
@@ -314,10 +315,10 @@ export function productIdsInOrganization(db: Knex, organizationId: string, ids: 
  */
 export const STOREFRONT_PRODUCTS_MAX = 100;
 
-/** The products a storefront shows: the organization's products that are not archived. */
+/** The products a storefront shows: the organization's public products that are not archived. */
 export function storefrontProducts(db: Knex, organizationId: string): Promise<ProductRow[]> {
   return db("products")
-    .where({ organization_id: organizationId, is_archived: false })
+    .where({ organization_id: organizationId, is_archived: false, visibility: "public" })
     .orderBy([{ column: "created_at" }, { column: "id" }])
     .limit(STOREFRONT_PRODUCTS_MAX)
     .select("*");

@@ -226,6 +226,9 @@ export async function planProductChange(
   if (!product) throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (product.id === row.product_id) throw invalid(loc, "The subscription is already on this product.", "value_error", change.productId);
   if (product.is_archived) throw invalid(loc, "This product is archived.", "value_error", change.productId);
+  if (product.visibility === "draft") throw invalid(loc, "This product is a draft.", "value_error", change.productId);
+  // A customer moves only to what the storefront offers; the merchant also to private products.
+  if (by === "customer" && product.visibility !== "public") throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (!product.recurring_interval) throw invalid(loc, "A subscription can only move to a recurring product.", "value_error", change.productId);
   const prices = await unarchivedPrices(trx, product.id);
   const price = basePrice(prices);

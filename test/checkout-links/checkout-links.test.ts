@@ -154,4 +154,19 @@ describe("checkout links", () => {
     const err = await rejects(c49.checkoutLinks.update({ id: link.id, checkoutLinkUpdate: { trialIntervalCount: 3 } }), HTTPValidationError049);
     expect(err.detail?.map((d) => d.loc)).toEqual([["body", "trial_interval"]]);
   });
+
+  it("refuses drafts, and opens no checkout for a product made a draft since", async () => {
+    const c49 = api.client049(token);
+    const draft = await c49.products.create({ name: "Draft plan", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const err = await rejects(c49.checkoutLinks.create({ paymentProcessor: "stripe", productId: draft.id }), HTTPValidationError049);
+    expect(err.detail?.map((d) => d.loc)).toEqual([["body", "product_id", 0]]);
+    const priced = await rejects(c49.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: draft.prices[0].id }), HTTPValidationError049);
+    expect(priced.detail?.map((d) => d.loc)).toEqual([["body", "product_price_id"]]);
+    const later = await c49.products.create({ name: "Private plan", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const link = await c49.checkoutLinks.create({ paymentProcessor: "stripe", productId: later.id });
+    const open = () => fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
+    expect((await open()).status).toBe(302);
+    await c49.products.update({ id: later.id, productUpdate: { visibility: "draft" } });
+    expect((await open()).status).toBe(404);
+  });
 });

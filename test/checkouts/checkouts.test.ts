@@ -289,6 +289,14 @@ describe("checkouts with trials (0.49.0)", () => {
     expect(oneTime).toMatchObject({ trialInterval: "day", activeTrialInterval: null, trialEnd: null, isPaymentRequired: true });
   });
 
+  it("sells private products, never drafts", async () => {
+    const hidden = await c49.products.create({ name: "Partner deal", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
+    const draft = await c49.products.create({ name: "Not yet", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
+    expect((await c49.checkouts.create({ products: [hidden.id] })).product?.visibility).toBe("private");
+    const err = await rejects(c49.checkouts.create({ products: [hidden.id, draft.id] }), HTTPValidationError049);
+    expect(err.detail?.map((d) => d.loc)).toEqual([["body", "products", 1]]);
+  });
+
   it("shows the tax behavior: the price's own, else the buyer's country's, unknown before it", async () => {
     const priced = await c49.checkouts.create({ products: [once.id] });
     expect(priced.taxBehavior).toBe("exclusive");

@@ -238,6 +238,21 @@ describe("subscriptions", () => {
     expect((await paymentsOf(b.sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["failed", 2000]]);
   });
 
+  it("moves customers only to public products, the merchant also to private ones, nobody to a draft", async () => {
+    const c49 = api.client049(token);
+    const privatePlan = await c49.products.create({ name: "Partner plan", recurringInterval: "month", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const draftPlan = await c49.products.create({ name: "Draft plan", recurringInterval: "month", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const { sub, session } = await subscribe("2028-06-01T00:00:00Z");
+    const portal = anon().customerPortal.subscriptions;
+    for (const id of [privatePlan.id, draftPlan.id]) {
+      const err = await rejects(portal.update(session, { id: sub.id, customerSubscriptionUpdate: { productId: id } }), HTTPValidationError);
+      expect(err.detail?.map((d) => d.loc)).toEqual([["body", "product_id"]]);
+    }
+    const drafted = await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: draftPlan.id } }), HTTPValidationError);
+    expect(JSON.stringify(drafted.detail)).toContain("draft");
+    expect(await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: privatePlan.id } })).toMatchObject({ productId: privatePlan.id, amount: 800 });
+  });
+
   it("cancels at period end, uncancels, cancels again and ends at the period end, revoking the benefits", async () => {
     const { sub, clockId } = await subscribe("2028-05-10T09:00:00Z");
     const canceled = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" } });
