@@ -6,7 +6,7 @@
 import { ArrayInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, AutocompleteInput, required, useRecordContext, minValue } from "react-admin";
 import { Box, Chip, Stack, Typography } from "@mui/material";
 import type { ProductPrice } from "../../api";
-import { currencyDigits, formatMoney, humanize } from "../../common/format";
+import { currencyDigits, formatMoney, humanize, perPeriod } from "../../common/format";
 import { MoneyInput } from "../../common/inputs";
 
 export const AMOUNT_TYPES = ["fixed", "custom", "free", "metered_unit"] as const;
@@ -28,8 +28,8 @@ export function formatUnitAmount(unit: string | number, currency: string): strin
   }
 }
 
-export function priceText(p: ProductPrice, interval?: string | null): string {
-  const per = interval ? ` / ${interval}` : "";
+export function priceText(p: ProductPrice, interval?: string | null, count?: number | null): string {
+  const per = interval ? ` ${perPeriod(interval, count)}` : "";
   switch (p.amount_type) {
     case "fixed":
       return p.price_amount === 0 ? "Free" : `${formatMoney(p.price_amount, p.price_currency)}${per}`;
@@ -46,14 +46,14 @@ export function priceText(p: ProductPrice, interval?: string | null): string {
 
 /** Every active price of the product in the record, one line each. */
 export function PricesField(_props: { label?: string }) {
-  const record = useRecordContext<{ prices?: ProductPrice[]; recurring_interval?: string | null }>();
+  const record = useRecordContext<{ prices?: ProductPrice[]; recurring_interval?: string | null; recurring_interval_count?: number | null }>();
   const prices = (record?.prices ?? []).filter((p) => !p.is_archived);
   if (!prices.length) return <Typography variant="body2">—</Typography>;
   return (
     <Stack spacing={0.5}>
       {prices.map((p) => (
         <Box key={p.id} sx={{ display: "flex", gap: 1, alignItems: "center" }}>
-          <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums" }}>{priceText(p, record?.recurring_interval)}</Typography>
+          <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums" }}>{priceText(p, record?.recurring_interval, record?.recurring_interval_count)}</Typography>
           {p.amount_type === "metered_unit" ? <Chip size="small" label="Usage" /> : null}
         </Box>
       ))}
