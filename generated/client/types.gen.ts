@@ -9443,13 +9443,20 @@ export type SubscriptionSortProperty = 'customer' | '-customer' | 'status' | '-s
 
 export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionCancel | SubscriptionRevoke;
+export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
 
 export type SubscriptionUpdateDiscount = {
     /**
      * Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle.
      */
     discount_id: string | null;
+};
+
+export type SubscriptionUpdateTrial = {
+    /**
+     * Set or extend the trial period of a trialing subscription; the price is first charged then. If set to `now`, the trial ends (and the first charge happens) immediately.
+     */
+    trial_end: string | 'now';
 };
 
 export type SubscriptionUpdateProduct = {

@@ -45,6 +45,8 @@ export type SubscriptionChange =
   | { kind: "revoke"; reason?: CancellationReason | null; comment?: string | null }
   | { kind: "product"; productId: string; prorationBehavior?: "invoice" | "prorate" | null }
   | { kind: "discount"; discountId: string | null }
+  /** A trialing subscription's trial moved to end at `trialEnd` ("now": at once). */
+  | { kind: "trial"; trialEnd: string }
   /** A portal cancel body without cancel_at_period_end: nothing to change. */
   | { kind: "none" };
 
@@ -66,7 +68,8 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
     };
   }
   if ("discount_id" in body) return { kind: "discount", discountId: (body.discount_id as string | null) ?? null };
-  throw invalid(["body"], "Give product_id, discount_id, cancel_at_period_end or revoke.", "missing");
+  if ("trial_end" in body) return { kind: "trial", trialEnd: String(body.trial_end) };
+  throw invalid(["body"], "Give product_id, discount_id, trial_end, cancel_at_period_end or revoke.", "missing");
 }
 
 /** The portal's PATCH body: a product change, or cancel / uncancel at period end. */
@@ -110,6 +113,10 @@ export async function changeSubscription(
       case "discount":
         if (by !== "merchant") throw new NotPermitted();
         updated = await changeDiscount(trx, row, change.discountId, now);
+        break;
+      case "trial":
+        if (by !== "merchant") throw new NotPermitted();
+        updated = await changeTrialEnd(trx, row, change.trialEnd, now);
         break;
       case "none":
         return row;
@@ -322,6 +329,29 @@ async function changeProduct(
   }, now);
   // The new product's benefits are granted, the old one's that it lacks revoked.
   await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: product.id, subscriptionId: row.id });
+  return updated;
+}
+
+/**
+ * Moves a trialing subscription's trial end (later to extend it, earlier or `now` to end it): the
+ * trial stays its current period, and its billing periods are anchored at the new end, where the
+ * workflow (poked after commit) renews and charges.
+ */
+async function changeTrialEnd(trx: Knex.Transaction, row: SubscriptionRow, value: string, now: Date): Promise<SubscriptionRow> {
+  const loc = ["body", "trial_end"];
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+  if (row.status !== "trialing") throw invalid(loc, "Only a trialing subscription's trial can be changed.", "value_error", value);
+  const end = value === "now" ? now : new Date(value);
+  if (Number.isNaN(end.getTime())) throw invalid(loc, "Input should be a valid datetime or `now`.", "datetime_parsing", value);
+  if (end.getTime() < now.getTime()) throw invalid(loc, "The trial can't end in the past; use `now` to end it at once.", "value_error", value);
+  const updated = await save(trx, row, {
+    trial_end: end,
+    current_period_end: end,
+    billing_anchor: end,
+    period_index: -1,
+    ends_at: row.cancel_at_period_end ? end : row.ends_at,
+  });
+  await emitSubscription(trx, updated, ["subscription.updated"]);
   return updated;
 }
 

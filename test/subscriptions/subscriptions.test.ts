@@ -219,6 +219,31 @@ describe("subscriptions", () => {
     expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(2);
   });
 
+  it("extends a trial, then ends it now: the first charge follows at once (PATCH trial_end)", async () => {
+    const trial = await trialProduct("Trial to move", 1800);
+    const { sub, clockId } = await subscribe("2028-07-01T00:00:00Z", trial.id);
+    const patch = async (body: object) =>
+      fetch(`${api.url}/v1/subscriptions/${sub.id}`, { method: "PATCH", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const extended = await patch({ trial_end: "2028-08-01T00:00:00Z" });
+    expect(extended.status).toBe(200);
+    expect(await extended.json()).toMatchObject({ status: "trialing", trial_end: "2028-08-01T00:00:00.000Z", current_period_end: "2028-08-01T00:00:00.000Z" });
+    // Past the first end: still in its trial, nothing charged.
+    await advance(clockId, "2028-07-20T00:00:00Z");
+    expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("trialing");
+    expect(await paymentsOf(sub.id)).toEqual([]);
+    expect((await patch({ trial_end: "2028-07-10T00:00:00Z" })).status).toBe(422);
+    expect((await patch({ trial_end: "now" })).status).toBe(200);
+    await expect.poll(async () => (await polar.subscriptions.get({ id: sub.id })).status, poll).toBe("active");
+    const active = await polar.subscriptions.get({ id: sub.id });
+    expect(active.currentPeriodStart.toISOString()).toBe("2028-07-20T00:00:00.000Z");
+    expect(active.currentPeriodEnd!.toISOString()).toBe("2028-08-20T00:00:00.000Z");
+    expect((await paymentsOf(sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["succeeded", 1800]]);
+    // Only a trialing subscription has a trial to move.
+    const refused = await patch({ trial_end: "2028-09-01T00:00:00Z" });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["body", "trial_end"]);
+  });
+
   it("ends a trial canceled during it at the trial's end, charging nothing; a declined first charge goes past_due", async () => {
     const trial = await trialProduct("Trial to cancel", 2000);
     const a = await subscribe("2028-05-01T00:00:00Z", trial.id);
