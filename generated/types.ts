@@ -4260,6 +4260,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4270,10 +4272,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4309,6 +4326,10 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            /** @description The interval unit for the trial period of this checkout, over the product's. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period of this checkout. */
+            trial_interval_count: number | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4320,6 +4341,10 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
             subscription_id: string | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
@@ -4379,6 +4404,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period, over the product's. Set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description Key-value object storing custom field values. */
             custom_field_data?: {
                 [key: string]: string | number | boolean | null;
@@ -4395,6 +4424,11 @@ export interface components {
              * @default false
              */
             require_billing_address: boolean;
+            /**
+             * @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+             * @default true
+             */
+            allow_trial: boolean;
             amount?: number | null;
             /** @description ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer. */
             customer_id?: string | null;
@@ -4430,6 +4464,8 @@ export interface components {
             subscription_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url?: string | null;
             /** @description If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page. */
             embed_origin?: string | null;
             /** @description List of product IDs available to select at that checkout. The first one will be selected by default. */
@@ -4496,6 +4532,10 @@ export interface components {
              * @description Last modification timestamp of the object.
              */
             modified_at: string | null;
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
             /** @description The ID of the object. */
             id: string;
             metadata: {
@@ -4506,6 +4546,8 @@ export interface components {
             client_secret: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url: string | null;
             /** @description Optional label to distinguish links internally */
             label: string | null;
             /** @description Whether to allow the customer to apply discount codes. If you apply a discount through `discount_id`, it'll still be applied, but the customer won't be able to change it. */
@@ -4514,6 +4556,8 @@ export interface components {
             require_billing_address: boolean;
             /** @description ID of the discount to apply to the checkout. If the discount is not applicable anymore when opening the checkout link, it'll be ignored. */
             discount_id: string | null;
+            /** @description Predefined number of seats (seat-based pricing only). Seat-based prices are not offered, so this is always `null`. */
+            seats: number | null;
             /** @description The organization ID. */
             organization_id: string;
             products: components["schemas"]["CheckoutLinkProduct"][];
@@ -4541,6 +4585,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4562,6 +4610,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             product_id: string;
         };
         /** @description Schema to create a new checkout link from a a single product price.
@@ -4584,6 +4634,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4605,6 +4659,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             product_price_id: string;
         };
         /** @description Schema to create a new checkout link. */
@@ -4624,6 +4680,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4645,6 +4705,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             /** @description List of products that will be available to select at checkout. */
             products: string[];
         };
@@ -4671,6 +4733,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -4703,6 +4776,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description List of products that will be available to select at checkout. */
             products?: string[] | null;
             label?: string | null;
@@ -4714,6 +4791,49 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
+        };
+        /** @description The organization a checkout sells for, with the subscription settings a buyer is shown. */
+        CheckoutOrganization: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The organization ID. */
+            id: string;
+            /** @description Organization name shown in checkout, customer portal, emails etc. */
+            name: string;
+            /** @description Unique organization slug in checkout, customer portal and credit card statements. */
+            slug: string;
+            /** @description Avatar URL shown in checkout, customer portal, emails etc. */
+            avatar_url: string | null;
+            /** @description Public support email. */
+            email: string | null;
+            /** @description Official website of the organization. */
+            website: string | null;
+            /** @description Links to social profiles. */
+            socials: components["schemas"]["OrganizationSocialLink"][];
+            status: components["schemas"]["Status"];
+            /**
+             * Format: date-time
+             * @description When the business details were submitted.
+             */
+            details_submitted_at: string | null;
+            /** @description Organization feature settings */
+            feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
+            subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
+            notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description Whether customers can change their subscription's plan from the customer portal. */
+            allow_customer_updates: boolean;
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
         };
         /** @description Product data for a checkout session. */
         CheckoutProduct: {
@@ -4735,6 +4855,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -4779,6 +4910,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4789,10 +4922,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4833,8 +4981,12 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CheckoutOrganization"];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
         };
         /** @description Checkout session data retrieved using the client secret after confirmation.
@@ -4873,6 +5025,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4883,10 +5037,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4927,8 +5096,12 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CheckoutOrganization"];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             customer_session_token: string;
         };
@@ -4968,12 +5141,18 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period, over the product's. Set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description ID of the discount to apply to the checkout. */
             discount_id?: string | null;
             /** @description Whether to allow the customer to apply discount codes. If you apply a discount through `discount_id`, it'll still be applied, but the customer won't be able to change it. */
             allow_discount_codes?: boolean | null;
             /** @description Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`. */
             require_billing_address?: boolean | null;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial?: boolean | null;
             customer_ip_address?: string | null;
             /** @description Key-value object allowing you to store additional information that'll be copied to the created customer.
              *
@@ -4992,6 +5171,8 @@ export interface components {
             } | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url?: string | null;
             /** @description If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page. */
             embed_origin?: string | null;
         };
@@ -5012,6 +5193,11 @@ export interface components {
             customer_billing_name?: string | null;
             customer_billing_address?: components["schemas"]["Address"] | null;
             customer_tax_id?: string | null;
+            /**
+             * @description Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
+             * @constant
+             */
+            allow_trial?: false;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
@@ -5955,6 +6141,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -5989,6 +6186,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -5999,7 +6198,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6022,6 +6241,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -6103,6 +6334,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -6320,7 +6562,17 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6386,6 +6638,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -6396,7 +6650,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6419,6 +6693,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -6433,6 +6719,8 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["CustomerSubscriptionMeter"][];
+            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
         };
         CustomerSubscriptionCancel: {
             /** @description Cancel an active subscription once the current period ends.
@@ -6513,6 +6801,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -7147,6 +7446,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -7489,7 +7799,7 @@ export interface components {
             detail: string;
         };
         InvoiceGenerationError: components["schemas"]["MissingInvoiceBillingDetails"] | components["schemas"]["NotPaidOrder"];
-        LegacyRecurringProductPrice: components["schemas"]["LegacyRecurringProductPriceCustom"] | components["schemas"]["LegacyRecurringProductPriceFixed"] | components["schemas"]["LegacyRecurringProductPriceFree"];
+        LegacyRecurringProductPrice: components["schemas"]["LegacyRecurringProductPriceCustom"] | components["schemas"]["LegacyRecurringProductPriceFixed"];
         /** @description A pay-what-you-want recurring price for a product, i.e. a subscription.
          *
          *
@@ -7507,6 +7817,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7525,7 +7838,7 @@ export interface components {
             /** @description The currency. */
             price_currency: string;
             /** @description The minimum amount the customer can pay. */
-            minimum_amount: number | null;
+            minimum_amount: number;
             /** @description The maximum amount the customer can pay. */
             maximum_amount: number | null;
             /** @description The initial amount shown to the customer. */
@@ -7550,6 +7863,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7569,41 +7885,6 @@ export interface components {
             price_currency: string;
             /** @description The price in cents. */
             price_amount: number;
-            /** @constant */
-            legacy: true;
-        };
-        /** @description A free recurring price for a product, i.e. a subscription.
-         *
-         *
-         *     **Deprecated**: The recurring interval should be set on the product itself. */
-        LegacyRecurringProductPriceFree: {
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            /** @description The ID of the price. */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            amount_type: "free";
-            /** @description Whether the price is archived and no longer available. */
-            is_archived: boolean;
-            /** @description The ID of the product owning the price. */
-            product_id: string;
-            /**
-             * @description The type of the price.
-             * @constant
-             */
-            type: "recurring";
-            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
             /** @constant */
             legacy: true;
         };
@@ -8415,6 +8696,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -8447,6 +8739,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -8457,7 +8751,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -8480,6 +8794,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -8815,6 +9141,30 @@ export interface components {
         PaymentSortProperty: "created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method";
         /** @enum {string} */
         PaymentStatus: "pending" | "succeeded" | "failed";
+        /** @description A subscription update that will be applied at the beginning of the next period. */
+        PendingSubscriptionUpdate: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The date and time when the subscription update will be applied.
+             */
+            applies_at: string;
+            /** @description ID of the new product to apply to the subscription. If `null`, the product won't be changed. */
+            product_id: string | null;
+            /** @description Number of seats to apply to the subscription. If `null`, the number of seats won't be changed. */
+            seats: number | null;
+        };
         /**
          * @description The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
          * @enum {string}
@@ -8840,6 +9190,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -8888,6 +9249,18 @@ export interface components {
             description?: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Recurring products only. */
+            recurring_interval_count?: number | null;
+            /** @description A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted. */
+            meter_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Only `null` is accepted, as for `meter_interval`. */
+            meter_interval_count?: number | null;
+            /** @description The interval unit for the trial period. Recurring products only; set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
+            /** @description Who sees the product. Defaults to `public`. */
+            visibility?: components["schemas"]["ProductVisibility"];
             /** @description List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products. */
             prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
             /** @description List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded. */
@@ -8941,7 +9314,7 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
-        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"];
+        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"];
         /** @description A pay-what-you-want price for a product. */
         ProductPriceCustom: {
             /**
@@ -8956,6 +9329,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -8970,7 +9346,7 @@ export interface components {
             /** @description The currency. */
             price_currency: string;
             /** @description The minimum amount the customer can pay. */
-            minimum_amount: number | null;
+            minimum_amount: number;
             /** @description The maximum amount the customer can pay. */
             maximum_amount: number | null;
             /** @description The initial amount shown to the customer. */
@@ -8983,6 +9359,8 @@ export interface components {
              * @enum {string}
              */
             amount_type: "custom";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
@@ -9009,6 +9387,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9032,7 +9413,9 @@ export interface components {
              * @enum {string}
              */
             amount_type: "fixed";
-            /** @description The price in cents. */
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
+            /** @description The price in cents. Set to `0` for a free price; otherwise at least 50. */
             price_amount: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
@@ -9040,33 +9423,7 @@ export interface components {
              */
             price_currency: components["schemas"]["Currency"];
         };
-        /** @description A free price for a product. */
-        ProductPriceFree: {
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            /** @description The ID of the price. */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            amount_type: "free";
-            /** @description Whether the price is archived and no longer available. */
-            is_archived: boolean;
-            /** @description The ID of the product owning the price. */
-            product_id: string;
-            type: components["schemas"]["ProductPriceType"];
-            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
-        };
-        /** @description Schema to create a free price. */
+        /** @description Schema to create a free price, stored as a fixed price of `0`. */
         ProductPriceFreeCreate: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -9095,6 +9452,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9123,6 +9483,8 @@ export interface components {
              * @enum {string}
              */
             amount_type: "metered_unit";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
             /** @description The ID of the meter associated to the price. */
             meter_id: string;
             /**
@@ -9135,6 +9497,11 @@ export interface components {
             /** @description Optional maximum amount in cents that can be charged, regardless of the number of units consumed. */
             cap_amount?: number | null;
         };
+        /**
+         * @description Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
+         * @enum {string}
+         */
+        ProductPriceSource: "catalog" | "ad_hoc";
         /** @enum {string} */
         ProductPriceType: "one_time" | "recurring";
         /** @enum {string} */
@@ -9161,6 +9528,18 @@ export interface components {
             description?: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase. **Can only be set on legacy recurring products. Once set, it can't be changed.** */
             recurring_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Can only be changed on recurring products. */
+            recurring_interval_count?: number | null;
+            /** @description A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted. */
+            meter_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Only `null` is accepted, as for `meter_interval`. */
+            meter_interval_count?: number | null;
+            /** @description The interval unit for the trial period. Recurring products only; set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
+            /** @description Who sees the product. */
+            visibility?: components["schemas"]["ProductVisibility"] | null;
             /** @description Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally. */
             is_archived?: boolean | null;
             /** @description List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object. */
@@ -9169,6 +9548,15 @@ export interface components {
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
         };
+        /**
+         * @description Who sees the product.
+         *
+         *     * `public`: on the storefront, offered in the customer portal, purchasable through checkouts and checkout links.
+         *     * `private`: purchasable through checkouts and checkout links only; not on the storefront nor offered in the portal.
+         *     * `draft`: not purchasable and shown nowhere; existing subscriptions continue.
+         * @enum {string}
+         */
+        ProductVisibility: "draft" | "private" | "public";
         PropertyAggregation: {
             func: components["schemas"]["Func"];
             property: string;
@@ -9339,6 +9727,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -9349,7 +9739,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -9372,6 +9782,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -9395,6 +9817,8 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["SubscriptionMeter"][];
+            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
         };
         SubscriptionCancel: {
             /** @description Customer reason for cancellation.
@@ -9640,10 +10064,14 @@ export interface components {
         SubscriptionSortProperty: "customer" | "-customer" | "status" | "-status" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "amount" | "-amount" | "product" | "-product" | "discount" | "-discount";
         /** @enum {string} */
         SubscriptionStatus: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
-        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
+        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
         SubscriptionUpdateDiscount: {
             /** @description Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle. */
             discount_id: string | null;
+        };
+        SubscriptionUpdateTrial: {
+            /** @description Set or extend the trial period of a trialing subscription; the price is first charged then. If set to `now`, the trial ends (and the first charge happens) immediately. */
+            trial_end: string | "now";
         };
         SubscriptionUpdateProduct: {
             /** @description Update subscription to another product. */
@@ -9659,6 +10087,16 @@ export interface components {
             error: "TooManyRequests";
             detail: string;
         };
+        /**
+         * @description Whether the amounts include tax (`inclusive`) or have tax added on top (`exclusive`).
+         * @enum {string}
+         */
+        TaxBehavior: "inclusive" | "exclusive";
+        /**
+         * @description Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
+         * @enum {string}
+         */
+        TaxBehaviorOption: "location" | "inclusive" | "exclusive";
         /**
          * @description List of supported tax ID formats.
          *
@@ -9685,6 +10123,8 @@ export interface components {
         TokenType: "access_token" | "refresh_token";
         /** @enum {string} */
         TokenTypeHint: "access_token" | "refresh_token";
+        /** @enum {string} */
+        TrialInterval: "day" | "week" | "month" | "year";
         Unauthorized: {
             /** @constant */
             error: "Unauthorized";
@@ -19857,6 +20297,8 @@ export interface operations {
                 is_archived?: boolean;
                 /** @description Filter on recurring products. If `true`, only subscriptions tiers are returned. If `false`, only one-time purchase products are returned. */
                 is_recurring?: boolean;
+                /** @description Filter by visibility. */
+                visibility?: components["schemas"]["ProductVisibility"][];
                 /** @description Size of a page, defaults to 10. Maximum is 100. */
                 limit?: number;
                 /** @description Filter by organization ID. */

@@ -1877,6 +1877,10 @@ export type Checkout = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -1897,6 +1901,10 @@ export type Checkout = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -1904,6 +1912,26 @@ export type Checkout = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -1965,6 +1993,14 @@ export type Checkout = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    /**
+     * The interval unit for the trial period of this checkout, over the product's.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period of this checkout.
+     */
+    trial_interval_count: number | null;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1982,6 +2018,12 @@ export type Checkout = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
     subscription_id: string | null;
     attached_custom_fields: Array<AttachedCustomField>;
@@ -2061,6 +2103,14 @@ export type CheckoutCreate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period, over the product's. Set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Key-value object storing custom field values.
      */
     custom_field_data?: {
@@ -2078,6 +2128,10 @@ export type CheckoutCreate = {
      * Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`.
      */
     require_billing_address?: boolean;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial?: boolean;
     amount?: number | null;
     /**
      * ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer.
@@ -2122,6 +2176,10 @@ export type CheckoutCreate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page.
      */
@@ -2221,6 +2279,14 @@ export type CheckoutLink = {
      */
     modified_at: string | null;
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    /**
      * The ID of the object.
      */
     id: string;
@@ -2237,6 +2303,10 @@ export type CheckoutLink = {
      */
     success_url: string | null;
     /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * Optional label to distinguish links internally
      */
     label: string | null;
@@ -2252,6 +2322,10 @@ export type CheckoutLink = {
      * ID of the discount to apply to the checkout. If the discount is not applicable anymore when opening the checkout link, it'll be ignored.
      */
     discount_id: string | null;
+    /**
+     * Predefined number of seats (seat-based pricing only). Seat-based prices are not offered, so this is always `null`.
+     */
+    seats: number | null;
     /**
      * The organization ID.
      */
@@ -2288,6 +2362,14 @@ export type CheckoutLinkCreateProduct = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2311,6 +2393,10 @@ export type CheckoutLinkCreateProduct = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     product_id: string;
 };
 
@@ -2339,6 +2425,14 @@ export type CheckoutLinkCreateProductPrice = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2362,6 +2456,10 @@ export type CheckoutLinkCreateProductPrice = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     product_price_id: string;
 };
 
@@ -2387,6 +2485,14 @@ export type CheckoutLinkCreateProducts = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2410,6 +2516,10 @@ export type CheckoutLinkCreateProducts = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * List of products that will be available to select at checkout.
      */
@@ -2447,6 +2557,27 @@ export type CheckoutLinkProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -2497,6 +2628,14 @@ export type CheckoutLinkUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * List of products that will be available to select at checkout.
      */
     products?: Array<string> | null;
@@ -2517,6 +2656,69 @@ export type CheckoutLinkUpdate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
+};
+
+/**
+ * The organization a checkout sells for, with the subscription settings a buyer is shown.
+ */
+export type CheckoutOrganization = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The organization ID.
+     */
+    id: string;
+    /**
+     * Organization name shown in checkout, customer portal, emails etc.
+     */
+    name: string;
+    /**
+     * Unique organization slug in checkout, customer portal and credit card statements.
+     */
+    slug: string;
+    /**
+     * Avatar URL shown in checkout, customer portal, emails etc.
+     */
+    avatar_url: string | null;
+    /**
+     * Public support email.
+     */
+    email: string | null;
+    /**
+     * Official website of the organization.
+     */
+    website: string | null;
+    /**
+     * Links to social profiles.
+     */
+    socials: Array<OrganizationSocialLink>;
+    status: Status;
+    /**
+     * When the business details were submitted.
+     */
+    details_submitted_at: string | null;
+    /**
+     * Organization feature settings
+     */
+    feature_settings: OrganizationFeatureSettings | null;
+    subscription_settings: OrganizationSubscriptionSettings;
+    notification_settings: OrganizationNotificationSettings;
+    customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * Whether customers can change their subscription's plan from the customer portal.
+     */
+    allow_customer_updates: boolean;
+    proration_behavior: SubscriptionProrationBehavior;
 };
 
 /**
@@ -2547,6 +2749,27 @@ export type CheckoutProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -2614,6 +2837,10 @@ export type CheckoutPublic = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -2634,6 +2861,10 @@ export type CheckoutPublic = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -2641,6 +2872,26 @@ export type CheckoutPublic = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -2711,8 +2962,14 @@ export type CheckoutPublic = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
-    organization: Organization;
+    organization: CheckoutOrganization;
     attached_custom_fields: Array<AttachedCustomField>;
 };
 
@@ -2761,6 +3018,10 @@ export type CheckoutPublicConfirmed = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -2781,6 +3042,10 @@ export type CheckoutPublicConfirmed = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -2788,6 +3053,26 @@ export type CheckoutPublicConfirmed = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -2858,8 +3143,14 @@ export type CheckoutPublicConfirmed = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
-    organization: Organization;
+    organization: CheckoutOrganization;
     attached_custom_fields: Array<AttachedCustomField>;
     customer_session_token: string;
 };
@@ -2911,6 +3202,14 @@ export type CheckoutUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period, over the product's. Set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * ID of the discount to apply to the checkout.
      */
     discount_id?: string | null;
@@ -2922,6 +3221,10 @@ export type CheckoutUpdate = {
      * Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`.
      */
     require_billing_address?: boolean | null;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial?: boolean | null;
     customer_ip_address?: string | null;
     /**
      * Key-value object allowing you to store additional information that'll be copied to the created customer.
@@ -2944,6 +3247,10 @@ export type CheckoutUpdate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page.
      */
@@ -2975,6 +3282,10 @@ export type CheckoutUpdatePublic = {
     customer_billing_name?: string | null;
     customer_billing_address?: Address | null;
     customer_tax_id?: string | null;
+    /**
+     * Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
+     */
+    allow_trial?: false | null;
     /**
      * Discount code to apply to the checkout.
      */
@@ -4121,6 +4432,27 @@ export type CustomerOrderProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -4171,6 +4503,10 @@ export type CustomerOrderSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -4179,7 +4515,23 @@ export type CustomerOrderSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4200,6 +4552,18 @@ export type CustomerOrderSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -4311,6 +4675,27 @@ export type CustomerProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -4611,7 +4996,15 @@ export type CustomerStateSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4698,6 +5091,10 @@ export type CustomerSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -4706,7 +5103,23 @@ export type CustomerSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4727,6 +5140,18 @@ export type CustomerSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -4751,6 +5176,10 @@ export type CustomerSubscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<CustomerSubscriptionMeter>;
+    /**
+     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     */
+    pending_update: PendingSubscriptionUpdate | null;
 };
 
 export type CustomerSubscriptionCancel = {
@@ -4857,6 +5286,27 @@ export type CustomerSubscriptionProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -5669,6 +6119,27 @@ export type DiscountProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -6113,9 +6584,7 @@ export type LegacyRecurringProductPrice = ({
     amount_type: 'custom';
 } & LegacyRecurringProductPriceCustom) | ({
     amount_type: 'fixed';
-} & LegacyRecurringProductPriceFixed) | ({
-    amount_type: 'free';
-} & LegacyRecurringProductPriceFree);
+} & LegacyRecurringProductPriceFixed);
 
 /**
  * A pay-what-you-want recurring price for a product, i.e. a subscription.
@@ -6136,6 +6605,11 @@ export type LegacyRecurringProductPriceCustom = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'custom';
     /**
      * Whether the price is archived and no longer available.
@@ -6157,7 +6631,7 @@ export type LegacyRecurringProductPriceCustom = {
     /**
      * The minimum amount the customer can pay.
      */
-    minimum_amount: number | null;
+    minimum_amount: number;
     /**
      * The maximum amount the customer can pay.
      */
@@ -6188,6 +6662,11 @@ export type LegacyRecurringProductPriceFixed = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'fixed';
     /**
      * Whether the price is archived and no longer available.
@@ -6210,42 +6689,6 @@ export type LegacyRecurringProductPriceFixed = {
      * The price in cents.
      */
     price_amount: number;
-    legacy: true;
-};
-
-/**
- * A free recurring price for a product, i.e. a subscription.
- *
- *
- * **Deprecated**: The recurring interval should be set on the product itself.
- */
-export type LegacyRecurringProductPriceFree = {
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    /**
-     * The ID of the price.
-     */
-    id: string;
-    amount_type: 'free';
-    /**
-     * Whether the price is archived and no longer available.
-     */
-    is_archived: boolean;
-    /**
-     * The ID of the product owning the price.
-     */
-    product_id: string;
-    /**
-     * The type of the price.
-     */
-    type: 'recurring';
-    recurring_interval: SubscriptionRecurringInterval;
     legacy: true;
 };
 
@@ -7244,6 +7687,27 @@ export type OrderProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -7286,6 +7750,10 @@ export type OrderSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -7294,7 +7762,23 @@ export type OrderSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -7315,6 +7799,18 @@ export type OrderSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -7752,6 +8248,36 @@ export type PaymentSortProperty = 'created_at' | '-created_at' | 'status' | '-st
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
 
 /**
+ * A subscription update that will be applied at the beginning of the next period.
+ */
+export type PendingSubscriptionUpdate = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The date and time when the subscription update will be applied.
+     */
+    applies_at: string;
+    /**
+     * ID of the new product to apply to the subscription. If `null`, the product won't be changed.
+     */
+    product_id: string | null;
+    /**
+     * Number of seats to apply to the subscription. If `null`, the number of seats won't be changed.
+     */
+    seats: number | null;
+};
+
+/**
  * The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
  */
 export type Permission = 'pull' | 'triage' | 'push' | 'maintain' | 'admin';
@@ -7784,6 +8310,27 @@ export type Product = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -7863,6 +8410,30 @@ export type ProductCreate = {
      */
     recurring_interval?: SubscriptionRecurringInterval | null;
     /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Recurring products only.
+     */
+    recurring_interval_count?: number | null;
+    /**
+     * A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted.
+     */
+    meter_interval?: SubscriptionRecurringInterval | null;
+    /**
+     * Only `null` is accepted, as for `meter_interval`.
+     */
+    meter_interval_count?: number | null;
+    /**
+     * The interval unit for the trial period. Recurring products only; set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
+     * Who sees the product. Defaults to `public`.
+     */
+    visibility?: ProductVisibility;
+    /**
      * List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products.
      */
     prices: Array<({
@@ -7940,9 +8511,7 @@ export type ProductPrice = ({
     amount_type: 'custom';
 } & ProductPriceCustom) | ({
     amount_type: 'fixed';
-} & ProductPriceFixed) | ({
-    amount_type: 'free';
-} & ProductPriceFree);
+} & ProductPriceFixed);
 
 /**
  * A pay-what-you-want price for a product.
@@ -7960,6 +8529,11 @@ export type ProductPriceCustom = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'custom';
     /**
      * Whether the price is archived and no longer available.
@@ -7978,7 +8552,7 @@ export type ProductPriceCustom = {
     /**
      * The minimum amount the customer can pay.
      */
-    minimum_amount: number | null;
+    minimum_amount: number;
     /**
      * The maximum amount the customer can pay.
      */
@@ -7994,6 +8568,10 @@ export type ProductPriceCustom = {
  */
 export type ProductPriceCustomCreate = {
     amount_type: 'custom';
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
@@ -8028,6 +8606,11 @@ export type ProductPriceFixed = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'fixed';
     /**
      * Whether the price is archived and no longer available.
@@ -8055,7 +8638,11 @@ export type ProductPriceFixed = {
 export type ProductPriceFixedCreate = {
     amount_type: 'fixed';
     /**
-     * The price in cents.
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
+     * The price in cents. Set to `0` for a free price; otherwise at least 50.
      */
     price_amount: number;
     /**
@@ -8065,36 +8652,7 @@ export type ProductPriceFixedCreate = {
 };
 
 /**
- * A free price for a product.
- */
-export type ProductPriceFree = {
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    /**
-     * The ID of the price.
-     */
-    id: string;
-    amount_type: 'free';
-    /**
-     * Whether the price is archived and no longer available.
-     */
-    is_archived: boolean;
-    /**
-     * The ID of the product owning the price.
-     */
-    product_id: string;
-    type: ProductPriceType;
-    recurring_interval: SubscriptionRecurringInterval | null;
-};
-
-/**
- * Schema to create a free price.
+ * Schema to create a free price, stored as a fixed price of `0`.
  */
 export type ProductPriceFreeCreate = {
     amount_type: 'free';
@@ -8130,6 +8688,11 @@ export type ProductPriceMeteredUnit = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'metered_unit';
     /**
      * Whether the price is archived and no longer available.
@@ -8166,6 +8729,10 @@ export type ProductPriceMeteredUnit = {
 export type ProductPriceMeteredUnitCreate = {
     amount_type: 'metered_unit';
     /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
      * The ID of the meter associated to the price.
      */
     meter_id: string;
@@ -8182,6 +8749,11 @@ export type ProductPriceMeteredUnitCreate = {
      */
     cap_amount?: number | null;
 };
+
+/**
+ * Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
+ */
+export type ProductPriceSource = 'catalog' | 'ad_hoc';
 
 export type ProductPriceType = 'one_time' | 'recurring';
 
@@ -8218,6 +8790,30 @@ export type ProductUpdate = {
      */
     recurring_interval?: SubscriptionRecurringInterval | null;
     /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Can only be changed on recurring products.
+     */
+    recurring_interval_count?: number | null;
+    /**
+     * A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted.
+     */
+    meter_interval?: SubscriptionRecurringInterval | null;
+    /**
+     * Only `null` is accepted, as for `meter_interval`.
+     */
+    meter_interval_count?: number | null;
+    /**
+     * The interval unit for the trial period. Recurring products only; set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
+     * Who sees the product.
+     */
+    visibility?: ProductVisibility | null;
+    /**
      * Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally.
      */
     is_archived?: boolean | null;
@@ -8231,6 +8827,15 @@ export type ProductUpdate = {
     medias?: Array<string> | null;
     attached_custom_fields?: Array<AttachedCustomFieldCreate> | null;
 };
+
+/**
+ * Who sees the product.
+ *
+ * * `public`: on the storefront, offered in the customer portal, purchasable through checkouts and checkout links.
+ * * `private`: purchasable through checkouts and checkout links only; not on the storefront nor offered in the portal.
+ * * `draft`: not purchasable and shown nowhere; existing subscriptions continue.
+ */
+export type ProductVisibility = 'draft' | 'private' | 'public';
 
 export type PropertyAggregation = {
     func: Func;
@@ -8427,6 +9032,10 @@ export type Subscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -8435,7 +9044,23 @@ export type Subscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -8456,6 +9081,18 @@ export type Subscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -8491,6 +9128,10 @@ export type Subscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<SubscriptionMeter>;
+    /**
+     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     */
+    pending_update: PendingSubscriptionUpdate | null;
 };
 
 export type SubscriptionCancel = {
@@ -8802,13 +9443,20 @@ export type SubscriptionSortProperty = 'customer' | '-customer' | 'status' | '-s
 
 export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionCancel | SubscriptionRevoke;
+export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
 
 export type SubscriptionUpdateDiscount = {
     /**
      * Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle.
      */
     discount_id: string | null;
+};
+
+export type SubscriptionUpdateTrial = {
+    /**
+     * Set or extend the trial period of a trialing subscription; the price is first charged then. If set to `now`, the trial ends (and the first charge happens) immediately.
+     */
+    trial_end: string | 'now';
 };
 
 export type SubscriptionUpdateProduct = {
@@ -8850,6 +9498,16 @@ export type TooManyRequests = {
 };
 
 /**
+ * Whether the amounts include tax (`inclusive`) or have tax added on top (`exclusive`).
+ */
+export type TaxBehavior = 'inclusive' | 'exclusive';
+
+/**
+ * Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
+ */
+export type TaxBehaviorOption = 'location' | 'inclusive' | 'exclusive';
+
+/**
  * List of supported tax ID formats.
  *
  *
@@ -8879,6 +9537,8 @@ export type TokenResponse = {
 export type TokenType = 'access_token' | 'refresh_token';
 
 export type TokenTypeHint = 'access_token' | 'refresh_token';
+
+export type TrialInterval = 'day' | 'week' | 'month' | 'year';
 
 export type Unauthorized = {
     error: 'Unauthorized';
@@ -16415,6 +17075,10 @@ export type ProductsListData = {
          * Filter on recurring products. If `true`, only subscriptions tiers are returned. If `false`, only one-time purchase products are returned.
          */
         is_recurring?: boolean;
+        /**
+         * Filter by visibility.
+         */
+        visibility?: Array<ProductVisibility>;
         /**
          * Size of a page, defaults to 10. Maximum is 100.
          */

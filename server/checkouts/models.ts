@@ -6,13 +6,14 @@ import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
-import { computeFlags, quoteOf } from "./amounts.js";
+import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { setting } from "../config.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
 export type CheckoutPublicOut = components["schemas"]["CheckoutPublic"];
 export type CheckoutPublicConfirmedOut = components["schemas"]["CheckoutPublicConfirmed"];
+type CheckoutOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type FieldMode = "required" | "optional" | "disabled";
 
 /** The hosted checkout page of a session. */
@@ -56,9 +57,20 @@ export function toCheckoutDiscount(ctx: CheckoutContext) {
   );
 }
 
+/** The organization a buyer sees: its subscription settings also at the top, as 0.49.0 reads them. */
+export function toCheckoutOrganization(row: OrganizationRow): CheckoutOrganizationOut {
+  const org = toOrganization(row);
+  return Object.assign(org, {
+    allow_customer_updates: org.subscription_settings.allow_customer_updates,
+    proration_behavior: org.subscription_settings.proration_behavior,
+  });
+}
+
 function base(row: CheckoutRow, ctx: CheckoutContext) {
   const amounts = quoteOf(row);
-  const flags = computeFlags(ctx.product.row, ctx.price, amounts);
+  const trialEnd = row.trial_end ? new Date(row.trial_end) : null;
+  const flags = computeFlags(ctx.product.row, ctx.price, amounts, trialEnd);
+  const trial = activeTrial(row, ctx.product.row);
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -70,13 +82,20 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     url: checkoutUrl(row.client_secret),
     expires_at: isoRequired(row.expires_at),
     success_url: (row.success_url ?? checkoutUrl(row.client_secret) + "/confirmation").replace(/\{CHECKOUT_ID\}/g, row.id),
+    return_url: row.return_url,
     embed_origin: row.embed_origin,
     amount: amounts.amount,
     discount_amount: amounts.discount_amount,
     net_amount: amounts.net_amount,
     tax_amount: amounts.tax_amount,
+    tax_behavior: taxBehaviorOf(ctx.price, row),
     total_amount: amounts.total_amount,
     currency: row.currency,
+    allow_trial: row.allow_trial,
+    active_trial_interval: trial?.interval ?? null,
+    active_trial_interval_count: trial?.count ?? null,
+    trial_end: iso(trialEnd),
+    organization_id: row.organization_id,
     product_id: row.product_id,
     product_price_id: row.product_price_id,
     discount_id: row.discount_id,
@@ -100,6 +119,7 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     products: ctx.products.map((p) => toCustomerProduct(p.row, p.rel)),
     product: toCustomerProduct(ctx.product.row, ctx.product.rel),
     product_price: toPrice(ctx.price, ctx.product.row),
+    prices: Object.fromEntries(ctx.products.map((p) => [p.row.id, p.rel.prices.map((price) => toPrice(price, p.row))])),
     discount: toCheckoutDiscount(ctx),
     attached_custom_fields: ctx.product.rel.customFields.map((f) => ({
       custom_field_id: f.id,
@@ -117,11 +137,13 @@ export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut 
     customer_external_id: row.external_customer_id,
     subscription_id: row.subscription_id,
     customer_metadata: row.customer_metadata,
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
   });
 }
 
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
-  return Object.assign(base(row, ctx), { organization: toOrganization(organization) });
+  return Object.assign(base(row, ctx), { organization: toCheckoutOrganization(organization) });
 }
 
 export function toCheckoutPublicConfirmed(

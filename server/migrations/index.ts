@@ -27,6 +27,9 @@ import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as checkoutConfirmLease from "./0065_checkout_confirm_lease.js";
 import * as outboxPayloadJson from "./0066_outbox_payload_json.js";
 import * as webhookSetAside from "./0067_webhook_set_aside.js";
+import * as productTrialsVisibility from "./0070_product_trials_visibility.js";
+import * as subscriptionTerms from "./0071_subscription_terms.js";
+import * as checkoutTrials from "./0072_checkout_trials.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -57,4 +60,7 @@ export const migrations = [
   { name: "0065_checkout_confirm_lease", ...checkoutConfirmLease },
   { name: "0066_outbox_payload_json", ...outboxPayloadJson },
   { name: "0067_webhook_set_aside", ...webhookSetAside },
+  { name: "0070_product_trials_visibility", ...productTrialsVisibility },
+  { name: "0071_subscription_terms", ...subscriptionTerms },
+  { name: "0072_checkout_trials", ...checkoutTrials },
 ];

@@ -8,7 +8,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { toCustomerProduct } from "../products/models.js";
+import { toCustomerProduct, toProductBase } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { OrderItemRow, OrderRelations, OrderRow, SubscriptionBaseRow } from "./repository.js";
 
@@ -78,14 +78,24 @@ export function toSubscriptionBase(row: SubscriptionBaseRow) {
     amount: Number(row.amount),
     currency: row.currency,
     recurring_interval: row.recurring_interval,
+    recurring_interval_count: row.recurring_interval_count,
     status: row.status,
     current_period_start: isoRequired(row.current_period_start),
-    current_period_end: iso(row.current_period_end),
+    current_period_end: isoRequired(row.current_period_end),
+    // Metered usage follows the billing period: there is no meter period apart from it.
+    current_meter_period_start: null,
+    current_meter_period_end: null,
+    trial_start: iso(row.trial_start),
+    trial_end: iso(row.trial_end),
     cancel_at_period_end: row.cancel_at_period_end,
     canceled_at: iso(row.canceled_at),
     started_at: iso(row.started_at),
     ends_at: iso(row.ends_at),
     ended_at: iso(row.ended_at),
+    // Nothing pauses a subscription here.
+    pause_at_period_end: false,
+    paused_at: null,
+    resumes_at: null,
     customer_id: row.customer_id,
     product_id: row.product_id,
     discount_id: row.discount_id,
@@ -109,18 +119,7 @@ function toOrderDiscount(row: DiscountRow | undefined) {
 }
 
 function toOrderProduct(row: ProductRow) {
-  return {
-    metadata: row.metadata,
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    recurring_interval: row.recurring_interval,
-    is_recurring: row.recurring_interval !== null,
-    is_archived: row.is_archived,
-    organization_id: row.organization_id,
-  };
+  return Object.assign({ metadata: row.metadata }, toProductBase(row));
 }
 
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {

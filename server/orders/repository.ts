@@ -71,8 +71,12 @@ export interface SubscriptionBaseRow {
   amount: number;
   currency: string;
   recurring_interval: NonNullable<ProductRow["recurring_interval"]>;
+  /** How many intervals a billing period spans. */
+  recurring_interval_count: number;
   current_period_start: Date;
-  current_period_end: Date | null;
+  current_period_end: Date;
+  trial_start: Date | null;
+  trial_end: Date | null;
   cancel_at_period_end: boolean;
   canceled_at: Date | null;
   started_at: Date | null;

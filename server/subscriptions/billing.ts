@@ -3,7 +3,9 @@
 //   renewal   at period end: one transaction locks the subscription, re-checks that the period is
 //             really over, creates the `subscription_cycle` order for the new period (a unique
 //             index on subscription + period start makes a second one impossible), moves the
-//             period and marks the order as the charge in flight (`pending_order_id`).
+//             period and marks the order as the charge in flight (`pending_order_id`). The end
+//             of a trial is such a renewal: its usage bills nothing, and once the first charge
+//             succeeds the subscription is active.
 //   charge    outside any transaction, the saved payment method is charged off-session with an
 //             idempotency key from the order and the attempt number; then one transaction records
 //             the payment and the outcome. A step that dies in between resumes the same charge
@@ -178,9 +180,13 @@ export function discountApplies(discount: DiscountRow | undefined, row: Subscrip
     case "forever":
       return true;
     case "once":
+      // After a trial, the first paid period has it (the checkout's order was the trial's, of 0).
+      if (row.trial_end !== null && periodStart.getTime() === new Date(row.trial_end).getTime()) {
+        return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() <= periodStart.getTime();
+      }
       // The first order (the checkout's) had it; a discount attached later applies to the next one.
       return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() > new Date(row.started_at ?? row.created_at).getTime()
-        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, 1).getTime()
+        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, row.recurring_interval_count).getTime()
         : false;
     case "repeating": {
       const from = new Date(row.discount_applied_at ?? row.started_at ?? row.created_at);
@@ -276,15 +282,17 @@ interface Renewed {
  */
 async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
   const periodStart = new Date(row.current_period_end!);
-  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
+  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.recurring_interval_count, row.period_index + 1);
   // Read once: the lines, order.created and subscription.updated all come from these rows (the
   // running usage is read for the new period once it has started, below).
   const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
   const product = rel.products.get(row.product_id)!;
   const customer = rel.customers.get(row.customer_id)!;
   const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
-  // The period that ends bills its metered usage, in arrears, on this renewal's order.
-  const usage = await billPeriod(trx, row, rel, periodStart);
+  // The period that ends bills its metered usage, in arrears, on this renewal's order; a trial's
+  // usage is recorded and reset, and billed nothing.
+  const billed = await billPeriod(trx, row, rel, periodStart);
+  const usage = row.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
   const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart, usage);
   const created = await insertOrder(
     trx,
@@ -428,14 +436,15 @@ async function settleCharge(
       // order.updated and order.paid go out in one insert with the subscription's events.
       const paid: OutboxEvent[] = [];
       await markOrderPaid(trx, order.id, { locked: order, reads: Object.assign(knownForOrder(order, row, rel), items), events: paid });
-      const recovered = row.status === "past_due";
+      // Paid after dunning, or the first charge after a trial: active (again).
+      const activated = row.status === "past_due" || row.status === "trialing";
       const updated = await updateSubscription(trx, row.id, {
         pending_order_id: null,
         dunning_attempts: 0,
-        status: recovered ? "active" : row.status,
+        status: activated ? "active" : row.status,
         modified_at: new Date(),
       });
-      await emitSubscription(trx, updated, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
+      await emitSubscription(trx, updated, activated ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
         rel,
         before: paid,
       });
@@ -482,7 +491,8 @@ async function settleCharge(
 async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed | null> {
   const end = new Date(row.current_period_end!);
   const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
-  const usage = await billPeriod(trx, row, rel, end);
+  // A trial that ends without converting bills nothing, its usage included.
+  const usage = row.status === "trialing" ? [] : await billPeriod(trx, row, rel, end);
   let final: { order: OrderRow; items: OrderItemRow[] } | null = null;
   if (usage.some((u) => u.amount > 0)) {
     const product = rel.products.get(row.product_id)!;

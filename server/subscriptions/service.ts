@@ -11,7 +11,7 @@ import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { emitSubscription } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
-import { periodBounds } from "./periods.js";
+import { addIntervals, periodBounds, type RecurringInterval } from "./periods.js";
 import {
   filterSubscriptions,
   findReadable,
@@ -114,19 +114,26 @@ export interface CheckoutSubscriptionInput {
   metadata: Record<string, string | number | boolean>;
   /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
   customFieldData: SubscriptionRow["custom_field_data"];
+  /** A trial to start with: nothing is charged until it ends. */
+  trial: { interval: RecurringInterval; count: number } | null;
 }
 
 /**
  * The subscription a confirmed checkout of a recurring product starts, inside completion's
- * transaction: active from now (the customer's test clock's now, when bound to one), its first
- * period anchored there, subscription.created and subscription.active, its benefits granted; the
- * lifecycle workflow is started once this commits.
+ * transaction: from now (the customer's test clock's now, when bound to one), its benefits
+ * granted; the lifecycle workflow is started once this commits. Without a trial it is active,
+ * its first period anchored now (subscription.created and subscription.active). With one it is
+ * trialing: the trial is its current period, its billing periods are anchored at the trial's end,
+ * where the first renewal charges the price and makes it active (subscription.created now).
  */
 export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transaction, input: CheckoutSubscriptionInput): Promise<SubscriptionRow> {
   const customer = await findTestClockOf(trx, input.customerId);
   const now = await clockNow(trx, customer?.test_clock_id);
   const interval = input.product.recurring_interval!;
-  const first = periodBounds(now, interval, 0);
+  const count = input.product.recurring_interval_count;
+  const trialEnd = input.trial ? addIntervals(now, input.trial.interval, input.trial.count) : null;
+  // A trial is a lead-in period (index -1) ending where period 0 starts.
+  const first = trialEnd ? { start: now, end: trialEnd } : periodBounds(now, interval, count, 0);
   const prices = await unarchivedPriceIds(trx, input.product.id);
   const priceIds = [input.price.id, ...prices.filter((id) => id !== input.price.id)];
   const row = await insertSubscription(trx, {
@@ -136,14 +143,17 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     discount_id: input.discountId,
     discount_applied_at: input.discountId ? now : null,
     checkout_id: input.checkoutId,
-    status: "active",
+    status: trialEnd ? "trialing" : "active",
     amount: input.amount,
     currency: input.currency,
     recurring_interval: interval,
-    billing_anchor: now,
-    period_index: 0,
+    recurring_interval_count: count,
+    billing_anchor: trialEnd ?? now,
+    period_index: trialEnd ? -1 : 0,
     current_period_start: first.start,
     current_period_end: first.end,
+    trial_start: trialEnd ? now : null,
+    trial_end: trialEnd,
     started_at: now,
     metadata: jsonb(trx, input.metadata ?? {}),
     custom_field_data: jsonb(trx, input.customFieldData ?? {}),
@@ -159,7 +169,7 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     const meterIds = await meterIdsOfPrices(trx, [...metered]);
     await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
   }
-  await emitSubscription(trx, row as SubscriptionRow, ["subscription.created", "subscription.active"]);
+  await emitSubscription(trx, row as SubscriptionRow, trialEnd ? ["subscription.created"] : ["subscription.created", "subscription.active"]);
   await scheduleBenefitGrants(trx, { organizationId: input.organizationId, customerId: input.customerId, productId: input.product.id, subscriptionId: row.id });
   pokeAfterCommit(db, trx, [row.id]);
   return row as SubscriptionRow;

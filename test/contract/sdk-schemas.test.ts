@@ -12,7 +12,8 @@ const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", imp
 const schemas: Record<string, any> = spec.components.schemas;
 const CREF = "#/components/schemas/";
 
-type Mode = { minimal: boolean; branch: number; nullsToo?: boolean };
+/** `branches`, when given, collects the named schemas a sample took as a union's branch. */
+type Mode = { minimal: boolean; branch: number; nullsToo?: boolean; branches?: Set<string> };
 function sample(s: any, mode: Mode, depth = 0): unknown {
   if (s.$ref) return sample(schemas[s.$ref.slice(CREF.length)], mode, depth + 1);
   if ("const" in s) return s.const;
@@ -21,7 +22,9 @@ function sample(s: any, mode: Mode, depth = 0): unknown {
   if (alts) {
     const nonNull = alts.filter((a) => a.type !== "null");
     if (nonNull.length < alts.length && (mode.minimal || depth > 6)) return null;
-    return sample(nonNull[mode.branch % nonNull.length], mode, depth + 1);
+    const pick = nonNull[mode.branch % nonNull.length];
+    if (pick.$ref) mode.branches?.add(pick.$ref.slice(CREF.length));
+    return sample(pick, mode, depth + 1);
   }
   let type = s.type;
   if (Array.isArray(type)) {
@@ -118,6 +121,8 @@ for (const item of Object.values<any>(spec.paths)) {
   }
 }
 const bodyNames = [...requestBodies].filter((n) => sdk[n] && sdkOut[n]).sort();
+/** Union branches of a request body that only newer clients send: 0.34.17 has no model for them. */
+const NEWER_CLIENTS_ONLY = new Set(["SubscriptionUpdateTrial"]);
 
 /**
  * A minimal body as the client holds one: the contract's required fields, and those the client
@@ -142,7 +147,10 @@ describe("request bodies the client encodes pass the contract", () => {
       // minimal: required fields plus nullable ones as null (request-only schemas let nullable fields be omitted; the client always sends them)
       const modes: Mode[] = [{ minimal: true, branch: 0, nullsToo: true }, ...[0, 1, 2, 3, 4, 5].map((b) => ({ minimal: false, branch: b }))];
       for (const mode of modes) {
+        mode.branches = new Set();
         const wire = mode.minimal ? clientMinimal(name, sample(schemas[name], mode), sample(schemas[name], { minimal: false, branch: 0 })) : sample(schemas[name], mode);
+        // A union branch only a newer client sends (0.49.0's trial_end update) is not one this client encodes.
+        if ([...mode.branches].some((b) => NEWER_CLIENTS_ONLY.has(b))) continue;
         const parsed = sdk[name].safeParse(wire);
         expect(parsed.success, `${name} ${JSON.stringify(mode)} sdk inbound: ${JSON.stringify(parsed.error)}`).toBe(true);
         const sent = JSON.parse(JSON.stringify(sdkOut[name].parse(parsed.data)));

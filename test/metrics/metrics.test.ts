@@ -11,6 +11,7 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { RFCDate } from "@polar-sh/sdk/types/rfcdate.js";
 import type { Knex } from "knex";
+import { addIntervals, type RecurringInterval } from "../../server/subscriptions/periods.js";
 import { bucketStart, createCustomer, createOrder, localMidnight, orgWithToken, rejects, type Unit, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -47,7 +48,7 @@ async function subscription(
       recurring_interval: s.interval,
       billing_anchor: s.startedAt,
       current_period_start: s.startedAt,
-      current_period_end: null,
+      current_period_end: addIntervals(s.startedAt, s.interval as RecurringInterval, 1),
       started_at: s.startedAt,
       ends_at: s.endsAt ?? null,
       ended_at: s.endedAt ?? null,

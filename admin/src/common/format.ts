@@ -52,6 +52,25 @@ export function utcTitle(iso: string | null | undefined): string | undefined {
   return `${d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "")} UTC`;
 }
 
+const PERIODIC: Record<string, string> = { day: "Daily", week: "Weekly", month: "Monthly", year: "Yearly" };
+
+/** How often a product or subscription bills: "Monthly", "Every 3 months"; "One-time" without an interval. */
+export function billingText(interval: string | null | undefined, count?: number | null): string {
+  if (!interval) return "One-time";
+  return count && count > 1 ? `Every ${count} ${interval}s` : (PERIODIC[interval] ?? humanize(interval));
+}
+
+/** "/ month", "/ 3 months": the period an amount is for. */
+export function perPeriod(interval: string, count?: number | null): string {
+  return count && count > 1 ? `/ ${count} ${interval}s` : `/ ${interval}`;
+}
+
+/** A trial's length: "14 days", "1 month"; "—" without a trial. */
+export function trialText(interval: string | null | undefined, count: number | null | undefined): string {
+  if (!interval || !count) return "—";
+  return `${count} ${interval}${count === 1 ? "" : "s"}`;
+}
+
 const ACRONYMS = new Set(["id", "url", "csv", "mrr", "pdf", "ip", "api", "vat"]);
 
 /** "partially_refunded" → "Partially refunded"; "order.paid" → "Order paid"; "github_repository" → "GitHub repository". */
