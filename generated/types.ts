@@ -5524,6 +5524,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -5781,6 +5784,8 @@ export interface components {
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
             organization_id?: string | null;
+            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            type?: components["schemas"]["CustomerType"] | null;
         };
         CustomerCustomerMeter: {
             /** @description The ID of the object. */
@@ -6213,6 +6218,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -6550,6 +6558,8 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            type?: components["schemas"]["CustomerType"] | null;
             /** @description The email address of the customer. This must be unique within the organization. */
             email?: string | null;
             /** @description The name of the customer. */
@@ -7689,6 +7699,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -8345,6 +8358,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -9455,6 +9471,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -10235,6 +10254,11 @@ export interface components {
             error: string;
             detail: string;
         };
+        /**
+         * @description An individual buys for themself; a team customer is an organization's account its members share.
+         * @enum {string}
+         */
+        CustomerType: "individual" | "team";
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */

@@ -3599,6 +3599,11 @@ export type Customer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -3862,6 +3867,10 @@ export type CustomerCreate = {
      * The ID of the organization owning the customer. **Required unless you use an organization token.**
      */
     organization_id?: string | null;
+    /**
+     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     */
+    type?: CustomerType | null;
 };
 
 export type CustomerCustomerMeter = {
@@ -4472,6 +4481,11 @@ export type CustomerState = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -4913,6 +4927,10 @@ export type CustomerUpdate = {
     metadata?: {
         [key: string]: string | number | number | boolean;
     };
+    /**
+     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     */
+    type?: CustomerType | null;
     /**
      * The email address of the customer. This must be unique within the organization.
      */
@@ -6340,6 +6358,11 @@ export type LicenseKeyCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -7145,6 +7168,11 @@ export type OrderCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -8565,6 +8593,11 @@ export type SubscriptionCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -9522,6 +9555,11 @@ export type _Error = {
     error: string;
     detail: string;
 };
+
+/**
+ * An individual buys for themself; a team customer is an organization's account its members share.
+ */
+export type CustomerType = 'individual' | 'team';
 
 /**
  * A billing test clock: a frozen time that the customers bound to it live on.

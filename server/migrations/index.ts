@@ -24,6 +24,7 @@ import * as checkoutConfirmRecovery from "./0061_checkout_confirm_recovery.js";
 import * as rateLimits from "./0062_rate_limits.js";
 import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
+import * as customerType from "./0080_customer_type.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -51,4 +52,5 @@ export const migrations = [
   { name: "0062_rate_limits", ...rateLimits },
   { name: "0063_trace_context", ...traceContext },
   { name: "0064_checkout_sessions", ...checkoutSessions },
+  { name: "0080_customer_type", ...customerType },
 ];

@@ -4,7 +4,8 @@
 // server and Mailpit for the run; a file then starts what it needs on top of them:
 //   useTestApi(options?)    the API on a random port over the run's database (responses validated
 //                           against the contract; its own startApi options and environment when
-//                           given); `api.client(token)` is the official SDK client,
+//                           given); `api.client(token)` is the official SDK client (0.34.17),
+//                           `api.client049(token)` the newest 0.x one (0.49.0),
 //                           `api.startAnother(options)` a second API over the same database
 //   useTestDatabase()       the run's database alone (suites whose API runs as a child process)
 //   useTestWorker(...)      a Temporal worker of the file's own on the dev server (fresh task queue)
