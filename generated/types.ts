@@ -5885,6 +5885,10 @@ export interface components {
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
+            /** @description Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it. */
+            applied_balance_amount: number;
+            /** @description Amount in cents that is still due for this order; 0 once it is paid. */
+            due_amount: number;
             /** @description Amount refunded in cents. */
             refunded_amount: number;
             /** @description Sales tax refunded in cents. */
@@ -5894,8 +5898,12 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
+            /** @description The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated. */
+            invoice_number: string | null;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
+            /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
+            receipt_number: string | null;
             customer_id: string;
             product_id: string;
             discount_id: string | null;
@@ -5906,6 +5914,12 @@ export interface components {
             subscription: components["schemas"]["CustomerOrderSubscription"] | null;
             /** @description Line items composing the order. */
             items: components["schemas"]["OrderItemSchema"][];
+            /** @description A summary description of the order. */
+            description: string;
+            /** @description Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds. */
+            refundable_amount: number;
+            /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
+            refundable_tax_amount: number;
             /**
              * Format: date-time
              * @description When the next payment retry is scheduled
@@ -8303,6 +8317,10 @@ export interface components {
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
+            /** @description Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it. */
+            applied_balance_amount: number;
+            /** @description Amount in cents that is still due for this order; 0 once it is paid. */
+            due_amount: number;
             /** @description Amount refunded in cents. */
             refunded_amount: number;
             /** @description Sales tax refunded in cents. */
@@ -8312,13 +8330,22 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
+            /** @description The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated. */
+            invoice_number: string | null;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
+            /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
+            receipt_number: string | null;
             customer_id: string;
             product_id: string;
             discount_id: string | null;
             subscription_id: string | null;
             checkout_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the next automatic payment retry is scheduled. `null` if the order is not in dunning or all retries have been exhausted.
+             */
+            next_payment_attempt_at?: string | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -8326,6 +8353,10 @@ export interface components {
             custom_field_data?: {
                 [key: string]: string | number | boolean | null;
             };
+            /** @description Platform fee amount in cents, recorded when the order is paid. */
+            platform_fee_amount: number;
+            /** @description Currency of the platform fee; `null` when there is none. */
+            platform_fee_currency: string | null;
             customer: components["schemas"]["OrderCustomer"];
             user_id: string;
             product: components["schemas"]["OrderProduct"];
@@ -8333,6 +8364,12 @@ export interface components {
             subscription: components["schemas"]["OrderSubscription"] | null;
             /** @description Line items composing the order. */
             items: components["schemas"]["OrderItemSchema"][];
+            /** @description A summary description of the order. */
+            description: string;
+            /** @description Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds. */
+            refundable_amount: number;
+            /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
+            refundable_tax_amount: number;
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";

@@ -4011,6 +4011,14 @@ export type CustomerOrder = {
      */
     total_amount: number;
     /**
+     * Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it.
+     */
+    applied_balance_amount: number;
+    /**
+     * Amount in cents that is still due for this order; 0 once it is paid.
+     */
+    due_amount: number;
+    /**
      * Amount refunded in cents.
      */
     refunded_amount: number;
@@ -4026,9 +4034,17 @@ export type CustomerOrder = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
+     * The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated.
+     */
+    invoice_number: string | null;
+    /**
      * Whether an invoice has been generated for this order.
      */
     is_invoice_generated: boolean;
+    /**
+     * The receipt number for this order, given when it is paid, from the organization's own sequence.
+     */
+    receipt_number: string | null;
     customer_id: string;
     product_id: string;
     discount_id: string | null;
@@ -4041,6 +4057,18 @@ export type CustomerOrder = {
      * Line items composing the order.
      */
     items: Array<OrderItemSchema>;
+    /**
+     * A summary description of the order.
+     */
+    description: string;
+    /**
+     * Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds.
+     */
+    refundable_amount: number;
+    /**
+     * Sales tax in cents that would be refunded if the full refundable amount is refunded.
+     */
+    refundable_tax_amount: number;
     /**
      * When the next payment retry is scheduled
      */
@@ -7095,6 +7123,14 @@ export type Order = {
      */
     total_amount: number;
     /**
+     * Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it.
+     */
+    applied_balance_amount: number;
+    /**
+     * Amount in cents that is still due for this order; 0 once it is paid.
+     */
+    due_amount: number;
+    /**
      * Amount refunded in cents.
      */
     refunded_amount: number;
@@ -7110,14 +7146,26 @@ export type Order = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
+     * The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated.
+     */
+    invoice_number: string | null;
+    /**
      * Whether an invoice has been generated for this order.
      */
     is_invoice_generated: boolean;
+    /**
+     * The receipt number for this order, given when it is paid, from the organization's own sequence.
+     */
+    receipt_number: string | null;
     customer_id: string;
     product_id: string;
     discount_id: string | null;
     subscription_id: string | null;
     checkout_id: string | null;
+    /**
+     * When the next automatic payment retry is scheduled. `null` if the order is not in dunning or all retries have been exhausted.
+     */
+    next_payment_attempt_at?: string | null;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -7127,6 +7175,14 @@ export type Order = {
     custom_field_data?: {
         [key: string]: string | number | boolean | null;
     };
+    /**
+     * Platform fee amount in cents, recorded when the order is paid.
+     */
+    platform_fee_amount: number;
+    /**
+     * Currency of the platform fee; `null` when there is none.
+     */
+    platform_fee_currency: string | null;
     customer: OrderCustomer;
     user_id: string;
     product: OrderProduct;
@@ -7136,6 +7192,18 @@ export type Order = {
      * Line items composing the order.
      */
     items: Array<OrderItemSchema>;
+    /**
+     * A summary description of the order.
+     */
+    description: string;
+    /**
+     * Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds.
+     */
+    refundable_amount: number;
+    /**
+     * Sales tax in cents that would be refunded if the full refundable amount is refunded.
+     */
+    refundable_tax_amount: number;
 };
 
 export type OrderBillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update';

@@ -25,6 +25,7 @@ import * as rateLimits from "./0062_rate_limits.js";
 import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as customerType from "./0080_customer_type.js";
+import * as orderNumbers from "./0081_order_numbers.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -53,4 +54,5 @@ export const migrations = [
   { name: "0063_trace_context", ...traceContext },
   { name: "0064_checkout_sessions", ...checkoutSessions },
   { name: "0080_customer_type", ...customerType },
+  { name: "0081_order_numbers", ...orderNumbers },
 ];
