@@ -6059,7 +6059,7 @@ export interface components {
             billing_address?: components["schemas"]["Address"] | null;
         };
         /** @description Schema of an organization and related data for customer portal. */
-        CustomerOrganization: {
+        CustomerOrganizationData: {
             organization: components["schemas"]["Organization"];
             products: components["schemas"]["CustomerProduct"][];
         };
@@ -6101,6 +6101,22 @@ export interface components {
         CustomerPortalOAuthAccount: {
             account_id: string;
             account_username: string | null;
+        };
+        CustomerPortalSubscriptionSettings: {
+            /** @description Whether customers may change the seats of a seat-based subscription (none are offered yet). */
+            update_seats: boolean;
+            /** @description Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`). */
+            update_plan: boolean;
+        };
+        CustomerPortalSubscriptionSettingsUpdate: {
+            update_seats?: boolean;
+            update_plan?: boolean;
+            /** @description Pausing is not offered; only `false` is accepted. */
+            pause?: boolean;
+        };
+        CustomerPortalUsageSettings: {
+            /** @description Whether the usage section (meters) is shown. */
+            show: boolean;
         };
         /** @description Schema of a product for customer portal. */
         CustomerProduct: {
@@ -6556,6 +6572,11 @@ export interface components {
             /** @description Update subscription to another product. */
             product_id: string;
         };
+        /**
+         * @description An individual buys for themself; a team customer is an organization's account its members share.
+         * @enum {string}
+         */
+        CustomerType: "individual" | "team";
         CustomerUpdate: {
             /** @description Key-value object allowing you to store additional information.
              *
@@ -8586,6 +8607,22 @@ export interface components {
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
             customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description How a plan change is prorated unless the change says otherwise (the subscription settings' `proration_behavior`). */
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Whether customers may change their subscription's plan in the customer portal (`customer_portal_settings.subscription.update_plan`). */
+            allow_customer_updates: boolean;
+            /** @description Whether members must sign in through single sign-on. Single sign-on is not offered, so this is always false. */
+            sso_enforced: boolean;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency: components["schemas"]["Currency"];
+            /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
+            default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
+            customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
+            account_id: string | null;
+            /** @description The payout account of the organization; see `account_id`. */
+            payout_account_id: string | null;
+            capabilities: components["schemas"]["OrganizationCapabilities"];
         };
         OrganizationAccessToken: {
             /**
@@ -8678,6 +8715,21 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
+        /** @description What the organization may do, by its status (a denied organization takes no payment). */
+        OrganizationCapabilities: {
+            /** @description New checkouts may take payments. */
+            checkout_payments: boolean;
+            /** @description Subscriptions renew and charge. */
+            subscription_renewals: boolean;
+            /** @description Payouts to the organization. Payments go straight to the platform's processor account, so there are none. */
+            payouts: boolean;
+            /** @description Orders may be refunded. */
+            refunds: boolean;
+            /** @description The organization's tokens may call the API. */
+            api_access: boolean;
+            /** @description Members may use the console. */
+            dashboard_access: boolean;
+        };
         OrganizationCreate: {
             name: string;
             slug: string;
@@ -8691,11 +8743,48 @@ export interface components {
             /** @description Additional, private, business details Polar needs about active organizations for compliance (KYC). */
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
-            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
+            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsUpdate"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency?: components["schemas"]["Currency"] | null;
+            /** @description Whether prices include tax by default. */
+            default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
         };
-        /** @description Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
+        /** @description Which emails the organization's customers get (all on by default). */
+        OrganizationCustomerEmailSettings: {
+            order_confirmation: boolean;
+            subscription_cancellation: boolean;
+            subscription_confirmation: boolean;
+            subscription_cycled: boolean;
+            subscription_cycled_after_trial: boolean;
+            subscription_past_due: boolean;
+            subscription_paused: boolean;
+            subscription_resumed: boolean;
+            subscription_renewal_reminder: boolean;
+            subscription_revoked: boolean;
+            subscription_trial_conversion_reminder: boolean;
+            subscription_uncanceled: boolean;
+            subscription_updated: boolean;
+        };
+        /** @description The customer emails to switch on or off; the others keep their setting. */
+        OrganizationCustomerEmailSettingsUpdate: {
+            order_confirmation?: boolean;
+            subscription_cancellation?: boolean;
+            subscription_confirmation?: boolean;
+            subscription_cycled?: boolean;
+            subscription_cycled_after_trial?: boolean;
+            subscription_past_due?: boolean;
+            subscription_paused?: boolean;
+            subscription_resumed?: boolean;
+            subscription_renewal_reminder?: boolean;
+            subscription_revoked?: boolean;
+            subscription_trial_conversion_reminder?: boolean;
+            subscription_uncanceled?: boolean;
+            subscription_updated?: boolean;
+        };
+        /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
             /** @description Orders, invoices and paying a failed order again. */
             orders: boolean;
@@ -8703,12 +8792,12 @@ export interface components {
             subscriptions: boolean;
             /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
             benefits: boolean;
-            /** @description Usage meters. */
-            usage: boolean;
+            usage: components["schemas"]["CustomerPortalUsageSettings"];
             /** @description Saved payment methods. */
             payment_methods: boolean;
             /** @description Changing the billing name, address and tax ID. */
             billing_details: boolean;
+            subscription: components["schemas"]["CustomerPortalSubscriptionSettings"];
         };
         /** @description The sections to switch on or off; the others keep their setting. */
         OrganizationCustomerPortalSettingsUpdate: {
@@ -8718,12 +8807,17 @@ export interface components {
             subscriptions?: boolean;
             /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
             benefits?: boolean;
-            /** @description Usage meters. */
-            usage?: boolean;
+            /** @description Usage meters: a switch, or `{"show": …}` as the newest clients send it. */
+            usage?: boolean | components["schemas"]["CustomerPortalUsageSettings"];
             /** @description Saved payment methods. */
             payment_methods?: boolean;
             /** @description Changing the billing name, address and tax ID. */
             billing_details?: boolean;
+            subscription?: components["schemas"]["CustomerPortalSubscriptionSettingsUpdate"];
+            customer?: {
+                /** @description Customers can't change their email address in the portal; only `false` is accepted. */
+                allow_email_change?: boolean;
+            };
         };
         OrganizationDetails: {
             /** @description Brief information about you and your business. */
@@ -8773,7 +8867,23 @@ export interface components {
             allow_multiple_subscriptions: boolean;
             allow_customer_updates: boolean;
             proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Days a past-due subscription keeps its benefits before they are revoked. */
+            benefit_revocation_grace_period: number;
+            /** @description A customer who already had a trial of the organization's products gets no other. */
+            prevent_trial_abuse: boolean;
         };
+        /** @description The subscription settings to change; the others keep their value. */
+        OrganizationSubscriptionSettingsUpdate: {
+            allow_multiple_subscriptions?: boolean;
+            allow_customer_updates?: boolean;
+            proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Days a past-due subscription keeps its benefits before they are revoked. */
+            benefit_revocation_grace_period?: number;
+            /** @description A customer who already had a trial of the organization's products gets no other. */
+            prevent_trial_abuse?: boolean;
+        };
+        /** @enum {string} */
+        OrganizationTaxBehavior: "location" | "inclusive" | "exclusive";
         OrganizationUpdate: {
             name?: string | null;
             avatar_url?: string | null;
@@ -8786,9 +8896,16 @@ export interface components {
             /** @description Additional, private, business details Polar needs about active organizations for compliance (KYC). */
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
-            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
+            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsUpdate"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency?: components["schemas"]["Currency"] | null;
+            /** @description Whether prices include tax by default. */
+            default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
+            /** @description Single sign-on is not offered; only `false` is accepted. */
+            sso_enforced?: boolean | null;
         };
         Pagination: {
             total_count: number;
@@ -10291,11 +10408,6 @@ export interface components {
             error: string;
             detail: string;
         };
-        /**
-         * @description An individual buys for themself; a team customer is an organization's account its members share.
-         * @enum {string}
-         */
-        CustomerType: "individual" | "team";
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */
@@ -14585,7 +14697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerOrganization"];
+                    "application/json": components["schemas"]["CustomerOrganizationData"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

@@ -24,7 +24,7 @@ export const responseBodySchemas = [
   "CustomerOrderInvoice",
   "CustomerOrderPaymentConfirmation",
   "CustomerOrderPaymentStatus",
-  "CustomerOrganization",
+  "CustomerOrganizationData",
   "CustomerPaymentMethod",
   "CustomerPortalCustomer",
   "CustomerSession",
@@ -552,7 +552,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:organizations:get": {
-    "200": { contentType: "application/json", schema: "CustomerOrganization" },
+    "200": { contentType: "application/json", schema: "CustomerOrganizationData" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },

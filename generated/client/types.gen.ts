@@ -4271,7 +4271,7 @@ export type CustomerOrderUpdate = {
 /**
  * Schema of an organization and related data for customer portal.
  */
-export type CustomerOrganization = {
+export type CustomerOrganizationData = {
     organization: Organization;
     products: Array<CustomerProduct>;
 };
@@ -4318,6 +4318,33 @@ export type CustomerPortalCustomerUpdate = {
 export type CustomerPortalOAuthAccount = {
     account_id: string;
     account_username: string | null;
+};
+
+export type CustomerPortalSubscriptionSettings = {
+    /**
+     * Whether customers may change the seats of a seat-based subscription (none are offered yet).
+     */
+    update_seats: boolean;
+    /**
+     * Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`).
+     */
+    update_plan: boolean;
+};
+
+export type CustomerPortalSubscriptionSettingsUpdate = {
+    update_seats?: boolean;
+    update_plan?: boolean;
+    /**
+     * Pausing is not offered; only `false` is accepted.
+     */
+    pause?: boolean;
+};
+
+export type CustomerPortalUsageSettings = {
+    /**
+     * Whether the usage section (meters) is shown.
+     */
+    show: boolean;
 };
 
 /**
@@ -4936,6 +4963,11 @@ export type CustomerSubscriptionUpdateProduct = {
      */
     product_id: string;
 };
+
+/**
+ * An individual buys for themself; a team customer is an organization's account its members share.
+ */
+export type CustomerType = 'individual' | 'team';
 
 export type CustomerUpdate = {
     /**
@@ -7491,6 +7523,36 @@ export type Organization = {
     subscription_settings: OrganizationSubscriptionSettings;
     notification_settings: OrganizationNotificationSettings;
     customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * How a plan change is prorated unless the change says otherwise (the subscription settings' `proration_behavior`).
+     */
+    proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * Whether customers may change their subscription's plan in the customer portal (`customer_portal_settings.subscription.update_plan`).
+     */
+    allow_customer_updates: boolean;
+    /**
+     * Whether members must sign in through single sign-on. Single sign-on is not offered, so this is always false.
+     */
+    sso_enforced: boolean;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency: Currency;
+    /**
+     * Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`.
+     */
+    default_tax_behavior: OrganizationTaxBehavior;
+    customer_email_settings: OrganizationCustomerEmailSettings;
+    /**
+     * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
+     */
+    account_id: string | null;
+    /**
+     * The payout account of the organization; see `account_id`.
+     */
+    payout_account_id: string | null;
+    capabilities: OrganizationCapabilities;
 };
 
 export type OrganizationAccessToken = {
@@ -7587,6 +7649,36 @@ export type OrganizationAvatarFileRead = {
     public_url: string;
 };
 
+/**
+ * What the organization may do, by its status (a denied organization takes no payment).
+ */
+export type OrganizationCapabilities = {
+    /**
+     * New checkouts may take payments.
+     */
+    checkout_payments: boolean;
+    /**
+     * Subscriptions renew and charge.
+     */
+    subscription_renewals: boolean;
+    /**
+     * Payouts to the organization. Payments go straight to the platform's processor account, so there are none.
+     */
+    payouts: boolean;
+    /**
+     * Orders may be refunded.
+     */
+    refunds: boolean;
+    /**
+     * The organization's tokens may call the API.
+     */
+    api_access: boolean;
+    /**
+     * Members may use the console.
+     */
+    dashboard_access: boolean;
+};
+
 export type OrganizationCreate = {
     name: string;
     slug: string;
@@ -7608,13 +7700,60 @@ export type OrganizationCreate = {
      */
     details?: OrganizationDetails | null;
     feature_settings?: OrganizationFeatureSettings | null;
-    subscription_settings?: OrganizationSubscriptionSettings | null;
+    subscription_settings?: OrganizationSubscriptionSettingsUpdate | null;
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+    customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency?: Currency | null;
+    /**
+     * Whether prices include tax by default.
+     */
+    default_tax_behavior?: OrganizationTaxBehavior | null;
 };
 
 /**
- * Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
+ * Which emails the organization's customers get (all on by default).
+ */
+export type OrganizationCustomerEmailSettings = {
+    order_confirmation: boolean;
+    subscription_cancellation: boolean;
+    subscription_confirmation: boolean;
+    subscription_cycled: boolean;
+    subscription_cycled_after_trial: boolean;
+    subscription_past_due: boolean;
+    subscription_paused: boolean;
+    subscription_resumed: boolean;
+    subscription_renewal_reminder: boolean;
+    subscription_revoked: boolean;
+    subscription_trial_conversion_reminder: boolean;
+    subscription_uncanceled: boolean;
+    subscription_updated: boolean;
+};
+
+/**
+ * The customer emails to switch on or off; the others keep their setting.
+ */
+export type OrganizationCustomerEmailSettingsUpdate = {
+    order_confirmation?: boolean;
+    subscription_cancellation?: boolean;
+    subscription_confirmation?: boolean;
+    subscription_cycled?: boolean;
+    subscription_cycled_after_trial?: boolean;
+    subscription_past_due?: boolean;
+    subscription_paused?: boolean;
+    subscription_resumed?: boolean;
+    subscription_renewal_reminder?: boolean;
+    subscription_revoked?: boolean;
+    subscription_trial_conversion_reminder?: boolean;
+    subscription_uncanceled?: boolean;
+    subscription_updated?: boolean;
+};
+
+/**
+ * What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
  */
 export type OrganizationCustomerPortalSettings = {
     /**
@@ -7629,10 +7768,7 @@ export type OrganizationCustomerPortalSettings = {
      * Benefits (license keys, downloads, access to GitHub and Discord).
      */
     benefits: boolean;
-    /**
-     * Usage meters.
-     */
-    usage: boolean;
+    usage: CustomerPortalUsageSettings;
     /**
      * Saved payment methods.
      */
@@ -7641,6 +7777,7 @@ export type OrganizationCustomerPortalSettings = {
      * Changing the billing name, address and tax ID.
      */
     billing_details: boolean;
+    subscription: CustomerPortalSubscriptionSettings;
 };
 
 /**
@@ -7660,9 +7797,9 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      */
     benefits?: boolean;
     /**
-     * Usage meters.
+     * Usage meters: a switch, or `{"show": …}` as the newest clients send it.
      */
-    usage?: boolean;
+    usage?: boolean | CustomerPortalUsageSettings;
     /**
      * Saved payment methods.
      */
@@ -7671,6 +7808,13 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      * Changing the billing name, address and tax ID.
      */
     billing_details?: boolean;
+    subscription?: CustomerPortalSubscriptionSettingsUpdate;
+    customer?: {
+        /**
+         * Customers can't change their email address in the portal; only `false` is accepted.
+         */
+        allow_email_change?: boolean;
+    };
 };
 
 export type OrganizationDetails = {
@@ -7736,7 +7880,34 @@ export type OrganizationSubscriptionSettings = {
     allow_multiple_subscriptions: boolean;
     allow_customer_updates: boolean;
     proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * Days a past-due subscription keeps its benefits before they are revoked.
+     */
+    benefit_revocation_grace_period: number;
+    /**
+     * A customer who already had a trial of the organization's products gets no other.
+     */
+    prevent_trial_abuse: boolean;
 };
+
+/**
+ * The subscription settings to change; the others keep their value.
+ */
+export type OrganizationSubscriptionSettingsUpdate = {
+    allow_multiple_subscriptions?: boolean;
+    allow_customer_updates?: boolean;
+    proration_behavior?: SubscriptionProrationBehavior;
+    /**
+     * Days a past-due subscription keeps its benefits before they are revoked.
+     */
+    benefit_revocation_grace_period?: number;
+    /**
+     * A customer who already had a trial of the organization's products gets no other.
+     */
+    prevent_trial_abuse?: boolean;
+};
+
+export type OrganizationTaxBehavior = 'location' | 'inclusive' | 'exclusive';
 
 export type OrganizationUpdate = {
     name?: string | null;
@@ -7758,9 +7929,22 @@ export type OrganizationUpdate = {
      */
     details?: OrganizationDetails | null;
     feature_settings?: OrganizationFeatureSettings | null;
-    subscription_settings?: OrganizationSubscriptionSettings | null;
+    subscription_settings?: OrganizationSubscriptionSettingsUpdate | null;
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+    customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency?: Currency | null;
+    /**
+     * Whether prices include tax by default.
+     */
+    default_tax_behavior?: OrganizationTaxBehavior | null;
+    /**
+     * Single sign-on is not offered; only `false` is accepted.
+     */
+    sso_enforced?: boolean | null;
 };
 
 export type Pagination = {
@@ -9623,11 +9807,6 @@ export type _Error = {
     error: string;
     detail: string;
 };
-
-/**
- * An individual buys for themself; a team customer is an organization's account its members share.
- */
-export type CustomerType = 'individual' | 'team';
 
 /**
  * A billing test clock: a frozen time that the customers bound to it live on.
@@ -12724,7 +12903,7 @@ export type CustomerPortalOrganizationsGetResponses = {
     /**
      * Successful Response
      */
-    200: CustomerOrganization;
+    200: CustomerOrganizationData;
 };
 
 export type CustomerPortalOrganizationsGetResponse = CustomerPortalOrganizationsGetResponses[keyof CustomerPortalOrganizationsGetResponses];

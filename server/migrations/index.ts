@@ -26,6 +26,7 @@ import * as traceContext from "./0063_trace_context.js";
 import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as customerType from "./0080_customer_type.js";
 import * as orderNumbers from "./0081_order_numbers.js";
+import * as organizationSettings from "./0082_organization_settings.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -55,4 +56,5 @@ export const migrations = [
   { name: "0064_checkout_sessions", ...checkoutSessions },
   { name: "0080_customer_type", ...customerType },
   { name: "0081_order_numbers", ...orderNumbers },
+  { name: "0082_organization_settings", ...organizationSettings },
 ];

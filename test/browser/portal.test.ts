@@ -218,12 +218,14 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await stack.check(page, "portal-usage");
   });
 
-  it("hides a section the organization switched off, and its API refuses", async () => {
-    await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: true, payment_methods: false, billing_details: true }) });
+  it("hides the sections the organization switched off, and their API refuses", async () => {
+    await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: false, payment_methods: false, billing_details: true }) });
     try {
       const page = await open();
       await nav(page, "Orders").waitFor();
       expect(await nav(page, "Payment methods").count()).toBe(0);
+      // The API shows usage as `{ show: false }`: hidden too.
+      expect(await nav(page, "Usage").count()).toBe(0);
       await page.goto(portalUrl("payment-methods"));
       await see(page, "Payment methods are not available here.");
       const res = await fetch(`${stack.url}/v1/customer-portal/customers/me/payment-methods`, { headers: { authorization: `Bearer ${sessionToken}` } });

@@ -85,9 +85,19 @@ const CLIENTS = [
 ];
 const { inbound: sdk, outbound: sdkOut } = await schemasOf("@polar-sh/sdk");
 
+/** Our names of response schemas a client names otherwise (0.49.0's names are ours). */
+const CLIENT_NAMES: Record<string, Record<string, string>> = {
+  "0.34.17": { CustomerOrganizationData: "CustomerOrganization" },
+  "0.49.0": {},
+};
+
 for (const client of CLIENTS) {
-  const { inbound } = client.pkg === "@polar-sh/sdk" ? { inbound: sdk } : await schemasOf(client.pkg);
-  const bodies = (responseBodySchemas as readonly string[]).filter((n) => inbound[n]);
+  const { inbound: own } = client.pkg === "@polar-sh/sdk" ? { inbound: sdk } : await schemasOf(client.pkg);
+  const renamed = CLIENT_NAMES[client.version];
+  const inbound: Record<string, Zod> = Object.fromEntries(
+    (responseBodySchemas as readonly string[]).filter((n) => own[renamed[n] ?? n]).map((n) => [n, own[renamed[n] ?? n]]),
+  );
+  const bodies = Object.keys(inbound);
   describe(`response schemas are accepted by ${client.version}'s zod schemas`, () => {
     it("covers the response bodies", () => {
       expect(bodies.length).toBeGreaterThan(60);
