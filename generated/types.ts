@@ -5827,6 +5827,11 @@ export interface components {
             id: string;
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit (custom units only). */
+            custom_label: string | null;
+            /** @description How many units the custom unit is shown per (custom units only). */
+            custom_multiplier: number | null;
         };
         /** @enum {string} */
         CustomerCustomerMeterSortProperty: "created_at" | "-created_at" | "modified_at" | "-modified_at" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance";
@@ -7987,6 +7992,11 @@ export interface components {
             id: string;
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit, e.g. `request` (custom units only). */
+            custom_label: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units (custom units only). */
+            custom_multiplier: number | null;
             filter: components["schemas"]["Filter"];
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
             aggregation: components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"] | components["schemas"]["CountAggregation"];
@@ -8016,6 +8026,12 @@ export interface components {
             };
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            /** @description The unit of the meter; `scalar` unless given. */
+            unit?: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise. */
+            custom_label?: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only. */
+            custom_multiplier?: number | null;
             filter: components["schemas"]["Filter"];
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
             aggregation: components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"] | components["schemas"]["CountAggregation"];
@@ -8104,6 +8120,11 @@ export interface components {
         };
         /** @enum {string} */
         MeterSortProperty: "created_at" | "-created_at" | "name" | "-name";
+        /**
+         * @description What a meter counts, which sets how its prices and quantities are shown: `scalar` per unit, `token` per million tokens, `custom` per `custom_multiplier` of `custom_label`.
+         * @enum {string}
+         */
+        MeterUnit: "scalar" | "token" | "custom";
         MeterUpdate: {
             /** @description Key-value object allowing you to store additional information.
              *
@@ -8122,6 +8143,12 @@ export interface components {
             };
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name?: string | null;
+            /** @description The unit of the meter. Leaving `custom` clears the label and multiplier. */
+            unit?: components["schemas"]["MeterUnit"] | null;
+            /** @description The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise. */
+            custom_label?: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only. */
+            custom_multiplier?: number | null;
             /** @description The filter to apply on events that'll be used to calculate the meter. */
             filter?: components["schemas"]["Filter"] | null;
             /** @description The aggregation to apply on the filtered events to calculate the meter. */

@@ -3926,6 +3926,15 @@ export type CustomerCustomerMeterMeter = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The name of the custom unit (custom units only).
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit is shown per (custom units only).
+     */
+    custom_multiplier: number | null;
 };
 
 export type CustomerCustomerMeterSortProperty = 'created_at' | '-created_at' | 'modified_at' | '-modified_at' | 'meter_id' | '-meter_id' | 'meter_name' | '-meter_name' | 'consumed_units' | '-consumed_units' | 'credited_units' | '-credited_units' | 'balance' | '-balance';
@@ -6720,6 +6729,15 @@ export type Meter = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The name of the custom unit, e.g. `request` (custom units only).
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units (custom units only).
+     */
+    custom_multiplier: number | null;
     filter: Filter;
     /**
      * The aggregation to apply on the filtered events to calculate the meter.
@@ -6757,6 +6775,18 @@ export type MeterCreate = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    /**
+     * The unit of the meter; `scalar` unless given.
+     */
+    unit?: MeterUnit;
+    /**
+     * The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise.
+     */
+    custom_label?: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only.
+     */
+    custom_multiplier?: number | null;
     filter: Filter;
     /**
      * The aggregation to apply on the filtered events to calculate the meter.
@@ -6877,6 +6907,11 @@ export type MeterResetMetadata = {
 
 export type MeterSortProperty = 'created_at' | '-created_at' | 'name' | '-name';
 
+/**
+ * What a meter counts, which sets how its prices and quantities are shown: `scalar` per unit, `token` per million tokens, `custom` per `custom_multiplier` of `custom_label`.
+ */
+export type MeterUnit = 'scalar' | 'token' | 'custom';
+
 export type MeterUpdate = {
     /**
      * Key-value object allowing you to store additional information.
@@ -6899,6 +6934,18 @@ export type MeterUpdate = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name?: string | null;
+    /**
+     * The unit of the meter. Leaving `custom` clears the label and multiplier.
+     */
+    unit?: MeterUnit | null;
+    /**
+     * The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise.
+     */
+    custom_label?: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only.
+     */
+    custom_multiplier?: number | null;
     /**
      * The filter to apply on events that'll be used to calculate the meter.
      */

@@ -27,6 +27,7 @@ import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as customerType from "./0080_customer_type.js";
 import * as orderNumbers from "./0081_order_numbers.js";
 import * as organizationSettings from "./0082_organization_settings.js";
+import * as meterUnits from "./0083_meter_units.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -57,4 +58,5 @@ export const migrations = [
   { name: "0080_customer_type", ...customerType },
   { name: "0081_order_numbers", ...orderNumbers },
   { name: "0082_organization_settings", ...organizationSettings },
+  { name: "0083_meter_units", ...meterUnits },
 ];

@@ -1,12 +1,14 @@
 // The customer portal in Chromium against the running stack: sign-in by the email code read from
 // Mailpit and by the merchant's link; every section (overview, orders with an invoice download and
 // paying a failed order, subscriptions with the plan change's proration preview, cancel and
-// uncancel, benefits with a license key's activations and GitHub access to connect, usage, payment methods
-// with the in-use error, billing details); and a section the organization switched off. Every
-// page: axe, 375 px, screenshots.
+// uncancel, benefits with a license key's activations and GitHub access to connect, usage in each
+// meter's unit, payment methods with the in-use error, billing details); and sections the
+// organization switched off. Every page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
+import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFile, createOrder, createPayment, latestMail } from "../harness/index.js";
+import { foldUsage } from "../../server/meters/fold.js";
 import { useBrowserStack } from "./harness.js";
 import { expectText, openShop, see, type Shop } from "./shop.js";
 
@@ -210,11 +212,18 @@ describe("customer portal", { timeout: 180_000 }, () => {
     expect(row.tax_id).toEqual(["DE123456789", "eu_vat"]);
   });
 
-  it("shows usage meters, or says clearly that there are none", async () => {
-    // The usage API may not be built yet on this branch (501): the page says so instead of failing.
-    const page = await open("usage", { allow: [{ status: 501, url: "/v1/customer-portal/meters/" }] });
-    await page.getByRole("heading", { name: "Usage" }).waitFor();
-    await page.getByTestId("usage-empty").or(page.getByRole("table")).first().waitFor();
+  it("shows usage meters in their units: tokens per million, a custom unit by its label", async () => {
+    const newer = new Polar049({ accessToken: shop.token, serverURL: stack.url });
+    const filter = { conjunction: "and" as const, clauses: [{ property: "name", operator: "eq" as const, value: "llm_call" }] };
+    await newer.meters.create({ name: "Tokens", unit: "token", filter, aggregation: { func: "sum", property: "tokens" } });
+    await newer.meters.create({ name: "Storage", unit: "custom", customLabel: "gigabyte", filter, aggregation: { func: "sum", property: "gb" } });
+    await shop.polar.events.ingest({ events: [{ name: "llm_call", customerId, metadata: { tokens: 2_500_000, gb: 12 } }] });
+    await foldUsage(stack.knex);
+    const page = await open("usage");
+    const table = page.getByRole("table");
+    await table.getByRole("row", { name: /Tokens/ }).waitFor();
+    expect(await table.getByRole("row", { name: /Tokens/ }).textContent()).toContain("2.5 × 1M tokens");
+    expect(await table.getByRole("row", { name: /Storage/ }).textContent()).toContain("12 gigabyte");
     await stack.check(page, "portal-usage");
   });
 
