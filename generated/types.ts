@@ -8221,6 +8221,8 @@ export interface components {
         };
         /** @description Date interval limit to get metrics for a given interval. */
         MetricsIntervalLimit: {
+            /** @description Minimum number of days for this interval (a shorter range is refused). */
+            min_days: number;
             /** @description Maximum number of days for this interval. */
             max_days: number;
         };

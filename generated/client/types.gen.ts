@@ -7036,6 +7036,10 @@ export type Metrics = {
  */
 export type MetricsIntervalLimit = {
     /**
+     * Minimum number of days for this interval (a shorter range is refused).
+     */
+    min_days: number;
+    /**
      * Maximum number of days for this interval.
      */
     max_days: number;
