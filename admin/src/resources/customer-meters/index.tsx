@@ -12,12 +12,12 @@ import { metaFilters } from "../../common/generic";
 import { ResourceList, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 
-/** A number of the customer meter's units, in its meter's unit. */
-const units = (n: number, m: CustomerMeter) => formatMeterQuantity(n, m.meter);
+/** A number of the customer meter's units, in its meter's unit (plain where the meter is not at hand: the customer state's meters). */
+const units = (n: number, m: { meter?: CustomerMeter["meter"] }) => formatMeterQuantity(n, m.meter ?? { unit: "scalar" });
 
 /** The balance, red when the customer used more than they were credited. */
 export function BalanceField(_props: { label?: string; sortBy?: string }) {
-  const m = useRecordContext<CustomerMeter>();
+  const m = useRecordContext<Pick<CustomerMeter, "id" | "balance"> & { meter?: CustomerMeter["meter"] }>();
   if (!m) return null;
   return (
     <Typography component="span" variant="body2" color={m.balance < 0 ? "error" : undefined} sx={{ fontVariantNumeric: "tabular-nums" }}>
