@@ -10161,6 +10161,8 @@ export interface components {
             id: string;
             /** @description The URL where the webhook events will be sent. */
             url: string;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name: string | null;
             format: components["schemas"]["WebhookFormat"];
             /** @description The secret used to sign the webhook events. */
             secret: string;
@@ -10168,11 +10170,15 @@ export interface components {
             organization_id: string;
             /** @description The events that will trigger the webhook. */
             events: components["schemas"]["WebhookEventType"][];
+            /** @description Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone. */
+            enabled: boolean;
         };
         /** @description Schema to create a webhook endpoint. */
         WebhookEndpointCreate: {
             /** @description The URL where the webhook events will be sent. */
             url: string;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name?: string | null;
             secret?: string | null;
             format: components["schemas"]["WebhookFormat"];
             /** @description The events that will trigger the webhook. */
@@ -10183,9 +10189,13 @@ export interface components {
         /** @description Schema to update a webhook endpoint. */
         WebhookEndpointUpdate: {
             url?: string | null;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name?: string | null;
             secret?: string | null;
             format?: components["schemas"]["WebhookFormat"] | null;
             events?: components["schemas"]["WebhookEventType"][] | null;
+            /** @description Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again. */
+            enabled?: boolean | null;
         };
         /** @description A webhook event.
          *

@@ -9530,6 +9530,10 @@ export type WebhookEndpoint = {
      * The URL where the webhook events will be sent.
      */
     url: string;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name: string | null;
     format: WebhookFormat;
     /**
      * The secret used to sign the webhook events.
@@ -9543,6 +9547,10 @@ export type WebhookEndpoint = {
      * The events that will trigger the webhook.
      */
     events: Array<WebhookEventType>;
+    /**
+     * Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone.
+     */
+    enabled: boolean;
 };
 
 /**
@@ -9553,6 +9561,10 @@ export type WebhookEndpointCreate = {
      * The URL where the webhook events will be sent.
      */
     url: string;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name?: string | null;
     secret?: string | null;
     format: WebhookFormat;
     /**
@@ -9570,9 +9582,17 @@ export type WebhookEndpointCreate = {
  */
 export type WebhookEndpointUpdate = {
     url?: string | null;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name?: string | null;
     secret?: string | null;
     format?: WebhookFormat | null;
     events?: Array<WebhookEventType> | null;
+    /**
+     * Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again.
+     */
+    enabled?: boolean | null;
 };
 
 /**

@@ -28,6 +28,7 @@ import * as customerType from "./0080_customer_type.js";
 import * as orderNumbers from "./0081_order_numbers.js";
 import * as organizationSettings from "./0082_organization_settings.js";
 import * as meterUnits from "./0083_meter_units.js";
+import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -59,4 +60,5 @@ export const migrations = [
   { name: "0081_order_numbers", ...orderNumbers },
   { name: "0082_organization_settings", ...organizationSettings },
   { name: "0083_meter_units", ...meterUnits },
+  { name: "0084_webhook_endpoint_name", ...webhookEndpointName },
 ];

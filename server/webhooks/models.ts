@@ -15,10 +15,12 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointOut {
     modified_at: iso(row.modified_at),
     id: row.id,
     url: row.url,
+    name: row.name,
     format: row.format,
     secret: row.secret,
     organization_id: row.organization_id,
     events: row.events as WebhookEventType[],
+    enabled: row.enabled,
   };
 }
 

@@ -12,6 +12,7 @@ export interface WebhookEndpointRow {
   modified_at: Date | null;
   organization_id: string;
   url: string;
+  name: string | null;
   format: "raw" | "discord" | "slack";
   secret: string;
   events: string[];
@@ -219,25 +220,27 @@ export async function recordDeliveredAndReadNext(
 }
 
 /**
- * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and
- * live, enabled endpoint of the row's organization subscribed to its type. Returns the
- * endpoints that got events, whose delivery workflows are to be woken after commit.
+ * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and live
+ * endpoint of the row's organization subscribed to its type. A disabled endpoint's event is
+ * recorded as not delivered (not queued, not succeeded: a replay sends it once the endpoint is
+ * enabled again). Returns the enabled endpoints that got events, whose delivery workflows are to
+ * be woken after commit.
  */
 export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
   if (outboxIds.length === 0) return [];
-  const { rows } = await trx.raw<{ rows: { endpoint_id: string }[] }>(
-    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context)
-     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context
+  const { rows } = await trx.raw<{ rows: { endpoint_id: string; pending: boolean }[] }>(
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context, pending, succeeded)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context, e.enabled, case when e.enabled then null else false end
        from outbox o
        join webhook_endpoints e
-         on e.organization_id = o.organization_id and e.enabled and e.deleted_at is null and o.type = any(e.events)
+         on e.organization_id = o.organization_id and e.deleted_at is null and o.type = any(e.events)
       where o.id = any(?::bigint[])
       order by o.id
      on conflict (endpoint_id, outbox_id) do nothing
-     returning endpoint_id`,
+     returning endpoint_id, pending`,
     [outboxIds],
   );
-  return [...new Set(rows.map((r) => r.endpoint_id))];
+  return [...new Set(rows.filter((r) => r.pending).map((r) => r.endpoint_id))];
 }
 
 
@@ -341,7 +344,7 @@ export async function releaseDeliveryLease(knex: Knex, endpointId: string, token
   await knex("webhook_endpoints").where({ id: endpointId, delivery_lease: token }).update({ delivery_lease: null, delivery_lease_until: null });
 }
 
-export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "format" | "secret" | "events">): Promise<WebhookEndpointRow> {
+export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "name" | "format" | "secret" | "events">): Promise<WebhookEndpointRow> {
   const [row] = await db<WebhookEndpointRow>("webhook_endpoints").insert(columns).returning("*");
   return row as WebhookEndpointRow;
 }
