@@ -4216,6 +4216,8 @@ export interface components {
             checkout_id: string | null;
             /** @description The ID of the order associated with this payment. */
             order_id: string | null;
+            /** @description Why the payment was attempted; `null` for payments recorded before it was. */
+            trigger: components["schemas"]["PaymentTrigger"] | null;
             /** @description Additional metadata from the payment processor for internal use. */
             processor_metadata?: {
                 [key: string]: unknown;
@@ -7492,6 +7494,8 @@ export interface components {
             checkout_id: string | null;
             /** @description The ID of the order associated with this payment. */
             order_id: string | null;
+            /** @description Why the payment was attempted; `null` for payments recorded before it was. */
+            trigger: components["schemas"]["PaymentTrigger"] | null;
             /** @description Additional metadata from the payment processor for internal use. */
             processor_metadata?: {
                 [key: string]: unknown;
@@ -9014,6 +9018,11 @@ export interface components {
         PaymentSortProperty: "created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method";
         /** @enum {string} */
         PaymentStatus: "pending" | "succeeded" | "failed";
+        /**
+         * @description Why a payment was attempted: a checkout (`purchase`), a subscription's charge (`subscription_cycle`), a retry on the dunning schedule (`retry_dunning`), the customer paying a failed order again in the portal (`retry_customer`), a retry after the customer gave a new card (`retry_payment_method_update`), or one the merchant asked for (`retry_admin`).
+         * @enum {string}
+         */
+        PaymentTrigger: "purchase" | "subscription_cycle" | "retry_dunning" | "retry_customer" | "retry_payment_method_update" | "retry_admin";
         /**
          * @description The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
          * @enum {string}

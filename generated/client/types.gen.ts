@@ -1814,6 +1814,10 @@ export type CardPayment = {
      */
     order_id: string | null;
     /**
+     * Why the payment was attempted; `null` for payments recorded before it was.
+     */
+    trigger: PaymentTrigger | null;
+    /**
      * Additional metadata from the payment processor for internal use.
      */
     processor_metadata?: {
@@ -6131,6 +6135,10 @@ export type GenericPayment = {
      */
     order_id: string | null;
     /**
+     * Why the payment was attempted; `null` for payments recorded before it was.
+     */
+    trigger: PaymentTrigger | null;
+    /**
      * Additional metadata from the payment processor for internal use.
      */
     processor_metadata?: {
@@ -8081,6 +8089,11 @@ export type PaymentProcessor = 'stripe';
 export type PaymentSortProperty = 'created_at' | '-created_at' | 'status' | '-status' | 'amount' | '-amount' | 'method' | '-method';
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * Why a payment was attempted: a checkout (`purchase`), a subscription's charge (`subscription_cycle`), a retry on the dunning schedule (`retry_dunning`), the customer paying a failed order again in the portal (`retry_customer`), a retry after the customer gave a new card (`retry_payment_method_update`), or one the merchant asked for (`retry_admin`).
+ */
+export type PaymentTrigger = 'purchase' | 'subscription_cycle' | 'retry_dunning' | 'retry_customer' | 'retry_payment_method_update' | 'retry_admin';
 
 /**
  * The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).

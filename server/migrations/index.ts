@@ -29,6 +29,7 @@ import * as orderNumbers from "./0081_order_numbers.js";
 import * as organizationSettings from "./0082_organization_settings.js";
 import * as meterUnits from "./0083_meter_units.js";
 import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
+import * as paymentTrigger from "./0085_payment_trigger.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -61,4 +62,5 @@ export const migrations = [
   { name: "0082_organization_settings", ...organizationSettings },
   { name: "0083_meter_units", ...meterUnits },
   { name: "0084_webhook_endpoint_name", ...webhookEndpointName },
+  { name: "0085_payment_trigger", ...paymentTrigger },
 ];

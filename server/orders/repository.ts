@@ -55,6 +55,8 @@ export interface OrderRow {
   billing_period_start?: Date | null;
   /** While a subscription is past due: when this order's payment is tried next. */
   next_payment_attempt_at?: Date | null;
+  /** Why that attempt is made when it is not the dunning schedule's (a new card moved it up). */
+  next_payment_trigger?: "retry_payment_method_update" | "retry_admin" | null;
 }
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
@@ -189,9 +191,14 @@ export async function findOwedOrder(db: Knex, subscriptionId: string): Promise<O
     .first() as Promise<OrderRow | undefined>;
 }
 
-/** The subscription's pending orders with a retry scheduled are retried at `at` instead. */
-export async function retryOwedOrdersAt(db: Knex, subscriptionId: string, at: Date): Promise<void> {
-  await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).whereNotNull("next_payment_attempt_at").update({ next_payment_attempt_at: at });
+/** The subscription's pending orders with a retry scheduled are retried at `at` instead, for `trigger`'s reason. */
+export async function retryOwedOrdersAt(
+  db: Knex, subscriptionId: string, at: Date, trigger: NonNullable<OrderRow["next_payment_trigger"]>,
+): Promise<void> {
+  await db("orders")
+    .where({ subscription_id: subscriptionId, status: "pending" })
+    .whereNotNull("next_payment_attempt_at")
+    .update({ next_payment_attempt_at: at, next_payment_trigger: trigger });
 }
 
 /** The subscription's pending orders are not retried any more (it ended). */
