@@ -2917,8 +2917,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -2948,6 +2953,8 @@ export interface components {
             type: "custom";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitCustomCreateProperties"];
@@ -2981,6 +2988,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3011,6 +3020,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3075,8 +3086,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3105,6 +3121,8 @@ export interface components {
             type: "discord";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitDiscordCreateProperties"];
@@ -3148,6 +3166,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3179,6 +3199,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3210,8 +3232,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3240,6 +3267,8 @@ export interface components {
             type: "downloadables";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitDownloadablesCreateProperties"];
@@ -3277,6 +3306,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3306,6 +3337,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3341,8 +3374,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3371,6 +3409,8 @@ export interface components {
             type: "github_repository";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitGitHubRepositoryCreateProperties"];
@@ -3417,6 +3457,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3450,6 +3492,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3853,8 +3897,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3883,6 +3932,8 @@ export interface components {
             type: "license_keys";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitLicenseKeysCreateProperties"];
@@ -3920,6 +3971,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3952,6 +4005,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3987,8 +4042,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4018,6 +4078,8 @@ export interface components {
             type: "meter_credit";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitMeterCreditCreateProperties"];
@@ -4055,6 +4117,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -4087,6 +4151,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4114,6 +4180,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
         };
@@ -4150,6 +4218,11 @@ export interface components {
         BenefitSortProperty: "created_at" | "-created_at" | "description" | "-description" | "type" | "-type";
         /** @enum {string} */
         BenefitType: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
+        /**
+         * @description Who sees a benefit: `public` customers (on products, in the portal); `private` and `draft` only the merchant, while the benefit is still granted.
+         * @enum {string}
+         */
+        BenefitVisibility: "draft" | "private" | "public";
         /** @description An event created by Polar when a benefit is updated. */
         BenefitUpdatedEvent: {
             /** @description The ID of the object. */

@@ -170,9 +170,18 @@ export type BenefitCustom = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -205,6 +214,10 @@ export type BenefitCustomCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -253,6 +266,10 @@ export type BenefitCustomSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -292,6 +309,10 @@ export type BenefitCustomUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'custom';
     properties?: BenefitCustomProperties | null;
 };
@@ -368,9 +389,18 @@ export type BenefitDiscord = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -400,6 +430,10 @@ export type BenefitDiscordCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -468,6 +502,10 @@ export type BenefitDiscordSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -510,6 +548,10 @@ export type BenefitDiscordUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'discord';
     properties?: BenefitDiscordCreateProperties | null;
 };
@@ -541,9 +583,18 @@ export type BenefitDownloadables = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -573,6 +624,10 @@ export type BenefitDownloadablesCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -621,6 +676,10 @@ export type BenefitDownloadablesSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -657,6 +716,10 @@ export type BenefitDownloadablesUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'downloadables';
     properties?: BenefitDownloadablesCreateProperties | null;
 };
@@ -694,9 +757,18 @@ export type BenefitGitHubRepository = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -726,6 +798,10 @@ export type BenefitGitHubRepositoryCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -795,6 +871,10 @@ export type BenefitGitHubRepositorySubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -841,6 +921,10 @@ export type BenefitGitHubRepositoryUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'github_repository';
     properties?: BenefitGitHubRepositoryCreateProperties | null;
 };
@@ -1359,9 +1443,18 @@ export type BenefitLicenseKeys = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1391,6 +1484,10 @@ export type BenefitLicenseKeysCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -1439,6 +1536,10 @@ export type BenefitLicenseKeysSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -1478,6 +1579,10 @@ export type BenefitLicenseKeysUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'license_keys';
     properties?: BenefitLicenseKeysCreateProperties | null;
 };
@@ -1515,9 +1620,18 @@ export type BenefitMeterCredit = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1550,6 +1664,10 @@ export type BenefitMeterCreditCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -1602,6 +1720,10 @@ export type BenefitMeterCreditSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -1643,6 +1765,10 @@ export type BenefitMeterCreditUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'meter_credit';
     properties?: BenefitMeterCreditCreateProperties | null;
 };
@@ -1673,6 +1799,10 @@ export type BenefitPublic = {
      * Whether the benefit is deletable.
      */
     deletable: boolean;
+    /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
     /**
      * The ID of the organization owning the benefit.
      */
@@ -1721,6 +1851,11 @@ export type BenefitRevokedEvent = {
 export type BenefitSortProperty = 'created_at' | '-created_at' | 'description' | '-description' | 'type' | '-type';
 
 export type BenefitType = 'custom' | 'discord' | 'github_repository' | 'downloadables' | 'license_keys' | 'meter_credit';
+
+/**
+ * Who sees a benefit: `public` customers (on products, in the portal); `private` and `draft` only the merchant, while the benefit is still granted.
+ */
+export type BenefitVisibility = 'draft' | 'private' | 'public';
 
 /**
  * An event created by Polar when a benefit is updated.

@@ -92,6 +92,7 @@ function customerGrant<T extends BenefitType>(
       description: benefit.description,
       selectable: benefit.selectable,
       deletable: benefit.deletable,
+      is_deleted: benefit.deleted_at !== null,
       organization_id: benefit.organization_id,
       metadata: benefit.metadata,
       organization: toOrganization(org),

@@ -30,6 +30,7 @@ import * as organizationSettings from "./0082_organization_settings.js";
 import * as meterUnits from "./0083_meter_units.js";
 import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
 import * as paymentTrigger from "./0085_payment_trigger.js";
+import * as benefitVisibility from "./0086_benefit_visibility.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -63,4 +64,5 @@ export const migrations = [
   { name: "0083_meter_units", ...meterUnits },
   { name: "0084_webhook_endpoint_name", ...webhookEndpointName },
   { name: "0085_payment_trigger", ...paymentTrigger },
+  { name: "0086_benefit_visibility", ...benefitVisibility },
 ];
