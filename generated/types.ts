@@ -3046,6 +3046,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -3849,6 +3851,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -4202,6 +4206,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -4240,6 +4246,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -7426,6 +7434,8 @@ export interface components {
         EventName: {
             /** @description The name of the event. */
             name: string;
+            /** @description Human readable label of the event. */
+            label: string;
             source: components["schemas"]["EventSource"];
             /** @description Number of times the event has occurred. */
             occurrences: number;
@@ -8132,6 +8142,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -8180,6 +8192,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9769,6 +9783,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9830,6 +9846,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9905,6 +9923,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -10002,6 +10022,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /** @description The name of the event. */
             name: string;
             /**

@@ -346,6 +346,10 @@ export type BenefitCycledEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1391,6 +1395,10 @@ export type BenefitGrantedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1838,6 +1846,10 @@ export type BenefitRevokedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1885,6 +1897,10 @@ export type BenefitUpdatedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -6079,6 +6095,10 @@ export type EventName = {
      * The name of the event.
      */
     name: string;
+    /**
+     * Human readable label of the event.
+     */
+    label: string;
     source: EventSource;
     /**
      * Number of times the event has occurred.
@@ -6970,6 +6990,10 @@ export type MeterCreditEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -7033,6 +7057,10 @@ export type MeterResetEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -9095,6 +9123,10 @@ export type SubscriptionCycledEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -9177,6 +9209,10 @@ export type SubscriptionProductUpdatedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -9267,6 +9303,10 @@ export type SubscriptionRevokedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -9405,6 +9445,10 @@ export type UserEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The name of the event.
      */
