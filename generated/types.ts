@@ -9506,6 +9506,8 @@ export interface components {
             subscription_id: string | null;
             customer_id: string;
             revoke_benefits: boolean;
+            /** @description The dispute the refund answers, when it answers one. Disputes are not tracked yet, so this is always null. */
+            dispute: components["schemas"]["RefundDispute"] | null;
         };
         RefundAmountTooHigh: {
             /** @constant */
@@ -9545,6 +9547,46 @@ export interface components {
              * @default false
              */
             revoke_benefits: boolean;
+        };
+        /** @description A dispute (chargeback) of an order's payment, as a refund shows it. */
+        RefundDispute: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the object. */
+            id: string;
+            /** @enum {string} */
+            status: "prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won";
+            /** @description Whether the dispute has been resolved (won or lost). */
+            resolved: boolean;
+            /** @description Whether the dispute is closed (prevented, won, or lost). */
+            closed: boolean;
+            /** @description Amount in cents disputed. */
+            amount: number;
+            /** @description Tax amount in cents disputed. */
+            tax_amount: number;
+            /** @description Currency code of the dispute. */
+            currency: string;
+            /** @description The reason for the dispute as reported by the card network. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description Deadline to submit evidence in response to the dispute.
+             */
+            evidence_due_by: string | null;
+            /** @description Whether the evidence submission deadline has passed. */
+            past_due: boolean;
+            /** @description The ID of the order associated with the dispute. */
+            order_id: string;
+            /** @description The ID of the payment associated with the dispute. */
+            payment_id: string;
         };
         /** @enum {string} */
         RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";

@@ -8783,6 +8783,10 @@ export type Refund = {
     subscription_id: string | null;
     customer_id: string;
     revoke_benefits: boolean;
+    /**
+     * The dispute the refund answers, when it answers one. Disputes are not tracked yet, so this is always null.
+     */
+    dispute: RefundDispute | null;
 };
 
 export type RefundAmountTooHigh = {
@@ -8828,6 +8832,65 @@ export type RefundCreate = {
      * subscription itself is revoked, i.e fully canceled.
      */
     revoke_benefits?: boolean;
+};
+
+/**
+ * A dispute (chargeback) of an order's payment, as a refund shows it.
+ */
+export type RefundDispute = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    status: 'prevented' | 'early_warning' | 'needs_response' | 'under_review' | 'lost' | 'won';
+    /**
+     * Whether the dispute has been resolved (won or lost).
+     */
+    resolved: boolean;
+    /**
+     * Whether the dispute is closed (prevented, won, or lost).
+     */
+    closed: boolean;
+    /**
+     * Amount in cents disputed.
+     */
+    amount: number;
+    /**
+     * Tax amount in cents disputed.
+     */
+    tax_amount: number;
+    /**
+     * Currency code of the dispute.
+     */
+    currency: string;
+    /**
+     * The reason for the dispute as reported by the card network.
+     */
+    reason: string | null;
+    /**
+     * Deadline to submit evidence in response to the dispute.
+     */
+    evidence_due_by: string | null;
+    /**
+     * Whether the evidence submission deadline has passed.
+     */
+    past_due: boolean;
+    /**
+     * The ID of the order associated with the dispute.
+     */
+    order_id: string;
+    /**
+     * The ID of the payment associated with the dispute.
+     */
+    payment_id: string;
 };
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'customer_request' | 'service_disruption' | 'satisfaction_guarantee' | 'other';
