@@ -10368,6 +10368,8 @@ export interface components {
             last_http_code?: number | null;
             /** @description Whether this event was successfully delivered. `null` if no delivery has been attempted. */
             succeeded?: boolean | null;
+            /** @description Whether the event was not sent because its endpoint was disabled when it happened. Replaying failed events sends it once the endpoint is enabled again. */
+            skipped: boolean;
             /** @description The payload of the webhook event. */
             payload: string | null;
             type: components["schemas"]["WebhookEventType"];

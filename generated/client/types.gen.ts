@@ -9882,6 +9882,10 @@ export type WebhookEvent = {
      */
     succeeded?: boolean | null;
     /**
+     * Whether the event was not sent because its endpoint was disabled when it happened. Replaying failed events sends it once the endpoint is enabled again.
+     */
+    skipped: boolean;
+    /**
      * The payload of the webhook event.
      */
     payload: string | null;

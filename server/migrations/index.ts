@@ -31,6 +31,7 @@ import * as meterUnits from "./0083_meter_units.js";
 import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
 import * as paymentTrigger from "./0085_payment_trigger.js";
 import * as benefitVisibility from "./0086_benefit_visibility.js";
+import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -65,4 +66,5 @@ export const migrations = [
   { name: "0084_webhook_endpoint_name", ...webhookEndpointName },
   { name: "0085_payment_trigger", ...paymentTrigger },
   { name: "0086_benefit_visibility", ...benefitVisibility },
+  { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
 ];

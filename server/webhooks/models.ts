@@ -31,6 +31,7 @@ export function toWebhookEvent(row: WebhookEventRow): WebhookEventOut {
     id: row.id,
     last_http_code: row.last_http_code,
     succeeded: row.succeeded,
+    skipped: row.skipped,
     // An archived event's payload is no longer accessible.
     payload: row.is_archived ? null : row.payload,
     type: row.type as WebhookEventType,
@@ -57,6 +58,7 @@ export function toWebhookDelivery(row: DeliveryWithEventRow): WebhookDeliveryOut
       payload: row.e_payload,
       last_http_code: row.e_last_http_code,
       succeeded: row.e_succeeded,
+      skipped: row.e_skipped,
       is_archived: row.e_is_archived,
       pending: false,
       queued: 0,

@@ -33,6 +33,8 @@ export interface WebhookEventRow {
   payload: string;
   last_http_code: number | null;
   succeeded: boolean | null;
+  /** Recorded while the endpoint was disabled, and not sent (until a replay queues it). */
+  skipped: boolean;
   is_archived: boolean;
   pending: boolean;
   queued: number;
@@ -103,6 +105,7 @@ export function readableDeliveries(db: Knex, scope: OrganizationScope): Knex.Que
       "webhook_events.modified_at as e_modified_at",
       "webhook_events.last_http_code as e_last_http_code",
       "webhook_events.succeeded as e_succeeded",
+      "webhook_events.skipped as e_skipped",
       "webhook_events.payload as e_payload",
       "webhook_events.type as e_type",
       "webhook_events.is_archived as e_is_archived",
@@ -114,6 +117,7 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
   e_modified_at: Date | null;
   e_last_http_code: number | null;
   e_succeeded: boolean | null;
+  e_skipped: boolean;
   e_payload: string;
   e_type: string;
   e_is_archived: boolean;
@@ -129,7 +133,7 @@ export async function requeueFailedEvents(trx: Knex.Transaction, endpointId: str
   if (filter.types.length) q.whereIn("type", filter.types);
   if (filter.from) q.where("created_at", ">=", filter.from);
   if (filter.to) q.where("created_at", "<=", filter.to);
-  return q.update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+  return q.update({ pending: true, skipped: false, queued: trx.raw("queued + 1"), modified_at: new Date() });
 }
 
 // ---- the delivery side --------------------------------------------------------------------
@@ -229,8 +233,8 @@ export async function recordDeliveredAndReadNext(
 export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
   if (outboxIds.length === 0) return [];
   const { rows } = await trx.raw<{ rows: { endpoint_id: string; pending: boolean }[] }>(
-    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context, pending, succeeded)
-     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context, e.enabled, case when e.enabled then null else false end
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context, pending, succeeded, skipped)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context, e.enabled, case when e.enabled then null else false end, not e.enabled
        from outbox o
        join webhook_endpoints e
          on e.organization_id = o.organization_id and e.deleted_at is null and o.type = any(e.events)
@@ -360,7 +364,7 @@ export async function updateEndpoint(db: Knex, id: string, patch: Record<string,
 
 /** Queues the event once more (a redelivery): its delivery goes out again with the same webhook-id. */
 export async function requeueEvent(trx: Knex.Transaction, eventId: string): Promise<void> {
-  await trx("webhook_events").where({ id: eventId }).update({ pending: true, queued: trx.raw("queued + 1"), modified_at: new Date() });
+  await trx("webhook_events").where({ id: eventId }).update({ pending: true, skipped: false, queued: trx.raw("queued + 1"), modified_at: new Date() });
 }
 
 /** The event is no longer queued, unless it was queued again since `queued` (a redelivery). */

@@ -401,7 +401,7 @@ describe("webhook delivery", () => {
     expect(await newer.webhooks.getWebhookEndpoint({ id: ep.id })).toMatchObject({ enabled: false, name: "Accounting", events: ["order.created", "order.paid"] });
 
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
-    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id })).map((e) => [e.pending, e.succeeded]), poll).toEqual([[false, false]]);
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id })).map((e) => [e.pending, e.succeeded, e.skipped]), poll).toEqual([[false, false, true]]);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at(ep.path)).toHaveLength(0);
 
@@ -415,6 +415,8 @@ describe("webhook delivery", () => {
     expect(await replay.json()).toEqual({ replayed: 1 });
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
     expect((verifyDirect(receiver.at(ep.path)[0], ep.secret) as { data: { n: number } }).data.n).toBe(1);
+    // Sent now: no longer skipped, as 0.49.0 reads the delivery's event.
+    await expect.poll(async () => (await newer.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items.map((d) => [d.succeeded, d.webhookEvent.skipped]), poll).toEqual([[true, false]]);
     // Enabled, it is sent what comes next.
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
