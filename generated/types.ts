@@ -398,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customer-session/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Introspect Customer Session
+         * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to.
+         */
+        get: operations["customer_portal:customer_session:introspect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me": {
         parameters: {
             query?: never;
@@ -5918,6 +5938,16 @@ export interface components {
         };
         /** @enum {string} */
         CustomerCustomerMeterSortProperty: "created_at" | "-created_at" | "modified_at" | "-modified_at" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance";
+        /** @description The customer session the portal is signed in with. */
+        CustomerCustomerSession: {
+            /**
+             * Format: date-time
+             * @description When the session ends.
+             */
+            expires_at: string;
+            /** @description Where the portal's "back" link takes the customer; none when the session was opened without one. */
+            return_url: string | null;
+        };
         /** @description An active customer meter, with current consumed and credited units. */
         CustomerMeter: {
             /** @description The ID of the object. */
@@ -6257,6 +6287,8 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             customer_portal_url: string;
+            /** @description Where the portal's "back" link takes the customer (your app); none when not given. */
+            return_url: string | null;
             customer_id: string;
             customer: components["schemas"]["Customer"];
         };
@@ -6300,11 +6332,15 @@ export interface components {
         CustomerSessionCustomerExternalIDCreate: {
             /** @description External ID of the customer to create a session for. */
             external_customer_id: string;
+            /** @description An http(s) address in your app the customer portal links back to. */
+            return_url?: string | null;
         };
         /** @description Schema for creating a customer session using a customer ID. */
         CustomerSessionCustomerIDCreate: {
             /** @description ID of the customer to create a session for. */
             customer_id: string;
+            /** @description An http(s) address in your app the customer portal links back to. */
+            return_url?: string | null;
         };
         /** @enum {string} */
         CustomerSortProperty: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
@@ -13145,6 +13181,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer_session:introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCustomerSession"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
                 };
             };
             /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */

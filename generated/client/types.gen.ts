@@ -4095,6 +4095,20 @@ export type CustomerCustomerMeterMeter = {
 export type CustomerCustomerMeterSortProperty = 'created_at' | '-created_at' | 'modified_at' | '-modified_at' | 'meter_id' | '-meter_id' | 'meter_name' | '-meter_name' | 'consumed_units' | '-consumed_units' | 'credited_units' | '-credited_units' | 'balance' | '-balance';
 
 /**
+ * The customer session the portal is signed in with.
+ */
+export type CustomerCustomerSession = {
+    /**
+     * When the session ends.
+     */
+    expires_at: string;
+    /**
+     * Where the portal's "back" link takes the customer; none when the session was opened without one.
+     */
+    return_url: string | null;
+};
+
+/**
  * An active customer meter, with current consumed and credited units.
  */
 export type CustomerMeter = {
@@ -4584,6 +4598,10 @@ export type CustomerSession = {
     token: string;
     expires_at: string;
     customer_portal_url: string;
+    /**
+     * Where the portal's "back" link takes the customer (your app); none when not given.
+     */
+    return_url: string | null;
     customer_id: string;
     customer: Customer;
 };
@@ -4650,6 +4668,10 @@ export type CustomerSessionCustomerExternalIdCreate = {
      * External ID of the customer to create a session for.
      */
     external_customer_id: string;
+    /**
+     * An http(s) address in your app the customer portal links back to.
+     */
+    return_url?: string | null;
 };
 
 /**
@@ -4660,6 +4682,10 @@ export type CustomerSessionCustomerIdCreate = {
      * ID of the customer to create a session for.
      */
     customer_id: string;
+    /**
+     * An http(s) address in your app the customer portal links back to.
+     */
+    return_url?: string | null;
 };
 
 export type CustomerSortProperty = 'created_at' | '-created_at' | 'email' | '-email' | 'name' | '-name';
@@ -12011,6 +12037,39 @@ export type CustomerPortalCustomerSessionAuthenticateResponses = {
 };
 
 export type CustomerPortalCustomerSessionAuthenticateResponse = CustomerPortalCustomerSessionAuthenticateResponses[keyof CustomerPortalCustomerSessionAuthenticateResponses];
+
+export type CustomerPortalCustomerSessionIntrospectData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/introspect';
+};
+
+export type CustomerPortalCustomerSessionIntrospectErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionIntrospectError = CustomerPortalCustomerSessionIntrospectErrors[keyof CustomerPortalCustomerSessionIntrospectErrors];
+
+export type CustomerPortalCustomerSessionIntrospectResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerCustomerSession;
+};
+
+export type CustomerPortalCustomerSessionIntrospectResponse = CustomerPortalCustomerSessionIntrospectResponses[keyof CustomerPortalCustomerSessionIntrospectResponses];
 
 export type CustomerPortalCustomersGetData = {
     body?: never;

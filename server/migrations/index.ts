@@ -32,6 +32,7 @@ import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
 import * as paymentTrigger from "./0085_payment_trigger.js";
 import * as benefitVisibility from "./0086_benefit_visibility.js";
 import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
+import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -67,4 +68,5 @@ export const migrations = [
   { name: "0085_payment_trigger", ...paymentTrigger },
   { name: "0086_benefit_visibility", ...benefitVisibility },
   { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
+  { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
 ];

@@ -2,8 +2,9 @@
 // Mailpit and by the merchant's link; every section (overview, orders with an invoice download and
 // paying a failed order, subscriptions with the plan change's proration preview, cancel and
 // uncancel, benefits with a license key's activations and GitHub access to connect, usage in each
-// meter's unit, payment methods with the in-use error, billing details); and sections the
-// organization switched off. Every page: axe, 375 px, screenshots.
+// meter's unit, payment methods with the in-use error, billing details); the link back to the
+// merchant's app a session was opened with; and sections the organization switched off. Every
+// page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,6 +104,20 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await page.getByRole("heading", { name: "Welcome, Portal Buyer" }).waitFor();
     await page.reload();
     await expectText(page, "signed-in-as", email);
+  });
+
+  it("links back to the merchant's app when the session was opened with a return URL, and not otherwise", async () => {
+    const session = await new Polar049({ accessToken: shop.token, serverURL: stack.url }).customerSessions.create({ customerId, returnUrl: "https://northern-lights.example/account" });
+    const page = await stack.newPage();
+    await page.goto(`${portalUrl()}?customer_session_token=${session.token}`);
+    const back = page.getByRole("link", { name: "← Back to Northern Lights Co" });
+    await back.waitFor();
+    expect(await back.getAttribute("href")).toBe("https://northern-lights.example/account");
+    await stack.check(page, "portal-back-link");
+    // The merchant's link without one: no back link.
+    const plain = await open();
+    await plain.getByRole("heading", { name: "Welcome, Portal Buyer" }).waitFor();
+    expect(await plain.getByTestId("back-to-merchant").count()).toBe(0);
   });
 
   it("shows benefits: the license key with its activation to free, GitHub access to connect, the download", async () => {

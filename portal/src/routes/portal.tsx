@@ -2,7 +2,7 @@
 // public; with a customer session (the merchant's link, or the email-code sign-in) the customer
 // sees the sections the organization offers. A session that has expired leads back to sign-in.
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { customerPortalCustomersGet, customerPortalOrganizationsGet } from "../../../generated/client/sdk.gen.js";
+import { customerPortalCustomerSessionIntrospect, customerPortalCustomersGet, customerPortalOrganizationsGet } from "../../../generated/client/sdk.gen.js";
 import type { CustomerOrganizationData, CustomerPortalCustomer } from "../../../generated/client/types.gen.js";
 import { customerClient, publicClient } from "../api/client.js";
 import { ApiFailure, call } from "../api/errors.js";
@@ -22,7 +22,7 @@ type State =
   | { kind: "missing" }
   | { kind: "error"; detail: string }
   | { kind: "signin"; storefront: CustomerOrganizationData; notice?: string }
-  | { kind: "ready"; storefront: CustomerOrganizationData; customer: CustomerPortalCustomer; token: string };
+  | { kind: "ready"; storefront: CustomerOrganizationData; customer: CustomerPortalCustomer; token: string; returnUrl: string | null };
 
 function Section({ id }: { id: SectionId }) {
   switch (id) {
@@ -64,8 +64,11 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
       const token = storedToken(slug);
       if (!token) return live && setState({ kind: "signin", storefront });
       try {
-        const customer = await call(customerPortalCustomersGet({ client: customerClient(token) }));
-        if (live) setState({ kind: "ready", storefront, customer, token });
+        const [customer, session] = await Promise.all([
+          call(customerPortalCustomersGet({ client: customerClient(token) })),
+          call(customerPortalCustomerSessionIntrospect({ client: customerClient(token) })),
+        ]);
+        if (live) setState({ kind: "ready", storefront, customer, token, returnUrl: session.return_url });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) {
@@ -89,6 +92,7 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
       client: customerClient(state.token),
       storefront: state.storefront,
       customer: state.customer,
+      returnUrl: state.returnUrl,
       sections: state.storefront.organization.customer_portal_settings,
       setCustomer,
       href: (s: string) => `/${encodeURIComponent(slug)}/portal${s ? `/${s}` : ""}`,

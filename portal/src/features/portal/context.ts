@@ -9,6 +9,8 @@ export interface Portal {
   client: Client;
   storefront: CustomerOrganizationData;
   customer: CustomerPortalCustomer;
+  /** Where the "back" link takes the customer: the address the merchant opened the session with. */
+  returnUrl: string | null;
   sections: OrganizationCustomerPortalSettings;
   setCustomer(customer: CustomerPortalCustomer): void;
   /** Portal path of a section ("" for the overview). */

@@ -34,12 +34,17 @@ export function Failed({ error }: { error: ApiFailure }) {
 }
 
 export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
-  const { storefront, customer, sections, href } = usePortal();
+  const { storefront, customer, sections, href, returnUrl } = usePortal();
   const org = storefront.organization;
   const visible = SECTIONS.filter((s) => offers(sections, s));
   return (
     <div className="page">
       <header className="portal__header">
+        {returnUrl ? (
+          <a className="portal__back" href={returnUrl} data-testid="back-to-merchant">
+            ← Back to {org.name}
+          </a>
+        ) : null}
         <div className="org">
           {org.avatar_url ? <img className="org__avatar" src={org.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{org.name.slice(0, 1)}</span>}
           <span className="org__name">{org.name}</span>
