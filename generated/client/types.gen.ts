@@ -983,6 +983,7 @@ export type BenefitGrant = {
      */
     error?: BenefitGrantError | null;
     customer: Customer;
+    benefit: Benefit;
     properties: BenefitGrantDiscordProperties | BenefitGrantGitHubRepositoryProperties | BenefitGrantDownloadablesProperties | BenefitGrantLicenseKeysProperties | BenefitGrantCustomProperties;
 };
 

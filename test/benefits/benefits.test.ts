@@ -317,6 +317,9 @@ describe("benefits", () => {
     // all-optional member and keeps none of them).
     const raw = await fetch(`${api.url}/v1/benefits/${benefit.id}/grants?customer_id=${bob.id}&is_granted=true`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await raw.json()) as { items: { properties: unknown }[] }).items[0].properties).toEqual({ license_key_id: "k", display_key: "****-1234" });
+    // 0.49.0 reads each grant with its benefit and its customer's type.
+    const newer = (await api.client049(token).benefits.grants({ id: benefit.id, customerId: alice.id })).result.items;
+    expect(newer).toMatchObject([{ id: g1.id, benefit: { id: benefit.id, description: "Support", visibility: "public" }, customer: { type: "individual" } }]);
 
     const ids = async (req: object) => (await c.benefits.grants({ id: benefit.id, ...req })).result.items.map((g) => g.id);
     expect(await ids({ isGranted: true })).toEqual([g3.id, g1.id]);
