@@ -5885,7 +5885,8 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
             organization_id?: string | null;
             /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
@@ -6725,7 +6726,8 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
             external_id?: string | null;
         };
@@ -6750,7 +6752,8 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
         };
         Discount: components["schemas"]["DiscountFixedRepeatDuration"] | components["schemas"]["DiscountFixedOnceForeverDuration"] | components["schemas"]["DiscountPercentageRepeatDuration"] | components["schemas"]["DiscountPercentageOnceForeverDuration"];
         DiscountCreate: components["schemas"]["DiscountFixedRepeatDurationCreate"] | components["schemas"]["DiscountPercentageRepeatDurationCreate"] | components["schemas"]["DiscountFixedOnceForeverDurationCreate"] | components["schemas"]["DiscountPercentageOnceForeverDurationCreate"];
@@ -6762,6 +6765,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6804,6 +6811,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6845,12 +6856,16 @@ export interface components {
             duration: components["schemas"]["DiscountDuration"];
             type: components["schemas"]["DiscountType"];
             /** @description Fixed amount to discount from the invoice total. */
-            amount: number;
+            amount?: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
              */
             currency: components["schemas"]["Currency"];
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             /** @description Key-value object allowing you to store additional information.
              *
              *
@@ -6895,6 +6910,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6938,6 +6957,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6987,12 +7010,16 @@ export interface components {
             duration_in_months: number;
             type: components["schemas"]["DiscountType"];
             /** @description Fixed amount to discount from the invoice total. */
-            amount: number;
+            amount?: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
              */
             currency: components["schemas"]["Currency"];
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             /** @description Key-value object allowing you to store additional information.
              *
              *
@@ -7358,6 +7385,10 @@ export interface components {
             amount?: number | null;
             /** @default usd */
             currency: components["schemas"]["Currency"] | null;
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             basis_points?: number | null;
             products?: string[] | null;
         };

@@ -4018,7 +4018,10 @@ export type CustomerCreate = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
     /**
      * The ID of the organization owning the customer. **Required unless you use an organization token.**
      */
@@ -5191,7 +5194,10 @@ export type CustomerUpdate = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
     /**
      * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
      */
@@ -5225,7 +5231,10 @@ export type CustomerUpdateExternalId = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
 };
 
 export type Discount = DiscountFixedRepeatDuration | DiscountFixedOnceForeverDuration | DiscountPercentageRepeatDuration | DiscountPercentageOnceForeverDuration;
@@ -5242,6 +5251,12 @@ export type DiscountFixedOnceForeverDuration = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5293,6 +5308,12 @@ export type DiscountFixedOnceForeverDurationBase = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5347,11 +5368,17 @@ export type DiscountFixedOnceForeverDurationCreate = {
     /**
      * Fixed amount to discount from the invoice total.
      */
-    amount: number;
+    amount?: number;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
     currency?: Currency;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5408,6 +5435,12 @@ export type DiscountFixedRepeatDuration = {
     amount: number;
     currency: string;
     /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
+    /**
      * Creation timestamp of the object.
      */
     created_at: string;
@@ -5459,6 +5492,12 @@ export type DiscountFixedRepeatDurationBase = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5523,11 +5562,17 @@ export type DiscountFixedRepeatDurationCreate = {
     /**
      * Fixed amount to discount from the invoice total.
      */
-    amount: number;
+    amount?: number;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
     currency?: Currency;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5986,6 +6031,12 @@ export type DiscountUpdate = {
     type?: DiscountType | null;
     amount?: number | null;
     currency?: Currency | null;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     basis_points?: number | null;
     products?: Array<string> | null;
 };

@@ -19,7 +19,7 @@ import {
   emailTaken, externalIdTaken, findReadable, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
   type CustomerKey, type CustomerRow, type CustomerType, type OrganizationScope,
 } from "./repository.js";
-import { checkTaxIdPair, type TaxId } from "./tax-id.js";
+import { checkTaxId, type TaxId } from "./tax-id.js";
 import { jsonb } from "../kit/db.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
@@ -76,7 +76,7 @@ export async function createCustomer(
   const type = checkCustomerType(input.type);
   const externalId = input.external_id === undefined || input.external_id === null ? null : checkExternalId(input.external_id);
   const billingAddress: Address | null = input.billing_address ? checkAddress(input.billing_address) : null;
-  const taxId: TaxId | null = input.tax_id ? checkTaxIdPair(input.tax_id, billingAddress?.country ?? null) : null;
+  const taxId: TaxId | null = input.tax_id ? checkTaxId(input.tax_id, billingAddress?.country ?? null) : null;
   const metadata = checkMetadata(input.metadata);
   return db
     .transaction(async (trx) => {
@@ -171,7 +171,7 @@ async function preparePatch(
     patch.billing_address = address === null ? null : JSON.stringify(address);
   }
   if (input.tax_id !== undefined) {
-    patch.tax_id = input.tax_id === null ? null : JSON.stringify(checkTaxIdPair(input.tax_id, country));
+    patch.tax_id = input.tax_id === null || input.tax_id === "" ? null : JSON.stringify(checkTaxId(input.tax_id, country));
   }
   if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
   return patch;

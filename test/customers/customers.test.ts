@@ -77,6 +77,13 @@ describe("customers", () => {
     const row = await api.knex("customers").where({ id: created.id }).first();
     expect(row).toMatchObject({ type: "individual", billing_name: "Kim GmbH" });
 
+    // 0.49.0 sends a tax id as its value alone: its type is found from the billing country.
+    const taxed = await newer.customers.create({ type: "individual", email: "gmbh@example.com", billingAddress: { country: "DE" }, taxId: "123 456 789" });
+    expect(taxed.taxId).toEqual(["DE123456789", "eu_vat"]);
+    expect((await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "12-3456789" } })).taxId).toEqual(["12-3456789", "us_ein"]);
+    const noCountry = await rejects(newer.customers.create({ type: "individual", email: "nocountry@example.com", taxId: "123456789" }), HTTPValidationError049);
+    expect(noCountry.detail?.[0]?.loc).toEqual(["body", "billing_address"]);
+
     // Team customers come with their members, which do not exist yet: refused, never stored as individuals.
     const team = await rejects(newer.customers.create({ type: "team", email: "team@example.com" }), HTTPValidationError049);
     expect(team.detail?.[0]?.loc).toEqual(["body", "type"]);
