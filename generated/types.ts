@@ -407,7 +407,7 @@ export interface paths {
         };
         /**
          * Introspect Customer Session
-         * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to.
+         * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to (newer clients' customerPortal.customerSession.introspect).
          */
         get: operations["customer_portal:customer_session:introspect"];
         put?: never;

@@ -564,7 +564,7 @@ export const customerPortalCustomerSessionAuthenticate = <ThrowOnError extends b
 
 /**
  * Introspect Customer Session
- * The session the portal is signed in with, its end and the address the merchant gave it to link back to.
+ * The session the portal is signed in with, its end and the address the merchant gave it to link back to (newer clients' customerPortal.customerSession.introspect).
  */
 export const customerPortalCustomerSessionIntrospect = <ThrowOnError extends boolean = false>(options?: Options<CustomerPortalCustomerSessionIntrospectData, ThrowOnError>) => {
     return (options?.client ?? client).get<CustomerPortalCustomerSessionIntrospectResponses, CustomerPortalCustomerSessionIntrospectErrors, ThrowOnError>({

@@ -24,8 +24,6 @@ const PURCHASE_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
   "customer_portal:downloadables:list",
   "customer_portal:license_keys:list",
   "customer_portal:license_keys:get",
-  // Its own session: when it ends, where it links back to.
-  "customer_portal:customer_session:introspect",
 ]);
 
 export const PURCHASE_ONLY =
