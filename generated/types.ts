@@ -398,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customer-session/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Introspect Customer Session
+         * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to (newer clients' customerPortal.customerSession.introspect).
+         */
+        get: operations["customer_portal:customer_session:introspect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me": {
         parameters: {
             query?: never;
@@ -2917,8 +2937,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -2948,6 +2973,8 @@ export interface components {
             type: "custom";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitCustomCreateProperties"];
@@ -2981,6 +3008,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3011,6 +3040,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3035,6 +3066,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -3075,8 +3108,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3105,6 +3143,8 @@ export interface components {
             type: "discord";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitDiscordCreateProperties"];
@@ -3148,6 +3188,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3179,6 +3221,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3210,8 +3254,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3240,6 +3289,8 @@ export interface components {
             type: "downloadables";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitDownloadablesCreateProperties"];
@@ -3277,6 +3328,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3306,6 +3359,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3341,8 +3396,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3371,6 +3431,8 @@ export interface components {
             type: "github_repository";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitGitHubRepositoryCreateProperties"];
@@ -3417,6 +3479,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3450,6 +3514,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3495,6 +3561,7 @@ export interface components {
             /** @description The error information if the benefit grant failed with an unrecoverable error. */
             error?: components["schemas"]["BenefitGrantError"] | null;
             customer: components["schemas"]["Customer"];
+            benefit: components["schemas"]["Benefit"];
             properties: components["schemas"]["BenefitGrantDiscordProperties"] | components["schemas"]["BenefitGrantGitHubRepositoryProperties"] | components["schemas"]["BenefitGrantDownloadablesProperties"] | components["schemas"]["BenefitGrantLicenseKeysProperties"] | components["schemas"]["BenefitGrantCustomProperties"];
         };
         BenefitGrantCustomProperties: Record<string, never>;
@@ -3805,6 +3872,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -3853,8 +3922,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3883,6 +3957,8 @@ export interface components {
             type: "license_keys";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitLicenseKeysCreateProperties"];
@@ -3920,6 +3996,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3952,6 +4030,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3987,8 +4067,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4018,6 +4103,8 @@ export interface components {
             type: "meter_credit";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitMeterCreditCreateProperties"];
@@ -4055,6 +4142,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -4087,6 +4176,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4114,6 +4205,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
         };
@@ -4134,6 +4227,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -4150,6 +4245,11 @@ export interface components {
         BenefitSortProperty: "created_at" | "-created_at" | "description" | "-description" | "type" | "-type";
         /** @enum {string} */
         BenefitType: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
+        /**
+         * @description Who sees a benefit: `public` customers (on products, in the portal); `private` and `draft` only the merchant, while the benefit is still granted.
+         * @enum {string}
+         */
+        BenefitVisibility: "draft" | "private" | "public";
         /** @description An event created by Polar when a benefit is updated. */
         BenefitUpdatedEvent: {
             /** @description The ID of the object. */
@@ -4167,6 +4267,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -4216,6 +4318,8 @@ export interface components {
             checkout_id: string | null;
             /** @description The ID of the order associated with this payment. */
             order_id: string | null;
+            /** @description Why the payment was attempted; `null` for payments recorded before it was. */
+            trigger: components["schemas"]["PaymentTrigger"] | null;
             /** @description Additional metadata from the payment processor for internal use. */
             processor_metadata?: {
                 [key: string]: unknown;
@@ -5710,6 +5814,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -5964,9 +6071,12 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
             organization_id?: string | null;
+            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            type?: components["schemas"]["CustomerType"] | null;
         };
         CustomerCustomerMeter: {
             /** @description The ID of the object. */
@@ -6008,9 +6118,24 @@ export interface components {
             id: string;
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit (custom units only). */
+            custom_label: string | null;
+            /** @description How many units the custom unit is shown per (custom units only). */
+            custom_multiplier: number | null;
         };
         /** @enum {string} */
         CustomerCustomerMeterSortProperty: "created_at" | "-created_at" | "modified_at" | "-modified_at" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance";
+        /** @description The customer session the portal is signed in with. */
+        CustomerCustomerSession: {
+            /**
+             * Format: date-time
+             * @description When the session ends.
+             */
+            expires_at: string;
+            /** @description Where the portal's "back" link takes the customer; none when the session was opened without one. */
+            return_url: string | null;
+        };
         /** @description An active customer meter, with current consumed and credited units. */
         CustomerMeter: {
             /** @description The ID of the object. */
@@ -6066,6 +6191,10 @@ export interface components {
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
+            /** @description Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it. */
+            applied_balance_amount: number;
+            /** @description Amount in cents that is still due for this order; 0 once it is paid. */
+            due_amount: number;
             /** @description Amount refunded in cents. */
             refunded_amount: number;
             /** @description Sales tax refunded in cents. */
@@ -6075,8 +6204,12 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
+            /** @description The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated. */
+            invoice_number: string | null;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
+            /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
+            receipt_number: string | null;
             customer_id: string;
             product_id: string;
             discount_id: string | null;
@@ -6087,6 +6220,12 @@ export interface components {
             subscription: components["schemas"]["CustomerOrderSubscription"] | null;
             /** @description Line items composing the order. */
             items: components["schemas"]["OrderItemSchema"][];
+            /** @description A summary description of the order. */
+            description: string;
+            /** @description Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds. */
+            refundable_amount: number;
+            /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
+            refundable_tax_amount: number;
             /**
              * Format: date-time
              * @description When the next payment retry is scheduled
@@ -6271,7 +6410,7 @@ export interface components {
             billing_address?: components["schemas"]["Address"] | null;
         };
         /** @description Schema of an organization and related data for customer portal. */
-        CustomerOrganization: {
+        CustomerOrganizationData: {
             organization: components["schemas"]["Organization"];
             products: components["schemas"]["CustomerProduct"][];
         };
@@ -6313,6 +6452,22 @@ export interface components {
         CustomerPortalOAuthAccount: {
             account_id: string;
             account_username: string | null;
+        };
+        CustomerPortalSubscriptionSettings: {
+            /** @description Whether customers may change the seats of a seat-based subscription (none are offered yet). */
+            update_seats: boolean;
+            /** @description Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`). */
+            update_plan: boolean;
+        };
+        CustomerPortalSubscriptionSettingsUpdate: {
+            update_seats?: boolean;
+            update_plan?: boolean;
+            /** @description Pausing is not offered; only `false` is accepted. */
+            pause?: boolean;
+        };
+        CustomerPortalUsageSettings: {
+            /** @description Whether the usage section (meters) is shown. */
+            show: boolean;
         };
         /** @description Schema of a product for customer portal. */
         CustomerProduct: {
@@ -6376,6 +6531,8 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             customer_portal_url: string;
+            /** @description Where the portal's "back" link takes the customer (your app); none when not given. */
+            return_url: string | null;
             customer_id: string;
             customer: components["schemas"]["Customer"];
         };
@@ -6419,11 +6576,15 @@ export interface components {
         CustomerSessionCustomerExternalIDCreate: {
             /** @description External ID of the customer to create a session for. */
             external_customer_id: string;
+            /** @description An http(s) address in your app the customer portal links back to. */
+            return_url?: string | null;
         };
         /** @description Schema for creating a customer session using a customer ID. */
         CustomerSessionCustomerIDCreate: {
             /** @description ID of the customer to create a session for. */
             customer_id: string;
+            /** @description An http(s) address in your app the customer portal links back to. */
+            return_url?: string | null;
         };
         /** @enum {string} */
         CustomerSortProperty: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
@@ -6455,6 +6616,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -6833,6 +6997,11 @@ export interface components {
             /** @description Update subscription to another product. */
             product_id: string;
         };
+        /**
+         * @description An individual buys for themself; a team customer is an organization's account its members share.
+         * @enum {string}
+         */
+        CustomerType: "individual" | "team";
         CustomerUpdate: {
             /** @description Key-value object allowing you to store additional information.
              *
@@ -6849,12 +7018,15 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            type?: components["schemas"]["CustomerType"] | null;
             /** @description The email address of the customer. This must be unique within the organization. */
             email?: string | null;
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
             external_id?: string | null;
         };
@@ -6879,7 +7051,8 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
         };
         Discount: components["schemas"]["DiscountFixedRepeatDuration"] | components["schemas"]["DiscountFixedOnceForeverDuration"] | components["schemas"]["DiscountPercentageRepeatDuration"] | components["schemas"]["DiscountPercentageOnceForeverDuration"];
         DiscountCreate: components["schemas"]["DiscountFixedRepeatDurationCreate"] | components["schemas"]["DiscountPercentageRepeatDurationCreate"] | components["schemas"]["DiscountFixedOnceForeverDurationCreate"] | components["schemas"]["DiscountPercentageOnceForeverDurationCreate"];
@@ -6891,6 +7064,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6933,6 +7110,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6974,12 +7155,16 @@ export interface components {
             duration: components["schemas"]["DiscountDuration"];
             type: components["schemas"]["DiscountType"];
             /** @description Fixed amount to discount from the invoice total. */
-            amount: number;
+            amount?: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
              */
             currency: components["schemas"]["Currency"];
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             /** @description Key-value object allowing you to store additional information.
              *
              *
@@ -7024,6 +7209,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -7067,6 +7256,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -7116,12 +7309,16 @@ export interface components {
             duration_in_months: number;
             type: components["schemas"]["DiscountType"];
             /** @description Fixed amount to discount from the invoice total. */
-            amount: number;
+            amount?: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
              */
             currency: components["schemas"]["Currency"];
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             /** @description Key-value object allowing you to store additional information.
              *
              *
@@ -7498,6 +7695,10 @@ export interface components {
             amount?: number | null;
             /** @default usd */
             currency: components["schemas"]["Currency"] | null;
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             basis_points?: number | null;
             products?: string[] | null;
         };
@@ -7611,6 +7812,8 @@ export interface components {
         EventName: {
             /** @description The name of the event. */
             name: string;
+            /** @description Human readable label of the event. */
+            label: string;
             source: components["schemas"]["EventSource"];
             /** @description Number of times the event has occurred. */
             occurrences: number;
@@ -7752,6 +7955,8 @@ export interface components {
             checkout_id: string | null;
             /** @description The ID of the order associated with this payment. */
             order_id: string | null;
+            /** @description Why the payment was attempted; `null` for payments recorded before it was. */
+            trigger: components["schemas"]["PaymentTrigger"] | null;
             /** @description Additional metadata from the payment processor for internal use. */
             processor_metadata?: {
                 [key: string]: unknown;
@@ -7970,6 +8175,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -8220,6 +8428,11 @@ export interface components {
             id: string;
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit, e.g. `request` (custom units only). */
+            custom_label: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units (custom units only). */
+            custom_multiplier: number | null;
             filter: components["schemas"]["Filter"];
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
             aggregation: components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"] | components["schemas"]["CountAggregation"];
@@ -8249,6 +8462,12 @@ export interface components {
             };
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            /** @description The unit of the meter; `scalar` unless given. */
+            unit?: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise. */
+            custom_label?: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only. */
+            custom_multiplier?: number | null;
             filter: components["schemas"]["Filter"];
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
             aggregation: components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"] | components["schemas"]["CountAggregation"];
@@ -8272,6 +8491,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -8320,6 +8541,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -8337,6 +8560,11 @@ export interface components {
         };
         /** @enum {string} */
         MeterSortProperty: "created_at" | "-created_at" | "name" | "-name";
+        /**
+         * @description What a meter counts, which sets how its prices and quantities are shown: `scalar` per unit, `token` per million tokens, `custom` per `custom_multiplier` of `custom_label`.
+         * @enum {string}
+         */
+        MeterUnit: "scalar" | "token" | "custom";
         MeterUpdate: {
             /** @description Key-value object allowing you to store additional information.
              *
@@ -8355,6 +8583,12 @@ export interface components {
             };
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name?: string | null;
+            /** @description The unit of the meter. Leaving `custom` clears the label and multiplier. */
+            unit?: components["schemas"]["MeterUnit"] | null;
+            /** @description The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise. */
+            custom_label?: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only. */
+            custom_multiplier?: number | null;
             /** @description The filter to apply on events that'll be used to calculate the meter. */
             filter?: components["schemas"]["Filter"] | null;
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
@@ -8427,6 +8661,8 @@ export interface components {
         };
         /** @description Date interval limit to get metrics for a given interval. */
         MetricsIntervalLimit: {
+            /** @description Minimum number of days for this interval (a shorter range is refused). */
+            min_days: number;
             /** @description Maximum number of days for this interval. */
             max_days: number;
         };
@@ -8571,6 +8807,10 @@ export interface components {
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
+            /** @description Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it. */
+            applied_balance_amount: number;
+            /** @description Amount in cents that is still due for this order; 0 once it is paid. */
+            due_amount: number;
             /** @description Amount refunded in cents. */
             refunded_amount: number;
             /** @description Sales tax refunded in cents. */
@@ -8580,13 +8820,22 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
+            /** @description The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated. */
+            invoice_number: string | null;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
+            /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
+            receipt_number: string | null;
             customer_id: string;
             product_id: string;
             discount_id: string | null;
             subscription_id: string | null;
             checkout_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the next automatic payment retry is scheduled. `null` if the order is not in dunning or all retries have been exhausted.
+             */
+            next_payment_attempt_at?: string | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -8594,6 +8843,10 @@ export interface components {
             custom_field_data?: {
                 [key: string]: string | number | boolean | null;
             };
+            /** @description Platform fee amount in cents, recorded when the order is paid. */
+            platform_fee_amount: number;
+            /** @description Currency of the platform fee; `null` when there is none. */
+            platform_fee_currency: string | null;
             customer: components["schemas"]["OrderCustomer"];
             user_id: string;
             product: components["schemas"]["OrderProduct"];
@@ -8601,6 +8854,12 @@ export interface components {
             subscription: components["schemas"]["OrderSubscription"] | null;
             /** @description Line items composing the order. */
             items: components["schemas"]["OrderItemSchema"][];
+            /** @description A summary description of the order. */
+            description: string;
+            /** @description Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds. */
+            refundable_amount: number;
+            /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
+            refundable_tax_amount: number;
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -8626,6 +8885,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -8859,6 +9121,22 @@ export interface components {
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
             customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description How a plan change is prorated unless the change says otherwise (the subscription settings' `proration_behavior`). */
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Whether customers may change their subscription's plan in the customer portal (`customer_portal_settings.subscription.update_plan`). */
+            allow_customer_updates: boolean;
+            /** @description Whether members must sign in through single sign-on. Single sign-on is not offered, so this is always false. */
+            sso_enforced: boolean;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency: components["schemas"]["Currency"];
+            /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
+            default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
+            customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
+            account_id: string | null;
+            /** @description The payout account of the organization; see `account_id`. */
+            payout_account_id: string | null;
+            capabilities: components["schemas"]["OrganizationCapabilities"];
         };
         OrganizationAccessToken: {
             /**
@@ -8951,6 +9229,21 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
+        /** @description What the organization may do, by its status (a denied organization takes no payment). */
+        OrganizationCapabilities: {
+            /** @description New checkouts may take payments. */
+            checkout_payments: boolean;
+            /** @description Subscriptions renew and charge. */
+            subscription_renewals: boolean;
+            /** @description Payouts to the organization. Payments go straight to the platform's processor account, so there are none. */
+            payouts: boolean;
+            /** @description Orders may be refunded. */
+            refunds: boolean;
+            /** @description The organization's tokens may call the API. */
+            api_access: boolean;
+            /** @description Members may use the console. */
+            dashboard_access: boolean;
+        };
         OrganizationCreate: {
             name: string;
             slug: string;
@@ -8964,11 +9257,48 @@ export interface components {
             /** @description Additional, private, business details Polar needs about active organizations for compliance (KYC). */
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
-            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
+            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsUpdate"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency?: components["schemas"]["Currency"] | null;
+            /** @description Whether prices include tax by default. */
+            default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
         };
-        /** @description Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
+        /** @description Which emails the organization's customers get (all on by default). */
+        OrganizationCustomerEmailSettings: {
+            order_confirmation: boolean;
+            subscription_cancellation: boolean;
+            subscription_confirmation: boolean;
+            subscription_cycled: boolean;
+            subscription_cycled_after_trial: boolean;
+            subscription_past_due: boolean;
+            subscription_paused: boolean;
+            subscription_resumed: boolean;
+            subscription_renewal_reminder: boolean;
+            subscription_revoked: boolean;
+            subscription_trial_conversion_reminder: boolean;
+            subscription_uncanceled: boolean;
+            subscription_updated: boolean;
+        };
+        /** @description The customer emails to switch on or off; the others keep their setting. */
+        OrganizationCustomerEmailSettingsUpdate: {
+            order_confirmation?: boolean;
+            subscription_cancellation?: boolean;
+            subscription_confirmation?: boolean;
+            subscription_cycled?: boolean;
+            subscription_cycled_after_trial?: boolean;
+            subscription_past_due?: boolean;
+            subscription_paused?: boolean;
+            subscription_resumed?: boolean;
+            subscription_renewal_reminder?: boolean;
+            subscription_revoked?: boolean;
+            subscription_trial_conversion_reminder?: boolean;
+            subscription_uncanceled?: boolean;
+            subscription_updated?: boolean;
+        };
+        /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
             /** @description Orders, invoices and paying a failed order again. */
             orders: boolean;
@@ -8976,12 +9306,12 @@ export interface components {
             subscriptions: boolean;
             /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
             benefits: boolean;
-            /** @description Usage meters. */
-            usage: boolean;
+            usage: components["schemas"]["CustomerPortalUsageSettings"];
             /** @description Saved payment methods. */
             payment_methods: boolean;
             /** @description Changing the billing name, address and tax ID. */
             billing_details: boolean;
+            subscription: components["schemas"]["CustomerPortalSubscriptionSettings"];
         };
         /** @description The sections to switch on or off; the others keep their setting. */
         OrganizationCustomerPortalSettingsUpdate: {
@@ -8991,12 +9321,17 @@ export interface components {
             subscriptions?: boolean;
             /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
             benefits?: boolean;
-            /** @description Usage meters. */
-            usage?: boolean;
+            /** @description Usage meters: a switch, or `{"show": …}` as the newest clients send it. */
+            usage?: boolean | components["schemas"]["CustomerPortalUsageSettings"];
             /** @description Saved payment methods. */
             payment_methods?: boolean;
             /** @description Changing the billing name, address and tax ID. */
             billing_details?: boolean;
+            subscription?: components["schemas"]["CustomerPortalSubscriptionSettingsUpdate"];
+            customer?: {
+                /** @description Customers can't change their email address in the portal; only `false` is accepted. */
+                allow_email_change?: boolean;
+            };
         };
         OrganizationDetails: {
             /** @description Brief information about you and your business. */
@@ -9046,7 +9381,23 @@ export interface components {
             allow_multiple_subscriptions: boolean;
             allow_customer_updates: boolean;
             proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Days a past-due subscription keeps its benefits before they are revoked. */
+            benefit_revocation_grace_period: number;
+            /** @description A customer who already had a trial of the organization's products gets no other. */
+            prevent_trial_abuse: boolean;
         };
+        /** @description The subscription settings to change; the others keep their value. */
+        OrganizationSubscriptionSettingsUpdate: {
+            allow_multiple_subscriptions?: boolean;
+            allow_customer_updates?: boolean;
+            proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Days a past-due subscription keeps its benefits before they are revoked. */
+            benefit_revocation_grace_period?: number;
+            /** @description A customer who already had a trial of the organization's products gets no other. */
+            prevent_trial_abuse?: boolean;
+        };
+        /** @enum {string} */
+        OrganizationTaxBehavior: "location" | "inclusive" | "exclusive";
         OrganizationUpdate: {
             name?: string | null;
             avatar_url?: string | null;
@@ -9059,9 +9410,16 @@ export interface components {
             /** @description Additional, private, business details Polar needs about active organizations for compliance (KYC). */
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
-            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
+            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsUpdate"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency?: components["schemas"]["Currency"] | null;
+            /** @description Whether prices include tax by default. */
+            default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
+            /** @description Single sign-on is not offered; only `false` is accepted. */
+            sso_enforced?: boolean | null;
         };
         Pagination: {
             total_count: number;
@@ -9141,6 +9499,11 @@ export interface components {
         PaymentSortProperty: "created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method";
         /** @enum {string} */
         PaymentStatus: "pending" | "succeeded" | "failed";
+        /**
+         * @description Why a payment was attempted: a checkout (`purchase`), a subscription's charge (`subscription_cycle`), a retry on the dunning schedule (`retry_dunning`), the customer paying a failed order again in the portal (`retry_customer`), a retry after the customer gave a new card (`retry_payment_method_update`), or one the merchant asked for (`retry_admin`).
+         * @enum {string}
+         */
+        PaymentTrigger: "purchase" | "subscription_cycle" | "retry_dunning" | "retry_customer" | "retry_payment_method_update" | "retry_admin";
         /** @description A subscription update that will be applied at the beginning of the next period. */
         PendingSubscriptionUpdate: {
             /**
@@ -9599,6 +9962,8 @@ export interface components {
             subscription_id: string | null;
             customer_id: string;
             revoke_benefits: boolean;
+            /** @description The dispute the refund answers, when it answers one. Disputes are not tracked yet, so this is always null. */
+            dispute: components["schemas"]["RefundDispute"] | null;
         };
         RefundAmountTooHigh: {
             /** @constant */
@@ -9638,6 +10003,46 @@ export interface components {
              * @default false
              */
             revoke_benefits: boolean;
+        };
+        /** @description A dispute (chargeback) of an order's payment, as a refund shows it. */
+        RefundDispute: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the object. */
+            id: string;
+            /** @enum {string} */
+            status: "prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won";
+            /** @description Whether the dispute has been resolved (won or lost). */
+            resolved: boolean;
+            /** @description Whether the dispute is closed (prevented, won, or lost). */
+            closed: boolean;
+            /** @description Amount in cents disputed. */
+            amount: number;
+            /** @description Tax amount in cents disputed. */
+            tax_amount: number;
+            /** @description Currency code of the dispute. */
+            currency: string;
+            /** @description The reason for the dispute as reported by the card network. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description Deadline to submit evidence in response to the dispute.
+             */
+            evidence_due_by: string | null;
+            /** @description Whether the evidence submission deadline has passed. */
+            past_due: boolean;
+            /** @description The ID of the order associated with the dispute. */
+            order_id: string;
+            /** @description The ID of the payment associated with the dispute. */
+            payment_id: string;
         };
         /** @enum {string} */
         RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
@@ -9879,6 +10284,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -9909,6 +10317,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9970,6 +10380,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -10045,6 +10457,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -10158,6 +10572,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /** @description The name of the event. */
             name: string;
             /**
@@ -10399,6 +10815,8 @@ export interface components {
             id: string;
             /** @description The URL where the webhook events will be sent. */
             url: string;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name: string | null;
             format: components["schemas"]["WebhookFormat"];
             /** @description The secret used to sign the webhook events. */
             secret: string;
@@ -10406,11 +10824,15 @@ export interface components {
             organization_id: string;
             /** @description The events that will trigger the webhook. */
             events: components["schemas"]["WebhookEventType"][];
+            /** @description Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone. */
+            enabled: boolean;
         };
         /** @description Schema to create a webhook endpoint. */
         WebhookEndpointCreate: {
             /** @description The URL where the webhook events will be sent. */
             url: string;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name?: string | null;
             secret?: string | null;
             format: components["schemas"]["WebhookFormat"];
             /** @description The events that will trigger the webhook. */
@@ -10421,9 +10843,13 @@ export interface components {
         /** @description Schema to update a webhook endpoint. */
         WebhookEndpointUpdate: {
             url?: string | null;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name?: string | null;
             secret?: string | null;
             format?: components["schemas"]["WebhookFormat"] | null;
             events?: components["schemas"]["WebhookEventType"][] | null;
+            /** @description Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again. */
+            enabled?: boolean | null;
         };
         /** @description A webhook event.
          *
@@ -10450,6 +10876,8 @@ export interface components {
             last_http_code?: number | null;
             /** @description Whether this event was successfully delivered. `null` if no delivery has been attempted. */
             succeeded?: boolean | null;
+            /** @description Whether the event was not sent because its endpoint was disabled when it happened. Replaying failed events sends it once the endpoint is enabled again. */
+            skipped: boolean;
             /** @description The payload of the webhook event. */
             payload: string | null;
             type: components["schemas"]["WebhookEventType"];
@@ -13253,6 +13681,54 @@ export interface operations {
             };
         };
     };
+    "customer_portal:customer_session:introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCustomerSession"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "customer_portal:customers:get": {
         parameters: {
             query?: never;
@@ -14969,7 +15445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerOrganization"];
+                    "application/json": components["schemas"]["CustomerOrganizationData"];
                 };
             };
             /** @description Not Found: ResourceNotFound */

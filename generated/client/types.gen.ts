@@ -170,9 +170,18 @@ export type BenefitCustom = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -205,6 +214,10 @@ export type BenefitCustomCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -253,6 +266,10 @@ export type BenefitCustomSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -292,6 +309,10 @@ export type BenefitCustomUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'custom';
     properties?: BenefitCustomProperties | null;
 };
@@ -324,6 +345,10 @@ export type BenefitCycledEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -368,9 +393,18 @@ export type BenefitDiscord = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -400,6 +434,10 @@ export type BenefitDiscordCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -468,6 +506,10 @@ export type BenefitDiscordSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -510,6 +552,10 @@ export type BenefitDiscordUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'discord';
     properties?: BenefitDiscordCreateProperties | null;
 };
@@ -541,9 +587,18 @@ export type BenefitDownloadables = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -573,6 +628,10 @@ export type BenefitDownloadablesCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -621,6 +680,10 @@ export type BenefitDownloadablesSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -657,6 +720,10 @@ export type BenefitDownloadablesUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'downloadables';
     properties?: BenefitDownloadablesCreateProperties | null;
 };
@@ -694,9 +761,18 @@ export type BenefitGitHubRepository = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -726,6 +802,10 @@ export type BenefitGitHubRepositoryCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -795,6 +875,10 @@ export type BenefitGitHubRepositorySubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -841,6 +925,10 @@ export type BenefitGitHubRepositoryUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'github_repository';
     properties?: BenefitGitHubRepositoryCreateProperties | null;
 };
@@ -895,6 +983,7 @@ export type BenefitGrant = {
      */
     error?: BenefitGrantError | null;
     customer: Customer;
+    benefit: Benefit;
     properties: BenefitGrantDiscordProperties | BenefitGrantGitHubRepositoryProperties | BenefitGrantDownloadablesProperties | BenefitGrantLicenseKeysProperties | BenefitGrantCustomProperties;
 };
 
@@ -1307,6 +1396,10 @@ export type BenefitGrantedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1359,9 +1452,18 @@ export type BenefitLicenseKeys = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1391,6 +1493,10 @@ export type BenefitLicenseKeysCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -1439,6 +1545,10 @@ export type BenefitLicenseKeysSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -1478,6 +1588,10 @@ export type BenefitLicenseKeysUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'license_keys';
     properties?: BenefitLicenseKeysCreateProperties | null;
 };
@@ -1515,9 +1629,18 @@ export type BenefitMeterCredit = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1550,6 +1673,10 @@ export type BenefitMeterCreditCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -1602,6 +1729,10 @@ export type BenefitMeterCreditSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -1643,6 +1774,10 @@ export type BenefitMeterCreditUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'meter_credit';
     properties?: BenefitMeterCreditCreateProperties | null;
 };
@@ -1673,6 +1808,10 @@ export type BenefitPublic = {
      * Whether the benefit is deletable.
      */
     deletable: boolean;
+    /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
     /**
      * The ID of the organization owning the benefit.
      */
@@ -1708,6 +1847,10 @@ export type BenefitRevokedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1721,6 +1864,11 @@ export type BenefitRevokedEvent = {
 export type BenefitSortProperty = 'created_at' | '-created_at' | 'description' | '-description' | 'type' | '-type';
 
 export type BenefitType = 'custom' | 'discord' | 'github_repository' | 'downloadables' | 'license_keys' | 'meter_credit';
+
+/**
+ * Who sees a benefit: `public` customers (on products, in the portal); `private` and `draft` only the merchant, while the benefit is still granted.
+ */
+export type BenefitVisibility = 'draft' | 'private' | 'public';
 
 /**
  * An event created by Polar when a benefit is updated.
@@ -1750,6 +1898,10 @@ export type BenefitUpdatedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -1813,6 +1965,10 @@ export type CardPayment = {
      * The ID of the order associated with this payment.
      */
     order_id: string | null;
+    /**
+     * Why the payment was attempted; `null` for payments recorded before it was.
+     */
+    trigger: PaymentTrigger | null;
     /**
      * Additional metadata from the payment processor for internal use.
      */
@@ -3910,6 +4066,11 @@ export type Customer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -4168,11 +4329,18 @@ export type CustomerCreate = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
     /**
      * The ID of the organization owning the customer. **Required unless you use an organization token.**
      */
     organization_id?: string | null;
+    /**
+     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     */
+    type?: CustomerType | null;
 };
 
 export type CustomerCustomerMeter = {
@@ -4228,9 +4396,32 @@ export type CustomerCustomerMeterMeter = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The name of the custom unit (custom units only).
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit is shown per (custom units only).
+     */
+    custom_multiplier: number | null;
 };
 
 export type CustomerCustomerMeterSortProperty = 'created_at' | '-created_at' | 'modified_at' | '-modified_at' | 'meter_id' | '-meter_id' | 'meter_name' | '-meter_name' | 'consumed_units' | '-consumed_units' | 'credited_units' | '-credited_units' | 'balance' | '-balance';
+
+/**
+ * The customer session the portal is signed in with.
+ */
+export type CustomerCustomerSession = {
+    /**
+     * When the session ends.
+     */
+    expires_at: string;
+    /**
+     * Where the portal's "back" link takes the customer; none when the session was opened without one.
+     */
+    return_url: string | null;
+};
 
 /**
  * An active customer meter, with current consumed and credited units.
@@ -4313,6 +4504,14 @@ export type CustomerOrder = {
      */
     total_amount: number;
     /**
+     * Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it.
+     */
+    applied_balance_amount: number;
+    /**
+     * Amount in cents that is still due for this order; 0 once it is paid.
+     */
+    due_amount: number;
+    /**
      * Amount refunded in cents.
      */
     refunded_amount: number;
@@ -4328,9 +4527,17 @@ export type CustomerOrder = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
+     * The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated.
+     */
+    invoice_number: string | null;
+    /**
      * Whether an invoice has been generated for this order.
      */
     is_invoice_generated: boolean;
+    /**
+     * The receipt number for this order, given when it is paid, from the organization's own sequence.
+     */
+    receipt_number: string | null;
     customer_id: string;
     product_id: string;
     discount_id: string | null;
@@ -4343,6 +4550,18 @@ export type CustomerOrder = {
      * Line items composing the order.
      */
     items: Array<OrderItemSchema>;
+    /**
+     * A summary description of the order.
+     */
+    description: string;
+    /**
+     * Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds.
+     */
+    refundable_amount: number;
+    /**
+     * Sales tax in cents that would be refunded if the full refundable amount is refunded.
+     */
+    refundable_tax_amount: number;
     /**
      * When the next payment retry is scheduled
      */
@@ -4598,7 +4817,7 @@ export type CustomerOrderUpdate = {
 /**
  * Schema of an organization and related data for customer portal.
  */
-export type CustomerOrganization = {
+export type CustomerOrganizationData = {
     organization: Organization;
     products: Array<CustomerProduct>;
 };
@@ -4645,6 +4864,33 @@ export type CustomerPortalCustomerUpdate = {
 export type CustomerPortalOAuthAccount = {
     account_id: string;
     account_username: string | null;
+};
+
+export type CustomerPortalSubscriptionSettings = {
+    /**
+     * Whether customers may change the seats of a seat-based subscription (none are offered yet).
+     */
+    update_seats: boolean;
+    /**
+     * Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`).
+     */
+    update_plan: boolean;
+};
+
+export type CustomerPortalSubscriptionSettingsUpdate = {
+    update_seats?: boolean;
+    update_plan?: boolean;
+    /**
+     * Pausing is not offered; only `false` is accepted.
+     */
+    pause?: boolean;
+};
+
+export type CustomerPortalUsageSettings = {
+    /**
+     * Whether the usage section (meters) is shown.
+     */
+    show: boolean;
 };
 
 /**
@@ -4741,6 +4987,10 @@ export type CustomerSession = {
     token: string;
     expires_at: string;
     customer_portal_url: string;
+    /**
+     * Where the portal's "back" link takes the customer (your app); none when not given.
+     */
+    return_url: string | null;
     customer_id: string;
     customer: Customer;
 };
@@ -4807,6 +5057,10 @@ export type CustomerSessionCustomerExternalIdCreate = {
      * External ID of the customer to create a session for.
      */
     external_customer_id: string;
+    /**
+     * An http(s) address in your app the customer portal links back to.
+     */
+    return_url?: string | null;
 };
 
 /**
@@ -4817,6 +5071,10 @@ export type CustomerSessionCustomerIdCreate = {
      * ID of the customer to create a session for.
      */
     customer_id: string;
+    /**
+     * An http(s) address in your app the customer portal links back to.
+     */
+    return_url?: string | null;
 };
 
 export type CustomerSortProperty = 'created_at' | '-created_at' | 'email' | '-email' | 'name' | '-name';
@@ -4857,6 +5115,11 @@ export type CustomerState = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -5345,6 +5608,11 @@ export type CustomerSubscriptionUpdateProduct = {
     product_id: string;
 };
 
+/**
+ * An individual buys for themself; a team customer is an organization's account its members share.
+ */
+export type CustomerType = 'individual' | 'team';
+
 export type CustomerUpdate = {
     /**
      * Key-value object allowing you to store additional information.
@@ -5364,6 +5632,10 @@ export type CustomerUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     */
+    type?: CustomerType | null;
+    /**
      * The email address of the customer. This must be unique within the organization.
      */
     email?: string | null;
@@ -5372,7 +5644,10 @@ export type CustomerUpdate = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
     /**
      * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
      */
@@ -5406,7 +5681,10 @@ export type CustomerUpdateExternalId = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
 };
 
 export type Discount = DiscountFixedRepeatDuration | DiscountFixedOnceForeverDuration | DiscountPercentageRepeatDuration | DiscountPercentageOnceForeverDuration;
@@ -5423,6 +5701,12 @@ export type DiscountFixedOnceForeverDuration = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5474,6 +5758,12 @@ export type DiscountFixedOnceForeverDurationBase = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5528,11 +5818,17 @@ export type DiscountFixedOnceForeverDurationCreate = {
     /**
      * Fixed amount to discount from the invoice total.
      */
-    amount: number;
+    amount?: number;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
     currency?: Currency;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5589,6 +5885,12 @@ export type DiscountFixedRepeatDuration = {
     amount: number;
     currency: string;
     /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
+    /**
      * Creation timestamp of the object.
      */
     created_at: string;
@@ -5640,6 +5942,12 @@ export type DiscountFixedRepeatDurationBase = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5704,11 +6012,17 @@ export type DiscountFixedRepeatDurationCreate = {
     /**
      * Fixed amount to discount from the invoice total.
      */
-    amount: number;
+    amount?: number;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
     currency?: Currency;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -6188,6 +6502,12 @@ export type DiscountUpdate = {
     type?: DiscountType | null;
     amount?: number | null;
     currency?: Currency | null;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     basis_points?: number | null;
     products?: Array<string> | null;
 };
@@ -6324,6 +6644,10 @@ export type EventName = {
      * The name of the event.
      */
     name: string;
+    /**
+     * Human readable label of the event.
+     */
+    label: string;
     source: EventSource;
     /**
      * Number of times the event has occurred.
@@ -6514,6 +6838,10 @@ export type GenericPayment = {
      * The ID of the order associated with this payment.
      */
     order_id: string | null;
+    /**
+     * Why the payment was attempted; `null` for payments recorded before it was.
+     */
+    trigger: PaymentTrigger | null;
     /**
      * Additional metadata from the payment processor for internal use.
      */
@@ -6783,6 +7111,11 @@ export type LicenseKeyCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -7080,6 +7413,15 @@ export type Meter = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The name of the custom unit, e.g. `request` (custom units only).
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units (custom units only).
+     */
+    custom_multiplier: number | null;
     filter: Filter;
     /**
      * The aggregation to apply on the filtered events to calculate the meter.
@@ -7117,6 +7459,18 @@ export type MeterCreate = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    /**
+     * The unit of the meter; `scalar` unless given.
+     */
+    unit?: MeterUnit;
+    /**
+     * The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise.
+     */
+    custom_label?: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only.
+     */
+    custom_multiplier?: number | null;
     filter: Filter;
     /**
      * The aggregation to apply on the filtered events to calculate the meter.
@@ -7156,6 +7510,10 @@ export type MeterCreditEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -7221,6 +7579,10 @@ export type MeterResetEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -7236,6 +7598,11 @@ export type MeterResetMetadata = {
 };
 
 export type MeterSortProperty = 'created_at' | '-created_at' | 'name' | '-name';
+
+/**
+ * What a meter counts, which sets how its prices and quantities are shown: `scalar` per unit, `token` per million tokens, `custom` per `custom_multiplier` of `custom_label`.
+ */
+export type MeterUnit = 'scalar' | 'token' | 'custom';
 
 export type MeterUpdate = {
     /**
@@ -7259,6 +7626,18 @@ export type MeterUpdate = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name?: string | null;
+    /**
+     * The unit of the meter. Leaving `custom` clears the label and multiplier.
+     */
+    unit?: MeterUnit | null;
+    /**
+     * The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise.
+     */
+    custom_label?: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only.
+     */
+    custom_multiplier?: number | null;
     /**
      * The filter to apply on events that'll be used to calculate the meter.
      */
@@ -7348,6 +7727,10 @@ export type Metrics = {
  * Date interval limit to get metrics for a given interval.
  */
 export type MetricsIntervalLimit = {
+    /**
+     * Minimum number of days for this interval (a shorter range is refused).
+     */
+    min_days: number;
     /**
      * Maximum number of days for this interval.
      */
@@ -7515,6 +7898,14 @@ export type Order = {
      */
     total_amount: number;
     /**
+     * Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it.
+     */
+    applied_balance_amount: number;
+    /**
+     * Amount in cents that is still due for this order; 0 once it is paid.
+     */
+    due_amount: number;
+    /**
      * Amount refunded in cents.
      */
     refunded_amount: number;
@@ -7530,14 +7921,26 @@ export type Order = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
+     * The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated.
+     */
+    invoice_number: string | null;
+    /**
      * Whether an invoice has been generated for this order.
      */
     is_invoice_generated: boolean;
+    /**
+     * The receipt number for this order, given when it is paid, from the organization's own sequence.
+     */
+    receipt_number: string | null;
     customer_id: string;
     product_id: string;
     discount_id: string | null;
     subscription_id: string | null;
     checkout_id: string | null;
+    /**
+     * When the next automatic payment retry is scheduled. `null` if the order is not in dunning or all retries have been exhausted.
+     */
+    next_payment_attempt_at?: string | null;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -7547,6 +7950,14 @@ export type Order = {
     custom_field_data?: {
         [key: string]: string | number | boolean | null;
     };
+    /**
+     * Platform fee amount in cents, recorded when the order is paid.
+     */
+    platform_fee_amount: number;
+    /**
+     * Currency of the platform fee; `null` when there is none.
+     */
+    platform_fee_currency: string | null;
     customer: OrderCustomer;
     user_id: string;
     product: OrderProduct;
@@ -7556,6 +7967,18 @@ export type Order = {
      * Line items composing the order.
      */
     items: Array<OrderItemSchema>;
+    /**
+     * A summary description of the order.
+     */
+    description: string;
+    /**
+     * Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds.
+     */
+    refundable_amount: number;
+    /**
+     * Sales tax in cents that would be refunded if the full refundable amount is refunded.
+     */
+    refundable_tax_amount: number;
 };
 
 export type OrderBillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -7588,6 +8011,11 @@ export type OrderCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -7891,6 +8319,36 @@ export type Organization = {
     subscription_settings: OrganizationSubscriptionSettings;
     notification_settings: OrganizationNotificationSettings;
     customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * How a plan change is prorated unless the change says otherwise (the subscription settings' `proration_behavior`).
+     */
+    proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * Whether customers may change their subscription's plan in the customer portal (`customer_portal_settings.subscription.update_plan`).
+     */
+    allow_customer_updates: boolean;
+    /**
+     * Whether members must sign in through single sign-on. Single sign-on is not offered, so this is always false.
+     */
+    sso_enforced: boolean;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency: Currency;
+    /**
+     * Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`.
+     */
+    default_tax_behavior: OrganizationTaxBehavior;
+    customer_email_settings: OrganizationCustomerEmailSettings;
+    /**
+     * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
+     */
+    account_id: string | null;
+    /**
+     * The payout account of the organization; see `account_id`.
+     */
+    payout_account_id: string | null;
+    capabilities: OrganizationCapabilities;
 };
 
 export type OrganizationAccessToken = {
@@ -7987,6 +8445,36 @@ export type OrganizationAvatarFileRead = {
     public_url: string;
 };
 
+/**
+ * What the organization may do, by its status (a denied organization takes no payment).
+ */
+export type OrganizationCapabilities = {
+    /**
+     * New checkouts may take payments.
+     */
+    checkout_payments: boolean;
+    /**
+     * Subscriptions renew and charge.
+     */
+    subscription_renewals: boolean;
+    /**
+     * Payouts to the organization. Payments go straight to the platform's processor account, so there are none.
+     */
+    payouts: boolean;
+    /**
+     * Orders may be refunded.
+     */
+    refunds: boolean;
+    /**
+     * The organization's tokens may call the API.
+     */
+    api_access: boolean;
+    /**
+     * Members may use the console.
+     */
+    dashboard_access: boolean;
+};
+
 export type OrganizationCreate = {
     name: string;
     slug: string;
@@ -8008,13 +8496,60 @@ export type OrganizationCreate = {
      */
     details?: OrganizationDetails | null;
     feature_settings?: OrganizationFeatureSettings | null;
-    subscription_settings?: OrganizationSubscriptionSettings | null;
+    subscription_settings?: OrganizationSubscriptionSettingsUpdate | null;
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+    customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency?: Currency | null;
+    /**
+     * Whether prices include tax by default.
+     */
+    default_tax_behavior?: OrganizationTaxBehavior | null;
 };
 
 /**
- * Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
+ * Which emails the organization's customers get (all on by default).
+ */
+export type OrganizationCustomerEmailSettings = {
+    order_confirmation: boolean;
+    subscription_cancellation: boolean;
+    subscription_confirmation: boolean;
+    subscription_cycled: boolean;
+    subscription_cycled_after_trial: boolean;
+    subscription_past_due: boolean;
+    subscription_paused: boolean;
+    subscription_resumed: boolean;
+    subscription_renewal_reminder: boolean;
+    subscription_revoked: boolean;
+    subscription_trial_conversion_reminder: boolean;
+    subscription_uncanceled: boolean;
+    subscription_updated: boolean;
+};
+
+/**
+ * The customer emails to switch on or off; the others keep their setting.
+ */
+export type OrganizationCustomerEmailSettingsUpdate = {
+    order_confirmation?: boolean;
+    subscription_cancellation?: boolean;
+    subscription_confirmation?: boolean;
+    subscription_cycled?: boolean;
+    subscription_cycled_after_trial?: boolean;
+    subscription_past_due?: boolean;
+    subscription_paused?: boolean;
+    subscription_resumed?: boolean;
+    subscription_renewal_reminder?: boolean;
+    subscription_revoked?: boolean;
+    subscription_trial_conversion_reminder?: boolean;
+    subscription_uncanceled?: boolean;
+    subscription_updated?: boolean;
+};
+
+/**
+ * What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
  */
 export type OrganizationCustomerPortalSettings = {
     /**
@@ -8029,10 +8564,7 @@ export type OrganizationCustomerPortalSettings = {
      * Benefits (license keys, downloads, access to GitHub and Discord).
      */
     benefits: boolean;
-    /**
-     * Usage meters.
-     */
-    usage: boolean;
+    usage: CustomerPortalUsageSettings;
     /**
      * Saved payment methods.
      */
@@ -8041,6 +8573,7 @@ export type OrganizationCustomerPortalSettings = {
      * Changing the billing name, address and tax ID.
      */
     billing_details: boolean;
+    subscription: CustomerPortalSubscriptionSettings;
 };
 
 /**
@@ -8060,9 +8593,9 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      */
     benefits?: boolean;
     /**
-     * Usage meters.
+     * Usage meters: a switch, or `{"show": …}` as the newest clients send it.
      */
-    usage?: boolean;
+    usage?: boolean | CustomerPortalUsageSettings;
     /**
      * Saved payment methods.
      */
@@ -8071,6 +8604,13 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      * Changing the billing name, address and tax ID.
      */
     billing_details?: boolean;
+    subscription?: CustomerPortalSubscriptionSettingsUpdate;
+    customer?: {
+        /**
+         * Customers can't change their email address in the portal; only `false` is accepted.
+         */
+        allow_email_change?: boolean;
+    };
 };
 
 export type OrganizationDetails = {
@@ -8136,7 +8676,34 @@ export type OrganizationSubscriptionSettings = {
     allow_multiple_subscriptions: boolean;
     allow_customer_updates: boolean;
     proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * Days a past-due subscription keeps its benefits before they are revoked.
+     */
+    benefit_revocation_grace_period: number;
+    /**
+     * A customer who already had a trial of the organization's products gets no other.
+     */
+    prevent_trial_abuse: boolean;
 };
+
+/**
+ * The subscription settings to change; the others keep their value.
+ */
+export type OrganizationSubscriptionSettingsUpdate = {
+    allow_multiple_subscriptions?: boolean;
+    allow_customer_updates?: boolean;
+    proration_behavior?: SubscriptionProrationBehavior;
+    /**
+     * Days a past-due subscription keeps its benefits before they are revoked.
+     */
+    benefit_revocation_grace_period?: number;
+    /**
+     * A customer who already had a trial of the organization's products gets no other.
+     */
+    prevent_trial_abuse?: boolean;
+};
+
+export type OrganizationTaxBehavior = 'location' | 'inclusive' | 'exclusive';
 
 export type OrganizationUpdate = {
     name?: string | null;
@@ -8158,9 +8725,22 @@ export type OrganizationUpdate = {
      */
     details?: OrganizationDetails | null;
     feature_settings?: OrganizationFeatureSettings | null;
-    subscription_settings?: OrganizationSubscriptionSettings | null;
+    subscription_settings?: OrganizationSubscriptionSettingsUpdate | null;
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+    customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency?: Currency | null;
+    /**
+     * Whether prices include tax by default.
+     */
+    default_tax_behavior?: OrganizationTaxBehavior | null;
+    /**
+     * Single sign-on is not offered; only `false` is accepted.
+     */
+    sso_enforced?: boolean | null;
 };
 
 export type Pagination = {
@@ -8246,6 +8826,11 @@ export type PaymentProcessor = 'stripe';
 export type PaymentSortProperty = 'created_at' | '-created_at' | 'status' | '-status' | 'amount' | '-amount' | 'method' | '-method';
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * Why a payment was attempted: a checkout (`purchase`), a subscription's charge (`subscription_cycle`), a retry on the dunning schedule (`retry_dunning`), the customer paying a failed order again in the portal (`retry_customer`), a retry after the customer gave a new card (`retry_payment_method_update`), or one the merchant asked for (`retry_admin`).
+ */
+export type PaymentTrigger = 'purchase' | 'subscription_cycle' | 'retry_dunning' | 'retry_customer' | 'retry_payment_method_update' | 'retry_admin';
 
 /**
  * A subscription update that will be applied at the beginning of the next period.
@@ -8881,6 +9466,10 @@ export type Refund = {
     subscription_id: string | null;
     customer_id: string;
     revoke_benefits: boolean;
+    /**
+     * The dispute the refund answers, when it answers one. Disputes are not tracked yet, so this is always null.
+     */
+    dispute: RefundDispute | null;
 };
 
 export type RefundAmountTooHigh = {
@@ -8926,6 +9515,65 @@ export type RefundCreate = {
      * subscription itself is revoked, i.e fully canceled.
      */
     revoke_benefits?: boolean;
+};
+
+/**
+ * A dispute (chargeback) of an order's payment, as a refund shows it.
+ */
+export type RefundDispute = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    status: 'prevented' | 'early_warning' | 'needs_response' | 'under_review' | 'lost' | 'won';
+    /**
+     * Whether the dispute has been resolved (won or lost).
+     */
+    resolved: boolean;
+    /**
+     * Whether the dispute is closed (prevented, won, or lost).
+     */
+    closed: boolean;
+    /**
+     * Amount in cents disputed.
+     */
+    amount: number;
+    /**
+     * Tax amount in cents disputed.
+     */
+    tax_amount: number;
+    /**
+     * Currency code of the dispute.
+     */
+    currency: string;
+    /**
+     * The reason for the dispute as reported by the card network.
+     */
+    reason: string | null;
+    /**
+     * Deadline to submit evidence in response to the dispute.
+     */
+    evidence_due_by: string | null;
+    /**
+     * Whether the evidence submission deadline has passed.
+     */
+    past_due: boolean;
+    /**
+     * The ID of the order associated with the dispute.
+     */
+    order_id: string;
+    /**
+     * The ID of the payment associated with the dispute.
+     */
+    payment_id: string;
 };
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'customer_request' | 'service_disruption' | 'satisfaction_guarantee' | 'other';
@@ -9206,6 +9854,11 @@ export type SubscriptionCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -9251,6 +9904,10 @@ export type SubscriptionCycledEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -9334,6 +9991,10 @@ export type SubscriptionProductUpdatedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -9424,6 +10085,10 @@ export type SubscriptionRevokedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -9581,6 +10246,10 @@ export type UserEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The name of the event.
      */
@@ -9854,6 +10523,10 @@ export type WebhookEndpoint = {
      * The URL where the webhook events will be sent.
      */
     url: string;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name: string | null;
     format: WebhookFormat;
     /**
      * The secret used to sign the webhook events.
@@ -9867,6 +10540,10 @@ export type WebhookEndpoint = {
      * The events that will trigger the webhook.
      */
     events: Array<WebhookEventType>;
+    /**
+     * Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone.
+     */
+    enabled: boolean;
 };
 
 /**
@@ -9877,6 +10554,10 @@ export type WebhookEndpointCreate = {
      * The URL where the webhook events will be sent.
      */
     url: string;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name?: string | null;
     secret?: string | null;
     format: WebhookFormat;
     /**
@@ -9894,9 +10575,17 @@ export type WebhookEndpointCreate = {
  */
 export type WebhookEndpointUpdate = {
     url?: string | null;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name?: string | null;
     secret?: string | null;
     format?: WebhookFormat | null;
     events?: Array<WebhookEventType> | null;
+    /**
+     * Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again.
+     */
+    enabled?: boolean | null;
 };
 
 /**
@@ -9930,6 +10619,10 @@ export type WebhookEvent = {
      * Whether this event was successfully delivered. `null` if no delivery has been attempted.
      */
     succeeded?: boolean | null;
+    /**
+     * Whether the event was not sent because its endpoint was disabled when it happened. Replaying failed events sends it once the endpoint is enabled again.
+     */
+    skipped: boolean;
     /**
      * The payload of the webhook event.
      */
@@ -12061,6 +12754,39 @@ export type CustomerPortalCustomerSessionAuthenticateResponses = {
 
 export type CustomerPortalCustomerSessionAuthenticateResponse = CustomerPortalCustomerSessionAuthenticateResponses[keyof CustomerPortalCustomerSessionAuthenticateResponses];
 
+export type CustomerPortalCustomerSessionIntrospectData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/introspect';
+};
+
+export type CustomerPortalCustomerSessionIntrospectErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionIntrospectError = CustomerPortalCustomerSessionIntrospectErrors[keyof CustomerPortalCustomerSessionIntrospectErrors];
+
+export type CustomerPortalCustomerSessionIntrospectResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerCustomerSession;
+};
+
+export type CustomerPortalCustomerSessionIntrospectResponse = CustomerPortalCustomerSessionIntrospectResponses[keyof CustomerPortalCustomerSessionIntrospectResponses];
+
 export type CustomerPortalCustomersGetData = {
     body?: never;
     path?: never;
@@ -13282,7 +14008,7 @@ export type CustomerPortalOrganizationsGetResponses = {
     /**
      * Successful Response
      */
-    200: CustomerOrganization;
+    200: CustomerOrganizationData;
 };
 
 export type CustomerPortalOrganizationsGetResponse = CustomerPortalOrganizationsGetResponses[keyof CustomerPortalOrganizationsGetResponses];

@@ -54,12 +54,13 @@ export async function grantsOfPurchase(
     .select("id", db.raw("properties ->> 'license_key_id' as license_key_id"));
 }
 
-/** The customer's grants, on benefits of the session's organization that still exist. */
+/** The customer's grants, on public benefits of the session's organization that still exist. */
 export function customerGrants(db: Knex, scope: CustomerScope): Knex.QueryBuilder {
   const q = db("benefit_grants")
     .join("benefits", "benefits.id", "benefit_grants.benefit_id")
     .where("benefit_grants.customer_id", scope.customerId)
     .where("benefits.organization_id", scope.organizationId)
+    .where("benefits.visibility", "public")
     .whereNull("benefits.deleted_at");
   return scope.ids ? q.whereIn("benefit_grants.id", scope.ids) : q;
 }

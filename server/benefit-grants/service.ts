@@ -4,7 +4,7 @@
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { byIds as benefitsByIds, findBenefit, findReadable as findReadableBenefit } from "../benefits/repository.js";
-import type { BenefitRow } from "../benefits/models.js";
+import { toBenefit, type BenefitRow } from "../benefits/models.js";
 import { byIds as customersByIds, organizationCustomersByIds } from "../customers/repository.js";
 import { toCustomer } from "../customers/models.js";
 import type { FileRow } from "../files/models.js";
@@ -182,11 +182,12 @@ export async function listBenefitGrants(
   const benefit = await findReadableBenefit(db, caller, id);
   if (!benefit) throw new ResourceNotFound("Benefit not found.");
   const q = grantsOfBenefit(db, benefit.id, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
+  const shown = toBenefit(benefit);
   return listPage(q, query, async (rows: BenefitGrantRow[]) => {
     const byId = await organizationCustomersByIds(db, caller, rows.map((r) => r.customer_id));
     return rows.flatMap((r) => {
       const customer = byId.get(r.customer_id);
-      return customer ? [toBenefitGrant(r, toCustomer(customer))] : [];
+      return customer ? [toBenefitGrant(r, toCustomer(customer), shown)] : [];
     });
   });
 }

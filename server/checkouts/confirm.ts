@@ -221,6 +221,7 @@ const paymentBase = (row: CheckoutRow, amount: number) => ({
   amount,
   currency: row.currency,
   method: "card" as const,
+  trigger: "purchase" as const,
 });
 
 /** Success: customer, order (paid), payment, status succeeded. Idempotent: a checkout already succeeded is left as it is. */

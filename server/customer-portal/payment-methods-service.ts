@@ -111,7 +111,7 @@ async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: str
   if (pastDue.length === 0) return;
   await subscriptions.setPaymentMethod(trx, pastDue.map((s) => s.id), paymentMethodId);
   for (const sub of pastDue) {
-    await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id));
+    await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id), "retry_payment_method_update");
   }
   pokeAfterCommit(db, trx, pastDue.map((s) => s.id));
 }

@@ -7,6 +7,8 @@ import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";
 import type { components } from "../../generated/types.js";
 
+export type CustomerType = components["schemas"]["CustomerType"];
+
 export interface CustomerRow {
   id: string;
   created_at: Date;
@@ -14,6 +16,8 @@ export interface CustomerRow {
   organization_id: string;
   email: string;
   email_verified: boolean;
+  /** Always `individual` until team customers exist. */
+  type: CustomerType;
   name: string | null;
   billing_name: string | null;
   external_id: string | null;

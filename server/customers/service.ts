@@ -17,9 +17,9 @@ import { checkAddress, type Address } from "./address.js";
 import { toCustomer, type CustomerOut, type CustomerStateOut } from "./models.js";
 import {
   emailTaken, externalIdTaken, findReadable, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
-  type CustomerKey, type CustomerRow, type OrganizationScope,
+  type CustomerKey, type CustomerRow, type CustomerType, type OrganizationScope,
 } from "./repository.js";
-import { checkTaxIdPair, type TaxId } from "./tax-id.js";
+import { checkTaxId, type TaxId } from "./tax-id.js";
 import { jsonb } from "../kit/db.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
@@ -38,6 +38,12 @@ export interface CustomerListQuery {
 
 const EMAIL_TAKEN = "A customer with this email address already exists.";
 const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
+
+/** Team customers come with their members; until then every customer is an individual. */
+function checkCustomerType(type: CustomerType | null | undefined): CustomerType {
+  if (type === "team") throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
+  return "individual";
+}
 
 function checkExternalId(externalId: unknown): string {
   if (typeof externalId !== "string" || externalId.length === 0) {
@@ -67,9 +73,10 @@ export async function createCustomer(
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
   const email = checkEmail(input.email);
+  const type = checkCustomerType(input.type);
   const externalId = input.external_id === undefined || input.external_id === null ? null : checkExternalId(input.external_id);
   const billingAddress: Address | null = input.billing_address ? checkAddress(input.billing_address) : null;
-  const taxId: TaxId | null = input.tax_id ? checkTaxIdPair(input.tax_id, billingAddress?.country ?? null) : null;
+  const taxId: TaxId | null = input.tax_id ? checkTaxId(input.tax_id, billingAddress?.country ?? null) : null;
   const metadata = checkMetadata(input.metadata);
   return db
     .transaction(async (trx) => {
@@ -79,6 +86,7 @@ export async function createCustomer(
       }
       const row = await insertCustomer(trx, {
         organization_id: caller.organizationId,
+        type,
         email,
         name: input.name ?? null,
         external_id: externalId,
@@ -145,6 +153,7 @@ async function preparePatch(
     patch.email = email;
   }
   if (input.name !== undefined) patch.name = input.name;
+  if (input.type !== undefined && input.type !== null) patch.type = checkCustomerType(input.type);
   if (allowExternalId && input.external_id !== undefined && input.external_id !== row.external_id) {
     if (row.external_id !== null) {
       throw invalid(["body", "external_id"], "Customer external ID cannot be updated.", "value_error", input.external_id);
@@ -162,7 +171,7 @@ async function preparePatch(
     patch.billing_address = address === null ? null : JSON.stringify(address);
   }
   if (input.tax_id !== undefined) {
-    patch.tax_id = input.tax_id === null ? null : JSON.stringify(checkTaxIdPair(input.tax_id, country));
+    patch.tax_id = input.tax_id === null || input.tax_id === "" ? null : JSON.stringify(checkTaxId(input.tax_id, country));
   }
   if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
   return patch;

@@ -44,6 +44,7 @@ export const METRICS: readonly MetricDefinition[] = [
   { slug: "checkouts_conversion", display_name: "Checkouts Conversion Rate", type: "percentage", total: "conversion" },
 ];
 
-/** The first day metrics can be asked for, and the longest range (in days) per interval (Polar's). */
+/** The first day metrics can be asked for, and the shortest and longest range (in days) per interval (Polar's). */
 export const MIN_DATE = "2023-01-01";
+export const MIN_DAYS = { hour: 0, day: 0, week: 14, month: 60, year: 366 } as const;
 export const MAX_DAYS = { hour: 7, day: 366, week: 365, month: 365 * 4, year: 365 * 10 } as const;

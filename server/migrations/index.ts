@@ -30,6 +30,15 @@ import * as webhookSetAside from "./0067_webhook_set_aside.js";
 import * as productTrialsVisibility from "./0070_product_trials_visibility.js";
 import * as subscriptionTerms from "./0071_subscription_terms.js";
 import * as checkoutTrials from "./0072_checkout_trials.js";
+import * as customerType from "./0080_customer_type.js";
+import * as orderNumbers from "./0081_order_numbers.js";
+import * as organizationSettings from "./0082_organization_settings.js";
+import * as meterUnits from "./0083_meter_units.js";
+import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
+import * as paymentTrigger from "./0085_payment_trigger.js";
+import * as benefitVisibility from "./0086_benefit_visibility.js";
+import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
+import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -63,4 +72,13 @@ export const migrations = [
   { name: "0070_product_trials_visibility", ...productTrialsVisibility },
   { name: "0071_subscription_terms", ...subscriptionTerms },
   { name: "0072_checkout_trials", ...checkoutTrials },
+  { name: "0080_customer_type", ...customerType },
+  { name: "0081_order_numbers", ...orderNumbers },
+  { name: "0082_organization_settings", ...organizationSettings },
+  { name: "0083_meter_units", ...meterUnits },
+  { name: "0084_webhook_endpoint_name", ...webhookEndpointName },
+  { name: "0085_payment_trigger", ...paymentTrigger },
+  { name: "0086_benefit_visibility", ...benefitVisibility },
+  { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
+  { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
 ];

@@ -23,6 +23,23 @@ export function totalAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_am
   return netAmount(row) + row.tax_amount;
 }
 
+/** What is still to pay: the total with the applied balance while the order is pending, nothing once paid. */
+export function dueAmount(row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "tax_amount" | "applied_balance_amount">): number {
+  return row.status === "pending" ? Math.max(0, totalAmount(row) + row.applied_balance_amount) : 0;
+}
+
+/** What a refund can still give back, before taxes (nothing before the order is paid). */
+export function refundableAmount(
+  row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "applied_balance_amount" | "refunded_amount">,
+): number {
+  return row.status === "pending" ? 0 : Math.max(0, netAmount(row) + row.applied_balance_amount - row.refunded_amount);
+}
+
+/** The tax a full refund of the refundable amount gives back. */
+export function refundableTaxAmount(row: Pick<OrderRow, "status" | "tax_amount" | "refunded_tax_amount">): number {
+  return row.status === "pending" ? 0 : Math.max(0, row.tax_amount - row.refunded_tax_amount);
+}
+
 function toItem(row: OrderItemRow) {
   return {
     created_at: isoRequired(row.created_at),
@@ -36,7 +53,7 @@ function toItem(row: OrderItemRow) {
   };
 }
 
-function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
+function toOrderBase(row: OrderRow, items: OrderItemRow[], product: ProductRow) {
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -48,21 +65,30 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
     net_amount: netAmount(row),
     tax_amount: row.tax_amount,
     total_amount: totalAmount(row),
+    applied_balance_amount: row.applied_balance_amount,
+    due_amount: dueAmount(row),
     refunded_amount: row.refunded_amount,
     refunded_tax_amount: row.refunded_tax_amount,
     currency: row.currency,
     billing_reason: row.billing_reason,
     billing_name: row.billing_name,
     billing_address: row.billing_address,
+    invoice_number: row.invoice_number,
     is_invoice_generated: row.is_invoice_generated,
+    receipt_number: row.receipt_number,
     customer_id: row.customer_id,
     product_id: row.product_id,
     discount_id: row.discount_id,
     subscription_id: row.subscription_id,
     checkout_id: row.checkout_id,
+    next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
     // The client still reads the deprecated user_id: it is the customer's id.
     user_id: row.user_id ?? row.customer_id,
     items: items.map(toItem),
+    // As Polar describes an order: its product's name, else its first line.
+    description: product?.name ?? items[0]?.label ?? "",
+    refundable_amount: refundableAmount(row),
+    refundable_tax_amount: refundableTaxAmount(row),
   };
 }
 
@@ -123,10 +149,12 @@ function toOrderProduct(row: ProductRow) {
 }
 
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
-  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? []), {
+  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], rel.products.get(row.product_id)!), {
     subscription: toSubscriptionOf(row, rel),
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
+    platform_fee_amount: row.platform_fee_amount,
+    platform_fee_currency: row.platform_fee_currency,
     customer: toCustomer(rel.customers.get(row.customer_id)!),
     product: toOrderProduct(rel.products.get(row.product_id)!),
     discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
@@ -140,9 +168,8 @@ export function toCustomerOrder(
   organization: OrganizationRow,
 ): CustomerOrderOut {
   const product = rel.products.get(row.product_id)!;
-  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? []), {
+  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], product), {
     subscription: toSubscriptionOf(row, rel),
     product: Object.assign(toCustomerProduct(product, productRel.get(product.id)!), { organization: toOrganization(organization) }),
-    next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
   });
 }

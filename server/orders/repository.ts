@@ -31,8 +31,16 @@ export interface OrderRow {
   refunded_tax_amount: number;
   billing_name: string | null;
   billing_address: Address | null;
-  invoice_number: number | null;
+  /** As printed (`ACME-0007`), given when the invoice is generated. */
+  invoice_number: string | null;
   is_invoice_generated: boolean;
+  /** As printed (`RCPT-ACME-0001`), given when the order is paid. */
+  receipt_number: string | null;
+  /** A customer balance applied to the order: negative lowers what is due, positive raises it. */
+  applied_balance_amount: number;
+  /** What the platform takes of the order (PLATFORM_FEE_* settings), recorded when it is paid. */
+  platform_fee_amount: number;
+  platform_fee_currency: string | null;
   invoice_path: string | null;
   customer_id: string;
   user_id: string | null;
@@ -47,6 +55,8 @@ export interface OrderRow {
   billing_period_start?: Date | null;
   /** While a subscription is past due: when this order's payment is tried next. */
   next_payment_attempt_at?: Date | null;
+  /** Why that attempt is made when it is not the dunning schedule's (a new card moved it up). */
+  next_payment_trigger?: "retry_payment_method_update" | "retry_admin" | null;
 }
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
@@ -185,9 +195,14 @@ export async function findOwedOrder(db: Knex, subscriptionId: string): Promise<O
     .first() as Promise<OrderRow | undefined>;
 }
 
-/** The subscription's pending orders with a retry scheduled are retried at `at` instead. */
-export async function retryOwedOrdersAt(db: Knex, subscriptionId: string, at: Date): Promise<void> {
-  await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).whereNotNull("next_payment_attempt_at").update({ next_payment_attempt_at: at });
+/** The subscription's pending orders with a retry scheduled are retried at `at` instead, for `trigger`'s reason. */
+export async function retryOwedOrdersAt(
+  db: Knex, subscriptionId: string, at: Date, trigger: NonNullable<OrderRow["next_payment_trigger"]>,
+): Promise<void> {
+  await db("orders")
+    .where({ subscription_id: subscriptionId, status: "pending" })
+    .whereNotNull("next_payment_attempt_at")
+    .update({ next_payment_attempt_at: at, next_payment_trigger: trigger });
 }
 
 /** The subscription's pending orders are not retried any more (it ended). */
@@ -278,7 +293,8 @@ export function orderSorts(db: Knex): SortMap {
   return {
     created_at: "orders.created_at",
     status: "orders.status",
-    invoice_number: "orders.invoice_number",
+    // Left-padded: a longer number of the same organization is a later one (ACME-10000 after ACME-9999).
+    invoice_number: db.raw("lpad(orders.invoice_number, 32)"),
     amount: db.raw("(orders.subtotal_amount - orders.discount_amount + orders.tax_amount)"),
     net_amount: db.raw("(orders.subtotal_amount - orders.discount_amount)"),
     customer: db.raw("(select lower(c.email) from customers c where c.id = orders.customer_id)"),
@@ -324,15 +340,18 @@ export async function saveOrder(db: Knex, id: string, patch: RowPatch<OrderRow>)
   return updated as OrderRow;
 }
 
+const COUNTER_COLUMNS = { invoice: "last_number", receipt: "last_receipt_number" } as const;
+
 /**
- * The organization's next invoice number: its counter row (created at 0 the first time) locked
- * FOR UPDATE and moved on, in the caller's transaction, so numbers are gapless and unique.
+ * The organization's next invoice or receipt number: its counter row (created at 0 the first time)
+ * locked FOR UPDATE and moved on, in the caller's transaction, so numbers are gapless and unique.
  */
-export async function takeInvoiceNumber(trx: Knex.Transaction, organizationId: string): Promise<number> {
-  await trx("invoice_counters").insert({ organization_id: organizationId, last_number: 0 }).onConflict("organization_id").ignore();
-  const counter: { last_number: number } = await trx("invoice_counters").where({ organization_id: organizationId }).forUpdate().first();
-  const next = counter.last_number + 1;
-  await trx("invoice_counters").where({ organization_id: organizationId }).update({ last_number: next });
+export async function takeNumber(trx: Knex.Transaction, organizationId: string, sequence: keyof typeof COUNTER_COLUMNS): Promise<number> {
+  const column = COUNTER_COLUMNS[sequence];
+  await trx("invoice_counters").insert({ organization_id: organizationId }).onConflict("organization_id").ignore();
+  const counter: Record<string, number> = await trx("invoice_counters").where({ organization_id: organizationId }).forUpdate().first(column);
+  const next = counter[column] + 1;
+  await trx("invoice_counters").where({ organization_id: organizationId }).update({ [column]: next });
   return next;
 }
 

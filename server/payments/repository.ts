@@ -1,5 +1,6 @@
 // Payment queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import { insertReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import { orderOfCustomerEmails } from "../orders/repository.js";
@@ -21,7 +22,11 @@ export interface PaymentRow {
   processor_ref: string | null;
   checkout_id: string | null;
   order_id: string | null;
+  /** Why the payment was attempted; null for payments recorded before it was. */
+  trigger: PaymentTrigger | null;
 }
+
+export type PaymentTrigger = components["schemas"]["PaymentTrigger"];
 
 export function readable(db: Knex, scope: { organizationId: string }): Knex.QueryBuilder {
   return db("payments").where("payments.organization_id", scope.organizationId);

@@ -5,7 +5,7 @@ import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
-import { findReadable, insertPayment, readable, wherePayerEmails, type CheckoutOfPayerEmails, type PaymentRow } from "./repository.js";
+import { findReadable, insertPayment, readable, wherePayerEmails, type CheckoutOfPayerEmails, type PaymentRow, type PaymentTrigger } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 export interface RecordPaymentInput {
@@ -22,6 +22,7 @@ export interface RecordPaymentInput {
   declineMessage: string | null;
   processorMetadata: Record<string, unknown>;
   processorRef: string | null;
+  trigger: PaymentTrigger;
 }
 
 export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentInput): Promise<PaymentRow> {
@@ -39,6 +40,7 @@ export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentI
     decline_message: input.declineMessage,
     processor_metadata: jsonb(trx, input.processorMetadata ?? {}),
     processor_ref: input.processorRef,
+    trigger: input.trigger,
   });
 }
 

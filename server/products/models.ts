@@ -1,6 +1,6 @@
 // The Product and ProductPrice wire shapes.
 import type { components } from "../../generated/types.js";
-import { toBenefit, toBenefitPublic } from "../benefits/models.js";
+import { toBenefit, toPublicBenefits } from "../benefits/models.js";
 import { toCustomField } from "../custom-fields/models.js";
 import { toProductMedia } from "../files/models.js";
 import { MINIMUM_PRICE_AMOUNT } from "../kit/money.js";
@@ -113,7 +113,7 @@ export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
 export function toCustomerProduct(row: ProductRow, rel: ProductRelations): CustomerProductOut {
   return Object.assign(toProductBase(row), {
     prices: rel.prices.map((p) => toPrice(p, row)),
-    benefits: rel.benefits.map(toBenefitPublic),
+    benefits: toPublicBenefits(rel.benefits),
     medias: rel.medias.map(toProductMedia),
   });
 }

@@ -426,10 +426,12 @@ async function settleCharge(
         declineMessage: result.status === "declined" ? result.message : null,
         processorMetadata: { processor: processorName, attempt },
         processorRef: result.paymentRef,
+        // A retry is the dunning schedule's unless the order was moved up (a new card).
+        trigger: attempt === 1 ? "subscription_cycle" : (order.next_payment_trigger ?? "retry_dunning"),
       });
     }
     if (!result || result.status === "succeeded") {
-      if (order.next_payment_attempt_at) await patchOrder(trx, order.id, { next_payment_attempt_at: null });
+      if (order.next_payment_attempt_at) await patchOrder(trx, order.id, { next_payment_attempt_at: null, next_payment_trigger: null });
       // Read once (or kept from the renewal just before) for order.paid and subscription.updated.
       const rel = renewed?.order.id === order.id ? renewed.rel : await loadSubscriptionRelations(trx, [row]);
       const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
@@ -460,7 +462,7 @@ async function settleCharge(
     const delays = dunningDelaysMs();
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
-      await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, modified_at: new Date() });
+      await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, next_payment_trigger: null, modified_at: new Date() });
       await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, orderDependents));
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
       // Active → past_due takes it out of the customer's active subscriptions.
@@ -468,7 +470,7 @@ async function settleCharge(
       return { outcome: "declined", row: updated };
     }
     // Out of retries: the subscription ends now and its benefits go.
-    await patchOrder(trx, order.id, { next_payment_attempt_at: null, modified_at: new Date() });
+    await patchOrder(trx, order.id, { next_payment_attempt_at: null, next_payment_trigger: null, modified_at: new Date() });
     const ended = await updateSubscription(trx, row.id, {
       pending_order_id: null,
       dunning_attempts: attempt,

@@ -71,13 +71,16 @@ function checkSecret(secret: string): string {
 
 const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)];
 
+/** A name, trimmed; none when blank. */
+const checkName = (name: string | null | undefined) => name?.trim() || null;
+
 export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller, input: WebhookEndpointCreateInput): Promise<WebhookEndpointOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
   const url = checkWebhookUrl(input.url);
   const secret = input.secret === undefined || input.secret === null ? newSecret() : checkSecret(input.secret);
-  const row = await insertEndpoint(db, { organization_id: caller.organizationId, url, format: input.format, secret, events: uniqueEvents(input.events) });
+  const row = await insertEndpoint(db, { organization_id: caller.organizationId, url, name: checkName(input.name), format: input.format, secret, events: uniqueEvents(input.events) });
   return toWebhookEndpoint(row);
 }
 
@@ -95,12 +98,27 @@ export async function listWebhookEndpoints(db: Knex, caller: OrganizationCaller,
   return listPage(q, query, (rows: WebhookEndpointRow[]) => rows.map(toWebhookEndpoint));
 }
 
-async function patchEndpoint(db: Knex, caller: OrganizationCaller, id: string, patch: (row: WebhookEndpointRow) => Record<string, unknown>) {
+async function patchEndpoint(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  patch: (row: WebhookEndpointRow, trx: Knex.Transaction) => Record<string, unknown>,
+) {
   return db.transaction(async (trx) => {
     const row = await findEndpoint(trx, caller, id, { forUpdate: true });
     if (!row) throw notFound();
-    return toWebhookEndpoint(await updateEndpoint(trx, row.id, patch(row)));
+    return toWebhookEndpoint(await updateEndpoint(trx, row.id, patch(row, trx)));
   });
+}
+
+/** Wakes the endpoint's delivery workflow once what it is to send is committed. */
+function wakeAfterCommit(trx: Knex.Transaction, endpointId: string): void {
+  // The wake-up only saves waiting for the worker's backstop sweep.
+  afterCommit(trx, () =>
+    workflowsDoor().wakeWebhookEndpoints([endpointId]).catch((err: unknown) => {
+      logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+    }),
+  );
 }
 
 export async function updateWebhookEndpoint(
@@ -114,7 +132,21 @@ export async function updateWebhookEndpoint(
   if (input.secret !== undefined && input.secret !== null) patch.secret = checkSecret(input.secret);
   if (input.format !== undefined && input.format !== null) patch.format = input.format;
   if (input.events !== undefined && input.events !== null) patch.events = uniqueEvents(input.events);
-  return patchEndpoint(db, caller, id, () => patch);
+  if (input.name !== undefined) patch.name = checkName(input.name);
+  return patchEndpoint(db, caller, id, (row, trx) => {
+    if (input.enabled === false) patch.enabled = false;
+    if (input.enabled === true && !row.enabled) {
+      // Only to an address the URL policy allows now; its failing span starts over.
+      try {
+        checkWebhookUrl(patch.url ?? row.url);
+      } catch {
+        throw invalid(["body", "enabled"], "Cannot enable a webhook endpoint whose URL is not allowed. Update the URL first.", "value_error", true);
+      }
+      Object.assign(patch, { enabled: true, failing_since: null });
+      wakeAfterCommit(trx, row.id);
+    }
+    return patch;
+  });
 }
 
 export async function resetWebhookEndpointSecret(db: Knex, caller: OrganizationCaller, id: string): Promise<WebhookEndpointOut> {
@@ -147,12 +179,8 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
     if (!event) throw notFound("Webhook event");
     if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
     await requeueEvent(trx, event.id);
-    // Once the event is durably queued; the wake-up only saves waiting for the worker's backstop sweep.
-    afterCommit(trx, () =>
-      workflowsDoor().wakeWebhookEndpoints([event.endpoint_id]).catch((err: unknown) => {
-        logger.warn({ err, endpointId: event.endpoint_id }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
-      }),
-    );
+    // Once the event is durably queued.
+    wakeAfterCommit(trx, event.endpoint_id);
   });
   return null;
 }

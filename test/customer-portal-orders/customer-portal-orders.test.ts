@@ -24,6 +24,7 @@ const api = useTestApi();
 describe("customer portal: orders and payment methods", () => {
   let portal: Polar;
   let orgId: string;
+  let token: string;
   let alice: { customerSession: string };
   let bob: { customerSession: string };
   const ids: Record<string, string> = {};
@@ -36,7 +37,9 @@ describe("customer portal: orders and payment methods", () => {
 
   beforeAll(async () => {
     const k = api.knex;
-    const { org } = await orgWithToken(k);
+    const made = await orgWithToken(k);
+    const org = made.org;
+    token = made.token;
     orgId = org.id;
     portal = new Polar({ serverURL: api.url });
     const a = await createCustomer(k, orgId, { email: "alice@example.com" });
@@ -141,6 +144,10 @@ describe("customer portal: orders and payment methods", () => {
     expect(paid).toMatchObject({ status: "paid", paid: true });
     const payments = await k("payments").where({ order_id: order.id }).orderBy("created_at");
     expect(payments.map((p) => [p.status, Number(p.amount)])).toEqual([["failed", 1600], ["failed", 1600], ["succeeded", 1600]]);
+    // The customer's own retries say so; 0.49.0 reads why each payment was made.
+    const newer = api.client049(token);
+    expect((await newer.payments.get({ id: payments[2].id })).trigger).toBe("retry_customer");
+    expect((await newer.payments.get({ id: payments[1].id })).trigger).toBe("retry_customer");
     expect(await outboxTypes(k, orgId)).toContain("order.paid");
 
     const notEligible = await rejects(

@@ -9,7 +9,8 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
-import { collectPages, createBenefit, createCustomer, locOf, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
+import { collectPages, createBenefit, createCustomer, createCustomerSessionToken, locOf, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -59,6 +60,36 @@ describe("customers", () => {
 
     const minimal = await polar.customers.create({ email: "min@example.com" });
     expect(minimal).toMatchObject({ name: null, externalId: null, billingAddress: null, taxId: null, metadata: {} });
+  });
+
+  it("shows the type and the billing name to both clients, the billing name falling back to the name", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const [older, newer] = [api.client(token), api.client049(token)];
+    const created = await newer.customers.create({ type: "individual", email: "kind@example.com", name: "Kim" });
+    expect(created).toMatchObject({ type: "individual", name: "Kim", billingName: "Kim" });
+    const session = await createCustomerSessionToken(api.knex, created.id);
+    await newer.customerPortal.customers.update({ customerSession: session }, { billingName: "Kim GmbH" });
+    expect(await newer.customers.get({ id: created.id })).toMatchObject({ type: "individual", name: "Kim", billingName: "Kim GmbH" });
+    // 0.34.17 knows neither field and reads the customer as before.
+    expect(await older.customers.get({ id: created.id })).toMatchObject({ id: created.id, name: "Kim", email: "kind@example.com" });
+    const state = await newer.customers.getState({ id: created.id });
+    expect(state).toMatchObject({ type: "individual", billingName: "Kim GmbH" });
+    const row = await api.knex("customers").where({ id: created.id }).first();
+    expect(row).toMatchObject({ type: "individual", billing_name: "Kim GmbH" });
+
+    // 0.49.0 sends a tax id as its value alone: its type is found from the billing country.
+    const taxed = await newer.customers.create({ type: "individual", email: "gmbh@example.com", billingAddress: { country: "DE" }, taxId: "123 456 789" });
+    expect(taxed.taxId).toEqual(["DE123456789", "eu_vat"]);
+    expect((await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "12-3456789" } })).taxId).toEqual(["12-3456789", "us_ein"]);
+    const noCountry = await rejects(newer.customers.create({ type: "individual", email: "nocountry@example.com", taxId: "123456789" }), HTTPValidationError049);
+    expect(noCountry.detail?.[0]?.loc).toEqual(["body", "billing_address"]);
+
+    // Team customers come with their members, which do not exist yet: refused, never stored as individuals.
+    const team = await rejects(newer.customers.create({ type: "team", email: "team@example.com" }), HTTPValidationError049);
+    expect(team.detail?.[0]?.loc).toEqual(["body", "type"]);
+    const update = await rejects(newer.customers.update({ id: created.id, customerUpdate: { type: "team" } }), HTTPValidationError049);
+    expect(update.detail?.[0]?.loc).toEqual(["body", "type"]);
+    expect(await older.customers.list({ email: "team@example.com" }).then((p) => p.result.items)).toEqual([]);
   });
 
   it("keeps emails unique per organization, case-insensitively, on create and update", async () => {

@@ -296,7 +296,7 @@ describe("events", () => {
   });
 
   it("reads every system event the platform writes, with its metadata", async () => {
-    const { org, polar } = await setup();
+    const { org, polar, token } = await setup();
     const alice = await createCustomer(api.knex, org.id, { external_id: "alice" });
     const grant = { benefit_id: randomUUID(), benefit_grant_id: randomUUID(), benefit_type: "meter_credit" };
     const sub = { subscription_id: randomUUID() };
@@ -316,6 +316,18 @@ describe("events", () => {
     expect(byName["meter.credited"]).toMatchObject({ units: 10, rollover: true });
     expect(byName["subscription.product_updated"]).toMatchObject({ subscriptionId: sub.subscription_id });
     expect((await collectPages(await polar.events.listNames({ source: "system" }))).map((n) => n.name).sort()).toEqual(written.map(([name]) => name).sort());
+
+    // 0.49.0 reads each event's label: a system event's type in words, a user event's its name.
+    await polar.events.ingest({ events: [{ name: "api_call", customerId: alice.id, timestamp: at("2025-03-02T00:00:00Z") }] });
+    const newer = api.client049(token);
+    const labels = (await newer.events.list({ sorting: ["timestamp"], limit: 100 })).items.map((e) => [e.name, e.label]);
+    expect(labels).toEqual([
+      ["benefit.granted", "Benefit granted"], ["benefit.cycled", "Benefit cycled"], ["benefit.revoked", "Benefit revoked"], ["benefit.updated", "Benefit updated"],
+      ["meter.credited", "Meter credited"], ["meter.reset", "Meter reset"], ["subscription.cycled", "Subscription cycled"], ["subscription.revoked", "Subscription revoked"],
+      ["subscription.product_updated", "Subscription product updated"], ["api_call", "api_call"],
+    ]);
+    const names = await collectPages(await newer.events.listNames({ query: "api" }));
+    expect(names.map((n) => [n.name, n.label])).toEqual([["api_call", "api_call"]]);
   });
 
   it("isolates organizations and checks scopes", async () => {

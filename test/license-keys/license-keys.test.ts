@@ -72,6 +72,10 @@ describe("license keys (merchant)", () => {
     expect(got.key.startsWith("ACME-")).toBe(true);
     expect(got.expiresAt?.toISOString()).toBe("2026-01-31T10:00:00.000Z");
     expect(got.customer.id).toBe(customerId);
+    // 0.49.0 reads the same key, its customer with a type and a billing name.
+    expect(await api.client049(token).licenseKeys.get({ id: made.id })).toMatchObject({
+      id: made.id, key: made.key, customer: { id: customerId, type: "individual", billingName: "Jane Buyer" },
+    });
   });
 
   it("lists with every filter and pages", async () => {

@@ -7,6 +7,7 @@ import type { Filter } from "@polar-sh/sdk/models/components/filter.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { collectPages, createBenefit, createCustomer, createEvent, createMeter, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { meterQuantities } from "../../server/meters/quantities.js";
 
@@ -62,6 +63,40 @@ describe("meters", () => {
     });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { aggregation: unknown }).aggregation).toEqual({ func: "count" });
+  });
+
+  it("keeps each meter's unit: scalar unless given, tokens, or a custom label and multiplier", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const [older, newer] = [api.client(token), api.client049(token)];
+    const base = { filter: calls, aggregation: { func: "count" as const } };
+    // 0.34.17 knows no unit: its meters count scalar units.
+    const plain = await older.meters.create({ name: "Calls", ...base });
+    expect(await newer.meters.get({ id: plain.id })).toMatchObject({ unit: "scalar", customLabel: null, customMultiplier: null });
+    const tokens = await newer.meters.create({ name: "Tokens", unit: "token", ...base });
+    expect(tokens).toMatchObject({ unit: "token", customLabel: null, customMultiplier: null });
+    const storage = await newer.meters.create({ name: "Storage", unit: "custom", customLabel: "gigabyte", ...base });
+    expect(storage).toMatchObject({ unit: "custom", customLabel: "gigabyte", customMultiplier: 1 });
+
+    // A custom unit needs its label; the other units take neither label nor multiplier.
+    const refused = (p: Promise<unknown>) => rejects(p, HTTPValidationError049).then((e) => e.detail?.map((d) => d.loc.join(".")));
+    expect(await refused(newer.meters.create({ name: "Requests", unit: "custom", ...base }))).toEqual(["body.custom_label"]);
+    expect(await refused(newer.meters.create({ name: "Requests", unit: "token", customMultiplier: 1000, ...base }))).toEqual(["body.custom_multiplier"]);
+    expect(await refused(newer.meters.update({ id: plain.id, meterUpdate: { customLabel: "call" } }))).toEqual(["body.custom_label"]);
+    const raw = await fetch(`${api.url}/v1/meters/${plain.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ unit: "custom", custom_label: "request", custom_multiplier: 0 }),
+    });
+    expect(raw.status).toBe(422);
+
+    // Edited: to a custom unit shown per 1000 requests, and back, which clears the label.
+    const custom = await newer.meters.update({ id: plain.id, meterUpdate: { unit: "custom", customLabel: "request", customMultiplier: 1000 } });
+    expect(custom).toMatchObject({ unit: "custom", customLabel: "request", customMultiplier: 1000 });
+    expect(await newer.meters.update({ id: plain.id, meterUpdate: { customMultiplier: 100 } })).toMatchObject({ customLabel: "request", customMultiplier: 100 });
+    expect(await newer.meters.update({ id: plain.id, meterUpdate: { unit: "scalar" } })).toMatchObject({ unit: "scalar", customLabel: null, customMultiplier: null });
+    // 0.34.17 still reads and updates it.
+    expect((await older.meters.update({ id: tokens.id, meterUpdate: { name: "LLM tokens" } })).name).toBe("LLM tokens");
+    expect((await newer.meters.get({ id: tokens.id })).unit).toBe("token");
   });
 
   it("rejects invalid filters and aggregations with 422", async () => {

@@ -73,6 +73,9 @@ describe("order invoices", () => {
 
     const run = await temporal.client.workflow.getHandle(`invoice:${order.id}`).result();
     expect(run.number).toBe(`${slug.toUpperCase()}-0001`);
+    // The order shows the number printed on its invoice.
+    const shown = await (await fetch(`${api.url}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(shown).toMatchObject({ invoice_number: run.number, is_invoice_generated: true });
     const { url } = await polar.orders.invoice({ id: order.id });
     const pdf = await fetch(url);
     expect(pdf.status).toBe(200);
@@ -117,8 +120,8 @@ describe("order invoices", () => {
     await expect
       .poll(async () => Number((await api.knex("orders").whereIn("id", orders.map((o) => o.id)).where({ is_invoice_generated: true }).count({ n: "*" }))[0].n), poll)
       .toBe(20);
-    const numbers: number[] = await api.knex("orders").where({ organization_id: orgId }).whereNotNull("invoice_number").orderBy("invoice_number").pluck("invoice_number");
-    expect(numbers).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    const numbers: string[] = await api.knex("orders").where({ organization_id: orgId }).whereNotNull("invoice_number").orderBy("invoice_number").pluck("invoice_number");
+    expect(numbers).toEqual(Array.from({ length: 22 }, (_, i) => `${slug.toUpperCase()}-${String(i + 1).padStart(4, "0")}`));
     const counter = await api.knex("invoice_counters").where({ organization_id: orgId }).first();
     expect(counter.last_number).toBe(22);
   });
@@ -132,7 +135,7 @@ describe("order invoices", () => {
     const s2 = await storeInvoice(api.knex, order.id, orderDependents);
     expect(s2).toEqual(s1);
     const counter = await api.knex("invoice_counters").where({ organization_id: orgId }).first();
-    expect(counter.last_number).toBe(n1);
+    expect(n1).toBe(`${slug.toUpperCase()}-${String(counter.last_number).padStart(4, "0")}`);
   });
 
   it("numbers each organization on its own", async () => {
@@ -142,7 +145,7 @@ describe("order invoices", () => {
     const o = await createOrder(api.knex, other.org.id, { customerId: c.id, productId: p.product.id });
     await api.client(other.token).orders.generateInvoice({ id: o.id });
     await expect.poll(() => generated(o.id), poll).toBe(true);
-    expect((await api.knex("orders").where({ id: o.id }).first()).invoice_number).toBe(1);
+    expect((await api.knex("orders").where({ id: o.id }).first()).invoice_number).toBe(`${other.org.slug.toUpperCase()}-0001`);
   });
 
   it("answers NotPaidOrder, MissingInvoiceBillingDetails, 404 before generation and for foreign orders", async () => {

@@ -54,6 +54,25 @@ describe("payments", () => {
     expect("methodMetadata" in g).toBe(false);
   });
 
+  it("says why a checkout's payment was made, to 0.49.0; one recorded before triggers were is null", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const product = await polar.products.create({ name: "Ebook", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }] });
+    const checkout = await polar.checkouts.create({ products: [product.id], customerEmail: "reader@example.com" });
+    await polar.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    });
+    const newer = api.client049(token);
+    const [paid] = (await newer.payments.list({ checkoutId: checkout.id })).result.items;
+    expect(paid).toMatchObject({ status: "succeeded", amount: 1200, trigger: "purchase" });
+    expect(await polar.payments.get({ id: paid.id })).toMatchObject({ id: paid.id, status: "succeeded" });
+    expect((await api.client049(token).payments.get({ id: paid.id })).trigger).toBe("purchase");
+    const { org } = await orgWithToken(api.knex);
+    const old = await createPayment(api.knex, org.id);
+    expect((await api.knex("payments").where({ id: old.id }).first()).trigger).toBeNull();
+  });
+
   it("answers 404 for a foreign or unknown payment", async () => {
     for (const id of [ids.foreign, "00000000-0000-4000-8000-000000000000", "x"]) {
       await expect(polar.payments.get({ id })).rejects.toBeInstanceOf(ResourceNotFound);

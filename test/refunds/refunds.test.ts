@@ -18,6 +18,7 @@ async function collect(polar: Polar, req: Parameters<Polar["refunds"]["list"]>[0
 
 describe("refunds", () => {
   let polar: Polar;
+  let token: string;
   let orgId: string;
   let customerId: string;
   let productId: string;
@@ -30,8 +31,9 @@ describe("refunds", () => {
   }
 
   beforeAll(async () => {
-    const { org, token } = await orgWithToken(api.knex);
-    orgId = org.id;
+    const made = await orgWithToken(api.knex);
+    token = made.token;
+    orgId = made.org.id;
     polar = api.client(token);
     customerId = (await createCustomer(api.knex, orgId)).id;
     productId = (await createProductWithPrice(api.knex, orgId)).product.id;
@@ -46,6 +48,10 @@ describe("refunds", () => {
     });
     let o = await polar.orders.get({ id: order.id });
     expect(o).toMatchObject({ status: "partially_refunded", refundedAmount: 400, refundedTaxAmount: 80, paid: true });
+    // What is left to refund, as the order shows it; 0.49.0 reads the refund, with no dispute behind it.
+    const shown = await (await fetch(`${api.url}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(shown).toMatchObject({ refundable_amount: 600, refundable_tax_amount: 120 });
+    expect(await api.client049(token).refunds.list({ orderId: order.id }).then((p) => p.result.items)).toMatchObject([{ id: first?.id, amount: 400, dispute: null }]);
 
     await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 601 }), RefundAmountTooHigh);
     const second = await polar.refunds.create({ orderId: order.id, reason: "other", amount: 600, revokeBenefits: true });

@@ -4,7 +4,7 @@ import type { ActivityDeps } from "./deps.js";
 
 export function createInvoiceActivities({ knex, invoices }: Pick<ActivityDeps, "knex" | "invoices">) {
   return {
-    async assignInvoiceNumber(orderId: string): Promise<number> {
+    async assignInvoiceNumber(orderId: string): Promise<string> {
       return invoices.assignInvoiceNumber(knex, orderId);
     },
     async storeInvoice(orderId: string): Promise<{ number: string; path: string }> {

@@ -95,3 +95,28 @@ export function valueAt(record: unknown, path: string): unknown {
   }
   return cur;
 }
+
+/** What a meter counts: its unit, and a custom unit's label and multiplier. */
+export interface MeterUnitOf {
+  unit: "scalar" | "token" | "custom";
+  custom_label?: string | null;
+  custom_multiplier?: number | null;
+}
+
+/**
+ * How a meter's quantities (and prices) are shown, as Polar defines it: per `scale` units, named
+ * `label` ("1M tokens"; a custom unit's label per its multiplier). A scalar meter counts plain units.
+ */
+export function meterUnitFormat(m: MeterUnitOf): { scale: number; label: string | null } {
+  if (m.unit === "token") return { scale: 1_000_000, label: "1M tokens" };
+  if (m.unit === "custom") return { scale: m.custom_multiplier ?? 1, label: m.custom_label ?? null };
+  return { scale: 1, label: null };
+}
+
+/** A quantity in the meter's unit: 1,234 · 12 gigabyte · 2.5 × 1M tokens · 3 × 1K requests. */
+export function formatMeterQuantity(quantity: number, m: MeterUnitOf): string {
+  const { scale, label } = meterUnitFormat(m);
+  const n = (quantity / scale).toLocaleString(undefined, { maximumFractionDigits: 6 });
+  if (!label) return n;
+  return scale === 1 ? `${n} ${label}` : `${n} × ${label}`;
+}
