@@ -4581,6 +4581,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /** @description The ID of the object. */
             id: string;
             name: string;
@@ -4595,6 +4599,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /** @description The ID of the object. */
             id: string;
             name: string;
@@ -9800,6 +9808,11 @@ export interface components {
             id: string;
             /** @description The name of the meter. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The unit's name when `unit` is `custom`. */
+            custom_label: string | null;
+            /** @description How many units the custom unit's price is quoted for, when `unit` is `custom`. */
+            custom_multiplier: number | null;
         };
         /** @description A metered, usage-based, price for a product, with a fixed unit price. */
         ProductPriceMeteredUnit: {

@@ -2355,6 +2355,12 @@ export type CheckoutDiscountFixedOnceForeverDuration = {
     amount: number;
     currency: string;
     /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
+    /**
      * The ID of the object.
      */
     id: string;
@@ -2373,6 +2379,12 @@ export type CheckoutDiscountFixedRepeatDuration = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * The ID of the object.
      */
@@ -9255,6 +9267,15 @@ export type ProductPriceMeter = {
      * The name of the meter.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The unit's name when `unit` is `custom`.
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit's price is quoted for, when `unit` is `custom`.
+     */
+    custom_multiplier: number | null;
 };
 
 /**

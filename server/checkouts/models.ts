@@ -51,7 +51,9 @@ export function toCheckoutDiscount(ctx: CheckoutContext) {
     d.duration === "repeating" ? { duration_in_months: d.duration_in_months! } : {},
     Object.assign(
       { type: d.type },
-      d.type === "fixed" ? { amount: Number(d.amount), currency: d.currency! } : { basis_points: d.basis_points! },
+      d.type === "fixed"
+        ? { amount: Number(d.amount), currency: d.currency!, amounts: { [d.currency!]: Number(d.amount) } }
+        : { basis_points: d.basis_points! },
       { id: d.id, name: d.name, code: d.code },
     ),
   );

@@ -64,7 +64,13 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
         unit_amount: formatUnitAmount(String(row.unit_amount)),
         cap_amount: row.cap_amount,
         meter_id: row.meter_id!,
-        meter: { id: row.meter_id!, name: row.meter_name ?? "" },
+        meter: {
+          id: row.meter_id!,
+          name: row.meter_name ?? "",
+          unit: row.meter_unit ?? "scalar",
+          custom_label: row.meter_custom_label ?? null,
+          custom_multiplier: row.meter_custom_multiplier ?? null,
+        },
       });
   }
 }

@@ -2,6 +2,7 @@
 // relations a Product carries (prices, benefits, medias, attached custom fields).
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { preparedRows } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
@@ -47,6 +48,9 @@ export interface PriceRow {
   cap_amount: number | null;
   meter_id: string | null;
   meter_name?: string | null;
+  meter_unit?: components["schemas"]["MeterUnit"] | null;
+  meter_custom_label?: string | null;
+  meter_custom_multiplier?: number | null;
   is_archived: boolean;
   position: number;
 }
@@ -81,7 +85,8 @@ export function relationColumns(idExpr: string): string {
   return `coalesce((select json_agg(x order by x.position, x.created_at) from (
          select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.tax_behavior, pp.price_amount,
                 pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount,
-                pp.meter_id, m.name as meter_name, pp.is_archived, pp.position
+                pp.meter_id, m.name as meter_name, m.unit as meter_unit, m.custom_label as meter_custom_label,
+                m.custom_multiplier as meter_custom_multiplier, pp.is_archived, pp.position
            from product_prices pp left join meters m on m.id = pp.meter_id
           where pp.product_id = ${idExpr} and not pp.is_archived) x), '[]') as rel_prices,
        coalesce((select json_agg(x order by x.sort) from (

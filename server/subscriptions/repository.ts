@@ -95,7 +95,7 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
       .leftJoin("meters as m", "m.id", "pp.meter_id")
       .whereIn("sp.subscription_id", ids((r) => r.id))
       .orderBy([{ column: "sp.subscription_id" }, { column: "sp.position" }])
-      .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name"),
+      .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name", "m.unit as meter_unit", "m.custom_label as meter_custom_label", "m.custom_multiplier as meter_custom_multiplier"),
     organizationsByIds(db, ids((r) => r.organization_id)),
   ]);
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
