@@ -17,7 +17,9 @@ import { findTestClockOf } from "../customers/repository.js";
 import type { Interval } from "../products/repository.js";
 import { isPurchasable } from "../products/models.js";
 import { givenTrial } from "../products/trials.js";
+import { findOrganization } from "../organizations/repository.js";
 import { addIntervals } from "../subscriptions/periods.js";
+import { hadTrial } from "../subscriptions/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { activeTrial } from "./amounts.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
@@ -209,6 +211,10 @@ export async function applyChanges(
 async function trialEnd(db: Knex, row: CheckoutRow, ctx: CheckoutContext): Promise<Date | null> {
   const trial = activeTrial(row, ctx.product.row);
   if (!trial) return null;
+  // With prevent_trial_abuse, a buyer who had a trial before (as this customer or this email) gets none.
+  if ((await findOrganization(db, row.organization_id))?.subscription_settings?.prevent_trial_abuse) {
+    if (await hadTrial(db, row.organization_id, { customerId: row.customer_id, email: row.customer_email })) return null;
+  }
   const clock = row.customer_id ? (await findTestClockOf(db, row.customer_id))?.test_clock_id : null;
   return addIntervals(await clockNow(db, clock), trial.interval, trial.count);
 }

@@ -72,7 +72,8 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
   const amounts = quoteOf(row);
   const trialEnd = row.trial_end ? new Date(row.trial_end) : null;
   const flags = computeFlags(ctx.product.row, ctx.price, amounts, trialEnd);
-  const trial = activeTrial(row, ctx.product.row);
+  // The trial the buyer gets: none when the checkout quotes none (turned off, or a buyer who had one).
+  const trial = trialEnd ? activeTrial(row, ctx.product.row) : null;
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),

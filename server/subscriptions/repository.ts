@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
-import { byIds as customersByIds, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds, customerWithEmails, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
@@ -320,6 +320,20 @@ export async function hasSubscriptions(db: Knex, customerId: string): Promise<bo
 }
 
 /** The ids of the subscriptions these checkouts started: a subquery for whereIn. */
+/** Whether the customer (by id, or any customer with this email) ever had a trial with the organization. */
+export async function hadTrial(db: Knex, organizationId: string, who: { customerId: string | null; email: string | null }): Promise<boolean> {
+  if (!who.customerId && !who.email) return false;
+  const row = await db("subscriptions")
+    .where("subscriptions.organization_id", organizationId)
+    .whereNotNull("subscriptions.trial_start")
+    .where((w) => {
+      if (who.customerId) w.orWhere("subscriptions.customer_id", who.customerId);
+      if (who.email) w.orWhereExists(customerWithEmails(db, "subscriptions.customer_id", [who.email.toLowerCase()]));
+    })
+    .first("subscriptions.id");
+  return row !== undefined;
+}
+
 /** The ids of the customer's subscriptions that a checkout started. */
 export function customerSubscriptionIdsOfCheckout(db: Knex, customerId: string, checkoutId: string): Promise<string[]> {
   return db("subscriptions").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");

@@ -289,6 +289,37 @@ describe("checkouts with trials (0.49.0)", () => {
     expect(oneTime).toMatchObject({ trialInterval: "day", activeTrialInterval: null, trialEnd: null, isPaymentRequired: true });
   });
 
+  it("gives no second trial to a buyer who had one when the organization prevents trial abuse", async () => {
+    const made = await orgWithToken(api.knex);
+    const polar = api.client049(made.token);
+    const product = await polar.products.create({
+      name: "Try me", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7,
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+    });
+    const email = "trial-again@example.com";
+    const withEmail = async () => {
+      const checkout = await polar.checkouts.create({ products: [product.id] });
+      return anon49.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerEmail: email.toUpperCase() } });
+    };
+    // A first trial, taken.
+    const first = await withEmail();
+    expect(first.trialEnd).not.toBeNull();
+    await anon49.checkouts.clientConfirm({
+      clientSecret: first.clientSecret,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    });
+    const settings = (await polar.organizations.get({ id: made.org.id })).subscriptionSettings;
+    // Without the setting, the same buyer is offered a trial again; with it, no trial and the price now.
+    expect((await withEmail()).trialEnd).not.toBeNull();
+    await polar.organizations.update({ id: made.org.id, organizationUpdate: { subscriptionSettings: { ...settings, preventTrialAbuse: true } } });
+    const again = await withEmail();
+    expect(again).toMatchObject({ trialEnd: null, activeTrialInterval: null, isPaymentRequired: true, totalAmount: 1000 });
+    // Someone new still gets it.
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const other = await anon49.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerEmail: "first-time@example.com" } });
+    expect(other.trialEnd).not.toBeNull();
+  });
+
   it("sells private products, never drafts", async () => {
     const hidden = await c49.products.create({ name: "Partner deal", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
     const draft = await c49.products.create({ name: "Not yet", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
