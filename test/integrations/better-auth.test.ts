@@ -131,9 +131,14 @@ describe("@polar-sh/better-auth against Borealis", { timeout: 120_000 }, () => {
     for (const route of ["/v1/forecast", "/v1/forecast", "/v1/alerts"]) {
       expect(await visitor.call<{ inserted: number }>("/usage/ingest", { event: "api-call", metadata: { route } })).toMatchObject({ inserted: 1 });
     }
-    const quantities = await shop.polar.meters.quantities({ id: meter.id, startTimestamp: from, endTimestamp: new Date(Date.now() + 60_000), interval: "day", customerId });
-    expect(quantities.total).toBe(3);
-    const listed = await visitor.call<{ result: { items: { meterId: string; consumedUnits: number }[] } }>("/usage/meters/list?page=1&limit=10");
-    expect(listed.result.items.map((m) => ({ meterId: m.meterId, consumedUnits: m.consumedUnits }))).toEqual([{ meterId: meter.id, consumedUnits: 3 }]);
+    const until = new Date(Date.now() + 60_000);
+    const total = async () => (await shop.polar.meters.quantities({ id: meter.id, startTimestamp: from, endTimestamp: until, interval: "day", customerId })).total;
+    await expect.poll(total, { timeout: 30_000 }).toBe(3);
+    // The plugin's list of the user's meters: the customer meter the counted events gave them.
+    const listed = async () => {
+      const page = await visitor.call<{ result: { items: { meterId: string; consumedUnits: number }[] } }>("/usage/meters/list?page=1&limit=10");
+      return page.result.items.map((m) => ({ meterId: m.meterId, consumedUnits: m.consumedUnits }));
+    };
+    await expect.poll(listed, { timeout: 30_000 }).toEqual([{ meterId: meter.id, consumedUnits: 3 }]);
   });
 });
