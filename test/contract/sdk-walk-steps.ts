@@ -37,6 +37,16 @@ export function authorizeQuery(client: Registered): string {
   return new URLSearchParams({ client_id: client.client_id, scope: "openid email products:read", redirect_uri: REDIRECT }).toString();
 }
 
+/** The code the signed-in user's consent gives the OAuth2 app (scopes for a refresh token and userinfo). */
+export async function consentCode(apiUrl: string, owner: Browser, client: Registered): Promise<string> {
+  const url = new URL(`${apiUrl}/api/auth/oauth2/authorize`);
+  const query = { response_type: "code", client_id: client.client_id, redirect_uri: REDIRECT, scope: "openid profile email offline_access", state: "s", nonce: randomUUID() };
+  url.search = new URLSearchParams(query).toString();
+  const code = (await consent(apiUrl, owner, url)).searchParams.get("code");
+  if (!code) throw new Error("the consent gave no code");
+  return code;
+}
+
 export function walkSteps(h: WalkHarness): Step[] {
   const tag = randomUUID().slice(0, 8);
   const session = (v: Vars) => ({ customerSession: v.portalToken });
@@ -249,14 +259,7 @@ export function walkSteps(h: WalkHarness): Step[] {
 
     // OAuth2: what the app asks, the user's consent, the tokens.
     { fn: "oauth2Authorize", as: "authorize" },
-    {
-      chore: "consent as the signed-in user",
-      run: async (v) => {
-        const url = new URL(`${h.apiUrl}/api/auth/oauth2/authorize`);
-        url.search = new URLSearchParams({ response_type: "code", client_id: oauth.clientId, redirect_uri: REDIRECT, scope: "openid profile email offline_access", state: "s", nonce: tag }).toString();
-        v.oauthCode = (await consent(h.apiUrl, h.owner, url)).searchParams.get("code");
-      },
-    },
+    { chore: "consent as the signed-in user", run: async (v) => void (v.oauthCode = await consentCode(h.apiUrl, h.owner, h.oauthClient)) },
     {
       fn: "oauth2Token",
       as: "anon",

@@ -28,8 +28,9 @@ export function functionsOf(pkg: string): Map<string, string> {
 /** Values kept from earlier answers; reading one that no step kept throws (an earlier step failed). */
 export type Vars = Record<string, unknown>;
 
-function newVars(initial: Vars): Vars {
-  return new Proxy<Vars>(Object.assign({}, initial), {
+/** `kept`, guarded: a read of a name no step kept throws. */
+function guarded(kept: Vars): Vars {
+  return new Proxy<Vars>(kept, {
     get(target, key) {
       if (typeof key === "string" && key !== "then" && !(key in target)) throw new Error(`"${key}" was not kept: the step that keeps it failed`);
       return Reflect.get(target, key);
@@ -135,8 +136,15 @@ function keep(step: Call, vars: Vars, value: unknown, raw: boolean): void {
   }
 }
 
-/** Runs `steps` through `client`'s functions; every call's outcome, in order. */
-export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup): Promise<Outcome[]> {
+export interface WalkRun {
+  /** Every call's outcome, in order. */
+  outcomes: Outcome[];
+  /** The values the steps kept (the ids of what the walk made). */
+  kept: Vars;
+}
+
+/** Runs `steps` through `client`'s functions. */
+export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup): Promise<WalkRun> {
   const { pkg } = client;
   const [{ PolarCore }, { HTTPClient }, { RFCDate }, { PolarError }] = await Promise.all([
     import(`${pkg}/core.js`),
@@ -145,7 +153,8 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
     import(`${pkg}/models/errors/polarerror.js`),
   ]);
   const serverURL = setup.apiUrl;
-  const vars = newVars(setup.vars);
+  const kept: Vars = Object.assign({}, setup.vars);
+  const vars = guarded(kept);
   const lib: Lib = { version: client.version, date: (iso) => new RFCDate(iso) };
   const authorizeFetch: typeof fetch = (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
@@ -208,5 +217,5 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
       outcome.detail = describeError(err);
     }
   }
-  return outcomes;
+  return { outcomes, kept };
 }
