@@ -13,10 +13,9 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { activityDeps, type Browser, orgWithToken, ownerWithOrganization, useWorkflowInfra } from "../harness/index.js";
+import { activityDeps, type Browser, orgWithToken, ownerWithOrganization, runPython, useWorkflowInfra } from "../harness/index.js";
 import { REDIRECT, register, type Registered } from "../oauth2/flow.js";
 import { useWebhookHarness } from "../webhooks/harness.js";
-import { runPython } from "./python.js";
 import { functionsOf, walk, type Outcome, type WalkClient, type WalkRun } from "./sdk-walk.js";
 import { authorizeQuery, consentCode, walkSteps } from "./sdk-walk-steps.js";
 

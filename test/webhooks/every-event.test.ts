@@ -4,12 +4,16 @@
 // on a test clock, a renewal, cancel / uncancel, a refund, a revoke, a customer deletion). The
 // outbox relay, the delivery workflows, the subscription lifecycle and the benefit grant jobs run
 // on a worker of this file's own task queue; a receiver on 127.0.0.1 gets every delivery. Each
-// is verified with the official client's `validateEvent`, its bytes are compact JSON in the
+// is verified with the official client's `validateEvent` (and at the end, all of them, with the
+// Python client's `validate_event`), its bytes are compact JSON in the
 // contract's key order (as Polar sends them), and its `data` is compared with the
 // API's GET of that entity (raw JSON, field for field) taken once the step that emitted it has
 // settled: for each entity, the last event of a step is compared exactly (an earlier event of
 // the same step showed a state the entity has since left, so it is checked by id only).
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { Polar } from "@polar-sh/sdk";
 import type { WebhookEventType } from "@polar-sh/sdk/models/components/webhookeventtype.js";
 import { validateEvent } from "@polar-sh/sdk/webhooks.js";
@@ -18,7 +22,7 @@ import { mintOrganizationToken } from "../../server/organization-access-tokens/s
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { activityDeps, createOrganization, useWorkflowInfra } from "../harness/index.js";
+import { activityDeps, createOrganization, runPython, useWorkflowInfra } from "../harness/index.js";
 import { contractOrderProblems } from "./contract-order.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, type Received } from "./receiver.js";
@@ -77,7 +81,7 @@ describe("every webhook event type", () => {
         setWorkflowsDoor(null);
   });
 
-  it("delivers all 27 types, each verified by validateEvent, with data equal to the API's GET at that moment", async () => {
+  it("delivers all 27 types, each verified by validateEvent (TypeScript and Python), with data equal to the API's GET at that moment", async () => {
     const org = await createOrganization(infra.knex);
     const token = await mintOrganizationToken(infra.knex, org.id);
     const polar = new Polar({ accessToken: token, serverURL: h.api.url });
@@ -282,6 +286,19 @@ describe("every webhook event type", () => {
     await expect(polar.customers.get({ id: customerId })).rejects.toThrow();
 
     expect([...seen].sort()).toEqual([...ALL_TYPES].sort());
+
+    // Polar's Python client verifies the same deliveries, and refuses one whose body was changed.
+    const deliveries = receiver.at(path).map((r) => ({ body: r.body, headers: headersOf(r) }));
+    const tampered = { headers: deliveries[0].headers, body: deliveries[0].body.replace('"data":{', '"data":{"tampered":true,') };
+    expect(tampered.body).not.toBe(deliveries[0].body);
+    const file = join(mkdtempSync(join(tmpdir(), "every-event-")), "deliveries.json");
+    writeFileSync(file, JSON.stringify([...deliveries, tampered]));
+    const verified: { type?: string; error?: string; detail?: string }[] = JSON.parse(await runPython(new URL("./validate_events.py", import.meta.url), { secret: ep.secret, file }));
+    rmSync(dirname(file), { recursive: true, force: true });
+    expect(verified.slice(0, -1).filter((v) => !v.type)).toEqual([]);
+    expect(verified.slice(0, -1).map((v) => v.type)).toEqual(deliveries.map((d) => JSON.parse(d.body).type));
+    expect(new Set(verified.map((v) => v.type).filter(Boolean))).toEqual(new Set(ALL_TYPES));
+    expect(verified.at(-1)).toMatchObject({ error: "WebhookVerificationError" });
     // Field for field: every type but those a later event of the same entity always follows in
     // the same request (order.created → order.paid, subscription.created → subscription.active,
     // refund.created → refund.updated, order.updated → order.refunded).
