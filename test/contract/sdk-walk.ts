@@ -126,14 +126,16 @@ function describeError(err: unknown): string {
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** Keeps the step's values from an answer: the client's parsed value, or the raw JSON it refused (snake_case keys, no `result` wrapper). */
-function keep(step: Call, vars: Vars, value: unknown, raw: boolean): void {
-  for (const [name, path] of Object.entries(step.keep ?? {})) {
-    const rawPath = path.replace(/^result\./, "").split(".").map(snakeCase).join(".");
-    const kept = at(value, raw ? rawPath : path);
-    if (kept === undefined && !raw) throw new Error(`nothing at ${path} to keep as ${name}`);
-    if (kept !== undefined) vars[name] = kept;
-  }
+/**
+ * The value at `path` of a call's answer: the client's parsed value, or the raw JSON of an answer
+ * its schemas refused (snake_case keys; a page under `Result`), so that the walk goes on past a
+ * refusal and reports every one at once.
+ */
+function answerAt(r: Result, path: string): unknown {
+  if (r.ok) return at(r.value, path);
+  const raw: unknown = at(r.error, "rawValue");
+  const rawPath = path.replace(/^result\./, "").split(".").map(snakeCase).join(".");
+  return at(raw, `Result.${rawPath}`) ?? at(raw, rawPath);
 }
 
 export interface WalkRun {
@@ -194,24 +196,24 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
       let r = await f(core, ...args);
       if (step.until !== undefined && !step.fails) {
         const [path, want] = typeof step.until === "string" ? [step.until, undefined] : step.until;
-        const reached = (value: unknown) => (want === undefined ? at(value, path) != null : at(value, path) === want);
+        const reached = () => (want === undefined ? answerAt(r, path) != null : answerAt(r, path) === want);
         const deadline = Date.now() + 30_000;
-        while (r.ok && !reached(r.value) && Date.now() < deadline) {
+        while (!reached() && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 250));
           r = await f(core, ...args);
         }
-        if (r.ok && !reached(r.value)) throw new Error(`${path} is still ${JSON.stringify(at(r.value, path))} after 30 s`);
+        if (!reached()) throw new Error(`${path} is still ${JSON.stringify(answerAt(r, path))} after 30 s`);
       }
       if (step.fails) {
         if (r.ok) throw new Error(`succeeded, but ${step.fails} was expected`);
         if (!(r.error instanceof PolarError) || at(r.error, "name") !== step.fails) throw new Error(`expected ${step.fails}, got ${describeError(r.error)}`);
-      } else if (!r.ok) {
-        // An answer the client's schemas refused: its values are still kept, so that the walk
-        // goes on and reports every refusal at once.
-        keep(step, vars, Reflect.get(Object(r.error), "rawValue"), true);
-        throw r.error;
       }
-      keep(step, vars, r.value, false);
+      for (const [name, path] of Object.entries(step.keep ?? {})) {
+        const kept = answerAt(r, path);
+        if (kept === undefined && r.ok) throw new Error(`nothing at ${path} to keep as ${name}`);
+        if (kept !== undefined) vars[name] = kept;
+      }
+      if (!r.ok && !step.fails) throw r.error;
       outcome.ok = true;
     } catch (err) {
       outcome.detail = describeError(err);
