@@ -2,7 +2,8 @@
 // an organization of its own, on the whole stack (a worker for subscriptions, grants and invoices,
 // webhook delivery to a receiver, files on local storage). Every operation of each client that we
 // serve is called; each call succeeds with its answer parsed by the client's zod schemas, or
-// raises the typed error its step expects.
+// raises the typed error its step expects. Then Polar's Python client (./sdk_walk.py) reads every
+// GET operation and makes the main writes over the organization the 0.34.17 walk filled.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,7 +72,7 @@ async function walkWith(client: WalkClient): Promise<Walked> {
     apiUrl: h.api.url,
     token,
     userFetch: owner.fetch,
-    authorizeQuery: () => authorizeQuery(oauthClient),
+    authorizeQuery: authorizeQuery(oauthClient),
     vars: { organizationId: org.id, organizationSlug: org.slug },
   });
   return Object.assign(run, { owner, oauthClient, token });

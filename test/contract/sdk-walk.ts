@@ -25,10 +25,10 @@ export function functionsOf(pkg: string): Map<string, string> {
   return out;
 }
 
-/** Values kept from earlier answers; reading one that no step kept throws (an earlier step failed). */
+/** Values kept from earlier answers (ids, secrets, tokens), by name. */
 export type Vars = Record<string, unknown>;
 
-/** `kept`, guarded: a read of a name no step kept throws. */
+/** `kept`, guarded: a read of a name no step kept throws (the step that keeps it failed). */
 function guarded(kept: Vars): Vars {
   return new Proxy<Vars>(kept, {
     get(target, key) {
@@ -65,7 +65,6 @@ export type Step = Call | Chore;
 
 /** What a step's arguments may need from the client's package. */
 export interface Lib {
-  version: string;
   /** The package's RFCDate (a date-only query parameter). */
   date(iso: string): unknown;
 }
@@ -85,7 +84,7 @@ export interface WalkSetup {
   /** fetch as the signed-in user's browser (cookies, origin). */
   userFetch: typeof fetch;
   /** Query string the authorize call is sent with (the client sends none of its own). */
-  authorizeQuery: (v: Vars) => string;
+  authorizeQuery: string;
   vars: Vars;
 }
 
@@ -157,11 +156,11 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
   const serverURL = setup.apiUrl;
   const kept: Vars = Object.assign({}, setup.vars);
   const vars = guarded(kept);
-  const lib: Lib = { version: client.version, date: (iso) => new RFCDate(iso) };
+  const lib: Lib = { date: (iso) => new RFCDate(iso) };
   const authorizeFetch: typeof fetch = (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
-    url.search = setup.authorizeQuery(vars);
+    url.search = setup.authorizeQuery;
     return setup.userFetch(new Request(url, request));
   };
   const cores: Record<Caller, () => unknown> = {
@@ -209,9 +208,9 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
         if (!(r.error instanceof PolarError) || at(r.error, "name") !== step.fails) throw new Error(`expected ${step.fails}, got ${describeError(r.error)}`);
       }
       for (const [name, path] of Object.entries(step.keep ?? {})) {
-        const kept = answerAt(r, path);
-        if (kept === undefined && r.ok) throw new Error(`nothing at ${path} to keep as ${name}`);
-        if (kept !== undefined) vars[name] = kept;
+        const value = answerAt(r, path);
+        if (value === undefined && r.ok) throw new Error(`nothing at ${path} to keep as ${name}`);
+        if (value !== undefined) vars[name] = value;
       }
       if (!r.ok && !step.fails) throw r.error;
       outcome.ok = true;
