@@ -97,7 +97,8 @@ for (const client of CLIENTS) {
     }, 300_000);
 
     it("calls every operation of the client that we serve", () => {
-      const served = [...functionsOf(client.pkg)].filter(([, op]) => op in operations).map(([fn]) => fn);
+      const ours = new Set(Object.values(operations).map((o) => `${o.method.toUpperCase()} ${o.path}`));
+      const served = [...functionsOf(client.pkg)].filter(([, op]) => ours.has(op)).map(([fn]) => fn);
       const called = new Set(outcomes.map((o) => o.called));
       expect(served.filter((fn) => !called.has(fn))).toEqual([]);
       expect(served.length).toBeGreaterThanOrEqual(128);

@@ -1,7 +1,7 @@
 // The SDK walk's runner: a table of steps (./sdk-walk-steps.ts) run through one official client's
 // standalone functions (`@polar-sh/sdk/funcs/<name>.js`), each answer parsed by that client's zod
 // schemas. Steps name 0.34.17's functions; another version's function is the one calling the same
-// operation (its operationID), whatever its name. A step that fails is recorded and the walk goes on.
+// operation (method and path), whatever its name. A step that fails is recorded and the walk goes on.
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -14,13 +14,15 @@ export interface WalkClient {
   version: string;
 }
 
-/** A client's standalone functions: name → the operation it calls. */
+/** A client's standalone functions: name → the operation it calls, as `METHOD /path/{param}`. */
 export function functionsOf(pkg: string): Map<string, string> {
   const dir = join(dirname(require.resolve(`${pkg}/package.json`)), "src", "funcs");
   const out = new Map<string, string>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
-    const operationId = /operationID: "([^"]+)"/.exec(readFileSync(join(dir, file), "utf8"))?.[1];
-    if (operationId) out.set(file.slice(0, -3), operationId);
+    const source = readFileSync(join(dir, file), "utf8");
+    const path = /pathToFunc\(\s*"([^"]+)"/.exec(source)?.[1];
+    const method = /\bmethod: "([A-Z]+)"/.exec(source)?.[1];
+    if (path && method) out.set(file.slice(0, -3), `${method} ${path}`);
   }
   return out;
 }
