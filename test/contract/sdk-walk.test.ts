@@ -118,7 +118,7 @@ for (const client of CLIENTS) {
 describe("the SDK walk through Python polar-sdk 0.23.1", () => {
   let outcomes: { fn: string; ok: boolean; detail?: string }[] = [];
   beforeAll(async () => {
-    // Over the organization the 0.34.17 walk filled, with a fresh OAuth2 token of its owner.
+    // Over the organization the 0.34.17 walk filled, with a fresh OAuth2 refresh token of its owner.
     const before = await walkOnce(CLIENTS[0]);
     const code = await consentCode(h.api.url, before.owner, before.oauthClient);
     const res = await fetch(`${h.api.url}/v1/oauth2/token`, {
@@ -126,7 +126,7 @@ describe("the SDK walk through Python polar-sdk 0.23.1", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: before.oauthClient.client_id, client_secret: before.oauthClient.client_secret }),
     });
-    const tokens: { access_token: string; refresh_token: string } = await res.json();
+    const tokens: { refresh_token: string } = await res.json();
     const context = {
       url: h.api.url,
       token: before.token,
@@ -135,7 +135,6 @@ describe("the SDK walk through Python polar-sdk 0.23.1", () => {
       oauth: {
         client_id: before.oauthClient.client_id,
         client_secret: before.oauthClient.client_secret,
-        access_token: tokens.access_token,
         refresh_token: tokens.refresh_token,
         cookie: before.owner.cookie(),
         authorize_query: authorizeQuery(before.oauthClient),
@@ -144,8 +143,5 @@ describe("the SDK walk through Python polar-sdk 0.23.1", () => {
     outcomes = JSON.parse(await runPython(new URL("./sdk_walk.py", import.meta.url), context));
   }, 400_000);
 
-  eachOperation(
-    sdkOps.map((o) => o.fn),
-    () => outcomes,
-  );
+  eachOperation(sdkOps.map((o) => o.fn), () => outcomes);
 });
