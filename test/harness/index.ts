@@ -18,7 +18,8 @@
 // price, customer, order (paid), payment, checkout product, meter, event, benefit, grant…), a
 // subscription as checkout confirmation leaves it, billing test clocks through the API.
 // The checks: `rejects` (a typed SDK error), `collectPages`, `locOf` (a 422's field), Mailpit reads;
-// `fetchFrom(local, …)` calls from a loopback address of its own (another client to the API).
+// `fetchFrom(local, …)` calls from a loopback address of its own (another client to the API);
+// `runPython(script, input)` runs a suite's script with the venv's Polar Python client.
 // Suite-specific rigs stay beside their suites: test/browser/harness.ts (Chromium), test/webhooks/harness.ts.
 export * from "./api.js";
 export * from "./auth.js";
@@ -29,6 +30,7 @@ export * from "./factories.js";
 export * from "./mailpit.js";
 export * from "./peers.js";
 export * from "./processes.js";
+export * from "./python.js";
 export * from "./subscription-fixture.js";
 export * from "./temporal.js";
 export * from "./worker.js";
