@@ -4430,6 +4430,7 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
             /** @description The interval unit for the trial period of this checkout, over the product's. */
             trial_interval: components["schemas"]["TrialInterval"] | null;
             /** @description The number of interval units for the trial period of this checkout. */
@@ -5088,6 +5089,7 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
             /** @description List of products available to select. */
             products: components["schemas"]["CheckoutProduct"][];
             product: components["schemas"]["CheckoutProduct"];
@@ -5203,6 +5205,7 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
             /** @description List of products available to select. */
             products: components["schemas"]["CheckoutProduct"][];
             product: components["schemas"]["CheckoutProduct"];
@@ -6195,6 +6198,11 @@ export interface components {
             discount_amount: number;
             /** @description Amount in cents, after discounts but before taxes. */
             net_amount: number;
+            /**
+             * @deprecated
+             * @description Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+             */
+            amount: number;
             /** @description Sales tax amount in cents. */
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
@@ -6212,8 +6220,8 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            /** @description The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated. */
-            invoice_number: string | null;
+            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence. */
+            invoice_number: string;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
             /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
@@ -8811,6 +8819,11 @@ export interface components {
             discount_amount: number;
             /** @description Amount in cents, after discounts but before taxes. */
             net_amount: number;
+            /**
+             * @deprecated
+             * @description Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+             */
+            amount: number;
             /** @description Sales tax amount in cents. */
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
@@ -8828,8 +8841,8 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            /** @description The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated. */
-            invoice_number: string | null;
+            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence. */
+            invoice_number: string;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
             /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
@@ -11120,6 +11133,18 @@ export interface components {
             /** @example MethodNotAllowed */
             error: string;
             detail: string;
+        };
+        /**
+         * @deprecated
+         * @description Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
+         */
+        CheckoutCustomerBillingAddressFields: {
+            country: boolean;
+            state: boolean;
+            city: boolean;
+            postal_code: boolean;
+            line1: boolean;
+            line2: boolean;
         };
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {

@@ -2149,6 +2149,7 @@ export type Checkout = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    customer_billing_address_fields: CheckoutCustomerBillingAddressFields;
     /**
      * The interval unit for the trial period of this checkout, over the product's.
      */
@@ -3121,6 +3122,7 @@ export type CheckoutPublic = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    customer_billing_address_fields: CheckoutCustomerBillingAddressFields;
     /**
      * List of products available to select.
      */
@@ -3302,6 +3304,7 @@ export type CheckoutPublicConfirmed = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    customer_billing_address_fields: CheckoutCustomerBillingAddressFields;
     /**
      * List of products available to select.
      */
@@ -4508,6 +4511,11 @@ export type CustomerOrder = {
      */
     net_amount: number;
     /**
+     * Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+     * @deprecated
+     */
+    amount: number;
+    /**
      * Sales tax amount in cents.
      */
     tax_amount: number;
@@ -4539,9 +4547,9 @@ export type CustomerOrder = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
-     * The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated.
+     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence.
      */
-    invoice_number: string | null;
+    invoice_number: string;
     /**
      * Whether an invoice has been generated for this order.
      */
@@ -7902,6 +7910,11 @@ export type Order = {
      */
     net_amount: number;
     /**
+     * Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+     * @deprecated
+     */
+    amount: number;
+    /**
      * Sales tax amount in cents.
      */
     tax_amount: number;
@@ -7933,9 +7946,9 @@ export type Order = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
-     * The invoice number associated with this order, as printed on the invoice. `null` until the invoice is generated.
+     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence.
      */
-    invoice_number: string | null;
+    invoice_number: string;
     /**
      * Whether an invoice has been generated for this order.
      */
@@ -10899,6 +10912,19 @@ export type WebhookSubscriptionUpdatedPayload = {
 export type _Error = {
     error: string;
     detail: string;
+};
+
+/**
+ * Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
+ * @deprecated
+ */
+export type CheckoutCustomerBillingAddressFields = {
+    country: boolean;
+    state: boolean;
+    city: boolean;
+    postal_code: boolean;
+    line1: boolean;
+    line2: boolean;
 };
 
 /**

@@ -41,6 +41,18 @@ export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_add
   };
 }
 
+/** The fields as booleans, required or not: what clients older than 0.34 read. */
+function requiredFields(fields: ReturnType<typeof billingAddressFields>) {
+  return {
+    country: fields.country === "required",
+    state: fields.state === "required",
+    city: fields.city === "required",
+    postal_code: fields.postal_code === "required",
+    line1: fields.line1 === "required",
+    line2: fields.line2 === "required",
+  };
+}
+
 export function toCheckoutDiscount(ctx: CheckoutContext) {
   const d = ctx.discount;
   if (!d) return null;
@@ -74,6 +86,7 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
   const flags = computeFlags(ctx.product.row, ctx.price, amounts, trialEnd);
   // The trial the buyer gets: none when the checkout quotes none (turned off, or a buyer who had one).
   const trial = trialEnd ? activeTrial(row, ctx.product.row) : null;
+  const fields = billingAddressFields(row, flags.is_payment_form_required);
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -118,7 +131,8 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     customer_billing_address: row.customer_billing_address,
     customer_tax_id: row.customer_tax_id ? row.customer_tax_id[0] : null,
     payment_processor_metadata: row.payment_processor_metadata,
-    billing_address_fields: billingAddressFields(row, flags.is_payment_form_required),
+    billing_address_fields: fields,
+    customer_billing_address_fields: requiredFields(fields),
     products: ctx.products.map((p) => toCustomerProduct(p.row, p.rel)),
     product: toCustomerProduct(ctx.product.row, ctx.product.rel),
     product_price: toPrice(ctx.price, ctx.product.row),

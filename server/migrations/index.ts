@@ -39,6 +39,7 @@ import * as paymentTrigger from "./0085_payment_trigger.js";
 import * as benefitVisibility from "./0086_benefit_visibility.js";
 import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
 import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
+import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -81,4 +82,5 @@ export const migrations = [
   { name: "0086_benefit_visibility", ...benefitVisibility },
   { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
   { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
+  { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
 ];

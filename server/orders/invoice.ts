@@ -44,25 +44,11 @@ export async function getInvoiceUrl(db: Knex, scope: OrderScope, orderId: string
   return { url };
 }
 
-/** Activity step 1: the order's invoice number, taken once from the organization's counter. */
-export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<string> {
-  return db.transaction(async (trx) => {
-    const order = await findOrder(trx, orderId, { forUpdate: true });
-    if (!order) throw new ResourceNotFound("Order not found.");
-    if (order.invoice_number !== null) return order.invoice_number;
-    const org = (await findOrganization(trx, order.organization_id)) as OrganizationRow;
-    const number = formatInvoiceNumber(org.slug, await takeNumber(trx, order.organization_id, "invoice"));
-    await patchOrder(trx, orderId, { invoice_number: number });
-    return number;
-  });
-}
-
-/** Activity step 2: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
+/** The invoice activity: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
 export async function storeInvoice(db: Knex, orderId: string, dependents: OrderDependents): Promise<{ number: string; path: string }> {
   return db.transaction(async (trx) => {
     const order = await findOrder(trx, orderId, { forUpdate: true });
     if (!order) throw new ResourceNotFound("Order not found.");
-    if (order.invoice_number === null) throw new Error("The order has no invoice number yet.");
     const org = (await findOrganization(trx, order.organization_id)) as OrganizationRow;
     const number = order.invoice_number;
     if (order.is_invoice_generated && order.invoice_path) return { number, path: order.invoice_path };

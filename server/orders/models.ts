@@ -63,6 +63,7 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[], product: ProductRow) 
     subtotal_amount: row.subtotal_amount,
     discount_amount: row.discount_amount,
     net_amount: netAmount(row),
+    amount: netAmount(row),
     tax_amount: row.tax_amount,
     total_amount: totalAmount(row),
     applied_balance_amount: row.applied_balance_amount,

@@ -32,7 +32,7 @@ export interface OrderRow {
   billing_name: string | null;
   billing_address: Address | null;
   /** As printed (`ACME-0007`), given when the invoice is generated. */
-  invoice_number: string | null;
+  invoice_number: string;
   is_invoice_generated: boolean;
   /** As printed (`RCPT-ACME-0001`), given when the order is paid. */
   receipt_number: string | null;

@@ -11,7 +11,7 @@ import { emit, emitAll, type OutboxEvent } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { findByIds as findOrganizationsByIds, findOrganization } from "../organizations/repository.js";
 import { setting } from "../config.js";
-import { formatReceiptNumber } from "./numbers.js";
+import { formatInvoiceNumber, formatReceiptNumber } from "./numbers.js";
 import { loadRelations } from "../products/repository.js";
 import { toCustomerOrder, toOrder, totalAmount, type CustomerOrderOut, type OrderOut } from "./models.js";
 import {
@@ -115,8 +115,11 @@ export async function insertOrder(
   input: CreateOrderForCheckoutInput,
   reads: OrderReads,
 ): Promise<{ row: OrderRow; items: OrderItemRow[]; out: OrderOut }> {
+  // The invoice number is the order's from the start: gapless, as the transaction takes it or rolls it back.
+  const org = (await findOrganization(trx, input.organizationId))!;
   const row = await insertOrderRow(trx, {
     organization_id: input.organizationId,
+    invoice_number: formatInvoiceNumber(org.slug, await takeNumber(trx, input.organizationId, "invoice")),
     status: "pending",
     billing_reason: input.billingReason,
     currency: input.currency,

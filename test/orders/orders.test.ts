@@ -37,15 +37,15 @@ describe("orders", () => {
     Object.assign(ids, { alice: alice.id, bob: bob.id, book: book.product.id, plan: plan.product.id, discount: discount.id });
     const t0 = Date.now() - 60_000;
     ids.o1 = (await createOrder(k, orgId, { customerId: alice.id, productId: book.product.id, productPriceId: book.price.id }, {
-      subtotal_amount: 1000, status: "paid", created_at: new Date(t0), metadata: { channel: "web" }, invoice_number: 2,
+      subtotal_amount: 1000, status: "paid", created_at: new Date(t0), metadata: { channel: "web" }, invoice_number: "SORT-0002",
     })).id;
     ids.o2 = (await createOrder(k, orgId, { customerId: bob.id, productId: plan.product.id, productPriceId: plan.price.id }, {
       subtotal_amount: 3000, discount_amount: 300, tax_amount: 540, discount_id: discount.id, status: "refunded",
-      billing_reason: "subscription_create", created_at: new Date(t0 + 1000), metadata: { channel: "api" }, invoice_number: 1,
+      billing_reason: "subscription_create", created_at: new Date(t0 + 1000), metadata: { channel: "api" }, invoice_number: "SORT-0001",
       checkout_id: "00000000-0000-4000-8000-000000000001",
     })).id;
     ids.o3 = (await createOrder(k, orgId, { customerId: alice.id, productId: plan.product.id }, {
-      subtotal_amount: 500, status: "pending", created_at: new Date(t0 + 2000), billing_name: null, billing_address: null,
+      subtotal_amount: 500, status: "pending", created_at: new Date(t0 + 2000), billing_name: null, billing_address: null, invoice_number: "SORT-0010",
       items: [{ label: "Plan", amount: 300 }, { label: "Seats", amount: 200, tax_amount: 10 }],
     })).id;
     // Another organization's order never shows.
@@ -102,8 +102,8 @@ describe("orders", () => {
     expect(await order("-created_at")).toEqual([o3, o2, o1]);
     expect(await order("status")).toEqual([o1, o3, o2]); // paid < pending < refunded
     expect(await order("-status")).toEqual([o2, o3, o1]);
-    expect(await order("invoice_number")).toEqual([o3, o2, o1]); // nulls first ascending
-    expect(await order("-invoice_number")).toEqual([o1, o2, o3]);
+    expect(await order("invoice_number")).toEqual([o2, o1, o3]);
+    expect(await order("-invoice_number")).toEqual([o3, o1, o2]);
     expect(await order("amount")).toEqual([o3, o1, o2]); // totals 500, 1000, 3240
     expect(await order("-amount")).toEqual([o2, o1, o3]);
     expect(await order("net_amount")).toEqual([o3, o1, o2]);
@@ -188,7 +188,7 @@ describe("orders", () => {
       (await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } })).json();
     expect(await wire(first.id)).toMatchObject({
       status: "pending", total_amount: 2400, applied_balance_amount: 0, due_amount: 2400, refundable_amount: 0, refundable_tax_amount: 0,
-      invoice_number: null, receipt_number: null, description: "Pro", platform_fee_amount: 0, platform_fee_currency: null,
+      invoice_number: expect.stringMatching(/-\d{4}$/), receipt_number: null, description: "Pro", platform_fee_amount: 0, platform_fee_currency: null,
       next_payment_attempt_at: null,
     });
 
@@ -204,7 +204,7 @@ describe("orders", () => {
     expect(await wire(second.id)).toMatchObject({ receipt_number: `${prefix}-0001` });
     expect(await wire(first.id)).toMatchObject({
       status: "paid", due_amount: 0, refundable_amount: 2000, refundable_tax_amount: 400, receipt_number: `${prefix}-0002`,
-      platform_fee_amount: 150, platform_fee_currency: "usd", invoice_number: null,
+      platform_fee_amount: 150, platform_fee_currency: "usd", invoice_number: expect.stringMatching(/-\d{4}$/),
     });
     // A partial refund leaves the rest refundable; 0.34.17 reads the order as before.
     await api.knex("orders").where({ id: first.id }).update({ status: "partially_refunded", refunded_amount: 500, refunded_tax_amount: 100 });
