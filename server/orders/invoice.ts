@@ -14,8 +14,7 @@ import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { netAmount, totalAmount } from "./models.js";
-import { formatInvoiceNumber } from "./numbers.js";
-import { findOrder, findReadable, orderItems, patchOrder, saveOrder, takeNumber, type OrderScope } from "./repository.js";
+import { findOrder, findReadable, orderItems, saveOrder, type OrderScope } from "./repository.js";
 import { readOrder, type OrderDependents } from "./service.js";
 
 /** Checks the order can get an invoice, then starts (or joins) its invoice workflow. */
