@@ -7988,6 +7988,12 @@ export interface components {
             organization_id: string;
             activation_id: string;
         };
+        /** @description The member of a team customer a license key is for. */
+        LicenseKeyMember: {
+            id: string;
+            email: string;
+            external_id: string | null;
+        };
         LicenseKeyRead: {
             /** @description The ID of the object. */
             id: string;
@@ -8004,6 +8010,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -8068,6 +8077,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -10193,6 +10205,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;

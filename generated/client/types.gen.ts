@@ -6806,6 +6806,15 @@ export type LicenseKeyDeactivate = {
     activation_id: string;
 };
 
+/**
+ * The member of a team customer a license key is for.
+ */
+export type LicenseKeyMember = {
+    id: string;
+    email: string;
+    external_id: string | null;
+};
+
 export type LicenseKeyRead = {
     /**
      * The ID of the object.
@@ -6822,6 +6831,11 @@ export type LicenseKeyRead = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -6889,6 +6903,11 @@ export type LicenseKeyWithActivations = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -9621,6 +9640,11 @@ export type ValidatedLicenseKey = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
