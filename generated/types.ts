@@ -21290,6 +21290,8 @@ export interface operations {
             query?: {
                 /** @description Filter by organization ID. */
                 organization_id?: string[];
+                /** @description The time zone the datetimes are written in (an IANA name). Default is UTC. */
+                timezone?: string;
             };
             header?: never;
             path?: never;

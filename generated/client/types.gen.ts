@@ -17810,6 +17810,10 @@ export type SubscriptionsExportData = {
          * Filter by organization ID.
          */
         organization_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
     };
     url: '/v1/subscriptions/export';
 };
