@@ -5937,7 +5937,7 @@ export interface components {
             benefit_type: "meter_credit";
         };
         /** @enum {string} */
-        CustomerBenefitGrantSortProperty: "granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization";
+        CustomerBenefitGrantSortProperty: "granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization" | "product_benefit" | "-product_benefit";
         CustomerBenefitGrantUpdate: components["schemas"]["CustomerBenefitGrantDiscordUpdate"] | components["schemas"]["CustomerBenefitGrantGitHubRepositoryUpdate"] | components["schemas"]["CustomerBenefitGrantCustomUpdate"] | components["schemas"]["CustomerBenefitGrantDownloadablesUpdate"] | components["schemas"]["CustomerBenefitGrantLicenseKeysUpdate"] | components["schemas"]["CustomerBenefitGrantMeterCreditUpdate"];
         /** @enum {string} */
         CustomerCancellationReason: "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";

@@ -4119,7 +4119,7 @@ export type CustomerBenefitGrantMeterCreditUpdate = {
     benefit_type: 'meter_credit';
 };
 
-export type CustomerBenefitGrantSortProperty = 'granted_at' | '-granted_at' | 'type' | '-type' | 'organization' | '-organization';
+export type CustomerBenefitGrantSortProperty = 'granted_at' | '-granted_at' | 'type' | '-type' | 'organization' | '-organization' | 'product_benefit' | '-product_benefit';
 
 export type CustomerBenefitGrantUpdate = ({
     benefit_type: 'discord';
