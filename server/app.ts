@@ -37,7 +37,7 @@ import { holdToPurchase } from "./customer-portal/purchase.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes, clientAddress } from "./auth/routes.js";
-import { resolveCaller } from "./auth/callers.js";
+import { checkNamedOrganization, resolveCaller } from "./auth/callers.js";
 import { asOAuth2Error } from "./oauth2/errors.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
@@ -119,6 +119,7 @@ export function createApp({
       }
       const meta = operations[operationId];
       const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () => resolveCaller(callers, operationId, meta, req));
+      checkNamedOrganization(caller, req.header("polar-organization"));
       res.locals.caller = caller;
       if (caller.kind === "customer") {
         await requirePortalSection(knex, operationId, caller);

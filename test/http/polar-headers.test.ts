@@ -1,10 +1,14 @@
-// The Polar-Version header (server/http/api-versions.ts): a served version is the answer's shape
-// and is named back on the answer, none is the default (2026-04, what the 0.x clients get), an
-// unknown one is a 404 as Polar answers it; browsers may send it to the public and portal calls.
-// The shaping itself, from a contract's `x-api-version` marks: unions, lists, cycles, maps.
+// The headers the 1.x client (@polar-sh/sdk 1.0.1) sends. Polar-Version (server/http/api-versions.ts):
+// a served version is the answer's shape and is named back on the answer, none is the default
+// (2026-04, what the 0.x clients get), an unknown one is a 404 as Polar answers it; browsers may
+// send it to the public and portal calls. The shaping itself, from a contract's `x-api-version`
+// marks: unions, lists, cycles, maps. Polar-Organization (server/auth/callers.ts): naming another
+// organization than the credentials act on is refused.
 import { describe, expect, it } from "vitest";
+import { PolarClientError } from "polar-sdk-1";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { API_VERSIONS, DEFAULT_API_VERSION, versionedShapes } from "../../server/http/api-versions.js";
-import { createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
+import { createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -81,6 +85,25 @@ describe("Polar-Version", () => {
     const answer = await fetch(`${api.url}/v1/checkouts/client/polar_c_nothing`, { headers: { origin: "https://shop.example", "polar-version": "2026-10" } });
     expect(answer.headers.get("access-control-expose-headers")?.split(", ")).toContain("polar-version");
     expect(answer.headers.get("polar-version")).toBe("2026-10");
+  });
+});
+
+describe("Polar-Organization", () => {
+  it("is the credentials' own organization, or the call is refused 403", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const other = await orgWithToken(api.knex);
+    const own = createPolar({ accessToken: token, baseUrl: api.url, organizationId: org.id });
+    expect((await own.products.list()).items).toEqual([]);
+    const elsewhere = createPolar({ accessToken: token, baseUrl: api.url, organizationId: other.org.id });
+    const refused = await elsewhere.products.list().then(() => null, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(PolarClientError);
+    expect(refused instanceof PolarClientError && refused.statusCode).toBe(403);
+    expect(refused instanceof PolarClientError && String(refused.error)).toContain("NotPermitted");
+    // A customer's session acts on the customer's organization.
+    const session = await createCustomerSessionToken(api.knex, (await createCustomer(api.knex, org.id)).id);
+    const portal = (organizationId: string) => fetch(`${api.url}/v1/customer-portal/customers/me`, { headers: { authorization: `Bearer ${session}`, "polar-organization": organizationId } });
+    expect((await portal(org.id)).status).toBe(200);
+    expect((await portal(other.org.id)).status).toBe(403);
   });
 });
 
