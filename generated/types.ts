@@ -6055,7 +6055,7 @@ export interface components {
             benefit_type: "meter_credit";
         };
         /** @enum {string} */
-        CustomerBenefitGrantSortProperty: "granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization";
+        CustomerBenefitGrantSortProperty: "granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization" | "product_benefit" | "-product_benefit";
         CustomerBenefitGrantUpdate: components["schemas"]["CustomerBenefitGrantDiscordUpdate"] | components["schemas"]["CustomerBenefitGrantGitHubRepositoryUpdate"] | components["schemas"]["CustomerBenefitGrantCustomUpdate"] | components["schemas"]["CustomerBenefitGrantDownloadablesUpdate"] | components["schemas"]["CustomerBenefitGrantLicenseKeysUpdate"] | components["schemas"]["CustomerBenefitGrantMeterCreditUpdate"];
         /** @enum {string} */
         CustomerCancellationReason: "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
@@ -8212,6 +8212,12 @@ export interface components {
             organization_id: string;
             activation_id: string;
         };
+        /** @description The member of a team customer a license key is for. */
+        LicenseKeyMember: {
+            id: string;
+            email: string;
+            external_id: string | null;
+        };
         LicenseKeyRead: {
             /** @description The ID of the object. */
             id: string;
@@ -8228,6 +8234,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -8292,6 +8301,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -10635,6 +10647,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -21789,6 +21804,8 @@ export interface operations {
             query?: {
                 /** @description Filter by organization ID. */
                 organization_id?: string[];
+                /** @description The time zone the datetimes are written in (an IANA name). Default is UTC. */
+                timezone?: string;
             };
             header?: never;
             path?: never;

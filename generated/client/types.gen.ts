@@ -4295,7 +4295,7 @@ export type CustomerBenefitGrantMeterCreditUpdate = {
     benefit_type: 'meter_credit';
 };
 
-export type CustomerBenefitGrantSortProperty = 'granted_at' | '-granted_at' | 'type' | '-type' | 'organization' | '-organization';
+export type CustomerBenefitGrantSortProperty = 'granted_at' | '-granted_at' | 'type' | '-type' | 'organization' | '-organization' | 'product_benefit' | '-product_benefit';
 
 export type CustomerBenefitGrantUpdate = ({
     benefit_type: 'discord';
@@ -7159,6 +7159,15 @@ export type LicenseKeyDeactivate = {
     activation_id: string;
 };
 
+/**
+ * The member of a team customer a license key is for.
+ */
+export type LicenseKeyMember = {
+    id: string;
+    email: string;
+    external_id: string | null;
+};
+
 export type LicenseKeyRead = {
     /**
      * The ID of the object.
@@ -7175,6 +7184,11 @@ export type LicenseKeyRead = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -7242,6 +7256,11 @@ export type LicenseKeyWithActivations = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -10324,6 +10343,11 @@ export type ValidatedLicenseKey = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -18559,6 +18583,10 @@ export type SubscriptionsExportData = {
          * Filter by organization ID.
          */
         organization_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
     };
     url: '/v1/subscriptions/export';
 };

@@ -95,6 +95,9 @@ export interface CheckoutIdsOf {
   subscriptionIdsOfCheckouts: IdsOfCheckouts;
 }
 
+/** A scalar subquery over a row of benefit_grants (the grant's benefit's position in the product it came with), built above. */
+export type OfGrant = (db: Knex) => Knex.QueryBuilder;
+
 /**
  * Narrows customerGrants to a checkout's grants: those of its order, or of the subscription it
  * started (granted by the subscription, not the order). The orders' and subscriptions' subqueries
@@ -106,12 +109,13 @@ export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: st
   );
 }
 
-/** The portal list's sort keys. */
-export function customerGrantSorts(db: Knex): SortMap {
+/** The portal list's sort keys; `product_benefit`, Polar's default, is the benefit's place in its product. */
+export function customerGrantSorts(db: Knex, benefitPosition: OfGrant): SortMap {
   return {
     granted_at: "benefit_grants.granted_at",
     type: "benefits.type",
     organization: db.raw("(select o.name from organizations o where o.id = benefits.organization_id)"),
+    product_benefit: db.raw("(?)", [benefitPosition(db)]),
   };
 }
 

@@ -18,7 +18,7 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CheckoutIdsOf,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CheckoutIdsOf, type OfGrant,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -68,8 +68,8 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
   });
 }
 
-/** What the portal's grant list reads of orders and subscriptions (which sit above grants), handed in by server/handlers.ts. */
-export type PortalGrantDependents = CheckoutIdsOf;
+/** What the portal's grant list reads of orders, subscriptions and products (which sit above grants), handed in by server/handlers.ts. */
+export type PortalGrantDependents = CheckoutIdsOf & { benefitPositionOfGrant: OfGrant };
 
 export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery, dependents: PortalGrantDependents): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
@@ -85,7 +85,7 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
   }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
-  applySorting(q, query.sorting, customerGrantSorts(db), ["-granted_at"], "benefit_grants.id");
+  applySorting(q, query.sorting, customerGrantSorts(db, dependents.benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
 

@@ -276,6 +276,11 @@ export function customerOrderIdsOfCheckout(db: Knex, customerId: string, checkou
   return db("orders").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");
 }
 
+/** A scalar subquery: the product of the order `orderIdColumn` (e.g. "benefit_grants.order_id") names. */
+export function productOfOrder(db: Knex, orderIdColumn: string): Knex.QueryBuilder {
+  return db("orders").whereRaw(`orders.id = ${orderIdColumn}`).select("orders.product_id");
+}
+
 /** The ids of the orders these checkouts made: a subquery for whereIn. */
 export function orderIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
   return db("orders").whereIn("checkout_id", checkoutIds).select("id");

@@ -297,6 +297,17 @@ export function productNamedLike(db: Knex, productIdColumn: string, like: string
   return db("products").whereRaw(`products.id = ${productIdColumn}`).whereRaw("products.name ilike ?", [like]);
 }
 
+/**
+ * A scalar subquery: the position of the benefit `benefitIdColumn` names among its product's
+ * benefits, the product being the first of `products` (scalar subqueries) that names one.
+ */
+export function benefitPositionInProduct(db: Knex, benefitIdColumn: string, products: Knex.QueryBuilder[]): Knex.QueryBuilder {
+  return db("product_benefits")
+    .whereRaw(`product_benefits.benefit_id = ${benefitIdColumn}`)
+    .whereRaw(`product_benefits.product_id = coalesce(${products.map(() => "(?)").join(", ")})`, products)
+    .select("product_benefits.order");
+}
+
 /** A whereExists subquery: the product `productIdColumn` names is recurring (or, `recurring` false, one-time). */
 export function productOfBillingType(db: Knex, productIdColumn: string, recurring: boolean): Knex.QueryBuilder {
   return db("products")

@@ -339,6 +339,11 @@ export function customerSubscriptionIdsOfCheckout(db: Knex, customerId: string, 
   return db("subscriptions").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");
 }
 
+/** A scalar subquery: the product of the subscription `subscriptionIdColumn` (e.g. "benefit_grants.subscription_id") names. */
+export function productOfSubscription(db: Knex, subscriptionIdColumn: string): Knex.QueryBuilder {
+  return db("subscriptions").whereRaw(`subscriptions.id = ${subscriptionIdColumn}`).select("subscriptions.product_id");
+}
+
 export function subscriptionIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
   return db("subscriptions").whereIn("checkout_id", checkoutIds).select("id");
 }

@@ -7,6 +7,7 @@ import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import { checkTimeZone, zonedIso } from "../kit/timezones.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { emitSubscription } from "./events.js";
@@ -75,7 +76,9 @@ function csvCell(value: string | number | null): string {
 }
 
 /** Every subscription of the organization (optionally filtered) as CSV, oldest first. */
-export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, query: { organization_id?: string | string[] | null }): Promise<string> {
+export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, query: { organization_id?: string | string[] | null; timezone?: string }): Promise<string> {
+  // Datetimes as the zone's wall time (the 1.x client always asks, UTC unless told).
+  const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
   const q = filterSubscriptions(db, scope, { organization_id: query.organization_id })
     .join("customers", "customers.id", "subscriptions.customer_id")
     .join("products", "products.id", "subscriptions.product_id")
@@ -93,8 +96,8 @@ export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, qu
   const header = ["Email", "Created At", "Active", "Status", "Product", "Price", "Currency", "Interval", "Current Period End", "Cancel At Period End", "ID"];
   const lines = rows.map((r) =>
     [
-      r.email, r.created_at.toISOString(), LIVE_STATUSES.includes(r.status) ? "true" : "false", r.status, r.product_name,
-      Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? r.current_period_end.toISOString() : null,
+      r.email, zonedIso(tz, r.created_at), LIVE_STATUSES.includes(r.status) ? "true" : "false", r.status, r.product_name,
+      Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? zonedIso(tz, r.current_period_end) : null,
       r.cancel_at_period_end ? "true" : "false", r.id,
     ].map(csvCell).join(","),
   );

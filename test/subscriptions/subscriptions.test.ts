@@ -507,6 +507,16 @@ describe("subscriptions", () => {
       expect(lines).toHaveLength(4);
       expect(lines.find((l) => l.endsWith(c.sub.id))).toContain(",false,canceled,Basic monthly,1000,usd,month,");
       expect(lines.find((l) => l.endsWith(b.sub.id))).toContain(",true,active,Pro monthly,3000,usd,month,");
+      // The 1.x client sends a time zone (UTC unless told): the datetimes are its wall time.
+      const zoned = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=Asia/Kolkata`, { headers: { authorization: `Bearer ${made.token}` } });
+      const zonedLines = (await zoned.text()).trim().split(/\r?\n/);
+      expect(zonedLines[1].split(",")[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+05:30$/);
+      expect(new Date(zonedLines[1].split(",")[1]).getTime()).toBe(new Date(lines[1].split(",")[1]).getTime());
+      const utc = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=UTC`, { headers: { authorization: `Bearer ${made.token}` } });
+      expect(await utc.text()).toBe(text);
+      const nowhere = await fetch(`${api.url}/v1/subscriptions/export?timezone=Nowhere/Else`, { headers: { authorization: `Bearer ${made.token}` } });
+      expect(nowhere.status).toBe(422);
+      expect(((await nowhere.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["query", "timezone"]);
     } finally {
       ({ polar, token, basic, pro } = saved);
     }
