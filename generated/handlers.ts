@@ -32,10 +32,10 @@ export type OperationId =
   | "customer_portal:benefit-grants:get"
   | "customer_portal:benefit-grants:list"
   | "customer_portal:benefit-grants:update"
+  | "customer_portal:customer-session:introspect"
   | "customer_portal:customer_meters:get"
   | "customer_portal:customer_meters:list"
   | "customer_portal:customer_session:authenticate"
-  | "customer_portal:customer_session:introspect"
   | "customer_portal:customer_session:request"
   | "customer_portal:customers:add_payment_method"
   | "customer_portal:customers:delete_payment_method"
@@ -354,6 +354,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:benefit-grants:update"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customer-session:introspect": {
+    params: {};
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:customer-session:introspect"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:customer_meters:get": {
     params: Ops["customer_portal:customer_meters:get"]["parameters"]["path"];
     query: {};
@@ -374,13 +381,6 @@ export interface OperationTypes {
     body: NonNullable<Ops["customer_portal:customer_session:authenticate"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["customer_portal:customer_session:authenticate"]["responses"][200]["content"]["application/json"];
-  };
-  "customer_portal:customer_session:introspect": {
-    params: {};
-    query: {};
-    body: undefined;
-    status: 200;
-    result: Ops["customer_portal:customer_session:introspect"]["responses"][200]["content"]["application/json"];
   };
   "customer_portal:customer_session:request": {
     params: {};

@@ -409,7 +409,7 @@ export interface paths {
          * Introspect Customer Session
          * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to (newer clients' customerPortal.customerSession.introspect).
          */
-        get: operations["customer_portal:customer_session:introspect"];
+        get: operations["customer_portal:customer-session:introspect"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13734,7 +13734,7 @@ export interface operations {
             };
         };
     };
-    "customer_portal:customer_session:introspect": {
+    "customer_portal:customer-session:introspect": {
         parameters: {
             query?: never;
             header?: never;

@@ -359,6 +359,12 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
+  "customer_portal:customer-session:introspect": {
+    "200": { contentType: "application/json", schema: "CustomerCustomerSession" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
   "customer_portal:customer_meters:get": {
     "200": { contentType: "application/json", schema: "CustomerCustomerMeter" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
@@ -380,12 +386,6 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "200": { contentType: "application/json", schema: "CustomerSessionCodeAuthenticateResponse" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
-    "429": { contentType: "application/json", schema: "TooManyRequests" },
-    "default": { contentType: "application/json", schema: "Error" },
-  },
-  "customer_portal:customer_session:introspect": {
-    "200": { contentType: "application/json", schema: "CustomerCustomerSession" },
-    "401": { contentType: "application/json", schema: "Unauthorized" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },

@@ -214,6 +214,7 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customerSessionsCreate", args: (v) => [{ customerId: v.customerId }], keep: { portalToken: "token" } },
     { fn: "customerPortalOrganizationsGet", as: "anon", args: (v) => [{ slug: v.organizationSlug }] },
     { fn: "customerPortalCustomersGet", as: "anon", args: (v) => [session(v)] },
+    { fn: "customerPortalCustomerSessionIntrospect", as: "anon", args: (v) => [session(v)] },
     { fn: "customerPortalCustomersUpdate", as: "anon", args: (v) => [session(v), { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } }] },
     { fn: "customerPortalCustomersListPaymentMethods", as: "anon", args: (v) => [session(v), {}] },
     {
