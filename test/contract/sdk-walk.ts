@@ -130,12 +130,14 @@ const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCas
 /**
  * The value at `path` of a call's answer: the client's parsed value, or the raw JSON of an answer
  * its schemas refused (snake_case keys; a page under `Result`), so that the walk goes on past a
- * refusal and reports every one at once.
+ * refusal and reports every one at once. A page is under `result` where the client pages the
+ * list, and is the answer itself where it does not (0.49.0's events.list).
  */
 function answerAt(r: Result, path: string): unknown {
-  if (r.ok) return at(r.value, path);
+  const unpaged = path.replace(/^result\./, "");
+  if (r.ok) return at(r.value, path) ?? at(r.value, unpaged);
   const raw: unknown = at(r.error, "rawValue");
-  const rawPath = path.replace(/^result\./, "").split(".").map(snakeCase).join(".");
+  const rawPath = unpaged.split(".").map(snakeCase).join(".");
   return at(raw, `Result.${rawPath}`) ?? at(raw, rawPath);
 }
 
