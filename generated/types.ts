@@ -8003,6 +8003,8 @@ export interface components {
             scope: string;
             sub_type: components["schemas"]["SubType"];
             sub: string;
+            /** @description The organizations the token is restricted to act for (its organization, for an organization's token); empty for a user's token, which may act for every organization of the user. */
+            organizations: string[];
             aud: string;
             iss: string;
             exp: number;

@@ -6903,6 +6903,10 @@ export type IntrospectTokenResponse = {
     scope: string;
     sub_type: SubType;
     sub: string;
+    /**
+     * The organizations the token is restricted to act for (its organization, for an organization's token); empty for a user's token, which may act for every organization of the user.
+     */
+    organizations: Array<string>;
     aud: string;
     iss: string;
     exp: number;
