@@ -1009,7 +1009,7 @@ export interface OperationTypes {
     params: {};
     query: {};
     body: NonNullable<Ops["refunds:create"]["requestBody"]>["content"]["application/json"];
-    status: 200;
+    status: 200 | 201;
     result: Ops["refunds:create"]["responses"][200]["content"]["application/json"];
   };
   "refunds:list": {

@@ -21359,7 +21359,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The refund, for the clients that read it only from a 200 (user-agent speakeasy-sdk/typescript before 0.43.1, speakeasy-sdk/python before 0.29.0) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -21368,7 +21368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Created (the client ignores the body) */
+            /** @description The refund (every other caller) */
             201: {
                 headers: {
                     [name: string]: unknown;

@@ -18298,11 +18298,11 @@ export type RefundsCreateError = RefundsCreateErrors[keyof RefundsCreateErrors];
 
 export type RefundsCreateResponses = {
     /**
-     * Successful Response
+     * The refund, for the clients that read it only from a 200 (user-agent speakeasy-sdk/typescript before 0.43.1, speakeasy-sdk/python before 0.29.0)
      */
     200: Refund;
     /**
-     * Created (the client ignores the body)
+     * The refund (every other caller)
      */
     201: Refund;
 };
