@@ -6436,6 +6436,30 @@ export interface components {
             set_default: boolean;
             return_url: string;
         };
+        /** @description The card needs its holder to authenticate it (3-D Secure) before it can be saved; nothing is saved yet. */
+        CustomerPaymentMethodCreateRequiresActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "requires_action";
+            /** @description The processor's secret of the setup, for the payment form to ask the holder. */
+            client_secret: string;
+        };
+        /** @description What adding a payment method did, by its status. */
+        CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCreateSucceededResponse"] | components["schemas"]["CustomerPaymentMethodCreateRequiresActionResponse"];
+        /** @description The saved payment method, under payment_method and its own fields beside (the clients before 0.49.0 read the answer as the bare payment method). */
+        CustomerPaymentMethodCreateSucceededResponse: {
+            /** @constant */
+            status: "succeeded";
+            payment_method: components["schemas"]["CustomerPaymentMethod"];
+        } & (components["schemas"]["CustomerPaymentMethod"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "succeeded";
+        });
         CustomerPortalCustomer: {
             /**
              * Format: date-time
@@ -14017,13 +14041,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The payment method saved, or the authentication it needs first */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerPaymentMethod"];
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

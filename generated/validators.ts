@@ -26,7 +26,7 @@ export const responseBodySchemas = [
   "CustomerOrderPaymentConfirmation",
   "CustomerOrderPaymentStatus",
   "CustomerOrganizationData",
-  "CustomerPaymentMethod",
+  "CustomerPaymentMethodCreateResponse",
   "CustomerPortalCustomer",
   "CustomerSession",
   "CustomerSessionCodeAuthenticateResponse",
@@ -397,7 +397,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:add_payment_method": {
-    "201": { contentType: "application/json", schema: "CustomerPaymentMethod" },
+    "201": { contentType: "application/json", schema: "CustomerPaymentMethodCreateResponse" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },

@@ -4850,6 +4850,34 @@ export type CustomerPaymentMethodCreate = {
     return_url: string;
 };
 
+/**
+ * The card needs its holder to authenticate it (3-D Secure) before it can be saved; nothing is saved yet.
+ */
+export type CustomerPaymentMethodCreateRequiresActionResponse = {
+    status: 'requires_action';
+    /**
+     * The processor's secret of the setup, for the payment form to ask the holder.
+     */
+    client_secret: string;
+};
+
+/**
+ * What adding a payment method did, by its status.
+ */
+export type CustomerPaymentMethodCreateResponse = ({
+    status: 'succeeded';
+} & CustomerPaymentMethodCreateSucceededResponse) | ({
+    status: 'requires_action';
+} & CustomerPaymentMethodCreateRequiresActionResponse);
+
+/**
+ * The saved payment method, under payment_method and its own fields beside (the clients before 0.49.0 read the answer as the bare payment method).
+ */
+export type CustomerPaymentMethodCreateSucceededResponse = CustomerPaymentMethod & {
+    status: 'succeeded';
+    payment_method: CustomerPaymentMethod;
+};
+
 export type CustomerPortalCustomer = {
     /**
      * Creation timestamp of the object.
@@ -13052,9 +13080,9 @@ export type CustomerPortalCustomersAddPaymentMethodError = CustomerPortalCustome
 
 export type CustomerPortalCustomersAddPaymentMethodResponses = {
     /**
-     * Created
+     * The payment method saved, or the authentication it needs first
      */
-    201: CustomerPaymentMethod;
+    201: CustomerPaymentMethodCreateResponse;
 };
 
 export type CustomerPortalCustomersAddPaymentMethodResponse = CustomerPortalCustomersAddPaymentMethodResponses[keyof CustomerPortalCustomersAddPaymentMethodResponses];

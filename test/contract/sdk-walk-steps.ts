@@ -221,7 +221,8 @@ export function walkSteps(h: WalkHarness): Step[] {
       fn: "customerPortalCustomersAddPaymentMethod",
       as: "anon",
       args: (v) => [session(v), { confirmationTokenId: "tok_sandbox_success", setDefault: false, returnUrl: "https://example.com/back" }],
-      keep: { paymentMethodId: "id" },
+      // 0.34.17 reads the method bare, 0.49.0 under payment_method.
+      keep: { paymentMethodId: ["id", "paymentMethod.id"] },
     },
     { fn: "customerPortalCustomersDeletePaymentMethod", as: "anon", args: (v) => [session(v), { id: v.paymentMethodId }] },
     { fn: "customerPortalOrdersList", as: "anon", args: (v) => [session(v), {}] },

@@ -51,8 +51,8 @@ export interface Call {
   args?: (v: Vars, lib: Lib) => unknown[];
   /** The client's typed error this call must raise (an error case). */
   fails?: string;
-  /** Values to keep from the answer: name → dotted path in it ("result.items.0.id"). */
-  keep?: Record<string, string>;
+  /** Values to keep from the answer: name → dotted path in it ("result.items.0.id"), or paths to try in turn (clients reading the answer in different shapes). */
+  keep?: Record<string, string | string[]>;
   /** Called again (up to 30 s) until this path of the answer is set, or has this value (a worker's work). */
   until?: string | [path: string, value: unknown];
 }
@@ -214,9 +214,9 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
         if (r.ok) throw new Error(`succeeded, but ${step.fails} was expected`);
         if (!(r.error instanceof PolarError) || at(r.error, "name") !== step.fails) throw new Error(`expected ${step.fails}, got ${describeError(r.error)}`);
       }
-      for (const [name, path] of Object.entries(step.keep ?? {})) {
-        const value = answerAt(r, path);
-        if (value === undefined && r.ok) throw new Error(`nothing at ${path} to keep as ${name}`);
+      for (const [name, paths] of Object.entries(step.keep ?? {})) {
+        const value = [paths].flat().map((path) => answerAt(r, path)).find((v) => v !== undefined);
+        if (value === undefined && r.ok) throw new Error(`nothing at ${[paths].flat().join(" or ")} to keep as ${name}`);
         if (value !== undefined) vars[name] = value;
       }
       if (!r.ok && !step.fails) throw r.error;
