@@ -573,14 +573,14 @@ export interface OperationTypes {
   };
   "customers:delete": {
     params: Ops["customers:delete"]["parameters"]["path"];
-    query: {};
+    query: NonNullable<Ops["customers:delete"]["parameters"]["query"]>;
     body: undefined;
     status: 204;
     result: null;
   };
   "customers:delete_external": {
     params: Ops["customers:delete_external"]["parameters"]["path"];
-    query: {};
+    query: NonNullable<Ops["customers:delete_external"]["parameters"]["query"]>;
     body: undefined;
     status: 204;
     result: null;

@@ -938,6 +938,7 @@ export interface paths {
          *     a specific subscription or revoke certain benefits.
          *     Note: The customers information will nonetheless be retained for historic
          *     orders and subscriptions.
+         *     Set `anonymize=true` to also anonymize their personal data.
          */
         delete: operations["customers:delete"];
         options?: never;
@@ -991,6 +992,7 @@ export interface paths {
          * Delete Customer by External ID
          * @description Delete a customer by external ID.
          *     Immediately cancels any active subscriptions and revokes any active benefits.
+         *     Set `anonymize=true` to also anonymize their personal data.
          */
         delete: operations["customers:delete_external"];
         options?: never;
@@ -16313,7 +16315,14 @@ export interface operations {
     };
     "customers:delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+                 *     hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+                 *     ID) and the billing name become hashes, the billing address is cleared. The external ID
+                 *     and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+                 *     were issued with. */
+                anonymize?: boolean;
+            };
             header?: {
                 /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
                  *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
@@ -16649,7 +16658,14 @@ export interface operations {
     };
     "customers:delete_external": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+                 *     hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+                 *     ID) and the billing name become hashes, the billing address is cleared. The external ID
+                 *     and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+                 *     were issued with. */
+                anonymize?: boolean;
+            };
             header?: {
                 /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
                  *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,

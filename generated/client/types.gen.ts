@@ -14623,7 +14623,16 @@ export type CustomersDeleteData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+         * hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+         * ID) and the billing name become hashes, the billing address is cleared. The external ID
+         * and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+         * were issued with.
+         */
+        anonymize?: boolean;
+    };
     url: '/v1/customers/{id}';
 };
 
@@ -14851,7 +14860,16 @@ export type CustomersDeleteExternalData = {
          */
         external_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+         * hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+         * ID) and the billing name become hashes, the billing address is cleared. The external ID
+         * and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+         * were issued with.
+         */
+        anonymize?: boolean;
+    };
     url: '/v1/customers/external/{external_id}';
 };
 

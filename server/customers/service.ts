@@ -1,8 +1,9 @@
 // Customer rules: email unique per organization (case-insensitive) and external id unique, both
-// among live customers; an external id once set can't change; billing address and tax id
-// checks; soft delete (frees email and external id, ends the customer's portal sessions); the
+// among live customers; an external id once set can't change; billing address and tax id checks;
+// soft delete (frees email and external id, ends the portal sessions, anonymizes on request); the
 // state view's lookup (the view itself is subscriptions/customer-state.ts's, handed in);
 // customer.created / customer.updated / customer.deleted events.
+import { createHash } from "node:crypto";
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
@@ -212,12 +213,39 @@ export interface CustomerDependents {
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
 }
 
-export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents): Promise<void> {
+/** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */
+export const ANONYMIZED_EMAIL_DOMAIN = "anonymized.invalid";
+
+/** A value scrubbed for good, as Polar scrubs it: the hash of the customer's creation time and the value. */
+function scrubbed(value: string, createdAt: Date): string {
+  return createHash("sha256").update(createdAt.toISOString()).update(value).digest("hex");
+}
+
+/**
+ * A customer's personal data anonymized, as Polar's `anonymize` does it: the email and the billing
+ * name hashed, the name too unless the customer is a business (one with a tax ID, which keeps its
+ * name for legal reasons), the billing address cleared. The external ID and the tax ID stay.
+ */
+function anonymizedColumns(row: CustomerRow, now: Date): Record<string, unknown> {
+  return {
+    email: `${scrubbed(row.email, row.created_at)}@${ANONYMIZED_EMAIL_DOMAIN}`,
+    email_verified: false,
+    name: row.tax_id === null && row.name ? scrubbed(row.name, row.created_at) : row.name,
+    billing_name: row.billing_name ? scrubbed(row.billing_name, row.created_at) : row.billing_name,
+    billing_address: null,
+    modified_at: now,
+  };
+}
+
+export async function deleteCustomer(
+  db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents, opts: { anonymize?: boolean } = {},
+): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, key, { forUpdate: true });
     if (!row) throw notFound();
     const now = new Date();
-    const deleted = await softDeleteCustomer(trx, row.id, now);
+    let deleted = await softDeleteCustomer(trx, row.id, now);
+    if (opts.anonymize) deleted = await updateCustomerRow(trx, row.id, anonymizedColumns(deleted, now));
     // Portal sessions end with the customer.
     await dependents.revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));
