@@ -12205,6 +12205,8 @@ export interface operations {
                 sorting?: components["schemas"]["CheckoutSortProperty"][];
                 /** @description Filter by checkout session status. */
                 status?: components["schemas"]["CheckoutStatus"][];
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -19622,6 +19624,10 @@ export interface operations {
                 created_before?: string;
                 /** @description Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves). */
                 customer_email?: string;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
+                /** @description Filter by subscription ID. */
+                subscription_id?: string[];
             };
             header?: never;
             path?: never;
@@ -20715,6 +20721,8 @@ export interface operations {
                 sorting?: components["schemas"]["PaymentSortProperty"][];
                 /** @description Filter by payment status. */
                 status?: components["schemas"]["PaymentStatus"][];
+                /** @description Filter by customer ID: the customer of the payment's order, or of its checkout for a payment without an order. */
+                customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -21311,6 +21319,8 @@ export interface operations {
                 subscription_id?: string[];
                 /** @description Filter by `succeeded`. */
                 succeeded?: boolean;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
             };
             header?: never;
             path?: never;

@@ -21,7 +21,7 @@ import { meterHandlers } from "./meters/handlers.js";
 import { attributeExternalEvents } from "./meters/rollups.js";
 import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
 import { checkoutHandlers } from "./checkouts/handlers.js";
-import { checkoutOfPayerEmails } from "./checkouts/repository.js";
+import { checkoutOfCustomers, checkoutOfPayerEmails } from "./checkouts/repository.js";
 import { orderHandlers } from "./orders/handlers.js";
 import { orderIdsOfCheckouts, productOfOrder } from "./orders/repository.js";
 import { paymentHandlers } from "./payments/handlers.js";
@@ -73,7 +73,7 @@ export const handlers: Handlers<OperationId> = merged(
   checkoutLinkHandlers,
   checkoutHandlers,
   orderHandlers(orderDependents),
-  paymentHandlers({ checkoutOfPayerEmails }),
+  paymentHandlers({ checkoutOfCustomers, checkoutOfPayerEmails }),
   refundHandlers,
   webhookHandlers,
   subscriptionHandlers,

@@ -11759,6 +11759,10 @@ export type CheckoutsListData = {
          * Filter by checkout session status.
          */
         status?: Array<CheckoutStatus>;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
     };
     url: '/v1/checkouts/';
 };
@@ -17044,6 +17048,14 @@ export type OrdersListData = {
          * Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves).
          */
         customer_email?: string;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Filter by subscription ID.
+         */
+        subscription_id?: Array<string>;
     };
     url: '/v1/orders/';
 };
@@ -17814,6 +17826,10 @@ export type PaymentsListData = {
          * Filter by payment status.
          */
         status?: Array<PaymentStatus>;
+        /**
+         * Filter by customer ID: the customer of the payment's order, or of its checkout for a payment without an order.
+         */
+        customer_id?: Array<string>;
     };
     url: '/v1/payments/';
 };
@@ -18254,6 +18270,10 @@ export type RefundsListData = {
          * Filter by `succeeded`.
          */
         succeeded?: boolean;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
     };
     url: '/v1/refunds/';
 };

@@ -230,9 +230,13 @@ export function eventRefs(
     .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
 }
 
-/** A whereExists subquery: the customer `customerIdColumn` (e.g. "subscriptions.customer_id") names has one of these external ids. */
-export function customerWithExternalId(db: Knex, customerIdColumn: string, externalIds: string[]): Knex.QueryBuilder {
-  return db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereIn("customers.external_id", externalIds);
+/**
+ * A whereExists subquery: the customer `customerIdColumn` (e.g. "subscriptions.customer_id") names
+ * has one of these external ids (and is not deleted, with `live`).
+ */
+export function customerWithExternalId(db: Knex, customerIdColumn: string, externalIds: string[], opts: { live?: boolean } = {}): Knex.QueryBuilder {
+  const q = db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereIn("customers.external_id", externalIds);
+  return opts.live ? q.whereNull("customers.deleted_at") : q;
 }
 
 /** A whereExists subquery: the customer `customerIdColumn` names has an email matching `like` (case-insensitive). */

@@ -148,6 +148,12 @@ describe("refunds", () => {
     expect(await of({ organizationId: org.id })).toHaveLength(3);
     expect(await of({ orderId: o1.id })).toEqual(s(r1.id, r3.id));
     expect(await of({ customerId: c2.id })).toEqual([r2.id]);
+    // 0.49.0's filter by the customer's external id.
+    await api.knex("customers").where({ id: c2.id }).update({ external_id: "ext-c2" });
+    const newer = api.client049(token);
+    expect((await newer.refunds.list({ externalCustomerId: "ext-c2" })).result.items.map((r) => r.id)).toEqual([r2.id]);
+    expect((await newer.refunds.list({ externalCustomerId: ["ext-c2", "ext-none"] })).result.items.map((r) => r.id)).toEqual([r2.id]);
+    expect((await newer.refunds.list({ externalCustomerId: "ext-none" })).result.items).toEqual([]);
     expect(await of({ subscriptionId: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
     expect(await of({ succeeded: true })).toEqual(s(r1.id, r2.id));
     expect(await of({ succeeded: false })).toEqual([r3.id]);
