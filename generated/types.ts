@@ -11284,6 +11284,10 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by benefit IDs. */
+                id?: string[];
+                /** @description Exclude benefits with these IDs. */
+                exclude_id?: string[];
             };
             header?: never;
             path?: never;
@@ -11695,6 +11699,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none. */
+                member_id?: string[];
             };
             header?: never;
             path: {
@@ -13385,6 +13391,10 @@ export interface operations {
                 subscription_id?: string[];
                 /** @description Filter by benefit type. */
                 type?: components["schemas"]["BenefitType"][];
+                /** @description Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none. */
+                member_id?: string[];
+                /** @description Filter by benefit description (a case-insensitive substring). */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -16092,6 +16102,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by active customers, i.e. customers with at least one trialing, active or past_due subscription (false for those with none). */
+                active?: boolean;
             };
             header?: never;
             path?: never;
@@ -18115,6 +18127,8 @@ export interface operations {
                 organization_id?: string[];
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Filter by license key status. */
+                status?: components["schemas"]["LicenseKeyStatus"][];
             };
             header?: never;
             path?: never;

@@ -29,7 +29,9 @@ import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
-import { hasSubscriptions, somethingDueOnClock, orderDependents, productOfSubscription, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
+import {
+  hasSubscriptions, liveSubscriptionOf, somethingDueOnClock, orderDependents, productOfSubscription, subscriptionIdsOfCheckouts, subscriptionIdsOnClock,
+} from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -66,7 +68,7 @@ export const handlers: Handlers<OperationId> = merged(
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
   meterHandlers({ livePricesOnMeter, liveCreditsOnMeter }),
-  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents }),
+  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents, liveSubscriptionOf }),
   customerSessionHandlers,
   customerPortalHandlers,
   discountHandlers,

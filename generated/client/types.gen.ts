@@ -11090,6 +11090,14 @@ export type BenefitsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by benefit IDs.
+         */
+        id?: Array<string>;
+        /**
+         * Exclude benefits with these IDs.
+         */
+        exclude_id?: Array<string>;
     };
     url: '/v1/benefits/';
 };
@@ -11386,6 +11394,10 @@ export type BenefitsGrantsData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none.
+         */
+        member_id?: Array<string>;
     };
     url: '/v1/benefits/{id}/grants';
 };
@@ -12607,6 +12619,14 @@ export type CustomerPortalBenefitGrantsListData = {
          * Filter by benefit type.
          */
         type?: Array<BenefitType>;
+        /**
+         * Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none.
+         */
+        member_id?: Array<string>;
+        /**
+         * Filter by benefit description (a case-insensitive substring).
+         */
+        query?: string;
     };
     url: '/v1/customer-portal/benefit-grants/';
 };
@@ -14512,6 +14532,10 @@ export type CustomersListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by active customers, i.e. customers with at least one trialing, active or past_due subscription (false for those with none).
+         */
+        active?: boolean;
     };
     url: '/v1/customers/';
 };
@@ -15971,6 +15995,10 @@ export type LicenseKeysListData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Filter by license key status.
+         */
+        status?: Array<LicenseKeyStatus>;
     };
     url: '/v1/license-keys/';
 };

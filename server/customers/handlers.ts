@@ -22,7 +22,7 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
   }),
   "customers:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listCustomers(ctx.db, orgCaller(ctx), query),
+    body: await listCustomers(ctx.db, orgCaller(ctx), query, dependents),
   }),
   "customers:update": async ({ params, body }, ctx) => ({
     status: 200,

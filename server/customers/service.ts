@@ -31,6 +31,7 @@ export interface CustomerListQuery {
   organization_id?: string | string[] | null;
   email?: string | null;
   query?: string | null;
+  active?: boolean | null;
   page?: number;
   limit?: number;
   sorting?: string[] | null;
@@ -110,8 +111,13 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
   return toCustomer(row);
 }
 
-export async function listCustomers(db: Knex, caller: OrganizationCaller, query: CustomerListQuery): Promise<Page<CustomerOut>> {
+export async function listCustomers(
+  db: Knex, caller: OrganizationCaller, query: CustomerListQuery, dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
+): Promise<Page<CustomerOut>> {
   const q = readable(db, caller).select("customers.*");
+  // Active: at least one trialing, active or past_due subscription.
+  if (query.active === true) q.whereExists(dependents.liveSubscriptionOf(db, "customers.id"));
+  if (query.active === false) q.whereNotExists(dependents.liveSubscriptionOf(db, "customers.id"));
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("customers.organization_id", orgs.filter(isUuid));
   if (query.email) q.whereRaw("lower(customers.email) = lower(?)", [query.email.trim()]);
@@ -211,6 +217,8 @@ export interface CustomerDependents {
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
+  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription (subscriptions/repository.ts). */
+  liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
 }
 
 /** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */

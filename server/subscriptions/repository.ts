@@ -48,6 +48,11 @@ export type SubscriptionScope = ReadScope;
 /** Live statuses: the subscription still runs (and bills). */
 export const LIVE_STATUSES: SubscriptionStatus[] = ["trialing", "active", "past_due"];
 
+/** A subquery for whereExists: the customer (`customerIdColumn`) has a live subscription. */
+export function liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder {
+  return db("subscriptions").whereRaw(`subscriptions.customer_id = ${customerIdColumn}`).whereIn("subscriptions.status", LIVE_STATUSES);
+}
+
 export function readable(db: Knex, scope: SubscriptionScope): Knex.QueryBuilder {
   const q = db("subscriptions").where("subscriptions.organization_id", scope.organizationId);
   if (scope.customerId) q.where("subscriptions.customer_id", scope.customerId);

@@ -10,7 +10,9 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
 import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
-import { collectPages, createBenefit, createCustomer, createCustomerSessionToken, locOf, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages, createBenefit, createCustomer, createCustomerSessionToken, createSubscriptionFixture, locOf, orgWithToken, outboxTypes, rejects, useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -375,6 +377,23 @@ describe("customers", () => {
     expect(emails(await collect(c, { organizationId: [orgId] }))).toEqual([]);
     expect(emails(await collect(c, { metadata: { tier: "pro" } }))).toEqual(["alice@acme.test", "carol@acme.test"]);
     expect(emails(await collect(c, { metadata: { tier: ["pro", "basic"], seats: 5 } }))).toEqual(["alice@acme.test"]);
+  });
+
+  it("filters 0.49.0's active customers: a trialing, active or past_due subscription", async () => {
+    const k = api.knex;
+    const { org, token } = await orgWithToken(k);
+    const live = [];
+    for (const status of ["active", "trialing", "past_due"]) {
+      const f = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id, overrides: { status } });
+      live.push(f.customerId);
+    }
+    const ended = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id, overrides: { status: "canceled" } });
+    const none = await createCustomer(k, org.id);
+    const newer = api.client049(token);
+    const of = async (active?: boolean) => (await newer.customers.list({ active, limit: 100 })).result.items.map((x) => x.id).sort();
+    expect(await of()).toEqual([...live, ended.customerId, none.id].sort());
+    expect(await of(true)).toEqual([...live].sort());
+    expect(await of(false)).toEqual([ended.customerId, none.id].sort());
   });
 
   it("sorts by every key, ascending and descending", async () => {
