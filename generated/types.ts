@@ -21523,6 +21523,16 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by subscription status. */
+                status?: components["schemas"]["SubscriptionStatus"][];
+                /** @description Filter by subscriptions that are set to cancel at period end. */
+                cancel_at_period_end?: boolean;
+                /** @description Filter by customer cancellation reason. */
+                customer_cancellation_reason?: components["schemas"]["CustomerCancellationReason"][];
+                /** @description Filter by cancellation date (after or equal to). */
+                canceled_at_after?: string;
+                /** @description Filter by cancellation date (before or equal to). */
+                canceled_at_before?: string;
             };
             header?: never;
             path?: never;

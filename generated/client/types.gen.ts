@@ -18449,6 +18449,26 @@ export type SubscriptionsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by subscription status.
+         */
+        status?: Array<SubscriptionStatus>;
+        /**
+         * Filter by subscriptions that are set to cancel at period end.
+         */
+        cancel_at_period_end?: boolean;
+        /**
+         * Filter by customer cancellation reason.
+         */
+        customer_cancellation_reason?: Array<CustomerCancellationReason>;
+        /**
+         * Filter by cancellation date (after or equal to).
+         */
+        canceled_at_after?: string;
+        /**
+         * Filter by cancellation date (before or equal to).
+         */
+        canceled_at_before?: string;
     };
     url: '/v1/subscriptions/';
 };

@@ -154,6 +154,11 @@ export interface SubscriptionListQuery {
   external_customer_id?: string | string[] | null;
   discount_id?: string | string[] | null;
   active?: boolean | null;
+  status?: SubscriptionStatus | SubscriptionStatus[] | null;
+  cancel_at_period_end?: boolean | null;
+  customer_cancellation_reason?: string | string[] | null;
+  canceled_at_after?: string | null;
+  canceled_at_before?: string | null;
   query?: string | null;
   metadata?: Record<string, unknown> | null;
   page?: number;
@@ -177,6 +182,14 @@ export function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: S
   }
   if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
   if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("subscriptions.status", statuses);
+  if (typeof query.cancel_at_period_end === "boolean") q.where("subscriptions.cancel_at_period_end", query.cancel_at_period_end);
+  const reasons = asList(query.customer_cancellation_reason);
+  if (reasons.length) q.whereIn("subscriptions.customer_cancellation_reason", reasons);
+  // Both bounds included, as Polar's.
+  if (query.canceled_at_after) q.where("subscriptions.canceled_at", ">=", new Date(query.canceled_at_after));
+  if (query.canceled_at_before) q.where("subscriptions.canceled_at", "<=", new Date(query.canceled_at_before));
   if (query.query) {
     const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
     q.whereExists(productNamedLike(db, "subscriptions.product_id", like));
