@@ -21964,6 +21964,10 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Query to filter webhook deliveries (a case-insensitive substring of the delivery's ID, its event's ID or its HTTP code). */
+                query?: string;
+                /** @description Filter by HTTP response code class (2xx, 3xx, 4xx, 5xx). */
+                http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
             };
             header?: never;
             path?: never;

@@ -18775,6 +18775,14 @@ export type WebhooksListWebhookDeliveriesData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Query to filter webhook deliveries (a case-insensitive substring of the delivery's ID, its event's ID or its HTTP code).
+         */
+        query?: string;
+        /**
+         * Filter by HTTP response code class (2xx, 3xx, 4xx, 5xx).
+         */
+        http_code_class?: '2xx' | '3xx' | '4xx' | '5xx';
     };
     url: '/v1/webhooks/deliveries';
 };
