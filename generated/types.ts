@@ -17382,6 +17382,12 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Query to filter events: a case-insensitive substring of the event's name, source or metadata, or of its customer's ID, external ID, name, billing name or email. Only with organization_id. */
+                query?: string;
+                /** @description When combined with depth, use this event as the anchor instead of root events: its descendants (up to depth levels below it; without depth, its children). Events are ingested without a parent, so none descends from another. */
+                parent_id?: string;
+                /** @description Fetch descendants up to this depth. When set: 0=root events only, 1=roots+children, etc. Max 5. When not set, returns all events. Events are ingested without a parent: every event is a root. */
+                depth?: number;
             };
             header?: never;
             path?: never;

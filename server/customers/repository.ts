@@ -259,6 +259,25 @@ export function idsWithExternalIds(db: Knex, organizationId: string, externalIds
   return db("customers").where("organization_id", organizationId).whereIn("external_id", externalIds).select("id");
 }
 
+/**
+ * The ids (or, `column` "external_id", the external ids) of the organization's customers whose id,
+ * external id, name, billing name or email matches `like` (an ilike pattern): a subquery.
+ */
+export function customersLike(db: Knex, organizationId: string, like: string, column: "id" | "external_id"): Knex.QueryBuilder {
+  return db("customers")
+    .where("customers.organization_id", organizationId)
+    .whereNotNull(`customers.${column}`)
+    .where((w) =>
+      w
+        .whereRaw("customers.id::text ilike ?", [like])
+        .orWhereRaw("customers.external_id ilike ?", [like])
+        .orWhereRaw("customers.name ilike ?", [like])
+        .orWhereRaw("customers.billing_name ilike ?", [like])
+        .orWhereRaw("customers.email ilike ?", [like]),
+    )
+    .select(`customers.${column}`);
+}
+
 /** The organization's customers the events name: by id, or by the external id of a live one. */
 export function namedByEvents(db: Knex, organizationId: string, ids: string[], externalIds: string[]): Promise<CustomerRow[]> {
   return db("customers")

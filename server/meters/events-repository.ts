@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";
 import { numberOf, rowsOf } from "../kit/rows.js";
 import { from as copyFrom } from "pg-copy-streams";
-import { externalIdsOf, idsWithExternalIds, namedByEvents, type CustomerRow } from "../customers/repository.js";
+import { customersLike, externalIdsOf, idsWithExternalIds, namedByEvents, type CustomerRow } from "../customers/repository.js";
 import { isUuid } from "../kit/ids.js";
 import type { Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
@@ -150,6 +150,21 @@ export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: s
         .whereNull("events.customer_id")
         .whereIn("events.external_customer_id", externalIdsOf(db, organizationId, ids)),
     ),
+  );
+}
+
+/**
+ * Narrows `q` (over `events`) to a search's events: their name, source or metadata matches `like`
+ * (an ilike pattern), or their customer does (customersLike), by id or by external id.
+ */
+export function whereSearch(q: Knex.QueryBuilder, db: Knex, organizationId: string, like: string): Knex.QueryBuilder {
+  return q.where((w) =>
+    w
+      .whereRaw("events.name ilike ?", [like])
+      .orWhereRaw("events.source ilike ?", [like])
+      .orWhereRaw("events.metadata::text ilike ?", [like])
+      .orWhereIn("events.customer_id", customersLike(db, organizationId, like, "id"))
+      .orWhereIn("events.external_customer_id", customersLike(db, organizationId, like, "external_id")),
   );
 }
 
