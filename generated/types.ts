@@ -5318,6 +5318,11 @@ export interface components {
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
+        /**
+         * @description An aggregate function over values (count, sum, max, min, avg, or unique, the number of distinct values).
+         * @enum {string}
+         */
+        AggregationFunction: "count" | "sum" | "max" | "min" | "avg" | "unique";
         CountAggregation: {
             /**
              * @default count
@@ -19077,6 +19082,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description If set, will first compute the quantities per customer before aggregating them using the given function. If not set, the quantities will be aggregated across all events. With it, as Polar computes it, the total is the buckets' sum for a count or sum meter, their max or min for a max or min meter, and the meter's aggregate over all the events for an avg or unique one. */
+                customer_aggregation_function?: components["schemas"]["AggregationFunction"];
             };
             header?: never;
             path: {

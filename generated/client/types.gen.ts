@@ -3463,6 +3463,11 @@ export type CheckoutUpdatePublic = {
     discount_code?: string | null;
 };
 
+/**
+ * An aggregate function over values (count, sum, max, min, avg, or unique, the number of distinct values).
+ */
+export type AggregationFunction = 'count' | 'sum' | 'max' | 'min' | 'avg' | 'unique';
+
 export type CountAggregation = {
     func?: 'count';
 };
@@ -16666,6 +16671,10 @@ export type MetersQuantitiesData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * If set, will first compute the quantities per customer before aggregating them using the given function. If not set, the quantities will be aggregated across all events. With it, as Polar computes it, the total is the buckets' sum for a count or sum meter, their max or min for a max or min meter, and the meter's aggregate over all the events for an avg or unique one.
+         */
+        customer_aggregation_function?: AggregationFunction;
     };
     url: '/v1/meters/{id}/quantities';
 };
