@@ -8665,60 +8665,62 @@ export interface components {
             display_name: string;
             type: components["schemas"]["MetricType"];
         };
+        /** @description Every metric is present unless the request's `metrics` names some. */
         MetricPeriod: {
             /**
              * Format: date-time
              * @description Timestamp of this period data.
              */
             timestamp: string;
-            orders: number;
-            revenue: number;
-            net_revenue: number;
-            cumulative_revenue: number;
-            net_cumulative_revenue: number;
-            average_order_value: number;
-            net_average_order_value: number;
-            one_time_products: number;
-            one_time_products_revenue: number;
-            one_time_products_net_revenue: number;
-            new_subscriptions: number;
-            new_subscriptions_revenue: number;
-            new_subscriptions_net_revenue: number;
-            renewed_subscriptions: number;
-            renewed_subscriptions_revenue: number;
-            renewed_subscriptions_net_revenue: number;
-            active_subscriptions: number;
-            monthly_recurring_revenue: number;
-            committed_monthly_recurring_revenue: number;
-            checkouts: number;
-            succeeded_checkouts: number;
-            checkouts_conversion: number;
+            orders?: number;
+            revenue?: number;
+            net_revenue?: number;
+            cumulative_revenue?: number;
+            net_cumulative_revenue?: number;
+            average_order_value?: number;
+            net_average_order_value?: number;
+            one_time_products?: number;
+            one_time_products_revenue?: number;
+            one_time_products_net_revenue?: number;
+            new_subscriptions?: number;
+            new_subscriptions_revenue?: number;
+            new_subscriptions_net_revenue?: number;
+            renewed_subscriptions?: number;
+            renewed_subscriptions_revenue?: number;
+            renewed_subscriptions_net_revenue?: number;
+            active_subscriptions?: number;
+            monthly_recurring_revenue?: number;
+            committed_monthly_recurring_revenue?: number;
+            checkouts?: number;
+            succeeded_checkouts?: number;
+            checkouts_conversion?: number;
         };
         /** @enum {string} */
         MetricType: "scalar" | "currency" | "percentage";
+        /** @description Every metric is present unless the request's `metrics` names some. */
         Metrics: {
-            orders: components["schemas"]["Metric"];
-            revenue: components["schemas"]["Metric"];
-            net_revenue: components["schemas"]["Metric"];
-            cumulative_revenue: components["schemas"]["Metric"];
-            net_cumulative_revenue: components["schemas"]["Metric"];
-            average_order_value: components["schemas"]["Metric"];
-            net_average_order_value: components["schemas"]["Metric"];
-            one_time_products: components["schemas"]["Metric"];
-            one_time_products_revenue: components["schemas"]["Metric"];
-            one_time_products_net_revenue: components["schemas"]["Metric"];
-            new_subscriptions: components["schemas"]["Metric"];
-            new_subscriptions_revenue: components["schemas"]["Metric"];
-            new_subscriptions_net_revenue: components["schemas"]["Metric"];
-            renewed_subscriptions: components["schemas"]["Metric"];
-            renewed_subscriptions_revenue: components["schemas"]["Metric"];
-            renewed_subscriptions_net_revenue: components["schemas"]["Metric"];
-            active_subscriptions: components["schemas"]["Metric"];
-            monthly_recurring_revenue: components["schemas"]["Metric"];
-            committed_monthly_recurring_revenue: components["schemas"]["Metric"];
-            checkouts: components["schemas"]["Metric"];
-            succeeded_checkouts: components["schemas"]["Metric"];
-            checkouts_conversion: components["schemas"]["Metric"];
+            orders?: components["schemas"]["Metric"];
+            revenue?: components["schemas"]["Metric"];
+            net_revenue?: components["schemas"]["Metric"];
+            cumulative_revenue?: components["schemas"]["Metric"];
+            net_cumulative_revenue?: components["schemas"]["Metric"];
+            average_order_value?: components["schemas"]["Metric"];
+            net_average_order_value?: components["schemas"]["Metric"];
+            one_time_products?: components["schemas"]["Metric"];
+            one_time_products_revenue?: components["schemas"]["Metric"];
+            one_time_products_net_revenue?: components["schemas"]["Metric"];
+            new_subscriptions?: components["schemas"]["Metric"];
+            new_subscriptions_revenue?: components["schemas"]["Metric"];
+            new_subscriptions_net_revenue?: components["schemas"]["Metric"];
+            renewed_subscriptions?: components["schemas"]["Metric"];
+            renewed_subscriptions_revenue?: components["schemas"]["Metric"];
+            renewed_subscriptions_net_revenue?: components["schemas"]["Metric"];
+            active_subscriptions?: components["schemas"]["Metric"];
+            monthly_recurring_revenue?: components["schemas"]["Metric"];
+            committed_monthly_recurring_revenue?: components["schemas"]["Metric"];
+            checkouts?: components["schemas"]["Metric"];
+            succeeded_checkouts?: components["schemas"]["Metric"];
+            checkouts_conversion?: components["schemas"]["Metric"];
         };
         /** @description Date interval limit to get metrics for a given interval. */
         MetricsIntervalLimit: {
@@ -8751,29 +8753,30 @@ export interface components {
             totals: components["schemas"]["MetricsTotals"];
             metrics: components["schemas"]["Metrics"];
         };
+        /** @description Every metric is present unless the request's `metrics` names some. */
         MetricsTotals: {
-            orders: number;
-            revenue: number;
-            net_revenue: number;
-            cumulative_revenue: number;
-            net_cumulative_revenue: number;
-            average_order_value: number;
-            net_average_order_value: number;
-            one_time_products: number;
-            one_time_products_revenue: number;
-            one_time_products_net_revenue: number;
-            new_subscriptions: number;
-            new_subscriptions_revenue: number;
-            new_subscriptions_net_revenue: number;
-            renewed_subscriptions: number;
-            renewed_subscriptions_revenue: number;
-            renewed_subscriptions_net_revenue: number;
-            active_subscriptions: number;
-            monthly_recurring_revenue: number;
-            committed_monthly_recurring_revenue: number;
-            checkouts: number;
-            succeeded_checkouts: number;
-            checkouts_conversion: number;
+            orders?: number;
+            revenue?: number;
+            net_revenue?: number;
+            cumulative_revenue?: number;
+            net_cumulative_revenue?: number;
+            average_order_value?: number;
+            net_average_order_value?: number;
+            one_time_products?: number;
+            one_time_products_revenue?: number;
+            one_time_products_net_revenue?: number;
+            new_subscriptions?: number;
+            new_subscriptions_revenue?: number;
+            new_subscriptions_net_revenue?: number;
+            renewed_subscriptions?: number;
+            renewed_subscriptions_revenue?: number;
+            renewed_subscriptions_net_revenue?: number;
+            active_subscriptions?: number;
+            monthly_recurring_revenue?: number;
+            committed_monthly_recurring_revenue?: number;
+            checkouts?: number;
+            succeeded_checkouts?: number;
+            checkouts_conversion?: number;
         };
         MissingInvoiceBillingDetails: {
             /**
@@ -11194,6 +11197,11 @@ export interface components {
             line1: boolean;
             line2: boolean;
         };
+        /**
+         * @description A metric's key.
+         * @enum {string}
+         */
+        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */
@@ -19171,6 +19179,8 @@ export interface operations {
                 end_date: string;
                 /** @description Interval between two timestamps. */
                 interval: components["schemas"]["TimeInterval"];
+                /** @description The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent. */
+                metrics?: components["schemas"]["MetricSlug"][];
                 /** @description Filter by organization ID. */
                 organization_id?: string[];
                 /** @description Filter by product ID. */

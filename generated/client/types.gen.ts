@@ -7743,60 +7743,66 @@ export type Metric = {
     type: MetricType;
 };
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type MetricPeriod = {
     /**
      * Timestamp of this period data.
      */
     timestamp: string;
-    orders: number | number;
-    revenue: number | number;
-    net_revenue: number | number;
-    cumulative_revenue: number | number;
-    net_cumulative_revenue: number | number;
-    average_order_value: number | number;
-    net_average_order_value: number | number;
-    one_time_products: number | number;
-    one_time_products_revenue: number | number;
-    one_time_products_net_revenue: number | number;
-    new_subscriptions: number | number;
-    new_subscriptions_revenue: number | number;
-    new_subscriptions_net_revenue: number | number;
-    renewed_subscriptions: number | number;
-    renewed_subscriptions_revenue: number | number;
-    renewed_subscriptions_net_revenue: number | number;
-    active_subscriptions: number | number;
-    monthly_recurring_revenue: number | number;
-    committed_monthly_recurring_revenue: number | number;
-    checkouts: number | number;
-    succeeded_checkouts: number | number;
-    checkouts_conversion: number | number;
+    orders?: number | number;
+    revenue?: number | number;
+    net_revenue?: number | number;
+    cumulative_revenue?: number | number;
+    net_cumulative_revenue?: number | number;
+    average_order_value?: number | number;
+    net_average_order_value?: number | number;
+    one_time_products?: number | number;
+    one_time_products_revenue?: number | number;
+    one_time_products_net_revenue?: number | number;
+    new_subscriptions?: number | number;
+    new_subscriptions_revenue?: number | number;
+    new_subscriptions_net_revenue?: number | number;
+    renewed_subscriptions?: number | number;
+    renewed_subscriptions_revenue?: number | number;
+    renewed_subscriptions_net_revenue?: number | number;
+    active_subscriptions?: number | number;
+    monthly_recurring_revenue?: number | number;
+    committed_monthly_recurring_revenue?: number | number;
+    checkouts?: number | number;
+    succeeded_checkouts?: number | number;
+    checkouts_conversion?: number | number;
 };
 
 export type MetricType = 'scalar' | 'currency' | 'percentage';
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type Metrics = {
-    orders: Metric;
-    revenue: Metric;
-    net_revenue: Metric;
-    cumulative_revenue: Metric;
-    net_cumulative_revenue: Metric;
-    average_order_value: Metric;
-    net_average_order_value: Metric;
-    one_time_products: Metric;
-    one_time_products_revenue: Metric;
-    one_time_products_net_revenue: Metric;
-    new_subscriptions: Metric;
-    new_subscriptions_revenue: Metric;
-    new_subscriptions_net_revenue: Metric;
-    renewed_subscriptions: Metric;
-    renewed_subscriptions_revenue: Metric;
-    renewed_subscriptions_net_revenue: Metric;
-    active_subscriptions: Metric;
-    monthly_recurring_revenue: Metric;
-    committed_monthly_recurring_revenue: Metric;
-    checkouts: Metric;
-    succeeded_checkouts: Metric;
-    checkouts_conversion: Metric;
+    orders?: Metric;
+    revenue?: Metric;
+    net_revenue?: Metric;
+    cumulative_revenue?: Metric;
+    net_cumulative_revenue?: Metric;
+    average_order_value?: Metric;
+    net_average_order_value?: Metric;
+    one_time_products?: Metric;
+    one_time_products_revenue?: Metric;
+    one_time_products_net_revenue?: Metric;
+    new_subscriptions?: Metric;
+    new_subscriptions_revenue?: Metric;
+    new_subscriptions_net_revenue?: Metric;
+    renewed_subscriptions?: Metric;
+    renewed_subscriptions_revenue?: Metric;
+    renewed_subscriptions_net_revenue?: Metric;
+    active_subscriptions?: Metric;
+    monthly_recurring_revenue?: Metric;
+    committed_monthly_recurring_revenue?: Metric;
+    checkouts?: Metric;
+    succeeded_checkouts?: Metric;
+    checkouts_conversion?: Metric;
 };
 
 /**
@@ -7847,29 +7853,32 @@ export type MetricsResponse = {
     metrics: Metrics;
 };
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type MetricsTotals = {
-    orders: number | number;
-    revenue: number | number;
-    net_revenue: number | number;
-    cumulative_revenue: number | number;
-    net_cumulative_revenue: number | number;
-    average_order_value: number | number;
-    net_average_order_value: number | number;
-    one_time_products: number | number;
-    one_time_products_revenue: number | number;
-    one_time_products_net_revenue: number | number;
-    new_subscriptions: number | number;
-    new_subscriptions_revenue: number | number;
-    new_subscriptions_net_revenue: number | number;
-    renewed_subscriptions: number | number;
-    renewed_subscriptions_revenue: number | number;
-    renewed_subscriptions_net_revenue: number | number;
-    active_subscriptions: number | number;
-    monthly_recurring_revenue: number | number;
-    committed_monthly_recurring_revenue: number | number;
-    checkouts: number | number;
-    succeeded_checkouts: number | number;
-    checkouts_conversion: number | number;
+    orders?: number | number;
+    revenue?: number | number;
+    net_revenue?: number | number;
+    cumulative_revenue?: number | number;
+    net_cumulative_revenue?: number | number;
+    average_order_value?: number | number;
+    net_average_order_value?: number | number;
+    one_time_products?: number | number;
+    one_time_products_revenue?: number | number;
+    one_time_products_net_revenue?: number | number;
+    new_subscriptions?: number | number;
+    new_subscriptions_revenue?: number | number;
+    new_subscriptions_net_revenue?: number | number;
+    renewed_subscriptions?: number | number;
+    renewed_subscriptions_revenue?: number | number;
+    renewed_subscriptions_net_revenue?: number | number;
+    active_subscriptions?: number | number;
+    monthly_recurring_revenue?: number | number;
+    committed_monthly_recurring_revenue?: number | number;
+    checkouts?: number | number;
+    succeeded_checkouts?: number | number;
+    checkouts_conversion?: number | number;
 };
 
 export type MissingInvoiceBillingDetails = {
@@ -10987,6 +10996,11 @@ export type CheckoutCustomerBillingAddressFields = {
     line1: boolean;
     line2: boolean;
 };
+
+/**
+ * A metric's key.
+ */
+export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
 
 /**
  * A billing test clock: a frozen time that the customers bound to it live on.
@@ -16737,6 +16751,10 @@ export type MetricsGetData = {
          * Interval between two timestamps.
          */
         interval: TimeInterval;
+        /**
+         * The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent.
+         */
+        metrics?: Array<MetricSlug>;
         /**
          * Filter by organization ID.
          */

@@ -54,7 +54,8 @@ function sample(s: any, mode: Mode, depth = 0): unknown {
       const o: Record<string, unknown> = {};
       for (const [k, ps] of Object.entries<any>(s.properties ?? {})) {
         const nullable = (Array.isArray(ps.type) && ps.type.includes("null")) || (ps.anyOf ?? []).some((a: any) => a.type === "null");
-        if (mode.minimal && !(s.required ?? []).includes(k) && !(mode.nullsToo && nullable)) continue;
+        // A schema narrowed by a query parameter (`x-narrowed-by`) is whole when the client does not send it.
+        if (mode.minimal && !(s.required ?? []).includes(k) && !(mode.nullsToo && nullable) && !s["x-narrowed-by"]) continue;
         o[k] = sample(ps, mode, depth + 1);
       }
       if (!mode.minimal && s.additionalProperties && typeof s.additionalProperties === "object" && depth <= 6) {
