@@ -409,7 +409,7 @@ export interface paths {
          * Introspect Customer Session
          * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to (newer clients' customerPortal.customerSession.introspect).
          */
-        get: operations["customer_portal:customer_session:introspect"];
+        get: operations["customer_portal:customer-session:introspect"];
         put?: never;
         post?: never;
         delete?: never;
@@ -938,6 +938,7 @@ export interface paths {
          *     a specific subscription or revoke certain benefits.
          *     Note: The customers information will nonetheless be retained for historic
          *     orders and subscriptions.
+         *     Set `anonymize=true` to also anonymize their personal data.
          */
         delete: operations["customers:delete"];
         options?: never;
@@ -991,6 +992,7 @@ export interface paths {
          * Delete Customer by External ID
          * @description Delete a customer by external ID.
          *     Immediately cancels any active subscriptions and revokes any active benefits.
+         *     Set `anonymize=true` to also anonymize their personal data.
          */
         delete: operations["customers:delete_external"];
         options?: never;
@@ -5316,6 +5318,11 @@ export interface components {
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
+        /**
+         * @description An aggregate function over values (count, sum, max, min, avg, or unique, the number of distinct values).
+         * @enum {string}
+         */
+        AggregationFunction: "count" | "sum" | "max" | "min" | "avg" | "unique";
         CountAggregation: {
             /**
              * @default count
@@ -6436,6 +6443,30 @@ export interface components {
             set_default: boolean;
             return_url: string;
         };
+        /** @description The card needs its holder to authenticate it (3-D Secure) before it can be saved; nothing is saved yet. */
+        CustomerPaymentMethodCreateRequiresActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "requires_action";
+            /** @description The processor's secret of the setup, for the payment form to ask the holder. */
+            client_secret: string;
+        };
+        /** @description What adding a payment method did, by its status. */
+        CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCreateSucceededResponse"] | components["schemas"]["CustomerPaymentMethodCreateRequiresActionResponse"];
+        /** @description The saved payment method, under payment_method and its own fields beside (the clients before 0.49.0 read the answer as the bare payment method). */
+        CustomerPaymentMethodCreateSucceededResponse: {
+            /** @constant */
+            status: "succeeded";
+            payment_method: components["schemas"]["CustomerPaymentMethod"];
+        } & (components["schemas"]["CustomerPaymentMethod"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "succeeded";
+        });
         CustomerPortalCustomer: {
             /**
              * Format: date-time
@@ -8003,6 +8034,8 @@ export interface components {
             scope: string;
             sub_type: components["schemas"]["SubType"];
             sub: string;
+            /** @description The organizations the token is restricted to act for (its organization, for an organization's token); empty for a user's token, which may act for every organization of the user. */
+            organizations: string[];
             aud: string;
             iss: string;
             exp: number;
@@ -8632,60 +8665,62 @@ export interface components {
             display_name: string;
             type: components["schemas"]["MetricType"];
         };
+        /** @description Every metric is present unless the request's `metrics` names some. */
         MetricPeriod: {
             /**
              * Format: date-time
              * @description Timestamp of this period data.
              */
             timestamp: string;
-            orders: number;
-            revenue: number;
-            net_revenue: number;
-            cumulative_revenue: number;
-            net_cumulative_revenue: number;
-            average_order_value: number;
-            net_average_order_value: number;
-            one_time_products: number;
-            one_time_products_revenue: number;
-            one_time_products_net_revenue: number;
-            new_subscriptions: number;
-            new_subscriptions_revenue: number;
-            new_subscriptions_net_revenue: number;
-            renewed_subscriptions: number;
-            renewed_subscriptions_revenue: number;
-            renewed_subscriptions_net_revenue: number;
-            active_subscriptions: number;
-            monthly_recurring_revenue: number;
-            committed_monthly_recurring_revenue: number;
-            checkouts: number;
-            succeeded_checkouts: number;
-            checkouts_conversion: number;
+            orders?: number;
+            revenue?: number;
+            net_revenue?: number;
+            cumulative_revenue?: number;
+            net_cumulative_revenue?: number;
+            average_order_value?: number;
+            net_average_order_value?: number;
+            one_time_products?: number;
+            one_time_products_revenue?: number;
+            one_time_products_net_revenue?: number;
+            new_subscriptions?: number;
+            new_subscriptions_revenue?: number;
+            new_subscriptions_net_revenue?: number;
+            renewed_subscriptions?: number;
+            renewed_subscriptions_revenue?: number;
+            renewed_subscriptions_net_revenue?: number;
+            active_subscriptions?: number;
+            monthly_recurring_revenue?: number;
+            committed_monthly_recurring_revenue?: number;
+            checkouts?: number;
+            succeeded_checkouts?: number;
+            checkouts_conversion?: number;
         };
         /** @enum {string} */
         MetricType: "scalar" | "currency" | "percentage";
+        /** @description Every metric is present unless the request's `metrics` names some. */
         Metrics: {
-            orders: components["schemas"]["Metric"];
-            revenue: components["schemas"]["Metric"];
-            net_revenue: components["schemas"]["Metric"];
-            cumulative_revenue: components["schemas"]["Metric"];
-            net_cumulative_revenue: components["schemas"]["Metric"];
-            average_order_value: components["schemas"]["Metric"];
-            net_average_order_value: components["schemas"]["Metric"];
-            one_time_products: components["schemas"]["Metric"];
-            one_time_products_revenue: components["schemas"]["Metric"];
-            one_time_products_net_revenue: components["schemas"]["Metric"];
-            new_subscriptions: components["schemas"]["Metric"];
-            new_subscriptions_revenue: components["schemas"]["Metric"];
-            new_subscriptions_net_revenue: components["schemas"]["Metric"];
-            renewed_subscriptions: components["schemas"]["Metric"];
-            renewed_subscriptions_revenue: components["schemas"]["Metric"];
-            renewed_subscriptions_net_revenue: components["schemas"]["Metric"];
-            active_subscriptions: components["schemas"]["Metric"];
-            monthly_recurring_revenue: components["schemas"]["Metric"];
-            committed_monthly_recurring_revenue: components["schemas"]["Metric"];
-            checkouts: components["schemas"]["Metric"];
-            succeeded_checkouts: components["schemas"]["Metric"];
-            checkouts_conversion: components["schemas"]["Metric"];
+            orders?: components["schemas"]["Metric"];
+            revenue?: components["schemas"]["Metric"];
+            net_revenue?: components["schemas"]["Metric"];
+            cumulative_revenue?: components["schemas"]["Metric"];
+            net_cumulative_revenue?: components["schemas"]["Metric"];
+            average_order_value?: components["schemas"]["Metric"];
+            net_average_order_value?: components["schemas"]["Metric"];
+            one_time_products?: components["schemas"]["Metric"];
+            one_time_products_revenue?: components["schemas"]["Metric"];
+            one_time_products_net_revenue?: components["schemas"]["Metric"];
+            new_subscriptions?: components["schemas"]["Metric"];
+            new_subscriptions_revenue?: components["schemas"]["Metric"];
+            new_subscriptions_net_revenue?: components["schemas"]["Metric"];
+            renewed_subscriptions?: components["schemas"]["Metric"];
+            renewed_subscriptions_revenue?: components["schemas"]["Metric"];
+            renewed_subscriptions_net_revenue?: components["schemas"]["Metric"];
+            active_subscriptions?: components["schemas"]["Metric"];
+            monthly_recurring_revenue?: components["schemas"]["Metric"];
+            committed_monthly_recurring_revenue?: components["schemas"]["Metric"];
+            checkouts?: components["schemas"]["Metric"];
+            succeeded_checkouts?: components["schemas"]["Metric"];
+            checkouts_conversion?: components["schemas"]["Metric"];
         };
         /** @description Date interval limit to get metrics for a given interval. */
         MetricsIntervalLimit: {
@@ -8718,29 +8753,30 @@ export interface components {
             totals: components["schemas"]["MetricsTotals"];
             metrics: components["schemas"]["Metrics"];
         };
+        /** @description Every metric is present unless the request's `metrics` names some. */
         MetricsTotals: {
-            orders: number;
-            revenue: number;
-            net_revenue: number;
-            cumulative_revenue: number;
-            net_cumulative_revenue: number;
-            average_order_value: number;
-            net_average_order_value: number;
-            one_time_products: number;
-            one_time_products_revenue: number;
-            one_time_products_net_revenue: number;
-            new_subscriptions: number;
-            new_subscriptions_revenue: number;
-            new_subscriptions_net_revenue: number;
-            renewed_subscriptions: number;
-            renewed_subscriptions_revenue: number;
-            renewed_subscriptions_net_revenue: number;
-            active_subscriptions: number;
-            monthly_recurring_revenue: number;
-            committed_monthly_recurring_revenue: number;
-            checkouts: number;
-            succeeded_checkouts: number;
-            checkouts_conversion: number;
+            orders?: number;
+            revenue?: number;
+            net_revenue?: number;
+            cumulative_revenue?: number;
+            net_cumulative_revenue?: number;
+            average_order_value?: number;
+            net_average_order_value?: number;
+            one_time_products?: number;
+            one_time_products_revenue?: number;
+            one_time_products_net_revenue?: number;
+            new_subscriptions?: number;
+            new_subscriptions_revenue?: number;
+            new_subscriptions_net_revenue?: number;
+            renewed_subscriptions?: number;
+            renewed_subscriptions_revenue?: number;
+            renewed_subscriptions_net_revenue?: number;
+            active_subscriptions?: number;
+            monthly_recurring_revenue?: number;
+            committed_monthly_recurring_revenue?: number;
+            checkouts?: number;
+            succeeded_checkouts?: number;
+            checkouts_conversion?: number;
         };
         MissingInvoiceBillingDetails: {
             /**
@@ -11161,6 +11197,11 @@ export interface components {
             line1: boolean;
             line2: boolean;
         };
+        /**
+         * @description A metric's key.
+         * @enum {string}
+         */
+        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */
@@ -11256,6 +11297,10 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by benefit IDs. */
+                id?: string[];
+                /** @description Exclude benefits with these IDs. */
+                exclude_id?: string[];
             };
             header?: never;
             path?: never;
@@ -11667,6 +11712,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none. */
+                member_id?: string[];
             };
             header?: never;
             path: {
@@ -12177,6 +12224,8 @@ export interface operations {
                 sorting?: components["schemas"]["CheckoutSortProperty"][];
                 /** @description Filter by checkout session status. */
                 status?: components["schemas"]["CheckoutStatus"][];
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -13355,6 +13404,10 @@ export interface operations {
                 subscription_id?: string[];
                 /** @description Filter by benefit type. */
                 type?: components["schemas"]["BenefitType"][];
+                /** @description Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none. */
+                member_id?: string[];
+                /** @description Filter by benefit description (a case-insensitive substring). */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -13734,7 +13787,7 @@ export interface operations {
             };
         };
     };
-    "customer_portal:customer_session:introspect": {
+    "customer_portal:customer-session:introspect": {
         parameters: {
             query?: never;
             header?: never;
@@ -14015,13 +14068,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The payment method saved, or the authentication it needs first */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerPaymentMethod"];
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */
@@ -16062,6 +16115,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by active customers, i.e. customers with at least one trialing, active or past_due subscription (false for those with none). */
+                active?: boolean;
             };
             header?: never;
             path?: never;
@@ -16287,7 +16342,14 @@ export interface operations {
     };
     "customers:delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+                 *     hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+                 *     ID) and the billing name become hashes, the billing address is cleared. The external ID
+                 *     and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+                 *     were issued with. */
+                anonymize?: boolean;
+            };
             header?: {
                 /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
                  *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
@@ -16623,7 +16685,14 @@ export interface operations {
     };
     "customers:delete_external": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+                 *     hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+                 *     ID) and the billing name become hashes, the billing address is cleared. The external ID
+                 *     and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+                 *     were issued with. */
+                anonymize?: boolean;
+            };
             header?: {
                 /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
                  *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
@@ -17326,6 +17395,12 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Query to filter events: a case-insensitive substring of the event's name, source or metadata, or of its customer's ID, external ID, name, billing name or email. Only with organization_id. */
+                query?: string;
+                /** @description When combined with depth, use this event as the anchor instead of root events: its descendants (up to depth levels below it; without depth, its children). Events are ingested without a parent, so none descends from another. */
+                parent_id?: string;
+                /** @description Fetch descendants up to this depth. When set: 0=root events only, 1=roots+children, etc. Max 5. When not set, returns all events. Events are ingested without a parent: every event is a root. */
+                depth?: number;
             };
             header?: never;
             path?: never;
@@ -18071,6 +18146,8 @@ export interface operations {
                 organization_id?: string[];
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Filter by license key status. */
+                status?: components["schemas"]["LicenseKeyStatus"][];
             };
             header?: never;
             path?: never;
@@ -19013,6 +19090,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description If set, will first compute the quantities per customer before aggregating them using the given function. If not set, the quantities will be aggregated across all events. With it, as Polar computes it, the total is the buckets' sum for a count or sum meter, their max or min for a max or min meter, and the meter's aggregate over all the events for an avg or unique one. */
+                customer_aggregation_function?: components["schemas"]["AggregationFunction"];
             };
             header?: never;
             path: {
@@ -19100,6 +19179,8 @@ export interface operations {
                 end_date: string;
                 /** @description Interval between two timestamps. */
                 interval: components["schemas"]["TimeInterval"];
+                /** @description The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent. */
+                metrics?: components["schemas"]["MetricSlug"][];
                 /** @description Filter by organization ID. */
                 organization_id?: string[];
                 /** @description Filter by product ID. */
@@ -19580,6 +19661,10 @@ export interface operations {
                 created_before?: string;
                 /** @description Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves). */
                 customer_email?: string;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
+                /** @description Filter by subscription ID. */
+                subscription_id?: string[];
             };
             header?: never;
             path?: never;
@@ -20673,6 +20758,8 @@ export interface operations {
                 sorting?: components["schemas"]["PaymentSortProperty"][];
                 /** @description Filter by payment status. */
                 status?: components["schemas"]["PaymentStatus"][];
+                /** @description Filter by customer ID: the customer of the payment's order, or of its checkout for a payment without an order. */
+                customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -21269,6 +21356,8 @@ export interface operations {
                 subscription_id?: string[];
                 /** @description Filter by `succeeded`. */
                 succeeded?: boolean;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -21357,7 +21446,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The refund, for the clients that read it only from a 200 (user-agent speakeasy-sdk/typescript before 0.43.1, speakeasy-sdk/python before 0.29.0) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -21366,7 +21455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Created (the client ignores the body) */
+            /** @description The refund (every other caller) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -21457,6 +21546,16 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by subscription status. */
+                status?: components["schemas"]["SubscriptionStatus"][];
+                /** @description Filter by subscriptions that are set to cancel at period end. */
+                cancel_at_period_end?: boolean;
+                /** @description Filter by customer cancellation reason. */
+                customer_cancellation_reason?: components["schemas"]["CustomerCancellationReason"][];
+                /** @description Filter by cancellation date (after or equal to). */
+                canceled_at_after?: string;
+                /** @description Filter by cancellation date (before or equal to). */
+                canceled_at_before?: string;
             };
             header?: never;
             path?: never;
@@ -21888,6 +21987,10 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Query to filter webhook deliveries (a case-insensitive substring of the delivery's ID, its event's ID or its HTTP code). */
+                query?: string;
+                /** @description Filter by HTTP response code class (2xx, 3xx, 4xx, 5xx). */
+                http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
             };
             header?: never;
             path?: never;

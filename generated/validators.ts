@@ -26,7 +26,7 @@ export const responseBodySchemas = [
   "CustomerOrderPaymentConfirmation",
   "CustomerOrderPaymentStatus",
   "CustomerOrganizationData",
-  "CustomerPaymentMethod",
+  "CustomerPaymentMethodCreateResponse",
   "CustomerPortalCustomer",
   "CustomerSession",
   "CustomerSessionCodeAuthenticateResponse",
@@ -359,6 +359,12 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
+  "customer_portal:customer-session:introspect": {
+    "200": { contentType: "application/json", schema: "CustomerCustomerSession" },
+    "401": { contentType: "application/json", schema: "Unauthorized" },
+    "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "default": { contentType: "application/json", schema: "Error" },
+  },
   "customer_portal:customer_meters:get": {
     "200": { contentType: "application/json", schema: "CustomerCustomerMeter" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
@@ -383,12 +389,6 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "429": { contentType: "application/json", schema: "TooManyRequests" },
     "default": { contentType: "application/json", schema: "Error" },
   },
-  "customer_portal:customer_session:introspect": {
-    "200": { contentType: "application/json", schema: "CustomerCustomerSession" },
-    "401": { contentType: "application/json", schema: "Unauthorized" },
-    "429": { contentType: "application/json", schema: "TooManyRequests" },
-    "default": { contentType: "application/json", schema: "Error" },
-  },
   "customer_portal:customer_session:request": {
     "202": { contentType: "application/json", schema: {"type":"null"} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
@@ -397,7 +397,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:customers:add_payment_method": {
-    "201": { contentType: "application/json", schema: "CustomerPaymentMethod" },
+    "201": { contentType: "application/json", schema: "CustomerPaymentMethodCreateResponse" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },

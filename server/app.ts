@@ -22,7 +22,7 @@ import { publicCors, securityHeaders, trustProxySetting } from "./http/security.
 import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { createBackend, generatedDir, readContract } from "./http/contract.js";
-import { apiVersion, versionedShapes, versionOf } from "./http/api-versions.js";
+import { apiVersion, statusFor, versionedShapes, versionOf } from "./http/api-versions.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
 import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, sequence, under, type RouteMisses } from "./http/routing.js";
 import { matchedOperation, operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
@@ -165,7 +165,7 @@ export function createApp({
           );
         }
       }
-      res.status(result.status);
+      res.status(statusFor(operationId, result.status, _req.header("user-agent")));
       if (result.status === 204) return void res.end();
       if (meta.successContentType === "text/csv") {
         // The official client accepts only JSON (and reads the CSV as a JSON string); anyone else gets the file.

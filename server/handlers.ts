@@ -21,7 +21,7 @@ import { meterHandlers } from "./meters/handlers.js";
 import { attributeExternalEvents } from "./meters/rollups.js";
 import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
 import { checkoutHandlers } from "./checkouts/handlers.js";
-import { checkoutOfPayerEmails } from "./checkouts/repository.js";
+import { checkoutOfCustomers, checkoutOfPayerEmails } from "./checkouts/repository.js";
 import { orderHandlers } from "./orders/handlers.js";
 import { orderIdsOfCheckouts, productOfOrder } from "./orders/repository.js";
 import { paymentHandlers } from "./payments/handlers.js";
@@ -29,7 +29,9 @@ import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
-import { hasSubscriptions, somethingDueOnClock, orderDependents, productOfSubscription, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
+import {
+  hasSubscriptions, liveSubscriptionOf, somethingDueOnClock, orderDependents, productOfSubscription, subscriptionIdsOfCheckouts, subscriptionIdsOnClock,
+} from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -66,14 +68,14 @@ export const handlers: Handlers<OperationId> = merged(
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
   meterHandlers({ livePricesOnMeter, liveCreditsOnMeter }),
-  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents }),
+  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents, liveSubscriptionOf }),
   customerSessionHandlers,
   customerPortalHandlers,
   discountHandlers,
   checkoutLinkHandlers,
   checkoutHandlers,
   orderHandlers(orderDependents),
-  paymentHandlers({ checkoutOfPayerEmails }),
+  paymentHandlers({ checkoutOfCustomers, checkoutOfPayerEmails }),
   refundHandlers,
   webhookHandlers,
   subscriptionHandlers,

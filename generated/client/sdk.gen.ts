@@ -1127,6 +1127,7 @@ export const customersCreate = <ThrowOnError extends boolean = false>(options: O
  * a specific subscription or revoke certain benefits.
  * Note: The customers information will nonetheless be retained for historic
  * orders and subscriptions.
+ * Set `anonymize=true` to also anonymize their personal data.
  */
 export const customersDelete = <ThrowOnError extends boolean = false>(options: Options<CustomersDeleteData, ThrowOnError>) => {
     return (options.client ?? client).delete<CustomersDeleteResponses, CustomersDeleteErrors, ThrowOnError>({
@@ -1204,6 +1205,7 @@ export const customersGetState = <ThrowOnError extends boolean = false>(options:
  * Delete Customer by External ID
  * Delete a customer by external ID.
  * Immediately cancels any active subscriptions and revokes any active benefits.
+ * Set `anonymize=true` to also anonymize their personal data.
  */
 export const customersDeleteExternal = <ThrowOnError extends boolean = false>(options: Options<CustomersDeleteExternalData, ThrowOnError>) => {
     return (options.client ?? client).delete<CustomersDeleteExternalResponses, CustomersDeleteExternalErrors, ThrowOnError>({

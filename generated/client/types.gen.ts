@@ -3463,6 +3463,11 @@ export type CheckoutUpdatePublic = {
     discount_code?: string | null;
 };
 
+/**
+ * An aggregate function over values (count, sum, max, min, avg, or unique, the number of distinct values).
+ */
+export type AggregationFunction = 'count' | 'sum' | 'max' | 'min' | 'avg' | 'unique';
+
 export type CountAggregation = {
     func?: 'count';
 };
@@ -4848,6 +4853,34 @@ export type CustomerPaymentMethodCreate = {
     confirmation_token_id: string;
     set_default: boolean;
     return_url: string;
+};
+
+/**
+ * The card needs its holder to authenticate it (3-D Secure) before it can be saved; nothing is saved yet.
+ */
+export type CustomerPaymentMethodCreateRequiresActionResponse = {
+    status: 'requires_action';
+    /**
+     * The processor's secret of the setup, for the payment form to ask the holder.
+     */
+    client_secret: string;
+};
+
+/**
+ * What adding a payment method did, by its status.
+ */
+export type CustomerPaymentMethodCreateResponse = ({
+    status: 'succeeded';
+} & CustomerPaymentMethodCreateSucceededResponse) | ({
+    status: 'requires_action';
+} & CustomerPaymentMethodCreateRequiresActionResponse);
+
+/**
+ * The saved payment method, under payment_method and its own fields beside (the clients before 0.49.0 read the answer as the bare payment method).
+ */
+export type CustomerPaymentMethodCreateSucceededResponse = CustomerPaymentMethod & {
+    status: 'succeeded';
+    payment_method: CustomerPaymentMethod;
 };
 
 export type CustomerPortalCustomer = {
@@ -6903,6 +6936,10 @@ export type IntrospectTokenResponse = {
     scope: string;
     sub_type: SubType;
     sub: string;
+    /**
+     * The organizations the token is restricted to act for (its organization, for an organization's token); empty for a user's token, which may act for every organization of the user.
+     */
+    organizations: Array<string>;
     aud: string;
     iss: string;
     exp: number;
@@ -7706,60 +7743,66 @@ export type Metric = {
     type: MetricType;
 };
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type MetricPeriod = {
     /**
      * Timestamp of this period data.
      */
     timestamp: string;
-    orders: number | number;
-    revenue: number | number;
-    net_revenue: number | number;
-    cumulative_revenue: number | number;
-    net_cumulative_revenue: number | number;
-    average_order_value: number | number;
-    net_average_order_value: number | number;
-    one_time_products: number | number;
-    one_time_products_revenue: number | number;
-    one_time_products_net_revenue: number | number;
-    new_subscriptions: number | number;
-    new_subscriptions_revenue: number | number;
-    new_subscriptions_net_revenue: number | number;
-    renewed_subscriptions: number | number;
-    renewed_subscriptions_revenue: number | number;
-    renewed_subscriptions_net_revenue: number | number;
-    active_subscriptions: number | number;
-    monthly_recurring_revenue: number | number;
-    committed_monthly_recurring_revenue: number | number;
-    checkouts: number | number;
-    succeeded_checkouts: number | number;
-    checkouts_conversion: number | number;
+    orders?: number | number;
+    revenue?: number | number;
+    net_revenue?: number | number;
+    cumulative_revenue?: number | number;
+    net_cumulative_revenue?: number | number;
+    average_order_value?: number | number;
+    net_average_order_value?: number | number;
+    one_time_products?: number | number;
+    one_time_products_revenue?: number | number;
+    one_time_products_net_revenue?: number | number;
+    new_subscriptions?: number | number;
+    new_subscriptions_revenue?: number | number;
+    new_subscriptions_net_revenue?: number | number;
+    renewed_subscriptions?: number | number;
+    renewed_subscriptions_revenue?: number | number;
+    renewed_subscriptions_net_revenue?: number | number;
+    active_subscriptions?: number | number;
+    monthly_recurring_revenue?: number | number;
+    committed_monthly_recurring_revenue?: number | number;
+    checkouts?: number | number;
+    succeeded_checkouts?: number | number;
+    checkouts_conversion?: number | number;
 };
 
 export type MetricType = 'scalar' | 'currency' | 'percentage';
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type Metrics = {
-    orders: Metric;
-    revenue: Metric;
-    net_revenue: Metric;
-    cumulative_revenue: Metric;
-    net_cumulative_revenue: Metric;
-    average_order_value: Metric;
-    net_average_order_value: Metric;
-    one_time_products: Metric;
-    one_time_products_revenue: Metric;
-    one_time_products_net_revenue: Metric;
-    new_subscriptions: Metric;
-    new_subscriptions_revenue: Metric;
-    new_subscriptions_net_revenue: Metric;
-    renewed_subscriptions: Metric;
-    renewed_subscriptions_revenue: Metric;
-    renewed_subscriptions_net_revenue: Metric;
-    active_subscriptions: Metric;
-    monthly_recurring_revenue: Metric;
-    committed_monthly_recurring_revenue: Metric;
-    checkouts: Metric;
-    succeeded_checkouts: Metric;
-    checkouts_conversion: Metric;
+    orders?: Metric;
+    revenue?: Metric;
+    net_revenue?: Metric;
+    cumulative_revenue?: Metric;
+    net_cumulative_revenue?: Metric;
+    average_order_value?: Metric;
+    net_average_order_value?: Metric;
+    one_time_products?: Metric;
+    one_time_products_revenue?: Metric;
+    one_time_products_net_revenue?: Metric;
+    new_subscriptions?: Metric;
+    new_subscriptions_revenue?: Metric;
+    new_subscriptions_net_revenue?: Metric;
+    renewed_subscriptions?: Metric;
+    renewed_subscriptions_revenue?: Metric;
+    renewed_subscriptions_net_revenue?: Metric;
+    active_subscriptions?: Metric;
+    monthly_recurring_revenue?: Metric;
+    committed_monthly_recurring_revenue?: Metric;
+    checkouts?: Metric;
+    succeeded_checkouts?: Metric;
+    checkouts_conversion?: Metric;
 };
 
 /**
@@ -7810,29 +7853,32 @@ export type MetricsResponse = {
     metrics: Metrics;
 };
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type MetricsTotals = {
-    orders: number | number;
-    revenue: number | number;
-    net_revenue: number | number;
-    cumulative_revenue: number | number;
-    net_cumulative_revenue: number | number;
-    average_order_value: number | number;
-    net_average_order_value: number | number;
-    one_time_products: number | number;
-    one_time_products_revenue: number | number;
-    one_time_products_net_revenue: number | number;
-    new_subscriptions: number | number;
-    new_subscriptions_revenue: number | number;
-    new_subscriptions_net_revenue: number | number;
-    renewed_subscriptions: number | number;
-    renewed_subscriptions_revenue: number | number;
-    renewed_subscriptions_net_revenue: number | number;
-    active_subscriptions: number | number;
-    monthly_recurring_revenue: number | number;
-    committed_monthly_recurring_revenue: number | number;
-    checkouts: number | number;
-    succeeded_checkouts: number | number;
-    checkouts_conversion: number | number;
+    orders?: number | number;
+    revenue?: number | number;
+    net_revenue?: number | number;
+    cumulative_revenue?: number | number;
+    net_cumulative_revenue?: number | number;
+    average_order_value?: number | number;
+    net_average_order_value?: number | number;
+    one_time_products?: number | number;
+    one_time_products_revenue?: number | number;
+    one_time_products_net_revenue?: number | number;
+    new_subscriptions?: number | number;
+    new_subscriptions_revenue?: number | number;
+    new_subscriptions_net_revenue?: number | number;
+    renewed_subscriptions?: number | number;
+    renewed_subscriptions_revenue?: number | number;
+    renewed_subscriptions_net_revenue?: number | number;
+    active_subscriptions?: number | number;
+    monthly_recurring_revenue?: number | number;
+    committed_monthly_recurring_revenue?: number | number;
+    checkouts?: number | number;
+    succeeded_checkouts?: number | number;
+    checkouts_conversion?: number | number;
 };
 
 export type MissingInvoiceBillingDetails = {
@@ -10952,6 +10998,11 @@ export type CheckoutCustomerBillingAddressFields = {
 };
 
 /**
+ * A metric's key.
+ */
+export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
+
+/**
  * A billing test clock: a frozen time that the customers bound to it live on.
  */
 export type TestClock = {
@@ -11058,6 +11109,14 @@ export type BenefitsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by benefit IDs.
+         */
+        id?: Array<string>;
+        /**
+         * Exclude benefits with these IDs.
+         */
+        exclude_id?: Array<string>;
     };
     url: '/v1/benefits/';
 };
@@ -11354,6 +11413,10 @@ export type BenefitsGrantsData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none.
+         */
+        member_id?: Array<string>;
     };
     url: '/v1/benefits/{id}/grants';
 };
@@ -11727,6 +11790,10 @@ export type CheckoutsListData = {
          * Filter by checkout session status.
          */
         status?: Array<CheckoutStatus>;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
     };
     url: '/v1/checkouts/';
 };
@@ -12571,6 +12638,14 @@ export type CustomerPortalBenefitGrantsListData = {
          * Filter by benefit type.
          */
         type?: Array<BenefitType>;
+        /**
+         * Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none.
+         */
+        member_id?: Array<string>;
+        /**
+         * Filter by benefit description (a case-insensitive substring).
+         */
+        query?: string;
     };
     url: '/v1/customer-portal/benefit-grants/';
 };
@@ -13048,9 +13123,9 @@ export type CustomerPortalCustomersAddPaymentMethodError = CustomerPortalCustome
 
 export type CustomerPortalCustomersAddPaymentMethodResponses = {
     /**
-     * Created
+     * The payment method saved, or the authentication it needs first
      */
-    201: CustomerPaymentMethod;
+    201: CustomerPaymentMethodCreateResponse;
 };
 
 export type CustomerPortalCustomersAddPaymentMethodResponse = CustomerPortalCustomersAddPaymentMethodResponses[keyof CustomerPortalCustomersAddPaymentMethodResponses];
@@ -14476,6 +14551,10 @@ export type CustomersListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by active customers, i.e. customers with at least one trialing, active or past_due subscription (false for those with none).
+         */
+        active?: boolean;
     };
     url: '/v1/customers/';
 };
@@ -14591,7 +14670,16 @@ export type CustomersDeleteData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+         * hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+         * ID) and the billing name become hashes, the billing address is cleared. The external ID
+         * and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+         * were issued with.
+         */
+        anonymize?: boolean;
+    };
     url: '/v1/customers/{id}';
 };
 
@@ -14819,7 +14907,16 @@ export type CustomersDeleteExternalData = {
          */
         external_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+         * hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+         * ID) and the billing name become hashes, the billing address is cleared. The external ID
+         * and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+         * were issued with.
+         */
+        anonymize?: boolean;
+    };
     url: '/v1/customers/external/{external_id}';
 };
 
@@ -15378,6 +15475,18 @@ export type EventsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Query to filter events: a case-insensitive substring of the event's name, source or metadata, or of its customer's ID, external ID, name, billing name or email. Only with organization_id.
+         */
+        query?: string;
+        /**
+         * When combined with depth, use this event as the anchor instead of root events: its descendants (up to depth levels below it; without depth, its children). Events are ingested without a parent, so none descends from another.
+         */
+        parent_id?: string;
+        /**
+         * Fetch descendants up to this depth. When set: 0=root events only, 1=roots+children, etc. Max 5. When not set, returns all events. Events are ingested without a parent: every event is a root.
+         */
+        depth?: number;
     };
     url: '/v1/events/';
 };
@@ -15917,6 +16026,10 @@ export type LicenseKeysListData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Filter by license key status.
+         */
+        status?: Array<LicenseKeyStatus>;
     };
     url: '/v1/license-keys/';
 };
@@ -16572,6 +16685,10 @@ export type MetersQuantitiesData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * If set, will first compute the quantities per customer before aggregating them using the given function. If not set, the quantities will be aggregated across all events. With it, as Polar computes it, the total is the buckets' sum for a count or sum meter, their max or min for a max or min meter, and the meter's aggregate over all the events for an avg or unique one.
+         */
+        customer_aggregation_function?: AggregationFunction;
     };
     url: '/v1/meters/{id}/quantities';
 };
@@ -16634,6 +16751,10 @@ export type MetricsGetData = {
          * Interval between two timestamps.
          */
         interval: TimeInterval;
+        /**
+         * The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent.
+         */
+        metrics?: Array<MetricSlug>;
         /**
          * Filter by organization ID.
          */
@@ -16994,6 +17115,14 @@ export type OrdersListData = {
          * Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves).
          */
         customer_email?: string;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Filter by subscription ID.
+         */
+        subscription_id?: Array<string>;
     };
     url: '/v1/orders/';
 };
@@ -17764,6 +17893,10 @@ export type PaymentsListData = {
          * Filter by payment status.
          */
         status?: Array<PaymentStatus>;
+        /**
+         * Filter by customer ID: the customer of the payment's order, or of its checkout for a payment without an order.
+         */
+        customer_id?: Array<string>;
     };
     url: '/v1/payments/';
 };
@@ -18204,6 +18337,10 @@ export type RefundsListData = {
          * Filter by `succeeded`.
          */
         succeeded?: boolean;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
     };
     url: '/v1/refunds/';
 };
@@ -18294,11 +18431,11 @@ export type RefundsCreateError = RefundsCreateErrors[keyof RefundsCreateErrors];
 
 export type RefundsCreateResponses = {
     /**
-     * Successful Response
+     * The refund, for the clients that read it only from a 200 (user-agent speakeasy-sdk/typescript before 0.43.1, speakeasy-sdk/python before 0.29.0)
      */
     200: Refund;
     /**
-     * Created (the client ignores the body)
+     * The refund (every other caller)
      */
     201: Refund;
 };
@@ -18351,6 +18488,26 @@ export type SubscriptionsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by subscription status.
+         */
+        status?: Array<SubscriptionStatus>;
+        /**
+         * Filter by subscriptions that are set to cancel at period end.
+         */
+        cancel_at_period_end?: boolean;
+        /**
+         * Filter by customer cancellation reason.
+         */
+        customer_cancellation_reason?: Array<CustomerCancellationReason>;
+        /**
+         * Filter by cancellation date (after or equal to).
+         */
+        canceled_at_after?: string;
+        /**
+         * Filter by cancellation date (before or equal to).
+         */
+        canceled_at_before?: string;
     };
     url: '/v1/subscriptions/';
 };
@@ -18657,6 +18814,14 @@ export type WebhooksListWebhookDeliveriesData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Query to filter webhook deliveries (a case-insensitive substring of the delivery's ID, its event's ID or its HTTP code).
+         */
+        query?: string;
+        /**
+         * Filter by HTTP response code class (2xx, 3xx, 4xx, 5xx).
+         */
+        http_code_class?: '2xx' | '3xx' | '4xx' | '5xx';
     };
     url: '/v1/webhooks/deliveries';
 };

@@ -237,6 +237,14 @@ export async function unrevokedGrantIdsOfBenefit(db: Knex, benefitId: string): P
 }
 
 /** The benefit's grants, newest first, optionally of some customers and granted or not: a list page's query. */
+/**
+ * Narrows grants to those of these members of team customers: none, as a grant is a customer's and
+ * no customer has members (team customers are refused), so a member filter matches no grant.
+ */
+export function whereOfMembers(q: Knex.QueryBuilder, memberIds: string[]): void {
+  if (memberIds.length) q.whereRaw("false");
+}
+
 export function grantsOfBenefit(db: Knex, benefitId: string, filter: { customerIds: string[]; isGranted?: boolean | null }): Knex.QueryBuilder {
   const q = db("benefit_grants").where("benefit_grants.benefit_id", benefitId).select("benefit_grants.*");
   if (filter.customerIds.length) q.whereIn("benefit_grants.customer_id", filter.customerIds.filter(isUuid));

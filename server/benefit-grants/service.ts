@@ -18,7 +18,7 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CheckoutIdsOf, type OfGrant,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, whereOfMembers, type BenefitGrantRow, type CheckoutIdsOf, type OfGrant,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -47,6 +47,8 @@ export interface PortalGrantListQuery {
   checkout_id?: Ids;
   order_id?: Ids;
   subscription_id?: Ids;
+  member_id?: Ids;
+  query?: string | null;
   page?: number;
   limit?: number;
   sorting?: string[] | string | null;
@@ -85,6 +87,8 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
   }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
+  whereOfMembers(q, asList(query.member_id));
+  if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
   applySorting(q, query.sorting, customerGrantSorts(db, dependents.benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
@@ -167,6 +171,7 @@ export async function listDownloadables(db: Knex, caller: CustomerCaller, query:
 
 export interface GrantListQuery {
   customer_id?: string[] | string | null;
+  member_id?: string[] | string | null;
   is_granted?: boolean | null;
   page?: number;
   limit?: number;
@@ -182,6 +187,7 @@ export async function listBenefitGrants(
   const benefit = await findReadableBenefit(db, caller, id);
   if (!benefit) throw new ResourceNotFound("Benefit not found.");
   const q = grantsOfBenefit(db, benefit.id, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
+  whereOfMembers(q, asList(query.member_id));
   const shown = toBenefit(benefit);
   return listPage(q, query, async (rows: BenefitGrantRow[]) => {
     const byId = await organizationCustomersByIds(db, caller, rows.map((r) => r.customer_id));

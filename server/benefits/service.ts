@@ -25,6 +25,8 @@ export type BenefitUpdateInput =
 export interface BenefitListQuery {
   organization_id?: string[] | string | null;
   type?: BenefitType[] | BenefitType | null;
+  id?: string[] | string | null;
+  exclude_id?: string[] | string | null;
   query?: string | null;
   page?: number;
   limit?: number;
@@ -99,6 +101,10 @@ export async function listBenefits(db: Knex, caller: OrganizationCaller, query: 
   if (orgs.length) q.whereIn("benefits.organization_id", orgs.filter(isUuid));
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
+  const ids = asList(query.id);
+  if (ids.length) q.whereIn("benefits.id", ids.filter(isUuid));
+  const excluded = asList(query.exclude_id).filter(isUuid);
+  if (excluded.length) q.whereNotIn("benefits.id", excluded);
   if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
   applyMetadataFilter(q, "benefits.metadata", query.metadata);
   applySorting(

@@ -221,6 +221,11 @@ export function statusSortColumn(db: Knex): Knex.Raw {
   return db.raw("(case when checkouts.status = 'open' and checkouts.expires_at <= now() then 'expired' else checkouts.status end)");
 }
 
+/** A subquery for whereExists: the checkout (`checkoutIdColumn`) is one of these customers'. */
+export function checkoutOfCustomers(db: Knex, checkoutIdColumn: string, customerIds: string[]): Knex.QueryBuilder {
+  return db("checkouts").whereRaw(`checkouts.id = ${checkoutIdColumn}`).whereIn("checkouts.customer_id", customerIds);
+}
+
 /** A subquery for whereExists: the checkout (`checkoutIdColumn`) was paid by one of these lowercased emails, as typed or as its customer's. */
 export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails: string[]): Knex.QueryBuilder {
   return db("checkouts")

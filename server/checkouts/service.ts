@@ -5,7 +5,7 @@
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import { liveInOrganization, type CustomerRow } from "../customers/repository.js";
+import { customerWithExternalId, liveInOrganization, type CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -34,6 +34,7 @@ export interface CheckoutListQuery {
   organization_id?: string | string[] | null;
   product_id?: string | string[] | null;
   customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
   status?: CheckoutStatus | CheckoutStatus[] | null;
   query?: string | null;
   page?: number;
@@ -286,6 +287,8 @@ export async function listCheckouts(db: Knex, caller: OrganizationCaller, query:
   if (products.length) q.whereIn("checkouts.product_id", products.filter(isUuid));
   const customers = asList(query.customer_id);
   if (customers.length) q.whereIn("checkouts.customer_id", customers.filter(isUuid));
+  const external = asList(query.external_customer_id);
+  if (external.length) q.whereExists(customerWithExternalId(db, "checkouts.customer_id", external));
   const statuses = asList(query.status);
   if (statuses.length) {
     q.where((w) => {

@@ -9,7 +9,7 @@ type SessionOps =
   | "customer-sessions:create"
   | "customer_portal:customer_session:request"
   | "customer_portal:customer_session:authenticate"
-  | "customer_portal:customer_session:introspect";
+  | "customer_portal:customer-session:introspect";
 
 export const customerSessionHandlers: Handlers<SessionOps> = {
   "customer-sessions:create": async ({ body }, ctx) => ({
@@ -25,7 +25,7 @@ export const customerSessionHandlers: Handlers<SessionOps> = {
     status: 200,
     body: await authenticateCode(ctx.db, body, ctx.clientIp),
   }),
-  "customer_portal:customer_session:introspect": async (_req, ctx) => {
+  "customer_portal:customer-session:introspect": async (_req, ctx) => {
     if (ctx.caller.kind !== "customer") throw new Unauthorized();
     return { status: 200, body: await introspectSession(ctx.db, ctx.caller) };
   },

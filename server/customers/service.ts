@@ -1,8 +1,9 @@
 // Customer rules: email unique per organization (case-insensitive) and external id unique, both
-// among live customers; an external id once set can't change; billing address and tax id
-// checks; soft delete (frees email and external id, ends the customer's portal sessions); the
+// among live customers; an external id once set can't change; billing address and tax id checks;
+// soft delete (frees email and external id, ends the portal sessions, anonymizes on request); the
 // state view's lookup (the view itself is subscriptions/customer-state.ts's, handed in);
 // customer.created / customer.updated / customer.deleted events.
+import { createHash } from "node:crypto";
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
@@ -30,6 +31,7 @@ export interface CustomerListQuery {
   organization_id?: string | string[] | null;
   email?: string | null;
   query?: string | null;
+  active?: boolean | null;
   page?: number;
   limit?: number;
   sorting?: string[] | null;
@@ -109,8 +111,13 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
   return toCustomer(row);
 }
 
-export async function listCustomers(db: Knex, caller: OrganizationCaller, query: CustomerListQuery): Promise<Page<CustomerOut>> {
+export async function listCustomers(
+  db: Knex, caller: OrganizationCaller, query: CustomerListQuery, dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
+): Promise<Page<CustomerOut>> {
   const q = readable(db, caller).select("customers.*");
+  // Active: at least one trialing, active or past_due subscription.
+  if (query.active === true) q.whereExists(dependents.liveSubscriptionOf(db, "customers.id"));
+  if (query.active === false) q.whereNotExists(dependents.liveSubscriptionOf(db, "customers.id"));
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("customers.organization_id", orgs.filter(isUuid));
   if (query.email) q.whereRaw("lower(customers.email) = lower(?)", [query.email.trim()]);
@@ -210,14 +217,43 @@ export interface CustomerDependents {
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
+  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription (subscriptions/repository.ts). */
+  liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
 }
 
-export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents): Promise<void> {
+/** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */
+export const ANONYMIZED_EMAIL_DOMAIN = "anonymized.invalid";
+
+/** A value scrubbed for good, as Polar scrubs it: the hash of the customer's creation time and the value. */
+function scrubbed(value: string, createdAt: Date): string {
+  return createHash("sha256").update(createdAt.toISOString()).update(value).digest("hex");
+}
+
+/**
+ * A customer's personal data anonymized, as Polar's `anonymize` does it: the email and the billing
+ * name hashed, the name too unless the customer is a business (one with a tax ID, which keeps its
+ * name for legal reasons), the billing address cleared. The external ID and the tax ID stay.
+ */
+function anonymizedColumns(row: CustomerRow, now: Date): Record<string, unknown> {
+  return {
+    email: `${scrubbed(row.email, row.created_at)}@${ANONYMIZED_EMAIL_DOMAIN}`,
+    email_verified: false,
+    name: row.tax_id === null && row.name ? scrubbed(row.name, row.created_at) : row.name,
+    billing_name: row.billing_name ? scrubbed(row.billing_name, row.created_at) : row.billing_name,
+    billing_address: null,
+    modified_at: now,
+  };
+}
+
+export async function deleteCustomer(
+  db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents, opts: { anonymize?: boolean } = {},
+): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, key, { forUpdate: true });
     if (!row) throw notFound();
     const now = new Date();
-    const deleted = await softDeleteCustomer(trx, row.id, now);
+    let deleted = await softDeleteCustomer(trx, row.id, now);
+    if (opts.anonymize) deleted = await updateCustomerRow(trx, row.id, anonymizedColumns(deleted, now));
     // Portal sessions end with the customer.
     await dependents.revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));

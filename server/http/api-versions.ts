@@ -5,7 +5,8 @@
 // `x-api-version: {starting_from, up_to}` (openapi/), and `versionedShapes` leaves it out of the
 // answers of the other versions, in one step after the handler (server/app.ts). An unknown version
 // is a 404, as Polar answers it (no route serves that version); the answer names the version it
-// speaks in its own `Polar-Version` header.
+// speaks in its own `Polar-Version` header. The 0.x clients send no version; where an answer's status
+// changed under them, the user-agent they send names the client (`statusFor`).
 import type { RequestHandler, Response } from "express";
 import { ResourceNotFound } from "../kit/errors.js";
 
@@ -35,6 +36,48 @@ export function apiVersion(): RequestHandler {
 export function versionOf(res: Response): ApiVersion {
   const v: unknown = res.locals.apiVersion;
   return typeof v === "string" && served(v) ? v : DEFAULT_API_VERSION;
+}
+
+/** An official client of Polar's, as the user-agent every Speakeasy-generated one sends names it. */
+export interface OfficialClient {
+  language: string;
+  version: readonly [number, number, number];
+}
+
+/**
+ * The official client a request comes from: "speakeasy-sdk/<language> <version> <generator>
+ * <document> <package>" ("speakeasy-sdk/typescript 0.49.0 2.918.3 2026-04 @polar-sh/sdk"); null
+ * for any other caller.
+ */
+export function officialClient(userAgent: string | undefined): OfficialClient | null {
+  const m = /^speakeasy-sdk\/([a-z]+) (\d+)\.(\d+)\.(\d+)/.exec(userAgent ?? "");
+  return m ? { language: m[1] ?? "", version: [Number(m[2]), Number(m[3]), Number(m[4])] } : null;
+}
+
+/** Whether version `a` comes before `b` (major, minor, patch). */
+function older(a: readonly number[], b: readonly number[]): boolean {
+  const at = a.findIndex((n, i) => n !== b[i]);
+  return at >= 0 && (a[at] ?? 0) < (b[at] ?? 0);
+}
+
+/**
+ * Answers whose success status Polar changed after clients were generated: the operation answers
+ * `status` (as Polar does), and the clients generated before the change, which read the answer
+ * only from the old status, get `was`. `from`: by client language, the first version that reads
+ * `status` (read from each client's response matchers).
+ */
+const CHANGED_STATUSES: Record<string, { status: number; was: number; from: Record<string, readonly [number, number, number]> }> = {
+  // A refund: 201 since TypeScript 0.43.1 and Python 0.29.0; before, a 201's body was dropped.
+  "refunds:create": { status: 201, was: 200, from: { typescript: [0, 43, 1], python: [0, 29, 0] } },
+};
+
+/** The status to answer an operation with, for the client that sent `userAgent`. */
+export function statusFor(operationId: string, status: number, userAgent: string | undefined): number {
+  const changed = CHANGED_STATUSES[operationId];
+  if (!changed || changed.status !== status) return status;
+  const client = officialClient(userAgent);
+  const from = client && changed.from[client.language];
+  return from && older(client.version, from) ? changed.was : status;
 }
 
 /** The contract's JSON Schema, as far as shaping reads it. */

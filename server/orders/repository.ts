@@ -5,7 +5,7 @@ import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
-import { byIds as customersByIds, customerWithEmailLike, type CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds, customerWithEmailLike, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
@@ -221,6 +221,7 @@ export interface OrderListQuery {
   product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[] | null;
   discount_id?: string | string[] | null;
   customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
   checkout_id?: string | string[] | null;
   subscription_id?: string | string[] | null;
   query?: string | null;
@@ -250,6 +251,9 @@ export function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery)
   byIds("orders.customer_id", query.customer_id);
   byIds("orders.checkout_id", query.checkout_id);
   byIds("orders.subscription_id", query.subscription_id);
+  // A live customer's external id, as Polar matches it (a deleted customer's may be taken again).
+  const external = asList(query.external_customer_id);
+  if (external.length) q.whereExists(customerWithExternalId(db, "orders.customer_id", external, { live: true }));
   const billing = new Set(asList(query.product_billing_type));
   if (billing.size === 1) {
     const recurring = billing.has("recurring");
@@ -287,6 +291,11 @@ export function orderIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.Query
 }
 
 /** A whereExists subquery: the order `orderIdColumn` (e.g. "payments.order_id") names is of a customer with one of these emails (lowercased). */
+/** A subquery for whereExists: the order (`orderIdColumn`) is one of these customers'. */
+export function orderOfCustomers(db: Knex, orderIdColumn: string, customerIds: string[]): Knex.QueryBuilder {
+  return db("orders").whereRaw(`orders.id = ${orderIdColumn}`).whereIn("orders.customer_id", customerIds);
+}
+
 export function orderOfCustomerEmails(db: Knex, orderIdColumn: string, emails: string[]): Knex.QueryBuilder {
   return db("orders")
     .join("customers", "customers.id", "orders.customer_id")

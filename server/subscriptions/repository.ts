@@ -48,6 +48,11 @@ export type SubscriptionScope = ReadScope;
 /** Live statuses: the subscription still runs (and bills). */
 export const LIVE_STATUSES: SubscriptionStatus[] = ["trialing", "active", "past_due"];
 
+/** A subquery for whereExists: the customer (`customerIdColumn`) has a live subscription. */
+export function liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder {
+  return db("subscriptions").whereRaw(`subscriptions.customer_id = ${customerIdColumn}`).whereIn("subscriptions.status", LIVE_STATUSES);
+}
+
 export function readable(db: Knex, scope: SubscriptionScope): Knex.QueryBuilder {
   const q = db("subscriptions").where("subscriptions.organization_id", scope.organizationId);
   if (scope.customerId) q.where("subscriptions.customer_id", scope.customerId);
@@ -149,6 +154,11 @@ export interface SubscriptionListQuery {
   external_customer_id?: string | string[] | null;
   discount_id?: string | string[] | null;
   active?: boolean | null;
+  status?: SubscriptionStatus | SubscriptionStatus[] | null;
+  cancel_at_period_end?: boolean | null;
+  customer_cancellation_reason?: string | string[] | null;
+  canceled_at_after?: string | null;
+  canceled_at_before?: string | null;
   query?: string | null;
   metadata?: Record<string, unknown> | null;
   page?: number;
@@ -172,6 +182,14 @@ export function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: S
   }
   if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
   if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("subscriptions.status", statuses);
+  if (typeof query.cancel_at_period_end === "boolean") q.where("subscriptions.cancel_at_period_end", query.cancel_at_period_end);
+  const reasons = asList(query.customer_cancellation_reason);
+  if (reasons.length) q.whereIn("subscriptions.customer_cancellation_reason", reasons);
+  // Both bounds included, as Polar's.
+  if (query.canceled_at_after) q.where("subscriptions.canceled_at", ">=", new Date(query.canceled_at_after));
+  if (query.canceled_at_before) q.where("subscriptions.canceled_at", "<=", new Date(query.canceled_at_before));
   if (query.query) {
     const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
     q.whereExists(productNamedLike(db, "subscriptions.product_id", like));

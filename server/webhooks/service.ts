@@ -42,6 +42,8 @@ export interface WebhookListQuery {
   succeeded?: boolean | null;
   start_timestamp?: string | null;
   end_timestamp?: string | null;
+  query?: string | null;
+  http_code_class?: "2xx" | "3xx" | "4xx" | "5xx" | null;
   page?: number;
   limit?: number;
 }
@@ -168,6 +170,20 @@ export async function listWebhookDeliveries(db: Knex, caller: OrganizationCaller
   const { from, to } = windowOf(query.start_timestamp, query.end_timestamp, "query");
   if (from) q.where("webhook_deliveries.created_at", ">=", from);
   if (to) q.where("webhook_deliveries.created_at", "<=", to);
+  if (query.query) {
+    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+    q.where((w) =>
+      w
+        .whereRaw("webhook_deliveries.id::text ilike ?", [like])
+        .orWhereRaw("webhook_deliveries.webhook_event_id::text ilike ?", [like])
+        .orWhereRaw("webhook_deliveries.http_code::text ilike ?", [like]),
+    );
+  }
+  if (query.http_code_class) {
+    // "4xx": 400 to 499; a delivery without an answer (no http_code) is in no class.
+    const low = Number(query.http_code_class[0]) * 100;
+    q.where("webhook_deliveries.http_code", ">=", low).where("webhook_deliveries.http_code", "<", low + 100);
+  }
   q.orderBy([{ column: "webhook_deliveries.created_at", order: "desc" }, { column: "webhook_deliveries.id" }]);
   return listPage(q, query, (rows: DeliveryWithEventRow[]) => rows.map(toWebhookDelivery));
 }

@@ -198,6 +198,14 @@ describe("benefits", () => {
     expect(names(second.result.items)).toEqual(["Charlie perks"]);
     const res = await fetch(`${api.url}/v1/benefits/?sorting=name`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(422);
+    // 0.49.0's id filters: these benefits, all but these.
+    const newer = api.client049(token);
+    const [alpha, bravo] = ["Alpha keys", "Bravo support"].map((d) => first.result.items.find((b) => b.description === d)?.id ?? "");
+    const described = async (req: Parameters<typeof newer.benefits.list>[0]) => (await newer.benefits.list(Object.assign({ sorting: ["description" as const] }, req))).result.items.map((b) => b.description);
+    expect(await described({ id: alpha })).toEqual(["Alpha keys"]);
+    expect(await described({ id: [alpha, bravo] })).toEqual(["Alpha keys", "Bravo support"]);
+    expect(await described({ excludeId: alpha })).toEqual(["Bravo support", "Charlie perks"]);
+    expect(await described({ id: [alpha, bravo], excludeId: [bravo] })).toEqual(["Alpha keys"]);
   });
 
   it("updates description, metadata and properties; the type never changes", async () => {
@@ -278,8 +286,16 @@ describe("benefits", () => {
     const session = await createCustomerSessionToken(api.knex, customer.id);
     const grants = await (await fetch(`${api.url}/v1/customer-portal/benefit-grants/`, { headers: { authorization: `Bearer ${session}` } })).json();
     expect(grants.items.map((g: { benefit_id: string }) => g.benefit_id)).toEqual([shown.id]);
-    const portal049 = await new Polar049({ serverURL: api.url }).customerPortal.benefitGrants.list({ customerSession: session }, {});
-    expect(portal049.result.items.map((g) => [g.benefitId, g.benefit.isDeleted])).toEqual([[shown.id, false]]);
+    const portal049 = new Polar049({ serverURL: api.url }).customerPortal.benefitGrants;
+    const listed049 = await portal049.list({ customerSession: session }, {});
+    expect(listed049.result.items.map((g) => [g.benefitId, g.benefit.isDeleted])).toEqual([[shown.id, false]]);
+    // 0.49.0's filters: by the benefit's description, and by member (a grant is a customer's: none is a member's).
+    await createBenefitGrant(api.knex, downloads.id, customer.id);
+    const portalIds = async (req: Parameters<typeof portal049.list>[1]) => (await portal049.list({ customerSession: session }, req)).result.items.map((g) => g.benefitId).sort();
+    expect(await portalIds({})).toEqual([shown.id, downloads.id].sort());
+    expect(await portalIds({ query: "stICK" })).toEqual([shown.id]);
+    expect(await portalIds({ query: "nothing like it" })).toEqual([]);
+    expect(await portalIds({ memberId: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
 
     // Deleted: the last event about it says so.
     await newer.benefits.delete({ id: shown.id });
@@ -320,6 +336,8 @@ describe("benefits", () => {
     // 0.49.0 reads each grant with its benefit and its customer's type.
     const newer = (await api.client049(token).benefits.grants({ id: benefit.id, customerId: alice.id })).result.items;
     expect(newer).toMatchObject([{ id: g1.id, benefit: { id: benefit.id, description: "Support", visibility: "public" }, customer: { type: "individual" } }]);
+    // 0.49.0's member filter: a grant is a customer's, never a member's (there are none).
+    expect((await api.client049(token).benefits.grants({ id: benefit.id, memberId: alice.id })).result.items).toEqual([]);
 
     const ids = async (req: object) => (await c.benefits.grants({ id: benefit.id, ...req })).result.items.map((g) => g.id);
     expect(await ids({ isGranted: true })).toEqual([g3.id, g1.id]);

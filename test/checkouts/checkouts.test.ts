@@ -143,6 +143,11 @@ describe("checkouts (merchant)", () => {
     expect(await ids({})).toEqual([c3.id, c2.id, c1.id]);
     expect(await ids({ productId: p1.id, sorting: ["created_at"] })).toEqual([c1.id, c3.id]);
     expect(await ids({ customerId: customer.id })).toEqual([c2.id]);
+    // 0.49.0's filter by the customer's external id.
+    await api.knex("customers").where({ id: customer.id }).update({ external_id: "ext-buyer" });
+    const newer = new Polar049({ accessToken: token, serverURL: api.url });
+    expect((await newer.checkouts.list({ externalCustomerId: "ext-buyer" })).result.items.map((c) => c.id)).toEqual([c2.id]);
+    expect((await newer.checkouts.list({ externalCustomerId: ["ext-none"] })).result.items).toEqual([]);
     expect(await ids({ status: "expired" })).toEqual([c3.id]);
     expect(await ids({ status: ["open"], sorting: ["created_at"] })).toEqual([c1.id, c2.id]);
     expect(await ids({ query: "zed@" })).toEqual([c1.id]);

@@ -214,13 +214,15 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customerSessionsCreate", args: (v) => [{ customerId: v.customerId }], keep: { portalToken: "token" } },
     { fn: "customerPortalOrganizationsGet", as: "anon", args: (v) => [{ slug: v.organizationSlug }] },
     { fn: "customerPortalCustomersGet", as: "anon", args: (v) => [session(v)] },
+    { fn: "customerPortalCustomerSessionIntrospect", as: "anon", args: (v) => [session(v)] },
     { fn: "customerPortalCustomersUpdate", as: "anon", args: (v) => [session(v), { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } }] },
     { fn: "customerPortalCustomersListPaymentMethods", as: "anon", args: (v) => [session(v), {}] },
     {
       fn: "customerPortalCustomersAddPaymentMethod",
       as: "anon",
       args: (v) => [session(v), { confirmationTokenId: "tok_sandbox_success", setDefault: false, returnUrl: "https://example.com/back" }],
-      keep: { paymentMethodId: "id" },
+      // 0.34.17 reads the method bare, 0.49.0 under payment_method.
+      keep: { paymentMethodId: ["id", "paymentMethod.id"] },
     },
     { fn: "customerPortalCustomersDeletePaymentMethod", as: "anon", args: (v) => [session(v), { id: v.paymentMethodId }] },
     { fn: "customerPortalOrdersList", as: "anon", args: (v) => [session(v), {}] },

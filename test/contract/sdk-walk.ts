@@ -44,15 +44,15 @@ function guarded(kept: Vars): Vars {
 export type Caller = "merchant" | "anon" | "user" | "authorize" | "oauth";
 
 export interface Call {
-  /** The 0.34.17 function. */
+  /** The 0.34.17 function; for an operation 0.34.17 has not, a newer client's (the clients without it skip the step). */
   fn: string;
   as?: Caller;
   /** Its arguments after the client (security first for the portal's, then the request). */
   args?: (v: Vars, lib: Lib) => unknown[];
   /** The client's typed error this call must raise (an error case). */
   fails?: string;
-  /** Values to keep from the answer: name → dotted path in it ("result.items.0.id"). */
-  keep?: Record<string, string>;
+  /** Values to keep from the answer: name → dotted path in it ("result.items.0.id"), or paths to try in turn (clients reading the answer in different shapes). */
+  keep?: Record<string, string | string[]>;
   /** Called again (up to 30 s) until this path of the answer is set, or has this value (a worker's work). */
   until?: string | [path: string, value: unknown];
 }
@@ -130,12 +130,14 @@ const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCas
 /**
  * The value at `path` of a call's answer: the client's parsed value, or the raw JSON of an answer
  * its schemas refused (snake_case keys; a page under `Result`), so that the walk goes on past a
- * refusal and reports every one at once.
+ * refusal and reports every one at once. A page is under `result` where the client pages the
+ * list, and is the answer itself where it does not (0.49.0's events.list).
  */
 function answerAt(r: Result, path: string): unknown {
-  if (r.ok) return at(r.value, path);
+  const unpaged = path.replace(/^result\./, "");
+  if (r.ok) return at(r.value, path) ?? at(r.value, unpaged);
   const raw: unknown = at(r.error, "rawValue");
-  const rawPath = path.replace(/^result\./, "").split(".").map(snakeCase).join(".");
+  const rawPath = unpaged.split(".").map(snakeCase).join(".");
   return at(raw, `Result.${rawPath}`) ?? at(raw, rawPath);
 }
 
@@ -172,7 +174,8 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
     authorize: () => new PolarCore({ serverURL, httpClient: new HTTPClient({ fetcher: authorizeFetch }) }),
     oauth: () => new PolarCore({ serverURL, accessToken: vars.oauthAccessToken }),
   };
-  const byOperation = new Map([...functionsOf(pkg)].map(([fn, op]) => [op, fn]));
+  const own = functionsOf(pkg);
+  const byOperation = new Map([...own].map(([fn, op]) => [op, fn]));
   const baseline = functionsOf("@polar-sh/sdk");
 
   const outcomes: Outcome[] = [];
@@ -185,6 +188,8 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
       }
       continue;
     }
+    // A step for an operation 0.34.17 has not is this client's to call only if it has the function.
+    if (!baseline.has(step.fn) && !own.has(step.fn)) continue;
     const called = byOperation.get(baseline.get(step.fn) ?? "") ?? step.fn;
     const outcome: Outcome = { fn: step.fn, called, ok: false };
     outcomes.push(outcome);
@@ -209,9 +214,9 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
         if (r.ok) throw new Error(`succeeded, but ${step.fails} was expected`);
         if (!(r.error instanceof PolarError) || at(r.error, "name") !== step.fails) throw new Error(`expected ${step.fails}, got ${describeError(r.error)}`);
       }
-      for (const [name, path] of Object.entries(step.keep ?? {})) {
-        const value = answerAt(r, path);
-        if (value === undefined && r.ok) throw new Error(`nothing at ${path} to keep as ${name}`);
+      for (const [name, paths] of Object.entries(step.keep ?? {})) {
+        const value = [paths].flat().map((path) => answerAt(r, path)).find((v) => v !== undefined);
+        if (value === undefined && r.ok) throw new Error(`nothing at ${[paths].flat().join(" or ")} to keep as ${name}`);
         if (value !== undefined) vars[name] = value;
       }
       if (!r.ok && !step.fails) throw r.error;

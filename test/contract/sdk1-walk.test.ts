@@ -45,8 +45,8 @@ const NOT_SERVED: Record<string, string> = {
   ...only("product deletion", ["products.delete"]),
   ...only("the benefit grants list across benefits, and a benefit's files", ["benefitGrants.list", "benefits.files"]),
   ...only("a customer's payment methods for the merchant", ["customers.listPaymentMethods", "customers.listPaymentMethodsExternal"]),
-  ...only("the portal's session introspection, email change and payment method confirmation", [
-    "customerPortal.customerSession.getAuthenticatedUser", "customerPortal.customerSession.introspect",
+  ...only("the portal's authenticated user, email change and payment method confirmation", [
+    "customerPortal.customerSession.getAuthenticatedUser",
     "customerPortal.customers.requestEmailUpdate", "customerPortal.customers.checkEmailUpdate", "customerPortal.customers.verifyEmailUpdate",
     "customerPortal.customers.confirmPaymentMethod",
   ]),
@@ -284,6 +284,7 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   const p = c.portal(session.token);
   await p.customerPortal.organizations.get(org.slug);
   await p.customerPortal.customers.get();
+  await p.customerPortal.customerSession.introspect();
   await p.customerPortal.customers.update({ billing_name: "Walker Household" });
   const method = await p.customerPortal.customers.addPaymentMethod({ confirmation_token_id: "tok_sandbox_success", set_default: false, return_url: "https://example.com/back" });
   await p.customerPortal.customers.listPaymentMethods();

@@ -10,7 +10,9 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
 import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
-import { collectPages, createBenefit, createCustomer, createCustomerSessionToken, locOf, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages, createBenefit, createCustomer, createCustomerSessionToken, createSubscriptionFixture, locOf, orgWithToken, outboxTypes, rejects, useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -301,6 +303,41 @@ describe("customers", () => {
     expect(event.payload.data.deleted_at).not.toBeNull();
   });
 
+  it("anonymizes a deleted customer's personal data when 0.49.0 asks, and only then", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client049(token);
+    const person = await c.customers.create({ type: "individual", email: "ann@example.com", name: "Ann", externalId: "ann-1", billingAddress: { country: "FR", city: "Lyon" } });
+    const session = await createCustomerSessionToken(api.knex, person.id);
+    await c.customerPortal.customers.update({ customerSession: session }, { billingName: "Ann Dupont" });
+    const business = await c.customers.create({ type: "individual", email: "bo@example.com", name: "Bo SARL", externalId: "bo-1", billingAddress: { country: "DE" }, taxId: "123 456 789" });
+    const kept = await c.customers.create({ type: "individual", email: "kept@example.com", name: "Kept" });
+
+    await c.customers.delete({ id: person.id, anonymize: true });
+    await c.customers.deleteExternal({ externalId: "bo-1", anonymize: true });
+    // 0.49.0 sends anonymize=false otherwise: a soft delete that scrubs nothing.
+    await c.customers.delete({ id: kept.id });
+
+    const hash = /^[0-9a-f]{64}$/;
+    const rowOf = (id: string) => api.knex("customers").where({ id }).first();
+    const ann = await rowOf(person.id);
+    expect(ann).toMatchObject({ email_verified: false, billing_address: null, external_id: "ann-1", tax_id: null });
+    expect(ann.email).toMatch(/^[0-9a-f]{64}@anonymized\.invalid$/);
+    expect(ann.name).toMatch(hash);
+    expect(ann.billing_name).toMatch(hash);
+    expect(ann.deleted_at).not.toBeNull();
+    // A business keeps its name and its tax ID, for legal reasons.
+    const bo = await rowOf(business.id);
+    expect(bo).toMatchObject({ name: "Bo SARL", external_id: "bo-1", tax_id: ["DE123456789", "eu_vat"], billing_address: null });
+    expect(bo.email).toMatch(/@anonymized\.invalid$/);
+    expect(await rowOf(kept.id)).toMatchObject({ email: "kept@example.com", name: "Kept" });
+    // The deletion's event carries the scrubbed customer.
+    const events = await api.knex("outbox").where({ organization_id: org.id, type: "customer.deleted" });
+    const deletedAnn = events.find((e) => e.payload.data.id === person.id);
+    expect(deletedAnn.payload.data).toMatchObject({ email: ann.email, name: ann.name, billing_address: null });
+    // Its email is free for a new customer.
+    expect((await c.customers.create({ type: "individual", email: "ann@example.com" })).email).toBe("ann@example.com");
+  });
+
   it("returns the state with granted benefits, by id and by external id", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const c = api.client(token);
@@ -340,6 +377,23 @@ describe("customers", () => {
     expect(emails(await collect(c, { organizationId: [orgId] }))).toEqual([]);
     expect(emails(await collect(c, { metadata: { tier: "pro" } }))).toEqual(["alice@acme.test", "carol@acme.test"]);
     expect(emails(await collect(c, { metadata: { tier: ["pro", "basic"], seats: 5 } }))).toEqual(["alice@acme.test"]);
+  });
+
+  it("filters 0.49.0's active customers: a trialing, active or past_due subscription", async () => {
+    const k = api.knex;
+    const { org, token } = await orgWithToken(k);
+    const live = [];
+    for (const status of ["active", "trialing", "past_due"]) {
+      const f = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id, overrides: { status } });
+      live.push(f.customerId);
+    }
+    const ended = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id, overrides: { status: "canceled" } });
+    const none = await createCustomer(k, org.id);
+    const newer = api.client049(token);
+    const of = async (active?: boolean) => (await newer.customers.list({ active, limit: 100 })).result.items.map((x) => x.id).sort();
+    expect(await of()).toEqual([...live, ended.customerId, none.id].sort());
+    expect(await of(true)).toEqual([...live].sort());
+    expect(await of(false)).toEqual([ended.customerId, none.id].sort());
   });
 
   it("sorts by every key, ascending and descending", async () => {

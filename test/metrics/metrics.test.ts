@@ -10,6 +10,7 @@ import type { MetricsResponse } from "@polar-sh/sdk/models/components/metricsres
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { RFCDate } from "@polar-sh/sdk/types/rfcdate.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { RFCDate as RFCDate049 } from "polar-sdk-049/types/rfcdate.js";
 import type { Knex } from "knex";
 import { addIntervals, type RecurringInterval } from "../../server/subscriptions/periods.js";
@@ -191,6 +192,27 @@ describe("metrics", () => {
     const ny = await metrics(polar, { start: "2025-03-01", end: "2025-03-03", interval: "day", timezone: "America/New_York" });
     expect(ny.periods[0].timestamp.toISOString()).toBe("2025-03-01T05:00:00.000Z");
     expect(series(ny, "checkouts")).toEqual([0, 2, 0]);
+  });
+
+  it("computes and returns only the metrics asked for", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const alice = await createCustomer(api.knex, org.id);
+    const ebook = await product(api.knex, org.id, null);
+    await createOrder(api.knex, org.id, { customerId: alice.id, productId: ebook.id }, { subtotal_amount: 2000, created_at: at("2025-03-02T09:00:00Z") });
+    await checkout(api.knex, org.id, { productId: ebook.id, priceId: ebook.priceId, customerId: alice.id, status: "succeeded", createdAt: at("2025-03-02T08:00:00Z") });
+    const range = { startDate: new RFCDate049("2025-03-01"), endDate: new RFCDate049("2025-03-03"), interval: "day" as const };
+    const polar = api.client049(token);
+    const all = await polar.metrics.get(range);
+    const some = await polar.metrics.get({ ...range, metrics: ["revenue", "checkouts_conversion"] });
+    expect(some.periods.map((p) => Object.keys(p).sort())).toEqual([0, 1, 2].map(() => ["checkoutsConversion", "revenue", "timestamp"]));
+    expect(some.periods.map((p) => [p.revenue, p.checkoutsConversion])).toEqual(all.periods.map((p) => [p.revenue, p.checkoutsConversion]));
+    expect(some.periods[1]).toMatchObject({ revenue: 2000, checkoutsConversion: 1 });
+    expect(some.totals).toEqual({ revenue: 2000, checkoutsConversion: 1 });
+    expect(Object.keys(some.metrics).sort()).toEqual(["checkoutsConversion", "revenue"]);
+    // Without the parameter, all 22.
+    expect(Object.keys(all.totals).sort()).toEqual([...SLUGS].sort());
+    const err = await rejects(api.client049(token).metrics.get({ ...range, metrics: ["no_such_metric"] }), HTTPValidationError049);
+    expect(err.detail?.[0].loc).toEqual(["query", "metrics", 0]);
   });
 
   it("refuses bad ranges, dates and zones with 422 and sees only the caller's data", async () => {

@@ -9,7 +9,9 @@ import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, useTestApi,
+} from "../harness/index.js";
 import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
 
@@ -93,6 +95,28 @@ describe("orders", () => {
     expect(idsOf(await collect(polar, { checkoutId: "00000000-0000-4000-8000-000000000001" }))).toEqual([ids.o2]);
     expect(idsOf(await collect(polar, { metadata: { channel: "web" } }))).toEqual([ids.o1]);
     expect(idsOf(await collect(polar, { metadata: { channel: ["web", "api"] } }))).toEqual(sorted(ids.o1, ids.o2));
+  });
+
+  it("takes 0.49.0's external customer and subscription filters", async () => {
+    const k = api.knex;
+    const { org, token } = await orgWithToken(k);
+    const fixture = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id });
+    await k("customers").where({ id: fixture.customerId }).update({ external_id: "ext-sub" });
+    const renewal = await createOrder(k, org.id, { customerId: fixture.customerId, productId: fixture.productId }, { subscription_id: fixture.subscription.id });
+    const gone = await createCustomer(k, org.id, { external_id: "ext-gone" });
+    await createOrder(k, org.id, { customerId: gone.id, productId: fixture.productId });
+    // A deleted customer's external id matches none of its orders (it may be another's now).
+    await k("customers").where({ id: gone.id }).update({ deleted_at: new Date() });
+    const other = await createCustomer(k, org.id, { external_id: "ext-other" });
+    const one = await createOrder(k, org.id, { customerId: other.id, productId: fixture.productId });
+    const newer = api.client049(token);
+    const of = async (req: Parameters<typeof newer.orders.list>[0]) => (await newer.orders.list(req)).result.items.map((o) => o.id).sort();
+    expect(await of({ subscriptionId: fixture.subscription.id })).toEqual([renewal.id]);
+    expect(await of({ subscriptionId: [fixture.subscription.id, "00000000-0000-4000-8000-000000000000"] })).toEqual([renewal.id]);
+    expect(await of({ externalCustomerId: "ext-sub" })).toEqual([renewal.id]);
+    expect(await of({ externalCustomerId: ["ext-sub", "ext-other"] })).toEqual([renewal.id, one.id].sort());
+    expect(await of({ externalCustomerId: "ext-gone" })).toEqual([]);
+    expect(await of({ externalCustomerId: "ext-other", subscriptionId: fixture.subscription.id })).toEqual([]);
   });
 
   it("sorts by every key, both ways", async () => {

@@ -24,7 +24,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { subscriptionsDueOnClocks } from "../../server/subscriptions/repository.js";
 import { pokeDueOnClocks } from "../../workflows/backstop.js";
-import { collectPages, createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi } from "../harness/index.js";
+import {
+  collectPages, createBenefit, createCustomerSessionToken, createDiscount, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 20_000, interval: 100 };
@@ -454,6 +456,32 @@ describe("subscriptions", () => {
     expect((await raw({ product_id: oneTime.id })).status).toBe(422);
     // Nothing was changed by the refused calls.
     expect(await polar.subscriptions.get({ id: sub.id })).toMatchObject({ status: "active", productId: basic.id, cancelAtPeriodEnd: false });
+  });
+
+  it("takes 0.49.0's filters: status, cancellation at period end, its reason and time", async () => {
+    const k = api.knex;
+    const made = await orgWithToken(k);
+    const at = (iso: string) => new Date(iso);
+    const sub = async (overrides: Record<string, unknown>) =>
+      (await createSubscriptionFixture(k, { startedAt: at("2028-01-01T00:00:00Z"), organizationId: made.org.id, overrides })).subscription.id;
+    const running = await sub({ status: "active" });
+    const leaving = await sub({ status: "active", cancel_at_period_end: true, canceled_at: at("2028-02-01T00:00:00Z"), customer_cancellation_reason: "too_expensive" });
+    const gone = await sub({ status: "canceled", canceled_at: at("2028-03-01T00:00:00Z"), ended_at: at("2028-03-01T00:00:00Z"), customer_cancellation_reason: "unused" });
+    const late = await sub({ status: "past_due" });
+    const newer = api.client049(made.token);
+    const of = async (req: Parameters<typeof newer.subscriptions.list>[0]) => (await newer.subscriptions.list(Object.assign({ limit: 100 }, req))).result.items.map((s) => s.id).sort();
+    const sorted = (...xs: string[]) => xs.sort();
+    expect(await of({ status: "active" })).toEqual(sorted(running, leaving));
+    expect(await of({ status: ["canceled", "past_due"] })).toEqual(sorted(gone, late));
+    expect(await of({ cancelAtPeriodEnd: true })).toEqual([leaving]);
+    expect(await of({ cancelAtPeriodEnd: false })).toEqual(sorted(running, gone, late));
+    expect(await of({ customerCancellationReason: "unused" })).toEqual([gone]);
+    expect(await of({ customerCancellationReason: ["unused", "too_expensive"] })).toEqual(sorted(leaving, gone));
+    // Both bounds included.
+    expect(await of({ canceledAtAfter: at("2028-02-01T00:00:00Z") })).toEqual(sorted(leaving, gone));
+    expect(await of({ canceledAtBefore: at("2028-02-01T00:00:00Z") })).toEqual([leaving]);
+    expect(await of({ canceledAtAfter: at("2028-02-01T00:00:01Z"), canceledAtBefore: at("2028-03-01T00:00:00Z") })).toEqual([gone]);
+    expect(await of({ status: "active", cancelAtPeriodEnd: false })).toEqual([running]);
   });
 
   it("lists with every filter, sort key and paging, and exports CSV", async () => {

@@ -150,7 +150,11 @@ export function PaymentMethodsSection() {
     if (!token) return;
     setBusy("add");
     try {
-      await call(customerPortalCustomersAddPaymentMethod({ client, body: { confirmation_token_id: token, set_default: makeDefault, return_url: window.location.href } }));
+      const added = await call(customerPortalCustomersAddPaymentMethod({ client, body: { confirmation_token_id: token, set_default: makeDefault, return_url: window.location.href } }));
+      if (added.status === "requires_action") {
+        setAddError("This card asks for your bank's confirmation (3-D Secure), which saving a card here cannot ask for. Please use another card.");
+        return;
+      }
       setAdding(false);
       reload();
       setCustomer(await call(customerPortalCustomersGet({ client })));
