@@ -11,7 +11,7 @@ import { customerSubscriptionIdsOfCheckout } from "../subscriptions/repository.j
 
 /** What a purchase's session may do: read itself and what it bought, and link an account to its grants. */
 const PURCHASE_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  "customer_portal:customer_session:introspect",
+  "customer_portal:customer-session:introspect",
   "customer_portal:orders:list",
   "customer_portal:orders:get",
   "customer_portal:orders:invoice",

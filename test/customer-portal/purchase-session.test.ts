@@ -19,7 +19,7 @@ const VARIANTS = {
 };
 
 /** What a purchase's session may call; every other customer-session operation answers 403. */
-const SESSION = "customer_portal:customer_session:introspect";
+const SESSION = "customer_portal:customer-session:introspect";
 const SCOPED = new Set([
   SESSION,
   "customer_portal:orders:list",
