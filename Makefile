@@ -31,7 +31,14 @@ admin/node_modules/.package-lock.json: admin/package-lock.json admin/package.jso
 	npm ci --prefix admin --no-audit --no-fund
 	@touch $@
 
-install: deps tools admin/node_modules/.package-lock.json
+# Polar's framework integrations that test/integrations/ runs unchanged (@polar-sh/express with
+# express 4, @polar-sh/nextjs with next, @polar-sh/better-auth with the 0.47 client) are their own
+# npm package: their peers conflict with the root's (express 5, the 0.34 client).
+test/integrations/node_modules/.package-lock.json: test/integrations/package-lock.json test/integrations/package.json
+	npm ci --prefix test/integrations --no-audit --no-fund
+	@touch $@
+
+install: deps tools admin/node_modules/.package-lock.json test/integrations/node_modules/.package-lock.json
 
 tools:
 	@bash scripts/build-tools.sh
@@ -63,7 +70,7 @@ domain-pairs: deps
 repository-tables: deps
 	@$(TSX) scripts/repository-tables.ts
 
-typecheck: deps admin/node_modules/.package-lock.json
+typecheck: deps admin/node_modules/.package-lock.json test/integrations/node_modules/.package-lock.json
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 	admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 

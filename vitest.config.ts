@@ -19,6 +19,9 @@ export default defineConfig({
     restoreMocks: true,
     // Rate limits off for the suites (they share one client address and one database): the
     // rate limit tests (test/http/rate-limit.test.ts) give their APIs policies of their own.
+    // @polar-sh/nextjs imports `next/server` without its `.js` (Next's bundler finds it, Node's
+    // ESM loader does not): vite resolves the imports of a package it inlines.
+    server: { deps: { inline: ["@polar-sh/nextjs"] } },
     env: { RATE_LIMIT_PUBLIC: "off", RATE_LIMIT_AUTH_FAILURE: "off", RATE_LIMIT_TOKEN: "off", RATE_LIMIT_CUSTOMER: "off" },
   },
 });

@@ -23,6 +23,10 @@ const row: ProductRow = {
   name: "Pro plan",
   description: "Everything, monthly.",
   recurring_interval: "month",
+  recurring_interval_count: 1,
+  trial_interval: null,
+  trial_interval_count: null,
+  visibility: "public",
   is_archived: false,
   metadata: { tier: "pro" },
 };
@@ -36,6 +40,7 @@ function price(n: number, amount_type: PriceRow["amount_type"], fields: Partial<
       product_id: row.id,
       amount_type,
       price_currency: "usd",
+      tax_behavior: null,
       price_amount: null,
       minimum_amount: null,
       maximum_amount: null,
@@ -55,7 +60,7 @@ const rel: ProductRelations = {
   prices: [
     price(1, "fixed", { price_amount: 2_000 }),
     price(2, "custom", { minimum_amount: 500, maximum_amount: 10_000, preset_amount: 1_000 }),
-    price(3, "free", { price_currency: null }),
+    price(3, "fixed", { price_amount: 0 }),
   ],
   benefits: [],
   medias: [],
@@ -68,6 +73,8 @@ function spreadPrice(p: PriceRow): ProductPriceOut {
     created_at: isoRequired(p.created_at),
     modified_at: iso(p.modified_at),
     id: p.id,
+    source: "catalog" as const,
+    tax_behavior: p.tax_behavior,
     is_archived: p.is_archived,
     product_id: p.product_id,
     type: row.recurring_interval ? ("recurring" as const) : ("one_time" as const),
@@ -81,12 +88,10 @@ function spreadPrice(p: PriceRow): ProductPriceOut {
         ...base,
         amount_type: p.amount_type,
         price_currency: p.price_currency!,
-        minimum_amount: p.minimum_amount,
+        minimum_amount: p.minimum_amount ?? 50,
         maximum_amount: p.maximum_amount,
         preset_amount: p.preset_amount,
       };
-    case "free":
-      return { ...base, amount_type: p.amount_type };
     case "metered_unit":
       throw new Error("not in this fixture");
   }

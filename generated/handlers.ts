@@ -32,6 +32,7 @@ export type OperationId =
   | "customer_portal:benefit-grants:get"
   | "customer_portal:benefit-grants:list"
   | "customer_portal:benefit-grants:update"
+  | "customer_portal:customer-session:introspect"
   | "customer_portal:customer_meters:get"
   | "customer_portal:customer_meters:list"
   | "customer_portal:customer_session:authenticate"
@@ -353,6 +354,13 @@ export interface OperationTypes {
     status: 200;
     result: Ops["customer_portal:benefit-grants:update"]["responses"][200]["content"]["application/json"];
   };
+  "customer_portal:customer-session:introspect": {
+    params: {};
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["customer_portal:customer-session:introspect"]["responses"][200]["content"]["application/json"];
+  };
   "customer_portal:customer_meters:get": {
     params: Ops["customer_portal:customer_meters:get"]["parameters"]["path"];
     query: {};
@@ -565,14 +573,14 @@ export interface OperationTypes {
   };
   "customers:delete": {
     params: Ops["customers:delete"]["parameters"]["path"];
-    query: {};
+    query: NonNullable<Ops["customers:delete"]["parameters"]["query"]>;
     body: undefined;
     status: 204;
     result: null;
   };
   "customers:delete_external": {
     params: Ops["customers:delete_external"]["parameters"]["path"];
-    query: {};
+    query: NonNullable<Ops["customers:delete_external"]["parameters"]["query"]>;
     body: undefined;
     status: 204;
     result: null;
@@ -1001,7 +1009,7 @@ export interface OperationTypes {
     params: {};
     query: {};
     body: NonNullable<Ops["refunds:create"]["requestBody"]>["content"]["application/json"];
-    status: 200;
+    status: 200 | 201;
     result: Ops["refunds:create"]["responses"][200]["content"]["application/json"];
   };
   "refunds:list": {

@@ -398,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customer-session/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Introspect Customer Session
+         * @description The session the portal is signed in with, its end and the address the merchant gave it to link back to (newer clients' customerPortal.customerSession.introspect).
+         */
+        get: operations["customer_portal:customer-session:introspect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me": {
         parameters: {
             query?: never;
@@ -918,6 +938,7 @@ export interface paths {
          *     a specific subscription or revoke certain benefits.
          *     Note: The customers information will nonetheless be retained for historic
          *     orders and subscriptions.
+         *     Set `anonymize=true` to also anonymize their personal data.
          */
         delete: operations["customers:delete"];
         options?: never;
@@ -971,6 +992,7 @@ export interface paths {
          * Delete Customer by External ID
          * @description Delete a customer by external ID.
          *     Immediately cancels any active subscriptions and revokes any active benefits.
+         *     Set `anonymize=true` to also anonymize their personal data.
          */
         delete: operations["customers:delete_external"];
         options?: never;
@@ -2917,8 +2939,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -2948,6 +2975,8 @@ export interface components {
             type: "custom";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitCustomCreateProperties"];
@@ -2981,6 +3010,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3011,6 +3042,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3035,6 +3068,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -3075,8 +3110,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3105,6 +3145,8 @@ export interface components {
             type: "discord";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitDiscordCreateProperties"];
@@ -3148,6 +3190,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3179,6 +3223,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3210,8 +3256,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3240,6 +3291,8 @@ export interface components {
             type: "downloadables";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitDownloadablesCreateProperties"];
@@ -3277,6 +3330,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3306,6 +3361,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3341,8 +3398,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3371,6 +3433,8 @@ export interface components {
             type: "github_repository";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitGitHubRepositoryCreateProperties"];
@@ -3417,6 +3481,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3450,6 +3516,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3495,6 +3563,7 @@ export interface components {
             /** @description The error information if the benefit grant failed with an unrecoverable error. */
             error?: components["schemas"]["BenefitGrantError"] | null;
             customer: components["schemas"]["Customer"];
+            benefit: components["schemas"]["Benefit"];
             properties: components["schemas"]["BenefitGrantDiscordProperties"] | components["schemas"]["BenefitGrantGitHubRepositoryProperties"] | components["schemas"]["BenefitGrantDownloadablesProperties"] | components["schemas"]["BenefitGrantLicenseKeysProperties"] | components["schemas"]["BenefitGrantCustomProperties"];
         };
         BenefitGrantCustomProperties: Record<string, never>;
@@ -3805,6 +3874,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -3853,8 +3924,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -3883,6 +3959,8 @@ export interface components {
             type: "license_keys";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitLicenseKeysCreateProperties"];
@@ -3920,6 +3998,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -3952,6 +4032,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3987,8 +4069,13 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a revoked grant may still show one). */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
+            visibility: components["schemas"]["BenefitVisibility"];
+            /** @description Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal). */
+            visibility_configurable: boolean;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4018,6 +4105,8 @@ export interface components {
             type: "meter_credit";
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description: string;
+            /** @description Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /** @description The ID of the organization owning the benefit. **Required unless you use an organization token.** */
             organization_id?: string | null;
             properties: components["schemas"]["BenefitMeterCreditCreateProperties"];
@@ -4055,6 +4144,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
             metadata: {
@@ -4087,6 +4178,8 @@ export interface components {
             };
             /** @description The description of the benefit. Will be displayed on products having this benefit. */
             description?: string | null;
+            /** @description Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`. */
+            visibility?: components["schemas"]["BenefitVisibility"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4114,6 +4207,8 @@ export interface components {
             selectable: boolean;
             /** @description Whether the benefit is deletable. */
             deletable: boolean;
+            /** @description Whether the benefit is deleted. */
+            is_deleted: boolean;
             /** @description The ID of the organization owning the benefit. */
             organization_id: string;
         };
@@ -4134,6 +4229,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -4150,6 +4247,11 @@ export interface components {
         BenefitSortProperty: "created_at" | "-created_at" | "description" | "-description" | "type" | "-type";
         /** @enum {string} */
         BenefitType: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
+        /**
+         * @description Who sees a benefit: `public` customers (on products, in the portal); `private` and `draft` only the merchant, while the benefit is still granted.
+         * @enum {string}
+         */
+        BenefitVisibility: "draft" | "private" | "public";
         /** @description An event created by Polar when a benefit is updated. */
         BenefitUpdatedEvent: {
             /** @description The ID of the object. */
@@ -4167,6 +4269,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -4216,6 +4320,8 @@ export interface components {
             checkout_id: string | null;
             /** @description The ID of the order associated with this payment. */
             order_id: string | null;
+            /** @description Why the payment was attempted; `null` for payments recorded before it was. */
+            trigger: components["schemas"]["PaymentTrigger"] | null;
             /** @description Additional metadata from the payment processor for internal use. */
             processor_metadata?: {
                 [key: string]: unknown;
@@ -4260,6 +4366,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4270,10 +4378,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4309,6 +4432,11 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
+            /** @description The interval unit for the trial period of this checkout, over the product's. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period of this checkout. */
+            trial_interval_count: number | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4320,6 +4448,10 @@ export interface components {
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
             subscription_id: string | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
@@ -4379,6 +4511,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period, over the product's. Set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description Key-value object storing custom field values. */
             custom_field_data?: {
                 [key: string]: string | number | boolean | null;
@@ -4395,6 +4531,11 @@ export interface components {
              * @default false
              */
             require_billing_address: boolean;
+            /**
+             * @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+             * @default true
+             */
+            allow_trial: boolean;
             amount?: number | null;
             /** @description ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer. */
             customer_id?: string | null;
@@ -4430,6 +4571,8 @@ export interface components {
             subscription_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url?: string | null;
             /** @description If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page. */
             embed_origin?: string | null;
             /** @description List of product IDs available to select at that checkout. The first one will be selected by default. */
@@ -4441,6 +4584,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /** @description The ID of the object. */
             id: string;
             name: string;
@@ -4455,6 +4602,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /** @description The ID of the object. */
             id: string;
             name: string;
@@ -4496,6 +4647,10 @@ export interface components {
              * @description Last modification timestamp of the object.
              */
             modified_at: string | null;
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
             /** @description The ID of the object. */
             id: string;
             metadata: {
@@ -4506,6 +4661,8 @@ export interface components {
             client_secret: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url: string | null;
             /** @description Optional label to distinguish links internally */
             label: string | null;
             /** @description Whether to allow the customer to apply discount codes. If you apply a discount through `discount_id`, it'll still be applied, but the customer won't be able to change it. */
@@ -4514,6 +4671,8 @@ export interface components {
             require_billing_address: boolean;
             /** @description ID of the discount to apply to the checkout. If the discount is not applicable anymore when opening the checkout link, it'll be ignored. */
             discount_id: string | null;
+            /** @description Predefined number of seats (seat-based pricing only). Seat-based prices are not offered, so this is always `null`. */
+            seats: number | null;
             /** @description The organization ID. */
             organization_id: string;
             products: components["schemas"]["CheckoutLinkProduct"][];
@@ -4541,6 +4700,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4562,6 +4725,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             product_id: string;
         };
         /** @description Schema to create a new checkout link from a a single product price.
@@ -4584,6 +4749,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4605,6 +4774,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             product_price_id: string;
         };
         /** @description Schema to create a new checkout link. */
@@ -4624,6 +4795,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /**
              * @description Payment processor to use. Currently only Stripe is supported.
              * @constant
@@ -4645,6 +4820,8 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
             /** @description List of products that will be available to select at checkout. */
             products: string[];
         };
@@ -4671,6 +4848,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -4703,6 +4891,10 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period of the checkouts the link opens, over the product's. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description List of products that will be available to select at checkout. */
             products?: string[] | null;
             label?: string | null;
@@ -4714,6 +4906,49 @@ export interface components {
             discount_id?: string | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkouts the link opens, to return to this URL. */
+            return_url?: string | null;
+        };
+        /** @description The organization a checkout sells for, with the subscription settings a buyer is shown. */
+        CheckoutOrganization: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The organization ID. */
+            id: string;
+            /** @description Organization name shown in checkout, customer portal, emails etc. */
+            name: string;
+            /** @description Unique organization slug in checkout, customer portal and credit card statements. */
+            slug: string;
+            /** @description Avatar URL shown in checkout, customer portal, emails etc. */
+            avatar_url: string | null;
+            /** @description Public support email. */
+            email: string | null;
+            /** @description Official website of the organization. */
+            website: string | null;
+            /** @description Links to social profiles. */
+            socials: components["schemas"]["OrganizationSocialLink"][];
+            status: components["schemas"]["Status"];
+            /**
+             * Format: date-time
+             * @description When the business details were submitted.
+             */
+            details_submitted_at: string | null;
+            /** @description Organization feature settings */
+            feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
+            subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
+            notification_settings: components["schemas"]["OrganizationNotificationSettings"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description Whether customers can change their subscription's plan from the customer portal. */
+            allow_customer_updates: boolean;
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
         };
         /** @description Product data for a checkout session. */
         CheckoutProduct: {
@@ -4735,6 +4970,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -4779,6 +5025,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4789,10 +5037,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4828,13 +5091,18 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
             /** @description List of products available to select. */
             products: components["schemas"]["CheckoutProduct"][];
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CheckoutOrganization"];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
         };
         /** @description Checkout session data retrieved using the client secret after confirmation.
@@ -4873,6 +5141,8 @@ export interface components {
             expires_at: string;
             /** @description URL where the customer will be redirected after a successful payment. */
             success_url: string;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url: string | null;
             /** @description When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page. */
             embed_origin: string | null;
             /** @description Amount in cents, before discounts and taxes. */
@@ -4883,10 +5153,25 @@ export interface components {
             net_amount: number;
             /** @description Sales tax amount in cents. If `null`, it means there is no enough information yet to calculate it. */
             tax_amount: number | null;
+            /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
+            tax_behavior: components["schemas"]["TaxBehavior"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
             currency: string;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial: boolean | null;
+            /** @description Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product. */
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product. */
+            active_trial_interval_count: number | null;
+            /**
+             * Format: date-time
+             * @description End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+             */
+            trial_end: string | null;
+            /** @description ID of the organization owning the checkout session. */
+            organization_id: string;
             /** @description ID of the product to checkout. */
             product_id: string;
             /** @description ID of the product price to checkout. */
@@ -4922,13 +5207,18 @@ export interface components {
                 [key: string]: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
             /** @description List of products available to select. */
             products: components["schemas"]["CheckoutProduct"][];
             product: components["schemas"]["CheckoutProduct"];
             /** @description Price of the selected product. */
             product_price: components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"];
+            /** @description Mapping of product IDs to their list of prices. */
+            prices: {
+                [key: string]: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
+            } | null;
             discount: components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | null;
-            organization: components["schemas"]["Organization"];
+            organization: components["schemas"]["CheckoutOrganization"];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             customer_session_token: string;
         };
@@ -4968,12 +5258,18 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The interval unit for the trial period, over the product's. Set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
             /** @description ID of the discount to apply to the checkout. */
             discount_id?: string | null;
             /** @description Whether to allow the customer to apply discount codes. If you apply a discount through `discount_id`, it'll still be applied, but the customer won't be able to change it. */
             allow_discount_codes?: boolean | null;
             /** @description Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`. */
             require_billing_address?: boolean | null;
+            /** @description Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured. */
+            allow_trial?: boolean | null;
             customer_ip_address?: string | null;
             /** @description Key-value object allowing you to store additional information that'll be copied to the created customer.
              *
@@ -4992,6 +5288,8 @@ export interface components {
             } | null;
             /** @description URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id. */
             success_url?: string | null;
+            /** @description When set, a back button will be shown in the checkout to return to this URL. */
+            return_url?: string | null;
             /** @description If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page. */
             embed_origin?: string | null;
         };
@@ -5012,9 +5310,19 @@ export interface components {
             customer_billing_name?: string | null;
             customer_billing_address?: components["schemas"]["Address"] | null;
             customer_tax_id?: string | null;
+            /**
+             * @description Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
+             * @constant
+             */
+            allow_trial?: false;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
+        /**
+         * @description An aggregate function over values (count, sum, max, min, avg, or unique, the number of distinct values).
+         * @enum {string}
+         */
+        AggregationFunction: "count" | "sum" | "max" | "min" | "avg" | "unique";
         CountAggregation: {
             /**
              * @default count
@@ -5524,6 +5832,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -5751,7 +6062,7 @@ export interface components {
             benefit_type: "meter_credit";
         };
         /** @enum {string} */
-        CustomerBenefitGrantSortProperty: "granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization";
+        CustomerBenefitGrantSortProperty: "granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization" | "product_benefit" | "-product_benefit";
         CustomerBenefitGrantUpdate: components["schemas"]["CustomerBenefitGrantDiscordUpdate"] | components["schemas"]["CustomerBenefitGrantGitHubRepositoryUpdate"] | components["schemas"]["CustomerBenefitGrantCustomUpdate"] | components["schemas"]["CustomerBenefitGrantDownloadablesUpdate"] | components["schemas"]["CustomerBenefitGrantLicenseKeysUpdate"] | components["schemas"]["CustomerBenefitGrantMeterCreditUpdate"];
         /** @enum {string} */
         CustomerCancellationReason: "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
@@ -5778,9 +6089,12 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
             organization_id?: string | null;
+            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            type?: components["schemas"]["CustomerType"] | null;
         };
         CustomerCustomerMeter: {
             /** @description The ID of the object. */
@@ -5822,9 +6136,24 @@ export interface components {
             id: string;
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit (custom units only). */
+            custom_label: string | null;
+            /** @description How many units the custom unit is shown per (custom units only). */
+            custom_multiplier: number | null;
         };
         /** @enum {string} */
         CustomerCustomerMeterSortProperty: "created_at" | "-created_at" | "modified_at" | "-modified_at" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance";
+        /** @description The customer session the portal is signed in with. */
+        CustomerCustomerSession: {
+            /**
+             * Format: date-time
+             * @description When the session ends.
+             */
+            expires_at: string;
+            /** @description Where the portal's "back" link takes the customer; none when the session was opened without one. */
+            return_url: string | null;
+        };
         /** @description An active customer meter, with current consumed and credited units. */
         CustomerMeter: {
             /** @description The ID of the object. */
@@ -5876,10 +6205,19 @@ export interface components {
             discount_amount: number;
             /** @description Amount in cents, after discounts but before taxes. */
             net_amount: number;
+            /**
+             * @deprecated
+             * @description Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+             */
+            amount: number;
             /** @description Sales tax amount in cents. */
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
+            /** @description Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it. */
+            applied_balance_amount: number;
+            /** @description Amount in cents that is still due for this order; 0 once it is paid. */
+            due_amount: number;
             /** @description Amount refunded in cents. */
             refunded_amount: number;
             /** @description Sales tax refunded in cents. */
@@ -5889,8 +6227,12 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
+            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence. */
+            invoice_number: string;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
+            /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
+            receipt_number: string | null;
             customer_id: string;
             product_id: string;
             discount_id: string | null;
@@ -5901,6 +6243,12 @@ export interface components {
             subscription: components["schemas"]["CustomerOrderSubscription"] | null;
             /** @description Line items composing the order. */
             items: components["schemas"]["OrderItemSchema"][];
+            /** @description A summary description of the order. */
+            description: string;
+            /** @description Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds. */
+            refundable_amount: number;
+            /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
+            refundable_tax_amount: number;
             /**
              * Format: date-time
              * @description When the next payment retry is scheduled
@@ -5955,6 +6303,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -5989,6 +6348,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -5999,7 +6360,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6022,6 +6403,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -6040,7 +6433,7 @@ export interface components {
             billing_address?: components["schemas"]["Address"] | null;
         };
         /** @description Schema of an organization and related data for customer portal. */
-        CustomerOrganization: {
+        CustomerOrganizationData: {
             organization: components["schemas"]["Organization"];
             products: components["schemas"]["CustomerProduct"][];
         };
@@ -6050,6 +6443,30 @@ export interface components {
             set_default: boolean;
             return_url: string;
         };
+        /** @description The card needs its holder to authenticate it (3-D Secure) before it can be saved; nothing is saved yet. */
+        CustomerPaymentMethodCreateRequiresActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "requires_action";
+            /** @description The processor's secret of the setup, for the payment form to ask the holder. */
+            client_secret: string;
+        };
+        /** @description What adding a payment method did, by its status. */
+        CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCreateSucceededResponse"] | components["schemas"]["CustomerPaymentMethodCreateRequiresActionResponse"];
+        /** @description The saved payment method, under payment_method and its own fields beside (the clients before 0.49.0 read the answer as the bare payment method). */
+        CustomerPaymentMethodCreateSucceededResponse: {
+            /** @constant */
+            status: "succeeded";
+            payment_method: components["schemas"]["CustomerPaymentMethod"];
+        } & (components["schemas"]["CustomerPaymentMethod"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "succeeded";
+        });
         CustomerPortalCustomer: {
             /**
              * Format: date-time
@@ -6083,6 +6500,22 @@ export interface components {
             account_id: string;
             account_username: string | null;
         };
+        CustomerPortalSubscriptionSettings: {
+            /** @description Whether customers may change the seats of a seat-based subscription (none are offered yet). */
+            update_seats: boolean;
+            /** @description Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`). */
+            update_plan: boolean;
+        };
+        CustomerPortalSubscriptionSettingsUpdate: {
+            update_seats?: boolean;
+            update_plan?: boolean;
+            /** @description Pausing is not offered; only `false` is accepted. */
+            pause?: boolean;
+        };
+        CustomerPortalUsageSettings: {
+            /** @description Whether the usage section (meters) is shown. */
+            show: boolean;
+        };
         /** @description Schema of a product for customer portal. */
         CustomerProduct: {
             /**
@@ -6103,6 +6536,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -6134,6 +6578,8 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             customer_portal_url: string;
+            /** @description Where the portal's "back" link takes the customer (your app); none when not given. */
+            return_url: string | null;
             customer_id: string;
             customer: components["schemas"]["Customer"];
         };
@@ -6177,11 +6623,15 @@ export interface components {
         CustomerSessionCustomerExternalIDCreate: {
             /** @description External ID of the customer to create a session for. */
             external_customer_id: string;
+            /** @description An http(s) address in your app the customer portal links back to. */
+            return_url?: string | null;
         };
         /** @description Schema for creating a customer session using a customer ID. */
         CustomerSessionCustomerIDCreate: {
             /** @description ID of the customer to create a session for. */
             customer_id: string;
+            /** @description An http(s) address in your app the customer portal links back to. */
+            return_url?: string | null;
         };
         /** @enum {string} */
         CustomerSortProperty: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
@@ -6213,6 +6663,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -6320,7 +6773,17 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6386,6 +6849,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -6396,7 +6861,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -6419,6 +6904,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -6433,6 +6930,8 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["CustomerSubscriptionMeter"][];
+            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
         };
         CustomerSubscriptionCancel: {
             /** @description Cancel an active subscription once the current period ends.
@@ -6513,6 +7012,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -6534,6 +7044,11 @@ export interface components {
             /** @description Update subscription to another product. */
             product_id: string;
         };
+        /**
+         * @description An individual buys for themself; a team customer is an organization's account its members share.
+         * @enum {string}
+         */
+        CustomerType: "individual" | "team";
         CustomerUpdate: {
             /** @description Key-value object allowing you to store additional information.
              *
@@ -6550,12 +7065,15 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean;
             };
+            /** @description The type of customer. Team customers are not offered yet; only `individual` is accepted. */
+            type?: components["schemas"]["CustomerType"] | null;
             /** @description The email address of the customer. This must be unique within the organization. */
             email?: string | null;
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
             external_id?: string | null;
         };
@@ -6580,7 +7098,8 @@ export interface components {
             /** @description The name of the customer. */
             name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
-            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | null;
+            /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
         };
         Discount: components["schemas"]["DiscountFixedRepeatDuration"] | components["schemas"]["DiscountFixedOnceForeverDuration"] | components["schemas"]["DiscountPercentageRepeatDuration"] | components["schemas"]["DiscountPercentageOnceForeverDuration"];
         DiscountCreate: components["schemas"]["DiscountFixedRepeatDurationCreate"] | components["schemas"]["DiscountPercentageRepeatDurationCreate"] | components["schemas"]["DiscountFixedOnceForeverDurationCreate"] | components["schemas"]["DiscountPercentageOnceForeverDurationCreate"];
@@ -6592,6 +7111,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6634,6 +7157,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6675,12 +7202,16 @@ export interface components {
             duration: components["schemas"]["DiscountDuration"];
             type: components["schemas"]["DiscountType"];
             /** @description Fixed amount to discount from the invoice total. */
-            amount: number;
+            amount?: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
              */
             currency: components["schemas"]["Currency"];
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             /** @description Key-value object allowing you to store additional information.
              *
              *
@@ -6725,6 +7256,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6768,6 +7303,10 @@ export interface components {
             type: components["schemas"]["DiscountType"];
             amount: number;
             currency: string;
+            /** @description The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`). */
+            amounts: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description Creation timestamp of the object.
@@ -6817,12 +7356,16 @@ export interface components {
             duration_in_months: number;
             type: components["schemas"]["DiscountType"];
             /** @description Fixed amount to discount from the invoice total. */
-            amount: number;
+            amount?: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
              */
             currency: components["schemas"]["Currency"];
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             /** @description Key-value object allowing you to store additional information.
              *
              *
@@ -7147,6 +7690,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -7188,6 +7742,10 @@ export interface components {
             amount?: number | null;
             /** @default usd */
             currency: components["schemas"]["Currency"] | null;
+            /** @description The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount. */
+            amounts?: {
+                [key: string]: number;
+            } | null;
             basis_points?: number | null;
             products?: string[] | null;
         };
@@ -7301,6 +7859,8 @@ export interface components {
         EventName: {
             /** @description The name of the event. */
             name: string;
+            /** @description Human readable label of the event. */
+            label: string;
             source: components["schemas"]["EventSource"];
             /** @description Number of times the event has occurred. */
             occurrences: number;
@@ -7442,6 +8002,8 @@ export interface components {
             checkout_id: string | null;
             /** @description The ID of the order associated with this payment. */
             order_id: string | null;
+            /** @description Why the payment was attempted; `null` for payments recorded before it was. */
+            trigger: components["schemas"]["PaymentTrigger"] | null;
             /** @description Additional metadata from the payment processor for internal use. */
             processor_metadata?: {
                 [key: string]: unknown;
@@ -7472,6 +8034,8 @@ export interface components {
             scope: string;
             sub_type: components["schemas"]["SubType"];
             sub: string;
+            /** @description The organizations the token is restricted to act for (its organization, for an organization's token); empty for a user's token, which may act for every organization of the user. */
+            organizations: string[];
             aud: string;
             iss: string;
             exp: number;
@@ -7489,7 +8053,7 @@ export interface components {
             detail: string;
         };
         InvoiceGenerationError: components["schemas"]["MissingInvoiceBillingDetails"] | components["schemas"]["NotPaidOrder"];
-        LegacyRecurringProductPrice: components["schemas"]["LegacyRecurringProductPriceCustom"] | components["schemas"]["LegacyRecurringProductPriceFixed"] | components["schemas"]["LegacyRecurringProductPriceFree"];
+        LegacyRecurringProductPrice: components["schemas"]["LegacyRecurringProductPriceCustom"] | components["schemas"]["LegacyRecurringProductPriceFixed"];
         /** @description A pay-what-you-want recurring price for a product, i.e. a subscription.
          *
          *
@@ -7507,6 +8071,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7525,7 +8092,7 @@ export interface components {
             /** @description The currency. */
             price_currency: string;
             /** @description The minimum amount the customer can pay. */
-            minimum_amount: number | null;
+            minimum_amount: number;
             /** @description The maximum amount the customer can pay. */
             maximum_amount: number | null;
             /** @description The initial amount shown to the customer. */
@@ -7550,6 +8117,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7569,41 +8139,6 @@ export interface components {
             price_currency: string;
             /** @description The price in cents. */
             price_amount: number;
-            /** @constant */
-            legacy: true;
-        };
-        /** @description A free recurring price for a product, i.e. a subscription.
-         *
-         *
-         *     **Deprecated**: The recurring interval should be set on the product itself. */
-        LegacyRecurringProductPriceFree: {
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            /** @description The ID of the price. */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            amount_type: "free";
-            /** @description Whether the price is archived and no longer available. */
-            is_archived: boolean;
-            /** @description The ID of the product owning the price. */
-            product_id: string;
-            /**
-             * @description The type of the price.
-             * @constant
-             */
-            type: "recurring";
-            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
             /** @constant */
             legacy: true;
         };
@@ -7689,6 +8224,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -7707,6 +8245,12 @@ export interface components {
             organization_id: string;
             activation_id: string;
         };
+        /** @description The member of a team customer a license key is for. */
+        LicenseKeyMember: {
+            id: string;
+            email: string;
+            external_id: string | null;
+        };
         LicenseKeyRead: {
             /** @description The ID of the object. */
             id: string;
@@ -7723,6 +8267,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -7787,6 +8334,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -7939,6 +8489,11 @@ export interface components {
             id: string;
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit, e.g. `request` (custom units only). */
+            custom_label: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units (custom units only). */
+            custom_multiplier: number | null;
             filter: components["schemas"]["Filter"];
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
             aggregation: components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"] | components["schemas"]["CountAggregation"];
@@ -7968,6 +8523,12 @@ export interface components {
             };
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name: string;
+            /** @description The unit of the meter; `scalar` unless given. */
+            unit?: components["schemas"]["MeterUnit"];
+            /** @description The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise. */
+            custom_label?: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only. */
+            custom_multiplier?: number | null;
             filter: components["schemas"]["Filter"];
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
             aggregation: components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"] | components["schemas"]["CountAggregation"];
@@ -7991,6 +8552,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -8039,6 +8602,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -8056,6 +8621,11 @@ export interface components {
         };
         /** @enum {string} */
         MeterSortProperty: "created_at" | "-created_at" | "name" | "-name";
+        /**
+         * @description What a meter counts, which sets how its prices and quantities are shown: `scalar` per unit, `token` per million tokens, `custom` per `custom_multiplier` of `custom_label`.
+         * @enum {string}
+         */
+        MeterUnit: "scalar" | "token" | "custom";
         MeterUpdate: {
             /** @description Key-value object allowing you to store additional information.
              *
@@ -8074,6 +8644,12 @@ export interface components {
             };
             /** @description The name of the meter. Will be shown on customer's invoices and usage. */
             name?: string | null;
+            /** @description The unit of the meter. Leaving `custom` clears the label and multiplier. */
+            unit?: components["schemas"]["MeterUnit"] | null;
+            /** @description The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise. */
+            custom_label?: string | null;
+            /** @description How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only. */
+            custom_multiplier?: number | null;
             /** @description The filter to apply on events that'll be used to calculate the meter. */
             filter?: components["schemas"]["Filter"] | null;
             /** @description The aggregation to apply on the filtered events to calculate the meter. */
@@ -8089,63 +8665,67 @@ export interface components {
             display_name: string;
             type: components["schemas"]["MetricType"];
         };
+        /** @description Every metric is present unless the request's `metrics` names some. */
         MetricPeriod: {
             /**
              * Format: date-time
              * @description Timestamp of this period data.
              */
             timestamp: string;
-            orders: number;
-            revenue: number;
-            net_revenue: number;
-            cumulative_revenue: number;
-            net_cumulative_revenue: number;
-            average_order_value: number;
-            net_average_order_value: number;
-            one_time_products: number;
-            one_time_products_revenue: number;
-            one_time_products_net_revenue: number;
-            new_subscriptions: number;
-            new_subscriptions_revenue: number;
-            new_subscriptions_net_revenue: number;
-            renewed_subscriptions: number;
-            renewed_subscriptions_revenue: number;
-            renewed_subscriptions_net_revenue: number;
-            active_subscriptions: number;
-            monthly_recurring_revenue: number;
-            committed_monthly_recurring_revenue: number;
-            checkouts: number;
-            succeeded_checkouts: number;
-            checkouts_conversion: number;
+            orders?: number;
+            revenue?: number;
+            net_revenue?: number;
+            cumulative_revenue?: number;
+            net_cumulative_revenue?: number;
+            average_order_value?: number;
+            net_average_order_value?: number;
+            one_time_products?: number;
+            one_time_products_revenue?: number;
+            one_time_products_net_revenue?: number;
+            new_subscriptions?: number;
+            new_subscriptions_revenue?: number;
+            new_subscriptions_net_revenue?: number;
+            renewed_subscriptions?: number;
+            renewed_subscriptions_revenue?: number;
+            renewed_subscriptions_net_revenue?: number;
+            active_subscriptions?: number;
+            monthly_recurring_revenue?: number;
+            committed_monthly_recurring_revenue?: number;
+            checkouts?: number;
+            succeeded_checkouts?: number;
+            checkouts_conversion?: number;
         };
         /** @enum {string} */
         MetricType: "scalar" | "currency" | "percentage";
+        /** @description Every metric is present unless the request's `metrics` names some. */
         Metrics: {
-            orders: components["schemas"]["Metric"];
-            revenue: components["schemas"]["Metric"];
-            net_revenue: components["schemas"]["Metric"];
-            cumulative_revenue: components["schemas"]["Metric"];
-            net_cumulative_revenue: components["schemas"]["Metric"];
-            average_order_value: components["schemas"]["Metric"];
-            net_average_order_value: components["schemas"]["Metric"];
-            one_time_products: components["schemas"]["Metric"];
-            one_time_products_revenue: components["schemas"]["Metric"];
-            one_time_products_net_revenue: components["schemas"]["Metric"];
-            new_subscriptions: components["schemas"]["Metric"];
-            new_subscriptions_revenue: components["schemas"]["Metric"];
-            new_subscriptions_net_revenue: components["schemas"]["Metric"];
-            renewed_subscriptions: components["schemas"]["Metric"];
-            renewed_subscriptions_revenue: components["schemas"]["Metric"];
-            renewed_subscriptions_net_revenue: components["schemas"]["Metric"];
-            active_subscriptions: components["schemas"]["Metric"];
-            monthly_recurring_revenue: components["schemas"]["Metric"];
-            committed_monthly_recurring_revenue: components["schemas"]["Metric"];
-            checkouts: components["schemas"]["Metric"];
-            succeeded_checkouts: components["schemas"]["Metric"];
-            checkouts_conversion: components["schemas"]["Metric"];
+            orders?: components["schemas"]["Metric"];
+            revenue?: components["schemas"]["Metric"];
+            net_revenue?: components["schemas"]["Metric"];
+            cumulative_revenue?: components["schemas"]["Metric"];
+            net_cumulative_revenue?: components["schemas"]["Metric"];
+            average_order_value?: components["schemas"]["Metric"];
+            net_average_order_value?: components["schemas"]["Metric"];
+            one_time_products?: components["schemas"]["Metric"];
+            one_time_products_revenue?: components["schemas"]["Metric"];
+            one_time_products_net_revenue?: components["schemas"]["Metric"];
+            new_subscriptions?: components["schemas"]["Metric"];
+            new_subscriptions_revenue?: components["schemas"]["Metric"];
+            new_subscriptions_net_revenue?: components["schemas"]["Metric"];
+            renewed_subscriptions?: components["schemas"]["Metric"];
+            renewed_subscriptions_revenue?: components["schemas"]["Metric"];
+            renewed_subscriptions_net_revenue?: components["schemas"]["Metric"];
+            active_subscriptions?: components["schemas"]["Metric"];
+            monthly_recurring_revenue?: components["schemas"]["Metric"];
+            committed_monthly_recurring_revenue?: components["schemas"]["Metric"];
+            checkouts?: components["schemas"]["Metric"];
+            succeeded_checkouts?: components["schemas"]["Metric"];
+            checkouts_conversion?: components["schemas"]["Metric"];
         };
         /** @description Date interval limit to get metrics for a given interval. */
         MetricsIntervalLimit: {
+            /** @description Minimum number of days for this interval (a shorter range is refused). */
+            min_days: number;
             /** @description Maximum number of days for this interval. */
             max_days: number;
         };
@@ -8173,29 +8753,30 @@ export interface components {
             totals: components["schemas"]["MetricsTotals"];
             metrics: components["schemas"]["Metrics"];
         };
+        /** @description Every metric is present unless the request's `metrics` names some. */
         MetricsTotals: {
-            orders: number;
-            revenue: number;
-            net_revenue: number;
-            cumulative_revenue: number;
-            net_cumulative_revenue: number;
-            average_order_value: number;
-            net_average_order_value: number;
-            one_time_products: number;
-            one_time_products_revenue: number;
-            one_time_products_net_revenue: number;
-            new_subscriptions: number;
-            new_subscriptions_revenue: number;
-            new_subscriptions_net_revenue: number;
-            renewed_subscriptions: number;
-            renewed_subscriptions_revenue: number;
-            renewed_subscriptions_net_revenue: number;
-            active_subscriptions: number;
-            monthly_recurring_revenue: number;
-            committed_monthly_recurring_revenue: number;
-            checkouts: number;
-            succeeded_checkouts: number;
-            checkouts_conversion: number;
+            orders?: number;
+            revenue?: number;
+            net_revenue?: number;
+            cumulative_revenue?: number;
+            net_cumulative_revenue?: number;
+            average_order_value?: number;
+            net_average_order_value?: number;
+            one_time_products?: number;
+            one_time_products_revenue?: number;
+            one_time_products_net_revenue?: number;
+            new_subscriptions?: number;
+            new_subscriptions_revenue?: number;
+            new_subscriptions_net_revenue?: number;
+            renewed_subscriptions?: number;
+            renewed_subscriptions_revenue?: number;
+            renewed_subscriptions_net_revenue?: number;
+            active_subscriptions?: number;
+            monthly_recurring_revenue?: number;
+            committed_monthly_recurring_revenue?: number;
+            checkouts?: number;
+            succeeded_checkouts?: number;
+            checkouts_conversion?: number;
         };
         MissingInvoiceBillingDetails: {
             /**
@@ -8286,10 +8867,19 @@ export interface components {
             discount_amount: number;
             /** @description Amount in cents, after discounts but before taxes. */
             net_amount: number;
+            /**
+             * @deprecated
+             * @description Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+             */
+            amount: number;
             /** @description Sales tax amount in cents. */
             tax_amount: number;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
+            /** @description Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it. */
+            applied_balance_amount: number;
+            /** @description Amount in cents that is still due for this order; 0 once it is paid. */
+            due_amount: number;
             /** @description Amount refunded in cents. */
             refunded_amount: number;
             /** @description Sales tax refunded in cents. */
@@ -8299,13 +8889,22 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. */
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
+            /** @description The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence. */
+            invoice_number: string;
             /** @description Whether an invoice has been generated for this order. */
             is_invoice_generated: boolean;
+            /** @description The receipt number for this order, given when it is paid, from the organization's own sequence. */
+            receipt_number: string | null;
             customer_id: string;
             product_id: string;
             discount_id: string | null;
             subscription_id: string | null;
             checkout_id: string | null;
+            /**
+             * Format: date-time
+             * @description When the next automatic payment retry is scheduled. `null` if the order is not in dunning or all retries have been exhausted.
+             */
+            next_payment_attempt_at?: string | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -8313,6 +8912,10 @@ export interface components {
             custom_field_data?: {
                 [key: string]: string | number | boolean | null;
             };
+            /** @description Platform fee amount in cents, recorded when the order is paid. */
+            platform_fee_amount: number;
+            /** @description Currency of the platform fee; `null` when there is none. */
+            platform_fee_currency: string | null;
             customer: components["schemas"]["OrderCustomer"];
             user_id: string;
             product: components["schemas"]["OrderProduct"];
@@ -8320,6 +8923,12 @@ export interface components {
             subscription: components["schemas"]["OrderSubscription"] | null;
             /** @description Line items composing the order. */
             items: components["schemas"]["OrderItemSchema"][];
+            /** @description A summary description of the order. */
+            description: string;
+            /** @description Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds. */
+            refundable_amount: number;
+            /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
+            refundable_tax_amount: number;
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -8345,6 +8954,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -8415,6 +9027,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -8447,6 +9070,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -8457,7 +9082,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -8480,6 +9125,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -8533,6 +9190,22 @@ export interface components {
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
             customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description How a plan change is prorated unless the change says otherwise (the subscription settings' `proration_behavior`). */
+            proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Whether customers may change their subscription's plan in the customer portal (`customer_portal_settings.subscription.update_plan`). */
+            allow_customer_updates: boolean;
+            /** @description Whether members must sign in through single sign-on. Single sign-on is not offered, so this is always false. */
+            sso_enforced: boolean;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency: components["schemas"]["Currency"];
+            /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
+            default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
+            customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
+            account_id: string | null;
+            /** @description The payout account of the organization; see `account_id`. */
+            payout_account_id: string | null;
+            capabilities: components["schemas"]["OrganizationCapabilities"];
         };
         OrganizationAccessToken: {
             /**
@@ -8625,6 +9298,21 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
+        /** @description What the organization may do, by its status (a denied organization takes no payment). */
+        OrganizationCapabilities: {
+            /** @description New checkouts may take payments. */
+            checkout_payments: boolean;
+            /** @description Subscriptions renew and charge. */
+            subscription_renewals: boolean;
+            /** @description Payouts to the organization. Payments go straight to the platform's processor account, so there are none. */
+            payouts: boolean;
+            /** @description Orders may be refunded. */
+            refunds: boolean;
+            /** @description The organization's tokens may call the API. */
+            api_access: boolean;
+            /** @description Members may use the console. */
+            dashboard_access: boolean;
+        };
         OrganizationCreate: {
             name: string;
             slug: string;
@@ -8638,11 +9326,48 @@ export interface components {
             /** @description Additional, private, business details Polar needs about active organizations for compliance (KYC). */
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
-            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
+            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsUpdate"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency?: components["schemas"]["Currency"] | null;
+            /** @description Whether prices include tax by default. */
+            default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
         };
-        /** @description Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
+        /** @description Which emails the organization's customers get (all on by default). */
+        OrganizationCustomerEmailSettings: {
+            order_confirmation: boolean;
+            subscription_cancellation: boolean;
+            subscription_confirmation: boolean;
+            subscription_cycled: boolean;
+            subscription_cycled_after_trial: boolean;
+            subscription_past_due: boolean;
+            subscription_paused: boolean;
+            subscription_resumed: boolean;
+            subscription_renewal_reminder: boolean;
+            subscription_revoked: boolean;
+            subscription_trial_conversion_reminder: boolean;
+            subscription_uncanceled: boolean;
+            subscription_updated: boolean;
+        };
+        /** @description The customer emails to switch on or off; the others keep their setting. */
+        OrganizationCustomerEmailSettingsUpdate: {
+            order_confirmation?: boolean;
+            subscription_cancellation?: boolean;
+            subscription_confirmation?: boolean;
+            subscription_cycled?: boolean;
+            subscription_cycled_after_trial?: boolean;
+            subscription_past_due?: boolean;
+            subscription_paused?: boolean;
+            subscription_resumed?: boolean;
+            subscription_renewal_reminder?: boolean;
+            subscription_revoked?: boolean;
+            subscription_trial_conversion_reminder?: boolean;
+            subscription_uncanceled?: boolean;
+            subscription_updated?: boolean;
+        };
+        /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
             /** @description Orders, invoices and paying a failed order again. */
             orders: boolean;
@@ -8650,12 +9375,12 @@ export interface components {
             subscriptions: boolean;
             /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
             benefits: boolean;
-            /** @description Usage meters. */
-            usage: boolean;
+            usage: components["schemas"]["CustomerPortalUsageSettings"];
             /** @description Saved payment methods. */
             payment_methods: boolean;
             /** @description Changing the billing name, address and tax ID. */
             billing_details: boolean;
+            subscription: components["schemas"]["CustomerPortalSubscriptionSettings"];
         };
         /** @description The sections to switch on or off; the others keep their setting. */
         OrganizationCustomerPortalSettingsUpdate: {
@@ -8665,12 +9390,17 @@ export interface components {
             subscriptions?: boolean;
             /** @description Benefits (license keys, downloads, access to GitHub and Discord). */
             benefits?: boolean;
-            /** @description Usage meters. */
-            usage?: boolean;
+            /** @description Usage meters: a switch, or `{"show": …}` as the newest clients send it. */
+            usage?: boolean | components["schemas"]["CustomerPortalUsageSettings"];
             /** @description Saved payment methods. */
             payment_methods?: boolean;
             /** @description Changing the billing name, address and tax ID. */
             billing_details?: boolean;
+            subscription?: components["schemas"]["CustomerPortalSubscriptionSettingsUpdate"];
+            customer?: {
+                /** @description Customers can't change their email address in the portal; only `false` is accepted. */
+                allow_email_change?: boolean;
+            };
         };
         OrganizationDetails: {
             /** @description Brief information about you and your business. */
@@ -8720,7 +9450,23 @@ export interface components {
             allow_multiple_subscriptions: boolean;
             allow_customer_updates: boolean;
             proration_behavior: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Days a past-due subscription keeps its benefits before they are revoked. */
+            benefit_revocation_grace_period: number;
+            /** @description A customer who already had a trial of the organization's products gets no other. */
+            prevent_trial_abuse: boolean;
         };
+        /** @description The subscription settings to change; the others keep their value. */
+        OrganizationSubscriptionSettingsUpdate: {
+            allow_multiple_subscriptions?: boolean;
+            allow_customer_updates?: boolean;
+            proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"];
+            /** @description Days a past-due subscription keeps its benefits before they are revoked. */
+            benefit_revocation_grace_period?: number;
+            /** @description A customer who already had a trial of the organization's products gets no other. */
+            prevent_trial_abuse?: boolean;
+        };
+        /** @enum {string} */
+        OrganizationTaxBehavior: "location" | "inclusive" | "exclusive";
         OrganizationUpdate: {
             name?: string | null;
             avatar_url?: string | null;
@@ -8733,9 +9479,16 @@ export interface components {
             /** @description Additional, private, business details Polar needs about active organizations for compliance (KYC). */
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettings"] | null;
-            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettings"] | null;
+            subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsUpdate"] | null;
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The currency prices are presented in when a product has several. */
+            default_presentment_currency?: components["schemas"]["Currency"] | null;
+            /** @description Whether prices include tax by default. */
+            default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
+            /** @description Single sign-on is not offered; only `false` is accepted. */
+            sso_enforced?: boolean | null;
         };
         Pagination: {
             total_count: number;
@@ -8816,6 +9569,35 @@ export interface components {
         /** @enum {string} */
         PaymentStatus: "pending" | "succeeded" | "failed";
         /**
+         * @description Why a payment was attempted: a checkout (`purchase`), a subscription's charge (`subscription_cycle`), a retry on the dunning schedule (`retry_dunning`), the customer paying a failed order again in the portal (`retry_customer`), a retry after the customer gave a new card (`retry_payment_method_update`), or one the merchant asked for (`retry_admin`).
+         * @enum {string}
+         */
+        PaymentTrigger: "purchase" | "subscription_cycle" | "retry_dunning" | "retry_customer" | "retry_payment_method_update" | "retry_admin";
+        /** @description A subscription update that will be applied at the beginning of the next period. */
+        PendingSubscriptionUpdate: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The date and time when the subscription update will be applied.
+             */
+            applies_at: string;
+            /** @description ID of the new product to apply to the subscription. If `null`, the product won't be changed. */
+            product_id: string | null;
+            /** @description Number of seats to apply to the subscription. If `null`, the number of seats won't be changed. */
+            seats: number | null;
+        };
+        /**
          * @description The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
          * @enum {string}
          */
@@ -8840,6 +9622,17 @@ export interface components {
             description: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description The interval unit for the trial period. */
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products. */
+            recurring_interval_count: number | null;
+            /** @description The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of meter interval units. Always `null`, as `meter_interval`. */
+            meter_interval_count: number | null;
             /** @description Whether the product is a subscription. */
             is_recurring: boolean;
             /** @description Whether the product is archived and no longer available. */
@@ -8888,6 +9681,18 @@ export interface components {
             description?: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only. */
             recurring_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Recurring products only. */
+            recurring_interval_count?: number | null;
+            /** @description A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted. */
+            meter_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Only `null` is accepted, as for `meter_interval`. */
+            meter_interval_count?: number | null;
+            /** @description The interval unit for the trial period. Recurring products only; set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
+            /** @description Who sees the product. Defaults to `public`. */
+            visibility?: components["schemas"]["ProductVisibility"];
             /** @description List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products. */
             prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
             /** @description List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded. */
@@ -8941,7 +9746,7 @@ export interface components {
             size_readable: string;
             public_url: string;
         };
-        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"];
+        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"];
         /** @description A pay-what-you-want price for a product. */
         ProductPriceCustom: {
             /**
@@ -8956,6 +9761,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -8970,7 +9778,7 @@ export interface components {
             /** @description The currency. */
             price_currency: string;
             /** @description The minimum amount the customer can pay. */
-            minimum_amount: number | null;
+            minimum_amount: number;
             /** @description The maximum amount the customer can pay. */
             maximum_amount: number | null;
             /** @description The initial amount shown to the customer. */
@@ -8983,6 +9791,8 @@ export interface components {
              * @enum {string}
              */
             amount_type: "custom";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
              * @default usd
@@ -9009,6 +9819,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9032,7 +9845,9 @@ export interface components {
              * @enum {string}
              */
             amount_type: "fixed";
-            /** @description The price in cents. */
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
+            /** @description The price in cents. Set to `0` for a free price; otherwise at least 50. */
             price_amount: number;
             /**
              * @description The currency, as its lowercase ISO 4217 code.
@@ -9040,33 +9855,7 @@ export interface components {
              */
             price_currency: components["schemas"]["Currency"];
         };
-        /** @description A free price for a product. */
-        ProductPriceFree: {
-            /**
-             * Format: date-time
-             * @description Creation timestamp of the object.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last modification timestamp of the object.
-             */
-            modified_at: string | null;
-            /** @description The ID of the price. */
-            id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            amount_type: "free";
-            /** @description Whether the price is archived and no longer available. */
-            is_archived: boolean;
-            /** @description The ID of the product owning the price. */
-            product_id: string;
-            type: components["schemas"]["ProductPriceType"];
-            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
-        };
-        /** @description Schema to create a free price. */
+        /** @description Schema to create a free price, stored as a fixed price of `0`. */
         ProductPriceFreeCreate: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -9080,6 +9869,11 @@ export interface components {
             id: string;
             /** @description The name of the meter. */
             name: string;
+            unit: components["schemas"]["MeterUnit"];
+            /** @description The unit's name when `unit` is `custom`. */
+            custom_label: string | null;
+            /** @description How many units the custom unit's price is quoted for, when `unit` is `custom`. */
+            custom_multiplier: number | null;
         };
         /** @description A metered, usage-based, price for a product, with a fixed unit price. */
         ProductPriceMeteredUnit: {
@@ -9095,6 +9889,9 @@ export interface components {
             modified_at: string | null;
             /** @description The ID of the price. */
             id: string;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior: components["schemas"]["TaxBehaviorOption"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9123,6 +9920,8 @@ export interface components {
              * @enum {string}
              */
             amount_type: "metered_unit";
+            /** @description The tax behavior of the price. If `null`, the organization's default applies. */
+            tax_behavior?: components["schemas"]["TaxBehaviorOption"] | null;
             /** @description The ID of the meter associated to the price. */
             meter_id: string;
             /**
@@ -9135,6 +9934,11 @@ export interface components {
             /** @description Optional maximum amount in cents that can be charged, regardless of the number of units consumed. */
             cap_amount?: number | null;
         };
+        /**
+         * @description Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
+         * @enum {string}
+         */
+        ProductPriceSource: "catalog" | "ad_hoc";
         /** @enum {string} */
         ProductPriceType: "one_time" | "recurring";
         /** @enum {string} */
@@ -9161,6 +9965,18 @@ export interface components {
             description?: string | null;
             /** @description The recurring interval of the product. If `None`, the product is a one-time purchase. **Can only be set on legacy recurring products. Once set, it can't be changed.** */
             recurring_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Can only be changed on recurring products. */
+            recurring_interval_count?: number | null;
+            /** @description A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted. */
+            meter_interval?: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description Only `null` is accepted, as for `meter_interval`. */
+            meter_interval_count?: number | null;
+            /** @description The interval unit for the trial period. Recurring products only; set with `trial_interval_count`. */
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            /** @description The number of interval units for the trial period. */
+            trial_interval_count?: number | null;
+            /** @description Who sees the product. */
+            visibility?: components["schemas"]["ProductVisibility"] | null;
             /** @description Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally. */
             is_archived?: boolean | null;
             /** @description List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object. */
@@ -9169,6 +9985,15 @@ export interface components {
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
         };
+        /**
+         * @description Who sees the product.
+         *
+         *     * `public`: on the storefront, offered in the customer portal, purchasable through checkouts and checkout links.
+         *     * `private`: purchasable through checkouts and checkout links only; not on the storefront nor offered in the portal.
+         *     * `draft`: not purchasable and shown nowhere; existing subscriptions continue.
+         * @enum {string}
+         */
+        ProductVisibility: "draft" | "private" | "public";
         PropertyAggregation: {
             func: components["schemas"]["Func"];
             property: string;
@@ -9211,6 +10036,8 @@ export interface components {
             subscription_id: string | null;
             customer_id: string;
             revoke_benefits: boolean;
+            /** @description The dispute the refund answers, when it answers one. Disputes are not tracked yet, so this is always null. */
+            dispute: components["schemas"]["RefundDispute"] | null;
         };
         RefundAmountTooHigh: {
             /** @constant */
@@ -9250,6 +10077,46 @@ export interface components {
              * @default false
              */
             revoke_benefits: boolean;
+        };
+        /** @description A dispute (chargeback) of an order's payment, as a refund shows it. */
+        RefundDispute: {
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            /** @description The ID of the object. */
+            id: string;
+            /** @enum {string} */
+            status: "prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won";
+            /** @description Whether the dispute has been resolved (won or lost). */
+            resolved: boolean;
+            /** @description Whether the dispute is closed (prevented, won, or lost). */
+            closed: boolean;
+            /** @description Amount in cents disputed. */
+            amount: number;
+            /** @description Tax amount in cents disputed. */
+            tax_amount: number;
+            /** @description Currency code of the dispute. */
+            currency: string;
+            /** @description The reason for the dispute as reported by the card network. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description Deadline to submit evidence in response to the dispute.
+             */
+            evidence_due_by: string | null;
+            /** @description Whether the evidence submission deadline has passed. */
+            past_due: boolean;
+            /** @description The ID of the order associated with the dispute. */
+            order_id: string;
+            /** @description The ID of the payment associated with the dispute. */
+            payment_id: string;
         };
         /** @enum {string} */
         RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
@@ -9339,6 +10206,8 @@ export interface components {
             /** @description The currency of the subscription. */
             currency: string;
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @description Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. */
+            recurring_interval_count: number;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
@@ -9349,7 +10218,27 @@ export interface components {
              * Format: date-time
              * @description The end timestamp of the current billing period.
              */
-            current_period_end: string | null;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+             */
+            current_meter_period_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+             */
+            current_meter_period_end: string | null;
+            /**
+             * Format: date-time
+             * @description The start timestamp of the trial period, if any.
+             */
+            trial_start: string | null;
+            /**
+             * Format: date-time
+             * @description The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+             */
+            trial_end: string | null;
             /** @description Whether the subscription will be canceled at the end of the current period. */
             cancel_at_period_end: boolean;
             /**
@@ -9372,6 +10261,18 @@ export interface components {
              * @description The timestamp when the subscription ended.
              */
             ended_at: string | null;
+            /** @description Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`. */
+            pause_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+             */
+            paused_at: string | null;
+            /**
+             * Format: date-time
+             * @description The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+             */
+            resumes_at: string | null;
             /** @description The ID of the subscribed customer. */
             customer_id: string;
             /** @description The ID of the subscribed product. */
@@ -9395,6 +10296,8 @@ export interface components {
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["SubscriptionMeter"][];
+            /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
+            pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
         };
         SubscriptionCancel: {
             /** @description Customer reason for cancellation.
@@ -9455,6 +10358,9 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
+            type: components["schemas"]["CustomerType"];
+            /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
+            billing_name: string | null;
             /** @description The name of the customer. */
             name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -9485,6 +10391,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9546,6 +10454,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9621,6 +10531,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /**
              * @description The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
              * @constant
@@ -9640,10 +10552,14 @@ export interface components {
         SubscriptionSortProperty: "customer" | "-customer" | "status" | "-status" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "amount" | "-amount" | "product" | "-product" | "discount" | "-discount";
         /** @enum {string} */
         SubscriptionStatus: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
-        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
+        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionUpdateTrial"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
         SubscriptionUpdateDiscount: {
             /** @description Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle. */
             discount_id: string | null;
+        };
+        SubscriptionUpdateTrial: {
+            /** @description Set or extend the trial period of a trialing subscription; the price is first charged then. If set to `now`, the trial ends (and the first charge happens) immediately. */
+            trial_end: string | "now";
         };
         SubscriptionUpdateProduct: {
             /** @description Update subscription to another product. */
@@ -9659,6 +10575,16 @@ export interface components {
             error: "TooManyRequests";
             detail: string;
         };
+        /**
+         * @description Whether the amounts include tax (`inclusive`) or have tax added on top (`exclusive`).
+         * @enum {string}
+         */
+        TaxBehavior: "inclusive" | "exclusive";
+        /**
+         * @description Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
+         * @enum {string}
+         */
+        TaxBehaviorOption: "location" | "inclusive" | "exclusive";
         /**
          * @description List of supported tax ID formats.
          *
@@ -9685,6 +10611,8 @@ export interface components {
         TokenType: "access_token" | "refresh_token";
         /** @enum {string} */
         TokenTypeHint: "access_token" | "refresh_token";
+        /** @enum {string} */
+        TrialInterval: "day" | "week" | "month" | "year";
         Unauthorized: {
             /** @constant */
             error: "Unauthorized";
@@ -9718,6 +10646,8 @@ export interface components {
             customer: components["schemas"]["Customer"] | null;
             /** @description ID of the customer in your system associated with the event. */
             external_customer_id: string | null;
+            /** @description Human readable label of the event type. */
+            label: string;
             /** @description The name of the event. */
             name: string;
             /**
@@ -9753,6 +10683,9 @@ export interface components {
             organization_id: string;
             customer_id: string;
             customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             /** @description The benefit ID. */
             benefit_id: string;
             key: string;
@@ -9959,6 +10892,8 @@ export interface components {
             id: string;
             /** @description The URL where the webhook events will be sent. */
             url: string;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name: string | null;
             format: components["schemas"]["WebhookFormat"];
             /** @description The secret used to sign the webhook events. */
             secret: string;
@@ -9966,11 +10901,15 @@ export interface components {
             organization_id: string;
             /** @description The events that will trigger the webhook. */
             events: components["schemas"]["WebhookEventType"][];
+            /** @description Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone. */
+            enabled: boolean;
         };
         /** @description Schema to create a webhook endpoint. */
         WebhookEndpointCreate: {
             /** @description The URL where the webhook events will be sent. */
             url: string;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name?: string | null;
             secret?: string | null;
             format: components["schemas"]["WebhookFormat"];
             /** @description The events that will trigger the webhook. */
@@ -9981,9 +10920,13 @@ export interface components {
         /** @description Schema to update a webhook endpoint. */
         WebhookEndpointUpdate: {
             url?: string | null;
+            /** @description A name for the endpoint, to tell it apart from the others. */
+            name?: string | null;
             secret?: string | null;
             format?: components["schemas"]["WebhookFormat"] | null;
             events?: components["schemas"]["WebhookEventType"][] | null;
+            /** @description Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again. */
+            enabled?: boolean | null;
         };
         /** @description A webhook event.
          *
@@ -10010,6 +10953,8 @@ export interface components {
             last_http_code?: number | null;
             /** @description Whether this event was successfully delivered. `null` if no delivery has been attempted. */
             succeeded?: boolean | null;
+            /** @description Whether the event was not sent because its endpoint was disabled when it happened. Replaying failed events sends it once the endpoint is enabled again. */
+            skipped: boolean;
             /** @description The payload of the webhook event. */
             payload: string | null;
             type: components["schemas"]["WebhookEventType"];
@@ -10240,6 +11185,23 @@ export interface components {
             error: string;
             detail: string;
         };
+        /**
+         * @deprecated
+         * @description Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
+         */
+        CheckoutCustomerBillingAddressFields: {
+            country: boolean;
+            state: boolean;
+            city: boolean;
+            postal_code: boolean;
+            line1: boolean;
+            line2: boolean;
+        };
+        /**
+         * @description A metric's key.
+         * @enum {string}
+         */
+        MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */
@@ -10335,6 +11297,10 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by benefit IDs. */
+                id?: string[];
+                /** @description Exclude benefits with these IDs. */
+                exclude_id?: string[];
             };
             header?: never;
             path?: never;
@@ -10746,6 +11712,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none. */
+                member_id?: string[];
             };
             header?: never;
             path: {
@@ -11256,6 +12224,8 @@ export interface operations {
                 sorting?: components["schemas"]["CheckoutSortProperty"][];
                 /** @description Filter by checkout session status. */
                 status?: components["schemas"]["CheckoutStatus"][];
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -12434,6 +13404,10 @@ export interface operations {
                 subscription_id?: string[];
                 /** @description Filter by benefit type. */
                 type?: components["schemas"]["BenefitType"][];
+                /** @description Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none. */
+                member_id?: string[];
+                /** @description Filter by benefit description (a case-insensitive substring). */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -12813,6 +13787,54 @@ export interface operations {
             };
         };
     };
+    "customer_portal:customer-session:introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCustomerSession"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "customer_portal:customers:get": {
         parameters: {
             query?: never;
@@ -13046,13 +14068,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description The payment method saved, or the authentication it needs first */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerPaymentMethod"];
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */
@@ -14529,7 +15551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerOrganization"];
+                    "application/json": components["schemas"]["CustomerOrganizationData"];
                 };
             };
             /** @description Not Found: ResourceNotFound */
@@ -15093,6 +16115,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by active customers, i.e. customers with at least one trialing, active or past_due subscription (false for those with none). */
+                active?: boolean;
             };
             header?: never;
             path?: never;
@@ -15318,7 +16342,14 @@ export interface operations {
     };
     "customers:delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+                 *     hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+                 *     ID) and the billing name become hashes, the billing address is cleared. The external ID
+                 *     and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+                 *     were issued with. */
+                anonymize?: boolean;
+            };
             header?: {
                 /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
                  *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
@@ -15654,7 +16685,14 @@ export interface operations {
     };
     "customers:delete_external": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+                 *     hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+                 *     ID) and the billing name become hashes, the billing address is cleared. The external ID
+                 *     and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+                 *     were issued with. */
+                anonymize?: boolean;
+            };
             header?: {
                 /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
                  *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
@@ -16357,6 +17395,12 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Query to filter events: a case-insensitive substring of the event's name, source or metadata, or of its customer's ID, external ID, name, billing name or email. Only with organization_id. */
+                query?: string;
+                /** @description When combined with depth, use this event as the anchor instead of root events: its descendants (up to depth levels below it; without depth, its children). Events are ingested without a parent, so none descends from another. */
+                parent_id?: string;
+                /** @description Fetch descendants up to this depth. When set: 0=root events only, 1=roots+children, etc. Max 5. When not set, returns all events. Events are ingested without a parent: every event is a root. */
+                depth?: number;
             };
             header?: never;
             path?: never;
@@ -17102,6 +18146,8 @@ export interface operations {
                 organization_id?: string[];
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Filter by license key status. */
+                status?: components["schemas"]["LicenseKeyStatus"][];
             };
             header?: never;
             path?: never;
@@ -18044,6 +19090,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description If set, will first compute the quantities per customer before aggregating them using the given function. If not set, the quantities will be aggregated across all events. With it, as Polar computes it, the total is the buckets' sum for a count or sum meter, their max or min for a max or min meter, and the meter's aggregate over all the events for an avg or unique one. */
+                customer_aggregation_function?: components["schemas"]["AggregationFunction"];
             };
             header?: never;
             path: {
@@ -18131,6 +19179,8 @@ export interface operations {
                 end_date: string;
                 /** @description Interval between two timestamps. */
                 interval: components["schemas"]["TimeInterval"];
+                /** @description The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent. */
+                metrics?: components["schemas"]["MetricSlug"][];
                 /** @description Filter by organization ID. */
                 organization_id?: string[];
                 /** @description Filter by product ID. */
@@ -18611,6 +19661,10 @@ export interface operations {
                 created_before?: string;
                 /** @description Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves). */
                 customer_email?: string;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
+                /** @description Filter by subscription ID. */
+                subscription_id?: string[];
             };
             header?: never;
             path?: never;
@@ -19704,6 +20758,8 @@ export interface operations {
                 sorting?: components["schemas"]["PaymentSortProperty"][];
                 /** @description Filter by payment status. */
                 status?: components["schemas"]["PaymentStatus"][];
+                /** @description Filter by customer ID: the customer of the payment's order, or of its checkout for a payment without an order. */
+                customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -19857,6 +20913,8 @@ export interface operations {
                 is_archived?: boolean;
                 /** @description Filter on recurring products. If `true`, only subscriptions tiers are returned. If `false`, only one-time purchase products are returned. */
                 is_recurring?: boolean;
+                /** @description Filter by visibility. */
+                visibility?: components["schemas"]["ProductVisibility"][];
                 /** @description Size of a page, defaults to 10. Maximum is 100. */
                 limit?: number;
                 /** @description Filter by organization ID. */
@@ -20298,6 +21356,8 @@ export interface operations {
                 subscription_id?: string[];
                 /** @description Filter by `succeeded`. */
                 succeeded?: boolean;
+                /** @description Filter by customer external ID. */
+                external_customer_id?: string[];
             };
             header?: never;
             path?: never;
@@ -20386,7 +21446,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The refund, for the clients that read it only from a 200 (user-agent speakeasy-sdk/typescript before 0.43.1, speakeasy-sdk/python before 0.29.0) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20395,7 +21455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Created (the client ignores the body) */
+            /** @description The refund (every other caller) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -20486,6 +21546,16 @@ export interface operations {
                 metadata?: {
                     [key: string]: components["schemas"]["MetadataQuery"];
                 };
+                /** @description Filter by subscription status. */
+                status?: components["schemas"]["SubscriptionStatus"][];
+                /** @description Filter by subscriptions that are set to cancel at period end. */
+                cancel_at_period_end?: boolean;
+                /** @description Filter by customer cancellation reason. */
+                customer_cancellation_reason?: components["schemas"]["CustomerCancellationReason"][];
+                /** @description Filter by cancellation date (after or equal to). */
+                canceled_at_after?: string;
+                /** @description Filter by cancellation date (before or equal to). */
+                canceled_at_before?: string;
             };
             header?: never;
             path?: never;
@@ -20833,6 +21903,8 @@ export interface operations {
             query?: {
                 /** @description Filter by organization ID. */
                 organization_id?: string[];
+                /** @description The time zone the datetimes are written in (an IANA name). Default is UTC. */
+                timezone?: string;
             };
             header?: never;
             path?: never;
@@ -20915,6 +21987,10 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, defaults to 1. */
                 page?: number;
+                /** @description Query to filter webhook deliveries (a case-insensitive substring of the delivery's ID, its event's ID or its HTTP code). */
+                query?: string;
+                /** @description Filter by HTTP response code class (2xx, 3xx, 4xx, 5xx). */
+                http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
             };
             header?: never;
             path?: never;

@@ -7,7 +7,8 @@
 #   .cache/bin/stripe-mock            Stripe API mock
 #   .cache/bin/versitygw              S3-compatible server for the S3 file storage tests
 #   .cache/bin/mailpit                SMTP server with a web inbox and API (email in `make run` and tests)
-#   .venv/                            Python venv with schemathesis (scripts/requirements-fuzz.txt)
+#   .venv/                            Python venv with schemathesis (scripts/requirements-fuzz.txt) and
+#                                     Polar's Python client (scripts/requirements-sdk.txt)
 #   /usr/bin/chromium                 Debian's Chromium for the browser tests (apt-get, as root)
 #
 # Everything comes from the Go module proxy, Maven Central, PyPI and Debian's packages at build
@@ -202,24 +203,24 @@ build_mailpit() {
     env GOBIN="$BIN" go install -v "github.com/axllent/mailpit@$MAILPIT_VERSION"
 }
 
-# --- (d) Python venv with schemathesis ---------------------------------------------------------
+# --- (d) Python venv with schemathesis and polar-sdk -------------------------------------------
 build_venv() {
-  local req=$ROOT/scripts/requirements-fuzz.txt
-  local stamp=$ROOT/.venv/.requirements-fuzz.sha256
+  local reqs=("$ROOT/scripts/requirements-fuzz.txt" "$ROOT/scripts/requirements-sdk.txt")
+  local stamp=$ROOT/.venv/.requirements.sha256
   local want
-  want=$(sha256sum "$req" | cut -d' ' -f1)
+  want=$(cat "${reqs[@]}" | sha256sum | cut -d' ' -f1)
   if [ -x "$ROOT/.venv/bin/schemathesis" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-    say "python venv (.venv, schemathesis): cached"
+    say "python venv (.venv, schemathesis, polar-sdk): cached"
     return
   fi
-  need python3 "the fuzz venv"
+  need python3 "the Python venv"
   if [ ! -x "$ROOT/.venv/bin/python" ]; then
     say "creating python venv .venv"
     python3 -m venv "$ROOT/.venv"
   fi
-  say "installing scripts/requirements-fuzz.txt into .venv (log $LOGS/venv.log)"
+  say "installing scripts/requirements-fuzz.txt and requirements-sdk.txt into .venv (log $LOGS/venv.log)"
   run_logged "python venv" "$LOGS/venv.log" \
-    "$ROOT/.venv/bin/pip" install --disable-pip-version-check --no-input -r "$req"
+    "$ROOT/.venv/bin/pip" install --disable-pip-version-check --no-input -r "${reqs[0]}" -r "${reqs[1]}"
   echo "$want" >"$stamp"
 }
 

@@ -21,7 +21,8 @@ import { createRateLimits, limitedAuthentication, type RateLimits } from "./http
 import { publicCors, securityHeaders, trustProxySetting } from "./http/security.js";
 import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
-import { createBackend, generatedDir } from "./http/contract.js";
+import { createBackend, generatedDir, readContract } from "./http/contract.js";
+import { apiVersion, statusFor, versionedShapes, versionOf } from "./http/api-versions.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
 import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, sequence, under, type RouteMisses } from "./http/routing.js";
 import { matchedOperation, operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
@@ -36,7 +37,7 @@ import { holdToPurchase } from "./customer-portal/purchase.js";
 import { trustedOrigins, type AuthConfig } from "./auth/config.js";
 import type { BorealisAuth } from "./auth/instance.js";
 import { AUTH_BASE_PATH, authRoutes, clientAddress } from "./auth/routes.js";
-import { resolveCaller } from "./auth/callers.js";
+import { checkNamedOrganization, resolveCaller } from "./auth/callers.js";
 import { asOAuth2Error } from "./oauth2/errors.js";
 import { clientRegistrationRoutes, wellKnownRoutes } from "./oauth2/routes.js";
 import { setting } from "./config.js";
@@ -98,7 +99,10 @@ export function createApp({
   born,
 }: AppOptions): RequestListener {
   const callers = { db: knex, auth, tokens, trusted: trustedOrigins(authConfig) };
-  const api = createBackend();
+  const contract = readContract();
+  const api = createBackend(contract);
+  // Where API versions differ, the answer's shape is the version's (Polar-Version).
+  const shape = versionedShapes(contract);
 
   api.register({
     postRoutingHandler: async (c: OpenApiContext, req: Request, res: Response) => {
@@ -115,6 +119,7 @@ export function createApp({
       }
       const meta = operations[operationId];
       const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () => resolveCaller(callers, operationId, meta, req));
+      checkNamedOrganization(caller, req.header("polar-organization"));
       res.locals.caller = caller;
       if (caller.kind === "customer") {
         await requirePortalSection(knex, operationId, caller);
@@ -160,14 +165,14 @@ export function createApp({
           );
         }
       }
-      res.status(result.status);
+      res.status(statusFor(operationId, result.status, _req.header("user-agent")));
       if (result.status === 204) return void res.end();
       if (meta.successContentType === "text/csv") {
         // The official client accepts only JSON (and reads the CSV as a JSON string); anyone else gets the file.
         if (_req.accepts(["text/csv", "application/json"]) === "application/json") return void res.json(result.body);
         return void res.type("text/csv").send(result.body);
       }
-      sendJson(res, result.body);
+      sendJson(res, shape(operationId, result.status, versionOf(res), result.body));
     });
   }
   api.init();
@@ -243,6 +248,7 @@ export function createApp({
   const bodies = sequence([ingestJson, json, urlencoded]);
   const security = securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" });
   const cors = publicCors(allowed);
+  const versions = apiVersion();
   // The prefixes of the routes outside the contract (each an `under` below): the operation lane (server/http/lane.ts) leaves them to Express.
   const OUTSIDE_CONTRACT = { auth: AUTH_BASE_PATH, wellKnown: "/.well-known/", register: "/v1/oauth2/register", files: "/files", stripe: "/v1/integrations/stripe", sandbox: "/v1/integrations/sandbox", links: "/v1/checkout-links/" } as const;
   // One middleware for every request, its steps in order, instead of an Express layer each: the
@@ -252,6 +258,7 @@ export function createApp({
       requestContext,
       security,
       cors,
+      versions,
       // Sign-in, sessions, organizations and members (better-auth): it reads its own bodies.
       under(OUTSIDE_CONTRACT.auth, authRoutes(auth, authConfig)),
       // OAuth2: discovery at the issuer (our root), client registration (server/oauth2/routes.ts).
@@ -303,7 +310,7 @@ export function createApp({
     claimed: Object.values(OUTSIDE_CONTRACT).map((p) => p.toLowerCase()),
     operationOf: (method, path) => api.router.matchOperation({ method, path, headers: {} }),
     // The body parsers only for a request that has a body (their own first test, made once).
-    steps: [requestContext, security, cors, (req, res, next) => (hasBody(req) ? bodies(req, res, next) : next()), operation],
+    steps: [requestContext, security, cors, versions, (req, res, next) => (hasBody(req) ? bodies(req, res, next) : next()), operation],
     onError,
   });
 }

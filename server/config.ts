@@ -172,6 +172,8 @@ export const SETTINGS = {
   WEBHOOK_DISABLE_AFTER_MS: v(int(1, Number.MAX_SAFE_INTEGER), { area: "webhooks", shownDefault: "308105000 (the retry schedule's length, about 3.6 days)", description: "an endpoint that fails every attempt for this long is disabled and its organization told" }),
   WEBHOOK_HOLD_MS: v(int(0, Number.MAX_SAFE_INTEGER), { area: "webhooks", default: 3_600_000, shownDefault: "3600000 (1 hour: the attempts at once, +5 s, +5 min and +30 min)", description: "how long a failing event holds back its endpoint's later events: one whose next attempt is due later than this after its first leaves the ordered queue and is retried on its own (`docs/CONTRACT.md`, \"Webhook delivery order\"); read when an endpoint's delivery workflow starts" }),
   // billing
+  PLATFORM_FEE_BASIS_POINTS: v(int(0, 10_000), { area: "billing", default: 0, description: "the platform's fee on each paid order, in hundredths of a percent of its total (`500`: 5%); shown as the order's `platform_fee_amount`" }),
+  PLATFORM_FEE_FIXED: v(int(0, 1_000_000_000), { area: "billing", default: 0, description: "a fixed platform fee on each paid order with a total, in the order currency's minor units, added to the percentage" }),
   SUBSCRIPTION_DUNNING_DAYS: v(dayList(), { area: "billing", default: [2, 5, 7, 7], shownDefault: "`2,5,7,7`", description: "days between a failed renewal payment and each retry; after the last one the subscription is canceled" }),
   // benefits
   DISCORD_BOT_TOKEN: v(text(), { area: "benefits", secret: true, description: "grants and verifies Discord benefits; unset: they fail as not configured" }),

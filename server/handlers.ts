@@ -11,7 +11,7 @@ import { discountHandlers } from "./discounts/handlers.js";
 import { organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
 import { liveCreditsOnMeter } from "./benefits/repository.js";
-import { detachBenefit, detachCustomField, livePricesOnMeter } from "./products/repository.js";
+import { benefitPositionInProduct, detachBenefit, detachCustomField, livePricesOnMeter } from "./products/repository.js";
 import { benefitHandlers } from "./benefits/handlers.js";
 import { benefitGrantHandlers } from "./benefit-grants/handlers.js";
 import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "./benefit-grants/schedule.js";
@@ -21,15 +21,17 @@ import { meterHandlers } from "./meters/handlers.js";
 import { attributeExternalEvents } from "./meters/rollups.js";
 import { checkoutLinkHandlers } from "./checkout-links/handlers.js";
 import { checkoutHandlers } from "./checkouts/handlers.js";
-import { checkoutOfPayerEmails } from "./checkouts/repository.js";
+import { checkoutOfCustomers, checkoutOfPayerEmails } from "./checkouts/repository.js";
 import { orderHandlers } from "./orders/handlers.js";
-import { orderIdsOfCheckouts } from "./orders/repository.js";
+import { orderIdsOfCheckouts, productOfOrder } from "./orders/repository.js";
 import { paymentHandlers } from "./payments/handlers.js";
 import { refundHandlers } from "./refunds/handlers.js";
 import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
-import { hasSubscriptions, somethingDueOnClock, orderDependents, subscriptionIdsOfCheckouts, subscriptionIdsOnClock } from "./subscriptions/repository.js";
+import {
+  hasSubscriptions, liveSubscriptionOf, somethingDueOnClock, orderDependents, productOfSubscription, subscriptionIdsOfCheckouts, subscriptionIdsOnClock,
+} from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
 import { licenseKeyHandlers } from "./license-keys/handlers.js";
@@ -56,18 +58,24 @@ export const handlers: Handlers<OperationId> = merged(
   // handed the counts of what stands on one (prices, meter credits) before it is archived; orders
   // are handed the reader of the subscription an order shows.
   benefitHandlers({ scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit }),
-  benefitGrantHandlers({ orderIdsOfCheckouts, subscriptionIdsOfCheckouts }),
+  benefitGrantHandlers({
+    orderIdsOfCheckouts,
+    subscriptionIdsOfCheckouts,
+    // A grant's benefit's place in the product of the order or subscription that granted it.
+    benefitPositionOfGrant: (db) =>
+      benefitPositionInProduct(db, "benefit_grants.benefit_id", [productOfOrder(db, "benefit_grants.order_id"), productOfSubscription(db, "benefit_grants.subscription_id")]),
+  }),
   customFieldHandlers({ detachCustomField }),
   fileHandlers,
   meterHandlers({ livePricesOnMeter, liveCreditsOnMeter }),
-  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents }),
+  customerHandlers({ revokeCustomerSessions, readCustomerState, attributeExternalEvents, liveSubscriptionOf }),
   customerSessionHandlers,
   customerPortalHandlers,
   discountHandlers,
   checkoutLinkHandlers,
   checkoutHandlers,
   orderHandlers(orderDependents),
-  paymentHandlers({ checkoutOfPayerEmails }),
+  paymentHandlers({ checkoutOfCustomers, checkoutOfPayerEmails }),
   refundHandlers,
   webhookHandlers,
   subscriptionHandlers,

@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import { runBenefitGrantJob } from "../server/benefit-grants/jobs.js";
 import { logger } from "../server/kit/logger.js";
 import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.js";
-import { assignInvoiceNumber, storeInvoice } from "../server/orders/invoice.js";
+import { storeInvoice } from "../server/orders/invoice.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
 import { orderDependents } from "../server/subscriptions/repository.js";
@@ -21,7 +21,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     knex,
     logger,
     benefitGrants: { runBenefitGrantJob, readCustomerState },
-    invoices: { assignInvoiceNumber, storeInvoice, orderDependents },
+    invoices: { storeInvoice, orderDependents },
     outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },
     webhooks: { fanOut, nextQueuedEvent, attemptDelivery, attemptSetAside, deliverQueued, setAsideEvent, settleEvent, leasedHeads, leaseIdleEndpoints },

@@ -1,10 +1,11 @@
-// The console's look: react-admin's default theme with darker secondary text (WCAG AA contrast),
+// The console's look: react-admin's default theme with darker secondary text and status colours
+// (WCAG AA contrast, e.g. the "trialing" and "open" chips in info blue),
 // and tables that scroll inside their card on a narrow screen instead of widening the page.
 import { defaultTheme, type RaThemeOptions } from "react-admin";
 
 export const theme: RaThemeOptions = {
   ...defaultTheme,
-  palette: { ...defaultTheme.palette, primary: { main: "#0b5cad" }, secondary: { main: "#173b63" }, error: { main: "#b3261e" }, success: { main: "#1b6e20" }, warning: { main: "#8a4b00" }, text: { primary: "rgba(0,0,0,0.87)", secondary: "rgba(0,0,0,0.68)" } },
+  palette: { ...defaultTheme.palette, primary: { main: "#0b5cad" }, secondary: { main: "#173b63" }, error: { main: "#b3261e" }, success: { main: "#1b6e20" }, warning: { main: "#8a4b00" }, info: { main: "#0b5b8a" }, text: { primary: "rgba(0,0,0,0.87)", secondary: "rgba(0,0,0,0.68)" } },
   components: {
     ...defaultTheme.components,
     // react-admin lays the page out at least as wide as its content (min-width: fit-content): keep it to the screen

@@ -26,7 +26,7 @@ export function emitHandlers(doc: OpenApiDoc): string {
     out.push(`    params: ${params};`);
     out.push(`    query: ${query};`);
     out.push(`    body: ${body};`);
-    out.push(`    status: ${op.successStatus};`);
+    out.push(`    status: ${op.successStatuses.join(" | ")};`);
     out.push(`    result: ${result};`);
     out.push("  };");
   }

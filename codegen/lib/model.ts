@@ -25,6 +25,8 @@ export interface Op {
   security: SecurityKind;
   scopes: string[];
   successStatus: number;
+  /** every 2xx status it answers: the success status, and any other with the same body (refunds:create's 200 and 201) */
+  successStatuses: number[];
   successContentType: "application/json" | "text/csv" | null;
   /** the success response's schema (null for no body) */
   successSchema: Schema | null;
@@ -47,16 +49,17 @@ function securityKind(op: any): SecurityKind {
 }
 
 /** The status the server answers on success: 2xx with a JSON body first (refunds:create 200 over 201), else the first 2xx. */
-function success(op: any): { status: number; contentType: Op["successContentType"]; schema: Schema | null } {
+function success(op: any): { status: number; statuses: number[]; contentType: Op["successContentType"]; schema: Schema | null } {
   const codes = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c)).sort();
   if (!codes.length) throw new Error(`${op.operationId}: no 2xx response`);
   const withBody = codes.filter((c) => op.responses[c].content);
   const code = withBody[0] ?? codes[0];
   const content = op.responses[code].content;
-  if (!content) return { status: Number(code), contentType: null, schema: null };
+  if (!content) return { status: Number(code), statuses: [Number(code)], contentType: null, schema: null };
   const ct = Object.keys(content)[0];
   if (ct !== "application/json" && ct !== "text/csv") throw new Error(`${op.operationId}: unsupported content type ${ct}`);
-  return { status: Number(code), contentType: ct, schema: content[ct].schema ?? {} };
+  const same = (c: string) => JSON.stringify(op.responses[c].content?.[ct]?.schema) === JSON.stringify(content[ct].schema);
+  return { status: Number(code), statuses: withBody.filter(same).map(Number), contentType: ct, schema: content[ct].schema ?? {} };
 }
 
 export function operationsOf(doc: OpenApiDoc): Op[] {
@@ -77,6 +80,7 @@ export function operationsOf(doc: OpenApiDoc): Op[] {
         security: securityKind(op),
         scopes: op["x-scopes"] ?? [],
         successStatus: s.status,
+        successStatuses: s.statuses,
         successContentType: s.contentType,
         successSchema: s.schema,
         requestContentType: body["application/json"] ? "application/json" : body["application/x-www-form-urlencoded"] ? "application/x-www-form-urlencoded" : null,

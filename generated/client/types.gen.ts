@@ -170,9 +170,18 @@ export type BenefitCustom = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -205,6 +214,10 @@ export type BenefitCustomCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -253,6 +266,10 @@ export type BenefitCustomSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -292,6 +309,10 @@ export type BenefitCustomUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'custom';
     properties?: BenefitCustomProperties | null;
 };
@@ -324,6 +345,10 @@ export type BenefitCycledEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -368,9 +393,18 @@ export type BenefitDiscord = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -400,6 +434,10 @@ export type BenefitDiscordCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -468,6 +506,10 @@ export type BenefitDiscordSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -510,6 +552,10 @@ export type BenefitDiscordUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'discord';
     properties?: BenefitDiscordCreateProperties | null;
 };
@@ -541,9 +587,18 @@ export type BenefitDownloadables = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -573,6 +628,10 @@ export type BenefitDownloadablesCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -621,6 +680,10 @@ export type BenefitDownloadablesSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -657,6 +720,10 @@ export type BenefitDownloadablesUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'downloadables';
     properties?: BenefitDownloadablesCreateProperties | null;
 };
@@ -694,9 +761,18 @@ export type BenefitGitHubRepository = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -726,6 +802,10 @@ export type BenefitGitHubRepositoryCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -795,6 +875,10 @@ export type BenefitGitHubRepositorySubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -841,6 +925,10 @@ export type BenefitGitHubRepositoryUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'github_repository';
     properties?: BenefitGitHubRepositoryCreateProperties | null;
 };
@@ -895,6 +983,7 @@ export type BenefitGrant = {
      */
     error?: BenefitGrantError | null;
     customer: Customer;
+    benefit: Benefit;
     properties: BenefitGrantDiscordProperties | BenefitGrantGitHubRepositoryProperties | BenefitGrantDownloadablesProperties | BenefitGrantLicenseKeysProperties | BenefitGrantCustomProperties;
 };
 
@@ -1307,6 +1396,10 @@ export type BenefitGrantedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1359,9 +1452,18 @@ export type BenefitLicenseKeys = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1391,6 +1493,10 @@ export type BenefitLicenseKeysCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -1439,6 +1545,10 @@ export type BenefitLicenseKeysSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -1478,6 +1588,10 @@ export type BenefitLicenseKeysUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'license_keys';
     properties?: BenefitLicenseKeysCreateProperties | null;
 };
@@ -1515,9 +1629,18 @@ export type BenefitMeterCredit = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted (a revoked grant may still show one).
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
+    visibility: BenefitVisibility;
+    /**
+     * Whether the visibility can be other than `public` (custom, license key and meter credit benefits; the others ask the customer to act in the portal).
+     */
+    visibility_configurable: boolean;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1550,6 +1673,10 @@ export type BenefitMeterCreditCreate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description: string;
+    /**
+     * Who sees the benefit; `public` unless given. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     /**
      * The ID of the organization owning the benefit. **Required unless you use an organization token.**
      */
@@ -1602,6 +1729,10 @@ export type BenefitMeterCreditSubscriber = {
      */
     deletable: boolean;
     /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
+    /**
      * The ID of the organization owning the benefit.
      */
     organization_id: string;
@@ -1643,6 +1774,10 @@ export type BenefitMeterCreditUpdate = {
      * The description of the benefit. Will be displayed on products having this benefit.
      */
     description?: string | null;
+    /**
+     * Who sees the benefit. Only custom, license key and meter credit benefits may be `private` or `draft`.
+     */
+    visibility?: BenefitVisibility | null;
     type: 'meter_credit';
     properties?: BenefitMeterCreditCreateProperties | null;
 };
@@ -1673,6 +1808,10 @@ export type BenefitPublic = {
      * Whether the benefit is deletable.
      */
     deletable: boolean;
+    /**
+     * Whether the benefit is deleted.
+     */
+    is_deleted: boolean;
     /**
      * The ID of the organization owning the benefit.
      */
@@ -1708,6 +1847,10 @@ export type BenefitRevokedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -1721,6 +1864,11 @@ export type BenefitRevokedEvent = {
 export type BenefitSortProperty = 'created_at' | '-created_at' | 'description' | '-description' | 'type' | '-type';
 
 export type BenefitType = 'custom' | 'discord' | 'github_repository' | 'downloadables' | 'license_keys' | 'meter_credit';
+
+/**
+ * Who sees a benefit: `public` customers (on products, in the portal); `private` and `draft` only the merchant, while the benefit is still granted.
+ */
+export type BenefitVisibility = 'draft' | 'private' | 'public';
 
 /**
  * An event created by Polar when a benefit is updated.
@@ -1750,6 +1898,10 @@ export type BenefitUpdatedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -1814,6 +1966,10 @@ export type CardPayment = {
      */
     order_id: string | null;
     /**
+     * Why the payment was attempted; `null` for payments recorded before it was.
+     */
+    trigger: PaymentTrigger | null;
+    /**
      * Additional metadata from the payment processor for internal use.
      */
     processor_metadata?: {
@@ -1877,6 +2033,10 @@ export type Checkout = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -1897,6 +2057,10 @@ export type Checkout = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -1904,6 +2068,26 @@ export type Checkout = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -1965,6 +2149,15 @@ export type Checkout = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    customer_billing_address_fields: CheckoutCustomerBillingAddressFields;
+    /**
+     * The interval unit for the trial period of this checkout, over the product's.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period of this checkout.
+     */
+    trial_interval_count: number | null;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -1982,6 +2175,12 @@ export type Checkout = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
     subscription_id: string | null;
     attached_custom_fields: Array<AttachedCustomField>;
@@ -2061,6 +2260,14 @@ export type CheckoutCreate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period, over the product's. Set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Key-value object storing custom field values.
      */
     custom_field_data?: {
@@ -2078,6 +2285,10 @@ export type CheckoutCreate = {
      * Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`.
      */
     require_billing_address?: boolean;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial?: boolean;
     amount?: number | null;
     /**
      * ID of an existing customer in the organization. The customer data will be pre-filled in the checkout form. The resulting order will be linked to this customer.
@@ -2123,6 +2334,10 @@ export type CheckoutCreate = {
      */
     success_url?: string | null;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url?: string | null;
+    /**
      * If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page.
      */
     embed_origin?: string | null;
@@ -2140,6 +2355,12 @@ export type CheckoutDiscountFixedOnceForeverDuration = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * The ID of the object.
      */
@@ -2159,6 +2380,12 @@ export type CheckoutDiscountFixedRepeatDuration = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * The ID of the object.
      */
@@ -2221,6 +2448,14 @@ export type CheckoutLink = {
      */
     modified_at: string | null;
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    /**
      * The ID of the object.
      */
     id: string;
@@ -2237,6 +2472,10 @@ export type CheckoutLink = {
      */
     success_url: string | null;
     /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * Optional label to distinguish links internally
      */
     label: string | null;
@@ -2252,6 +2491,10 @@ export type CheckoutLink = {
      * ID of the discount to apply to the checkout. If the discount is not applicable anymore when opening the checkout link, it'll be ignored.
      */
     discount_id: string | null;
+    /**
+     * Predefined number of seats (seat-based pricing only). Seat-based prices are not offered, so this is always `null`.
+     */
+    seats: number | null;
     /**
      * The organization ID.
      */
@@ -2288,6 +2531,14 @@ export type CheckoutLinkCreateProduct = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2311,6 +2562,10 @@ export type CheckoutLinkCreateProduct = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     product_id: string;
 };
 
@@ -2339,6 +2594,14 @@ export type CheckoutLinkCreateProductPrice = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2362,6 +2625,10 @@ export type CheckoutLinkCreateProductPrice = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     product_price_id: string;
 };
 
@@ -2387,6 +2654,14 @@ export type CheckoutLinkCreateProducts = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * Payment processor to use. Currently only Stripe is supported.
      */
     payment_processor: 'stripe';
@@ -2410,6 +2685,10 @@ export type CheckoutLinkCreateProducts = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * List of products that will be available to select at checkout.
      */
@@ -2447,6 +2726,27 @@ export type CheckoutLinkProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -2497,6 +2797,14 @@ export type CheckoutLinkUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period of the checkouts the link opens, over the product's.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * List of products that will be available to select at checkout.
      */
     products?: Array<string> | null;
@@ -2517,6 +2825,69 @@ export type CheckoutLinkUpdate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkouts the link opens, to return to this URL.
+     */
+    return_url?: string | null;
+};
+
+/**
+ * The organization a checkout sells for, with the subscription settings a buyer is shown.
+ */
+export type CheckoutOrganization = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The organization ID.
+     */
+    id: string;
+    /**
+     * Organization name shown in checkout, customer portal, emails etc.
+     */
+    name: string;
+    /**
+     * Unique organization slug in checkout, customer portal and credit card statements.
+     */
+    slug: string;
+    /**
+     * Avatar URL shown in checkout, customer portal, emails etc.
+     */
+    avatar_url: string | null;
+    /**
+     * Public support email.
+     */
+    email: string | null;
+    /**
+     * Official website of the organization.
+     */
+    website: string | null;
+    /**
+     * Links to social profiles.
+     */
+    socials: Array<OrganizationSocialLink>;
+    status: Status;
+    /**
+     * When the business details were submitted.
+     */
+    details_submitted_at: string | null;
+    /**
+     * Organization feature settings
+     */
+    feature_settings: OrganizationFeatureSettings | null;
+    subscription_settings: OrganizationSubscriptionSettings;
+    notification_settings: OrganizationNotificationSettings;
+    customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * Whether customers can change their subscription's plan from the customer portal.
+     */
+    allow_customer_updates: boolean;
+    proration_behavior: SubscriptionProrationBehavior;
 };
 
 /**
@@ -2547,6 +2918,27 @@ export type CheckoutProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -2614,6 +3006,10 @@ export type CheckoutPublic = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -2634,6 +3030,10 @@ export type CheckoutPublic = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -2641,6 +3041,26 @@ export type CheckoutPublic = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -2702,6 +3122,7 @@ export type CheckoutPublic = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    customer_billing_address_fields: CheckoutCustomerBillingAddressFields;
     /**
      * List of products available to select.
      */
@@ -2711,8 +3132,14 @@ export type CheckoutPublic = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
-    organization: Organization;
+    organization: CheckoutOrganization;
     attached_custom_fields: Array<AttachedCustomField>;
 };
 
@@ -2761,6 +3188,10 @@ export type CheckoutPublicConfirmed = {
      */
     success_url: string;
     /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url: string | null;
+    /**
      * When checkout is embedded, represents the Origin of the page embedding the checkout. Used as a security measure to send messages only to the embedding page.
      */
     embed_origin: string | null;
@@ -2781,6 +3212,10 @@ export type CheckoutPublicConfirmed = {
      */
     tax_amount: number | null;
     /**
+     * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
+     */
+    tax_behavior: TaxBehavior | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -2788,6 +3223,26 @@ export type CheckoutPublicConfirmed = {
      * Currency code of the checkout session.
      */
     currency: string;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial: boolean | null;
+    /**
+     * Interval unit of the trial period, if any. This value is either set from the checkout, if `trial_interval` is set, or from the selected product.
+     */
+    active_trial_interval: TrialInterval | null;
+    /**
+     * Number of interval units of the trial period, if any. This value is either set from the checkout, if `trial_interval_count` is set, or from the selected product.
+     */
+    active_trial_interval_count: number | null;
+    /**
+     * End date and time of the trial period, if any. Nothing is charged until then; the payment method is saved for the first charge.
+     */
+    trial_end: string | null;
+    /**
+     * ID of the organization owning the checkout session.
+     */
+    organization_id: string;
     /**
      * ID of the product to checkout.
      */
@@ -2849,6 +3304,7 @@ export type CheckoutPublicConfirmed = {
         [key: string]: string;
     };
     billing_address_fields: CheckoutBillingAddressFields;
+    customer_billing_address_fields: CheckoutCustomerBillingAddressFields;
     /**
      * List of products available to select.
      */
@@ -2858,8 +3314,14 @@ export type CheckoutPublicConfirmed = {
      * Price of the selected product.
      */
     product_price: LegacyRecurringProductPrice | ProductPrice;
+    /**
+     * Mapping of product IDs to their list of prices.
+     */
+    prices: {
+        [key: string]: Array<LegacyRecurringProductPrice | ProductPrice>;
+    } | null;
     discount: CheckoutDiscountFixedRepeatDuration | CheckoutDiscountFixedOnceForeverDuration | CheckoutDiscountPercentageRepeatDuration | CheckoutDiscountPercentageOnceForeverDuration | null;
-    organization: Organization;
+    organization: CheckoutOrganization;
     attached_custom_fields: Array<AttachedCustomField>;
     customer_session_token: string;
 };
@@ -2911,6 +3373,14 @@ export type CheckoutUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The interval unit for the trial period, over the product's. Set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
      * ID of the discount to apply to the checkout.
      */
     discount_id?: string | null;
@@ -2922,6 +3392,10 @@ export type CheckoutUpdate = {
      * Whether to require the customer to fill their full billing address, instead of just the country. Customers in the US will always be required to fill their full address, regardless of this setting. If you preset the billing address, this setting will be automatically set to `true`.
      */
     require_billing_address?: boolean | null;
+    /**
+     * Whether to enable the trial period for the checkout session. If `false`, the trial period will be disabled, even if the selected product has a trial configured.
+     */
+    allow_trial?: boolean | null;
     customer_ip_address?: string | null;
     /**
      * Key-value object allowing you to store additional information that'll be copied to the created customer.
@@ -2944,6 +3418,10 @@ export type CheckoutUpdate = {
      * URL where the customer will be redirected after a successful payment.You can add the `checkout_id={CHECKOUT_ID}` query parameter to retrieve the checkout session id.
      */
     success_url?: string | null;
+    /**
+     * When set, a back button will be shown in the checkout to return to this URL.
+     */
+    return_url?: string | null;
     /**
      * If you plan to embed the checkout session, set this to the Origin of the embedding page. It'll allow the Polar iframe to communicate with the parent page.
      */
@@ -2976,10 +3454,19 @@ export type CheckoutUpdatePublic = {
     customer_billing_address?: Address | null;
     customer_tax_id?: string | null;
     /**
+     * Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
+     */
+    allow_trial?: false | null;
+    /**
      * Discount code to apply to the checkout.
      */
     discount_code?: string | null;
 };
+
+/**
+ * An aggregate function over values (count, sum, max, min, avg, or unique, the number of distinct values).
+ */
+export type AggregationFunction = 'count' | 'sum' | 'max' | 'min' | 'avg' | 'unique';
 
 export type CountAggregation = {
     func?: 'count';
@@ -3599,6 +4086,11 @@ export type Customer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -3808,7 +4300,7 @@ export type CustomerBenefitGrantMeterCreditUpdate = {
     benefit_type: 'meter_credit';
 };
 
-export type CustomerBenefitGrantSortProperty = 'granted_at' | '-granted_at' | 'type' | '-type' | 'organization' | '-organization';
+export type CustomerBenefitGrantSortProperty = 'granted_at' | '-granted_at' | 'type' | '-type' | 'organization' | '-organization' | 'product_benefit' | '-product_benefit';
 
 export type CustomerBenefitGrantUpdate = ({
     benefit_type: 'discord';
@@ -3857,11 +4349,18 @@ export type CustomerCreate = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
     /**
      * The ID of the organization owning the customer. **Required unless you use an organization token.**
      */
     organization_id?: string | null;
+    /**
+     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     */
+    type?: CustomerType | null;
 };
 
 export type CustomerCustomerMeter = {
@@ -3917,9 +4416,32 @@ export type CustomerCustomerMeterMeter = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The name of the custom unit (custom units only).
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit is shown per (custom units only).
+     */
+    custom_multiplier: number | null;
 };
 
 export type CustomerCustomerMeterSortProperty = 'created_at' | '-created_at' | 'modified_at' | '-modified_at' | 'meter_id' | '-meter_id' | 'meter_name' | '-meter_name' | 'consumed_units' | '-consumed_units' | 'credited_units' | '-credited_units' | 'balance' | '-balance';
+
+/**
+ * The customer session the portal is signed in with.
+ */
+export type CustomerCustomerSession = {
+    /**
+     * When the session ends.
+     */
+    expires_at: string;
+    /**
+     * Where the portal's "back" link takes the customer; none when the session was opened without one.
+     */
+    return_url: string | null;
+};
 
 /**
  * An active customer meter, with current consumed and credited units.
@@ -3994,6 +4516,11 @@ export type CustomerOrder = {
      */
     net_amount: number;
     /**
+     * Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+     * @deprecated
+     */
+    amount: number;
+    /**
      * Sales tax amount in cents.
      */
     tax_amount: number;
@@ -4001,6 +4528,14 @@ export type CustomerOrder = {
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
+    /**
+     * Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it.
+     */
+    applied_balance_amount: number;
+    /**
+     * Amount in cents that is still due for this order; 0 once it is paid.
+     */
+    due_amount: number;
     /**
      * Amount refunded in cents.
      */
@@ -4017,9 +4552,17 @@ export type CustomerOrder = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
+     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence.
+     */
+    invoice_number: string;
+    /**
      * Whether an invoice has been generated for this order.
      */
     is_invoice_generated: boolean;
+    /**
+     * The receipt number for this order, given when it is paid, from the organization's own sequence.
+     */
+    receipt_number: string | null;
     customer_id: string;
     product_id: string;
     discount_id: string | null;
@@ -4032,6 +4575,18 @@ export type CustomerOrder = {
      * Line items composing the order.
      */
     items: Array<OrderItemSchema>;
+    /**
+     * A summary description of the order.
+     */
+    description: string;
+    /**
+     * Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds.
+     */
+    refundable_amount: number;
+    /**
+     * Sales tax in cents that would be refunded if the full refundable amount is refunded.
+     */
+    refundable_tax_amount: number;
     /**
      * When the next payment retry is scheduled
      */
@@ -4121,6 +4676,27 @@ export type CustomerOrderProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -4171,6 +4747,10 @@ export type CustomerOrderSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -4179,7 +4759,23 @@ export type CustomerOrderSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4200,6 +4796,18 @@ export type CustomerOrderSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -4234,7 +4842,7 @@ export type CustomerOrderUpdate = {
 /**
  * Schema of an organization and related data for customer portal.
  */
-export type CustomerOrganization = {
+export type CustomerOrganizationData = {
     organization: Organization;
     products: Array<CustomerProduct>;
 };
@@ -4245,6 +4853,34 @@ export type CustomerPaymentMethodCreate = {
     confirmation_token_id: string;
     set_default: boolean;
     return_url: string;
+};
+
+/**
+ * The card needs its holder to authenticate it (3-D Secure) before it can be saved; nothing is saved yet.
+ */
+export type CustomerPaymentMethodCreateRequiresActionResponse = {
+    status: 'requires_action';
+    /**
+     * The processor's secret of the setup, for the payment form to ask the holder.
+     */
+    client_secret: string;
+};
+
+/**
+ * What adding a payment method did, by its status.
+ */
+export type CustomerPaymentMethodCreateResponse = ({
+    status: 'succeeded';
+} & CustomerPaymentMethodCreateSucceededResponse) | ({
+    status: 'requires_action';
+} & CustomerPaymentMethodCreateRequiresActionResponse);
+
+/**
+ * The saved payment method, under payment_method and its own fields beside (the clients before 0.49.0 read the answer as the bare payment method).
+ */
+export type CustomerPaymentMethodCreateSucceededResponse = CustomerPaymentMethod & {
+    status: 'succeeded';
+    payment_method: CustomerPaymentMethod;
 };
 
 export type CustomerPortalCustomer = {
@@ -4283,6 +4919,33 @@ export type CustomerPortalOAuthAccount = {
     account_username: string | null;
 };
 
+export type CustomerPortalSubscriptionSettings = {
+    /**
+     * Whether customers may change the seats of a seat-based subscription (none are offered yet).
+     */
+    update_seats: boolean;
+    /**
+     * Whether customers may change their subscription's plan (the same setting as `allow_customer_updates`).
+     */
+    update_plan: boolean;
+};
+
+export type CustomerPortalSubscriptionSettingsUpdate = {
+    update_seats?: boolean;
+    update_plan?: boolean;
+    /**
+     * Pausing is not offered; only `false` is accepted.
+     */
+    pause?: boolean;
+};
+
+export type CustomerPortalUsageSettings = {
+    /**
+     * Whether the usage section (meters) is shown.
+     */
+    show: boolean;
+};
+
 /**
  * Schema of a product for customer portal.
  */
@@ -4311,6 +4974,27 @@ export type CustomerProduct = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -4356,6 +5040,10 @@ export type CustomerSession = {
     token: string;
     expires_at: string;
     customer_portal_url: string;
+    /**
+     * Where the portal's "back" link takes the customer (your app); none when not given.
+     */
+    return_url: string | null;
     customer_id: string;
     customer: Customer;
 };
@@ -4422,6 +5110,10 @@ export type CustomerSessionCustomerExternalIdCreate = {
      * External ID of the customer to create a session for.
      */
     external_customer_id: string;
+    /**
+     * An http(s) address in your app the customer portal links back to.
+     */
+    return_url?: string | null;
 };
 
 /**
@@ -4432,6 +5124,10 @@ export type CustomerSessionCustomerIdCreate = {
      * ID of the customer to create a session for.
      */
     customer_id: string;
+    /**
+     * An http(s) address in your app the customer portal links back to.
+     */
+    return_url?: string | null;
 };
 
 export type CustomerSortProperty = 'created_at' | '-created_at' | 'email' | '-email' | 'name' | '-name';
@@ -4472,6 +5168,11 @@ export type CustomerState = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -4611,7 +5312,15 @@ export type CustomerStateSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4698,6 +5407,10 @@ export type CustomerSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -4706,7 +5419,23 @@ export type CustomerSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -4727,6 +5456,18 @@ export type CustomerSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -4751,6 +5492,10 @@ export type CustomerSubscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<CustomerSubscriptionMeter>;
+    /**
+     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     */
+    pending_update: PendingSubscriptionUpdate | null;
 };
 
 export type CustomerSubscriptionCancel = {
@@ -4858,6 +5603,27 @@ export type CustomerSubscriptionProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -4895,6 +5661,11 @@ export type CustomerSubscriptionUpdateProduct = {
     product_id: string;
 };
 
+/**
+ * An individual buys for themself; a team customer is an organization's account its members share.
+ */
+export type CustomerType = 'individual' | 'team';
+
 export type CustomerUpdate = {
     /**
      * Key-value object allowing you to store additional information.
@@ -4914,6 +5685,10 @@ export type CustomerUpdate = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * The type of customer. Team customers are not offered yet; only `individual` is accepted.
+     */
+    type?: CustomerType | null;
+    /**
      * The email address of the customer. This must be unique within the organization.
      */
     email?: string | null;
@@ -4922,7 +5697,10 @@ export type CustomerUpdate = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
     /**
      * The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated.
      */
@@ -4956,7 +5734,10 @@ export type CustomerUpdateExternalId = {
      */
     name?: string | null;
     billing_address?: Address | null;
-    tax_id?: Array<string | TaxIdFormat | null> | null;
+    /**
+     * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat | null> | string | null;
 };
 
 export type Discount = DiscountFixedRepeatDuration | DiscountFixedOnceForeverDuration | DiscountPercentageRepeatDuration | DiscountPercentageOnceForeverDuration;
@@ -4973,6 +5754,12 @@ export type DiscountFixedOnceForeverDuration = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5024,6 +5811,12 @@ export type DiscountFixedOnceForeverDurationBase = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5078,11 +5871,17 @@ export type DiscountFixedOnceForeverDurationCreate = {
     /**
      * Fixed amount to discount from the invoice total.
      */
-    amount: number;
+    amount?: number;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
     currency?: Currency;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5139,6 +5938,12 @@ export type DiscountFixedRepeatDuration = {
     amount: number;
     currency: string;
     /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
+    /**
      * Creation timestamp of the object.
      */
     created_at: string;
@@ -5190,6 +5995,12 @@ export type DiscountFixedRepeatDurationBase = {
     type: DiscountType;
     amount: number;
     currency: string;
+    /**
+     * The amount off per currency, in cents. A discount has one currency, so this has one entry (its `currency` and `amount`).
+     */
+    amounts: {
+        [key: string]: number;
+    };
     /**
      * Creation timestamp of the object.
      */
@@ -5254,11 +6065,17 @@ export type DiscountFixedRepeatDurationCreate = {
     /**
      * Fixed amount to discount from the invoice total.
      */
-    amount: number;
+    amount?: number;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
     currency?: Currency;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     /**
      * Key-value object allowing you to store additional information.
      *
@@ -5669,6 +6486,27 @@ export type DiscountProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -5717,6 +6555,12 @@ export type DiscountUpdate = {
     type?: DiscountType | null;
     amount?: number | null;
     currency?: Currency | null;
+    /**
+     * The amount off per currency, in cents, as the newest clients send it instead of `amount` and `currency`. One currency per discount.
+     */
+    amounts?: {
+        [key: string]: number;
+    } | null;
     basis_points?: number | null;
     products?: Array<string> | null;
 };
@@ -5853,6 +6697,10 @@ export type EventName = {
      * The name of the event.
      */
     name: string;
+    /**
+     * Human readable label of the event.
+     */
+    label: string;
     source: EventSource;
     /**
      * Number of times the event has occurred.
@@ -6044,6 +6892,10 @@ export type GenericPayment = {
      */
     order_id: string | null;
     /**
+     * Why the payment was attempted; `null` for payments recorded before it was.
+     */
+    trigger: PaymentTrigger | null;
+    /**
      * Additional metadata from the payment processor for internal use.
      */
     processor_metadata?: {
@@ -6084,6 +6936,10 @@ export type IntrospectTokenResponse = {
     scope: string;
     sub_type: SubType;
     sub: string;
+    /**
+     * The organizations the token is restricted to act for (its organization, for an organization's token); empty for a user's token, which may act for every organization of the user.
+     */
+    organizations: Array<string>;
     aud: string;
     iss: string;
     exp: number;
@@ -6113,9 +6969,7 @@ export type LegacyRecurringProductPrice = ({
     amount_type: 'custom';
 } & LegacyRecurringProductPriceCustom) | ({
     amount_type: 'fixed';
-} & LegacyRecurringProductPriceFixed) | ({
-    amount_type: 'free';
-} & LegacyRecurringProductPriceFree);
+} & LegacyRecurringProductPriceFixed);
 
 /**
  * A pay-what-you-want recurring price for a product, i.e. a subscription.
@@ -6136,6 +6990,11 @@ export type LegacyRecurringProductPriceCustom = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'custom';
     /**
      * Whether the price is archived and no longer available.
@@ -6157,7 +7016,7 @@ export type LegacyRecurringProductPriceCustom = {
     /**
      * The minimum amount the customer can pay.
      */
-    minimum_amount: number | null;
+    minimum_amount: number;
     /**
      * The maximum amount the customer can pay.
      */
@@ -6188,6 +7047,11 @@ export type LegacyRecurringProductPriceFixed = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'fixed';
     /**
      * Whether the price is archived and no longer available.
@@ -6210,42 +7074,6 @@ export type LegacyRecurringProductPriceFixed = {
      * The price in cents.
      */
     price_amount: number;
-    legacy: true;
-};
-
-/**
- * A free recurring price for a product, i.e. a subscription.
- *
- *
- * **Deprecated**: The recurring interval should be set on the product itself.
- */
-export type LegacyRecurringProductPriceFree = {
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    /**
-     * The ID of the price.
-     */
-    id: string;
-    amount_type: 'free';
-    /**
-     * Whether the price is archived and no longer available.
-     */
-    is_archived: boolean;
-    /**
-     * The ID of the product owning the price.
-     */
-    product_id: string;
-    /**
-     * The type of the price.
-     */
-    type: 'recurring';
-    recurring_interval: SubscriptionRecurringInterval;
     legacy: true;
 };
 
@@ -6340,6 +7168,11 @@ export type LicenseKeyCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -6363,6 +7196,15 @@ export type LicenseKeyDeactivate = {
     activation_id: string;
 };
 
+/**
+ * The member of a team customer a license key is for.
+ */
+export type LicenseKeyMember = {
+    id: string;
+    email: string;
+    external_id: string | null;
+};
+
 export type LicenseKeyRead = {
     /**
      * The ID of the object.
@@ -6379,6 +7221,11 @@ export type LicenseKeyRead = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -6446,6 +7293,11 @@ export type LicenseKeyWithActivations = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -6637,6 +7489,15 @@ export type Meter = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The name of the custom unit, e.g. `request` (custom units only).
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units (custom units only).
+     */
+    custom_multiplier: number | null;
     filter: Filter;
     /**
      * The aggregation to apply on the filtered events to calculate the meter.
@@ -6674,6 +7535,18 @@ export type MeterCreate = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name: string;
+    /**
+     * The unit of the meter; `scalar` unless given.
+     */
+    unit?: MeterUnit;
+    /**
+     * The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise.
+     */
+    custom_label?: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only.
+     */
+    custom_multiplier?: number | null;
     filter: Filter;
     /**
      * The aggregation to apply on the filtered events to calculate the meter.
@@ -6713,6 +7586,10 @@ export type MeterCreditEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -6778,6 +7655,10 @@ export type MeterResetEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -6793,6 +7674,11 @@ export type MeterResetMetadata = {
 };
 
 export type MeterSortProperty = 'created_at' | '-created_at' | 'name' | '-name';
+
+/**
+ * What a meter counts, which sets how its prices and quantities are shown: `scalar` per unit, `token` per million tokens, `custom` per `custom_multiplier` of `custom_label`.
+ */
+export type MeterUnit = 'scalar' | 'token' | 'custom';
 
 export type MeterUpdate = {
     /**
@@ -6816,6 +7702,18 @@ export type MeterUpdate = {
      * The name of the meter. Will be shown on customer's invoices and usage.
      */
     name?: string | null;
+    /**
+     * The unit of the meter. Leaving `custom` clears the label and multiplier.
+     */
+    unit?: MeterUnit | null;
+    /**
+     * The name of the custom unit, e.g. `request`. Required when unit is `custom`, refused otherwise.
+     */
+    custom_label?: string | null;
+    /**
+     * How many units the custom unit's prices and quantities are shown per, e.g. 1000 to show them per 1000 units; 1 unless given. Custom units only.
+     */
+    custom_multiplier?: number | null;
     /**
      * The filter to apply on events that'll be used to calculate the meter.
      */
@@ -6845,66 +7743,76 @@ export type Metric = {
     type: MetricType;
 };
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type MetricPeriod = {
     /**
      * Timestamp of this period data.
      */
     timestamp: string;
-    orders: number | number;
-    revenue: number | number;
-    net_revenue: number | number;
-    cumulative_revenue: number | number;
-    net_cumulative_revenue: number | number;
-    average_order_value: number | number;
-    net_average_order_value: number | number;
-    one_time_products: number | number;
-    one_time_products_revenue: number | number;
-    one_time_products_net_revenue: number | number;
-    new_subscriptions: number | number;
-    new_subscriptions_revenue: number | number;
-    new_subscriptions_net_revenue: number | number;
-    renewed_subscriptions: number | number;
-    renewed_subscriptions_revenue: number | number;
-    renewed_subscriptions_net_revenue: number | number;
-    active_subscriptions: number | number;
-    monthly_recurring_revenue: number | number;
-    committed_monthly_recurring_revenue: number | number;
-    checkouts: number | number;
-    succeeded_checkouts: number | number;
-    checkouts_conversion: number | number;
+    orders?: number | number;
+    revenue?: number | number;
+    net_revenue?: number | number;
+    cumulative_revenue?: number | number;
+    net_cumulative_revenue?: number | number;
+    average_order_value?: number | number;
+    net_average_order_value?: number | number;
+    one_time_products?: number | number;
+    one_time_products_revenue?: number | number;
+    one_time_products_net_revenue?: number | number;
+    new_subscriptions?: number | number;
+    new_subscriptions_revenue?: number | number;
+    new_subscriptions_net_revenue?: number | number;
+    renewed_subscriptions?: number | number;
+    renewed_subscriptions_revenue?: number | number;
+    renewed_subscriptions_net_revenue?: number | number;
+    active_subscriptions?: number | number;
+    monthly_recurring_revenue?: number | number;
+    committed_monthly_recurring_revenue?: number | number;
+    checkouts?: number | number;
+    succeeded_checkouts?: number | number;
+    checkouts_conversion?: number | number;
 };
 
 export type MetricType = 'scalar' | 'currency' | 'percentage';
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type Metrics = {
-    orders: Metric;
-    revenue: Metric;
-    net_revenue: Metric;
-    cumulative_revenue: Metric;
-    net_cumulative_revenue: Metric;
-    average_order_value: Metric;
-    net_average_order_value: Metric;
-    one_time_products: Metric;
-    one_time_products_revenue: Metric;
-    one_time_products_net_revenue: Metric;
-    new_subscriptions: Metric;
-    new_subscriptions_revenue: Metric;
-    new_subscriptions_net_revenue: Metric;
-    renewed_subscriptions: Metric;
-    renewed_subscriptions_revenue: Metric;
-    renewed_subscriptions_net_revenue: Metric;
-    active_subscriptions: Metric;
-    monthly_recurring_revenue: Metric;
-    committed_monthly_recurring_revenue: Metric;
-    checkouts: Metric;
-    succeeded_checkouts: Metric;
-    checkouts_conversion: Metric;
+    orders?: Metric;
+    revenue?: Metric;
+    net_revenue?: Metric;
+    cumulative_revenue?: Metric;
+    net_cumulative_revenue?: Metric;
+    average_order_value?: Metric;
+    net_average_order_value?: Metric;
+    one_time_products?: Metric;
+    one_time_products_revenue?: Metric;
+    one_time_products_net_revenue?: Metric;
+    new_subscriptions?: Metric;
+    new_subscriptions_revenue?: Metric;
+    new_subscriptions_net_revenue?: Metric;
+    renewed_subscriptions?: Metric;
+    renewed_subscriptions_revenue?: Metric;
+    renewed_subscriptions_net_revenue?: Metric;
+    active_subscriptions?: Metric;
+    monthly_recurring_revenue?: Metric;
+    committed_monthly_recurring_revenue?: Metric;
+    checkouts?: Metric;
+    succeeded_checkouts?: Metric;
+    checkouts_conversion?: Metric;
 };
 
 /**
  * Date interval limit to get metrics for a given interval.
  */
 export type MetricsIntervalLimit = {
+    /**
+     * Minimum number of days for this interval (a shorter range is refused).
+     */
+    min_days: number;
     /**
      * Maximum number of days for this interval.
      */
@@ -6945,29 +7853,32 @@ export type MetricsResponse = {
     metrics: Metrics;
 };
 
+/**
+ * Every metric is present unless the request's `metrics` names some.
+ */
 export type MetricsTotals = {
-    orders: number | number;
-    revenue: number | number;
-    net_revenue: number | number;
-    cumulative_revenue: number | number;
-    net_cumulative_revenue: number | number;
-    average_order_value: number | number;
-    net_average_order_value: number | number;
-    one_time_products: number | number;
-    one_time_products_revenue: number | number;
-    one_time_products_net_revenue: number | number;
-    new_subscriptions: number | number;
-    new_subscriptions_revenue: number | number;
-    new_subscriptions_net_revenue: number | number;
-    renewed_subscriptions: number | number;
-    renewed_subscriptions_revenue: number | number;
-    renewed_subscriptions_net_revenue: number | number;
-    active_subscriptions: number | number;
-    monthly_recurring_revenue: number | number;
-    committed_monthly_recurring_revenue: number | number;
-    checkouts: number | number;
-    succeeded_checkouts: number | number;
-    checkouts_conversion: number | number;
+    orders?: number | number;
+    revenue?: number | number;
+    net_revenue?: number | number;
+    cumulative_revenue?: number | number;
+    net_cumulative_revenue?: number | number;
+    average_order_value?: number | number;
+    net_average_order_value?: number | number;
+    one_time_products?: number | number;
+    one_time_products_revenue?: number | number;
+    one_time_products_net_revenue?: number | number;
+    new_subscriptions?: number | number;
+    new_subscriptions_revenue?: number | number;
+    new_subscriptions_net_revenue?: number | number;
+    renewed_subscriptions?: number | number;
+    renewed_subscriptions_revenue?: number | number;
+    renewed_subscriptions_net_revenue?: number | number;
+    active_subscriptions?: number | number;
+    monthly_recurring_revenue?: number | number;
+    committed_monthly_recurring_revenue?: number | number;
+    checkouts?: number | number;
+    succeeded_checkouts?: number | number;
+    checkouts_conversion?: number | number;
 };
 
 export type MissingInvoiceBillingDetails = {
@@ -7064,6 +7975,11 @@ export type Order = {
      */
     net_amount: number;
     /**
+     * Amount in cents, after discounts but before taxes (`net_amount`; kept for older clients).
+     * @deprecated
+     */
+    amount: number;
+    /**
      * Sales tax amount in cents.
      */
     tax_amount: number;
@@ -7071,6 +7987,14 @@ export type Order = {
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
+    /**
+     * Customer's balance amount applied to this order, in cents. Negative when a balance in the customer's favour lowers what is paid, positive when a balance they owe raises it.
+     */
+    applied_balance_amount: number;
+    /**
+     * Amount in cents that is still due for this order; 0 once it is paid.
+     */
+    due_amount: number;
     /**
      * Amount refunded in cents.
      */
@@ -7087,14 +8011,26 @@ export type Order = {
     billing_name: string | null;
     billing_address: Address | null;
     /**
+     * The invoice number associated with this order, as printed on the invoice (`ACME-0007`). Given when the order is made, from the organization's gapless sequence.
+     */
+    invoice_number: string;
+    /**
      * Whether an invoice has been generated for this order.
      */
     is_invoice_generated: boolean;
+    /**
+     * The receipt number for this order, given when it is paid, from the organization's own sequence.
+     */
+    receipt_number: string | null;
     customer_id: string;
     product_id: string;
     discount_id: string | null;
     subscription_id: string | null;
     checkout_id: string | null;
+    /**
+     * When the next automatic payment retry is scheduled. `null` if the order is not in dunning or all retries have been exhausted.
+     */
+    next_payment_attempt_at?: string | null;
     metadata: {
         [key: string]: string | number | number | boolean;
     };
@@ -7104,6 +8040,14 @@ export type Order = {
     custom_field_data?: {
         [key: string]: string | number | boolean | null;
     };
+    /**
+     * Platform fee amount in cents, recorded when the order is paid.
+     */
+    platform_fee_amount: number;
+    /**
+     * Currency of the platform fee; `null` when there is none.
+     */
+    platform_fee_currency: string | null;
     customer: OrderCustomer;
     user_id: string;
     product: OrderProduct;
@@ -7113,6 +8057,18 @@ export type Order = {
      * Line items composing the order.
      */
     items: Array<OrderItemSchema>;
+    /**
+     * A summary description of the order.
+     */
+    description: string;
+    /**
+     * Amount in cents that can still be refunded (net, before taxes). Accounts for any applied customer balance and previous refunds.
+     */
+    refundable_amount: number;
+    /**
+     * Sales tax in cents that would be refunded if the full refundable amount is refunded.
+     */
+    refundable_tax_amount: number;
 };
 
 export type OrderBillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -7145,6 +8101,11 @@ export type OrderCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -7244,6 +8205,27 @@ export type OrderProduct = {
      */
     recurring_interval: SubscriptionRecurringInterval | null;
     /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
+    /**
      * Whether the product is a subscription.
      */
     is_recurring: boolean;
@@ -7286,6 +8268,10 @@ export type OrderSubscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -7294,7 +8280,23 @@ export type OrderSubscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -7315,6 +8317,18 @@ export type OrderSubscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -7395,6 +8409,36 @@ export type Organization = {
     subscription_settings: OrganizationSubscriptionSettings;
     notification_settings: OrganizationNotificationSettings;
     customer_portal_settings: OrganizationCustomerPortalSettings;
+    /**
+     * How a plan change is prorated unless the change says otherwise (the subscription settings' `proration_behavior`).
+     */
+    proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * Whether customers may change their subscription's plan in the customer portal (`customer_portal_settings.subscription.update_plan`).
+     */
+    allow_customer_updates: boolean;
+    /**
+     * Whether members must sign in through single sign-on. Single sign-on is not offered, so this is always false.
+     */
+    sso_enforced: boolean;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency: Currency;
+    /**
+     * Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`.
+     */
+    default_tax_behavior: OrganizationTaxBehavior;
+    customer_email_settings: OrganizationCustomerEmailSettings;
+    /**
+     * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
+     */
+    account_id: string | null;
+    /**
+     * The payout account of the organization; see `account_id`.
+     */
+    payout_account_id: string | null;
+    capabilities: OrganizationCapabilities;
 };
 
 export type OrganizationAccessToken = {
@@ -7491,6 +8535,36 @@ export type OrganizationAvatarFileRead = {
     public_url: string;
 };
 
+/**
+ * What the organization may do, by its status (a denied organization takes no payment).
+ */
+export type OrganizationCapabilities = {
+    /**
+     * New checkouts may take payments.
+     */
+    checkout_payments: boolean;
+    /**
+     * Subscriptions renew and charge.
+     */
+    subscription_renewals: boolean;
+    /**
+     * Payouts to the organization. Payments go straight to the platform's processor account, so there are none.
+     */
+    payouts: boolean;
+    /**
+     * Orders may be refunded.
+     */
+    refunds: boolean;
+    /**
+     * The organization's tokens may call the API.
+     */
+    api_access: boolean;
+    /**
+     * Members may use the console.
+     */
+    dashboard_access: boolean;
+};
+
 export type OrganizationCreate = {
     name: string;
     slug: string;
@@ -7512,13 +8586,60 @@ export type OrganizationCreate = {
      */
     details?: OrganizationDetails | null;
     feature_settings?: OrganizationFeatureSettings | null;
-    subscription_settings?: OrganizationSubscriptionSettings | null;
+    subscription_settings?: OrganizationSubscriptionSettingsUpdate | null;
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+    customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency?: Currency | null;
+    /**
+     * Whether prices include tax by default.
+     */
+    default_tax_behavior?: OrganizationTaxBehavior | null;
 };
 
 /**
- * Which sections of the customer portal the organization's customers see and may use (all on by default). A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
+ * Which emails the organization's customers get (all on by default).
+ */
+export type OrganizationCustomerEmailSettings = {
+    order_confirmation: boolean;
+    subscription_cancellation: boolean;
+    subscription_confirmation: boolean;
+    subscription_cycled: boolean;
+    subscription_cycled_after_trial: boolean;
+    subscription_past_due: boolean;
+    subscription_paused: boolean;
+    subscription_resumed: boolean;
+    subscription_renewal_reminder: boolean;
+    subscription_revoked: boolean;
+    subscription_trial_conversion_reminder: boolean;
+    subscription_uncanceled: boolean;
+    subscription_updated: boolean;
+};
+
+/**
+ * The customer emails to switch on or off; the others keep their setting.
+ */
+export type OrganizationCustomerEmailSettingsUpdate = {
+    order_confirmation?: boolean;
+    subscription_cancellation?: boolean;
+    subscription_confirmation?: boolean;
+    subscription_cycled?: boolean;
+    subscription_cycled_after_trial?: boolean;
+    subscription_past_due?: boolean;
+    subscription_paused?: boolean;
+    subscription_resumed?: boolean;
+    subscription_renewal_reminder?: boolean;
+    subscription_revoked?: boolean;
+    subscription_trial_conversion_reminder?: boolean;
+    subscription_uncanceled?: boolean;
+    subscription_updated?: boolean;
+};
+
+/**
+ * What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted.
  */
 export type OrganizationCustomerPortalSettings = {
     /**
@@ -7533,10 +8654,7 @@ export type OrganizationCustomerPortalSettings = {
      * Benefits (license keys, downloads, access to GitHub and Discord).
      */
     benefits: boolean;
-    /**
-     * Usage meters.
-     */
-    usage: boolean;
+    usage: CustomerPortalUsageSettings;
     /**
      * Saved payment methods.
      */
@@ -7545,6 +8663,7 @@ export type OrganizationCustomerPortalSettings = {
      * Changing the billing name, address and tax ID.
      */
     billing_details: boolean;
+    subscription: CustomerPortalSubscriptionSettings;
 };
 
 /**
@@ -7564,9 +8683,9 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      */
     benefits?: boolean;
     /**
-     * Usage meters.
+     * Usage meters: a switch, or `{"show": …}` as the newest clients send it.
      */
-    usage?: boolean;
+    usage?: boolean | CustomerPortalUsageSettings;
     /**
      * Saved payment methods.
      */
@@ -7575,6 +8694,13 @@ export type OrganizationCustomerPortalSettingsUpdate = {
      * Changing the billing name, address and tax ID.
      */
     billing_details?: boolean;
+    subscription?: CustomerPortalSubscriptionSettingsUpdate;
+    customer?: {
+        /**
+         * Customers can't change their email address in the portal; only `false` is accepted.
+         */
+        allow_email_change?: boolean;
+    };
 };
 
 export type OrganizationDetails = {
@@ -7640,7 +8766,34 @@ export type OrganizationSubscriptionSettings = {
     allow_multiple_subscriptions: boolean;
     allow_customer_updates: boolean;
     proration_behavior: SubscriptionProrationBehavior;
+    /**
+     * Days a past-due subscription keeps its benefits before they are revoked.
+     */
+    benefit_revocation_grace_period: number;
+    /**
+     * A customer who already had a trial of the organization's products gets no other.
+     */
+    prevent_trial_abuse: boolean;
 };
+
+/**
+ * The subscription settings to change; the others keep their value.
+ */
+export type OrganizationSubscriptionSettingsUpdate = {
+    allow_multiple_subscriptions?: boolean;
+    allow_customer_updates?: boolean;
+    proration_behavior?: SubscriptionProrationBehavior;
+    /**
+     * Days a past-due subscription keeps its benefits before they are revoked.
+     */
+    benefit_revocation_grace_period?: number;
+    /**
+     * A customer who already had a trial of the organization's products gets no other.
+     */
+    prevent_trial_abuse?: boolean;
+};
+
+export type OrganizationTaxBehavior = 'location' | 'inclusive' | 'exclusive';
 
 export type OrganizationUpdate = {
     name?: string | null;
@@ -7662,9 +8815,22 @@ export type OrganizationUpdate = {
      */
     details?: OrganizationDetails | null;
     feature_settings?: OrganizationFeatureSettings | null;
-    subscription_settings?: OrganizationSubscriptionSettings | null;
+    subscription_settings?: OrganizationSubscriptionSettingsUpdate | null;
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
+    customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The currency prices are presented in when a product has several.
+     */
+    default_presentment_currency?: Currency | null;
+    /**
+     * Whether prices include tax by default.
+     */
+    default_tax_behavior?: OrganizationTaxBehavior | null;
+    /**
+     * Single sign-on is not offered; only `false` is accepted.
+     */
+    sso_enforced?: boolean | null;
 };
 
 export type Pagination = {
@@ -7752,6 +8918,41 @@ export type PaymentSortProperty = 'created_at' | '-created_at' | 'status' | '-st
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
 
 /**
+ * Why a payment was attempted: a checkout (`purchase`), a subscription's charge (`subscription_cycle`), a retry on the dunning schedule (`retry_dunning`), the customer paying a failed order again in the portal (`retry_customer`), a retry after the customer gave a new card (`retry_payment_method_update`), or one the merchant asked for (`retry_admin`).
+ */
+export type PaymentTrigger = 'purchase' | 'subscription_cycle' | 'retry_dunning' | 'retry_customer' | 'retry_payment_method_update' | 'retry_admin';
+
+/**
+ * A subscription update that will be applied at the beginning of the next period.
+ */
+export type PendingSubscriptionUpdate = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * The date and time when the subscription update will be applied.
+     */
+    applies_at: string;
+    /**
+     * ID of the new product to apply to the subscription. If `null`, the product won't be changed.
+     */
+    product_id: string | null;
+    /**
+     * Number of seats to apply to the subscription. If `null`, the number of seats won't be changed.
+     */
+    seats: number | null;
+};
+
+/**
  * The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
  */
 export type Permission = 'pull' | 'triage' | 'push' | 'maintain' | 'admin';
@@ -7784,6 +8985,27 @@ export type Product = {
      * The recurring interval of the product. If `None`, the product is a one-time purchase.Note that the `day` and `week` values are for internal Polar staff use only.
      */
     recurring_interval: SubscriptionRecurringInterval | null;
+    /**
+     * The interval unit for the trial period.
+     */
+    trial_interval: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count: number | null;
+    visibility: ProductVisibility;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. None for one-time products.
+     */
+    recurring_interval_count: number | null;
+    /**
+     * The meter cycle of the product, independent of the billing interval. Metered usage is billed on the billing interval here, so this is always `null`.
+     */
+    meter_interval: SubscriptionRecurringInterval | null;
+    /**
+     * Number of meter interval units. Always `null`, as `meter_interval`.
+     */
+    meter_interval_count: number | null;
     /**
      * Whether the product is a subscription.
      */
@@ -7863,6 +9085,30 @@ export type ProductCreate = {
      */
     recurring_interval?: SubscriptionRecurringInterval | null;
     /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Recurring products only.
+     */
+    recurring_interval_count?: number | null;
+    /**
+     * A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted.
+     */
+    meter_interval?: SubscriptionRecurringInterval | null;
+    /**
+     * Only `null` is accepted, as for `meter_interval`.
+     */
+    meter_interval_count?: number | null;
+    /**
+     * The interval unit for the trial period. Recurring products only; set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
+     * Who sees the product. Defaults to `public`.
+     */
+    visibility?: ProductVisibility;
+    /**
      * List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products.
      */
     prices: Array<({
@@ -7940,9 +9186,7 @@ export type ProductPrice = ({
     amount_type: 'custom';
 } & ProductPriceCustom) | ({
     amount_type: 'fixed';
-} & ProductPriceFixed) | ({
-    amount_type: 'free';
-} & ProductPriceFree);
+} & ProductPriceFixed);
 
 /**
  * A pay-what-you-want price for a product.
@@ -7960,6 +9204,11 @@ export type ProductPriceCustom = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'custom';
     /**
      * Whether the price is archived and no longer available.
@@ -7978,7 +9227,7 @@ export type ProductPriceCustom = {
     /**
      * The minimum amount the customer can pay.
      */
-    minimum_amount: number | null;
+    minimum_amount: number;
     /**
      * The maximum amount the customer can pay.
      */
@@ -7994,6 +9243,10 @@ export type ProductPriceCustom = {
  */
 export type ProductPriceCustomCreate = {
     amount_type: 'custom';
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
     /**
      * The currency, as its lowercase ISO 4217 code.
      */
@@ -8028,6 +9281,11 @@ export type ProductPriceFixed = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'fixed';
     /**
      * Whether the price is archived and no longer available.
@@ -8055,7 +9313,11 @@ export type ProductPriceFixed = {
 export type ProductPriceFixedCreate = {
     amount_type: 'fixed';
     /**
-     * The price in cents.
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
+     * The price in cents. Set to `0` for a free price; otherwise at least 50.
      */
     price_amount: number;
     /**
@@ -8065,36 +9327,7 @@ export type ProductPriceFixedCreate = {
 };
 
 /**
- * A free price for a product.
- */
-export type ProductPriceFree = {
-    /**
-     * Creation timestamp of the object.
-     */
-    created_at: string;
-    /**
-     * Last modification timestamp of the object.
-     */
-    modified_at: string | null;
-    /**
-     * The ID of the price.
-     */
-    id: string;
-    amount_type: 'free';
-    /**
-     * Whether the price is archived and no longer available.
-     */
-    is_archived: boolean;
-    /**
-     * The ID of the product owning the price.
-     */
-    product_id: string;
-    type: ProductPriceType;
-    recurring_interval: SubscriptionRecurringInterval | null;
-};
-
-/**
- * Schema to create a free price.
+ * Schema to create a free price, stored as a fixed price of `0`.
  */
 export type ProductPriceFreeCreate = {
     amount_type: 'free';
@@ -8112,6 +9345,15 @@ export type ProductPriceMeter = {
      * The name of the meter.
      */
     name: string;
+    unit: MeterUnit;
+    /**
+     * The unit's name when `unit` is `custom`.
+     */
+    custom_label: string | null;
+    /**
+     * How many units the custom unit's price is quoted for, when `unit` is `custom`.
+     */
+    custom_multiplier: number | null;
 };
 
 /**
@@ -8130,6 +9372,11 @@ export type ProductPriceMeteredUnit = {
      * The ID of the price.
      */
     id: string;
+    source: ProductPriceSource;
+    /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior: TaxBehaviorOption | null;
     amount_type: 'metered_unit';
     /**
      * Whether the price is archived and no longer available.
@@ -8166,6 +9413,10 @@ export type ProductPriceMeteredUnit = {
 export type ProductPriceMeteredUnitCreate = {
     amount_type: 'metered_unit';
     /**
+     * The tax behavior of the price. If `null`, the organization's default applies.
+     */
+    tax_behavior?: TaxBehaviorOption | null;
+    /**
      * The ID of the meter associated to the price.
      */
     meter_id: string;
@@ -8182,6 +9433,11 @@ export type ProductPriceMeteredUnitCreate = {
      */
     cap_amount?: number | null;
 };
+
+/**
+ * Where a price comes from. `catalog` prices are the product's own; `ad_hoc` prices are made for one checkout.
+ */
+export type ProductPriceSource = 'catalog' | 'ad_hoc';
 
 export type ProductPriceType = 'one_time' | 'recurring';
 
@@ -8218,6 +9474,30 @@ export type ProductUpdate = {
      */
     recurring_interval?: SubscriptionRecurringInterval | null;
     /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on. Can only be changed on recurring products.
+     */
+    recurring_interval_count?: number | null;
+    /**
+     * A meter cycle independent of the billing interval is not offered (metered usage is billed on the billing interval); only `null` is accepted.
+     */
+    meter_interval?: SubscriptionRecurringInterval | null;
+    /**
+     * Only `null` is accepted, as for `meter_interval`.
+     */
+    meter_interval_count?: number | null;
+    /**
+     * The interval unit for the trial period. Recurring products only; set with `trial_interval_count`.
+     */
+    trial_interval?: TrialInterval | null;
+    /**
+     * The number of interval units for the trial period.
+     */
+    trial_interval_count?: number | null;
+    /**
+     * Who sees the product.
+     */
+    visibility?: ProductVisibility | null;
+    /**
      * Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally.
      */
     is_archived?: boolean | null;
@@ -8231,6 +9511,15 @@ export type ProductUpdate = {
     medias?: Array<string> | null;
     attached_custom_fields?: Array<AttachedCustomFieldCreate> | null;
 };
+
+/**
+ * Who sees the product.
+ *
+ * * `public`: on the storefront, offered in the customer portal, purchasable through checkouts and checkout links.
+ * * `private`: purchasable through checkouts and checkout links only; not on the storefront nor offered in the portal.
+ * * `draft`: not purchasable and shown nowhere; existing subscriptions continue.
+ */
+export type ProductVisibility = 'draft' | 'private' | 'public';
 
 export type PropertyAggregation = {
     func: Func;
@@ -8276,6 +9565,10 @@ export type Refund = {
     subscription_id: string | null;
     customer_id: string;
     revoke_benefits: boolean;
+    /**
+     * The dispute the refund answers, when it answers one. Disputes are not tracked yet, so this is always null.
+     */
+    dispute: RefundDispute | null;
 };
 
 export type RefundAmountTooHigh = {
@@ -8321,6 +9614,65 @@ export type RefundCreate = {
      * subscription itself is revoked, i.e fully canceled.
      */
     revoke_benefits?: boolean;
+};
+
+/**
+ * A dispute (chargeback) of an order's payment, as a refund shows it.
+ */
+export type RefundDispute = {
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    status: 'prevented' | 'early_warning' | 'needs_response' | 'under_review' | 'lost' | 'won';
+    /**
+     * Whether the dispute has been resolved (won or lost).
+     */
+    resolved: boolean;
+    /**
+     * Whether the dispute is closed (prevented, won, or lost).
+     */
+    closed: boolean;
+    /**
+     * Amount in cents disputed.
+     */
+    amount: number;
+    /**
+     * Tax amount in cents disputed.
+     */
+    tax_amount: number;
+    /**
+     * Currency code of the dispute.
+     */
+    currency: string;
+    /**
+     * The reason for the dispute as reported by the card network.
+     */
+    reason: string | null;
+    /**
+     * Deadline to submit evidence in response to the dispute.
+     */
+    evidence_due_by: string | null;
+    /**
+     * Whether the evidence submission deadline has passed.
+     */
+    past_due: boolean;
+    /**
+     * The ID of the order associated with the dispute.
+     */
+    order_id: string;
+    /**
+     * The ID of the payment associated with the dispute.
+     */
+    payment_id: string;
 };
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'customer_request' | 'service_disruption' | 'satisfaction_guarantee' | 'other';
@@ -8427,6 +9779,10 @@ export type Subscription = {
      */
     currency: string;
     recurring_interval: SubscriptionRecurringInterval;
+    /**
+     * Number of interval units of the subscription. If this is set to 1 the charge will happen every interval (e.g. every month), if set to 2 it will be every other month, and so on.
+     */
+    recurring_interval_count: number;
     status: SubscriptionStatus;
     /**
      * The start timestamp of the current billing period.
@@ -8435,7 +9791,23 @@ export type Subscription = {
     /**
      * The end timestamp of the current billing period.
      */
-    current_period_end: string | null;
+    current_period_end: string;
+    /**
+     * The start timestamp of the current meter period, if the product has a meter cycle set. Metered usage follows the billing period here, so this is always `null`.
+     */
+    current_meter_period_start: string | null;
+    /**
+     * The end timestamp of the current meter period, if the product has a meter cycle set. Always `null`, as `current_meter_period_start`.
+     */
+    current_meter_period_end: string | null;
+    /**
+     * The start timestamp of the trial period, if any.
+     */
+    trial_start: string | null;
+    /**
+     * The end timestamp of the trial period, if any. A trialing subscription is first charged then.
+     */
+    trial_end: string | null;
     /**
      * Whether the subscription will be canceled at the end of the current period.
      */
@@ -8456,6 +9828,18 @@ export type Subscription = {
      * The timestamp when the subscription ended.
      */
     ended_at: string | null;
+    /**
+     * Whether the subscription will be paused at the end of the current period. Subscriptions are not paused here, so this is always `false`.
+     */
+    pause_at_period_end: boolean;
+    /**
+     * The timestamp when the subscription was paused. Always `null` (subscriptions are not paused here).
+     */
+    paused_at: string | null;
+    /**
+     * The timestamp when a paused subscription is scheduled to automatically resume. Always `null`.
+     */
+    resumes_at: string | null;
     /**
      * The ID of the subscribed customer.
      */
@@ -8491,6 +9875,10 @@ export type Subscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<SubscriptionMeter>;
+    /**
+     * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
+     */
+    pending_update: PendingSubscriptionUpdate | null;
 };
 
 export type SubscriptionCancel = {
@@ -8565,6 +9953,11 @@ export type SubscriptionCustomer = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
+    type: CustomerType;
+    /**
+     * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
+     */
+    billing_name: string | null;
     /**
      * The name of the customer.
      */
@@ -8610,6 +10003,10 @@ export type SubscriptionCycledEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -8693,6 +10090,10 @@ export type SubscriptionProductUpdatedEvent = {
      * ID of the customer in your system associated with the event.
      */
     external_customer_id: string | null;
+    /**
+     * Human readable label of the event type.
+     */
+    label: string;
     /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
@@ -8784,6 +10185,10 @@ export type SubscriptionRevokedEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The source of the event. `system` events are created by Polar. `user` events are the one you create through our ingestion API.
      */
     source: 'system';
@@ -8802,13 +10207,20 @@ export type SubscriptionSortProperty = 'customer' | '-customer' | 'status' | '-s
 
 export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionCancel | SubscriptionRevoke;
+export type SubscriptionUpdate = SubscriptionUpdateProduct | SubscriptionUpdateDiscount | SubscriptionUpdateTrial | SubscriptionCancel | SubscriptionRevoke;
 
 export type SubscriptionUpdateDiscount = {
     /**
      * Update the subscription to apply a new discount. If set to `null`, the discount will be removed. The change will be applied on the next billing cycle.
      */
     discount_id: string | null;
+};
+
+export type SubscriptionUpdateTrial = {
+    /**
+     * Set or extend the trial period of a trialing subscription; the price is first charged then. If set to `now`, the trial ends (and the first charge happens) immediately.
+     */
+    trial_end: string | 'now';
 };
 
 export type SubscriptionUpdateProduct = {
@@ -8850,6 +10262,16 @@ export type TooManyRequests = {
 };
 
 /**
+ * Whether the amounts include tax (`inclusive`) or have tax added on top (`exclusive`).
+ */
+export type TaxBehavior = 'inclusive' | 'exclusive';
+
+/**
+ * Whether the price includes tax (`inclusive`), has tax added on top (`exclusive`), or depends on the buyer's location (`location`).
+ */
+export type TaxBehaviorOption = 'location' | 'inclusive' | 'exclusive';
+
+/**
  * List of supported tax ID formats.
  *
  *
@@ -8879,6 +10301,8 @@ export type TokenResponse = {
 export type TokenType = 'access_token' | 'refresh_token';
 
 export type TokenTypeHint = 'access_token' | 'refresh_token';
+
+export type TrialInterval = 'day' | 'week' | 'month' | 'year';
 
 export type Unauthorized = {
     error: 'Unauthorized';
@@ -8922,6 +10346,10 @@ export type UserEvent = {
      */
     external_customer_id: string | null;
     /**
+     * Human readable label of the event type.
+     */
+    label: string;
+    /**
      * The name of the event.
      */
     name: string;
@@ -8961,6 +10389,11 @@ export type ValidatedLicenseKey = {
     organization_id: string;
     customer_id: string;
     customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
     /**
      * The benefit ID.
      */
@@ -9194,6 +10627,10 @@ export type WebhookEndpoint = {
      * The URL where the webhook events will be sent.
      */
     url: string;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name: string | null;
     format: WebhookFormat;
     /**
      * The secret used to sign the webhook events.
@@ -9207,6 +10644,10 @@ export type WebhookEndpoint = {
      * The events that will trigger the webhook.
      */
     events: Array<WebhookEventType>;
+    /**
+     * Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone.
+     */
+    enabled: boolean;
 };
 
 /**
@@ -9217,6 +10658,10 @@ export type WebhookEndpointCreate = {
      * The URL where the webhook events will be sent.
      */
     url: string;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name?: string | null;
     secret?: string | null;
     format: WebhookFormat;
     /**
@@ -9234,9 +10679,17 @@ export type WebhookEndpointCreate = {
  */
 export type WebhookEndpointUpdate = {
     url?: string | null;
+    /**
+     * A name for the endpoint, to tell it apart from the others.
+     */
+    name?: string | null;
     secret?: string | null;
     format?: WebhookFormat | null;
     events?: Array<WebhookEventType> | null;
+    /**
+     * Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again.
+     */
+    enabled?: boolean | null;
 };
 
 /**
@@ -9270,6 +10723,10 @@ export type WebhookEvent = {
      * Whether this event was successfully delivered. `null` if no delivery has been attempted.
      */
     succeeded?: boolean | null;
+    /**
+     * Whether the event was not sent because its endpoint was disabled when it happened. Replaying failed events sends it once the endpoint is enabled again.
+     */
+    skipped: boolean;
     /**
      * The payload of the webhook event.
      */
@@ -9528,6 +10985,24 @@ export type _Error = {
 };
 
 /**
+ * Which billing address fields are required (`billing_address_fields` as booleans; kept for older clients).
+ * @deprecated
+ */
+export type CheckoutCustomerBillingAddressFields = {
+    country: boolean;
+    state: boolean;
+    city: boolean;
+    postal_code: boolean;
+    line1: boolean;
+    line2: boolean;
+};
+
+/**
+ * A metric's key.
+ */
+export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
+
+/**
  * A billing test clock: a frozen time that the customers bound to it live on.
  */
 export type TestClock = {
@@ -9634,6 +11109,14 @@ export type BenefitsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by benefit IDs.
+         */
+        id?: Array<string>;
+        /**
+         * Exclude benefits with these IDs.
+         */
+        exclude_id?: Array<string>;
     };
     url: '/v1/benefits/';
 };
@@ -9930,6 +11413,10 @@ export type BenefitsGrantsData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none.
+         */
+        member_id?: Array<string>;
     };
     url: '/v1/benefits/{id}/grants';
 };
@@ -10303,6 +11790,10 @@ export type CheckoutsListData = {
          * Filter by checkout session status.
          */
         status?: Array<CheckoutStatus>;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
     };
     url: '/v1/checkouts/';
 };
@@ -11147,6 +12638,14 @@ export type CustomerPortalBenefitGrantsListData = {
          * Filter by benefit type.
          */
         type?: Array<BenefitType>;
+        /**
+         * Filter by member: the team customer's member a grant is for. Grants are customers' (there are no members yet), so a member filter matches none.
+         */
+        member_id?: Array<string>;
+        /**
+         * Filter by benefit description (a case-insensitive substring).
+         */
+        query?: string;
     };
     url: '/v1/customer-portal/benefit-grants/';
 };
@@ -11401,6 +12900,39 @@ export type CustomerPortalCustomerSessionAuthenticateResponses = {
 
 export type CustomerPortalCustomerSessionAuthenticateResponse = CustomerPortalCustomerSessionAuthenticateResponses[keyof CustomerPortalCustomerSessionAuthenticateResponses];
 
+export type CustomerPortalCustomerSessionIntrospectData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/customer-portal/customer-session/introspect';
+};
+
+export type CustomerPortalCustomerSessionIntrospectErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type CustomerPortalCustomerSessionIntrospectError = CustomerPortalCustomerSessionIntrospectErrors[keyof CustomerPortalCustomerSessionIntrospectErrors];
+
+export type CustomerPortalCustomerSessionIntrospectResponses = {
+    /**
+     * Successful Response
+     */
+    200: CustomerCustomerSession;
+};
+
+export type CustomerPortalCustomerSessionIntrospectResponse = CustomerPortalCustomerSessionIntrospectResponses[keyof CustomerPortalCustomerSessionIntrospectResponses];
+
 export type CustomerPortalCustomersGetData = {
     body?: never;
     path?: never;
@@ -11591,9 +13123,9 @@ export type CustomerPortalCustomersAddPaymentMethodError = CustomerPortalCustome
 
 export type CustomerPortalCustomersAddPaymentMethodResponses = {
     /**
-     * Created
+     * The payment method saved, or the authentication it needs first
      */
-    201: CustomerPaymentMethod;
+    201: CustomerPaymentMethodCreateResponse;
 };
 
 export type CustomerPortalCustomersAddPaymentMethodResponse = CustomerPortalCustomersAddPaymentMethodResponses[keyof CustomerPortalCustomersAddPaymentMethodResponses];
@@ -12622,7 +14154,7 @@ export type CustomerPortalOrganizationsGetResponses = {
     /**
      * Successful Response
      */
-    200: CustomerOrganization;
+    200: CustomerOrganizationData;
 };
 
 export type CustomerPortalOrganizationsGetResponse = CustomerPortalOrganizationsGetResponses[keyof CustomerPortalOrganizationsGetResponses];
@@ -13019,6 +14551,10 @@ export type CustomersListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by active customers, i.e. customers with at least one trialing, active or past_due subscription (false for those with none).
+         */
+        active?: boolean;
     };
     url: '/v1/customers/';
 };
@@ -13134,7 +14670,16 @@ export type CustomersDeleteData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+         * hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+         * ID) and the billing name become hashes, the billing address is cleared. The external ID
+         * and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+         * were issued with.
+         */
+        anonymize?: boolean;
+    };
     url: '/v1/customers/{id}';
 };
 
@@ -13362,7 +14907,16 @@ export type CustomersDeleteExternalData = {
          */
         external_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Also anonymize the customer's personal data (GDPR), as Polar does: the email becomes a
+         * hash at a reserved domain (and unverified), the name (kept for a business, one with a tax
+         * ID) and the billing name become hashes, the billing address is cleared. The external ID
+         * and the tax ID are kept for legal and tax reasons; orders and invoices keep what they
+         * were issued with.
+         */
+        anonymize?: boolean;
+    };
     url: '/v1/customers/external/{external_id}';
 };
 
@@ -13921,6 +15475,18 @@ export type EventsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Query to filter events: a case-insensitive substring of the event's name, source or metadata, or of its customer's ID, external ID, name, billing name or email. Only with organization_id.
+         */
+        query?: string;
+        /**
+         * When combined with depth, use this event as the anchor instead of root events: its descendants (up to depth levels below it; without depth, its children). Events are ingested without a parent, so none descends from another.
+         */
+        parent_id?: string;
+        /**
+         * Fetch descendants up to this depth. When set: 0=root events only, 1=roots+children, etc. Max 5. When not set, returns all events. Events are ingested without a parent: every event is a root.
+         */
+        depth?: number;
     };
     url: '/v1/events/';
 };
@@ -14460,6 +16026,10 @@ export type LicenseKeysListData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Filter by license key status.
+         */
+        status?: Array<LicenseKeyStatus>;
     };
     url: '/v1/license-keys/';
 };
@@ -15115,6 +16685,10 @@ export type MetersQuantitiesData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * If set, will first compute the quantities per customer before aggregating them using the given function. If not set, the quantities will be aggregated across all events. With it, as Polar computes it, the total is the buckets' sum for a count or sum meter, their max or min for a max or min meter, and the meter's aggregate over all the events for an avg or unique one.
+         */
+        customer_aggregation_function?: AggregationFunction;
     };
     url: '/v1/meters/{id}/quantities';
 };
@@ -15177,6 +16751,10 @@ export type MetricsGetData = {
          * Interval between two timestamps.
          */
         interval: TimeInterval;
+        /**
+         * The metrics to compute and return; the others are left out of the answer, and only the queries these need run. All of them when absent.
+         */
+        metrics?: Array<MetricSlug>;
         /**
          * Filter by organization ID.
          */
@@ -15537,6 +17115,14 @@ export type OrdersListData = {
          * Only orders of the customers whose email contains this text, ignoring case (a Borealis extension; `%` and `_` match themselves).
          */
         customer_email?: string;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
+        /**
+         * Filter by subscription ID.
+         */
+        subscription_id?: Array<string>;
     };
     url: '/v1/orders/';
 };
@@ -16307,6 +17893,10 @@ export type PaymentsListData = {
          * Filter by payment status.
          */
         status?: Array<PaymentStatus>;
+        /**
+         * Filter by customer ID: the customer of the payment's order, or of its checkout for a payment without an order.
+         */
+        customer_id?: Array<string>;
     };
     url: '/v1/payments/';
 };
@@ -16415,6 +18005,10 @@ export type ProductsListData = {
          * Filter on recurring products. If `true`, only subscriptions tiers are returned. If `false`, only one-time purchase products are returned.
          */
         is_recurring?: boolean;
+        /**
+         * Filter by visibility.
+         */
+        visibility?: Array<ProductVisibility>;
         /**
          * Size of a page, defaults to 10. Maximum is 100.
          */
@@ -16743,6 +18337,10 @@ export type RefundsListData = {
          * Filter by `succeeded`.
          */
         succeeded?: boolean;
+        /**
+         * Filter by customer external ID.
+         */
+        external_customer_id?: Array<string>;
     };
     url: '/v1/refunds/';
 };
@@ -16833,11 +18431,11 @@ export type RefundsCreateError = RefundsCreateErrors[keyof RefundsCreateErrors];
 
 export type RefundsCreateResponses = {
     /**
-     * Successful Response
+     * The refund, for the clients that read it only from a 200 (user-agent speakeasy-sdk/typescript before 0.43.1, speakeasy-sdk/python before 0.29.0)
      */
     200: Refund;
     /**
-     * Created (the client ignores the body)
+     * The refund (every other caller)
      */
     201: Refund;
 };
@@ -16890,6 +18488,26 @@ export type SubscriptionsListData = {
         metadata?: {
             [key: string]: MetadataQuery;
         };
+        /**
+         * Filter by subscription status.
+         */
+        status?: Array<SubscriptionStatus>;
+        /**
+         * Filter by subscriptions that are set to cancel at period end.
+         */
+        cancel_at_period_end?: boolean;
+        /**
+         * Filter by customer cancellation reason.
+         */
+        customer_cancellation_reason?: Array<CustomerCancellationReason>;
+        /**
+         * Filter by cancellation date (after or equal to).
+         */
+        canceled_at_after?: string;
+        /**
+         * Filter by cancellation date (before or equal to).
+         */
+        canceled_at_before?: string;
     };
     url: '/v1/subscriptions/';
 };
@@ -17122,6 +18740,10 @@ export type SubscriptionsExportData = {
          * Filter by organization ID.
          */
         organization_id?: Array<string>;
+        /**
+         * The time zone the datetimes are written in (an IANA name). Default is UTC.
+         */
+        timezone?: string;
     };
     url: '/v1/subscriptions/export';
 };
@@ -17192,6 +18814,14 @@ export type WebhooksListWebhookDeliveriesData = {
          * Page number, defaults to 1.
          */
         page?: number;
+        /**
+         * Query to filter webhook deliveries (a case-insensitive substring of the delivery's ID, its event's ID or its HTTP code).
+         */
+        query?: string;
+        /**
+         * Filter by HTTP response code class (2xx, 3xx, 4xx, 5xx).
+         */
+        http_code_class?: '2xx' | '3xx' | '4xx' | '5xx';
     };
     url: '/v1/webhooks/deliveries';
 };

@@ -90,3 +90,15 @@ export async function resolveCaller(
   requireScopes(caller, meta.scopes);
   return caller;
 }
+
+/**
+ * `Polar-Organization` (the 1.x client's `organizationId`): the organization the call means. Each
+ * of our callers acts on one organization (a token's, a session's active one, a customer's), so
+ * naming another is refused rather than answered with this one's data.
+ */
+export function checkNamedOrganization(caller: Caller, named: string | undefined): void {
+  if (!named || (caller.kind !== "organization" && caller.kind !== "customer")) return;
+  if (named !== caller.organizationId) {
+    throw new NotPermitted(`These credentials act on organization ${caller.organizationId}; Polar-Organization names ${named}.`);
+  }
+}

@@ -4,7 +4,7 @@
 // download URL.
 import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
-import { toBenefit, type BenefitRow, type BenefitType } from "../benefits/models.js";
+import { toBenefit, type BenefitOut, type BenefitRow, type BenefitType } from "../benefits/models.js";
 import { toCustomer, toPortalCustomer, type CustomerOut } from "../customers/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { toFileBase, type FileRow } from "../files/models.js";
@@ -19,7 +19,7 @@ export type DownloadableOut = components["schemas"]["DownloadableRead"];
 
 type Props = Record<string, unknown>;
 
-export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): BenefitGrantOut {
+export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut, benefit: BenefitOut): BenefitGrantOut {
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -34,13 +34,14 @@ export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut): Ben
     benefit_id: row.benefit_id,
     error: row.error,
     customer,
+    benefit,
     properties: row.properties,
   };
 }
 
 /** The data of benefit_grant.* webhooks: the grant, its customer and benefit, and what changed. */
 export function toBenefitGrantWebhook(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, previousProperties: Props | null = null) {
-  return Object.assign(toBenefitGrant(row, toCustomer(customer)), { benefit: toBenefit(benefit), previous_properties: previousProperties });
+  return Object.assign(toBenefitGrant(row, toCustomer(customer), toBenefit(benefit)), { previous_properties: previousProperties });
 }
 
 /** The portal's grant of one benefit type, and its two properties objects. */
@@ -92,6 +93,7 @@ function customerGrant<T extends BenefitType>(
       description: benefit.description,
       selectable: benefit.selectable,
       deletable: benefit.deletable,
+      is_deleted: benefit.deleted_at !== null,
       organization_id: benefit.organization_id,
       metadata: benefit.metadata,
       organization: toOrganization(org),

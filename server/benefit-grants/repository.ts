@@ -54,12 +54,13 @@ export async function grantsOfPurchase(
     .select("id", db.raw("properties ->> 'license_key_id' as license_key_id"));
 }
 
-/** The customer's grants, on benefits of the session's organization that still exist. */
+/** The customer's grants, on public benefits of the session's organization that still exist. */
 export function customerGrants(db: Knex, scope: CustomerScope): Knex.QueryBuilder {
   const q = db("benefit_grants")
     .join("benefits", "benefits.id", "benefit_grants.benefit_id")
     .where("benefit_grants.customer_id", scope.customerId)
     .where("benefits.organization_id", scope.organizationId)
+    .where("benefits.visibility", "public")
     .whereNull("benefits.deleted_at");
   return scope.ids ? q.whereIn("benefit_grants.id", scope.ids) : q;
 }
@@ -94,6 +95,9 @@ export interface CheckoutIdsOf {
   subscriptionIdsOfCheckouts: IdsOfCheckouts;
 }
 
+/** A scalar subquery over a row of benefit_grants (the grant's benefit's position in the product it came with), built above. */
+export type OfGrant = (db: Knex) => Knex.QueryBuilder;
+
 /**
  * Narrows customerGrants to a checkout's grants: those of its order, or of the subscription it
  * started (granted by the subscription, not the order). The orders' and subscriptions' subqueries
@@ -105,12 +109,13 @@ export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: st
   );
 }
 
-/** The portal list's sort keys. */
-export function customerGrantSorts(db: Knex): SortMap {
+/** The portal list's sort keys; `product_benefit`, Polar's default, is the benefit's place in its product. */
+export function customerGrantSorts(db: Knex, benefitPosition: OfGrant): SortMap {
   return {
     granted_at: "benefit_grants.granted_at",
     type: "benefits.type",
     organization: db.raw("(select o.name from organizations o where o.id = benefits.organization_id)"),
+    product_benefit: db.raw("(?)", [benefitPosition(db)]),
   };
 }
 
@@ -232,6 +237,14 @@ export async function unrevokedGrantIdsOfBenefit(db: Knex, benefitId: string): P
 }
 
 /** The benefit's grants, newest first, optionally of some customers and granted or not: a list page's query. */
+/**
+ * Narrows grants to those of these members of team customers: none, as a grant is a customer's and
+ * no customer has members (team customers are refused), so a member filter matches no grant.
+ */
+export function whereOfMembers(q: Knex.QueryBuilder, memberIds: string[]): void {
+  if (memberIds.length) q.whereRaw("false");
+}
+
 export function grantsOfBenefit(db: Knex, benefitId: string, filter: { customerIds: string[]; isGranted?: boolean | null }): Knex.QueryBuilder {
   const q = db("benefit_grants").where("benefit_grants.benefit_id", benefitId).select("benefit_grants.*");
   if (filter.customerIds.length) q.whereIn("benefit_grants.customer_id", filter.customerIds.filter(isUuid));

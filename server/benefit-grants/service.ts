@@ -4,7 +4,7 @@
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { byIds as benefitsByIds, findBenefit, findReadable as findReadableBenefit } from "../benefits/repository.js";
-import type { BenefitRow } from "../benefits/models.js";
+import { toBenefit, type BenefitRow } from "../benefits/models.js";
 import { byIds as customersByIds, organizationCustomersByIds } from "../customers/repository.js";
 import { toCustomer } from "../customers/models.js";
 import type { FileRow } from "../files/models.js";
@@ -18,7 +18,7 @@ import {
   toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, type BenefitGrantRow, type CheckoutIdsOf,
+  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, whereOfMembers, type BenefitGrantRow, type CheckoutIdsOf, type OfGrant,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
@@ -47,6 +47,8 @@ export interface PortalGrantListQuery {
   checkout_id?: Ids;
   order_id?: Ids;
   subscription_id?: Ids;
+  member_id?: Ids;
+  query?: string | null;
   page?: number;
   limit?: number;
   sorting?: string[] | string | null;
@@ -68,8 +70,8 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
   });
 }
 
-/** What the portal's grant list reads of orders and subscriptions (which sit above grants), handed in by server/handlers.ts. */
-export type PortalGrantDependents = CheckoutIdsOf;
+/** What the portal's grant list reads of orders, subscriptions and products (which sit above grants), handed in by server/handlers.ts. */
+export type PortalGrantDependents = CheckoutIdsOf & { benefitPositionOfGrant: OfGrant };
 
 export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery, dependents: PortalGrantDependents): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
@@ -85,7 +87,9 @@ export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: 
   }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
-  applySorting(q, query.sorting, customerGrantSorts(db), ["-granted_at"], "benefit_grants.id");
+  whereOfMembers(q, asList(query.member_id));
+  if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
+  applySorting(q, query.sorting, customerGrantSorts(db, dependents.benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
 
@@ -167,6 +171,7 @@ export async function listDownloadables(db: Knex, caller: CustomerCaller, query:
 
 export interface GrantListQuery {
   customer_id?: string[] | string | null;
+  member_id?: string[] | string | null;
   is_granted?: boolean | null;
   page?: number;
   limit?: number;
@@ -182,11 +187,13 @@ export async function listBenefitGrants(
   const benefit = await findReadableBenefit(db, caller, id);
   if (!benefit) throw new ResourceNotFound("Benefit not found.");
   const q = grantsOfBenefit(db, benefit.id, { customerIds: asList(query.customer_id), isGranted: query.is_granted });
+  whereOfMembers(q, asList(query.member_id));
+  const shown = toBenefit(benefit);
   return listPage(q, query, async (rows: BenefitGrantRow[]) => {
     const byId = await organizationCustomersByIds(db, caller, rows.map((r) => r.customer_id));
     return rows.flatMap((r) => {
       const customer = byId.get(r.customer_id);
-      return customer ? [toBenefitGrant(r, toCustomer(customer))] : [];
+      return customer ? [toBenefitGrant(r, toCustomer(customer), shown)] : [];
     });
   });
 }

@@ -11,7 +11,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { toBenefit, type BenefitOut, type BenefitRow } from "./models.js";
+import { toBenefit, VISIBILITY_CONFIGURABLE, type BenefitOut, type BenefitRow, type BenefitVisibility } from "./models.js";
 import { BENEFIT_TYPES, checkProperties, type BenefitType } from "./properties.js";
 import * as benefits from "./repository.js";
 import { findReadable, readable } from "./repository.js";
@@ -25,6 +25,8 @@ export type BenefitUpdateInput =
 export interface BenefitListQuery {
   organization_id?: string[] | string | null;
   type?: BenefitType[] | BenefitType | null;
+  id?: string[] | string | null;
+  exclude_id?: string[] | string | null;
   query?: string | null;
   page?: number;
   limit?: number;
@@ -47,6 +49,15 @@ export interface BenefitDependents {
 const DESCRIPTION_MIN = 3;
 const DESCRIPTION_MAX = 42;
 
+/** A visibility other than public, for a type that allows it. */
+function checkVisibility(type: BenefitType, visibility: BenefitVisibility | null | undefined): BenefitVisibility | undefined {
+  if (visibility === undefined || visibility === null) return undefined;
+  if (visibility !== "public" && !VISIBILITY_CONFIGURABLE.has(type)) {
+    throw invalid(["body", "visibility"], "Visibility is not configurable for this benefit type and must be public.", "value_error", visibility);
+  }
+  return visibility;
+}
+
 function checkDescription(description: string): string {
   const d = description.trim();
   if (d.length < DESCRIPTION_MIN) throw invalid(["body", "description"], `String should have at least ${DESCRIPTION_MIN} characters`, "string_too_short");
@@ -61,12 +72,14 @@ export async function createBenefit(db: Knex, caller: OrganizationCaller, input:
   if (!BENEFIT_TYPES.includes(input.type)) throw invalid(["body", "type"], "Input should be a valid benefit type", "literal_error");
   const description = checkDescription(input.description);
   const metadata = checkMetadata(input.metadata);
+  const visibility = checkVisibility(input.type, input.visibility) ?? "public";
   return db.transaction(async (trx) => {
     const properties = await checkProperties(trx, caller, input.type, input.properties);
     const row = await benefits.insert(trx, {
       organization_id: caller.organizationId,
       type: input.type,
       description,
+      visibility,
       metadata: JSON.stringify(metadata),
       properties: JSON.stringify(properties),
     });
@@ -88,6 +101,10 @@ export async function listBenefits(db: Knex, caller: OrganizationCaller, query: 
   if (orgs.length) q.whereIn("benefits.organization_id", orgs.filter(isUuid));
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
+  const ids = asList(query.id);
+  if (ids.length) q.whereIn("benefits.id", ids.filter(isUuid));
+  const excluded = asList(query.exclude_id).filter(isUuid);
+  if (excluded.length) q.whereNotIn("benefits.id", excluded);
   if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
   applyMetadataFilter(q, "benefits.metadata", query.metadata);
   applySorting(
@@ -114,6 +131,8 @@ export async function updateBenefit(
     const patch: Record<string, unknown> = {};
     if (input.description !== undefined && input.description !== null) patch.description = checkDescription(input.description);
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
+    const visibility = checkVisibility(row.type, input.visibility);
+    if (visibility !== undefined) patch.visibility = visibility;
     if (input.properties !== undefined && input.properties !== null) {
       patch.properties = JSON.stringify(await checkProperties(trx, caller, row.type as BenefitType, input.properties));
     }

@@ -12,6 +12,7 @@ import { checkOneCurrency } from "../kit/money.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import * as products from "../products/repository.js";
 import type { ProductRow } from "../products/repository.js";
+import { givenTrial } from "../products/trials.js";
 import * as discounts from "../discounts/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { toCheckoutLink, type CheckoutLinkOut } from "./models.js";
@@ -33,15 +34,15 @@ export interface CheckoutLinkListQuery {
   sorting?: string[] | null;
 }
 
-/** Live, unarchived products of the organization, in the given order. */
+/** Products of the organization that can be bought (not archived, not drafts), in the given order. */
 export async function checkProducts(db: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<string[]> {
   if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
   const unique = [...new Set(ids)];
   const found: string[] = unique.every(isUuid)
-    ? await products.unarchivedIds(db, organizationId, unique)
+    ? await products.purchasableIds(db, organizationId, unique)
     : [];
   const missing = ids.findIndex((id) => !found.includes(id));
-  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist, is archived or is a draft.", "value_error", ids[missing]);
   if (unique.length > 1) {
     checkOneCurrency(await products.priceCurrencies(db, unique), loc);
   }
@@ -81,12 +82,14 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
   if (given.length !== 1) throw invalid(["body"], "Give exactly one of product_id, product_price_id or products.", "value_error");
   const metadata = checkMetadata(input.metadata);
   const successUrl = checkHttpUrl(input.success_url, ["body", "success_url"]);
+  const returnUrl = checkHttpUrl(input.return_url, ["body", "return_url"]);
+  const trial = givenTrial(input) ?? { trial_interval: null, trial_interval_count: null };
   return db.transaction(async (trx) => {
     let productIds: string[];
     let priceId: string | null = null;
     if ("product_price_id" in input) {
       const price = isUuid(input.product_price_id)
-        ? await products.findUnarchivedPrice(trx, caller.organizationId, input.product_price_id)
+        ? await products.findPurchasablePrice(trx, caller.organizationId, input.product_price_id)
         : undefined;
       if (!price) throw invalid(["body", "product_price_id"], "Price does not exist.", "value_error", input.product_price_id);
       productIds = [price.product_id];
@@ -102,6 +105,9 @@ export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, i
       client_secret: randomToken("polar_cl_"),
       label: input.label ?? null,
       success_url: successUrl,
+      return_url: returnUrl,
+      trial_interval: trial.trial_interval,
+      trial_interval_count: trial.trial_interval_count,
       allow_discount_codes: input.allow_discount_codes ?? true,
       require_billing_address: input.require_billing_address ?? false,
       discount_id: discount?.id ?? null,
@@ -158,6 +164,8 @@ export async function updateCheckoutLink(
     }
     if (input.label !== undefined) patch.label = input.label;
     if (input.success_url !== undefined) patch.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
+    if (input.return_url !== undefined) patch.return_url = checkHttpUrl(input.return_url, ["body", "return_url"]);
+    Object.assign(patch, givenTrial(input));
     if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) patch.allow_discount_codes = input.allow_discount_codes;
     if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
       patch.require_billing_address = input.require_billing_address;

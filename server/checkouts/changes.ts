@@ -13,6 +13,15 @@ import { checkMetadata } from "../kit/metadata.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
+import { findTestClockOf } from "../customers/repository.js";
+import type { Interval } from "../products/repository.js";
+import { isPurchasable } from "../products/models.js";
+import { givenTrial } from "../products/trials.js";
+import { findOrganization } from "../organizations/repository.js";
+import { addIntervals } from "../subscriptions/periods.js";
+import { hadTrial } from "../subscriptions/repository.js";
+import { clockNow } from "../test-clocks/repository.js";
+import { activeTrial } from "./amounts.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
 
 export interface BuyerChanges {
@@ -27,6 +36,8 @@ export interface BuyerChanges {
   customer_billing_address?: unknown;
   customer_tax_id?: string | null;
   discount_code?: string | null;
+  /** The buyer may only turn a trial off (false). */
+  allow_trial?: boolean | null;
 }
 
 export interface MerchantChanges extends Omit<BuyerChanges, "discount_code"> {
@@ -37,7 +48,10 @@ export interface MerchantChanges extends Omit<BuyerChanges, "discount_code"> {
   customer_ip_address?: string | null;
   customer_metadata?: Record<string, unknown> | null;
   success_url?: string | null;
+  return_url?: string | null;
   embed_origin?: string | null;
+  trial_interval?: Interval | null;
+  trial_interval_count?: number | null;
 }
 
 type Changes = BuyerChanges & MerchantChanges;
@@ -135,6 +149,9 @@ export async function applyChanges(
     }
     if (input.customer_ip_address !== undefined) next.customer_ip_address = checkIpAddress(input.customer_ip_address);
     if (input.success_url !== undefined) next.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
+    if (input.return_url !== undefined) next.return_url = checkHttpUrl(input.return_url, ["body", "return_url"]);
+    if (input.allow_trial !== undefined && input.allow_trial !== null) next.allow_trial = input.allow_trial;
+    Object.assign(next, givenTrial(input));
     if (input.embed_origin !== undefined) next.embed_origin = checkEmbedOrigin(input.embed_origin);
     if (input.discount_id !== undefined) {
       if (input.discount_id === null) {
@@ -154,7 +171,10 @@ export async function applyChanges(
         next.discount_locked = true;
       }
     }
-  } else if (input.discount_code !== undefined) {
+  } else if (input.allow_trial === false) {
+    next.allow_trial = false;
+  }
+  if (who === "buyer" && input.discount_code !== undefined) {
     if (input.discount_code === null || input.discount_code === "") {
       if (!row.discount_locked) {
         nextCtx.discount = null;
@@ -180,7 +200,23 @@ export async function applyChanges(
     next.discount_id = null;
     next.discount_locked = false;
   }
+  next.trial_end = await trialEnd(db, next, nextCtx);
   return { row: requote(next, nextCtx), ctx: nextCtx };
+}
+
+/**
+ * When the trial this checkout would start now ends (null without one): from the checkout's
+ * customer's test clock time when the customer is bound to one, as the subscription will start.
+ */
+async function trialEnd(db: Knex, row: CheckoutRow, ctx: CheckoutContext): Promise<Date | null> {
+  const trial = activeTrial(row, ctx.product.row);
+  if (!trial) return null;
+  // With prevent_trial_abuse, a buyer who had a trial before (as this customer or this email) gets none.
+  if ((await findOrganization(db, row.organization_id))?.subscription_settings?.prevent_trial_abuse) {
+    if (await hadTrial(db, row.organization_id, { customerId: row.customer_id, email: row.customer_email })) return null;
+  }
+  const clock = row.customer_id ? (await findTestClockOf(db, row.customer_id))?.test_clock_id : null;
+  return addIntervals(await clockNow(db, clock), trial.interval, trial.count);
 }
 
 /** The row with its quote (discount, tax, total) computed from its amount and discount. */
@@ -194,8 +230,8 @@ const staticPrice = (p: Loaded) => p.rel.prices.find((price) => price.amount_typ
 
 /**
  * The checkout as the world stands now, with no change of the buyer's: its product or price
- * archived since (another live price of the product, else another product of the checkout, is
- * taken), its discount no longer applicable (dropped), its discount's terms changed. `issue`
+ * archived (or the product made a draft) since (another live price of the product, else another
+ * product of the checkout, is taken), its discount no longer applicable (dropped), its discount's terms changed. `issue`
  * names what moved the total away from the quote the buyer was shown, or why the checkout can't
  * be paid at all; null when the quote still holds. `ctx.discount` must be read under lock.
  */
@@ -205,9 +241,9 @@ export function rederive(row: CheckoutRow, ctx: CheckoutContext): { row: Checkou
   let issue: ValidationIssue | null = null;
   const note = (field: string, msg: string) => void (issue ??= { loc: ["body", field], msg, type: "value_error" });
 
-  const priceLive = !ctx.product.row.is_archived && ctx.product.rel.prices.some((p) => p.id === ctx.price.id);
+  const priceLive = isPurchasable(ctx.product.row) && ctx.product.rel.prices.some((p) => p.id === ctx.price.id);
   if (!priceLive) {
-    const product = [ctx.product, ...ctx.products].find((p) => !p.row.is_archived && staticPrice(p));
+    const product = [ctx.product, ...ctx.products].find((p) => isPurchasable(p.row) && staticPrice(p));
     if (!product) {
       return { row, ctx, issue: { loc: ["body", "product_id"], msg: "This product is no longer available.", type: "value_error" } };
     }
@@ -279,5 +315,10 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     payment_ref: row.payment_ref,
     confirmation_token_id: row.confirmation_token_id,
     confirmed_at: row.confirmed_at,
+    return_url: row.return_url,
+    allow_trial: row.allow_trial,
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
+    trial_end: row.trial_end,
   };
 }

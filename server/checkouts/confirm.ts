@@ -31,7 +31,7 @@ import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
 import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcessor } from "../processors/processor.js";
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
-import { computeFlags, quoteOf, type Flags } from "./amounts.js";
+import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
@@ -116,7 +116,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
         refused: { loc: ["body", field], msg: "The total is not the one last shown; view the checkout again and confirm.", type: "value_error" },
       } satisfies Refusal;
     }
-    const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts);
+    const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts, applied.row.trial_end);
     checkComplete(applied.row, applied.ctx, flags.is_payment_form_required);
     if (flags.is_payment_form_required && !token) throw invalid(["body", "confirmation_token_id"], "Field required", "missing");
     // Read here once: the payment check below, and the organization in the answer.
@@ -221,6 +221,7 @@ const paymentBase = (row: CheckoutRow, amount: number) => ({
   amount,
   currency: row.currency,
   method: "card" as const,
+  trigger: "purchase" as const,
 });
 
 /** Success: customer, order (paid), payment, status succeeded. Idempotent: a checkout already succeeded is left as it is. */
@@ -268,7 +269,10 @@ export async function completeCheckout(
     // discount whose redemption it reserved: what was charged) still holds; the processor's
     // webhook completing it later reads it again.
     const ctx = claimed?.ctx ?? (await contextOf(trx, row));
-    const amounts = quoteOf(row);
+    // A trial charges nothing now: the first order is 0 and the price is charged when it ends.
+    const trial = row.trial_end ? activeTrial(row, ctx.product.row) : null;
+    const quote = quoteOf(row);
+    const amounts = trial ? computeAmounts(0, null) : quote;
     const customer = await findOrCreateCustomer(trx, row);
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
     // A recurring product starts its subscription; the first order is its subscription_create order.
@@ -278,7 +282,7 @@ export async function completeCheckout(
           customerId: customer.id,
           product: ctx.product.row,
           price: ctx.price,
-          amount: amounts.amount,
+          amount: quote.amount,
           currency: row.currency,
           discountId: row.discount_id,
           checkoutId: row.id,
@@ -287,6 +291,7 @@ export async function completeCheckout(
             : null,
           metadata: row.metadata,
           customFieldData: row.custom_field_data,
+          trial,
         })
       : null;
     // order.created and order.paid are built from the rows in hand (customer, product, discount,
@@ -310,9 +315,12 @@ export async function completeCheckout(
       currency: row.currency,
       subtotalAmount: amounts.amount,
       discountAmount: amounts.discount_amount,
-      discountId: row.discount_id,
+      discountId: trial ? null : row.discount_id,
       taxAmount: amounts.tax_amount,
-      items: [{ label: ctx.product.row.name, amount: amounts.amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id }],
+      items: [{
+        label: trial ? `${ctx.product.row.name} (free trial)` : ctx.product.row.name,
+        amount: amounts.amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id,
+      }],
       billingName: row.customer_billing_name ?? row.customer_name,
       billingAddress: row.customer_billing_address,
       metadata: row.metadata,
@@ -344,6 +352,8 @@ export async function completeCheckout(
         customer_id: customer.id,
         payment_ref: payment?.paymentRef ?? null,
         subscription_id: subscription?.id ?? row.subscription_id,
+        // The trial as it started (the quote's end was computed at the last write).
+        trial_end: subscription?.trial_end ?? row.trial_end,
       }),
       ctx,
     );
@@ -491,8 +501,8 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
       // Everything from here until the outcome is written runs outside any transaction; the
       // checkout is confirmed, so no other confirm can start, and every call is idempotent.
       const customerRef = flags.is_payment_setup_required ? await processorCustomer(db, processor, row) : null;
-      if (amounts.total_amount === 0) {
-        // Nothing to charge now (a 100% discount on a subscription): only save the method.
+      if (!flags.is_payment_required) {
+        // Nothing to charge now (a trial, a 100% discount on a subscription): only save the method.
         const saved = await processor.savePaymentMethod({ customerRef: customerRef!, confirmationToken: claimed.token!, idempotencyKey: key("setup") });
         charged = true;
         outcome = await completeCheckout(db, row.id, {

@@ -6,13 +6,14 @@ import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
-import { computeFlags, quoteOf } from "./amounts.js";
+import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { setting } from "../config.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
 export type CheckoutPublicOut = components["schemas"]["CheckoutPublic"];
 export type CheckoutPublicConfirmedOut = components["schemas"]["CheckoutPublicConfirmed"];
+type CheckoutOrganizationOut = components["schemas"]["CheckoutOrganization"];
 type FieldMode = "required" | "optional" | "disabled";
 
 /** The hosted checkout page of a session. */
@@ -40,6 +41,18 @@ export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_add
   };
 }
 
+/** The fields as booleans, required or not: what clients older than 0.34 read. */
+function requiredFields(fields: ReturnType<typeof billingAddressFields>) {
+  return {
+    country: fields.country === "required",
+    state: fields.state === "required",
+    city: fields.city === "required",
+    postal_code: fields.postal_code === "required",
+    line1: fields.line1 === "required",
+    line2: fields.line2 === "required",
+  };
+}
+
 export function toCheckoutDiscount(ctx: CheckoutContext) {
   const d = ctx.discount;
   if (!d) return null;
@@ -50,15 +63,30 @@ export function toCheckoutDiscount(ctx: CheckoutContext) {
     d.duration === "repeating" ? { duration_in_months: d.duration_in_months! } : {},
     Object.assign(
       { type: d.type },
-      d.type === "fixed" ? { amount: Number(d.amount), currency: d.currency! } : { basis_points: d.basis_points! },
+      d.type === "fixed"
+        ? { amount: Number(d.amount), currency: d.currency!, amounts: { [d.currency!]: Number(d.amount) } }
+        : { basis_points: d.basis_points! },
       { id: d.id, name: d.name, code: d.code },
     ),
   );
 }
 
+/** The organization a buyer sees: its subscription settings also at the top, as 0.49.0 reads them. */
+export function toCheckoutOrganization(row: OrganizationRow): CheckoutOrganizationOut {
+  const org = toOrganization(row);
+  return Object.assign(org, {
+    allow_customer_updates: org.subscription_settings.allow_customer_updates,
+    proration_behavior: org.subscription_settings.proration_behavior,
+  });
+}
+
 function base(row: CheckoutRow, ctx: CheckoutContext) {
   const amounts = quoteOf(row);
-  const flags = computeFlags(ctx.product.row, ctx.price, amounts);
+  const trialEnd = row.trial_end ? new Date(row.trial_end) : null;
+  const flags = computeFlags(ctx.product.row, ctx.price, amounts, trialEnd);
+  // The trial the buyer gets: none when the checkout quotes none (turned off, or a buyer who had one).
+  const trial = trialEnd ? activeTrial(row, ctx.product.row) : null;
+  const fields = billingAddressFields(row, flags.is_payment_form_required);
   return {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
@@ -70,13 +98,20 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     url: checkoutUrl(row.client_secret),
     expires_at: isoRequired(row.expires_at),
     success_url: (row.success_url ?? checkoutUrl(row.client_secret) + "/confirmation").replace(/\{CHECKOUT_ID\}/g, row.id),
+    return_url: row.return_url,
     embed_origin: row.embed_origin,
     amount: amounts.amount,
     discount_amount: amounts.discount_amount,
     net_amount: amounts.net_amount,
     tax_amount: amounts.tax_amount,
+    tax_behavior: taxBehaviorOf(ctx.price, row),
     total_amount: amounts.total_amount,
     currency: row.currency,
+    allow_trial: row.allow_trial,
+    active_trial_interval: trial?.interval ?? null,
+    active_trial_interval_count: trial?.count ?? null,
+    trial_end: iso(trialEnd),
+    organization_id: row.organization_id,
     product_id: row.product_id,
     product_price_id: row.product_price_id,
     discount_id: row.discount_id,
@@ -96,10 +131,12 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     customer_billing_address: row.customer_billing_address,
     customer_tax_id: row.customer_tax_id ? row.customer_tax_id[0] : null,
     payment_processor_metadata: row.payment_processor_metadata,
-    billing_address_fields: billingAddressFields(row, flags.is_payment_form_required),
+    billing_address_fields: fields,
+    customer_billing_address_fields: requiredFields(fields),
     products: ctx.products.map((p) => toCustomerProduct(p.row, p.rel)),
     product: toCustomerProduct(ctx.product.row, ctx.product.rel),
     product_price: toPrice(ctx.price, ctx.product.row),
+    prices: Object.fromEntries(ctx.products.map((p) => [p.row.id, p.rel.prices.map((price) => toPrice(price, p.row))])),
     discount: toCheckoutDiscount(ctx),
     attached_custom_fields: ctx.product.rel.customFields.map((f) => ({
       custom_field_id: f.id,
@@ -117,11 +154,13 @@ export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut 
     customer_external_id: row.external_customer_id,
     subscription_id: row.subscription_id,
     customer_metadata: row.customer_metadata,
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
   });
 }
 
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
-  return Object.assign(base(row, ctx), { organization: toOrganization(organization) });
+  return Object.assign(base(row, ctx), { organization: toCheckoutOrganization(organization) });
 }
 
 export function toCheckoutPublicConfirmed(

@@ -49,7 +49,7 @@ async function recoverCheckout(db: Knex, checkoutId: string): Promise<boolean> {
   const ctx = await contextOf(db, row);
   const amounts = quoteOf(row);
   const org = (await findOrganization(db, row.organization_id))!;
-  const claimed: Claimed = { row, ctx, org, amounts, flags: computeFlags(ctx.product.row, ctx.price, amounts), token: row.confirmation_token_id, attempt, lease };
+  const claimed: Claimed = { row, ctx, org, amounts, flags: computeFlags(ctx.product.row, ctx.price, amounts, row.trial_end ? new Date(row.trial_end) : null), token: row.confirmation_token_id, attempt, lease };
   if (claimed.flags.is_payment_form_required && !claimed.token) {
     logger.error({ checkoutId: row.id }, "a confirmed checkout has no confirmation token to charge with; left for a person");
     return false;

@@ -9,7 +9,7 @@ import { customerWithEmails } from "../customers/repository.js";
 import { byIds as discountsByIds, productLinks, type DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
-import { findManyWithRelations, pricesByIds, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { findManyWithRelations, pricesByIds, type Interval, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
 
@@ -23,6 +23,8 @@ export interface CheckoutRow {
   status: Exclude<CheckoutStatus, "expired">;
   expires_at: Date;
   success_url: string | null;
+  /** The checkout's back button. */
+  return_url: string | null;
   embed_origin: string | null;
   amount: number;
   /** The quote: what the last write computed, what views show, what a confirm may charge. */
@@ -60,6 +62,13 @@ export interface CheckoutRow {
   /** The confirm (or recovery) that may write the outcome of a confirmed checkout, and until when it is known alive (./lease.ts). */
   confirm_lease_id: string | null;
   confirm_lease_until: Date | null;
+  /** False turns off any trial, the product's or the checkout's own. */
+  allow_trial: boolean;
+  /** The checkout's own trial, over the product's (both set or neither). */
+  trial_interval: Interval | null;
+  trial_interval_count: number | null;
+  /** When the trial quoted by the last write ends; null when the checkout has no trial. */
+  trial_end: Date | null;
 }
 
 /** Everything a checkout's wire shape and rules need besides its row. */
@@ -210,6 +219,11 @@ export async function countAwaitingRecovery(db: Knex): Promise<number> {
 /** The status a list sorts by: an open checkout past its expiry sorts as expired. */
 export function statusSortColumn(db: Knex): Knex.Raw {
   return db.raw("(case when checkouts.status = 'open' and checkouts.expires_at <= now() then 'expired' else checkouts.status end)");
+}
+
+/** A subquery for whereExists: the checkout (`checkoutIdColumn`) is one of these customers'. */
+export function checkoutOfCustomers(db: Knex, checkoutIdColumn: string, customerIds: string[]): Knex.QueryBuilder {
+  return db("checkouts").whereRaw(`checkouts.id = ${checkoutIdColumn}`).whereIn("checkouts.customer_id", customerIds);
 }
 
 /** A subquery for whereExists: the checkout (`checkoutIdColumn`) was paid by one of these lowercased emails, as typed or as its customer's. */

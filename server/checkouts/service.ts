@@ -5,7 +5,7 @@
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import { liveInOrganization, type CustomerRow } from "../customers/repository.js";
+import { customerWithExternalId, liveInOrganization, type CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -13,7 +13,8 @@ import { checkOneCurrency } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
 import { findById as findOrganization } from "../organizations/repository.js";
-import { findManyWithRelations, type ProductRelations, type ProductRow } from "../products/repository.js";
+import { isPurchasable } from "../products/models.js";
+import { findManyWithRelations, type Interval, type ProductRelations, type ProductRow } from "../products/repository.js";
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
@@ -33,6 +34,7 @@ export interface CheckoutListQuery {
   organization_id?: string | string[] | null;
   product_id?: string | string[] | null;
   customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
   status?: CheckoutStatus | CheckoutStatus[] | null;
   query?: string | null;
   page?: number;
@@ -68,17 +70,17 @@ async function customerFor(trx: Knex, organizationId: string, input: CheckoutCre
 type LoadedProduct = { row: ProductRow; rel: ProductRelations };
 
 /**
- * The products a merchant asks a checkout for: each one of the organization's and not archived,
- * loaded with its relations in the same round trip.
+ * The products a merchant asks a checkout for: each one of the organization's and purchasable
+ * (not archived, not a draft), loaded with its relations in the same round trip.
  */
 async function loadRequestedProducts(trx: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<LoadedProduct[]> {
   if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
   const unique = [...new Set(ids)];
   const found = unique.every(isUuid)
-    ? (await findManyWithRelations(trx, unique)).filter((p) => p.row.organization_id === organizationId && !p.row.is_archived)
+    ? (await findManyWithRelations(trx, unique)).filter((p) => p.row.organization_id === organizationId && isPurchasable(p.row))
     : [];
   const missing = ids.findIndex((id) => !found.some((p) => p.row.id === id));
-  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist or is archived.", "value_error", ids[missing]);
+  if (missing >= 0) throw invalid([...loc, missing], "Product does not exist, is archived or is a draft.", "value_error", ids[missing]);
   checkOneCurrency(found.flatMap((p) => p.relations.prices.map((price) => price.price_currency)), loc);
   return found.map(({ row, relations }) => ({ row, rel: relations }));
 }
@@ -106,6 +108,7 @@ async function insertCheckout(
     status: "open",
     expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS),
     success_url: null,
+    return_url: null,
     embed_origin: null,
     amount: priceAmount(price, null),
     discount_amount: 0,
@@ -139,6 +142,10 @@ async function insertCheckout(
     confirmed_at: null,
     confirm_lease_id: null,
     confirm_lease_until: null,
+    allow_trial: true,
+    trial_interval: null,
+    trial_interval_count: null,
+    trial_end: null,
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
@@ -210,6 +217,10 @@ export interface LinkSource {
   discount_id: string | null;
   product_price_id: string | null;
   metadata: Record<string, string | number | boolean>;
+  return_url: string | null;
+  /** A trial for the checkouts the link opens, over their product's. */
+  trial_interval: Interval | null;
+  trial_interval_count: number | null;
 }
 
 /**
@@ -224,10 +235,17 @@ export async function createCheckoutFromLink(
 ): Promise<CheckoutRow> {
   return db.transaction(async (trx) => {
     const live = (await findManyWithRelations(trx, productIds))
-      .filter((p) => !p.row.is_archived)
+      .filter((p) => isPurchasable(p.row))
       .map(({ row, relations }) => ({ row, rel: relations }));
     if (live.length === 0) throw new ResourceNotFound("This checkout link has no available product.");
-    const base = { success_url: link.success_url, metadata: link.metadata, embed_origin: validOrigin(opts.embedOrigin) };
+    const base = {
+      success_url: link.success_url,
+      return_url: link.return_url,
+      metadata: link.metadata,
+      embed_origin: validOrigin(opts.embedOrigin),
+      trial_interval: link.trial_interval,
+      trial_interval_count: link.trial_interval_count,
+    };
     let applied;
     try {
       applied = await insertCheckout(trx, link.organization_id, live, Object.assign({}, base, { discount_id: link.discount_id }), {
@@ -269,6 +287,8 @@ export async function listCheckouts(db: Knex, caller: OrganizationCaller, query:
   if (products.length) q.whereIn("checkouts.product_id", products.filter(isUuid));
   const customers = asList(query.customer_id);
   if (customers.length) q.whereIn("checkouts.customer_id", customers.filter(isUuid));
+  const external = asList(query.external_customer_id);
+  if (external.length) q.whereExists(customerWithExternalId(db, "checkouts.customer_id", external));
   const statuses = asList(query.status);
   if (statuses.length) {
     q.where((w) => {

@@ -50,6 +50,14 @@ export function toCustomerMeter(v: CustomerMeterView): CustomerMeterOut {
 export function toPortalCustomerMeter(v: CustomerMeterView): PortalCustomerMeterOut {
   return Object.assign(toStateMeter(v), {
     customer_id: v.row.customer_id,
-    meter: { created_at: isoRequired(v.meter.created_at), modified_at: iso(v.meter.modified_at), id: v.meter.id, name: v.meter.name },
+    meter: {
+      created_at: isoRequired(v.meter.created_at),
+      modified_at: iso(v.meter.modified_at),
+      id: v.meter.id,
+      name: v.meter.name,
+      unit: v.meter.unit,
+      custom_label: v.meter.custom_label,
+      custom_multiplier: v.meter.custom_multiplier,
+    },
   });
 }

@@ -6,7 +6,7 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 
-export type CustomerOrganizationOut = components["schemas"]["CustomerOrganization"];
+export type CustomerOrganizationOut = components["schemas"]["CustomerOrganizationData"];
 
 export function toCustomerOrganization(
   org: OrganizationRow,

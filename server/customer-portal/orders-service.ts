@@ -88,6 +88,7 @@ export async function confirmRetryPayment(
       currency: order.currency,
       method: "card" as const,
       processorMetadata: {},
+      trigger: "retry_customer" as const,
     };
     switch (result.status) {
       case "succeeded":

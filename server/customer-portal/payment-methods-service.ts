@@ -1,5 +1,6 @@
 // The portal customer's saved payment methods (cards): list, add through the processor from a
-// confirmation token (optionally as the default), and delete unless it pays an active subscription.
+// confirmation token (optionally as the default; a card needing 3-D Secure is answered with the
+// setup's client secret, not saved), and delete unless it pays an active subscription.
 import type { OpBody } from "../../generated/handlers.js";
 import { clockNow } from "../test-clocks/repository.js";
 import * as subscriptions from "../subscriptions/repository.js";
@@ -19,6 +20,7 @@ import * as customers from "../customers/repository.js";
 import type { PaymentMethodRow } from "../customers/repository.js";
 
 export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
+type PaymentMethodCreateOut = components["schemas"]["CustomerPaymentMethodCreateResponse"];
 
 export type { PaymentMethodRow };
 
@@ -68,8 +70,8 @@ export async function addPaymentMethod(
   caller: CustomerCaller,
   input: PaymentMethodCreateInput,
   processor: PaymentProcessor = getProcessor(),
-): Promise<PaymentMethodOut> {
-  return db.transaction(async (trx) => {
+): Promise<PaymentMethodCreateOut> {
+  return db.transaction(async (trx): Promise<PaymentMethodCreateOut> => {
     // Serializes concurrent adds of one customer, so "one default" holds without a unique-index error.
     await customers.lockCustomer(trx, caller.customerId);
     const customerRef = await ensureProcessorCustomer(trx, processor, caller.customerId);
@@ -78,6 +80,8 @@ export async function addPaymentMethod(
       confirmationToken: input.confirmation_token_id,
       idempotencyKey: `customer:${caller.customerId}:payment-method:${input.confirmation_token_id}`,
     });
+    // A card its holder must authenticate first (3-D Secure) is not saved: the answer asks for it.
+    if (saved.clientSecret !== null) return { status: "requires_action", client_secret: saved.clientSecret };
     const card = saved.card as (CardDetails & { expMonth?: number; expYear?: number; wallet?: string | null }) | null;
     if (!card) throw invalid(["body", "confirmation_token_id"], "The confirmation token is not a usable card.", "value_error", input.confirmation_token_id);
     const existing: PaymentMethodRow | undefined = await customers.readablePaymentMethods(trx, caller).where({ processor_ref: saved.paymentMethodRef }).first();
@@ -98,7 +102,8 @@ export async function addPaymentMethod(
       ? await customers.updatePaymentMethod(trx, existing.id, Object.assign({}, values, { modified_at: new Date() }))
       : await customers.insertPaymentMethod(trx, values);
     await retryPastDueWith(db, trx, caller.customerId, row.id);
-    return toPaymentMethod(row);
+    // The method's own fields beside: the clients before 0.49.0 read the answer as the bare method.
+    return Object.assign(toPaymentMethod(row), { status: "succeeded" as const, payment_method: toPaymentMethod(row) });
   });
 }
 
@@ -111,7 +116,7 @@ async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: str
   if (pastDue.length === 0) return;
   await subscriptions.setPaymentMethod(trx, pastDue.map((s) => s.id), paymentMethodId);
   for (const sub of pastDue) {
-    await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id));
+    await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id), "retry_payment_method_update");
   }
   pokeAfterCommit(db, trx, pastDue.map((s) => s.id));
 }

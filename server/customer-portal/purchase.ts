@@ -9,8 +9,9 @@ import { NotPermitted } from "../kit/errors.js";
 import { customerOrderIdsOfCheckout } from "../orders/repository.js";
 import { customerSubscriptionIdsOfCheckout } from "../subscriptions/repository.js";
 
-/** What a purchase's session may do: read what it bought, and link an account to its grants. */
+/** What a purchase's session may do: read itself and what it bought, and link an account to its grants. */
 const PURCHASE_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
+  "customer_portal:customer-session:introspect",
   "customer_portal:orders:list",
   "customer_portal:orders:get",
   "customer_portal:orders:invoice",

@@ -5,9 +5,7 @@ import type { Knex } from "knex";
 import type { OperationId } from "../../generated/handlers.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { NotPermitted } from "../kit/errors.js";
-import { portalSettings, type CustomerPortalSettings } from "../organizations/repository.js";
-
-export type PortalSection = keyof CustomerPortalSettings;
+import { portalSettings, type PortalSection } from "../organizations/repository.js";
 
 const SECTION_OF: Partial<Record<OperationId, PortalSection>> = {
   "customer_portal:orders:list": "orders",

@@ -1,10 +1,15 @@
 // HTTP handlers of the customer session operations: the merchant's (a session for a customer) and
 // the customer's own sign-in by email code.
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { Unauthorized } from "../kit/errors.js";
 import { authenticateCode, requestCode } from "./codes.js";
-import { createCustomerSession } from "./service.js";
+import { createCustomerSession, introspectSession } from "./service.js";
 
-type SessionOps = "customer-sessions:create" | "customer_portal:customer_session:request" | "customer_portal:customer_session:authenticate";
+type SessionOps =
+  | "customer-sessions:create"
+  | "customer_portal:customer_session:request"
+  | "customer_portal:customer_session:authenticate"
+  | "customer_portal:customer-session:introspect";
 
 export const customerSessionHandlers: Handlers<SessionOps> = {
   "customer-sessions:create": async ({ body }, ctx) => ({
@@ -20,4 +25,8 @@ export const customerSessionHandlers: Handlers<SessionOps> = {
     status: 200,
     body: await authenticateCode(ctx.db, body, ctx.clientIp),
   }),
+  "customer_portal:customer-session:introspect": async (_req, ctx) => {
+    if (ctx.caller.kind !== "customer") throw new Unauthorized();
+    return { status: 200, body: await introspectSession(ctx.db, ctx.caller) };
+  },
 };

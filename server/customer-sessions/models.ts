@@ -32,6 +32,7 @@ export function toCustomerSession(
     token,
     expires_at: isoRequired(row.expires_at),
     customer_portal_url: portalUrl(organizationSlug, token),
+    return_url: row.return_url,
     customer_id: row.customer_id,
     customer: toCustomer(customer),
   };

@@ -11,11 +11,13 @@ export interface CustomerSessionRow {
   revoked_at: Date | null;
   /** The checkout whose confirm opened the session: it shows that purchase alone. */
   checkout_id: string | null;
+  /** Where the portal links back to (the merchant's app), when its creator said. */
+  return_url: string | null;
 }
 
 export async function insertSession(
   db: Knex,
-  values: Pick<CustomerSessionRow, "customer_id" | "token_hash" | "expires_at"> & { checkout_id?: string },
+  values: Pick<CustomerSessionRow, "customer_id" | "token_hash" | "expires_at"> & { checkout_id?: string; return_url?: string | null },
 ): Promise<CustomerSessionRow> {
   const [row] = await db<CustomerSessionRow>("customer_sessions").insert(values).returning("*");
   return row as CustomerSessionRow;
@@ -25,14 +27,19 @@ export async function insertSession(
 export async function findLiveSession(
   db: Knex,
   tokenHash: string,
-): Promise<{ customer_id: string; organization_id: string; checkout_id: string | null } | undefined> {
+): Promise<{ session_id: string; customer_id: string; organization_id: string; checkout_id: string | null } | undefined> {
   return db("customer_sessions")
     .join("customers", "customers.id", "customer_sessions.customer_id")
     .where("customer_sessions.token_hash", tokenHash)
     .whereNull("customer_sessions.revoked_at")
     .where("customer_sessions.expires_at", ">", db.fn.now())
     .whereNull("customers.deleted_at")
-    .first("customers.id as customer_id", "customers.organization_id", "customer_sessions.checkout_id");
+    .first("customer_sessions.id as session_id", "customers.id as customer_id", "customers.organization_id", "customer_sessions.checkout_id");
+}
+
+/** A session by id, as its portal reads it: when it ends and where it links back to. */
+export function sessionById(db: Knex, id: string): Promise<Pick<CustomerSessionRow, "expires_at" | "return_url"> | undefined> {
+  return db("customer_sessions").where({ id }).first("expires_at", "return_url");
 }
 
 /** Ends every open session of the customer at `at`. */

@@ -7,12 +7,15 @@ import { findReadable } from "../customers/repository.js";
 import { hashToken, randomToken, type CustomerCaller, type OrganizationCaller } from "../kit/auth.js";
 import { invalid, Unauthorized } from "../kit/errors.js";
 import { toCustomerSession, type CustomerSessionOut } from "./models.js";
-import { findLiveSession, insertSession } from "./repository.js";
+import { findLiveSession, insertSession, sessionById } from "./repository.js";
+import { checkHttpUrl } from "../kit/urls.js";
+import { isoRequired } from "../kit/time.js";
 
 /** How long a customer session lives (Polar's default: one hour). */
 export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
 
 export type CustomerSessionCreateInput = components["schemas"]["CustomerSessionCreate"];
+export type CustomerCustomerSessionOut = components["schemas"]["CustomerCustomerSession"];
 
 export async function createCustomerSession(
   db: Knex,
@@ -32,12 +35,20 @@ export async function createCustomerSession(
       customer_id: customer.id,
       token_hash: hashToken(token),
       expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
+      return_url: checkHttpUrl(input.return_url, ["body", "return_url"]),
     });
     // The token's organization; gone only if it was deleted since the token was checked.
     const org = await slugOf(trx, caller.organizationId);
     if (!org) throw new Unauthorized("Invalid or expired token.");
     return toCustomerSession(row, token, customer, org.slug);
   });
+}
+
+/** The session a portal is signed in with: when it ends, and where it links back to. */
+export async function introspectSession(db: Knex, caller: CustomerCaller): Promise<CustomerCustomerSessionOut> {
+  const row = await sessionById(db, caller.sessionId);
+  if (!row) throw new Unauthorized("Invalid or expired customer session.");
+  return { expires_at: isoRequired(row.expires_at), return_url: row.return_url };
 }
 
 /** A live customer session: not expired, not revoked, and its customer not deleted. */
@@ -48,5 +59,5 @@ export async function authenticateCustomer(db: Knex, token: string | null): Prom
   if (!row) throw new Unauthorized("Invalid or expired customer session.");
   // A purchase's session sees nothing until server/customer-portal/purchase.ts says what it bought.
   const purchase = row.checkout_id ? { checkoutId: row.checkout_id, orders: [], subscriptions: [], grants: [], licenseKeys: [] } : null;
-  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id, purchase };
+  return { kind: "customer", customerId: row.customer_id, organizationId: row.organization_id, sessionId: row.session_id, purchase };
 }

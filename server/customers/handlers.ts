@@ -22,14 +22,14 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
   }),
   "customers:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listCustomers(ctx.db, orgCaller(ctx), query),
+    body: await listCustomers(ctx.db, orgCaller(ctx), query, dependents),
   }),
   "customers:update": async ({ params, body }, ctx) => ({
     status: 200,
     body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body, dependents),
   }),
-  "customers:delete": async ({ params }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, dependents);
+  "customers:delete": async ({ params, query }, ctx) => {
+    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, dependents, { anonymize: query.anonymize });
     return { status: 204, body: null };
   },
   "customers:get_external": async ({ params }, ctx) => ({
@@ -40,8 +40,8 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
     status: 200,
     body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body, dependents),
   }),
-  "customers:delete_external": async ({ params }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents);
+  "customers:delete_external": async ({ params, query }, ctx) => {
+    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents, { anonymize: query.anonymize });
     return { status: 204, body: null };
   },
   "customers:get_state": async ({ params }, ctx) => ({

@@ -16,6 +16,11 @@ export function avatarUrl(email: string): string {
   return `https://www.gravatar.com/avatar/${hash}?d=404`;
 }
 
+/** The name on invoices: the billing name when given, else the customer's name. */
+export function billingName(row: Pick<CustomerRow, "billing_name" | "name">): string | null {
+  return row.billing_name ?? row.name;
+}
+
 export function toCustomer(row: CustomerRow): CustomerOut {
   return {
     id: row.id,
@@ -25,7 +30,9 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     external_id: row.external_id,
     email: row.email,
     email_verified: row.email_verified,
+    type: row.type,
     name: row.name,
+    billing_name: billingName(row),
     billing_address: row.billing_address,
     tax_id: row.tax_id,
     organization_id: row.organization_id,
@@ -63,8 +70,7 @@ export function toPortalCustomer(row: CustomerRow, defaultPaymentMethodId: strin
     email: row.email,
     email_verified: row.email_verified,
     name: row.name,
-    // The name on invoices: the billing name when given, else the customer's name.
-    billing_name: row.billing_name ?? row.name,
+    billing_name: billingName(row),
     billing_address: row.billing_address,
     tax_id: row.tax_id,
     oauth_accounts: {},

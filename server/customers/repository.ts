@@ -7,6 +7,8 @@ import type { Address } from "./address.js";
 import type { TaxId } from "./tax-id.js";
 import type { components } from "../../generated/types.js";
 
+export type CustomerType = components["schemas"]["CustomerType"];
+
 export interface CustomerRow {
   id: string;
   created_at: Date;
@@ -14,6 +16,8 @@ export interface CustomerRow {
   organization_id: string;
   email: string;
   email_verified: boolean;
+  /** Always `individual` until team customers exist. */
+  type: CustomerType;
   name: string | null;
   billing_name: string | null;
   external_id: string | null;
@@ -226,9 +230,13 @@ export function eventRefs(
     .select("customers.id", "customers.external_id", "test_clocks.frozen_time");
 }
 
-/** A whereExists subquery: the customer `customerIdColumn` (e.g. "subscriptions.customer_id") names has one of these external ids. */
-export function customerWithExternalId(db: Knex, customerIdColumn: string, externalIds: string[]): Knex.QueryBuilder {
-  return db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereIn("customers.external_id", externalIds);
+/**
+ * A whereExists subquery: the customer `customerIdColumn` (e.g. "subscriptions.customer_id") names
+ * has one of these external ids (and is not deleted, with `live`).
+ */
+export function customerWithExternalId(db: Knex, customerIdColumn: string, externalIds: string[], opts: { live?: boolean } = {}): Knex.QueryBuilder {
+  const q = db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereIn("customers.external_id", externalIds);
+  return opts.live ? q.whereNull("customers.deleted_at") : q;
 }
 
 /** A whereExists subquery: the customer `customerIdColumn` names has an email matching `like` (case-insensitive). */
@@ -249,6 +257,25 @@ export function externalIdsOf(db: Knex, organizationId: string, ids: string[]): 
 /** The ids of the organization's customers with these external ids (a subquery: which events are theirs). */
 export function idsWithExternalIds(db: Knex, organizationId: string, externalIds: string[]): Knex.QueryBuilder {
   return db("customers").where("organization_id", organizationId).whereIn("external_id", externalIds).select("id");
+}
+
+/**
+ * The ids (or, `column` "external_id", the external ids) of the organization's customers whose id,
+ * external id, name, billing name or email matches `like` (an ilike pattern): a subquery.
+ */
+export function customersLike(db: Knex, organizationId: string, like: string, column: "id" | "external_id"): Knex.QueryBuilder {
+  return db("customers")
+    .where("customers.organization_id", organizationId)
+    .whereNotNull(`customers.${column}`)
+    .where((w) =>
+      w
+        .whereRaw("customers.id::text ilike ?", [like])
+        .orWhereRaw("customers.external_id ilike ?", [like])
+        .orWhereRaw("customers.name ilike ?", [like])
+        .orWhereRaw("customers.billing_name ilike ?", [like])
+        .orWhereRaw("customers.email ilike ?", [like]),
+    )
+    .select(`customers.${column}`);
 }
 
 /** The organization's customers the events name: by id, or by the external id of a live one. */

@@ -1,8 +1,9 @@
 // Customer rules: email unique per organization (case-insensitive) and external id unique, both
-// among live customers; an external id once set can't change; billing address and tax id
-// checks; soft delete (frees email and external id, ends the customer's portal sessions); the
+// among live customers; an external id once set can't change; billing address and tax id checks;
+// soft delete (frees email and external id, ends the portal sessions, anonymizes on request); the
 // state view's lookup (the view itself is subscriptions/customer-state.ts's, handed in);
 // customer.created / customer.updated / customer.deleted events.
+import { createHash } from "node:crypto";
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
@@ -17,9 +18,9 @@ import { checkAddress, type Address } from "./address.js";
 import { toCustomer, type CustomerOut, type CustomerStateOut } from "./models.js";
 import {
   emailTaken, externalIdTaken, findReadable, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
-  type CustomerKey, type CustomerRow, type OrganizationScope,
+  type CustomerKey, type CustomerRow, type CustomerType, type OrganizationScope,
 } from "./repository.js";
-import { checkTaxIdPair, type TaxId } from "./tax-id.js";
+import { checkTaxId, type TaxId } from "./tax-id.js";
 import { jsonb } from "../kit/db.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
@@ -30,6 +31,7 @@ export interface CustomerListQuery {
   organization_id?: string | string[] | null;
   email?: string | null;
   query?: string | null;
+  active?: boolean | null;
   page?: number;
   limit?: number;
   sorting?: string[] | null;
@@ -38,6 +40,12 @@ export interface CustomerListQuery {
 
 const EMAIL_TAKEN = "A customer with this email address already exists.";
 const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
+
+/** Team customers come with their members; until then every customer is an individual. */
+function checkCustomerType(type: CustomerType | null | undefined): CustomerType {
+  if (type === "team") throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
+  return "individual";
+}
 
 function checkExternalId(externalId: unknown): string {
   if (typeof externalId !== "string" || externalId.length === 0) {
@@ -67,9 +75,10 @@ export async function createCustomer(
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
   const email = checkEmail(input.email);
+  const type = checkCustomerType(input.type);
   const externalId = input.external_id === undefined || input.external_id === null ? null : checkExternalId(input.external_id);
   const billingAddress: Address | null = input.billing_address ? checkAddress(input.billing_address) : null;
-  const taxId: TaxId | null = input.tax_id ? checkTaxIdPair(input.tax_id, billingAddress?.country ?? null) : null;
+  const taxId: TaxId | null = input.tax_id ? checkTaxId(input.tax_id, billingAddress?.country ?? null) : null;
   const metadata = checkMetadata(input.metadata);
   return db
     .transaction(async (trx) => {
@@ -79,6 +88,7 @@ export async function createCustomer(
       }
       const row = await insertCustomer(trx, {
         organization_id: caller.organizationId,
+        type,
         email,
         name: input.name ?? null,
         external_id: externalId,
@@ -101,8 +111,13 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
   return toCustomer(row);
 }
 
-export async function listCustomers(db: Knex, caller: OrganizationCaller, query: CustomerListQuery): Promise<Page<CustomerOut>> {
+export async function listCustomers(
+  db: Knex, caller: OrganizationCaller, query: CustomerListQuery, dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
+): Promise<Page<CustomerOut>> {
   const q = readable(db, caller).select("customers.*");
+  // Active: at least one trialing, active or past_due subscription.
+  if (query.active === true) q.whereExists(dependents.liveSubscriptionOf(db, "customers.id"));
+  if (query.active === false) q.whereNotExists(dependents.liveSubscriptionOf(db, "customers.id"));
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("customers.organization_id", orgs.filter(isUuid));
   if (query.email) q.whereRaw("lower(customers.email) = lower(?)", [query.email.trim()]);
@@ -145,6 +160,7 @@ async function preparePatch(
     patch.email = email;
   }
   if (input.name !== undefined) patch.name = input.name;
+  if (input.type !== undefined && input.type !== null) patch.type = checkCustomerType(input.type);
   if (allowExternalId && input.external_id !== undefined && input.external_id !== row.external_id) {
     if (row.external_id !== null) {
       throw invalid(["body", "external_id"], "Customer external ID cannot be updated.", "value_error", input.external_id);
@@ -162,7 +178,7 @@ async function preparePatch(
     patch.billing_address = address === null ? null : JSON.stringify(address);
   }
   if (input.tax_id !== undefined) {
-    patch.tax_id = input.tax_id === null ? null : JSON.stringify(checkTaxIdPair(input.tax_id, country));
+    patch.tax_id = input.tax_id === null || input.tax_id === "" ? null : JSON.stringify(checkTaxId(input.tax_id, country));
   }
   if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
   return patch;
@@ -201,14 +217,43 @@ export interface CustomerDependents {
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
+  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription (subscriptions/repository.ts). */
+  liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
 }
 
-export async function deleteCustomer(db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents): Promise<void> {
+/** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */
+export const ANONYMIZED_EMAIL_DOMAIN = "anonymized.invalid";
+
+/** A value scrubbed for good, as Polar scrubs it: the hash of the customer's creation time and the value. */
+function scrubbed(value: string, createdAt: Date): string {
+  return createHash("sha256").update(createdAt.toISOString()).update(value).digest("hex");
+}
+
+/**
+ * A customer's personal data anonymized, as Polar's `anonymize` does it: the email and the billing
+ * name hashed, the name too unless the customer is a business (one with a tax ID, which keeps its
+ * name for legal reasons), the billing address cleared. The external ID and the tax ID stay.
+ */
+function anonymizedColumns(row: CustomerRow, now: Date): Record<string, unknown> {
+  return {
+    email: `${scrubbed(row.email, row.created_at)}@${ANONYMIZED_EMAIL_DOMAIN}`,
+    email_verified: false,
+    name: row.tax_id === null && row.name ? scrubbed(row.name, row.created_at) : row.name,
+    billing_name: row.billing_name ? scrubbed(row.billing_name, row.created_at) : row.billing_name,
+    billing_address: null,
+    modified_at: now,
+  };
+}
+
+export async function deleteCustomer(
+  db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents, opts: { anonymize?: boolean } = {},
+): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, key, { forUpdate: true });
     if (!row) throw notFound();
     const now = new Date();
-    const deleted = await softDeleteCustomer(trx, row.id, now);
+    let deleted = await softDeleteCustomer(trx, row.id, now);
+    if (opts.anonymize) deleted = await updateCustomerRow(trx, row.id, anonymizedColumns(deleted, now));
     // Portal sessions end with the customer.
     await dependents.revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));

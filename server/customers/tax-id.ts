@@ -150,6 +150,16 @@ export function checkTaxIdPair(input: unknown, country: string | null, loc: (str
   return [value, type];
 }
 
+/**
+ * A tax id as the API takes it: the [value, type] pair, or the value alone, whose type is found
+ * from the billing country (which is then required).
+ */
+export function checkTaxId(input: unknown, country: string | null, loc: (string | number)[] = ["body", "tax_id"]): TaxId {
+  if (typeof input !== "string") return checkTaxIdPair(input, country, loc);
+  if (country === null) throw invalid(["body", "billing_address"], "Country is required to validate tax ID.", "missing");
+  return detectTaxId(input, country, loc);
+}
+
 /** The types that can apply in a country: its own ones, plus eu_vat inside the EU (GB has gb_vat). */
 function typesOf(country: string): string[] {
   const prefix = country.toLowerCase() + "_";

@@ -2,6 +2,7 @@
 // yet: 0), and whether a discount applies (window, redemptions left, product restriction,
 // currency). Checkouts quote by it and subscriptions charge by it.
 import type { DiscountRow } from "./repository.js";
+import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { invalid } from "../kit/errors.js";
 import { MAXIMUM_PRICE_AMOUNT, MINIMUM_PRICE_AMOUNT } from "../kit/money.js";
@@ -53,7 +54,7 @@ export function discountProblem(
   }
   if (discountProductIds.length && !discountProductIds.includes(product.id)) return "This discount does not apply to this product.";
   if (discount.type === "fixed" && discount.currency !== priceCurrency(price)) return "This discount does not apply to this currency.";
-  if (price.amount_type === "free") return "A discount does not apply to a free price.";
+  if (isFreePrice(price)) return "A discount does not apply to a free price.";
   return null;
 }
 

@@ -22,7 +22,10 @@ export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOu
   // Object.assign onto fresh objects, not `{ ...x, more }`: V8 11 (Node 20) builds a new hidden class
   // for every object spread followed by more properties, microseconds each (bench/object-shapes.ts).
   const months = row.duration === "repeating" ? { duration_in_months: row.duration_in_months! } : {};
-  const amount = row.type === "fixed" ? { amount: Number(row.amount), currency: row.currency! } : { basis_points: row.basis_points! };
+  const amount =
+    row.type === "fixed"
+      ? { amount: Number(row.amount), currency: row.currency!, amounts: { [row.currency!]: Number(row.amount) } }
+      : { basis_points: row.basis_points! };
   return Object.assign({ duration: row.duration }, months, Object.assign({ type: row.type }, amount, {
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),

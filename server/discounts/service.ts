@@ -74,19 +74,36 @@ async function checkProducts(trx: Knex, caller: OrganizationCaller, products: st
   return ids;
 }
 
+/**
+ * A fixed discount's amount and currency, given as such (0.34.17) or as `amounts` (0.49.0): one
+ * currency per discount, and both ways saying the same when both are given.
+ */
+function amountOf(v: { amount?: number | null; currency?: string | null; amounts?: Record<string, number> | null }) {
+  if (v.amounts === undefined || v.amounts === null) return { amount: v.amount, currency: v.currency };
+  const entries = Object.entries(v.amounts);
+  if (entries.length !== 1) throw invalid(["body", "amounts"], "A discount has one currency: give exactly one amount.", "value_error", v.amounts);
+  const [[currency, amount]] = entries;
+  const same = (a: unknown, b: unknown) => a === undefined || a === null || a === b;
+  if (!same(v.amount, amount) || !same(v.currency?.toLowerCase(), currency.toLowerCase())) {
+    throw invalid(["body", "amounts"], "amounts and amount/currency disagree.", "value_error", v.amounts);
+  }
+  return { amount, currency };
+}
+
 /** The amount fields of a type and duration: only the ones the shape carries are kept. */
 function shape(
   type: DiscountType,
   duration: DiscountDuration,
-  v: { amount?: number | null; currency?: string | null; basis_points?: number | null; duration_in_months?: number | null },
+  v: { amount?: number | null; currency?: string | null; amounts?: Record<string, number> | null; basis_points?: number | null; duration_in_months?: number | null },
 ) {
   const out: Pick<DiscountRow, "type" | "duration" | "amount" | "currency" | "basis_points" | "duration_in_months"> = {
     type, duration, amount: null, currency: null, basis_points: null, duration_in_months: null,
   };
   if (type === "fixed") {
-    if (v.amount === undefined || v.amount === null) throw invalid(["body", "amount"], "Field required", "missing");
-    out.amount = int(v.amount, "amount", 0, MAX_AMOUNT);
-    out.currency = checkCurrency(v.currency, ["body", "currency"]);
+    const given = amountOf(v);
+    if (given.amount === undefined || given.amount === null) throw invalid(["body", "amount"], "Field required", "missing");
+    out.amount = int(given.amount, "amount", 0, MAX_AMOUNT);
+    out.currency = checkCurrency(given.currency, ["body", "currency"]);
   } else {
     if (v.basis_points === undefined || v.basis_points === null) throw invalid(["body", "basis_points"], "Field required", "missing");
     out.basis_points = int(v.basis_points, "basis_points", 1, 10_000);
@@ -199,9 +216,10 @@ export async function updateDiscount(
       // Type, duration and amounts: the merged values must form a valid shape.
       const type = input.type ?? row.type;
       const duration = input.duration ?? row.duration;
+      const given = amountOf(input);
       const amounts = shape(type, duration, {
-        amount: input.amount ?? (row.type === "fixed" ? row.amount : null),
-        currency: input.currency ?? row.currency,
+        amount: given.amount ?? (row.type === "fixed" ? row.amount : null),
+        currency: given.currency ?? row.currency,
         basis_points: input.basis_points ?? row.basis_points,
         duration_in_months: input.duration_in_months ?? row.duration_in_months,
       });

@@ -16,6 +16,24 @@ const BENEFIT_TYPES: readonly BenefitType[] = ["custom", "discord", "github_repo
 const benefitType = (v: unknown): BenefitType => BENEFIT_TYPES.find((t) => t === v) ?? "custom";
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
+/** The system events' types in words. */
+const SYSTEM_LABELS: Record<string, string> = {
+  "benefit.granted": "Benefit granted",
+  "benefit.cycled": "Benefit cycled",
+  "benefit.revoked": "Benefit revoked",
+  "benefit.updated": "Benefit updated",
+  "meter.credited": "Meter credited",
+  "meter.reset": "Meter reset",
+  "subscription.cycled": "Subscription cycled",
+  "subscription.revoked": "Subscription revoked",
+  "subscription.product_updated": "Subscription product updated",
+};
+
+/** The label of an event's type: a system event's in words; a user event's is its name, as Polar labels a new event type. */
+export function eventLabel(name: string, source: "system" | "user"): string {
+  return source === "system" ? (SYSTEM_LABELS[name] ?? name) : name;
+}
+
 function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "metadata">, row: EventRow): SystemEventOut {
   const m = row.metadata;
   // `base` is the fresh object toEvent built for this row: filled in place with Object.assign, not
@@ -57,6 +75,7 @@ export function toEvent(row: EventRow, customer: CustomerRow | undefined): Event
     customer_id: row.customer_id ?? customer?.id ?? null,
     customer: customer ? toCustomer(customer) : null,
     external_customer_id: row.external_customer_id,
+    label: eventLabel(row.name, row.source),
   };
   if (row.source === "system") return toSystemEvent(base, row);
   return Object.assign(base, { source: "user" as const, name: row.name, metadata: row.metadata });
@@ -65,6 +84,7 @@ export function toEvent(row: EventRow, customer: CustomerRow | undefined): Event
 export function toEventName(row: EventNameRow): EventNameOut {
   return {
     name: row.name,
+    label: eventLabel(row.name, row.source),
     source: row.source,
     occurrences: Number(row.occurrences),
     first_seen: isoRequired(row.first_seen),

@@ -21,6 +21,7 @@ import {
   readable,
   whereCustomers,
   whereExternalCustomers,
+  whereSearch,
   type EventNameRow,
   type EventRow,
 } from "../meters/events-repository.js";
@@ -185,6 +186,14 @@ export async function listEvents(db: Knex, caller: OrganizationCaller, query: Ev
   if (names.length) q.whereIn("events.name", names);
   const sources = asList(query.source);
   if (sources.length) q.whereIn("events.source", sources);
+  if (query.query) {
+    // As Polar's: a search needs the organization named.
+    if (!orgs.length) throw invalid(["query", "query"], "Query is only supported when organization_id is provided.", "value_error", query.query);
+    whereSearch(q, db, org, `%${query.query.replace(/[\\%_]/g, "\\$&")}%`);
+  }
+  // Events are ingested without a parent: every event is a root (so any depth keeps them all),
+  // and no event descends from parent_id.
+  if (query.parent_id) q.whereRaw("false");
   applyMetadataFilter(q, "events.metadata", query.metadata);
   applySorting(q, query.sorting, { timestamp: "events.timestamp" }, ["-timestamp"], "events.id");
   return listPage(q, query, (rows: EventRow[]) => toEvents(db, org, rows));

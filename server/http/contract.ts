@@ -43,9 +43,14 @@ function forValidation<T>(node: T): T {
   if (out.discriminator && out.type === undefined) out.type = "object";
   return out as T;
 }
+/** The bundled contract (generated/openapi.json), as written. */
+export function readContract() {
+  return JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8"));
+}
+
 /** An openapi-backend over the contract, not yet initialised (register handlers, then `init()`). */
-export function createBackend(): OpenAPIBackend {
-  const definition = forValidation(JSON.parse(readFileSync(generatedDir + "openapi.json", "utf8")));
+export function createBackend(contract = readContract()): OpenAPIBackend {
+  const definition = forValidation(contract);
   return new OpenAPIBackend({
     definition,
     quick: true,

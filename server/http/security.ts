@@ -25,8 +25,8 @@ import { setting, type Env } from "../config.js";
 
 /** Paths any origin may call, without credentials. */
 const CORS_PREFIXES = ["/v1/customer-portal/", "/v1/checkouts/client/"];
-const CORS_ALLOW_HEADERS = "authorization, content-type, idempotency-key, x-request-id";
-const CORS_EXPOSE_HEADERS = "ratelimit, ratelimit-policy, retry-after, idempotent-replayed, x-request-id";
+const CORS_ALLOW_HEADERS = "authorization, content-type, idempotency-key, polar-version, x-request-id";
+const CORS_EXPOSE_HEADERS = "ratelimit, ratelimit-policy, retry-after, idempotent-replayed, polar-version, x-request-id";
 
 /** The SHA-256 CSP sources of a page's inline scripts. */
 function inlineScriptHashes(html: string): string[] {

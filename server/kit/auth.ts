@@ -20,6 +20,8 @@ export type Caller =
       kind: "customer";
       customerId: string;
       organizationId: string;
+      /** The customer session the caller signed in with. */
+      sessionId: string;
       /** Set when a checkout's confirm opened the session: it sees that purchase alone. */
       purchase: Purchase | null;
     }

@@ -43,6 +43,15 @@ export function offsetMinutes(tz: string, at: Date): number {
   return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
 }
 
+/** An instant as the zone's wall time with its offset (`2026-01-01T01:00:00.000+01:00`); UTC as ISO's `Z`. */
+export function zonedIso(tz: string, at: Date): string {
+  if (tz === "UTC") return at.toISOString();
+  const offset = offsetMinutes(tz, at);
+  const wall = new Date(at.getTime() + offset * 60_000).toISOString().slice(0, 23);
+  const abs = Math.abs(offset);
+  return `${wall}${offset < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}
+
 /**
  * Whether every bucket boundary between two instants falls on a whole UTC hour in this zone, so
  * that hourly rollups add up to the buckets exactly: true for UTC and the whole-hour zones, false

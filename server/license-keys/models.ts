@@ -20,6 +20,9 @@ export function toLicenseKey(row: LicenseKeyRow, customer: CustomerRow): License
     organization_id: row.organization_id,
     customer_id: row.customer_id,
     customer: toCustomer(customer),
+    // A key is a member's once team customers have members; until then none is.
+    member_id: null,
+    member: null,
     benefit_id: row.benefit_id,
     key: row.key,
     display_key: row.display_key,

@@ -158,10 +158,14 @@ async function readWithActivations(db: Knex, row: LicenseKeyRow): Promise<Licens
   return Object.assign(out, { activations: activations.map(toActivationBase) });
 }
 
+type LicenseKeyStatus = components["schemas"]["LicenseKeyStatus"];
+
 /** The merchant's and the portal's list filters (the portal's benefit_id is a single value). */
 export interface LicenseKeyListQuery {
   organization_id?: string | string[] | null;
   benefit_id?: string | string[] | null;
+  /** The merchant's list only. */
+  status?: LicenseKeyStatus | LicenseKeyStatus[] | null;
   page?: number;
   limit?: number;
 }
@@ -172,6 +176,8 @@ async function listKeys(db: Knex, scope: LicenseKeyScope, query: LicenseKeyListQ
     const ids = asList(query[key]);
     if (ids.length) q.whereIn(`license_keys.${key}`, ids.filter(isUuid));
   }
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("license_keys.status", statuses);
   q.orderBy([{ column: "license_keys.created_at", order: "desc" }, { column: "license_keys.id" }]);
   return listPage(q, query, (rows: LicenseKeyRow[]) => withCustomers(db, scope.organizationId, rows));
 }

@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";
 import { numberOf, rowsOf } from "../kit/rows.js";
 import { from as copyFrom } from "pg-copy-streams";
-import { externalIdsOf, idsWithExternalIds, namedByEvents, type CustomerRow } from "../customers/repository.js";
+import { customersLike, externalIdsOf, idsWithExternalIds, namedByEvents, type CustomerRow } from "../customers/repository.js";
 import { isUuid } from "../kit/ids.js";
 import type { Sql } from "./filter.js";
 import type { MeterRow } from "./models.js";
@@ -141,6 +141,47 @@ export function meterEventsIn(
     .select(db.raw(`${bucket} as bucket`), db.raw(`${read.value.sql} as quantity`, read.value.bindings));
 }
 
+/**
+ * An event's customer: its id, else the live customer with its external id (`rc`, joined), else
+ * that external id (a customer the organization has not created yet).
+ */
+const CUSTOMER_OF_EVENT = "coalesce(events.customer_id::text, rc.id::text, events.external_customer_id)";
+
+/** Each aggregate function over a column's values (`unique`: how many distinct ones). */
+const AGGREGATE: Record<"count" | "sum" | "max" | "min" | "avg" | "unique", (column: string) => string> = {
+  count: (c) => `count(${c})`,
+  sum: (c) => `sum(${c})`,
+  max: (c) => `max(${c})`,
+  min: (c) => `min(${c})`,
+  avg: (c) => `avg(${c})`,
+  unique: (c) => `count(distinct ${c})`,
+};
+export type AggregateFunction = keyof typeof AGGREGATE;
+
+/**
+ * A meter's quantities computed per customer first, as Polar's customer_aggregation_function:
+ * `events` (meterEventsIn, narrowed) aggregated per bucket and customer, then `perBucket` over the
+ * customers of each bucket; and the total (a null bucket): `total` over the buckets' quantities,
+ * or, "events", the meter's aggregate (`value`) over all the events. Rows: `bucket`, `quantity`.
+ */
+export function perCustomerQuantities(
+  db: Knex,
+  events: Knex.QueryBuilder,
+  opts: { bucket: string; perBucket: AggregateFunction; total: AggregateFunction | "events"; value: Sql },
+): Knex.QueryBuilder {
+  const perCustomer = events
+    .clone()
+    .leftJoin("customers as rc", (j) => j.on("rc.organization_id", "events.organization_id").andOn("rc.external_id", "events.external_customer_id").andOnNull("rc.deleted_at"))
+    .select(db.raw(`${CUSTOMER_OF_EVENT} as customer`))
+    .groupByRaw(`${opts.bucket}, ${CUSTOMER_OF_EVENT}`);
+  const buckets = db.from(perCustomer.as("c")).groupBy("c.bucket").select("c.bucket", db.raw(`${AGGREGATE[opts.perBucket]("c.quantity")}::float8 as quantity`));
+  const total =
+    opts.total === "events"
+      ? events.clone().clearSelect().select(db.raw("null::timestamptz as bucket"), db.raw(`(${opts.value.sql})::float8 as quantity`, opts.value.bindings))
+      : db.from(buckets.clone().as("b")).select(db.raw("null::timestamptz as bucket"), db.raw(`${AGGREGATE[opts.total]("b.quantity")}::float8 as quantity`));
+  return db.from(buckets.as("pb")).select("pb.bucket", "pb.quantity").unionAll(total, true);
+}
+
 /** Narrows `q` (over `events`) to the events of these customers of the organization. */
 export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: string, customerIds: string[]): Knex.QueryBuilder {
   const ids = customerIds.filter(isUuid);
@@ -150,6 +191,21 @@ export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: s
         .whereNull("events.customer_id")
         .whereIn("events.external_customer_id", externalIdsOf(db, organizationId, ids)),
     ),
+  );
+}
+
+/**
+ * Narrows `q` (over `events`) to a search's events: their name, source or metadata matches `like`
+ * (an ilike pattern), or their customer does (customersLike), by id or by external id.
+ */
+export function whereSearch(q: Knex.QueryBuilder, db: Knex, organizationId: string, like: string): Knex.QueryBuilder {
+  return q.where((w) =>
+    w
+      .whereRaw("events.name ilike ?", [like])
+      .orWhereRaw("events.source ilike ?", [like])
+      .orWhereRaw("events.metadata::text ilike ?", [like])
+      .orWhereIn("events.customer_id", customersLike(db, organizationId, like, "id"))
+      .orWhereIn("events.external_customer_id", customersLike(db, organizationId, like, "external_id")),
   );
 }
 

@@ -1,6 +1,7 @@
 // Meter quantities: the meter's aggregation per hour, day, week, month or year in the caller's time
 // zone, over every bucket the range touches, and a total over all of them (one pass, grouping sets:
-// the total of an average or a distinct count is not a sum of the buckets').
+// the total of an average or a distinct count is not a sum of the buckets'); or per customer first,
+// then over the customers (customer_aggregation_function), as Polar computes it.
 //
 // Read from the meter's hourly totals when they add up to the answer (not a unique meter, no
 // customer or event metadata filter, bucket edges on whole UTC hours in that zone); from the events
@@ -12,7 +13,7 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList } from "../kit/ids.js";
 import { applyMetadataFilter } from "../kit/pagination.js";
 import { checkTimeZone, hourAligned, nextBucketSql, seriesSql, truncIn, type TimeUnit } from "../kit/timezones.js";
-import { meterEventsIn, whereCustomers, whereExternalCustomers } from "./events-repository.js";
+import { meterEventsIn, perCustomerQuantities, whereCustomers, whereExternalCustomers } from "./events-repository.js";
 import { aggregationSql, filterSql, type Aggregation, type Sql } from "./filter.js";
 import type { MeterQuantitiesOut } from "./models.js";
 import { findReadable } from "./repository.js";
@@ -81,7 +82,8 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   const range = { start: rangeStart, end: rangeEnd };
   let grouped: Knex.QueryBuilder;
   let bucketColumn: string;
-  if (hasRollups(meter) && !metadataFilter && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
+  const perCustomer = query.customer_aggregation_function;
+  if (hasRollups(meter) && !metadataFilter && !perCustomer && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
     bucketColumn = "r.bucket";
     grouped = meterTotalsIn(db, meter.id, range, bucketOf("r.bucket"), rollupAggregateSql(meter.aggregation));
   } else {
@@ -94,8 +96,16 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
     if (externalIds.length) whereExternalCustomers(grouped, db, meter.organization_id, externalIds);
     applyMetadataFilter(grouped, "events.metadata", query.metadata);
   }
-  // One pass for the buckets and the total (the grouping set `()`, its bucket null).
-  grouped.groupByRaw(`grouping sets ((${bucketOf(bucketColumn)}), ())`);
+  if (perCustomer) {
+    // Polar's total of per-customer quantities: the buckets' sum for a count or sum meter, their
+    // max or min for a max or min one; an avg or unique meter's over all the events.
+    const func = meter.aggregation.func;
+    const total = func === "count" || func === "sum" ? "sum" : func === "max" || func === "min" ? func : "events";
+    grouped = perCustomerQuantities(db, grouped, { bucket: bucketOf(bucketColumn), perBucket: perCustomer, total, value: aggregationSql(meter.aggregation).value });
+  } else {
+    // One pass for the buckets and the total (the grouping set `()`, its bucket null).
+    grouped.groupByRaw(`grouping sets ((${bucketOf(bucketColumn)}), ())`);
+  }
   const rows = await quantitiesOver(db, seriesSql(unit, tz, start.toISOString(), end.toISOString()), grouped, unit, tz);
   const buckets = rows.filter((r) => r.timestamp !== null).sort((a, b) => new Date(a.timestamp!).getTime() - new Date(b.timestamp!).getTime());
   const total = rows.find((r) => r.timestamp === null);

@@ -32,6 +32,28 @@ function checkName(name: string): string {
   return name.trim();
 }
 
+type Unit = Pick<MeterRow, "unit" | "custom_label" | "custom_multiplier">;
+
+/**
+ * The unit a create or update leaves the meter with: a custom unit needs its label (its multiplier
+ * is 1 unless given); the other units take neither. Leaving `custom` clears both.
+ */
+function checkUnit(current: Unit, input: { unit?: Unit["unit"] | null; custom_label?: string | null; custom_multiplier?: number | null }): Unit {
+  const unit = input.unit ?? current.unit;
+  if (unit !== "custom") {
+    for (const key of ["custom_label", "custom_multiplier"] as const) {
+      if (input[key] !== undefined && input[key] !== null) throw invalid(["body", key], "Only a custom unit has a label and a multiplier.", "value_error", input[key]);
+    }
+    return { unit, custom_label: null, custom_multiplier: null };
+  }
+  const label = (input.custom_label === undefined ? current.custom_label : input.custom_label)?.trim() || null;
+  if (label === null) throw invalid(["body", "custom_label"], "A custom unit needs its label, e.g. request.", "missing", input.custom_label ?? null);
+  const multiplier = input.custom_multiplier === undefined ? current.custom_multiplier : input.custom_multiplier;
+  return { unit, custom_label: label, custom_multiplier: multiplier ?? 1 };
+}
+
+const SCALAR: Unit = { unit: "scalar", custom_label: null, custom_multiplier: null };
+
 export async function createMeter(db: Knex, caller: OrganizationCaller, input: MeterCreateInput): Promise<MeterOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
@@ -40,10 +62,14 @@ export async function createMeter(db: Knex, caller: OrganizationCaller, input: M
   const filter = checkFilter(input.filter, ["body", "filter"]);
   const aggregation = checkAggregation(input.aggregation, ["body", "aggregation"]);
   const metadata = checkMetadata(input.metadata);
+  const unit = checkUnit(SCALAR, input);
   return db.transaction(async (trx) => {
     const row = await insert(trx, {
       organization_id: caller.organizationId,
       name,
+      unit: unit.unit,
+      custom_label: unit.custom_label,
+      custom_multiplier: unit.custom_multiplier,
       filter: JSON.stringify(filter),
       aggregation: JSON.stringify(aggregation),
       metadata: JSON.stringify(metadata),
@@ -92,6 +118,7 @@ export async function updateMeter(db: Knex, caller: OrganizationCaller, id: stri
       patch.aggregation = JSON.stringify(checkAggregation(input.aggregation, ["body", "aggregation"]));
     }
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
+    if ([input.unit, input.custom_label, input.custom_multiplier].some((v) => v !== undefined)) Object.assign(patch, checkUnit(row, input));
     if (input.is_archived === true && row.archived_at === null) {
       if ((await dependents.livePricesOnMeter(trx, row.id)) > 0) {
         throw invalid(["body", "is_archived"], "Cannot archive meter that is still attached to active products", "value_error", true);

@@ -12,7 +12,7 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkTimeZone, type TimeUnit } from "../kit/timezones.js";
-import { MAX_DAYS, METRICS, MIN_DATE, type MetricDefinition, type MetricSlug } from "./definitions.js";
+import { MAX_DAYS, METRICS, MIN_DATE, MIN_DAYS, type MetricDefinition, type MetricSlug, type Source } from "./definitions.js";
 import { checkoutBuckets } from "../checkouts/repository.js";
 import type { BucketRow, Filters, Report } from "../kit/report.js";
 import { orderBuckets } from "../orders/repository.js";
@@ -32,11 +32,11 @@ export function metricsLimits(): MetricsLimitsOut {
   return {
     min_date: MIN_DATE,
     intervals: {
-      hour: { max_days: MAX_DAYS.hour },
-      day: { max_days: MAX_DAYS.day },
-      week: { max_days: MAX_DAYS.week },
-      month: { max_days: MAX_DAYS.month },
-      year: { max_days: MAX_DAYS.year },
+      hour: { min_days: MIN_DAYS.hour, max_days: MAX_DAYS.hour },
+      day: { min_days: MIN_DAYS.day, max_days: MAX_DAYS.day },
+      week: { min_days: MIN_DAYS.week, max_days: MAX_DAYS.week },
+      month: { min_days: MIN_DAYS.month, max_days: MAX_DAYS.month },
+      year: { min_days: MIN_DAYS.year, max_days: MAX_DAYS.year },
     },
   };
 }
@@ -56,6 +56,11 @@ function perMetric<T>(f: (m: MetricDefinition) => T): Record<MetricSlug, T> {
   return out as Record<MetricSlug, T>;
 }
 
+/** The asked metrics' entries of `values`. */
+function only<T>(values: Record<MetricSlug, T>, asked: ReadonlySet<MetricSlug>): Partial<Record<MetricSlug, T>> {
+  return Object.fromEntries(METRICS.filter((m) => asked.has(m.slug)).map((m) => [m.slug, values[m.slug]]));
+}
+
 export async function getMetrics(db: Knex, caller: OrganizationCaller, query: MetricsQuery): Promise<MetricsOut> {
   const start = checkDate(query.start_date, ["query", "start_date"]);
   const end = checkDate(query.end_date, ["query", "end_date"]);
@@ -64,6 +69,10 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
   const days = (end - start) / DAY_MS;
   if (days < 0) throw invalid(["query", "end_date"], "The end date must be on or after the start date.", "value_error");
   if (days > MAX_DAYS[unit]) throw invalid(["query"], "The interval is too big. Try to change the interval or reduce the date range.", "value_error");
+  // A range shorter than the interval needs would be one or two partial buckets.
+  if (days < MIN_DAYS[unit]) {
+    throw invalid(["query"], `A ${unit} interval needs a range of at least ${MIN_DAYS[unit]} days. Use a smaller interval or a longer date range.`, "value_error");
+  }
   const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
   const filters: Filters = {
     organizationIds: asList(query.organization_id).filter(isUuid),
@@ -87,9 +96,16 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
     filters,
   };
 
-  const [orderRows, deltaRows, checkoutRows]: BucketRow[][] = impossible
-    ? [[], [], []]
-    : await Promise.all([orderBuckets(db, report), subscriptionDeltas(db, report), checkoutBuckets(db, report)]);
+  // Only the statements the asked metrics are computed from run.
+  const wanted = asList(query.metrics);
+  const asked = new Set<MetricSlug>(wanted.length ? wanted : METRICS.map((m) => m.slug));
+  const needs = new Set(METRICS.filter((m) => asked.has(m.slug)).map((m) => m.source));
+  const run = (source: Source, rows: (db: Knex, report: Report) => Promise<BucketRow[]>) => (impossible || !needs.has(source) ? [] : rows(db, report));
+  const [orderRows, deltaRows, checkoutRows] = await Promise.all([
+    run("orders", orderBuckets),
+    run("subscriptions", subscriptionDeltas),
+    run("checkouts", checkoutBuckets),
+  ]);
   const key = (d: Date | null) => (d === null ? null : new Date(d).getTime());
   const byBucket = (rows: BucketRow[]) => new Map(rows.map((r) => [key(r.bucket as Date | null), r]));
   const orderBy = byBucket(orderRows);
@@ -167,5 +183,9 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
     }
   });
   const metrics = perMetric((m) => ({ slug: m.slug, display_name: m.display_name, type: m.type }));
-  return { periods: periods.map((p) => ({ timestamp: p.timestamp, ...p.values })), totals, metrics };
+  return {
+    periods: periods.map((p) => ({ timestamp: p.timestamp, ...only(p.values, asked) })),
+    totals: only(totals, asked),
+    metrics: only(metrics, asked),
+  };
 }

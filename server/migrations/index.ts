@@ -27,6 +27,19 @@ import * as checkoutSessions from "./0064_checkout_sessions.js";
 import * as checkoutConfirmLease from "./0065_checkout_confirm_lease.js";
 import * as outboxPayloadJson from "./0066_outbox_payload_json.js";
 import * as webhookSetAside from "./0067_webhook_set_aside.js";
+import * as productTrialsVisibility from "./0070_product_trials_visibility.js";
+import * as subscriptionTerms from "./0071_subscription_terms.js";
+import * as checkoutTrials from "./0072_checkout_trials.js";
+import * as customerType from "./0080_customer_type.js";
+import * as orderNumbers from "./0081_order_numbers.js";
+import * as organizationSettings from "./0082_organization_settings.js";
+import * as meterUnits from "./0083_meter_units.js";
+import * as webhookEndpointName from "./0084_webhook_endpoint_name.js";
+import * as paymentTrigger from "./0085_payment_trigger.js";
+import * as benefitVisibility from "./0086_benefit_visibility.js";
+import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
+import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
+import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -57,4 +70,17 @@ export const migrations = [
   { name: "0065_checkout_confirm_lease", ...checkoutConfirmLease },
   { name: "0066_outbox_payload_json", ...outboxPayloadJson },
   { name: "0067_webhook_set_aside", ...webhookSetAside },
+  { name: "0070_product_trials_visibility", ...productTrialsVisibility },
+  { name: "0071_subscription_terms", ...subscriptionTerms },
+  { name: "0072_checkout_trials", ...checkoutTrials },
+  { name: "0080_customer_type", ...customerType },
+  { name: "0081_order_numbers", ...orderNumbers },
+  { name: "0082_organization_settings", ...organizationSettings },
+  { name: "0083_meter_units", ...meterUnits },
+  { name: "0084_webhook_endpoint_name", ...webhookEndpointName },
+  { name: "0085_payment_trigger", ...paymentTrigger },
+  { name: "0086_benefit_visibility", ...benefitVisibility },
+  { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
+  { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
+  { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
 ];

@@ -80,6 +80,8 @@ export async function introspectToken(p: Provider, db: Knex, body: { token: stri
     scope: got.scope ?? "",
     sub_type: organization ? ("organization" as const) : ("user" as const),
     sub: organization ?? got.sub ?? record?.userId ?? "",
+    // What the token is restricted to, as Polar lists its down-scope: nothing for a user's token.
+    organizations: organization ? [organization] : [],
     aud: Array.isArray(got.aud) ? got.aud.join(" ") : (got.aud ?? got.client_id ?? ""),
     iss: got.iss ?? p.publicUrl,
     exp: got.exp ?? 0,

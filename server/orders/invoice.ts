@@ -14,13 +14,8 @@ import { InvoiceAlreadyExists, MissingInvoiceBillingDetails, NotPaidOrder } from
 import { renderInvoicePdf } from "./invoice-pdf.js";
 import { workflowsDoor } from "../workflows-door.js";
 import { netAmount, totalAmount } from "./models.js";
-import { findOrder, findReadable, orderItems, patchOrder, saveOrder, takeInvoiceNumber, type OrderScope } from "./repository.js";
+import { findOrder, findReadable, orderItems, saveOrder, type OrderScope } from "./repository.js";
 import { readOrder, type OrderDependents } from "./service.js";
-
-/** The printed number: the organization's slug and the gapless sequence (`ACME-0007`). */
-export function formatInvoiceNumber(slug: string, n: number): string {
-  return `${slug.toUpperCase()}-${String(n).padStart(4, "0")}`;
-}
 
 /** Checks the order can get an invoice, then starts (or joins) its invoice workflow. */
 export async function requestInvoice(db: Knex, scope: OrderScope, orderId: string): Promise<null> {
@@ -48,26 +43,13 @@ export async function getInvoiceUrl(db: Knex, scope: OrderScope, orderId: string
   return { url };
 }
 
-/** Activity step 1: the order's invoice number, taken once from the organization's counter. */
-export async function assignInvoiceNumber(db: Knex, orderId: string): Promise<number> {
-  return db.transaction(async (trx) => {
-    const order = await findOrder(trx, orderId, { forUpdate: true });
-    if (!order) throw new ResourceNotFound("Order not found.");
-    if (order.invoice_number !== null) return order.invoice_number;
-    const next = await takeInvoiceNumber(trx, order.organization_id);
-    await patchOrder(trx, orderId, { invoice_number: next });
-    return next;
-  });
-}
-
-/** Activity step 2: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
+/** The invoice activity: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
 export async function storeInvoice(db: Knex, orderId: string, dependents: OrderDependents): Promise<{ number: string; path: string }> {
   return db.transaction(async (trx) => {
     const order = await findOrder(trx, orderId, { forUpdate: true });
     if (!order) throw new ResourceNotFound("Order not found.");
-    if (order.invoice_number === null) throw new Error("The order has no invoice number yet.");
     const org = (await findOrganization(trx, order.organization_id)) as OrganizationRow;
-    const number = formatInvoiceNumber(org.slug, order.invoice_number);
+    const number = order.invoice_number;
     if (order.is_invoice_generated && order.invoice_path) return { number, path: order.invoice_path };
     const customer = (await findCustomer(trx, order.customer_id)) as CustomerRow;
     const items = await orderItems(trx, order.id);

@@ -8,7 +8,7 @@ import type { DiscountRow } from "../discounts/repository.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { toOrganization } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { toCustomerProduct } from "../products/models.js";
+import { toCustomerProduct, toProductBase } from "../products/models.js";
 import type { ProductRelations, ProductRow } from "../products/repository.js";
 import type { OrderItemRow, OrderRelations, OrderRow, SubscriptionBaseRow } from "./repository.js";
 
@@ -21,6 +21,23 @@ export function netAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_amou
 }
 export function totalAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">): number {
   return netAmount(row) + row.tax_amount;
+}
+
+/** What is still to pay: the total with the applied balance while the order is pending, nothing once paid. */
+export function dueAmount(row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "tax_amount" | "applied_balance_amount">): number {
+  return row.status === "pending" ? Math.max(0, totalAmount(row) + row.applied_balance_amount) : 0;
+}
+
+/** What a refund can still give back, before taxes (nothing before the order is paid). */
+export function refundableAmount(
+  row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "applied_balance_amount" | "refunded_amount">,
+): number {
+  return row.status === "pending" ? 0 : Math.max(0, netAmount(row) + row.applied_balance_amount - row.refunded_amount);
+}
+
+/** The tax a full refund of the refundable amount gives back. */
+export function refundableTaxAmount(row: Pick<OrderRow, "status" | "tax_amount" | "refunded_tax_amount">): number {
+  return row.status === "pending" ? 0 : Math.max(0, row.tax_amount - row.refunded_tax_amount);
 }
 
 function toItem(row: OrderItemRow) {
@@ -36,7 +53,7 @@ function toItem(row: OrderItemRow) {
   };
 }
 
-function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
+function toOrderBase(row: OrderRow, items: OrderItemRow[], product: ProductRow) {
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -46,23 +63,33 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[]) {
     subtotal_amount: row.subtotal_amount,
     discount_amount: row.discount_amount,
     net_amount: netAmount(row),
+    amount: netAmount(row),
     tax_amount: row.tax_amount,
     total_amount: totalAmount(row),
+    applied_balance_amount: row.applied_balance_amount,
+    due_amount: dueAmount(row),
     refunded_amount: row.refunded_amount,
     refunded_tax_amount: row.refunded_tax_amount,
     currency: row.currency,
     billing_reason: row.billing_reason,
     billing_name: row.billing_name,
     billing_address: row.billing_address,
+    invoice_number: row.invoice_number,
     is_invoice_generated: row.is_invoice_generated,
+    receipt_number: row.receipt_number,
     customer_id: row.customer_id,
     product_id: row.product_id,
     discount_id: row.discount_id,
     subscription_id: row.subscription_id,
     checkout_id: row.checkout_id,
+    next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
     // The client still reads the deprecated user_id: it is the customer's id.
     user_id: row.user_id ?? row.customer_id,
     items: items.map(toItem),
+    // As Polar describes an order: its product's name, else its first line.
+    description: product?.name ?? items[0]?.label ?? "",
+    refundable_amount: refundableAmount(row),
+    refundable_tax_amount: refundableTaxAmount(row),
   };
 }
 
@@ -78,14 +105,24 @@ export function toSubscriptionBase(row: SubscriptionBaseRow) {
     amount: Number(row.amount),
     currency: row.currency,
     recurring_interval: row.recurring_interval,
+    recurring_interval_count: row.recurring_interval_count,
     status: row.status,
     current_period_start: isoRequired(row.current_period_start),
-    current_period_end: iso(row.current_period_end),
+    current_period_end: isoRequired(row.current_period_end),
+    // Metered usage follows the billing period: there is no meter period apart from it.
+    current_meter_period_start: null,
+    current_meter_period_end: null,
+    trial_start: iso(row.trial_start),
+    trial_end: iso(row.trial_end),
     cancel_at_period_end: row.cancel_at_period_end,
     canceled_at: iso(row.canceled_at),
     started_at: iso(row.started_at),
     ends_at: iso(row.ends_at),
     ended_at: iso(row.ended_at),
+    // Nothing pauses a subscription here.
+    pause_at_period_end: false,
+    paused_at: null,
+    resumes_at: null,
     customer_id: row.customer_id,
     product_id: row.product_id,
     discount_id: row.discount_id,
@@ -109,25 +146,16 @@ function toOrderDiscount(row: DiscountRow | undefined) {
 }
 
 function toOrderProduct(row: ProductRow) {
-  return {
-    metadata: row.metadata,
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    recurring_interval: row.recurring_interval,
-    is_recurring: row.recurring_interval !== null,
-    is_archived: row.is_archived,
-    organization_id: row.organization_id,
-  };
+  return Object.assign({ metadata: row.metadata }, toProductBase(row));
 }
 
 export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
-  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? []), {
+  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], rel.products.get(row.product_id)!), {
     subscription: toSubscriptionOf(row, rel),
     metadata: row.metadata,
     custom_field_data: row.custom_field_data,
+    platform_fee_amount: row.platform_fee_amount,
+    platform_fee_currency: row.platform_fee_currency,
     customer: toCustomer(rel.customers.get(row.customer_id)!),
     product: toOrderProduct(rel.products.get(row.product_id)!),
     discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
@@ -141,9 +169,8 @@ export function toCustomerOrder(
   organization: OrganizationRow,
 ): CustomerOrderOut {
   const product = rel.products.get(row.product_id)!;
-  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? []), {
+  return Object.assign(toOrderBase(row, rel.items.get(row.id) ?? [], product), {
     subscription: toSubscriptionOf(row, rel),
     product: Object.assign(toCustomerProduct(product, productRel.get(product.id)!), { organization: toOrganization(organization) }),
-    next_payment_attempt_at: iso(row.next_payment_attempt_at ?? null),
   });
 }

@@ -5,7 +5,7 @@ import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
-import { byIds as customersByIds, customerWithEmailLike, type CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds, customerWithEmailLike, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
@@ -31,8 +31,16 @@ export interface OrderRow {
   refunded_tax_amount: number;
   billing_name: string | null;
   billing_address: Address | null;
-  invoice_number: number | null;
+  /** As printed (`ACME-0007`), given when the invoice is generated. */
+  invoice_number: string;
   is_invoice_generated: boolean;
+  /** As printed (`RCPT-ACME-0001`), given when the order is paid. */
+  receipt_number: string | null;
+  /** A customer balance applied to the order: negative lowers what is due, positive raises it. */
+  applied_balance_amount: number;
+  /** What the platform takes of the order (PLATFORM_FEE_* settings), recorded when it is paid. */
+  platform_fee_amount: number;
+  platform_fee_currency: string | null;
   invoice_path: string | null;
   customer_id: string;
   user_id: string | null;
@@ -47,6 +55,8 @@ export interface OrderRow {
   billing_period_start?: Date | null;
   /** While a subscription is past due: when this order's payment is tried next. */
   next_payment_attempt_at?: Date | null;
+  /** Why that attempt is made when it is not the dunning schedule's (a new card moved it up). */
+  next_payment_trigger?: "retry_payment_method_update" | "retry_admin" | null;
 }
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
@@ -71,8 +81,12 @@ export interface SubscriptionBaseRow {
   amount: number;
   currency: string;
   recurring_interval: NonNullable<ProductRow["recurring_interval"]>;
+  /** How many intervals a billing period spans. */
+  recurring_interval_count: number;
   current_period_start: Date;
-  current_period_end: Date | null;
+  current_period_end: Date;
+  trial_start: Date | null;
+  trial_end: Date | null;
   cancel_at_period_end: boolean;
   canceled_at: Date | null;
   started_at: Date | null;
@@ -181,9 +195,14 @@ export async function findOwedOrder(db: Knex, subscriptionId: string): Promise<O
     .first() as Promise<OrderRow | undefined>;
 }
 
-/** The subscription's pending orders with a retry scheduled are retried at `at` instead. */
-export async function retryOwedOrdersAt(db: Knex, subscriptionId: string, at: Date): Promise<void> {
-  await db("orders").where({ subscription_id: subscriptionId, status: "pending" }).whereNotNull("next_payment_attempt_at").update({ next_payment_attempt_at: at });
+/** The subscription's pending orders with a retry scheduled are retried at `at` instead, for `trigger`'s reason. */
+export async function retryOwedOrdersAt(
+  db: Knex, subscriptionId: string, at: Date, trigger: NonNullable<OrderRow["next_payment_trigger"]>,
+): Promise<void> {
+  await db("orders")
+    .where({ subscription_id: subscriptionId, status: "pending" })
+    .whereNotNull("next_payment_attempt_at")
+    .update({ next_payment_attempt_at: at, next_payment_trigger: trigger });
 }
 
 /** The subscription's pending orders are not retried any more (it ended). */
@@ -202,6 +221,7 @@ export interface OrderListQuery {
   product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[] | null;
   discount_id?: string | string[] | null;
   customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
   checkout_id?: string | string[] | null;
   subscription_id?: string | string[] | null;
   query?: string | null;
@@ -231,6 +251,9 @@ export function filterOrders(db: Knex, scope: OrderScope, query: OrderListQuery)
   byIds("orders.customer_id", query.customer_id);
   byIds("orders.checkout_id", query.checkout_id);
   byIds("orders.subscription_id", query.subscription_id);
+  // A live customer's external id, as Polar matches it (a deleted customer's may be taken again).
+  const external = asList(query.external_customer_id);
+  if (external.length) q.whereExists(customerWithExternalId(db, "orders.customer_id", external, { live: true }));
   const billing = new Set(asList(query.product_billing_type));
   if (billing.size === 1) {
     const recurring = billing.has("recurring");
@@ -257,12 +280,22 @@ export function customerOrderIdsOfCheckout(db: Knex, customerId: string, checkou
   return db("orders").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");
 }
 
+/** A scalar subquery: the product of the order `orderIdColumn` (e.g. "benefit_grants.order_id") names. */
+export function productOfOrder(db: Knex, orderIdColumn: string): Knex.QueryBuilder {
+  return db("orders").whereRaw(`orders.id = ${orderIdColumn}`).select("orders.product_id");
+}
+
 /** The ids of the orders these checkouts made: a subquery for whereIn. */
 export function orderIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {
   return db("orders").whereIn("checkout_id", checkoutIds).select("id");
 }
 
 /** A whereExists subquery: the order `orderIdColumn` (e.g. "payments.order_id") names is of a customer with one of these emails (lowercased). */
+/** A subquery for whereExists: the order (`orderIdColumn`) is one of these customers'. */
+export function orderOfCustomers(db: Knex, orderIdColumn: string, customerIds: string[]): Knex.QueryBuilder {
+  return db("orders").whereRaw(`orders.id = ${orderIdColumn}`).whereIn("orders.customer_id", customerIds);
+}
+
 export function orderOfCustomerEmails(db: Knex, orderIdColumn: string, emails: string[]): Knex.QueryBuilder {
   return db("orders")
     .join("customers", "customers.id", "orders.customer_id")
@@ -274,7 +307,8 @@ export function orderSorts(db: Knex): SortMap {
   return {
     created_at: "orders.created_at",
     status: "orders.status",
-    invoice_number: "orders.invoice_number",
+    // Left-padded: a longer number of the same organization is a later one (ACME-10000 after ACME-9999).
+    invoice_number: db.raw("lpad(orders.invoice_number, 32)"),
     amount: db.raw("(orders.subtotal_amount - orders.discount_amount + orders.tax_amount)"),
     net_amount: db.raw("(orders.subtotal_amount - orders.discount_amount)"),
     customer: db.raw("(select lower(c.email) from customers c where c.id = orders.customer_id)"),
@@ -320,15 +354,18 @@ export async function saveOrder(db: Knex, id: string, patch: RowPatch<OrderRow>)
   return updated as OrderRow;
 }
 
+const COUNTER_COLUMNS = { invoice: "last_number", receipt: "last_receipt_number" } as const;
+
 /**
- * The organization's next invoice number: its counter row (created at 0 the first time) locked
- * FOR UPDATE and moved on, in the caller's transaction, so numbers are gapless and unique.
+ * The organization's next invoice or receipt number: its counter row (created at 0 the first time)
+ * locked FOR UPDATE and moved on, in the caller's transaction, so numbers are gapless and unique.
  */
-export async function takeInvoiceNumber(trx: Knex.Transaction, organizationId: string): Promise<number> {
-  await trx("invoice_counters").insert({ organization_id: organizationId, last_number: 0 }).onConflict("organization_id").ignore();
-  const counter: { last_number: number } = await trx("invoice_counters").where({ organization_id: organizationId }).forUpdate().first();
-  const next = counter.last_number + 1;
-  await trx("invoice_counters").where({ organization_id: organizationId }).update({ last_number: next });
+export async function takeNumber(trx: Knex.Transaction, organizationId: string, sequence: keyof typeof COUNTER_COLUMNS): Promise<number> {
+  const column = COUNTER_COLUMNS[sequence];
+  await trx("invoice_counters").insert({ organization_id: organizationId }).onConflict("organization_id").ignore();
+  const counter: Record<string, number> = await trx("invoice_counters").where({ organization_id: organizationId }).forUpdate().first(column);
+  const next = counter[column] + 1;
+  await trx("invoice_counters").where({ organization_id: organizationId }).update({ [column]: next });
   return next;
 }
 

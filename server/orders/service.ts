@@ -9,9 +9,11 @@ import { checkAddress, type Address } from "../customers/address.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { emit, emitAll, type OutboxEvent } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
-import { findByIds as findOrganizationsByIds } from "../organizations/repository.js";
+import { findByIds as findOrganizationsByIds, findOrganization } from "../organizations/repository.js";
+import { setting } from "../config.js";
+import { formatInvoiceNumber, formatReceiptNumber } from "./numbers.js";
 import { loadRelations } from "../products/repository.js";
-import { toCustomerOrder, toOrder, type CustomerOrderOut, type OrderOut } from "./models.js";
+import { toCustomerOrder, toOrder, totalAmount, type CustomerOrderOut, type OrderOut } from "./models.js";
 import {
   applyMerchantFilters,
   filterOrders,
@@ -22,6 +24,7 @@ import {
   loadOrderRelations,
   orderSorts,
   saveOrder,
+  takeNumber,
   type BillingReason,
   type MerchantOrderListQuery,
   type OrderListQuery,
@@ -112,8 +115,11 @@ export async function insertOrder(
   input: CreateOrderForCheckoutInput,
   reads: OrderReads,
 ): Promise<{ row: OrderRow; items: OrderItemRow[]; out: OrderOut }> {
+  // The invoice number is the order's from the start: gapless, as the transaction takes it or rolls it back.
+  const org = (await findOrganization(trx, input.organizationId))!;
   const row = await insertOrderRow(trx, {
     organization_id: input.organizationId,
+    invoice_number: formatInvoiceNumber(org.slug, await takeNumber(trx, input.organizationId, "invoice")),
     status: "pending",
     billing_reason: input.billingReason,
     currency: input.currency,
@@ -150,7 +156,17 @@ export async function insertOrder(
   return { row, items, out: await readOrder(trx, row, Object.assign({}, reads, { items: new Map([[row.id, items]]) })) };
 }
 
-/** pending → paid, with order.updated and order.paid; an order already paid is left as it is. */
+/** What the platform takes of a paid order's total (PLATFORM_FEE_* settings), never more than the total. */
+export function platformFee(total: number): number {
+  if (total <= 0) return 0;
+  const fee = Math.round((total * setting("PLATFORM_FEE_BASIS_POINTS")) / 10_000) + setting("PLATFORM_FEE_FIXED");
+  return Math.min(fee, total);
+}
+
+/**
+ * pending → paid, with its receipt number and platform fee, order.updated and order.paid; an order
+ * already paid is left as it is.
+ */
 export async function markOrderPaid(
   trx: Knex.Transaction,
   orderId: string,
@@ -169,7 +185,15 @@ export async function markOrderPaid(
   const row = opts.locked ?? (await findOrder(trx, orderId, { forUpdate: true }));
   if (!row) throw new ResourceNotFound("Order not found.");
   if (row.status !== "pending") return row;
-  const updated = await saveOrder(trx, orderId, { status: "paid", modified_at: new Date() });
+  const org = (await findOrganization(trx, row.organization_id))!;
+  const fee = platformFee(totalAmount(row));
+  const updated = await saveOrder(trx, orderId, {
+    status: "paid",
+    receipt_number: formatReceiptNumber(org.slug, await takeNumber(trx, row.organization_id, "receipt")),
+    platform_fee_amount: fee,
+    platform_fee_currency: fee > 0 ? row.currency : null,
+    modified_at: new Date(),
+  });
   const out = await readOrder(trx, updated, opts.reads);
   if (opts.events) opts.events.push({ type: "order.updated", data: out }, { type: "order.paid", data: out });
   else await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);

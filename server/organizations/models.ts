@@ -1,15 +1,19 @@
-// The Organization wire shape.
+// The Organization wire shape, and the defaults its settings are merged over (a row written before
+// a setting existed reads as its default).
 import type { components } from "../../generated/types.js";
+import { setting } from "../config.js";
 import { iso, isoRequired } from "../kit/time.js";
-import type { OrganizationRow } from "./repository.js";
+import type { OrganizationRow, StoredPortalSettings } from "./repository.js";
 
 export type OrganizationOut = components["schemas"]["Organization"];
+type SubscriptionSettings = OrganizationOut["subscription_settings"];
 
 export const DEFAULT_FEATURE_SETTINGS: components["schemas"]["OrganizationFeatureSettings"] = { issue_funding_enabled: false };
-export const DEFAULT_SUBSCRIPTION_SETTINGS: OrganizationOut["subscription_settings"] = {
+export const DEFAULT_SUBSCRIPTION_SETTINGS: Omit<SubscriptionSettings, "benefit_revocation_grace_period"> = {
   allow_multiple_subscriptions: false,
   allow_customer_updates: true,
   proration_behavior: "prorate",
+  prevent_trial_abuse: false,
 };
 export const DEFAULT_NOTIFICATION_SETTINGS: OrganizationOut["notification_settings"] = { new_order: true, new_subscription: true };
 /** Every portal section on unless the merchant switches one off (also the column's default, migration 0040). */
@@ -21,8 +25,66 @@ export const DEFAULT_CUSTOMER_PORTAL_SETTINGS = {
   payment_methods: true,
   billing_details: true,
 };
+/** Every customer email on unless the merchant switches one off. */
+export const DEFAULT_CUSTOMER_EMAIL_SETTINGS: OrganizationOut["customer_email_settings"] = {
+  order_confirmation: true,
+  subscription_cancellation: true,
+  subscription_confirmation: true,
+  subscription_cycled: true,
+  subscription_cycled_after_trial: true,
+  subscription_past_due: true,
+  subscription_paused: true,
+  subscription_resumed: true,
+  subscription_renewal_reminder: true,
+  subscription_revoked: true,
+  subscription_trial_conversion_reminder: true,
+  subscription_uncanceled: true,
+  subscription_updated: true,
+};
+
+/**
+ * How long a past-due subscription keeps its benefits: through its payment retries, until it is
+ * canceled after the last one (SUBSCRIPTION_DUNNING_DAYS), when they are revoked.
+ */
+export function benefitRevocationGracePeriod(): number {
+  return setting("SUBSCRIPTION_DUNNING_DAYS").reduce((sum, days) => sum + days, 0);
+}
+
+/** The subscription settings with the defaults of those the row does not hold. */
+export function subscriptionSettings(row: Pick<OrganizationRow, "subscription_settings">): SubscriptionSettings {
+  return Object.assign({}, DEFAULT_SUBSCRIPTION_SETTINGS, row.subscription_settings, { benefit_revocation_grace_period: benefitRevocationGracePeriod() });
+}
+
+/** What an organization may do by its status: a denied one takes no payment (checkouts/confirm.ts). */
+export function capabilitiesOf(status: OrganizationRow["status"]): OrganizationOut["capabilities"] {
+  const paying = status !== "denied";
+  return {
+    checkout_payments: paying,
+    subscription_renewals: true,
+    // Payments go straight to the platform's processor account: nothing is paid out.
+    payouts: false,
+    refunds: true,
+    api_access: true,
+    dashboard_access: true,
+  };
+}
+
+/** The portal settings as the API shows them: the stored sections, `usage` as `{ show }`, and the subscription part. */
+function portalSettingsOut(stored: Partial<StoredPortalSettings> | null, subscription: SubscriptionSettings): OrganizationOut["customer_portal_settings"] {
+  const s = Object.assign({}, DEFAULT_CUSTOMER_PORTAL_SETTINGS, stored);
+  return {
+    orders: s.orders,
+    subscriptions: s.subscriptions,
+    benefits: s.benefits,
+    usage: { show: s.usage },
+    payment_methods: s.payment_methods,
+    billing_details: s.billing_details,
+    subscription: { update_seats: s.subscription?.update_seats ?? true, update_plan: subscription.allow_customer_updates },
+  };
+}
 
 export function toOrganization(row: OrganizationRow): OrganizationOut {
+  const subscription = subscriptionSettings(row);
   return {
     id: row.id,
     created_at: isoRequired(row.created_at),
@@ -36,8 +98,17 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     status: row.status,
     details_submitted_at: iso(row.details_submitted_at),
     feature_settings: row.feature_settings,
-    subscription_settings: row.subscription_settings,
+    subscription_settings: subscription,
     notification_settings: row.notification_settings,
-    customer_portal_settings: Object.assign({}, DEFAULT_CUSTOMER_PORTAL_SETTINGS, row.customer_portal_settings),
+    customer_portal_settings: portalSettingsOut(row.customer_portal_settings, subscription),
+    proration_behavior: subscription.proration_behavior,
+    allow_customer_updates: subscription.allow_customer_updates,
+    sso_enforced: row.sso_enforced,
+    default_presentment_currency: row.default_presentment_currency,
+    default_tax_behavior: row.default_tax_behavior,
+    customer_email_settings: Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, row.customer_email_settings),
+    account_id: null,
+    payout_account_id: null,
+    capabilities: capabilitiesOf(row.status),
   };
 }

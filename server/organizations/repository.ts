@@ -19,12 +19,25 @@ export interface OrganizationRow {
   details_submitted_at: Date | null;
   details: Record<string, unknown> | null;
   feature_settings: OrganizationOut["feature_settings"];
-  subscription_settings: OrganizationOut["subscription_settings"];
+  /** The benefit revocation grace period is not stored: it follows SUBSCRIPTION_DUNNING_DAYS (models.ts). */
+  subscription_settings: Omit<OrganizationOut["subscription_settings"], "benefit_revocation_grace_period">;
   notification_settings: OrganizationOut["notification_settings"];
-  customer_portal_settings: CustomerPortalSettings;
+  customer_portal_settings: Partial<StoredPortalSettings> | null;
+  sso_enforced: boolean;
+  default_presentment_currency: OrganizationOut["default_presentment_currency"];
+  default_tax_behavior: OrganizationOut["default_tax_behavior"];
+  customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
 }
 
-export type CustomerPortalSettings = components["schemas"]["OrganizationCustomerPortalSettings"];
+/** A customer portal section the organization can switch off (server/customer-portal/sections.ts). */
+export type PortalSection = "orders" | "subscriptions" | "benefits" | "usage" | "payment_methods" | "billing_details";
+
+/**
+ * The customer portal settings as stored: a switch per section (usage is the API's `usage.show`),
+ * and whether customers may change a seat-based subscription's seats. Whether they may change plan
+ * is the subscription settings' allow_customer_updates.
+ */
+export type StoredPortalSettings = Record<PortalSection, boolean> & { subscription?: { update_seats?: boolean } };
 type OrganizationOut = components["schemas"]["Organization"];
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder<OrganizationRow> {
@@ -52,7 +65,7 @@ export async function slugTaken(db: Knex, slug: string): Promise<boolean> {
 }
 
 /** The organization's customer portal settings (a partial object from older rows), when it exists. */
-export function portalSettings(db: Knex, organizationId: string): Promise<{ customer_portal_settings: Partial<CustomerPortalSettings> | null } | undefined> {
+export function portalSettings(db: Knex, organizationId: string): Promise<{ customer_portal_settings: Partial<StoredPortalSettings> | null } | undefined> {
   return db("organizations").where({ id: organizationId }).first("customer_portal_settings");
 }
 

@@ -9,9 +9,11 @@ import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { asList } from "../kit/ids.js";
 import {
   DEFAULT_CUSTOMER_PORTAL_SETTINGS, DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
-  toOrganization, type OrganizationOut,
+  benefitRevocationGracePeriod, toOrganization, type OrganizationOut,
 } from "./models.js";
-import { findReadable, insertMember, insertUnlessSlugTaken, readable, slugTaken, updateOrganizationRow, type OrganizationRow } from "./repository.js";
+import {
+  findReadable, insertMember, insertUnlessSlugTaken, readable, slugTaken, updateOrganizationRow, type OrganizationRow, type StoredPortalSettings,
+} from "./repository.js";
 import { jsonb } from "../kit/db.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { checkEmail } from "../kit/email.js";
@@ -50,6 +52,79 @@ function checkContacts(input: Pick<OrganizationInput, "avatar_url" | "website" |
   return input.email === undefined || input.email === null ? input.email : checkEmail(input.email, ["body", "email"]);
 }
 
+type SettingsInput = Pick<
+  OrganizationInput,
+  | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
+  | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced"
+>;
+type StoredSettings = Pick<
+  OrganizationRow,
+  "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
+>;
+
+/** A setting the platform does not offer: only its off value is accepted. */
+function offOnly(value: boolean | null | undefined, loc: (string | number)[], what: string): void {
+  if (value === true) throw invalid(loc, `${what} is not available.`, "value_error", value);
+}
+
+/**
+ * The settings columns a create or update writes: each given setting merged over what is stored,
+ * and the plain ones given.
+ * Whether customers may change plan is one setting, given as the subscription settings'
+ * allow_customer_updates or the portal settings' subscription.update_plan (which wins).
+ */
+function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const merged = <T extends object>(key: keyof StoredSettings, value: T | null | undefined) => {
+    if (value !== undefined && value !== null) out[key] = jsonb(trx, Object.assign({}, stored[key], value));
+  };
+  merged("feature_settings", input.feature_settings);
+  merged("notification_settings", input.notification_settings);
+  merged("customer_email_settings", input.customer_email_settings);
+
+  const portal = input.customer_portal_settings ?? undefined;
+  const { benefit_revocation_grace_period: grace, ...subscription } = input.subscription_settings ?? {};
+  if (grace !== undefined && grace !== benefitRevocationGracePeriod()) {
+    throw invalid(
+      ["body", "subscription_settings", "benefit_revocation_grace_period"],
+      `A past-due subscription keeps its benefits through its payment retries, ${benefitRevocationGracePeriod()} days; another grace period is not available.`,
+      "value_error",
+      grace,
+    );
+  }
+  const updatePlan = portal?.subscription?.update_plan;
+  if (updatePlan !== undefined) subscription.allow_customer_updates = updatePlan;
+  if (input.subscription_settings || updatePlan !== undefined) merged("subscription_settings", subscription);
+
+  if (portal) {
+    offOnly(portal.subscription?.pause, ["body", "customer_portal_settings", "subscription", "pause"], "Pausing a subscription");
+    offOnly(portal.customer?.allow_email_change, ["body", "customer_portal_settings", "customer", "allow_email_change"], "Changing one's email address in the portal");
+    const { usage, subscription: portalSubscription, customer: _customer, ...sections } = portal;
+    const next: Partial<StoredPortalSettings> = Object.assign({}, stored.customer_portal_settings, sections);
+    if (usage !== undefined) next.usage = typeof usage === "boolean" ? usage : usage.show;
+    if (portalSubscription?.update_seats !== undefined) next.subscription = { update_seats: portalSubscription.update_seats };
+    out.customer_portal_settings = jsonb(trx, next);
+  }
+  offOnly(input.sso_enforced, ["body", "sso_enforced"], "Single sign-on");
+  for (const key of ["default_presentment_currency", "default_tax_behavior", "sso_enforced"] as const) {
+    if (input[key] !== undefined && input[key] !== null) out[key] = input[key];
+  }
+  return out;
+}
+
+const DEFAULTS: StoredSettings = {
+  feature_settings: DEFAULT_FEATURE_SETTINGS,
+  subscription_settings: DEFAULT_SUBSCRIPTION_SETTINGS,
+  notification_settings: DEFAULT_NOTIFICATION_SETTINGS,
+  customer_portal_settings: DEFAULT_CUSTOMER_PORTAL_SETTINGS,
+  customer_email_settings: {},
+};
+
+/** A new organization's settings columns before what its create body gives. */
+function defaultSettings(trx: Knex): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(DEFAULTS).map(([key, value]) => [key, jsonb(trx, value)]));
+}
+
 function withDetailDefaults(details: Record<string, unknown>) {
   return { switching: true, previous_annual_revenue: 0, switching_from: null, ...details };
 }
@@ -66,7 +141,7 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
   if (problem) throw invalid(["body", "slug"], problem, "value_error");
   return db.transaction(async (trx) => {
     if (await slugTaken(trx, slug)) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
-    const row = await insertUnlessSlugTaken(trx, {
+    const columns = {
       name: input.name.trim(),
       slug,
       avatar_url: input.avatar_url ?? null,
@@ -75,11 +150,8 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
       socials: jsonb(trx, input.socials ?? []),
       details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
       details_submitted_at: input.details ? new Date() : null,
-      feature_settings: jsonb(trx, Object.assign({}, DEFAULT_FEATURE_SETTINGS, input.feature_settings)),
-      subscription_settings: jsonb(trx, Object.assign({}, DEFAULT_SUBSCRIPTION_SETTINGS, input.subscription_settings)),
-      notification_settings: jsonb(trx, Object.assign({}, DEFAULT_NOTIFICATION_SETTINGS, input.notification_settings)),
-      customer_portal_settings: jsonb(trx, Object.assign({}, DEFAULT_CUSTOMER_PORTAL_SETTINGS, input.customer_portal_settings)),
-    });
+    };
+    const row = await insertUnlessSlugTaken(trx, Object.assign(columns, defaultSettings(trx), settingsColumns(trx, DEFAULTS, input)));
     if (!row) throw invalid(["body", "slug"], "An organization with this slug already exists.", "value_error");
     if (opts.ownerUserId) await insertMember(trx, row.id, opts.ownerUserId, "owner");
     return toOrganization(row);
@@ -128,10 +200,7 @@ export async function updateOrganization(
       patch.details = JSON.stringify(withDetailDefaults(input.details));
       if (!row.details_submitted_at) patch.details_submitted_at = new Date();
     }
-    for (const key of ["feature_settings", "subscription_settings", "notification_settings", "customer_portal_settings"] as const) {
-      const value = input[key];
-      if (value !== undefined && value !== null) patch[key] = JSON.stringify(Object.assign({}, row[key], value));
-    }
+    Object.assign(patch, settingsColumns(trx, row, input));
     patch.modified_at = new Date();
     const updated = await updateOrganizationRow(trx, row.id, patch);
     const out = toOrganization(updated);

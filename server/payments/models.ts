@@ -20,6 +20,7 @@ export function toPayment(row: PaymentRow): PaymentOut {
     organization_id: row.organization_id,
     checkout_id: row.checkout_id,
     order_id: row.order_id,
+    trigger: row.trigger,
     processor_metadata: row.processor_metadata,
   };
   if (row.method === "card" && row.method_metadata) {

@@ -1,8 +1,9 @@
 // Payment queries, always scoped to the caller's organization.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import { insertReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
-import { orderOfCustomerEmails } from "../orders/repository.js";
+import { orderOfCustomerEmails, orderOfCustomers } from "../orders/repository.js";
 
 export interface PaymentRow {
   id: string;
@@ -21,7 +22,11 @@ export interface PaymentRow {
   processor_ref: string | null;
   checkout_id: string | null;
   order_id: string | null;
+  /** Why the payment was attempted; null for payments recorded before it was. */
+  trigger: PaymentTrigger | null;
 }
+
+export type PaymentTrigger = components["schemas"]["PaymentTrigger"];
 
 export function readable(db: Knex, scope: { organizationId: string }): Knex.QueryBuilder {
   return db("payments").where("payments.organization_id", scope.organizationId);
@@ -55,12 +60,25 @@ export function latestSucceededForOrder(db: Knex, orderId: string): Promise<Paym
 /** A subquery for whereExists: a checkout (`checkoutIdColumn`) whose payer is one of these lowercased emails. */
 export type CheckoutOfPayerEmails = (db: Knex, checkoutIdColumn: string, emails: string[]) => Knex.QueryBuilder;
 
+/** A subquery for whereExists: a checkout (`checkoutIdColumn`) of one of these customers. */
+export type CheckoutOfCustomers = (db: Knex, checkoutIdColumn: string, customerIds: string[]) => Knex.QueryBuilder;
+
 /**
  * Narrows a payment query to payments by these payers (lowercased emails): the customer of the
  * payment's order, or the payer of its checkout (checkouts' builder, handed in: checkouts import payments).
  */
 export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[], checkoutOfPayerEmails: CheckoutOfPayerEmails): void {
   q.where((w) => w.whereExists(orderOfCustomerEmails(db, "payments.order_id", emails)).orWhereExists(checkoutOfPayerEmails(db, "payments.checkout_id", emails)));
+}
+
+/**
+ * Narrows a payment query to these customers' payments: the customer of the payment's order, or,
+ * for a payment without one (a declined checkout), of its checkout (checkouts' builder, handed in).
+ */
+export function whereCustomers(db: Knex, q: Knex.QueryBuilder, customerIds: string[], checkoutOfCustomers: CheckoutOfCustomers): void {
+  q.where((w) =>
+    w.whereExists(orderOfCustomers(db, "payments.order_id", customerIds)).orWhere((c) => c.whereNull("payments.order_id").whereExists(checkoutOfCustomers(db, "payments.checkout_id", customerIds))),
+  );
 }
 
 export function insertPayment(db: Knex, values: Record<string, unknown>): Promise<PaymentRow> {

@@ -5,7 +5,9 @@ import { ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
-import { findReadable, insertPayment, readable, wherePayerEmails, type CheckoutOfPayerEmails, type PaymentRow } from "./repository.js";
+import {
+  findReadable, insertPayment, readable, whereCustomers, wherePayerEmails, type CheckoutOfCustomers, type CheckoutOfPayerEmails, type PaymentRow, type PaymentTrigger,
+} from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
 export interface RecordPaymentInput {
@@ -22,6 +24,7 @@ export interface RecordPaymentInput {
   declineMessage: string | null;
   processorMetadata: Record<string, unknown>;
   processorRef: string | null;
+  trigger: PaymentTrigger;
 }
 
 export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentInput): Promise<PaymentRow> {
@@ -39,6 +42,7 @@ export async function recordPayment(trx: Knex.Transaction, input: RecordPaymentI
     decline_message: input.declineMessage,
     processor_metadata: jsonb(trx, input.processorMetadata ?? {}),
     processor_ref: input.processorRef,
+    trigger: input.trigger,
   });
 }
 
@@ -52,6 +56,7 @@ export interface PaymentListQuery {
   organization_id?: string | string[] | null;
   checkout_id?: string | string[] | null;
   order_id?: string | string[] | null;
+  customer_id?: string | string[] | null;
   status?: string | string[] | null;
   method?: string | string[] | null;
   customer_email?: string | string[] | null;
@@ -63,6 +68,7 @@ export interface PaymentListQuery {
 /** What the payments list reads of checkouts (which import payments), handed in by server/handlers.ts. */
 export interface PaymentDependents {
   checkoutOfPayerEmails: CheckoutOfPayerEmails;
+  checkoutOfCustomers: CheckoutOfCustomers;
 }
 
 export async function listPayments(db: Knex, scope: { organizationId: string }, query: PaymentListQuery, dependents: PaymentDependents): Promise<Page<PaymentOut>> {
@@ -71,6 +77,8 @@ export async function listPayments(db: Knex, scope: { organizationId: string }, 
     const ids = asList(query[key]);
     if (ids.length) q.whereIn(`payments.${key}`, ids.filter(isUuid));
   }
+  const customers = asList(query.customer_id).filter(isUuid);
+  if (customers.length) whereCustomers(db, q, customers, dependents.checkoutOfCustomers);
   const statuses = asList(query.status);
   if (statuses.length) q.whereIn("payments.status", statuses);
   const methods = asList(query.method);

@@ -27,6 +27,16 @@ export type ConfirmResult =
   | { status: "requires_action"; paymentRef: string; clientSecret: string | null }
   | { status: "declined"; paymentRef: string | null; code: string; message: string; card: CardDetails | null };
 
+/**
+ * A payment method set up for later charges. `clientSecret` is set when the card needs its holder
+ * first (3-D Secure): the method is not usable until they authenticate it with that secret.
+ */
+export interface SavedMethod {
+  paymentMethodRef: string;
+  card: CardDetails | null;
+  clientSecret: string | null;
+}
+
 export interface ConfirmPaymentInput {
   amount: number;
   currency: string;
@@ -59,7 +69,7 @@ export interface PaymentProcessor {
   readonly name: "stripe" | "sandbox";
   createCustomer(input: { email: string; name: string | null; idempotencyKey: string; metadata: Record<string, string> }): Promise<string>;
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult>;
-  savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<{ paymentMethodRef: string; card: CardDetails | null }>;
+  savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<SavedMethod>;
   chargeSaved(input: ChargeSavedInput): Promise<ChargeResult>;
   refund(input: { paymentRef: string; amount: number; idempotencyKey: string }): Promise<{ refundRef: string; status: "succeeded" | "pending" | "failed" }>;
 }

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor } from "./processor.js";
+import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor, SavedMethod } from "./processor.js";
 import { setting } from "../config.js";
 
 type Outcome = "success" | "generic_decline" | "insufficient_funds" | "requires_action";
@@ -178,9 +178,14 @@ export class SandboxProcessor implements PaymentProcessor {
     return result;
   }
 
-  async savePaymentMethod(input: { confirmationToken: string; idempotencyKey: string }) {
+  async savePaymentMethod(input: { confirmationToken: string; idempotencyKey: string }): Promise<SavedMethod> {
     const parsed = parseSandboxToken(input.confirmationToken);
-    return { paymentMethodRef: methodRef(parsed ? cardNumberOf(input.confirmationToken) : null, input.idempotencyKey), card: parsed?.card ?? null };
+    return {
+      paymentMethodRef: methodRef(parsed ? cardNumberOf(input.confirmationToken) : null, input.idempotencyKey),
+      card: parsed?.card ?? null,
+      // The 3-D Secure card's setup waits for its holder, as Stripe's setup intent does.
+      clientSecret: parsed?.outcome === "requires_action" ? `${ref("seti", input.idempotencyKey)}_secret` : null,
+    };
   }
 
   /** Every off-session charge this process really made (one per idempotency key): what tests count. */

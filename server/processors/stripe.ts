@@ -93,7 +93,8 @@ export class StripeProcessor implements PaymentProcessor {
       { idempotencyKey: input.idempotencyKey },
     );
     const pm = setup.payment_method;
-    return { paymentMethodRef: typeof pm === "string" ? pm : (pm?.id ?? ""), card: cardOf(pm) };
+    const clientSecret = setup.status === "requires_action" ? setup.client_secret : null;
+    return { paymentMethodRef: typeof pm === "string" ? pm : (pm?.id ?? ""), card: cardOf(pm), clientSecret };
   }
 
   /** Off-session: the customer is not there, so a card that needs action is a decline. */

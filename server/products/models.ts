@@ -1,8 +1,9 @@
 // The Product and ProductPrice wire shapes.
 import type { components } from "../../generated/types.js";
-import { toBenefit, toBenefitPublic } from "../benefits/models.js";
+import { toBenefit, toPublicBenefits } from "../benefits/models.js";
 import { toCustomField } from "../custom-fields/models.js";
 import { toProductMedia } from "../files/models.js";
+import { MINIMUM_PRICE_AMOUNT } from "../kit/money.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { PriceRow, ProductRelations, ProductRow } from "./repository.js";
 
@@ -17,6 +18,19 @@ export function formatUnitAmount(value: string): string {
   return trimmed === "" || trimmed === "-" ? "0" : trimmed;
 }
 
+/**
+ * Whether a new purchase of the product can start: archived products and drafts cannot be
+ * bought (a private one can, through a checkout or a checkout link; only public ones are listed).
+ */
+export function isPurchasable(row: Pick<ProductRow, "is_archived" | "visibility">): boolean {
+  return !row.is_archived && row.visibility !== "draft";
+}
+
+/** A free price: a fixed price of 0 (the only kind of free price there is). */
+export function isFreePrice(price: Pick<PriceRow, "amount_type" | "price_amount">): boolean {
+  return price.amount_type === "fixed" && Number(price.price_amount) === 0;
+}
+
 export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_interval">): ProductPriceOut {
   // Object.assign onto the shared fields, not `{ ...base, … }`: V8 11 (Node 20) builds a new hidden
   // class for every object spread followed by more properties, microseconds each (docs/BENCHMARKS.md).
@@ -24,6 +38,9 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
     created_at: isoRequired(row.created_at),
     modified_at: iso(row.modified_at),
     id: row.id,
+    // Every price is the product's own; prices made for one checkout (`ad_hoc`) are not offered.
+    source: "catalog" as const,
+    tax_behavior: row.tax_behavior,
     is_archived: row.is_archived,
     product_id: row.product_id,
     type: product.recurring_interval ? ("recurring" as const) : ("one_time" as const),
@@ -36,12 +53,10 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
       return Object.assign(base, {
         amount_type: row.amount_type,
         price_currency: row.price_currency!,
-        minimum_amount: row.minimum_amount,
+        minimum_amount: row.minimum_amount ?? MINIMUM_PRICE_AMOUNT,
         maximum_amount: row.maximum_amount,
         preset_amount: row.preset_amount,
       });
-    case "free":
-      return Object.assign(base, { amount_type: row.amount_type });
     case "metered_unit":
       return Object.assign(base, {
         amount_type: row.amount_type,
@@ -49,7 +64,13 @@ export function toPrice(row: PriceRow, product: Pick<ProductRow, "recurring_inte
         unit_amount: formatUnitAmount(String(row.unit_amount)),
         cap_amount: row.cap_amount,
         meter_id: row.meter_id!,
-        meter: { id: row.meter_id!, name: row.meter_name ?? "" },
+        meter: {
+          id: row.meter_id!,
+          name: row.meter_name ?? "",
+          unit: row.meter_unit ?? "scalar",
+          custom_label: row.meter_custom_label ?? null,
+          custom_multiplier: row.meter_custom_multiplier ?? null,
+        },
       });
   }
 }
@@ -63,6 +84,13 @@ export function toProductBase(row: ProductRow) {
     name: row.name,
     description: row.description,
     recurring_interval: row.recurring_interval,
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
+    visibility: row.visibility,
+    recurring_interval_count: row.recurring_interval === null ? null : row.recurring_interval_count,
+    // No meter cycle apart from the billing interval is offered: metered usage bills with it.
+    meter_interval: null,
+    meter_interval_count: null,
     is_recurring: row.recurring_interval !== null,
     is_archived: row.is_archived,
     organization_id: row.organization_id,
@@ -91,7 +119,7 @@ export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
 export function toCustomerProduct(row: ProductRow, rel: ProductRelations): CustomerProductOut {
   return Object.assign(toProductBase(row), {
     prices: rel.prices.map((p) => toPrice(p, row)),
-    benefits: rel.benefits.map(toBenefitPublic),
+    benefits: toPublicBenefits(rel.benefits),
     medias: rel.medias.map(toProductMedia),
   });
 }

@@ -2,6 +2,7 @@
 // relations a Product carries (prices, benefits, medias, attached custom fields).
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { preparedRows } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
@@ -17,18 +18,28 @@ export interface ProductRow {
   organization_id: string;
   name: string;
   description: string | null;
-  recurring_interval: "day" | "week" | "month" | "year" | null;
+  recurring_interval: Interval | null;
+  /** How many intervals a billing period spans (recurring products; 1 and unused for one-time ones). */
+  recurring_interval_count: number;
+  trial_interval: Interval | null;
+  trial_interval_count: number | null;
+  visibility: ProductVisibility;
   is_archived: boolean;
   metadata: Record<string, string | number | boolean>;
 }
+
+export type Interval = "day" | "week" | "month" | "year";
+export type ProductVisibility = "draft" | "private" | "public";
+export type TaxBehaviorOption = "location" | "inclusive" | "exclusive";
 
 export interface PriceRow {
   id: string;
   created_at: Date;
   modified_at: Date | null;
   product_id: string;
-  amount_type: "fixed" | "custom" | "free" | "metered_unit";
+  amount_type: "fixed" | "custom" | "metered_unit";
   price_currency: string | null;
+  tax_behavior: TaxBehaviorOption | null;
   price_amount: number | null;
   minimum_amount: number | null;
   maximum_amount: number | null;
@@ -37,6 +48,9 @@ export interface PriceRow {
   cap_amount: number | null;
   meter_id: string | null;
   meter_name?: string | null;
+  meter_unit?: components["schemas"]["MeterUnit"] | null;
+  meter_custom_label?: string | null;
+  meter_custom_multiplier?: number | null;
   is_archived: boolean;
   position: number;
 }
@@ -69,9 +83,10 @@ export async function findReadable(
  */
 export function relationColumns(idExpr: string): string {
   return `coalesce((select json_agg(x order by x.position, x.created_at) from (
-         select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.price_amount,
+         select pp.id, pp.created_at, pp.modified_at, pp.product_id, pp.amount_type, pp.price_currency, pp.tax_behavior, pp.price_amount,
                 pp.minimum_amount, pp.maximum_amount, pp.preset_amount, pp.unit_amount::text as unit_amount, pp.cap_amount,
-                pp.meter_id, m.name as meter_name, pp.is_archived, pp.position
+                pp.meter_id, m.name as meter_name, m.unit as meter_unit, m.custom_label as meter_custom_label,
+                m.custom_multiplier as meter_custom_multiplier, pp.is_archived, pp.position
            from product_prices pp left join meters m on m.id = pp.meter_id
           where pp.product_id = ${idExpr} and not pp.is_archived) x), '[]') as rel_prices,
        coalesce((select json_agg(x order by x.sort) from (
@@ -101,7 +116,8 @@ function relationsOf(r: RelationColumns): ProductRelations {
  * connection instead of on every request (planning cost more than executing them). Their texts
  * are fixed, and name their columns, so a later migration cannot change a cached plan's row type.
  */
-export const PRODUCT_COLUMNS = "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.is_archived, products.metadata";
+export const PRODUCT_COLUMNS =
+  "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.recurring_interval_count, products.trial_interval, products.trial_interval_count, products.visibility, products.is_archived, products.metadata";
 const LOAD_RELATIONS_SQL = `select ids.id as product_id, ${relationColumns("ids.id")} from unnest($1::uuid[]) as ids(id)`;
 export const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = $1 and products.id = $2`;
 const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from unnest($1::uuid[]) with ordinality as ids(id, n) join products on products.id = ids.id order by ids.n`;
@@ -177,10 +193,9 @@ export async function update(db: Knex, id: string, patch: Record<string, unknown
   return row as ProductRow;
 }
 
-/** Narrows a product query to products carrying one of the benefits (every id a uuid). */
-// Sorting by price uses the product's static price: free < custom < fixed < metered for the
-// type; free and custom sort before every fixed amount.
-const STATIC_PRICE = `(select pp.%s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
+// Sorting by price uses the product's static price: free (a fixed price of 0) < custom < fixed <
+// metered for the type; free and custom sort before every fixed amount.
+const STATIC_PRICE = `(select %s from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`;
 
 /** The list's sort keys: its columns, and the static price's type and amount. */
 export function listSorts(db: Knex): SortMap {
@@ -188,14 +203,15 @@ export function listSorts(db: Knex): SortMap {
     created_at: "products.created_at",
     name: "products.name",
     price_amount_type: db.raw(
-      `(case ${STATIC_PRICE.replace("%s", "amount_type")} when 'free' then 1 when 'custom' then 2 when 'fixed' then 3 else 4 end)`,
+      STATIC_PRICE.replace("%s", "case when pp.amount_type = 'fixed' and pp.price_amount = 0 then 1 when pp.amount_type = 'custom' then 2 when pp.amount_type = 'fixed' then 3 else 4 end"),
     ),
     price_amount: db.raw(
-      `(select case pp.amount_type when 'free' then -2 when 'custom' then -1 else pp.price_amount end from product_prices pp where pp.product_id = products.id and not pp.is_archived and pp.amount_type <> 'metered_unit' order by pp.position limit 1)`,
+      STATIC_PRICE.replace("%s", "case when pp.amount_type = 'fixed' and pp.price_amount = 0 then -2 when pp.amount_type = 'custom' then -1 else pp.price_amount end"),
     ),
   };
 }
 
+/** Narrows a product query to products carrying one of the benefits (every id a uuid). */
 export function whereHasBenefit(db: Knex, q: Knex.QueryBuilder, benefitIds: string[]): void {
   q.whereExists(db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefitIds));
 }
@@ -251,9 +267,9 @@ export async function replaceBenefits(db: Knex, productId: string, benefitIds: s
   if (benefitIds.length) await db("product_benefits").insert(benefitIds.map((benefit_id, order) => ({ product_id: productId, benefit_id, order })));
 }
 
-/** The organization's unarchived products among `ids` (every id a uuid). */
-export async function unarchivedIds(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
-  return db("products").whereIn("id", ids).where({ organization_id: organizationId, is_archived: false }).pluck("id");
+/** The organization's products among `ids` (every id a uuid) that can be bought: not archived, not drafts. */
+export async function purchasableIds(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
+  return db("products").whereIn("id", ids).where({ organization_id: organizationId, is_archived: false }).whereNot({ visibility: "draft" }).pluck("id");
 }
 
 /** The distinct currencies of the unarchived prices of these products. */
@@ -261,12 +277,13 @@ export async function priceCurrencies(db: Knex, productIds: string[]): Promise<(
   return db("product_prices").whereIn("product_id", productIds).where({ is_archived: false }).distinct().pluck("price_currency");
 }
 
-/** An unarchived price of an unarchived product of the organization. */
-export async function findUnarchivedPrice(db: Knex, organizationId: string, priceId: string): Promise<{ id: string; product_id: string } | undefined> {
+/** An unarchived price of a product of the organization that can be bought (not archived, not a draft). */
+export async function findPurchasablePrice(db: Knex, organizationId: string, priceId: string): Promise<{ id: string; product_id: string } | undefined> {
   return db("product_prices")
     .join("products", "products.id", "product_prices.product_id")
     .where({ "product_prices.id": priceId, "products.organization_id": organizationId })
     .where({ "product_prices.is_archived": false, "products.is_archived": false })
+    .whereNot("products.visibility", "draft")
     .first("product_prices.id", "product_prices.product_id");
 }
 
@@ -278,6 +295,17 @@ export async function byIds(db: Knex, ids: string[]): Promise<ProductRow[]> {
 /** A whereExists subquery: the product `productIdColumn` (e.g. "orders.product_id") names has a name matching `like` (case-insensitive). */
 export function productNamedLike(db: Knex, productIdColumn: string, like: string): Knex.QueryBuilder {
   return db("products").whereRaw(`products.id = ${productIdColumn}`).whereRaw("products.name ilike ?", [like]);
+}
+
+/**
+ * A scalar subquery: the position of the benefit `benefitIdColumn` names among its product's
+ * benefits, the product being the first of `products` (scalar subqueries) that names one.
+ */
+export function benefitPositionInProduct(db: Knex, benefitIdColumn: string, products: Knex.QueryBuilder[]): Knex.QueryBuilder {
+  return db("product_benefits")
+    .whereRaw(`product_benefits.benefit_id = ${benefitIdColumn}`)
+    .whereRaw(`product_benefits.product_id = coalesce(${products.map(() => "(?)").join(", ")})`, products)
+    .select("product_benefits.order");
 }
 
 /** A whereExists subquery: the product `productIdColumn` names is recurring (or, `recurring` false, one-time). */
@@ -303,10 +331,10 @@ export function productIdsInOrganization(db: Knex, organizationId: string, ids: 
  */
 export const STOREFRONT_PRODUCTS_MAX = 100;
 
-/** The products a storefront shows: the organization's products that are not archived. */
+/** The products a storefront shows: the organization's public products that are not archived. */
 export function storefrontProducts(db: Knex, organizationId: string): Promise<ProductRow[]> {
   return db("products")
-    .where({ organization_id: organizationId, is_archived: false })
+    .where({ organization_id: organizationId, is_archived: false, visibility: "public" })
     .orderBy([{ column: "created_at" }, { column: "id" }])
     .limit(STOREFRONT_PRODUCTS_MAX)
     .select("*");

@@ -1,18 +1,21 @@
 // Product rules: the price set (one static price, any number of metered prices on recurring
-// products, one currency), custom price bounds, media and custom-field references that must
-// belong to the organization, archiving, benefits, and product.created / product.updated events.
+// products, one currency; a free price is a fixed price of 0), custom price bounds, the billing
+// period's interval count and the trial (recurring products only), visibility, media and
+// custom-field references that must belong to the organization, archiving, benefits, and
+// product.created / product.updated events.
 import type { Knex } from "knex";
 import type { components, operations } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
-import { checkAmount, checkCurrency, MAXIMUM_PRICE_AMOUNT } from "../kit/money.js";
+import { checkAmount, checkCurrency, MAXIMUM_PRICE_AMOUNT, MINIMUM_PRICE_AMOUNT } from "../kit/money.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listCountedPage, type Page } from "../kit/pagination.js";
 import { toProduct, type ProductOut } from "./models.js";
 import * as products from "./repository.js";
-import type { PriceRow, ProductRow } from "./repository.js";
+import type { Interval, PriceRow, ProductRow } from "./repository.js";
+import { givenTrial, type TrialInput } from "./trials.js";
 import * as benefitsRepo from "../benefits/repository.js";
 import * as customFields from "../custom-fields/repository.js";
 import * as files from "../files/repository.js";
@@ -20,7 +23,6 @@ import * as meters from "../meters/repository.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 
 type Schemas = components["schemas"];
-type Interval = Schemas["SubscriptionRecurringInterval"];
 export type PriceCreate =
   | Schemas["ProductPriceFixedCreate"]
   | Schemas["ProductPriceCustomCreate"]
@@ -38,6 +40,44 @@ function checkName(name: string, loc: (string | number)[]) {
   if (name.trim().length < 3) throw invalid(loc, "String should have at least 3 characters", "string_too_short");
 }
 
+/** The billing and trial fields of a product, as a create or update body gives them. */
+interface TermsInput extends TrialInput {
+  recurring_interval_count?: number | null;
+  meter_interval?: Interval | null;
+  meter_interval_count?: number | null;
+}
+
+/** A separate meter cycle is not offered: metered usage bills on the billing interval. */
+function refuseMeterCycle(input: TermsInput) {
+  for (const key of ["meter_interval", "meter_interval_count"] as const) {
+    if (input[key] !== undefined && input[key] !== null) {
+      throw invalid(["body", key], "A meter cycle apart from the billing interval is not offered: metered usage is billed every billing period.", "value_error", input[key]);
+    }
+  }
+}
+
+/**
+ * The interval count and trial a product ends up with: `current` as stored (a new product has
+ * none), changed by what `input` gives. Both belong to recurring products only (a one-time
+ * product stores a count of 1, shown as null); a trial is an interval and a count, given together.
+ */
+function checkTerms(
+  input: TermsInput,
+  recurring: Interval | null,
+  current: Pick<ProductRow, "recurring_interval_count" | "trial_interval" | "trial_interval_count"> | null,
+): Pick<ProductRow, "recurring_interval_count" | "trial_interval" | "trial_interval_count"> {
+  refuseMeterCycle(input);
+  const count = input.recurring_interval_count ?? current?.recurring_interval_count ?? 1;
+  if (recurring === null && input.recurring_interval_count !== undefined && input.recurring_interval_count !== null) {
+    throw invalid(["body", "recurring_interval_count"], "A one-time product has no billing interval to count.", "value_error", input.recurring_interval_count);
+  }
+  const trial = givenTrial(input) ?? { trial_interval: current?.trial_interval ?? null, trial_interval_count: current?.trial_interval_count ?? null };
+  if (recurring === null && trial.trial_interval !== null) {
+    throw invalid(["body", "trial_interval"], "A trial is for recurring products only.", "value_error", trial.trial_interval);
+  }
+  return Object.assign({ recurring_interval_count: recurring === null ? 1 : count }, trial);
+}
+
 /** Validates new prices and returns the rows to insert (without product id / position). */
 async function preparePrices(
   trx: Knex,
@@ -50,6 +90,8 @@ async function preparePrices(
   const create: Partial<PriceRow>[] = [];
   let staticCount = 0;
   const currencies = new Set<string>();
+  // A free price (given as `free`, or a fixed price of 0) takes the currency of the others.
+  const free: Partial<PriceRow>[] = [];
   for (const [i, price] of prices.entries()) {
     const loc = ["body", "prices", i];
     if ("id" in price && !("amount_type" in price)) {
@@ -61,12 +103,19 @@ async function preparePrices(
       continue;
     }
     const p = price as PriceCreate;
+    const tax_behavior = "tax_behavior" in p ? (p.tax_behavior ?? null) : null;
     switch (p.amount_type) {
       case "fixed": {
+        staticCount++;
+        const amount = p.price_amount === 0 ? 0 : checkAmount(p.price_amount, [...loc, "price_amount"]);
+        if (amount === 0 && p.price_currency === undefined) {
+          free.push({ amount_type: "fixed", price_amount: 0, tax_behavior });
+          create.push(free[free.length - 1]);
+          break;
+        }
         const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
         currencies.add(currency);
-        staticCount++;
-        create.push({ amount_type: "fixed", price_currency: currency, price_amount: checkAmount(p.price_amount, [...loc, "price_amount"]) });
+        create.push({ amount_type: "fixed", price_currency: currency, price_amount: amount, tax_behavior });
         break;
       }
       case "custom": {
@@ -80,12 +129,13 @@ async function preparePrices(
         if (min !== null && max !== null && max < min) throw invalid([...loc, "maximum_amount"], "Maximum amount must be greater than or equal to the minimum amount.");
         if (preset !== null && min !== null && preset < min) throw invalid([...loc, "preset_amount"], "Preset amount must be greater than or equal to the minimum amount.");
         if (preset !== null && max !== null && preset > max) throw invalid([...loc, "preset_amount"], "Preset amount must be less than or equal to the maximum amount.");
-        create.push({ amount_type: "custom", price_currency: currency, minimum_amount: min, maximum_amount: max, preset_amount: preset });
+        create.push({ amount_type: "custom", price_currency: currency, minimum_amount: min ?? MINIMUM_PRICE_AMOUNT, maximum_amount: max, preset_amount: preset, tax_behavior });
         break;
       }
       case "free":
         staticCount++;
-        create.push({ amount_type: "free", price_currency: null });
+        free.push({ amount_type: "fixed", price_amount: 0, tax_behavior: null });
+        create.push(free[free.length - 1]);
         break;
       case "metered_unit": {
         if (recurring === null) throw invalid([...loc, "amount_type"], "Metered prices are not supported on one-time purchase products.");
@@ -100,7 +150,7 @@ async function preparePrices(
           ? await meters.findLiveId(trx, caller, p.meter_id)
           : undefined;
         if (!meter) throw invalid([...loc, "meter_id"], "Meter does not exist.");
-        create.push({ amount_type: "metered_unit", price_currency: currency, unit_amount: unit, cap_amount: p.cap_amount ?? null, meter_id: p.meter_id });
+        create.push({ amount_type: "metered_unit", price_currency: currency, unit_amount: unit, cap_amount: p.cap_amount ?? null, meter_id: p.meter_id, tax_behavior });
         break;
       }
     }
@@ -109,6 +159,8 @@ async function preparePrices(
   if (staticCount > 1) throw invalid(["body", "prices"], "Only one static price (fixed, custom or free) is allowed.");
   if (staticCount === 0) throw invalid(["body", "prices"], "A product needs one static price (fixed, custom or free).");
   if (currencies.size > 1) throw invalid(["body", "prices"], "All prices must use the same currency.");
+  const currency = [...currencies][0] ?? existing.find((p) => keep.has(p.id) && p.price_currency)?.price_currency ?? "usd";
+  for (const p of free) p.price_currency = currency;
   return { create, keep };
 }
 
@@ -153,6 +205,7 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
   const metadata = checkMetadata(input.metadata);
   return db.transaction(async (trx) => {
     const recurring = input.recurring_interval ?? null;
+    const terms = checkTerms(input, recurring, null);
     const { create } = await preparePrices(trx, caller, input.prices, recurring, []);
     const medias = input.medias ? await checkMedias(trx, caller, input.medias) : [];
     await checkCustomFields(trx, caller, input.attached_custom_fields ?? []);
@@ -161,6 +214,10 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
       name: input.name.trim(),
       description: input.description ?? null,
       recurring_interval: recurring,
+      recurring_interval_count: terms.recurring_interval_count,
+      trial_interval: terms.trial_interval,
+      trial_interval_count: terms.trial_interval_count,
+      visibility: input.visibility ?? "public",
       metadata: jsonb(trx, metadata),
     });
     await products.insertPrices(trx, create.map((p, position) => Object.assign({}, p, { product_id: row.id, position })));
@@ -187,12 +244,14 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
   if (query.is_archived !== undefined && query.is_archived !== null) q.where("products.is_archived", query.is_archived);
   if (query.is_recurring === true) q.whereNotNull("products.recurring_interval");
   if (query.is_recurring === false) q.whereNull("products.recurring_interval");
+  const visibility = asList(query.visibility);
+  if (visibility.length) q.whereIn("products.visibility", visibility);
   const benefits = asList(query.benefit_id);
   if (benefits.length) products.whereHasBenefit(db, q, benefits.filter(isUuid));
   applyMetadataFilter(q, "products.metadata", query.metadata);
   applySorting(q, query.sorting, products.listSorts(db), ["-created_at"], "products.id");
   // Page, total and relations in one statement; prepared when no list of ids shapes its text.
-  const prepare = !ids.length && !orgs.length && !benefits.length && !query.metadata && asList(query.sorting).length <= 1;
+  const prepare = !ids.length && !orgs.length && !benefits.length && !visibility.length && !query.metadata && asList(query.sorting).length <= 1;
   return listCountedPage(products.selectListColumns(db, q), query, (paged) => products.readListPage(db, paged, prepare), (rows) =>
     rows.map((found) => {
       const { row, relations } = products.fromListRow(found);
@@ -221,6 +280,8 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
       interval = input.recurring_interval;
       patch.recurring_interval = interval;
     }
+    Object.assign(patch, checkTerms(input, interval, row));
+    if (input.visibility !== undefined && input.visibility !== null) patch.visibility = input.visibility;
     if (input.prices !== undefined && input.prices !== null) {
       const existing = await products.pricesForUpdate(trx, row.id);
       const { create, keep } = await preparePrices(trx, caller, input.prices, interval, existing);

@@ -1,5 +1,5 @@
-// HTTP handlers of the refund operations. Create answers 200 with the refund (COMPAT: the client
-// ignores a 201's body).
+// HTTP handlers of the refund operations. Create answers 201 with the refund, as Polar does (the
+// clients generated before that read it from a 200: server/http/api-versions.ts's statusFor).
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { createRefund, listRefunds } from "./service.js";
 
@@ -7,7 +7,7 @@ type RefundOps = "refunds:create" | "refunds:list";
 
 export const refundHandlers: Handlers<RefundOps> = {
   "refunds:create": async ({ body }, ctx) => ({
-    status: 200,
+    status: 201,
     body: await createRefund(ctx.db, orgCaller(ctx), body, { requestKey: ctx.idempotency.requestKey }),
   }),
   "refunds:list": async ({ query }, ctx) => ({

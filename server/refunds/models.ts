@@ -21,5 +21,7 @@ export function toRefund(row: RefundRow): RefundOut {
     subscription_id: row.subscription_id,
     customer_id: row.customer_id,
     revoke_benefits: row.revoke_benefits,
+    // Refunds are made by the merchant; disputes (chargebacks) are not tracked yet.
+    dispute: null,
   };
 }

@@ -7,6 +7,7 @@ import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { scheduleBenefitRevocations } from "../benefit-grants/service.js";
+import { customerWithExternalId } from "../customers/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -108,6 +109,7 @@ export interface RefundListQuery {
   order_id?: string | string[] | null;
   subscription_id?: string | string[] | null;
   customer_id?: string | string[] | null;
+  external_customer_id?: string | string[] | null;
   succeeded?: boolean | null;
   page?: number;
   limit?: number;
@@ -120,6 +122,8 @@ export async function listRefunds(db: Knex, caller: OrganizationCaller, query: R
     const ids = asList(query[key]);
     if (ids.length) q.whereIn(`refunds.${key}`, ids.filter(isUuid));
   }
+  const external = asList(query.external_customer_id);
+  if (external.length) q.whereExists(customerWithExternalId(db, "refunds.customer_id", external));
   if (query.succeeded === true) q.where("refunds.status", "succeeded");
   if (query.succeeded === false) q.whereNot("refunds.status", "succeeded");
   applySorting(q, query.sorting, { created_at: "refunds.created_at", amount: "refunds.amount" }, ["-created_at"], "refunds.id");

@@ -3,7 +3,9 @@
 //   renewal   at period end: one transaction locks the subscription, re-checks that the period is
 //             really over, creates the `subscription_cycle` order for the new period (a unique
 //             index on subscription + period start makes a second one impossible), moves the
-//             period and marks the order as the charge in flight (`pending_order_id`).
+//             period and marks the order as the charge in flight (`pending_order_id`). The end
+//             of a trial is such a renewal: its usage bills nothing, and once the first charge
+//             succeeds the subscription is active.
 //   charge    outside any transaction, the saved payment method is charged off-session with an
 //             idempotency key from the order and the attempt number; then one transaction records
 //             the payment and the outcome. A step that dies in between resumes the same charge
@@ -178,9 +180,13 @@ export function discountApplies(discount: DiscountRow | undefined, row: Subscrip
     case "forever":
       return true;
     case "once":
+      // After a trial, the first paid period has it (the checkout's order was the trial's, of 0).
+      if (row.trial_end !== null && periodStart.getTime() === new Date(row.trial_end).getTime()) {
+        return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() <= periodStart.getTime();
+      }
       // The first order (the checkout's) had it; a discount attached later applies to the next one.
       return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() > new Date(row.started_at ?? row.created_at).getTime()
-        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, 1).getTime()
+        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, row.recurring_interval_count).getTime()
         : false;
     case "repeating": {
       const from = new Date(row.discount_applied_at ?? row.started_at ?? row.created_at);
@@ -276,15 +282,17 @@ interface Renewed {
  */
 async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed> {
   const periodStart = new Date(row.current_period_end!);
-  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.period_index + 1);
+  const next = periodBounds(new Date(row.billing_anchor), row.recurring_interval, row.recurring_interval_count, row.period_index + 1);
   // Read once: the lines, order.created and subscription.updated all come from these rows (the
   // running usage is read for the new period once it has started, below).
   const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
   const product = rel.products.get(row.product_id)!;
   const customer = rel.customers.get(row.customer_id)!;
   const discount = row.discount_id ? rel.discounts.get(row.discount_id) : undefined;
-  // The period that ends bills its metered usage, in arrears, on this renewal's order.
-  const usage = await billPeriod(trx, row, rel, periodStart);
+  // The period that ends bills its metered usage, in arrears, on this renewal's order; a trial's
+  // usage is recorded and reset, and billed nothing.
+  const billed = await billPeriod(trx, row, rel, periodStart);
+  const usage = row.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
   const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart, usage);
   const created = await insertOrder(
     trx,
@@ -418,24 +426,27 @@ async function settleCharge(
         declineMessage: result.status === "declined" ? result.message : null,
         processorMetadata: { processor: processorName, attempt },
         processorRef: result.paymentRef,
+        // A retry is the dunning schedule's unless the order was moved up (a new card).
+        trigger: attempt === 1 ? "subscription_cycle" : (order.next_payment_trigger ?? "retry_dunning"),
       });
     }
     if (!result || result.status === "succeeded") {
-      if (order.next_payment_attempt_at) await patchOrder(trx, order.id, { next_payment_attempt_at: null });
+      if (order.next_payment_attempt_at) await patchOrder(trx, order.id, { next_payment_attempt_at: null, next_payment_trigger: null });
       // Read once (or kept from the renewal just before) for order.paid and subscription.updated.
       const rel = renewed?.order.id === order.id ? renewed.rel : await loadSubscriptionRelations(trx, [row]);
       const items = renewed?.order.id === order.id ? { items: new Map([[order.id, renewed.items]]) } : {};
       // order.updated and order.paid go out in one insert with the subscription's events.
       const paid: OutboxEvent[] = [];
       await markOrderPaid(trx, order.id, { locked: order, reads: Object.assign(knownForOrder(order, row, rel), items), events: paid });
-      const recovered = row.status === "past_due";
+      // Paid after dunning, or the first charge after a trial: active (again).
+      const activated = row.status === "past_due" || row.status === "trialing";
       const updated = await updateSubscription(trx, row.id, {
         pending_order_id: null,
         dunning_attempts: 0,
-        status: recovered ? "active" : row.status,
+        status: activated ? "active" : row.status,
         modified_at: new Date(),
       });
-      await emitSubscription(trx, updated, recovered ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
+      await emitSubscription(trx, updated, activated ? ["subscription.updated", "subscription.active"] : ["subscription.updated"], {
         rel,
         before: paid,
       });
@@ -451,7 +462,7 @@ async function settleCharge(
     const delays = dunningDelaysMs();
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
-      await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, modified_at: new Date() });
+      await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, next_payment_trigger: null, modified_at: new Date() });
       await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, orderDependents));
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
       // Active → past_due takes it out of the customer's active subscriptions.
@@ -459,7 +470,7 @@ async function settleCharge(
       return { outcome: "declined", row: updated };
     }
     // Out of retries: the subscription ends now and its benefits go.
-    await patchOrder(trx, order.id, { next_payment_attempt_at: null, modified_at: new Date() });
+    await patchOrder(trx, order.id, { next_payment_attempt_at: null, next_payment_trigger: null, modified_at: new Date() });
     const ended = await updateSubscription(trx, row.id, {
       pending_order_id: null,
       dunning_attempts: attempt,
@@ -482,7 +493,8 @@ async function settleCharge(
 async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date): Promise<Renewed | null> {
   const end = new Date(row.current_period_end!);
   const rel = await loadSubscriptionRelations(trx, [row], { usage: false });
-  const usage = await billPeriod(trx, row, rel, end);
+  // A trial that ends without converting bills nothing, its usage included.
+  const usage = row.status === "trialing" ? [] : await billPeriod(trx, row, rel, end);
   let final: { order: OrderRow; items: OrderItemRow[] } | null = null;
   if (usage.some((u) => u.amount > 0)) {
     const product = rel.products.get(row.product_id)!;

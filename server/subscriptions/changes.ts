@@ -19,8 +19,10 @@ import { isUuid } from "../kit/ids.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { stopPaymentRetries } from "../orders/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
+import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { revokeEnded } from "./billing.js";
+import { addIntervals } from "./periods.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
@@ -43,6 +45,8 @@ export type SubscriptionChange =
   | { kind: "revoke"; reason?: CancellationReason | null; comment?: string | null }
   | { kind: "product"; productId: string; prorationBehavior?: "invoice" | "prorate" | null }
   | { kind: "discount"; discountId: string | null }
+  /** A trialing subscription's trial moved to end at `trialEnd` ("now": at once). */
+  | { kind: "trial"; trialEnd: string }
   /** A portal cancel body without cancel_at_period_end: nothing to change. */
   | { kind: "none" };
 
@@ -64,7 +68,8 @@ export function merchantChange(body: Record<string, unknown>): SubscriptionChang
     };
   }
   if ("discount_id" in body) return { kind: "discount", discountId: (body.discount_id as string | null) ?? null };
-  throw invalid(["body"], "Give product_id, discount_id, cancel_at_period_end or revoke.", "missing");
+  if ("trial_end" in body) return { kind: "trial", trialEnd: String(body.trial_end) };
+  throw invalid(["body"], "Give product_id, discount_id, trial_end, cancel_at_period_end or revoke.", "missing");
 }
 
 /** The portal's PATCH body: a product change, or cancel / uncancel at period end. */
@@ -108,6 +113,10 @@ export async function changeSubscription(
       case "discount":
         if (by !== "merchant") throw new NotPermitted();
         updated = await changeDiscount(trx, row, change.discountId, now);
+        break;
+      case "trial":
+        if (by !== "merchant") throw new NotPermitted();
+        updated = await changeTrialEnd(trx, row, change.trialEnd, now);
         break;
       case "none":
         return row;
@@ -183,6 +192,11 @@ function basePrice(prices: PriceRow[]): PriceRow | undefined {
   return prices.find((p) => !p.is_archived && p.amount_type !== "metered_unit") ?? prices.find((p) => !p.is_archived);
 }
 
+/** Whether the product bills on the subscription's cadence (interval and count). */
+function sameCadence(row: SubscriptionRow, product: ProductRow): boolean {
+  return product.recurring_interval === row.recurring_interval && product.recurring_interval_count === row.recurring_interval_count;
+}
+
 /** What moving a subscription to another product means, decided before anything is written. */
 export interface ProductChangePlan {
   product: ProductRow;
@@ -219,24 +233,34 @@ export async function planProductChange(
   if (!product) throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (product.id === row.product_id) throw invalid(loc, "The subscription is already on this product.", "value_error", change.productId);
   if (product.is_archived) throw invalid(loc, "This product is archived.", "value_error", change.productId);
+  if (product.visibility === "draft") throw invalid(loc, "This product is a draft.", "value_error", change.productId);
+  // A customer moves only to what the storefront offers; the merchant also to private products.
+  if (by === "customer" && product.visibility !== "public") throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (!product.recurring_interval) throw invalid(loc, "A subscription can only move to a recurring product.", "value_error", change.productId);
   const prices = await unarchivedPrices(trx, product.id);
   const price = basePrice(prices);
   if (!price) throw invalid(loc, "This product has no price.", "value_error", change.productId);
   const currency = price.price_currency ?? row.currency;
-  if (price.amount_type !== "free" && currency !== row.currency) {
+  if (!isFreePrice(price) && currency !== row.currency) {
     throw invalid(loc, "The new product is priced in another currency.", "value_error", change.productId);
   }
   const oldProduct = (await findProduct(trx, row.product_id)) as ProductRow;
   const newAmount = priceAmount(price, null);
 
-  // What is left of the current period, as a fraction, on this subscription's clock.
+  // What is left of the current period, as a fraction, on this subscription's clock. The new
+  // product's price is for its own period: on another cadence (a year, every 3 months) the time
+  // left is charged as a share of that period.
   const start = new Date(row.current_period_start).getTime();
-  const end = row.current_period_end ? new Date(row.current_period_end).getTime() : start;
-  const left = end > start ? Math.min(1, Math.max(0, (end - now.getTime()) / (end - start))) : 0;
+  const end = new Date(row.current_period_end).getTime();
+  const remaining = Math.max(0, end - now.getTime());
+  const left = end > start ? Math.min(1, remaining / (end - start)) : 0;
+  const newPeriod = addIntervals(now, product.recurring_interval, product.recurring_interval_count).getTime() - now.getTime();
+  const newLeft = sameCadence(row, product) ? left : Math.min(1, remaining / newPeriod);
   const lines: ProrationLine[] = [];
-  const credit = Math.round(Number(row.amount) * left);
-  const charge = Math.round(newAmount * left);
+  // A trial was not paid for and costs nothing: the new price is first charged when it ends.
+  const trialing = row.status === "trialing";
+  const credit = trialing ? 0 : Math.round(Number(row.amount) * left);
+  const charge = trialing ? 0 : Math.round(newAmount * newLeft);
   if (credit > 0) lines.push({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null });
   if (charge > 0) lines.push({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id });
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
@@ -282,14 +306,18 @@ async function changeProduct(
     // prorate (or a downgrade's credit): the lines join the next renewal's order.
     pending = [...pending, ...lines];
   }
-  const updated = await save(trx, row, {
+  // On another cadence, the current period ends as it was and the new product's periods follow
+  // from its end: period 0 of the new anchor is the next one.
+  const cadence = sameCadence(row, product)
+    ? {}
+    : { recurring_interval: product.recurring_interval!, recurring_interval_count: product.recurring_interval_count, billing_anchor: row.current_period_end, period_index: -1 };
+  const updated = await save(trx, row, Object.assign({
     product_id: product.id,
     amount: newAmount,
     currency: row.currency,
-    recurring_interval: row.recurring_interval,
     pending_prorations: jsonb(trx, pending),
     pending_order_id: pendingOrderId,
-  });
+  }, cadence));
   await deleteSubscriptionPrices(trx, row.id);
   const metered = prices.filter((p) => p.amount_type === "metered_unit" && p.id !== price.id);
   await insertSubscriptionPrices(trx, row.id, [price, ...metered].map((p) => p.id));
@@ -301,6 +329,29 @@ async function changeProduct(
   }, now);
   // The new product's benefits are granted, the old one's that it lacks revoked.
   await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: product.id, subscriptionId: row.id });
+  return updated;
+}
+
+/**
+ * Moves a trialing subscription's trial end (later to extend it, earlier or `now` to end it): the
+ * trial stays its current period, and its billing periods are anchored at the new end, where the
+ * workflow (poked after commit) renews and charges.
+ */
+async function changeTrialEnd(trx: Knex.Transaction, row: SubscriptionRow, value: string, now: Date): Promise<SubscriptionRow> {
+  const loc = ["body", "trial_end"];
+  if (isEnded(row)) throw new AlreadyCanceledSubscription();
+  if (row.status !== "trialing") throw invalid(loc, "Only a trialing subscription's trial can be changed.", "value_error", value);
+  const end = value === "now" ? now : new Date(value);
+  if (Number.isNaN(end.getTime())) throw invalid(loc, "Input should be a valid datetime or `now`.", "datetime_parsing", value);
+  if (end.getTime() < now.getTime()) throw invalid(loc, "The trial can't end in the past; use `now` to end it at once.", "value_error", value);
+  const updated = await save(trx, row, {
+    trial_end: end,
+    current_period_end: end,
+    billing_anchor: end,
+    period_index: -1,
+    ends_at: row.cancel_at_period_end ? end : row.ends_at,
+  });
+  await emitSubscription(trx, updated, ["subscription.updated"]);
   return updated;
 }
 

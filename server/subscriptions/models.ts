@@ -51,6 +51,8 @@ export function toSubscription(row: SubscriptionRow, rel: SubscriptionRelations)
     discount: discount ? toDiscountBase(discount) : null,
     prices: prices.map((p) => toPrice(p, product)),
     meters: toMeters(row, prices, rel),
+    // A product change applies at once: nothing waits for the next period.
+    pending_update: null,
   });
 }
 
@@ -65,6 +67,7 @@ export function toCustomerSubscription(row: SubscriptionRow, rel: SubscriptionRe
     meters: toMeters(row, prices, rel).map(({ meter, ...m }) =>
       Object.assign(m, { meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name } }),
     ),
+    pending_update: null,
   });
 }
 
@@ -74,8 +77,11 @@ export function isActive(row: SubscriptionRow): row is SubscriptionRow & { statu
 }
 
 export function toStateSubscription(row: SubscriptionRow & { status: "active" }, rel: SubscriptionRelations): StateSubscriptionOut {
-  const { customer_id: _c, checkout_id: _k, customer_cancellation_reason: _r, customer_cancellation_comment: _m, ended_at: _e, ...base } =
-    toSubscriptionBase(row);
+  const {
+    customer_id: _c, checkout_id: _k, customer_cancellation_reason: _r, customer_cancellation_comment: _m, ended_at: _e,
+    recurring_interval_count: _n, current_meter_period_start: _ms, current_meter_period_end: _me, pause_at_period_end: _p, paused_at: _pa, resumes_at: _ra,
+    ...base
+  } = toSubscriptionBase(row);
   const prices = rel.prices.get(row.id) ?? [];
   return Object.assign(base, {
     status: row.status,

@@ -1,6 +1,7 @@
-// Billing periods, anchored to the start: period n ends at anchor + (n + 1) intervals, with the
-// day of month clamped to the month's length (Jan 31 → Feb 28 or 29 → Mar 31 → Apr 30 → May 31),
-// never "previous end + 1 month", which would drift to the 28th for good. All in UTC.
+// Billing periods, anchored to the start: a period spans `count` intervals (every 3 months), and
+// period n ends at anchor + (n + 1) × count intervals, with the day of month clamped to the
+// month's length (Jan 31 → Feb 28 or 29 → Mar 31 → Apr 30 → May 31), never "previous end + 1
+// month", which would drift to the 28th for good. All in UTC.
 export type RecurringInterval = "day" | "week" | "month" | "year";
 
 function addMonthsClamped(anchor: Date, months: number): Date {
@@ -29,7 +30,7 @@ export function addIntervals(anchor: Date, interval: RecurringInterval, n: numbe
   }
 }
 
-/** Start and end of period `index` (0 is the first) of a subscription anchored at `anchor`. */
-export function periodBounds(anchor: Date, interval: RecurringInterval, index: number): { start: Date; end: Date } {
-  return { start: addIntervals(anchor, interval, index), end: addIntervals(anchor, interval, index + 1) };
+/** Start and end of period `index` (0 is the first) of a subscription anchored at `anchor`, billed every `count` intervals. */
+export function periodBounds(anchor: Date, interval: RecurringInterval, count: number, index: number): { start: Date; end: Date } {
+  return { start: addIntervals(anchor, interval, index * count), end: addIntervals(anchor, interval, (index + 1) * count) };
 }

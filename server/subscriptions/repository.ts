@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
-import { byIds as customersByIds, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
+import { byIds as customersByIds, customerWithEmails, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { applyMetadataFilter, type SortMap } from "../kit/pagination.js";
@@ -47,6 +47,11 @@ export type SubscriptionScope = ReadScope;
 
 /** Live statuses: the subscription still runs (and bills). */
 export const LIVE_STATUSES: SubscriptionStatus[] = ["trialing", "active", "past_due"];
+
+/** A subquery for whereExists: the customer (`customerIdColumn`) has a live subscription. */
+export function liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder {
+  return db("subscriptions").whereRaw(`subscriptions.customer_id = ${customerIdColumn}`).whereIn("subscriptions.status", LIVE_STATUSES);
+}
 
 export function readable(db: Knex, scope: SubscriptionScope): Knex.QueryBuilder {
   const q = db("subscriptions").where("subscriptions.organization_id", scope.organizationId);
@@ -95,7 +100,7 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
       .leftJoin("meters as m", "m.id", "pp.meter_id")
       .whereIn("sp.subscription_id", ids((r) => r.id))
       .orderBy([{ column: "sp.subscription_id" }, { column: "sp.position" }])
-      .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name"),
+      .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name", "m.unit as meter_unit", "m.custom_label as meter_custom_label", "m.custom_multiplier as meter_custom_multiplier"),
     organizationsByIds(db, ids((r) => r.organization_id)),
   ]);
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
@@ -149,6 +154,11 @@ export interface SubscriptionListQuery {
   external_customer_id?: string | string[] | null;
   discount_id?: string | string[] | null;
   active?: boolean | null;
+  status?: SubscriptionStatus | SubscriptionStatus[] | null;
+  cancel_at_period_end?: boolean | null;
+  customer_cancellation_reason?: string | string[] | null;
+  canceled_at_after?: string | null;
+  canceled_at_before?: string | null;
   query?: string | null;
   metadata?: Record<string, unknown> | null;
   page?: number;
@@ -172,6 +182,14 @@ export function filterSubscriptions(db: Knex, scope: SubscriptionScope, query: S
   }
   if (query.active === true) q.whereIn("subscriptions.status", LIVE_STATUSES);
   if (query.active === false) q.whereNotIn("subscriptions.status", LIVE_STATUSES);
+  const statuses = asList(query.status);
+  if (statuses.length) q.whereIn("subscriptions.status", statuses);
+  if (typeof query.cancel_at_period_end === "boolean") q.where("subscriptions.cancel_at_period_end", query.cancel_at_period_end);
+  const reasons = asList(query.customer_cancellation_reason);
+  if (reasons.length) q.whereIn("subscriptions.customer_cancellation_reason", reasons);
+  // Both bounds included, as Polar's.
+  if (query.canceled_at_after) q.where("subscriptions.canceled_at", ">=", new Date(query.canceled_at_after));
+  if (query.canceled_at_before) q.where("subscriptions.canceled_at", "<=", new Date(query.canceled_at_before));
   if (query.query) {
     const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
     q.whereExists(productNamedLike(db, "subscriptions.product_id", like));
@@ -320,9 +338,28 @@ export async function hasSubscriptions(db: Knex, customerId: string): Promise<bo
 }
 
 /** The ids of the subscriptions these checkouts started: a subquery for whereIn. */
+/** Whether the customer (by id, or any customer with this email) ever had a trial with the organization. */
+export async function hadTrial(db: Knex, organizationId: string, who: { customerId: string | null; email: string | null }): Promise<boolean> {
+  if (!who.customerId && !who.email) return false;
+  const row = await db("subscriptions")
+    .where("subscriptions.organization_id", organizationId)
+    .whereNotNull("subscriptions.trial_start")
+    .where((w) => {
+      if (who.customerId) w.orWhere("subscriptions.customer_id", who.customerId);
+      if (who.email) w.orWhereExists(customerWithEmails(db, "subscriptions.customer_id", [who.email.toLowerCase()]));
+    })
+    .first("subscriptions.id");
+  return row !== undefined;
+}
+
 /** The ids of the customer's subscriptions that a checkout started. */
 export function customerSubscriptionIdsOfCheckout(db: Knex, customerId: string, checkoutId: string): Promise<string[]> {
   return db("subscriptions").where({ checkout_id: checkoutId, customer_id: customerId }).pluck("id");
+}
+
+/** A scalar subquery: the product of the subscription `subscriptionIdColumn` (e.g. "benefit_grants.subscription_id") names. */
+export function productOfSubscription(db: Knex, subscriptionIdColumn: string): Knex.QueryBuilder {
+  return db("subscriptions").whereRaw(`subscriptions.id = ${subscriptionIdColumn}`).select("subscriptions.product_id");
 }
 
 export function subscriptionIdsOfCheckouts(db: Knex, checkoutIds: string[]): Knex.QueryBuilder {

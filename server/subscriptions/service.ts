@@ -7,11 +7,12 @@ import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
+import { checkTimeZone, zonedIso } from "../kit/timezones.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { emitSubscription } from "./events.js";
 import { toCustomerSubscription, toSubscription, type CustomerSubscriptionOut, type SubscriptionOut } from "./models.js";
-import { periodBounds } from "./periods.js";
+import { addIntervals, periodBounds, type RecurringInterval } from "./periods.js";
 import {
   filterSubscriptions,
   findReadable,
@@ -75,7 +76,9 @@ function csvCell(value: string | number | null): string {
 }
 
 /** Every subscription of the organization (optionally filtered) as CSV, oldest first. */
-export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, query: { organization_id?: string | string[] | null }): Promise<string> {
+export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, query: { organization_id?: string | string[] | null; timezone?: string }): Promise<string> {
+  // Datetimes as the zone's wall time (the 1.x client always asks, UTC unless told).
+  const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
   const q = filterSubscriptions(db, scope, { organization_id: query.organization_id })
     .join("customers", "customers.id", "subscriptions.customer_id")
     .join("products", "products.id", "subscriptions.product_id")
@@ -93,8 +96,8 @@ export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, qu
   const header = ["Email", "Created At", "Active", "Status", "Product", "Price", "Currency", "Interval", "Current Period End", "Cancel At Period End", "ID"];
   const lines = rows.map((r) =>
     [
-      r.email, r.created_at.toISOString(), LIVE_STATUSES.includes(r.status) ? "true" : "false", r.status, r.product_name,
-      Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? r.current_period_end.toISOString() : null,
+      r.email, zonedIso(tz, r.created_at), LIVE_STATUSES.includes(r.status) ? "true" : "false", r.status, r.product_name,
+      Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? zonedIso(tz, r.current_period_end) : null,
       r.cancel_at_period_end ? "true" : "false", r.id,
     ].map(csvCell).join(","),
   );
@@ -114,19 +117,26 @@ export interface CheckoutSubscriptionInput {
   metadata: Record<string, string | number | boolean>;
   /** The checkout's custom field values (checkouts/custom-field-data.ts checked them). */
   customFieldData: SubscriptionRow["custom_field_data"];
+  /** A trial to start with: nothing is charged until it ends. */
+  trial: { interval: RecurringInterval; count: number } | null;
 }
 
 /**
  * The subscription a confirmed checkout of a recurring product starts, inside completion's
- * transaction: active from now (the customer's test clock's now, when bound to one), its first
- * period anchored there, subscription.created and subscription.active, its benefits granted; the
- * lifecycle workflow is started once this commits.
+ * transaction: from now (the customer's test clock's now, when bound to one), its benefits
+ * granted; the lifecycle workflow is started once this commits. Without a trial it is active,
+ * its first period anchored now (subscription.created and subscription.active). With one it is
+ * trialing: the trial is its current period, its billing periods are anchored at the trial's end,
+ * where the first renewal charges the price and makes it active (subscription.created now).
  */
 export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transaction, input: CheckoutSubscriptionInput): Promise<SubscriptionRow> {
   const customer = await findTestClockOf(trx, input.customerId);
   const now = await clockNow(trx, customer?.test_clock_id);
   const interval = input.product.recurring_interval!;
-  const first = periodBounds(now, interval, 0);
+  const count = input.product.recurring_interval_count;
+  const trialEnd = input.trial ? addIntervals(now, input.trial.interval, input.trial.count) : null;
+  // A trial is a lead-in period (index -1) ending where period 0 starts.
+  const first = trialEnd ? { start: now, end: trialEnd } : periodBounds(now, interval, count, 0);
   const prices = await unarchivedPriceIds(trx, input.product.id);
   const priceIds = [input.price.id, ...prices.filter((id) => id !== input.price.id)];
   const row = await insertSubscription(trx, {
@@ -136,14 +146,17 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     discount_id: input.discountId,
     discount_applied_at: input.discountId ? now : null,
     checkout_id: input.checkoutId,
-    status: "active",
+    status: trialEnd ? "trialing" : "active",
     amount: input.amount,
     currency: input.currency,
     recurring_interval: interval,
-    billing_anchor: now,
-    period_index: 0,
+    recurring_interval_count: count,
+    billing_anchor: trialEnd ?? now,
+    period_index: trialEnd ? -1 : 0,
     current_period_start: first.start,
     current_period_end: first.end,
+    trial_start: trialEnd ? now : null,
+    trial_end: trialEnd,
     started_at: now,
     metadata: jsonb(trx, input.metadata ?? {}),
     custom_field_data: jsonb(trx, input.customFieldData ?? {}),
@@ -159,7 +172,7 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     const meterIds = await meterIdsOfPrices(trx, [...metered]);
     await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
   }
-  await emitSubscription(trx, row as SubscriptionRow, ["subscription.created", "subscription.active"]);
+  await emitSubscription(trx, row as SubscriptionRow, trialEnd ? ["subscription.created"] : ["subscription.created", "subscription.active"]);
   await scheduleBenefitGrants(trx, { organizationId: input.organizationId, customerId: input.customerId, productId: input.product.id, subscriptionId: row.id });
   pokeAfterCommit(db, trx, [row.id]);
   return row as SubscriptionRow;

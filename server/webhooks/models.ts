@@ -15,10 +15,12 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointOut {
     modified_at: iso(row.modified_at),
     id: row.id,
     url: row.url,
+    name: row.name,
     format: row.format,
     secret: row.secret,
     organization_id: row.organization_id,
     events: row.events as WebhookEventType[],
+    enabled: row.enabled,
   };
 }
 
@@ -29,6 +31,7 @@ export function toWebhookEvent(row: WebhookEventRow): WebhookEventOut {
     id: row.id,
     last_http_code: row.last_http_code,
     succeeded: row.succeeded,
+    skipped: row.skipped,
     // An archived event's payload is no longer accessible.
     payload: row.is_archived ? null : row.payload,
     type: row.type as WebhookEventType,
@@ -56,6 +59,7 @@ export function toWebhookDelivery(row: DeliveryWithEventRow): WebhookDeliveryOut
       payload: row.e_payload,
       last_http_code: row.e_last_http_code,
       succeeded: row.e_succeeded,
+      skipped: row.e_skipped,
       is_archived: row.e_is_archived,
       set_aside_at: row.e_set_aside_at,
       pending: false,

@@ -12,6 +12,7 @@ export interface WebhookEndpointRow {
   modified_at: Date | null;
   organization_id: string;
   url: string;
+  name: string | null;
   format: "raw" | "discord" | "slack";
   secret: string;
   events: string[];
@@ -32,6 +33,8 @@ export interface WebhookEventRow {
   payload: string;
   last_http_code: number | null;
   succeeded: boolean | null;
+  /** Recorded while the endpoint was disabled, and not sent (until a replay queues it). */
+  skipped: boolean;
   is_archived: boolean;
   pending: boolean;
   queued: number;
@@ -107,6 +110,7 @@ export function readableDeliveries(db: Knex, scope: OrganizationScope): Knex.Que
       "webhook_events.modified_at as e_modified_at",
       "webhook_events.last_http_code as e_last_http_code",
       "webhook_events.succeeded as e_succeeded",
+      "webhook_events.skipped as e_skipped",
       "webhook_events.payload as e_payload",
       "webhook_events.type as e_type",
       "webhook_events.is_archived as e_is_archived",
@@ -119,6 +123,7 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
   e_modified_at: Date | null;
   e_last_http_code: number | null;
   e_succeeded: boolean | null;
+  e_skipped: boolean;
   e_payload: string;
   e_type: string;
   e_is_archived: boolean;
@@ -135,7 +140,7 @@ export async function requeueFailedEvents(trx: Knex.Transaction, endpointId: str
   if (filter.types.length) q.whereIn("type", filter.types);
   if (filter.from) q.where("created_at", ">=", filter.from);
   if (filter.to) q.where("created_at", "<=", filter.to);
-  return q.update({ pending: true, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
+  return q.update({ pending: true, skipped: false, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
 }
 
 // ---- the delivery side --------------------------------------------------------------------
@@ -230,25 +235,27 @@ export async function recordDeliveredAndReadNext(
 }
 
 /**
- * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and
- * live, enabled endpoint of the row's organization subscribed to its type. Returns the
- * endpoints that got events, whose delivery workflows are to be woken after commit.
+ * The fan-out, inside the outbox claim's transaction: one webhook event per claimed row and live
+ * endpoint of the row's organization subscribed to its type. A disabled endpoint's event is
+ * recorded as not delivered (not queued, not succeeded: a replay sends it once the endpoint is
+ * enabled again). Returns the enabled endpoints that got events, whose delivery workflows are to
+ * be woken after commit.
  */
 export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
   if (outboxIds.length === 0) return [];
-  const { rows } = await trx.raw<{ rows: { endpoint_id: string }[] }>(
-    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context)
-     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context
+  const { rows } = await trx.raw<{ rows: { endpoint_id: string; pending: boolean }[] }>(
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context, pending, succeeded, skipped)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context, e.enabled, case when e.enabled then null else false end, not e.enabled
        from outbox o
        join webhook_endpoints e
-         on e.organization_id = o.organization_id and e.enabled and e.deleted_at is null and o.type = any(e.events)
+         on e.organization_id = o.organization_id and e.deleted_at is null and o.type = any(e.events)
       where o.id = any(?::bigint[])
       order by o.id
      on conflict (endpoint_id, outbox_id) do nothing
-     returning endpoint_id`,
+     returning endpoint_id, pending`,
     [outboxIds],
   );
-  return [...new Set(rows.map((r) => r.endpoint_id))];
+  return [...new Set(rows.filter((r) => r.pending).map((r) => r.endpoint_id))];
 }
 
 
@@ -353,7 +360,7 @@ export async function releaseDeliveryLease(knex: Knex, endpointId: string, token
   await knex("webhook_endpoints").where({ id: endpointId, delivery_lease: token }).update({ delivery_lease: null, delivery_lease_until: null });
 }
 
-export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "format" | "secret" | "events">): Promise<WebhookEndpointRow> {
+export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "name" | "format" | "secret" | "events">): Promise<WebhookEndpointRow> {
   const [row] = await db<WebhookEndpointRow>("webhook_endpoints").insert(columns).returning("*");
   return row as WebhookEndpointRow;
 }
@@ -372,7 +379,7 @@ export async function updateEndpoint(db: Knex, id: string, patch: Record<string,
  * aside: its delivery goes out again with the same webhook-id.
  */
 export async function requeueEvent(trx: Knex.Transaction, eventId: string): Promise<void> {
-  await trx("webhook_events").where({ id: eventId }).update({ pending: true, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
+  await trx("webhook_events").where({ id: eventId }).update({ pending: true, skipped: false, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
 }
 
 /**

@@ -42,6 +42,8 @@ export interface WebhookListQuery {
   succeeded?: boolean | null;
   start_timestamp?: string | null;
   end_timestamp?: string | null;
+  query?: string | null;
+  http_code_class?: "2xx" | "3xx" | "4xx" | "5xx" | null;
   page?: number;
   limit?: number;
 }
@@ -71,13 +73,16 @@ function checkSecret(secret: string): string {
 
 const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)];
 
+/** A name, trimmed; none when blank. */
+const checkName = (name: string | null | undefined) => name?.trim() || null;
+
 export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller, input: WebhookEndpointCreateInput): Promise<WebhookEndpointOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
   const url = checkWebhookUrl(input.url);
   const secret = input.secret === undefined || input.secret === null ? newSecret() : checkSecret(input.secret);
-  const row = await insertEndpoint(db, { organization_id: caller.organizationId, url, format: input.format, secret, events: uniqueEvents(input.events) });
+  const row = await insertEndpoint(db, { organization_id: caller.organizationId, url, name: checkName(input.name), format: input.format, secret, events: uniqueEvents(input.events) });
   return toWebhookEndpoint(row);
 }
 
@@ -95,12 +100,27 @@ export async function listWebhookEndpoints(db: Knex, caller: OrganizationCaller,
   return listPage(q, query, (rows: WebhookEndpointRow[]) => rows.map(toWebhookEndpoint));
 }
 
-async function patchEndpoint(db: Knex, caller: OrganizationCaller, id: string, patch: (row: WebhookEndpointRow) => Record<string, unknown>) {
+async function patchEndpoint(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  patch: (row: WebhookEndpointRow, trx: Knex.Transaction) => Record<string, unknown>,
+) {
   return db.transaction(async (trx) => {
     const row = await findEndpoint(trx, caller, id, { forUpdate: true });
     if (!row) throw notFound();
-    return toWebhookEndpoint(await updateEndpoint(trx, row.id, patch(row)));
+    return toWebhookEndpoint(await updateEndpoint(trx, row.id, patch(row, trx)));
   });
+}
+
+/** Wakes the endpoint's delivery workflow once what it is to send is committed. */
+function wakeAfterCommit(trx: Knex.Transaction, endpointId: string): void {
+  // The wake-up only saves waiting for the worker's backstop sweep.
+  afterCommit(trx, () =>
+    workflowsDoor().wakeWebhookEndpoints([endpointId]).catch((err: unknown) => {
+      logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+    }),
+  );
 }
 
 export async function updateWebhookEndpoint(
@@ -114,7 +134,21 @@ export async function updateWebhookEndpoint(
   if (input.secret !== undefined && input.secret !== null) patch.secret = checkSecret(input.secret);
   if (input.format !== undefined && input.format !== null) patch.format = input.format;
   if (input.events !== undefined && input.events !== null) patch.events = uniqueEvents(input.events);
-  return patchEndpoint(db, caller, id, () => patch);
+  if (input.name !== undefined) patch.name = checkName(input.name);
+  return patchEndpoint(db, caller, id, (row, trx) => {
+    if (input.enabled === false) patch.enabled = false;
+    if (input.enabled === true && !row.enabled) {
+      // Only to an address the URL policy allows now; its failing span starts over.
+      try {
+        checkWebhookUrl(patch.url ?? row.url);
+      } catch {
+        throw invalid(["body", "enabled"], "Cannot enable a webhook endpoint whose URL is not allowed. Update the URL first.", "value_error", true);
+      }
+      Object.assign(patch, { enabled: true, failing_since: null });
+      wakeAfterCommit(trx, row.id);
+    }
+    return patch;
+  });
 }
 
 export async function resetWebhookEndpointSecret(db: Knex, caller: OrganizationCaller, id: string): Promise<WebhookEndpointOut> {
@@ -136,6 +170,20 @@ export async function listWebhookDeliveries(db: Knex, caller: OrganizationCaller
   const { from, to } = windowOf(query.start_timestamp, query.end_timestamp, "query");
   if (from) q.where("webhook_deliveries.created_at", ">=", from);
   if (to) q.where("webhook_deliveries.created_at", "<=", to);
+  if (query.query) {
+    const like = `%${query.query.replace(/[\\%_]/g, "\\$&")}%`;
+    q.where((w) =>
+      w
+        .whereRaw("webhook_deliveries.id::text ilike ?", [like])
+        .orWhereRaw("webhook_deliveries.webhook_event_id::text ilike ?", [like])
+        .orWhereRaw("webhook_deliveries.http_code::text ilike ?", [like]),
+    );
+  }
+  if (query.http_code_class) {
+    // "4xx": 400 to 499; a delivery without an answer (no http_code) is in no class.
+    const low = Number(query.http_code_class[0]) * 100;
+    q.where("webhook_deliveries.http_code", ">=", low).where("webhook_deliveries.http_code", "<", low + 100);
+  }
   q.orderBy([{ column: "webhook_deliveries.created_at", order: "desc" }, { column: "webhook_deliveries.id" }]);
   return listPage(q, query, (rows: DeliveryWithEventRow[]) => rows.map(toWebhookDelivery));
 }
@@ -147,12 +195,8 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
     if (!event) throw notFound("Webhook event");
     if (event.is_archived) throw invalid(["path", "id"], "Archived events can't be redelivered.", "value_error", id);
     await requeueEvent(trx, event.id);
-    // Once the event is durably queued; the wake-up only saves waiting for the worker's backstop sweep.
-    afterCommit(trx, () =>
-      workflowsDoor().wakeWebhookEndpoints([event.endpoint_id]).catch((err: unknown) => {
-        logger.warn({ err, endpointId: event.endpoint_id }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
-      }),
-    );
+    // Once the event is durably queued.
+    wakeAfterCommit(trx, event.endpoint_id);
   });
   return null;
 }

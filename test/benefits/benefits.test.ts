@@ -8,8 +8,9 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { Polar as Polar049 } from "polar-sdk-049";
 import { setBenefitVerifier } from "../../server/benefits/verifier.js";
-import { collectPages, createBenefit, createBenefitGrant, createCustomer, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import { collectPages, createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -197,6 +198,14 @@ describe("benefits", () => {
     expect(names(second.result.items)).toEqual(["Charlie perks"]);
     const res = await fetch(`${api.url}/v1/benefits/?sorting=name`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(422);
+    // 0.49.0's id filters: these benefits, all but these.
+    const newer = api.client049(token);
+    const [alpha, bravo] = ["Alpha keys", "Bravo support"].map((d) => first.result.items.find((b) => b.description === d)?.id ?? "");
+    const described = async (req: Parameters<typeof newer.benefits.list>[0]) => (await newer.benefits.list(Object.assign({ sorting: ["description" as const] }, req))).result.items.map((b) => b.description);
+    expect(await described({ id: alpha })).toEqual(["Alpha keys"]);
+    expect(await described({ id: [alpha, bravo] })).toEqual(["Alpha keys", "Bravo support"]);
+    expect(await described({ excludeId: alpha })).toEqual(["Bravo support", "Charlie perks"]);
+    expect(await described({ id: [alpha, bravo], excludeId: [bravo] })).toEqual(["Alpha keys"]);
   });
 
   it("updates description, metadata and properties; the type never changes", async () => {
@@ -242,6 +251,58 @@ describe("benefits", () => {
     expect((await api.knex("benefits").where({ id: locked.id }).first()).deleted_at).toBeNull();
   });
 
+  it("keeps a benefit's visibility, where its type allows one, and shows customers only the public ones", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const [older, newer] = [api.client(token), api.client049(token)];
+    const file = await createFile(api.knex, org.id, { service: "downloadable", name: "guide.pdf", mime_type: "application/pdf" });
+    const shown = await newer.benefits.create({ type: "custom", description: "Stickers", properties: {} });
+    expect(shown).toMatchObject({ visibility: "public", visibilityConfigurable: true, isDeleted: false });
+    const hidden = await newer.benefits.create({ type: "custom", description: "Internal flag", visibility: "private", properties: {} });
+    expect(hidden).toMatchObject({ visibility: "private", visibilityConfigurable: true });
+    const downloads = await newer.benefits.create({ type: "downloadables", description: "Guide", properties: { files: [file.id] } });
+    expect(downloads).toMatchObject({ visibility: "public", visibilityConfigurable: false });
+    // A customer has to act on downloads in the portal: they stay public (0.49.0 cannot even send it).
+    const refused = await fetch(`${api.url}/v1/benefits/${downloads.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "downloadables", visibility: "private" }),
+    });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).detail[0].loc).toEqual(["body", "visibility"]);
+    expect((await newer.benefits.update({ id: hidden.id, requestBody: { type: "custom", visibility: "draft" } })).visibility).toBe("draft");
+    // 0.34.17 updates it as before; the visibility stays.
+    await older.benefits.update({ id: hidden.id, requestBody: { type: "custom", description: "Internal flags" } });
+    expect(await newer.benefits.get({ id: hidden.id })).toMatchObject({ description: "Internal flags", visibility: "draft" });
+
+    // The storefront's product and the customer's grants show the public benefit only.
+    const product = await older.products.create({ name: "Pack", recurringInterval: null, prices: [{ amountType: "free" }] });
+    await older.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [shown.id, hidden.id] } });
+    expect((await older.products.get({ id: product.id })).benefits.map((b) => b.id).sort()).toEqual([shown.id, hidden.id].sort());
+    const storefront = await (await fetch(`${api.url}/v1/customer-portal/organizations/${org.slug}`)).json();
+    const listed = storefront.products.find((p: { id: string }) => p.id === product.id);
+    expect(listed.benefits.map((b: { id: string; is_deleted: boolean }) => [b.id, b.is_deleted])).toEqual([[shown.id, false]]);
+    const customer = await createCustomer(api.knex, org.id);
+    for (const b of [shown, hidden]) await createBenefitGrant(api.knex, b.id, customer.id);
+    const session = await createCustomerSessionToken(api.knex, customer.id);
+    const grants = await (await fetch(`${api.url}/v1/customer-portal/benefit-grants/`, { headers: { authorization: `Bearer ${session}` } })).json();
+    expect(grants.items.map((g: { benefit_id: string }) => g.benefit_id)).toEqual([shown.id]);
+    const portal049 = new Polar049({ serverURL: api.url }).customerPortal.benefitGrants;
+    const listed049 = await portal049.list({ customerSession: session }, {});
+    expect(listed049.result.items.map((g) => [g.benefitId, g.benefit.isDeleted])).toEqual([[shown.id, false]]);
+    // 0.49.0's filters: by the benefit's description, and by member (a grant is a customer's: none is a member's).
+    await createBenefitGrant(api.knex, downloads.id, customer.id);
+    const portalIds = async (req: Parameters<typeof portal049.list>[1]) => (await portal049.list({ customerSession: session }, req)).result.items.map((g) => g.benefitId).sort();
+    expect(await portalIds({})).toEqual([shown.id, downloads.id].sort());
+    expect(await portalIds({ query: "stICK" })).toEqual([shown.id]);
+    expect(await portalIds({ query: "nothing like it" })).toEqual([]);
+    expect(await portalIds({ memberId: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
+
+    // Deleted: the last event about it says so.
+    await newer.benefits.delete({ id: shown.id });
+    const event = await api.knex("outbox").where({ organization_id: org.id, type: "benefit.updated" }).orderBy("id", "desc").first();
+    expect(event.payload.data).toMatchObject({ id: shown.id, is_deleted: true });
+  });
+
   it("lists a benefit's grants with their customer, filtered and paged", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const c = api.client(token);
@@ -272,6 +333,11 @@ describe("benefits", () => {
     // all-optional member and keeps none of them).
     const raw = await fetch(`${api.url}/v1/benefits/${benefit.id}/grants?customer_id=${bob.id}&is_granted=true`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await raw.json()) as { items: { properties: unknown }[] }).items[0].properties).toEqual({ license_key_id: "k", display_key: "****-1234" });
+    // 0.49.0 reads each grant with its benefit and its customer's type.
+    const newer = (await api.client049(token).benefits.grants({ id: benefit.id, customerId: alice.id })).result.items;
+    expect(newer).toMatchObject([{ id: g1.id, benefit: { id: benefit.id, description: "Support", visibility: "public" }, customer: { type: "individual" } }]);
+    // 0.49.0's member filter: a grant is a customer's, never a member's (there are none).
+    expect((await api.client049(token).benefits.grants({ id: benefit.id, memberId: alice.id })).result.items).toEqual([]);
 
     const ids = async (req: object) => (await c.benefits.grants({ id: benefit.id, ...req })).result.items.map((g) => g.id);
     expect(await ids({ isGranted: true })).toEqual([g3.id, g1.id]);

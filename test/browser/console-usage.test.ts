@@ -2,7 +2,8 @@
 // official client (and a credit the platform writes) show in the events list and its filters, an
 // event's page has its metadata and customer, customer meters show consumed, credited and balance
 // (also on the customer's and the meter's pages), and the meter's quantities come as a chart or a
-// table over chosen dates; a 422 lands on the filter or date field it names. Axe on every screen,
+// table over chosen dates, in the meter's unit (edited in its form); a 422 lands on the filter or
+// date field it names. Axe on every screen,
 // at 1280 and 375 px; screenshots in docs/screenshots/.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -11,6 +12,7 @@ import { foldUsage } from "../../server/meters/fold.js";
 import { orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
+import { Polar as Polar049 } from "polar-sdk-049";
 
 interface World {
   token: string;
@@ -230,5 +232,39 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await from.fill(`${new Date().getUTCFullYear() - 1}-01-01`);
     await expect.poll(async () => from.getAttribute("aria-invalid"), { timeout: 15_000 }).toBe("false");
     await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 207");
+  });
+
+  it("edits a meter's unit to a custom label shown per a multiplier, and shows its quantities in it", async () => {
+    const polar = stack.polar(w.token);
+    // the newest 0.x client reads the unit (0.34.17 does not know it)
+    const newer = new Polar049({ accessToken: w.token, serverURL: stack.url });
+    const requests = await polar.meters.create({ name: "Requests", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "count" } });
+    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    await signIn(stack, page, w.token);
+    await page.goto(`${stack.url}/dashboard/meters/${requests.id}`);
+    await page.getByRole("combobox", { name: /^Unit/ }).click();
+    await page.getByRole("option", { name: "Custom" }).click();
+    await page.getByLabel("Unit label").fill("1K requests");
+    await page.getByLabel("Shown per").fill("1000");
+    await page.waitForLoadState("networkidle");
+    await stack.check(page, "console-meter-unit");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(async () => (await newer.meters.get({ id: requests.id })).customLabel, { timeout: 15_000 }).toBe("1K requests");
+    expect(await newer.meters.get({ id: requests.id })).toMatchObject({ unit: "custom", customMultiplier: 1000 });
+
+    // 4 calls: 0.004 of a thousand
+    await page.goto(`${stack.url}/dashboard/meters/${requests.id}/show`);
+    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 0.004 × 1K requests");
+    await page.goto(`${stack.url}/dashboard/meters`);
+    await page.getByText("1K requests (shown per 1,000)").waitFor();
+
+    // back to plain units: the label goes
+    await page.goto(`${stack.url}/dashboard/meters/${requests.id}`);
+    await page.getByRole("combobox", { name: /^Unit/ }).click();
+    await page.getByRole("option", { name: "Units" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(async () => (await newer.meters.get({ id: requests.id })).unit, { timeout: 15_000 }).toBe("scalar");
+    expect((await newer.meters.get({ id: requests.id })).customLabel).toBeNull();
+    expect(stack.takeProblems(page)).toEqual([]);
   });
 });

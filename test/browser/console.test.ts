@@ -111,6 +111,54 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     await stack.check(page, "console-422", { mobile: false });
   });
 
+  it("disables a webhook endpoint from its page and enables it again; the list says which", async () => {
+    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    await signIn(stack, page, s.token);
+    const enabled = async () => (await stack.knex("webhook_endpoints").where({ id: s.endpointId }).first()).enabled as boolean;
+    await page.goto(`${stack.url}/dashboard/webhooks-endpoints/${s.endpointId}/show`);
+    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByText(/Its events are still recorded, as not delivered/).waitFor();
+    await stack.check(page, "console-webhook-disable", { screenshot: false });
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText("Endpoint disabled").waitFor();
+    await expect.poll(enabled).toBe(false);
+    await page.getByRole("button", { name: "Enable" }).waitFor();
+
+    await page.goto(`${stack.url}/dashboard/webhooks-endpoints`);
+    await page.getByText("Disabled", { exact: true }).first().waitFor();
+    await page.waitForLoadState("networkidle");
+    await stack.check(page, "console-webhooks-disabled");
+
+    await page.goto(`${stack.url}/dashboard/webhooks-endpoints/${s.endpointId}/show`);
+    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText("Endpoint enabled").waitFor();
+    await expect.poll(enabled).toBe(true);
+    expect(stack.takeProblems(page)).toEqual([]);
+  });
+
+  it("saves the organization's prices, trial and customer email settings", async () => {
+    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    await signIn(stack, page, s.token);
+    await page.goto(`${stack.url}/dashboard/settings`);
+    await page.getByText("kept 21 days, through the payment retries").waitFor();
+    await page.getByRole("combobox", { name: /^Default currency/ }).click();
+    await page.getByRole("option", { name: "EUR", exact: true }).click();
+    await page.getByRole("combobox", { name: /^Tax/ }).click();
+    await page.getByRole("option", { name: "Included in prices" }).click();
+    await page.getByLabel("One free trial per customer").check();
+    await page.getByLabel("Order confirmation").uncheck();
+    await page.waitForLoadState("networkidle");
+    await stack.check(page, "console-settings-prices-emails", { screenshot: false });
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    const org = await stack.knex("organizations").where({ id: s.orgId }).first();
+    expect(org).toMatchObject({ default_presentment_currency: "eur", default_tax_behavior: "inclusive" });
+    expect(org.subscription_settings).toMatchObject({ prevent_trial_abuse: true });
+    expect(org.customer_email_settings).toMatchObject({ order_confirmation: false, subscription_cycled: true });
+    expect(stack.takeProblems(page)).toEqual([]);
+  });
+
   it("filters the orders list by status", async () => {
     // a second order, pending, of another customer (after the screens above: they count on one order)
     const other = await createCustomer(stack.knex, s.orgId, { email: "pending-buyer@example.com" });

@@ -1,12 +1,15 @@
 // The customer portal in Chromium against the running stack: sign-in by the email code read from
 // Mailpit and by the merchant's link; every section (overview, orders with an invoice download and
 // paying a failed order, subscriptions with the plan change's proration preview, cancel and
-// uncancel, benefits with a license key's activations and GitHub access to connect, usage, payment methods
-// with the in-use error, billing details); and a section the organization switched off. Every
+// uncancel, benefits with a license key's activations and GitHub access to connect, usage in each
+// meter's unit, payment methods with the in-use error, billing details); the link back to the
+// merchant's app a session was opened with; and sections the organization switched off. Every
 // page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
+import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFile, createOrder, createPayment, latestMail } from "../harness/index.js";
+import { foldUsage } from "../../server/meters/fold.js";
 import { useBrowserStack } from "./harness.js";
 import { expectText, openShop, see, type Shop } from "./shop.js";
 
@@ -101,6 +104,20 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await page.getByRole("heading", { name: "Welcome, Portal Buyer" }).waitFor();
     await page.reload();
     await expectText(page, "signed-in-as", email);
+  });
+
+  it("links back to the merchant's app when the session was opened with a return URL, and not otherwise", async () => {
+    const session = await new Polar049({ accessToken: shop.token, serverURL: stack.url }).customerSessions.create({ customerId, returnUrl: "https://northern-lights.example/account" });
+    const page = await stack.newPage();
+    await page.goto(`${portalUrl()}?customer_session_token=${session.token}`);
+    const back = page.getByRole("link", { name: "← Back to Northern Lights Co" });
+    await back.waitFor();
+    expect(await back.getAttribute("href")).toBe("https://northern-lights.example/account");
+    await stack.check(page, "portal-back-link");
+    // The merchant's link without one: no back link.
+    const plain = await open();
+    await plain.getByRole("heading", { name: "Welcome, Portal Buyer" }).waitFor();
+    expect(await plain.getByTestId("back-to-merchant").count()).toBe(0);
   });
 
   it("shows benefits: the license key with its activation to free, GitHub access to connect, the download", async () => {
@@ -210,20 +227,29 @@ describe("customer portal", { timeout: 180_000 }, () => {
     expect(row.tax_id).toEqual(["DE123456789", "eu_vat"]);
   });
 
-  it("shows usage meters, or says clearly that there are none", async () => {
-    // The usage API may not be built yet on this branch (501): the page says so instead of failing.
-    const page = await open("usage", { allow: [{ status: 501, url: "/v1/customer-portal/meters/" }] });
-    await page.getByRole("heading", { name: "Usage" }).waitFor();
-    await page.getByTestId("usage-empty").or(page.getByRole("table")).first().waitFor();
+  it("shows usage meters in their units: tokens per million, a custom unit by its label", async () => {
+    const newer = new Polar049({ accessToken: shop.token, serverURL: stack.url });
+    const filter = { conjunction: "and" as const, clauses: [{ property: "name", operator: "eq" as const, value: "llm_call" }] };
+    await newer.meters.create({ name: "Tokens", unit: "token", filter, aggregation: { func: "sum", property: "tokens" } });
+    await newer.meters.create({ name: "Storage", unit: "custom", customLabel: "gigabyte", filter, aggregation: { func: "sum", property: "gb" } });
+    await shop.polar.events.ingest({ events: [{ name: "llm_call", customerId, metadata: { tokens: 2_500_000, gb: 12 } }] });
+    await foldUsage(stack.knex);
+    const page = await open("usage");
+    const table = page.getByRole("table");
+    await table.getByRole("row", { name: /Tokens/ }).waitFor();
+    expect(await table.getByRole("row", { name: /Tokens/ }).textContent()).toContain("2.5 × 1M tokens");
+    expect(await table.getByRole("row", { name: /Storage/ }).textContent()).toContain("12 gigabyte");
     await stack.check(page, "portal-usage");
   });
 
-  it("hides a section the organization switched off, and its API refuses", async () => {
-    await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: true, payment_methods: false, billing_details: true }) });
+  it("hides the sections the organization switched off, and their API refuses", async () => {
+    await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: false, payment_methods: false, billing_details: true }) });
     try {
       const page = await open();
       await nav(page, "Orders").waitFor();
       expect(await nav(page, "Payment methods").count()).toBe(0);
+      // The API shows usage as `{ show: false }`: hidden too.
+      expect(await nav(page, "Usage").count()).toBe(0);
       await page.goto(portalUrl("payment-methods"));
       await see(page, "Payment methods are not available here.");
       const res = await fetch(`${stack.url}/v1/customer-portal/customers/me/payment-methods`, { headers: { authorization: `Bearer ${sessionToken}` } });

@@ -4,6 +4,8 @@ import { describe, expect, it, beforeAll } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
+import { Polar as Polar049 } from "polar-sdk-049";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { collectPages, createCheckoutProduct, createDiscount, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -127,5 +129,44 @@ describe("checkout links", () => {
     expect(checkout.amount).toBe(500);
     const missing = await fetch(`${api.url}/v1/checkout-links/nope/redirect`, { redirect: "manual" });
     expect(missing.status).toBe(404);
+  });
+
+  it("carries a trial and a return URL (0.49.0) into the checkouts it opens", async () => {
+    const c49 = api.client049(token);
+    const plan = await c49.products.create({
+      name: "Link plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 30, prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }],
+    });
+    const link = await c49.checkoutLinks.create({
+      paymentProcessor: "stripe", productId: plan.id, trialInterval: "week", trialIntervalCount: 2, returnUrl: "https://shop.example/plans",
+    });
+    expect(link).toMatchObject({ trialInterval: "week", trialIntervalCount: 2, returnUrl: "https://shop.example/plans", seats: null });
+    expect(await c49.checkoutLinks.get({ id: link.id })).toEqual(link);
+    const res = await fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
+    const secret = res.headers.get("location")!.split("/checkout/")[1];
+    const checkout = await new Polar049({ serverURL: api.url }).checkouts.clientGet({ clientSecret: secret });
+    expect(checkout).toMatchObject({ activeTrialInterval: "week", activeTrialIntervalCount: 2, returnUrl: "https://shop.example/plans", isPaymentRequired: false });
+    // Cleared, the product's own trial applies again; half a trial is refused.
+    const cleared = await c49.checkoutLinks.update({ id: link.id, checkoutLinkUpdate: { trialInterval: null, trialIntervalCount: null } });
+    expect(cleared).toMatchObject({ trialInterval: null, trialIntervalCount: null, returnUrl: "https://shop.example/plans" });
+    const again = await fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
+    const next = await new Polar049({ serverURL: api.url }).checkouts.clientGet({ clientSecret: again.headers.get("location")!.split("/checkout/")[1] });
+    expect(next).toMatchObject({ activeTrialInterval: "day", activeTrialIntervalCount: 30 });
+    const err = await rejects(c49.checkoutLinks.update({ id: link.id, checkoutLinkUpdate: { trialIntervalCount: 3 } }), HTTPValidationError049);
+    expect(err.detail?.map((d) => d.loc)).toEqual([["body", "trial_interval"]]);
+  });
+
+  it("refuses drafts, and opens no checkout for a product made a draft since", async () => {
+    const c49 = api.client049(token);
+    const draft = await c49.products.create({ name: "Draft plan", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const err = await rejects(c49.checkoutLinks.create({ paymentProcessor: "stripe", productId: draft.id }), HTTPValidationError049);
+    expect(err.detail?.map((d) => d.loc)).toEqual([["body", "product_id", 0]]);
+    const priced = await rejects(c49.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: draft.prices[0].id }), HTTPValidationError049);
+    expect(priced.detail?.map((d) => d.loc)).toEqual([["body", "product_price_id"]]);
+    const later = await c49.products.create({ name: "Private plan", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const link = await c49.checkoutLinks.create({ paymentProcessor: "stripe", productId: later.id });
+    const open = () => fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
+    expect((await open()).status).toBe(302);
+    await c49.products.update({ id: later.id, productUpdate: { visibility: "draft" } });
+    expect((await open()).status).toBe(404);
   });
 });

@@ -8,6 +8,8 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { ExpiredCheckoutError } from "@polar-sh/sdk/models/errors/expiredcheckouterror.js";
 import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js";
+import { Polar as Polar049 } from "polar-sdk-049";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -141,6 +143,11 @@ describe("checkouts (merchant)", () => {
     expect(await ids({})).toEqual([c3.id, c2.id, c1.id]);
     expect(await ids({ productId: p1.id, sorting: ["created_at"] })).toEqual([c1.id, c3.id]);
     expect(await ids({ customerId: customer.id })).toEqual([c2.id]);
+    // 0.49.0's filter by the customer's external id.
+    await api.knex("customers").where({ id: customer.id }).update({ external_id: "ext-buyer" });
+    const newer = new Polar049({ accessToken: token, serverURL: api.url });
+    expect((await newer.checkouts.list({ externalCustomerId: "ext-buyer" })).result.items.map((c) => c.id)).toEqual([c2.id]);
+    expect((await newer.checkouts.list({ externalCustomerId: ["ext-none"] })).result.items).toEqual([]);
     expect(await ids({ status: "expired" })).toEqual([c3.id]);
     expect(await ids({ status: ["open"], sorting: ["created_at"] })).toEqual([c1.id, c2.id]);
     expect(await ids({ query: "zed@" })).toEqual([c1.id]);
@@ -230,3 +237,114 @@ describe("checkouts (client secret)", () => {
     expect(await outboxTypes(api.knex, orgId)).toContain("checkout.updated");
   });
 });
+
+describe("checkouts with trials (0.49.0)", () => {
+  let c49: Polar049;
+  let anon49: Polar049;
+  let token: string;
+  let monthly: { id: string; priceId: string };
+  let once: { id: string };
+  const DAY = 86_400_000;
+  const near = (d: Date | null, ms: number) => expect(Math.abs(d!.getTime() - (Date.now() + ms))).toBeLessThan(60_000);
+
+  beforeAll(async () => {
+    token = (await orgWithToken(api.knex)).token;
+    c49 = api.client049(token);
+    anon49 = new Polar049({ serverURL: api.url });
+    const p = await c49.products.create({
+      name: "Pro quarterly", recurringInterval: "month", recurringIntervalCount: 3, trialInterval: "day", trialIntervalCount: 14,
+      prices: [{ amountType: "fixed", priceAmount: 4500, priceCurrency: "usd" }],
+    });
+    monthly = { id: p.id, priceId: p.prices[0].id };
+    once = await c49.products.create({ name: "Ebook", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd", taxBehavior: "exclusive" }] });
+  });
+
+  it("quotes the product's trial: nothing to pay now, a card to save, the price from the trial's end", async () => {
+    const checkout = await c49.checkouts.create({ products: [monthly.id], returnUrl: "https://shop.example/pricing" });
+    expect(checkout).toMatchObject({
+      allowTrial: true, activeTrialInterval: "day", activeTrialIntervalCount: 14, trialInterval: null, trialIntervalCount: null,
+      amount: 4500, totalAmount: 4500, isPaymentRequired: false, isPaymentSetupRequired: true, isPaymentFormRequired: true,
+      returnUrl: "https://shop.example/pricing", organizationId: checkout.organizationId,
+    });
+    near(checkout.trialEnd, 14 * DAY);
+    expect(Object.keys(checkout.prices!)).toEqual([monthly.id]);
+    expect(checkout.prices![monthly.id].map((p) => p.id)).toEqual([monthly.priceId]);
+    // The buyer sees the same, and the organization's plan-change settings.
+    const pub = await anon49.checkouts.clientGet({ clientSecret: checkout.clientSecret });
+    expect(pub).toMatchObject({ activeTrialInterval: "day", activeTrialIntervalCount: 14, isPaymentRequired: false, returnUrl: "https://shop.example/pricing" });
+    expect(pub.organization).toMatchObject({ allowCustomerUpdates: true, prorationBehavior: "prorate" });
+    // The older client reads it too.
+    expect(await api.client(token).checkouts.get({ id: checkout.id })).toMatchObject({ id: checkout.id, isPaymentRequired: false, isPaymentSetupRequired: true });
+  });
+
+  it("takes the checkout's own trial over the product's, and turns trials off (merchant, then buyer)", async () => {
+    const own = await c49.checkouts.create({ products: [monthly.id], trialInterval: "week", trialIntervalCount: 1 });
+    expect(own).toMatchObject({ trialInterval: "week", trialIntervalCount: 1, activeTrialInterval: "week", activeTrialIntervalCount: 1 });
+    near(own.trialEnd, 7 * DAY);
+    const off = await c49.checkouts.create({ products: [monthly.id], allowTrial: false });
+    expect(off).toMatchObject({ allowTrial: false, activeTrialInterval: null, activeTrialIntervalCount: null, trialEnd: null, isPaymentRequired: true });
+    const back = await c49.checkouts.update({ id: off.id, checkoutUpdate: { allowTrial: true } });
+    expect(back).toMatchObject({ allowTrial: true, activeTrialIntervalCount: 14, isPaymentRequired: false });
+    const declined = await anon49.checkouts.clientUpdate({ clientSecret: own.clientSecret, checkoutUpdatePublic: { allowTrial: false } });
+    expect(declined).toMatchObject({ allowTrial: false, activeTrialInterval: null, trialEnd: null, isPaymentRequired: true, totalAmount: 4500 });
+    // Half a trial is refused; a one-time product has none, whatever the checkout says.
+    const err = await rejects(c49.checkouts.create({ products: [monthly.id], trialInterval: "day" }), HTTPValidationError049);
+    expect(err.detail?.map((d) => d.loc)).toEqual([["body", "trial_interval_count"]]);
+    const oneTime = await c49.checkouts.create({ products: [once.id], trialInterval: "day", trialIntervalCount: 3 });
+    expect(oneTime).toMatchObject({ trialInterval: "day", activeTrialInterval: null, trialEnd: null, isPaymentRequired: true });
+  });
+
+  it("gives no second trial to a buyer who had one when the organization prevents trial abuse", async () => {
+    const made = await orgWithToken(api.knex);
+    const polar = api.client049(made.token);
+    const product = await polar.products.create({
+      name: "Try me", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7,
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+    });
+    const email = "trial-again@example.com";
+    const withEmail = async () => {
+      const checkout = await polar.checkouts.create({ products: [product.id] });
+      return anon49.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerEmail: email.toUpperCase() } });
+    };
+    // A first trial, taken.
+    const first = await withEmail();
+    expect(first.trialEnd).not.toBeNull();
+    await anon49.checkouts.clientConfirm({
+      clientSecret: first.clientSecret,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    });
+    const settings = (await polar.organizations.get({ id: made.org.id })).subscriptionSettings;
+    // Without the setting, the same buyer is offered a trial again; with it, no trial and the price now.
+    expect((await withEmail()).trialEnd).not.toBeNull();
+    await polar.organizations.update({ id: made.org.id, organizationUpdate: { subscriptionSettings: { ...settings, preventTrialAbuse: true } } });
+    const again = await withEmail();
+    expect(again).toMatchObject({ trialEnd: null, activeTrialInterval: null, isPaymentRequired: true, totalAmount: 1000 });
+    // Someone new still gets it.
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const other = await anon49.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerEmail: "first-time@example.com" } });
+    expect(other.trialEnd).not.toBeNull();
+  });
+
+  it("sells private products, never drafts", async () => {
+    const hidden = await c49.products.create({ name: "Partner deal", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
+    const draft = await c49.products.create({ name: "Not yet", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
+    expect((await c49.checkouts.create({ products: [hidden.id] })).product?.visibility).toBe("private");
+    const err = await rejects(c49.checkouts.create({ products: [hidden.id, draft.id] }), HTTPValidationError049);
+    expect(err.detail?.map((d) => d.loc)).toEqual([["body", "products", 1]]);
+  });
+
+  it("shows the tax behavior: the price's own, else the buyer's country's, unknown before it", async () => {
+    const priced = await c49.checkouts.create({ products: [once.id] });
+    expect(priced.taxBehavior).toBe("exclusive");
+    const byCountry = await c49.checkouts.create({ products: [monthly.id] });
+    expect(byCountry.taxBehavior).toBeNull();
+    const fr = await anon49.checkouts.clientUpdate({ clientSecret: byCountry.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "FR" } } });
+    expect(fr.taxBehavior).toBe("inclusive");
+    const us = await anon49.checkouts.clientUpdate({
+      clientSecret: byCountry.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress: { country: "US", state: "US-NY", postalCode: "10001", line1: "1 Main St", city: "New York" } },
+    });
+    expect(us.taxBehavior).toBe("exclusive");
+  });
+});
+

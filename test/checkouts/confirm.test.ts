@@ -117,7 +117,7 @@ describe("checkout confirm", () => {
   });
 
   it("confirms a free product without a payment", async () => {
-    const { product } = await createCheckoutProduct(api.knex, orgId, { name: "Free", price: { amount_type: "free" } });
+    const { product } = await createCheckoutProduct(api.knex, orgId, { name: "Free", price: { amount_type: "fixed", price_amount: 0, price_currency: "usd" } });
     const checkout = await polar.checkouts.create({ products: [product.id] });
     expect(checkout).toMatchObject({ isFreeProductPrice: true, isPaymentRequired: false, isPaymentFormRequired: false, isDiscountApplicable: false, totalAmount: 0 });
     await confirm(checkout.clientSecret, { customerEmail: "free@example.com" });

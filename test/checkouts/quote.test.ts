@@ -1,7 +1,7 @@
 // The price shown is the price charged (issue 15, defect 1): a confirm charges the total of the
 // checkout as the buyer last saw it, or nothing. Whatever moved under the buyer between their
 // last view and their confirm (a discount used up, deleted or changed, a price archived, a
-// product archived) refuses the confirm with a 422 naming the field, charges nothing, redeems
+// product archived or made a draft) refuses the confirm with a 422 naming the field, charges nothing, redeems
 // nothing, and leaves the checkout open showing the new totals.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
@@ -14,6 +14,7 @@ describe("the price shown is the price charged", () => {
   let polar: Polar;
   let anon: Polar;
   let orgId: string;
+  let token: string;
 
   const confirm = (secret: string, body: Record<string, unknown> = {}) =>
     anon.checkouts.clientConfirm({
@@ -26,8 +27,9 @@ describe("the price shown is the price charged", () => {
   const refusedOn = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).detail?.map((d) => d.loc.join("."));
 
   beforeAll(async () => {
-    const { org, token } = await orgWithToken(api.knex);
-    orgId = org.id;
+    const made = await orgWithToken(api.knex);
+    orgId = made.org.id;
+    token = made.token;
     polar = api.client(token);
     anon = new (polar.constructor as new (o: { serverURL: string }) => Polar)({ serverURL: api.url });
   });
@@ -124,6 +126,17 @@ describe("the price shown is the price charged", () => {
     await polar.products.update({ id: lone.id, productUpdate: { isArchived: true } });
     expect(await refusedOn(confirm(stranded.clientSecret))).toEqual(["body.product_id"]);
     expect(await paymentsOf(stranded.id)).toEqual([]);
+  });
+
+  it("a product made a draft after the buyer saw it: 422 on product_id, another product of the checkout offered", async () => {
+    const drafted = await product1020();
+    const other = (await createCheckoutProduct(api.knex, orgId, { name: "Other public", price: { amount_type: "fixed", price_amount: 800, price_currency: "usd" } })).product;
+    const checkout = await polar.checkouts.create({ products: [drafted.id, other.id] });
+    expect((await view(checkout.clientSecret)).totalAmount).toBe(1020);
+    await api.client049(token).products.update({ id: drafted.id, productUpdate: { visibility: "draft" } });
+    expect(await refusedOn(confirm(checkout.clientSecret))).toEqual(["body.product_id"]);
+    expect(await view(checkout.clientSecret)).toMatchObject({ status: "open", productId: other.id, totalAmount: 800 });
+    expect(await paymentsOf(checkout.id)).toEqual([]);
   });
 
   it("a pay-what-you-want amount first sent with the confirm: 422 on amount, then paid as shown", async () => {

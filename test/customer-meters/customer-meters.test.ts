@@ -60,6 +60,13 @@ describe("customer meters", () => {
     await system(w.org.id, w.alice.id, "meter.credited", "2025-03-01T12:00:00Z", { meter_id: w.calls.id, units: 5, rollover: true });
     await w.polar.events.ingest({ events: [{ name: "call", customerId: w.alice.id, timestamp: at("2025-03-02T10:00:00Z") }] });
     expect(await w.polar.customerMeters.get({ id: one.id })).toMatchObject({ consumedUnits: 2, creditedUnits: 5, balance: 3 });
+    // 0.49.0 reads the same meter with its customer and the meter's unit; so does the portal.
+    await api.client049(w.token).meters.update({ id: w.tokens.id, meterUpdate: { unit: "token" } });
+    const newer = await api.client049(w.token).customerMeters.get({ id: of(w.alice.id, w.tokens.id)!.id });
+    expect(newer).toMatchObject({ consumedUnits: 150, customer: { id: w.alice.id, type: "individual", billingName: "Alice" }, meter: { unit: "token" } });
+    const session = await createCustomerSessionToken(api.knex, w.alice.id);
+    const portal = await fetch(`${api.url}/v1/customer-portal/meters/${newer.id}`, { headers: { authorization: `Bearer ${session}` } });
+    expect((await portal.json()).meter).toMatchObject({ id: w.tokens.id, unit: "token", custom_label: null, custom_multiplier: null });
     // The customer's state lists the same meters.
     const state = await w.polar.customers.getState({ id: w.alice.id });
     expect(state.activeMeters.map((m) => [m.meterId, m.consumedUnits, m.creditedUnits, m.balance]).sort()).toEqual(

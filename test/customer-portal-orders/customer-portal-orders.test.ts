@@ -7,6 +7,7 @@
 import type { CustomerOrderSortProperty } from "@polar-sh/sdk/models/components/customerordersortproperty.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
+import { Polar as Polar049 } from "polar-sdk-049";
 import type { CustomerOrder } from "@polar-sh/sdk/models/components/customerorder.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { MissingInvoiceBillingDetails } from "@polar-sh/sdk/models/errors/missinginvoicebillingdetails.js";
@@ -24,6 +25,7 @@ const api = useTestApi();
 describe("customer portal: orders and payment methods", () => {
   let portal: Polar;
   let orgId: string;
+  let token: string;
   let alice: { customerSession: string };
   let bob: { customerSession: string };
   const ids: Record<string, string> = {};
@@ -36,7 +38,9 @@ describe("customer portal: orders and payment methods", () => {
 
   beforeAll(async () => {
     const k = api.knex;
-    const { org } = await orgWithToken(k);
+    const made = await orgWithToken(k);
+    const org = made.org;
+    token = made.token;
     orgId = org.id;
     portal = new Polar({ serverURL: api.url });
     const a = await createCustomer(k, orgId, { email: "alice@example.com" });
@@ -141,6 +145,10 @@ describe("customer portal: orders and payment methods", () => {
     expect(paid).toMatchObject({ status: "paid", paid: true });
     const payments = await k("payments").where({ order_id: order.id }).orderBy("created_at");
     expect(payments.map((p) => [p.status, Number(p.amount)])).toEqual([["failed", 1600], ["failed", 1600], ["succeeded", 1600]]);
+    // The customer's own retries say so; 0.49.0 reads why each payment was made.
+    const newer = api.client049(token);
+    expect((await newer.payments.get({ id: payments[2].id })).trigger).toBe("retry_customer");
+    expect((await newer.payments.get({ id: payments[1].id })).trigger).toBe("retry_customer");
     expect(await outboxTypes(k, orgId)).toContain("order.paid");
 
     const notEligible = await rejects(
@@ -222,6 +230,21 @@ describe("customer portal: orders and payment methods", () => {
     const fc = await createCustomer(k, foreignOrg.org.id);
     const foreignPm = await createPaymentMethod(k, foreignOrg.org.id, fc.id);
     await rejects(portal.customerPortal.customers.deletePaymentMethod(sec, { id: foreignPm.id }), ResourceNotFound);
+  });
+
+  it("answers 0.49.0 with the saved card under payment_method, or the 3-D Secure it needs first", async () => {
+    const k = api.knex;
+    const dave = await createCustomer(k, orgId);
+    const sec = { customerSession: await createCustomerSessionToken(k, dave.id) };
+    const newer = new Polar049({ serverURL: api.url }).customerPortal.customers;
+    const saved = await newer.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_success", setDefault: true, returnUrl: "https://example.com" });
+    expect(saved).toMatchObject({ status: "succeeded", paymentMethod: { customerId: dave.id, type: "card", methodMetadata: { brand: "visa", last4: "4242" } } });
+    // A card its holder must authenticate: the setup's client secret, and nothing saved (0.34.17 cannot read this answer).
+    const pending = await newer.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_requires_action", setDefault: true, returnUrl: "https://example.com" });
+    expect(pending).toEqual({ status: "requires_action", clientSecret: expect.stringMatching(/^seti_sandbox_\w+_secret$/) });
+    const listed = await newer.listPaymentMethods(sec, {});
+    expect(listed.result.items.map((m) => m.id)).toEqual([saved.status === "succeeded" ? saved.paymentMethod.id : ""]);
+    expect(await k("payment_methods").where({ customer_id: dave.id, is_default: true }).pluck("id")).toEqual(listed.result.items.map((m) => m.id));
   });
 
   describe("a card that pays a subscription", () => {

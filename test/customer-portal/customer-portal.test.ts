@@ -108,7 +108,7 @@ describe("customer portal: customers/me", () => {
 });
 
 describe("customer portal: organization storefront", () => {
-  it("returns the organization and its live products, without authentication", async () => {
+  it("returns the organization and its live public products, without authentication", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const merchant = api.client(token);
     const benefit = await createBenefit(api.knex, org.id, { description: "Community access" });
@@ -124,6 +124,9 @@ describe("customer portal: organization storefront", () => {
     const once = await merchant.products.create({ name: "Lifetime", recurringInterval: null, prices: [{ amountType: "custom", minimumAmount: 500 }] });
     const archived = await merchant.products.create({ name: "Old", recurringInterval: null, prices: [{ amountType: "free" }] });
     await merchant.products.update({ id: archived.id, productUpdate: { isArchived: true } });
+    // Private products are sold through checkouts and links only; drafts nowhere.
+    await api.client049(token).products.create({ name: "Partner deal", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 100 }] });
+    await api.client049(token).products.create({ name: "Coming soon", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 100 }] });
 
     const anonymous = new Polar({ serverURL: api.url });
     const store = await anonymous.customerPortal.organizations.get({ slug: org.slug });

@@ -4,6 +4,7 @@
 // one can be removed). Settings are read and written with plain JSON: the official client does
 // not know the field.
 import { Polar } from "@polar-sh/sdk";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCustomerSessionToken, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
@@ -49,7 +50,10 @@ describe("customer portal extensions", () => {
 
   it("switches portal sections off per organization, and the portal calls of a section answer 403 NotPermitted", async () => {
     const read = await json("GET", `/v1/organizations/${orgId}`);
-    expect(read.body.customer_portal_settings).toEqual({ orders: true, subscriptions: true, benefits: true, usage: true, payment_methods: true, billing_details: true });
+    expect(read.body.customer_portal_settings).toEqual({
+      orders: true, subscriptions: true, benefits: true, usage: { show: true }, payment_methods: true, billing_details: true,
+      subscription: { update_seats: true, update_plan: true },
+    });
     const { session } = await subscriber("sections@example.com");
     const portal = anon().customerPortal;
     const auth = { customerSession: session };
@@ -74,6 +78,35 @@ describe("customer portal extensions", () => {
     await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { orders: true, billing_details: true } });
     expect((await portal.orders.list(auth, {})).result.items).toHaveLength(1);
     expect((await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { orders: "no" } })).status).toBe(422);
+
+    // Usage is switched as a boolean (as the console does) or as `{ show }` (as the newest clients do).
+    const meters = async () => (await json("GET", "/v1/customer-portal/meters/", undefined, session)).status;
+    expect(await meters()).toBe(200);
+    let usage = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { usage: false } });
+    expect(usage.body.customer_portal_settings).toMatchObject({ usage: { show: false } });
+    expect(await meters()).toBe(403);
+    usage = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { usage: { show: true } } });
+    expect(usage.body.customer_portal_settings).toMatchObject({ usage: { show: true }, orders: true });
+    expect(await meters()).toBe(200);
+  });
+
+  it("lets customers change plan in the portal only while the organization's update_plan allows it", async () => {
+    const { sub, session } = await subscriber("update-plan@example.com");
+    const off = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { subscription: { update_plan: false, update_seats: false } } });
+    expect(off.body).toMatchObject({
+      allow_customer_updates: false,
+      subscription_settings: { allow_customer_updates: false },
+      customer_portal_settings: { subscription: { update_plan: false, update_seats: false } },
+    });
+    const change = { id: sub.id, customerSubscriptionUpdate: { productId: pro.id } };
+    const refused = await rejects(anon().customerPortal.subscriptions.update({ customerSession: session }, change), HTTPValidationError);
+    expect(refused.data$.detail?.[0].msg).toBe("This organization does not let customers change their plan.");
+    expect((await polar.subscriptions.get({ id: sub.id })).productId).toBe(basic.id);
+
+    const on = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { subscription: { update_plan: true } } });
+    expect(on.body).toMatchObject({ allow_customer_updates: true, customer_portal_settings: { subscription: { update_plan: true, update_seats: false } } });
+    await anon().customerPortal.subscriptions.update({ customerSession: session }, change);
+    expect((await polar.subscriptions.get({ id: sub.id })).productId).toBe(pro.id);
   });
 
   it("previews a plan change with exactly the proration the change then records", async () => {

@@ -19,7 +19,9 @@ const VARIANTS = {
 };
 
 /** What a purchase's session may call; every other customer-session operation answers 403. */
+const SESSION = "customer_portal:customer-session:introspect";
 const SCOPED = new Set([
+  SESSION,
   "customer_portal:orders:list",
   "customer_portal:orders:get",
   "customer_portal:orders:invoice",
@@ -147,6 +149,9 @@ describe("a checkout's customer session", () => {
         const body = res.status === 204 ? null : await res.json();
         if (!SCOPED.has(id)) {
           expect([id, res.status, body?.error]).toEqual([id, 403, "NotPermitted"]);
+        } else if (id === SESSION) {
+          // The session describes itself: its end and the merchant's link, nothing of the customer's.
+          expect([id, res.status, Object.keys(body).sort()]).toEqual([id, 200, ["expires_at", "return_url"]]);
         } else if (path.endsWith("/")) {
           // Lists: only the purchase's rows.
           expect([id, res.status]).toEqual([id, 200]);

@@ -5,6 +5,9 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { Polar as Polar049 } from "polar-sdk-049";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
+import { SDKError as SDKError049 } from "polar-sdk-049/models/errors/sdkerror.js";
 import { hashToken } from "../../server/kit/auth.js";
 import { createCustomer, createCustomerSessionToken, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 
@@ -13,12 +16,14 @@ const api = useTestApi();
 
 describe("customer sessions", () => {
   let polar: Polar;
+  let token: string;
   let org: { id: string; slug: string };
   let portal: Polar;
 
   beforeAll(async () => {
     const made = await orgWithToken(api.knex);
     org = made.org;
+    token = made.token;
     polar = api.client(made.token);
     portal = new Polar({ serverURL: api.url });
   });
@@ -49,6 +54,24 @@ describe("customer sessions", () => {
     const session = await polar.customerSessions.create({ externalCustomerId: "ext-session" });
     expect(session.customerId).toBe(customer.id);
     expect((await portal.customerPortal.customers.get({ customerSession: session.token })).id).toBe(customer.id);
+  });
+
+  it("keeps the return URL 0.49.0 gives, which the portal's session introspection tells", async () => {
+    const customer = await createCustomer(api.knex, org.id);
+    const newer = api.client049(token);
+    const session = await newer.customerSessions.create({ customerId: customer.id, returnUrl: "https://app.example.com/account" });
+    expect(session).toMatchObject({ returnUrl: "https://app.example.com/account", customerId: customer.id, customer: { type: "individual" } });
+    const seen = await new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: session.token });
+    expect(seen).toEqual({ expiresAt: session.expiresAt, returnUrl: "https://app.example.com/account" });
+
+    // Without one (as 0.34.17 creates it), there is none; a URL that is not http(s) is refused.
+    const plain = await polar.customerSessions.create({ customerId: customer.id });
+    expect((await new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: plain.token })).returnUrl).toBeNull();
+    const refused = await rejects(newer.customerSessions.create({ customerId: customer.id, returnUrl: "javascript:alert(1)" }), HTTPValidationError049);
+    expect(refused.detail?.[0]?.loc).toEqual(["body", "return_url"]);
+    // Only a session's own token reads it.
+    const err = await rejects(new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: "polar_cst_nope" }), SDKError049);
+    expect(err.statusCode).toBe(401);
   });
 
   it("honours PUBLIC_PORTAL_URL", async () => {

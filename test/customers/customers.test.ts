@@ -9,7 +9,10 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
-import { collectPages, createBenefit, createCustomer, locOf, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
+import {
+  collectPages, createBenefit, createCustomer, createCustomerSessionToken, createSubscriptionFixture, locOf, orgWithToken, outboxTypes, rejects, useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -59,6 +62,36 @@ describe("customers", () => {
 
     const minimal = await polar.customers.create({ email: "min@example.com" });
     expect(minimal).toMatchObject({ name: null, externalId: null, billingAddress: null, taxId: null, metadata: {} });
+  });
+
+  it("shows the type and the billing name to both clients, the billing name falling back to the name", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const [older, newer] = [api.client(token), api.client049(token)];
+    const created = await newer.customers.create({ type: "individual", email: "kind@example.com", name: "Kim" });
+    expect(created).toMatchObject({ type: "individual", name: "Kim", billingName: "Kim" });
+    const session = await createCustomerSessionToken(api.knex, created.id);
+    await newer.customerPortal.customers.update({ customerSession: session }, { billingName: "Kim GmbH" });
+    expect(await newer.customers.get({ id: created.id })).toMatchObject({ type: "individual", name: "Kim", billingName: "Kim GmbH" });
+    // 0.34.17 knows neither field and reads the customer as before.
+    expect(await older.customers.get({ id: created.id })).toMatchObject({ id: created.id, name: "Kim", email: "kind@example.com" });
+    const state = await newer.customers.getState({ id: created.id });
+    expect(state).toMatchObject({ type: "individual", billingName: "Kim GmbH" });
+    const row = await api.knex("customers").where({ id: created.id }).first();
+    expect(row).toMatchObject({ type: "individual", billing_name: "Kim GmbH" });
+
+    // 0.49.0 sends a tax id as its value alone: its type is found from the billing country.
+    const taxed = await newer.customers.create({ type: "individual", email: "gmbh@example.com", billingAddress: { country: "DE" }, taxId: "123 456 789" });
+    expect(taxed.taxId).toEqual(["DE123456789", "eu_vat"]);
+    expect((await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "12-3456789" } })).taxId).toEqual(["12-3456789", "us_ein"]);
+    const noCountry = await rejects(newer.customers.create({ type: "individual", email: "nocountry@example.com", taxId: "123456789" }), HTTPValidationError049);
+    expect(noCountry.detail?.[0]?.loc).toEqual(["body", "billing_address"]);
+
+    // Team customers come with their members, which do not exist yet: refused, never stored as individuals.
+    const team = await rejects(newer.customers.create({ type: "team", email: "team@example.com" }), HTTPValidationError049);
+    expect(team.detail?.[0]?.loc).toEqual(["body", "type"]);
+    const update = await rejects(newer.customers.update({ id: created.id, customerUpdate: { type: "team" } }), HTTPValidationError049);
+    expect(update.detail?.[0]?.loc).toEqual(["body", "type"]);
+    expect(await older.customers.list({ email: "team@example.com" }).then((p) => p.result.items)).toEqual([]);
   });
 
   it("keeps emails unique per organization, case-insensitively, on create and update", async () => {
@@ -270,6 +303,41 @@ describe("customers", () => {
     expect(event.payload.data.deleted_at).not.toBeNull();
   });
 
+  it("anonymizes a deleted customer's personal data when 0.49.0 asks, and only then", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const c = api.client049(token);
+    const person = await c.customers.create({ type: "individual", email: "ann@example.com", name: "Ann", externalId: "ann-1", billingAddress: { country: "FR", city: "Lyon" } });
+    const session = await createCustomerSessionToken(api.knex, person.id);
+    await c.customerPortal.customers.update({ customerSession: session }, { billingName: "Ann Dupont" });
+    const business = await c.customers.create({ type: "individual", email: "bo@example.com", name: "Bo SARL", externalId: "bo-1", billingAddress: { country: "DE" }, taxId: "123 456 789" });
+    const kept = await c.customers.create({ type: "individual", email: "kept@example.com", name: "Kept" });
+
+    await c.customers.delete({ id: person.id, anonymize: true });
+    await c.customers.deleteExternal({ externalId: "bo-1", anonymize: true });
+    // 0.49.0 sends anonymize=false otherwise: a soft delete that scrubs nothing.
+    await c.customers.delete({ id: kept.id });
+
+    const hash = /^[0-9a-f]{64}$/;
+    const rowOf = (id: string) => api.knex("customers").where({ id }).first();
+    const ann = await rowOf(person.id);
+    expect(ann).toMatchObject({ email_verified: false, billing_address: null, external_id: "ann-1", tax_id: null });
+    expect(ann.email).toMatch(/^[0-9a-f]{64}@anonymized\.invalid$/);
+    expect(ann.name).toMatch(hash);
+    expect(ann.billing_name).toMatch(hash);
+    expect(ann.deleted_at).not.toBeNull();
+    // A business keeps its name and its tax ID, for legal reasons.
+    const bo = await rowOf(business.id);
+    expect(bo).toMatchObject({ name: "Bo SARL", external_id: "bo-1", tax_id: ["DE123456789", "eu_vat"], billing_address: null });
+    expect(bo.email).toMatch(/@anonymized\.invalid$/);
+    expect(await rowOf(kept.id)).toMatchObject({ email: "kept@example.com", name: "Kept" });
+    // The deletion's event carries the scrubbed customer.
+    const events = await api.knex("outbox").where({ organization_id: org.id, type: "customer.deleted" });
+    const deletedAnn = events.find((e) => e.payload.data.id === person.id);
+    expect(deletedAnn.payload.data).toMatchObject({ email: ann.email, name: ann.name, billing_address: null });
+    // Its email is free for a new customer.
+    expect((await c.customers.create({ type: "individual", email: "ann@example.com" })).email).toBe("ann@example.com");
+  });
+
   it("returns the state with granted benefits, by id and by external id", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const c = api.client(token);
@@ -309,6 +377,23 @@ describe("customers", () => {
     expect(emails(await collect(c, { organizationId: [orgId] }))).toEqual([]);
     expect(emails(await collect(c, { metadata: { tier: "pro" } }))).toEqual(["alice@acme.test", "carol@acme.test"]);
     expect(emails(await collect(c, { metadata: { tier: ["pro", "basic"], seats: 5 } }))).toEqual(["alice@acme.test"]);
+  });
+
+  it("filters 0.49.0's active customers: a trialing, active or past_due subscription", async () => {
+    const k = api.knex;
+    const { org, token } = await orgWithToken(k);
+    const live = [];
+    for (const status of ["active", "trialing", "past_due"]) {
+      const f = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id, overrides: { status } });
+      live.push(f.customerId);
+    }
+    const ended = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id, overrides: { status: "canceled" } });
+    const none = await createCustomer(k, org.id);
+    const newer = api.client049(token);
+    const of = async (active?: boolean) => (await newer.customers.list({ active, limit: 100 })).result.items.map((x) => x.id).sort();
+    expect(await of()).toEqual([...live, ended.customerId, none.id].sort());
+    expect(await of(true)).toEqual([...live].sort());
+    expect(await of(false)).toEqual([ended.customerId, none.id].sort());
   });
 
   it("sorts by every key, ascending and descending", async () => {

@@ -76,6 +76,22 @@ describe("discounts", () => {
     expect((await polar.discounts.get({ id: pctRepeat.id })).id).toBe(pctRepeat.id);
   });
 
+  it("shows a fixed discount's amount per currency and takes one as 0.49.0 sends it", async () => {
+    const newer = api.client049(token);
+    const made = await newer.discounts.create({ type: "fixed", duration: "once", name: "Five off", amounts: { usd: 500 } });
+    expect(made).toMatchObject({ type: "fixed", amount: 500, currency: "usd", amounts: { usd: 500 } });
+    // 0.34.17 creates one with amount and currency; 0.49.0 reads its amounts.
+    const older = await polar.discounts.create({ type: "fixed", duration: "forever", name: "Euro off", amount: 300, currency: "eur" });
+    expect(await newer.discounts.get({ id: older.id })).toMatchObject({ amount: 300, currency: "eur", amounts: { eur: 300 } });
+    expect(await newer.discounts.update({ id: made.id, discountUpdate: { amounts: { usd: 700 } } })).toMatchObject({ amount: 700, amounts: { usd: 700 } });
+    expect(await newer.discounts.get({ id: made.id })).toMatchObject({ amounts: { usd: 700 } });
+
+    // One currency per discount; both ways given must agree.
+    expect((await rawCreate({ type: "fixed", duration: "once", name: "Two", amounts: { usd: 500, eur: 400 } })).loc).toEqual(["body", "amounts"]);
+    expect((await rawCreate({ type: "fixed", duration: "once", name: "Odd", amount: 100, currency: "usd", amounts: { usd: 500 } })).loc).toEqual(["body", "amounts"]);
+    expect((await rawCreate({ type: "fixed", duration: "once", name: "None" })).loc).toEqual(["body", "amount"]);
+  });
+
   it("validates amounts, durations, codes, dates, limits and products", async () => {
     const other = await orgWithToken(api.knex);
     const foreignProduct = await api.client(other.token).products.create({ name: "Foreign", recurringInterval: null, prices: [{ amountType: "free" }] });

@@ -9,6 +9,7 @@ import type { Event } from "@polar-sh/sdk/models/components/event.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { collectPages, createCustomer, createMeter, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { storeEvents } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
@@ -219,6 +220,44 @@ describe("events", () => {
     }
   });
 
+  it("takes 0.49.0's search, depth and parent filters", async () => {
+    const { org, token, polar } = await setup();
+    const dana = await createCustomer(api.knex, org.id, { email: "dana@shop.test", name: "Dana Scully", external_id: "xf-1" });
+    const eli = await createCustomer(api.knex, org.id, { email: "eli@else.test", name: "Eli" });
+    await polar.events.ingest({
+      events: [
+        { name: "render_frame", customerId: dana.id, timestamp: at("2025-04-01T10:00:00Z"), metadata: { engine: "cycles" } },
+        { name: "upload", externalCustomerId: "xf-1", timestamp: at("2025-04-02T10:00:00Z"), metadata: { bytes: 10 } },
+        { name: "upload", customerId: eli.id, timestamp: at("2025-04-03T10:00:00Z"), metadata: { engine: "eevee" } },
+      ],
+    });
+    const newer = api.client049(token);
+    const names = async (req: Parameters<typeof newer.events.list>[0]) => {
+      const page = await newer.events.list(Object.assign({ organizationId: org.id, sorting: ["timestamp" as const], limit: 100 }, req));
+      return page.items.map((e) => `${e.name}@${e.timestamp.toISOString().slice(8, 10)}`);
+    };
+    // The name, the source, the metadata; the customer's name, email, external id or id.
+    expect(await names({ query: "RENDER" })).toEqual(["render_frame@01"]);
+    expect(await names({ query: "eevee" })).toEqual(["upload@03"]);
+    expect(await names({ query: "scully" })).toEqual(["render_frame@01", "upload@02"]);
+    expect(await names({ query: "else.test" })).toEqual(["upload@03"]);
+    expect(await names({ query: "xf-1" })).toEqual(["render_frame@01", "upload@02"]);
+    expect(await names({ query: eli.id.slice(0, 8) })).toEqual(["upload@03"]);
+    expect(await names({ query: "use" })).toEqual(["render_frame@01", "upload@02", "upload@03"]);
+    expect(await names({ query: "nothing at all" })).toEqual([]);
+    // As Polar: a search names the organization, and has at least three characters.
+    const unnamed = await rejects(newer.events.list({ query: "upload" }), HTTPValidationError049);
+    expect(unnamed.detail?.[0]?.loc).toEqual(["query", "query"]);
+    expect((await rejects(newer.events.list({ organizationId: org.id, query: "up" }), HTTPValidationError049)).detail?.[0]?.loc).toEqual(["query", "query"]);
+    // Events are ingested without a parent: all are roots, none descends from another.
+    const first = (await newer.events.list({ organizationId: org.id, sorting: ["timestamp"], limit: 1 })).items[0].id;
+    expect(await names({ depth: 0 })).toHaveLength(3);
+    expect(await names({ depth: 5 })).toHaveLength(3);
+    expect(await names({ parentId: first })).toEqual([]);
+    expect(await names({ parentId: first, depth: 2 })).toEqual([]);
+    expect((await rejects(newer.events.list({ depth: 6 }), HTTPValidationError049)).detail?.[0]?.loc).toEqual(["query", "depth"]);
+  });
+
   it("lists event names with occurrences, first and last seen", async () => {
     const { org, polar } = await setup();
     const alice = await createCustomer(api.knex, org.id, { external_id: "alice" });
@@ -296,7 +335,7 @@ describe("events", () => {
   });
 
   it("reads every system event the platform writes, with its metadata", async () => {
-    const { org, polar } = await setup();
+    const { org, polar, token } = await setup();
     const alice = await createCustomer(api.knex, org.id, { external_id: "alice" });
     const grant = { benefit_id: randomUUID(), benefit_grant_id: randomUUID(), benefit_type: "meter_credit" };
     const sub = { subscription_id: randomUUID() };
@@ -316,6 +355,18 @@ describe("events", () => {
     expect(byName["meter.credited"]).toMatchObject({ units: 10, rollover: true });
     expect(byName["subscription.product_updated"]).toMatchObject({ subscriptionId: sub.subscription_id });
     expect((await collectPages(await polar.events.listNames({ source: "system" }))).map((n) => n.name).sort()).toEqual(written.map(([name]) => name).sort());
+
+    // 0.49.0 reads each event's label: a system event's type in words, a user event's its name.
+    await polar.events.ingest({ events: [{ name: "api_call", customerId: alice.id, timestamp: at("2025-03-02T00:00:00Z") }] });
+    const newer = api.client049(token);
+    const labels = (await newer.events.list({ sorting: ["timestamp"], limit: 100 })).items.map((e) => [e.name, e.label]);
+    expect(labels).toEqual([
+      ["benefit.granted", "Benefit granted"], ["benefit.cycled", "Benefit cycled"], ["benefit.revoked", "Benefit revoked"], ["benefit.updated", "Benefit updated"],
+      ["meter.credited", "Meter credited"], ["meter.reset", "Meter reset"], ["subscription.cycled", "Subscription cycled"], ["subscription.revoked", "Subscription revoked"],
+      ["subscription.product_updated", "Subscription product updated"], ["api_call", "api_call"],
+    ]);
+    const names = await collectPages(await newer.events.listNames({ query: "api" }));
+    expect(names.map((n) => [n.name, n.label])).toEqual([["api_call", "api_call"]]);
   });
 
   it("isolates organizations and checks scopes", async () => {

@@ -4,6 +4,7 @@
 // environment its API starts under (`env`); `api.startAnother(...)` starts a second API over the
 // same database (a second process, its own limits), closed after the file.
 import { Polar } from "@polar-sh/sdk";
+import { Polar as Polar049 } from "polar-sdk-049";
 import type { Knex } from "knex";
 import { afterAll, beforeAll } from "vitest";
 import { createKnex, migrateLatest } from "../../server/kit/db.js";
@@ -31,6 +32,8 @@ export interface TestApi {
   tokens: OrganizationTokens;
   /** An official client for a token. */
   client(token: string): Polar;
+  /** The newest 0.x official client (0.49.0) for a token. */
+  client049(token: string): Polar049;
   /** Another API over this file's database (unless `knex` is given), with its own options; closed after the file unless the test closes it. */
   startAnother(options?: TestApiOptions): Promise<ApiHandle>;
 }
@@ -78,6 +81,7 @@ export function useTestApi(options: TestApiOptions = {}): TestApi {
       return state.api.tokens;
     },
     client: (token: string) => new Polar({ accessToken: token, serverURL: state.api.url }),
+    client049: (token: string) => new Polar049({ accessToken: token, serverURL: state.api.url }),
     startAnother: async (more = {}) => {
       // Closed by the test (a drain it watches) or after the file.
       const other = await startTestApi({ knex: state.knex, ...more });

@@ -49,7 +49,7 @@ export async function createSubscriptionFixture(
       is_default: true,
     })
     .returning("*");
-  const first = periodBounds(opts.startedAt, interval, 0);
+  const first = periodBounds(opts.startedAt, interval, 1, 0);
   const [subscription] = await knex("subscriptions")
     .insert({
       organization_id: organizationId,

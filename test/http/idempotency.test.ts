@@ -74,13 +74,13 @@ describe("Idempotency-Key", () => {
     const body = { order_id: order.id, reason: "other", amount: 1 };
     const first = await send("POST", "/v1/refunds/", body, key);
     const second = await send("POST", "/v1/refunds/", body, key);
-    expect(first.status).toBe(200);
+    expect(first.status).toBe(201);
     expect(first.replayed).toBe(false);
-    expect(second).toEqual({ status: 200, body: first.body, replayed: true });
+    expect(second).toEqual({ status: 201, body: first.body, replayed: true });
     expect(await api.knex("refunds").where({ order_id: order.id })).toHaveLength(1);
     expect((await polar.orders.get({ id: order.id })).refundedAmount).toBe(1);
     // Another key is another refund.
-    expect((await send("POST", "/v1/refunds/", body, randomUUID())).status).toBe(200);
+    expect((await send("POST", "/v1/refunds/", body, randomUUID())).status).toBe(201);
     expect(await api.knex("refunds").where({ order_id: order.id })).toHaveLength(2);
   });
 

@@ -72,6 +72,10 @@ describe("license keys (merchant)", () => {
     expect(got.key.startsWith("ACME-")).toBe(true);
     expect(got.expiresAt?.toISOString()).toBe("2026-01-31T10:00:00.000Z");
     expect(got.customer.id).toBe(customerId);
+    // 0.49.0 reads the same key, its customer with a type and a billing name.
+    expect(await api.client049(token).licenseKeys.get({ id: made.id })).toMatchObject({
+      id: made.id, key: made.key, customer: { id: customerId, type: "individual", billingName: "Jane Buyer" },
+    });
   });
 
   it("lists with every filter and pages", async () => {
@@ -100,6 +104,14 @@ describe("license keys (merchant)", () => {
     // Another organization's id filters everything out: never another tenant's keys; a non-uuid is a 422.
     expect(await collectPages(await client.licenseKeys.list({ organizationId: orgId }))).toHaveLength(0);
     expect((await rejects(client.licenseKeys.list({ benefitId: "nope" }), HTTPValidationError)).detail?.[0].loc).toEqual(["query", "benefit_id", 0]);
+    // 0.49.0's status filter.
+    await api.knex("license_keys").where({ id: made[0].id }).update({ status: "revoked" });
+    await api.knex("license_keys").where({ id: made[1].id }).update({ status: "disabled" });
+    const newer = api.client049(theirToken);
+    const withStatus = async (status: Parameters<typeof newer.licenseKeys.list>[0]["status"]) => (await newer.licenseKeys.list({ status, limit: 100 })).result.items.map((k) => k.id).sort();
+    expect(await withStatus("revoked")).toEqual([made[0].id]);
+    expect(await withStatus(["revoked", "disabled"])).toEqual([made[0].id, made[1].id].sort());
+    expect(await withStatus("granted")).toEqual(made.slice(2).map((k) => k.id).sort());
     // The merchant of the first organization never sees these.
     const mine = await collectPages(await polar.licenseKeys.list({ limit: 100 }));
     expect(mine.some((k) => made.some((m) => m.id === k.id))).toBe(false);

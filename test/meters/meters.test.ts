@@ -7,6 +7,7 @@ import type { Filter } from "@polar-sh/sdk/models/components/filter.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { collectPages, createBenefit, createCustomer, createEvent, createMeter, orgWithToken, rejects, useTestApi } from "../harness/index.js";
 import { meterQuantities } from "../../server/meters/quantities.js";
 
@@ -62,6 +63,40 @@ describe("meters", () => {
     });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { aggregation: unknown }).aggregation).toEqual({ func: "count" });
+  });
+
+  it("keeps each meter's unit: scalar unless given, tokens, or a custom label and multiplier", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const [older, newer] = [api.client(token), api.client049(token)];
+    const base = { filter: calls, aggregation: { func: "count" as const } };
+    // 0.34.17 knows no unit: its meters count scalar units.
+    const plain = await older.meters.create({ name: "Calls", ...base });
+    expect(await newer.meters.get({ id: plain.id })).toMatchObject({ unit: "scalar", customLabel: null, customMultiplier: null });
+    const tokens = await newer.meters.create({ name: "Tokens", unit: "token", ...base });
+    expect(tokens).toMatchObject({ unit: "token", customLabel: null, customMultiplier: null });
+    const storage = await newer.meters.create({ name: "Storage", unit: "custom", customLabel: "gigabyte", ...base });
+    expect(storage).toMatchObject({ unit: "custom", customLabel: "gigabyte", customMultiplier: 1 });
+
+    // A custom unit needs its label; the other units take neither label nor multiplier.
+    const refused = (p: Promise<unknown>) => rejects(p, HTTPValidationError049).then((e) => e.detail?.map((d) => d.loc.join(".")));
+    expect(await refused(newer.meters.create({ name: "Requests", unit: "custom", ...base }))).toEqual(["body.custom_label"]);
+    expect(await refused(newer.meters.create({ name: "Requests", unit: "token", customMultiplier: 1000, ...base }))).toEqual(["body.custom_multiplier"]);
+    expect(await refused(newer.meters.update({ id: plain.id, meterUpdate: { customLabel: "call" } }))).toEqual(["body.custom_label"]);
+    const raw = await fetch(`${api.url}/v1/meters/${plain.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ unit: "custom", custom_label: "request", custom_multiplier: 0 }),
+    });
+    expect(raw.status).toBe(422);
+
+    // Edited: to a custom unit shown per 1000 requests, and back, which clears the label.
+    const custom = await newer.meters.update({ id: plain.id, meterUpdate: { unit: "custom", customLabel: "request", customMultiplier: 1000 } });
+    expect(custom).toMatchObject({ unit: "custom", customLabel: "request", customMultiplier: 1000 });
+    expect(await newer.meters.update({ id: plain.id, meterUpdate: { customMultiplier: 100 } })).toMatchObject({ customLabel: "request", customMultiplier: 100 });
+    expect(await newer.meters.update({ id: plain.id, meterUpdate: { unit: "scalar" } })).toMatchObject({ unit: "scalar", customLabel: null, customMultiplier: null });
+    // 0.34.17 still reads and updates it.
+    expect((await older.meters.update({ id: tokens.id, meterUpdate: { name: "LLM tokens" } })).name).toBe("LLM tokens");
+    expect((await newer.meters.get({ id: tokens.id })).unit).toBe("token");
   });
 
   it("rejects invalid filters and aggregations with 422", async () => {
@@ -270,6 +305,45 @@ describe("meters", () => {
         const q = await oc.meters.quantities({ id: m.id, ...day });
         expect(q.total, JSON.stringify(filter)).toBe(expected);
       }
+    });
+
+    it("computes per customer first, then over the customers, for 0.49.0 (customer_aggregation_function)", async () => {
+      const { org: o, token } = await orgWithToken(api.knex);
+      const alice = await createCustomer(api.knex, o.id, { external_id: "ext-alice" });
+      const bob = await createCustomer(api.knex, o.id);
+      const ev = (day: string, who: Record<string, string>, tokens: number) => createEvent(api.knex, o.id, Object.assign({ timestamp: at(`2025-03-0${day}T12:00:00Z`), metadata: { tokens } }, who));
+      // Day 1: Alice 3 events (one by her external id, not attributed yet), Bob 1. Day 2: Bob 2, someone not created yet 1.
+      await ev("1", { customer_id: alice.id }, 1);
+      await ev("1", { customer_id: alice.id }, 2);
+      await ev("1", { external_customer_id: "ext-alice" }, 3);
+      await ev("1", { customer_id: bob.id }, 10);
+      await ev("2", { customer_id: bob.id }, 5);
+      await ev("2", { customer_id: bob.id }, 5);
+      await ev("2", { external_customer_id: "ext-nobody" }, 1);
+      const newer = api.client049(token);
+      const per = async (aggregation: Parameters<typeof newer.meters.create>[0]["aggregation"], fn: "count" | "sum" | "max" | "min" | "avg" | "unique") => {
+        const m = await newer.meters.create({ name: `Per customer ${JSON.stringify(aggregation)}`, filter: calls, aggregation });
+        const q = await newer.meters.quantities({ id: m.id, startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-02T00:00:00Z"), interval: "day", customerAggregationFunction: fn });
+        return { buckets: q.quantities.map((x) => x.quantity), total: q.total };
+      };
+      // A count meter: Alice 3 and Bob 1 on day 1, Bob 2 and the newcomer 1 on day 2; the total sums the days.
+      expect(await per({ func: "count" }, "max")).toEqual({ buckets: [3, 2], total: 5 });
+      expect(await per({ func: "count" }, "min")).toEqual({ buckets: [1, 1], total: 2 });
+      expect(await per({ func: "count" }, "avg")).toEqual({ buckets: [2, 1.5], total: 3.5 });
+      expect(await per({ func: "count" }, "sum")).toEqual({ buckets: [4, 3], total: 7 });
+      expect(await per({ func: "count" }, "count")).toEqual({ buckets: [2, 2], total: 4 });
+      expect(await per({ func: "count" }, "unique")).toEqual({ buckets: [2, 2], total: 4 });
+      // A sum meter: Alice 6 and Bob 10, then Bob 10 and 1.
+      expect(await per({ func: "sum", property: "tokens" }, "max")).toEqual({ buckets: [10, 10], total: 20 });
+      expect(await per({ func: "sum", property: "tokens" }, "unique")).toEqual({ buckets: [2, 2], total: 4 });
+      // A max meter's total is the days' max; an avg meter's, the average over all the events.
+      expect(await per({ func: "max", property: "tokens" }, "min")).toEqual({ buckets: [3, 1], total: 3 });
+      const avg = await per({ func: "avg", property: "tokens" }, "max");
+      expect(avg.buckets).toEqual([10, 5]);
+      expect(avg.total).toBeCloseTo(27 / 7);
+      // Without the function: across all the events.
+      const m = await newer.meters.create({ name: "All calls", filter: calls, aggregation: { func: "count" } });
+      expect((await newer.meters.quantities({ id: m.id, startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-02T00:00:00Z"), interval: "day" })).total).toBe(7);
     });
 
     it("filters by customer, external customer and event metadata", async () => {

@@ -10,7 +10,10 @@ import type { MetricsResponse } from "@polar-sh/sdk/models/components/metricsres
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { RFCDate } from "@polar-sh/sdk/types/rfcdate.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
+import { RFCDate as RFCDate049 } from "polar-sdk-049/types/rfcdate.js";
 import type { Knex } from "knex";
+import { addIntervals, type RecurringInterval } from "../../server/subscriptions/periods.js";
 import { bucketStart, createCustomer, createOrder, localMidnight, orgWithToken, rejects, type Unit, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -47,7 +50,7 @@ async function subscription(
       recurring_interval: s.interval,
       billing_anchor: s.startedAt,
       current_period_start: s.startedAt,
-      current_period_end: null,
+      current_period_end: addIntervals(s.startedAt, s.interval as RecurringInterval, 1),
       started_at: s.startedAt,
       ends_at: s.endsAt ?? null,
       ended_at: s.endedAt ?? null,
@@ -91,6 +94,28 @@ describe("metrics", () => {
     const limits = await api.client(token).metrics.limits();
     expect(limits.minDate.toString()).toBe("2023-01-01");
     expect(limits.intervals).toEqual({ hour: { maxDays: 7 }, day: { maxDays: 366 }, week: { maxDays: 365 }, month: { maxDays: 1460 }, year: { maxDays: 3650 } });
+    // 0.49.0 reads the shortest range of each interval too.
+    expect((await api.client049(token).metrics.limits()).intervals).toEqual({
+      hour: { minDays: 0, maxDays: 7 },
+      day: { minDays: 0, maxDays: 366 },
+      week: { minDays: 14, maxDays: 365 },
+      month: { minDays: 60, maxDays: 1460 },
+      year: { minDays: 366, maxDays: 3650 },
+    });
+  });
+
+  it("refuses a range shorter than its interval needs, and takes one just long enough", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    for (const [interval, start, end] of [["week", "2025-03-01", "2025-03-14"], ["month", "2025-03-01", "2025-04-29"], ["year", "2024-01-01", "2024-12-31"]] as const) {
+      const err = await rejects(metrics(polar, { start, end, interval }), HTTPValidationError);
+      expect(err.data$.detail?.[0]).toMatchObject({ loc: ["query"], type: "value_error" });
+      expect(err.data$.detail?.[0].msg).toMatch(new RegExp(`^A ${interval} interval needs a range of at least \\d+ days`));
+    }
+    expect((await metrics(polar, { start: "2025-03-01", end: "2025-03-15", interval: "week" })).periods.length).toBeGreaterThan(0);
+    expect((await metrics(polar, { start: "2025-03-01", end: "2025-04-30", interval: "month" })).periods).toHaveLength(2);
+    const newer = await api.client049(token).metrics.get({ startDate: new RFCDate049("2024-01-01"), endDate: new RFCDate049("2025-01-01"), interval: "year" });
+    expect(newer.periods).toHaveLength(2);
   });
 
   it("computes every series of a hand-checked month", async () => {
@@ -169,6 +194,27 @@ describe("metrics", () => {
     expect(series(ny, "checkouts")).toEqual([0, 2, 0]);
   });
 
+  it("computes and returns only the metrics asked for", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const alice = await createCustomer(api.knex, org.id);
+    const ebook = await product(api.knex, org.id, null);
+    await createOrder(api.knex, org.id, { customerId: alice.id, productId: ebook.id }, { subtotal_amount: 2000, created_at: at("2025-03-02T09:00:00Z") });
+    await checkout(api.knex, org.id, { productId: ebook.id, priceId: ebook.priceId, customerId: alice.id, status: "succeeded", createdAt: at("2025-03-02T08:00:00Z") });
+    const range = { startDate: new RFCDate049("2025-03-01"), endDate: new RFCDate049("2025-03-03"), interval: "day" as const };
+    const polar = api.client049(token);
+    const all = await polar.metrics.get(range);
+    const some = await polar.metrics.get({ ...range, metrics: ["revenue", "checkouts_conversion"] });
+    expect(some.periods.map((p) => Object.keys(p).sort())).toEqual([0, 1, 2].map(() => ["checkoutsConversion", "revenue", "timestamp"]));
+    expect(some.periods.map((p) => [p.revenue, p.checkoutsConversion])).toEqual(all.periods.map((p) => [p.revenue, p.checkoutsConversion]));
+    expect(some.periods[1]).toMatchObject({ revenue: 2000, checkoutsConversion: 1 });
+    expect(some.totals).toEqual({ revenue: 2000, checkoutsConversion: 1 });
+    expect(Object.keys(some.metrics).sort()).toEqual(["checkoutsConversion", "revenue"]);
+    // Without the parameter, all 22.
+    expect(Object.keys(all.totals).sort()).toEqual([...SLUGS].sort());
+    const err = await rejects(api.client049(token).metrics.get({ ...range, metrics: ["no_such_metric"] }), HTTPValidationError049);
+    expect(err.detail?.[0].loc).toEqual(["query", "metrics", 0]);
+  });
+
   it("refuses bad ranges, dates and zones with 422 and sees only the caller's data", async () => {
     const { token } = await orgWithToken(api.knex);
     const polar = api.client(token);
@@ -228,7 +274,8 @@ describe("metrics", () => {
       day: { start: "2025-03-05", end: "2025-04-05" },
       week: { start: "2025-03-05", end: "2025-04-05" },
       month: { start: "2025-03-01", end: "2025-04-30" },
-      year: { start: "2025-01-01", end: "2025-12-31" },
+      // a year interval needs 366 days at least
+      year: { start: "2025-01-01", end: "2026-01-02" },
     };
     const monthly = (amount: number, interval: string) =>
       interval === "month" ? amount : interval === "year" ? Math.round(amount / 12) : interval === "week" ? Math.round((amount * 52) / 12) : Math.round((amount * 365) / 12);

@@ -6,6 +6,7 @@
 import { Polar } from "@polar-sh/sdk";
 import { HTTPClient } from "@polar-sh/sdk/lib/http.js";
 import * as oidc from "openid-client";
+import { Polar as Polar049 } from "polar-sdk-049";
 import { describe, expect, it } from "vitest";
 import { type Browser, ownerWithOrganization, useTestApi } from "../harness/index.js";
 import { consent as consentAt, REDIRECT, register as registerAt, type Registered } from "./flow.js";
@@ -80,7 +81,9 @@ describe("OAuth2 provider", () => {
 
     // Introspection: Polar's sub_type and token_type.
     const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
-    expect(introspected).toMatchObject({ active: true, client_id: registered.client_id, sub_type: "organization", sub: owner.organizationId, token_type: "access_token" });
+    expect(introspected).toMatchObject({
+      active: true, client_id: registered.client_id, sub_type: "organization", sub: owner.organizationId, organizations: [owner.organizationId], token_type: "access_token",
+    });
     const introspectedRefresh = await oidc.tokenIntrospection(config, tokens.refresh_token!);
     expect(introspectedRefresh).toMatchObject({ active: true, sub_type: "organization", sub: owner.organizationId, token_type: "refresh_token" });
 
@@ -154,6 +157,9 @@ describe("OAuth2 provider", () => {
     expect(refreshed.accessToken).not.toBe(tokens.accessToken);
     const introspected = await polar.oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
     expect(introspected).toMatchObject({ active: true, subType: "user", sub: owner.userId, tokenType: "access_token" });
+    // 0.49.0 reads what the token is restricted to: a user's token, to no organization in particular.
+    const introspected049 = await new Polar049({ serverURL: api.url }).oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
+    expect(introspected049).toMatchObject({ active: true, subType: "user", sub: owner.userId, organizations: [] });
     const me = await new Polar({ serverURL: api.url, accessToken: refreshed.accessToken }).oauth2.userinfo();
     expect(me).toMatchObject({ sub: owner.userId, email: expect.stringContaining("@example.com") });
     await polar.oauth2.revoke({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });

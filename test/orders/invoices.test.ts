@@ -12,7 +12,7 @@ import { MissingInvoiceBillingDetails } from "@polar-sh/sdk/models/errors/missin
 import { NotPaidOrder } from "@polar-sh/sdk/models/errors/notpaidorder.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
-import { assignInvoiceNumber, storeInvoice } from "../../server/orders/invoice.js";
+import { storeInvoice } from "../../server/orders/invoice.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
@@ -73,6 +73,9 @@ describe("order invoices", () => {
 
     const run = await temporal.client.workflow.getHandle(`invoice:${order.id}`).result();
     expect(run.number).toBe(`${slug.toUpperCase()}-0001`);
+    // The order shows the number printed on its invoice.
+    const shown = await (await fetch(`${api.url}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(shown).toMatchObject({ invoice_number: run.number, is_invoice_generated: true });
     const { url } = await polar.orders.invoice({ id: order.id });
     const pdf = await fetch(url);
     expect(pdf.status).toBe(200);
@@ -117,22 +120,20 @@ describe("order invoices", () => {
     await expect
       .poll(async () => Number((await api.knex("orders").whereIn("id", orders.map((o) => o.id)).where({ is_invoice_generated: true }).count({ n: "*" }))[0].n), poll)
       .toBe(20);
-    const numbers: number[] = await api.knex("orders").where({ organization_id: orgId }).whereNotNull("invoice_number").orderBy("invoice_number").pluck("invoice_number");
-    expect(numbers).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    const numbers: string[] = await api.knex("orders").where({ organization_id: orgId }).whereNotNull("invoice_number").orderBy("invoice_number").pluck("invoice_number");
+    expect(numbers).toEqual(Array.from({ length: 22 }, (_, i) => `${slug.toUpperCase()}-${String(i + 1).padStart(4, "0")}`));
     const counter = await api.knex("invoice_counters").where({ organization_id: orgId }).first();
     expect(counter.last_number).toBe(22);
   });
 
-  it("keeps its activities idempotent: a retried step takes no second number and writes once", async () => {
+  it("keeps its activity idempotent: a retried step writes once, under the number the order was made with", async () => {
     const order = await createOrder(api.knex, orgId, { customerId, productId });
-    const n1 = await assignInvoiceNumber(api.knex, order.id);
-    const n2 = await assignInvoiceNumber(api.knex, order.id);
-    expect(n2).toBe(n1);
     const s1 = await storeInvoice(api.knex, order.id, orderDependents);
     const s2 = await storeInvoice(api.knex, order.id, orderDependents);
     expect(s2).toEqual(s1);
+    expect(s1.number).toBe(order.invoice_number);
     const counter = await api.knex("invoice_counters").where({ organization_id: orgId }).first();
-    expect(counter.last_number).toBe(n1);
+    expect(order.invoice_number).toBe(`${slug.toUpperCase()}-${String(counter.last_number).padStart(4, "0")}`);
   });
 
   it("numbers each organization on its own", async () => {
@@ -142,7 +143,7 @@ describe("order invoices", () => {
     const o = await createOrder(api.knex, other.org.id, { customerId: c.id, productId: p.product.id });
     await api.client(other.token).orders.generateInvoice({ id: o.id });
     await expect.poll(() => generated(o.id), poll).toBe(true);
-    expect((await api.knex("orders").where({ id: o.id }).first()).invoice_number).toBe(1);
+    expect((await api.knex("orders").where({ id: o.id }).first()).invoice_number).toBe(`${other.org.slug.toUpperCase()}-0001`);
   });
 
   it("answers NotPaidOrder, MissingInvoiceBillingDetails, 404 before generation and for foreign orders", async () => {

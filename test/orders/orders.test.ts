@@ -9,7 +9,9 @@ import type { Polar } from "@polar-sh/sdk";
 import type { Order } from "@polar-sh/sdk/models/components/order.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages, createCustomer, createCustomerSessionToken, createDiscount, createOrder, createProductWithPrice, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, useTestApi,
+} from "../harness/index.js";
 import { createOrderForCheckout, listCustomerOrders, markOrderPaid } from "../../server/orders/service.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
 
@@ -37,15 +39,15 @@ describe("orders", () => {
     Object.assign(ids, { alice: alice.id, bob: bob.id, book: book.product.id, plan: plan.product.id, discount: discount.id });
     const t0 = Date.now() - 60_000;
     ids.o1 = (await createOrder(k, orgId, { customerId: alice.id, productId: book.product.id, productPriceId: book.price.id }, {
-      subtotal_amount: 1000, status: "paid", created_at: new Date(t0), metadata: { channel: "web" }, invoice_number: 2,
+      subtotal_amount: 1000, status: "paid", created_at: new Date(t0), metadata: { channel: "web" }, invoice_number: "SORT-0002",
     })).id;
     ids.o2 = (await createOrder(k, orgId, { customerId: bob.id, productId: plan.product.id, productPriceId: plan.price.id }, {
       subtotal_amount: 3000, discount_amount: 300, tax_amount: 540, discount_id: discount.id, status: "refunded",
-      billing_reason: "subscription_create", created_at: new Date(t0 + 1000), metadata: { channel: "api" }, invoice_number: 1,
+      billing_reason: "subscription_create", created_at: new Date(t0 + 1000), metadata: { channel: "api" }, invoice_number: "SORT-0001",
       checkout_id: "00000000-0000-4000-8000-000000000001",
     })).id;
     ids.o3 = (await createOrder(k, orgId, { customerId: alice.id, productId: plan.product.id }, {
-      subtotal_amount: 500, status: "pending", created_at: new Date(t0 + 2000), billing_name: null, billing_address: null,
+      subtotal_amount: 500, status: "pending", created_at: new Date(t0 + 2000), billing_name: null, billing_address: null, invoice_number: "SORT-0010",
       items: [{ label: "Plan", amount: 300 }, { label: "Seats", amount: 200, tax_amount: 10 }],
     })).id;
     // Another organization's order never shows.
@@ -95,6 +97,28 @@ describe("orders", () => {
     expect(idsOf(await collect(polar, { metadata: { channel: ["web", "api"] } }))).toEqual(sorted(ids.o1, ids.o2));
   });
 
+  it("takes 0.49.0's external customer and subscription filters", async () => {
+    const k = api.knex;
+    const { org, token } = await orgWithToken(k);
+    const fixture = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id });
+    await k("customers").where({ id: fixture.customerId }).update({ external_id: "ext-sub" });
+    const renewal = await createOrder(k, org.id, { customerId: fixture.customerId, productId: fixture.productId }, { subscription_id: fixture.subscription.id });
+    const gone = await createCustomer(k, org.id, { external_id: "ext-gone" });
+    await createOrder(k, org.id, { customerId: gone.id, productId: fixture.productId });
+    // A deleted customer's external id matches none of its orders (it may be another's now).
+    await k("customers").where({ id: gone.id }).update({ deleted_at: new Date() });
+    const other = await createCustomer(k, org.id, { external_id: "ext-other" });
+    const one = await createOrder(k, org.id, { customerId: other.id, productId: fixture.productId });
+    const newer = api.client049(token);
+    const of = async (req: Parameters<typeof newer.orders.list>[0]) => (await newer.orders.list(req)).result.items.map((o) => o.id).sort();
+    expect(await of({ subscriptionId: fixture.subscription.id })).toEqual([renewal.id]);
+    expect(await of({ subscriptionId: [fixture.subscription.id, "00000000-0000-4000-8000-000000000000"] })).toEqual([renewal.id]);
+    expect(await of({ externalCustomerId: "ext-sub" })).toEqual([renewal.id]);
+    expect(await of({ externalCustomerId: ["ext-sub", "ext-other"] })).toEqual([renewal.id, one.id].sort());
+    expect(await of({ externalCustomerId: "ext-gone" })).toEqual([]);
+    expect(await of({ externalCustomerId: "ext-other", subscriptionId: fixture.subscription.id })).toEqual([]);
+  });
+
   it("sorts by every key, both ways", async () => {
     const order = async (key: OrderSortProperty) => (await collect(polar, { sorting: [key] })).map((o) => o.id);
     const { o1, o2, o3 } = ids;
@@ -102,8 +126,8 @@ describe("orders", () => {
     expect(await order("-created_at")).toEqual([o3, o2, o1]);
     expect(await order("status")).toEqual([o1, o3, o2]); // paid < pending < refunded
     expect(await order("-status")).toEqual([o2, o3, o1]);
-    expect(await order("invoice_number")).toEqual([o3, o2, o1]); // nulls first ascending
-    expect(await order("-invoice_number")).toEqual([o1, o2, o3]);
+    expect(await order("invoice_number")).toEqual([o2, o1, o3]);
+    expect(await order("-invoice_number")).toEqual([o3, o1, o2]);
     expect(await order("amount")).toEqual([o3, o1, o2]); // totals 500, 1000, 3240
     expect(await order("-amount")).toEqual([o2, o1, o3]);
     expect(await order("net_amount")).toEqual([o3, o1, o2]);
@@ -166,6 +190,55 @@ describe("orders", () => {
     const event = typeof payload === "string" ? JSON.parse(payload) : payload;
     expect(event.data).toMatchObject({ id: row.id, status: "paid", paid: true, net_amount: 2000, total_amount: 2400 });
     expect(event.data.items).toHaveLength(1);
+  });
+
+  it("numbers receipts when paid and shows what is due, what is refundable, the description and the platform fee", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const customer = await createCustomer(api.knex, org.id);
+    const { product, price } = await createProductWithPrice(api.knex, org.id, { name: "Pro" });
+    const make = () =>
+      api.knex.transaction((trx) =>
+        createOrderForCheckout(trx, {
+          organizationId: org.id, customerId: customer.id, productId: product.id, productPriceId: price.id,
+          checkoutId: null, subscriptionId: null, billingReason: "purchase", currency: "usd",
+          subtotalAmount: 2500, discountAmount: 500, discountId: null, taxAmount: 400,
+          items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id }],
+          billingName: "Jane", billingAddress: null, metadata: {}, customFieldData: {},
+        }, orderDependents),
+      );
+    const [first, second] = [await make(), await make()];
+    /** The order as the API sends it (0.49.0 also checks the product's newest fields, which are not in this test's reach). */
+    const wire = async (id: string, path = `/v1/orders/${id}`, bearer = token) =>
+      (await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${bearer}` } })).json();
+    expect(await wire(first.id)).toMatchObject({
+      status: "pending", total_amount: 2400, applied_balance_amount: 0, due_amount: 2400, refundable_amount: 0, refundable_tax_amount: 0,
+      invoice_number: expect.stringMatching(/-\d{4}$/), receipt_number: null, description: "Pro", platform_fee_amount: 0, platform_fee_currency: null,
+      next_payment_attempt_at: null,
+    });
+
+    // 5% and 30 cents of each paid order go to the platform; receipts are numbered in the order orders are paid.
+    Object.assign(process.env, { PLATFORM_FEE_BASIS_POINTS: "500", PLATFORM_FEE_FIXED: "30" });
+    try {
+      for (const o of [second, first]) await api.knex.transaction((trx) => markOrderPaid(trx, o.id, { reads: orderDependents }));
+    } finally {
+      delete process.env.PLATFORM_FEE_BASIS_POINTS;
+      delete process.env.PLATFORM_FEE_FIXED;
+    }
+    const prefix = `RCPT-${org.slug.toUpperCase()}`;
+    expect(await wire(second.id)).toMatchObject({ receipt_number: `${prefix}-0001` });
+    expect(await wire(first.id)).toMatchObject({
+      status: "paid", due_amount: 0, refundable_amount: 2000, refundable_tax_amount: 400, receipt_number: `${prefix}-0002`,
+      platform_fee_amount: 150, platform_fee_currency: "usd", invoice_number: expect.stringMatching(/-\d{4}$/),
+    });
+    // A partial refund leaves the rest refundable; 0.34.17 reads the order as before.
+    await api.knex("orders").where({ id: first.id }).update({ status: "partially_refunded", refunded_amount: 500, refunded_tax_amount: 100 });
+    expect(await wire(first.id)).toMatchObject({ refundable_amount: 1500, refundable_tax_amount: 300, receipt_number: `${prefix}-0002` });
+    expect(await api.client(token).orders.get({ id: first.id })).toMatchObject({ id: first.id, status: "partially_refunded", refundedAmount: 500 });
+    // The customer sees the same numbers in the portal.
+    const session = await createCustomerSessionToken(api.knex, customer.id);
+    expect(await wire(first.id, `/v1/customer-portal/orders/${first.id}`, session)).toMatchObject({
+      receipt_number: `${prefix}-0002`, due_amount: 0, refundable_amount: 1500, refundable_tax_amount: 300, description: "Pro", applied_balance_amount: 0,
+    });
   });
 });
 

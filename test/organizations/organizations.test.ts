@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { type Browser, createOrganization, orgWithToken, outboxTypes, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
@@ -128,6 +129,79 @@ describe("organizations", () => {
     expect(await outboxTypes(api.knex, org.id)).toEqual(["organization.updated"]);
     const untouched = await polar.organizations.update({ id: org.id, organizationUpdate: {} });
     expect(untouched.name).toBe("Renamed Org");
+  });
+
+  it("shows and updates the settings the newest client knows, and 0.34.17 still reads and writes its own", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const [older, newer] = [api.client(token), api.client049(token)];
+    const read = await newer.organizations.get({ id: org.id });
+    expect(read).toMatchObject({
+      prorationBehavior: "prorate",
+      allowCustomerUpdates: true,
+      ssoEnforced: false,
+      defaultPresentmentCurrency: "usd",
+      defaultTaxBehavior: "location",
+      accountId: null,
+      payoutAccountId: null,
+      capabilities: { checkoutPayments: true, subscriptionRenewals: true, payouts: false, refunds: true, apiAccess: true, dashboardAccess: true },
+      // Benefits are kept through the payment retries (2 + 5 + 7 + 7 days by default).
+      subscriptionSettings: { allowMultipleSubscriptions: false, allowCustomerUpdates: true, prorationBehavior: "prorate", benefitRevocationGracePeriod: 21, preventTrialAbuse: false },
+      customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: true } },
+    });
+    expect(Object.values(read.customerEmailSettings).every((on) => on === true)).toBe(true);
+
+    const updated = await newer.organizations.update({
+      id: org.id,
+      organizationUpdate: {
+        subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: true, prorationBehavior: "invoice", benefitRevocationGracePeriod: 21, preventTrialAbuse: true },
+        customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: false } },
+        customerEmailSettings: { ...read.customerEmailSettings, orderConfirmation: false, subscriptionCycled: false },
+        defaultPresentmentCurrency: "eur",
+        defaultTaxBehavior: "inclusive",
+        ssoEnforced: false,
+      },
+    });
+    expect(updated).toMatchObject({
+      prorationBehavior: "invoice",
+      // The portal's update_plan is the same setting, and wins over the subscription settings' copy.
+      allowCustomerUpdates: false,
+      subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: false, prorationBehavior: "invoice", preventTrialAbuse: true },
+      customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: false } },
+      customerEmailSettings: { orderConfirmation: false, subscriptionCycled: false, subscriptionUpdated: true },
+      defaultPresentmentCurrency: "eur",
+      defaultTaxBehavior: "inclusive",
+    });
+    // A denied organization takes no payment.
+    await api.knex("organizations").where({ id: org.id }).update({ status: "denied" });
+    expect((await newer.organizations.get({ id: org.id })).capabilities).toMatchObject({ checkoutPayments: false, apiAccess: true });
+
+    // 0.34.17 reads the organization and updates its three subscription settings; the newer ones stay.
+    expect((await older.organizations.get({ id: org.id })).subscriptionSettings).toEqual({ allowMultipleSubscriptions: true, allowCustomerUpdates: false, prorationBehavior: "invoice" });
+    await older.organizations.update({ id: org.id, organizationUpdate: { subscriptionSettings: { allowMultipleSubscriptions: false, allowCustomerUpdates: true, prorationBehavior: "prorate" } } });
+    expect(await newer.organizations.get({ id: org.id })).toMatchObject({
+      prorationBehavior: "prorate",
+      allowCustomerUpdates: true,
+      subscriptionSettings: { preventTrialAbuse: true },
+      customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: true } },
+    });
+
+    // What is not offered is refused, by name.
+    const refuse = (organizationUpdate: Parameters<typeof newer.organizations.update>[0]["organizationUpdate"]) =>
+      rejects(newer.organizations.update({ id: org.id, organizationUpdate }), HTTPValidationError049).then((e) => e.detail?.map((d) => d.loc.join(".")));
+    expect(await refuse({ ssoEnforced: true })).toEqual(["body.sso_enforced"]);
+    expect(await refuse({ subscriptionSettings: { ...updated.subscriptionSettings, benefitRevocationGracePeriod: 3 } })).toEqual([
+      "body.subscription_settings.benefit_revocation_grace_period",
+    ]);
+    expect(await refuse({ customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: true, pause: true } } })).toEqual([
+      "body.customer_portal_settings.subscription.pause",
+    ]);
+    const raw = await fetch(`${api.url}/v1/organizations/${org.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ default_presentment_currency: "xyz", default_tax_behavior: "sometimes" }),
+    });
+    expect(raw.status).toBe(422);
+    expect((await newer.organizations.get({ id: org.id })).defaultPresentmentCurrency).toBe("eur");
   });
 
   it("refuses a link that is not an http(s) URL: website, avatar_url, socials", async () => {

@@ -1,11 +1,12 @@
 // Payments through the official client: card payments with brand and last4, every filter
-// (checkout, order, status, method, customer email) and sort key, paging, tenant isolation.
+// (checkout, order, status, method, customer email, 0.49.0's customer) and sort key, paging,
+// tenant isolation.
 import type { PaymentSortProperty } from "@polar-sh/sdk/models/components/paymentsortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Payment } from "@polar-sh/sdk/models/components/payment.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { collectPages, createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
+import { collectPages, createCheckoutProduct, createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -54,6 +55,25 @@ describe("payments", () => {
     expect("methodMetadata" in g).toBe(false);
   });
 
+  it("says why a checkout's payment was made, to 0.49.0; one recorded before triggers were is null", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const polar = api.client(token);
+    const product = await polar.products.create({ name: "Ebook", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }] });
+    const checkout = await polar.checkouts.create({ products: [product.id], customerEmail: "reader@example.com" });
+    await polar.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    });
+    const newer = api.client049(token);
+    const [paid] = (await newer.payments.list({ checkoutId: checkout.id })).result.items;
+    expect(paid).toMatchObject({ status: "succeeded", amount: 1200, trigger: "purchase" });
+    expect(await polar.payments.get({ id: paid.id })).toMatchObject({ id: paid.id, status: "succeeded" });
+    expect((await api.client049(token).payments.get({ id: paid.id })).trigger).toBe("purchase");
+    const { org } = await orgWithToken(api.knex);
+    const old = await createPayment(api.knex, org.id);
+    expect((await api.knex("payments").where({ id: old.id }).first()).trigger).toBeNull();
+  });
+
   it("answers 404 for a foreign or unknown payment", async () => {
     for (const id of [ids.foreign, "00000000-0000-4000-8000-000000000000", "x"]) {
       await expect(polar.payments.get({ id })).rejects.toBeInstanceOf(ResourceNotFound);
@@ -75,6 +95,25 @@ describe("payments", () => {
     expect(await of({ customerEmail: "alice@example.com" })).toEqual([ids.p1]);
     expect(await of({ customerEmail: "bob@example.com" })).toEqual(s(ids.p2, ids.p3));
     expect(await of({ customerEmail: "nobody@example.com" })).toEqual([]);
+  });
+
+  it("takes 0.49.0's customer filter: the order's customer, or the checkout's for a payment without an order", async () => {
+    const k = api.knex;
+    const { org, token } = await orgWithToken(k);
+    const [alice, bob] = [await createCustomer(k, org.id), await createCustomer(k, org.id)];
+    const { product } = await createCheckoutProduct(k, org.id);
+    const paid = await createPayment(k, org.id, { order_id: (await createOrder(k, org.id, { customerId: alice.id, productId: product.id })).id });
+    // A declined checkout of Bob's: its payment has no order.
+    const declined = await api.client(token).checkouts.create({ products: [product.id], customerId: bob.id });
+    const failed = await createPayment(k, org.id, { checkout_id: declined.id, status: "failed", decline_reason: "card_declined", decline_message: "Declined." });
+    // Paid in Bob's checkout, for Alice's order: the order's customer is the payment's.
+    const settled = await createPayment(k, org.id, { checkout_id: declined.id, order_id: (await createOrder(k, org.id, { customerId: alice.id, productId: product.id })).id });
+    const newer = api.client049(token);
+    const of = async (customerId: string | string[]) => (await newer.payments.list({ customerId })).result.items.map((p) => p.id).sort();
+    expect(await of(alice.id)).toEqual([paid.id, settled.id].sort());
+    expect(await of(bob.id)).toEqual([failed.id]);
+    expect(await of([alice.id, bob.id])).toEqual([paid.id, failed.id, settled.id].sort());
+    expect(await of("00000000-0000-4000-8000-000000000000")).toEqual([]);
   });
 
   it("sorts by every key, both ways", async () => {

@@ -9,6 +9,7 @@ import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.j
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { collectPages, createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -55,10 +56,22 @@ describe("products", () => {
       prices: [{ amountType: "custom", minimumAmount: 500, maximumAmount: 10000, presetAmount: 1500 }],
     });
     expect(custom.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 500, maximumAmount: 10000, presetAmount: 1500, priceCurrency: "usd" });
+    // Without a minimum, the minimum a custom price always had (50) is stored and shown.
+    const anyAmount = await polar.products.create({ name: "Donation", recurringInterval: null, prices: [{ amountType: "custom", priceCurrency: "eur" }] });
+    expect(anyAmount.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 50, maximumAmount: null, priceCurrency: "eur" });
 
+    // A free price is a fixed price of 0, in the currency of the product's other prices.
     const free = await polar.products.create({ name: "Free plan", recurringInterval: "month", prices: [{ amountType: "free" }] });
     expect(free.isRecurring).toBe(true);
-    expect(free.prices[0]).toMatchObject({ amountType: "free", type: "recurring", recurringInterval: "month" });
+    expect(free.prices[0]).toMatchObject({ amountType: "fixed", priceAmount: 0, priceCurrency: "usd", type: "recurring", recurringInterval: "month" });
+    const freeEur = await polar.products.create({
+      name: "Free with usage",
+      recurringInterval: "month",
+      prices: [{ amountType: "free" }, { amountType: "metered_unit", meterId, unitAmount: 2, priceCurrency: "eur" }],
+    });
+    expect(freeEur.prices[0]).toMatchObject({ amountType: "fixed", priceAmount: 0, priceCurrency: "eur" });
+    const zero = await polar.products.create({ name: "Zero fixed", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 0, priceCurrency: "gbp" }] });
+    expect(zero.prices[0]).toMatchObject({ amountType: "fixed", priceAmount: 0, priceCurrency: "gbp" });
 
     const metered = await polar.products.create({
       name: "API usage",
@@ -77,6 +90,7 @@ describe("products", () => {
   it("rejects invalid price sets with 422 and a location", async () => {
     const cases: [unknown[], string | null, (string | number)[]][] = [
       [[{ amountType: "fixed", priceAmount: 10 }], null, ["body", "prices", 0, "price_amount"]],
+      [[{ amountType: "fixed", priceAmount: 0 }, { amountType: "free" }], null, ["body", "prices"]],
       [[{ amountType: "fixed", priceAmount: 1000 }, { amountType: "free" }], null, ["body", "prices"]],
       [[{ amountType: "metered_unit", meterId, unitAmount: 1 }, { amountType: "free" }], null, ["body", "prices", 0, "amount_type"]],
       [[{ amountType: "custom", minimumAmount: 5000, maximumAmount: 1000 }], null, ["body", "prices", 0, "maximum_amount"]],
@@ -301,5 +315,73 @@ describe("products", () => {
     expect(denied.statusCode).toBe(403);
     const noScope = await orgWithToken(api.knex, { scopes: ["orders:read"] });
     expect((await rejects(api.client(noScope.token).products.list({}), SDKError)).statusCode).toBe(403);
+  });
+
+  it("takes a trial, an interval count, a visibility and a tax behavior from 0.49.0, and shows them to both clients", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c49 = api.client049(token);
+    const created = await c49.products.create({
+      name: "Team plan",
+      recurringInterval: "month",
+      recurringIntervalCount: 3,
+      trialInterval: "day",
+      trialIntervalCount: 14,
+      visibility: "private",
+      prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd", taxBehavior: "exclusive" }],
+    });
+    expect(created).toMatchObject({
+      recurringInterval: "month", recurringIntervalCount: 3, trialInterval: "day", trialIntervalCount: 14,
+      visibility: "private", meterInterval: null, meterIntervalCount: null, isRecurring: true,
+    });
+    expect(created.prices[0]).toMatchObject({ source: "catalog", taxBehavior: "exclusive", amountType: "fixed", priceAmount: 3000 });
+    expect(await c49.products.get({ id: created.id })).toEqual(created);
+    // The older client reads the same product (the new fields are additions).
+    expect(await api.client(token).products.get({ id: created.id })).toMatchObject({ id: created.id, recurringInterval: "month", isRecurring: true });
+
+    // Defaults: public, billed every interval, no trial; a one-time product counts no interval.
+    const plain = await c49.products.create({ name: "Monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900 }] });
+    expect(plain).toMatchObject({ visibility: "public", recurringIntervalCount: 1, trialInterval: null, trialIntervalCount: null });
+    expect(plain.prices[0]).toMatchObject({ taxBehavior: null, source: "catalog" });
+    const once = await c49.products.create({ name: "E-book", prices: [{ amountType: "fixed", priceAmount: 900 }] });
+    expect(once).toMatchObject({ recurringInterval: null, recurringIntervalCount: null, visibility: "public" });
+
+    const updated = await c49.products.update({
+      id: created.id,
+      productUpdate: { visibility: "draft", recurringIntervalCount: 6, trialInterval: null, trialIntervalCount: null },
+    });
+    expect(updated).toMatchObject({ visibility: "draft", recurringIntervalCount: 6, trialInterval: null, trialIntervalCount: null });
+    const trialAgain = await c49.products.update({ id: created.id, productUpdate: { trialInterval: "week", trialIntervalCount: 2 } });
+    expect(trialAgain).toMatchObject({ trialInterval: "week", trialIntervalCount: 2, visibility: "draft", recurringIntervalCount: 6 });
+
+    const names = async (visibility: ("draft" | "private" | "public")[]) =>
+      (await c49.products.list({ visibility })).result.items.map((p) => p.name).sort();
+    expect(await names(["draft"])).toEqual(["Team plan"]);
+    expect(await names(["public"])).toEqual(["E-book", "Monthly"]);
+    expect(await names(["draft", "public"])).toEqual(["E-book", "Monthly", "Team plan"]);
+  });
+
+  it("refuses a trial or an interval count on a one-time product, half a trial, and a meter cycle", async () => {
+    const { token } = await orgWithToken(api.knex);
+    const c49 = api.client049(token);
+    const prices = [{ amountType: "fixed" as const, priceAmount: 900 }];
+    const loc = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError049)).detail?.map((d) => d.loc);
+    expect(await loc(c49.products.create({ name: "Half", recurringInterval: "month", trialInterval: "day", prices }))).toEqual([["body", "trial_interval_count"]]);
+    expect(await loc(c49.products.create({ name: "Metered cycle", recurringInterval: "month", meterInterval: "day", meterIntervalCount: 1, prices }))).toEqual([
+      ["body", "meter_interval"],
+    ]);
+    expect(await loc(c49.products.create({ name: "Zero count", recurringInterval: "month", recurringIntervalCount: 0, prices }))).toEqual([
+      ["body", "recurring_interval_count"],
+    ]);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const post = async (body: object) => {
+      const res = await fetch(`${api.url}/v1/products/`, { method: "POST", headers, body: JSON.stringify(Object.assign({ name: "One time", prices: [{ amount_type: "fixed", price_amount: 900 }] }, body)) });
+      expect(res.status).toBe(422);
+      return ((await res.json()) as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc);
+    };
+    expect(await post({ trial_interval: "day", trial_interval_count: 7 })).toEqual([["body", "trial_interval"]]);
+    expect(await post({ recurring_interval_count: 2 })).toEqual([["body", "recurring_interval_count"]]);
+    const once = await c49.products.create({ name: "One time", prices });
+    expect(await loc(c49.products.update({ id: once.id, productUpdate: { trialInterval: "day", trialIntervalCount: 3 } }))).toEqual([["body", "trial_interval"]]);
+    expect(await loc(c49.products.update({ id: once.id, productUpdate: { recurringIntervalCount: 2 } }))).toEqual([["body", "recurring_interval_count"]]);
   });
 });

@@ -4,6 +4,8 @@
 import type { RefundSortProperty } from "@polar-sh/sdk/models/components/refundsortproperty.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
+import { Polar as Polar032 } from "polar-sdk-032";
+import { Polar as Polar047 } from "polar-sdk-047";
 import type { Refund } from "@polar-sh/sdk/models/components/refund.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { RefundAmountTooHigh } from "@polar-sh/sdk/models/errors/refundamounttoohigh.js";
@@ -18,6 +20,7 @@ async function collect(polar: Polar, req: Parameters<Polar["refunds"]["list"]>[0
 
 describe("refunds", () => {
   let polar: Polar;
+  let token: string;
   let orgId: string;
   let customerId: string;
   let productId: string;
@@ -30,8 +33,9 @@ describe("refunds", () => {
   }
 
   beforeAll(async () => {
-    const { org, token } = await orgWithToken(api.knex);
-    orgId = org.id;
+    const made = await orgWithToken(api.knex);
+    token = made.token;
+    orgId = made.org.id;
     polar = api.client(token);
     customerId = (await createCustomer(api.knex, orgId)).id;
     productId = (await createProductWithPrice(api.knex, orgId)).product.id;
@@ -46,6 +50,10 @@ describe("refunds", () => {
     });
     let o = await polar.orders.get({ id: order.id });
     expect(o).toMatchObject({ status: "partially_refunded", refundedAmount: 400, refundedTaxAmount: 80, paid: true });
+    // What is left to refund, as the order shows it; 0.49.0 reads the refund, with no dispute behind it.
+    const shown = await (await fetch(`${api.url}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(shown).toMatchObject({ refundable_amount: 600, refundable_tax_amount: 120 });
+    expect(await api.client049(token).refunds.list({ orderId: order.id }).then((p) => p.result.items)).toMatchObject([{ id: first?.id, amount: 400, dispute: null }]);
 
     await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 601 }), RefundAmountTooHigh);
     const second = await polar.refunds.create({ orderId: order.id, reason: "other", amount: 600, revokeBenefits: true });
@@ -60,6 +68,35 @@ describe("refunds", () => {
     expect(types.filter((t) => t === "refund.updated")).toHaveLength(2);
     expect(types.filter((t) => t === "order.refunded")).toHaveLength(2);
     expect(types).toContain("order.updated");
+  });
+
+  it("answers 201 with the refund, and 200 to the clients that read it only from a 200", async () => {
+    const order = await paidOrder();
+    // Official clients on both sides of the change: each reads the refund from the status it expects.
+    const clients = [
+      ["0.32.16", new Polar032({ accessToken: token, serverURL: api.url })],
+      ["0.34.17", polar],
+      ["0.47.1", new Polar047({ accessToken: token, serverURL: api.url })],
+      ["0.49.0", api.client049(token)],
+    ] as const;
+    for (const [version, client] of clients) {
+      expect(await client.refunds.create({ orderId: order.id, reason: "other", amount: 10 }), version).toMatchObject({ orderId: order.id, amount: 10 });
+    }
+    // The rule, by the user-agent each Speakeasy client sends (Python's from 0.29.0 on: 201).
+    const statusWith = async (userAgent: string | null) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+      if (userAgent) headers["user-agent"] = userAgent;
+      const res = await fetch(`${api.url}/v1/refunds/`, { method: "POST", headers, body: JSON.stringify({ order_id: order.id, reason: "other", amount: 1 }) });
+      expect(await res.json()).toMatchObject({ order_id: order.id, amount: 1 });
+      return res.status;
+    };
+    expect(await statusWith(null)).toBe(201);
+    expect(await statusWith("speakeasy-sdk/typescript 0.43.0 2.730.5 0.1.0 @polar-sh/sdk")).toBe(200);
+    expect(await statusWith("speakeasy-sdk/typescript 0.43.1 2.801.2 0.1.0 @polar-sh/sdk")).toBe(201);
+    expect(await statusWith("speakeasy-sdk/python 0.28.4 2.792.0 0.1.0 polar-sdk")).toBe(200);
+    expect(await statusWith("speakeasy-sdk/python 0.29.0 2.801.2 0.1.0 polar-sdk")).toBe(201);
+    expect(await statusWith("speakeasy-sdk/go 0.1.0 2.801.2 0.1.0 polar-go")).toBe(201);
+    expect((await polar.orders.get({ id: order.id })).refundedAmount).toBe(46);
   });
 
   it("answers RefundAmountTooHigh past the net amount, and 422 for unpaid, foreign or unknown orders", async () => {
@@ -111,6 +148,12 @@ describe("refunds", () => {
     expect(await of({ organizationId: org.id })).toHaveLength(3);
     expect(await of({ orderId: o1.id })).toEqual(s(r1.id, r3.id));
     expect(await of({ customerId: c2.id })).toEqual([r2.id]);
+    // 0.49.0's filter by the customer's external id.
+    await api.knex("customers").where({ id: c2.id }).update({ external_id: "ext-c2" });
+    const newer = api.client049(token);
+    expect((await newer.refunds.list({ externalCustomerId: "ext-c2" })).result.items.map((r) => r.id)).toEqual([r2.id]);
+    expect((await newer.refunds.list({ externalCustomerId: ["ext-c2", "ext-none"] })).result.items.map((r) => r.id)).toEqual([r2.id]);
+    expect((await newer.refunds.list({ externalCustomerId: "ext-none" })).result.items).toEqual([]);
     expect(await of({ subscriptionId: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
     expect(await of({ succeeded: true })).toEqual(s(r1.id, r2.id));
     expect(await of({ succeeded: false })).toEqual([r3.id]);

@@ -20,6 +20,6 @@ describe("seedDemo", () => {
       ]);
     }
     const types = (await api.client(first.token).products.list({ limit: 100 })).result.items.flatMap((p) => p.prices.map((x) => x.amountType));
-    expect(new Set(types)).toEqual(new Set(["fixed", "custom", "free", "metered_unit"]));
+    expect(new Set(types)).toEqual(new Set(["fixed", "custom", "metered_unit"]));
   });
 });

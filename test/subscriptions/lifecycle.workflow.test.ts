@@ -3,6 +3,7 @@
 // to revocation, recovery with a new card, metered usage billed in arrears, cancel at period end, and a step that dies mid-cycle
 // (after the renewal committed, and after the charge went through) billing the period exactly once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { retryOwedOrdersAt } from "../../server/orders/repository.js";
 import { getProcessor, setProcessor } from "../../server/processors/index.js";
 import type { ChargeSavedInput, PaymentProcessor } from "../../server/processors/processor.js";
 import { SandboxProcessor } from "../../server/processors/sandbox.js";
@@ -70,7 +71,7 @@ describe("subscription lifecycle workflow", () => {
     expect(new Date(s.current_period_start).getTime()).toBe(starts[11]);
     const paid = await payments(renewals.map((o) => o.id));
     expect(paid).toHaveLength(12);
-    expect(paid.every((p) => p.status === "succeeded" && Number(p.amount) === 1500)).toBe(true);
+    expect(paid.every((p) => p.status === "succeeded" && Number(p.amount) === 1500 && p.trigger === "subscription_cycle")).toBe(true);
     expect(chargesOf(f.subscription.id)).toHaveLength(12);
     // Continued as new after each step: the run in progress is another than the first, and young
     // (its start, one workflow task, its timer), not a year of cycles long.
@@ -104,6 +105,7 @@ describe("subscription lifecycle workflow", () => {
     expect(tries.map((p) => p.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
     const at = tries.map((p) => JSON.parse(JSON.stringify(p.processor_metadata)).attempt);
     expect(at).toEqual([1, 2, 3, 4, 5]);
+    expect(tries.map((p) => p.trigger)).toEqual(["subscription_cycle", "retry_dunning", "retry_dunning", "retry_dunning", "retry_dunning"]);
     // Only one renewal order: the unpaid period is never billed twice, and nothing renews after.
     expect(await orders(f.subscription.id)).toHaveLength(1);
     expect(new Date(s.ended_at).getTime() - periodEnd).toBeGreaterThanOrEqual(21 * DAY);
@@ -127,15 +129,15 @@ describe("subscription lifecycle workflow", () => {
       .returning("id");
     const now = new Date(await temporal.env.currentTimeMs());
     await infra.knex("subscriptions").where({ id: f.subscription.id }).update({ payment_method_id: card.id });
-    await infra.knex("orders").where({ subscription_id: f.subscription.id, status: "pending" }).update({ next_payment_attempt_at: now });
+    await retryOwedOrdersAt(infra.knex, f.subscription.id, now, "retry_payment_method_update");
     await handle.signal(subscriptionChangedSignal);
     await temporal.env.sleep(60_000);
 
     const s = await sub(f.subscription.id);
     expect(s).toMatchObject({ status: "active", dunning_attempts: 0 });
     const [order] = await orders(f.subscription.id);
-    expect(order).toMatchObject({ status: "paid", next_payment_attempt_at: null });
-    expect((await payments([order.id])).map((p) => p.status)).toEqual(["failed", "succeeded"]);
+    expect(order).toMatchObject({ status: "paid", next_payment_attempt_at: null, next_payment_trigger: null });
+    expect((await payments([order.id])).map((p) => [p.status, p.trigger])).toEqual([["failed", "subscription_cycle"], ["succeeded", "retry_payment_method_update"]]);
     const types = (await infra.knex("outbox").where({ organization_id: f.organizationId }).select("type")).map((r) => r.type);
     expect(types).toContain("subscription.active");
     await handle.terminate();
@@ -210,8 +212,9 @@ describe("subscription lifecycle workflow", () => {
     }
     // The unique index: a second renewal order for one period can't even be written.
     const [any] = await infra.knex("orders").where({ billing_reason: "subscription_cycle" }).limit(1);
-    const { id: _id, invoice_number: _n, ...copy } = any;
-    await expect(infra.knex("orders").insert(copy)).rejects.toThrow(/orders_subscription_period_unique/);
+    const { id: _id, ...copy } = any;
+    const another = Object.assign({}, copy, { invoice_number: `${copy.invoice_number}-COPY`, receipt_number: null });
+    await expect(infra.knex("orders").insert(another)).rejects.toThrow(/orders_subscription_period_unique/);
     expect(getProcessor().name).toBe("sandbox");
   }, 120_000);
 });

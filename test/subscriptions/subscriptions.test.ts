@@ -24,7 +24,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { subscriptionsDueOnClocks } from "../../server/subscriptions/repository.js";
 import { pokeDueOnClocks } from "../../workflows/backstop.js";
-import { collectPages, createBenefit, createCustomerSessionToken, createDiscount, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi } from "../harness/index.js";
+import {
+  collectPages, createBenefit, createCustomerSessionToken, createDiscount, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 20_000, interval: 100 };
@@ -66,6 +68,13 @@ describe("subscriptions", () => {
     const [sub] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
     return { sub, customerId: customer.id, clockId, checkoutId: checkout.id, session: { customerSession: await createCustomerSessionToken(api.knex, customer.id) } };
   }
+
+  /** The subscription as the API sends it: the fields 0.49.0 added, read off the wire. */
+  const wire = async (subscriptionId: string) => {
+    const res = await fetch(`${api.url}/v1/subscriptions/${subscriptionId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Record<string, unknown> & { product: Record<string, unknown> };
+  };
 
   const ordersOf = async (subscriptionId: string) =>
     (await api.knex("orders").where({ subscription_id: subscriptionId }).orderBy("created_at").select("id", "billing_reason", "status", "subtotal_amount", "discount_amount", "billing_period_start"));
@@ -117,6 +126,158 @@ describe("subscriptions", () => {
     expect(await api.knex("events").where({ customer_id: customerId, name: "subscription.cycled", source: "system" })).toHaveLength(2);
     // Still granted after the renewals.
     expect((await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at)).toHaveLength(1);
+  });
+
+  it("bills every 3 months when the product says so, anchored still (Nov 30 → Feb 29 → May 30), as both clients read it", async () => {
+    const quarterly = await api.client049(token).products.create({
+      name: "Quarterly", recurringInterval: "month", recurringIntervalCount: 3, prices: [{ amountType: "fixed", priceAmount: 2700, priceCurrency: "usd" }],
+    });
+    const { sub, clockId } = await subscribe("2027-11-30T08:00:00Z", quarterly.id);
+    expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-02-29T08:00:00.000Z");
+    const read = await wire(sub.id);
+    expect(read).toMatchObject({ recurring_interval: "month", recurring_interval_count: 3, trial_start: null, trial_end: null, pending_update: null });
+    expect(read.product).toMatchObject({ recurring_interval_count: 3 });
+    // A month in, nothing is due; at the quarter's end it renews once, for a quarter.
+    await advance(clockId, "2028-01-01T00:00:00Z");
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(0);
+    await advance(clockId, "2028-03-01T00:00:00Z");
+    expect(await wire(sub.id)).toMatchObject({ current_period_start: "2028-02-29T08:00:00.000Z", current_period_end: "2028-05-30T08:00:00.000Z", recurring_interval_count: 3 });
+    const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([["2028-02-29T08:00:00.000Z", 2700, "paid"]]);
+    expect((await polar.orders.get({ id: cycles[0].id })).subscription).toMatchObject({ id: sub.id });
+  });
+
+  it("moves to a product on another cadence: the time left is charged as a share of the new period, which follows the current one", async () => {
+    const yearly = await product("Basic yearly", 12000, "year");
+    const { sub, clockId } = await subscribe("2028-01-01T00:00:00Z"); // 31-day period
+    await advance(clockId, "2028-01-16T12:00:00Z"); // half of it left: 15.5 days
+    const changed = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: yearly.id, prorationBehavior: "prorate" } });
+    // The current period stays as it was; the yearly periods start at its end.
+    expect(changed).toMatchObject({ recurringInterval: "year", amount: 12000 });
+    expect(changed.currentPeriodEnd!.toISOString()).toBe("2028-02-01T00:00:00.000Z");
+    await advance(clockId, "2028-02-02T00:00:00Z");
+    const cycle = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_cycle")!;
+    const items = await api.knex("order_items").where({ order_id: cycle.id }).orderBy("position");
+    // 15.5 of the 366 days from the change to the same day next year (2028 is a leap year).
+    expect(items.map((i) => [i.label, Number(i.amount)])).toEqual([
+      ["Basic yearly", 12000],
+      ["Unused time on Basic monthly", -500],
+      ["Remaining time on Basic yearly", Math.round((12000 * 15.5) / 366)],
+    ]);
+    const after = await polar.subscriptions.get({ id: sub.id });
+    expect(after.currentPeriodStart.toISOString()).toBe("2028-02-01T00:00:00.000Z");
+    expect(after.currentPeriodEnd!.toISOString()).toBe("2029-02-01T00:00:00.000Z");
+  });
+
+  /** A monthly product with a 14-day trial (made through 0.49.0, which sends trials). */
+  async function trialProduct(name: string, amount: number) {
+    const p = await api.client049(token).products.create({
+      name, recurringInterval: "month", trialInterval: "day", trialIntervalCount: 14, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }],
+    });
+    return { id: p.id, priceId: p.prices[0].id };
+  }
+  const paymentsOf = (subscriptionId: string) =>
+    api.knex("payments").join("orders", "orders.id", "payments.order_id").where("orders.subscription_id", subscriptionId).select("payments.status", "payments.amount");
+  /** The outbox's subscription events of one subscription, with the status each carried. */
+  const subscriptionEvents = async (subscriptionId: string) =>
+    (await api.knex("outbox").where({ organization_id: orgId }).whereLike("type", "subscription.%").whereRaw("payload->'data'->>'id' = ?", [subscriptionId]).orderBy("id"))
+      .map((e: { type: string; payload: { data: { status: string } } }) => `${e.type}:${e.payload.data.status}`);
+
+  it("starts a trial: trialing and charged nothing, the card saved; converts at the trial's end, charged and active", async () => {
+    const trial = await trialProduct("Pro with trial", 1500);
+    await polar.products.updateBenefits({ id: trial.id, productBenefitsUpdate: { benefits: [benefitId] } });
+    const { sub, clockId, customerId, checkoutId } = await subscribe("2028-03-01T10:00:00Z", trial.id);
+    expect(sub).toMatchObject({ status: "trialing", amount: 1500, productId: trial.id });
+    expect(sub.currentPeriodStart.toISOString()).toBe("2028-03-01T10:00:00.000Z");
+    expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-03-15T10:00:00.000Z");
+    expect(await wire(sub.id)).toMatchObject({ trial_start: "2028-03-01T10:00:00.000Z", trial_end: "2028-03-15T10:00:00.000Z", status: "trialing" });
+    expect((await polar.checkouts.get({ id: checkoutId })).totalAmount).toBe(1500);
+    // The checkout's order is the trial's: 0, paid without a payment; the card is kept for later.
+    const [first] = await ordersOf(sub.id);
+    expect(first).toMatchObject({ billing_reason: "subscription_create", status: "paid" });
+    expect(Number(first.subtotal_amount)).toBe(0);
+    expect(await paymentsOf(sub.id)).toEqual([]);
+    expect(await api.knex("payment_methods").where({ customer_id: customerId })).toHaveLength(1);
+    // The trial gives the product's benefits from its start.
+    await expect.poll(async () => (await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at).length, poll).toBe(1);
+    expect(await subscriptionEvents(sub.id)).toEqual(["subscription.created:trialing"]);
+
+    await advance(clockId, "2028-03-10T00:00:00Z");
+    expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("trialing");
+    await advance(clockId, "2028-03-16T00:00:00Z");
+    const active = await polar.subscriptions.get({ id: sub.id });
+    expect(active.status).toBe("active");
+    expect(active.currentPeriodStart.toISOString()).toBe("2028-03-15T10:00:00.000Z");
+    expect(active.currentPeriodEnd!.toISOString()).toBe("2028-04-15T10:00:00.000Z");
+    expect(await wire(sub.id)).toMatchObject({ trial_start: "2028-03-01T10:00:00.000Z", trial_end: "2028-03-15T10:00:00.000Z" });
+    const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([["2028-03-15T10:00:00.000Z", 1500, "paid"]]);
+    expect((await paymentsOf(sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["succeeded", 1500]]);
+    const events = await subscriptionEvents(sub.id);
+    expect(events.slice(-2)).toEqual(["subscription.updated:active", "subscription.active:active"]);
+    expect(events).not.toContain("subscription.active:trialing");
+    // A month later it renews as any other.
+    await advance(clockId, "2028-04-16T00:00:00Z");
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(2);
+  });
+
+  it("extends a trial, then ends it now: the first charge follows at once (PATCH trial_end)", async () => {
+    const trial = await trialProduct("Trial to move", 1800);
+    const { sub, clockId } = await subscribe("2028-07-01T00:00:00Z", trial.id);
+    const patch = async (body: object) =>
+      fetch(`${api.url}/v1/subscriptions/${sub.id}`, { method: "PATCH", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const extended = await patch({ trial_end: "2028-08-01T00:00:00Z" });
+    expect(extended.status).toBe(200);
+    expect(await extended.json()).toMatchObject({ status: "trialing", trial_end: "2028-08-01T00:00:00.000Z", current_period_end: "2028-08-01T00:00:00.000Z" });
+    // Past the first end: still in its trial, nothing charged.
+    await advance(clockId, "2028-07-20T00:00:00Z");
+    expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("trialing");
+    expect(await paymentsOf(sub.id)).toEqual([]);
+    expect((await patch({ trial_end: "2028-07-10T00:00:00Z" })).status).toBe(422);
+    expect((await patch({ trial_end: "now" })).status).toBe(200);
+    await expect.poll(async () => (await polar.subscriptions.get({ id: sub.id })).status, poll).toBe("active");
+    const active = await polar.subscriptions.get({ id: sub.id });
+    expect(active.currentPeriodStart.toISOString()).toBe("2028-07-20T00:00:00.000Z");
+    expect(active.currentPeriodEnd!.toISOString()).toBe("2028-08-20T00:00:00.000Z");
+    expect((await paymentsOf(sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["succeeded", 1800]]);
+    // Only a trialing subscription has a trial to move.
+    const refused = await patch({ trial_end: "2028-09-01T00:00:00Z" });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["body", "trial_end"]);
+  });
+
+  it("ends a trial canceled during it at the trial's end, charging nothing; a declined first charge goes past_due", async () => {
+    const trial = await trialProduct("Trial to cancel", 2000);
+    const a = await subscribe("2028-05-01T00:00:00Z", trial.id);
+    const canceled = await polar.subscriptions.update({ id: a.sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    expect(canceled.endsAt!.toISOString()).toBe("2028-05-15T00:00:00.000Z");
+    await advance(a.clockId, "2028-05-20T00:00:00Z");
+    const ended = await polar.subscriptions.get({ id: a.sub.id });
+    expect(ended).toMatchObject({ status: "canceled" });
+    expect(ended.endedAt!.toISOString()).toBe("2028-05-15T00:00:00.000Z");
+    expect((await ordersOf(a.sub.id)).map((o) => o.billing_reason)).toEqual(["subscription_create"]);
+    expect(await paymentsOf(a.sub.id)).toEqual([]);
+
+    const b = await subscribe("2028-05-01T00:00:00Z", trial.id);
+    await api.knex("payment_methods").where({ customer_id: b.customerId }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
+    await advance(b.clockId, "2028-05-16T00:00:00Z");
+    expect((await polar.subscriptions.get({ id: b.sub.id })).status).toBe("past_due");
+    expect((await paymentsOf(b.sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["failed", 2000]]);
+  });
+
+  it("moves customers only to public products, the merchant also to private ones, nobody to a draft", async () => {
+    const c49 = api.client049(token);
+    const privatePlan = await c49.products.create({ name: "Partner plan", recurringInterval: "month", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const draftPlan = await c49.products.create({ name: "Draft plan", recurringInterval: "month", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const { sub, session } = await subscribe("2028-06-01T00:00:00Z");
+    const portal = anon().customerPortal.subscriptions;
+    for (const id of [privatePlan.id, draftPlan.id]) {
+      const err = await rejects(portal.update(session, { id: sub.id, customerSubscriptionUpdate: { productId: id } }), HTTPValidationError);
+      expect(err.detail?.map((d) => d.loc)).toEqual([["body", "product_id"]]);
+    }
+    const drafted = await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: draftPlan.id } }), HTTPValidationError);
+    expect(JSON.stringify(drafted.detail)).toContain("draft");
+    expect(await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: privatePlan.id } })).toMatchObject({ productId: privatePlan.id, amount: 800 });
   });
 
   it("cancels at period end, uncancels, cancels again and ends at the period end, revoking the benefits", async () => {
@@ -297,6 +458,32 @@ describe("subscriptions", () => {
     expect(await polar.subscriptions.get({ id: sub.id })).toMatchObject({ status: "active", productId: basic.id, cancelAtPeriodEnd: false });
   });
 
+  it("takes 0.49.0's filters: status, cancellation at period end, its reason and time", async () => {
+    const k = api.knex;
+    const made = await orgWithToken(k);
+    const at = (iso: string) => new Date(iso);
+    const sub = async (overrides: Record<string, unknown>) =>
+      (await createSubscriptionFixture(k, { startedAt: at("2028-01-01T00:00:00Z"), organizationId: made.org.id, overrides })).subscription.id;
+    const running = await sub({ status: "active" });
+    const leaving = await sub({ status: "active", cancel_at_period_end: true, canceled_at: at("2028-02-01T00:00:00Z"), customer_cancellation_reason: "too_expensive" });
+    const gone = await sub({ status: "canceled", canceled_at: at("2028-03-01T00:00:00Z"), ended_at: at("2028-03-01T00:00:00Z"), customer_cancellation_reason: "unused" });
+    const late = await sub({ status: "past_due" });
+    const newer = api.client049(made.token);
+    const of = async (req: Parameters<typeof newer.subscriptions.list>[0]) => (await newer.subscriptions.list(Object.assign({ limit: 100 }, req))).result.items.map((s) => s.id).sort();
+    const sorted = (...xs: string[]) => xs.sort();
+    expect(await of({ status: "active" })).toEqual(sorted(running, leaving));
+    expect(await of({ status: ["canceled", "past_due"] })).toEqual(sorted(gone, late));
+    expect(await of({ cancelAtPeriodEnd: true })).toEqual([leaving]);
+    expect(await of({ cancelAtPeriodEnd: false })).toEqual(sorted(running, gone, late));
+    expect(await of({ customerCancellationReason: "unused" })).toEqual([gone]);
+    expect(await of({ customerCancellationReason: ["unused", "too_expensive"] })).toEqual(sorted(leaving, gone));
+    // Both bounds included.
+    expect(await of({ canceledAtAfter: at("2028-02-01T00:00:00Z") })).toEqual(sorted(leaving, gone));
+    expect(await of({ canceledAtBefore: at("2028-02-01T00:00:00Z") })).toEqual([leaving]);
+    expect(await of({ canceledAtAfter: at("2028-02-01T00:00:01Z"), canceledAtBefore: at("2028-03-01T00:00:00Z") })).toEqual([gone]);
+    expect(await of({ status: "active", cancelAtPeriodEnd: false })).toEqual([running]);
+  });
+
   it("lists with every filter, sort key and paging, and exports CSV", async () => {
     const made = await orgWithToken(api.knex);
     const own = api.client(made.token);
@@ -348,6 +535,16 @@ describe("subscriptions", () => {
       expect(lines).toHaveLength(4);
       expect(lines.find((l) => l.endsWith(c.sub.id))).toContain(",false,canceled,Basic monthly,1000,usd,month,");
       expect(lines.find((l) => l.endsWith(b.sub.id))).toContain(",true,active,Pro monthly,3000,usd,month,");
+      // The 1.x client sends a time zone (UTC unless told): the datetimes are its wall time.
+      const zoned = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=Asia/Kolkata`, { headers: { authorization: `Bearer ${made.token}` } });
+      const zonedLines = (await zoned.text()).trim().split(/\r?\n/);
+      expect(zonedLines[1].split(",")[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+05:30$/);
+      expect(new Date(zonedLines[1].split(",")[1]).getTime()).toBe(new Date(lines[1].split(",")[1]).getTime());
+      const utc = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=UTC`, { headers: { authorization: `Bearer ${made.token}` } });
+      expect(await utc.text()).toBe(text);
+      const nowhere = await fetch(`${api.url}/v1/subscriptions/export?timezone=Nowhere/Else`, { headers: { authorization: `Bearer ${made.token}` } });
+      expect(nowhere.status).toBe(422);
+      expect(((await nowhere.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["query", "timezone"]);
     } finally {
       ({ polar, token, basic, pro } = saved);
     }

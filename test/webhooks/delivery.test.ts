@@ -8,6 +8,8 @@ import { spawn } from "node:child_process";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Polar } from "@polar-sh/sdk";
+import { Polar as Polar049 } from "polar-sdk-049";
+import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { validateEvent, WebhookVerificationError } from "@polar-sh/sdk/webhooks.js";
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
@@ -20,7 +22,7 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-delivery.js";
-import { activityDeps, createOrganization, useWorkflowInfra, workflowsPath } from "../harness/index.js";
+import { activityDeps, createOrganization, rejects, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
 
@@ -58,7 +60,7 @@ describe("webhook delivery", () => {
   async function merchant() {
     const org = await createOrganization(infra.knex);
     const token = await mintOrganizationToken(infra.knex, org.id);
-    return { org, polar: new Polar({ accessToken: token, serverURL: h.api.url }) };
+    return { org, token, polar: new Polar({ accessToken: token, serverURL: h.api.url }), newer: new Polar049({ accessToken: token, serverURL: h.api.url }) };
   }
 
   async function endpoint(polar: Polar, name: string, events: Parameters<Polar["webhooks"]["createWebhookEndpoint"]>[0]["events"], format: "raw" | "discord" | "slack" = "raw") {
@@ -374,11 +376,11 @@ describe("webhook delivery", () => {
   }, 60_000);
 
   it("disables the endpoint on 410 Gone and sends it nothing more", async () => {
-    const { polar, org } = await merchant();
+    const { polar, newer, org } = await merchant();
     const ep = await endpoint(polar, "gone", ["order.created"]);
     receiver.script(ep.path, [410]);
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
-    await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).enabled, poll).toBe(false);
+    await expect.poll(async () => (await newer.webhooks.getWebhookEndpoint({ id: ep.id })).enabled, poll).toBe(false);
     expect(receiver.at(ep.path)).toHaveLength(1);
     const [delivery] = (await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items;
     expect(delivery).toMatchObject({ httpCode: 410, succeeded: false });
@@ -387,6 +389,48 @@ describe("webhook delivery", () => {
     await expect.poll(async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n, poll).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at(ep.path)).toHaveLength(1);
+  });
+
+  it("sends a disabled endpoint nothing, records its events as not delivered, and replays them once it is enabled again", async () => {
+    const { polar, newer, org, token } = await merchant();
+    const ep = await endpoint(polar, "switched", ["order.created"]);
+    const off = await newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: false, name: "Accounting" } });
+    expect(off).toMatchObject({ enabled: false, name: "Accounting" });
+    // 0.34.17 reads and updates it as before, and leaves it disabled.
+    await polar.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { events: ["order.created", "order.paid"] } });
+    expect(await newer.webhooks.getWebhookEndpoint({ id: ep.id })).toMatchObject({ enabled: false, name: "Accounting", events: ["order.created", "order.paid"] });
+
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
+    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id })).map((e) => [e.pending, e.succeeded, e.skipped]), poll).toEqual([[false, false, true]]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at(ep.path)).toHaveLength(0);
+
+    const on = await newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: true } });
+    expect(on.enabled).toBe(true);
+    const replay = await fetch(`${h.api.url}/v1/webhooks/endpoints/${ep.id}/replay`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(await replay.json()).toEqual({ replayed: 1 });
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
+    expect((verifyDirect(receiver.at(ep.path)[0], ep.secret) as { data: { n: number } }).data.n).toBe(1);
+    // Sent now: no longer skipped, as 0.49.0 reads the delivery's event.
+    await expect.poll(async () => (await newer.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items.map((d) => [d.succeeded, d.webhookEvent.skipped]), poll).toEqual([[true, false]]);
+    // Enabled, it is sent what comes next.
+    await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
+    await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
+  });
+
+  it("enables an endpoint again only while its URL is allowed", async () => {
+    const { polar, newer } = await merchant();
+    const ep = await endpoint(polar, "moved", ["order.created"]);
+    await newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: false } });
+    // A URL stored before the policy refused it (here a scheme that is not http).
+    await infra.knex("webhook_endpoints").where({ id: ep.id }).update({ url: "ftp://example.com/hooks" });
+    const refused = await rejects(newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: true } }), HTTPValidationError049);
+    expect(refused.detail?.[0]?.loc).toEqual(["body", "enabled"]);
+    expect((await newer.webhooks.getWebhookEndpoint({ id: ep.id })).enabled).toBe(false);
   });
 
   it("disables an endpoint that failed every attempt for the configured span, and tells its organization", async () => {
@@ -405,6 +449,7 @@ describe("webhook delivery", () => {
     });
 
     await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).enabled, poll).toBe(false);
+    expect((await polar.webhooks.getWebhookEndpoint({ id: ep.id })).id).toBe(ep.id);
     // The first attempt starts the span; the first one past 0.7 s disables. The second event is never sent.
     const sent = receiver.at(ep.path).map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n);
     expect(sent.length).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,8 @@
 // Borealis extensions of the webhook deliveries: the deliveries list filtered by event type,
 // outcome and time (paged on the server), and replaying every failed event of an endpoint that
-// matches a filter in one call.
+// matches a filter in one call; 0.49.0's filters by HTTP code class and query.
 import { beforeAll, describe, expect, it } from "vitest";
+import { Polar as Polar049 } from "polar-sdk-049";
 import { createWebhookEndpoint, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -93,4 +94,39 @@ describe("webhook deliveries: filters and replay of failed events", () => {
     expect(backwards.status).toBe(422);
     expect(backwards.json.detail).toEqual([expect.objectContaining({ loc: ["body", "end_timestamp"] })]);
   });
+
+  it("takes 0.49.0's filters: the answer's HTTP code class, and a query over the ids and the code", async () => {
+    const endpoint = (await createWebhookEndpoint(api.knex, orgId, { events: ["order.paid"] })).id;
+    const codes = [200, 204, 302, 404, 500, null];
+    const delivered: Record<string, { id: string; event: string }> = {};
+    for (const code of codes) {
+      const [outbox] = await api.knex("outbox").insert({ organization_id: orgId, type: "order.paid", payload: JSON.stringify({}), published_at: new Date() }).returning("id");
+      const [event] = await api.knex("webhook_events")
+        .insert({ organization_id: orgId, endpoint_id: endpoint, outbox_id: outbox.id, type: "order.paid", payload: JSON.stringify({ type: "order.paid", data: {} }), succeeded: code === 200 || code === 204, last_http_code: code, pending: false })
+        .returning("id");
+      const [delivery] = await api.knex("webhook_deliveries")
+        .insert({ organization_id: orgId, endpoint_id: endpoint, webhook_event_id: event.id, succeeded: code === 200 || code === 204, http_code: code, response: null })
+        .returning("id");
+      delivered[String(code)] = { id: delivery.id, event: event.id };
+    }
+    const newer = new Polar049({ accessToken: token, serverURL: api.url });
+    const of = async (req: { httpCodeClass?: "2xx" | "3xx" | "4xx" | "5xx"; query?: string }) =>
+      (await newer.webhooks.listWebhookDeliveries(Object.assign({ endpointId: endpoint, limit: 100 }, req))).result.items.map((d) => d.id).sort();
+    const sorted = (...codes: string[]) => codes.map((c) => delivered[c].id).sort();
+    expect(await of({})).toHaveLength(codes.length);
+    // No answer (a timeout) is in no class.
+    expect(await of({ httpCodeClass: "2xx" })).toEqual(sorted("200", "204"));
+    expect(await of({ httpCodeClass: "3xx" })).toEqual(sorted("302"));
+    expect(await of({ httpCodeClass: "4xx" })).toEqual(sorted("404"));
+    expect(await of({ httpCodeClass: "5xx" })).toEqual(sorted("500"));
+    // A substring of the delivery's id, its event's id or its code, ignoring case (a code's digits
+    // may be in an id too: what matches is worked out from the rows).
+    const matching = (q: string) => Object.entries(delivered).filter(([code, d]) => [d.id, d.event, code].some((v) => v.toLowerCase().includes(q.toLowerCase()))).map(([, d]) => d.id).sort();
+    expect(await of({ query: "404" })).toEqual(matching("404"));
+    expect(matching("404")).toContain(delivered["404"].id);
+    expect(await of({ query: delivered["302"].id.slice(0, 13).toUpperCase() })).toEqual(sorted("302"));
+    expect(await of({ query: delivered["500"].event })).toEqual(sorted("500"));
+    expect(await of({ query: "302", httpCodeClass: "5xx" })).toEqual(matching("302").filter((id) => id === delivered["500"].id));
+  });
+
 });

@@ -20,7 +20,7 @@ export interface ActivityDeps {
   /** A grant job and what it is handed from above benefit grants (the customer state view). */
   benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob"> & grantJobs.GrantJobDependents;
   /** The invoice steps and what they are handed from above orders (the reader of an order's subscription). */
-  invoices: Pick<typeof invoices, "assignInvoiceNumber" | "storeInvoice"> & { orderDependents: OrderDependents };
+  invoices: Pick<typeof invoices, "storeInvoice"> & { orderDependents: OrderDependents };
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;

@@ -52,6 +52,25 @@ export function utcTitle(iso: string | null | undefined): string | undefined {
   return `${d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "")} UTC`;
 }
 
+const PERIODIC: Record<string, string> = { day: "Daily", week: "Weekly", month: "Monthly", year: "Yearly" };
+
+/** How often a product or subscription bills: "Monthly", "Every 3 months"; "One-time" without an interval. */
+export function billingText(interval: string | null | undefined, count?: number | null): string {
+  if (!interval) return "One-time";
+  return count && count > 1 ? `Every ${count} ${interval}s` : (PERIODIC[interval] ?? humanize(interval));
+}
+
+/** "/ month", "/ 3 months": the period an amount is for. */
+export function perPeriod(interval: string, count?: number | null): string {
+  return count && count > 1 ? `/ ${count} ${interval}s` : `/ ${interval}`;
+}
+
+/** A trial's length: "14 days", "1 month"; "—" without a trial. */
+export function trialText(interval: string | null | undefined, count: number | null | undefined): string {
+  if (!interval || !count) return "—";
+  return `${count} ${interval}${count === 1 ? "" : "s"}`;
+}
+
 const ACRONYMS = new Set(["id", "url", "csv", "mrr", "pdf", "ip", "api", "vat"]);
 
 /** "partially_refunded" → "Partially refunded"; "order.paid" → "Order paid"; "github_repository" → "GitHub repository". */
@@ -75,4 +94,29 @@ export function valueAt(record: unknown, path: string): unknown {
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
+}
+
+/** What a meter counts: its unit, and a custom unit's label and multiplier. */
+export interface MeterUnitOf {
+  unit: "scalar" | "token" | "custom";
+  custom_label?: string | null;
+  custom_multiplier?: number | null;
+}
+
+/**
+ * How a meter's quantities (and prices) are shown, as Polar defines it: per `scale` units, named
+ * `label` ("1M tokens"; a custom unit's label per its multiplier). A scalar meter counts plain units.
+ */
+export function meterUnitFormat(m: MeterUnitOf): { scale: number; label: string | null } {
+  if (m.unit === "token") return { scale: 1_000_000, label: "1M tokens" };
+  if (m.unit === "custom") return { scale: m.custom_multiplier ?? 1, label: m.custom_label ?? null };
+  return { scale: 1, label: null };
+}
+
+/** A quantity in the meter's unit: 1,234 · 12 gigabyte · 2.5 × 1M tokens · 3 × 1K requests. */
+export function formatMeterQuantity(quantity: number, m: MeterUnitOf): string {
+  const { scale, label } = meterUnitFormat(m);
+  const n = (quantity / scale).toLocaleString(undefined, { maximumFractionDigits: 6 });
+  if (!label) return n;
+  return scale === 1 ? `${n} ${label}` : `${n} × ${label}`;
 }

@@ -1,11 +1,36 @@
-// Settings: the organization's details and its subscription settings (PATCH /v1/organizations/{id}).
+// Settings: the organization's details, prices' default currency and tax behavior, its subscription
+// settings and which emails its customers get (PATCH /v1/organizations/{id}).
 import { submissionErrors } from "../common/submit";
 import { useEffect, useState } from "react";
-import { BooleanInput, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, email } from "react-admin";
+import { BooleanInput, FunctionField, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, email } from "react-admin";
 import { Alert, Card, CardContent, Typography } from "@mui/material";
 import type { Organization } from "../api";
 import { call } from "../dataProvider/request";
 import { choicesOf } from "../common/inputs";
+import { enumValues } from "../common/generic";
+
+/** The customer emails, in the order the form lists them. */
+const CUSTOMER_EMAILS: [keyof Organization["customer_email_settings"], string][] = [
+  ["order_confirmation", "Order confirmation"],
+  ["subscription_confirmation", "New subscription"],
+  ["subscription_cycled", "Subscription renewed"],
+  ["subscription_cycled_after_trial", "First charge after a trial"],
+  ["subscription_trial_conversion_reminder", "Trial ends soon"],
+  ["subscription_renewal_reminder", "Renewal soon"],
+  ["subscription_updated", "Subscription changed"],
+  ["subscription_past_due", "Payment failed"],
+  ["subscription_cancellation", "Subscription canceled"],
+  ["subscription_uncanceled", "Cancellation withdrawn"],
+  ["subscription_revoked", "Subscription ended"],
+  ["subscription_paused", "Subscription paused"],
+  ["subscription_resumed", "Subscription resumed"],
+];
+
+const TAX_BEHAVIORS = [
+  { id: "location", name: "As is usual where the customer is" },
+  { id: "inclusive", name: "Included in prices" },
+  { id: "exclusive", name: "Added to prices" },
+];
 
 export function OrganizationSettings() {
   const notify = useNotify();
@@ -28,7 +53,16 @@ export function OrganizationSettings() {
               try {
                 const saved = await call<Organization>("PATCH", "/v1/organizations/{id}", {
                   path: { id: org.id },
-                  body: { name: v.name, email: v.email || null, website: v.website || null, subscription_settings: v.subscription_settings, notification_settings: v.notification_settings },
+                  body: {
+                    name: v.name,
+                    email: v.email || null,
+                    website: v.website || null,
+                    default_presentment_currency: v.default_presentment_currency,
+                    default_tax_behavior: v.default_tax_behavior,
+                    subscription_settings: v.subscription_settings,
+                    notification_settings: v.notification_settings,
+                    customer_email_settings: v.customer_email_settings,
+                  },
                 });
                 setOrg(saved);
                 notify("Settings saved", { type: "success" });
@@ -43,13 +77,24 @@ export function OrganizationSettings() {
             </Labeled>
             <TextInput source="email" validate={email()} />
             <TextInput source="website" fullWidth />
+            <Typography variant="subtitle1" sx={{ mt: 2 }}>Prices</Typography>
+            <SelectInput source="default_presentment_currency" label="Default currency" choices={(enumValues("organizations", "default_presentment_currency") ?? ["usd"]).map((c) => ({ id: c, name: c.toUpperCase() }))} helperText="Prices are shown in it when a product has several" />
+            <SelectInput source="default_tax_behavior" label="Tax" choices={TAX_BEHAVIORS} />
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Subscriptions</Typography>
             <BooleanInput source="subscription_settings.allow_multiple_subscriptions" label="A customer may hold several subscriptions" />
             <BooleanInput source="subscription_settings.allow_customer_updates" label="Customers may change plan in the portal" />
             <SelectInput source="subscription_settings.proration_behavior" label="Plan changes" choices={choicesOf(["invoice", "prorate"])} />
+            <BooleanInput source="subscription_settings.prevent_trial_abuse" label="One free trial per customer" helperText="A customer who already had a trial of your products gets no other" />
+            <Labeled label="Benefits of a subscription whose payment failed">
+              <FunctionField render={(o: Organization) => `kept ${o.subscription_settings.benefit_revocation_grace_period} days, through the payment retries`} />
+            </Labeled>
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Notifications</Typography>
             <BooleanInput source="notification_settings.new_order" label="E-mail me on each new order" />
             <BooleanInput source="notification_settings.new_subscription" label="E-mail me on each new subscription" />
+            <Typography variant="subtitle1" sx={{ mt: 2 }}>Emails to your customers</Typography>
+            {CUSTOMER_EMAILS.map(([key, label]) => (
+              <BooleanInput key={key} source={`customer_email_settings.${key}`} label={label} />
+            ))}
           </SimpleForm>
         ) : null}
       </CardContent>

@@ -15,7 +15,7 @@ import { fetchCheckout, problemOf, type SessionProblem } from "../features/check
 import { GrantCard } from "../features/portal/benefits.js";
 import { appConfig } from "../config.js";
 import { Button, Loading, MessagePage } from "../ui/components.js";
-import { formatMoney, perInterval } from "../ui/format.js";
+import { formatDate, formatMoney, perInterval } from "../ui/format.js";
 import { navigate, useLocation } from "../router.js";
 import { ProblemPage } from "./checkout.js";
 
@@ -188,11 +188,16 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
             <>
               {" "}
               — {formatMoney(checkout.total_amount, checkout.currency)}
-              {perInterval(checkout.product.recurring_interval)}
+              {perInterval(checkout.product.recurring_interval, checkout.product.recurring_interval_count)}
             </>
           ) : null}
           . {checkout.customer_email ? <>A receipt goes to {checkout.customer_email}.</> : null}
         </p>
+        {checkout.trial_end ? (
+          <p data-testid="trial-ends">
+            Your free trial runs until {formatDate(checkout.trial_end)}: nothing is charged before then.
+          </p>
+        ) : null}
         {successUrl && !embed.embedded ? (
           <p role="status">
             Taking you back to {checkout.organization.name}

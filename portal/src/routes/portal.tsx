@@ -2,12 +2,12 @@
 // public; with a customer session (the merchant's link, or the email-code sign-in) the customer
 // sees the sections the organization offers. A session that has expired leads back to sign-in.
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { customerPortalCustomersGet, customerPortalOrganizationsGet } from "../../../generated/client/sdk.gen.js";
-import type { CustomerOrganization, CustomerPortalCustomer } from "../../../generated/client/types.gen.js";
+import { customerPortalCustomerSessionIntrospect, customerPortalCustomersGet, customerPortalOrganizationsGet } from "../../../generated/client/sdk.gen.js";
+import type { CustomerOrganizationData, CustomerPortalCustomer } from "../../../generated/client/types.gen.js";
 import { customerClient, publicClient } from "../api/client.js";
 import { ApiFailure, call } from "../api/errors.js";
 import { PortalContext, type Portal } from "../features/portal/context.js";
-import { PortalLayout, SECTIONS, type SectionId } from "../features/portal/layout.js";
+import { offers, PortalLayout, SECTIONS, type SectionId } from "../features/portal/layout.js";
 import { OrdersSection } from "../features/portal/orders.js";
 import { OverviewSection } from "../features/portal/overview.js";
 import { forgetToken, storedToken, storeToken, takeTokenFromUrl } from "../features/portal/session.js";
@@ -21,8 +21,8 @@ type State =
   | { kind: "loading" }
   | { kind: "missing" }
   | { kind: "error"; detail: string }
-  | { kind: "signin"; storefront: CustomerOrganization; notice?: string }
-  | { kind: "ready"; storefront: CustomerOrganization; customer: CustomerPortalCustomer; token: string };
+  | { kind: "signin"; storefront: CustomerOrganizationData; notice?: string }
+  | { kind: "ready"; storefront: CustomerOrganizationData; customer: CustomerPortalCustomer; token: string; returnUrl: string | null };
 
 function Section({ id }: { id: SectionId }) {
   switch (id) {
@@ -51,7 +51,7 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
     let live = true;
     takeTokenFromUrl(slug);
     (async () => {
-      let storefront: CustomerOrganization;
+      let storefront: CustomerOrganizationData;
       try {
         storefront = await call(customerPortalOrganizationsGet({ client: publicClient, path: { slug } }));
       } catch (err) {
@@ -64,8 +64,11 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
       const token = storedToken(slug);
       if (!token) return live && setState({ kind: "signin", storefront });
       try {
-        const customer = await call(customerPortalCustomersGet({ client: customerClient(token) }));
-        if (live) setState({ kind: "ready", storefront, customer, token });
+        const [customer, session] = await Promise.all([
+          call(customerPortalCustomersGet({ client: customerClient(token) })),
+          call(customerPortalCustomerSessionIntrospect({ client: customerClient(token) })),
+        ]);
+        if (live) setState({ kind: "ready", storefront, customer, token, returnUrl: session.return_url });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) {
@@ -89,6 +92,7 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
       client: customerClient(state.token),
       storefront: state.storefront,
       customer: state.customer,
+      returnUrl: state.returnUrl,
       sections: state.storefront.organization.customer_portal_settings,
       setCustomer,
       href: (s: string) => `/${encodeURIComponent(slug)}/portal${s ? `/${s}` : ""}`,
@@ -111,7 +115,7 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
     );
   }
   const known = SECTIONS.find((s) => s.id === section);
-  const offered = known && (known.setting === null || state.storefront.organization.customer_portal_settings[known.setting]);
+  const offered = known && offers(state.storefront.organization.customer_portal_settings, known);
   const current: SectionId = offered ? known.id : "overview";
   return (
     <PortalContext.Provider value={portal}>

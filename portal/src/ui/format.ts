@@ -42,7 +42,14 @@ export function formatDate(iso: string | null | undefined): string {
 
 const INTERVALS: Record<string, string> = { day: "day", week: "week", month: "month", year: "year" };
 
-/** "/ month" for a recurring interval, "" for a one-time price. */
-export function perInterval(interval: string | null | undefined): string {
-  return interval ? ` / ${INTERVALS[interval] ?? interval}` : "";
+/** "/ month" for a recurring interval ("/ 3 months" billed every 3), "" for a one-time price. */
+export function perInterval(interval: string | null | undefined, count?: number | null): string {
+  if (!interval) return "";
+  const unit = INTERVALS[interval] ?? interval;
+  return count && count > 1 ? ` / ${count} ${unit}s` : ` / ${unit}`;
+}
+
+/** A trial's length as an adjective: "14-day", "1-month". */
+export function trialLength(interval: string, count: number): string {
+  return `${count}-${INTERVALS[interval] ?? interval}`;
 }

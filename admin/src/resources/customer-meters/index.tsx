@@ -1,25 +1,27 @@
 // Customer meters: each customer's usage of each meter in the current window (since the last
 // reset): consumed units, credited units (meter credit benefits) and the balance between them.
-// Units are the meter's own (calls, tokens…), not money.
-import { Datagrid, FunctionField, NumberField, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
+// Units are the meter's own (calls, tokens…), not money, shown in the meter's unit.
+import { Datagrid, FunctionField, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
 import { Typography } from "@mui/material";
 import DataUsageIcon from "@mui/icons-material/DataUsage";
 import { Link } from "react-router-dom";
 import type { CustomerMeter } from "../../api";
 import { DateTimeField } from "../../common/fields";
+import { formatMeterQuantity } from "../../common/format";
 import { metaFilters } from "../../common/generic";
 import { ResourceList, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 
-const units = (n: number) => n.toLocaleString(undefined, { maximumFractionDigits: 6 });
+/** A number of the customer meter's units, in its meter's unit (plain where the meter is not at hand: the customer state's meters). */
+const units = (n: number, m: { meter?: CustomerMeter["meter"] }) => formatMeterQuantity(n, m.meter ?? { unit: "scalar" });
 
 /** The balance, red when the customer used more than they were credited. */
 export function BalanceField(_props: { label?: string; sortBy?: string }) {
-  const m = useRecordContext<CustomerMeter>();
+  const m = useRecordContext<Pick<CustomerMeter, "id" | "balance"> & { meter?: CustomerMeter["meter"] }>();
   if (!m) return null;
   return (
     <Typography component="span" variant="body2" color={m.balance < 0 ? "error" : undefined} sx={{ fontVariantNumeric: "tabular-nums" }}>
-      {units(m.balance)}
+      {units(m.balance, m)}
     </Typography>
   );
 }
@@ -30,8 +32,8 @@ export function CustomerMeterColumns({ customer = true, meter = true }: { custom
     <Datagrid resource="customer-meters" rowClick={(id) => `/customer-meters/${id}/show`} bulkActionButtons={false} empty={<Typography variant="body2">No usage yet.</Typography>}>
       {customer ? <TextField source="customer.email" label="Customer" sortBy="customer_name" /> : null}
       {meter ? <TextField source="meter.name" label="Meter" sortBy="meter_name" /> : null}
-      <NumberField source="consumed_units" label="Consumed" />
-      <NumberField source="credited_units" label="Credited" />
+      <FunctionField source="consumed_units" label="Consumed" textAlign="right" render={(m: CustomerMeter) => units(m.consumed_units, m)} />
+      <FunctionField source="credited_units" label="Credited" textAlign="right" render={(m: CustomerMeter) => units(m.credited_units, m)} />
       <BalanceField label="Balance" sortBy="balance" />
       <DateTimeField source="created_at" label="Since" />
     </Datagrid>
@@ -63,8 +65,8 @@ function CustomerMeterShow() {
       <SimpleShowLayout>
         <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
         <LinkField label="Meter" source="meter_id" reference="meters" text="meter.name" />
-        <FunctionField label="Consumed units" render={(m: CustomerMeter) => units(m.consumed_units)} />
-        <FunctionField label="Credited units" render={(m: CustomerMeter) => units(m.credited_units)} />
+        <FunctionField label="Consumed units" render={(m: CustomerMeter) => units(m.consumed_units, m)} />
+        <FunctionField label="Credited units" render={(m: CustomerMeter) => units(m.credited_units, m)} />
         <BalanceField label="Balance" />
         <FunctionField label="Events" render={(m: CustomerMeter) => <Link to={`/events?filter=${encodeURIComponent(JSON.stringify({ customer_id: [m.customer_id], meter_id: m.meter_id }))}`}>This customer's events counted by this meter</Link>} />
         {recordDetails({ created: "Since", metadata: false })}

@@ -1,8 +1,9 @@
 // Meters: which events count (a filter over event names and metadata), how they add up (count,
-// sum, max, min, avg, unique of a property), a chart or table of the quantities over time, and the
-// customers' usage of it.
+// sum, max, min, avg, unique of a property), the unit that sets how quantities are shown (plain
+// units, per million tokens, or a custom label per a multiplier), a chart or table of the
+// quantities over time, and the customers' usage of it.
 import { useEffect, useMemo, useState } from "react";
-import { ArrayInput, BooleanField, Pagination, ReferenceManyField, FormDataConsumer, FunctionField, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, required, useRecordContext } from "react-admin";
+import { ArrayInput, BooleanField, NumberInput, Pagination, ReferenceManyField, FormDataConsumer, FunctionField, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, minValue, required, useRecordContext } from "react-admin";
 import { Alert, Box, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, ToggleButton, ToggleButtonGroup, Typography } from "@mui/material";
 import SpeedIcon from "@mui/icons-material/Speed";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
@@ -11,12 +12,17 @@ import { DateTimeField } from "../../common/fields";
 import { metaFilters } from "../../common/generic";
 import { MetadataInput } from "../../common/inputs";
 import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } from "../../common/layouts";
-import { humanize, utcTitle } from "../../common/format";
+import { formatMeterQuantity, humanize, meterUnitFormat, utcTitle } from "../../common/format";
 import { queryIssue } from "../../common/filterErrors";
 import { CustomerMeterColumns } from "../customer-meters";
 import { call } from "../../dataProvider/request";
 import { ConfirmAction } from "../../common/ConfirmAction";
 
+const UNITS = [
+  { id: "scalar", name: "Units" },
+  { id: "token", name: "Tokens (shown per 1M)" },
+  { id: "custom", name: "Custom" },
+];
 const OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "like", "not_like"];
 const OPERATOR_TEXT: Record<string, string> = { eq: "=", ne: "≠", gt: ">", gte: "≥", lt: "<", lte: "≤", like: "contains", not_like: "does not contain" };
 const FUNCS = ["count", "sum", "max", "min", "avg", "unique"];
@@ -31,11 +37,19 @@ export function aggregationText(m: Meter): string {
   return a.func === "count" ? "Count of events" : `${humanize(a.func)} of ${"property" in a ? a.property : "?"}`;
 }
 
+/** The unit in words: Units, Tokens (shown per 1M), or the custom label and its multiplier. */
+export function unitText(m: Meter): string {
+  if (m.unit === "token") return "Tokens (shown per 1M)";
+  if (m.unit === "custom") return m.custom_multiplier && m.custom_multiplier > 1 ? `${m.custom_label} (shown per ${m.custom_multiplier.toLocaleString()})` : `${m.custom_label}`;
+  return "Units";
+}
+
 function MeterList() {
   return (
     <ResourceList filters={metaFilters("meters", ["query", "is_archived"])} filterDefaultValues={{ is_archived: false }} sort={{ field: "created_at", order: "DESC" }}>
       <TextField source="name" />
       <FunctionField label="Counts" render={(m: Meter) => aggregationText(m)} />
+      <FunctionField label="Unit" render={(m: Meter) => unitText(m)} />
       <FunctionField label="Events" render={(m: Meter) => filterText(m.filter)} />
       <DateTimeField source="created_at" label="Created" />
     </ResourceList>
@@ -98,7 +112,9 @@ export function QuantitiesChart() {
   const endError = queryIssue(error, "end_timestamp");
   const intervalError = queryIssue(error, "interval");
   const otherError = error && !startError && !endError && !intervalError ? error.message : null;
-  const rows = data?.quantities.map((q) => ({ ...q, label: bucketLabel(q.timestamp, interval) })) ?? [];
+  // The chart's bars are in the meter's unit (per 1M tokens, per a custom multiplier).
+  const { scale, label: unitLabel } = meterUnitFormat(meter);
+  const rows = data?.quantities.map((q) => ({ ...q, label: bucketLabel(q.timestamp, interval), shown: q.quantity / scale })) ?? [];
   return (
     <Box>
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mb: 2, alignItems: "flex-start" }}>
@@ -124,14 +140,14 @@ export function QuantitiesChart() {
       {days === "custom" && !range ? <Typography variant="body2" color="text.secondary">Choose the first and the last day.</Typography> : null}
       {data ? (
         <>
-          <Typography variant="subtitle1" gutterBottom data-testid="quantities-total">Total: {data.total.toLocaleString()}</Typography>
+          <Typography variant="subtitle1" gutterBottom data-testid="quantities-total">Total: {formatMeterQuantity(data.total, meter)}</Typography>
           {view === "table" ? (
             <Box>
               <Table size="small" aria-label="Quantities">
                 <TableHead><TableRow><TableCell>{humanize(interval)} starting</TableCell><TableCell align="right">Quantity</TableCell></TableRow></TableHead>
                 <TableBody>
                   {rows.map((q) => (
-                    <TableRow key={q.timestamp}><TableCell><time dateTime={q.timestamp} title={utcTitle(q.timestamp)}>{q.label}</time></TableCell><TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>{q.quantity.toLocaleString()}</TableCell></TableRow>
+                    <TableRow key={q.timestamp}><TableCell><time dateTime={q.timestamp} title={utcTitle(q.timestamp)}>{q.label}</time></TableCell><TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>{formatMeterQuantity(q.quantity, meter)}</TableCell></TableRow>
                   ))}
                 </TableBody>
               </Table>
@@ -142,9 +158,9 @@ export function QuantitiesChart() {
                 <BarChart data={rows}>
                   <CartesianGrid strokeDasharray="3 3" />
                   <XAxis dataKey="label" minTickGap={16} />
-                  <YAxis allowDecimals={false} />
+                  <YAxis allowDecimals={scale > 1} />
                   <Tooltip />
-                  <Bar dataKey="quantity" name="Quantity" fill="#1976d2" />
+                  <Bar dataKey="shown" name={unitLabel ? `Quantity (${unitLabel})` : "Quantity"} fill="#1976d2" />
                 </BarChart>
               </ResponsiveContainer>
             </Box>
@@ -180,6 +196,7 @@ function MeterShow() {
           <TextField source="name" />
           <FunctionField label="Events counted" render={(m: Meter) => filterText(m.filter)} />
           <FunctionField label="Aggregation" render={(m: Meter) => aggregationText(m)} />
+          <FunctionField label="Unit" render={(m: Meter) => unitText(m)} />
           <FunctionField label="Archived" render={(m: Meter) => <BooleanField record={{ id: m.id, a: !!m.archived_at }} source="a" />} />
           {recordDetails()}
         </Tab>
@@ -204,6 +221,18 @@ function Form() {
       <Typography variant="subtitle2">How they add up</Typography>
       <SelectInput source="aggregation.func" label="Aggregation" choices={FUNCS.map((f) => ({ id: f, name: humanize(f) }))} defaultValue="count" validate={required()} />
       <FormDataConsumer>{({ formData }) => (formData.aggregation?.func && formData.aggregation.func !== "count" ? <TextInput source="aggregation.property" label="Property" helperText="e.g. metadata.tokens" validate={required()} /> : null)}</FormDataConsumer>
+      <Typography variant="subtitle2">Unit</Typography>
+      <SelectInput source="unit" label="Unit" choices={UNITS} defaultValue="scalar" validate={required()} helperText="How quantities and prices are shown" />
+      <FormDataConsumer>
+        {({ formData }) =>
+          formData.unit === "custom" ? (
+            <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2 }}>
+              <TextInput source="custom_label" label="Unit label" helperText="e.g. gigabyte, or 1K requests" validate={required()} />
+              <NumberInput source="custom_multiplier" label="Shown per" helperText="e.g. 1000: per 1000 units" min={1} step={1} validate={minValue(1)} />
+            </Box>
+          ) : null
+        }
+      </FormDataConsumer>
       <MetadataInput />
     </SimpleForm>
   );
@@ -220,8 +249,12 @@ function typed(v: unknown): unknown {
 
 function body(data: Values): Record<string, unknown> {
   const { filter, aggregation, ...rest } = data;
+  // Only a custom unit has a label and a multiplier: leaving it clears them.
+  const custom = rest.unit === "custom";
   return {
     ...rest,
+    custom_label: custom ? rest.custom_label : null,
+    custom_multiplier: custom ? (rest.custom_multiplier ?? null) : null,
     filter: { conjunction: filter?.conjunction ?? "and", clauses: (filter?.clauses ?? []).map((c) => ("conjunction" in c ? c : { ...c, value: typed(c.value) })) },
     aggregation: aggregation?.func === "count" ? { func: "count" } : aggregation,
   };

@@ -3,6 +3,7 @@ import type { Product } from "../../api";
 import { metadataToRows, rowsToMetadata } from "../../common/inputs";
 import { ProductForm } from "./ProductForm";
 import { pricesBody } from "./prices";
+import { termsBody } from "./terms";
 
 type FormValues = Record<string, unknown> & {
   prices?: Record<string, unknown>[];
@@ -17,6 +18,7 @@ export function productBody(data: FormValues): Record<string, unknown> {
   return {
     ...rest,
     recurring_interval: rest.recurring_interval || null,
+    ...termsBody(rest),
     prices: pricesBody(prices),
     medias: (media_files ?? []).map((m) => m.id),
     attached_custom_fields: (attached_custom_fields ?? []).map((a) => ({ custom_field_id: a.custom_field_id, required: !!a.required })),
@@ -52,7 +54,7 @@ export function ProductEdit() {
 export function ProductCreate() {
   return (
     <Create transform={(data: FormValues) => productBody(data)} redirect="show">
-      <ProductForm record={{ prices: [{ amount_type: "fixed", price_currency: "usd" }], attached_custom_fields: [], media_files: [] }} />
+      <ProductForm record={{ prices: [{ amount_type: "fixed", price_currency: "usd" }], attached_custom_fields: [], media_files: [], visibility: "public", recurring_interval_count: 1 }} />
     </Create>
   );
 }

@@ -16,6 +16,7 @@ import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { humanize } from "../../common/format";
 import { ConfirmAction } from "../../common/ConfirmAction";
 import { PricesField } from "./prices";
+import { BillingField, TrialField, VisibilityField } from "./terms";
 
 function ArchiveButton() {
   const record = useRecordContext<Product>();
@@ -112,7 +113,9 @@ export function ProductShow() {
           <TextField source="name" />
           <TextField source="description" emptyText="—" />
           <PricesField label="Prices" />
-          <EnumField source="recurring_interval" label="Billing" />
+          <BillingField label="Billing" />
+          <TrialField label="Free trial" />
+          <VisibilityField label="Visibility" />
           <BooleanField source="is_archived" label="Archived" />
           {recordDetails()}
         </Tab>

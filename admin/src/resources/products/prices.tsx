@@ -1,10 +1,12 @@
 // Prices: how one reads (a summary line per price) and how the editor writes them. A product's
-// prices are one of four amount types; an existing price is never changed in place: the update
-// keeps it by id, or drops it (the server archives it), and new prices are added beside.
+// prices are fixed (a fixed price of 0 is free), pay what you want or metered; the editor offers
+// "Free" apart, sent as a free price the server stores as fixed 0. An existing price is never
+// changed in place: the update keeps it by id, or drops it (the server archives it), and new
+// prices are added beside.
 import { ArrayInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, AutocompleteInput, required, useRecordContext, minValue } from "react-admin";
 import { Box, Chip, Stack, Typography } from "@mui/material";
 import type { ProductPrice } from "../../api";
-import { currencyDigits, formatMoney, humanize } from "../../common/format";
+import { currencyDigits, formatMoney, humanize, perPeriod } from "../../common/format";
 import { MoneyInput } from "../../common/inputs";
 
 export const AMOUNT_TYPES = ["fixed", "custom", "free", "metered_unit"] as const;
@@ -26,17 +28,15 @@ export function formatUnitAmount(unit: string | number, currency: string): strin
   }
 }
 
-export function priceText(p: ProductPrice, interval?: string | null): string {
-  const per = interval ? ` / ${interval}` : "";
+export function priceText(p: ProductPrice, interval?: string | null, count?: number | null): string {
+  const per = interval ? ` ${perPeriod(interval, count)}` : "";
   switch (p.amount_type) {
     case "fixed":
-      return `${formatMoney(p.price_amount, p.price_currency)}${per}`;
+      return p.price_amount === 0 ? "Free" : `${formatMoney(p.price_amount, p.price_currency)}${per}`;
     case "custom": {
       const parts = [p.minimum_amount != null ? `min ${formatMoney(p.minimum_amount, p.price_currency)}` : null, p.preset_amount != null ? `suggested ${formatMoney(p.preset_amount, p.price_currency)}` : null].filter(Boolean);
       return `Pay what you want${parts.length ? ` (${parts.join(", ")})` : ""}${per}`;
     }
-    case "free":
-      return "Free";
     case "metered_unit":
       return `${formatUnitAmount(p.unit_amount, p.price_currency)} per unit of ${p.meter?.name ?? "meter"}${p.cap_amount != null ? `, capped at ${formatMoney(p.cap_amount, p.price_currency)}` : ""}${per}`;
     default:
@@ -46,14 +46,14 @@ export function priceText(p: ProductPrice, interval?: string | null): string {
 
 /** Every active price of the product in the record, one line each. */
 export function PricesField(_props: { label?: string }) {
-  const record = useRecordContext<{ prices?: ProductPrice[]; recurring_interval?: string | null }>();
+  const record = useRecordContext<{ prices?: ProductPrice[]; recurring_interval?: string | null; recurring_interval_count?: number | null }>();
   const prices = (record?.prices ?? []).filter((p) => !p.is_archived);
   if (!prices.length) return <Typography variant="body2">—</Typography>;
   return (
     <Stack spacing={0.5}>
       {prices.map((p) => (
         <Box key={p.id} sx={{ display: "flex", gap: 1, alignItems: "center" }}>
-          <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums" }}>{priceText(p, record?.recurring_interval)}</Typography>
+          <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums" }}>{priceText(p, record?.recurring_interval, record?.recurring_interval_count)}</Typography>
           {p.amount_type === "metered_unit" ? <Chip size="small" label="Usage" /> : null}
         </Box>
       ))}

@@ -2,7 +2,7 @@
 // change discount. Each action is a confirmed call the server answers before the screen changes.
 import { submissionErrors } from "../../common/submit";
 import { useState, type ReactElement } from "react";
-import { AutocompleteInput, Button, ReferenceInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, TopToolbar, required, useNotify, useRecordContext, useRefresh, BooleanField } from "react-admin";
+import { AutocompleteInput, Button, ReferenceInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, TopToolbar, required, useNotify, useRecordContext, useRefresh, BooleanField, FunctionField } from "react-admin";
 import { Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
 import AutorenewIcon from "@mui/icons-material/Autorenew";
 import CancelIcon from "@mui/icons-material/Cancel";
@@ -14,7 +14,7 @@ import type { Subscription } from "../../api";
 import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { enumValues, metaFilters } from "../../common/generic";
 import { choicesOf } from "../../common/inputs";
-import { formatDateTime } from "../../common/format";
+import { billingText, formatDateTime, perPeriod } from "../../common/format";
 import { call } from "../../dataProvider/request";
 import { ResourceList, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
@@ -22,11 +22,30 @@ import { ConfirmAction } from "../../common/ConfirmAction";
 
 const ENDED = new Set(["canceled", "incomplete_expired", "unpaid"]);
 
-/** The amount per billing interval ("$29.00 / month"). */
+/** The amount per billing period ("$29.00 / month", "$81.00 / 3 months"). */
 export function SubscriptionAmountField(_props: { label?: string; sortBy?: string }) {
-  const s = useRecordContext<{ recurring_interval: string }>();
+  const s = useRecordContext<{ recurring_interval: string; recurring_interval_count?: number }>();
   if (!s) return null;
-  return <Typography component="span" variant="body2"><MoneyField source="amount" /> / {s.recurring_interval}</Typography>;
+  return <Typography component="span" variant="body2"><MoneyField source="amount" /> {perPeriod(s.recurring_interval, s.recurring_interval_count)}</Typography>;
+}
+
+/** A trial's dates and what became of it: the first charge ahead, converted, or ended within it. */
+function TrialDatesField(_props: { label?: string }) {
+  const s = useRecordContext<Subscription>();
+  if (!s?.trial_start || !s.trial_end) return <Typography component="span" variant="body2">—</Typography>;
+  const after =
+    s.status === "trialing"
+      ? s.cancel_at_period_end
+        ? "then it ends, nothing charged"
+        : "then the first charge"
+      : s.ended_at && new Date(s.ended_at).getTime() <= new Date(s.trial_end).getTime()
+        ? "ended within the trial"
+        : "converted to paid";
+  return (
+    <Typography component="span" variant="body2" data-testid="trial-dates">
+      {formatDateTime(s.trial_start)} → {formatDateTime(s.trial_end)} ({after})
+    </Typography>
+  );
 }
 
 function SubscriptionList() {
@@ -42,6 +61,7 @@ function SubscriptionList() {
       <SubscriptionAmountField label="Amount" sortBy="amount" />
       <EnumField source="status" />
       <DateTimeField source="current_period_end" label="Renews / ends" />
+      <DateTimeField source="trial_end" label="Trial ends" />
       <BooleanField source="cancel_at_period_end" label="Cancels" sortable={false} />
     </ResourceList>
   );
@@ -94,7 +114,11 @@ function Actions() {
     <TopToolbar>
       {!ended && !s.cancel_at_period_end ? (
         <UpdateDialog label="Cancel" icon={<CancelIcon />} title="Cancel at the end of the period" record={{ customer_cancellation_reason: null }} toBody={(v) => ({ cancel_at_period_end: true, customer_cancellation_reason: v.customer_cancellation_reason || null, customer_cancellation_comment: v.customer_cancellation_comment || null })}>
-          <Typography variant="body2">The customer keeps access until {formatDateTime(s.current_period_end)}; nothing more is charged.</Typography>
+          <Typography variant="body2">
+            {s.status === "trialing"
+              ? `The free trial goes on until ${formatDateTime(s.current_period_end)}, then the subscription ends; nothing is charged.`
+              : `The customer keeps access until ${formatDateTime(s.current_period_end)}; nothing more is charged.`}
+          </Typography>
           <SelectInput source="customer_cancellation_reason" label="Reason" choices={choicesOf(enumValues("subscriptions", "customer_cancellation_reason"))} />
           <TextInput source="customer_cancellation_comment" label="Comment" multiline fullWidth />
         </UpdateDialog>
@@ -132,6 +156,8 @@ function SubscriptionShow() {
         <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
         <LinkField label="Product" source="product_id" reference="products" text="product.name" />
         <SubscriptionAmountField label="Amount" />
+        <FunctionField label="Billing" render={(s: Subscription) => billingText(s.recurring_interval, s.recurring_interval_count)} />
+        <TrialDatesField label="Free trial" />
         <LinkField label="Discount" source="discount_id" reference="discounts" text="discount.name" />
         <DateTimeField source="started_at" label="Started" />
         <DateTimeField source="current_period_start" label="Period start" />

@@ -9,7 +9,7 @@ import type { CheckoutConfirmStripe, CheckoutPublic, CheckoutPublicConfirmed } f
 import { publicClient } from "../../api/client.js";
 import { ApiFailure, call } from "../../api/errors.js";
 import { Alert, Button } from "../../ui/components.js";
-import { formatMoney, perInterval } from "../../ui/format.js";
+import { formatMoney, perInterval, trialLength } from "../../ui/format.js";
 import type { Embed } from "./embed.js";
 import { AddressFields, BusinessFields, ContactFields, CustomFields } from "./fields.js";
 import { PaymentForm, type PaymentCollector } from "./payment.js";
@@ -30,9 +30,13 @@ async function beingPaid(secret: string, err: unknown): Promise<boolean> {
 }
 
 function payLabel(checkout: CheckoutPublic): string {
+  if (checkout.trial_end && checkout.active_trial_interval && checkout.active_trial_interval_count) {
+    return `Start ${trialLength(checkout.active_trial_interval, checkout.active_trial_interval_count)} free trial`;
+  }
   if (!checkout.is_payment_required) return checkout.product.recurring_interval ? "Start subscription" : "Get it for free";
   const amount = formatMoney(checkout.total_amount, checkout.currency);
-  return checkout.product.recurring_interval ? `Subscribe for ${amount}${perInterval(checkout.product.recurring_interval)}` : `Pay ${amount}`;
+  const per = perInterval(checkout.product.recurring_interval, checkout.product.recurring_interval_count);
+  return checkout.product.recurring_interval ? `Subscribe for ${amount}${per}` : `Pay ${amount}`;
 }
 
 export function CheckoutForm(props: {

@@ -1,10 +1,11 @@
 // What the buyer is buying and what it costs, as the server computed it: the product, the price
 // to choose when there are several, a pay-what-you-want amount, the discount code, and the
-// totals (subtotal, discount, tax, total, per interval for a subscription).
+// totals (subtotal, discount, tax, total, per billing period for a subscription; with a free
+// trial, nothing due today and the price from the trial's end).
 import { useState } from "react";
 import type { CheckoutProduct, CheckoutPublic, LegacyRecurringProductPrice, ProductPrice } from "../../../../generated/client/types.gen.js";
 import { aria, Button, Field } from "../../ui/components.js";
-import { formatMoney, parseMajor, perInterval, toMajor } from "../../ui/format.js";
+import { formatDate, formatMoney, parseMajor, perInterval, toMajor, trialLength } from "../../ui/format.js";
 import { CommitInput, useOptimistic } from "../../ui/inputs.js";
 import type { CheckoutSession } from "./session.js";
 
@@ -13,14 +14,12 @@ type Price = ProductPrice | LegacyRecurringProductPrice;
 const intervalOf = (product: CheckoutProduct, price: Price) => price.recurring_interval ?? product.recurring_interval ?? null;
 
 export function priceLabel(product: CheckoutProduct, price: Price): string {
-  const per = perInterval(intervalOf(product, price));
+  const per = perInterval(intervalOf(product, price), product.recurring_interval_count);
   switch (price.amount_type) {
     case "fixed":
-      return `${formatMoney(price.price_amount, price.price_currency)}${per}`;
+      return price.price_amount === 0 ? "Free" : `${formatMoney(price.price_amount, price.price_currency)}${per}`;
     case "custom":
       return price.minimum_amount ? `Pay what you want (from ${formatMoney(price.minimum_amount, price.price_currency)})${per}` : `Pay what you want${per}`;
-    case "free":
-      return "Free";
     case "metered_unit":
       return `${formatMoney(Number(price.unit_amount), price.price_currency)} per ${price.meter.name} unit`;
   }
@@ -215,11 +214,21 @@ function discountTerms(checkout: CheckoutPublic): string | null {
   return "duration_in_months" in d ? `for ${d.duration_in_months} month${d.duration_in_months === 1 ? "" : "s"}` : null;
 }
 
+/** "14-day free trial, then $45 / 3 months", when the checkout starts a trial. */
+export function trialTerms(checkout: CheckoutPublic): string | null {
+  const { active_trial_interval: interval, active_trial_interval_count: count } = checkout;
+  if (!interval || !count || !checkout.trial_end) return null;
+  const per = perInterval(checkout.product.recurring_interval, checkout.product.recurring_interval_count);
+  return `${trialLength(interval, count)} free trial, then ${formatMoney(checkout.total_amount, checkout.currency)}${per}`;
+}
+
 export function Totals({ checkout, updating }: { checkout: CheckoutPublic; updating: boolean }) {
   const c = checkout.currency;
-  const per = perInterval(checkout.product.recurring_interval);
+  const per = perInterval(checkout.product.recurring_interval, checkout.product.recurring_interval_count);
   const terms = discountTerms(checkout);
+  const trial = trialTerms(checkout);
   return (
+    <>
     <dl className="totals" aria-busy={updating} aria-live="polite" aria-label="Order total">
       <div>
         <dt>Subtotal</dt>
@@ -238,13 +247,35 @@ export function Totals({ checkout, updating }: { checkout: CheckoutPublic; updat
         <dt>Taxes</dt>
         <dd data-testid="tax">{formatMoney(checkout.tax_amount ?? 0, c)}</dd>
       </div>
-      <div className="totals__total">
-        <dt>Total</dt>
-        <dd data-testid="total">
-          {formatMoney(checkout.total_amount, c)}
-          {per ? <span className="totals__per">{per}</span> : null}
-        </dd>
-      </div>
+      {trial ? (
+        <>
+          <div>
+            <dt>From {formatDate(checkout.trial_end)}</dt>
+            <dd data-testid="after-trial">
+              {formatMoney(checkout.total_amount, c)}
+              <span className="totals__per">{per}</span>
+            </dd>
+          </div>
+          <div className="totals__total">
+            <dt>Due today</dt>
+            <dd data-testid="total">{formatMoney(0, c)}</dd>
+          </div>
+        </>
+      ) : (
+        <div className="totals__total">
+          <dt>Total</dt>
+          <dd data-testid="total">
+            {formatMoney(checkout.total_amount, c)}
+            {per ? <span className="totals__per">{per}</span> : null}
+          </dd>
+        </div>
+      )}
     </dl>
+    {trial ? (
+      <p className="totals__trial" data-testid="trial">
+        {trial}. Cancel before {formatDate(checkout.trial_end)} and you pay nothing.
+      </p>
+    ) : null}
+    </>
   );
 }

@@ -2,13 +2,15 @@
 // products (the storefront), the customer, and which sections the organization offers.
 import { createContext, useContext } from "react";
 import type { Client } from "../../../../generated/client/client/index.js";
-import type { CustomerOrganization, CustomerPortalCustomer, OrganizationCustomerPortalSettings } from "../../../../generated/client/types.gen.js";
+import type { CustomerOrganizationData, CustomerPortalCustomer, OrganizationCustomerPortalSettings } from "../../../../generated/client/types.gen.js";
 
 export interface Portal {
   slug: string;
   client: Client;
-  storefront: CustomerOrganization;
+  storefront: CustomerOrganizationData;
   customer: CustomerPortalCustomer;
+  /** Where the "back" link takes the customer: the address the merchant opened the session with. */
+  returnUrl: string | null;
   sections: OrganizationCustomerPortalSettings;
   setCustomer(customer: CustomerPortalCustomer): void;
   /** Portal path of a section ("" for the overview). */

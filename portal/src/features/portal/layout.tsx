@@ -5,6 +5,7 @@ import type { ApiFailure } from "../../api/errors.js";
 import { Alert, Button } from "../../ui/components.js";
 import { navigate } from "../../router.js";
 import { usePortal } from "./context.js";
+import type { OrganizationCustomerPortalSettings } from "../../../../generated/client/types.gen.js";
 
 export const SECTIONS = [
   { id: "overview", label: "Overview", setting: null },
@@ -18,6 +19,12 @@ export const SECTIONS = [
 
 export type SectionId = (typeof SECTIONS)[number]["id"];
 
+/** Whether the organization offers the section (usage is shown by `usage.show`). */
+export function offers(settings: OrganizationCustomerPortalSettings, section: (typeof SECTIONS)[number]): boolean {
+  if (section.setting === null) return true;
+  return section.setting === "usage" ? settings.usage.show : settings[section.setting];
+}
+
 export function Failed({ error }: { error: ApiFailure }) {
   return (
     <Alert kind="error" title={error.status === 403 ? "Not available" : "Something went wrong"}>
@@ -27,12 +34,17 @@ export function Failed({ error }: { error: ApiFailure }) {
 }
 
 export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
-  const { storefront, customer, sections, href } = usePortal();
+  const { storefront, customer, sections, href, returnUrl } = usePortal();
   const org = storefront.organization;
-  const visible = SECTIONS.filter((s) => s.setting === null || sections[s.setting]);
+  const visible = SECTIONS.filter((s) => offers(sections, s));
   return (
     <div className="page">
       <header className="portal__header">
+        {returnUrl ? (
+          <a className="portal__back" href={returnUrl} data-testid="back-to-merchant">
+            ← Back to {org.name}
+          </a>
+        ) : null}
         <div className="org">
           {org.avatar_url ? <img className="org__avatar" src={org.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{org.name.slice(0, 1)}</span>}
           <span className="org__name">{org.name}</span>

@@ -51,9 +51,15 @@ export function OverviewSection() {
                 {data.data.subs.items.map((s) => (
                   <li key={s.id}>
                     <strong>{s.product.name}</strong> · {formatMoney(s.amount, s.currency)}
-                    {perInterval(s.recurring_interval)}
+                    {perInterval(s.recurring_interval, s.recurring_interval_count)}
                     <br />
-                    <span className="muted">{s.cancel_at_period_end ? `Ends ${formatDate(s.ends_at)}` : `Renews ${formatDate(s.current_period_end)}`}</span>
+                    <span className="muted">
+                      {s.cancel_at_period_end
+                        ? `Ends ${formatDate(s.ends_at)}`
+                        : s.status === "trialing"
+                          ? `Free trial until ${formatDate(s.trial_end)}`
+                          : `Renews ${formatDate(s.current_period_end)}`}
+                    </span>
                   </li>
                 ))}
               </ul>

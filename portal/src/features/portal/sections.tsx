@@ -10,7 +10,7 @@ import {
   customerPortalCustomersSetDefaultPaymentMethod,
   customerPortalCustomersUpdate,
 } from "../../../../generated/client/sdk.gen.js";
-import type { Address, CustomerPaymentMethod } from "../../../../generated/client/types.gen.js";
+import type { Address, CustomerCustomerMeter, CustomerPaymentMethod } from "../../../../generated/client/types.gen.js";
 import { ApiFailure, call, send, type FieldErrors } from "../../api/errors.js";
 import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
 import { countries } from "../../ui/countries.js";
@@ -43,6 +43,16 @@ export function BenefitsSection() {
   );
 }
 
+type MeterOfUsage = CustomerCustomerMeter["meter"];
+
+/** Units in the meter's unit: tokens per million, a custom unit per its multiplier of its label. */
+function inUnit(n: number, meter: MeterOfUsage): string {
+  const [scale, label] = meter.unit === "token" ? [1_000_000, "1M tokens"] : meter.unit === "custom" ? [meter.custom_multiplier ?? 1, meter.custom_label] : [1, null];
+  const shown = (n / scale).toLocaleString(undefined, { maximumFractionDigits: 6 });
+  if (!label) return shown;
+  return `${shown}${scale === 1 ? " " : " × "}${label}`;
+}
+
 export function UsageSection() {
   const { client } = usePortal();
   const [meters] = useLoad(() => call(customerPortalCustomerMetersList({ client, query: { limit: 100 } })), [client]);
@@ -65,7 +75,8 @@ export function UsageSection() {
           Nothing metered on your plans.
         </p>
       ) : (
-        <div className="table-wrap">
+        // Scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too.
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Usage per meter">
           <table className="table">
             <caption className="visually-hidden">Usage per meter</caption>
             <thead>
@@ -86,9 +97,9 @@ export function UsageSection() {
               {meters.data.items.map((m) => (
                 <tr key={m.id}>
                   <th scope="row">{m.meter.name}</th>
-                  <td className="num">{m.consumed_units.toLocaleString()}</td>
-                  <td className="num">{m.credited_units.toLocaleString()}</td>
-                  <td className="num">{m.balance.toLocaleString()}</td>
+                  <td className="num">{inUnit(m.consumed_units, m.meter)}</td>
+                  <td className="num">{inUnit(m.credited_units, m.meter)}</td>
+                  <td className="num">{inUnit(m.balance, m.meter)}</td>
                 </tr>
               ))}
             </tbody>
@@ -139,7 +150,11 @@ export function PaymentMethodsSection() {
     if (!token) return;
     setBusy("add");
     try {
-      await call(customerPortalCustomersAddPaymentMethod({ client, body: { confirmation_token_id: token, set_default: makeDefault, return_url: window.location.href } }));
+      const added = await call(customerPortalCustomersAddPaymentMethod({ client, body: { confirmation_token_id: token, set_default: makeDefault, return_url: window.location.href } }));
+      if (added.status === "requires_action") {
+        setAddError("This card asks for your bank's confirmation (3-D Secure), which saving a card here cannot ask for. Please use another card.");
+        return;
+      }
       setAdding(false);
       reload();
       setCustomer(await call(customerPortalCustomersGet({ client })));

@@ -29,7 +29,7 @@ const REASONS: { value: CustomerCancellationReason; label: string }[] = [
 function ChangePlan({ sub, onChanged }: { sub: CustomerSubscription; onChanged: (s: CustomerSubscription) => void }) {
   const { client, storefront } = usePortal();
   const options = storefront.products.filter(
-    (p) => p.is_recurring && !p.is_archived && p.id !== sub.product_id && p.prices.some((pr) => !pr.is_archived && pr.amount_type !== "metered_unit" && (pr.amount_type === "free" || pr.price_currency === sub.currency)),
+    (p) => p.is_recurring && !p.is_archived && p.id !== sub.product_id && p.prices.some((pr) => !pr.is_archived && pr.amount_type !== "metered_unit" && ((pr.amount_type === "fixed" && pr.price_amount === 0) || pr.price_currency === sub.currency)),
   );
   const [productId, setProductId] = useState("");
   const [preview, setPreview] = useState<CustomerSubscriptionChangePreview | null>(null);
@@ -160,9 +160,15 @@ function Cancel({ sub, onChanged }: { sub: CustomerSubscription; onChanged: (s: 
         void send(true);
       }}
     >
-      <p>
-        Your subscription stays active until <strong>{formatDate(sub.current_period_end)}</strong>, then ends. You won't be charged again.
-      </p>
+      {sub.status === "trialing" ? (
+        <p>
+          Your free trial stays on until <strong>{formatDate(sub.current_period_end)}</strong>, then ends. You won't be charged.
+        </p>
+      ) : (
+        <p>
+          Your subscription stays active until <strong>{formatDate(sub.current_period_end)}</strong>, then ends. You won't be charged again.
+        </p>
+      )}
       <Field label="Why are you cancelling?">
         {(ids) => (
           <select {...aria(ids)} value={reason} onChange={(e) => setReason(REASONS.find((r) => r.value === e.target.value)?.value ?? "")}>
@@ -189,32 +195,42 @@ function Cancel({ sub, onChanged }: { sub: CustomerSubscription; onChanged: (s: 
   );
 }
 
+/** What the card's badge says: a trial as a free trial, a subscription set to end as canceling. */
+function statusLabel(sub: CustomerSubscription, ended: boolean): string {
+  if (sub.cancel_at_period_end && !ended) return "canceling";
+  return sub.status === "trialing" ? "free trial" : sub.status.replace("_", " ");
+}
+
 export function SubscriptionCard({ initial }: { initial: CustomerSubscription }) {
   const [sub, setSub] = useState(initial);
   const ended = sub.status === "canceled" || sub.ended_at !== null;
+  const trialing = sub.status === "trialing" && !ended;
+  const price = `${formatMoney(sub.amount, sub.currency)}${perInterval(sub.recurring_interval, sub.recurring_interval_count)}`;
   return (
     <article className="card subscription" aria-labelledby={`sub-${sub.id}`}>
       <div className="row">
         <h3 id={`sub-${sub.id}`}>{sub.product.name}</h3>
-        <span className={`badge badge--${sub.status}`}>{sub.cancel_at_period_end && !ended ? "canceling" : sub.status.replace("_", " ")}</span>
+        <span className={`badge badge--${sub.status}`}>{statusLabel(sub, ended)}</span>
       </div>
       <dl className="facts">
         <div>
           <dt>Price</dt>
-          <dd data-testid="subscription-amount">
-            {formatMoney(sub.amount, sub.currency)}
-            {perInterval(sub.recurring_interval)}
-          </dd>
+          <dd data-testid="subscription-amount">{price}</dd>
         </div>
         <div>
           <dt>Started</dt>
           <dd>{formatDate(sub.started_at)}</dd>
         </div>
         <div>
-          <dt>{ended ? "Ended" : sub.cancel_at_period_end ? "Ends" : "Renews"}</dt>
+          <dt>{ended ? "Ended" : sub.cancel_at_period_end ? "Ends" : trialing ? "First charge" : "Renews"}</dt>
           <dd>{formatDate(ended ? sub.ended_at : sub.current_period_end)}</dd>
         </div>
       </dl>
+      {trialing && !sub.cancel_at_period_end ? (
+        <p className="muted" data-testid="trial-note">
+          Free trial until {formatDate(sub.trial_end)}. Then {price}, charged to your saved card; cancel before then and you pay nothing.
+        </p>
+      ) : null}
       {sub.status === "past_due" ? <Alert kind="error">The last payment failed. Pay the open order under Orders, or add a new card under Payment methods.</Alert> : null}
       {!ended ? (
         <>

@@ -1,0 +1,213 @@
+// The API versions a caller may speak, as Polar dates them (`YYYY-MM`), chosen by the
+// `Polar-Version` header that the 1.x clients send on every call (the 0.x clients send none and get
+// the default, Polar's current version). The header decides the answer's shape where versions
+// differ: the contract marks a property that only some versions have with
+// `x-api-version: {starting_from, up_to}` (openapi/), and `versionedShapes` leaves it out of the
+// answers of the other versions, in one step after the handler (server/app.ts). An unknown version
+// is a 404, as Polar answers it (no route serves that version); the answer names the version it
+// speaks in its own `Polar-Version` header. The 0.x clients send no version; where an answer's status
+// changed under them, the user-agent they send names the client (`statusFor`).
+import type { RequestHandler, Response } from "express";
+import { ResourceNotFound } from "../kit/errors.js";
+
+export const API_VERSIONS = ["2026-04", "2026-10"] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+export const DEFAULT_API_VERSION: ApiVersion = "2026-04";
+export const VERSION_HEADER = "Polar-Version";
+
+const served = (v: string): v is ApiVersion => (API_VERSIONS as readonly string[]).includes(v);
+
+/** The step that reads the header of a /v1 request (into `versionOf(res)`) and names the version on the answer. */
+export function apiVersion(): RequestHandler {
+  return (req, res, next) => {
+    if (!req.path.startsWith("/v1/")) return next();
+    const given = req.header(VERSION_HEADER);
+    const version = given === undefined || given === "" ? DEFAULT_API_VERSION : given.trim();
+    if (!served(version)) {
+      return next(new ResourceNotFound(`API version ${JSON.stringify(given)} is not served: ${VERSION_HEADER} takes ${API_VERSIONS.join(" or ")}.`));
+    }
+    res.locals.apiVersion = version;
+    res.setHeader(VERSION_HEADER, version);
+    next();
+  };
+}
+
+/** The version the request speaks (the default before the header is read). */
+export function versionOf(res: Response): ApiVersion {
+  const v: unknown = res.locals.apiVersion;
+  return typeof v === "string" && served(v) ? v : DEFAULT_API_VERSION;
+}
+
+/** An official client of Polar's, as the user-agent every Speakeasy-generated one sends names it. */
+export interface OfficialClient {
+  language: string;
+  version: readonly [number, number, number];
+}
+
+/**
+ * The official client a request comes from: "speakeasy-sdk/<language> <version> <generator>
+ * <document> <package>" ("speakeasy-sdk/typescript 0.49.0 2.918.3 2026-04 @polar-sh/sdk"); null
+ * for any other caller.
+ */
+export function officialClient(userAgent: string | undefined): OfficialClient | null {
+  const m = /^speakeasy-sdk\/([a-z]+) (\d+)\.(\d+)\.(\d+)/.exec(userAgent ?? "");
+  return m ? { language: m[1] ?? "", version: [Number(m[2]), Number(m[3]), Number(m[4])] } : null;
+}
+
+/** Whether version `a` comes before `b` (major, minor, patch). */
+function older(a: readonly number[], b: readonly number[]): boolean {
+  const at = a.findIndex((n, i) => n !== b[i]);
+  return at >= 0 && (a[at] ?? 0) < (b[at] ?? 0);
+}
+
+/**
+ * Answers whose success status Polar changed after clients were generated: the operation answers
+ * `status` (as Polar does), and the clients generated before the change, which read the answer
+ * only from the old status, get `was`. `from`: by client language, the first version that reads
+ * `status` (read from each client's response matchers).
+ */
+const CHANGED_STATUSES: Record<string, { status: number; was: number; from: Record<string, readonly [number, number, number]> }> = {
+  // A refund: 201 since TypeScript 0.43.1 and Python 0.29.0; before, a 201's body was dropped.
+  "refunds:create": { status: 201, was: 200, from: { typescript: [0, 43, 1], python: [0, 29, 0] } },
+};
+
+/** The status to answer an operation with, for the client that sent `userAgent`. */
+export function statusFor(operationId: string, status: number, userAgent: string | undefined): number {
+  const changed = CHANGED_STATUSES[operationId];
+  if (!changed || changed.status !== status) return status;
+  const client = officialClient(userAgent);
+  const from = client && changed.from[client.language];
+  return from && older(client.version, from) ? changed.was : status;
+}
+
+/** The contract's JSON Schema, as far as shaping reads it. */
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+  discriminator?: { propertyName: string; mapping?: Record<string, string> };
+  const?: unknown;
+  enum?: unknown[];
+  "x-api-version"?: { starting_from?: string; up_to?: string };
+}
+interface Document {
+  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+/** Whether a property marked `x-api-version` is in `version` (dated versions compare as strings). */
+function within(version: ApiVersion, range: NonNullable<Schema["x-api-version"]>): boolean {
+  return (!range.starting_from || version >= range.starting_from) && (!range.up_to || version <= range.up_to);
+}
+
+/** An operation's answer, as the contract builds it, in the shape `version` has. */
+export type Shape = (operationId: string, status: number, version: ApiVersion, body: unknown) => unknown;
+
+/**
+ * The shaping of the answers that hold a versioned property somewhere, from the contract; every
+ * other answer is passed on untouched. A union is followed by its discriminator, or by its only
+ * member that holds versioned properties: a union with several such members and no tag cannot
+ * be shaped, and is refused here, when the server starts.
+ */
+export function versionedShapes(doc: Document): Shape {
+  const PREFIX = "#/components/schemas/";
+  const resolve = (s: Schema): Schema => (s.$ref?.startsWith(PREFIX) ? (doc.components.schemas[s.$ref.slice(PREFIX.length)] ?? {}) : s);
+  const children = (s: Schema): Schema[] => [
+    ...Object.values(s.properties ?? {}),
+    ...(s.items ? [s.items] : []),
+    ...(typeof s.additionalProperties === "object" ? [s.additionalProperties] : []),
+    ...(s.oneOf ?? []),
+    ...(s.anyOf ?? []),
+    ...(s.allOf ?? []),
+  ];
+  // The schemas that hold a versioned property at any depth: those with one of their own, and
+  // every schema that leads to one (walked back along the contract's references, cycles included).
+  const parents = new Map<Schema, Schema[]>();
+  const seen = new Set<Schema>();
+  const visit = (given: Schema): Schema => {
+    const s = resolve(given);
+    if (seen.has(s)) return s;
+    seen.add(s);
+    for (const child of children(s)) {
+      const c = visit(child);
+      parents.set(c, [...(parents.get(c) ?? []), s]);
+    }
+    return s;
+  };
+  Object.values(doc.components.schemas).forEach(visit);
+  const responses: [string, Schema][] = [];
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const schema = response.content?.["application/json"]?.schema;
+        if (op.operationId && schema) responses.push([`${op.operationId} ${status}`, visit(schema)]);
+      }
+    }
+  }
+  const holding = new Set([...seen].filter((s) => Object.values(s.properties ?? {}).some((p) => p["x-api-version"] !== undefined)));
+  for (const s of holding) for (const parent of parents.get(s) ?? []) holding.add(parent);
+  const versioned = (given: Schema): boolean => holding.has(resolve(given));
+
+  const branchOf = (s: Schema, alts: Schema[], value: Record<string, unknown>): Schema | undefined => {
+    const tagged = alts.filter(versioned);
+    if (!s.discriminator) return tagged[0];
+    const tag = value[s.discriminator.propertyName];
+    const mapped = typeof tag === "string" ? s.discriminator.mapping?.[tag] : undefined;
+    if (mapped) return resolve({ $ref: mapped });
+    return tagged.find((b) => {
+      const p = resolve(b).properties?.[s.discriminator?.propertyName ?? ""];
+      return p !== undefined && (p.const === tag || (p.enum ?? []).includes(tag));
+    });
+  };
+
+  const shape = (value: unknown, given: Schema, version: ApiVersion): unknown => {
+    const s = resolve(given);
+    if (value === null || typeof value !== "object" || !versioned(s)) return value;
+    if (Array.isArray(value)) return s.items ? value.map((item) => shape(item, s.items ?? {}, version)) : value;
+    let out = value as Record<string, unknown>;
+    for (const part of s.allOf ?? []) out = shape(out, part, version) as Record<string, unknown>;
+    const alts = s.oneOf ?? s.anyOf;
+    const branch = alts && branchOf(s, alts, out);
+    if (branch) out = shape(out, branch, version) as Record<string, unknown>;
+    // Copied on the first change: the handler's objects are never written to.
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, property] of Object.entries(s.properties ?? {})) {
+      if (!Object.hasOwn(out, key)) continue;
+      const range = property["x-api-version"];
+      if (range && !within(version, range)) {
+        copy ??= { ...out };
+        delete copy[key];
+        continue;
+      }
+      const next = shape(out[key], property, version);
+      if (next !== out[key]) (copy ??= { ...out })[key] = next;
+    }
+    const extra = s.additionalProperties;
+    if (typeof extra === "object" && versioned(extra)) {
+      for (const key of Object.keys(out)) {
+        if (s.properties?.[key]) continue;
+        const next = shape(out[key], extra, version);
+        if (next !== out[key]) (copy ??= { ...out })[key] = next;
+      }
+    }
+    return copy ?? out;
+  };
+
+  // The answers to shape, by operation and status, checked once for unions no tag can tell apart.
+  const answers = new Map(responses.filter(([, schema]) => versioned(schema)));
+  for (const s of holding) {
+    const alts = s.oneOf ?? s.anyOf ?? [];
+    if (!s.discriminator && alts.filter(versioned).length > 1) {
+      throw new Error(`a union without a discriminator has several members with versioned properties: ${JSON.stringify(alts.map((a) => a.$ref ?? a.type))}`);
+    }
+  }
+  return (operationId, status, version, body) => {
+    const schema = answers.get(`${operationId} ${status}`);
+    return schema ? shape(body, schema, version) : body;
+  };
+}
