@@ -1,0 +1,204 @@
+// Tax ids: the format and checksum of every type of the contract's TaxIDFormat list, checked
+// offline with stdnum (a kept library, not regexes of our own). A type stdnum has no validator for
+// is listed with the reason and accepted unchecked, which the result says. The API carries a tax
+// id as Polar does, the pair [value, type]: ["FR40303265045", "eu_vat"].
+import { stdnum, type Validator } from "stdnum";
+import type { components } from "../../generated/types.js";
+
+export type TaxIdType = components["schemas"]["TaxIDFormat"];
+
+export interface TaxIdCheck {
+  type: TaxIdType;
+  /** The compact form (separators removed, upper case; VAT numbers keep their country prefix). */
+  value: string;
+  /** ISO 3166-1 alpha-2 of the issuing country; null for the EU's non-Union OSS numbers. */
+  country: string | null;
+  /** True when the format and checksum were checked (and passed or failed); false for unchecked types. */
+  checked: boolean;
+  valid: boolean;
+  /** Why it is invalid, or why it could not be checked. */
+  reason: string | null;
+}
+
+/**
+ * How a type is checked: by any of its stdnum validators (with the prefix stdnum strips from the
+ * compact value, "GB"), per EU member state by prefix, or not at all (the reason stdnum cannot).
+ */
+type Spec = Validator[] | { validators: Validator[]; prefix: string } | { memberStates: Record<string, Validator> } | string;
+
+/** EU VAT numbers by their prefix (Greece's is EL; XI is Northern Ireland's, a UK VAT number). */
+const EU_VAT: Record<string, Validator> = {
+  AT: stdnum.AT.uid,
+  BE: stdnum.BE.vat,
+  BG: stdnum.BG.vat,
+  CY: stdnum.CY.vat,
+  CZ: stdnum.CZ.dic,
+  DE: stdnum.DE.vat,
+  DK: stdnum.DK.cvr,
+  EE: stdnum.EE.kmkr,
+  EL: stdnum.GR.vat,
+  ES: stdnum.ES.nif,
+  FI: stdnum.FI.alv,
+  FR: stdnum.FR.tva,
+  HR: stdnum.HR.oib,
+  HU: stdnum.HU.anum,
+  IE: stdnum.IE.vat,
+  IT: stdnum.IT.iva,
+  LT: stdnum.LT.pvm,
+  LU: stdnum.LU.tva,
+  LV: stdnum.LV.pvn,
+  MT: stdnum.MT.vat,
+  NL: stdnum.NL.btw,
+  PL: stdnum.PL.nip,
+  PT: stdnum.PT.nif,
+  RO: stdnum.RO.cif,
+  SE: stdnum.SE.vat,
+  SI: stdnum.SI.ddv,
+  SK: stdnum.SK.dph,
+  XI: stdnum.GB.vat,
+};
+
+/** Every type of the contract's TaxIDFormat enum: how it is checked, or why stdnum cannot. */
+export const TAX_ID_TYPES: Record<TaxIdType, Spec> = {
+  ad_nrt: [stdnum.AD.nrt],
+  ae_trn: "no United Arab Emirates module",
+  ar_cuit: [stdnum.AR.cuit],
+  au_abn: [stdnum.AU.abn],
+  au_arn: "the ATO reference number has no public checksum",
+  bg_uic: "its BG VAT check covers the 9-digit form only, not the 13-digit UIC",
+  bh_vat: "no Bahrain module",
+  bo_tin: "its Bolivia module checks identity cards only",
+  br_cnpj: [stdnum.BR.cnpj],
+  br_cpf: [stdnum.BR.cpf],
+  ca_bn: [stdnum.CA.bn],
+  ca_gst_hst: [stdnum.CA.gst],
+  ca_pst_bc: [stdnum.CA.pst],
+  ca_pst_mb: "its PST check is British Columbia's",
+  ca_pst_sk: "its PST check is British Columbia's",
+  ca_qst: [stdnum.CA.qst],
+  ch_uid: [stdnum.CH.uid],
+  ch_vat: [stdnum.CH.vat],
+  cl_tin: [stdnum.CL.rut],
+  cn_tin: [stdnum.CN.uscc],
+  co_nit: [stdnum.CO.nit],
+  cr_tin: [stdnum.CR.cpj, stdnum.CR.cpf, stdnum.CR.cr],
+  de_stn: [stdnum.DE.stnr],
+  do_rcn: [stdnum.DO.rnc],
+  ec_ruc: [stdnum.EC.ruc],
+  eg_tin: [stdnum.EG.tn],
+  es_cif: [stdnum.ES.cif],
+  eu_oss_vat: "the EU's non-Union OSS numbers have no published checksum",
+  eu_vat: { memberStates: EU_VAT },
+  gb_vat: { validators: [stdnum.GB.vat], prefix: "GB" },
+  ge_vat: "no Georgia module",
+  hk_br: "its Hong Kong module checks identity cards only",
+  hr_oib: [stdnum.HR.oib],
+  hu_tin: "it checks the 8-digit EU VAT number, not the 11-digit tax number",
+  id_npwp: [stdnum.ID.npwp],
+  il_vat: [stdnum.IL.hp, stdnum.IL.idnr],
+  in_gst: [stdnum.IN.gstin],
+  is_vat: [stdnum.IS.vsk],
+  jp_cn: [stdnum.JP.cn],
+  jp_rn: "registered foreign businesses' numbers have no public checksum",
+  jp_trn: "an individual's T-number is not a corporate number",
+  ke_pin: [stdnum.KE.pin],
+  kr_brn: [stdnum.KR.brn],
+  kz_bin: "no Kazakhstan module",
+  li_uid: [stdnum.CH.uid],
+  mx_rfc: [stdnum.MX.rfc],
+  my_frp: "its Malaysia module checks identity cards only",
+  my_itn: "its Malaysia module checks identity cards only",
+  my_sst: "its Malaysia module checks identity cards only",
+  ng_tin: "no Nigeria module",
+  no_vat: [stdnum.NO.mva],
+  no_voec: "VOEC numbers have no public checksum",
+  nz_gst: [stdnum.NZ.ird],
+  om_vat: "no Oman module",
+  pe_ruc: [stdnum.PE.ruc],
+  ph_tin: "no Philippines module",
+  ro_tin: [stdnum.RO.cnp],
+  rs_pib: [stdnum.RS.pib],
+  ru_inn: [stdnum.RU.inn],
+  ru_kpp: "a KPP has no checksum",
+  sa_vat: "no Saudi Arabia module",
+  sg_gst: "a GST number is a UEN or an M-number; it checks UENs only",
+  sg_uen: [stdnum.SG.uen],
+  si_tin: [stdnum.SI.ddv],
+  sv_nit: [stdnum.SV.nit],
+  th_vat: [stdnum.TH.tin],
+  tr_tin: [stdnum.TR.vkn],
+  tw_vat: [stdnum.TW.ubn],
+  ua_vat: "it checks EDRPOU and RNTRC, not the 12-digit VAT payer number",
+  us_ein: [stdnum.US.ein],
+  uy_ruc: [stdnum.UY.rut],
+  ve_rif: [stdnum.VE.rif],
+  vn_tin: [stdnum.VN.mst],
+  za_vat: [stdnum.ZA.vat],
+};
+
+const COUNTRY_OF_PREFIX: Record<string, string> = { EL: "GR", XI: "GB" };
+
+/** The issuing country: the type's own prefix ("gb_vat"), an EU VAT number's prefix, none for OSS numbers. */
+function countryOf(type: TaxIdType, value: string): string | null {
+  if (type === "eu_oss_vat") return null;
+  if (type !== "eu_vat") return type.slice(0, 2).toUpperCase();
+  const prefix = value.slice(0, 2);
+  return COUNTRY_OF_PREFIX[prefix] ?? (EU_VAT[prefix] === undefined ? null : prefix);
+}
+
+/** The VAT prefix of an EU country, by ISO code (Greece's is EL). */
+function vatPrefix(country: string): string | undefined {
+  if (country === "GR") return "EL";
+  return EU_VAT[country] !== undefined && country !== "XI" && country !== "EL" ? country : undefined;
+}
+
+export function isTaxIdType(type: string): type is TaxIdType {
+  return Object.hasOwn(TAX_ID_TYPES, type);
+}
+
+/** The reason a type is not checked, or null when stdnum checks it. */
+export function uncheckedReason(type: TaxIdType): string | null {
+  const spec = TAX_ID_TYPES[type];
+  return typeof spec === "string" ? `stdnum has no validator for this number (${spec})` : null;
+}
+
+/** Whitespace, dots, dashes and slashes removed, upper case: the form an unchecked type keeps. */
+function squeeze(value: string): string {
+  return value.replace(/[\s.\-/]+/g, "").toUpperCase();
+}
+
+function result(type: TaxIdType, value: string, valid: boolean, reason: string | null, checked = true): TaxIdCheck {
+  return { type, value, country: countryOf(type, value), checked, valid, reason };
+}
+
+function checkEuVat(raw: string, countryHint: string | null): TaxIdCheck {
+  let value = squeeze(raw);
+  const hinted = countryHint ? vatPrefix(countryHint) : undefined;
+  if (!/^[A-Z]{2}/.test(value) && hinted) value = hinted + value;
+  const prefix = value.slice(0, 2);
+  const validator = EU_VAT[prefix];
+  if (validator === undefined) return result("eu_vat", value, false, `"${prefix}" is not an EU VAT prefix.`);
+  const checked = validator.validate(value.slice(2));
+  return checked.isValid ? result("eu_vat", prefix + checked.compact, true, null) : result("eu_vat", value, false, checked.error.message);
+}
+
+/**
+ * Checks a tax id of the given type. `countryHint` (the billing country) supplies the prefix of
+ * an EU VAT number given without it.
+ */
+export function checkTaxId(raw: string, type: TaxIdType, countryHint: string | null = null): TaxIdCheck {
+  const spec = TAX_ID_TYPES[type];
+  if (typeof spec === "string") {
+    const value = squeeze(raw);
+    return value.length > 0 ? result(type, value, true, uncheckedReason(type), false) : result(type, value, false, "The tax ID is empty.", false);
+  }
+  if ("memberStates" in spec) return checkEuVat(raw, countryHint);
+  const { validators, prefix } = Array.isArray(spec) ? { validators: spec, prefix: "" } : spec;
+  let error = "The tax ID is invalid.";
+  for (const validator of validators) {
+    const checked = validator.validate(raw);
+    if (checked.isValid) return result(type, checked.compact.startsWith(prefix) ? checked.compact : prefix + checked.compact, true, null);
+    error = checked.error.message;
+  }
+  return result(type, squeeze(raw), false, error);
+}
