@@ -29,6 +29,7 @@ const row: ProductRow = {
   visibility: "public",
   is_archived: false,
   metadata: { tier: "pro" },
+  tax_category: "digital_service",
 };
 
 function price(n: number, amount_type: PriceRow["amount_type"], fields: Partial<PriceRow>): PriceRow {
@@ -101,6 +102,7 @@ function spreadProduct(r: ProductRow, x: ProductRelations) {
   return {
     ...toProductBase(r),
     metadata: r.metadata,
+    tax_category: r.tax_category,
     prices: x.prices.map(spreadPrice),
     benefits: x.benefits.map(toBenefit),
     medias: x.medias.map(toProductMedia),

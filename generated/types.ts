@@ -9201,6 +9201,7 @@ export interface components {
             /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
             default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            tax_settings: components["schemas"]["OrganizationTaxSettings"];
             /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
             account_id: string | null;
             /** @description The payout account of the organization; see `account_id`. */
@@ -9489,6 +9490,8 @@ export interface components {
             default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
             /** @description Single sign-on is not offered; only `false` is accepted. */
             sso_enforced?: boolean | null;
+            /** @description Where and how the organization collects tax (a Borealis extension). The fields given replace the stored ones; `registrations` is replaced whole. */
+            tax_settings?: components["schemas"]["OrganizationTaxSettingsUpdate"] | null;
         };
         Pagination: {
             total_count: number;
@@ -9650,6 +9653,7 @@ export interface components {
             medias: components["schemas"]["ProductMediaFileRead"][];
             /** @description List of custom fields attached to the product. */
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            tax_category: components["schemas"]["ProductTaxCategory"];
         };
         /** @description Schema to update the benefits granted by a product. */
         ProductBenefitsUpdate: {
@@ -9693,6 +9697,8 @@ export interface components {
             trial_interval_count?: number | null;
             /** @description Who sees the product. Defaults to `public`. */
             visibility?: components["schemas"]["ProductVisibility"];
+            /** @description What the product is for tax (a Borealis extension). Defaults to `digital_service`. */
+            tax_category?: components["schemas"]["ProductTaxCategory"];
             /** @description List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products. */
             prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
             /** @description List of file IDs. Each one must be on the same organization as the product, of type `product_media` and correctly uploaded. */
@@ -9977,6 +9983,8 @@ export interface components {
             trial_interval_count?: number | null;
             /** @description Who sees the product. */
             visibility?: components["schemas"]["ProductVisibility"] | null;
+            /** @description What the product is for tax (a Borealis extension). */
+            tax_category?: components["schemas"]["ProductTaxCategory"] | null;
             /** @description Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally. */
             is_archived?: boolean | null;
             /** @description List of available prices for this product. If you want to keep existing prices, include them in the list as an `ExistingProductPrice` object. */
@@ -11198,10 +11206,56 @@ export interface components {
             line2: boolean;
         };
         /**
+         * @description Who computes the tax of checkouts and orders (a Borealis extension).
+         *
+         *     * `none`: no tax is collected (every amount carries 0 tax).
+         *     * `builtin`: Borealis's offline calculator, under the organization's registrations.
+         *     * `stripe`: Stripe Tax.
+         * @enum {string}
+         */
+        OrganizationTaxProvider: "builtin" | "stripe" | "none";
+        /** @description Where the organization collects tax: a country, a US state or Canadian province of it, or the EU's One-Stop Shop (`{country: "EU", scheme: "oss"}`). */
+        OrganizationTaxRegistration: {
+            /** @description ISO 3166-1 alpha-2 country code, or `EU` with the scheme `oss`. */
+            country: string;
+            /** @description A US state or Canadian province code (`CA`, `QC`), for a registration in the US or Canada only. */
+            state?: string | null;
+            /**
+             * @description `oss`: the EU's One-Stop Shop, on the country `EU` only.
+             * @enum {string|null}
+             */
+            scheme?: "oss" | null;
+        };
+        /** @description Where and how the organization collects tax (a Borealis extension; see docs/TAX.md). */
+        OrganizationTaxSettings: {
+            provider: components["schemas"]["OrganizationTaxProvider"];
+            /** @description ISO 3166-1 alpha-2 code of the country the organization sells from; required by the `builtin` provider. */
+            origin_country: string | null;
+            /** @description Whether prices include tax (the total stays the listed price and the tax is carved out of it) or have tax added on top. */
+            prices_include_tax: boolean;
+            /** @description Where the organization collects tax. */
+            registrations: components["schemas"]["OrganizationTaxRegistration"][];
+        };
+        /**
          * @description A metric's key.
          * @enum {string}
          */
         MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
+        /** @description The tax settings to change (a Borealis extension); the fields not given keep their value. */
+        OrganizationTaxSettingsUpdate: {
+            provider?: components["schemas"]["OrganizationTaxProvider"];
+            /** @description ISO 3166-1 alpha-2 code of the country the organization sells from. */
+            origin_country?: string | null;
+            prices_include_tax?: boolean;
+            registrations?: components["schemas"]["OrganizationTaxRegistration"][];
+        };
+        /**
+         * @description What the product is for tax (a Borealis extension; see docs/TAX.md). Only `ebook` has rates of its own; the others take the standard rate.
+         *
+         *     * `digital_service` (the default), `ebook`, `saas`, `general`.
+         * @enum {string}
+         */
+        ProductTaxCategory: "digital_service" | "ebook" | "saas" | "general";
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */

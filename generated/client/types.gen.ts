@@ -8430,6 +8430,7 @@ export type Organization = {
      */
     default_tax_behavior: OrganizationTaxBehavior;
     customer_email_settings: OrganizationCustomerEmailSettings;
+    tax_settings: OrganizationTaxSettings;
     /**
      * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
      */
@@ -8831,6 +8832,10 @@ export type OrganizationUpdate = {
      * Single sign-on is not offered; only `false` is accepted.
      */
     sso_enforced?: boolean | null;
+    /**
+     * Where and how the organization collects tax (a Borealis extension). The fields given replace the stored ones; `registrations` is replaced whole.
+     */
+    tax_settings?: OrganizationTaxSettingsUpdate | null;
 };
 
 export type Pagination = {
@@ -9037,6 +9042,7 @@ export type Product = {
      * List of custom fields attached to the product.
      */
     attached_custom_fields: Array<AttachedCustomField>;
+    tax_category: ProductTaxCategory;
 };
 
 /**
@@ -9108,6 +9114,10 @@ export type ProductCreate = {
      * Who sees the product. Defaults to `public`.
      */
     visibility?: ProductVisibility;
+    /**
+     * What the product is for tax (a Borealis extension). Defaults to `digital_service`.
+     */
+    tax_category?: ProductTaxCategory;
     /**
      * List of available prices for this product. It should contain at most one static price (fixed, custom or free), and any number of metered prices. Metered prices are not supported on one-time purchase products.
      */
@@ -9497,6 +9507,10 @@ export type ProductUpdate = {
      * Who sees the product.
      */
     visibility?: ProductVisibility | null;
+    /**
+     * What the product is for tax (a Borealis extension).
+     */
+    tax_category?: ProductTaxCategory | null;
     /**
      * Whether the product is archived. If `true`, the product won't be available for purchase anymore. Existing customers will still have access to their benefits, and subscriptions will continue normally.
      */
@@ -10998,9 +11012,75 @@ export type CheckoutCustomerBillingAddressFields = {
 };
 
 /**
+ * Who computes the tax of checkouts and orders (a Borealis extension).
+ *
+ * * `none`: no tax is collected (every amount carries 0 tax).
+ * * `builtin`: Borealis's offline calculator, under the organization's registrations.
+ * * `stripe`: Stripe Tax.
+ */
+export type OrganizationTaxProvider = 'builtin' | 'stripe' | 'none';
+
+/**
+ * Where the organization collects tax: a country, a US state or Canadian province of it, or the EU's One-Stop Shop (`{country: "EU", scheme: "oss"}`).
+ */
+export type OrganizationTaxRegistration = {
+    /**
+     * ISO 3166-1 alpha-2 country code, or `EU` with the scheme `oss`.
+     */
+    country: string;
+    /**
+     * A US state or Canadian province code (`CA`, `QC`), for a registration in the US or Canada only.
+     */
+    state?: string | null;
+    /**
+     * `oss`: the EU's One-Stop Shop, on the country `EU` only.
+     */
+    scheme?: 'oss' | null;
+};
+
+/**
+ * Where and how the organization collects tax (a Borealis extension; see docs/TAX.md).
+ */
+export type OrganizationTaxSettings = {
+    provider: OrganizationTaxProvider;
+    /**
+     * ISO 3166-1 alpha-2 code of the country the organization sells from; required by the `builtin` provider.
+     */
+    origin_country: string | null;
+    /**
+     * Whether prices include tax (the total stays the listed price and the tax is carved out of it) or have tax added on top.
+     */
+    prices_include_tax: boolean;
+    /**
+     * Where the organization collects tax.
+     */
+    registrations: Array<OrganizationTaxRegistration>;
+};
+
+/**
  * A metric's key.
  */
 export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
+
+/**
+ * The tax settings to change (a Borealis extension); the fields not given keep their value.
+ */
+export type OrganizationTaxSettingsUpdate = {
+    provider?: OrganizationTaxProvider;
+    /**
+     * ISO 3166-1 alpha-2 code of the country the organization sells from.
+     */
+    origin_country?: string | null;
+    prices_include_tax?: boolean;
+    registrations?: Array<OrganizationTaxRegistration>;
+};
+
+/**
+ * What the product is for tax (a Borealis extension; see docs/TAX.md). Only `ebook` has rates of its own; the others take the standard rate.
+ *
+ * * `digital_service` (the default), `ebook`, `saas`, `general`.
+ */
+export type ProductTaxCategory = 'digital_service' | 'ebook' | 'saas' | 'general';
 
 /**
  * A billing test clock: a frozen time that the customers bound to it live on.

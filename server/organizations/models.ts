@@ -4,6 +4,7 @@ import type { components } from "../../generated/types.js";
 import { setting } from "../config.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { OrganizationRow, StoredPortalSettings } from "./repository.js";
+import { taxSettingsOf } from "./tax-settings.js";
 
 export type OrganizationOut = components["schemas"]["Organization"];
 type SubscriptionSettings = OrganizationOut["subscription_settings"];
@@ -107,6 +108,7 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     default_presentment_currency: row.default_presentment_currency,
     default_tax_behavior: row.default_tax_behavior,
     customer_email_settings: Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, row.customer_email_settings),
+    tax_settings: taxSettingsOf(row.tax_settings),
     account_id: null,
     payout_account_id: null,
     capabilities: capabilitiesOf(row.status),

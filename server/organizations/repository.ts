@@ -27,6 +27,8 @@ export interface OrganizationRow {
   default_presentment_currency: OrganizationOut["default_presentment_currency"];
   default_tax_behavior: OrganizationOut["default_tax_behavior"];
   customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
+  /** Merged over its defaults when read (tax-settings.ts). */
+  tax_settings: Partial<OrganizationOut["tax_settings"]> | null;
 }
 
 /** A customer portal section the organization can switch off (server/customer-portal/sections.ts). */

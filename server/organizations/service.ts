@@ -17,6 +17,7 @@ import {
 import { jsonb } from "../kit/db.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { checkEmail } from "../kit/email.js";
+import { DEFAULT_TAX_SETTINGS, taxSettingsOf, updatedTaxSettings } from "./tax-settings.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
@@ -56,10 +57,10 @@ type SettingsInput = Pick<
   OrganizationInput,
   | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
   | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced"
->;
+> & Pick<Partial<OrganizationInput>, "tax_settings">;
 type StoredSettings = Pick<
   OrganizationRow,
-  "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
+  "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings" | "tax_settings"
 >;
 
 /** A setting the platform does not offer: only its off value is accepted. */
@@ -105,6 +106,9 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
     if (portalSubscription?.update_seats !== undefined) next.subscription = { update_seats: portalSubscription.update_seats };
     out.customer_portal_settings = jsonb(trx, next);
   }
+  if (input.tax_settings !== undefined && input.tax_settings !== null) {
+    out.tax_settings = jsonb(trx, updatedTaxSettings(taxSettingsOf(stored.tax_settings), input.tax_settings));
+  }
   offOnly(input.sso_enforced, ["body", "sso_enforced"], "Single sign-on");
   for (const key of ["default_presentment_currency", "default_tax_behavior", "sso_enforced"] as const) {
     if (input[key] !== undefined && input[key] !== null) out[key] = input[key];
@@ -118,6 +122,7 @@ const DEFAULTS: StoredSettings = {
   notification_settings: DEFAULT_NOTIFICATION_SETTINGS,
   customer_portal_settings: DEFAULT_CUSTOMER_PORTAL_SETTINGS,
   customer_email_settings: {},
+  tax_settings: DEFAULT_TAX_SETTINGS,
 };
 
 /** A new organization's settings columns before what its create body gives. */

@@ -9,6 +9,7 @@ import { isUuid } from "../kit/ids.js";
 import type { SortMap } from "../kit/pagination.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomFieldRow } from "../custom-fields/models.js";
+import type { TaxCategory } from "../tax/models.js";
 import type { FileRow } from "../files/models.js";
 
 export interface ProductRow {
@@ -26,6 +27,7 @@ export interface ProductRow {
   visibility: ProductVisibility;
   is_archived: boolean;
   metadata: Record<string, string | number | boolean>;
+  tax_category: TaxCategory;
 }
 
 export type Interval = "day" | "week" | "month" | "year";
@@ -117,7 +119,7 @@ function relationsOf(r: RelationColumns): ProductRelations {
  * are fixed, and name their columns, so a later migration cannot change a cached plan's row type.
  */
 export const PRODUCT_COLUMNS =
-  "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.recurring_interval_count, products.trial_interval, products.trial_interval_count, products.visibility, products.is_archived, products.metadata";
+  "products.id, products.created_at, products.modified_at, products.organization_id, products.name, products.description, products.recurring_interval, products.recurring_interval_count, products.trial_interval, products.trial_interval_count, products.visibility, products.is_archived, products.metadata, products.tax_category";
 const LOAD_RELATIONS_SQL = `select ids.id as product_id, ${relationColumns("ids.id")} from unnest($1::uuid[]) as ids(id)`;
 export const READ_ONE_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from products where products.organization_id = $1 and products.id = $2`;
 const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id")} from unnest($1::uuid[]) with ordinality as ids(id, n) join products on products.id = ids.id order by ids.n`;

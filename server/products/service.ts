@@ -218,6 +218,7 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
       trial_interval: terms.trial_interval,
       trial_interval_count: terms.trial_interval_count,
       visibility: input.visibility ?? "public",
+      tax_category: input.tax_category ?? "digital_service",
       metadata: jsonb(trx, metadata),
     });
     await products.insertPrices(trx, create.map((p, position) => Object.assign({}, p, { product_id: row.id, position })));
@@ -282,6 +283,7 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
     }
     Object.assign(patch, checkTerms(input, interval, row));
     if (input.visibility !== undefined && input.visibility !== null) patch.visibility = input.visibility;
+    if (input.tax_category !== undefined && input.tax_category !== null) patch.tax_category = input.tax_category;
     if (input.prices !== undefined && input.prices !== null) {
       const existing = await products.pricesForUpdate(trx, row.id);
       const { create, keep } = await preparePrices(trx, caller, input.prices, interval, existing);

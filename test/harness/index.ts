@@ -29,6 +29,7 @@ export * from "./expect.js";
 export * from "./factories.js";
 export * from "./mailpit.js";
 export * from "./peers.js";
+export * from "./plain-json.js";
 export * from "./processes.js";
 export * from "./python.js";
 export * from "./subscription-fixture.js";
