@@ -1,8 +1,9 @@
-// Settings: the organization's details, prices' default currency and tax behavior, its subscription
-// settings and which emails its customers get (PATCH /v1/organizations/{id}).
+// Settings: the organization's details, prices' default currency and tax behavior, its tax
+// settings (who computes tax, from where, where it collects), its subscription settings and which
+// emails its customers get (PATCH /v1/organizations/{id}).
 import { submissionErrors } from "../common/submit";
 import { useEffect, useState } from "react";
-import { BooleanInput, FunctionField, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, email } from "react-admin";
+import { ArrayInput, BooleanInput, FormDataConsumer, FunctionField, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, SimpleFormIterator, ResourceContextProvider, email } from "react-admin";
 import { Alert, Card, CardContent, Typography } from "@mui/material";
 import type { Organization } from "../api";
 import { call } from "../dataProvider/request";
@@ -32,6 +33,30 @@ const TAX_BEHAVIORS = [
   { id: "exclusive", name: "Added to prices" },
 ];
 
+const TAX_PROVIDERS = [
+  { id: "none", name: "None: no tax is collected" },
+  { id: "builtin", name: "Built-in calculator (VAT, GST)" },
+];
+
+const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
+/** ISO 3166-1 alpha-2 codes with the names the browser knows, for the origin and registration countries. */
+const COUNTRIES = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)))
+  .filter((code) => !["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"].includes(code) && countryNames.of(code) !== code)
+  .map((code) => ({ id: code, name: `${countryNames.of(code)} (${code})` }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+const REGISTRATION_PLACES = [{ id: "EU", name: "European Union: One-Stop Shop (EU)" }, ...COUNTRIES];
+
+type TaxRegistration = Organization["tax_settings"]["registrations"][number];
+
+/** The registrations as the API takes them: the EU is the One-Stop Shop, a state only in the US or Canada. */
+function registrationsBody(rows: Partial<TaxRegistration>[] | undefined): TaxRegistration[] {
+  return (rows ?? []).filter((r) => r.country).map((r) => {
+    const country = String(r.country);
+    if (country === "EU") return { country, scheme: "oss" };
+    return (country === "US" || country === "CA") && r.state ? { country, state: r.state.trim().toUpperCase() } : { country };
+  });
+}
+
 export function OrganizationSettings() {
   const notify = useNotify();
   const [org, setOrg] = useState<Organization | null>(null);
@@ -50,6 +75,7 @@ export function OrganizationSettings() {
             record={org}
             toolbar={<Toolbar><SaveButton /></Toolbar>}
             onSubmit={async (v: Record<string, unknown>) => {
+              const tax = v.tax_settings as Organization["tax_settings"];
               try {
                 const saved = await call<Organization>("PATCH", "/v1/organizations/{id}", {
                   path: { id: org.id },
@@ -62,6 +88,12 @@ export function OrganizationSettings() {
                     subscription_settings: v.subscription_settings,
                     notification_settings: v.notification_settings,
                     customer_email_settings: v.customer_email_settings,
+                    tax_settings: {
+                      provider: tax.provider,
+                      origin_country: tax.origin_country || null,
+                      prices_include_tax: !!tax.prices_include_tax,
+                      registrations: registrationsBody(tax.registrations),
+                    },
                   },
                 });
                 setOrg(saved);
@@ -80,6 +112,25 @@ export function OrganizationSettings() {
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Prices</Typography>
             <SelectInput source="default_presentment_currency" label="Default currency" choices={(enumValues("organizations", "default_presentment_currency") ?? ["usd"]).map((c) => ({ id: c, name: c.toUpperCase() }))} helperText="Prices are shown in it when a product has several" />
             <SelectInput source="default_tax_behavior" label="Tax" choices={TAX_BEHAVIORS} />
+            <Typography variant="subtitle1" sx={{ mt: 2 }}>Tax</Typography>
+            <SelectInput source="tax_settings.provider" label="Who computes tax" choices={TAX_PROVIDERS} helperText="The built-in calculator charges VAT and GST where you are registered" />
+            <SelectInput source="tax_settings.origin_country" label="You sell from" choices={COUNTRIES} emptyText="Not set" helperText="Required by the built-in calculator" />
+            <BooleanInput source="tax_settings.prices_include_tax" label="Prices include tax" helperText="The total stays the listed price and the tax is carved out of it" />
+            {/* The iterator's add and remove buttons name themselves after a resource. */}
+            <ResourceContextProvider value="organizations">
+            <ArrayInput source="tax_settings.registrations" label="Where you collect tax">
+              <SimpleFormIterator inline disableReordering>
+                <SelectInput source="country" label="Registered in" choices={REGISTRATION_PLACES} helperText={false} />
+                <FormDataConsumer>
+                  {({ scopedFormData }) =>
+                    scopedFormData?.country === "US" || scopedFormData?.country === "CA" ? (
+                      <TextInput source="state" label="State or province" helperText="e.g. QC; leave empty for the country" />
+                    ) : null
+                  }
+                </FormDataConsumer>
+              </SimpleFormIterator>
+            </ArrayInput>
+            </ResourceContextProvider>
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Subscriptions</Typography>
             <BooleanInput source="subscription_settings.allow_multiple_subscriptions" label="A customer may hold several subscriptions" />
             <BooleanInput source="subscription_settings.allow_customer_updates" label="Customers may change plan in the portal" />

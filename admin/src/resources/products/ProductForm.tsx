@@ -1,13 +1,20 @@
 // The product form (create and edit): name, description, billing interval (every how many, the
-// free trial), visibility, prices, attached custom fields, media, metadata. Benefits are granted
+// free trial), visibility, tax category, prices, attached custom fields, media, metadata. Benefits are granted
 // from the product's page (their own call).
-import { ArrayInput, AutocompleteInput, BooleanInput, ReferenceInput, SimpleForm, SimpleFormIterator, TextInput, required } from "react-admin";
+import { ArrayInput, AutocompleteInput, BooleanInput, ReferenceInput, SelectInput, SimpleForm, SimpleFormIterator, TextInput, required } from "react-admin";
 import { Typography } from "@mui/material";
 import { EnumInput, MetadataInput } from "../../common/inputs";
 import { enumValues } from "../../common/generic";
 import { PricesInput } from "./prices";
 import { MediaInput } from "./media";
 import { TermsInputs } from "./terms";
+
+const TAX_CATEGORIES = [
+  { id: "digital_service", name: "Digital service" },
+  { id: "saas", name: "Software as a service" },
+  { id: "ebook", name: "E-book" },
+  { id: "general", name: "General" },
+];
 
 export function ProductForm({ record }: { record?: Record<string, unknown> }) {
   return (
@@ -16,6 +23,7 @@ export function ProductForm({ record }: { record?: Record<string, unknown> }) {
       <TextInput source="description" multiline minRows={2} fullWidth />
       <EnumInput source="recurring_interval" label="Billing" values={enumValues("products", "recurring_interval")} emptyText="One-time purchase" helperText="Leave empty for a one-time product" />
       <TermsInputs />
+      <SelectInput source="tax_category" label="Tax category" choices={TAX_CATEGORIES} helperText="E-books take a reduced rate in many countries; the others the standard rate" />
       <PricesInput />
       <Typography variant="subtitle2" sx={{ mt: 2 }}>Checkout fields</Typography>
       <ArrayInput source="attached_custom_fields" label="Custom fields asked at checkout">
