@@ -202,3 +202,30 @@ export function checkTaxId(raw: string, type: TaxIdType, countryHint: string | n
   }
   return result(type, squeeze(raw), false, error);
 }
+
+/** The types a bare value may be in a country: eu_vat in a member state, the country's own types, li_uid in Liechtenstein. */
+function typesOf(country: string): TaxIdType[] {
+  const own = (Object.keys(TAX_ID_TYPES) as TaxIdType[]).filter((t) => t.startsWith(`${country.toLowerCase()}_`));
+  if (vatPrefix(country) !== undefined) own.unshift("eu_vat");
+  if (country === "LI") own.push("li_uid");
+  // An unchecked type accepts any value: it is tried only in a country with no checked one. A tax
+  // registration number answers before a business number that may contain it (ca_gst_hst, ca_bn).
+  const checked = own.filter((t) => uncheckedReason(t) === null);
+  const rank = (t: TaxIdType) => (/vat|gst|qst|pst/.test(t) ? 0 : 1);
+  return checked.length ? checked.sort((a, b) => rank(a) - rank(b)) : own;
+}
+
+/**
+ * Finds the type of a bare tax id from the billing country (the portal's and the hosted
+ * checkout's single-string form): the first of the country's types it is valid as, or null. An
+ * EU VAT number given with its prefix must carry the country's own.
+ */
+export function detectTaxId(raw: string, country: string): TaxIdCheck | null {
+  for (const type of typesOf(country.toUpperCase())) {
+    const checked = checkTaxId(raw, type, country.toUpperCase());
+    if (!checked.valid) continue;
+    if (type === "eu_vat" && checked.value.slice(0, 2) !== vatPrefix(country.toUpperCase())) continue;
+    return checked;
+  }
+  return null;
+}

@@ -225,15 +225,17 @@ describe("checkouts (client secret)", () => {
     expect(ok.customFieldData).toEqual({ company: "Acme", seats: 5, size: "m" });
     expect(ok.billingAddressFields).toMatchObject({ country: "required", line1: "required", city: "required", postalCode: "required" });
 
-    await rejects(update({ isBusinessCustomer: true, customerTaxId: "DE123456789" }), HTTPValidationError); // no country yet
+    await rejects(update({ isBusinessCustomer: true, customerTaxId: "DE136695976" }), HTTPValidationError); // no country yet
     const business = await update({
       isBusinessCustomer: true,
       customerBillingName: "Acme GmbH",
       customerBillingAddress: { country: "DE", line1: "Hauptstr. 1", city: "Berlin", postalCode: "10115" },
-      customerTaxId: "DE123456789",
+      customerTaxId: "DE136695976",
     });
-    expect(business).toMatchObject({ isBusinessCustomer: true, customerTaxId: "DE123456789", customerBillingName: "Acme GmbH" });
+    expect(business).toMatchObject({ isBusinessCustomer: true, customerTaxId: "DE136695976", customerBillingName: "Acme GmbH" });
     await rejects(update({ customerTaxId: "DE12" }), HTTPValidationError);
+    // the right shape, a wrong check digit
+    await rejects(update({ customerTaxId: "DE136695977" }), HTTPValidationError);
     expect(await outboxTypes(api.knex, orgId)).toContain("checkout.updated");
   });
 });

@@ -32,7 +32,7 @@ describe("customer portal: customers/me", () => {
       email: "me@example.com",
       name: "Maya",
       billingAddress: { country: "FR", city: "Paris" },
-      taxId: ["FR12345678901", "eu_vat"],
+      taxId: ["FR40303265045", "eu_vat"],
     });
     const me = await portal.customerPortal.customers.get(await sessionFor(customer.id));
     expect(me).toMatchObject({
@@ -41,7 +41,7 @@ describe("customer portal: customers/me", () => {
       emailVerified: false,
       name: "Maya",
       billingName: "Maya",
-      taxId: ["FR12345678901", "eu_vat"],
+      taxId: ["FR40303265045", "eu_vat"],
       oauthAccounts: {},
       defaultPaymentMethodId: null,
     });
@@ -55,18 +55,18 @@ describe("customer portal: customers/me", () => {
     const u1 = await portal.customerPortal.customers.update(security, {
       billingName: "Bea GmbH",
       billingAddress: { country: "DE", line1: "Unter den Linden 1", postalCode: "10117", city: "Berlin" },
-      taxId: "123 456 789",
+      taxId: "136 695 976",
     });
-    expect(u1).toMatchObject({ billingName: "Bea GmbH", name: "Bea", taxId: ["DE123456789", "eu_vat"] });
+    expect(u1).toMatchObject({ billingName: "Bea GmbH", name: "Bea", taxId: ["DE136695976", "eu_vat"] });
     expect(u1.billingAddress).toMatchObject({ country: "DE", city: "Berlin" });
 
-    const u2 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "US", state: "CA" }, taxId: "12-3456789" });
-    expect(u2.taxId).toEqual(["12-3456789", "us_ein"]);
+    const u2 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "US", state: "CA" }, taxId: "04-2103594" });
+    expect(u2.taxId).toEqual(["042103594", "us_ein"]);
     expect(u2.billingName).toBe("Bea GmbH");
-    const u3 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "GB" }, taxId: "GB123456789" });
-    expect(u3.taxId).toEqual(["GB123456789", "gb_vat"]);
-    const u4 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "CA" }, taxId: "123456789RT0001" });
-    expect(u4.taxId).toEqual(["123456789RT0001", "ca_gst_hst"]);
+    const u3 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "GB" }, taxId: "GB980780684" });
+    expect(u3.taxId).toEqual(["GB980780684", "gb_vat"]);
+    const u4 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "CA" }, taxId: "754039725RT0001" });
+    expect(u4.taxId).toEqual(["754039725RT0001", "ca_gst_hst"]);
 
     // The tax id type must exist in the billing country.
     let err = await rejects(portal.customerPortal.customers.update(security, { taxId: "DE123456789" }), HTTPValidationError);
@@ -87,10 +87,10 @@ describe("customer portal: customers/me", () => {
   it("needs a billing country to validate a tax id", async () => {
     const customer = await merchant.customers.create({ email: "nocountry@example.com" });
     const security = await sessionFor(customer.id);
-    const err = await rejects(portal.customerPortal.customers.update(security, { taxId: "12-3456789" }), HTTPValidationError);
+    const err = await rejects(portal.customerPortal.customers.update(security, { taxId: "04-2103594" }), HTTPValidationError);
     expect(err.data$.detail?.[0].loc).toEqual(["body", "billing_address"]);
-    const ok = await portal.customerPortal.customers.update(security, { billingAddress: { country: "US" }, taxId: "12-3456789" });
-    expect(ok.taxId).toEqual(["12-3456789", "us_ein"]);
+    const ok = await portal.customerPortal.customers.update(security, { billingAddress: { country: "US" }, taxId: "04-2103594" });
+    expect(ok.taxId).toEqual(["042103594", "us_ein"]);
   });
 
   it("only ever shows the session's own customer", async () => {

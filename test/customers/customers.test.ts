@@ -36,7 +36,7 @@ describe("customers", () => {
       name: "Ada Lovelace",
       externalId: "user_1",
       billingAddress: { country: "de", line1: "Hauptstraße 1", postalCode: "10115", city: "Berlin" },
-      taxId: ["de 123 456 789", "eu_vat"],
+      taxId: ["de 136 695 976", "eu_vat"],
       metadata: { plan: "pro", seats: 3, beta: true },
     });
     expect(created).toMatchObject({
@@ -48,7 +48,7 @@ describe("customers", () => {
       deletedAt: null,
       modifiedAt: null,
       metadata: { plan: "pro", seats: 3, beta: true },
-      taxId: ["DE123456789", "eu_vat"],
+      taxId: ["DE136695976", "eu_vat"],
     });
     expect(created.billingAddress).toEqual({ country: "DE", line1: "Hauptstraße 1", line2: null, postalCode: "10115", city: "Berlin", state: null });
     expect(created.avatarUrl).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?d=404$/);
@@ -80,9 +80,9 @@ describe("customers", () => {
     expect(row).toMatchObject({ type: "individual", billing_name: "Kim GmbH" });
 
     // 0.49.0 sends a tax id as its value alone: its type is found from the billing country.
-    const taxed = await newer.customers.create({ type: "individual", email: "gmbh@example.com", billingAddress: { country: "DE" }, taxId: "123 456 789" });
-    expect(taxed.taxId).toEqual(["DE123456789", "eu_vat"]);
-    expect((await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "12-3456789" } })).taxId).toEqual(["12-3456789", "us_ein"]);
+    const taxed = await newer.customers.create({ type: "individual", email: "gmbh@example.com", billingAddress: { country: "DE" }, taxId: "136 695 976" });
+    expect(taxed.taxId).toEqual(["DE136695976", "eu_vat"]);
+    expect((await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "04-2103594" } })).taxId).toEqual(["042103594", "us_ein"]);
     const noCountry = await rejects(newer.customers.create({ type: "individual", email: "nocountry@example.com", taxId: "123456789" }), HTTPValidationError049);
     expect(noCountry.detail?.[0]?.loc).toEqual(["body", "billing_address"]);
 
@@ -129,24 +129,24 @@ describe("customers", () => {
     expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "" } }))).toEqual(["body", "billing_address", "country"]);
 
     const valid: [string, TaxIDFormat][] = [
-      ["FR12345678901", "eu_vat"],
-      ["NL123456789B01", "eu_vat"],
-      ["GB123456789", "gb_vat"],
-      ["12-3456789", "us_ein"],
-      ["123456789RT0002", "ca_gst_hst"],
-      ["12345678912", "au_abn"],
-      ["22AAAAA0000A1Z5", "in_gst"],
-      ["01.234.456/5432-10", "br_cnpj"],
-      ["123.456.789-87", "br_cpf"],
-      ["CHE-123.456.789 MWST", "ch_vat"],
-      ["123456789MVA", "no_vat"],
+      ["FR40303265045", "eu_vat"],
+      ["NL004495445B01", "eu_vat"],
+      ["GB980780684", "gb_vat"],
+      ["04-2103594", "us_ein"],
+      ["754039725RT0001", "ca_gst_hst"],
+      ["83 914 571 673", "au_abn"],
+      ["27AAPFU0939F1ZV", "in_gst"],
+      ["16.727.230/0001-97", "br_cnpj"],
+      ["390.533.447-05", "br_cpf"],
+      ["CHE-107.787.577 MWST", "ch_vat"],
+      ["995525828MVA", "no_vat"],
       ["T1234567891234", "jp_trn"],
       ["M12345678X", "sg_gst"],
-      ["4123456789", "za_vat"],
+      ["4999999999", "za_vat"],
       ["EU123456789", "eu_oss_vat"],
-      ["A12345678", "es_cif"],
-      ["ABC010203AB9", "mx_rfc"],
-      ["123-45-67890", "kr_brn"],
+      ["J99216582", "es_cif"],
+      ["GODE561231GR8", "mx_rfc"],
+      ["116-82-00276", "kr_brn"],
     ];
     for (const [i, [value, type]] of valid.entries()) {
       const c = await polar.customers.create({ email: `tax-ok-${i}@example.com`, taxId: [value, type] });
@@ -162,6 +162,10 @@ describe("customers", () => {
       ["22AAAAA0000A1Y5", "in_gst"],
       ["01.234.456/5432", "br_cnpj"],
       ["5123456789", "za_vat"],
+      // the right shape, a wrong check digit
+      ["DE136695977", "eu_vat"],
+      ["GB980780685", "gb_vat"],
+      ["00-3456789", "us_ein"],
     ];
     for (const [value, type] of invalid) {
       expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: [value, type] })), `${type} ${value}`).toEqual(["body", "tax_id"]);
@@ -170,8 +174,8 @@ describe("customers", () => {
     expect((await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["123", "xx_vat"] })))?.slice(0, 2)).toEqual(["body", "tax_id"]);
     expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["DE123456789"] }))).toEqual(["body", "tax_id"]);
     // An EU VAT number without its prefix takes it from the billing country.
-    const prefixed = await polar.customers.create({ email: "tax-prefix@example.com", billingAddress: { country: "AT" }, taxId: ["U12345678", "eu_vat"] });
-    expect(prefixed.taxId).toEqual(["ATU12345678", "eu_vat"]);
+    const prefixed = await polar.customers.create({ email: "tax-prefix@example.com", billingAddress: { country: "AT" }, taxId: ["U13585627", "eu_vat"] });
+    expect(prefixed.taxId).toEqual(["ATU13585627", "eu_vat"]);
   });
 
   it("refuses an email longer than RFC 5321 allows: 254 characters, 64 before the @", async () => {
@@ -242,7 +246,7 @@ describe("customers", () => {
         name: "Grace Hopper",
         email: "grace.hopper@example.com",
         billingAddress: { country: "US", state: "NY", line1: "1 Main St" },
-        taxId: ["12-3456789", "us_ein"],
+        taxId: ["04-2103594", "us_ein"],
         metadata: { b: "two" },
         externalId: "gh-1",
       },
@@ -251,7 +255,7 @@ describe("customers", () => {
       name: "Grace Hopper",
       email: "grace.hopper@example.com",
       emailVerified: false,
-      taxId: ["12-3456789", "us_ein"],
+      taxId: ["042103594", "us_ein"],
       metadata: { b: "two" },
       externalId: "gh-1",
     });
@@ -309,7 +313,7 @@ describe("customers", () => {
     const person = await c.customers.create({ type: "individual", email: "ann@example.com", name: "Ann", externalId: "ann-1", billingAddress: { country: "FR", city: "Lyon" } });
     const session = await createCustomerSessionToken(api.knex, person.id);
     await c.customerPortal.customers.update({ customerSession: session }, { billingName: "Ann Dupont" });
-    const business = await c.customers.create({ type: "individual", email: "bo@example.com", name: "Bo SARL", externalId: "bo-1", billingAddress: { country: "DE" }, taxId: "123 456 789" });
+    const business = await c.customers.create({ type: "individual", email: "bo@example.com", name: "Bo SARL", externalId: "bo-1", billingAddress: { country: "DE" }, taxId: "136 695 976" });
     const kept = await c.customers.create({ type: "individual", email: "kept@example.com", name: "Kept" });
 
     await c.customers.delete({ id: person.id, anonymize: true });
@@ -327,7 +331,7 @@ describe("customers", () => {
     expect(ann.deleted_at).not.toBeNull();
     // A business keeps its name and its tax ID, for legal reasons.
     const bo = await rowOf(business.id);
-    expect(bo).toMatchObject({ name: "Bo SARL", external_id: "bo-1", tax_id: ["DE123456789", "eu_vat"], billing_address: null });
+    expect(bo).toMatchObject({ name: "Bo SARL", external_id: "bo-1", tax_id: ["DE136695976", "eu_vat"], billing_address: null });
     expect(bo.email).toMatch(/@anonymized\.invalid$/);
     expect(await rowOf(kept.id)).toMatchObject({ email: "kept@example.com", name: "Kept" });
     // The deletion's event carries the scrubbed customer.

@@ -2,7 +2,7 @@
 // invalid example each) or listed as unchecked with its reason; EU VAT numbers by member state.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkTaxId, isTaxIdType, TAX_ID_TYPES, uncheckedReason, type TaxIdType } from "../../server/tax/tax-ids.js";
+import { checkTaxId, detectTaxId, isTaxIdType, TAX_ID_TYPES, uncheckedReason, type TaxIdType } from "../../server/tax/tax-ids.js";
 
 const contract = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
 const CONTRACT_TYPES: string[] = contract.components.schemas.TaxIDFormat.enum;
@@ -125,5 +125,27 @@ describe("tax ids", () => {
     });
     expect(checkTaxId("M2-0012345-6", "sg_gst")).toMatchObject({ value: "M200123456", country: "SG", checked: false, valid: true });
     expect(checkTaxId("  ", "ae_trn")).toMatchObject({ checked: false, valid: false });
+  });
+});
+
+describe("a bare tax id's type, from the billing country", () => {
+  it("finds the country's type the value is valid as", () => {
+    expect(detectTaxId("136 695 976", "DE")).toMatchObject({ type: "eu_vat", value: "DE136695976", valid: true });
+    expect(detectTaxId("EL094259216", "GR")).toMatchObject({ type: "eu_vat", value: "EL094259216" });
+    expect(detectTaxId("04-2103594", "us")).toMatchObject({ type: "us_ein", value: "042103594" });
+    expect(detectTaxId("GB 980 7806 84", "GB")).toMatchObject({ type: "gb_vat", value: "GB980780684" });
+    // a GST/HST number before the business number it contains
+    expect(detectTaxId("754039725RT0001", "CA")).toMatchObject({ type: "ca_gst_hst" });
+    expect(detectTaxId("CHE-107.787.577 MWST", "CH")).toMatchObject({ type: "ch_vat" });
+    // only unchecked types in the country: taken as given
+    expect(detectTaxId("100123456700003", "AE")).toMatchObject({ type: "ae_trn", checked: false, valid: true });
+  });
+
+  it("answers null for a wrong check digit, another member state's number, or a country whose checked types refuse it", () => {
+    expect(detectTaxId("136695977", "DE")).toBeNull();
+    expect(detectTaxId("DE136695976", "FR")).toBeNull();
+    // Canada's unchecked PST numbers do not swallow what its checked types refuse
+    expect(detectTaxId("DE123456789", "CA")).toBeNull();
+    expect(detectTaxId("anything", "ZZ")).toBeNull();
   });
 });
