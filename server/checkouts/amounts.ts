@@ -14,11 +14,14 @@ export interface Flags {
   is_payment_form_required: boolean;
 }
 
-/** The quote a checkout row holds (written with every change to it). */
+/**
+ * The quote a checkout row holds (written with every change to it). The net amount is before
+ * tax: the total less the tax, which a price including tax carves out of its amount.
+ */
 export function quoteOf(row: { amount: number; discount_amount: number; tax_amount: number; total_amount: number }): Amounts {
-  const amount = Number(row.amount);
-  const discount_amount = Number(row.discount_amount);
-  return { amount, discount_amount, net_amount: amount - discount_amount, tax_amount: Number(row.tax_amount), total_amount: Number(row.total_amount) };
+  const tax_amount = Number(row.tax_amount);
+  const total_amount = Number(row.total_amount);
+  return { amount: Number(row.amount), discount_amount: Number(row.discount_amount), net_amount: total_amount - tax_amount, tax_amount, total_amount };
 }
 
 /**
@@ -39,10 +42,16 @@ export function activeTrial(
 const TAX_ADDED_ON_TOP = new Set(["US", "CA"]);
 
 /**
- * Whether the checkout's amounts include tax: the price's own behavior when it says, else the
- * buyer's country decides (`location`), unknown (null) until the billing country is given.
+ * Whether the checkout's amounts include tax: as its tax was computed, else the price's own
+ * behavior when it says, else the buyer's country decides (`location`), unknown (null) until the
+ * billing country is given.
  */
-export function taxBehaviorOf(price: Pick<PriceRow, "tax_behavior">, row: Pick<CheckoutRow, "customer_billing_address">): "inclusive" | "exclusive" | null {
+export function taxBehaviorOf(
+  price: Pick<PriceRow, "tax_behavior">,
+  row: Pick<CheckoutRow, "customer_billing_address" | "tax_calculation">,
+): "inclusive" | "exclusive" | null {
+  // A computed tax says how it was computed: the organization's prices_include_tax.
+  if (row.tax_calculation) return row.tax_calculation.prices_include_tax ? "inclusive" : "exclusive";
   if (price.tax_behavior === "inclusive" || price.tax_behavior === "exclusive") return price.tax_behavior;
   const country = row.customer_billing_address?.country;
   if (!country) return null;

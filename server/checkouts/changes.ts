@@ -11,18 +11,19 @@ import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { checkHttpUrl } from "../kit/urls.js";
-import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
+import { discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { findTestClockOf } from "../customers/repository.js";
 import type { Interval } from "../products/repository.js";
 import { isPurchasable } from "../products/models.js";
 import { givenTrial } from "../products/trials.js";
-import { findOrganization } from "../organizations/repository.js";
+import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { addIntervals } from "../subscriptions/periods.js";
 import { hadTrial } from "../subscriptions/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { activeTrial } from "./amounts.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
+import { taxedQuote } from "./tax.js";
 
 export interface BuyerChanges {
   custom_field_data?: Record<string, unknown> | null;
@@ -200,29 +201,31 @@ export async function applyChanges(
     next.discount_id = null;
     next.discount_locked = false;
   }
-  next.trial_end = await trialEnd(db, next, nextCtx);
-  return { row: requote(next, nextCtx), ctx: nextCtx };
+  const org = (await findOrganization(db, row.organization_id))!;
+  next.trial_end = await trialEnd(db, next, nextCtx, org);
+  return { row: await requote(next, nextCtx, org), ctx: nextCtx };
 }
 
 /**
  * When the trial this checkout would start now ends (null without one): from the checkout's
  * customer's test clock time when the customer is bound to one, as the subscription will start.
  */
-async function trialEnd(db: Knex, row: CheckoutRow, ctx: CheckoutContext): Promise<Date | null> {
+async function trialEnd(db: Knex, row: CheckoutRow, ctx: CheckoutContext, org: OrganizationRow): Promise<Date | null> {
   const trial = activeTrial(row, ctx.product.row);
   if (!trial) return null;
   // With prevent_trial_abuse, a buyer who had a trial before (as this customer or this email) gets none.
-  if ((await findOrganization(db, row.organization_id))?.subscription_settings?.prevent_trial_abuse) {
+  if (org.subscription_settings?.prevent_trial_abuse) {
     if (await hadTrial(db, row.organization_id, { customerId: row.customer_id, email: row.customer_email })) return null;
   }
   const clock = row.customer_id ? (await findTestClockOf(db, row.customer_id))?.test_clock_id : null;
   return addIntervals(await clockNow(db, clock), trial.interval, trial.count);
 }
 
-/** The row with its quote (discount, tax, total) computed from its amount and discount. */
-function requote(row: CheckoutRow, ctx: CheckoutContext): CheckoutRow {
-  const { discount_amount, tax_amount, total_amount } = computeAmounts(Number(row.amount), ctx.discount);
-  return Object.assign({}, row, { discount_amount, tax_amount, total_amount });
+/** The row with its quote (discount, tax, total) computed from its amount, discount and buyer, and its tax calculation. */
+async function requote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">): Promise<CheckoutRow> {
+  const { amounts, calculation } = await taxedQuote(row, ctx, org);
+  const { discount_amount, tax_amount, total_amount } = amounts;
+  return Object.assign({}, row, { discount_amount, tax_amount, total_amount, tax_calculation: calculation });
 }
 
 type Loaded = CheckoutContext["product"];
@@ -235,7 +238,11 @@ const staticPrice = (p: Loaded) => p.rel.prices.find((price) => price.amount_typ
  * names what moved the total away from the quote the buyer was shown, or why the checkout can't
  * be paid at all; null when the quote still holds. `ctx.discount` must be read under lock.
  */
-export function rederive(row: CheckoutRow, ctx: CheckoutContext): { row: CheckoutRow; ctx: CheckoutContext; issue: ValidationIssue | null } {
+export async function rederive(
+  row: CheckoutRow,
+  ctx: CheckoutContext,
+  org: Pick<OrganizationRow, "tax_settings">,
+): Promise<{ row: CheckoutRow; ctx: CheckoutContext; issue: ValidationIssue | null }> {
   let next: CheckoutRow = { ...row };
   const nextCtx: CheckoutContext = { ...ctx };
   let issue: ValidationIssue | null = null;
@@ -273,7 +280,7 @@ export function rederive(row: CheckoutRow, ctx: CheckoutContext): { row: Checkou
       note("discount_code", problem);
     }
   }
-  next = requote(next, nextCtx);
+  next = await requote(next, nextCtx, org);
   if (next.discount_amount !== Number(row.discount_amount)) note("discount_code", "The discount changed.");
   if (next.total_amount !== Number(row.total_amount) || next.currency !== row.currency) note("amount", "The total changed.");
   return { row: next, ctx: nextCtx, issue };
@@ -306,6 +313,7 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     customer_billing_name: row.customer_billing_name,
     customer_billing_address: json(row.customer_billing_address),
     customer_tax_id: json(row.customer_tax_id),
+    tax_calculation: json(row.tax_calculation),
     external_customer_id: row.external_customer_id,
     subscription_id: row.subscription_id,
     payment_processor_metadata: json(row.payment_processor_metadata),

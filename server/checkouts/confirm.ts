@@ -33,6 +33,7 @@ import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcesso
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
+import { taxedQuote } from "./tax.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { keepLease, leaseMs, newLease } from "./lease.js";
@@ -85,7 +86,9 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     assertOpen(row, "gone");
     const stored = await contextOf(trx, row);
     if (row.discount_id) stored.discount = await lockDiscount(trx, row.discount_id);
-    const now = rederive(row, stored);
+    // Read here once: the tax of the quote, the payment check below, and the organization in the answer.
+    const org = (await findOrganization(trx, row.organization_id))!;
+    const now = await rederive(row, stored, org);
     if (now.issue) {
       await saveCheckout(trx, now.row, now.ctx);
       return { refused: now.issue } satisfies Refusal;
@@ -100,7 +103,9 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error");
       applied.ctx.discount = discount;
     }
-    const amounts = computeAmounts(Number(applied.row.amount), applied.ctx.discount);
+    const quote = await taxedQuote(applied.row, applied.ctx, org);
+    const amounts = quote.amounts;
+    applied.row.tax_calculation = quote.calculation;
     if (amounts.total_amount !== Number(row.shown_total_amount) || applied.row.currency !== row.currency) {
       const field =
         applied.row.discount_id !== row.discount_id || amounts.discount_amount !== Number(row.discount_amount)
@@ -118,9 +123,8 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     }
     const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts, applied.row.trial_end);
     checkComplete(applied.row, applied.ctx, flags.is_payment_form_required);
+    if (quote.issue) throw new RequestValidationError([quote.issue]);
     if (flags.is_payment_form_required && !token) throw invalid(["body", "confirmation_token_id"], "Field required", "missing");
-    // Read here once: the payment check below, and the organization in the answer.
-    const org = (await findOrganization(trx, row.organization_id))!;
     // A denied organization may keep giving free products away, but takes no payment.
     if (flags.is_payment_form_required && org.status === "denied") throw new PaymentNotReady();
     if (discount) {
@@ -313,13 +317,14 @@ export async function completeCheckout(
       subscriptionId: subscription?.id ?? null,
       billingReason: ctx.product.row.recurring_interval ? "subscription_create" : "purchase",
       currency: row.currency,
-      subtotalAmount: amounts.amount,
+      // Before tax: a price that includes tax has it carved out (net + tax = the total charged).
+      subtotalAmount: amounts.net_amount + amounts.discount_amount,
       discountAmount: amounts.discount_amount,
       discountId: trial ? null : row.discount_id,
       taxAmount: amounts.tax_amount,
       items: [{
         label: trial ? `${ctx.product.row.name} (free trial)` : ctx.product.row.name,
-        amount: amounts.amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id,
+        amount: amounts.net_amount + amounts.discount_amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id,
       }],
       billingName: row.customer_billing_name ?? row.customer_name,
       billingAddress: row.customer_billing_address,

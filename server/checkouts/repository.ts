@@ -5,6 +5,7 @@ import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { Address } from "../customers/address.js";
 import type { TaxId } from "../customers/tax-id.js";
+import type { TaxCalculation } from "../tax/models.js";
 import { customerWithEmails } from "../customers/repository.js";
 import { byIds as discountsByIds, productLinks, type DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
@@ -48,6 +49,8 @@ export interface CheckoutRow {
   customer_billing_name: string | null;
   customer_billing_address: Address | null;
   customer_tax_id: TaxId | null;
+  /** The tax calculation of the quote (checkouts/tax.ts); null when no tax is computed. */
+  tax_calculation: TaxCalculation | null;
   external_customer_id: string | null;
   subscription_id: string | null;
   checkout_link_id: string | null;

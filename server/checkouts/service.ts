@@ -130,6 +130,7 @@ async function insertCheckout(
     customer_billing_name: null,
     customer_billing_address: null,
     customer_tax_id: null,
+    tax_calculation: null,
     external_customer_id: null,
     subscription_id: null,
     checkout_link_id: null,
