@@ -8929,6 +8929,10 @@ export interface components {
             refundable_amount: number;
             /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
             refundable_tax_amount: number;
+            /** @description The tax rate the order was charged and whose tax it is (a Borealis extension, as Polar's order records it); null when no tax was computed or none is collected. */
+            tax_rate: components["schemas"]["OrderTaxRate"] | null;
+            /** @description Why the order carries the tax it does (a Borealis extension, Polar's values); null when no tax was computed. */
+            taxability_reason: components["schemas"]["TaxabilityReason"] | null;
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -11241,6 +11245,22 @@ export interface components {
          * @enum {string}
          */
         MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
+        /** @description A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate). */
+        OrderTaxRate: {
+            /** @description The rate in basis points (2000 = 20%); Quebec's QST (9.975%) rounds to 998. */
+            basis_points: number;
+            /** @description As shown to the buyer: "VAT 20% (France)", "GST 5% + QST 9.975% (Quebec)", "Reverse charge". */
+            display_name: string;
+            /** @description ISO 3166-1 alpha-2 code of the country whose tax it is. */
+            country: string;
+            /** @description The state or province whose tax it is, if any. */
+            state: string | null;
+        };
+        /**
+         * @description Why an amount carries the tax it does (Polar's values).
+         * @enum {string}
+         */
+        TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
         /** @description The tax settings to change (a Borealis extension); the fields not given keep their value. */
         OrganizationTaxSettingsUpdate: {
             provider?: components["schemas"]["OrganizationTaxProvider"];

@@ -33,7 +33,7 @@ import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcesso
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
-import { taxedQuote } from "./tax.js";
+import { orderTaxOf, recordOrderTax, taxedQuote } from "./tax.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { keepLease, leaseMs, newLease } from "./lease.js";
@@ -277,6 +277,8 @@ export async function completeCheckout(
     const trial = row.trial_end ? activeTrial(row, ctx.product.row) : null;
     const quote = quoteOf(row);
     const amounts = trial ? computeAmounts(0, null) : quote;
+    // The tax the buyer was quoted (none on a trial's first order, which charges nothing).
+    const taxCalculation = trial ? null : row.tax_calculation;
     const customer = await findOrCreateCustomer(trx, row);
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
     // A recurring product starts its subscription; the first order is its subscription_create order.
@@ -330,10 +332,12 @@ export async function completeCheckout(
       billingAddress: row.customer_billing_address,
       metadata: row.metadata,
       customFieldData: row.custom_field_data,
+      tax: taxCalculation ? orderTaxOf(taxCalculation) : null,
       },
       known,
     );
     const order = created.row;
+    if (taxCalculation) await recordOrderTax(trx, order.id, taxCalculation);
     await emit(trx, row.organization_id, "order.created", created.out);
     if (payment?.paymentRef && amounts.total_amount > 0) {
       await recordPayment(

@@ -42,6 +42,7 @@ import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js
 import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 import * as taxSettings from "./0110_tax_settings.js";
 import * as checkoutTaxCalculation from "./0111_checkout_tax_calculation.js";
+import * as orderTax from "./0112_order_tax.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -87,4 +88,5 @@ export const migrations = [
   { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
   { name: "0110_tax_settings", ...taxSettings },
   { name: "0111_checkout_tax_calculation", ...checkoutTaxCalculation },
+  { name: "0112_order_tax", ...orderTax },
 ];

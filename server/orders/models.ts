@@ -159,6 +159,8 @@ export function toOrder(row: OrderRow, rel: OrderRelations): OrderOut {
     customer: toCustomer(rel.customers.get(row.customer_id)!),
     product: toOrderProduct(rel.products.get(row.product_id)!),
     discount: row.discount_id ? toOrderDiscount(rel.discounts.get(row.discount_id)) : null,
+    tax_rate: row.tax_rate ?? null,
+    taxability_reason: row.taxability_reason ?? null,
   });
 }
 

@@ -1,6 +1,7 @@
 // Order queries, always scoped to the reader's organization (and, for a portal customer, to that
 // customer), and the batch loading of what an Order carries: customer, product, discount, items.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
@@ -51,6 +52,11 @@ export interface OrderRow {
   checkout_id: string | null;
   metadata: Record<string, string | number | boolean>;
   custom_field_data: Record<string, string | number | boolean | null>;
+  /** The rate charged and whose tax it is; null without a computed tax (0112). */
+  tax_rate: components["schemas"]["OrderTaxRate"] | null;
+  taxability_reason: components["schemas"]["TaxabilityReason"] | null;
+  /** The tax provider's transaction that recorded the order's tax. */
+  tax_transaction_id: string | null;
   /** The period a renewal bills (subscription_cycle orders). */
   billing_period_start?: Date | null;
   /** While a subscription is past due: when this order's payment is tried next. */

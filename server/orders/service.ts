@@ -72,6 +72,8 @@ export interface CreateOrderForCheckoutInput {
   customFieldData: OrderRow["custom_field_data"];
   /** The period a subscription_cycle order bills: unique per subscription. */
   billingPeriodStart?: Date | null;
+  /** The rate charged and why (from the tax calculation the order was quoted with). */
+  tax?: Pick<OrderRow, "tax_rate" | "taxability_reason"> | null;
 }
 
 /** The order as the API returns it; relations the caller already holds (in `reads`) are not read again. */
@@ -138,6 +140,8 @@ export async function insertOrder(
     metadata: jsonb(trx, input.metadata ?? {}),
     custom_field_data: jsonb(trx, input.customFieldData ?? {}),
     billing_period_start: input.billingPeriodStart ?? null,
+    tax_rate: input.tax?.tax_rate ? jsonb(trx, input.tax.tax_rate) : null,
+    taxability_reason: input.tax?.taxability_reason ?? null,
   });
   const items = input.items.length
     ? await insertOrderItems(

@@ -26,7 +26,7 @@ async function taxedShop(settings: Record<string, unknown> | null, categories: s
     expect(made.status).toBe(201);
     products.push(String(made.body.id));
   }
-  return { org, polar, products, newest: api.client049(token) };
+  return { org, polar, products, call, newest: api.client049(token) };
 }
 
 const FR_SELLER = {
@@ -106,5 +106,68 @@ describe("checkout tax", () => {
     );
     expect(err.data$.detail?.map((d) => d.loc)).toEqual([["body", "customer_billing_address", "state"]]);
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");
+  });
+});
+
+type Buyer = { country: string; state?: string; postalCode?: string; business?: { name: string; taxId: string } };
+type OrderTax = { tax_rate: { basis_points: number; display_name: string; country: string; state: string | null } | null; taxability_reason: string | null };
+/** [case, the seller's settings (null: never set), the product's tax category, the buyer, the checkout's [net, tax, total], the order's tax] */
+const CASES: [string, Record<string, unknown> | null, string, Buyer, [number, number, number], OrderTax][] = [
+  ["FR consumer, seller under OSS", FR_SELLER, "digital_service", { country: "FR" }, [1000, 200, 1200],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
+  ["DE consumer, seller under OSS: Germany's rate", FR_SELLER, "digital_service", { country: "DE" }, [1000, 190, 1190],
+    { tax_rate: { basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null }, taxability_reason: "standard_rated" }],
+  ["DE business with a valid VAT id: reverse charge", FR_SELLER, "digital_service", { country: "DE", business: { name: "Acme GmbH", taxId: "DE136695976" } }, [1000, 0, 1000],
+    { tax_rate: { basis_points: 0, display_name: "Reverse charge", country: "DE", state: null }, taxability_reason: "reverse_charge" }],
+  ["FR business: the seller's own country, standard rate", FR_SELLER, "digital_service", { country: "FR", business: { name: "Acme SAS", taxId: "FR40303265045" } }, [1000, 200, 1200],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
+  ["US buyer: not collecting", FR_SELLER, "digital_service", { country: "US", state: "NY", postalCode: "10001" }, [1000, 0, 1000],
+    { tax_rate: null, taxability_reason: "not_collecting" }],
+  ["GB buyer, seller registered in GB", FR_SELLER, "digital_service", { country: "GB", postalCode: "SW1A 1AA" }, [1000, 200, 1200],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (United Kingdom)", country: "GB", state: null }, taxability_reason: "standard_rated" }],
+  ["FR e-book: the reduced rate", FR_SELLER, "ebook", { country: "FR" }, [1000, 55, 1055],
+    { tax_rate: { basis_points: 550, display_name: "VAT 5.5% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
+  ["FR consumer, prices include tax", Object.assign({}, FR_SELLER, { prices_include_tax: true }), "digital_service", { country: "FR" }, [833, 167, 1000],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
+  ["DE consumer, prices include tax", Object.assign({}, FR_SELLER, { prices_include_tax: true }), "digital_service", { country: "DE" }, [840, 160, 1000],
+    { tax_rate: { basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null }, taxability_reason: "standard_rated" }],
+  ["Quebec buyer: GST and QST", FR_SELLER, "digital_service", { country: "CA", state: "QC", postalCode: "H2X 1Y4" }, [1000, 150, 1150],
+    { tax_rate: { basis_points: 1498, display_name: "GST 5% + QST 9.975% (Quebec)", country: "CA", state: "QC" }, taxability_reason: "standard_rated" }],
+  ["provider none: no tax, as before", null, "digital_service", { country: "FR" }, [1000, 0, 1000], { tax_rate: null, taxability_reason: null }],
+  ["provider none, a business with a VAT id", { provider: "none" }, "digital_service", { country: "DE", business: { name: "Acme GmbH", taxId: "DE136695976" } }, [1000, 0, 1000],
+    { tax_rate: null, taxability_reason: null }],
+];
+
+describe("checkout to order: the tax the buyer is charged, and what the order stores", () => {
+  it.each(CASES)("%s", async (_name, settings, category, buyer, [net, tax, total], orderTax) => {
+    const { polar, products, call } = await taxedShop(settings, [category]);
+    const checkout = await polar.checkouts.create({ products });
+    const address = { country: buyer.country, state: buyer.state, postalCode: buyer.postalCode, line1: "1 Main St", city: "Town" };
+    const shown = await anon().checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: {
+        customerEmail: `buyer-${buyer.country.toLowerCase()}@example.com`,
+        customerName: "Buyer",
+        customerBillingAddress: address,
+        ...(buyer.business ? { isBusinessCustomer: true, customerBillingName: buyer.business.name, customerTaxId: buyer.business.taxId } : {}),
+      },
+    });
+    expect(amountsOf(shown)).toEqual([net, tax, total]);
+    const confirmed = await anon().checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+    expect(confirmed.status).toBe("confirmed");
+    expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("succeeded");
+
+    const [order] = (await polar.orders.list({ productId: products[0] })).result.items;
+    expect(order).toMatchObject({ netAmount: net, taxAmount: tax, totalAmount: total, subtotalAmount: net });
+    expect(order.items.map((i) => [i.amount, i.taxAmount])).toEqual([[net, tax]]);
+    // on the wire (the official client does not know the fields), and as stored
+    const wire = (await call("GET", `/v1/orders/${order.id}`)).body;
+    expect({ tax_rate: wire.tax_rate, taxability_reason: wire.taxability_reason }).toEqual(orderTax);
+    const stored = await api.knex("orders").where({ id: order.id }).first();
+    expect({ tax_rate: stored.tax_rate, taxability_reason: stored.taxability_reason }).toEqual(orderTax);
+    expect(stored.tax_transaction_id).toBe(orderTax.taxability_reason === null ? null : `builtin:${order.id}`);
+    // what the buyer paid is the total shown
+    const [payment] = (await polar.payments.list({ orderId: order.id })).result.items;
+    expect(payment?.amount ?? 0).toBe(total);
   });
 });
