@@ -74,6 +74,19 @@ describe("checkout tax", () => {
     expect(amountsOf(merchantView)).toEqual([1000, 55, 1055]);
   });
 
+  it("recomputes the tax when a pay-what-you-want buyer changes the amount", async () => {
+    const { polar, call } = await taxedShop(FR_SELLER, []);
+    const made = await call("POST", "/v1/products/", {
+      name: "Tip jar",
+      prices: [{ amount_type: "custom", price_currency: "eur", minimum_amount: 500, preset_amount: 1000 }],
+    });
+    expect(made.status).toBe(201);
+    const checkout = await polar.checkouts.create({ products: [String(made.body.id)], customerBillingAddress: { country: "FR" } });
+    expect(amountsOf(checkout)).toEqual([1000, 200, 1200]);
+    const more = await anon().checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { amount: 2550 } });
+    expect(amountsOf(more)).toEqual([2550, 510, 3060]);
+  });
+
   it("carves the tax out of prices that include it: the total stays the listed price", async () => {
     const { polar, products, newest } = await taxedShop(Object.assign({}, FR_SELLER, { prices_include_tax: true }));
     const checkout = await polar.checkouts.create({ products, customerBillingAddress: { country: "FR" } });
