@@ -2,10 +2,11 @@
 // calculation's lines (amount, tax behavior, tax code), the buyer (address, tax id, exemption) and
 // our idempotency keys; what stripe-mock answers (its fixed sample: one US line of 1499 with 148 of
 // tax at 9.875%) mapped into our shapes; and Stripe's errors as TaxErrors.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { TaxError } from "../../server/tax/errors.js";
 import type { TaxCalculation, TaxCalculationInput } from "../../server/tax/models.js";
 import { builtinTaxProvider } from "../../server/tax/provider.js";
+import { stripeTaxConfig, taxProvider } from "../../server/tax/providers.js";
 import { pcmOfPercentage, StripeTaxProvider, stripeTaxCode } from "../../server/tax/stripe.js";
 import { startStripeMock } from "../processors/stripe-mock.js";
 import { startStripeRecorder } from "./stripe-recorder.js";
@@ -269,5 +270,25 @@ describe("Stripe Tax's mapping helpers", () => {
   it("reads Stripe's percentages exactly as pcm", () => {
     expect(["20.0", "9.975", "8.1", "0.0", "7.2500", "6.0625"].map(pcmOfPercentage)).toEqual([20000, 9975, 8100, 0, 7250, 6063]);
     expect(() => pcmOfPercentage("n/a")).toThrow(TaxError);
+  });
+});
+
+describe("tax provider factory", () => {
+  afterEach(() => void vi.unstubAllEnvs());
+
+  it("answers the built-in provider for builtin and none", () => {
+    expect(taxProvider("builtin", null)).toBe(builtinTaxProvider);
+    expect(taxProvider("none", null)).toBe(builtinTaxProvider);
+  });
+
+  it("makes Stripe Tax from STRIPE_SECRET_KEY, once, and refuses without it", async () => {
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_test_factory");
+    expect(stripeTaxConfig()).toEqual({ secretKey: "sk_test_factory" });
+    const provider = taxProvider("stripe");
+    expect(provider).toBeInstanceOf(StripeTaxProvider);
+    expect(taxProvider("stripe")).toBe(provider);
+    vi.stubEnv("STRIPE_SECRET_KEY", "");
+    expect(stripeTaxConfig()).toBeNull();
+    expect(await rejection(Promise.resolve().then(() => taxProvider("stripe")))).toMatchObject({ code: "not_configured" });
   });
 });
