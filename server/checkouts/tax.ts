@@ -10,7 +10,7 @@ import { builtinTaxSettings, taxSettingsOf } from "../organizations/tax-settings
 import type { OrganizationRow } from "../organizations/repository.js";
 import { TaxError } from "../tax/errors.js";
 import type { TaxBuyer, TaxCalculation } from "../tax/models.js";
-import { taxProvider } from "../tax/provider.js";
+import { taxProvider } from "../tax/providers.js";
 import { isTaxIdType } from "../tax/tax-ids.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
 

@@ -41,7 +41,7 @@ export function percent(ratePcm: number): string {
 }
 
 /** pcm to Polar's basis points, halves away from zero. */
-function basisPoints(ratePcm: number): number {
+export function basisPoints(ratePcm: number): number {
   return Number(roundHalfAwayFromZero(BigInt(ratePcm), 10n));
 }
 
@@ -207,7 +207,8 @@ function line(order: Order, amount: number, category: TaxCategory, reference: st
   };
 }
 
-function checkInput(input: TaxCalculationInput): { country: string; currency: string; day: string } {
+/** The buyer's country, the currency and the day, checked (any provider's first step). */
+export function checkInput(input: TaxCalculationInput): { country: string; currency: string; day: string } {
   const country = input.buyer.country.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(country)) throw new TaxError("invalid_input", "The buyer's country must be an ISO 3166-1 alpha-2 code.");
   if (!/^[a-zA-Z]{3}$/.test(input.currency)) throw new TaxError("invalid_input", "The currency must be a three-letter ISO 4217 code.");
@@ -218,23 +219,27 @@ function checkInput(input: TaxCalculationInput): { country: string; currency: st
   return { country, currency: input.currency.toLowerCase(), day: utcDay(input.date) };
 }
 
+/** The buyer's tax id, checked now when given as [value, type]. */
+export function buyerTaxId(buyer: TaxBuyer, country: string): TaxIdCheck | null {
+  const raw = buyer.tax_id ?? null;
+  return raw === null ? null : Array.isArray(raw) ? checkTaxId(raw[0], raw[1], country) : raw;
+}
+
 /** The tax of every line of an order, and the totals. */
 export function calculate(input: TaxCalculationInput): TaxCalculation {
   const { settings, buyer } = input;
   if (settings.provider === "stripe") throw new TaxError("wrong_provider", "The built-in calculator does not compute for the Stripe Tax provider.");
   const { country, currency, day } = checkInput(input);
-  const rawId = buyer.tax_id ?? null;
-  const taxId = rawId === null ? null : Array.isArray(rawId) ? checkTaxId(rawId[0], rawId[1], country) : rawId;
-  const order: Order = { settings, buyer, country, taxId, day };
+  const order: Order = { settings, buyer, country, taxId: buyerTaxId(buyer, country), day };
   const lines = input.lines.map((l) => line(order, l.amount, l.category ?? "digital_service", l.reference ?? null));
+  return { provider: settings.provider, processor_id: null, currency, date: day, prices_include_tax: settings.prices_include_tax, ...orderOf(lines) };
+}
+
+/** An order's totals, reason (standard_rated when any line is taxed, else the first line's) and jurisdiction. */
+export function orderOf(lines: TaxLine[]): Pick<TaxCalculation, "lines" | "net_amount" | "tax_amount" | "total_amount" | "taxability_reason" | "jurisdiction"> {
   const sum = (pick: (l: TaxLine) => number) => lines.reduce((s, l) => s + pick(l), 0);
   const taxedLine = lines.find((l) => l.tax_amount !== 0) ?? lines.find((l) => l.jurisdiction !== null);
   return {
-    provider: settings.provider,
-    processor_id: null,
-    currency,
-    date: day,
-    prices_include_tax: settings.prices_include_tax,
     lines,
     net_amount: sum((l) => l.net_amount),
     tax_amount: sum((l) => l.tax_amount),

@@ -1,6 +1,20 @@
 // What the tax calculation refuses, with a code its callers map to the contract's error bodies.
+// The buyer's to fix (a 4xx): invalid_input, location_incomplete, location_invalid. Ours:
+// no_rate, wrong_provider, not_configured, provider_error. Worth retrying: provider_unavailable.
 
-export type TaxErrorCode = "invalid_input" | "location_incomplete" | "no_rate" | "wrong_provider";
+export type TaxErrorCode =
+  | "invalid_input"
+  | "location_incomplete"
+  /** The provider could not place the buyer's address (Stripe's customer_tax_location_invalid). */
+  | "location_invalid"
+  | "no_rate"
+  | "wrong_provider"
+  /** The provider is chosen but not set up (Stripe Tax without STRIPE_SECRET_KEY). */
+  | "not_configured"
+  /** The provider refused the request, or answered what we cannot use, for a reason not the buyer's (a key, an account, a bug). */
+  | "provider_error"
+  /** The provider could not answer (down, overloaded, unreachable): the same request may pass later. */
+  | "provider_unavailable";
 
 export class TaxError extends Error {
   constructor(
@@ -9,5 +23,10 @@ export class TaxError extends Error {
   ) {
     super(message);
     this.name = "TaxError";
+  }
+
+  /** True when the same request may succeed later (an activity retries it; a checkout asks again). */
+  get retryable(): boolean {
+    return this.code === "provider_unavailable";
   }
 }

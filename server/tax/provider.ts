@@ -107,9 +107,3 @@ export const builtinTaxProvider: TaxProvider = {
     return reversal(transaction, reference, refund);
   },
 };
-
-/** The provider behind a name: the built-in one; Stripe Tax is not wired yet, and `none` computes nothing. */
-export function taxProvider(name: TaxProviderName): TaxProvider {
-  if (name === "builtin") return builtinTaxProvider;
-  throw new TaxError("wrong_provider", `The tax provider ${name} is not available.`);
-}
