@@ -87,16 +87,24 @@ async function checkVies(value: string, s: RegistrySettings): Promise<RegistryAn
   return { status: b.valid ? "valid" : "invalid", service: "vies", name: shared(b.name), address: shared(b.address), checkedAt: dateOr(b.requestDate) };
 }
 
+/** HMRC's tokens by URL and client, kept until a minute before they expire (HMRC issues them for 4 hours). */
+const hmrcTokens = new Map<string, { token: string; until: number }>();
+
 async function hmrcToken(s: RegistrySettings): Promise<string | null> {
   if (!s.hmrcClientId || !s.hmrcClientSecret) return null;
+  const key = `${s.hmrcUrl} ${s.hmrcClientId}`;
+  const kept = hmrcTokens.get(key);
+  if (kept && kept.until > Date.now()) return kept.token;
   const res = await fetch(endpoint(s.hmrcUrl, "/oauth/token"), {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: s.hmrcClientId, client_secret: s.hmrcClientSecret, scope: "read:vat" }),
     signal: AbortSignal.timeout(s.timeoutMs),
   });
-  const body = (await res.json().catch(() => null)) as { access_token?: unknown } | null;
+  const body = (await res.json().catch(() => null)) as { access_token?: unknown; expires_in?: unknown } | null;
   if (!res.ok || typeof body?.access_token !== "string") throw new Error(`HMRC token refused (${res.status})`);
+  const seconds = typeof body.expires_in === "number" ? body.expires_in : 0;
+  hmrcTokens.set(key, { token: body.access_token, until: Date.now() + (seconds - 60) * 1000 });
   return body.access_token;
 }
 

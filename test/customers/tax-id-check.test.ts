@@ -119,6 +119,11 @@ describe("tax id checks with VIES and HMRC", () => {
     const changed = await call("PATCH", `/v1/customers/${made.body.id}`, { tax_id: ["GB245719348", "gb_vat"] });
     expect(changed.body.tax_id_check).toMatchObject({ status: "unchecked", name: null });
     expect(await checkOf(call, String(made.body.id))).toMatchObject({ status: "invalid", service: "hmrc", name: null });
+    // one token for both lookups, asked with the client's credentials and the scope read:vat
+    const tokens = registries.requests.filter((r) => r.path === "/oauth/token");
+    expect(tokens).toEqual([
+      { service: "hmrc", path: "/oauth/token", body: { grant_type: "client_credentials", client_id: HMRC_CLIENT.id, client_secret: HMRC_CLIENT.secret, scope: "read:vat" } },
+    ]);
   });
 
   it("checks a tax id the customer sets in the portal, and clears the check with the tax id", async () => {

@@ -101,6 +101,7 @@ export async function startRegistryStandIns(): Promise<RegistryStandIns> {
     const raw = await bodyOf(req);
     if (req.method === "POST" && req.url === "/oauth/token") {
       const form = new URLSearchParams(raw);
+      state.requests.push({ service: "hmrc", path: req.url, body: Object.fromEntries(form) });
       const ok = form.get("grant_type") === "client_credentials" && form.get("client_id") === HMRC_CLIENT.id && form.get("client_secret") === HMRC_CLIENT.secret;
       return ok
         ? send(res, 200, { access_token: HMRC_CLIENT.token, token_type: "bearer", expires_in: 14400, scope: form.get("scope") ?? "" })
