@@ -5847,6 +5847,8 @@ export interface components {
              */
             deleted_at: string | null;
             avatar_url: string;
+            /** @description The tax ID as its registry confirmed it (a Borealis extension); null when the customer has no tax ID. */
+            tax_id_check: components["schemas"]["CustomerTaxIdCheck"] | null;
         };
         CustomerBenefitGrant: components["schemas"]["CustomerBenefitGrantDiscord"] | components["schemas"]["CustomerBenefitGrantGitHubRepository"] | components["schemas"]["CustomerBenefitGrantDownloadables"] | components["schemas"]["CustomerBenefitGrantLicenseKeys"] | components["schemas"]["CustomerBenefitGrantCustom"] | components["schemas"]["CustomerBenefitGrantMeterCredit"];
         CustomerBenefitGrantCustom: {
@@ -11196,6 +11198,25 @@ export interface components {
             /** @example MethodNotAllowed */
             error: string;
             detail: string;
+        };
+        /** @description A customer's tax ID checked online (a Borealis extension): EU VAT IDs with VIES, UK VAT numbers with HMRC. The check runs after the tax ID is set or changed and never blocks a purchase; an unavailable registry is asked again later. */
+        CustomerTaxIdCheck: {
+            /**
+             * @description `valid` or `invalid` as the registry answered; `unavailable` when it could not be reached (it is asked again later); `unchecked` until the check has run, or when no registry confirms this type of tax ID.
+             * @enum {string}
+             */
+            status: "valid" | "invalid" | "unavailable" | "unchecked";
+            /** @description The registry that answered. */
+            service: ("vies" | "hmrc") | null;
+            /** @description The trader's name as the registry returned it. */
+            name: string | null;
+            /** @description The trader's address as the registry returned it. */
+            address: string | null;
+            /**
+             * Format: date-time
+             * @description When the registry answered.
+             */
+            checked_at: string | null;
         };
         /**
          * @deprecated

@@ -175,6 +175,12 @@ export const SETTINGS = {
   PLATFORM_FEE_BASIS_POINTS: v(int(0, 10_000), { area: "billing", default: 0, description: "the platform's fee on each paid order, in hundredths of a percent of its total (`500`: 5%); shown as the order's `platform_fee_amount`" }),
   PLATFORM_FEE_FIXED: v(int(0, 1_000_000_000), { area: "billing", default: 0, description: "a fixed platform fee on each paid order with a total, in the order currency's minor units, added to the percentage" }),
   SUBSCRIPTION_DUNNING_DAYS: v(dayList(), { area: "billing", default: [2, 5, 7, 7], shownDefault: "`2,5,7,7`", description: "days between a failed renewal payment and each retry; after the last one the subscription is canceled" }),
+  VIES_URL: v(url(), { area: "billing", default: "https://ec.europa.eu/taxation_customs/vies/rest-api", description: "the EU's VIES REST API, which confirms customers' EU VAT ids (`POST /check-vat-number`); a check that fails is retried later and never blocks a purchase" }),
+  HMRC_URL: v(url(), { area: "billing", default: "https://api.service.hmrc.gov.uk", description: "HMRC's API, which confirms customers' UK VAT numbers (Check a UK VAT number, version 2)" }),
+  HMRC_CLIENT_ID: v(text(), { area: "billing", description: "the HMRC application's client id: its OAuth token (scope `read:vat`) authorizes the UK VAT number checks" }),
+  HMRC_CLIENT_SECRET: v(text(), { area: "billing", secret: true, description: "the HMRC application's client secret (with `HMRC_CLIENT_ID`)" }),
+  TAX_ID_CHECK_TIMEOUT_MS: v(int(1, 60_000), { area: "billing", default: 5000, description: "how long a VIES or HMRC check may take before it counts as unavailable" }),
+  TAX_ID_CHECK_RETRY_MS: v(int(1, Number.MAX_SAFE_INTEGER), { area: "billing", default: 900_000, description: "how long after an unavailable VIES or HMRC check it is tried again (by the worker's backstop sweep)" }),
   // benefits
   DISCORD_BOT_TOKEN: v(text(), { area: "benefits", secret: true, description: "grants and verifies Discord benefits; unset: they fail as not configured" }),
   DISCORD_API_BASE_URL: v(url(), { area: "benefits", default: "https://discord.com/api/v10", description: "Discord's API" }),

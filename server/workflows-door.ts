@@ -12,7 +12,7 @@
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import { temporalPort } from "../workflows/client.js";
-import { benefitGrantWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
+import { benefitGrantWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
@@ -47,6 +47,8 @@ export interface WorkflowsDoor {
   startBenefitGrantJobs(jobs: GrantJob[]): Promise<void>;
   /** Wakes (or starts) the delivery workflow of each endpoint; call after the queueing commit. */
   wakeWebhookEndpoints(endpointIds: string[], how?: WakeHow): Promise<void>;
+  /** Starts (or joins) each customer's tax id check; a finished one runs again. */
+  startTaxIdChecks(customerIds: string[]): Promise<void>;
 }
 
 /** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
@@ -88,6 +90,21 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
             taskQueue,
             args: [{ jobId: job.jobId, grantId: job.grantId }],
             // A running one is joined; a finished one may run again (the sweep found its job pending).
+            workflowIdConflictPolicy: "USE_EXISTING",
+            workflowIdReusePolicy: "ALLOW_DUPLICATE",
+          }),
+        ),
+      );
+    },
+    async startTaxIdChecks(customerIds) {
+      if (customerIds.length === 0) return;
+      const c = await client;
+      await Promise.all(
+        [...new Set(customerIds)].map((customerId) =>
+          c.workflow.start<StartedWorkflows["taxIdCheckWorkflow"]>("taxIdCheckWorkflow", {
+            workflowId: taxIdCheckWorkflowId(customerId),
+            taskQueue,
+            args: [{ customerId }],
             workflowIdConflictPolicy: "USE_EXISTING",
             workflowIdReusePolicy: "ALLOW_DUPLICATE",
           }),
@@ -161,5 +178,15 @@ export function startGrantJobsAfterCommit(trx: Knex.Transaction, jobs: GrantJob[
     workflowsDoor()
       .startBenefitGrantJobs(jobs)
       .catch((err: unknown) => logger.warn({ err, jobs: jobs.map((j) => j.jobId) }, "benefit grant workflows not started; the backstop sweep starts them")),
+  );
+}
+
+/** Starts the customers' tax id checks once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts due checks. */
+export function startTaxIdChecksAfterCommit(trx: Knex.Transaction, customerIds: string[]): void {
+  if (customerIds.length === 0) return;
+  afterCommit(trx, () =>
+    workflowsDoor()
+      .startTaxIdChecks(customerIds)
+      .catch((err: unknown) => logger.warn({ err, customerIds }, "tax id checks not started; the backstop sweep starts them")),
   );
 }

@@ -3,6 +3,7 @@
 // build ActivityDeps here and hand them to createActivities or to one domain's factory.
 import type { Knex } from "knex";
 import { runBenefitGrantJob } from "../server/benefit-grants/jobs.js";
+import { runTaxIdCheck } from "../server/customers/tax-id-check.js";
 import { logger } from "../server/kit/logger.js";
 import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.js";
 import { storeInvoice } from "../server/orders/invoice.js";
@@ -24,6 +25,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     invoices: { storeInvoice, orderDependents },
     outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },
+    taxIdChecks: { runTaxIdCheck },
     webhooks: { fanOut, nextQueuedEvent, attemptDelivery, attemptSetAside, deliverQueued, setAsideEvent, settleEvent, leasedHeads, leaseIdleEndpoints },
     directDeliveries: opts.directDeliveries === undefined ? new DirectDeliveries(knex) : opts.directDeliveries,
     temporalDoor,

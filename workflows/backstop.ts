@@ -5,29 +5,33 @@
 //   - live subscriptions whose workflow was never noted started, and subscriptions on test clocks
 //     already due by their clock's time (an advance whose pokes were lost);
 //   - benefit grant jobs still pending after a grace period;
-//   - webhook endpoints with queued events and no live delivery lease.
+//   - webhook endpoints with queued events and no live delivery lease;
+//   - customers whose tax id check is due (a lost start, or a registry that was unavailable).
 // Every start is idempotent (a running workflow is joined or only signalled to look again), so a
 // sweep in each worker, or one overlapping a normal start, is harmless. It runs in the worker
 // process at start-up and then every minute.
 import type { Knex } from "knex";
 import { stalePendingJobs } from "../server/benefit-grants/repository.js";
+import { dueTaxIdChecks } from "../server/customers/repository.js";
 import { logger } from "../server/kit/logger.js";
 import { markSubscriptionWorkflowsStarted, subscriptionsDueOnClocks, unstartedSubscriptions } from "../server/subscriptions/repository.js";
 import { queuedEndpoints } from "../server/webhooks/delivery.js";
 import type { WorkflowsDoor } from "../server/workflows-door.js";
 
-export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints";
+export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints" | "taxIdChecks";
 
 export interface BackstopOptions {
   /** Time between sweeps. Default 1 minute. */
   everyMs?: number;
   /** A grant job younger than this is left to its own start. Default 30 seconds. */
   grantGraceMs?: number;
+  /** A tax id check due for less than this is left to its own start. Default 30 seconds. */
+  taxIdCheckGraceMs?: number;
   /** What to sweep (a test harness that serves only webhooks sweeps only those). Default: everything. */
   parts?: readonly BackstopPart[];
 }
 
-const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints"];
+const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints", "taxIdChecks"];
 const GRANT_BATCH = 200;
 
 /** One pass over every part; a part that fails is logged and the others still run. */
@@ -36,6 +40,7 @@ export async function sweepBackstop(knex: Knex, door: WorkflowsDoor, opts: Backs
     subscriptions: () => sweepSubscriptions(knex, door),
     benefitGrantJobs: () => sweepBenefitGrantJobs(knex, door, opts.grantGraceMs ?? 30_000),
     webhookEndpoints: () => sweepWebhookEndpoints(knex, door),
+    taxIdChecks: () => sweepTaxIdChecks(knex, door, opts.taxIdCheckGraceMs ?? 30_000),
   };
   for (const part of opts.parts ?? ALL_PARTS) {
     try {
@@ -97,4 +102,10 @@ export async function sweepBenefitGrantJobs(knex: Knex, door: Pick<WorkflowsDoor
 export async function sweepWebhookEndpoints(knex: Knex, door: Pick<WorkflowsDoor, "wakeWebhookEndpoints">): Promise<void> {
   const endpointIds = await queuedEndpoints(knex);
   if (endpointIds.length) await door.wakeWebhookEndpoints(endpointIds, "ensure");
+}
+
+/** Starts (or joins) the check of every customer whose tax id check is due for longer than `graceMs`. */
+export async function sweepTaxIdChecks(knex: Knex, door: Pick<WorkflowsDoor, "startTaxIdChecks">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+  const ids = await dueTaxIdChecks(knex, new Date(Date.now() - graceMs), batch);
+  await door.startTaxIdChecks(ids);
 }

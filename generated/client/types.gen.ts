@@ -4106,6 +4106,10 @@ export type Customer = {
      */
     deleted_at: string | null;
     avatar_url: string;
+    /**
+     * The tax ID as its registry confirmed it (a Borealis extension); null when the customer has no tax ID.
+     */
+    tax_id_check: CustomerTaxIdCheck | null;
 };
 
 export type CustomerBenefitGrant = CustomerBenefitGrantDiscord | CustomerBenefitGrantGitHubRepository | CustomerBenefitGrantDownloadables | CustomerBenefitGrantLicenseKeys | CustomerBenefitGrantCustom | CustomerBenefitGrantMeterCredit;
@@ -11004,6 +11008,32 @@ export type WebhookSubscriptionUpdatedPayload = {
 export type _Error = {
     error: string;
     detail: string;
+};
+
+/**
+ * A customer's tax ID checked online (a Borealis extension): EU VAT IDs with VIES, UK VAT numbers with HMRC. The check runs after the tax ID is set or changed and never blocks a purchase; an unavailable registry is asked again later.
+ */
+export type CustomerTaxIdCheck = {
+    /**
+     * `valid` or `invalid` as the registry answered; `unavailable` when it could not be reached (it is asked again later); `unchecked` until the check has run, or when no registry confirms this type of tax ID.
+     */
+    status: 'valid' | 'invalid' | 'unavailable' | 'unchecked';
+    /**
+     * The registry that answered.
+     */
+    service: 'vies' | 'hmrc' | null;
+    /**
+     * The trader's name as the registry returned it.
+     */
+    name: string | null;
+    /**
+     * The trader's address as the registry returned it.
+     */
+    address: string | null;
+    /**
+     * When the registry answered.
+     */
+    checked_at: string | null;
 };
 
 /**

@@ -13,6 +13,7 @@ import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
 import * as customers from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
+import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
 import * as discounts from "../discounts/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { insertSession } from "../customer-sessions/repository.js";
@@ -166,6 +167,7 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
     metadata: row.customer_metadata,
   });
   if (created) {
+    checkTaxIdAfterCommit(trx, created);
     // Events ingested for the buyer's external id before they existed are theirs now.
     if (row.external_customer_id) await attributeExternalEvents(trx, created, row.external_customer_id);
     await emit(trx, row.organization_id, "customer.created", toCustomer(created));

@@ -7,6 +7,7 @@ import { checkAddress } from "../customers/address.js";
 import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
 import { defaultPaymentMethodId, findReadable, updateCustomerRow, type CustomerRow } from "../customers/repository.js";
 import { detectTaxId } from "../customers/tax-id.js";
+import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
 import type { CustomerCaller } from "../kit/auth.js";
 import { invalid, ResourceNotFound, Unauthorized } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
@@ -56,6 +57,7 @@ export async function updatePortalCustomer(
     }
     patch.modified_at = new Date();
     const updated = await updateCustomerRow(trx, row.id, patch);
+    if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
     await emit(trx, caller.organizationId, "customer.updated", toCustomer(updated));
     return toPortalCustomer(updated, await defaultPaymentMethodId(trx, caller.customerId));
   });

@@ -9,6 +9,7 @@ export type CustomerStateOut = components["schemas"]["CustomerState"];
 export type PortalCustomerOut = components["schemas"]["CustomerPortalCustomer"];
 type StateSubscription = components["schemas"]["CustomerStateSubscription"];
 type StateMeter = components["schemas"]["CustomerStateMeter"];
+type TaxIdCheckOut = components["schemas"]["CustomerTaxIdCheck"];
 
 /** Computed from the email, no network: Gravatar answers 404 when it has no picture, and clients fall back to initials. */
 export function avatarUrl(email: string): string {
@@ -19,6 +20,18 @@ export function avatarUrl(email: string): string {
 /** The name on invoices: the billing name when given, else the customer's name. */
 export function billingName(row: Pick<CustomerRow, "billing_name" | "name">): string | null {
   return row.billing_name ?? row.name;
+}
+
+/** The registry's answer on the customer's tax id; null without a tax id. */
+export function toTaxIdCheck(row: CustomerRow): TaxIdCheckOut | null {
+  if (row.tax_id === null) return null;
+  return {
+    status: row.tax_id_check_status ?? "unchecked",
+    service: row.tax_id_check_service ?? null,
+    name: row.tax_id_check_name ?? null,
+    address: row.tax_id_check_address ?? null,
+    checked_at: iso(row.tax_id_checked_at ?? null),
+  };
 }
 
 export function toCustomer(row: CustomerRow): CustomerOut {
@@ -38,6 +51,7 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     organization_id: row.organization_id,
     deleted_at: iso(row.deleted_at),
     avatar_url: avatarUrl(row.email),
+    tax_id_check: toTaxIdCheck(row),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { insertReturning, rowsOf, updateReturning } from "../kit/rows.js";
 import { isUuid } from "../kit/ids.js";
 import type { Address } from "./address.js";
+import type { RegistryService } from "../tax/registries.js";
 import type { TaxId } from "./tax-id.js";
 import type { components } from "../../generated/types.js";
 
@@ -27,7 +28,17 @@ export interface CustomerRow {
   deleted_at: Date | null;
   /** The billing test clock the customer lives on (sandbox only). */
   test_clock_id?: string | null;
+  /** The tax id as its registry confirmed it (migration 0130; reset by a trigger when the tax id changes). */
+  tax_id_check_status?: TaxIdCheckStatus | null;
+  tax_id_check_name?: string | null;
+  tax_id_check_address?: string | null;
+  tax_id_checked_at?: Date | null;
+  tax_id_check_service?: RegistryService | null;
+  /** When a check is due; null: none is. */
+  tax_id_check_due_at?: Date | null;
 }
+
+export type TaxIdCheckStatus = "valid" | "invalid" | "unavailable" | "unchecked";
 
 /** Who reads: an organization token or a customer session, both bound to one organization. */
 export interface OrganizationScope {
@@ -345,4 +356,21 @@ export async function organizationCustomersByIds(db: Knex, caller: OrganizationS
   if (ids.length === 0) return new Map();
   const rows: CustomerRow[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Customers whose tax id check is due by `now`, oldest first. */
+export async function dueTaxIdChecks(db: Knex, now: Date, limit: number): Promise<string[]> {
+  const rows: { id: string }[] = await db("customers")
+    .where("tax_id_check_due_at", "<=", now)
+    .whereNull("deleted_at")
+    .orderBy("tax_id_check_due_at")
+    .limit(limit)
+    .select("id");
+  return rows.map((r) => r.id);
+}
+
+/** A live customer by id, whatever the organization (the worker's tax id check), optionally locked. */
+export function liveById(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<CustomerRow | undefined> {
+  const q = db<CustomerRow>("customers").where({ id }).whereNull("deleted_at").first();
+  return (opts.forUpdate ? q.forUpdate() : q) as Promise<CustomerRow | undefined>;
 }

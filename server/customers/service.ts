@@ -21,6 +21,7 @@ import {
   type CustomerKey, type CustomerRow, type CustomerType, type OrganizationScope,
 } from "./repository.js";
 import { checkTaxId, type TaxId } from "./tax-id.js";
+import { checkTaxIdAfterCommit } from "./tax-id-check.js";
 import { jsonb } from "../kit/db.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
@@ -97,6 +98,7 @@ export async function createCustomer(
         metadata: jsonb(trx, metadata),
       });
       const out = toCustomer(row);
+      checkTaxIdAfterCommit(trx, row);
       // Events ingested for this external id before the customer existed are theirs now.
       if (externalId !== null) await dependents.attributeExternalEvents(trx, row, externalId);
       await emit(trx, caller.organizationId, "customer.created", out);
@@ -199,6 +201,7 @@ export async function updateCustomer(
       patch.modified_at = new Date();
       const updated = await updateCustomerRow(trx, row.id, patch);
       const out = toCustomer(updated);
+      if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
       if (typeof patch.external_id === "string") await dependents.attributeExternalEvents(trx, updated, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;

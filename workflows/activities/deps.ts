@@ -9,6 +9,7 @@ import type * as outbox from "../../server/kit/outbox-repository.js";
 import type * as invoices from "../../server/orders/invoice.js";
 import type { OrderDependents } from "../../server/orders/service.js";
 import type * as billing from "../../server/subscriptions/billing.js";
+import type * as taxIdCheck from "../../server/customers/tax-id-check.js";
 import type * as delivery from "../../server/webhooks/delivery.js";
 import type { DirectDeliveries } from "../../server/webhooks/direct.js";
 import type * as webhookRepository from "../../server/webhooks/repository.js";
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
+  /** A customer's tax id check with VIES or HMRC. */
+  taxIdChecks: Pick<typeof taxIdCheck, "runTaxIdCheck">;
   webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"> &
     Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */

@@ -5,6 +5,7 @@ import { createBenefitGrantActivities } from "./benefit-grants.js";
 import { createInvoiceActivities } from "./invoice.js";
 import { createOutboxActivities } from "./outbox.js";
 import { createSubscriptionActivities } from "./subscriptions.js";
+import { createTaxIdCheckActivities } from "./tax-id-check.js";
 import { createWebhookActivities } from "./webhooks.js";
 import type { ActivityDeps } from "./deps.js";
 
@@ -16,7 +17,7 @@ export function createActivities(deps: ActivityDeps) {
   return Object.assign(
     {},
     createOutboxActivities(deps),
-    createInvoiceActivities(deps),
+    Object.assign({}, createInvoiceActivities(deps), createTaxIdCheckActivities(deps)),
     Object.assign({}, createWebhookActivities(deps), createSubscriptionActivities(deps), createBenefitGrantActivities(deps)),
   );
 }

@@ -40,10 +40,15 @@ export interface WebhookEndpointStart {
   handedOver?: QueuedEvent;
 }
 
+export interface TaxIdCheckStart {
+  customerId: string;
+}
+
 /** The workflows the server starts, by type name, as the worker must serve them. */
 export interface StartedWorkflows {
   subscriptionWorkflow: (input: SubscriptionStart) => Promise<unknown>;
   invoiceWorkflow: (input: InvoiceStart) => Promise<unknown>;
   benefitGrantJobWorkflow: (input: BenefitGrantJobStart) => Promise<unknown>;
   webhookEndpointWorkflow: (input: WebhookEndpointStart) => Promise<unknown>;
+  taxIdCheckWorkflow: (input: TaxIdCheckStart) => Promise<unknown>;
 }

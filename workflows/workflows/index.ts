@@ -6,3 +6,4 @@ export { webhookEndpointWorkflow } from "./webhook-delivery.js";
 export { benefitGrantJobWorkflow } from "./benefit-grant.js";
 export { subscriptionWorkflow } from "./subscription.js";
 export { webhookEventWorkflow } from "./webhook-event.js";
+export { taxIdCheckWorkflow } from "./tax-id-check.js";

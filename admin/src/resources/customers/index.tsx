@@ -6,7 +6,7 @@ import { Datagrid, FunctionField, ListContextProvider, NumberField, ReferenceMan
 import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
 import PeopleIcon from "@mui/icons-material/People";
 import SupportAgentIcon from "@mui/icons-material/SupportAgent";
-import type { Customer, CustomerSession, CustomerState, CustomerStateSubscription } from "../../api";
+import type { Customer, CustomerSession, CustomerState, CustomerStateSubscription, CustomerTaxIdCheck } from "../../api";
 import { CopyButton, DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { metaFilters } from "../../common/generic";
 import { MetadataInput } from "../../common/inputs";
@@ -112,6 +112,45 @@ function StateTab() {
   );
 }
 
+const REGISTRY: Record<NonNullable<CustomerTaxIdCheck["service"]>, string> = { vies: "VIES", hmrc: "HMRC" };
+
+/** What the registry said about the tax id, in a sentence. */
+function checkSentence(check: CustomerTaxIdCheck): string {
+  const by = check.service ? REGISTRY[check.service] : "the registry";
+  const when = formatDateTime(check.checked_at);
+  switch (check.status) {
+    case "valid":
+      return `Confirmed by ${by} on ${when}`;
+    case "invalid":
+      return `Not registered, according to ${by} on ${when}`;
+    case "unavailable":
+      return `${by} could not be reached on ${when}; it is asked again later`;
+    default:
+      return "Not checked with VIES or HMRC";
+  }
+}
+
+/** The tax id with its online check (VIES, HMRC): the status, and the name and address the registry holds. */
+// `label` is read by the show layout, which labels the field with it.
+function TaxIdField(_props: { label: string }) {
+  const record = useRecordContext<Customer>();
+  if (!record?.tax_id) return <Typography variant="body2">—</Typography>;
+  const [value, type] = record.tax_id;
+  const check = record.tax_id_check;
+  return (
+    <Box data-testid="tax-id-check">
+      <Typography variant="body2">{value} ({String(type).replace(/_/g, " ").toUpperCase()})</Typography>
+      {check ? (
+        <>
+          <Typography variant="body2" data-status={check.status}>{checkSentence(check)}</Typography>
+          {check.name ? <Typography variant="body2">Registered name: {check.name}</Typography> : null}
+          {check.address ? <Typography variant="body2" sx={{ whiteSpace: "pre-line" }}>Registered address: {check.address}</Typography> : null}
+        </>
+      ) : null}
+    </Box>
+  );
+}
+
 function CustomerShow() {
   return (
     <Show actions={<ShowActions remove><PortalLinkButton /></ShowActions>}>
@@ -121,6 +160,7 @@ function CustomerShow() {
           <TextField source="name" emptyText="—" />
           <TextField source="external_id" label="External id" emptyText="—" />
           <FunctionField label="Billing address" render={(c: Customer) => (c.billing_address ? [c.billing_address.line1, c.billing_address.line2, c.billing_address.postal_code, c.billing_address.city, c.billing_address.state, c.billing_address.country].filter(Boolean).join(", ") : "—")} />
+          <TaxIdField label="Tax ID" />
           {recordDetails()}
         </Tab>
         <Tab label="State" path="state">
