@@ -44,6 +44,7 @@ import * as taxSettings from "./0110_tax_settings.js";
 import * as checkoutTaxCalculation from "./0111_checkout_tax_calculation.js";
 import * as orderTax from "./0112_order_tax.js";
 import * as orderTaxCalculation from "./0120_order_tax_calculation.js";
+import * as refundTaxReversal from "./0121_refund_tax_reversal.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -91,4 +92,5 @@ export const migrations = [
   { name: "0111_checkout_tax_calculation", ...checkoutTaxCalculation },
   { name: "0112_order_tax", ...orderTax },
   { name: "0120_order_tax_calculation", ...orderTaxCalculation },
+  { name: "0121_refund_tax_reversal", ...refundTaxReversal },
 ];
