@@ -104,4 +104,17 @@ describe("renewal tax", () => {
     expect([order.subtotalAmount, order.taxAmount, order.totalAmount]).toEqual([1000, 200, 1200]);
     expect((await newestOrder()).tax_transaction_id).toBe(`builtin:${update.id}`);
   });
+
+  it("records a declined renewal's tax only once it is paid, on its retry", async () => {
+    const { polar, clocks, clockId, customer, newestOrder } = await subscribed("2028-07-01T12:00:00Z");
+    await api.knex("payment_methods").where({ customer_id: customer.id }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
+    await clocks.advance(clockId, "2028-08-01T13:00:00Z");
+    const owed = await newestOrder();
+    expect([owed.billing_reason, owed.status, Number(owed.tax_amount), owed.tax_transaction_id]).toEqual(["subscription_cycle", "pending", 200, null]);
+    await api.knex("payment_methods").where({ customer_id: customer.id }).update({ processor_ref: `pm_sandbox_4242424242424242_${customer.id.slice(0, 8)}` });
+    await clocks.advance(clockId, "2028-08-03T13:00:00Z");
+    const paid = await polar.orders.get({ id: owed.id });
+    expect([paid.status, paid.taxAmount, paid.totalAmount]).toEqual(["paid", 200, 1200]);
+    expect((await newestOrder()).tax_transaction_id).toBe(`builtin:${owed.id}`);
+  });
 });
