@@ -34,7 +34,8 @@ import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcesso
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
-import { orderTaxOf, recordOrderTax, taxedQuote } from "./tax.js";
+import { taxedQuote } from "./tax.js";
+import { orderTaxOf } from "../orders/tax.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { keepLease, leaseMs, newLease } from "./lease.js";
@@ -339,7 +340,6 @@ export async function completeCheckout(
       known,
     );
     const order = created.row;
-    if (taxCalculation) await recordOrderTax(trx, order.id, taxCalculation);
     await emit(trx, row.organization_id, "order.created", created.out);
     if (payment?.paymentRef && amounts.total_amount > 0) {
       await recordPayment(

@@ -2,9 +2,7 @@
 // from the buyer's billing address, business checkbox and tax id, and the product's tax category.
 // With the provider `none`, or before the billing country is known, no tax is computed (today's
 // quote). Prices that include tax keep their total: the tax is carved out of it.
-import type { Knex } from "knex";
 import type { ValidationIssue } from "../kit/errors.js";
-import { patchOrder, type OrderRow } from "../orders/repository.js";
 import { computeAmounts, type Amounts } from "../discounts/amounts.js";
 import { builtinTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
 import type { OrganizationRow } from "../organizations/repository.js";
@@ -54,22 +52,4 @@ export async function taxedQuote(row: CheckoutRow, ctx: CheckoutContext, org: Pi
     const loc = err.code === "location_incomplete" ? ["body", "customer_billing_address", "state"] : ["body", "customer_billing_address"];
     return { amounts: base, calculation: null, issue: { loc, msg: err.message, type: "value_error" } };
   }
-}
-
-/** What an order stores of the calculation it was quoted with: the rate with its jurisdiction, and why. */
-export function orderTaxOf(calculation: TaxCalculation): Pick<OrderRow, "tax_rate" | "taxability_reason"> {
-  const { jurisdiction } = calculation;
-  const taxed = calculation.lines.find((l) => l.jurisdiction !== null);
-  return {
-    tax_rate: jurisdiction && taxed
-      ? { basis_points: taxed.basis_points, display_name: jurisdiction.display_name, country: jurisdiction.country, state: jurisdiction.state }
-      : null,
-    taxability_reason: calculation.taxability_reason,
-  };
-}
-
-/** Records the order's tax with the provider that computed it, in the order's transaction. */
-export async function recordOrderTax(trx: Knex.Transaction, orderId: string, calculation: TaxCalculation): Promise<void> {
-  const transaction = await taxProvider(calculation.provider).record(calculation, orderId);
-  await patchOrder(trx, orderId, { tax_transaction_id: transaction.id });
 }

@@ -43,6 +43,8 @@ import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 import * as taxSettings from "./0110_tax_settings.js";
 import * as checkoutTaxCalculation from "./0111_checkout_tax_calculation.js";
 import * as orderTax from "./0112_order_tax.js";
+import * as orderTaxCalculation from "./0120_order_tax_calculation.js";
+import * as refundTaxReversal from "./0121_refund_tax_reversal.js";
 import * as customerTaxIdCheck from "./0130_customer_tax_id_check.js";
 
 export const migrations = [
@@ -90,5 +92,7 @@ export const migrations = [
   { name: "0110_tax_settings", ...taxSettings },
   { name: "0111_checkout_tax_calculation", ...checkoutTaxCalculation },
   { name: "0112_order_tax", ...orderTax },
+  { name: "0120_order_tax_calculation", ...orderTaxCalculation },
+  { name: "0121_refund_tax_reversal", ...refundTaxReversal },
   { name: "0130_customer_tax_id_check", ...customerTaxIdCheck },
 ];

@@ -5,6 +5,7 @@ import type { components } from "../../generated/types.js";
 import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
+import type { TaxCalculation } from "../tax/models.js";
 import type { Address } from "../customers/address.js";
 import { byIds as customersByIds, customerWithEmailLike, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
@@ -57,6 +58,8 @@ export interface OrderRow {
   taxability_reason: components["schemas"]["TaxabilityReason"] | null;
   /** The tax provider's transaction that recorded the order's tax. */
   tax_transaction_id: string | null;
+  /** The calculation the order was charged with: recorded when paid, reverted by refunds (0120). */
+  tax_calculation: TaxCalculation | null;
   /** The period a renewal bills (subscription_cycle orders). */
   billing_period_start?: Date | null;
   /** While a subscription is past due: when this order's payment is tried next. */

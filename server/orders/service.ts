@@ -13,6 +13,7 @@ import { findByIds as findOrganizationsByIds, findOrganization } from "../organi
 import { setting } from "../config.js";
 import { formatInvoiceNumber, formatReceiptNumber } from "./numbers.js";
 import { loadRelations } from "../products/repository.js";
+import { recordOrderTax, type OrderTax } from "./tax.js";
 import { toCustomerOrder, toOrder, totalAmount, type CustomerOrderOut, type OrderOut } from "./models.js";
 import {
   applyMerchantFilters,
@@ -72,8 +73,8 @@ export interface CreateOrderForCheckoutInput {
   customFieldData: OrderRow["custom_field_data"];
   /** The period a subscription_cycle order bills: unique per subscription. */
   billingPeriodStart?: Date | null;
-  /** The rate charged and why (from the tax calculation the order was quoted with). */
-  tax?: Pick<OrderRow, "tax_rate" | "taxability_reason"> | null;
+  /** The rate charged, why, and the calculation the order was quoted with (orderTaxOf). */
+  tax?: OrderTax | null;
 }
 
 /** The order as the API returns it; relations the caller already holds (in `reads`) are not read again. */
@@ -142,6 +143,7 @@ export async function insertOrder(
     billing_period_start: input.billingPeriodStart ?? null,
     tax_rate: input.tax?.tax_rate ? jsonb(trx, input.tax.tax_rate) : null,
     taxability_reason: input.tax?.taxability_reason ?? null,
+    tax_calculation: input.tax?.tax_calculation ? jsonb(trx, input.tax.tax_calculation) : null,
   });
   const items = input.items.length
     ? await insertOrderItems(
@@ -193,6 +195,7 @@ export async function markOrderPaid(
   const fee = platformFee(totalAmount(row));
   const updated = await saveOrder(trx, orderId, {
     status: "paid",
+    tax_transaction_id: await recordOrderTax(row),
     receipt_number: formatReceiptNumber(org.slug, await takeNumber(trx, row.organization_id, "receipt")),
     platform_fee_amount: fee,
     platform_fee_currency: fee > 0 ? row.currency : null,

@@ -22,6 +22,8 @@ export interface RefundRow {
   revoke_benefits: boolean;
   comment: string | null;
   processor_ref: string | null;
+  /** The tax provider's reversal of the refund's tax; null when the order's tax was not recorded (0121). */
+  tax_reversal_id: string | null;
   metadata: Record<string, string | number | boolean>;
 }
 

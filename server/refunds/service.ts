@@ -1,5 +1,6 @@
-// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion),
-// never past what is left (RefundAmountTooHigh) nor on a fully refunded order (RefundedAlready);
+// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion,
+// reverted with the order's tax provider), never past what is left (RefundAmountTooHigh) nor on a
+// fully refunded order (RefundedAlready);
 // the money goes back through the payment processor with an idempotency key from the refund id.
 // The order's refunded amounts and status follow in the same transaction, which holds the order
 // row locked so concurrent refunds of one order are serialized and can't exceed its amount.
@@ -25,6 +26,7 @@ import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
 import { insertRefund, readable, updateRefund, type RefundRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
+import { refundTax, revertRefundTax } from "./tax.js";
 
 /** What refunds need from a payment processor. */
 export type Refunder = Pick<PaymentProcessor, "refund">;
@@ -57,9 +59,7 @@ export async function createRefund(
     const payment = await latestSucceededForOrder(trx, order.id);
     if (!payment) throw invalid(["body", "order_id"], "The order has no succeeded payment to refund.", "value_error", input.order_id);
 
-    // The tax refunded follows the share of the net amount refunded; the last refund takes what is left.
-    const taxLeft = order.tax_amount - order.refunded_tax_amount;
-    const tax = input.amount === left ? taxLeft : Math.min(taxLeft, Math.round((order.tax_amount * input.amount) / Math.max(net, 1)));
+    const tax = refundTax(order, input.amount);
     const id = randomUUID();
     const pending = await insertRefund(trx, {
       id,
@@ -83,7 +83,9 @@ export async function createRefund(
     // the processor's answer and our commit asks for the same refund, not a second one.
     const idempotencyKey = opts.requestKey ? `refund:request:${opts.requestKey}` : `refund:${id}`;
     const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey });
-    const refund = await updateRefund(trx, id, { status: result.status, processor_ref: result.refundRef, modified_at: new Date() });
+    // The tax handed back is reverted with the provider that recorded it, unless nothing went back.
+    const reversalId = result.status === "failed" ? null : await revertRefundTax(order, id, input.amount, tax);
+    const refund = await updateRefund(trx, id, { status: result.status, processor_ref: result.refundRef, tax_reversal_id: reversalId, modified_at: new Date() });
     if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund));
     // A pending refund holds its amount too: what is in flight can't be refunded twice.
     if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);

@@ -45,6 +45,7 @@ import {
   type SubscriptionRow,
 } from "./repository.js";
 import { emitSubscription, recordSubscriptionEvent } from "./events.js";
+import { taxOrderLines } from "./tax.js";
 import { billPeriod, closeMeteredPeriod, runningUsage, type PeriodBilling } from "./usage.js";
 import { setting, type Env } from "../config.js";
 import { jsonb } from "../kit/db.js";
@@ -294,6 +295,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
   const billed = await billPeriod(trx, row, rel, periodStart);
   const usage = row.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
   const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart, usage);
+  const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: periodStart }, lines.items, lines.discountAmount);
   const created = await insertOrder(
     trx,
     {
@@ -305,16 +307,17 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
       subscriptionId: row.id,
       billingReason: "subscription_cycle",
       currency: row.currency,
-      subtotalAmount: lines.subtotal,
+      subtotalAmount: taxed.subtotal,
       discountAmount: lines.discountAmount,
       discountId: lines.discountAmount > 0 ? row.discount_id : null,
-      taxAmount: 0,
-      items: lines.items,
+      taxAmount: taxed.taxAmount,
+      items: taxed.items,
       billingName: customer.billing_name ?? customer.name,
       billingAddress: customer.billing_address,
       metadata: row.metadata,
       customFieldData: {},
       billingPeriodStart: periodStart,
+      tax: taxed.tax,
     },
     // The new order's customer, product and discount are the subscription's own.
     knownForOrder(row, row, rel),
@@ -499,28 +502,29 @@ async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date)
   if (usage.some((u) => u.amount > 0)) {
     const product = rel.products.get(row.product_id)!;
     const customer = rel.customers.get(row.customer_id)!;
-    const items = meteredLines(product, usage);
+    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: end }, meteredLines(product, usage), 0);
     const created = await insertOrder(
       trx,
       {
         organizationId: row.organization_id,
         customerId: row.customer_id,
         productId: row.product_id,
-        productPriceId: items[0].productPriceId,
+        productPriceId: taxed.items[0].productPriceId,
         checkoutId: null,
         subscriptionId: row.id,
         billingReason: "subscription_cycle",
         currency: row.currency,
-        subtotalAmount: items.reduce((n, it) => n + it.amount, 0),
+        subtotalAmount: taxed.subtotal,
         discountAmount: 0,
         discountId: null,
-        taxAmount: 0,
-        items,
+        taxAmount: taxed.taxAmount,
+        items: taxed.items,
         billingName: customer.billing_name ?? customer.name,
         billingAddress: customer.billing_address,
         metadata: row.metadata,
         customFieldData: {},
         billingPeriodStart: end,
+        tax: taxed.tax,
       },
       knownForOrder(row, row, rel),
     );

@@ -5,6 +5,7 @@
 // SubscriptionLocked, an ended one AlreadyCanceledSubscription. The workflow is poked after commit.
 import { ensureCustomerMeters } from "../customer-meters/service.js";
 import type { Knex } from "knex";
+import { taxOrderLines } from "./tax.js";
 import { findCustomer } from "../customers/repository.js";
 import { findProduct, findProductOf, unarchivedPrices } from "../products/repository.js";
 import type { components } from "../../generated/types.js";
@@ -282,6 +283,8 @@ async function changeProduct(
   if (behavior === "invoice" && net > 0) {
     // Charged now (by the workflow, at once): an order for the difference.
     const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
+    const items = lines.map((l) => ({ label: l.label, amount: l.amount, taxAmount: 0, proration: true, productPriceId: l.product_price_id }));
+    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: now }, items, 0);
     const order = await createOrderForCheckout(trx, {
       organizationId: row.organization_id,
       customerId: row.customer_id,
@@ -291,15 +294,16 @@ async function changeProduct(
       subscriptionId: row.id,
       billingReason: "subscription_update",
       currency: row.currency,
-      subtotalAmount: net,
+      subtotalAmount: taxed.subtotal,
       discountAmount: 0,
       discountId: null,
-      taxAmount: 0,
-      items: lines.map((l) => ({ label: l.label, amount: l.amount, taxAmount: 0, proration: true, productPriceId: l.product_price_id })),
+      taxAmount: taxed.taxAmount,
+      items: taxed.items,
       billingName: customer.billing_name ?? customer.name,
       billingAddress: customer.billing_address,
       metadata: row.metadata,
       customFieldData: {},
+      tax: taxed.tax,
     }, orderDependents);
     pendingOrderId = order.id;
   } else {

@@ -1,0 +1,82 @@
+// The tax of an order a subscription makes (a renewal, a plan change's invoice, its last usage):
+// computed when the order is made from the customer's billing address and tax id as they are then,
+// with the organization's tax settings as they are then, on the day the period starts. Each line
+// is taxed on its own (the discount comes off the first, the base price); prices that include tax
+// have it carved out of the line, so the total charged stays the listed price.
+import type { Knex } from "knex";
+import type { CustomerRow } from "../customers/repository.js";
+import { logger } from "../kit/logger.js";
+import type { OrderItemInput } from "../orders/service.js";
+import { orderTaxOf, type OrderTax } from "../orders/tax.js";
+import { findOrganization } from "../organizations/repository.js";
+import { builtinTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
+import type { ProductRow } from "../products/repository.js";
+import { TaxError } from "../tax/errors.js";
+import type { TaxBuyer } from "../tax/models.js";
+import { taxProvider } from "../tax/providers.js";
+import { isTaxIdType } from "../tax/tax-ids.js";
+
+export interface TaxedLines {
+  items: OrderItemInput[];
+  /** Before discount and tax (a tax-inclusive line counts without its tax). */
+  subtotal: number;
+  taxAmount: number;
+  tax: OrderTax | null;
+}
+
+/** The customer as a buyer; null without a billing country (nothing is computed then). */
+function buyerOf(customer: CustomerRow): TaxBuyer | null {
+  const address = customer.billing_address;
+  if (!address?.country) return null;
+  const taxId = customer.tax_id;
+  return {
+    country: address.country,
+    state: address.state ?? null,
+    postal_code: address.postal_code ?? null,
+    // Polar's customers have no business checkbox: a customer with a tax id buys as a business.
+    business: taxId !== null,
+    tax_id: taxId && isTaxIdType(taxId[1]) ? [taxId[0], taxId[1]] : null,
+  };
+}
+
+/**
+ * `items` (before discount) with their tax; `discountAmount` comes off the first. Nothing is
+ * computed for the provider `none`, a customer without a billing country, or an order that
+ * charges nothing. A provider that can't answer now throws (the activity retries); a customer
+ * whose address can't be taxed (a Canadian one without a province) is billed without tax, logged.
+ */
+export async function taxOrderLines(
+  db: Knex,
+  order: { organizationId: string; customer: CustomerRow; product: ProductRow; currency: string; date: Date },
+  items: OrderItemInput[],
+  discountAmount: number,
+): Promise<TaxedLines> {
+  const subtotal = items.reduce((n, it) => n + it.amount, 0);
+  const untaxed: TaxedLines = { items, subtotal, taxAmount: 0, tax: null };
+  const org = await findOrganization(db, order.organizationId);
+  const settings = org ? builtinTaxSettings(taxSettingsOf(org.tax_settings)) : null;
+  const buyer = buyerOf(order.customer);
+  if (settings === null || buyer === null || items.length === 0 || subtotal - discountAmount <= 0) return untaxed;
+  try {
+    const calculation = await taxProvider(settings.provider).calculate({
+      settings,
+      buyer,
+      currency: order.currency,
+      lines: items.map((it, i) => ({
+        amount: i === 0 ? it.amount - discountAmount : it.amount,
+        category: order.product.tax_category,
+        reference: it.productPriceId ?? `line-${i + 1}`,
+      })),
+      date: order.date,
+    });
+    const taxed = items.map((it, i) => {
+      const line = calculation.lines[i];
+      return Object.assign({}, it, { amount: line.net_amount + (i === 0 ? discountAmount : 0), taxAmount: line.tax_amount });
+    });
+    return { items: taxed, subtotal: taxed.reduce((n, it) => n + it.amount, 0), taxAmount: calculation.tax_amount, tax: orderTaxOf(calculation) };
+  } catch (err) {
+    if (!(err instanceof TaxError) || err.retryable || !["location_incomplete", "location_invalid", "invalid_input"].includes(err.code)) throw err;
+    logger.warn({ err, organizationId: order.organizationId, customerId: order.customer.id }, "subscription order billed without tax: the customer's address can't be taxed");
+    return untaxed;
+  }
+}
