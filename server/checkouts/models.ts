@@ -8,6 +8,7 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
 import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { orderTaxOf } from "./tax.js";
 import { setting } from "../config.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
@@ -159,8 +160,13 @@ export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut 
   });
 }
 
+/** The rate and reason of the checkout's computed tax, for the hosted checkout's tax line; nulls until it is computed. */
+function quoteTax(row: CheckoutRow) {
+  return row.tax_calculation ? orderTaxOf(row.tax_calculation) : { tax_rate: null, taxability_reason: null };
+}
+
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
-  return Object.assign(base(row, ctx), { organization: toCheckoutOrganization(organization) });
+  return Object.assign(base(row, ctx), quoteTax(row), { organization: toCheckoutOrganization(organization) });
 }
 
 export function toCheckoutPublicConfirmed(
