@@ -25,7 +25,8 @@ export function checkoutUrl(clientSecret: string): string {
 
 /**
  * Which billing address lines the form asks for: none but the country unless the checkout
- * requires a full address; a US address always needs its state and postal code.
+ * requires a full address; a US address always needs its state and postal code, a Canadian one
+ * its province (as Polar asks: the province decides the sales tax).
  */
 export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address">, paymentForm: boolean) {
   const country = row.customer_billing_address?.country ?? null;
@@ -38,7 +39,7 @@ export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_add
     line2: full ? ("optional" as FieldMode) : ("disabled" as FieldMode),
     city: mode(full),
     postal_code: mode(full || us),
-    state: mode(us || (full && country === "CA"), full ? "optional" : "disabled"),
+    state: mode(us || country === "CA", full ? "optional" : "disabled"),
   };
 }
 

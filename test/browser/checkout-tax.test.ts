@@ -2,7 +2,8 @@
 // under OSS, registered in GB and Quebec. The line follows the buyer as they change the address,
 // the business checkbox and the VAT id: "VAT 20% (France)" for a French consumer, "Reverse charge"
 // with its legend for a German business with a valid VAT id, nothing for a US buyer (not
-// collected); "incl. VAT 20% (France)" when prices include tax. Every page: axe, 375 px, screenshots.
+// collected); "incl. VAT 20% (France)" when prices include tax, and Quebec's GST + QST once the
+// Canadian buyer gives the province. Every page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { plainJson } from "../harness/index.js";
@@ -96,5 +97,9 @@ describe("hosted checkout: the tax line", { timeout: 180_000 }, () => {
     await expectTaxLine(page, "incl. VAT 20% (France)", "€1.67", "€10");
     await expectText(page, "subtotal", "€10");
     await stack.check(page, "checkout-tax-inclusive");
+    // Canada asks for the province, which decides the tax: Quebec's two taxes on one line.
+    await page.getByLabel("Country").selectOption("CA");
+    await fill(page, "State / province", "QC");
+    await expectTaxLine(page, "incl. GST 5% + QST 9.975% (Quebec)", "€1.30", "€10");
   });
 });

@@ -126,6 +126,8 @@ describe("checkout tax", () => {
     const { polar, products } = await taxedShop(FR_SELLER);
     const checkout = await polar.checkouts.create({ products, customerBillingAddress: { country: "CA" } });
     expect(amountsOf(checkout)).toEqual([1000, 0, 1000]);
+    // The hosted checkout asks for the province, as for a US state, without a full address required.
+    expect(checkout.billingAddressFields).toMatchObject({ state: "required", postalCode: "disabled", line1: "disabled" });
     const err = await rejects(
       anon().checkouts.clientConfirm({
         clientSecret: checkout.clientSecret,
