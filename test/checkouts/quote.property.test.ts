@@ -17,7 +17,8 @@ import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js"
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import type { CheckoutPublic } from "@polar-sh/sdk/models/components/checkoutpublic.js";
 import type { Address } from "@polar-sh/sdk/models/components/address.js";
-import { createCheckoutProduct, orgWithToken, plainJson, useTestApi } from "../harness/index.js";
+import { findBySecret, markQuoteShown } from "../../server/checkouts/repository.js";
+import { createCheckoutProduct, orgWithToken, plainJson, rejects, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const BUYERS = 3;
@@ -234,4 +235,39 @@ describe("checkout quote property", () => {
     );
     expect(taxedOrders).toBeGreaterThan(0);
   }, 600_000);
+
+  it("a view racing a refused confirm marks shown only the total it answers", async () => {
+    const { org, token } = await orgWithToken(api.knex);
+    const merchant = api.client(token);
+    const anon = new Polar({ serverURL: api.url });
+    const setTax = async (inclusive: boolean, oss: boolean) => {
+      const registrations = [{ country: "FR" }, ...(oss ? [{ country: "EU", scheme: "oss" }] : [])];
+      const settings = { provider: "builtin", origin_country: "FR", prices_include_tax: inclusive, registrations };
+      expect((await plainJson(api.url, token)("PATCH", `/v1/organizations/${org.id}`, { tax_settings: settings })).status).toBe(200);
+    };
+    const confirm = (clientSecret: string) =>
+      anon.checkouts.clientConfirm({ clientSecret, checkoutConfirmStripe: { customerEmail: "race@example.com", confirmationTokenId: "tok_sandbox_success" } });
+    await setTax(false, true);
+    const product = await merchant.products.create({ name: "App", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+    const checkout = await merchant.checkouts.create({ products: [product.id] });
+    const de = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } } });
+    expect(de.totalAmount).toBe(1190);
+    // Prices now include tax: the confirm is refused and saves the new total (1000); 1190 is still the one shown.
+    await setTax(true, true);
+    await rejects(confirm(checkout.clientSecret), HTTPValidationError);
+    // A view reads the checkout (it will answer 1000)...
+    const viewed = (await findBySecret(api.knex, checkout.clientSecret))!;
+    expect(Number(viewed.total_amount)).toBe(1000);
+    // ...while the merchant leaves OSS (a German consumer pays France's 20%) and another confirm is refused, saving 1200...
+    await setTax(false, false);
+    await rejects(confirm(checkout.clientSecret), HTTPValidationError);
+    // ...then the view marks what it answered.
+    await markQuoteShown(api.knex, viewed);
+    // The buyer last saw 1000: a confirm charging 1200 now would not be the price shown.
+    await rejects(confirm(checkout.clientSecret), HTTPValidationError);
+    expect(await api.knex("payments").where({ checkout_id: checkout.id })).toHaveLength(0);
+    // Viewed again: 1200 is shown, and charged.
+    expect((await anon.checkouts.clientGet({ clientSecret: checkout.clientSecret })).totalAmount).toBe(1200);
+    expect((await confirm(checkout.clientSecret)).totalAmount).toBe(1200);
+  });
 });
