@@ -5039,6 +5039,10 @@ export interface components {
             tax_amount: number | null;
             /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
             tax_behavior: components["schemas"]["TaxBehavior"] | null;
+            /** @description The rate the quote is taxed at, with its jurisdiction, as the hosted checkout shows it ("VAT 20% (France)", "Reverse charge"); a Borealis extension. Null when no tax is computed or none is collected. */
+            tax_rate: components["schemas"]["OrderTaxRate"] | null;
+            /** @description Why the quote carries the tax it does (a Borealis extension, Polar's values); null until the tax is computed. */
+            taxability_reason: components["schemas"]["TaxabilityReason"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
@@ -5155,6 +5159,10 @@ export interface components {
             tax_amount: number | null;
             /** @description Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known. */
             tax_behavior: components["schemas"]["TaxBehavior"] | null;
+            /** @description The rate the quote is taxed at, with its jurisdiction, as the hosted checkout shows it ("VAT 20% (France)", "Reverse charge"); a Borealis extension. Null when no tax is computed or none is collected. */
+            tax_rate: components["schemas"]["OrderTaxRate"] | null;
+            /** @description Why the quote carries the tax it does (a Borealis extension, Polar's values); null until the tax is computed. */
+            taxability_reason: components["schemas"]["TaxabilityReason"] | null;
             /** @description Amount in cents, after discounts and taxes. */
             total_amount: number;
             /** @description Currency code of the checkout session. */
@@ -11230,6 +11238,22 @@ export interface components {
             line1: boolean;
             line2: boolean;
         };
+        /** @description A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate). */
+        OrderTaxRate: {
+            /** @description The rate in basis points (2000 = 20%); Quebec's QST (9.975%) rounds to 998. */
+            basis_points: number;
+            /** @description As shown to the buyer: "VAT 20% (France)", "GST 5% + QST 9.975% (Quebec)", "Reverse charge". */
+            display_name: string;
+            /** @description ISO 3166-1 alpha-2 code of the country whose tax it is. */
+            country: string;
+            /** @description The state or province whose tax it is, if any. */
+            state: string | null;
+        };
+        /**
+         * @description Why an amount carries the tax it does (Polar's values).
+         * @enum {string}
+         */
+        TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
         /**
          * @description Who computes the tax of checkouts and orders (a Borealis extension).
          *
@@ -11266,22 +11290,6 @@ export interface components {
          * @enum {string}
          */
         MetricSlug: "orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion";
-        /** @description A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate). */
-        OrderTaxRate: {
-            /** @description The rate in basis points (2000 = 20%); Quebec's QST (9.975%) rounds to 998. */
-            basis_points: number;
-            /** @description As shown to the buyer: "VAT 20% (France)", "GST 5% + QST 9.975% (Quebec)", "Reverse charge". */
-            display_name: string;
-            /** @description ISO 3166-1 alpha-2 code of the country whose tax it is. */
-            country: string;
-            /** @description The state or province whose tax it is, if any. */
-            state: string | null;
-        };
-        /**
-         * @description Why an amount carries the tax it does (Polar's values).
-         * @enum {string}
-         */
-        TaxabilityReason: "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
         /** @description The tax settings to change (a Borealis extension); the fields not given keep their value. */
         OrganizationTaxSettingsUpdate: {
             provider?: components["schemas"]["OrganizationTaxProvider"];

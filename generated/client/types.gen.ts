@@ -3034,6 +3034,14 @@ export type CheckoutPublic = {
      */
     tax_behavior: TaxBehavior | null;
     /**
+     * The rate the quote is taxed at, with its jurisdiction, as the hosted checkout shows it ("VAT 20% (France)", "Reverse charge"); a Borealis extension. Null when no tax is computed or none is collected.
+     */
+    tax_rate: OrderTaxRate | null;
+    /**
+     * Why the quote carries the tax it does (a Borealis extension, Polar's values); null until the tax is computed.
+     */
+    taxability_reason: TaxabilityReason | null;
+    /**
      * Amount in cents, after discounts and taxes.
      */
     total_amount: number;
@@ -3215,6 +3223,14 @@ export type CheckoutPublicConfirmed = {
      * Tax behavior of the checkout. `inclusive` means the price includes tax, `exclusive` means tax is added on top. It follows the price's tax behavior, else the buyer's country (`location`); `null` until the country is known.
      */
     tax_behavior: TaxBehavior | null;
+    /**
+     * The rate the quote is taxed at, with its jurisdiction, as the hosted checkout shows it ("VAT 20% (France)", "Reverse charge"); a Borealis extension. Null when no tax is computed or none is collected.
+     */
+    tax_rate: OrderTaxRate | null;
+    /**
+     * Why the quote carries the tax it does (a Borealis extension, Polar's values); null until the tax is computed.
+     */
+    taxability_reason: TaxabilityReason | null;
     /**
      * Amount in cents, after discounts and taxes.
      */
@@ -11050,6 +11066,33 @@ export type CheckoutCustomerBillingAddressFields = {
 };
 
 /**
+ * A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate).
+ */
+export type OrderTaxRate = {
+    /**
+     * The rate in basis points (2000 = 20%); Quebec's QST (9.975%) rounds to 998.
+     */
+    basis_points: number;
+    /**
+     * As shown to the buyer: "VAT 20% (France)", "GST 5% + QST 9.975% (Quebec)", "Reverse charge".
+     */
+    display_name: string;
+    /**
+     * ISO 3166-1 alpha-2 code of the country whose tax it is.
+     */
+    country: string;
+    /**
+     * The state or province whose tax it is, if any.
+     */
+    state: string | null;
+};
+
+/**
+ * Why an amount carries the tax it does (Polar's values).
+ */
+export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collecting' | 'not_subject_to_tax' | 'not_supported' | 'product_exempt' | 'customer_exempt';
+
+/**
  * Who computes the tax of checkouts and orders (a Borealis extension).
  *
  * * `none`: no tax is collected (every amount carries 0 tax).
@@ -11099,33 +11142,6 @@ export type OrganizationTaxSettings = {
  * A metric's key.
  */
 export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
-
-/**
- * A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate).
- */
-export type OrderTaxRate = {
-    /**
-     * The rate in basis points (2000 = 20%); Quebec's QST (9.975%) rounds to 998.
-     */
-    basis_points: number;
-    /**
-     * As shown to the buyer: "VAT 20% (France)", "GST 5% + QST 9.975% (Quebec)", "Reverse charge".
-     */
-    display_name: string;
-    /**
-     * ISO 3166-1 alpha-2 code of the country whose tax it is.
-     */
-    country: string;
-    /**
-     * The state or province whose tax it is, if any.
-     */
-    state: string | null;
-};
-
-/**
- * Why an amount carries the tax it does (Polar's values).
- */
-export type TaxabilityReason = 'standard_rated' | 'reverse_charge' | 'not_collecting' | 'not_subject_to_tax' | 'not_supported' | 'product_exempt' | 'customer_exempt';
 
 /**
  * The tax settings to change (a Borealis extension); the fields not given keep their value.

@@ -8,6 +8,7 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
 import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
+import { orderTaxOf } from "./tax.js";
 import { setting } from "../config.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
@@ -24,7 +25,8 @@ export function checkoutUrl(clientSecret: string): string {
 
 /**
  * Which billing address lines the form asks for: none but the country unless the checkout
- * requires a full address; a US address always needs its state and postal code.
+ * requires a full address; a US address always needs its state and postal code, a Canadian one
+ * its province (as Polar asks: the province decides the sales tax).
  */
 export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address">, paymentForm: boolean) {
   const country = row.customer_billing_address?.country ?? null;
@@ -37,7 +39,7 @@ export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_add
     line2: full ? ("optional" as FieldMode) : ("disabled" as FieldMode),
     city: mode(full),
     postal_code: mode(full || us),
-    state: mode(us || (full && country === "CA"), full ? "optional" : "disabled"),
+    state: mode(us || country === "CA", full ? "optional" : "disabled"),
   };
 }
 
@@ -159,8 +161,13 @@ export function toCheckout(row: CheckoutRow, ctx: CheckoutContext): CheckoutOut 
   });
 }
 
+/** The rate and reason of the checkout's computed tax, for the hosted checkout's tax line; nulls until it is computed. */
+function quoteTax(row: CheckoutRow) {
+  return row.tax_calculation ? orderTaxOf(row.tax_calculation) : { tax_rate: null, taxability_reason: null };
+}
+
 export function toCheckoutPublic(row: CheckoutRow, ctx: CheckoutContext, organization: OrganizationRow): CheckoutPublicOut {
-  return Object.assign(base(row, ctx), { organization: toCheckoutOrganization(organization) });
+  return Object.assign(base(row, ctx), quoteTax(row), { organization: toCheckoutOrganization(organization) });
 }
 
 export function toCheckoutPublicConfirmed(

@@ -109,10 +109,14 @@ export async function findBySecret(db: Knex, clientSecret: string, opts: { forUp
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<CheckoutRow | undefined>;
 }
 
-/** The buyer is being shown the checkout's quote: it becomes the total a confirm may charge. */
+/**
+ * The buyer is being shown the checkout's quote (`row`, read without a lock): its total becomes
+ * the one a confirm may charge, unless the row's total moved since it was read (a refused confirm
+ * saved a new one): the buyer sees the old total, so the new one is not marked shown.
+ */
 export async function markQuoteShown(db: Knex, row: CheckoutRow): Promise<void> {
   if (Number(row.shown_total_amount) === Number(row.total_amount)) return;
-  await db("checkouts").where({ id: row.id, status: "open" }).update({ shown_total_amount: db.ref("total_amount") });
+  await db("checkouts").where({ id: row.id, status: "open", total_amount: row.total_amount }).update({ shown_total_amount: row.total_amount });
 }
 
 /** A new checkout row and its product list, in one statement. */

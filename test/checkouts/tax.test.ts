@@ -96,6 +96,22 @@ describe("checkout tax", () => {
     expect(amountsOf(de)).toEqual([840, 160, 1000]);
   });
 
+  it("tells the buyer's page the rate, its jurisdiction and why (a Borealis addition to the public checkout)", async () => {
+    const { polar, products, call } = await taxedShop(FR_SELLER);
+    const checkout = await polar.checkouts.create({ products });
+    const path = `/v1/checkouts/client/${checkout.clientSecret}`;
+    const taxOf = (body: Record<string, unknown>) => [body.tax_amount, body.tax_rate, body.taxability_reason];
+    expect(taxOf((await call("GET", path)).body)).toEqual([0, null, null]);
+    const fr = await call("PATCH", path, { customer_billing_address: { country: "FR" } });
+    expect(taxOf(fr.body)).toEqual([200, { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, "standard_rated"]);
+    const business = await call("PATCH", path, { customer_billing_address: { country: "DE" }, is_business_customer: true, customer_billing_name: "Acme GmbH", customer_tax_id: "DE136695976" });
+    expect(taxOf(business.body)).toEqual([0, { basis_points: 0, display_name: "Reverse charge", country: "DE", state: null }, "reverse_charge"]);
+    const us = await call("PATCH", path, { customer_billing_address: { country: "US", state: "NY", postal_code: "10001" }, is_business_customer: false, customer_tax_id: null });
+    expect(taxOf(us.body)).toEqual([0, null, "not_collecting"]);
+    // The merchant's Checkout is Polar's, without them.
+    expect((await call("GET", `/v1/checkouts/${checkout.id}`)).body).not.toHaveProperty("tax_rate");
+  });
+
   it("computes nothing with the provider none, as before", async () => {
     const { polar, products, newest } = await taxedShop(null);
     const checkout = await polar.checkouts.create({ products, customerBillingAddress: { country: "FR" } });
@@ -110,6 +126,8 @@ describe("checkout tax", () => {
     const { polar, products } = await taxedShop(FR_SELLER);
     const checkout = await polar.checkouts.create({ products, customerBillingAddress: { country: "CA" } });
     expect(amountsOf(checkout)).toEqual([1000, 0, 1000]);
+    // The hosted checkout asks for the province, as for a US state, without a full address required.
+    expect(checkout.billingAddressFields).toMatchObject({ state: "required", postalCode: "disabled", line1: "disabled" });
     const err = await rejects(
       anon().checkouts.clientConfirm({
         clientSecret: checkout.clientSecret,

@@ -222,11 +222,25 @@ export function trialTerms(checkout: CheckoutPublic): string | null {
   return `${trialLength(interval, count)} free trial, then ${formatMoney(checkout.total_amount, checkout.currency)}${per}`;
 }
 
+/**
+ * The tax line as the server computed it: its rate and jurisdiction ("VAT 20% (France)", "incl."
+ * when the price includes it), "Reverse charge" with its legend, or none when nothing is collected.
+ */
+export function taxLine(checkout: CheckoutPublic): { label: string; legend: string | null } | null {
+  if (checkout.taxability_reason === "reverse_charge") {
+    return { label: "Reverse charge", legend: "Reverse charge: no VAT is charged; you account for the VAT in your own country." };
+  }
+  const rate = checkout.tax_rate;
+  if (rate) return { label: checkout.tax_behavior === "inclusive" ? `incl. ${rate.display_name}` : rate.display_name, legend: null };
+  return checkout.tax_amount ? { label: "Taxes", legend: null } : null;
+}
+
 export function Totals({ checkout, updating }: { checkout: CheckoutPublic; updating: boolean }) {
   const c = checkout.currency;
   const per = perInterval(checkout.product.recurring_interval, checkout.product.recurring_interval_count);
   const terms = discountTerms(checkout);
   const trial = trialTerms(checkout);
+  const tax = taxLine(checkout);
   return (
     <>
     <dl className="totals" aria-busy={updating} aria-live="polite" aria-label="Order total">
@@ -243,10 +257,12 @@ export function Totals({ checkout, updating }: { checkout: CheckoutPublic; updat
           <dd data-testid="discount">−{formatMoney(checkout.discount_amount, c)}</dd>
         </div>
       ) : null}
-      <div>
-        <dt>Taxes</dt>
-        <dd data-testid="tax">{formatMoney(checkout.tax_amount ?? 0, c)}</dd>
-      </div>
+      {tax ? (
+        <div>
+          <dt data-testid="tax-label">{tax.label}</dt>
+          <dd data-testid="tax">{formatMoney(checkout.tax_amount ?? 0, c)}</dd>
+        </div>
+      ) : null}
       {trial ? (
         <>
           <div>
@@ -271,6 +287,11 @@ export function Totals({ checkout, updating }: { checkout: CheckoutPublic; updat
         </div>
       )}
     </dl>
+    {tax?.legend ? (
+      <p className="totals__legend" data-testid="tax-legend">
+        {tax.legend}
+      </p>
+    ) : null}
     {trial ? (
       <p className="totals__trial" data-testid="trial">
         {trial}. Cancel before {formatDate(checkout.trial_end)} and you pay nothing.
