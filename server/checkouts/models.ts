@@ -8,7 +8,7 @@ import type { OrganizationRow } from "../organizations/repository.js";
 import { toCustomerProduct, toPrice } from "../products/models.js";
 import { activeTrial, computeFlags, quoteOf, taxBehaviorOf } from "./amounts.js";
 import { effectiveStatus, type CheckoutContext, type CheckoutRow } from "./repository.js";
-import { orderTaxOf } from "./tax.js";
+import { orderTaxOf } from "../orders/tax.js";
 import { setting } from "../config.js";
 
 export type CheckoutOut = components["schemas"]["Checkout"];
