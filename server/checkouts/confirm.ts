@@ -149,12 +149,12 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
   const live = () => customers.liveInOrganization(trx, row.organization_id);
   if (row.customer_id) {
     const existing = await live().where({ id: row.customer_id }).first();
-    if (existing) return existing as CustomerRow;
+    if (existing) return billedAsCheckout(trx, existing as CustomerRow, row);
   }
   if (row.external_customer_id) {
     // The merchant's own id for the buyer wins over the email.
     const known = await live().where({ external_id: row.external_customer_id }).first();
-    if (known) return known as CustomerRow;
+    if (known) return billedAsCheckout(trx, known as CustomerRow, row);
   }
   const email = row.customer_email!;
   // Matched case-insensitively; two buyers with one email at once meet at the unique index.
@@ -175,6 +175,23 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
     return created;
   }
   return (await live().whereRaw("lower(email) = lower(?)", [email]).first()) as CustomerRow;
+}
+
+/**
+ * The customer the merchant bound the checkout to, with the billing address and tax id the buyer
+ * paid with: renewals are taxed from them. A customer matched by email alone keeps its own.
+ */
+async function billedAsCheckout(trx: Knex.Transaction, customer: CustomerRow, row: CheckoutRow): Promise<CustomerRow> {
+  const patch: Record<string, unknown> = {};
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  if (row.customer_billing_address && !same(row.customer_billing_address, customer.billing_address)) patch.billing_address = JSON.stringify(row.customer_billing_address);
+  if (row.customer_tax_id && !same(row.customer_tax_id, customer.tax_id)) patch.tax_id = JSON.stringify(row.customer_tax_id);
+  if (Object.keys(patch).length === 0) return customer;
+  await customers.lockCustomer(trx, customer.id);
+  const updated = await customers.updateCustomerRow(trx, customer.id, Object.assign(patch, { modified_at: new Date() }));
+  if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
+  await emit(trx, row.organization_id, "customer.updated", toCustomer(updated));
+  return updated;
 }
 
 /** A session that shows this checkout's purchase alone: paying proves no ownership of the email. */

@@ -140,6 +140,32 @@ describe("checkout tax", () => {
   });
 });
 
+describe("the customer a checkout is paid for", () => {
+  it("takes the buyer's billing address and tax id when the merchant bound the checkout to them, not when only the email matches", async () => {
+    const { polar, products } = await taxedShop(FR_SELLER);
+    const bound = await polar.customers.create({ email: "bound@example.com", billingAddress: { country: "FR" } });
+    const matched = await polar.customers.create({ email: "matched@example.com", billingAddress: { country: "FR" } });
+    const pay = async (create: Parameters<Polar["checkouts"]["create"]>[0], email: string) => {
+      const checkout = await polar.checkouts.create(create);
+      await anon().checkouts.clientUpdate({
+        clientSecret: checkout.clientSecret,
+        checkoutUpdatePublic: { customerEmail: email, customerName: "Acme", customerBillingAddress: { country: "DE", line1: "1 Hauptstr.", city: "Berlin", postalCode: "10115" }, isBusinessCustomer: true, customerBillingName: "Acme GmbH", customerTaxId: "DE136695976" },
+      });
+      const confirmed = await anon().checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+      expect(confirmed.status).toBe("confirmed");
+    };
+    await pay({ products, customerId: bound.id }, "bound@example.com");
+    const after = await polar.customers.get({ id: bound.id });
+    expect(after.billingAddress?.country).toBe("DE");
+    expect(after.taxId).toEqual(["DE136695976", "eu_vat"]);
+    // Anyone may type an email: paying with it changes nothing stored on that customer.
+    await pay({ products }, "matched@example.com");
+    const untouched = await polar.customers.get({ id: matched.id });
+    expect(untouched.billingAddress?.country).toBe("FR");
+    expect(untouched.taxId).toBeNull();
+  });
+});
+
 type Buyer = { country: string; state?: string; postalCode?: string; business?: { name: string; taxId: string } };
 type OrderTax = { tax_rate: { basis_points: number; display_name: string; country: string; state: string | null } | null; taxability_reason: string | null };
 /** [case, the seller's settings (null: never set), the product's tax category, the buyer, the checkout's [net, tax, total], the order's tax] */
