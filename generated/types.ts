@@ -9206,6 +9206,8 @@ export interface components {
             default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
             tax_settings: components["schemas"]["OrganizationTaxSettings"];
+            /** @description The seller as its invoices name it (a Borealis extension); null until it is given. */
+            seller_details: components["schemas"]["OrganizationSellerDetails"] | null;
             /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
             account_id: string | null;
             /** @description The payout account of the organization; see `account_id`. */
@@ -9496,6 +9498,8 @@ export interface components {
             sso_enforced?: boolean | null;
             /** @description Where and how the organization collects tax (a Borealis extension). The fields given replace the stored ones; `registrations` is replaced whole. */
             tax_settings?: components["schemas"]["OrganizationTaxSettingsUpdate"] | null;
+            /** @description The seller as its invoices name it (a Borealis extension); replaced whole when given. */
+            seller_details?: components["schemas"]["OrganizationSellerDetailsUpdate"] | null;
         };
         Pagination: {
             total_count: number;
@@ -11240,6 +11244,14 @@ export interface components {
             /** @description Where the organization collects tax. */
             registrations: components["schemas"]["OrganizationTaxRegistration"][];
         };
+        /** @description The seller as its invoices name it: legal name, address and tax id (a Borealis extension). */
+        OrganizationSellerDetails: {
+            /** @description The legal name printed on invoices; the organization's name when null. */
+            name: string | null;
+            address: components["schemas"]["Address"] | null;
+            /** @description The seller's tax id as a pair of its value and type (`["FR40303265045", "eu_vat"]`). */
+            tax_id: (string | components["schemas"]["TaxIDFormat"])[] | null;
+        };
         /**
          * @description A metric's key.
          * @enum {string}
@@ -11268,6 +11280,13 @@ export interface components {
             origin_country?: string | null;
             prices_include_tax?: boolean;
             registrations?: components["schemas"]["OrganizationTaxRegistration"][];
+        };
+        /** @description The seller as its invoices name it (a Borealis extension). */
+        OrganizationSellerDetailsUpdate: {
+            name?: string | null;
+            address?: components["schemas"]["Address"] | null;
+            /** @description The tax id as a pair of its value and type, or its value alone, whose type is then found from the address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"])[] | string | null;
         };
         /**
          * @description What the product is for tax (a Borealis extension; see docs/TAX.md). Only `ebook` has rates of its own; the others take the standard rate.

@@ -8440,6 +8440,10 @@ export type Organization = {
     customer_email_settings: OrganizationCustomerEmailSettings;
     tax_settings: OrganizationTaxSettings;
     /**
+     * The seller as its invoices name it (a Borealis extension); null until it is given.
+     */
+    seller_details: OrganizationSellerDetails | null;
+    /**
      * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
      */
     account_id: string | null;
@@ -8844,6 +8848,10 @@ export type OrganizationUpdate = {
      * Where and how the organization collects tax (a Borealis extension). The fields given replace the stored ones; `registrations` is replaced whole.
      */
     tax_settings?: OrganizationTaxSettingsUpdate | null;
+    /**
+     * The seller as its invoices name it (a Borealis extension); replaced whole when given.
+     */
+    seller_details?: OrganizationSellerDetailsUpdate | null;
 };
 
 export type Pagination = {
@@ -11066,6 +11074,21 @@ export type OrganizationTaxSettings = {
 };
 
 /**
+ * The seller as its invoices name it: legal name, address and tax id (a Borealis extension).
+ */
+export type OrganizationSellerDetails = {
+    /**
+     * The legal name printed on invoices; the organization's name when null.
+     */
+    name: string | null;
+    address: Address | null;
+    /**
+     * The seller's tax id as a pair of its value and type (`["FR40303265045", "eu_vat"]`).
+     */
+    tax_id: Array<string | TaxIdFormat> | null;
+};
+
+/**
  * A metric's key.
  */
 export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
@@ -11108,6 +11131,18 @@ export type OrganizationTaxSettingsUpdate = {
     origin_country?: string | null;
     prices_include_tax?: boolean;
     registrations?: Array<OrganizationTaxRegistration>;
+};
+
+/**
+ * The seller as its invoices name it (a Borealis extension).
+ */
+export type OrganizationSellerDetailsUpdate = {
+    name?: string | null;
+    address?: Address | null;
+    /**
+     * The tax id as a pair of its value and type, or its value alone, whose type is then found from the address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat> | string | null;
 };
 
 /**

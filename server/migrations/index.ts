@@ -43,6 +43,7 @@ import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 import * as taxSettings from "./0110_tax_settings.js";
 import * as checkoutTaxCalculation from "./0111_checkout_tax_calculation.js";
 import * as orderTax from "./0112_order_tax.js";
+import * as organizationSellerDetails from "./0140_organization_seller_details.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -89,4 +90,5 @@ export const migrations = [
   { name: "0110_tax_settings", ...taxSettings },
   { name: "0111_checkout_tax_calculation", ...checkoutTaxCalculation },
   { name: "0112_order_tax", ...orderTax },
+  { name: "0140_organization_seller_details", ...organizationSellerDetails },
 ];
