@@ -11153,6 +11153,99 @@ export type OrganizationSellerDetailsUpdate = {
 export type ProductTaxCategory = 'digital_service' | 'ebook' | 'saas' | 'general';
 
 /**
+ * A tax period, a calendar month or quarter.
+ */
+export type TaxReportInterval = 'month' | 'quarter';
+
+export type TaxReportRow = {
+    currency: string;
+    /**
+     * ISO 3166-1 alpha-2 code of the country whose tax it is: the buyer's country (the member state of consumption); null when the order has no billing country.
+     */
+    country: string | null;
+    /**
+     * The state or province whose tax it is, if any.
+     */
+    state: string | null;
+    /**
+     * The rate charged (2000 = 20%); 0 when nothing was collected.
+     */
+    rate_basis_points: number;
+    /**
+     * The rate as the buyer saw it: "VAT 20% (France)", "Reverse charge"; null when nothing was computed.
+     */
+    display_name: string | null;
+    /**
+     * Why the orders carry this tax; null on orders made without a computed tax.
+     */
+    taxability_reason: TaxabilityReason | null;
+    /**
+     * Paid orders made in the period.
+     */
+    orders: number;
+    /**
+     * Their amount before tax, after discounts.
+     */
+    sales_net_amount: number;
+    /**
+     * Their tax.
+     */
+    sales_tax_amount: number;
+    /**
+     * Refunds made in the period (succeeded), of orders of this row's country and rate.
+     */
+    refunds: number;
+    /**
+     * What the refunds handed back before tax.
+     */
+    refunded_net_amount: number;
+    /**
+     * The tax the refunds handed back.
+     */
+    refunded_tax_amount: number;
+    /**
+     * sales_net_amount − refunded_net_amount, the taxable amount to declare.
+     */
+    net_amount: number;
+    /**
+     * sales_tax_amount − refunded_tax_amount, the tax to declare.
+     */
+    tax_amount: number;
+};
+
+export type TaxReportPeriod = {
+    /**
+     * `2026-01` for a month, `2026-Q1` for a quarter.
+     */
+    period: string;
+    /**
+     * The period's first day counted.
+     */
+    start_date: string;
+    /**
+     * The period's last day counted.
+     */
+    end_date: string;
+    /**
+     * One per currency, country, state, rate and taxability reason with an order or a refund in the period.
+     */
+    rows: Array<TaxReportRow>;
+};
+
+/**
+ * The tax charged and handed back, per period (a Borealis extension).
+ */
+export type TaxReport = {
+    start_date: string;
+    end_date: string;
+    interval: TaxReportInterval;
+    /**
+     * Every period from start_date to end_date, in order, empty ones included.
+     */
+    periods: Array<TaxReportPeriod>;
+};
+
+/**
  * A billing test clock: a frozen time that the customers bound to it live on.
  */
 export type TestClock = {
@@ -19486,6 +19579,60 @@ export type WebhooksReplayFailedEventsResponses = {
 };
 
 export type WebhooksReplayFailedEventsResponse = WebhooksReplayFailedEventsResponses[keyof WebhooksReplayFailedEventsResponses];
+
+export type TaxReportData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The first day counted (UTC).
+         */
+        start_date: string;
+        /**
+         * The last day counted (UTC), at most 5 years after start_date.
+         */
+        end_date: string;
+        /**
+         * The length of a period.
+         */
+        interval?: TaxReportInterval;
+    };
+    url: '/v1/tax/report';
+};
+
+export type TaxReportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type TaxReportError = TaxReportErrors[keyof TaxReportErrors];
+
+export type TaxReportResponses = {
+    /**
+     * Successful Response
+     */
+    200: TaxReport;
+};
+
+export type TaxReportResponse = TaxReportResponses[keyof TaxReportResponses];
 
 export type TestClocksListData = {
     body?: never;
