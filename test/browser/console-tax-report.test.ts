@@ -1,7 +1,7 @@
 // The console's tax report (issue 31), in Chromium against the running stack: the Sales menu opens
 // it, the range and the period length choose what GET /v1/tax/report sums, the table shows each
 // country and rate with refunds netted out, the page passes axe, and the CSV downloads the same
-// numbers in major units.
+// numbers in major units. The organization settings save the seller's invoice details.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createCustomer, createOrder, createProductWithPrice, orgWithToken } from "../harness/index.js";
@@ -57,6 +57,32 @@ describe("merchant console: tax report", { timeout: 240_000 }, () => {
       "2026-Q1,2026-01-01,2026-03-31,EUR,FR,,20,VAT 20% (France),standard_rated,2,1,30,6,5,1,25,5",
       "",
     ]);
+    expect(stack.takeProblems(page)).toEqual([]);
+  });
+
+  it("saves the seller's invoice details in the organization settings", async () => {
+    const { org, token } = await orgWithToken(stack.knex);
+    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    await signIn(stack, page, token);
+    await page.goto(`${stack.url}/dashboard/settings`);
+    await page.getByLabel("Legal name").fill("Acme Logiciels SAS");
+    await page.getByLabel("Line 1").fill("12 rue de la Paix");
+    await page.getByLabel("Postal code").fill("75002");
+    await page.getByLabel("City").fill("Paris");
+    await page.getByLabel("Country").fill("FR");
+    await page.getByLabel("VAT or tax ID").fill("FR 40 303 265 045");
+    await page.waitForLoadState("networkidle");
+    await stack.check(page, "console-settings-seller", { screenshot: false });
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    expect((await stack.knex("organizations").where({ id: org.id }).first()).seller_details).toEqual({
+      name: "Acme Logiciels SAS",
+      address: { line1: "12 rue de la Paix", line2: null, postal_code: "75002", city: "Paris", state: null, country: "FR" },
+      tax_id: ["FR40303265045", "eu_vat"],
+    });
+    // shown as saved when opened again
+    await page.reload();
+    await expect.poll(() => page.getByLabel("VAT or tax ID").inputValue()).toBe("FR40303265045");
     expect(stack.takeProblems(page)).toEqual([]);
   });
 });
