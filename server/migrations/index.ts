@@ -44,6 +44,7 @@ import * as taxSettings from "./0110_tax_settings.js";
 import * as checkoutTaxCalculation from "./0111_checkout_tax_calculation.js";
 import * as orderTax from "./0112_order_tax.js";
 import * as organizationSellerDetails from "./0140_organization_seller_details.js";
+import * as orderCustomerTaxId from "./0141_order_customer_tax_id.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -91,4 +92,5 @@ export const migrations = [
   { name: "0111_checkout_tax_calculation", ...checkoutTaxCalculation },
   { name: "0112_order_tax", ...orderTax },
   { name: "0140_organization_seller_details", ...organizationSellerDetails },
+  { name: "0141_order_customer_tax_id", ...orderCustomerTaxId },
 ];

@@ -80,7 +80,7 @@ export async function storeInvoice(db: Knex, orderId: string, dependents: OrderD
         name: order.billing_name ?? customer.name ?? customer.email,
         address: addressLines(order.billing_address),
         email: customer.email,
-        taxId: taxIdLine(customer.tax_id),
+        taxId: taxIdLine(order.customer_tax_id),
       },
       currency: order.currency,
       lines: items.map((i) => ({ label: i.label, amount: i.amount, taxAmount: i.tax_amount, rate })),

@@ -6,6 +6,7 @@ import { applyFilters, type BucketRow, type Report } from "../kit/report.js";
 import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
 import type { Address } from "../customers/address.js";
+import type { TaxId } from "../customers/tax-id.js";
 import { byIds as customersByIds, customerWithEmailLike, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -32,6 +33,8 @@ export interface OrderRow {
   refunded_tax_amount: number;
   billing_name: string | null;
   billing_address: Address | null;
+  /** The buyer's tax id when the order was made, as its invoice prints it (0141). */
+  customer_tax_id: TaxId | null;
   /** As printed (`ACME-0007`), given when the invoice is generated. */
   invoice_number: string;
   is_invoice_generated: boolean;

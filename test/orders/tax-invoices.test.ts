@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { storeInvoice } from "../../server/orders/invoice.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
-import { createCustomer, createOrder, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
+import { Polar } from "@polar-sh/sdk";
+import { createCustomer, createOrder, createProductWithPrice, orgWithToken, plainJson, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const LEGEND = "Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC";
@@ -105,8 +106,10 @@ describe("tax invoices", () => {
 
   it("prints a German business's VAT id, 0% and the reverse-charge legend", async () => {
     const rows = await invoiceRows(
-      { name: "Beispiel GmbH", tax_id: JSON.stringify(["DE136695976", "eu_vat"]) },
+      // The customer has since removed their VAT id: the order's, from when it was made, is printed.
+      { name: "Beispiel GmbH", tax_id: null },
       {
+        customer_tax_id: JSON.stringify(["DE136695976", "eu_vat"]),
         subtotal_amount: 5000,
         tax_amount: 0,
         billing_name: "Beispiel GmbH",
@@ -138,6 +141,38 @@ describe("tax invoices", () => {
       "Total | €10.00",
     ]));
     expect(rows).not.toContain(LEGEND);
+  });
+
+  it("invoices a German business's checkout, confirmed through the official client, with the VAT id it bought with", async () => {
+    const call = plainJson(api.url, token);
+    const settings = { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }] };
+    expect((await call("PATCH", `/v1/organizations/${orgId}`, { tax_settings: settings })).status).toBe(200);
+    const polar = api.client(token);
+    const product = await polar.products.create({ name: "Team seat", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "eur" }] });
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const anon = new Polar({ serverURL: api.url });
+    const shown = await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: {
+        customerEmail: "einkauf@example.com",
+        customerName: "Einkauf",
+        customerBillingAddress: { country: "DE", line1: "Unter den Linden 1", postalCode: "10117", city: "Berlin" },
+        isBusinessCustomer: true,
+        customerBillingName: "Acme GmbH",
+        customerTaxId: "DE136695976",
+      },
+    });
+    expect([shown.netAmount, shown.taxAmount, shown.totalAmount]).toEqual([4000, 0, 4000]);
+    const confirmed = await anon.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+    expect(confirmed.status).toBe("confirmed");
+    const [order] = (await polar.orders.list({ productId: product.id })).result.items;
+    // The buyer changes their VAT id after buying: the invoice keeps the one of the sale.
+    await api.knex("customers").where({ id: order.customerId }).update({ tax_id: null });
+    const stored = await storeInvoice(api.knex, order.id, orderDependents);
+    const rows = pdfRows(await readFile(path.join(filesDir, ...stored.path.split("/"))));
+    const billTo = rows.slice(rows.indexOf("Bill to"), rows.findIndex((r) => r.startsWith("Description")));
+    expect(billTo).toEqual(["Bill to", "Acme GmbH", "Unter den Linden 1", "10117 Berlin", "DE", "VAT ID: DE136695976", "einkauf@example.com"]);
+    expect(rows).toEqual(expect.arrayContaining(["Team seat | 0% | €0.00 | €40.00", "Reverse charge | €0.00", "Total | €40.00", LEGEND, "VAT ID: FR40303265045"]));
   });
 
   it("refuses a seller tax id that fails its checksum with a 422 naming the field", async () => {
