@@ -132,6 +132,7 @@ export type OperationId =
   | "subscriptions:list"
   | "subscriptions:revoke"
   | "subscriptions:update"
+  | "tax:report"
   | "test-clocks:advance"
   | "test-clocks:attach_customer"
   | "test-clocks:create"
@@ -1053,6 +1054,13 @@ export interface OperationTypes {
     body: NonNullable<Ops["subscriptions:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["subscriptions:update"]["responses"][200]["content"]["application/json"];
+  };
+  "tax:report": {
+    params: {};
+    query: NonNullable<Ops["tax:report"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["tax:report"]["responses"][200]["content"]["application/json"];
   };
   "test-clocks:advance": {
     params: Ops["test-clocks:advance"]["parameters"]["path"];

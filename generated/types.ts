@@ -2061,6 +2061,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tax/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Tax Report
+         * @description The tax the organization's paid orders charged, per period (calendar month or quarter, UTC), currency,
+         *     buyer's country, rate and taxability reason: what an EU OSS return needs (a Borealis extension).
+         *     Orders count in the period they were made; a refund counts in the period it was made, against the
+         *     country and rate of its order, with the tax it handed back. Amounts are in minor units.
+         */
+        get: operations["tax:report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test-clocks/": {
         parameters: {
             query?: never;
@@ -9216,6 +9239,8 @@ export interface components {
             default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
             tax_settings: components["schemas"]["OrganizationTaxSettings"];
+            /** @description The seller as its invoices name it (a Borealis extension); null until it is given. */
+            seller_details: components["schemas"]["OrganizationSellerDetails"] | null;
             /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
             account_id: string | null;
             /** @description The payout account of the organization; see `account_id`. */
@@ -9506,6 +9531,8 @@ export interface components {
             sso_enforced?: boolean | null;
             /** @description Where and how the organization collects tax (a Borealis extension). The fields given replace the stored ones; `registrations` is replaced whole. */
             tax_settings?: components["schemas"]["OrganizationTaxSettingsUpdate"] | null;
+            /** @description The seller as its invoices name it (a Borealis extension); replaced whole when given. */
+            seller_details?: components["schemas"]["OrganizationSellerDetailsUpdate"] | null;
         };
         Pagination: {
             total_count: number;
@@ -11285,6 +11312,14 @@ export interface components {
             /** @description Where the organization collects tax. */
             registrations: components["schemas"]["OrganizationTaxRegistration"][];
         };
+        /** @description The seller as its invoices name it: legal name, address and tax id (a Borealis extension). */
+        OrganizationSellerDetails: {
+            /** @description The legal name printed on invoices; the organization's name when null. */
+            name: string | null;
+            address: components["schemas"]["Address"] | null;
+            /** @description The seller's tax id as a pair of its value and type (`["FR40303265045", "eu_vat"]`). */
+            tax_id: (string | components["schemas"]["TaxIDFormat"])[] | null;
+        };
         /**
          * @description A metric's key.
          * @enum {string}
@@ -11298,6 +11333,13 @@ export interface components {
             prices_include_tax?: boolean;
             registrations?: components["schemas"]["OrganizationTaxRegistration"][];
         };
+        /** @description The seller as its invoices name it (a Borealis extension). */
+        OrganizationSellerDetailsUpdate: {
+            name?: string | null;
+            address?: components["schemas"]["Address"] | null;
+            /** @description The tax id as a pair of its value and type, or its value alone, whose type is then found from the address's country. */
+            tax_id?: (string | components["schemas"]["TaxIDFormat"])[] | string | null;
+        };
         /**
          * @description What the product is for tax (a Borealis extension; see docs/TAX.md). Only `ebook` has rates of its own; the others take the standard rate.
          *
@@ -11305,6 +11347,67 @@ export interface components {
          * @enum {string}
          */
         ProductTaxCategory: "digital_service" | "ebook" | "saas" | "general";
+        /**
+         * @description A tax period, a calendar month or quarter.
+         * @default month
+         * @enum {string}
+         */
+        TaxReportInterval: "month" | "quarter";
+        TaxReportRow: {
+            currency: string;
+            /** @description ISO 3166-1 alpha-2 code of the country whose tax it is: the buyer's country (the member state of consumption); null when the order has no billing country. */
+            country: string | null;
+            /** @description The state or province whose tax it is, if any. */
+            state: string | null;
+            /** @description The rate charged (2000 = 20%); 0 when nothing was collected. */
+            rate_basis_points: number;
+            /** @description The rate as the buyer saw it: "VAT 20% (France)", "Reverse charge"; null when nothing was computed. */
+            display_name: string | null;
+            /** @description Why the orders carry this tax; null on orders made without a computed tax. */
+            taxability_reason: components["schemas"]["TaxabilityReason"] | null;
+            /** @description Paid orders made in the period. */
+            orders: number;
+            /** @description Their amount before tax, after discounts. */
+            sales_net_amount: number;
+            /** @description Their tax. */
+            sales_tax_amount: number;
+            /** @description Refunds made in the period (succeeded), of orders of this row's country and rate. */
+            refunds: number;
+            /** @description What the refunds handed back before tax. */
+            refunded_net_amount: number;
+            /** @description The tax the refunds handed back. */
+            refunded_tax_amount: number;
+            /** @description sales_net_amount − refunded_net_amount, the taxable amount to declare. */
+            net_amount: number;
+            /** @description sales_tax_amount − refunded_tax_amount, the tax to declare. */
+            tax_amount: number;
+        };
+        TaxReportPeriod: {
+            /** @description `2026-01` for a month, `2026-Q1` for a quarter. */
+            period: string;
+            /**
+             * Format: date
+             * @description The period's first day counted.
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description The period's last day counted.
+             */
+            end_date: string;
+            /** @description One per currency, country, state, rate and taxability reason with an order or a refund in the period. */
+            rows: components["schemas"]["TaxReportRow"][];
+        };
+        /** @description The tax charged and handed back, per period (a Borealis extension). */
+        TaxReport: {
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            interval: components["schemas"]["TaxReportInterval"];
+            /** @description Every period from start_date to end_date, in order, empty ones included. */
+            periods: components["schemas"]["TaxReportPeriod"][];
+        };
         /** @description A billing test clock: a frozen time that the customers bound to it live on. */
         TestClock: {
             /** @description The ID of the object. */
@@ -22809,6 +22912,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tax:report": {
+        parameters: {
+            query: {
+                /** @description The first day counted (UTC). */
+                start_date: string;
+                /** @description The last day counted (UTC), at most 5 years after start_date. */
+                end_date: string;
+                /** @description The length of a period. */
+                interval?: components["schemas"]["TaxReportInterval"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxReport"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted (the token lacks a required scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

@@ -13,6 +13,7 @@ import { Home } from "./dashboard/Home";
 import { OrganizationSettings } from "./settings/OrganizationSettings";
 import { Members } from "./settings/Members";
 import { AccessTokens } from "./settings/AccessTokens";
+import { TaxReport } from "./tax/TaxReport";
 import { ResetPasswordPage } from "./authProvider/ResetPasswordPage";
 import { AcceptInvitationPage } from "./authProvider/AcceptInvitationPage";
 import { theme } from "./theme";
@@ -82,6 +83,7 @@ export function App() {
         <Route path="/settings" element={<Authenticated><OrganizationSettings /></Authenticated>} />
         <Route path="/settings/members" element={<Authenticated><Members /></Authenticated>} />
         <Route path="/settings/tokens" element={<Authenticated><AccessTokens /></Authenticated>} />
+        <Route path="/tax-report" element={<Authenticated><TaxReport /></Authenticated>} />
       </CustomRoutes>
       {/* where the emails' links land: open without a session */}
       <CustomRoutes noLayout>

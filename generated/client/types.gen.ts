@@ -8460,6 +8460,10 @@ export type Organization = {
     customer_email_settings: OrganizationCustomerEmailSettings;
     tax_settings: OrganizationTaxSettings;
     /**
+     * The seller as its invoices name it (a Borealis extension); null until it is given.
+     */
+    seller_details: OrganizationSellerDetails | null;
+    /**
      * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
      */
     account_id: string | null;
@@ -8864,6 +8868,10 @@ export type OrganizationUpdate = {
      * Where and how the organization collects tax (a Borealis extension). The fields given replace the stored ones; `registrations` is replaced whole.
      */
     tax_settings?: OrganizationTaxSettingsUpdate | null;
+    /**
+     * The seller as its invoices name it (a Borealis extension); replaced whole when given.
+     */
+    seller_details?: OrganizationSellerDetailsUpdate | null;
 };
 
 export type Pagination = {
@@ -11139,6 +11147,21 @@ export type OrganizationTaxSettings = {
 };
 
 /**
+ * The seller as its invoices name it: legal name, address and tax id (a Borealis extension).
+ */
+export type OrganizationSellerDetails = {
+    /**
+     * The legal name printed on invoices; the organization's name when null.
+     */
+    name: string | null;
+    address: Address | null;
+    /**
+     * The seller's tax id as a pair of its value and type (`["FR40303265045", "eu_vat"]`).
+     */
+    tax_id: Array<string | TaxIdFormat> | null;
+};
+
+/**
  * A metric's key.
  */
 export type MetricSlug = 'orders' | 'revenue' | 'net_revenue' | 'cumulative_revenue' | 'net_cumulative_revenue' | 'average_order_value' | 'net_average_order_value' | 'one_time_products' | 'one_time_products_revenue' | 'one_time_products_net_revenue' | 'new_subscriptions' | 'new_subscriptions_revenue' | 'new_subscriptions_net_revenue' | 'renewed_subscriptions' | 'renewed_subscriptions_revenue' | 'renewed_subscriptions_net_revenue' | 'active_subscriptions' | 'monthly_recurring_revenue' | 'committed_monthly_recurring_revenue' | 'checkouts' | 'succeeded_checkouts' | 'checkouts_conversion';
@@ -11157,11 +11180,116 @@ export type OrganizationTaxSettingsUpdate = {
 };
 
 /**
+ * The seller as its invoices name it (a Borealis extension).
+ */
+export type OrganizationSellerDetailsUpdate = {
+    name?: string | null;
+    address?: Address | null;
+    /**
+     * The tax id as a pair of its value and type, or its value alone, whose type is then found from the address's country.
+     */
+    tax_id?: Array<string | TaxIdFormat> | string | null;
+};
+
+/**
  * What the product is for tax (a Borealis extension; see docs/TAX.md). Only `ebook` has rates of its own; the others take the standard rate.
  *
  * * `digital_service` (the default), `ebook`, `saas`, `general`.
  */
 export type ProductTaxCategory = 'digital_service' | 'ebook' | 'saas' | 'general';
+
+/**
+ * A tax period, a calendar month or quarter.
+ */
+export type TaxReportInterval = 'month' | 'quarter';
+
+export type TaxReportRow = {
+    currency: string;
+    /**
+     * ISO 3166-1 alpha-2 code of the country whose tax it is: the buyer's country (the member state of consumption); null when the order has no billing country.
+     */
+    country: string | null;
+    /**
+     * The state or province whose tax it is, if any.
+     */
+    state: string | null;
+    /**
+     * The rate charged (2000 = 20%); 0 when nothing was collected.
+     */
+    rate_basis_points: number;
+    /**
+     * The rate as the buyer saw it: "VAT 20% (France)", "Reverse charge"; null when nothing was computed.
+     */
+    display_name: string | null;
+    /**
+     * Why the orders carry this tax; null on orders made without a computed tax.
+     */
+    taxability_reason: TaxabilityReason | null;
+    /**
+     * Paid orders made in the period.
+     */
+    orders: number;
+    /**
+     * Their amount before tax, after discounts.
+     */
+    sales_net_amount: number;
+    /**
+     * Their tax.
+     */
+    sales_tax_amount: number;
+    /**
+     * Refunds made in the period (succeeded), of orders of this row's country and rate.
+     */
+    refunds: number;
+    /**
+     * What the refunds handed back before tax.
+     */
+    refunded_net_amount: number;
+    /**
+     * The tax the refunds handed back.
+     */
+    refunded_tax_amount: number;
+    /**
+     * sales_net_amount − refunded_net_amount, the taxable amount to declare.
+     */
+    net_amount: number;
+    /**
+     * sales_tax_amount − refunded_tax_amount, the tax to declare.
+     */
+    tax_amount: number;
+};
+
+export type TaxReportPeriod = {
+    /**
+     * `2026-01` for a month, `2026-Q1` for a quarter.
+     */
+    period: string;
+    /**
+     * The period's first day counted.
+     */
+    start_date: string;
+    /**
+     * The period's last day counted.
+     */
+    end_date: string;
+    /**
+     * One per currency, country, state, rate and taxability reason with an order or a refund in the period.
+     */
+    rows: Array<TaxReportRow>;
+};
+
+/**
+ * The tax charged and handed back, per period (a Borealis extension).
+ */
+export type TaxReport = {
+    start_date: string;
+    end_date: string;
+    interval: TaxReportInterval;
+    /**
+     * Every period from start_date to end_date, in order, empty ones included.
+     */
+    periods: Array<TaxReportPeriod>;
+};
 
 /**
  * A billing test clock: a frozen time that the customers bound to it live on.
@@ -19497,6 +19625,60 @@ export type WebhooksReplayFailedEventsResponses = {
 };
 
 export type WebhooksReplayFailedEventsResponse = WebhooksReplayFailedEventsResponses[keyof WebhooksReplayFailedEventsResponses];
+
+export type TaxReportData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The first day counted (UTC).
+         */
+        start_date: string;
+        /**
+         * The last day counted (UTC), at most 5 years after start_date.
+         */
+        end_date: string;
+        /**
+         * The length of a period.
+         */
+        interval?: TaxReportInterval;
+    };
+    url: '/v1/tax/report';
+};
+
+export type TaxReportErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted (the token lacks a required scope)
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type TaxReportError = TaxReportErrors[keyof TaxReportErrors];
+
+export type TaxReportResponses = {
+    /**
+     * Successful Response
+     */
+    200: TaxReport;
+};
+
+export type TaxReportResponse = TaxReportResponses[keyof TaxReportResponses];
 
 export type TestClocksListData = {
     body?: never;

@@ -46,6 +46,8 @@ import * as orderTax from "./0112_order_tax.js";
 import * as orderTaxCalculation from "./0120_order_tax_calculation.js";
 import * as refundTaxReversal from "./0121_refund_tax_reversal.js";
 import * as customerTaxIdCheck from "./0130_customer_tax_id_check.js";
+import * as organizationSellerDetails from "./0140_organization_seller_details.js";
+import * as orderCustomerTaxId from "./0141_order_customer_tax_id.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -95,4 +97,6 @@ export const migrations = [
   { name: "0120_order_tax_calculation", ...orderTaxCalculation },
   { name: "0121_refund_tax_reversal", ...refundTaxReversal },
   { name: "0130_customer_tax_id_check", ...customerTaxIdCheck },
+  { name: "0140_organization_seller_details", ...organizationSellerDetails },
+  { name: "0141_order_customer_tax_id", ...orderCustomerTaxId },
 ];

@@ -3,8 +3,9 @@
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { getInvoiceUrl, requestInvoice } from "./invoice.js";
 import { getOrder, listOrders, updateOrder, type OrderDependents } from "./service.js";
+import { getTaxReport } from "./tax-report.js";
 
-type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice";
+type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice" | "tax:report";
 
 export const orderHandlers = (dependents: OrderDependents): Handlers<OrderOps> => ({
   "orders:list": async ({ query }, ctx) => ({
@@ -27,5 +28,9 @@ export const orderHandlers = (dependents: OrderDependents): Handlers<OrderOps> =
   "orders:invoice": async ({ params }, ctx) => ({
     status: 200,
     body: await getInvoiceUrl(ctx.db, orgCaller(ctx), params.id),
+  }),
+  "tax:report": async ({ query }, ctx) => ({
+    status: 200,
+    body: await getTaxReport(ctx.db, orgCaller(ctx), query),
   }),
 });

@@ -4,23 +4,40 @@
 
 export interface InvoiceLine {
   label: string;
+  /** Before tax. */
   amount: number;
   taxAmount: number;
+  /** The line's rate as printed ("20%"), null when no tax was computed. */
+  rate: string | null;
+}
+
+export interface InvoiceParty {
+  name: string;
+  address: string[];
+  email: string | null;
+  /** As printed: "VAT ID: FR40303265045". */
+  taxId: string | null;
 }
 
 export interface InvoiceDocument {
   number: string;
   issuedAt: Date;
-  seller: { name: string; email: string | null };
-  billTo: { name: string; email: string; address: string[] };
+  seller: InvoiceParty;
+  billTo: InvoiceParty;
   currency: string;
   lines: InvoiceLine[];
   subtotal: number;
   discount: number;
+  /** The tax's label in the totals: "VAT 20% (France)", "Reverse charge", "Tax". */
+  taxLabel: string;
   tax: number;
   total: number;
   refunded: number;
+  /** The reverse-charge legend is printed. */
+  reverseCharge: boolean;
 }
+
+export const REVERSE_CHARGE_LEGEND = "Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC";
 
 const PAGE_W = 595;
 const PAGE_H = 842;
@@ -33,12 +50,18 @@ export function formatMoney(amount: number, currency: string): string {
   return fmt.format(amount / 10 ** digits);
 }
 
-/** A PDF literal string in WinAnsi: Latin-1 kept, anything else replaced, delimiters escaped. */
+// WinAnsi's characters at 0x80–0x9F, where Latin-1 has control codes (the euro sign among them;
+// "_" marks the five codes WinAnsi leaves undefined).
+const WIN_ANSI_EXTRA = new Map(
+  [..."€_‚ƒ„…†‡ˆ‰Š‹Œ_Ž__‘’“”•–—˜™š›œ_žŸ"].flatMap((ch, i): [string, string][] => (ch === "_" ? [] : [[ch, String.fromCharCode(0x80 + i)]])),
+);
+
+/** A PDF literal string in WinAnsi: Latin-1 and WinAnsi's extra characters kept, anything else replaced, delimiters escaped. */
 function pdfString(text: string): string {
   let out = "";
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
-    const c = code >= 0x20 && code <= 0xff && code !== 0x7f ? ch : "?";
+    const c = WIN_ANSI_EXTRA.get(ch) ?? (code >= 0x20 && code <= 0xff && code !== 0x7f && (code < 0x80 || code > 0x9f) ? ch : "?");
     out += c === "(" || c === ")" || c === "\\" ? `\\${c}` : c;
   }
   return `(${out})`;
@@ -59,6 +82,11 @@ class Page {
   }
 }
 
+/** A party's printed lines: name, address, tax id, email (what it has of them). */
+function partyLines(p: InvoiceParty): string[] {
+  return [p.name, ...p.address, p.taxId, p.email].filter((l): l is string => !!l);
+}
+
 /** Renders the invoice and returns the bytes of a complete PDF file. */
 export function renderInvoicePdf(doc: InvoiceDocument): Buffer {
   const page = new Page();
@@ -69,46 +97,54 @@ export function renderInvoicePdf(doc: InvoiceDocument): Buffer {
   page.text(MARGIN, y, "Invoice", { size: 22, bold: true });
   page.text(right, y, doc.seller.name, { size: 12, bold: true, right: true });
   y -= 28;
-  page.text(MARGIN, y, `Invoice number: ${doc.number}`);
-  if (doc.seller.email) page.text(right, y, doc.seller.email, { right: true });
-  y -= 14;
-  page.text(MARGIN, y, `Date of issue: ${doc.issuedAt.toISOString().slice(0, 10)}`);
-  y -= 32;
+  const header = [`Invoice number: ${doc.number}`, `Date of issue: ${doc.issuedAt.toISOString().slice(0, 10)}`];
+  const sellerLines = partyLines(doc.seller).slice(1);
+  for (let i = 0; i < Math.max(header.length, sellerLines.length); i++) {
+    if (header[i]) page.text(MARGIN, y, header[i]);
+    if (sellerLines[i]) page.text(right, y, sellerLines[i], { right: true });
+    y -= 14;
+  }
+  y -= 18;
 
   page.text(MARGIN, y, "Bill to", { bold: true });
   y -= 14;
-  for (const line of [doc.billTo.name, ...doc.billTo.address, doc.billTo.email]) {
+  for (const line of partyLines(doc.billTo)) {
     page.text(MARGIN, y, line);
     y -= 14;
   }
   y -= 18;
 
+  const rateX = right - 190;
+  const taxX = right - 100;
   page.text(MARGIN, y, "Description", { bold: true });
-  page.text(right - 110, y, "Tax", { bold: true, right: true });
+  page.text(rateX, y, "Rate", { bold: true, right: true });
+  page.text(taxX, y, "Tax", { bold: true, right: true });
   page.text(right, y, "Amount", { bold: true, right: true });
   y -= 8;
   page.rule(y);
   y -= 16;
   for (const line of doc.lines) {
-    page.text(MARGIN, y, line.label.length > 70 ? `${line.label.slice(0, 67)}...` : line.label);
-    page.text(right - 110, y, money(line.taxAmount), { right: true });
+    page.text(MARGIN, y, line.label.length > 50 ? `${line.label.slice(0, 47)}...` : line.label);
+    if (line.rate !== null) page.text(rateX, y, line.rate, { right: true });
+    page.text(taxX, y, money(line.taxAmount), { right: true });
     page.text(right, y, money(line.amount), { right: true });
     y -= 16;
   }
   page.rule(y + 6);
   y -= 12;
 
-  const totals: [string, number, boolean][] = [
-    ["Subtotal", doc.subtotal, false],
-    ...(doc.discount ? ([["Discount", -doc.discount, false]] as [string, number, boolean][]) : []),
-    ["Tax", doc.tax, false],
-    ["Total", doc.total, true],
-    ...(doc.refunded ? ([["Refunded", -doc.refunded, false]] as [string, number, boolean][]) : []),
-  ];
+  const totals: [string, number, boolean][] = [["Subtotal", doc.subtotal, false]];
+  if (doc.discount) totals.push(["Discount", -doc.discount, false], ["Net", doc.subtotal - doc.discount, false]);
+  totals.push([doc.taxLabel, doc.tax, false], ["Total", doc.total, true]);
+  if (doc.refunded) totals.push(["Refunded", -doc.refunded, false]);
   for (const [label, amount, bold] of totals) {
-    page.text(right - 160, y, label, { bold });
+    page.text(right - 200, y, label, { bold });
     page.text(right, y, money(amount), { bold, right: true });
     y -= 16;
+  }
+  if (doc.reverseCharge) {
+    y -= 12;
+    page.text(MARGIN, y, REVERSE_CHARGE_LEGEND, { size: 8 });
   }
 
   return writePdf(page.ops.join("\n"), { Title: `Invoice ${doc.number}`, Producer: "Borealis" });

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Knex } from "knex";
 import { findCustomer } from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
+import type { Address } from "../customers/address.js";
 import { ResourceNotFound } from "../kit/errors.js";
 import { emit } from "../kit/outbox.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
@@ -43,6 +44,22 @@ export async function getInvoiceUrl(db: Knex, scope: OrderScope, orderId: string
   return { url };
 }
 
+function addressLines(a: Address | null): string[] {
+  if (!a) return [];
+  return [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.state, a.country].filter((l): l is string => !!l);
+}
+
+/** "VAT ID: FR40303265045" for a VAT number, "Tax ID: …" for any other type. */
+function taxIdLine(taxId: [string, string] | null): string | null {
+  if (!taxId) return null;
+  return `${/_vat$/.test(taxId[1]) ? "VAT ID" : "Tax ID"}: ${taxId[0]}`;
+}
+
+/** Basis points as a printed rate: 2000 → "20%", 550 → "5.5%". */
+export function formatRate(basisPoints: number): string {
+  return `${Number((basisPoints / 100).toFixed(2))}%`;
+}
+
 /** The invoice activity: renders and stores the PDF, then marks the order's invoice generated. Idempotent. */
 export async function storeInvoice(db: Knex, orderId: string, dependents: OrderDependents): Promise<{ number: string; path: string }> {
   return db.transaction(async (trx) => {
@@ -53,25 +70,27 @@ export async function storeInvoice(db: Knex, orderId: string, dependents: OrderD
     if (order.is_invoice_generated && order.invoice_path) return { number, path: order.invoice_path };
     const customer = (await findCustomer(trx, order.customer_id)) as CustomerRow;
     const items = await orderItems(trx, order.id);
-    const a = order.billing_address;
+    const seller = org.seller_details;
+    const rate = order.tax_rate ? formatRate(order.tax_rate.basis_points) : null;
     const pdf = renderInvoicePdf({
       number,
       issuedAt: new Date(),
-      seller: { name: org.name, email: org.email },
+      seller: { name: seller?.name ?? org.name, address: addressLines(seller?.address ?? null), email: org.email, taxId: taxIdLine(seller?.tax_id ?? null) },
       billTo: {
         name: order.billing_name ?? customer.name ?? customer.email,
+        address: addressLines(order.billing_address),
         email: customer.email,
-        address: a
-          ? [a.line1, a.line2, [a.postal_code, a.city].filter(Boolean).join(" "), a.state, a.country].filter((l): l is string => !!l)
-          : [],
+        taxId: taxIdLine(order.customer_tax_id),
       },
       currency: order.currency,
-      lines: items.map((i) => ({ label: i.label, amount: i.amount, taxAmount: i.tax_amount })),
+      lines: items.map((i) => ({ label: i.label, amount: i.amount, taxAmount: i.tax_amount, rate })),
       subtotal: order.subtotal_amount,
       discount: order.discount_amount,
+      taxLabel: order.tax_rate?.display_name ?? "Tax",
       tax: order.tax_amount,
       total: totalAmount(order),
       refunded: order.refunded_amount > 0 && order.refunded_amount <= netAmount(order) ? order.refunded_amount + order.refunded_tax_amount : 0,
+      reverseCharge: order.taxability_reason === "reverse_charge",
     });
     const key = `${order.organization_id}/invoices/${order.id}/Invoice-${number}.pdf`;
     await getStorage().putObject(key, pdf, "application/pdf");

@@ -7,6 +7,7 @@ import { truncIn } from "../kit/timezones.js";
 import type { RowPatch } from "../kit/db.js";
 import type { TaxCalculation } from "../tax/models.js";
 import type { Address } from "../customers/address.js";
+import type { TaxId } from "../customers/tax-id.js";
 import { byIds as customersByIds, customerWithEmailLike, customerWithExternalId, type CustomerRow } from "../customers/repository.js";
 import { byIds as discountsByIds, type DiscountRow } from "../discounts/repository.js";
 import { asList, isUuid } from "../kit/ids.js";
@@ -33,6 +34,8 @@ export interface OrderRow {
   refunded_tax_amount: number;
   billing_name: string | null;
   billing_address: Address | null;
+  /** The buyer's tax id when the order was made, as its invoice prints it (0141). */
+  customer_tax_id: TaxId | null;
   /** As printed (`ACME-0007`), given when the invoice is generated. */
   invoice_number: string;
   is_invoice_generated: boolean;
@@ -414,4 +417,42 @@ export async function orderBuckets(db: Knex, r: Report): Promise<BucketRow[]> {
     .groupByRaw("1");
   applyFilters(orders, "o", r.filters);
   return orders;
+}
+
+/** One group of the tax report: a period's orders or refunds of one currency, country, rate and reason. */
+export type TaxReportGroup = Omit<components["schemas"]["TaxReportRow"], "net_amount" | "tax_amount"> & {
+  /** The period's first day, `YYYY-MM-DD` (UTC). */
+  period: string;
+};
+
+/**
+ * The tax report's groups: paid orders made in [start, end) by the month or quarter (UTC) they were
+ * made in, and succeeded refunds made in [start, end) by theirs, each under its order's currency,
+ * country (the rate's, else the billing address's), state, rate and taxability reason.
+ */
+export async function taxReportGroups(db: Knex, organizationId: string, unit: "month" | "quarter", start: Date, end: Date): Promise<TaxReportGroup[]> {
+  const keys = `o.currency, coalesce(o.tax_rate->>'country', o.billing_address->>'country') as country, o.tax_rate->>'state' as state,
+    coalesce((o.tax_rate->>'basis_points')::int, 0) as rate_basis_points, o.tax_rate->>'display_name' as display_name, o.taxability_reason`;
+  const period = (column: string) => `to_char(date_trunc('${unit}', ${column} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  const { rows } = await db.raw<{ rows: TaxReportGroup[] }>(
+    `select period, currency, country, state, rate_basis_points, display_name, taxability_reason,
+        sum(orders)::float8 as orders, sum(sales_net_amount)::float8 as sales_net_amount, sum(sales_tax_amount)::float8 as sales_tax_amount,
+        sum(refunds)::float8 as refunds, sum(refunded_net_amount)::float8 as refunded_net_amount, sum(refunded_tax_amount)::float8 as refunded_tax_amount
+      from (
+        select ${period("o.created_at")} as period, ${keys},
+          1 as orders, o.subtotal_amount - o.discount_amount as sales_net_amount, o.tax_amount as sales_tax_amount,
+          0 as refunds, 0 as refunded_net_amount, 0 as refunded_tax_amount
+        from orders o
+        where o.organization_id = ? and o.status = any(?) and o.created_at >= ? and o.created_at < ?
+        union all
+        select ${period("r.created_at")} as period, ${keys},
+          0, 0, 0, 1, r.amount, r.tax_amount
+        from orders o join refunds r on r.order_id = o.id
+        where o.organization_id = ? and r.status = 'succeeded' and r.created_at >= ? and r.created_at < ?
+      ) g
+      group by period, currency, country, state, rate_basis_points, display_name, taxability_reason
+      order by period, currency, country nulls last, state nulls first, rate_basis_points desc, taxability_reason nulls last`,
+    [organizationId, PAID_STATUSES, start, end, organizationId, start, end],
+  );
+  return rows;
 }

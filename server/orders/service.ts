@@ -6,6 +6,7 @@ import { jsonb } from "../kit/db.js";
 import type { Knex } from "knex";
 import { scheduleBenefitGrants } from "../benefit-grants/service.js";
 import { checkAddress, type Address } from "../customers/address.js";
+import { findCustomer } from "../customers/repository.js";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { emit, emitAll, type OutboxEvent } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
@@ -120,6 +121,8 @@ export async function insertOrder(
 ): Promise<{ row: OrderRow; items: OrderItemRow[]; out: OrderOut }> {
   // The invoice number is the order's from the start: gapless, as the transaction takes it or rolls it back.
   const org = (await findOrganization(trx, input.organizationId))!;
+  // The buyer's tax id as the invoice prints it, whatever the customer changes later.
+  const buyerTaxId = (await findCustomer(trx, input.customerId))?.tax_id ?? null;
   const row = await insertOrderRow(trx, {
     organization_id: input.organizationId,
     invoice_number: formatInvoiceNumber(org.slug, await takeNumber(trx, input.organizationId, "invoice")),
@@ -131,6 +134,7 @@ export async function insertOrder(
     tax_amount: input.taxAmount,
     billing_name: input.billingName,
     billing_address: input.billingAddress === null ? null : jsonb(trx, input.billingAddress),
+    customer_tax_id: buyerTaxId === null ? null : jsonb(trx, buyerTaxId),
     customer_id: input.customerId,
     user_id: input.customerId,
     product_id: input.productId,

@@ -109,6 +109,7 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     default_tax_behavior: row.default_tax_behavior,
     customer_email_settings: Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, row.customer_email_settings),
     tax_settings: taxSettingsOf(row.tax_settings),
+    seller_details: row.seller_details ?? null,
     account_id: null,
     payout_account_id: null,
     capabilities: capabilitiesOf(row.status),

@@ -4,6 +4,7 @@ import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 import { updateReturning } from "../kit/rows.js";
+import type { SellerDetails } from "./seller-details.js";
 
 export interface OrganizationRow {
   id: string;
@@ -29,6 +30,8 @@ export interface OrganizationRow {
   customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
   /** Merged over its defaults when read (tax-settings.ts). */
   tax_settings: Partial<OrganizationOut["tax_settings"]> | null;
+  /** The seller as its invoices name it (seller-details.ts); null until given. */
+  seller_details: SellerDetails | null;
 }
 
 /** A customer portal section the organization can switch off (server/customer-portal/sections.ts). */

@@ -18,6 +18,7 @@ import { jsonb } from "../kit/db.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { checkEmail } from "../kit/email.js";
 import { DEFAULT_TAX_SETTINGS, taxSettingsOf, updatedTaxSettings } from "./tax-settings.js";
+import { checkSellerDetails } from "./seller-details.js";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const RESERVED_SLUGS = new Set(["api", "docs", "admin", "portal", "checkout", "dashboard", "login", "signup", "settings", "new"]);
@@ -206,6 +207,9 @@ export async function updateOrganization(
       if (!row.details_submitted_at) patch.details_submitted_at = new Date();
     }
     Object.assign(patch, settingsColumns(trx, row, input));
+    if (input.seller_details !== undefined) {
+      patch.seller_details = input.seller_details === null ? null : JSON.stringify(checkSellerDetails(input.seller_details));
+    }
     patch.modified_at = new Date();
     const updated = await updateOrganizationRow(trx, row.id, patch);
     const out = toOrganization(updated);

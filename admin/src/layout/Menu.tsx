@@ -8,6 +8,7 @@ import DashboardIcon from "@mui/icons-material/Dashboard";
 import SettingsIcon from "@mui/icons-material/Settings";
 import GroupIcon from "@mui/icons-material/Group";
 import KeyIcon from "@mui/icons-material/Key";
+import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const [open] = useSidebarState();
@@ -53,6 +54,7 @@ export function Menu() {
         <RaMenu.ResourceItem name="checkouts" />
         <RaMenu.ResourceItem name="refunds" />
         <RaMenu.ResourceItem name="payments" />
+        <RaMenu.Item to="/tax-report" primaryText="Tax report" leftIcon={<ReceiptLongIcon />} />
       </Section>
       {/* a member holds no webhook, settings or token scopes: owners and admins see those menus */}
       {manager ? (

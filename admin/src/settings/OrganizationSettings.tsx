@@ -1,9 +1,11 @@
 // Settings: the organization's details, prices' default currency and tax behavior, its tax
-// settings (who computes tax, from where, where it collects), its subscription settings and which
+// settings (who computes tax, from where, where it collects), how its invoices name it (legal name,
+// address, VAT id), its subscription settings and which
 // emails its customers get (PATCH /v1/organizations/{id}).
 import { submissionErrors } from "../common/submit";
 import { useEffect, useState } from "react";
 import { ArrayInput, BooleanInput, FormDataConsumer, FunctionField, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, SimpleFormIterator, ResourceContextProvider, email } from "react-admin";
+import { AddressInput } from "../common/AddressInput";
 import { Alert, Card, CardContent, Typography } from "@mui/material";
 import type { Organization } from "../api";
 import { call } from "../dataProvider/request";
@@ -57,6 +59,17 @@ function registrationsBody(rows: Partial<TaxRegistration>[] | undefined): TaxReg
   });
 }
 
+type SellerDetails = Organization["seller_details"];
+
+/** The invoice details as the API takes them: the tax id's value alone (its type found from the address's country), null when empty. */
+function sellerDetailsBody(s: Partial<NonNullable<SellerDetails>> | null | undefined): Record<string, unknown> | null {
+  const a = s?.address;
+  const address = a?.country ? { line1: a.line1 || null, line2: a.line2 || null, postal_code: a.postal_code || null, city: a.city || null, state: a.state || null, country: a.country } : null;
+  const taxId = (Array.isArray(s?.tax_id) ? s.tax_id[0] : null) || null;
+  const name = s?.name || null;
+  return name || address || taxId ? { name, address, tax_id: taxId } : null;
+}
+
 export function OrganizationSettings() {
   const notify = useNotify();
   const [org, setOrg] = useState<Organization | null>(null);
@@ -94,6 +107,7 @@ export function OrganizationSettings() {
                       prices_include_tax: !!tax.prices_include_tax,
                       registrations: registrationsBody(tax.registrations),
                     },
+                    seller_details: sellerDetailsBody(v.seller_details as SellerDetails),
                   },
                 });
                 setOrg(saved);
@@ -131,6 +145,10 @@ export function OrganizationSettings() {
               </SimpleFormIterator>
             </ArrayInput>
             </ResourceContextProvider>
+            <Typography variant="subtitle1" sx={{ mt: 2 }}>On your invoices</Typography>
+            <TextInput source="seller_details.name" label="Legal name" helperText="Your organization's name when empty" fullWidth />
+            <AddressInput source="seller_details.address" label="Address" />
+            <TextInput source="seller_details.tax_id.0" label="VAT or tax ID" helperText="Checked against the address's country, e.g. FR40303265045" />
             <Typography variant="subtitle1" sx={{ mt: 2 }}>Subscriptions</Typography>
             <BooleanInput source="subscription_settings.allow_multiple_subscriptions" label="A customer may hold several subscriptions" />
             <BooleanInput source="subscription_settings.allow_customer_updates" label="Customers may change plan in the portal" />
