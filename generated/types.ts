@@ -5839,6 +5839,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         CustomerBenefitGrant: components["schemas"]["CustomerBenefitGrantDiscord"] | components["schemas"]["CustomerBenefitGrantGitHubRepository"] | components["schemas"]["CustomerBenefitGrantDownloadables"] | components["schemas"]["CustomerBenefitGrantLicenseKeys"] | components["schemas"]["CustomerBenefitGrantCustom"] | components["schemas"]["CustomerBenefitGrantMeterCredit"];
@@ -6646,6 +6651,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             /** @description The customer's active subscriptions. */
             active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
             /** @description The customer's active benefit grants. */
@@ -8205,6 +8215,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         LicenseKeyDeactivate: {
@@ -8932,6 +8947,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         /** @description Order's invoice data. */
@@ -10336,6 +10356,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         /** @description An event created by Polar when a subscription is cycled. */

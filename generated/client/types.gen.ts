@@ -4100,6 +4100,10 @@ export type Customer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 
@@ -5154,6 +5158,10 @@ export type CustomerState = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     /**
      * The customer's active subscriptions.
      */
@@ -7150,6 +7158,10 @@ export type LicenseKeyCustomer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 
@@ -8074,6 +8086,10 @@ export type OrderCustomer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 
@@ -9926,6 +9942,10 @@ export type SubscriptionCustomer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 

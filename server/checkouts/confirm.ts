@@ -163,9 +163,9 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
   });
   if (created) {
     // Events ingested for the buyer's external id before they existed are theirs now.
-    if (row.external_customer_id) await attributeExternalEvents(trx, created, row.external_customer_id);
-    await emit(trx, row.organization_id, "customer.created", toCustomer(created));
-    return created;
+    const customer = row.external_customer_id ? await attributeExternalEvents(trx, created, row.external_customer_id) : created;
+    await emit(trx, row.organization_id, "customer.created", toCustomer(customer));
+    return customer;
   }
   return (await live().whereRaw("lower(email) = lower(?)", [email]).first()) as CustomerRow;
 }

@@ -37,6 +37,7 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     tax_id: row.tax_id,
     organization_id: row.organization_id,
     deleted_at: iso(row.deleted_at),
+    first_user_event_at: iso(row.first_user_event_at),
     avatar_url: avatarUrl(row.email),
   };
 }

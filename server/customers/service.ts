@@ -84,7 +84,7 @@ export async function createCustomer(
       if (externalId !== null && (await externalIdTaken(trx, caller, externalId))) {
         throw invalid(["body", "external_id"], EXTERNAL_ID_TAKEN, "value_error", externalId);
       }
-      const row = await insertCustomer(trx, {
+      const inserted = await insertCustomer(trx, {
         organization_id: caller.organizationId,
         type,
         email,
@@ -94,9 +94,9 @@ export async function createCustomer(
         tax_id: taxId === null ? null : (jsonb(trx, taxId)),
         metadata: jsonb(trx, metadata),
       });
-      const out = toCustomer(row);
       // Events ingested for this external id before the customer existed are theirs now.
-      if (externalId !== null) await dependents.attributeExternalEvents(trx, row, externalId);
+      const row = externalId !== null ? await dependents.attributeExternalEvents(trx, inserted, externalId) : inserted;
+      const out = toCustomer(row);
       await emit(trx, caller.organizationId, "customer.created", out);
       return out;
     })
@@ -190,9 +190,9 @@ export async function updateCustomer(
       if (!row) throw notFound();
       const patch = await preparePatch(trx, caller, row, input, "id" in key);
       patch.modified_at = new Date();
-      const updated = await updateCustomerRow(trx, row.id, patch);
+      const written = await updateCustomerRow(trx, row.id, patch);
+      const updated = typeof patch.external_id === "string" ? await dependents.attributeExternalEvents(trx, written, patch.external_id) : written;
       const out = toCustomer(updated);
-      if (typeof patch.external_id === "string") await dependents.attributeExternalEvents(trx, updated, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;
     })
@@ -205,8 +205,8 @@ export async function updateCustomer(
  * server/handlers.ts because each imports customers and never the reverse.
  */
 export interface CustomerDependents {
-  /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts). */
-  attributeExternalEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<void>;
+  /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts); answers the customer with their first user event's time. */
+  attributeExternalEvents(trx: Knex.Transaction, customer: CustomerRow, externalId: string): Promise<CustomerRow>;
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;

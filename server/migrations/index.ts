@@ -40,6 +40,7 @@ import * as benefitVisibility from "./0086_benefit_visibility.js";
 import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
 import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
 import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
+import * as customerFirstUserEvent from "./0095_customer_first_user_event.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -83,4 +84,5 @@ export const migrations = [
   { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
   { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
   { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
+  { name: "0095_customer_first_user_event", ...customerFirstUserEvent },
 ];
