@@ -9626,6 +9626,8 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @description Whether the product can be permanently deleted. Products referenced by an order, subscription, trial or discount cannot be deleted. */
+            is_deletable: boolean;
             /** @description List of prices for this product. */
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of benefits granted by the product. */

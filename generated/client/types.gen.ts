@@ -8992,6 +8992,10 @@ export type Product = {
         [key: string]: string | number | number | boolean;
     };
     /**
+     * Whether the product can be permanently deleted. Products referenced by an order, subscription, trial or discount cannot be deleted.
+     */
+    is_deletable: boolean;
+    /**
      * List of prices for this product.
      */
     prices: Array<LegacyRecurringProductPrice | ProductPrice>;

@@ -41,6 +41,7 @@ import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
 import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
 import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 import * as customerFirstUserEvent from "./0095_customer_first_user_event.js";
+import * as productReferences from "./0096_product_references.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -85,4 +86,5 @@ export const migrations = [
   { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
   { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
   { name: "0095_customer_first_user_event", ...customerFirstUserEvent },
+  { name: "0096_product_references", ...productReferences },
 ];
