@@ -7125,6 +7125,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7171,6 +7173,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7222,6 +7226,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7270,6 +7276,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7317,6 +7325,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7376,6 +7386,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7416,6 +7428,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7457,6 +7471,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7503,6 +7519,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7546,6 +7564,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7588,6 +7608,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7642,6 +7664,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7715,6 +7739,7 @@ export interface components {
             /** Format: date-time */
             ends_at?: string | null;
             max_redemptions?: number | null;
+            max_redemptions_per_customer?: number | null;
             duration?: components["schemas"]["DiscountDuration"] | null;
             duration_in_months?: number | null;
             type?: components["schemas"]["DiscountType"] | null;

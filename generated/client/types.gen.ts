@@ -5771,6 +5771,10 @@ export type DiscountFixedOnceForeverDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -5827,6 +5831,10 @@ export type DiscountFixedOnceForeverDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -5894,6 +5902,10 @@ export type DiscountFixedOnceForeverDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -5954,6 +5966,10 @@ export type DiscountFixedRepeatDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -6011,6 +6027,10 @@ export type DiscountFixedRepeatDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -6088,6 +6108,10 @@ export type DiscountFixedRepeatDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -6138,6 +6162,10 @@ export type DiscountPercentageOnceForeverDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -6187,6 +6215,10 @@ export type DiscountPercentageOnceForeverDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -6248,6 +6280,10 @@ export type DiscountPercentageOnceForeverDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -6301,6 +6337,10 @@ export type DiscountPercentageRepeatDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -6351,6 +6391,10 @@ export type DiscountPercentageRepeatDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -6422,6 +6466,10 @@ export type DiscountPercentageRepeatDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -6525,6 +6573,7 @@ export type DiscountUpdate = {
     starts_at?: string | null;
     ends_at?: string | null;
     max_redemptions?: number | null;
+    max_redemptions_per_customer?: number | null;
     duration?: DiscountDuration | null;
     duration_in_months?: number | null;
     type?: DiscountType | null;

@@ -13,7 +13,8 @@ import { checkMetadata } from "../kit/metadata.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { computeAmounts, discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
-import { findTestClockOf } from "../customers/repository.js";
+import { contactOf, findTestClockOf } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
 import type { Interval } from "../products/repository.js";
 import { isPurchasable } from "../products/models.js";
 import { givenTrial } from "../products/trials.js";
@@ -22,7 +23,22 @@ import { addIntervals } from "../subscriptions/periods.js";
 import { hadTrial } from "../subscriptions/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { activeTrial } from "./amounts.js";
-import type { CheckoutContext, CheckoutRow } from "./repository.js";
+import { buyerRedemptions, type CheckoutContext, type CheckoutRow } from "./repository.js";
+
+export const REDEMPTION_LIMIT_REACHED = "You have already redeemed this discount the maximum number of times allowed per customer.";
+
+/**
+ * Whether the checkout's buyer (its customer, or the email typed or the customer's) has redeemed
+ * the discount its `max_redemptions_per_customer` times already, in other checkouts.
+ */
+export async function redemptionLimitReached(db: Knex, discount: DiscountRow, row: Pick<CheckoutRow, "id" | "customer_id" | "customer_email">): Promise<boolean> {
+  if (discount.max_redemptions_per_customer === null) return false;
+  const emails = [row.customer_email, row.customer_id ? (await contactOf(db, row.customer_id))?.email : null]
+    .filter((e): e is string => typeof e === "string")
+    .map((e) => e.toLowerCase());
+  const used = await buyerRedemptions(db, discount.id, row.id, { customerId: row.customer_id, emails: [...new Set(emails)] });
+  return used >= discount.max_redemptions_per_customer;
+}
 
 export interface BuyerChanges {
   custom_field_data?: Record<string, unknown> | null;
@@ -188,6 +204,8 @@ export async function applyChanges(
       if (!found) throw invalid(["body", "discount_code"], "Discount does not exist.", "value_error", code);
       const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error", code);
+      // Told at once; the confirm checks again, under the discount's lock.
+      if (await redemptionLimitReached(db, found.row, next)) throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error", code);
       nextCtx.discount = found.row;
       nextCtx.discountProductIds = found.productIds;
       next.discount_id = found.row.id;

@@ -32,7 +32,7 @@ import { getProcessor } from "../processors/index.js";
 import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcessor } from "../processors/processor.js";
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
-import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
+import { applyChanges, redemptionLimitReached, REDEMPTION_LIMIT_REACHED, rederive, type BuyerChanges } from "./changes.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
 import { keepLease, leaseMs, newLease } from "./lease.js";
@@ -124,6 +124,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     // A denied organization may keep giving free products away, but takes no payment.
     if (flags.is_payment_form_required && org.status === "denied") throw new PaymentNotReady();
     if (discount) {
+      if (await redemptionLimitReached(trx, discount, applied.row)) throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error");
       await discounts.reserveRedemption(trx, discount);
     }
     applied.row.status = "confirmed";

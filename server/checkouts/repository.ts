@@ -229,6 +229,32 @@ export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails
 }
 
 /**
+ * How many other checkouts redeemed the discount (confirmed, or paid) for this buyer: their
+ * customer, or one of these lowercased emails, as typed or as the checkout's customer's.
+ */
+export async function buyerRedemptions(
+  db: Knex,
+  discountId: string,
+  exceptCheckoutId: string,
+  buyer: { customerId: string | null; emails: string[] },
+): Promise<number> {
+  if (!buyer.customerId && buyer.emails.length === 0) return 0;
+  const row = await db("checkouts")
+    .where("checkouts.discount_id", discountId)
+    .whereNot("checkouts.id", exceptCheckoutId)
+    .whereIn("checkouts.status", ["confirmed", "succeeded"])
+    .where((w) => {
+      if (buyer.customerId) w.orWhere("checkouts.customer_id", buyer.customerId);
+      if (buyer.emails.length) {
+        w.orWhereRaw("lower(checkouts.customer_email) = any(?)", [buyer.emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", buyer.emails));
+      }
+    })
+    .count({ n: "*" })
+    .first();
+  return Number(row?.n ?? 0);
+}
+
+/**
  * The metrics report's checkouts (on server/kit/report.ts's range, bucketing and filters): those
  * created in the range, and the succeeded ones, per bucket; a product filter matches a checkout's
  * products too.

@@ -42,6 +42,7 @@ import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js
 import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 import * as customerFirstUserEvent from "./0095_customer_first_user_event.js";
 import * as productReferences from "./0096_product_references.js";
+import * as discountPerCustomer from "./0097_discount_per_customer.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -87,4 +88,5 @@ export const migrations = [
   { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
   { name: "0095_customer_first_user_event", ...customerFirstUserEvent },
   { name: "0096_product_references", ...productReferences },
+  { name: "0097_discount_per_customer", ...discountPerCustomer },
 ];
