@@ -4426,6 +4426,14 @@ export interface components {
             customer_billing_name: string | null;
             customer_billing_address: components["schemas"]["Address"] | null;
             customer_tax_id: string | null;
+            /** @description Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            units: number | null;
+            /** @description Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            min_units: number | null;
+            /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            max_units: number | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
+            payment_method_type: string | null;
             payment_processor_metadata: {
                 [key: string]: string;
             };
@@ -4482,6 +4490,8 @@ export interface components {
             customer_billing_name?: string | null;
             customer_billing_address?: components["schemas"]["Address"] | null;
             customer_tax_id?: string | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`. */
+            payment_method_type?: string | null;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
             /** @description ID of the Stripe confirmation token. Required for fixed prices and custom prices. */
@@ -4676,6 +4686,8 @@ export interface components {
             products: components["schemas"]["CheckoutLinkProduct"][];
             discount: components["schemas"]["DiscountFixedRepeatDurationBase"] | components["schemas"]["DiscountFixedOnceForeverDurationBase"] | components["schemas"]["DiscountPercentageRepeatDurationBase"] | components["schemas"]["DiscountPercentageOnceForeverDurationBase"] | null;
             url: string;
+            /** @description Predefined number of units (unit-based pricing only). Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         CheckoutLinkCreate: components["schemas"]["CheckoutLinkCreateProductPrice"] | components["schemas"]["CheckoutLinkCreateProduct"] | components["schemas"]["CheckoutLinkCreateProducts"];
         /** @description Schema to create a new checkout link from a a single product.
@@ -5085,6 +5097,14 @@ export interface components {
             customer_billing_name: string | null;
             customer_billing_address: components["schemas"]["Address"] | null;
             customer_tax_id: string | null;
+            /** @description Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            units: number | null;
+            /** @description Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            min_units: number | null;
+            /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            max_units: number | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
+            payment_method_type: string | null;
             payment_processor_metadata: {
                 [key: string]: string;
             };
@@ -5201,6 +5221,14 @@ export interface components {
             customer_billing_name: string | null;
             customer_billing_address: components["schemas"]["Address"] | null;
             customer_tax_id: string | null;
+            /** @description Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            units: number | null;
+            /** @description Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            min_units: number | null;
+            /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            max_units: number | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
+            payment_method_type: string | null;
             payment_processor_metadata: {
                 [key: string]: string;
             };
@@ -5313,6 +5341,8 @@ export interface components {
              * @constant
              */
             allow_trial?: false;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`. */
+            payment_method_type?: string | null;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
@@ -6252,6 +6282,8 @@ export interface components {
              * @description When the next payment retry is scheduled
              */
             next_payment_attempt_at?: string | null;
+            /** @description Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @description Schema to confirm a retry payment using either a saved payment method or a new confirmation token. */
         CustomerOrderConfirmPayment: {
@@ -6422,6 +6454,8 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @description Schema to update an order. */
         CustomerOrderUpdate: {
@@ -6786,6 +6820,10 @@ export interface components {
             discount_id: string | null;
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
+            /** @description The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`. */
+            seats: number | null;
         };
         /** @description Current consumption and spending for a subscription meter. */
         CustomerStateSubscriptionMeter: {
@@ -6911,6 +6949,8 @@ export interface components {
             meters: components["schemas"]["CustomerSubscriptionMeter"][];
             /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
             pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         CustomerSubscriptionCancel: {
             /** @description Cancel an active subscription once the current period ends.
@@ -8933,6 +8973,8 @@ export interface components {
             refundable_amount: number;
             /** @description Sales tax in cents that would be refunded if the full refundable amount is refunded. */
             refundable_tax_amount: number;
+            /** @description Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -9155,6 +9197,8 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @description Schema to update an order. */
         OrderUpdate: {
@@ -9605,6 +9649,8 @@ export interface components {
             product_id: string | null;
             /** @description Number of seats to apply to the subscription. If `null`, the number of seats won't be changed. */
             seats: number | null;
+            /** @description Number of units to apply to the subscription; `null` leaves them unchanged. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /**
          * @description The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
@@ -10309,6 +10355,8 @@ export interface components {
             meters: components["schemas"]["SubscriptionMeter"][];
             /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
             pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         SubscriptionCancel: {
             /** @description Customer reason for cancellation.

@@ -2145,6 +2145,22 @@ export type Checkout = {
     customer_billing_name: string | null;
     customer_billing_address: Address | null;
     customer_tax_id: string | null;
+    /**
+     * Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    units: number | null;
+    /**
+     * Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    min_units: number | null;
+    /**
+     * Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    max_units: number | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
+     */
+    payment_method_type: string | null;
     payment_processor_metadata: {
         [key: string]: string;
     };
@@ -2223,6 +2239,10 @@ export type CheckoutConfirmStripe = {
     customer_billing_name?: string | null;
     customer_billing_address?: Address | null;
     customer_tax_id?: string | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`.
+     */
+    payment_method_type?: string | null;
     /**
      * Discount code to apply to the checkout.
      */
@@ -2502,6 +2522,10 @@ export type CheckoutLink = {
     products: Array<CheckoutLinkProduct>;
     discount: DiscountFixedRepeatDurationBase | DiscountFixedOnceForeverDurationBase | DiscountPercentageRepeatDurationBase | DiscountPercentageOnceForeverDurationBase | null;
     url: string;
+    /**
+     * Predefined number of units (unit-based pricing only). Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type CheckoutLinkCreate = CheckoutLinkCreateProductPrice | CheckoutLinkCreateProduct | CheckoutLinkCreateProducts;
@@ -3118,6 +3142,22 @@ export type CheckoutPublic = {
     customer_billing_name: string | null;
     customer_billing_address: Address | null;
     customer_tax_id: string | null;
+    /**
+     * Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    units: number | null;
+    /**
+     * Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    min_units: number | null;
+    /**
+     * Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    max_units: number | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
+     */
+    payment_method_type: string | null;
     payment_processor_metadata: {
         [key: string]: string;
     };
@@ -3300,6 +3340,22 @@ export type CheckoutPublicConfirmed = {
     customer_billing_name: string | null;
     customer_billing_address: Address | null;
     customer_tax_id: string | null;
+    /**
+     * Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    units: number | null;
+    /**
+     * Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    min_units: number | null;
+    /**
+     * Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    max_units: number | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
+     */
+    payment_method_type: string | null;
     payment_processor_metadata: {
         [key: string]: string;
     };
@@ -3457,6 +3513,10 @@ export type CheckoutUpdatePublic = {
      * Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
      */
     allow_trial?: false | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`.
+     */
+    payment_method_type?: string | null;
     /**
      * Discount code to apply to the checkout.
      */
@@ -4590,6 +4650,10 @@ export type CustomerOrder = {
      * When the next payment retry is scheduled
      */
     next_payment_attempt_at?: string | null;
+    /**
+     * Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -4822,6 +4886,10 @@ export type CustomerOrderSubscription = {
     checkout_id: string | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -5324,6 +5392,14 @@ export type CustomerStateSubscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<CustomerStateSubscriptionMeter>;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
+    /**
+     * The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`.
+     */
+    seats: number | null;
 };
 
 /**
@@ -5471,6 +5547,10 @@ export type CustomerSubscription = {
      * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
      */
     pending_update: PendingSubscriptionUpdate | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type CustomerSubscriptionCancel = {
@@ -8084,6 +8164,10 @@ export type Order = {
      * Sales tax in cents that would be refunded if the full refundable amount is refunded.
      */
     refundable_tax_amount: number;
+    /**
+     * Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type OrderBillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -8363,6 +8447,10 @@ export type OrderSubscription = {
     checkout_id: string | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -8969,6 +9057,10 @@ export type PendingSubscriptionUpdate = {
      * Number of seats to apply to the subscription. If `null`, the number of seats won't be changed.
      */
     seats: number | null;
+    /**
+     * Number of units to apply to the subscription; `null` leaves them unchanged. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -9902,6 +9994,10 @@ export type Subscription = {
      * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
      */
     pending_update: PendingSubscriptionUpdate | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type SubscriptionCancel = {

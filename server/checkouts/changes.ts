@@ -22,7 +22,7 @@ import { findOrganization } from "../organizations/repository.js";
 import { addIntervals } from "../subscriptions/periods.js";
 import { hadTrial } from "../subscriptions/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
-import { activeTrial } from "./amounts.js";
+import { activeTrial, computeFlags, quoteOf } from "./amounts.js";
 import { buyerRedemptions, type CheckoutContext, type CheckoutRow } from "./repository.js";
 
 export const REDEMPTION_LIMIT_REACHED = "You have already redeemed this discount the maximum number of times allowed per customer.";
@@ -52,11 +52,13 @@ export interface BuyerChanges {
   customer_billing_address?: unknown;
   customer_tax_id?: string | null;
   discount_code?: string | null;
+  /** The payment method type chosen in the form; the buyer's alone. */
+  payment_method_type?: string | null;
   /** The buyer may only turn a trial off (false). */
   allow_trial?: boolean | null;
 }
 
-export interface MerchantChanges extends Omit<BuyerChanges, "discount_code"> {
+export interface MerchantChanges extends Omit<BuyerChanges, "discount_code" | "payment_method_type"> {
   metadata?: Record<string, unknown>;
   discount_id?: string | null;
   allow_discount_codes?: boolean | null;
@@ -190,6 +192,9 @@ export async function applyChanges(
   } else if (input.allow_trial === false) {
     next.allow_trial = false;
   }
+  if (who === "buyer" && input.payment_method_type !== undefined) {
+    next.payment_method_type = input.payment_method_type === null || input.payment_method_type.trim() === "" ? null : input.payment_method_type.trim();
+  }
   if (who === "buyer" && input.discount_code !== undefined) {
     if (input.discount_code === null || input.discount_code === "") {
       if (!row.discount_locked) {
@@ -219,7 +224,10 @@ export async function applyChanges(
     next.discount_locked = false;
   }
   next.trial_end = await trialEnd(db, next, nextCtx);
-  return { row: requote(next, nextCtx), ctx: nextCtx };
+  const quoted = requote(next, nextCtx);
+  // The method chosen goes with the payment form: none once the checkout needs no payment.
+  if (!computeFlags(nextCtx.product.row, nextCtx.price, quoteOf(quoted), quoted.trial_end).is_payment_form_required) quoted.payment_method_type = null;
+  return { row: quoted, ctx: nextCtx };
 }
 
 /**
@@ -338,5 +346,6 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     trial_interval: row.trial_interval,
     trial_interval_count: row.trial_interval_count,
     trial_end: row.trial_end,
+    payment_method_type: row.payment_method_type,
   };
 }

@@ -69,6 +69,8 @@ export interface CheckoutRow {
   trial_interval_count: number | null;
   /** When the trial quoted by the last write ends; null when the checkout has no trial. */
   trial_end: Date | null;
+  /** The payment method type the buyer chose in the form (`card`, `upi`…); null while none is, or no payment form is needed. */
+  payment_method_type: string | null;
 }
 
 /** Everything a checkout's wire shape and rules need besides its row. */

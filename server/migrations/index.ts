@@ -43,6 +43,7 @@ import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
 import * as customerFirstUserEvent from "./0095_customer_first_user_event.js";
 import * as productReferences from "./0096_product_references.js";
 import * as discountPerCustomer from "./0097_discount_per_customer.js";
+import * as checkoutPaymentMethodType from "./0098_checkout_payment_method_type.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -89,4 +90,5 @@ export const migrations = [
   { name: "0095_customer_first_user_event", ...customerFirstUserEvent },
   { name: "0096_product_references", ...productReferences },
   { name: "0097_discount_per_customer", ...discountPerCustomer },
+  { name: "0098_checkout_payment_method_type", ...checkoutPaymentMethodType },
 ];
