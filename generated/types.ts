@@ -9050,6 +9050,16 @@ export interface components {
             proration: boolean;
             /** @description Associated price ID, if any. */
             product_price_id: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the period covered by this line item, if any.
+             */
+            start_timestamp: string | null;
+            /**
+             * Format: date-time
+             * @description End of the period covered by this line item, if any.
+             */
+            end_timestamp: string | null;
         };
         OrderNotEligibleForRetry: {
             /** @constant */

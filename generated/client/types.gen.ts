@@ -8272,6 +8272,14 @@ export type OrderItemSchema = {
      * Associated price ID, if any.
      */
     product_price_id: string | null;
+    /**
+     * Start of the period covered by this line item, if any.
+     */
+    start_timestamp: string | null;
+    /**
+     * End of the period covered by this line item, if any.
+     */
+    end_timestamp: string | null;
 };
 
 export type OrderNotEligibleForRetry = {

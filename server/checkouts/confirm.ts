@@ -321,6 +321,8 @@ export async function completeCheckout(
       items: [{
         label: trial ? `${ctx.product.row.name} (free trial)` : ctx.product.row.name,
         amount: amounts.amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id,
+        // A subscription's first order bills its first period (the trial, with one).
+        period: subscription ? { start: subscription.current_period_start, end: subscription.current_period_end } : null,
       }],
       billingName: row.customer_billing_name ?? row.customer_name,
       billingAddress: row.customer_billing_address,

@@ -44,6 +44,7 @@ import * as customerFirstUserEvent from "./0095_customer_first_user_event.js";
 import * as productReferences from "./0096_product_references.js";
 import * as discountPerCustomer from "./0097_discount_per_customer.js";
 import * as checkoutPaymentMethodType from "./0098_checkout_payment_method_type.js";
+import * as orderItemPeriods from "./0099_order_item_periods.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -91,4 +92,5 @@ export const migrations = [
   { name: "0096_product_references", ...productReferences },
   { name: "0097_discount_per_customer", ...discountPerCustomer },
   { name: "0098_checkout_payment_method_type", ...checkoutPaymentMethodType },
+  { name: "0099_order_item_periods", ...orderItemPeriods },
 ];

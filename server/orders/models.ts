@@ -50,6 +50,8 @@ function toItem(row: OrderItemRow) {
     tax_amount: row.tax_amount,
     proration: row.proration,
     product_price_id: row.product_price_id,
+    start_timestamp: iso(row.start_timestamp),
+    end_timestamp: iso(row.end_timestamp),
   };
 }
 
