@@ -2820,6 +2820,15 @@ export interface components {
             postal_code?: string | null;
             city?: string | null;
             state?: string | null;
+            country: components["schemas"]["CountryAlpha2"];
+        };
+        /** @description An address as given; its country is an ISO 3166-1 alpha-2 code, in any case. */
+        AddressInput: {
+            line1?: string | null;
+            line2?: string | null;
+            postal_code?: string | null;
+            city?: string | null;
+            state?: string | null;
             country: string;
         };
         AlreadyActiveSubscriptionError: {
@@ -4488,7 +4497,7 @@ export interface components {
             customer_name?: string | null;
             customer_email?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`. */
             payment_method_type?: string | null;
@@ -4558,7 +4567,7 @@ export interface components {
             customer_email?: string | null;
             customer_ip_address?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /** @description Key-value object allowing you to store additional information that'll be copied to the created customer.
              *
@@ -5267,7 +5276,7 @@ export interface components {
             customer_name?: string | null;
             customer_email?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /** @description Key-value object allowing you to store additional information.
              *
@@ -5334,7 +5343,7 @@ export interface components {
             customer_name?: string | null;
             customer_email?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /**
              * @description Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
@@ -5353,6 +5362,11 @@ export interface components {
              */
             func: "count";
         };
+        /**
+         * @description An ISO 3166-1 alpha-2 country code (an assigned one).
+         * @enum {string}
+         */
+        CountryAlpha2: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
         /**
          * @description A currency, as its lowercase ISO 4217 code.
          * @enum {string}
@@ -6116,7 +6130,7 @@ export interface components {
             email: string;
             /** @description The name of the customer. */
             name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
@@ -6462,7 +6476,7 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
             billing_name?: string | null;
             /** @description The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
         };
         /** @description Schema of an organization and related data for customer portal. */
         CustomerOrganizationData: {
@@ -6501,7 +6515,7 @@ export interface components {
         };
         CustomerPortalCustomerUpdate: {
             billing_name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             tax_id?: string | null;
         };
         CustomerPortalOAuthAccount: {
@@ -7090,7 +7104,7 @@ export interface components {
             email?: string | null;
             /** @description The name of the customer. */
             name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
@@ -7116,7 +7130,7 @@ export interface components {
             email?: string | null;
             /** @description The name of the customer. */
             name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
         };
@@ -9215,7 +9229,7 @@ export interface components {
             /** @description The name of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
             billing_name?: string | null;
             /** @description The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
         };
         Organization: {
             /**

@@ -7,6 +7,18 @@ export type Address = {
     postal_code?: string | null;
     city?: string | null;
     state?: string | null;
+    country: CountryAlpha2;
+};
+
+/**
+ * An address as given; its country is an ISO 3166-1 alpha-2 code, in any case.
+ */
+export type AddressInput = {
+    line1?: string | null;
+    line2?: string | null;
+    postal_code?: string | null;
+    city?: string | null;
+    state?: string | null;
     country: string;
 };
 
@@ -2237,7 +2249,7 @@ export type CheckoutConfirmStripe = {
     customer_name?: string | null;
     customer_email?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`.
@@ -2326,7 +2338,7 @@ export type CheckoutCreate = {
     customer_email?: string | null;
     customer_ip_address?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Key-value object allowing you to store additional information that'll be copied to the created customer.
@@ -3409,7 +3421,7 @@ export type CheckoutUpdate = {
     customer_name?: string | null;
     customer_email?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Key-value object allowing you to store additional information.
@@ -3507,7 +3519,7 @@ export type CheckoutUpdatePublic = {
     customer_name?: string | null;
     customer_email?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
@@ -3526,6 +3538,11 @@ export type CheckoutUpdatePublic = {
 export type CountAggregation = {
     func?: 'count';
 };
+
+/**
+ * An ISO 3166-1 alpha-2 country code (an assigned one).
+ */
+export type CountryAlpha2 = 'AD' | 'AE' | 'AF' | 'AG' | 'AI' | 'AL' | 'AM' | 'AO' | 'AQ' | 'AR' | 'AS' | 'AT' | 'AU' | 'AW' | 'AX' | 'AZ' | 'BA' | 'BB' | 'BD' | 'BE' | 'BF' | 'BG' | 'BH' | 'BI' | 'BJ' | 'BL' | 'BM' | 'BN' | 'BO' | 'BQ' | 'BR' | 'BS' | 'BT' | 'BV' | 'BW' | 'BY' | 'BZ' | 'CA' | 'CC' | 'CD' | 'CF' | 'CG' | 'CH' | 'CI' | 'CK' | 'CL' | 'CM' | 'CN' | 'CO' | 'CR' | 'CU' | 'CV' | 'CW' | 'CX' | 'CY' | 'CZ' | 'DE' | 'DJ' | 'DK' | 'DM' | 'DO' | 'DZ' | 'EC' | 'EE' | 'EG' | 'EH' | 'ER' | 'ES' | 'ET' | 'FI' | 'FJ' | 'FK' | 'FM' | 'FO' | 'FR' | 'GA' | 'GB' | 'GD' | 'GE' | 'GF' | 'GG' | 'GH' | 'GI' | 'GL' | 'GM' | 'GN' | 'GP' | 'GQ' | 'GR' | 'GS' | 'GT' | 'GU' | 'GW' | 'GY' | 'HK' | 'HM' | 'HN' | 'HR' | 'HT' | 'HU' | 'ID' | 'IE' | 'IL' | 'IM' | 'IN' | 'IO' | 'IQ' | 'IR' | 'IS' | 'IT' | 'JE' | 'JM' | 'JO' | 'JP' | 'KE' | 'KG' | 'KH' | 'KI' | 'KM' | 'KN' | 'KP' | 'KR' | 'KW' | 'KY' | 'KZ' | 'LA' | 'LB' | 'LC' | 'LI' | 'LK' | 'LR' | 'LS' | 'LT' | 'LU' | 'LV' | 'LY' | 'MA' | 'MC' | 'MD' | 'ME' | 'MF' | 'MG' | 'MH' | 'MK' | 'ML' | 'MM' | 'MN' | 'MO' | 'MP' | 'MQ' | 'MR' | 'MS' | 'MT' | 'MU' | 'MV' | 'MW' | 'MX' | 'MY' | 'MZ' | 'NA' | 'NC' | 'NE' | 'NF' | 'NG' | 'NI' | 'NL' | 'NO' | 'NP' | 'NR' | 'NU' | 'NZ' | 'OM' | 'PA' | 'PE' | 'PF' | 'PG' | 'PH' | 'PK' | 'PL' | 'PM' | 'PN' | 'PR' | 'PS' | 'PT' | 'PW' | 'PY' | 'QA' | 'RE' | 'RO' | 'RS' | 'RU' | 'RW' | 'SA' | 'SB' | 'SC' | 'SD' | 'SE' | 'SG' | 'SH' | 'SI' | 'SJ' | 'SK' | 'SL' | 'SM' | 'SN' | 'SO' | 'SR' | 'SS' | 'ST' | 'SV' | 'SX' | 'SY' | 'SZ' | 'TC' | 'TD' | 'TF' | 'TG' | 'TH' | 'TJ' | 'TK' | 'TL' | 'TM' | 'TN' | 'TO' | 'TR' | 'TT' | 'TV' | 'TW' | 'TZ' | 'UA' | 'UG' | 'UM' | 'US' | 'UY' | 'UZ' | 'VA' | 'VC' | 'VE' | 'VG' | 'VI' | 'VN' | 'VU' | 'WF' | 'WS' | 'YE' | 'YT' | 'ZA' | 'ZM' | 'ZW';
 
 /**
  * A currency, as its lowercase ISO 4217 code.
@@ -4407,7 +4424,7 @@ export type CustomerCreate = {
      * The name of the customer.
      */
     name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     /**
      * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
      */
@@ -4903,7 +4920,7 @@ export type CustomerOrderUpdate = {
     /**
      * The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated.
      */
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
 };
 
 /**
@@ -4949,7 +4966,7 @@ export type CustomerPortalCustomer = {
 
 export type CustomerPortalCustomerUpdate = {
     billing_name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     tax_id?: string | null;
 };
 
@@ -5751,7 +5768,7 @@ export type CustomerUpdate = {
      * The name of the customer.
      */
     name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     /**
      * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
      */
@@ -5788,7 +5805,7 @@ export type CustomerUpdateExternalId = {
      * The name of the customer.
      */
     name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     /**
      * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
      */
@@ -8472,7 +8489,7 @@ export type OrderUpdate = {
     /**
      * The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated.
      */
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
 };
 
 export type Organization = {
