@@ -33,6 +33,11 @@ export type AlreadyCanceledSubscription = {
 };
 
 /**
+ * A dated version of the API (`Polar-Version`); the versions Borealis serves.
+ */
+export type ApiVersion = '2026-04' | '2026-10';
+
+/**
  * Schema of a custom field attached to a resource.
  */
 export type AttachedCustomField = {
@@ -10796,6 +10801,14 @@ export type WebhookEndpoint = {
      * Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone.
      */
     enabled: boolean;
+    /**
+     * The API version its events' payloads are in. Set at creation (the version the creating call speaks, unless given) and by an update; an event keeps the version it was recorded in.
+     */
+    api_version: ApiVersion;
+    /**
+     * Whether deliveries are signed with Standard Webhooks' key (the secret's base64 part after `whsec_`). Borealis signs with Polar's original key, the UTF-8 bytes of the whole secret, which every client's verification accepts, so this is always `false`.
+     */
+    uses_standard_webhook_signature: boolean;
 };
 
 /**
@@ -10820,6 +10833,10 @@ export type WebhookEndpointCreate = {
      * The organization ID associated with the webhook endpoint. **Required unless you use an organization token.**
      */
     organization_id?: string | null;
+    /**
+     * The API version its events' payloads are in; by default, the version this call speaks.
+     */
+    api_version?: ApiVersion;
 };
 
 /**
@@ -10838,6 +10855,10 @@ export type WebhookEndpointUpdate = {
      * Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again.
      */
     enabled?: boolean | null;
+    /**
+     * The API version its events' payloads are in, from its next event on; `null` leaves it.
+     */
+    api_version?: ApiVersion | null;
 };
 
 /**
@@ -10888,6 +10909,10 @@ export type WebhookEvent = {
      * When the event was set aside: it failed for longer than the hold (`WEBHOOK_HOLD_MS`, 1 hour by default), so it left its endpoint's ordered queue, the events behind it went on, and it is retried on its own schedule (it may arrive after newer events). `null` if it never was, or since it was redelivered. A Borealis extension.
      */
     set_aside_at?: string | null;
+    /**
+     * The API version of this event's payload (its endpoint's when the event was recorded).
+     */
+    api_version: ApiVersion;
 };
 
 export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated';

@@ -45,6 +45,7 @@ import * as productReferences from "./0096_product_references.js";
 import * as discountPerCustomer from "./0097_discount_per_customer.js";
 import * as checkoutPaymentMethodType from "./0098_checkout_payment_method_type.js";
 import * as orderItemPeriods from "./0099_order_item_periods.js";
+import * as webhookApiVersion from "./0100_webhook_api_version.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -93,4 +94,5 @@ export const migrations = [
   { name: "0097_discount_per_customer", ...discountPerCustomer },
   { name: "0098_checkout_payment_method_type", ...checkoutPaymentMethodType },
   { name: "0099_order_item_periods", ...orderItemPeriods },
+  { name: "0100_webhook_api_version", ...webhookApiVersion },
 ];
