@@ -7852,6 +7852,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             size_readable: string;
+            /**
+             * Format: date-time
+             * @description When the file was found to be malicious. Borealis does not scan uploads, so no file is ever flagged and this is always `null`.
+             */
+            flagged_malicious_at: string | null;
         };
         DownloadableRead: {
             id: string;

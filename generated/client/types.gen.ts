@@ -6728,6 +6728,10 @@ export type DownloadableFileRead = {
     is_uploaded: boolean;
     created_at: string;
     size_readable: string;
+    /**
+     * When the file was found to be malicious. Borealis does not scan uploads, so no file is ever flagged and this is always `null`.
+     */
+    flagged_malicious_at: string | null;
 };
 
 export type DownloadableRead = {
