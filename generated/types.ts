@@ -9288,6 +9288,12 @@ export interface components {
             /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
             default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            /**
+             * Format: date-time
+             * @description When the platform asked the organization to review and resubmit its onboarding details. Borealis reviews no onboarding, so it never asks and this is always `null`.
+             */
+            onboarding_resubmission_requested_at: string | null;
+            dispute_settings: components["schemas"]["OrganizationDisputeSettings"];
             /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
             account_id: string | null;
             /** @description The payout account of the organization; see `account_id`. */
@@ -9437,6 +9443,8 @@ export interface components {
             subscription_trial_conversion_reminder: boolean;
             subscription_uncanceled: boolean;
             subscription_updated: boolean;
+            /** @description Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`. */
+            payment_method_expiration_reminder: boolean;
         };
         /** @description The customer emails to switch on or off; the others keep their setting. */
         OrganizationCustomerEmailSettingsUpdate: {
@@ -9453,6 +9461,8 @@ export interface components {
             subscription_trial_conversion_reminder?: boolean;
             subscription_uncanceled?: boolean;
             subscription_updated?: boolean;
+            /** @description No reminder before a saved card expires is sent; only `false` is accepted. */
+            payment_method_expiration_reminder?: boolean;
         };
         /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
@@ -9512,6 +9522,15 @@ export interface components {
              * @default 0
              */
             previous_annual_revenue: number;
+        };
+        /** @description How the organization's disputes (chargebacks) are handled. */
+        OrganizationDisputeSettings: {
+            /** @description Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`. */
+            auto_accept_below_amount: number | null;
+        };
+        OrganizationDisputeSettingsUpdate: {
+            /** @description Conceding disputes automatically is not offered; only `null` is accepted. */
+            auto_accept_below_amount?: number | null;
         };
         OrganizationFeatureSettings: {
             /**
@@ -9576,6 +9595,7 @@ export interface components {
             default_tax_behavior?: components["schemas"]["OrganizationTaxBehavior"] | null;
             /** @description Single sign-on is not offered; only `false` is accepted. */
             sso_enforced?: boolean | null;
+            dispute_settings?: components["schemas"]["OrganizationDisputeSettingsUpdate"] | null;
         };
         Pagination: {
             total_count: number;

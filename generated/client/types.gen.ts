@@ -8572,6 +8572,11 @@ export type Organization = {
     default_tax_behavior: OrganizationTaxBehavior;
     customer_email_settings: OrganizationCustomerEmailSettings;
     /**
+     * When the platform asked the organization to review and resubmit its onboarding details. Borealis reviews no onboarding, so it never asks and this is always `null`.
+     */
+    onboarding_resubmission_requested_at: string | null;
+    dispute_settings: OrganizationDisputeSettings;
+    /**
      * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
      */
     account_id: string | null;
@@ -8758,6 +8763,10 @@ export type OrganizationCustomerEmailSettings = {
     subscription_trial_conversion_reminder: boolean;
     subscription_uncanceled: boolean;
     subscription_updated: boolean;
+    /**
+     * Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`.
+     */
+    payment_method_expiration_reminder: boolean;
 };
 
 /**
@@ -8777,6 +8786,10 @@ export type OrganizationCustomerEmailSettingsUpdate = {
     subscription_trial_conversion_reminder?: boolean;
     subscription_uncanceled?: boolean;
     subscription_updated?: boolean;
+    /**
+     * No reminder before a saved card expires is sent; only `false` is accepted.
+     */
+    payment_method_expiration_reminder?: boolean;
 };
 
 /**
@@ -8879,6 +8892,23 @@ export type OrganizationDetails = {
     previous_annual_revenue?: number;
 };
 
+/**
+ * How the organization's disputes (chargebacks) are handled.
+ */
+export type OrganizationDisputeSettings = {
+    /**
+     * Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`.
+     */
+    auto_accept_below_amount: number | null;
+};
+
+export type OrganizationDisputeSettingsUpdate = {
+    /**
+     * Conceding disputes automatically is not offered; only `null` is accepted.
+     */
+    auto_accept_below_amount?: number | null;
+};
+
 export type OrganizationFeatureSettings = {
     /**
      * If this organization has issue funding enabled
@@ -8972,6 +9002,7 @@ export type OrganizationUpdate = {
      * Single sign-on is not offered; only `false` is accepted.
      */
     sso_enforced?: boolean | null;
+    dispute_settings?: OrganizationDisputeSettingsUpdate | null;
 };
 
 export type Pagination = {
