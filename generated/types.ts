@@ -9294,6 +9294,8 @@ export interface components {
              */
             onboarding_resubmission_requested_at: string | null;
             dispute_settings: components["schemas"]["OrganizationDisputeSettings"];
+            /** @description Hosts allowed to embed the organization's checkout, each a host with an optional port and no scheme (`shop.example.com`, `localhost:3000`); `*.example.com` matches any subdomain of example.com but not example.com itself, and an app origin such as `chrome-extension://abcdef` is given whole. HTTPS is always allowed, HTTP only for local hosts (`localhost`, `*.localhost`, `*.local`, loopback and private addresses). Empty, any origin the checkout is opened from may embed it. */
+            embed_hosts: string[];
             /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
             account_id: string | null;
             /** @description The payout account of the organization; see `account_id`. */
@@ -9596,6 +9598,8 @@ export interface components {
             /** @description Single sign-on is not offered; only `false` is accepted. */
             sso_enforced?: boolean | null;
             dispute_settings?: components["schemas"]["OrganizationDisputeSettingsUpdate"] | null;
+            /** @description The hosts allowed to embed the organization's checkout (see `Organization.embed_hosts`), replacing the list; `null` keeps it. */
+            embed_hosts?: string[] | null;
         };
         Pagination: {
             total_count: number;

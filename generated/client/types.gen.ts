@@ -8577,6 +8577,10 @@ export type Organization = {
     onboarding_resubmission_requested_at: string | null;
     dispute_settings: OrganizationDisputeSettings;
     /**
+     * Hosts allowed to embed the organization's checkout, each a host with an optional port and no scheme (`shop.example.com`, `localhost:3000`); `*.example.com` matches any subdomain of example.com but not example.com itself, and an app origin such as `chrome-extension://abcdef` is given whole. HTTPS is always allowed, HTTP only for local hosts (`localhost`, `*.localhost`, `*.local`, loopback and private addresses). Empty, any origin the checkout is opened from may embed it.
+     */
+    embed_hosts: Array<string>;
+    /**
      * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
      */
     account_id: string | null;
@@ -9003,6 +9007,10 @@ export type OrganizationUpdate = {
      */
     sso_enforced?: boolean | null;
     dispute_settings?: OrganizationDisputeSettingsUpdate | null;
+    /**
+     * The hosts allowed to embed the organization's checkout (see `Organization.embed_hosts`), replacing the list; `null` keeps it.
+     */
+    embed_hosts?: Array<string> | null;
 };
 
 export type Pagination = {

@@ -46,6 +46,7 @@ import * as discountPerCustomer from "./0097_discount_per_customer.js";
 import * as checkoutPaymentMethodType from "./0098_checkout_payment_method_type.js";
 import * as orderItemPeriods from "./0099_order_item_periods.js";
 import * as webhookApiVersion from "./0100_webhook_api_version.js";
+import * as organizationEmbedHosts from "./0101_organization_embed_hosts.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -95,4 +96,5 @@ export const migrations = [
   { name: "0098_checkout_payment_method_type", ...checkoutPaymentMethodType },
   { name: "0099_order_item_periods", ...orderItemPeriods },
   { name: "0100_webhook_api_version", ...webhookApiVersion },
+  { name: "0101_organization_embed_hosts", ...organizationEmbedHosts },
 ];

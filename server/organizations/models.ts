@@ -113,6 +113,7 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     onboarding_resubmission_requested_at: null,
     // Disputes are not handled yet: none is conceded automatically.
     dispute_settings: { auto_accept_below_amount: null },
+    embed_hosts: row.embed_hosts,
     account_id: null,
     payout_account_id: null,
     capabilities: capabilitiesOf(row.status),

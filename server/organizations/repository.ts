@@ -27,6 +27,8 @@ export interface OrganizationRow {
   default_presentment_currency: OrganizationOut["default_presentment_currency"];
   default_tax_behavior: OrganizationOut["default_tax_behavior"];
   customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
+  /** The hosts allowed to embed its checkout (./embed-hosts.ts). */
+  embed_hosts: string[];
 }
 
 /** A customer portal section the organization can switch off (server/customer-portal/sections.ts). */
