@@ -8077,6 +8077,41 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A license key that is granted, as an activation answers it (only a granted key can be activated). */
+        GrantedLicenseKey: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            organization_id: string;
+            customer_id: string;
+            customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
+            /** @description The benefit ID. */
+            benefit_id: string;
+            key: string;
+            display_key: string;
+            /** @constant */
+            status: "granted";
+            limit_activations: number | null;
+            usage: number;
+            limit_usage: number | null;
+            validations: number;
+            /** Format: date-time */
+            last_validated_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+        };
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
@@ -8254,6 +8289,20 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             modified_at: string | null;
+        };
+        /** @description A new activation, with its key (granted, or it could not be activated). */
+        LicenseKeyActivationCreated: {
+            id: string;
+            license_key_id: string;
+            label: string;
+            meta: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string | null;
+            license_key: components["schemas"]["GrantedLicenseKey"];
         };
         LicenseKeyActivationRead: {
             id: string;
@@ -10812,7 +10861,11 @@ export interface components {
             benefit_id: string;
             key: string;
             display_key: string;
-            status: components["schemas"]["LicenseKeyStatus"];
+            /**
+             * @description Always `granted`; a key that is not is answered 404.
+             * @constant
+             */
+            status: "granted";
             limit_activations: number | null;
             usage: number;
             limit_usage: number | null;
@@ -14690,7 +14743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                    "application/json": components["schemas"]["LicenseKeyActivationCreated"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -18589,7 +18642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                    "application/json": components["schemas"]["LicenseKeyActivationCreated"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

@@ -7033,6 +7033,45 @@ export type GenericPayment = {
     };
 };
 
+/**
+ * A license key that is granted, as an activation answers it (only a granted key can be activated).
+ */
+export type GrantedLicenseKey = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    organization_id: string;
+    customer_id: string;
+    customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
+    /**
+     * The benefit ID.
+     */
+    benefit_id: string;
+    key: string;
+    display_key: string;
+    status: 'granted';
+    limit_activations: number | null;
+    usage: number;
+    limit_usage: number | null;
+    validations: number;
+    last_validated_at: string | null;
+    expires_at: string | null;
+};
+
 export type HttpValidationError = {
     detail?: Array<ValidationError>;
 };
@@ -7252,6 +7291,21 @@ export type LicenseKeyActivationBase = {
     };
     created_at: string;
     modified_at: string | null;
+};
+
+/**
+ * A new activation, with its key (granted, or it could not be activated).
+ */
+export type LicenseKeyActivationCreated = {
+    id: string;
+    license_key_id: string;
+    label: string;
+    meta: {
+        [key: string]: string | number | number | boolean;
+    };
+    created_at: string;
+    modified_at: string | null;
+    license_key: GrantedLicenseKey;
 };
 
 export type LicenseKeyActivationRead = {
@@ -10596,7 +10650,10 @@ export type ValidatedLicenseKey = {
     benefit_id: string;
     key: string;
     display_key: string;
-    status: LicenseKeyStatus;
+    /**
+     * Always `granted`; a key that is not is answered 404.
+     */
+    status: 'granted';
     limit_activations: number | null;
     usage: number;
     limit_usage: number | null;
@@ -13663,7 +13720,7 @@ export type CustomerPortalLicenseKeysActivateResponses = {
     /**
      * Successful Response
      */
-    200: LicenseKeyActivationRead;
+    200: LicenseKeyActivationCreated;
 };
 
 export type CustomerPortalLicenseKeysActivateResponse = CustomerPortalLicenseKeysActivateResponses[keyof CustomerPortalLicenseKeysActivateResponses];
@@ -16431,7 +16488,7 @@ export type LicenseKeysActivateResponses = {
     /**
      * Successful Response
      */
-    200: LicenseKeyActivationRead;
+    200: LicenseKeyActivationCreated;
 };
 
 export type LicenseKeysActivateResponse = LicenseKeysActivateResponses[keyof LicenseKeysActivateResponses];
