@@ -6690,7 +6690,11 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
-            type: components["schemas"]["CustomerType"];
+            /**
+             * @description `individual`: team customers are not offered yet, and their state would be another shape.
+             * @constant
+             */
+            type: "individual";
             /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
             billing_name: string | null;
             /** @description The name of the customer. */

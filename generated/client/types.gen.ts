@@ -5229,7 +5229,10 @@ export type CustomerState = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
-    type: CustomerType;
+    /**
+     * `individual`: team customers are not offered yet, and their state would be another shape.
+     */
+    type: 'individual';
     /**
      * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
      */

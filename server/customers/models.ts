@@ -47,6 +47,7 @@ export function toCustomerState(
   state: { subscriptions: StateSubscription[]; grants: GrantedBenefitRow[]; meters: StateMeter[] },
 ): CustomerStateOut {
   return Object.assign(toCustomer(row), {
+    type: row.type,
     active_subscriptions: state.subscriptions,
     granted_benefits: state.grants.map((g) => ({
       id: g.id,

@@ -16,8 +16,8 @@ export interface CustomerRow {
   organization_id: string;
   email: string;
   email_verified: boolean;
-  /** Always `individual` until team customers exist. */
-  type: CustomerType;
+  /** Always `individual` until team customers exist (service.ts refuses the others). */
+  type: "individual";
   name: string | null;
   billing_name: string | null;
   external_id: string | null;

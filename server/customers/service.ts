@@ -40,7 +40,7 @@ const EMAIL_TAKEN = "A customer with this email address already exists.";
 const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
 
 /** Team customers come with their members; until then every customer is an individual. */
-function checkCustomerType(type: CustomerType | null | undefined): CustomerType {
+function checkCustomerType(type: CustomerType | null | undefined): CustomerRow["type"] {
   if (type === "team") throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
   return "individual";
 }
