@@ -2887,6 +2887,7 @@ export interface components {
         AuthorizeOrganization: {
             id: string;
             slug: string;
+            name: string;
             avatar_url: string | null;
         };
         AuthorizeResponse: components["schemas"]["AuthorizeResponseOrganization"] | components["schemas"]["AuthorizeResponseUser"];

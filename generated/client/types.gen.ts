@@ -91,6 +91,7 @@ export type AuthorizationCodeTokenRequest = {
 export type AuthorizeOrganization = {
     id: string;
     slug: string;
+    name: string;
     avatar_url: string | null;
 };
 

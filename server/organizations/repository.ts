@@ -95,12 +95,12 @@ export async function insertMemberIfMissing(db: Knex, organizationId: string, us
 }
 
 /** The organizations the user is a member of, oldest first. */
-export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; avatar_url: string | null }[]> {
+export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; name: string; avatar_url: string | null }[]> {
   return db("organizations")
     .join("members", "members.organization_id", "organizations.id")
     .where("members.user_id", userId)
     .orderBy("organizations.created_at")
-    .select("organizations.id", "organizations.slug", "organizations.avatar_url");
+    .select("organizations.id", "organizations.slug", "organizations.name", "organizations.avatar_url");
 }
 
 export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string }> {
