@@ -2899,7 +2899,7 @@ export interface components {
              */
             sub_type: "organization";
             sub: components["schemas"]["AuthorizeOrganization"] | null;
-            scopes: components["schemas"]["Scope"][];
+            scopes: components["schemas"]["AuthorizeScope"][];
             organizations: components["schemas"]["AuthorizeOrganization"][];
         };
         AuthorizeResponseUser: {
@@ -2910,8 +2910,15 @@ export interface components {
              */
             sub_type: "user";
             sub: components["schemas"]["AuthorizeUser"] | null;
-            scopes: components["schemas"]["Scope"][];
+            scopes: components["schemas"]["AuthorizeScope"][];
+            /** @description The organizations the signed-in user is a member of. */
+            organizations: components["schemas"]["AuthorizeOrganization"][];
         };
+        /**
+         * @description A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
+         * @enum {string}
+         */
+        AuthorizeScope: "openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
         AuthorizeUser: {
             id: string;
             email: string;

@@ -105,7 +105,7 @@ export type AuthorizeResponseOrganization = {
     client: OAuth2ClientPublic;
     sub_type: 'organization';
     sub: AuthorizeOrganization | null;
-    scopes: Array<Scope>;
+    scopes: Array<AuthorizeScope>;
     organizations: Array<AuthorizeOrganization>;
 };
 
@@ -113,8 +113,17 @@ export type AuthorizeResponseUser = {
     client: OAuth2ClientPublic;
     sub_type: 'user';
     sub: AuthorizeUser | null;
-    scopes: Array<Scope>;
+    scopes: Array<AuthorizeScope>;
+    /**
+     * The organizations the signed-in user is a member of.
+     */
+    organizations: Array<AuthorizeOrganization>;
 };
+
+/**
+ * A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
+ */
+export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 export type AuthorizeUser = {
     id: string;
