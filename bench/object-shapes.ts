@@ -65,6 +65,7 @@ const rel: ProductRelations = {
   benefits: [],
   medias: [],
   customFields: [],
+  deletable: true,
 };
 
 /** toPrice's shape for the variants above, built the old way: spread, then the variant's keys. */

@@ -37,6 +37,7 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     tax_id: row.tax_id,
     organization_id: row.organization_id,
     deleted_at: iso(row.deleted_at),
+    first_user_event_at: iso(row.first_user_event_at),
     avatar_url: avatarUrl(row.email),
   };
 }
@@ -46,6 +47,7 @@ export function toCustomerState(
   state: { subscriptions: StateSubscription[]; grants: GrantedBenefitRow[]; meters: StateMeter[] },
 ): CustomerStateOut {
   return Object.assign(toCustomer(row), {
+    type: row.type,
     active_subscriptions: state.subscriptions,
     granted_benefits: state.grants.map((g) => ({
       id: g.id,

@@ -27,6 +27,8 @@ export interface OrganizationRow {
   default_presentment_currency: OrganizationOut["default_presentment_currency"];
   default_tax_behavior: OrganizationOut["default_tax_behavior"];
   customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
+  /** The hosts allowed to embed its checkout (./embed-hosts.ts). */
+  embed_hosts: string[];
 }
 
 /** A customer portal section the organization can switch off (server/customer-portal/sections.ts). */
@@ -93,12 +95,12 @@ export async function insertMemberIfMissing(db: Knex, organizationId: string, us
 }
 
 /** The organizations the user is a member of, oldest first. */
-export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; avatar_url: string | null }[]> {
+export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; name: string; avatar_url: string | null }[]> {
   return db("organizations")
     .join("members", "members.organization_id", "organizations.id")
     .where("members.user_id", userId)
     .orderBy("organizations.created_at")
-    .select("organizations.id", "organizations.slug", "organizations.avatar_url");
+    .select("organizations.id", "organizations.slug", "organizations.name", "organizations.avatar_url");
 }
 
 export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string }> {
