@@ -66,6 +66,7 @@ const rel: ProductRelations = {
   benefits: [],
   medias: [],
   customFields: [],
+  deletable: true,
 };
 
 /** toPrice's shape for the variants above, built the old way: spread, then the variant's keys. */

@@ -2845,6 +2845,15 @@ export interface components {
             postal_code?: string | null;
             city?: string | null;
             state?: string | null;
+            country: components["schemas"]["CountryAlpha2"];
+        };
+        /** @description An address as given; its country is an ISO 3166-1 alpha-2 code, in any case. */
+        AddressInput: {
+            line1?: string | null;
+            line2?: string | null;
+            postal_code?: string | null;
+            city?: string | null;
+            state?: string | null;
             country: string;
         };
         AlreadyActiveSubscriptionError: {
@@ -2863,6 +2872,11 @@ export interface components {
             error: "AlreadyCanceledSubscription";
             detail: string;
         };
+        /**
+         * @description A dated version of the API (`Polar-Version`); the versions Borealis serves.
+         * @enum {string}
+         */
+        ApiVersion: "2026-04" | "2026-10";
         /** @description Schema of a custom field attached to a resource. */
         AttachedCustomField: {
             /** @description ID of the custom field. */
@@ -2898,6 +2912,7 @@ export interface components {
         AuthorizeOrganization: {
             id: string;
             slug: string;
+            name: string;
             avatar_url: string | null;
         };
         AuthorizeResponse: components["schemas"]["AuthorizeResponseOrganization"] | components["schemas"]["AuthorizeResponseUser"];
@@ -2909,7 +2924,7 @@ export interface components {
              */
             sub_type: "organization";
             sub: components["schemas"]["AuthorizeOrganization"] | null;
-            scopes: components["schemas"]["Scope"][];
+            scopes: components["schemas"]["AuthorizeScope"][];
             organizations: components["schemas"]["AuthorizeOrganization"][];
         };
         AuthorizeResponseUser: {
@@ -2920,8 +2935,15 @@ export interface components {
              */
             sub_type: "user";
             sub: components["schemas"]["AuthorizeUser"] | null;
-            scopes: components["schemas"]["Scope"][];
+            scopes: components["schemas"]["AuthorizeScope"][];
+            /** @description The organizations the signed-in user is a member of. */
+            organizations: components["schemas"]["AuthorizeOrganization"][];
         };
+        /**
+         * @description A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
+         * @enum {string}
+         */
+        AuthorizeScope: "openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
         AuthorizeUser: {
             id: string;
             email: string;
@@ -4451,6 +4473,14 @@ export interface components {
             customer_billing_name: string | null;
             customer_billing_address: components["schemas"]["Address"] | null;
             customer_tax_id: string | null;
+            /** @description Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            units: number | null;
+            /** @description Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            min_units: number | null;
+            /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            max_units: number | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
+            payment_method_type: string | null;
             payment_processor_metadata: {
                 [key: string]: string;
             };
@@ -4505,8 +4535,10 @@ export interface components {
             customer_name?: string | null;
             customer_email?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`. */
+            payment_method_type?: string | null;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
             /** @description ID of the Stripe confirmation token. Required for fixed prices and custom prices. */
@@ -4573,7 +4605,7 @@ export interface components {
             customer_email?: string | null;
             customer_ip_address?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /** @description Key-value object allowing you to store additional information that'll be copied to the created customer.
              *
@@ -4701,6 +4733,8 @@ export interface components {
             products: components["schemas"]["CheckoutLinkProduct"][];
             discount: components["schemas"]["DiscountFixedRepeatDurationBase"] | components["schemas"]["DiscountFixedOnceForeverDurationBase"] | components["schemas"]["DiscountPercentageRepeatDurationBase"] | components["schemas"]["DiscountPercentageOnceForeverDurationBase"] | null;
             url: string;
+            /** @description Predefined number of units (unit-based pricing only). Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         CheckoutLinkCreate: components["schemas"]["CheckoutLinkCreateProductPrice"] | components["schemas"]["CheckoutLinkCreateProduct"] | components["schemas"]["CheckoutLinkCreateProducts"];
         /** @description Schema to create a new checkout link from a a single product.
@@ -5114,6 +5148,14 @@ export interface components {
             customer_billing_name: string | null;
             customer_billing_address: components["schemas"]["Address"] | null;
             customer_tax_id: string | null;
+            /** @description Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            units: number | null;
+            /** @description Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            min_units: number | null;
+            /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            max_units: number | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
+            payment_method_type: string | null;
             payment_processor_metadata: {
                 [key: string]: string;
             };
@@ -5234,6 +5276,14 @@ export interface components {
             customer_billing_name: string | null;
             customer_billing_address: components["schemas"]["Address"] | null;
             customer_tax_id: string | null;
+            /** @description Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            units: number | null;
+            /** @description Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            min_units: number | null;
+            /** @description Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats). */
+            max_units: number | null;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form. */
+            payment_method_type: string | null;
             payment_processor_metadata: {
                 [key: string]: string;
             };
@@ -5272,7 +5322,7 @@ export interface components {
             customer_name?: string | null;
             customer_email?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /** @description Key-value object allowing you to store additional information.
              *
@@ -5339,13 +5389,15 @@ export interface components {
             customer_name?: string | null;
             customer_email?: string | null;
             customer_billing_name?: string | null;
-            customer_billing_address?: components["schemas"]["Address"] | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
             customer_tax_id?: string | null;
             /**
              * @description Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
              * @constant
              */
             allow_trial?: false;
+            /** @description Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`. */
+            payment_method_type?: string | null;
             /** @description Discount code to apply to the checkout. */
             discount_code?: string | null;
         };
@@ -5361,6 +5413,11 @@ export interface components {
              */
             func: "count";
         };
+        /**
+         * @description An ISO 3166-1 alpha-2 country code (an assigned one).
+         * @enum {string}
+         */
+        CountryAlpha2: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
         /**
          * @description A currency, as its lowercase ISO 4217 code.
          * @enum {string}
@@ -5877,6 +5934,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
             /** @description The tax ID as its registry confirmed it (a Borealis extension); null when the customer has no tax ID. */
             tax_id_check: components["schemas"]["CustomerTaxIdCheck"] | null;
@@ -6121,7 +6183,7 @@ export interface components {
             email: string;
             /** @description The name of the customer. */
             name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the organization owning the customer. **Required unless you use an organization token.** */
@@ -6287,6 +6349,8 @@ export interface components {
              * @description When the next payment retry is scheduled
              */
             next_payment_attempt_at?: string | null;
+            /** @description Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @description Schema to confirm a retry payment using either a saved payment method or a new confirmation token. */
         CustomerOrderConfirmPayment: {
@@ -6457,13 +6521,15 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @description Schema to update an order. */
         CustomerOrderUpdate: {
             /** @description The name of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
             billing_name?: string | null;
             /** @description The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
         };
         /** @description Schema of an organization and related data for customer portal. */
         CustomerOrganizationData: {
@@ -6526,7 +6592,7 @@ export interface components {
         };
         CustomerPortalCustomerUpdate: {
             billing_name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             tax_id?: string | null;
         };
         CustomerPortalOAuthAccount: {
@@ -6696,7 +6762,11 @@ export interface components {
             email: string;
             /** @description Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address. */
             email_verified: boolean;
-            type: components["schemas"]["CustomerType"];
+            /**
+             * @description `individual`: team customers are not offered yet, and their state would be another shape.
+             * @constant
+             */
+            type: "individual";
             /** @description The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set. */
             billing_name: string | null;
             /** @description The name of the customer. */
@@ -6710,6 +6780,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             /** @description The customer's active subscriptions. */
             active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
             /** @description The customer's active benefit grants. */
@@ -6840,6 +6915,10 @@ export interface components {
             discount_id: string | null;
             /** @description List of meters associated with the subscription. */
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
+            /** @description The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`. */
+            seats: number | null;
         };
         /** @description Current consumption and spending for a subscription meter. */
         CustomerStateSubscriptionMeter: {
@@ -6965,6 +7044,8 @@ export interface components {
             meters: components["schemas"]["CustomerSubscriptionMeter"][];
             /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
             pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         CustomerSubscriptionCancel: {
             /** @description Cancel an active subscription once the current period ends.
@@ -7104,7 +7185,7 @@ export interface components {
             email?: string | null;
             /** @description The name of the customer. */
             name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
             /** @description The ID of the customer in your system. This must be unique within the organization. Once set, it can't be updated. */
@@ -7130,7 +7211,7 @@ export interface components {
             email?: string | null;
             /** @description The name of the customer. */
             name?: string | null;
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
             /** @description The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country. */
             tax_id?: (string | components["schemas"]["TaxIDFormat"] | null)[] | string | null;
         };
@@ -7179,6 +7260,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7225,6 +7308,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7276,6 +7361,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7324,6 +7411,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7371,6 +7460,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7430,6 +7521,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7470,6 +7563,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7511,6 +7606,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7557,6 +7654,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7600,6 +7699,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7642,6 +7743,8 @@ export interface components {
             ends_at: string | null;
             /** @description Maximum number of times the discount can be redeemed. */
             max_redemptions: number | null;
+            /** @description Maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer: number | null;
             /** @description Number of times the discount has been redeemed. */
             redemptions_count: number;
             /** @description The organization ID. */
@@ -7696,6 +7799,8 @@ export interface components {
             ends_at?: string | null;
             /** @description Optional maximum number of times the discount can be redeemed. */
             max_redemptions?: number | null;
+            /** @description Optional maximum number of times the discount can be redeemed by a single customer. */
+            max_redemptions_per_customer?: number | null;
             products?: string[] | null;
             /** @description The ID of the organization owning the discount. **Required unless you use an organization token.** */
             organization_id?: string | null;
@@ -7769,6 +7874,7 @@ export interface components {
             /** Format: date-time */
             ends_at?: string | null;
             max_redemptions?: number | null;
+            max_redemptions_per_customer?: number | null;
             duration?: components["schemas"]["DiscountDuration"] | null;
             duration_in_months?: number | null;
             type?: components["schemas"]["DiscountType"] | null;
@@ -7822,6 +7928,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             size_readable: string;
+            /**
+             * Format: date-time
+             * @description When the file was found to be malicious. Borealis does not scan uploads, so no file is ever flagged and this is always `null`.
+             */
+            flagged_malicious_at: string | null;
         };
         DownloadableRead: {
             id: string;
@@ -8042,6 +8153,41 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A license key that is granted, as an activation answers it (only a granted key can be activated). */
+        GrantedLicenseKey: {
+            /** @description The ID of the object. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Creation timestamp of the object.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last modification timestamp of the object.
+             */
+            modified_at: string | null;
+            organization_id: string;
+            customer_id: string;
+            customer: components["schemas"]["LicenseKeyCustomer"];
+            /** @description The member the key is for, when a team customer's member holds it. */
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
+            /** @description The benefit ID. */
+            benefit_id: string;
+            key: string;
+            display_key: string;
+            /** @constant */
+            status: "granted";
+            limit_activations: number | null;
+            usage: number;
+            limit_usage: number | null;
+            validations: number;
+            /** Format: date-time */
+            last_validated_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+        };
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
@@ -8222,6 +8368,20 @@ export interface components {
             /** Format: date-time */
             modified_at: string | null;
         };
+        /** @description A new activation, with its key (granted, or it could not be activated). */
+        LicenseKeyActivationCreated: {
+            id: string;
+            license_key_id: string;
+            label: string;
+            meta: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string | null;
+            license_key: components["schemas"]["GrantedLicenseKey"];
+        };
         LicenseKeyActivationRead: {
             id: string;
             license_key_id: string;
@@ -8271,6 +8431,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         LicenseKeyDeactivate: {
@@ -8966,6 +9131,8 @@ export interface components {
             tax_rate: components["schemas"]["OrderTaxRate"] | null;
             /** @description Why the order carries the tax it does (a Borealis extension, Polar's values); null when no tax was computed. */
             taxability_reason: components["schemas"]["TaxabilityReason"] | null;
+            /** @description Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @enum {string} */
         OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -9005,6 +9172,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         /** @description Order's invoice data. */
@@ -9036,6 +9208,16 @@ export interface components {
             proration: boolean;
             /** @description Associated price ID, if any. */
             product_price_id: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the period covered by this line item, if any.
+             */
+            start_timestamp: string | null;
+            /**
+             * Format: date-time
+             * @description End of the period covered by this line item, if any.
+             */
+            end_timestamp: string | null;
         };
         OrderNotEligibleForRetry: {
             /** @constant */
@@ -9183,13 +9365,15 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /** @description Schema to update an order. */
         OrderUpdate: {
             /** @description The name of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
             billing_name?: string | null;
             /** @description The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated. */
-            billing_address?: components["schemas"]["Address"] | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
         };
         Organization: {
             /**
@@ -9241,6 +9425,14 @@ export interface components {
             tax_settings: components["schemas"]["OrganizationTaxSettings"];
             /** @description The seller as its invoices name it (a Borealis extension); null until it is given. */
             seller_details: components["schemas"]["OrganizationSellerDetails"] | null;
+            /**
+             * Format: date-time
+             * @description When the platform asked the organization to review and resubmit its onboarding details. Borealis reviews no onboarding, so it never asks and this is always `null`.
+             */
+            onboarding_resubmission_requested_at: string | null;
+            dispute_settings: components["schemas"]["OrganizationDisputeSettings"];
+            /** @description Hosts allowed to embed the organization's checkout, each a host with an optional port and no scheme (`shop.example.com`, `localhost:3000`); `*.example.com` matches any subdomain of example.com but not example.com itself, and an app origin such as `chrome-extension://abcdef` is given whole. HTTPS is always allowed, HTTP only for local hosts (`localhost`, `*.localhost`, `*.local`, loopback and private addresses). Empty, any origin the checkout is opened from may embed it. */
+            embed_hosts: string[];
             /** @description The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none. */
             account_id: string | null;
             /** @description The payout account of the organization; see `account_id`. */
@@ -9390,6 +9582,8 @@ export interface components {
             subscription_trial_conversion_reminder: boolean;
             subscription_uncanceled: boolean;
             subscription_updated: boolean;
+            /** @description Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`. */
+            payment_method_expiration_reminder: boolean;
         };
         /** @description The customer emails to switch on or off; the others keep their setting. */
         OrganizationCustomerEmailSettingsUpdate: {
@@ -9406,6 +9600,8 @@ export interface components {
             subscription_trial_conversion_reminder?: boolean;
             subscription_uncanceled?: boolean;
             subscription_updated?: boolean;
+            /** @description No reminder before a saved card expires is sent; only `false` is accepted. */
+            payment_method_expiration_reminder?: boolean;
         };
         /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
@@ -9465,6 +9661,15 @@ export interface components {
              * @default 0
              */
             previous_annual_revenue: number;
+        };
+        /** @description How the organization's disputes (chargebacks) are handled. */
+        OrganizationDisputeSettings: {
+            /** @description Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`. */
+            auto_accept_below_amount: number | null;
+        };
+        OrganizationDisputeSettingsUpdate: {
+            /** @description Conceding disputes automatically is not offered; only `null` is accepted. */
+            auto_accept_below_amount?: number | null;
         };
         OrganizationFeatureSettings: {
             /**
@@ -9533,6 +9738,9 @@ export interface components {
             tax_settings?: components["schemas"]["OrganizationTaxSettingsUpdate"] | null;
             /** @description The seller as its invoices name it (a Borealis extension); replaced whole when given. */
             seller_details?: components["schemas"]["OrganizationSellerDetailsUpdate"] | null;
+            dispute_settings?: components["schemas"]["OrganizationDisputeSettingsUpdate"] | null;
+            /** @description The hosts allowed to embed the organization's checkout (see `Organization.embed_hosts`), replacing the list; `null` keeps it. */
+            embed_hosts?: string[] | null;
         };
         Pagination: {
             total_count: number;
@@ -9640,6 +9848,8 @@ export interface components {
             product_id: string | null;
             /** @description Number of seats to apply to the subscription. If `null`, the number of seats won't be changed. */
             seats: number | null;
+            /** @description Number of units to apply to the subscription; `null` leaves them unchanged. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         /**
          * @description The permission level to grant. Read more about roles and their permissions on [GitHub documentation](https://docs.github.com/en/organizations/managing-user-access-to-your-organizations-repositories/managing-repository-roles/repository-roles-for-an-organization#permissions-for-each-role).
@@ -9686,6 +9896,8 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @description Whether the product can be permanently deleted. Products referenced by an order, subscription, trial or discount cannot be deleted. */
+            is_deletable: boolean;
             /** @description List of prices for this product. */
             prices: (components["schemas"]["LegacyRecurringProductPrice"] | components["schemas"]["ProductPrice"])[];
             /** @description List of benefits granted by the product. */
@@ -10233,8 +10445,11 @@ export interface components {
         };
         /** @enum {string} */
         Scope: "openid" | "profile" | "email" | "user:read" | "web:read" | "web:write" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "customer_meters:read" | "customer_sessions:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "webhooks:read" | "webhooks:write" | "external_organizations:read" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write";
-        /** @enum {string} */
-        Status: "created" | "onboarding_started" | "under_review" | "denied" | "active";
+        /**
+         * @description `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
+         * @enum {string}
+         */
+        Status: "created" | "denied" | "active";
         /** @enum {string} */
         SubType: "user" | "organization";
         Subscription: {
@@ -10347,6 +10562,8 @@ export interface components {
             meters: components["schemas"]["SubscriptionMeter"][];
             /** @description Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`. */
             pending_update: components["schemas"]["PendingSubscriptionUpdate"] | null;
+            /** @description The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`. */
+            units: number | null;
         };
         SubscriptionCancel: {
             /** @description Customer reason for cancellation.
@@ -10421,6 +10638,11 @@ export interface components {
              * @description Timestamp for when the customer was soft deleted.
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+             */
+            first_user_event_at: string | null;
             avatar_url: string;
         };
         /** @description An event created by Polar when a subscription is cycled. */
@@ -10739,7 +10961,11 @@ export interface components {
             benefit_id: string;
             key: string;
             display_key: string;
-            status: components["schemas"]["LicenseKeyStatus"];
+            /**
+             * @description Always `granted`; a key that is not is answered 404.
+             * @constant
+             */
+            status: "granted";
             limit_activations: number | null;
             usage: number;
             limit_usage: number | null;
@@ -10952,6 +11178,10 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone. */
             enabled: boolean;
+            /** @description The API version its events' payloads are in. Set at creation (the version the creating call speaks, unless given) and by an update; an event keeps the version it was recorded in. */
+            api_version: components["schemas"]["ApiVersion"];
+            /** @description Whether deliveries are signed with Standard Webhooks' key (the secret's base64 part after `whsec_`). Borealis signs with Polar's original key, the UTF-8 bytes of the whole secret, which every client's verification accepts, so this is always `false`. */
+            uses_standard_webhook_signature: boolean;
         };
         /** @description Schema to create a webhook endpoint. */
         WebhookEndpointCreate: {
@@ -10965,6 +11195,8 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description The organization ID associated with the webhook endpoint. **Required unless you use an organization token.** */
             organization_id?: string | null;
+            /** @description The API version its events' payloads are in; by default, the version this call speaks. */
+            api_version?: components["schemas"]["ApiVersion"];
         };
         /** @description Schema to update a webhook endpoint. */
         WebhookEndpointUpdate: {
@@ -10976,6 +11208,8 @@ export interface components {
             events?: components["schemas"]["WebhookEventType"][] | null;
             /** @description Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again. */
             enabled?: boolean | null;
+            /** @description The API version its events' payloads are in, from its next event on; `null` leaves it. */
+            api_version?: components["schemas"]["ApiVersion"] | null;
         };
         /** @description A webhook event.
          *
@@ -11014,6 +11248,8 @@ export interface components {
              * @description When the event was set aside: it failed for longer than the hold (`WEBHOOK_HOLD_MS`, 1 hour by default), so it left its endpoint's ordered queue, the events behind it went on, and it is retried on its own schedule (it may arrive after newer events). `null` if it never was, or since it was redelivered. A Borealis extension.
              */
             set_aside_at?: string | null;
+            /** @description The API version of this event's payload (its endpoint's when the event was recorded). */
+            api_version: components["schemas"]["ApiVersion"];
         };
         /** @enum {string} */
         WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated";
@@ -14781,7 +15017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                    "application/json": components["schemas"]["LicenseKeyActivationCreated"];
                 };
             };
             /** @description Forbidden: NotPermitted */
@@ -18704,7 +18940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                    "application/json": components["schemas"]["LicenseKeyActivationCreated"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

@@ -41,6 +41,7 @@ export const responseBodySchemas = [
   "FileRead",
   "FileUpload",
   "HTTPValidationError",
+  "LicenseKeyActivationCreated",
   "LicenseKeyActivationRead",
   "LicenseKeyRead",
   "LicenseKeyWithActivations",
@@ -456,7 +457,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customer_portal:license_keys:activate": {
-    "200": { contentType: "application/json", schema: "LicenseKeyActivationRead" },
+    "200": { contentType: "application/json", schema: "LicenseKeyActivationCreated" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
@@ -818,7 +819,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "default": { contentType: "application/json", schema: "Error" },
   },
   "license_keys:activate": {
-    "200": { contentType: "application/json", schema: "LicenseKeyActivationRead" },
+    "200": { contentType: "application/json", schema: "LicenseKeyActivationCreated" },
     "401": { contentType: "application/json", schema: "Unauthorized" },
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "404": { contentType: "application/json", schema: "ResourceNotFound" },

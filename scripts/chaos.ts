@@ -315,7 +315,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         try {
           const a = await api.call("POST", "/v1/refunds/", { order_id: orderId, reason: "customer_request", amount: 100 + Math.floor(rnd() * 500) }, { key: randomUUID() });
           count(`refund answered ${a.status}`);
-          if (a.status === 200) refundIds.add((a.body as { id: string }).id);
+          if (a.status === 201) refundIds.add((a.body as { id: string }).id);
         } catch (err) {
           unfinished++;
           opts.log(`refund: ${err instanceof Error ? err.message : String(err)}`);

@@ -147,6 +147,7 @@ export function createApp({
           },
           requestId: res.locals.requestId,
           headers: _req.headers,
+          apiVersion: versionOf(res),
           auth,
           publicUrl: authConfig.baseURL,
           // Worked out only for the operations that count per client.

@@ -7,6 +7,18 @@ export type Address = {
     postal_code?: string | null;
     city?: string | null;
     state?: string | null;
+    country: CountryAlpha2;
+};
+
+/**
+ * An address as given; its country is an ISO 3166-1 alpha-2 code, in any case.
+ */
+export type AddressInput = {
+    line1?: string | null;
+    line2?: string | null;
+    postal_code?: string | null;
+    city?: string | null;
+    state?: string | null;
     country: string;
 };
 
@@ -19,6 +31,11 @@ export type AlreadyCanceledSubscription = {
     error: 'AlreadyCanceledSubscription';
     detail: string;
 };
+
+/**
+ * A dated version of the API (`Polar-Version`); the versions Borealis serves.
+ */
+export type ApiVersion = '2026-04' | '2026-10';
 
 /**
  * Schema of a custom field attached to a resource.
@@ -74,6 +91,7 @@ export type AuthorizationCodeTokenRequest = {
 export type AuthorizeOrganization = {
     id: string;
     slug: string;
+    name: string;
     avatar_url: string | null;
 };
 
@@ -87,7 +105,7 @@ export type AuthorizeResponseOrganization = {
     client: OAuth2ClientPublic;
     sub_type: 'organization';
     sub: AuthorizeOrganization | null;
-    scopes: Array<Scope>;
+    scopes: Array<AuthorizeScope>;
     organizations: Array<AuthorizeOrganization>;
 };
 
@@ -95,8 +113,17 @@ export type AuthorizeResponseUser = {
     client: OAuth2ClientPublic;
     sub_type: 'user';
     sub: AuthorizeUser | null;
-    scopes: Array<Scope>;
+    scopes: Array<AuthorizeScope>;
+    /**
+     * The organizations the signed-in user is a member of.
+     */
+    organizations: Array<AuthorizeOrganization>;
 };
+
+/**
+ * A scope a consent shows: those that grant something. The 0.x clients' `web:*`, `issues:*`, `repositories:*` and `external_organizations:read` may still be asked for, but grant nothing and are not shown.
+ */
+export type AuthorizeScope = 'openid' | 'profile' | 'email' | 'user:read' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'license_keys:read' | 'license_keys:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
 export type AuthorizeUser = {
     id: string;
@@ -2145,6 +2172,22 @@ export type Checkout = {
     customer_billing_name: string | null;
     customer_billing_address: Address | null;
     customer_tax_id: string | null;
+    /**
+     * Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    units: number | null;
+    /**
+     * Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    min_units: number | null;
+    /**
+     * Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    max_units: number | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
+     */
+    payment_method_type: string | null;
     payment_processor_metadata: {
         [key: string]: string;
     };
@@ -2221,8 +2264,12 @@ export type CheckoutConfirmStripe = {
     customer_name?: string | null;
     customer_email?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`.
+     */
+    payment_method_type?: string | null;
     /**
      * Discount code to apply to the checkout.
      */
@@ -2306,7 +2353,7 @@ export type CheckoutCreate = {
     customer_email?: string | null;
     customer_ip_address?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Key-value object allowing you to store additional information that'll be copied to the created customer.
@@ -2502,6 +2549,10 @@ export type CheckoutLink = {
     products: Array<CheckoutLinkProduct>;
     discount: DiscountFixedRepeatDurationBase | DiscountFixedOnceForeverDurationBase | DiscountPercentageRepeatDurationBase | DiscountPercentageOnceForeverDurationBase | null;
     url: string;
+    /**
+     * Predefined number of units (unit-based pricing only). Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type CheckoutLinkCreate = CheckoutLinkCreateProductPrice | CheckoutLinkCreateProduct | CheckoutLinkCreateProducts;
@@ -3126,6 +3177,22 @@ export type CheckoutPublic = {
     customer_billing_name: string | null;
     customer_billing_address: Address | null;
     customer_tax_id: string | null;
+    /**
+     * Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    units: number | null;
+    /**
+     * Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    min_units: number | null;
+    /**
+     * Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    max_units: number | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
+     */
+    payment_method_type: string | null;
     payment_processor_metadata: {
         [key: string]: string;
     };
@@ -3316,6 +3383,22 @@ export type CheckoutPublicConfirmed = {
     customer_billing_name: string | null;
     customer_billing_address: Address | null;
     customer_tax_id: string | null;
+    /**
+     * Predefined number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    units: number | null;
+    /**
+     * Minimum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    min_units: number | null;
+    /**
+     * Maximum number of units (works with unit-based pricing only). Always null: no price is unit-based yet (seat and unit-based pricing come with seats).
+     */
+    max_units: number | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`; null until selected, and whenever the checkout needs no payment form.
+     */
+    payment_method_type: string | null;
     payment_processor_metadata: {
         [key: string]: string;
     };
@@ -3369,7 +3452,7 @@ export type CheckoutUpdate = {
     customer_name?: string | null;
     customer_email?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Key-value object allowing you to store additional information.
@@ -3467,12 +3550,16 @@ export type CheckoutUpdatePublic = {
     customer_name?: string | null;
     customer_email?: string | null;
     customer_billing_name?: string | null;
-    customer_billing_address?: Address | null;
+    customer_billing_address?: AddressInput | null;
     customer_tax_id?: string | null;
     /**
      * Disable the trial period for the checkout session. It's mainly useful when the trial is blocked because the customer already redeemed one.
      */
     allow_trial?: false | null;
+    /**
+     * Payment method type selected by the customer in the checkout form, e.g. `card`, `apple_pay` or `upi`.
+     */
+    payment_method_type?: string | null;
     /**
      * Discount code to apply to the checkout.
      */
@@ -3487,6 +3574,11 @@ export type AggregationFunction = 'count' | 'sum' | 'max' | 'min' | 'avg' | 'uni
 export type CountAggregation = {
     func?: 'count';
 };
+
+/**
+ * An ISO 3166-1 alpha-2 country code (an assigned one).
+ */
+export type CountryAlpha2 = 'AD' | 'AE' | 'AF' | 'AG' | 'AI' | 'AL' | 'AM' | 'AO' | 'AQ' | 'AR' | 'AS' | 'AT' | 'AU' | 'AW' | 'AX' | 'AZ' | 'BA' | 'BB' | 'BD' | 'BE' | 'BF' | 'BG' | 'BH' | 'BI' | 'BJ' | 'BL' | 'BM' | 'BN' | 'BO' | 'BQ' | 'BR' | 'BS' | 'BT' | 'BV' | 'BW' | 'BY' | 'BZ' | 'CA' | 'CC' | 'CD' | 'CF' | 'CG' | 'CH' | 'CI' | 'CK' | 'CL' | 'CM' | 'CN' | 'CO' | 'CR' | 'CU' | 'CV' | 'CW' | 'CX' | 'CY' | 'CZ' | 'DE' | 'DJ' | 'DK' | 'DM' | 'DO' | 'DZ' | 'EC' | 'EE' | 'EG' | 'EH' | 'ER' | 'ES' | 'ET' | 'FI' | 'FJ' | 'FK' | 'FM' | 'FO' | 'FR' | 'GA' | 'GB' | 'GD' | 'GE' | 'GF' | 'GG' | 'GH' | 'GI' | 'GL' | 'GM' | 'GN' | 'GP' | 'GQ' | 'GR' | 'GS' | 'GT' | 'GU' | 'GW' | 'GY' | 'HK' | 'HM' | 'HN' | 'HR' | 'HT' | 'HU' | 'ID' | 'IE' | 'IL' | 'IM' | 'IN' | 'IO' | 'IQ' | 'IR' | 'IS' | 'IT' | 'JE' | 'JM' | 'JO' | 'JP' | 'KE' | 'KG' | 'KH' | 'KI' | 'KM' | 'KN' | 'KP' | 'KR' | 'KW' | 'KY' | 'KZ' | 'LA' | 'LB' | 'LC' | 'LI' | 'LK' | 'LR' | 'LS' | 'LT' | 'LU' | 'LV' | 'LY' | 'MA' | 'MC' | 'MD' | 'ME' | 'MF' | 'MG' | 'MH' | 'MK' | 'ML' | 'MM' | 'MN' | 'MO' | 'MP' | 'MQ' | 'MR' | 'MS' | 'MT' | 'MU' | 'MV' | 'MW' | 'MX' | 'MY' | 'MZ' | 'NA' | 'NC' | 'NE' | 'NF' | 'NG' | 'NI' | 'NL' | 'NO' | 'NP' | 'NR' | 'NU' | 'NZ' | 'OM' | 'PA' | 'PE' | 'PF' | 'PG' | 'PH' | 'PK' | 'PL' | 'PM' | 'PN' | 'PR' | 'PS' | 'PT' | 'PW' | 'PY' | 'QA' | 'RE' | 'RO' | 'RS' | 'RU' | 'RW' | 'SA' | 'SB' | 'SC' | 'SD' | 'SE' | 'SG' | 'SH' | 'SI' | 'SJ' | 'SK' | 'SL' | 'SM' | 'SN' | 'SO' | 'SR' | 'SS' | 'ST' | 'SV' | 'SX' | 'SY' | 'SZ' | 'TC' | 'TD' | 'TF' | 'TG' | 'TH' | 'TJ' | 'TK' | 'TL' | 'TM' | 'TN' | 'TO' | 'TR' | 'TT' | 'TV' | 'TW' | 'TZ' | 'UA' | 'UG' | 'UM' | 'US' | 'UY' | 'UZ' | 'VA' | 'VC' | 'VE' | 'VG' | 'VI' | 'VN' | 'VU' | 'WF' | 'WS' | 'YE' | 'YT' | 'ZA' | 'ZM' | 'ZW';
 
 /**
  * A currency, as its lowercase ISO 4217 code.
@@ -4121,6 +4213,10 @@ export type Customer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
     /**
      * The tax ID as its registry confirmed it (a Borealis extension); null when the customer has no tax ID.
@@ -4368,7 +4464,7 @@ export type CustomerCreate = {
      * The name of the customer.
      */
     name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     /**
      * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
      */
@@ -4611,6 +4707,10 @@ export type CustomerOrder = {
      * When the next payment retry is scheduled
      */
     next_payment_attempt_at?: string | null;
+    /**
+     * Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -4843,6 +4943,10 @@ export type CustomerOrderSubscription = {
     checkout_id: string | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -4856,7 +4960,7 @@ export type CustomerOrderUpdate = {
     /**
      * The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated.
      */
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
 };
 
 /**
@@ -4930,7 +5034,7 @@ export type CustomerPortalCustomer = {
 
 export type CustomerPortalCustomerUpdate = {
     billing_name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     tax_id?: string | null;
 };
 
@@ -5188,7 +5292,10 @@ export type CustomerState = {
      * Whether the customer email address is verified. The address is automatically verified when the customer accesses the customer portal using their email address.
      */
     email_verified: boolean;
-    type: CustomerType;
+    /**
+     * `individual`: team customers are not offered yet, and their state would be another shape.
+     */
+    type: 'individual';
     /**
      * The name that should appear on the customer's invoices. Falls back to the customer name when not explicitly set.
      */
@@ -5207,6 +5314,10 @@ export type CustomerState = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     /**
      * The customer's active subscriptions.
      */
@@ -5369,6 +5480,14 @@ export type CustomerStateSubscription = {
      * List of meters associated with the subscription.
      */
     meters: Array<CustomerStateSubscriptionMeter>;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
+    /**
+     * The number of seats of a seat-based subscription. Seat-based prices are not offered, so this is always `null`.
+     */
+    seats: number | null;
 };
 
 /**
@@ -5516,6 +5635,10 @@ export type CustomerSubscription = {
      * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
      */
     pending_update: PendingSubscriptionUpdate | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type CustomerSubscriptionCancel = {
@@ -5716,7 +5839,7 @@ export type CustomerUpdate = {
      * The name of the customer.
      */
     name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     /**
      * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
      */
@@ -5753,7 +5876,7 @@ export type CustomerUpdateExternalId = {
      * The name of the customer.
      */
     name?: string | null;
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
     /**
      * The tax ID as a pair of its value and type (`["DE123456789", "eu_vat"]`), or its value alone, whose type is then found from the billing address's country.
      */
@@ -5816,6 +5939,10 @@ export type DiscountFixedOnceForeverDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -5872,6 +5999,10 @@ export type DiscountFixedOnceForeverDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -5939,6 +6070,10 @@ export type DiscountFixedOnceForeverDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -5999,6 +6134,10 @@ export type DiscountFixedRepeatDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -6056,6 +6195,10 @@ export type DiscountFixedRepeatDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -6133,6 +6276,10 @@ export type DiscountFixedRepeatDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -6183,6 +6330,10 @@ export type DiscountPercentageOnceForeverDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -6232,6 +6383,10 @@ export type DiscountPercentageOnceForeverDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -6293,6 +6448,10 @@ export type DiscountPercentageOnceForeverDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -6346,6 +6505,10 @@ export type DiscountPercentageRepeatDuration = {
      */
     max_redemptions: number | null;
     /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
+    /**
      * Number of times the discount has been redeemed.
      */
     redemptions_count: number;
@@ -6396,6 +6559,10 @@ export type DiscountPercentageRepeatDurationBase = {
      * Maximum number of times the discount can be redeemed.
      */
     max_redemptions: number | null;
+    /**
+     * Maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer: number | null;
     /**
      * Number of times the discount has been redeemed.
      */
@@ -6467,6 +6634,10 @@ export type DiscountPercentageRepeatDurationCreate = {
      * Optional maximum number of times the discount can be redeemed.
      */
     max_redemptions?: number | null;
+    /**
+     * Optional maximum number of times the discount can be redeemed by a single customer.
+     */
+    max_redemptions_per_customer?: number | null;
     products?: Array<string> | null;
     /**
      * The ID of the organization owning the discount. **Required unless you use an organization token.**
@@ -6570,6 +6741,7 @@ export type DiscountUpdate = {
     starts_at?: string | null;
     ends_at?: string | null;
     max_redemptions?: number | null;
+    max_redemptions_per_customer?: number | null;
     duration?: DiscountDuration | null;
     duration_in_months?: number | null;
     type?: DiscountType | null;
@@ -6622,6 +6794,10 @@ export type DownloadableFileRead = {
     is_uploaded: boolean;
     created_at: string;
     size_readable: string;
+    /**
+     * When the file was found to be malicious. Borealis does not scan uploads, so no file is ever flagged and this is always `null`.
+     */
+    flagged_malicious_at: string | null;
 };
 
 export type DownloadableRead = {
@@ -6923,6 +7099,45 @@ export type GenericPayment = {
     };
 };
 
+/**
+ * A license key that is granted, as an activation answers it (only a granted key can be activated).
+ */
+export type GrantedLicenseKey = {
+    /**
+     * The ID of the object.
+     */
+    id: string;
+    /**
+     * Creation timestamp of the object.
+     */
+    created_at: string;
+    /**
+     * Last modification timestamp of the object.
+     */
+    modified_at: string | null;
+    organization_id: string;
+    customer_id: string;
+    customer: LicenseKeyCustomer;
+    /**
+     * The member the key is for, when a team customer's member holds it.
+     */
+    member_id: string | null;
+    member: LicenseKeyMember | null;
+    /**
+     * The benefit ID.
+     */
+    benefit_id: string;
+    key: string;
+    display_key: string;
+    status: 'granted';
+    limit_activations: number | null;
+    usage: number;
+    limit_usage: number | null;
+    validations: number;
+    last_validated_at: string | null;
+    expires_at: string | null;
+};
+
 export type HttpValidationError = {
     detail?: Array<ValidationError>;
 };
@@ -7148,6 +7363,21 @@ export type LicenseKeyActivationBase = {
     modified_at: string | null;
 };
 
+/**
+ * A new activation, with its key (granted, or it could not be activated).
+ */
+export type LicenseKeyActivationCreated = {
+    id: string;
+    license_key_id: string;
+    label: string;
+    meta: {
+        [key: string]: string | number | number | boolean;
+    };
+    created_at: string;
+    modified_at: string | null;
+    license_key: GrantedLicenseKey;
+};
+
 export type LicenseKeyActivationRead = {
     id: string;
     license_key_id: string;
@@ -7207,6 +7437,10 @@ export type LicenseKeyCustomer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 
@@ -8097,6 +8331,10 @@ export type Order = {
      * Why the order carries the tax it does (a Borealis extension, Polar's values); null when no tax was computed.
      */
     taxability_reason: TaxabilityReason | null;
+    /**
+     * Number of units purchased (unit-based pricing only). Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type OrderBillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -8148,6 +8386,10 @@ export type OrderCustomer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 
@@ -8197,6 +8439,14 @@ export type OrderItemSchema = {
      * Associated price ID, if any.
      */
     product_price_id: string | null;
+    /**
+     * Start of the period covered by this line item, if any.
+     */
+    start_timestamp: string | null;
+    /**
+     * End of the period covered by this line item, if any.
+     */
+    end_timestamp: string | null;
 };
 
 export type OrderNotEligibleForRetry = {
@@ -8372,6 +8622,10 @@ export type OrderSubscription = {
     checkout_id: string | null;
     customer_cancellation_reason: CustomerCancellationReason | null;
     customer_cancellation_comment: string | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -8385,7 +8639,7 @@ export type OrderUpdate = {
     /**
      * The address of the customer that should appear on the invoice. Can't be updated after the invoice is generated.
      */
-    billing_address?: Address | null;
+    billing_address?: AddressInput | null;
 };
 
 export type Organization = {
@@ -8463,6 +8717,15 @@ export type Organization = {
      * The seller as its invoices name it (a Borealis extension); null until it is given.
      */
     seller_details: OrganizationSellerDetails | null;
+    /**
+     * When the platform asked the organization to review and resubmit its onboarding details. Borealis reviews no onboarding, so it never asks and this is always `null`.
+     */
+    onboarding_resubmission_requested_at: string | null;
+    dispute_settings: OrganizationDisputeSettings;
+    /**
+     * Hosts allowed to embed the organization's checkout, each a host with an optional port and no scheme (`shop.example.com`, `localhost:3000`); `*.example.com` matches any subdomain of example.com but not example.com itself, and an app origin such as `chrome-extension://abcdef` is given whole. HTTPS is always allowed, HTTP only for local hosts (`localhost`, `*.localhost`, `*.local`, loopback and private addresses). Empty, any origin the checkout is opened from may embed it.
+     */
+    embed_hosts: Array<string>;
     /**
      * The payout account of the organization. Payments go straight to the processor account the platform is configured with, so there is none.
      */
@@ -8650,6 +8913,10 @@ export type OrganizationCustomerEmailSettings = {
     subscription_trial_conversion_reminder: boolean;
     subscription_uncanceled: boolean;
     subscription_updated: boolean;
+    /**
+     * Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`.
+     */
+    payment_method_expiration_reminder: boolean;
 };
 
 /**
@@ -8669,6 +8936,10 @@ export type OrganizationCustomerEmailSettingsUpdate = {
     subscription_trial_conversion_reminder?: boolean;
     subscription_uncanceled?: boolean;
     subscription_updated?: boolean;
+    /**
+     * No reminder before a saved card expires is sent; only `false` is accepted.
+     */
+    payment_method_expiration_reminder?: boolean;
 };
 
 /**
@@ -8769,6 +9040,23 @@ export type OrganizationDetails = {
      * Revenue from last year if applicable.
      */
     previous_annual_revenue?: number;
+};
+
+/**
+ * How the organization's disputes (chargebacks) are handled.
+ */
+export type OrganizationDisputeSettings = {
+    /**
+     * Disputes below this amount, in USD cents, are conceded without asking the organization; `null`, none is. Borealis does not handle disputes yet, so this is always `null`.
+     */
+    auto_accept_below_amount: number | null;
+};
+
+export type OrganizationDisputeSettingsUpdate = {
+    /**
+     * Conceding disputes automatically is not offered; only `null` is accepted.
+     */
+    auto_accept_below_amount?: number | null;
 };
 
 export type OrganizationFeatureSettings = {
@@ -8872,6 +9160,11 @@ export type OrganizationUpdate = {
      * The seller as its invoices name it (a Borealis extension); replaced whole when given.
      */
     seller_details?: OrganizationSellerDetailsUpdate | null;
+    dispute_settings?: OrganizationDisputeSettingsUpdate | null;
+    /**
+     * The hosts allowed to embed the organization's checkout (see `Organization.embed_hosts`), replacing the list; `null` keeps it.
+     */
+    embed_hosts?: Array<string> | null;
 };
 
 export type Pagination = {
@@ -8991,6 +9284,10 @@ export type PendingSubscriptionUpdate = {
      * Number of seats to apply to the subscription. If `null`, the number of seats won't be changed.
      */
     seats: number | null;
+    /**
+     * Number of units to apply to the subscription; `null` leaves them unchanged. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 /**
@@ -9062,6 +9359,10 @@ export type Product = {
     metadata: {
         [key: string]: string | number | number | boolean;
     };
+    /**
+     * Whether the product can be permanently deleted. Products referenced by an order, subscription, trial or discount cannot be deleted.
+     */
+    is_deletable: boolean;
     /**
      * List of prices for this product.
      */
@@ -9803,7 +10104,10 @@ export type S3FileUploadPart = {
 
 export type Scope = 'openid' | 'profile' | 'email' | 'user:read' | 'web:read' | 'web:write' | 'organizations:read' | 'organizations:write' | 'custom_fields:read' | 'custom_fields:write' | 'discounts:read' | 'discounts:write' | 'checkout_links:read' | 'checkout_links:write' | 'checkouts:read' | 'checkouts:write' | 'transactions:read' | 'transactions:write' | 'payouts:read' | 'payouts:write' | 'products:read' | 'products:write' | 'benefits:read' | 'benefits:write' | 'events:read' | 'events:write' | 'meters:read' | 'meters:write' | 'files:read' | 'files:write' | 'subscriptions:read' | 'subscriptions:write' | 'customers:read' | 'customers:write' | 'customer_meters:read' | 'customer_sessions:write' | 'orders:read' | 'orders:write' | 'refunds:read' | 'refunds:write' | 'payments:read' | 'metrics:read' | 'webhooks:read' | 'webhooks:write' | 'external_organizations:read' | 'license_keys:read' | 'license_keys:write' | 'repositories:read' | 'repositories:write' | 'issues:read' | 'issues:write' | 'customer_portal:read' | 'customer_portal:write' | 'notifications:read' | 'notifications:write' | 'notification_recipients:read' | 'notification_recipients:write';
 
-export type Status = 'created' | 'onboarding_started' | 'under_review' | 'denied' | 'active';
+/**
+ * `created` (a new organization), `active`, or `denied` (it takes no payment). The statuses only Polar's onboarding review sets are not held: the 0.x clients' `onboarding_started` and `under_review`, the 1.x clients' `review`, `snoozed`, `blocked`, `offboarding` and `offboarded`.
+ */
+export type Status = 'created' | 'denied' | 'active';
 
 export type SubType = 'user' | 'organization';
 
@@ -9929,6 +10233,10 @@ export type Subscription = {
      * Pending subscription update that will be applied at the beginning of the next period. Product changes apply at once here, so this is always `null`.
      */
     pending_update: PendingSubscriptionUpdate | null;
+    /**
+     * The number of units of a unit-based subscription. Unit-based prices are not offered, so this is always `null`.
+     */
+    units: number | null;
 };
 
 export type SubscriptionCancel = {
@@ -10022,6 +10330,10 @@ export type SubscriptionCustomer = {
      * Timestamp for when the customer was soft deleted.
      */
     deleted_at: string | null;
+    /**
+     * Timestamp of the first event ingested for this customer. Can predate `created_at`, and is null if no event was ever ingested.
+     */
+    first_user_event_at: string | null;
     avatar_url: string;
 };
 
@@ -10450,7 +10762,10 @@ export type ValidatedLicenseKey = {
     benefit_id: string;
     key: string;
     display_key: string;
-    status: LicenseKeyStatus;
+    /**
+     * Always `granted`; a key that is not is answered 404.
+     */
+    status: 'granted';
     limit_activations: number | null;
     usage: number;
     limit_usage: number | null;
@@ -10698,6 +11013,14 @@ export type WebhookEndpoint = {
      * Whether the endpoint receives deliveries. A disabled endpoint is sent nothing; its events are still recorded, as not delivered. An endpoint is disabled when every delivery failed for a few days, or answers 410 Gone.
      */
     enabled: boolean;
+    /**
+     * The API version its events' payloads are in. Set at creation (the version the creating call speaks, unless given) and by an update; an event keeps the version it was recorded in.
+     */
+    api_version: ApiVersion;
+    /**
+     * Whether deliveries are signed with Standard Webhooks' key (the secret's base64 part after `whsec_`). Borealis signs with Polar's original key, the UTF-8 bytes of the whole secret, which every client's verification accepts, so this is always `false`.
+     */
+    uses_standard_webhook_signature: boolean;
 };
 
 /**
@@ -10722,6 +11045,10 @@ export type WebhookEndpointCreate = {
      * The organization ID associated with the webhook endpoint. **Required unless you use an organization token.**
      */
     organization_id?: string | null;
+    /**
+     * The API version its events' payloads are in; by default, the version this call speaks.
+     */
+    api_version?: ApiVersion;
 };
 
 /**
@@ -10740,6 +11067,10 @@ export type WebhookEndpointUpdate = {
      * Disables the endpoint (it is sent nothing; its events are still recorded, as not delivered, and can be replayed once it is enabled again) or enables it again.
      */
     enabled?: boolean | null;
+    /**
+     * The API version its events' payloads are in, from its next event on; `null` leaves it.
+     */
+    api_version?: ApiVersion | null;
 };
 
 /**
@@ -10790,6 +11121,10 @@ export type WebhookEvent = {
      * When the event was set aside: it failed for longer than the hold (`WEBHOOK_HOLD_MS`, 1 hour by default), so it left its endpoint's ordered queue, the events behind it went on, and it is retried on its own schedule (it may arrive after newer events). `null` if it never was, or since it was redelivered. A Borealis extension.
      */
     set_aside_at?: string | null;
+    /**
+     * The API version of this event's payload (its endpoint's when the event was recorded).
+     */
+    api_version: ApiVersion;
 };
 
 export type WebhookEventType = 'checkout.created' | 'checkout.updated' | 'customer.created' | 'customer.updated' | 'customer.deleted' | 'customer.state_changed' | 'order.created' | 'order.updated' | 'order.paid' | 'order.refunded' | 'subscription.created' | 'subscription.updated' | 'subscription.active' | 'subscription.canceled' | 'subscription.uncanceled' | 'subscription.revoked' | 'refund.created' | 'refund.updated' | 'product.created' | 'product.updated' | 'benefit.created' | 'benefit.updated' | 'benefit_grant.created' | 'benefit_grant.cycled' | 'benefit_grant.updated' | 'benefit_grant.revoked' | 'organization.updated';
@@ -13765,7 +14100,7 @@ export type CustomerPortalLicenseKeysActivateResponses = {
     /**
      * Successful Response
      */
-    200: LicenseKeyActivationRead;
+    200: LicenseKeyActivationCreated;
 };
 
 export type CustomerPortalLicenseKeysActivateResponse = CustomerPortalLicenseKeysActivateResponses[keyof CustomerPortalLicenseKeysActivateResponses];
@@ -16571,7 +16906,7 @@ export type LicenseKeysActivateResponses = {
     /**
      * Successful Response
      */
-    200: LicenseKeyActivationRead;
+    200: LicenseKeyActivationCreated;
 };
 
 export type LicenseKeysActivateResponse = LicenseKeysActivateResponses[keyof LicenseKeysActivateResponses];

@@ -40,8 +40,9 @@ export function toCheckoutLink(
     allow_discount_codes: row.allow_discount_codes,
     require_billing_address: row.require_billing_address,
     discount_id: row.discount_id,
-    // Seat-based prices are not offered: no link presets seats.
+    // Seat- and unit-based prices are not offered: no link presets seats or units.
     seats: null,
+    units: null,
     organization_id: row.organization_id,
     products: products.map((p) => Object.assign(toCustomerProduct(p.row, p.rel), { metadata: p.row.metadata })),
     discount: discount ? toDiscountBase(discount) : null,

@@ -13,7 +13,8 @@ import { checkMetadata } from "../kit/metadata.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { discountProblem, priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
-import { findTestClockOf } from "../customers/repository.js";
+import { contactOf, findTestClockOf } from "../customers/repository.js";
+import type { DiscountRow } from "../discounts/repository.js";
 import type { Interval } from "../products/repository.js";
 import { isPurchasable } from "../products/models.js";
 import { givenTrial } from "../products/trials.js";
@@ -21,9 +22,24 @@ import { findOrganization, type OrganizationRow } from "../organizations/reposit
 import { addIntervals } from "../subscriptions/periods.js";
 import { hadTrial } from "../subscriptions/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
-import { activeTrial } from "./amounts.js";
-import type { CheckoutContext, CheckoutRow } from "./repository.js";
+import { activeTrial, computeFlags, quoteOf } from "./amounts.js";
+import { buyerRedemptions, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { taxedQuote } from "./tax.js";
+
+export const REDEMPTION_LIMIT_REACHED = "You have already redeemed this discount the maximum number of times allowed per customer.";
+
+/**
+ * Whether the checkout's buyer (its customer, or the email typed or the customer's) has redeemed
+ * the discount its `max_redemptions_per_customer` times already, in other checkouts.
+ */
+export async function redemptionLimitReached(db: Knex, discount: DiscountRow, row: Pick<CheckoutRow, "id" | "customer_id" | "customer_email">): Promise<boolean> {
+  if (discount.max_redemptions_per_customer === null) return false;
+  const emails = [row.customer_email, row.customer_id ? (await contactOf(db, row.customer_id))?.email : null]
+    .filter((e): e is string => typeof e === "string")
+    .map((e) => e.toLowerCase());
+  const used = await buyerRedemptions(db, discount.id, row.id, { customerId: row.customer_id, emails: [...new Set(emails)] });
+  return used >= discount.max_redemptions_per_customer;
+}
 
 export interface BuyerChanges {
   custom_field_data?: Record<string, unknown> | null;
@@ -37,11 +53,13 @@ export interface BuyerChanges {
   customer_billing_address?: unknown;
   customer_tax_id?: string | null;
   discount_code?: string | null;
+  /** The payment method type chosen in the form; the buyer's alone. */
+  payment_method_type?: string | null;
   /** The buyer may only turn a trial off (false). */
   allow_trial?: boolean | null;
 }
 
-export interface MerchantChanges extends Omit<BuyerChanges, "discount_code"> {
+export interface MerchantChanges extends Omit<BuyerChanges, "discount_code" | "payment_method_type"> {
   metadata?: Record<string, unknown>;
   discount_id?: string | null;
   allow_discount_codes?: boolean | null;
@@ -175,6 +193,9 @@ export async function applyChanges(
   } else if (input.allow_trial === false) {
     next.allow_trial = false;
   }
+  if (who === "buyer" && input.payment_method_type !== undefined) {
+    next.payment_method_type = input.payment_method_type === null || input.payment_method_type.trim() === "" ? null : input.payment_method_type.trim();
+  }
   if (who === "buyer" && input.discount_code !== undefined) {
     if (input.discount_code === null || input.discount_code === "") {
       if (!row.discount_locked) {
@@ -189,6 +210,8 @@ export async function applyChanges(
       if (!found) throw invalid(["body", "discount_code"], "Discount does not exist.", "value_error", code);
       const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error", code);
+      // Told at once; the confirm checks again, under the discount's lock.
+      if (await redemptionLimitReached(db, found.row, next)) throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error", code);
       nextCtx.discount = found.row;
       nextCtx.discountProductIds = found.productIds;
       next.discount_id = found.row.id;
@@ -203,7 +226,10 @@ export async function applyChanges(
   }
   const org = (await findOrganization(db, row.organization_id))!;
   next.trial_end = await trialEnd(db, next, nextCtx, org);
-  return { row: await requote(next, nextCtx, org), ctx: nextCtx };
+  const quoted = await requote(next, nextCtx, org);
+  // The method chosen goes with the payment form: none once the checkout needs no payment.
+  if (!computeFlags(nextCtx.product.row, nextCtx.price, quoteOf(quoted), quoted.trial_end).is_payment_form_required) quoted.payment_method_type = null;
+  return { row: quoted, ctx: nextCtx };
 }
 
 /**
@@ -328,5 +354,6 @@ export function toColumns(row: CheckoutRow): Record<string, unknown> {
     trial_interval: row.trial_interval,
     trial_interval_count: row.trial_interval_count,
     trial_end: row.trial_end,
+    payment_method_type: row.payment_method_type,
   };
 }

@@ -33,7 +33,7 @@ import { getProcessor } from "../processors/index.js";
 import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcessor } from "../processors/processor.js";
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
-import { applyChanges, rederive, type BuyerChanges } from "./changes.js";
+import { applyChanges, redemptionLimitReached, REDEMPTION_LIMIT_REACHED, rederive, type BuyerChanges } from "./changes.js";
 import { taxedQuote } from "./tax.js";
 import { orderTaxOf } from "../orders/tax.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
@@ -130,6 +130,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     // A denied organization may keep giving free products away, but takes no payment.
     if (flags.is_payment_form_required && org.status === "denied") throw new PaymentNotReady();
     if (discount) {
+      if (await redemptionLimitReached(trx, discount, applied.row)) throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error");
       await discounts.reserveRedemption(trx, discount);
     }
     applied.row.status = "confirmed";
@@ -170,9 +171,9 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
   if (created) {
     checkTaxIdAfterCommit(trx, created);
     // Events ingested for the buyer's external id before they existed are theirs now.
-    if (row.external_customer_id) await attributeExternalEvents(trx, created, row.external_customer_id);
-    await emit(trx, row.organization_id, "customer.created", toCustomer(created));
-    return created;
+    const customer = row.external_customer_id ? await attributeExternalEvents(trx, created, row.external_customer_id) : created;
+    await emit(trx, row.organization_id, "customer.created", toCustomer(customer));
+    return customer;
   }
   return (await live().whereRaw("lower(email) = lower(?)", [email]).first()) as CustomerRow;
 }
@@ -347,6 +348,8 @@ export async function completeCheckout(
       items: [{
         label: trial ? `${ctx.product.row.name} (free trial)` : ctx.product.row.name,
         amount: amounts.net_amount + amounts.discount_amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id,
+        // A subscription's first order bills its first period (the trial, with one).
+        period: subscription ? { start: subscription.current_period_start, end: subscription.current_period_end } : null,
       }],
       billingName: row.customer_billing_name ?? row.customer_name,
       billingAddress: row.customer_billing_address,

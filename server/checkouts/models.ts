@@ -23,14 +23,18 @@ export function checkoutUrl(clientSecret: string): string {
   return `${base}/checkout/${encodeURIComponent(clientSecret)}`;
 }
 
+/** Payment methods the processor takes only with a full billing address, whatever the country. */
+const FULL_ADDRESS_PAYMENT_METHODS = new Set(["upi"]);
+
 /**
  * Which billing address lines the form asks for: none but the country unless the checkout
- * requires a full address; a US address always needs its state and postal code, a Canadian one
- * its province (as Polar asks: the province decides the sales tax).
+ * requires a full address (or the payment method chosen does); a US address always needs its
+ * state and postal code, a Canadian one its province (as Polar asks: the province decides the
+ * sales tax).
  */
-export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address">, paymentForm: boolean) {
+export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address" | "payment_method_type">, paymentForm: boolean) {
   const country = row.customer_billing_address?.country ?? null;
-  const full = row.require_billing_address;
+  const full = row.require_billing_address || (row.payment_method_type !== null && FULL_ADDRESS_PAYMENT_METHODS.has(row.payment_method_type));
   const us = country === "US";
   const mode = (cond: boolean, otherwise: FieldMode = "disabled"): FieldMode => (cond ? "required" : otherwise);
   return {
@@ -135,6 +139,11 @@ function base(row: CheckoutRow, ctx: CheckoutContext) {
     payment_processor_metadata: row.payment_processor_metadata,
     billing_address_fields: fields,
     customer_billing_address_fields: requiredFields(fields),
+    // No price is unit-based yet: a checkout sells no units.
+    units: null,
+    min_units: null,
+    max_units: null,
+    payment_method_type: row.payment_method_type,
     products: ctx.products.map((p) => toCustomerProduct(p.row, p.rel)),
     product: toCustomerProduct(ctx.product.row, ctx.product.rel),
     product_price: toPrice(ctx.price, ctx.product.row),

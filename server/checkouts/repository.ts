@@ -72,6 +72,8 @@ export interface CheckoutRow {
   trial_interval_count: number | null;
   /** When the trial quoted by the last write ends; null when the checkout has no trial. */
   trial_end: Date | null;
+  /** The payment method type the buyer chose in the form (`card`, `upi`…); null while none is, or no payment form is needed. */
+  payment_method_type: string | null;
 }
 
 /** Everything a checkout's wire shape and rules need besides its row. */
@@ -238,6 +240,32 @@ export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails
   return db("checkouts")
     .whereRaw(`checkouts.id = ${checkoutIdColumn}`)
     .where((c) => c.whereRaw("lower(checkouts.customer_email) = any(?)", [emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)));
+}
+
+/**
+ * How many other checkouts redeemed the discount (confirmed, or paid) for this buyer: their
+ * customer, or one of these lowercased emails, as typed or as the checkout's customer's.
+ */
+export async function buyerRedemptions(
+  db: Knex,
+  discountId: string,
+  exceptCheckoutId: string,
+  buyer: { customerId: string | null; emails: string[] },
+): Promise<number> {
+  if (!buyer.customerId && buyer.emails.length === 0) return 0;
+  const row = await db("checkouts")
+    .where("checkouts.discount_id", discountId)
+    .whereNot("checkouts.id", exceptCheckoutId)
+    .whereIn("checkouts.status", ["confirmed", "succeeded"])
+    .where((w) => {
+      if (buyer.customerId) w.orWhere("checkouts.customer_id", buyer.customerId);
+      if (buyer.emails.length) {
+        w.orWhereRaw("lower(checkouts.customer_email) = any(?)", [buyer.emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", buyer.emails));
+      }
+    })
+    .count({ n: "*" })
+    .first();
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -147,6 +147,7 @@ async function insertCheckout(
     trial_interval: null,
     trial_interval_count: null,
     trial_end: null,
+    payment_method_type: null,
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };

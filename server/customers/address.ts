@@ -1,5 +1,9 @@
-// Billing addresses: an ISO 3166-1 alpha-2 country is required; the other lines are optional text.
+// Billing addresses: an ISO 3166-1 alpha-2 country is required (an assigned code, any case given,
+// the contract's CountryAlpha2 once stored); the other lines are optional text.
+import type { components } from "../../generated/types.js";
 import { invalid } from "../kit/errors.js";
+
+export type Country = components["schemas"]["CountryAlpha2"];
 
 export interface Address {
   line1: string | null;
@@ -7,14 +11,20 @@ export interface Address {
   postal_code: string | null;
   city: string | null;
   state: string | null;
-  country: string;
+  country: Country;
 }
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
-// Codes ICU names although they are not countries.
-const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"]);
+// Codes ICU names that are not assigned ISO 3166-1 countries: groupings and private use, the
+// exceptionally reserved (UK, XK, the Canary Islands…) and the transitionally reserved (former
+// countries: AN, CS, SU, YU…). What is left is the contract's CountryAlpha2 (a test holds them equal).
+const NOT_COUNTRIES = new Set([
+  "EU", "EZ", "UN", "QO", "XA", "XB", "ZZ",
+  "AC", "CP", "CQ", "DG", "EA", "FX", "IC", "TA", "UK", "XK",
+  "AN", "BU", "CS", "DD", "DY", "HV", "NH", "RH", "SU", "TP", "VD", "YD", "YU", "ZR",
+]);
 
-export function isCountry(code: string): boolean {
+export function isCountry(code: string): code is Country {
   if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false;
   try {
     return regionNames.of(code) !== code;
@@ -37,7 +47,7 @@ export function checkAddress(input: unknown, loc: (string | number)[] = ["body",
   if (typeof a.country !== "string" || a.country.trim() === "") throw invalid([...loc, "country"], "Field required", "missing");
   const country = a.country.trim().toUpperCase();
   if (!isCountry(country)) throw invalid([...loc, "country"], "Input should be a valid ISO 3166-1 alpha-2 country code", "enum", a.country);
-  const out = { country } as Address;
+  const out: Address = { country, line1: null, line2: null, postal_code: null, city: null, state: null };
   for (const key of LINES) {
     const v = a[key];
     if (v !== undefined && v !== null && typeof v !== "string") throw invalid([...loc, key], "Input should be a valid string", "string_type");

@@ -50,6 +50,7 @@ export function toCustomer(row: CustomerRow): CustomerOut {
     tax_id: row.tax_id,
     organization_id: row.organization_id,
     deleted_at: iso(row.deleted_at),
+    first_user_event_at: iso(row.first_user_event_at),
     avatar_url: avatarUrl(row.email),
     tax_id_check: toTaxIdCheck(row),
   };
@@ -60,6 +61,7 @@ export function toCustomerState(
   state: { subscriptions: StateSubscription[]; grants: GrantedBenefitRow[]; meters: StateMeter[] },
 ): CustomerStateOut {
   return Object.assign(toCustomer(row), {
+    type: row.type,
     active_subscriptions: state.subscriptions,
     granted_benefits: state.grants.map((g) => ({
       id: g.id,

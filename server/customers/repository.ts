@@ -17,8 +17,8 @@ export interface CustomerRow {
   organization_id: string;
   email: string;
   email_verified: boolean;
-  /** Always `individual` until team customers exist. */
-  type: CustomerType;
+  /** Always `individual` until team customers exist (service.ts refuses the others). */
+  type: "individual";
   name: string | null;
   billing_name: string | null;
   external_id: string | null;
@@ -26,6 +26,8 @@ export interface CustomerRow {
   tax_id: TaxId | null;
   metadata: Record<string, string | number | boolean>;
   deleted_at: Date | null;
+  /** When the customer's first ingested (user) event happened, when one was. */
+  first_user_event_at: Date | null;
   /** The billing test clock the customer lives on (sandbox only). */
   test_clock_id?: string | null;
   /** The tax id as its registry confirmed it (migration 0130; reset by a trigger when the tax id changes). */
@@ -329,6 +331,20 @@ export function updateCustomerRow(db: Knex, id: string, patch: Record<string, un
 export async function softDeleteCustomer(db: Knex, id: string, now: Date): Promise<CustomerRow> {
   const [deleted] = await db<CustomerRow>("customers").where({ id }).update({ deleted_at: now, modified_at: now }).returning("*");
   return deleted as CustomerRow;
+}
+
+/**
+ * Moves each customer's `first_user_event_at` earlier to `first`, never later (an event can be
+ * stamped before those already stored); modified_at stays, as nothing the customer set changed.
+ */
+export async function lowerFirstUserEventAt(db: Knex, firsts: { customer_id: string; first: Date | string }[]): Promise<void> {
+  if (firsts.length === 0) return;
+  await db.raw(
+    `update customers c set first_user_event_at = f.first
+       from (select customer_id, min(first) as first from jsonb_to_recordset(?::jsonb) as x(customer_id uuid, first timestamptz) group by customer_id) f
+      where c.id = f.customer_id and (c.first_user_event_at is null or c.first_user_event_at > f.first)`,
+    [JSON.stringify(firsts)],
+  );
 }
 
 /** The live customers bound to these test clocks, oldest first. */

@@ -43,7 +43,7 @@ const EMAIL_TAKEN = "A customer with this email address already exists.";
 const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
 
 /** Team customers come with their members; until then every customer is an individual. */
-function checkCustomerType(type: CustomerType | null | undefined): CustomerType {
+function checkCustomerType(type: CustomerType | null | undefined): CustomerRow["type"] {
   if (type === "team") throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
   return "individual";
 }
@@ -87,7 +87,7 @@ export async function createCustomer(
       if (externalId !== null && (await externalIdTaken(trx, caller, externalId))) {
         throw invalid(["body", "external_id"], EXTERNAL_ID_TAKEN, "value_error", externalId);
       }
-      const row = await insertCustomer(trx, {
+      const inserted = await insertCustomer(trx, {
         organization_id: caller.organizationId,
         type,
         email,
@@ -97,10 +97,10 @@ export async function createCustomer(
         tax_id: taxId === null ? null : (jsonb(trx, taxId)),
         metadata: jsonb(trx, metadata),
       });
-      const out = toCustomer(row);
-      checkTaxIdAfterCommit(trx, row);
       // Events ingested for this external id before the customer existed are theirs now.
-      if (externalId !== null) await dependents.attributeExternalEvents(trx, row, externalId);
+      const row = externalId !== null ? await dependents.attributeExternalEvents(trx, inserted, externalId) : inserted;
+      checkTaxIdAfterCommit(trx, row);
+      const out = toCustomer(row);
       await emit(trx, caller.organizationId, "customer.created", out);
       return out;
     })
@@ -199,10 +199,10 @@ export async function updateCustomer(
       if (!row) throw notFound();
       const patch = await preparePatch(trx, caller, row, input, "id" in key);
       patch.modified_at = new Date();
-      const updated = await updateCustomerRow(trx, row.id, patch);
+      const written = await updateCustomerRow(trx, row.id, patch);
+      const updated = typeof patch.external_id === "string" ? await dependents.attributeExternalEvents(trx, written, patch.external_id) : written;
       const out = toCustomer(updated);
       if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
-      if (typeof patch.external_id === "string") await dependents.attributeExternalEvents(trx, updated, patch.external_id);
       await emit(trx, caller.organizationId, "customer.updated", out);
       return out;
     })
@@ -215,8 +215,8 @@ export async function updateCustomer(
  * server/handlers.ts because each imports customers and never the reverse.
  */
 export interface CustomerDependents {
-  /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts). */
-  attributeExternalEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<void>;
+  /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts); answers the customer with their first user event's time. */
+  attributeExternalEvents(trx: Knex.Transaction, customer: CustomerRow, externalId: string): Promise<CustomerRow>;
   revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;

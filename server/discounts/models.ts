@@ -36,6 +36,7 @@ export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOu
     starts_at: iso(row.starts_at),
     ends_at: iso(row.ends_at),
     max_redemptions: row.max_redemptions,
+    max_redemptions_per_customer: row.max_redemptions_per_customer,
     redemptions_count: row.redemptions_count,
     organization_id: row.organization_id,
     products: products.map(toDiscountProduct),

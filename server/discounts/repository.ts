@@ -25,6 +25,8 @@ export interface DiscountRow {
   starts_at: Date | null;
   ends_at: Date | null;
   max_redemptions: number | null;
+  /** How many times one buyer (a customer, or an email) may redeem it; held at checkout confirmation. */
+  max_redemptions_per_customer: number | null;
   redemptions_count: number;
   metadata: Record<string, string | number | boolean>;
   deleted_at: Date | null;

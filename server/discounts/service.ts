@@ -1,6 +1,7 @@
 // Discount rules: fixed (amount + currency) or percentage (basis points 1..10000); once, forever
 // or repeating for 1..999 months; a code of 3..256 letters and digits unique per organization
-// case-insensitively among live discounts; starts_at before ends_at; max_redemptions >= 1;
+// case-insensitively among live discounts; starts_at before ends_at; max_redemptions and
+// max_redemptions_per_customer >= 1 (the latter held at checkout confirmation);
 // products of the organization only. Once redeemed, what a customer was promised (type, amount,
 // currency, basis points, duration) can't change. Delete is soft: the code is free again.
 import type { OpBody } from "../../generated/handlers.js";
@@ -123,6 +124,11 @@ function uniqueViolation(err: unknown, code: string | null | undefined): never {
   throw err;
 }
 
+/** A redemption limit: none (null) or at least 1. */
+function limit(value: number | null | undefined, field: string): number | null {
+  return value === undefined || value === null ? null : int(value, field, 1, 2_147_483_647);
+}
+
 async function readDiscount(db: Knex, row: DiscountRow): Promise<DiscountOut> {
   const products = await loadProducts(db, [row.id]);
   return toDiscount(row, products.get(row.id)!);
@@ -138,9 +144,8 @@ export async function createDiscount(db: Knex, caller: OrganizationCaller, input
   const startsAt = checkDate(input.starts_at, "starts_at");
   const endsAt = checkDate(input.ends_at, "ends_at");
   checkWindow(startsAt, endsAt);
-  const maxRedemptions = input.max_redemptions === undefined || input.max_redemptions === null
-    ? null
-    : int(input.max_redemptions, "max_redemptions", 1, 2_147_483_647);
+  const maxRedemptions = limit(input.max_redemptions, "max_redemptions");
+  const maxPerCustomer = limit(input.max_redemptions_per_customer, "max_redemptions_per_customer");
   const metadata = checkMetadata(input.metadata);
   return db
     .transaction(async (trx) => {
@@ -152,6 +157,7 @@ export async function createDiscount(db: Knex, caller: OrganizationCaller, input
           starts_at: startsAt,
           ends_at: endsAt,
           max_redemptions: maxRedemptions,
+          max_redemptions_per_customer: maxPerCustomer,
           metadata: jsonb(trx, metadata),
         }),
       );
@@ -237,8 +243,9 @@ export async function updateDiscount(
       checkWindow(startsAt, endsAt);
       patch.starts_at = startsAt;
       patch.ends_at = endsAt;
-      if (input.max_redemptions !== undefined) {
-        patch.max_redemptions = input.max_redemptions === null ? null : int(input.max_redemptions, "max_redemptions", 1, 2_147_483_647);
+      if (input.max_redemptions !== undefined) patch.max_redemptions = limit(input.max_redemptions, "max_redemptions");
+      if (input.max_redemptions_per_customer !== undefined) {
+        patch.max_redemptions_per_customer = limit(input.max_redemptions_per_customer, "max_redemptions_per_customer");
       }
       if (input.metadata !== undefined) patch.metadata = jsonb(trx, checkMetadata(input.metadata));
       if (input.products !== undefined && input.products !== null) {

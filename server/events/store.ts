@@ -1,7 +1,8 @@
 // The one way events are written, user (ingestion) and system (the platform's own) alike, in the
 // caller's transaction and under the organization's shared usage lock: the rows (an external id
 // already stored in the organization is skipped), every meter's hourly totals, the event name
-// statistics, and the meter a credit or reset gives a customer. A batch without external ids is
+// statistics, the meter a credit or reset gives a customer, and the customers' first user event
+// (customers.first_user_event_at, lowered by the user events stored). A batch without external ids is
 // COPYed (nothing can conflict) and its totals added up here when the meters' filters can be
 // evaluated outside the database (meters/evaluate.ts); otherwise one statement does it all.
 // Per-customer rollups and the customer meters of usage are folded in after (meters/fold.ts). The
@@ -14,6 +15,7 @@ import { matches, NotEvaluable, numericValue } from "../meters/evaluate.js";
 import { hasRollups } from "../meters/rollups.js";
 import { lockUsageShared } from "../meters/rollups-repository.js";
 import { addTotals, copyEvents, insertEvents, type Totals } from "../meters/events-repository.js";
+import { lowerFirstUserEventAt } from "../customers/repository.js";
 
 export interface NewEvent {
   timestamp: Date;
@@ -70,6 +72,17 @@ function totalsOf(meters: MeterRow[], events: NewEvent[]): Totals | null {
   return { rollups: [...rollups.values()], names: [...names.values()] };
 }
 
+/** Per customer, the earliest of these user events (every one of them stored). */
+function firstUserEvents(events: NewEvent[]): { customer_id: string; first: Date }[] {
+  const firsts = new Map<string, Date>();
+  for (const e of events) {
+    if (e.source !== "user" || e.customerId === null) continue;
+    const known = firsts.get(e.customerId);
+    if (!known || e.timestamp < known) firsts.set(e.customerId, e.timestamp);
+  }
+  return [...firsts].map(([customer_id, first]) => ({ customer_id, first }));
+}
+
 /** Stores the events; answers how many were inserted (those with an external id seen before are not). */
 export async function storeEvents(trx: Knex.Transaction, organizationId: string, events: NewEvent[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -78,7 +91,10 @@ export async function storeEvents(trx: Knex.Transaction, organizationId: string,
   // Without external ids nothing can conflict: a COPY writes the rows (as fast as the table takes
   // them), and the same statement below adds the batch itself to the totals.
   const copied = events.length >= COPY_FROM && events.every((e) => !e.externalId);
-  if (copied) await copyEvents(trx, organizationId, events);
+  if (copied) {
+    await copyEvents(trx, organizationId, events);
+    await lowerFirstUserEventAt(trx, firstUserEvents(events));
+  }
   const meterEvents = events.some((e) => e.source === "system" && METER_SYSTEM_EVENTS.includes(e.name));
   if (copied && !meterEvents) {
     const totals = totalsOf(meters, events);
@@ -102,5 +118,8 @@ export async function storeEvents(trx: Knex.Transaction, organizationId: string,
       metadata: pick(e.metadata),
     })),
   );
-  return insertEvents(trx, organizationId, input, { copied, rollupMeters: meters.filter(hasRollups), meterEvents: meterEvents ? METER_SYSTEM_EVENTS : null });
+  const { inserted, firsts } = await insertEvents(trx, organizationId, input, { copied, rollupMeters: meters.filter(hasRollups), meterEvents: meterEvents ? METER_SYSTEM_EVENTS : null });
+  // Copied rows lowered theirs above; otherwise only the rows inserted count (not a skipped duplicate).
+  if (!copied) await lowerFirstUserEventAt(trx, firsts);
+  return inserted;
 }

@@ -59,7 +59,8 @@ export function toProductMedia(row: FileRow) {
 export function toFileRead(row: FileRow): FileReadOut {
   switch (row.service) {
     case "downloadable":
-      return Object.assign(toFileBase(row), { service: "downloadable" as const });
+      // Uploads are not scanned for malware: no file is ever flagged.
+      return Object.assign(toFileBase(row), { service: "downloadable" as const, flagged_malicious_at: null });
     case "product_media":
       return toProductMedia(row);
     case "organization_avatar":

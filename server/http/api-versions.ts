@@ -3,10 +3,11 @@
 // the default, Polar's current version). The header decides the answer's shape where versions
 // differ: the contract marks a property that only some versions have with
 // `x-api-version: {starting_from, up_to}` (openapi/), and `versionedShapes` leaves it out of the
-// answers of the other versions, in one step after the handler (server/app.ts). An unknown version
-// is a 404, as Polar answers it (no route serves that version); the answer names the version it
-// speaks in its own `Polar-Version` header. The 0.x clients send no version; where an answer's status
-// changed under them, the user-agent they send names the client (`statusFor`).
+// answers of the other versions, in one step after the handler (server/app.ts); a webhook event's
+// payload is shaped the same way, in its endpoint's version (`versionedWebhooks`). An unknown
+// version is a 404, as Polar answers it (no route serves that version); the answer names the
+// version it speaks in its own `Polar-Version` header. The 0.x clients send no version; where an
+// answer's status changed under them, the user-agent they send names the client (`statusFor`).
 import type { RequestHandler, Response } from "express";
 import { ResourceNotFound } from "../kit/errors.js";
 
@@ -98,6 +99,8 @@ interface Schema {
 interface Document {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
   components: { schemas: Record<string, Schema> };
+  /** The webhook deliveries, by event type: the body each one posts. */
+  webhooks?: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
 }
 
 /** Whether a property marked `x-api-version` is in `version` (dated versions compare as strings). */
@@ -115,6 +118,27 @@ export type Shape = (operationId: string, status: number, version: ApiVersion, b
  * be shaped, and is refused here, when the server starts.
  */
 export function versionedShapes(doc: Document): Shape {
+  const { answers, shape } = shaper(doc);
+  return (operationId, status, version, body) => {
+    const schema = answers.get(`${operationId} ${status}`);
+    return schema ? shape(body, schema, version) : body;
+  };
+}
+
+/**
+ * A webhook event's payload (its JSON text) in `version`, from the contract's webhooks: the text
+ * itself when the event type's body holds no versioned property, or the version is not served.
+ */
+export function versionedWebhooks(doc: Document): (type: string, version: string, payload: string) => string {
+  const { payloads, shape } = shaper(doc);
+  return (type, version, payload) => {
+    const schema = payloads.get(type);
+    return schema && served(version) ? JSON.stringify(shape(JSON.parse(payload), schema, version)) : payload;
+  };
+}
+
+/** What shapes a value of the contract in a version: the answers and webhook bodies to shape, and how. */
+function shaper(doc: Document) {
   const PREFIX = "#/components/schemas/";
   const resolve = (s: Schema): Schema => (s.$ref?.startsWith(PREFIX) ? (doc.components.schemas[s.$ref.slice(PREFIX.length)] ?? {}) : s);
   const children = (s: Schema): Schema[] => [
@@ -148,6 +172,11 @@ export function versionedShapes(doc: Document): Shape {
         if (op.operationId && schema) responses.push([`${op.operationId} ${status}`, visit(schema)]);
       }
     }
+  }
+  const bodies: [string, Schema][] = [];
+  for (const [type, item] of Object.entries(doc.webhooks ?? {})) {
+    const schema = item.post?.requestBody?.content?.["application/json"]?.schema;
+    if (schema) bodies.push([type, visit(schema)]);
   }
   const holding = new Set([...seen].filter((s) => Object.values(s.properties ?? {}).some((p) => p["x-api-version"] !== undefined)));
   for (const s of holding) for (const parent of parents.get(s) ?? []) holding.add(parent);
@@ -198,16 +227,15 @@ export function versionedShapes(doc: Document): Shape {
     return copy ?? out;
   };
 
-  // The answers to shape, by operation and status, checked once for unions no tag can tell apart.
+  // The answers (by operation and status) and webhook bodies (by event type) to shape, checked once
+  // for unions no tag can tell apart.
   const answers = new Map(responses.filter(([, schema]) => versioned(schema)));
+  const payloads = new Map(bodies.filter(([, schema]) => versioned(schema)));
   for (const s of holding) {
     const alts = s.oneOf ?? s.anyOf ?? [];
     if (!s.discriminator && alts.filter(versioned).length > 1) {
       throw new Error(`a union without a discriminator has several members with versioned properties: ${JSON.stringify(alts.map((a) => a.$ref ?? a.type))}`);
     }
   }
-  return (operationId, status, version, body) => {
-    const schema = answers.get(`${operationId} ${status}`);
-    return schema ? shape(body, schema, version) : body;
-  };
+  return { answers, payloads, shape };
 }

@@ -1,12 +1,15 @@
 // The headers of the buyer's pages (the hosted checkout and the customer portal, served by
 // server/kit/ui-apps.ts): both may load Stripe.js for their card fields, and a checkout page may be
 // framed by the origin its checkout was opened from (`embed_origin`, set by @polar-sh/checkout's
-// embed script through the checkout link), by that origin alone. Every other page keeps the CSP of
+// embed script through the checkout link), by that origin alone, and only when the organization's
+// `embed_hosts` allow it (server/organizations/embed-hosts.ts). Every other page keeps the CSP of
 // server/http/security.ts: our own assets, never framed.
 import type { RequestHandler } from "express";
 import type { Knex } from "knex";
 import { findBySecret } from "../checkouts/repository.js";
 import { routeMatcher } from "../kit/ui-apps.js";
+import { embeddableBy } from "../organizations/embed-hosts.js";
+import { findOrganization } from "../organizations/repository.js";
 import { allowStripe, frameableBy } from "./security.js";
 
 const checkoutPage = routeMatcher("/checkout/:clientSecret/*");
@@ -27,7 +30,9 @@ export function buyerPageHeaders(knex: Knex): RequestHandler {
       if (checkoutPage(req.path)) {
         const secret = decoded(req.path.split("/")[2] ?? "");
         const checkout = secret ? await findBySecret(knex, secret) : undefined;
-        frameableBy(res, checkout?.embed_origin ?? null);
+        const origin = checkout?.embed_origin ?? null;
+        const organization = origin && checkout ? await findOrganization(knex, checkout.organization_id) : undefined;
+        frameableBy(res, origin && organization && embeddableBy(organization.embed_hosts, origin) ? origin : null);
         allowStripe(res);
       } else if (portalPage(req.path)) {
         allowStripe(res);

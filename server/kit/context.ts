@@ -1,9 +1,10 @@
 // What every handler receives besides its validated input: the database, the caller, a logger
-// bound to the request id, the request's headers, better-auth, and what the operation needs of
-// the request's Idempotency-Key.
+// bound to the request id, the request's headers, the API version it speaks, better-auth, and what
+// the operation needs of the request's Idempotency-Key.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { Handler, OperationId } from "../../generated/handlers.js";
+import type { components } from "../../generated/types.js";
 import type { Caller, CustomerCaller, OrganizationCaller } from "./auth.js";
 import { Unauthorized } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
@@ -28,6 +29,8 @@ export interface Ctx {
   requestId: string;
   /** The request's headers (the OAuth2 endpoints hand the request on to better-auth). */
   headers: IncomingHttpHeaders;
+  /** The API version the request speaks (its Polar-Version, server/http/api-versions.ts). */
+  apiVersion: components["schemas"]["ApiVersion"];
   /** better-auth (the OAuth2 provider lives in it) and the API's public URL. */
   auth: AuthHandler;
   publicUrl: string;

@@ -11,6 +11,7 @@ export type LicenseKeyWithActivationsOut = components["schemas"]["LicenseKeyWith
 export type ValidatedLicenseKeyOut = components["schemas"]["ValidatedLicenseKey"];
 export type ActivationBaseOut = components["schemas"]["LicenseKeyActivationBase"];
 export type ActivationOut = components["schemas"]["LicenseKeyActivationRead"];
+export type ActivationCreatedOut = components["schemas"]["LicenseKeyActivationCreated"];
 
 export function toLicenseKey(row: LicenseKeyRow, customer: CustomerRow): LicenseKeyOut {
   return {
@@ -48,5 +49,10 @@ export function toActivationBase(row: ActivationRow): ActivationBaseOut {
 }
 
 export function toActivation(row: ActivationRow, licenseKey: LicenseKeyOut): ActivationOut {
+  return Object.assign(toActivationBase(row), { license_key: licenseKey });
+}
+
+/** A new activation: its key is granted, as only a granted key is activated. */
+export function toActivationCreated(row: ActivationRow, licenseKey: LicenseKeyOut & { status: "granted" }): ActivationCreatedOut {
   return Object.assign(toActivationBase(row), { license_key: licenseKey });
 }

@@ -15,8 +15,10 @@ import { checkMetadata } from "../kit/metadata.js";
 import { listPage, type Page } from "../kit/pagination.js";
 import {
   toActivation,
+  toActivationCreated,
   toActivationBase,
   toLicenseKey,
+  type ActivationCreatedOut,
   type ActivationOut,
   type LicenseKeyOut,
   type LicenseKeyWithActivationsOut,
@@ -317,11 +319,12 @@ export async function validateLicenseKey(db: Knex, caller: OrganizationCaller | 
     if (row.usage + increment > INT32_MAX) throw invalid(["body", "increment_usage"], "The usage would exceed its maximum.", "value_error", increment);
     const updated = await keys.saveKey(trx, row.id, { validations: row.validations + 1, last_validated_at: now, usage: row.usage + increment, modified_at: now });
     const out = await readOne(trx, updated);
-    return Object.assign(out, { activation: activation ? toActivationBase(activation) : null });
+    // Granted: a key that is not was answered 404 above.
+    return Object.assign(out, { status: row.status, activation: activation ? toActivationBase(activation) : null });
   });
 }
 
-export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | null, input: LicenseKeyActivateInput): Promise<ActivationOut> {
+export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | null, input: LicenseKeyActivateInput): Promise<ActivationCreatedOut> {
   const conditions = checkMetadata(input.conditions, ["body", "conditions"]);
   const meta = checkMetadata(input.meta, ["body", "meta"]);
   const label = input.label;
@@ -336,7 +339,9 @@ export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | 
       throw new NotPermitted(`License key only allows ${row.limit_activations} activations.`);
     }
     const activation = await keys.insertActivation(trx, { license_key_id: row.id, label, conditions: jsonb(trx, conditions), meta: jsonb(trx, meta) });
-    return toActivation(activation, await readOne(trx, row));
+    const key = await readOne(trx, row);
+    // Granted: a key that is not was refused above.
+    return toActivationCreated(activation, Object.assign(key, { status: row.status }));
   });
 }
 

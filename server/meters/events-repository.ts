@@ -81,12 +81,24 @@ export async function countEventsIn(trx: Knex.Transaction, from: string, to: str
   return numberOf(trx.raw("select count(*)::int as v from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8", [from, to]));
 }
 
-/** The events known only by `externalId` become the customer's (its id filled in); how many did. */
-export async function attributeEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<number> {
-  return trx("events")
-    .where({ organization_id: customer.organization_id, external_customer_id: externalId })
-    .whereNull("customer_id")
-    .update({ customer_id: customer.id });
+/**
+ * The events known only by `externalId` become the customer's (its id filled in): how many did,
+ * and when the earliest user event among them happened.
+ */
+export async function attributeEvents(
+  trx: Knex.Transaction,
+  customer: { id: string; organization_id: string },
+  externalId: string,
+): Promise<{ attributed: number; firstUserEvent: Date | null }> {
+  const [row] = await rowsOf<{ attributed: number; first: Date | null }>(trx.raw(
+    `with a as (
+       update events set customer_id = ? where organization_id = ? and external_customer_id = ? and customer_id is null
+       returning timestamp, source
+     )
+     select count(*)::int as attributed, min(timestamp) filter (where source = 'user') as first from a`,
+    [customer.id, customer.organization_id, externalId],
+  ));
+  return { attributed: row.attributed, firstUserEvent: row.first };
 }
 
 export interface CreditKey {
@@ -333,14 +345,15 @@ export async function addTotals(trx: Knex.Transaction, organizationId: string, t
  * Inserts the events of `input` (JSON rows; with `copied`, COPYed already, so only read here), and in
  * the same statement adds them to the totals of `rollupMeters`, gives customers the meters of the
  * `meterEvents` (credits and resets) among them, and counts their names; answers how many were
- * inserted (an external id stored already in the organization is skipped).
+ * inserted (an external id stored already in the organization is skipped) and, per customer, when
+ * the earliest user event inserted happened.
  */
 export async function insertEvents(
   trx: Knex.Transaction,
   organizationId: string,
   input: string,
   opts: { copied: boolean; rollupMeters: MeterRow[]; meterEvents: string[] | null },
-): Promise<number> {
+): Promise<{ inserted: number; firsts: { customer_id: string; first: string }[] }> {
   const { copied } = opts;
   const inserted: Sql = { sql: "inserted", bindings: [] };
   const ctes: Sql[] = [];
@@ -374,7 +387,12 @@ export async function insertEvents(
       select * from jsonb_to_recordset(?::jsonb) as x(timestamp timestamptz, name text, source text, customer_id uuid,
         external_customer_id text, external_id text, metadata jsonb)
     ), inserted as materialized (${insert})${ctes.map((c, i) => `, w${i} as (${c.sql})`).join("")}
-    select count(*)::int as inserted from inserted`;
-  const [result] = await rowsOf<{ inserted: number }>(trx.raw(sql, [input, organizationId, ...ctes.flatMap((c) => c.bindings)]));
-  return result.inserted;
+    select count(*)::int as inserted,
+      (select coalesce(json_agg(f), '[]') from (select customer_id, min(timestamp) as first from inserted
+        where source = 'user' and customer_id is not null group by customer_id) f) as firsts
+    from inserted`;
+  const [result] = await rowsOf<{ inserted: number; firsts: { customer_id: string; first: string }[] }>(
+    trx.raw(sql, [input, organizationId, ...ctes.flatMap((c) => c.bindings)]),
+  );
+  return result;
 }

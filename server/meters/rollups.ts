@@ -18,6 +18,7 @@ import { customerEvents, organizationEvents, organizationEventsBelow, attributeE
 import type { MeterRow } from "./models.js";
 import { ofOrganization } from "./repository.js";
 import { addAttributedCustomerMeters, addRebuiltCustomerMeters } from "./customer-meters-repository.js";
+import { lowerFirstUserEventAt } from "../customers/repository.js";
 import {
   addRollups,
   deleteMeterRollups,
@@ -28,6 +29,13 @@ import {
 } from "./rollups-repository.js";
 
 export const externalKey = (externalId: string) => `ext:${externalId}`;
+
+/** The customer attribution is for, with their first user event's time (customers/repository.ts's CustomerRow has both). */
+interface AttributedCustomer {
+  id: string;
+  organization_id: string;
+  first_user_event_at: Date | null;
+}
 
 /** Whether a meter has rollups (every aggregation but unique). */
 export const hasRollups = (meter: Pick<MeterRow, "aggregation">) => meter.aggregation.func !== "unique";
@@ -51,15 +59,22 @@ export async function rebuildMeter(trx: Knex.Transaction, meter: MeterRow): Prom
 
 /**
  * A customer now has the external id `externalId`: the events known only by it become the
- * customer's (its id filled in), and so do their rollups and customer meters.
+ * customer's (its id filled in), and so do their rollups and customer meters; the customer's first
+ * user event is lowered to the earliest of them. Answers the customer with that time.
  */
-export async function attributeExternalEvents(trx: Knex.Transaction, customer: { id: string; organization_id: string }, externalId: string): Promise<void> {
+export async function attributeExternalEvents<C extends AttributedCustomer>(trx: Knex.Transaction, customer: C, externalId: string): Promise<C> {
   await lockUsageExclusive(trx, customer.organization_id);
-  const attributed = await attributeEvents(trx, customer, externalId);
-  if (!attributed) return;
+  const { attributed, firstUserEvent } = await attributeEvents(trx, customer, externalId);
+  if (!attributed) return customer;
+  let out = customer;
+  if (firstUserEvent && (!customer.first_user_event_at || firstUserEvent < customer.first_user_event_at)) {
+    await lowerFirstUserEventAt(trx, [{ customer_id: customer.id, first: firstUserEvent }]);
+    out = Object.assign({}, customer, { first_user_event_at: firstUserEvent });
+  }
   const meters = await ofOrganization(trx, customer.organization_id);
-  if (meters.length === 0) return;
+  if (meters.length === 0) return out;
   await moveCustomerRollups(trx, meters.map((m) => m.id), externalKey(externalId), customer.id);
   const own = customerEvents(customer.id);
   await addAttributedCustomerMeters(trx, customer.organization_id, meters.map((m) => matchedCustomersSql(m, own)));
+  return out;
 }

@@ -40,6 +40,13 @@ import * as benefitVisibility from "./0086_benefit_visibility.js";
 import * as webhookEventSkipped from "./0087_webhook_event_skipped.js";
 import * as customerSessionReturnUrl from "./0088_customer_session_return_url.js";
 import * as orderInvoiceNumbers from "./0089_order_invoice_numbers.js";
+import * as customerFirstUserEvent from "./0095_customer_first_user_event.js";
+import * as productReferences from "./0096_product_references.js";
+import * as discountPerCustomer from "./0097_discount_per_customer.js";
+import * as checkoutPaymentMethodType from "./0098_checkout_payment_method_type.js";
+import * as orderItemPeriods from "./0099_order_item_periods.js";
+import * as webhookApiVersion from "./0100_webhook_api_version.js";
+import * as organizationEmbedHosts from "./0101_organization_embed_hosts.js";
 import * as taxSettings from "./0110_tax_settings.js";
 import * as checkoutTaxCalculation from "./0111_checkout_tax_calculation.js";
 import * as orderTax from "./0112_order_tax.js";
@@ -91,6 +98,13 @@ export const migrations = [
   { name: "0087_webhook_event_skipped", ...webhookEventSkipped },
   { name: "0088_customer_session_return_url", ...customerSessionReturnUrl },
   { name: "0089_order_invoice_numbers", ...orderInvoiceNumbers },
+  { name: "0095_customer_first_user_event", ...customerFirstUserEvent },
+  { name: "0096_product_references", ...productReferences },
+  { name: "0097_discount_per_customer", ...discountPerCustomer },
+  { name: "0098_checkout_payment_method_type", ...checkoutPaymentMethodType },
+  { name: "0099_order_item_periods", ...orderItemPeriods },
+  { name: "0100_webhook_api_version", ...webhookApiVersion },
+  { name: "0101_organization_embed_hosts", ...organizationEmbedHosts },
   { name: "0110_tax_settings", ...taxSettings },
   { name: "0111_checkout_tax_calculation", ...checkoutTaxCalculation },
   { name: "0112_order_tax", ...orderTax },

@@ -20,7 +20,7 @@ type TokenAnswer = operations["oauth2:request_token"]["responses"][200]["content
 type IntrospectAnswer = operations["oauth2:introspect_token"]["responses"][200]["content"]["application/json"];
 type AuthorizeResponse = components["schemas"]["AuthorizeResponse"];
 type UserInfo = components["schemas"]["UserInfo"];
-type Scope = components["schemas"]["Scope"];
+type AuthorizeScope = components["schemas"]["AuthorizeScope"];
 type AuthorizeQuery = NonNullable<operations["oauth2:authorize"]["parameters"]["query"]>;
 
 export interface Provider {
@@ -89,8 +89,10 @@ export async function introspectToken(p: Provider, db: Knex, body: { token: stri
   });
 }
 
-const CONTRACT_SCOPES: ReadonlySet<string> = new Set(OAUTH_SCOPES.filter((s) => s !== "offline_access"));
-const isScope = (s: string): s is Scope => CONTRACT_SCOPES.has(s);
+/** The 0.x clients' scopes that gate nothing: a client may ask for them, the consent does not show them. */
+const GRANTING_NOTHING: ReadonlySet<string> = new Set(["web:read", "web:write", "issues:read", "issues:write", "repositories:read", "repositories:write", "external_organizations:read"]);
+const SHOWN_SCOPES: ReadonlySet<string> = new Set(OAUTH_SCOPES.filter((s) => s !== "offline_access" && !GRANTING_NOTHING.has(s)));
+const isShownScope = (s: string): s is AuthorizeScope => SHOWN_SCOPES.has(s);
 
 interface ClientRow {
   client_id: string;
@@ -129,12 +131,12 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
     created_at: isoRequired(client.created_at ?? new Date(0)),
     modified_at: iso(client.updated_at),
   };
-  const scopes = asked.filter(isScope);
+  const scopes = asked.filter(isShownScope);
   const subType = query.sub_type ?? (needsOrganization(asked) ? "organization" : "user");
-  if (subType === "user") {
-    return { client: publicClient, sub_type: "user", sub: { id: user.id, email: user.email, avatar_url: user.image ?? null }, scopes };
-  }
   const organizations = await organizationsOfMember(db, caller.userId);
+  if (subType === "user") {
+    return { client: publicClient, sub_type: "user", sub: { id: user.id, email: user.email, avatar_url: user.image ?? null }, scopes, organizations };
+  }
   // The organization the consent would be for: the session's active one.
   const session = caller.sessionId ? await sessionActiveOrganization(db, caller.sessionId) : undefined;
   const sub = organizations.find((o) => o.id === session?.active_organization_id) ?? null;

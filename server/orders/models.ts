@@ -50,6 +50,8 @@ function toItem(row: OrderItemRow) {
     tax_amount: row.tax_amount,
     proration: row.proration,
     product_price_id: row.product_price_id,
+    start_timestamp: iso(row.start_timestamp),
+    end_timestamp: iso(row.end_timestamp),
   };
 }
 
@@ -90,6 +92,8 @@ function toOrderBase(row: OrderRow, items: OrderItemRow[], product: ProductRow) 
     description: product?.name ?? items[0]?.label ?? "",
     refundable_amount: refundableAmount(row),
     refundable_tax_amount: refundableTaxAmount(row),
+    // Unit-based prices are not offered: an order sells no units.
+    units: null,
   };
 }
 
@@ -129,6 +133,8 @@ export function toSubscriptionBase(row: SubscriptionBaseRow) {
     checkout_id: row.checkout_id,
     customer_cancellation_reason: row.customer_cancellation_reason,
     customer_cancellation_comment: row.customer_cancellation_comment,
+    // Unit-based prices are not offered: a subscription has no units.
+    units: null,
   };
 }
 

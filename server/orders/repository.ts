@@ -120,6 +120,9 @@ export interface OrderItemRow {
   proration: boolean;
   product_price_id: string | null;
   position: number;
+  /** The period the line bills (a subscription's period, its usage's, a proration's), null for a one-time purchase. */
+  start_timestamp: Date | null;
+  end_timestamp: Date | null;
 }
 
 export type OrderScope = ReadScope;

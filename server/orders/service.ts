@@ -51,6 +51,14 @@ export interface OrderItemInput {
   taxAmount: number;
   proration: boolean;
   productPriceId: string | null;
+  /** The period the line bills; none for a one-time purchase (or a credit carried over). */
+  period: Period | null;
+}
+
+/** A billing period: from `start` until `end`. */
+export interface Period {
+  start: Date;
+  end: Date;
 }
 
 export interface CreateOrderForCheckoutInput {
@@ -160,6 +168,8 @@ export async function insertOrder(
           proration: it.proration,
           product_price_id: it.productPriceId,
           position,
+          start_timestamp: it.period?.start ?? null,
+          end_timestamp: it.period?.end ?? null,
         })),
       )
     : [];

@@ -41,6 +41,8 @@ export const DEFAULT_CUSTOMER_EMAIL_SETTINGS: OrganizationOut["customer_email_se
   subscription_trial_conversion_reminder: true,
   subscription_uncanceled: true,
   subscription_updated: true,
+  // No reminder before a saved card expires is sent (only `false` is accepted, service.ts).
+  payment_method_expiration_reminder: false,
 };
 
 /**
@@ -108,6 +110,11 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     default_presentment_currency: row.default_presentment_currency,
     default_tax_behavior: row.default_tax_behavior,
     customer_email_settings: Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, row.customer_email_settings),
+    // No onboarding is reviewed, so none is ever asked to be resubmitted.
+    onboarding_resubmission_requested_at: null,
+    // Disputes are not handled yet: none is conceded automatically.
+    dispute_settings: { auto_accept_below_amount: null },
+    embed_hosts: row.embed_hosts,
     tax_settings: taxSettingsOf(row.tax_settings),
     seller_details: row.seller_details ?? null,
     account_id: null,

@@ -28,6 +28,8 @@ export interface OrganizationRow {
   default_presentment_currency: OrganizationOut["default_presentment_currency"];
   default_tax_behavior: OrganizationOut["default_tax_behavior"];
   customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
+  /** The hosts allowed to embed its checkout (./embed-hosts.ts). */
+  embed_hosts: string[];
   /** Merged over its defaults when read (tax-settings.ts). */
   tax_settings: Partial<OrganizationOut["tax_settings"]> | null;
   /** The seller as its invoices name it (seller-details.ts); null until given. */
@@ -98,12 +100,12 @@ export async function insertMemberIfMissing(db: Knex, organizationId: string, us
 }
 
 /** The organizations the user is a member of, oldest first. */
-export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; avatar_url: string | null }[]> {
+export function ofMember(db: Knex, userId: string): Promise<{ id: string; slug: string; name: string; avatar_url: string | null }[]> {
   return db("organizations")
     .join("members", "members.organization_id", "organizations.id")
     .where("members.user_id", userId)
     .orderBy("organizations.created_at")
-    .select("organizations.id", "organizations.slug", "organizations.avatar_url");
+    .select("organizations.id", "organizations.slug", "organizations.name", "organizations.avatar_url");
 }
 
 export function nameOf(db: Knex, id: string): Promise<{ id: string; name: string }> {

@@ -17,6 +17,7 @@ import {
 import { jsonb } from "../kit/db.js";
 import { checkHttpUrl } from "../kit/urls.js";
 import { checkEmail } from "../kit/email.js";
+import { checkEmbedHosts } from "./embed-hosts.js";
 import { DEFAULT_TAX_SETTINGS, taxSettingsOf, updatedTaxSettings } from "./tax-settings.js";
 import { checkSellerDetails } from "./seller-details.js";
 
@@ -57,7 +58,7 @@ function checkContacts(input: Pick<OrganizationInput, "avatar_url" | "website" |
 type SettingsInput = Pick<
   OrganizationInput,
   | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
-  | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced"
+  | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced" | "dispute_settings" | "embed_hosts"
 > & Pick<Partial<OrganizationInput>, "tax_settings">;
 type StoredSettings = Pick<
   OrganizationRow,
@@ -82,7 +83,13 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
   };
   merged("feature_settings", input.feature_settings);
   merged("notification_settings", input.notification_settings);
+  offOnly(input.customer_email_settings?.payment_method_expiration_reminder, ["body", "customer_email_settings", "payment_method_expiration_reminder"], "A reminder before a saved card expires");
   merged("customer_email_settings", input.customer_email_settings);
+  const concedeBelow = input.dispute_settings?.auto_accept_below_amount;
+  if (concedeBelow !== undefined && concedeBelow !== null) {
+    throw invalid(["body", "dispute_settings", "auto_accept_below_amount"], "Conceding disputes automatically is not available.", "value_error", concedeBelow);
+  }
+  if (input.embed_hosts !== undefined && input.embed_hosts !== null) out.embed_hosts = jsonb(trx, checkEmbedHosts(input.embed_hosts, ["body", "embed_hosts"]));
 
   const portal = input.customer_portal_settings ?? undefined;
   const { benefit_revocation_grace_period: grace, ...subscription } = input.subscription_settings ?? {};

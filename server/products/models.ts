@@ -100,6 +100,7 @@ export function toProductBase(row: ProductRow) {
 export function toProduct(row: ProductRow, rel: ProductRelations): ProductOut {
   return Object.assign(toProductBase(row), {
     metadata: row.metadata,
+    is_deletable: rel.deletable,
     tax_category: row.tax_category,
     prices: rel.prices.map((p) => toPrice(p, row)),
     benefits: rel.benefits.map(toBenefit),

@@ -62,6 +62,8 @@ export interface ProductRelations {
   benefits: BenefitRow[];
   medias: FileRow[];
   customFields: (CustomFieldRow & { order: number; required: boolean })[];
+  /** Nothing refers to the product: no order, subscription (a trial is one) or discount. */
+  deletable: boolean;
 }
 
 export function readable(db: Knex, caller: OrganizationCaller): Knex.QueryBuilder {
@@ -81,7 +83,8 @@ export async function findReadable(
 
 /**
  * The relations of the product whose id is `idExpr`, as four JSON array columns (timestamps as
- * ISO strings, the metered unit amount as text so its 12 decimals survive).
+ * ISO strings, the metered unit amount as text so its 12 decimals survive), and whether anything
+ * refers to it.
  */
 export function relationColumns(idExpr: string): string {
   return `coalesce((select json_agg(x order by x.position, x.created_at) from (
@@ -99,7 +102,10 @@ export function relationColumns(idExpr: string): string {
           where pm.product_id = ${idExpr} and f.deleted_at is null) x), '[]') as rel_medias,
        coalesce((select json_agg(x order by x."order") from (
          select cf.*, pcf."order", pcf.required from product_custom_fields pcf join custom_fields cf on cf.id = pcf.custom_field_id
-          where pcf.product_id = ${idExpr} and cf.deleted_at is null) x), '[]') as rel_custom_fields`;
+          where pcf.product_id = ${idExpr} and cf.deleted_at is null) x), '[]') as rel_custom_fields,
+       not exists (select from orders o where o.product_id = ${idExpr})
+         and not exists (select from subscriptions s where s.product_id = ${idExpr})
+         and not exists (select from discount_products dp where dp.product_id = ${idExpr}) as rel_deletable`;
 }
 
 interface RelationColumns {
@@ -107,10 +113,11 @@ interface RelationColumns {
   rel_benefits: BenefitRow[];
   rel_medias: FileRow[];
   rel_custom_fields: ProductRelations["customFields"];
+  rel_deletable: boolean;
 }
 
 function relationsOf(r: RelationColumns): ProductRelations {
-  return { prices: r.rel_prices, benefits: r.rel_benefits, medias: r.rel_medias, customFields: r.rel_custom_fields };
+  return { prices: r.rel_prices, benefits: r.rel_benefits, medias: r.rel_medias, customFields: r.rel_custom_fields, deletable: r.rel_deletable };
 }
 
 /**
@@ -134,8 +141,8 @@ export async function loadRelations(db: Knex, productIds: string[]): Promise<Map
 }
 
 function splitRelations(found: ProductRow & RelationColumns): { row: ProductRow; relations: ProductRelations } {
-  const { rel_prices, rel_benefits, rel_medias, rel_custom_fields, ...row } = found;
-  return { row, relations: relationsOf({ rel_prices, rel_benefits, rel_medias, rel_custom_fields }) };
+  const { rel_prices, rel_benefits, rel_medias, rel_custom_fields, rel_deletable, ...row } = found;
+  return { row, relations: relationsOf({ rel_prices, rel_benefits, rel_medias, rel_custom_fields, rel_deletable }) };
 }
 
 /** A readable product with all its relations, in one round trip (the single-product read path). */

@@ -25,7 +25,7 @@ import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
 import { emit, emitEach, type OutboxEvent } from "../kit/outbox.js";
-import { insertOrder, markOrderPaid, readOrder, type OrderItemInput } from "../orders/service.js";
+import { insertOrder, markOrderPaid, readOrder, type OrderItemInput, type Period } from "../orders/service.js";
 import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderReads, type OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
 import { getProcessor } from "../processors/index.js";
@@ -206,24 +206,32 @@ export interface CycleLines {
   carried: ProrationLine[];
 }
 
+/** A proration as an order line, over the span it covers (none recorded: a credit carried over). */
+export function prorationItem(line: ProrationLine): OrderItemInput {
+  const period = line.start && line.end ? { start: new Date(line.start), end: new Date(line.end) } : null;
+  return { label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id, period };
+}
+
 /** Units as a line shows them: whole, or with up to 6 decimals. */
 const formatUnits = (units: number) => (Number.isInteger(units) ? String(units) : String(Number(units.toFixed(6))));
 
 /**
- * The lines of a renewal: the base price, each metered price with the usage the period that ended
- * bills (in arrears), prorations, the discount.
+ * The lines of a renewal: the base price for the period that starts (`period`, in advance), each
+ * metered price with the usage the period that ended bills (in arrears), prorations, the discount.
  */
 export function cycleLines(
   row: SubscriptionRow,
   product: ProductRow,
   prices: PriceRow[],
   discount: DiscountRow | undefined,
-  periodStart: Date,
+  period: Period,
   usage: PeriodBilling[] = [],
 ): CycleLines {
+  const periodStart = period.start;
+  const ended = { start: new Date(row.current_period_start), end: periodStart };
   const items: OrderItemInput[] = [];
   const base = prices.find((p) => p.amount_type !== "metered_unit");
-  items.push({ label: product.name, amount: Number(row.amount), taxAmount: 0, proration: false, productPriceId: base?.id ?? null });
+  items.push({ label: product.name, amount: Number(row.amount), taxAmount: 0, proration: false, productPriceId: base?.id ?? null, period });
   for (const p of prices.filter((x) => x.amount_type === "metered_unit")) {
     const billed = usage.find((u) => u.price.id === p.id);
     const label = `${product.name} — ${p.meter_name ?? "usage"}`;
@@ -233,17 +241,16 @@ export function cycleLines(
       taxAmount: 0,
       proration: false,
       productPriceId: p.id,
+      period: ended,
     });
   }
-  for (const line of row.pending_prorations ?? []) {
-    items.push({ label: line.label, amount: Number(line.amount), taxAmount: 0, proration: true, productPriceId: line.product_price_id });
-  }
+  for (const line of row.pending_prorations ?? []) items.push(prorationItem(line));
   const discountAmount = discountApplies(discount, row, periodStart) ? computeAmounts(Number(row.amount), discount!).discount_amount : 0;
   const sum = items.reduce((n, it) => n + it.amount, 0);
   if (sum - discountAmount >= 0) return { items, subtotal: sum, discountAmount, carried: [] };
   // More credit than charge (a downgrade's proration): this period bills nothing, the lines still
   // show, and what is left of the credit moves to the next period.
-  items.push({ label: "Credit carried to the next period", amount: -sum, taxAmount: 0, proration: true, productPriceId: null });
+  items.push({ label: "Credit carried to the next period", amount: -sum, taxAmount: 0, proration: true, productPriceId: null, period: null });
   return { items, subtotal: 0, discountAmount: 0, carried: [{ label: "Credit from the previous period", amount: sum, product_price_id: null }] };
 }
 
@@ -294,7 +301,7 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
   // usage is recorded and reset, and billed nothing.
   const billed = await billPeriod(trx, row, rel, periodStart);
   const usage = row.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
-  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, periodStart, usage);
+  const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, { start: periodStart, end: next.end }, usage);
   const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: periodStart }, lines.items, lines.discountAmount);
   const created = await insertOrder(
     trx,
@@ -502,7 +509,8 @@ async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date)
   if (usage.some((u) => u.amount > 0)) {
     const product = rel.products.get(row.product_id)!;
     const customer = rel.customers.get(row.customer_id)!;
-    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: end }, meteredLines(product, usage), 0);
+    const items = meteredLines(product, usage, { start: new Date(row.current_period_start), end });
+    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: end }, items, 0);
     const created = await insertOrder(
       trx,
       {
@@ -544,13 +552,14 @@ async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date)
 }
 
 /** The metered lines of a period's usage (a subscription's last order). */
-function meteredLines(product: ProductRow, usage: PeriodBilling[]): OrderItemInput[] {
+function meteredLines(product: ProductRow, usage: PeriodBilling[], period: Period): OrderItemInput[] {
   return usage.map((u) => ({
     label: `${product.name} — ${u.meter.name} (${formatUnits(u.billedUnits)} units)`,
     amount: u.amount,
     taxAmount: 0,
     proration: false,
     productPriceId: u.price.id,
+    period,
   }));
 }
 

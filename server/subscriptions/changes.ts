@@ -22,7 +22,7 @@ import { stopPaymentRetries } from "../orders/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
 import { isFreePrice } from "../products/models.js";
 import type { PriceRow, ProductRow } from "../products/repository.js";
-import { revokeEnded } from "./billing.js";
+import { prorationItem, revokeEnded } from "./billing.js";
 import { addIntervals } from "./periods.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { AlreadyCanceledSubscription, SubscriptionLocked } from "./errors.js";
@@ -262,8 +262,10 @@ export async function planProductChange(
   const trialing = row.status === "trialing";
   const credit = trialing ? 0 : Math.round(Number(row.amount) * left);
   const charge = trialing ? 0 : Math.round(newAmount * newLeft);
-  if (credit > 0) lines.push({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null });
-  if (charge > 0) lines.push({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id });
+  // Both cover what is left of the current period.
+  const span = { start: new Date(Math.min(now.getTime(), end)).toISOString(), end: new Date(end).toISOString() };
+  if (credit > 0) lines.push(Object.assign({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null }, span));
+  if (charge > 0) lines.push(Object.assign({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id }, span));
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
   const net = lines.reduce((n, l) => n + l.amount, 0);
   return { product, oldProduct, price, prices, newAmount, lines, behavior, net };
@@ -283,8 +285,7 @@ async function changeProduct(
   if (behavior === "invoice" && net > 0) {
     // Charged now (by the workflow, at once): an order for the difference.
     const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
-    const items = lines.map((l) => ({ label: l.label, amount: l.amount, taxAmount: 0, proration: true, productPriceId: l.product_price_id }));
-    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: now }, items, 0);
+    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: now }, lines.map(prorationItem), 0);
     const order = await createOrderForCheckout(trx, {
       organizationId: row.organization_id,
       customerId: row.customer_id,

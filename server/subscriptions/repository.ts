@@ -25,6 +25,9 @@ export interface ProrationLine {
   label: string;
   amount: number;
   product_price_id: string | null;
+  /** The span the proration covers (ISO), from the change to its period's end; none for a credit carried over. */
+  start?: string;
+  end?: string;
 }
 
 /** A subscriptions row: the columns every subscription shape shows (SubscriptionBaseRow) and the rest. */

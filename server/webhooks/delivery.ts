@@ -14,6 +14,7 @@ import type { QueuedEvent } from "../../workflows/shared/webhooks.js";
 import { logger } from "../kit/logger.js";
 import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
+import { payloadOf } from "./versions.js";
 import {
   clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveredAndReadNext, recordDeliveryAttempt, setAsideQueuedEvent, settleQueuedEvent,
   eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
@@ -164,7 +165,7 @@ async function attemptFound(
 ): Promise<AttemptResult & { next?: EventWithEndpoint | null }> {
   if (!endpoint.enabled || endpoint.deleted_at !== null) return { outcome: "skipped", httpCode: null };
 
-  const body = formatBody(endpoint.format, event.payload);
+  const body = formatBody(endpoint.format, payloadOf(event));
   const headers = signWebhook(endpoint.secret, event.id, body);
   // With tracing on: a span in the trace the event was caused in; the POST is its child.
   const res = await inKeptTrace(

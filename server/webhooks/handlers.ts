@@ -13,7 +13,7 @@ type WebhookOps =
 export const webhookHandlers: Handlers<WebhookOps> = {
   "webhooks:create_webhook_endpoint": async ({ body }, ctx) => ({
     status: 201,
-    body: await createWebhookEndpoint(ctx.db, orgCaller(ctx), body),
+    body: await createWebhookEndpoint(ctx.db, orgCaller(ctx), body, ctx.apiVersion),
   }),
   "webhooks:get_webhook_endpoint": async ({ params }, ctx) => ({
     status: 200,

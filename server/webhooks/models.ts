@@ -2,6 +2,7 @@
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { DeliveryWithEventRow, WebhookEndpointRow, WebhookEventRow } from "./repository.js";
+import { payloadOf } from "./versions.js";
 
 export type WebhookEndpointOut = components["schemas"]["WebhookEndpoint"];
 export type WebhookEventOut = components["schemas"]["WebhookEvent"];
@@ -21,6 +22,9 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointOut {
     organization_id: row.organization_id,
     events: row.events as WebhookEventType[],
     enabled: row.enabled,
+    api_version: row.api_version,
+    // Signed with Polar's original key, the UTF-8 bytes of the whole secret (./signing.ts).
+    uses_standard_webhook_signature: false,
   };
 }
 
@@ -32,8 +36,9 @@ export function toWebhookEvent(row: WebhookEventRow): WebhookEventOut {
     last_http_code: row.last_http_code,
     succeeded: row.succeeded,
     skipped: row.skipped,
-    // An archived event's payload is no longer accessible.
-    payload: row.is_archived ? null : row.payload,
+    // An archived event's payload is no longer accessible; otherwise it is shown as it is sent.
+    payload: row.is_archived ? null : payloadOf(row),
+    api_version: row.api_version,
     type: row.type as WebhookEventType,
     is_archived: row.is_archived,
     set_aside_at: iso(row.set_aside_at),
@@ -62,6 +67,7 @@ export function toWebhookDelivery(row: DeliveryWithEventRow): WebhookDeliveryOut
       skipped: row.e_skipped,
       is_archived: row.e_is_archived,
       set_aside_at: row.e_set_aside_at,
+      api_version: row.e_api_version,
       pending: false,
       queued: 0,
     }),

@@ -2,6 +2,7 @@
 // caller's organization and to live (not deleted) endpoints; the delivery side (the worker) reads
 // by id, because it acts for the system, not for a caller.
 import type { Knex } from "knex";
+import type { components } from "../../generated/types.js";
 import { isUuid } from "../kit/ids.js";
 import { preparedRows } from "../kit/db.js";
 import { numberOf } from "../kit/rows.js";
@@ -20,7 +21,11 @@ export interface WebhookEndpointRow {
   deleted_at: Date | null;
   /** Start of the current run of failed attempts; null after a success. */
   failing_since?: Date | null;
+  /** The API version its events' payloads are in (from the next event recorded on). */
+  api_version: ApiVersion;
 }
+
+export type ApiVersion = components["schemas"]["ApiVersion"];
 
 export interface WebhookEventRow {
   id: string;
@@ -30,7 +35,10 @@ export interface WebhookEventRow {
   endpoint_id: string;
   outbox_id: number;
   type: string;
+  /** As stored: the full payload, which `api_version` shapes when it is sent or shown (./versions.ts). */
   payload: string;
+  /** Its endpoint's API version when the event was recorded. */
+  api_version: ApiVersion;
   last_http_code: number | null;
   succeeded: boolean | null;
   /** Recorded while the endpoint was disabled, and not sent (until a replay queues it). */
@@ -115,6 +123,7 @@ export function readableDeliveries(db: Knex, scope: OrganizationScope): Knex.Que
       "webhook_events.type as e_type",
       "webhook_events.is_archived as e_is_archived",
       "webhook_events.set_aside_at as e_set_aside_at",
+      "webhook_events.api_version as e_api_version",
     );
 }
 
@@ -128,6 +137,7 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
   e_type: string;
   e_is_archived: boolean;
   e_set_aside_at: Date | null;
+  e_api_version: ApiVersion;
 };
 
 /**
@@ -244,8 +254,8 @@ export async function recordDeliveredAndReadNext(
 export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promise<string[]> {
   if (outboxIds.length === 0) return [];
   const { rows } = await trx.raw<{ rows: { endpoint_id: string; pending: boolean }[] }>(
-    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, trace_context, pending, succeeded, skipped)
-     select o.organization_id, e.id, o.id, o.type, o.payload::text, o.trace_context, e.enabled, case when e.enabled then null else false end, not e.enabled
+    `insert into webhook_events (organization_id, endpoint_id, outbox_id, type, payload, api_version, trace_context, pending, succeeded, skipped)
+     select o.organization_id, e.id, o.id, o.type, o.payload::text, e.api_version, o.trace_context, e.enabled, case when e.enabled then null else false end, not e.enabled
        from outbox o
        join webhook_endpoints e
          on e.organization_id = o.organization_id and e.deleted_at is null and o.type = any(e.events)
@@ -360,7 +370,10 @@ export async function releaseDeliveryLease(knex: Knex, endpointId: string, token
   await knex("webhook_endpoints").where({ id: endpointId, delivery_lease: token }).update({ delivery_lease: null, delivery_lease_until: null });
 }
 
-export async function insertEndpoint(db: Knex, columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "name" | "format" | "secret" | "events">): Promise<WebhookEndpointRow> {
+export async function insertEndpoint(
+  db: Knex,
+  columns: Pick<WebhookEndpointRow, "organization_id" | "url" | "name" | "format" | "secret" | "events" | "api_version">,
+): Promise<WebhookEndpointRow> {
   const [row] = await db<WebhookEndpointRow>("webhook_endpoints").insert(columns).returning("*");
   return row as WebhookEndpointRow;
 }

@@ -23,6 +23,7 @@ import {
   requeueEvent,
   requeueFailedEvents,
   updateEndpoint,
+  type ApiVersion,
   type DeliveryWithEventRow,
   type WebhookEndpointRow,
 } from "./repository.js";
@@ -76,13 +77,22 @@ const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)];
 /** A name, trimmed; none when blank. */
 const checkName = (name: string | null | undefined) => name?.trim() || null;
 
-export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller, input: WebhookEndpointCreateInput): Promise<WebhookEndpointOut> {
+/** `version`: the API version the creating call speaks, the endpoint's unless the input names one. */
+export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller, input: WebhookEndpointCreateInput, version: ApiVersion): Promise<WebhookEndpointOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
   const url = checkWebhookUrl(input.url);
   const secret = input.secret === undefined || input.secret === null ? newSecret() : checkSecret(input.secret);
-  const row = await insertEndpoint(db, { organization_id: caller.organizationId, url, name: checkName(input.name), format: input.format, secret, events: uniqueEvents(input.events) });
+  const row = await insertEndpoint(db, {
+    organization_id: caller.organizationId,
+    url,
+    name: checkName(input.name),
+    format: input.format,
+    secret,
+    events: uniqueEvents(input.events),
+    api_version: input.api_version ?? version,
+  });
   return toWebhookEndpoint(row);
 }
 
@@ -135,6 +145,7 @@ export async function updateWebhookEndpoint(
   if (input.format !== undefined && input.format !== null) patch.format = input.format;
   if (input.events !== undefined && input.events !== null) patch.events = uniqueEvents(input.events);
   if (input.name !== undefined) patch.name = checkName(input.name);
+  if (input.api_version !== undefined && input.api_version !== null) patch.api_version = input.api_version;
   return patchEndpoint(db, caller, id, (row, trx) => {
     if (input.enabled === false) patch.enabled = false;
     if (input.enabled === true && !row.enabled) {

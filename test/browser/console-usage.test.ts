@@ -162,7 +162,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     // by customer, chosen by email
     await page.getByRole("button", { name: "Add filter" }).click();
     await page.getByRole("menuitemcheckbox", { name: "Customer", exact: true }).click();
-    await page.getByLabel("Customer", { exact: true }).fill("ada");
+    await page.getByRole("combobox", { name: "Customer", exact: true }).fill("ada");
     await page.getByRole("option", { name: "ada@example.com" }).click();
     await expectRows(page, 1);
     const ada = (await rows(page).first().textContent()) ?? "";

@@ -46,6 +46,18 @@ function typeCheck(file: string, text: string): readonly ts.Diagnostic[] {
 
 const VERSIONS = ["2026-04", "2026-10"];
 
+/**
+ * Declarations of 1.0.1 that no honest answer meets, each with the diagnostic it gives: the test
+ * holds that each still fails exactly so (docs/CONTRACT.md, "Where the 1.x types are wrong").
+ */
+const CLIENT_DECLARATION_ERRORS: Record<string, { because: string; diagnostic: string }> = {
+  // RFC 7662: an unknown, expired or revoked token is `{"active": false}` and nothing else.
+  "oauth2.introspectToken": { because: "an inactive token is only {active: false}", diagnostic: "Type '{ active: false; }' is missing the following properties" },
+  // The generator merged two enums named Status: a subscription in a customer's state is active or trialing.
+  "customers.getState": { because: "its subscription status is typed as a license key's", diagnostic: "Types of property 'status' are incompatible" },
+  "customers.getStateExternal": { because: "its subscription status is typed as a license key's", diagnostic: "Types of property 'status' are incompatible" },
+};
+
 describe("the contract's answers against the 1.x client's declared types", () => {
   let served: [string, Sdk1Operation][] = [];
   const found = new Map<string, Map<string, string[]>>();
@@ -77,8 +89,13 @@ describe("the contract's answers against the 1.x client's declared types", () =>
 
   for (const version of VERSIONS) {
     it(`assigns each answer to what ${version} declares`, () => {
-      const failures = [...(found.get(version) ?? [])].filter(([m]) => m !== "(the file)").map(([m, errs]) => `${m}: ${errs.join(" | ")}`);
+      const byMethod = [...(found.get(version) ?? [])].filter(([m]) => m !== "(the file)");
+      const failures = byMethod.filter(([m]) => !CLIENT_DECLARATION_ERRORS[m]).map(([m, errs]) => `${m}: ${errs.join(" | ")}`);
       expect(failures, failures.join("\n")).toEqual([]);
+      for (const [method, known] of Object.entries(CLIENT_DECLARATION_ERRORS)) {
+        const errs = (found.get(version)?.get(method) ?? []).join(" | ");
+        expect(errs, `${method} (${known.because}) no longer fails as known: take it off the list`).toContain(known.diagnostic);
+      }
     });
   }
 });

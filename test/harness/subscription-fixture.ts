@@ -4,7 +4,7 @@
 import type { Knex } from "knex";
 import { periodBounds, type RecurringInterval } from "../../server/subscriptions/periods.js";
 import type { SubscriptionRow } from "../../server/subscriptions/repository.js";
-import { createCustomer, createOrganization } from "./factories.js";
+import { createCustomer, createMeter, createOrganization } from "./factories.js";
 
 /** Saved sandbox cards: a method saved from this test card number renews (or declines) as it would. */
 export const CARD_OK = "pm_sandbox_4242424242424242_fixture";
@@ -69,4 +69,14 @@ export async function createSubscriptionFixture(
     .returning("*");
   await knex("subscription_prices").insert({ subscription_id: subscription.id, product_price_id: price.id, position: 0 });
   return { organizationId, customerId: customer.id, productId: product.id, priceId: price.id, paymentMethodId: method.id, subscription: subscription as SubscriptionRow };
+}
+
+/** A metered price (2 cents a unit, no cap) on a meter of its own, added to the fixture's product and subscription. */
+export async function addMeteredPrice(knex: Knex, f: SubscriptionFixture, meterName = "API calls"): Promise<{ meterId: string; priceId: string }> {
+  const meter = await createMeter(knex, f.organizationId, { name: meterName });
+  const [price] = await knex("product_prices")
+    .insert({ product_id: f.productId, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "2", cap_amount: null, position: 1 })
+    .returning("id");
+  await knex("subscription_prices").insert({ subscription_id: f.subscription.id, product_price_id: price.id, position: 1 });
+  return { meterId: meter.id, priceId: price.id };
 }

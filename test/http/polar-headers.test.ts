@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { PolarClientError } from "polar-sdk-1";
 import { createPolar } from "polar-sdk-1/2026-10";
-import { API_VERSIONS, DEFAULT_API_VERSION, versionedShapes } from "../../server/http/api-versions.js";
+import { API_VERSIONS, DEFAULT_API_VERSION, versionedShapes, versionedWebhooks } from "../../server/http/api-versions.js";
 import { createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -157,5 +157,34 @@ describe("versionedShapes", () => {
   it("refuses, when built, a union without a tag whose members both have versioned properties", () => {
     const ambiguous = { ...doc, components: { schemas: { ...doc.components.schemas, Either: { oneOf: [ref("Key"), ref("Dog")] } } } };
     expect(() => versionedShapes(ambiguous)).toThrow(/several members with versioned properties/);
+  });
+});
+
+describe("versionedWebhooks", () => {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const body = (schema: object) => ({ post: { requestBody: { content: { "application/json": { schema } } } } });
+  const doc = {
+    paths: {},
+    components: {
+      schemas: {
+        Key: { type: "object", properties: { id: { type: "string" }, member: { type: ["string", "null"], "x-api-version": { starting_from: "2026-10" } } } },
+        KeyPayload: { type: "object", properties: { type: { const: "key.created" }, data: ref("Key") } },
+        Plain: { type: "object", properties: { type: { const: "plain" }, data: { type: "object" } } },
+      },
+    },
+    webhooks: { "key.created": body(ref("KeyPayload")), plain: body(ref("Plain")) },
+  };
+  const shape = versionedWebhooks(doc);
+  const payload = JSON.stringify({ type: "key.created", data: { id: "k", member: null } });
+
+  it("shapes a payload in its event's version", () => {
+    expect(JSON.parse(shape("key.created", "2026-10", payload))).toEqual({ type: "key.created", data: { id: "k", member: null } });
+    expect(JSON.parse(shape("key.created", "2026-04", payload))).toEqual({ type: "key.created", data: { id: "k" } });
+  });
+
+  it("sends the stored text itself where no version differs", () => {
+    const plain = '{"type":"plain",  "data":{"a":1}}';
+    expect(shape("plain", "2026-04", plain)).toBe(plain);
+    expect(shape("unknown.type", "2026-04", payload)).toBe(payload);
   });
 });

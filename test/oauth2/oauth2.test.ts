@@ -129,6 +129,16 @@ describe("OAuth2 provider", () => {
     expect(described).toMatchObject({ subType: "organization", scopes: ["openid", "email", "products:read"], client: { clientId: registered.client_id, clientName: "Acme integration" } });
     expect(described.subType === "organization" && described.organizations.map((o) => o.id)).toEqual([owner.organizationId]);
     expect(described.subType === "organization" && described.sub?.id).toBe(owner.organizationId);
+    // The 0.x clients' scopes that grant nothing are not shown; each organization comes with its name (1.x reads both).
+    const query = new URLSearchParams({ client_id: registered.client_id, scope: "openid web:read issues:read external_organizations:read products:read", redirect_uri: REDIRECT });
+    const raw = (await (await owner.browser.fetch(new Request(`${api.url}/v1/oauth2/authorize?${query}`))).json()) as { scopes: string[]; organizations: { name: string }[] };
+    expect(raw.scopes).toEqual(["openid", "products:read"]);
+    expect(raw.organizations.map((o) => typeof o.name === "string" && o.name.length > 0)).toEqual([true]);
+    // A consent for the user alone lists their organizations too.
+    const userQuery = new URLSearchParams({ client_id: registered.client_id, scope: "openid email", redirect_uri: REDIRECT });
+    const forUser = (await (await owner.browser.fetch(new Request(`${api.url}/v1/oauth2/authorize?${userQuery}`))).json()) as { sub_type: string; organizations: { id: string }[] };
+    expect(forUser.sub_type).toBe("user");
+    expect(forUser.organizations.map((o) => o.id)).toEqual([owner.organizationId]);
 
     // token (authorization code, a confidential client without PKCE, as the client sends it), introspect, userinfo, revoke.
     const url = new URL(`${api.url}/api/auth/oauth2/authorize`);

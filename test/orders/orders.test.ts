@@ -177,7 +177,7 @@ describe("orders", () => {
         organizationId: org.id, customerId: customer.id, productId: product.id, productPriceId: price.id,
         checkoutId: null, subscriptionId: null, billingReason: "purchase", currency: "usd",
         subtotalAmount: 2500, discountAmount: 500, discountId: null, taxAmount: 400,
-        items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id }],
+        items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id, period: null }],
         billingName: "Jane", billingAddress: { country: "DE", line1: null, line2: null, city: null, state: null, postal_code: null },
         metadata: { ref: "x" }, customFieldData: {},
       }, orderDependents),
@@ -202,7 +202,7 @@ describe("orders", () => {
           organizationId: org.id, customerId: customer.id, productId: product.id, productPriceId: price.id,
           checkoutId: null, subscriptionId: null, billingReason: "purchase", currency: "usd",
           subtotalAmount: 2500, discountAmount: 500, discountId: null, taxAmount: 400,
-          items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id }],
+          items: [{ label: "Pro license", amount: 2500, taxAmount: 400, proration: false, productPriceId: price.id, period: null }],
           billingName: "Jane", billingAddress: null, metadata: {}, customFieldData: {},
         }, orderDependents),
       );

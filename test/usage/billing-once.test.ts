@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { runStep } from "../../server/subscriptions/billing.js";
-import { createEvent, createMeter, createSubscriptionFixture, useTestApi } from "../harness/index.js";
+import { addMeteredPrice, createEvent, createSubscriptionFixture, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const DAY = 86_400_000;
@@ -12,13 +12,9 @@ const DAY = 86_400_000;
 async function meteredSubscription(calls: number) {
   const startedAt = new Date(Date.parse("2027-03-01T00:00:00Z") + Math.floor(Math.random() * 1000) * 60_000);
   const f = await createSubscriptionFixture(api.knex, { startedAt, interval: "month", amount: 1000 });
-  const meter = await createMeter(api.knex, f.organizationId, { name: "API calls" });
-  const [price] = await api.knex("product_prices")
-    .insert({ product_id: f.productId, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "2", cap_amount: null, position: 1 })
-    .returning("id");
-  await api.knex("subscription_prices").insert({ subscription_id: f.subscription.id, product_price_id: price.id, position: 1 });
+  const { meterId } = await addMeteredPrice(api.knex, f);
   for (let i = 0; i < calls; i++) await createEvent(api.knex, f.organizationId, { customer_id: f.customerId, timestamp: new Date(startedAt.getTime() + DAY + i * 1000) });
-  return { ...f, meterId: meter.id, end: new Date(f.subscription.current_period_end!) };
+  return { ...f, meterId, end: new Date(f.subscription.current_period_end!) };
 }
 
 const cycleOrders = (subscriptionId: string) => api.knex("orders").where({ subscription_id: subscriptionId, billing_reason: "subscription_cycle" });

@@ -1,6 +1,11 @@
 // ISO 3166-1 alpha-2 countries with their names in the reader's language, from the browser's own
-// region names (no list shipped in the bundle); the same test the server's address check uses.
-const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"]);
+// region names (no list shipped in the bundle); the same test the server's address check uses
+// (server/customers/address.ts: the codes ICU names that are not assigned countries).
+const NOT_COUNTRIES = new Set([
+  "EU", "EZ", "UN", "QO", "XA", "XB", "ZZ",
+  "AC", "CP", "CQ", "DG", "EA", "FX", "IC", "TA", "UK", "XK",
+  "AN", "BU", "CS", "DD", "DY", "HV", "NH", "RH", "SU", "TP", "VD", "YD", "YU", "ZR",
+]);
 
 let cached: { code: string; name: string }[] | undefined;
 

@@ -2,7 +2,7 @@
 // lines the checkout asks for (billing_address_fields), business purchase with tax id. Each
 // sends its change through the session; the server's 422 shows under the field it names.
 import { useEffect, useState } from "react";
-import type { Address, AttachedCustomField } from "../../../../generated/client/types.gen.js";
+import type { AddressInput, AttachedCustomField } from "../../../../generated/client/types.gen.js";
 import { aria, Field } from "../../ui/components.js";
 import { countries } from "../../ui/countries.js";
 import { CommitInput, CommitTextarea, TextField, useOptimistic } from "../../ui/inputs.js";
@@ -156,7 +156,7 @@ const LINES = [
   { key: "state", label: "State / province", autoComplete: "address-level1" },
 ] as const;
 
-type AddressDraft = Partial<Address>;
+type AddressDraft = Partial<AddressInput>;
 
 /** The billing address lines billing_address_fields asks for; sent whole once a country is chosen. */
 export function AddressFields({ session }: Props) {
@@ -169,7 +169,7 @@ export function AddressFields({ session }: Props) {
   const send = (next: AddressDraft) => {
     setDraft(next);
     if (!next.country) return;
-    const address: Address = { country: next.country };
+    const address: AddressInput = { country: next.country };
     for (const l of LINES) if (next[l.key]) address[l.key] = next[l.key];
     void update({ customer_billing_address: address }, ["customer_billing_address"]);
   };

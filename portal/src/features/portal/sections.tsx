@@ -10,7 +10,7 @@ import {
   customerPortalCustomersSetDefaultPaymentMethod,
   customerPortalCustomersUpdate,
 } from "../../../../generated/client/sdk.gen.js";
-import type { Address, CustomerCustomerMeter, CustomerPaymentMethod } from "../../../../generated/client/types.gen.js";
+import type { AddressInput, CustomerCustomerMeter, CustomerPaymentMethod } from "../../../../generated/client/types.gen.js";
 import { ApiFailure, call, send, type FieldErrors } from "../../api/errors.js";
 import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
 import { countries } from "../../ui/countries.js";
@@ -233,7 +233,7 @@ const LINES = [
 export function BillingSection() {
   const { client, customer, setCustomer } = usePortal();
   const [name, setName] = useState(customer.billing_name ?? "");
-  const [address, setAddress] = useState<Partial<Address>>(customer.billing_address ?? {});
+  const [address, setAddress] = useState<Partial<AddressInput>>(customer.billing_address ?? {});
   const first = customer.tax_id?.[0];
   const [taxId, setTaxId] = useState(typeof first === "string" ? first : "");
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -243,7 +243,7 @@ export function BillingSection() {
     setBusy(true);
     setSaved(false);
     try {
-      const billing: Address | null = address.country
+      const billing: AddressInput | null = address.country
         ? { country: address.country, ...Object.fromEntries(LINES.map((l) => [l.key, address[l.key]?.trim() || null])) }
         : null;
       setCustomer(await call(customerPortalCustomersUpdate({ client, body: { billing_name: name.trim() || null, billing_address: billing, tax_id: taxId.trim() || null } })));

@@ -1,0 +1,13 @@
+// A webhook event's payload in the API version it was recorded in (its endpoint's `api_version`
+// then): what is sent and what the deliveries list shows. The payload is stored whole; the
+// contract's `x-api-version` marks say what a version leaves out (server/http/api-versions.ts).
+import { versionedWebhooks } from "../http/api-versions.js";
+import { readContract } from "../http/contract.js";
+import type { WebhookEventRow } from "./repository.js";
+
+let shape: ReturnType<typeof versionedWebhooks> | undefined;
+
+export function payloadOf(event: Pick<WebhookEventRow, "type" | "api_version" | "payload">): string {
+  shape ??= versionedWebhooks(readContract());
+  return shape(event.type, event.api_version, event.payload);
+}
