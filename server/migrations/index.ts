@@ -46,6 +46,7 @@ import * as orderTax from "./0112_order_tax.js";
 import * as orderTaxCalculation from "./0120_order_tax_calculation.js";
 import * as refundTaxReversal from "./0121_refund_tax_reversal.js";
 import * as customerTaxIdCheck from "./0130_customer_tax_id_check.js";
+import * as taxSyncDue from "./0150_tax_sync_due.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -95,4 +96,5 @@ export const migrations = [
   { name: "0120_order_tax_calculation", ...orderTaxCalculation },
   { name: "0121_refund_tax_reversal", ...refundTaxReversal },
   { name: "0130_customer_tax_id_check", ...customerTaxIdCheck },
+  { name: "0150_tax_sync_due", ...taxSyncDue },
 ];
