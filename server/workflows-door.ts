@@ -12,11 +12,11 @@
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import { temporalPort } from "../workflows/client.js";
-import { benefitGrantWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
+import { benefitGrantWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, taxSyncWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
-import type { StartedWorkflows, WebhookEndpointStart } from "../workflows/shared/workflows.js";
+import type { StartedWorkflows, TaxSyncStart, WebhookEndpointStart } from "../workflows/shared/workflows.js";
 import { setting } from "./config.js";
 import { afterCommit, outside } from "./kit/after-commit.js";
 import { logger } from "./kit/logger.js";
@@ -49,6 +49,8 @@ export interface WorkflowsDoor {
   wakeWebhookEndpoints(endpointIds: string[], how?: WakeHow): Promise<void>;
   /** Starts (or joins) each customer's tax id check; a finished one runs again. */
   startTaxIdChecks(customerIds: string[]): Promise<void>;
+  /** Starts (or joins) each order's Stripe Tax record or refund's reversal; a finished one runs again. */
+  startTaxSyncs(jobs: TaxSyncStart[]): Promise<void>;
 }
 
 /** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
@@ -105,6 +107,21 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
             workflowId: taxIdCheckWorkflowId(customerId),
             taskQueue,
             args: [{ customerId }],
+            workflowIdConflictPolicy: "USE_EXISTING",
+            workflowIdReusePolicy: "ALLOW_DUPLICATE",
+          }),
+        ),
+      );
+    },
+    async startTaxSyncs(jobs) {
+      if (jobs.length === 0) return;
+      const c = await client;
+      await Promise.all(
+        jobs.map((job) =>
+          c.workflow.start<StartedWorkflows["taxSyncWorkflow"]>("taxSyncWorkflow", {
+            workflowId: taxSyncWorkflowId(job),
+            taskQueue,
+            args: [{ kind: job.kind, id: job.id }],
             workflowIdConflictPolicy: "USE_EXISTING",
             workflowIdReusePolicy: "ALLOW_DUPLICATE",
           }),
@@ -188,5 +205,15 @@ export function startTaxIdChecksAfterCommit(trx: Knex.Transaction, customerIds: 
     workflowsDoor()
       .startTaxIdChecks(customerIds)
       .catch((err: unknown) => logger.warn({ err, customerIds }, "tax id checks not started; the backstop sweep starts them")),
+  );
+}
+
+/** Starts Stripe Tax's records and reversals once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts what is due. */
+export function startTaxSyncsAfterCommit(trx: Knex.Transaction, jobs: TaxSyncStart[]): void {
+  if (jobs.length === 0) return;
+  afterCommit(trx, () =>
+    workflowsDoor()
+      .startTaxSyncs(jobs)
+      .catch((err: unknown) => logger.warn({ err, jobs }, "tax records not started; the backstop sweep starts them")),
   );
 }

@@ -7,6 +7,8 @@ import { runTaxIdCheck } from "../server/customers/tax-id-check.js";
 import { logger } from "../server/kit/logger.js";
 import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.js";
 import { storeInvoice } from "../server/orders/invoice.js";
+import { recordDueOrderTax } from "../server/orders/tax.js";
+import { revertDueRefundTax } from "../server/refunds/tax.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
 import { orderDependents } from "../server/subscriptions/repository.js";
@@ -26,6 +28,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },
     taxIdChecks: { runTaxIdCheck },
+    taxSync: { recordDueOrderTax, revertDueRefundTax },
     webhooks: { fanOut, nextQueuedEvent, attemptDelivery, attemptSetAside, deliverQueued, setAsideEvent, settleEvent, leasedHeads, leaseIdleEndpoints },
     directDeliveries: opts.directDeliveries === undefined ? new DirectDeliveries(knex) : opts.directDeliveries,
     temporalDoor,

@@ -6,7 +6,8 @@
 //     already due by their clock's time (an advance whose pokes were lost);
 //   - benefit grant jobs still pending after a grace period;
 //   - webhook endpoints with queued events and no live delivery lease;
-//   - customers whose tax id check is due (a lost start, or a registry that was unavailable).
+//   - customers whose tax id check is due (a lost start, or a registry that was unavailable);
+//   - orders and refunds whose Stripe Tax record or reversal is still due.
 // Every start is idempotent (a running workflow is joined or only signalled to look again), so a
 // sweep in each worker, or one overlapping a normal start, is harmless. It runs in the worker
 // process at start-up and then every minute.
@@ -14,24 +15,26 @@ import type { Knex } from "knex";
 import { stalePendingJobs } from "../server/benefit-grants/repository.js";
 import { dueTaxIdChecks } from "../server/customers/repository.js";
 import { logger } from "../server/kit/logger.js";
+import { dueTaxRecords } from "../server/orders/repository.js";
+import { dueTaxReverts } from "../server/refunds/repository.js";
 import { markSubscriptionWorkflowsStarted, subscriptionsDueOnClocks, unstartedSubscriptions } from "../server/subscriptions/repository.js";
 import { queuedEndpoints } from "../server/webhooks/delivery.js";
 import type { WorkflowsDoor } from "../server/workflows-door.js";
 
-export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints" | "taxIdChecks";
+export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints" | "taxIdChecks" | "taxSyncs";
 
 export interface BackstopOptions {
   /** Time between sweeps. Default 1 minute. */
   everyMs?: number;
   /** A grant job younger than this is left to its own start. Default 30 seconds. */
   grantGraceMs?: number;
-  /** A tax id check due for less than this is left to its own start. Default 30 seconds. */
+  /** A tax id check, or a Stripe Tax record or reversal, due for less than this is left to its own start. Default 30 seconds. */
   taxIdCheckGraceMs?: number;
   /** What to sweep (a test harness that serves only webhooks sweeps only those). Default: everything. */
   parts?: readonly BackstopPart[];
 }
 
-const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints", "taxIdChecks"];
+const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints", "taxIdChecks", "taxSyncs"];
 const GRANT_BATCH = 200;
 
 /** One pass over every part; a part that fails is logged and the others still run. */
@@ -41,6 +44,7 @@ export async function sweepBackstop(knex: Knex, door: WorkflowsDoor, opts: Backs
     benefitGrantJobs: () => sweepBenefitGrantJobs(knex, door, opts.grantGraceMs ?? 30_000),
     webhookEndpoints: () => sweepWebhookEndpoints(knex, door),
     taxIdChecks: () => sweepTaxIdChecks(knex, door, opts.taxIdCheckGraceMs ?? 30_000),
+    taxSyncs: () => sweepTaxSyncs(knex, door, opts.taxIdCheckGraceMs ?? 30_000),
   };
   for (const part of opts.parts ?? ALL_PARTS) {
     try {
@@ -108,4 +112,12 @@ export async function sweepWebhookEndpoints(knex: Knex, door: Pick<WorkflowsDoor
 export async function sweepTaxIdChecks(knex: Knex, door: Pick<WorkflowsDoor, "startTaxIdChecks">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
   const ids = await dueTaxIdChecks(knex, new Date(Date.now() - graceMs), batch);
   await door.startTaxIdChecks(ids);
+}
+
+/** Starts the Stripe Tax records and reversals due for longer than `graceMs` (a lost start, or retries that ran out). */
+export async function sweepTaxSyncs(knex: Knex, door: Pick<WorkflowsDoor, "startTaxSyncs">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+  const before = new Date(Date.now() - graceMs);
+  const records = (await dueTaxRecords(knex, before, batch)).map((id) => ({ kind: "record" as const, id }));
+  const reverts = (await dueTaxReverts(knex, before, batch)).map((id) => ({ kind: "revert" as const, id }));
+  await door.startTaxSyncs([...records, ...reverts]);
 }

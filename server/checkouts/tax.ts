@@ -1,12 +1,14 @@
 // A checkout's quote with its tax: the amount after discount taxed by the organization's provider
 // from the buyer's billing address, business checkbox and tax id, and the product's tax category.
 // With the provider `none`, or before the billing country is known, no tax is computed (today's
-// quote). Prices that include tax keep their total: the tax is carved out of it.
+// quote). Prices that include tax keep their total: the tax is carved out of it. The buyer's
+// address or tax id refused is an issue a confirm answers with a 422; a provider that fails
+// (Stripe Tax down) is a 503 for the whole request, so the checkout keeps its last quote.
 import type { ValidationIssue } from "../kit/errors.js";
 import { computeAmounts, type Amounts } from "../discounts/amounts.js";
-import { builtinTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
+import { providerTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
 import type { OrganizationRow } from "../organizations/repository.js";
-import { TaxError } from "../tax/errors.js";
+import { isProviderFailure, TaxError, TaxUnavailable } from "../tax/errors.js";
 import type { TaxBuyer, TaxCalculation } from "../tax/models.js";
 import { taxProvider } from "../tax/providers.js";
 import { isTaxIdType } from "../tax/tax-ids.js";
@@ -34,7 +36,7 @@ function buyerOf(row: CheckoutRow, country: string): TaxBuyer {
 /** The quote of `row` (its amount and `ctx`'s discount) with the tax the organization's provider computes now. */
 export async function taxedQuote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, now = new Date()): Promise<TaxedQuote> {
   const base = computeAmounts(Number(row.amount), ctx.discount);
-  const settings = builtinTaxSettings(taxSettingsOf(org.tax_settings));
+  const settings = providerTaxSettings(taxSettingsOf(org.tax_settings));
   const country = row.customer_billing_address?.country;
   if (settings === null || !country) return { amounts: base, calculation: null, issue: null };
   try {
@@ -49,6 +51,7 @@ export async function taxedQuote(row: CheckoutRow, ctx: CheckoutContext, org: Pi
     return { amounts: { amount: base.amount, discount_amount: base.discount_amount, net_amount, tax_amount, total_amount }, calculation, issue: null };
   } catch (err) {
     if (!(err instanceof TaxError)) throw err;
+    if (isProviderFailure(err)) throw new TaxUnavailable(err);
     const loc = err.code === "location_incomplete" ? ["body", "customer_billing_address", "state"] : ["body", "customer_billing_address"];
     return { amounts: base, calculation: null, issue: { loc, msg: err.message, type: "value_error" } };
   }

@@ -55,6 +55,7 @@ import * as refundTaxReversal from "./0121_refund_tax_reversal.js";
 import * as customerTaxIdCheck from "./0130_customer_tax_id_check.js";
 import * as organizationSellerDetails from "./0140_organization_seller_details.js";
 import * as orderCustomerTaxId from "./0141_order_customer_tax_id.js";
+import * as taxSyncDue from "./0150_tax_sync_due.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -113,4 +114,5 @@ export const migrations = [
   { name: "0130_customer_tax_id_check", ...customerTaxIdCheck },
   { name: "0140_organization_seller_details", ...organizationSellerDetails },
   { name: "0141_order_customer_tax_id", ...orderCustomerTaxId },
+  { name: "0150_tax_sync_due", ...taxSyncDue },
 ];

@@ -61,6 +61,8 @@ export interface OrderRow {
   taxability_reason: components["schemas"]["TaxabilityReason"] | null;
   /** The tax provider's transaction that recorded the order's tax. */
   tax_transaction_id: string | null;
+  /** Set while Stripe Tax's record of the paid order is due in the worker (0150). */
+  tax_record_due_at?: Date | null;
   /** The calculation the order was charged with: recorded when paid, reverted by refunds (0120). */
   tax_calculation: TaxCalculation | null;
   /** The period a renewal bills (subscription_cycle orders). */
@@ -458,4 +460,10 @@ export async function taxReportGroups(db: Knex, organizationId: string, unit: "m
     [organizationId, PAID_STATUSES, start, end, organizationId, start, end],
   );
   return rows;
+}
+
+/** Orders whose tax record has been due since before `before`, oldest first (the backstop sweep). */
+export async function dueTaxRecords(db: Knex, before: Date, limit: number): Promise<string[]> {
+  const rows: { id: string }[] = await db("orders").where("tax_record_due_at", "<=", before).orderBy("tax_record_due_at").limit(limit).select("id");
+  return rows.map((r) => r.id);
 }

@@ -14,7 +14,7 @@ import { findByIds as findOrganizationsByIds, findOrganization } from "../organi
 import { setting } from "../config.js";
 import { formatInvoiceNumber, formatReceiptNumber } from "./numbers.js";
 import { loadRelations } from "../products/repository.js";
-import { recordOrderTax, type OrderTax } from "./tax.js";
+import { paidOrderTax, type OrderTax } from "./tax.js";
 import { toCustomerOrder, toOrder, totalAmount, type CustomerOrderOut, type OrderOut } from "./models.js";
 import {
   applyMerchantFilters,
@@ -207,9 +207,11 @@ export async function markOrderPaid(
   if (row.status !== "pending") return row;
   const org = (await findOrganization(trx, row.organization_id))!;
   const fee = platformFee(totalAmount(row));
+  const tax = await paidOrderTax(trx, row);
   const updated = await saveOrder(trx, orderId, {
     status: "paid",
-    tax_transaction_id: await recordOrderTax(row),
+    tax_transaction_id: tax.tax_transaction_id,
+    tax_record_due_at: tax.tax_record_due_at,
     receipt_number: formatReceiptNumber(org.slug, await takeNumber(trx, row.organization_id, "receipt")),
     platform_fee_amount: fee,
     platform_fee_currency: fee > 0 ? row.currency : null,

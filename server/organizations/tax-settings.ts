@@ -4,6 +4,7 @@ import type { components } from "../../generated/types.js";
 import { isCountry } from "../customers/address.js";
 import { invalid } from "../kit/errors.js";
 import type { TaxSettings as CalculatorSettings } from "../tax/models.js";
+import { stripeTaxConfig } from "../tax/providers.js";
 import { canadianProvince } from "../tax/rates.js";
 
 export type TaxSettings = components["schemas"]["OrganizationTaxSettings"];
@@ -72,13 +73,22 @@ export function updatedTaxSettings(stored: TaxSettings, input: TaxSettingsUpdate
       return checked;
     });
   }
-  if (next.provider === "stripe") {
-    throw invalid([...loc, "provider"], "Stripe Tax is not available on this server yet; use `builtin` or `none`.", "value_error", next.provider);
+  if (next.provider === "stripe" && stripeTaxConfig() === null) {
+    throw invalid([...loc, "provider"], "Stripe Tax needs STRIPE_SECRET_KEY on this server; use `builtin` or `none`.", "value_error", next.provider);
   }
-  if (next.provider === "builtin" && next.origin_country === null) {
-    throw invalid([...loc, "origin_country"], "The built-in calculator needs the country the organization sells from.", "missing");
+  if (next.provider !== "none" && next.origin_country === null) {
+    throw invalid([...loc, "origin_country"], "Collecting tax needs the country the organization sells from.", "missing");
   }
   return next;
+}
+
+/** The settings its provider (built-in or Stripe Tax) computes with, or null when the organization collects no tax. */
+export function providerTaxSettings(settings: TaxSettings): CalculatorSettings | null {
+  if (settings.provider === "stripe" && settings.origin_country !== null) {
+    const { prices_include_tax, registrations } = settings;
+    return { provider: "stripe", origin_country: settings.origin_country, prices_include_tax, registrations };
+  }
+  return builtinTaxSettings(settings);
 }
 
 /** The settings the built-in calculator takes, or null when the organization does not compute tax with it. */

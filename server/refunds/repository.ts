@@ -24,6 +24,8 @@ export interface RefundRow {
   processor_ref: string | null;
   /** The tax provider's reversal of the refund's tax; null when the order's tax was not recorded (0121). */
   tax_reversal_id: string | null;
+  /** Set while Stripe Tax's reversal of the refund's tax is due in the worker (0150). */
+  tax_revert_due_at?: Date | null;
   metadata: Record<string, string | number | boolean>;
 }
 
@@ -38,4 +40,16 @@ export function insertRefund(db: Knex, values: Record<string, unknown>): Promise
 /** Writes `patch` (with its own modified_at) and returns the refund. */
 export function updateRefund(db: Knex, id: string, patch: Partial<RefundRow>): Promise<RefundRow> {
   return updateReturning<RefundRow>(db, "refunds", id, patch);
+}
+
+/** A refund by id, whatever the organization (the worker's tax reversal), optionally locked. */
+export async function findRefund(db: Knex, id: string, opts: { forUpdate?: boolean } = {}): Promise<RefundRow | undefined> {
+  const q = db("refunds").where({ id });
+  return (await (opts.forUpdate ? q.forUpdate() : q).first()) as RefundRow | undefined;
+}
+
+/** Refunds whose tax reversal has been due since before `before`, oldest first (the backstop sweep). */
+export async function dueTaxReverts(db: Knex, before: Date, limit: number): Promise<string[]> {
+  const rows: { id: string }[] = await db("refunds").where("tax_revert_due_at", "<=", before).orderBy("tax_revert_due_at").limit(limit).select("id");
+  return rows.map((r) => r.id);
 }

@@ -26,7 +26,7 @@ import type { PaymentProcessor } from "../processors/processor.js";
 import { toRefund, type RefundOut } from "./models.js";
 import { insertRefund, readable, updateRefund, type RefundRow } from "./repository.js";
 import { jsonb } from "../kit/db.js";
-import { refundTax, revertRefundTax } from "./tax.js";
+import { refundTax, refundTaxColumns } from "./tax.js";
 
 /** What refunds need from a payment processor. */
 export type Refunder = Pick<PaymentProcessor, "refund">;
@@ -84,8 +84,8 @@ export async function createRefund(
     const idempotencyKey = opts.requestKey ? `refund:request:${opts.requestKey}` : `refund:${id}`;
     const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey });
     // The tax handed back is reverted with the provider that recorded it, unless nothing went back.
-    const reversalId = result.status === "failed" ? null : await revertRefundTax(order, id, input.amount, tax);
-    const refund = await updateRefund(trx, id, { status: result.status, processor_ref: result.refundRef, tax_reversal_id: reversalId, modified_at: new Date() });
+    const reversal = result.status === "failed" ? {} : await refundTaxColumns(trx, order, id, input.amount, tax);
+    const refund = await updateRefund(trx, id, Object.assign({ status: result.status, processor_ref: result.refundRef, modified_at: new Date() }, reversal));
     if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund));
     // A pending refund holds its amount too: what is in flight can't be refunded twice.
     if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);

@@ -9,9 +9,9 @@ import { logger } from "../kit/logger.js";
 import type { OrderItemInput } from "../orders/service.js";
 import { orderTaxOf, type OrderTax } from "../orders/tax.js";
 import { findOrganization } from "../organizations/repository.js";
-import { builtinTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
+import { providerTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
 import type { ProductRow } from "../products/repository.js";
-import { TaxError } from "../tax/errors.js";
+import { isProviderFailure, TaxError, TaxUnavailable } from "../tax/errors.js";
 import type { TaxBuyer } from "../tax/models.js";
 import { taxProvider } from "../tax/providers.js";
 import { isTaxIdType } from "../tax/tax-ids.js";
@@ -42,7 +42,8 @@ function buyerOf(customer: CustomerRow): TaxBuyer | null {
 /**
  * `items` (before discount) with their tax; `discountAmount` comes off the first. Nothing is
  * computed for the provider `none`, a customer without a billing country, or an order that
- * charges nothing. A provider that can't answer now throws (the activity retries); a customer
+ * charges nothing. A provider that fails throws TaxUnavailable (the activity retries; a plan
+ * change asked over HTTP answers 503 and changes nothing); a customer
  * whose address can't be taxed (a Canadian one without a province) is billed without tax, logged.
  */
 export async function taxOrderLines(
@@ -54,7 +55,7 @@ export async function taxOrderLines(
   const subtotal = items.reduce((n, it) => n + it.amount, 0);
   const untaxed: TaxedLines = { items, subtotal, taxAmount: 0, tax: null };
   const org = await findOrganization(db, order.organizationId);
-  const settings = org ? builtinTaxSettings(taxSettingsOf(org.tax_settings)) : null;
+  const settings = org ? providerTaxSettings(taxSettingsOf(org.tax_settings)) : null;
   const buyer = buyerOf(order.customer);
   if (settings === null || buyer === null || items.length === 0 || subtotal - discountAmount <= 0) return untaxed;
   try {
@@ -75,7 +76,9 @@ export async function taxOrderLines(
     });
     return { items: taxed, subtotal: taxed.reduce((n, it) => n + it.amount, 0), taxAmount: calculation.tax_amount, tax: orderTaxOf(calculation) };
   } catch (err) {
-    if (!(err instanceof TaxError) || err.retryable || !["location_incomplete", "location_invalid", "invalid_input"].includes(err.code)) throw err;
+    if (!(err instanceof TaxError)) throw err;
+    if (isProviderFailure(err)) throw new TaxUnavailable(err);
+    if (!["location_incomplete", "location_invalid", "invalid_input"].includes(err.code)) throw err;
     logger.warn({ err, organizationId: order.organizationId, customerId: order.customer.id }, "subscription order billed without tax: the customer's address can't be taxed");
     return untaxed;
   }

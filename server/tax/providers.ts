@@ -6,10 +6,18 @@ import type { TaxProviderName } from "./models.js";
 import { builtinTaxProvider, type StripeTaxConfig, type TaxProvider } from "./provider.js";
 import { StripeTaxProvider } from "./stripe.js";
 
-/** Stripe Tax's configuration from the settings; null without STRIPE_SECRET_KEY. */
+let replacedStripe: StripeTaxConfig | null = null;
+
+/** Stripe Tax's configuration: the one set by setStripeTaxConfig, else from the settings; null without STRIPE_SECRET_KEY. */
 export function stripeTaxConfig(): StripeTaxConfig | null {
+  if (replacedStripe !== null) return replacedStripe;
   const secretKey = setting("STRIPE_SECRET_KEY");
   return secretKey ? { secretKey } : null;
+}
+
+/** Replaces Stripe Tax's configuration for this process (tests point it at stripe-mock); null: back to the settings. */
+export function setStripeTaxConfig(config: StripeTaxConfig | null): void {
+  replacedStripe = config;
 }
 
 const stripeProviders = new Map<string, StripeTaxProvider>();

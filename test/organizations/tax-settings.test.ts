@@ -2,7 +2,8 @@
 // /v1/organizations/{id}: the default (nothing collected), a change of each field, and a 422
 // naming the field for each wrong value. Settings are read and written with plain JSON: the
 // official client does not know the field, and its own updates leave them as they are.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { setStripeTaxConfig } from "../../server/tax/providers.js";
 import { orgWithClient, outboxTypes, plainJson, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -65,6 +66,7 @@ describe("organization tax settings", () => {
       [{ registrations: [{ country: "US", state: "ZZ" }] }, "body.tax_settings.registrations.0.state", "value_error"],
       [{ registrations: [{ country: "CA", state: "XX" }] }, "body.tax_settings.registrations.0.state", "value_error"],
       [{ registrations: [{ country: "GB" }, { country: "gb" }] }, "body.tax_settings.registrations.1", "value_error"],
+      // This server has no STRIPE_SECRET_KEY.
       [{ provider: "stripe" }, "body.tax_settings.provider", "value_error"],
       [{ origin_country: null }, "body.tax_settings.origin_country", "missing"],
     ];
@@ -78,5 +80,19 @@ describe("organization tax settings", () => {
       expect((await json(token, "PATCH", `/v1/organizations/${org.id}`, { tax_settings })).status).toBe(422);
     }
     expect((await json(token, "GET", `/v1/organizations/${org.id}`)).body.tax_settings).toEqual(FR_OSS);
+  });
+});
+
+describe("organization tax settings with Stripe Tax configured", () => {
+  afterEach(() => setStripeTaxConfig(null));
+
+  it("takes the provider stripe once STRIPE_SECRET_KEY is set, and still needs the origin country", async () => {
+    setStripeTaxConfig({ secretKey: "sk_test_borealis" });
+    const { org, token } = await orgWithClient(api);
+    const res = await json(token, "PATCH", `/v1/organizations/${org.id}`, { tax_settings: { ...FR_OSS, provider: "stripe" } });
+    expect(res.status).toBe(200);
+    expect(res.body.tax_settings).toEqual({ ...FR_OSS, provider: "stripe" });
+    const missing = await json(token, "PATCH", `/v1/organizations/${org.id}`, { tax_settings: { origin_country: null } });
+    expect(missing.body.detail?.map((d) => [d.loc.join("."), d.type])).toEqual([["body.tax_settings.origin_country", "missing"]]);
   });
 });

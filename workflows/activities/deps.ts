@@ -10,6 +10,8 @@ import type * as invoices from "../../server/orders/invoice.js";
 import type { OrderDependents } from "../../server/orders/service.js";
 import type * as billing from "../../server/subscriptions/billing.js";
 import type * as taxIdCheck from "../../server/customers/tax-id-check.js";
+import type * as orderTax from "../../server/orders/tax.js";
+import type * as refundTax from "../../server/refunds/tax.js";
 import type * as delivery from "../../server/webhooks/delivery.js";
 import type { DirectDeliveries } from "../../server/webhooks/direct.js";
 import type * as webhookRepository from "../../server/webhooks/repository.js";
@@ -27,6 +29,8 @@ export interface ActivityDeps {
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;
   /** A customer's tax id check with VIES or HMRC. */
   taxIdChecks: Pick<typeof taxIdCheck, "runTaxIdCheck">;
+  /** Stripe Tax's record of a paid order and reversal of a refund's tax, after their commits. */
+  taxSync: Pick<typeof orderTax, "recordDueOrderTax"> & Pick<typeof refundTax, "revertDueRefundTax">;
   webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"> &
     Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */

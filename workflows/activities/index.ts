@@ -6,6 +6,7 @@ import { createInvoiceActivities } from "./invoice.js";
 import { createOutboxActivities } from "./outbox.js";
 import { createSubscriptionActivities } from "./subscriptions.js";
 import { createTaxIdCheckActivities } from "./tax-id-check.js";
+import { createTaxSyncActivities } from "./tax-sync.js";
 import { createWebhookActivities } from "./webhooks.js";
 import type { ActivityDeps } from "./deps.js";
 
@@ -17,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
   return Object.assign(
     {},
     createOutboxActivities(deps),
-    Object.assign({}, createInvoiceActivities(deps), createTaxIdCheckActivities(deps)),
+    Object.assign({}, createInvoiceActivities(deps), createTaxIdCheckActivities(deps), createTaxSyncActivities(deps)),
     Object.assign({}, createWebhookActivities(deps), createSubscriptionActivities(deps), createBenefitGrantActivities(deps)),
   );
 }

@@ -44,6 +44,13 @@ export interface TaxIdCheckStart {
   customerId: string;
 }
 
+/** Stripe Tax's record of a paid order, or its reversal of a refund's tax, after the commit that made it due. */
+export interface TaxSyncStart {
+  kind: "record" | "revert";
+  /** The order (record) or the refund (revert). */
+  id: string;
+}
+
 /** The workflows the server starts, by type name, as the worker must serve them. */
 export interface StartedWorkflows {
   subscriptionWorkflow: (input: SubscriptionStart) => Promise<unknown>;
@@ -51,4 +58,5 @@ export interface StartedWorkflows {
   benefitGrantJobWorkflow: (input: BenefitGrantJobStart) => Promise<unknown>;
   webhookEndpointWorkflow: (input: WebhookEndpointStart) => Promise<unknown>;
   taxIdCheckWorkflow: (input: TaxIdCheckStart) => Promise<unknown>;
+  taxSyncWorkflow: (input: TaxSyncStart) => Promise<unknown>;
 }

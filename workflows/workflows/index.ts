@@ -7,3 +7,4 @@ export { benefitGrantJobWorkflow } from "./benefit-grant.js";
 export { subscriptionWorkflow } from "./subscription.js";
 export { webhookEventWorkflow } from "./webhook-event.js";
 export { taxIdCheckWorkflow } from "./tax-id-check.js";
+export { taxSyncWorkflow } from "./tax-sync.js";
