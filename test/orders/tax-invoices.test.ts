@@ -46,7 +46,7 @@ describe("tax invoices", () => {
       body: JSON.stringify({
         seller_details: {
           name: "Acme Logiciels SAS",
-          address: { line1: "12 rue de la Paix", postal_code: "75002", city: "Paris", country: "fr" },
+          address: { line1: "12 rue de la Paix", postal_code: "75002", city: "Paris", country: "FR" },
           tax_id: "FR 40 303 265 045",
         },
       }),
