@@ -1,11 +1,11 @@
 // Issue 31's table: each row a seller's tax settings, a product's category, a buyer (country,
-// consumer or business, VAT id), and the numbers worked out by hand for a 19.99 EUR price. Each row
-// goes through the official client from checkout to order to invoice to refund: the checkout's
-// net / tax / total once the buyer is set, the paid order's tax and (in plain JSON, which the client
-// does not read) its rate and taxability reason, the invoice PDF's rate line, tax line and
-// reverse-charge legend, then a refund of 5.00 and one of the rest, each with its share of the tax.
-// The Stripe rows' numbers are stripe-mock's fixed answer (a line of 1499 with 148 of tax at
-// 9.875%) whatever is sent.
+// consumer or business, VAT id), and the numbers worked out by hand for a price of 1999 in the
+// currency's minor unit (19.99 EUR unless the row says). Each row goes through the official client
+// from checkout to order to invoice to refund: the checkout's net / tax / total once the buyer is
+// set, the paid order's tax and (in plain JSON, which the client does not read) its rate and
+// taxability reason, the invoice PDF's rate line, tax line and reverse-charge legend, then a refund
+// of 500 and one of the rest, each with its share of the tax. The Stripe rows' numbers are
+// stripe-mock's fixed answer (a line of 1499 with 148 of tax at 9.875%) whatever is sent.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -59,17 +59,22 @@ const PRICE = 1999;
 const FIRST_REFUND = 500;
 
 // The sellers. OSS: French, under the EU's One-Stop Shop and registered in every other country of
-// the tables the rows visit. LOCAL: French, registered in France only. DE_OSS: German, under OSS.
+// the tables the rows visit, and in California. LOCAL: French, registered in France only. DE_OSS:
+// German, under OSS. GB_SELLER: British, registered in the UK only.
 const EVERYWHERE = ["GB", "NO", "CH", "AU", "NZ", "CA", "JP", "SG", "IN"].map((country) => ({ country }));
 const OSS = {
   provider: "builtin",
   origin_country: "FR",
   prices_include_tax: false,
-  registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }, ...EVERYWHERE, { country: "CA", state: "QC" }, { country: "CA", state: "BC" }],
+  registrations: [
+    { country: "FR" }, { country: "EU", scheme: "oss" }, ...EVERYWHERE,
+    { country: "CA", state: "QC" }, { country: "CA", state: "BC" }, { country: "US", state: "CA" },
+  ],
 };
 const OSS_INCL = { ...OSS, prices_include_tax: true };
 const LOCAL = { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }] };
 const DE_OSS = { provider: "builtin", origin_country: "DE", prices_include_tax: false, registrations: [{ country: "DE" }, { country: "EU", scheme: "oss" }] };
+const GB_SELLER = { provider: "builtin", origin_country: "GB", prices_include_tax: false, registrations: [{ country: "GB" }] };
 const NONE = { provider: "none" };
 const STRIPE = { provider: "stripe", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }] };
 
@@ -77,10 +82,14 @@ type Buyer = { country: string; state?: string; postalCode?: string; business?: 
 type Rate = [basisPoints: number, displayName: string, country: string, state: string | null];
 /**
  * [seller (null: tax settings never set), product category, buyer, the checkout's [net, tax, total],
- *  the order's rate (null: none), its taxability reason, the first refund's tax]
+ *  the order's rate (null: none), its taxability reason, the first refund's tax, the price's currency
+ *  (EUR when not given)]
  * The second refund's tax is the rest of the order's.
  */
-type Row = [Record<string, unknown> | null, string, Buyer, [number, number, number], Rate | null, string | null, number];
+type Row = [Record<string, unknown> | null, string, Buyer, [number, number, number], Rate | null, string | null, number, Currency?];
+type Currency = "eur" | "gbp" | "cad" | "jpy";
+/** How the invoice prints an amount: its symbol and the currency's minor unit (the yen has none). */
+const MONEY: Record<Currency, [symbol: string, digits: number]> = { eur: ["€", 2], gbp: ["£", 2], cad: ["CA$", 2], jpy: ["¥", 0] };
 
 const STRIPE_RATE: Rate = [988, "Sales tax 9.875% (CA, United States)", "US", "CA"];
 
@@ -129,7 +138,16 @@ const TABLE: Record<string, Row> = {
   "JP consumer, seller not registered": [LOCAL, "digital_service", { country: "JP" }, [1999, 0, 1999], null, "not_collecting", 0],
   "SG consumer, seller not registered": [LOCAL, "digital_service", { country: "SG" }, [1999, 0, 1999], null, "not_collecting", 0],
   "IN consumer, seller not registered": [LOCAL, "digital_service", { country: "IN", state: "KA" }, [1999, 0, 1999], null, "not_collecting", 0],
-  "US consumer: not collecting": [OSS, "digital_service", { country: "US", state: "NY", postalCode: "10001" }, [1999, 0, 1999], null, "not_collecting", 0],
+  "US consumer, no registration in New York: not collecting": [OSS, "digital_service", { country: "US", state: "NY", postalCode: "10001" }, [1999, 0, 1999], null, "not_collecting", 0],
+  "US consumer, seller registered in California: not supported (no US sales tax built in)": [OSS, "digital_service", { country: "US", state: "CA", postalCode: "94103" }, [1999, 0, 1999], null, "not_supported", 0],
+  // a seller outside the EU, registered in the UK only
+  "GB consumer, British seller: 20%": [GB_SELLER, "digital_service", { country: "GB" }, [1999, 400, 2399], [2000, "VAT 20% (United Kingdom)", "GB", null], "standard_rated", 100],
+  "DE consumer, British seller not collecting in the EU": [GB_SELLER, "digital_service", { country: "DE" }, [1999, 0, 1999], null, "not_collecting", 0],
+  "DE business, valid VAT id, British seller: not subject to tax": [GB_SELLER, "digital_service", { country: "DE", business: "Acme GmbH", taxId: "DE136695976" }, [1999, 0, 1999], null, "not_subject_to_tax", 0],
+  // other currencies: the same rules, the currency's own minor unit
+  "JP consumer, a yen price: 10% of ¥1,999": [OSS, "digital_service", { country: "JP" }, [1999, 200, 2199], [1000, "JCT 10% (Japan)", "JP", null], "standard_rated", 50, "jpy"],
+  "GB consumer, a pound price: 20%": [OSS, "digital_service", { country: "GB" }, [1999, 400, 2399], [2000, "VAT 20% (United Kingdom)", "GB", null], "standard_rated", 100, "gbp"],
+  "CA Quebec consumer, a Canadian dollar price: 14.975%": [OSS, "digital_service", { country: "CA", state: "QC" }, [1999, 299, 2298], [1498, "GST 5% + QST 9.975% (Quebec)", "CA", "QC"], "standard_rated", 75, "cad"],
   // e-books
   "FR e-book: 5.5%": [OSS, "ebook", { country: "FR" }, [1999, 110, 2109], [550, "VAT 5.5% (France)", "FR", null], "standard_rated", 28],
   "DE e-book, seller under OSS: 7%": [OSS, "ebook", { country: "DE" }, [1999, 140, 2139], [700, "VAT 7% (Germany)", "DE", null], "standard_rated", 35],
@@ -170,30 +188,34 @@ function shop(settings: Record<string, unknown> | null) {
   return made;
 }
 
-async function product(settings: Record<string, unknown> | null, category: string): Promise<{ polar: Polar; call: ReturnType<typeof plainJson>; productId: string }> {
+async function product(settings: Record<string, unknown> | null, category: string, currency: Currency): Promise<{ polar: Polar; call: ReturnType<typeof plainJson>; productId: string }> {
   const { polar, call, products } = await shop(settings);
-  let id = products.get(category);
+  let id = products.get(`${category}:${currency}`);
   if (!id) {
     id = (async () => {
       // tax_category is a Borealis extension: plain JSON.
-      const made = await call("POST", "/v1/products/", { name: `Guide ${category}`, tax_category: category, prices: [{ amount_type: "fixed", price_amount: PRICE, price_currency: "eur" }] });
+      const made = await call("POST", "/v1/products/", { name: `Guide ${category}`, tax_category: category, prices: [{ amount_type: "fixed", price_amount: PRICE, price_currency: currency }] });
       expect(made.status).toBe(201);
       return String(made.body.id);
     })();
-    products.set(category, id);
+    products.set(`${category}:${currency}`, id);
   }
   return { polar, call, productId: await id };
 }
 
-const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
+function printed(amount: number, currency: Currency): string {
+  const [symbol, digits] = MONEY[currency];
+  return `${symbol}${(amount / 10 ** digits).toLocaleString("en-US", { minimumFractionDigits: digits })}`;
+}
 const anon = () => new Polar({ serverURL: api.url });
 let buyers = 0;
 
 describe("issue 31's tax table: checkout → order → invoice → refunds", () => {
   it("has at least 40 rows", () => expect(Object.keys(TABLE).length).toBeGreaterThanOrEqual(40));
 
-  it.each(Object.entries(TABLE))("%s", async (_name, [settings, category, buyer, [net, tax, total], rate, reason, firstRefundTax]) => {
-    const { polar, call, productId } = await product(settings, category);
+  it.each(Object.entries(TABLE))("%s", async (_name, [settings, category, buyer, [net, tax, total], rate, reason, firstRefundTax, currency = "eur"]) => {
+    const { polar, call, productId } = await product(settings, category, currency);
+    const money = (amount: number) => printed(amount, currency);
     const checkout = await polar.checkouts.create({ products: [productId] });
     const update = (checkoutUpdatePublic: Parameters<Polar["checkouts"]["clientUpdate"]>[0]["checkoutUpdatePublic"]) =>
       anon().checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic });
@@ -229,9 +251,9 @@ describe("issue 31's tax table: checkout → order → invoice → refunds", () 
     const rows = pdfRows(Buffer.from(await pdf.arrayBuffer()));
     const printedRate = rate ? ` | ${rate[0] / 100}%` : "";
     expect(rows).toEqual(expect.arrayContaining([
-      `Guide ${category}${printedRate} | ${euros(tax)} | ${euros(net)}`,
-      `${rate?.[1] ?? "Tax"} | ${euros(tax)}`,
-      `Total | ${euros(total)}`,
+      `Guide ${category}${printedRate} | ${money(tax)} | ${money(net)}`,
+      `${rate?.[1] ?? "Tax"} | ${money(tax)}`,
+      `Total | ${money(total)}`,
       ...(buyer.business ? [buyer.business] : []),
     ]));
     // The buyer's id as they bought with it: "VAT ID" for a VAT number, "Tax ID" for another type.
