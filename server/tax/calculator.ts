@@ -75,6 +75,13 @@ function registered(settings: TaxSettings, country: string, state: string | null
   );
 }
 
+/** A state's code without its country's prefix ("US-NY" and "ny" are "NY"); null when not given. */
+function subdivision(country: string, state: string | null | undefined): string | null {
+  const code = state?.trim().toUpperCase() ?? "";
+  const bare = code.startsWith(`${country}-`) ? code.slice(country.length + 1) : code;
+  return bare === "" ? null : bare;
+}
+
 function hasOss(settings: TaxSettings): boolean {
   return settings.registrations.some((r) => r.country.toUpperCase() === "EU" && r.scheme?.toLowerCase() === "oss");
 }
@@ -166,8 +173,12 @@ function decide(order: Order, category: TaxCategory): Decision {
     return registered(settings, country) ? countryTax(country, category, order.day) : notCollected(order);
   }
   // Registered where the tables have no rates (US sales tax): the built-in calculator cannot say.
-  const anywhere = settings.registrations.some((r) => r.country.toUpperCase() === country);
-  return anywhere ? none("not_supported") : notCollected(order);
+  // A registration in another state than the buyer's collects nothing there.
+  const state = subdivision(country, order.buyer.state);
+  const here = settings.registrations.some(
+    (r) => r.country.toUpperCase() === country && (!r.state || state === null || subdivision(country, r.state) === state),
+  );
+  return here ? none("not_supported") : notCollected(order);
 }
 
 /** Splits a line's tax between its taxes in proportion to their rates; the last takes the remainder. */

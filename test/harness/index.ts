@@ -17,7 +17,8 @@
 // The data: small factories writing rows as the API would (organization + token, product with a
 // price, customer, order (paid), payment, checkout product, meter, event, benefit, grant…), a
 // subscription as checkout confirmation leaves it, billing test clocks through the API.
-// The checks: `rejects` (a typed SDK error), `collectPages`, `locOf` (a 422's field), Mailpit reads;
+// The checks: `rejects` (a typed SDK error), `collectPages`, `locOf` (a 422's field), Mailpit reads,
+// `pdfRows` (a rendered invoice's text);
 // `fetchFrom(local, …)` calls from a loopback address of its own (another client to the API);
 // `runPython(script, input)` runs a suite's script with the venv's Polar Python client.
 // Suite-specific rigs stay beside their suites: test/browser/harness.ts (Chromium), test/webhooks/harness.ts.
@@ -28,6 +29,7 @@ export * from "./clocks.js";
 export * from "./expect.js";
 export * from "./factories.js";
 export * from "./mailpit.js";
+export * from "./pdf.js";
 export * from "./peers.js";
 export * from "./plain-json.js";
 export * from "./processes.js";

@@ -9,23 +9,10 @@ import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { storeInvoice } from "../../server/orders/invoice.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
 import { Polar } from "@polar-sh/sdk";
-import { createCustomer, createOrder, createProductWithPrice, orgWithToken, plainJson, useTestApi } from "../harness/index.js";
+import { createCustomer, createOrder, createProductWithPrice, orgWithToken, pdfRows, plainJson, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 const LEGEND = "Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC";
-
-/** The PDF's text as rows: the strings drawn at one height, left to right, joined by " | ". */
-function pdfRows(bytes: Buffer): string[] {
-  const text = bytes.toString("latin1");
-  const ops = [...text.matchAll(/BT \/F\d [\d.]+ Tf ([\d.]+) ([\d.]+) Td \(((?:\\.|[^\\)])*)\) Tj ET/g)].map((m) => ({
-    x: Number(m[1]),
-    y: Number(m[2]),
-    // WinAnsi's 0x80 is the euro sign.
-    s: m[3].replace(/\\(.)/g, "$1").replace(/\x80/g, "€"),
-  }));
-  const ys = [...new Set(ops.map((o) => o.y))].sort((a, b) => b - a);
-  return ys.map((y) => ops.filter((o) => o.y === y).sort((a, b) => a.x - b.x).map((o) => o.s).join(" | "));
-}
 
 describe("tax invoices", () => {
   let filesDir: string;

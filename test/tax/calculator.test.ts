@@ -99,6 +99,8 @@ const CASES: Case[] = [
   ["CA Alberta: GST", FR_OSS, consumer("CA", { postal_code: "T2P 1J9" }), "saas", true, 10500, 500, 5000, "standard_rated", "GST 5% (Canada)"],
   ["CA, seller not registered", FR_ONLY, consumer("CA", { state: "ON" }), "digital_service", false, 10000, 0, 0, "not_collecting", null],
   ["US buyer where the seller is registered: not supported", US_OSS, consumer("US", { state: "CA" }), "digital_service", false, 10000, 0, 0, "not_supported", null],
+  ["US buyer in another state than the seller's registration: not collecting", US_OSS, consumer("US", { state: "NY" }), "digital_service", false, 10000, 0, 0, "not_collecting", null],
+  ["US buyer, seller registered in the state, prefixed code: not supported", US_OSS, consumer("US", { state: "US-CA" }), "digital_service", false, 10000, 0, 0, "not_supported", null],
   ["US buyer, seller not registered", FR_OSS, consumer("US", { state: "NY" }), "digital_service", false, 10000, 0, 0, "not_collecting", null],
   ["BR business with a tax id, no rates", FR_OSS, { country: "BR", business: true, tax_id: ["16.727.230/0001-97", "br_cnpj"] }, "saas", false, 10000, 0, 0, "not_subject_to_tax", null],
 ];
