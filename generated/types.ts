@@ -11501,6 +11501,11 @@ export interface components {
             line1: boolean;
             line2: boolean;
         };
+        TaxUnavailable: {
+            /** @constant */
+            error: "TaxUnavailable";
+            detail: string;
+        };
         /** @description A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate). */
         OrderTaxRate: {
             /** @description The rate in basis points (2000 = 20%); Quebec's QST (9.975%) rounds to 998. */
@@ -12802,6 +12807,15 @@ export interface operations {
                     "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
+            /** @description Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxUnavailable"];
+                };
+            };
             /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
             default: {
                 headers: {
@@ -12973,6 +12987,15 @@ export interface operations {
                     "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
+            /** @description Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxUnavailable"];
+                };
+            };
             /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
             default: {
                 headers: {
@@ -13135,6 +13158,15 @@ export interface operations {
                     "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
+            /** @description Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxUnavailable"];
+                };
+            };
             /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
             default: {
                 headers: {
@@ -13235,6 +13267,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxUnavailable"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
@@ -16444,6 +16485,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxUnavailable"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
@@ -22327,6 +22377,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxUnavailable"];
                 };
             };
             /** @description Any other error (405, 408, 413, 415, 500): its name and detail */

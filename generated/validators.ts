@@ -97,6 +97,7 @@ export const responseBodySchemas = [
   "RevokeTokenResponse",
   "Subscription",
   "TaxReport",
+  "TaxUnavailable",
   "TestClock",
   "TooManyRequests",
   "Unauthorized",
@@ -214,6 +215,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "TaxUnavailable" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:client_get": {
@@ -231,6 +233,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "410": { contentType: "application/json", schema: "ExpiredCheckoutError" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "TaxUnavailable" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:create": {
@@ -239,6 +242,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "403": { contentType: "application/json", schema: "NotPermitted" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "TaxUnavailable" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "checkouts:get": {
@@ -265,6 +269,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "TaxUnavailable" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "custom-fields:create": {
@@ -609,6 +614,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "404": { contentType: "application/json", schema: "ResourceNotFound" },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "TaxUnavailable" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "customers:create": {
@@ -1209,6 +1215,7 @@ export const responseSpecs: Record<OperationId, Record<string, ResponseSpec>> = 
     "409": { contentType: "application/json", schema: {"oneOf":[{"$ref":"borealis#/components/schemas/SubscriptionLocked"},{"$ref":"borealis#/components/schemas/IdempotencyKeyInUse"}]} },
     "422": { contentType: "application/json", schema: "HTTPValidationError" },
     "429": { contentType: "application/json", schema: "TooManyRequests" },
+    "503": { contentType: "application/json", schema: "TaxUnavailable" },
     "default": { contentType: "application/json", schema: "Error" },
   },
   "tax:report": {

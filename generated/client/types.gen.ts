@@ -11408,6 +11408,11 @@ export type CheckoutCustomerBillingAddressFields = {
     line2: boolean;
 };
 
+export type TaxUnavailable = {
+    error: 'TaxUnavailable';
+    detail: string;
+};
+
 /**
  * A rate an order was charged, with its jurisdiction (a Borealis extension, after Polar's TaxRate).
  */
@@ -12495,6 +12500,10 @@ export type CheckoutsCreateErrors = {
      */
     429: TooManyRequests;
     /**
+     * Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again)
+     */
+    503: TaxUnavailable;
+    /**
      * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
@@ -12609,6 +12618,10 @@ export type CheckoutsUpdateErrors = {
      */
     429: TooManyRequests;
     /**
+     * Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again)
+     */
+    503: TaxUnavailable;
+    /**
      * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
@@ -12719,6 +12732,10 @@ export type CheckoutsClientUpdateErrors = {
      */
     429: TooManyRequests;
     /**
+     * Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again)
+     */
+    503: TaxUnavailable;
+    /**
      * Any other error (405, 408, 413, 415, 500): its name and detail
      */
     default: _Error;
@@ -12786,6 +12803,10 @@ export type CheckoutsClientConfirmErrors = {
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
+    /**
+     * Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again)
+     */
+    503: TaxUnavailable;
     /**
      * Any other error (405, 408, 413, 415, 500): its name and detail
      */
@@ -15069,6 +15090,10 @@ export type CustomerPortalSubscriptionsUpdateErrors = {
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
+    /**
+     * Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again)
+     */
+    503: TaxUnavailable;
     /**
      * Any other error (405, 408, 413, 415, 500): its name and detail
      */
@@ -19339,6 +19364,10 @@ export type SubscriptionsUpdateErrors = {
      * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
      */
     429: TooManyRequests;
+    /**
+     * Service Unavailable: TaxUnavailable (the organization's tax provider could not be reached; nothing was changed, try again)
+     */
+    503: TaxUnavailable;
     /**
      * Any other error (405, 408, 413, 415, 500): its name and detail
      */
