@@ -24,6 +24,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { subscriptionsDueOnClocks } from "../../server/subscriptions/repository.js";
 import { pokeDueOnClocks } from "../../workflows/backstop.js";
+import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import {
   collectPages, createBenefit, createCustomerSessionToken, createDiscount, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi,
 } from "../harness/index.js";
@@ -67,6 +68,21 @@ describe("subscriptions", () => {
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("succeeded");
     const [sub] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
     return { sub, customerId: customer.id, clockId, checkoutId: checkout.id, session: { customerSession: await createCustomerSessionToken(api.knex, customer.id) } };
+  }
+
+  /**
+   * Waits until the subscription's workflow has made its first decision and sleeps on its clock,
+   * so a row changed behind its back stays as the test set it.
+   */
+  async function parked(subscriptionId: string) {
+    const handle = temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+    await expect
+      .poll(async () => {
+        // A local step's marker: its first look at the database is done.
+        const events = (await handle.fetchHistory()).events ?? [];
+        return events.some((e) => e.markerRecordedEventAttributes != null);
+      }, poll)
+      .toBe(true);
   }
 
   /** The subscription as the API sends it: the fields 0.49.0 added, read off the wire. */
@@ -433,6 +449,8 @@ describe("subscriptions", () => {
   it("answers SubscriptionLocked while a charge is in flight, 404 for another organization's subscription, 422 for bad bodies", async () => {
     const { sub } = await subscribe("2028-03-01T00:00:00Z");
     const [order] = await ordersOf(sub.id);
+    // Else its first step could find the paid order "in flight" and clear it.
+    await parked(sub.id);
     await api.knex("subscriptions").where({ id: sub.id }).update({ pending_order_id: order.id });
     await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), SubscriptionLocked);
     await rejects(polar.subscriptions.revoke({ id: sub.id }), SubscriptionLocked);
