@@ -57,7 +57,7 @@ function perMetric<T>(f: (m: MetricDefinition) => T): Record<MetricSlug, T> {
 }
 
 /** The asked metrics' entries of `values`. */
-function only<T>(values: Record<MetricSlug, T>, asked: ReadonlySet<MetricSlug>): Partial<Record<MetricSlug, T>> {
+function picked<T>(values: Record<MetricSlug, T>, asked: ReadonlySet<MetricSlug>): Partial<Record<MetricSlug, T>> {
   return Object.fromEntries(METRICS.filter((m) => asked.has(m.slug)).map((m) => [m.slug, values[m.slug]]));
 }
 
@@ -184,8 +184,8 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
   });
   const metrics = perMetric((m) => ({ slug: m.slug, display_name: m.display_name, type: m.type }));
   return {
-    periods: periods.map((p) => ({ timestamp: p.timestamp, ...only(p.values, asked) })),
-    totals: only(totals, asked),
-    metrics: only(metrics, asked),
+    periods: periods.map((p) => ({ timestamp: p.timestamp, ...picked(p.values, asked) })),
+    totals: picked(totals, asked),
+    metrics: picked(metrics, asked),
   };
 }

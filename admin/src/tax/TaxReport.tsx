@@ -43,21 +43,21 @@ export function TaxReport() {
   const now = new Date();
   const [start, setStart] = useState(day(new Date(Date.UTC(now.getUTCFullYear(), 0, 1))));
   const [end, setEnd] = useState(day(now));
-  const [interval, setInterval] = useState<TaxReportInterval>("month");
+  const [period, setPeriod] = useState<TaxReportInterval>("month");
   const [state, setState] = useState<State>({ kind: "loading" });
 
   useEffect(() => {
     if (!start || !end) return;
     let live = true;
     setState({ kind: "loading" });
-    call<Report>("GET", "/v1/tax/report", { query: { start_date: start, end_date: end, interval } }).then(
+    call<Report>("GET", "/v1/tax/report", { query: { start_date: start, end_date: end, interval: period } }).then(
       (report) => live && setState({ kind: "ready", report }),
       (err: Error) => live && setState({ kind: "error", message: err.message }),
     );
     return () => {
       live = false;
     };
-  }, [start, end, interval]);
+  }, [start, end, period]);
 
   const report = state.kind === "ready" ? state.report : null;
   return (
@@ -70,7 +70,7 @@ export function TaxReport() {
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center", mb: 2 }}>
         <TextField label="From" type="date" size="small" value={start} onChange={(e) => setStart(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} fullWidth={false} sx={FIELD} />
         <TextField label="To" type="date" size="small" value={end} onChange={(e) => setEnd(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} fullWidth={false} sx={FIELD} />
-        <TextField select label="Period" size="small" value={interval} onChange={(e) => setInterval(e.target.value as TaxReportInterval)} fullWidth={false} sx={FIELD}>
+        <TextField select label="Period" size="small" value={period} onChange={(e) => setPeriod(e.target.value === "quarter" ? "quarter" : "month")} fullWidth={false} sx={FIELD}>
           <MenuItem value="month">Month</MenuItem>
           <MenuItem value="quarter">Quarter</MenuItem>
         </TextField>
