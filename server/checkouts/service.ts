@@ -18,6 +18,7 @@ import { findManyWithRelations, type Interval, type ProductRelations, type Produ
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
+import { withTaxQuotes, type CheckoutQuotes } from "./tax.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
   effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable, statusSortColumn, update as updateCheckoutRow,
@@ -92,6 +93,7 @@ async function insertCheckout(
   ordered: LoadedProduct[],
   changes: MerchantChanges,
   extra: Partial<CheckoutRow> & { priceId?: string | null },
+  quotes: CheckoutQuotes,
 ): Promise<{ row: CheckoutRow; ctx: CheckoutContext }> {
   const first = extra.priceId ? ordered.find((p) => p.rel.prices.some((pr) => pr.id === extra.priceId))! : ordered[0];
   const price = first.rel.prices.find((p) => p.id === extra.priceId) ?? first.rel.prices.find((p) => p.amount_type !== "metered_unit");
@@ -151,7 +153,7 @@ async function insertCheckout(
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
-  const applied = await applyChanges(trx, draft, ctx, changes, "merchant");
+  const applied = await applyChanges(trx, draft, ctx, changes, "merchant", quotes);
   applied.row = shown(applied.row);
   await insertWithProducts(
     trx,
@@ -169,7 +171,7 @@ async function insertCheckout(
 }
 
 export async function createCheckout(db: Knex, caller: OrganizationCaller, input: CheckoutCreateInput): Promise<CheckoutOut> {
-  return db.transaction(async (trx) => {
+  return withTaxQuotes(db, async (trx, quotes) => {
     const products = await loadRequestedProducts(trx, caller.organizationId, input.products, ["body", "products"]);
     if (input.subscription_id) throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
     const customer = await customerFor(trx, caller.organizationId, input);
@@ -190,7 +192,7 @@ export async function createCheckout(db: Knex, caller: OrganizationCaller, input
       allow_discount_codes: input.allow_discount_codes ?? true,
       require_billing_address: input.require_billing_address ?? false,
       is_business_customer: input.is_business_customer ?? false,
-    });
+    }, quotes);
     const out = toCheckout(row, ctx);
     await emit(trx, caller.organizationId, "checkout.created", out);
     return out;
@@ -235,7 +237,7 @@ export async function createCheckoutFromLink(
   productIds: string[],
   opts: { embedOrigin?: string | null } = {},
 ): Promise<CheckoutRow> {
-  return db.transaction(async (trx) => {
+  return withTaxQuotes(db, async (trx, quotes) => {
     const live = (await findManyWithRelations(trx, productIds))
       .filter((p) => isPurchasable(p.row))
       .map(({ row, relations }) => ({ row, rel: relations }));
@@ -255,7 +257,7 @@ export async function createCheckoutFromLink(
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,
         priceId: link.product_price_id,
-      });
+      }, quotes);
     } catch (err) {
       if (!(err instanceof RequestValidationError)) throw err;
       applied = await insertCheckout(trx, link.organization_id, live, base, {
@@ -263,7 +265,7 @@ export async function createCheckoutFromLink(
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,
         priceId: link.product_price_id,
-      });
+      }, quotes);
     }
     await emit(trx, link.organization_id, "checkout.created", toCheckout(applied.row, applied.ctx));
     return applied.row;
@@ -337,11 +339,11 @@ export function assertOpen(row: CheckoutRow, expired: "gone" | "not_open"): void
 }
 
 export async function updateCheckout(db: Knex, caller: OrganizationCaller, id: string, input: MerchantChanges): Promise<CheckoutOut> {
-  return db.transaction(async (trx) => {
+  return withTaxQuotes(db, async (trx, quotes) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "not_open");
-    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant");
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant", quotes);
     const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
     return toCheckout(saved, applied.ctx);
   });
@@ -356,11 +358,11 @@ export async function clientGetCheckout(db: Knex, clientSecret: string): Promise
 }
 
 export async function clientUpdateCheckout(db: Knex, clientSecret: string, input: BuyerChanges): Promise<CheckoutPublicOut> {
-  return db.transaction(async (trx) => {
+  return withTaxQuotes(db, async (trx, quotes) => {
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "gone");
-    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer");
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer", quotes);
     const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
     return readCheckoutPublic(trx, saved, applied.ctx);
   });
