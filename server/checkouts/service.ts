@@ -1,12 +1,14 @@
 // Checkout sessions: the merchant creates one from a list of products (first product, its static
 // price), prefilled from a customer when given; the merchant and the buyer (by client secret)
 // change it while it is open; it expires at expires_at (computed on read, enforced on writes).
-// checkout.created / checkout.updated go to the outbox in the writing transaction.
+// checkout.created / checkout.updated go to the outbox in the writing transaction, which also takes
+// an Idempotency-Key and writes its answer (the journal): Stripe Tax is asked between its runs.
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { customerWithExternalId, liveInOrganization, type CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
+import type { AnswerJournal } from "../kit/idempotency.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkOneCurrency } from "../kit/money.js";
@@ -170,8 +172,14 @@ async function insertCheckout(
   return applied;
 }
 
-export async function createCheckout(db: Knex, caller: OrganizationCaller, input: CheckoutCreateInput): Promise<CheckoutOut> {
+export async function createCheckout(
+  db: Knex,
+  caller: OrganizationCaller,
+  input: CheckoutCreateInput,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutOut> {
   return withTaxQuotes(db, async (trx, quotes) => {
+    await journal?.begin(trx);
     const products = await loadRequestedProducts(trx, caller.organizationId, input.products, ["body", "products"]);
     if (input.subscription_id) throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
     const customer = await customerFor(trx, caller.organizationId, input);
@@ -195,6 +203,7 @@ export async function createCheckout(db: Knex, caller: OrganizationCaller, input
     }, quotes);
     const out = toCheckout(row, ctx);
     await emit(trx, caller.organizationId, "checkout.created", out);
+    await journal?.settle(trx, 201, out);
     return out;
   });
 }
@@ -338,14 +347,23 @@ export function assertOpen(row: CheckoutRow, expired: "gone" | "not_open"): void
   if (status !== "open") throw new NotOpenCheckout(`This checkout is ${status}.`);
 }
 
-export async function updateCheckout(db: Knex, caller: OrganizationCaller, id: string, input: MerchantChanges): Promise<CheckoutOut> {
+export async function updateCheckout(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: MerchantChanges,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutOut> {
   return withTaxQuotes(db, async (trx, quotes) => {
+    await journal?.begin(trx);
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "not_open");
     const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant", quotes);
     const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
-    return toCheckout(saved, applied.ctx);
+    const out = toCheckout(saved, applied.ctx);
+    await journal?.settle(trx, 200, out);
+    return out;
   });
 }
 
@@ -357,13 +375,21 @@ export async function clientGetCheckout(db: Knex, clientSecret: string): Promise
   return readCheckoutPublic(db, row);
 }
 
-export async function clientUpdateCheckout(db: Knex, clientSecret: string, input: BuyerChanges): Promise<CheckoutPublicOut> {
+export async function clientUpdateCheckout(
+  db: Knex,
+  clientSecret: string,
+  input: BuyerChanges,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutPublicOut> {
   return withTaxQuotes(db, async (trx, quotes) => {
+    await journal?.begin(trx);
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "gone");
     const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer", quotes);
     const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
-    return readCheckoutPublic(trx, saved, applied.ctx);
+    const out = await readCheckoutPublic(trx, saved, applied.ctx);
+    await journal?.settle(trx, 200, out);
+    return out;
   });
 }

@@ -1,7 +1,8 @@
 // Stripe Tax is asked outside any transaction: while a calculation waits at the recorder (Stripe
 // being slow), the checkout's row is not locked and no transaction of the API is open, for the
-// create, the merchant's and the buyer's updates and the confirm. A checkout whose tax inputs
-// change under every attempt is a 422, not a quote for inputs it no longer has.
+// create, the merchant's and the buyer's updates and the confirm, with an Idempotency-Key or
+// without. A checkout whose tax inputs change under every attempt is a 422, not a quote for
+// inputs it no longer has.
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import type { Knex } from "knex";
@@ -133,6 +134,34 @@ describe("Stripe Tax outside the checkout's transaction", () => {
     expect(result.totalAmount).toBe(shown.totalAmount);
     const [order] = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
     expect([order.status, order.taxAmount, order.totalAmount]).toEqual(["paid", shown.taxAmount, shown.totalAmount]);
+  });
+
+  it("asks Stripe outside any transaction with an Idempotency-Key too, and replays the answer", async () => {
+    const { polar, product, call } = await stripeShop();
+    const key = randomUUID();
+    const headers = { "Idempotency-Key": key };
+    const created = await whileHeld(null, () => polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }, { headers }));
+    expect(created.seen).toEqual([free]);
+    expect((await polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }, { headers })).id).toBe(created.result.id);
+    const checkout = created.result;
+    const update = (postalCode: string) =>
+      polar.checkouts.update({ id: checkout.id, checkoutUpdate: { customerBillingAddress: { country: "DE", postalCode } } }, { headers: { "Idempotency-Key": `u-${key}` } });
+    const updated = await whileHeld(checkout.id, () => update("80331"));
+    expect(updated.seen).toEqual([free]);
+    expect(updated.result.customerBillingAddress?.postalCode).toBe("80331");
+    const anon = new Polar({ serverURL: other.url });
+    const byBuyer = await whileHeld(checkout.id, () =>
+      anon.checkouts.clientUpdate(
+        { clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "DE", postalCode: "50667" } } },
+        { headers: { "Idempotency-Key": `c-${key}` } },
+      ),
+    );
+    expect(byBuyer.seen).toEqual([free]);
+    // The merchant's update sent again with its key is its first answer, not a second write.
+    const before = calculations().length;
+    expect((await update("80331")).customerBillingAddress?.postalCode).toBe("80331");
+    expect(calculations().length).toBe(before);
+    expect((await call("GET", `/v1/checkouts/${checkout.id}`)).body.customer_billing_address).toMatchObject({ postal_code: "50667" });
   });
 
   it("answers a 422 when the checkout's tax inputs change under every attempt, and saves nothing", async () => {
