@@ -24,7 +24,7 @@ import { hadTrial } from "../subscriptions/repository.js";
 import { clockNow } from "../test-clocks/repository.js";
 import { activeTrial, computeFlags, quoteOf } from "./amounts.js";
 import { buyerRedemptions, type CheckoutContext, type CheckoutRow } from "./repository.js";
-import { taxedQuote } from "./tax.js";
+import type { CheckoutQuotes } from "./tax.js";
 
 export const REDEMPTION_LIMIT_REACHED = "You have already redeemed this discount the maximum number of times allowed per customer.";
 
@@ -104,6 +104,7 @@ export async function applyChanges(
   ctx: CheckoutContext,
   input: Changes,
   who: "merchant" | "buyer",
+  quotes: CheckoutQuotes,
 ): Promise<{ row: CheckoutRow; ctx: CheckoutContext }> {
   const next: CheckoutRow = { ...row };
   const nextCtx: CheckoutContext = { ...ctx };
@@ -226,7 +227,7 @@ export async function applyChanges(
   }
   const org = (await findOrganization(db, row.organization_id))!;
   next.trial_end = await trialEnd(db, next, nextCtx, org);
-  const quoted = await requote(next, nextCtx, org);
+  const quoted = await requote(next, nextCtx, org, quotes);
   // The method chosen goes with the payment form: none once the checkout needs no payment.
   if (!computeFlags(nextCtx.product.row, nextCtx.price, quoteOf(quoted), quoted.trial_end).is_payment_form_required) quoted.payment_method_type = null;
   return { row: quoted, ctx: nextCtx };
@@ -248,8 +249,8 @@ async function trialEnd(db: Knex, row: CheckoutRow, ctx: CheckoutContext, org: O
 }
 
 /** The row with its quote (discount, tax, total) computed from its amount, discount and buyer, and its tax calculation. */
-async function requote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">): Promise<CheckoutRow> {
-  const { amounts, calculation } = await taxedQuote(row, ctx, org);
+async function requote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, quotes: CheckoutQuotes): Promise<CheckoutRow> {
+  const { amounts, calculation } = await quotes.quote(row, ctx, org);
   const { discount_amount, tax_amount, total_amount } = amounts;
   return Object.assign({}, row, { discount_amount, tax_amount, total_amount, tax_calculation: calculation });
 }
@@ -268,6 +269,7 @@ export async function rederive(
   row: CheckoutRow,
   ctx: CheckoutContext,
   org: Pick<OrganizationRow, "tax_settings">,
+  quotes: CheckoutQuotes,
 ): Promise<{ row: CheckoutRow; ctx: CheckoutContext; issue: ValidationIssue | null }> {
   let next: CheckoutRow = { ...row };
   const nextCtx: CheckoutContext = { ...ctx };
@@ -306,7 +308,7 @@ export async function rederive(
       note("discount_code", problem);
     }
   }
-  next = await requote(next, nextCtx, org);
+  next = await requote(next, nextCtx, org, quotes);
   if (next.discount_amount !== Number(row.discount_amount)) note("discount_code", "The discount changed.");
   if (next.total_amount !== Number(row.total_amount) || next.currency !== row.currency) note("amount", "The total changed.");
   return { row: next, ctx: nextCtx, issue };

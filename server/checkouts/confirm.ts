@@ -7,6 +7,7 @@
 // the checkout is open again for another card (failed once it has expired), the discount
 // released and the failed payment recorded. Each attempt has its own idempotency keys. The claim
 // takes a lease on the checkout (./lease.ts), renewed through (2); (3) is written only under it.
+// Stripe Tax's quotes for (1) are asked between its runs, never under its lock (./tax.ts).
 // With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
 // the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
@@ -34,7 +35,7 @@ import { tookNothing, type CardDetails, type ConfirmResult, type PaymentProcesso
 import { computeAmounts, discountProblem, type Amounts } from "../discounts/amounts.js";
 import { activeTrial, computeFlags, quoteOf, type Flags } from "./amounts.js";
 import { applyChanges, redemptionLimitReached, REDEMPTION_LIMIT_REACHED, rederive, type BuyerChanges } from "./changes.js";
-import { taxedQuote } from "./tax.js";
+import { withTaxQuotes } from "./tax.js";
 import { orderTaxOf } from "../orders/tax.js";
 import { checkCustomFieldData } from "./custom-field-data.js";
 import { PaymentError, PaymentNotReady } from "./errors.js";
@@ -78,7 +79,7 @@ const lockDiscount = (trx: Knex.Transaction, id: string) => discounts.lockById(t
  * the field that moved it.
  */
 async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller: Caller, journal: AnswerJournal | null): Promise<Claimed> {
-  const claimed = await db.transaction(async (trx) => {
+  const claimed = await withTaxQuotes(db, async (trx, quotes) => {
     // First: a second request with the same key waits here, then finds the key taken (409).
     await journal?.begin(trx);
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
@@ -90,13 +91,13 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     if (row.discount_id) stored.discount = await lockDiscount(trx, row.discount_id);
     // Read here once: the tax of the quote, the payment check below, and the organization in the answer.
     const org = (await findOrganization(trx, row.organization_id))!;
-    const now = await rederive(row, stored, org);
+    const now = await rederive(row, stored, org, quotes);
     if (now.issue) {
       await saveCheckout(trx, now.row, now.ctx);
       return { refused: now.issue } satisfies Refusal;
     }
     const { confirmation_token_id: token, ...changes } = input;
-    const applied = await applyChanges(trx, now.row, now.ctx, changes, "buyer");
+    const applied = await applyChanges(trx, now.row, now.ctx, changes, "buyer", quotes);
     let discount: DiscountRow | null = applied.ctx.discount;
     if (applied.row.discount_id && applied.row.discount_id !== row.discount_id) {
       // A code given with the confirm itself: its discount is checked under lock too.
@@ -105,7 +106,7 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error");
       applied.ctx.discount = discount;
     }
-    const quote = await taxedQuote(applied.row, applied.ctx, org);
+    const quote = await quotes.quote(applied.row, applied.ctx, org);
     const amounts = quote.amounts;
     applied.row.tax_calculation = quote.calculation;
     if (amounts.total_amount !== Number(row.shown_total_amount) || applied.row.currency !== row.currency) {

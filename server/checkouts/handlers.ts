@@ -10,7 +10,7 @@ type CheckoutOps =
 export const checkoutHandlers: Handlers<CheckoutOps> = {
   "checkouts:create": async ({ body }, ctx) => ({
     status: 201,
-    body: await createCheckout(ctx.db, orgCaller(ctx), body),
+    body: await createCheckout(ctx.db, orgCaller(ctx), body, ctx.idempotency.journal),
   }),
   "checkouts:get": async ({ params }, ctx) => ({
     status: 200,
@@ -22,7 +22,7 @@ export const checkoutHandlers: Handlers<CheckoutOps> = {
   }),
   "checkouts:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateCheckout(ctx.db, orgCaller(ctx), params.id, body),
+    body: await updateCheckout(ctx.db, orgCaller(ctx), params.id, body, ctx.idempotency.journal),
   }),
   "checkouts:client_get": async ({ params }, ctx) => ({
     status: 200,
@@ -30,7 +30,7 @@ export const checkoutHandlers: Handlers<CheckoutOps> = {
   }),
   "checkouts:client_update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await clientUpdateCheckout(ctx.db, params.client_secret, body),
+    body: await clientUpdateCheckout(ctx.db, params.client_secret, body, ctx.idempotency.journal),
   }),
   "checkouts:client_confirm": async ({ params, body }, ctx) => ({
     status: 200,

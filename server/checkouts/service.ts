@@ -1,12 +1,14 @@
 // Checkout sessions: the merchant creates one from a list of products (first product, its static
 // price), prefilled from a customer when given; the merchant and the buyer (by client secret)
 // change it while it is open; it expires at expires_at (computed on read, enforced on writes).
-// checkout.created / checkout.updated go to the outbox in the writing transaction.
+// checkout.created / checkout.updated go to the outbox in the writing transaction, which also takes
+// an Idempotency-Key and writes its answer (the journal): Stripe Tax is asked between its runs.
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { customerWithExternalId, liveInOrganization, type CustomerRow } from "../customers/repository.js";
 import { randomToken, type OrganizationCaller } from "../kit/auth.js";
+import type { AnswerJournal } from "../kit/idempotency.js";
 import { invalid, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkOneCurrency } from "../kit/money.js";
@@ -18,6 +20,7 @@ import { findManyWithRelations, type Interval, type ProductRelations, type Produ
 import { priceAmount, priceCurrency } from "../discounts/amounts.js";
 import { applyChanges, checkEmbedOrigin, toColumns, type BuyerChanges, type MerchantChanges } from "./changes.js";
 import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
+import { withTaxQuotes, type CheckoutQuotes } from "./tax.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
   effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable, statusSortColumn, update as updateCheckoutRow,
@@ -92,6 +95,7 @@ async function insertCheckout(
   ordered: LoadedProduct[],
   changes: MerchantChanges,
   extra: Partial<CheckoutRow> & { priceId?: string | null },
+  quotes: CheckoutQuotes,
 ): Promise<{ row: CheckoutRow; ctx: CheckoutContext }> {
   const first = extra.priceId ? ordered.find((p) => p.rel.prices.some((pr) => pr.id === extra.priceId))! : ordered[0];
   const price = first.rel.prices.find((p) => p.id === extra.priceId) ?? first.rel.prices.find((p) => p.amount_type !== "metered_unit");
@@ -151,7 +155,7 @@ async function insertCheckout(
     ...rest,
   };
   const ctx: CheckoutContext = { products: ordered, product: first, price, discount: null, discountProductIds: [] };
-  const applied = await applyChanges(trx, draft, ctx, changes, "merchant");
+  const applied = await applyChanges(trx, draft, ctx, changes, "merchant", quotes);
   applied.row = shown(applied.row);
   await insertWithProducts(
     trx,
@@ -168,8 +172,14 @@ async function insertCheckout(
   return applied;
 }
 
-export async function createCheckout(db: Knex, caller: OrganizationCaller, input: CheckoutCreateInput): Promise<CheckoutOut> {
-  return db.transaction(async (trx) => {
+export async function createCheckout(
+  db: Knex,
+  caller: OrganizationCaller,
+  input: CheckoutCreateInput,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutOut> {
+  return withTaxQuotes(db, async (trx, quotes) => {
+    await journal?.begin(trx);
     const products = await loadRequestedProducts(trx, caller.organizationId, input.products, ["body", "products"]);
     if (input.subscription_id) throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
     const customer = await customerFor(trx, caller.organizationId, input);
@@ -190,9 +200,10 @@ export async function createCheckout(db: Knex, caller: OrganizationCaller, input
       allow_discount_codes: input.allow_discount_codes ?? true,
       require_billing_address: input.require_billing_address ?? false,
       is_business_customer: input.is_business_customer ?? false,
-    });
+    }, quotes);
     const out = toCheckout(row, ctx);
     await emit(trx, caller.organizationId, "checkout.created", out);
+    await journal?.settle(trx, 201, out);
     return out;
   });
 }
@@ -235,7 +246,7 @@ export async function createCheckoutFromLink(
   productIds: string[],
   opts: { embedOrigin?: string | null } = {},
 ): Promise<CheckoutRow> {
-  return db.transaction(async (trx) => {
+  return withTaxQuotes(db, async (trx, quotes) => {
     const live = (await findManyWithRelations(trx, productIds))
       .filter((p) => isPurchasable(p.row))
       .map(({ row, relations }) => ({ row, rel: relations }));
@@ -255,7 +266,7 @@ export async function createCheckoutFromLink(
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,
         priceId: link.product_price_id,
-      });
+      }, quotes);
     } catch (err) {
       if (!(err instanceof RequestValidationError)) throw err;
       applied = await insertCheckout(trx, link.organization_id, live, base, {
@@ -263,7 +274,7 @@ export async function createCheckoutFromLink(
         allow_discount_codes: link.allow_discount_codes,
         require_billing_address: link.require_billing_address,
         priceId: link.product_price_id,
-      });
+      }, quotes);
     }
     await emit(trx, link.organization_id, "checkout.created", toCheckout(applied.row, applied.ctx));
     return applied.row;
@@ -336,14 +347,23 @@ export function assertOpen(row: CheckoutRow, expired: "gone" | "not_open"): void
   if (status !== "open") throw new NotOpenCheckout(`This checkout is ${status}.`);
 }
 
-export async function updateCheckout(db: Knex, caller: OrganizationCaller, id: string, input: MerchantChanges): Promise<CheckoutOut> {
-  return db.transaction(async (trx) => {
+export async function updateCheckout(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: MerchantChanges,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutOut> {
+  return withTaxQuotes(db, async (trx, quotes) => {
+    await journal?.begin(trx);
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "not_open");
-    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant");
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "merchant", quotes);
     const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
-    return toCheckout(saved, applied.ctx);
+    const out = toCheckout(saved, applied.ctx);
+    await journal?.settle(trx, 200, out);
+    return out;
   });
 }
 
@@ -355,13 +375,21 @@ export async function clientGetCheckout(db: Knex, clientSecret: string): Promise
   return readCheckoutPublic(db, row);
 }
 
-export async function clientUpdateCheckout(db: Knex, clientSecret: string, input: BuyerChanges): Promise<CheckoutPublicOut> {
-  return db.transaction(async (trx) => {
+export async function clientUpdateCheckout(
+  db: Knex,
+  clientSecret: string,
+  input: BuyerChanges,
+  journal: AnswerJournal | null = null,
+): Promise<CheckoutPublicOut> {
+  return withTaxQuotes(db, async (trx, quotes) => {
+    await journal?.begin(trx);
     const row = await findBySecret(trx, clientSecret, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Checkout not found.");
     assertOpen(row, "gone");
-    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer");
+    const applied = await applyChanges(trx, row, await contextOf(trx, row), input, "buyer", quotes);
     const saved = await saveCheckout(trx, shown(applied.row), applied.ctx);
-    return readCheckoutPublic(trx, saved, applied.ctx);
+    const out = await readCheckoutPublic(trx, saved, applied.ctx);
+    await journal?.settle(trx, 200, out);
+    return out;
   });
 }

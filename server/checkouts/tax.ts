@@ -4,12 +4,14 @@
 // quote). Prices that include tax keep their total: the tax is carved out of it. The buyer's
 // address or tax id refused is an issue a confirm answers with a 422; a provider that fails
 // (Stripe Tax down) is a 503 for the whole request, so the checkout keeps its last quote.
-import type { ValidationIssue } from "../kit/errors.js";
+// A provider over the network is never asked inside a transaction: see `withTaxQuotes`.
+import type { Knex } from "knex";
+import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { computeAmounts, type Amounts } from "../discounts/amounts.js";
 import { providerTaxSettings, taxSettingsOf } from "../organizations/tax-settings.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import { isProviderFailure, TaxError, TaxUnavailable } from "../tax/errors.js";
-import type { TaxBuyer, TaxCalculation } from "../tax/models.js";
+import type { TaxBuyer, TaxCalculation, TaxCalculationInput } from "../tax/models.js";
 import { taxProvider } from "../tax/providers.js";
 import { isTaxIdType } from "../tax/tax-ids.js";
 import type { CheckoutContext, CheckoutRow } from "./repository.js";
@@ -20,6 +22,12 @@ export interface TaxedQuote {
   /** Why the tax can't be computed yet (a Canadian buyer without a province): confirm refuses it. */
   issue: ValidationIssue | null;
 }
+
+/** The provider's answer to one calculation: the calculation, or the TaxError it refused with. */
+type Answer = { calculation: TaxCalculation } | { error: TaxError };
+
+/** How many times a write runs before giving up on a checkout whose tax inputs change under every run. */
+const ATTEMPTS = 5;
 
 function buyerOf(row: CheckoutRow, country: string): TaxBuyer {
   const address = row.customer_billing_address;
@@ -33,26 +41,93 @@ function buyerOf(row: CheckoutRow, country: string): TaxBuyer {
   };
 }
 
-/** The quote of `row` (its amount and `ctx`'s discount) with the tax the organization's provider computes now. */
-export async function taxedQuote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, now = new Date()): Promise<TaxedQuote> {
-  const base = computeAmounts(Number(row.amount), ctx.discount);
+/** The calculation a quote of `row` asks for; null when no tax is computed (provider `none`, no billing country). */
+function requestOf(row: CheckoutRow, base: Amounts, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, now: Date): TaxCalculationInput | null {
   const settings = providerTaxSettings(taxSettingsOf(org.tax_settings));
   const country = row.customer_billing_address?.country;
-  if (settings === null || !country) return { amounts: base, calculation: null, issue: null };
+  if (settings === null || !country) return null;
+  return {
+    settings,
+    buyer: buyerOf(row, country),
+    currency: row.currency,
+    lines: [{ amount: base.net_amount, category: ctx.product.row.tax_category, reference: row.product_price_id }],
+    date: now,
+  };
+}
+
+/** The tax inputs of a calculation (all but its date): two requests with the same key get the same answer. */
+const keyOf = ({ settings, buyer, currency, lines }: TaxCalculationInput) => JSON.stringify([settings, buyer, currency, lines]);
+
+async function ask(input: TaxCalculationInput): Promise<Answer> {
   try {
-    const calculation = await taxProvider(settings.provider).calculate({
-      settings,
-      buyer: buyerOf(row, country),
-      currency: row.currency,
-      lines: [{ amount: base.net_amount, category: ctx.product.row.tax_category, reference: row.product_price_id }],
-      date: now,
-    });
-    const { net_amount, tax_amount, total_amount } = calculation;
-    return { amounts: { amount: base.amount, discount_amount: base.discount_amount, net_amount, tax_amount, total_amount }, calculation, issue: null };
+    return { calculation: await taxProvider(input.settings.provider).calculate(input) };
   } catch (err) {
-    if (!(err instanceof TaxError)) throw err;
+    if (err instanceof TaxError) return { error: err };
+    throw err;
+  }
+}
+
+function quoteOf(base: Amounts, answer: Answer): TaxedQuote {
+  if ("error" in answer) {
+    const err = answer.error;
     if (isProviderFailure(err)) throw new TaxUnavailable(err);
     const loc = err.code === "location_incomplete" ? ["body", "customer_billing_address", "state"] : ["body", "customer_billing_address"];
     return { amounts: base, calculation: null, issue: { loc, msg: err.message, type: "value_error" } };
+  }
+  const { calculation } = answer;
+  const { net_amount, tax_amount, total_amount } = calculation;
+  return { amounts: { amount: base.amount, discount_amount: base.discount_amount, net_amount, tax_amount, total_amount }, calculation, issue: null };
+}
+
+/** A quote the transaction needs from a provider over the network: it is rolled back and the provider asked outside it. */
+class QuoteNeeded extends Error {
+  constructor(readonly input: TaxCalculationInput) {
+    super("a tax quote is needed from the provider");
+  }
+}
+
+/**
+ * The quotes of one request. The built-in calculator runs in process and is asked in place;
+ * Stripe Tax answers only from what was asked of it before the transaction, for the same tax
+ * inputs (amount after discount, currency, address, business checkbox, tax id, category, the
+ * organization's settings); other inputs stop the transaction (`withTaxQuotes`).
+ */
+export class CheckoutQuotes {
+  private readonly answers = new Map<string, Answer>();
+
+  /** The quote of `row` (its amount and `ctx`'s discount) with the tax the organization's provider computes. */
+  async quote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, now = new Date()): Promise<TaxedQuote> {
+    const base = computeAmounts(Number(row.amount), ctx.discount);
+    const input = requestOf(row, base, ctx, org, now);
+    if (input === null) return { amounts: base, calculation: null, issue: null };
+    if (input.settings.provider === "builtin") return quoteOf(base, await ask(input));
+    const answer = this.answers.get(keyOf(input));
+    if (answer === undefined) throw new QuoteNeeded(input);
+    return quoteOf(base, answer);
+  }
+
+  /** Asks the provider, outside any transaction, for what a run needed. */
+  async fetch(input: TaxCalculationInput): Promise<void> {
+    this.answers.set(keyOf(input), await ask(input));
+  }
+}
+
+/**
+ * Runs `work` in a transaction whose quotes come from `CheckoutQuotes`. A run that needs a quote
+ * Stripe Tax has not given for its tax inputs is rolled back (releasing the checkout's lock and
+ * the connection), Stripe asked, and the work run again under the lock; the locked row is read
+ * afresh each time, so its quote is always for its current inputs. A checkout whose inputs
+ * change under every run is a 422.
+ */
+export async function withTaxQuotes<T>(db: Knex, work: (trx: Knex.Transaction, quotes: CheckoutQuotes) => Promise<T>): Promise<T> {
+  const quotes = new CheckoutQuotes();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((trx) => work(trx, quotes));
+    } catch (err) {
+      if (!(err instanceof QuoteNeeded)) throw err;
+      if (attempt === ATTEMPTS) throw invalid(["body"], "The checkout changed while its tax was computed; try again.", "value_error");
+      await quotes.fetch(err.input);
+    }
   }
 }

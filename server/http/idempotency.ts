@@ -6,7 +6,8 @@
 //   and the answer is written in it before it commits: the write and its record commit together.
 //   A second request with the key while the first runs gets 409 at once and does nothing.
 // - Operations that must commit in steps (checkout confirm: claim, processor call outside any
-//   transaction, outcome) get a journal instead and write the record in their own transactions.
+//   transaction, outcome) get a journal instead and write the record in their own transactions;
+//   so do the checkout's create and updates, which ask Stripe Tax between their transactions.
 //
 // A stored answer with the same request is replayed (`Idempotent-Replayed: true`); with another
 // method, path or body it is a 422. Validation failures (422) and conflicts (409) store nothing,
@@ -31,7 +32,7 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 const WRITES = new Set(["post", "patch", "delete"]);
 
 /** Operations whose service commits in steps and writes its record itself (an AnswerJournal). */
-const COMMITS_IN_STEPS = new Set(["checkouts:client_confirm"]);
+const COMMITS_IN_STEPS = new Set(["checkouts:client_confirm", "checkouts:create", "checkouts:update", "checkouts:client_update"]);
 
 export interface Answer {
   status: number;
