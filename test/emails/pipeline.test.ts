@@ -6,11 +6,14 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { Polar } from "@polar-sh/sdk";
+import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emailsForOutbox } from "../../server/emails/service.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
+import { sweepEmailSends } from "../../workflows/backstop.js";
 import { emailSendWorkflowId } from "../../workflows/shared/ids.js";
 import type { EmailSendStart } from "../../workflows/shared/workflows.js";
 import { activityDeps, createOrganization, latestMail, linkIn, mailsTo, testClocks, useWorkflowInfra } from "../harness/index.js";
@@ -82,7 +85,7 @@ describe("email pipeline", () => {
       },
     });
     expect(confirmed.status).toMatch(/confirmed|succeeded/);
-    await expect.poll(async () => (await infra.knex("orders").where({ checkout_id: checkout.id })).map((o: { status: string }) => o.status), poll).toEqual(["paid"]);
+    await expect.poll(async () => (await s.polar.checkouts.get({ id: checkout.id })).status, poll).toBe("succeeded");
   }
 
   /** Waits until every send of the organization is done, and the outbox relayed. */
@@ -159,6 +162,51 @@ describe("email pipeline", () => {
     expect(await mailsTo(s.buyer)).toHaveLength(3);
     const renewal = (await mailsTo(s.buyer)).find((m) => `<${m.MessageID}>` === cycled.message_id)!;
     expect(renewal.Subject).toBe(cycled.subject);
+  });
+
+  it("a trial's subscription is confirmed once, when it starts, not again when the trial converts", async () => {
+    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: true }) });
+    const product = await new Polar049({ accessToken: s.token, serverURL: h.api.url }).products.create({
+      name: "Trial plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7, prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
+    });
+    const customer = await s.polar.customers.create({ email: s.buyer, name: "Ada Buyer" });
+    const clocks = testClocks(h.api.url, s.token);
+    const clockId = String((await clocks.call("POST", "", { name: "trial", frozen_time: "2028-03-10T12:00:00Z" })).json.id);
+    await clocks.call("POST", `${clockId}/customers`, { customer_id: customer.id });
+    await buy(s, product.id, { customerId: customer.id });
+    const started = await settled(s.org.id);
+    const confirmation = started.find((r) => r.kind === "subscription_confirmation")!;
+    expect(confirmation).toMatchObject({ recipient: s.buyer, status: "sent" });
+    expect(confirmation.data).toMatchObject({ subscription: { status: "trialing" } });
+
+    await clocks.advance(clockId, "2028-03-18T13:00:00Z");
+    await expect.poll(async () => (await s.polar.subscriptions.list({ customerId: customer.id })).result.items.map((x) => x.status), poll).toEqual(["active"]);
+    const rows = await settled(s.org.id);
+    expect(rows.filter((r) => r.kind === "subscription_confirmation")).toHaveLength(1);
+    expect(rows.filter((r) => r.kind === "notification_new_subscription").map((r) => r.recipient)).toEqual([s.people.admin, s.people.owner]);
+    for (const row of rows) expect(await arrivals(row)).toHaveLength(1);
+  });
+
+  it("enqueues an outbox event's emails once however often it is claimed, and the sweep sends a send whose start was lost", async () => {
+    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
+    const product = await s.polar.products.create({ name: "Twice", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1100, priceCurrency: "eur" }] });
+    await buy(s, product.id);
+    const [sent] = await settled(s.org.id);
+    const paid: { id: number; type: string } = await infra.knex("outbox").where({ organization_id: s.org.id, type: "order.paid" }).first("id", "type");
+    expect(await infra.knex.transaction((trx) => emailsForOutbox(trx, [paid]))).toEqual([]);
+    expect(await sends(s.org.id)).toHaveLength(1);
+
+    // A send whose workflow never started (the process died after the commit).
+    const id = randomUUID();
+    await infra.knex("email_sends").insert({
+      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`,
+      created_at: new Date(Date.now() - 60_000),
+    });
+    await sweepEmailSends(infra.knex, temporalDoor(h.client, h.taskQueue), 30_000);
+    await expect.poll(async () => (await infra.knex("email_sends").where({ id }).first()).status, poll).toBe("sent");
+    const row: SendRow = await infra.knex("email_sends").where({ id }).first();
+    expect(await arrivals(row)).toHaveLength(1);
+    expect(await mailsTo(s.buyer)).toHaveLength(2);
   });
 
   it("sends nothing the organization switched off", async () => {
