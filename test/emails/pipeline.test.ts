@@ -88,6 +88,16 @@ describe("email pipeline", () => {
     await expect.poll(async () => (await s.polar.checkouts.get({ id: checkout.id })).status, poll).toBe("succeeded");
   }
 
+  /** The buyer as a customer on a test clock (at 2028-03-10), subscribed to the product through the checkout. */
+  async function subscribeOnClock(s: Awaited<ReturnType<typeof shop>>, productId: string) {
+    const customer = await s.polar.customers.create({ email: s.buyer, name: "Ada Buyer" });
+    const clocks = testClocks(h.api.url, s.token);
+    const clockId = String((await clocks.call("POST", "", { name: "emails", frozen_time: "2028-03-10T12:00:00Z" })).json.id);
+    await clocks.call("POST", `${clockId}/customers`, { customer_id: customer.id });
+    await buy(s, productId, { customerId: customer.id });
+    return { customer, clocks, clockId };
+  }
+
   /** Waits until every send of the organization is done, and the outbox relayed. */
   async function settled(organizationId: string): Promise<SendRow[]> {
     await expect
@@ -141,11 +151,7 @@ describe("email pipeline", () => {
   it("a subscription on a test clock: confirmation, receipt, new sale and new subscription; its renewal's receipt once", async () => {
     const s = await shop();
     const product = await s.polar.products.create({ name: "Pro", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] });
-    const customer = await s.polar.customers.create({ email: s.buyer, name: "Ada Buyer" });
-    const clocks = testClocks(h.api.url, s.token);
-    const clockId = String((await clocks.call("POST", "", { name: "emails", frozen_time: "2028-03-10T12:00:00Z" })).json.id);
-    await clocks.call("POST", `${clockId}/customers`, { customer_id: customer.id });
-    await buy(s, product.id, { customerId: customer.id });
+    const { clocks, clockId } = await subscribeOnClock(s, product.id);
     const first = await settled(s.org.id);
     expect(first.filter((r) => r.recipient === s.buyer).map((r) => r.kind)).toEqual(["order_confirmation", "subscription_confirmation"]);
     expect(first.filter((r) => r.recipient === s.people.owner).map((r) => r.kind)).toEqual(["notification_new_sale", "notification_new_subscription"]);
@@ -169,11 +175,7 @@ describe("email pipeline", () => {
     const product = await new Polar049({ accessToken: s.token, serverURL: h.api.url }).products.create({
       name: "Trial plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7, prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
     });
-    const customer = await s.polar.customers.create({ email: s.buyer, name: "Ada Buyer" });
-    const clocks = testClocks(h.api.url, s.token);
-    const clockId = String((await clocks.call("POST", "", { name: "trial", frozen_time: "2028-03-10T12:00:00Z" })).json.id);
-    await clocks.call("POST", `${clockId}/customers`, { customer_id: customer.id });
-    await buy(s, product.id, { customerId: customer.id });
+    const { customer, clocks, clockId } = await subscribeOnClock(s, product.id);
     const started = await settled(s.org.id);
     const confirmation = started.find((r) => r.kind === "subscription_confirmation")!;
     expect(confirmation).toMatchObject({ recipient: s.buyer, status: "sent" });
