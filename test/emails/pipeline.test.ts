@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import { Polar } from "@polar-sh/sdk";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailsForOutbox } from "../../server/emails/service.js";
+import type { EmailSendData, EmailSendInsert } from "../../server/emails/repository.js";
+import { emailsForOutbox, enqueueEmails } from "../../server/emails/service.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
@@ -32,7 +33,7 @@ interface SendRow {
   attempts: number;
   last_error: string | null;
   sent_at: Date | null;
-  data: unknown;
+  data: EmailSendData;
   organization_id: string;
 }
 
@@ -213,6 +214,23 @@ describe("email pipeline", () => {
     await expect.poll(async () => (await infra.knex("email_sends").where({ id }).first()).status, poll).toBe("sent");
     const row: SendRow = await infra.knex("email_sends").where({ id }).first();
     expect(await arrivals(row)).toHaveLength(1);
+    expect(await mailsTo(s.buyer)).toHaveLength(2);
+  });
+
+  it("enqueueEmails starts its sends once the transaction commits, never after a rollback, and enqueues a repeat once", async () => {
+    const { s } = await receiptAndCopy("Enqueued");
+    const [sent] = (await sends(s.org.id)).filter((r) => r.status === "sent");
+    const send = (key: string): EmailSendInsert => ({ organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: key, data: sent.data });
+    const rolledBack = infra.knex.transaction(async (trx) => {
+      await enqueueEmails(trx, [send("resend:rolled-back")]);
+      throw new Error("rolled back");
+    });
+    await expect(rolledBack).rejects.toThrow("rolled back");
+    const [id] = await infra.knex.transaction((trx) => enqueueEmails(trx, [send("resend:committed")]));
+    expect(await infra.knex.transaction((trx) => enqueueEmails(trx, [send("resend:committed")]))).toEqual([]);
+    await expect.poll(async () => (await infra.knex("email_sends").where({ id }).first()).status, poll).toBe("sent");
+    expect(await infra.knex("email_sends").where({ organization_id: s.org.id }).whereLike("dedupe_key", "resend:%").pluck("dedupe_key")).not.toContain("resend:rolled-back");
+    expect(await arrivals(await infra.knex("email_sends").where({ id }).first())).toHaveLength(1);
     expect(await mailsTo(s.buyer)).toHaveLength(2);
   });
 
