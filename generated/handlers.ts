@@ -77,6 +77,8 @@ export type OperationId =
   | "discounts:get"
   | "discounts:list"
   | "discounts:update"
+  | "emails:get_notification_preferences"
+  | "emails:update_notification_preferences"
   | "events:get"
   | "events:ingest"
   | "events:list"
@@ -669,6 +671,20 @@ export interface OperationTypes {
     body: NonNullable<Ops["discounts:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["discounts:update"]["responses"][200]["content"]["application/json"];
+  };
+  "emails:get_notification_preferences": {
+    params: Ops["emails:get_notification_preferences"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["emails:get_notification_preferences"]["responses"][200]["content"]["application/json"];
+  };
+  "emails:update_notification_preferences": {
+    params: Ops["emails:update_notification_preferences"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["emails:update_notification_preferences"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["emails:update_notification_preferences"]["responses"][200]["content"]["application/json"];
   };
   "events:get": {
     params: Ops["events:get"]["parameters"]["path"];

@@ -1725,6 +1725,30 @@ export interface paths {
         patch: operations["organizations:update"];
         trace?: never;
     };
+    "/v1/organizations/{id}/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Notification Preferences
+         * @description Which of the organization's notification emails the signed-in member gets. Only a member's own session has preferences: an organization token gets 403.
+         */
+        get: operations["emails:get_notification_preferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Notification Preferences
+         * @description Mutes (`false`) or unmutes (`true`) the organization's notification emails for the signed-in member.
+         */
+        patch: operations["emails:update_notification_preferences"];
+        trace?: never;
+    };
     "/v1/payments/": {
         parameters: {
             query?: never;
@@ -6249,6 +6273,17 @@ export interface components {
             /** @description Where the portal's "back" link takes the customer; none when the session was opened without one. */
             return_url: string | null;
         };
+        /** @description Which non-essential emails the customer receives (a Borealis extension; all on until the customer switches one off). Receipts, payment failures and the other emails about their purchases always go, when the organization sends them. */
+        CustomerEmailPreferences: {
+            /** @description A reminder before a yearly subscription renews. */
+            subscription_renewal_reminder: boolean;
+            /** @description A reminder before a saved card expires. */
+            payment_method_expiration_reminder: boolean;
+        };
+        CustomerEmailPreferencesUpdate: {
+            subscription_renewal_reminder?: boolean;
+            payment_method_expiration_reminder?: boolean;
+        };
         /** @description An active customer meter, with current consumed and credited units. */
         CustomerMeter: {
             /** @description The ID of the object. */
@@ -6589,11 +6624,14 @@ export interface components {
                 [key: string]: components["schemas"]["CustomerPortalOAuthAccount"];
             };
             default_payment_method_id?: string | null;
+            email_preferences: components["schemas"]["CustomerEmailPreferences"];
         };
         CustomerPortalCustomerUpdate: {
             billing_name?: string | null;
             billing_address?: components["schemas"]["AddressInput"] | null;
             tax_id?: string | null;
+            /** @description The non-essential emails to receive (`true`) or not (`false`); the others keep their setting (a Borealis extension). */
+            email_preferences?: components["schemas"]["CustomerEmailPreferencesUpdate"] | null;
         };
         CustomerPortalOAuthAccount: {
             account_id: string;
@@ -7939,6 +7977,69 @@ export interface components {
             benefit_id: string;
             file: components["schemas"]["FileDownload"];
         };
+        /**
+         * @description What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
+         * @enum {string}
+         */
+        EmailKind: "order_confirmation" | "subscription_confirmation" | "subscription_cycled" | "subscription_renewal_reminder" | "subscription_payment_failed" | "subscription_past_due" | "subscription_cancellation" | "subscription_uncanceled" | "subscription_revoked" | "subscription_updated" | "benefit_granted" | "order_refunded" | "payment_method_expiration_reminder" | "notification_new_sale" | "notification_new_subscription" | "notification_subscription_cancellation" | "notification_refund" | "webhook_endpoint_disabled";
+        /** @description An email rendered with sample data. */
+        EmailPreview: {
+            subject: string;
+            html: string;
+            /** @description The plain-text alternative. */
+            text: string;
+        };
+        EmailPreviewRequest: {
+            kind: components["schemas"]["EmailKind"];
+            /** @description A draft brand colour (`#rrggbb`) instead of the organization's. */
+            brand_color?: string | null;
+        };
+        /** @description One email to one recipient, and what became of it. */
+        EmailSend: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it was queued.
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            kind: components["schemas"]["EmailKind"];
+            /** @description The address it is sent to. */
+            recipient: string;
+            /**
+             * Format: uuid
+             * @description The customer it was sent to, for a customer email.
+             */
+            customer_id: string | null;
+            /**
+             * Format: uuid
+             * @description The member it was sent to, for a notification.
+             */
+            user_id: string | null;
+            /** @description Its subject, once rendered. */
+            subject: string | null;
+            /** @description Its Message-ID header (the same on every attempt). */
+            message_id: string;
+            status: components["schemas"]["EmailSendStatus"];
+            /** @description How many times it was tried. */
+            attempts: number;
+            /** @description Why the last attempt failed, if it did. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the mail server accepted it.
+             */
+            sent_at: string | null;
+        };
+        /** @enum {string} */
+        EmailSendSortProperty: "created_at" | "-created_at" | "sent_at" | "-sent_at";
+        /**
+         * @description `pending` (queued, or being retried), `sent` (the mail server accepted it), `failed` (after the last retry) or `skipped` (nothing left to send, e.g. its order was deleted).
+         * @enum {string}
+         */
+        EmailSendStatus: "pending" | "sent" | "failed" | "skipped";
         Event: components["schemas"]["UserEvent"] | components["schemas"]["SystemEvent"];
         EventCreateCustomer: {
             /** @description Key-value object allowing you to store additional information.
@@ -8608,6 +8709,10 @@ export interface components {
         };
         ListResourceDownloadableRead: {
             items: components["schemas"]["DownloadableRead"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceEmailSend: {
+            items: components["schemas"]["EmailSend"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceEvent: {
@@ -9422,6 +9527,7 @@ export interface components {
             /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
             default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            email_settings: components["schemas"]["OrganizationEmailSettings"];
             tax_settings: components["schemas"]["OrganizationTaxSettings"];
             /** @description The seller as its invoices name it (a Borealis extension); null until it is given. */
             seller_details: components["schemas"]["OrganizationSellerDetails"] | null;
@@ -9562,6 +9668,8 @@ export interface components {
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
             customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The branding and timing of the organization's emails (a Borealis extension); the fields not given keep their value. */
+            email_settings?: components["schemas"]["OrganizationEmailSettingsUpdate"] | null;
             /** @description The currency prices are presented in when a product has several. */
             default_presentment_currency?: components["schemas"]["Currency"] | null;
             /** @description Whether prices include tax by default. */
@@ -9582,8 +9690,14 @@ export interface components {
             subscription_trial_conversion_reminder: boolean;
             subscription_uncanceled: boolean;
             subscription_updated: boolean;
-            /** @description Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`. */
+            /** @description Whether customers are reminded before their saved card expires. */
             payment_method_expiration_reminder: boolean;
+            /** @description Whether customers are told of each failed renewal payment, with a link to update their card (a Borealis extension). */
+            subscription_payment_failed: boolean;
+            /** @description Whether customers get what a benefit granted them (the license key, download links, GitHub and Discord instructions; a Borealis extension). */
+            benefit_granted: boolean;
+            /** @description Whether customers are told of a refund (a Borealis extension). */
+            order_refunded: boolean;
         };
         /** @description The customer emails to switch on or off; the others keep their setting. */
         OrganizationCustomerEmailSettingsUpdate: {
@@ -9600,8 +9714,39 @@ export interface components {
             subscription_trial_conversion_reminder?: boolean;
             subscription_uncanceled?: boolean;
             subscription_updated?: boolean;
-            /** @description No reminder before a saved card expires is sent; only `false` is accepted. */
             payment_method_expiration_reminder?: boolean;
+            subscription_payment_failed?: boolean;
+            benefit_granted?: boolean;
+            order_refunded?: boolean;
+        };
+        /** @description The branding and timing of the emails the organization's customers and members get (a Borealis extension). */
+        OrganizationEmailSettings: {
+            /** @description The colour of buttons and headings in the organization's emails, `#rrggbb`. */
+            brand_color: string;
+            /** @description How many days before a yearly subscription renews its customer is reminded. */
+            renewal_reminder_days: number;
+        };
+        /** @description The email settings to change (a Borealis extension); the fields not given keep their value. */
+        OrganizationEmailSettingsUpdate: {
+            /** @description `#rrggbb`. */
+            brand_color?: string;
+            renewal_reminder_days?: number;
+        };
+        /** @description Which of the organization's notification emails the signed-in member gets (a Borealis extension; all on until they mute one). Whether a sale or a subscription is notified at all is the organization's `notification_settings`. */
+        OrganizationNotificationPreferences: {
+            notification_new_sale: boolean;
+            notification_new_subscription: boolean;
+            notification_subscription_cancellation: boolean;
+            notification_refund: boolean;
+            webhook_endpoint_disabled: boolean;
+        };
+        /** @description The notification emails the signed-in member mutes (`false`) or gets again (`true`); the others keep their setting. */
+        OrganizationNotificationPreferencesUpdate: {
+            notification_new_sale?: boolean;
+            notification_new_subscription?: boolean;
+            notification_subscription_cancellation?: boolean;
+            notification_refund?: boolean;
+            webhook_endpoint_disabled?: boolean;
         };
         /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
@@ -9728,6 +9873,8 @@ export interface components {
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
             customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The branding and timing of the organization's emails (a Borealis extension); the fields not given keep their value. */
+            email_settings?: components["schemas"]["OrganizationEmailSettingsUpdate"] | null;
             /** @description The currency prices are presented in when a product has several. */
             default_presentment_currency?: components["schemas"]["Currency"] | null;
             /** @description Whether prices include tax by default. */
@@ -21170,6 +21317,164 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "emails:get_notification_preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationNotificationPreferences"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "emails:update_notification_preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationNotificationPreferencesUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationNotificationPreferences"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials */

@@ -1,11 +1,12 @@
 // The customer portal: the authenticated customer reads and updates their own billing details
 // (billing name, address, tax id — the type of a bare tax id is found from the billing
-// country), and anyone can look up an organization's storefront by slug.
+// country) and which reminders they get, and anyone can look up an organization's storefront by slug.
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
 import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
 import { defaultPaymentMethodId, findReadable, updateCustomerRow, type CustomerRow } from "../customers/repository.js";
+import { updatedEmailPreferences } from "../customers/email-preferences.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
 import type { CustomerCaller } from "../kit/auth.js";
@@ -54,6 +55,9 @@ export async function updatePortalCustomer(
         if (country === null) throw invalid(["body", "billing_address"], "Country is required to validate tax ID.", "missing");
         patch.tax_id = JSON.stringify(detectTaxId(input.tax_id, country));
       }
+    }
+    if (input.email_preferences !== undefined && input.email_preferences !== null) {
+      patch.email_preferences = JSON.stringify(updatedEmailPreferences(row, input.email_preferences));
     }
     patch.modified_at = new Date();
     const updated = await updateCustomerRow(trx, row.id, patch);
