@@ -15,6 +15,7 @@ import { emit } from "../kit/outbox.js";
 import { findOrganizationBySlug } from "../organizations/repository.js";
 import { loadRelations, storefrontProducts } from "../products/repository.js";
 import { toCustomerOrganization, type CustomerOrganizationOut } from "./models.js";
+import { requireSection } from "./sections.js";
 
 export type PortalCustomerUpdateInput = OpBody<"customer_portal:customers:update">;
 
@@ -35,6 +36,9 @@ export async function updatePortalCustomer(
   caller: CustomerCaller,
   input: PortalCustomerUpdateInput,
 ): Promise<PortalCustomerOut> {
+  if (input.billing_name !== undefined || input.billing_address !== undefined || input.tax_id !== undefined) {
+    await requireSection(db, "billing_details", caller);
+  }
   return db.transaction(async (trx) => {
     const row = await me(trx, caller, { forUpdate: true });
     const patch: Record<string, unknown> = {};

@@ -102,4 +102,17 @@ describe("a portal customer's email preferences", () => {
     expect(refused.body.email_preferences).toEqual({ subscription_renewal_reminder: false, payment_method_expiration_reminder: true });
     expect((await api.knex("customers").where({ id: customer.id }).first("email_preferences")).email_preferences).not.toHaveProperty("order_confirmation");
   });
+
+  it("stay the customer's to change when the organization switched billing details off", async () => {
+    const { org } = await orgWithToken(api.knex);
+    await api.knex("organizations").where({ id: org.id }).update({ customer_portal_settings: JSON.stringify({ billing_details: false }) });
+    const customer = await createCustomer(api.knex, org.id);
+    const auth = { authorization: `Bearer ${await createCustomerSessionToken(api.knex, customer.id)}` };
+    const prefs = await call("/v1/customer-portal/customers/me", { method: "PATCH", headers: auth, body: { email_preferences: { payment_method_expiration_reminder: false } } });
+    expect(prefs.status).toBe(200);
+    expect(prefs.body.email_preferences).toEqual({ subscription_renewal_reminder: true, payment_method_expiration_reminder: false });
+    const billing = await call("/v1/customer-portal/customers/me", { method: "PATCH", headers: auth, body: { billing_name: "Jane Doe Ltd" } });
+    expect(billing.status).toBe(403);
+    expect(billing.body.error).toBe("NotPermitted");
+  });
 });
