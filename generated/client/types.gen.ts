@@ -20259,6 +20259,174 @@ export type WebhooksReplayFailedEventsResponses = {
 
 export type WebhooksReplayFailedEventsResponse = WebhooksReplayFailedEventsResponses[keyof WebhooksReplayFailedEventsResponses];
 
+export type EmailsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by kind of email.
+         */
+        kind?: Array<EmailKind>;
+        /**
+         * Filter by status.
+         */
+        status?: Array<EmailSendStatus>;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<EmailSendSortProperty>;
+    };
+    url: '/v1/emails/';
+};
+
+export type EmailsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsListError = EmailsListErrors[keyof EmailsListErrors];
+
+export type EmailsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceEmailSend;
+};
+
+export type EmailsListResponse = EmailsListResponses[keyof EmailsListResponses];
+
+export type EmailsResendData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/emails/{id}/resend';
+};
+
+export type EmailsResendErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsResendError = EmailsResendErrors[keyof EmailsResendErrors];
+
+export type EmailsResendResponses = {
+    /**
+     * Created
+     */
+    201: EmailSend;
+};
+
+export type EmailsResendResponse = EmailsResendResponses[keyof EmailsResendResponses];
+
+export type EmailsPreviewData = {
+    body: EmailPreviewRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/emails/preview';
+};
+
+export type EmailsPreviewErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsPreviewError = EmailsPreviewErrors[keyof EmailsPreviewErrors];
+
+export type EmailsPreviewResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailPreview;
+};
+
+export type EmailsPreviewResponse = EmailsPreviewResponses[keyof EmailsPreviewResponses];
+
 export type TaxReportData = {
     body?: never;
     path?: never;
