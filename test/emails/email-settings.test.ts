@@ -3,8 +3,9 @@
 // time; each member's own notification mutes; a portal customer's reminders.
 import { describe, expect, it } from "vitest";
 import { customerWantsEmail } from "../../server/customers/email-preferences.js";
+import { memberSends } from "../../server/emails/kinds/common.js";
 import { mutedMembers } from "../../server/organizations/notification-mutes-repository.js";
-import { createCustomer, createCustomerSessionToken, orgWithToken, ownerWithOrganization, useTestApi } from "../harness/index.js";
+import { createCustomer, createCustomerSessionToken, orgWithToken, ownerWithOrganization, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -70,6 +71,17 @@ describe("a member's notification preferences", () => {
     expect(again.body).toMatchObject({ notification_new_sale: true, notification_refund: false });
     expect(await mutedMembers(api.knex, organizationId, "notification_new_sale")).toEqual([]);
     expect(await mutedMembers(api.knex, organizationId, "notification_refund")).toEqual([userId]);
+  });
+
+  it("leave out of a notification the owners and admins who muted its kind", async () => {
+    const { browser, organizationId } = await ownerWithOrganization(api.url);
+    const [admin] = await api.knex("users").insert({ name: "Ada Admin", email: uniqueEmail("admin"), email_verified: true }).returning(["id", "email"]);
+    await api.knex("members").insert({ organization_id: organizationId, user_id: admin.id, role: "admin" });
+    await call(`/v1/organizations/${organizationId}/notification-preferences`, { method: "PATCH", headers: browser.headers(), body: { notification_new_sale: false } });
+    const event = { id: 1, organization_id: organizationId, type: "order.paid", data: {} };
+    const recipients = (kind: string) => api.knex.transaction(async (trx) => (await memberSends(trx, kind, event, {})).map((s) => s.recipient));
+    expect(await recipients("notification_new_sale")).toEqual([admin.email]);
+    expect(await recipients("notification_new_subscription")).toHaveLength(2);
   });
 
   it("are a member's own: an organization token gets 403, another organization 404", async () => {
