@@ -78,7 +78,7 @@ describe("a member's notification preferences", () => {
     const [admin] = await api.knex("users").insert({ name: "Ada Admin", email: uniqueEmail("admin"), email_verified: true }).returning(["id", "email"]);
     await api.knex("members").insert({ organization_id: organizationId, user_id: admin.id, role: "admin" });
     await call(`/v1/organizations/${organizationId}/notification-preferences`, { method: "PATCH", headers: browser.headers(), body: { notification_new_sale: false } });
-    const event = { id: 1, organization_id: organizationId, type: "order.paid", data: {} };
+    const event = { id: 1, organization_id: organizationId, type: "order.paid", data: "{}" };
     const recipients = (kind: string) => api.knex.transaction(async (trx) => (await memberSends(trx, kind, event, {})).map((s) => s.recipient));
     expect(await recipients("notification_new_sale")).toEqual([admin.email]);
     expect(await recipients("notification_new_subscription")).toHaveLength(2);
