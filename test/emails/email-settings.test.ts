@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { customerWantsEmail } from "../../server/customers/email-preferences.js";
 import { memberSends } from "../../server/emails/kinds/common.js";
+import { notificationSettingsLink } from "../../server/emails/links.js";
 import { mutedMembers } from "../../server/organizations/notification-mutes-repository.js";
 import { createCustomer, createCustomerSessionToken, orgWithToken, ownerWithOrganization, uniqueEmail, useTestApi } from "../harness/index.js";
 
@@ -82,6 +83,10 @@ describe("a member's notification preferences", () => {
     const recipients = (kind: string) => api.knex.transaction(async (trx) => (await memberSends(trx, kind, event, {})).map((s) => s.recipient));
     expect(await recipients("notification_new_sale")).toEqual([admin.email]);
     expect(await recipients("notification_new_subscription")).toHaveLength(2);
+  });
+
+  it("are where a notification's settings link leads: the console's Settings → Email", () => {
+    expect(new URL(notificationSettingsLink()).pathname).toBe("/dashboard/settings/emails");
   });
 
   it("are a member's own: an organization token gets 403, another organization 404", async () => {
