@@ -77,6 +77,11 @@ export type OperationId =
   | "discounts:get"
   | "discounts:list"
   | "discounts:update"
+  | "emails:get_notification_preferences"
+  | "emails:list"
+  | "emails:preview"
+  | "emails:resend"
+  | "emails:update_notification_preferences"
   | "events:get"
   | "events:ingest"
   | "events:list"
@@ -669,6 +674,41 @@ export interface OperationTypes {
     body: NonNullable<Ops["discounts:update"]["requestBody"]>["content"]["application/json"];
     status: 200;
     result: Ops["discounts:update"]["responses"][200]["content"]["application/json"];
+  };
+  "emails:get_notification_preferences": {
+    params: Ops["emails:get_notification_preferences"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 200;
+    result: Ops["emails:get_notification_preferences"]["responses"][200]["content"]["application/json"];
+  };
+  "emails:list": {
+    params: {};
+    query: NonNullable<Ops["emails:list"]["parameters"]["query"]>;
+    body: undefined;
+    status: 200;
+    result: Ops["emails:list"]["responses"][200]["content"]["application/json"];
+  };
+  "emails:preview": {
+    params: {};
+    query: {};
+    body: NonNullable<Ops["emails:preview"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["emails:preview"]["responses"][200]["content"]["application/json"];
+  };
+  "emails:resend": {
+    params: Ops["emails:resend"]["parameters"]["path"];
+    query: {};
+    body: undefined;
+    status: 201;
+    result: Ops["emails:resend"]["responses"][201]["content"]["application/json"];
+  };
+  "emails:update_notification_preferences": {
+    params: Ops["emails:update_notification_preferences"]["parameters"]["path"];
+    query: {};
+    body: NonNullable<Ops["emails:update_notification_preferences"]["requestBody"]>["content"]["application/json"];
+    status: 200;
+    result: Ops["emails:update_notification_preferences"]["responses"][200]["content"]["application/json"];
   };
   "events:get": {
     params: Ops["events:get"]["parameters"]["path"];

@@ -1725,6 +1725,30 @@ export interface paths {
         patch: operations["organizations:update"];
         trace?: never;
     };
+    "/v1/organizations/{id}/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Notification Preferences
+         * @description Which of the organization's notification emails the signed-in member gets. Only a member's own session has preferences: an organization token gets 403.
+         */
+        get: operations["emails:get_notification_preferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Notification Preferences
+         * @description Mutes (`false`) or unmutes (`true`) the organization's notification emails for the signed-in member.
+         */
+        patch: operations["emails:update_notification_preferences"];
+        trace?: never;
+    };
     "/v1/payments/": {
         parameters: {
             query?: never;
@@ -2055,6 +2079,66 @@ export interface paths {
          *     one event at a time.
          */
         post: operations["webhooks:replay_failed_events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Emails
+         * @description The emails sent (or being sent) for the organization, newest first: to its customers and to its members.
+         */
+        get: operations["emails:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Email
+         * @description Sends a receipt again (an `order_confirmation` or `subscription_cycled` email), to the same recipient, as a new send. Other kinds are not resent (422).
+         */
+        post: operations["emails:resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview Email
+         * @description Renders a kind of email with sample data and the organization's branding (or a draft brand colour), as it would be sent.
+         */
+        post: operations["emails:preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6249,6 +6333,17 @@ export interface components {
             /** @description Where the portal's "back" link takes the customer; none when the session was opened without one. */
             return_url: string | null;
         };
+        /** @description Which non-essential emails the customer receives (a Borealis extension; all on until the customer switches one off). Receipts, payment failures and the other emails about their purchases always go, when the organization sends them. */
+        CustomerEmailPreferences: {
+            /** @description A reminder before a yearly subscription renews. */
+            subscription_renewal_reminder: boolean;
+            /** @description A reminder before a saved card expires. */
+            payment_method_expiration_reminder: boolean;
+        };
+        CustomerEmailPreferencesUpdate: {
+            subscription_renewal_reminder?: boolean;
+            payment_method_expiration_reminder?: boolean;
+        };
         /** @description An active customer meter, with current consumed and credited units. */
         CustomerMeter: {
             /** @description The ID of the object. */
@@ -6589,11 +6684,14 @@ export interface components {
                 [key: string]: components["schemas"]["CustomerPortalOAuthAccount"];
             };
             default_payment_method_id?: string | null;
+            email_preferences: components["schemas"]["CustomerEmailPreferences"];
         };
         CustomerPortalCustomerUpdate: {
             billing_name?: string | null;
             billing_address?: components["schemas"]["AddressInput"] | null;
             tax_id?: string | null;
+            /** @description The non-essential emails to receive (`true`) or not (`false`); the others keep their setting (a Borealis extension). */
+            email_preferences?: components["schemas"]["CustomerEmailPreferencesUpdate"] | null;
         };
         CustomerPortalOAuthAccount: {
             account_id: string;
@@ -7939,6 +8037,69 @@ export interface components {
             benefit_id: string;
             file: components["schemas"]["FileDownload"];
         };
+        /**
+         * @description What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
+         * @enum {string}
+         */
+        EmailKind: "order_confirmation" | "subscription_confirmation" | "subscription_cycled" | "subscription_renewal_reminder" | "subscription_payment_failed" | "subscription_past_due" | "subscription_cancellation" | "subscription_uncanceled" | "subscription_revoked" | "subscription_updated" | "benefit_granted" | "order_refunded" | "payment_method_expiration_reminder" | "notification_new_sale" | "notification_new_subscription" | "notification_subscription_cancellation" | "notification_refund" | "webhook_endpoint_disabled";
+        /** @description An email rendered with sample data. */
+        EmailPreview: {
+            subject: string;
+            html: string;
+            /** @description The plain-text alternative. */
+            text: string;
+        };
+        EmailPreviewRequest: {
+            kind: components["schemas"]["EmailKind"];
+            /** @description A draft brand colour (`#rrggbb`) instead of the organization's. */
+            brand_color?: string | null;
+        };
+        /** @description One email to one recipient, and what became of it. */
+        EmailSend: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it was queued.
+             */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            kind: components["schemas"]["EmailKind"];
+            /** @description The address it is sent to. */
+            recipient: string;
+            /**
+             * Format: uuid
+             * @description The customer it was sent to, for a customer email.
+             */
+            customer_id: string | null;
+            /**
+             * Format: uuid
+             * @description The member it was sent to, for a notification.
+             */
+            user_id: string | null;
+            /** @description Its subject, once rendered. */
+            subject: string | null;
+            /** @description Its Message-ID header (the same on every attempt). */
+            message_id: string;
+            status: components["schemas"]["EmailSendStatus"];
+            /** @description How many times it was tried. */
+            attempts: number;
+            /** @description Why the last attempt failed, if it did. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the mail server accepted it.
+             */
+            sent_at: string | null;
+        };
+        /** @enum {string} */
+        EmailSendSortProperty: "created_at" | "-created_at" | "sent_at" | "-sent_at";
+        /**
+         * @description `pending` (queued, or being retried), `sent` (the mail server accepted it), `failed` (after the last retry) or `skipped` (nothing left to send, e.g. its order was deleted).
+         * @enum {string}
+         */
+        EmailSendStatus: "pending" | "sent" | "failed" | "skipped";
         Event: components["schemas"]["UserEvent"] | components["schemas"]["SystemEvent"];
         EventCreateCustomer: {
             /** @description Key-value object allowing you to store additional information.
@@ -8608,6 +8769,10 @@ export interface components {
         };
         ListResourceDownloadableRead: {
             items: components["schemas"]["DownloadableRead"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceEmailSend: {
+            items: components["schemas"]["EmailSend"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceEvent: {
@@ -9422,6 +9587,7 @@ export interface components {
             /** @description Whether prices include tax by default: `location` (as is usual where the customer is), `inclusive` or `exclusive`. */
             default_tax_behavior: components["schemas"]["OrganizationTaxBehavior"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            email_settings: components["schemas"]["OrganizationEmailSettings"];
             tax_settings: components["schemas"]["OrganizationTaxSettings"];
             /** @description The seller as its invoices name it (a Borealis extension); null until it is given. */
             seller_details: components["schemas"]["OrganizationSellerDetails"] | null;
@@ -9562,6 +9728,8 @@ export interface components {
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
             customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The branding and timing of the organization's emails (a Borealis extension); the fields not given keep their value. */
+            email_settings?: components["schemas"]["OrganizationEmailSettingsUpdate"] | null;
             /** @description The currency prices are presented in when a product has several. */
             default_presentment_currency?: components["schemas"]["Currency"] | null;
             /** @description Whether prices include tax by default. */
@@ -9582,8 +9750,14 @@ export interface components {
             subscription_trial_conversion_reminder: boolean;
             subscription_uncanceled: boolean;
             subscription_updated: boolean;
-            /** @description Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`. */
+            /** @description Whether customers are reminded before their saved card expires. */
             payment_method_expiration_reminder: boolean;
+            /** @description Whether customers are told of each failed renewal payment, with a link to update their card (a Borealis extension). */
+            subscription_payment_failed: boolean;
+            /** @description Whether customers get what a benefit granted them (the license key, download links, GitHub and Discord instructions; a Borealis extension). */
+            benefit_granted: boolean;
+            /** @description Whether customers are told of a refund (a Borealis extension). */
+            order_refunded: boolean;
         };
         /** @description The customer emails to switch on or off; the others keep their setting. */
         OrganizationCustomerEmailSettingsUpdate: {
@@ -9600,8 +9774,39 @@ export interface components {
             subscription_trial_conversion_reminder?: boolean;
             subscription_uncanceled?: boolean;
             subscription_updated?: boolean;
-            /** @description No reminder before a saved card expires is sent; only `false` is accepted. */
             payment_method_expiration_reminder?: boolean;
+            subscription_payment_failed?: boolean;
+            benefit_granted?: boolean;
+            order_refunded?: boolean;
+        };
+        /** @description The branding and timing of the emails the organization's customers and members get (a Borealis extension). */
+        OrganizationEmailSettings: {
+            /** @description The colour of buttons and headings in the organization's emails, `#rrggbb`. */
+            brand_color: string;
+            /** @description How many days before a yearly subscription renews its customer is reminded. */
+            renewal_reminder_days: number;
+        };
+        /** @description The email settings to change (a Borealis extension); the fields not given keep their value. */
+        OrganizationEmailSettingsUpdate: {
+            /** @description `#rrggbb`. */
+            brand_color?: string;
+            renewal_reminder_days?: number;
+        };
+        /** @description Which of the organization's notification emails the signed-in member gets (a Borealis extension; all on until they mute one). Whether a sale or a subscription is notified at all is the organization's `notification_settings`. */
+        OrganizationNotificationPreferences: {
+            notification_new_sale: boolean;
+            notification_new_subscription: boolean;
+            notification_subscription_cancellation: boolean;
+            notification_refund: boolean;
+            webhook_endpoint_disabled: boolean;
+        };
+        /** @description The notification emails the signed-in member mutes (`false`) or gets again (`true`); the others keep their setting. */
+        OrganizationNotificationPreferencesUpdate: {
+            notification_new_sale?: boolean;
+            notification_new_subscription?: boolean;
+            notification_subscription_cancellation?: boolean;
+            notification_refund?: boolean;
+            webhook_endpoint_disabled?: boolean;
         };
         /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */
         OrganizationCustomerPortalSettings: {
@@ -9728,6 +9933,8 @@ export interface components {
             notification_settings?: components["schemas"]["OrganizationNotificationSettings"] | null;
             customer_portal_settings?: components["schemas"]["OrganizationCustomerPortalSettingsUpdate"] | null;
             customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            /** @description The branding and timing of the organization's emails (a Borealis extension); the fields not given keep their value. */
+            email_settings?: components["schemas"]["OrganizationEmailSettingsUpdate"] | null;
             /** @description The currency prices are presented in when a product has several. */
             default_presentment_currency?: components["schemas"]["Currency"] | null;
             /** @description Whether prices include tax by default. */
@@ -21229,6 +21436,175 @@ export interface operations {
             };
         };
     };
+    "emails:get_notification_preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationNotificationPreferences"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "emails:update_notification_preferences": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationNotificationPreferencesUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationNotificationPreferences"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "payments:list": {
         parameters: {
             query?: {
@@ -23207,6 +23583,254 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "emails:list": {
+        parameters: {
+            query?: {
+                /** @description Filter by customer ID. */
+                customer_id?: string[];
+                /** @description Filter by kind of email. */
+                kind?: components["schemas"]["EmailKind"][];
+                /** @description Filter by status. */
+                status?: components["schemas"]["EmailSendStatus"][];
+                /** @description Size of a page, defaults to 10. Maximum is 100. */
+                limit?: number;
+                /** @description Page number, defaults to 1. */
+                page?: number;
+                /** @description Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order. */
+                sorting?: components["schemas"]["EmailSendSortProperty"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceEmailSend"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "emails:resend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailSend"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
+                };
+            };
+            /** @description Not Found: ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceNotFound"];
+                };
+            };
+            /** @description Unprocessable Content: HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Any other error (405, 408, 413, 415, 500): its name and detail */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "emails:preview": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+                 *     first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+                 *     the checkout's client secret or the license key), in the same transaction as the write it
+                 *     describes. The same key with the same request (method, path, query and body) answers that
+                 *     stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+                 *     a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+                 *     While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+                 *     and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+                 *     (5xx) stores nothing, so it can be retried with the same key. At most 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailPreview"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Forbidden: NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotPermitted"];
                 };
             };
             /** @description Unprocessable Content: HTTPValidationError */

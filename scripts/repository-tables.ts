@@ -34,7 +34,7 @@ export const OWNERS: Record<string, string> = {
   ...own("meters", "meters meter_rollups usage_fold events event_names customer_meters"),
   ...own("orders", "orders order_items invoice_counters"),
   ...own("organization-access-tokens", "organization_access_tokens"),
-  ...own("organizations", "organizations members"),
+  ...own("organizations", "organizations members member_notification_mutes"),
   ...own("payments", "payments"),
   ...own("processors", "processed_events"),
   ...own("products", "products product_prices product_benefits product_custom_fields product_medias"),

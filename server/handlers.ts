@@ -8,7 +8,8 @@ import { customerSessionHandlers } from "./customer-sessions/handlers.js";
 import { revokeCustomerSessions } from "./customer-sessions/repository.js";
 import { customerHandlers } from "./customers/handlers.js";
 import { discountHandlers } from "./discounts/handlers.js";
-import { organizationHandlers } from "./organizations/handlers.js";
+import { emailHandlers } from "./emails/handlers.js";
+import { notificationPreferenceHandlers, organizationHandlers } from "./organizations/handlers.js";
 import { productHandlers } from "./products/handlers.js";
 import { liveCreditsOnMeter } from "./benefits/repository.js";
 import { benefitPositionInProduct, detachBenefit, detachCustomField, livePricesOnMeter } from "./products/repository.js";
@@ -51,6 +52,8 @@ type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: 
 
 export const handlers: Handlers<OperationId> = merged(
   organizationHandlers,
+  notificationPreferenceHandlers,
+  emailHandlers,
   productHandlers,
   // Benefits, custom fields and customers are below what stands on them (grants, products, portal
   // sessions), so a change to one is handed what follows it there (the same calls, in its transaction);

@@ -11,6 +11,7 @@ import { LoginPage } from "./authProvider/LoginPage";
 import { Layout } from "./layout/Layout";
 import { Home } from "./dashboard/Home";
 import { OrganizationSettings } from "./settings/OrganizationSettings";
+import { EmailSettings } from "./settings/EmailSettings";
 import { Members } from "./settings/Members";
 import { AccessTokens } from "./settings/AccessTokens";
 import { TaxReport } from "./tax/TaxReport";
@@ -81,6 +82,7 @@ export function App() {
       <Resource name="test-clocks" {...testClocks} options={{ label: "Test clocks" }} />
       <CustomRoutes>
         <Route path="/settings" element={<Authenticated><OrganizationSettings /></Authenticated>} />
+        <Route path="/settings/emails" element={<Authenticated><EmailSettings /></Authenticated>} />
         <Route path="/settings/members" element={<Authenticated><Members /></Authenticated>} />
         <Route path="/settings/tokens" element={<Authenticated><AccessTokens /></Authenticated>} />
         <Route path="/tax-report" element={<Authenticated><TaxReport /></Authenticated>} />

@@ -4560,6 +4560,25 @@ export type CustomerCustomerSession = {
 };
 
 /**
+ * Which non-essential emails the customer receives (a Borealis extension; all on until the customer switches one off). Receipts, payment failures and the other emails about their purchases always go, when the organization sends them.
+ */
+export type CustomerEmailPreferences = {
+    /**
+     * A reminder before a yearly subscription renews.
+     */
+    subscription_renewal_reminder: boolean;
+    /**
+     * A reminder before a saved card expires.
+     */
+    payment_method_expiration_reminder: boolean;
+};
+
+export type CustomerEmailPreferencesUpdate = {
+    subscription_renewal_reminder?: boolean;
+    payment_method_expiration_reminder?: boolean;
+};
+
+/**
  * An active customer meter, with current consumed and credited units.
  */
 export type CustomerMeter = {
@@ -5030,12 +5049,17 @@ export type CustomerPortalCustomer = {
         [key: string]: CustomerPortalOAuthAccount;
     };
     default_payment_method_id?: string | null;
+    email_preferences: CustomerEmailPreferences;
 };
 
 export type CustomerPortalCustomerUpdate = {
     billing_name?: string | null;
     billing_address?: AddressInput | null;
     tax_id?: string | null;
+    /**
+     * The non-essential emails to receive (`true`) or not (`false`); the others keep their setting (a Borealis extension).
+     */
+    email_preferences?: CustomerEmailPreferencesUpdate | null;
 };
 
 export type CustomerPortalOAuthAccount = {
@@ -6806,6 +6830,84 @@ export type DownloadableRead = {
     file: FileDownload;
 };
 
+/**
+ * What an email is. Customer emails are switched on or off per organization (`customer_email_settings`); the `notification_*` ones and `webhook_endpoint_disabled` go to the organization's owners and admins.
+ */
+export type EmailKind = 'order_confirmation' | 'subscription_confirmation' | 'subscription_cycled' | 'subscription_renewal_reminder' | 'subscription_payment_failed' | 'subscription_past_due' | 'subscription_cancellation' | 'subscription_uncanceled' | 'subscription_revoked' | 'subscription_updated' | 'benefit_granted' | 'order_refunded' | 'payment_method_expiration_reminder' | 'notification_new_sale' | 'notification_new_subscription' | 'notification_subscription_cancellation' | 'notification_refund' | 'webhook_endpoint_disabled';
+
+/**
+ * An email rendered with sample data.
+ */
+export type EmailPreview = {
+    subject: string;
+    html: string;
+    /**
+     * The plain-text alternative.
+     */
+    text: string;
+};
+
+export type EmailPreviewRequest = {
+    kind: EmailKind;
+    /**
+     * A draft brand colour (`#rrggbb`) instead of the organization's.
+     */
+    brand_color?: string | null;
+};
+
+/**
+ * One email to one recipient, and what became of it.
+ */
+export type EmailSend = {
+    id: string;
+    /**
+     * When it was queued.
+     */
+    created_at: string;
+    organization_id: string;
+    kind: EmailKind;
+    /**
+     * The address it is sent to.
+     */
+    recipient: string;
+    /**
+     * The customer it was sent to, for a customer email.
+     */
+    customer_id: string | null;
+    /**
+     * The member it was sent to, for a notification.
+     */
+    user_id: string | null;
+    /**
+     * Its subject, once rendered.
+     */
+    subject: string | null;
+    /**
+     * Its Message-ID header (the same on every attempt).
+     */
+    message_id: string;
+    status: EmailSendStatus;
+    /**
+     * How many times it was tried.
+     */
+    attempts: number;
+    /**
+     * Why the last attempt failed, if it did.
+     */
+    last_error: string | null;
+    /**
+     * When the mail server accepted it.
+     */
+    sent_at: string | null;
+};
+
+export type EmailSendSortProperty = 'created_at' | '-created_at' | 'sent_at' | '-sent_at';
+
+/**
+ * `pending` (queued, or being retried), `sent` (the mail server accepted it), `failed` (after the last retry) or `skipped` (nothing left to send, e.g. its order was deleted).
+ */
+export type EmailSendStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+
 export type Event = UserEvent | SystemEvent;
 
 export type EventCreateCustomer = {
@@ -7640,6 +7742,11 @@ export type ListResourceDiscount = {
 
 export type ListResourceDownloadableRead = {
     items: Array<DownloadableRead>;
+    pagination: Pagination;
+};
+
+export type ListResourceEmailSend = {
+    items: Array<EmailSend>;
     pagination: Pagination;
 };
 
@@ -8712,6 +8819,7 @@ export type Organization = {
      */
     default_tax_behavior: OrganizationTaxBehavior;
     customer_email_settings: OrganizationCustomerEmailSettings;
+    email_settings: OrganizationEmailSettings;
     tax_settings: OrganizationTaxSettings;
     /**
      * The seller as its invoices name it (a Borealis extension); null until it is given.
@@ -8887,6 +8995,10 @@ export type OrganizationCreate = {
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
     customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
     /**
+     * The branding and timing of the organization's emails (a Borealis extension); the fields not given keep their value.
+     */
+    email_settings?: OrganizationEmailSettingsUpdate | null;
+    /**
      * The currency prices are presented in when a product has several.
      */
     default_presentment_currency?: Currency | null;
@@ -8914,9 +9026,21 @@ export type OrganizationCustomerEmailSettings = {
     subscription_uncanceled: boolean;
     subscription_updated: boolean;
     /**
-     * Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`.
+     * Whether customers are reminded before their saved card expires.
      */
     payment_method_expiration_reminder: boolean;
+    /**
+     * Whether customers are told of each failed renewal payment, with a link to update their card (a Borealis extension).
+     */
+    subscription_payment_failed: boolean;
+    /**
+     * Whether customers get what a benefit granted them (the license key, download links, GitHub and Discord instructions; a Borealis extension).
+     */
+    benefit_granted: boolean;
+    /**
+     * Whether customers are told of a refund (a Borealis extension).
+     */
+    order_refunded: boolean;
 };
 
 /**
@@ -8936,10 +9060,57 @@ export type OrganizationCustomerEmailSettingsUpdate = {
     subscription_trial_conversion_reminder?: boolean;
     subscription_uncanceled?: boolean;
     subscription_updated?: boolean;
-    /**
-     * No reminder before a saved card expires is sent; only `false` is accepted.
-     */
     payment_method_expiration_reminder?: boolean;
+    subscription_payment_failed?: boolean;
+    benefit_granted?: boolean;
+    order_refunded?: boolean;
+};
+
+/**
+ * The branding and timing of the emails the organization's customers and members get (a Borealis extension).
+ */
+export type OrganizationEmailSettings = {
+    /**
+     * The colour of buttons and headings in the organization's emails, `#rrggbb`.
+     */
+    brand_color: string;
+    /**
+     * How many days before a yearly subscription renews its customer is reminded.
+     */
+    renewal_reminder_days: number;
+};
+
+/**
+ * The email settings to change (a Borealis extension); the fields not given keep their value.
+ */
+export type OrganizationEmailSettingsUpdate = {
+    /**
+     * `#rrggbb`.
+     */
+    brand_color?: string;
+    renewal_reminder_days?: number;
+};
+
+/**
+ * Which of the organization's notification emails the signed-in member gets (a Borealis extension; all on until they mute one). Whether a sale or a subscription is notified at all is the organization's `notification_settings`.
+ */
+export type OrganizationNotificationPreferences = {
+    notification_new_sale: boolean;
+    notification_new_subscription: boolean;
+    notification_subscription_cancellation: boolean;
+    notification_refund: boolean;
+    webhook_endpoint_disabled: boolean;
+};
+
+/**
+ * The notification emails the signed-in member mutes (`false`) or gets again (`true`); the others keep their setting.
+ */
+export type OrganizationNotificationPreferencesUpdate = {
+    notification_new_sale?: boolean;
+    notification_new_subscription?: boolean;
+    notification_subscription_cancellation?: boolean;
+    notification_refund?: boolean;
+    webhook_endpoint_disabled?: boolean;
 };
 
 /**
@@ -9140,6 +9311,10 @@ export type OrganizationUpdate = {
     notification_settings?: OrganizationNotificationSettings | null;
     customer_portal_settings?: OrganizationCustomerPortalSettingsUpdate | null;
     customer_email_settings?: OrganizationCustomerEmailSettingsUpdate | null;
+    /**
+     * The branding and timing of the organization's emails (a Borealis extension); the fields not given keep their value.
+     */
+    email_settings?: OrganizationEmailSettingsUpdate | null;
     /**
      * The currency prices are presented in when a product has several.
      */
@@ -18502,6 +18677,114 @@ export type OrganizationsUpdateResponses = {
 
 export type OrganizationsUpdateResponse = OrganizationsUpdateResponses[keyof OrganizationsUpdateResponses];
 
+export type EmailsGetNotificationPreferencesData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/organizations/{id}/notification-preferences';
+};
+
+export type EmailsGetNotificationPreferencesErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsGetNotificationPreferencesError = EmailsGetNotificationPreferencesErrors[keyof EmailsGetNotificationPreferencesErrors];
+
+export type EmailsGetNotificationPreferencesResponses = {
+    /**
+     * Successful Response
+     */
+    200: OrganizationNotificationPreferences;
+};
+
+export type EmailsGetNotificationPreferencesResponse = EmailsGetNotificationPreferencesResponses[keyof EmailsGetNotificationPreferencesResponses];
+
+export type EmailsUpdateNotificationPreferencesData = {
+    body: OrganizationNotificationPreferencesUpdate;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/organizations/{id}/notification-preferences';
+};
+
+export type EmailsUpdateNotificationPreferencesErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsUpdateNotificationPreferencesError = EmailsUpdateNotificationPreferencesErrors[keyof EmailsUpdateNotificationPreferencesErrors];
+
+export type EmailsUpdateNotificationPreferencesResponses = {
+    /**
+     * Successful Response
+     */
+    200: OrganizationNotificationPreferences;
+};
+
+export type EmailsUpdateNotificationPreferencesResponse = EmailsUpdateNotificationPreferencesResponses[keyof EmailsUpdateNotificationPreferencesResponses];
+
 export type PaymentsListData = {
     body?: never;
     path?: never;
@@ -19989,6 +20272,188 @@ export type WebhooksReplayFailedEventsResponses = {
 };
 
 export type WebhooksReplayFailedEventsResponse = WebhooksReplayFailedEventsResponses[keyof WebhooksReplayFailedEventsResponses];
+
+export type EmailsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Filter by customer ID.
+         */
+        customer_id?: Array<string>;
+        /**
+         * Filter by kind of email.
+         */
+        kind?: Array<EmailKind>;
+        /**
+         * Filter by status.
+         */
+        status?: Array<EmailSendStatus>;
+        /**
+         * Size of a page, defaults to 10. Maximum is 100.
+         */
+        limit?: number;
+        /**
+         * Page number, defaults to 1.
+         */
+        page?: number;
+        /**
+         * Sorting criterion. Several criteria can be used simultaneously and will be applied in order. Add a minus sign `-` before the criteria name to sort by descending order.
+         */
+        sorting?: Array<EmailSendSortProperty>;
+    };
+    url: '/v1/emails/';
+};
+
+export type EmailsListErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsListError = EmailsListErrors[keyof EmailsListErrors];
+
+export type EmailsListResponses = {
+    /**
+     * Successful Response
+     */
+    200: ListResourceEmailSend;
+};
+
+export type EmailsListResponse = EmailsListResponses[keyof EmailsListResponses];
+
+export type EmailsResendData = {
+    body?: never;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/emails/{id}/resend';
+};
+
+export type EmailsResendErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Not Found: ResourceNotFound
+     */
+    404: ResourceNotFound;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsResendError = EmailsResendErrors[keyof EmailsResendErrors];
+
+export type EmailsResendResponses = {
+    /**
+     * Created
+     */
+    201: EmailSend;
+};
+
+export type EmailsResendResponse = EmailsResendResponses[keyof EmailsResendResponses];
+
+export type EmailsPreviewData = {
+    body: EmailPreviewRequest;
+    headers?: {
+        /**
+         * Makes a write safe to retry (a Borealis extension; the official client does not send it). The
+         * first answer to a key is kept for 24 hours for the caller (the organization, the customer,
+         * the checkout's client secret or the license key), in the same transaction as the write it
+         * describes. The same key with the same request (method, path, query and body) answers that
+         * stored status and body again, with `Idempotent-Replayed: true`, and does nothing else; with
+         * a different request it is refused (422, `idempotency_key_reused` at `header.idempotency-key`).
+         * While the first request with a key is still running, another gets 409 `IdempotencyKeyInUse`
+         * and does nothing. A request that fails validation (422), conflicts (409) or fails on our side
+         * (5xx) stores nothing, so it can be retried with the same key. At most 255 characters.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/emails/preview';
+};
+
+export type EmailsPreviewErrors = {
+    /**
+     * Unauthorized: missing, invalid or expired credentials
+     */
+    401: Unauthorized;
+    /**
+     * Forbidden: NotPermitted
+     */
+    403: NotPermitted;
+    /**
+     * Unprocessable Content: HTTPValidationError
+     */
+    422: HttpValidationError;
+    /**
+     * Too Many Requests: TooManyRequests (a rate limit; Retry-After says when to try again)
+     */
+    429: TooManyRequests;
+    /**
+     * Any other error (405, 408, 413, 415, 500): its name and detail
+     */
+    default: _Error;
+};
+
+export type EmailsPreviewError = EmailsPreviewErrors[keyof EmailsPreviewErrors];
+
+export type EmailsPreviewResponses = {
+    /**
+     * Successful Response
+     */
+    200: EmailPreview;
+};
+
+export type EmailsPreviewResponse = EmailsPreviewResponses[keyof EmailsPreviewResponses];
 
 export type TaxReportData = {
     body?: never;

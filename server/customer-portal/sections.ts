@@ -32,7 +32,7 @@ const SECTION_OF: Partial<Record<OperationId, PortalSection>> = {
   "customer_portal:customers:add_payment_method": "payment_methods",
   "customer_portal:customers:delete_payment_method": "payment_methods",
   "customer_portal:customers:set_default_payment_method": "payment_methods",
-  "customer_portal:customers:update": "billing_details",
+  // customers:update is checked by what it changes (service.ts): email preferences are always offered.
 };
 
 const LABELS: Record<PortalSection, string> = {
@@ -47,7 +47,11 @@ const LABELS: Record<PortalSection, string> = {
 /** Throws NotPermitted when the operation belongs to a section the customer's organization switched off. */
 export async function requirePortalSection(db: Knex, operationId: OperationId, caller: CustomerCaller): Promise<void> {
   const section = SECTION_OF[operationId];
-  if (!section) return;
+  if (section) await requireSection(db, section, caller);
+}
+
+/** Throws NotPermitted when the customer's organization switched the section off. */
+export async function requireSection(db: Knex, section: PortalSection, caller: CustomerCaller): Promise<void> {
   const row = await portalSettings(db, caller.organizationId);
   if (row?.customer_portal_settings?.[section] === false) {
     throw new NotPermitted(`${LABELS[section]} are not available in this organization's customer portal.`);

@@ -1,11 +1,12 @@
 // The customer portal: the authenticated customer reads and updates their own billing details
 // (billing name, address, tax id — the type of a bare tax id is found from the billing
-// country), and anyone can look up an organization's storefront by slug.
+// country) and which reminders they get, and anyone can look up an organization's storefront by slug.
 import type { OpBody } from "../../generated/handlers.js";
 import type { Knex } from "knex";
 import { checkAddress } from "../customers/address.js";
 import { toCustomer, toPortalCustomer, type PortalCustomerOut } from "../customers/models.js";
 import { defaultPaymentMethodId, findReadable, updateCustomerRow, type CustomerRow } from "../customers/repository.js";
+import { updatedEmailPreferences } from "../customers/email-preferences.js";
 import { detectTaxId } from "../customers/tax-id.js";
 import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
 import type { CustomerCaller } from "../kit/auth.js";
@@ -14,6 +15,7 @@ import { emit } from "../kit/outbox.js";
 import { findOrganizationBySlug } from "../organizations/repository.js";
 import { loadRelations, storefrontProducts } from "../products/repository.js";
 import { toCustomerOrganization, type CustomerOrganizationOut } from "./models.js";
+import { requireSection } from "./sections.js";
 
 export type PortalCustomerUpdateInput = OpBody<"customer_portal:customers:update">;
 
@@ -34,6 +36,9 @@ export async function updatePortalCustomer(
   caller: CustomerCaller,
   input: PortalCustomerUpdateInput,
 ): Promise<PortalCustomerOut> {
+  if (input.billing_name !== undefined || input.billing_address !== undefined || input.tax_id !== undefined) {
+    await requireSection(db, "billing_details", caller);
+  }
   return db.transaction(async (trx) => {
     const row = await me(trx, caller, { forUpdate: true });
     const patch: Record<string, unknown> = {};
@@ -54,6 +59,9 @@ export async function updatePortalCustomer(
         if (country === null) throw invalid(["body", "billing_address"], "Country is required to validate tax ID.", "missing");
         patch.tax_id = JSON.stringify(detectTaxId(input.tax_id, country));
       }
+    }
+    if (input.email_preferences !== undefined && input.email_preferences !== null) {
+      patch.email_preferences = JSON.stringify(updatedEmailPreferences(row, input.email_preferences));
     }
     patch.modified_at = new Date();
     const updated = await updateCustomerRow(trx, row.id, patch);

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
+import { emailPreferencesOf } from "./email-preferences.js";
 import type { CustomerRow, GrantedBenefitRow } from "./repository.js";
 
 export type CustomerOut = components["schemas"]["Customer"];
@@ -91,5 +92,6 @@ export function toPortalCustomer(row: CustomerRow, defaultPaymentMethodId: strin
     tax_id: row.tax_id,
     oauth_accounts: {},
     default_payment_method_id: defaultPaymentMethodId,
+    email_preferences: emailPreferencesOf(row),
   };
 }

@@ -9,6 +9,7 @@ import type { TaxId } from "./tax-id.js";
 import type { components } from "../../generated/types.js";
 
 export type CustomerType = components["schemas"]["CustomerType"];
+type CustomerEmailPreferences = components["schemas"]["CustomerEmailPreferences"];
 
 export interface CustomerRow {
   id: string;
@@ -38,6 +39,8 @@ export interface CustomerRow {
   tax_id_check_service?: RegistryService | null;
   /** When a check is due; null: none is. */
   tax_id_check_due_at?: Date | null;
+  /** The non-essential emails the customer switched off or on (merged over the defaults, email-preferences.ts). */
+  email_preferences?: Partial<CustomerEmailPreferences> | null;
 }
 
 export type TaxIdCheckStatus = "valid" | "invalid" | "unavailable" | "unchecked";
@@ -115,6 +118,11 @@ export interface PaymentMethodRow {
 /** Locks the customer row: serializes the changes of one customer's payment methods. */
 export async function lockCustomer(db: Knex, customerId: string): Promise<void> {
   await db("customers").where({ id: customerId }).forUpdate().first("id");
+}
+
+/** The customer's stored email preferences (merge over the defaults with email-preferences.ts), when the customer exists. */
+export function storedEmailPreferences(db: Knex, customerId: string): Promise<{ email_preferences: Partial<CustomerEmailPreferences> | null } | undefined> {
+  return db("customers").where({ id: customerId }).first("email_preferences");
 }
 
 export function contactOf(db: Knex, customerId: string): Promise<{ email: string; name: string | null }> {

@@ -26,7 +26,7 @@ export function consoleLink(path: string): string {
 
 export const consoleOrderLink = (orderId: string) => consoleLink(`orders/${encodeURIComponent(orderId)}/show`);
 export const consoleSubscriptionLink = (subscriptionId: string) => consoleLink(`subscriptions/${encodeURIComponent(subscriptionId)}/show`);
-export const notificationSettingsLink = () => consoleLink("settings");
+export const notificationSettingsLink = () => consoleLink("settings/emails");
 
 /**
  * A link to the order's invoice PDF (served by ./invoice-link.ts) that needs no sign-in: the order id signed with

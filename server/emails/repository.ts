@@ -97,3 +97,13 @@ export async function pendingEmailSends(db: Knex, before: Date, limit: number): 
   const rows: { id: string }[] = await db("email_sends").where("status", "pending").where("created_at", "<=", before).orderBy("created_at").limit(limit).select("id");
   return rows.map((r) => r.id);
 }
+
+/** The caller's organization's sends (the API's list and resend). */
+export function readableEmailSends(db: Knex, caller: { organizationId: string }): Knex.QueryBuilder {
+  return db("email_sends").where("email_sends.organization_id", caller.organizationId);
+}
+
+/** One of the caller's organization's sends, locked until `trx` ends. */
+export function lockReadableEmailSend(trx: Knex.Transaction, caller: { organizationId: string }, id: string): Promise<EmailSendRow | undefined> {
+  return trx<EmailSendRow>("email_sends").where({ id, organization_id: caller.organizationId }).forUpdate().first();
+}

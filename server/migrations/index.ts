@@ -57,6 +57,7 @@ import * as organizationSellerDetails from "./0140_organization_seller_details.j
 import * as orderCustomerTaxId from "./0141_order_customer_tax_id.js";
 import * as taxSyncDue from "./0150_tax_sync_due.js";
 import * as emailSends from "./0160_email_sends.js";
+import * as emailPreferences from "./0165_email_preferences.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -117,4 +118,5 @@ export const migrations = [
   { name: "0141_order_customer_tax_id", ...orderCustomerTaxId },
   { name: "0150_tax_sync_due", ...taxSyncDue },
   { name: "0160_email_sends", ...emailSends },
+  { name: "0165_email_preferences", ...emailPreferences },
 ];

@@ -41,9 +41,23 @@ export const DEFAULT_CUSTOMER_EMAIL_SETTINGS: OrganizationOut["customer_email_se
   subscription_trial_conversion_reminder: true,
   subscription_uncanceled: true,
   subscription_updated: true,
-  // No reminder before a saved card expires is sent (only `false` is accepted, service.ts).
-  payment_method_expiration_reminder: false,
+  payment_method_expiration_reminder: true,
+  subscription_payment_failed: true,
+  benefit_granted: true,
+  order_refunded: true,
 };
+/** The emails' brand colour and the renewal reminder's lead time until the merchant sets them. */
+export const DEFAULT_EMAIL_SETTINGS: OrganizationOut["email_settings"] = { brand_color: "#0062ff", renewal_reminder_days: 7 };
+
+/** Which emails the organization's customers get: the stored switches over their defaults. */
+export function customerEmailSettings(row: Pick<OrganizationRow, "customer_email_settings">): OrganizationOut["customer_email_settings"] {
+  return Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, row.customer_email_settings);
+}
+
+/** The organization's email branding and timing: the stored settings over their defaults. */
+export function emailSettings(row: Pick<OrganizationRow, "email_settings">): OrganizationOut["email_settings"] {
+  return Object.assign({}, DEFAULT_EMAIL_SETTINGS, row.email_settings);
+}
 
 /**
  * How long a past-due subscription keeps its benefits: through its payment retries, until it is
@@ -109,7 +123,8 @@ export function toOrganization(row: OrganizationRow): OrganizationOut {
     sso_enforced: row.sso_enforced,
     default_presentment_currency: row.default_presentment_currency,
     default_tax_behavior: row.default_tax_behavior,
-    customer_email_settings: Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, row.customer_email_settings),
+    customer_email_settings: customerEmailSettings(row),
+    email_settings: emailSettings(row),
     // No onboarding is reviewed, so none is ever asked to be resubmitted.
     onboarding_resubmission_requested_at: null,
     // Disputes are not handled yet: none is conceded automatically.

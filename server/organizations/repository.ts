@@ -28,6 +28,8 @@ export interface OrganizationRow {
   default_presentment_currency: OrganizationOut["default_presentment_currency"];
   default_tax_behavior: OrganizationOut["default_tax_behavior"];
   customer_email_settings: Partial<OrganizationOut["customer_email_settings"]>;
+  /** Merged over its defaults when read (models.ts). */
+  email_settings: Partial<OrganizationOut["email_settings"]>;
   /** The hosts allowed to embed its checkout (./embed-hosts.ts). */
   embed_hosts: string[];
   /** Merged over its defaults when read (tax-settings.ts). */
@@ -88,6 +90,11 @@ export function findBySlug(db: Knex, slug: string): Promise<{ id: string; slug: 
 /** The user's role in the organization, when they are a member. */
 export function roleOfMember(db: Knex, organizationId: string, userId: string): Promise<{ role: string } | undefined> {
   return db("members").where({ organization_id: organizationId, user_id: userId }).first("role");
+}
+
+/** Locks the user's membership row, when they are a member. */
+export function lockMember(db: Knex, organizationId: string, userId: string): Promise<{ role: string } | undefined> {
+  return db("members").where({ organization_id: organizationId, user_id: userId }).forUpdate().first("role");
 }
 
 export async function insertMember(db: Knex, organizationId: string, userId: string, role: string): Promise<void> {

@@ -58,11 +58,12 @@ function checkContacts(input: Pick<OrganizationInput, "avatar_url" | "website" |
 type SettingsInput = Pick<
   OrganizationInput,
   | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
-  | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced" | "dispute_settings" | "embed_hosts"
+  | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced" | "dispute_settings" | "embed_hosts" | "email_settings"
 > & Pick<Partial<OrganizationInput>, "tax_settings">;
 type StoredSettings = Pick<
   OrganizationRow,
-  "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings" | "tax_settings"
+  | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings" | "tax_settings"
+  | "email_settings"
 >;
 
 /** A setting the platform does not offer: only its off value is accepted. */
@@ -83,8 +84,8 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
   };
   merged("feature_settings", input.feature_settings);
   merged("notification_settings", input.notification_settings);
-  offOnly(input.customer_email_settings?.payment_method_expiration_reminder, ["body", "customer_email_settings", "payment_method_expiration_reminder"], "A reminder before a saved card expires");
   merged("customer_email_settings", input.customer_email_settings);
+  merged("email_settings", input.email_settings);
   const concedeBelow = input.dispute_settings?.auto_accept_below_amount;
   if (concedeBelow !== undefined && concedeBelow !== null) {
     throw invalid(["body", "dispute_settings", "auto_accept_below_amount"], "Conceding disputes automatically is not available.", "value_error", concedeBelow);
@@ -131,6 +132,7 @@ const DEFAULTS: StoredSettings = {
   customer_portal_settings: DEFAULT_CUSTOMER_PORTAL_SETTINGS,
   customer_email_settings: {},
   tax_settings: DEFAULT_TAX_SETTINGS,
+  email_settings: {},
 };
 
 /** A new organization's settings columns before what its create body gives. */

@@ -137,7 +137,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     expect(stack.takeProblems(page)).toEqual([]);
   });
 
-  it("saves the organization's prices, trial and customer email settings", async () => {
+  it("saves the organization's prices and trial settings", async () => {
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
     await signIn(stack, page, s.token);
     await page.goto(`${stack.url}/dashboard/settings`);
@@ -147,7 +147,6 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     await page.getByRole("combobox", { name: /^Tax/ }).click();
     await page.getByRole("option", { name: "Included in prices" }).click();
     await page.getByLabel("One free trial per customer").check();
-    await page.getByLabel("Order confirmation").uncheck();
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-settings-prices-emails", { screenshot: false });
     await page.getByRole("button", { name: "Save" }).click();
@@ -155,7 +154,6 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     const org = await stack.knex("organizations").where({ id: s.orgId }).first();
     expect(org).toMatchObject({ default_presentment_currency: "eur", default_tax_behavior: "inclusive" });
     expect(org.subscription_settings).toMatchObject({ prevent_trial_abuse: true });
-    expect(org.customer_email_settings).toMatchObject({ order_confirmation: false, subscription_cycled: true });
     expect(stack.takeProblems(page)).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import SettingsIcon from "@mui/icons-material/Settings";
 import GroupIcon from "@mui/icons-material/Group";
 import KeyIcon from "@mui/icons-material/Key";
 import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
+import EmailIcon from "@mui/icons-material/Email";
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const [open] = useSidebarState();
@@ -65,6 +66,7 @@ export function Menu() {
           </Section>
           <Section title="Settings">
             <RaMenu.Item to="/settings" primaryText="Organization" leftIcon={<SettingsIcon />} />
+            <RaMenu.Item to="/settings/emails" primaryText="Email" leftIcon={<EmailIcon />} />
             <RaMenu.Item to="/settings/members" primaryText="Members" leftIcon={<GroupIcon />} />
             <RaMenu.ResourceItem name="test-clocks" />
           </Section>

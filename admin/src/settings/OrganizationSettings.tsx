@@ -1,33 +1,14 @@
 // Settings: the organization's details, prices' default currency and tax behavior, its tax
 // settings (who computes tax, from where, where it collects), how its invoices name it (legal name,
-// address, VAT id), its subscription settings and which
-// emails its customers get (PATCH /v1/organizations/{id}).
-import { submissionErrors } from "../common/submit";
-import { useEffect, useState } from "react";
-import { ArrayInput, BooleanInput, FormDataConsumer, FunctionField, Labeled, SelectInput, SimpleForm, TextField, TextInput, Title, useNotify, Toolbar, SaveButton, SimpleFormIterator, ResourceContextProvider, email } from "react-admin";
+// address, VAT id) and its subscription settings (PATCH /v1/organizations/{id}). Emails are
+// Settings → Email (EmailSettings.tsx).
+import { ArrayInput, BooleanInput, FormDataConsumer, FunctionField, Labeled, SelectInput, TextField, TextInput, SimpleFormIterator, ResourceContextProvider, email } from "react-admin";
 import { AddressInput } from "../common/AddressInput";
-import { Alert, Card, CardContent, Typography } from "@mui/material";
+import { Typography } from "@mui/material";
 import type { Organization } from "../api";
-import { call } from "../dataProvider/request";
+import { OrganizationForm } from "./OrganizationForm";
 import { choicesOf } from "../common/inputs";
 import { enumValues } from "../common/generic";
-
-/** The customer emails, in the order the form lists them. */
-const CUSTOMER_EMAILS: [keyof Organization["customer_email_settings"], string][] = [
-  ["order_confirmation", "Order confirmation"],
-  ["subscription_confirmation", "New subscription"],
-  ["subscription_cycled", "Subscription renewed"],
-  ["subscription_cycled_after_trial", "First charge after a trial"],
-  ["subscription_trial_conversion_reminder", "Trial ends soon"],
-  ["subscription_renewal_reminder", "Renewal soon"],
-  ["subscription_updated", "Subscription changed"],
-  ["subscription_past_due", "Payment failed"],
-  ["subscription_cancellation", "Subscription canceled"],
-  ["subscription_uncanceled", "Cancellation withdrawn"],
-  ["subscription_revoked", "Subscription ended"],
-  ["subscription_paused", "Subscription paused"],
-  ["subscription_resumed", "Subscription resumed"],
-];
 
 const TAX_BEHAVIORS = [
   { id: "location", name: "As is usual where the customer is" },
@@ -70,53 +51,29 @@ function sellerDetailsBody(s: Partial<NonNullable<SellerDetails>> | null | undef
   return name || address || taxId ? { name, address, tax_id: taxId } : null;
 }
 
+/** The body of PATCH /v1/organizations/{id} this page sends. */
+function settingsBody(v: Record<string, unknown>): Record<string, unknown> {
+  const tax = v.tax_settings as Organization["tax_settings"];
+  return {
+    name: v.name,
+    email: v.email || null,
+    website: v.website || null,
+    default_presentment_currency: v.default_presentment_currency,
+    default_tax_behavior: v.default_tax_behavior,
+    subscription_settings: v.subscription_settings,
+    tax_settings: {
+      provider: tax.provider,
+      origin_country: tax.origin_country || null,
+      prices_include_tax: !!tax.prices_include_tax,
+      registrations: registrationsBody(tax.registrations),
+    },
+    seller_details: sellerDetailsBody(v.seller_details as SellerDetails),
+  };
+}
+
 export function OrganizationSettings() {
-  const notify = useNotify();
-  const [org, setOrg] = useState<Organization | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } }).then((p) => setOrg(p.items[0] ?? null), (e: Error) => setError(e.message));
-  }, []);
   return (
-    <Card sx={{ mt: 2 }}>
-      <Title title="Organization settings" />
-      <CardContent>
-        <Typography component="h1" variant="h5" gutterBottom>Organization</Typography>
-        {error ? <Alert severity="error">{error}</Alert> : null}
-        {org ? (
-          <SimpleForm
-            record={org}
-            toolbar={<Toolbar><SaveButton /></Toolbar>}
-            onSubmit={async (v: Record<string, unknown>) => {
-              const tax = v.tax_settings as Organization["tax_settings"];
-              try {
-                const saved = await call<Organization>("PATCH", "/v1/organizations/{id}", {
-                  path: { id: org.id },
-                  body: {
-                    name: v.name,
-                    email: v.email || null,
-                    website: v.website || null,
-                    default_presentment_currency: v.default_presentment_currency,
-                    default_tax_behavior: v.default_tax_behavior,
-                    subscription_settings: v.subscription_settings,
-                    notification_settings: v.notification_settings,
-                    customer_email_settings: v.customer_email_settings,
-                    tax_settings: {
-                      provider: tax.provider,
-                      origin_country: tax.origin_country || null,
-                      prices_include_tax: !!tax.prices_include_tax,
-                      registrations: registrationsBody(tax.registrations),
-                    },
-                    seller_details: sellerDetailsBody(v.seller_details as SellerDetails),
-                  },
-                });
-                setOrg(saved);
-                notify("Settings saved", { type: "success" });
-              } catch (err) {
-                return submissionErrors(err, notify);
-              }
-            }}
-          >
+    <OrganizationForm title="Organization settings" heading="Organization" savedMessage="Settings saved" body={settingsBody}>
             <TextInput source="name" fullWidth />
             <Labeled label="Slug (fixed: it is in your checkout and portal URLs)">
               <TextField source="slug" />
@@ -157,16 +114,6 @@ export function OrganizationSettings() {
             <Labeled label="Benefits of a subscription whose payment failed">
               <FunctionField render={(o: Organization) => `kept ${o.subscription_settings.benefit_revocation_grace_period} days, through the payment retries`} />
             </Labeled>
-            <Typography variant="subtitle1" sx={{ mt: 2 }}>Notifications</Typography>
-            <BooleanInput source="notification_settings.new_order" label="E-mail me on each new order" />
-            <BooleanInput source="notification_settings.new_subscription" label="E-mail me on each new subscription" />
-            <Typography variant="subtitle1" sx={{ mt: 2 }}>Emails to your customers</Typography>
-            {CUSTOMER_EMAILS.map(([key, label]) => (
-              <BooleanInput key={key} source={`customer_email_settings.${key}`} label={label} />
-            ))}
-          </SimpleForm>
-        ) : null}
-      </CardContent>
-    </Card>
+    </OrganizationForm>
   );
 }

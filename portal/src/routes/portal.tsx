@@ -8,6 +8,7 @@ import { customerClient, publicClient } from "../api/client.js";
 import { ApiFailure, call } from "../api/errors.js";
 import { PortalContext, type Portal } from "../features/portal/context.js";
 import { offers, PortalLayout, SECTIONS, type SectionId } from "../features/portal/layout.js";
+import { EmailsSection } from "../features/portal/emails.js";
 import { OrdersSection } from "../features/portal/orders.js";
 import { OverviewSection } from "../features/portal/overview.js";
 import { forgetToken, storedToken, storeToken, takeTokenFromUrl } from "../features/portal/session.js";
@@ -40,6 +41,8 @@ function Section({ id }: { id: SectionId }) {
       return <PaymentMethodsSection />;
     case "billing":
       return <BillingSection />;
+    case "emails":
+      return <EmailsSection />;
   }
 }
 

@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import type { CustomerEmailBase, MerchantEmailBase, OrderSummary, SubscriptionSummary } from "../../../emails/src/index.js";
 import type { OrderOut } from "../../orders/models.js";
+import { mutedMembers } from "../../organizations/notification-mutes-repository.js";
 import { notifiedMembers, type OrganizationRow } from "../../organizations/repository.js";
 import type { SubscriptionOut } from "../../subscriptions/models.js";
 import { invoiceLink, notificationSettingsLink, orderPortalLink, portalLink, subscriptionManageLink } from "../links.js";
@@ -17,10 +18,10 @@ export function customerSend(kind: string, event: OutboxEvent, customer: Custome
   return [{ organization_id: event.organization_id, kind, recipient: customer.email, customer_id: customer.id, dedupe_key: outboxDedupeKey(event), data: { ...data } }];
 }
 
-/** One send per owner and admin of the organization. */
+/** One send per owner and admin of the organization, but those who muted this kind for themselves. */
 export async function memberSends(trx: Knex.Transaction, kind: string, event: OutboxEvent, data: EmailSendData): Promise<EmailSendInsert[]> {
-  const members = await notifiedMembers(trx, event.organization_id);
-  return members.map((m) => ({ organization_id: event.organization_id, kind, recipient: m.email, user_id: m.user_id, dedupe_key: outboxDedupeKey(event), data: { ...data } }));
+  const [members, muted] = await Promise.all([notifiedMembers(trx, event.organization_id), mutedMembers(trx, event.organization_id, kind)]);
+  return members.filter((m) => !muted.includes(m.user_id)).map((m) => ({ organization_id: event.organization_id, kind, recipient: m.email, user_id: m.user_id, dedupe_key: outboxDedupeKey(event), data: { ...data } }));
 }
 
 export function customerBase(organization: OrganizationRow, customer: Customer): CustomerEmailBase {

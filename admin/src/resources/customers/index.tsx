@@ -1,12 +1,13 @@
 // Customers: who they are, their state (active subscriptions, granted benefits, meters), their
-// orders and subscriptions, their meters' usage and their events, and a customer-portal link for
-// support.
+// orders and subscriptions, their meters' usage and their events, the emails they were sent (a
+// receipt can be sent again), and a customer-portal link for support.
 import { useEffect, useState, type ReactNode } from "react";
-import { Datagrid, FunctionField, ListContextProvider, NumberField, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, email, useList, useRecordContext, Button, useNotify, Pagination } from "react-admin";
+import { Datagrid, FunctionField, ListContextProvider, NumberField, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, email, useList, useRecordContext, Button, useNotify, useRefresh, Pagination } from "react-admin";
 import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
 import PeopleIcon from "@mui/icons-material/People";
 import SupportAgentIcon from "@mui/icons-material/SupportAgent";
-import type { Customer, CustomerSession, CustomerState, CustomerStateSubscription, CustomerTaxIdCheck } from "../../api";
+import SendIcon from "@mui/icons-material/Send";
+import type { Customer, CustomerSession, CustomerState, CustomerStateSubscription, CustomerTaxIdCheck, EmailSend } from "../../api";
 import { CopyButton, DateTimeField, EnumField, MoneyField } from "../../common/fields";
 import { metaFilters } from "../../common/generic";
 import { MetadataInput } from "../../common/inputs";
@@ -151,6 +152,29 @@ function TaxIdField(_props: { label: string }) {
   );
 }
 
+/** The receipts a merchant may send again (the API refuses the other kinds). */
+const RESENDABLE = new Set(["order_confirmation", "subscription_cycled"]);
+
+/** Sends a receipt again as a new email (POST /v1/emails/{id}/resend); the list then shows it. */
+function ResendButton() {
+  const record = useRecordContext<EmailSend>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [busy, setBusy] = useState(false);
+  if (!record || !RESENDABLE.has(record.kind)) return null;
+  return (
+    <Button label="Resend receipt" disabled={busy} onClick={(e) => {
+      e.stopPropagation();
+      setBusy(true);
+      call<EmailSend>("POST", "/v1/emails/{id}/resend", { path: { id: record.id } })
+        .then(() => { notify("Receipt queued to send again", { type: "success" }); refresh(); }, (err: Error) => notify(err.message, { type: "error" }))
+        .finally(() => setBusy(false));
+    }}>
+      <SendIcon />
+    </Button>
+  );
+}
+
 function CustomerShow() {
   return (
     <Show actions={<ShowActions remove><PortalLinkButton /></ShowActions>}>
@@ -181,6 +205,15 @@ function CustomerShow() {
             <MoneyField source="amount" />
             <EnumField source="status" />
             <DateTimeField source="current_period_end" label="Period ends" />
+          </RelatedList>
+        </Tab>
+        <Tab label="Emails" path="emails">
+          <RelatedList reference="emails" target="customer_id" label={false} sort={{ field: "created_at", order: "DESC" }} rowClick={false} empty="No emails sent.">
+            <EnumField source="kind" sortable={false} />
+            <TextField source="subject" emptyText="—" sortable={false} />
+            <EnumField source="status" sortable={false} />
+            <DateTimeField source="sent_at" label="Sent at" />
+            <ResendButton />
           </RelatedList>
         </Tab>
         <Tab label="Usage" path="usage">

@@ -15,6 +15,7 @@ export const SECTIONS = [
   { id: "usage", label: "Usage", setting: "usage" },
   { id: "payment-methods", label: "Payment methods", setting: "payment_methods" },
   { id: "billing", label: "Billing details", setting: "billing_details" },
+  { id: "emails", label: "Email preferences", setting: null },
 ] as const;
 
 export type SectionId = (typeof SECTIONS)[number]["id"];

@@ -8,14 +8,14 @@ import {
   customerPortalCustomersGet,
   customerPortalCustomersListPaymentMethods,
   customerPortalCustomersSetDefaultPaymentMethod,
-  customerPortalCustomersUpdate,
 } from "../../../../generated/client/sdk.gen.js";
 import type { AddressInput, CustomerCustomerMeter, CustomerPaymentMethod } from "../../../../generated/client/types.gen.js";
-import { ApiFailure, call, send, type FieldErrors } from "../../api/errors.js";
+import { ApiFailure, call, send } from "../../api/errors.js";
 import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
 import { countries } from "../../ui/countries.js";
 import { CardForm, type PaymentCollector } from "../checkout/payment.js";
 import { GrantCard } from "./benefits.js";
+import { SaveFooter, useCustomerSave } from "./customer-save.js";
 import { usePortal } from "./context.js";
 import { useLoad } from "./data.js";
 import { Failed } from "./layout.js";
@@ -231,29 +231,18 @@ const LINES = [
 ] as const;
 
 export function BillingSection() {
-  const { client, customer, setCustomer } = usePortal();
+  const { customer } = usePortal();
   const [name, setName] = useState(customer.billing_name ?? "");
   const [address, setAddress] = useState<Partial<AddressInput>>(customer.billing_address ?? {});
   const first = customer.tax_id?.[0];
   const [taxId, setTaxId] = useState(typeof first === "string" ? first : "");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    setSaved(false);
-    try {
-      const billing: AddressInput | null = address.country
-        ? { country: address.country, ...Object.fromEntries(LINES.map((l) => [l.key, address[l.key]?.trim() || null])) }
-        : null;
-      setCustomer(await call(customerPortalCustomersUpdate({ client, body: { billing_name: name.trim() || null, billing_address: billing, tax_id: taxId.trim() || null } })));
-      setErrors({});
-      setSaved(true);
-    } catch (err) {
-      setErrors(err instanceof ApiFailure ? (Object.keys(err.fields).length ? err.fields : { form: err.detail }) : { form: String(err) });
-    } finally {
-      setBusy(false);
-    }
+  const state = useCustomerSave();
+  const errors = state.errors;
+  const save = () => {
+    const billing: AddressInput | null = address.country
+      ? { country: address.country, ...Object.fromEntries(LINES.map((l) => [l.key, address[l.key]?.trim() || null])) }
+      : null;
+    return state.save({ billing_name: name.trim() || null, billing_address: billing, tax_id: taxId.trim() || null });
   };
   const err = (k: string) => errors[`billing_address.${k}`] ?? (k === "country" ? errors.billing_address : undefined);
   return (
@@ -293,11 +282,7 @@ export function BillingSection() {
         <Field label="Tax ID" help="VAT, GST or another tax number, checked against the country." error={errors.tax_id}>
           {(ids) => <input {...aria(ids)} value={taxId} onChange={(e) => setTaxId(e.target.value)} />}
         </Field>
-        {errors.form ? <Alert kind="error">{errors.form}</Alert> : null}
-        {saved ? <Alert kind="success">Saved.</Alert> : null}
-        <Button type="submit" kind="primary" busy={busy}>
-          Save billing details
-        </Button>
+        <SaveFooter state={state} label="Save billing details" />
       </form>
     </section>
   );
