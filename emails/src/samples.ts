@@ -15,9 +15,9 @@ const customer = {
   portal_url: PORTAL,
 };
 
-const reminder = Object.assign({}, customer, { preferences_url: `${PORTAL}/settings#emails` });
+const reminder = Object.assign({}, customer, { preferences_url: `${PORTAL}/emails` });
 
-const member = { notification_settings_url: `${CONSOLE}/account/notifications` };
+const member = { notification_settings_url: `${CONSOLE}/settings/emails` };
 
 /** A merchant notification about Jane's purchase of Acme Pro. */
 const sale = Object.assign({}, member, { customer_name: "Jane Doe", customer_email: "jane@example.com", product_name: "Acme Pro" });

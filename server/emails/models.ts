@@ -3,7 +3,7 @@
 // ./triggers.ts; the brand every message wears is the organization's.
 import type { Knex } from "knex";
 import type { Brand, EmailKind, EmailMessage } from "../../emails/src/index.js";
-import { DEFAULT_CUSTOMER_EMAIL_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS } from "../organizations/models.js";
+import { DEFAULT_CUSTOMER_EMAIL_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, emailSettings } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import type { EmailSendInsert, EmailSendRow } from "./repository.js";
 
@@ -31,18 +31,9 @@ export interface EmailDefinition {
   message(db: Knex, send: EmailSendRow, brand: Brand, organization: OrganizationRow): Promise<EmailMessage | null>;
 }
 
-const HEX_COLOR = /^#[0-9a-f]{6}$/i;
-export const DEFAULT_BRAND_COLOR = "#0062ff";
-
-/** The organization's name, logo and colour (its `email_settings.brand_color` when set, else Borealis blue). */
+/** The organization's name, logo and colour (its `email_settings.brand_color`, Borealis blue until set). */
 export function brandOf(organization: OrganizationRow): Brand {
-  const settings: unknown = Reflect.get(organization, "email_settings");
-  const color: unknown = settings && typeof settings === "object" ? Reflect.get(settings, "brand_color") : undefined;
-  return {
-    name: organization.name,
-    logo_url: organization.avatar_url,
-    color: typeof color === "string" && HEX_COLOR.test(color) ? color : DEFAULT_BRAND_COLOR,
-  };
+  return { name: organization.name, logo_url: organization.avatar_url, color: emailSettings(organization).brand_color };
 }
 
 /** Whether the organization sends this customer email (its `customer_email_settings`, over the defaults). */

@@ -1,6 +1,7 @@
 // The Organization wire shape, and the defaults its settings are merged over (a row written before
 // a setting existed reads as its default).
 import type { components } from "../../generated/types.js";
+import { DEFAULT_BRAND_COLOR } from "../../emails/src/index.js";
 import { setting } from "../config.js";
 import { iso, isoRequired } from "../kit/time.js";
 import type { OrganizationRow, StoredPortalSettings } from "./repository.js";
@@ -47,7 +48,7 @@ export const DEFAULT_CUSTOMER_EMAIL_SETTINGS: OrganizationOut["customer_email_se
   order_refunded: true,
 };
 /** The emails' brand colour and the renewal reminder's lead time until the merchant sets them. */
-export const DEFAULT_EMAIL_SETTINGS: OrganizationOut["email_settings"] = { brand_color: "#0062ff", renewal_reminder_days: 7 };
+export const DEFAULT_EMAIL_SETTINGS: OrganizationOut["email_settings"] = { brand_color: DEFAULT_BRAND_COLOR, renewal_reminder_days: 7 };
 
 /** Which emails the organization's customers get: the stored switches over their defaults. */
 export function customerEmailSettings(row: Pick<OrganizationRow, "customer_email_settings">): OrganizationOut["customer_email_settings"] {
