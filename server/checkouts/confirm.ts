@@ -10,7 +10,7 @@
 // With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
 // the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
-import { toCustomer } from "../customers/models.js";
+import { savedCardMetadata, toCustomer } from "../customers/models.js";
 import * as customers from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
@@ -219,7 +219,7 @@ async function saveProcessorRefs(trx: Knex.Transaction, row: CheckoutRow, custom
     customer_id: customerId,
     processor: "stripe",
     type: "card",
-    method_metadata: JSON.stringify(Object.assign({}, payment.card, { exp_month: 0, exp_year: 0, wallet: null })),
+    method_metadata: JSON.stringify(savedCardMetadata(payment.card)),
     processor_ref: payment.paymentMethodRef,
     is_default: !hasDefault,
   });
