@@ -67,6 +67,15 @@ module.exports = {
       to: { pathNot: ["^workflows/shared/", "^node_modules/@temporalio/(workflow|common)/"] },
     },
     {
+      name: "emails-is-a-leaf",
+      severity: "error",
+      comment:
+        "emails/ renders what it is given (messages.ts props, links included): it imports only itself, React and " +
+        "react-email; the server loads the props and imports emails/src/index.ts.",
+      from: { path: "^emails/" },
+      to: { pathNot: ["^emails/", "^node_modules/"], dependencyTypesNot: ["core"] },
+    },
+    {
       name: "kit-imports-no-domain",
       severity: "error",
       comment:

@@ -60,7 +60,7 @@ lint: deps
 
 # The import graph: no circles, server/ never imports workflow code or activities (.dependency-cruiser.cjs).
 deps-graph: deps
-	node_modules/.bin/depcruise server workflows scripts bench codegen --config .dependency-cruiser.cjs --output-type err
+	node_modules/.bin/depcruise server workflows scripts bench codegen emails --config .dependency-cruiser.cjs --output-type err
 
 # Measures (does not enforce): each pair of server/<domain>/ folders that import each other, and the count.
 domain-pairs: deps

@@ -80,7 +80,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.ts", "bench/**/*.ts", "test/**/*.ts", "admin/src/**/*.{ts,tsx}", "portal/src/**/*.{ts,tsx}"],
+    files: ["scripts/**/*.ts", "bench/**/*.ts", "test/**/*.ts", "admin/src/**/*.{ts,tsx}", "portal/src/**/*.{ts,tsx}", "emails/src/**/*.{ts,tsx}"],
     rules: { "no-restricted-syntax": ["error", ...noCasts] },
   },
   {

@@ -53,7 +53,7 @@ row install ok $((SECONDS - t)) "(not counted)"
 # --- one-count steps ----------------------------------------------------------------------------
 step lint node_modules/.bin/eslint .
 # The import rules of .dependency-cruiser.cjs: no circles, the server reaches Temporal through one door.
-step deps-graph node_modules/.bin/depcruise server workflows scripts bench codegen --config .dependency-cruiser.cjs --output-type err
+step deps-graph node_modules/.bin/depcruise server workflows scripts bench codegen emails --config .dependency-cruiser.cjs --output-type err
 step typecheck node_modules/.bin/tsc --noEmit -p tsconfig.json
 step typecheck-admin admin/node_modules/.bin/tsc --noEmit -p admin/tsconfig.json
 # check-generated lints the contract (redocly) too, then compares generated/ with a fresh run.

@@ -1,8 +1,8 @@
 // The one door from the API and its services to Temporal: start a subscription's lifecycle or
 // tell it to look again, start an order's invoice, start benefit grant jobs, wake webhook
-// endpoints. Workflow ids, signals and task queues come from workflows/shared; the workflows are
-// started by type name with the inputs of workflows/shared/workflows.ts, so the server never
-// imports workflow code or activities (.dependency-cruiser.cjs checks it).
+// endpoints, send emails. Workflow ids, signals and task queues come from workflows/shared; the
+// workflows are started by type name with the inputs of workflows/shared/workflows.ts, so the
+// server never imports workflow code or activities (.dependency-cruiser.cjs checks it).
 //
 // Every start happens after the change it reflects has committed (the helpers below run after
 // commit); one that is lost (Temporal unreachable, the process killed after commit) is found by
@@ -12,7 +12,7 @@
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import { temporalPort } from "../workflows/client.js";
-import { benefitGrantWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, taxSyncWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
+import { benefitGrantWorkflowId, emailSendWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, taxSyncWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
@@ -51,6 +51,8 @@ export interface WorkflowsDoor {
   startTaxIdChecks(customerIds: string[]): Promise<void>;
   /** Starts (or joins) each order's Stripe Tax record or refund's reversal; a finished one runs again. */
   startTaxSyncs(jobs: TaxSyncStart[]): Promise<void>;
+  /** Starts (or joins) each email send's workflow; a finished one runs again (it returns at once unless the row is pending). */
+  startEmailSends(sendIds: string[]): Promise<void>;
 }
 
 /** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
@@ -122,6 +124,21 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
             workflowId: taxSyncWorkflowId(job),
             taskQueue,
             args: [{ kind: job.kind, id: job.id }],
+            workflowIdConflictPolicy: "USE_EXISTING",
+            workflowIdReusePolicy: "ALLOW_DUPLICATE",
+          }),
+        ),
+      );
+    },
+    async startEmailSends(sendIds) {
+      if (sendIds.length === 0) return;
+      const c = await client;
+      await Promise.all(
+        [...new Set(sendIds)].map((sendId) =>
+          c.workflow.start<StartedWorkflows["emailSendWorkflow"]>("emailSendWorkflow", {
+            workflowId: emailSendWorkflowId(sendId),
+            taskQueue,
+            args: [{ sendId }],
             workflowIdConflictPolicy: "USE_EXISTING",
             workflowIdReusePolicy: "ALLOW_DUPLICATE",
           }),
@@ -215,5 +232,15 @@ export function startTaxSyncsAfterCommit(trx: Knex.Transaction, jobs: TaxSyncSta
     workflowsDoor()
       .startTaxSyncs(jobs)
       .catch((err: unknown) => logger.warn({ err, jobs }, "tax records not started; the backstop sweep starts them")),
+  );
+}
+
+/** Starts the sends' workflows once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts pending sends. */
+export function startEmailSendsAfterCommit(trx: Knex.Transaction, sendIds: string[]): void {
+  if (sendIds.length === 0) return;
+  afterCommit(trx, () =>
+    workflowsDoor()
+      .startEmailSends(sendIds)
+      .catch((err: unknown) => logger.warn({ err, sendIds }, "email sends not started; the backstop sweep starts them")),
   );
 }

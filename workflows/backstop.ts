@@ -7,13 +7,15 @@
 //   - benefit grant jobs still pending after a grace period;
 //   - webhook endpoints with queued events and no live delivery lease;
 //   - customers whose tax id check is due (a lost start, or a registry that was unavailable);
-//   - orders and refunds whose Stripe Tax record or reversal is still due.
+//   - orders and refunds whose Stripe Tax record or reversal is still due;
+//   - emails of the send log still pending after a grace period.
 // Every start is idempotent (a running workflow is joined or only signalled to look again), so a
 // sweep in each worker, or one overlapping a normal start, is harmless. It runs in the worker
 // process at start-up and then every minute.
 import type { Knex } from "knex";
 import { stalePendingJobs } from "../server/benefit-grants/repository.js";
 import { dueTaxIdChecks } from "../server/customers/repository.js";
+import { pendingEmailSends } from "../server/emails/repository.js";
 import { logger } from "../server/kit/logger.js";
 import { dueTaxRecords } from "../server/orders/repository.js";
 import { dueTaxReverts } from "../server/refunds/repository.js";
@@ -21,7 +23,7 @@ import { markSubscriptionWorkflowsStarted, subscriptionsDueOnClocks, unstartedSu
 import { queuedEndpoints } from "../server/webhooks/delivery.js";
 import type { WorkflowsDoor } from "../server/workflows-door.js";
 
-export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints" | "taxIdChecks" | "taxSyncs";
+export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints" | "taxIdChecks" | "taxSyncs" | "emailSends";
 
 export interface BackstopOptions {
   /** Time between sweeps. Default 1 minute. */
@@ -30,11 +32,13 @@ export interface BackstopOptions {
   grantGraceMs?: number;
   /** A tax id check, or a Stripe Tax record or reversal, due for less than this is left to its own start. Default 30 seconds. */
   taxIdCheckGraceMs?: number;
+  /** An email send pending for less than this is left to its own start. Default 30 seconds. */
+  emailGraceMs?: number;
   /** What to sweep (a test harness that serves only webhooks sweeps only those). Default: everything. */
   parts?: readonly BackstopPart[];
 }
 
-const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints", "taxIdChecks", "taxSyncs"];
+const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints", "taxIdChecks", "taxSyncs", "emailSends"];
 const GRANT_BATCH = 200;
 
 /** One pass over every part; a part that fails is logged and the others still run. */
@@ -45,6 +49,7 @@ export async function sweepBackstop(knex: Knex, door: WorkflowsDoor, opts: Backs
     webhookEndpoints: () => sweepWebhookEndpoints(knex, door),
     taxIdChecks: () => sweepTaxIdChecks(knex, door, opts.taxIdCheckGraceMs ?? 30_000),
     taxSyncs: () => sweepTaxSyncs(knex, door, opts.taxIdCheckGraceMs ?? 30_000),
+    emailSends: () => sweepEmailSends(knex, door, opts.emailGraceMs ?? 30_000),
   };
   for (const part of opts.parts ?? ALL_PARTS) {
     try {
@@ -120,4 +125,12 @@ export async function sweepTaxSyncs(knex: Knex, door: Pick<WorkflowsDoor, "start
   const records = (await dueTaxRecords(knex, before, batch)).map((id) => ({ kind: "record" as const, id }));
   const reverts = (await dueTaxReverts(knex, before, batch)).map((id) => ({ kind: "revert" as const, id }));
   await door.startTaxSyncs([...records, ...reverts]);
+}
+
+/**
+ * Starts the workflow of every email send pending for longer than `graceMs` (a lost start). A
+ * running one is joined; one that ended leaves its row sent, skipped or failed, never pending.
+ */
+export async function sweepEmailSends(knex: Knex, door: Pick<WorkflowsDoor, "startEmailSends">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+  await door.startEmailSends(await pendingEmailSends(knex, new Date(Date.now() - graceMs), batch));
 }

@@ -13,6 +13,9 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** The Message-ID (`<id@host>`); nodemailer makes one when not given. */
+  messageId?: string;
+  headers?: Record<string, string>;
 }
 
 export class MailNotConfigured extends Error {
@@ -34,9 +37,18 @@ function transporterFor(url: string): Transporter {
   return transport.transporter;
 }
 
-/** Sends one email through SMTP_URL (read at send time, so a test's mail server is the one used). */
-export async function sendMail(mail: Mail): Promise<void> {
+/** Sends one email through SMTP_URL (read at send time, so a test's mail server is the one used); returns its Message-ID. */
+export async function sendMail(mail: Mail): Promise<{ messageId: string }> {
   const url = setting("SMTP_URL");
   if (!url) throw new MailNotConfigured();
-  await transporterFor(url).sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+  const info: { messageId: string } = await transporterFor(url).sendMail({
+    from: MAIL_FROM,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: mail.messageId,
+    headers: mail.headers,
+  });
+  return { messageId: info.messageId };
 }

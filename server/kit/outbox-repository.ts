@@ -42,3 +42,12 @@ export async function markPublished(trx: Knex.Transaction, ids: number[]): Promi
 export function countUnpublished(db: Knex): Promise<number> {
   return numberOf(db.raw("select count(*) as v from outbox where published_at is null"));
 }
+
+/** The rows' organization and event data, the webhook body's `data` as JSON text (the email triggers read them in the claim's transaction). */
+export async function outboxEvents(trx: Knex.Transaction, ids: number[]): Promise<{ id: number; organization_id: string; type: string; data: string }[]> {
+  const rows: { id: number | string; organization_id: string; type: string; data: string }[] = await trx("outbox")
+    .whereIn("id", ids)
+    .orderBy("id")
+    .select("id", "organization_id", "type", trx.raw("(payload -> 'data')::text as data"));
+  return rows.map((r) => Object.assign({}, r, { id: Number(r.id) }));
+}

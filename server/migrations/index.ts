@@ -56,6 +56,7 @@ import * as customerTaxIdCheck from "./0130_customer_tax_id_check.js";
 import * as organizationSellerDetails from "./0140_organization_seller_details.js";
 import * as orderCustomerTaxId from "./0141_order_customer_tax_id.js";
 import * as taxSyncDue from "./0150_tax_sync_due.js";
+import * as emailSends from "./0160_email_sends.js";
 
 export const migrations = [
   { name: "0001_core", ...core },
@@ -115,4 +116,5 @@ export const migrations = [
   { name: "0140_organization_seller_details", ...organizationSellerDetails },
   { name: "0141_order_customer_tax_id", ...orderCustomerTaxId },
   { name: "0150_tax_sync_due", ...taxSyncDue },
+  { name: "0160_email_sends", ...emailSends },
 ];

@@ -136,3 +136,13 @@ export async function insertUnlessSlugTaken(db: Knex, values: Record<string, unk
 export function updateOrganizationRow(db: Knex, id: string, patch: Record<string, unknown>): Promise<OrganizationRow> {
   return updateReturning<OrganizationRow>(db, "organizations", id, patch);
 }
+
+/** The owners and admins of the organization with their sign-in email (whom merchant notifications go to). */
+export function notifiedMembers(db: Knex, organizationId: string): Promise<{ user_id: string; email: string }[]> {
+  return db("members")
+    .join("users", "users.id", "members.user_id")
+    .where("members.organization_id", organizationId)
+    .whereIn("members.role", ["owner", "admin"])
+    .orderBy("members.created_at")
+    .select("members.user_id", "users.email");
+}

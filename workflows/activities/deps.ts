@@ -4,6 +4,7 @@
 // server; the services are taken from the server in one place, workflows/activity-deps.ts.
 import type { Knex } from "knex";
 import type * as grantJobs from "../../server/benefit-grants/jobs.js";
+import type * as emails from "../../server/emails/service.js";
 import type { Logger } from "../../server/kit/logger.js";
 import type * as outbox from "../../server/kit/outbox-repository.js";
 import type * as invoices from "../../server/orders/invoice.js";
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   benefitGrants: Pick<typeof grantJobs, "runBenefitGrantJob"> & grantJobs.GrantJobDependents;
   /** The invoice steps and what they are handed from above orders (the reader of an order's subscription). */
   invoices: Pick<typeof invoices, "storeInvoice"> & { orderDependents: OrderDependents };
+  /** Sending one email of the send log, and the sends claimed outbox rows trigger. */
+  emails: Pick<typeof emails, "deliverEmailSend" | "failEmailSend" | "emailsForOutbox">;
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;

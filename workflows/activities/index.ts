@@ -2,6 +2,7 @@
 // calls createActivities once with the services of workflows/activity-deps.ts, test workers pick
 // the factories they need.
 import { createBenefitGrantActivities } from "./benefit-grants.js";
+import { createEmailActivities } from "./emails.js";
 import { createInvoiceActivities } from "./invoice.js";
 import { createOutboxActivities } from "./outbox.js";
 import { createSubscriptionActivities } from "./subscriptions.js";
@@ -17,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
   // followed by more properties); nested so each call keeps its exact type (three sources at most).
   return Object.assign(
     {},
-    createOutboxActivities(deps),
+    Object.assign({}, createOutboxActivities(deps), createEmailActivities(deps)),
     Object.assign({}, createInvoiceActivities(deps), createTaxIdCheckActivities(deps), createTaxSyncActivities(deps)),
     Object.assign({}, createWebhookActivities(deps), createSubscriptionActivities(deps), createBenefitGrantActivities(deps)),
   );

@@ -2,7 +2,9 @@
 // published. Several workers (and retries of the same activity) may run this at once: row locks
 // taken with SKIP LOCKED hand each row to exactly one claimer, and marking it in the same
 // transaction means a retry after a lost response claims the next rows, never the same ones.
+// The emails a row triggers are enqueued in the same transaction (server/emails/triggers.ts).
 import { randomUUID } from "node:crypto";
+import { Context } from "@temporalio/activity";
 import type { ActivityDeps } from "./deps.js";
 import { activityContextWebhookWaker, boundWebhookWaker, handOverThrough, type WebhookWaker } from "./webhooks.js";
 
@@ -14,7 +16,7 @@ export interface OutboxBatch {
 }
 
 export function createOutboxActivities(
-  { knex, outbox, webhooks, directDeliveries, temporalDoor }: Pick<ActivityDeps, "knex" | "outbox" | "webhooks" | "directDeliveries" | "temporalDoor">,
+  { knex, outbox, webhooks, emails, directDeliveries, temporalDoor }: Pick<ActivityDeps, "knex" | "outbox" | "webhooks" | "emails" | "directDeliveries" | "temporalDoor">,
   {
     wakeWebhookEndpoints,
   }: {
@@ -28,6 +30,7 @@ export function createOutboxActivities(
     async claimOutboxBatch(limit: number): Promise<OutboxBatch> {
       let endpointIds: string[] = [];
       let direct: string[] = [];
+      let sendIds: string[] = [];
       let heads: Awaited<ReturnType<typeof leasedHeads>> | undefined;
       const lease = randomUUID();
       const batch = await knex.transaction(async (trx) => {
@@ -39,6 +42,7 @@ export function createOutboxActivities(
         endpointIds = await fanOut(trx, ids);
         if (directDeliveries) direct = await leaseIdleEndpoints(trx, endpointIds, ids, lease, directDeliveries.leaseMs);
         if (direct.length > 0) heads = await leasedHeads(trx, direct, ids);
+        sendIds = await emails.emailsForOutbox(trx, rows);
         await outbox.markPublished(trx, ids);
         return { ids, types: rows.map((r) => r.type) };
       });
@@ -49,12 +53,20 @@ export function createOutboxActivities(
       // starts the workflow of every endpoint left with queued events.
       const leased = new Set(direct);
       await wake(endpointIds.filter((id) => !leased.has(id)));
+      // A start that fails fails the activity too; the sweep starts every pending send.
+      if (sendIds.length > 0) await emailStarter(temporalDoor)(sendIds);
       return batch;
     },
   };
 }
 
 export type OutboxActivities = ReturnType<typeof createOutboxActivities>;
+
+/** Inside an activity: starts email sends on the worker's client and task queue. */
+function emailStarter(temporalDoor: ActivityDeps["temporalDoor"]): (sendIds: string[]) => Promise<void> {
+  const ctx = Context.current();
+  return temporalDoor(ctx.client, ctx.info.taskQueue).startEmailSends;
+}
 
 /** Least time between two wake-ups of the relay by listenForOutbox. */
 export const OUTBOX_WAKE_GAP_MS = 50;

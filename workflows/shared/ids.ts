@@ -29,5 +29,8 @@ export const benefitGrantWorkflowId = (job: { grantId: string; action: string; s
 /** One tax id check per customer at a time: it checks whatever tax id the customer has when it runs. */
 export const taxIdCheckWorkflowId = (customerId: string) => `tax-id-check:${customerId}`;
 
+/** One send per email_sends row: `email:<send id>`. */
+export const emailSendWorkflowId = (sendId: string) => `email:${sendId}`;
+
 /** One record per order and one reversal per refund: `tax-record:<order>`, `tax-revert:<refund>` (Stripe's idempotency keys too). */
 export const taxSyncWorkflowId = (job: { kind: "record" | "revert"; id: string }) => `tax-${job.kind}:${job.id}`;

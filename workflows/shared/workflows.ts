@@ -51,6 +51,15 @@ export interface TaxSyncStart {
   id: string;
 }
 
+/** One email of the send log (email_sends), sent with Temporal's retries; tests shorten them. */
+export interface EmailSendStart {
+  sendId: string;
+  /** Attempts before the send is marked failed (default 20). */
+  maxAttempts?: number;
+  /** The first retry's wait; each next one doubles, up to 10 minutes (default 2 s). */
+  initialIntervalMs?: number;
+}
+
 /** The workflows the server starts, by type name, as the worker must serve them. */
 export interface StartedWorkflows {
   subscriptionWorkflow: (input: SubscriptionStart) => Promise<unknown>;
@@ -59,4 +68,5 @@ export interface StartedWorkflows {
   webhookEndpointWorkflow: (input: WebhookEndpointStart) => Promise<unknown>;
   taxIdCheckWorkflow: (input: TaxIdCheckStart) => Promise<unknown>;
   taxSyncWorkflow: (input: TaxSyncStart) => Promise<unknown>;
+  emailSendWorkflow: (input: EmailSendStart) => Promise<unknown>;
 }

@@ -8,3 +8,4 @@ export { subscriptionWorkflow } from "./subscription.js";
 export { webhookEventWorkflow } from "./webhook-event.js";
 export { taxIdCheckWorkflow } from "./tax-id-check.js";
 export { taxSyncWorkflow } from "./tax-sync.js";
+export { emailSendWorkflow } from "./email-send.js";

@@ -1,0 +1,79 @@
+// The email pipeline: enqueue sends (rows of email_sends, started after commit), map claimed
+// outbox rows to sends (in the claim's transaction), and send one (the activity of
+// emailSendWorkflow). A send never runs inside a payment's transaction or request: a trigger only
+// inserts rows, and the worker sends them.
+import type { Knex } from "knex";
+import { renderEmail } from "../../emails/src/index.js";
+import { sendMail } from "../kit/mail.js";
+import { outboxEvents } from "../kit/outbox-repository.js";
+import { findOrganization } from "../organizations/repository.js";
+import { startEmailSendsAfterCommit } from "../workflows-door.js";
+import { brandOf } from "./models.js";
+import { insertEmailSends, lockEmailSend, markEmailFailed, markEmailSent, markEmailSkipped, noteEmailAttemptFailed, type EmailSendInsert, type EmailSendStatus } from "./repository.js";
+import { EMAILS } from "./triggers.js";
+
+/** Inserts the sends not already there and starts their workflows once `trx` commits; returns the new rows' ids. */
+export async function enqueueEmails(trx: Knex.Transaction, sends: EmailSendInsert[]): Promise<string[]> {
+  const ids = await insertEmailSends(trx, sends);
+  startEmailSendsAfterCommit(trx, ids);
+  return ids;
+}
+
+const TRIGGERED = new Set(EMAILS.flatMap((e) => e.trigger?.on ?? []));
+
+/**
+ * The sends the claimed outbox rows trigger, inserted in the claim's transaction (so a row is
+ * published exactly when its emails are enqueued); returns the new rows' ids for the caller to
+ * start after the commit.
+ */
+export async function emailsForOutbox(trx: Knex.Transaction, rows: { id: number; type: string }[]): Promise<string[]> {
+  const ids = rows.filter((r) => TRIGGERED.has(r.type)).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const sends: EmailSendInsert[] = [];
+  for (const event of await outboxEvents(trx, ids)) {
+    const organization = await findOrganization(trx, event.organization_id);
+    if (!organization) continue;
+    for (const { trigger } of EMAILS) {
+      if (trigger?.on.includes(event.type)) sends.push(...(await trigger.sends(trx, event, organization)));
+    }
+  }
+  return insertEmailSends(trx, sends);
+}
+
+/**
+ * Sends one email under its row's lock and marks it sent in the same transaction; a send that
+ * is not pending returns its status. An SMTP failure notes the attempt and throws (Temporal
+ * retries); a kill after the server's 250 and before the commit resends with the same Message-ID.
+ */
+export async function deliverEmailSend(db: Knex, sendId: string): Promise<EmailSendStatus | "missing"> {
+  try {
+    return await db.transaction(async (trx) => {
+      const send = await lockEmailSend(trx, sendId);
+      if (!send) return "missing";
+      if (send.status !== "pending") return send.status;
+      const definition = EMAILS.find((e) => e.kind === send.kind);
+      const organization = await findOrganization(trx, send.organization_id);
+      if (!definition || !organization) {
+        await markEmailSkipped(trx, send.id, definition ? "the organization is gone" : `no email kind ${send.kind}`);
+        return "skipped";
+      }
+      const message = await definition.message(trx, send, brandOf(organization), organization);
+      if (!message) {
+        await markEmailSkipped(trx, send.id, "nothing to send any more");
+        return "skipped";
+      }
+      const rendered = await renderEmail(message);
+      const accepted = await sendMail({ to: send.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, messageId: send.message_id });
+      await markEmailSent(trx, send.id, rendered.subject, accepted.messageId);
+      return "sent";
+    });
+  } catch (err) {
+    await noteEmailAttemptFailed(db, sendId, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+}
+
+/** Marks a send failed for good once its attempts ran out (a sent one stays sent). */
+export async function failEmailSend(db: Knex, sendId: string, error: string): Promise<void> {
+  await markEmailFailed(db, sendId, error);
+}
