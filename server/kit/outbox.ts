@@ -27,6 +27,9 @@ export interface InternalEvents {
   "email.subscription_payment_failed": {
     subscription_id: string;
     order_id: string;
+    /** What was charged (minor units of `currency`). */
+    amount: number;
+    currency: string;
     attempt: number;
     next_payment_attempt_at: string | null;
     past_due: boolean;

@@ -457,7 +457,7 @@ export interface ExpiringCard {
 }
 
 /**
- * The saved cards that active or trialing subscriptions charge (their own, else the customer's
+ * The saved cards that active or trialing subscriptions (not ending) charge (their own, else the customer's
  * default) whose expiry is the month of their now (a test clock's frozen time, else the real
  * time, in UTC) or the next. A card of unknown expiry (0) is never one. `limit` at a time, after `afterId`.
  */
@@ -471,7 +471,7 @@ export function expiringCards(db: Knex, afterId: string | null, limit = 500): Pr
          on pm.customer_id = s.customer_id and pm.deleted_at is null and pm.type = 'card'
         and (pm.id = s.payment_method_id or (s.payment_method_id is null and pm.is_default))
        left join test_clocks c on c.id = s.test_clock_id
-      where s.status in ('active', 'trialing')
+      where s.status in ('active', 'trialing') and not s.cancel_at_period_end
         and coalesce((pm.method_metadata ->> 'exp_year')::int, 0) * 12 + coalesce((pm.method_metadata ->> 'exp_month')::int, 0) - 1
             - (extract(year from coalesce(c.frozen_time, now()) at time zone 'UTC')::int * 12
                + extract(month from coalesce(c.frozen_time, now()) at time zone 'UTC')::int - 1) between 0 and 1

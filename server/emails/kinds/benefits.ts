@@ -1,0 +1,82 @@
+// The customer's benefit granted email (benefit_grant.created, once the grant is applied): what
+// they got, by benefit type: the license key itself, each file with a download link that works
+// while the grant holds it, the GitHub repository's invitation, where to connect Discord, the
+// meter credits, the merchant's note. Read at send time; a grant revoked meanwhile sends nothing.
+import type { Knex } from "knex";
+import type { BenefitFile, GrantedBenefit } from "../../../emails/src/index.js";
+import { grantedFiles } from "../../benefit-grants/repository.js";
+import type { BenefitGrantWebhook } from "../../benefit-grants/models.js";
+import { findLicenseKey } from "../../license-keys/repository.js";
+import { byIds as metersByIds } from "../../meters/repository.js";
+import { findOrder } from "../../orders/repository.js";
+import type { OrganizationRow } from "../../organizations/repository.js";
+import { findProduct } from "../../products/repository.js";
+import { findSubscription } from "../../subscriptions/repository.js";
+import { benefitFileLink, portalLink } from "../links.js";
+import type { EmailDefinition } from "../models.js";
+import { customerBase, customerSend } from "./common.js";
+
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** What the grant gave, as the email shows it; null when there is nothing to show any more. */
+async function grantedBenefit(db: Knex, organization: OrganizationRow, grant: BenefitGrantWebhook): Promise<GrantedBenefit | null> {
+  const { benefit } = grant;
+  const description = benefit.description;
+  switch (benefit.type) {
+    case "license_keys": {
+      const id = "license_key_id" in grant.properties ? text(grant.properties.license_key_id) : null;
+      const key = id ? await findLicenseKey(db, id) : undefined;
+      if (!key || key.status !== "granted") return null;
+      return { type: "license_keys", description, key: key.key, expires_at: key.expires_at?.toISOString() ?? null, activations_limit: key.limit_activations };
+    }
+    case "downloadables": {
+      const files: BenefitFile[] = [];
+      for (const file of await grantedFiles(db, grant.id)) {
+        const url = benefitFileLink(grant.id, file.id);
+        if (url) files.push({ name: file.name, size: Number(file.size), url });
+      }
+      return files.length ? { type: "downloadables", description, files } : null;
+    }
+    case "github_repository": {
+      const { repository_owner: owner, repository_name: name } = benefit.properties;
+      return { type: "github_repository", description, repository_owner: owner, repository_name: name, invitation_url: `https://github.com/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/invitations` };
+    }
+    case "discord":
+      return { type: "discord", description, guild_name: null, connect_url: portalLink(organization.slug, "benefits") };
+    case "meter_credit": {
+      const [meter] = await metersByIds(db, [benefit.properties.meter_id]);
+      return { type: "meter_credit", description, meter_name: meter?.name ?? "", units: benefit.properties.units };
+    }
+    case "custom":
+      return { type: "custom", description, note: benefit.properties.note ?? null };
+  }
+}
+
+/** The name of the product the grant came with (its order's, else its subscription's). */
+async function productName(db: Knex, grant: BenefitGrantWebhook): Promise<string | null> {
+  const of = grant.order_id ? await findOrder(db, grant.order_id) : grant.subscription_id ? await findSubscription(db, grant.subscription_id) : undefined;
+  const product = of?.product_id ? await findProduct(db, of.product_id) : undefined;
+  return product?.name ?? null;
+}
+
+export const benefitGranted: EmailDefinition = {
+  kind: "benefit_granted",
+  trigger: {
+    on: ["benefit_grant.created"],
+    async sends(_trx, event) {
+      const grant: BenefitGrantWebhook = JSON.parse(event.data);
+      return grant.is_granted ? customerSend("benefit_granted", event, grant.customer, { grant }) : [];
+    },
+  },
+  async message(db, send, brand, organization) {
+    const grant = send.data.grant;
+    if (!grant) return null;
+    const [benefit, product] = await Promise.all([grantedBenefit(db, organization, grant), productName(db, grant)]);
+    if (!benefit) return null;
+    return {
+      kind: "benefit_granted",
+      brand,
+      props: Object.assign(customerBase(organization, grant.customer), { product_name: product ?? grant.benefit.description, benefit, benefits_url: portalLink(organization.slug, "benefits") }),
+    };
+  },
+};
