@@ -13,7 +13,10 @@
 // - every webhook event was delivered at least once, always under its own webhook-id with the same
 //   body, and every order's order.created event is among them;
 // - every paid one-time order's benefit is granted; nothing is left pending (grant jobs, webhook
-//   events, outbox rows, advancing clocks) and every live subscription's workflow runs.
+//   events, outbox rows, advancing clocks, email sends) and every live subscription's workflow runs;
+// - every paid order's receipt (order_confirmation, or subscription_cycled for a renewal) reached
+//   Mailpit under exactly one Message-ID; a message repeated under the same Message-ID (a worker
+//   killed between the SMTP server's 250 and the commit) is counted, at most one per worker kill.
 //
 // Before the kills, on the same two APIs and two workers: 16 concurrent confirms of one checkout
 // make one order; 10 buyers racing for a discount with 3 redemptions make 3; webhook events are
@@ -32,7 +35,7 @@ import { createKnex } from "../server/kit/db.js";
 import { readSandboxLedger } from "../server/processors/sandbox.js";
 import { seedDemo } from "../server/seed.js";
 import { subscriptionWorkflowId } from "../workflows/shared/ids.js";
-import { DATA_DIR, freePort } from "./services.js";
+import { DATA_DIR, freePort, startMailpit, type MailpitHandle } from "./services.js";
 import { startStack, type Stack } from "./stack.js";
 
 export interface ChaosOptions {
@@ -191,7 +194,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   await receiver.start();
   let token = "";
   let stack: Stack | undefined;
+  let mailpit: MailpitHandle | undefined;
   try {
+    mailpit = await startMailpit();
     stack = await startStack({
       dataDir: opts.dataDir,
       port: await freePort(),
@@ -203,6 +208,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         WEBHOOKS_ALLOW_LOOPBACK: "1",
         // Every buyer comes from 127.0.0.1: the per-address limit on public doors would only slow the load.
         RATE_LIMIT_PUBLIC: "off",
+        // The receipts go to a Mailpit of this run's own, counted at the end.
+        SMTP_URL: mailpit.smtpUrl,
       },
       stdio: ["ignore", logFd, logFd],
       ownServices: true,
@@ -372,15 +379,23 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const knex = createKnex(s.databaseUrl, { pool: { min: 0, max: 4 } });
     try {
       const backlog = async () => {
-        const [confirming, jobs, events, outbox] = await Promise.all([
+        const [confirming, jobs, events, outbox, emails] = await Promise.all([
           knex("checkouts").where({ status: "confirmed" }).count({ n: "*" }),
           knex("benefit_grant_jobs").whereNull("done_at").count({ n: "*" }),
           knex("webhook_events").where({ endpoint_id: endpoint.id, pending: true }).count({ n: "*" }),
           knex("outbox").whereNull("published_at").count({ n: "*" }),
+          knex("email_sends").where({ status: "pending" }).count({ n: "*" }),
         ]);
         const advancing: string[] = [];
         for (const c of clocks) if ((await api.ok<{ status: string }>("GET", `/v1/test-clocks/${c.id}`)).status !== "ready") advancing.push(c.id);
-        return { confirming: Number(confirming[0].n), jobs: Number(jobs[0].n), events: Number(events[0].n), outbox: Number(outbox[0].n), advancing: advancing.length };
+        return {
+          confirming: Number(confirming[0].n),
+          jobs: Number(jobs[0].n),
+          events: Number(events[0].n),
+          outbox: Number(outbox[0].n),
+          emails: Number(emails[0].n),
+          advancing: advancing.length,
+        };
       };
       let left = await backlog();
       const caughtUp = await waitFor("the backlog", 300_000, async () => {
@@ -394,6 +409,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       await sleep(2_000);
 
       await checkBooks(knex, { opts, endpointId: endpoint.id, benefitId: benefit.id, confirmed, refundIds, unfinished, clocks, receiver, count, problem });
+      await checkReceipts(knex, { mailpitUrl: mailpit.httpUrl, workerKills: kills.filter((k) => s.workers.includes(k.victim)).length, count, problem });
       const temporal = await Connection.connect({ address: s.temporalAddress });
       try {
         const client = new Client({ connection: temporal });
@@ -415,6 +431,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     return { kills, restarts, counts, problems };
   } finally {
     await stack?.stop();
+    await mailpit?.stop();
     await receiver.stop();
     closeSync(logFd);
   }
@@ -535,6 +552,47 @@ async function checkBooks(
   const oneTime = orders.filter((o) => o.billing_reason === "purchase" && o.status !== "pending");
   for (const o of oneTime) if (!granted.has(o.id)) problem(`paid order ${o.id} has no granted benefit`);
   count("benefit grants granted", granted.size);
+}
+
+/**
+ * Receipts: every paid order has exactly one receipt in the send log, sent, and Mailpit got it
+ * under that one Message-ID; repeats of a Message-ID (a send killed after the SMTP server's 250,
+ * before its commit) are at most the worker kills. Nothing is left pending or failed.
+ */
+async function checkReceipts(
+  knex: ReturnType<typeof createKnex>,
+  c: { mailpitUrl: string; workerKills: number; count: (name: string, n?: number) => void; problem: (p: string) => void },
+): Promise<void> {
+  const { count, problem } = c;
+  const received = new Map<string, number>();
+  for (let start = 0; ; start += 500) {
+    const res = await fetch(`${c.mailpitUrl}/api/v1/messages?start=${start}&limit=500`);
+    const page = (await res.json()) as { messages: { MessageID: string }[] };
+    for (const m of page.messages) received.set(`<${m.MessageID}>`, (received.get(`<${m.MessageID}>`) ?? 0) + 1);
+    if (page.messages.length < 500) break;
+  }
+  const sends: { kind: string; status: string; message_id: string; order_id: string | null }[] = await knex("email_sends").select(
+    "kind",
+    "status",
+    "message_id",
+    knex.raw("data -> 'order' ->> 'id' as order_id"),
+  );
+  for (const s of sends) if (s.status !== "sent") problem(`an email send (${s.kind}) is ${s.status}`);
+  const receiptIds = new Map<string, Set<string>>();
+  for (const s of sends.filter((x) => x.kind === "order_confirmation" || x.kind === "subscription_cycled")) {
+    if (s.order_id) receiptIds.set(s.order_id, (receiptIds.get(s.order_id) ?? new Set()).add(s.message_id));
+  }
+  const paid: { id: string; billing_reason: string }[] = await knex("orders").whereNot({ status: "pending" }).select("id", "billing_reason");
+  let repeats = 0;
+  for (const o of paid) {
+    const ids = [...(receiptIds.get(o.id) ?? [])].filter((id) => received.has(id));
+    if (ids.length !== 1) problem(`paid order ${o.id} (${o.billing_reason}) reached Mailpit under ${ids.length} receipt Message-IDs`);
+    for (const id of ids) repeats += (received.get(id) ?? 0) - 1;
+  }
+  count("receipts received (distinct Message-IDs)", [...receiptIds.values()].reduce((n, ids) => n + [...ids].filter((id) => received.has(id)).length, 0));
+  count("receipt messages repeated under the same Message-ID", repeats);
+  count("emails received", [...received.values()].reduce((a, b) => a + b, 0));
+  if (repeats > c.workerKills) problem(`${repeats} receipts were repeated, more than the ${c.workerKills} worker kills`);
 }
 
 function envInt(name: string, fallback: number): number {

@@ -28,6 +28,7 @@ import { allowedMethods, dispatch, installFastParsing, installFastRouting, parse
 import { matchedOperation, operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
+import { emailLinkRoutes } from "./emails/invoice-link.js";
 import { stripeWebhookRoutes } from "./checkouts/stripe-webhook.js";
 import { sandboxRoutes } from "./checkouts/sandbox-authenticate.js";
 import { uiAppRoutes, type UiApp } from "./kit/ui-apps.js";
@@ -251,7 +252,7 @@ export function createApp({
   const cors = publicCors(allowed);
   const versions = apiVersion();
   // The prefixes of the routes outside the contract (each an `under` below): the operation lane (server/http/lane.ts) leaves them to Express.
-  const OUTSIDE_CONTRACT = { auth: AUTH_BASE_PATH, wellKnown: "/.well-known/", register: "/v1/oauth2/register", files: "/files", stripe: "/v1/integrations/stripe", sandbox: "/v1/integrations/sandbox", links: "/v1/checkout-links/" } as const;
+  const OUTSIDE_CONTRACT = { auth: AUTH_BASE_PATH, wellKnown: "/.well-known/", register: "/v1/oauth2/register", files: "/files", stripe: "/v1/integrations/stripe", sandbox: "/v1/integrations/sandbox", links: "/v1/checkout-links/", emails: "/emails/" } as const;
   // One middleware for every request, its steps in order, instead of an Express layer each: the
   // router's per-layer matching was a good part of a small request's CPU and allocations.
   app.use(
@@ -274,6 +275,8 @@ export function createApp({
       under(OUTSIDE_CONTRACT.sandbox, sandboxRoutes(knex)),
       // A checkout link's url: opens a fresh checkout and redirects to the hosted checkout page.
       under(OUTSIDE_CONTRACT.links, checkoutLinkRoutes(knex, rateLimits)),
+      // An email's invoice link: the signed order's invoice PDF.
+      under(OUTSIDE_CONTRACT.emails, emailLinkRoutes(knex)),
       // The hosted checkout, the customer portal and the console: built files and their page (the
       // checkout framed by its embed origin alone; the buyer's pages may load Stripe.js).
       buyerPageHeaders(knex),

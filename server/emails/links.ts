@@ -28,11 +28,8 @@ export const consoleOrderLink = (orderId: string) => consoleLink(`orders/${encod
 export const consoleSubscriptionLink = (subscriptionId: string) => consoleLink(`subscriptions/${encodeURIComponent(subscriptionId)}/show`);
 export const notificationSettingsLink = () => consoleLink("settings");
 
-/** Where an email's invoice link is served (server/emails/invoice-link.ts). */
-export const INVOICE_LINK_ROUTE = "/emails/invoices/:orderId";
-
 /**
- * A link to the order's invoice PDF that needs no sign-in: the order id signed with
+ * A link to the order's invoice PDF (served by ./invoice-link.ts) that needs no sign-in: the order id signed with
  * BETTER_AUTH_SECRET (the secret the API and the worker share); null when no secret is set.
  */
 export function invoiceLink(orderId: string): string | null {

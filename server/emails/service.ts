@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { renderEmail } from "../../emails/src/index.js";
 import { sendMail } from "../kit/mail.js";
 import { outboxEvents } from "../kit/outbox-repository.js";
-import { findOrganization } from "../organizations/repository.js";
+import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { startEmailSendsAfterCommit } from "../workflows-door.js";
 import { brandOf } from "./models.js";
 import { insertEmailSends, lockEmailSend, markEmailFailed, markEmailSent, markEmailSkipped, noteEmailAttemptFailed, type EmailSendInsert, type EmailSendStatus } from "./repository.js";
@@ -30,8 +30,11 @@ export async function emailsForOutbox(trx: Knex.Transaction, rows: { id: number;
   const ids = rows.filter((r) => TRIGGERED.has(r.type)).map((r) => r.id);
   if (ids.length === 0) return [];
   const sends: EmailSendInsert[] = [];
+  // A batch is often many events of one organization (a run of renewals): read each once.
+  const organizations = new Map<string, Promise<OrganizationRow | undefined>>();
   for (const event of await outboxEvents(trx, ids)) {
-    const organization = await findOrganization(trx, event.organization_id);
+    if (!organizations.has(event.organization_id)) organizations.set(event.organization_id, findOrganization(trx, event.organization_id));
+    const organization = await organizations.get(event.organization_id);
     if (!organization) continue;
     for (const { trigger } of EMAILS) {
       if (trigger?.on.includes(event.type)) sends.push(...(await trigger.sends(trx, event, organization)));

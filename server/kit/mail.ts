@@ -32,7 +32,8 @@ let transport: { url: string; transporter: Transporter } | undefined;
 function transporterFor(url: string): Transporter {
   if (transport?.url !== url) {
     transport?.transporter.close();
-    transport = { url, transporter: nodemailer.createTransport(url) };
+    // Bounded waits: a send runs in an activity with its own timeout (workflows/workflows/email-send.ts).
+    transport = { url, transporter: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) };
   }
   return transport.transporter;
 }

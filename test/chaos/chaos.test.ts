@@ -2,7 +2,8 @@
 // PostgreSQL and Temporal, the races first (16 confirms of one checkout make one order; 3
 // redemptions of a discount among 10 buyers; webhooks delivered exactly once), then 35 s of
 // checkouts, confirms, refunds and test-clock renewals while an API, a worker, Temporal and
-// PostgreSQL are each killed with SIGKILL at least once; then the books must balance.
+// PostgreSQL are each killed with SIGKILL at least once; then the books must balance, and every
+// paid order's receipt must have reached Mailpit under exactly one Message-ID.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -39,5 +40,7 @@ describe("chaos (short form of make chaos)", () => {
     expect(report.counts["calm: duplicate deliveries"]).toBe(0);
     expect(report.counts["checkouts succeeded"]).toBeGreaterThan(10);
     expect(report.counts["renewal orders"]).toBeGreaterThan(0);
+    // Every paid order's receipt arrived under one Message-ID (checked in the books above).
+    expect(report.counts["receipts received (distinct Message-IDs)"]).toBeGreaterThan(10);
   }, 600_000);
 });

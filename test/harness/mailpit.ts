@@ -20,6 +20,8 @@ function mailpitUrl(): string {
 
 interface Summary {
   ID: string;
+  /** The Message-ID header, without its angle brackets. */
+  MessageID: string;
   Subject: string;
   Created: string;
   To: { Address: string }[];

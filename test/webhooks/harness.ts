@@ -1,6 +1,6 @@
 // The end-to-end webhook harness shared by the test files that deliver for real: a receiver on
 // 127.0.0.1, a worker of the file's own task queue (outbox relay activities, webhook activities,
-// and any others the file needs) in the file's own Temporal namespace, a running outbox relay,
+// the email sends the relay enqueues, and any others the file needs) in the file's own Temporal namespace, a running outbox relay,
 // the API over the file's database with response validation on, the API's webhook wake-ups
 // pointed at that worker, and the backstop sweep of webhook endpoints. Registers beforeAll/afterAll; read the fields inside tests.
 import { randomUUID } from "node:crypto";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll } from "vitest";
 import { startApi, type ApiHandle } from "../../server/main.js";
 import { DirectDeliveries } from "../../server/webhooks/direct.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
+import { createEmailActivities } from "../../workflows/activities/emails.js";
 import { createOutboxActivities } from "../../workflows/activities/outbox.js";
 import { createWebhookActivities, type WebhookWaker } from "../../workflows/activities/webhooks.js";
 import { startBackstopSweep } from "../../workflows/backstop.js";
@@ -71,6 +72,8 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
       activities: {
         ...createOutboxActivities(activityDeps(infra.knex, { directDeliveries: h.direct }), { wakeWebhookEndpoints: h.waker }),
         ...createWebhookActivities(activityDeps(infra.knex), { deliveryTimeoutMs: opts.deliveryTimeoutMs }),
+        // The emails the relay's claims enqueue are sent on this worker.
+        ...createEmailActivities(activityDeps(infra.knex)),
         ...opts.activities?.(infra.knex),
       },
     });
