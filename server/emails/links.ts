@@ -58,7 +58,7 @@ const signOrder = (orderId: string) => signLink(["invoice", orderId]);
 export const invoiceSignatureValid = (orderId: string, signature: unknown): boolean => linkSignatureValid(["invoice", orderId], signature);
 
 /**
- * A link to a file of a granted downloadables benefit (served by ./download-link.ts) that needs no
+ * A link to a file of a granted downloadables benefit (served by ./invoice-link.ts) that needs no
  * sign-in and does not expire: it works while the grant holds the file; null when no secret is set.
  */
 export function benefitFileLink(grantId: string, fileId: string): string | null {
