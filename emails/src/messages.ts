@@ -297,11 +297,14 @@ export interface EmailProps {
   webhook_endpoint_disabled: WebhookEndpointDisabledProps;
 }
 
-/** One email to render: its kind, the organization's brand and the kind's props. */
-export type EmailMessage = { [K in EmailKind]: { kind: K; brand: Brand; props: EmailProps[K] } }[EmailKind];
+/**
+ * The message of one kind (of each, for a union of kinds). A mapped type over K, so that a generic
+ * `{ kind: K, brand, props: EmailProps[K] }` is one.
+ */
+export type EmailMessageOf<K extends EmailKind> = { [P in K]: { kind: P; brand: Brand; props: EmailProps[P] } }[K];
 
-/** The message of one kind. */
-export type EmailMessageOf<K extends EmailKind> = { kind: K; brand: Brand; props: EmailProps[K] };
+/** One email to render: its kind, the organization's brand and the kind's props. */
+export type EmailMessage = EmailMessageOf<EmailKind>;
 
 export interface RenderedEmail {
   subject: string;

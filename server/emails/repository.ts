@@ -86,11 +86,11 @@ export function findEmailSend(db: Knex, id: string): Promise<EmailSendRow | unde
   return db<EmailSendRow>("email_sends").where({ id }).first();
 }
 
-/** Marks the send sent with the Message-ID the mail server accepted (in the transaction that locked it). */
-export async function markEmailSent(trx: Knex.Transaction, id: string, subject: string, messageId: string): Promise<void> {
-  await trx("email_sends")
-    .where({ id })
-    .update({ status: "sent", subject, message_id: messageId, sent_at: trx.fn.now(), attempts: trx.raw("attempts + 1"), last_error: null });
+/** Marks a pending send sent with the Message-ID the mail server accepted (in the transaction that locked it, or after it was lost). */
+export async function markEmailSent(db: Knex, id: string, subject: string, messageId: string): Promise<void> {
+  await db("email_sends")
+    .where({ id, status: "pending" })
+    .update({ status: "sent", subject, message_id: messageId, sent_at: db.fn.now(), attempts: db.raw("attempts + 1"), last_error: null });
 }
 
 /** Marks a pending send skipped (nothing to send any more: the trigger's subject is gone, the setting is off). */

@@ -4,6 +4,7 @@
 // inserts rows, and the worker sends them.
 import type { Knex } from "knex";
 import { renderEmail } from "../../emails/src/index.js";
+import { logger } from "../kit/logger.js";
 import { sendMail } from "../kit/mail.js";
 import { outboxEvents } from "../kit/outbox-repository.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
@@ -46,9 +47,12 @@ export async function emailsForOutbox(trx: Knex.Transaction, rows: { id: number;
 /**
  * Sends one email under its row's lock and marks it sent in the same transaction; a send that
  * is not pending returns its status. An SMTP failure notes the attempt and throws (Temporal
- * retries); a kill after the server's 250 and before the commit resends with the same Message-ID.
+ * retries). A transaction lost after the server's 250 (the database restarting) is followed by
+ * marking the send sent outside it, tried for a while; only a kill in that window resends, with
+ * the same Message-ID.
  */
 export async function deliverEmailSend(db: Knex, sendId: string): Promise<EmailSendStatus | "missing"> {
+  let accepted: { subject: string; messageId: string } | undefined;
   try {
     return await db.transaction(async (trx) => {
       const send = await lockEmailSend(trx, sendId);
@@ -66,13 +70,32 @@ export async function deliverEmailSend(db: Knex, sendId: string): Promise<EmailS
         return "skipped";
       }
       const rendered = await renderEmail(message);
-      const accepted = await sendMail({ to: send.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, messageId: send.message_id });
-      await markEmailSent(trx, send.id, rendered.subject, accepted.messageId);
+      const mail = await sendMail({ to: send.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, messageId: send.message_id });
+      accepted = { subject: rendered.subject, messageId: mail.messageId };
+      await markEmailSent(trx, send.id, accepted.subject, accepted.messageId);
       return "sent";
     });
   } catch (err) {
-    await noteEmailAttemptFailed(db, sendId, err instanceof Error ? err.message : String(err));
+    if (accepted && (await markSentAfterAll(db, sendId, accepted))) return "sent";
+    await noteEmailAttemptFailed(db, sendId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     throw err;
+  }
+}
+
+/** Marks a send the mail server accepted sent, retrying for up to `forMs` while the database is unreachable. */
+async function markSentAfterAll(db: Knex, sendId: string, accepted: { subject: string; messageId: string }, forMs = 30_000): Promise<boolean> {
+  const until = Date.now() + forMs;
+  for (;;) {
+    try {
+      await markEmailSent(db, sendId, accepted.subject, accepted.messageId);
+      return true;
+    } catch (err) {
+      if (Date.now() > until) {
+        logger.warn({ err, sendId }, "an accepted email could not be marked sent; its retry sends it again with the same Message-ID");
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
 }
 

@@ -241,6 +241,36 @@ describe("email pipeline", () => {
     expect(await mailsTo(s.buyer)).toHaveLength(1);
   });
 
+  it("a transaction lost after the mail server accepted the email marks it sent without sending it again", async () => {
+    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
+    const product = await s.polar.products.create({ name: "Blip", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "eur" }] });
+    await buy(s, product.id);
+    const [sent] = await settled(s.org.id);
+    const id = randomUUID();
+    await infra.knex("email_sends").insert({
+      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`,
+    });
+    // The first mark as sent of this row fails after the SMTP server's 250 (a sequence: its count survives the rollback).
+    const seq = `lost_${id.slice(0, 8)}`;
+    await infra.knex.raw(`create sequence ${seq}`);
+    await infra.knex.raw(`
+      create function ${seq}() returns trigger language plpgsql as $$
+      begin
+        if new.id = '${id}' and new.status = 'sent' and nextval('${seq}') = 1 then raise exception 'the connection was lost'; end if;
+        return new;
+      end $$`);
+    await infra.knex.raw(`create trigger ${seq} before update on email_sends for each row execute function ${seq}()`);
+    try {
+      const input: EmailSendStart = { sendId: id };
+      expect(await h.client.workflow.execute("emailSendWorkflow", { workflowId: emailSendWorkflowId(id), taskQueue: h.taskQueue, args: [input] })).toBe("sent");
+    } finally {
+      await infra.knex.raw(`drop trigger ${seq} on email_sends`);
+    }
+    const row: SendRow = await infra.knex("email_sends").where({ id }).first();
+    expect(row).toMatchObject({ status: "sent", attempts: 1 });
+    expect(await arrivals(row)).toHaveLength(1);
+  });
+
   it("marks a send failed with its error once its attempts run out", async () => {
     const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
     const product = await s.polar.products.create({ name: "Doomed", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "eur" }] });
