@@ -49,10 +49,19 @@ async function enqueueFor<T extends { organization_id: string; customer_id: stri
     const customer = customers.get(row.customer_id);
     if (!organization || !customer || customer.deleted_at || !customer.email) continue;
     const send = sendOf(row, organization, customer);
-    if (send) sends.push(send);
+    if (send && customerWants(customer, send.kind)) sends.push(send);
   }
   if (sends.length === 0) return 0;
   return (await knex.transaction((trx) => enqueueEmails(trx, sends))).length;
+}
+
+/**
+ * Whether the customer kept this reminder on: their portal email preferences (`email_preferences`,
+ * each reminder on unless they switched it off), read as the row has them.
+ */
+function customerWants(customer: CustomerRow, kind: string): boolean {
+  const preferences: unknown = Reflect.get(customer, "email_preferences");
+  return !(preferences && typeof preferences === "object" && Reflect.get(preferences, kind) === false);
 }
 
 function renewalSend(row: RenewalToRemind, organization: OrganizationRow, customer: CustomerRow): EmailSendInsert | null {

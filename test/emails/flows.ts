@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import { afterAll, beforeAll, expect } from "vitest";
+import type { EmailSendRow } from "../../server/emails/repository.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
@@ -17,16 +18,8 @@ import { useWebhookHarness, type WebhookHarness } from "../webhooks/harness.js";
 
 export const poll = { timeout: 30_000, interval: 200 };
 
-export interface SendRow {
-  id: string;
-  kind: string;
-  recipient: string;
-  status: string;
-  message_id: string;
-  subject: string | null;
-  dedupe_key: string;
-  data: Record<string, unknown>;
-}
+/** A send log row as the tests read it. */
+export type SendRow = EmailSendRow;
 
 export interface Shop {
   org: { id: string; slug: string; name: string };

@@ -5,7 +5,7 @@
 // cancel at period end / uncancel / revoke with the merchant's notifications, a plan change, a
 // refund, and a webhook endpoint disabled after failing.
 import { describe, expect, it } from "vitest";
-import { linkIn, mailsTo, useWorkflowInfra } from "../harness/index.js";
+import { linkIn, mailsTo, mailsWithMessageId, useWorkflowInfra } from "../harness/index.js";
 import { poll, useEmailFlows } from "./flows.js";
 
 const infra = useWorkflowInfra();
@@ -28,15 +28,20 @@ describe("lifecycle emails", () => {
     const rows = await f.settled(s.org.id);
     const failed = rows.filter((r) => r.kind === "subscription_payment_failed");
     // The next retry: 2, 5, 7 and 7 days after each decline (at its period end's time), none after the last.
-    expect(failed.map((r) => (r.data.payment_failed as { next_payment_attempt_at: string | null }).next_payment_attempt_at)).toEqual([
+    expect(failed.map((r) => r.data.payment_failed?.next_payment_attempt_at)).toEqual([
       "2028-08-03T12:00:00.000Z", "2028-08-08T12:00:00.000Z", "2028-08-15T12:00:00.000Z", "2028-08-22T12:00:00.000Z", null,
     ]);
     expect(failed.map((r) => [r.recipient, r.status])).toEqual(attempts.map(() => [s.buyer, "sent"]));
+    const texts: string[] = [];
     for (const row of failed) {
-      const mails = (await mailsTo(s.buyer)).filter((m) => `<${m.MessageID}>` === row.message_id);
+      const mails = await mailsWithMessageId(s.buyer, row.message_id);
       expect(mails).toHaveLength(1);
-      expect(mails[0].Subject).toBe(row.subject);
+      expect(mails[0].subject).toBe(row.subject);
+      expect(linkIn(mails[0], `/${s.org.slug}/portal/payment-methods`)).toBeTruthy();
+      texts.push(mails[0].text);
     }
+    expect(texts[0]).toContain("August 3, 2028");
+    expect(texts[3]).toContain("August 22, 2028");
     const first = await f.onceArrived(s.org.id, "subscription_past_due", s.buyer);
     expect(linkIn(first.mail, `/${s.org.slug}/portal/payment-methods`)).toBeTruthy();
     const revoked = await f.onceArrived(s.org.id, "subscription_revoked", s.buyer);
@@ -101,6 +106,23 @@ describe("lifecycle emails", () => {
     expect(linkIn(mail, `/${s.org.slug}/portal/orders`)).toContain(order.id);
     const notice = await f.onceArrived(s.org.id, "notification_refund", s.people.admin);
     expect(linkIn(notice.mail, `/orders/${order.id}`)).toBeTruthy();
+  });
+
+  it("sends none of the customer emails the organization switched off; the merchant still hears", async () => {
+    const s = await f.shop({ customer_email_settings: JSON.stringify({ subscription_cancellation: false, order_refunded: false, subscription_payment_failed: false }) });
+    const product = await s.polar.products.create({ name: "Quiet", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const { customerId, subscriptionId, clockId } = await f.subscribe(s, product.id, "2028-09-01T00:00:00Z");
+    const order = (await s.polar.orders.list({ customerId })).result.items[0];
+    await s.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 300 });
+    await infra.knex("payment_methods").where({ customer_id: customerId }).update({ processor_ref: "pm_sandbox_4000000000000002_declines" });
+    await s.clocks.advance(clockId, "2028-10-01T01:00:00Z");
+    await s.polar.subscriptions.update({ id: subscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    await f.onceArrived(s.org.id, "notification_refund", s.people.owner);
+    await f.onceArrived(s.org.id, "notification_subscription_cancellation", s.people.owner);
+    // Past due is still on.
+    await f.onceArrived(s.org.id, "subscription_past_due", s.buyer);
+    const kinds = (await f.settled(s.org.id)).map((r) => r.kind);
+    for (const off of ["subscription_cancellation", "order_refunded", "subscription_payment_failed"]) expect(kinds).not.toContain(off);
   });
 
   it("a webhook endpoint disabled after failing every delivery tells the owners and admins, once", async () => {

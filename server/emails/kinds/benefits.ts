@@ -13,7 +13,7 @@ import type { OrganizationRow } from "../../organizations/repository.js";
 import { findProduct } from "../../products/repository.js";
 import { findSubscription } from "../../subscriptions/repository.js";
 import { benefitFileLink, portalLink } from "../links.js";
-import type { EmailDefinition } from "../models.js";
+import { customerKindOn, type EmailDefinition } from "../models.js";
 import { customerBase, customerSend } from "./common.js";
 
 const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
@@ -63,9 +63,9 @@ export const benefitGranted: EmailDefinition = {
   kind: "benefit_granted",
   trigger: {
     on: ["benefit_grant.created"],
-    async sends(_trx, event) {
+    async sends(_trx, event, organization) {
       const grant: BenefitGrantWebhook = JSON.parse(event.data);
-      return grant.is_granted ? customerSend("benefit_granted", event, grant.customer, { grant }) : [];
+      return grant.is_granted && customerKindOn(organization, "benefit_granted") ? customerSend("benefit_granted", event, grant.customer, { grant }) : [];
     },
   },
   async message(db, send, brand, organization) {

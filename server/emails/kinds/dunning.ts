@@ -7,7 +7,7 @@ import { readSubscription } from "../../subscriptions/service.js";
 import { findSubscription } from "../../subscriptions/repository.js";
 import { updatePaymentMethodLink } from "../links.js";
 import type { EmailDefinition, OutboxEvent } from "../models.js";
-import { customerEmailOn } from "../models.js";
+import { customerEmailOn, customerKindOn } from "../models.js";
 import type { EmailSendInsert } from "../repository.js";
 import type { Knex } from "knex";
 import { customerBase, customerSend, subscriptionSummary } from "./common.js";
@@ -25,8 +25,10 @@ async function declinedSend(trx: Knex.Transaction, kind: string, event: OutboxEv
 
 export const subscriptionPaymentFailed: EmailDefinition = {
   kind: "subscription_payment_failed",
-  // Always sent: the customer must learn that their card failed.
-  trigger: { on: ["email.subscription_payment_failed"], sends: (trx, event) => declinedSend(trx, "subscription_payment_failed", event) },
+  trigger: {
+    on: ["email.subscription_payment_failed"],
+    sends: async (trx, event, organization) => (customerKindOn(organization, "subscription_payment_failed") ? declinedSend(trx, "subscription_payment_failed", event) : []),
+  },
   async message(_db, send, brand, organization) {
     const { subscription, payment_failed: failed } = send.data;
     if (!subscription || !failed) return null;

@@ -6,7 +6,7 @@ import { findOrder } from "../../orders/repository.js";
 import type { RefundOut } from "../../refunds/models.js";
 import { orderDependents } from "../../subscriptions/repository.js";
 import { consoleOrderLink, orderPortalLink } from "../links.js";
-import type { EmailDefinition, EmailSendData, OutboxEvent } from "../models.js";
+import { customerKindOn, type EmailDefinition, type EmailSendData, type OutboxEvent } from "../models.js";
 import type { Knex } from "knex";
 import { customerBase, customerSend, merchantBase, memberSends } from "./common.js";
 
@@ -25,8 +25,8 @@ export const orderRefunded: EmailDefinition = {
   kind: "order_refunded",
   trigger: {
     on: ["refund.updated"],
-    async sends(trx, event) {
-      const found = await succeededRefund(trx, event);
+    async sends(trx, event, organization) {
+      const found = customerKindOn(organization, "order_refunded") ? await succeededRefund(trx, event) : null;
       return found ? customerSend("order_refunded", event, found.order.customer, found) : [];
     },
   },
