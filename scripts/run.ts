@@ -104,7 +104,8 @@ async function main() {
     if (!(await portIsFree(port))) {
       throw new Error(`port ${port} is in use: stop what listens there or run with PORT=<another port> make run`);
     }
-    // Every email (sign-up verification, invitations, the portal's sign-in codes) lands in Mailpit.
+    // Every email (sign-up verification, invitations, the portal's sign-in codes, receipts and
+    // notifications, which the worker sends) lands in Mailpit.
     if (!config.SMTP_URL) mailpit = await startMailpit({ dbFile: path.join(DATA_DIR, "mailpit.db") });
     const smtpUrl = mailpit?.smtpUrl ?? config.SMTP_URL!;
     say("Starting Postgres and Temporal…");

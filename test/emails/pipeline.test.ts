@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import { Polar } from "@polar-sh/sdk";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailsForOutbox } from "../../server/emails/service.js";
+import type { EmailSendData, EmailSendInsert } from "../../server/emails/repository.js";
+import { emailsForOutbox, enqueueEmails } from "../../server/emails/service.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
@@ -32,7 +33,7 @@ interface SendRow {
   attempts: number;
   last_error: string | null;
   sent_at: Date | null;
-  data: unknown;
+  data: EmailSendData;
   organization_id: string;
 }
 
@@ -96,6 +97,19 @@ describe("email pipeline", () => {
     await clocks.call("POST", `${clockId}/customers`, { customer_id: customer.id });
     await buy(s, productId, { customerId: customer.id });
     return { customer, clocks, clockId };
+  }
+
+  /** A purchase's receipt, sent, and a pending copy of it (as a resend makes) not started yet. */
+  async function receiptAndCopy(name: string, createdAt = new Date()) {
+    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
+    const product = await s.polar.products.create({ name, recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "eur" }] });
+    await buy(s, product.id);
+    const [sent] = await settled(s.org.id);
+    const id = randomUUID();
+    await infra.knex("email_sends").insert({
+      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`, created_at: createdAt,
+    });
+    return { s, id };
   }
 
   /** Waits until every send of the organization is done, and the outbox relayed. */
@@ -190,24 +204,33 @@ describe("email pipeline", () => {
   });
 
   it("enqueues an outbox event's emails once however often it is claimed, and the sweep sends a send whose start was lost", async () => {
-    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
-    const product = await s.polar.products.create({ name: "Twice", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1100, priceCurrency: "eur" }] });
-    await buy(s, product.id);
-    const [sent] = await settled(s.org.id);
+    // The copy stands for a send whose workflow never started (the process died after the commit).
+    const { s, id } = await receiptAndCopy("Twice", new Date(Date.now() - 60_000));
     const paid: { id: number; type: string } = await infra.knex("outbox").where({ organization_id: s.org.id, type: "order.paid" }).first("id", "type");
     expect(await infra.knex.transaction((trx) => emailsForOutbox(trx, [paid]))).toEqual([]);
-    expect(await sends(s.org.id)).toHaveLength(1);
+    expect(await sends(s.org.id)).toHaveLength(2);
 
-    // A send whose workflow never started (the process died after the commit).
-    const id = randomUUID();
-    await infra.knex("email_sends").insert({
-      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`,
-      created_at: new Date(Date.now() - 60_000),
-    });
     await sweepEmailSends(infra.knex, temporalDoor(h.client, h.taskQueue), 30_000);
     await expect.poll(async () => (await infra.knex("email_sends").where({ id }).first()).status, poll).toBe("sent");
     const row: SendRow = await infra.knex("email_sends").where({ id }).first();
     expect(await arrivals(row)).toHaveLength(1);
+    expect(await mailsTo(s.buyer)).toHaveLength(2);
+  });
+
+  it("enqueueEmails starts its sends once the transaction commits, never after a rollback, and enqueues a repeat once", async () => {
+    const { s } = await receiptAndCopy("Enqueued");
+    const [sent] = (await sends(s.org.id)).filter((r) => r.status === "sent");
+    const send = (key: string): EmailSendInsert => ({ organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: key, data: sent.data });
+    const rolledBack = infra.knex.transaction(async (trx) => {
+      await enqueueEmails(trx, [send("resend:rolled-back")]);
+      throw new Error("rolled back");
+    });
+    await expect(rolledBack).rejects.toThrow("rolled back");
+    const [id] = await infra.knex.transaction((trx) => enqueueEmails(trx, [send("resend:committed")]));
+    expect(await infra.knex.transaction((trx) => enqueueEmails(trx, [send("resend:committed")]))).toEqual([]);
+    await expect.poll(async () => (await infra.knex("email_sends").where({ id }).first()).status, poll).toBe("sent");
+    expect(await infra.knex("email_sends").where({ organization_id: s.org.id }).whereLike("dedupe_key", "resend:%").pluck("dedupe_key")).not.toContain("resend:rolled-back");
+    expect(await arrivals(await infra.knex("email_sends").where({ id }).first())).toHaveLength(1);
     expect(await mailsTo(s.buyer)).toHaveLength(2);
   });
 
@@ -242,14 +265,7 @@ describe("email pipeline", () => {
   });
 
   it("a transaction lost after the mail server accepted the email marks it sent without sending it again", async () => {
-    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
-    const product = await s.polar.products.create({ name: "Blip", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "eur" }] });
-    await buy(s, product.id);
-    const [sent] = await settled(s.org.id);
-    const id = randomUUID();
-    await infra.knex("email_sends").insert({
-      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`,
-    });
+    const { id } = await receiptAndCopy("Blip");
     // The first mark as sent of this row fails after the SMTP server's 250 (a sequence: its count survives the rollback).
     const seq = `lost_${id.slice(0, 8)}`;
     await infra.knex.raw(`create sequence ${seq}`);
@@ -272,15 +288,8 @@ describe("email pipeline", () => {
   });
 
   it("marks a send failed with its error once its attempts run out", async () => {
-    const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
-    const product = await s.polar.products.create({ name: "Doomed", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "eur" }] });
-    await buy(s, product.id);
-    const [sent] = await settled(s.org.id);
-    // A second receipt of the same order (as a resend makes), sent with two attempts while SMTP is down.
-    const id = randomUUID();
-    await infra.knex("email_sends").insert({
-      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`,
-    });
+    // The copy is sent with two attempts while SMTP is down.
+    const { s, id } = await receiptAndCopy("Doomed");
     const input: EmailSendStart = { sendId: id, maxAttempts: 2, initialIntervalMs: 100 };
     const smtp = process.env.SMTP_URL;
     process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
