@@ -9582,7 +9582,7 @@ export interface components {
             subscription_trial_conversion_reminder: boolean;
             subscription_uncanceled: boolean;
             subscription_updated: boolean;
-            /** @description Whether customers are reminded when the saved card their subscription renews with expires this month or next. */
+            /** @description Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`. */
             payment_method_expiration_reminder: boolean;
         };
         /** @description The customer emails to switch on or off; the others keep their setting. */
@@ -9600,7 +9600,7 @@ export interface components {
             subscription_trial_conversion_reminder?: boolean;
             subscription_uncanceled?: boolean;
             subscription_updated?: boolean;
-            /** @description Whether customers are reminded when the saved card their subscription renews with expires this month or next. */
+            /** @description No reminder before a saved card expires is sent; only `false` is accepted. */
             payment_method_expiration_reminder?: boolean;
         };
         /** @description What the organization's customers see and may do in the customer portal. A section switched off is hidden in the portal and its customer portal calls answer 403 NotPermitted. */

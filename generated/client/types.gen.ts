@@ -8914,7 +8914,7 @@ export type OrganizationCustomerEmailSettings = {
     subscription_uncanceled: boolean;
     subscription_updated: boolean;
     /**
-     * Whether customers are reminded when the saved card their subscription renews with expires this month or next.
+     * Whether customers are reminded before their saved card expires. Borealis sends no such reminder, so this is always `false`.
      */
     payment_method_expiration_reminder: boolean;
 };
@@ -8937,7 +8937,7 @@ export type OrganizationCustomerEmailSettingsUpdate = {
     subscription_uncanceled?: boolean;
     subscription_updated?: boolean;
     /**
-     * Whether customers are reminded when the saved card their subscription renews with expires this month or next.
+     * No reminder before a saved card expires is sent; only `false` is accepted.
      */
     payment_method_expiration_reminder?: boolean;
 };

@@ -41,7 +41,8 @@ export const DEFAULT_CUSTOMER_EMAIL_SETTINGS: OrganizationOut["customer_email_se
   subscription_trial_conversion_reminder: true,
   subscription_uncanceled: true,
   subscription_updated: true,
-  payment_method_expiration_reminder: true,
+  // No reminder before a saved card expires is sent (only `false` is accepted, service.ts).
+  payment_method_expiration_reminder: false,
 };
 
 /**

@@ -83,6 +83,7 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
   };
   merged("feature_settings", input.feature_settings);
   merged("notification_settings", input.notification_settings);
+  offOnly(input.customer_email_settings?.payment_method_expiration_reminder, ["body", "customer_email_settings", "payment_method_expiration_reminder"], "A reminder before a saved card expires");
   merged("customer_email_settings", input.customer_email_settings);
   const concedeBelow = input.dispute_settings?.auto_accept_below_amount;
   if (concedeBelow !== undefined && concedeBelow !== null) {

@@ -101,7 +101,8 @@ describe("benefit and reminder emails", () => {
   });
 
   it("the card a subscription renews with, expiring next month: one reminder per card and expiry, with the update-card link", async () => {
-    const s = await f.shop();
+    // The shop sends the card-expiring email (its stored switch on).
+    const s = await f.shop({ customer_email_settings: JSON.stringify({ payment_method_expiration_reminder: true }) });
     const product = await s.polar.products.create({ name: "Monthly Map", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "usd" }] });
     // Bought in February 2028 with a card that expires at the end of April 2028.
     const { clockId, customerId } = await f.subscribe(s, product.id, "2028-02-15T12:00:00Z", "tok_sandbox_success_exp_04_2028");

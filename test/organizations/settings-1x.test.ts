@@ -1,8 +1,7 @@
 // The organization settings the 1.x client reads: `embed_hosts` (stored, replaced by an update, and
 // what lets a page frame the hosted checkout), and the ones Borealis does not offer, shown as off
-// and refused on: `dispute_settings.auto_accept_below_amount`; `onboarding_resubmission_requested_at`
-// is never set. The card-expiring email (`customer_email_settings.payment_method_expiration_reminder`)
-// is on unless switched off, like every customer email.
+// and refused on: `dispute_settings.auto_accept_below_amount`, `customer_email_settings.
+// payment_method_expiration_reminder`; `onboarding_resubmission_requested_at` is never set.
 import { describe, expect, it } from "vitest";
 import { createPolar } from "polar-sdk-1/2026-10";
 import { checkEmbedHosts, embeddableBy } from "../../server/organizations/embed-hosts.js";
@@ -29,7 +28,7 @@ describe("an organization's 1.x settings", () => {
     const { org, polar } = await setup();
     const got = await polar.organizations.get(org.id);
     expect(got).toMatchObject({ onboarding_resubmission_requested_at: null, dispute_settings: { auto_accept_below_amount: null }, embed_hosts: [] });
-    expect(got.customer_email_settings.payment_method_expiration_reminder).toBe(true);
+    expect(got.customer_email_settings.payment_method_expiration_reminder).toBe(false);
     expect(got.customer_email_settings.order_confirmation).toBe(true);
   });
 
@@ -51,11 +50,12 @@ describe("an organization's 1.x settings", () => {
     const dispute = await patch(token, org.id, { dispute_settings: { auto_accept_below_amount: 1500 } });
     expect(dispute.status).toBe(422);
     expect(dispute.body.detail[0]?.loc).toEqual(["body", "dispute_settings", "auto_accept_below_amount"]);
+    const reminder = await patch(token, org.id, { customer_email_settings: { payment_method_expiration_reminder: true } });
+    expect(reminder.status).toBe(422);
+    expect(reminder.body.detail[0]?.loc).toEqual(["body", "customer_email_settings", "payment_method_expiration_reminder"]);
     const off = await polar.organizations.update(org.id, { dispute_settings: { auto_accept_below_amount: null }, customer_email_settings: { ...(await polar.organizations.get(org.id)).customer_email_settings, payment_method_expiration_reminder: false, order_confirmation: false } });
     expect(off.dispute_settings.auto_accept_below_amount).toBeNull();
     expect(off.customer_email_settings).toMatchObject({ payment_method_expiration_reminder: false, order_confirmation: false });
-    const on = await polar.organizations.update(org.id, { customer_email_settings: { ...off.customer_email_settings, payment_method_expiration_reminder: true } });
-    expect(on.customer_email_settings.payment_method_expiration_reminder).toBe(true);
   });
 
   it("lets the hosted checkout be framed only by a listed host's page, once any is listed", async () => {
