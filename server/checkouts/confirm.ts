@@ -10,7 +10,8 @@
 // With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
 // the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
-import { savedCardMetadata, toCustomer } from "../customers/models.js";
+import { toCustomer } from "../customers/models.js";
+import { savedCardMetadata } from "../customers/saved-cards.js";
 import * as customers from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";

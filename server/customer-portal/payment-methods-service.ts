@@ -18,7 +18,7 @@ import { getProcessor } from "../processors/index.js";
 import type { PaymentProcessor } from "../processors/processor.js";
 import * as customers from "../customers/repository.js";
 import type { PaymentMethodRow } from "../customers/repository.js";
-import { savedCardMetadata } from "../customers/models.js";
+import { savedCardMetadata } from "../customers/saved-cards.js";
 
 export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
 type PaymentMethodCreateOut = components["schemas"]["CustomerPaymentMethodCreateResponse"];

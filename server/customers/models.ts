@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { components } from "../../generated/types.js";
 import { iso, isoRequired } from "../kit/time.js";
-import type { CustomerRow, GrantedBenefitRow, PaymentMethodRow } from "./repository.js";
+import type { CustomerRow, GrantedBenefitRow } from "./repository.js";
 
 export type CustomerOut = components["schemas"]["Customer"];
 export type CustomerStateOut = components["schemas"]["CustomerState"];
@@ -92,9 +92,4 @@ export function toPortalCustomer(row: CustomerRow, defaultPaymentMethodId: strin
     oauth_accounts: {},
     default_payment_method_id: defaultPaymentMethodId,
   };
-}
-
-/** A saved card's method_metadata: what the processor reported of it; an expiry it did not report is 0. */
-export function savedCardMetadata(card: { brand: string; last4: string; expMonth?: number; expYear?: number } | null): PaymentMethodRow["method_metadata"] {
-  return { brand: card?.brand, last4: card?.last4, exp_month: card?.expMonth ?? 0, exp_year: card?.expYear ?? 0, wallet: null };
 }
