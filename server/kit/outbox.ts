@@ -34,6 +34,8 @@ export interface InternalEvents {
     next_payment_attempt_at: string | null;
     past_due: boolean;
   };
+  /** A grant waits for its customer to connect their account (Discord) before it can be applied. */
+  "email.benefit_grant_waiting": { benefit_grant_id: string };
   /** The subscription moved to another product. */
   "email.subscription_product_updated": { subscription_id: string; previous_product_id: string; product_id: string };
   /** Every delivery to the endpoint failed for the configured span: it is disabled. */

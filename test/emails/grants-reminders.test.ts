@@ -79,6 +79,21 @@ describe("benefit and reminder emails", () => {
     expect((await fetch(link)).status).toBe(404);
   });
 
+  it("a Discord benefit: the email asks the customer to connect their account, once, while its grant waits for that", async () => {
+    const s = await f.shop();
+    const discord = await s.polar.benefits.create({ type: "discord", description: "Members' lounge", properties: { guildToken: "123456789012345678", roleId: "223456789012345678", kickMember: false } });
+    const product = await s.polar.products.create({ name: "Lounge Pass", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    await s.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [discord.id] } });
+    const { customerId } = await f.subscribe(s, product.id, "2028-01-05T00:00:00Z");
+    await expect.poll(async () => (await f.settled(s.org.id)).filter((r) => r.kind === "benefit_granted").length, poll).toBe(1);
+    const [grant] = await infra.knex("benefit_grants").where({ customer_id: customerId, benefit_id: discord.id });
+    expect(grant.granted_at).toBeNull();
+    const { row, mail } = await f.onceArrived(s.org.id, "benefit_granted", s.buyer);
+    expect(row.dedupe_key).toBe(`grant:${grant.id}`);
+    expect(mail.text).toContain("Discord");
+    expect(linkIn(mail, `/${s.org.slug}/portal/benefits`)).toBeTruthy();
+  });
+
   it("a yearly plan's renewal reminder 7 days before its renewal, by test clock, once", async () => {
     const s = await f.shop();
     const product = await s.polar.products.create({ name: "Annual Almanac", recurringInterval: "year", prices: [{ amountType: "fixed", priceAmount: 12000, priceCurrency: "usd" }] });
