@@ -1,5 +1,5 @@
 // Formatting at the edge: money from minor units in its own currency, dates, intervals, colours.
-import type { RecurringInterval } from "./messages.js";
+import { DEFAULT_BRAND_COLOR, type RecurringInterval } from "./messages.js";
 
 const LOCALE = "en-US";
 
@@ -43,12 +43,11 @@ export function formatBytes(size: number): string {
   return `${new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 }).format(value)} ${units[unit]}`;
 }
 
-const DEFAULT_COLOR = "#0062ff";
 const DARK_TEXT = "#111111";
 
 /** The brand colour when it is #rrggbb, else the default (it goes into style attributes). */
 export function brandColor(color: string): string {
-  return /^#[0-9a-f]{6}$/i.test(color) ? color : DEFAULT_COLOR;
+  return /^#[0-9a-f]{6}$/i.test(color) ? color : DEFAULT_BRAND_COLOR;
 }
 
 function luminance(hex: string): number {

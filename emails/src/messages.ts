@@ -46,6 +46,9 @@ export function isNonEssentialEmailKind(kind: EmailKind): kind is NonEssentialEm
   return (NON_ESSENTIAL_EMAIL_KINDS as readonly string[]).includes(kind);
 }
 
+/** The colour of an organization that chose none. */
+export const DEFAULT_BRAND_COLOR = "#0062ff";
+
 /** The organization's look: its name, its logo (avatar) and its colour. */
 export interface Brand {
   name: string;

@@ -1,5 +1,5 @@
 // renderEmail: a message to its subject, HTML and plain-text parts, with react-email.
-import { render } from "@react-email/render";
+import { render, toPlainText } from "@react-email/render";
 import { Layout, ROW_LABEL } from "./layout.js";
 import type { Brand, EmailKind, EmailMessage, EmailProps, RenderedEmail } from "./messages.js";
 import { Footer, type Template } from "./template.js";
@@ -45,8 +45,9 @@ async function renderKind<K extends EmailKind>(kind: K, brand: Brand, props: Ema
       <Content props={props} brand={brand} />
     </Layout>
   );
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true, htmlToTextOptions: TEXT_OPTIONS })]);
-  return { subject, html, text };
+  const html = await render(element);
+  // What render's plainText option does, without rendering the element a second time.
+  return { subject, html, text: toPlainText(html, TEXT_OPTIONS) };
 }
 
 /** The subject, the HTML and the plain-text alternative of one email. */

@@ -29,6 +29,10 @@ describe("renderEmail", () => {
     expect(html).toContain("#0b6e4f");
     expect(text).toContain("Acme");
     expect(text).not.toMatch(/<[a-z]/i);
+    // The heading reads in the text part as written (not upper-cased).
+    const heading = /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1].replace(/<!-- -->/g, "").replace(/&#x27;/g, "'");
+    expect(heading).toBeTruthy();
+    expect(text).toContain(`\n${heading}\n`);
 
     const urls = urlsIn(message.props);
     expect(urls.length).toBeGreaterThan(0);
@@ -75,6 +79,27 @@ describe("renderEmail", () => {
     expect(plainText).toContain("Total: $20.00");
     Object.assign(plain.props.order, { tax_amount: 178, tax_rate: 8.875, total_amount: 2178 });
     expect((await renderEmail(plain)).text).toContain("Tax (8.875%): $1.78");
+  });
+
+  it("tells a trial, a last attempt and a partial refund apart", async () => {
+    const trial = sampleMessage("subscription_confirmation");
+    Object.assign(trial.props, { trial_end: "2027-03-17T09:30:00Z", order: null });
+    const trialText = (await renderEmail(trial)).text;
+    expect(trialText).toContain("Your free trial runs until March 17, 2027; then it continues at $20.00 / month.");
+    expect(trialText).not.toContain("Total");
+
+    const last = sampleMessage("subscription_payment_failed");
+    last.props.next_attempt_at = null;
+    expect((await renderEmail(last)).text).toContain("That was our last attempt");
+
+    const partial = sampleMessage("order_refunded");
+    partial.props.refund_amount = 500;
+    expect((await renderEmail(partial)).text).toContain("We refunded $5.00 of your $19.20 payment for Acme Pro (invoice ACME-0042).");
+    expect((await renderEmail(sampleMessage("order_refunded"))).text).toContain("We refunded your payment of $19.20 for Acme Pro");
+
+    const quarterly = sampleMessage("notification_new_subscription");
+    quarterly.props.recurring_interval_count = 3;
+    expect((await renderEmail(quarterly)).text).toContain("subscribed to Acme Pro at $20.00 every 3 months.");
   });
 
   it("formats money from minor units in the record's own currency", async () => {
