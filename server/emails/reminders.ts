@@ -10,7 +10,9 @@
 // "Now" is each subscription's own: its test clock's frozen time, else the real time. Both are
 // non-essential: the organization's switch and the customer's choice are checked here.
 import type { Knex } from "knex";
+import { emailPreferencesOf, isOptionalEmailKind } from "../customers/email-preferences.js";
 import { byIds as customersByIds, type CustomerRow } from "../customers/repository.js";
+import { DEFAULT_EMAIL_SETTINGS } from "../organizations/models.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { expiringCards, renewalsToRemind, type ExpiringCard, type RenewalToRemind } from "../subscriptions/repository.js";
 import { customerEmailOn } from "./models.js";
@@ -21,7 +23,7 @@ const BATCH = 500;
 
 /** Enqueues every reminder due now; returns how many sends were new (a repeat run adds none). */
 export async function enqueueDueReminders(knex: Knex): Promise<{ renewals: number; cards: number }> {
-  const renewals = await eachPage((after) => renewalsToRemind(knex, after, BATCH), (r) => r.id, (rows) => enqueueFor(knex, rows, renewalSend));
+  const renewals = await eachPage((after) => renewalsToRemind(knex, after, DEFAULT_EMAIL_SETTINGS.renewal_reminder_days, BATCH), (r) => r.id, (rows) => enqueueFor(knex, rows, renewalSend));
   const cards = await eachPage((after) => expiringCards(knex, after, BATCH), (c) => c.payment_method_id, (rows) => enqueueFor(knex, rows, cardSend));
   return { renewals, cards };
 }
@@ -49,20 +51,12 @@ async function enqueueFor<T extends { organization_id: string; customer_id: stri
     const customer = customers.get(row.customer_id);
     if (!organization || !customer || customer.deleted_at || !customer.email) continue;
     const send = sendOf(row, organization, customer);
-    if (send && customerWants(customer, send.kind)) sends.push(send);
+    if (send && (!isOptionalEmailKind(send.kind) || emailPreferencesOf(customer)[send.kind])) sends.push(send);
   }
   if (sends.length === 0) return 0;
   return (await knex.transaction((trx) => enqueueEmails(trx, sends))).length;
 }
 
-/**
- * Whether the customer kept this reminder on: their portal email preferences (`email_preferences`,
- * each reminder on unless they switched it off), read as the row has them.
- */
-function customerWants(customer: CustomerRow, kind: string): boolean {
-  const preferences: unknown = Reflect.get(customer, "email_preferences");
-  return !(preferences && typeof preferences === "object" && Reflect.get(preferences, kind) === false);
-}
 
 function renewalSend(row: RenewalToRemind, organization: OrganizationRow, customer: CustomerRow): EmailSendInsert | null {
   if (!customerEmailOn(organization, "subscription_renewal_reminder")) return null;

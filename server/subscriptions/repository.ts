@@ -424,12 +424,11 @@ export interface RenewalToRemind {
 
 /**
  * Active yearly subscriptions (not ending) whose period ends within their organization's
- * reminder days (email_settings.renewal_reminder_days, 7 unless set) of their now: a test clock's
- * frozen time, else the real time. `limit` at a time, after `afterId`.
+ * reminder days (email_settings.renewal_reminder_days, `defaultDays` unless set) of their now:
+ * a test clock's frozen time, else the real time. `limit` at a time, after `afterId`.
  */
-export function renewalsToRemind(db: Knex, afterId: string | null, limit = 500): Promise<RenewalToRemind[]> {
-  return pageAfter(
-    db,
+export async function renewalsToRemind(db: Knex, afterId: string | null, defaultDays: number, limit = 500): Promise<RenewalToRemind[]> {
+  const { rows } = await db.raw<{ rows: RenewalToRemind[] }>(
     `select s.id, s.organization_id, s.customer_id, s.current_period_end
        from subscriptions s
        join organizations o on o.id = s.organization_id
@@ -437,13 +436,13 @@ export function renewalsToRemind(db: Knex, afterId: string | null, limit = 500):
       where s.status = 'active' and not s.cancel_at_period_end and s.recurring_interval = 'year'
         and s.current_period_end > coalesce(c.frozen_time, now())
         and s.current_period_end <= coalesce(c.frozen_time, now())
-          + make_interval(days => coalesce((to_jsonb(o) -> 'email_settings' ->> 'renewal_reminder_days')::int, 7))
+          + make_interval(days => coalesce((o.email_settings ->> 'renewal_reminder_days')::int, ?::int))
         and (?::uuid is null or s.id > ?::uuid)
       order by s.id
       limit ?`,
-    afterId,
-    limit,
+    [defaultDays, afterId, afterId, limit],
   );
+  return rows;
 }
 
 /** A saved card a live subscription renews with, expiring this month or next. */

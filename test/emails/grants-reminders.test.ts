@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Polar } from "@polar-sh/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { emailRemindersScheduleId } from "../../workflows/shared/ids.js";
-import { linkIn, mailsWithMessageId, useWorkflowInfra } from "../harness/index.js";
+import { createCustomerSessionToken, linkIn, mailsWithMessageId, useWorkflowInfra } from "../harness/index.js";
 import { poll, useEmailFlows } from "./flows.js";
 
 // This file's own storage directory (read when the storage is first used).
@@ -113,6 +113,23 @@ describe("benefit and reminder emails", () => {
     const { mail } = await f.onceArrived(s.org.id, "subscription_renewal_reminder", s.buyer);
     expect(mail.text).toContain("March 10, 2029");
     expect(linkIn(mail, `/${s.org.slug}/portal/subscriptions`)).toContain(subscriptionId);
+  });
+
+  it("no renewal reminder to a customer who switched it off in the portal; the other reminder stays on", async () => {
+    const s = await f.shop();
+    const product = await s.polar.products.create({ name: "Annual Quiet", recurringInterval: "year", prices: [{ amountType: "fixed", priceAmount: 9000, priceCurrency: "usd" }] });
+    const { clockId, customerId } = await f.subscribe(s, product.id, "2028-03-10T12:00:00Z");
+    const session = await createCustomerSessionToken(infra.knex, customerId);
+    const res = await fetch(`${f.h.api.url}/v1/customer-portal/customers/me`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${session}`, "content-type": "application/json" },
+      body: JSON.stringify({ email_preferences: { subscription_renewal_reminder: false } }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { email_preferences: unknown }).email_preferences).toEqual({ subscription_renewal_reminder: false, payment_method_expiration_reminder: true });
+    await s.clocks.advance(clockId, "2029-03-05T13:00:00Z");
+    await runReminders();
+    expect((await f.settled(s.org.id)).filter((r) => r.kind === "subscription_renewal_reminder")).toEqual([]);
   });
 
   it("the card a subscription renews with, expiring next month: one reminder per card and expiry, with the update-card link", async () => {

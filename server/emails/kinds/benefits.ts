@@ -17,7 +17,7 @@ import type { OrganizationRow } from "../../organizations/repository.js";
 import { findProduct } from "../../products/repository.js";
 import { findSubscription } from "../../subscriptions/repository.js";
 import { benefitFileLink, portalLink } from "../links.js";
-import { customerKindOn, type EmailDefinition, type OutboxEvent } from "../models.js";
+import { customerEmailOn, type EmailDefinition, type OutboxEvent } from "../models.js";
 import type { EmailSendInsert } from "../repository.js";
 import { customerBase, customerSend } from "./common.js";
 
@@ -84,7 +84,7 @@ export const benefitGranted: EmailDefinition = {
     // connect their account, which is what its email asks them to do.
     on: ["benefit_grant.created", "email.benefit_grant_waiting"],
     async sends(trx, event, organization) {
-      if (!customerKindOn(organization, "benefit_granted")) return [];
+      if (!customerEmailOn(organization, "benefit_granted")) return [];
       if (event.type === "email.benefit_grant_waiting") {
         const grant = await waitingGrant(trx, event);
         return grant?.benefit.type === "discord" && !grant.is_revoked ? grantSend(event, grant) : [];

@@ -7,7 +7,7 @@ import { readSubscription } from "../../subscriptions/service.js";
 import { findSubscription } from "../../subscriptions/repository.js";
 import { updatePaymentMethodLink } from "../links.js";
 import type { EmailDefinition, OutboxEvent } from "../models.js";
-import { customerEmailOn, customerKindOn } from "../models.js";
+import { customerEmailOn } from "../models.js";
 import type { EmailSendInsert } from "../repository.js";
 import type { Knex } from "knex";
 import { customerBase, customerSend, subscriptionSummary } from "./common.js";
@@ -27,7 +27,7 @@ export const subscriptionPaymentFailed: EmailDefinition = {
   kind: "subscription_payment_failed",
   trigger: {
     on: ["email.subscription_payment_failed"],
-    sends: async (trx, event, organization) => (customerKindOn(organization, "subscription_payment_failed") ? declinedSend(trx, "subscription_payment_failed", event) : []),
+    sends: async (trx, event, organization) => (customerEmailOn(organization, "subscription_payment_failed") ? declinedSend(trx, "subscription_payment_failed", event) : []),
   },
   async message(_db, send, brand, organization) {
     const { subscription, payment_failed: failed } = send.data;

@@ -6,7 +6,7 @@ import { findOrder } from "../../orders/repository.js";
 import type { RefundOut } from "../../refunds/models.js";
 import { orderDependents } from "../../subscriptions/repository.js";
 import { consoleOrderLink, orderPortalLink } from "../links.js";
-import { customerKindOn, type EmailDefinition, type EmailSendData, type OutboxEvent } from "../models.js";
+import { customerEmailOn, type EmailDefinition, type EmailSendData, type OutboxEvent } from "../models.js";
 import type { Knex } from "knex";
 import { customerBase, customerSend, merchantBase, memberSends } from "./common.js";
 
@@ -26,7 +26,7 @@ export const orderRefunded: EmailDefinition = {
   trigger: {
     on: ["refund.updated"],
     async sends(trx, event, organization) {
-      const found = customerKindOn(organization, "order_refunded") ? await succeededRefund(trx, event) : null;
+      const found = customerEmailOn(organization, "order_refunded") ? await succeededRefund(trx, event) : null;
       return found ? customerSend("order_refunded", event, found.order.customer, found) : [];
     },
   },
