@@ -12,7 +12,7 @@
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import { temporalPort } from "../workflows/client.js";
-import { benefitGrantWorkflowId, emailSendWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, taxSyncWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
+import { benefitGrantWorkflowId, emailRemindersScheduleId, emailSendWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, taxSyncWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
@@ -53,6 +53,8 @@ export interface WorkflowsDoor {
   startTaxSyncs(jobs: TaxSyncStart[]): Promise<void>;
   /** Starts (or joins) each email send's workflow; a finished one runs again (it returns at once unless the row is pending). */
   startEmailSends(sendIds: string[]): Promise<void>;
+  /** Runs the periodic emails' Schedule now (one run waits behind a running one). */
+  runEmailReminders(): Promise<void>;
 }
 
 /** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
@@ -144,6 +146,10 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
           }),
         ),
       );
+    },
+    async runEmailReminders() {
+      const c = await client;
+      await c.schedule.getHandle(emailRemindersScheduleId).trigger("BUFFER_ONE");
     },
     async wakeWebhookEndpoints(endpointIds, how = "signal") {
       // An endpoint whose run is listening in this process is handed its events directly.
@@ -242,5 +248,17 @@ export function startEmailSendsAfterCommit(trx: Knex.Transaction, sendIds: strin
     workflowsDoor()
       .startEmailSends(sendIds)
       .catch((err: unknown) => logger.warn({ err, sendIds }, "email sends not started; the backstop sweep starts them")),
+  );
+}
+
+/**
+ * Runs the periodic emails once `trx` commits (a test clock's advance: its customers' reminders are
+ * due at its new time, not at the Schedule's next run). Never throws: the Schedule's next run sends them.
+ */
+export function runEmailRemindersAfterCommit(trx: Knex.Transaction): void {
+  afterCommit(trx, () =>
+    workflowsDoor()
+      .runEmailReminders()
+      .catch((err: unknown) => logger.warn({ err }, "email reminders not run; the Schedule's next run sends them")),
   );
 }

@@ -4,6 +4,7 @@
 import type { Knex } from "knex";
 import { runBenefitGrantJob } from "../server/benefit-grants/jobs.js";
 import { runTaxIdCheck } from "../server/customers/tax-id-check.js";
+import { enqueueDueReminders } from "../server/emails/reminders.js";
 import { deliverEmailSend, emailsForOutbox, failEmailSend } from "../server/emails/service.js";
 import { logger } from "../server/kit/logger.js";
 import { lockUnpublished, markPublished } from "../server/kit/outbox-repository.js";
@@ -26,6 +27,7 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     logger,
     benefitGrants: { runBenefitGrantJob, readCustomerState },
     emails: { deliverEmailSend, failEmailSend, emailsForOutbox },
+    emailReminders: { enqueueDueReminders },
     invoices: { storeInvoice, orderDependents },
     outbox: { lockUnpublished, markPublished },
     subscriptions: { nextStep, runStep },

@@ -1,9 +1,9 @@
 // The Temporal worker process part: builds the activities (createActivities, with the services
 // of activity-deps.ts), bundles the workflows, polls the task queue in the background, makes sure the
-// singleton workflow (the outbox relay) is running, and runs the backstop sweep (backstop.ts). `scripts/run.ts` calls startWorker next to the API.
+// singleton workflow (the outbox relay) is running and the periodic emails' Schedule exists, and runs the backstop sweep (backstop.ts). `scripts/run.ts` calls startWorker next to the API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { WorkflowNotFoundError, type Client } from "@temporalio/client";
+import { ScheduleAlreadyRunning, WorkflowNotFoundError, type Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
@@ -19,12 +19,13 @@ import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { temporalDoor } from "../server/workflows-door.js";
 import { createTemporalClient } from "./client.js";
-import { outboxRelayWorkflowId } from "./shared/ids.js";
+import { emailRemindersScheduleId, outboxRelayWorkflowId } from "./shared/ids.js";
 import { foldUsage } from "../server/meters/fold.js";
 import { outboxSignal } from "./shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
 import type { StartedWorkflows } from "./shared/workflows.js";
 import type * as servedWorkflows from "./workflows/index.js";
+import { emailRemindersWorkflow } from "./workflows/email-reminders.js";
 import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
 import { setting } from "../server/config.js";
 
@@ -188,6 +189,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       args: [Object.assign({}, DEFAULT_RELAY, opts.outboxRelay)],
       workflowIdConflictPolicy: "USE_EXISTING",
     });
+    await ensureEmailReminderSchedule(client, taskQueue);
     await endRetiredSweep(client);
     stopBackstop = startBackstopSweep(opts.knex, temporalDoor(client, taskQueue), opts.backstop);
     stopUsageFold = startUsageFold(opts.knex, opts.usageFoldEveryMs ?? 1_000);
@@ -219,6 +221,27 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
         .then(() => stop(worker, running, client, connection)));
     },
   };
+}
+
+/** How often the periodic emails run: reminders are due by the day, an hour late is on time. */
+const EMAIL_REMINDERS_EVERY = "1 hour";
+
+/**
+ * Creates the periodic emails' Schedule (`email-reminders`: every hour, one run at a time, a run
+ * triggered meanwhile waiting behind it) unless it exists: a restarted (or second) worker keeps the
+ * one there is.
+ */
+export async function ensureEmailReminderSchedule(client: Client, taskQueue: string): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: emailRemindersScheduleId,
+      spec: { intervals: [{ every: EMAIL_REMINDERS_EVERY }] },
+      action: { type: "startWorkflow", workflowType: emailRemindersWorkflow, taskQueue, args: [] },
+      policies: { overlap: "BUFFER_ONE", catchupWindow: EMAIL_REMINDERS_EVERY },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { findCustomer } from "../customers/repository.js";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { CustomerStateOut } from "../customers/models.js";
-import { emit, type WebhookEventType } from "../kit/outbox.js";
+import { emit, emitInternal, type WebhookEventType } from "../kit/outbox.js";
 import { toBenefitGrantWebhook } from "./models.js";
 import {
   findJob,
@@ -112,7 +112,8 @@ async function apply(
       const outcome = await strategy.grant(ctx);
       patch.properties = JSON.stringify(outcome.properties);
       if (outcome.waiting) {
-        // Not an error: the grant is granted once the customer links their account.
+        // Not an error: the grant is granted once the customer links their account (who is told so by email).
+        await emitInternal(trx, benefit.organization_id, "email.benefit_grant_waiting", { benefit_grant_id: grant.id });
         return ["waiting", await updateGrant(trx, grant.id, Object.assign({}, patch, { revoked_at: null }))];
       }
       patch.granted_at = now;

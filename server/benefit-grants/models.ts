@@ -40,6 +40,8 @@ export function toBenefitGrant(row: BenefitGrantRow, customer: CustomerOut, bene
 }
 
 /** The data of benefit_grant.* webhooks: the grant, its customer and benefit, and what changed. */
+export type BenefitGrantWebhook = ReturnType<typeof toBenefitGrantWebhook>;
+
 export function toBenefitGrantWebhook(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, previousProperties: Props | null = null) {
   return Object.assign(toBenefitGrant(row, toCustomer(customer), toBenefit(benefit)), { previous_properties: previousProperties });
 }

@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import type { GrantedBenefitRow } from "../customers/repository.js";
 import { storeEvents } from "../events/store.js";
+import type { FileRow } from "../files/repository.js";
 import type { CustomerScope } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
 import type { SortMap } from "../kit/pagination.js";
@@ -252,4 +253,25 @@ export function grantsOfBenefit(db: Knex, benefitId: string, filter: { customerI
   if (filter.isGranted === false) q.whereNull("benefit_grants.granted_at");
   q.orderBy([{ column: "benefit_grants.created_at", order: "desc" }, { column: "benefit_grants.id", order: "asc" }]);
   return q;
+}
+
+/** The live, uploaded files a granted (not revoked) downloadables grant holds, in the benefit's order. */
+export function grantedFiles(db: Knex, grantId: string): Promise<FileRow[]> {
+  return db("benefit_grants")
+    .where("benefit_grants.id", grantId)
+    .whereNotNull("benefit_grants.granted_at")
+    .whereNull("benefit_grants.revoked_at")
+    .join("benefits", "benefits.id", "benefit_grants.benefit_id")
+    .where("benefits.type", "downloadables")
+    .joinRaw("cross join lateral jsonb_array_elements_text(benefit_grants.properties -> 'files') with ordinality as f(file_id, position)")
+    .joinRaw("join files on files.id::text = f.file_id and files.organization_id = benefits.organization_id")
+    .whereNull("files.deleted_at")
+    .where("files.is_uploaded", true)
+    .orderBy("f.position")
+    .select("files.*");
+}
+
+/** A grant by id, unlocked (a reader outside the job runner). */
+export function findGrant(db: Knex, id: string): Promise<GrantRow | undefined> {
+  return db<GrantRow>("benefit_grants").where({ id }).first() as Promise<GrantRow | undefined>;
 }

@@ -12,6 +12,7 @@
 // the transaction of (3) (docs/RELIABILITY.md).
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
+import { savedCardMetadata } from "../customers/saved-cards.js";
 import * as customers from "../customers/repository.js";
 import type { CustomerRow } from "../customers/repository.js";
 import { checkTaxIdAfterCommit } from "../customers/tax-id-check.js";
@@ -220,7 +221,7 @@ async function saveProcessorRefs(trx: Knex.Transaction, row: CheckoutRow, custom
     customer_id: customerId,
     processor: "stripe",
     type: "card",
-    method_metadata: JSON.stringify(Object.assign({}, payment.card, { exp_month: 0, exp_year: 0, wallet: null })),
+    method_metadata: JSON.stringify(savedCardMetadata(payment.card)),
     processor_ref: payment.paymentMethodRef,
     is_default: !hasDefault,
   });

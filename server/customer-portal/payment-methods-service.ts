@@ -15,9 +15,10 @@ import { listPage, type ListQuery, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { PaymentMethodInUseByActiveSubscription } from "../orders/errors.js";
 import { getProcessor } from "../processors/index.js";
-import type { CardDetails, PaymentProcessor } from "../processors/processor.js";
+import type { PaymentProcessor } from "../processors/processor.js";
 import * as customers from "../customers/repository.js";
 import type { PaymentMethodRow } from "../customers/repository.js";
+import { savedCardMetadata } from "../customers/saved-cards.js";
 
 export type PaymentMethodOut = components["schemas"]["CustomerPaymentMethod"];
 type PaymentMethodCreateOut = components["schemas"]["CustomerPaymentMethodCreateResponse"];
@@ -82,7 +83,7 @@ export async function addPaymentMethod(
     });
     // A card its holder must authenticate first (3-D Secure) is not saved: the answer asks for it.
     if (saved.clientSecret !== null) return { status: "requires_action", client_secret: saved.clientSecret };
-    const card = saved.card as (CardDetails & { expMonth?: number; expYear?: number; wallet?: string | null }) | null;
+    const card = saved.card;
     if (!card) throw invalid(["body", "confirmation_token_id"], "The confirmation token is not a usable card.", "value_error", input.confirmation_token_id);
     const existing: PaymentMethodRow | undefined = await customers.readablePaymentMethods(trx, caller).where({ processor_ref: saved.paymentMethodRef }).first();
     const isFirst = !(await customers.readablePaymentMethods(trx, caller).first("id"));
@@ -93,8 +94,7 @@ export async function addPaymentMethod(
       customer_id: caller.customerId,
       processor: "stripe",
       type: "card",
-      // The processor seam reports brand and last4 only: an expiry it does not report is 0.
-      method_metadata: JSON.stringify({ brand: card.brand, last4: card.last4, exp_month: card.expMonth ?? 0, exp_year: card.expYear ?? 0, wallet: card.wallet ?? null }),
+      method_metadata: JSON.stringify(savedCardMetadata(card)),
       processor_ref: saved.paymentMethodRef,
       is_default: makeDefault || (existing?.is_default ?? false),
     };

@@ -37,16 +37,34 @@ export function invoiceLink(orderId: string): string | null {
   return signature && `${apiBaseUrl()}/emails/invoices/${encodeURIComponent(orderId)}?signature=${signature}`;
 }
 
-function signOrder(orderId: string): string | null {
+/** A link's parts signed with BETTER_AUTH_SECRET (the secret the API and the worker share); null when no secret is set. */
+function signLink(parts: string[]): string | null {
   const secret = setting("BETTER_AUTH_SECRET");
-  return secret ? createHmac("sha256", secret).update(`invoice\n${orderId}`).digest("base64url") : null;
+  return secret ? createHmac("sha256", secret).update(parts.join("\n")).digest("base64url") : null;
 }
 
-/** Whether `signature` is the invoice link's signature of the order. */
-export function invoiceSignatureValid(orderId: string, signature: unknown): boolean {
-  const want = signOrder(orderId);
+/** Whether `signature` is the signature of the link's parts. */
+function linkSignatureValid(parts: string[], signature: unknown): boolean {
+  const want = signLink(parts);
   if (typeof signature !== "string" || !want) return false;
   const a = Buffer.from(want);
   const b = Buffer.from(signature);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+const signOrder = (orderId: string) => signLink(["invoice", orderId]);
+
+/** Whether `signature` is the invoice link's signature of the order. */
+export const invoiceSignatureValid = (orderId: string, signature: unknown): boolean => linkSignatureValid(["invoice", orderId], signature);
+
+/**
+ * A link to a file of a granted downloadables benefit (served by ./invoice-link.ts) that needs no
+ * sign-in and does not expire: it works while the grant holds the file; null when no secret is set.
+ */
+export function benefitFileLink(grantId: string, fileId: string): string | null {
+  const signature = signLink(["download", grantId, fileId]);
+  return signature && `${apiBaseUrl()}/emails/downloads/${encodeURIComponent(grantId)}/${encodeURIComponent(fileId)}?signature=${signature}`;
+}
+
+/** Whether `signature` is the download link's signature of the grant's file. */
+export const benefitFileSignatureValid = (grantId: string, fileId: string, signature: unknown): boolean => linkSignatureValid(["download", grantId, fileId], signature);

@@ -41,6 +41,14 @@ export function customerEmailOn(organization: OrganizationRow, key: keyof Organi
   return Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, organization.customer_email_settings)[key] !== false;
 }
 
+/**
+ * Whether the organization sends a customer email that Polar's `customer_email_settings` does not
+ * name (payment failed, benefit granted, refund issued): on unless its stored switch is `false`.
+ */
+export function customerKindOn(organization: OrganizationRow, kind: "subscription_payment_failed" | "benefit_granted" | "order_refunded"): boolean {
+  return Reflect.get(organization.customer_email_settings ?? {}, kind) !== false;
+}
+
 /** Whether the organization notifies its members of this (`notification_settings`, over the defaults). */
 export function notificationOn(organization: OrganizationRow, key: keyof OrganizationRow["notification_settings"]): boolean {
   return Object.assign({}, DEFAULT_NOTIFICATION_SETTINGS, organization.notification_settings)[key] !== false;

@@ -2,13 +2,29 @@
 // inserts nothing), the send's lock and outcome, and the backstop sweep's list of pending rows.
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
+import type { BenefitGrantWebhook } from "../benefit-grants/models.js";
+import type { InternalEvents } from "../kit/outbox.js";
 import type { OrderOut } from "../orders/models.js";
+import type { RefundOut } from "../refunds/models.js";
 import type { SubscriptionOut } from "../subscriptions/models.js";
 
 /** What a trigger hands the send: the event's object as it was when it happened. */
 export interface EmailSendData {
   order?: OrderOut;
   subscription?: SubscriptionOut;
+  /** A declined renewal charge (subscription_payment_failed, subscription_past_due). */
+  payment_failed?: InternalEvents["email.subscription_payment_failed"];
+  /** The product a subscription left (subscription_updated). */
+  previous_product?: { id: string; name: string };
+  refund?: RefundOut;
+  /** A benefit grant as its webhook told it (benefit_granted). */
+  grant?: BenefitGrantWebhook;
+  /** The endpoint that was disabled (webhook_endpoint_disabled). */
+  endpoint?: InternalEvents["email.webhook_endpoint_disabled"];
+  /** The renewal a reminder is for (subscription_renewal_reminder). */
+  renewal?: { subscription_id: string; renews_at: string };
+  /** The expiring card (payment_method_expiration_reminder). */
+  card?: { payment_method_id: string; subscription_id: string; exp_month: number; exp_year: number };
 }
 
 export type EmailSendStatus = "pending" | "sent" | "failed" | "skipped";

@@ -2,6 +2,12 @@
 // it and builds its message at send time (server/emails/kinds/). One entry per kind.
 import { notificationNewSale, orderConfirmation, subscriptionCycled } from "./kinds/orders.js";
 import { notificationNewSubscription, subscriptionConfirmation } from "./kinds/subscriptions.js";
+import { benefitGranted } from "./kinds/benefits.js";
+import { subscriptionPastDue, subscriptionPaymentFailed } from "./kinds/dunning.js";
+import { notificationSubscriptionCancellation, subscriptionCancellation, subscriptionRevoked, subscriptionUncanceled, subscriptionUpdated } from "./kinds/lifecycle.js";
+import { notificationRefund, orderRefunded } from "./kinds/refunds.js";
+import { paymentMethodExpirationReminder, subscriptionRenewalReminder } from "./kinds/reminders.js";
+import { webhookEndpointDisabled } from "./kinds/webhooks.js";
 import type { EmailDefinition } from "./models.js";
 
 export const EMAILS: readonly EmailDefinition[] = [
@@ -10,4 +16,17 @@ export const EMAILS: readonly EmailDefinition[] = [
   subscriptionCycled,
   notificationNewSale,
   notificationNewSubscription,
+  subscriptionPaymentFailed,
+  subscriptionPastDue,
+  subscriptionCancellation,
+  subscriptionUncanceled,
+  subscriptionRevoked,
+  subscriptionUpdated,
+  benefitGranted,
+  orderRefunded,
+  notificationSubscriptionCancellation,
+  notificationRefund,
+  webhookEndpointDisabled,
+  subscriptionRenewalReminder,
+  paymentMethodExpirationReminder,
 ];

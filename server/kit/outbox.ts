@@ -17,6 +17,43 @@ export type WebhookEventType =
   | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked"
   | "organization.updated";
 
+/**
+ * Outbox types no webhook carries: facts only emails are sent for (server/emails/triggers.ts).
+ * No endpoint can subscribe to them (an endpoint's events are the contract's WebhookEventType), so
+ * the fan-out never queues them.
+ */
+export interface InternalEvents {
+  /** A renewal charge (first try or dunning retry) declined; `past_due`: this decline made the subscription past due. */
+  "email.subscription_payment_failed": {
+    subscription_id: string;
+    order_id: string;
+    /** What was charged (minor units of `currency`). */
+    amount: number;
+    currency: string;
+    attempt: number;
+    next_payment_attempt_at: string | null;
+    past_due: boolean;
+  };
+  /** A grant waits for its customer to connect their account (Discord) before it can be applied. */
+  "email.benefit_grant_waiting": { benefit_grant_id: string };
+  /** The subscription moved to another product. */
+  "email.subscription_product_updated": { subscription_id: string; previous_product_id: string; product_id: string };
+  /** Every delivery to the endpoint failed for the configured span: it is disabled. */
+  "email.webhook_endpoint_disabled": {
+    endpoint_id: string;
+    url: string;
+    failing_since: string;
+    disabled_at: string;
+    last_http_code: number | null;
+  };
+}
+export type InternalEventType = keyof InternalEvents;
+
+/** An internal event (InternalEvents) in the outbox, in the transaction of the change it tells. */
+export async function emitInternal<T extends InternalEventType>(trx: Knex.Transaction, organizationId: string, type: T, data: InternalEvents[T]): Promise<void> {
+  await insertOutboxRows(trx, [{ organization_id: organizationId, type, payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }) }]);
+}
+
 export async function emit(
   trx: Knex.Transaction,
   organizationId: string,

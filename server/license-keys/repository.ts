@@ -118,3 +118,8 @@ export function insertActivation(db: Knex, values: Record<string, unknown>): Pro
 export function softDeleteActivation(db: Knex, id: string): Promise<void> {
   return softDeleteRow(db, "license_key_activations", id);
 }
+
+/** A license key by id, whatever its organization (the caller knows it from a grant). */
+export function findLicenseKey(db: Knex, id: string): Promise<LicenseKeyRow | undefined> {
+  return db<LicenseKeyRow>("license_keys").where({ id }).first() as Promise<LicenseKeyRow | undefined>;
+}

@@ -20,6 +20,9 @@ export function tookNothing(err: unknown): boolean {
 export interface CardDetails {
   brand: string;
   last4: string;
+  /** The card's expiry (month 1-12, four-digit year), when the processor reports it. */
+  expMonth?: number;
+  expYear?: number;
 }
 
 export type ConfirmResult =

@@ -31,13 +31,21 @@ const NAMED: Record<string, string> = {
   tok_sandbox_requires_action: "4000002500003155",
 };
 
-/** `tok_sandbox_success`, `tok_sandbox_4242424242424242`, or a bare test card number. */
+/** A token's card expiry suffix, `_exp_MM_YYYY` (`tok_sandbox_success_exp_01_2029`). */
+const EXPIRY = /_exp_(0[1-9]|1[0-2])_(\d{4})$/;
+
+/**
+ * `tok_sandbox_success`, `tok_sandbox_4242424242424242`, or a bare test card number, each
+ * optionally with an expiry (`_exp_MM_YYYY`); without one the card's expiry is unknown.
+ */
 export function parseSandboxToken(token: string): { outcome: Outcome; card: CardDetails } | null {
-  const number = NAMED[token] ?? (/^(tok_sandbox_)?(\d{16})$/.exec(token)?.[2] ?? null);
+  const number = cardNumberOf(token);
   if (number === null) return null;
   const card = CARDS[number];
   if (!card) return null;
-  return { outcome: card.outcome, card: { brand: card.brand, last4: number.slice(-4) } };
+  const expiry = EXPIRY.exec(token);
+  const exp = expiry ? { expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } : {};
+  return { outcome: card.outcome, card: Object.assign({ brand: card.brand, last4: number.slice(-4) }, exp) };
 }
 
 const ref = (prefix: string, key: string) => `${prefix}_sandbox_${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
@@ -51,7 +59,10 @@ const methodRef = (card: string | null, key: string) =>
   card ? `pm_sandbox_${card}_${createHash("sha256").update(key).digest("hex").slice(0, 24)}` : ref("pm", key);
 const cardOfMethod = (methodRef: string) => /^pm_sandbox_(\d{16})_/.exec(methodRef)?.[1] ?? "4242424242424242";
 
-const cardNumberOf = (token: string) => NAMED[token] ?? (/^(tok_sandbox_)?(\d{16})$/.exec(token)?.[2] ?? null);
+function cardNumberOf(token: string): string | null {
+  const bare = token.replace(EXPIRY, "");
+  return NAMED[bare] ?? (/^(tok_sandbox_)?(\d{16})$/.exec(bare)?.[2] ?? null);
+}
 
 /** One answered idempotency key, as the ledger keeps it. */
 export interface SandboxLedgerEntry {

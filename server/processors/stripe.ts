@@ -13,7 +13,7 @@ export interface StripeOptions {
 
 function cardOf(pm: Stripe.PaymentMethod | string | null | undefined): CardDetails | null {
   if (!pm || typeof pm === "string" || !pm.card) return null;
-  return { brand: pm.card.brand, last4: pm.card.last4 };
+  return { brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
 }
 
 type Declined = Extract<ConfirmResult, { status: "declined" }>;

@@ -24,7 +24,7 @@ import { computeAmounts } from "../discounts/amounts.js";
 import type { CustomerRow } from "../customers/repository.js";
 import type { DiscountRow } from "../discounts/repository.js";
 import { logger } from "../kit/logger.js";
-import { emit, emitEach, type OutboxEvent } from "../kit/outbox.js";
+import { emit, emitEach, emitInternal, type OutboxEvent } from "../kit/outbox.js";
 import { insertOrder, markOrderPaid, readOrder, type OrderItemInput, type Period } from "../orders/service.js";
 import { findOrder, findOwedOrder, patchOrder, type OrderItemRow, type OrderReads, type OrderRow } from "../orders/repository.js";
 import { recordPayment } from "../payments/service.js";
@@ -477,6 +477,7 @@ async function settleCharge(
       const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
       // Active → past_due takes it out of the customer's active subscriptions.
       await emitSubscription(trx, updated, ["subscription.updated"], { stateChanged: row.status !== "past_due" });
+      await emitPaymentFailed(trx, row, order, total, attempt, nextAt);
       return { outcome: "declined", row: updated };
     }
     // Out of retries: the subscription ends now and its benefits go.
@@ -491,7 +492,21 @@ async function settleCharge(
       modified_at: new Date(),
     });
     await revokeEnded(trx, ended, now, ["subscription.updated", "subscription.canceled", "subscription.revoked"]);
+    await emitPaymentFailed(trx, row, order, total, attempt, null);
     return { outcome: "canceled_unpaid", row: ended };
+  });
+}
+
+/** The customer is told of each declined renewal charge (the dunning's emails), `row` as it was before it. */
+async function emitPaymentFailed(trx: Knex.Transaction, row: SubscriptionRow, order: OrderRow, total: number, attempt: number, nextAt: Date | null): Promise<void> {
+  await emitInternal(trx, row.organization_id, "email.subscription_payment_failed", {
+    subscription_id: row.id,
+    order_id: order.id,
+    amount: total,
+    currency: order.currency,
+    attempt,
+    next_payment_attempt_at: nextAt?.toISOString() ?? null,
+    past_due: nextAt !== null && row.status !== "past_due",
   });
 }
 

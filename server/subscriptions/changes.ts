@@ -17,6 +17,7 @@ import { findLiveDiscount, restrictedProductIds } from "../discounts/repository.
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 import { isUuid } from "../kit/ids.js";
+import { emitInternal } from "../kit/outbox.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { stopPaymentRetries } from "../orders/repository.js";
 import { createOrderForCheckout } from "../orders/service.js";
@@ -328,6 +329,7 @@ async function changeProduct(
   await insertSubscriptionPrices(trx, row.id, [price, ...metered].map((p) => p.id));
   await ensureCustomerMeters(trx, row.organization_id, row.customer_id, metered.map((p) => p.meter_id).filter((m): m is string => m !== null));
   await emitSubscription(trx, updated, ["subscription.updated"]);
+  await emitInternal(trx, row.organization_id, "email.subscription_product_updated", { subscription_id: row.id, previous_product_id: row.product_id, product_id: product.id });
   const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
   await recordSubscriptionEvent(trx, updated, customer, "subscription.product_updated", {
     subscription_id: row.id, old_product_id: row.product_id, new_product_id: product.id,

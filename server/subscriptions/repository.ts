@@ -407,3 +407,78 @@ export async function subscriptionDeltas(db: Knex, r: Report): Promise<BucketRow
     .select("bucket", db.raw("sum(active)::float8 as active, sum(mrr)::float8 as mrr, sum(committed)::float8 as committed, sum(started)::float8 as started"))
     .groupBy("bucket");
 }
+
+/** The rows of a keyset-paged statement (`?` for the last id of the page before, twice, then the limit). */
+async function pageAfter<T>(db: Knex, sql: string, afterId: string | null, limit: number): Promise<T[]> {
+  const { rows } = await db.raw<{ rows: T[] }>(sql, [afterId, afterId, limit]);
+  return rows;
+}
+
+/** A yearly subscription whose renewal reminder is due, and the period end it is for. */
+export interface RenewalToRemind {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  current_period_end: Date;
+}
+
+/**
+ * Active yearly subscriptions (not ending) whose period ends within their organization's
+ * reminder days (email_settings.renewal_reminder_days, 7 unless set) of their now: a test clock's
+ * frozen time, else the real time. `limit` at a time, after `afterId`.
+ */
+export function renewalsToRemind(db: Knex, afterId: string | null, limit = 500): Promise<RenewalToRemind[]> {
+  return pageAfter(
+    db,
+    `select s.id, s.organization_id, s.customer_id, s.current_period_end
+       from subscriptions s
+       join organizations o on o.id = s.organization_id
+       left join test_clocks c on c.id = s.test_clock_id
+      where s.status = 'active' and not s.cancel_at_period_end and s.recurring_interval = 'year'
+        and s.current_period_end > coalesce(c.frozen_time, now())
+        and s.current_period_end <= coalesce(c.frozen_time, now())
+          + make_interval(days => coalesce((to_jsonb(o) -> 'email_settings' ->> 'renewal_reminder_days')::int, 7))
+        and (?::uuid is null or s.id > ?::uuid)
+      order by s.id
+      limit ?`,
+    afterId,
+    limit,
+  );
+}
+
+/** A saved card a live subscription renews with, expiring this month or next. */
+export interface ExpiringCard {
+  payment_method_id: string;
+  organization_id: string;
+  customer_id: string;
+  subscription_id: string;
+  exp_month: number;
+  exp_year: number;
+}
+
+/**
+ * The saved cards that active or trialing subscriptions (not ending) charge (their own, else the customer's
+ * default) whose expiry is the month of their now (a test clock's frozen time, else the real
+ * time, in UTC) or the next. A card of unknown expiry (0) is never one. `limit` at a time, after `afterId`.
+ */
+export function expiringCards(db: Knex, afterId: string | null, limit = 500): Promise<ExpiringCard[]> {
+  return pageAfter(
+    db,
+    `select distinct on (pm.id) pm.id as payment_method_id, pm.organization_id, pm.customer_id, s.id as subscription_id,
+            (pm.method_metadata ->> 'exp_month')::int as exp_month, (pm.method_metadata ->> 'exp_year')::int as exp_year
+       from subscriptions s
+       join payment_methods pm
+         on pm.customer_id = s.customer_id and pm.deleted_at is null and pm.type = 'card'
+        and (pm.id = s.payment_method_id or (s.payment_method_id is null and pm.is_default))
+       left join test_clocks c on c.id = s.test_clock_id
+      where s.status in ('active', 'trialing') and not s.cancel_at_period_end
+        and coalesce((pm.method_metadata ->> 'exp_year')::int, 0) * 12 + coalesce((pm.method_metadata ->> 'exp_month')::int, 0) - 1
+            - (extract(year from coalesce(c.frozen_time, now()) at time zone 'UTC')::int * 12
+               + extract(month from coalesce(c.frozen_time, now()) at time zone 'UTC')::int - 1) between 0 and 1
+        and (?::uuid is null or pm.id > ?::uuid)
+      order by pm.id, s.id
+      limit ?`,
+    afterId,
+    limit,
+  );
+}

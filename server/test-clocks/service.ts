@@ -1,7 +1,8 @@
 // Billing test clocks (a Borealis extension, sandbox only, like Stripe's): a frozen time that bound
 // customers live on. Advancing a clock pokes the lifecycle workflow of every subscription on it,
 // which then renews, retries, ends and grants exactly as if that time had passed (the billing code
-// reads "now" from the clock, see clockNow in server/test-clocks/repository.ts). A clock is `advancing` while
+// reads "now" from the clock, see clockNow in server/test-clocks/repository.ts), and runs the
+// periodic emails' Schedule (reminders due at the new time). A clock is `advancing` while
 // something on it is due at or before its time, `ready` once everything has caught up.
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
@@ -11,7 +12,7 @@ import { asList, isUuid } from "../kit/ids.js";
 import { listPage, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { getProcessor } from "../processors/index.js";
-import { pokeAfterCommit } from "../workflows-door.js";
+import { pokeAfterCommit, runEmailRemindersAfterCommit } from "../workflows-door.js";
 import { anyOnTestClock, bindToTestClock, lockLiveInOrganization, onTestClocks } from "../customers/repository.js";
 import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
 
@@ -116,6 +117,7 @@ export async function advanceTestClock(
     if (to.getTime() - from > MAX_ADVANCE_MS) throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
     pokeAfterCommit(db, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
+    runEmailRemindersAfterCommit(trx);
     return updated;
   });
   return toTestClock(db, row, dependents);

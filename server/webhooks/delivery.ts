@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { QueuedEvent } from "../../workflows/shared/webhooks.js";
 import { logger } from "../kit/logger.js";
+import { emitInternal } from "../kit/outbox.js";
 import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
 import { payloadOf } from "./versions.js";
@@ -226,6 +227,7 @@ async function attemptFound(
           last_http_code: res.status,
         };
         await insertOrganizationNotification(trx, event.organization_id, WEBHOOK_ENDPOINT_DISABLED, payload);
+        await emitInternal(trx, event.organization_id, "email.webhook_endpoint_disabled", payload);
         logger.warn({ organizationId: event.organization_id, ...payload }, "webhook endpoint disabled: every delivery failed for the configured span");
       }
     }

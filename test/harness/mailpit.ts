@@ -40,6 +40,17 @@ export async function mailsTo(address: string): Promise<Summary[]> {
   return found.messages.filter((m) => m.To.some((t) => t.Address.toLowerCase() === address.toLowerCase()));
 }
 
+async function fullMessage(summary: Summary): Promise<MailMessage> {
+  const full = await getJson<{ ID: string; Subject: string; Text: string; HTML: string; Date: string; To: { Address: string }[] }>(`/api/v1/message/${summary.ID}`);
+  return { id: full.ID, subject: full.Subject, to: full.To.map((t) => t.Address), text: full.Text, html: full.HTML, created: summary.Created };
+}
+
+/** Every message to `address` with this Message-ID (`<…>` as sent), in full: one for an email that arrived once. */
+export async function mailsWithMessageId(address: string, messageId: string): Promise<MailMessage[]> {
+  const hits = (await mailsTo(address)).filter((m) => `<${m.MessageID}>` === messageId);
+  return Promise.all(hits.map(fullMessage));
+}
+
 /**
  * The newest message to `address` (matching `subject`, received after `after`), waiting up to
  * `timeoutMs` for it to arrive.
@@ -53,12 +64,7 @@ export async function latestMail(
     const hit = (await mailsTo(address)).find(
       (m) => (!opts.subject || opts.subject.test(m.Subject)) && (!opts.after || new Date(m.Created) >= opts.after),
     );
-    if (hit) {
-      const full = await getJson<{ ID: string; Subject: string; Text: string; HTML: string; Date: string; To: { Address: string }[] }>(
-        `/api/v1/message/${hit.ID}`,
-      );
-      return { id: full.ID, subject: full.Subject, to: full.To.map((t) => t.Address), text: full.Text, html: full.HTML, created: hit.Created };
-    }
+    if (hit) return fullMessage(hit);
     if (Date.now() > deadline) throw new Error(`no email to ${address}${opts.subject ? ` matching ${opts.subject}` : ""} arrived`);
     await new Promise((r) => setTimeout(r, 100));
   }

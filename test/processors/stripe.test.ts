@@ -45,7 +45,7 @@ describe("Stripe adapter against stripe-mock", () => {
   it("saves a payment method with its card details", async () => {
     const saved = await stripe.savePaymentMethod({ customerRef: "cus_123", confirmationToken: "ctoken_test", idempotencyKey: "setup:abc" });
     expect(saved.paymentMethodRef).toMatch(/^pm_/);
-    expect(saved.card).toEqual({ brand: "visa", last4: "4242" });
+    expect(saved.card).toEqual({ brand: "visa", last4: "4242", expMonth: 8, expYear: 2030 }); // stripe-mock's fixture card
     expect(requests.at(-1)).toMatchObject({ path: "/v1/setup_intents", idempotency_key: "setup:abc" });
   });
 
@@ -64,6 +64,11 @@ describe("sandbox processor", () => {
     expect(parseSandboxToken("tok_sandbox_4000000000009995")?.outcome).toBe("insufficient_funds");
     expect(parseSandboxToken("tok_sandbox_requires_action")?.outcome).toBe("requires_action");
     expect(parseSandboxToken("tok_unknown")).toBeNull();
+    // An expiry suffix gives the card its expiry; the card behaves as without it.
+    expect(parseSandboxToken("tok_sandbox_success_exp_01_2029")).toEqual({ outcome: "success", card: { brand: "visa", last4: "4242", expMonth: 1, expYear: 2029 } });
+    expect(parseSandboxToken("tok_sandbox_4000000000000002_exp_12_2030")).toMatchObject({ outcome: "generic_decline", card: { last4: "0002", expMonth: 12 } });
+    expect(parseSandboxToken("tok_sandbox_success")?.card).toEqual({ brand: "visa", last4: "4242" });
+    expect(parseSandboxToken("tok_sandbox_success_exp_13_2029")).toBeNull();
     const sandbox = new SandboxProcessor();
     const input = { amount: 100, currency: "usd", confirmationToken: "4242424242424242", customerRef: null, setupFutureUsage: true, idempotencyKey: "k", metadata: {} };
     const first = await sandbox.confirmPayment(input);

@@ -5,6 +5,7 @@
 import type { Knex } from "knex";
 import type * as grantJobs from "../../server/benefit-grants/jobs.js";
 import type * as emails from "../../server/emails/service.js";
+import type * as emailReminders from "../../server/emails/reminders.js";
 import type { Logger } from "../../server/kit/logger.js";
 import type * as outbox from "../../server/kit/outbox-repository.js";
 import type * as invoices from "../../server/orders/invoice.js";
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   invoices: Pick<typeof invoices, "storeInvoice"> & { orderDependents: OrderDependents };
   /** Sending one email of the send log, and the sends claimed outbox rows trigger. */
   emails: Pick<typeof emails, "deliverEmailSend" | "failEmailSend" | "emailsForOutbox">;
+  /** The periodic emails due now (the `email-reminders` Schedule's runs). */
+  emailReminders: Pick<typeof emailReminders, "enqueueDueReminders">;
   /** The relay's claim of outbox rows (the outbox table's repository). */
   outbox: Pick<typeof outbox, "lockUnpublished" | "markPublished">;
   subscriptions: Pick<typeof billing, "nextStep" | "runStep">;

@@ -2,6 +2,7 @@
 // calls createActivities once with the services of workflows/activity-deps.ts, test workers pick
 // the factories they need.
 import { createBenefitGrantActivities } from "./benefit-grants.js";
+import { createEmailReminderActivities } from "./email-reminders.js";
 import { createEmailActivities } from "./emails.js";
 import { createInvoiceActivities } from "./invoice.js";
 import { createOutboxActivities } from "./outbox.js";
@@ -18,7 +19,7 @@ export function createActivities(deps: ActivityDeps) {
   // followed by more properties); nested so each call keeps its exact type (three sources at most).
   return Object.assign(
     {},
-    Object.assign({}, createOutboxActivities(deps), createEmailActivities(deps)),
+    Object.assign({}, createOutboxActivities(deps), createEmailActivities(deps), createEmailReminderActivities(deps)),
     Object.assign({}, createInvoiceActivities(deps), createTaxIdCheckActivities(deps), createTaxSyncActivities(deps)),
     Object.assign({}, createWebhookActivities(deps), createSubscriptionActivities(deps), createBenefitGrantActivities(deps)),
   );

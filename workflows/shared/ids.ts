@@ -8,6 +8,9 @@ export const outboxRelayWorkflowId = "outbox-relay";
 /** The backstop sweep runs once per namespace. */
 export const backstopSweepWorkflowId = "backstop-sweep";
 
+/** The Schedule of the periodic emails (renewal and card-expiring reminders), once per namespace. */
+export const emailRemindersScheduleId = "email-reminders";
+
 /** One lifecycle workflow per subscription, for its whole life (continued as new each cycle). */
 export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;
 

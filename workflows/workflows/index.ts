@@ -9,3 +9,4 @@ export { webhookEventWorkflow } from "./webhook-event.js";
 export { taxIdCheckWorkflow } from "./tax-id-check.js";
 export { taxSyncWorkflow } from "./tax-sync.js";
 export { emailSendWorkflow } from "./email-send.js";
+export { emailRemindersWorkflow } from "./email-reminders.js";
