@@ -1,9 +1,9 @@
 // A small shop for the browser tests, made through the official client: an organization with a
-// token, and helpers for what a buyer does on the hosted checkout page.
+// token, and helpers for what a buyer does on the hosted checkout page and the portal's sign-in.
 import type { Polar } from "@polar-sh/sdk";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { orgWithToken } from "../harness/index.js";
+import { latestMail, orgWithToken } from "../harness/index.js";
 import type { BrowserStack } from "./harness.js";
 
 export interface Shop {
@@ -56,4 +56,14 @@ export function countCheckoutCalls(page: Page): { get: number; patch: number; co
     else if (req.method() === "GET") counts.get++;
   });
   return counts;
+}
+
+/** On the portal's sign-in page: asks for a code for `email` and reads it from the email Mailpit received. */
+export async function emailedCode(page: Page, email: string): Promise<string> {
+  const asked = new Date(Date.now() - 1000);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a code" }).click();
+  await see(page, "a code is on its way");
+  const mail = await latestMail(email, { subject: /sign-in code/, after: asked });
+  return /sign-in code: ([A-Z0-9]{6})$/.exec(mail.subject)![1];
 }
