@@ -69,8 +69,7 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
           c.workflow.signalWithStart<StartedWorkflows["subscriptionWorkflow"]>("subscriptionWorkflow", {
             workflowId: subscriptionWorkflowId(subscriptionId),
             taskQueue,
-            // Started by this code: its steps are local activities from the first run on.
-            args: [{ subscriptionId, localSteps: true }],
+            args: [{ subscriptionId }],
             signal: subscriptionChangedSignal,
             signalArgs: [],
           }),

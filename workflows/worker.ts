@@ -3,7 +3,7 @@
 // singleton workflow (the outbox relay) is running and the periodic emails' Schedule exists, and runs the backstop sweep (backstop.ts). `scripts/run.ts` calls startWorker next to the API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ScheduleAlreadyRunning, WorkflowNotFoundError, type Client } from "@temporalio/client";
+import { ScheduleAlreadyRunning, type Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
@@ -35,9 +35,6 @@ import { setting } from "../server/config.js";
  */
 export type ServedWorkflows = Served<typeof servedWorkflows>;
 type Served<T extends StartedWorkflows> = T;
-
-/** The benefit grant sweep workflow of earlier versions: the backstop sweep replaced it, so a running one is ended at start-up. */
-const RETIRED_SWEEP_WORKFLOW_ID = "benefit-grant-sweep";
 
 export interface StartWorkerOptions {
   knex: Knex;
@@ -190,7 +187,6 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       workflowIdConflictPolicy: "USE_EXISTING",
     });
     await ensureEmailReminderSchedule(client, taskQueue);
-    await endRetiredSweep(client);
     stopBackstop = startBackstopSweep(opts.knex, temporalDoor(client, taskQueue), opts.backstop);
     stopUsageFold = startUsageFold(opts.knex, opts.usageFoldEveryMs ?? 1_000);
     cleanKeys = startIdempotencyKeyCleanup(opts.knex);
@@ -241,18 +237,6 @@ export async function ensureEmailReminderSchedule(client: Client, taskQueue: str
     });
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
-}
-
-/**
- * Ends the benefit grant sweep workflow an earlier version started (its type is no longer served,
- * so it would only fail its tasks); nothing when there is none.
- */
-async function endRetiredSweep(client: Client): Promise<void> {
-  try {
-    await client.workflow.getHandle(RETIRED_SWEEP_WORKFLOW_ID).terminate("replaced by the backstop sweep (workflows/backstop.ts)");
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
 }
 

@@ -6,8 +6,6 @@ import type { QueuedEvent } from "./webhooks.js";
 
 export interface SubscriptionStart {
   subscriptionId: string;
-  /** Set on every run started by current code: its steps are local activities. */
-  localSteps?: true;
 }
 
 export interface InvoiceStart {

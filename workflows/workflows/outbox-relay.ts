@@ -2,7 +2,7 @@
 // outbox table in batches. It only decides when to claim the next batch — at once after a full
 // batch, otherwise after an idle sleep or as soon as `outboxSignal` says rows were committed.
 // The claiming itself, and the truth about what is published, stay in the database.
-import { ApplicationFailure, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from "@temporalio/workflow";
+import { ApplicationFailure, condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from "@temporalio/workflow";
 import type { OutboxActivities } from "../activities/outbox.js";
 import { relayStatsQuery } from "../shared/queries.js";
 import { outboxSignal } from "../shared/signals.js";
@@ -20,15 +20,13 @@ export interface OutboxRelayInput {
 
 const DEFAULT_MAX_ITERATIONS = 500;
 
-const claimOptions = {
+// A local activity: the claim runs inside the relay's workflow task, saving the schedule / poll /
+// complete round trips to the Temporal server between a commit and its webhooks' fan-out.
+const { claimOutboxBatch } = proxyLocalActivities<OutboxActivities>({
   startToCloseTimeout: "30 seconds",
   // No attempt limit: while the database is down the relay should keep trying, just less often.
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "1 minute" },
-} as const;
-const { claimOutboxBatch: claimScheduled } = proxyActivities<OutboxActivities>(claimOptions);
-// A local activity: the claim runs inside the relay's workflow task, saving the schedule / poll /
-// complete round trips to the Temporal server between a commit and its webhooks' fan-out.
-const { claimOutboxBatch: claimLocal } = proxyLocalActivities<OutboxActivities>(claimOptions);
+});
 
 export async function outboxRelayWorkflow(input: OutboxRelayInput): Promise<never> {
   if (!Number.isInteger(input.batchSize) || input.batchSize < 1) {
@@ -44,9 +42,6 @@ export async function outboxRelayWorkflow(input: OutboxRelayInput): Promise<neve
     woken = true;
   });
   setHandler(relayStatsQuery, () => ({ relayed, iterations }));
-
-  // Runs from before the claim was local replay their scheduled-activity history.
-  const claimOutboxBatch = patched("outbox-claim-local") ? claimLocal : claimScheduled;
 
   while (iterations < maxIterations && !workflowInfo().continueAsNewSuggested) {
     iterations++;

@@ -15,7 +15,7 @@
 //
 // "Now" for a step is this workflow's clock (deterministic, and skipped time counts in tests),
 // or the test clock's frozen time, which the activity reads itself.
-import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler } from "@temporalio/workflow";
+import { condition, continueAsNew, proxyLocalActivities, setHandler } from "@temporalio/workflow";
 import type { SubscriptionActivities } from "../activities/subscriptions.js";
 import { subscriptionChangedSignal } from "../shared/signals.js";
 
@@ -30,11 +30,6 @@ export interface SubscriptionWorkflowInput {
   stepTimeoutMs?: number;
   /** What is due next, as the step before continue-as-new found it. */
   next?: NextStep;
-  /**
-   * Set on every run this code continues as: its steps are local activities, no need to ask
-   * `patched()`, whose marker and search attribute update would cost every cycle a write more.
-   */
-  localSteps?: true;
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 120_000;
@@ -43,13 +38,10 @@ const DEFAULT_STEP_TIMEOUT_MS = 120_000;
 const STEP_RETRY = { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "5 minutes" } as const;
 
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<void> {
-  // Runs started before the steps became local activities replay as they ran, with activity
-  // tasks (the run they continue as goes the new way).
-  const local = input.localSteps === true || patched("subscription-local-steps");
-  const options = { startToCloseTimeout: input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, retry: STEP_RETRY };
-  const { nextSubscriptionStep, runSubscriptionStep } = local
-    ? proxyLocalActivities<SubscriptionActivities>(options)
-    : proxyActivities<SubscriptionActivities>(options);
+  const { nextSubscriptionStep, runSubscriptionStep } = proxyLocalActivities<SubscriptionActivities>({
+    startToCloseTimeout: input.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+    retry: STEP_RETRY,
+  });
   let changed = false;
   setHandler(subscriptionChangedSignal, () => {
     changed = true;
@@ -79,6 +71,6 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     changed = false;
     const done = await runSubscriptionStep(input.subscriptionId, Date.now());
     // A signal that arrived during the step may have changed what is due: the next run asks again.
-    return continueAsNew<typeof subscriptionWorkflow>(Object.assign({}, input, { localSteps: true, next: changed ? undefined : done.next }));
+    return continueAsNew<typeof subscriptionWorkflow>(Object.assign({}, input, { next: changed ? undefined : done.next }));
   }
 }

@@ -30,7 +30,7 @@
 // workflow of its own (webhook-event.ts, abandoned by this one), and the events behind it go on at
 // once. So a receiver that rejects one event holds the others back for the hold, not for days.
 import {
-  condition, continueAsNew, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, startChild, workflowInfo,
+  condition, continueAsNew, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, sleep, startChild, workflowInfo,
 } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
 import { webhookEventWorkflowId } from "../shared/ids.js";
@@ -100,10 +100,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
     woken = true;
     if (handOver) handedOver = handOver.failed;
   });
-  // Runs started before first attempts were batched replay their one-event-per-step history.
-  const batched = patched("webhook-delivery-batches");
-  // Runs started before the hold keep strict order.
-  const holdMs = patched("webhook-delivery-hold") ? (input.holdMs ?? DEFAULT_WEBHOOK_HOLD_MS) : undefined;
+  const holdMs = input.holdMs ?? DEFAULT_WEBHOOK_HOLD_MS;
 
   let handled = 0;
   let idleEnded = false;
@@ -156,12 +153,7 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
     woken = false;
     const handed = handedOver;
     handedOver = undefined;
-    let head = handed ? await handedOverHead(handed) : null;
-    if (head === null && batched) head = await firstAttempts();
-    if (head === null) {
-      const next = await nextWebhookEvent(input.endpointId);
-      head = next === null ? "empty" : { event: next, from: 0 };
-    }
+    const head = (handed ? await handedOverHead(handed) : null) ?? (await firstAttempts());
     if (head === "stop") return;
     if (head === "more") {
       idleEnded = false;
@@ -191,10 +183,10 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
  * ran out, "stop" when the endpoint is gone and the queue must stop, or the index of the attempt
  * due past `holdMs` after the first, before which the event is to be set aside.
  */
-async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined, from: number, holdMs: number | undefined): Promise<"settle" | "stop" | number> {
+async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined, from: number, holdMs: number): Promise<"settle" | "stop" | number> {
   for (const [attempt, delay] of delays.entries()) {
     if (attempt < from) continue;
-    if (holdMs !== undefined && attempt > 0 && dueAfterFirst(delays, attempt) > holdMs) return attempt;
+    if (attempt > 0 && dueAfterFirst(delays, attempt) > holdMs) return attempt;
     if (delay > 0) await sleep(delay);
     const outcome = await outcomeOf(() => attemptWebhookDelivery(eventId, attempt + 1, { at: Date.now(), disableAfterMs }));
     if (outcome === "delivered") return "settle";
