@@ -10,8 +10,8 @@
 //   - orders and refunds whose Stripe Tax record or reversal is still due;
 //   - emails of the send log still pending after a grace period.
 // Every start is idempotent (a running workflow is joined or only signalled to look again), so a
-// sweep in each worker, or one overlapping a normal start, is harmless. It runs in the worker
-// process at start-up and then every minute.
+// sweep in each worker, or one overlapping a normal start, is harmless. It runs on the worker's
+// `backstop-sweep` Schedule (schedules.ts): at worker start-up and then every minute.
 import type { Knex } from "knex";
 import { stalePendingJobs } from "../server/benefit-grants/repository.js";
 import { dueTaxIdChecks } from "../server/customers/repository.js";
@@ -26,7 +26,7 @@ import type { WorkflowsDoor } from "../server/workflows-door.js";
 export type BackstopPart = "subscriptions" | "benefitGrantJobs" | "webhookEndpoints" | "taxIdChecks" | "taxSyncs" | "emailSends";
 
 export interface BackstopOptions {
-  /** Time between sweeps. Default 1 minute. */
+  /** Time between sweeps (the Schedule's interval). Default 1 minute. */
   everyMs?: number;
   /** A grant job younger than this is left to its own start. Default 30 seconds. */
   grantGraceMs?: number;
@@ -58,21 +58,6 @@ export async function sweepBackstop(knex: Knex, door: WorkflowsDoor, opts: Backs
       logger.warn({ err, part }, "backstop sweep failed; it runs again later");
     }
   }
-}
-
-/** Sweeps at once and then every `everyMs`, one pass at a time; the returned function stops it and waits for a pass in progress. */
-export function startBackstopSweep(knex: Knex, door: WorkflowsDoor, opts: BackstopOptions = {}): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    running ??= sweepBackstop(knex, door, opts).finally(() => (running = null));
-  };
-  sweep();
-  const timer = setInterval(sweep, opts.everyMs ?? 60_000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }
 
 /**

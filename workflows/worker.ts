@@ -1,9 +1,10 @@
 // The Temporal worker process part: builds the activities (createActivities, with the services
 // of activity-deps.ts), bundles the workflows, polls the task queue in the background, makes sure the
-// singleton workflow (the outbox relay) is running and the periodic emails' Schedule exists, and runs the backstop sweep (backstop.ts). `scripts/run.ts` calls startWorker next to the API.
+// singleton workflow (the outbox relay) is running and the periodic Schedules exist (schedules.ts).
+// `scripts/run.ts` calls startWorker next to the API.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ScheduleAlreadyRunning, type Client } from "@temporalio/client";
+import type { Client } from "@temporalio/client";
 import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
@@ -14,18 +15,19 @@ import { tracing } from "../server/kit/telemetry.js";
 import { createActivities } from "./activities/index.js";
 import { listenForOutbox } from "./activities/outbox.js";
 import { activityDeps } from "./activity-deps.js";
-import { startBackstopSweep, type BackstopOptions } from "./backstop.js";
+import { createPeriodicActivities } from "./activities/periodic.js";
+import { sweepBackstop, type BackstopOptions } from "./backstop.js";
+import { ensurePeriodicSchedules } from "./schedules.js";
 import { DEFAULT_MAX_LISTENERS } from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { temporalDoor } from "../server/workflows-door.js";
 import { createTemporalClient } from "./client.js";
-import { emailRemindersScheduleId, outboxRelayWorkflowId } from "./shared/ids.js";
+import { outboxRelayWorkflowId } from "./shared/ids.js";
 import { foldUsage } from "../server/meters/fold.js";
 import { outboxSignal } from "./shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "./shared/task-queues.js";
 import type { StartedWorkflows } from "./shared/workflows.js";
 import type * as servedWorkflows from "./workflows/index.js";
-import { emailRemindersWorkflow } from "./workflows/email-reminders.js";
 import { outboxRelayWorkflow, type OutboxRelayInput } from "./workflows/outbox-relay.js";
 import { setting } from "../server/config.js";
 
@@ -47,13 +49,13 @@ export interface StartWorkerOptions {
    * running keeps the settings it was started with.
    */
   outboxRelay?: Partial<Pick<OutboxRelayInput, "batchSize" | "idleSleepMs" | "maxIterations">>;
-  /** Settings for the backstop sweep (backstop.ts). */
+  /** Settings for the backstop sweep (backstop.ts) and its Schedule's interval. */
   backstop?: BackstopOptions;
   /** Concurrency and workflow cache of the worker; the SDK's defaults unless told. */
   tuning?: WorkerTuning;
-  /** How often events are folded into the per-customer meter rollups (ms; 0: never). Every second unless told. */
+  /** How often events are folded into the per-customer meter rollups (ms; 0: never; its Schedule). Every second unless told. */
   usageFoldEveryMs?: number;
-  /** How often confirms that died after their claim are looked for (server/checkouts/recover.ts). Every 2 s unless told. */
+  /** How often confirms that died after their claim are looked for (server/checkouts/recover.ts; its Schedule). Every 2 s unless told. */
   confirmRecovery?: { everyMs?: number };
 }
 
@@ -152,22 +154,29 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let stoppedWith: Error | null = null;
-  let stopBackstop: (() => Promise<void>) | undefined;
-  let stopUsageFold: (() => Promise<void>) | undefined;
-  let cleanKeys: NodeJS.Timeout | undefined;
-  let recoverConfirms: NodeJS.Timeout | undefined;
   let stopOutboxListener: (() => Promise<void>) | undefined;
   // The fan-out's direct runs of first attempts (background work of this process, not tasks).
   const directDeliveries = new DirectDeliveries(opts.knex);
   const deps = activityDeps(opts.knex, { directDeliveries });
   try {
+    client = await createTemporalClient(opts.temporalAddress, namespace);
+    const door = temporalDoor(client, taskQueue);
+    const periodic = createPeriodicActivities(
+      {
+        sweepBackstop: () => sweepBackstop(opts.knex, door, opts.backstop),
+        recoverConfirms: () => recoverConfirmedCheckouts(opts.knex),
+        foldUsage: () => foldUsage(opts.knex),
+        deleteExpiredKeys: () => deleteExpiredKeys(opts.knex),
+      },
+      logger,
+    );
     worker = await Worker.create(
       Object.assign(
         { connection, namespace, taskQueue, workflowsPath },
         // An option the SDK reads but no longer declares (sdk-typescript#249).
         { isolateExecutionTimeout: NO_ISOLATE_TIMEOUT } as Partial<WorkerOptions>,
         Object.assign({}, SHUTDOWN, WEBHOOK_DELIVERY_TUNING, opts.tuning),
-        Object.assign(await tracingOptions(), { activities: createActivities(deps) }),
+        Object.assign(await tracingOptions(), { activities: Object.assign(createActivities(deps), periodic) }),
       ),
     );
     const w = worker;
@@ -178,7 +187,6 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       logger.error({ err, taskQueue, namespace }, "Temporal worker stopped with an error");
     });
 
-    client = await createTemporalClient(opts.temporalAddress, namespace);
     // USE_EXISTING: a restarted (or second) worker joins the running relay instead of starting another.
     await client.workflow.start(outboxRelayWorkflow, {
       workflowId: outboxRelayWorkflowId,
@@ -186,11 +194,11 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
       args: [Object.assign({}, DEFAULT_RELAY, opts.outboxRelay)],
       workflowIdConflictPolicy: "USE_EXISTING",
     });
-    await ensureEmailReminderSchedule(client, taskQueue);
-    stopBackstop = startBackstopSweep(opts.knex, temporalDoor(client, taskQueue), opts.backstop);
-    stopUsageFold = startUsageFold(opts.knex, opts.usageFoldEveryMs ?? 1_000);
-    cleanKeys = startIdempotencyKeyCleanup(opts.knex);
-    recoverConfirms = startConfirmRecovery(opts.knex, opts.confirmRecovery);
+    await ensurePeriodicSchedules(client, taskQueue, {
+      backstopEveryMs: opts.backstop?.everyMs,
+      confirmRecoveryEveryMs: opts.confirmRecovery?.everyMs,
+      usageFoldEveryMs: opts.usageFoldEveryMs,
+    });
     // Committed outbox rows wake the relay at once (its idle poll is the backstop).
     const relay = client.workflow.getHandle(outboxRelayWorkflowId);
     stopOutboxListener = await listenForOutbox(deps, () => relay.signal(outboxSignal));
@@ -207,97 +215,12 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     client,
     done: w.then(() => stoppedWith),
     shutdown: () => {
-      clearInterval(cleanKeys);
-      clearInterval(recoverConfirms);
       // Direct runs hand what is left to the workflows through the client: closed before it.
-      return (stopped ??= (stopUsageFold?.() ?? Promise.resolve())
-        .then(() => stopBackstop?.())
-        .then(() => stopOutboxListener?.())
+      return (stopped ??= (stopOutboxListener?.() ?? Promise.resolve())
         .then(() => directDeliveries.close())
         .then(() => stop(worker, running, client, connection)));
     },
   };
-}
-
-/** How often the periodic emails run: reminders are due by the day, an hour late is on time. */
-const EMAIL_REMINDERS_EVERY = "1 hour";
-
-/**
- * Creates the periodic emails' Schedule (`email-reminders`: every hour, one run at a time, a run
- * triggered meanwhile waiting behind it) unless it exists: a restarted (or second) worker keeps the
- * one there is.
- */
-export async function ensureEmailReminderSchedule(client: Client, taskQueue: string): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: emailRemindersScheduleId,
-      spec: { intervals: [{ every: EMAIL_REMINDERS_EVERY }] },
-      action: { type: "startWorkflow", workflowType: emailRemindersWorkflow, taskQueue, args: [] },
-      policies: { overlap: "BUFFER_ONE", catchupWindow: EMAIL_REMINDERS_EVERY },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
-}
-
-/**
- * Folds ingested events into the per-customer meter rollups every `everyMs` (server/meters/fold.ts):
- * background work of this process, like the sweep, not a workflow (nothing to orchestrate, and
- * readers never depend on it being done). Stopping waits for a fold in progress.
- */
-function startUsageFold(knex: Knex, everyMs: number): () => Promise<void> {
-  if (everyMs <= 0) return async () => {};
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    // A fold still going when the next is due: that one is skipped (the running one goes on to the end).
-    running ??= foldUsage(knex)
-      .catch((err: unknown) => logger.warn({ err }, "usage fold failed; it runs again in a moment"))
-      .finally(() => (running = null));
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}
-
-/**
- * Checkouts left confirmed by a confirm that died after its claim: each is settled once its lease
- * lapsed, looked for at start-up and then every `everyMs`, so a confirm caught by a crash or a
- * database restart settles seconds after its lease lapses.
- */
-function startConfirmRecovery(knex: Knex, opts: { everyMs?: number } = {}): NodeJS.Timeout {
-  let running = false;
-  const recover = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await recoverConfirmedCheckouts(knex);
-    } catch (err) {
-      logger.warn({ err }, "confirm recovery failed; it runs again later");
-    } finally {
-      running = false;
-    }
-  };
-  void recover();
-  const timer = setInterval(() => void recover(), opts.everyMs ?? 2_000);
-  timer.unref();
-  return timer;
-}
-
-/** Expired idempotency keys (kept 24 hours) are deleted at start-up and then every hour. */
-function startIdempotencyKeyCleanup(knex: Knex, everyMs = 60 * 60_000): NodeJS.Timeout {
-  const clean = async () => {
-    try {
-      while ((await deleteExpiredKeys(knex)) > 0);
-    } catch (err) {
-      logger.warn({ err }, "expired idempotency keys not deleted; tried again later");
-    }
-  };
-  void clean();
-  const timer = setInterval(() => void clean(), everyMs);
-  timer.unref();
-  return timer;
 }
 
 async function stop(worker: Worker | undefined, running: Promise<void> | undefined, client: Client | undefined, connection: NativeConnection) {

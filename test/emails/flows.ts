@@ -12,7 +12,7 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
 import { createEmailReminderActivities } from "../../workflows/activities/email-reminders.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
-import { ensureEmailReminderSchedule } from "../../workflows/worker.js";
+import { ensureEmailReminderSchedule } from "../../workflows/schedules.js";
 import { activityDeps, createOrganization, mailsWithMessageId, testClocks, type MailMessage, type TestClocks, type WorkflowInfra } from "../harness/index.js";
 import { useWebhookHarness, type WebhookHarness } from "../webhooks/harness.js";
 

@@ -14,7 +14,7 @@ import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createEmailActivities } from "../../workflows/activities/emails.js";
 import { createOutboxActivities } from "../../workflows/activities/outbox.js";
 import { createWebhookActivities, type WebhookWaker } from "../../workflows/activities/webhooks.js";
-import { startBackstopSweep } from "../../workflows/backstop.js";
+import { sweepBackstop } from "../../workflows/backstop.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
 import { activityDeps, type WorkflowInfra, workflowsPath } from "../harness/index.js";
@@ -79,7 +79,7 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
     });
     running = worker.run();
     relay = await h.client.workflow.start(outboxRelayWorkflow, { workflowId: `relay-${randomUUID()}`, taskQueue: h.taskQueue, args: [{ batchSize: 50, idleSleepMs: 200 }] });
-    stopSweep = startBackstopSweep(infra.knex, door, { parts: ["webhookEndpoints"], everyMs: opts.webhookSweepEveryMs });
+    stopSweep = sweepEvery(opts.webhookSweepEveryMs ?? 60_000, () => sweepBackstop(infra.knex, door, { parts: ["webhookEndpoints"] }));
     setWorkflowsDoor({ wakeWebhookEndpoints: h.waker });
     h.api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });
   }, 120_000);
@@ -100,4 +100,25 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
   }, 60_000);
 
   return h;
+}
+
+/**
+ * The worker's backstop Schedule in small: sweeps at once and then `everyMs` after each pass ends;
+ * the returned function stops it and waits for a pass in progress.
+ */
+function sweepEvery(everyMs: number, sweep: () => Promise<void>): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const pass = () => {
+    running = sweep().finally(() => {
+      if (!stopped) timer = setTimeout(pass, everyMs);
+    });
+  };
+  pass();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
 }

@@ -5,11 +5,14 @@
 /** The outbox relay runs once per namespace. */
 export const outboxRelayWorkflowId = "outbox-relay";
 
-/** The backstop sweep runs once per namespace. */
-export const backstopSweepWorkflowId = "backstop-sweep";
-
 /** The Schedule of the periodic emails (renewal and card-expiring reminders), once per namespace. */
 export const emailRemindersScheduleId = "email-reminders";
+
+/** The worker's other periodic Schedules (workflows/schedules.ts), once per namespace each. */
+export const backstopSweepScheduleId = "backstop-sweep";
+export const confirmRecoveryScheduleId = "confirm-recovery";
+export const usageFoldScheduleId = "usage-fold";
+export const idempotencyKeyCleanupScheduleId = "idempotency-key-cleanup";
 
 /** One lifecycle workflow per subscription, for its whole life (continued as new each cycle). */
 export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;

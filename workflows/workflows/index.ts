@@ -10,3 +10,4 @@ export { taxIdCheckWorkflow } from "./tax-id-check.js";
 export { taxSyncWorkflow } from "./tax-sync.js";
 export { emailSendWorkflow } from "./email-send.js";
 export { emailRemindersWorkflow } from "./email-reminders.js";
+export { backstopSweepWorkflow, confirmRecoveryWorkflow, idempotencyKeyCleanupWorkflow, usageFoldWorkflow } from "./periodic.js";
