@@ -3,7 +3,7 @@
 // without being asked to, after a backoff that doubles from 0.5 s up to 30 s and starts over once
 // it has stayed up a minute. Every exit and restart is logged. `stop` stops the services in the
 // order given, without restarting them.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 
 /** One running instance of a service. */
 export interface Instance {
@@ -155,6 +155,8 @@ function howExited(child: ChildProcess): Promise<string> {
   });
 }
 
+type ChildStdio = "inherit" | "ignore" | ["ignore", number | "inherit", number | "inherit"];
+
 /** A Node program as a supervised instance: SIGTERM to stop (it drains), SIGKILL after `killAfterMs`. */
 export function nodeProcess(opts: {
   script: string;
@@ -162,10 +164,12 @@ export function nodeProcess(opts: {
   env: NodeJS.ProcessEnv;
   killAfterMs?: number;
   /** Where its output goes (default: this process's stdout and stderr). */
-  stdio?: "inherit" | "ignore" | ["ignore", number, number];
+  stdio?: ChildStdio;
 }): () => Promise<Instance> {
   return async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", opts.script], { cwd: opts.cwd, env: opts.env, stdio: opts.stdio ?? ["ignore", "inherit", "inherit"] });
+    // With an IPC channel: the child exits when it closes, that is when this process is gone.
+    const child = spawn(process.execPath, ["--import", "tsx", opts.script], { cwd: opts.cwd, env: opts.env, stdio: withIpc(opts.stdio ?? ["ignore", "inherit", "inherit"]) });
+    child.channel?.unref();
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", reject);
@@ -185,6 +189,11 @@ export function nodeProcess(opts: {
         })()),
     };
   };
+}
+
+/** The spawn stdio `stdio` with an IPC channel as the fourth descriptor. */
+function withIpc(stdio: ChildStdio): StdioOptions {
+  return typeof stdio === "string" ? [stdio, stdio, stdio, "ipc"] : [...stdio, "ipc"];
 }
 
 /** Settles when process `pid` is gone (checked every `everyMs`). */

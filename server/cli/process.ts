@@ -1,7 +1,7 @@
 // What the API and worker processes share: their settings from the environment, a stop on
 // SIGTERM / SIGINT that drains first (a second signal exits at once), and, when a supervisor
-// started them (`make run`), an exit when that supervisor is gone, so a supervisor killed with
-// SIGKILL leaves no orphan behind.
+// started them (`make run`), an exit when that supervisor is gone (its IPC channel closes), so a
+// supervisor killed with SIGKILL leaves no orphan behind.
 import { loadConfig, type Env } from "../config.js";
 import { logger } from "../kit/logger.js";
 import { tracingSettings, type TracingSettings } from "../kit/telemetry.js";
@@ -72,10 +72,10 @@ export function stopOnSignals(name: string, settings: ProcessSettings, stop: () 
     );
   };
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => begin(sig));
-  if (settings.supervised) {
-    const parent = process.ppid;
-    setInterval(() => {
-      if (process.ppid !== parent) begin("supervisor gone");
-    }, 1_000).unref();
+  // The supervisor spawns with an IPC channel (scripts/supervisor.ts): it closes when the
+  // supervisor dies, however it died. Unref'd, so the channel alone keeps nothing running.
+  if (settings.supervised && process.channel) {
+    process.channel.unref();
+    process.once("disconnect", () => begin("supervisor gone"));
   }
 }
