@@ -92,8 +92,10 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
     const portal = await stack.newPage();
     await portal.goto(tab.url());
     await signInWithCode(portal, buyer);
+    await portal.getByRole("heading", { name: "Your order" }).waitFor();
     const shown = portal.locator(`article:has(h3[id="order-${order.id}"])`);
     await shown.waitFor();
+    expect(await portal.locator("article.order").count()).toBe(1);
     expect(await shown.textContent()).toContain("Field Guide to Auroras");
     await stack.check(portal, "email-journey-portal-order");
   });
