@@ -1,8 +1,8 @@
 // Realistic sample messages, one per kind: the console's live preview and the tests render them.
-import type { Brand, EmailKind, EmailMessageOf, EmailProps, OrderSummary, SubscriptionSummary } from "./messages.js";
+import { DEFAULT_BRAND_COLOR, type Brand, type EmailKind, type EmailMessageOf, type EmailProps, type OrderSummary, type SubscriptionSummary } from "./messages.js";
 
 /** The brand the samples wear when the caller has none. */
-export const SAMPLE_BRAND: Brand = { name: "Acme", logo_url: null, color: "#0062ff" };
+export const SAMPLE_BRAND: Brand = { name: "Acme", logo_url: null, color: DEFAULT_BRAND_COLOR };
 
 const PORTAL = "https://pay.example.com/acme/portal";
 const CONSOLE = "https://pay.example.com/dashboard/#";
