@@ -42,10 +42,6 @@ export function isEmailKind(value: string): value is EmailKind {
   return (EMAIL_KINDS as readonly string[]).includes(value);
 }
 
-export function isNonEssentialEmailKind(kind: EmailKind): kind is NonEssentialEmailKind {
-  return (NON_ESSENTIAL_EMAIL_KINDS as readonly string[]).includes(kind);
-}
-
 /** The colour of an organization that chose none. */
 export const DEFAULT_BRAND_COLOR = "#0062ff";
 

@@ -6,7 +6,7 @@
 // else the real time). Both are non-essential: the organization's switch and the customer's
 // choice are checked here.
 import type { Knex } from "knex";
-import { emailPreferencesOf, isOptionalEmailKind } from "../customers/email-preferences.js";
+import { wantsEmail } from "../customers/email-preferences.js";
 import { byIds as customersByIds, type CustomerRow } from "../customers/repository.js";
 import { DEFAULT_EMAIL_SETTINGS } from "../organizations/models.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
@@ -47,7 +47,7 @@ async function enqueueFor<T extends { organization_id: string; customer_id: stri
     const customer = customers.get(row.customer_id);
     if (!organization || !customer || customer.deleted_at || !customer.email) continue;
     const send = sendOf(row, organization, customer);
-    if (send && (!isOptionalEmailKind(send.kind) || emailPreferencesOf(customer)[send.kind])) sends.push(send);
+    if (send && wantsEmail(customer, send.kind)) sends.push(send);
   }
   if (sends.length === 0) return 0;
   return (await knex.transaction((trx) => enqueueEmails(trx, sends))).length;
