@@ -39,11 +39,7 @@ export type NonEssentialEmailKind = (typeof NON_ESSENTIAL_EMAIL_KINDS)[number];
 export type EmailKind = CustomerEmailKind | MerchantEmailKind;
 
 export function isEmailKind(value: string): value is EmailKind {
-  return (EMAIL_KINDS as readonly string[]).includes(value);
-}
-
-export function isNonEssentialEmailKind(kind: EmailKind): kind is NonEssentialEmailKind {
-  return (NON_ESSENTIAL_EMAIL_KINDS as readonly string[]).includes(kind);
+  return EMAIL_KINDS.some((k) => k === value);
 }
 
 /** The colour of an organization that chose none. */

@@ -1,11 +1,11 @@
 // Realistic sample messages, one per kind: the console's live preview and the tests render them.
-import type { Brand, EmailKind, EmailMessageOf, EmailProps, OrderSummary, SubscriptionSummary } from "./messages.js";
+import { DEFAULT_BRAND_COLOR, type Brand, type EmailKind, type EmailMessageOf, type EmailProps, type OrderSummary, type SubscriptionSummary } from "./messages.js";
 
 /** The brand the samples wear when the caller has none. */
-export const SAMPLE_BRAND: Brand = { name: "Acme", logo_url: null, color: "#0062ff" };
+export const SAMPLE_BRAND: Brand = { name: "Acme", logo_url: null, color: DEFAULT_BRAND_COLOR };
 
 const PORTAL = "https://pay.example.com/acme/portal";
-const CONSOLE = "https://pay.example.com/dashboard/#";
+const CONSOLE = "https://pay.example.com/dashboard";
 const ORDER_ID = "5c1f2a8e-7d43-4b6e-9a0c-2f8d61e4b7a1";
 const SUBSCRIPTION_ID = "9e2b7c14-3a5f-4d8e-b1c6-7f0a2d9e5b38";
 
@@ -141,7 +141,7 @@ const SAMPLE_PROPS: EmailProps = {
   }),
   webhook_endpoint_disabled: Object.assign({}, member, {
     endpoint_url: "https://hooks.acme.example/borealis/webhooks",
-    webhook_url: `${CONSOLE}/webhook-endpoints/3d7e1b90-6c2a-4f85-a4e3-1b9c0d8f2e67/show`,
+    webhook_url: `${CONSOLE}/webhooks-endpoints/3d7e1b90-6c2a-4f85-a4e3-1b9c0d8f2e67/show`,
     disabled_at: "2027-03-07T02:15:00Z",
   }),
 };

@@ -273,5 +273,5 @@ export function grantedFiles(db: Knex, grantId: string): Promise<FileRow[]> {
 
 /** A grant by id, unlocked (a reader outside the job runner). */
 export function findGrant(db: Knex, id: string): Promise<GrantRow | undefined> {
-  return db<GrantRow>("benefit_grants").where({ id }).first() as Promise<GrantRow | undefined>;
+  return db<GrantRow>("benefit_grants").where({ id }).first();
 }

@@ -121,10 +121,6 @@ export async function lockCustomer(db: Knex, customerId: string): Promise<void> 
 }
 
 /** The customer's stored email preferences (merge over the defaults with email-preferences.ts), when the customer exists. */
-export function storedEmailPreferences(db: Knex, customerId: string): Promise<{ email_preferences: Partial<CustomerEmailPreferences> | null } | undefined> {
-  return db("customers").where({ id: customerId }).first("email_preferences");
-}
-
 export function contactOf(db: Knex, customerId: string): Promise<{ email: string; name: string | null }> {
   return db("customers").where({ id: customerId }).first("email", "name");
 }

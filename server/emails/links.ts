@@ -26,6 +26,7 @@ export function consoleLink(path: string): string {
 
 export const consoleOrderLink = (orderId: string) => consoleLink(`orders/${encodeURIComponent(orderId)}/show`);
 export const consoleSubscriptionLink = (subscriptionId: string) => consoleLink(`subscriptions/${encodeURIComponent(subscriptionId)}/show`);
+export const consoleWebhookEndpointLink = (endpointId: string) => consoleLink(`webhooks-endpoints/${encodeURIComponent(endpointId)}/show`);
 export const notificationSettingsLink = () => consoleLink("settings/emails");
 
 /**

@@ -3,7 +3,7 @@
 // ./triggers.ts; the brand every message wears is the organization's.
 import type { Knex } from "knex";
 import type { Brand, EmailKind, EmailMessage } from "../../emails/src/index.js";
-import { DEFAULT_CUSTOMER_EMAIL_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, emailSettings } from "../organizations/models.js";
+import { customerEmailSettings, DEFAULT_NOTIFICATION_SETTINGS, emailSettings } from "../organizations/models.js";
 import type { OrganizationRow } from "../organizations/repository.js";
 import type { EmailSendInsert, EmailSendRow } from "./repository.js";
 
@@ -38,7 +38,7 @@ export function brandOf(organization: OrganizationRow): Brand {
 
 /** Whether the organization sends this customer email (its `customer_email_settings`, over the defaults). */
 export function customerEmailOn(organization: OrganizationRow, key: keyof OrganizationRow["customer_email_settings"]): boolean {
-  return Object.assign({}, DEFAULT_CUSTOMER_EMAIL_SETTINGS, organization.customer_email_settings)[key] !== false;
+  return customerEmailSettings(organization)[key] !== false;
 }
 
 /** Whether the organization notifies its members of this (`notification_settings`, over the defaults). */

@@ -1,16 +1,12 @@
-// The periodic emails, enqueued by each run of the `email-reminders` Schedule
-// (workflows/workflows/email-reminders.ts):
-//   subscription_renewal_reminder        an active yearly subscription, its organization's
-//                                        `email_settings.renewal_reminder_days` (7 unless set)
-//                                        before its period ends: one per subscription and period
-//                                        end (`reminder:<subscription>:<period end>`);
-//   payment_method_expiration_reminder   the card a live subscription renews with, expiring this
-//                                        month or next: one per card and expiry month
-//                                        (`card:<payment method>:<yyyy-mm>`).
-// "Now" is each subscription's own: its test clock's frozen time, else the real time. Both are
-// non-essential: the organization's switch and the customer's choice are checked here.
+// The periodic emails, enqueued by each run of the `email-reminders` Schedule: a renewal reminder
+// for an active yearly subscription its organization's `email_settings.renewal_reminder_days`
+// before the period ends (`reminder:<subscription>:<period end>`), and a card-expiring reminder
+// for the card a live subscription renews with, expiring this month or next
+// (`card:<payment method>:<yyyy-mm>`). "Now" is each subscription's own (its test clock's time,
+// else the real time). Both are non-essential: the organization's switch and the customer's
+// choice are checked here.
 import type { Knex } from "knex";
-import { emailPreferencesOf, isOptionalEmailKind } from "../customers/email-preferences.js";
+import { wantsEmail } from "../customers/email-preferences.js";
 import { byIds as customersByIds, type CustomerRow } from "../customers/repository.js";
 import { DEFAULT_EMAIL_SETTINGS } from "../organizations/models.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
@@ -51,7 +47,7 @@ async function enqueueFor<T extends { organization_id: string; customer_id: stri
     const customer = customers.get(row.customer_id);
     if (!organization || !customer || customer.deleted_at || !customer.email) continue;
     const send = sendOf(row, organization, customer);
-    if (send && (!isOptionalEmailKind(send.kind) || emailPreferencesOf(customer)[send.kind])) sends.push(send);
+    if (send && wantsEmail(customer, send.kind)) sends.push(send);
   }
   if (sends.length === 0) return 0;
   return (await knex.transaction((trx) => enqueueEmails(trx, sends))).length;

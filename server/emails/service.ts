@@ -37,8 +37,14 @@ export async function emailsForOutbox(trx: Knex.Transaction, rows: { id: number;
     if (!organizations.has(event.organization_id)) organizations.set(event.organization_id, findOrganization(trx, event.organization_id));
     const organization = await organizations.get(event.organization_id);
     if (!organization) continue;
-    for (const { trigger } of EMAILS) {
-      if (trigger?.on.includes(event.type)) sends.push(...(await trigger.sends(trx, event, organization)));
+    for (const { kind, trigger } of EMAILS) {
+      if (!trigger?.on.includes(event.type)) continue;
+      try {
+        // In a savepoint: an event a trigger can't read loses that email (logged), not the batch's webhooks.
+        sends.push(...(await trx.transaction((savepoint) => trigger.sends(savepoint, event, organization))));
+      } catch (err) {
+        logger.error({ err, outboxId: event.id, type: event.type, kind }, "an email trigger failed on this event; that email is not sent");
+      }
     }
   }
   return insertEmailSends(trx, sends);

@@ -121,5 +121,5 @@ export function softDeleteActivation(db: Knex, id: string): Promise<void> {
 
 /** A license key by id, whatever its organization (the caller knows it from a grant). */
 export function findLicenseKey(db: Knex, id: string): Promise<LicenseKeyRow | undefined> {
-  return db<LicenseKeyRow>("license_keys").where({ id }).first() as Promise<LicenseKeyRow | undefined>;
+  return db<LicenseKeyRow>("license_keys").where({ id }).first();
 }

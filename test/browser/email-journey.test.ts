@@ -2,9 +2,9 @@
 // Mailpit): a buyer pays on the hosted checkout and gets the receipt once, whose links open the
 // order in the portal (signed in with the emailed code) and the invoice PDF; the merchant's owner
 // hears of the sale. A subscriber (hosted checkout, on a test clock) cancels in the portal and
-// gets the cancellation once, the owner its notice; a declined renewal's payment-failed email
-// links to the portal's payment methods. Each email is read from Mailpit and counted by its
-// Message-ID.
+// gets the cancellation once (whose manage link opens that subscription), the owner its notice;
+// a declined renewal's payment-failed email links to the portal's payment methods. Each email is
+// read from Mailpit and counted by its Message-ID.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -92,8 +92,10 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
     const portal = await stack.newPage();
     await portal.goto(tab.url());
     await signInWithCode(portal, buyer);
+    await portal.getByRole("heading", { name: "Your order" }).waitFor();
     const shown = portal.locator(`article:has(h3[id="order-${order.id}"])`);
     await shown.waitFor();
+    expect(await portal.locator("article.order").count()).toBe(1);
     expect(await shown.textContent()).toContain("Field Guide to Auroras");
     await stack.check(portal, "email-journey-portal-order");
   });
@@ -127,11 +129,16 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
     const cancellation = await arrivedOnce("subscription_cancellation", subscriber);
     expect(cancellation.subject).toContain("Aurora Pro");
     const subscription = await stack.knex("subscriptions").where({ customer_id: customer.id }).first("id");
-    expect(linkIn(cancellation, `/${shop.org.slug}/portal/subscriptions`)).toContain(subscription.id);
+    const manage = linkIn(cancellation, `/${shop.org.slug}/portal/subscriptions`);
+    expect(manage).toContain(subscription.id);
     const notice = await arrivedOnce("notification_subscription_cancellation", owner);
     expect(notice.subject).toContain("Aurora Pro");
 
-    // Kept after all; then the card declines the renewal.
+    // The email's manage link opens that subscription; kept after all there; then the card
+    // declines the renewal.
+    await portal.goto(manage);
+    await portal.getByRole("heading", { name: "Your subscription" }).waitFor();
+    await portal.locator(`article:has(h3[id="sub-${subscription.id}"])`).waitFor();
     await portal.getByRole("button", { name: "Keep my subscription" }).click();
     await portal.getByRole("button", { name: "Cancel subscription" }).waitFor();
     await arrivedOnce("subscription_uncanceled", subscriber);

@@ -3,8 +3,8 @@
 // paying a failed order, subscriptions with the plan change's proration preview, cancel and
 // uncancel, benefits with a license key's activations and GitHub access to connect, usage in each
 // meter's unit, payment methods with the in-use error, billing details); the link back to the
-// merchant's app a session was opened with; and sections the organization switched off. Every
-// page: axe, 375 px, screenshots.
+// merchant's app a session was opened with; sections the organization switched off; and the
+// order or subscription an email's link opens. Every page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -252,5 +252,25 @@ describe("customer portal", { timeout: 180_000 }, () => {
     } finally {
       await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: true, payment_methods: true, billing_details: true }) });
     }
+  });
+
+  it("opens the order and the subscription an email links to, even one past the list's first page", async () => {
+    const first = await stack.knex("orders").where({ customer_id: customerId }).orderBy("created_at").first("id");
+    for (let i = 1; i <= 10; i++) await createOrder(stack.knex, shop.org.id, { customerId, productId: basic.id }, { items: [{ label: `Aurora Basic — extra ${i}`, amount: 2500 }] });
+    const page = await stack.newPage();
+    await page.goto(`${portalUrl("orders")}?order=${first.id}&customer_session_token=${sessionToken}`);
+    await page.getByRole("heading", { name: "Your order" }).waitFor();
+    await page.locator(`article:has(h3[id="order-${first.id}"])`).waitFor();
+    expect(await page.locator("article.order").count()).toBe(1);
+    await stack.check(page, "portal-opened-order");
+    await page.getByRole("link", { name: "All orders" }).click();
+    await page.getByRole("navigation", { name: "Pages of orders" }).waitFor();
+    expect(await page.locator("article.order").count()).toBe(10);
+
+    const sub = await stack.knex("subscriptions").where({ customer_id: customerId }).first("id");
+    await page.goto(`${portalUrl("subscriptions")}?subscription=${sub.id}`);
+    await page.getByRole("heading", { name: "Your subscription" }).waitFor();
+    await page.locator(`article:has(h3[id="sub-${sub.id}"])`).waitFor();
+    await page.getByRole("link", { name: "All subscriptions" }).waitFor();
   });
 });

@@ -183,6 +183,8 @@ const CLIENT_CREDENTIALS: Record<string, string> = {
 const USER_OPS: Record<string, string> = {
   "organizations:create": "creates an organization the signed-in user owns",
   "oauth2:authorize": "describes an authorization request to the signed-in user, for the organizations they belong to",
+  "emails:get_notification_preferences": "the signed-in member's own mutes in an organization they belong to",
+  "emails:update_notification_preferences": "changes the signed-in member's own mutes in an organization they belong to",
 };
 
 const REDIRECT = "https://client.example/callback";
@@ -298,6 +300,15 @@ describe("isolation and permissions over every operation", () => {
       .insert({ organization_id: orgA.id, endpoint_id: endpoint.id, outbox_id: outbox.id, type: "product.created", payload: JSON.stringify({ name: marker }), pending: false })
       .returning("id");
 
+    // A receipt A sent its customer (resendable), in the send log.
+    const [emailSend] = await k("email_sends")
+      .insert({
+        id: randomUUID(), organization_id: orgA.id, kind: "order_confirmation", recipient: customer.email, customer_id: customer.id,
+        dedupe_key: `isolation:${marker}`, data: JSON.stringify({ order: { id: order.id } }), subject: `Receipt ${marker}`,
+        message_id: `<${randomUUID()}@borealis>`, status: "sent", attempts: 1, sent_at: new Date(),
+      })
+      .returning("id");
+
     // What the API builds best itself: a checkout link, a checkout, a test clock.
     const asA = (method: string, path: string, body: unknown) =>
       fetch(api.url + path, { method, headers: { authorization: `Bearer ${tokenA}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => {
@@ -372,6 +383,7 @@ describe("isolation and permissions over every operation", () => {
         "webhooks/endpoints": endpoint.id,
         "webhooks/events": event.id,
         "test-clocks": clock.id,
+        emails: emailSend.id,
         "customer-portal/orders": orderA2.id,
         "customer-portal/meters": customerMeterA2.id,
         "customer-portal/subscriptions": subA2,
@@ -391,7 +403,7 @@ describe("isolation and permissions over every operation", () => {
 
   it("the fixtures are right: A's own token reads every id it is refused to B (200)", async () => {
     const failures: string[] = [];
-    for (const op of ops.filter((o) => o.security === "access_token" && hasIds(o) && o.method === "GET")) {
+    for (const op of ops.filter((o) => o.security === "access_token" && hasIds(o) && o.method === "GET" && !USER_OPS[o.id])) {
       const res = await send(op, requestOf(f, op), f.tokenA);
       if (res.status !== 200) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
     }
@@ -513,6 +525,23 @@ describe("isolation and permissions over every operation", () => {
     const client = await registerClient(f.ownerA);
     const authorize = `?${new URLSearchParams({ client_id: client.client_id, scope: "openid products:read", redirect_uri: REDIRECT })}`;
     for (const op of ops.filter((o) => USER_OPS[o.id])) {
+      if (hasIds(op)) {
+        // About organization A: its own owner gets it, B's owner nothing.
+        const req = requestOf(f, op);
+        const call = (who: Browser) =>
+          who.fetch(api.url + req.path, { method: op.method, headers: req.body ? { "content-type": "application/json" } : {}, body: req.body ? JSON.stringify(req.body) : undefined });
+        const ownToken = await send(op, req, f.tokenA);
+        if (ownToken.status !== 403) failures.push(`${op.id} with A's organization token: ${ownToken.status} ${ownToken.text.slice(0, 200)}`);
+        const otherToken = await send(op, req, f.tokenB);
+        if (![403, 404].includes(otherToken.status) || otherToken.text.includes(f.marker)) failures.push(`${op.id} with B's organization token: ${otherToken.status} ${otherToken.text.slice(0, 200)}`);
+        const mine = await call(f.ownerA);
+        if (mine.status !== 200) failures.push(`${op.id} by A's owner: ${mine.status} ${(await mine.text()).slice(0, 200)}`);
+        const theirs = await call(f.ownerB);
+        const text = await theirs.text();
+        if (theirs.status !== 404 || text.includes(f.marker)) failures.push(`${op.id} by B's owner on A: ${theirs.status} ${text.slice(0, 200)}`);
+        cover(op, `user: ${USER_OPS[op.id]}`);
+        continue;
+      }
       const req = op.id === "oauth2:authorize"
         ? { path: `${op.path}${authorize}` }
         : { path: op.path, body: { name: `Org of B's owner ${randomUUID().slice(0, 8)}`, slug: `org-${randomUUID().slice(0, 12)}` } };

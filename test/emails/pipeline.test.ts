@@ -217,6 +217,23 @@ describe("email pipeline", () => {
     expect(await mailsTo(s.buyer)).toHaveLength(2);
   });
 
+  it("an event a trigger can't read loses only its own email: the batch's other events and emails go on", async () => {
+    const s = await shop();
+    const product = await s.polar.products.create({ name: "After the odd one", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "eur" }] });
+    const odd = JSON.stringify({ type: "order.paid", timestamp: new Date().toISOString(), data: null });
+    const [{ id: oddId }] = await infra.knex("outbox").insert({ organization_id: s.org.id, type: "order.paid", payload: odd }).returning("id");
+    const paid = await infra.knex.transaction(async (trx) => {
+      const ids = await emailsForOutbox(trx, [{ id: Number(oddId), type: "order.paid" }]);
+      // The claim's transaction is still usable after the failed trigger.
+      return { ids, alive: (await trx.raw("select 1 as ok")).rows[0].ok };
+    });
+    expect(paid).toEqual({ ids: [], alive: 1 });
+    await buy(s, product.id);
+    const rows = await settled(s.org.id);
+    expect(rows.map((r) => [r.kind, r.status])).toContainEqual(["order_confirmation", "sent"]);
+    expect((await infra.knex("outbox").where({ id: oddId }).first("published_at")).published_at).not.toBeNull();
+  });
+
   it("enqueueEmails starts its sends once the transaction commits, never after a rollback, and enqueues a repeat once", async () => {
     const { s } = await receiptAndCopy("Enqueued");
     const [sent] = (await sends(s.org.id)).filter((r) => r.status === "sent");

@@ -2,7 +2,7 @@
 // its sample message; every link given in props reaches both parts; money is formatted in its
 // own currency; what customers and merchants typed stays text.
 import { describe, expect, it } from "vitest";
-import { EMAIL_KINDS, NON_ESSENTIAL_EMAIL_KINDS, renderEmail, sampleMessage, type GrantedBenefit } from "../../emails/src/index.js";
+import { EMAIL_KINDS, NON_ESSENTIAL_EMAIL_KINDS, renderEmail, SAMPLE_BRAND, sampleMessage, type GrantedBenefit } from "../../emails/src/index.js";
 import { formatMoney, textOn } from "../../emails/src/format.js";
 
 /** Every absolute URL among the props, at any depth. */
@@ -192,6 +192,15 @@ describe("renderEmail", () => {
       expect(text, kind).toMatch(/You receive this (email|notification) because/);
       expect(text.includes("email preferences"), kind).toBe(optional);
       expect(text.includes("mute these notifications"), kind).toBe(kind.startsWith("notification_") || kind === "webhook_endpoint_disabled");
+    }
+  });
+
+  it("samples the console's links as the console routes them", () => {
+    const links = EMAIL_KINDS.flatMap((kind) => urlsIn(sampleMessage(kind, SAMPLE_BRAND).props)).filter((u) => u.includes("/dashboard"));
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      const url = new URL(link);
+      expect(url.pathname + url.hash).toMatch(/^\/dashboard\/(settings\/emails|(orders|subscriptions|webhooks-endpoints)\/[0-9a-f-]+\/show)$/);
     }
   });
 

@@ -42,11 +42,11 @@ const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /** The chosen template rendered with sample data in the form's current (unsaved) colour. */
 function LivePreview() {
-  const color = useWatch({ name: "email_settings.brand_color" }) as string | undefined;
+  const color: unknown = useWatch({ name: "email_settings.brand_color" });
   const [kind, setKind] = useState<EmailKind>("order_confirmation");
   const [preview, setPreview] = useState<EmailPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const draft = color && HEX_COLOR.test(color) ? color : null;
+  const draft = typeof color === "string" && HEX_COLOR.test(color) ? color : null;
   useEffect(() => {
     let live = true;
     // a short pause so typing a colour asks once
@@ -66,7 +66,7 @@ function LivePreview() {
       <Typography component="h2" variant="subtitle1">Preview</Typography>
       <FormControl size="small" sx={{ my: 1, minWidth: 280 }}>
         <InputLabel id="preview-kind-label">Template</InputLabel>
-        <Select labelId="preview-kind-label" label="Template" value={kind} onChange={(e) => setKind(e.target.value as EmailKind)}>
+        <Select<EmailKind> labelId="preview-kind-label" label="Template" value={kind} onChange={(e) => setKind(e.target.value)}>
           {PREVIEW_KINDS.map(([k, label]) => <MenuItem key={k} value={k}>{label}</MenuItem>)}
         </Select>
       </FormControl>

@@ -2,7 +2,7 @@
 // for the configured span (the internal event email.webhook_endpoint_disabled, written by
 // server/webhooks/delivery.ts in the transaction that disables it).
 import type { InternalEvents } from "../../kit/outbox.js";
-import { consoleLink } from "../links.js";
+import { consoleWebhookEndpointLink } from "../links.js";
 import type { EmailDefinition } from "../models.js";
 import { merchantBase, memberSends } from "./common.js";
 
@@ -23,7 +23,7 @@ export const webhookEndpointDisabled: EmailDefinition = {
       brand,
       props: Object.assign(merchantBase(), {
         endpoint_url: endpoint.url,
-        webhook_url: consoleLink(`webhooks-endpoints/${encodeURIComponent(endpoint.endpoint_id)}/show`),
+        webhook_url: consoleWebhookEndpointLink(endpoint.endpoint_id),
         disabled_at: endpoint.disabled_at,
       }),
     };

@@ -1,6 +1,6 @@
 // Saving the customer's own details (billing details, email preferences): the update call, its
-// errors by field (or for the whole form), and the form's footer with the outcome and the button.
-import { useState } from "react";
+// errors by field (or for the whole form), and the section's form with the outcome and the button.
+import { useState, type ReactNode } from "react";
 import { customerPortalCustomersUpdate } from "../../../../generated/client/sdk.gen.js";
 import type { CustomerPortalCustomerUpdate } from "../../../../generated/client/types.gen.js";
 import { ApiFailure, call, type FieldErrors } from "../../api/errors.js";
@@ -35,14 +35,27 @@ export function useCustomerSave(): CustomerSave {
   return { errors, saved, busy, save };
 }
 
-export function SaveFooter({ state, label }: { state: CustomerSave; label: string }) {
+/** A section of the customer's details: its heading, its fields, the outcome and the save button. */
+export function CustomerForm(props: { id: string; title: string; state: CustomerSave; submit: string; onSubmit: () => void; children: ReactNode }) {
+  const { state } = props;
   return (
-    <>
-      {state.errors.form ? <Alert kind="error">{state.errors.form}</Alert> : null}
-      {state.saved ? <Alert kind="success">Saved.</Alert> : null}
-      <Button type="submit" kind="primary" busy={state.busy}>
-        {label}
-      </Button>
-    </>
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      <form
+        className="card"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          props.onSubmit();
+        }}
+      >
+        {props.children}
+        {state.errors.form ? <Alert kind="error">{state.errors.form}</Alert> : null}
+        {state.saved ? <Alert kind="success">Saved.</Alert> : null}
+        <Button type="submit" kind="primary" busy={state.busy}>
+          {props.submit}
+        </Button>
+      </form>
+    </section>
   );
 }

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { CustomerEmailPreferences } from "../../../../generated/client/types.gen.js";
 import { usePortal } from "./context.js";
-import { SaveFooter, useCustomerSave } from "./customer-save.js";
+import { CustomerForm, useCustomerSave } from "./customer-save.js";
 
 const CHOICES: { key: keyof CustomerEmailPreferences; label: string; help: string }[] = [
   { key: "subscription_renewal_reminder", label: "Renewal reminders", help: "A reminder before a yearly subscription renews." },
@@ -15,31 +15,20 @@ export function EmailsSection() {
   const [prefs, setPrefs] = useState<CustomerEmailPreferences>(customer.email_preferences);
   const state = useCustomerSave();
   return (
-    <section aria-labelledby="emails-title">
-      <h2 id="emails-title">Email preferences</h2>
-      <form
-        className="card"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void state.save({ email_preferences: prefs });
-        }}
-      >
-        <p className="muted">Receipts, payment failures and other emails about your purchases are always sent to {customer.email}.</p>
-        {CHOICES.map((c) => {
-          const error = state.errors[`email_preferences.${c.key}`];
-          return (
-            <div key={c.key} className={`field field--checkbox${error ? " field--invalid" : ""}`}>
-              <input id={`pref-${c.key}`} type="checkbox" checked={prefs[c.key]} aria-describedby={`pref-${c.key}-help`} aria-invalid={Boolean(error)}
-                onChange={(e) => setPrefs({ ...prefs, [c.key]: e.target.checked })} />
-              <label htmlFor={`pref-${c.key}`}>{c.label}</label>
-              <p className="field__help" id={`pref-${c.key}-help`}>{c.help}</p>
-              {error ? <p className="field__error" role="alert">{error}</p> : null}
-            </div>
-          );
-        })}
-        <SaveFooter state={state} label="Save email preferences" />
-      </form>
-    </section>
+    <CustomerForm id="emails-title" title="Email preferences" state={state} submit="Save email preferences" onSubmit={() => void state.save({ email_preferences: prefs })}>
+      <p className="muted">Receipts, payment failures and other emails about your purchases are always sent to {customer.email}.</p>
+      {CHOICES.map((c) => {
+        const error = state.errors[`email_preferences.${c.key}`];
+        return (
+          <div key={c.key} className={`field field--checkbox${error ? " field--invalid" : ""}`}>
+            <input id={`pref-${c.key}`} type="checkbox" checked={prefs[c.key]} aria-describedby={`pref-${c.key}-help`} aria-invalid={Boolean(error)}
+              onChange={(e) => setPrefs({ ...prefs, [c.key]: e.target.checked })} />
+            <label htmlFor={`pref-${c.key}`}>{c.label}</label>
+            <p className="field__help" id={`pref-${c.key}-help`}>{c.help}</p>
+            {error ? <p className="field__error" role="alert">{error}</p> : null}
+          </div>
+        );
+      })}
+    </CustomerForm>
   );
 }

@@ -2,9 +2,10 @@
 // and a section's failure shown in words.
 import type { ReactNode } from "react";
 import type { ApiFailure } from "../../api/errors.js";
-import { Alert, Button } from "../../ui/components.js";
+import { Alert, Button, Loading } from "../../ui/components.js";
 import { navigate } from "../../router.js";
 import { usePortal } from "./context.js";
+import type { Loaded } from "./data.js";
 import type { OrganizationCustomerPortalSettings } from "../../../../generated/client/types.gen.js";
 
 export const SECTIONS = [
@@ -34,8 +35,42 @@ export function Failed({ error }: { error: ApiFailure }) {
   );
 }
 
+/** A link to a section's page (its whole list), followed in the page unless opened in a new tab. */
+export function SectionLink(props: { section: SectionId; current?: boolean; children: ReactNode }) {
+  const { href } = usePortal();
+  const to = href(props.section === "overview" ? "" : props.section);
+  return (
+    <a
+      href={to}
+      aria-current={props.current ? "page" : undefined}
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
+
+/** The one record a link opened (an email's order or subscription link): it alone, and a link to the section's list. */
+export function Opened<T>(props: { title: string; section: SectionId; all: string; record: Loaded<T>; children: (record: T) => ReactNode }) {
+  return (
+    <section aria-labelledby="opened-title">
+      <h2 id="opened-title">{props.title}</h2>
+      <p>
+        <SectionLink section={props.section}>{props.all}</SectionLink>
+      </p>
+      {props.record.state === "loading" ? <Loading /> : null}
+      {props.record.state === "failed" ? <Failed error={props.record.error} /> : null}
+      {props.record.state === "ready" ? props.children(props.record.data) : null}
+    </section>
+  );
+}
+
 export function PortalLayout(props: { section: SectionId; onSignOut: () => void; children: ReactNode }) {
-  const { storefront, customer, sections, href, returnUrl } = usePortal();
+  const { storefront, customer, sections, returnUrl } = usePortal();
   const org = storefront.organization;
   const visible = SECTIONS.filter((s) => offers(sections, s));
   return (
@@ -64,17 +99,9 @@ export function PortalLayout(props: { section: SectionId; onSignOut: () => void;
           <ul>
             {visible.map((s) => (
               <li key={s.id}>
-                <a
-                  href={href(s.id === "overview" ? "" : s.id)}
-                  aria-current={props.section === s.id ? "page" : undefined}
-                  onClick={(e) => {
-                    if (e.metaKey || e.ctrlKey || e.shiftKey) return;
-                    e.preventDefault();
-                    navigate(href(s.id === "overview" ? "" : s.id));
-                  }}
-                >
+                <SectionLink section={s.id} current={props.section === s.id}>
                   {s.label}
-                </a>
+                </SectionLink>
               </li>
             ))}
           </ul>

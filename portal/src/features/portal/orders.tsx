@@ -17,7 +17,8 @@ import { formatDate, formatMoney } from "../../ui/format.js";
 import { CardForm, type PaymentCollector } from "../checkout/payment.js";
 import { usePortal } from "./context.js";
 import { useLoad } from "./data.js";
-import { Failed } from "./layout.js";
+import { useLocation } from "../../router.js";
+import { Failed, Opened } from "./layout.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -194,7 +195,24 @@ function OrderCard({ order, onChanged }: { order: CustomerOrder; onChanged: () =
   );
 }
 
+/** The order a link opened (an email's "View your order"): that order alone, and the way to all orders. */
+function OpenedOrder({ id }: { id: string }) {
+  const { client } = usePortal();
+  const [order, reload] = useLoad(() => call(customerPortalOrdersGet({ client, path: { id } })), [client, id]);
+  return (
+    <Opened title="Your order" section="orders" all="All orders" record={order}>
+      {(o) => <OrderCard order={o} onChanged={reload} />}
+    </Opened>
+  );
+}
+
+/** The customer's orders, newest first; `?order=<id>` opens one of them. */
 export function OrdersSection() {
+  const opened = useLocation().search.get("order");
+  return opened ? <OpenedOrder id={opened} /> : <OrderList />;
+}
+
+function OrderList() {
   const { client } = usePortal();
   const [page, setPage] = useState(1);
   const [orders, reload] = useLoad(() => call(customerPortalOrdersList({ client, query: { page, limit: 10, sorting: ["-created_at"] } })), [client, page]);

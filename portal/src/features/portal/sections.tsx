@@ -15,7 +15,7 @@ import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
 import { countries } from "../../ui/countries.js";
 import { CardForm, type PaymentCollector } from "../checkout/payment.js";
 import { GrantCard } from "./benefits.js";
-import { SaveFooter, useCustomerSave } from "./customer-save.js";
+import { CustomerForm, useCustomerSave } from "./customer-save.js";
 import { usePortal } from "./context.js";
 import { useLoad } from "./data.js";
 import { Failed } from "./layout.js";
@@ -246,44 +246,33 @@ export function BillingSection() {
   };
   const err = (k: string) => errors[`billing_address.${k}`] ?? (k === "country" ? errors.billing_address : undefined);
   return (
-    <section aria-labelledby="billing-title">
-      <h2 id="billing-title">Billing details</h2>
-      <form
-        className="card"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <p className="muted">Shown on your invoices.</p>
-        <Field label="Billing name" error={errors.billing_name}>
-          {(ids) => <input {...aria(ids)} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}
-        </Field>
-        <Field label="Country" error={err("country")}>
-          {(ids) => (
-            <select {...aria(ids)} autoComplete="country" value={address.country ?? ""} onChange={(e) => setAddress({ ...address, country: e.target.value })}>
-              <option value="">Choose a country…</option>
-              {countries().map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <div className="grid-2">
-          {LINES.map((l) => (
-            <Field key={l.key} label={l.label} error={err(l.key)}>
-              {(ids) => <input {...aria(ids)} autoComplete={l.autoComplete} value={address[l.key] ?? ""} onChange={(e) => setAddress({ ...address, [l.key]: e.target.value })} />}
-            </Field>
-          ))}
-        </div>
-        <Field label="Tax ID" help="VAT, GST or another tax number, checked against the country." error={errors.tax_id}>
-          {(ids) => <input {...aria(ids)} value={taxId} onChange={(e) => setTaxId(e.target.value)} />}
-        </Field>
-        <SaveFooter state={state} label="Save billing details" />
-      </form>
-    </section>
+    <CustomerForm id="billing-title" title="Billing details" state={state} submit="Save billing details" onSubmit={() => void save()}>
+      <p className="muted">Shown on your invoices.</p>
+      <Field label="Billing name" error={errors.billing_name}>
+        {(ids) => <input {...aria(ids)} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}
+      </Field>
+      <Field label="Country" error={err("country")}>
+        {(ids) => (
+          <select {...aria(ids)} autoComplete="country" value={address.country ?? ""} onChange={(e) => setAddress({ ...address, country: e.target.value })}>
+            <option value="">Choose a country…</option>
+            {countries().map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div className="grid-2">
+        {LINES.map((l) => (
+          <Field key={l.key} label={l.label} error={err(l.key)}>
+            {(ids) => <input {...aria(ids)} autoComplete={l.autoComplete} value={address[l.key] ?? ""} onChange={(e) => setAddress({ ...address, [l.key]: e.target.value })} />}
+          </Field>
+        ))}
+      </div>
+      <Field label="Tax ID" help="VAT, GST or another tax number, checked against the country." error={errors.tax_id}>
+        {(ids) => <input {...aria(ids)} value={taxId} onChange={(e) => setTaxId(e.target.value)} />}
+      </Field>
+    </CustomerForm>
   );
 }

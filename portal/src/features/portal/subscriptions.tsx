@@ -3,6 +3,7 @@
 // after all (uncancel).
 import { useState } from "react";
 import {
+  customerPortalSubscriptionsGet,
   customerPortalSubscriptionsList,
   customerPortalSubscriptionsPreviewUpdate,
   customerPortalSubscriptionsUpdate,
@@ -13,7 +14,8 @@ import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
 import { formatDate, formatMoney, perInterval } from "../../ui/format.js";
 import { usePortal } from "./context.js";
 import { useLoad } from "./data.js";
-import { Failed } from "./layout.js";
+import { useLocation } from "../../router.js";
+import { Failed, Opened } from "./layout.js";
 
 const REASONS: { value: CustomerCancellationReason; label: string }[] = [
   { value: "too_expensive", label: "It's too expensive" },
@@ -242,7 +244,24 @@ export function SubscriptionCard({ initial }: { initial: CustomerSubscription })
   );
 }
 
+/** The subscription a link opened (an email's "Manage your subscription"): that one alone, and the way to all. */
+function OpenedSubscription({ id }: { id: string }) {
+  const { client } = usePortal();
+  const [sub] = useLoad(() => call(customerPortalSubscriptionsGet({ client, path: { id } })), [client, id]);
+  return (
+    <Opened title="Your subscription" section="subscriptions" all="All subscriptions" record={sub}>
+      {(s) => <SubscriptionCard key={s.id} initial={s} />}
+    </Opened>
+  );
+}
+
+/** The customer's subscriptions; `?subscription=<id>` opens one of them. */
 export function SubscriptionsSection() {
+  const opened = useLocation().search.get("subscription");
+  return opened ? <OpenedSubscription id={opened} /> : <SubscriptionList />;
+}
+
+function SubscriptionList() {
   const { client } = usePortal();
   const [subs] = useLoad(() => call(customerPortalSubscriptionsList({ client, query: { limit: 100, sorting: ["-started_at"] } })), [client]);
   if (subs.state === "loading") return <Loading label="Loading your subscriptions…" />;
