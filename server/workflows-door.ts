@@ -57,10 +57,23 @@ export interface WorkflowsDoor {
   runEmailReminders(): Promise<void>;
 }
 
+/** The workflows started once per due row (a grant job, a tax id check, a tax sync, an email send). */
+type RerunWorkflow = "benefitGrantJobWorkflow" | "taxIdCheckWorkflow" | "taxSyncWorkflow" | "emailSendWorkflow";
+
 /** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
 export type WebhookWorkflowSettings = Omit<WebhookEndpointStart, "endpointId" | "handedOver">;
 
 export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREALIS_TASK_QUEUE, webhookSettings: WebhookWorkflowSettings = {}): WorkflowsDoor {
+  /** Starts (or joins) one workflow per row; a finished one runs again (the sweep found its row still due). */
+  async function startEach<W extends RerunWorkflow>(type: W, starts: { workflowId: string; args: Parameters<StartedWorkflows[W]> }[]): Promise<void> {
+    if (starts.length === 0) return;
+    const c = await client;
+    await Promise.all(
+      starts.map(({ workflowId, args }) =>
+        c.workflow.start<StartedWorkflows[W]>(type, { workflowId, taskQueue, args, workflowIdConflictPolicy: "USE_EXISTING", workflowIdReusePolicy: "ALLOW_DUPLICATE" }),
+      ),
+    );
+  }
   return {
     async pokeSubscriptions(subscriptionIds) {
       const c = await client;
@@ -85,67 +98,13 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
         workflowIdConflictPolicy: "USE_EXISTING",
       });
     },
-    async startBenefitGrantJobs(jobs) {
-      if (jobs.length === 0) return;
-      const c = await client;
-      await Promise.all(
-        jobs.map((job) =>
-          c.workflow.start<StartedWorkflows["benefitGrantJobWorkflow"]>("benefitGrantJobWorkflow", {
-            workflowId: benefitGrantWorkflowId(job),
-            taskQueue,
-            args: [{ jobId: job.jobId, grantId: job.grantId }],
-            // A running one is joined; a finished one may run again (the sweep found its job pending).
-            workflowIdConflictPolicy: "USE_EXISTING",
-            workflowIdReusePolicy: "ALLOW_DUPLICATE",
-          }),
-        ),
-      );
-    },
-    async startTaxIdChecks(customerIds) {
-      if (customerIds.length === 0) return;
-      const c = await client;
-      await Promise.all(
-        [...new Set(customerIds)].map((customerId) =>
-          c.workflow.start<StartedWorkflows["taxIdCheckWorkflow"]>("taxIdCheckWorkflow", {
-            workflowId: taxIdCheckWorkflowId(customerId),
-            taskQueue,
-            args: [{ customerId }],
-            workflowIdConflictPolicy: "USE_EXISTING",
-            workflowIdReusePolicy: "ALLOW_DUPLICATE",
-          }),
-        ),
-      );
-    },
-    async startTaxSyncs(jobs) {
-      if (jobs.length === 0) return;
-      const c = await client;
-      await Promise.all(
-        jobs.map((job) =>
-          c.workflow.start<StartedWorkflows["taxSyncWorkflow"]>("taxSyncWorkflow", {
-            workflowId: taxSyncWorkflowId(job),
-            taskQueue,
-            args: [{ kind: job.kind, id: job.id }],
-            workflowIdConflictPolicy: "USE_EXISTING",
-            workflowIdReusePolicy: "ALLOW_DUPLICATE",
-          }),
-        ),
-      );
-    },
-    async startEmailSends(sendIds) {
-      if (sendIds.length === 0) return;
-      const c = await client;
-      await Promise.all(
-        [...new Set(sendIds)].map((sendId) =>
-          c.workflow.start<StartedWorkflows["emailSendWorkflow"]>("emailSendWorkflow", {
-            workflowId: emailSendWorkflowId(sendId),
-            taskQueue,
-            args: [{ sendId }],
-            workflowIdConflictPolicy: "USE_EXISTING",
-            workflowIdReusePolicy: "ALLOW_DUPLICATE",
-          }),
-        ),
-      );
-    },
+    startBenefitGrantJobs: (jobs) =>
+      startEach("benefitGrantJobWorkflow", jobs.map((job) => ({ workflowId: benefitGrantWorkflowId(job), args: [{ jobId: job.jobId, grantId: job.grantId }] }))),
+    startTaxIdChecks: (customerIds) =>
+      startEach("taxIdCheckWorkflow", [...new Set(customerIds)].map((customerId) => ({ workflowId: taxIdCheckWorkflowId(customerId), args: [{ customerId }] }))),
+    startTaxSyncs: (jobs) => startEach("taxSyncWorkflow", jobs.map((job) => ({ workflowId: taxSyncWorkflowId(job), args: [{ kind: job.kind, id: job.id }] }))),
+    startEmailSends: (sendIds) =>
+      startEach("emailSendWorkflow", [...new Set(sendIds)].map((sendId) => ({ workflowId: emailSendWorkflowId(sendId), args: [{ sendId }] }))),
     async runEmailReminders() {
       const c = await client;
       await c.schedule.getHandle(emailRemindersScheduleId).trigger("BUFFER_ONE");
@@ -210,44 +169,26 @@ export function pokeAfterCommit(db: Knex, trx: Knex.Transaction, subscriptionIds
   afterCommit(trx, () => pokeSubscriptions(base, subscriptionIds));
 }
 
-/** Starts the jobs' workflows once `trx` (and any transaction around it) commits; nothing on rollback. Never throws. */
+/** Runs `start` on this process's door once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts what was missed. */
+function startAfterCommit(trx: Knex.Transaction, what: string, detail: object, start: (door: WorkflowsDoor) => Promise<void>): void {
+  afterCommit(trx, () => start(workflowsDoor()).catch((err: unknown) => logger.warn(Object.assign({ err }, detail), `${what} not started; the backstop sweep starts them`)));
+}
+
 export function startGrantJobsAfterCommit(trx: Knex.Transaction, jobs: GrantJob[]): void {
-  if (jobs.length === 0) return;
-  afterCommit(trx, () =>
-    workflowsDoor()
-      .startBenefitGrantJobs(jobs)
-      .catch((err: unknown) => logger.warn({ err, jobs: jobs.map((j) => j.jobId) }, "benefit grant workflows not started; the backstop sweep starts them")),
-  );
+  if (jobs.length > 0) startAfterCommit(trx, "benefit grant workflows", { jobs: jobs.map((j) => j.jobId) }, (door) => door.startBenefitGrantJobs(jobs));
 }
 
-/** Starts the customers' tax id checks once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts due checks. */
 export function startTaxIdChecksAfterCommit(trx: Knex.Transaction, customerIds: string[]): void {
-  if (customerIds.length === 0) return;
-  afterCommit(trx, () =>
-    workflowsDoor()
-      .startTaxIdChecks(customerIds)
-      .catch((err: unknown) => logger.warn({ err, customerIds }, "tax id checks not started; the backstop sweep starts them")),
-  );
+  if (customerIds.length > 0) startAfterCommit(trx, "tax id checks", { customerIds }, (door) => door.startTaxIdChecks(customerIds));
 }
 
-/** Starts Stripe Tax's records and reversals once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts what is due. */
+/** Stripe Tax's records and reversals. */
 export function startTaxSyncsAfterCommit(trx: Knex.Transaction, jobs: TaxSyncStart[]): void {
-  if (jobs.length === 0) return;
-  afterCommit(trx, () =>
-    workflowsDoor()
-      .startTaxSyncs(jobs)
-      .catch((err: unknown) => logger.warn({ err, jobs }, "tax records not started; the backstop sweep starts them")),
-  );
+  if (jobs.length > 0) startAfterCommit(trx, "tax records", { jobs }, (door) => door.startTaxSyncs(jobs));
 }
 
-/** Starts the sends' workflows once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts pending sends. */
 export function startEmailSendsAfterCommit(trx: Knex.Transaction, sendIds: string[]): void {
-  if (sendIds.length === 0) return;
-  afterCommit(trx, () =>
-    workflowsDoor()
-      .startEmailSends(sendIds)
-      .catch((err: unknown) => logger.warn({ err, sendIds }, "email sends not started; the backstop sweep starts them")),
-  );
+  if (sendIds.length > 0) startAfterCommit(trx, "email sends", { sendIds }, (door) => door.startEmailSends(sendIds));
 }
 
 /**
