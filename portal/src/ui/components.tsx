@@ -1,6 +1,7 @@
 // The few building blocks every screen uses: a labelled field that shows its server error next
 // to it, alerts, buttons with a busy state, and a loading line.
 import { useId, type ReactNode } from "react";
+import { countries } from "./countries.js";
 
 export interface FieldIds {
   id: string;
@@ -97,5 +98,19 @@ export function MessagePage(props: { title: string; children?: ReactNode; action
         {props.actions ? <div className="actions">{props.actions}</div> : null}
       </div>
     </main>
+  );
+}
+
+/** A country select's options: the prompt, then every country by its name in the reader's language. */
+export function CountryOptions() {
+  return (
+    <>
+      <option value="">Choose a country…</option>
+      {countries().map((c) => (
+        <option key={c.code} value={c.code}>
+          {c.name}
+        </option>
+      ))}
+    </>
   );
 }

@@ -3,8 +3,7 @@
 // sends its change through the session; the server's 422 shows under the field it names.
 import { useEffect, useState } from "react";
 import type { AddressInput, AttachedCustomField } from "../../../../generated/client/types.gen.js";
-import { aria, Field } from "../../ui/components.js";
-import { countries } from "../../ui/countries.js";
+import { aria, CountryOptions, Field } from "../../ui/components.js";
 import { CommitInput, CommitTextarea, TextField, useOptimistic } from "../../ui/inputs.js";
 import type { CheckoutSession } from "./session.js";
 
@@ -187,12 +186,7 @@ export function AddressFields({ session }: Props) {
             value={draft.country ?? ""}
             onChange={(e) => send({ ...draft, country: e.target.value })}
           >
-            <option value="">Choose a country…</option>
-            {countries().map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions />
           </select>
         )}
       </Field>

@@ -11,8 +11,7 @@ import {
 } from "../../../../generated/client/sdk.gen.js";
 import type { AddressInput, CustomerCustomerMeter, CustomerPaymentMethod } from "../../../../generated/client/types.gen.js";
 import { ApiFailure, call, send } from "../../api/errors.js";
-import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
-import { countries } from "../../ui/countries.js";
+import { Alert, aria, Button, CountryOptions, Field, Loading } from "../../ui/components.js";
 import { CardForm, type PaymentCollector } from "../checkout/payment.js";
 import { GrantCard } from "./benefits.js";
 import { CustomerForm, useCustomerSave } from "./customer-save.js";
@@ -254,12 +253,7 @@ export function BillingSection() {
       <Field label="Country" error={err("country")}>
         {(ids) => (
           <select {...aria(ids)} autoComplete="country" value={address.country ?? ""} onChange={(e) => setAddress({ ...address, country: e.target.value })}>
-            <option value="">Choose a country…</option>
-            {countries().map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions />
           </select>
         )}
       </Field>
