@@ -11,6 +11,7 @@ import { runTaxIdCheck } from "../../server/customers/tax-id-check.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { sweepTaxIdChecks } from "../../workflows/backstop.js";
 import { createTaxIdCheckActivities } from "../../workflows/activities/tax-id-check.js";
+import { taxIdCheckWorkflowId } from "../../workflows/shared/ids.js";
 import { activityDeps, createCustomerSessionToken, orgWithClient, plainJson, useTestApi, useTestWorker } from "../harness/index.js";
 import { HMRC_CLIENT, startRegistryStandIns, type RegistryStandIns } from "../tax/registry-stand-ins.js";
 
@@ -170,7 +171,8 @@ describe("tax id checks with VIES and HMRC", () => {
     const stored = await api.knex("customers").where({ id: customerId }).first();
     expect(stored.tax_id_check_due_at).not.toBeNull();
 
-    // the sweep asks again once VIES is back
+    // the sweep asks again once VIES is back (and the first check's run is over: a running one is joined)
+    await temporal.client.workflow.getHandle(taxIdCheckWorkflowId(customerId)).result();
     registries.mode.vies = "up";
     await sweepTaxIdChecks(api.knex, temporalDoor(temporal.client, temporal.taskQueue), 0);
     expect(await checkOf(call, customerId, (c) => c?.status !== "unavailable")).toMatchObject({ status: "valid", service: "vies", name: "SA ODIGEO FRANCE" });
