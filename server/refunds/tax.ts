@@ -32,7 +32,7 @@ function wholeRefund(order: RefundedOrder, amount: number, tax: number): boolean
  * What reverts the refund's tax, in the refund's transaction: the built-in provider's reversal at
  * once (it calls nothing), or, for an order taxed by Stripe Tax, the reversal marked due and made
  * after the commit by the worker (revertDueRefundTax). Nothing when the order carries no tax
- * calculation, or its tax was never recorded.
+ * calculation, or its tax is not recorded.
  */
 export async function refundTaxColumns(
   trx: Knex.Transaction,
