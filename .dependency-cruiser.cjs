@@ -35,11 +35,7 @@ module.exports = {
         "(activity interfaces as types only, from workflows/activities).",
       from: { path: "^workflows/workflows/" },
       to: {
-        pathNot: [
-          "^workflows/workflows/",
-          "^workflows/shared/",
-          "^node_modules/@temporalio/(workflow|common)/",
-        ],
+        pathNot: ["^workflows/workflows/", "^workflows/shared/", "^node_modules/@temporalio/(workflow|common)/"],
         dependencyTypesNot: ["type-only"],
       },
     },

@@ -55,8 +55,10 @@ generate: deps
 check-generated: deps
 	@bash codegen/check-fresh.sh
 
+# eslint's rules, then Prettier's formatting (.prettierrc.json) over the whole tree.
 lint: deps
 	node_modules/.bin/eslint .
+	node_modules/.bin/prettier --check --log-level warn .
 
 # The import graph: no circles, server/ never imports workflow code or activities (.dependency-cruiser.cjs).
 deps-graph: deps

@@ -61,7 +61,19 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", fetch: "readonly", Buffer: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        fetch: "readonly",
+        Buffer: "readonly",
+      },
+    },
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -75,12 +87,23 @@ export default tseslint.config(
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read environment variables through server/config.ts (setting, loadConfig); declare new ones in its SETTINGS." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read environment variables through server/config.ts (setting, loadConfig); declare new ones in its SETTINGS.",
+        },
       ],
     },
   },
   {
-    files: ["scripts/**/*.ts", "bench/**/*.ts", "test/**/*.ts", "admin/src/**/*.{ts,tsx}", "portal/src/**/*.{ts,tsx}", "emails/src/**/*.{ts,tsx}"],
+    files: [
+      "scripts/**/*.ts",
+      "bench/**/*.ts",
+      "test/**/*.ts",
+      "admin/src/**/*.{ts,tsx}",
+      "portal/src/**/*.{ts,tsx}",
+      "emails/src/**/*.{ts,tsx}",
+    ],
     rules: { "no-restricted-syntax": ["error", ...noCasts] },
   },
   {
@@ -91,7 +114,14 @@ export default tseslint.config(
   {
     // The modules that own statements: repositories, migrations, the connection module, and kit's
     // row helpers (each called by a repository with its own table).
-    files: ["server/**/repository.ts", "server/**/*-repository.ts", "workflows/**/*-repository.ts", "server/migrations/**/*.ts", "server/kit/db.ts", "server/kit/rows.ts"],
+    files: [
+      "server/**/repository.ts",
+      "server/**/*-repository.ts",
+      "workflows/**/*-repository.ts",
+      "server/migrations/**/*.ts",
+      "server/kit/db.ts",
+      "server/kit/rows.ts",
+    ],
     rules: { "no-restricted-syntax": ["error", ...noCasts, noSpreadThenProps] },
   },
   {
@@ -105,7 +135,10 @@ export default tseslint.config(
             message: "Workflow code runs in Temporal's deterministic sandbox: no Node built-ins.",
           })),
           patterns: [
-            { group: ["**/server/**", "../../server/*", "knex", "pg", "objection"], message: "Workflows orchestrate; I/O belongs in activities." },
+            {
+              group: ["**/server/**", "../../server/*", "knex", "pg", "objection"],
+              message: "Workflows orchestrate; I/O belongs in activities.",
+            },
           ],
         },
       ],

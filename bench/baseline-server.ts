@@ -88,15 +88,23 @@ async function route(req: IncomingMessage, res: ServerResponse) {
   if (req.method === "POST" && parts[0] === "checkouts" && parts.length === 1) {
     const body = (await readJson(req)) as { products: string[] };
     const checkout = await inTransaction(async (c) => {
-      const product = (await c.query({ name: "baseline_product_price", text: PRODUCT_PRICE_SQL, values: [organizationId, body.products[0]] })).rows[0];
+      const product = (
+        await c.query({ name: "baseline_product_price", text: PRODUCT_PRICE_SQL, values: [organizationId, body.products[0]] })
+      ).rows[0];
       if (!product) return undefined;
       const secret = `polar_c_${randomBytes(24).toString("base64url")}`;
       const values = [randomUUID(), organizationId, secret, product.price_currency, product.id, product.price_id, product.price_amount];
       const row = (await c.query({ name: "baseline_insert_checkout", text: INSERT_CHECKOUT_SQL, values })).rows[0];
-      await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [organizationId, "checkout.created", event("checkout.created", row)] });
+      await c.query({
+        name: "baseline_outbox",
+        text: OUTBOX_SQL,
+        values: [organizationId, "checkout.created", event("checkout.created", row)],
+      });
       return row;
     });
-    return checkout ? send(res, 201, checkout) : send(res, 422, { detail: [{ loc: ["body", "products"], msg: "Product does not exist.", type: "value_error" }] });
+    return checkout
+      ? send(res, 201, checkout)
+      : send(res, 422, { detail: [{ loc: ["body", "products"], msg: "Product does not exist.", type: "value_error" }] });
   }
   if (req.method === "POST" && parts[0] === "checkouts" && parts.length === 3 && parts[2] === "confirm") {
     const body = (await readJson(req)) as { customer_email: string; customer_name: string };
@@ -104,16 +112,38 @@ async function route(req: IncomingMessage, res: ServerResponse) {
       const checkout = (await c.query({ name: "baseline_lock_checkout", text: LOCK_CHECKOUT_SQL, values: [parts[1]] })).rows[0];
       if (!checkout) return undefined;
       const org = checkout.organization_id;
-      const customer = (await c.query({ name: "baseline_insert_customer", text: INSERT_CUSTOMER_SQL, values: [org, body.customer_email, body.customer_name] })).rows[0];
+      const customer = (
+        await c.query({
+          name: "baseline_insert_customer",
+          text: INSERT_CUSTOMER_SQL,
+          values: [org, body.customer_email, body.customer_name],
+        })
+      ).rows[0];
       await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [org, "customer.created", event("customer.created", customer)] });
       const amount = checkout.total_amount;
-      const order = (await c.query({ name: "baseline_insert_order", text: INSERT_ORDER_SQL, values: [org, checkout.currency, customer.id, checkout.product_id, checkout.id, amount] })).rows[0];
+      const order = (
+        await c.query({
+          name: "baseline_insert_order",
+          text: INSERT_ORDER_SQL,
+          values: [org, checkout.currency, customer.id, checkout.product_id, checkout.id, amount],
+        })
+      ).rows[0];
       await c.query({ name: "baseline_insert_item", text: INSERT_ITEM_SQL, values: [order.id, "Bench product", amount] });
       await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [org, "order.created", event("order.created", order)] });
-      await c.query({ name: "baseline_insert_payment", text: INSERT_PAYMENT_SQL, values: [org, amount, checkout.currency, order.id, checkout.id] });
+      await c.query({
+        name: "baseline_insert_payment",
+        text: INSERT_PAYMENT_SQL,
+        values: [org, amount, checkout.currency, order.id, checkout.id],
+      });
       const paid = (await c.query({ name: "baseline_order_paid", text: ORDER_PAID_SQL, values: [order.id] })).rows[0];
       await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [org, "order.paid", event("order.paid", paid)] });
-      const saved = (await c.query({ name: "baseline_checkout_done", text: CHECKOUT_DONE_SQL, values: [checkout.id, customer.id, body.customer_email, body.customer_name] })).rows[0];
+      const saved = (
+        await c.query({
+          name: "baseline_checkout_done",
+          text: CHECKOUT_DONE_SQL,
+          values: [checkout.id, customer.id, body.customer_email, body.customer_name],
+        })
+      ).rows[0];
       await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [org, "checkout.updated", event("checkout.updated", saved)] });
       return saved;
     });

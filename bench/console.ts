@@ -14,20 +14,51 @@ import { startApi } from "../server/main.js";
 import { UI_APPS } from "../server/ui-apps.js";
 import { setting } from "../server/config.js";
 import { adminResourcesByName } from "../generated/admin-resources.js";
-import { createCustomer, createEvent, createMeter, createOrder, createOrganization, createPayment, createProductWithPrice } from "../test/harness/factories.js";
+import {
+  createCustomer,
+  createEvent,
+  createMeter,
+  createOrder,
+  createOrganization,
+  createPayment,
+  createProductWithPrice,
+} from "../test/harness/factories.js";
 
 /** The budget of the console's JavaScript, gzipped (react-admin + MUI + recharts). */
 const JS_BUDGET_KB = 600;
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 /**
  * List pages and the calls each may make besides its list call: one batched call per reference
  * column, and one per filter whose choices come from the API (the events page's name filter asks
  * `/v1/events/names` once).
  */
 const LISTS: [string, number][] = [
-  ["products", 0], ["checkout-links", 0], ["discounts", 0], ["benefits", 0], ["license-keys", 0], ["custom-fields", 0], ["meters", 0],
-  ["customers", 0], ["orders", 0], ["subscriptions", 0], ["checkouts", 0], ["refunds", 0], ["payments", 0], ["webhooks-endpoints", 0], ["test-clocks", 0],
-  ["events", 1], ["customer-meters", 0],
+  ["products", 0],
+  ["checkout-links", 0],
+  ["discounts", 0],
+  ["benefits", 0],
+  ["license-keys", 0],
+  ["custom-fields", 0],
+  ["meters", 0],
+  ["customers", 0],
+  ["orders", 0],
+  ["subscriptions", 0],
+  ["checkouts", 0],
+  ["refunds", 0],
+  ["payments", 0],
+  ["webhooks-endpoints", 0],
+  ["test-clocks", 0],
+  ["events", 1],
+  ["customer-meters", 0],
 ];
 
 function jsGzipKb(): { raw: number; gz: number; files: number } {
@@ -69,7 +100,11 @@ async function main() {
     await createMeter(knex, org.id);
     for (let i = 0; i < 25; i++) {
       const customer = await createCustomer(knex, org.id, { email: `buyer${i}@example.com` });
-      const order = await createOrder(knex, org.id, { customerId: customer.id, productId: product.product.id, productPriceId: product.price.id });
+      const order = await createOrder(knex, org.id, {
+        customerId: customer.id,
+        productId: product.product.id,
+        productPriceId: product.price.id,
+      });
       await createPayment(knex, org.id, { order_id: order.id });
       await createEvent(knex, org.id, { customer_id: customer.id });
     }
@@ -97,7 +132,9 @@ async function main() {
       await page.waitForTimeout(1000);
       page.off("request", listen);
       const budget = 1 + references;
-      rows.push(`| ${resource} | ${calls.length} | ${budget} | ${calls.length <= budget ? "met" : "**over**"} | ${calls.map((c) => `\`${c.split("?")[0]}\``).join(", ")} |`);
+      rows.push(
+        `| ${resource} | ${calls.length} | ${budget} | ${calls.length <= budget ? "met" : "**over**"} | ${calls.map((c) => `\`${c.split("?")[0]}\``).join(", ")} |`,
+      );
     }
   } finally {
     await browser.close();
@@ -106,8 +143,12 @@ async function main() {
     await pg.stop();
   }
   console.log("\n| measure | value | budget | |\n| --- | --- | --- | --- |");
-  console.log(`| console JavaScript, gzipped (${js.files} file${js.files === 1 ? "" : "s"}; ${js.raw.toFixed(0)} KiB raw) | ${js.gz.toFixed(1)} KiB | ${JS_BUDGET_KB} KiB | ${js.gz <= JS_BUDGET_KB ? "met" : "**over**"} |`);
-  console.log("\n| list page | API calls on opening | budget (1 + reference columns + filter choices) | | calls |\n| --- | --- | --- | --- | --- |");
+  console.log(
+    `| console JavaScript, gzipped (${js.files} file${js.files === 1 ? "" : "s"}; ${js.raw.toFixed(0)} KiB raw) | ${js.gz.toFixed(1)} KiB | ${JS_BUDGET_KB} KiB | ${js.gz <= JS_BUDGET_KB ? "met" : "**over**"} |`,
+  );
+  console.log(
+    "\n| list page | API calls on opening | budget (1 + reference columns + filter choices) | | calls |\n| --- | --- | --- | --- | --- |",
+  );
   for (const r of rows) console.log(r);
 }
 

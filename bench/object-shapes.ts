@@ -107,7 +107,12 @@ function spreadProduct(r: ProductRow, x: ProductRelations) {
     prices: x.prices.map(spreadPrice),
     benefits: x.benefits.map(toBenefit),
     medias: x.medias.map(toProductMedia),
-    attached_custom_fields: x.customFields.map((f) => ({ custom_field_id: f.id, custom_field: toCustomField(f), order: f.order, required: f.required })),
+    attached_custom_fields: x.customFields.map((f) => ({
+      custom_field_id: f.id,
+      custom_field: toCustomField(f),
+      order: f.order,
+      required: f.required,
+    })),
   };
 }
 

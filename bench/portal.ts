@@ -80,7 +80,9 @@ async function main() {
     const payButton = async (page: Page) => {
       const button = page.getByRole("button", { name: /^Pay / });
       await button.waitFor({ state: "visible" });
-      await page.waitForFunction(() => [...document.querySelectorAll("button")].some((b) => b.textContent?.startsWith("Pay ") && !b.disabled));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("button")].some((b) => b.textContent?.startsWith("Pay ") && !b.disabled),
+      );
     };
     const baselineButton = async (page: Page) => {
       await page.getByRole("button", { name: "Check health" }).waitFor({ state: "visible" });
@@ -126,13 +128,19 @@ async function main() {
     console.log("");
     console.log(`| hosted checkout | value | budget |`);
     console.log(`|---|---:|---|`);
-    console.log(`| JavaScript loaded at once, gzipped (${scripts.map((s) => path.basename(s.file)).join(", ")}) | ${(jsGzip / 1024).toFixed(1)} KiB (${(scripts.reduce((n, s) => n + s.raw, 0) / 1024).toFixed(0)} KiB raw) | < 150 KiB (${jsGzip < BUDGET_BYTES ? "met" : "missed"}) |`);
+    console.log(
+      `| JavaScript loaded at once, gzipped (${scripts.map((s) => path.basename(s.file)).join(", ")}) | ${(jsGzip / 1024).toFixed(1)} KiB (${(scripts.reduce((n, s) => n + s.raw, 0) / 1024).toFixed(0)} KiB raw) | < 150 KiB (${jsGzip < BUDGET_BYTES ? "met" : "missed"}) |`,
+    );
     console.log(`| navigation → interactive pay button, median of ${RUNS} cold loads | ${m.checkout.toFixed(0)} ms | |`);
     console.log(`| baseline: navigation → the fixture page's button, same server, same runs | ${m.baseline.toFixed(0)} ms | |`);
     console.log(`| ratio checkout / baseline | ${(m.checkout / m.baseline).toFixed(2)}× | |`);
-    console.log(`| API calls of a purchase with ${changes} changes: checkout GET / PATCH / confirm / other | ${purchaseGets} / ${calls.patch} / ${calls.confirm} / ${calls.other} | 1 load (+1 on the confirmation) / 1 per change / 1 / 0 (${calls.patch === changes && calls.confirm === 1 && calls.other === 0 && purchaseGets <= 2 ? "met" : "missed"}) |`);
+    console.log(
+      `| API calls of a purchase with ${changes} changes: checkout GET / PATCH / confirm / other | ${purchaseGets} / ${calls.patch} / ${calls.confirm} / ${calls.other} | 1 load (+1 on the confirmation) / 1 per change / 1 / 0 (${calls.patch === changes && calls.confirm === 1 && calls.other === 0 && purchaseGets <= 2 ? "met" : "missed"}) |`,
+    );
     console.log("");
-    console.log(`runs (ms): checkout ${checkoutTimes.map((t) => t.toFixed(0)).join(" ")}; baseline ${baselineTimes.map((t) => t.toFixed(0)).join(" ")}`);
+    console.log(
+      `runs (ms): checkout ${checkoutTimes.map((t) => t.toFixed(0)).join(" ")}; baseline ${baselineTimes.map((t) => t.toFixed(0)).join(" ")}`,
+    );
   } finally {
     await browser.close();
     await api?.close();

@@ -30,10 +30,22 @@ const WRITES = process.env.BENCH_WRITES !== "0";
 // BENCH_CPU_PROF=<dir>: the API process runs under `node --cpu-prof` and writes its profile there on exit.
 const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [];
 
-const CONFIRM_BODY = JSON.stringify({ customer_email: "bench@example.com", customer_name: "Bench", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" });
+const CONFIRM_BODY = JSON.stringify({
+  customer_email: "bench@example.com",
+  customer_name: "Bench",
+  customer_billing_address: { country: "FR" },
+  confirmation_token_id: "tok_sandbox_success",
+});
 
 /** `cpuUs`: the serving process's CPU time (user + system, all its threads) per request, in µs. */
-interface Row { name: string; rps: number; p50: number; p99: number; errors: number; cpuUs?: number }
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpuUs?: number;
+}
 
 /** A process's CPU time so far in µs (Linux: /proc/<pid>/stat, utime + stime in clock ticks of 10 ms). */
 function cpuTime(pid: number | undefined): number | undefined {
@@ -47,7 +59,13 @@ function cpuTime(pid: number | undefined): number | undefined {
 }
 
 /** Loads `url`; with `pid`, also the CPU that process spent per request while under that load. */
-async function load(name: string, url: string, headers: Record<string, string>, extra: Partial<autocannon.Options> = {}, pid?: number): Promise<Row> {
+async function load(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  extra: Partial<autocannon.Options> = {},
+  pid?: number,
+): Promise<Row> {
   const before = cpuTime(pid);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, ...extra });
   const after = cpuTime(pid);
@@ -57,8 +75,15 @@ async function load(name: string, url: string, headers: Record<string, string>, 
 }
 
 /** Starts `script` as a child process and returns it with the JSON of its first stdout line. */
-async function spawnJson<T>(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ReturnType<typeof spawn>; info: T }> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+async function spawnJson<T>(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ child: ReturnType<typeof spawn>; info: T }> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
   return { child, info: JSON.parse(line) as T };
 }
@@ -70,9 +95,19 @@ async function stop(child: ReturnType<typeof spawn> | undefined) {
 }
 
 /** Confirms each of `secrets` once (the first by hand), at `connections` connections, against `base` + `pathOf(secret)`. */
-async function confirmEach(name: string, base: string, secrets: string[], pathOf: (secret: string) => string, connections: number): Promise<Row> {
+async function confirmEach(
+  name: string,
+  base: string,
+  secrets: string[],
+  pathOf: (secret: string) => string,
+  connections: number,
+): Promise<Row> {
   // One confirm by hand first, so a broken request shape fails loudly instead of as non-2xx counts.
-  const probe = await fetch(`${base}${pathOf(secrets[0])}`, { method: "POST", headers: { "content-type": "application/json" }, body: CONFIRM_BODY });
+  const probe = await fetch(`${base}${pathOf(secrets[0])}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: CONFIRM_BODY,
+  });
   if (probe.status !== 200) throw new Error(`${name}: the first confirm answered ${probe.status}: ${await probe.text()}`);
   let next = 1;
   const started = performance.now();
@@ -92,7 +127,13 @@ async function confirmEach(name: string, base: string, secrets: string[], pathOf
   // run to whole seconds (400 confirms in 5.2 s and in 5.9 s both read 67 req/s), so the rate is
   // the answers over the time they took, measured here.
   const seconds = (performance.now() - started) / 1000;
-  return { name, rps: confirm.requests.total / seconds, p50: confirm.latency.p50, p99: confirm.latency.p99, errors: confirm.errors + confirm.non2xx + confirm.timeouts };
+  return {
+    name,
+    rps: confirm.requests.total / seconds,
+    p50: confirm.latency.p50,
+    p99: confirm.latency.p99,
+    errors: confirm.errors + confirm.non2xx + confirm.timeouts,
+  };
 }
 
 async function main() {
@@ -114,13 +155,27 @@ async function main() {
         metadata: JSON.stringify({ n: start + i }),
       }));
       const ids: { id: string }[] = await knex("products").insert(batch).returning("id");
-      await knex("product_prices").insert(ids.map(({ id }, i) => ({ product_id: id, amount_type: "fixed", price_currency: "usd", price_amount: 100 + i })));
+      await knex("product_prices").insert(
+        ids.map(({ id }, i) => ({ product_id: id, amount_type: "fixed", price_currency: "usd", price_amount: 100 + i })),
+      );
     }
     await knex.raw("analyze");
-    const someId = (await knex("products").where({ organization_id: org.id }).orderBy("created_at").offset(PRODUCTS >> 1).first("id")).id;
-    const sample = await (await import("../server/products/service.js")).getProduct(knex, { kind: "organization", organizationId: org.id, tokenId: "bench", scopes: new Set() }, someId);
+    const someId = (
+      await knex("products")
+        .where({ organization_id: org.id })
+        .orderBy("created_at")
+        .offset(PRODUCTS >> 1)
+        .first("id")
+    ).id;
+    const sample = await (
+      await import("../server/products/service.js")
+    ).getProduct(knex, { kind: "organization", organizationId: org.id, tokenId: "bench", scopes: new Set() }, someId);
 
-    const api = await spawnJson<{ api: string; bare: string }>("bench/server.ts", { DATABASE_URL: pg.url, LOG_LEVEL: "warn", BENCH_SAMPLE_BODY: JSON.stringify(sample) }, profile);
+    const api = await spawnJson<{ api: string; bare: string }>(
+      "bench/server.ts",
+      { DATABASE_URL: pg.url, LOG_LEVEL: "warn", BENCH_SAMPLE_BODY: JSON.stringify(sample) },
+      profile,
+    );
     child = api.child;
     const urls = api.info;
     const baseline = await spawnJson<{ url: string }>("bench/baseline-server.ts", { DATABASE_URL: pg.url, BENCH_ORGANIZATION_ID: org.id });
@@ -148,22 +203,54 @@ async function main() {
       const json = { ...auth, "content-type": "application/json" };
       for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
         const create = { method: "POST" as const, body: JSON.stringify({ products: [productId] }), connections };
-        rows.push(await load(`POST /v1/checkouts/ (create), ${connections} connections`, `${urls.api}/v1/checkouts/`, json, create, child.pid));
-        pairs.push([rows.at(-1)!, await load(`node+pg: the same checkout inserts, ${connections} connections`, `${nodePg}/checkouts`, { "content-type": "application/json" }, create, baselineChild.pid)]);
+        rows.push(
+          await load(`POST /v1/checkouts/ (create), ${connections} connections`, `${urls.api}/v1/checkouts/`, json, create, child.pid),
+        );
+        pairs.push([
+          rows.at(-1)!,
+          await load(
+            `node+pg: the same checkout inserts, ${connections} connections`,
+            `${nodePg}/checkouts`,
+            { "content-type": "application/json" },
+            create,
+            baselineChild.pid,
+          ),
+        ]);
       }
       const openCheckouts = async (): Promise<string[]> => {
         const secrets: string[] = [];
         for (let i = 0; i < CONFIRMS; i++) {
-          const res = await fetch(`${urls.api}/v1/checkouts/`, { method: "POST", headers: json, body: JSON.stringify({ products: [productId] }) });
+          const res = await fetch(`${urls.api}/v1/checkouts/`, {
+            method: "POST",
+            headers: json,
+            body: JSON.stringify({ products: [productId] }),
+          });
           secrets.push(((await res.json()) as { client_secret: string }).client_secret);
         }
         return secrets;
       };
       for (const connections of [CONNECTIONS, CHECKOUT_CONNECTIONS]) {
         const secrets = await openCheckouts();
-        rows.push(await confirmEach(`POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts), ${connections} connections`, urls.api, secrets, (s) => `/v1/checkouts/client/${s}/confirm`, connections));
+        rows.push(
+          await confirmEach(
+            `POST /v1/checkouts/client/{secret}/confirm (${CONFIRMS} checkouts), ${connections} connections`,
+            urls.api,
+            secrets,
+            (s) => `/v1/checkouts/client/${s}/confirm`,
+            connections,
+          ),
+        );
         const baselineSecrets = await openCheckouts();
-        pairs.push([rows.at(-1)!, await confirmEach(`node+pg: the same confirm writes, ${connections} connections`, nodePg, baselineSecrets, (s) => `/checkouts/${s}/confirm`, connections)]);
+        pairs.push([
+          rows.at(-1)!,
+          await confirmEach(
+            `node+pg: the same confirm writes, ${connections} connections`,
+            nodePg,
+            baselineSecrets,
+            (s) => `/checkouts/${s}/confirm`,
+            connections,
+          ),
+        ]);
       }
       // Each confirm, ours or the baseline's, made one order; a confirm that made none failed.
       const orders = Number((await knex("orders").count({ n: "*" }).first())?.n ?? 0);
@@ -178,7 +265,9 @@ async function main() {
       console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base) * 100).toFixed(1)}% | ${r.errors} |`);
     }
     const single = rows[1];
-    console.log(`\ntarget GET /v1/products/{id}: p99 <= 15 ms (${single.p99 <= 15 ? "met" : "missed"}), >= 35% of bare (${single.rps / base >= 0.35 ? "met" : "missed"})`);
+    console.log(
+      `\ntarget GET /v1/products/{id}: p99 <= 15 ms (${single.p99 <= 15 ? "met" : "missed"}), >= 35% of bare (${single.rps / base >= 0.35 ? "met" : "missed"})`,
+    );
     console.log(`\nours / node+pg baseline (bench/baseline-server.ts), same run, same database\n`);
     // The CPU columns: what each process spent per request. Steadier than req/s on a shared
     // machine (a process waiting for a core costs time, not CPU); their ratio is node+pg / ours.
@@ -188,7 +277,10 @@ async function main() {
     pairs.forEach(([ours, bare], i) => {
       const ratio = ours.rps / bare.rps;
       const target = targets[i] === undefined ? "" : `>= ${targets[i]} (${ratio >= targets[i] ? "met" : "missed"})`;
-      const cpu = ours.cpuUs !== undefined && bare.cpuUs !== undefined ? `${ours.cpuUs.toFixed(0)} | ${bare.cpuUs.toFixed(0)} | ${(bare.cpuUs / ours.cpuUs).toFixed(2)}` : " | | ";
+      const cpu =
+        ours.cpuUs !== undefined && bare.cpuUs !== undefined
+          ? `${ours.cpuUs.toFixed(0)} | ${bare.cpuUs.toFixed(0)} | ${(bare.cpuUs / ours.cpuUs).toFixed(2)}`
+          : " | | ";
       console.log(`| ${ours.name} | ${ours.rps.toFixed(0)} | ${bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${target} | ${cpu} |`);
     });
     if (WRITES) {

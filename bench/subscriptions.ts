@@ -61,7 +61,12 @@ function cpuSeconds(pgDataDir: string): { node: number; temporal: number; postgr
     try {
       // Fields after the ")" of the command name: state ppid … utime(12) stime(13) cutime(14) cstime(15).
       const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return { comm: readFileSync(`/proc/${pid}/comm`, "utf8").trim(), ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+      return {
+        comm: readFileSync(`/proc/${pid}/comm`, "utf8").trim(),
+        ppid: Number(f[1]),
+        own: Number(f[11]) + Number(f[12]),
+        reaped: Number(f[13]) + Number(f[14]),
+      };
     } catch {
       return null;
     }
@@ -75,8 +80,19 @@ function cpuSeconds(pgDataDir: string): { node: number; temporal: number; postgr
   const usage = process.cpuUsage();
   return {
     node: (usage.user + usage.system) / 1e6,
-    temporal: sum(procs.filter((p) => p.s.ppid === process.pid && p.s.comm === "temporal"), true),
-    postgres: sum(procs.filter((p) => p.pid === postmaster), true) + sum(procs.filter((p) => p.s.ppid === postmaster), false),
+    temporal: sum(
+      procs.filter((p) => p.s.ppid === process.pid && p.s.comm === "temporal"),
+      true,
+    ),
+    postgres:
+      sum(
+        procs.filter((p) => p.pid === postmaster),
+        true,
+      ) +
+      sum(
+        procs.filter((p) => p.s.ppid === postmaster),
+        false,
+      ),
   };
 }
 
@@ -112,7 +128,9 @@ export async function subscribeEveryCustomer(
 
 export async function seed(knex: Knex, due: Date): Promise<string[]> {
   const org = await createOrganization(knex, { name: "Bench Subscriptions Org", slug: `bench-subs-${Date.now()}` });
-  const [product] = await knex("products").insert({ organization_id: org.id, name: "Bench monthly", recurring_interval: "month" }).returning("id");
+  const [product] = await knex("products")
+    .insert({ organization_id: org.id, name: "Bench monthly", recurring_interval: "month" })
+    .returning("id");
   const [price] = await knex("product_prices")
     .insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: 1200, position: 0 })
     .returning("id");
@@ -213,22 +231,33 @@ export async function runSubscriptionBench(): Promise<SubscriptionBenchResult> {
       .groupBy("subscription_id", "billing_period_start")
       .havingRaw("count(*) > 1")
       .select("subscription_id");
-    const payments = await count(knex("payments").join("orders", "orders.id", "payments.order_id").where({ "orders.billing_reason": "subscription_cycle" }));
+    const payments = await count(
+      knex("payments").join("orders", "orders.id", "payments.order_id").where({ "orders.billing_reason": "subscription_cycle" }),
+    );
     const charges = sandbox.charges.length;
     const chargedKeys = new Set(sandbox.charges.map((c) => c.idempotencyKey.split(":order:")[0])).size;
     const moved = await count(knex("subscriptions").where({ period_index: 1, pending_order_id: null }));
-    const duplicates = perPeriod.length + Math.max(0, orders - COUNT) + Math.max(0, payments - COUNT) + Math.max(0, charges - COUNT) + (charges - chargedKeys);
+    const duplicates =
+      perPeriod.length +
+      Math.max(0, orders - COUNT) +
+      Math.max(0, payments - COUNT) +
+      Math.max(0, charges - COUNT) +
+      (charges - chargedKeys);
 
     const seconds = cycledMs === null ? null : cycledMs / 1000;
     const met = seconds !== null && seconds <= TARGET_S && duplicates === 0;
     console.log(`\n${COUNT} subscriptions due at one instant, worker in-process, node ${process.version}\n`);
     console.log("| measure | value | target |");
     console.log("|---|---:|---|");
-    console.log(`| ${START_MODE === "poke" ? "signal-with-start" : "sweep"} of ${COUNT} workflows | ${(startMs / 1000).toFixed(1)} s | before the due instant (${startedBeforeDue ? "met" : "missed"}) |`);
+    console.log(
+      `| ${START_MODE === "poke" ? "signal-with-start" : "sweep"} of ${COUNT} workflows | ${(startMs / 1000).toFixed(1)} s | before the due instant (${startedBeforeDue ? "met" : "missed"}) |`,
+    );
     console.log(
       `| ${COUNT} subscriptions due at one instant: time until all are cycled | ${seconds === null ? `not done after ${GIVE_UP_MS / 1000} s (${paid} paid)` : `${seconds.toFixed(1)} s`} | ≤ ${TARGET_S} s, zero duplicates (${met ? "met" : "missed"}) |`,
     );
-    console.log(`| renewal orders / succeeded payments / sandbox charges / periods moved | ${orders} / ${payments} / ${charges} / ${moved} | ${COUNT} each |`);
+    console.log(
+      `| renewal orders / succeeded payments / sandbox charges / periods moved | ${orders} / ${payments} / ${charges} / ${moved} | ${COUNT} each |`,
+    );
     console.log(`| duplicates | ${duplicates} | 0 |`);
     const per1000 = (n: number) => ((n / COUNT) * 1000).toFixed(1);
     console.log(

@@ -65,9 +65,12 @@ const pct = (xs: number[], p: number) => {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** COPY text format: tab-separated, `\N` for null, backslash and control characters escaped. */
-const copyField = (v: string | null) => (v === null ? "\\N" : v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r"));
+const copyField = (v: string | null) =>
+  v === null ? "\\N" : v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
 const copyLine = (e: EventRow) =>
-  [e.organization_id, e.timestamp.toISOString(), e.name, "user", e.customer_id, e.external_customer_id, JSON.stringify(e.metadata)].map(copyField).join("\t") + "\n";
+  [e.organization_id, e.timestamp.toISOString(), e.name, "user", e.customer_id, e.external_customer_id, JSON.stringify(e.metadata)]
+    .map(copyField)
+    .join("\t") + "\n";
 
 type PgConnection = { query: (q: unknown) => NodeJS.WritableStream };
 type Pool = { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
@@ -77,18 +80,25 @@ async function copyEvents(knex: Knex, rows: Iterable<EventRow>): Promise<void> {
   const pool = knex.client as Pool;
   const conn = await pool.acquireConnection();
   try {
-    const sink = conn.query(copyFrom("COPY events (organization_id, timestamp, name, source, customer_id, external_customer_id, metadata) FROM STDIN"));
-    await pipeline(Readable.from((function* () {
-      let chunk = "";
-      for (const r of rows) {
-        chunk += copyLine(r);
-        if (chunk.length > 1 << 16) {
-          yield chunk;
-          chunk = "";
-        }
-      }
-      if (chunk) yield chunk;
-    })()), sink);
+    const sink = conn.query(
+      copyFrom("COPY events (organization_id, timestamp, name, source, customer_id, external_customer_id, metadata) FROM STDIN"),
+    );
+    await pipeline(
+      Readable.from(
+        (function* () {
+          let chunk = "";
+          for (const r of rows) {
+            chunk += copyLine(r);
+            if (chunk.length > 1 << 16) {
+              yield chunk;
+              chunk = "";
+            }
+          }
+          if (chunk) yield chunk;
+        })(),
+      ),
+      sink,
+    );
   } finally {
     await pool.releaseConnection(conn);
   }
@@ -134,10 +144,22 @@ async function ingestBench(knex: Knex, api: string): Promise<Row> {
   const copyCustomers = await customers(knex, copyOrg.id, CUSTOMERS, "copy");
   const apiCustomers = await customers(knex, apiOrg.id, CUSTOMERS, "api");
   for (const m of [
-    { name: "Calls", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "count" } },
-    { name: "Tokens", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "sum", property: "tokens" } },
+    {
+      name: "Calls",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+      aggregation: { func: "count" },
+    },
+    {
+      name: "Tokens",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+      aggregation: { func: "sum", property: "tokens" },
+    },
   ]) {
-    const res = await fetch(`${api}/v1/meters/`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(m) });
+    const res = await fetch(`${api}/v1/meters/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(m),
+    });
     if (res.status !== 201) throw new Error(`meter create answered ${res.status}`);
   }
   const now = Date.now();
@@ -174,7 +196,10 @@ async function ingestBench(knex: Knex, api: string): Promise<Row> {
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async () => {
         for (let b = queue.shift(); b !== undefined; b = queue.shift()) {
-          await copyEvents(knex, Array.from({ length: BATCH }, (_, k) => event(b * BATCH + k, copyOrg.id, copyCustomers)));
+          await copyEvents(
+            knex,
+            Array.from({ length: BATCH }, (_, k) => event(b * BATCH + k, copyOrg.id, copyCustomers)),
+          );
           copyRows += BATCH;
         }
       }),
@@ -187,9 +212,14 @@ async function ingestBench(knex: Knex, api: string): Promise<Row> {
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async () => {
         for (let b = queue.shift(); b !== undefined; b = queue.shift()) {
-          const res = await fetch(`${api}/v1/events/ingest`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: bodies.get(b)! });
+          const res = await fetch(`${api}/v1/events/ingest`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: bodies.get(b)!,
+          });
           const json = (await res.json()) as { inserted?: number };
-          if (res.status !== 200 || json.inserted !== BATCH) throw new Error(`ingest answered ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+          if (res.status !== 200 || json.inserted !== BATCH)
+            throw new Error(`ingest answered ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
           apiRows += BATCH;
         }
       }),
@@ -199,7 +229,11 @@ async function ingestBench(knex: Knex, api: string): Promise<Row> {
   const copyRate = copyRows / (copyMs / 1000);
   const apiRate = apiRows / (apiMs / 1000);
   // Everything the API took is in the rollups.
-  const counted = await knex("meter_rollups as r").join("meters as m", "m.id", "r.meter_id").where({ "m.organization_id": apiOrg.id, "m.name": "Calls", "r.customer_key": "" }).sum({ n: "r.events" }).first();
+  const counted = await knex("meter_rollups as r")
+    .join("meters as m", "m.id", "r.meter_id")
+    .where({ "m.organization_id": apiOrg.id, "m.name": "Calls", "r.customer_key": "" })
+    .sum({ n: "r.events" })
+    .first();
   const expected = await knex("events").where({ organization_id: apiOrg.id, name: "api_call" }).count({ n: "*" }).first();
   if (Number(counted?.n) !== Number(expected?.n)) throw new Error(`rollups count ${counted?.n} events, the table has ${expected?.n}`);
   const ratio = apiRate / copyRate;
@@ -214,7 +248,15 @@ async function ingestBench(knex: Knex, api: string): Promise<Row> {
 }
 
 /** Loads `n` events of the organization, evenly over `days` days ending at `end` (newest first). */
-async function loadHistory(knex: Knex, organizationId: string, cs: { id: string; external_id: string }[], n: number, end: number, days: number, offset: number) {
+async function loadHistory(
+  knex: Knex,
+  organizationId: string,
+  cs: { id: string; external_id: string }[],
+  n: number,
+  end: number,
+  days: number,
+  offset: number,
+) {
   const span = days * DAY;
   const chunk = 200_000;
   for (let start = 0; start < n; start += chunk) {
@@ -264,12 +306,19 @@ async function quantitiesBench(knex: Knex, api: string): Promise<Row[]> {
   console.log(`usage: ${EVENTS.toLocaleString("en")} events loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const meters: Record<string, string> = {};
-  for (const [key, aggregation] of [["count", { func: "count" }], ["unique", { func: "unique", property: "model" }]] as const) {
+  for (const [key, aggregation] of [
+    ["count", { func: "count" }],
+    ["unique", { func: "unique", property: "model" }],
+  ] as const) {
     t = performance.now();
     const res = await fetch(`${api}/v1/meters/`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ name: `Calls ${key}`, filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation }),
+      body: JSON.stringify({
+        name: `Calls ${key}`,
+        filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+        aggregation,
+      }),
     });
     meters[key] = ((await res.json()) as { id: string }).id;
     console.log(`usage: meter (${key}) created over the history in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -320,7 +369,9 @@ async function quantitiesBench(knex: Knex, api: string): Promise<Row[]> {
   for (const id of Object.values(meters)) {
     t = performance.now();
     await knex.transaction(async (trx) => rebuildMeter(trx, (await trx("meters").where({ id }).first()) as MeterRow));
-    console.log(`usage: rollups of a meter rebuilt over ${(EVENTS * SCALE).toLocaleString("en")} events in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `usage: rollups of a meter rebuilt over ${(EVENTS * SCALE).toLocaleString("en")} events in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
   }
   await knex.raw("vacuum analyze meter_rollups");
   const large = await measure("SCALE × N");
@@ -366,20 +417,45 @@ async function quantitiesBench(knex: Knex, api: string): Promise<Row[]> {
 async function renewalBench(knex: Knex): Promise<Row> {
   const org = await createOrganization(knex, { name: "Bench renewals" });
   const [meter] = await knex("meters")
-    .insert({ organization_id: org.id, name: "Calls", filter: JSON.stringify({ conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }), aggregation: JSON.stringify({ func: "count" }) })
+    .insert({
+      organization_id: org.id,
+      name: "Calls",
+      filter: JSON.stringify({ conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }),
+      aggregation: JSON.stringify({ func: "count" }),
+    })
     .returning("*");
-  const [product] = await knex("products").insert({ organization_id: org.id, name: "Usage plan", recurring_interval: "month" }).returning("id");
-  const [fixed] = await knex("product_prices").insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: 1000, position: 0 }).returning("id");
+  const [product] = await knex("products")
+    .insert({ organization_id: org.id, name: "Usage plan", recurring_interval: "month" })
+    .returning("id");
+  const [fixed] = await knex("product_prices")
+    .insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: 1000, position: 0 })
+    .returning("id");
   const [metered] = await knex("product_prices")
-    .insert({ product_id: product.id, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "0.01", position: 1 })
+    .insert({
+      product_id: product.id,
+      amount_type: "metered_unit",
+      price_currency: "usd",
+      meter_id: meter.id,
+      unit_amount: "0.01",
+      position: 1,
+    })
     .returning("id");
   // A period that starts and ends mid-day, as a checkout at any time anchors it: partial days at both edges.
   const due = Date.UTC(2030, 0, 15, 10, 23, 45);
   const anchor = new Date(Date.UTC(2029, 11, 15, 10, 23, 45));
   const total = 2 * RENEWALS + 10;
   const cs = await customers(knex, org.id, total, "r");
-  await subscribeEveryCustomer(knex, { organizationId: org.id, productId: product.id, priceIds: [fixed.id, metered.id], amount: 1000, anchor, due: new Date(due) });
-  const subs: { id: string; customer_id: string }[] = await knex("subscriptions").where({ organization_id: org.id }).select("id", "customer_id");
+  await subscribeEveryCustomer(knex, {
+    organizationId: org.id,
+    productId: product.id,
+    priceIds: [fixed.id, metered.id],
+    amount: 1000,
+    anchor,
+    due: new Date(due),
+  });
+  const subs: { id: string; customer_id: string }[] = await knex("subscriptions")
+    .where({ organization_id: org.id })
+    .select("id", "customer_id");
   const byCustomer = new Map(subs.map((s) => [s.customer_id, s.id]));
   // Groups: 10 to warm up, then "busy" (events in the period) and "idle" (none).
   const warm = cs.slice(0, 10);
@@ -394,7 +470,14 @@ async function renewalBench(knex: Knex): Promise<Row> {
       (function* () {
         for (const c of group) {
           for (let k = 0; k < PER_CUSTOMER; k++) {
-            yield { organization_id: org.id, timestamp: new Date(anchor.getTime() + 1 + Math.floor((k * span) / PER_CUSTOMER)), name: "api_call", customer_id: c.id, external_customer_id: c.external_id, metadata: { k } };
+            yield {
+              organization_id: org.id,
+              timestamp: new Date(anchor.getTime() + 1 + Math.floor((k * span) / PER_CUSTOMER)),
+              name: "api_call",
+              customer_id: c.id,
+              external_customer_id: c.external_id,
+              metadata: { k },
+            };
           }
         }
       })(),
@@ -404,7 +487,9 @@ async function renewalBench(knex: Knex): Promise<Row> {
   // As the worker does within a second of ingestion: the events go into the per-customer rollups.
   await foldUsage(knex);
   await knex.raw("vacuum analyze");
-  console.log(`usage: ${(busy.length * PER_CUSTOMER).toLocaleString("en")} events of ${busy.length} customers loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `usage: ${(busy.length * PER_CUSTOMER).toLocaleString("en")} events of ${busy.length} customers loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 
   const sandbox = new SandboxProcessor();
   const previous = getProcessor();
@@ -436,10 +521,14 @@ async function renewalBench(knex: Knex): Promise<Row> {
   const billed = await knex("order_items as i")
     .join("orders as o", "o.id", "i.order_id")
     .where({ "o.organization_id": org.id, "o.billing_reason": "subscription_cycle", "i.product_price_id": metered.id })
-    .whereIn("o.customer_id", busy.map((c) => c.id))
+    .whereIn(
+      "o.customer_id",
+      busy.map((c) => c.id),
+    )
     .pluck("i.amount");
   const want = Math.round(PER_CUSTOMER * 0.01);
-  if (billed.length !== busy.length || billed.some((a: number) => Number(a) !== want)) throw new Error(`busy renewals billed ${billed.slice(0, 5).join(", ")}…, expected ${want} each`);
+  if (billed.length !== busy.length || billed.some((a: number) => Number(a) !== want))
+    throw new Error(`busy renewals billed ${billed.slice(0, 5).join(", ")}…, expected ${want} each`);
   const ratio = mean(busyMs) / mean(idleMs);
   return {
     measure: `renewal step with a metered price: ${PER_CUSTOMER.toLocaleString("en")} events in the period vs none (mean of ${RENEWALS} each; p50 ${ms(pct(busyMs, 50))} vs ${ms(pct(idleMs, 50))})`,
@@ -467,7 +556,9 @@ export async function runUsageBench(): Promise<Row[]> {
     console.log("|---|---:|---:|---:|---|");
     for (const r of rows) {
       const ratio = r.target.includes("%") ? `${(r.ratio * 100).toFixed(0)} %` : `${r.ratio.toFixed(2)}×`;
-      console.log(`| ${r.measure} | ${r.value} | ${r.baseline} | ${ratio} | ${r.target}${r.target === "—" ? "" : r.met ? " (met)" : " (missed)"} |`);
+      console.log(
+        `| ${r.measure} | ${r.value} | ${r.baseline} | ${ratio} | ${r.target}${r.target === "—" ? "" : r.met ? " (met)" : " (missed)"} |`,
+      );
     }
     if (rows.some((r) => !r.met)) process.exitCode = 1;
     return rows;

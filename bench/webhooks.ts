@@ -79,7 +79,8 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const now = performance.now();
-      const { n, phase } = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { metadata: { n: number; phase: string } } }).data.metadata;
+      const { n, phase } = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { metadata: { n: number; phase: string } } }).data
+        .metadata;
       const p = phases.get(phase);
       if (p) {
         p.latencies.push(now - p.sent.get(n)!);
@@ -109,7 +110,9 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     const setUp = async (name: string, slug: string, url: string) => {
       const org = await createOrganization(knex, { name, slug: `${slug}-${Date.now()}` });
       const headers = { authorization: `Bearer ${await mintOrganizationToken(knex, org.id)}`, "content-type": "application/json" };
-      const [product] = await knex("products").insert({ organization_id: org.id, name: "Bench product", metadata: JSON.stringify({ n: -1 }) }).returning("id");
+      const [product] = await knex("products")
+        .insert({ organization_id: org.id, name: "Bench product", metadata: JSON.stringify({ n: -1 }) })
+        .returning("id");
       await knex("product_prices").insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: 100 });
       for (let i = 0; i < ENDPOINTS; i++) {
         const res = await fetch(`${api!.url}/v1/webhooks/endpoints`, {
@@ -165,31 +168,46 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
     const offered = (BURST * ENDPOINTS) / ((Math.max(...burst.sent.values()) - burst.firstSent) / 1000);
     const perSecond = burst.latencies.length / burstSeconds;
     const lost = startUp.lost + steady.lost + burst.lost;
-    console.log(`\n${ENDPOINTS} endpoints; latency: ${UPDATES} updates at ${RATE}/s (${UPDATES * ENDPOINTS} deliveries); throughput: ${BURST} updates back to back (${BURST * ENDPOINTS} deliveries); node ${process.version}\n`);
+    console.log(
+      `\n${ENDPOINTS} endpoints; latency: ${UPDATES} updates at ${RATE}/s (${UPDATES * ENDPOINTS} deliveries); throughput: ${BURST} updates back to back (${BURST * ENDPOINTS} deliveries); node ${process.version}\n`,
+    );
     console.log("| measure | value | target |");
     console.log("|---|---:|---|");
     console.log(`| state change → delivered p50, steady ${RATE * ENDPOINTS}/s | ${p50.toFixed(0)} ms | |`);
-    console.log(`| state change → delivered p99, steady ${RATE * ENDPOINTS}/s | ${p99.toFixed(0)} ms | ≤ 250 ms (${p99 <= 250 ? "met" : "missed"}) |`);
+    console.log(
+      `| state change → delivered p99, steady ${RATE * ENDPOINTS}/s | ${p99.toFixed(0)} ms | ≤ 250 ms (${p99 <= 250 ? "met" : "missed"}) |`,
+    );
     // The steady phase update by update: where its tail comes from.
     const perUpdate: number[][] = Array.from({ length: UPDATES }, () => []);
     steady.latencies.forEach((l, i) => perUpdate[steady.updateOf[i]].push(l));
     for (const l of perUpdate) l.sort((a, b) => a - b);
     // Not the target's measure (that is every delivery above): the same over the phase's second
     // half, once its endpoints' first runs have started.
-    const warm = perUpdate.slice(Math.ceil(UPDATES / 2)).flat().sort((a, b) => a - b);
+    const warm = perUpdate
+      .slice(Math.ceil(UPDATES / 2))
+      .flat()
+      .sort((a, b) => a - b);
     console.log(`| steady, second half of the updates: p50 / p99 | ${pct(warm, 50).toFixed(0)} / ${pct(warm, 99).toFixed(0)} ms | |`);
-    console.log(`| steady, update by update: p50 / max | ${perUpdate.map((l) => (l.length ? `${pct(l, 50).toFixed(0)}/${l[l.length - 1].toFixed(0)}` : "-")).join(", ")} ms | |`);
+    console.log(
+      `| steady, update by update: p50 / max | ${perUpdate.map((l) => (l.length ? `${pct(l, 50).toFixed(0)}/${l[l.length - 1].toFixed(0)}` : "-")).join(", ")} ms | |`,
+    );
     const startUpSorted = [...startUp.latencies].sort((a, b) => a - b);
-    console.log(`| start-up phase (another organization, right after the worker starts): p50 / p99 | ${pct(startUpSorted, 50).toFixed(0)} / ${pct(startUpSorted, 99).toFixed(0)} ms | |`);
+    console.log(
+      `| start-up phase (another organization, right after the worker starts): p50 / p99 | ${pct(startUpSorted, 50).toFixed(0)} / ${pct(startUpSorted, 99).toFixed(0)} ms | |`,
+    );
     console.log(`| burst: offered | ${offered.toFixed(0)} deliveries/s | |`);
     console.log(`| burst: delivered per second | ${perSecond.toFixed(0)} | ≥ 500 (${perSecond >= 500 ? "met" : "missed"}) |`);
-    console.log(`| burst: last delivery after | ${burstSeconds.toFixed(1)} s (p50 ${pct(burstSorted, 50).toFixed(0)} ms, p99 ${pct(burstSorted, 99).toFixed(0)} ms) | |`);
+    console.log(
+      `| burst: last delivery after | ${burstSeconds.toFixed(1)} s (p50 ${pct(burstSorted, 50).toFixed(0)} ms, p99 ${pct(burstSorted, 99).toFixed(0)} ms) | |`,
+    );
     console.log(`| deliveries missing after 300 s | ${lost} | 0 |`);
     // Where the time goes, from the database's own timestamps (one clock): the PATCH's transaction
     // start → the relay's claim (outbox created_at → published_at), then the claim → the
     // delivery recorded after the receiver answered (wake-up signal, the endpoint's workflow
     // task, its run of first attempts, the HTTP exchange).
-    const { rows: stages } = await knex.raw<{ rows: { phase: string; claim_p50: number; claim_p99: number; deliver_p50: number; deliver_p99: number }[] }>(
+    const { rows: stages } = await knex.raw<{
+      rows: { phase: string; claim_p50: number; claim_p99: number; deliver_p50: number; deliver_p99: number }[];
+    }>(
       `select o.payload->'data'->'metadata'->>'phase' as phase,
               percentile_cont(0.5) within group (order by extract(epoch from o.published_at - o.created_at) * 1000) as claim_p50,
               percentile_cont(0.99) within group (order by extract(epoch from o.published_at - o.created_at) * 1000) as claim_p99,

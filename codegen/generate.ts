@@ -52,7 +52,8 @@ function inlineRedoc(html: string): string {
   // web fonts from Google: drop them (Redoc falls back to the system fonts), nothing is fetched at view time
   html = html.replace(/<link href="https:\/\/fonts\.googleapis\.com\/[^"]*" rel="stylesheet">\s*/g, "");
   const rest = html.replace(tag, "");
-  if (/<script[^>]+src=/i.test(rest) || /<link[^>]+href="https?:/i.test(rest)) throw new Error("docs still reference external scripts/styles");
+  if (/<script[^>]+src=/i.test(rest) || /<link[^>]+href="https?:/i.test(rest))
+    throw new Error("docs still reference external scripts/styles");
   // marked obfuscates e-mail-like text (mailto links) with randomly chosen hex/decimal entities:
   // canonicalise them to decimal so the page is byte-for-byte reproducible
   html = html.replace(/&(amp;)?#x([0-9a-f]+);/gi, (_m, amp: string | undefined, hex: string) => `&${amp ?? ""}#${parseInt(hex, 16)};`);

@@ -87,7 +87,10 @@ async function withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Builds each app whose build is missing or stale (every one with force); says which it built. */
-export async function buildUiApps(apps: readonly UiApp[] = UI_APPS, opts: { force?: boolean; log?: (msg: string) => void } = {}): Promise<string[]> {
+export async function buildUiApps(
+  apps: readonly UiApp[] = UI_APPS,
+  opts: { force?: boolean; log?: (msg: string) => void } = {},
+): Promise<string[]> {
   const built: string[] = [];
   for (const app of apps) {
     await withLock(app.name, async () => {

@@ -98,7 +98,12 @@ class Api {
     private readonly token: string,
   ) {}
 
-  async call(method: string, path: string, body?: unknown, opts: { key?: string; bearer?: boolean; deadlineMs?: number } = {}): Promise<Answer> {
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { key?: string; bearer?: boolean; deadlineMs?: number } = {},
+  ): Promise<Answer> {
     const deadline = Date.now() + (opts.deadlineMs ?? 120_000);
     const retryable = method === "GET" || opts.key !== undefined;
     for (;;) {
@@ -173,7 +178,15 @@ class Receiver {
 }
 
 const CARD = { customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" };
-const WEBHOOK_EVENTS = ["order.created", "order.paid", "order.refunded", "refund.created", "subscription.created", "subscription.updated", "benefit_grant.created"];
+const WEBHOOK_EVENTS = [
+  "order.created",
+  "order.paid",
+  "order.refunded",
+  "refund.created",
+  "subscription.created",
+  "subscription.updated",
+  "benefit_grant.created",
+];
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const rnd = random(opts.seed);
@@ -220,19 +233,41 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     });
     const s = stack;
     const api = new Api(s.apiUrls, token);
-    opts.log(`stack up: ${s.supervisor.names().map((n) => `${n} ${s.supervisor.pid(n)}`).join(", ")}; APIs ${s.apiUrls.join(" ")}`);
+    opts.log(
+      `stack up: ${s.supervisor
+        .names()
+        .map((n) => `${n} ${s.supervisor.pid(n)}`)
+        .join(", ")}; APIs ${s.apiUrls.join(" ")}`,
+    );
 
     // --- set-up ----------------------------------------------------------------------------------
-    const endpoint = await api.ok<{ id: string }>("POST", "/v1/webhooks/endpoints", { url: receiver.url, format: "raw", events: WEBHOOK_EVENTS });
-    const benefit = await api.ok<{ id: string }>("POST", "/v1/benefits/", { type: "custom", description: "Chaos support", properties: { note: "hi" } });
-    const book = await api.ok<{ id: string }>("POST", "/v1/products/", { name: "Chaos book", prices: [{ amount_type: "fixed", price_amount: 1000, price_currency: "usd" }] });
+    const endpoint = await api.ok<{ id: string }>("POST", "/v1/webhooks/endpoints", {
+      url: receiver.url,
+      format: "raw",
+      events: WEBHOOK_EVENTS,
+    });
+    const benefit = await api.ok<{ id: string }>("POST", "/v1/benefits/", {
+      type: "custom",
+      description: "Chaos support",
+      properties: { note: "hi" },
+    });
+    const book = await api.ok<{ id: string }>("POST", "/v1/products/", {
+      name: "Chaos book",
+      prices: [{ amount_type: "fixed", price_amount: 1000, price_currency: "usd" }],
+    });
     await api.ok("POST", `/v1/products/${book.id}/benefits`, { benefits: [benefit.id] });
-    const plan = await api.ok<{ id: string }>("POST", "/v1/products/", { name: "Chaos plan", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }] });
+    const plan = await api.ok<{ id: string }>("POST", "/v1/products/", {
+      name: "Chaos plan",
+      recurring_interval: "month",
+      prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }],
+    });
     const start = new Date(Date.UTC(2030, 0, 15, 12));
     const clocks: { id: string; time: Date; advances: number; subscriptionId: string }[] = [];
     for (let i = 0; i < opts.clocks; i++) {
       const clock = await api.ok<{ id: string }>("POST", "/v1/test-clocks/", { name: `chaos ${i}`, frozen_time: start.toISOString() });
-      const customer = await api.ok<{ id: string }>("POST", "/v1/customers/", { email: `clock-${i}-${randomUUID().slice(0, 6)}@example.com` });
+      const customer = await api.ok<{ id: string }>("POST", "/v1/customers/", {
+        email: `clock-${i}-${randomUUID().slice(0, 6)}@example.com`,
+      });
       await api.ok("POST", `/v1/test-clocks/${clock.id}/customers`, { customer_id: customer.id });
       const checkout = await api.ok<{ client_secret: string }>("POST", "/v1/checkouts/", { products: [plan.id], customer_id: customer.id });
       await api.ok("POST", `/v1/checkouts/client/${checkout.client_secret}/confirm`, CARD, { bearer: false });
@@ -243,13 +278,28 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     // --- races on two APIs and two workers, nothing killed ---------------------------------------
     const raced = await api.ok<{ id: string; client_secret: string }>("POST", "/v1/checkouts/", { products: [book.id] });
     const confirms = await Promise.all(
-      Array.from({ length: 16 }, () => api.call("POST", `/v1/checkouts/client/${raced.client_secret}/confirm`, { ...CARD, customer_email: "race@example.com" }, { bearer: false })),
+      Array.from({ length: 16 }, () =>
+        api.call(
+          "POST",
+          `/v1/checkouts/client/${raced.client_secret}/confirm`,
+          { ...CARD, customer_email: "race@example.com" },
+          { bearer: false },
+        ),
+      ),
     );
     const won = confirms.filter((c) => c.status === 200).length;
     counts["race: confirms answered 200 of 16"] = won;
     if (won !== 1) problem(`16 concurrent confirms of one checkout: ${won} answered 200`);
     const code = `CHAOS${randomUUID().slice(0, 6).toUpperCase()}`;
-    const discount = await api.ok<{ id: string }>("POST", "/v1/discounts/", { name: "Three only", type: "fixed", amount: 100, currency: "usd", duration: "once", code, max_redemptions: 3 });
+    const discount = await api.ok<{ id: string }>("POST", "/v1/discounts/", {
+      name: "Three only",
+      type: "fixed",
+      amount: 100,
+      currency: "usd",
+      duration: "once",
+      code,
+      max_redemptions: 3,
+    });
     const racers = await Promise.all(
       Array.from({ length: 10 }, async () => {
         const c = await api.ok<{ client_secret: string }>("POST", "/v1/checkouts/", { products: [book.id] });
@@ -257,7 +307,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         return c.client_secret;
       }),
     );
-    const redeemed = await Promise.all(racers.map((secret) => api.call("POST", `/v1/checkouts/client/${secret}/confirm`, { ...CARD, customer_email: "discount@example.com" }, { bearer: false })));
+    const redeemed = await Promise.all(
+      racers.map((secret) =>
+        api.call("POST", `/v1/checkouts/client/${secret}/confirm`, { ...CARD, customer_email: "discount@example.com" }, { bearer: false }),
+      ),
+    );
     counts["race: discount confirms answered 200 of 10 (3 redemptions)"] = redeemed.filter((r) => r.status === 200).length;
 
     const calmKnex = createKnex(s.databaseUrl, { pool: { min: 0, max: 2 } });
@@ -265,8 +319,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const usedUp = await calmKnex("discounts").where({ id: discount.id }).first("redemptions_count");
       const withDiscount = await calmKnex("orders").where({ discount_id: discount.id }).count({ n: "*" });
       counts["race: discount redemptions"] = usedUp.redemptions_count;
-      if (usedUp.redemptions_count !== 3 || Number(withDiscount[0].n) !== 3) problem(`a discount of 3 redemptions was redeemed ${usedUp.redemptions_count} times, on ${withDiscount[0].n} orders`);
-      if ((await calmKnex("orders").where({ checkout_id: raced.id })).length !== 1) problem("16 concurrent confirms made more or less than one order");
+      if (usedUp.redemptions_count !== 3 || Number(withDiscount[0].n) !== 3)
+        problem(`a discount of 3 redemptions was redeemed ${usedUp.redemptions_count} times, on ${withDiscount[0].n} orders`);
+      if ((await calmKnex("orders").where({ checkout_id: raced.id })).length !== 1)
+        problem("16 concurrent confirms made more or less than one order");
       // Delivered exactly once while nothing is killed.
       // Every event so far fanned out to the endpoint and received.
       await waitFor("calm deliveries", 120_000, async () => {
@@ -294,12 +350,21 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const buyer = async () => {
       while (Date.now() < until) {
         try {
-          const checkout = await api.ok<{ id: string; client_secret: string }>("POST", "/v1/checkouts/", { products: [book.id] }, { key: randomUUID() });
+          const checkout = await api.ok<{ id: string; client_secret: string }>(
+            "POST",
+            "/v1/checkouts/",
+            { products: [book.id] },
+            { key: randomUUID() },
+          );
           const decline = rnd() < 0.1;
           const answer = await api.call(
             "POST",
             `/v1/checkouts/client/${checkout.client_secret}/confirm`,
-            { ...CARD, customer_email: `buyer-${randomUUID().slice(0, 8)}@example.com`, ...(decline ? { confirmation_token_id: "tok_sandbox_decline" } : {}) },
+            {
+              ...CARD,
+              customer_email: `buyer-${randomUUID().slice(0, 8)}@example.com`,
+              ...(decline ? { confirmation_token_id: "tok_sandbox_decline" } : {}),
+            },
             { key: randomUUID(), bearer: false },
           );
           confirmed.push({ checkoutId: checkout.id, status: answer.status });
@@ -320,7 +385,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         if (paidOrders.length === 0) continue;
         const orderId = pick(paidOrders);
         try {
-          const a = await api.call("POST", "/v1/refunds/", { order_id: orderId, reason: "customer_request", amount: 100 + Math.floor(rnd() * 500) }, { key: randomUUID() });
+          const a = await api.call(
+            "POST",
+            "/v1/refunds/",
+            { order_id: orderId, reason: "customer_request", amount: 100 + Math.floor(rnd() * 500) },
+            { key: randomUUID() },
+          );
           count(`refund answered ${a.status}`);
           if (a.status === 201) refundIds.add((a.body as { id: string }).id);
         } catch (err) {
@@ -336,7 +406,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         const next = new Date(clock.time);
         next.setUTCMonth(next.getUTCMonth() + 1);
         try {
-          const a = await api.call("POST", `/v1/test-clocks/${clock.id}/advance`, { frozen_time: next.toISOString() }, { key: randomUUID() });
+          const a = await api.call(
+            "POST",
+            `/v1/test-clocks/${clock.id}/advance`,
+            { frozen_time: next.toISOString() },
+            { key: randomUUID() },
+          );
           if (a.status === 200) {
             clock.time = next;
             clock.advances++;
@@ -375,7 +450,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     opts.log(`load over after ${((Date.now() - t0) / 1000).toFixed(1)} s; waiting for the platform to catch up`);
 
     // --- catching up -------------------------------------------------------------------------------
-    for (const url of s.apiUrls) await waitFor(`${url}/readyz`, 180_000, async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200);
+    for (const url of s.apiUrls)
+      await waitFor(`${url}/readyz`, 180_000, async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200);
     const knex = createKnex(s.databaseUrl, { pool: { min: 0, max: 4 } });
     try {
       const backlog = async () => {
@@ -387,7 +463,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
           knex("email_sends").where({ status: "pending" }).count({ n: "*" }),
         ]);
         const advancing: string[] = [];
-        for (const c of clocks) if ((await api.ok<{ status: string }>("GET", `/v1/test-clocks/${c.id}`)).status !== "ready") advancing.push(c.id);
+        for (const c of clocks)
+          if ((await api.ok<{ status: string }>("GET", `/v1/test-clocks/${c.id}`)).status !== "ready") advancing.push(c.id);
         return {
           confirming: Number(confirming[0].n),
           jobs: Number(jobs[0].n),
@@ -408,15 +485,34 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       if (!caughtUp) problem(`stuck after 5 minutes: ${JSON.stringify(left)}`);
       await sleep(2_000);
 
-      await checkBooks(knex, { opts, endpointId: endpoint.id, benefitId: benefit.id, confirmed, refundIds, unfinished, clocks, receiver, count, problem });
-      await checkReceipts(knex, { mailpitUrl: mailpit.httpUrl, workerKills: kills.filter((k) => s.workers.includes(k.victim)).length, count, problem });
+      await checkBooks(knex, {
+        opts,
+        endpointId: endpoint.id,
+        benefitId: benefit.id,
+        confirmed,
+        refundIds,
+        unfinished,
+        clocks,
+        receiver,
+        count,
+        problem,
+      });
+      await checkReceipts(knex, {
+        mailpitUrl: mailpit.httpUrl,
+        workerKills: kills.filter((k) => s.workers.includes(k.victim)).length,
+        count,
+        problem,
+      });
       const temporal = await Connection.connect({ address: s.temporalAddress });
       try {
         const client = new Client({ connection: temporal });
         const live = await knex("subscriptions").whereIn("status", ["active", "trialing", "past_due"]).select("id");
         let running = 0;
         for (const sub of live) {
-          const d = await client.workflow.getHandle(subscriptionWorkflowId(sub.id)).describe().catch(() => null);
+          const d = await client.workflow
+            .getHandle(subscriptionWorkflowId(sub.id))
+            .describe()
+            .catch(() => null);
           if (d?.status.name === "RUNNING") running++;
           else problem(`subscription ${sub.id} is live but its workflow is ${d?.status.name ?? "missing"}`);
         }
@@ -468,10 +564,33 @@ async function checkBooks(
   const { count, problem } = c;
   // Checkouts, orders, payments, charges.
   const checkouts: { id: string; status: string }[] = await knex("checkouts").select("id", "status");
-  const orders: { id: string; checkout_id: string | null; status: string; subtotal_amount: number; discount_amount: number; refunded_amount: number; subscription_id: string | null; billing_reason: string; billing_period_start: Date | null }[] =
-    await knex("orders").select("id", "checkout_id", "status", "subtotal_amount", "discount_amount", "refunded_amount", "subscription_id", "billing_reason", "billing_period_start");
-  const payments: { checkout_id: string | null; order_id: string | null; status: string; processor_ref: string | null }[] = await knex("payments").select("checkout_id", "order_id", "status", "processor_ref");
-  const ledger = new Map((await readSandboxLedger(path.join(c.opts.dataDir, "sandbox-ledger"))).map((e) => [e.key, e.value as { paymentRef?: string }]));
+  const orders: {
+    id: string;
+    checkout_id: string | null;
+    status: string;
+    subtotal_amount: number;
+    discount_amount: number;
+    refunded_amount: number;
+    subscription_id: string | null;
+    billing_reason: string;
+    billing_period_start: Date | null;
+  }[] = await knex("orders").select(
+    "id",
+    "checkout_id",
+    "status",
+    "subtotal_amount",
+    "discount_amount",
+    "refunded_amount",
+    "subscription_id",
+    "billing_reason",
+    "billing_period_start",
+  );
+  const payments: { checkout_id: string | null; order_id: string | null; status: string; processor_ref: string | null }[] = await knex(
+    "payments",
+  ).select("checkout_id", "order_id", "status", "processor_ref");
+  const ledger = new Map(
+    (await readSandboxLedger(path.join(c.opts.dataDir, "sandbox-ledger"))).map((e) => [e.key, e.value as { paymentRef?: string }]),
+  );
   const byCheckout = (rows: { checkout_id: string | null }[]) => {
     const m = new Map<string, number>();
     for (const r of rows) if (r.checkout_id) m.set(r.checkout_id, (m.get(r.checkout_id) ?? 0) + 1);
@@ -490,11 +609,13 @@ async function checkBooks(
   }
   for (const p of payments.filter((x) => x.status === "succeeded" && x.checkout_id && x.processor_ref?.startsWith("pi_"))) {
     const charge = ledger.get(`confirm:checkout:${p.checkout_id}:confirm`);
-    if (!charge || charge.paymentRef !== p.processor_ref) problem(`payment of checkout ${p.checkout_id} is not the processor's one charge for it`);
+    if (!charge || charge.paymentRef !== p.processor_ref)
+      problem(`payment of checkout ${p.checkout_id} is not the processor's one charge for it`);
   }
   const status = new Map(checkouts.map((ch) => [ch.id, ch.status]));
   for (const a of c.confirmed) {
-    if (a.status === 200 && status.get(a.checkoutId) !== "succeeded") problem(`confirm of ${a.checkoutId} answered 200 but the checkout is ${status.get(a.checkoutId)}`);
+    if (a.status === 200 && status.get(a.checkoutId) !== "succeeded")
+      problem(`confirm of ${a.checkoutId} answered 200 but the checkout is ${status.get(a.checkoutId)}`);
   }
   count("checkouts succeeded", succeeded);
   count("orders", orders.length);
@@ -512,15 +633,23 @@ async function checkBooks(
     const sub = await knex("subscriptions").where({ id: clock.subscriptionId }).first("period_index", "status");
     const cycles = orders.filter((o) => o.subscription_id === clock.subscriptionId && o.billing_reason === "subscription_cycle").length;
     renewals += cycles;
-    if (cycles !== sub.period_index) problem(`subscription ${clock.subscriptionId}: ${cycles} renewal orders for ${sub.period_index} renewed periods`);
-    if (sub.period_index !== clock.advances) problem(`subscription ${clock.subscriptionId}: ${sub.period_index} periods renewed for ${clock.advances} months advanced`);
+    if (cycles !== sub.period_index)
+      problem(`subscription ${clock.subscriptionId}: ${cycles} renewal orders for ${sub.period_index} renewed periods`);
+    if (sub.period_index !== clock.advances)
+      problem(`subscription ${clock.subscriptionId}: ${sub.period_index} periods renewed for ${clock.advances} months advanced`);
   }
   count("renewal orders", renewals);
 
   // Refunds: never past the amount; the order's refunded amount is their sum; none without an answer.
-  const refunds: { id: string; order_id: string; amount: number; status: string }[] = await knex("refunds").select("id", "order_id", "amount", "status");
+  const refunds: { id: string; order_id: string; amount: number; status: string }[] = await knex("refunds").select(
+    "id",
+    "order_id",
+    "amount",
+    "status",
+  );
   const refunded = new Map<string, number>();
-  for (const r of refunds.filter((x) => x.status !== "failed")) refunded.set(r.order_id, (refunded.get(r.order_id) ?? 0) + Number(r.amount));
+  for (const r of refunds.filter((x) => x.status !== "failed"))
+    refunded.set(r.order_id, (refunded.get(r.order_id) ?? 0) + Number(r.amount));
   for (const o of orders) {
     const sum = refunded.get(o.id) ?? 0;
     if (sum > Number(o.subtotal_amount) - Number(o.discount_amount)) problem(`order ${o.id} refunded ${sum}, more than it was paid`);
@@ -528,11 +657,14 @@ async function checkBooks(
   }
   for (const id of c.refundIds) if (!refunds.some((r) => r.id === id)) problem(`refund ${id} was answered but does not exist`);
   const unanswered = refunds.filter((r) => !c.refundIds.has(r.id)).length;
-  if (unanswered > c.unfinished) problem(`${unanswered} refunds exist that no answer gave (and only ${c.unfinished} requests went unanswered)`);
+  if (unanswered > c.unfinished)
+    problem(`${unanswered} refunds exist that no answer gave (and only ${c.unfinished} requests went unanswered)`);
   count("refunds", refunds.length);
 
   // Webhooks: every event delivered, under its own id, with one body.
-  const events: { id: string; type: string; payload: string }[] = await knex("webhook_events").where({ endpoint_id: c.endpointId }).select("id", "type", "payload");
+  const events: { id: string; type: string; payload: string }[] = await knex("webhook_events")
+    .where({ endpoint_id: c.endpointId })
+    .select("id", "type", "payload");
   const got = new Map<string, Set<string>>();
   for (const g of c.receiver.got) got.set(g.id, (got.get(g.id) ?? new Set()).add(g.body));
   for (const e of events) {
@@ -540,14 +672,21 @@ async function checkBooks(
     if (!bodies) problem(`webhook event ${e.id} (${e.type}) was never delivered`);
     else if (bodies.size > 1) problem(`webhook event ${e.id} was delivered with ${bodies.size} different bodies`);
   }
-  const createdEvents = new Set(events.filter((e) => e.type === "order.created").map((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id));
+  const createdEvents = new Set(
+    events.filter((e) => e.type === "order.created").map((e) => (JSON.parse(e.payload) as { data: { id: string } }).data.id),
+  );
   for (const o of orders) if (!createdEvents.has(o.id)) problem(`order ${o.id} has no order.created event`);
   count("webhook events", events.length);
   count("webhook deliveries received", c.receiver.got.length);
-  count("webhook events delivered more than once", [...got.keys()].filter((id) => c.receiver.got.filter((g) => g.id === id).length > 1).length);
+  count(
+    "webhook events delivered more than once",
+    [...got.keys()].filter((id) => c.receiver.got.filter((g) => g.id === id).length > 1).length,
+  );
 
   // Grants: every paid one-time order of the book grants its benefit.
-  const grants: { order_id: string | null; granted_at: Date | null; revoked_at: Date | null }[] = await knex("benefit_grants").where({ benefit_id: c.benefitId }).select("order_id", "granted_at", "revoked_at");
+  const grants: { order_id: string | null; granted_at: Date | null; revoked_at: Date | null }[] = await knex("benefit_grants")
+    .where({ benefit_id: c.benefitId })
+    .select("order_id", "granted_at", "revoked_at");
   const granted = new Set(grants.filter((g) => g.granted_at).map((g) => g.order_id));
   const oneTime = orders.filter((o) => o.billing_reason === "purchase" && o.status !== "pending");
   for (const o of oneTime) if (!granted.has(o.id)) problem(`paid order ${o.id} has no granted benefit`);
@@ -582,16 +721,24 @@ async function checkReceipts(
   for (const s of sends.filter((x) => x.kind === "order_confirmation" || x.kind === "subscription_cycled")) {
     if (s.order_id) receiptIds.set(s.order_id, (receiptIds.get(s.order_id) ?? new Set()).add(s.message_id));
   }
-  const paid: { id: string; billing_reason: string }[] = await knex("orders").whereNot({ status: "pending" }).select("id", "billing_reason");
+  const paid: { id: string; billing_reason: string }[] = await knex("orders")
+    .whereNot({ status: "pending" })
+    .select("id", "billing_reason");
   let repeats = 0;
   for (const o of paid) {
     const ids = [...(receiptIds.get(o.id) ?? [])].filter((id) => received.has(id));
     if (ids.length !== 1) problem(`paid order ${o.id} (${o.billing_reason}) reached Mailpit under ${ids.length} receipt Message-IDs`);
     for (const id of ids) repeats += (received.get(id) ?? 0) - 1;
   }
-  count("receipts received (distinct Message-IDs)", [...receiptIds.values()].reduce((n, ids) => n + [...ids].filter((id) => received.has(id)).length, 0));
+  count(
+    "receipts received (distinct Message-IDs)",
+    [...receiptIds.values()].reduce((n, ids) => n + [...ids].filter((id) => received.has(id)).length, 0),
+  );
   count("receipt messages repeated under the same Message-ID", repeats);
-  count("emails received", [...received.values()].reduce((a, b) => a + b, 0));
+  count(
+    "emails received",
+    [...received.values()].reduce((a, b) => a + b, 0),
+  );
   if (repeats > c.workerKills) problem(`${repeats} receipts were repeated, more than the ${c.workerKills} worker kills`);
 }
 
@@ -629,7 +776,11 @@ export function printReport(report: ChaosReport, out: (line: string) => void): v
   out("");
   out(`killed (${report.kills.length}):`);
   for (const k of report.kills) out(`  ${(k.atMs / 1000).toFixed(1).padStart(7)} s  ${k.victim} (pid ${k.pid})`);
-  out(`restarts: ${Object.entries(report.restarts).map(([n, r]) => `${n} ${r}`).join(", ")}`);
+  out(
+    `restarts: ${Object.entries(report.restarts)
+      .map(([n, r]) => `${n} ${r}`)
+      .join(", ")}`,
+  );
   out("counted:");
   for (const [name, n] of Object.entries(report.counts)) out(`  ${String(n).padStart(7)}  ${name}`);
   out(report.problems.length ? `PROBLEMS (${report.problems.length}):` : "books: every check passed");

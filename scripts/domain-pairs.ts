@@ -6,11 +6,10 @@ import { spawnSync } from "node:child_process";
 
 type Graph = { modules: { source: string; dependencies: { resolved: string }[] }[] };
 
-const run = spawnSync(
-  "node_modules/.bin/depcruise",
-  ["server", "--config", ".dependency-cruiser.cjs", "--output-type", "json"],
-  { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
-);
+const run = spawnSync("node_modules/.bin/depcruise", ["server", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
+  encoding: "utf8",
+  maxBuffer: 256 * 1024 * 1024,
+});
 if (run.error || !run.stdout) throw run.error ?? new Error(`depcruise failed: ${run.stderr}`);
 const graph = JSON.parse(run.stdout) as Graph;
 

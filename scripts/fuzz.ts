@@ -93,7 +93,9 @@ async function main(): Promise<number> {
   if (!existsSync(SCHEMATHESIS)) throw new Error(`${path.relative(ROOT, SCHEMATHESIS)} is missing: run make install`);
 
   const all = specOperations(JSON.parse(readFileSync(SPEC, "utf8")));
-  const only = process.env.FUZZ_OPERATIONS?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = process.env.FUZZ_OPERATIONS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const built = [...all.keys()].filter((id) => !only || only.includes(id));
   const unknown = (only ?? []).filter((id) => !all.has(id));
   if (unknown.length) console.warn(`fuzz: FUZZ_OPERATIONS names ids that are not in the spec: ${unknown.join(", ")}`);
@@ -118,7 +120,12 @@ async function main(): Promise<number> {
     const { token, organization } = await seedDemo(knex);
     // Portal operations authenticate a customer: a customer of the demo organization and a session.
     const caller: OrganizationCaller = { kind: "organization", organizationId: organization.id, tokenId: "fuzz", scopes: new Set() };
-    const customer = await createCustomer(knex, caller, { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" }, { attributeExternalEvents });
+    const customer = await createCustomer(
+      knex,
+      caller,
+      { email: `fuzz-${Date.now()}@example.com`, name: "Fuzz Buyer" },
+      { attributeExternalEvents },
+    );
     const session = await createCustomerSession(knex, caller, { customer_id: customer.id });
     worker = await startWorker({ knex, temporalAddress: temporal.address });
     api = await startApi({ knex, port: await freePort(), temporalAddress: temporal.address, rateLimits: NO_RATE_LIMITS });
@@ -156,7 +163,9 @@ async function main(): Promise<number> {
       ...(excluded.length ? ["--exclude-operation-id-regex", `^(${excluded.map(escapeRegex).join("|")})$`] : []),
       ...(process.env.FUZZ_ARGS?.split(" ").filter(Boolean) ?? []),
     ];
-    console.log(`fuzz: schemathesis ${args.map((a) => (a.startsWith("Authorization") ? "Authorization: Bearer ***" : a.length > 120 ? `${a.slice(0, 117)}...` : a)).join(" ")}`);
+    console.log(
+      `fuzz: schemathesis ${args.map((a) => (a.startsWith("Authorization") ? "Authorization: Bearer ***" : a.length > 120 ? `${a.slice(0, 117)}...` : a)).join(" ")}`,
+    );
 
     const timeoutS = Number(process.env.FUZZ_TIMEOUT_SECONDS ?? 900);
     const exitCode = await new Promise<number>((resolve) => {

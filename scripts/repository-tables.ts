@@ -15,8 +15,11 @@ import { pathToFileURL } from "node:url";
 
 /** Which server/<folder>/ owns each table (kit owns what every domain shares). */
 export const OWNERS: Record<string, string> = {
-  ...own("auth", "accounts sessions users verifications jwks device_codes invitations teams team_members rate_limits",
-    "oauth_access_tokens oauth_refresh_tokens oauth_clients oauth_client_assertions oauth_client_resources oauth_consents oauth_resources"),
+  ...own(
+    "auth",
+    "accounts sessions users verifications jwks device_codes invitations teams team_members rate_limits",
+    "oauth_access_tokens oauth_refresh_tokens oauth_clients oauth_client_assertions oauth_client_resources oauth_consents oauth_resources",
+  ),
   ...own("benefit-grants", "benefit_grants benefit_grant_jobs"),
   ...own("benefits", "benefits"),
   ...own("checkout-links", "checkout_links checkout_link_products"),

@@ -160,7 +160,12 @@ async function main() {
     say(`  Temporal       ${stack.temporalAddress}${stack.uiUrl ? ` (Web UI ${stack.uiUrl})` : ""}`);
     say(`  Postgres       ${stack.databaseUrl}`);
     say(`  Data           ${rel}/ (kept across restarts; delete it to start over)`);
-    say(`  Processes      ${stack.supervisor.names().map((n) => `${n} ${stack!.supervisor.pid(n) ?? "(external)"}`).join(", ")} (restarted if they die)`);
+    say(
+      `  Processes      ${stack.supervisor
+        .names()
+        .map((n) => `${n} ${stack!.supervisor.pid(n) ?? "(external)"}`)
+        .join(", ")} (restarted if they die)`,
+    );
     say();
     say("Use it with @polar-sh/sdk:");
     say();

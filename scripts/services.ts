@@ -148,8 +148,7 @@ function ensureTraversable(target: string, ids: { uid: number; gid: number }) {
   for (const d of chain.reverse()) {
     if (!existsSync(d)) continue;
     const st = statSync(d);
-    const ok =
-      (st.uid === ids.uid && st.mode & 0o100) || (st.gid === ids.gid && st.mode & 0o010) || st.mode & 0o001;
+    const ok = (st.uid === ids.uid && st.mode & 0o100) || (st.gid === ids.gid && st.mode & 0o010) || st.mode & 0o001;
     if (!ok) {
       log(`chmod o+x ${d} (so the ${PG_USER} user can reach ${path.relative(ROOT, target) || target})`);
       chmodSync(d, (st.mode & 0o7777) | 0o001);
@@ -201,7 +200,9 @@ function removeStaleTestDirs() {
  * a free port. With `persistent: false` the data dir is deleted on stop and durability is
  * traded for speed (fsync off).
  */
-export async function startPostgres(opts: { dataDir?: string; port?: number; persistent?: boolean; ignoreEnv?: boolean } = {}): Promise<PostgresHandle> {
+export async function startPostgres(
+  opts: { dataDir?: string; port?: number; persistent?: boolean; ignoreEnv?: boolean } = {},
+): Promise<PostgresHandle> {
   const databaseUrl = setting("DATABASE_URL");
   if (databaseUrl && !opts.ignoreEnv) {
     log(`using DATABASE_URL from the environment`);
@@ -291,7 +292,12 @@ export async function startPostgres(opts: { dataDir?: string; port?: number; per
   for (let retry = 0; started.status !== 0 && !opts.port && retry < 3 && /already in use/.test(tail(logFile)); retry++) {
     port = await freePort();
     log(`port taken meanwhile; retrying Postgres on ${port}`);
-    started = pgCtl(bin, ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "120", "-o", serverOpts.replace(/^-p \d+/, `-p ${port}`)], ids, 150_000);
+    started = pgCtl(
+      bin,
+      ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "120", "-o", serverOpts.replace(/^-p \d+/, `-p ${port}`)],
+      ids,
+      150_000,
+    );
   }
   if (started.status !== 0) {
     throw new Error(`Postgres did not start on port ${port} (${rel}): ${started.out}\n--- ${logFile}:\n${tail(logFile)}`);
@@ -407,7 +413,9 @@ const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number | boolean> = {
  * until its frontend answers. `dbFile` persists workflow state (SQLite); without it the state
  * is in memory only.
  */
-export async function startTemporal(opts: { port?: number; dbFile?: string; uiPort?: number; ignoreEnv?: boolean } = {}): Promise<TemporalHandle> {
+export async function startTemporal(
+  opts: { port?: number; dbFile?: string; uiPort?: number; ignoreEnv?: boolean } = {},
+): Promise<TemporalHandle> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startTemporalOnce(opts);
@@ -432,7 +440,8 @@ async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?
   const port = opts.port ?? (await freePort());
   const address = `127.0.0.1:${port}`;
   const args = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(port), "--log-level", "warn"];
-  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${key}=${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG))
+    args.push("--dynamic-config-value", `${key}=${JSON.stringify(value)}`);
   if (opts.uiPort) args.push("--ui-port", String(opts.uiPort));
   else args.push("--headless");
   if (opts.dbFile) {
@@ -454,7 +463,9 @@ async function startTemporalOnce(opts: { port?: number; dbFile?: string; uiPort?
   closeSync(fd);
   child.unref();
   if (pidFile && child.pid) writeFileSync(pidFile, `${child.pid}\n`);
-  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+  );
   const onExit = () => {
     try {
       // In-memory state has nothing to lose; a persistent one gets to close its SQLite file.
@@ -507,7 +518,16 @@ export async function startMailpit(opts: { dbFile?: string } = {}): Promise<Mail
   }
   for (let attempt = 1; ; attempt++) {
     const [smtpPort, httpPort] = [await freePort(), await freePort()];
-    const args = ["--smtp", `127.0.0.1:${smtpPort}`, "--listen", `127.0.0.1:${httpPort}`, "--disable-version-check", "--max", "5000", "--quiet"];
+    const args = [
+      "--smtp",
+      `127.0.0.1:${smtpPort}`,
+      "--listen",
+      `127.0.0.1:${httpPort}`,
+      "--disable-version-check",
+      "--max",
+      "5000",
+      "--quiet",
+    ];
     if (opts.dbFile) {
       mkdirSync(path.dirname(path.resolve(opts.dbFile)), { recursive: true });
       args.push("--database", path.resolve(opts.dbFile));
@@ -529,7 +549,7 @@ export async function startMailpit(opts: { dbFile?: string } = {}): Promise<Mail
     process.on("exit", onExit);
     const httpUrl = `http://127.0.0.1:${httpPort}`;
     let ready = false;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline && child.exitCode === null && child.signalCode === null; ) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && child.exitCode === null && child.signalCode === null;) {
       try {
         if ((await fetch(`${httpUrl}/api/v1/info`)).ok) {
           ready = true;

@@ -63,7 +63,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         {
           name: "postgres",
           start: async (): Promise<Instance> => {
-            const pg = await startPostgres({ dataDir: path.join(opts.dataDir, "pg"), persistent: true, port: pgPort, ignoreEnv: opts.ownServices });
+            const pg = await startPostgres({
+              dataDir: path.join(opts.dataDir, "pg"),
+              persistent: true,
+              port: pgPort,
+              ignoreEnv: opts.ownServices,
+            });
             pgPort ??= pg.port;
             databaseUrl = pg.url;
             return { pid: pg.pid, exited: pg.pid ? pidExited(pg.pid) : never, stop: pg.stop };
@@ -75,7 +80,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         {
           name: "temporal",
           start: async (): Promise<Instance> => {
-            const t = await startTemporal({ dbFile: path.join(opts.dataDir, "temporal.db"), port: temporalPort, uiPort: opts.uiPort, ignoreEnv: opts.ownServices });
+            const t = await startTemporal({
+              dbFile: path.join(opts.dataDir, "temporal.db"),
+              port: temporalPort,
+              uiPort: opts.uiPort,
+              ignoreEnv: opts.ownServices,
+            });
             temporalAddress = t.address;
             temporalPort ??= Number(t.address.split(":").at(-1));
             uiUrl = t.uiUrl;
@@ -107,12 +117,22 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     const script = (name: string) => path.join(ROOT, "server", "cli", name);
     await Promise.all(
-      workers.map((name) => supervisor.add({ name, start: nodeProcess({ script: script("worker.ts"), cwd: ROOT, env: env({}), stdio: opts.stdio }) })),
+      workers.map((name) =>
+        supervisor.add({ name, start: nodeProcess({ script: script("worker.ts"), cwd: ROOT, env: env({}), stdio: opts.stdio }) }),
+      ),
     );
     const apiUrls = apis.map((_, i) => `http://127.0.0.1:${opts.port + i}`);
     await Promise.all(
       apis.map((name, i) =>
-        supervisor.add({ name, start: nodeProcess({ script: script("api.ts"), cwd: ROOT, env: env({ PORT: String(opts.port + i), HOST: "127.0.0.1" }), stdio: opts.stdio }) }),
+        supervisor.add({
+          name,
+          start: nodeProcess({
+            script: script("api.ts"),
+            cwd: ROOT,
+            env: env({ PORT: String(opts.port + i), HOST: "127.0.0.1" }),
+            stdio: opts.stdio,
+          }),
+        }),
       ),
     );
     for (const url of apiUrls) await waitForHttp(`${url}/healthz`, 90_000);

@@ -89,7 +89,9 @@ export class Supervisor {
           return;
         }
         if (w.stopping) return;
-        this.log(`${w.spec.name} could not start: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}; trying again in ${delay} ms`);
+        this.log(
+          `${w.spec.name} could not start: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}; trying again in ${delay} ms`,
+        );
         await this.pause(w, delay);
         delay = Math.min(delay * 2, this.backoff.maxMs);
         continue;
@@ -128,7 +130,10 @@ export class Supervisor {
   }
 
   /** Stops the named services one after the other (all of them, in the order added reversed, when none are named). */
-  async stop(order: string[] = [...this.services.keys()].reverse(), onStopped?: (name: string, ms: number, err?: unknown) => void): Promise<void> {
+  async stop(
+    order: string[] = [...this.services.keys()].reverse(),
+    onStopped?: (name: string, ms: number, err?: unknown) => void,
+  ): Promise<void> {
     for (const name of order) {
       const w = this.services.get(name);
       if (!w) continue;
@@ -150,7 +155,8 @@ export class Supervisor {
 /** How a child process ended, in words. */
 function howExited(child: ChildProcess): Promise<string> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      return resolve(child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`);
     child.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`));
   });
 }
@@ -168,7 +174,11 @@ export function nodeProcess(opts: {
 }): () => Promise<Instance> {
   return async () => {
     // With an IPC channel: the child exits when it closes, that is when this process is gone.
-    const child = spawn(process.execPath, ["--import", "tsx", opts.script], { cwd: opts.cwd, env: opts.env, stdio: withIpc(opts.stdio ?? ["ignore", "inherit", "inherit"]) });
+    const child = spawn(process.execPath, ["--import", "tsx", opts.script], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: withIpc(opts.stdio ?? ["ignore", "inherit", "inherit"]),
+    });
     child.channel?.unref();
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);

@@ -24,7 +24,16 @@ import { createMetrics, type Metrics } from "./http/metrics.js";
 import { createBackend, generatedDir, readContract } from "./http/contract.js";
 import { apiVersion, statusFor, versionedShapes, versionOf } from "./http/api-versions.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./http/errors.js";
-import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, sequence, under, type RouteMisses } from "./http/routing.js";
+import {
+  allowedMethods,
+  dispatch,
+  installFastParsing,
+  installFastRouting,
+  parseQuery,
+  sequence,
+  under,
+  type RouteMisses,
+} from "./http/routing.js";
 import { matchedOperation, operationLane, type ExpressBorn, type RequestListener } from "./http/lane.js";
 import { storageRoutes } from "./files/storage.js";
 import { checkoutLinkRoutes } from "./checkout-links/routes.js";
@@ -119,7 +128,9 @@ export function createApp({
         span.setAttributes({ "http.route": route, "borealis.operation_id": operationId });
       }
       const meta = operations[operationId];
-      const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () => resolveCaller(callers, operationId, meta, req));
+      const caller = await limitedAuthentication(rateLimits, operationId, meta, req, res, () =>
+        resolveCaller(callers, operationId, meta, req),
+      );
       checkNamedOrganization(caller, req.header("polar-organization"));
       res.locals.caller = caller;
       if (caller.kind === "customer") {
@@ -232,7 +243,13 @@ export function createApp({
       const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
       await dispatch(
         api,
-        { method: req.method, path: req.path, query: parseQuery(rawQuery) as Record<string, string | string[]>, body: req.body, headers: req.headers as Record<string, string> },
+        {
+          method: req.method,
+          path: req.path,
+          query: parseQuery(rawQuery) as Record<string, string | string[]>,
+          body: req.body,
+          headers: req.headers as Record<string, string>,
+        },
         misses,
         matchedOperation(res),
         req,
@@ -252,7 +269,16 @@ export function createApp({
   const cors = publicCors(allowed);
   const versions = apiVersion();
   // The prefixes of the routes outside the contract (each an `under` below): the operation lane (server/http/lane.ts) leaves them to Express.
-  const OUTSIDE_CONTRACT = { auth: AUTH_BASE_PATH, wellKnown: "/.well-known/", register: "/v1/oauth2/register", files: "/files", stripe: "/v1/integrations/stripe", sandbox: "/v1/integrations/sandbox", links: "/v1/checkout-links/", emails: "/emails/" } as const;
+  const OUTSIDE_CONTRACT = {
+    auth: AUTH_BASE_PATH,
+    wellKnown: "/.well-known/",
+    register: "/v1/oauth2/register",
+    files: "/files",
+    stripe: "/v1/integrations/stripe",
+    sandbox: "/v1/integrations/sandbox",
+    links: "/v1/checkout-links/",
+    emails: "/emails/",
+  } as const;
   // One middleware for every request, its steps in order, instead of an Express layer each: the
   // router's per-layer matching was a good part of a small request's CPU and allocations.
   app.use(

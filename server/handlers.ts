@@ -31,7 +31,13 @@ import { webhookHandlers } from "./webhooks/handlers.js";
 import { subscriptionHandlers } from "./subscriptions/handlers.js";
 import { readCustomerState } from "./subscriptions/customer-state.js";
 import {
-  hasSubscriptions, liveSubscriptionOf, somethingDueOnClock, orderDependents, productOfSubscription, subscriptionIdsOfCheckouts, subscriptionIdsOnClock,
+  hasSubscriptions,
+  liveSubscriptionOf,
+  somethingDueOnClock,
+  orderDependents,
+  productOfSubscription,
+  subscriptionIdsOfCheckouts,
+  subscriptionIdsOnClock,
 } from "./subscriptions/repository.js";
 import { testClockHandlers } from "./test-clocks/handlers.js";
 import { customerPortalSubscriptionHandlers } from "./customer-portal/subscriptions-handlers.js";
@@ -66,7 +72,10 @@ export const handlers: Handlers<OperationId> = merged(
     subscriptionIdsOfCheckouts,
     // A grant's benefit's place in the product of the order or subscription that granted it.
     benefitPositionOfGrant: (db) =>
-      benefitPositionInProduct(db, "benefit_grants.benefit_id", [productOfOrder(db, "benefit_grants.order_id"), productOfSubscription(db, "benefit_grants.subscription_id")]),
+      benefitPositionInProduct(db, "benefit_grants.benefit_id", [
+        productOfOrder(db, "benefit_grants.order_id"),
+        productOfSubscription(db, "benefit_grants.subscription_id"),
+      ]),
   }),
   customFieldHandlers({ detachCustomField }),
   fileHandlers,

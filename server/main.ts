@@ -29,7 +29,14 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (socket.writable && !inFlight?.headersSent) {
     const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : err.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
     const body = JSON.stringify(
-      errorBody(status, status === 408 ? "The request did not arrive in time." : status === 431 ? "The request headers are too large." : "The request could not be read."),
+      errorBody(
+        status,
+        status === 408
+          ? "The request did not arrive in time."
+          : status === 431
+            ? "The request headers are too large."
+            : "The request could not be read.",
+      ),
     );
     const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     socket.end(head + body, () => socket.destroy());
@@ -102,7 +109,17 @@ export async function startApi(opts: {
   // unset), before the event loop can hand the server its first request.
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
-  const app = createApp({ knex: opts.knex, auth, authConfig, tokens, validateResponses: opts.validateResponses, uiApps: opts.uiApps, health, rateLimits, born });
+  const app = createApp({
+    knex: opts.knex,
+    auth,
+    authConfig,
+    tokens,
+    validateResponses: opts.validateResponses,
+    uiApps: opts.uiApps,
+    health,
+    rateLimits,
+    born,
+  });
   server.on("request", app);
   logger.info({ url }, "api listening");
   let closing: Promise<void> | undefined;

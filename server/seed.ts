@@ -32,11 +32,19 @@ async function demoCheckoutLink(knex: Knex, organizationId: string): Promise<str
     properties: { prefix: "DEMO", expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null },
   });
   await updateProductBenefits(knex, caller, product.id, [license.id]);
-  const link = await createCheckoutLink(knex, caller, { payment_processor: "stripe", product_id: product.id, label: DEMO_LINK_LABEL, allow_discount_codes: true, require_billing_address: false });
+  const link = await createCheckoutLink(knex, caller, {
+    payment_processor: "stripe",
+    product_id: product.id,
+    label: DEMO_LINK_LABEL,
+    allow_discount_codes: true,
+    require_billing_address: false,
+  });
   return link.url;
 }
 
-export async function seedDemo(knex: Knex): Promise<{ organization: { id: string; slug: string }; token: string; checkoutLinkUrl: string }> {
+export async function seedDemo(
+  knex: Knex,
+): Promise<{ organization: { id: string; slug: string }; token: string; checkoutLinkUrl: string }> {
   let org = await findBySlug(knex, DEMO_SLUG);
   if (!org) {
     const created = await createOrganization(knex, {

@@ -12,7 +12,16 @@
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import { temporalPort } from "../workflows/client.js";
-import { benefitGrantWorkflowId, emailRemindersScheduleId, emailSendWorkflowId, invoiceWorkflowId, subscriptionWorkflowId, taxIdCheckWorkflowId, taxSyncWorkflowId, webhookEndpointWorkflowId } from "../workflows/shared/ids.js";
+import {
+  benefitGrantWorkflowId,
+  emailRemindersScheduleId,
+  emailSendWorkflowId,
+  invoiceWorkflowId,
+  subscriptionWorkflowId,
+  taxIdCheckWorkflowId,
+  taxSyncWorkflowId,
+  webhookEndpointWorkflowId,
+} from "../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../workflows/shared/signals.js";
 import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
@@ -63,14 +72,27 @@ type RerunWorkflow = "benefitGrantJobWorkflow" | "taxIdCheckWorkflow" | "taxSync
 /** Settings every delivery workflow this door starts gets (tests shorten the retry schedule); the hold is WEBHOOK_HOLD_MS unless given. */
 export type WebhookWorkflowSettings = Omit<WebhookEndpointStart, "endpointId" | "handedOver">;
 
-export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREALIS_TASK_QUEUE, webhookSettings: WebhookWorkflowSettings = {}): WorkflowsDoor {
+export function temporalDoor(
+  client: Client | Promise<Client>,
+  taskQueue = BOREALIS_TASK_QUEUE,
+  webhookSettings: WebhookWorkflowSettings = {},
+): WorkflowsDoor {
   /** Starts (or joins) one workflow per row; a finished one runs again (the sweep found its row still due). */
-  async function startEach<W extends RerunWorkflow>(type: W, starts: { workflowId: string; args: Parameters<StartedWorkflows[W]> }[]): Promise<void> {
+  async function startEach<W extends RerunWorkflow>(
+    type: W,
+    starts: { workflowId: string; args: Parameters<StartedWorkflows[W]> }[],
+  ): Promise<void> {
     if (starts.length === 0) return;
     const c = await client;
     await Promise.all(
       starts.map(({ workflowId, args }) =>
-        c.workflow.start<StartedWorkflows[W]>(type, { workflowId, taskQueue, args, workflowIdConflictPolicy: "USE_EXISTING", workflowIdReusePolicy: "ALLOW_DUPLICATE" }),
+        c.workflow.start<StartedWorkflows[W]>(type, {
+          workflowId,
+          taskQueue,
+          args,
+          workflowIdConflictPolicy: "USE_EXISTING",
+          workflowIdReusePolicy: "ALLOW_DUPLICATE",
+        }),
       ),
     );
   }
@@ -99,12 +121,25 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
       });
     },
     startBenefitGrantJobs: (jobs) =>
-      startEach("benefitGrantJobWorkflow", jobs.map((job) => ({ workflowId: benefitGrantWorkflowId(job), args: [{ jobId: job.jobId, grantId: job.grantId }] }))),
+      startEach(
+        "benefitGrantJobWorkflow",
+        jobs.map((job) => ({ workflowId: benefitGrantWorkflowId(job), args: [{ jobId: job.jobId, grantId: job.grantId }] })),
+      ),
     startTaxIdChecks: (customerIds) =>
-      startEach("taxIdCheckWorkflow", [...new Set(customerIds)].map((customerId) => ({ workflowId: taxIdCheckWorkflowId(customerId), args: [{ customerId }] }))),
-    startTaxSyncs: (jobs) => startEach("taxSyncWorkflow", jobs.map((job) => ({ workflowId: taxSyncWorkflowId(job), args: [{ kind: job.kind, id: job.id }] }))),
+      startEach(
+        "taxIdCheckWorkflow",
+        [...new Set(customerIds)].map((customerId) => ({ workflowId: taxIdCheckWorkflowId(customerId), args: [{ customerId }] })),
+      ),
+    startTaxSyncs: (jobs) =>
+      startEach(
+        "taxSyncWorkflow",
+        jobs.map((job) => ({ workflowId: taxSyncWorkflowId(job), args: [{ kind: job.kind, id: job.id }] })),
+      ),
     startEmailSends: (sendIds) =>
-      startEach("emailSendWorkflow", [...new Set(sendIds)].map((sendId) => ({ workflowId: emailSendWorkflowId(sendId), args: [{ sendId }] }))),
+      startEach(
+        "emailSendWorkflow",
+        [...new Set(sendIds)].map((sendId) => ({ workflowId: emailSendWorkflowId(sendId), args: [{ sendId }] })),
+      ),
     async runEmailReminders() {
       const c = await client;
       await c.schedule.getHandle(emailRemindersScheduleId).trigger("BUFFER_ONE");
@@ -117,10 +152,18 @@ export function temporalDoor(client: Client | Promise<Client>, taskQueue = BOREA
       const handOver = typeof how === "object" ? how : undefined;
       await Promise.all(
         toSignal.map(async (endpointId) => {
-          const input: WebhookEndpointStart = Object.assign({ holdMs: setting("WEBHOOK_HOLD_MS") }, webhookSettings, { endpointId }, handOver ? { handedOver: handOver.failed } : {});
+          const input: WebhookEndpointStart = Object.assign(
+            { holdMs: setting("WEBHOOK_HOLD_MS") },
+            webhookSettings,
+            { endpointId },
+            handOver ? { handedOver: handOver.failed } : {},
+          );
           const start = { workflowId: webhookEndpointWorkflowId(endpointId), taskQueue, args: [input] as [WebhookEndpointStart] };
           if (how === "ensure") {
-            await c.workflow.start<StartedWorkflows["webhookEndpointWorkflow"]>("webhookEndpointWorkflow", Object.assign(start, { workflowIdConflictPolicy: "USE_EXISTING" as const }));
+            await c.workflow.start<StartedWorkflows["webhookEndpointWorkflow"]>(
+              "webhookEndpointWorkflow",
+              Object.assign(start, { workflowIdConflictPolicy: "USE_EXISTING" as const }),
+            );
           } else {
             const signalArgs: [WebhookHandOver?] = handOver ? [handOver] : [];
             await c.workflow.signalWithStart<StartedWorkflows["webhookEndpointWorkflow"], [WebhookHandOver?]>(
@@ -171,11 +214,16 @@ export function pokeAfterCommit(db: Knex, trx: Knex.Transaction, subscriptionIds
 
 /** Runs `start` on this process's door once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts what was missed. */
 function startAfterCommit(trx: Knex.Transaction, what: string, detail: object, start: (door: WorkflowsDoor) => Promise<void>): void {
-  afterCommit(trx, () => start(workflowsDoor()).catch((err: unknown) => logger.warn(Object.assign({ err }, detail), `${what} not started; the backstop sweep starts them`)));
+  afterCommit(trx, () =>
+    start(workflowsDoor()).catch((err: unknown) =>
+      logger.warn(Object.assign({ err }, detail), `${what} not started; the backstop sweep starts them`),
+    ),
+  );
 }
 
 export function startGrantJobsAfterCommit(trx: Knex.Transaction, jobs: GrantJob[]): void {
-  if (jobs.length > 0) startAfterCommit(trx, "benefit grant workflows", { jobs: jobs.map((j) => j.jobId) }, (door) => door.startBenefitGrantJobs(jobs));
+  if (jobs.length > 0)
+    startAfterCommit(trx, "benefit grant workflows", { jobs: jobs.map((j) => j.jobId) }, (door) => door.startBenefitGrantJobs(jobs));
 }
 
 export function startTaxIdChecksAfterCommit(trx: Knex.Transaction, customerIds: string[]): void {

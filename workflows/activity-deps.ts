@@ -14,7 +14,14 @@ import { revertDueRefundTax } from "../server/refunds/tax.js";
 import { nextStep, runStep } from "../server/subscriptions/billing.js";
 import { readCustomerState } from "../server/subscriptions/customer-state.js";
 import { orderDependents } from "../server/subscriptions/repository.js";
-import { attemptDelivery, attemptSetAside, deliverQueued, nextQueuedEvent, setAsideEvent, settleEvent } from "../server/webhooks/delivery.js";
+import {
+  attemptDelivery,
+  attemptSetAside,
+  deliverQueued,
+  nextQueuedEvent,
+  setAsideEvent,
+  settleEvent,
+} from "../server/webhooks/delivery.js";
 import { DirectDeliveries } from "../server/webhooks/direct.js";
 import { fanOut, leasedHeads, leaseIdleEndpoints } from "../server/webhooks/repository.js";
 import { temporalDoor } from "../server/workflows-door.js";
@@ -33,7 +40,17 @@ export function activityDeps(knex: Knex, opts: { directDeliveries?: DirectDelive
     subscriptions: { nextStep, runStep },
     taxIdChecks: { runTaxIdCheck },
     taxSync: { recordDueOrderTax, revertDueRefundTax },
-    webhooks: { fanOut, nextQueuedEvent, attemptDelivery, attemptSetAside, deliverQueued, setAsideEvent, settleEvent, leasedHeads, leaseIdleEndpoints },
+    webhooks: {
+      fanOut,
+      nextQueuedEvent,
+      attemptDelivery,
+      attemptSetAside,
+      deliverQueued,
+      setAsideEvent,
+      settleEvent,
+      leasedHeads,
+      leaseIdleEndpoints,
+    },
     directDeliveries: opts.directDeliveries === undefined ? new DirectDeliveries(knex) : opts.directDeliveries,
     temporalDoor,
   };

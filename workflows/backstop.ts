@@ -38,7 +38,14 @@ export interface BackstopOptions {
   parts?: readonly BackstopPart[];
 }
 
-const ALL_PARTS: readonly BackstopPart[] = ["subscriptions", "benefitGrantJobs", "webhookEndpoints", "taxIdChecks", "taxSyncs", "emailSends"];
+const ALL_PARTS: readonly BackstopPart[] = [
+  "subscriptions",
+  "benefitGrantJobs",
+  "webhookEndpoints",
+  "taxIdChecks",
+  "taxSyncs",
+  "emailSends",
+];
 const GRANT_BATCH = 200;
 
 /** One pass over every part; a part that fails is logged and the others still run. */
@@ -82,9 +89,14 @@ export async function pokeDueOnClocks(knex: Knex, door: Pick<WorkflowsDoor, "pok
 }
 
 /** Starts (or joins) the workflow of every job pending for longer than `graceMs`, `batch` jobs at a time. */
-export async function sweepBenefitGrantJobs(knex: Knex, door: Pick<WorkflowsDoor, "startBenefitGrantJobs">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+export async function sweepBenefitGrantJobs(
+  knex: Knex,
+  door: Pick<WorkflowsDoor, "startBenefitGrantJobs">,
+  graceMs: number,
+  batch = GRANT_BATCH,
+): Promise<void> {
   const olderThan = new Date(Date.now() - graceMs);
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const jobs = await stalePendingJobs(knex, olderThan, batch, afterId);
     await door.startBenefitGrantJobs(jobs.map((j) => ({ jobId: Number(j.id), grantId: j.grant_id, action: j.action, seq: j.seq })));
     if (jobs.length < batch) return;
@@ -99,13 +111,23 @@ export async function sweepWebhookEndpoints(knex: Knex, door: Pick<WorkflowsDoor
 }
 
 /** Starts (or joins) the check of every customer whose tax id check is due for longer than `graceMs`. */
-export async function sweepTaxIdChecks(knex: Knex, door: Pick<WorkflowsDoor, "startTaxIdChecks">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+export async function sweepTaxIdChecks(
+  knex: Knex,
+  door: Pick<WorkflowsDoor, "startTaxIdChecks">,
+  graceMs: number,
+  batch = GRANT_BATCH,
+): Promise<void> {
   const ids = await dueTaxIdChecks(knex, new Date(Date.now() - graceMs), batch);
   await door.startTaxIdChecks(ids);
 }
 
 /** Starts the Stripe Tax records and reversals due for longer than `graceMs` (a lost start, or retries that ran out). */
-export async function sweepTaxSyncs(knex: Knex, door: Pick<WorkflowsDoor, "startTaxSyncs">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+export async function sweepTaxSyncs(
+  knex: Knex,
+  door: Pick<WorkflowsDoor, "startTaxSyncs">,
+  graceMs: number,
+  batch = GRANT_BATCH,
+): Promise<void> {
   const before = new Date(Date.now() - graceMs);
   const records = (await dueTaxRecords(knex, before, batch)).map((id) => ({ kind: "record" as const, id }));
   const reverts = (await dueTaxReverts(knex, before, batch)).map((id) => ({ kind: "revert" as const, id }));
@@ -116,6 +138,11 @@ export async function sweepTaxSyncs(knex: Knex, door: Pick<WorkflowsDoor, "start
  * Starts the workflow of every email send pending for longer than `graceMs` (a lost start). A
  * running one is joined; one that ended leaves its row sent, skipped or failed, never pending.
  */
-export async function sweepEmailSends(knex: Knex, door: Pick<WorkflowsDoor, "startEmailSends">, graceMs: number, batch = GRANT_BATCH): Promise<void> {
+export async function sweepEmailSends(
+  knex: Knex,
+  door: Pick<WorkflowsDoor, "startEmailSends">,
+  graceMs: number,
+  batch = GRANT_BATCH,
+): Promise<void> {
   await door.startEmailSends(await pendingEmailSends(knex, new Date(Date.now() - graceMs), batch));
 }

@@ -61,7 +61,10 @@ export async function temporalReachable(timeoutMs = 2_000): Promise<{ ok: true }
   });
   try {
     const client = await Promise.race([sharedTemporalClient(), timeout]);
-    await Promise.race([client.connection.withDeadline(Date.now() + timeoutMs, () => client.connection.workflowService.getSystemInfo({})), timeout]);
+    await Promise.race([
+      client.connection.withDeadline(Date.now() + timeoutMs, () => client.connection.workflowService.getSystemInfo({})),
+      timeout,
+    ]);
     return { ok: true };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };

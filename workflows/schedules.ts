@@ -4,7 +4,11 @@
 // triggered or due meanwhile waits behind the running one.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsAction, type ScheduleSpec } from "@temporalio/client";
 import {
-  backstopSweepScheduleId, confirmRecoveryScheduleId, emailRemindersScheduleId, idempotencyKeyCleanupScheduleId, usageFoldScheduleId,
+  backstopSweepScheduleId,
+  confirmRecoveryScheduleId,
+  emailRemindersScheduleId,
+  idempotencyKeyCleanupScheduleId,
+  usageFoldScheduleId,
 } from "./shared/ids.js";
 import { emailRemindersWorkflow } from "./workflows/email-reminders.js";
 import { backstopSweepWorkflow, confirmRecoveryWorkflow, idempotencyKeyCleanupWorkflow, usageFoldWorkflow } from "./workflows/periodic.js";
@@ -38,21 +42,33 @@ export async function ensurePeriodicSchedules(client: Client, taskQueue: string,
   await ensureEmailReminderSchedule(client, taskQueue);
   const ids: string[] = [backstopSweepScheduleId, idempotencyKeyCleanupScheduleId, confirmRecoveryScheduleId];
   await ensureSchedule(client, backstopSweepScheduleId, settings.backstopEveryMs ?? 60_000, {
-    type: "startWorkflow", workflowType: backstopSweepWorkflow, taskQueue, args: [],
+    type: "startWorkflow",
+    workflowType: backstopSweepWorkflow,
+    taskQueue,
+    args: [],
   });
   await ensureSchedule(client, idempotencyKeyCleanupScheduleId, KEY_CLEANUP_EVERY_MS, {
-    type: "startWorkflow", workflowType: idempotencyKeyCleanupWorkflow, taskQueue, args: [],
+    type: "startWorkflow",
+    workflowType: idempotencyKeyCleanupWorkflow,
+    taskQueue,
+    args: [],
   });
   const recoveryEveryMs = settings.confirmRecoveryEveryMs ?? 2_000;
   const recoveryRunMs = Math.max(recoveryEveryMs, RUN_EVERY_MS);
   await ensureSchedule(client, confirmRecoveryScheduleId, recoveryRunMs, {
-    type: "startWorkflow", workflowType: confirmRecoveryWorkflow, taskQueue, args: [{ everyMs: recoveryEveryMs, forMs: recoveryRunMs }],
+    type: "startWorkflow",
+    workflowType: confirmRecoveryWorkflow,
+    taskQueue,
+    args: [{ everyMs: recoveryEveryMs, forMs: recoveryRunMs }],
   });
   const foldEveryMs = settings.usageFoldEveryMs ?? 1_000;
   if (foldEveryMs > 0) {
     const foldRunMs = Math.max(foldEveryMs, RUN_EVERY_MS);
     await ensureSchedule(client, usageFoldScheduleId, foldRunMs, {
-      type: "startWorkflow", workflowType: usageFoldWorkflow, taskQueue, args: [{ everyMs: foldEveryMs, forMs: foldRunMs }],
+      type: "startWorkflow",
+      workflowType: usageFoldWorkflow,
+      taskQueue,
+      args: [{ everyMs: foldEveryMs, forMs: foldRunMs }],
     });
     ids.push(usageFoldScheduleId);
   }
@@ -60,7 +76,13 @@ export async function ensurePeriodicSchedules(client: Client, taskQueue: string,
 }
 
 /** Creates the Schedule, or (unless `update` is false) sets an existing one's interval and action to these. */
-async function ensureSchedule(client: Client, scheduleId: string, everyMs: number, action: ScheduleOptionsAction, opts = { update: true }): Promise<void> {
+async function ensureSchedule(
+  client: Client,
+  scheduleId: string,
+  everyMs: number,
+  action: ScheduleOptionsAction,
+  opts = { update: true },
+): Promise<void> {
   const spec: ScheduleSpec = { intervals: [{ every: everyMs }] };
   const policies = { overlap: "BUFFER_ONE", catchupWindow: everyMs } as const;
   try {

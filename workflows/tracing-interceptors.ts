@@ -3,7 +3,9 @@
 // here are deterministic (the workflow's clock and ids) and leave the sandbox through the
 // worker's `exporter` sink.
 import {
-  OpenTelemetryInboundInterceptor, OpenTelemetryInternalsInterceptor, OpenTelemetryOutboundInterceptor,
+  OpenTelemetryInboundInterceptor,
+  OpenTelemetryInternalsInterceptor,
+  OpenTelemetryOutboundInterceptor,
 } from "@temporalio/interceptors-opentelemetry/lib/workflow/index.js";
 import type { WorkflowInterceptors } from "@temporalio/workflow";
 

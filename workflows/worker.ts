@@ -5,7 +5,16 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@temporalio/client";
-import { IllegalStateError, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type Logger, type WorkerOptions } from "@temporalio/worker";
+import {
+  IllegalStateError,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+  type LogMetadata,
+  type Logger,
+  type WorkerOptions,
+} from "@temporalio/worker";
 import type { Knex } from "knex";
 import { stdSerializers } from "pino";
 import { recoverConfirmedCheckouts } from "../server/checkouts/recover.js";
@@ -117,7 +126,10 @@ const workflowsPath = path.join(
 );
 
 // With tracing on: the workflow interceptors, bundled with the workflows (same extension trick).
-const workflowTracingPath = path.join(path.dirname(fileURLToPath(import.meta.url)), `tracing-interceptors${path.extname(fileURLToPath(import.meta.url))}`);
+const workflowTracingPath = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  `tracing-interceptors${path.extname(fileURLToPath(import.meta.url))}`,
+);
 
 /**
  * With tracing on (server/kit/telemetry.ts), the OpenTelemetry interceptors as the package
@@ -128,9 +140,8 @@ const workflowTracingPath = path.join(path.dirname(fileURLToPath(import.meta.url
 async function tracingOptions(): Promise<Partial<WorkerOptions>> {
   const t = tracing();
   if (!t) return {};
-  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = await import(
-    "@temporalio/interceptors-opentelemetry/lib/worker/index.js"
-  );
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } =
+    await import("@temporalio/interceptors-opentelemetry/lib/worker/index.js");
   // With the SDK's shared V8 context (reuseV8Context, its default) the interceptors' spans lost
   // their parents (a workflow's run span became a root, its activities' starts other roots):
   // a context per workflow, as before 1.9, costs memory but keeps one trace. Only with tracing on.
@@ -138,7 +149,12 @@ async function tracingOptions(): Promise<Partial<WorkerOptions>> {
     sinks: { exporter: makeWorkflowExporter(t.exporter, t.resource) },
     interceptors: {
       workflowModules: [workflowTracingPath],
-      activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+      activity: [
+        (ctx) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ],
     },
   };
   return Object.assign({ reuseV8Context: false } as Partial<WorkerOptions>, traced);
@@ -223,7 +239,12 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   };
 }
 
-async function stop(worker: Worker | undefined, running: Promise<void> | undefined, client: Client | undefined, connection: NativeConnection) {
+async function stop(
+  worker: Worker | undefined,
+  running: Promise<void> | undefined,
+  client: Client | undefined,
+  connection: NativeConnection,
+) {
   if (worker?.getState() === "RUNNING") worker.shutdown();
   await running;
   await client?.connection.close();

@@ -50,49 +50,84 @@ const i18nProvider = polyglotI18nProvider(() => englishMessages, "en", { allowMi
 export function App() {
   return (
     <BrowserRouter basename="/dashboard">
-    <Admin
-      title="Borealis"
-      dataProvider={dataProvider}
-      authProvider={authProvider}
-      loginPage={LoginPage}
-      i18nProvider={i18nProvider}
-      layout={Layout}
-      dashboard={AuthenticatedHome}
-      theme={theme}
-      disableTelemetry
-    >
-      <Resource name="products" {...products} options={{ label: "Products" }} />
-      <Resource name="checkout-links" {...checkoutLinks} options={{ label: "Checkout links" }} />
-      <Resource name="discounts" {...discounts} options={{ label: "Discounts" }} />
-      <Resource name="benefits" {...benefits} options={{ label: "Benefits" }} />
-      <Resource name="benefits-grants" options={{ label: "Benefit grants" }} />
-      <Resource name="license-keys" {...licenseKeys} options={{ label: "License keys" }} />
-      <Resource name="custom-fields" {...customFields} options={{ label: "Custom fields" }} />
-      <Resource name="meters" {...meters} options={{ label: "Meters" }} />
-      <Resource name="events" {...events} options={{ label: "Events" }} />
-      <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
-      <Resource name="customers" {...customers} options={{ label: "Customers" }} />
-      <Resource name="orders" {...orders} options={{ label: "Orders" }} />
-      <Resource name="subscriptions" {...subscriptions} options={{ label: "Subscriptions" }} />
-      <Resource name="checkouts" {...checkouts} options={{ label: "Checkouts" }} />
-      <Resource name="refunds" {...refunds} options={{ label: "Refunds" }} />
-      <Resource name="payments" {...payments} options={{ label: "Payments" }} />
-      <Resource name="webhooks-endpoints" {...webhooks} options={{ label: "Webhooks" }} />
-      <Resource name="webhooks-deliveries" options={{ label: "Webhook deliveries" }} />
-      <Resource name="test-clocks" {...testClocks} options={{ label: "Test clocks" }} />
-      <CustomRoutes>
-        <Route path="/settings" element={<Authenticated><OrganizationSettings /></Authenticated>} />
-        <Route path="/settings/emails" element={<Authenticated><EmailSettings /></Authenticated>} />
-        <Route path="/settings/members" element={<Authenticated><Members /></Authenticated>} />
-        <Route path="/settings/tokens" element={<Authenticated><AccessTokens /></Authenticated>} />
-        <Route path="/tax-report" element={<Authenticated><TaxReport /></Authenticated>} />
-      </CustomRoutes>
-      {/* where the emails' links land: open without a session */}
-      <CustomRoutes noLayout>
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/accept-invitation/:id" element={<AcceptInvitationPage />} />
-      </CustomRoutes>
-    </Admin>
+      <Admin
+        title="Borealis"
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        loginPage={LoginPage}
+        i18nProvider={i18nProvider}
+        layout={Layout}
+        dashboard={AuthenticatedHome}
+        theme={theme}
+        disableTelemetry
+      >
+        <Resource name="products" {...products} options={{ label: "Products" }} />
+        <Resource name="checkout-links" {...checkoutLinks} options={{ label: "Checkout links" }} />
+        <Resource name="discounts" {...discounts} options={{ label: "Discounts" }} />
+        <Resource name="benefits" {...benefits} options={{ label: "Benefits" }} />
+        <Resource name="benefits-grants" options={{ label: "Benefit grants" }} />
+        <Resource name="license-keys" {...licenseKeys} options={{ label: "License keys" }} />
+        <Resource name="custom-fields" {...customFields} options={{ label: "Custom fields" }} />
+        <Resource name="meters" {...meters} options={{ label: "Meters" }} />
+        <Resource name="events" {...events} options={{ label: "Events" }} />
+        <Resource name="customer-meters" {...customerMeters} options={{ label: "Customer meters" }} />
+        <Resource name="customers" {...customers} options={{ label: "Customers" }} />
+        <Resource name="orders" {...orders} options={{ label: "Orders" }} />
+        <Resource name="subscriptions" {...subscriptions} options={{ label: "Subscriptions" }} />
+        <Resource name="checkouts" {...checkouts} options={{ label: "Checkouts" }} />
+        <Resource name="refunds" {...refunds} options={{ label: "Refunds" }} />
+        <Resource name="payments" {...payments} options={{ label: "Payments" }} />
+        <Resource name="webhooks-endpoints" {...webhooks} options={{ label: "Webhooks" }} />
+        <Resource name="webhooks-deliveries" options={{ label: "Webhook deliveries" }} />
+        <Resource name="test-clocks" {...testClocks} options={{ label: "Test clocks" }} />
+        <CustomRoutes>
+          <Route
+            path="/settings"
+            element={
+              <Authenticated>
+                <OrganizationSettings />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/settings/emails"
+            element={
+              <Authenticated>
+                <EmailSettings />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/settings/members"
+            element={
+              <Authenticated>
+                <Members />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/settings/tokens"
+            element={
+              <Authenticated>
+                <AccessTokens />
+              </Authenticated>
+            }
+          />
+          <Route
+            path="/tax-report"
+            element={
+              <Authenticated>
+                <TaxReport />
+              </Authenticated>
+            }
+          />
+        </CustomRoutes>
+        {/* where the emails' links land: open without a session */}
+        <CustomRoutes noLayout>
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/accept-invitation/:id" element={<AcceptInvitationPage />} />
+        </CustomRoutes>
+      </Admin>
     </BrowserRouter>
   );
 }

@@ -3,14 +3,27 @@ import { HEADER, operationsOf, type OpenApiDoc, type Op, type Schema } from "./m
 
 const CREF = "#/components/schemas/";
 
-interface Field { name: string; type: string; nullable: boolean; required: boolean; values?: string[]; ref?: string }
-interface Filter { name: string; type: string; required: boolean; values?: string[] }
+interface Field {
+  name: string;
+  type: string;
+  nullable: boolean;
+  required: boolean;
+  values?: string[];
+  ref?: string;
+}
+interface Filter {
+  name: string;
+  type: string;
+  required: boolean;
+  values?: string[];
+}
 
 export function emitAdminResources(doc: OpenApiDoc): string {
   const schemas = doc.components.schemas;
   const deref = (s: Schema): Schema => {
     let cur = s;
-    for (let i = 0; i < 20 && cur && typeof cur.$ref === "string" && cur.$ref.startsWith(CREF); i++) cur = schemas[cur.$ref.slice(CREF.length)];
+    for (let i = 0; i < 20 && cur && typeof cur.$ref === "string" && cur.$ref.startsWith(CREF); i++)
+      cur = schemas[cur.$ref.slice(CREF.length)];
     return cur ?? {};
   };
   const enumValues = (s: Schema): string[] | undefined => {
@@ -67,7 +80,14 @@ export function emitAdminResources(doc: OpenApiDoc): string {
         seen.add(name);
         // in a union, required only when every variant requires it (a discriminator such as `type`)
         const required = members.every((v) => (deref(v).required ?? []).includes(name));
-        fields.push({ name, type: t.type, nullable: t.nullable, required, ...(t.values ? { values: t.values } : {}), ...(t.ref ? { ref: t.ref } : {}) });
+        fields.push({
+          name,
+          type: t.type,
+          nullable: t.nullable,
+          required,
+          ...(t.values ? { values: t.values } : {}),
+          ...(t.ref ? { ref: t.ref } : {}),
+        });
       }
     }
     return fields;
@@ -87,7 +107,12 @@ export function emitAdminResources(doc: OpenApiDoc): string {
     // a collection (no path parameter) or a collection under one parent item (`/v1/benefits/{id}/grants`)
     return listName.startsWith("ListResource") && (op.pathParams.length === 0 || /^\/v1\/[^{}]+\/\{[^}]+\}\/[^{}/]+\/?$/.test(op.path));
   });
-  const nameOf = (path: string) => path.replace(/^\/v1\//, "").replace(/\/$/, "").replace(/\/\{[^}]+\}/g, "").replace(/\//g, "-");
+  const nameOf = (path: string) =>
+    path
+      .replace(/^\/v1\//, "")
+      .replace(/\/$/, "")
+      .replace(/\/\{[^}]+\}/g, "")
+      .replace(/\//g, "-");
   const names = listOps.map((op) => nameOf(op.path));
   /** the resource a `<thing>_id` field or filter points at: `customer_id` → customers, `endpoint_id` → webhooks-endpoints */
   const referenceOf = (field: string): string | undefined => {
@@ -109,18 +134,27 @@ export function emitAdminResources(doc: OpenApiDoc): string {
     const name = nameOf(op.path);
     const parentMatch = /^(\/v1\/[^{}]+)\/\{([^}]+)\}\//.exec(op.path);
     const parent = parentMatch
-      ? { resource: nameOf(parentMatch[1]), param: parentMatch[2], filter: `${nameOf(parentMatch[1]).replace(/s$/, "").replace(/-/g, "_")}_id` }
+      ? {
+          resource: nameOf(parentMatch[1]),
+          param: parentMatch[2],
+          filter: `${nameOf(parentMatch[1]).replace(/s$/, "").replace(/-/g, "_")}_id`,
+        }
       : null;
     const base = op.path.endsWith("/") ? op.path : op.path + "/";
     const item = parent ? null : `${base}{id}`;
     const sortParam = op.queryParams.find((p) => p.name === "sorting");
-    const sortValues = sortParam ? enumValues(sortParam.schema?.items ?? {}) ?? [] : [];
+    const sortValues = sortParam ? (enumValues(sortParam.schema?.items ?? {}) ?? []) : [];
     const sortFields = [...new Set(sortValues.map((v) => v.replace(/^-/, "")))];
     const filters: Filter[] = op.queryParams
       .filter((p) => !["page", "limit", "sorting"].includes(p.name))
       .map((p) => {
         const t = p.style === "deepObject" ? { type: "metadata", nullable: false } : typeOf(p.schema);
-        return withReference({ name: p.name, type: t.type, required: !!p.required, ...("values" in t && t.values ? { values: t.values } : {}) });
+        return withReference({
+          name: p.name,
+          type: t.type,
+          required: !!p.required,
+          ...("values" in t && t.values ? { values: t.values } : {}),
+        });
       });
     const itemRef = itemSchema?.$ref?.startsWith(CREF) ? itemSchema.$ref.slice(CREF.length) : null;
     const get = item ? find("get", item) : undefined;
@@ -131,7 +165,11 @@ export function emitAdminResources(doc: OpenApiDoc): string {
     // the other operations on the collection (`/v1/subscriptions/export`) or on one item (`/v1/orders/{id}/invoice`)
     const actions = ops
       .filter((o) => o.security === "access_token" && !crud.has(o.id))
-      .filter((o) => (item && o.path.startsWith(`${item}/`)) || (!parent && o.path.startsWith(base) && o.pathParams.length === 0 && o.path !== op.path))
+      .filter(
+        (o) =>
+          (item && o.path.startsWith(`${item}/`)) ||
+          (!parent && o.path.startsWith(base) && o.pathParams.length === 0 && o.path !== op.path),
+      )
       .map((o) => ({ operation: o.id, method: o.method, path: o.path }));
     const idFilter = filters.find((f) => f.name === "id" && f.type.endsWith("[]"))?.name ?? null;
     const r = {

@@ -2,6 +2,13 @@
 // tags in openapi/: our own (test clocks, webhook replays, the portal's additions, the tax report, the emails) and Polar's that
 // came after that client (organization access tokens). Not counted against the client's 128,
 // listed apart by `make coverage`.
-export const EXTENSION_TAGS: readonly string[] = ["test-clocks", "webhook-replays", "organization-access-tokens", "customer-portal-extensions", "tax", "emails"];
+export const EXTENSION_TAGS: readonly string[] = [
+  "test-clocks",
+  "webhook-replays",
+  "organization-access-tokens",
+  "customer-portal-extensions",
+  "tax",
+  "emails",
+];
 
 export const isExtension = (op: { tag: string }) => EXTENSION_TAGS.includes(op.tag);

@@ -32,11 +32,11 @@ export function emitHandlers(doc: OpenApiDoc): string {
   }
   out.push("}", "");
   out.push(
-    "export type OpParams<K extends OperationId> = OperationTypes[K][\"params\"];",
-    "export type OpQuery<K extends OperationId> = OperationTypes[K][\"query\"];",
-    "export type OpBody<K extends OperationId> = OperationTypes[K][\"body\"];",
+    'export type OpParams<K extends OperationId> = OperationTypes[K]["params"];',
+    'export type OpQuery<K extends OperationId> = OperationTypes[K]["query"];',
+    'export type OpBody<K extends OperationId> = OperationTypes[K]["body"];',
     "/** The success response: status literal + body type (null for 204). */",
-    "export type OpResult<K extends OperationId> = { status: OperationTypes[K][\"status\"]; body: OperationTypes[K][\"result\"] };",
+    'export type OpResult<K extends OperationId> = { status: OperationTypes[K]["status"]; body: OperationTypes[K]["result"] };',
     "export interface OpRequest<K extends OperationId> {",
     "  params: OpParams<K>;",
     "  query: OpQuery<K>;",

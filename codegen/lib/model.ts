@@ -50,7 +50,9 @@ function securityKind(op: any): SecurityKind {
 
 /** The status the server answers on success: 2xx with a JSON body first (refunds:create 200 over 201), else the first 2xx. */
 function success(op: any): { status: number; statuses: number[]; contentType: Op["successContentType"]; schema: Schema | null } {
-  const codes = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c)).sort();
+  const codes = Object.keys(op.responses ?? {})
+    .filter((c) => /^2\d\d$/.test(c))
+    .sort();
   if (!codes.length) throw new Error(`${op.operationId}: no 2xx response`);
   const withBody = codes.filter((c) => op.responses[c].content);
   const code = withBody[0] ?? codes[0];
@@ -83,7 +85,11 @@ export function operationsOf(doc: OpenApiDoc): Op[] {
         successStatuses: s.statuses,
         successContentType: s.contentType,
         successSchema: s.schema,
-        requestContentType: body["application/json"] ? "application/json" : body["application/x-www-form-urlencoded"] ? "application/x-www-form-urlencoded" : null,
+        requestContentType: body["application/json"]
+          ? "application/json"
+          : body["application/x-www-form-urlencoded"]
+            ? "application/x-www-form-urlencoded"
+            : null,
         requestRequired: !!op.requestBody?.required,
         pathParams: params.filter((p) => p.in === "path"),
         queryParams: params.filter((p) => p.in === "query"),

@@ -11,6 +11,6 @@ export function emitOperations(doc: OpenApiDoc): string {
     );
   }
   lines.push("} as const;", "", "export type OperationId = keyof typeof operations;", "");
-  lines.push("export type SecurityKind = (typeof operations)[OperationId][\"security\"];", "");
+  lines.push('export type SecurityKind = (typeof operations)[OperationId]["security"];', "");
   return lines.join("\n");
 }

@@ -14,7 +14,8 @@ function rewriteRefs(s: Schema): Schema {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) {
     if (k === "$ref" && typeof v === "string" && v.startsWith(CREF)) out[k] = "borealis" + v;
-    else if (k === "discriminator") continue; // informational for ajv (strict: false ignores it anyway)
+    else if (k === "discriminator")
+      continue; // informational for ajv (strict: false ignores it anyway)
     else out[k] = rewriteRefs(v);
   }
   return out;

@@ -26,7 +26,14 @@ const styles = {
   footer: { padding: "12px 24px 20px" },
   footerText: { fontSize: "13px", lineHeight: "20px", color: MUTED, margin: "8px 0" },
   cell: { fontSize: "15px", lineHeight: "22px", padding: "6px 0", verticalAlign: "top" },
-  amount: { fontSize: "15px", lineHeight: "22px", padding: "6px 0 6px 12px", textAlign: "right", whiteSpace: "nowrap", verticalAlign: "top" },
+  amount: {
+    fontSize: "15px",
+    lineHeight: "22px",
+    padding: "6px 0 6px 12px",
+    textAlign: "right",
+    whiteSpace: "nowrap",
+    verticalAlign: "top",
+  },
   code: {
     display: "block",
     fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",

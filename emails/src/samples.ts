@@ -1,5 +1,13 @@
 // Realistic sample messages, one per kind: the console's live preview and the tests render them.
-import { DEFAULT_BRAND_COLOR, type Brand, type EmailKind, type EmailMessageOf, type EmailProps, type OrderSummary, type SubscriptionSummary } from "./messages.js";
+import {
+  DEFAULT_BRAND_COLOR,
+  type Brand,
+  type EmailKind,
+  type EmailMessageOf,
+  type EmailProps,
+  type OrderSummary,
+  type SubscriptionSummary,
+} from "./messages.js";
 
 /** The brand the samples wear when the caller has none. */
 export const SAMPLE_BRAND: Brand = { name: "Acme", logo_url: null, color: DEFAULT_BRAND_COLOR };

@@ -11,6 +11,9 @@ export function appConfig(): AppConfig {
   if (cached) return cached;
   const text = document.getElementById("app-config")?.textContent;
   const parsed = text ? (JSON.parse(text) as Partial<AppConfig>) : {};
-  cached = { processor: parsed.processor === "stripe" ? "stripe" : "sandbox", stripe_publishable_key: parsed.stripe_publishable_key ?? null };
+  cached = {
+    processor: parsed.processor === "stripe" ? "stripe" : "sandbox",
+    stripe_publishable_key: parsed.stripe_publishable_key ?? null,
+  };
   return cached;
 }

@@ -12,10 +12,15 @@ function mail(to: string, subject: string, lines: string[], link: { label: strin
 }
 
 export function verificationEmail(p: { email: string; name: string; url: string }): Mail {
-  return mail(p.email, "Verify your email address", [`Hello ${p.name},`, "Confirm that this is your email address to finish signing up to Borealis."], {
-    label: "Verify your email",
-    url: p.url,
-  });
+  return mail(
+    p.email,
+    "Verify your email address",
+    [`Hello ${p.name},`, "Confirm that this is your email address to finish signing up to Borealis."],
+    {
+      label: "Verify your email",
+      url: p.url,
+    },
+  );
 }
 
 export function resetPasswordEmail(p: { email: string; name: string; url: string }): Mail {

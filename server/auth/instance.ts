@@ -83,44 +83,60 @@ function authOptions({ connection, config }: AuthDeps) {
   const oauth = oauthPluginFactories(config, pool);
   const plugins = [
     named((schema) => username({ schema })),
-    named((schema) => organization({
-      schema,
-      ac: organizationAc,
-      roles: organizationRoles,
-      creatorRole: "owner",
-      teams: { enabled: true },
-      // Owners hold the "organization: delete" permission (the specification's roles), but an
-      // organization holding orders and subscriptions is not deleted from under them.
-      disableOrganizationDeletion: true,
-      requireEmailVerificationOnInvitation: true,
-      sendInvitationEmail: async (data: { id: string; email: string; role: string; organization: { name: string }; inviter: { user: { name: string; email: string } } }) => {
-        await sendMail(invitationEmail(Object.assign({}, data, { acceptUrl: `${config.appURL}/accept-invitation/${encodeURIComponent(data.id)}` })));
-      },
-      organizationHooks: {
-        beforeCreateOrganization: async ({ organization: org }: { organization: { name?: string; slug?: string; logo?: string | null } }) => {
-          // Its logo is the organization's avatar_url, shown on its public pages: http(s) only.
-          const logo = org.logo ? httpUrlProblem(org.logo) : null;
-          const problem = nameProblem(org.name ?? "") ?? slugProblem(org.slug ?? "") ?? logo?.msg;
-          if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+    named((schema) =>
+      organization({
+        schema,
+        ac: organizationAc,
+        roles: organizationRoles,
+        creatorRole: "owner",
+        teams: { enabled: true },
+        // Owners hold the "organization: delete" permission (the specification's roles), but an
+        // organization holding orders and subscriptions is not deleted from under them.
+        disableOrganizationDeletion: true,
+        requireEmailVerificationOnInvitation: true,
+        sendInvitationEmail: async (data: {
+          id: string;
+          email: string;
+          role: string;
+          organization: { name: string };
+          inviter: { user: { name: string; email: string } };
+        }) => {
+          await sendMail(
+            invitationEmail(Object.assign({}, data, { acceptUrl: `${config.appURL}/accept-invitation/${encodeURIComponent(data.id)}` })),
+          );
         },
-        beforeCreateTeam: async ({ team }: { team: { name: string } }) => {
-          if (!team.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+        organizationHooks: {
+          beforeCreateOrganization: async ({
+            organization: org,
+          }: {
+            organization: { name?: string; slug?: string; logo?: string | null };
+          }) => {
+            // Its logo is the organization's avatar_url, shown on its public pages: http(s) only.
+            const logo = org.logo ? httpUrlProblem(org.logo) : null;
+            const problem = nameProblem(org.name ?? "") ?? slugProblem(org.slug ?? "") ?? logo?.msg;
+            if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+          },
+          beforeCreateTeam: async ({ team }: { team: { name: string } }) => {
+            if (!team.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+          },
+          beforeUpdateTeam: async ({ updates }: { updates: { name?: string } }) => {
+            if (updates.name !== undefined && !updates.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
+          },
         },
-        beforeUpdateTeam: async ({ updates }: { updates: { name?: string } }) => {
-          if (updates.name !== undefined && !updates.name.trim()) throw new APIError("BAD_REQUEST", { message: TEAM_NAME_MESSAGE });
-        },
-      },
-    })),
+      }),
+    ),
     named((schema) => admin({ schema, ac: adminAc, roles: adminRoles, defaultRole: "user", adminRoles: ["admin"] })),
-    named((schema) => deviceAuthorization({
-      schema,
-      expiresIn: "30m",
-      interval: "5s",
-      deviceCodeLength: 40,
-      userCodeLength: 8,
-      verificationUri: `${config.appURL}/device`,
-      validateClient: (clientId: string) => clientId === DEVICE_CLIENT_ID,
-    })),
+    named((schema) =>
+      deviceAuthorization({
+        schema,
+        expiresIn: "30m",
+        interval: "5s",
+        deviceCodeLength: 40,
+        userCodeLength: 8,
+        verificationUri: `${config.appURL}/device`,
+        validateClient: (clientId: string) => clientId === DEVICE_CLIENT_ID,
+      }),
+    ),
     // A session token as `Authorization: Bearer` (what the device flow hands a command-line tool).
     bearer(),
     // The OAuth2 / OpenID Connect provider (./oauth.ts).

@@ -46,7 +46,10 @@ const randomId = (prefix: string) => `${prefix}${randomBytes(24).toString("base6
 /** Whether the user holds one of `roles` in the organization. */
 async function memberRole(pool: pg.Pool, organizationId: string | null | undefined, userId: string): Promise<string | null> {
   if (!organizationId || !isUuid(organizationId)) return null;
-  const { rows } = await pool.query<{ role: string }>("select role from members where organization_id = $1 and user_id = $2", [organizationId, userId]);
+  const { rows } = await pool.query<{ role: string }>("select role from members where organization_id = $1 and user_id = $2", [
+    organizationId,
+    userId,
+  ]);
   return rows[0]?.role ?? null;
 }
 
@@ -100,7 +103,10 @@ export function oauthPluginFactories(config: AuthConfig, pool: pg.Pool) {
             if (!needsOrganization(scopes)) return undefined;
             const active = (session as { activeOrganizationId?: string | null }).activeOrganizationId;
             if ((await memberRole(pool, active, user.id)) === null) {
-              throw new APIError("BAD_REQUEST", { error: "invalid_request", error_description: "choose an organization to authorize the application for" });
+              throw new APIError("BAD_REQUEST", {
+                error: "invalid_request",
+                error_description: "choose an organization to authorize the application for",
+              });
             }
             return active ?? undefined;
           },

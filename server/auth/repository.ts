@@ -21,7 +21,9 @@ export interface UserRow {
 
 /** These columns of a user the caller knows exists (a signed-in user, a token's user). */
 export async function findUser<K extends keyof UserRow>(db: Knex, id: string, columns: K[]): Promise<Pick<UserRow, K>> {
-  return (await db("users").where({ id }).first(...columns)) as Pick<UserRow, K>;
+  return (await db("users")
+    .where({ id })
+    .first(...columns)) as Pick<UserRow, K>;
 }
 
 /** The user's password account, when they have one. */

@@ -25,7 +25,9 @@ export function checkOrigin(method: string, headers: IncomingHttpHeaders, truste
   const origin = headers.origin;
   if (!origin || !trusted.includes(origin)) {
     throw new NotPermitted(
-      origin ? `Requests from the origin ${origin} may not use the session cookie.` : "A session cookie call that changes data must send an Origin header.",
+      origin
+        ? `Requests from the origin ${origin} may not use the session cookie.`
+        : "A session cookie call that changes data must send an Origin header.",
     );
   }
 }
@@ -41,13 +43,11 @@ export interface SessionCallers {
 export function sessionCallers(auth: BorealisAuth, db: Knex, headers: IncomingHttpHeaders): SessionCallers {
   let found: Promise<{ userId: string; sessionId: string; activeOrganizationId: string | null }> | undefined;
   const session = () =>
-    (found ??= auth.api
-      .getSession({ headers: fromNodeHeaders(headers), query: { disableCookieCache: true } })
-      .then((s) => {
-        if (!s) throw new Unauthorized("Invalid or expired session.");
-        const active = (s.session as { activeOrganizationId?: string | null }).activeOrganizationId;
-        return { userId: s.user.id, sessionId: s.session.id, activeOrganizationId: active ?? null };
-      }));
+    (found ??= auth.api.getSession({ headers: fromNodeHeaders(headers), query: { disableCookieCache: true } }).then((s) => {
+      if (!s) throw new Unauthorized("Invalid or expired session.");
+      const active = (s.session as { activeOrganizationId?: string | null }).activeOrganizationId;
+      return { userId: s.user.id, sessionId: s.session.id, activeOrganizationId: active ?? null };
+    }));
   return {
     user: async () => {
       const s = await session();

@@ -1,6 +1,13 @@
 // HTTP handlers of a benefit's grants (merchant) and the portal's benefit grants and downloadables.
 import { type Handlers, orgCaller, portalCustomer as customerCaller } from "../kit/context.js";
-import { getPortalGrant, listBenefitGrants, listDownloadables, listPortalGrants, updatePortalGrant, type PortalGrantDependents } from "./service.js";
+import {
+  getPortalGrant,
+  listBenefitGrants,
+  listDownloadables,
+  listPortalGrants,
+  updatePortalGrant,
+  type PortalGrantDependents,
+} from "./service.js";
 
 type Ops =
   | "benefits:grants"

@@ -54,7 +54,10 @@ export interface GrantJobDependents {
 }
 
 export async function runBenefitGrantJob(
-  knex: Knex, jobId: number, dependents: GrantJobDependents, now: () => Date = () => new Date(),
+  knex: Knex,
+  jobId: number,
+  dependents: GrantJobDependents,
+  now: () => Date = () => new Date(),
 ): Promise<JobResult> {
   const job = await findJob(knex, jobId);
   // Not committed (yet, or ever): the sweep starts this job again should it commit.
@@ -94,12 +97,21 @@ async function recordError(knex: Knex, grantId: string, err: unknown, at: Date):
 }
 
 async function apply(
-  trx: Knex.Transaction, grant: GrantRow, job: JobRow, now: Date, dependents: GrantJobDependents,
+  trx: Knex.Transaction,
+  grant: GrantRow,
+  job: JobRow,
+  now: Date,
+  dependents: GrantJobDependents,
 ): Promise<[JobResult, GrantRow]> {
   const benefit = (await findBenefit(trx, grant.benefit_id)) as BenefitRow;
   const customer = (await findCustomer(trx, grant.customer_id)) as CustomerRow;
   // A renewal's cycle happens at the period boundary; anything else at its customer's now (a test clock's time).
-  const eventAt = typeof job.payload.at === "string" ? new Date(job.payload.at) : customer.test_clock_id ? await clockNow(trx, customer.test_clock_id) : now;
+  const eventAt =
+    typeof job.payload.at === "string"
+      ? new Date(job.payload.at)
+      : customer.test_clock_id
+        ? await clockNow(trx, customer.test_clock_id)
+        : now;
   const ctx: StrategyContext = { trx, now, eventAt, grant, benefit, customer };
   const strategy = strategyFor(benefit.type);
   const granted = grant.granted_at !== null && grant.revoked_at === null;
@@ -135,7 +147,9 @@ async function apply(
     case "update": {
       if (!granted) return ["skipped", grant];
       previous = grant.properties;
-      patch.properties = JSON.stringify(await strategy.update(ctx, (job.payload.previous_properties as Props | undefined) ?? benefit.properties));
+      patch.properties = JSON.stringify(
+        await strategy.update(ctx, (job.payload.previous_properties as Props | undefined) ?? benefit.properties),
+      );
       break;
     }
   }
@@ -144,6 +158,10 @@ async function apply(
   if (job.action !== "cycle" && customer.deleted_at === null) {
     await emit(trx, benefit.organization_id, "customer.state_changed", await dependents.readCustomerState(trx, customer));
   }
-  await insertSystemEvent(ctx, SYSTEM_EVENT[job.action], { benefit_id: benefit.id, benefit_grant_id: grant.id, benefit_type: benefit.type });
+  await insertSystemEvent(ctx, SYSTEM_EVENT[job.action], {
+    benefit_id: benefit.id,
+    benefit_grant_id: grant.id,
+    benefit_type: benefit.type,
+  });
   return ["applied", updated];
 }

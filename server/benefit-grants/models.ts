@@ -106,24 +106,47 @@ function customerGrant<T extends BenefitType>(
 }
 
 /** A grant as its customer sees it: the benefit without its secrets (Discord's guild token), each paired by the benefit's type. */
-export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, benefit: BenefitRow, org: OrganizationRow): CustomerBenefitGrantOut {
+export function toCustomerBenefitGrant(
+  row: GrantRow,
+  customer: CustomerRow,
+  benefit: BenefitRow,
+  org: OrganizationRow,
+): CustomerBenefitGrantOut {
   const g = row.properties;
   switch (benefit.type) {
     case "custom":
       return customerGrant(row, customer, benefit, org, { note: benefit.properties.note ?? null }, {});
     case "discord":
       return customerGrant(
-        row, customer, benefit, org,
+        row,
+        customer,
+        benefit,
+        org,
         { guild_id: benefit.properties.guild_id },
-        present({ account_id: textOrNull(g.account_id), guild_id: text(g.guild_id), role_id: text(g.role_id), granted_account_id: text(g.granted_account_id) }),
+        present({
+          account_id: textOrNull(g.account_id),
+          guild_id: text(g.guild_id),
+          role_id: text(g.role_id),
+          granted_account_id: text(g.granted_account_id),
+        }),
       );
     case "downloadables": {
       const { files, archived } = benefit.properties;
-      return customerGrant(row, customer, benefit, org, { active_files: files.filter((f) => !archived[f]) }, present({ files: texts(g.files) }));
+      return customerGrant(
+        row,
+        customer,
+        benefit,
+        org,
+        { active_files: files.filter((f) => !archived[f]) },
+        present({ files: texts(g.files) }),
+      );
     }
     case "github_repository":
       return customerGrant(
-        row, customer, benefit, org,
+        row,
+        customer,
+        benefit,
+        org,
         { repository_owner: benefit.properties.repository_owner, repository_name: benefit.properties.repository_name },
         present({
           account_id: textOrNull(g.account_id),
@@ -136,16 +159,26 @@ export function toCustomerBenefitGrant(row: GrantRow, customer: CustomerRow, ben
     case "license_keys": {
       const p = benefit.properties;
       return customerGrant(
-        row, customer, benefit, org,
+        row,
+        customer,
+        benefit,
+        org,
         { prefix: p.prefix ?? null, expires: p.expires ?? null, activations: p.activations ?? null, limit_usage: p.limit_usage ?? null },
         present({ license_key_id: text(g.license_key_id), display_key: text(g.display_key) }),
       );
     }
     case "meter_credit":
       return customerGrant(
-        row, customer, benefit, org,
+        row,
+        customer,
+        benefit,
+        org,
         { units: benefit.properties.units, rollover: benefit.properties.rollover, meter_id: benefit.properties.meter_id },
-        present({ last_credited_meter_id: text(g.last_credited_meter_id), last_credited_units: count(g.last_credited_units), last_credited_at: text(g.last_credited_at) }),
+        present({
+          last_credited_meter_id: text(g.last_credited_meter_id),
+          last_credited_units: count(g.last_credited_units),
+          last_credited_at: text(g.last_credited_at),
+        }),
       );
   }
 }
@@ -156,7 +189,12 @@ export function downloadableId(grantId: string, fileId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function toDownloadable(grantId: string, benefitId: string, file: FileRow, download: { url: string; headers: Record<string, string>; expires_at: Date }): DownloadableOut {
+export function toDownloadable(
+  grantId: string,
+  benefitId: string,
+  file: FileRow,
+  download: { url: string; headers: Record<string, string>; expires_at: Date },
+): DownloadableOut {
   const { created_at: _created, ...base } = toFileBase(file);
   return {
     id: downloadableId(grantId, file.id),

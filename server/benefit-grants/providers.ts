@@ -34,7 +34,10 @@ async function call(provider: string, url: string, init: RequestInit & { okStatu
 function config(provider: "discord" | "github"): { token: string; base: string } {
   const token = setting(provider === "discord" ? "DISCORD_BOT_TOKEN" : "GITHUB_TOKEN");
   if (!token) {
-    throw new ProviderError(`${provider}_not_configured`, `${provider === "discord" ? "DISCORD_BOT_TOKEN" : "GITHUB_TOKEN"} is not configured.`);
+    throw new ProviderError(
+      `${provider}_not_configured`,
+      `${provider === "discord" ? "DISCORD_BOT_TOKEN" : "GITHUB_TOKEN"} is not configured.`,
+    );
   }
   const base = setting(provider === "discord" ? "DISCORD_API_BASE_URL" : "GITHUB_API_BASE_URL");
   return { token, base: base.replace(/\/+$/, "") };
@@ -71,7 +74,12 @@ export const discord = {
 };
 
 function githubHeaders(token: string) {
-  return { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "user-agent": "borealis", "content-type": "application/json" };
+  return {
+    authorization: `Bearer ${token}`,
+    accept: "application/vnd.github+json",
+    "user-agent": "borealis",
+    "content-type": "application/json",
+  };
 }
 
 export const github = {

@@ -106,7 +106,9 @@ export type OfGrant = (db: Knex) => Knex.QueryBuilder;
  */
 export function whereOfCheckouts(db: Knex, q: Knex.QueryBuilder, checkoutIds: string[], of: CheckoutIdsOf): void {
   q.where((w) =>
-    w.whereIn("benefit_grants.order_id", of.orderIdsOfCheckouts(db, checkoutIds)).orWhereIn("benefit_grants.subscription_id", of.subscriptionIdsOfCheckouts(db, checkoutIds)),
+    w
+      .whereIn("benefit_grants.order_id", of.orderIdsOfCheckouts(db, checkoutIds))
+      .orWhereIn("benefit_grants.subscription_id", of.subscriptionIdsOfCheckouts(db, checkoutIds)),
   );
 }
 
@@ -120,7 +122,12 @@ export function customerGrantSorts(db: Knex, benefitPosition: OfGrant): SortMap 
   };
 }
 
-export async function findCustomerGrant(db: Knex, scope: CustomerScope, id: string, opts: { forUpdate?: boolean } = {}): Promise<GrantRow | undefined> {
+export async function findCustomerGrant(
+  db: Knex,
+  scope: CustomerScope,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<GrantRow | undefined> {
   if (!isUuid(id)) return undefined;
   const q = customerGrants(db, scope).where("benefit_grants.id", id).first("benefit_grants.*");
   return (opts.forUpdate ? q.forUpdate("benefit_grants") : q) as Promise<GrantRow | undefined>;
@@ -128,17 +135,35 @@ export async function findCustomerGrant(db: Knex, scope: CustomerScope, id: stri
 
 /** A system event (source "system") in the events table, for the grant's customer. */
 export async function insertSystemEvent(
-  ctx: { trx: Knex.Transaction; now: Date; eventAt?: Date; benefit: { organization_id: string }; customer: { id: string; external_id: string | null } },
+  ctx: {
+    trx: Knex.Transaction;
+    now: Date;
+    eventAt?: Date;
+    benefit: { organization_id: string };
+    customer: { id: string; external_id: string | null };
+  },
   name: string,
   metadata: Record<string, unknown>,
 ): Promise<void> {
   await storeEvents(ctx.trx, ctx.benefit.organization_id, [
-    { timestamp: ctx.eventAt ?? ctx.now, name, source: "system", customerId: ctx.customer.id, externalCustomerId: ctx.customer.external_id, metadata },
+    {
+      timestamp: ctx.eventAt ?? ctx.now,
+      name,
+      source: "system",
+      customerId: ctx.customer.id,
+      externalCustomerId: ctx.customer.external_id,
+      metadata,
+    },
   ]);
 }
 
 /** Pending jobs whose workflow should have finished by now (the sweep's work list). */
-export function stalePendingJobs(db: Knex, olderThan: Date, limit: number, afterId = 0): Promise<Pick<JobRow, "id" | "grant_id" | "seq" | "action">[]> {
+export function stalePendingJobs(
+  db: Knex,
+  olderThan: Date,
+  limit: number,
+  afterId = 0,
+): Promise<Pick<JobRow, "id" | "grant_id" | "seq" | "action">[]> {
   return db("benefit_grant_jobs")
     .whereNull("done_at")
     .where("created_at", "<", olderThan)
@@ -177,9 +202,16 @@ export async function markJobDone(trx: Knex.Transaction, jobId: number, outcome:
 }
 
 /** Appends a job to the grant, its sequence number taken under the grant's row lock (the increment). */
-export async function appendJob(trx: Knex.Transaction, grantId: string, action: JobRow["action"], payload: Record<string, unknown>): Promise<{ id: number; seq: number }> {
+export async function appendJob(
+  trx: Knex.Transaction,
+  grantId: string,
+  action: JobRow["action"],
+  payload: Record<string, unknown>,
+): Promise<{ id: number; seq: number }> {
   const [{ job_seq: seq }] = await trx("benefit_grants").where({ id: grantId }).increment("job_seq", 1).returning("job_seq");
-  const [row] = await trx("benefit_grant_jobs").insert({ grant_id: grantId, seq, action, payload: JSON.stringify(payload) }).returning("id");
+  const [row] = await trx("benefit_grant_jobs")
+    .insert({ grant_id: grantId, seq, action, payload: JSON.stringify(payload) })
+    .returning("id");
   return { id: Number(row.id), seq };
 }
 
@@ -190,8 +222,15 @@ export async function updateGrant(db: Knex, id: string, patch: Record<string, un
 }
 
 /** The grant's last failure, kept until the next success clears it. */
-export async function recordGrantError(db: Knex, id: string, error: { message: string; type: string; timestamp: string }, at: Date): Promise<void> {
-  await db("benefit_grants").where({ id }).update({ error: JSON.stringify(error), modified_at: at });
+export async function recordGrantError(
+  db: Knex,
+  id: string,
+  error: { message: string; type: string; timestamp: string },
+  at: Date,
+): Promise<void> {
+  await db("benefit_grants")
+    .where({ id })
+    .update({ error: JSON.stringify(error), modified_at: at });
 }
 
 /** The scope of a grant: the subscription it follows, or else the order that bought it. */
@@ -211,11 +250,17 @@ export async function grantsOfScope(
   customerId: string,
   scope: GrantScope,
 ): Promise<Pick<GrantRow, "id" | "benefit_id" | "granted_at" | "revoked_at">[]> {
-  return db("benefit_grants").where({ customer_id: customerId, [scope.column]: scope.id }).select("id", "benefit_id", "granted_at", "revoked_at");
+  return db("benefit_grants")
+    .where({ customer_id: customerId, [scope.column]: scope.id })
+    .select("id", "benefit_id", "granted_at", "revoked_at");
 }
 
 /** Ids of the customer's grants of the subscription or the order that are not revoked. */
-export async function unrevokedGrantIds(db: Knex, customerId: string, of: { subscriptionId?: string | null; orderId?: string | null }): Promise<string[]> {
+export async function unrevokedGrantIds(
+  db: Knex,
+  customerId: string,
+  of: { subscriptionId?: string | null; orderId?: string | null },
+): Promise<string[]> {
   const q = db("benefit_grants").where({ customer_id: customerId }).whereNull("revoked_at");
   q.where((w) => {
     if (of.subscriptionId) w.orWhere("subscription_id", of.subscriptionId);
@@ -246,12 +291,19 @@ export function whereOfMembers(q: Knex.QueryBuilder, memberIds: string[]): void 
   if (memberIds.length) q.whereRaw("false");
 }
 
-export function grantsOfBenefit(db: Knex, benefitId: string, filter: { customerIds: string[]; isGranted?: boolean | null }): Knex.QueryBuilder {
+export function grantsOfBenefit(
+  db: Knex,
+  benefitId: string,
+  filter: { customerIds: string[]; isGranted?: boolean | null },
+): Knex.QueryBuilder {
   const q = db("benefit_grants").where("benefit_grants.benefit_id", benefitId).select("benefit_grants.*");
   if (filter.customerIds.length) q.whereIn("benefit_grants.customer_id", filter.customerIds.filter(isUuid));
   if (filter.isGranted === true) q.whereNotNull("benefit_grants.granted_at");
   if (filter.isGranted === false) q.whereNull("benefit_grants.granted_at");
-  q.orderBy([{ column: "benefit_grants.created_at", order: "desc" }, { column: "benefit_grants.id", order: "asc" }]);
+  q.orderBy([
+    { column: "benefit_grants.created_at", order: "desc" },
+    { column: "benefit_grants.id", order: "asc" },
+  ]);
   return q;
 }
 

@@ -24,7 +24,12 @@ export interface ScheduledJob extends GrantJob {
 }
 
 /** Appends one job per grant (sequence numbers taken under each grant's row lock). */
-export async function enqueueJobs(trx: Trx, grantIds: string[], action: GrantAction, payload: Record<string, unknown> = {}): Promise<ScheduledJob[]> {
+export async function enqueueJobs(
+  trx: Trx,
+  grantIds: string[],
+  action: GrantAction,
+  payload: Record<string, unknown> = {},
+): Promise<ScheduledJob[]> {
   const jobs: ScheduledJob[] = [];
   // Sorted so concurrent schedulers lock grants in one order (no deadlock).
   for (const grantId of [...new Set(grantIds)].sort()) {
@@ -64,7 +69,18 @@ export async function scheduleBenefitGrants(trx: Trx, input: GrantScheduleInput)
   const toGrant = grants.filter((g) => wanted.has(g.benefit_id) && !(g.granted_at && !g.revoked_at));
   // Not granted yet counts too: its grant job may still be pending, and the revoke supersedes it.
   const toRevoke = grants.filter((g) => !wanted.has(g.benefit_id) && !g.revoked_at);
-  return [...(await enqueueJobs(trx, toGrant.map((g) => g.id), "grant")), ...(await enqueueJobs(trx, toRevoke.map((g) => g.id), "revoke"))];
+  return [
+    ...(await enqueueJobs(
+      trx,
+      toGrant.map((g) => g.id),
+      "grant",
+    )),
+    ...(await enqueueJobs(
+      trx,
+      toRevoke.map((g) => g.id),
+      "revoke",
+    )),
+  ];
 }
 
 export interface RevocationScheduleInput {
@@ -90,8 +106,13 @@ export async function scheduleBenefitCycles(trx: Trx, input: { subscriptionId: s
 }
 
 /** The benefit's properties changed: every granted grant of it follows (`previous` as they were). */
-export async function scheduleBenefitUpdates(trx: Trx, input: { benefitId: string; previousProperties: Record<string, unknown> }): Promise<ScheduledJob[]> {
-  return enqueueJobs(trx, await grantedGrantIds(trx, { benefit_id: input.benefitId }), "update", { previous_properties: input.previousProperties });
+export async function scheduleBenefitUpdates(
+  trx: Trx,
+  input: { benefitId: string; previousProperties: Record<string, unknown> },
+): Promise<ScheduledJob[]> {
+  return enqueueJobs(trx, await grantedGrantIds(trx, { benefit_id: input.benefitId }), "update", {
+    previous_properties: input.previousProperties,
+  });
 }
 
 /** The benefit is deleted: every grant of it that is not revoked is. */

@@ -15,17 +15,36 @@ import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { findByIds as organizationsByIds } from "../organizations/repository.js";
 import {
-  toBenefitGrant, toCustomerBenefitGrant, toDownloadable, type BenefitGrantOut, type CustomerBenefitGrantOut, type DownloadableOut,
+  toBenefitGrant,
+  toCustomerBenefitGrant,
+  toDownloadable,
+  type BenefitGrantOut,
+  type CustomerBenefitGrantOut,
+  type DownloadableOut,
 } from "./models.js";
 import {
-  customerGrantSorts, customerGrants, findCustomerGrant, grantsOfBenefit, updateGrant, whereOfCheckouts, whereOfMembers, type BenefitGrantRow, type CheckoutIdsOf, type OfGrant,
+  customerGrantSorts,
+  customerGrants,
+  findCustomerGrant,
+  grantsOfBenefit,
+  updateGrant,
+  whereOfCheckouts,
+  whereOfMembers,
+  type BenefitGrantRow,
+  type CheckoutIdsOf,
+  type OfGrant,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
 
 export {
-  scheduleBenefitCycles, scheduleBenefitDeletion, scheduleBenefitGrants, scheduleBenefitRevocations, scheduleBenefitUpdates,
-  type GrantScheduleInput, type RevocationScheduleInput,
+  scheduleBenefitCycles,
+  scheduleBenefitDeletion,
+  scheduleBenefitGrants,
+  scheduleBenefitRevocations,
+  scheduleBenefitUpdates,
+  type GrantScheduleInput,
+  type RevocationScheduleInput,
 } from "./schedule.js";
 
 /** Repeated id filters (`id=a&id=b`): a value that is not a UUID matches nothing. */
@@ -73,7 +92,12 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
 /** What the portal's grant list reads of orders, subscriptions and products (which sit above grants), handed in by server/handlers.ts. */
 export type PortalGrantDependents = CheckoutIdsOf & { benefitPositionOfGrant: OfGrant };
 
-export async function listPortalGrants(db: Knex, caller: CustomerCaller, query: PortalGrantListQuery, dependents: PortalGrantDependents): Promise<Page<CustomerBenefitGrantOut>> {
+export async function listPortalGrants(
+  db: Knex,
+  caller: CustomerCaller,
+  query: PortalGrantListQuery,
+  dependents: PortalGrantDependents,
+): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
   filterByIds(q, [
     ["benefit_grants.benefit_id", query.benefit_id],
@@ -108,7 +132,12 @@ const LINKED_ACCOUNT_TYPES = new Set(["discord", "github_repository"]);
  * stored and a grant job is scheduled (it gives access, moving it from a previously linked
  * account). The other types have nothing the customer can change.
  */
-export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: string, input: PortalGrantUpdateInput): Promise<CustomerBenefitGrantOut> {
+export async function updatePortalGrant(
+  db: Knex,
+  caller: CustomerCaller,
+  id: string,
+  input: PortalGrantUpdateInput,
+): Promise<CustomerBenefitGrantOut> {
   const row = await db.transaction(async (trx) => {
     const grant = await findCustomerGrant(trx, scopeOf(caller), id, { forUpdate: true });
     if (!grant) throw new ResourceNotFound("Benefit grant not found.");
@@ -122,10 +151,19 @@ export async function updatePortalGrant(db: Knex, caller: CustomerCaller, id: st
     const current = (grant.properties.account_id as string | null | undefined) ?? null;
     if (account === current) return grant;
     if (account === null || account.trim() === "") {
-      if (grant.granted_at !== null) throw invalid(["body", "properties", "account_id"], "A granted benefit keeps its account until it is revoked.", "value_error", account);
+      if (grant.granted_at !== null)
+        throw invalid(
+          ["body", "properties", "account_id"],
+          "A granted benefit keeps its account until it is revoked.",
+          "value_error",
+          account,
+        );
       throw invalid(["body", "properties", "account_id"], "An account id is required.", "missing", account);
     }
-    const updated = await updateGrant(trx, grant.id, { properties: JSON.stringify(Object.assign({}, grant.properties, { account_id: account.trim() })), modified_at: new Date() });
+    const updated = await updateGrant(trx, grant.id, {
+      properties: JSON.stringify(Object.assign({}, grant.properties, { account_id: account.trim() })),
+      modified_at: new Date(),
+    });
     await enqueueJobs(trx, [grant.id], "grant");
     return updated;
   });
@@ -190,7 +228,11 @@ export async function listBenefitGrants(
   whereOfMembers(q, asList(query.member_id));
   const shown = toBenefit(benefit);
   return listPage(q, query, async (rows: BenefitGrantRow[]) => {
-    const byId = await organizationCustomersByIds(db, caller, rows.map((r) => r.customer_id));
+    const byId = await organizationCustomersByIds(
+      db,
+      caller,
+      rows.map((r) => r.customer_id),
+    );
     return rows.flatMap((r) => {
       const customer = byId.get(r.customer_id);
       return customer ? [toBenefitGrant(r, toCustomer(customer), shown)] : [];

@@ -5,7 +5,12 @@
 import type { Knex } from "knex";
 import type { BenefitRow } from "../benefits/models.js";
 import type { CustomerRow } from "../customers/repository.js";
-import { createLicenseKeyForGrant, revokeLicenseKey, updateLicenseKeyFromBenefit, type LicenseKeyBenefitProperties } from "../license-keys/service.js";
+import {
+  createLicenseKeyForGrant,
+  revokeLicenseKey,
+  updateLicenseKeyFromBenefit,
+  type LicenseKeyBenefitProperties,
+} from "../license-keys/service.js";
 import { discord, github } from "./providers.js";
 import { insertSystemEvent, type GrantRow } from "./repository.js";
 
@@ -69,7 +74,11 @@ const meterCredit: Strategy = {
   revoke: async (ctx) => {
     const last = ctx.grant.properties as { last_credited_meter_id?: string; last_credited_units?: number };
     if (last.last_credited_meter_id && last.last_credited_units) {
-      await insertSystemEvent(ctx, "meter.credited", { meter_id: last.last_credited_meter_id, units: -last.last_credited_units, rollover: false });
+      await insertSystemEvent(ctx, "meter.credited", {
+        meter_id: last.last_credited_meter_id,
+        units: -last.last_credited_units,
+        rollover: false,
+      });
     }
     return ctx.grant.properties;
   },
@@ -134,9 +143,7 @@ const discordStrategy = linkedAccount(
   (p) => ({ guild_id: p.guild_id, role_id: p.role_id }),
   (p, account) => discord.addRole(String(p.guild_id), account, String(p.role_id)),
   (p, account) =>
-    p.kick_member
-      ? discord.kick(String(p.guild_id), account)
-      : discord.removeRole(String(p.guild_id), account, String(p.role_id)),
+    p.kick_member ? discord.kick(String(p.guild_id), account) : discord.removeRole(String(p.guild_id), account, String(p.role_id)),
 );
 
 const githubStrategy = linkedAccount(

@@ -9,7 +9,14 @@ import { findInOrganization as findMeterInOrganization } from "../meters/reposit
 import { getBenefitVerifier, unverifiedGuild, type ProviderIssue } from "./verifier.js";
 
 export type BenefitType = "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
-export const BENEFIT_TYPES: readonly BenefitType[] = ["custom", "discord", "github_repository", "downloadables", "license_keys", "meter_credit"];
+export const BENEFIT_TYPES: readonly BenefitType[] = [
+  "custom",
+  "discord",
+  "github_repository",
+  "downloadables",
+  "license_keys",
+  "meter_credit",
+];
 
 type Props = Record<string, unknown>;
 const LOC = ["body", "properties"];
@@ -54,7 +61,12 @@ function licenseKeys(p: Props): Props {
       throw invalid([...LOC, "expires", "timeframe"], "Input should be 'year', 'month' or 'day'", "literal_error", timeframe);
     }
     if (ttl > MAX_TTL[timeframe]) {
-      throw invalid([...LOC, "expires", "ttl"], `ttl value ${ttl} exceeds the maximum of ${MAX_TTL[timeframe]} for timeframe '${timeframe}'.`, "value_error", ttl);
+      throw invalid(
+        [...LOC, "expires", "ttl"],
+        `ttl value ${ttl} exceeds the maximum of ${MAX_TTL[timeframe]} for timeframe '${timeframe}'.`,
+        "value_error",
+        ttl,
+      );
     }
     expires = { ttl, timeframe };
   }
@@ -84,7 +96,12 @@ async function downloadables(db: Knex, caller: OrganizationCaller, p: Props): Pr
   const found = await uploadedIds(db, caller, files as string[], "downloadable");
   const missing = (files as string[]).findIndex((f) => !found.has(f));
   if (missing >= 0) {
-    throw invalid([...LOC, "files", missing], "File not found: it must be an uploaded downloadable file of this organization.", "value_error", files[missing]);
+    throw invalid(
+      [...LOC, "files", missing],
+      "File not found: it must be an uploaded downloadable file of this organization.",
+      "value_error",
+      files[missing],
+    );
   }
   const archived: Record<string, boolean> = {};
   if (p.archived !== undefined && p.archived !== null) {
@@ -101,9 +118,7 @@ async function downloadables(db: Knex, caller: OrganizationCaller, p: Props): Pr
 async function meterCredit(db: Knex, caller: OrganizationCaller, p: Props): Promise<Props> {
   const units = positiveInt32(p.units, [...LOC, "units"]);
   if (typeof p.rollover !== "boolean") throw invalid([...LOC, "rollover"], "Input should be a valid boolean", "bool_type", p.rollover);
-  const meter = isUuid(p.meter_id)
-    ? await findMeterInOrganization(db, caller, p.meter_id)
-    : undefined;
+  const meter = isUuid(p.meter_id) ? await findMeterInOrganization(db, caller, p.meter_id) : undefined;
   if (!meter) throw invalid([...LOC, "meter_id"], "This meter does not exist.", "value_error", p.meter_id);
   if (meter.archived_at) throw invalid([...LOC, "meter_id"], "This meter is archived.", "value_error", p.meter_id);
   return { units, rollover: p.rollover, meter_id: p.meter_id };
@@ -112,8 +127,10 @@ async function meterCredit(db: Knex, caller: OrganizationCaller, p: Props): Prom
 async function discord(p: Props): Promise<Props> {
   const guildToken = nonEmpty(p.guild_token, [...LOC, "guild_token"]);
   const roleId = nonEmpty(p.role_id, [...LOC, "role_id"]);
-  if (!/^\d{17,20}$/.test(roleId)) throw invalid([...LOC, "role_id"], "The role id must be a Discord id (17 to 20 digits).", "value_error", roleId);
-  if (typeof p.kick_member !== "boolean") throw invalid([...LOC, "kick_member"], "Input should be a valid boolean", "bool_type", p.kick_member);
+  if (!/^\d{17,20}$/.test(roleId))
+    throw invalid([...LOC, "role_id"], "The role id must be a Discord id (17 to 20 digits).", "value_error", roleId);
+  if (typeof p.kick_member !== "boolean")
+    throw invalid([...LOC, "kick_member"], "Input should be a valid boolean", "bool_type", p.kick_member);
   const verify = getBenefitVerifier().discord;
   const guild = verify ? await verify({ guildToken, roleId }) : unverifiedGuild(guildToken);
   if ("loc" in guild) throw providerError(guild);
@@ -123,7 +140,8 @@ async function discord(p: Props): Promise<Props> {
 async function githubRepository(p: Props): Promise<Props> {
   const owner = nonEmpty(p.repository_owner, [...LOC, "repository_owner"]);
   const name = nonEmpty(p.repository_name, [...LOC, "repository_name"]);
-  if (!GITHUB_OWNER.test(owner)) throw invalid([...LOC, "repository_owner"], "Not a valid GitHub user or organization name.", "value_error", owner);
+  if (!GITHUB_OWNER.test(owner))
+    throw invalid([...LOC, "repository_owner"], "Not a valid GitHub user or organization name.", "value_error", owner);
   if (!GITHUB_REPOSITORY.test(name) || name === "." || name === "..") {
     throw invalid([...LOC, "repository_name"], "Not a valid GitHub repository name.", "value_error", name);
   }
@@ -141,7 +159,8 @@ export async function checkProperties(db: Knex, caller: OrganizationCaller, type
   switch (type) {
     case "custom": {
       const note = input.note;
-      if (note !== undefined && note !== null && typeof note !== "string") throw invalid([...LOC, "note"], "Input should be a valid string", "string_type");
+      if (note !== undefined && note !== null && typeof note !== "string")
+        throw invalid([...LOC, "note"], "Input should be a valid string", "string_type");
       return { note: note ?? null };
     }
     case "license_keys":

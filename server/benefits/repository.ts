@@ -23,7 +23,11 @@ export async function findReadable(
 
 /** The organization's live benefits among `ids` (every id a uuid), with whether a product may carry them. */
 export async function liveSelectable(db: Knex, caller: OrganizationCaller, ids: string[]): Promise<{ id: string; selectable: boolean }[]> {
-  return db("benefits").whereIn("id", ids).where({ organization_id: caller.organizationId }).whereNull("deleted_at").select("id", "selectable");
+  return db("benefits")
+    .whereIn("id", ids)
+    .where({ organization_id: caller.organizationId })
+    .whereNull("deleted_at")
+    .select("id", "selectable");
 }
 
 export function insert(db: Knex, values: Record<string, unknown>): Promise<BenefitRow> {

@@ -19,8 +19,12 @@ import { findReadable, readable } from "./repository.js";
 type Schemas = components["schemas"];
 export type BenefitCreateInput = Schemas["BenefitCreate"];
 export type BenefitUpdateInput =
-  | Schemas["BenefitCustomUpdate"] | Schemas["BenefitDiscordUpdate"] | Schemas["BenefitGitHubRepositoryUpdate"]
-  | Schemas["BenefitDownloadablesUpdate"] | Schemas["BenefitLicenseKeysUpdate"] | Schemas["BenefitMeterCreditUpdate"];
+  | Schemas["BenefitCustomUpdate"]
+  | Schemas["BenefitDiscordUpdate"]
+  | Schemas["BenefitGitHubRepositoryUpdate"]
+  | Schemas["BenefitDownloadablesUpdate"]
+  | Schemas["BenefitLicenseKeysUpdate"]
+  | Schemas["BenefitMeterCreditUpdate"];
 
 export interface BenefitListQuery {
   organization_id?: string[] | string | null;
@@ -41,7 +45,10 @@ export interface BenefitListQuery {
  * (.dependency-cruiser.cjs).
  */
 export interface BenefitDependents {
-  scheduleBenefitUpdates(trx: Knex.Transaction, input: { benefitId: string; previousProperties: Record<string, unknown> }): Promise<unknown>;
+  scheduleBenefitUpdates(
+    trx: Knex.Transaction,
+    input: { benefitId: string; previousProperties: Record<string, unknown> },
+  ): Promise<unknown>;
   scheduleBenefitDeletion(trx: Knex.Transaction, input: { benefitId: string }): Promise<unknown>;
   detachBenefit(trx: Knex.Transaction, benefitId: string): Promise<void>;
 }
@@ -53,15 +60,22 @@ const DESCRIPTION_MAX = 42;
 function checkVisibility(type: BenefitType, visibility: BenefitVisibility | null | undefined): BenefitVisibility | undefined {
   if (visibility === undefined || visibility === null) return undefined;
   if (visibility !== "public" && !VISIBILITY_CONFIGURABLE.has(type)) {
-    throw invalid(["body", "visibility"], "Visibility is not configurable for this benefit type and must be public.", "value_error", visibility);
+    throw invalid(
+      ["body", "visibility"],
+      "Visibility is not configurable for this benefit type and must be public.",
+      "value_error",
+      visibility,
+    );
   }
   return visibility;
 }
 
 function checkDescription(description: string): string {
   const d = description.trim();
-  if (d.length < DESCRIPTION_MIN) throw invalid(["body", "description"], `String should have at least ${DESCRIPTION_MIN} characters`, "string_too_short");
-  if (d.length > DESCRIPTION_MAX) throw invalid(["body", "description"], `String should have at most ${DESCRIPTION_MAX} characters`, "string_too_long");
+  if (d.length < DESCRIPTION_MIN)
+    throw invalid(["body", "description"], `String should have at least ${DESCRIPTION_MIN} characters`, "string_too_short");
+  if (d.length > DESCRIPTION_MAX)
+    throw invalid(["body", "description"], `String should have at most ${DESCRIPTION_MAX} characters`, "string_too_long");
   return d;
 }
 

@@ -44,7 +44,8 @@ function discordFromEnv(botToken: string): NonNullable<BenefitVerifier["discord"
     }
     if (!res.ok) throw new Error(`Discord answered ${res.status} listing roles`);
     const roles = (await res.json()) as { id: string }[];
-    if (!roles.some((r) => r.id === roleId)) return { loc: ["role_id"], msg: "This role does not exist on this server.", type: "invalid_role" };
+    if (!roles.some((r) => r.id === roleId))
+      return { loc: ["role_id"], msg: "This role does not exist on this server.", type: "invalid_role" };
     return guild;
   };
 }
@@ -55,12 +56,20 @@ function githubFromEnv(token: string): NonNullable<BenefitVerifier["github"]> {
       headers: { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "user-agent": "borealis" },
     });
     if (res.status === 404 || res.status === 403) {
-      return { loc: ["repository_name"], msg: "Could not find this repository with the configured GitHub token.", type: "no_repository_access" };
+      return {
+        loc: ["repository_name"],
+        msg: "Could not find this repository with the configured GitHub token.",
+        type: "no_repository_access",
+      };
     }
     if (!res.ok) throw new Error(`GitHub answered ${res.status} reading the repository`);
     const repo = (await res.json()) as { permissions?: { admin?: boolean } };
     if (!repo.permissions?.admin) {
-      return { loc: ["repository_name"], msg: "The configured GitHub token cannot manage collaborators of this repository.", type: "no_repository_access" };
+      return {
+        loc: ["repository_name"],
+        msg: "The configured GitHub token cannot manage collaborators of this repository.",
+        type: "no_repository_access",
+      };
     }
     return null;
   };
@@ -72,7 +81,11 @@ export function getBenefitVerifier(): BenefitVerifier {
   if (verifier) return verifier;
   const discordToken = setting("DISCORD_BOT_TOKEN");
   const githubToken = setting("GITHUB_TOKEN");
-  verifier = Object.assign({}, discordToken ? { discord: discordFromEnv(discordToken) } : {}, githubToken ? { github: githubFromEnv(githubToken) } : {});
+  verifier = Object.assign(
+    {},
+    discordToken ? { discord: discordFromEnv(discordToken) } : {},
+    githubToken ? { github: githubFromEnv(githubToken) } : {},
+  );
   return verifier;
 }
 

@@ -2,7 +2,8 @@
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { createCheckoutLink, deleteCheckoutLink, getCheckoutLink, listCheckoutLinks, updateCheckoutLink } from "./service.js";
 
-type CheckoutLinkOps = "checkout-links:create" | "checkout-links:get" | "checkout-links:list" | "checkout-links:update" | "checkout-links:delete";
+type CheckoutLinkOps =
+  "checkout-links:create" | "checkout-links:get" | "checkout-links:list" | "checkout-links:update" | "checkout-links:delete";
 
 export const checkoutLinkHandlers: Handlers<CheckoutLinkOps> = {
   "checkout-links:create": async ({ body }, ctx) => ({

@@ -40,7 +40,12 @@ export function checkoutLinkRoutes(knex: Knex, limits?: RateLimits): Router {
       const embedQuery = keep.size ? `?${keep}` : "";
       const kept = cookie(req, COOKIE);
       const earlier = kept ? await findCheckoutBySecret(knex, kept) : undefined;
-      if (earlier && earlier.checkout_link_id === link.id && effectiveStatus(earlier) === "open" && (earlier.embed_origin ?? null) === embedOrigin) {
+      if (
+        earlier &&
+        earlier.checkout_link_id === link.id &&
+        effectiveStatus(earlier) === "open" &&
+        (earlier.embed_origin ?? null) === embedOrigin
+      ) {
         return void res.redirect(302, checkoutUrl(earlier.client_secret) + embedQuery);
       }
       // Only a visit that writes a checkout counts against the address's limit.

@@ -38,9 +38,7 @@ export interface CheckoutLinkListQuery {
 export async function checkProducts(db: Knex, organizationId: string, ids: string[], loc: (string | number)[]): Promise<string[]> {
   if (ids.length === 0) throw invalid(loc, "List should have at least 1 item after validation, not 0", "too_short");
   const unique = [...new Set(ids)];
-  const found: string[] = unique.every(isUuid)
-    ? await products.purchasableIds(db, organizationId, unique)
-    : [];
+  const found: string[] = unique.every(isUuid) ? await products.purchasableIds(db, organizationId, unique) : [];
   const missing = ids.findIndex((id) => !found.includes(id));
   if (missing >= 0) throw invalid([...loc, missing], "Product does not exist, is archived or is a draft.", "value_error", ids[missing]);
   if (unique.length > 1) {
@@ -49,7 +47,12 @@ export async function checkProducts(db: Knex, organizationId: string, ids: strin
   return unique;
 }
 
-export async function checkDiscountId(db: Knex, organizationId: string, id: string | null | undefined, loc: (string | number)[]): Promise<DiscountRow | null> {
+export async function checkDiscountId(
+  db: Knex,
+  organizationId: string,
+  id: string | null | undefined,
+  loc: (string | number)[],
+): Promise<DiscountRow | null> {
   if (id === undefined || id === null) return null;
   const row = isUuid(id) ? await discounts.findLive(db, organizationId, id) : undefined;
   if (!row) throw invalid(loc, "Discount does not exist.", "value_error", id);
@@ -57,7 +60,10 @@ export async function checkDiscountId(db: Knex, organizationId: string, id: stri
 }
 
 async function readLinks(db: Knex, rows: CheckoutLinkRow[]): Promise<CheckoutLinkOut[]> {
-  const productIds = await links.loadProductIds(db, rows.map((r) => r.id));
+  const productIds = await links.loadProductIds(
+    db,
+    rows.map((r) => r.id),
+  );
   const allIds = [...new Set([...productIds.values()].flat())];
   const [productRows, rels, discountRows] = await Promise.all([
     allIds.length ? products.byIds(db, allIds) : Promise.resolve([] as ProductRow[]),
@@ -71,14 +77,19 @@ async function readLinks(db: Knex, rows: CheckoutLinkRow[]): Promise<CheckoutLin
   return rows.map((r) =>
     toCheckoutLink(
       r,
-      productIds.get(r.id)!.filter((id) => byId.has(id)).map((id) => ({ row: byId.get(id)!, rel: rels.get(id)! })),
+      productIds
+        .get(r.id)!
+        .filter((id) => byId.has(id))
+        .map((id) => ({ row: byId.get(id)!, rel: rels.get(id)! })),
       discountRows.find((d) => d.id === r.discount_id && d.deleted_at === null) ?? null,
     ),
   );
 }
 
 export async function createCheckoutLink(db: Knex, caller: OrganizationCaller, input: CheckoutLinkCreateInput): Promise<CheckoutLinkOut> {
-  const given = Object.entries(input).filter(([k, v]) => (k === "product_id" || k === "product_price_id" || k === "products") && v !== undefined);
+  const given = Object.entries(input).filter(
+    ([k, v]) => (k === "product_id" || k === "product_price_id" || k === "products") && v !== undefined,
+  );
   if (given.length !== 1) throw invalid(["body"], "Give exactly one of product_id, product_price_id or products.", "value_error");
   const metadata = checkMetadata(input.metadata);
   const successUrl = checkHttpUrl(input.success_url, ["body", "success_url"]);
@@ -125,7 +136,11 @@ export async function getCheckoutLink(db: Knex, caller: OrganizationCaller, id: 
   return (await readLinks(db, [row]))[0];
 }
 
-export async function listCheckoutLinks(db: Knex, caller: OrganizationCaller, query: CheckoutLinkListQuery): Promise<Page<CheckoutLinkOut>> {
+export async function listCheckoutLinks(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: CheckoutLinkListQuery,
+): Promise<Page<CheckoutLinkOut>> {
   const q = links.readable(db, caller).select("checkout_links.*");
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("checkout_links.organization_id", orgs.filter(isUuid));
@@ -166,7 +181,8 @@ export async function updateCheckoutLink(
     if (input.success_url !== undefined) patch.success_url = checkHttpUrl(input.success_url, ["body", "success_url"]);
     if (input.return_url !== undefined) patch.return_url = checkHttpUrl(input.return_url, ["body", "return_url"]);
     Object.assign(patch, givenTrial(input));
-    if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) patch.allow_discount_codes = input.allow_discount_codes;
+    if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null)
+      patch.allow_discount_codes = input.allow_discount_codes;
     if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
       patch.require_billing_address = input.require_billing_address;
     }

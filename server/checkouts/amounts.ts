@@ -21,7 +21,13 @@ export interface Flags {
 export function quoteOf(row: { amount: number; discount_amount: number; tax_amount: number; total_amount: number }): Amounts {
   const tax_amount = Number(row.tax_amount);
   const total_amount = Number(row.total_amount);
-  return { amount: Number(row.amount), discount_amount: Number(row.discount_amount), net_amount: total_amount - tax_amount, tax_amount, total_amount };
+  return {
+    amount: Number(row.amount),
+    discount_amount: Number(row.discount_amount),
+    net_amount: total_amount - tax_amount,
+    tax_amount,
+    total_amount,
+  };
 }
 
 /**

@@ -32,7 +32,11 @@ export const REDEMPTION_LIMIT_REACHED = "You have already redeemed this discount
  * Whether the checkout's buyer (its customer, or the email typed or the customer's) has redeemed
  * the discount its `max_redemptions_per_customer` times already, in other checkouts.
  */
-export async function redemptionLimitReached(db: Knex, discount: DiscountRow, row: Pick<CheckoutRow, "id" | "customer_id" | "customer_email">): Promise<boolean> {
+export async function redemptionLimitReached(
+  db: Knex,
+  discount: DiscountRow,
+  row: Pick<CheckoutRow, "id" | "customer_id" | "customer_email">,
+): Promise<boolean> {
   if (discount.max_redemptions_per_customer === null) return false;
   const emails = [row.customer_email, row.customer_id ? (await contactOf(db, row.customer_id))?.email : null]
     .filter((e): e is string => typeof e === "string")
@@ -114,7 +118,8 @@ export async function applyChanges(
   let priceChanged = false;
   if (input.product_price_id) {
     const price = ctx.products.flatMap((p) => p.rel.prices).find((p) => p.id === input.product_price_id);
-    if (!price) throw invalid(["body", "product_price_id"], "Price is not available in this checkout.", "value_error", input.product_price_id);
+    if (!price)
+      throw invalid(["body", "product_price_id"], "Price is not available in this checkout.", "value_error", input.product_price_id);
     if (productId && price.product_id !== productId) {
       throw invalid(["body", "product_price_id"], "Price does not belong to the selected product.", "value_error", input.product_price_id);
     }
@@ -143,7 +148,8 @@ export async function applyChanges(
   }
   if (input.customer_name !== undefined) next.customer_name = input.customer_name;
   if (input.customer_billing_name !== undefined) next.customer_billing_name = input.customer_billing_name;
-  if (input.is_business_customer !== undefined && input.is_business_customer !== null) next.is_business_customer = input.is_business_customer;
+  if (input.is_business_customer !== undefined && input.is_business_customer !== null)
+    next.is_business_customer = input.is_business_customer;
   if (input.customer_billing_address !== undefined) {
     next.customer_billing_address =
       input.customer_billing_address === null ? null : checkAddress(input.customer_billing_address, ["body", "customer_billing_address"]);
@@ -162,8 +168,10 @@ export async function applyChanges(
 
   if (who === "merchant") {
     if (input.metadata !== undefined) next.metadata = checkMetadata(input.metadata);
-    if (input.customer_metadata !== undefined) next.customer_metadata = checkMetadata(input.customer_metadata ?? {}, ["body", "customer_metadata"]);
-    if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null) next.allow_discount_codes = input.allow_discount_codes;
+    if (input.customer_metadata !== undefined)
+      next.customer_metadata = checkMetadata(input.customer_metadata ?? {}, ["body", "customer_metadata"]);
+    if (input.allow_discount_codes !== undefined && input.allow_discount_codes !== null)
+      next.allow_discount_codes = input.allow_discount_codes;
     if (input.require_billing_address !== undefined && input.require_billing_address !== null) {
       next.require_billing_address = input.require_billing_address;
     }
@@ -179,9 +187,7 @@ export async function applyChanges(
         next.discount_id = null;
         next.discount_locked = false;
       } else {
-        const found = isUuid(input.discount_id)
-          ? await findLiveByIdWithProducts(db, row.organization_id, input.discount_id)
-          : null;
+        const found = isUuid(input.discount_id) ? await findLiveByIdWithProducts(db, row.organization_id, input.discount_id) : null;
         if (!found) throw invalid(["body", "discount_id"], "Discount does not exist.", "value_error", input.discount_id);
         const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
         if (problem) throw invalid(["body", "discount_id"], problem, "value_error", input.discount_id);
@@ -195,7 +201,8 @@ export async function applyChanges(
     next.allow_trial = false;
   }
   if (who === "buyer" && input.payment_method_type !== undefined) {
-    next.payment_method_type = input.payment_method_type === null || input.payment_method_type.trim() === "" ? null : input.payment_method_type.trim();
+    next.payment_method_type =
+      input.payment_method_type === null || input.payment_method_type.trim() === "" ? null : input.payment_method_type.trim();
   }
   if (who === "buyer" && input.discount_code !== undefined) {
     if (input.discount_code === null || input.discount_code === "") {
@@ -204,7 +211,8 @@ export async function applyChanges(
         next.discount_id = null;
       }
     } else {
-      if (!row.allow_discount_codes) throw invalid(["body", "discount_code"], "Discount codes are not allowed on this checkout.", "value_error");
+      if (!row.allow_discount_codes)
+        throw invalid(["body", "discount_code"], "Discount codes are not allowed on this checkout.", "value_error");
       if (row.discount_locked) throw invalid(["body", "discount_code"], "A discount is already applied to this checkout.", "value_error");
       const code = input.discount_code;
       const found = await findLiveByCodeWithProducts(db, row.organization_id, code);
@@ -212,7 +220,8 @@ export async function applyChanges(
       const problem = discountProblem(found.row, found.productIds, nextCtx.product.row, nextCtx.price);
       if (problem) throw invalid(["body", "discount_code"], problem, "value_error", code);
       // Told at once; the confirm checks again, under the discount's lock.
-      if (await redemptionLimitReached(db, found.row, next)) throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error", code);
+      if (await redemptionLimitReached(db, found.row, next))
+        throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error", code);
       nextCtx.discount = found.row;
       nextCtx.discountProductIds = found.productIds;
       next.discount_id = found.row.id;
@@ -229,7 +238,8 @@ export async function applyChanges(
   next.trial_end = await trialEnd(db, next, nextCtx, org);
   const quoted = await requote(next, nextCtx, org, quotes);
   // The method chosen goes with the payment form: none once the checkout needs no payment.
-  if (!computeFlags(nextCtx.product.row, nextCtx.price, quoteOf(quoted), quoted.trial_end).is_payment_form_required) quoted.payment_method_type = null;
+  if (!computeFlags(nextCtx.product.row, nextCtx.price, quoteOf(quoted), quoted.trial_end).is_payment_form_required)
+    quoted.payment_method_type = null;
   return { row: quoted, ctx: nextCtx };
 }
 
@@ -249,7 +259,12 @@ async function trialEnd(db: Knex, row: CheckoutRow, ctx: CheckoutContext, org: O
 }
 
 /** The row with its quote (discount, tax, total) computed from its amount, discount and buyer, and its tax calculation. */
-async function requote(row: CheckoutRow, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, quotes: CheckoutQuotes): Promise<CheckoutRow> {
+async function requote(
+  row: CheckoutRow,
+  ctx: CheckoutContext,
+  org: Pick<OrganizationRow, "tax_settings">,
+  quotes: CheckoutQuotes,
+): Promise<CheckoutRow> {
   const { amounts, calculation } = await quotes.quote(row, ctx, org);
   const { discount_amount, tax_amount, total_amount } = amounts;
   return Object.assign({}, row, { discount_amount, tax_amount, total_amount, tax_calculation: calculation });
@@ -296,7 +311,8 @@ export async function rederive(
       amount = priceAmount(price, null);
     }
     next.amount = amount;
-    if (product.row.id !== ctx.product.row.id) note("product_id", "This product is no longer available; another product of this checkout was selected.");
+    if (product.row.id !== ctx.product.row.id)
+      note("product_id", "This product is no longer available; another product of this checkout was selected.");
     else note("product_price_id", "The price of this product changed.");
   }
   if (nextCtx.discount) {

@@ -122,7 +122,11 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
       const { discount_amount, tax_amount, total_amount } = amounts;
       await saveCheckout(trx, Object.assign({}, applied.row, { discount_amount, tax_amount, total_amount }), applied.ctx);
       return {
-        refused: { loc: ["body", field], msg: "The total is not the one last shown; view the checkout again and confirm.", type: "value_error" },
+        refused: {
+          loc: ["body", field],
+          msg: "The total is not the one last shown; view the checkout again and confirm.",
+          type: "value_error",
+        },
       } satisfies Refusal;
     }
     const flags = computeFlags(applied.ctx.product.row, applied.ctx.price, amounts, applied.row.trial_end);
@@ -132,7 +136,8 @@ async function claim(db: Knex, clientSecret: string, input: ConfirmInput, caller
     // A denied organization may keep giving free products away, but takes no payment.
     if (flags.is_payment_form_required && org.status === "denied") throw new PaymentNotReady();
     if (discount) {
-      if (await redemptionLimitReached(trx, discount, applied.row)) throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error");
+      if (await redemptionLimitReached(trx, discount, applied.row))
+        throw invalid(["body", "discount_code"], REDEMPTION_LIMIT_REACHED, "value_error");
       await discounts.reserveRedemption(trx, discount);
     }
     applied.row.status = "confirmed";
@@ -187,7 +192,8 @@ async function findOrCreateCustomer(trx: Knex.Transaction, row: CheckoutRow): Pr
 async function billedAsCheckout(trx: Knex.Transaction, customer: CustomerRow, row: CheckoutRow): Promise<CustomerRow> {
   const patch: Record<string, unknown> = {};
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  if (row.customer_billing_address && !same(row.customer_billing_address, customer.billing_address)) patch.billing_address = JSON.stringify(row.customer_billing_address);
+  if (row.customer_billing_address && !same(row.customer_billing_address, customer.billing_address))
+    patch.billing_address = JSON.stringify(row.customer_billing_address);
   if (row.customer_tax_id && !same(row.customer_tax_id, customer.tax_id)) patch.tax_id = JSON.stringify(row.customer_tax_id);
   if (Object.keys(patch).length === 0) return customer;
   await customers.lockCustomer(trx, customer.id);
@@ -316,7 +322,8 @@ export async function completeCheckout(
           discountId: row.discount_id,
           checkoutId: row.id,
           paymentMethodId: payment?.paymentMethodRef
-            ? ((await customers.livePaymentMethods(trx, customer.id).where({ processor_ref: payment.paymentMethodRef }).first("id"))?.id ?? null)
+            ? ((await customers.livePaymentMethods(trx, customer.id).where({ processor_ref: payment.paymentMethodRef }).first("id"))?.id ??
+              null)
             : null,
           metadata: row.metadata,
           customFieldData: row.custom_field_data,
@@ -334,30 +341,35 @@ export async function completeCheckout(
     const created = await insertOrder(
       trx,
       {
-      organizationId: row.organization_id,
-      customerId: customer.id,
-      productId: row.product_id,
-      productPriceId: row.product_price_id,
-      checkoutId: row.id,
-      subscriptionId: subscription?.id ?? null,
-      billingReason: ctx.product.row.recurring_interval ? "subscription_create" : "purchase",
-      currency: row.currency,
-      // Before tax: a price that includes tax has it carved out (net + tax = the total charged).
-      subtotalAmount: amounts.net_amount + amounts.discount_amount,
-      discountAmount: amounts.discount_amount,
-      discountId: trial ? null : row.discount_id,
-      taxAmount: amounts.tax_amount,
-      items: [{
-        label: trial ? `${ctx.product.row.name} (free trial)` : ctx.product.row.name,
-        amount: amounts.net_amount + amounts.discount_amount, taxAmount: amounts.tax_amount, proration: false, productPriceId: row.product_price_id,
-        // A subscription's first order bills its first period (the trial, with one).
-        period: subscription ? { start: subscription.current_period_start, end: subscription.current_period_end } : null,
-      }],
-      billingName: row.customer_billing_name ?? row.customer_name,
-      billingAddress: row.customer_billing_address,
-      metadata: row.metadata,
-      customFieldData: row.custom_field_data,
-      tax: taxCalculation ? orderTaxOf(taxCalculation) : null,
+        organizationId: row.organization_id,
+        customerId: customer.id,
+        productId: row.product_id,
+        productPriceId: row.product_price_id,
+        checkoutId: row.id,
+        subscriptionId: subscription?.id ?? null,
+        billingReason: ctx.product.row.recurring_interval ? "subscription_create" : "purchase",
+        currency: row.currency,
+        // Before tax: a price that includes tax has it carved out (net + tax = the total charged).
+        subtotalAmount: amounts.net_amount + amounts.discount_amount,
+        discountAmount: amounts.discount_amount,
+        discountId: trial ? null : row.discount_id,
+        taxAmount: amounts.tax_amount,
+        items: [
+          {
+            label: trial ? `${ctx.product.row.name} (free trial)` : ctx.product.row.name,
+            amount: amounts.net_amount + amounts.discount_amount,
+            taxAmount: amounts.tax_amount,
+            proration: false,
+            productPriceId: row.product_price_id,
+            // A subscription's first order bills its first period (the trial, with one).
+            period: subscription ? { start: subscription.current_period_start, end: subscription.current_period_end } : null,
+          },
+        ],
+        billingName: row.customer_billing_name ?? row.customer_name,
+        billingAddress: row.customer_billing_address,
+        metadata: row.metadata,
+        customFieldData: row.custom_field_data,
+        tax: taxCalculation ? orderTaxOf(taxCalculation) : null,
       },
       known,
     );
@@ -432,7 +444,13 @@ export async function failCheckout(
     await saveCheckout(
       trx,
       reopen
-        ? Object.assign({}, row, { status: "open" as const, payment_ref: null, payment_processor_metadata: {}, confirmed_at: null, confirmation_token_id: null })
+        ? Object.assign({}, row, {
+            status: "open" as const,
+            payment_ref: null,
+            payment_processor_metadata: {},
+            confirmed_at: null,
+            confirmation_token_id: null,
+          })
         : Object.assign({}, row, { status: "failed" as const, payment_ref: decline.paymentRef }),
       ctx,
     );
@@ -454,7 +472,11 @@ async function awaitAction(
     if (!row) return null;
     const customer = await findOrCreateCustomer(trx, row);
     const metadata = { intent_status: "requires_action", ...(result.clientSecret ? { intent_client_secret: result.clientSecret } : {}) };
-    const saved = await saveCheckout(trx, Object.assign({}, row, { customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }), ctx);
+    const saved = await saveCheckout(
+      trx,
+      Object.assign({}, row, { customer_id: customer.id, payment_ref: result.paymentRef, payment_processor_metadata: metadata }),
+      ctx,
+    );
     const outcome = { row: saved, ctx, customerSessionToken: await mintSession(trx, customer.id, row.id) };
     await settle?.(trx, outcome);
     return outcome;
@@ -504,7 +526,9 @@ export async function confirmCheckout(
   const outcome = await pay(
     db,
     claimed,
-    journal ? { done: (trx, o) => journal.settle(trx, 200, answer(o)), refused: (err) => (trx) => journal.settle(trx, err.status, err.body()) } : {},
+    journal
+      ? { done: (trx, o) => journal.settle(trx, 200, answer(o)), refused: (err) => (trx) => journal.settle(trx, err.status, err.body()) }
+      : {},
   );
   if (!outcome) throw new PaymentError("The checkout changed while it was being confirmed.");
   return answer(outcome);
@@ -518,7 +542,12 @@ export async function confirmCheckout(
  * `recovering`, a processor that cannot be reached leaves the checkout confirmed for a later try
  * instead of failing it.
  */
-export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, opts: { recovering?: boolean } = {}): Promise<Outcome | null> {
+export async function pay(
+  db: Knex,
+  claimed: Claimed,
+  record: OutcomeRecorders,
+  opts: { recovering?: boolean } = {},
+): Promise<Outcome | null> {
   const { row, amounts, flags } = claimed;
   const processor = getProcessor();
   const key = (step: string) => `checkout:${row.id}:${step}${claimed.attempt > 1 ? `:${claimed.attempt}` : ""}`;
@@ -536,11 +565,25 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
       const customerRef = flags.is_payment_setup_required ? await processorCustomer(db, processor, row) : null;
       if (!flags.is_payment_required) {
         // Nothing to charge now (a trial, a 100% discount on a subscription): only save the method.
-        const saved = await processor.savePaymentMethod({ customerRef: customerRef!, confirmationToken: claimed.token!, idempotencyKey: key("setup") });
+        const saved = await processor.savePaymentMethod({
+          customerRef: customerRef!,
+          confirmationToken: claimed.token!,
+          idempotencyKey: key("setup"),
+        });
         charged = true;
-        outcome = await completeCheckout(db, row.id, {
-          processor: processor.name, paymentRef: null, card: saved.card, paymentMethodRef: saved.paymentMethodRef, processorCustomerRef: customerRef,
-        }, claimed, record.done);
+        outcome = await completeCheckout(
+          db,
+          row.id,
+          {
+            processor: processor.name,
+            paymentRef: null,
+            card: saved.card,
+            paymentMethodRef: saved.paymentMethodRef,
+            processorCustomerRef: customerRef,
+          },
+          claimed,
+          record.done,
+        );
       } else {
         const result = await processor.confirmPayment({
           amount: amounts.total_amount,
@@ -554,15 +597,30 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
         charged = result.status !== "declined";
         if (result.status === "declined") {
           const declined = new PaymentError(result.message);
-          await failCheckout(db, row.id, Object.assign({}, result, { processor: processor.name }), record.refused?.(declined), claimed.lease);
+          await failCheckout(
+            db,
+            row.id,
+            Object.assign({}, result, { processor: processor.name }),
+            record.refused?.(declined),
+            claimed.lease,
+          );
           throw declined;
         }
         outcome =
           result.status === "succeeded"
-            ? await completeCheckout(db, row.id, {
-                processor: processor.name, paymentRef: result.paymentRef, card: result.card,
-                paymentMethodRef: result.paymentMethodRef, processorCustomerRef: customerRef,
-              }, claimed, record.done)
+            ? await completeCheckout(
+                db,
+                row.id,
+                {
+                  processor: processor.name,
+                  paymentRef: result.paymentRef,
+                  card: result.card,
+                  paymentMethodRef: result.paymentMethodRef,
+                  processorCustomerRef: customerRef,
+                },
+                claimed,
+                record.done,
+              )
             : await awaitAction(db, row.id, result, claimed, record.done);
       }
     }
@@ -581,7 +639,13 @@ export async function pay(db: Knex, claimed: Claimed, record: OutcomeRecorders, 
     // as after a decline.
     logger.error({ err, checkoutId: row.id }, "checkout confirm refused by the processor");
     const failed = new PaymentError("The payment could not be processed. Please try again.");
-    const decline = { paymentRef: null, code: "processor_error", message: "The payment could not be processed.", card: null, processor: processor.name };
+    const decline = {
+      paymentRef: null,
+      code: "processor_error",
+      message: "The payment could not be processed.",
+      card: null,
+      processor: processor.name,
+    };
     // Not failed by this call: the recovery, holding the lease now, settles it with the processor's answer.
     if (!(await failCheckout(db, row.id, decline, record.refused?.(failed), claimed.lease))) return null;
     throw failed;

@@ -26,13 +26,16 @@ function checkValue(field: AttachedField, value: unknown, loc: (string | number)
     }
     case "number": {
       if (typeof value !== "number" || !Number.isInteger(value)) throw invalid(loc, "Input should be a valid integer", "int_type", value);
-      if (typeof p.ge === "number" && value < p.ge) throw invalid(loc, `Input should be greater than or equal to ${p.ge}`, "greater_than_equal", value);
-      if (typeof p.le === "number" && value > p.le) throw invalid(loc, `Input should be less than or equal to ${p.le}`, "less_than_equal", value);
+      if (typeof p.ge === "number" && value < p.ge)
+        throw invalid(loc, `Input should be greater than or equal to ${p.ge}`, "greater_than_equal", value);
+      if (typeof p.le === "number" && value > p.le)
+        throw invalid(loc, `Input should be less than or equal to ${p.le}`, "less_than_equal", value);
       return value;
     }
     case "date": {
       const d = typeof value === "string" ? new Date(value) : null;
-      if (typeof value !== "string" || !d || Number.isNaN(d.getTime())) throw invalid(loc, "Input should be a valid date", "date_parsing", value);
+      if (typeof value !== "string" || !d || Number.isNaN(d.getTime()))
+        throw invalid(loc, "Input should be a valid date", "date_parsing", value);
       // ge / le of a date field are Unix timestamps (seconds).
       const seconds = Math.floor(d.getTime() / 1000);
       if (typeof p.ge === "number" && seconds < p.ge) throw invalid(loc, "Date is too early.", "greater_than_equal", value);

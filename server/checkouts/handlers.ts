@@ -4,8 +4,13 @@ import { confirmCheckout } from "./confirm.js";
 import { clientGetCheckout, clientUpdateCheckout, createCheckout, getCheckout, listCheckouts, updateCheckout } from "./service.js";
 
 type CheckoutOps =
-  | "checkouts:create" | "checkouts:get" | "checkouts:list" | "checkouts:update"
-  | "checkouts:client_get" | "checkouts:client_update" | "checkouts:client_confirm";
+  | "checkouts:create"
+  | "checkouts:get"
+  | "checkouts:list"
+  | "checkouts:update"
+  | "checkouts:client_get"
+  | "checkouts:client_update"
+  | "checkouts:client_confirm";
 
 export const checkoutHandlers: Handlers<CheckoutOps> = {
   "checkouts:create": async ({ body }, ctx) => ({

@@ -21,18 +21,20 @@ export function keepLease(db: Knex, checkoutId: string, lease: string): () => vo
   let kept = true;
   const renewLater = () => {
     timer = setTimeout(() => {
-      renewConfirmLease(db, checkoutId, lease, ms).then(
-        (renewed) => {
-          // Not renewed after the outcome was written (released meanwhile): nothing to say.
-          if (!renewed && kept) {
-            kept = false;
-            logger.warn({ checkoutId }, "a confirm's lease lapsed before its outcome; the recovery may take the checkout over");
-          }
-        },
-        (err: unknown) => logger.warn({ err, checkoutId }, "a confirm's lease could not be renewed; tried again"),
-      ).finally(() => {
-        if (kept) renewLater();
-      });
+      renewConfirmLease(db, checkoutId, lease, ms)
+        .then(
+          (renewed) => {
+            // Not renewed after the outcome was written (released meanwhile): nothing to say.
+            if (!renewed && kept) {
+              kept = false;
+              logger.warn({ checkoutId }, "a confirm's lease lapsed before its outcome; the recovery may take the checkout over");
+            }
+          },
+          (err: unknown) => logger.warn({ err, checkoutId }, "a confirm's lease could not be renewed; tried again"),
+        )
+        .finally(() => {
+          if (kept) renewLater();
+        });
     }, ms / 3);
     timer.unref();
   };

@@ -32,9 +32,13 @@ const FULL_ADDRESS_PAYMENT_METHODS = new Set(["upi"]);
  * state and postal code, a Canadian one its province (as Polar asks: the province decides the
  * sales tax).
  */
-export function billingAddressFields(row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address" | "payment_method_type">, paymentForm: boolean) {
+export function billingAddressFields(
+  row: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address" | "payment_method_type">,
+  paymentForm: boolean,
+) {
   const country = row.customer_billing_address?.country ?? null;
-  const full = row.require_billing_address || (row.payment_method_type !== null && FULL_ADDRESS_PAYMENT_METHODS.has(row.payment_method_type));
+  const full =
+    row.require_billing_address || (row.payment_method_type !== null && FULL_ADDRESS_PAYMENT_METHODS.has(row.payment_method_type));
   const us = country === "US";
   const mode = (cond: boolean, otherwise: FieldMode = "disabled"): FieldMode => (cond ? "required" : otherwise);
   return {

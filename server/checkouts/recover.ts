@@ -49,7 +49,16 @@ async function recoverCheckout(db: Knex, checkoutId: string): Promise<boolean> {
   const ctx = await contextOf(db, row);
   const amounts = quoteOf(row);
   const org = (await findOrganization(db, row.organization_id))!;
-  const claimed: Claimed = { row, ctx, org, amounts, flags: computeFlags(ctx.product.row, ctx.price, amounts, row.trial_end ? new Date(row.trial_end) : null), token: row.confirmation_token_id, attempt, lease };
+  const claimed: Claimed = {
+    row,
+    ctx,
+    org,
+    amounts,
+    flags: computeFlags(ctx.product.row, ctx.price, amounts, row.trial_end ? new Date(row.trial_end) : null),
+    token: row.confirmation_token_id,
+    attempt,
+    lease,
+  };
   if (claimed.flags.is_payment_form_required && !claimed.token) {
     logger.error({ checkoutId: row.id }, "a confirmed checkout has no confirmation token to charge with; left for a person");
     return false;
@@ -57,7 +66,8 @@ async function recoverCheckout(db: Knex, checkoutId: string): Promise<boolean> {
   const release = (trx: Knex.Transaction) => releaseRunning(trx, `checkout:${row.id}`);
   try {
     const outcome = await pay(db, claimed, { done: release, refused: () => release }, { recovering: true });
-    if (outcome) logger.warn({ checkoutId: row.id, status: outcome.row.status }, "a confirm that died after its claim was settled by the recovery");
+    if (outcome)
+      logger.warn({ checkoutId: row.id, status: outcome.row.status }, "a confirm that died after its claim was settled by the recovery");
     return outcome !== null;
   } catch (err) {
     if (!(err instanceof PaymentError)) throw err;

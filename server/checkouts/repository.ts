@@ -10,7 +10,14 @@ import { customerWithEmails } from "../customers/repository.js";
 import { byIds as discountsByIds, productLinks, type DiscountRow } from "../discounts/repository.js";
 import type { OrganizationCaller } from "../kit/auth.js";
 import { isUuid } from "../kit/ids.js";
-import { findManyWithRelations, pricesByIds, type Interval, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import {
+  findManyWithRelations,
+  pricesByIds,
+  type Interval,
+  type PriceRow,
+  type ProductRelations,
+  type ProductRow,
+} from "../products/repository.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
 
@@ -118,7 +125,9 @@ export async function findBySecret(db: Knex, clientSecret: string, opts: { forUp
  */
 export async function markQuoteShown(db: Knex, row: CheckoutRow): Promise<void> {
   if (Number(row.shown_total_amount) === Number(row.total_amount)) return;
-  await db("checkouts").where({ id: row.id, status: "open", total_amount: row.total_amount }).update({ shown_total_amount: row.total_amount });
+  await db("checkouts")
+    .where({ id: row.id, status: "open", total_amount: row.total_amount })
+    .update({ shown_total_amount: row.total_amount });
 }
 
 /** A new checkout row and its product list, in one statement. */
@@ -132,7 +141,10 @@ export async function loadContexts(db: Knex, rows: CheckoutRow[]): Promise<Map<s
   const out = new Map<string, CheckoutContext>();
   if (rows.length === 0) return out;
   const links: { checkout_id: string; product_id: string }[] = await db("checkout_products")
-    .whereIn("checkout_id", rows.map((r) => r.id))
+    .whereIn(
+      "checkout_id",
+      rows.map((r) => r.id),
+    )
     .orderBy("order");
   const productIds = [...new Set([...links.map((l) => l.product_id), ...rows.map((r) => r.product_id)])];
   const discountIds = [...new Set(rows.map((r) => r.discount_id).filter((d): d is string => d !== null))];
@@ -168,7 +180,10 @@ export async function findByIdForUpdate(db: Knex, id: string): Promise<CheckoutR
 
 /** Writes the checkout's columns; answers the row as saved. */
 export async function update(db: Knex, id: string, columns: Record<string, unknown>): Promise<CheckoutRow> {
-  const [saved] = await db("checkouts").where({ id }).update(Object.assign({}, columns, { modified_at: new Date() })).returning("*");
+  const [saved] = await db("checkouts")
+    .where({ id })
+    .update(Object.assign({}, columns, { modified_at: new Date() }))
+    .returning("*");
   return saved as CheckoutRow;
 }
 
@@ -196,12 +211,16 @@ export function lapsedConfirms(db: Knex, limit: number): Promise<CheckoutRow[]> 
 
 /** Gives a claimed checkout its lease. */
 export async function leaseConfirm(db: Knex, id: string, lease: string, ms: number): Promise<void> {
-  await db("checkouts").where({ id }).update(leaseColumns(db, lease, ms));
+  await db("checkouts")
+    .where({ id })
+    .update(leaseColumns(db, lease, ms));
 }
 
 /** Takes a lapsed checkout over with a new lease, in one statement (its row locked); undefined when it no longer lapsed. */
 export async function takeLapsedConfirm(db: Knex, id: string, lease: string, ms: number): Promise<CheckoutRow | undefined> {
-  const [row] = await lapsed(db("checkouts").where({ id })).update(leaseColumns(db, lease, ms)).returning("*");
+  const [row] = await lapsed(db("checkouts").where({ id }))
+    .update(leaseColumns(db, lease, ms))
+    .returning("*");
   return row as CheckoutRow | undefined;
 }
 
@@ -239,7 +258,11 @@ export function checkoutOfCustomers(db: Knex, checkoutIdColumn: string, customer
 export function checkoutOfPayerEmails(db: Knex, checkoutIdColumn: string, emails: string[]): Knex.QueryBuilder {
   return db("checkouts")
     .whereRaw(`checkouts.id = ${checkoutIdColumn}`)
-    .where((c) => c.whereRaw("lower(checkouts.customer_email) = any(?)", [emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)));
+    .where((c) =>
+      c
+        .whereRaw("lower(checkouts.customer_email) = any(?)", [emails])
+        .orWhereExists(customerWithEmails(db, "checkouts.customer_id", emails)),
+    );
 }
 
 /**
@@ -260,7 +283,9 @@ export async function buyerRedemptions(
     .where((w) => {
       if (buyer.customerId) w.orWhere("checkouts.customer_id", buyer.customerId);
       if (buyer.emails.length) {
-        w.orWhereRaw("lower(checkouts.customer_email) = any(?)", [buyer.emails]).orWhereExists(customerWithEmails(db, "checkouts.customer_id", buyer.emails));
+        w.orWhereRaw("lower(checkouts.customer_email) = any(?)", [buyer.emails]).orWhereExists(
+          customerWithEmails(db, "checkouts.customer_id", buyer.emails),
+        );
       }
     })
     .count({ n: "*" })
@@ -287,7 +312,11 @@ export async function checkoutBuckets(db: Knex, r: Report): Promise<BucketRow[]>
     )
     .groupByRaw("1");
   applyFilters(checkouts, "c", r.filters, (q, ids) =>
-    q.where((w) => w.whereIn("c.product_id", ids).orWhereExists(db("checkout_products as cp").whereRaw("cp.checkout_id = c.id").whereIn("cp.product_id", ids))),
+    q.where((w) =>
+      w
+        .whereIn("c.product_id", ids)
+        .orWhereExists(db("checkout_products as cp").whereRaw("cp.checkout_id = c.id").whereIn("cp.product_id", ids)),
+    ),
   );
   return checkouts;
 }

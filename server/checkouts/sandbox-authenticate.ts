@@ -20,7 +20,8 @@ export function sandboxRoutes(knex: Knex): Router {
       if (getProcessor().name !== "sandbox") throw new ResourceNotFound("No such route.");
       const body = (req.body ?? {}) as { client_secret?: unknown; outcome?: unknown };
       if (typeof body.client_secret !== "string") throw invalid(["body", "client_secret"], "Field required", "missing");
-      if (body.outcome !== "approve" && body.outcome !== "fail") throw invalid(["body", "outcome"], "Input should be 'approve' or 'fail'", "literal_error", body.outcome);
+      if (body.outcome !== "approve" && body.outcome !== "fail")
+        throw invalid(["body", "outcome"], "Input should be 'approve' or 'fail'", "literal_error", body.outcome);
       const row = await findBySecret(knex, body.client_secret);
       if (!row) throw new ResourceNotFound("Checkout not found.");
       const waiting = row.status === "confirmed" && row.payment_processor_metadata?.intent_status === "requires_action" && row.payment_ref;

@@ -23,8 +23,18 @@ import { ExpiredCheckoutError, NotOpenCheckout } from "./errors.js";
 import { withTaxQuotes, type CheckoutQuotes } from "./tax.js";
 import { toCheckout, toCheckoutPublic, type CheckoutOut, type CheckoutPublicOut } from "./models.js";
 import {
-  effectiveStatus, findBySecret, findReadable, insertWithProducts, loadContexts, markQuoteShown, readable, statusSortColumn, update as updateCheckoutRow,
-  type CheckoutContext, type CheckoutRow, type CheckoutStatus,
+  effectiveStatus,
+  findBySecret,
+  findReadable,
+  insertWithProducts,
+  loadContexts,
+  markQuoteShown,
+  readable,
+  statusSortColumn,
+  update as updateCheckoutRow,
+  type CheckoutContext,
+  type CheckoutRow,
+  type CheckoutStatus,
 } from "./repository.js";
 import { setting } from "../config.js";
 
@@ -84,7 +94,10 @@ async function loadRequestedProducts(trx: Knex, organizationId: string, ids: str
     : [];
   const missing = ids.findIndex((id) => !found.some((p) => p.row.id === id));
   if (missing >= 0) throw invalid([...loc, missing], "Product does not exist, is archived or is a draft.", "value_error", ids[missing]);
-  checkOneCurrency(found.flatMap((p) => p.relations.prices.map((price) => price.price_currency)), loc);
+  checkOneCurrency(
+    found.flatMap((p) => p.relations.prices.map((price) => price.price_currency)),
+    loc,
+  );
   return found.map(({ row, relations }) => ({ row, rel: relations }));
 }
 
@@ -181,7 +194,8 @@ export async function createCheckout(
   return withTaxQuotes(db, async (trx, quotes) => {
     await journal?.begin(trx);
     const products = await loadRequestedProducts(trx, caller.organizationId, input.products, ["body", "products"]);
-    if (input.subscription_id) throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
+    if (input.subscription_id)
+      throw invalid(["body", "subscription_id"], "Subscription does not exist.", "value_error", input.subscription_id);
     const customer = await customerFor(trx, caller.organizationId, input);
     const { products: _p, customer_id: _c, external_customer_id: _e, subscription_id: _s, ...changes } = input;
     // Prefill from the customer; what the merchant gives wins.
@@ -193,14 +207,21 @@ export async function createCheckout(
           customer_billing_address: customer.billing_address,
         }
       : {};
-    const { row, ctx } = await insertCheckout(trx, caller.organizationId, products, Object.assign({}, prefill, stripUndefined(changes)), {
-      customer_id: customer?.id ?? null,
-      customer_tax_id: customer?.tax_id ?? null,
-      external_customer_id: customer?.external_id ?? input.external_customer_id ?? null,
-      allow_discount_codes: input.allow_discount_codes ?? true,
-      require_billing_address: input.require_billing_address ?? false,
-      is_business_customer: input.is_business_customer ?? false,
-    }, quotes);
+    const { row, ctx } = await insertCheckout(
+      trx,
+      caller.organizationId,
+      products,
+      Object.assign({}, prefill, stripUndefined(changes)),
+      {
+        customer_id: customer?.id ?? null,
+        customer_tax_id: customer?.tax_id ?? null,
+        external_customer_id: customer?.external_id ?? input.external_customer_id ?? null,
+        allow_discount_codes: input.allow_discount_codes ?? true,
+        require_billing_address: input.require_billing_address ?? false,
+        is_business_customer: input.is_business_customer ?? false,
+      },
+      quotes,
+    );
     const out = toCheckout(row, ctx);
     await emit(trx, caller.organizationId, "checkout.created", out);
     await journal?.settle(trx, 201, out);
@@ -261,20 +282,34 @@ export async function createCheckoutFromLink(
     };
     let applied;
     try {
-      applied = await insertCheckout(trx, link.organization_id, live, Object.assign({}, base, { discount_id: link.discount_id }), {
-        checkout_link_id: link.id,
-        allow_discount_codes: link.allow_discount_codes,
-        require_billing_address: link.require_billing_address,
-        priceId: link.product_price_id,
-      }, quotes);
+      applied = await insertCheckout(
+        trx,
+        link.organization_id,
+        live,
+        Object.assign({}, base, { discount_id: link.discount_id }),
+        {
+          checkout_link_id: link.id,
+          allow_discount_codes: link.allow_discount_codes,
+          require_billing_address: link.require_billing_address,
+          priceId: link.product_price_id,
+        },
+        quotes,
+      );
     } catch (err) {
       if (!(err instanceof RequestValidationError)) throw err;
-      applied = await insertCheckout(trx, link.organization_id, live, base, {
-        checkout_link_id: link.id,
-        allow_discount_codes: link.allow_discount_codes,
-        require_billing_address: link.require_billing_address,
-        priceId: link.product_price_id,
-      }, quotes);
+      applied = await insertCheckout(
+        trx,
+        link.organization_id,
+        live,
+        base,
+        {
+          checkout_link_id: link.id,
+          allow_discount_codes: link.allow_discount_codes,
+          require_billing_address: link.require_billing_address,
+          priceId: link.product_price_id,
+        },
+        quotes,
+      );
     }
     await emit(trx, link.organization_id, "checkout.created", toCheckout(applied.row, applied.ctx));
     return applied.row;

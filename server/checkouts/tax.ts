@@ -42,7 +42,13 @@ function buyerOf(row: CheckoutRow, country: string): TaxBuyer {
 }
 
 /** The calculation a quote of `row` asks for; null when no tax is computed (provider `none`, no billing country). */
-function requestOf(row: CheckoutRow, base: Amounts, ctx: CheckoutContext, org: Pick<OrganizationRow, "tax_settings">, now: Date): TaxCalculationInput | null {
+function requestOf(
+  row: CheckoutRow,
+  base: Amounts,
+  ctx: CheckoutContext,
+  org: Pick<OrganizationRow, "tax_settings">,
+  now: Date,
+): TaxCalculationInput | null {
   const settings = providerTaxSettings(taxSettingsOf(org.tax_settings));
   const country = row.customer_billing_address?.country;
   if (settings === null || !country) return null;
@@ -76,7 +82,11 @@ function quoteOf(base: Amounts, answer: Answer): TaxedQuote {
   }
   const { calculation } = answer;
   const { net_amount, tax_amount, total_amount } = calculation;
-  return { amounts: { amount: base.amount, discount_amount: base.discount_amount, net_amount, tax_amount, total_amount }, calculation, issue: null };
+  return {
+    amounts: { amount: base.amount, discount_amount: base.discount_amount, net_amount, tax_amount, total_amount },
+    calculation,
+    issue: null,
+  };
 }
 
 /** A quote the transaction needs from a provider over the network: it is rolled back and the provider asked outside it. */

@@ -2,7 +2,12 @@
 // products that ask for it), handed in by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
-  createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField, type CustomFieldDependents,
+  createCustomField,
+  deleteCustomField,
+  getCustomField,
+  listCustomFields,
+  updateCustomField,
+  type CustomFieldDependents,
 } from "./service.js";
 
 type CustomFieldOps = "custom-fields:create" | "custom-fields:get" | "custom-fields:list" | "custom-fields:update" | "custom-fields:delete";

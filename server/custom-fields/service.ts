@@ -33,7 +33,12 @@ const TYPES: readonly CustomFieldType[] = ["text", "number", "date", "checkbox",
 function checkSlug(slug: string): string {
   const lower = slug.toLowerCase();
   if (lower.length < 1 || !SLUG.test(lower)) {
-    throw invalid(["body", "slug"], "Slug can only contain ASCII letters, numbers, hyphens and underscores.", "string_pattern_mismatch", slug);
+    throw invalid(
+      ["body", "slug"],
+      "Slug can only contain ASCII letters, numbers, hyphens and underscores.",
+      "string_pattern_mismatch",
+      slug,
+    );
   }
   return lower;
 }
@@ -48,7 +53,8 @@ const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInt
 /** Validates a type's properties and keeps only the keys that type knows. */
 export function checkProperties(type: CustomFieldType, input: unknown): Record<string, unknown> {
   const loc = ["body", "properties"];
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw invalid(loc, "Input should be a valid dictionary", "dict_type");
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw invalid(loc, "Input should be a valid dictionary", "dict_type");
   const p = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of ["form_label", "form_help_text", "form_placeholder"]) {
@@ -66,7 +72,8 @@ export function checkProperties(type: CustomFieldType, input: unknown): Record<s
       }
       for (const key of ["min_length", "max_length"]) {
         if (p[key] === undefined || p[key] === null) continue;
-        if (!isInt(p[key]) || (p[key] as number) < 0) throw invalid([...loc, key], "Input should be greater than or equal to 0", "greater_than_equal");
+        if (!isInt(p[key]) || (p[key] as number) < 0)
+          throw invalid([...loc, key], "Input should be greater than or equal to 0", "greater_than_equal");
         out[key] = p[key];
       }
       if (isInt(out.min_length) && isInt(out.max_length) && out.min_length > out.max_length) {
@@ -185,7 +192,8 @@ export async function updateCustomField(
       if (slug !== row.slug && (await slugTaken(trx, caller, slug, row.id))) throw slugExists(slug);
       patch.slug = slug;
     }
-    if (input.properties !== undefined && input.properties !== null) patch.properties = JSON.stringify(checkProperties(row.type, input.properties));
+    if (input.properties !== undefined && input.properties !== null)
+      patch.properties = JSON.stringify(checkProperties(row.type, input.properties));
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
     patch.modified_at = new Date();
     try {
@@ -206,7 +214,12 @@ export interface CustomFieldDependents {
   detachCustomField(trx: Knex.Transaction, customFieldId: string): Promise<void>;
 }
 
-export async function deleteCustomField(db: Knex, caller: OrganizationCaller, id: string, dependents: CustomFieldDependents): Promise<void> {
+export async function deleteCustomField(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  dependents: CustomFieldDependents,
+): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Custom field not found.");

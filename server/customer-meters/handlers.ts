@@ -2,7 +2,8 @@
 import { orgCaller, type Handlers, portalCustomer } from "../kit/context.js";
 import { getCustomerMeter, getPortalCustomerMeter, listCustomerMeters, listPortalCustomerMeters } from "./service.js";
 
-type CustomerMeterOps = "customer_meters:list" | "customer_meters:get" | "customer_portal:customer_meters:list" | "customer_portal:customer_meters:get";
+type CustomerMeterOps =
+  "customer_meters:list" | "customer_meters:get" | "customer_portal:customer_meters:list" | "customer_portal:customer_meters:get";
 
 export const customerMeterHandlers: Handlers<CustomerMeterOps> = {
   "customer_meters:list": async ({ query }, ctx) => ({

@@ -32,7 +32,12 @@ async function views(db: Knex, rows: CustomerMeterRow[]): Promise<CustomerMeterV
     db,
     rows.map((r) => ({ meter: meterById.get(r.meter_id)!, customer: customerById.get(r.customer_id)!, from: null, until: null })),
   );
-  return rows.map((row, i) => ({ row, customer: customerById.get(row.customer_id)!, meter: meterById.get(row.meter_id)!, usage: usage[i] }));
+  return rows.map((row, i) => ({
+    row,
+    customer: customerById.get(row.customer_id)!,
+    meter: meterById.get(row.meter_id)!,
+    usage: usage[i],
+  }));
 }
 
 const COMPUTED: Record<string, (v: CustomerMeterView) => number> = {
@@ -81,7 +86,10 @@ async function page<T>(
   });
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const start = ((query.page ?? 1) - 1) * limit;
-  return { items: all.slice(start, start + limit).map(toItem), pagination: { total_count: all.length, max_page: Math.ceil(all.length / limit) } };
+  return {
+    items: all.slice(start, start + limit).map(toItem),
+    pagination: { total_count: all.length, max_page: Math.ceil(all.length / limit) },
+  };
 }
 
 const byIds = (q: Knex.QueryBuilder, column: string, value: string[] | string | null | undefined) => {
@@ -113,7 +121,10 @@ export async function listCustomerMeters(db: Knex, caller: OrganizationCaller, q
 }
 
 export async function getCustomerMeter(db: Knex, caller: OrganizationCaller, id: string) {
-  const row = isUuid(id) ? ((await readable(db, { organizationId: caller.organizationId }).where("customer_meters.id", id).first()) as CustomerMeterRow | undefined) : undefined;
+  const row = isUuid(id)
+    ? ((await readable(db, { organizationId: caller.organizationId }).where("customer_meters.id", id).first()) as
+        CustomerMeterRow | undefined)
+    : undefined;
   if (!row) throw new ResourceNotFound("Customer meter not found.");
   return toCustomerMeter((await views(db, [row]))[0]);
 }
@@ -139,7 +150,9 @@ export async function listPortalCustomerMeters(db: Knex, caller: CustomerCaller,
 }
 
 export async function getPortalCustomerMeter(db: Knex, caller: CustomerCaller, id: string) {
-  const row = isUuid(id) ? ((await readable(db, portalScope(caller)).where("customer_meters.id", id).first()) as CustomerMeterRow | undefined) : undefined;
+  const row = isUuid(id)
+    ? ((await readable(db, portalScope(caller)).where("customer_meters.id", id).first()) as CustomerMeterRow | undefined)
+    : undefined;
   if (!row) throw new ResourceNotFound("Customer meter not found.");
   return toPortalCustomerMeter((await views(db, [row]))[0]);
 }
@@ -154,7 +167,12 @@ export async function stateMeters(db: Knex, customer: CustomerRow) {
 }
 
 /** The customer has these meters from now on (a subscription with metered prices on them): shown before any usage. */
-export async function ensureCustomerMeters(trx: Knex.Transaction, organizationId: string, customerId: string, meterIds: string[]): Promise<void> {
+export async function ensureCustomerMeters(
+  trx: Knex.Transaction,
+  organizationId: string,
+  customerId: string,
+  meterIds: string[],
+): Promise<void> {
   const ids = [...new Set(meterIds)].sort();
   if (ids.length === 0) return;
   await insertMissing(trx, organizationId, customerId, ids);

@@ -22,12 +22,19 @@ export function portalScope(caller: CustomerCaller): OrderScope {
   return customerScope(caller, "orders");
 }
 
-export async function getOrderPaymentStatus(db: Knex, caller: CustomerCaller, orderId: string): Promise<{ status: string; error: string | null }> {
+export async function getOrderPaymentStatus(
+  db: Knex,
+  caller: CustomerCaller,
+  orderId: string,
+): Promise<{ status: string; error: string | null }> {
   const order = await findReadable(db, portalScope(caller), orderId);
   if (!order) throw new ResourceNotFound("Order not found.");
   const payment = await latestForOrder(db, order.id);
   if (!payment) return { status: order.status === "pending" ? "no_payment" : "succeeded", error: null };
-  return { status: payment.status, error: payment.status === "failed" ? payment.decline_message ?? payment.decline_reason ?? "The payment failed." : null };
+  return {
+    status: payment.status,
+    error: payment.status === "failed" ? (payment.decline_message ?? payment.decline_reason ?? "The payment failed.") : null,
+  };
 }
 
 export type ConfirmRetryInput = OpBody<"customer_portal:orders:confirm_retry_payment">;
@@ -62,9 +69,7 @@ export async function confirmRetryPayment(
     }
     let confirmationToken = token;
     if (methodId !== null) {
-      const method = isUuid(methodId)
-        ? await findLivePaymentMethod(trx, caller.customerId, methodId)
-        : undefined;
+      const method = isUuid(methodId) ? await findLivePaymentMethod(trx, caller.customerId, methodId) : undefined;
       if (!method) throw new OrderNotEligibleForRetry("The payment method was not found.");
       confirmationToken = method.processor_ref;
     }
@@ -92,16 +97,40 @@ export async function confirmRetryPayment(
     };
     switch (result.status) {
       case "succeeded":
-        await recordPayment(trx, Object.assign(base, { status: "succeeded" as const, methodMetadata: result.card, declineReason: null, declineMessage: null, processorRef: result.paymentRef }));
+        await recordPayment(
+          trx,
+          Object.assign(base, {
+            status: "succeeded" as const,
+            methodMetadata: result.card,
+            declineReason: null,
+            declineMessage: null,
+            processorRef: result.paymentRef,
+          }),
+        );
         await markOrderPaid(trx, order.id, { reads: orderDependents });
         return { status: "succeeded", client_secret: null, error: null };
       case "requires_action":
-        await recordPayment(trx, Object.assign(base, { status: "pending" as const, methodMetadata: null, declineReason: null, declineMessage: null, processorRef: result.paymentRef }));
+        await recordPayment(
+          trx,
+          Object.assign(base, {
+            status: "pending" as const,
+            methodMetadata: null,
+            declineReason: null,
+            declineMessage: null,
+            processorRef: result.paymentRef,
+          }),
+        );
         return { status: "requires_action", client_secret: result.clientSecret, error: null };
       case "declined":
         await recordPayment(
           trx,
-          Object.assign(base, { status: "failed" as const, methodMetadata: result.card, declineReason: result.code, declineMessage: result.message, processorRef: result.paymentRef }),
+          Object.assign(base, {
+            status: "failed" as const,
+            methodMetadata: result.card,
+            declineReason: result.code,
+            declineMessage: result.message,
+            processorRef: result.paymentRef,
+          }),
         );
         return { status: "failed", client_secret: null, error: result.message };
     }

@@ -40,7 +40,13 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethodOut {
   const m = row.method_metadata;
   return Object.assign(base, {
     type: "card" as const,
-    method_metadata: { brand: m.brand ?? "unknown", last4: m.last4 ?? "", exp_month: m.exp_month ?? 0, exp_year: m.exp_year ?? 0, wallet: m.wallet ?? null },
+    method_metadata: {
+      brand: m.brand ?? "unknown",
+      last4: m.last4 ?? "",
+      exp_month: m.exp_month ?? 0,
+      exp_year: m.exp_year ?? 0,
+      wallet: m.wallet ?? null,
+    },
   });
 }
 
@@ -60,7 +66,10 @@ export async function ensureProcessorCustomer(trx: Knex.Transaction, processor: 
 }
 
 export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query: ListQuery): Promise<Page<PaymentMethodOut>> {
-  const q = customers.readablePaymentMethods(db, caller).select("*").orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
+  const q = customers
+    .readablePaymentMethods(db, caller)
+    .select("*")
+    .orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id" }]);
   return listPage(q, query, (rows: PaymentMethodRow[]) => rows.map(toPaymentMethod));
 }
 
@@ -84,11 +93,24 @@ export async function addPaymentMethod(
     // A card its holder must authenticate first (3-D Secure) is not saved: the answer asks for it.
     if (saved.clientSecret !== null) return { status: "requires_action", client_secret: saved.clientSecret };
     const card = saved.card;
-    if (!card) throw invalid(["body", "confirmation_token_id"], "The confirmation token is not a usable card.", "value_error", input.confirmation_token_id);
-    const existing: PaymentMethodRow | undefined = await customers.readablePaymentMethods(trx, caller).where({ processor_ref: saved.paymentMethodRef }).first();
+    if (!card)
+      throw invalid(
+        ["body", "confirmation_token_id"],
+        "The confirmation token is not a usable card.",
+        "value_error",
+        input.confirmation_token_id,
+      );
+    const existing: PaymentMethodRow | undefined = await customers
+      .readablePaymentMethods(trx, caller)
+      .where({ processor_ref: saved.paymentMethodRef })
+      .first();
     const isFirst = !(await customers.readablePaymentMethods(trx, caller).first("id"));
     const makeDefault = input.set_default || isFirst;
-    if (makeDefault) await customers.readablePaymentMethods(trx, caller).where({ is_default: true }).update({ is_default: false, modified_at: new Date() });
+    if (makeDefault)
+      await customers
+        .readablePaymentMethods(trx, caller)
+        .where({ is_default: true })
+        .update({ is_default: false, modified_at: new Date() });
     const values = {
       organization_id: caller.organizationId,
       customer_id: caller.customerId,
@@ -114,16 +136,26 @@ export async function addPaymentMethod(
 async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: string, paymentMethodId: string): Promise<void> {
   const pastDue = await subscriptions.lockPastDueSubscriptions(trx, customerId);
   if (pastDue.length === 0) return;
-  await subscriptions.setPaymentMethod(trx, pastDue.map((s) => s.id), paymentMethodId);
+  await subscriptions.setPaymentMethod(
+    trx,
+    pastDue.map((s) => s.id),
+    paymentMethodId,
+  );
   for (const sub of pastDue) {
     await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id), "retry_payment_method_update");
   }
-  pokeAfterCommit(db, trx, pastDue.map((s) => s.id));
+  pokeAfterCommit(
+    db,
+    trx,
+    pastDue.map((s) => s.id),
+  );
 }
 
 export async function deletePaymentMethod(db: Knex, caller: CustomerCaller, id: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row: PaymentMethodRow | undefined = isUuid(id) ? await customers.readablePaymentMethods(trx, caller).where({ id }).forUpdate().first() : undefined;
+    const row: PaymentMethodRow | undefined = isUuid(id)
+      ? await customers.readablePaymentMethods(trx, caller).where({ id }).forUpdate().first()
+      : undefined;
     if (!row) throw new ResourceNotFound("Payment method not found.");
     if (await subscriptions.paysLiveSubscription(trx, row.id)) {
       throw new PaymentMethodInUseByActiveSubscription("This payment method pays an active subscription; add another one first.");
@@ -140,9 +172,15 @@ export async function setDefaultPaymentMethod(db: Knex, caller: CustomerCaller, 
   await db.transaction(async (trx) => {
     // The customer row lock serializes this with adds and checkouts saving a card: one default.
     await customers.lockCustomer(trx, caller.customerId);
-    const row: PaymentMethodRow | undefined = isUuid(id) ? await customers.readablePaymentMethods(trx, caller).where({ id }).first() : undefined;
+    const row: PaymentMethodRow | undefined = isUuid(id)
+      ? await customers.readablePaymentMethods(trx, caller).where({ id }).first()
+      : undefined;
     if (!row) throw new ResourceNotFound("Payment method not found.");
-    await customers.readablePaymentMethods(trx, caller).where({ is_default: true }).whereNot({ id: row.id }).update({ is_default: false, modified_at: new Date() });
+    await customers
+      .readablePaymentMethods(trx, caller)
+      .where({ is_default: true })
+      .whereNot({ id: row.id })
+      .update({ is_default: false, modified_at: new Date() });
     if (!row.is_default) await customers.updatePaymentMethod(trx, row.id, { is_default: true, modified_at: new Date() });
     await subscriptions.payLiveSubscriptionsWith(trx, caller, row.id);
   });

@@ -31,11 +31,7 @@ export async function getPortalCustomer(db: Knex, caller: CustomerCaller): Promi
   return toPortalCustomer(row, defaultId);
 }
 
-export async function updatePortalCustomer(
-  db: Knex,
-  caller: CustomerCaller,
-  input: PortalCustomerUpdateInput,
-): Promise<PortalCustomerOut> {
+export async function updatePortalCustomer(db: Knex, caller: CustomerCaller, input: PortalCustomerUpdateInput): Promise<PortalCustomerOut> {
   if (input.billing_name !== undefined || input.billing_address !== undefined || input.tax_id !== undefined) {
     await requireSection(db, "billing_details", caller);
   }
@@ -75,6 +71,12 @@ export async function getStorefront(db: Knex, slug: string): Promise<CustomerOrg
   const org = await findOrganizationBySlug(db, slug);
   if (!org) throw new ResourceNotFound("Organization not found.");
   const products = await storefrontProducts(db, org.id);
-  const rel = await loadRelations(db, products.map((p) => p.id));
-  return toCustomerOrganization(org, products.map((row) => ({ row, rel: rel.get(row.id)! })));
+  const rel = await loadRelations(
+    db,
+    products.map((p) => p.id),
+  );
+  return toCustomerOrganization(
+    org,
+    products.map((row) => ({ row, rel: rel.get(row.id)! })),
+  );
 }

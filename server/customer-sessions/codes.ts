@@ -60,9 +60,7 @@ const normalize = (code: string) => code.replace(/[\s-]/g, "").toUpperCase();
 
 export async function requestCode(db: Knex, input: { email: string; organization_id: string }, clientIp: string | null): Promise<null> {
   const email = checkEmail(input.email, ["body", "email"]);
-  const org = isUuid(input.organization_id)
-    ? await findOrganization(db, input.organization_id)
-    : undefined;
+  const org = isUuid(input.organization_id) ? await findOrganization(db, input.organization_id) : undefined;
   if (!org) throw invalid(["body", "organization_id"], "Organization not found.", "value_error", input.organization_id);
   const since = new Date(Date.now() - settings.windowMs);
   await db.transaction(async (trx) => {
@@ -73,12 +71,21 @@ export async function requestCode(db: Knex, input: { email: string; organization
       "Too many codes asked for this email. Wait a few minutes, then try again.",
     );
     if (clientIp) {
-      refuseWhileLimited(await limitingCodeFromClient(trx, clientIp, since, settings.perClient), "Too many codes asked from here. Wait a few minutes, then try again.");
+      refuseWhileLimited(
+        await limitingCodeFromClient(trx, clientIp, since, settings.perClient),
+        "Too many codes asked from here. Wait a few minutes, then try again.",
+      );
     }
     // Codes long expired only count against nothing: cleared as new ones are asked for.
     await deleteCodesExpiredBefore(trx, new Date(Date.now() - 24 * 3600_000));
     const customer = await findLiveByEmail(trx, org.id, email);
-    const row = { organization_id: org.id, customer_id: customer?.id ?? null, email, client_ip: clientIp, expires_at: new Date(Date.now() + settings.ttlMs) };
+    const row = {
+      organization_id: org.id,
+      customer_id: customer?.id ?? null,
+      email,
+      client_ip: clientIp,
+      expires_at: new Date(Date.now() + settings.ttlMs),
+    };
     if (!customer) {
       await insertCode(trx, Object.assign({}, row, { code_hash: null }));
       return;
@@ -111,7 +118,8 @@ async function send(mail: Parameters<typeof sendMail>[0]): Promise<void> {
   try {
     await sendMail(mail);
   } catch (err) {
-    if (err instanceof MailNotConfigured) throw new ApiError(503, "MailNotConfigured", "This server has no email set up (SMTP_URL), so it can't send sign-in codes.");
+    if (err instanceof MailNotConfigured)
+      throw new ApiError(503, "MailNotConfigured", "This server has no email set up (SMTP_URL), so it can't send sign-in codes.");
     throw err;
   }
 }
@@ -125,7 +133,10 @@ export async function authenticateCode(db: Knex, input: { code: string }, client
   const since = new Date(Date.now() - settings.windowMs);
   // Locked out, even the right code is refused: the answer says when to try again.
   if (clientIp) {
-    refuseWhileLimited(await limitingFailureFromClient(db, clientIp, since, settings.failuresPerClient), "Too many wrong codes. Wait a few minutes, then ask for a new code.");
+    refuseWhileLimited(
+      await limitingFailureFromClient(db, clientIp, since, settings.failuresPerClient),
+      "Too many wrong codes. Wait a few minutes, then ask for a new code.",
+    );
   }
   const code = normalize(typeof input.code === "string" ? input.code : "");
   if (code.length !== 6) throw invalid(["body", "code"], "A code has 6 characters.", "value_error", input.code);
@@ -135,7 +146,11 @@ export async function authenticateCode(db: Knex, input: { code: string }, client
     // Used: this code, and every other live code of the customer (one sign-in per round of emails).
     await useCustomerCodes(trx, row.customer_id);
     const plain = randomToken("polar_cst_");
-    await insertSession(trx, { customer_id: row.customer_id, token_hash: hashToken(plain), expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS) });
+    await insertSession(trx, {
+      customer_id: row.customer_id,
+      token_hash: hashToken(plain),
+      expires_at: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
+    });
     // The code reached the customer's inbox: the email is theirs.
     const verified = await markEmailVerified(trx, row.customer_id);
     if (verified) await emit(trx, row.organization_id, "customer.updated", toCustomer(verified));

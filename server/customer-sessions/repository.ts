@@ -34,7 +34,12 @@ export async function findLiveSession(
     .whereNull("customer_sessions.revoked_at")
     .where("customer_sessions.expires_at", ">", db.fn.now())
     .whereNull("customers.deleted_at")
-    .first("customer_sessions.id as session_id", "customers.id as customer_id", "customers.organization_id", "customer_sessions.checkout_id");
+    .first(
+      "customer_sessions.id as session_id",
+      "customers.id as customer_id",
+      "customers.organization_id",
+      "customer_sessions.checkout_id",
+    );
 }
 
 /** A session by id, as its portal reads it: when it ends and where it links back to. */
@@ -65,7 +70,10 @@ export interface NewSessionCode {
  * reached until that row, the oldest one counted, leaves the window.
  */
 async function limitingRow(q: Knex.QueryBuilder, limit: number): Promise<Date | null> {
-  const row: { created_at: Date } | undefined = await q.orderBy("created_at", "desc").offset(limit - 1).first("created_at");
+  const row: { created_at: Date } | undefined = await q
+    .orderBy("created_at", "desc")
+    .offset(limit - 1)
+    .first("created_at");
   return row?.created_at ?? null;
 }
 
@@ -76,7 +84,13 @@ export async function lockCodeRequests(trx: Knex.Transaction, organizationId: st
 
 /** Of the codes asked for this email since `since`, the one keeping `limit` reached (limitingRow). */
 export function limitingCodeForEmail(db: Knex, organizationId: string, email: string, since: Date, limit: number): Promise<Date | null> {
-  return limitingRow(db("customer_session_codes").where({ organization_id: organizationId }).whereRaw("lower(email) = lower(?)", [email]).where("created_at", ">", since), limit);
+  return limitingRow(
+    db("customer_session_codes")
+      .where({ organization_id: organizationId })
+      .whereRaw("lower(email) = lower(?)", [email])
+      .where("created_at", ">", since),
+    limit,
+  );
 }
 
 /** Of the codes asked from this client since `since`, the one keeping `limit` reached (limitingRow). */
@@ -98,7 +112,10 @@ export async function insertCode(db: Knex, row: NewSessionCode): Promise<boolean
 }
 
 /** The live, unused code of a customer with this hash, locked. */
-export async function lockLiveCode(trx: Knex.Transaction, codeHash: string): Promise<{ customer_id: string; organization_id: string } | undefined> {
+export async function lockLiveCode(
+  trx: Knex.Transaction,
+  codeHash: string,
+): Promise<{ customer_id: string; organization_id: string } | undefined> {
   return trx("customer_session_codes")
     .where({ code_hash: codeHash })
     .whereNull("used_at")

@@ -19,9 +19,37 @@ const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 // exceptionally reserved (UK, XK, the Canary Islands…) and the transitionally reserved (former
 // countries: AN, CS, SU, YU…). What is left is the contract's CountryAlpha2 (a test holds them equal).
 const NOT_COUNTRIES = new Set([
-  "EU", "EZ", "UN", "QO", "XA", "XB", "ZZ",
-  "AC", "CP", "CQ", "DG", "EA", "FX", "IC", "TA", "UK", "XK",
-  "AN", "BU", "CS", "DD", "DY", "HV", "NH", "RH", "SU", "TP", "VD", "YD", "YU", "ZR",
+  "EU",
+  "EZ",
+  "UN",
+  "QO",
+  "XA",
+  "XB",
+  "ZZ",
+  "AC",
+  "CP",
+  "CQ",
+  "DG",
+  "EA",
+  "FX",
+  "IC",
+  "TA",
+  "UK",
+  "XK",
+  "AN",
+  "BU",
+  "CS",
+  "DD",
+  "DY",
+  "HV",
+  "NH",
+  "RH",
+  "SU",
+  "TP",
+  "VD",
+  "YD",
+  "YU",
+  "ZR",
 ]);
 
 export function isCountry(code: string): code is Country {
@@ -50,7 +78,8 @@ export function checkAddress(input: unknown, loc: (string | number)[] = ["body",
   const out: Address = { country, line1: null, line2: null, postal_code: null, city: null, state: null };
   for (const key of LINES) {
     const v = a[key];
-    if (v !== undefined && v !== null && typeof v !== "string") throw invalid([...loc, key], "Input should be a valid string", "string_type");
+    if (v !== undefined && v !== null && typeof v !== "string")
+      throw invalid([...loc, key], "Input should be a valid string", "string_type");
     const trimmed = typeof v === "string" ? v.trim() : "";
     out[key] = trimmed === "" ? null : trimmed;
   }

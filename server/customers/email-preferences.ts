@@ -24,7 +24,10 @@ export function emailPreferencesOf(row: Pick<CustomerRow, "email_preferences">):
 }
 
 /** The preferences after a change: the reminders given replace the stored ones. */
-export function updatedEmailPreferences(row: Pick<CustomerRow, "email_preferences">, input: Partial<CustomerEmailPreferences>): CustomerEmailPreferences {
+export function updatedEmailPreferences(
+  row: Pick<CustomerRow, "email_preferences">,
+  input: Partial<CustomerEmailPreferences>,
+): CustomerEmailPreferences {
   const next = emailPreferencesOf(row);
   for (const kind of NON_ESSENTIAL) {
     const value = input[kind];

@@ -3,13 +3,26 @@
 // attribution of their events), handed in by server/handlers.ts.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
-  createCustomer, deleteCustomer, getCustomer, getCustomerState, listCustomers, updateCustomer, type CustomerDependents,
+  createCustomer,
+  deleteCustomer,
+  getCustomer,
+  getCustomerState,
+  listCustomers,
+  updateCustomer,
+  type CustomerDependents,
 } from "./service.js";
 
 type CustomerOps =
-  | "customers:create" | "customers:get" | "customers:list" | "customers:update" | "customers:delete"
-  | "customers:get_external" | "customers:update_external" | "customers:delete_external"
-  | "customers:get_state" | "customers:get_state_external";
+  | "customers:create"
+  | "customers:get"
+  | "customers:list"
+  | "customers:update"
+  | "customers:delete"
+  | "customers:get_external"
+  | "customers:update_external"
+  | "customers:delete_external"
+  | "customers:get_state"
+  | "customers:get_state_external";
 
 export const customerHandlers = (dependents: CustomerDependents): Handlers<CustomerOps> => ({
   "customers:create": async ({ body }, ctx) => ({

@@ -164,7 +164,10 @@ export function findProcessorCustomer(db: Knex, customerId: string, processor: s
 
 /** Records the customer's id at the processor; a concurrent record of the same pair wins. */
 export async function insertProcessorCustomer(db: Knex, customerId: string, processor: string, ref: string): Promise<void> {
-  await db("processor_customers").insert({ customer_id: customerId, processor, processor_customer_id: ref }).onConflict(["customer_id", "processor"]).ignore();
+  await db("processor_customers")
+    .insert({ customer_id: customerId, processor, processor_customer_id: ref })
+    .onConflict(["customer_id", "processor"])
+    .ignore();
 }
 
 /** The organization's live (not deleted) customers. */
@@ -188,21 +191,23 @@ export async function insertUnlessEmailTaken(
     metadata: Record<string, unknown> | null;
   },
 ): Promise<CustomerRow | undefined> {
-  const inserted = await rowsOf<CustomerRow>(db.raw(
-    `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
+  const inserted = await rowsOf<CustomerRow>(
+    db.raw(
+      `insert into customers (organization_id, email, name, billing_address, tax_id, external_id, metadata)
      values (?, ?, ?, ?, ?, ?, ?)
      on conflict (organization_id, lower(email)) where deleted_at is null do nothing
      returning *`,
-    [
-      values.organization_id,
-      values.email,
-      values.name,
-      values.billing_address === null ? null : JSON.stringify(values.billing_address),
-      values.tax_id === null ? null : JSON.stringify(values.tax_id),
-      values.external_id,
-      JSON.stringify(values.metadata ?? {}),
-    ],
-  ));
+      [
+        values.organization_id,
+        values.email,
+        values.name,
+        values.billing_address === null ? null : JSON.stringify(values.billing_address),
+        values.tax_id === null ? null : JSON.stringify(values.tax_id),
+        values.external_id,
+        JSON.stringify(values.metadata ?? {}),
+      ],
+    ),
+  );
   return inserted.at(0);
 }
 
@@ -251,7 +256,12 @@ export function eventRefs(
  * A whereExists subquery: the customer `customerIdColumn` (e.g. "subscriptions.customer_id") names
  * has one of these external ids (and is not deleted, with `live`).
  */
-export function customerWithExternalId(db: Knex, customerIdColumn: string, externalIds: string[], opts: { live?: boolean } = {}): Knex.QueryBuilder {
+export function customerWithExternalId(
+  db: Knex,
+  customerIdColumn: string,
+  externalIds: string[],
+  opts: { live?: boolean } = {},
+): Knex.QueryBuilder {
   const q = db("customers").whereRaw(`customers.id = ${customerIdColumn}`).whereIn("customers.external_id", externalIds);
   return opts.live ? q.whereNull("customers.deleted_at") : q;
 }
@@ -299,7 +309,9 @@ export function customersLike(db: Knex, organizationId: string, like: string, co
 export function namedByEvents(db: Knex, organizationId: string, ids: string[], externalIds: string[]): Promise<CustomerRow[]> {
   return db("customers")
     .where("organization_id", organizationId)
-    .where((w) => w.whereIn("id", ids).orWhere((e) => e.whereIn("external_id", externalIds).whereNull("deleted_at"))) as Promise<CustomerRow[]>;
+    .where((w) => w.whereIn("id", ids).orWhere((e) => e.whereIn("external_id", externalIds).whereNull("deleted_at"))) as Promise<
+    CustomerRow[]
+  >;
 }
 
 export function findCustomer(db: Knex, id: string): Promise<CustomerRow | undefined> {
@@ -313,12 +325,19 @@ export function findTestClockOf(db: Knex, customerId: string): Promise<{ test_cl
 
 /** The organization's live customer with this email, compared case-insensitively. */
 export function findLiveByEmail(db: Knex, organizationId: string, email: string): Promise<{ id: string; email: string } | undefined> {
-  return db("customers").where({ organization_id: organizationId }).whereNull("deleted_at").whereRaw("lower(email) = lower(?)", [email]).first("id", "email");
+  return db("customers")
+    .where({ organization_id: organizationId })
+    .whereNull("deleted_at")
+    .whereRaw("lower(email) = lower(?)", [email])
+    .first("id", "email");
 }
 
 /** Marks the customer's email verified; returns the row when this changed it. */
 export async function markEmailVerified(db: Knex, customerId: string): Promise<CustomerRow | undefined> {
-  const [verified] = await db("customers").where({ id: customerId, email_verified: false }).update({ email_verified: true, modified_at: new Date() }).returning("*");
+  const [verified] = await db("customers")
+    .where({ id: customerId, email_verified: false })
+    .update({ email_verified: true, modified_at: new Date() })
+    .returning("*");
   return verified as CustomerRow | undefined;
 }
 
@@ -363,7 +382,9 @@ export async function anyOnTestClock(db: Knex, clockId: string): Promise<boolean
 
 /** The organization's live customer with this id, locked. */
 export function lockLiveInOrganization(db: Knex, organizationId: string, id: string): Promise<CustomerRow | undefined> {
-  return db("customers").where({ id, organization_id: organizationId }).whereNull("deleted_at").forUpdate().first() as Promise<CustomerRow | undefined>;
+  return db("customers").where({ id, organization_id: organizationId }).whereNull("deleted_at").forUpdate().first() as Promise<
+    CustomerRow | undefined
+  >;
 }
 
 /** Binds the customer to the test clock. */
@@ -374,7 +395,9 @@ export async function bindToTestClock(db: Knex, customerId: string, clockId: str
 /** The organization's customers among `ids`, by id (deleted ones included: a grant or a license key keeps naming its customer). */
 export async function organizationCustomersByIds(db: Knex, caller: OrganizationScope, ids: string[]): Promise<Map<string, CustomerRow>> {
   if (ids.length === 0) return new Map();
-  const rows: CustomerRow[] = await db("customers").whereIn("id", [...new Set(ids)]).where("organization_id", caller.organizationId);
+  const rows: CustomerRow[] = await db("customers")
+    .whereIn("id", [...new Set(ids)])
+    .where("organization_id", caller.organizationId);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -17,8 +17,17 @@ import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/p
 import { checkAddress, type Address } from "./address.js";
 import { toCustomer, type CustomerOut, type CustomerStateOut } from "./models.js";
 import {
-  emailTaken, externalIdTaken, findReadable, insertCustomer, readable, softDeleteCustomer, updateCustomerRow,
-  type CustomerKey, type CustomerRow, type CustomerType, type OrganizationScope,
+  emailTaken,
+  externalIdTaken,
+  findReadable,
+  insertCustomer,
+  readable,
+  softDeleteCustomer,
+  updateCustomerRow,
+  type CustomerKey,
+  type CustomerRow,
+  type CustomerType,
+  type OrganizationScope,
 } from "./repository.js";
 import { checkTaxId, type TaxId } from "./tax-id.js";
 import { checkTaxIdAfterCommit } from "./tax-id-check.js";
@@ -44,7 +53,8 @@ const EXTERNAL_ID_TAKEN = "A customer with this external ID already exists.";
 
 /** Team customers come with their members; until then every customer is an individual. */
 function checkCustomerType(type: CustomerType | null | undefined): CustomerRow["type"] {
-  if (type === "team") throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
+  if (type === "team")
+    throw invalid(["body", "type"], "Team customers are not available yet: only individual customers can be created.", "value_error", type);
   return "individual";
 }
 
@@ -70,7 +80,10 @@ function notFound(): ResourceNotFound {
 }
 
 export async function createCustomer(
-  db: Knex, caller: OrganizationCaller, input: CustomerCreateInput, dependents: Pick<CustomerDependents, "attributeExternalEvents">,
+  db: Knex,
+  caller: OrganizationCaller,
+  input: CustomerCreateInput,
+  dependents: Pick<CustomerDependents, "attributeExternalEvents">,
 ): Promise<CustomerOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
@@ -93,8 +106,8 @@ export async function createCustomer(
         email,
         name: input.name ?? null,
         external_id: externalId,
-        billing_address: billingAddress === null ? null : (jsonb(trx, billingAddress)),
-        tax_id: taxId === null ? null : (jsonb(trx, taxId)),
+        billing_address: billingAddress === null ? null : jsonb(trx, billingAddress),
+        tax_id: taxId === null ? null : jsonb(trx, taxId),
         metadata: jsonb(trx, metadata),
       });
       // Events ingested for this external id before the customer existed are theirs now.
@@ -114,7 +127,10 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
 }
 
 export async function listCustomers(
-  db: Knex, caller: OrganizationCaller, query: CustomerListQuery, dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
+  db: Knex,
+  caller: OrganizationCaller,
+  query: CustomerListQuery,
+  dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
 ): Promise<Page<CustomerOut>> {
   const q = readable(db, caller).select("customers.*");
   // Active: at least one trialing, active or past_due subscription.
@@ -200,7 +216,8 @@ export async function updateCustomer(
       const patch = await preparePatch(trx, caller, row, input, "id" in key);
       patch.modified_at = new Date();
       const written = await updateCustomerRow(trx, row.id, patch);
-      const updated = typeof patch.external_id === "string" ? await dependents.attributeExternalEvents(trx, written, patch.external_id) : written;
+      const updated =
+        typeof patch.external_id === "string" ? await dependents.attributeExternalEvents(trx, written, patch.external_id) : written;
       const out = toCustomer(updated);
       if ("tax_id" in patch) checkTaxIdAfterCommit(trx, updated);
       await emit(trx, caller.organizationId, "customer.updated", out);
@@ -249,7 +266,11 @@ function anonymizedColumns(row: CustomerRow, now: Date): Record<string, unknown>
 }
 
 export async function deleteCustomer(
-  db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: CustomerDependents, opts: { anonymize?: boolean } = {},
+  db: Knex,
+  caller: OrganizationCaller,
+  key: CustomerKey,
+  dependents: CustomerDependents,
+  opts: { anonymize?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, key, { forUpdate: true });
@@ -268,7 +289,10 @@ export async function deleteCustomer(
  * current balance.
  */
 export async function getCustomerState(
-  db: Knex, caller: OrganizationCaller, key: CustomerKey, dependents: Pick<CustomerDependents, "readCustomerState">,
+  db: Knex,
+  caller: OrganizationCaller,
+  key: CustomerKey,
+  dependents: Pick<CustomerDependents, "readCustomerState">,
 ): Promise<CustomerStateOut> {
   const row = await findReadable(db, caller, key);
   if (!row) throw notFound();

@@ -10,7 +10,7 @@ type Loc = (string | number)[];
 /** Validates the API's [value, type] pair; a missing EU country prefix comes from the billing country. */
 export function checkTaxIdPair(input: unknown, country: string | null, loc: Loc = ["body", "tax_id"]): TaxId {
   if (!Array.isArray(input) || input.length !== 2 || typeof input[0] !== "string" || typeof input[1] !== "string") {
-    throw invalid(loc, "Tax ID must be a pair of the value and its type, e.g. [\"DE123456789\", \"eu_vat\"].", "value_error", input);
+    throw invalid(loc, 'Tax ID must be a pair of the value and its type, e.g. ["DE123456789", "eu_vat"].', "value_error", input);
   }
   const [raw, type] = input as [string, string];
   if (!isTaxIdType(type)) throw invalid([...loc, 1], `Unknown tax ID type: ${type}.`, "enum", type);

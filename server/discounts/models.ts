@@ -26,21 +26,25 @@ export function toDiscount(row: DiscountRow, products: ProductRow[]): DiscountOu
     row.type === "fixed"
       ? { amount: Number(row.amount), currency: row.currency!, amounts: { [row.currency!]: Number(row.amount) } }
       : { basis_points: row.basis_points! };
-  return Object.assign({ duration: row.duration }, months, Object.assign({ type: row.type }, amount, {
-    created_at: isoRequired(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    metadata: row.metadata,
-    name: row.name,
-    code: row.code,
-    starts_at: iso(row.starts_at),
-    ends_at: iso(row.ends_at),
-    max_redemptions: row.max_redemptions,
-    max_redemptions_per_customer: row.max_redemptions_per_customer,
-    redemptions_count: row.redemptions_count,
-    organization_id: row.organization_id,
-    products: products.map(toDiscountProduct),
-  }));
+  return Object.assign(
+    { duration: row.duration },
+    months,
+    Object.assign({ type: row.type }, amount, {
+      created_at: isoRequired(row.created_at),
+      modified_at: iso(row.modified_at),
+      id: row.id,
+      metadata: row.metadata,
+      name: row.name,
+      code: row.code,
+      starts_at: iso(row.starts_at),
+      ends_at: iso(row.ends_at),
+      max_redemptions: row.max_redemptions,
+      max_redemptions_per_customer: row.max_redemptions_per_customer,
+      redemptions_count: row.redemptions_count,
+      organization_id: row.organization_id,
+      products: products.map(toDiscountProduct),
+    }),
+  );
 }
 
 /** A discount without its products: the shape orders and subscriptions embed. */

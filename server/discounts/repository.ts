@@ -78,7 +78,9 @@ export async function findLiveDiscount(db: Knex, organizationId: string, id: str
 
 /** The products a discount is restricted to (none: every product). */
 export async function restrictedProductIds(db: Knex, discountId: string): Promise<string[]> {
-  return (await db("discount_products").where({ discount_id: discountId }).select("product_id")).map((r: { product_id: string }) => r.product_id);
+  return (await db("discount_products").where({ discount_id: discountId }).select("product_id")).map(
+    (r: { product_id: string }) => r.product_id,
+  );
 }
 
 export async function loadProducts(db: Knex, discountIds: string[]): Promise<Map<string, ProductRow[]>> {
@@ -110,7 +112,9 @@ export async function lockById(db: Knex, id: string): Promise<DiscountRow> {
 
 /** Counts one more redemption of a discount locked by `lockById`. */
 export async function reserveRedemption(db: Knex, discount: DiscountRow): Promise<void> {
-  await db("discounts").where({ id: discount.id }).update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
+  await db("discounts")
+    .where({ id: discount.id })
+    .update({ redemptions_count: discount.redemptions_count + 1, modified_at: new Date() });
 }
 
 /** Gives back a redemption reserved by a confirm that did not pay. */
@@ -118,7 +122,10 @@ export async function releaseRedemption(db: Knex, id: string): Promise<void> {
   await db("discounts").where({ id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
 }
 
-async function findLiveWithProducts(db: Knex, where: (q: Knex.QueryBuilder) => void): Promise<{ row: DiscountRow; productIds: string[] } | null> {
+async function findLiveWithProducts(
+  db: Knex,
+  where: (q: Knex.QueryBuilder) => void,
+): Promise<{ row: DiscountRow; productIds: string[] } | null> {
   const q = db("discounts").whereNull("deleted_at").first();
   where(q);
   const row = (await q) as DiscountRow | undefined;
@@ -128,12 +135,20 @@ async function findLiveWithProducts(db: Knex, where: (q: Knex.QueryBuilder) => v
 }
 
 /** A live discount of the organization by id (a uuid), with the ids of the products it is restricted to. */
-export function findLiveByIdWithProducts(db: Knex, organizationId: string, id: string): Promise<{ row: DiscountRow; productIds: string[] } | null> {
+export function findLiveByIdWithProducts(
+  db: Knex,
+  organizationId: string,
+  id: string,
+): Promise<{ row: DiscountRow; productIds: string[] } | null> {
   return findLiveWithProducts(db, (q) => q.where({ id, organization_id: organizationId }));
 }
 
 /** A live discount of the organization by code (case-insensitively), with the ids of the products it is restricted to. */
-export function findLiveByCodeWithProducts(db: Knex, organizationId: string, code: string): Promise<{ row: DiscountRow; productIds: string[] } | null> {
+export function findLiveByCodeWithProducts(
+  db: Knex,
+  organizationId: string,
+  code: string,
+): Promise<{ row: DiscountRow; productIds: string[] } | null> {
   return findLiveWithProducts(db, (q) => q.where({ organization_id: organizationId }).whereRaw("lower(code) = lower(?)", [code]));
 }
 

@@ -15,8 +15,18 @@ import { checkCurrency } from "../kit/money.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toDiscount, type DiscountOut } from "./models.js";
 import {
-  codeTaken, findReadable, insert, loadProducts, ownProductIds, readable, replaceProducts, softDelete, update,
-  type DiscountDuration, type DiscountRow, type DiscountType,
+  codeTaken,
+  findReadable,
+  insert,
+  loadProducts,
+  ownProductIds,
+  readable,
+  replaceProducts,
+  softDelete,
+  update,
+  type DiscountDuration,
+  type DiscountRow,
+  type DiscountType,
 } from "./repository.js";
 
 export type DiscountCreateInput = OpBody<"discounts:create">;
@@ -35,22 +45,26 @@ const MAX_AMOUNT = 999_999_999_999;
 const CODE_TAKEN = "Discount with this code already exists.";
 
 function int(value: unknown, loc: string, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value)) throw invalid(["body", loc], "Input should be a valid integer", "int_type", value);
+  if (typeof value !== "number" || !Number.isInteger(value))
+    throw invalid(["body", loc], "Input should be a valid integer", "int_type", value);
   if (value < min) throw invalid(["body", loc], `Input should be greater than or equal to ${min}`, "greater_than_equal", value);
   if (value > max) throw invalid(["body", loc], `Input should be less than or equal to ${max}`, "less_than_equal", value);
   return value;
 }
 
 function checkName(name: unknown): string {
-  if (typeof name !== "string" || name.trim().length < 1) throw invalid(["body", "name"], "String should have at least 1 character", "string_too_short");
+  if (typeof name !== "string" || name.trim().length < 1)
+    throw invalid(["body", "name"], "String should have at least 1 character", "string_too_short");
   return name.trim();
 }
 
 /** Empty means no code: the discount then applies only through the API. */
 function checkCode(code: string | null | undefined): string | null {
   if (code === null || code === undefined || code === "") return null;
-  if (!/^[\p{L}\p{N}]+$/u.test(code)) throw invalid(["body", "code"], "Code must contain only alphanumeric characters.", "value_error", code);
-  if (code.length < 3 || code.length > 256) throw invalid(["body", "code"], "Code must be between 3 and 256 characters long.", "value_error", code);
+  if (!/^[\p{L}\p{N}]+$/u.test(code))
+    throw invalid(["body", "code"], "Code must contain only alphanumeric characters.", "value_error", code);
+  if (code.length < 3 || code.length > 256)
+    throw invalid(["body", "code"], "Code must be between 3 and 256 characters long.", "value_error", code);
   return code;
 }
 
@@ -82,7 +96,8 @@ async function checkProducts(trx: Knex, caller: OrganizationCaller, products: st
 function amountOf(v: { amount?: number | null; currency?: string | null; amounts?: Record<string, number> | null }) {
   if (v.amounts === undefined || v.amounts === null) return { amount: v.amount, currency: v.currency };
   const entries = Object.entries(v.amounts);
-  if (entries.length !== 1) throw invalid(["body", "amounts"], "A discount has one currency: give exactly one amount.", "value_error", v.amounts);
+  if (entries.length !== 1)
+    throw invalid(["body", "amounts"], "A discount has one currency: give exactly one amount.", "value_error", v.amounts);
   const [[currency, amount]] = entries;
   const same = (a: unknown, b: unknown) => a === undefined || a === null || a === b;
   if (!same(v.amount, amount) || !same(v.currency?.toLowerCase(), currency.toLowerCase())) {
@@ -95,10 +110,21 @@ function amountOf(v: { amount?: number | null; currency?: string | null; amounts
 function shape(
   type: DiscountType,
   duration: DiscountDuration,
-  v: { amount?: number | null; currency?: string | null; amounts?: Record<string, number> | null; basis_points?: number | null; duration_in_months?: number | null },
+  v: {
+    amount?: number | null;
+    currency?: string | null;
+    amounts?: Record<string, number> | null;
+    basis_points?: number | null;
+    duration_in_months?: number | null;
+  },
 ) {
   const out: Pick<DiscountRow, "type" | "duration" | "amount" | "currency" | "basis_points" | "duration_in_months"> = {
-    type, duration, amount: null, currency: null, basis_points: null, duration_in_months: null,
+    type,
+    duration,
+    amount: null,
+    currency: null,
+    basis_points: null,
+    duration_in_months: null,
   };
   if (type === "fixed") {
     const given = amountOf(v);
@@ -194,19 +220,17 @@ export async function listDiscounts(db: Knex, caller: OrganizationCaller, query:
     "discounts.id",
   );
   return listPage(q, query, async (rows: DiscountRow[]) => {
-    const products = await loadProducts(db, rows.map((r) => r.id));
+    const products = await loadProducts(
+      db,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => toDiscount(r, products.get(r.id)!));
   });
 }
 
 const LOCKED_WHEN_REDEEMED = ["type", "duration", "duration_in_months", "amount", "currency", "basis_points"] as const;
 
-export async function updateDiscount(
-  db: Knex,
-  caller: OrganizationCaller,
-  id: string,
-  input: DiscountUpdateInput,
-): Promise<DiscountOut> {
+export async function updateDiscount(db: Knex, caller: OrganizationCaller, id: string, input: DiscountUpdateInput): Promise<DiscountOut> {
   return db
     .transaction(async (trx) => {
       const row = await findReadable(trx, caller, id, { forUpdate: true });

@@ -43,7 +43,8 @@ export function emailLinkRoutes(knex: Knex): Router {
       const { orderId } = req.params;
       const order = invoiceSignatureValid(orderId, req.query.signature) ? await findOrder(knex, orderId) : undefined;
       if (!order || order.status === "pending") throw new ResourceNotFound("Invoice not found.");
-      const stored = order.is_invoice_generated && order.invoice_path ? order.invoice_path : (await storeInvoice(knex, order.id, orderDependents)).path;
+      const stored =
+        order.is_invoice_generated && order.invoice_path ? order.invoice_path : (await storeInvoice(knex, order.id, orderDependents)).path;
       return { path: stored, filename: path.posix.basename(stored), mimeType: "application/pdf" };
     }),
   );

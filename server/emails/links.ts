@@ -9,12 +9,16 @@ import { portalBaseUrl } from "../customer-sessions/models.js";
 const slugPath = (slug: string) => encodeURIComponent(slug);
 
 /** The organization's customer portal, or one of its sections. */
-export function portalLink(slug: string, section?: "orders" | "subscriptions" | "benefits" | "payment-methods" | "billing" | "emails"): string {
+export function portalLink(
+  slug: string,
+  section?: "orders" | "subscriptions" | "benefits" | "payment-methods" | "billing" | "emails",
+): string {
   return `${portalBaseUrl()}/${slugPath(slug)}/portal${section ? `/${section}` : ""}`;
 }
 
 export const orderPortalLink = (slug: string, orderId: string) => `${portalLink(slug, "orders")}?order=${encodeURIComponent(orderId)}`;
-export const subscriptionManageLink = (slug: string, subscriptionId: string) => `${portalLink(slug, "subscriptions")}?subscription=${encodeURIComponent(subscriptionId)}`;
+export const subscriptionManageLink = (slug: string, subscriptionId: string) =>
+  `${portalLink(slug, "subscriptions")}?subscription=${encodeURIComponent(subscriptionId)}`;
 export const updatePaymentMethodLink = (slug: string) => portalLink(slug, "payment-methods");
 export const emailPreferencesLink = (slug: string) => portalLink(slug, "emails");
 
@@ -64,8 +68,11 @@ export const invoiceSignatureValid = (orderId: string, signature: unknown): bool
  */
 export function benefitFileLink(grantId: string, fileId: string): string | null {
   const signature = signLink(["download", grantId, fileId]);
-  return signature && `${apiBaseUrl()}/emails/downloads/${encodeURIComponent(grantId)}/${encodeURIComponent(fileId)}?signature=${signature}`;
+  return (
+    signature && `${apiBaseUrl()}/emails/downloads/${encodeURIComponent(grantId)}/${encodeURIComponent(fileId)}?signature=${signature}`
+  );
 }
 
 /** Whether `signature` is the download link's signature of the grant's file. */
-export const benefitFileSignatureValid = (grantId: string, fileId: string, signature: unknown): boolean => linkSignatureValid(["download", grantId, fileId], signature);
+export const benefitFileSignatureValid = (grantId: string, fileId: string, signature: unknown): boolean =>
+  linkSignatureValid(["download", grantId, fileId], signature);

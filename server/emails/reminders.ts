@@ -19,14 +19,26 @@ const BATCH = 500;
 
 /** Enqueues every reminder due now; returns how many sends were new (a repeat run adds none). */
 export async function enqueueDueReminders(knex: Knex): Promise<{ renewals: number; cards: number }> {
-  const renewals = await eachPage((after) => renewalsToRemind(knex, after, DEFAULT_EMAIL_SETTINGS.renewal_reminder_days, BATCH), (r) => r.id, (rows) => enqueueFor(knex, rows, renewalSend));
-  const cards = await eachPage((after) => expiringCards(knex, after, BATCH), (c) => c.payment_method_id, (rows) => enqueueFor(knex, rows, cardSend));
+  const renewals = await eachPage(
+    (after) => renewalsToRemind(knex, after, DEFAULT_EMAIL_SETTINGS.renewal_reminder_days, BATCH),
+    (r) => r.id,
+    (rows) => enqueueFor(knex, rows, renewalSend),
+  );
+  const cards = await eachPage(
+    (after) => expiringCards(knex, after, BATCH),
+    (c) => c.payment_method_id,
+    (rows) => enqueueFor(knex, rows, cardSend),
+  );
   return { renewals, cards };
 }
 
-async function eachPage<T>(page: (after: string | null) => Promise<T[]>, key: (row: T) => string, handle: (rows: T[]) => Promise<number>): Promise<number> {
+async function eachPage<T>(
+  page: (after: string | null) => Promise<T[]>,
+  key: (row: T) => string,
+  handle: (rows: T[]) => Promise<number>,
+): Promise<number> {
   let count = 0;
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const rows = await page(after);
     if (rows.length) count += await handle(rows);
     if (rows.length < BATCH) return count;
@@ -37,7 +49,11 @@ async function eachPage<T>(page: (after: string | null) => Promise<T[]>, key: (r
 type SendOf<T> = (row: T, organization: OrganizationRow, customer: CustomerRow) => EmailSendInsert | null;
 
 /** The sends of one page, each to a live customer with an email whose organization sends it, in one transaction. */
-async function enqueueFor<T extends { organization_id: string; customer_id: string }>(knex: Knex, rows: T[], sendOf: SendOf<T>): Promise<number> {
+async function enqueueFor<T extends { organization_id: string; customer_id: string }>(
+  knex: Knex,
+  rows: T[],
+  sendOf: SendOf<T>,
+): Promise<number> {
   const customers = new Map((await customersByIds(knex, [...new Set(rows.map((r) => r.customer_id))])).map((c) => [c.id, c]));
   const organizations = new Map<string, OrganizationRow | undefined>();
   const sends: EmailSendInsert[] = [];
@@ -52,7 +68,6 @@ async function enqueueFor<T extends { organization_id: string; customer_id: stri
   if (sends.length === 0) return 0;
   return (await knex.transaction((trx) => enqueueEmails(trx, sends))).length;
 }
-
 
 function renewalSend(row: RenewalToRemind, organization: OrganizationRow, customer: CustomerRow): EmailSendInsert | null {
   if (!customerEmailOn(organization, "subscription_renewal_reminder")) return null;
@@ -76,6 +91,13 @@ function cardSend(card: ExpiringCard, organization: OrganizationRow, customer: C
     recipient: customer.email,
     customer_id: customer.id,
     dedupe_key: `card:${card.payment_method_id}:${month}`,
-    data: { card: { payment_method_id: card.payment_method_id, subscription_id: card.subscription_id, exp_month: card.exp_month, exp_year: card.exp_year } },
+    data: {
+      card: {
+        payment_method_id: card.payment_method_id,
+        subscription_id: card.subscription_id,
+        exp_month: card.exp_month,
+        exp_year: card.exp_year,
+      },
+    },
   };
 }

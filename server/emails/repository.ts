@@ -100,7 +100,9 @@ export async function markEmailSkipped(trx: Knex.Transaction, id: string, reason
 
 /** Notes a failed attempt of a pending send; the row stays pending (Temporal retries it). */
 export async function noteEmailAttemptFailed(db: Knex, id: string, error: string): Promise<void> {
-  await db("email_sends").where({ id, status: "pending" }).update({ attempts: db.raw("attempts + 1"), last_error: error });
+  await db("email_sends")
+    .where({ id, status: "pending" })
+    .update({ attempts: db.raw("attempts + 1"), last_error: error });
 }
 
 /** Marks a pending send failed for good (its attempts ran out); a sent one stays sent. */
@@ -110,7 +112,12 @@ export async function markEmailFailed(db: Knex, id: string, error: string): Prom
 
 /** Pending sends created before `before`, oldest first (the backstop sweep starts their workflows). */
 export async function pendingEmailSends(db: Knex, before: Date, limit: number): Promise<string[]> {
-  const rows: { id: string }[] = await db("email_sends").where("status", "pending").where("created_at", "<=", before).orderBy("created_at").limit(limit).select("id");
+  const rows: { id: string }[] = await db("email_sends")
+    .where("status", "pending")
+    .where("created_at", "<=", before)
+    .orderBy("created_at")
+    .limit(limit)
+    .select("id");
   return rows.map((r) => r.id);
 }
 
@@ -120,6 +127,10 @@ export function readableEmailSends(db: Knex, caller: { organizationId: string })
 }
 
 /** One of the caller's organization's sends, locked until `trx` ends. */
-export function lockReadableEmailSend(trx: Knex.Transaction, caller: { organizationId: string }, id: string): Promise<EmailSendRow | undefined> {
+export function lockReadableEmailSend(
+  trx: Knex.Transaction,
+  caller: { organizationId: string },
+  id: string,
+): Promise<EmailSendRow | undefined> {
   return trx<EmailSendRow>("email_sends").where({ id, organization_id: caller.organizationId }).forUpdate().first();
 }

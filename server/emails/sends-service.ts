@@ -52,7 +52,13 @@ export async function listEmailSends(db: Knex, caller: OrganizationCaller, query
   if (kinds.length) q.whereIn("email_sends.kind", kinds);
   const statuses = asList(query?.status);
   if (statuses.length) q.whereIn("email_sends.status", statuses);
-  applySorting(q, query?.sorting, { created_at: "email_sends.created_at", sent_at: "email_sends.sent_at" }, ["-created_at"], "email_sends.id");
+  applySorting(
+    q,
+    query?.sorting,
+    { created_at: "email_sends.created_at", sent_at: "email_sends.sent_at" },
+    ["-created_at"],
+    "email_sends.id",
+  );
   return listPage(q, query ?? {}, (rows: EmailSendRow[]) => rows.map(toEmailSend));
 }
 
@@ -62,17 +68,24 @@ export async function resendEmail(db: Knex, caller: OrganizationCaller, id: stri
     const original = isUuid(id) ? await lockReadableEmailSend(trx, caller, id) : undefined;
     if (!original) throw new ResourceNotFound("Email not found.");
     if (!RESENDABLE_KINDS.includes(original.kind)) {
-      throw invalid(["path", "id"], `Only a receipt (${RESENDABLE_KINDS.join(", ")}) is sent again; this email is a ${original.kind}.`, "value_error", original.kind);
+      throw invalid(
+        ["path", "id"],
+        `Only a receipt (${RESENDABLE_KINDS.join(", ")}) is sent again; this email is a ${original.kind}.`,
+        "value_error",
+        original.kind,
+      );
     }
-    const [sendId] = await enqueueEmails(trx, [{
-      organization_id: original.organization_id,
-      kind: original.kind,
-      recipient: original.recipient,
-      customer_id: original.customer_id,
-      user_id: original.user_id,
-      dedupe_key: `resend:${randomUUID()}`,
-      data: original.data,
-    }]);
+    const [sendId] = await enqueueEmails(trx, [
+      {
+        organization_id: original.organization_id,
+        kind: original.kind,
+        recipient: original.recipient,
+        customer_id: original.customer_id,
+        user_id: original.user_id,
+        dedupe_key: `resend:${randomUUID()}`,
+        data: original.data,
+      },
+    ]);
     const created = sendId === undefined ? undefined : await lockReadableEmailSend(trx, caller, sendId);
     if (!created) throw new Error(`the resent email of ${original.id} was not inserted`);
     return toEmailSend(created);

@@ -10,7 +10,16 @@ import { outboxEvents } from "../kit/outbox-repository.js";
 import { findOrganization, type OrganizationRow } from "../organizations/repository.js";
 import { startEmailSendsAfterCommit } from "../workflows-door.js";
 import { brandOf } from "./models.js";
-import { insertEmailSends, lockEmailSend, markEmailFailed, markEmailSent, markEmailSkipped, noteEmailAttemptFailed, type EmailSendInsert, type EmailSendStatus } from "./repository.js";
+import {
+  insertEmailSends,
+  lockEmailSend,
+  markEmailFailed,
+  markEmailSent,
+  markEmailSkipped,
+  noteEmailAttemptFailed,
+  type EmailSendInsert,
+  type EmailSendStatus,
+} from "./repository.js";
 import { EMAILS } from "./triggers.js";
 
 /** Inserts the sends not already there and starts their workflows once `trx` commits; returns the new rows' ids. */
@@ -76,7 +85,13 @@ export async function deliverEmailSend(db: Knex, sendId: string): Promise<EmailS
         return "skipped";
       }
       const rendered = await renderEmail(message);
-      const mail = await sendMail({ to: send.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, messageId: send.message_id });
+      const mail = await sendMail({
+        to: send.recipient,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+        messageId: send.message_id,
+      });
       accepted = { subject: rendered.subject, messageId: mail.messageId };
       await markEmailSent(trx, send.id, accepted.subject, accepted.messageId);
       return "sent";
@@ -89,7 +104,12 @@ export async function deliverEmailSend(db: Knex, sendId: string): Promise<EmailS
 }
 
 /** Marks a send the mail server accepted sent, retrying for up to `forMs` while the database is unreachable. */
-async function markSentAfterAll(db: Knex, sendId: string, accepted: { subject: string; messageId: string }, forMs = 30_000): Promise<boolean> {
+async function markSentAfterAll(
+  db: Knex,
+  sendId: string,
+  accepted: { subject: string; messageId: string },
+  forMs = 30_000,
+): Promise<boolean> {
   const until = Date.now() + forMs;
   for (;;) {
     try {

@@ -4,7 +4,13 @@ import { notificationNewSale, orderConfirmation, subscriptionCycled } from "./ki
 import { notificationNewSubscription, subscriptionConfirmation } from "./kinds/subscriptions.js";
 import { benefitGranted } from "./kinds/benefits.js";
 import { subscriptionPastDue, subscriptionPaymentFailed } from "./kinds/dunning.js";
-import { notificationSubscriptionCancellation, subscriptionCancellation, subscriptionRevoked, subscriptionUncanceled, subscriptionUpdated } from "./kinds/lifecycle.js";
+import {
+  notificationSubscriptionCancellation,
+  subscriptionCancellation,
+  subscriptionRevoked,
+  subscriptionUncanceled,
+  subscriptionUpdated,
+} from "./kinds/lifecycle.js";
 import { notificationRefund, orderRefunded } from "./kinds/refunds.js";
 import { paymentMethodExpirationReminder, subscriptionRenewalReminder } from "./kinds/reminders.js";
 import { webhookEndpointDisabled } from "./kinds/webhooks.js";

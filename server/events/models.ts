@@ -50,7 +50,10 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
     case "benefit.updated":
       return Object.assign(s, { name: "benefit.updated" as const, metadata: grant });
     case "meter.credited":
-      return Object.assign(s, { name: "meter.credited" as const, metadata: { meter_id: text(m.meter_id), units: Math.trunc(Number(m.units ?? 0)), rollover: m.rollover === true } });
+      return Object.assign(s, {
+        name: "meter.credited" as const,
+        metadata: { meter_id: text(m.meter_id), units: Math.trunc(Number(m.units ?? 0)), rollover: m.rollover === true },
+      });
     case "meter.reset":
       return Object.assign(s, { name: "meter.reset" as const, metadata: { meter_id: text(m.meter_id) } });
     case "subscription.cycled":
@@ -60,7 +63,11 @@ function toSystemEvent(base: Omit<Schemas["UserEvent"], "source" | "name" | "met
     case "subscription.product_updated":
       return Object.assign(s, {
         name: "subscription.product_updated" as const,
-        metadata: { subscription_id: text(m.subscription_id), old_product_id: text(m.old_product_id), new_product_id: text(m.new_product_id) },
+        metadata: {
+          subscription_id: text(m.subscription_id),
+          old_product_id: text(m.old_product_id),
+          new_product_id: text(m.new_product_id),
+        },
       });
     default:
       throw new Error(`Unknown system event name ${row.name}`);

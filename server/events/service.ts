@@ -73,7 +73,11 @@ export async function ingestEvents(db: Knex, caller: OrganizationCaller, input: 
   const checked = items.map((item, i) => {
     const loc = ["body", "events", i];
     if (item.organization_id && item.organization_id !== caller.organizationId) {
-      issues.push({ loc: [...loc, "organization_id"], msg: "Organization not found or not accessible with this token.", type: "value_error" });
+      issues.push({
+        loc: [...loc, "organization_id"],
+        msg: "Organization not found or not accessible with this token.",
+        type: "value_error",
+      });
     }
     const name = item.name.trim();
     if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
@@ -86,10 +90,12 @@ export async function ingestEvents(db: Knex, caller: OrganizationCaller, input: 
       issues.push(...issueOf(err));
     }
     const timestamp = item.timestamp ? new Date(item.timestamp) : null;
-    if (timestamp && Number.isNaN(timestamp.getTime())) issues.push({ loc: [...loc, "timestamp"], msg: "Input should be a valid datetime", type: "datetime_parsing" });
+    if (timestamp && Number.isNaN(timestamp.getTime()))
+      issues.push({ loc: [...loc, "timestamp"], msg: "Input should be a valid datetime", type: "datetime_parsing" });
     const customerId = "customer_id" in item ? item.customer_id : null;
     const externalCustomerId = "external_customer_id" in item ? item.external_customer_id : null;
-    if (customerId !== null && !isUuid(customerId)) issues.push({ loc: [...loc, "customer_id"], msg: "Customer not found.", type: "value_error" });
+    if (customerId !== null && !isUuid(customerId))
+      issues.push({ loc: [...loc, "customer_id"], msg: "Customer not found.", type: "value_error" });
     return { name, metadata, timestamp, customerId, externalCustomerId, externalId: item.external_id ?? null };
   });
 
@@ -101,8 +107,14 @@ export async function ingestEvents(db: Knex, caller: OrganizationCaller, input: 
       const realNow = Date.now();
       const rows: NewEvent[] = checked.map((e, i) => {
         const loc = ["body", "events", i];
-        const customer = e.customerId !== null ? customers.byId.get(e.customerId) : e.externalCustomerId !== null ? customers.byExternal.get(e.externalCustomerId) : undefined;
-        if (e.customerId !== null && isUuid(e.customerId) && !customer) found.push({ loc: [...loc, "customer_id"], msg: "Customer not found.", type: "value_error" });
+        const customer =
+          e.customerId !== null
+            ? customers.byId.get(e.customerId)
+            : e.externalCustomerId !== null
+              ? customers.byExternal.get(e.externalCustomerId)
+              : undefined;
+        if (e.customerId !== null && isUuid(e.customerId) && !customer)
+          found.push({ loc: [...loc, "customer_id"], msg: "Customer not found.", type: "value_error" });
         const now = customer?.frozen_time ? new Date(customer.frozen_time).getTime() : realNow;
         if (e.timestamp && e.timestamp.getTime() > now + FUTURE_TOLERANCE_MS) {
           found.push({ loc: [...loc, "timestamp"], msg: "Timestamp must be in the past.", type: "value_error" });
@@ -130,7 +142,14 @@ async function customerRefs(
   items: { customerId: string | null; externalCustomerId: string | null }[],
 ): Promise<{ byId: Map<string, CustomerRef>; byExternal: Map<string, CustomerRef> }> {
   const ids = [...new Set(items.map((i) => i.customerId).filter(isUuid))];
-  const external = [...new Set(items.filter((i) => i.customerId === null).map((i) => i.externalCustomerId).filter((v): v is string => v !== null))];
+  const external = [
+    ...new Set(
+      items
+        .filter((i) => i.customerId === null)
+        .map((i) => i.externalCustomerId)
+        .filter((v): v is string => v !== null),
+    ),
+  ];
   const byId = new Map<string, CustomerRef>();
   const byExternal = new Map<string, CustomerRef>();
   if (ids.length === 0 && external.length === 0) return { byId, byExternal };
@@ -188,7 +207,8 @@ export async function listEvents(db: Knex, caller: OrganizationCaller, query: Ev
   if (sources.length) q.whereIn("events.source", sources);
   if (query.query) {
     // As Polar's: a search needs the organization named.
-    if (!orgs.length) throw invalid(["query", "query"], "Query is only supported when organization_id is provided.", "value_error", query.query);
+    if (!orgs.length)
+      throw invalid(["query", "query"], "Query is only supported when organization_id is provided.", "value_error", query.query);
     whereSearch(q, db, org, `%${query.query.replace(/[\\%_]/g, "\\$&")}%`);
   }
   // Events are ingested without a parent: every event is a root (so any depth keeps them all),

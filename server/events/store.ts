@@ -105,8 +105,11 @@ export async function storeEvents(trx: Knex.Transaction, organizationId: string,
   }
   // Copied rows are already stored: the statement below gets only what the totals, the name
   // statistics and the credits read of them (the metadata keys the meters name), less to parse.
-  const keys = copied ? [...new Set([...meters.flatMap((m) => metadataKeys(m.filter, m.aggregation)), ...(meterEvents ? ["meter_id"] : [])])] : null;
-  const pick = (metadata: Record<string, unknown>) => (keys ? Object.fromEntries(keys.filter((k) => k in metadata).map((k) => [k, metadata[k]])) : metadata);
+  const keys = copied
+    ? [...new Set([...meters.flatMap((m) => metadataKeys(m.filter, m.aggregation)), ...(meterEvents ? ["meter_id"] : [])])]
+    : null;
+  const pick = (metadata: Record<string, unknown>) =>
+    keys ? Object.fromEntries(keys.filter((k) => k in metadata).map((k) => [k, metadata[k]])) : metadata;
   const input = JSON.stringify(
     events.map((e) => ({
       timestamp: e.timestamp.toISOString(),
@@ -118,7 +121,11 @@ export async function storeEvents(trx: Knex.Transaction, organizationId: string,
       metadata: pick(e.metadata),
     })),
   );
-  const { inserted, firsts } = await insertEvents(trx, organizationId, input, { copied, rollupMeters: meters.filter(hasRollups), meterEvents: meterEvents ? METER_SYSTEM_EVENTS : null });
+  const { inserted, firsts } = await insertEvents(trx, organizationId, input, {
+    copied,
+    rollupMeters: meters.filter(hasRollups),
+    meterEvents: meterEvents ? METER_SYSTEM_EVENTS : null,
+  });
   // Copied rows lowered theirs above; otherwise only the rows inserted count (not a skipped duplicate).
   if (!copied) await lowerFirstUserEventAt(trx, firsts);
   return inserted;

@@ -54,7 +54,10 @@ export async function findReadable(
 export async function uploadedIds(db: Knex, caller: OrganizationCaller, ids: string[], service: FileRow["service"]): Promise<Set<string>> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return new Set();
-  const found: string[] = await readable(db, caller).whereIn("files.id", valid).where({ "files.service": service, "files.is_uploaded": true }).pluck("files.id");
+  const found: string[] = await readable(db, caller)
+    .whereIn("files.id", valid)
+    .where({ "files.service": service, "files.is_uploaded": true })
+    .pluck("files.id");
   return new Set(found);
 }
 
@@ -81,5 +84,9 @@ export function softDelete(db: Knex, id: string): Promise<void> {
 
 /** The MIME type of the uploaded, live public file (product media, avatars) stored at `path`. */
 export function findPublicMimeType(db: Knex, path: string, services: readonly string[]): Promise<{ mime_type: string } | undefined> {
-  return db("files").where({ path, is_uploaded: true }).whereIn("service", [...services]).whereNull("deleted_at").first("mime_type");
+  return db("files")
+    .where({ path, is_uploaded: true })
+    .whereIn("service", [...services])
+    .whereNull("deleted_at")
+    .first("mime_type");
 }

@@ -16,14 +16,29 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand,
-  GetObjectCommand, HeadObjectCommand, ListPartsCommand, PutObjectCommand, S3Client, S3ServiceException,
-  UploadPartCommand, type Part,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+  type Part,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
-  attachmentDisposition, encodeKey, UploadRejected,
-  type CompletedPart, type PartSpec, type PresignedPart, type Storage, type StoredObject,
+  attachmentDisposition,
+  encodeKey,
+  UploadRejected,
+  type CompletedPart,
+  type PartSpec,
+  type PresignedPart,
+  type Storage,
+  type StoredObject,
 } from "./object-store.js";
 import { setting, type Env } from "../config.js";
 
@@ -109,7 +124,12 @@ export class S3Storage implements Storage {
     // With every part's SHA-256 declared, S3 keeps them and reports them in ListParts.
     const allDeclared = opts.parts.every((p) => p.checksumSha256Base64);
     const out = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: opts.mimeType, ChecksumAlgorithm: allDeclared ? "SHA256" : undefined }),
+      new CreateMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ContentType: opts.mimeType,
+        ChecksumAlgorithm: allDeclared ? "SHA256" : undefined,
+      }),
     );
     if (!out.UploadId) throw new Error("S3 answered CreateMultipartUpload without an UploadId.");
     return out.UploadId;
@@ -151,20 +171,29 @@ export class S3Storage implements Storage {
     let size = 0;
     for (const [i, part] of parts.entries()) {
       const loc = ["body", "parts", i];
-      if (i > 0 && part.number <= parts[i - 1].number) throw new UploadRejected([...loc, "number"], "Parts must be listed once each, in ascending order.");
-      if (!declared.has(part.number)) throw new UploadRejected([...loc, "number"], `Part ${part.number} was not declared when the file was created.`);
+      if (i > 0 && part.number <= parts[i - 1].number)
+        throw new UploadRejected([...loc, "number"], "Parts must be listed once each, in ascending order.");
+      if (!declared.has(part.number))
+        throw new UploadRejected([...loc, "number"], `Part ${part.number} was not declared when the file was created.`);
       const held = listed.get(part.number);
       if (!held) throw new UploadRejected([...loc, "number"], `Part ${part.number} was not uploaded.`);
-      if (unquote(part.etag) !== held.etag) throw new UploadRejected([...loc, "checksum_etag"], `The ETag of part ${part.number} does not match the uploaded part.`);
+      if (unquote(part.etag) !== held.etag)
+        throw new UploadRejected([...loc, "checksum_etag"], `The ETag of part ${part.number} does not match the uploaded part.`);
       const wanted = [declared.get(part.number), part.checksumSha256Base64].filter((s): s is string => !!s);
       if (held.sha256 && wanted.some((s) => s !== held.sha256)) {
-        throw new UploadRejected([...loc, "checksum_sha256_base64"], `The SHA-256 of part ${part.number} does not match the uploaded part.`);
+        throw new UploadRejected(
+          [...loc, "checksum_sha256_base64"],
+          `The SHA-256 of part ${part.number} does not match the uploaded part.`,
+        );
       }
       if (!held.sha256 && wanted.length) unchecked.set(i, wanted);
       size += held.size;
     }
     if (size !== expect.size) {
-      throw new UploadRejected(["body", "parts"], `The uploaded parts add up to ${size} bytes, but the file was declared with ${expect.size}.`);
+      throw new UploadRejected(
+        ["body", "parts"],
+        `The uploaded parts add up to ${size} bytes, but the file was declared with ${expect.size}.`,
+      );
     }
     // One part: its SHA-256 is the file's, so a wrong declaration is caught before assembling.
     const onlySha = parts.length === 1 ? listed.get(parts[0].number)!.sha256 : null;
@@ -174,7 +203,11 @@ export class S3Storage implements Storage {
     let sha256Base64 = onlySha;
     if (unchecked.size > 0 || (expect.sha256Base64 && !onlySha)) {
       try {
-        sha256Base64 = await this.verifyBytes(key, parts.map((p) => ({ number: p.number, size: listed.get(p.number)!.size })), unchecked);
+        sha256Base64 = await this.verifyBytes(
+          key,
+          parts.map((p) => ({ number: p.number, size: listed.get(p.number)!.size })),
+          unchecked,
+        );
         if (expect.sha256Base64 && sha256Base64 !== expect.sha256Base64) throw wholeMismatch();
       } catch (err) {
         // The upload is consumed by now: drop the bad object; the file stays not uploaded.
@@ -230,7 +263,10 @@ export class S3Storage implements Storage {
       while (index < parts.length && left === 0) {
         const actual = part.digest("base64");
         if (unchecked.get(index)?.some((s) => s !== actual)) {
-          throw new UploadRejected(["body", "parts", index, "checksum_sha256_base64"], `The SHA-256 of part ${parts[index].number} does not match the uploaded part.`);
+          throw new UploadRejected(
+            ["body", "parts", index, "checksum_sha256_base64"],
+            `The SHA-256 of part ${parts[index].number} does not match the uploaded part.`,
+          );
         }
         index++;
         left = parts[index]?.size ?? 0;

@@ -9,9 +9,7 @@ import type { OrganizationCaller } from "../kit/auth.js";
 import { invalid, NotPermitted, RequestValidationError, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { listPage, type Page } from "../kit/pagination.js";
-import {
-  toFileRead, toFileUpload, type DeclaredPart, type FileReadOut, type FileRow, type FileUploadOut,
-} from "./models.js";
+import { toFileRead, toFileUpload, type DeclaredPart, type FileReadOut, type FileRow, type FileUploadOut } from "./models.js";
 import * as files from "./repository.js";
 import { findReadable, readable } from "./repository.js";
 import { UploadRejected } from "./object-store.js";
@@ -38,9 +36,19 @@ const MAX_SIZE: Record<FileRow["service"], number | null> = {
   organization_avatar: 1 * 1024 * 1024,
 };
 const EXTENSIONS: Record<string, string> = {
-  "image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp", "image/svg+xml": ".svg",
-  "application/pdf": ".pdf", "application/zip": ".zip", "text/plain": ".txt", "text/csv": ".csv",
-  "application/json": ".json", "audio/mpeg": ".mp3", "video/mp4": ".mp4", "application/epub+zip": ".epub",
+  "image/jpeg": ".jpg",
+  "image/png": ".png",
+  "image/gif": ".gif",
+  "image/webp": ".webp",
+  "image/svg+xml": ".svg",
+  "application/pdf": ".pdf",
+  "application/zip": ".zip",
+  "text/plain": ".txt",
+  "text/csv": ".csv",
+  "application/json": ".json",
+  "audio/mpeg": ".mp3",
+  "video/mp4": ".mp4",
+  "application/epub+zip": ".epub",
 };
 
 const isPublic = (service: FileRow["service"]) => (PUBLIC_SERVICES as readonly string[]).includes(service);
@@ -48,7 +56,8 @@ const isPublic = (service: FileRow["service"]) => (PUBLIC_SERVICES as readonly s
 /** A base64 SHA-256 digest (32 bytes), or a 422 at `loc`. */
 function checkSha256(value: string, loc: (string | number)[]): string {
   const bytes = /^[A-Za-z0-9+/]{43}=$/.test(value) ? Buffer.from(value, "base64") : null;
-  if (!bytes || bytes.length !== 32) throw invalid(loc, "Must be the base64 encoding of a SHA-256 digest (32 bytes).", "value_error", value);
+  if (!bytes || bytes.length !== 32)
+    throw invalid(loc, "Must be the base64 encoding of a SHA-256 digest (32 bytes).", "value_error", value);
   return value;
 }
 
@@ -88,14 +97,23 @@ export async function createFile(db: Knex, caller: OrganizationCaller, input: Fi
   }
   const service = input.service;
   const name = checkName(input.name);
-  if (!MIME.test(input.mime_type)) throw invalid(["body", "mime_type"], "Must be a MIME type such as application/pdf.", "value_error", input.mime_type);
+  if (!MIME.test(input.mime_type))
+    throw invalid(["body", "mime_type"], "Must be a MIME type such as application/pdf.", "value_error", input.mime_type);
   if (service !== "downloadable" && !IMAGE.test(input.mime_type)) {
-    throw invalid(["body", "mime_type"], "String should match pattern '^image\\/(jpeg|png|gif|webp|svg\\+xml)$'", "string_pattern_mismatch", input.mime_type);
+    throw invalid(
+      ["body", "mime_type"],
+      "String should match pattern '^image\\/(jpeg|png|gif|webp|svg\\+xml)$'",
+      "string_pattern_mismatch",
+      input.mime_type,
+    );
   }
-  if (!Number.isInteger(input.size) || input.size < 0) throw invalid(["body", "size"], "Input should be greater than or equal to 0", "greater_than_equal");
-  if (input.size > Number.MAX_SAFE_INTEGER) throw invalid(["body", "size"], `Input should be less than or equal to ${Number.MAX_SAFE_INTEGER}`, "less_than_equal");
+  if (!Number.isInteger(input.size) || input.size < 0)
+    throw invalid(["body", "size"], "Input should be greater than or equal to 0", "greater_than_equal");
+  if (input.size > Number.MAX_SAFE_INTEGER)
+    throw invalid(["body", "size"], `Input should be less than or equal to ${Number.MAX_SAFE_INTEGER}`, "less_than_equal");
   const max = MAX_SIZE[service];
-  if (max !== null && input.size > max) throw invalid(["body", "size"], `Input should be less than or equal to ${max}`, "less_than_equal", input.size);
+  if (max !== null && input.size > max)
+    throw invalid(["body", "size"], `Input should be less than or equal to ${max}`, "less_than_equal", input.size);
   const sha256 = input.checksum_sha256_base64 ? checkSha256(input.checksum_sha256_base64, ["body", "checksum_sha256_base64"]) : null;
   const parts = checkParts(input.upload.parts);
 
@@ -126,7 +144,12 @@ export async function createFile(db: Knex, caller: OrganizationCaller, input: Fi
   const expiresAt = new Date(Date.now() + PRESIGN_TTL_SECONDS * 1000);
   const presigned = await Promise.all(
     parts.map(async (p) => {
-      const signed = await storage.presignUploadPart(path, uploadId, { number: p.number, checksumSha256Base64: p.checksum_sha256_base64 }, expiresAt);
+      const signed = await storage.presignUploadPart(
+        path,
+        uploadId,
+        { number: p.number, checksumSha256Base64: p.checksum_sha256_base64 },
+        expiresAt,
+      );
       return Object.assign({}, p, { url: signed.url, expires_at: signed.expiresAt.toISOString(), headers: signed.headers });
     }),
   );
@@ -140,7 +163,10 @@ export async function listFiles(db: Knex, caller: OrganizationCaller, query: Fil
   if (orgs.length) q.whereIn("files.organization_id", orgs.filter(isUuid));
   const ids = asList(query.ids);
   if (ids.length) q.whereIn("files.id", ids.filter(isUuid));
-  q.orderBy([{ column: "files.created_at", order: "desc" }, { column: "files.id", order: "asc" }]);
+  q.orderBy([
+    { column: "files.created_at", order: "desc" },
+    { column: "files.id", order: "asc" },
+  ]);
   return listPage(q, query, (rows: FileRow[]) => rows.map(toFileRead));
 }
 
@@ -156,7 +182,12 @@ export async function updateFile(db: Knex, caller: OrganizationCaller, id: strin
   });
 }
 
-export async function completeUpload(db: Knex, caller: OrganizationCaller, id: string, input: FileUploadCompletedInput): Promise<FileReadOut> {
+export async function completeUpload(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: FileUploadCompletedInput,
+): Promise<FileReadOut> {
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("File not found.");

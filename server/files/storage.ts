@@ -22,8 +22,15 @@ import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Knex } from "knex";
 import {
-  attachmentDisposition, encodeKey, UploadRejected,
-  type CompletedPart, type PartSpec, type PresignedPart, type Storage, type StoredObject, type UploadExpectation,
+  attachmentDisposition,
+  encodeKey,
+  UploadRejected,
+  type CompletedPart,
+  type PartSpec,
+  type PresignedPart,
+  type Storage,
+  type StoredObject,
+  type UploadExpectation,
 } from "./object-store.js";
 import { findPublicMimeType } from "./repository.js";
 import { S3Storage, s3ConfigFromEnv } from "./s3-storage.js";
@@ -181,7 +188,8 @@ export class LocalStorage implements Storage {
       await pipeline(req, digest, createWriteStream(tmp));
     } catch (err) {
       await rm(tmp, { force: true });
-      if ((err as Error).message === "EntityTooLarge") return void res.status(413).json({ error: "EntityTooLarge", detail: "Part too large." });
+      if ((err as Error).message === "EntityTooLarge")
+        return void res.status(413).json({ error: "EntityTooLarge", detail: "Part too large." });
       // The client went away mid-part: nothing was stored, it can send the part again.
       if (!res.headersSent) res.status(400).json({ error: "IncompleteBody", detail: "The part was not received completely." });
       return;
@@ -210,15 +218,18 @@ export class LocalStorage implements Storage {
     const infos: PartInfo[] = [];
     for (const [i, part] of parts.entries()) {
       const loc = ["body", "parts", i];
-      if (i > 0 && part.number <= parts[i - 1].number) throw new UploadRejected([...loc, "number"], "Parts must be listed once each, in ascending order.");
-      if (!(String(part.number) in meta.parts)) throw new UploadRejected([...loc, "number"], `Part ${part.number} was not declared when the file was created.`);
+      if (i > 0 && part.number <= parts[i - 1].number)
+        throw new UploadRejected([...loc, "number"], "Parts must be listed once each, in ascending order.");
+      if (!(String(part.number) in meta.parts))
+        throw new UploadRejected([...loc, "number"], `Part ${part.number} was not declared when the file was created.`);
       let info: PartInfo;
       try {
         info = JSON.parse(await readFile(path.join(dir, `${part.number}.json`), "utf8")) as PartInfo;
       } catch {
         throw new UploadRejected([...loc, "number"], `Part ${part.number} was not uploaded.`);
       }
-      if (unquote(part.etag) !== info.etag) throw new UploadRejected([...loc, "checksum_etag"], `The ETag of part ${part.number} does not match the uploaded part.`);
+      if (unquote(part.etag) !== info.etag)
+        throw new UploadRejected([...loc, "checksum_etag"], `The ETag of part ${part.number} does not match the uploaded part.`);
       infos.push(info);
     }
 
@@ -243,17 +254,26 @@ export class LocalStorage implements Storage {
         const actual = partHash.digest("base64");
         const declared = declaredParts[String(part.number)];
         if (actual !== infos[i].sha256 || (declared && declared !== actual)) {
-          throw new UploadRejected(["body", "parts", i, "checksum_sha256_base64"], `Part ${part.number} is corrupted: its SHA-256 changed since upload.`);
+          throw new UploadRejected(
+            ["body", "parts", i, "checksum_sha256_base64"],
+            `Part ${part.number} is corrupted: its SHA-256 changed since upload.`,
+          );
         }
         if (part.checksumSha256Base64 && part.checksumSha256Base64 !== actual) {
-          throw new UploadRejected(["body", "parts", i, "checksum_sha256_base64"], `The SHA-256 of part ${part.number} does not match the uploaded part.`);
+          throw new UploadRejected(
+            ["body", "parts", i, "checksum_sha256_base64"],
+            `The SHA-256 of part ${part.number} does not match the uploaded part.`,
+          );
         }
       }
     }
     try {
       await pipeline(assemble, createWriteStream(tmp));
       if (size !== expect.size) {
-        throw new UploadRejected(["body", "parts"], `The uploaded parts add up to ${size} bytes, but the file was declared with ${expect.size}.`);
+        throw new UploadRejected(
+          ["body", "parts"],
+          `The uploaded parts add up to ${size} bytes, but the file was declared with ${expect.size}.`,
+        );
       }
       const sha256Base64 = whole.digest("base64");
       if (expect.sha256Base64 && expect.sha256Base64 !== sha256Base64) {
@@ -359,10 +379,8 @@ export function setStorage(s: Storage | null): void {
   storage = s;
 }
 
-const asyncRoute =
-  (fn: (req: Request, res: Response) => Promise<void>) =>
-  (req: Request, res: Response, next: NextFunction) =>
-    void fn(req, res).catch(next);
+const asyncRoute = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
+  void fn(req, res).catch(next);
 
 /**
  * The local storage's routes. Browsers upload parts cross-origin, so these answer CORS and
@@ -405,9 +423,7 @@ export function storageRoutes(knex: Knex): express.Router {
     asyncRoute(async (req, res) => {
       const s = local();
       const key = wildcard(req);
-      const file = s && isSafeKey(key)
-        ? await findPublicMimeType(knex, key, PUBLIC_SERVICES)
-        : undefined;
+      const file = s && isSafeKey(key) ? await findPublicMimeType(knex, key, PUBLIC_SERVICES) : undefined;
       if (!s || !file) return void res.status(404).json({ error: "ResourceNotFound", detail: "Not found." });
       await s.sendObject(res, key, file.mime_type, { "Cache-Control": "public, max-age=3600" });
     }),

@@ -25,7 +25,9 @@ export function apiVersion(): RequestHandler {
     const given = req.header(VERSION_HEADER);
     const version = given === undefined || given === "" ? DEFAULT_API_VERSION : given.trim();
     if (!served(version)) {
-      return next(new ResourceNotFound(`API version ${JSON.stringify(given)} is not served: ${VERSION_HEADER} takes ${API_VERSIONS.join(" or ")}.`));
+      return next(
+        new ResourceNotFound(`API version ${JSON.stringify(given)} is not served: ${VERSION_HEADER} takes ${API_VERSIONS.join(" or ")}.`),
+      );
     }
     res.locals.apiVersion = version;
     res.setHeader(VERSION_HEADER, version);
@@ -97,7 +99,10 @@ interface Schema {
   "x-api-version"?: { starting_from?: string; up_to?: string };
 }
 interface Document {
-  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+  >;
   components: { schemas: Record<string, Schema> };
   /** The webhook deliveries, by event type: the body each one posts. */
   webhooks?: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
@@ -234,7 +239,9 @@ function shaper(doc: Document) {
   for (const s of holding) {
     const alts = s.oneOf ?? s.anyOf ?? [];
     if (!s.discriminator && alts.filter(versioned).length > 1) {
-      throw new Error(`a union without a discriminator has several members with versioned properties: ${JSON.stringify(alts.map((a) => a.$ref ?? a.type))}`);
+      throw new Error(
+        `a union without a discriminator has several members with versioned properties: ${JSON.stringify(alts.map((a) => a.$ref ?? a.type))}`,
+      );
     }
   }
   return { answers, payloads, shape };

@@ -17,7 +17,9 @@ export const generatedDir = fileURLToPath(new URL("../../generated/", import.met
 function ajvFactory(_orig: unknown, opts: AjvOptions) {
   // discriminator: a tagged union (prices by amount_type, benefits by type) is checked against the
   // variant its tag names only, so a 422 lists that variant's complaints, not one per variant.
-  const ajv = new Ajv2020.default(Object.assign({}, opts, { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true }));
+  const ajv = new Ajv2020.default(
+    Object.assign({}, opts, { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: true }),
+  );
   addFormats.default(ajv);
   // A uuid is what the services take for one (ajv-formats' also lets a "urn:uuid:" prefix through).
   ajv.addFormat("uuid", { type: "string", validate: isUuid });

@@ -11,9 +11,12 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   for (const e of errors) {
-    const parts = e.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const parts = e.instancePath
+      .split("/")
+      .slice(1)
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
     const where = parts.shift();
-    const head = where === "requestBody" ? "body" : where === "path" ? "path" : where ?? "body";
+    const head = where === "requestBody" ? "body" : where === "path" ? "path" : (where ?? "body");
     const loc: (string | number)[] = [head, ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
     let type = e.keyword;
     let msg = e.message ?? "Invalid value";
@@ -69,7 +72,8 @@ export function errorResponse(err: unknown, log: Logger | undefined): [number, u
     return [422, { detail: [{ loc: ["body"], msg: `JSON decode error: ${e.message}`, type: "json_invalid" }] }];
   }
   // Express's body parsers (413 too large, 415 charset, 400 aborted or bad encoding) and the like.
-  if (e?.status && e.status >= 400 && e.status < 500) return [e.status, errorBody(e.status, e.message ?? STATUS_CODES[e.status] ?? "Bad request")];
+  if (e?.status && e.status >= 400 && e.status < 500)
+    return [e.status, errorBody(e.status, e.message ?? STATUS_CODES[e.status] ?? "Bad request")];
   log?.error({ err }, "unhandled error");
   return [500, errorBody(500, "An unexpected error occurred.")];
 }

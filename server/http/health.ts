@@ -46,7 +46,10 @@ export function createHealth(knex: Knex, opts: { timeoutMs?: number } = {}): Hea
   const timeoutMs = opts.timeoutMs ?? 2_000;
   let draining = false;
   const readiness = async () => {
-    const [database, temporal] = await Promise.all([timed(() => databaseReachable(knex, timeoutMs)), timed(() => temporalReachable(timeoutMs))]);
+    const [database, temporal] = await Promise.all([
+      timed(() => databaseReachable(knex, timeoutMs)),
+      timed(() => temporalReachable(timeoutMs)),
+    ]);
     return { ready: !draining && database.ok && temporal.ok, draining, checks: { database, temporal } };
   };
   const routes = Router();

@@ -21,8 +21,20 @@ import { openedFrom } from "../kit/after-commit.js";
 import { ping } from "../kit/db.js";
 import { ApiError, invalid, RequestValidationError } from "../kit/errors.js";
 import {
-  answerJournal, findKey, IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyInUse, lock, ReplayedAnswer, requestKey, requestKeyId, storeAnswer, tryLock, verdict,
-  type AnswerJournal, type IdempotencyContext, type RequestKey,
+  answerJournal,
+  findKey,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IdempotencyKeyInUse,
+  lock,
+  ReplayedAnswer,
+  requestKey,
+  requestKeyId,
+  storeAnswer,
+  tryLock,
+  verdict,
+  type AnswerJournal,
+  type IdempotencyContext,
+  type RequestKey,
 } from "../kit/idempotency.js";
 import { logger } from "../kit/logger.js";
 
@@ -57,7 +69,8 @@ export function scopeOf(caller: Caller, params: Record<string, unknown>, body: u
     case "anonymous": {
       if (typeof params.client_secret === "string") return `checkout:${hash(params.client_secret)}`;
       const b = body as { key?: unknown; organization_id?: unknown } | null;
-      if (b && typeof b.key === "string" && typeof b.organization_id === "string") return `license_key:${hash(`${b.organization_id}\0${b.key}`)}`;
+      if (b && typeof b.key === "string" && typeof b.organization_id === "string")
+        return `license_key:${hash(`${b.organization_id}\0${b.key}`)}`;
       return null;
     }
   }
@@ -104,7 +117,12 @@ export function keyOf(req: Request, operationId: string, caller: Caller, params:
   if (raw === undefined || !WRITES.has(req.method.toLowerCase())) return null;
   // The contract declares the header (1 to 255 characters); checked here too for anything that does not.
   if (raw.length === 0 || raw.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw invalid(["header", IDEMPOTENCY_HEADER], `String should have between 1 and ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`, "string_too_long", raw.length);
+    throw invalid(
+      ["header", IDEMPOTENCY_HEADER],
+      `String should have between 1 and ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+      "string_too_long",
+      raw.length,
+    );
   }
   const scope = scopeOf(caller, params, req.body);
   if (!scope) return null;
@@ -164,7 +182,12 @@ export async function runIdempotent(
   return answer;
 }
 
-async function runInSteps(knex: Knex, key: RequestKey, res: Response, run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>): Promise<Answer> {
+async function runInSteps(
+  knex: Knex,
+  key: RequestKey,
+  res: Response,
+  run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>,
+): Promise<Answer> {
   const replayed = verdict(key, await findKey(knex, key));
   if (replayed) return replay(res, replayed);
   const journal = answerJournal(key);

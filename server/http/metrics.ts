@@ -31,7 +31,12 @@ export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metric
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "borealis_" });
   const labels = ["operation", "method", "status"] as const;
-  const requests = new Counter({ name: "borealis_http_requests_total", help: "HTTP requests answered, by operation and status", labelNames: labels, registers: [registry] });
+  const requests = new Counter({
+    name: "borealis_http_requests_total",
+    help: "HTTP requests answered, by operation and status",
+    labelNames: labels,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: "borealis_http_request_duration_seconds",
     help: "HTTP request latency, by operation and status",
@@ -70,17 +75,26 @@ export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metric
     });
   fromDb("borealis_webhook_events_pending", "Webhook events not delivered yet", countPendingEvents);
   fromDb("borealis_webhook_delivery_lag_seconds", "Age of the oldest webhook event not delivered yet", pendingEventsLagSeconds);
-  fromDb("borealis_webhook_deliveries_failed_last_hour", "Webhook delivery attempts that failed in the last hour", countFailedDeliveriesLastHour);
+  fromDb(
+    "borealis_webhook_deliveries_failed_last_hour",
+    "Webhook delivery attempts that failed in the last hour",
+    countFailedDeliveriesLastHour,
+  );
   fromDb("borealis_renewals_due", "Live subscriptions past their period end, not renewed yet", countRenewalsDue);
   fromDb("borealis_renewals_done_last_hour", "Renewal orders written in the last hour", countRenewalOrdersLastHour);
   fromDb("borealis_benefit_grant_jobs_pending", "Benefit grant jobs not done yet", countPendingJobs);
   fromDb("borealis_benefit_grant_jobs_failed_last_hour", "Benefit grant jobs that ended failed in the last hour", countFailedJobsLastHour);
-  fromDb("borealis_checkouts_awaiting_recovery", "Confirmed checkouts whose confirm stopped renewing its lease, waiting for the worker's recovery", countAwaitingRecovery);
+  fromDb(
+    "borealis_checkouts_awaiting_recovery",
+    "Confirmed checkouts whose confirm stopped renewing its lease, waiting for the worker's recovery",
+    countAwaitingRecovery,
+  );
   fromDb("borealis_outbox_unpublished", "Outbox rows not relayed to webhooks yet", countUnpublished);
 
   return {
     observe(req, res, seconds) {
-      const operation = (res.locals.operation as { operationId?: string } | undefined)?.operationId ?? (req.path === "/metrics" ? "metrics" : "other");
+      const operation =
+        (res.locals.operation as { operationId?: string } | undefined)?.operationId ?? (req.path === "/metrics" ? "metrics" : "other");
       const l = { operation, method: req.method, status: String(res.statusCode) };
       requests.inc(l);
       duration.observe(l, seconds);

@@ -131,8 +131,7 @@ export function installFastParsing(api: OpenAPIBackend): void {
       for (const name in query) {
         if (!query[name]) continue;
         const parameter = operation.parameters?.find((p) => !("$ref" in p) && p?.in === "query" && p?.name === name) as
-          | { content?: Record<string, unknown>; explode?: boolean; style?: string }
-          | undefined;
+          { content?: Record<string, unknown>; explode?: boolean; style?: string } | undefined;
         if (!parameter) continue;
         if (parameter.content?.["application/json"]) query[name] = JSON.parse(query[name] as string);
         else if (parameter.explode === false) {
@@ -192,7 +191,12 @@ export interface RouteMisses<A extends unknown[]> {
  * {path, query, header, cookie, requestBody}, which coerces `parsed`'s query and path values in
  * place. Same answer as the library's (test/http/openapi-backend.test.ts).
  */
-function validateParsed(api: OpenAPIBackend, req: OpenApiRequest, parsed: ParsedRequest, operation: Operation): Context["validation"] & { coerced: OpenApiRequest } {
+function validateParsed(
+  api: OpenAPIBackend,
+  req: OpenApiRequest,
+  parsed: ParsedRequest,
+  operation: Operation,
+): Context["validation"] & { coerced: OpenApiRequest } {
   const coerced: OpenApiRequest = { ...req };
   const errors: ErrorObject[] = [];
   const { params, query, headers, cookies, requestBody } = parsed;
@@ -212,7 +216,8 @@ function validateParsed(api: OpenAPIBackend, req: OpenApiRequest, parsed: Parsed
       try {
         JSON.parse(`${req.body}`);
       } catch (err) {
-        if (err instanceof Error) errors.push({ keyword: "parse", instancePath: "", schemaPath: "#/requestBody", params: [], message: err.message });
+        if (err instanceof Error)
+          errors.push({ keyword: "parse", instancePath: "", schemaPath: "#/requestBody", params: [], message: err.message });
       }
     }
   }

@@ -30,7 +30,9 @@ const CORS_EXPOSE_HEADERS = "ratelimit, ratelimit-policy, retry-after, idempoten
 
 /** The SHA-256 CSP sources of a page's inline scripts. */
 function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash("sha256").update(m[1], "utf8").digest("base64")}'`);
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash("sha256").update(m[1], "utf8").digest("base64")}'`,
+  );
 }
 
 export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler {
@@ -74,9 +76,11 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
   if (failed) throw failed;
   const { removed, headers } = recorder;
   const api: [string, number | string | readonly string[]][] = [
-    ...headers.filter(([name]) => API_ANSWER_HEADERS.has(name.toLowerCase())).map(([name, value]): [string, number | string | readonly string[]] =>
-      name.toLowerCase() === "content-security-policy" ? [name, API_CSP] : [name, value],
-    ),
+    ...headers
+      .filter(([name]) => API_ANSWER_HEADERS.has(name.toLowerCase()))
+      .map(([name, value]): [string, number | string | readonly string[]] =>
+        name.toLowerCase() === "content-security-policy" ? [name, API_CSP] : [name, value],
+      ),
     ["Cache-Control", "no-store"],
   ];
   return (req, res, next) => {
@@ -87,7 +91,13 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
 }
 
 /** Of helmet's headers, those a JSON answer needs (the others only govern documents). */
-const API_ANSWER_HEADERS = new Set(["content-security-policy", "cross-origin-resource-policy", "referrer-policy", "strict-transport-security", "x-content-type-options"]);
+const API_ANSWER_HEADERS = new Set([
+  "content-security-policy",
+  "cross-origin-resource-policy",
+  "referrer-policy",
+  "strict-transport-security",
+  "x-content-type-options",
+]);
 /** A JSON answer loads nothing and is framed by nobody. */
 const API_CSP = "default-src 'none';frame-ancestors 'none'";
 
@@ -109,7 +119,10 @@ class HeaderRecorder extends ServerResponse {
 export function frameableBy(res: Response, origin: string | null): void {
   const csp = String(res.getHeader("Content-Security-Policy") ?? "");
   const ancestors = origin ? `frame-ancestors ${origin}` : "frame-ancestors 'none'";
-  res.setHeader("Content-Security-Policy", csp.includes("frame-ancestors") ? csp.replace(/frame-ancestors [^;]*/, ancestors) : `${csp};${ancestors}`);
+  res.setHeader(
+    "Content-Security-Policy",
+    csp.includes("frame-ancestors") ? csp.replace(/frame-ancestors [^;]*/, ancestors) : `${csp};${ancestors}`,
+  );
 }
 
 /** Stripe.js and its Payment Element (the checkout's and the portal's card fields), as Stripe documents them for a CSP. */

@@ -18,7 +18,12 @@ export interface KeyRow extends StoredKey {
 }
 
 /** The live (not expired) row of a key, locked when asked. */
-export async function findLiveKey(db: Knex, scope: string, keyHash: string, opts: { forUpdate?: boolean } = {}): Promise<StoredKey | undefined> {
+export async function findLiveKey(
+  db: Knex,
+  scope: string,
+  keyHash: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<StoredKey | undefined> {
   const q = db("idempotency_keys").where({ scope, key_hash: keyHash }).where("expires_at", ">", db.fn.now());
   if (opts.forUpdate) q.forUpdate();
   return q.first("fingerprint", "status", "answer", "subject");

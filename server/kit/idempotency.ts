@@ -68,7 +68,12 @@ export interface RequestKey {
 
 const sha256 = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest();
 
-export function requestKey(scope: string, key: string, operation: string, request: { method: string; path: string; query: string; body: unknown }): RequestKey {
+export function requestKey(
+  scope: string,
+  key: string,
+  operation: string,
+  request: { method: string; path: string; query: string; body: unknown },
+): RequestKey {
   return {
     scope,
     keyHash: sha256(key).toString("hex"),
@@ -124,11 +129,23 @@ export async function lock(trx: Knex.Transaction, key: RequestKey): Promise<void
 }
 
 /** Stores the answer (or, with status null, marks the key taken by a request under way on `subject`). */
-export async function storeAnswer(db: Knex, key: RequestKey, status: number | null, body: unknown, subject: string | null = null): Promise<void> {
+export async function storeAnswer(
+  db: Knex,
+  key: RequestKey,
+  status: number | null,
+  body: unknown,
+  subject: string | null = null,
+): Promise<void> {
   const answer = status === null ? null : seal(key.secret, body);
   await upsertKey(db, {
-    scope: key.scope, key_hash: key.keyHash, fingerprint: key.fingerprint, operation: key.operation,
-    status, answer, subject, expires_at: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+    scope: key.scope,
+    key_hash: key.keyHash,
+    fingerprint: key.fingerprint,
+    operation: key.operation,
+    status,
+    answer,
+    subject,
+    expires_at: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
   });
 }
 

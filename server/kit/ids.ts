@@ -13,7 +13,9 @@ export function asList<T>(v: T | T[] | null | undefined): T[] {
 
 /** A stable UUID (version 5 layout, SHA-1) naming a pair of things, for rows that are computed rather than stored. */
 export function derivedUuid(namespace: string, ...parts: string[]): string {
-  const h = createHash("sha1").update([namespace, ...parts].join("\u0000")).digest();
+  const h = createHash("sha1")
+    .update([namespace, ...parts].join("\u0000"))
+    .digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString("hex");

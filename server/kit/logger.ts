@@ -8,18 +8,29 @@ import { setting } from "../config.js";
 const pretty = setting("LOG_PRETTY") ?? (process.stdout.isTTY === true && !setting("VITEST"));
 
 export const REDACTED_PATHS = [
-  "secret", "*.secret", "*.*.secret",
-  "token", "*.token", "*.*.token",
-  "password", "*.password",
-  "authorization", "*.authorization", "headers.authorization", "*.headers.authorization",
-  "customer_session_token", "*.customer_session_token",
+  "secret",
+  "*.secret",
+  "*.*.secret",
+  "token",
+  "*.token",
+  "*.*.token",
+  "password",
+  "*.password",
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "*.headers.authorization",
+  "customer_session_token",
+  "*.customer_session_token",
 ];
 
 const options: LoggerOptions = {
   level: setting("LOG_LEVEL") ?? (setting("VITEST") ? "warn" : "info"),
   base: { service: "borealis" },
   redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-  ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" } } } : {}),
+  ...(pretty
+    ? { transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" } } }
+    : {}),
 };
 
 export const logger = pino(options);

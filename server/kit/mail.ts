@@ -33,7 +33,10 @@ function transporterFor(url: string): Transporter {
   if (transport?.url !== url) {
     transport?.transporter.close();
     // Bounded waits: a send runs in an activity with its own timeout (workflows/workflows/email-send.ts).
-    transport = { url, transporter: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) };
+    transport = {
+      url,
+      transporter: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+    };
   }
   return transport.transporter;
 }

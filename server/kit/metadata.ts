@@ -11,8 +11,10 @@ export function checkMetadata(metadata: unknown, loc: (string | number)[] = ["bo
   if (entries.length > 50) throw invalid(loc, "Dictionary should have at most 50 items", "too_long");
   for (const [key, value] of entries) {
     if (key.length < 1 || key.length > 40) throw invalid([...loc, key], "Keys must have 1 to 40 characters", "string_too_long");
-    if (typeof value === "string" && value.length > 500) throw invalid([...loc, key], "String should have at most 500 characters", "string_too_long");
-    if (!["string", "number", "boolean"].includes(typeof value)) throw invalid([...loc, key], "Input should be a string, number or boolean", "union_type");
+    if (typeof value === "string" && value.length > 500)
+      throw invalid([...loc, key], "String should have at most 500 characters", "string_too_long");
+    if (!["string", "number", "boolean"].includes(typeof value))
+      throw invalid([...loc, key], "Input should be a string, number or boolean", "union_type");
   }
   return metadata as Metadata;
 }

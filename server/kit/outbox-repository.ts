@@ -44,7 +44,10 @@ export function countUnpublished(db: Knex): Promise<number> {
 }
 
 /** The rows' organization and event data, the webhook body's `data` as JSON text (the email triggers read them in the claim's transaction). */
-export async function outboxEvents(trx: Knex.Transaction, ids: number[]): Promise<{ id: number; organization_id: string; type: string; data: string }[]> {
+export async function outboxEvents(
+  trx: Knex.Transaction,
+  ids: number[],
+): Promise<{ id: number; organization_id: string; type: string; data: string }[]> {
   const rows: { id: number | string; organization_id: string; type: string; data: string }[] = await trx("outbox")
     .whereIn("id", ids)
     .orderBy("id")

@@ -6,15 +6,32 @@ import { currentTraceContext } from "./telemetry.js";
 import { webhookBody } from "./webhook-json.js";
 
 export type WebhookEventType =
-  | "checkout.created" | "checkout.updated"
-  | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed"
-  | "order.created" | "order.updated" | "order.paid" | "order.refunded"
-  | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled"
-  | "subscription.uncanceled" | "subscription.revoked"
-  | "refund.created" | "refund.updated"
-  | "product.created" | "product.updated"
-  | "benefit.created" | "benefit.updated"
-  | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked"
+  | "checkout.created"
+  | "checkout.updated"
+  | "customer.created"
+  | "customer.updated"
+  | "customer.deleted"
+  | "customer.state_changed"
+  | "order.created"
+  | "order.updated"
+  | "order.paid"
+  | "order.refunded"
+  | "subscription.created"
+  | "subscription.updated"
+  | "subscription.active"
+  | "subscription.canceled"
+  | "subscription.uncanceled"
+  | "subscription.revoked"
+  | "refund.created"
+  | "refund.updated"
+  | "product.created"
+  | "product.updated"
+  | "benefit.created"
+  | "benefit.updated"
+  | "benefit_grant.created"
+  | "benefit_grant.cycled"
+  | "benefit_grant.updated"
+  | "benefit_grant.revoked"
   | "organization.updated";
 
 /**
@@ -50,22 +67,28 @@ export interface InternalEvents {
 export type InternalEventType = keyof InternalEvents;
 
 /** An internal event (InternalEvents) in the outbox, in the transaction of the change it tells. */
-export async function emitInternal<T extends InternalEventType>(trx: Knex.Transaction, organizationId: string, type: T, data: InternalEvents[T]): Promise<void> {
-  await insertOutboxRows(trx, [{ organization_id: organizationId, type, payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }) }]);
-}
-
-export async function emit(
+export async function emitInternal<T extends InternalEventType>(
   trx: Knex.Transaction,
   organizationId: string,
-  type: WebhookEventType,
-  data: unknown,
+  type: T,
+  data: InternalEvents[T],
 ): Promise<void> {
+  await insertOutboxRows(trx, [
+    { organization_id: organizationId, type, payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }) },
+  ]);
+}
+
+export async function emit(trx: Knex.Transaction, organizationId: string, type: WebhookEventType, data: unknown): Promise<void> {
   await emitAll(trx, organizationId, [type], data);
 }
 
 /** Several events about one entity (order.updated and order.paid, say), in one insert and in this order. */
 export async function emitAll(trx: Knex.Transaction, organizationId: string, types: WebhookEventType[], data: unknown): Promise<void> {
-  await emitEach(trx, organizationId, types.map((type) => ({ type, data })));
+  await emitEach(
+    trx,
+    organizationId,
+    types.map((type) => ({ type, data })),
+  );
 }
 
 export interface OutboxEvent {

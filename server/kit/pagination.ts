@@ -92,7 +92,10 @@ export async function listPage<Row, Item>(
   const page = params.page ?? 1;
   const limit = Math.min(params.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const [rows, counts] = await Promise.all([
-    q.clone().limit(limit).offset((page - 1) * limit),
+    q
+      .clone()
+      .limit(limit)
+      .offset((page - 1) * limit),
     q.clone().clearSelect().clearOrder().count({ n: "*" }).limit(1),
   ]);
   const total = Number(counts[0]?.n ?? 0);

@@ -31,7 +31,12 @@ export interface Report {
 export type BucketRow = Record<string, number | Date | null>;
 
 /** Narrows a source (`alias`, joined to its product as `p`) by the report's filters; `productIdsColumn` when its products are not one column. */
-export function applyFilters(q: Knex.QueryBuilder, alias: string, f: Filters, productIdsColumn?: (q: Knex.QueryBuilder, ids: string[]) => void): void {
+export function applyFilters(
+  q: Knex.QueryBuilder,
+  alias: string,
+  f: Filters,
+  productIdsColumn?: (q: Knex.QueryBuilder, ids: string[]) => void,
+): void {
   if (f.organizationIds.length) q.whereIn(`${alias}.organization_id`, f.organizationIds);
   if (f.productIds.length) {
     if (productIdsColumn) productIdsColumn(q, f.productIds);

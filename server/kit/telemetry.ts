@@ -52,19 +52,28 @@ export function tracing(): Tracing | null {
  */
 export async function startTracing(settings: TracingSettings | null, role: "api" | "worker"): Promise<Tracing | null> {
   if (!settings || active) return active;
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { Resource }, { registerInstrumentations }, { HttpInstrumentation }, { PgInstrumentation }] =
-    await Promise.all([
-      import("@opentelemetry/sdk-trace-node"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
-      import("@opentelemetry/resources"),
-      import("@opentelemetry/instrumentation"),
-      import("@opentelemetry/instrumentation-http"),
-      import("@opentelemetry/instrumentation-pg"),
-    ]);
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { Resource },
+    { registerInstrumentations },
+    { HttpInstrumentation },
+    { PgInstrumentation },
+  ] = await Promise.all([
+    import("@opentelemetry/sdk-trace-node"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/instrumentation"),
+    import("@opentelemetry/instrumentation-http"),
+    import("@opentelemetry/instrumentation-pg"),
+  ]);
   const resource = new Resource({ "service.name": settings.serviceName ?? `borealis-${role}` });
   // The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT and _HEADERS itself (JSON over HTTP).
   const exporter = new OTLPTraceExporter();
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })] });
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1_000 })],
+  });
   // AsyncLocalStorage context and the W3C trace context propagator.
   provider.register();
   registerInstrumentations({
@@ -110,7 +119,12 @@ export function currentTraceContext(): string | undefined {
  * traceparent from currentTraceContext), linked to the current span when that is another trace;
  * just runs `fn` when not tracing.
  */
-export async function inKeptTrace<T>(name: string, traceContext: string | null | undefined, attributes: Record<string, string | number>, fn: (span?: Span) => Promise<T>): Promise<T> {
+export async function inKeptTrace<T>(
+  name: string,
+  traceContext: string | null | undefined,
+  attributes: Record<string, string | number>,
+  fn: (span?: Span) => Promise<T>,
+): Promise<T> {
   if (!active) return fn();
   const current = trace.getSpanContext(context.active());
   const parent: Context = traceContext ? propagation.extract(ROOT_CONTEXT, { traceparent: traceContext }) : context.active();

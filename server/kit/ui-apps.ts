@@ -32,7 +32,10 @@ export interface UiApp {
 
 /** JSON safe inside a <script> element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 export function distDir(app: UiApp): string {
@@ -44,9 +47,7 @@ export function routeMatcher(pattern: string): (p: string) => boolean {
   const parts = pattern.replace(/^\/+/, "").split("/");
   const rest = parts[parts.length - 1] === "*";
   if (rest) parts.pop();
-  const source = parts
-    .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("/");
+  const source = parts.map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
   const re = new RegExp(`^/${source}${rest ? "(?:/.*)?" : "/?"}$`, "i");
   return (p) => re.test(p);
 }

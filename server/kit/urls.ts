@@ -15,7 +15,8 @@ export function httpUrlProblem(value: unknown): { msg: string; type: string } | 
   } catch {
     return { msg: "Input should be a valid URL", type: "url_parsing" };
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { msg: "URL scheme should be 'http' or 'https'", type: "url_scheme" };
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return { msg: "URL scheme should be 'http' or 'https'", type: "url_scheme" };
   if (value.length > MAX_URL_LENGTH) return { msg: `URL should have at most ${MAX_URL_LENGTH} characters`, type: "url_too_long" };
   return null;
 }

@@ -17,8 +17,10 @@ interface Schema {
   type?: string | string[];
 }
 
-const contract: { webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: Schema } } } } }>; components: { schemas: Record<string, Schema> } } =
-  JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
+const contract: {
+  webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: Schema } } } } }>;
+  components: { schemas: Record<string, Schema> };
+} = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
 
 function resolve(schema: Schema): Schema {
   let s = schema;

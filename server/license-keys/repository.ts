@@ -69,11 +69,15 @@ export async function findByKey(
 }
 
 function liveActivations(db: Knex, licenseKeyId: string): Knex.QueryBuilder {
-  return db("license_key_activations").where("license_key_activations.license_key_id", licenseKeyId).whereNull("license_key_activations.deleted_at");
+  return db("license_key_activations")
+    .where("license_key_activations.license_key_id", licenseKeyId)
+    .whereNull("license_key_activations.deleted_at");
 }
 
 export async function listActivations(db: Knex, licenseKeyId: string): Promise<ActivationRow[]> {
-  return liveActivations(db, licenseKeyId).orderBy([{ column: "created_at" }, { column: "id" }]).select("*");
+  return liveActivations(db, licenseKeyId)
+    .orderBy([{ column: "created_at" }, { column: "id" }])
+    .select("*");
 }
 
 export async function countActivations(db: Knex, licenseKeyId: string): Promise<number> {

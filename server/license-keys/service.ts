@@ -147,7 +147,11 @@ export async function updateLicenseKeyFromBenefit(
 
 async function withCustomers(db: Knex, organizationId: string, rows: LicenseKeyRow[]): Promise<LicenseKeyOut[]> {
   // Deleted customers too: a key keeps naming its customer.
-  const customers = await organizationCustomersByIds(db, { organizationId }, rows.map((r) => r.customer_id));
+  const customers = await organizationCustomersByIds(
+    db,
+    { organizationId },
+    rows.map((r) => r.customer_id),
+  );
   return rows.map((r) => toLicenseKey(r, customers.get(r.customer_id) as CustomerRow));
 }
 
@@ -224,7 +228,12 @@ function checkCount(value: unknown, loc: string[], min: number, max = INT32_MAX)
   return value;
 }
 
-export async function updateLicenseKey(db: Knex, caller: OrganizationCaller, id: string, input: LicenseKeyUpdateInput): Promise<LicenseKeyOut> {
+export async function updateLicenseKey(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: LicenseKeyUpdateInput,
+): Promise<LicenseKeyOut> {
   const changes: Partial<LicenseKeyRow> = {};
   if (input.status !== undefined && input.status !== null) changes.status = input.status;
   if (input.usage !== undefined) changes.usage = checkCount(input.usage, ["body", "usage"], 0);
@@ -239,7 +248,12 @@ export async function updateLicenseKey(db: Knex, caller: OrganizationCaller, id:
     const at = input.expires_at === null ? null : new Date(input.expires_at);
     // Years outside 1..9999 have no ISO 8601 form the client reads back.
     if (at && (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999)) {
-      throw invalid(["body", "expires_at"], "Input should be a valid datetime between years 1 and 9999", "datetime_parsing", input.expires_at);
+      throw invalid(
+        ["body", "expires_at"],
+        "Input should be a valid datetime between years 1 and 9999",
+        "datetime_parsing",
+        input.expires_at,
+      );
     }
     changes.expires_at = at;
   }
@@ -248,7 +262,10 @@ export async function updateLicenseKey(db: Knex, caller: OrganizationCaller, id:
     const usage = changes.usage ?? row.usage;
     const limitUsage = changes.limit_usage !== undefined ? changes.limit_usage : row.limit_usage;
     if (limitUsage !== null && usage > limitUsage) {
-      throw invalid(["body", changes.usage !== undefined ? "usage" : "limit_usage"], `Usage (${usage}) can't exceed the usage limit (${limitUsage}).`);
+      throw invalid(
+        ["body", changes.usage !== undefined ? "usage" : "limit_usage"],
+        `Usage (${usage}) can't exceed the usage limit (${limitUsage}).`,
+      );
     }
     if (Object.keys(changes).length === 0) return readOne(trx, row);
     const updated = await keys.saveKey(trx, row.id, Object.assign({}, changes, { modified_at: new Date() }));
@@ -279,7 +296,9 @@ async function keyOfHolder(
 ): Promise<LicenseKeyRow> {
   const organizationId = checkUuid(body.organization_id, ["body", "organization_id"]);
   const row =
-    caller && caller.organizationId !== organizationId ? undefined : await findByKey(trx, { organizationId }, body.key, { forUpdate: true });
+    caller && caller.organizationId !== organizationId
+      ? undefined
+      : await findByKey(trx, { organizationId }, body.key, { forUpdate: true });
   if (!row) throw new ResourceNotFound("License key not found.");
   return row;
 }
@@ -291,7 +310,11 @@ function sameConditions(required: Record<string, unknown>, given: Record<string,
   return a.length === Object.keys(given).length && a.every((k) => Object.hasOwn(given, k) && given[k] === required[k]);
 }
 
-export async function validateLicenseKey(db: Knex, caller: OrganizationCaller | null, input: LicenseKeyValidateInput): Promise<ValidatedLicenseKeyOut> {
+export async function validateLicenseKey(
+  db: Knex,
+  caller: OrganizationCaller | null,
+  input: LicenseKeyValidateInput,
+): Promise<ValidatedLicenseKeyOut> {
   const conditions = checkMetadata(input.conditions, ["body", "conditions"]);
   const activationId = input.activation_id == null ? null : checkUuid(input.activation_id, ["body", "activation_id"]);
   const benefitId = input.benefit_id == null ? null : checkUuid(input.benefit_id, ["body", "benefit_id"]);
@@ -316,19 +339,30 @@ export async function validateLicenseKey(db: Knex, caller: OrganizationCaller | 
       const remaining = Math.max(row.limit_usage - row.usage, 0);
       if (increment > remaining) throw new ResourceNotFound(`License key only has ${remaining} more usages.`);
     }
-    if (row.usage + increment > INT32_MAX) throw invalid(["body", "increment_usage"], "The usage would exceed its maximum.", "value_error", increment);
-    const updated = await keys.saveKey(trx, row.id, { validations: row.validations + 1, last_validated_at: now, usage: row.usage + increment, modified_at: now });
+    if (row.usage + increment > INT32_MAX)
+      throw invalid(["body", "increment_usage"], "The usage would exceed its maximum.", "value_error", increment);
+    const updated = await keys.saveKey(trx, row.id, {
+      validations: row.validations + 1,
+      last_validated_at: now,
+      usage: row.usage + increment,
+      modified_at: now,
+    });
     const out = await readOne(trx, updated);
     // Granted: a key that is not was answered 404 above.
     return Object.assign(out, { status: row.status, activation: activation ? toActivationBase(activation) : null });
   });
 }
 
-export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | null, input: LicenseKeyActivateInput): Promise<ActivationCreatedOut> {
+export async function activateLicenseKey(
+  db: Knex,
+  caller: OrganizationCaller | null,
+  input: LicenseKeyActivateInput,
+): Promise<ActivationCreatedOut> {
   const conditions = checkMetadata(input.conditions, ["body", "conditions"]);
   const meta = checkMetadata(input.meta, ["body", "meta"]);
   const label = input.label;
-  if (typeof label !== "string" || label.trim().length < 1) throw invalid(["body", "label"], "String should have at least 1 character", "string_too_short", label);
+  if (typeof label !== "string" || label.trim().length < 1)
+    throw invalid(["body", "label"], "String should have at least 1 character", "string_too_short", label);
   if (label.length > 255) throw invalid(["body", "label"], "String should have at most 255 characters", "string_too_long", label);
   return db.transaction(async (trx) => {
     const row = await keyOfHolder(trx, caller, input);
@@ -338,7 +372,12 @@ export async function activateLicenseKey(db: Knex, caller: OrganizationCaller | 
     if ((await countActivations(trx, row.id)) >= row.limit_activations) {
       throw new NotPermitted(`License key only allows ${row.limit_activations} activations.`);
     }
-    const activation = await keys.insertActivation(trx, { license_key_id: row.id, label, conditions: jsonb(trx, conditions), meta: jsonb(trx, meta) });
+    const activation = await keys.insertActivation(trx, {
+      license_key_id: row.id,
+      label,
+      conditions: jsonb(trx, conditions),
+      meta: jsonb(trx, meta),
+    });
     const key = await readOne(trx, row);
     // Granted: a key that is not was refused above.
     return toActivationCreated(activation, Object.assign(key, { status: row.status }));

@@ -38,7 +38,10 @@ export interface EventNameRow {
 }
 
 /** The organization's events (a source for rollupUpsertSql and matchedCustomersSql). */
-export const organizationEvents = (organizationId: string): Sql => ({ sql: "(select * from events where organization_id = ?)", bindings: [organizationId] });
+export const organizationEvents = (organizationId: string): Sql => ({
+  sql: "(select * from events where organization_id = ?)",
+  bindings: [organizationId],
+});
 
 /** The organization's events of transactions below `xid` (those folded already). */
 export const organizationEventsBelow = (organizationId: string, xid: string): Sql => ({
@@ -53,18 +56,28 @@ export const organizationEventsIn = (organizationId: string, from: string, to: s
 });
 
 /** The customer's events (by its id). */
-export const customerEvents = (customerId: string): Sql => ({ sql: "(select * from events where customer_id = ?)", bindings: [customerId] });
+export const customerEvents = (customerId: string): Sql => ({
+  sql: "(select * from events where customer_id = ?)",
+  bindings: [customerId],
+});
 
 /**
  * The head of the events from `mark` to before `horizon` (transaction ids), at most `chunk` of
  * them: how many, and the transaction id just after the last one's (all of its events go in).
  */
-export async function foldChunkBound(trx: Knex.Transaction, mark: string, horizon: string, chunk: number): Promise<{ n: number; after_last: string | null }> {
-  const [bound] = await rowsOf<{ n: number; after_last: string | null }>(trx.raw(
-    `select count(*)::int as n, (max(ingest_xid)::text::numeric + 1)::text as after_last
+export async function foldChunkBound(
+  trx: Knex.Transaction,
+  mark: string,
+  horizon: string,
+  chunk: number,
+): Promise<{ n: number; after_last: string | null }> {
+  const [bound] = await rowsOf<{ n: number; after_last: string | null }>(
+    trx.raw(
+      `select count(*)::int as n, (max(ingest_xid)::text::numeric + 1)::text as after_last
        from (select ingest_xid from events where ingest_xid >= ?::xid8 and ingest_xid < ?::xid8 order by ingest_xid limit ?) as head`,
-    [mark, horizon, chunk],
-  ));
+      [mark, horizon, chunk],
+    ),
+  );
   return bound;
 }
 
@@ -90,14 +103,16 @@ export async function attributeEvents(
   customer: { id: string; organization_id: string },
   externalId: string,
 ): Promise<{ attributed: number; firstUserEvent: Date | null }> {
-  const [row] = await rowsOf<{ attributed: number; first: Date | null }>(trx.raw(
-    `with a as (
+  const [row] = await rowsOf<{ attributed: number; first: Date | null }>(
+    trx.raw(
+      `with a as (
        update events set customer_id = ? where organization_id = ? and external_customer_id = ? and customer_id is null
        returning timestamp, source
      )
      select count(*)::int as attributed, min(timestamp) filter (where source = 'user') as first from a`,
-    [customer.id, customer.organization_id, externalId],
-  ));
+      [customer.id, customer.organization_id, externalId],
+    ),
+  );
   return { attributed: row.attributed, firstUserEvent: row.first };
 }
 
@@ -112,9 +127,13 @@ export interface CreditKey {
  * Per key: the customer's last meter.reset of the meter (at or before `until`), and the units
  * meter.credited since (before `until`), of which those given with rollover.
  */
-export async function resetsAndCredits(db: Knex, keys: CreditKey[]): Promise<{ i: number; last_reset: Date | null; credited: number; rollover: number }[]> {
-  return rowsOf<{ i: number; last_reset: Date | null; credited: number; rollover: number }>(db.raw(
-    `select k.i, r.last_reset, coalesce(c.credited, 0)::float8 as credited, coalesce(c.rollover, 0)::float8 as rollover
+export async function resetsAndCredits(
+  db: Knex,
+  keys: CreditKey[],
+): Promise<{ i: number; last_reset: Date | null; credited: number; rollover: number }[]> {
+  return rowsOf<{ i: number; last_reset: Date | null; credited: number; rollover: number }>(
+    db.raw(
+      `select k.i, r.last_reset, coalesce(c.credited, 0)::float8 as credited, coalesce(c.rollover, 0)::float8 as rollover
      from jsonb_to_recordset(?::jsonb) as k(i int, customer_id uuid, meter_id text, until timestamptz)
      left join lateral (
        select max(e.timestamp) as last_reset from events e
@@ -129,8 +148,9 @@ export async function resetsAndCredits(db: Knex, keys: CreditKey[]): Promise<{ i
          and e.metadata ->> 'meter_id' = k.meter_id
          and (r.last_reset is null or e.timestamp >= r.last_reset) and (k.until is null or e.timestamp < k.until)
      ) c on true`,
-    [JSON.stringify(keys)],
-  ));
+      [JSON.stringify(keys)],
+    ),
+  );
 }
 
 /**
@@ -183,14 +203,27 @@ export function perCustomerQuantities(
 ): Knex.QueryBuilder {
   const perCustomer = events
     .clone()
-    .leftJoin("customers as rc", (j) => j.on("rc.organization_id", "events.organization_id").andOn("rc.external_id", "events.external_customer_id").andOnNull("rc.deleted_at"))
+    .leftJoin("customers as rc", (j) =>
+      j
+        .on("rc.organization_id", "events.organization_id")
+        .andOn("rc.external_id", "events.external_customer_id")
+        .andOnNull("rc.deleted_at"),
+    )
     .select(db.raw(`${CUSTOMER_OF_EVENT} as customer`))
     .groupByRaw(`${opts.bucket}, ${CUSTOMER_OF_EVENT}`);
-  const buckets = db.from(perCustomer.as("c")).groupBy("c.bucket").select("c.bucket", db.raw(`${AGGREGATE[opts.perBucket]("c.quantity")}::float8 as quantity`));
+  const buckets = db
+    .from(perCustomer.as("c"))
+    .groupBy("c.bucket")
+    .select("c.bucket", db.raw(`${AGGREGATE[opts.perBucket]("c.quantity")}::float8 as quantity`));
   const total =
     opts.total === "events"
-      ? events.clone().clearSelect().select(db.raw("null::timestamptz as bucket"), db.raw(`(${opts.value.sql})::float8 as quantity`, opts.value.bindings))
-      : db.from(buckets.clone().as("b")).select(db.raw("null::timestamptz as bucket"), db.raw(`${AGGREGATE[opts.total]("b.quantity")}::float8 as quantity`));
+      ? events
+          .clone()
+          .clearSelect()
+          .select(db.raw("null::timestamptz as bucket"), db.raw(`(${opts.value.sql})::float8 as quantity`, opts.value.bindings))
+      : db
+          .from(buckets.clone().as("b"))
+          .select(db.raw("null::timestamptz as bucket"), db.raw(`${AGGREGATE[opts.total]("b.quantity")}::float8 as quantity`));
   return db.from(buckets.as("pb")).select("pb.bucket", "pb.quantity").unionAll(total, true);
 }
 
@@ -198,11 +231,9 @@ export function perCustomerQuantities(
 export function whereCustomers(q: Knex.QueryBuilder, db: Knex, organizationId: string, customerIds: string[]): Knex.QueryBuilder {
   const ids = customerIds.filter(isUuid);
   return q.where((w) =>
-    w.whereIn("events.customer_id", ids).orWhere((u) =>
-      u
-        .whereNull("events.customer_id")
-        .whereIn("events.external_customer_id", externalIdsOf(db, organizationId, ids)),
-    ),
+    w
+      .whereIn("events.customer_id", ids)
+      .orWhere((u) => u.whereNull("events.customer_id").whereIn("events.external_customer_id", externalIdsOf(db, organizationId, ids))),
   );
 }
 
@@ -247,7 +278,9 @@ export async function findReadable(db: Knex, organizationId: string, id: string)
  */
 export async function customersOf(db: Knex, organizationId: string, rows: EventRow[]): Promise<Map<string, CustomerRow>> {
   const ids = [...new Set(rows.map((r) => r.customer_id).filter((v): v is string => v !== null))];
-  const external = [...new Set(rows.filter((r) => r.customer_id === null && r.external_customer_id !== null).map((r) => r.external_customer_id!))];
+  const external = [
+    ...new Set(rows.filter((r) => r.customer_id === null && r.external_customer_id !== null).map((r) => r.external_customer_id!)),
+  ];
   const out = new Map<string, CustomerRow>();
   if (ids.length === 0 && external.length === 0) return out;
   const customers = await namedByEvents(db, organizationId, ids, external);
@@ -295,17 +328,23 @@ type Connection = { query: (q: unknown) => NodeJS.WritableStream };
 type TransactionClient = { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<void> };
 
 /** COPY text format: tab-separated, `\N` for null, backslashes and control characters escaped. */
-const copyField = (v: string | null) => (v === null ? "\\N" : v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r"));
+const copyField = (v: string | null) =>
+  v === null ? "\\N" : v.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
 
 /** The events as one COPY into the table, on the transaction's own connection. */
 export async function copyEvents(trx: Knex.Transaction, organizationId: string, events: CopiedEvent[]): Promise<void> {
   const client = trx.client as TransactionClient;
   const conn = await client.acquireConnection();
   try {
-    const sink = conn.query(copyFrom("COPY events (organization_id, timestamp, name, source, customer_id, external_customer_id, metadata) FROM STDIN"));
+    const sink = conn.query(
+      copyFrom("COPY events (organization_id, timestamp, name, source, customer_id, external_customer_id, metadata) FROM STDIN"),
+    );
     let text = "";
     for (const e of events) {
-      text += [organizationId, e.timestamp.toISOString(), e.name, e.source, e.customerId, e.externalCustomerId, JSON.stringify(e.metadata)].map(copyField).join("\t") + "\n";
+      text +=
+        [organizationId, e.timestamp.toISOString(), e.name, e.source, e.customerId, e.externalCustomerId, JSON.stringify(e.metadata)]
+          .map(copyField)
+          .join("\t") + "\n";
     }
     await pipeline(Readable.from([text]), sink);
   } finally {

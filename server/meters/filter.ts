@@ -20,9 +20,7 @@ export interface Filter {
   clauses: (FilterClause | Filter)[];
 }
 export type Aggregation =
-  | { func: "count" }
-  | { func: "sum" | "max" | "min" | "avg"; property: string }
-  | { func: "unique"; property: string };
+  { func: "count" } | { func: "sum" | "max" | "min" | "avg"; property: string } | { func: "unique"; property: string };
 
 const OPERATORS: readonly Operator[] = ["eq", "ne", "gt", "gte", "lt", "lte", "like", "not_like"];
 const INT_MIN = -2_147_483_648;
@@ -38,7 +36,8 @@ export function isFilter(node: unknown): node is Filter {
 
 /** Checks the tree and returns it normalised (metadata prefixes dropped, extra keys gone). */
 export function checkFilter(input: unknown, loc: (string | number)[], depth = 1): Filter {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw invalid(loc, "Input should be a valid dictionary", "dict_type");
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw invalid(loc, "Input should be a valid dictionary", "dict_type");
   const f = input as Record<string, unknown>;
   if (f.conjunction !== "and" && f.conjunction !== "or") throw invalid([...loc, "conjunction"], "Input should be 'and' or 'or'", "enum");
   if (!Array.isArray(f.clauses)) throw invalid([...loc, "clauses"], "Input should be a valid list", "list_type");
@@ -51,7 +50,8 @@ export function checkFilter(input: unknown, loc: (string | number)[], depth = 1)
     if (typeof clause.property !== "string" || stripMetadataPrefix(clause.property).length === 0) {
       throw invalid([...at, "property"], "String should have at least 1 character", "string_too_short");
     }
-    if (!OPERATORS.includes(clause.operator as Operator)) throw invalid([...at, "operator"], `Input should be one of ${OPERATORS.join(", ")}`, "enum");
+    if (!OPERATORS.includes(clause.operator as Operator))
+      throw invalid([...at, "operator"], `Input should be one of ${OPERATORS.join(", ")}`, "enum");
     const v = clause.value;
     if (typeof v === "number") {
       if (!Number.isInteger(v)) throw invalid([...at, "value"], "Input should be a valid integer", "int_type");
@@ -65,7 +65,8 @@ export function checkFilter(input: unknown, loc: (string | number)[], depth = 1)
 }
 
 export function checkAggregation(input: unknown, loc: (string | number)[]): Aggregation {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw invalid(loc, "Input should be a valid dictionary", "dict_type");
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw invalid(loc, "Input should be a valid dictionary", "dict_type");
   const a = input as Record<string, unknown>;
   const func = a.func ?? "count";
   if (func === "count") return { func: "count" };
@@ -93,7 +94,8 @@ export const COLUMNS: Record<string, { type: "string" | "number"; sql: string }>
 const COMPARATORS: Record<Exclude<Operator, "like" | "not_like">, string> = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
 
 function compare(expr: string, op: Operator, value: unknown, cast = ""): Sql {
-  if (op === "like" || op === "not_like") return { sql: `(${expr} ${op === "like" ? "like" : "not like"} ?)`, bindings: [`%${String(value)}%`] };
+  if (op === "like" || op === "not_like")
+    return { sql: `(${expr} ${op === "like" ? "like" : "not like"} ?)`, bindings: [`%${String(value)}%`] };
   return { sql: `(${expr} ${COMPARATORS[op]} ?${cast})`, bindings: [value] };
 }
 
@@ -125,7 +127,8 @@ function clauseSql(c: FilterClause): Sql {
       `else false end, false)`,
     bindings: [
       c.property,
-      c.property, ...str.bindings,
+      c.property,
+      ...str.bindings,
       ...(num ? [c.property, ...num.bindings] : []),
       ...(bool ? [c.property, ...bool.bindings] : []),
     ],
@@ -178,7 +181,6 @@ export function numericValueSql(a: Aggregation): Sql {
     bindings: [a.property, a.property],
   };
 }
-
 
 /** The metadata keys a meter reads (its filter's clauses and its aggregation's property). */
 export function metadataKeys(filter: Filter, aggregation: Aggregation): string[] {

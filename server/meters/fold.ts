@@ -33,7 +33,12 @@ async function foldChunk(knex: Knex, chunk: number): Promise<number | null> {
       const meters = await ofOrganizationById(trx, org);
       const source = organizationEventsIn(org, state.mark, upper);
       for (const meter of meters.filter(hasRollups)) await addRollups(trx, meter, source, "customers");
-      if (meters.length) await addFoldedCustomerMeters(trx, org, meters.map((m) => matchedCustomersSql(m, source)));
+      if (meters.length)
+        await addFoldedCustomerMeters(
+          trx,
+          org,
+          meters.map((m) => matchedCustomersSql(m, source)),
+        );
     }
     const folded = await countEventsIn(trx, state.mark, upper);
     await setFoldedBelow(trx, upper);

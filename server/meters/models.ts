@@ -39,4 +39,3 @@ export function toMeter(row: MeterRow): MeterOut {
     archived_at: iso(row.archived_at),
   };
 }
-

@@ -52,7 +52,12 @@ export function rollupAggregateSql(a: Aggregation): string {
   }
 }
 
-export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: string, query: QuantitiesQuery): Promise<MeterQuantitiesOut> {
+export async function meterQuantities(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  query: QuantitiesQuery,
+): Promise<MeterQuantitiesOut> {
   const meter = await findReadable(db, caller, id);
   if (!meter) throw new ResourceNotFound("Meter not found.");
   const start = new Date(query.start_timestamp);
@@ -65,7 +70,11 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   const unit: TimeUnit = query.interval;
   const days = dayDistance(start, end);
   if (days < 0 || days > MAX_RANGE_DAYS[unit]) {
-    throw invalid(["query"], "The interval is too small for the given date range. Use a larger interval or reduce the date range.", "value_error");
+    throw invalid(
+      ["query"],
+      "The interval is too small for the given date range. Use a larger interval or reduce the date range.",
+      "value_error",
+    );
   }
   const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
   const customerIds = asList(query.customer_id);
@@ -83,7 +92,14 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
   let grouped: Knex.QueryBuilder;
   let bucketColumn: string;
   const perCustomer = query.customer_aggregation_function;
-  if (hasRollups(meter) && !metadataFilter && !perCustomer && customerIds.length === 0 && externalIds.length === 0 && hourAligned(tz, start, end)) {
+  if (
+    hasRollups(meter) &&
+    !metadataFilter &&
+    !perCustomer &&
+    customerIds.length === 0 &&
+    externalIds.length === 0 &&
+    hourAligned(tz, start, end)
+  ) {
     bucketColumn = "r.bucket";
     grouped = meterTotalsIn(db, meter.id, range, bucketOf("r.bucket"), rollupAggregateSql(meter.aggregation));
   } else {
@@ -91,7 +107,13 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
     bucketColumn = "events.timestamp";
     // The events a meter reads: this organization's, through its filter, with the aggregated
     // property present, narrowed by the request's customer and metadata filters.
-    grouped = meterEventsIn(db, meter.organization_id, { filter: filterSql(meter.filter), where: agg.where, value: agg.value }, range, bucketOf("events.timestamp"));
+    grouped = meterEventsIn(
+      db,
+      meter.organization_id,
+      { filter: filterSql(meter.filter), where: agg.where, value: agg.value },
+      range,
+      bucketOf("events.timestamp"),
+    );
     if (customerIds.length) whereCustomers(grouped, db, meter.organization_id, customerIds);
     if (externalIds.length) whereExternalCustomers(grouped, db, meter.organization_id, externalIds);
     applyMetadataFilter(grouped, "events.metadata", query.metadata);
@@ -101,13 +123,20 @@ export async function meterQuantities(db: Knex, caller: OrganizationCaller, id: 
     // max or min for a max or min one; an avg or unique meter's over all the events.
     const func = meter.aggregation.func;
     const total = func === "count" || func === "sum" ? "sum" : func === "max" || func === "min" ? func : "events";
-    grouped = perCustomerQuantities(db, grouped, { bucket: bucketOf(bucketColumn), perBucket: perCustomer, total, value: aggregationSql(meter.aggregation).value });
+    grouped = perCustomerQuantities(db, grouped, {
+      bucket: bucketOf(bucketColumn),
+      perBucket: perCustomer,
+      total,
+      value: aggregationSql(meter.aggregation).value,
+    });
   } else {
     // One pass for the buckets and the total (the grouping set `()`, its bucket null).
     grouped.groupByRaw(`grouping sets ((${bucketOf(bucketColumn)}), ())`);
   }
   const rows = await quantitiesOver(db, seriesSql(unit, tz, start.toISOString(), end.toISOString()), grouped, unit, tz);
-  const buckets = rows.filter((r) => r.timestamp !== null).sort((a, b) => new Date(a.timestamp!).getTime() - new Date(b.timestamp!).getTime());
+  const buckets = rows
+    .filter((r) => r.timestamp !== null)
+    .sort((a, b) => new Date(a.timestamp!).getTime() - new Date(b.timestamp!).getTime());
   const total = rows.find((r) => r.timestamp === null);
   return {
     quantities: buckets.map((r) => ({ timestamp: new Date(r.timestamp!).toISOString(), quantity: Number(r.quantity ?? 0) })),

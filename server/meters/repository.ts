@@ -39,7 +39,11 @@ export function update(db: Knex, id: string, patch: Record<string, unknown>): Pr
 }
 
 /** The organization's meter `id` (archived or not), for references from benefits. */
-export function findInOrganization(db: Knex, caller: OrganizationCaller, id: string): Promise<{ id: string; archived_at: Date | null } | undefined> {
+export function findInOrganization(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+): Promise<{ id: string; archived_at: Date | null } | undefined> {
   return db("meters").where({ id, organization_id: caller.organizationId }).first("id", "archived_at");
 }
 

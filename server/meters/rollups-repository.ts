@@ -78,7 +78,9 @@ export async function moveCustomerRollups(trx: Knex.Transaction, meterIds: strin
 /** The events of transactions below this id are in the per-customer rollups (as text, for xid8). */
 export async function foldedBelow(trx: Knex.Transaction, opts: { lock?: "share" | "update" } = {}): Promise<string> {
   const lock = opts.lock === "update" ? " for update" : opts.lock === "share" ? " for share" : "";
-  const [row] = await rowsOf<{ folded_below: string }>(trx.raw(`select folded_below::text as folded_below from usage_fold where id = 1${lock}`));
+  const [row] = await rowsOf<{ folded_below: string }>(
+    trx.raw(`select folded_below::text as folded_below from usage_fold where id = 1${lock}`),
+  );
   return row.folded_below;
 }
 
@@ -92,11 +94,13 @@ export interface FoldState {
 
 /** The fold's mark, locked for this fold; undefined when another folder holds it. */
 export async function claimFoldMark(trx: Knex.Transaction): Promise<FoldState | undefined> {
-  const rows = await rowsOf<FoldState>(trx.raw(
-    `select folded_below::text as mark, pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
+  const rows = await rowsOf<FoldState>(
+    trx.raw(
+      `select folded_below::text as mark, pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
               folded_below >= pg_snapshot_xmin(pg_current_snapshot()) as caught_up
        from usage_fold where id = 1 for update skip locked`,
-  ));
+    ),
+  );
   return rows.at(0);
 }
 
@@ -140,13 +144,15 @@ export async function consumptionParts(db: Knex, meter: MeterRow, keys: Consumpt
   const property = meter.aggregation.func === "unique" ? meter.aggregation.property : null;
   // The customer's events in the edge ranges, and those of the rollups' range not folded yet: by
   // its id, and by its external id if not attributed.
-  const inEdges = "((events.timestamp >= k.a_from and events.timestamp < k.a_to) or (events.timestamp >= k.b_from and events.timestamp < k.b_to))";
+  const inEdges =
+    "((events.timestamp >= k.a_from and events.timestamp < k.a_to) or (events.timestamp >= k.b_from and events.timestamp < k.b_to))";
   // (The not-folded events are found through their transaction id, the few above the fold's mark,
   // never through the window's timestamps: `offset 0` keeps the time range out of the index choice.)
   const notFolded = "events.ingest_xid >= (select folded_below from usage_fold where id = 1)";
   const inRollupRange = "(events.timestamp >= k.r_from and events.timestamp < k.r_to)";
-  return rowsOf<Record<string, number | null>>(db.raw(
-    `select k.i, coalesce(ro.events, 0)::float8 as r_events, coalesce(ro.n, 0)::float8 as r_n, coalesce(ro.sum, 0) as r_sum, ro.min as r_min, ro.max as r_max,
+  return rowsOf<Record<string, number | null>>(
+    db.raw(
+      `select k.i, coalesce(ro.events, 0)::float8 as r_events, coalesce(ro.n, 0)::float8 as r_n, coalesce(ro.sum, 0) as r_sum, ro.min as r_min, ro.max as r_max,
             ed.events::float8 as e_events, ed.n::float8 as e_n, coalesce(ed.sum, 0) as e_sum, ed.min as e_min, ed.max as e_max, ed.uniq::float8 as uniq
      from jsonb_to_recordset(?::jsonb) as k(i int, customer_id uuid, external_id text, keys text[], r_from timestamptz, r_to timestamptz,
        a_from timestamptz, a_to timestamptz, b_from timestamptz, b_to timestamptz)
@@ -168,12 +174,26 @@ export async function consumptionParts(db: Knex, meter: MeterRow, keys: Consumpt
          where ${filter.sql}
        ) as matched
      ) ed on true`,
-    [JSON.stringify(keys), meter.id, ...value.bindings, ...(property !== null ? [property] : []), meter.organization_id, ...filter.bindings],
-  ));
+      [
+        JSON.stringify(keys),
+        meter.id,
+        ...value.bindings,
+        ...(property !== null ? [property] : []),
+        meter.organization_id,
+        ...filter.bindings,
+      ],
+    ),
+  );
 }
 
 /** The meter's hourly totals in [start, end), as `bucket` and `quantity` columns; grouping is the caller's. */
-export function meterTotalsIn(db: Knex, meterId: string, range: { start: Sql; end: Sql }, bucket: string, aggregate: string): Knex.QueryBuilder {
+export function meterTotalsIn(
+  db: Knex,
+  meterId: string,
+  range: { start: Sql; end: Sql },
+  bucket: string,
+  aggregate: string,
+): Knex.QueryBuilder {
   const grouped = db("meter_rollups as r")
     .where("r.meter_id", meterId)
     .whereRaw(`r.bucket >= ${range.start.sql}`, range.start.bindings)

@@ -62,7 +62,11 @@ export async function rebuildMeter(trx: Knex.Transaction, meter: MeterRow): Prom
  * customer's (its id filled in), and so do their rollups and customer meters; the customer's first
  * user event is lowered to the earliest of them. Answers the customer with that time.
  */
-export async function attributeExternalEvents<C extends AttributedCustomer>(trx: Knex.Transaction, customer: C, externalId: string): Promise<C> {
+export async function attributeExternalEvents<C extends AttributedCustomer>(
+  trx: Knex.Transaction,
+  customer: C,
+  externalId: string,
+): Promise<C> {
   await lockUsageExclusive(trx, customer.organization_id);
   const { attributed, firstUserEvent } = await attributeEvents(trx, customer, externalId);
   if (!attributed) return customer;
@@ -73,8 +77,17 @@ export async function attributeExternalEvents<C extends AttributedCustomer>(trx:
   }
   const meters = await ofOrganization(trx, customer.organization_id);
   if (meters.length === 0) return out;
-  await moveCustomerRollups(trx, meters.map((m) => m.id), externalKey(externalId), customer.id);
+  await moveCustomerRollups(
+    trx,
+    meters.map((m) => m.id),
+    externalKey(externalId),
+    customer.id,
+  );
   const own = customerEvents(customer.id);
-  await addAttributedCustomerMeters(trx, customer.organization_id, meters.map((m) => matchedCustomersSql(m, own)));
+  await addAttributedCustomerMeters(
+    trx,
+    customer.organization_id,
+    meters.map((m) => matchedCustomersSql(m, own)),
+  );
   return out;
 }

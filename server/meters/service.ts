@@ -38,16 +38,21 @@ type Unit = Pick<MeterRow, "unit" | "custom_label" | "custom_multiplier">;
  * The unit a create or update leaves the meter with: a custom unit needs its label (its multiplier
  * is 1 unless given); the other units take neither. Leaving `custom` clears both.
  */
-function checkUnit(current: Unit, input: { unit?: Unit["unit"] | null; custom_label?: string | null; custom_multiplier?: number | null }): Unit {
+function checkUnit(
+  current: Unit,
+  input: { unit?: Unit["unit"] | null; custom_label?: string | null; custom_multiplier?: number | null },
+): Unit {
   const unit = input.unit ?? current.unit;
   if (unit !== "custom") {
     for (const key of ["custom_label", "custom_multiplier"] as const) {
-      if (input[key] !== undefined && input[key] !== null) throw invalid(["body", key], "Only a custom unit has a label and a multiplier.", "value_error", input[key]);
+      if (input[key] !== undefined && input[key] !== null)
+        throw invalid(["body", key], "Only a custom unit has a label and a multiplier.", "value_error", input[key]);
     }
     return { unit, custom_label: null, custom_multiplier: null };
   }
   const label = (input.custom_label === undefined ? current.custom_label : input.custom_label)?.trim() || null;
-  if (label === null) throw invalid(["body", "custom_label"], "A custom unit needs its label, e.g. request.", "missing", input.custom_label ?? null);
+  if (label === null)
+    throw invalid(["body", "custom_label"], "A custom unit needs its label, e.g. request.", "missing", input.custom_label ?? null);
   const multiplier = input.custom_multiplier === undefined ? current.custom_multiplier : input.custom_multiplier;
   return { unit, custom_label: label, custom_multiplier: multiplier ?? 1 };
 }
@@ -107,7 +112,13 @@ export interface MeterDependents {
   liveCreditsOnMeter(db: Knex, meterId: string): Promise<number>;
 }
 
-export async function updateMeter(db: Knex, caller: OrganizationCaller, id: string, input: MeterUpdateInput, dependents: MeterDependents): Promise<MeterOut> {
+export async function updateMeter(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: MeterUpdateInput,
+  dependents: MeterDependents,
+): Promise<MeterOut> {
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Meter not found.");

@@ -74,7 +74,11 @@ async function windows(db: Knex, requests: UsageRequest[]): Promise<{ start: Dat
   const rows = await resetsAndCredits(db, keys);
   const out = requests.map(() => ({ start: null as Date | null, credited: 0, rollover: 0 }));
   for (const row of rows) {
-    out[row.i] = { start: row.last_reset ? new Date(row.last_reset) : null, credited: Number(row.credited), rollover: Number(row.rollover) };
+    out[row.i] = {
+      start: row.last_reset ? new Date(row.last_reset) : null,
+      credited: Number(row.credited),
+      rollover: Number(row.rollover),
+    };
   }
   return out;
 }
@@ -95,7 +99,11 @@ function plan(lo: Date | null, hi: Date | null, rollups: boolean) {
 }
 
 /** Consumption of the requests of one meter (one statement). */
-async function consumption(db: Knex, meter: MeterRow, requests: { i: number; request: UsageRequest; lo: Date | null }[]): Promise<Map<number, number>> {
+async function consumption(
+  db: Knex,
+  meter: MeterRow,
+  requests: { i: number; request: UsageRequest; lo: Date | null }[],
+): Promise<Map<number, number>> {
   const rollups = hasRollups(meter);
   const keys = requests.map(({ i, request, lo }): ConsumptionKey => {
     const p = plan(lo, request.until, rollups);
@@ -142,7 +150,12 @@ export async function computeUsage(db: Knex, requests: UsageRequest[]): Promise<
   for (const { meter, items } of byMeter.values()) {
     for (const [i, v] of await consumption(db, meter, items)) consumed.set(i, v);
   }
-  return requests.map((_, i) => ({ windowStart: w[i].start, consumed: consumed.get(i) ?? 0, credited: w[i].credited, rolloverCredited: w[i].rollover }));
+  return requests.map((_, i) => ({
+    windowStart: w[i].start,
+    consumed: consumed.get(i) ?? 0,
+    credited: w[i].credited,
+    rolloverCredited: w[i].rollover,
+  }));
 }
 
 export interface MeteredPrice {
@@ -154,5 +167,8 @@ export interface MeteredPrice {
 export function meteredCharge(usage: Pick<Usage, "consumed" | "credited">, price: MeteredPrice): { billedUnits: number; amount: number } {
   const billedUnits = Math.max(0, usage.consumed - Math.max(0, usage.credited));
   const amount = unitsTimesAmount(billedUnits, price.unit_amount ?? "0");
-  return { billedUnits, amount: price.cap_amount !== null && price.cap_amount !== undefined ? Math.min(amount, Number(price.cap_amount)) : amount };
+  return {
+    billedUnits,
+    amount: price.cap_amount !== null && price.cap_amount !== undefined ? Math.min(amount, Number(price.cap_amount)) : amount,
+  };
 }

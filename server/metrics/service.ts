@@ -64,14 +64,20 @@ function picked<T>(values: Record<MetricSlug, T>, asked: ReadonlySet<MetricSlug>
 export async function getMetrics(db: Knex, caller: OrganizationCaller, query: MetricsQuery): Promise<MetricsOut> {
   const start = checkDate(query.start_date, ["query", "start_date"]);
   const end = checkDate(query.end_date, ["query", "end_date"]);
-  if (start < Date.parse(`${MIN_DATE}T00:00:00Z`)) throw invalid(["query", "start_date"], `Input should be greater than or equal to ${MIN_DATE}`, "greater_than_equal");
+  if (start < Date.parse(`${MIN_DATE}T00:00:00Z`))
+    throw invalid(["query", "start_date"], `Input should be greater than or equal to ${MIN_DATE}`, "greater_than_equal");
   const unit: TimeUnit = query.interval;
   const days = (end - start) / DAY_MS;
   if (days < 0) throw invalid(["query", "end_date"], "The end date must be on or after the start date.", "value_error");
-  if (days > MAX_DAYS[unit]) throw invalid(["query"], "The interval is too big. Try to change the interval or reduce the date range.", "value_error");
+  if (days > MAX_DAYS[unit])
+    throw invalid(["query"], "The interval is too big. Try to change the interval or reduce the date range.", "value_error");
   // A range shorter than the interval needs would be one or two partial buckets.
   if (days < MIN_DAYS[unit]) {
-    throw invalid(["query"], `A ${unit} interval needs a range of at least ${MIN_DAYS[unit]} days. Use a smaller interval or a longer date range.`, "value_error");
+    throw invalid(
+      ["query"],
+      `A ${unit} interval needs a range of at least ${MIN_DAYS[unit]} days. Use a smaller interval or a longer date range.`,
+      "value_error",
+    );
   }
   const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
   const filters: Filters = {
@@ -100,7 +106,8 @@ export async function getMetrics(db: Knex, caller: OrganizationCaller, query: Me
   const wanted = asList(query.metrics);
   const asked = new Set<MetricSlug>(wanted.length ? wanted : METRICS.map((m) => m.slug));
   const needs = new Set(METRICS.filter((m) => asked.has(m.slug)).map((m) => m.source));
-  const run = (source: Source, rows: (db: Knex, report: Report) => Promise<BucketRow[]>) => (impossible || !needs.has(source) ? [] : rows(db, report));
+  const run = (source: Source, rows: (db: Knex, report: Report) => Promise<BucketRow[]>) =>
+    impossible || !needs.has(source) ? [] : rows(db, report);
   const [orderRows, deltaRows, checkoutRows] = await Promise.all([
     run("orders", orderBuckets),
     run("subscriptions", subscriptionDeltas),

@@ -70,9 +70,7 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb("properties").notNullable().defaultTo("{}");
     t.timestamp("deleted_at", { useTz: true });
   });
-  await knex.raw(
-    "create unique index custom_fields_org_slug on custom_fields (organization_id, lower(slug)) where deleted_at is null",
-  );
+  await knex.raw("create unique index custom_fields_org_slug on custom_fields (organization_id, lower(slug)) where deleted_at is null");
 
   await knex.schema.createTable("benefits", (t) => {
     t.uuid("id").primary().defaultTo(knex.raw("gen_random_uuid()"));
@@ -166,8 +164,18 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    "outbox", "product_custom_fields", "product_medias", "product_benefits", "product_prices",
-    "products", "meters", "benefits", "custom_fields", "files", "organization_access_tokens", "organizations",
+    "outbox",
+    "product_custom_fields",
+    "product_medias",
+    "product_benefits",
+    "product_prices",
+    "products",
+    "meters",
+    "benefits",
+    "custom_fields",
+    "files",
+    "organization_access_tokens",
+    "organizations",
   ]) {
     await knex.schema.dropTableIfExists(table);
   }

@@ -26,9 +26,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(["organization_id", "created_at"]);
   });
   // A deleted customer frees its email and external id for a new customer.
-  await knex.raw(
-    "create unique index customers_org_email on customers (organization_id, lower(email)) where deleted_at is null",
-  );
+  await knex.raw("create unique index customers_org_email on customers (organization_id, lower(email)) where deleted_at is null");
   await knex.raw(
     "create unique index customers_org_external_id on customers (organization_id, external_id) where deleted_at is null and external_id is not null",
   );

@@ -98,7 +98,14 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ["processed_events", "processor_customers", "checkout_products", "checkouts", "checkout_link_products", "checkout_links"]) {
+  for (const table of [
+    "processed_events",
+    "processor_customers",
+    "checkout_products",
+    "checkouts",
+    "checkout_link_products",
+    "checkout_links",
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -22,7 +22,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text("outcome");
     t.unique(["grant_id", "seq"]);
   });
-  await knex.raw("alter table benefit_grant_jobs add constraint benefit_grant_jobs_action check (action in ('grant', 'revoke', 'cycle', 'update'))");
+  await knex.raw(
+    "alter table benefit_grant_jobs add constraint benefit_grant_jobs_action check (action in ('grant', 'revoke', 'cycle', 'update'))",
+  );
   await knex.raw("create index benefit_grant_jobs_pending on benefit_grant_jobs (created_at) where done_at is null");
 }
 

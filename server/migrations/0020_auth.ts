@@ -143,7 +143,18 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ["rate_limits", "device_codes", "team_members", "teams", "invitations", "members", "verifications", "accounts", "sessions", "users"]) {
+  for (const table of [
+    "rate_limits",
+    "device_codes",
+    "team_members",
+    "teams",
+    "invitations",
+    "members",
+    "verifications",
+    "accounts",
+    "sessions",
+    "users",
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
   await knex.raw(`alter table organizations drop column metadata,

@@ -137,8 +137,14 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    "oauth_client_assertions", "oauth_consents", "oauth_access_tokens", "oauth_refresh_tokens", "oauth_client_resources",
-    "oauth_resources", "oauth_clients", "jwks",
+    "oauth_client_assertions",
+    "oauth_consents",
+    "oauth_access_tokens",
+    "oauth_refresh_tokens",
+    "oauth_client_resources",
+    "oauth_resources",
+    "oauth_clients",
+    "jwks",
   ]) {
     await knex.schema.dropTableIfExists(table);
   }

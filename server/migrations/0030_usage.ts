@@ -112,7 +112,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw("drop index if exists events_customer_timestamp");
   await knex.raw("drop index if exists events_org_external_id");
   await knex.raw("create index if not exists events_customer_id_index on events (customer_id)");
-  await knex.raw("create index if not exists events_organization_id_external_customer_id_index on events (organization_id, external_customer_id)");
+  await knex.raw(
+    "create index if not exists events_organization_id_external_customer_id_index on events (organization_id, external_customer_id)",
+  );
   await knex.schema.alterTable("events", (t) => {
     t.dropColumn("external_id");
     t.dropColumn("ingested_at");

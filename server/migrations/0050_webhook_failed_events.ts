@@ -4,7 +4,9 @@
 import type { Knex } from "knex";
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw("create index webhook_events_failed on webhook_events (endpoint_id, created_at) where succeeded = false and not pending and not is_archived");
+  await knex.raw(
+    "create index webhook_events_failed on webhook_events (endpoint_id, created_at) where succeeded = false and not pending and not is_archived",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -8,7 +8,9 @@ import type { Knex } from "knex";
 export async function up(knex: Knex): Promise<void> {
   await knex.raw("alter table webhook_events add column set_aside_at timestamptz");
   await knex.raw("create index webhook_events_queue on webhook_events (endpoint_id, outbox_id) where pending and set_aside_at is null");
-  await knex.raw("create index webhook_events_set_aside on webhook_events (endpoint_id, outbox_id) where pending and set_aside_at is not null");
+  await knex.raw(
+    "create index webhook_events_set_aside on webhook_events (endpoint_id, outbox_id) where pending and set_aside_at is not null",
+  );
   await knex.raw("drop index if exists webhook_events_pending");
 }
 

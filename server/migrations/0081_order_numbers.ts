@@ -41,7 +41,9 @@ export async function down(knex: Knex): Promise<void> {
   }
   await knex.raw("alter table invoice_counters drop column if exists last_receipt_number");
   await knex.raw("alter table orders add column invoice_number_int integer");
-  await knex.raw("update orders set invoice_number_int = substring(invoice_number from '([0-9]+)$')::integer where invoice_number is not null");
+  await knex.raw(
+    "update orders set invoice_number_int = substring(invoice_number from '([0-9]+)$')::integer where invoice_number is not null",
+  );
   await knex.raw("alter table orders drop column invoice_number");
   await knex.raw("alter table orders rename column invoice_number_int to invoice_number");
   await knex.raw("alter table orders add constraint orders_organization_id_invoice_number_unique unique (organization_id, invoice_number)");

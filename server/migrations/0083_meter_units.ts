@@ -12,5 +12,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw("alter table meters drop constraint if exists meters_custom_unit, drop column if exists unit, drop column if exists custom_label, drop column if exists custom_multiplier");
+  await knex.raw(
+    "alter table meters drop constraint if exists meters_custom_unit, drop column if exists unit, drop column if exists custom_label, drop column if exists custom_multiplier",
+  );
 }

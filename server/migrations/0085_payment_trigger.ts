@@ -8,7 +8,9 @@ const TRIGGERS = "('purchase', 'subscription_cycle', 'retry_dunning', 'retry_cus
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`alter table payments add column trigger text check (trigger in ${TRIGGERS})`);
-  await knex.raw("alter table orders add column next_payment_trigger text check (next_payment_trigger in ('retry_payment_method_update', 'retry_admin'))");
+  await knex.raw(
+    "alter table orders add column next_payment_trigger text check (next_payment_trigger in ('retry_payment_method_update', 'retry_admin'))",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

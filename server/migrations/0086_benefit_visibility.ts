@@ -3,7 +3,9 @@
 import type { Knex } from "knex";
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw("alter table benefits add column visibility text not null default 'public' check (visibility in ('draft', 'private', 'public'))");
+  await knex.raw(
+    "alter table benefits add column visibility text not null default 'public' check (visibility in ('draft', 'private', 'public'))",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -12,5 +12,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw("alter table orders drop column if exists tax_rate, drop column if exists taxability_reason, drop column if exists tax_transaction_id");
+  await knex.raw(
+    "alter table orders drop column if exists tax_rate, drop column if exists taxability_reason, drop column if exists tax_transaction_id",
+  );
 }

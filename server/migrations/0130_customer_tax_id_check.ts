@@ -30,7 +30,9 @@ export async function up(knex: Knex): Promise<void> {
     create trigger customers_tax_id_check_reset before insert or update of tax_id on customers
       for each row execute function customers_tax_id_check_reset()`);
   // Customers who had a tax id before: unchecked, and due.
-  await knex.raw("update customers set tax_id_check_status = 'unchecked', tax_id_check_due_at = now() where tax_id is not null and deleted_at is null");
+  await knex.raw(
+    "update customers set tax_id_check_status = 'unchecked', tax_id_check_due_at = now() where tax_id is not null and deleted_at is null",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -52,7 +52,8 @@ export function providerFailure({ status, headers, json }: Forwarded): Error {
   if (status >= 500) return new Error(`the OAuth2 provider answered ${status}: ${JSON.stringify(json)}`);
   const got = providerError(json);
   const error = got.error ?? (status === 401 ? "invalid_client" : "invalid_request");
-  if (error === "invalid_client") return new OAuth2Failure(401, error, got.description ?? "Client authentication failed.", challenge ?? CLIENT_CHALLENGE);
+  if (error === "invalid_client")
+    return new OAuth2Failure(401, error, got.description ?? "Client authentication failed.", challenge ?? CLIENT_CHALLENGE);
   return new OAuth2Failure(400, status === 401 ? "invalid_grant" : error, got.description ?? error);
 }
 
@@ -66,14 +67,24 @@ const REGISTRATION_CODES: Record<number, string> = { 400: "invalid_client_metada
 export function registrationFailure(status: number, json: unknown, challenge: string | null): OAuth2Failure {
   const got = providerError(json);
   if (status === 404 || status === 401) {
-    return new OAuth2Failure(401, "invalid_token", got.description ?? "Sign in as an owner or admin of the client's organization.", challenge ?? USER_CHALLENGE);
+    return new OAuth2Failure(
+      401,
+      "invalid_token",
+      got.description ?? "Sign in as an owner or admin of the client's organization.",
+      challenge ?? USER_CHALLENGE,
+    );
   }
   const error = got.error ?? REGISTRATION_CODES[status] ?? "invalid_request";
   return new OAuth2Failure(status, error, got.description ?? error);
 }
 
 /** The contract's operations whose every 4xx is an OAuth2 error. */
-const OAUTH2_OPERATIONS: ReadonlySet<string> = new Set(["oauth2:authorize", "oauth2:request_token", "oauth2:revoke_token", "oauth2:introspect_token"]);
+const OAUTH2_OPERATIONS: ReadonlySet<string> = new Set([
+  "oauth2:authorize",
+  "oauth2:request_token",
+  "oauth2:revoke_token",
+  "oauth2:introspect_token",
+]);
 
 /**
  * An error of the request pipeline (the contract's validation, authentication) on one of those

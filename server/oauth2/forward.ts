@@ -21,7 +21,14 @@ export async function forward(
   auth: AuthHandler,
   baseURL: string,
   path: string,
-  init: { method: string; headers: IncomingHttpHeaders; pass: readonly string[]; clientIp: string | null; body?: string; contentType?: string },
+  init: {
+    method: string;
+    headers: IncomingHttpHeaders;
+    pass: readonly string[];
+    clientIp: string | null;
+    body?: string;
+    contentType?: string;
+  },
 ): Promise<Forwarded> {
   const headers = new Headers();
   for (const name of init.pass) {

@@ -112,7 +112,9 @@ function metadataOf(raw: string): Record<string, unknown> | null {
 function withLoopbackType(metadata: Record<string, unknown>): Record<string, unknown> {
   const uris = metadata.redirect_uris;
   if (metadata.application_type !== undefined || !Array.isArray(uris)) return metadata;
-  return uris.some((uri) => typeof uri === "string" && isLoopbackRedirect(uri)) ? Object.assign({}, metadata, { application_type: "native" }) : metadata;
+  return uris.some((uri) => typeof uri === "string" && isLoopbackRedirect(uri))
+    ? Object.assign({}, metadata, { application_type: "native" })
+    : metadata;
 }
 
 /** RFC 7591's refusal of a client whose home page, logo, terms or policy is not an http(s) URL. */
@@ -125,9 +127,23 @@ const notMetadata = new OAuth2Failure(400, "invalid_client_metadata", "The body 
 
 /** The fields a client's metadata may change (better-auth's update-client takes exactly these). */
 const UPDATABLE = [
-  "redirect_uris", "scope", "client_name", "client_uri", "logo_uri", "contacts", "tos_uri", "policy_uri", "software_id",
-  "software_version", "software_statement", "post_logout_redirect_uris", "backchannel_logout_uri",
-  "backchannel_logout_session_required", "application_type", "grant_types", "response_types",
+  "redirect_uris",
+  "scope",
+  "client_name",
+  "client_uri",
+  "logo_uri",
+  "contacts",
+  "tos_uri",
+  "policy_uri",
+  "software_id",
+  "software_version",
+  "software_statement",
+  "post_logout_redirect_uris",
+  "backchannel_logout_uri",
+  "backchannel_logout_session_required",
+  "application_type",
+  "grant_types",
+  "response_types",
 ];
 
 function notAllowed(res: Response, allow: string): void {
@@ -142,7 +158,14 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
     if (!m) return next();
     const clientId = m[1] ? decodeURIComponent(m[1]) : null;
     const call = (path: string, method: string, body?: unknown) =>
-      forward(auth, publicUrl, path, { method, headers: req.headers, pass: USER_HEADERS, clientIp: clientAddress(req, config) ?? null, body: body === undefined ? undefined : JSON.stringify(body), contentType: "application/json" });
+      forward(auth, publicUrl, path, {
+        method,
+        headers: req.headers,
+        pass: USER_HEADERS,
+        clientIp: clientAddress(req, config) ?? null,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        contentType: "application/json",
+      });
     const run = async () => {
       if (!clientId) {
         if (req.method !== "POST") return notAllowed(res, "POST");

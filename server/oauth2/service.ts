@@ -34,9 +34,15 @@ export interface Provider {
 const FORM = "application/x-www-form-urlencoded";
 
 async function post(p: Provider, path: string, body: object) {
-  return forward(p.auth, p.publicUrl, path, { method: "POST", headers: p.headers, pass: CLIENT_HEADERS, clientIp: p.clientIp, body: formBody(body), contentType: FORM });
+  return forward(p.auth, p.publicUrl, path, {
+    method: "POST",
+    headers: p.headers,
+    pass: CLIENT_HEADERS,
+    clientIp: p.clientIp,
+    body: formBody(body),
+    contentType: FORM,
+  });
 }
-
 
 export async function requestToken(p: Provider, body: object): Promise<TokenAnswer> {
   const res = await post(p, "/oauth2/token", body);
@@ -46,8 +52,13 @@ export async function requestToken(p: Provider, body: object): Promise<TokenAnsw
   const base = { access_token: t.access_token, token_type: "Bearer" as const, expires_in: t.expires_in, scope: t.scope };
   // With both it is Polar's TokenResponse as its client reads it; without, RFC 6749's shape
   // (Polar's client cannot read that one: it wants both keys).
-  if (t.refresh_token !== undefined && t.id_token !== undefined) return Object.assign(base, { refresh_token: t.refresh_token, id_token: t.id_token });
-  return Object.assign(base, t.refresh_token !== undefined ? { refresh_token: t.refresh_token } : {}, t.id_token !== undefined ? { id_token: t.id_token } : {});
+  if (t.refresh_token !== undefined && t.id_token !== undefined)
+    return Object.assign(base, { refresh_token: t.refresh_token, id_token: t.id_token });
+  return Object.assign(
+    base,
+    t.refresh_token !== undefined ? { refresh_token: t.refresh_token } : {},
+    t.id_token !== undefined ? { id_token: t.id_token } : {},
+  );
 }
 
 export async function revokeToken(p: Provider, body: object): Promise<Record<string, never>> {
@@ -57,7 +68,10 @@ export async function revokeToken(p: Provider, body: object): Promise<Record<str
 }
 
 /** Which of our tables holds the token (by its prefix), and whom it acts for. */
-async function tokenRecord(db: Knex, token: string): Promise<{ type: "access_token" | "refresh_token"; referenceId: string | null; userId: string | null } | null> {
+async function tokenRecord(
+  db: Knex,
+  token: string,
+): Promise<{ type: "access_token" | "refresh_token"; referenceId: string | null; userId: string | null } | null> {
   const [table, prefix, type] = token.startsWith(REFRESH_TOKEN_PREFIX)
     ? (["oauth_refresh_tokens", REFRESH_TOKEN_PREFIX, "refresh_token"] as const)
     : (["oauth_access_tokens", ACCESS_TOKEN_PREFIX, "access_token"] as const);
@@ -69,7 +83,16 @@ async function tokenRecord(db: Knex, token: string): Promise<{ type: "access_tok
 export async function introspectToken(p: Provider, db: Knex, body: { token: string }): Promise<IntrospectAnswer> {
   const res = await post(p, "/oauth2/introspect", body);
   if (res.status !== 200) throw providerFailure(res);
-  const got = res.json as { active: boolean; client_id?: string; scope?: string; sub?: string; aud?: string | string[]; iss?: string; exp?: number; iat?: number };
+  const got = res.json as {
+    active: boolean;
+    client_id?: string;
+    scope?: string;
+    sub?: string;
+    aud?: string | string[];
+    iss?: string;
+    exp?: number;
+    iat?: number;
+  };
   if (!got.active) return { active: false };
   const record = await tokenRecord(db, body.token);
   const organization = record?.referenceId ?? null;
@@ -90,7 +113,15 @@ export async function introspectToken(p: Provider, db: Knex, body: { token: stri
 }
 
 /** The 0.x clients' scopes that gate nothing: a client may ask for them, the consent does not show them. */
-const GRANTING_NOTHING: ReadonlySet<string> = new Set(["web:read", "web:write", "issues:read", "issues:write", "repositories:read", "repositories:write", "external_organizations:read"]);
+const GRANTING_NOTHING: ReadonlySet<string> = new Set([
+  "web:read",
+  "web:write",
+  "issues:read",
+  "issues:write",
+  "repositories:read",
+  "repositories:write",
+  "external_organizations:read",
+]);
 const SHOWN_SCOPES: ReadonlySet<string> = new Set(OAUTH_SCOPES.filter((s) => s !== "offline_access" && !GRANTING_NOTHING.has(s)));
 const isShownScope = (s: string): s is AuthorizeScope => SHOWN_SCOPES.has(s);
 
@@ -135,7 +166,13 @@ export async function describeAuthorization(db: Knex, caller: Caller, query: Aut
   const subType = query.sub_type ?? (needsOrganization(asked) ? "organization" : "user");
   const organizations = await organizationsOfMember(db, caller.userId);
   if (subType === "user") {
-    return { client: publicClient, sub_type: "user", sub: { id: user.id, email: user.email, avatar_url: user.image ?? null }, scopes, organizations };
+    return {
+      client: publicClient,
+      sub_type: "user",
+      sub: { id: user.id, email: user.email, avatar_url: user.image ?? null },
+      scopes,
+      organizations,
+    };
   }
   // The organization the consent would be for: the session's active one.
   const session = caller.sessionId ? await sessionActiveOrganization(db, caller.sessionId) : undefined;

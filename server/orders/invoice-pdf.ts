@@ -160,7 +160,9 @@ function writePdf(content: string, info: Record<string, string>): Buffer {
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
     `<< /Length ${stream.length} >>\nstream\n${stream.toString("latin1")}\nendstream`,
-    `<< ${Object.entries(info).map(([k, v]) => `/${k} ${pdfString(v)}`).join(" ")} >>`,
+    `<< ${Object.entries(info)
+      .map(([k, v]) => `/${k} ${pdfString(v)}`)
+      .join(" ")} >>`,
   ];
   const chunks: Buffer[] = [Buffer.from("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", "latin1")];
   let offset = chunks[0].length;

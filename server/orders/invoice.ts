@@ -75,7 +75,12 @@ export async function storeInvoice(db: Knex, orderId: string, dependents: OrderD
     const pdf = renderInvoicePdf({
       number,
       issuedAt: new Date(),
-      seller: { name: seller?.name ?? org.name, address: addressLines(seller?.address ?? null), email: org.email, taxId: taxIdLine(seller?.tax_id ?? null) },
+      seller: {
+        name: seller?.name ?? org.name,
+        address: addressLines(seller?.address ?? null),
+        email: org.email,
+        taxId: taxIdLine(seller?.tax_id ?? null),
+      },
       billTo: {
         name: order.billing_name ?? customer.name ?? customer.email,
         address: addressLines(order.billing_address),
@@ -89,7 +94,8 @@ export async function storeInvoice(db: Knex, orderId: string, dependents: OrderD
       taxLabel: order.tax_rate?.display_name ?? "Tax",
       tax: order.tax_amount,
       total: totalAmount(order),
-      refunded: order.refunded_amount > 0 && order.refunded_amount <= netAmount(order) ? order.refunded_amount + order.refunded_tax_amount : 0,
+      refunded:
+        order.refunded_amount > 0 && order.refunded_amount <= netAmount(order) ? order.refunded_amount + order.refunded_tax_amount : 0,
       reverseCharge: order.taxability_reason === "reverse_charge",
     });
     const key = `${order.organization_id}/invoices/${order.id}/Invoice-${number}.pdf`;

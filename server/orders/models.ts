@@ -24,7 +24,9 @@ export function totalAmount(row: Pick<OrderRow, "subtotal_amount" | "discount_am
 }
 
 /** What is still to pay: the total with the applied balance while the order is pending, nothing once paid. */
-export function dueAmount(row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "tax_amount" | "applied_balance_amount">): number {
+export function dueAmount(
+  row: Pick<OrderRow, "status" | "subtotal_amount" | "discount_amount" | "tax_amount" | "applied_balance_amount">,
+): number {
   return row.status === "pending" ? Math.max(0, totalAmount(row) + row.applied_balance_amount) : 0;
 }
 

@@ -75,7 +75,7 @@ export interface OrderRow {
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
 export type CancellationReason =
-  | "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
+  "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
 
 /**
  * The columns of a subscriptions row that every subscription shape shows, the OrderSubscription
@@ -136,7 +136,12 @@ export function readable(db: Knex, scope: OrderScope): Knex.QueryBuilder {
   return q;
 }
 
-export async function findReadable(db: Knex, scope: OrderScope, id: string, opts: { forUpdate?: boolean } = {}): Promise<OrderRow | undefined> {
+export async function findReadable(
+  db: Knex,
+  scope: OrderScope,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<OrderRow | undefined> {
   if (!isUuid(id)) return undefined;
   const q = readable(db, scope).where("orders.id", id).first("orders.*");
   return (opts.forUpdate ? q.forUpdate() : q) as Promise<OrderRow | undefined>;
@@ -170,12 +175,20 @@ export type OrderReads = Omit<Partial<OrderRelations>, "subscriptions"> &
 export async function loadOrderRelations(db: Knex, orders: OrderRow[], reads: OrderReads): Promise<OrderRelations> {
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))];
   // No query for an empty id list (an order without a discount or a subscription).
-  const byIds = <T>(load: (db: Knex, ids: string[]) => Promise<T[]>, ids: string[]): Promise<T[]> => (ids.length ? load(db, ids) : Promise.resolve([]));
+  const byIds = <T>(load: (db: Knex, ids: string[]) => Promise<T[]>, ids: string[]): Promise<T[]> =>
+    ids.length ? load(db, ids) : Promise.resolve([]);
   const [customers, products, discounts, items, subscriptions] = await Promise.all([
     reads.customers ? [] : byIds(customersByIds, uniq(orders.map((o) => o.customer_id))),
     reads.products ? [] : byIds(productsByIds, uniq(orders.map((o) => o.product_id))),
     reads.discounts ? [] : byIds(discountsByIds, uniq(orders.map((o) => o.discount_id))),
-    reads.items ? [] : db<OrderItemRow>("order_items").whereIn("order_id", orders.map((o) => o.id)).orderBy([{ column: "position" }, { column: "created_at" }]),
+    reads.items
+      ? []
+      : db<OrderItemRow>("order_items")
+          .whereIn(
+            "order_id",
+            orders.map((o) => o.id),
+          )
+          .orderBy([{ column: "position" }, { column: "created_at" }]),
     reads.subscriptions ? [] : byIds(reads.subscriptionBases, uniq(orders.map((o) => o.subscription_id))),
   ]);
   const byOrder = new Map<string, OrderItemRow[]>();
@@ -214,7 +227,10 @@ export async function findOwedOrder(db: Knex, subscriptionId: string): Promise<O
 
 /** The subscription's pending orders with a retry scheduled are retried at `at` instead, for `trigger`'s reason. */
 export async function retryOwedOrdersAt(
-  db: Knex, subscriptionId: string, at: Date, trigger: NonNullable<OrderRow["next_payment_trigger"]>,
+  db: Knex,
+  subscriptionId: string,
+  at: Date,
+  trigger: NonNullable<OrderRow["next_payment_trigger"]>,
 ): Promise<void> {
   await db("orders")
     .where({ subscription_id: subscriptionId, status: "pending" })
@@ -229,7 +245,9 @@ export async function stopPaymentRetries(db: Knex, subscriptionId: string): Prom
 
 /** Renewal orders written in the last hour (an operators' gauge, server/http/metrics.ts). */
 export function countRenewalOrdersLastHour(db: Knex): Promise<number> {
-  return numberOf(db.raw("select count(*) as v from orders where billing_reason = 'subscription_cycle' and created_at > now() - interval '1 hour'"));
+  return numberOf(
+    db.raw("select count(*) as v from orders where billing_reason = 'subscription_cycle' and created_at > now() - interval '1 hour'"),
+  );
 }
 
 export interface OrderListQuery {
@@ -362,7 +380,9 @@ export async function insertOrderItems(db: Knex, rows: Omit<OrderItemRow, "id" |
 
 /** The order's lines, in their order. */
 export async function orderItems(db: Knex, orderId: string): Promise<OrderItemRow[]> {
-  return db<OrderItemRow>("order_items").where({ order_id: orderId }).orderBy([{ column: "position" }, { column: "created_at" }]);
+  return db<OrderItemRow>("order_items")
+    .where({ order_id: orderId })
+    .orderBy([{ column: "position" }, { column: "created_at" }]);
 }
 
 /** Writes `patch` (with its own modified_at) and returns the order. */
@@ -380,9 +400,14 @@ const COUNTER_COLUMNS = { invoice: "last_number", receipt: "last_receipt_number"
 export async function takeNumber(trx: Knex.Transaction, organizationId: string, sequence: keyof typeof COUNTER_COLUMNS): Promise<number> {
   const column = COUNTER_COLUMNS[sequence];
   await trx("invoice_counters").insert({ organization_id: organizationId }).onConflict("organization_id").ignore();
-  const counter: Record<string, number> = await trx("invoice_counters").where({ organization_id: organizationId }).forUpdate().first(column);
+  const counter: Record<string, number> = await trx("invoice_counters")
+    .where({ organization_id: organizationId })
+    .forUpdate()
+    .first(column);
   const next = counter[column] + 1;
-  await trx("invoice_counters").where({ organization_id: organizationId }).update({ [column]: next });
+  await trx("invoice_counters")
+    .where({ organization_id: organizationId })
+    .update({ [column]: next });
   return next;
 }
 
@@ -412,7 +437,9 @@ export async function orderBuckets(db: Knex, r: Report): Promise<BucketRow[]> {
       db.raw(`coalesce(sum(${net} - o.refunded_amount), 0)::float8 as net_revenue`),
       db.raw("(count(*) filter (where o.subscription_id is null))::float8 as one_time_products"),
       db.raw(`coalesce(sum(${net}) filter (where o.subscription_id is null), 0)::float8 as one_time_products_revenue`),
-      db.raw(`coalesce(sum(${net} - o.refunded_amount) filter (where o.subscription_id is null), 0)::float8 as one_time_products_net_revenue`),
+      db.raw(
+        `coalesce(sum(${net} - o.refunded_amount) filter (where o.subscription_id is null), 0)::float8 as one_time_products_net_revenue`,
+      ),
       db.raw(`coalesce(sum(${net}) filter (where ${isNew}), 0)::float8 as new_subscriptions_revenue`),
       db.raw(`coalesce(sum(${net} - o.refunded_amount) filter (where ${isNew}), 0)::float8 as new_subscriptions_net_revenue`),
       db.raw(`(count(distinct o.subscription_id) filter (where ${isRenewal}))::float8 as renewed_subscriptions`),
@@ -435,7 +462,13 @@ export type TaxReportGroup = Omit<components["schemas"]["TaxReportRow"], "net_am
  * made in, and succeeded refunds made in [start, end) by theirs, each under its order's currency,
  * country (the rate's, else the billing address's), state, rate and taxability reason.
  */
-export async function taxReportGroups(db: Knex, organizationId: string, unit: "month" | "quarter", start: Date, end: Date): Promise<TaxReportGroup[]> {
+export async function taxReportGroups(
+  db: Knex,
+  organizationId: string,
+  unit: "month" | "quarter",
+  start: Date,
+  end: Date,
+): Promise<TaxReportGroup[]> {
   const keys = `o.currency, coalesce(o.tax_rate->>'country', o.billing_address->>'country') as country, o.tax_rate->>'state' as state,
     coalesce((o.tax_rate->>'basis_points')::int, 0) as rate_basis_points, o.tax_rate->>'display_name' as display_name, o.taxability_reason`;
   const period = (column: string) => `to_char(date_trunc('${unit}', ${column} at time zone 'UTC'), 'YYYY-MM-DD')`;
@@ -464,6 +497,10 @@ export async function taxReportGroups(db: Knex, organizationId: string, unit: "m
 
 /** Orders whose tax record has been due since before `before`, oldest first (the backstop sweep). */
 export async function dueTaxRecords(db: Knex, before: Date, limit: number): Promise<string[]> {
-  const rows: { id: string }[] = await db("orders").where("tax_record_due_at", "<=", before).orderBy("tax_record_due_at").limit(limit).select("id");
+  const rows: { id: string }[] = await db("orders")
+    .where("tax_record_due_at", "<=", before)
+    .orderBy("tax_record_due_at")
+    .limit(limit)
+    .select("id");
   return rows.map((r) => r.id);
 }

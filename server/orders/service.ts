@@ -110,7 +110,11 @@ export async function readCustomerOrder(db: Knex, row: OrderRow, dependents: Ord
  * Creates the pending order of a confirmed checkout, inside the caller's transaction, and writes
  * order.created. The unique index on checkout_id makes a second order for one checkout impossible.
  */
-export async function createOrderForCheckout(trx: Knex.Transaction, input: CreateOrderForCheckoutInput, reads: OrderReads): Promise<OrderRow> {
+export async function createOrderForCheckout(
+  trx: Knex.Transaction,
+  input: CreateOrderForCheckoutInput,
+  reads: OrderReads,
+): Promise<OrderRow> {
   const { row, out } = await insertOrder(trx, input, reads);
   await emit(trx, input.organizationId, "order.created", out);
   return row;
@@ -222,7 +226,12 @@ export async function markOrderPaid(
   else await emitAll(trx, row.organization_id, ["order.updated", "order.paid"], out);
   // A one-time purchase grants its product's benefits; a subscription's grants follow the subscription.
   if (!row.subscription_id) {
-    await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: row.product_id, orderId: row.id });
+    await scheduleBenefitGrants(trx, {
+      organizationId: row.organization_id,
+      customerId: row.customer_id,
+      productId: row.product_id,
+      orderId: row.id,
+    });
   }
   return updated;
 }
@@ -239,7 +248,12 @@ export async function getCustomerOrder(db: Knex, scope: OrderScope, id: string, 
   return readCustomerOrder(db, row, dependents);
 }
 
-export async function listOrders(db: Knex, scope: OrderScope, query: MerchantOrderListQuery, dependents: OrderDependents): Promise<Page<OrderOut>> {
+export async function listOrders(
+  db: Knex,
+  scope: OrderScope,
+  query: MerchantOrderListQuery,
+  dependents: OrderDependents,
+): Promise<Page<OrderOut>> {
   const q = filterOrders(db, scope, query);
   applyMerchantFilters(db, q, query);
   applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
@@ -249,7 +263,12 @@ export async function listOrders(db: Knex, scope: OrderScope, query: MerchantOrd
   });
 }
 
-export async function listCustomerOrders(db: Knex, scope: OrderScope, query: OrderListQuery, dependents: OrderDependents): Promise<Page<CustomerOrderOut>> {
+export async function listCustomerOrders(
+  db: Knex,
+  scope: OrderScope,
+  query: OrderListQuery,
+  dependents: OrderDependents,
+): Promise<Page<CustomerOrderOut>> {
   const q = filterOrders(db, scope, query);
   applySorting(q, query.sorting, orderSorts(db), ["-created_at"], "orders.id");
   return listPage(q, query, (rows: OrderRow[]) => readCustomerOrders(db, rows, dependents));
@@ -284,7 +303,10 @@ export async function updateOrderRow(
   }
   if (Object.keys(patch).length === 0) return row;
   if (row.is_invoice_generated) {
-    throw invalid(["body", "billing_name" in patch ? "billing_name" : "billing_address"], "Billing details can't be updated after the invoice is generated.");
+    throw invalid(
+      ["body", "billing_name" in patch ? "billing_name" : "billing_address"],
+      "Billing details can't be updated after the invoice is generated.",
+    );
   }
   patch.modified_at = new Date();
   const updated = await saveOrder(trx, row.id, patch);
@@ -292,7 +314,13 @@ export async function updateOrderRow(
   return updated;
 }
 
-export async function updateOrder(db: Knex, scope: OrderScope, id: string, input: OrderUpdateInput, dependents: OrderDependents): Promise<OrderOut> {
+export async function updateOrder(
+  db: Knex,
+  scope: OrderScope,
+  id: string,
+  input: OrderUpdateInput,
+  dependents: OrderDependents,
+): Promise<OrderOut> {
   const row = await db.transaction((trx) => updateOrderRow(trx, scope, id, input, dependents));
   return readOrder(db, row, dependents);
 }

@@ -60,10 +60,17 @@ export async function getTaxReport(db: Knex, caller: OrganizationCaller, query: 
     start_date: query.start_date,
     end_date: query.end_date,
     interval,
-    periods: periods.map(({ first, ...p }) => Object.assign(p, {
-      rows: groups.filter((g) => g.period === first).map(({ period: _period, ...g }) =>
-        Object.assign(g, { net_amount: g.sales_net_amount - g.refunded_net_amount, tax_amount: g.sales_tax_amount - g.refunded_tax_amount }),
-      ),
-    })),
+    periods: periods.map(({ first, ...p }) =>
+      Object.assign(p, {
+        rows: groups
+          .filter((g) => g.period === first)
+          .map(({ period: _period, ...g }) =>
+            Object.assign(g, {
+              net_amount: g.sales_net_amount - g.refunded_net_amount,
+              tax_amount: g.sales_tax_amount - g.refunded_tax_amount,
+            }),
+          ),
+      }),
+    ),
   };
 }

@@ -15,9 +15,15 @@ export function orderTaxOf(calculation: TaxCalculation): OrderTax {
   const { jurisdiction } = calculation;
   const taxed = calculation.lines.find((l) => l.jurisdiction !== null);
   return {
-    tax_rate: jurisdiction && taxed
-      ? { basis_points: taxed.basis_points, display_name: jurisdiction.display_name, country: jurisdiction.country, state: jurisdiction.state }
-      : null,
+    tax_rate:
+      jurisdiction && taxed
+        ? {
+            basis_points: taxed.basis_points,
+            display_name: jurisdiction.display_name,
+            country: jurisdiction.country,
+            state: jurisdiction.state,
+          }
+        : null,
     taxability_reason: calculation.taxability_reason,
     tax_calculation: calculation,
   };
@@ -62,5 +68,10 @@ export async function recordDueOrderTax(db: Knex, orderId: string): Promise<stri
 /** The recorded tax transaction of a paid order, for a refund to revert; null when none was recorded. */
 export function orderTaxTransaction(order: Pick<OrderRow, "id" | "tax_calculation" | "tax_transaction_id">): TaxTransaction | null {
   if (!order.tax_calculation || !order.tax_transaction_id) return null;
-  return { provider: order.tax_calculation.provider, id: order.tax_transaction_id, reference: order.id, calculation: order.tax_calculation };
+  return {
+    provider: order.tax_calculation.provider,
+    id: order.tax_transaction_id,
+    reference: order.id,
+    calculation: order.tax_calculation,
+  };
 }

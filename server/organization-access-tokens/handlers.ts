@@ -1,10 +1,17 @@
 // HTTP handlers of the organization access token operations.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
-  createOrganizationAccessToken, deleteOrganizationAccessToken, listOrganizationAccessTokens, updateOrganizationAccessToken,
+  createOrganizationAccessToken,
+  deleteOrganizationAccessToken,
+  listOrganizationAccessTokens,
+  updateOrganizationAccessToken,
 } from "./service.js";
 
-type Ops = "organization_access_tokens:list" | "organization_access_tokens:create" | "organization_access_tokens:update" | "organization_access_tokens:delete";
+type Ops =
+  | "organization_access_tokens:list"
+  | "organization_access_tokens:create"
+  | "organization_access_tokens:update"
+  | "organization_access_tokens:delete";
 
 export const organizationAccessTokenHandlers: Handlers<Ops> = {
   "organization_access_tokens:list": async ({ query }, ctx) => ({

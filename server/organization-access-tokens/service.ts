@@ -9,7 +9,12 @@ import { ALL_SCOPES, hashToken, randomToken, type OrganizationCaller } from "../
 import { invalid, NotPermitted, ResourceNotFound } from "../kit/errors.js";
 import { asList } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
-import { toOrganizationAccessToken, type AvailableScope, type OrganizationAccessTokenOut, type OrganizationAccessTokenRow } from "./models.js";
+import {
+  toOrganizationAccessToken,
+  type AvailableScope,
+  type OrganizationAccessTokenOut,
+  type OrganizationAccessTokenRow,
+} from "./models.js";
 import { findReadable, insert, readable, revoke, update } from "./repository.js";
 import { tokenChanged } from "./verifier.js";
 
@@ -27,7 +32,9 @@ const out = (row: OrganizationAccessTokenRow) => toOrganizationAccessToken(row, 
 
 /** Seconds in an ISO 8601 duration of weeks, days, hours, minutes and seconds (`P30D`, `PT1H30M`). */
 export function durationSeconds(value: string): number | null {
-  const m = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(value);
+  const m = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
+    value,
+  );
   if (!m || value === "P" || value.endsWith("T")) return null;
   const [w, d, h, min, s] = m.slice(1).map((x) => Number(x ?? 0));
   return (((w * 7 + d) * 24 + h) * 60 + min) * 60 + s;
@@ -37,7 +44,12 @@ function expiresAt(input: CreateInput["expires_in"]): Date | null {
   if (input === undefined || input === null) return null;
   const seconds = typeof input === "number" ? input : durationSeconds(input);
   if (seconds === null || !(seconds > 0)) {
-    throw invalid(["body", "expires_in"], "Input should be a positive duration of weeks, days, hours, minutes or seconds (e.g. P30D)", "time_delta_parsing", input);
+    throw invalid(
+      ["body", "expires_in"],
+      "Input should be a positive duration of weeks, days, hours, minutes or seconds (e.g. P30D)",
+      "time_delta_parsing",
+      input,
+    );
   }
   return new Date(Date.now() + seconds * 1000);
 }
@@ -45,7 +57,8 @@ function expiresAt(input: CreateInput["expires_in"]): Date | null {
 /** A token never gets a scope its maker does not hold. */
 function checkWithinCaller(caller: OrganizationCaller, scopes: readonly string[]): void {
   const beyond = scopes.filter((s) => !caller.scopes.has(s));
-  if (beyond.length) throw invalid(["body", "scopes"], `You cannot grant scopes you do not hold: ${beyond.join(", ")}.`, "value_error", beyond);
+  if (beyond.length)
+    throw invalid(["body", "scopes"], `You cannot grant scopes you do not hold: ${beyond.join(", ")}.`, "value_error", beyond);
 }
 
 /**
@@ -55,7 +68,8 @@ function checkWithinCaller(caller: OrganizationCaller, scopes: readonly string[]
  */
 function checkMayManage(caller: OrganizationCaller, row: OrganizationAccessTokenRow): void {
   const beyond = row.scopes.filter(isAvailable).filter((s) => !caller.scopes.has(s));
-  if (beyond.length) throw new NotPermitted(`This token holds scopes you do not hold (${beyond.join(", ")}): you cannot change or revoke it.`);
+  if (beyond.length)
+    throw new NotPermitted(`This token holds scopes you do not hold (${beyond.join(", ")}): you cannot change or revoke it.`);
 }
 
 /** Mints a token outside the API (seed, `make token`, tests, benchmarks); the plain token is returned once and never stored. */
@@ -75,10 +89,18 @@ export async function mintOrganizationToken(
   return token;
 }
 
-export async function listOrganizationAccessTokens(db: Knex, caller: OrganizationCaller, query: ListQuery): Promise<Page<OrganizationAccessTokenOut>> {
+export async function listOrganizationAccessTokens(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: ListQuery,
+): Promise<Page<OrganizationAccessTokenOut>> {
   const q = readable(db, caller).select("organization_access_tokens.*");
   const orgs = asList(query.organization_id);
-  if (orgs.length) q.whereIn("organization_access_tokens.organization_id", orgs.filter((id) => id === caller.organizationId));
+  if (orgs.length)
+    q.whereIn(
+      "organization_access_tokens.organization_id",
+      orgs.filter((id) => id === caller.organizationId),
+    );
   applySorting(
     q,
     query.sorting,
@@ -111,7 +133,12 @@ export async function createOrganizationAccessToken(db: Knex, caller: Organizati
   return { organization_access_token: out(row), token };
 }
 
-export async function updateOrganizationAccessToken(db: Knex, caller: OrganizationCaller, id: string, input: UpdateInput): Promise<OrganizationAccessTokenOut> {
+export async function updateOrganizationAccessToken(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  input: UpdateInput,
+): Promise<OrganizationAccessTokenOut> {
   const updated = await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Organization access token not found.");

@@ -27,7 +27,12 @@ export function checkEmbedHosts(hosts: string[], loc: (string | number)[]): stri
     const app = APP_ORIGIN.exec(entry);
     const ok = app ? app[1] !== "http" && app[1] !== "https" : (HOST.test(entry) || IPV6_HOST.test(entry)) && validPort(entry);
     if (!ok) {
-      throw invalid([...loc, i], "Input should be a host with an optional port and no scheme (`shop.example.com`, `*.example.com`, `localhost:3000`), or an app origin such as `chrome-extension://abcdef`.", "value_error", given);
+      throw invalid(
+        [...loc, i],
+        "Input should be a host with an optional port and no scheme (`shop.example.com`, `*.example.com`, `localhost:3000`), or an app origin such as `chrome-extension://abcdef`.",
+        "value_error",
+        given,
+      );
     }
     if (!out.includes(entry)) out.push(entry);
   }

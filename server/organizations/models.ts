@@ -70,7 +70,9 @@ export function benefitRevocationGracePeriod(): number {
 
 /** The subscription settings with the defaults of those the row does not hold. */
 export function subscriptionSettings(row: Pick<OrganizationRow, "subscription_settings">): SubscriptionSettings {
-  return Object.assign({}, DEFAULT_SUBSCRIPTION_SETTINGS, row.subscription_settings, { benefit_revocation_grace_period: benefitRevocationGracePeriod() });
+  return Object.assign({}, DEFAULT_SUBSCRIPTION_SETTINGS, row.subscription_settings, {
+    benefit_revocation_grace_period: benefitRevocationGracePeriod(),
+  });
 }
 
 /** What an organization may do by its status: a denied one takes no payment (checkouts/confirm.ts). */
@@ -88,7 +90,10 @@ export function capabilitiesOf(status: OrganizationRow["status"]): OrganizationO
 }
 
 /** The portal settings as the API shows them: the stored sections, `usage` as `{ show }`, and the subscription part. */
-function portalSettingsOut(stored: Partial<StoredPortalSettings> | null, subscription: SubscriptionSettings): OrganizationOut["customer_portal_settings"] {
+function portalSettingsOut(
+  stored: Partial<StoredPortalSettings> | null,
+  subscription: SubscriptionSettings,
+): OrganizationOut["customer_portal_settings"] {
   const s = Object.assign({}, DEFAULT_CUSTOMER_PORTAL_SETTINGS, stored);
   return {
     orders: s.orders,

@@ -38,7 +38,11 @@ function preferences(muted: string[]): NotificationPreferences {
   };
 }
 
-export async function getNotificationPreferences(db: Knex, caller: OrganizationCaller, organizationId: string): Promise<NotificationPreferences> {
+export async function getNotificationPreferences(
+  db: Knex,
+  caller: OrganizationCaller,
+  organizationId: string,
+): Promise<NotificationPreferences> {
   const { userId } = memberOf(caller, organizationId);
   return preferences(await mutedKinds(db, organizationId, userId));
 }
@@ -53,8 +57,18 @@ export async function updateNotificationPreferences(
   const given = NOTIFICATION_KINDS.filter((kind) => input[kind] !== undefined);
   return db.transaction(async (trx) => {
     if (!(await lockMember(trx, organizationId, userId))) throw new ResourceNotFound("Organization not found.");
-    await insertMutes(trx, organizationId, userId, given.filter((kind) => input[kind] === false));
-    await deleteMutes(trx, organizationId, userId, given.filter((kind) => input[kind] === true));
+    await insertMutes(
+      trx,
+      organizationId,
+      userId,
+      given.filter((kind) => input[kind] === false),
+    );
+    await deleteMutes(
+      trx,
+      organizationId,
+      userId,
+      given.filter((kind) => input[kind] === true),
+    );
     return preferences(await mutedKinds(trx, organizationId, userId));
   });
 }

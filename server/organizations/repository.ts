@@ -74,7 +74,10 @@ export async function slugTaken(db: Knex, slug: string): Promise<boolean> {
 }
 
 /** The organization's customer portal settings (a partial object from older rows), when it exists. */
-export function portalSettings(db: Knex, organizationId: string): Promise<{ customer_portal_settings: Partial<StoredPortalSettings> | null } | undefined> {
+export function portalSettings(
+  db: Knex,
+  organizationId: string,
+): Promise<{ customer_portal_settings: Partial<StoredPortalSettings> | null } | undefined> {
   return db("organizations").where({ id: organizationId }).first("customer_portal_settings");
 }
 
@@ -103,7 +106,10 @@ export async function insertMember(db: Knex, organizationId: string, userId: str
 
 /** Makes the user a member with this role unless they already are one (any role). */
 export async function insertMemberIfMissing(db: Knex, organizationId: string, userId: string, role: string): Promise<void> {
-  await db("members").insert({ organization_id: organizationId, user_id: userId, role }).onConflict(["organization_id", "user_id"]).ignore();
+  await db("members")
+    .insert({ organization_id: organizationId, user_id: userId, role })
+    .onConflict(["organization_id", "user_id"])
+    .ignore();
 }
 
 /** The organizations the user is a member of, oldest first. */

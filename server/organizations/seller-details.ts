@@ -17,8 +17,10 @@ const LOC = ["body", "seller_details"];
 /** The details `input` gives, replacing the stored ones whole. */
 export function checkSellerDetails(input: SellerDetailsUpdate): SellerDetails {
   const name = input.name === undefined || input.name === null || input.name.trim() === "" ? null : input.name.trim();
-  if (name !== null && name.length > 200) throw invalid([...LOC, "name"], "String should have at most 200 characters", "string_too_long", input.name);
+  if (name !== null && name.length > 200)
+    throw invalid([...LOC, "name"], "String should have at most 200 characters", "string_too_long", input.name);
   const address = input.address === undefined || input.address === null ? null : checkAddress(input.address, [...LOC, "address"]);
-  const tax_id = input.tax_id === undefined || input.tax_id === null ? null : checkTaxId(input.tax_id, address?.country ?? null, [...LOC, "tax_id"]);
+  const tax_id =
+    input.tax_id === undefined || input.tax_id === null ? null : checkTaxId(input.tax_id, address?.country ?? null, [...LOC, "tax_id"]);
   return { name, address, tax_id };
 }

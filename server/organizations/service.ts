@@ -8,11 +8,23 @@ import { emit } from "../kit/outbox.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { asList } from "../kit/ids.js";
 import {
-  DEFAULT_CUSTOMER_PORTAL_SETTINGS, DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS,
-  benefitRevocationGracePeriod, toOrganization, type OrganizationOut,
+  DEFAULT_CUSTOMER_PORTAL_SETTINGS,
+  DEFAULT_FEATURE_SETTINGS,
+  DEFAULT_NOTIFICATION_SETTINGS,
+  DEFAULT_SUBSCRIPTION_SETTINGS,
+  benefitRevocationGracePeriod,
+  toOrganization,
+  type OrganizationOut,
 } from "./models.js";
 import {
-  findReadable, insertMember, insertUnlessSlugTaken, readable, slugTaken, updateOrganizationRow, type OrganizationRow, type StoredPortalSettings,
+  findReadable,
+  insertMember,
+  insertUnlessSlugTaken,
+  readable,
+  slugTaken,
+  updateOrganizationRow,
+  type OrganizationRow,
+  type StoredPortalSettings,
 } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 import { checkHttpUrl } from "../kit/urls.js";
@@ -57,12 +69,27 @@ function checkContacts(input: Pick<OrganizationInput, "avatar_url" | "website" |
 
 type SettingsInput = Pick<
   OrganizationInput,
-  | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings"
-  | "default_presentment_currency" | "default_tax_behavior" | "sso_enforced" | "dispute_settings" | "embed_hosts" | "email_settings"
-> & Pick<Partial<OrganizationInput>, "tax_settings">;
+  | "feature_settings"
+  | "subscription_settings"
+  | "notification_settings"
+  | "customer_portal_settings"
+  | "customer_email_settings"
+  | "default_presentment_currency"
+  | "default_tax_behavior"
+  | "sso_enforced"
+  | "dispute_settings"
+  | "embed_hosts"
+  | "email_settings"
+> &
+  Pick<Partial<OrganizationInput>, "tax_settings">;
 type StoredSettings = Pick<
   OrganizationRow,
-  | "feature_settings" | "subscription_settings" | "notification_settings" | "customer_portal_settings" | "customer_email_settings" | "tax_settings"
+  | "feature_settings"
+  | "subscription_settings"
+  | "notification_settings"
+  | "customer_portal_settings"
+  | "customer_email_settings"
+  | "tax_settings"
   | "email_settings"
 >;
 
@@ -88,9 +115,15 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
   merged("email_settings", input.email_settings);
   const concedeBelow = input.dispute_settings?.auto_accept_below_amount;
   if (concedeBelow !== undefined && concedeBelow !== null) {
-    throw invalid(["body", "dispute_settings", "auto_accept_below_amount"], "Conceding disputes automatically is not available.", "value_error", concedeBelow);
+    throw invalid(
+      ["body", "dispute_settings", "auto_accept_below_amount"],
+      "Conceding disputes automatically is not available.",
+      "value_error",
+      concedeBelow,
+    );
   }
-  if (input.embed_hosts !== undefined && input.embed_hosts !== null) out.embed_hosts = jsonb(trx, checkEmbedHosts(input.embed_hosts, ["body", "embed_hosts"]));
+  if (input.embed_hosts !== undefined && input.embed_hosts !== null)
+    out.embed_hosts = jsonb(trx, checkEmbedHosts(input.embed_hosts, ["body", "embed_hosts"]));
 
   const portal = input.customer_portal_settings ?? undefined;
   const { benefit_revocation_grace_period: grace, ...subscription } = input.subscription_settings ?? {};
@@ -108,7 +141,11 @@ function settingsColumns(trx: Knex, stored: StoredSettings, input: SettingsInput
 
   if (portal) {
     offOnly(portal.subscription?.pause, ["body", "customer_portal_settings", "subscription", "pause"], "Pausing a subscription");
-    offOnly(portal.customer?.allow_email_change, ["body", "customer_portal_settings", "customer", "allow_email_change"], "Changing one's email address in the portal");
+    offOnly(
+      portal.customer?.allow_email_change,
+      ["body", "customer_portal_settings", "customer", "allow_email_change"],
+      "Changing one's email address in the portal",
+    );
     const { usage, subscription: portalSubscription, customer: _customer, ...sections } = portal;
     const next: Partial<StoredPortalSettings> = Object.assign({}, stored.customer_portal_settings, sections);
     if (usage !== undefined) next.usage = typeof usage === "boolean" ? usage : usage.show;
@@ -148,7 +185,11 @@ function withDetailDefaults(details: Record<string, unknown>) {
  * Creates an organization; `ownerUserId` (the signed-in user creating it) becomes its owner in the
  * same transaction — the member row better-auth's organization plugin reads.
  */
-export async function createOrganization(db: Knex, input: OrganizationCreateInput, opts: { ownerUserId?: string } = {}): Promise<OrganizationOut> {
+export async function createOrganization(
+  db: Knex,
+  input: OrganizationCreateInput,
+  opts: { ownerUserId?: string } = {},
+): Promise<OrganizationOut> {
   checkName(input.name);
   const email = checkContacts(input);
   const slug = input.slug;
@@ -163,7 +204,7 @@ export async function createOrganization(db: Knex, input: OrganizationCreateInpu
       email: email ?? null,
       website: input.website ?? null,
       socials: jsonb(trx, input.socials ?? []),
-      details: input.details ? (jsonb(trx, withDetailDefaults(input.details))) : null,
+      details: input.details ? jsonb(trx, withDetailDefaults(input.details)) : null,
       details_submitted_at: input.details ? new Date() : null,
     };
     const row = await insertUnlessSlugTaken(trx, Object.assign(columns, defaultSettings(trx), settingsColumns(trx, DEFAULTS, input)));
@@ -187,7 +228,13 @@ export async function listOrganizations(
   const q = readable(db, caller).select("organizations.*");
   const slugs = asList(query.slug);
   if (slugs.length) q.whereIn("organizations.slug", slugs);
-  applySorting(q, query.sorting, { created_at: "organizations.created_at", slug: "organizations.slug", name: "organizations.name" }, ["created_at"], "organizations.id");
+  applySorting(
+    q,
+    query.sorting,
+    { created_at: "organizations.created_at", slug: "organizations.slug", name: "organizations.name" },
+    ["created_at"],
+    "organizations.id",
+  );
   return listPage(q, query, (rows: OrganizationRow[]) => rows.map(toOrganization));
 }
 

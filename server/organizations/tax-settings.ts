@@ -14,8 +14,10 @@ type Loc = (string | number)[];
 
 /** The states, district and territories of the US, by their USPS codes. */
 const US_STATES = new Set(
-  ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY " +
-    "AS GU MP PR VI").split(" "),
+  (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY " +
+    "AS GU MP PR VI"
+  ).split(" "),
 );
 
 /** Nothing collected: every amount carries 0 tax (also the column's default, migration 0110). */
@@ -37,15 +39,23 @@ function checkRegistration(r: TaxRegistration, loc: Loc): TaxRegistration {
   const scheme = r.scheme ?? null;
   const state = r.state === undefined || r.state === null || r.state.trim() === "" ? null : r.state.trim().toUpperCase();
   if (r.country.trim().toUpperCase() === "EU") {
-    if (scheme !== "oss") throw invalid([...loc, "scheme"], "A registration in the EU as a whole is the One-Stop Shop: its scheme is `oss`.", "value_error", scheme);
-    if (state !== null) throw invalid([...loc, "state"], "A state is only given for a registration in the US or Canada.", "value_error", r.state);
+    if (scheme !== "oss")
+      throw invalid(
+        [...loc, "scheme"],
+        "A registration in the EU as a whole is the One-Stop Shop: its scheme is `oss`.",
+        "value_error",
+        scheme,
+      );
+    if (state !== null)
+      throw invalid([...loc, "state"], "A state is only given for a registration in the US or Canada.", "value_error", r.state);
     return { country: "EU", scheme: "oss" };
   }
   const country = checkCountry(r.country, [...loc, "country"]);
   if (scheme !== null) throw invalid([...loc, "scheme"], "The scheme `oss` is only given with the country `EU`.", "value_error", scheme);
   if (state === null) return { country };
   if (country === "CA") {
-    if (canadianProvince(state, null) === undefined) throw invalid([...loc, "state"], "Input should be a Canadian province or territory code, e.g. QC.", "value_error", r.state);
+    if (canadianProvince(state, null) === undefined)
+      throw invalid([...loc, "state"], "Input should be a Canadian province or territory code, e.g. QC.", "value_error", r.state);
   } else if (country === "US") {
     if (!US_STATES.has(state)) throw invalid([...loc, "state"], "Input should be a US state code, e.g. CA.", "value_error", r.state);
   } else {
@@ -74,7 +84,12 @@ export function updatedTaxSettings(stored: TaxSettings, input: TaxSettingsUpdate
     });
   }
   if (next.provider === "stripe" && stripeTaxConfig() === null) {
-    throw invalid([...loc, "provider"], "Stripe Tax needs STRIPE_SECRET_KEY on this server; use `builtin` or `none`.", "value_error", next.provider);
+    throw invalid(
+      [...loc, "provider"],
+      "Stripe Tax needs STRIPE_SECRET_KEY on this server; use `builtin` or `none`.",
+      "value_error",
+      next.provider,
+    );
   }
   if (next.provider !== "none" && next.origin_country === null) {
     throw invalid([...loc, "origin_country"], "Collecting tax needs the country the organization sells from.", "missing");

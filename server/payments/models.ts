@@ -24,7 +24,10 @@ export function toPayment(row: PaymentRow): PaymentOut {
     processor_metadata: row.processor_metadata,
   };
   if (row.method === "card" && row.method_metadata) {
-    return Object.assign(base, { method: "card" as const, method_metadata: { brand: row.method_metadata.brand, last4: row.method_metadata.last4 } });
+    return Object.assign(base, {
+      method: "card" as const,
+      method_metadata: { brand: row.method_metadata.brand, last4: row.method_metadata.last4 },
+    });
   }
   return base;
 }

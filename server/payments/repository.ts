@@ -39,7 +39,13 @@ export async function findReadable(db: Knex, scope: { organizationId: string }, 
 
 /** The order's latest payment attempt. */
 export function latestForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
-  return db("payments").where({ order_id: orderId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first();
+  return db("payments")
+    .where({ order_id: orderId })
+    .orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .first();
 }
 
 /** How many payment attempts the order has had. */
@@ -54,7 +60,11 @@ export async function countForCheckout(db: Knex, checkoutId: string): Promise<nu
 
 /** The order's latest succeeded payment at a processor (the one a refund goes back to). */
 export function latestSucceededForOrder(db: Knex, orderId: string): Promise<PaymentRow | undefined> {
-  return db("payments").where({ order_id: orderId, status: "succeeded" }).whereNotNull("processor_ref").orderBy("created_at", "desc").first();
+  return db("payments")
+    .where({ order_id: orderId, status: "succeeded" })
+    .whereNotNull("processor_ref")
+    .orderBy("created_at", "desc")
+    .first();
 }
 
 /** A subquery for whereExists: a checkout (`checkoutIdColumn`) whose payer is one of these lowercased emails. */
@@ -68,7 +78,11 @@ export type CheckoutOfCustomers = (db: Knex, checkoutIdColumn: string, customerI
  * payment's order, or the payer of its checkout (checkouts' builder, handed in: checkouts import payments).
  */
 export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[], checkoutOfPayerEmails: CheckoutOfPayerEmails): void {
-  q.where((w) => w.whereExists(orderOfCustomerEmails(db, "payments.order_id", emails)).orWhereExists(checkoutOfPayerEmails(db, "payments.checkout_id", emails)));
+  q.where((w) =>
+    w
+      .whereExists(orderOfCustomerEmails(db, "payments.order_id", emails))
+      .orWhereExists(checkoutOfPayerEmails(db, "payments.checkout_id", emails)),
+  );
 }
 
 /**
@@ -77,7 +91,9 @@ export function wherePayerEmails(db: Knex, q: Knex.QueryBuilder, emails: string[
  */
 export function whereCustomers(db: Knex, q: Knex.QueryBuilder, customerIds: string[], checkoutOfCustomers: CheckoutOfCustomers): void {
   q.where((w) =>
-    w.whereExists(orderOfCustomers(db, "payments.order_id", customerIds)).orWhere((c) => c.whereNull("payments.order_id").whereExists(checkoutOfCustomers(db, "payments.checkout_id", customerIds))),
+    w
+      .whereExists(orderOfCustomers(db, "payments.order_id", customerIds))
+      .orWhere((c) => c.whereNull("payments.order_id").whereExists(checkoutOfCustomers(db, "payments.checkout_id", customerIds))),
   );
 }
 

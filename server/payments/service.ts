@@ -6,7 +6,15 @@ import { asList, isUuid } from "../kit/ids.js";
 import { applySorting, listPage, type Page } from "../kit/pagination.js";
 import { toPayment, type PaymentOut } from "./models.js";
 import {
-  findReadable, insertPayment, readable, whereCustomers, wherePayerEmails, type CheckoutOfCustomers, type CheckoutOfPayerEmails, type PaymentRow, type PaymentTrigger,
+  findReadable,
+  insertPayment,
+  readable,
+  whereCustomers,
+  wherePayerEmails,
+  type CheckoutOfCustomers,
+  type CheckoutOfPayerEmails,
+  type PaymentRow,
+  type PaymentTrigger,
 } from "./repository.js";
 import { jsonb } from "../kit/db.js";
 
@@ -71,7 +79,12 @@ export interface PaymentDependents {
   checkoutOfCustomers: CheckoutOfCustomers;
 }
 
-export async function listPayments(db: Knex, scope: { organizationId: string }, query: PaymentListQuery, dependents: PaymentDependents): Promise<Page<PaymentOut>> {
+export async function listPayments(
+  db: Knex,
+  scope: { organizationId: string },
+  query: PaymentListQuery,
+  dependents: PaymentDependents,
+): Promise<Page<PaymentOut>> {
   const q = readable(db, scope).select("payments.*");
   for (const key of ["organization_id", "checkout_id", "order_id"] as const) {
     const ids = asList(query[key]);

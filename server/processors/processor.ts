@@ -74,5 +74,9 @@ export interface PaymentProcessor {
   confirmPayment(input: ConfirmPaymentInput): Promise<ConfirmResult>;
   savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }): Promise<SavedMethod>;
   chargeSaved(input: ChargeSavedInput): Promise<ChargeResult>;
-  refund(input: { paymentRef: string; amount: number; idempotencyKey: string }): Promise<{ refundRef: string; status: "succeeded" | "pending" | "failed" }>;
+  refund(input: {
+    paymentRef: string;
+    amount: number;
+    idempotencyKey: string;
+  }): Promise<{ refundRef: string; status: "succeeded" | "pending" | "failed" }>;
 }

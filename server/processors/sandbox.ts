@@ -9,7 +9,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { CardDetails, ChargeResult, ChargeSavedInput, ConfirmPaymentInput, ConfirmResult, PaymentProcessor, SavedMethod } from "./processor.js";
+import type {
+  CardDetails,
+  ChargeResult,
+  ChargeSavedInput,
+  ConfirmPaymentInput,
+  ConfirmResult,
+  PaymentProcessor,
+  SavedMethod,
+} from "./processor.js";
 import { setting } from "../config.js";
 
 type Outcome = "success" | "generic_decline" | "insufficient_funds" | "requires_action";
@@ -61,7 +69,7 @@ const cardOfMethod = (methodRef: string) => /^pm_sandbox_(\d{16})_/.exec(methodR
 
 function cardNumberOf(token: string): string | null {
   const bare = token.replace(EXPIRY, "");
-  return NAMED[bare] ?? (/^(tok_sandbox_)?(\d{16})$/.exec(bare)?.[2] ?? null);
+  return NAMED[bare] ?? /^(tok_sandbox_)?(\d{16})$/.exec(bare)?.[2] ?? null;
 }
 
 /** One answered idempotency key, as the ledger keeps it. */
@@ -168,7 +176,8 @@ export class SandboxProcessor implements PaymentProcessor {
     const result = await this.once(`confirm:${input.idempotencyKey}`, (): ConfirmResult => {
       const parsed = parseSandboxToken(input.confirmationToken);
       const paymentRef = ref("pi", input.idempotencyKey);
-      if (!parsed) return { status: "declined", paymentRef: null, code: "invalid_token", message: "Unknown sandbox confirmation token.", card: null };
+      if (!parsed)
+        return { status: "declined", paymentRef: null, code: "invalid_token", message: "Unknown sandbox confirmation token.", card: null };
       switch (parsed.outcome) {
         case "success":
           return {
@@ -180,7 +189,13 @@ export class SandboxProcessor implements PaymentProcessor {
         case "generic_decline":
           return { status: "declined", paymentRef, code: "card_declined", message: "Your card was declined.", card: parsed.card };
         case "insufficient_funds":
-          return { status: "declined", paymentRef, code: "insufficient_funds", message: "Your card has insufficient funds.", card: parsed.card };
+          return {
+            status: "declined",
+            paymentRef,
+            code: "insufficient_funds",
+            message: "Your card has insufficient funds.",
+            card: parsed.card,
+          };
         case "requires_action":
           return { status: "requires_action", paymentRef, clientSecret: `${paymentRef}_secret` };
       }
@@ -203,25 +218,35 @@ export class SandboxProcessor implements PaymentProcessor {
   readonly charges: SandboxCharge[] = [];
 
   async chargeSaved(input: ChargeSavedInput): Promise<ChargeResult> {
-    const result = await this.once(`charge:${input.idempotencyKey}`, (): ChargeResult => {
-      const number = cardOfMethod(input.paymentMethodRef);
-      const parsed = parseSandboxToken(number);
-      const paymentRef = ref("pi", input.idempotencyKey);
-      const card = parsed?.card ?? null;
-      let result: ChargeResult;
-      switch (parsed?.outcome ?? "success") {
-        case "success":
-          result = { status: "succeeded", paymentRef, card };
-          break;
-        case "insufficient_funds":
-          result = { status: "declined", paymentRef, code: "insufficient_funds", message: "Your card has insufficient funds.", card };
-          break;
-        default:
-          // A card that needs the buyer (3-D Secure) cannot be charged off-session.
-          result = { status: "declined", paymentRef, code: "card_declined", message: "Your card was declined.", card };
-      }
-      return result;
-    }, (result) => ({ idempotencyKey: input.idempotencyKey, amount: input.amount, currency: input.currency, paymentMethodRef: input.paymentMethodRef, status: result.status }));
+    const result = await this.once(
+      `charge:${input.idempotencyKey}`,
+      (): ChargeResult => {
+        const number = cardOfMethod(input.paymentMethodRef);
+        const parsed = parseSandboxToken(number);
+        const paymentRef = ref("pi", input.idempotencyKey);
+        const card = parsed?.card ?? null;
+        let result: ChargeResult;
+        switch (parsed?.outcome ?? "success") {
+          case "success":
+            result = { status: "succeeded", paymentRef, card };
+            break;
+          case "insufficient_funds":
+            result = { status: "declined", paymentRef, code: "insufficient_funds", message: "Your card has insufficient funds.", card };
+            break;
+          default:
+            // A card that needs the buyer (3-D Secure) cannot be charged off-session.
+            result = { status: "declined", paymentRef, code: "card_declined", message: "Your card was declined.", card };
+        }
+        return result;
+      },
+      (result) => ({
+        idempotencyKey: input.idempotencyKey,
+        amount: input.amount,
+        currency: input.currency,
+        paymentMethodRef: input.paymentMethodRef,
+        status: result.status,
+      }),
+    );
     await this.heldBack();
     return result;
   }
@@ -232,6 +257,9 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   async refund(input: { paymentRef: string; amount: number; idempotencyKey: string }) {
-    return this.once(`refund:${input.idempotencyKey}`, () => ({ refundRef: ref("re", input.idempotencyKey), status: "succeeded" as const }));
+    return this.once(`refund:${input.idempotencyKey}`, () => ({
+      refundRef: ref("re", input.idempotencyKey),
+      status: "succeeded" as const,
+    }));
   }
 }

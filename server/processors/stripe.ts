@@ -2,7 +2,15 @@
 // confirmation tokens, saved payment methods, refunds. Every call carries an idempotency key
 // built from our ids, so a retry after a timeout never charges twice.
 import Stripe from "stripe";
-import { ProcessorRefused, type CardDetails, type ChargeResult, type ChargeSavedInput, type ConfirmPaymentInput, type ConfirmResult, type PaymentProcessor } from "./processor.js";
+import {
+  ProcessorRefused,
+  type CardDetails,
+  type ChargeResult,
+  type ChargeSavedInput,
+  type ConfirmPaymentInput,
+  type ConfirmResult,
+  type PaymentProcessor,
+} from "./processor.js";
 
 export interface StripeOptions {
   /** stripe-mock in tests: host, port, protocol "http". */
@@ -41,7 +49,13 @@ function refusedOr(err: unknown): unknown {
 }
 
 function declinedCard(err: Stripe.errors.StripeCardError): Declined {
-  return { status: "declined", paymentRef: err.payment_intent?.id ?? null, code: err.decline_code ?? err.code ?? "card_declined", message: err.message, card: null };
+  return {
+    status: "declined",
+    paymentRef: err.payment_intent?.id ?? null,
+    code: err.decline_code ?? err.code ?? "card_declined",
+    message: err.message,
+    card: null,
+  };
 }
 
 export class StripeProcessor implements PaymentProcessor {
@@ -79,7 +93,8 @@ export class StripeProcessor implements PaymentProcessor {
       if (intent.status === "succeeded" || intent.status === "processing") {
         return { status: "succeeded", paymentRef: intent.id, paymentMethodRef: methodRef, card: cardOf(intent.payment_method) };
       }
-      if (intent.status === "requires_action") return { status: "requires_action", paymentRef: intent.id, clientSecret: intent.client_secret };
+      if (intent.status === "requires_action")
+        return { status: "requires_action", paymentRef: intent.id, clientSecret: intent.client_secret };
       return declinedIntent(intent);
     } catch (err) {
       if (err instanceof Stripe.errors.StripeCardError) return declinedCard(err);
@@ -89,7 +104,13 @@ export class StripeProcessor implements PaymentProcessor {
 
   async savePaymentMethod(input: { customerRef: string; confirmationToken: string; idempotencyKey: string }) {
     const setup = await this.client.setupIntents.create(
-      { customer: input.customerRef, confirm: true, confirmation_token: input.confirmationToken, usage: "off_session", expand: ["payment_method"] },
+      {
+        customer: input.customerRef,
+        confirm: true,
+        confirmation_token: input.confirmationToken,
+        usage: "off_session",
+        expand: ["payment_method"],
+      },
       { idempotencyKey: input.idempotencyKey },
     );
     const pm = setup.payment_method;
@@ -128,7 +149,8 @@ export class StripeProcessor implements PaymentProcessor {
       { payment_intent: input.paymentRef, amount: input.amount },
       { idempotencyKey: input.idempotencyKey },
     );
-    const status = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
+    const status =
+      refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
     return { refundRef: refund.id, status: status as "succeeded" | "pending" | "failed" };
   }
 }

@@ -117,7 +117,13 @@ interface RelationColumns {
 }
 
 function relationsOf(r: RelationColumns): ProductRelations {
-  return { prices: r.rel_prices, benefits: r.rel_benefits, medias: r.rel_medias, customFields: r.rel_custom_fields, deletable: r.rel_deletable };
+  return {
+    prices: r.rel_prices,
+    benefits: r.rel_benefits,
+    medias: r.rel_medias,
+    customFields: r.rel_custom_fields,
+    deletable: r.rel_deletable,
+  };
 }
 
 /**
@@ -135,7 +141,9 @@ const READ_MANY_SQL = `select ${PRODUCT_COLUMNS}, ${relationColumns("products.id
 export async function loadRelations(db: Knex, productIds: string[]): Promise<Map<string, ProductRelations>> {
   const out = new Map<string, ProductRelations>();
   if (productIds.length === 0) return out;
-  const rows = await preparedRows<RelationColumns & { product_id: string }>(db, "products_load_relations", LOAD_RELATIONS_SQL, [productIds]);
+  const rows = await preparedRows<RelationColumns & { product_id: string }>(db, "products_load_relations", LOAD_RELATIONS_SQL, [
+    productIds,
+  ]);
   for (const r of rows) out.set(r.product_id, relationsOf(r));
   return out;
 }
@@ -212,17 +220,25 @@ export function listSorts(db: Knex): SortMap {
     created_at: "products.created_at",
     name: "products.name",
     price_amount_type: db.raw(
-      STATIC_PRICE.replace("%s", "case when pp.amount_type = 'fixed' and pp.price_amount = 0 then 1 when pp.amount_type = 'custom' then 2 when pp.amount_type = 'fixed' then 3 else 4 end"),
+      STATIC_PRICE.replace(
+        "%s",
+        "case when pp.amount_type = 'fixed' and pp.price_amount = 0 then 1 when pp.amount_type = 'custom' then 2 when pp.amount_type = 'fixed' then 3 else 4 end",
+      ),
     ),
     price_amount: db.raw(
-      STATIC_PRICE.replace("%s", "case when pp.amount_type = 'fixed' and pp.price_amount = 0 then -2 when pp.amount_type = 'custom' then -1 else pp.price_amount end"),
+      STATIC_PRICE.replace(
+        "%s",
+        "case when pp.amount_type = 'fixed' and pp.price_amount = 0 then -2 when pp.amount_type = 'custom' then -1 else pp.price_amount end",
+      ),
     ),
   };
 }
 
 /** Narrows a product query to products carrying one of the benefits (every id a uuid). */
 export function whereHasBenefit(db: Knex, q: Knex.QueryBuilder, benefitIds: string[]): void {
-  q.whereExists(db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefitIds));
+  q.whereExists(
+    db("product_benefits").whereRaw("product_benefits.product_id = products.id").whereIn("product_benefits.benefit_id", benefitIds),
+  );
 }
 
 /** Every price of the product, archived ones included, locked for the price-set change. */
@@ -245,7 +261,11 @@ export async function replaceMedias(db: Knex, productId: string, fileIds: string
 }
 
 /** Replaces the product's attached custom fields by `fields`, in this order. */
-export async function replaceCustomFields(db: Knex, productId: string, fields: { custom_field_id: string; required: boolean }[]): Promise<void> {
+export async function replaceCustomFields(
+  db: Knex,
+  productId: string,
+  fields: { custom_field_id: string; required: boolean }[],
+): Promise<void> {
   await db("product_custom_fields").where({ product_id: productId }).delete();
   if (fields.length) {
     await db("product_custom_fields").insert(
@@ -273,12 +293,17 @@ export async function liveBenefitIdsOf(db: Knex, organizationId: string, product
 /** Replaces the product's benefits by `benefitIds`, in this order. */
 export async function replaceBenefits(db: Knex, productId: string, benefitIds: string[]): Promise<void> {
   await db("product_benefits").where({ product_id: productId }).delete();
-  if (benefitIds.length) await db("product_benefits").insert(benefitIds.map((benefit_id, order) => ({ product_id: productId, benefit_id, order })));
+  if (benefitIds.length)
+    await db("product_benefits").insert(benefitIds.map((benefit_id, order) => ({ product_id: productId, benefit_id, order })));
 }
 
 /** The organization's products among `ids` (every id a uuid) that can be bought: not archived, not drafts. */
 export async function purchasableIds(db: Knex, organizationId: string, ids: string[]): Promise<string[]> {
-  return db("products").whereIn("id", ids).where({ organization_id: organizationId, is_archived: false }).whereNot({ visibility: "draft" }).pluck("id");
+  return db("products")
+    .whereIn("id", ids)
+    .where({ organization_id: organizationId, is_archived: false })
+    .whereNot({ visibility: "draft" })
+    .pluck("id");
 }
 
 /** The distinct currencies of the unarchived prices of these products. */
@@ -287,7 +312,11 @@ export async function priceCurrencies(db: Knex, productIds: string[]): Promise<(
 }
 
 /** An unarchived price of a product of the organization that can be bought (not archived, not a draft). */
-export async function findPurchasablePrice(db: Knex, organizationId: string, priceId: string): Promise<{ id: string; product_id: string } | undefined> {
+export async function findPurchasablePrice(
+  db: Knex,
+  organizationId: string,
+  priceId: string,
+): Promise<{ id: string; product_id: string } | undefined> {
   return db("product_prices")
     .join("products", "products.id", "product_prices.product_id")
     .where({ "product_prices.id": priceId, "products.organization_id": organizationId })
@@ -379,13 +408,18 @@ export async function unarchivedPrices(db: Knex, productId: string): Promise<Pri
 
 /** Ids of the product's unarchived prices, in order. */
 export async function unarchivedPriceIds(db: Knex, productId: string): Promise<string[]> {
-  const prices: { id: string }[] = await db("product_prices").where({ product_id: productId, is_archived: false }).orderBy("position").select("id");
+  const prices: { id: string }[] = await db("product_prices")
+    .where({ product_id: productId, is_archived: false })
+    .orderBy("position")
+    .select("id");
   return prices.map((p) => p.id);
 }
 
 /** Which of these prices are metered (billed per use). */
 export async function meteredPriceIds(db: Knex, priceIds: string[]): Promise<string[]> {
-  return (await db("product_prices").whereIn("id", priceIds).where({ amount_type: "metered_unit" }).select("id")).map((p: { id: string }) => p.id);
+  return (await db("product_prices").whereIn("id", priceIds).where({ amount_type: "metered_unit" }).select("id")).map(
+    (p: { id: string }) => p.id,
+  );
 }
 
 /** The meters these prices bill. */

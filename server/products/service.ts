@@ -51,7 +51,12 @@ interface TermsInput extends TrialInput {
 function refuseMeterCycle(input: TermsInput) {
   for (const key of ["meter_interval", "meter_interval_count"] as const) {
     if (input[key] !== undefined && input[key] !== null) {
-      throw invalid(["body", key], "A meter cycle apart from the billing interval is not offered: metered usage is billed every billing period.", "value_error", input[key]);
+      throw invalid(
+        ["body", key],
+        "A meter cycle apart from the billing interval is not offered: metered usage is billed every billing period.",
+        "value_error",
+        input[key],
+      );
     }
   }
 }
@@ -69,9 +74,17 @@ function checkTerms(
   refuseMeterCycle(input);
   const count = input.recurring_interval_count ?? current?.recurring_interval_count ?? 1;
   if (recurring === null && input.recurring_interval_count !== undefined && input.recurring_interval_count !== null) {
-    throw invalid(["body", "recurring_interval_count"], "A one-time product has no billing interval to count.", "value_error", input.recurring_interval_count);
+    throw invalid(
+      ["body", "recurring_interval_count"],
+      "A one-time product has no billing interval to count.",
+      "value_error",
+      input.recurring_interval_count,
+    );
   }
-  const trial = givenTrial(input) ?? { trial_interval: current?.trial_interval ?? null, trial_interval_count: current?.trial_interval_count ?? null };
+  const trial = givenTrial(input) ?? {
+    trial_interval: current?.trial_interval ?? null,
+    trial_interval_count: current?.trial_interval_count ?? null,
+  };
   if (recurring === null && trial.trial_interval !== null) {
     throw invalid(["body", "trial_interval"], "A trial is for recurring products only.", "value_error", trial.trial_interval);
   }
@@ -122,14 +135,26 @@ async function preparePrices(
         const currency = checkCurrency(p.price_currency, [...loc, "price_currency"]);
         currencies.add(currency);
         staticCount++;
-        const min = p.minimum_amount ?? null, max = p.maximum_amount ?? null, preset = p.preset_amount ?? null;
+        const min = p.minimum_amount ?? null,
+          max = p.maximum_amount ?? null,
+          preset = p.preset_amount ?? null;
         if (min !== null) checkAmount(min, [...loc, "minimum_amount"]);
         if (max !== null) checkAmount(max, [...loc, "maximum_amount"]);
         if (preset !== null) checkAmount(preset, [...loc, "preset_amount"]);
-        if (min !== null && max !== null && max < min) throw invalid([...loc, "maximum_amount"], "Maximum amount must be greater than or equal to the minimum amount.");
-        if (preset !== null && min !== null && preset < min) throw invalid([...loc, "preset_amount"], "Preset amount must be greater than or equal to the minimum amount.");
-        if (preset !== null && max !== null && preset > max) throw invalid([...loc, "preset_amount"], "Preset amount must be less than or equal to the maximum amount.");
-        create.push({ amount_type: "custom", price_currency: currency, minimum_amount: min ?? MINIMUM_PRICE_AMOUNT, maximum_amount: max, preset_amount: preset, tax_behavior });
+        if (min !== null && max !== null && max < min)
+          throw invalid([...loc, "maximum_amount"], "Maximum amount must be greater than or equal to the minimum amount.");
+        if (preset !== null && min !== null && preset < min)
+          throw invalid([...loc, "preset_amount"], "Preset amount must be greater than or equal to the minimum amount.");
+        if (preset !== null && max !== null && preset > max)
+          throw invalid([...loc, "preset_amount"], "Preset amount must be less than or equal to the maximum amount.");
+        create.push({
+          amount_type: "custom",
+          price_currency: currency,
+          minimum_amount: min ?? MINIMUM_PRICE_AMOUNT,
+          maximum_amount: max,
+          preset_amount: preset,
+          tax_behavior,
+        });
         break;
       }
       case "free":
@@ -145,12 +170,18 @@ async function preparePrices(
         if (!UNIT_AMOUNT.test(unit) || Number(unit) <= 0) {
           throw invalid([...loc, "unit_amount"], "Unit amount must be a positive number with at most 12 decimal places.");
         }
-        if (p.cap_amount !== undefined && p.cap_amount !== null) checkAmount(p.cap_amount, [...loc, "cap_amount"], { min: 0, max: MAXIMUM_PRICE_AMOUNT });
-        const meter = isUuid(p.meter_id)
-          ? await meters.findLiveId(trx, caller, p.meter_id)
-          : undefined;
+        if (p.cap_amount !== undefined && p.cap_amount !== null)
+          checkAmount(p.cap_amount, [...loc, "cap_amount"], { min: 0, max: MAXIMUM_PRICE_AMOUNT });
+        const meter = isUuid(p.meter_id) ? await meters.findLiveId(trx, caller, p.meter_id) : undefined;
         if (!meter) throw invalid([...loc, "meter_id"], "Meter does not exist.");
-        create.push({ amount_type: "metered_unit", price_currency: currency, unit_amount: unit, cap_amount: p.cap_amount ?? null, meter_id: p.meter_id, tax_behavior });
+        create.push({
+          amount_type: "metered_unit",
+          price_currency: currency,
+          unit_amount: unit,
+          cap_amount: p.cap_amount ?? null,
+          meter_id: p.meter_id,
+          tax_behavior,
+        });
         break;
       }
     }
@@ -168,7 +199,8 @@ async function checkMedias(trx: Knex, caller: OrganizationCaller, medias: string
   const ids = [...new Set(medias)];
   if (ids.some((id) => !isUuid(id))) throw invalid(["body", "medias"], "Media must be ids of uploaded product media files.");
   const found = await files.uploadedProductMediaIds(trx, caller, ids);
-  if (found.length !== ids.length) throw invalid(["body", "medias"], "Media must be ids of uploaded product media files of this organization.");
+  if (found.length !== ids.length)
+    throw invalid(["body", "medias"], "Media must be ids of uploaded product media files of this organization.");
   return ids;
 }
 
@@ -176,9 +208,7 @@ async function checkCustomFields(trx: Knex, caller: OrganizationCaller, fields: 
   const ids = fields.map((f) => f.custom_field_id);
   if (new Set(ids).size !== ids.length) throw invalid(["body", "attached_custom_fields"], "A custom field can be attached once.");
   if (ids.some((id) => !isUuid(id))) throw invalid(["body", "attached_custom_fields"], "Custom field does not exist.");
-  const found = ids.length
-    ? await customFields.liveIds(trx, caller, ids)
-    : [];
+  const found = ids.length ? await customFields.liveIds(trx, caller, ids) : [];
   if (found.length !== ids.length) throw invalid(["body", "attached_custom_fields"], "Custom field does not exist.");
 }
 
@@ -221,7 +251,10 @@ export async function createProduct(db: Knex, caller: OrganizationCaller, input:
       tax_category: input.tax_category ?? "digital_service",
       metadata: jsonb(trx, metadata),
     });
-    await products.insertPrices(trx, create.map((p, position) => Object.assign({}, p, { product_id: row.id, position })));
+    await products.insertPrices(
+      trx,
+      create.map((p, position) => Object.assign({}, p, { product_id: row.id, position })),
+    );
     await writeAttachments(trx, row.id, medias, input.attached_custom_fields ?? []);
     const out = await readProduct(trx, row);
     await emit(trx, caller.organizationId, "product.created", out);
@@ -252,12 +285,17 @@ export async function listProducts(db: Knex, caller: OrganizationCaller, query: 
   applyMetadataFilter(q, "products.metadata", query.metadata);
   applySorting(q, query.sorting, products.listSorts(db), ["-created_at"], "products.id");
   // Page, total and relations in one statement; prepared when no list of ids shapes its text.
-  const prepare = !ids.length && !orgs.length && !benefits.length && !visibility.length && !query.metadata && asList(query.sorting).length <= 1;
-  return listCountedPage(products.selectListColumns(db, q), query, (paged) => products.readListPage(db, paged, prepare), (rows) =>
-    rows.map((found) => {
-      const { row, relations } = products.fromListRow(found);
-      return toProduct(row, relations);
-    }),
+  const prepare =
+    !ids.length && !orgs.length && !benefits.length && !visibility.length && !query.metadata && asList(query.sorting).length <= 1;
+  return listCountedPage(
+    products.selectListColumns(db, q),
+    query,
+    (paged) => products.readListPage(db, paged, prepare),
+    (rows) =>
+      rows.map((found) => {
+        const { row, relations } = products.fromListRow(found);
+        return toProduct(row, relations);
+      }),
   );
 }
 
@@ -290,7 +328,11 @@ export async function updateProduct(db: Knex, caller: OrganizationCaller, id: st
       const archive = existing.filter((p) => !p.is_archived && !keep.has(p.id)).map((p) => p.id);
       if (archive.length) await products.archivePrices(trx, archive);
       const base = existing.reduce((m, p) => Math.max(m, p.position + 1), 0);
-      if (create.length) await products.insertPrices(trx, create.map((p, i) => Object.assign({}, p, { product_id: row.id, position: base + i })));
+      if (create.length)
+        await products.insertPrices(
+          trx,
+          create.map((p, i) => Object.assign({}, p, { product_id: row.id, position: base + i })),
+        );
     }
     const medias = input.medias !== undefined && input.medias !== null ? await checkMedias(trx, caller, input.medias) : input.medias;
     if (input.attached_custom_fields) await checkCustomFields(trx, caller, input.attached_custom_fields);
@@ -309,9 +351,7 @@ export async function updateProductBenefits(db: Knex, caller: OrganizationCaller
     if (!row) throw new ResourceNotFound("Product not found.");
     const ids = [...new Set(benefitIds)];
     if (ids.some((b) => !isUuid(b))) throw invalid(["body", "benefits"], "Benefit does not exist.");
-    const found: { id: string; selectable: boolean }[] = ids.length
-      ? await benefitsRepo.liveSelectable(trx, caller, ids)
-      : [];
+    const found: { id: string; selectable: boolean }[] = ids.length ? await benefitsRepo.liveSelectable(trx, caller, ids) : [];
     if (found.length !== ids.length) throw invalid(["body", "benefits"], "Benefit does not exist.");
     const current = await products.benefitIds(trx, row.id);
     const added = found.filter((b) => !current.includes(b.id));

@@ -19,7 +19,11 @@ export function givenTrial(input: TrialInput): Trial | undefined {
   const interval = input.trial_interval ?? null;
   const count = input.trial_interval_count ?? null;
   if ((interval === null) !== (count === null)) {
-    throw invalid(["body", interval === null ? "trial_interval" : "trial_interval_count"], "Both trial_interval and trial_interval_count must be set together.", "missing");
+    throw invalid(
+      ["body", interval === null ? "trial_interval" : "trial_interval_count"],
+      "Both trial_interval and trial_interval_count must be set together.",
+      "missing",
+    );
   }
   return { trial_interval: interval, trial_interval_count: count };
 }

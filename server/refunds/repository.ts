@@ -50,6 +50,10 @@ export async function findRefund(db: Knex, id: string, opts: { forUpdate?: boole
 
 /** Refunds whose tax reversal has been due since before `before`, oldest first (the backstop sweep). */
 export async function dueTaxReverts(db: Knex, before: Date, limit: number): Promise<string[]> {
-  const rows: { id: string }[] = await db("refunds").where("tax_revert_due_at", "<=", before).orderBy("tax_revert_due_at").limit(limit).select("id");
+  const rows: { id: string }[] = await db("refunds")
+    .where("tax_revert_due_at", "<=", before)
+    .orderBy("tax_revert_due_at")
+    .limit(limit)
+    .select("id");
   return rows.map((r) => r.id);
 }

@@ -85,7 +85,11 @@ export async function createRefund(
     const result = await refunder.refund({ paymentRef: payment.processor_ref!, amount: input.amount + tax, idempotencyKey });
     // The tax handed back is reverted with the provider that recorded it, unless nothing went back.
     const reversal = result.status === "failed" ? {} : await refundTaxColumns(trx, order, id, input.amount, tax);
-    const refund = await updateRefund(trx, id, Object.assign({ status: result.status, processor_ref: result.refundRef, modified_at: new Date() }, reversal));
+    const refund = await updateRefund(
+      trx,
+      id,
+      Object.assign({ status: result.status, processor_ref: result.refundRef, modified_at: new Date() }, reversal),
+    );
     if (result.status !== "pending") await emit(trx, order.organization_id, "refund.updated", toRefund(refund));
     // A pending refund holds its amount too: what is in flight can't be refunded twice.
     if (result.status !== "failed") await applyToOrder(trx, order, input.amount, tax);
@@ -99,7 +103,12 @@ export async function createRefund(
 async function applyToOrder(trx: Knex.Transaction, order: OrderRow, amount: number, tax: number): Promise<void> {
   const refunded = order.refunded_amount + amount;
   const status = refunded >= netAmount(order) ? "refunded" : "partially_refunded";
-  const updated = await saveOrder(trx, order.id, { refunded_amount: refunded, refunded_tax_amount: order.refunded_tax_amount + tax, status, modified_at: new Date() });
+  const updated = await saveOrder(trx, order.id, {
+    refunded_amount: refunded,
+    refunded_tax_amount: order.refunded_tax_amount + tax,
+    status,
+    modified_at: new Date(),
+  });
   const out = await readOrder(trx, updated, orderDependents);
   await emit(trx, order.organization_id, "order.updated", out);
   await emit(trx, order.organization_id, "order.refunded", out);

@@ -65,7 +65,13 @@ export async function revertDueRefundTax(db: Knex, refundId: string): Promise<st
   const transaction = order && transactionId ? orderTaxTransaction(Object.assign({}, order, { tax_transaction_id: transactionId })) : null;
   const whole = order !== undefined && wholeRefund(order, refund.amount, refund.tax_amount);
   const reversalId = transaction
-    ? (await taxProvider(transaction.provider).revert(transaction, refund.id, whole ? undefined : { total_amount: refund.amount + refund.tax_amount, tax_amount: refund.tax_amount })).id
+    ? (
+        await taxProvider(transaction.provider).revert(
+          transaction,
+          refund.id,
+          whole ? undefined : { total_amount: refund.amount + refund.tax_amount, tax_amount: refund.tax_amount },
+        )
+      ).id
     : null;
   return db.transaction(async (trx) => {
     const locked = await findRefund(trx, refundId, { forUpdate: true });

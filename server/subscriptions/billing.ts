@@ -97,7 +97,9 @@ async function nextAfter(db: Knex, row: SubscriptionRow): Promise<NextStep> {
     // Past due waits for its retry; it renews only once paid. With no retry scheduled there is
     // nothing to wait for (a change pokes the workflow again).
     const owed = await findOwedOrder(db, row.id);
-    return owed?.next_payment_attempt_at ? { kind: "at", dueAt: new Date(owed.next_payment_attempt_at).getTime(), ...clock } : { kind: "done" };
+    return owed?.next_payment_attempt_at
+      ? { kind: "at", dueAt: new Date(owed.next_payment_attempt_at).getTime(), ...clock }
+      : { kind: "done" };
   }
   if ((row.status === "active" || row.status === "trialing") && row.current_period_end) {
     return { kind: "at", dueAt: new Date(row.current_period_end).getTime(), ...clock };
@@ -128,7 +130,11 @@ async function step(db: Knex, subscriptionId: string, nowMs: number): Promise<St
   // The period's end (the common case: renewals) is decided on the locked row, in the transaction
   // that renews or ends it. Any other row comes back with the step's time.
   const atEnd = await db.transaction(
-    async (trx): Promise<{ kind: "renewed"; renewed: Renewed; now: Date } | { kind: "ended" } | { kind: "read"; row?: SubscriptionRow; now: Date }> => {
+    async (
+      trx,
+    ): Promise<
+      { kind: "renewed"; renewed: Renewed; now: Date } | { kind: "ended" } | { kind: "read"; row?: SubscriptionRow; now: Date }
+    > => {
       const row = await findSubscription(trx, subscriptionId, { forUpdate: true });
       const now = row?.test_clock_id ? await clockStepTime(trx, row) : new Date(nowMs);
       if (!row || !periodOver(row, now)) return { kind: "read", row, now };
@@ -186,8 +192,10 @@ export function discountApplies(discount: DiscountRow | undefined, row: Subscrip
         return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() <= periodStart.getTime();
       }
       // The first order (the checkout's) had it; a discount attached later applies to the next one.
-      return row.discount_applied_at !== null && new Date(row.discount_applied_at).getTime() > new Date(row.started_at ?? row.created_at).getTime()
-        ? periodStart.getTime() <= addIntervals(new Date(row.discount_applied_at), row.recurring_interval, row.recurring_interval_count).getTime()
+      return row.discount_applied_at !== null &&
+        new Date(row.discount_applied_at).getTime() > new Date(row.started_at ?? row.created_at).getTime()
+        ? periodStart.getTime() <=
+            addIntervals(new Date(row.discount_applied_at), row.recurring_interval, row.recurring_interval_count).getTime()
         : false;
     case "repeating": {
       const from = new Date(row.discount_applied_at ?? row.started_at ?? row.created_at);
@@ -250,8 +258,20 @@ export function cycleLines(
   if (sum - discountAmount >= 0) return { items, subtotal: sum, discountAmount, carried: [] };
   // More credit than charge (a downgrade's proration): this period bills nothing, the lines still
   // show, and what is left of the credit moves to the next period.
-  items.push({ label: "Credit carried to the next period", amount: -sum, taxAmount: 0, proration: true, productPriceId: null, period: null });
-  return { items, subtotal: 0, discountAmount: 0, carried: [{ label: "Credit from the previous period", amount: sum, product_price_id: null }] };
+  items.push({
+    label: "Credit carried to the next period",
+    amount: -sum,
+    taxAmount: 0,
+    proration: true,
+    productPriceId: null,
+    period: null,
+  });
+  return {
+    items,
+    subtotal: 0,
+    discountAmount: 0,
+    carried: [{ label: "Credit from the previous period", amount: sum, product_price_id: null }],
+  };
 }
 
 /**
@@ -302,7 +322,12 @@ async function renewLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Dat
   const billed = await billPeriod(trx, row, rel, periodStart);
   const usage = row.status === "trialing" ? billed.map((u) => Object.assign({}, u, { billedUnits: 0, amount: 0 })) : billed;
   const lines = cycleLines(row, product, rel.prices.get(row.id) ?? [], discount, { start: periodStart, end: next.end }, usage);
-  const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: periodStart }, lines.items, lines.discountAmount);
+  const taxed = await taxOrderLines(
+    trx,
+    { organizationId: row.organization_id, customer, product, currency: row.currency, date: periodStart },
+    lines.items,
+    lines.discountAmount,
+  );
   const created = await insertOrder(
     trx,
     {
@@ -370,7 +395,13 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
     processorName = processor.name;
     const method = await paymentMethodOf(db, row, processor.name);
     if (!method) {
-      result = { status: "declined", paymentRef: null, code: "no_payment_method", message: "The customer has no saved payment method.", card: null };
+      result = {
+        status: "declined",
+        paymentRef: null,
+        code: "no_payment_method",
+        message: "The customer has no saved payment method.",
+        card: null,
+      };
     } else {
       try {
         result = await processor.chargeSaved({
@@ -393,13 +424,22 @@ async function chargeOrder(db: Knex, subscriptionId: string, orderId: string, no
 }
 
 /** The method to charge (the subscription's own, else the customer's default or newest) and the customer's id at the processor. */
-async function paymentMethodOf(db: Knex, row: SubscriptionRow, processor: string): Promise<{ processor_ref: string; customer_ref: string | null } | undefined> {
+async function paymentMethodOf(
+  db: Knex,
+  row: SubscriptionRow,
+  processor: string,
+): Promise<{ processor_ref: string; customer_ref: string | null } | undefined> {
   const live = () => chargeablePaymentMethods(db, row.customer_id, processor);
   if (row.payment_method_id) {
     const own = await live().where({ id: row.payment_method_id }).first();
     if (own) return own;
   }
-  return live().orderBy([{ column: "is_default", order: "desc" }, { column: "created_at", order: "desc" }]).first();
+  return live()
+    .orderBy([
+      { column: "is_default", order: "desc" },
+      { column: "created_at", order: "desc" },
+    ])
+    .first();
 }
 
 async function settleCharge(
@@ -473,8 +513,18 @@ async function settleCharge(
     if (attempt <= delays.length) {
       const nextAt = new Date(now.getTime() + delays[attempt - 1]);
       await patchOrder(trx, order.id, { next_payment_attempt_at: nextAt, next_payment_trigger: null, modified_at: new Date() });
-      await emit(trx, row.organization_id, "order.updated", await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, orderDependents));
-      const updated = await updateSubscription(trx, row.id, { pending_order_id: null, dunning_attempts: attempt, status: "past_due", modified_at: new Date() });
+      await emit(
+        trx,
+        row.organization_id,
+        "order.updated",
+        await readOrder(trx, (await findOrder(trx, order.id)) as OrderRow, orderDependents),
+      );
+      const updated = await updateSubscription(trx, row.id, {
+        pending_order_id: null,
+        dunning_attempts: attempt,
+        status: "past_due",
+        modified_at: new Date(),
+      });
       // Active → past_due takes it out of the customer's active subscriptions.
       await emitSubscription(trx, updated, ["subscription.updated"], { stateChanged: row.status !== "past_due" });
       await emitPaymentFailed(trx, row, order, total, attempt, nextAt);
@@ -498,7 +548,14 @@ async function settleCharge(
 }
 
 /** The customer is told of each declined renewal charge (the dunning's emails), `row` as it was before it. */
-async function emitPaymentFailed(trx: Knex.Transaction, row: SubscriptionRow, order: OrderRow, total: number, attempt: number, nextAt: Date | null): Promise<void> {
+async function emitPaymentFailed(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  order: OrderRow,
+  total: number,
+  attempt: number,
+  nextAt: Date | null,
+): Promise<void> {
   await emitInternal(trx, row.organization_id, "email.subscription_payment_failed", {
     subscription_id: row.id,
     order_id: order.id,
@@ -525,7 +582,12 @@ async function endLocked(trx: Knex.Transaction, row: SubscriptionRow, now: Date)
     const product = rel.products.get(row.product_id)!;
     const customer = rel.customers.get(row.customer_id)!;
     const items = meteredLines(product, usage, { start: new Date(row.current_period_start), end });
-    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: end }, items, 0);
+    const taxed = await taxOrderLines(
+      trx,
+      { organizationId: row.organization_id, customer, product, currency: row.currency, date: end },
+      items,
+      0,
+    );
     const created = await insertOrder(
       trx,
       {
@@ -579,7 +641,12 @@ function meteredLines(product: ProductRow, usage: PeriodBilling[], period: Perio
 }
 
 /** A subscription that just ended: its webhooks, the subscription.revoked system event, its benefits revoked. */
-export async function revokeEnded(trx: Knex.Transaction, row: SubscriptionRow, now: Date, types: Parameters<typeof emitSubscription>[2]): Promise<void> {
+export async function revokeEnded(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  now: Date,
+  types: Parameters<typeof emitSubscription>[2],
+): Promise<void> {
   const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
   await emitSubscription(trx, row, types);
   await recordSubscriptionEvent(trx, row, customer, "subscription.revoked", { subscription_id: row.id }, now);

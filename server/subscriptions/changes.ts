@@ -56,10 +56,18 @@ export type SubscriptionChange =
 export function merchantChange(body: Record<string, unknown>): SubscriptionChange {
   if ("revoke" in body) {
     if (body.revoke !== true) throw invalid(["body", "revoke"], "Input should be True", "literal_error", body.revoke);
-    return { kind: "revoke", reason: body.customer_cancellation_reason as CancellationReason | null, comment: body.customer_cancellation_comment as string | null };
+    return {
+      kind: "revoke",
+      reason: body.customer_cancellation_reason as CancellationReason | null,
+      comment: body.customer_cancellation_comment as string | null,
+    };
   }
   if ("product_id" in body) {
-    return { kind: "product", productId: String(body.product_id), prorationBehavior: body.proration_behavior as "invoice" | "prorate" | null };
+    return {
+      kind: "product",
+      productId: String(body.product_id),
+      prorationBehavior: body.proration_behavior as "invoice" | "prorate" | null,
+    };
   }
   if ("cancel_at_period_end" in body) {
     return {
@@ -229,16 +237,15 @@ export async function planProductChange(
   if (by === "customer" && !org.subscription_settings?.allow_customer_updates) {
     throw invalid(loc, "This organization does not let customers change their plan.", "value_error", change.productId);
   }
-  const product = isUuid(change.productId)
-    ? await findProductOf(trx, row.organization_id, change.productId)
-    : undefined;
+  const product = isUuid(change.productId) ? await findProductOf(trx, row.organization_id, change.productId) : undefined;
   if (!product) throw invalid(loc, "Product not found.", "value_error", change.productId);
   if (product.id === row.product_id) throw invalid(loc, "The subscription is already on this product.", "value_error", change.productId);
   if (product.is_archived) throw invalid(loc, "This product is archived.", "value_error", change.productId);
   if (product.visibility === "draft") throw invalid(loc, "This product is a draft.", "value_error", change.productId);
   // A customer moves only to what the storefront offers; the merchant also to private products.
   if (by === "customer" && product.visibility !== "public") throw invalid(loc, "Product not found.", "value_error", change.productId);
-  if (!product.recurring_interval) throw invalid(loc, "A subscription can only move to a recurring product.", "value_error", change.productId);
+  if (!product.recurring_interval)
+    throw invalid(loc, "A subscription can only move to a recurring product.", "value_error", change.productId);
   const prices = await unarchivedPrices(trx, product.id);
   const price = basePrice(prices);
   if (!price) throw invalid(loc, "This product has no price.", "value_error", change.productId);
@@ -266,7 +273,8 @@ export async function planProductChange(
   // Both cover what is left of the current period.
   const span = { start: new Date(Math.min(now.getTime(), end)).toISOString(), end: new Date(end).toISOString() };
   if (credit > 0) lines.push(Object.assign({ label: `Unused time on ${oldProduct.name}`, amount: -credit, product_price_id: null }, span));
-  if (charge > 0) lines.push(Object.assign({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id }, span));
+  if (charge > 0)
+    lines.push(Object.assign({ label: `Remaining time on ${product.name}`, amount: charge, product_price_id: price.id }, span));
   const behavior = change.prorationBehavior ?? (org.subscription_settings?.proration_behavior === "invoice" ? "invoice" : "prorate");
   const net = lines.reduce((n, l) => n + l.amount, 0);
   return { product, oldProduct, price, prices, newAmount, lines, behavior, net };
@@ -286,27 +294,36 @@ async function changeProduct(
   if (behavior === "invoice" && net > 0) {
     // Charged now (by the workflow, at once): an order for the difference.
     const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
-    const taxed = await taxOrderLines(trx, { organizationId: row.organization_id, customer, product, currency: row.currency, date: now }, lines.map(prorationItem), 0);
-    const order = await createOrderForCheckout(trx, {
-      organizationId: row.organization_id,
-      customerId: row.customer_id,
-      productId: product.id,
-      productPriceId: price.id,
-      checkoutId: null,
-      subscriptionId: row.id,
-      billingReason: "subscription_update",
-      currency: row.currency,
-      subtotalAmount: taxed.subtotal,
-      discountAmount: 0,
-      discountId: null,
-      taxAmount: taxed.taxAmount,
-      items: taxed.items,
-      billingName: customer.billing_name ?? customer.name,
-      billingAddress: customer.billing_address,
-      metadata: row.metadata,
-      customFieldData: {},
-      tax: taxed.tax,
-    }, orderDependents);
+    const taxed = await taxOrderLines(
+      trx,
+      { organizationId: row.organization_id, customer, product, currency: row.currency, date: now },
+      lines.map(prorationItem),
+      0,
+    );
+    const order = await createOrderForCheckout(
+      trx,
+      {
+        organizationId: row.organization_id,
+        customerId: row.customer_id,
+        productId: product.id,
+        productPriceId: price.id,
+        checkoutId: null,
+        subscriptionId: row.id,
+        billingReason: "subscription_update",
+        currency: row.currency,
+        subtotalAmount: taxed.subtotal,
+        discountAmount: 0,
+        discountId: null,
+        taxAmount: taxed.taxAmount,
+        items: taxed.items,
+        billingName: customer.billing_name ?? customer.name,
+        billingAddress: customer.billing_address,
+        metadata: row.metadata,
+        customFieldData: {},
+        tax: taxed.tax,
+      },
+      orderDependents,
+    );
     pendingOrderId = order.id;
   } else {
     // prorate (or a downgrade's credit): the lines join the next renewal's order.
@@ -316,26 +333,65 @@ async function changeProduct(
   // from its end: period 0 of the new anchor is the next one.
   const cadence = sameCadence(row, product)
     ? {}
-    : { recurring_interval: product.recurring_interval!, recurring_interval_count: product.recurring_interval_count, billing_anchor: row.current_period_end, period_index: -1 };
-  const updated = await save(trx, row, Object.assign({
-    product_id: product.id,
-    amount: newAmount,
-    currency: row.currency,
-    pending_prorations: jsonb(trx, pending),
-    pending_order_id: pendingOrderId,
-  }, cadence));
+    : {
+        recurring_interval: product.recurring_interval!,
+        recurring_interval_count: product.recurring_interval_count,
+        billing_anchor: row.current_period_end,
+        period_index: -1,
+      };
+  const updated = await save(
+    trx,
+    row,
+    Object.assign(
+      {
+        product_id: product.id,
+        amount: newAmount,
+        currency: row.currency,
+        pending_prorations: jsonb(trx, pending),
+        pending_order_id: pendingOrderId,
+      },
+      cadence,
+    ),
+  );
   await deleteSubscriptionPrices(trx, row.id);
   const metered = prices.filter((p) => p.amount_type === "metered_unit" && p.id !== price.id);
-  await insertSubscriptionPrices(trx, row.id, [price, ...metered].map((p) => p.id));
-  await ensureCustomerMeters(trx, row.organization_id, row.customer_id, metered.map((p) => p.meter_id).filter((m): m is string => m !== null));
+  await insertSubscriptionPrices(
+    trx,
+    row.id,
+    [price, ...metered].map((p) => p.id),
+  );
+  await ensureCustomerMeters(
+    trx,
+    row.organization_id,
+    row.customer_id,
+    metered.map((p) => p.meter_id).filter((m): m is string => m !== null),
+  );
   await emitSubscription(trx, updated, ["subscription.updated"]);
-  await emitInternal(trx, row.organization_id, "email.subscription_product_updated", { subscription_id: row.id, previous_product_id: row.product_id, product_id: product.id });
+  await emitInternal(trx, row.organization_id, "email.subscription_product_updated", {
+    subscription_id: row.id,
+    previous_product_id: row.product_id,
+    product_id: product.id,
+  });
   const customer = (await findCustomer(trx, row.customer_id)) as CustomerRow;
-  await recordSubscriptionEvent(trx, updated, customer, "subscription.product_updated", {
-    subscription_id: row.id, old_product_id: row.product_id, new_product_id: product.id,
-  }, now);
+  await recordSubscriptionEvent(
+    trx,
+    updated,
+    customer,
+    "subscription.product_updated",
+    {
+      subscription_id: row.id,
+      old_product_id: row.product_id,
+      new_product_id: product.id,
+    },
+    now,
+  );
   // The new product's benefits are granted, the old one's that it lacks revoked.
-  await scheduleBenefitGrants(trx, { organizationId: row.organization_id, customerId: row.customer_id, productId: product.id, subscriptionId: row.id });
+  await scheduleBenefitGrants(trx, {
+    organizationId: row.organization_id,
+    customerId: row.customer_id,
+    productId: product.id,
+    subscriptionId: row.id,
+  });
   return updated;
 }
 
@@ -350,7 +406,8 @@ async function changeTrialEnd(trx: Knex.Transaction, row: SubscriptionRow, value
   if (row.status !== "trialing") throw invalid(loc, "Only a trialing subscription's trial can be changed.", "value_error", value);
   const end = value === "now" ? now : new Date(value);
   if (Number.isNaN(end.getTime())) throw invalid(loc, "Input should be a valid datetime or `now`.", "datetime_parsing", value);
-  if (end.getTime() < now.getTime()) throw invalid(loc, "The trial can't end in the past; use `now` to end it at once.", "value_error", value);
+  if (end.getTime() < now.getTime())
+    throw invalid(loc, "The trial can't end in the past; use `now` to end it at once.", "value_error", value);
   const updated = await save(trx, row, {
     trial_end: end,
     current_period_end: end,
@@ -371,9 +428,7 @@ async function changeDiscount(trx: Knex.Transaction, row: SubscriptionRow, disco
     return updated;
   }
   const loc = ["body", "discount_id"];
-  const discount = isUuid(discountId)
-    ? await findLiveDiscount(trx, row.organization_id, discountId)
-    : undefined;
+  const discount = isUuid(discountId) ? await findLiveDiscount(trx, row.organization_id, discountId) : undefined;
   if (!discount) throw invalid(loc, "Discount not found.", "value_error", discountId);
   const product = (await findProduct(trx, row.product_id)) as ProductRow;
   const price = await firstSubscriptionPrice(trx, row.id);
@@ -388,7 +443,12 @@ async function changeDiscount(trx: Knex.Transaction, row: SubscriptionRow, disco
 export type SubscriptionChangePreviewOut = components["schemas"]["CustomerSubscriptionChangePreview"];
 
 /** The portal's preview of a product change: what changeSubscription would charge, writing nothing. */
-export async function previewProductChange(db: Knex, scope: SubscriptionScope, id: string, productId: string): Promise<SubscriptionChangePreviewOut> {
+export async function previewProductChange(
+  db: Knex,
+  scope: SubscriptionScope,
+  id: string,
+  productId: string,
+): Promise<SubscriptionChangePreviewOut> {
   const row = await findReadable(db, scope, id);
   if (!row) throw new ResourceNotFound("Subscription not found.");
   const now = await clockNow(db, row.test_clock_id);

@@ -13,7 +13,11 @@ import { activeOfCustomer, loadSubscriptionRelations } from "./repository.js";
 
 /** The state of a customer row: the API's answer and the customer.state_changed payload. */
 export async function readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut> {
-  const [grants, subscriptions, meters] = await Promise.all([grantedBenefits(db, row.id), activeSubscriptions(db, row.id), stateMeters(db, row)]);
+  const [grants, subscriptions, meters] = await Promise.all([
+    grantedBenefits(db, row.id),
+    activeSubscriptions(db, row.id),
+    stateMeters(db, row),
+  ]);
   return toCustomerState(row, { subscriptions, grants, meters });
 }
 

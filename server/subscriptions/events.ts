@@ -12,7 +12,12 @@ import { loadSubscriptionRelations, type SubscriptionRelations, type Subscriptio
 type SubscriptionEventType = Extract<WebhookEventType, `subscription.${string}`>;
 
 /** Events after which the customer's state (its active subscriptions) reads differently. */
-const STATE_CHANGING: SubscriptionEventType[] = ["subscription.active", "subscription.canceled", "subscription.uncanceled", "subscription.revoked"];
+const STATE_CHANGING: SubscriptionEventType[] = [
+  "subscription.active",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+];
 
 export async function emitSubscription(
   trx: Knex.Transaction,

@@ -3,7 +3,8 @@ import { orgCaller, type Handlers } from "../kit/context.js";
 import { changeSubscription, merchantChange } from "./changes.js";
 import { exportSubscriptions, getSubscription, listSubscriptions, readSubscription } from "./service.js";
 
-type SubscriptionOps = "subscriptions:list" | "subscriptions:get" | "subscriptions:update" | "subscriptions:revoke" | "subscriptions:export";
+type SubscriptionOps =
+  "subscriptions:list" | "subscriptions:get" | "subscriptions:update" | "subscriptions:revoke" | "subscriptions:export";
 
 export const subscriptionHandlers: Handlers<SubscriptionOps> = {
   "subscriptions:list": async ({ query }, ctx) => ({

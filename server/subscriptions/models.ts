@@ -78,8 +78,17 @@ export function isActive(row: SubscriptionRow): row is SubscriptionRow & { statu
 
 export function toStateSubscription(row: SubscriptionRow & { status: "active" }, rel: SubscriptionRelations): StateSubscriptionOut {
   const {
-    customer_id: _c, checkout_id: _k, customer_cancellation_reason: _r, customer_cancellation_comment: _m, ended_at: _e,
-    recurring_interval_count: _n, current_meter_period_start: _ms, current_meter_period_end: _me, pause_at_period_end: _p, paused_at: _pa, resumes_at: _ra,
+    customer_id: _c,
+    checkout_id: _k,
+    customer_cancellation_reason: _r,
+    customer_cancellation_comment: _m,
+    ended_at: _e,
+    recurring_interval_count: _n,
+    current_meter_period_start: _ms,
+    current_meter_period_end: _me,
+    pause_at_period_end: _p,
+    paused_at: _pa,
+    resumes_at: _ra,
     ...base
   } = toSubscriptionBase(row);
   const prices = rel.prices.get(row.id) ?? [];

@@ -12,7 +12,15 @@ function addMonthsClamped(anchor: Date, months: number): Date {
   const lastDay = new Date(Date.UTC(targetYear, targetMonth + 1, 0)).getUTCDate();
   const day = Math.min(anchor.getUTCDate(), lastDay);
   return new Date(
-    Date.UTC(targetYear, targetMonth, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()),
+    Date.UTC(
+      targetYear,
+      targetMonth,
+      day,
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
   );
 }
 

@@ -13,7 +13,14 @@ import type { MeterRow } from "../meters/models.js";
 import { byIds as metersByIds } from "../meters/repository.js";
 import { pendingRetryDueBy, type CancellationReason, type SubscriptionBaseRow, type SubscriptionStatus } from "../orders/repository.js";
 import { findByIds as organizationsByIds, type OrganizationRow } from "../organizations/repository.js";
-import { byIds as productsByIds, loadRelations, productNamedLike, type PriceRow, type ProductRelations, type ProductRow } from "../products/repository.js";
+import {
+  byIds as productsByIds,
+  loadRelations,
+  productNamedLike,
+  type PriceRow,
+  type ProductRelations,
+  type ProductRow,
+} from "../products/repository.js";
 import { runningUsage, type MeterUsage } from "./usage.js";
 import type { ReadScope } from "../kit/auth.js";
 
@@ -89,22 +96,48 @@ export interface SubscriptionRelations {
 }
 
 /** `usage: false` leaves the running usage empty (a caller that reads it itself, for another period). */
-export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[], opts: { usage?: boolean } = {}): Promise<SubscriptionRelations> {
+export async function loadSubscriptionRelations(
+  db: Knex,
+  rows: SubscriptionRow[],
+  opts: { usage?: boolean } = {},
+): Promise<SubscriptionRelations> {
   const ids = (pick: (r: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((v): v is string => v !== null))];
   const productIds = ids((r) => r.product_id);
   const [customers, products, productRelations, discounts, prices, organizations] = await Promise.all([
-    customersByIds(db, ids((r) => r.customer_id)),
+    customersByIds(
+      db,
+      ids((r) => r.customer_id),
+    ),
     productsByIds(db, productIds),
     loadRelations(db, productIds),
     // Most subscriptions have no discount: no query then.
-    rows.some((r) => r.discount_id) ? discountsByIds(db, ids((r) => r.discount_id)) : [],
+    rows.some((r) => r.discount_id)
+      ? discountsByIds(
+          db,
+          ids((r) => r.discount_id),
+        )
+      : [],
     db("subscription_prices as sp")
       .join("product_prices as pp", "pp.id", "sp.product_price_id")
       .leftJoin("meters as m", "m.id", "pp.meter_id")
-      .whereIn("sp.subscription_id", ids((r) => r.id))
+      .whereIn(
+        "sp.subscription_id",
+        ids((r) => r.id),
+      )
       .orderBy([{ column: "sp.subscription_id" }, { column: "sp.position" }])
-      .select("sp.subscription_id", "pp.*", db.raw("pp.unit_amount::text as unit_amount"), "m.name as meter_name", "m.unit as meter_unit", "m.custom_label as meter_custom_label", "m.custom_multiplier as meter_custom_multiplier"),
-    organizationsByIds(db, ids((r) => r.organization_id)),
+      .select(
+        "sp.subscription_id",
+        "pp.*",
+        db.raw("pp.unit_amount::text as unit_amount"),
+        "m.name as meter_name",
+        "m.unit as meter_unit",
+        "m.custom_label as meter_custom_label",
+        "m.custom_multiplier as meter_custom_multiplier",
+      ),
+    organizationsByIds(
+      db,
+      ids((r) => r.organization_id),
+    ),
   ]);
   const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
   const priceMap = new Map<string, PriceRow[]>();
@@ -112,7 +145,14 @@ export async function loadSubscriptionRelations(db: Knex, rows: SubscriptionRow[
     const { subscription_id, ...price } = p;
     priceMap.set(subscription_id, [...(priceMap.get(subscription_id) ?? []), price as PriceRow]);
   }
-  const meterIds = [...new Set([...priceMap.values()].flat().map((p) => p.meter_id).filter((v): v is string => !!v))];
+  const meterIds = [
+    ...new Set(
+      [...priceMap.values()]
+        .flat()
+        .map((p) => p.meter_id)
+        .filter((v): v is string => !!v),
+    ),
+  ];
   const meters = meterIds.length ? await metersByIds(db, meterIds) : [];
   const rel = {
     meters: byId(meters),
@@ -146,7 +186,11 @@ export async function unstartedSubscriptions(db: Knex, limit = 500): Promise<str
 
 /** Live subscriptions past their period end, not renewed yet (an operators' gauge, server/http/metrics.ts). */
 export function countRenewalsDue(db: Knex): Promise<number> {
-  return numberOf(db.raw("select count(*) as v from subscriptions where status in ('active', 'trialing', 'past_due') and test_clock_id is null and current_period_end < now()"));
+  return numberOf(
+    db.raw(
+      "select count(*) as v from subscriptions where status in ('active', 'trialing', 'past_due') and test_clock_id is null and current_period_end < now()",
+    ),
+  );
 }
 
 /** The filters of the subscription lists (merchant, portal) and the export. */
@@ -243,7 +287,9 @@ export async function updateSubscription(db: Knex, id: string, patch: RowPatch<S
 
 /** The customer's subscriptions in status active, oldest first. */
 export function activeOfCustomer(db: Knex, customerId: string): Promise<SubscriptionRow[]> {
-  return db<SubscriptionRow>("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at") as Promise<SubscriptionRow[]>;
+  return db<SubscriptionRow>("subscriptions").where({ customer_id: customerId, status: "active" }).orderBy("started_at") as Promise<
+    SubscriptionRow[]
+  >;
 }
 
 /** Whether a live subscription (trialing, active, past due) is paid with this payment method. */
@@ -263,7 +309,11 @@ export async function setPaymentMethod(db: Knex, subscriptionIds: string[], paym
 }
 
 /** The portal customer's live subscriptions are paid with `paymentMethodId` from now on. */
-export async function payLiveSubscriptionsWith(db: Knex, scope: { organizationId: string; customerId: string }, paymentMethodId: string): Promise<void> {
+export async function payLiveSubscriptionsWith(
+  db: Knex,
+  scope: { organizationId: string; customerId: string },
+  paymentMethodId: string,
+): Promise<void> {
   await db("subscriptions")
     .where({ customer_id: scope.customerId, organization_id: scope.organizationId })
     .whereIn("status", LIVE_STATUSES)
@@ -273,12 +323,16 @@ export async function payLiveSubscriptionsWith(db: Knex, scope: { organizationId
 
 /** Clears the charge in flight, only while `orderId` is still the one in flight. */
 export async function clearPendingOrder(db: Knex, subscriptionId: string, orderId: string): Promise<void> {
-  await db("subscriptions").where({ id: subscriptionId, pending_order_id: orderId }).update({ pending_order_id: null, modified_at: new Date() });
+  await db("subscriptions")
+    .where({ id: subscriptionId, pending_order_id: orderId })
+    .update({ pending_order_id: null, modified_at: new Date() });
 }
 
 /** The subscription's prices, in order: `productPriceIds[0]` is its base price. */
 export async function insertSubscriptionPrices(db: Knex, subscriptionId: string, productPriceIds: string[]): Promise<void> {
-  await db("subscription_prices").insert(productPriceIds.map((id, position) => ({ subscription_id: subscriptionId, product_price_id: id, position })));
+  await db("subscription_prices").insert(
+    productPriceIds.map((id, position) => ({ subscription_id: subscriptionId, product_price_id: id, position })),
+  );
 }
 
 export async function deleteSubscriptionPrices(db: Knex, subscriptionId: string): Promise<void> {
@@ -325,7 +379,10 @@ export async function somethingDueOnClock(db: Knex, clock: { id: string; frozen_
  */
 export async function subscriptionsDueOnClocks(db: Knex, limit = 500): Promise<string[]> {
   const q = db("subscriptions").join("test_clocks", "test_clocks.id", "subscriptions.test_clock_id").whereNull("test_clocks.deleted_at");
-  const rows: { id: string }[] = await whereDueBy(db, q, db.raw("test_clocks.frozen_time")).orderBy("subscriptions.id").limit(limit).select("subscriptions.id");
+  const rows: { id: string }[] = await whereDueBy(db, q, db.raw("test_clocks.frozen_time"))
+    .orderBy("subscriptions.id")
+    .limit(limit)
+    .select("subscriptions.id");
   return rows.map((r) => r.id);
 }
 
@@ -342,7 +399,11 @@ export async function hasSubscriptions(db: Knex, customerId: string): Promise<bo
 
 /** The ids of the subscriptions these checkouts started: a subquery for whereIn. */
 /** Whether the customer (by id, or any customer with this email) ever had a trial with the organization. */
-export async function hadTrial(db: Knex, organizationId: string, who: { customerId: string | null; email: string | null }): Promise<boolean> {
+export async function hadTrial(
+  db: Knex,
+  organizationId: string,
+  who: { customerId: string | null; email: string | null },
+): Promise<boolean> {
   if (!who.customerId && !who.email) return false;
   const row = await db("subscriptions")
     .where("subscriptions.organization_id", organizationId)
@@ -387,7 +448,9 @@ export async function subscriptionDeltas(db: Knex, r: Report): Promise<BucketRow
       db.raw(`${monthly}::float8 as m`),
       db.raw(`${trunc("s.started_at")} as b_start`),
       // (greatest() skips nulls: no end stays no end.)
-      db.raw(`case when coalesce(s.ended_at, s.ends_at) is not null then greatest(${trunc("coalesce(s.ended_at, s.ends_at)")}, ${trunc("s.started_at")}) end as b_end`),
+      db.raw(
+        `case when coalesce(s.ended_at, s.ends_at) is not null then greatest(${trunc("coalesce(s.ended_at, s.ends_at)")}, ${trunc("s.started_at")}) end as b_end`,
+      ),
       db.raw(
         `case when coalesce(s.ended_at, s.ends_at, s.canceled_at) is not null
           then greatest(${trunc("least(coalesce(s.ended_at, s.ends_at), s.canceled_at)")}, ${trunc("s.started_at")}) end as b_uncommitted`,
@@ -404,7 +467,12 @@ export async function subscriptionDeltas(db: Knex, r: Report): Promise<BucketRow
         union all select b_uncommitted, 0, 0, -m, 0 from subs where b_uncommitted is not null
       ) as d`),
     )
-    .select("bucket", db.raw("sum(active)::float8 as active, sum(mrr)::float8 as mrr, sum(committed)::float8 as committed, sum(started)::float8 as started"))
+    .select(
+      "bucket",
+      db.raw(
+        "sum(active)::float8 as active, sum(mrr)::float8 as mrr, sum(committed)::float8 as committed, sum(started)::float8 as started",
+      ),
+    )
     .groupBy("bucket");
 }
 

@@ -58,7 +58,11 @@ export async function listSubscriptions(db: Knex, scope: SubscriptionScope, quer
   });
 }
 
-export async function listCustomerSubscriptions(db: Knex, scope: SubscriptionScope, query: SubscriptionListQuery): Promise<Page<CustomerSubscriptionOut>> {
+export async function listCustomerSubscriptions(
+  db: Knex,
+  scope: SubscriptionScope,
+  query: SubscriptionListQuery,
+): Promise<Page<CustomerSubscriptionOut>> {
   const q = filterSubscriptions(db, scope, query);
   applySorting(q, query.sorting, subscriptionSorts(db), ["-started_at"], "subscriptions.id");
   return listPage(q, query, async (rows: SubscriptionRow[]) => {
@@ -76,7 +80,11 @@ function csvCell(value: string | number | null): string {
 }
 
 /** Every subscription of the organization (optionally filtered) as CSV, oldest first. */
-export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, query: { organization_id?: string | string[] | null; timezone?: string }): Promise<string> {
+export async function exportSubscriptions(
+  db: Knex,
+  scope: SubscriptionScope,
+  query: { organization_id?: string | string[] | null; timezone?: string },
+): Promise<string> {
   // Datetimes as the zone's wall time (the 1.x client always asks, UTC unless told).
   const tz = await checkTimeZone(db, query.timezone, ["query", "timezone"]);
   const q = filterSubscriptions(db, scope, { organization_id: query.organization_id })
@@ -84,22 +92,59 @@ export async function exportSubscriptions(db: Knex, scope: SubscriptionScope, qu
     .join("products", "products.id", "subscriptions.product_id")
     .clearSelect()
     .select(
-      "subscriptions.id", "customers.email", "subscriptions.created_at", "subscriptions.status", "products.name as product_name",
-      "subscriptions.amount", "subscriptions.currency", "subscriptions.recurring_interval", "subscriptions.current_period_end",
+      "subscriptions.id",
+      "customers.email",
+      "subscriptions.created_at",
+      "subscriptions.status",
+      "products.name as product_name",
+      "subscriptions.amount",
+      "subscriptions.currency",
+      "subscriptions.recurring_interval",
+      "subscriptions.current_period_end",
       "subscriptions.cancel_at_period_end",
     )
     .orderBy([{ column: "subscriptions.created_at" }, { column: "subscriptions.id" }]);
   const rows = (await q) as {
-    id: string; email: string; created_at: Date; status: SubscriptionStatus; product_name: string; amount: number; currency: string;
-    recurring_interval: string; current_period_end: Date | null; cancel_at_period_end: boolean;
+    id: string;
+    email: string;
+    created_at: Date;
+    status: SubscriptionStatus;
+    product_name: string;
+    amount: number;
+    currency: string;
+    recurring_interval: string;
+    current_period_end: Date | null;
+    cancel_at_period_end: boolean;
   }[];
-  const header = ["Email", "Created At", "Active", "Status", "Product", "Price", "Currency", "Interval", "Current Period End", "Cancel At Period End", "ID"];
+  const header = [
+    "Email",
+    "Created At",
+    "Active",
+    "Status",
+    "Product",
+    "Price",
+    "Currency",
+    "Interval",
+    "Current Period End",
+    "Cancel At Period End",
+    "ID",
+  ];
   const lines = rows.map((r) =>
     [
-      r.email, zonedIso(tz, r.created_at), LIVE_STATUSES.includes(r.status) ? "true" : "false", r.status, r.product_name,
-      Number(r.amount), r.currency, r.recurring_interval, r.current_period_end ? zonedIso(tz, r.current_period_end) : null,
-      r.cancel_at_period_end ? "true" : "false", r.id,
-    ].map(csvCell).join(","),
+      r.email,
+      zonedIso(tz, r.created_at),
+      LIVE_STATUSES.includes(r.status) ? "true" : "false",
+      r.status,
+      r.product_name,
+      Number(r.amount),
+      r.currency,
+      r.recurring_interval,
+      r.current_period_end ? zonedIso(tz, r.current_period_end) : null,
+      r.cancel_at_period_end ? "true" : "false",
+      r.id,
+    ]
+      .map(csvCell)
+      .join(","),
   );
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }
@@ -129,7 +174,11 @@ export interface CheckoutSubscriptionInput {
  * trialing: the trial is its current period, its billing periods are anchored at the trial's end,
  * where the first renewal charges the price and makes it active (subscription.created now).
  */
-export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transaction, input: CheckoutSubscriptionInput): Promise<SubscriptionRow> {
+export async function createSubscriptionForCheckout(
+  db: Knex,
+  trx: Knex.Transaction,
+  input: CheckoutSubscriptionInput,
+): Promise<SubscriptionRow> {
   const customer = await findTestClockOf(trx, input.customerId);
   const now = await clockNow(trx, customer?.test_clock_id);
   const interval = input.product.recurring_interval!;
@@ -172,8 +221,17 @@ export async function createSubscriptionForCheckout(db: Knex, trx: Knex.Transact
     const meterIds = await meterIdsOfPrices(trx, [...metered]);
     await ensureCustomerMeters(trx, input.organizationId, input.customerId, meterIds);
   }
-  await emitSubscription(trx, row as SubscriptionRow, trialEnd ? ["subscription.created"] : ["subscription.created", "subscription.active"]);
-  await scheduleBenefitGrants(trx, { organizationId: input.organizationId, customerId: input.customerId, productId: input.product.id, subscriptionId: row.id });
+  await emitSubscription(
+    trx,
+    row as SubscriptionRow,
+    trialEnd ? ["subscription.created"] : ["subscription.created", "subscription.active"],
+  );
+  await scheduleBenefitGrants(trx, {
+    organizationId: input.organizationId,
+    customerId: input.customerId,
+    productId: input.product.id,
+    subscriptionId: row.id,
+  });
   pokeAfterCommit(db, trx, [row.id]);
   return row as SubscriptionRow;
 }

@@ -74,12 +74,20 @@ export async function taxOrderLines(
       const line = calculation.lines[i];
       return Object.assign({}, it, { amount: line.net_amount + (i === 0 ? discountAmount : 0), taxAmount: line.tax_amount });
     });
-    return { items: taxed, subtotal: taxed.reduce((n, it) => n + it.amount, 0), taxAmount: calculation.tax_amount, tax: orderTaxOf(calculation) };
+    return {
+      items: taxed,
+      subtotal: taxed.reduce((n, it) => n + it.amount, 0),
+      taxAmount: calculation.tax_amount,
+      tax: orderTaxOf(calculation),
+    };
   } catch (err) {
     if (!(err instanceof TaxError)) throw err;
     if (isProviderFailure(err)) throw new TaxUnavailable(err);
     if (!["location_incomplete", "location_invalid", "invalid_input"].includes(err.code)) throw err;
-    logger.warn({ err, organizationId: order.organizationId, customerId: order.customer.id }, "subscription order billed without tax: the customer's address can't be taxed");
+    logger.warn(
+      { err, organizationId: order.organizationId, customerId: order.customer.id },
+      "subscription order billed without tax: the customer's address can't be taxed",
+    );
     return untaxed;
   }
 }

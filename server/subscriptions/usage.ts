@@ -58,10 +58,17 @@ export async function runningUsage(db: Knex, rows: UsageSubscription[], src: Usa
   );
   const out = new Map<string, Map<string, MeterUsage>>();
   if (wanted.length === 0) return out;
-  const usage = await computeUsage(db, wanted.map((w) => w.request));
+  const usage = await computeUsage(
+    db,
+    wanted.map((w) => w.request),
+  );
   wanted.forEach((w, i) => {
     const byPrice = out.get(w.row.id) ?? new Map<string, MeterUsage>();
-    byPrice.set(w.price.id, { consumed: usage[i].consumed, credited: Math.trunc(usage[i].credited), amount: meteredCharge(usage[i], w.price).amount });
+    byPrice.set(w.price.id, {
+      consumed: usage[i].consumed,
+      credited: Math.trunc(usage[i].credited),
+      amount: meteredCharge(usage[i], w.price).amount,
+    });
     out.set(w.row.id, byPrice);
   });
   return out;
@@ -78,7 +85,9 @@ export interface PeriodBilling {
 /** What each metered price bills for the period [current_period_start, end) of `row` (locked by the caller). */
 export async function billPeriod(trx: Knex.Transaction, row: UsageSubscription, src: UsageSources, end: Date): Promise<PeriodBilling[]> {
   // One billing per meter and period: a second price on the same meter is not billed again.
-  const prices = meteredPrices(src.prices.get(row.id), src.meters).filter((p, i, all) => all.findIndex((q) => q.meter_id === p.meter_id) === i);
+  const prices = meteredPrices(src.prices.get(row.id), src.meters).filter(
+    (p, i, all) => all.findIndex((q) => q.meter_id === p.meter_id) === i,
+  );
   if (prices.length === 0) return [];
   const customer = src.customers.get(row.customer_id)!;
   const usage = await computeUsage(
@@ -125,7 +134,10 @@ export async function closeMeteredPeriod(
     const left = Math.max(0, Math.trunc(b.usage.credited) - Math.ceil(b.usage.consumed));
     const carried = Math.min(left, Math.max(0, Math.trunc(b.usage.rolloverCredited)));
     events.push(Object.assign({}, base, { name: "meter.reset" as const, metadata: { meter_id: meterId } }));
-    if (carried > 0) events.push(Object.assign({}, base, { name: "meter.credited" as const, metadata: { meter_id: meterId, units: carried, rollover: true } }));
+    if (carried > 0)
+      events.push(
+        Object.assign({}, base, { name: "meter.credited" as const, metadata: { meter_id: meterId, units: carried, rollover: true } }),
+      );
   }
   await storeEvents(trx, row.organization_id, events);
 }

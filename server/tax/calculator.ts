@@ -36,7 +36,9 @@ export function lineTax(amount: number, ratePcm: number, inclusive: boolean): nu
 /** 20000 → "20%", 5500 → "5.5%", 9975 → "9.975%". */
 export function percent(ratePcm: number): string {
   const whole = Math.trunc(ratePcm / 1000);
-  const fraction = String(ratePcm % 1000).padStart(3, "0").replace(/0+$/, "");
+  const fraction = String(ratePcm % 1000)
+    .padStart(3, "0")
+    .replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}%` : `${whole}%`;
 }
 
@@ -130,7 +132,8 @@ function euTax(order: Order, category: TaxCategory): Decision {
   const origin = settings.origin_country.toUpperCase();
   const originRegistered = isEuCountry(origin) && registered(settings, origin);
   const oss = hasOss(settings);
-  const validVat = order.buyer.business && taxId !== null && taxId.valid && taxId.checked && taxId.type === "eu_vat" && taxId.country === country;
+  const validVat =
+    order.buyer.business && taxId !== null && taxId.valid && taxId.checked && taxId.type === "eu_vat" && taxId.country === country;
   if (validVat && country !== origin) {
     if (!oss && !originRegistered && !registered(settings, country)) return notCollected(order);
     return { reason: "reverse_charge", taxes: [], jurisdiction: { country, state: null, display_name: "Reverse charge" } };
@@ -186,7 +189,8 @@ function components(decision: Decision, tax: number): TaxComponent[] {
   const total = decision.taxes.reduce((sum, t) => sum + t.rate, 0);
   let left = tax;
   return decision.taxes.map((t, i) => {
-    const amount = i === decision.taxes.length - 1 || total === 0 ? left : Number(roundHalfAwayFromZero(BigInt(tax) * BigInt(t.rate), BigInt(total)));
+    const amount =
+      i === decision.taxes.length - 1 || total === 0 ? left : Number(roundHalfAwayFromZero(BigInt(tax) * BigInt(t.rate), BigInt(total)));
     left -= amount;
     return {
       tax: t.tax,
@@ -239,15 +243,25 @@ export function buyerTaxId(buyer: TaxBuyer, country: string): TaxIdCheck | null 
 /** The tax of every line of an order, and the totals. */
 export function calculate(input: TaxCalculationInput): TaxCalculation {
   const { settings, buyer } = input;
-  if (settings.provider === "stripe") throw new TaxError("wrong_provider", "The built-in calculator does not compute for the Stripe Tax provider.");
+  if (settings.provider === "stripe")
+    throw new TaxError("wrong_provider", "The built-in calculator does not compute for the Stripe Tax provider.");
   const { country, currency, day } = checkInput(input);
   const order: Order = { settings, buyer, country, taxId: buyerTaxId(buyer, country), day };
   const lines = input.lines.map((l) => line(order, l.amount, l.category ?? "digital_service", l.reference ?? null));
-  return { provider: settings.provider, processor_id: null, currency, date: day, prices_include_tax: settings.prices_include_tax, ...orderOf(lines) };
+  return {
+    provider: settings.provider,
+    processor_id: null,
+    currency,
+    date: day,
+    prices_include_tax: settings.prices_include_tax,
+    ...orderOf(lines),
+  };
 }
 
 /** An order's totals, reason (standard_rated when any line is taxed, else the first line's) and jurisdiction. */
-export function orderOf(lines: TaxLine[]): Pick<TaxCalculation, "lines" | "net_amount" | "tax_amount" | "total_amount" | "taxability_reason" | "jurisdiction"> {
+export function orderOf(
+  lines: TaxLine[],
+): Pick<TaxCalculation, "lines" | "net_amount" | "tax_amount" | "total_amount" | "taxability_reason" | "jurisdiction"> {
   const sum = (pick: (l: TaxLine) => number) => lines.reduce((s, l) => s + pick(l), 0);
   const taxedLine = lines.find((l) => l.tax_amount !== 0) ?? lines.find((l) => l.jurisdiction !== null);
   return {

@@ -52,13 +52,7 @@ export interface TaxCalculationInput {
 
 /** Polar's TaxabilityReason values. */
 export type TaxabilityReason =
-  | "standard_rated"
-  | "reverse_charge"
-  | "not_collecting"
-  | "not_subject_to_tax"
-  | "not_supported"
-  | "product_exempt"
-  | "customer_exempt";
+  "standard_rated" | "reverse_charge" | "not_collecting" | "not_subject_to_tax" | "not_supported" | "product_exempt" | "customer_exempt";
 
 export interface TaxJurisdiction {
   country: string;

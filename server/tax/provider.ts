@@ -62,7 +62,8 @@ function spread(lines: TaxLine[], weight: (l: TaxLine) => number, total: number)
   const sum = lines.reduce((s, l) => s + weight(l), 0);
   let left = total;
   return lines.map((l, i) => {
-    const share = i === lines.length - 1 || sum === 0 ? left : Number(roundHalfAwayFromZero(BigInt(total) * BigInt(weight(l)), BigInt(sum)));
+    const share =
+      i === lines.length - 1 || sum === 0 ? left : Number(roundHalfAwayFromZero(BigInt(total) * BigInt(weight(l)), BigInt(sum)));
     left -= share;
     return share;
   });
@@ -77,9 +78,14 @@ export function reversal(transaction: TaxTransaction, reference: string, refund?
   }
   const tax =
     refund?.tax_amount ??
-    (calculation.total_amount === 0 ? 0 : Number(roundHalfAwayFromZero(BigInt(calculation.tax_amount) * BigInt(total), BigInt(calculation.total_amount))));
+    (calculation.total_amount === 0
+      ? 0
+      : Number(roundHalfAwayFromZero(BigInt(calculation.tax_amount) * BigInt(total), BigInt(calculation.total_amount))));
   if (!Number.isSafeInteger(tax) || tax < 0 || tax > calculation.tax_amount || tax > total) {
-    throw new TaxError("invalid_input", `A refund's tax must be an integer from 0 to the order's ${calculation.tax_amount} and to the refund's total.`);
+    throw new TaxError(
+      "invalid_input",
+      `A refund's tax must be an integer from 0 to the order's ${calculation.tax_amount} and to the refund's total.`,
+    );
   }
   const totals = spread(calculation.lines, (l) => l.total_amount, total);
   const taxes = spread(calculation.lines, (l) => l.tax_amount, tax);

@@ -43,7 +43,11 @@ export function registryOf(type: string, value: string): RegistryService | null 
 }
 
 /** Confirms a compact VAT id (`FR40303265045`, `GB980780684`) with its registry. */
-export async function confirmTaxId(service: RegistryService, value: string, s: RegistrySettings = registrySettings()): Promise<RegistryAnswer> {
+export async function confirmTaxId(
+  service: RegistryService,
+  value: string,
+  s: RegistrySettings = registrySettings(),
+): Promise<RegistryAnswer> {
   try {
     return service === "vies" ? await checkVies(value, s) : await checkHmrc(value, s);
   } catch {
@@ -80,11 +84,20 @@ async function checkVies(value: string, s: RegistrySettings): Promise<RegistryAn
   const unavailable: RegistryAnswer = { status: "unavailable", service: "vies", name: null, address: null, checkedAt: new Date() };
   // A refused request names its reason in errorWrappers; only a bad number is an answer.
   const errors = Array.isArray(b.errorWrappers) ? b.errorWrappers.map((e) => (e as { error?: unknown })?.error) : [];
-  if (errors.length > 0) return errors.every((e) => typeof e === "string" && VIES_INPUT_ERRORS.has(e)) ? Object.assign(unavailable, { status: "invalid" as const }) : unavailable;
+  if (errors.length > 0)
+    return errors.every((e) => typeof e === "string" && VIES_INPUT_ERRORS.has(e))
+      ? Object.assign(unavailable, { status: "invalid" as const })
+      : unavailable;
   if (!res.ok || typeof b.valid !== "boolean") return unavailable;
   // The member state's service may be away while VIES answers: `userError` says so.
   if (typeof b.userError === "string" && b.userError !== "VALID" && !VIES_INPUT_ERRORS.has(b.userError)) return unavailable;
-  return { status: b.valid ? "valid" : "invalid", service: "vies", name: shared(b.name), address: shared(b.address), checkedAt: dateOr(b.requestDate) };
+  return {
+    status: b.valid ? "valid" : "invalid",
+    service: "vies",
+    name: shared(b.name),
+    address: shared(b.address),
+    checkedAt: dateOr(b.requestDate),
+  };
 }
 
 /** HMRC's tokens by URL and client, kept until a minute before they expire (HMRC issues them for 4 hours). */
@@ -98,7 +111,12 @@ async function hmrcToken(s: RegistrySettings): Promise<string | null> {
   const res = await fetch(endpoint(s.hmrcUrl, "/oauth/token"), {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: s.hmrcClientId, client_secret: s.hmrcClientSecret, scope: "read:vat" }),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: s.hmrcClientId,
+      client_secret: s.hmrcClientSecret,
+      scope: "read:vat",
+    }),
     signal: AbortSignal.timeout(s.timeoutMs),
   });
   const body = (await res.json().catch(() => null)) as { access_token?: unknown; expires_in?: unknown } | null;
@@ -129,7 +147,14 @@ async function checkHmrc(value: string, s: RegistrySettings): Promise<RegistryAn
   const unavailable: RegistryAnswer = { status: "unavailable", service: "hmrc", name: null, address: null, checkedAt: new Date() };
   // 404: no registered company has this number; 400: HMRC refuses its format.
   if (res.status === 404 || res.status === 400) return Object.assign(unavailable, { status: "invalid" as const });
-  const target = res.ok && typeof body === "object" && body !== null ? (body as { target?: Record<string, unknown>; processingDate?: unknown }) : null;
+  const target =
+    res.ok && typeof body === "object" && body !== null ? (body as { target?: Record<string, unknown>; processingDate?: unknown }) : null;
   if (!target?.target) return unavailable;
-  return { status: "valid", service: "hmrc", name: shared(target.target.name), address: hmrcAddress(target.target.address), checkedAt: dateOr(target.processingDate) };
+  return {
+    status: "valid",
+    service: "hmrc",
+    name: shared(target.target.name),
+    address: hmrcAddress(target.target.address),
+    checkedAt: dateOr(target.processingDate),
+  };
 }

@@ -5,7 +5,16 @@
 import Stripe from "stripe";
 import { basisPoints, buyerTaxId, checkInput, orderOf, percent, roundHalfAwayFromZero } from "./calculator.js";
 import { TaxError } from "./errors.js";
-import type { TaxabilityReason, TaxBuyer, TaxCalculation, TaxCalculationInput, TaxCategory, TaxJurisdiction, TaxLine, TaxLineInput } from "./models.js";
+import type {
+  TaxabilityReason,
+  TaxBuyer,
+  TaxCalculation,
+  TaxCalculationInput,
+  TaxCategory,
+  TaxJurisdiction,
+  TaxLine,
+  TaxLineInput,
+} from "./models.js";
 import { reversal, type StripeTaxConfig, type TaxProvider, type TaxRefund, type TaxReversal, type TaxTransaction } from "./provider.js";
 import { utcDay } from "./rates.js";
 
@@ -177,7 +186,10 @@ export function taxErrorOf(err: unknown): unknown {
   if (unavailable) return new TaxError("provider_unavailable", `Stripe Tax did not answer; try again. (${err.message})`);
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === "customer_tax_location_invalid" || err.param?.startsWith("customer_details[address]")) {
-      return new TaxError("location_invalid", `Stripe Tax cannot place this address: check its country, state and postal code. (${err.message})`);
+      return new TaxError(
+        "location_invalid",
+        `Stripe Tax cannot place this address: check its country, state and postal code. (${err.message})`,
+      );
     }
     if (err.code === "tax_id_invalid" || err.param?.startsWith("customer_details[tax_ids]")) {
       return new TaxError("invalid_input", `Stripe Tax refused the tax id. (${err.message})`);
@@ -210,7 +222,8 @@ export class StripeTaxProvider implements TaxProvider {
   }
 
   async calculate(input: TaxCalculationInput): Promise<TaxCalculation> {
-    if (input.settings.provider !== "stripe") throw new TaxError("wrong_provider", `Stripe Tax does not compute for the provider ${input.settings.provider}.`);
+    if (input.settings.provider !== "stripe")
+      throw new TaxError("wrong_provider", `Stripe Tax does not compute for the provider ${input.settings.provider}.`);
     const { country, currency } = checkInput(input);
     if (input.lines.length === 0) throw new TaxError("invalid_input", "Stripe Tax needs at least one line to tax.");
     const references = lineReferences(input.lines);
@@ -258,13 +271,19 @@ export class StripeTaxProvider implements TaxProvider {
    * `reversal` computes (the tax in proportion), so that Stripe reports what we store.
    */
   async revert(transaction: TaxTransaction, reference: string, refund?: TaxRefund): Promise<TaxReversal> {
-    if (transaction.provider !== "stripe") throw new TaxError("wrong_provider", "Only a Stripe Tax transaction can be reversed with Stripe Tax.");
+    if (transaction.provider !== "stripe")
+      throw new TaxError("wrong_provider", "Only a Stripe Tax transaction can be reversed with Stripe Tax.");
     const ours = reversal(transaction, reference, refund);
     let params: Stripe.Tax.TransactionCreateReversalParams = { original_transaction: transaction.id, reference, mode: "full" };
     if (refund !== undefined) {
-      const originals = await stripeCall(() => this.client.tax.transactions.listLineItems(transaction.id, { limit: 100 }).autoPagingToArray({ limit: 1000 }));
+      const originals = await stripeCall(() =>
+        this.client.tax.transactions.listLineItems(transaction.id, { limit: 100 }).autoPagingToArray({ limit: 1000 }),
+      );
       if (originals.length !== ours.lines.length) {
-        throw new TaxError("provider_error", `Stripe Tax's transaction ${transaction.id} has ${originals.length} line(s), ours ${ours.lines.length}.`);
+        throw new TaxError(
+          "provider_error",
+          `Stripe Tax's transaction ${transaction.id} has ${originals.length} line(s), ours ${ours.lines.length}.`,
+        );
       }
       const line_items = ours.lines.flatMap((l, i) => {
         if (l.total_amount === 0 && l.tax_amount === 0) return [];
@@ -276,7 +295,9 @@ export class StripeTaxProvider implements TaxProvider {
       if (line_items.length === 0) return ours;
       params = { original_transaction: transaction.id, reference, mode: "partial", line_items };
     }
-    const reversed = await stripeCall(() => this.client.tax.transactions.createReversal(params, { idempotencyKey: `tax-revert:${reference}` }));
+    const reversed = await stripeCall(() =>
+      this.client.tax.transactions.createReversal(params, { idempotencyKey: `tax-revert:${reference}` }),
+    );
     ours.id = reversed.id;
     return ours;
   }
@@ -289,7 +310,9 @@ export class StripeTaxProvider implements TaxProvider {
     const last = first.data.at(-1);
     if (!first.has_more || last === undefined || id === null) return first.data;
     const rest = await stripeCall(() =>
-      this.client.tax.calculations.listLineItems(id, { starting_after: last.id, limit: 100, expand: ["data.tax_breakdown"] }).autoPagingToArray({ limit: 1000 }),
+      this.client.tax.calculations
+        .listLineItems(id, { starting_after: last.id, limit: 100, expand: ["data.tax_breakdown"] })
+        .autoPagingToArray({ limit: 1000 }),
     );
     return [...first.data, ...rest];
   }

@@ -190,7 +190,9 @@ export function checkTaxId(raw: string, type: TaxIdType, countryHint: string | n
   const spec = TAX_ID_TYPES[type];
   if (typeof spec === "string") {
     const value = squeeze(raw);
-    return value.length > 0 ? result(type, value, true, uncheckedReason(type), false) : result(type, value, false, "The tax ID is empty.", false);
+    return value.length > 0
+      ? result(type, value, true, uncheckedReason(type), false)
+      : result(type, value, false, "The tax ID is empty.", false);
   }
   if ("memberStates" in spec) return checkEuVat(raw, countryHint);
   const { validators, prefix } = Array.isArray(spec) ? { validators: spec, prefix: "" } : spec;

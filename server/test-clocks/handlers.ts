@@ -1,8 +1,22 @@
 // HTTP handlers of the billing test clock operations (a Borealis extension).
 import { orgCaller, type Handlers } from "../kit/context.js";
-import { advanceTestClock, attachCustomer, createTestClock, deleteTestClock, getTestClock, listTestClocks, type TestClockDependents } from "./service.js";
+import {
+  advanceTestClock,
+  attachCustomer,
+  createTestClock,
+  deleteTestClock,
+  getTestClock,
+  listTestClocks,
+  type TestClockDependents,
+} from "./service.js";
 
-type TestClockOps = "test-clocks:list" | "test-clocks:create" | "test-clocks:get" | "test-clocks:delete" | "test-clocks:advance" | "test-clocks:attach_customer";
+type TestClockOps =
+  | "test-clocks:list"
+  | "test-clocks:create"
+  | "test-clocks:get"
+  | "test-clocks:delete"
+  | "test-clocks:advance"
+  | "test-clocks:attach_customer";
 
 export const testClockHandlers = (dependents: TestClockDependents): Handlers<TestClockOps> => ({
   "test-clocks:list": async ({ query }, ctx) => ({ status: 200, body: await listTestClocks(ctx.db, orgCaller(ctx), query, dependents) }),
@@ -12,6 +26,12 @@ export const testClockHandlers = (dependents: TestClockDependents): Handlers<Tes
     await deleteTestClock(ctx.db, orgCaller(ctx), params.id);
     return { status: 204, body: null };
   },
-  "test-clocks:advance": async ({ params, body }, ctx) => ({ status: 200, body: await advanceTestClock(ctx.db, orgCaller(ctx), params.id, body, dependents) }),
-  "test-clocks:attach_customer": async ({ params, body }, ctx) => ({ status: 200, body: await attachCustomer(ctx.db, orgCaller(ctx), params.id, body, dependents) }),
+  "test-clocks:advance": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await advanceTestClock(ctx.db, orgCaller(ctx), params.id, body, dependents),
+  }),
+  "test-clocks:attach_customer": async ({ params, body }, ctx) => ({
+    status: 200,
+    body: await attachCustomer(ctx.db, orgCaller(ctx), params.id, body, dependents),
+  }),
 });

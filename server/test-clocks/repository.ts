@@ -25,9 +25,13 @@ export async function clockNow(db: Knex, testClockId: string | null | undefined)
 }
 
 /** The organization's clocks that are not deleted. */
-export const readable = (db: Knex, caller: OrganizationCaller) => db("test_clocks").where({ organization_id: caller.organizationId }).whereNull("deleted_at");
+export const readable = (db: Knex, caller: OrganizationCaller) =>
+  db("test_clocks").where({ organization_id: caller.organizationId }).whereNull("deleted_at");
 
-export async function insertTestClock(db: Knex, columns: { organization_id: string; name: string | null; frozen_time: Date }): Promise<TestClockRow> {
+export async function insertTestClock(
+  db: Knex,
+  columns: { organization_id: string; name: string | null; frozen_time: Date },
+): Promise<TestClockRow> {
   const [row] = await db("test_clocks").insert(columns).returning("*");
   return row as TestClockRow;
 }

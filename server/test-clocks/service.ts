@@ -83,7 +83,12 @@ export async function createTestClock(
   return toTestClock(db, row, dependents);
 }
 
-export async function getTestClock(db: Knex, caller: OrganizationCaller, id: string, dependents: TestClockDependents): Promise<TestClockOut> {
+export async function getTestClock(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  dependents: TestClockDependents,
+): Promise<TestClockOut> {
   return toTestClock(db, await find(db, caller, id), dependents);
 }
 
@@ -113,8 +118,10 @@ export async function advanceTestClock(
     const clock = await find(trx, caller, id, true);
     const to = parseTime(input.frozen_time, ["body", "frozen_time"]);
     const from = new Date(clock.frozen_time).getTime();
-    if (to.getTime() <= from) throw invalid(["body", "frozen_time"], "The new time must be later than the clock's current time.", "value_error", input.frozen_time);
-    if (to.getTime() - from > MAX_ADVANCE_MS) throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
+    if (to.getTime() <= from)
+      throw invalid(["body", "frozen_time"], "The new time must be later than the clock's current time.", "value_error", input.frozen_time);
+    if (to.getTime() - from > MAX_ADVANCE_MS)
+      throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
     pokeAfterCommit(db, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
     runEmailRemindersAfterCommit(trx);

@@ -17,9 +17,25 @@ import { inKeptTrace } from "../kit/telemetry.js";
 import { formatBody } from "./formats.js";
 import { payloadOf } from "./versions.js";
 import {
-  clearFailingSince, disableEndpoint, insertOrganizationNotification, lockEndpointHealth, markFailingSince, recordDeliveredAndReadNext, recordDeliveryAttempt, setAsideQueuedEvent, settleQueuedEvent,
-  eventWithEndpoint, nextPendingEvent, nextPendingEventWithEndpoint, releaseDeliveryLease, releaseIdleDeliveryLease, renewDeliveryLease, takeDeliveryLease,
-  type EventWithEndpoint, type WebhookEndpointRow, type WebhookEventRow,
+  clearFailingSince,
+  disableEndpoint,
+  insertOrganizationNotification,
+  lockEndpointHealth,
+  markFailingSince,
+  recordDeliveredAndReadNext,
+  recordDeliveryAttempt,
+  setAsideQueuedEvent,
+  settleQueuedEvent,
+  eventWithEndpoint,
+  nextPendingEvent,
+  nextPendingEventWithEndpoint,
+  releaseDeliveryLease,
+  releaseIdleDeliveryLease,
+  renewDeliveryLease,
+  takeDeliveryLease,
+  type EventWithEndpoint,
+  type WebhookEndpointRow,
+  type WebhookEventRow,
 } from "./repository.js";
 import { closeListener, dropListener, openListener, waitForPoke } from "./listeners.js";
 import { signWebhook } from "./signing.js";
@@ -77,7 +93,12 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<HttpResult> {
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<HttpResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -100,7 +121,11 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       target,
       {
         method: "POST",
-        headers: Object.assign({}, headers, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Borealis-Webhooks" }),
+        headers: Object.assign({}, headers, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "Borealis-Webhooks",
+        }),
         lookup: guardedLookup,
         timeout: timeoutMs,
       },
@@ -113,7 +138,8 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
           // Enough kept: stop reading a large response instead of buffering it.
           if (size > RESPONSE_LIMIT * 4) res.destroy();
         });
-        const finish = () => done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString("utf8").slice(0, RESPONSE_LIMIT) });
+        const finish = () =>
+          done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString("utf8").slice(0, RESPONSE_LIMIT) });
         res.on("end", finish);
         res.on("close", finish);
         res.on("error", finish);
@@ -162,7 +188,11 @@ export async function attemptSetAside(knex: Knex, queued: QueuedEvent, opts: Att
  * nothing else is queued); anything else takes the transaction below.
  */
 async function attemptFound(
-  knex: Knex, event: WebhookEventRow, endpoint: WebhookEndpointRow, opts: AttemptOptions, settle?: QueuedEvent,
+  knex: Knex,
+  event: WebhookEventRow,
+  endpoint: WebhookEndpointRow,
+  opts: AttemptOptions,
+  settle?: QueuedEvent,
 ): Promise<AttemptResult & { next?: EventWithEndpoint | null }> {
   if (!endpoint.enabled || endpoint.deleted_at !== null) return { outcome: "skipped", httpCode: null };
 
@@ -228,7 +258,10 @@ async function attemptFound(
         };
         await insertOrganizationNotification(trx, event.organization_id, WEBHOOK_ENDPOINT_DISABLED, payload);
         await emitInternal(trx, event.organization_id, "email.webhook_endpoint_disabled", payload);
-        logger.warn({ organizationId: event.organization_id, ...payload }, "webhook endpoint disabled: every delivery failed for the configured span");
+        logger.warn(
+          { organizationId: event.organization_id, ...payload },
+          "webhook endpoint disabled: every delivery failed for the configured span",
+        );
       }
     }
   });

@@ -68,7 +68,12 @@ export class DirectDeliveries {
         const run = await deliverQueued(
           knex,
           endpointId,
-          Object.assign({}, opts, { listenMs: opts.listenMs ?? 5_000, lease, signal: this.stopping.signal, head: first ? head : undefined }),
+          Object.assign({}, opts, {
+            listenMs: opts.listenMs ?? 5_000,
+            lease,
+            signal: this.stopping.signal,
+            head: first ? head : undefined,
+          }),
         );
         if (run.head?.outcome === "failed") return await handOver(endpointId, run.head);
         // Gone, disabled or skipped: the queue stops, as in the workflow.
@@ -78,9 +83,13 @@ export class DirectDeliveries {
       }
     } catch (err) {
       logger.warn({ err, endpointId }, "direct webhook run failed; its endpoint's workflow takes the queue over");
-      await handOver(endpointId).catch((e: unknown) => logger.warn({ err: e, endpointId }, "hand-over failed; the backstop sweep starts the workflow once the lease expires"));
+      await handOver(endpointId).catch((e: unknown) =>
+        logger.warn({ err: e, endpointId }, "hand-over failed; the backstop sweep starts the workflow once the lease expires"),
+      );
     } finally {
-      await releaseDeliveryLease(knex, endpointId, lease).catch((err: unknown) => logger.warn({ err, endpointId }, "could not give the delivery lease up; it expires"));
+      await releaseDeliveryLease(knex, endpointId, lease).catch((err: unknown) =>
+        logger.warn({ err, endpointId }, "could not give the delivery lease up; it expires"),
+      );
     }
   }
 }

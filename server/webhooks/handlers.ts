@@ -1,14 +1,27 @@
 // HTTP handlers of the webhook operations: endpoints, their secret, deliveries and redelivery.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import {
-  createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints,
-  redeliverWebhookEvent, replayFailedEvents, resetWebhookEndpointSecret, updateWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhookEvent,
+  replayFailedEvents,
+  resetWebhookEndpointSecret,
+  updateWebhookEndpoint,
 } from "./service.js";
 
 type WebhookOps =
-  | "webhooks:create_webhook_endpoint" | "webhooks:get_webhook_endpoint" | "webhooks:list_webhook_endpoints"
-  | "webhooks:update_webhook_endpoint" | "webhooks:delete_webhook_endpoint" | "webhooks:reset_webhook_endpoint_secret"
-  | "webhooks:list_webhook_deliveries" | "webhooks:redeliver_webhook_event" | "webhooks:replay_failed_events";
+  | "webhooks:create_webhook_endpoint"
+  | "webhooks:get_webhook_endpoint"
+  | "webhooks:list_webhook_endpoints"
+  | "webhooks:update_webhook_endpoint"
+  | "webhooks:delete_webhook_endpoint"
+  | "webhooks:reset_webhook_endpoint_secret"
+  | "webhooks:list_webhook_deliveries"
+  | "webhooks:redeliver_webhook_event"
+  | "webhooks:replay_failed_events";
 
 export const webhookHandlers: Handlers<WebhookOps> = {
   "webhooks:create_webhook_endpoint": async ({ body }, ctx) => ({

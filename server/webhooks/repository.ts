@@ -72,9 +72,7 @@ export interface OrganizationScope {
 }
 
 export function readableEndpoints(db: Knex, scope: OrganizationScope): Knex.QueryBuilder {
-  return db("webhook_endpoints")
-    .where("webhook_endpoints.organization_id", scope.organizationId)
-    .whereNull("webhook_endpoints.deleted_at");
+  return db("webhook_endpoints").where("webhook_endpoints.organization_id", scope.organizationId).whereNull("webhook_endpoints.deleted_at");
 }
 
 export async function findEndpoint(
@@ -144,9 +142,12 @@ export type DeliveryWithEventRow = WebhookDeliveryRow & {
  * Marks the endpoint's failed events (last attempt failed, not queued, not archived) of `types`
  * (any when empty) created in [from, to] as queued again; returns how many.
  */
-export async function requeueFailedEvents(trx: Knex.Transaction, endpointId: string, filter: { types: string[]; from?: Date; to?: Date }): Promise<number> {
-  const q = trx("webhook_events")
-    .where({ endpoint_id: endpointId, succeeded: false, pending: false, is_archived: false });
+export async function requeueFailedEvents(
+  trx: Knex.Transaction,
+  endpointId: string,
+  filter: { types: string[]; from?: Date; to?: Date },
+): Promise<number> {
+  const q = trx("webhook_events").where({ endpoint_id: endpointId, succeeded: false, pending: false, is_archived: false });
   if (filter.types.length) q.whereIn("type", filter.types);
   if (filter.from) q.where("created_at", ">=", filter.from);
   if (filter.to) q.where("created_at", "<=", filter.to);
@@ -239,7 +240,20 @@ export async function recordDeliveredAndReadNext(
        update webhook_endpoints set failing_since = null where id = ? and failing_since is not null
      )
      ${nextHeadSql}`,
-    [d.organizationId, d.endpointId, d.eventId, d.httpCode, d.response, d.httpCode, d.queued, d.eventId, d.endpointId, d.endpointId, d.eventId, d.queued],
+    [
+      d.organizationId,
+      d.endpointId,
+      d.eventId,
+      d.httpCode,
+      d.response,
+      d.httpCode,
+      d.queued,
+      d.eventId,
+      d.endpointId,
+      d.endpointId,
+      d.eventId,
+      d.queued,
+    ],
   );
   return rows[0] ? eventWithEndpointFromJson(rows[0]) : null;
 }
@@ -268,12 +282,15 @@ export async function fanOut(trx: Knex.Transaction, outboxIds: number[]): Promis
   return [...new Set(rows.filter((r) => r.pending).map((r) => r.endpoint_id))];
 }
 
-
 /**
  * In the fan-out's transaction, for the endpoints it leased: the head of each one's queue (this
  * fan-out's first event for it: nothing else was queued), with the endpoint; one query for all.
  */
-export async function leasedHeads(trx: Knex.Transaction, endpointIds: string[], outboxIds: number[]): Promise<Map<string, EventWithEndpoint>> {
+export async function leasedHeads(
+  trx: Knex.Transaction,
+  endpointIds: string[],
+  outboxIds: number[],
+): Promise<Map<string, EventWithEndpoint>> {
   if (endpointIds.length === 0) return new Map();
   const { rows } = await trx.raw<{ rows: EventWithEndpoint[] }>(
     `select distinct on (w.endpoint_id) to_jsonb(w.*) as event, to_jsonb(e.*) as endpoint
@@ -310,10 +327,15 @@ export async function takeDeliveryLease(knex: Knex, endpointId: string, token: s
     const row: { free: boolean; left: number } | undefined = await trx("webhook_endpoints")
       .where({ id: endpointId })
       .forUpdate()
-      .first(trx.raw(`${leaseFree} as free`), trx.raw("ceil(extract(epoch from delivery_lease_until - clock_timestamp()) * 1000)::int as left"));
+      .first(
+        trx.raw(`${leaseFree} as free`),
+        trx.raw("ceil(extract(epoch from delivery_lease_until - clock_timestamp()) * 1000)::int as left"),
+      );
     if (!row) return 0; // deleted meanwhile: the run finds nothing queued
     if (!row.free) return Math.max(1, row.left);
-    await trx("webhook_endpoints").where({ id: endpointId }).update({ delivery_lease: token, delivery_lease_until: trx.raw("clock_timestamp() + ? * interval '1 millisecond'", [ms]) });
+    await trx("webhook_endpoints")
+      .where({ id: endpointId })
+      .update({ delivery_lease: token, delivery_lease_until: trx.raw("clock_timestamp() + ? * interval '1 millisecond'", [ms]) });
     return 0;
   });
 }
@@ -325,7 +347,13 @@ export async function takeDeliveryLease(knex: Knex, endpointId: string, token: s
  * Those endpoints are the fan-out's to deliver directly after commit; the others are left to the
  * run that holds them or to their workflow.
  */
-export async function leaseIdleEndpoints(trx: Knex.Transaction, endpointIds: string[], outboxIds: number[], token: string, ms: number): Promise<string[]> {
+export async function leaseIdleEndpoints(
+  trx: Knex.Transaction,
+  endpointIds: string[],
+  outboxIds: number[],
+  token: string,
+  ms: number,
+): Promise<string[]> {
   if (endpointIds.length === 0) return [];
   const { rows } = await trx.raw<{ rows: { id: string }[] }>(
     `update webhook_endpoints e
@@ -367,7 +395,9 @@ export async function releaseIdleDeliveryLease(knex: Knex, endpointId: string, t
 
 /** Gives the lease up whatever is queued (a failed head handed to the workflow, a run out of budget). */
 export async function releaseDeliveryLease(knex: Knex, endpointId: string, token: string): Promise<void> {
-  await knex("webhook_endpoints").where({ id: endpointId, delivery_lease: token }).update({ delivery_lease: null, delivery_lease_until: null });
+  await knex("webhook_endpoints")
+    .where({ id: endpointId, delivery_lease: token })
+    .update({ delivery_lease: null, delivery_lease_until: null });
 }
 
 export async function insertEndpoint(
@@ -392,7 +422,9 @@ export async function updateEndpoint(db: Knex, id: string, patch: Record<string,
  * aside: its delivery goes out again with the same webhook-id.
  */
 export async function requeueEvent(trx: Knex.Transaction, eventId: string): Promise<void> {
-  await trx("webhook_events").where({ id: eventId }).update({ pending: true, skipped: false, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
+  await trx("webhook_events")
+    .where({ id: eventId })
+    .update({ pending: true, skipped: false, queued: trx.raw("queued + 1"), set_aside_at: null, modified_at: new Date() });
 }
 
 /**
@@ -419,7 +451,15 @@ export async function settleQueuedEvent(db: Knex, eventId: string, queued: numbe
 /** One delivery attempt: its row, and the event's last HTTP code and success. */
 export async function recordDeliveryAttempt(
   trx: Knex.Transaction,
-  attempt: { organizationId: string; endpointId: string; eventId: string; httpCode: number | null; response: string; succeeded: boolean; now: Date },
+  attempt: {
+    organizationId: string;
+    endpointId: string;
+    eventId: string;
+    httpCode: number | null;
+    response: string;
+    succeeded: boolean;
+    now: Date;
+  },
 ): Promise<void> {
   await trx("webhook_deliveries").insert({
     organization_id: attempt.organizationId,
@@ -429,7 +469,9 @@ export async function recordDeliveryAttempt(
     response: attempt.response,
     succeeded: attempt.succeeded,
   });
-  await trx("webhook_events").where({ id: attempt.eventId }).update({ last_http_code: attempt.httpCode, succeeded: attempt.succeeded, modified_at: attempt.now });
+  await trx("webhook_events")
+    .where({ id: attempt.eventId })
+    .update({ last_http_code: attempt.httpCode, succeeded: attempt.succeeded, modified_at: attempt.now });
 }
 
 export async function disableEndpoint(trx: Knex.Transaction, id: string, now: Date): Promise<void> {
@@ -442,7 +484,10 @@ export async function clearFailingSince(trx: Knex.Transaction, id: string): Prom
 }
 
 /** The endpoint's health, locked: since when every delivery failed, and whether it is still enabled. */
-export async function lockEndpointHealth(trx: Knex.Transaction, id: string): Promise<{ failing_since: Date | null; enabled: boolean } | undefined> {
+export async function lockEndpointHealth(
+  trx: Knex.Transaction,
+  id: string,
+): Promise<{ failing_since: Date | null; enabled: boolean } | undefined> {
   return trx("webhook_endpoints").where({ id }).forUpdate().first("failing_since", "enabled");
 }
 
@@ -451,7 +496,12 @@ export async function markFailingSince(trx: Knex.Transaction, id: string, at: Da
 }
 
 /** A notice to the organization (the table is the webhooks migration's: an endpoint disabled). */
-export async function insertOrganizationNotification(trx: Knex.Transaction, organizationId: string, type: string, payload: Record<string, unknown>): Promise<void> {
+export async function insertOrganizationNotification(
+  trx: Knex.Transaction,
+  organizationId: string,
+  type: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
   await trx("organization_notifications").insert({ organization_id: organizationId, type, payload: JSON.stringify(payload) });
 }
 
@@ -468,7 +518,9 @@ export function countPendingEvents(db: Knex): Promise<number> {
 /** Age in seconds of the oldest webhook event not delivered yet, set-aside ones included, 0 with none (an operators' gauge). */
 export function pendingEventsLagSeconds(db: Knex): Promise<number> {
   return numberOf(
-    db.raw(`select coalesce(extract(epoch from now() - least((select min(created_at) ${queuedPart}), (select min(created_at) ${setAsidePart}))), 0) as v`),
+    db.raw(
+      `select coalesce(extract(epoch from now() - least((select min(created_at) ${queuedPart}), (select min(created_at) ${setAsidePart}))), 0) as v`,
+    ),
   );
 }
 

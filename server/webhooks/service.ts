@@ -10,10 +10,7 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { logger } from "../kit/logger.js";
 import { listPage, type Page } from "../kit/pagination.js";
-import {
-  toWebhookDelivery, toWebhookEndpoint,
-  type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType,
-} from "./models.js";
+import { toWebhookDelivery, toWebhookEndpoint, type WebhookDeliveryOut, type WebhookEndpointOut, type WebhookEventType } from "./models.js";
 import {
   findEndpoint,
   findEvent,
@@ -78,7 +75,12 @@ const uniqueEvents = (events: WebhookEventType[]) => [...new Set(events)];
 const checkName = (name: string | null | undefined) => name?.trim() || null;
 
 /** `version`: the API version the creating call speaks, the endpoint's unless the input names one. */
-export async function createWebhookEndpoint(db: Knex, caller: OrganizationCaller, input: WebhookEndpointCreateInput, version: ApiVersion): Promise<WebhookEndpointOut> {
+export async function createWebhookEndpoint(
+  db: Knex,
+  caller: OrganizationCaller,
+  input: WebhookEndpointCreateInput,
+  version: ApiVersion,
+): Promise<WebhookEndpointOut> {
   if (input.organization_id && input.organization_id !== caller.organizationId) {
     throw invalid(["body", "organization_id"], "Organization not found or not accessible with this token.");
   }
@@ -102,7 +104,11 @@ export async function getWebhookEndpoint(db: Knex, caller: OrganizationCaller, i
   return toWebhookEndpoint(row);
 }
 
-export async function listWebhookEndpoints(db: Knex, caller: OrganizationCaller, query: WebhookListQuery): Promise<Page<WebhookEndpointOut>> {
+export async function listWebhookEndpoints(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: WebhookListQuery,
+): Promise<Page<WebhookEndpointOut>> {
   const q = readableEndpoints(db, caller).select("webhook_endpoints.*");
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("webhook_endpoints.organization_id", orgs.filter(isUuid));
@@ -127,9 +133,11 @@ async function patchEndpoint(
 function wakeAfterCommit(trx: Knex.Transaction, endpointId: string): void {
   // The wake-up only saves waiting for the worker's backstop sweep.
   afterCommit(trx, () =>
-    workflowsDoor().wakeWebhookEndpoints([endpointId]).catch((err: unknown) => {
-      logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
-    }),
+    workflowsDoor()
+      .wakeWebhookEndpoints([endpointId])
+      .catch((err: unknown) => {
+        logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+      }),
   );
 }
 
@@ -153,7 +161,12 @@ export async function updateWebhookEndpoint(
       try {
         checkWebhookUrl(patch.url ?? row.url);
       } catch {
-        throw invalid(["body", "enabled"], "Cannot enable a webhook endpoint whose URL is not allowed. Update the URL first.", "value_error", true);
+        throw invalid(
+          ["body", "enabled"],
+          "Cannot enable a webhook endpoint whose URL is not allowed. Update the URL first.",
+          "value_error",
+          true,
+        );
       }
       Object.assign(patch, { enabled: true, failing_since: null });
       wakeAfterCommit(trx, row.id);
@@ -171,7 +184,11 @@ export async function deleteWebhookEndpoint(db: Knex, caller: OrganizationCaller
   await patchEndpoint(db, caller, id, () => ({ deleted_at: new Date() }));
 }
 
-export async function listWebhookDeliveries(db: Knex, caller: OrganizationCaller, query: WebhookListQuery): Promise<Page<WebhookDeliveryOut>> {
+export async function listWebhookDeliveries(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: WebhookListQuery,
+): Promise<Page<WebhookDeliveryOut>> {
   const q = readableDeliveries(db, caller);
   const endpoints = asList(query.endpoint_id);
   if (endpoints.length) q.whereIn("webhook_deliveries.endpoint_id", endpoints.filter(isUuid));
@@ -218,7 +235,12 @@ export async function redeliverWebhookEvent(db: Knex, caller: OrganizationCaller
  * the endpoint row locked, however many events match (polar#8635: never load them all). The
  * endpoint's workflow sends them in order, each with its own webhook-id, as a redelivery does.
  */
-export async function replayFailedEvents(db: Knex, caller: OrganizationCaller, endpointId: string, input: WebhookReplayInput): Promise<{ replayed: number }> {
+export async function replayFailedEvents(
+  db: Knex,
+  caller: OrganizationCaller,
+  endpointId: string,
+  input: WebhookReplayInput,
+): Promise<{ replayed: number }> {
   const { from, to } = windowOf(input.start_timestamp, input.end_timestamp, "body");
   const replayed = await db.transaction(async (trx) => {
     const endpoint = await findEndpoint(trx, caller, endpointId, { forUpdate: true });
@@ -226,9 +248,11 @@ export async function replayFailedEvents(db: Knex, caller: OrganizationCaller, e
     return requeueFailedEvents(trx, endpoint.id, { types: input.event_type ?? [], from, to });
   });
   if (replayed > 0) {
-    await workflowsDoor().wakeWebhookEndpoints([endpointId]).catch((err: unknown) => {
-      logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
-    });
+    await workflowsDoor()
+      .wakeWebhookEndpoints([endpointId])
+      .catch((err: unknown) => {
+        logger.warn({ err, endpointId }, "could not wake the webhook delivery workflow; the worker's sweep will start it");
+      });
   }
   return { replayed };
 }

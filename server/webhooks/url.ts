@@ -7,7 +7,6 @@ import { BlockList, isIP } from "node:net";
 import { invalid } from "../kit/errors.js";
 import { setting } from "../config.js";
 
-
 export interface UrlPolicy {
   allowHttp: boolean;
   allowLoopback: boolean;
@@ -29,12 +28,25 @@ loopback.addAddress("::1", "ipv6");
 
 const nonPublic = new BlockList();
 for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
 ] as const) {
   nonPublic.addSubnet(net, prefix, "ipv4");
 }
-for (const [net, prefix] of [["::", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) {
+for (const [net, prefix] of [
+  ["::", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
   nonPublic.addSubnet(net, prefix, "ipv6");
 }
 

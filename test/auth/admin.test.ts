@@ -40,13 +40,22 @@ describe("platform admins", () => {
     expect(listed.data?.users.map((u) => u.id)).toEqual([someone.id]);
     const denied = await someone.browser.client.admin.listUsers({ query: {} });
     expect(denied.error).toMatchObject({ status: 403, message: "You are not allowed to list users" });
-    expect((await someone.browser.client.admin.setRole({ userId: someone.id, role: "admin" })).error?.message).toBe("You are not allowed to change users role");
+    expect((await someone.browser.client.admin.setRole({ userId: someone.id, role: "admin" })).error?.message).toBe(
+      "You are not allowed to change users role",
+    );
 
-    const created = await admin.browser.client.admin.createUser({ email: uniqueEmail("made"), password: PASSWORD, name: "Made by admin", role: "user" });
+    const created = await admin.browser.client.admin.createUser({
+      email: uniqueEmail("made"),
+      password: PASSWORD,
+      name: "Made by admin",
+      role: "user",
+    });
     expect(created.error).toBeNull();
     const updated = await admin.browser.client.admin.updateUser({ userId: created.data!.user.id, data: { name: "Renamed by admin" } });
     expect(updated.data?.name).toBe("Renamed by admin");
-    expect((await admin.browser.client.admin.setUserPassword({ userId: created.data!.user.id, newPassword: "another password 1" })).error).toBeNull();
+    expect(
+      (await admin.browser.client.admin.setUserPassword({ userId: created.data!.user.id, newPassword: "another password 1" })).error,
+    ).toBeNull();
 
     const sessions = await admin.browser.client.admin.listUserSessions({ userId: someone.id });
     expect(sessions.data?.sessions.length).toBeGreaterThan(0);

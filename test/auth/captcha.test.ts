@@ -20,7 +20,11 @@ beforeAll(async () => {
       const { secret, response } = JSON.parse(body) as { secret: string; response: string };
       verified.push({ secret, response });
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify(secret === SECRET && response === GOOD ? { success: true } : { success: false, "error-codes": ["invalid-input-response"] }));
+      res.end(
+        JSON.stringify(
+          secret === SECRET && response === GOOD ? { success: true } : { success: false, "error-codes": ["invalid-input-response"] },
+        ),
+      );
     });
   });
   await new Promise<void>((r) => siteverify.listen(0, "127.0.0.1", () => r()));
@@ -34,7 +38,9 @@ afterAll(() => {
 });
 
 // Started after the stand-in above listens (hooks run in order), closed before it.
-const api = useTestApi({ env: () => ({ CAPTCHA_SECRET_KEY: SECRET, CAPTCHA_PROVIDER: "cloudflare-turnstile", CAPTCHA_VERIFY_URL: verifyUrl }) });
+const api = useTestApi({
+  env: () => ({ CAPTCHA_SECRET_KEY: SECRET, CAPTCHA_PROVIDER: "cloudflare-turnstile", CAPTCHA_VERIFY_URL: verifyUrl }),
+});
 
 describe("captcha", () => {
   it("refuses sign-up without a captcha response, and with a wrong one, with better-auth's messages", async () => {

@@ -20,7 +20,8 @@ describe("device authorization", () => {
     expect(verification_uri).toBe(`${api.url}/dashboard/device`);
     expect(verification_uri_complete).toContain(user_code);
 
-    const poll = () => cli.client.device.token({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code, client_id: DEVICE_CLIENT_ID });
+    const poll = () =>
+      cli.client.device.token({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code, client_id: DEVICE_CLIENT_ID });
     expect((await poll()).error).toMatchObject({ error: "authorization_pending" });
 
     const owner = await ownerWithOrganization(api.url);
@@ -56,7 +57,11 @@ describe("device authorization", () => {
     const owner = await ownerWithOrganization(api.url);
     await owner.browser.client.device({ query: { user_code: codes.user_code } });
     expect((await owner.browser.client.device.deny({ userCode: codes.user_code })).error).toBeNull();
-    const poll = await cli.client.device.token({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: codes.device_code, client_id: DEVICE_CLIENT_ID });
+    const poll = await cli.client.device.token({
+      grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+      device_code: codes.device_code,
+      client_id: DEVICE_CLIENT_ID,
+    });
     expect(poll.error).toMatchObject({ error: "access_denied" });
     expect((await owner.browser.client.device({ query: { user_code: "NOPE1234" } })).error?.status).toBe(400);
   });

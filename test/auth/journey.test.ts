@@ -46,7 +46,11 @@ describe("a merchant's first hour", () => {
     expect(made.status).toBe(201);
     const { token, organization_access_token: oat } = (await made.json()) as { token: string; organization_access_token: { id: string } };
     const script = new Polar({ accessToken: token, serverURL: api.url });
-    const product = await script.products.create({ name: "Anvil", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 4900, priceCurrency: "usd" }] });
+    const product = await script.products.create({
+      name: "Anvil",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 4900, priceCurrency: "usd" }],
+    });
     expect((await colleague.polar().products.get({ id: product.id })).name).toBe("Anvil");
 
     // Revoked, the token gets 401 on its next call.

@@ -5,7 +5,16 @@
 // trusted Origin.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { type Browser, latestMail, linkIn, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
+import {
+  type Browser,
+  latestMail,
+  linkIn,
+  ownerWithOrganization,
+  signedOutClient,
+  signUpVerified,
+  uniqueEmail,
+  useTestApi,
+} from "../harness/index.js";
 
 describe("organizations, members and invitations", () => {
   const api = useTestApi();
@@ -52,7 +61,11 @@ describe("organizations, members and invitations", () => {
     const malformed = await browser.client.organization.create({ name: "Malformed", slug: "Not A Slug" });
     expect(malformed.error?.status).toBe(400);
     // Its logo is the organization's avatar_url: an http(s) URL, as PATCH /v1/organizations/{id} has it.
-    const scripted = await browser.client.organization.create({ name: "Scripted", slug: `scripted-${randomUUID().slice(0, 8)}`, logo: "javascript:alert(1)" });
+    const scripted = await browser.client.organization.create({
+      name: "Scripted",
+      slug: `scripted-${randomUUID().slice(0, 8)}`,
+      logo: "javascript:alert(1)",
+    });
     expect(scripted.error).toMatchObject({ status: 400, message: "URL scheme should be 'http' or 'https'" });
     expect(await api.knex("organizations").where({ name: "Scripted" }).first()).toBeUndefined();
     // Its settings change through PATCH /v1/organizations/{id} (validated, with its webhook event).
@@ -69,7 +82,9 @@ describe("organizations, members and invitations", () => {
   it("invites by email; an accepted member uses /v1 with their cookie, within the member role", async () => {
     const owner = await ownerWithOrganization(api.url);
     const member = await invitedMember(owner.browser, owner.organizationId, "member");
-    expect(await api.knex("members").where({ organization_id: owner.organizationId, user_id: member.userId }).first("role")).toEqual({ role: "member" });
+    expect(await api.knex("members").where({ organization_id: owner.organizationId, user_id: member.userId }).first("role")).toEqual({
+      role: "member",
+    });
     expect((await api.knex("invitations").where({ id: member.invitationId }).first("status")).status).toBe("accepted");
 
     expect((await v1(member.browser, "/products/")).status).toBe(200);
@@ -79,13 +94,23 @@ describe("organizations, members and invitations", () => {
     });
     expect(product.status).toBe(201);
     // Not the organization's settings, webhook endpoints or access tokens.
-    expect((await v1(member.browser, `/organizations/${owner.organizationId}`, { method: "PATCH", ...json({ name: "Mine now" }) })).status).toBe(403);
+    expect(
+      (await v1(member.browser, `/organizations/${owner.organizationId}`, { method: "PATCH", ...json({ name: "Mine now" }) })).status,
+    ).toBe(403);
     expect((await v1(member.browser, "/webhooks/endpoints")).status).toBe(403);
     expect((await v1(member.browser, `/organizations/${owner.organizationId}`)).status).toBe(200);
     // Nor members and invitations (better-auth's roles).
-    const invite = await member.browser.client.organization.inviteMember({ email: uniqueEmail("nope"), role: "member", organizationId: owner.organizationId });
+    const invite = await member.browser.client.organization.inviteMember({
+      email: uniqueEmail("nope"),
+      role: "member",
+      organizationId: owner.organizationId,
+    });
     expect(invite.error?.status).toBe(403);
-    const promote = await member.browser.client.organization.updateMemberRole({ memberId: member.userId, role: "owner", organizationId: owner.organizationId });
+    const promote = await member.browser.client.organization.updateMemberRole({
+      memberId: member.userId,
+      role: "owner",
+      organizationId: owner.organizationId,
+    });
     expect(promote.error?.status).toBeGreaterThanOrEqual(400);
     const can = await member.browser.client.organization.hasPermission({ permissions: { organization: ["update"] } });
     expect(can.data?.success).toBe(false);
@@ -96,13 +121,34 @@ describe("organizations, members and invitations", () => {
   it("gives an admin everything but deleting the organization", async () => {
     const owner = await ownerWithOrganization(api.url);
     const admin = await invitedMember(owner.browser, owner.organizationId, "admin");
-    expect((await v1(admin.browser, `/organizations/${owner.organizationId}`, { method: "PATCH", ...json({ website: "https://admin.example" }) })).status).toBe(200);
+    expect(
+      (
+        await v1(admin.browser, `/organizations/${owner.organizationId}`, {
+          method: "PATCH",
+          ...json({ website: "https://admin.example" }),
+        })
+      ).status,
+    ).toBe(200);
     expect((await v1(admin.browser, "/webhooks/endpoints")).status).toBe(200);
-    expect((await admin.browser.client.organization.hasPermission({ permissions: { member: ["create", "update", "delete"], invitation: ["create", "cancel"], team: ["create"] } })).data?.success).toBe(true);
-    expect((await admin.browser.client.organization.hasPermission({ permissions: { organization: ["delete"] } })).data?.success).toBe(false);
-    expect((await owner.browser.client.organization.hasPermission({ permissions: { organization: ["update", "delete"] } })).data?.success).toBe(true);
+    expect(
+      (
+        await admin.browser.client.organization.hasPermission({
+          permissions: { member: ["create", "update", "delete"], invitation: ["create", "cancel"], team: ["create"] },
+        })
+      ).data?.success,
+    ).toBe(true);
+    expect((await admin.browser.client.organization.hasPermission({ permissions: { organization: ["delete"] } })).data?.success).toBe(
+      false,
+    );
+    expect(
+      (await owner.browser.client.organization.hasPermission({ permissions: { organization: ["update", "delete"] } })).data?.success,
+    ).toBe(true);
     // An admin invites too.
-    const invited = await admin.browser.client.organization.inviteMember({ email: uniqueEmail("by-admin"), role: "member", organizationId: owner.organizationId });
+    const invited = await admin.browser.client.organization.inviteMember({
+      email: uniqueEmail("by-admin"),
+      role: "member",
+      organizationId: owner.organizationId,
+    });
     expect(invited.error).toBeNull();
   });
 
@@ -115,14 +161,24 @@ describe("organizations, members and invitations", () => {
     expect((await invitee.client.organization.rejectInvitation({ invitationId: invited.data!.id })).error).toBeNull();
     expect((await api.knex("invitations").where({ id: invited.data!.id }).first("status")).status).toBe("rejected");
 
-    const other = await owner.browser.client.organization.inviteMember({ email: uniqueEmail("canceled"), role: "member", organizationId: owner.organizationId });
+    const other = await owner.browser.client.organization.inviteMember({
+      email: uniqueEmail("canceled"),
+      role: "member",
+      organizationId: owner.organizationId,
+    });
     expect((await owner.browser.client.organization.cancelInvitation({ invitationId: other.data!.id })).error).toBeNull();
     expect((await api.knex("invitations").where({ id: other.data!.id }).first("status")).status).toBe("canceled");
     // An invitation is for its addressee only.
-    const third = await owner.browser.client.organization.inviteMember({ email: uniqueEmail("addressee"), role: "member", organizationId: owner.organizationId });
+    const third = await owner.browser.client.organization.inviteMember({
+      email: uniqueEmail("addressee"),
+      role: "member",
+      organizationId: owner.organizationId,
+    });
     const stranger = signedOutClient(api.url);
     await signUpVerified(stranger, { email: uniqueEmail("stranger"), name: "Stranger" });
-    expect((await stranger.client.organization.acceptInvitation({ invitationId: third.data!.id })).error?.status).toBeGreaterThanOrEqual(400);
+    expect((await stranger.client.organization.acceptInvitation({ invitationId: third.data!.id })).error?.status).toBeGreaterThanOrEqual(
+      400,
+    );
   });
 
   it("keeps teams of members", async () => {

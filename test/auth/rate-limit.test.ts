@@ -24,9 +24,19 @@ async function signIn(api: { url: string }, email: string): Promise<Response> {
 }
 
 /** Signs in from `local` with `password` (the right one unless told), sending `headers` too. */
-function signInFrom(api: { url: string }, local: string, email: string, password: string, headers: Record<string, string> = {}): Promise<PeerAnswer> {
+function signInFrom(
+  api: { url: string },
+  local: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<PeerAnswer> {
   const sent = { "content-type": "application/json", origin: new URL(api.url).origin, ...headers };
-  return fetchFrom(local, `${api.url}/api/auth/sign-in/email`, { method: "POST", headers: sent, body: JSON.stringify({ email, password }) });
+  return fetchFrom(local, `${api.url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: sent,
+    body: JSON.stringify({ email, password }),
+  });
 }
 
 /** Three wrong passwords from `local`, then the right one: refused (the client's bucket is full). */
@@ -70,7 +80,11 @@ describe("rate limiting", () => {
     const email = await verifiedUser(first);
     await lockOut(first, "127.0.0.2", email);
     // No proxy is trusted: a forwarded address, or our own header, from the client changes nothing.
-    const forgeries: Record<string, string>[] = [{ "x-forwarded-for": "203.0.113.50" }, { "x-real-ip": "203.0.113.51" }, { "x-borealis-client-ip": "203.0.113.52" }];
+    const forgeries: Record<string, string>[] = [
+      { "x-forwarded-for": "203.0.113.50" },
+      { "x-real-ip": "203.0.113.51" },
+      { "x-borealis-client-ip": "203.0.113.52" },
+    ];
     for (const forged of forgeries) {
       expect((await signInFrom(first, "127.0.0.2", email, PASSWORD, forged)).status, JSON.stringify(forged)).toBe(429);
     }
@@ -90,7 +104,12 @@ describe("rate limiting", () => {
     await lockOut(named, "127.0.0.1", email, { "x-forwarded-for": "198.51.100.1" });
     expect((await signInFrom(named, "127.0.0.1", email, PASSWORD, { "x-forwarded-for": "198.51.100.9, 198.51.100.1" })).status).toBe(429);
     expect((await signInFrom(named, "127.0.0.1", email, PASSWORD, { "x-forwarded-for": "198.51.100.1, 198.51.100.2" })).status).toBe(200);
-    expect(await bucketKeys("/sign-in/email")).toEqual(["198.51.100.1|/sign-in/email", "198.51.100.2|/sign-in/email", "203.0.113.1|/sign-in/email", "203.0.113.2|/sign-in/email"]);
+    expect(await bucketKeys("/sign-in/email")).toEqual([
+      "198.51.100.1|/sign-in/email",
+      "198.51.100.2|/sign-in/email",
+      "203.0.113.1|/sign-in/email",
+      "203.0.113.2|/sign-in/email",
+    ]);
   });
 
   it("counts the OAuth2 endpoints handed to better-auth (token, client registration) per client too, and answers 429 with Retry-After", async () => {
@@ -102,7 +121,11 @@ describe("rate limiting", () => {
         body: "grant_type=refresh_token&refresh_token=polar_rt_unknown&client_id=unknown&client_secret=wrong",
       });
     const register = (local: string) =>
-      fetchFrom(local, `${first.url}/v1/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://example.com/cb"] }) });
+      fetchFrom(local, `${first.url}/v1/oauth2/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["https://example.com/cb"] }),
+      });
     // The provider's limits: 20 token requests a minute, 5 registrations.
     const tokens = [];
     for (let i = 0; i < 21; i++) tokens.push((await token("127.0.0.4")).status);

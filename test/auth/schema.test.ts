@@ -12,11 +12,18 @@ describe("better-auth's schema and our migrations", () => {
 
   it("leave better-auth's migration planner nothing to create, add, index or warn about", async () => {
     const warnings: string[] = [];
-    const logger = { level: "warn" as const, log: (level: string, message: string) => void (level !== "debug" && level !== "info" && warnings.push(message)) };
+    const logger = {
+      level: "warn" as const,
+      log: (level: string, message: string) => void (level !== "debug" && level !== "info" && warnings.push(message)),
+    };
     const plan = await getMigrations({ ...api.auth.options, logger });
     // Column types and nullability are only warned about. One warning is better-auth's own slip:
     // its planner knows PostgreSQL's bigint as "bigint" but introspection reports "int8".
-    expect(warnings.filter((w) => w !== "Field last_request in table rate_limits has a different type in the database. Expected number but got int8.")).toEqual([]);
+    expect(
+      warnings.filter(
+        (w) => w !== "Field last_request in table rate_limits has a different type in the database. Expected number but got int8.",
+      ),
+    ).toEqual([]);
     expect(plan.toBeCreated.map((t) => t.table)).toEqual([]);
     expect(plan.toBeAdded.map((t) => `${t.table}: ${Object.keys(t.fields).join(", ")}`)).toEqual([]);
     expect(plan.toBeAddedIndexes.map((i) => `${i.table}.${i.name}`)).toEqual([]);

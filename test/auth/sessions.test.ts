@@ -3,7 +3,15 @@
 // check and expiry, and the cookie cache's size.
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE_CACHE_MAX_AGE } from "../../server/auth/instance.js";
-import { type Browser, ownerWithOrganization, PASSWORD, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
+import {
+  type Browser,
+  ownerWithOrganization,
+  PASSWORD,
+  signedOutClient,
+  signUpVerified,
+  uniqueEmail,
+  useTestApi,
+} from "../harness/index.js";
 
 describe("sessions", () => {
   const api = useTestApi();
@@ -26,7 +34,10 @@ describe("sessions", () => {
     expect(fromDb.data?.session.id).toBe(session.data?.session.id);
     expect((await signedOutClient(api.url).client.getSession()).data).toBeNull();
 
-    const cache = first.cookie().split("; ").find((c) => c.startsWith("borealis.session_data="));
+    const cache = first
+      .cookie()
+      .split("; ")
+      .find((c) => c.startsWith("borealis.session_data="));
     expect(cache).toBeTruthy();
     expect(cache!.length).toBeLessThan(4093);
     expect(SESSION_COOKIE_CACHE_MAX_AGE).toBeLessThanOrEqual(400 * 24 * 3600);
@@ -74,7 +85,10 @@ describe("sessions", () => {
     const { first, userId } = await twoBrowsers();
     expect((await first.client.listSessions()).error).toBeNull();
     const sessionId = (await first.client.getSession()).data!.session.id;
-    await api.knex("sessions").where({ id: sessionId }).update({ created_at: new Date(Date.now() - 2 * 24 * 3600 * 1000) });
+    await api
+      .knex("sessions")
+      .where({ id: sessionId })
+      .update({ created_at: new Date(Date.now() - 2 * 24 * 3600 * 1000) });
     first.forget("borealis.session_data"); // the cookie cache still holds the old creation time
     const stale = await first.client.listSessions();
     expect(stale.error).toMatchObject({ status: 403, message: "Session is not fresh" });
@@ -83,7 +97,10 @@ describe("sessions", () => {
     const notFresh = await first.client.deleteUser({});
     expect(notFresh.error).toMatchObject({ status: 400, message: "Session expired. Re-authenticate to perform this action." });
 
-    await api.knex("sessions").where({ user_id: userId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await api
+      .knex("sessions")
+      .where({ user_id: userId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     // The cookie cache may vouch for it a few minutes more; the database does not, nor does /v1.
     expect((await first.client.getSession({ query: { disableCookieCache: true } })).data).toBeNull();
     expect((await first.fetch(`${api.url}/v1/products/`)).status).toBe(401);

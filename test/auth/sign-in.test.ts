@@ -87,11 +87,26 @@ describe("sign-up, verification and sign-in", () => {
     const wrong = await signedOutClient(api.url).client.signIn.username({ username, password: "wrong password" });
     expect(wrong.error).toMatchObject({ status: 401, message: "Invalid username or password" });
 
-    const taken = await signedOutClient(api.url).client.signUp.email({ email: uniqueEmail("other"), password: PASSWORD, name: "Other", username });
+    const taken = await signedOutClient(api.url).client.signUp.email({
+      email: uniqueEmail("other"),
+      password: PASSWORD,
+      name: "Other",
+      username,
+    });
     expect(taken.error).toMatchObject({ status: 400, message: "Username is already taken. Please try another." });
-    const tooShort = await signedOutClient(api.url).client.signUp.email({ email: uniqueEmail("s"), password: PASSWORD, name: "S", username: "ab" });
+    const tooShort = await signedOutClient(api.url).client.signUp.email({
+      email: uniqueEmail("s"),
+      password: PASSWORD,
+      name: "S",
+      username: "ab",
+    });
     expect(tooShort.error?.message).toBe("Username is too short");
-    const invalid = await signedOutClient(api.url).client.signUp.email({ email: uniqueEmail("i"), password: PASSWORD, name: "I", username: "no spaces!" });
+    const invalid = await signedOutClient(api.url).client.signUp.email({
+      email: uniqueEmail("i"),
+      password: PASSWORD,
+      name: "I",
+      username: "no spaces!",
+    });
     expect(invalid.error?.message).toBe("Username is invalid");
   });
 

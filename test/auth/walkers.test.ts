@@ -15,7 +15,26 @@ import { operations } from "../../generated/operations.js";
 import { MEMBER_WITHHELD_SCOPES } from "../../server/auth/scopes.js";
 import { ALL_SCOPES } from "../../server/kit/auth.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
-import { type Browser, createBenefit, createCustomer, createCustomField, createDiscount, createFile, createLicenseKey, createMeter, createOrder, createPayment, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, ownerWithOrganization, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
+import {
+  type Browser,
+  createBenefit,
+  createCustomer,
+  createCustomField,
+  createDiscount,
+  createFile,
+  createLicenseKey,
+  createMeter,
+  createOrder,
+  createPayment,
+  createProductWithPrice,
+  createSubscriptionFixture,
+  createWebhookEndpoint,
+  ownerWithOrganization,
+  signedOutClient,
+  signUpVerified,
+  uniqueEmail,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -87,7 +106,23 @@ describe("another organization's member", () => {
 
   /** Every row of the organization, hashed, to see that nothing of it changed. */
   async function fingerprint(organizationId: string): Promise<string> {
-    const tables = ["products", "customers", "discounts", "custom_fields", "benefits", "meters", "webhook_endpoints", "orders", "payments", "license_keys", "subscriptions", "files", "organization_access_tokens", "checkouts", "checkout_links"];
+    const tables = [
+      "products",
+      "customers",
+      "discounts",
+      "custom_fields",
+      "benefits",
+      "meters",
+      "webhook_endpoints",
+      "orders",
+      "payments",
+      "license_keys",
+      "subscriptions",
+      "files",
+      "organization_access_tokens",
+      "checkouts",
+      "checkout_links",
+    ];
     const parts: string[] = [JSON.stringify(await api.knex("organizations").where({ id: organizationId }).first())];
     for (const table of tables) parts.push(JSON.stringify(await api.knex(table).where({ organization_id: organizationId }).orderBy("id")));
     return parts.join("\n");
@@ -103,8 +138,16 @@ describe("another organization's member", () => {
     const order = await createOrder(api.knex, org, { customerId: customer.id, productId: product.id, productPriceId: price.id });
     const license = await createLicenseKey(api.knex, org, { customerId: customer.id });
     const subscription = await createSubscriptionFixture(api.knex, { startedAt: new Date(), organizationId: org });
-    const checkoutLink = (await (await fetch(`${api.url}/v1/checkout-links/`, { method: "POST", headers, body: JSON.stringify({ payment_processor: "stripe", product_id: product.id }) })).json()) as { id: string };
-    const checkout = (await (await fetch(`${api.url}/v1/checkouts/`, { method: "POST", headers, body: JSON.stringify({ products: [product.id] }) })).json()) as { id: string };
+    const checkoutLink = (await (
+      await fetch(`${api.url}/v1/checkout-links/`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ payment_processor: "stripe", product_id: product.id }),
+      })
+    ).json()) as { id: string };
+    const checkout = (await (
+      await fetch(`${api.url}/v1/checkouts/`, { method: "POST", headers, body: JSON.stringify({ products: [product.id] }) })
+    ).json()) as { id: string };
     const oat = await api.knex("organization_access_tokens").where({ organization_id: org }).first("id");
     const byPath: Record<string, Record<string, string>> = {
       "/v1/products/": { id: product.id },
@@ -124,7 +167,18 @@ describe("another organization's member", () => {
       "/v1/organizations/": { id: org },
       "/v1/organization-access-tokens/": { id: oat.id },
     };
-    const all = [org, customer.id, product.id, price.id, order.id, license.id, subscription.subscription.id, checkoutLink.id, checkout.id, ...Object.values(byPath).flatMap((ids) => Object.values(ids))];
+    const all = [
+      org,
+      customer.id,
+      product.id,
+      price.id,
+      order.id,
+      license.id,
+      subscription.subscription.id,
+      checkoutLink.id,
+      checkout.id,
+      ...Object.values(byPath).flatMap((ids) => Object.values(ids)),
+    ];
     victim = { organizationId: org, ids: byPath, all: [...new Set(all)] };
     outsider = (await ownerWithOrganization(api.url, "Outsider")).browser;
   }, 120_000);

@@ -39,5 +39,4 @@ describe("benefit grant job workflow", () => {
       expect(gap).toBeLessThan(2_000 * 2 ** i + 2_000);
     }
   });
-
 });

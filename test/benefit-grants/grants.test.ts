@@ -28,7 +28,21 @@ import { LocalStorage, setStorage } from "../../server/files/storage.js";
 import { markOrderPaid } from "../../server/orders/service.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
 import { createBenefitGrantActivities } from "../../workflows/activities/benefit-grants.js";
-import { activityDeps, createBenefit, createCustomer, createCustomerSessionToken, createFile, createMeter, createOrder, createPayment, createProductWithPrice, orgWithToken, rejects, useTestApi, useTestWorker } from "../harness/index.js";
+import {
+  activityDeps,
+  createBenefit,
+  createCustomer,
+  createCustomerSessionToken,
+  createFile,
+  createMeter,
+  createOrder,
+  createPayment,
+  createProductWithPrice,
+  orgWithToken,
+  rejects,
+  useTestApi,
+  useTestWorker,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
@@ -79,7 +93,10 @@ describe("benefit grants", () => {
   beforeAll(async () => {
     const base = await provider.listen();
     Object.assign(process.env, {
-      DISCORD_BOT_TOKEN: "bot-token", DISCORD_API_BASE_URL: `${base}/discord`, GITHUB_TOKEN: "gh-token", GITHUB_API_BASE_URL: `${base}/github`,
+      DISCORD_BOT_TOKEN: "bot-token",
+      DISCORD_API_BASE_URL: `${base}/discord`,
+      GITHUB_TOKEN: "gh-token",
+      GITHUB_API_BASE_URL: `${base}/github`,
       PUBLIC_API_URL: api.url,
     });
     setBenefitVerifier({}); // benefits are checked for shape only: no call to the real providers
@@ -100,7 +117,10 @@ describe("benefit grants", () => {
     ids = {
       custom: await benefit("custom", { note: "Write to us" }),
       license_keys: await benefit("license_keys", {
-        prefix: "ACME", expires: { ttl: 1, timeframe: "year" }, activations: { limit: 3, enable_customer_admin: true }, limit_usage: 10,
+        prefix: "ACME",
+        expires: { ttl: 1, timeframe: "year" },
+        activations: { limit: 3, enable_customer_admin: true },
+        limit_usage: 10,
       }),
       downloadables: await benefit("downloadables", { files: [fileId], archived: {} }),
       meter_credit: await benefit("meter_credit", { units: 100, rollover: false, meter_id: meterId }),
@@ -108,7 +128,9 @@ describe("benefit grants", () => {
       github_repository: await benefit("github_repository", { repository_owner: "acme", repository_name: "sdk", permission: "pull" }),
     };
     productId = (await createProductWithPrice(api.knex, orgId)).product.id;
-    await api.knex("product_benefits").insert(Object.values(ids).map((benefitId, order) => ({ product_id: productId, benefit_id: benefitId, order })));
+    await api
+      .knex("product_benefits")
+      .insert(Object.values(ids).map((benefitId, order) => ({ product_id: productId, benefit_id: benefitId, order })));
   }, 120_000);
 
   afterAll(async () => {
@@ -134,11 +156,23 @@ describe("benefit grants", () => {
 
   const grantsOf = (customerId: string) => api.knex("benefit_grants").where({ customer_id: customerId });
   const grantOf = async (customerId: string, type: string) => (await grantsOf(customerId).where({ benefit_id: ids[type] }).first())!;
-  const events = (customerId: string, name: string) => api.knex("events").where({ customer_id: customerId, name, source: "system" }).orderBy("timestamp").orderBy("created_at");
+  const events = (customerId: string, name: string) =>
+    api.knex("events").where({ customer_id: customerId, name, source: "system" }).orderBy("timestamp").orderBy("created_at");
   const outbox = async (type: string, grantId: string) =>
-    (await api.knex("outbox").where({ organization_id: orgId, type }).orderBy("id")).map((r) => r.payload).filter((p) => p.data.id === grantId);
+    (await api.knex("outbox").where({ organization_id: orgId, type }).orderBy("id"))
+      .map((r) => r.payload)
+      .filter((p) => p.data.id === grantId);
   const pendingJobs = async (customerId: string) =>
-    Number((await api.knex("benefit_grant_jobs").join("benefit_grants", "benefit_grants.id", "benefit_grant_jobs.grant_id").where({ customer_id: customerId }).whereNull("done_at").count({ n: "*" }))[0].n);
+    Number(
+      (
+        await api
+          .knex("benefit_grant_jobs")
+          .join("benefit_grants", "benefit_grants.id", "benefit_grant_jobs.grant_id")
+          .where({ customer_id: customerId })
+          .whereNull("done_at")
+          .count({ n: "*" })
+      )[0].n,
+    );
 
   it("grants every type when a one-time order is paid: portal, customer state, webhooks and system events", async () => {
     const b = await buyer();
@@ -151,7 +185,13 @@ describe("benefit grants", () => {
     expect((await grantOf(b.customerId, "downloadables")).properties).toEqual({ files: [fileId] });
     const keyGrant = (await grantOf(b.customerId, "license_keys")).properties;
     const key = await api.knex("license_keys").where({ id: keyGrant.license_key_id }).first();
-    expect(key).toMatchObject({ customer_id: b.customerId, benefit_id: ids.license_keys, status: "granted", limit_activations: 3, limit_usage: 10 });
+    expect(key).toMatchObject({
+      customer_id: b.customerId,
+      benefit_id: ids.license_keys,
+      status: "granted",
+      limit_activations: 3,
+      limit_usage: 10,
+    });
     expect(key.key.startsWith("ACME-")).toBe(true);
     expect(keyGrant.display_key).toBe(key.display_key);
     const year = key.expires_at.getTime() - Date.now();
@@ -162,25 +202,43 @@ describe("benefit grants", () => {
 
     const portal = await polar.customerPortal.benefitGrants.list(b.session, {});
     expect(portal.result.items).toHaveLength(6);
-    expect(portal.result.items.filter((g) => g.isGranted).map((g) => g.benefit.type).sort()).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
+    expect(
+      portal.result.items
+        .filter((g) => g.isGranted)
+        .map((g) => g.benefit.type)
+        .sort(),
+    ).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
     const custom = portal.result.items.find((g) => g.benefitId === ids.custom)!;
     expect(custom).toMatchObject({ orderId: b.orderId, subscriptionId: null, customerId: b.customerId, isRevoked: false, properties: {} });
     expect(custom.benefit).toMatchObject({ type: "custom", organizationId: orgId, properties: { note: "Write to us" } });
 
     const state = await polar.customers.getState({ id: b.customerId });
-    expect(state.grantedBenefits.map((g) => g.benefitId).sort()).toEqual([ids.custom, ids.license_keys, ids.downloadables, ids.meter_credit].sort());
+    expect(state.grantedBenefits.map((g) => g.benefitId).sort()).toEqual(
+      [ids.custom, ids.license_keys, ids.downloadables, ids.meter_credit].sort(),
+    );
 
     const grantId = (await grantOf(b.customerId, "custom")).id;
     const created = await outbox("benefit_grant.created", grantId);
     expect(created).toHaveLength(1);
-    expect(created[0].data).toMatchObject({ id: grantId, is_granted: true, benefit: { id: ids.custom, type: "custom" }, customer: { id: b.customerId } });
+    expect(created[0].data).toMatchObject({
+      id: grantId,
+      is_granted: true,
+      benefit: { id: ids.custom, type: "custom" },
+      customer: { id: b.customerId },
+    });
     const changed = await api.knex("outbox").where({ organization_id: orgId, type: "customer.state_changed" }).orderBy("id");
     expect(changed.some((r) => r.payload.data.id === b.customerId && r.payload.data.granted_benefits.length >= 1)).toBe(true);
 
     const grantedEvents = await events(b.customerId, "benefit.granted");
     expect(grantedEvents.map((e) => e.metadata.benefit_type).sort()).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
-    expect(grantedEvents.find((e) => e.metadata.benefit_type === "custom")!.metadata).toEqual({ benefit_id: ids.custom, benefit_grant_id: grantId, benefit_type: "custom" });
-    expect((await events(b.customerId, "meter.credited")).map((e) => e.metadata)).toEqual([{ meter_id: meterId, units: 100, rollover: false }]);
+    expect(grantedEvents.find((e) => e.metadata.benefit_type === "custom")!.metadata).toEqual({
+      benefit_id: ids.custom,
+      benefit_grant_id: grantId,
+      benefit_type: "custom",
+    });
+    expect((await events(b.customerId, "meter.credited")).map((e) => e.metadata)).toEqual([
+      { meter_id: meterId, units: 100, rollover: false },
+    ]);
   });
 
   it("revokes the order's grants on a refund with revoke_benefits", async () => {
@@ -218,7 +276,12 @@ describe("benefit grants", () => {
     await expect.poll(async () => (await grantOf(b.customerId, "discord")).granted_at, poll).not.toBeNull();
     const done = await grantOf(b.customerId, "discord");
     expect(done.error).toBeNull();
-    expect(done.properties).toEqual({ guild_id: GUILD, role_id: ROLE, account_id: "323456789012345678", granted_account_id: "323456789012345678" });
+    expect(done.properties).toEqual({
+      guild_id: GUILD,
+      role_id: ROLE,
+      account_id: "323456789012345678",
+      granted_account_id: "323456789012345678",
+    });
     const put = `/discord/guilds/${GUILD}/members/323456789012345678/roles/${ROLE}`;
     expect(provider.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT ${put}`, `PUT ${put}`, `PUT ${put}`]);
     expect(provider.calls[0].auth).toBe("Bot bot-token");
@@ -239,14 +302,22 @@ describe("benefit grants", () => {
       customerBenefitGrantUpdate: { benefitType: "github_repository", properties: { accountId: "octocat" } },
     });
     await expect.poll(async () => (await grantOf(b.customerId, "github_repository")).granted_at, poll).not.toBeNull();
-    expect(provider.calls).toMatchObject([{ method: "PUT", path: "/github/repos/acme/sdk/collaborators/octocat", auth: "Bearer gh-token" }]);
+    expect(provider.calls).toMatchObject([
+      { method: "PUT", path: "/github/repos/acme/sdk/collaborators/octocat", auth: "Bearer gh-token" },
+    ]);
     expect(JSON.parse(provider.calls[0].body)).toEqual({ permission: "pull" });
     await polar.refunds.create({ orderId: b.orderId, reason: "customer_request", amount: 2500, revokeBenefits: true });
     await expect.poll(async () => (await grantOf(b.customerId, "github_repository")).revoked_at, poll).not.toBeNull();
-    expect(provider.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["PUT /github/repos/acme/sdk/collaborators/octocat", "DELETE /github/repos/acme/sdk/collaborators/octocat"]);
+    expect(provider.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      "PUT /github/repos/acme/sdk/collaborators/octocat",
+      "DELETE /github/repos/acme/sdk/collaborators/octocat",
+    ]);
     // A revoked grant can't be linked again.
     await rejects(
-      polar.customerPortal.benefitGrants.update(b.session, { id: grant.id, customerBenefitGrantUpdate: { benefitType: "github_repository", properties: { accountId: "other" } } }),
+      polar.customerPortal.benefitGrants.update(b.session, {
+        id: grant.id,
+        customerBenefitGrantUpdate: { benefitType: "github_repository", properties: { accountId: "other" } },
+      }),
       NotPermitted,
     );
   });
@@ -261,10 +332,18 @@ describe("benefit grants", () => {
     await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
     expect((await events(b.customerId, "meter.reset")).map((e) => e.metadata)).toEqual([{ meter_id: meterId }]);
     expect((await events(b.customerId, "meter.credited")).map((e) => e.metadata.units)).toEqual([100, 100]);
-    expect((await events(b.customerId, "benefit.cycled")).map((e) => e.metadata.benefit_type).sort()).toEqual(["custom", "downloadables", "license_keys", "meter_credit"]);
+    expect((await events(b.customerId, "benefit.cycled")).map((e) => e.metadata.benefit_type).sort()).toEqual([
+      "custom",
+      "downloadables",
+      "license_keys",
+      "meter_credit",
+    ]);
     expect(await outbox("benefit_grant.cycled", (await grantOf(b.customerId, "meter_credit")).id)).toHaveLength(1);
 
-    await api.knex("benefits").where({ id: ids.meter_credit }).update({ properties: JSON.stringify({ units: 100, rollover: true, meter_id: meterId }) });
+    await api
+      .knex("benefits")
+      .where({ id: ids.meter_credit })
+      .update({ properties: JSON.stringify({ units: 100, rollover: true, meter_id: meterId }) });
     try {
       await api.knex.transaction((trx) => scheduleBenefitCycles(trx, { subscriptionId }));
       await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
@@ -275,7 +354,10 @@ describe("benefit grants", () => {
         { meter_id: meterId, units: 100, rollover: true },
       ]);
     } finally {
-      await api.knex("benefits").where({ id: ids.meter_credit }).update({ properties: JSON.stringify({ units: 100, rollover: false, meter_id: meterId }) });
+      await api
+        .knex("benefits")
+        .where({ id: ids.meter_credit })
+        .update({ properties: JSON.stringify({ units: 100, rollover: false, meter_id: meterId }) });
     }
   });
 
@@ -283,7 +365,10 @@ describe("benefit grants", () => {
     const b = await buyer();
     await expect.poll(() => pendingJobs(b.customerId), poll).toBe(0);
     const other = await createFile(api.knex, orgId, { service: "downloadable", name: "extra.zip", mime_type: "application/zip" });
-    await polar.benefits.update({ id: ids.downloadables, requestBody: { type: "downloadables", properties: { files: [fileId, other.id], archived: { [fileId]: true } } } });
+    await polar.benefits.update({
+      id: ids.downloadables,
+      requestBody: { type: "downloadables", properties: { files: [fileId, other.id], archived: { [fileId]: true } } },
+    });
     try {
       await expect.poll(async () => (await grantOf(b.customerId, "downloadables")).properties, poll).toEqual({ files: [other.id] });
       const grantId = (await grantOf(b.customerId, "downloadables")).id;
@@ -298,7 +383,9 @@ describe("benefit grants", () => {
   });
 
   it("revokes a benefit's grants when the benefit is deleted", async () => {
-    const benefitId = (await createBenefit(api.knex, orgId, { type: "custom", description: "Going away", properties: JSON.stringify({ note: "bye" }) })).id;
+    const benefitId = (
+      await createBenefit(api.knex, orgId, { type: "custom", description: "Going away", properties: JSON.stringify({ note: "bye" }) })
+    ).id;
     const product = (await createProductWithPrice(api.knex, orgId)).product.id;
     await api.knex("product_benefits").insert({ product_id: product, benefit_id: benefitId, order: 0 });
     const b = await buyer(product);
@@ -316,17 +403,32 @@ describe("benefit grants", () => {
     await expect.poll(() => pendingJobs(a.customerId), poll).toBe(0);
     const byType = await polar.customerPortal.benefitGrants.list(a.session, { typeFilter: ["custom", "meter_credit"] });
     expect(byType.result.items.map((g) => g.benefit.type).sort()).toEqual(["custom", "meter_credit"]);
-    expect((await polar.customerPortal.benefitGrants.list(a.session, { benefitId: ids.discord })).result.items.map((g) => g.benefitId)).toEqual([ids.discord]);
+    expect(
+      (await polar.customerPortal.benefitGrants.list(a.session, { benefitId: ids.discord })).result.items.map((g) => g.benefitId),
+    ).toEqual([ids.discord]);
     expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: b.orderId })).result.items).toEqual([]);
-    expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: a.orderId, limit: 2 })).result.pagination).toEqual({ totalCount: 6, maxPage: 3 });
+    expect((await polar.customerPortal.benefitGrants.list(a.session, { orderId: a.orderId, limit: 2 })).result.pagination).toEqual({
+      totalCount: 6,
+      maxPage: 3,
+    });
     expect((await polar.customerPortal.benefitGrants.list(a.session, { organizationId: randomUUID() })).result.items).toEqual([]);
     // A checkout's grants: those of the order it created.
     const checkoutId = randomUUID();
     await api.knex("orders").where({ id: a.orderId }).update({ checkout_id: checkoutId });
-    expect((await polar.customerPortal.benefitGrants.list(a.session, { checkoutId, limit: 2 })).result.pagination).toEqual({ totalCount: 6, maxPage: 3 });
+    expect((await polar.customerPortal.benefitGrants.list(a.session, { checkoutId, limit: 2 })).result.pagination).toEqual({
+      totalCount: 6,
+      maxPage: 3,
+    });
     expect((await polar.customerPortal.benefitGrants.list(a.session, { checkoutId: randomUUID() })).result.items).toEqual([]);
     const sorted = await polar.customerPortal.benefitGrants.list(a.session, { sorting: ["type"] });
-    expect(sorted.result.items.map((g) => g.benefit.type)).toEqual(["custom", "discord", "downloadables", "github_repository", "license_keys", "meter_credit"]);
+    expect(sorted.result.items.map((g) => g.benefit.type)).toEqual([
+      "custom",
+      "discord",
+      "downloadables",
+      "github_repository",
+      "license_keys",
+      "meter_credit",
+    ]);
 
     const mine = await grantOf(a.customerId, "custom");
     expect((await polar.customerPortal.benefitGrants.get(a.session, { id: mine.id })).id).toBe(mine.id);
@@ -337,7 +439,10 @@ describe("benefit grants", () => {
       ResourceNotFound,
     );
     // Nothing a customer can change on a custom grant.
-    const same = await polar.customerPortal.benefitGrants.update(a.session, { id: mine.id, customerBenefitGrantUpdate: { benefitType: "custom" } });
+    const same = await polar.customerPortal.benefitGrants.update(a.session, {
+      id: mine.id,
+      customerBenefitGrantUpdate: { benefitType: "custom" },
+    });
     expect(same.id).toBe(mine.id);
   });
 

@@ -14,7 +14,13 @@ const FR_SELLER = {
   provider: "builtin",
   origin_country: "FR",
   prices_include_tax: false,
-  registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }, { country: "GB" }, { country: "CA" }, { country: "CA", state: "QC" }],
+  registrations: [
+    { country: "FR" },
+    { country: "EU", scheme: "oss" },
+    { country: "GB" },
+    { country: "CA" },
+    { country: "CA", state: "QC" },
+  ],
 };
 
 /** The tax line's label, amount and the total the page shows ("" for a line it doesn't show). */
@@ -83,7 +89,10 @@ describe("hosted checkout: the tax line", { timeout: 180_000 }, () => {
     await expect.poll(() => page.getByTestId("tax-label").count()).toBe(0);
     await page.getByRole("button", { name: "Pay €10" }).waitFor();
     await stack.check(page, "checkout-tax-us");
-    const shown = (await page.request.get(`${stack.url}/v1/checkouts/client/${checkout.clientSecret}`).then((r) => r.json())) as Record<string, unknown>;
+    const shown = (await page.request.get(`${stack.url}/v1/checkouts/client/${checkout.clientSecret}`).then((r) => r.json())) as Record<
+      string,
+      unknown
+    >;
     expect(shown).toMatchObject({ tax_amount: 0, total_amount: 1000, tax_rate: null });
   });
 

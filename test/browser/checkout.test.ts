@@ -35,15 +35,41 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     shop = await openShop(stack);
     const { polar } = shop;
-    const company = await polar.customFields.create({ type: "text", slug: "company", name: "Company", properties: { formLabel: "Company", minLength: 3, maxLength: 40 } });
-    const seats = await polar.customFields.create({ type: "number", slug: "seats", name: "Seats", properties: { formLabel: "Seats", ge: 1, le: 50 } });
-    const start = await polar.customFields.create({ type: "date", slug: "start", name: "Start date", properties: { formLabel: "Start date" } });
-    const terms = await polar.customFields.create({ type: "checkbox", slug: "terms", name: "Terms", properties: { formLabel: "I accept the terms" } });
+    const company = await polar.customFields.create({
+      type: "text",
+      slug: "company",
+      name: "Company",
+      properties: { formLabel: "Company", minLength: 3, maxLength: 40 },
+    });
+    const seats = await polar.customFields.create({
+      type: "number",
+      slug: "seats",
+      name: "Seats",
+      properties: { formLabel: "Seats", ge: 1, le: 50 },
+    });
+    const start = await polar.customFields.create({
+      type: "date",
+      slug: "start",
+      name: "Start date",
+      properties: { formLabel: "Start date" },
+    });
+    const terms = await polar.customFields.create({
+      type: "checkbox",
+      slug: "terms",
+      name: "Terms",
+      properties: { formLabel: "I accept the terms" },
+    });
     const plan = await polar.customFields.create({
       type: "select",
       slug: "plan",
       name: "Plan",
-      properties: { formLabel: "Team size", options: [{ value: "solo", label: "Just me" }, { value: "team", label: "A team" }] },
+      properties: {
+        formLabel: "Team size",
+        options: [
+          { value: "solo", label: "Just me" },
+          { value: "team", label: "A team" },
+        ],
+      },
     });
     ebook = await polar.products.create({
       name: "Field Guide to Auroras",
@@ -116,7 +142,13 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
 
     const [order] = await stack.knex("orders").where({ checkout_id: checkout.id });
     expect(order).toMatchObject({ status: "paid", discount_amount: 1000 });
-    expect(order.custom_field_data).toEqual({ company: "Analytical Engines Ltd", seats: 12, start: "2031-03-01", terms: true, plan: "team" });
+    expect(order.custom_field_data).toEqual({
+      company: "Analytical Engines Ltd",
+      seats: 12,
+      start: "2031-03-01",
+      terms: true,
+      plan: "team",
+    });
     // The budget: one load, one update per change, one confirm.
     expect(calls).toEqual({ get: 2, patch: changes, confirm: 1 });
   });
@@ -163,7 +195,11 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
   });
 
   it("buys a subscription and shows its license key on the confirmation", async () => {
-    const license = await shop.polar.benefits.create({ type: "license_keys", description: "Aurora Pro license", properties: { prefix: "AURORA" } });
+    const license = await shop.polar.benefits.create({
+      type: "license_keys",
+      description: "Aurora Pro license",
+      properties: { prefix: "AURORA" },
+    });
     const pro = await shop.polar.products.create({
       name: "Aurora Pro",
       recurringInterval: "month",
@@ -199,7 +235,11 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
   });
 
   it("confirms a free product and a 100%-discounted one without a card", async () => {
-    const free = await shop.polar.products.create({ name: "Aurora wallpaper pack", recurringInterval: null, prices: [{ amountType: "free" }] });
+    const free = await shop.polar.products.create({
+      name: "Aurora wallpaper pack",
+      recurringInterval: null,
+      prices: [{ amountType: "free" }],
+    });
     await shop.polar.discounts.create({ name: "Gift", type: "percentage", basisPoints: 10000, duration: "once", code: "GIFT100" });
     const freeCheckout = await shop.polar.checkouts.create({ products: [free.id] });
     const page = await stack.newPage();
@@ -220,7 +260,9 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByLabel("Card number").count(), { timeout: 10_000 }).toBe(0);
     await page.getByRole("button", { name: "Get it for free" }).click();
     await page.getByRole("heading", { name: /^Thank you/ }).waitFor({ timeout: 30_000 });
-    expect(await stack.knex("orders").where({ checkout_id: gift.id, subtotal_amount: 4000, discount_amount: 4000, status: "paid" })).toHaveLength(1);
+    expect(
+      await stack.knex("orders").where({ checkout_id: gift.id, subtotal_amount: 4000, discount_amount: 4000, status: "paid" }),
+    ).toHaveLength(1);
   });
 
   it("takes the buyer to the merchant's success_url with the checkout id", async () => {
@@ -231,7 +273,10 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     });
     const page = await stack.newPage();
     await page.route("https://merchant.example/**", (route) =>
-      route.fulfill({ contentType: "text/html", body: "<!doctype html><html lang=en><title>Thanks</title><main><h1>Merchant thanks you</h1></main></html>" }),
+      route.fulfill({
+        contentType: "text/html",
+        body: "<!doctype html><html lang=en><title>Thanks</title><main><h1>Merchant thanks you</h1></main></html>",
+      }),
     );
     await page.goto(checkout.url);
     await payForGuide(page, "Redirects", "FR", "4242424242424242");
@@ -240,7 +285,15 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
   });
 
   it("shows a confirm refused over the discount (422) by the discount, with the server's totals read again", async () => {
-    await shop.polar.discounts.create({ name: "Last one", type: "fixed", amount: 500, currency: "usd", duration: "once", code: "LASTONE", maxRedemptions: 1 });
+    await shop.polar.discounts.create({
+      name: "Last one",
+      type: "fixed",
+      amount: 500,
+      currency: "usd",
+      duration: "once",
+      code: "LASTONE",
+      maxRedemptions: 1,
+    });
     const checkout = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "late@example.com" });
     const page = await stack.newPage({ allow: [{ status: 422, url: CLIENT }] });
     const calls = countCheckoutCalls(page);
@@ -280,15 +333,28 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
 
   it("has a page for an expired checkout, an already paid one, and a server error", async () => {
     const expired = await shop.polar.checkouts.create({ products: [ebook.id] });
-    await stack.knex("checkouts").where({ id: expired.id }).update({ expires_at: new Date(Date.now() - 60_000) });
-    const page = await stack.newPage({ allow: [{ status: 410, url: CLIENT }, { status: 503, url: CLIENT }] });
+    await stack
+      .knex("checkouts")
+      .where({ id: expired.id })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
+    const page = await stack.newPage({
+      allow: [
+        { status: 410, url: CLIENT },
+        { status: 503, url: CLIENT },
+      ],
+    });
     await page.goto(expired.url);
     await page.getByRole("heading", { name: "This checkout has expired" }).waitFor();
     await stack.check(page, "checkout-expired");
 
     // Paid already: the page shows its confirmation.
-    const paid = await shop.polar.checkouts.create({ products: [(await shop.polar.products.create({ name: "Sticker", recurringInterval: null, prices: [{ amountType: "free" }] })).id] });
-    await shop.polar.checkouts.clientConfirm({ clientSecret: paid.clientSecret, checkoutConfirmStripe: { customerEmail: "paid@example.com" } });
+    const paid = await shop.polar.checkouts.create({
+      products: [(await shop.polar.products.create({ name: "Sticker", recurringInterval: null, prices: [{ amountType: "free" }] })).id],
+    });
+    await shop.polar.checkouts.clientConfirm({
+      clientSecret: paid.clientSecret,
+      checkoutConfirmStripe: { customerEmail: "paid@example.com" },
+    });
     await page.goto(paid.url);
     await page.getByRole("heading", { name: /^Thank you/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/checkout/${paid.clientSecret}/confirmation`);
@@ -297,7 +363,9 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     const open = await shop.polar.checkouts.create({ products: [ebook.id] });
     let failing = true;
     await page.route(`**${CLIENT}${open.clientSecret}`, (route) =>
-      failing ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ detail: "Service unavailable" }) }) : route.fallback(),
+      failing
+        ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ detail: "Service unavailable" }) })
+        : route.fallback(),
     );
     await page.goto(open.url);
     await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
@@ -311,7 +379,11 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     const ledgerDir = await mkdtemp(path.join(tmpdir(), "sandbox-ledger-"));
     // The API that takes the confirm: a process of its own, whose charges answer only after 10
     // minutes; it is killed once the card is charged.
-    const doomed = await startProcess("api", { ...process.env, PORT: "0", SANDBOX_LEDGER_DIR: ledgerDir, SANDBOX_CHARGE_DELAY_MS: "600000" }, (l) => l.msg === "api listening");
+    const doomed = await startProcess(
+      "api",
+      { ...process.env, PORT: "0", SANDBOX_LEDGER_DIR: ledgerDir, SANDBOX_CHARGE_DELAY_MS: "600000" },
+      (l) => l.msg === "api listening",
+    );
     // The stack's worker recovers the checkout through the same ledger, once the buyer was seen waiting.
     let letRecover = () => {};
     const recoverable = new Promise<void>((resolve) => (letRecover = resolve));
@@ -326,7 +398,9 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
     );
     try {
       const checkout = await shop.polar.checkouts.create({ products: [ebook.id], customerEmail: "caught@example.com" });
-      const page = await stack.newPage({ allow: [{ failure: /ERR_CONNECTION_RESET/, url: "/confirm" }, { console: /ERR_CONNECTION_RESET/ }] });
+      const page = await stack.newPage({
+        allow: [{ failure: /ERR_CONNECTION_RESET/, url: "/confirm" }, { console: /ERR_CONNECTION_RESET/ }],
+      });
       // The confirm goes to the doomed API; the page's other calls to the stack's (another API on the same database).
       await page.route(`**${CLIENT}${checkout.clientSecret}/confirm`, async (route) => {
         const request = route.request();

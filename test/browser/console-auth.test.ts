@@ -56,7 +56,11 @@ describe("merchant console: people and sessions", { timeout: 240_000 }, () => {
 
     // a second organization: the switcher moves the console to it
     await page.evaluate(async () => {
-      const res = await fetch("/v1/organizations/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Second shop", slug: `second-${Date.now()}` }) });
+      const res = await fetch("/v1/organizations/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Second shop", slug: `second-${Date.now()}` }),
+      });
       // read the body: a reload with the answer half read would cut the request short
       const text = await res.text();
       if (!res.ok) throw new Error(`create organization: ${res.status} ${text}`);
@@ -84,7 +88,10 @@ describe("merchant console: people and sessions", { timeout: 240_000 }, () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("correct horse battery staple");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("alert").filter({ hasText: /Invalid email or password/ }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /Invalid email or password/ })
+      .waitFor();
     await page.getByLabel("Password").fill("a brand new passphrase");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("heading", { name: "Last 30 days" }).waitFor();

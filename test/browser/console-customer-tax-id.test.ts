@@ -16,7 +16,12 @@ describe("merchant console: a customer's tax id check", { timeout: 240_000 }, ()
   beforeAll(async () => {
     registries = await startRegistryStandIns();
     registries.vies.set("FR40303265045", { name: "SA ODIGEO FRANCE", address: "1 RUE DE LA PAIX\n75002 PARIS" });
-    const env = { VIES_URL: registries.viesUrl, HMRC_URL: registries.hmrcUrl, HMRC_CLIENT_ID: HMRC_CLIENT.id, HMRC_CLIENT_SECRET: HMRC_CLIENT.secret };
+    const env = {
+      VIES_URL: registries.viesUrl,
+      HMRC_URL: registries.hmrcUrl,
+      HMRC_CLIENT_ID: HMRC_CLIENT.id,
+      HMRC_CLIENT_SECRET: HMRC_CLIENT.secret,
+    };
     for (const [name, value] of Object.entries(env)) {
       saved.set(name, process.env[name]);
       process.env[name] = value;
@@ -33,14 +38,25 @@ describe("merchant console: a customer's tax id check", { timeout: 240_000 }, ()
 
   /** The customer's check status once the worker has recorded one. */
   const settled = (id: string) =>
-    expect.poll(async () => (await stack.knex("customers").where({ id }).first()).tax_id_check_status, { timeout: 20_000 }).not.toBe("unchecked");
+    expect
+      .poll(async () => (await stack.knex("customers").where({ id }).first()).tax_id_check_status, { timeout: 20_000 })
+      .not.toBe("unchecked");
 
   it("shows the tax id confirmed by VIES with the registered name and address, and one HMRC could not reach", async () => {
     const { token } = await orgWithToken(stack.knex);
     const polar = stack.polar(token);
-    const confirmed = await polar.customers.create({ email: "acme@example.com", name: "Acme", billingAddress: { country: "FR" }, taxId: ["FR40303265045", "eu_vat"] });
+    const confirmed = await polar.customers.create({
+      email: "acme@example.com",
+      name: "Acme",
+      billingAddress: { country: "FR" },
+      taxId: ["FR40303265045", "eu_vat"],
+    });
     registries.mode.hmrc = "down";
-    const unreachable = await polar.customers.create({ email: "uk@example.com", billingAddress: { country: "GB" }, taxId: ["GB980780684", "gb_vat"] });
+    const unreachable = await polar.customers.create({
+      email: "uk@example.com",
+      billingAddress: { country: "GB" },
+      taxId: ["GB980780684", "gb_vat"],
+    });
     await settled(confirmed.id);
     await settled(unreachable.id);
 

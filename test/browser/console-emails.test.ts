@@ -60,17 +60,25 @@ describe("emails: console and portal", { timeout: 240_000 }, () => {
     const owner = await ownerWithOrganization(stack.url, "Mira");
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
     const url = new URL(stack.url);
-    await page.context().addCookies(owner.browser.cookie().split("; ").map((pair) => {
-      const eq = pair.indexOf("=");
-      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: url.hostname, path: "/" };
-    }));
+    await page.context().addCookies(
+      owner.browser
+        .cookie()
+        .split("; ")
+        .map((pair) => {
+          const eq = pair.indexOf("=");
+          return { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: url.hostname, path: "/" };
+        }),
+    );
     await page.goto(`${stack.url}/dashboard/settings/emails`);
     await page.getByRole("heading", { name: "Your notifications" }).waitFor({ timeout: 60_000 });
     const refund = page.getByLabel("Refund", { exact: true });
     await expect.poll(() => refund.isChecked(), poll).toBe(true);
     await refund.uncheck();
     await page.getByText("Notification muted").waitFor();
-    const muted = await stack.knex("member_notification_mutes").where({ organization_id: owner.organizationId, user_id: owner.userId }).pluck("kind");
+    const muted = await stack
+      .knex("member_notification_mutes")
+      .where({ organization_id: owner.organizationId, user_id: owner.userId })
+      .pluck("kind");
     expect(muted).toEqual(["notification_refund"]);
     await page.reload();
     await expect.poll(() => page.getByLabel("Refund", { exact: true }).isChecked(), poll).toBe(false);
@@ -82,7 +90,8 @@ describe("emails: console and portal", { timeout: 240_000 }, () => {
     const s = await seedOrganization(stack);
     const customer = await stack.knex("customers").where({ id: s.customerId }).first("email");
     // the checkout's receipt, sent by the worker through the outbox
-    const sentReceipt = () => stack.knex("email_sends").where({ organization_id: s.orgId, kind: "order_confirmation", status: "sent" }).first("subject");
+    const sentReceipt = () =>
+      stack.knex("email_sends").where({ organization_id: s.orgId, kind: "order_confirmation", status: "sent" }).first("subject");
     await expect.poll(async () => (await sentReceipt())?.subject, poll).toBeTruthy();
     const subject: string = (await sentReceipt()).subject;
     const receipts = async () => (await mailsTo(customer.email)).filter((m) => m.Subject === subject).length;
@@ -99,7 +108,10 @@ describe("emails: console and portal", { timeout: 240_000 }, () => {
     await page.getByText("Receipt queued to send again").waitFor();
     await expect.poll(() => rows.count(), poll).toBe(before + 1);
     await expect.poll(receipts, poll).toBe(2);
-    const resent = await stack.knex("email_sends").where({ organization_id: s.orgId, kind: "order_confirmation" }).where("dedupe_key", "like", "resend:%");
+    const resent = await stack
+      .knex("email_sends")
+      .where({ organization_id: s.orgId, kind: "order_confirmation" })
+      .where("dedupe_key", "like", "resend:%");
     expect(resent).toHaveLength(1);
     await expect.poll(async () => (await stack.knex("email_sends").where({ id: resent[0].id }).first("status")).status, poll).toBe("sent");
     expect(stack.takeProblems(page)).toEqual([]);

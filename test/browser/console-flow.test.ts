@@ -84,7 +84,12 @@ describe("merchant console: the flow", { timeout: 300_000 }, () => {
     const anon = new Polar({ serverURL: stack.url });
     await anon.checkouts.clientConfirm({
       clientSecret,
-      checkoutConfirmStripe: { customerEmail: "first@example.com", customerName: "First Buyer", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+      checkoutConfirmStripe: {
+        customerEmail: "first@example.com",
+        customerName: "First Buyer",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_success",
+      },
     });
 
     // the order, then half of it refunded
@@ -124,7 +129,10 @@ describe("merchant console: the flow", { timeout: 300_000 }, () => {
     await page.getByRole("button", { name: "Attach" }).click();
     await page.getByText("Customer attached").waitFor();
     const checkout = await polar.checkouts.create({ products: [productId], customerId: customer.id });
-    await anon.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" } });
+    await anon.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    });
 
     // a month on the clock: the renewal order appears
     await page.reload();

@@ -55,13 +55,31 @@ export async function seedOrganization(stack: BrowserStack): Promise<Seeded> {
     attachedCustomFields: [{ customFieldId: field.id, required: false }],
   });
   await polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [benefit.id] } });
-  const discount = await polar.discounts.create({ name: "Launch", code: "LAUNCH", type: "percentage", basisPoints: 1000, duration: "once" });
+  const discount = await polar.discounts.create({
+    name: "Launch",
+    code: "LAUNCH",
+    type: "percentage",
+    basisPoints: 1000,
+    duration: "once",
+  });
   const link = await polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: product.id, label: "Website" });
-  const endpoint = await polar.webhooks.createWebhookEndpoint({ url: "https://example.com/hooks", format: "raw", events: ["order.paid", "order.refunded"] });
-  const checkout = await polar.checkouts.create({ products: [product.id], customerEmail: "buyer@example.com", customFieldData: { company: "Acme" } });
+  const endpoint = await polar.webhooks.createWebhookEndpoint({
+    url: "https://example.com/hooks",
+    format: "raw",
+    events: ["order.paid", "order.refunded"],
+  });
+  const checkout = await polar.checkouts.create({
+    products: [product.id],
+    customerEmail: "buyer@example.com",
+    customFieldData: { company: "Acme" },
+  });
   await polar.checkouts.clientConfirm({
     clientSecret: checkout.clientSecret,
-    checkoutConfirmStripe: { customerName: "Ada Buyer", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+    checkoutConfirmStripe: {
+      customerName: "Ada Buyer",
+      customerBillingAddress: { country: "FR" },
+      confirmationTokenId: "tok_sandbox_success",
+    },
   });
   const [order] = (await polar.orders.list({ productId: product.id })).result.items;
   const [subscription] = (await polar.subscriptions.list({ productId: product.id })).result.items;

@@ -16,18 +16,33 @@ describe("merchant console: tax report", { timeout: 240_000 }, () => {
     const customerId = (await createCustomer(stack.knex, org.id)).id;
     const productId = (await createProductWithPrice(stack.knex, org.id)).product.id;
     const sale = (at: string, country: string, net: number, tax: number, basisPoints: number, name: string) =>
-      createOrder(stack.knex, org.id, { customerId, productId }, {
-        created_at: new Date(at), currency: "eur", subtotal_amount: net, tax_amount: tax,
-        billing_address: { line1: null, line2: null, postal_code: null, city: null, state: null, country },
-        tax_rate: JSON.stringify({ basis_points: basisPoints, display_name: name, country, state: null }),
-        taxability_reason: basisPoints ? "standard_rated" : "reverse_charge",
-      });
+      createOrder(
+        stack.knex,
+        org.id,
+        { customerId, productId },
+        {
+          created_at: new Date(at),
+          currency: "eur",
+          subtotal_amount: net,
+          tax_amount: tax,
+          billing_address: { line1: null, line2: null, postal_code: null, city: null, state: null, country },
+          tax_rate: JSON.stringify({ basis_points: basisPoints, display_name: name, country, state: null }),
+          taxability_reason: basisPoints ? "standard_rated" : "reverse_charge",
+        },
+      );
     const fr = await sale("2026-01-10T10:00:00Z", "FR", 1000, 200, 2000, "VAT 20% (France)");
     await sale("2026-02-10T10:00:00Z", "FR", 2000, 400, 2000, "VAT 20% (France)");
     await sale("2026-02-11T10:00:00Z", "DE", 5000, 0, 0, "Reverse charge");
     await stack.knex("refunds").insert({
-      organization_id: org.id, customer_id: customerId, order_id: fr.id, status: "succeeded", reason: "customer_request",
-      amount: 500, tax_amount: 100, currency: "eur", created_at: new Date("2026-03-01T10:00:00Z"),
+      organization_id: org.id,
+      customer_id: customerId,
+      order_id: fr.id,
+      status: "succeeded",
+      reason: "customer_request",
+      amount: 500,
+      tax_amount: 100,
+      currency: "eur",
+      created_at: new Date("2026-03-01T10:00:00Z"),
     });
 
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
@@ -43,8 +58,12 @@ describe("merchant console: tax report", { timeout: 240_000 }, () => {
     const rows = table.getByRole("row");
     await expect.poll(() => rows.count()).toBe(3);
     // FR: 3000 net and 600 tax sold, 500 and 100 refunded: 2500 and 500 to declare.
-    expect(await rows.nth(1).innerText()).toMatch(/^DE\s+Reverse charge\s+Reverse charge\s+1\s+0\s+€50\.00\s+€0\.00\s+€0\.00\s+€0\.00\s+€50\.00\s+€0\.00$/);
-    expect(await rows.nth(2).innerText()).toMatch(/^FR\s+VAT 20% \(France\)\s+Standard rated\s+2\s+1\s+€30\.00\s+€6\.00\s+€5\.00\s+€1\.00\s+€25\.00\s+€5\.00$/);
+    expect(await rows.nth(1).innerText()).toMatch(
+      /^DE\s+Reverse charge\s+Reverse charge\s+1\s+0\s+€50\.00\s+€0\.00\s+€0\.00\s+€0\.00\s+€50\.00\s+€0\.00$/,
+    );
+    expect(await rows.nth(2).innerText()).toMatch(
+      /^FR\s+VAT 20% \(France\)\s+Standard rated\s+2\s+1\s+€30\.00\s+€6\.00\s+€5\.00\s+€1\.00\s+€25\.00\s+€5\.00$/,
+    );
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-tax-report");
 

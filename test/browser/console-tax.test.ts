@@ -23,7 +23,10 @@ describe("merchant console: tax", { timeout: 240_000 }, () => {
 
     const lines = page.locator(".RaSimpleFormIterator-line");
     const place = async (n: number, name: string) => {
-      await lines.nth(n).getByRole("combobox", { name: /^Registered in/ }).click();
+      await lines
+        .nth(n)
+        .getByRole("combobox", { name: /^Registered in/ })
+        .click();
       await page.getByRole("option", { name }).click();
     };
     const add = page.getByRole("button", { name: "Add" });
@@ -54,7 +57,10 @@ describe("merchant console: tax", { timeout: 240_000 }, () => {
     });
     // the page shows what was saved when opened again
     await page.reload();
-    await page.getByRole("combobox", { name: /^You sell from/ }).filter({ hasText: "France (FR)" }).waitFor();
+    await page
+      .getByRole("combobox", { name: /^You sell from/ })
+      .filter({ hasText: "France (FR)" })
+      .waitFor();
     await expect.poll(() => lines.count()).toBe(3);
     expect(stack.takeProblems(page)).toEqual([]);
   });
@@ -62,7 +68,11 @@ describe("merchant console: tax", { timeout: 240_000 }, () => {
   it("sets a product's tax category in the product form", async () => {
     const { token } = await orgWithToken(stack.knex);
     const polar = stack.polar(token);
-    const product = await polar.products.create({ name: "Field guide", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "eur" }] });
+    const product = await polar.products.create({
+      name: "Field guide",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "eur" }],
+    });
     expect((await stack.knex("products").where({ id: product.id }).first()).tax_category).toBe("digital_service");
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
     await signIn(stack, page, token);

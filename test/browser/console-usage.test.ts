@@ -38,8 +38,16 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     const polar = stack.polar(token);
     const ada = await polar.customers.create({ email: "ada@example.com", name: "Ada Usage", externalId: "ada-ext" });
     const bob = await polar.customers.create({ email: "bob@example.com", name: "Bob Usage" });
-    const calls = await polar.meters.create({ name: "API calls", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "count" } });
-    const tokens = await polar.meters.create({ name: "Tokens", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "sum", property: "tokens" } });
+    const calls = await polar.meters.create({
+      name: "API calls",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+      aggregation: { func: "count" },
+    });
+    const tokens = await polar.meters.create({
+      name: "Tokens",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+      aggregation: { func: "sum", property: "tokens" },
+    });
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
     await polar.events.ingest({
       events: [
@@ -52,12 +60,28 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     });
     // a credit of 10 calls, as a meter credit benefit writes it
     await stack.knex.transaction((trx) =>
-      storeEvents(trx, org.id, [{ name: "meter.credited", source: "system", timestamp: hoursAgo(60), customerId: ada.id, externalCustomerId: null, metadata: { meter_id: calls.id, units: 10, rollover: false } }]),
+      storeEvents(trx, org.id, [
+        {
+          name: "meter.credited",
+          source: "system",
+          timestamp: hoursAgo(60),
+          customerId: ada.id,
+          externalCustomerId: null,
+          metadata: { meter_id: calls.id, units: 10, rollover: false },
+        },
+      ]),
     );
     // the customers' meters appear once the worker folds the events in: fold now
     await foldUsage(stack.knex);
     const login = (await polar.events.list({ name: "login" })).result.items[0];
-    w = { token, ada: { id: ada.id, email: ada.email }, bob: { id: bob.id, email: bob.email }, callsId: calls.id, tokensId: tokens.id, eventId: login.id };
+    w = {
+      token,
+      ada: { id: ada.id, email: ada.email },
+      bob: { id: bob.id, email: bob.email },
+      callsId: calls.id,
+      tokensId: tokens.id,
+      eventId: login.id,
+    };
   }, 120_000);
 
   it("lists events, filters them by name, source, customer and time, and shows one with its metadata and customer", async () => {
@@ -91,7 +115,9 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     await page.getByLabel("Source").click();
     await page.getByRole("option", { name: "System" }).click();
     await page.keyboard.press("Escape");
-    await expect.poll(async () => (await rows(page).allTextContents()).join(" | "), { timeout: 15_000 }).toMatch(/^[^|]*meter\.credited[^|]*$/);
+    await expect
+      .poll(async () => (await rows(page).allTextContents()).join(" | "), { timeout: 15_000 })
+      .toMatch(/^[^|]*meter\.credited[^|]*$/);
 
     // by customer (the customer's external-id events count as theirs) and time range
     const since = new Date(Date.now() - 30 * 3_600_000);
@@ -238,7 +264,11 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
     const polar = stack.polar(w.token);
     // the newest 0.x client reads the unit (0.34.17 does not know it)
     const newer = new Polar049({ accessToken: w.token, serverURL: stack.url });
-    const requests = await polar.meters.create({ name: "Requests", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "count" } });
+    const requests = await polar.meters.create({
+      name: "Requests",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+      aggregation: { func: "count" },
+    });
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/meters/${requests.id}`);
@@ -254,7 +284,9 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
 
     // 4 calls: 0.004 of a thousand
     await page.goto(`${stack.url}/dashboard/meters/${requests.id}/show`);
-    await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 0.004 × 1K requests");
+    await expect
+      .poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 })
+      .toBe("Total: 0.004 × 1K requests");
     await page.goto(`${stack.url}/dashboard/meters`);
     await page.getByText("1K requests (shown per 1,000)").waitFor();
 

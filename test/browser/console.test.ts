@@ -189,11 +189,14 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     await foldUsage(stack.knex);
     // the benefit is granted by a workflow after the purchase: wait for it in the state itself
     await expect
-      .poll(async () => {
-        const res = await fetch(`${stack.url}/v1/customers/${s.customerId}/state`, { headers: { authorization: `Bearer ${s.token}` } });
-        const state = (await res.json()) as { active_subscriptions: unknown[]; granted_benefits: unknown[]; active_meters: unknown[] };
-        return [state.active_subscriptions.length, state.granted_benefits.length, state.active_meters.length];
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const res = await fetch(`${stack.url}/v1/customers/${s.customerId}/state`, { headers: { authorization: `Bearer ${s.token}` } });
+          const state = (await res.json()) as { active_subscriptions: unknown[]; granted_benefits: unknown[]; active_meters: unknown[] };
+          return [state.active_subscriptions.length, state.granted_benefits.length, state.active_meters.length];
+        },
+        { timeout: 30_000 },
+      )
       .toEqual([1, 1, 1]);
     const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
     await signIn(stack, page, s.token);
@@ -218,7 +221,10 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     await page.waitForLoadState("networkidle");
     await stack.check(page, "console-customer-state");
     // a subscription's row opens the subscription
-    await page.getByRole("cell", { name: /cancels at period end|Active/ }).first().click();
+    await page
+      .getByRole("cell", { name: /cancels at period end|Active/ })
+      .first()
+      .click();
     await page.waitForURL(new RegExp(`/subscriptions/${s.subscriptionId}/show$`));
     expect(stack.takeProblems(page)).toEqual([]);
   });

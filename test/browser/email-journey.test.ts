@@ -36,7 +36,10 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
     expect(mails, `${kind} to ${recipient}`).toHaveLength(1);
     expect(mails[0].subject).toBe(row.subject);
     expect(mails[0].to).toEqual([recipient]);
-    expect((await mailsTo(recipient)).filter((m) => m.Subject === row.subject), `${kind} to ${recipient}`).toHaveLength(1);
+    expect(
+      (await mailsTo(recipient)).filter((m) => m.Subject === row.subject),
+      `${kind} to ${recipient}`,
+    ).toHaveLength(1);
     return mails[0];
   }
 
@@ -51,7 +54,11 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
 
   it("a one-time purchase on the hosted checkout: the receipt once, its order and invoice links; the owner's new sale", async () => {
     const buyer = `buyer-${tag}@example.com`;
-    const guide = await shop.polar.products.create({ name: "Field Guide to Auroras", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }] });
+    const guide = await shop.polar.products.create({
+      name: "Field Guide to Auroras",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }],
+    });
     const checkout = await shop.polar.checkouts.create({ products: [guide.id] });
     const page = await stack.newPage();
     await page.goto(checkout.url);
@@ -103,7 +110,11 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
   it("a subscriber cancels in the portal: the cancellation once and the owner's notice; a declined renewal's update-card link opens the payment methods", async () => {
     const subscriber = `subscriber-${tag}@example.com`;
     const clocks = testClocks(stack.url, shop.token, poll);
-    const pro = await shop.polar.products.create({ name: "Aurora Pro", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }] });
+    const pro = await shop.polar.products.create({
+      name: "Aurora Pro",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }],
+    });
     // The subscriber lives on a test clock, so the renewal can be brought forward.
     const customer = await shop.polar.customers.create({ email: subscriber, name: "Linus Subscriber" });
     const clockId = String((await clocks.call("POST", "", { name: "email journey", frozen_time: "2028-03-01T10:00:00Z" })).json.id);
@@ -142,7 +153,10 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
     await portal.getByRole("button", { name: "Keep my subscription" }).click();
     await portal.getByRole("button", { name: "Cancel subscription" }).waitFor();
     await arrivedOnce("subscription_uncanceled", subscriber);
-    await stack.knex("payment_methods").where({ customer_id: customer.id }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
+    await stack
+      .knex("payment_methods")
+      .where({ customer_id: customer.id })
+      .update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
     await clocks.advance(clockId, "2028-04-01T11:00:00Z");
     const failed = await arrivedOnce("subscription_payment_failed", subscriber);
     expect(failed.subject).toContain("Aurora Pro");
@@ -151,7 +165,10 @@ describe("emails through the hosted pages", { timeout: 180_000 }, () => {
     // signed-in portal tab follows it.
     const mailPage = await stack.newPage();
     await mailPage.setContent(failed.html, { waitUntil: "load" });
-    const [tab] = await Promise.all([mailPage.waitForEvent("popup"), mailPage.getByRole("link", { name: "Update your payment method" }).click()]);
+    const [tab] = await Promise.all([
+      mailPage.waitForEvent("popup"),
+      mailPage.getByRole("link", { name: "Update your payment method" }).click(),
+    ]);
     await tab.waitForLoadState();
     expect(tab.url()).toBe(`${stack.url}/${shop.org.slug}/portal/payment-methods`);
     await tab.close();

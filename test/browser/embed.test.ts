@@ -60,7 +60,11 @@ describe("embedded checkout (@polar-sh/checkout)", { timeout: 180_000 }, () => {
   const events = (page: Page) => page.evaluate(() => (window as unknown as { events: string[] }).events);
 
   it("opens from a checkout link in an iframe and tells the parent loaded, confirmed and success", async () => {
-    const product = await shop.polar.products.create({ name: "Embedded guide", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
+    const product = await shop.polar.products.create({
+      name: "Embedded guide",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }],
+    });
     const link = await shop.polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: product.id });
     expect(link.url.startsWith(`${PUBLIC}/`)).toBe(true);
     linkUrl = link.url;
@@ -101,7 +105,11 @@ describe("embedded checkout (@polar-sh/checkout)", { timeout: 180_000 }, () => {
   });
 
   it("keeps the card form usable at 375 px inside the iframe", async () => {
-    const product = await shop.polar.products.create({ name: "Small screen", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const product = await shop.polar.products.create({
+      name: "Small screen",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }],
+    });
     const link = await shop.polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: product.id });
     linkUrl = link.url;
     const page = await stack.newPage({ viewport: { width: 375, height: 812 } });

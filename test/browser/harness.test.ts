@@ -33,7 +33,7 @@ describe("browser harness", { timeout: 60_000 }, () => {
     const page2 = await fetch(`${stack.url}/_fixture/some/route`);
     expect(page2.status).toBe(200);
     expect(page2.headers.get("cache-control")).toBe("no-cache");
-    expect(await page2.text()).toContain("<main id=\"root\">");
+    expect(await page2.text()).toContain('<main id="root">');
     // Not the app's: the API answers.
     const other = await fetch(`${stack.url}/fixture`);
     expect(other.status).toBe(404);
@@ -47,7 +47,9 @@ describe("browser harness", { timeout: 60_000 }, () => {
     ["csp", /console error: .*http:\/\/127\.0\.0\.1:9\/unreachable.*Content Security Policy/],
   ])("the guard catches ?mode=%s", async (mode, expected) => {
     const page = await stack.newPage();
-    await page.route("**/unreachable", (route) => (route.request().url().startsWith(stack.url) ? route.abort("connectionrefused") : route.fallback()));
+    await page.route("**/unreachable", (route) =>
+      route.request().url().startsWith(stack.url) ? route.abort("connectionrefused") : route.fallback(),
+    );
     await page.goto(`${stack.url}/fixture/x?mode=${mode}`);
     await expect.poll(() => stack.takeProblems(page).join("\n"), { timeout: 10_000 }).toMatch(expected);
   });

@@ -120,7 +120,13 @@ export async function axeViolations(page: Page, opts: Pick<CheckOptions, "disabl
   const result = await builder.analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `axe ${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    .map(
+      (v) =>
+        `axe ${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+    );
 }
 
 /**
@@ -177,7 +183,8 @@ export function useBrowserStack(options: BrowserStackOptions = {}): BrowserStack
   beforeAll(async () => {
     const databaseUrl = process.env.DATABASE_URL;
     const temporalAddress = process.env.TEMPORAL_ADDRESS;
-    if (!databaseUrl || !temporalAddress) throw new Error("DATABASE_URL / TEMPORAL_ADDRESS are not set: run through vitest (test/setup/global.ts starts them).");
+    if (!databaseUrl || !temporalAddress)
+      throw new Error("DATABASE_URL / TEMPORAL_ADDRESS are not set: run through vitest (test/setup/global.ts starts them).");
     // The build first: nothing is started yet if it fails.
     await buildUiApps(apps);
     state.knex = createKnex(databaseUrl);

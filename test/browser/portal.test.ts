@@ -45,10 +45,26 @@ describe("customer portal", { timeout: 180_000 }, () => {
       description: "Access to the private repository",
       properties: { repositoryOwner: "northern-lights", repositoryName: "aurora-sdk", permission: "pull" },
     });
-    const file = await createFile(stack.knex, shop.org.id, { name: "aurora-handbook.pdf", mime_type: "application/pdf", service: "downloadable" });
-    const downloads = await polar.benefits.create({ type: "downloadables", description: "The Aurora handbook (PDF)", properties: { files: [file.id] } });
-    basic = await polar.products.create({ name: "Aurora Basic", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }] });
-    pro = await polar.products.create({ name: "Aurora Pro", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }] });
+    const file = await createFile(stack.knex, shop.org.id, {
+      name: "aurora-handbook.pdf",
+      mime_type: "application/pdf",
+      service: "downloadable",
+    });
+    const downloads = await polar.benefits.create({
+      type: "downloadables",
+      description: "The Aurora handbook (PDF)",
+      properties: { files: [file.id] },
+    });
+    basic = await polar.products.create({
+      name: "Aurora Basic",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+    });
+    pro = await polar.products.create({
+      name: "Aurora Pro",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }],
+    });
     await polar.products.updateBenefits({ id: basic.id, productBenefitsUpdate: { benefits: [license.id, github.id, downloads.id] } });
 
     const checkout = await polar.checkouts.create({ products: [basic.id], customerEmail: email, customerName: "Portal Buyer" });
@@ -102,7 +118,10 @@ describe("customer portal", { timeout: 180_000 }, () => {
   });
 
   it("links back to the merchant's app when the session was opened with a return URL, and not otherwise", async () => {
-    const session = await new Polar049({ accessToken: shop.token, serverURL: stack.url }).customerSessions.create({ customerId, returnUrl: "https://northern-lights.example/account" });
+    const session = await new Polar049({ accessToken: shop.token, serverURL: stack.url }).customerSessions.create({
+      customerId,
+      returnUrl: "https://northern-lights.example/account",
+    });
     const page = await stack.newPage();
     await page.goto(`${portalUrl()}?customer_session_token=${session.token}`);
     const back = page.getByRole("link", { name: "← Back to Northern Lights Co" });
@@ -124,7 +143,10 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await stack.check(page, "portal-benefits");
     await page.getByRole("button", { name: "Deactivate Ada's laptop" }).click();
     await expect.poll(() => page.getByText("Ada's laptop").count(), { timeout: 10_000 }).toBe(0);
-    const live = stack.knex("license_key_activations").whereNull("deleted_at").whereIn("license_key_id", stack.knex("license_keys").where({ key: licenseKey }).select("id"));
+    const live = stack
+      .knex("license_key_activations")
+      .whereNull("deleted_at")
+      .whereIn("license_key_id", stack.knex("license_keys").where({ key: licenseKey }).select("id"));
     expect(await live).toHaveLength(0);
     // GitHub access waits for the customer's account (connecting it calls GitHub, which this machine can't reach).
     await page.getByLabel("Your GitHub username").waitFor();
@@ -148,7 +170,12 @@ describe("customer portal", { timeout: 180_000 }, () => {
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await see(page, /^Cancels on /);
     const sub = await stack.knex("subscriptions").where({ customer_id: customerId }).first();
-    expect(sub).toMatchObject({ cancel_at_period_end: true, customer_cancellation_reason: "too_expensive", customer_cancellation_comment: "A yearly plan, please.", product_id: pro.id });
+    expect(sub).toMatchObject({
+      cancel_at_period_end: true,
+      customer_cancellation_reason: "too_expensive",
+      customer_cancellation_comment: "A yearly plan, please.",
+      product_id: pro.id,
+    });
     await page.getByRole("button", { name: "Keep my subscription" }).click();
     await page.getByRole("button", { name: "Cancel subscription" }).waitFor();
     expect((await stack.knex("subscriptions").where({ id: sub.id }).first()).cancel_at_period_end).toBe(false);
@@ -156,15 +183,29 @@ describe("customer portal", { timeout: 180_000 }, () => {
 
   it("downloads an invoice, and pays a failed order with a new card", async () => {
     const [product] = await stack.knex("products").where({ id: basic.id });
-    const failed = await createOrder(stack.knex, shop.org.id, { customerId, productId: product.id }, { status: "pending", subtotal_amount: 1500, items: [{ label: "Aurora Basic — overdue", amount: 1500 }] });
-    await createPayment(stack.knex, shop.org.id, { order_id: failed.id, status: "failed", amount: 1500, decline_reason: "card_declined", decline_message: "Your card was declined." });
+    const failed = await createOrder(
+      stack.knex,
+      shop.org.id,
+      { customerId, productId: product.id },
+      { status: "pending", subtotal_amount: 1500, items: [{ label: "Aurora Basic — overdue", amount: 1500 }] },
+    );
+    await createPayment(stack.knex, shop.org.id, {
+      order_id: failed.id,
+      status: "failed",
+      amount: 1500,
+      decline_reason: "card_declined",
+      decline_message: "Your card was declined.",
+    });
     const page = await open("orders");
     await see(page, "Payment needed");
     await stack.check(page, "portal-orders");
 
     // The invoice is made by the worker, then opened in a new tab (a PDF download).
     const popup = page.waitForEvent("popup", { timeout: 45_000 });
-    await page.getByRole("button", { name: /^Download the invoice of / }).last().click();
+    await page
+      .getByRole("button", { name: /^Download the invoice of / })
+      .last()
+      .click();
     await popup;
     const link = await page.getByTestId("invoice-link").getAttribute("href");
     const pdf = await fetch(link!);
@@ -226,7 +267,13 @@ describe("customer portal", { timeout: 180_000 }, () => {
     const newer = new Polar049({ accessToken: shop.token, serverURL: stack.url });
     const filter = { conjunction: "and" as const, clauses: [{ property: "name", operator: "eq" as const, value: "llm_call" }] };
     await newer.meters.create({ name: "Tokens", unit: "token", filter, aggregation: { func: "sum", property: "tokens" } });
-    await newer.meters.create({ name: "Storage", unit: "custom", customLabel: "gigabyte", filter, aggregation: { func: "sum", property: "gb" } });
+    await newer.meters.create({
+      name: "Storage",
+      unit: "custom",
+      customLabel: "gigabyte",
+      filter,
+      aggregation: { func: "sum", property: "gb" },
+    });
     await shop.polar.events.ingest({ events: [{ name: "llm_call", customerId, metadata: { tokens: 2_500_000, gb: 12 } }] });
     await foldUsage(stack.knex);
     const page = await open("usage");
@@ -238,7 +285,19 @@ describe("customer portal", { timeout: 180_000 }, () => {
   });
 
   it("hides the sections the organization switched off, and their API refuses", async () => {
-    await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: false, payment_methods: false, billing_details: true }) });
+    await stack
+      .knex("organizations")
+      .where({ id: shop.org.id })
+      .update({
+        customer_portal_settings: JSON.stringify({
+          orders: true,
+          subscriptions: true,
+          benefits: true,
+          usage: false,
+          payment_methods: false,
+          billing_details: true,
+        }),
+      });
     try {
       const page = await open();
       await nav(page, "Orders").waitFor();
@@ -247,16 +306,36 @@ describe("customer portal", { timeout: 180_000 }, () => {
       expect(await nav(page, "Usage").count()).toBe(0);
       await page.goto(portalUrl("payment-methods"));
       await see(page, "Payment methods are not available here.");
-      const res = await fetch(`${stack.url}/v1/customer-portal/customers/me/payment-methods`, { headers: { authorization: `Bearer ${sessionToken}` } });
+      const res = await fetch(`${stack.url}/v1/customer-portal/customers/me/payment-methods`, {
+        headers: { authorization: `Bearer ${sessionToken}` },
+      });
       expect(res.status).toBe(403);
     } finally {
-      await stack.knex("organizations").where({ id: shop.org.id }).update({ customer_portal_settings: JSON.stringify({ orders: true, subscriptions: true, benefits: true, usage: true, payment_methods: true, billing_details: true }) });
+      await stack
+        .knex("organizations")
+        .where({ id: shop.org.id })
+        .update({
+          customer_portal_settings: JSON.stringify({
+            orders: true,
+            subscriptions: true,
+            benefits: true,
+            usage: true,
+            payment_methods: true,
+            billing_details: true,
+          }),
+        });
     }
   });
 
   it("opens the order and the subscription an email links to, even one past the list's first page", async () => {
     const first = await stack.knex("orders").where({ customer_id: customerId }).orderBy("created_at").first("id");
-    for (let i = 1; i <= 10; i++) await createOrder(stack.knex, shop.org.id, { customerId, productId: basic.id }, { items: [{ label: `Aurora Basic — extra ${i}`, amount: 2500 }] });
+    for (let i = 1; i <= 10; i++)
+      await createOrder(
+        stack.knex,
+        shop.org.id,
+        { customerId, productId: basic.id },
+        { items: [{ label: `Aurora Basic — extra ${i}`, amount: 2500 }] },
+      );
     const page = await stack.newPage();
     await page.goto(`${portalUrl("orders")}?order=${first.id}&customer_session_token=${sessionToken}`);
     await page.getByRole("heading", { name: "Your order" }).waitFor();

@@ -24,36 +24,58 @@ export async function startPublicHosts(opts: {
 }): Promise<PublicHosts> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "borealis-tls-"));
   const names = [...Object.keys(opts.forward), ...Object.keys(opts.pages)];
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${names[0]}`,
-    "-addext", `subjectAltName=${names.map((n) => `DNS:${n}`).join(",")}`,
-    "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
-  ], { stdio: "ignore" });
-  const server: Server = createServer({ key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) }, (req, res) => {
-    const host = (req.headers.host ?? "").split(":")[0];
-    const page = opts.pages[host];
-    if (page) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page());
-      return;
-    }
-    const target = opts.forward[host];
-    if (!target) {
-      res.writeHead(502).end();
-      return;
-    }
-    const upstream = http.request(new URL(req.url ?? "/", target()), { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on("error", () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${names[0]}`,
+      "-addext",
+      `subjectAltName=${names.map((n) => `DNS:${n}`).join(",")}`,
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  const server: Server = createServer(
+    { key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) },
+    (req, res) => {
+      const host = (req.headers.host ?? "").split(":")[0];
+      const page = opts.pages[host];
+      if (page) {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page());
+        return;
+      }
+      const target = opts.forward[host];
+      if (!target) {
+        res.writeHead(502).end();
+        return;
+      }
+      const upstream = http.request(new URL(req.url ?? "/", target()), { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on("error", () => res.writeHead(502).end());
+      req.pipe(upstream);
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {
     port,
-    chromiumArgs: () => [`--host-resolver-rules=${names.map((n) => `MAP ${n} 127.0.0.1:${port}`).join(",")}`, "--ignore-certificate-errors"],
+    chromiumArgs: () => [
+      `--host-resolver-rules=${names.map((n) => `MAP ${n} 127.0.0.1:${port}`).join(",")}`,
+      "--ignore-certificate-errors",
+    ],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -33,7 +33,10 @@ export async function see(page: Page, text: string | RegExp, timeout = 15_000): 
 
 /** Types into a field and leaves it (the page sends the change on blur). */
 export async function fill(page: Page, label: string | RegExp, value: string): Promise<void> {
-  const field = typeof label === "string" ? page.getByRole("textbox", { name: label, exact: true }).or(page.getByRole("spinbutton", { name: label, exact: true })) : page.getByLabel(label);
+  const field =
+    typeof label === "string"
+      ? page.getByRole("textbox", { name: label, exact: true }).or(page.getByRole("spinbutton", { name: label, exact: true }))
+      : page.getByLabel(label);
   await field.fill(value);
   await field.blur();
 }

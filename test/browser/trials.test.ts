@@ -39,12 +39,23 @@ describe("free trials, interval counts and visibility", { timeout: 240_000 }, ()
     await expectText(page, "trial", "14 days");
     await see(page, "Private");
     productId = page.url().match(/products\/([^/]+)\/show/)![1];
-    const made = await fetch(`${stack.url}/v1/products/${productId}`, { headers: { authorization: `Bearer ${shop.token}` } }).then((r) => r.json());
-    expect(made).toMatchObject({ recurring_interval: "month", recurring_interval_count: 3, trial_interval: "day", trial_interval_count: 14, visibility: "private" });
+    const made = await fetch(`${stack.url}/v1/products/${productId}`, { headers: { authorization: `Bearer ${shop.token}` } }).then((r) =>
+      r.json(),
+    );
+    expect(made).toMatchObject({
+      recurring_interval: "month",
+      recurring_interval_count: 3,
+      trial_interval: "day",
+      trial_interval_count: 14,
+      visibility: "private",
+    });
     await stack.check(page, "console-product-trial");
 
     // Not on the storefront while private; public after the edit.
-    const storefront = async () => (await fetch(`${stack.url}/v1/customer-portal/organizations/${shop.org.slug}`).then((r) => r.json())).products.map((p: { id: string }) => p.id);
+    const storefront = async () =>
+      (await fetch(`${stack.url}/v1/customer-portal/organizations/${shop.org.slug}`).then((r) => r.json())).products.map(
+        (p: { id: string }) => p.id,
+      );
     expect(await storefront()).toEqual([]);
     await page.goto(`${stack.url}/dashboard/products/${productId}`);
     await page.getByLabel("Visibility").click();
@@ -95,7 +106,11 @@ describe("free trials, interval counts and visibility", { timeout: 240_000 }, ()
     await portal.getByRole("heading", { name: "Observatory plan" }).waitFor();
     await see(portal, "free trial");
     await expectText(portal, "subscription-amount", "$45 / 3 months");
-    await expectText(portal, "trial-note", /^Free trial until .+\. Then \$45 \/ 3 months, charged to your saved card; cancel before then and you pay nothing\.$/);
+    await expectText(
+      portal,
+      "trial-note",
+      /^Free trial until .+\. Then \$45 \/ 3 months, charged to your saved card; cancel before then and you pay nothing\.$/,
+    );
     await see(portal, "First charge");
     await stack.check(portal, "portal-subscription-trial");
   });

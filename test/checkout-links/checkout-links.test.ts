@@ -25,7 +25,10 @@ describe("checkout links", () => {
     polar = api.client(token);
     const org = made.org;
     productA = (await createCheckoutProduct(api.knex, org.id, { name: "Alpha" })).product;
-    const b = await createCheckoutProduct(api.knex, org.id, { name: "Beta", price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500 } });
+    const b = await createCheckoutProduct(api.knex, org.id, {
+      name: "Beta",
+      price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500 },
+    });
     productB = b.product;
     priceB = b.price;
   });
@@ -45,14 +48,31 @@ describe("checkout links", () => {
     const byProduct = await polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: productA.id, discountId: discount.id });
     expect(byProduct.products.map((p) => p.id)).toEqual([productA.id]);
     expect(byProduct.discount?.id).toBe(discount.id);
-    const byPrice = await polar.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: priceB.id, successUrl: "https://shop.example/thanks?c={CHECKOUT_ID}" });
+    const byPrice = await polar.checkoutLinks.create({
+      paymentProcessor: "stripe",
+      productPriceId: priceB.id,
+      successUrl: "https://shop.example/thanks?c={CHECKOUT_ID}",
+    });
     expect(byPrice.products.map((p) => p.id)).toEqual([productB.id]);
   });
 
   it("rejects unknown products, prices and discounts", async () => {
-    await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", products: ["00000000-0000-0000-0000-000000000000"] }), HTTPValidationError);
-    await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
-    await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: productA.id, discountId: "00000000-0000-0000-0000-000000000000" }), HTTPValidationError);
+    await rejects(
+      polar.checkoutLinks.create({ paymentProcessor: "stripe", products: ["00000000-0000-0000-0000-000000000000"] }),
+      HTTPValidationError,
+    );
+    await rejects(
+      polar.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: "00000000-0000-0000-0000-000000000000" }),
+      HTTPValidationError,
+    );
+    await rejects(
+      polar.checkoutLinks.create({
+        paymentProcessor: "stripe",
+        productId: productA.id,
+        discountId: "00000000-0000-0000-0000-000000000000",
+      }),
+      HTTPValidationError,
+    );
     await rejects(polar.checkoutLinks.create({ paymentProcessor: "stripe", products: [] }), HTTPValidationError);
   });
 
@@ -134,35 +154,64 @@ describe("checkout links", () => {
   it("carries a trial and a return URL (0.49.0) into the checkouts it opens", async () => {
     const c49 = api.client049(token);
     const plan = await c49.products.create({
-      name: "Link plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 30, prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }],
+      name: "Link plan",
+      recurringInterval: "month",
+      trialInterval: "day",
+      trialIntervalCount: 30,
+      prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }],
     });
     const link = await c49.checkoutLinks.create({
-      paymentProcessor: "stripe", productId: plan.id, trialInterval: "week", trialIntervalCount: 2, returnUrl: "https://shop.example/plans",
+      paymentProcessor: "stripe",
+      productId: plan.id,
+      trialInterval: "week",
+      trialIntervalCount: 2,
+      returnUrl: "https://shop.example/plans",
     });
     expect(link).toMatchObject({ trialInterval: "week", trialIntervalCount: 2, returnUrl: "https://shop.example/plans", seats: null });
     expect(await c49.checkoutLinks.get({ id: link.id })).toEqual(link);
     const res = await fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
     const secret = res.headers.get("location")!.split("/checkout/")[1];
     const checkout = await new Polar049({ serverURL: api.url }).checkouts.clientGet({ clientSecret: secret });
-    expect(checkout).toMatchObject({ activeTrialInterval: "week", activeTrialIntervalCount: 2, returnUrl: "https://shop.example/plans", isPaymentRequired: false });
+    expect(checkout).toMatchObject({
+      activeTrialInterval: "week",
+      activeTrialIntervalCount: 2,
+      returnUrl: "https://shop.example/plans",
+      isPaymentRequired: false,
+    });
     // Cleared, the product's own trial applies again; half a trial is refused.
     const cleared = await c49.checkoutLinks.update({ id: link.id, checkoutLinkUpdate: { trialInterval: null, trialIntervalCount: null } });
     expect(cleared).toMatchObject({ trialInterval: null, trialIntervalCount: null, returnUrl: "https://shop.example/plans" });
     const again = await fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
-    const next = await new Polar049({ serverURL: api.url }).checkouts.clientGet({ clientSecret: again.headers.get("location")!.split("/checkout/")[1] });
+    const next = await new Polar049({ serverURL: api.url }).checkouts.clientGet({
+      clientSecret: again.headers.get("location")!.split("/checkout/")[1],
+    });
     expect(next).toMatchObject({ activeTrialInterval: "day", activeTrialIntervalCount: 30 });
-    const err = await rejects(c49.checkoutLinks.update({ id: link.id, checkoutLinkUpdate: { trialIntervalCount: 3 } }), HTTPValidationError049);
+    const err = await rejects(
+      c49.checkoutLinks.update({ id: link.id, checkoutLinkUpdate: { trialIntervalCount: 3 } }),
+      HTTPValidationError049,
+    );
     expect(err.detail?.map((d) => d.loc)).toEqual([["body", "trial_interval"]]);
   });
 
   it("refuses drafts, and opens no checkout for a product made a draft since", async () => {
     const c49 = api.client049(token);
-    const draft = await c49.products.create({ name: "Draft plan", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const draft = await c49.products.create({
+      name: "Draft plan",
+      visibility: "draft",
+      prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }],
+    });
     const err = await rejects(c49.checkoutLinks.create({ paymentProcessor: "stripe", productId: draft.id }), HTTPValidationError049);
     expect(err.detail?.map((d) => d.loc)).toEqual([["body", "product_id", 0]]);
-    const priced = await rejects(c49.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: draft.prices[0].id }), HTTPValidationError049);
+    const priced = await rejects(
+      c49.checkoutLinks.create({ paymentProcessor: "stripe", productPriceId: draft.prices[0].id }),
+      HTTPValidationError049,
+    );
     expect(priced.detail?.map((d) => d.loc)).toEqual([["body", "product_price_id"]]);
-    const later = await c49.products.create({ name: "Private plan", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const later = await c49.products.create({
+      name: "Private plan",
+      visibility: "private",
+      prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }],
+    });
     const link = await c49.checkoutLinks.create({ paymentProcessor: "stripe", productId: later.id });
     const open = () => fetch(`${api.url}/v1/checkout-links/${link.clientSecret}/redirect`, { redirect: "manual" });
     expect((await open()).status).toBe(302);

@@ -10,7 +10,16 @@ import { NotOpenCheckout } from "@polar-sh/sdk/models/errors/notopencheckout.js"
 import { PaymentError } from "@polar-sh/sdk/models/errors/paymenterror.js";
 import { PaymentNotReady } from "@polar-sh/sdk/models/errors/paymentnotready.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { createCheckoutProduct, createCustomer, createCustomField, createDiscount, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  createCheckoutProduct,
+  createCustomer,
+  createCustomField,
+  createDiscount,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 import { hashToken } from "../../server/kit/auth.js";
 
 const api = useTestApi();
@@ -23,7 +32,10 @@ describe("checkout confirm", () => {
 
   // A paid checkout asks for the billing country; FR needs no other line.
   const confirm = (secret: string, body: Record<string, unknown>) =>
-    anon.checkouts.clientConfirm({ clientSecret: secret, checkoutConfirmStripe: invalid({ customerBillingAddress: { country: "FR" }, ...body }) });
+    anon.checkouts.clientConfirm({
+      clientSecret: secret,
+      checkoutConfirmStripe: invalid({ customerBillingAddress: { country: "FR" }, ...body }),
+    });
   const orders = (checkoutId: string) => api.knex("orders").where({ checkout_id: checkoutId });
   const payments = (checkoutId: string) => api.knex("payments").where({ checkout_id: checkoutId });
 
@@ -37,10 +49,17 @@ describe("checkout confirm", () => {
 
   it("pays a one-time fixed price: customer, paid order, payment, session token", async () => {
     const checkout = await polar.checkouts.create({ products: [fixed.id] });
-    const confirmed = await confirm(checkout.clientSecret, { customerEmail: "first@example.com", customerName: "First", confirmationTokenId: "tok_sandbox_success" });
+    const confirmed = await confirm(checkout.clientSecret, {
+      customerEmail: "first@example.com",
+      customerName: "First",
+      confirmationTokenId: "tok_sandbox_success",
+    });
     expect(confirmed.status).toBe("confirmed");
     expect(confirmed.customerSessionToken).toMatch(/^polar_cst_/);
-    const session = await api.knex("customer_sessions").where({ token_hash: hashToken(confirmed.customerSessionToken) }).first();
+    const session = await api
+      .knex("customer_sessions")
+      .where({ token_hash: hashToken(confirmed.customerSessionToken) })
+      .first();
     expect(session).toBeTruthy();
     const after = await polar.checkouts.get({ id: checkout.id });
     expect(after.status).toBe("succeeded");
@@ -49,13 +68,21 @@ describe("checkout confirm", () => {
     expect(order).toMatchObject({ status: "paid", billing_reason: "purchase", customer_id: session.customer_id });
     expect(Number(order.subtotal_amount)).toBe(2500);
     const [payment] = await payments(checkout.id);
-    expect(payment).toMatchObject({ status: "succeeded", order_id: order.id, method: "card", method_metadata: { brand: "visa", last4: "4242" } });
+    expect(payment).toMatchObject({
+      status: "succeeded",
+      order_id: order.id,
+      method: "card",
+      method_metadata: { brand: "visa", last4: "4242" },
+    });
     expect(Number(payment.amount)).toBe(2500);
     const types = await outboxTypes(api.knex, orgId);
     for (const t of ["checkout.created", "checkout.updated", "customer.created", "order.created", "order.paid"]) expect(types).toContain(t);
     // Confirmed already: a second confirm is not open.
     await rejects(confirm(checkout.clientSecret, { confirmationTokenId: "tok_sandbox_success" }), NotOpenCheckout);
-    await rejects(anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerName: "x" } }), NotOpenCheckout);
+    await rejects(
+      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerName: "x" } }),
+      NotOpenCheckout,
+    );
     expect((await anon.checkouts.clientGet({ clientSecret: checkout.clientSecret })).status).toBe("succeeded");
   });
 
@@ -65,7 +92,11 @@ describe("checkout confirm", () => {
     await rejects(
       api.client(token).checkouts.clientConfirm({
         clientSecret: checkout.clientSecret,
-        checkoutConfirmStripe: { customerEmail: "x@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+        checkoutConfirmStripe: {
+          customerEmail: "x@example.com",
+          customerBillingAddress: { country: "FR" },
+          confirmationTokenId: "tok_sandbox_success",
+        },
       }),
       ResourceNotFound,
     );
@@ -77,7 +108,10 @@ describe("checkout confirm", () => {
     const { product } = await createCheckoutProduct(api.knex, org.id);
     await api.knex("organizations").where({ id: org.id }).update({ status: "denied" });
     const checkout = await client.checkouts.create({ products: [product.id] });
-    await rejects(confirm(checkout.clientSecret, { customerEmail: "denied@example.com", confirmationTokenId: "tok_sandbox_success" }), PaymentNotReady);
+    await rejects(
+      confirm(checkout.clientSecret, { customerEmail: "denied@example.com", confirmationTokenId: "tok_sandbox_success" }),
+      PaymentNotReady,
+    );
     expect((await client.checkouts.get({ id: checkout.id })).status).toBe("open");
   });
 
@@ -86,7 +120,11 @@ describe("checkout confirm", () => {
     const checkout = await polar.checkouts.create({ products: [fixed.id] });
     await polar.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: "known.buyer@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "4242424242424242" },
+      checkoutConfirmStripe: {
+        customerEmail: "known.buyer@example.com",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "4242424242424242",
+      },
     });
     expect((await polar.checkouts.get({ id: checkout.id })).customerId).toBe(customer.id);
   });
@@ -107,8 +145,14 @@ describe("checkout confirm", () => {
       price: { amount_type: "custom", price_currency: "usd", minimum_amount: 500, maximum_amount: 5000 },
     });
     const checkout = await polar.checkouts.create({ products: [product.id] });
-    await rejects(anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { amount: 9000 } }), HTTPValidationError);
-    await rejects(confirm(checkout.clientSecret, { amount: 9000, customerEmail: "pwyw@example.com", confirmationTokenId: "tok_sandbox_success" }), HTTPValidationError);
+    await rejects(
+      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { amount: 9000 } }),
+      HTTPValidationError,
+    );
+    await rejects(
+      confirm(checkout.clientSecret, { amount: 9000, customerEmail: "pwyw@example.com", confirmationTokenId: "tok_sandbox_success" }),
+      HTTPValidationError,
+    );
     const shown = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { amount: 1234 } });
     expect(shown.totalAmount).toBe(1234);
     await confirm(checkout.clientSecret, { amount: 1234, customerEmail: "pwyw@example.com", confirmationTokenId: "tok_sandbox_success" });
@@ -117,21 +161,39 @@ describe("checkout confirm", () => {
   });
 
   it("confirms a free product without a payment", async () => {
-    const { product } = await createCheckoutProduct(api.knex, orgId, { name: "Free", price: { amount_type: "fixed", price_amount: 0, price_currency: "usd" } });
+    const { product } = await createCheckoutProduct(api.knex, orgId, {
+      name: "Free",
+      price: { amount_type: "fixed", price_amount: 0, price_currency: "usd" },
+    });
     const checkout = await polar.checkouts.create({ products: [product.id] });
-    expect(checkout).toMatchObject({ isFreeProductPrice: true, isPaymentRequired: false, isPaymentFormRequired: false, isDiscountApplicable: false, totalAmount: 0 });
+    expect(checkout).toMatchObject({
+      isFreeProductPrice: true,
+      isPaymentRequired: false,
+      isPaymentFormRequired: false,
+      isDiscountApplicable: false,
+      totalAmount: 0,
+    });
     await confirm(checkout.clientSecret, { customerEmail: "free@example.com" });
     expect((await orders(checkout.id))[0]).toMatchObject({ status: "paid" });
     expect(await payments(checkout.id)).toHaveLength(0);
   });
 
   it("applies a fixed and a percentage discount code, and a 100% discount", async () => {
-    const fixedOff = await createDiscount(api.knex, orgId, { code: "FIVEOFF", type: "fixed", amount: 500, currency: "usd", basis_points: null });
+    const fixedOff = await createDiscount(api.knex, orgId, {
+      code: "FIVEOFF",
+      type: "fixed",
+      amount: 500,
+      currency: "usd",
+      basis_points: null,
+    });
     const pct = await createDiscount(api.knex, orgId, { code: "QUARTER", basis_points: 2500 });
     const all = await createDiscount(api.knex, orgId, { code: "ALLFREE", basis_points: 10000 });
 
     const a = await polar.checkouts.create({ products: [fixed.id] });
-    const withFixed = await anon.checkouts.clientUpdate({ clientSecret: a.clientSecret, checkoutUpdatePublic: { discountCode: "fiveoff" } });
+    const withFixed = await anon.checkouts.clientUpdate({
+      clientSecret: a.clientSecret,
+      checkoutUpdatePublic: { discountCode: "fiveoff" },
+    });
     expect(withFixed).toMatchObject({ discountId: fixedOff.id, discountAmount: 500, netAmount: 2000, totalAmount: 2000 });
     await confirm(a.clientSecret, { customerEmail: "d1@example.com", confirmationTokenId: "tok_sandbox_success" });
     expect(Number((await payments(a.id))[0].amount)).toBe(2000);
@@ -140,10 +202,17 @@ describe("checkout confirm", () => {
     const b = await polar.checkouts.create({ products: [fixed.id] });
     // A code first given with the confirm: the buyer has not seen that total yet, so nothing is
     // charged; the checkout now shows it, and the next confirm pays it.
-    const unseen = await rejects(confirm(b.clientSecret, { discountCode: "QUARTER", customerEmail: "d2@example.com", confirmationTokenId: "tok_sandbox_success" }), HTTPValidationError);
+    const unseen = await rejects(
+      confirm(b.clientSecret, { discountCode: "QUARTER", customerEmail: "d2@example.com", confirmationTokenId: "tok_sandbox_success" }),
+      HTTPValidationError,
+    );
     expect(unseen.detail?.[0]?.loc).toEqual(["body", "discount_code"]);
     expect(await payments(b.id)).toHaveLength(0);
-    expect(await anon.checkouts.clientGet({ clientSecret: b.clientSecret })).toMatchObject({ status: "open", discountId: pct.id, totalAmount: 1875 });
+    expect(await anon.checkouts.clientGet({ clientSecret: b.clientSecret })).toMatchObject({
+      status: "open",
+      discountId: pct.id,
+      totalAmount: 1875,
+    });
     await confirm(b.clientSecret, { discountCode: "QUARTER", customerEmail: "d2@example.com", confirmationTokenId: "tok_sandbox_success" });
     const [orderB] = await orders(b.id);
     expect(Number(orderB.discount_amount)).toBe(625);
@@ -168,26 +237,40 @@ describe("checkout confirm", () => {
     await api.knex("discount_products").insert({ discount_id: restricted.id, product_id: other.id });
 
     const checkout = await polar.checkouts.create({ products: [fixed.id, other.id] });
-    const apply = (code: string) => anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: code } });
+    const apply = (code: string) =>
+      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: code } });
     for (const code of ["ENDED", "LATER", "USEDUP", "EUROS", "ONLYOTHER", "NOSUCHCODE"]) await rejects(apply(code), HTTPValidationError);
-    const onOther = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { productId: other.id, discountCode: "ONLYOTHER" } });
+    const onOther = await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { productId: other.id, discountCode: "ONLYOTHER" },
+    });
     expect(onOther.discountId).toBe(restricted.id);
     // Switching back to a product the discount does not cover drops it.
     const back = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { productId: fixed.id } });
     expect(back.discountId).toBeNull();
 
     const closed = await polar.checkouts.create({ products: [other.id], allowDiscountCodes: false });
-    await rejects(anon.checkouts.clientUpdate({ clientSecret: closed.clientSecret, checkoutUpdatePublic: { discountCode: "ONLYOTHER" } }), HTTPValidationError);
+    await rejects(
+      anon.checkouts.clientUpdate({ clientSecret: closed.clientSecret, checkoutUpdatePublic: { discountCode: "ONLYOTHER" } }),
+      HTTPValidationError,
+    );
   });
 
   it("a decline leaves the checkout open for another card, with no order and the discount released; the next card pays", async () => {
     const discount = await createDiscount(api.knex, orgId, { code: "DECLINED10", max_redemptions: 3 });
     let paid = 0;
-    for (const [token, message] of [["tok_sandbox_decline", /declined/], ["4000000000009995", /insufficient/]] as const) {
+    for (const [token, message] of [
+      ["tok_sandbox_decline", /declined/],
+      ["4000000000009995", /insufficient/],
+    ] as const) {
       const checkout = await polar.checkouts.create({ products: [fixed.id] });
       await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: "DECLINED10" } });
       const err = await rejects(
-        confirm(checkout.clientSecret, { customerEmail: `declined-${token}@example.com`, discountCode: "DECLINED10", confirmationTokenId: token }),
+        confirm(checkout.clientSecret, {
+          customerEmail: `declined-${token}@example.com`,
+          discountCode: "DECLINED10",
+          confirmationTokenId: token,
+        }),
         PaymentError,
       );
       expect(err.message).toMatch(message);
@@ -218,9 +301,17 @@ describe("checkout confirm", () => {
     const checkout = await polar.checkouts.create({ products: [product.id], requireBillingAddress: true });
     await rejects(confirm(checkout.clientSecret, { confirmationTokenId: "tok_sandbox_success" }), HTTPValidationError);
     await rejects(confirm(checkout.clientSecret, { customerEmail: "needs@example.com" }), HTTPValidationError);
-    await rejects(confirm(checkout.clientSecret, { customerEmail: "needs@example.com", confirmationTokenId: "tok_sandbox_success" }), HTTPValidationError);
     await rejects(
-      confirm(checkout.clientSecret, { customerEmail: "needs@example.com", customFieldData: { "company-confirm": "Acme" }, confirmationTokenId: "tok_sandbox_success", customerBillingAddress: { country: "FR" } }),
+      confirm(checkout.clientSecret, { customerEmail: "needs@example.com", confirmationTokenId: "tok_sandbox_success" }),
+      HTTPValidationError,
+    );
+    await rejects(
+      confirm(checkout.clientSecret, {
+        customerEmail: "needs@example.com",
+        customFieldData: { "company-confirm": "Acme" },
+        confirmationTokenId: "tok_sandbox_success",
+        customerBillingAddress: { country: "FR" },
+      }),
       HTTPValidationError,
     );
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");
@@ -250,7 +341,10 @@ describe("checkout confirm", () => {
     // A 100% discount on a subscription still asks for a card, and saves it without a charge.
     await createDiscount(api.knex, orgId, { code: "SUBFREE", basis_points: 10000 });
     const free = await polar.checkouts.create({ products: [product.id] });
-    const updated = await anon.checkouts.clientUpdate({ clientSecret: free.clientSecret, checkoutUpdatePublic: { discountCode: "SUBFREE" } });
+    const updated = await anon.checkouts.clientUpdate({
+      clientSecret: free.clientSecret,
+      checkoutUpdatePublic: { discountCode: "SUBFREE" },
+    });
     expect(updated).toMatchObject({ totalAmount: 0, isPaymentRequired: false, isPaymentSetupRequired: true, isPaymentFormRequired: true });
     await rejects(confirm(free.clientSecret, { customerEmail: "subfree@example.com" }), HTTPValidationError);
     await confirm(free.clientSecret, { customerEmail: "subfree@example.com", confirmationTokenId: "tok_sandbox_success" });
@@ -262,7 +356,9 @@ describe("checkout confirm", () => {
   it("50 concurrent confirms of one checkout: one order, one charge, the rest NotOpenCheckout", async () => {
     const checkout = await polar.checkouts.create({ products: [fixed.id] });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () => confirm(checkout.clientSecret, { customerEmail: "race@example.com", confirmationTokenId: "tok_sandbox_success" })),
+      Array.from({ length: 50 }, () =>
+        confirm(checkout.clientSecret, { customerEmail: "race@example.com", confirmationTokenId: "tok_sandbox_success" }),
+      ),
     );
     const ok = results.filter((r) => r.status === "fulfilled");
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -277,11 +373,20 @@ describe("checkout confirm", () => {
     const checkouts = await Promise.all(Array.from({ length: 50 }, () => polar.checkouts.create({ products: [fixed.id] })));
     // Every buyer sees the discounted total (nothing is redeemed before a confirm)...
     for (const c of checkouts) {
-      const shown = await anon.checkouts.clientUpdate({ clientSecret: c.clientSecret, checkoutUpdatePublic: { discountCode: "FIRSTFIVE" } });
+      const shown = await anon.checkouts.clientUpdate({
+        clientSecret: c.clientSecret,
+        checkoutUpdatePublic: { discountCode: "FIRSTFIVE" },
+      });
       expect(shown.totalAmount).toBe(2250);
     }
     const results = await Promise.allSettled(
-      checkouts.map((c, i) => confirm(c.clientSecret, { customerEmail: `five-${i}@example.com`, discountCode: "FIRSTFIVE", confirmationTokenId: "tok_sandbox_success" })),
+      checkouts.map((c, i) =>
+        confirm(c.clientSecret, {
+          customerEmail: `five-${i}@example.com`,
+          discountCode: "FIRSTFIVE",
+          confirmationTokenId: "tok_sandbox_success",
+        }),
+      ),
     );
     // ...five pay it, and the others are refused on the code: none is charged the full price.
     const ok = results.filter((r) => r.status === "fulfilled");
@@ -290,7 +395,10 @@ describe("checkout confirm", () => {
     expect(refused.every((e) => e instanceof HTTPValidationError && e.detail?.[0]?.loc.join(".") === "body.discount_code")).toBe(true);
     expect((await api.knex("discounts").where({ id: discount.id }).first()).redemptions_count).toBe(5);
     expect(await api.knex("orders").where({ discount_id: discount.id })).toHaveLength(5);
-    const charged = await api.knex("payments").whereIn("checkout_id", checkouts.map((c) => c.id));
+    const charged = await api.knex("payments").whereIn(
+      "checkout_id",
+      checkouts.map((c) => c.id),
+    );
     expect(charged.map((p) => Number(p.amount))).toEqual([2250, 2250, 2250, 2250, 2250]);
   });
 });

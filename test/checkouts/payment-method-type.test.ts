@@ -21,9 +21,17 @@ describe("a checkout's payment method type", () => {
     const { polar, paid } = await setup();
     const checkout = await polar.checkouts.create({ products: [paid.id] });
     expect(checkout).toMatchObject({ payment_method_type: null, units: null, min_units: null, max_units: null });
-    const card = await polar.checkouts.clientUpdate(checkout.client_secret, { payment_method_type: "card", customer_billing_address: { country: "IN" } });
+    const card = await polar.checkouts.clientUpdate(checkout.client_secret, {
+      payment_method_type: "card",
+      customer_billing_address: { country: "IN" },
+    });
     expect(card.payment_method_type).toBe("card");
-    expect(card.billing_address_fields).toMatchObject({ country: "required", line1: "disabled", city: "disabled", postal_code: "disabled" });
+    expect(card.billing_address_fields).toMatchObject({
+      country: "required",
+      line1: "disabled",
+      city: "disabled",
+      postal_code: "disabled",
+    });
     const upi = await polar.checkouts.clientUpdate(checkout.client_secret, { payment_method_type: "upi" });
     expect(upi.billing_address_fields).toMatchObject({ country: "required", line1: "required", city: "required", postal_code: "required" });
     expect((await polar.checkouts.get(checkout.id)).payment_method_type).toBe("upi");

@@ -61,7 +61,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("taxId" as const), buyer, taxId }) },
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant("confirm" as const), buyers: fc.uniqueArray(buyer, { minLength: 1, maxLength: BUYERS }),
+    arbitrary: fc.record({
+      kind: fc.constant("confirm" as const),
+      buyers: fc.uniqueArray(buyer, { minLength: 1, maxLength: BUYERS }),
       address: fc.option(address),
       // The first buyer's address changed again while their confirm is in flight.
       race: fc.option(address),
@@ -93,14 +95,24 @@ describe("checkout quote property", () => {
       fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 14 }), fc.boolean(), async (actions, pricesIncludeTax) => {
         const { org, token } = await orgWithToken(api.knex);
         const setTax = async (inclusive: boolean, oss: boolean) => {
-          const registrations = [{ country: "FR" }, ...(oss ? [{ country: "EU", scheme: "oss" }] : []), { country: "GB" }, { country: "CA" }, { country: "CA", state: "QC" }];
+          const registrations = [
+            { country: "FR" },
+            ...(oss ? [{ country: "EU", scheme: "oss" }] : []),
+            { country: "GB" },
+            { country: "CA" },
+            { country: "CA", state: "QC" },
+          ];
           const settings = { provider: "builtin", origin_country: "FR", prices_include_tax: inclusive, registrations };
           expect((await plainJson(api.url, token)("PATCH", `/v1/organizations/${org.id}`, { tax_settings: settings })).status).toBe(200);
         };
         await setTax(pricesIncludeTax, true);
         const merchant = api.client(token);
         const anon = new Polar({ serverURL: api.url });
-        const fixed = await merchant.products.create({ name: "Fixed", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1020, priceCurrency: "usd" }] });
+        const fixed = await merchant.products.create({
+          name: "Fixed",
+          recurringInterval: null,
+          prices: [{ amountType: "fixed", priceAmount: 1020, priceCurrency: "usd" }],
+        });
         const custom = (
           await createCheckoutProduct(api.knex, org.id, {
             name: "Custom",
@@ -110,13 +122,29 @@ describe("checkout quote property", () => {
         const products = [fixed.id, custom.id];
         const codes = [`A${randomUUID().slice(0, 8)}`, `B${randomUUID().slice(0, 8)}`];
         const discounts = [
-          await merchant.discounts.create({ name: "Fixed off", type: "fixed", duration: "once", amount: 100, currency: "usd", code: codes[0], maxRedemptions: 2 }),
-          await merchant.discounts.create({ name: "Tenth off", type: "percentage", duration: "once", basisPoints: 1000, code: codes[1], maxRedemptions: 1 }),
+          await merchant.discounts.create({
+            name: "Fixed off",
+            type: "fixed",
+            duration: "once",
+            amount: 100,
+            currency: "usd",
+            code: codes[0],
+            maxRedemptions: 2,
+          }),
+          await merchant.discounts.create({
+            name: "Tenth off",
+            type: "percentage",
+            duration: "once",
+            basisPoints: 1000,
+            code: codes[1],
+            maxRedemptions: 1,
+          }),
         ];
         const checkouts = await Promise.all(Array.from({ length: BUYERS }, () => merchant.checkouts.create({ products })));
         // The last view each buyer received (the create answer was the merchant's, so each buyer starts by looking).
         const lastSeen: number[] = [];
-        for (const [i, c] of checkouts.entries()) lastSeen[i] = (await anon.checkouts.clientGet({ clientSecret: c.clientSecret })).totalAmount;
+        for (const [i, c] of checkouts.entries())
+          lastSeen[i] = (await anon.checkouts.clientGet({ clientSecret: c.clientSecret })).totalAmount;
         const paidAt = new Map<number, number>(); // buyer → the total they had last seen when their confirm succeeded
         const saw = (i: number, v: CheckoutPublic | undefined) => {
           if (v) lastSeen[i] = v.totalAmount;
@@ -142,7 +170,13 @@ describe("checkout quote property", () => {
               saw(a.buyer, await update(a.buyer, { customerBillingAddress: a.address }));
               break;
             case "business":
-              saw(a.buyer, await update(a.buyer, a.business ? { isBusinessCustomer: true, customerBillingName: "Acme" } : { isBusinessCustomer: false }));
+              saw(
+                a.buyer,
+                await update(
+                  a.buyer,
+                  a.business ? { isBusinessCustomer: true, customerBillingName: "Acme" } : { isBusinessCustomer: false },
+                ),
+              );
               break;
             case "taxId":
               saw(a.buyer, await update(a.buyer, { customerTaxId: a.taxId }));
@@ -182,7 +216,12 @@ describe("checkout quote property", () => {
               break;
             }
             case "reprice":
-              await expected(merchant.products.update({ id: fixed.id, productUpdate: { prices: [{ amountType: "fixed", priceAmount: a.amount, priceCurrency: "usd" }] } }));
+              await expected(
+                merchant.products.update({
+                  id: fixed.id,
+                  productUpdate: { prices: [{ amountType: "fixed", priceAmount: a.amount, priceCurrency: "usd" }] },
+                }),
+              );
               break;
             case "taxSettings":
               // The merchant changes what it collects (inclusive prices, OSS) while buyers look.
@@ -193,7 +232,10 @@ describe("checkout quote property", () => {
               break;
             case "exhaust":
               // Other buyers used the discount up elsewhere.
-              await api.knex("discounts").where({ id: discounts[a.code].id }).update({ redemptions_count: api.knex.ref("max_redemptions") });
+              await api
+                .knex("discounts")
+                .where({ id: discounts[a.code].id })
+                .update({ redemptions_count: api.knex.ref("max_redemptions") });
               break;
             case "deleteDiscount":
               await expected(merchant.discounts.delete({ id: discounts[a.code].id }));
@@ -202,7 +244,10 @@ describe("checkout quote property", () => {
               await expected(
                 merchant.discounts.update({
                   id: discounts[a.code].id,
-                  discountUpdate: a.code === 0 ? { type: "fixed", amount: a.amount, currency: "usd" } : { type: "percentage", basisPoints: a.amount * 10 },
+                  discountUpdate:
+                    a.code === 0
+                      ? { type: "fixed", amount: a.amount, currency: "usd" }
+                      : { type: "percentage", basisPoints: a.amount * 10 },
                 }),
               );
               break;
@@ -215,7 +260,9 @@ describe("checkout quote property", () => {
           const orders = await api.knex("orders").where({ checkout_id: c.id });
           if (paidAt.has(i)) {
             expect(paid.map((p) => Number(p.amount))).toEqual([paidAt.get(i)]);
-            expect(orders.map((o) => Number(o.subtotal_amount) - Number(o.discount_amount) + Number(o.tax_amount))).toEqual([paidAt.get(i)]);
+            expect(orders.map((o) => Number(o.subtotal_amount) - Number(o.discount_amount) + Number(o.tax_amount))).toEqual([
+              paidAt.get(i),
+            ]);
             if (Number(orders[0].tax_amount) > 0) taxedOrders++;
           } else {
             expect(paid).toHaveLength(0);
@@ -246,11 +293,21 @@ describe("checkout quote property", () => {
       expect((await plainJson(api.url, token)("PATCH", `/v1/organizations/${org.id}`, { tax_settings: settings })).status).toBe(200);
     };
     const confirm = (clientSecret: string) =>
-      anon.checkouts.clientConfirm({ clientSecret, checkoutConfirmStripe: { customerEmail: "race@example.com", confirmationTokenId: "tok_sandbox_success" } });
+      anon.checkouts.clientConfirm({
+        clientSecret,
+        checkoutConfirmStripe: { customerEmail: "race@example.com", confirmationTokenId: "tok_sandbox_success" },
+      });
     await setTax(false, true);
-    const product = await merchant.products.create({ name: "App", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+    const product = await merchant.products.create({
+      name: "App",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }],
+    });
     const checkout = await merchant.checkouts.create({ products: [product.id] });
-    const de = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } } });
+    const de = await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } },
+    });
     expect(de.totalAmount).toBe(1190);
     // Prices now include tax: the confirm is refused and saves the new total (1000); 1190 is still the one shown.
     await setTax(true, true);

@@ -19,7 +19,12 @@ describe("the price shown is the price charged", () => {
   const confirm = (secret: string, body: Record<string, unknown> = {}) =>
     anon.checkouts.clientConfirm({
       clientSecret: secret,
-      checkoutConfirmStripe: { customerEmail: "buyer@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success", ...body },
+      checkoutConfirmStripe: {
+        customerEmail: "buyer@example.com",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_success",
+        ...body,
+      },
     });
   const view = (secret: string) => anon.checkouts.clientGet({ clientSecret: secret });
   const paymentsOf = async (checkoutId: string) =>
@@ -35,13 +40,26 @@ describe("the price shown is the price charged", () => {
   });
 
   async function product1020() {
-    return (await createCheckoutProduct(api.knex, orgId, { name: "Ten twenty", price: { amount_type: "fixed", price_amount: 1020, price_currency: "usd" } })).product;
+    return (
+      await createCheckoutProduct(api.knex, orgId, {
+        name: "Ten twenty",
+        price: { amount_type: "fixed", price_amount: 1020, price_currency: "usd" },
+      })
+    ).product;
   }
 
   it("a discount used up between the buyer's update and confirm: 422 on discount_code, no charge, new totals shown", async () => {
     const product = await product1020();
     const code = `SEQ${Date.now()}`;
-    const discount = await polar.discounts.create({ name: "One off", type: "fixed", duration: "once", amount: 100, currency: "usd", code, maxRedemptions: 1 });
+    const discount = await polar.discounts.create({
+      name: "One off",
+      type: "fixed",
+      duration: "once",
+      amount: 100,
+      currency: "usd",
+      code,
+      maxRedemptions: 1,
+    });
     const first = await polar.checkouts.create({ products: [product.id] });
     const second = await polar.checkouts.create({ products: [product.id] });
     for (const c of [first, second]) {
@@ -64,9 +82,18 @@ describe("the price shown is the price charged", () => {
   it("10 buyers racing for a single redemption: one pays 920, nine are refused, nobody pays 1020 unseen", async () => {
     const product = await product1020();
     const code = `RACE${Date.now()}`;
-    await polar.discounts.create({ name: "One off", type: "fixed", duration: "once", amount: 100, currency: "usd", code, maxRedemptions: 1 });
+    await polar.discounts.create({
+      name: "One off",
+      type: "fixed",
+      duration: "once",
+      amount: 100,
+      currency: "usd",
+      code,
+      maxRedemptions: 1,
+    });
     const checkouts = await Promise.all(Array.from({ length: 10 }, () => polar.checkouts.create({ products: [product.id] })));
-    for (const c of checkouts) await anon.checkouts.clientUpdate({ clientSecret: c.clientSecret, checkoutUpdatePublic: { discountCode: code } });
+    for (const c of checkouts)
+      await anon.checkouts.clientUpdate({ clientSecret: c.clientSecret, checkoutUpdatePublic: { discountCode: code } });
     const results = await Promise.allSettled(checkouts.map((c, i) => confirm(c.clientSecret, { customerEmail: `racer-${i}@example.com` })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) {
@@ -75,20 +102,35 @@ describe("the price shown is the price charged", () => {
         expect((r.reason as HTTPValidationError).detail?.[0]?.loc).toEqual(["body", "discount_code"]);
       }
     }
-    const paid = await api.knex("payments").whereIn("checkout_id", checkouts.map((c) => c.id));
+    const paid = await api.knex("payments").whereIn(
+      "checkout_id",
+      checkouts.map((c) => c.id),
+    );
     expect(paid.map((p) => Number(p.amount))).toEqual([920]);
   });
 
   it("a discount deleted, or its amount changed, after the buyer saw it: 422 on discount_code", async () => {
     const product = await product1020();
-    const gone = await createDiscount(api.knex, orgId, { code: `GONE${Date.now()}`, type: "fixed", amount: 100, currency: "usd", basis_points: null });
+    const gone = await createDiscount(api.knex, orgId, {
+      code: `GONE${Date.now()}`,
+      type: "fixed",
+      amount: 100,
+      currency: "usd",
+      basis_points: null,
+    });
     const a = await polar.checkouts.create({ products: [product.id] });
     await anon.checkouts.clientUpdate({ clientSecret: a.clientSecret, checkoutUpdatePublic: { discountCode: gone.code } });
     await polar.discounts.delete({ id: gone.id });
     expect(await refusedOn(confirm(a.clientSecret))).toEqual(["body.discount_code"]);
     expect(await view(a.clientSecret)).toMatchObject({ status: "open", totalAmount: 1020 });
 
-    const changed = await createDiscount(api.knex, orgId, { code: `CHG${Date.now()}`, type: "fixed", amount: 100, currency: "usd", basis_points: null });
+    const changed = await createDiscount(api.knex, orgId, {
+      code: `CHG${Date.now()}`,
+      type: "fixed",
+      amount: 100,
+      currency: "usd",
+      basis_points: null,
+    });
     const b = await polar.checkouts.create({ products: [product.id] });
     await anon.checkouts.clientUpdate({ clientSecret: b.clientSecret, checkoutUpdatePublic: { discountCode: changed.code } });
     await polar.discounts.update({ id: changed.id, discountUpdate: { type: "fixed", amount: 200, currency: "usd" } });
@@ -100,10 +142,17 @@ describe("the price shown is the price charged", () => {
   });
 
   it("a price replaced after the buyer saw it: 422 on product_price_id, the new price shown, then paid", async () => {
-    const product = await polar.products.create({ name: "Repriced", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] });
+    const product = await polar.products.create({
+      name: "Repriced",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
+    });
     const checkout = await polar.checkouts.create({ products: [product.id] });
     expect((await view(checkout.clientSecret)).totalAmount).toBe(1500);
-    const updated = await polar.products.update({ id: product.id, productUpdate: { prices: [{ amountType: "fixed", priceAmount: 1800, priceCurrency: "usd" }] } });
+    const updated = await polar.products.update({
+      id: product.id,
+      productUpdate: { prices: [{ amountType: "fixed", priceAmount: 1800, priceCurrency: "usd" }] },
+    });
     expect(await refusedOn(confirm(checkout.clientSecret))).toEqual(["body.product_price_id"]);
     expect(await paymentsOf(checkout.id)).toEqual([]);
     const now = await view(checkout.clientSecret);
@@ -113,7 +162,12 @@ describe("the price shown is the price charged", () => {
 
   it("a product archived after the buyer saw it: 422 on product_id, another product of the checkout offered", async () => {
     const archived = await product1020();
-    const other = (await createCheckoutProduct(api.knex, orgId, { name: "Other", price: { amount_type: "fixed", price_amount: 700, price_currency: "usd" } })).product;
+    const other = (
+      await createCheckoutProduct(api.knex, orgId, {
+        name: "Other",
+        price: { amount_type: "fixed", price_amount: 700, price_currency: "usd" },
+      })
+    ).product;
     const checkout = await polar.checkouts.create({ products: [archived.id, other.id] });
     expect((await view(checkout.clientSecret)).totalAmount).toBe(1020);
     await polar.products.update({ id: archived.id, productUpdate: { isArchived: true } });
@@ -130,7 +184,12 @@ describe("the price shown is the price charged", () => {
 
   it("a product made a draft after the buyer saw it: 422 on product_id, another product of the checkout offered", async () => {
     const drafted = await product1020();
-    const other = (await createCheckoutProduct(api.knex, orgId, { name: "Other public", price: { amount_type: "fixed", price_amount: 800, price_currency: "usd" } })).product;
+    const other = (
+      await createCheckoutProduct(api.knex, orgId, {
+        name: "Other public",
+        price: { amount_type: "fixed", price_amount: 800, price_currency: "usd" },
+      })
+    ).product;
     const checkout = await polar.checkouts.create({ products: [drafted.id, other.id] });
     expect((await view(checkout.clientSecret)).totalAmount).toBe(1020);
     await api.client049(token).products.update({ id: drafted.id, productUpdate: { visibility: "draft" } });

@@ -47,7 +47,13 @@ describe("a confirm caught by a crash", () => {
     const namespace = `recover-crash-${randomUUID().slice(0, 8)}`;
     await registerNamespace(temporalAddress, namespace);
     ledgerDir = await mkdtemp(path.join(tmpdir(), "sandbox-ledger-"));
-    env = { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace, SANDBOX_LEDGER_DIR: ledgerDir };
+    env = {
+      ...process.env,
+      DATABASE_URL: pg.url,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: namespace,
+      SANDBOX_LEDGER_DIR: ledgerDir,
+    };
     worker = (await startProcess("worker", env, (l) => l.msg === "Temporal worker running")).child;
     const made = await orgWithToken(knex);
     token = made.token;
@@ -64,7 +70,11 @@ describe("a confirm caught by a crash", () => {
 
   /** An API process whose charges answer `chargeDelayMs` after they are made. */
   const startApi = async (chargeDelayMs: number) => {
-    const { child, line } = await startProcess("api", { ...env, PORT: "0", SANDBOX_CHARGE_DELAY_MS: String(chargeDelayMs) }, (l) => l.msg === "api listening");
+    const { child, line } = await startProcess(
+      "api",
+      { ...env, PORT: "0", SANDBOX_CHARGE_DELAY_MS: String(chargeDelayMs) },
+      (l) => l.msg === "api listening",
+    );
     return { child, url: String(line.url) };
   };
 
@@ -74,7 +84,11 @@ describe("a confirm caught by a crash", () => {
     const answer = fetch(`${url}/v1/checkouts/client/${checkout.clientSecret}/confirm`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ customer_email: "caught@example.com", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" }),
+      body: JSON.stringify({
+        customer_email: "caught@example.com",
+        customer_billing_address: { country: "FR" },
+        confirmation_token_id: "tok_sandbox_success",
+      }),
     }).then(
       (res) => res.status,
       () => "no answer" as const,
@@ -82,7 +96,8 @@ describe("a confirm caught by a crash", () => {
     return { id: checkout.id, answer };
   };
 
-  const chargesOf = async (checkoutId: string) => (await readSandboxLedger(ledgerDir)).filter((e) => e.key.startsWith(`confirm:checkout:${checkoutId}:`));
+  const chargesOf = async (checkoutId: string) =>
+    (await readSandboxLedger(ledgerDir)).filter((e) => e.key.startsWith(`confirm:checkout:${checkoutId}:`));
   const statusOf = async (id: string) => ((await knex("checkouts").where({ id }).first("status")) as { status: string }).status;
 
   /** Caught: charged, still confirmed, no order. */

@@ -60,7 +60,11 @@ describe("confirm recovery", () => {
   };
   const statusOf = async (id: string) => (await api.knex("checkouts").where({ id }).first()).status as string;
   /** As if the confirm's process had stopped renewing its lease a while ago (killed). */
-  const lapse = (id: string) => api.knex("checkouts").where({ id }).update({ confirm_lease_until: api.knex.raw("now() - interval '1 second'") });
+  const lapse = (id: string) =>
+    api
+      .knex("checkouts")
+      .where({ id })
+      .update({ confirm_lease_until: api.knex.raw("now() - interval '1 second'") });
 
   it("settles a checkout whose confirm died after the charge: one order, one payment, the key released", async () => {
     const checkout = await polar.checkouts.create({ products: [product.id] });
@@ -86,7 +90,15 @@ describe("confirm recovery", () => {
       const payments = await api.knex("payments").where({ checkout_id: checkout.id });
       expect(payments).toHaveLength(1);
       // The sandbox answered the charge it had made: the same payment intent, not a second one.
-      const first = await sandbox.confirmPayment({ amount: 2500, currency: "usd", confirmationToken: "tok_sandbox_success", customerRef: null, setupFutureUsage: false, idempotencyKey: `checkout:${checkout.id}:confirm`, metadata: {} });
+      const first = await sandbox.confirmPayment({
+        amount: 2500,
+        currency: "usd",
+        confirmationToken: "tok_sandbox_success",
+        customerRef: null,
+        setupFutureUsage: false,
+        idempotencyKey: `checkout:${checkout.id}:confirm`,
+        metadata: {},
+      });
       expect(first).toMatchObject({ status: "succeeded", paymentRef: payments[0].processor_ref });
       expect(await api.knex("idempotency_keys").where({ subject: `checkout:${checkout.id}` })).toHaveLength(0);
       // Settled once: a second pass finds nothing of it.
@@ -113,7 +125,10 @@ describe("confirm recovery", () => {
       await recoverConfirmedCheckouts(api.knex);
       // As after any decline: open again (it has not expired), no confirm state left, one failed payment.
       expect(await statusOf(declined.id)).toBe("open");
-      expect(await api.knex("checkouts").where({ id: declined.id }).first("confirmed_at", "confirmation_token_id")).toEqual({ confirmed_at: null, confirmation_token_id: null });
+      expect(await api.knex("checkouts").where({ id: declined.id }).first("confirmed_at", "confirmation_token_id")).toEqual({
+        confirmed_at: null,
+        confirmation_token_id: null,
+      });
       expect(await api.knex("payments").where({ checkout_id: declined.id, status: "failed" })).toHaveLength(1);
       expect(await api.knex("orders").where({ checkout_id: declined.id })).toHaveLength(0);
       expect(await statusOf(waiting.id)).toBe("confirmed");
@@ -169,7 +184,9 @@ describe("confirm recovery", () => {
     expect(await recovering).toBe(1);
     expect(await statusOf(checkout.id)).toBe("succeeded");
     expect(await api.knex("orders").where({ checkout_id: checkout.id })).toMatchObject([{ status: "paid" }]);
-    expect((await api.knex("payments").where({ checkout_id: checkout.id })).map((p: { status: string }) => p.status)).toEqual(["succeeded"]);
+    expect((await api.knex("payments").where({ checkout_id: checkout.id })).map((p: { status: string }) => p.status)).toEqual([
+      "succeeded",
+    ]);
   });
 
   it("keeps a checkout whose processor answer was lost after the charge confirmed: the recovery finds that charge, nothing charges twice", async () => {
@@ -194,7 +211,15 @@ describe("confirm recovery", () => {
     expect(await statusOf(checkout.id)).toBe("succeeded");
     const payments = await api.knex("payments").where({ checkout_id: checkout.id });
     expect(payments.map((p: { status: string }) => p.status)).toEqual(["succeeded"]);
-    const charged = await sandbox.confirmPayment({ amount: 2500, currency: "usd", confirmationToken: "tok_sandbox_success", customerRef: null, setupFutureUsage: false, idempotencyKey: `checkout:${checkout.id}:confirm`, metadata: {} });
+    const charged = await sandbox.confirmPayment({
+      amount: 2500,
+      currency: "usd",
+      confirmationToken: "tok_sandbox_success",
+      customerRef: null,
+      setupFutureUsage: false,
+      idempotencyKey: `checkout:${checkout.id}:confirm`,
+      metadata: {},
+    });
     expect(charged).toMatchObject({ status: "succeeded", paymentRef: payments[0].processor_ref });
   });
 

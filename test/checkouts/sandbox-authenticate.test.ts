@@ -30,7 +30,11 @@ describe("sandbox 3-D Secure page", () => {
     const checkout = await polar.checkouts.create({ products: [productId] });
     const confirmed = await polar.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_requires_action" },
+      checkoutConfirmStripe: {
+        customerEmail: email,
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_requires_action",
+      },
     });
     expect(confirmed.paymentProcessorMetadata.intent_status).toBe("requires_action");
     return checkout;

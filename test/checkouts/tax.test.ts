@@ -33,7 +33,13 @@ const FR_SELLER = {
   provider: "builtin",
   origin_country: "FR",
   prices_include_tax: false,
-  registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }, { country: "GB" }, { country: "CA" }, { country: "CA", state: "QC" }],
+  registrations: [
+    { country: "FR" },
+    { country: "EU", scheme: "oss" },
+    { country: "GB" },
+    { country: "CA" },
+    { country: "CA", state: "QC" },
+  ],
 };
 
 const amountsOf = (c: { netAmount: number; taxAmount: number | null; totalAmount: number }) => [c.netAmount, c.taxAmount, c.totalAmount];
@@ -56,15 +62,21 @@ describe("checkout tax", () => {
     // another member state under OSS: its own rate
     expect(amountsOf(await update({ customerBillingAddress: { country: "DE" } }))).toEqual([1000, 190, 1190]);
     // a German business with a valid VAT number: reverse charge
-    expect(amountsOf(await update({ isBusinessCustomer: true, customerBillingName: "Acme GmbH", customerTaxId: "DE136695976" }))).toEqual([1000, 0, 1000]);
+    expect(amountsOf(await update({ isBusinessCustomer: true, customerBillingName: "Acme GmbH", customerTaxId: "DE136695976" }))).toEqual([
+      1000, 0, 1000,
+    ]);
     // the checkbox off again: a consumer, whatever the tax id
     expect(amountsOf(await update({ isBusinessCustomer: false }))).toEqual([1000, 190, 1190]);
-    expect(amountsOf(await update({ customerBillingAddress: { country: "US", state: "NY" }, customerTaxId: null }))).toEqual([1000, 0, 1000]);
+    expect(amountsOf(await update({ customerBillingAddress: { country: "US", state: "NY" }, customerTaxId: null }))).toEqual([
+      1000, 0, 1000,
+    ]);
     expect(amountsOf(await update({ customerBillingAddress: { country: "GB" } }))).toEqual([1000, 200, 1200]);
     // the discount: tax on what is left
     expect(amountsOf(await update({ discountCode: discount.code ?? "TENOFF" }))).toEqual([900, 180, 1080]);
     // Canada: the province from the state, else the postal code
-    expect(amountsOf(await update({ discountCode: null, customerBillingAddress: { country: "CA", state: "QC" } }))).toEqual([1000, 150, 1150]);
+    expect(amountsOf(await update({ discountCode: null, customerBillingAddress: { country: "CA", state: "QC" } }))).toEqual([
+      1000, 150, 1150,
+    ]);
     expect(amountsOf(await update({ customerBillingAddress: { country: "CA", postalCode: "M5V 3L9" } }))).toEqual([1000, 130, 1130]); // Ontario: HST 13%
     // another product: an e-book, France's reduced rate
     await update({ customerBillingAddress: { country: "FR" } });
@@ -92,7 +104,10 @@ describe("checkout tax", () => {
     const checkout = await polar.checkouts.create({ products, customerBillingAddress: { country: "FR" } });
     expect(amountsOf(checkout)).toEqual([833, 167, 1000]);
     expect(await behaviorOf(newest, checkout.id)).toBe("inclusive");
-    const de = await anon().checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } } });
+    const de = await anon().checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } },
+    });
     expect(amountsOf(de)).toEqual([840, 160, 1000]);
   });
 
@@ -103,10 +118,27 @@ describe("checkout tax", () => {
     const taxOf = (body: Record<string, unknown>) => [body.tax_amount, body.tax_rate, body.taxability_reason];
     expect(taxOf((await call("GET", path)).body)).toEqual([0, null, null]);
     const fr = await call("PATCH", path, { customer_billing_address: { country: "FR" } });
-    expect(taxOf(fr.body)).toEqual([200, { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, "standard_rated"]);
-    const business = await call("PATCH", path, { customer_billing_address: { country: "DE" }, is_business_customer: true, customer_billing_name: "Acme GmbH", customer_tax_id: "DE136695976" });
-    expect(taxOf(business.body)).toEqual([0, { basis_points: 0, display_name: "Reverse charge", country: "DE", state: null }, "reverse_charge"]);
-    const us = await call("PATCH", path, { customer_billing_address: { country: "US", state: "NY", postal_code: "10001" }, is_business_customer: false, customer_tax_id: null });
+    expect(taxOf(fr.body)).toEqual([
+      200,
+      { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null },
+      "standard_rated",
+    ]);
+    const business = await call("PATCH", path, {
+      customer_billing_address: { country: "DE" },
+      is_business_customer: true,
+      customer_billing_name: "Acme GmbH",
+      customer_tax_id: "DE136695976",
+    });
+    expect(taxOf(business.body)).toEqual([
+      0,
+      { basis_points: 0, display_name: "Reverse charge", country: "DE", state: null },
+      "reverse_charge",
+    ]);
+    const us = await call("PATCH", path, {
+      customer_billing_address: { country: "US", state: "NY", postal_code: "10001" },
+      is_business_customer: false,
+      customer_tax_id: null,
+    });
     expect(taxOf(us.body)).toEqual([0, null, "not_collecting"]);
     // The merchant's Checkout is Polar's, without them.
     expect((await call("GET", `/v1/checkouts/${checkout.id}`)).body).not.toHaveProperty("tax_rate");
@@ -117,7 +149,10 @@ describe("checkout tax", () => {
     const checkout = await polar.checkouts.create({ products, customerBillingAddress: { country: "FR" } });
     expect(amountsOf(checkout)).toEqual([1000, 0, 1000]);
     expect(await behaviorOf(newest, checkout.id)).toBe("inclusive");
-    const us = await anon().checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "US" } } });
+    const us = await anon().checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress: { country: "US" } },
+    });
     expect(amountsOf(us)).toEqual([1000, 0, 1000]);
     expect(await behaviorOf(newest, checkout.id)).toBe("exclusive");
   });
@@ -149,9 +184,19 @@ describe("the customer a checkout is paid for", () => {
       const checkout = await polar.checkouts.create(create);
       await anon().checkouts.clientUpdate({
         clientSecret: checkout.clientSecret,
-        checkoutUpdatePublic: { customerEmail: email, customerName: "Acme", customerBillingAddress: { country: "DE", line1: "1 Hauptstr.", city: "Berlin", postalCode: "10115" }, isBusinessCustomer: true, customerBillingName: "Acme GmbH", customerTaxId: "DE136695976" },
+        checkoutUpdatePublic: {
+          customerEmail: email,
+          customerName: "Acme",
+          customerBillingAddress: { country: "DE", line1: "1 Hauptstr.", city: "Berlin", postalCode: "10115" },
+          isBusinessCustomer: true,
+          customerBillingName: "Acme GmbH",
+          customerTaxId: "DE136695976",
+        },
       });
-      const confirmed = await anon().checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+      const confirmed = await anon().checkouts.clientConfirm({
+        clientSecret: checkout.clientSecret,
+        checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" },
+      });
       expect(confirmed.status).toBe("confirmed");
     };
     await pay({ products, customerId: bound.id }, "bound@example.com");
@@ -167,32 +212,120 @@ describe("the customer a checkout is paid for", () => {
 });
 
 type Buyer = { country: string; state?: string; postalCode?: string; business?: { name: string; taxId: string } };
-type OrderTax = { tax_rate: { basis_points: number; display_name: string; country: string; state: string | null } | null; taxability_reason: string | null };
+type OrderTax = {
+  tax_rate: { basis_points: number; display_name: string; country: string; state: string | null } | null;
+  taxability_reason: string | null;
+};
 /** [case, the seller's settings (null: never set), the product's tax category, the buyer, the checkout's [net, tax, total], the order's tax] */
 const CASES: [string, Record<string, unknown> | null, string, Buyer, [number, number, number], OrderTax][] = [
-  ["FR consumer, seller under OSS", FR_SELLER, "digital_service", { country: "FR" }, [1000, 200, 1200],
-    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
-  ["DE consumer, seller under OSS: Germany's rate", FR_SELLER, "digital_service", { country: "DE" }, [1000, 190, 1190],
-    { tax_rate: { basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null }, taxability_reason: "standard_rated" }],
-  ["DE business with a valid VAT id: reverse charge", FR_SELLER, "digital_service", { country: "DE", business: { name: "Acme GmbH", taxId: "DE136695976" } }, [1000, 0, 1000],
-    { tax_rate: { basis_points: 0, display_name: "Reverse charge", country: "DE", state: null }, taxability_reason: "reverse_charge" }],
-  ["FR business: the seller's own country, standard rate", FR_SELLER, "digital_service", { country: "FR", business: { name: "Acme SAS", taxId: "FR40303265045" } }, [1000, 200, 1200],
-    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
-  ["US buyer: not collecting", FR_SELLER, "digital_service", { country: "US", state: "NY", postalCode: "10001" }, [1000, 0, 1000],
-    { tax_rate: null, taxability_reason: "not_collecting" }],
-  ["GB buyer, seller registered in GB", FR_SELLER, "digital_service", { country: "GB", postalCode: "SW1A 1AA" }, [1000, 200, 1200],
-    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (United Kingdom)", country: "GB", state: null }, taxability_reason: "standard_rated" }],
-  ["FR e-book: the reduced rate", FR_SELLER, "ebook", { country: "FR" }, [1000, 55, 1055],
-    { tax_rate: { basis_points: 550, display_name: "VAT 5.5% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
-  ["FR consumer, prices include tax", Object.assign({}, FR_SELLER, { prices_include_tax: true }), "digital_service", { country: "FR" }, [833, 167, 1000],
-    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" }],
-  ["DE consumer, prices include tax", Object.assign({}, FR_SELLER, { prices_include_tax: true }), "digital_service", { country: "DE" }, [840, 160, 1000],
-    { tax_rate: { basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null }, taxability_reason: "standard_rated" }],
-  ["Quebec buyer: GST and QST", FR_SELLER, "digital_service", { country: "CA", state: "QC", postalCode: "H2X 1Y4" }, [1000, 150, 1150],
-    { tax_rate: { basis_points: 1498, display_name: "GST 5% + QST 9.975% (Quebec)", country: "CA", state: "QC" }, taxability_reason: "standard_rated" }],
-  ["provider none: no tax, as before", null, "digital_service", { country: "FR" }, [1000, 0, 1000], { tax_rate: null, taxability_reason: null }],
-  ["provider none, a business with a VAT id", { provider: "none" }, "digital_service", { country: "DE", business: { name: "Acme GmbH", taxId: "DE136695976" } }, [1000, 0, 1000],
-    { tax_rate: null, taxability_reason: null }],
+  [
+    "FR consumer, seller under OSS",
+    FR_SELLER,
+    "digital_service",
+    { country: "FR" },
+    [1000, 200, 1200],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" },
+  ],
+  [
+    "DE consumer, seller under OSS: Germany's rate",
+    FR_SELLER,
+    "digital_service",
+    { country: "DE" },
+    [1000, 190, 1190],
+    {
+      tax_rate: { basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null },
+      taxability_reason: "standard_rated",
+    },
+  ],
+  [
+    "DE business with a valid VAT id: reverse charge",
+    FR_SELLER,
+    "digital_service",
+    { country: "DE", business: { name: "Acme GmbH", taxId: "DE136695976" } },
+    [1000, 0, 1000],
+    { tax_rate: { basis_points: 0, display_name: "Reverse charge", country: "DE", state: null }, taxability_reason: "reverse_charge" },
+  ],
+  [
+    "FR business: the seller's own country, standard rate",
+    FR_SELLER,
+    "digital_service",
+    { country: "FR", business: { name: "Acme SAS", taxId: "FR40303265045" } },
+    [1000, 200, 1200],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" },
+  ],
+  [
+    "US buyer: not collecting",
+    FR_SELLER,
+    "digital_service",
+    { country: "US", state: "NY", postalCode: "10001" },
+    [1000, 0, 1000],
+    { tax_rate: null, taxability_reason: "not_collecting" },
+  ],
+  [
+    "GB buyer, seller registered in GB",
+    FR_SELLER,
+    "digital_service",
+    { country: "GB", postalCode: "SW1A 1AA" },
+    [1000, 200, 1200],
+    {
+      tax_rate: { basis_points: 2000, display_name: "VAT 20% (United Kingdom)", country: "GB", state: null },
+      taxability_reason: "standard_rated",
+    },
+  ],
+  [
+    "FR e-book: the reduced rate",
+    FR_SELLER,
+    "ebook",
+    { country: "FR" },
+    [1000, 55, 1055],
+    { tax_rate: { basis_points: 550, display_name: "VAT 5.5% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" },
+  ],
+  [
+    "FR consumer, prices include tax",
+    Object.assign({}, FR_SELLER, { prices_include_tax: true }),
+    "digital_service",
+    { country: "FR" },
+    [833, 167, 1000],
+    { tax_rate: { basis_points: 2000, display_name: "VAT 20% (France)", country: "FR", state: null }, taxability_reason: "standard_rated" },
+  ],
+  [
+    "DE consumer, prices include tax",
+    Object.assign({}, FR_SELLER, { prices_include_tax: true }),
+    "digital_service",
+    { country: "DE" },
+    [840, 160, 1000],
+    {
+      tax_rate: { basis_points: 1900, display_name: "VAT 19% (Germany)", country: "DE", state: null },
+      taxability_reason: "standard_rated",
+    },
+  ],
+  [
+    "Quebec buyer: GST and QST",
+    FR_SELLER,
+    "digital_service",
+    { country: "CA", state: "QC", postalCode: "H2X 1Y4" },
+    [1000, 150, 1150],
+    {
+      tax_rate: { basis_points: 1498, display_name: "GST 5% + QST 9.975% (Quebec)", country: "CA", state: "QC" },
+      taxability_reason: "standard_rated",
+    },
+  ],
+  [
+    "provider none: no tax, as before",
+    null,
+    "digital_service",
+    { country: "FR" },
+    [1000, 0, 1000],
+    { tax_rate: null, taxability_reason: null },
+  ],
+  [
+    "provider none, a business with a VAT id",
+    { provider: "none" },
+    "digital_service",
+    { country: "DE", business: { name: "Acme GmbH", taxId: "DE136695976" } },
+    [1000, 0, 1000],
+    { tax_rate: null, taxability_reason: null },
+  ],
 ];
 
 describe("checkout to order: the tax the buyer is charged, and what the order stores", () => {
@@ -206,11 +339,16 @@ describe("checkout to order: the tax the buyer is charged, and what the order st
         customerEmail: `buyer-${buyer.country.toLowerCase()}@example.com`,
         customerName: "Buyer",
         customerBillingAddress: address,
-        ...(buyer.business ? { isBusinessCustomer: true, customerBillingName: buyer.business.name, customerTaxId: buyer.business.taxId } : {}),
+        ...(buyer.business
+          ? { isBusinessCustomer: true, customerBillingName: buyer.business.name, customerTaxId: buyer.business.taxId }
+          : {}),
       },
     });
     expect(amountsOf(shown)).toEqual([net, tax, total]);
-    const confirmed = await anon().checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+    const confirmed = await anon().checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" },
+    });
     expect(confirmed.status).toBe("confirmed");
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("succeeded");
 

@@ -51,7 +51,11 @@ describe("defaults", () => {
   });
 
   it("counts an empty value as unset", () => {
-    expect(loadConfig({ PORT: "", PUBLIC_API_URL: "", AUTH_RATE_LIMIT: "" })).toMatchObject({ PORT: 8000, PUBLIC_API_URL: undefined, AUTH_RATE_LIMIT: true });
+    expect(loadConfig({ PORT: "", PUBLIC_API_URL: "", AUTH_RATE_LIMIT: "" })).toMatchObject({
+      PORT: 8000,
+      PUBLIC_API_URL: undefined,
+      AUTH_RATE_LIMIT: true,
+    });
   });
 
   it("parses what is set", () => {
@@ -85,8 +89,12 @@ describe("bad values", () => {
     expect(problemsOf({ CHECKOUT_TTL_SECONDS: "1h" })).toEqual(['CHECKOUT_TTL_SECONDS must be an integer 1-31536000, got "1h"']);
     expect(problemsOf({ RATE_LIMIT_PUBLIC: "lots" })).toEqual(['RATE_LIMIT_PUBLIC must be "<points>/<seconds>" or "off", got "lots"']);
     expect(problemsOf({ RATE_LIMIT_PUBLIC: "0/60" })).toEqual(['RATE_LIMIT_PUBLIC must be "<points>/<seconds>" or "off", got "0/60"']);
-    expect(problemsOf({ WEBHOOKS_ALLOW_HTTP: "maybe" })).toEqual(['WEBHOOKS_ALLOW_HTTP must be 1, true, yes, on, or 0, false, no, off, got "maybe"']);
-    expect(problemsOf({ CAPTCHA_PROVIDER: "recaptcha" })[0]).toMatch(/^CAPTCHA_PROVIDER must be one of cloudflare-turnstile, .*, got "recaptcha"$/);
+    expect(problemsOf({ WEBHOOKS_ALLOW_HTTP: "maybe" })).toEqual([
+      'WEBHOOKS_ALLOW_HTTP must be 1, true, yes, on, or 0, false, no, off, got "maybe"',
+    ]);
+    expect(problemsOf({ CAPTCHA_PROVIDER: "recaptcha" })[0]).toMatch(
+      /^CAPTCHA_PROVIDER must be one of cloudflare-turnstile, .*, got "recaptcha"$/,
+    );
     expect(problemsOf({ PUBLIC_API_URL: "api.example.com" })).toEqual(['PUBLIC_API_URL must be a URL, got "api.example.com"']);
     expect(problemsOf({ SUBSCRIPTION_DUNNING_DAYS: "2,-1" })[0]).toMatch(/^SUBSCRIPTION_DUNNING_DAYS must be .*, got "2,-1"$/);
     expect(problemsOf({ LOG_LEVEL: "loud" })[0]).toMatch(/^LOG_LEVEL must be one of fatal, error, warn, info/);
@@ -99,7 +107,9 @@ describe("bad values", () => {
     } catch (err) {
       message = (err as Error).message;
     }
-    expect(message).toBe('2 environment variables are wrong:\n  PORT must be an integer 0-65535, got "x"\n  DRAIN_TIMEOUT_MS must be an integer 0-86400000, got "-5"');
+    expect(message).toBe(
+      '2 environment variables are wrong:\n  PORT must be an integer 0-65535, got "x"\n  DRAIN_TIMEOUT_MS must be an integer 0-86400000, got "-5"',
+    );
   });
 
   it("stops the API and worker processes at start (processSettings)", () => {

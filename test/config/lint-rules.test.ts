@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 /** The messages of our restricted-syntax rules for `code` linted as if it were the file `path`. */
 async function refusals(path: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path });
-  return result.messages.filter((m) => m.ruleId === "no-restricted-syntax" || m.ruleId === "no-restricted-properties").map((m) => m.message);
+  return result.messages
+    .filter((m) => m.ruleId === "no-restricted-syntax" || m.ruleId === "no-restricted-properties")
+    .map((m) => m.message);
 }
 
 const QUERY = /^Queries/;
@@ -19,13 +21,13 @@ describe("lint rules", () => {
       'import type { Knex } from "knex";',
       "export async function a(db: Knex, trx: Knex.Transaction) {",
       '  await db("orders").where({ id: 1 });',
-      "  await trx.raw(\"select 1\");",
+      '  await trx.raw("select 1");',
       '  await db.from("orders");',
       "  return db(`orders`);",
       "}",
-      "export class B { constructor(private readonly db: Knex) {} read() { return this.db(\"orders\").first(); } }",
-      'export const byName = (db: Knex, table: string) => db(table).first();',
-      'declare function insertReturning(db: Knex, table: string, values: object): Promise<unknown>;',
+      'export class B { constructor(private readonly db: Knex) {} read() { return this.db("orders").first(); } }',
+      "export const byName = (db: Knex, table: string) => db(table).first();",
+      "declare function insertReturning(db: Knex, table: string, values: object): Promise<unknown>;",
       'export const made = (db: Knex) => insertReturning(db, "orders", {});',
     ].join("\n");
     const service = await refusals("server/orders/service.ts", code);

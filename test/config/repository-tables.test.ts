@@ -10,8 +10,8 @@ describe("repository tables", () => {
       'const a = db("orders").where({ id });', // 1
       'const b = trx<CustomerRow>("customers as c").first();', // 2
       "const c = this.db(`products`).select();", // 3
-      "const d = db<Map<string, X>>(table).whereIn(\"id\", ids);", // 4
-      'await trx.raw(`insert into payments (id) values (?)`, [id]);', // 5
+      'const d = db<Map<string, X>>(table).whereIn("id", ids);', // 4
+      "await trx.raw(`insert into payments (id) values (?)`, [id]);", // 5
       'await db.raw("update subscriptions set x = 1");', // 6
       "await db.raw(`delete from refunds where id = ?`, [id]);", // 7
       "await db.raw<{ rows: R[] }>(`select r.id\n  from checkouts r where r.id = ?`, [id]);", // 8 (and 9)

@@ -29,18 +29,31 @@ export interface DeclaredClient {
 export function declaredClient(entry: string): DeclaredClient {
   const file = join(ROOT, "test", "contract", `__declared_${entry.replace(/\W/g, "_")}.mts`);
   const source = `import type { Polar, models } from "${entry}";\nexport declare const client: Polar;\nexport type { models };\n`;
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, skipLibCheck: true, noEmit: true, types: [], target: ts.ScriptTarget.ES2022 };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+  };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.fileExists = ((exists) => (name: string) => name === file || exists(name))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (name: string) =>
+      name === file || exists(name)
+  )(host.fileExists.bind(host));
   host.readFile = (name) => (name === file ? source : readFile(name));
-  host.getSourceFile = (name, version, onError, create) => (name === file ? ts.createSourceFile(name, source, version) : getSourceFile(name, version, onError, create));
+  host.getSourceFile = (name, version, onError, create) =>
+    name === file ? ts.createSourceFile(name, source, version) : getSourceFile(name, version, onError, create);
   const program = ts.createProgram([file], options, host);
   const checker = program.getTypeChecker();
   const sf = program.getSourceFile(file);
   const problems = ts.getPreEmitDiagnostics(program).filter((d) => d.file === sf);
-  if (!sf || problems.length) throw new Error(`${entry}: ${problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ")}`);
+  if (!sf || problems.length)
+    throw new Error(`${entry}: ${problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ")}`);
   const moduleSymbol = checker.getSymbolAtLocation(sf);
   const exported = moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : [];
   const clientSymbol = exported.find((s) => s.name === "client");
@@ -55,7 +68,8 @@ export function declaredClient(entry: string): DeclaredClient {
       const path = prefix ? `${prefix}.${prop.name}` : prop.name;
       const [signature] = t.getCallSignatures();
       if (signature) {
-        if (!prop.name.startsWith("iter")) returns.set(path, checker.getAwaitedType(signature.getReturnType()) ?? signature.getReturnType());
+        if (!prop.name.startsWith("iter"))
+          returns.set(path, checker.getAwaitedType(signature.getReturnType()) ?? signature.getReturnType());
       } else if (t.flags & ts.TypeFlags.Object) walk(t, path);
     }
   };
@@ -116,7 +130,8 @@ export function declaredClient(entry: string): DeclaredClient {
     if (f & ts.TypeFlags.Null) return void (value !== null && fail("null"));
     if (f & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return void (value !== undefined && fail("undefined"));
     if (type.isStringLiteral() || type.isNumberLiteral()) return void (value !== type.value && fail(JSON.stringify(type.value)));
-    if (f & ts.TypeFlags.BooleanLiteral) return void (value !== (checker.typeToString(type) === "true") && fail(checker.typeToString(type)));
+    if (f & ts.TypeFlags.BooleanLiteral)
+      return void (value !== (checker.typeToString(type) === "true") && fail(checker.typeToString(type)));
     if (f & ts.TypeFlags.String) return void (typeof value !== "string" && fail("a string"));
     if (f & ts.TypeFlags.Number) return void (typeof value !== "number" && fail("a number"));
     if (f & ts.TypeFlags.Boolean) return void (typeof value !== "boolean" && fail("a boolean"));
@@ -163,7 +178,9 @@ export function declaredClient(entry: string): DeclaredClient {
       const symbol = models.find((s) => s.name === model);
       if (!symbol) throw new Error(`${entry} declares no model ${model}`);
       const type = checker.getDeclaredTypeOfSymbol(symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
-      return Object.fromEntries(checker.getPropertiesOfType(type).map((p) => [p.name, { required: (p.flags & ts.SymbolFlags.Optional) === 0 }]));
+      return Object.fromEntries(
+        checker.getPropertiesOfType(type).map((p) => [p.name, { required: (p.flags & ts.SymbolFlags.Optional) === 0 }]),
+      );
     },
   };
 }

@@ -25,7 +25,30 @@ import { get as httpGet } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { foldUsage } from "../../server/meters/fold.js";
-import { type Browser, createBenefit, createBenefitGrant, createCustomer, createCustomerSessionToken, createCustomField, createDiscount, createEvent, createFile, createLicenseKey, createMeter, createOrder, createOrganization, createPayment, createPaymentMethod, createProductWithPrice, createSubscriptionFixture, createWebhookEndpoint, latestMail, mailsTo, ownerWithOrganization, useTestApi } from "../harness/index.js";
+import {
+  type Browser,
+  createBenefit,
+  createBenefitGrant,
+  createCustomer,
+  createCustomerSessionToken,
+  createCustomField,
+  createDiscount,
+  createEvent,
+  createFile,
+  createLicenseKey,
+  createMeter,
+  createOrder,
+  createOrganization,
+  createPayment,
+  createPaymentMethod,
+  createProductWithPrice,
+  createSubscriptionFixture,
+  createWebhookEndpoint,
+  latestMail,
+  mailsTo,
+  ownerWithOrganization,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
@@ -48,7 +71,9 @@ for (const [path, item] of Object.entries<any>(spec.paths)) {
     const security = schemes.includes("customer_session")
       ? "customer_session"
       : schemes.includes("access_token")
-        ? schemes.some((s) => s === "none") ? "optional_access_token" : "access_token"
+        ? schemes.some((s) => s === "none")
+          ? "optional_access_token"
+          : "access_token"
         : "public";
     ops.push({
       id: op.operationId,
@@ -132,14 +157,20 @@ function idFor(f: Fixtures, path: string, name: string): string {
 
 function requestOf(f: Fixtures, op: Op, opts: { organizationId?: string } = {}) {
   let path = op.path;
-  for (const p of op.params.filter((x) => x.in === "path")) path = path.replace(`{${p.name}}`, encodeURIComponent(idFor(f, op.path, p.name)));
+  for (const p of op.params.filter((x) => x.in === "path"))
+    path = path.replace(`{${p.name}}`, encodeURIComponent(idFor(f, op.path, p.name)));
   const query = new URLSearchParams();
   for (const p of op.params.filter((x) => x.in === "query")) {
     if (p.name === "organization_id" && opts.organizationId) query.append(p.name, opts.organizationId);
     else if (p.required) query.append(p.name, f.query[p.name] ?? String(sample(p.schema)));
   }
   let body = op.body ? (sample(op.body) as Record<string, unknown>) : undefined;
-  if (body && opts.organizationId && typeof body === "object" && "organization_id" in (spec.components.schemas[op.body.$ref?.slice(REF.length)]?.properties ?? {})) {
+  if (
+    body &&
+    opts.organizationId &&
+    typeof body === "object" &&
+    "organization_id" in (spec.components.schemas[op.body.$ref?.slice(REF.length)]?.properties ?? {})
+  ) {
     body = { ...body, organization_id: opts.organizationId };
   }
   return { path: query.size ? `${path}?${query}` : path, body };
@@ -148,7 +179,10 @@ function requestOf(f: Fixtures, op: Op, opts: { organizationId?: string } = {}) 
 async function send(op: Op, req: { path: string; body?: unknown }, bearer: string | null) {
   const res = await fetch(api.url + req.path, {
     method: op.method,
-    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(req.body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     body: req.body === undefined ? undefined : JSON.stringify(req.body),
   });
   return { status: res.status, text: await res.text() };
@@ -209,10 +243,14 @@ async function registerClient(owner: Browser): Promise<{ client_id: string; clie
 /** A browser's navigation (Node's fetch would get better-auth's JSON answer instead of the redirect). */
 function navigate(url: URL, cookie: string): Promise<{ status: number; location?: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpGet(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
-    });
+    const req = httpGet(
+      url,
+      { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+      },
+    );
     req.on("error", reject);
   });
 }
@@ -255,7 +293,12 @@ async function authorizationCode(owner: Browser, client: { client_id: string; cl
   }
   const code = callback.searchParams.get("code");
   expect(code, callback.href).toBeTruthy();
-  const res = await clientPost("/v1/oauth2/token", client, { grant_type: "authorization_code", code: code!, redirect_uri: REDIRECT, code_verifier: verifier });
+  const res = await clientPost("/v1/oauth2/token", client, {
+    grant_type: "authorization_code",
+    code: code!,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
   expect(res.status, res.text).toBe(200);
   return JSON.parse(res.text) as { access_token: string; refresh_token: string };
 }
@@ -279,39 +322,79 @@ describe("isolation and permissions over every operation", () => {
     const benefit = await createBenefit(k, orgA.id, { description: `Benefit ${marker}` });
     const { product, price } = await createProductWithPrice(k, orgA.id, { name: `Product ${marker}` });
     const externalId = `ext-${marker}`;
-    const customer = await createCustomer(k, orgA.id, { name: `Customer ${marker}`, email: `${marker}@example.com`, external_id: externalId });
+    const customer = await createCustomer(k, orgA.id, {
+      name: `Customer ${marker}`,
+      email: `${marker}@example.com`,
+      external_id: externalId,
+    });
     const a1 = await createCustomer(k, orgA.id, { name: "Customer A1" });
     const a2 = await createCustomer(k, orgA.id, { name: `Customer ${markerA2}`, email: `${markerA2}@example.com` });
-    const order = await createOrder(k, orgA.id, { customerId: customer.id, productId: product.id, productPriceId: price.id }, { billing_name: `Billing ${marker}` });
+    const order = await createOrder(
+      k,
+      orgA.id,
+      { customerId: customer.id, productId: product.id, productPriceId: price.id },
+      { billing_name: `Billing ${marker}` },
+    );
     const payment = await createPayment(k, orgA.id, { order_id: order.id });
     const orderA2 = await createOrder(k, orgA.id, { customerId: a2.id, productId: product.id }, { billing_name: `Billing ${markerA2}` });
     const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id });
     const subA2 = (await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: orgA.id })).subscription.id;
     await k("subscriptions").where({ id: subA2 }).update({ customer_id: a2.id });
     // Invoices generated, so that their links can be read.
-    for (const [n, o] of [order, orderA2].entries()) await k("orders").where({ id: o.id }).update({ is_invoice_generated: true, invoice_number: n + 1, invoice_path: `invoices/${o.id}.pdf` });
+    for (const [n, o] of [order, orderA2].entries())
+      await k("orders")
+        .where({ id: o.id })
+        .update({ is_invoice_generated: true, invoice_number: n + 1, invoice_path: `invoices/${o.id}.pdf` });
     const grantA2 = await createBenefitGrant(k, benefit.id, a2.id, { order_id: orderA2.id });
     const licenseKey = await createLicenseKey(k, orgA.id, { customerId: a2.id });
-    const [activation] = await k("license_key_activations").insert({ license_key_id: licenseKey.id, label: `Laptop ${markerA2}` }).returning("id");
+    const [activation] = await k("license_key_activations")
+      .insert({ license_key_id: licenseKey.id, label: `Laptop ${markerA2}` })
+      .returning("id");
     const paymentMethodA2 = await createPaymentMethod(k, orgA.id, a2.id);
     const endpoint = await createWebhookEndpoint(k, orgA.id, { url: `https://example.com/${marker}` });
-    const [outbox] = await k("outbox").insert({ organization_id: orgA.id, type: "product.created", payload: JSON.stringify({ type: "product.created", data: { name: marker } }) }).returning("id");
+    const [outbox] = await k("outbox")
+      .insert({
+        organization_id: orgA.id,
+        type: "product.created",
+        payload: JSON.stringify({ type: "product.created", data: { name: marker } }),
+      })
+      .returning("id");
     const [event] = await k("webhook_events")
-      .insert({ organization_id: orgA.id, endpoint_id: endpoint.id, outbox_id: outbox.id, type: "product.created", payload: JSON.stringify({ name: marker }), pending: false })
+      .insert({
+        organization_id: orgA.id,
+        endpoint_id: endpoint.id,
+        outbox_id: outbox.id,
+        type: "product.created",
+        payload: JSON.stringify({ name: marker }),
+        pending: false,
+      })
       .returning("id");
 
     // A receipt A sent its customer (resendable), in the send log.
     const [emailSend] = await k("email_sends")
       .insert({
-        id: randomUUID(), organization_id: orgA.id, kind: "order_confirmation", recipient: customer.email, customer_id: customer.id,
-        dedupe_key: `isolation:${marker}`, data: JSON.stringify({ order: { id: order.id } }), subject: `Receipt ${marker}`,
-        message_id: `<${randomUUID()}@borealis>`, status: "sent", attempts: 1, sent_at: new Date(),
+        id: randomUUID(),
+        organization_id: orgA.id,
+        kind: "order_confirmation",
+        recipient: customer.email,
+        customer_id: customer.id,
+        dedupe_key: `isolation:${marker}`,
+        data: JSON.stringify({ order: { id: order.id } }),
+        subject: `Receipt ${marker}`,
+        message_id: `<${randomUUID()}@borealis>`,
+        status: "sent",
+        attempts: 1,
+        sent_at: new Date(),
       })
       .returning("id");
 
     // What the API builds best itself: a checkout link, a checkout, a test clock.
     const asA = (method: string, path: string, body: unknown) =>
-      fetch(api.url + path, { method, headers: { authorization: `Bearer ${tokenA}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => {
+      fetch(api.url + path, {
+        method,
+        headers: { authorization: `Bearer ${tokenA}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then(async (r) => {
         expect(r.status, `${method} ${path}`).toBeLessThan(300);
         return (await r.json()) as { id: string };
       });
@@ -333,7 +416,9 @@ describe("isolation and permissions over every operation", () => {
     expect(customerMeter && customerMeterA2).toBeTruthy();
     // Another access token of A (not the one the walk uses), to be addressed by id.
     await mintOrganizationToken(k, orgA.id, { comment: `Token ${marker}` });
-    const accessToken = await k("organization_access_tokens").where({ organization_id: orgA.id, comment: `Token ${marker}` }).first("id");
+    const accessToken = await k("organization_access_tokens")
+      .where({ organization_id: orgA.id, comment: `Token ${marker}` })
+      .first("id");
 
     // Signed-in users: A's owner (a member of A, A active) and B's (a member of B, B active).
     const owner = async (organizationId: string, name: string) => {
@@ -416,9 +501,12 @@ describe("isolation and permissions over every operation", () => {
 
   it("B's token on A's ids: 404, and nothing of A's in the answer", async () => {
     const failures: string[] = [];
-    for (const op of ops.filter((o) => (o.security === "access_token" || o.security === "optional_access_token") && hasIds(o) && !PUBLIC[o.id])) {
+    for (const op of ops.filter(
+      (o) => (o.security === "access_token" || o.security === "optional_access_token") && hasIds(o) && !PUBLIC[o.id],
+    )) {
       const res = await send(op, requestOf(f, op), f.tokenB);
-      if (res.status !== 404 || res.text.includes(f.marker)) failures.push(`${op.id} ${op.method} ${op.path}: ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status !== 404 || res.text.includes(f.marker))
+        failures.push(`${op.id} ${op.method} ${op.path}: ${res.status} ${res.text.slice(0, 300)}`);
       cover(op, "cross-organization ids");
     }
     expect(failures).toEqual([]);
@@ -430,7 +518,10 @@ describe("isolation and permissions over every operation", () => {
       const before = await api.knex("outbox").where({ organization_id: f.orgA }).count({ n: "*" });
       const res = await send(op, requestOf(f, op, { organizationId: f.orgA }), f.tokenB);
       const after = await api.knex("outbox").where({ organization_id: f.orgA }).count({ n: "*" });
-      const items = op.method === "GET" && res.status === 200 && res.text.startsWith("{") ? (JSON.parse(res.text) as { items?: unknown[] }).items : undefined;
+      const items =
+        op.method === "GET" && res.status === 200 && res.text.startsWith("{")
+          ? (JSON.parse(res.text) as { items?: unknown[] }).items
+          : undefined;
       const wrote = Number(after[0].n) !== Number(before[0].n);
       if (res.text.includes(f.marker) || (items && items.length > 0) || (op.method !== "GET" && res.status < 300) || wrote) {
         failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 300)}`);
@@ -483,21 +574,31 @@ describe("isolation and permissions over every operation", () => {
         continue;
       }
       if (op.id.startsWith("customer_portal:license_keys:")) {
-        const body = { ...(sample(op.body) as Record<string, unknown>), key: f.licenseKey, organization_id: f.orgB, activation_id: f.activationId };
+        const body = {
+          ...(sample(op.body) as Record<string, unknown>),
+          key: f.licenseKey,
+          organization_id: f.orgB,
+          activation_id: f.activationId,
+        };
         const res = await send(op, { path: op.path, body }, null);
         if (res.status !== 404 || res.text.includes(f.markerA2)) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
       } else if (op.id === "customer_portal:customer_session:request") {
         // Customer A2's email with organization B: the same answer as for anyone (202), and no code for A2.
         const res = await send(op, { path: op.path, body: { email: f.emailA2, organization_id: f.orgB } }, null);
-        const codes = await api.knex("customer_session_codes").where({ organization_id: f.orgB }).whereRaw("lower(email) = lower(?)", [f.emailA2]);
+        const codes = await api
+          .knex("customer_session_codes")
+          .where({ organization_id: f.orgB })
+          .whereRaw("lower(email) = lower(?)", [f.emailA2]);
         if (res.status !== 202 || res.text.includes(f.markerA2)) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
-        if (codes.length !== 1 || codes.some((c) => c.customer_id !== null || c.code_hash !== null)) failures.push(`${op.id}: a code for A2 through organization B: ${JSON.stringify(codes)}`);
+        if (codes.length !== 1 || codes.some((c) => c.customer_id !== null || c.code_hash !== null))
+          failures.push(`${op.id}: a code for A2 through organization B: ${JSON.stringify(codes)}`);
         await new Promise((r) => setTimeout(r, 500));
         if ((await mailsTo(f.emailA2)).length) failures.push(`${op.id}: mailed A2 for organization B`);
       } else if (op.id === "customer_portal:customer_session:authenticate") {
         // A wrong code is refused; A2's own code (organization A) signs in A2, and only A2.
         const wrong = await send(op, { path: op.path, body: { code: "ZZZZZZ" } }, null);
-        if (wrong.status !== 401 || wrong.text.includes("polar_cst_")) failures.push(`${op.id} (a wrong code): ${wrong.status} ${wrong.text.slice(0, 200)}`);
+        if (wrong.status !== 401 || wrong.text.includes("polar_cst_"))
+          failures.push(`${op.id} (a wrong code): ${wrong.status} ${wrong.text.slice(0, 200)}`);
         const asked = await fetch(`${api.url}/v1/customer-portal/customer-session/request`, {
           method: "POST",
           headers: { "content-type": "application/json" },
@@ -510,9 +611,17 @@ describe("isolation and permissions over every operation", () => {
         const token = res.status === 200 ? (JSON.parse(res.text) as { token: string }).token : "";
         const me = await fetch(`${api.url}/v1/customer-portal/customers/me`, { headers: { authorization: `Bearer ${token}` } });
         const meText = await me.text();
-        if (me.status !== 200 || !meText.includes(f.markerA2)) failures.push(`${op.id} (A2's code): ${res.status} ${res.text.slice(0, 100)} → ${me.status} ${meText.slice(0, 200)}`);
+        if (me.status !== 200 || !meText.includes(f.markerA2))
+          failures.push(`${op.id} (A2's code): ${res.status} ${res.text.slice(0, 100)} → ${me.status} ${meText.slice(0, 200)}`);
       } else if (op.path.includes("{client_secret}")) {
-        const res = await send(op, { path: op.path.replace("{client_secret}", `polar_c_${randomUUID().replace(/-/g, "")}`), body: op.body ? sample(op.body) : undefined }, null);
+        const res = await send(
+          op,
+          {
+            path: op.path.replace("{client_secret}", `polar_c_${randomUUID().replace(/-/g, "")}`),
+            body: op.body ? sample(op.body) : undefined,
+          },
+          null,
+        );
         if (res.status !== 404) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
       }
       cover(op, `public: ${PUBLIC[op.id]}`);
@@ -529,25 +638,37 @@ describe("isolation and permissions over every operation", () => {
         // About organization A: its own owner gets it, B's owner nothing.
         const req = requestOf(f, op);
         const call = (who: Browser) =>
-          who.fetch(api.url + req.path, { method: op.method, headers: req.body ? { "content-type": "application/json" } : {}, body: req.body ? JSON.stringify(req.body) : undefined });
+          who.fetch(api.url + req.path, {
+            method: op.method,
+            headers: req.body ? { "content-type": "application/json" } : {},
+            body: req.body ? JSON.stringify(req.body) : undefined,
+          });
         const ownToken = await send(op, req, f.tokenA);
-        if (ownToken.status !== 403) failures.push(`${op.id} with A's organization token: ${ownToken.status} ${ownToken.text.slice(0, 200)}`);
+        if (ownToken.status !== 403)
+          failures.push(`${op.id} with A's organization token: ${ownToken.status} ${ownToken.text.slice(0, 200)}`);
         const otherToken = await send(op, req, f.tokenB);
-        if (![403, 404].includes(otherToken.status) || otherToken.text.includes(f.marker)) failures.push(`${op.id} with B's organization token: ${otherToken.status} ${otherToken.text.slice(0, 200)}`);
+        if (![403, 404].includes(otherToken.status) || otherToken.text.includes(f.marker))
+          failures.push(`${op.id} with B's organization token: ${otherToken.status} ${otherToken.text.slice(0, 200)}`);
         const mine = await call(f.ownerA);
         if (mine.status !== 200) failures.push(`${op.id} by A's owner: ${mine.status} ${(await mine.text()).slice(0, 200)}`);
         const theirs = await call(f.ownerB);
         const text = await theirs.text();
-        if (theirs.status !== 404 || text.includes(f.marker)) failures.push(`${op.id} by B's owner on A: ${theirs.status} ${text.slice(0, 200)}`);
+        if (theirs.status !== 404 || text.includes(f.marker))
+          failures.push(`${op.id} by B's owner on A: ${theirs.status} ${text.slice(0, 200)}`);
         cover(op, `user: ${USER_OPS[op.id]}`);
         continue;
       }
-      const req = op.id === "oauth2:authorize"
-        ? { path: `${op.path}${authorize}` }
-        : { path: op.path, body: { name: `Org of B's owner ${randomUUID().slice(0, 8)}`, slug: `org-${randomUUID().slice(0, 12)}` } };
-      for (const [who, token] of [["A's", f.tokenA], ["B's", f.tokenB]]) {
+      const req =
+        op.id === "oauth2:authorize"
+          ? { path: `${op.path}${authorize}` }
+          : { path: op.path, body: { name: `Org of B's owner ${randomUUID().slice(0, 8)}`, slug: `org-${randomUUID().slice(0, 12)}` } };
+      for (const [who, token] of [
+        ["A's", f.tokenA],
+        ["B's", f.tokenB],
+      ]) {
         const res = await send(op, req, token);
-        if (res.status !== 403 || res.text.includes(f.marker)) failures.push(`${op.id} with ${who} organization token: ${res.status} ${res.text.slice(0, 200)}`);
+        if (res.status !== 403 || res.text.includes(f.marker))
+          failures.push(`${op.id} with ${who} organization token: ${res.status} ${res.text.slice(0, 200)}`);
       }
       const res = await f.ownerB.fetch(api.url + req.path, {
         method: op.method,
@@ -555,7 +676,8 @@ describe("isolation and permissions over every operation", () => {
         body: req.body ? JSON.stringify(req.body) : undefined,
       });
       const text = await res.text();
-      if (res.status >= 300 || text.includes(f.marker) || text.includes(f.orgA)) failures.push(`${op.id} by B's owner: ${res.status} ${text.slice(0, 300)}`);
+      if (res.status >= 300 || text.includes(f.marker) || text.includes(f.orgA))
+        failures.push(`${op.id} by B's owner: ${res.status} ${text.slice(0, 300)}`);
       cover(op, `user: ${USER_OPS[op.id]}`);
     }
     // The fixture is right: A's owner is offered organization A.
@@ -583,17 +705,25 @@ describe("isolation and permissions over every operation", () => {
     for (const op of ops.filter((o) => CLIENT_CREDENTIALS[o.id])) {
       if (op.id === "oauth2:request_token") {
         const stolen = await clientPost(op.path, clientB, { grant_type: "refresh_token", refresh_token: tokens.refresh_token });
-        if (stolen.status < 400 || stolen.text.includes("polar_at_")) failures.push(`${op.id}: client B refreshed A's token: ${stolen.status} ${stolen.text.slice(0, 200)}`);
-        const wrongSecret = await clientPost(op.path, { ...clientA, client_secret: "polar_cs_wrong" }, { grant_type: "refresh_token", refresh_token: tokens.refresh_token });
-        if (![400, 401].includes(wrongSecret.status) || wrongSecret.text.includes("polar_at_")) failures.push(`${op.id}: a wrong secret: ${wrongSecret.status} ${wrongSecret.text.slice(0, 200)}`);
+        if (stolen.status < 400 || stolen.text.includes("polar_at_"))
+          failures.push(`${op.id}: client B refreshed A's token: ${stolen.status} ${stolen.text.slice(0, 200)}`);
+        const wrongSecret = await clientPost(
+          op.path,
+          { ...clientA, client_secret: "polar_cs_wrong" },
+          { grant_type: "refresh_token", refresh_token: tokens.refresh_token },
+        );
+        if (![400, 401].includes(wrongSecret.status) || wrongSecret.text.includes("polar_at_"))
+          failures.push(`${op.id}: a wrong secret: ${wrongSecret.status} ${wrongSecret.text.slice(0, 200)}`);
       } else if (op.id === "oauth2:introspect_token") {
         const res = await clientPost(op.path, clientB, { token: tokens.access_token });
         const active = res.status === 200 && (JSON.parse(res.text) as { active?: boolean }).active !== false;
-        if (active || res.text.includes(f.orgA)) failures.push(`${op.id}: client B reads A's token: ${res.status} ${res.text.slice(0, 300)}`);
+        if (active || res.text.includes(f.orgA))
+          failures.push(`${op.id}: client B reads A's token: ${res.status} ${res.text.slice(0, 300)}`);
       } else if (op.id === "oauth2:revoke_token") {
         const res = await clientPost(op.path, clientB, { token: tokens.access_token });
         const after = await productsOfA(tokens.access_token);
-        if (res.text.includes(f.orgA) || after.status !== 200) failures.push(`${op.id}: client B revoked A's token: ${res.status} ${res.text.slice(0, 200)} → ${after.status}`);
+        if (res.text.includes(f.orgA) || after.status !== 200)
+          failures.push(`${op.id}: client B revoked A's token: ${res.status} ${res.text.slice(0, 200)} → ${after.status}`);
       } else {
         failures.push(`${op.id}: no check written`);
       }

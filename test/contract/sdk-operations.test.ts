@@ -16,15 +16,32 @@ const sdkOps: Array<{ fn: string; method: string; path: string; operationId: str
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
 const WEBHOOK_EVENTS = [
-  "checkout.created", "checkout.updated",
-  "customer.created", "customer.updated", "customer.deleted", "customer.state_changed",
-  "order.created", "order.updated", "order.paid", "order.refunded",
-  "subscription.created", "subscription.updated", "subscription.active", "subscription.canceled",
-  "subscription.uncanceled", "subscription.revoked",
-  "refund.created", "refund.updated",
-  "product.created", "product.updated",
-  "benefit.created", "benefit.updated",
-  "benefit_grant.created", "benefit_grant.cycled", "benefit_grant.updated", "benefit_grant.revoked",
+  "checkout.created",
+  "checkout.updated",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.active",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+  "refund.created",
+  "refund.updated",
+  "product.created",
+  "product.updated",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.cycled",
+  "benefit_grant.updated",
+  "benefit_grant.revoked",
   "organization.updated",
 ];
 
@@ -33,14 +50,18 @@ function contractOps() {
   const out: Array<{ method: string; path: string; operationId: string; op: any }> = [];
   for (const [path, item] of Object.entries<any>(spec.paths)) {
     for (const m of METHODS) {
-      if (item[m] && !isExtension({ tag: item[m].tags?.[0] ?? "" })) out.push({ method: m.toUpperCase(), path, operationId: item[m].operationId, op: item[m] });
+      if (item[m] && !isExtension({ tag: item[m].tags?.[0] ?? "" }))
+        out.push({ method: m.toUpperCase(), path, operationId: item[m].operationId, op: item[m] });
     }
   }
   return out;
 }
 
 const isMerchant = (path: string) =>
-  path.startsWith("/v1/") && !path.startsWith("/v1/customer-portal/") && !path.startsWith("/v1/checkouts/client/") && !path.startsWith("/v1/oauth2/");
+  path.startsWith("/v1/") &&
+  !path.startsWith("/v1/customer-portal/") &&
+  !path.startsWith("/v1/checkouts/client/") &&
+  !path.startsWith("/v1/oauth2/");
 
 describe("contract vs @polar-sh/sdk@0.34.17", () => {
   it("has exactly the client's 128 (method, path, operationId) triples", () => {
@@ -66,7 +87,10 @@ describe("contract vs @polar-sh/sdk@0.34.17", () => {
   it("authenticates portal calls with the customer session, except the four public ones", () => {
     const portal = contractOps().filter((o) => o.path.startsWith("/v1/customer-portal/"));
     expect(portal).toHaveLength(28);
-    const publicOnes = portal.filter((o) => o.op.security.length === 0).map((o) => o.path).sort();
+    const publicOnes = portal
+      .filter((o) => o.op.security.length === 0)
+      .map((o) => o.path)
+      .sort();
     expect(publicOnes).toEqual([
       "/v1/customer-portal/license-keys/activate",
       "/v1/customer-portal/license-keys/deactivate",
@@ -96,7 +120,10 @@ describe("contract vs @polar-sh/sdk@0.34.17", () => {
       }
     }
     expect(operations["orders:generate_invoice"]).toMatchObject({ successStatus: 202, successContentType: "application/json" });
-    expect(operations["customer_portal:orders:generate_invoice"]).toMatchObject({ successStatus: 202, successContentType: "application/json" });
+    expect(operations["customer_portal:orders:generate_invoice"]).toMatchObject({
+      successStatus: 202,
+      successContentType: "application/json",
+    });
     expect(operations["webhooks:redeliver_webhook_event"]).toMatchObject({ successStatus: 202, successContentType: "application/json" });
     expect(operations["subscriptions:export"]).toMatchObject({ successStatus: 200, successContentType: "text/csv" });
     expect(operations["products:create"].successStatus).toBe(201);
@@ -117,7 +144,9 @@ describe("contract vs @polar-sh/sdk@0.34.17", () => {
   it("validates typed error bodies and rejects naive datetimes", () => {
     expect(validateResponse("products:get", 404, { error: "ResourceNotFound", detail: "Not found" }).valid).toBe(true);
     expect(validateResponse("products:get", 404, { error: "Nope", detail: "x" }).valid).toBe(false);
-    expect(validateResponse("products:list", 422, { detail: [{ loc: ["query", "limit"], msg: "bad", type: "int_parsing" }] }).valid).toBe(true);
+    expect(validateResponse("products:list", 422, { detail: [{ loc: ["query", "limit"], msg: "bad", type: "int_parsing" }] }).valid).toBe(
+      true,
+    );
     expect(validateResponse("benefits:delete", 204, null).valid).toBe(true);
     const page = { items: [], pagination: { total_count: 0, max_page: 0 } };
     expect(validateResponse("products:list", 200, page).valid).toBe(true);

@@ -23,7 +23,10 @@ function sample(s: any, mode: Mode, depth = 0): unknown {
   const alts: any[] | undefined = s.oneOf ?? s.anyOf;
   if (alts) {
     // A branch tagged with an omitted value (a union member an old client does not know) is left out.
-    const tagged = (a: any) => Object.values<any>((a.$ref ? schemas[a.$ref.slice(CREF.length)] : a).properties ?? {}).some((p) => mode.omitValues?.includes(p.const));
+    const tagged = (a: any) =>
+      Object.values<any>((a.$ref ? schemas[a.$ref.slice(CREF.length)] : a).properties ?? {}).some((p) =>
+        mode.omitValues?.includes(p.const),
+      );
     const nonNull = alts.filter((a) => a.type !== "null" && !tagged(a));
     if (alts.some((a) => a.type === "null") && (mode.minimal || depth > 6)) return null;
     return sample(nonNull[mode.branch % nonNull.length], mode, depth + 1);
@@ -77,7 +80,9 @@ async function schemasOf(pkg: string): Promise<{ inbound: Record<string, Zod>; o
   const dir = join(dirname(require.resolve(`${pkg}/package.json`)), "src", "models", "components");
   const inbound: Record<string, Zod> = {};
   const outbound: Record<string, Zod> = {};
-  for (const f of readdirSync(dir).filter((f) => f.endsWith(".ts")).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()) {
     const mod: Record<string, Zod> = await import(`${pkg}/models/components/${f.replace(/\.ts$/, ".js")}`);
     for (const [k, v] of Object.entries(mod)) {
       if (k.endsWith("$inboundSchema")) inbound[k.slice(0, -14)] = v;
@@ -108,7 +113,10 @@ const webhookPayloads = Object.keys(schemas).filter((n) => /^Webhook.+Payload$/.
 // 0.32.16 knows monthly and yearly billing only, and no meter counting unique values: a product
 // billed daily or weekly, or such a meter, reaches an @polar-sh/express 0.3.0 receiver as a body
 // its old client refuses (docs/CONTRACT.md).
-const WEBHOOK_CLIENTS = [...CLIENTS.map((c) => ({ ...c, omitValues: [] as string[] })), { pkg: "polar-sdk-032", version: "0.32.16", omitValues: ["day", "week", "unique"] }];
+const WEBHOOK_CLIENTS = [
+  ...CLIENTS.map((c) => ({ ...c, omitValues: [] as string[] })),
+  { pkg: "polar-sdk-032", version: "0.32.16", omitValues: ["day", "week", "unique"] },
+];
 for (const client of WEBHOOK_CLIENTS) {
   const { inbound } = await schemasOf(client.pkg);
   describe(`webhook bodies are accepted by ${client.version}'s zod schemas`, () => {
@@ -191,7 +199,16 @@ function clientMinimal(name: string, minimal: any, full: any): unknown {
 }
 
 /** A value of a zod issue's expected type, for a field the client types otherwise than the sample. */
-const OF_TYPE: Record<string, () => unknown> = { string: () => "x", number: () => 1, int: () => 1, boolean: () => true, object: () => ({}), array: () => [], record: () => ({}), date: () => new Date("2025-01-01T00:00:00Z") };
+const OF_TYPE: Record<string, () => unknown> = {
+  string: () => "x",
+  number: () => 1,
+  int: () => 1,
+  boolean: () => true,
+  object: () => ({}),
+  array: () => [],
+  record: () => ({}),
+  date: () => new Date("2025-01-01T00:00:00Z"),
+};
 
 /** Sets the field at `path` of `value`, making the objects and arrays on the way. */
 function setAt(value: any, path: (string | number)[], v: unknown): void {
@@ -213,10 +230,16 @@ function describeBodies(title: string, names: string[], sent: (name: string, mod
     for (const name of names) {
       it(name, () => {
         const validate = schemaValidator(name);
-        const modes: Mode[] = [{ minimal: true, branch: 0, nullsToo: true }, ...[0, 1, 2, 3, 4, 5].map((b) => ({ minimal: false, branch: b }))];
+        const modes: Mode[] = [
+          { minimal: true, branch: 0, nullsToo: true },
+          ...[0, 1, 2, 3, 4, 5].map((b) => ({ minimal: false, branch: b })),
+        ];
         for (const mode of modes) {
           const body = JSON.parse(JSON.stringify(sent(name, mode)));
-          expect(validate(body), `${name} ${JSON.stringify(mode)} contract: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body)}`).toBe(true);
+          expect(
+            validate(body),
+            `${name} ${JSON.stringify(mode)} contract: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body)}`,
+          ).toBe(true);
         }
       });
     }
@@ -237,7 +260,13 @@ function repairV3(value: any, issues: any[]): boolean {
       continue;
     }
     const make =
-      issue.code === "invalid_enum_value" ? () => issue.options[0] : issue.code === "invalid_literal" ? () => issue.expected : issue.code === "invalid_type" ? OF_TYPE[issue.expected] : undefined;
+      issue.code === "invalid_enum_value"
+        ? () => issue.options[0]
+        : issue.code === "invalid_literal"
+          ? () => issue.expected
+          : issue.code === "invalid_type"
+            ? OF_TYPE[issue.expected]
+            : undefined;
     if (!make || issue.path.length === 0) continue;
     setAt(value, issue.path, make());
     changed = true;
@@ -246,13 +275,14 @@ function repairV3(value: any, issues: any[]): boolean {
 }
 
 describeBodies("request bodies the client encodes pass the contract", bodyNames, (name, mode) => {
-  const wire = mode.minimal ? clientMinimal(name, sample(schemas[name], mode), sample(schemas[name], { minimal: false, branch: 0 })) : sample(schemas[name], mode);
+  const wire = mode.minimal
+    ? clientMinimal(name, sample(schemas[name], mode), sample(schemas[name], { minimal: false, branch: 0 }))
+    : sample(schemas[name], mode);
   let parsed = sdk[name].safeParse(wire);
   for (let i = 0; i < 5 && !parsed.success && repairV3(wire, (parsed.error as any).issues); i++) parsed = sdk[name].safeParse(wire);
   expect(parsed.success, `${name} ${JSON.stringify(mode)} sdk inbound: ${JSON.stringify(parsed.error)}`).toBe(true);
   return sdkOut[name].parse(parsed.data);
 });
-
 
 // Request bodies 0.49.0 sends: it has only outbound schemas for them (no inbound), so the value it
 // is given is built from the contract's sample as its caller holds one (camelCase keys, Dates for
@@ -304,7 +334,6 @@ function enumAt(s: any, path: (string | number)[]): string | undefined {
   return at.find((b) => Array.isArray(b.enum))?.enum[0];
 }
 
-
 /**
  * Makes `value` one the client can hold where its types are narrower than the contract's sample
  * (a closed enum, a field it requires, another type): each issue of its outbound schema's parse
@@ -316,7 +345,13 @@ function repair(root: any, value: any, issues: any[], prefix: (string | number)[
   for (const issue of issues) {
     const path = [...prefix, ...(issue.path ?? [])];
     if (issue.code === "invalid_union" && issue.errors?.length) {
-      changed = repair(root, value, issue.errors.reduce((a: any[], b: any[]) => (b.length < a.length ? b : a)), path) || changed;
+      changed =
+        repair(
+          root,
+          value,
+          issue.errors.reduce((a: any[], b: any[]) => (b.length < a.length ? b : a)),
+          path,
+        ) || changed;
       continue;
     }
     // A string the contract enumerates (the client's open enum takes any): the contract's first value.
@@ -338,8 +373,8 @@ function repair(root: any, value: any, issues: any[], prefix: (string | number)[
 describeBodies("request bodies 0.49.0 encodes pass the contract", bodyNames049, (name, mode) => {
   const value = clientValue(schemas[name], sample(schemas[name], mode));
   let encoded = out049[name].safeParse(value);
-  for (let i = 0; i < 5 && !encoded.success && repair(schemas[name], value, JSON.parse((encoded.error as any).message)); i++) encoded = out049[name].safeParse(value);
+  for (let i = 0; i < 5 && !encoded.success && repair(schemas[name], value, JSON.parse((encoded.error as any).message)); i++)
+    encoded = out049[name].safeParse(value);
   expect(encoded.success, `${name} ${JSON.stringify(mode)} 0.49.0 outbound: ${JSON.stringify(encoded.error)}`).toBe(true);
   return encoded.data;
 });
-

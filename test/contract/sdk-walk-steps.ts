@@ -40,7 +40,14 @@ export function authorizeQuery(client: Registered): string {
 /** The code the signed-in user's consent gives the OAuth2 app (scopes for a refresh token and userinfo). */
 export async function consentCode(apiUrl: string, owner: Browser, client: Registered): Promise<string> {
   const url = new URL(`${apiUrl}/api/auth/oauth2/authorize`);
-  const query = { response_type: "code", client_id: client.client_id, redirect_uri: REDIRECT, scope: "openid profile email offline_access", state: "s", nonce: randomUUID() };
+  const query = {
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    scope: "openid profile email offline_access",
+    state: "s",
+    nonce: randomUUID(),
+  };
   url.search = new URLSearchParams(query).toString();
   const code = (await consent(apiUrl, owner, url)).searchParams.get("code");
   if (!code) throw new Error("the consent gave no code");
@@ -69,14 +76,25 @@ export function walkSteps(h: WalkHarness): Step[] {
     },
     { fn: "webhooksGetWebhookEndpoint", args: (v) => [{ id: v.endpointId }] },
     { fn: "webhooksListWebhookEndpoints", args: () => [{}] },
-    { fn: "webhooksUpdateWebhookEndpoint", args: (v) => [{ id: v.endpointId, webhookEndpointUpdate: { events: ["product.created", "customer.created", "order.paid", "order.created"] } }] },
+    {
+      fn: "webhooksUpdateWebhookEndpoint",
+      args: (v) => [
+        { id: v.endpointId, webhookEndpointUpdate: { events: ["product.created", "customer.created", "order.paid", "order.created"] } },
+      ],
+    },
     { fn: "webhooksResetWebhookEndpointSecret", args: (v) => [{ id: v.endpointId }] },
 
     // A downloadable file, uploaded in one part; a second one, never uploaded, is deleted.
     {
       fn: "filesCreate",
       args: () => [fileCreate("guide.pdf")],
-      keep: { fileId: "id", uploadId: "upload.id", uploadPath: "upload.path", partUrl: "upload.parts.0.url", partHeaders: "upload.parts.0.headers" },
+      keep: {
+        fileId: "id",
+        uploadId: "upload.id",
+        uploadPath: "upload.path",
+        partUrl: "upload.parts.0.url",
+        partHeaders: "upload.parts.0.headers",
+      },
     },
     {
       chore: "upload the file's part",
@@ -90,7 +108,16 @@ export function walkSteps(h: WalkHarness): Step[] {
     },
     {
       fn: "filesUploaded",
-      args: (v) => [{ id: v.fileId, fileUploadCompleted: { id: v.uploadId, path: v.uploadPath, parts: [{ number: 1, checksumEtag: v.etag, checksumSha256Base64: sha256(FILE) }] } }],
+      args: (v) => [
+        {
+          id: v.fileId,
+          fileUploadCompleted: {
+            id: v.uploadId,
+            path: v.uploadPath,
+            parts: [{ number: 1, checksumEtag: v.etag, checksumSha256Base64: sha256(FILE) }],
+          },
+        },
+      ],
     },
     { fn: "filesList", args: () => [{}] },
     { fn: "filesUpdate", args: (v) => [{ id: v.fileId, filePatch: { name: "Guide.pdf", version: "1.0" } }] },
@@ -102,14 +129,32 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "filesDelete", args: (v) => [{ id: v.spareFileId }] },
 
     // Benefits: one of each kind a purchase grants here, and one to delete.
-    { fn: "benefitsCreate", args: () => [{ type: "custom", description: "Walk support", properties: { note: "Mail us" } }], keep: { customBenefitId: "id" } },
     {
       fn: "benefitsCreate",
-      args: () => [{ type: "license_keys", description: "Walk license", properties: { prefix: "WALK", activations: { limit: 3, enableCustomerAdmin: true }, limitUsage: 100 } }],
+      args: () => [{ type: "custom", description: "Walk support", properties: { note: "Mail us" } }],
+      keep: { customBenefitId: "id" },
+    },
+    {
+      fn: "benefitsCreate",
+      args: () => [
+        {
+          type: "license_keys",
+          description: "Walk license",
+          properties: { prefix: "WALK", activations: { limit: 3, enableCustomerAdmin: true }, limitUsage: 100 },
+        },
+      ],
       keep: { licenseBenefitId: "id" },
     },
-    { fn: "benefitsCreate", args: (v) => [{ type: "downloadables", description: "Walk guide", properties: { files: [v.fileId] } }], keep: { downloadBenefitId: "id" } },
-    { fn: "benefitsCreate", args: () => [{ type: "custom", description: "Short-lived", properties: { note: null } }], keep: { spareBenefitId: "id" } },
+    {
+      fn: "benefitsCreate",
+      args: (v) => [{ type: "downloadables", description: "Walk guide", properties: { files: [v.fileId] } }],
+      keep: { downloadBenefitId: "id" },
+    },
+    {
+      fn: "benefitsCreate",
+      args: () => [{ type: "custom", description: "Short-lived", properties: { note: null } }],
+      keep: { spareBenefitId: "id" },
+    },
     { fn: "benefitsGet", args: (v) => [{ id: v.licenseBenefitId }] },
     { fn: "benefitsList", args: () => [{}] },
     { fn: "benefitsUpdate", args: (v) => [{ id: v.customBenefitId, requestBody: { type: "custom", description: "Walk support, 24/7" } }] },
@@ -118,20 +163,39 @@ export function walkSteps(h: WalkHarness): Step[] {
     // Products: a monthly subscription with the benefits, and a one-time purchase.
     {
       fn: "productsCreate",
-      args: () => [{ name: "Walk monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] }],
+      args: () => [
+        { name: "Walk monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] },
+      ],
       keep: { productId: "id" },
     },
-    { fn: "productsCreate", args: () => [{ name: "Walk e-book", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] }], keep: { oneTimeId: "id" } },
+    {
+      fn: "productsCreate",
+      args: () => [
+        { name: "Walk e-book", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] },
+      ],
+      keep: { oneTimeId: "id" },
+    },
     { fn: "productsGet", args: (v) => [{ id: v.productId }] },
     { fn: "productsList", args: () => [{}] },
     { fn: "productsUpdate", args: (v) => [{ id: v.oneTimeId, productUpdate: { description: "A guide to walking" } }] },
-    { fn: "productsUpdateBenefits", args: (v) => [{ id: v.productId, productBenefitsUpdate: { benefits: [v.customBenefitId, v.licenseBenefitId, v.downloadBenefitId] } }] },
+    {
+      fn: "productsUpdateBenefits",
+      args: (v) => [{ id: v.productId, productBenefitsUpdate: { benefits: [v.customBenefitId, v.licenseBenefitId, v.downloadBenefitId] } }],
+    },
 
-    { fn: "customFieldsCreate", args: () => [{ type: "text", slug: `company-${tag}`, name: "Company", properties: { formLabel: "Company" } }], keep: { customFieldId: "id" } },
+    {
+      fn: "customFieldsCreate",
+      args: () => [{ type: "text", slug: `company-${tag}`, name: "Company", properties: { formLabel: "Company" } }],
+      keep: { customFieldId: "id" },
+    },
     { fn: "customFieldsGet", args: (v) => [{ id: v.customFieldId }] },
     { fn: "customFieldsList", args: () => [{}] },
     { fn: "customFieldsUpdate", args: (v) => [{ id: v.customFieldId, customFieldUpdate: { type: "text", name: "Company name" } }] },
-    { fn: "discountsCreate", args: () => [{ name: "Walk", type: "percentage", basisPoints: 1000, duration: "once", code: `WALK${tag}` }], keep: { discountId: "id" } },
+    {
+      fn: "discountsCreate",
+      args: () => [{ name: "Walk", type: "percentage", basisPoints: 1000, duration: "once", code: `WALK${tag}` }],
+      keep: { discountId: "id" },
+    },
     { fn: "discountsGet", args: (v) => [{ id: v.discountId }] },
     { fn: "discountsList", args: () => [{}] },
     { fn: "discountsUpdate", args: (v) => [{ id: v.discountId, discountUpdate: { name: "Walk ten" } }] },
@@ -141,7 +205,11 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "checkoutLinksUpdate", args: (v) => [{ id: v.checkoutLinkId, checkoutLinkUpdate: { label: "Walk link" } }] },
 
     // Customers: the buyer, and two deleted by id and by external id.
-    { fn: "customersCreate", args: () => [{ email: `walker-${tag}@example.com`, name: "Walker", externalId: `walker-${tag}` }], keep: { customerId: "id", externalId: "externalId" } },
+    {
+      fn: "customersCreate",
+      args: () => [{ email: `walker-${tag}@example.com`, name: "Walker", externalId: `walker-${tag}` }],
+      keep: { customerId: "id", externalId: "externalId" },
+    },
     { fn: "customersGet", args: (v) => [{ id: v.customerId }] },
     { fn: "customersList", args: () => [{}] },
     { fn: "customersUpdate", args: (v) => [{ id: v.customerId, customerUpdate: { name: "Walker Two" } }] },
@@ -149,18 +217,34 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customersUpdateExternal", args: (v) => [{ externalId: v.externalId, customerUpdateExternalID: { metadata: { walk: "yes" } } }] },
     { fn: "customersCreate", args: () => [{ email: `gone-${tag}@example.com` }], keep: { goneId: "id" } },
     { fn: "customersDelete", args: (v) => [{ id: v.goneId }] },
-    { fn: "customersCreate", args: () => [{ email: `gone-ext-${tag}@example.com`, externalId: `gone-${tag}` }], keep: { goneExternalId: "externalId" } },
+    {
+      fn: "customersCreate",
+      args: () => [{ email: `gone-ext-${tag}@example.com`, externalId: `gone-${tag}` }],
+      keep: { goneExternalId: "externalId" },
+    },
     { fn: "customersDeleteExternal", args: (v) => [{ externalId: v.goneExternalId }] },
 
     // The subscription through a checkout confirmed on the sandbox; then the one-time purchase.
-    { fn: "checkoutsCreate", args: (v) => [{ products: [v.productId], customerId: v.customerId }], keep: { checkoutId: "id", clientSecret: "clientSecret" } },
+    {
+      fn: "checkoutsCreate",
+      args: (v) => [{ products: [v.productId], customerId: v.customerId }],
+      keep: { checkoutId: "id", clientSecret: "clientSecret" },
+    },
     { fn: "checkoutsGet", args: (v) => [{ id: v.checkoutId }] },
     { fn: "checkoutsList", args: () => [{}] },
     { fn: "checkoutsUpdate", args: (v) => [{ id: v.checkoutId, checkoutUpdate: { metadata: { walk: "yes" } } }] },
     { fn: "checkoutsClientGet", as: "anon", args: (v) => [{ clientSecret: v.clientSecret }] },
-    { fn: "checkoutsClientUpdate", as: "anon", args: (v) => [{ clientSecret: v.clientSecret, checkoutUpdatePublic: { customerName: "Walker Two" } }] },
+    {
+      fn: "checkoutsClientUpdate",
+      as: "anon",
+      args: (v) => [{ clientSecret: v.clientSecret, checkoutUpdatePublic: { customerName: "Walker Two" } }],
+    },
     { fn: "checkoutsClientConfirm", as: "anon", args: (v) => [{ clientSecret: v.clientSecret, checkoutConfirmStripe: confirmBody }] },
-    { fn: "checkoutsCreate", args: (v) => [{ products: [v.oneTimeId], customerId: v.customerId }], keep: { oneTimeSecret: "clientSecret" } },
+    {
+      fn: "checkoutsCreate",
+      args: (v) => [{ products: [v.oneTimeId], customerId: v.customerId }],
+      keep: { oneTimeSecret: "clientSecret" },
+    },
     { fn: "checkoutsClientConfirm", as: "anon", args: (v) => [{ clientSecret: v.oneTimeSecret, checkoutConfirmStripe: confirmBody }] },
     { fn: "customersGetState", args: (v) => [{ id: v.customerId }] },
     { fn: "customersGetStateExternal", args: (v) => [{ externalId: v.externalId }] },
@@ -173,7 +257,10 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "ordersList", args: (v) => [{ productId: v.productId }], keep: { orderId: "result.items.0.id" } },
     { fn: "ordersList", args: (v) => [{ productId: v.oneTimeId }], keep: { oneTimeOrderId: "result.items.0.id" } },
     { fn: "ordersGet", args: (v) => [{ id: v.orderId }] },
-    { fn: "ordersUpdate", args: (v) => [{ id: v.orderId, orderUpdate: { billingName: "Walker Inc.", billingAddress: { country: "FR", city: "Paris" } } }] },
+    {
+      fn: "ordersUpdate",
+      args: (v) => [{ id: v.orderId, orderUpdate: { billingName: "Walker Inc.", billingAddress: { country: "FR", city: "Paris" } } }],
+    },
     { fn: "ordersGenerateInvoice", args: (v) => [{ id: v.orderId }] },
     { fn: "ordersGet", args: (v) => [{ id: v.orderId }], until: ["isInvoiceGenerated", true] },
     { fn: "ordersInvoice", args: (v) => [{ id: v.orderId }] },
@@ -184,18 +271,33 @@ export function walkSteps(h: WalkHarness): Step[] {
 
     // What the purchase granted (the grant jobs run on the worker).
     { fn: "benefitsGrants", args: (v) => [{ id: v.customBenefitId }], until: ["result.items.0.isGranted", true] },
-    { fn: "licenseKeysList", args: () => [{}], until: "result.items.0.id", keep: { licenseKeyId: "result.items.0.id", licenseKey: "result.items.0.key" } },
+    {
+      fn: "licenseKeysList",
+      args: () => [{}],
+      until: "result.items.0.id",
+      keep: { licenseKeyId: "result.items.0.id", licenseKey: "result.items.0.key" },
+    },
     { fn: "licenseKeysGet", args: (v) => [{ id: v.licenseKeyId }] },
     { fn: "licenseKeysUpdate", args: (v) => [{ id: v.licenseKeyId, licenseKeyUpdate: { limitUsage: 50 } }] },
     { fn: "licenseKeysValidate", args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId }] },
-    { fn: "licenseKeysActivate", args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, label: "laptop" }], keep: { activationId: "id" } },
+    {
+      fn: "licenseKeysActivate",
+      args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, label: "laptop" }],
+      keep: { activationId: "id" },
+    },
     { fn: "licenseKeysGetActivation", args: (v) => [{ id: v.licenseKeyId, activationId: v.activationId }] },
     { fn: "licenseKeysDeactivate", args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, activationId: v.activationId }] },
 
     // Usage: a meter, the buyer's events, the customer meter they make once folded.
     {
       fn: "metersCreate",
-      args: () => [{ name: "Walk calls", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "walk_call" }] }, aggregation: { func: "count" } }],
+      args: () => [
+        {
+          name: "Walk calls",
+          filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "walk_call" }] },
+          aggregation: { func: "count" },
+        },
+      ],
       keep: { meterId: "id" },
     },
     { fn: "metersGet", args: (v) => [{ id: v.meterId }] },
@@ -206,8 +308,23 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "eventsGet", args: (v) => [{ id: v.eventId }] },
     { fn: "eventsListNames", args: () => [{}] },
     { chore: "fold usage (the worker's job)", run: async () => void (await foldUsage(h.knex)) },
-    { fn: "metersQuantities", args: (v) => [{ id: v.meterId, startTimestamp: new Date(Date.now() - 86_400_000), endTimestamp: new Date(Date.now() + 86_400_000), interval: "day" }] },
-    { fn: "customerMetersList", args: (v) => [{ customerId: v.customerId }], until: "result.items.0.id", keep: { customerMeterId: "result.items.0.id" } },
+    {
+      fn: "metersQuantities",
+      args: (v) => [
+        {
+          id: v.meterId,
+          startTimestamp: new Date(Date.now() - 86_400_000),
+          endTimestamp: new Date(Date.now() + 86_400_000),
+          interval: "day",
+        },
+      ],
+    },
+    {
+      fn: "customerMetersList",
+      args: (v) => [{ customerId: v.customerId }],
+      until: "result.items.0.id",
+      keep: { customerMeterId: "result.items.0.id" },
+    },
     { fn: "customerMetersGet", args: (v) => [{ id: v.customerMeterId }] },
 
     // The buyer's portal.
@@ -215,7 +332,11 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customerPortalOrganizationsGet", as: "anon", args: (v) => [{ slug: v.organizationSlug }] },
     { fn: "customerPortalCustomersGet", as: "anon", args: (v) => [session(v)] },
     { fn: "customerPortalCustomerSessionIntrospect", as: "anon", args: (v) => [session(v)] },
-    { fn: "customerPortalCustomersUpdate", as: "anon", args: (v) => [session(v), { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } }] },
+    {
+      fn: "customerPortalCustomersUpdate",
+      as: "anon",
+      args: (v) => [session(v), { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } }],
+    },
     { fn: "customerPortalCustomersListPaymentMethods", as: "anon", args: (v) => [session(v), {}] },
     {
       fn: "customerPortalCustomersAddPaymentMethod",
@@ -227,7 +348,14 @@ export function walkSteps(h: WalkHarness): Step[] {
     { fn: "customerPortalCustomersDeletePaymentMethod", as: "anon", args: (v) => [session(v), { id: v.paymentMethodId }] },
     { fn: "customerPortalOrdersList", as: "anon", args: (v) => [session(v), {}] },
     { fn: "customerPortalOrdersGet", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
-    { fn: "customerPortalOrdersUpdate", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId, customerOrderUpdate: { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } } }] },
+    {
+      fn: "customerPortalOrdersUpdate",
+      as: "anon",
+      args: (v) => [
+        session(v),
+        { id: v.oneTimeOrderId, customerOrderUpdate: { billingName: "Walker SARL", billingAddress: { country: "FR", city: "Lyon" } } },
+      ],
+    },
     { fn: "customerPortalOrdersGetPaymentStatus", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
     { fn: "customerPortalOrdersGenerateInvoice", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }] },
     { fn: "customerPortalOrdersGet", as: "anon", args: (v) => [session(v), { id: v.oneTimeOrderId }], until: ["isInvoiceGenerated", true] },
@@ -241,22 +369,53 @@ export function walkSteps(h: WalkHarness): Step[] {
     },
     { fn: "customerPortalSubscriptionsList", as: "anon", args: (v) => [session(v), {}] },
     { fn: "customerPortalSubscriptionsGet", as: "anon", args: (v) => [session(v), { id: v.subscriptionId }] },
-    { fn: "customerPortalSubscriptionsUpdate", as: "anon", args: (v) => [session(v), { id: v.subscriptionId, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }] },
-    { fn: "customerPortalSubscriptionsUpdate", as: "anon", args: (v) => [session(v), { id: v.subscriptionId, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } }] },
-    { fn: "customerPortalBenefitGrantsList", as: "anon", args: (v) => [session(v), { benefitId: v.customBenefitId }], keep: { grantId: "result.items.0.id" } },
+    {
+      fn: "customerPortalSubscriptionsUpdate",
+      as: "anon",
+      args: (v) => [session(v), { id: v.subscriptionId, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }],
+    },
+    {
+      fn: "customerPortalSubscriptionsUpdate",
+      as: "anon",
+      args: (v) => [session(v), { id: v.subscriptionId, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } }],
+    },
+    {
+      fn: "customerPortalBenefitGrantsList",
+      as: "anon",
+      args: (v) => [session(v), { benefitId: v.customBenefitId }],
+      keep: { grantId: "result.items.0.id" },
+    },
     { fn: "customerPortalBenefitGrantsGet", as: "anon", args: (v) => [session(v), { id: v.grantId }] },
-    { fn: "customerPortalBenefitGrantsUpdate", as: "anon", args: (v) => [session(v), { id: v.grantId, customerBenefitGrantUpdate: { benefitType: "custom" } }] },
+    {
+      fn: "customerPortalBenefitGrantsUpdate",
+      as: "anon",
+      args: (v) => [session(v), { id: v.grantId, customerBenefitGrantUpdate: { benefitType: "custom" } }],
+    },
     { fn: "customerPortalCustomerMetersList", as: "anon", args: (v) => [session(v), {}], keep: { portalMeterId: "result.items.0.id" } },
     { fn: "customerPortalCustomerMetersGet", as: "anon", args: (v) => [session(v), { id: v.portalMeterId }] },
     { fn: "customerPortalDownloadablesList", as: "anon", args: (v) => [session(v), {}], until: "result.items.0.file.id" },
     { fn: "customerPortalLicenseKeysList", as: "anon", args: (v) => [session(v), {}] },
     { fn: "customerPortalLicenseKeysGet", as: "anon", args: (v) => [session(v), { id: v.licenseKeyId }] },
     { fn: "customerPortalLicenseKeysValidate", as: "anon", args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId }] },
-    { fn: "customerPortalLicenseKeysActivate", as: "anon", args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, label: "desktop" }], keep: { portalActivationId: "id" } },
-    { fn: "customerPortalLicenseKeysDeactivate", as: "anon", args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, activationId: v.portalActivationId }] },
+    {
+      fn: "customerPortalLicenseKeysActivate",
+      as: "anon",
+      args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, label: "desktop" }],
+      keep: { portalActivationId: "id" },
+    },
+    {
+      fn: "customerPortalLicenseKeysDeactivate",
+      as: "anon",
+      args: (v) => [{ key: v.licenseKey, organizationId: v.organizationId, activationId: v.portalActivationId }],
+    },
 
     // What the endpoint was sent.
-    { fn: "webhooksListWebhookDeliveries", args: (v) => [{ endpointId: v.endpointId }], until: "result.items.0.webhookEvent.id", keep: { webhookEventId: "result.items.0.webhookEvent.id" } },
+    {
+      fn: "webhooksListWebhookDeliveries",
+      args: (v) => [{ endpointId: v.endpointId }],
+      until: "result.items.0.webhookEvent.id",
+      keep: { webhookEventId: "result.items.0.webhookEvent.id" },
+    },
     { fn: "webhooksRedeliverWebhookEvent", args: (v) => [{ id: v.webhookEventId }] },
 
     // OAuth2: what the app asks, the user's consent, the tokens.
@@ -268,7 +427,12 @@ export function walkSteps(h: WalkHarness): Step[] {
       args: (v) => [Object.assign({ grantType: "authorization_code", code: v.oauthCode, redirectUri: REDIRECT }, oauth)],
       keep: { oauthRefreshToken: "refreshToken" },
     },
-    { fn: "oauth2Token", as: "anon", args: (v) => [Object.assign({ grantType: "refresh_token", refreshToken: v.oauthRefreshToken }, oauth)], keep: { oauthAccessToken: "accessToken" } },
+    {
+      fn: "oauth2Token",
+      as: "anon",
+      args: (v) => [Object.assign({ grantType: "refresh_token", refreshToken: v.oauthRefreshToken }, oauth)],
+      keep: { oauthAccessToken: "accessToken" },
+    },
     { fn: "oauth2Introspect", as: "anon", args: (v) => [Object.assign({ token: v.oauthAccessToken }, oauth)] },
     { fn: "oauth2Userinfo", as: "oauth" },
     { fn: "oauth2Revoke", as: "anon", args: (v) => [Object.assign({ token: v.oauthAccessToken }, oauth)] },
@@ -278,12 +442,23 @@ export function walkSteps(h: WalkHarness): Step[] {
     {
       fn: "checkoutsClientConfirm",
       as: "anon",
-      args: (v) => [{ clientSecret: v.secondSecret, checkoutConfirmStripe: Object.assign({ customerEmail: `second-${tag}@example.com` }, confirmBody) }],
+      args: (v) => [
+        { clientSecret: v.secondSecret, checkoutConfirmStripe: Object.assign({ customerEmail: `second-${tag}@example.com` }, confirmBody) },
+      ],
     },
     { fn: "checkoutsGet", args: (v) => [{ id: v.secondCheckoutId }], keep: { secondCustomerId: "customerId" } },
     { fn: "customerSessionsCreate", args: (v) => [{ customerId: v.secondCustomerId }], keep: { secondSession: "token" } },
-    { fn: "customerPortalSubscriptionsList", as: "anon", args: (v) => [{ customerSession: v.secondSession }, {}], keep: { secondSubscriptionId: "result.items.0.id" } },
-    { fn: "customerPortalSubscriptionsCancel", as: "anon", args: (v) => [{ customerSession: v.secondSession }, { id: v.secondSubscriptionId }] },
+    {
+      fn: "customerPortalSubscriptionsList",
+      as: "anon",
+      args: (v) => [{ customerSession: v.secondSession }, {}],
+      keep: { secondSubscriptionId: "result.items.0.id" },
+    },
+    {
+      fn: "customerPortalSubscriptionsCancel",
+      as: "anon",
+      args: (v) => [{ customerSession: v.secondSession }, { id: v.secondSubscriptionId }],
+    },
 
     // The end of it all.
     { fn: "subscriptionsRevoke", args: (v) => [{ id: v.subscriptionId }] },

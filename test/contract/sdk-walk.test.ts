@@ -37,7 +37,11 @@ const filesDir = mkdtempSync(join(tmpdir(), "sdk-walk-"));
 
 beforeAll(() => {
   const door = temporalDoor(h.client, h.taskQueue);
-  setWorkflowsDoor({ pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs, startInvoice: door.startInvoice });
+  setWorkflowsDoor({
+    pokeSubscriptions: door.pokeSubscriptions,
+    startBenefitGrantJobs: door.startBenefitGrantJobs,
+    startInvoice: door.startInvoice,
+  });
   setStorage(new LocalStorage(filesDir));
   // Presigned upload URLs and invoice links point at this file's API.
   process.env.PUBLIC_API_URL = h.api.url;
@@ -124,7 +128,13 @@ describe("the SDK walk through Python polar-sdk 0.23.1", () => {
     const res = await fetch(`${h.api.url}/v1/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: before.oauthClient.client_id, client_secret: before.oauthClient.client_secret }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: before.oauthClient.client_id,
+        client_secret: before.oauthClient.client_secret,
+      }),
     });
     const tokens: { refresh_token: string } = await res.json();
     const context = {
@@ -143,5 +153,8 @@ describe("the SDK walk through Python polar-sdk 0.23.1", () => {
     outcomes = JSON.parse(await runPython(new URL("./sdk_walk.py", import.meta.url), context));
   }, 400_000);
 
-  eachOperation(sdkOps.map((o) => o.fn), () => outcomes);
+  eachOperation(
+    sdkOps.map((o) => o.fn),
+    () => outcomes,
+  );
 });

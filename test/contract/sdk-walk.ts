@@ -34,7 +34,8 @@ export type Vars = Record<string, unknown>;
 function guarded(kept: Vars): Vars {
   return new Proxy<Vars>(kept, {
     get(target, key) {
-      if (typeof key === "string" && key !== "then" && !(key in target)) throw new Error(`"${key}" was not kept: the step that keeps it failed`);
+      if (typeof key === "string" && key !== "then" && !(key in target))
+        throw new Error(`"${key}" was not kept: the step that keeps it failed`);
       return Reflect.get(target, key);
     },
   });
@@ -212,10 +213,14 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
       }
       if (step.fails) {
         if (r.ok) throw new Error(`succeeded, but ${step.fails} was expected`);
-        if (!(r.error instanceof PolarError) || at(r.error, "name") !== step.fails) throw new Error(`expected ${step.fails}, got ${describeError(r.error)}`);
+        if (!(r.error instanceof PolarError) || at(r.error, "name") !== step.fails)
+          throw new Error(`expected ${step.fails}, got ${describeError(r.error)}`);
       }
       for (const [name, paths] of Object.entries(step.keep ?? {})) {
-        const value = [paths].flat().map((path) => answerAt(r, path)).find((v) => v !== undefined);
+        const value = [paths]
+          .flat()
+          .map((path) => answerAt(r, path))
+          .find((v) => v !== undefined);
         if (value === undefined && r.ok) throw new Error(`nothing at ${[paths].flat().join(" or ")} to keep as ${name}`);
         if (value !== undefined) vars[name] = value;
       }

@@ -21,7 +21,8 @@ export interface Sdk1Operation {
 const unnamed = (template: string) => template.replace(/\{[^}]*\}/g, "{}");
 const isOperationId = (id: string): id is OperationId => Object.hasOwn(operations, id);
 const byRequest = new Map<string, OperationId>();
-for (const id of Object.keys(operations).filter(isOperationId)) byRequest.set(`${operations[id].method.toUpperCase()} ${unnamed(operations[id].path)}`, id);
+for (const id of Object.keys(operations).filter(isOperationId))
+  byRequest.set(`${operations[id].method.toUpperCase()} ${unnamed(operations[id].path)}`, id);
 
 /** The contract's operation with this method and path template (`{…}` or `{name}` for a parameter), if there is one. */
 export function operationFor(method: string, template: string): OperationId | undefined {
@@ -30,7 +31,11 @@ export function operationFor(method: string, template: string): OperationId | un
 
 const fitting = Object.keys(operations)
   .filter(isOperationId)
-  .map((id) => ({ id, method: operations[id].method.toUpperCase(), re: new RegExp(`^${operations[id].path.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
+  .map((id) => ({
+    id,
+    method: operations[id].method.toUpperCase(),
+    re: new RegExp(`^${operations[id].path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+  }));
 
 /** The operation a request with this method and concrete path is routed to, if any. */
 function routeOf(method: string, path: string): OperationId | undefined {

@@ -23,23 +23,37 @@ function assignments(version: string, served: [string, Sdk1Operation][]) {
   ];
   const methodOfLine = new Map<number, string>();
   for (const [method, op] of served) {
-    const access = method.split(".").map((k) => `[${JSON.stringify(k)}]`).join("");
+    const access = method
+      .split(".")
+      .map((k) => `[${JSON.stringify(k)}]`)
+      .join("");
     methodOfLine.set(lines.length, method);
     const name = method.replace(/\W/g, "_");
-    lines.push(`declare const ours_${name}: OpResult<${JSON.stringify(op.operationId)}>["body"]; export const ${name}: Answer<Polar${access}> = ours_${name};`);
+    lines.push(
+      `declare const ours_${name}: OpResult<${JSON.stringify(op.operationId)}>["body"]; export const ${name}: Answer<Polar${access}> = ours_${name};`,
+    );
   }
   return { text: lines.join("\n") + "\n", methodOfLine };
 }
 
 function typeCheck(file: string, text: string): readonly ts.Diagnostic[] {
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, skipLibCheck: true, noEmit: true, types: [], target: ts.ScriptTarget.ES2022 };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+  };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => name === file || fileExists(name);
   host.readFile = (name) => (name === file ? text : readFile(name));
-  host.getSourceFile = (name, version, onError, create) => (name === file ? ts.createSourceFile(name, text, version) : getSourceFile(name, version, onError, create));
+  host.getSourceFile = (name, version, onError, create) =>
+    name === file ? ts.createSourceFile(name, text, version) : getSourceFile(name, version, onError, create);
   const program = ts.createProgram([file], options, host);
   return ts.getPreEmitDiagnostics(program, program.getSourceFile(file));
 }
@@ -52,10 +66,19 @@ const VERSIONS = ["2026-04", "2026-10"];
  */
 const CLIENT_DECLARATION_ERRORS: Record<string, { because: string; diagnostic: string }> = {
   // RFC 7662: an unknown, expired or revoked token is `{"active": false}` and nothing else.
-  "oauth2.introspectToken": { because: "an inactive token is only {active: false}", diagnostic: "Type '{ active: false; }' is missing the following properties" },
+  "oauth2.introspectToken": {
+    because: "an inactive token is only {active: false}",
+    diagnostic: "Type '{ active: false; }' is missing the following properties",
+  },
   // The generator merged two enums named Status: a subscription in a customer's state is active or trialing.
-  "customers.getState": { because: "its subscription status is typed as a license key's", diagnostic: "Types of property 'status' are incompatible" },
-  "customers.getStateExternal": { because: "its subscription status is typed as a license key's", diagnostic: "Types of property 'status' are incompatible" },
+  "customers.getState": {
+    because: "its subscription status is typed as a license key's",
+    diagnostic: "Types of property 'status' are incompatible",
+  },
+  "customers.getStateExternal": {
+    because: "its subscription status is typed as a license key's",
+    diagnostic: "Types of property 'status' are incompatible",
+  },
 };
 
 describe("the contract's answers against the 1.x client's declared types", () => {
@@ -76,7 +99,10 @@ describe("the contract's answers against the 1.x client's declared types", () =>
       for (const d of typeCheck(file, text)) {
         const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
         const method = methodOfLine.get(line) ?? "(the file)";
-        byMethod.set(method, [...(byMethod.get(method) ?? []), ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n").slice(-3).join(" / ")]);
+        byMethod.set(method, [
+          ...(byMethod.get(method) ?? []),
+          ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n").slice(-3).join(" / "),
+        ]);
       }
       found.set(version, byMethod);
     }

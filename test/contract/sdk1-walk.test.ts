@@ -14,7 +14,16 @@ import { PolarClientError } from "polar-sdk-1";
 import { createPolar as createPolar2604, type Polar } from "polar-sdk-1/2026-04";
 import { createPolar as createPolar2610 } from "polar-sdk-1/2026-10";
 import { foldUsage } from "../../server/meters/fold.js";
-import { createBenefitGrant, createLicenseKey, createOrder, createPayment, orgWithToken, ownerWithOrganization, uniqueEmail, useTestApi } from "../harness/index.js";
+import {
+  createBenefitGrant,
+  createLicenseKey,
+  createOrder,
+  createPayment,
+  orgWithToken,
+  ownerWithOrganization,
+  uniqueEmail,
+  useTestApi,
+} from "../harness/index.js";
 import { declaredClient, type DeclaredClient } from "./declared-types.js";
 import { sdk1Operations, type Sdk1Operation } from "./sdk1-operations.js";
 
@@ -25,18 +34,45 @@ afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
 /** 1.x methods whose operations we do not serve yet, by what they are part of. */
 const NOT_SERVED: Record<string, string> = {
   ...only("seats (seat-based pricing)", [
-    "customerSeats.assignSeat", "customerSeats.claimSeat", "customerSeats.getClaimInfo", "customerSeats.listSeats", "customerSeats.resendInvitation", "customerSeats.revokeSeat",
-    "customerPortal.seats.assignSeat", "customerPortal.seats.listClaimedSubscriptions", "customerPortal.seats.listSeats", "customerPortal.seats.resendInvitation", "customerPortal.seats.revokeSeat",
+    "customerSeats.assignSeat",
+    "customerSeats.claimSeat",
+    "customerSeats.getClaimInfo",
+    "customerSeats.listSeats",
+    "customerSeats.resendInvitation",
+    "customerSeats.revokeSeat",
+    "customerPortal.seats.assignSeat",
+    "customerPortal.seats.listClaimedSubscriptions",
+    "customerPortal.seats.listSeats",
+    "customerPortal.seats.resendInvitation",
+    "customerPortal.seats.revokeSeat",
   ]),
   ...only("members of team customers", [
-    "customers.members.create", "customers.members.createExternal", "customers.members.delete", "customers.members.deleteExternal", "customers.members.get",
-    "customers.members.getExternal", "customers.members.list", "customers.members.listExternal", "customers.members.update", "customers.members.updateExternal",
-    "customerPortal.members.addMember", "customerPortal.members.listMembers", "customerPortal.members.removeMember", "customerPortal.members.updateMember",
+    "customers.members.create",
+    "customers.members.createExternal",
+    "customers.members.delete",
+    "customers.members.deleteExternal",
+    "customers.members.get",
+    "customers.members.getExternal",
+    "customers.members.list",
+    "customers.members.listExternal",
+    "customers.members.update",
+    "customers.members.updateExternal",
+    "customerPortal.members.addMember",
+    "customerPortal.members.listMembers",
+    "customerPortal.members.removeMember",
+    "customerPortal.members.updateMember",
   ]),
   ...only("customer wallets", ["customerPortal.wallets.get", "customerPortal.wallets.list"]),
   ...only("disputes", ["disputes.accept", "disputes.get", "disputes.list"]),
   ...only("event types", ["eventTypes.list", "eventTypes.update"]),
-  ...only("metrics dashboards and export", ["metrics.createDashboard", "metrics.deleteDashboard", "metrics.getDashboard", "metrics.listDashboards", "metrics.updateDashboard", "metrics.export"]),
+  ...only("metrics dashboards and export", [
+    "metrics.createDashboard",
+    "metrics.deleteDashboard",
+    "metrics.getDashboard",
+    "metrics.listDashboards",
+    "metrics.updateDashboard",
+    "metrics.export",
+  ]),
   ...only("CSV exports of customers and orders", ["customers.export", "orders.export"]),
   ...only("draft orders", ["orders.create", "orders.finalize"]),
   ...only("receipts", ["orders.receipt", "customerPortal.orders.receipt"]),
@@ -47,13 +83,20 @@ const NOT_SERVED: Record<string, string> = {
   ...only("a customer's payment methods for the merchant", ["customers.listPaymentMethods", "customers.listPaymentMethodsExternal"]),
   ...only("the portal's authenticated user, email change and payment method confirmation", [
     "customerPortal.customerSession.getAuthenticatedUser",
-    "customerPortal.customers.requestEmailUpdate", "customerPortal.customers.checkEmailUpdate", "customerPortal.customers.verifyEmailUpdate",
+    "customerPortal.customers.requestEmailUpdate",
+    "customerPortal.customers.checkEmailUpdate",
+    "customerPortal.customers.verifyEmailUpdate",
     "customerPortal.customers.confirmPaymentMethod",
   ]),
 };
 
 /** Served outside the contract: OAuth2 client registration (RFC 7591, server/oauth2/routes.ts), for a signed-in user. */
-const OUTSIDE_CONTRACT = new Set(["oauth2.clients.oauth2.createClient", "oauth2.clients.oauth2.getClient", "oauth2.clients.oauth2.updateClient", "oauth2.clients.oauth2.deleteClient"]);
+const OUTSIDE_CONTRACT = new Set([
+  "oauth2.clients.oauth2.createClient",
+  "oauth2.clients.oauth2.getClient",
+  "oauth2.clients.oauth2.updateClient",
+  "oauth2.clients.oauth2.deleteClient",
+]);
 
 /**
  * Served, but the 1.x client sends none of their parameters (the authorization request's query,
@@ -123,8 +166,15 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.benefits.list();
   await m.benefits.get(benefit.id);
   await m.benefits.update(benefit.id, { type: "custom", description: "Priority support, 24/7" });
-  const oneTime = await m.products.create({ name: "Walk guide", prices: [{ amount_type: "fixed", price_amount: 1500, price_currency: "usd" }] });
-  const monthly = await m.products.create({ name: "Walk monthly", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }] });
+  const oneTime = await m.products.create({
+    name: "Walk guide",
+    prices: [{ amount_type: "fixed", price_amount: 1500, price_currency: "usd" }],
+  });
+  const monthly = await m.products.create({
+    name: "Walk monthly",
+    recurring_interval: "month",
+    prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }],
+  });
   await m.products.list();
   await m.products.get(oneTime.id);
   await m.products.update(oneTime.id, { description: "The walk's guide" });
@@ -173,7 +223,9 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await m.orders.get(order.id);
   await m.orders.update(order.id, { billing_name: "Walker Inc." });
   await m.orders.generateInvoice(order.id);
-  await k("orders").where({ id: order.id }).update({ is_invoice_generated: true, invoice_number: 1, invoice_path: `invoices/${order.id}.pdf` });
+  await k("orders")
+    .where({ id: order.id })
+    .update({ is_invoice_generated: true, invoice_number: 1, invoice_path: `invoices/${order.id}.pdf` });
   await m.orders.invoice(order.id);
   const payments = await m.payments.list();
   await m.payments.get(payments.items[0].id);
@@ -191,7 +243,11 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   // Benefit grants and license keys (granted as the worker grants them).
   const grant = await createBenefitGrant(k, benefit.id, customer.id, { order_id: order.id });
   await m.benefits.grants(benefit.id);
-  const key = await createLicenseKey(k, org.id, { benefitId: licenseBenefit.id, customerId: customer.id, properties: { prefix: "WALK", expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null } });
+  const key = await createLicenseKey(k, org.id, {
+    benefitId: licenseBenefit.id,
+    customerId: customer.id,
+    properties: { prefix: "WALK", expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null },
+  });
   await m.licenseKeys.list();
   await m.licenseKeys.get(key.id);
   await m.licenseKeys.update(key.id, { usage: 1 });
@@ -235,20 +291,41 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   const part = file.upload.parts[0];
   // The part's URL names the configured public address (port 8000 unless set); this API listens on its own port.
   const partUrl = new URL(part.url);
-  const put = await fetch(new URL(partUrl.pathname + partUrl.search, api.url), { method: "PUT", headers: part.headers, body: Uint8Array.from(bytes) });
-  await m.files.uploaded(file.id, { id: file.upload.id, path: file.upload.path, parts: [{ number: 1, checksum_etag: String(put.headers.get("etag")), checksum_sha256_base64: sha256(bytes) }] });
+  const put = await fetch(new URL(partUrl.pathname + partUrl.search, api.url), {
+    method: "PUT",
+    headers: part.headers,
+    body: Uint8Array.from(bytes),
+  });
+  await m.files.uploaded(file.id, {
+    id: file.upload.id,
+    path: file.upload.path,
+    parts: [{ number: 1, checksum_etag: String(put.headers.get("etag")), checksum_sha256_base64: sha256(bytes) }],
+  });
   await m.files.list();
   await m.files.update(file.id, { name: "walk-guide.pdf" });
 
   // Webhooks: an endpoint, and a delivery of an event to redeliver (recorded as the relay records it).
-  const endpoint = await m.webhooks.createWebhookEndpoint({ url: "https://example.com/walk-hook", format: "raw", events: ["order.created"] });
+  const endpoint = await m.webhooks.createWebhookEndpoint({
+    url: "https://example.com/walk-hook",
+    format: "raw",
+    events: ["order.created"],
+  });
   await m.webhooks.listWebhookEndpoints();
   await m.webhooks.getWebhookEndpoint(endpoint.id);
   await m.webhooks.updateWebhookEndpoint(endpoint.id, { name: "Walk hook" });
   await m.webhooks.resetWebhookEndpointSecret(endpoint.id);
-  const [outbox] = await k("outbox").insert({ organization_id: org.id, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }) }).returning("id");
+  const [outbox] = await k("outbox")
+    .insert({ organization_id: org.id, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }) })
+    .returning("id");
   const [event] = await k("webhook_events")
-    .insert({ organization_id: org.id, endpoint_id: endpoint.id, outbox_id: outbox.id, type: "order.created", payload: JSON.stringify({}), pending: false })
+    .insert({
+      organization_id: org.id,
+      endpoint_id: endpoint.id,
+      outbox_id: outbox.id,
+      type: "order.created",
+      payload: JSON.stringify({}),
+      pending: false,
+    })
     .returning("id");
   await m.webhooks.listWebhookDeliveries();
   await m.webhooks.redeliverWebhookEvent(event.id);
@@ -286,7 +363,11 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await p.customerPortal.customers.get();
   await p.customerPortal.customerSession.introspect();
   await p.customerPortal.customers.update({ billing_name: "Walker Household" });
-  const method = await p.customerPortal.customers.addPaymentMethod({ confirmation_token_id: "tok_sandbox_success", set_default: false, return_url: "https://example.com/back" });
+  const method = await p.customerPortal.customers.addPaymentMethod({
+    confirmation_token_id: "tok_sandbox_success",
+    set_default: false,
+    return_url: "https://example.com/back",
+  });
   await p.customerPortal.customers.listPaymentMethods();
   if ("payment_method" in method) await p.customerPortal.customers.deletePaymentMethod(method.payment_method.id);
   await p.customerPortal.orders.list();
@@ -295,8 +376,19 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await p.customerPortal.orders.update(renewal.id, { billing_name: "Walker Household" });
   await p.customerPortal.orders.invoice(order.id);
   await p.customerPortal.orders.generateInvoice(renewal.id);
-  const pending = await createOrder(k, org.id, { customerId: customer.id, productId: oneTime.id }, { status: "pending", subtotal_amount: 1500 });
-  await createPayment(k, org.id, { order_id: pending.id, status: "failed", amount: 1500, decline_reason: "card_declined", decline_message: "Your card was declined." });
+  const pending = await createOrder(
+    k,
+    org.id,
+    { customerId: customer.id, productId: oneTime.id },
+    { status: "pending", subtotal_amount: 1500 },
+  );
+  await createPayment(k, org.id, {
+    order_id: pending.id,
+    status: "failed",
+    amount: 1500,
+    decline_reason: "card_declined",
+    decline_message: "Your card was declined.",
+  });
   await p.customerPortal.orders.getPaymentStatus(pending.id);
   await p.customerPortal.orders.confirmRetryPayment(pending.id, { confirmation_token_id: "tok_sandbox_success" });
   await p.customerPortal.subscriptions.list();
@@ -316,7 +408,12 @@ async function walk(c: Clients, org: { id: string; slug: string }) {
   await p.customerPortal.customerMeters.get(portalMeters.items[0].id);
 
   // What the 1.x client cannot send its parameters to: refused, as the contract says.
-  for (const refused of [() => c.user.oauth2.authorize(), () => m.oauth2.requestToken(), () => m.oauth2.revokeToken(), () => m.oauth2.introspectToken()]) {
+  for (const refused of [
+    () => c.user.oauth2.authorize(),
+    () => m.oauth2.requestToken(),
+    () => m.oauth2.revokeToken(),
+    () => m.oauth2.introspectToken(),
+  ]) {
     await refused().catch(() => undefined);
   }
 
@@ -361,9 +458,18 @@ for (const { version, createPolar } of VERSIONS) {
       // The methods we do not serve: called with made-up ids and an empty body or query.
       const merchant = createPolar({ accessToken: token, baseUrl: api.url });
       for (const method of Object.keys(NOT_SERVED)) {
-        const fn = method.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? Reflect.get(node, key) : undefined), merchant);
+        const fn = method
+          .split(".")
+          .reduce<unknown>((node, key) => (node && typeof node === "object" ? Reflect.get(node, key) : undefined), merchant);
         const args = [...Array.from({ length: ops.get(method)?.pathParameters ?? 0 }, () => randomUUID()), {}];
-        if (typeof fn === "function") refusals.set(method, await Promise.resolve(fn(...args)).then(() => "answered", (e: unknown) => e));
+        if (typeof fn === "function")
+          refusals.set(
+            method,
+            await Promise.resolve(fn(...args)).then(
+              () => "answered",
+              (e: unknown) => e,
+            ),
+          );
       }
     }, 240_000);
 
@@ -392,7 +498,10 @@ for (const { version, createPolar } of VERSIONS) {
         expect(err, method).toBeInstanceOf(PolarClientError);
         if (!(err instanceof PolarClientError)) continue;
         // `GET /v1/orders/export` is `GET /v1/orders/{id}` with an id that is not one: that operation's 404 or 422.
-        expect(op?.routedTo ? [404, 405, 422] : [404, 405], `${method} ${op?.request}${op?.routedTo ? ` (as ${op.routedTo})` : ""}`).toContain(err.statusCode);
+        expect(
+          op?.routedTo ? [404, 405, 422] : [404, 405],
+          `${method} ${op?.request}${op?.routedTo ? ` (as ${op.routedTo})` : ""}`,
+        ).toContain(err.statusCode);
       }
     });
 

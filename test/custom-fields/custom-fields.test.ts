@@ -15,7 +15,6 @@ async function collect(polar: Polar, req: Parameters<Polar["customFields"]["list
   return collectPages(await polar.customFields.list(req));
 }
 
-
 const locs = (err: HTTPValidationError) => err.data$.detail?.map((d) => d.loc) ?? [];
 
 describe("custom fields", () => {
@@ -33,7 +32,14 @@ describe("custom fields", () => {
       type: "text",
       slug: "Company_Name",
       name: "Company name",
-      properties: { formLabel: "Company", formHelpText: "As registered", formPlaceholder: "ACME Inc.", textarea: false, minLength: 2, maxLength: 80 },
+      properties: {
+        formLabel: "Company",
+        formHelpText: "As registered",
+        formPlaceholder: "ACME Inc.",
+        textarea: false,
+        minLength: 2,
+        maxLength: 80,
+      },
       metadata: { source: "crm", weight: 3 },
     });
     expect(text).toMatchObject({
@@ -42,31 +48,61 @@ describe("custom fields", () => {
       name: "Company name",
       organizationId: orgId,
       metadata: { source: "crm", weight: 3 },
-      properties: { formLabel: "Company", formHelpText: "As registered", formPlaceholder: "ACME Inc.", textarea: false, minLength: 2, maxLength: 80 },
+      properties: {
+        formLabel: "Company",
+        formHelpText: "As registered",
+        formPlaceholder: "ACME Inc.",
+        textarea: false,
+        minLength: 2,
+        maxLength: 80,
+      },
     });
     expect(text.modifiedAt).toBeNull();
     expect(await polar.customFields.get({ id: text.id })).toEqual(text);
 
     const number = await polar.customFields.create({ type: "number", slug: "seats", name: "Seats", properties: { ge: 1, le: 500 } });
     expect(number.properties).toEqual({ ge: 1, le: 500 });
-    const date = await polar.customFields.create({ type: "date", slug: "birthday", name: "Birthday", properties: { ge: 0, le: 2_000_000_000 } });
+    const date = await polar.customFields.create({
+      type: "date",
+      slug: "birthday",
+      name: "Birthday",
+      properties: { ge: 0, le: 2_000_000_000 },
+    });
     expect(date.type).toBe("date");
-    const checkbox = await polar.customFields.create({ type: "checkbox", slug: "tos", name: "Terms", properties: { formLabel: "I agree" } });
+    const checkbox = await polar.customFields.create({
+      type: "checkbox",
+      slug: "tos",
+      name: "Terms",
+      properties: { formLabel: "I agree" },
+    });
     expect(checkbox.properties).toEqual({ formLabel: "I agree" });
     const select = await polar.customFields.create({
       type: "select",
       slug: "size",
       name: "T-shirt size",
-      properties: { options: [{ value: "s", label: "Small" }, { value: "m", label: "Medium" }] },
+      properties: {
+        options: [
+          { value: "s", label: "Small" },
+          { value: "m", label: "Medium" },
+        ],
+      },
     });
-    expect(select.properties).toEqual({ options: [{ value: "s", label: "Small" }, { value: "m", label: "Medium" }] });
+    expect(select.properties).toEqual({
+      options: [
+        { value: "s", label: "Small" },
+        { value: "m", label: "Medium" },
+      ],
+    });
   });
 
   it("rejects bad slugs, duplicate slugs (case-insensitively) and bad properties with 422", async () => {
     const { token } = await orgWithToken(api.knex);
     const c = api.client(token);
     await c.customFields.create({ type: "text", slug: "vat-number", name: "VAT", properties: {} });
-    const dup = await rejects(c.customFields.create({ type: "checkbox", slug: "VAT-Number", name: "Other", properties: {} }), HTTPValidationError);
+    const dup = await rejects(
+      c.customFields.create({ type: "checkbox", slug: "VAT-Number", name: "Other", properties: {} }),
+      HTTPValidationError,
+    );
     expect(locs(dup)).toEqual([["body", "slug"]]);
     const cases: [Parameters<Polar["customFields"]["create"]>[0], (string | number)[]][] = [
       [{ type: "text", slug: "has space", name: "x", properties: {} }, ["body", "slug"]],
@@ -75,8 +111,24 @@ describe("custom fields", () => {
       [{ type: "text", slug: "ok-slug", name: "x", properties: { minLength: -1 } }, ["body", "properties", "min_length"]],
       [{ type: "text", slug: "ok-slug", name: "x", properties: { formLabel: "" } }, ["body", "properties", "form_label"]],
       [{ type: "number", slug: "ok-slug", name: "x", properties: { ge: 10, le: 1 } }, ["body", "properties", "le"]],
-      [{ type: "select", slug: "ok-slug", name: "x", properties: { options: [{ value: "", label: "Empty" }] } }, ["body", "properties", "options", 0, "value"]],
-      [{ type: "select", slug: "ok-slug", name: "x", properties: { options: [{ value: "a", label: "A" }, { value: "a", label: "B" }] } }, ["body", "properties", "options", 1, "value"]],
+      [
+        { type: "select", slug: "ok-slug", name: "x", properties: { options: [{ value: "", label: "Empty" }] } },
+        ["body", "properties", "options", 0, "value"],
+      ],
+      [
+        {
+          type: "select",
+          slug: "ok-slug",
+          name: "x",
+          properties: {
+            options: [
+              { value: "a", label: "A" },
+              { value: "a", label: "B" },
+            ],
+          },
+        },
+        ["body", "properties", "options", 1, "value"],
+      ],
       [{ type: "text", slug: "ok-slug", name: "x", organizationId: orgId, properties: {} }, ["body", "organization_id"]],
     ];
     for (const [body, loc] of cases) {
@@ -88,12 +140,26 @@ describe("custom fields", () => {
   it("answers 422 for malformed bodies and query parameters (raw HTTP)", async () => {
     const { token } = await orgWithToken(api.knex);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    let res = await fetch(`${api.url}/v1/custom-fields/`, { method: "POST", headers, body: JSON.stringify({ type: "text", name: "No slug", properties: {} }) });
+    let res = await fetch(`${api.url}/v1/custom-fields/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ type: "text", name: "No slug", properties: {} }),
+    });
     expect(res.status).toBe(422);
-    expect(((await res.json()) as { detail: { loc: unknown[] }[] }).detail).toContainEqual(expect.objectContaining({ loc: ["body", "slug"] }));
-    res = await fetch(`${api.url}/v1/custom-fields/`, { method: "POST", headers, body: JSON.stringify({ type: "color", slug: "c", name: "C", properties: {} }) });
+    expect(((await res.json()) as { detail: { loc: unknown[] }[] }).detail).toContainEqual(
+      expect.objectContaining({ loc: ["body", "slug"] }),
+    );
+    res = await fetch(`${api.url}/v1/custom-fields/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ type: "color", slug: "c", name: "C", properties: {} }),
+    });
     expect(res.status).toBe(422);
-    res = await fetch(`${api.url}/v1/custom-fields/`, { method: "POST", headers, body: JSON.stringify({ type: "select", slug: "c", name: "C", properties: {} }) });
+    res = await fetch(`${api.url}/v1/custom-fields/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ type: "select", slug: "c", name: "C", properties: {} }),
+    });
     expect(res.status).toBe(422);
     for (const qs of ["type=color", "sorting=bogus", "limit=0", "page=0"]) {
       res = await fetch(`${api.url}/v1/custom-fields/?${qs}`, { headers });
@@ -144,19 +210,38 @@ describe("custom fields", () => {
   it("updates name, slug, properties and metadata; the type never changes", async () => {
     const { token } = await orgWithToken(api.knex);
     const c = api.client(token);
-    const f = await c.customFields.create({ type: "select", slug: "plan", name: "Plan", properties: { options: [{ value: "a", label: "A" }] } });
+    const f = await c.customFields.create({
+      type: "select",
+      slug: "plan",
+      name: "Plan",
+      properties: { options: [{ value: "a", label: "A" }] },
+    });
     await c.customFields.create({ type: "text", slug: "taken", name: "Taken", properties: {} });
     const u = await c.customFields.update({
       id: f.id,
-      customFieldUpdate: { type: "select", name: "Your plan", slug: "Your-Plan", metadata: { v: 2 }, properties: { options: [{ value: "b", label: "B" }] } },
+      customFieldUpdate: {
+        type: "select",
+        name: "Your plan",
+        slug: "Your-Plan",
+        metadata: { v: 2 },
+        properties: { options: [{ value: "b", label: "B" }] },
+      },
     });
-    expect(u).toMatchObject({ name: "Your plan", slug: "your-plan", metadata: { v: 2 }, properties: { options: [{ value: "b", label: "B" }] } });
+    expect(u).toMatchObject({
+      name: "Your plan",
+      slug: "your-plan",
+      metadata: { v: 2 },
+      properties: { options: [{ value: "b", label: "B" }] },
+    });
     expect(u.modifiedAt).toBeInstanceOf(Date);
     const same = await c.customFields.update({ id: f.id, customFieldUpdate: { type: "select", slug: "your-plan" } });
     expect(same.slug).toBe("your-plan");
     const typeErr = await rejects(c.customFields.update({ id: f.id, customFieldUpdate: { type: "text", name: "x" } }), HTTPValidationError);
     expect(locs(typeErr)).toEqual([["body", "type"]]);
-    const slugErr = await rejects(c.customFields.update({ id: f.id, customFieldUpdate: { type: "select", slug: "TAKEN" } }), HTTPValidationError);
+    const slugErr = await rejects(
+      c.customFields.update({ id: f.id, customFieldUpdate: { type: "select", slug: "TAKEN" } }),
+      HTTPValidationError,
+    );
     expect(locs(slugErr)).toEqual([["body", "slug"]]);
     const propErr = await rejects(
       c.customFields.update({ id: f.id, customFieldUpdate: { type: "select", properties: { options: [{ value: "x", label: "" }] } } }),
@@ -202,7 +287,10 @@ describe("custom fields", () => {
     expect((await rejects(api.client("polar_oat_nope").customFields.list({}), SDKError)).statusCode).toBe(401);
     const readOnly = await orgWithToken(api.knex, { scopes: ["custom_fields:read"] });
     expect((await api.client(readOnly.token).customFields.list({})).result.items).toEqual([]);
-    const denied = await rejects(api.client(readOnly.token).customFields.create({ type: "text", slug: "x", name: "X", properties: {} }), SDKError);
+    const denied = await rejects(
+      api.client(readOnly.token).customFields.create({ type: "text", slug: "x", name: "X", properties: {} }),
+      SDKError,
+    );
     expect(denied.statusCode).toBe(403);
   });
 });

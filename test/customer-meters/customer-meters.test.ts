@@ -13,7 +13,13 @@ const api = useTestApi();
 const at = (s: string) => new Date(s);
 
 /** A system event as the platform writes it (a credit, a reset). */
-async function system(orgId: string, customerId: string, name: "meter.credited" | "meter.reset", timestamp: string, metadata: Record<string, unknown>) {
+async function system(
+  orgId: string,
+  customerId: string,
+  name: "meter.credited" | "meter.reset",
+  timestamp: string,
+  metadata: Record<string, unknown>,
+) {
   await api.knex.transaction((trx) =>
     storeEvents(trx, orgId, [{ name, source: "system", timestamp: at(timestamp), customerId, externalCustomerId: null, metadata }]),
   );
@@ -24,9 +30,21 @@ async function world() {
   const polar: Polar = api.client(token);
   const alice = await createCustomer(api.knex, org.id, { name: "Alice", external_id: "alice" });
   const bob = await createCustomer(api.knex, org.id, { name: "Bob" });
-  const calls = await polar.meters.create({ name: "Calls", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "call" }] }, aggregation: { func: "count" } });
-  const tokens = await polar.meters.create({ name: "Tokens", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "call" }] }, aggregation: { func: "sum", property: "tokens" } });
-  const models = await polar.meters.create({ name: "Models", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "call" }] }, aggregation: { func: "unique", property: "model" } });
+  const calls = await polar.meters.create({
+    name: "Calls",
+    filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "call" }] },
+    aggregation: { func: "count" },
+  });
+  const tokens = await polar.meters.create({
+    name: "Tokens",
+    filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "call" }] },
+    aggregation: { func: "sum", property: "tokens" },
+  });
+  const models = await polar.meters.create({
+    name: "Models",
+    filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "call" }] },
+    aggregation: { func: "unique", property: "model" },
+  });
   return { org, token, polar, alice, bob, calls, tokens, models };
 }
 
@@ -47,7 +65,13 @@ describe("customer meters", () => {
     const all = await collectPages(await w.polar.customerMeters.list({ limit: 100 }));
     const of = (customerId: string, meterId: string) => all.find((m) => m.customerId === customerId && m.meterId === meterId);
     expect(all).toHaveLength(6);
-    expect(of(w.alice.id, w.calls.id)).toMatchObject({ consumedUnits: 2, creditedUnits: 10, balance: 8, customer: { id: w.alice.id }, meter: { id: w.calls.id, name: "Calls" } });
+    expect(of(w.alice.id, w.calls.id)).toMatchObject({
+      consumedUnits: 2,
+      creditedUnits: 10,
+      balance: 8,
+      customer: { id: w.alice.id },
+      meter: { id: w.calls.id, name: "Calls" },
+    });
     expect(of(w.alice.id, w.tokens.id)).toMatchObject({ consumedUnits: 150, creditedUnits: 0, balance: -150 });
     expect(of(w.alice.id, w.models.id)).toMatchObject({ consumedUnits: 2 });
     expect(of(w.bob.id, w.tokens.id)).toMatchObject({ consumedUnits: 7 });
@@ -63,14 +87,22 @@ describe("customer meters", () => {
     // 0.49.0 reads the same meter with its customer and the meter's unit; so does the portal.
     await api.client049(w.token).meters.update({ id: w.tokens.id, meterUpdate: { unit: "token" } });
     const newer = await api.client049(w.token).customerMeters.get({ id: of(w.alice.id, w.tokens.id)!.id });
-    expect(newer).toMatchObject({ consumedUnits: 150, customer: { id: w.alice.id, type: "individual", billingName: "Alice" }, meter: { unit: "token" } });
+    expect(newer).toMatchObject({
+      consumedUnits: 150,
+      customer: { id: w.alice.id, type: "individual", billingName: "Alice" },
+      meter: { unit: "token" },
+    });
     const session = await createCustomerSessionToken(api.knex, w.alice.id);
     const portal = await fetch(`${api.url}/v1/customer-portal/meters/${newer.id}`, { headers: { authorization: `Bearer ${session}` } });
     expect((await portal.json()).meter).toMatchObject({ id: w.tokens.id, unit: "token", custom_label: null, custom_multiplier: null });
     // The customer's state lists the same meters.
     const state = await w.polar.customers.getState({ id: w.alice.id });
     expect(state.activeMeters.map((m) => [m.meterId, m.consumedUnits, m.creditedUnits, m.balance]).sort()).toEqual(
-      [[w.calls.id, 2, 5, 3], [w.tokens.id, 150, 0, -150], [w.models.id, 2, 0, -2]].sort(),
+      [
+        [w.calls.id, 2, 5, 3],
+        [w.tokens.id, 150, 0, -150],
+        [w.models.id, 2, 0, -2],
+      ].sort(),
     );
   });
 
@@ -78,7 +110,12 @@ describe("customer meters", () => {
     const w = await world();
     await w.polar.events.ingest({
       events: [
-        ...Array.from({ length: 3 }, () => ({ name: "call", customerId: w.alice.id, timestamp: at("2025-03-01T10:00:00Z"), metadata: { tokens: 1 } })),
+        ...Array.from({ length: 3 }, () => ({
+          name: "call",
+          customerId: w.alice.id,
+          timestamp: at("2025-03-01T10:00:00Z"),
+          metadata: { tokens: 1 },
+        })),
         { name: "call", customerId: w.bob.id, timestamp: at("2025-03-01T10:00:00Z"), metadata: { tokens: 40 } },
       ],
     });
@@ -87,7 +124,12 @@ describe("customer meters", () => {
       (await collectPages(await w.polar.customerMeters.list(req))).map((m) => `${m.customer.name}/${m.meter.name}`);
     expect(await list({ customerId: w.bob.id, sorting: ["meter_name"] })).toEqual(["Bob/Calls", "Bob/Models", "Bob/Tokens"]);
     expect(await list({ externalCustomerId: "alice", sorting: ["-meter_name"] })).toEqual(["Alice/Tokens", "Alice/Models", "Alice/Calls"]);
-    expect(await list({ meterId: [w.calls.id, w.tokens.id], sorting: ["customer_name", "meter_name"] })).toEqual(["Alice/Calls", "Alice/Tokens", "Bob/Calls", "Bob/Tokens"]);
+    expect(await list({ meterId: [w.calls.id, w.tokens.id], sorting: ["customer_name", "meter_name"] })).toEqual([
+      "Alice/Calls",
+      "Alice/Tokens",
+      "Bob/Calls",
+      "Bob/Tokens",
+    ]);
     expect(await list({ organizationId: w.org.id })).toHaveLength(6);
     expect(await list({ organizationId: "8a0f3b1e-0000-4000-8000-000000000000" })).toEqual([]);
     expect(await list({ meterId: w.tokens.id, sorting: ["-consumed_units"] })).toEqual(["Bob/Tokens", "Alice/Tokens"]);
@@ -105,17 +147,28 @@ describe("customer meters", () => {
 
   it("shows the portal customer its own meters only", async () => {
     const w = await world();
-    await w.polar.events.ingest({ events: [{ name: "call", customerId: w.alice.id, metadata: { tokens: 3, model: "x" } }, { name: "call", customerId: w.bob.id }] });
+    await w.polar.events.ingest({
+      events: [
+        { name: "call", customerId: w.alice.id, metadata: { tokens: 3, model: "x" } },
+        { name: "call", customerId: w.bob.id },
+      ],
+    });
     await foldUsage(api.knex);
     const session = { customerSession: await createCustomerSessionToken(api.knex, w.alice.id) };
     const portal = api.client("unused").customerPortal.customerMeters;
     const mine = await collectPages(await portal.list(session, { sorting: ["meter_name"] }));
-    expect(mine.map((m) => [m.meter.name, m.consumedUnits])).toEqual([["Calls", 1], ["Models", 1], ["Tokens", 3]]);
+    expect(mine.map((m) => [m.meter.name, m.consumedUnits])).toEqual([
+      ["Calls", 1],
+      ["Models", 1],
+      ["Tokens", 3],
+    ]);
     expect(mine.every((m) => m.customerId === w.alice.id)).toBe(true);
     expect(await portal.get(session, { id: mine[0].id })).toEqual(mine[0]);
     expect((await collectPages(await portal.list(session, { query: "tok" }))).map((m) => m.meter.name)).toEqual(["Tokens"]);
     expect((await collectPages(await portal.list(session, { meterId: w.calls.id }))).map((m) => m.meter.name)).toEqual(["Calls"]);
-    expect((await collectPages(await portal.list(session, { sorting: ["-consumed_units", "meter_name"] }))).map((m) => m.meter.name)).toEqual(["Tokens", "Calls", "Models"]);
+    expect(
+      (await collectPages(await portal.list(session, { sorting: ["-consumed_units", "meter_name"] }))).map((m) => m.meter.name),
+    ).toEqual(["Tokens", "Calls", "Models"]);
     const bobs = (await collectPages(await w.polar.customerMeters.list({ customerId: w.bob.id })))[0];
     await rejects(portal.get(session, { id: bobs.id }), ResourceNotFound);
     const bad = await rejects(portal.get({ customerSession: "polar_cst_nope" }, { id: bobs.id }), SDKError);

@@ -18,7 +18,19 @@ import { PaymentAlreadyInProgress } from "@polar-sh/sdk/models/errors/paymentalr
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { setWorkflowsDoor } from "../../server/workflows-door.js";
-import { createCustomer, createCustomerSessionToken, createOrder, createPayment, createPaymentMethod, createProductWithPrice, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  createCustomer,
+  createCustomerSessionToken,
+  createOrder,
+  createPayment,
+  createPaymentMethod,
+  createProductWithPrice,
+  createSubscriptionFixture,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -30,7 +42,10 @@ describe("customer portal: orders and payment methods", () => {
   let bob: { customerSession: string };
   const ids: Record<string, string> = {};
 
-  async function collect(security: { customerSession: string }, req: Parameters<Polar["customerPortal"]["orders"]["list"]>[1]): Promise<CustomerOrder[]> {
+  async function collect(
+    security: { customerSession: string },
+    req: Parameters<Polar["customerPortal"]["orders"]["list"]>[1],
+  ): Promise<CustomerOrder[]> {
     const out: CustomerOrder[] = [];
     for await (const page of await portal.customerPortal.orders.list(security, req)) out.push(...page.result.items);
     return out;
@@ -54,11 +69,35 @@ describe("customer portal: orders and payment methods", () => {
     ids.book = book.product.id;
     ids.plan = plan.product.id;
     const t0 = Date.now() - 60_000;
-    ids.a1 = (await createOrder(k, orgId, { customerId: a.id, productId: book.product.id, productPriceId: book.price.id }, { subtotal_amount: 1000, created_at: new Date(t0) })).id;
-    ids.a2 = (await createOrder(k, orgId, { customerId: a.id, productId: plan.product.id, productPriceId: plan.price.id }, {
-      subtotal_amount: 3000, discount_amount: 500, created_at: new Date(t0 + 1000), subscription_id: "00000000-0000-4000-8000-0000000000aa",
-    })).id;
-    ids.a3 = (await createOrder(k, orgId, { customerId: a.id, productId: book.product.id }, { subtotal_amount: 200, created_at: new Date(t0 + 2000), status: "pending" })).id;
+    ids.a1 = (
+      await createOrder(
+        k,
+        orgId,
+        { customerId: a.id, productId: book.product.id, productPriceId: book.price.id },
+        { subtotal_amount: 1000, created_at: new Date(t0) },
+      )
+    ).id;
+    ids.a2 = (
+      await createOrder(
+        k,
+        orgId,
+        { customerId: a.id, productId: plan.product.id, productPriceId: plan.price.id },
+        {
+          subtotal_amount: 3000,
+          discount_amount: 500,
+          created_at: new Date(t0 + 1000),
+          subscription_id: "00000000-0000-4000-8000-0000000000aa",
+        },
+      )
+    ).id;
+    ids.a3 = (
+      await createOrder(
+        k,
+        orgId,
+        { customerId: a.id, productId: book.product.id },
+        { subtotal_amount: 200, created_at: new Date(t0 + 2000), status: "pending" },
+      )
+    ).id;
     ids.b1 = (await createOrder(k, orgId, { customerId: b.id, productId: book.product.id })).id;
     const other = await orgWithToken(k);
     const oc = await createCustomer(k, other.org.id);
@@ -71,7 +110,15 @@ describe("customer portal: orders and payment methods", () => {
     expect(mine.map((o) => o.id).sort()).toEqual([ids.a1, ids.a2, ids.a3].sort());
     expect((await collect(bob, {})).map((o) => o.id)).toEqual([ids.b1]);
     const a2 = mine.find((o) => o.id === ids.a2)!;
-    expect(a2).toMatchObject({ netAmount: 2500, totalAmount: 2500, paid: true, customerId: ids.alice, userId: ids.alice, subscription: null, nextPaymentAttemptAt: null });
+    expect(a2).toMatchObject({
+      netAmount: 2500,
+      totalAmount: 2500,
+      paid: true,
+      customerId: ids.alice,
+      userId: ids.alice,
+      subscription: null,
+      nextPaymentAttemptAt: null,
+    });
     expect(a2.product).toMatchObject({ id: ids.plan, name: "Plan", isRecurring: true });
     expect(a2.product.organization.id).toBe(orgId);
     expect(a2.product.prices).toHaveLength(1);
@@ -83,7 +130,10 @@ describe("customer portal: orders and payment methods", () => {
     await rejects(portal.customerPortal.orders.get(alice, { id: ids.foreign }), ResourceNotFound);
     await rejects(portal.customerPortal.orders.getPaymentStatus(alice, { id: ids.b1 }), ResourceNotFound);
     await rejects(portal.customerPortal.orders.invoice(alice, { id: ids.b1 }), ResourceNotFound);
-    await rejects(portal.customerPortal.orders.update(bob, { id: ids.a1, customerOrderUpdate: { billingName: "x", billingAddress: null } }), ResourceNotFound);
+    await rejects(
+      portal.customerPortal.orders.update(bob, { id: ids.a1, customerOrderUpdate: { billingName: "x", billingAddress: null } }),
+      ResourceNotFound,
+    );
     expect((await portal.customerPortal.orders.get(alice, { id: ids.a1 })).id).toBe(ids.a1);
   });
 
@@ -113,7 +163,10 @@ describe("customer portal: orders and payment methods", () => {
   });
 
   it("updates billing details of an own order", async () => {
-    const o = await portal.customerPortal.orders.update(alice, { id: ids.a1, customerOrderUpdate: { billingName: "Alice Corp", billingAddress: { country: "DE", city: "Berlin" } } });
+    const o = await portal.customerPortal.orders.update(alice, {
+      id: ids.a1,
+      customerOrderUpdate: { billingName: "Alice Corp", billingAddress: { country: "DE", city: "Berlin" } },
+    });
     expect(o).toMatchObject({ billingName: "Alice Corp", billingAddress: { country: "DE", city: "Berlin" } });
     expect(await outboxTypes(api.knex, orgId)).toContain("order.updated");
   });
@@ -124,27 +177,54 @@ describe("customer portal: orders and payment methods", () => {
     await rejects(portal.customerPortal.orders.generateInvoice(alice, { id: noName.id }), MissingInvoiceBillingDetails);
     await rejects(portal.customerPortal.orders.invoice(alice, { id: ids.a1 }), ResourceNotFound);
     // Another customer's order is not found (the generate operation declares no 404 body: the client sees a generic error).
-    const err = await portal.customerPortal.orders.generateInvoice(bob, { id: ids.a1 }).then(() => null, (e: unknown) => e);
+    const err = await portal.customerPortal.orders.generateInvoice(bob, { id: ids.a1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SDKError);
     expect((err as SDKError).statusCode).toBe(404);
   });
 
   it("reports the payment status and retries a failed payment", async () => {
     const k = api.knex;
-    const order = await createOrder(k, orgId, { customerId: ids.alice, productId: ids.book }, { status: "pending", subtotal_amount: 1500, tax_amount: 100 });
+    const order = await createOrder(
+      k,
+      orgId,
+      { customerId: ids.alice, productId: ids.book },
+      { status: "pending", subtotal_amount: 1500, tax_amount: 100 },
+    );
     expect(await portal.customerPortal.orders.getPaymentStatus(alice, { id: order.id })).toMatchObject({ status: "no_payment" });
-    await createPayment(k, orgId, { order_id: order.id, status: "failed", amount: 1600, decline_reason: "card_declined", decline_message: "Your card was declined." });
-    expect(await portal.customerPortal.orders.getPaymentStatus(alice, { id: order.id })).toEqual({ status: "failed", error: "Your card was declined." });
+    await createPayment(k, orgId, {
+      order_id: order.id,
+      status: "failed",
+      amount: 1600,
+      decline_reason: "card_declined",
+      decline_message: "Your card was declined.",
+    });
+    expect(await portal.customerPortal.orders.getPaymentStatus(alice, { id: order.id })).toEqual({
+      status: "failed",
+      error: "Your card was declined.",
+    });
 
-    const declined = await portal.customerPortal.orders.confirmRetryPayment(alice, { id: order.id, customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_decline" } });
+    const declined = await portal.customerPortal.orders.confirmRetryPayment(alice, {
+      id: order.id,
+      customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_decline" },
+    });
     expect(declined).toMatchObject({ status: "failed", error: "Your card was declined." });
-    const ok = await portal.customerPortal.orders.confirmRetryPayment(alice, { id: order.id, customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" } });
+    const ok = await portal.customerPortal.orders.confirmRetryPayment(alice, {
+      id: order.id,
+      customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" },
+    });
     expect(ok).toMatchObject({ status: "succeeded" });
     expect(await portal.customerPortal.orders.getPaymentStatus(alice, { id: order.id })).toMatchObject({ status: "succeeded" });
     const paid = await portal.customerPortal.orders.get(alice, { id: order.id });
     expect(paid).toMatchObject({ status: "paid", paid: true });
     const payments = await k("payments").where({ order_id: order.id }).orderBy("created_at");
-    expect(payments.map((p) => [p.status, Number(p.amount)])).toEqual([["failed", 1600], ["failed", 1600], ["succeeded", 1600]]);
+    expect(payments.map((p) => [p.status, Number(p.amount)])).toEqual([
+      ["failed", 1600],
+      ["failed", 1600],
+      ["succeeded", 1600],
+    ]);
     // The customer's own retries say so; 0.49.0 reads why each payment was made.
     const newer = api.client049(token);
     expect((await newer.payments.get({ id: payments[2].id })).trigger).toBe("retry_customer");
@@ -152,7 +232,10 @@ describe("customer portal: orders and payment methods", () => {
     expect(await outboxTypes(k, orgId)).toContain("order.paid");
 
     const notEligible = await rejects(
-      portal.customerPortal.orders.confirmRetryPayment(alice, { id: order.id, customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" } }),
+      portal.customerPortal.orders.confirmRetryPayment(alice, {
+        id: order.id,
+        customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" },
+      }),
       OrderNotEligibleForRetry,
     );
     expect(notEligible.error).toBe("OrderNotEligibleForRetry");
@@ -160,33 +243,55 @@ describe("customer portal: orders and payment methods", () => {
 
   it("answers PaymentAlreadyInProgress while a payment is pending, and requires_action for 3-D Secure cards", async () => {
     const order = await createOrder(api.knex, orgId, { customerId: ids.alice, productId: ids.book }, { status: "pending" });
-    const action = await portal.customerPortal.orders.confirmRetryPayment(alice, { id: order.id, customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_requires_action" } });
+    const action = await portal.customerPortal.orders.confirmRetryPayment(alice, {
+      id: order.id,
+      customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_requires_action" },
+    });
     expect(action.status).toBe("requires_action");
     expect(action.clientSecret).toBeTruthy();
     const err = await rejects(
-      portal.customerPortal.orders.confirmRetryPayment(alice, { id: order.id, customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" } }),
+      portal.customerPortal.orders.confirmRetryPayment(alice, {
+        id: order.id,
+        customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" },
+      }),
       PaymentAlreadyInProgress,
     );
     expect(err.error).toBe("PaymentAlreadyInProgress");
     // Without a card (the operation's only 422 body is OrderNotEligibleForRetry).
     const fresh = await createOrder(api.knex, orgId, { customerId: ids.alice, productId: ids.book }, { status: "pending" });
-    await rejects(portal.customerPortal.orders.confirmRetryPayment(alice, { id: fresh.id, customerOrderConfirmPayment: {} }), OrderNotEligibleForRetry);
     await rejects(
-      portal.customerPortal.orders.confirmRetryPayment(alice, { id: fresh.id, customerOrderConfirmPayment: { paymentMethodId: "00000000-0000-4000-8000-000000000000" } }),
+      portal.customerPortal.orders.confirmRetryPayment(alice, { id: fresh.id, customerOrderConfirmPayment: {} }),
       OrderNotEligibleForRetry,
     );
     await rejects(
-      portal.customerPortal.orders.confirmRetryPayment(bob, { id: fresh.id, customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" } }),
+      portal.customerPortal.orders.confirmRetryPayment(alice, {
+        id: fresh.id,
+        customerOrderConfirmPayment: { paymentMethodId: "00000000-0000-4000-8000-000000000000" },
+      }),
+      OrderNotEligibleForRetry,
+    );
+    await rejects(
+      portal.customerPortal.orders.confirmRetryPayment(bob, {
+        id: fresh.id,
+        customerOrderConfirmPayment: { confirmationTokenId: "tok_sandbox_success" },
+      }),
       ResourceNotFound,
     );
   });
 
   it("pays a retry with a saved payment method", async () => {
     const order = await createOrder(api.knex, orgId, { customerId: ids.alice, productId: ids.book }, { status: "pending" });
-    const pm = await portal.customerPortal.customers.addPaymentMethod(alice, { confirmationTokenId: "tok_sandbox_4242424242424242", setDefault: true, returnUrl: "https://example.com/back" });
+    const pm = await portal.customerPortal.customers.addPaymentMethod(alice, {
+      confirmationTokenId: "tok_sandbox_4242424242424242",
+      setDefault: true,
+      returnUrl: "https://example.com/back",
+    });
     // The sandbox charges a saved method by its reference as a token: map it to a success card.
     await api.knex("payment_methods").where({ id: pm.id }).update({ processor_ref: "tok_sandbox_success" });
-    const ok = await portal.customerPortal.orders.confirmRetryPayment(alice, { id: order.id, customerOrderConfirmPayment: { paymentMethodId: pm.id } });
+    const ok = await portal.customerPortal.orders.confirmRetryPayment(alice, {
+      id: order.id,
+      customerOrderConfirmPayment: { paymentMethodId: pm.id },
+    });
     expect(ok.status).toBe("succeeded");
     await rejects(
       portal.customerPortal.orders.confirmRetryPayment(bob, { id: ids.b1, customerOrderConfirmPayment: { paymentMethodId: pm.id } }),
@@ -198,10 +303,18 @@ describe("customer portal: orders and payment methods", () => {
     const k = api.knex;
     const carol = await createCustomer(k, orgId);
     const sec = { customerSession: await createCustomerSessionToken(k, carol.id) };
-    const first = await portal.customerPortal.customers.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_success", setDefault: false, returnUrl: "https://example.com" });
+    const first = await portal.customerPortal.customers.addPaymentMethod(sec, {
+      confirmationTokenId: "tok_sandbox_success",
+      setDefault: false,
+      returnUrl: "https://example.com",
+    });
     expect(first).toMatchObject({ customerId: carol.id, processor: "stripe", type: "card" });
     expect((first as { methodMetadata: { brand: string; last4: string } }).methodMetadata).toMatchObject({ brand: "visa", last4: "4242" });
-    const second = await portal.customerPortal.customers.addPaymentMethod(sec, { confirmationTokenId: "5555555555554444", setDefault: true, returnUrl: "https://example.com" });
+    const second = await portal.customerPortal.customers.addPaymentMethod(sec, {
+      confirmationTokenId: "5555555555554444",
+      setDefault: true,
+      returnUrl: "https://example.com",
+    });
     expect((second as { methodMetadata: { brand: string } }).methodMetadata.brand).toBe("mastercard");
     const defaults = await k("payment_methods").where({ customer_id: carol.id, is_default: true }).pluck("id");
     expect(defaults).toEqual([second.id]);
@@ -214,7 +327,11 @@ describe("customer portal: orders and payment methods", () => {
     await rejects(portal.customerPortal.customers.deletePaymentMethod(bob, { id: first.id }), ResourceNotFound);
 
     await rejects(
-      portal.customerPortal.customers.addPaymentMethod(sec, { confirmationTokenId: "tok_unknown", setDefault: false, returnUrl: "https://example.com" }),
+      portal.customerPortal.customers.addPaymentMethod(sec, {
+        confirmationTokenId: "tok_unknown",
+        setDefault: false,
+        returnUrl: "https://example.com",
+      }),
       HTTPValidationError,
     );
 
@@ -225,7 +342,9 @@ describe("customer portal: orders and payment methods", () => {
     // A card saved by a checkout has brand and last4 only: it still lists in the contract's shape.
     const fromCheckout = await createPaymentMethod(k, orgId, carol.id, { method_metadata: { brand: "visa", last4: "1881" } });
     const again = await portal.customerPortal.customers.listPaymentMethods(sec, {});
-    expect(again.result.items.find((m) => m.id === fromCheckout.id)).toMatchObject({ methodMetadata: { brand: "visa", last4: "1881", expMonth: 0, expYear: 0 } });
+    expect(again.result.items.find((m) => m.id === fromCheckout.id)).toMatchObject({
+      methodMetadata: { brand: "visa", last4: "1881", expMonth: 0, expYear: 0 },
+    });
     const foreignOrg = await orgWithToken(k);
     const fc = await createCustomer(k, foreignOrg.org.id);
     const foreignPm = await createPaymentMethod(k, foreignOrg.org.id, fc.id);
@@ -237,14 +356,27 @@ describe("customer portal: orders and payment methods", () => {
     const dave = await createCustomer(k, orgId);
     const sec = { customerSession: await createCustomerSessionToken(k, dave.id) };
     const newer = new Polar049({ serverURL: api.url }).customerPortal.customers;
-    const saved = await newer.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_success", setDefault: true, returnUrl: "https://example.com" });
-    expect(saved).toMatchObject({ status: "succeeded", paymentMethod: { customerId: dave.id, type: "card", methodMetadata: { brand: "visa", last4: "4242" } } });
+    const saved = await newer.addPaymentMethod(sec, {
+      confirmationTokenId: "tok_sandbox_success",
+      setDefault: true,
+      returnUrl: "https://example.com",
+    });
+    expect(saved).toMatchObject({
+      status: "succeeded",
+      paymentMethod: { customerId: dave.id, type: "card", methodMetadata: { brand: "visa", last4: "4242" } },
+    });
     // A card its holder must authenticate: the setup's client secret, and nothing saved (0.34.17 cannot read this answer).
-    const pending = await newer.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_requires_action", setDefault: true, returnUrl: "https://example.com" });
+    const pending = await newer.addPaymentMethod(sec, {
+      confirmationTokenId: "tok_sandbox_requires_action",
+      setDefault: true,
+      returnUrl: "https://example.com",
+    });
     expect(pending).toEqual({ status: "requires_action", clientSecret: expect.stringMatching(/^seti_sandbox_\w+_secret$/) });
     const listed = await newer.listPaymentMethods(sec, {});
     expect(listed.result.items.map((m) => m.id)).toEqual([saved.status === "succeeded" ? saved.paymentMethod.id : ""]);
-    expect(await k("payment_methods").where({ customer_id: dave.id, is_default: true }).pluck("id")).toEqual(listed.result.items.map((m) => m.id));
+    expect(await k("payment_methods").where({ customer_id: dave.id, is_default: true }).pluck("id")).toEqual(
+      listed.result.items.map((m) => m.id),
+    );
   });
 
   describe("a card that pays a subscription", () => {
@@ -257,11 +389,18 @@ describe("customer portal: orders and payment methods", () => {
       const { org, token } = await orgWithToken(k);
       const sub = await createSubscriptionFixture(k, { startedAt: new Date(), organizationId: org.id });
       const sec = { customerSession: await createCustomerSessionToken(k, sub.customerId) };
-      const spare = await portal.customerPortal.customers.addPaymentMethod(sec, { confirmationTokenId: "tok_sandbox_success", setDefault: false, returnUrl: "https://example.com" });
+      const spare = await portal.customerPortal.customers.addPaymentMethod(sec, {
+        confirmationTokenId: "tok_sandbox_success",
+        setDefault: false,
+        returnUrl: "https://example.com",
+      });
 
       for (const status of ["active", "trialing", "past_due"]) {
         await k("subscriptions").where({ id: sub.subscription.id }).update({ status });
-        const err = await rejects(portal.customerPortal.customers.deletePaymentMethod(sec, { id: sub.paymentMethodId }), PaymentMethodInUseByActiveSubscription);
+        const err = await rejects(
+          portal.customerPortal.customers.deletePaymentMethod(sec, { id: sub.paymentMethodId }),
+          PaymentMethodInUseByActiveSubscription,
+        );
         expect(err.data$).toMatchObject({ error: "PaymentMethodInUseByActiveSubscription" });
         expect(err.data$.detail).toMatch(/active subscription/);
       }

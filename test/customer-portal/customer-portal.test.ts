@@ -6,10 +6,18 @@ import { Polar } from "@polar-sh/sdk";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
-import { createBenefit, createCustomer, createCustomerSessionToken, createFile, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  createBenefit,
+  createCustomer,
+  createCustomerSessionToken,
+  createFile,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
-
 
 describe("customer portal: customers/me", () => {
   let merchant: Polar;
@@ -60,7 +68,10 @@ describe("customer portal: customers/me", () => {
     expect(u1).toMatchObject({ billingName: "Bea GmbH", name: "Bea", taxId: ["DE136695976", "eu_vat"] });
     expect(u1.billingAddress).toMatchObject({ country: "DE", city: "Berlin" });
 
-    const u2 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "US", state: "CA" }, taxId: "04-2103594" });
+    const u2 = await portal.customerPortal.customers.update(security, {
+      billingAddress: { country: "US", state: "CA" },
+      taxId: "04-2103594",
+    });
     expect(u2.taxId).toEqual(["042103594", "us_ein"]);
     expect(u2.billingName).toBe("Bea GmbH");
     const u3 = await portal.customerPortal.customers.update(security, { billingAddress: { country: "GB" }, taxId: "GB980780684" });
@@ -121,12 +132,20 @@ describe("customer portal: organization storefront", () => {
       metadata: { internal: "secret" },
     });
     await merchant.products.updateBenefits({ id: monthly.id, productBenefitsUpdate: { benefits: [benefit.id] } });
-    const once = await merchant.products.create({ name: "Lifetime", recurringInterval: null, prices: [{ amountType: "custom", minimumAmount: 500 }] });
+    const once = await merchant.products.create({
+      name: "Lifetime",
+      recurringInterval: null,
+      prices: [{ amountType: "custom", minimumAmount: 500 }],
+    });
     const archived = await merchant.products.create({ name: "Old", recurringInterval: null, prices: [{ amountType: "free" }] });
     await merchant.products.update({ id: archived.id, productUpdate: { isArchived: true } });
     // Private products are sold through checkouts and links only; drafts nowhere.
-    await api.client049(token).products.create({ name: "Partner deal", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 100 }] });
-    await api.client049(token).products.create({ name: "Coming soon", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 100 }] });
+    await api
+      .client049(token)
+      .products.create({ name: "Partner deal", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 100 }] });
+    await api
+      .client049(token)
+      .products.create({ name: "Coming soon", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 100 }] });
 
     const anonymous = new Polar({ serverURL: api.url });
     const store = await anonymous.customerPortal.organizations.get({ slug: org.slug });
@@ -142,7 +161,9 @@ describe("customer portal: organization storefront", () => {
     expect(o.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 500 });
 
     // Raw: no metadata leaks to the public.
-    const raw = (await (await fetch(`${api.url}/v1/customer-portal/organizations/${org.slug}`)).json()) as { products: Record<string, unknown>[] };
+    const raw = (await (await fetch(`${api.url}/v1/customer-portal/organizations/${org.slug}`)).json()) as {
+      products: Record<string, unknown>[];
+    };
     expect(raw.products[0]).not.toHaveProperty("metadata");
     expect(JSON.stringify(raw)).not.toContain("secret");
   });

@@ -44,30 +44,53 @@ describe("customer portal extensions", () => {
     token = made.token;
     orgId = made.org.id;
     polar = api.client(token);
-    basic = await polar.products.create({ name: "Basic", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }] });
-    pro = await polar.products.create({ name: "Pro", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }] });
+    basic = await polar.products.create({
+      name: "Basic",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+    });
+    pro = await polar.products.create({
+      name: "Pro",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }],
+    });
   });
 
   it("switches portal sections off per organization, and the portal calls of a section answer 403 NotPermitted", async () => {
     const read = await json("GET", `/v1/organizations/${orgId}`);
     expect(read.body.customer_portal_settings).toEqual({
-      orders: true, subscriptions: true, benefits: true, usage: { show: true }, payment_methods: true, billing_details: true,
+      orders: true,
+      subscriptions: true,
+      benefits: true,
+      usage: { show: true },
+      payment_methods: true,
+      billing_details: true,
       subscription: { update_seats: true, update_plan: true },
     });
     const { session } = await subscriber("sections@example.com");
     const portal = anon().customerPortal;
     const auth = { customerSession: session };
 
-    const patched = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { orders: false, billing_details: false } });
+    const patched = await json("PATCH", `/v1/organizations/${orgId}`, {
+      customer_portal_settings: { orders: false, billing_details: false },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.customer_portal_settings).toMatchObject({ orders: false, billing_details: false, subscriptions: true, payment_methods: true });
+    expect(patched.body.customer_portal_settings).toMatchObject({
+      orders: false,
+      billing_details: false,
+      subscriptions: true,
+      payment_methods: true,
+    });
     expect(await outboxTypes(api.knex, orgId)).toContain("organization.updated");
     // The storefront the portal reads says so too.
     const storefront = await json("GET", `/v1/customer-portal/organizations/${(await polar.organizations.get({ id: orgId })).slug}`);
     expect((storefront.body.organization as Record<string, unknown>).customer_portal_settings).toMatchObject({ orders: false });
 
     const denied = await json("GET", "/v1/customer-portal/orders/", undefined, session);
-    expect(denied).toEqual({ status: 403, body: { error: "NotPermitted", detail: "Orders are not available in this organization's customer portal." } });
+    expect(denied).toEqual({
+      status: 403,
+      body: { error: "NotPermitted", detail: "Orders are not available in this organization's customer portal." },
+    });
     const err = await rejects(portal.orders.list(auth, {}), SDKError);
     expect(err.statusCode).toBe(403);
     expect((await json("PATCH", "/v1/customer-portal/customers/me", { billing_name: "X" }, session)).status).toBe(403);
@@ -92,7 +115,9 @@ describe("customer portal extensions", () => {
 
   it("lets customers change plan in the portal only while the organization's update_plan allows it", async () => {
     const { sub, session } = await subscriber("update-plan@example.com");
-    const off = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { subscription: { update_plan: false, update_seats: false } } });
+    const off = await json("PATCH", `/v1/organizations/${orgId}`, {
+      customer_portal_settings: { subscription: { update_plan: false, update_seats: false } },
+    });
     expect(off.body).toMatchObject({
       allow_customer_updates: false,
       subscription_settings: { allow_customer_updates: false },
@@ -104,7 +129,10 @@ describe("customer portal extensions", () => {
     expect((await polar.subscriptions.get({ id: sub.id })).productId).toBe(basic.id);
 
     const on = await json("PATCH", `/v1/organizations/${orgId}`, { customer_portal_settings: { subscription: { update_plan: true } } });
-    expect(on.body).toMatchObject({ allow_customer_updates: true, customer_portal_settings: { subscription: { update_plan: true, update_seats: false } } });
+    expect(on.body).toMatchObject({
+      allow_customer_updates: true,
+      customer_portal_settings: { subscription: { update_plan: true, update_seats: false } },
+    });
     await anon().customerPortal.subscriptions.update({ customerSession: session }, change);
     expect((await polar.subscriptions.get({ id: sub.id })).productId).toBe(pro.id);
   });
@@ -113,14 +141,25 @@ describe("customer portal extensions", () => {
     const { sub, session } = await subscriber("preview@example.com");
     const preview = await json("GET", `/v1/customer-portal/subscriptions/${sub.id}/preview?product_id=${pro.id}`, undefined, session);
     expect(preview.status).toBe(200);
-    expect(preview.body).toMatchObject({ subscription_id: sub.id, product_id: pro.id, currency: "usd", amount: 3000, recurring_interval: "month", proration_behavior: "prorate", due_now: 0 });
+    expect(preview.body).toMatchObject({
+      subscription_id: sub.id,
+      product_id: pro.id,
+      currency: "usd",
+      amount: 3000,
+      recurring_interval: "month",
+      proration_behavior: "prorate",
+      due_now: 0,
+    });
     const lines = preview.body.lines as { label: string; amount: number }[];
     expect(lines.map((l) => l.label)).toEqual(["Unused time on Basic", "Remaining time on Pro"]);
     expect(preview.body.net_amount).toBe(lines[0].amount + lines[1].amount);
     // Nothing changed.
     expect((await polar.subscriptions.get({ id: sub.id })).productId).toBe(basic.id);
 
-    await anon().customerPortal.subscriptions.update({ customerSession: session }, { id: sub.id, customerSubscriptionUpdate: { productId: pro.id } });
+    await anon().customerPortal.subscriptions.update(
+      { customerSession: session },
+      { id: sub.id, customerSubscriptionUpdate: { productId: pro.id } },
+    );
     const row = await api.knex("subscriptions").where({ id: sub.id }).first();
     const recorded = (row.pending_prorations as { amount: number }[]).reduce((n, l) => n + Number(l.amount), 0);
     // The period moved on by the seconds between the two calls at most: a cent or two on a month.
@@ -128,9 +167,20 @@ describe("customer portal extensions", () => {
 
     const bad = await json("GET", `/v1/customer-portal/subscriptions/${sub.id}/preview?product_id=${pro.id}`, undefined, session);
     expect(bad.status).toBe(422);
-    expect(bad.body).toEqual({ detail: [{ loc: ["query", "product_id"], msg: "The subscription is already on this product.", type: "value_error", input: pro.id }] });
+    expect(bad.body).toEqual({
+      detail: [{ loc: ["query", "product_id"], msg: "The subscription is already on this product.", type: "value_error", input: pro.id }],
+    });
     expect((await json("GET", `/v1/customer-portal/subscriptions/${sub.id}/preview?product_id=nope`, undefined, session)).status).toBe(422);
-    expect((await json("GET", `/v1/customer-portal/subscriptions/00000000-0000-0000-0000-000000000000/preview?product_id=${pro.id}`, undefined, session)).status).toBe(404);
+    expect(
+      (
+        await json(
+          "GET",
+          `/v1/customer-portal/subscriptions/00000000-0000-0000-0000-000000000000/preview?product_id=${pro.id}`,
+          undefined,
+          session,
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it("makes a saved card the default: live subscriptions move to it and the old card can go", async () => {
@@ -138,7 +188,11 @@ describe("customer portal extensions", () => {
     const portal = anon().customerPortal;
     const auth = { customerSession: session };
     const first = (await portal.customers.listPaymentMethods(auth, {})).result.items[0];
-    const second = await portal.customers.addPaymentMethod(auth, { confirmationTokenId: "5555555555554444", setDefault: false, returnUrl: "https://example.com/back" });
+    const second = await portal.customers.addPaymentMethod(auth, {
+      confirmationTokenId: "5555555555554444",
+      setDefault: false,
+      returnUrl: "https://example.com/back",
+    });
     expect((await portal.customers.get(auth)).defaultPaymentMethodId).toBe(first.id);
     // The first card pays the subscription: it can't be removed yet.
     expect((await rejects(portal.customers.deletePaymentMethod(auth, { id: first.id }), Error)).message).toMatch(/active subscription/);
@@ -150,9 +204,13 @@ describe("customer portal extensions", () => {
     await portal.customers.deletePaymentMethod(auth, { id: first.id });
     expect((await portal.customers.listPaymentMethods(auth, {})).result.items.map((m) => m.id)).toEqual([second.id]);
 
-    expect((await json("POST", `/v1/customer-portal/customers/me/payment-methods/${first.id}/default`, undefined, session)).status).toBe(404);
+    expect((await json("POST", `/v1/customer-portal/customers/me/payment-methods/${first.id}/default`, undefined, session)).status).toBe(
+      404,
+    );
     // Another customer's card is not found either.
     const other = await subscriber("other-cards@example.com");
-    expect((await json("POST", `/v1/customer-portal/customers/me/payment-methods/${second.id}/default`, undefined, other.session)).status).toBe(404);
+    expect(
+      (await json("POST", `/v1/customer-portal/customers/me/payment-methods/${second.id}/default`, undefined, other.session)).status,
+    ).toBe(404);
   });
 });

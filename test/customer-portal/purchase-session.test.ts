@@ -6,7 +6,15 @@ import { randomUUID } from "node:crypto";
 import type { Polar } from "@polar-sh/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../generated/operations.js";
-import { createBenefit, createCheckoutProduct, invalid, latestMail, orgWithToken, useLifecycleWorker, useTestApi } from "../harness/index.js";
+import {
+  createBenefit,
+  createCheckoutProduct,
+  invalid,
+  latestMail,
+  orgWithToken,
+  useLifecycleWorker,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 useLifecycleWorker("purchase-session", () => api.knex);
@@ -40,7 +48,11 @@ const SCOPED = new Set([
 /** A body each writing operation would accept from the customer it belongs to. */
 const BODIES: Record<string, unknown> = {
   "customer_portal:customers:update": { billing_name: "Taken Over" },
-  "customer_portal:customers:add_payment_method": { confirmation_token_id: "tok_sandbox_success", set_default: true, return_url: "https://example.com/back" },
+  "customer_portal:customers:add_payment_method": {
+    confirmation_token_id: "tok_sandbox_success",
+    set_default: true,
+    return_url: "https://example.com/back",
+  },
   "customer_portal:orders:update": { billing_name: "Taken Over", billing_address: { country: "FR" } },
   "customer_portal:orders:confirm_retry_payment": { confirmation_token_id: "tok_sandbox_success" },
   "customer_portal:subscriptions:update": { cancel_at_period_end: true },
@@ -54,13 +66,26 @@ describe("a checkout's customer session", () => {
   let anon: Polar;
   let oneTime: { id: string };
   let monthly: { id: string };
-  const victim = {} as { customerId: string; order: string; subscription: string; grant: string; licenseKey: string; paymentMethod: string; token: string };
+  const victim = {} as {
+    customerId: string;
+    order: string;
+    subscription: string;
+    grant: string;
+    licenseKey: string;
+    paymentMethod: string;
+    token: string;
+  };
 
   const buy = async (productId: string, email: string) => {
     const checkout = await merchant.checkouts.create({ products: [productId] });
     const confirmed = await anon.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: invalid({ customerEmail: email, customerName: "Buyer", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" }),
+      checkoutConfirmStripe: invalid({
+        customerEmail: email,
+        customerName: "Buyer",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_success",
+      }),
     });
     return { checkoutId: checkout.id, token: confirmed.customerSessionToken };
   };
@@ -79,7 +104,11 @@ describe("a checkout's customer session", () => {
   const grantedKey = async (token: string) => {
     const deadline = Date.now() + poll.timeout;
     for (;;) {
-      const grants = (await items(token, "/v1/customer-portal/benefit-grants/")) as unknown as { id: string; is_granted: boolean; properties: { license_key_id?: string } }[];
+      const grants = (await items(token, "/v1/customer-portal/benefit-grants/")) as unknown as {
+        id: string;
+        is_granted: boolean;
+        properties: { license_key_id?: string };
+      }[];
       const found = grants.find((g) => g.is_granted && g.properties.license_key_id);
       if (found) return found;
       if (Date.now() > deadline) throw new Error("the license key was not granted");
@@ -91,7 +120,11 @@ describe("a checkout's customer session", () => {
     const { org, token } = await orgWithToken(api.knex);
     merchant = api.client(token);
     anon = new (merchant.constructor as new (o: { serverURL: string }) => Polar)({ serverURL: api.url });
-    const license = await createBenefit(api.knex, org.id, { type: "license_keys", description: "License", properties: JSON.stringify({ prefix: "KIT", expires: null, activations: null, limit_usage: null }) });
+    const license = await createBenefit(api.knex, org.id, {
+      type: "license_keys",
+      description: "License",
+      properties: JSON.stringify({ prefix: "KIT", expires: null, activations: null, limit_usage: null }),
+    });
     oneTime = (await createCheckoutProduct(api.knex, org.id, { name: "Kit" })).product;
     monthly = (await createCheckoutProduct(api.knex, org.id, { name: "Club", recurringInterval: "month" })).product;
     for (const product of [oneTime, monthly]) {
@@ -103,7 +136,10 @@ describe("a checkout's customer session", () => {
     const sub = await buy(monthly.id, VICTIM);
     const customer = (await merchant.customers.list({ email: VICTIM })).result.items[0];
     victim.customerId = customer.id;
-    await merchant.customers.update({ id: customer.id, customerUpdate: { billingAddress: { country: "FR", line1: "1 rue de la Paix", city: "Paris", postalCode: "75002" } } });
+    await merchant.customers.update({
+      id: customer.id,
+      customerUpdate: { billingAddress: { country: "FR", line1: "1 rue de la Paix", city: "Paris", postalCode: "75002" } },
+    });
     victim.token = (await merchant.customerSessions.create({ customerId: customer.id })).token;
     victim.order = (await items(victim.token, "/v1/customer-portal/orders/"))[0].id;
     victim.subscription = (await items(victim.token, "/v1/customer-portal/subscriptions/"))[0].id;
@@ -114,7 +150,9 @@ describe("a checkout's customer session", () => {
   }, 120_000);
 
   it("allows only operations the portal has (any other, present or future, answers 403)", () => {
-    const all = Object.entries(operations).filter(([, op]) => op.security === "customer_session").map(([id]) => id);
+    const all = Object.entries(operations)
+      .filter(([, op]) => op.security === "customer_session")
+      .map(([id]) => id);
     expect(all.length).toBeGreaterThanOrEqual(26);
     for (const id of SCOPED) expect(all).toContain(id);
   });
@@ -136,16 +174,26 @@ describe("a checkout's customer session", () => {
 
       // Every operation, aimed at the victim's rows.
       const idFor = (path: string) =>
-        path.includes("/orders/") ? victim.order
-        : path.includes("/subscriptions/") ? victim.subscription
-        : path.includes("/benefit-grants/") ? victim.grant
-        : path.includes("/license-keys/") ? victim.licenseKey
-        : path.includes("/payment-methods/") ? victim.paymentMethod
-        : randomUUID();
+        path.includes("/orders/")
+          ? victim.order
+          : path.includes("/subscriptions/")
+            ? victim.subscription
+            : path.includes("/benefit-grants/")
+              ? victim.grant
+              : path.includes("/license-keys/")
+                ? victim.licenseKey
+                : path.includes("/payment-methods/")
+                  ? victim.paymentMethod
+                  : randomUUID();
       for (const [id, op] of Object.entries(operations)) {
         if (op.security !== "customer_session") continue;
         const path = op.path.replace("{id}", idFor(op.path));
-        const res = await call(stranger.token, op.method, path, BODIES[id] ?? (op.method === "get" || op.method === "delete" ? undefined : {}));
+        const res = await call(
+          stranger.token,
+          op.method,
+          path,
+          BODIES[id] ?? (op.method === "get" || op.method === "delete" ? undefined : {}),
+        );
         const body = res.status === 204 ? null : await res.json();
         if (!SCOPED.has(id)) {
           expect([id, res.status, body?.error]).toEqual([id, 403, "NotPermitted"]);
@@ -168,7 +216,9 @@ describe("a checkout's customer session", () => {
       expect(me.billing_address).toMatchObject({ line1: "1 rue de la Paix" });
       const subscription = await (await call(victim.token, "get", `/v1/customer-portal/subscriptions/${victim.subscription}`)).json();
       expect(subscription).toMatchObject({ status: "active", cancel_at_period_end: false });
-      expect((await items(victim.token, "/v1/customer-portal/customers/me/payment-methods")).map((m) => m.id)).toContain(victim.paymentMethod);
+      expect((await items(victim.token, "/v1/customer-portal/customers/me/payment-methods")).map((m) => m.id)).toContain(
+        victim.paymentMethod,
+      );
       const victimOrders = (await items(victim.token, "/v1/customer-portal/orders/")).map((o) => o.id);
       expect(victimOrders).toContain(victim.order);
     }, 60_000);

@@ -17,7 +17,10 @@ describe("customer portal sign-in by email code", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { answer: { status: res.status, body: (await res.json()) as Record<string, unknown> | null }, retryAfter: res.headers.get("retry-after") };
+    return {
+      answer: { status: res.status, body: (await res.json()) as Record<string, unknown> | null },
+      retryAfter: res.headers.get("retry-after"),
+    };
   };
   /** Seconds from now until `minutesAgo` minutes ago leaves the 15 minutes' window. */
   const untilOut = (minutesAgo: number) => (15 - minutesAgo) * 60;
@@ -53,7 +56,10 @@ describe("customer portal sign-in by email code", () => {
     expect(me).toMatchObject({ id: customer.id, emailVerified: true });
 
     const again = await post("authenticate", { code });
-    expect(again).toEqual({ status: 401, body: { error: "Unauthorized", detail: "This code is wrong, was already used, or has expired. Ask for a new one." } });
+    expect(again).toEqual({
+      status: 401,
+      body: { error: "Unauthorized", detail: "This code is wrong, was already used, or has expired. Ask for a new one." },
+    });
   });
 
   it("does not tell whether an email is a customer's, and mails nobody then", async () => {
@@ -67,7 +73,10 @@ describe("customer portal sign-in by email code", () => {
     const before = new Date(Date.now() - 1000);
     await requestFor("expiring@example.com");
     const code = codeIn((await latestMail("expiring@example.com", { subject: /sign-in code/, after: before })).subject);
-    await api.knex("customer_session_codes").where({ email: "expiring@example.com" }).update({ expires_at: new Date(Date.now() - 1000) });
+    await api
+      .knex("customer_session_codes")
+      .where({ email: "expiring@example.com" })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await post("authenticate", { code })).status).toBe(401);
 
     expect((await post("request", { email: "not-an-email", organization_id: org.id })).status).toBe(422);
@@ -100,8 +109,16 @@ describe("customer portal sign-in by email code", () => {
     await createCustomer(api.knex, org.id, { email: "eager@example.com" });
     for (let i = 0; i < 5; i++) expect((await requestFor("eager@example.com")).status).toBe(202);
     // The oldest of the five was asked 10 minutes ago: the limit holds 5 more minutes.
-    const [oldest] = await api.knex("customer_session_codes").where({ email: "eager@example.com" }).orderBy("created_at").limit(1).pluck("id");
-    await api.knex("customer_session_codes").where({ id: oldest }).update({ created_at: minutesAgo(10) });
+    const [oldest] = await api
+      .knex("customer_session_codes")
+      .where({ email: "eager@example.com" })
+      .orderBy("created_at")
+      .limit(1)
+      .pluck("id");
+    await api
+      .knex("customer_session_codes")
+      .where({ id: oldest })
+      .update({ created_at: minutesAgo(10) });
     const refused = await postWithHeaders("request", { email: "eager@example.com", organization_id: org.id });
     expect(refused.answer).toEqual({
       status: 429,
@@ -110,15 +127,23 @@ describe("customer portal sign-in by email code", () => {
     expect(Number(refused.retryAfter)).toBeGreaterThan(untilOut(10) - 5);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(untilOut(10));
     // Once it is out of the window, the email may ask again.
-    await api.knex("customer_session_codes").where({ id: oldest }).update({ created_at: minutesAgo(16) });
+    await api
+      .knex("customer_session_codes")
+      .where({ id: oldest })
+      .update({ created_at: minutesAgo(16) });
     expect((await requestFor("eager@example.com")).status).toBe(202);
   });
 
   it("limits codes per client (429 with Retry-After), not the next client", async () => {
     // 30 codes asked from 127.0.0.7 in the window, the oldest counted one 14 minutes ago.
     const rows = Array.from({ length: 30 }, (_, i) => ({
-      organization_id: org.id, customer_id: null, code_hash: null, email: `asked-${i}@example.com`, client_ip: "127.0.0.7",
-      created_at: minutesAgo(i === 0 ? 14 : 1), expires_at: new Date(Date.now() + 60_000),
+      organization_id: org.id,
+      customer_id: null,
+      code_hash: null,
+      email: `asked-${i}@example.com`,
+      client_ip: "127.0.0.7",
+      created_at: minutesAgo(i === 0 ? 14 : 1),
+      expires_at: new Date(Date.now() + 60_000),
     }));
     await api.knex("customer_session_codes").insert(rows);
     const ask = (local: string) =>
@@ -129,7 +154,10 @@ describe("customer portal sign-in by email code", () => {
       });
     const refused = await ask("127.0.0.7");
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body)).toEqual({ error: "TooManyRequests", detail: "Too many codes asked from here. Wait a few minutes, then try again." });
+    expect(JSON.parse(refused.body)).toEqual({
+      error: "TooManyRequests",
+      detail: "Too many codes asked from here. Wait a few minutes, then try again.",
+    });
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(untilOut(14) - 5);
     expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(untilOut(14));
     expect((await ask("127.0.0.8")).status).toBe(202);
@@ -143,18 +171,27 @@ describe("customer portal sign-in by email code", () => {
     const code = codeIn((await latestMail("unlucky@example.com", { subject: /sign-in code/, after: before })).subject);
     for (let i = 0; i < 10; i++) expect((await post("authenticate", { code: "ZZZZZZ" })).status).toBe(401);
     const locked = await postWithHeaders("authenticate", { code });
-    expect(locked.answer).toEqual({ status: 429, body: { error: "TooManyRequests", detail: "Too many wrong codes. Wait a few minutes, then ask for a new code." } });
+    expect(locked.answer).toEqual({
+      status: 429,
+      body: { error: "TooManyRequests", detail: "Too many wrong codes. Wait a few minutes, then ask for a new code." },
+    });
     expect(Number(locked.retryAfter)).toBeGreaterThan(untilOut(0) - 5);
     expect(Number(locked.retryAfter)).toBeLessThanOrEqual(untilOut(0));
     // The first failure was 12 minutes ago: 3 minutes to wait.
     const [first] = await api.knex("customer_session_code_failures").orderBy("created_at").limit(1).pluck("id");
-    await api.knex("customer_session_code_failures").where({ id: first }).update({ created_at: minutesAgo(12) });
+    await api
+      .knex("customer_session_code_failures")
+      .where({ id: first })
+      .update({ created_at: minutesAgo(12) });
     const later = await postWithHeaders("authenticate", { code });
     expect(later.answer.status).toBe(429);
     expect(Number(later.retryAfter)).toBeGreaterThan(untilOut(12) - 5);
     expect(Number(later.retryAfter)).toBeLessThanOrEqual(untilOut(12));
     // Out of the window, the right code (refused, so never used) signs in.
-    await api.knex("customer_session_code_failures").where({ id: first }).update({ created_at: minutesAgo(16) });
+    await api
+      .knex("customer_session_code_failures")
+      .where({ id: first })
+      .update({ created_at: minutesAgo(16) });
     expect((await post("authenticate", { code })).status).toBe(200);
   });
 });

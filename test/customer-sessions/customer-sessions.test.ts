@@ -13,7 +13,6 @@ import { createCustomer, createCustomerSessionToken, orgWithToken, rejects, useT
 
 const api = useTestApi();
 
-
 describe("customer sessions", () => {
   let polar: Polar;
   let token: string;
@@ -60,17 +59,29 @@ describe("customer sessions", () => {
     const customer = await createCustomer(api.knex, org.id);
     const newer = api.client049(token);
     const session = await newer.customerSessions.create({ customerId: customer.id, returnUrl: "https://app.example.com/account" });
-    expect(session).toMatchObject({ returnUrl: "https://app.example.com/account", customerId: customer.id, customer: { type: "individual" } });
+    expect(session).toMatchObject({
+      returnUrl: "https://app.example.com/account",
+      customerId: customer.id,
+      customer: { type: "individual" },
+    });
     const seen = await new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: session.token });
     expect(seen).toEqual({ expiresAt: session.expiresAt, returnUrl: "https://app.example.com/account" });
 
     // Without one (as 0.34.17 creates it), there is none; a URL that is not http(s) is refused.
     const plain = await polar.customerSessions.create({ customerId: customer.id });
-    expect((await new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: plain.token })).returnUrl).toBeNull();
-    const refused = await rejects(newer.customerSessions.create({ customerId: customer.id, returnUrl: "javascript:alert(1)" }), HTTPValidationError049);
+    expect(
+      (await new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: plain.token })).returnUrl,
+    ).toBeNull();
+    const refused = await rejects(
+      newer.customerSessions.create({ customerId: customer.id, returnUrl: "javascript:alert(1)" }),
+      HTTPValidationError049,
+    );
     expect(refused.detail?.[0]?.loc).toEqual(["body", "return_url"]);
     // Only a session's own token reads it.
-    const err = await rejects(new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: "polar_cst_nope" }), SDKError049);
+    const err = await rejects(
+      new Polar049({ serverURL: api.url }).customerPortal.customerSession.introspect({ customerSession: "polar_cst_nope" }),
+      SDKError049,
+    );
     expect(err.statusCode).toBe(401);
   });
 
@@ -112,7 +123,9 @@ describe("customer sessions", () => {
     const customer = await createCustomer(api.knex, limited.org.id);
     const err = await rejects(api.client(limited.token).customerSessions.create({ customerId: customer.id }), SDKError);
     expect(err.statusCode).toBe(403);
-    expect((await rejects(api.client("polar_oat_nope").customerSessions.create({ customerId: customer.id }), SDKError)).statusCode).toBe(401);
+    expect((await rejects(api.client("polar_oat_nope").customerSessions.create({ customerId: customer.id }), SDKError)).statusCode).toBe(
+      401,
+    );
   });
 
   it("rejects expired, revoked, unknown and deleted-customer sessions with 401", async () => {

@@ -11,7 +11,16 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import type { Customer } from "@polar-sh/sdk/models/components/customer.js";
 import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import {
-  collectPages, createBenefit, createCustomer, createCustomerSessionToken, createSubscriptionFixture, locOf, orgWithToken, outboxTypes, rejects, useTestApi,
+  collectPages,
+  createBenefit,
+  createCustomer,
+  createCustomerSessionToken,
+  createSubscriptionFixture,
+  locOf,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
 } from "../harness/index.js";
 
 const api = useTestApi();
@@ -50,7 +59,14 @@ describe("customers", () => {
       metadata: { plan: "pro", seats: 3, beta: true },
       taxId: ["DE136695976", "eu_vat"],
     });
-    expect(created.billingAddress).toEqual({ country: "DE", line1: "Hauptstraße 1", line2: null, postalCode: "10115", city: "Berlin", state: null });
+    expect(created.billingAddress).toEqual({
+      country: "DE",
+      line1: "Hauptstraße 1",
+      line2: null,
+      postalCode: "10115",
+      city: "Berlin",
+      state: null,
+    });
     expect(created.avatarUrl).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?d=404$/);
     expect(created.createdAt).toBeInstanceOf(Date);
 
@@ -80,10 +96,20 @@ describe("customers", () => {
     expect(row).toMatchObject({ type: "individual", billing_name: "Kim GmbH" });
 
     // 0.49.0 sends a tax id as its value alone: its type is found from the billing country.
-    const taxed = await newer.customers.create({ type: "individual", email: "gmbh@example.com", billingAddress: { country: "DE" }, taxId: "136 695 976" });
+    const taxed = await newer.customers.create({
+      type: "individual",
+      email: "gmbh@example.com",
+      billingAddress: { country: "DE" },
+      taxId: "136 695 976",
+    });
     expect(taxed.taxId).toEqual(["DE136695976", "eu_vat"]);
-    expect((await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "04-2103594" } })).taxId).toEqual(["042103594", "us_ein"]);
-    const noCountry = await rejects(newer.customers.create({ type: "individual", email: "nocountry@example.com", taxId: "123456789" }), HTTPValidationError049);
+    expect(
+      (await newer.customers.update({ id: taxed.id, customerUpdate: { billingAddress: { country: "US" }, taxId: "04-2103594" } })).taxId,
+    ).toEqual(["042103594", "us_ein"]);
+    const noCountry = await rejects(
+      newer.customers.create({ type: "individual", email: "nocountry@example.com", taxId: "123456789" }),
+      HTTPValidationError049,
+    );
     expect(noCountry.detail?.[0]?.loc).toEqual(["body", "billing_address"]);
 
     // Team customers come with their members, which do not exist yet: refused, never stored as individuals.
@@ -114,7 +140,9 @@ describe("customers", () => {
   it("lets exactly one of concurrent creates with the same email win", async () => {
     const { token } = await orgWithToken(api.knex);
     const c = api.client(token);
-    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => c.customers.create({ email: `Race@example.com`, name: `r${i}` })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => c.customers.create({ email: `Race@example.com`, name: `r${i}` })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results.filter((x) => x.status === "rejected")) {
       const err = (r as PromiseRejectedResult).reason;
@@ -125,8 +153,16 @@ describe("customers", () => {
 
   it("validates emails, billing addresses and tax ids", async () => {
     expect(await locOf(polar.customers.create({ email: "not-an-email" }))).toEqual(["body", "email"]);
-    expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "XX" } }))).toEqual(["body", "billing_address", "country"]);
-    expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "" } }))).toEqual(["body", "billing_address", "country"]);
+    expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "XX" } }))).toEqual([
+      "body",
+      "billing_address",
+      "country",
+    ]);
+    expect(await locOf(polar.customers.create({ email: "addr@example.com", billingAddress: { country: "" } }))).toEqual([
+      "body",
+      "billing_address",
+      "country",
+    ]);
 
     const valid: [string, TaxIDFormat][] = [
       ["FR40303265045", "eu_vat"],
@@ -168,13 +204,23 @@ describe("customers", () => {
       ["00-3456789", "us_ein"],
     ];
     for (const [value, type] of invalid) {
-      expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: [value, type] })), `${type} ${value}`).toEqual(["body", "tax_id"]);
+      expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: [value, type] })), `${type} ${value}`).toEqual([
+        "body",
+        "tax_id",
+      ]);
     }
     // Unknown type, wrong arity.
-    expect((await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["123", "xx_vat"] })))?.slice(0, 2)).toEqual(["body", "tax_id"]);
+    expect((await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["123", "xx_vat"] })))?.slice(0, 2)).toEqual([
+      "body",
+      "tax_id",
+    ]);
     expect(await locOf(polar.customers.create({ email: "tax-bad@example.com", taxId: ["DE123456789"] }))).toEqual(["body", "tax_id"]);
     // An EU VAT number without its prefix takes it from the billing country.
-    const prefixed = await polar.customers.create({ email: "tax-prefix@example.com", billingAddress: { country: "AT" }, taxId: ["U13585627", "eu_vat"] });
+    const prefixed = await polar.customers.create({
+      email: "tax-prefix@example.com",
+      billingAddress: { country: "AT" },
+      taxId: ["U13585627", "eu_vat"],
+    });
     expect(prefixed.taxId).toEqual(["ATU13585627", "eu_vat"]);
   });
 
@@ -203,13 +249,22 @@ describe("customers", () => {
     const created = await polar.customers.create({ email: "postal@example.com", billingAddress: address });
     expect(created.billingAddress?.postalCode).toBe("12345-6789");
     const long = "1".repeat(17);
-    expect(await locOf(polar.customers.create({ email: "postal-long@example.com", billingAddress: { country: "US", postalCode: long } }))).toEqual([
-      "body", "billing_address", "postal_code",
-    ]);
-    expect(await locOf(polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "US", postalCode: `  ${long} ` } } }))).toEqual([
-      "body", "billing_address", "postal_code",
-    ]);
-    expect((await polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "KY", postalCode: ` ${"K".repeat(16)} ` } } })).billingAddress?.postalCode).toBe("K".repeat(16));
+    expect(
+      await locOf(polar.customers.create({ email: "postal-long@example.com", billingAddress: { country: "US", postalCode: long } })),
+    ).toEqual(["body", "billing_address", "postal_code"]);
+    expect(
+      await locOf(
+        polar.customers.update({ id: created.id, customerUpdate: { billingAddress: { country: "US", postalCode: `  ${long} ` } } }),
+      ),
+    ).toEqual(["body", "billing_address", "postal_code"]);
+    expect(
+      (
+        await polar.customers.update({
+          id: created.id,
+          customerUpdate: { billingAddress: { country: "KY", postalCode: ` ${"K".repeat(16)} ` } },
+        })
+      ).billingAddress?.postalCode,
+    ).toBe("K".repeat(16));
     expect(await api.knex("customers").where({ email: "postal-long@example.com" })).toEqual([]);
   });
 
@@ -220,11 +275,23 @@ describe("customers", () => {
     expect(res.status).toBe(422);
     const body = (await res.json()) as { detail: { loc: unknown[]; type: string }[] };
     expect(body.detail).toContainEqual(expect.objectContaining({ loc: ["body", "email"], type: "missing" }));
-    res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ email: "a@b.co", billing_address: { city: "Paris" } }) });
+    res = await fetch(`${api.url}/v1/customers/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ email: "a@b.co", billing_address: { city: "Paris" } }),
+    });
     expect(res.status).toBe(422);
-    res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ email: "meta@b.co", metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }) });
+    res = await fetch(`${api.url}/v1/customers/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ email: "meta@b.co", metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }),
+    });
     expect(res.status).toBe(422);
-    res = await fetch(`${api.url}/v1/customers/`, { method: "POST", headers, body: JSON.stringify({ email: "org@b.co", organization_id: "8a0f3b1e-0000-4000-8000-000000000000" }) });
+    res = await fetch(`${api.url}/v1/customers/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ email: "org@b.co", organization_id: "8a0f3b1e-0000-4000-8000-000000000000" }),
+    });
     expect(res.status).toBe(422);
     for (const qs of ["limit=0", "limit=101", "page=0", "sorting=bogus", "sorting=-modified_at", "limit=abc"]) {
       res = await fetch(`${api.url}/v1/customers/?${qs}`, { headers });
@@ -310,10 +377,23 @@ describe("customers", () => {
   it("anonymizes a deleted customer's personal data when 0.49.0 asks, and only then", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const c = api.client049(token);
-    const person = await c.customers.create({ type: "individual", email: "ann@example.com", name: "Ann", externalId: "ann-1", billingAddress: { country: "FR", city: "Lyon" } });
+    const person = await c.customers.create({
+      type: "individual",
+      email: "ann@example.com",
+      name: "Ann",
+      externalId: "ann-1",
+      billingAddress: { country: "FR", city: "Lyon" },
+    });
     const session = await createCustomerSessionToken(api.knex, person.id);
     await c.customerPortal.customers.update({ customerSession: session }, { billingName: "Ann Dupont" });
-    const business = await c.customers.create({ type: "individual", email: "bo@example.com", name: "Bo SARL", externalId: "bo-1", billingAddress: { country: "DE" }, taxId: "136 695 976" });
+    const business = await c.customers.create({
+      type: "individual",
+      email: "bo@example.com",
+      name: "Bo SARL",
+      externalId: "bo-1",
+      billingAddress: { country: "DE" },
+      taxId: "136 695 976",
+    });
     const kept = await c.customers.create({ type: "individual", email: "kept@example.com", name: "Kept" });
 
     await c.customers.delete({ id: person.id, anonymize: true });
@@ -347,19 +427,33 @@ describe("customers", () => {
     const c = api.client(token);
     const cust = await c.customers.create({ email: "state@example.com", externalId: "st-1", metadata: { k: "v" } });
     const empty = await c.customers.getState({ id: cust.id });
-    expect(empty).toMatchObject({ id: cust.id, email: "state@example.com", activeSubscriptions: [], grantedBenefits: [], activeMeters: [] });
+    expect(empty).toMatchObject({
+      id: cust.id,
+      email: "state@example.com",
+      activeSubscriptions: [],
+      grantedBenefits: [],
+      activeMeters: [],
+    });
     expect(empty.avatarUrl).toBe(cust.avatarUrl);
 
     const benefit = await createBenefit(api.knex, org.id, { metadata: JSON.stringify({ tier: "gold" }) });
     const revokedBenefit = await createBenefit(api.knex, org.id);
-    const [grant] = await api.knex("benefit_grants")
+    const [grant] = await api
+      .knex("benefit_grants")
       .insert({ benefit_id: benefit.id, customer_id: cust.id, granted_at: new Date(), properties: JSON.stringify({}) })
       .returning("*");
-    await api.knex("benefit_grants").insert({ benefit_id: revokedBenefit.id, customer_id: cust.id, granted_at: new Date(), revoked_at: new Date() });
+    await api
+      .knex("benefit_grants")
+      .insert({ benefit_id: revokedBenefit.id, customer_id: cust.id, granted_at: new Date(), revoked_at: new Date() });
 
     const state = await c.customers.getStateExternal({ externalId: "st-1" });
     expect(state.grantedBenefits).toHaveLength(1);
-    expect(state.grantedBenefits[0]).toMatchObject({ id: grant.id, benefitId: benefit.id, benefitType: "custom", benefitMetadata: { tier: "gold" } });
+    expect(state.grantedBenefits[0]).toMatchObject({
+      id: grant.id,
+      benefitId: benefit.id,
+      benefitType: "custom",
+      benefitMetadata: { tier: "gold" },
+    });
     await rejects(c.customers.getStateExternal({ externalId: "nope" }), ResourceNotFound);
   });
 
@@ -424,7 +518,9 @@ describe("customers", () => {
     for await (const page of await c.customers.list({ limit: 10, sorting: ["email"] })) pages.push(page.result);
     expect(pages.map((p) => p.items.length)).toEqual([10, 10, 3]);
     expect(pages[0].pagination).toEqual({ totalCount: 23, maxPage: 3 });
-    expect(pages.flatMap((p) => p.items.map((i) => i.email))).toEqual(Array.from({ length: 23 }, (_, i) => `p${String(i).padStart(2, "0")}@page.test`));
+    expect(pages.flatMap((p) => p.items.map((i) => i.email))).toEqual(
+      Array.from({ length: 23 }, (_, i) => `p${String(i).padStart(2, "0")}@page.test`),
+    );
     const beyond = await c.customers.list({ page: 9, limit: 10 });
     expect(beyond.result.items).toEqual([]);
     expect(beyond.result.pagination.totalCount).toBe(23);
@@ -438,10 +534,13 @@ describe("customers", () => {
     await rejects(polar.customers.getExternal({ externalId: "shared-ext" }), ResourceNotFound);
     await rejects(polar.customers.getState({ id: foreign.id }), ResourceNotFound);
     await rejects(polar.customers.update({ id: foreign.id, customerUpdate: { name: "Hijacked" } }), ResourceNotFound);
-    await rejects(polar.customers.updateExternal({ externalId: "shared-ext", customerUpdateExternalID: { name: "Hijacked" } }), ResourceNotFound);
+    await rejects(
+      polar.customers.updateExternal({ externalId: "shared-ext", customerUpdateExternalID: { name: "Hijacked" } }),
+      ResourceNotFound,
+    );
     await rejects(polar.customers.delete({ id: foreign.id }), ResourceNotFound);
     await rejects(polar.customers.deleteExternal({ externalId: "shared-ext" }), ResourceNotFound);
-    expect((await collect(polar, { email: "secret@example.com" }))).toEqual([]);
+    expect(await collect(polar, { email: "secret@example.com" })).toEqual([]);
     // The same external id and email are free in this organization.
     const mine = await polar.customers.create({ email: "secret@example.com", externalId: "shared-ext" });
     expect((await polar.customers.getExternal({ externalId: "shared-ext" })).id).toBe(mine.id);

@@ -25,7 +25,10 @@ describe("a customer's first user event", () => {
     await polar.events.ingest({ events: [{ name: "call", customer_id: customer.id, timestamp: "2026-03-02T10:00:00Z" }] });
     expect(await first(polar, customer.id)).toBe("2026-03-02T10:00:00.000Z");
     // An earlier one lowers it (by external id too), a later one does not raise it.
-    await api.knex("customers").where({ id: customer.id }).update({ external_id: `ext-${customer.id}` });
+    await api
+      .knex("customers")
+      .where({ id: customer.id })
+      .update({ external_id: `ext-${customer.id}` });
     await polar.events.ingest({
       events: [
         { name: "call", external_customer_id: `ext-${customer.id}`, timestamp: "2026-03-01T09:00:00Z" },
@@ -35,7 +38,16 @@ describe("a customer's first user event", () => {
     expect(await first(polar, customer.id)).toBe("2026-03-01T09:00:00.000Z");
     // The platform's own events are not the customer's use.
     await api.knex.transaction((trx) =>
-      storeEvents(trx, org.id, [{ name: "meter.credited", source: "system", timestamp: new Date("2026-01-01T00:00:00Z"), customerId: customer.id, externalCustomerId: null, metadata: {} }]),
+      storeEvents(trx, org.id, [
+        {
+          name: "meter.credited",
+          source: "system",
+          timestamp: new Date("2026-01-01T00:00:00Z"),
+          customerId: customer.id,
+          externalCustomerId: null,
+          metadata: {},
+        },
+      ]),
     );
     expect(await first(polar, customer.id)).toBe("2026-03-01T09:00:00.000Z");
     // The same on every shape that nests the customer.
@@ -83,10 +95,20 @@ describe("a customer's first user event", () => {
     const updated = await polar.customers.update(other.id, { external_id: late });
     expect(updated.first_user_event_at).toBe("2025-10-01T00:00:00.000Z");
     // A checkout's new customer with the id.
-    const product = await polar.products.create({ name: "Guide", prices: [{ amount_type: "fixed", price_amount: 1000, price_currency: "usd" }] });
-    const checkout = await polar.checkouts.create({ products: [product.id], external_customer_id: bought, customer_email: uniqueEmail("bought") });
-    await polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_sandbox_success", customer_billing_address: { country: "FR" } });
-    const buyer = (await polar.customers.getExternal(bought));
+    const product = await polar.products.create({
+      name: "Guide",
+      prices: [{ amount_type: "fixed", price_amount: 1000, price_currency: "usd" }],
+    });
+    const checkout = await polar.checkouts.create({
+      products: [product.id],
+      external_customer_id: bought,
+      customer_email: uniqueEmail("bought"),
+    });
+    await polar.checkouts.clientConfirm(checkout.client_secret, {
+      confirmation_token_id: "tok_sandbox_success",
+      customer_billing_address: { country: "FR" },
+    });
+    const buyer = await polar.customers.getExternal(bought);
     expect(buyer.first_user_event_at).toBe("2025-09-01T00:00:00.000Z");
   });
 });

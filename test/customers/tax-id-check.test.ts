@@ -24,14 +24,24 @@ const temporal = useTestWorker("tax-id-check", {
   },
 });
 
-const SETTINGS = ["VIES_URL", "HMRC_URL", "HMRC_CLIENT_ID", "HMRC_CLIENT_SECRET", "TAX_ID_CHECK_TIMEOUT_MS", "TAX_ID_CHECK_RETRY_MS"] as const;
+const SETTINGS = [
+  "VIES_URL",
+  "HMRC_URL",
+  "HMRC_CLIENT_ID",
+  "HMRC_CLIENT_SECRET",
+  "TAX_ID_CHECK_TIMEOUT_MS",
+  "TAX_ID_CHECK_RETRY_MS",
+] as const;
 const saved = new Map<string, string | undefined>();
 let registries: RegistryStandIns;
 
 beforeAll(async () => {
   registries = await startRegistryStandIns();
   registries.vies.set("FR40303265045", { name: "SA ODIGEO FRANCE", address: "1 RUE DE LA PAIX\n75002 PARIS" });
-  registries.hmrc.set("980780684", { name: "BRITISH TRADERS LTD", address: { line1: "1 BRAHAM STREET", postcode: "E1 8EE", countryCode: "GB" } });
+  registries.hmrc.set("980780684", {
+    name: "BRITISH TRADERS LTD",
+    address: { line1: "1 BRAHAM STREET", postcode: "E1 8EE", countryCode: "GB" },
+  });
   const values: Record<(typeof SETTINGS)[number], string> = {
     VIES_URL: registries.viesUrl,
     HMRC_URL: registries.hmrcUrl,
@@ -63,7 +73,11 @@ beforeEach(() => {
 type Check = { status: string; service: string | null; name: string | null; address: string | null; checked_at: string | null } | null;
 
 /** The customer's tax_id_check on the wire, once it is no longer `unchecked` (or `until` says so). */
-async function checkOf(call: ReturnType<typeof plainJson>, customerId: string, until = (c: Check) => c?.status !== "unchecked"): Promise<Check> {
+async function checkOf(
+  call: ReturnType<typeof plainJson>,
+  customerId: string,
+  until = (c: Check) => c?.status !== "unchecked",
+): Promise<Check> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const res = await call("GET", `/v1/customers/${customerId}`);
@@ -82,7 +96,11 @@ async function shop() {
 describe("tax id checks with VIES and HMRC", () => {
   it("confirms an EU VAT id with VIES and records the registry's name and address", async () => {
     const { call } = await shop();
-    const made = await call("POST", "/v1/customers/", { email: "fr@example.com", billing_address: { country: "FR" }, tax_id: ["FR40303265045", "eu_vat"] });
+    const made = await call("POST", "/v1/customers/", {
+      email: "fr@example.com",
+      billing_address: { country: "FR" },
+      tax_id: ["FR40303265045", "eu_vat"],
+    });
     expect(made.status).toBe(201);
     expect(made.body.tax_id_check).toEqual({ status: "unchecked", service: null, name: null, address: null, checked_at: null });
     expect(await checkOf(call, String(made.body.id))).toEqual({
@@ -97,13 +115,21 @@ describe("tax id checks with VIES and HMRC", () => {
 
   it("records an EU VAT id VIES does not know as invalid", async () => {
     const { call } = await shop();
-    const made = await call("POST", "/v1/customers/", { email: "de@example.com", billing_address: { country: "DE" }, tax_id: ["DE136695976", "eu_vat"] });
+    const made = await call("POST", "/v1/customers/", {
+      email: "de@example.com",
+      billing_address: { country: "DE" },
+      tax_id: ["DE136695976", "eu_vat"],
+    });
     expect(await checkOf(call, String(made.body.id))).toMatchObject({ status: "invalid", service: "vies", name: null, address: null });
   });
 
   it("confirms a UK VAT number with HMRC (its OAuth token, version 2) and refuses an unknown one", async () => {
     const { call } = await shop();
-    const made = await call("POST", "/v1/customers/", { email: "gb@example.com", billing_address: { country: "GB" }, tax_id: ["GB980780684", "gb_vat"] });
+    const made = await call("POST", "/v1/customers/", {
+      email: "gb@example.com",
+      billing_address: { country: "GB" },
+      tax_id: ["GB980780684", "gb_vat"],
+    });
     expect(await checkOf(call, String(made.body.id))).toMatchObject({
       status: "valid",
       service: "hmrc",
@@ -123,7 +149,11 @@ describe("tax id checks with VIES and HMRC", () => {
     // one token for both lookups, asked with the client's credentials and the scope read:vat
     const tokens = registries.requests.filter((r) => r.path === "/oauth/token");
     expect(tokens).toEqual([
-      { service: "hmrc", path: "/oauth/token", body: { grant_type: "client_credentials", client_id: HMRC_CLIENT.id, client_secret: HMRC_CLIENT.secret, scope: "read:vat" } },
+      {
+        service: "hmrc",
+        path: "/oauth/token",
+        body: { grant_type: "client_credentials", client_id: HMRC_CLIENT.id, client_secret: HMRC_CLIENT.secret, scope: "read:vat" },
+      },
     ]);
   });
 
@@ -140,9 +170,17 @@ describe("tax id checks with VIES and HMRC", () => {
 
   it("never blocks a purchase: VIES down, the order is paid with the reverse charge, the check unavailable, then confirmed when VIES is back", async () => {
     const { org, polar, call } = await shop();
-    const seller = { provider: "builtin", origin_country: "DE", prices_include_tax: false, registrations: [{ country: "DE" }, { country: "EU", scheme: "oss" }] };
+    const seller = {
+      provider: "builtin",
+      origin_country: "DE",
+      prices_include_tax: false,
+      registrations: [{ country: "DE" }, { country: "EU", scheme: "oss" }],
+    };
     expect((await call("PATCH", `/v1/organizations/${org.id}`, { tax_settings: seller })).status).toBe(200);
-    const product = await call("POST", "/v1/products/", { name: "App", prices: [{ amount_type: "fixed", price_amount: 1000, price_currency: "eur" }] });
+    const product = await call("POST", "/v1/products/", {
+      name: "App",
+      prices: [{ amount_type: "fixed", price_amount: 1000, price_currency: "eur" }],
+    });
     const anon = new Polar({ serverURL: api.url });
     const checkout = await polar.checkouts.create({ products: [String(product.body.id)] });
 
@@ -158,7 +196,10 @@ describe("tax id checks with VIES and HMRC", () => {
         customerTaxId: "FR40303265045",
       },
     });
-    const confirmed = await anon.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+    const confirmed = await anon.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" },
+    });
     expect(confirmed.status).toBe("confirmed");
     const done = await polar.checkouts.get({ id: checkout.id });
     expect(done.status).toBe("succeeded");
@@ -175,27 +216,39 @@ describe("tax id checks with VIES and HMRC", () => {
     await temporal.client.workflow.getHandle(taxIdCheckWorkflowId(customerId)).result();
     registries.mode.vies = "up";
     await sweepTaxIdChecks(api.knex, temporalDoor(temporal.client, temporal.taskQueue), 0);
-    expect(await checkOf(call, customerId, (c) => c?.status !== "unavailable")).toMatchObject({ status: "valid", service: "vies", name: "SA ODIGEO FRANCE" });
+    expect(await checkOf(call, customerId, (c) => c?.status !== "unavailable")).toMatchObject({
+      status: "valid",
+      service: "vies",
+      name: "SA ODIGEO FRANCE",
+    });
     expect((await api.knex("customers").where({ id: customerId }).first()).tax_id_check_due_at).toBeNull();
   });
 
   it("counts a registry that does not answer in time as unavailable", async () => {
     const { call } = await shop();
     registries.mode.hmrc = "hang";
-    const made = await call("POST", "/v1/customers/", { email: "slow@example.com", billing_address: { country: "GB" }, tax_id: ["GB980780684", "gb_vat"] });
+    const made = await call("POST", "/v1/customers/", {
+      email: "slow@example.com",
+      billing_address: { country: "GB" },
+      tax_id: ["GB980780684", "gb_vat"],
+    });
     expect(await checkOf(call, String(made.body.id))).toMatchObject({ status: "unavailable", service: "hmrc" });
   });
 
   it("is idempotent, and drops an answer about a tax id changed while the registry was asked", async () => {
     const { org } = await shop();
     // written directly, so that no workflow runs the check: this test runs it by hand
-    const [row] = await api.knex("customers")
+    const [row] = await api
+      .knex("customers")
       .insert({ organization_id: org.id, email: "race@example.com", tax_id: JSON.stringify(["FR40303265045", "eu_vat"]) })
       .returning("*");
     expect(row).toMatchObject({ tax_id_check_status: "unchecked" });
     expect(row.tax_id_check_due_at).not.toBeNull();
     const changeMeanwhile = async () => {
-      await api.knex("customers").where({ id: row.id }).update({ tax_id: JSON.stringify(["DE136695976", "eu_vat"]) });
+      await api
+        .knex("customers")
+        .where({ id: row.id })
+        .update({ tax_id: JSON.stringify(["DE136695976", "eu_vat"]) });
       return { status: "valid" as const, service: "vies" as const, name: "SA ODIGEO FRANCE", address: null, checkedAt: new Date() };
     };
     expect(await runTaxIdCheck(api.knex, row.id, changeMeanwhile)).toBe("unchecked");

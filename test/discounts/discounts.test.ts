@@ -42,12 +42,35 @@ describe("discounts", () => {
   }
 
   it("creates the four shapes and reads them back", async () => {
-    const product = await polar.products.create({ name: "Target", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 2000 }], metadata: { k: "v" } });
-    const fixedOnce = await polar.discounts.create({ name: "Five off", type: "fixed", duration: "once", amount: 500, code: "FIVEOFF", metadata: { campaign: "spring" } });
+    const product = await polar.products.create({
+      name: "Target",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 2000 }],
+      metadata: { k: "v" },
+    });
+    const fixedOnce = await polar.discounts.create({
+      name: "Five off",
+      type: "fixed",
+      duration: "once",
+      amount: 500,
+      code: "FIVEOFF",
+      metadata: { campaign: "spring" },
+    });
     expect(fixedOnce).toMatchObject({
-      name: "Five off", type: "fixed", duration: "once", amount: 500, currency: "usd", code: "FIVEOFF",
-      startsAt: null, endsAt: null, maxRedemptions: null, redemptionsCount: 0, organizationId: orgId,
-      metadata: { campaign: "spring" }, products: [], modifiedAt: null,
+      name: "Five off",
+      type: "fixed",
+      duration: "once",
+      amount: 500,
+      currency: "usd",
+      code: "FIVEOFF",
+      startsAt: null,
+      endsAt: null,
+      maxRedemptions: null,
+      redemptionsCount: 0,
+      organizationId: orgId,
+      metadata: { campaign: "spring" },
+      products: [],
+      modifiedAt: null,
     });
     expect(fixedOnce).not.toHaveProperty("durationInMonths");
     expect(await polar.discounts.get({ id: fixedOnce.id })).toEqual(fixedOnce);
@@ -56,22 +79,50 @@ describe("discounts", () => {
     expect(fixedForever).toMatchObject({ type: "fixed", duration: "forever", amount: 200, currency: "usd" });
     expect(fixedForever).not.toHaveProperty("durationInMonths");
 
-    const fixedRepeat = await polar.discounts.create({ name: "Ten euro x3", type: "fixed", duration: "repeating", durationInMonths: 3, amount: 1000, currency: "eur" });
-    expect(fixedRepeat).toMatchObject({ type: "fixed", duration: "repeating", durationInMonths: 3, amount: 1000, currency: "eur", code: null });
+    const fixedRepeat = await polar.discounts.create({
+      name: "Ten euro x3",
+      type: "fixed",
+      duration: "repeating",
+      durationInMonths: 3,
+      amount: 1000,
+      currency: "eur",
+    });
+    expect(fixedRepeat).toMatchObject({
+      type: "fixed",
+      duration: "repeating",
+      durationInMonths: 3,
+      amount: 1000,
+      currency: "eur",
+      code: null,
+    });
 
     const startsAt = new Date("2030-01-01T00:00:00Z");
     const endsAt = new Date("2030-02-01T00:00:00Z");
     const pctForever = await polar.discounts.create({
-      name: "Quarter off", type: "percentage", duration: "forever", basisPoints: 2500,
-      startsAt, endsAt, maxRedemptions: 100, products: [product.id],
+      name: "Quarter off",
+      type: "percentage",
+      duration: "forever",
+      basisPoints: 2500,
+      startsAt,
+      endsAt,
+      maxRedemptions: 100,
+      products: [product.id],
     });
     expect(pctForever).toMatchObject({ type: "percentage", duration: "forever", basisPoints: 2500, maxRedemptions: 100 });
     expect(pctForever.startsAt).toEqual(startsAt);
     expect(pctForever.endsAt).toEqual(endsAt);
-    expect(pctForever.products).toEqual([expect.objectContaining({ id: product.id, name: "Target", isRecurring: true, metadata: { k: "v" } })]);
+    expect(pctForever.products).toEqual([
+      expect.objectContaining({ id: product.id, name: "Target", isRecurring: true, metadata: { k: "v" } }),
+    ]);
     expect(pctForever).not.toHaveProperty("amount");
 
-    const pctRepeat = await polar.discounts.create({ name: "Half for a year", type: "percentage", duration: "repeating", durationInMonths: 12, basisPoints: 5000 });
+    const pctRepeat = await polar.discounts.create({
+      name: "Half for a year",
+      type: "percentage",
+      duration: "repeating",
+      durationInMonths: 12,
+      basisPoints: 5000,
+    });
     expect(pctRepeat).toMatchObject({ type: "percentage", duration: "repeating", durationInMonths: 12, basisPoints: 5000 });
     expect((await polar.discounts.get({ id: pctRepeat.id })).id).toBe(pctRepeat.id);
   });
@@ -83,29 +134,48 @@ describe("discounts", () => {
     // 0.34.17 creates one with amount and currency; 0.49.0 reads its amounts.
     const older = await polar.discounts.create({ type: "fixed", duration: "forever", name: "Euro off", amount: 300, currency: "eur" });
     expect(await newer.discounts.get({ id: older.id })).toMatchObject({ amount: 300, currency: "eur", amounts: { eur: 300 } });
-    expect(await newer.discounts.update({ id: made.id, discountUpdate: { amounts: { usd: 700 } } })).toMatchObject({ amount: 700, amounts: { usd: 700 } });
+    expect(await newer.discounts.update({ id: made.id, discountUpdate: { amounts: { usd: 700 } } })).toMatchObject({
+      amount: 700,
+      amounts: { usd: 700 },
+    });
     expect(await newer.discounts.get({ id: made.id })).toMatchObject({ amounts: { usd: 700 } });
 
     // One currency per discount; both ways given must agree.
-    expect((await rawCreate({ type: "fixed", duration: "once", name: "Two", amounts: { usd: 500, eur: 400 } })).loc).toEqual(["body", "amounts"]);
-    expect((await rawCreate({ type: "fixed", duration: "once", name: "Odd", amount: 100, currency: "usd", amounts: { usd: 500 } })).loc).toEqual(["body", "amounts"]);
+    expect((await rawCreate({ type: "fixed", duration: "once", name: "Two", amounts: { usd: 500, eur: 400 } })).loc).toEqual([
+      "body",
+      "amounts",
+    ]);
+    expect(
+      (await rawCreate({ type: "fixed", duration: "once", name: "Odd", amount: 100, currency: "usd", amounts: { usd: 500 } })).loc,
+    ).toEqual(["body", "amounts"]);
     expect((await rawCreate({ type: "fixed", duration: "once", name: "None" })).loc).toEqual(["body", "amount"]);
   });
 
   it("validates amounts, durations, codes, dates, limits and products", async () => {
     const other = await orgWithToken(api.knex);
-    const foreignProduct = await api.client(other.token).products.create({ name: "Foreign", recurringInterval: null, prices: [{ amountType: "free" }] });
+    const foreignProduct = await api
+      .client(other.token)
+      .products.create({ name: "Foreign", recurringInterval: null, prices: [{ amountType: "free" }] });
     const base = { name: "Bad", duration: "once" };
     const cases: [Record<string, unknown>, unknown[]][] = [
       [{ ...base, type: "percentage", basis_points: 0 }, ["body", "basis_points"]],
       [{ ...base, type: "percentage", basis_points: 10001 }, ["body", "basis_points"]],
       [{ ...base, type: "fixed", amount: -1 }, ["body", "amount"]],
-      [{ name: "Bad", type: "percentage", basis_points: 100, duration: "repeating", duration_in_months: 0 }, ["body", "duration_in_months"]],
-      [{ name: "Bad", type: "percentage", basis_points: 100, duration: "repeating", duration_in_months: 1000 }, ["body", "duration_in_months"]],
+      [
+        { name: "Bad", type: "percentage", basis_points: 100, duration: "repeating", duration_in_months: 0 },
+        ["body", "duration_in_months"],
+      ],
+      [
+        { name: "Bad", type: "percentage", basis_points: 100, duration: "repeating", duration_in_months: 1000 },
+        ["body", "duration_in_months"],
+      ],
       [{ ...base, type: "percentage", basis_points: 100, code: "no spaces" }, ["body", "code"]],
       [{ ...base, type: "percentage", basis_points: 100, code: "AB" }, ["body", "code"]],
       [{ ...base, type: "percentage", basis_points: 100, max_redemptions: 0 }, ["body", "max_redemptions"]],
-      [{ ...base, type: "percentage", basis_points: 100, starts_at: "2030-02-01T00:00:00Z", ends_at: "2030-01-01T00:00:00Z" }, ["body", "ends_at"]],
+      [
+        { ...base, type: "percentage", basis_points: 100, starts_at: "2030-02-01T00:00:00Z", ends_at: "2030-01-01T00:00:00Z" },
+        ["body", "ends_at"],
+      ],
       [{ ...base, type: "percentage", basis_points: 100, products: [foreignProduct.id] }, ["body", "products", 0]],
       [{ ...base, type: "percentage", basis_points: 100, products: ["not-a-uuid"] }, ["body", "products", 0]],
       [{ ...base, name: "", type: "percentage", basis_points: 100 }, ["body", "name"]],
@@ -122,7 +192,11 @@ describe("discounts", () => {
     expect(money.status).toBe(422);
     expect(money.locs).toContainEqual(["body", "currency"]);
     // Missing required fields: the contract rejects them.
-    for (const body of [{ type: "fixed", duration: "once", amount: 1 }, { name: "x", duration: "once" }, { name: "x", type: "fixed", amount: 1 }]) {
+    for (const body of [
+      { type: "fixed", duration: "once", amount: 1 },
+      { name: "x", duration: "once" },
+      { name: "x", type: "fixed", amount: 1 },
+    ]) {
       expect((await rawCreate(body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await rawCreate({ name: "No amount", type: "fixed", duration: "once" })).status).toBe(422);
@@ -136,11 +210,15 @@ describe("discounts", () => {
     const { token: t } = await orgWithToken(api.knex);
     const c = api.client(t);
     const a = await c.discounts.create({ name: "Summer", type: "percentage", duration: "once", basisPoints: 1000, code: "Summer25" });
-    expect(await locOf(c.discounts.create({ name: "Clash", type: "percentage", duration: "once", basisPoints: 1000, code: "SUMMER25" }))).toEqual(["body", "code"]);
+    expect(
+      await locOf(c.discounts.create({ name: "Clash", type: "percentage", duration: "once", basisPoints: 1000, code: "SUMMER25" })),
+    ).toEqual(["body", "code"]);
     const b = await c.discounts.create({ name: "Winter", type: "percentage", duration: "once", basisPoints: 1000, code: "WINTER25" });
     expect(await locOf(c.discounts.update({ id: b.id, discountUpdate: { code: "summer25" } }))).toEqual(["body", "code"]);
     // Another organization may use the same code.
-    expect((await polar.discounts.create({ name: "Mine", type: "percentage", duration: "once", basisPoints: 1000, code: "SUMMER25" })).code).toBe("SUMMER25");
+    expect(
+      (await polar.discounts.create({ name: "Mine", type: "percentage", duration: "once", basisPoints: 1000, code: "SUMMER25" })).code,
+    ).toBe("SUMMER25");
 
     await c.discounts.delete({ id: a.id });
     await rejects(c.discounts.get({ id: a.id }), ResourceNotFound);
@@ -153,12 +231,26 @@ describe("discounts", () => {
   it("updates fields, shapes and products", async () => {
     const p1 = await polar.products.create({ name: "Product one", recurringInterval: null, prices: [{ amountType: "free" }] });
     const p2 = await polar.products.create({ name: "Product two", recurringInterval: null, prices: [{ amountType: "free" }] });
-    const d = await polar.discounts.create({ name: "Editable", type: "fixed", duration: "once", amount: 300, products: [p1.id], metadata: { a: 1 } });
+    const d = await polar.discounts.create({
+      name: "Editable",
+      type: "fixed",
+      duration: "once",
+      amount: 300,
+      products: [p1.id],
+      metadata: { a: 1 },
+    });
     const u1 = await polar.discounts.update({
       id: d.id,
       discountUpdate: {
-        name: "Edited", code: "EDITED1", startsAt: new Date("2031-01-01T00:00:00Z"), endsAt: new Date("2031-06-01T00:00:00Z"),
-        maxRedemptions: 5, products: [p2.id], metadata: { b: "2" }, amount: 400, currency: "eur",
+        name: "Edited",
+        code: "EDITED1",
+        startsAt: new Date("2031-01-01T00:00:00Z"),
+        endsAt: new Date("2031-06-01T00:00:00Z"),
+        maxRedemptions: 5,
+        products: [p2.id],
+        metadata: { b: "2" },
+        amount: 400,
+        currency: "eur",
       },
     });
     expect(u1).toMatchObject({ name: "Edited", code: "EDITED1", maxRedemptions: 5, amount: 400, currency: "eur", metadata: { b: "2" } });
@@ -169,7 +261,10 @@ describe("discounts", () => {
     const u2 = await polar.discounts.update({ id: d.id, discountUpdate: { code: null, endsAt: null, maxRedemptions: null } });
     expect(u2).toMatchObject({ code: null, endsAt: null, maxRedemptions: null, name: "Edited", amount: 400 });
     expect(u2.startsAt).toEqual(new Date("2031-01-01T00:00:00Z"));
-    expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { endsAt: new Date("2030-01-01T00:00:00Z") } }))).toEqual(["body", "ends_at"]);
+    expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { endsAt: new Date("2030-01-01T00:00:00Z") } }))).toEqual([
+      "body",
+      "ends_at",
+    ]);
     expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { maxRedemptions: 0 } }))).toEqual(["body", "max_redemptions"]);
 
     // Shape changes before any redemption: the new shape needs its fields.
@@ -177,7 +272,10 @@ describe("discounts", () => {
     const u3 = await polar.discounts.update({ id: d.id, discountUpdate: { type: "percentage", basisPoints: 1500 } });
     expect(u3).toMatchObject({ type: "percentage", basisPoints: 1500 });
     expect(u3).not.toHaveProperty("amount");
-    expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { duration: "repeating" } }))).toEqual(["body", "duration_in_months"]);
+    expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { duration: "repeating" } }))).toEqual([
+      "body",
+      "duration_in_months",
+    ]);
     const u4 = await polar.discounts.update({ id: d.id, discountUpdate: { duration: "repeating", durationInMonths: 6 } });
     expect(u4).toMatchObject({ duration: "repeating", durationInMonths: 6 });
     const u5 = await polar.discounts.update({ id: d.id, discountUpdate: { duration: "forever" } });
@@ -185,14 +283,26 @@ describe("discounts", () => {
     expect(u5).not.toHaveProperty("durationInMonths");
 
     const other = await orgWithToken(api.knex);
-    const foreign = await api.client(other.token).products.create({ name: "Foreign product", recurringInterval: null, prices: [{ amountType: "free" }] });
-    expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { products: [p1.id, foreign.id] } }))).toEqual(["body", "products", 1]);
+    const foreign = await api
+      .client(other.token)
+      .products.create({ name: "Foreign product", recurringInterval: null, prices: [{ amountType: "free" }] });
+    expect(await locOf(polar.discounts.update({ id: d.id, discountUpdate: { products: [p1.id, foreign.id] } }))).toEqual([
+      "body",
+      "products",
+      1,
+    ]);
     expect((await polar.discounts.get({ id: d.id })).products.map((p) => p.id)).toEqual([p2.id]);
     expect((await polar.discounts.update({ id: d.id, discountUpdate: { products: [] } })).products).toEqual([]);
   });
 
   it("freezes what a redeemed discount promised", async () => {
-    const fixed = await createDiscount(api.knex, orgId, { type: "fixed", amount: 500, currency: "usd", basis_points: null, redemptions_count: 2 });
+    const fixed = await createDiscount(api.knex, orgId, {
+      type: "fixed",
+      amount: 500,
+      currency: "usd",
+      basis_points: null,
+      redemptions_count: 2,
+    });
     for (const [update, field] of [
       [{ amount: 600 }, "amount"],
       [{ currency: "eur" }, "currency"],
@@ -203,12 +313,18 @@ describe("discounts", () => {
       expect(await locOf(polar.discounts.update({ id: fixed.id, discountUpdate: invalid(update) })), field).toEqual(["body", field]);
     }
     // Unchanged values and everything else are fine.
-    const ok = await polar.discounts.update({ id: fixed.id, discountUpdate: { amount: 500, name: "Renamed", maxRedemptions: 10, code: "REDEEMED1" } });
+    const ok = await polar.discounts.update({
+      id: fixed.id,
+      discountUpdate: { amount: 500, name: "Renamed", maxRedemptions: 10, code: "REDEEMED1" },
+    });
     expect(ok).toMatchObject({ name: "Renamed", amount: 500, redemptionsCount: 2, maxRedemptions: 10 });
 
     const pct = await createDiscount(api.knex, orgId, { redemptions_count: 1, duration: "repeating", duration_in_months: 3 });
     expect(await locOf(polar.discounts.update({ id: pct.id, discountUpdate: { basisPoints: 2000 } }))).toEqual(["body", "basis_points"]);
-    expect(await locOf(polar.discounts.update({ id: pct.id, discountUpdate: { durationInMonths: 4 } }))).toEqual(["body", "duration_in_months"]);
+    expect(await locOf(polar.discounts.update({ id: pct.id, discountUpdate: { durationInMonths: 4 } }))).toEqual([
+      "body",
+      "duration_in_months",
+    ]);
     // The other type's fields are ignored.
     expect(await polar.discounts.update({ id: pct.id, discountUpdate: { amount: 999 } })).toMatchObject({ basisPoints: 1000 });
   });
@@ -259,7 +375,9 @@ describe("discounts", () => {
 
   it("isolates organizations and checks tokens and scopes", async () => {
     const other = await orgWithToken(api.knex);
-    const foreign = await api.client(other.token).discounts.create({ name: "Theirs", type: "percentage", duration: "once", basisPoints: 100 });
+    const foreign = await api
+      .client(other.token)
+      .discounts.create({ name: "Theirs", type: "percentage", duration: "once", basisPoints: 100 });
     await rejects(polar.discounts.get({ id: foreign.id }), ResourceNotFound);
     await rejects(polar.discounts.update({ id: foreign.id, discountUpdate: { name: "Hijack" } }), ResourceNotFound);
     await rejects(polar.discounts.delete({ id: foreign.id }), ResourceNotFound);
@@ -272,7 +390,9 @@ describe("discounts", () => {
     const ro = await orgWithToken(api.knex, { scopes: ["discounts:read"] });
     const roClient = api.client(ro.token);
     expect((await roClient.discounts.list({})).result.items).toEqual([]);
-    expect((await rejects(roClient.discounts.create({ name: "x", type: "percentage", duration: "once", basisPoints: 1 }), SDKError)).statusCode).toBe(403);
+    expect(
+      (await rejects(roClient.discounts.create({ name: "x", type: "percentage", duration: "once", basisPoints: 1 }), SDKError)).statusCode,
+    ).toBe(403);
     const mine = await createDiscount(api.knex, ro.org.id);
     expect((await roClient.discounts.get({ id: mine.id })).id).toBe(mine.id);
     expect((await rejects(roClient.discounts.delete({ id: mine.id }), SDKError)).statusCode).toBe(403);

@@ -12,7 +12,10 @@ const pay = { confirmation_token_id: "tok_sandbox_success", customer_billing_add
 
 /** What a call refused with: its status and the first 422 issue's field and message. */
 async function refusal(call: Promise<unknown>): Promise<{ status: number; loc?: unknown; msg?: unknown }> {
-  const err = await call.then(() => null, (e: unknown) => e);
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof PolarClientError)) throw new Error(`not refused: ${String(err)}`);
   const detail = (err.error as { detail?: { loc: unknown; msg: unknown }[] }).detail?.[0];
   return { status: err.statusCode, loc: detail?.loc, msg: detail?.msg };
@@ -21,7 +24,10 @@ async function refusal(call: Promise<unknown>): Promise<{ status: number; loc?: 
 async function setup() {
   const { org, token } = await orgWithToken(api.knex);
   const polar = createPolar({ accessToken: token, baseUrl: api.url });
-  const product = await polar.products.create({ name: "Guide", prices: [{ amount_type: "fixed", price_amount: 2000, price_currency: "usd" }] });
+  const product = await polar.products.create({
+    name: "Guide",
+    prices: [{ amount_type: "fixed", price_amount: 2000, price_currency: "usd" }],
+  });
   return { org, polar, product };
 }
 
@@ -35,20 +41,36 @@ async function buy(polar: Polar, productId: string, who: { customer_id?: string;
 describe("a discount's max_redemptions_per_customer", () => {
   it("is set at create and update, at least 1 or null", async () => {
     const { polar } = await setup();
-    const created = await polar.discounts.create({ name: "Once each", type: "percentage", basis_points: 1000, duration: "once", max_redemptions_per_customer: 1 });
+    const created = await polar.discounts.create({
+      name: "Once each",
+      type: "percentage",
+      basis_points: 1000,
+      duration: "once",
+      max_redemptions_per_customer: 1,
+    });
     expect(created.max_redemptions_per_customer).toBe(1);
     expect((await polar.discounts.update(created.id, { max_redemptions_per_customer: 3 })).max_redemptions_per_customer).toBe(3);
     expect((await polar.discounts.get(created.id)).max_redemptions_per_customer).toBe(3);
     expect((await polar.discounts.update(created.id, { max_redemptions_per_customer: null })).max_redemptions_per_customer).toBeNull();
     const plain = await polar.discounts.create({ name: "No limit", type: "fixed", amount: 100, currency: "usd", duration: "once" });
     expect(plain.max_redemptions_per_customer).toBeNull();
-    expect(await refusal(polar.discounts.update(created.id, { max_redemptions_per_customer: 0 }))).toMatchObject({ status: 422, loc: ["body", "max_redemptions_per_customer"] });
+    expect(await refusal(polar.discounts.update(created.id, { max_redemptions_per_customer: 0 }))).toMatchObject({
+      status: 422,
+      loc: ["body", "max_redemptions_per_customer"],
+    });
   });
 
   it("lets each buyer redeem it that many times, by customer or email", async () => {
     const { org, polar, product } = await setup();
     const code = `EACH${Date.now()}`;
-    const discount = await polar.discounts.create({ name: "Once each", code, type: "percentage", basis_points: 1000, duration: "once", max_redemptions_per_customer: 1 });
+    const discount = await polar.discounts.create({
+      name: "Once each",
+      code,
+      type: "percentage",
+      basis_points: 1000,
+      duration: "once",
+      max_redemptions_per_customer: 1,
+    });
     const email = uniqueEmail("once");
     const first = await buy(polar, product.id, { customer_email: email }, code);
     expect(first.status).toBe("succeeded");
@@ -64,7 +86,10 @@ describe("a discount's max_redemptions_per_customer", () => {
     // The customer that checkout made, named by id, with the discount set by the merchant: the confirm is refused.
     const buyer = (await polar.customers.list({ email })).items[0];
     const locked = await polar.checkouts.create({ products: [product.id], customer_id: buyer.id, discount_id: discount.id });
-    expect(await refusal(polar.checkouts.clientConfirm(locked.client_secret, pay))).toMatchObject({ status: 422, loc: ["body", "discount_code"] });
+    expect(await refusal(polar.checkouts.clientConfirm(locked.client_secret, pay))).toMatchObject({
+      status: 422,
+      loc: ["body", "discount_code"],
+    });
     expect((await polar.checkouts.get(locked.id)).status).toBe("open");
 
     // Someone else redeems it; the first buyer may once more when the limit is raised.

@@ -13,7 +13,15 @@ import { createBenefitGrantActivities } from "../../workflows/activities/benefit
 import { createEmailReminderActivities } from "../../workflows/activities/email-reminders.js";
 import { createSubscriptionActivities } from "../../workflows/activities/subscriptions.js";
 import { ensureEmailReminderSchedule } from "../../workflows/schedules.js";
-import { activityDeps, createOrganization, mailsWithMessageId, testClocks, type MailMessage, type TestClocks, type WorkflowInfra } from "../harness/index.js";
+import {
+  activityDeps,
+  createOrganization,
+  mailsWithMessageId,
+  testClocks,
+  type MailMessage,
+  type TestClocks,
+  type WorkflowInfra,
+} from "../harness/index.js";
 import { useWebhookHarness, type WebhookHarness } from "../webhooks/harness.js";
 
 export const poll = { timeout: 30_000, interval: 200 };
@@ -77,7 +85,8 @@ export function useEmailFlows(infra: WorkflowInfra): EmailFlows {
     else process.env.PUBLIC_API_URL = saved.PUBLIC_API_URL;
   });
 
-  const sends = (organizationId: string): Promise<SendRow[]> => infra.knex("email_sends").where({ organization_id: organizationId }).orderBy(["kind", "recipient", "created_at"]);
+  const sends = (organizationId: string): Promise<SendRow[]> =>
+    infra.knex("email_sends").where({ organization_id: organizationId }).orderBy(["kind", "recipient", "created_at"]);
 
   async function shop(overrides: Record<string, unknown> = {}): Promise<Shop> {
     const org = await createOrganization(infra.knex, overrides);
@@ -89,7 +98,15 @@ export function useEmailFlows(infra: WorkflowInfra): EmailFlows {
     }
     const token = await mintOrganizationToken(infra.knex, org.id);
     const polar = new Polar({ accessToken: token, serverURL: h.api.url });
-    return { org, people, token, polar, anon: new Polar({ serverURL: h.api.url }), buyer: `buyer-${tag}@example.com`, clocks: testClocks(h.api.url, token, poll) };
+    return {
+      org,
+      people,
+      token,
+      polar,
+      anon: new Polar({ serverURL: h.api.url }),
+      buyer: `buyer-${tag}@example.com`,
+      clocks: testClocks(h.api.url, token, poll),
+    };
   }
 
   async function subscribe(s: Shop, productId: string, at: string, token = "tok_sandbox_success"): Promise<Subscribed> {
@@ -118,7 +135,10 @@ export function useEmailFlows(infra: WorkflowInfra): EmailFlows {
 
   async function onceArrived(organizationId: string, kind: string, recipient: string) {
     const rows = (await settled(organizationId)).filter((r) => r.kind === kind && r.recipient === recipient);
-    expect(rows.map((r) => r.status), `${kind} to ${recipient}`).toEqual(["sent"]);
+    expect(
+      rows.map((r) => r.status),
+      `${kind} to ${recipient}`,
+    ).toEqual(["sent"]);
     const mails = await mailsWithMessageId(recipient, rows[0].message_id);
     expect(mails, `${kind} to ${recipient}`).toHaveLength(1);
     expect(mails[0].subject).toBe(rows[0].subject);

@@ -25,7 +25,11 @@ const infra = useWorkflowInfra();
 async function upload(polar: Polar, bytes: Buffer, name: string) {
   const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("base64");
   const created = await polar.files.create({
-    service: "downloadable", name, mimeType: "application/pdf", size: bytes.length, checksumSha256Base64: sha256(bytes),
+    service: "downloadable",
+    name,
+    mimeType: "application/pdf",
+    size: bytes.length,
+    checksumSha256Base64: sha256(bytes),
     upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: bytes.length, checksumSha256Base64: sha256(bytes) }] },
   });
   const part = created.upload.parts[0];
@@ -33,7 +37,11 @@ async function upload(polar: Polar, bytes: Buffer, name: string) {
   expect(put.status).toBe(200);
   return polar.files.uploaded({
     id: created.id,
-    fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: [{ number: 1, checksumEtag: String(put.headers.get("etag")), checksumSha256Base64: sha256(bytes) }] },
+    fileUploadCompleted: {
+      id: created.upload.id,
+      path: created.upload.path,
+      parts: [{ number: 1, checksumEtag: String(put.headers.get("etag")), checksumSha256Base64: sha256(bytes) }],
+    },
   });
 }
 
@@ -44,14 +52,31 @@ describe("benefit and reminder emails", () => {
     const s = await f.shop();
     const bytes = Buffer.from("%PDF-1.4 field notes");
     const file = await upload(s.polar, bytes, "field-notes.pdf");
-    const license = await s.polar.benefits.create({ type: "license_keys", description: "Desktop license", properties: { prefix: "FN", activations: { limit: 3, enableCustomerAdmin: true } } });
-    const downloads = await s.polar.benefits.create({ type: "downloadables", description: "Field notes (PDF)", properties: { files: [file.id] } });
-    const product = await s.polar.products.create({ name: "Field Kit", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 2900, priceCurrency: "usd" }] });
+    const license = await s.polar.benefits.create({
+      type: "license_keys",
+      description: "Desktop license",
+      properties: { prefix: "FN", activations: { limit: 3, enableCustomerAdmin: true } },
+    });
+    const downloads = await s.polar.benefits.create({
+      type: "downloadables",
+      description: "Field notes (PDF)",
+      properties: { files: [file.id] },
+    });
+    const product = await s.polar.products.create({
+      name: "Field Kit",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 2900, priceCurrency: "usd" }],
+    });
     await s.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [license.id, downloads.id] } });
     const checkout = await s.polar.checkouts.create({ products: [product.id] });
     await s.anon.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: s.buyer, customerName: "Ada Buyer", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+      checkoutConfirmStripe: {
+        customerEmail: s.buyer,
+        customerName: "Ada Buyer",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_success",
+      },
     });
     await expect.poll(async () => (await f.settled(s.org.id)).filter((r) => r.kind === "benefit_granted").length, poll).toBe(2);
     const rows = (await f.settled(s.org.id)).filter((r) => r.kind === "benefit_granted");
@@ -81,8 +106,16 @@ describe("benefit and reminder emails", () => {
 
   it("a Discord benefit: the email asks the customer to connect their account, once, while its grant waits for that", async () => {
     const s = await f.shop();
-    const discord = await s.polar.benefits.create({ type: "discord", description: "Members' lounge", properties: { guildToken: "123456789012345678", roleId: "223456789012345678", kickMember: false } });
-    const product = await s.polar.products.create({ name: "Lounge Pass", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }] });
+    const discord = await s.polar.benefits.create({
+      type: "discord",
+      description: "Members' lounge",
+      properties: { guildToken: "123456789012345678", roleId: "223456789012345678", kickMember: false },
+    });
+    const product = await s.polar.products.create({
+      name: "Lounge Pass",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 500, priceCurrency: "usd" }],
+    });
     await s.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [discord.id] } });
     const { customerId } = await f.subscribe(s, product.id, "2028-01-05T00:00:00Z");
     await expect.poll(async () => (await f.settled(s.org.id)).filter((r) => r.kind === "benefit_granted").length, poll).toBe(1);
@@ -96,7 +129,11 @@ describe("benefit and reminder emails", () => {
 
   it("a yearly plan's renewal reminder 7 days before its renewal, by test clock, once", async () => {
     const s = await f.shop();
-    const product = await s.polar.products.create({ name: "Annual Almanac", recurringInterval: "year", prices: [{ amountType: "fixed", priceAmount: 12000, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Annual Almanac",
+      recurringInterval: "year",
+      prices: [{ amountType: "fixed", priceAmount: 12000, priceCurrency: "usd" }],
+    });
     const { clockId, subscriptionId } = await f.subscribe(s, product.id, "2028-03-10T12:00:00Z");
     const reminders = async () => (await f.settled(s.org.id)).filter((r) => r.kind === "subscription_renewal_reminder");
     // Eight days before: nothing yet.
@@ -117,7 +154,11 @@ describe("benefit and reminder emails", () => {
 
   it("no renewal reminder to a customer who switched it off in the portal; the other reminder stays on", async () => {
     const s = await f.shop();
-    const product = await s.polar.products.create({ name: "Annual Quiet", recurringInterval: "year", prices: [{ amountType: "fixed", priceAmount: 9000, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Annual Quiet",
+      recurringInterval: "year",
+      prices: [{ amountType: "fixed", priceAmount: 9000, priceCurrency: "usd" }],
+    });
     const { clockId, customerId } = await f.subscribe(s, product.id, "2028-03-10T12:00:00Z");
     const session = await createCustomerSessionToken(infra.knex, customerId);
     const res = await fetch(`${f.h.api.url}/v1/customer-portal/customers/me`, {
@@ -126,7 +167,10 @@ describe("benefit and reminder emails", () => {
       body: JSON.stringify({ email_preferences: { subscription_renewal_reminder: false } }),
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { email_preferences: unknown }).email_preferences).toEqual({ subscription_renewal_reminder: false, payment_method_expiration_reminder: true });
+    expect(((await res.json()) as { email_preferences: unknown }).email_preferences).toEqual({
+      subscription_renewal_reminder: false,
+      payment_method_expiration_reminder: true,
+    });
     await s.clocks.advance(clockId, "2029-03-05T13:00:00Z");
     await runReminders();
     expect((await f.settled(s.org.id)).filter((r) => r.kind === "subscription_renewal_reminder")).toEqual([]);
@@ -135,7 +179,11 @@ describe("benefit and reminder emails", () => {
   it("the card a subscription renews with, expiring next month: one reminder per card and expiry, with the update-card link", async () => {
     // The shop sends the card-expiring email (its stored switch on).
     const s = await f.shop({ customer_email_settings: JSON.stringify({ payment_method_expiration_reminder: true }) });
-    const product = await s.polar.products.create({ name: "Monthly Map", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Monthly Map",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "usd" }],
+    });
     // Bought in February 2028 with a card that expires at the end of April 2028.
     const { clockId, customerId } = await f.subscribe(s, product.id, "2028-02-15T12:00:00Z", "tok_sandbox_success_exp_04_2028");
     const [method] = await infra.knex("payment_methods").where({ customer_id: customerId });
@@ -144,7 +192,9 @@ describe("benefit and reminder emails", () => {
     expect((await f.settled(s.org.id)).filter((r) => r.kind === "payment_method_expiration_reminder")).toEqual([]);
     // March: it expires next month.
     await s.clocks.advance(clockId, "2028-03-16T13:00:00Z");
-    await expect.poll(async () => (await f.settled(s.org.id)).filter((r) => r.kind === "payment_method_expiration_reminder").length, poll).toBe(1);
+    await expect
+      .poll(async () => (await f.settled(s.org.id)).filter((r) => r.kind === "payment_method_expiration_reminder").length, poll)
+      .toBe(1);
     // April, the month it expires: no second reminder for the same card and expiry.
     await s.clocks.advance(clockId, "2028-04-16T13:00:00Z");
     await runReminders();

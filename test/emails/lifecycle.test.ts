@@ -15,13 +15,27 @@ describe("lifecycle emails", () => {
 
   it("a failing renewal: a payment-failed email per declined attempt with its next retry and the update-card link, past due once, then revoked", async () => {
     const s = await f.shop();
-    const product = await s.polar.products.create({ name: "Almanac", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Almanac",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }],
+    });
     // Every webhook event type, to show the internal email events never reach an endpoint.
-    const endpoint = await s.polar.webhooks.createWebhookEndpoint({ url: `${f.h.receiver.url}/all`, format: "raw", events: [...ALL_WEBHOOK_EVENTS] });
+    const endpoint = await s.polar.webhooks.createWebhookEndpoint({
+      url: `${f.h.receiver.url}/all`,
+      format: "raw",
+      events: [...ALL_WEBHOOK_EVENTS],
+    });
     const { clockId, customerId, subscriptionId } = await f.subscribe(s, product.id, "2028-07-01T12:00:00Z");
     // The saved card starts declining.
     await infra.knex("payment_methods").where({ customer_id: customerId }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
-    const attempts = ["2028-08-01T13:00:00Z", "2028-08-03T13:00:00Z", "2028-08-08T13:00:00Z", "2028-08-15T13:00:00Z", "2028-08-22T13:00:00Z"];
+    const attempts = [
+      "2028-08-01T13:00:00Z",
+      "2028-08-03T13:00:00Z",
+      "2028-08-08T13:00:00Z",
+      "2028-08-15T13:00:00Z",
+      "2028-08-22T13:00:00Z",
+    ];
     for (const at of attempts) await s.clocks.advance(clockId, at);
     expect((await s.polar.subscriptions.get({ id: subscriptionId })).status).toBe("canceled");
 
@@ -29,7 +43,11 @@ describe("lifecycle emails", () => {
     const failed = rows.filter((r) => r.kind === "subscription_payment_failed");
     // The next retry: 2, 5, 7 and 7 days after each decline (at its period end's time), none after the last.
     expect(failed.map((r) => r.data.payment_failed?.next_payment_attempt_at)).toEqual([
-      "2028-08-03T12:00:00.000Z", "2028-08-08T12:00:00.000Z", "2028-08-15T12:00:00.000Z", "2028-08-22T12:00:00.000Z", null,
+      "2028-08-03T12:00:00.000Z",
+      "2028-08-08T12:00:00.000Z",
+      "2028-08-15T12:00:00.000Z",
+      "2028-08-22T12:00:00.000Z",
+      null,
     ]);
     expect(failed.map((r) => [r.recipient, r.status])).toEqual(attempts.map(() => [s.buyer, "sent"]));
     const texts: string[] = [];
@@ -50,7 +68,11 @@ describe("lifecycle emails", () => {
     for (const who of [s.people.owner, s.people.admin]) await f.onceArrived(s.org.id, "notification_subscription_cancellation", who);
     expect(await mailsTo(s.people.member)).toEqual([]);
 
-    const [{ n: internal }] = await infra.knex("outbox").where({ organization_id: s.org.id }).where("type", "like", "email.%").count({ n: "*" });
+    const [{ n: internal }] = await infra
+      .knex("outbox")
+      .where({ organization_id: s.org.id })
+      .where("type", "like", "email.%")
+      .count({ n: "*" });
     expect(Number(internal)).toBe(5);
     const queued: string[] = await infra.knex("webhook_events").where({ endpoint_id: endpoint.id }).pluck("type");
     expect(queued).toContain("subscription.revoked");
@@ -59,7 +81,11 @@ describe("lifecycle emails", () => {
 
   it("cancel at period end, uncancel and revoke: the customer's emails and the merchant's cancellation notices, once each", async () => {
     const s = await f.shop();
-    const product = await s.polar.products.create({ name: "Gazette", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Gazette",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }],
+    });
     const { subscriptionId } = await f.subscribe(s, product.id, "2028-02-10T09:00:00Z");
     await s.polar.subscriptions.update({ id: subscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: true } });
     const cancellation = await f.onceArrived(s.org.id, "subscription_cancellation", s.buyer);
@@ -82,8 +108,16 @@ describe("lifecycle emails", () => {
 
   it("a plan change tells the customer the product they left and the one they are on", async () => {
     const s = await f.shop();
-    const basic = await s.polar.products.create({ name: "Basic", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }] });
-    const pro = await s.polar.products.create({ name: "Professional", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }] });
+    const basic = await s.polar.products.create({
+      name: "Basic",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+    });
+    const pro = await s.polar.products.create({
+      name: "Professional",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }],
+    });
     const { subscriptionId } = await f.subscribe(s, basic.id, "2028-05-01T00:00:00Z");
     await s.polar.subscriptions.update({ id: subscriptionId, subscriptionUpdate: { productId: pro.id, prorationBehavior: "prorate" } });
     const { row, mail } = await f.onceArrived(s.org.id, "subscription_updated", s.buyer);
@@ -97,7 +131,11 @@ describe("lifecycle emails", () => {
 
   it("a refund: the customer's refund issued and the merchant's notice, once each", async () => {
     const s = await f.shop();
-    const product = await s.polar.products.create({ name: "Atlas", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Atlas",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }],
+    });
     const { customerId } = await f.subscribe(s, product.id, "2028-06-01T00:00:00Z");
     const order = (await s.polar.orders.list({ customerId })).result.items[0];
     await s.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 1500 });
@@ -109,12 +147,25 @@ describe("lifecycle emails", () => {
   });
 
   it("sends none of the customer emails the organization switched off; the merchant still hears", async () => {
-    const s = await f.shop({ customer_email_settings: JSON.stringify({ subscription_cancellation: false, order_refunded: false, subscription_payment_failed: false }) });
-    const product = await s.polar.products.create({ name: "Quiet", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const s = await f.shop({
+      customer_email_settings: JSON.stringify({
+        subscription_cancellation: false,
+        order_refunded: false,
+        subscription_payment_failed: false,
+      }),
+    });
+    const product = await s.polar.products.create({
+      name: "Quiet",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }],
+    });
     const { customerId, subscriptionId, clockId } = await f.subscribe(s, product.id, "2028-09-01T00:00:00Z");
     const order = (await s.polar.orders.list({ customerId })).result.items[0];
     await s.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 300 });
-    await infra.knex("payment_methods").where({ customer_id: customerId }).update({ processor_ref: "pm_sandbox_4000000000000002_declines" });
+    await infra
+      .knex("payment_methods")
+      .where({ customer_id: customerId })
+      .update({ processor_ref: "pm_sandbox_4000000000000002_declines" });
     await s.clocks.advance(clockId, "2028-10-01T01:00:00Z");
     await s.polar.subscriptions.update({ id: subscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: true } });
     await f.onceArrived(s.org.id, "notification_refund", s.people.owner);
@@ -127,9 +178,19 @@ describe("lifecycle emails", () => {
 
   it("a webhook endpoint disabled after failing every delivery tells the owners and admins, once", async () => {
     const s = await f.shop();
-    const endpoint = await s.polar.webhooks.createWebhookEndpoint({ url: "http://127.0.0.1:1/down", format: "raw", events: ["product.created"] });
-    await s.polar.products.create({ name: "Trigger", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 100, priceCurrency: "usd" }] });
-    await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: endpoint.id }).first("enabled")).enabled, poll).toBe(false);
+    const endpoint = await s.polar.webhooks.createWebhookEndpoint({
+      url: "http://127.0.0.1:1/down",
+      format: "raw",
+      events: ["product.created"],
+    });
+    await s.polar.products.create({
+      name: "Trigger",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 100, priceCurrency: "usd" }],
+    });
+    await expect
+      .poll(async () => (await infra.knex("webhook_endpoints").where({ id: endpoint.id }).first("enabled")).enabled, poll)
+      .toBe(false);
     for (const who of [s.people.owner, s.people.admin]) {
       const { row, mail } = await f.onceArrived(s.org.id, "webhook_endpoint_disabled", who);
       expect(row.data.endpoint).toMatchObject({ endpoint_id: endpoint.id, url: "http://127.0.0.1:1/down" });
@@ -142,9 +203,31 @@ describe("lifecycle emails", () => {
 
 /** Every webhook event type an endpoint can subscribe to. */
 const ALL_WEBHOOK_EVENTS = [
-  "checkout.created", "checkout.updated", "customer.created", "customer.updated", "customer.deleted", "customer.state_changed",
-  "order.created", "order.updated", "order.paid", "order.refunded", "subscription.created", "subscription.updated", "subscription.active",
-  "subscription.canceled", "subscription.uncanceled", "subscription.revoked", "refund.created", "refund.updated", "product.created",
-  "product.updated", "benefit.created", "benefit.updated", "benefit_grant.created", "benefit_grant.cycled", "benefit_grant.updated",
-  "benefit_grant.revoked", "organization.updated",
+  "checkout.created",
+  "checkout.updated",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.active",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+  "refund.created",
+  "refund.updated",
+  "product.created",
+  "product.updated",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.cycled",
+  "benefit_grant.updated",
+  "benefit_grant.revoked",
+  "organization.updated",
 ] as const;

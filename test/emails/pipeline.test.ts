@@ -47,7 +47,12 @@ describe("email pipeline", () => {
   const savedApiUrl = process.env.PUBLIC_API_URL;
   beforeAll(() => {
     const door = temporalDoor(h.client, h.taskQueue);
-    setWorkflowsDoor({ wakeWebhookEndpoints: h.waker, pokeSubscriptions: door.pokeSubscriptions, startBenefitGrantJobs: door.startBenefitGrantJobs, startEmailSends: door.startEmailSends });
+    setWorkflowsDoor({
+      wakeWebhookEndpoints: h.waker,
+      pokeSubscriptions: door.pokeSubscriptions,
+      startBenefitGrantJobs: door.startBenefitGrantJobs,
+      startEmailSends: door.startEmailSends,
+    });
     // The links emails carry point at this file's API.
     process.env.PUBLIC_API_URL = h.api.url;
   });
@@ -56,7 +61,8 @@ describe("email pipeline", () => {
     else process.env.PUBLIC_API_URL = savedApiUrl;
   });
 
-  const sends = (organizationId: string): Promise<SendRow[]> => infra.knex("email_sends").where({ organization_id: organizationId }).orderBy(["kind", "recipient"]);
+  const sends = (organizationId: string): Promise<SendRow[]> =>
+    infra.knex("email_sends").where({ organization_id: organizationId }).orderBy(["kind", "recipient"]);
 
   /** A shop: an organization with an owner, an admin and a plain member, its token and clients. */
   async function shop(overrides: Record<string, unknown> = {}) {
@@ -70,7 +76,14 @@ describe("email pipeline", () => {
       people[role] = email;
     }
     const token = await mintOrganizationToken(infra.knex, org.id);
-    return { org, people, token, polar: new Polar({ accessToken: token, serverURL: h.api.url }), anon: new Polar({ serverURL: h.api.url }), buyer: `buyer-${tag}@example.com` };
+    return {
+      org,
+      people,
+      token,
+      polar: new Polar({ accessToken: token, serverURL: h.api.url }),
+      anon: new Polar({ serverURL: h.api.url }),
+      buyer: `buyer-${tag}@example.com`,
+    };
   }
 
   async function buy(s: Awaited<ReturnType<typeof shop>>, productId: string, extra: { customerId?: string } = {}) {
@@ -102,12 +115,23 @@ describe("email pipeline", () => {
   /** A purchase's receipt, sent, and a pending copy of it (as a resend makes) not started yet. */
   async function receiptAndCopy(name: string, createdAt = new Date()) {
     const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
-    const product = await s.polar.products.create({ name, recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "eur" }] });
+    const product = await s.polar.products.create({
+      name,
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "eur" }],
+    });
     await buy(s, product.id);
     const [sent] = await settled(s.org.id);
     const id = randomUUID();
     await infra.knex("email_sends").insert({
-      id, organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: `resend:${id}`, data: JSON.stringify(sent.data), message_id: `<${id}@borealis>`, created_at: createdAt,
+      id,
+      organization_id: s.org.id,
+      kind: sent.kind,
+      recipient: sent.recipient,
+      dedupe_key: `resend:${id}`,
+      data: JSON.stringify(sent.data),
+      message_id: `<${id}@borealis>`,
+      created_at: createdAt,
     });
     return { s, id };
   }
@@ -131,7 +155,11 @@ describe("email pipeline", () => {
 
   it("a purchase sends the buyer's receipt and the owners' and admins' new sale, once each, logged as sent", async () => {
     const s = await shop();
-    const product = await s.polar.products.create({ name: "Field Guide", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 2500, priceCurrency: "eur" }] });
+    const product = await s.polar.products.create({
+      name: "Field Guide",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 2500, priceCurrency: "eur" }],
+    });
     await buy(s, product.id);
     const rows = await settled(s.org.id);
     expect(rows.map((r) => [r.kind, r.recipient, r.status])).toEqual([
@@ -164,11 +192,18 @@ describe("email pipeline", () => {
 
   it("a subscription on a test clock: confirmation, receipt, new sale and new subscription; its renewal's receipt once", async () => {
     const s = await shop();
-    const product = await s.polar.products.create({ name: "Pro", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] });
+    const product = await s.polar.products.create({
+      name: "Pro",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
+    });
     const { clocks, clockId } = await subscribeOnClock(s, product.id);
     const first = await settled(s.org.id);
     expect(first.filter((r) => r.recipient === s.buyer).map((r) => r.kind)).toEqual(["order_confirmation", "subscription_confirmation"]);
-    expect(first.filter((r) => r.recipient === s.people.owner).map((r) => r.kind)).toEqual(["notification_new_sale", "notification_new_subscription"]);
+    expect(first.filter((r) => r.recipient === s.people.owner).map((r) => r.kind)).toEqual([
+      "notification_new_sale",
+      "notification_new_subscription",
+    ]);
     expect(first.every((r) => r.status === "sent")).toBe(true);
 
     await clocks.advance(clockId, "2028-04-10T13:00:00Z");
@@ -187,7 +222,11 @@ describe("email pipeline", () => {
   it("a trial's subscription is confirmed once, when it starts, not again when the trial converts", async () => {
     const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: true }) });
     const product = await new Polar049({ accessToken: s.token, serverURL: h.api.url }).products.create({
-      name: "Trial plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7, prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
+      name: "Trial plan",
+      recurringInterval: "month",
+      trialInterval: "day",
+      trialIntervalCount: 7,
+      prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
     });
     const { customer, clocks, clockId } = await subscribeOnClock(s, product.id);
     const started = await settled(s.org.id);
@@ -196,17 +235,25 @@ describe("email pipeline", () => {
     expect(confirmation.data).toMatchObject({ subscription: { status: "trialing" } });
 
     await clocks.advance(clockId, "2028-03-18T13:00:00Z");
-    await expect.poll(async () => (await s.polar.subscriptions.list({ customerId: customer.id })).result.items.map((x) => x.status), poll).toEqual(["active"]);
+    await expect
+      .poll(async () => (await s.polar.subscriptions.list({ customerId: customer.id })).result.items.map((x) => x.status), poll)
+      .toEqual(["active"]);
     const rows = await settled(s.org.id);
     expect(rows.filter((r) => r.kind === "subscription_confirmation")).toHaveLength(1);
-    expect(rows.filter((r) => r.kind === "notification_new_subscription").map((r) => r.recipient)).toEqual([s.people.admin, s.people.owner]);
+    expect(rows.filter((r) => r.kind === "notification_new_subscription").map((r) => r.recipient)).toEqual([
+      s.people.admin,
+      s.people.owner,
+    ]);
     for (const row of rows) expect(await arrivals(row)).toHaveLength(1);
   });
 
   it("enqueues an outbox event's emails once however often it is claimed, and the sweep sends a send whose start was lost", async () => {
     // The copy stands for a send whose workflow never started (the process died after the commit).
     const { s, id } = await receiptAndCopy("Twice", new Date(Date.now() - 60_000));
-    const paid: { id: number; type: string } = await infra.knex("outbox").where({ organization_id: s.org.id, type: "order.paid" }).first("id", "type");
+    const paid: { id: number; type: string } = await infra
+      .knex("outbox")
+      .where({ organization_id: s.org.id, type: "order.paid" })
+      .first("id", "type");
     expect(await infra.knex.transaction((trx) => emailsForOutbox(trx, [paid]))).toEqual([]);
     expect(await sends(s.org.id)).toHaveLength(2);
 
@@ -219,9 +266,16 @@ describe("email pipeline", () => {
 
   it("an event a trigger can't read loses only its own email: the batch's other events and emails go on", async () => {
     const s = await shop();
-    const product = await s.polar.products.create({ name: "After the odd one", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "eur" }] });
+    const product = await s.polar.products.create({
+      name: "After the odd one",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "eur" }],
+    });
     const odd = JSON.stringify({ type: "order.paid", timestamp: new Date().toISOString(), data: null });
-    const [{ id: oddId }] = await infra.knex("outbox").insert({ organization_id: s.org.id, type: "order.paid", payload: odd }).returning("id");
+    const [{ id: oddId }] = await infra
+      .knex("outbox")
+      .insert({ organization_id: s.org.id, type: "order.paid", payload: odd })
+      .returning("id");
     const paid = await infra.knex.transaction(async (trx) => {
       const ids = await emailsForOutbox(trx, [{ id: Number(oddId), type: "order.paid" }]);
       // The claim's transaction is still usable after the failed trigger.
@@ -237,7 +291,13 @@ describe("email pipeline", () => {
   it("enqueueEmails starts its sends once the transaction commits, never after a rollback, and enqueues a repeat once", async () => {
     const { s } = await receiptAndCopy("Enqueued");
     const [sent] = (await sends(s.org.id)).filter((r) => r.status === "sent");
-    const send = (key: string): EmailSendInsert => ({ organization_id: s.org.id, kind: sent.kind, recipient: sent.recipient, dedupe_key: key, data: sent.data });
+    const send = (key: string): EmailSendInsert => ({
+      organization_id: s.org.id,
+      kind: sent.kind,
+      recipient: sent.recipient,
+      dedupe_key: key,
+      data: sent.data,
+    });
     const rolledBack = infra.knex.transaction(async (trx) => {
       await enqueueEmails(trx, [send("resend:rolled-back")]);
       throw new Error("rolled back");
@@ -246,7 +306,9 @@ describe("email pipeline", () => {
     const [id] = await infra.knex.transaction((trx) => enqueueEmails(trx, [send("resend:committed")]));
     expect(await infra.knex.transaction((trx) => enqueueEmails(trx, [send("resend:committed")]))).toEqual([]);
     await expect.poll(async () => (await infra.knex("email_sends").where({ id }).first()).status, poll).toBe("sent");
-    expect(await infra.knex("email_sends").where({ organization_id: s.org.id }).whereLike("dedupe_key", "resend:%").pluck("dedupe_key")).not.toContain("resend:rolled-back");
+    expect(
+      await infra.knex("email_sends").where({ organization_id: s.org.id }).whereLike("dedupe_key", "resend:%").pluck("dedupe_key"),
+    ).not.toContain("resend:rolled-back");
     expect(await arrivals(await infra.knex("email_sends").where({ id }).first())).toHaveLength(1);
     expect(await mailsTo(s.buyer)).toHaveLength(2);
   });
@@ -256,7 +318,11 @@ describe("email pipeline", () => {
       customer_email_settings: JSON.stringify({ order_confirmation: false }),
       notification_settings: JSON.stringify({ new_order: false, new_subscription: true }),
     });
-    const product = await s.polar.products.create({ name: "Quiet", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "eur" }] });
+    const product = await s.polar.products.create({
+      name: "Quiet",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "eur" }],
+    });
     await buy(s, product.id);
     expect(await settled(s.org.id)).toEqual([]);
     expect(await mailsTo(s.buyer)).toEqual([]);
@@ -265,12 +331,18 @@ describe("email pipeline", () => {
 
   it("with SMTP down the payment still succeeds, and the receipt goes out once SMTP is back", async () => {
     const s = await shop({ notification_settings: JSON.stringify({ new_order: false, new_subscription: false }) });
-    const product = await s.polar.products.create({ name: "Offline", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "eur" }] });
+    const product = await s.polar.products.create({
+      name: "Offline",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "eur" }],
+    });
     const smtp = process.env.SMTP_URL;
     process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
     try {
       await buy(s, product.id);
-      await expect.poll(async () => (await sends(s.org.id)).map((r) => [r.status, r.attempts > 0, r.last_error !== null]), poll).toEqual([["pending", true, true]]);
+      await expect
+        .poll(async () => (await sends(s.org.id)).map((r) => [r.status, r.attempts > 0, r.last_error !== null]), poll)
+        .toEqual([["pending", true, true]]);
     } finally {
       process.env.SMTP_URL = smtp;
     }
@@ -295,7 +367,13 @@ describe("email pipeline", () => {
     await infra.knex.raw(`create trigger ${seq} before update on email_sends for each row execute function ${seq}()`);
     try {
       const input: EmailSendStart = { sendId: id };
-      expect(await h.client.workflow.execute("emailSendWorkflow", { workflowId: emailSendWorkflowId(id), taskQueue: h.taskQueue, args: [input] })).toBe("sent");
+      expect(
+        await h.client.workflow.execute("emailSendWorkflow", {
+          workflowId: emailSendWorkflowId(id),
+          taskQueue: h.taskQueue,
+          args: [input],
+        }),
+      ).toBe("sent");
     } finally {
       await infra.knex.raw(`drop trigger ${seq} on email_sends`);
     }
@@ -311,7 +389,13 @@ describe("email pipeline", () => {
     const smtp = process.env.SMTP_URL;
     process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
     try {
-      expect(await h.client.workflow.execute("emailSendWorkflow", { workflowId: emailSendWorkflowId(id), taskQueue: h.taskQueue, args: [input] })).toBe("failed");
+      expect(
+        await h.client.workflow.execute("emailSendWorkflow", {
+          workflowId: emailSendWorkflowId(id),
+          taskQueue: h.taskQueue,
+          args: [input],
+        }),
+      ).toBe("failed");
     } finally {
       process.env.SMTP_URL = smtp;
     }
@@ -319,7 +403,13 @@ describe("email pipeline", () => {
     expect(row).toMatchObject({ status: "failed", attempts: 2, sent_at: null });
     expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
     // A failed send is not sent again by a later run.
-    expect(await h.client.workflow.execute("emailSendWorkflow", { workflowId: `${emailSendWorkflowId(id)}:again`, taskQueue: h.taskQueue, args: [input] })).toBe("failed");
+    expect(
+      await h.client.workflow.execute("emailSendWorkflow", {
+        workflowId: `${emailSendWorkflowId(id)}:again`,
+        taskQueue: h.taskQueue,
+        args: [input],
+      }),
+    ).toBe("failed");
     expect(await mailsTo(s.buyer)).toHaveLength(1);
   });
 });

@@ -2,7 +2,14 @@
 // its sample message; every link given in props reaches both parts; money is formatted in its
 // own currency; what customers and merchants typed stays text.
 import { describe, expect, it } from "vitest";
-import { EMAIL_KINDS, NON_ESSENTIAL_EMAIL_KINDS, renderEmail, SAMPLE_BRAND, sampleMessage, type GrantedBenefit } from "../../emails/src/index.js";
+import {
+  EMAIL_KINDS,
+  NON_ESSENTIAL_EMAIL_KINDS,
+  renderEmail,
+  SAMPLE_BRAND,
+  sampleMessage,
+  type GrantedBenefit,
+} from "../../emails/src/index.js";
 import { formatMoney, textOn } from "../../emails/src/format.js";
 
 /** Every absolute URL among the props, at any depth. */
@@ -30,7 +37,10 @@ describe("renderEmail", () => {
     expect(text).toContain("Acme");
     expect(text).not.toMatch(/<[a-z]/i);
     // The heading reads in the text part as written (not upper-cased).
-    const heading = /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1].replace(/<!-- -->/g, "").replace(/&#x27;/g, "'");
+    const heading = /<h1[^>]*>(.*?)<\/h1>/
+      .exec(html)?.[1]
+      .replace(/<!-- -->/g, "")
+      .replace(/&#x27;/g, "'");
     expect(heading).toBeTruthy();
     expect(text).toContain(`\n${heading}\n`);
 
@@ -64,7 +74,13 @@ describe("renderEmail", () => {
 
   it("shows a receipt's line items, discount, tax with its rate, total and invoice", async () => {
     const { html, text } = await renderEmail(sampleMessage("order_confirmation"));
-    for (const line of ["Acme Pro (monthly): $20.00", "Subtotal: $20.00", "Discount (LAUNCH20): −$4.00", "VAT (20%): $3.20", "Total: $19.20"]) {
+    for (const line of [
+      "Acme Pro (monthly): $20.00",
+      "Subtotal: $20.00",
+      "Discount (LAUNCH20): −$4.00",
+      "VAT (20%): $3.20",
+      "Total: $19.20",
+    ]) {
       expect(text).toContain(line);
     }
     expect(text).toContain("Invoice ACME-0042, March 3, 2027");
@@ -73,7 +89,14 @@ describe("renderEmail", () => {
 
     // No discount, no tax: neither row, nor a subtotal; tax without a label or rate is "Tax".
     const plain = sampleMessage("order_confirmation");
-    Object.assign(plain.props.order, { discount_amount: 0, discount_name: null, tax_amount: 0, tax_label: null, tax_rate: null, total_amount: 2000 });
+    Object.assign(plain.props.order, {
+      discount_amount: 0,
+      discount_name: null,
+      tax_amount: 0,
+      tax_label: null,
+      tax_rate: null,
+      total_amount: 2000,
+    });
     const plainText = (await renderEmail(plain)).text;
     expect(plainText).not.toMatch(/Subtotal|Discount|Tax|VAT/);
     expect(plainText).toContain("Total: $20.00");
@@ -145,7 +168,13 @@ describe("renderEmail", () => {
       message.props.benefit = benefit;
       return renderEmail(message);
     };
-    const key = await render({ type: "license_keys", description: "Acme Pro license", key: "ACME-1234-ABCD", expires_at: "2028-01-31T00:00:00Z", activations_limit: null });
+    const key = await render({
+      type: "license_keys",
+      description: "Acme Pro license",
+      key: "ACME-1234-ABCD",
+      expires_at: "2028-01-31T00:00:00Z",
+      activations_limit: null,
+    });
     expect(key.text).toContain("ACME-1234-ABCD");
     expect(key.html).toContain("ACME-1234-ABCD");
     expect(key.text).toContain("Expires: January 31, 2028");
@@ -172,14 +201,23 @@ describe("renderEmail", () => {
     expect(github.text).toContain("GitHub repository acme/pro");
     expect(github.text).toContain("Accept the invitation https://github.com/acme/pro/invitations");
 
-    const discord = await render({ type: "discord", description: "Community", guild_name: "Acme Lounge", connect_url: "https://pay.example.com/acme/portal/discord" });
+    const discord = await render({
+      type: "discord",
+      description: "Community",
+      guild_name: "Acme Lounge",
+      connect_url: "https://pay.example.com/acme/portal/discord",
+    });
     expect(discord.text).toContain("Join Acme Lounge");
     expect(discord.text).toContain("Connect Discord https://pay.example.com/acme/portal/discord");
 
     const credit = await render({ type: "meter_credit", description: "API credits", meter_name: "API calls", units: 10000 });
     expect(credit.text).toContain("10000 API calls units were credited");
 
-    const custom = await render({ type: "custom", description: "Onboarding call", note: "Book your call at cal.example.com.\n\nBring <your> questions." });
+    const custom = await render({
+      type: "custom",
+      description: "Onboarding call",
+      note: "Book your call at cal.example.com.\n\nBring <your> questions.",
+    });
     expect(custom.text).toContain("A note from Acme");
     expect(custom.text).toContain("Book your call at cal.example.com.");
     expect(custom.html).toContain("Bring &lt;your&gt; questions.");
@@ -191,7 +229,9 @@ describe("renderEmail", () => {
       const optional = (NON_ESSENTIAL_EMAIL_KINDS as readonly string[]).includes(kind);
       expect(text, kind).toMatch(/You receive this (email|notification) because/);
       expect(text.includes("email preferences"), kind).toBe(optional);
-      expect(text.includes("mute these notifications"), kind).toBe(kind.startsWith("notification_") || kind === "webhook_endpoint_disabled");
+      expect(text.includes("mute these notifications"), kind).toBe(
+        kind.startsWith("notification_") || kind === "webhook_endpoint_disabled",
+      );
     }
   });
 
@@ -200,7 +240,9 @@ describe("renderEmail", () => {
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) {
       const url = new URL(link);
-      expect(url.pathname + url.hash).toMatch(/^\/dashboard\/(settings\/emails|(orders|subscriptions|webhooks-endpoints)\/[0-9a-f-]+\/show)$/);
+      expect(url.pathname + url.hash).toMatch(
+        /^\/dashboard\/(settings\/emails|(orders|subscriptions|webhooks-endpoints)\/[0-9a-f-]+\/show)$/,
+      );
     }
   });
 

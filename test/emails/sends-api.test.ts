@@ -5,12 +5,29 @@ import { describe, expect, it } from "vitest";
 import { EMAIL_KINDS } from "../../emails/src/index.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createEmailActivities } from "../../workflows/activities/emails.js";
-import { activityDeps, createCustomer, createOrder, createProductWithPrice, mailsTo, orgWithToken, useTestApi, useTestWorker } from "../harness/index.js";
+import {
+  activityDeps,
+  createCustomer,
+  createOrder,
+  createProductWithPrice,
+  mailsTo,
+  orgWithToken,
+  useTestApi,
+  useTestWorker,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
 
-type Send = { id: string; kind: string; status: string; recipient: string; customer_id: string | null; subject: string | null; sent_at: string | null };
+type Send = {
+  id: string;
+  kind: string;
+  status: string;
+  recipient: string;
+  customer_id: string | null;
+  subject: string | null;
+  sent_at: string | null;
+};
 
 async function call<T = Record<string, unknown>>(token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${api.url}${url}`, {
@@ -42,12 +59,15 @@ async function seed() {
     sent_at: status === "sent" ? new Date(Date.now() - minutesAgo * 60_000) : null,
     created_at: new Date(Date.now() - minutesAgo * 60_000),
   });
-  const inserted: { id: string; kind: string }[] = await api.knex("email_sends").insert([
-    row("order_confirmation", "sent", 30),
-    row("subscription_confirmation", "sent", 20),
-    row("subscription_payment_failed", "failed", 10),
-    row("notification_new_sale", "sent", 5, null),
-  ]).returning(["id", "kind"]);
+  const inserted: { id: string; kind: string }[] = await api
+    .knex("email_sends")
+    .insert([
+      row("order_confirmation", "sent", 30),
+      row("subscription_confirmation", "sent", 20),
+      row("subscription_payment_failed", "failed", 10),
+      row("notification_new_sale", "sent", 5, null),
+    ])
+    .returning(["id", "kind"]);
   const id = (kind: string) => inserted.find((r) => r.kind === kind)!.id;
   return { org, token, customer, id };
 }
@@ -66,7 +86,12 @@ describe("the emails API", () => {
     await seed(); // another organization's sends are not listed
     const all = await call<{ items: Send[]; pagination: { total_count: number; max_page: number } }>(token, "GET", "/v1/emails/");
     expect(all.status).toBe(200);
-    expect(all.body.items.map((s) => s.kind)).toEqual(["notification_new_sale", "subscription_payment_failed", "subscription_confirmation", "order_confirmation"]);
+    expect(all.body.items.map((s) => s.kind)).toEqual([
+      "notification_new_sale",
+      "subscription_payment_failed",
+      "subscription_confirmation",
+      "order_confirmation",
+    ]);
     const mine = await call<{ items: Send[] }>(token, "GET", `/v1/emails/?customer_id=${customer.id}`);
     expect(mine.body.items).toHaveLength(3);
     expect(mine.body.items.every((s) => s.recipient === customer.email)).toBe(true);
@@ -74,7 +99,11 @@ describe("the emails API", () => {
     expect(failed.body.items.map((s) => s.kind)).toEqual(["subscription_payment_failed"]);
     const receipts = await call<{ items: Send[] }>(token, "GET", "/v1/emails/?kind=order_confirmation&kind=subscription_cycled");
     expect(receipts.body.items.map((s) => s.kind)).toEqual(["order_confirmation"]);
-    const page = await call<{ items: Send[]; pagination: { total_count: number; max_page: number } }>(token, "GET", "/v1/emails/?limit=3&page=2");
+    const page = await call<{ items: Send[]; pagination: { total_count: number; max_page: number } }>(
+      token,
+      "GET",
+      "/v1/emails/?limit=3&page=2",
+    );
     expect(page.body.pagination).toEqual({ total_count: 4, max_page: 2 });
     expect(page.body.items.map((s) => s.kind)).toEqual(["order_confirmation"]);
     expect((await call(token, "GET", "/v1/emails/?kind=newsletter")).status).toBe(422);
@@ -84,7 +113,12 @@ describe("the emails API", () => {
     const { token, customer, id } = await seed();
     const resent = await call<Send>(token, "POST", `/v1/emails/${id("order_confirmation")}/resend`);
     expect(resent.status).toBe(201);
-    expect(resent.body).toMatchObject({ kind: "order_confirmation", recipient: customer.email, customer_id: customer.id, status: "pending" });
+    expect(resent.body).toMatchObject({
+      kind: "order_confirmation",
+      recipient: customer.email,
+      customer_id: customer.id,
+      status: "pending",
+    });
     expect(resent.body.id).not.toBe(id("order_confirmation"));
     const stored = await api.knex("email_sends").where({ id: resent.body.id }).first("dedupe_key");
     expect(stored.dedupe_key).toMatch(/^resend:[0-9a-f-]{36}$/);
@@ -104,7 +138,9 @@ describe("the emails API", () => {
     expect(started.body.detail?.[0]?.loc).toEqual(["path", "id"]);
     expect((await call(token, "POST", `/v1/emails/${other.id("order_confirmation")}/resend`)).status).toBe(404);
     expect((await call(token, "POST", "/v1/emails/not-a-uuid/resend")).status).toBe(404);
-    expect(await api.knex("email_sends").where("dedupe_key", "like", "resend:%").whereIn("organization_id", [other.org.id]).select("id")).toEqual([]);
+    expect(
+      await api.knex("email_sends").where("dedupe_key", "like", "resend:%").whereIn("organization_id", [other.org.id]).select("id"),
+    ).toEqual([]);
   });
 
   it("previews every kind with sample data in the organization's colour, or a draft one", async () => {

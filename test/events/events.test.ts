@@ -28,7 +28,10 @@ async function list(polar: Polar, req: Parameters<Polar["events"]["list"]>[0]): 
 }
 
 /** POST /v1/events/ingest as raw JSON (for what the official client cannot send: external_id, bad shapes). */
-async function rawIngest(token: string, events: unknown[]): Promise<{ status: number; body: { inserted?: number; detail?: { loc: unknown[] }[] } }> {
+async function rawIngest(
+  token: string,
+  events: unknown[],
+): Promise<{ status: number; body: { inserted?: number; detail?: { loc: unknown[] }[] } }> {
   const res = await fetch(`${api.url}/v1/events/ingest`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -45,7 +48,12 @@ describe("events", () => {
     const alice = await createCustomer(api.knex, org.id, { external_id: "alice" });
     const res = await polar.events.ingest({
       events: [
-        { name: "api_call", customerId: alice.id, timestamp: at("2025-03-01T10:00:00Z"), metadata: { tokens: 12, model: "gpt", cached: false, ratio: 0.5 } },
+        {
+          name: "api_call",
+          customerId: alice.id,
+          timestamp: at("2025-03-01T10:00:00Z"),
+          metadata: { tokens: 12, model: "gpt", cached: false, ratio: 0.5 },
+        },
         { name: "api_call", externalCustomerId: "alice", timestamp: at("2025-03-01T11:00:00Z") },
         { name: "upload", externalCustomerId: "not-yet-a-customer", timestamp: at("2025-03-01T12:00:00Z"), metadata: { bytes: 2048 } },
         { name: "ping", customerId: alice.id, organizationId: org.id },
@@ -114,17 +122,27 @@ describe("events", () => {
     expect(await api.knex("events").where({ organization_id: org.id }).count({ n: "*" }).first()).toEqual({ n: 0 });
 
     // Shapes the contract refuses: neither customer id, a bad metadata value, over 1,000 events.
-    const bad = await rawIngest(token, [{ name: "a", customer_id: alice.id }, { name: "no customer" }, { name: "x", customer_id: alice.id, metadata: { a: [1] } }]);
+    const bad = await rawIngest(token, [
+      { name: "a", customer_id: alice.id },
+      { name: "no customer" },
+      { name: "x", customer_id: alice.id, metadata: { a: [1] } },
+    ]);
     expect(bad.status).toBe(422);
     const badLocs = bad.body.detail!.map((d) => d.loc);
     expect(badLocs).toContainEqual(["body", "events", 1, "customer_id"]);
     expect(badLocs).toContainEqual(["body", "events", 1, "external_customer_id"]);
     expect(badLocs.some((l) => l[2] === 2)).toBe(true);
     expect(badLocs.some((l) => l[2] === 0)).toBe(false);
-    const tooMany = await rawIngest(token, Array.from({ length: 1001 }, (_, i) => ({ name: "e", external_customer_id: `c${i}` })));
+    const tooMany = await rawIngest(
+      token,
+      Array.from({ length: 1001 }, (_, i) => ({ name: "e", external_customer_id: `c${i}` })),
+    );
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail![0].loc).toEqual(["body", "events"]);
-    const exactly = await rawIngest(token, Array.from({ length: 1000 }, (_, i) => ({ name: "e", external_customer_id: `c${i % 7}` })));
+    const exactly = await rawIngest(
+      token,
+      Array.from({ length: 1000 }, (_, i) => ({ name: "e", external_customer_id: `c${i % 7}` })),
+    );
     expect(exactly).toEqual({ status: 200, body: { inserted: 1000 } });
     expect(await rawIngest(token, [])).toEqual({ status: 200, body: { inserted: 0 } });
   });
@@ -163,7 +181,10 @@ describe("events", () => {
     const shared = Array.from({ length: 50 }, (_, i) => ({ name: "race", external_customer_id: "u2", external_id: `race-${i}` }));
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, b) =>
-        rawIngest(token, [...shared, ...Array.from({ length: 10 }, (_, i) => ({ name: "race", external_customer_id: "u2", external_id: `own-${b}-${i}` }))]),
+        rawIngest(token, [
+          ...shared,
+          ...Array.from({ length: 10 }, (_, i) => ({ name: "race", external_customer_id: "u2", external_id: `own-${b}-${i}` })),
+        ]),
       ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -172,7 +193,9 @@ describe("events", () => {
     expect(stored).toEqual({ n: 130 });
     // Another organization may use the same external ids.
     const other = await orgWithToken(api.knex);
-    expect((await rawIngest(other.token, [{ name: "call", external_customer_id: "u1", external_id: "evt-1" }])).body).toEqual({ inserted: 1 });
+    expect((await rawIngest(other.token, [{ name: "call", external_customer_id: "u1", external_id: "evt-1" }])).body).toEqual({
+      inserted: 1,
+    });
     // The statistics count each stored event once.
     const names = await collectPages(await api.client(token).events.listNames({ query: "race" }));
     expect(names.map((n) => [n.name, n.occurrences])).toEqual([["race", 130]]);
@@ -193,7 +216,13 @@ describe("events", () => {
     });
     const ids = (es: Event[]) => es.map((e) => `${e.name}@${e.timestamp.toISOString().slice(8, 10)}`);
     expect(ids(await list(polar, {}))).toEqual(["upload@05", "upload@04", "api_call@03", "api_call@02", "api_call@01"]);
-    expect(ids(await list(polar, { sorting: ["timestamp"] }))).toEqual(["api_call@01", "api_call@02", "api_call@03", "upload@04", "upload@05"]);
+    expect(ids(await list(polar, { sorting: ["timestamp"] }))).toEqual([
+      "api_call@01",
+      "api_call@02",
+      "api_call@03",
+      "upload@04",
+      "upload@05",
+    ]);
     expect(ids(await list(polar, { name: "upload" }))).toEqual(["upload@05", "upload@04"]);
     expect(ids(await list(polar, { name: ["upload", "api_call"] }))).toHaveLength(5);
     expect(ids(await list(polar, { source: "system" }))).toEqual([]);
@@ -202,19 +231,42 @@ describe("events", () => {
     expect(ids(await list(polar, { customerId: [alice.id, bob.id] }))).toHaveLength(4);
     expect(ids(await list(polar, { externalCustomerId: "alice" }))).toEqual(["api_call@03", "api_call@01"]);
     expect(ids(await list(polar, { externalCustomerId: ["carol"] }))).toEqual(["upload@04"]);
-    expect(ids(await list(polar, { startTimestamp: at("2025-03-02T10:00:00Z"), endTimestamp: at("2025-03-04T10:00:00Z") }))).toEqual(["api_call@03", "api_call@02"]);
+    expect(ids(await list(polar, { startTimestamp: at("2025-03-02T10:00:00Z"), endTimestamp: at("2025-03-04T10:00:00Z") }))).toEqual([
+      "api_call@03",
+      "api_call@02",
+    ]);
     expect(ids(await list(polar, { metadata: { model: ["gpt-4", "claude"] } }))).toEqual(["api_call@02", "api_call@01"]);
     expect(ids(await list(polar, { organizationId: org.id }))).toHaveLength(5);
     expect(ids(await list(polar, { organizationId: "8a0f3b1e-0000-4000-8000-000000000000" }))).toEqual([]);
-    const tree = { conjunction: "or", clauses: [{ property: "bytes", operator: "gt", value: 500 }, { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }, { property: "model", operator: "like", value: "gpt" }] }] };
+    const tree = {
+      conjunction: "or",
+      clauses: [
+        { property: "bytes", operator: "gt", value: 500 },
+        {
+          conjunction: "and",
+          clauses: [
+            { property: "name", operator: "eq", value: "api_call" },
+            { property: "model", operator: "like", value: "gpt" },
+          ],
+        },
+      ],
+    };
     expect(ids(await list(polar, { filter: JSON.stringify(tree) }))).toEqual(["upload@05", "api_call@03", "api_call@01"]);
-    const meter = await polar.meters.create({ name: "Big calls", filter: { conjunction: "and", clauses: [{ property: "tokens", operator: "gte", value: 10 }] }, aggregation: { func: "count" } });
+    const meter = await polar.meters.create({
+      name: "Big calls",
+      filter: { conjunction: "and", clauses: [{ property: "tokens", operator: "gte", value: 10 }] },
+      aggregation: { func: "count" },
+    });
     expect(ids(await list(polar, { meterId: meter.id }))).toEqual(["api_call@02", "api_call@01"]);
     const page = await polar.events.list({ limit: 2, page: 2, sorting: ["timestamp"] });
     expect(ids(page.result.items)).toEqual(["api_call@03", "upload@04"]);
     expect(page.result.pagination).toEqual({ totalCount: 5, maxPage: 3 });
 
-    for (const bad of [{ filter: "{not json" }, { filter: JSON.stringify({ conjunction: "xor", clauses: [] }) }, { meterId: "8a0f3b1e-0000-4000-8000-000000000000" }]) {
+    for (const bad of [
+      { filter: "{not json" },
+      { filter: JSON.stringify({ conjunction: "xor", clauses: [] }) },
+      { meterId: "8a0f3b1e-0000-4000-8000-000000000000" },
+    ]) {
       const err = await rejects(polar.events.list(bad), HTTPValidationError);
       expect(err.data$.detail?.[0].loc[0]).toBe("query");
     }
@@ -248,7 +300,10 @@ describe("events", () => {
     // As Polar: a search names the organization, and has at least three characters.
     const unnamed = await rejects(newer.events.list({ query: "upload" }), HTTPValidationError049);
     expect(unnamed.detail?.[0]?.loc).toEqual(["query", "query"]);
-    expect((await rejects(newer.events.list({ organizationId: org.id, query: "up" }), HTTPValidationError049)).detail?.[0]?.loc).toEqual(["query", "query"]);
+    expect((await rejects(newer.events.list({ organizationId: org.id, query: "up" }), HTTPValidationError049)).detail?.[0]?.loc).toEqual([
+      "query",
+      "query",
+    ]);
     // Events are ingested without a parent: all are roots, none descends from another.
     const first = (await newer.events.list({ organizationId: org.id, sorting: ["timestamp"], limit: 1 })).items[0].id;
     expect(await names({ depth: 0 })).toHaveLength(3);
@@ -277,7 +332,8 @@ describe("events", () => {
       { name: "download", source: "user", occurrences: 1, firstSeen: at("2025-03-04T10:00:00Z"), lastSeen: at("2025-03-04T10:00:00Z") },
       { name: "upload", source: "user", occurrences: 2, firstSeen: at("2025-02-01T10:00:00Z"), lastSeen: at("2025-03-02T10:00:00Z") },
     ]);
-    const order = async (sorting: Parameters<Polar["events"]["listNames"]>[0]["sorting"]) => (await collectPages(await polar.events.listNames({ sorting }))).map((n) => n.name);
+    const order = async (sorting: Parameters<Polar["events"]["listNames"]>[0]["sorting"]) =>
+      (await collectPages(await polar.events.listNames({ sorting }))).map((n) => n.name);
     expect(await order(["name"])).toEqual(["api_call", "download", "upload"]);
     expect(await order(["-name"])).toEqual(["upload", "download", "api_call"]);
     expect(await order(["-occurrences", "name"])).toEqual(["api_call", "upload", "download"]);
@@ -286,9 +342,16 @@ describe("events", () => {
     expect((await collectPages(await polar.events.listNames({ query: "LOAD" }))).map((n) => n.name)).toEqual(["download", "upload"]);
     expect(await collectPages(await polar.events.listNames({ source: "system" }))).toEqual([]);
     const alices = await collectPages(await polar.events.listNames({ customerId: alice.id, sorting: ["name"] }));
-    expect(alices.map((n) => [n.name, n.occurrences])).toEqual([["api_call", 2], ["download", 1], ["upload", 1]]);
+    expect(alices.map((n) => [n.name, n.occurrences])).toEqual([
+      ["api_call", 2],
+      ["download", 1],
+      ["upload", 1],
+    ]);
     const zeds = await collectPages(await polar.events.listNames({ externalCustomerId: "zed", sorting: ["name"] }));
-    expect(zeds.map((n) => [n.name, n.occurrences])).toEqual([["api_call", 1], ["upload", 1]]);
+    expect(zeds.map((n) => [n.name, n.occurrences])).toEqual([
+      ["api_call", 1],
+      ["upload", 1],
+    ]);
     const page = await polar.events.listNames({ limit: 1, page: 2, sorting: ["name"] });
     expect(page.result.items.map((n) => n.name)).toEqual(["download"]);
     expect(page.result.pagination).toEqual({ totalCount: 3, maxPage: 3 });
@@ -298,7 +361,11 @@ describe("events", () => {
     const { org, polar } = await setup();
     const alice = await createCustomer(api.knex, org.id);
     const meter = await createMeter(api.knex, org.id);
-    const tokens = await polar.meters.create({ name: "Tokens", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] }, aggregation: { func: "sum", property: "tokens" } });
+    const tokens = await polar.meters.create({
+      name: "Tokens",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
+      aggregation: { func: "sum", property: "tokens" },
+    });
     await polar.events.ingest({
       events: [
         { name: "api_call", customerId: alice.id, timestamp: at("2025-03-01T10:15:00Z"), metadata: { tokens: 3 } },
@@ -308,8 +375,15 @@ describe("events", () => {
     });
     type Rollup = { customer_key: string; bucket: Date; events: number; n: number; sum: number; min: number | null; max: number | null };
     // By bucket, then customer key in code-point order (the database's collation may order "ext:bob" and a uuid otherwise).
-    const sorted = (rows: Rollup[]) => [...rows].sort((x, y) => x.bucket.getTime() - y.bucket.getTime() || (x.customer_key < y.customer_key ? -1 : x.customer_key > y.customer_key ? 1 : 0));
-    const rollups = async () => sorted(await api.knex("meter_rollups").where({ meter_id: tokens.id }).select("customer_key", "bucket", "events", "n", "sum", "min", "max"));
+    const sorted = (rows: Rollup[]) =>
+      [...rows].sort(
+        (x, y) =>
+          x.bucket.getTime() - y.bucket.getTime() || (x.customer_key < y.customer_key ? -1 : x.customer_key > y.customer_key ? 1 : 0),
+      );
+    const rollups = async () =>
+      sorted(
+        await api.knex("meter_rollups").where({ meter_id: tokens.id }).select("customer_key", "bucket", "events", "n", "sum", "min", "max"),
+      );
     // The hourly totals at once; the daily per-customer rows once folded in.
     const totals = [
       { customer_key: "", bucket: at("2025-03-01T10:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
@@ -318,19 +392,23 @@ describe("events", () => {
     expect(await rollups()).toEqual(totals);
     // A fold takes the events below the oldest transaction still open: with other suites writing
     // meanwhile, it may take a second pass to reach these.
-    await expect.poll(async () => (await foldUsage(api.knex), await rollups()), { timeout: 15_000, interval: 200 }).toEqual(
-      sorted([
-        { customer_key: alice.id, bucket: at("2025-03-01T00:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
-        { customer_key: "ext:bob", bucket: at("2025-03-01T00:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
-        ...totals,
-      ]),
-    );
+    await expect
+      .poll(async () => (await foldUsage(api.knex), await rollups()), { timeout: 15_000, interval: 200 })
+      .toEqual(
+        sorted([
+          { customer_key: alice.id, bucket: at("2025-03-01T00:00:00Z"), events: 2, n: 2, sum: 7, min: 3, max: 4 },
+          { customer_key: "ext:bob", bucket: at("2025-03-01T00:00:00Z"), events: 1, n: 0, sum: 0, min: null, max: null },
+          ...totals,
+        ]),
+      );
     const day = { startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-01T00:00:00Z"), interval: "day" as const };
     expect((await polar.meters.quantities({ id: meter.id, ...day })).total).toBe(3);
     expect((await polar.meters.quantities({ id: tokens.id, ...day })).total).toBe(7);
     // bob appears: his hour moves to his id.
     const bob = await polar.customers.create({ email: "bob@example.com", externalId: "bob" });
-    expect(await api.knex("meter_rollups").where({ meter_id: tokens.id, customer_key: "ext:bob" }).count({ n: "*" }).first()).toEqual({ n: 0 });
+    expect(await api.knex("meter_rollups").where({ meter_id: tokens.id, customer_key: "ext:bob" }).count({ n: "*" }).first()).toEqual({
+      n: 0,
+    });
     expect(await api.knex("meter_rollups").where({ meter_id: tokens.id, customer_key: bob.id }).first("events")).toEqual({ events: 1 });
   });
 
@@ -340,30 +418,59 @@ describe("events", () => {
     const grant = { benefit_id: randomUUID(), benefit_grant_id: randomUUID(), benefit_type: "meter_credit" };
     const sub = { subscription_id: randomUUID() };
     const written: [string, Record<string, unknown>][] = [
-      ["benefit.granted", grant], ["benefit.cycled", grant], ["benefit.revoked", grant], ["benefit.updated", grant],
-      ["meter.credited", { meter_id: randomUUID(), units: 10, rollover: true }], ["meter.reset", { meter_id: randomUUID() }],
-      ["subscription.cycled", sub], ["subscription.revoked", sub],
+      ["benefit.granted", grant],
+      ["benefit.cycled", grant],
+      ["benefit.revoked", grant],
+      ["benefit.updated", grant],
+      ["meter.credited", { meter_id: randomUUID(), units: 10, rollover: true }],
+      ["meter.reset", { meter_id: randomUUID() }],
+      ["subscription.cycled", sub],
+      ["subscription.revoked", sub],
       ["subscription.product_updated", { ...sub, old_product_id: randomUUID(), new_product_id: randomUUID() }],
     ];
     await api.knex.transaction((trx) =>
-      storeEvents(trx, org.id, written.map(([name, metadata], i) => ({ name, metadata, source: "system" as const, timestamp: new Date(Date.parse("2025-03-01T00:00:00Z") + i * 1000), customerId: alice.id, externalCustomerId: "alice" }))),
+      storeEvents(
+        trx,
+        org.id,
+        written.map(([name, metadata], i) => ({
+          name,
+          metadata,
+          source: "system" as const,
+          timestamp: new Date(Date.parse("2025-03-01T00:00:00Z") + i * 1000),
+          customerId: alice.id,
+          externalCustomerId: "alice",
+        })),
+      ),
     );
     const events = await list(polar, { source: "system", sorting: ["timestamp"] });
     expect(events.map((e) => [e.name, e.source, e.customerId])).toEqual(written.map(([name]) => [name, "system", alice.id]));
     const byName = Object.fromEntries(events.map((e) => [e.name, e.metadata]));
-    expect(byName["benefit.cycled"]).toEqual({ benefitId: grant.benefit_id, benefitGrantId: grant.benefit_grant_id, benefitType: "meter_credit" });
+    expect(byName["benefit.cycled"]).toEqual({
+      benefitId: grant.benefit_id,
+      benefitGrantId: grant.benefit_grant_id,
+      benefitType: "meter_credit",
+    });
     expect(byName["meter.credited"]).toMatchObject({ units: 10, rollover: true });
     expect(byName["subscription.product_updated"]).toMatchObject({ subscriptionId: sub.subscription_id });
-    expect((await collectPages(await polar.events.listNames({ source: "system" }))).map((n) => n.name).sort()).toEqual(written.map(([name]) => name).sort());
+    expect((await collectPages(await polar.events.listNames({ source: "system" }))).map((n) => n.name).sort()).toEqual(
+      written.map(([name]) => name).sort(),
+    );
 
     // 0.49.0 reads each event's label: a system event's type in words, a user event's its name.
     await polar.events.ingest({ events: [{ name: "api_call", customerId: alice.id, timestamp: at("2025-03-02T00:00:00Z") }] });
     const newer = api.client049(token);
     const labels = (await newer.events.list({ sorting: ["timestamp"], limit: 100 })).items.map((e) => [e.name, e.label]);
     expect(labels).toEqual([
-      ["benefit.granted", "Benefit granted"], ["benefit.cycled", "Benefit cycled"], ["benefit.revoked", "Benefit revoked"], ["benefit.updated", "Benefit updated"],
-      ["meter.credited", "Meter credited"], ["meter.reset", "Meter reset"], ["subscription.cycled", "Subscription cycled"], ["subscription.revoked", "Subscription revoked"],
-      ["subscription.product_updated", "Subscription product updated"], ["api_call", "api_call"],
+      ["benefit.granted", "Benefit granted"],
+      ["benefit.cycled", "Benefit cycled"],
+      ["benefit.revoked", "Benefit revoked"],
+      ["benefit.updated", "Benefit updated"],
+      ["meter.credited", "Meter credited"],
+      ["meter.reset", "Meter reset"],
+      ["subscription.cycled", "Subscription cycled"],
+      ["subscription.revoked", "Subscription revoked"],
+      ["subscription.product_updated", "Subscription product updated"],
+      ["api_call", "api_call"],
     ]);
     const names = await collectPages(await newer.events.listNames({ query: "api" }));
     expect(names.map((n) => [n.name, n.label])).toEqual([["api_call", "api_call"]]);

@@ -44,7 +44,11 @@ function plan(bytes: Buffer, partSize: number, service: Service, mimeType: strin
 async function putParts(created: FileUpload, bytes: Buffer): Promise<string[]> {
   const etags = [];
   for (const part of created.upload.parts) {
-    const res = await fetch(part.url, { method: "PUT", headers: part.headers, body: Uint8Array.from(bytes.subarray(part.chunkStart, part.chunkEnd)) });
+    const res = await fetch(part.url, {
+      method: "PUT",
+      headers: part.headers,
+      body: Uint8Array.from(bytes.subarray(part.chunkStart, part.chunkEnd)),
+    });
     expect(res.status).toBe(200);
     etags.push(res.headers.get("etag")!);
   }
@@ -57,7 +61,11 @@ function completion(created: FileUpload, etags: string[]) {
     fileUploadCompleted: {
       id: created.upload.id,
       path: created.upload.path,
-      parts: created.upload.parts.map((p, i) => ({ number: p.number, checksumEtag: etags[i], checksumSha256Base64: p.checksumSha256Base64 ?? null })),
+      parts: created.upload.parts.map((p, i) => ({
+        number: p.number,
+        checksumEtag: etags[i],
+        checksumSha256Base64: p.checksumSha256Base64 ?? null,
+      })),
     },
   };
 }
@@ -83,12 +91,23 @@ describe("files", () => {
   it("uploads a downloadable in parts and completes it", async () => {
     const bytes = Buffer.from("The quick brown fox jumps over the lazy dog");
     const created = await polar.files.create(plan(bytes, 16, "downloadable", "application/pdf", "fox.pdf"));
-    expect(created).toMatchObject({ organizationId: orgId, name: "fox.pdf", mimeType: "application/pdf", size: 43, service: "downloadable", isUploaded: false });
+    expect(created).toMatchObject({
+      organizationId: orgId,
+      name: "fox.pdf",
+      mimeType: "application/pdf",
+      size: 43,
+      service: "downloadable",
+      isUploaded: false,
+    });
     expect(created.path).toBe(`${orgId}/${created.id}.pdf`);
     expect(created.checksumSha256Base64).toBe(sha256(bytes));
     expect(created.checksumSha256Hex).toBe(createHash("sha256").update(bytes).digest("hex"));
     expect(created.upload.path).toBe(created.path);
-    expect(created.upload.parts.map((p) => [p.number, p.chunkStart, p.chunkEnd])).toEqual([[1, 0, 16], [2, 16, 32], [3, 32, 43]]);
+    expect(created.upload.parts.map((p) => [p.number, p.chunkStart, p.chunkEnd])).toEqual([
+      [1, 0, 16],
+      [2, 16, 32],
+      [3, 32, 43],
+    ]);
     for (const p of created.upload.parts) {
       expect(p.url.startsWith(`${api.url}/files/upload/`)).toBe(true);
       expect(p.expiresAt.getTime()).toBeGreaterThan(Date.now());
@@ -123,7 +142,13 @@ describe("files", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
-    const avatar = await upload(polar, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), "organization_avatar", "image/svg+xml", "logo.svg");
+    const avatar = await upload(
+      polar,
+      Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+      "organization_avatar",
+      "image/svg+xml",
+      "logo.svg",
+    );
     const avatarRes = await fetch((avatar as { publicUrl: string }).publicUrl);
     expect(avatarRes.status).toBe(200);
     expect(avatarRes.headers.get("content-security-policy")).toContain("default-src 'none'");
@@ -173,26 +198,50 @@ describe("files", () => {
     // Part 3 never uploaded.
     const e1 = (await fetch(p1.url, { method: "PUT", headers: p1.headers, body: bytes.subarray(0, 10) })).headers.get("etag")!;
     const e2 = (await fetch(p2.url, { method: "PUT", headers: p2.headers, body: bytes.subarray(10, 20) })).headers.get("etag")!;
-    const withEtags = (e3: string) => ({ ...base, fileUploadCompleted: { ...base.fileUploadCompleted, parts: base.fileUploadCompleted.parts.map((p, i) => ({ ...p, checksumEtag: [e1, e2, e3][i] })) } });
+    const withEtags = (e3: string) => ({
+      ...base,
+      fileUploadCompleted: {
+        ...base.fileUploadCompleted,
+        parts: base.fileUploadCompleted.parts.map((p, i) => ({ ...p, checksumEtag: [e1, e2, e3][i] })),
+      },
+    });
     let err = await rejects(polar.files.uploaded(withEtags('"nope"')), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts", 2, "number"]]);
     const e3 = (await fetch(p3.url, { method: "PUT", headers: p3.headers, body: bytes.subarray(20) })).headers.get("etag")!;
     err = await rejects(polar.files.uploaded(withEtags('"0000"')), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts", 2, "checksum_etag"]]);
     const good = withEtags(e3);
-    const wrongSum = { ...good, fileUploadCompleted: { ...good.fileUploadCompleted, parts: good.fileUploadCompleted.parts.map((p, i) => (i === 1 ? { ...p, checksumSha256Base64: sha256(Buffer.from("other")) } : p)) } };
+    const wrongSum = {
+      ...good,
+      fileUploadCompleted: {
+        ...good.fileUploadCompleted,
+        parts: good.fileUploadCompleted.parts.map((p, i) => (i === 1 ? { ...p, checksumSha256Base64: sha256(Buffer.from("other")) } : p)),
+      },
+    };
     err = await rejects(polar.files.uploaded(wrongSum), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts", 1, "checksum_sha256_base64"]]);
-    const missingPart = { ...good, fileUploadCompleted: { ...good.fileUploadCompleted, parts: good.fileUploadCompleted.parts.slice(0, 2) } };
+    const missingPart = {
+      ...good,
+      fileUploadCompleted: { ...good.fileUploadCompleted, parts: good.fileUploadCompleted.parts.slice(0, 2) },
+    };
     err = await rejects(polar.files.uploaded(missingPart), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts"]]);
     expect(err.data$.detail?.[0].msg).toMatch(/20 bytes.*26/);
-    const reversed = { ...good, fileUploadCompleted: { ...good.fileUploadCompleted, parts: [...good.fileUploadCompleted.parts].reverse() } };
+    const reversed = {
+      ...good,
+      fileUploadCompleted: { ...good.fileUploadCompleted, parts: [...good.fileUploadCompleted.parts].reverse() },
+    };
     err = await rejects(polar.files.uploaded(reversed), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts", 1, "number"]]);
-    err = await rejects(polar.files.uploaded({ ...good, fileUploadCompleted: { ...good.fileUploadCompleted, id: "another-upload" } }), HTTPValidationError);
+    err = await rejects(
+      polar.files.uploaded({ ...good, fileUploadCompleted: { ...good.fileUploadCompleted, id: "another-upload" } }),
+      HTTPValidationError,
+    );
     expect(locs(err)).toEqual([["body", "id"]]);
-    err = await rejects(polar.files.uploaded({ ...good, fileUploadCompleted: { ...good.fileUploadCompleted, path: "x/y.txt" } }), HTTPValidationError);
+    err = await rejects(
+      polar.files.uploaded({ ...good, fileUploadCompleted: { ...good.fileUploadCompleted, path: "x/y.txt" } }),
+      HTTPValidationError,
+    );
     expect(locs(err)).toEqual([["body", "path"]]);
 
     // A part whose bytes changed on disk after upload is caught by re-hashing.
@@ -203,7 +252,13 @@ describe("files", () => {
     expect((await api.knex("files").where({ id: created.id }).first()).is_uploaded).toBe(false);
     // Re-uploading the part repairs it.
     const fixed = (await fetch(p2.url, { method: "PUT", headers: p2.headers, body: bytes.subarray(10, 20) })).headers.get("etag")!;
-    const done = await polar.files.uploaded({ ...good, fileUploadCompleted: { ...good.fileUploadCompleted, parts: good.fileUploadCompleted.parts.map((p, i) => (i === 1 ? { ...p, checksumEtag: fixed } : p)) } });
+    const done = await polar.files.uploaded({
+      ...good,
+      fileUploadCompleted: {
+        ...good.fileUploadCompleted,
+        parts: good.fileUploadCompleted.parts.map((p, i) => (i === 1 ? { ...p, checksumEtag: fixed } : p)),
+      },
+    });
     expect(done.isUploaded).toBe(true);
   });
 
@@ -215,7 +270,13 @@ describe("files", () => {
     expect(err.data$.detail?.[0].msg).toMatch(/SHA-256 of the assembled file/);
 
     // Without any checksum, completion computes and records it.
-    const bare = await polar.files.create({ service: "downloadable", name: "bare.txt", mimeType: "text/plain", size: bytes.length, upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: bytes.length }] } });
+    const bare = await polar.files.create({
+      service: "downloadable",
+      name: "bare.txt",
+      mimeType: "text/plain",
+      size: bytes.length,
+      upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: bytes.length }] },
+    });
     expect(bare.checksumSha256Base64).toBeNull();
     expect(bare.upload.parts[0].headers).toEqual({});
     const done = await polar.files.uploaded(completion(bare, await putParts(bare, bytes)));
@@ -226,20 +287,87 @@ describe("files", () => {
   it("validates creation per service with 422", async () => {
     const part = [{ number: 1, chunkStart: 0, chunkEnd: 10 }];
     const cases: [FileCreate, (string | number)[]][] = [
-      [{ service: "organization_avatar", name: "a.pdf", mimeType: "application/pdf", size: 10, upload: { parts: part } }, ["body", "mime_type"]],
+      [
+        { service: "organization_avatar", name: "a.pdf", mimeType: "application/pdf", size: 10, upload: { parts: part } },
+        ["body", "mime_type"],
+      ],
       [{ service: "product_media", name: "a.mp4", mimeType: "video/mp4", size: 10, upload: { parts: part } }, ["body", "mime_type"]],
-      [{ service: "organization_avatar", name: "a.png", mimeType: "image/png", size: 1024 * 1024 + 1, upload: { parts: part } }, ["body", "size"]],
-      [{ service: "product_media", name: "a.png", mimeType: "image/png", size: 10 * 1024 * 1024 + 1, upload: { parts: part } }, ["body", "size"]],
+      [
+        { service: "organization_avatar", name: "a.png", mimeType: "image/png", size: 1024 * 1024 + 1, upload: { parts: part } },
+        ["body", "size"],
+      ],
+      [
+        { service: "product_media", name: "a.png", mimeType: "image/png", size: 10 * 1024 * 1024 + 1, upload: { parts: part } },
+        ["body", "size"],
+      ],
       [{ service: "downloadable", name: "a", mimeType: "not a mime", size: 10, upload: { parts: part } }, ["body", "mime_type"]],
       [{ service: "downloadable", name: " ", mimeType: "text/plain", size: 10, upload: { parts: part } }, ["body", "name"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: -1, upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: 0 }] } }, ["body", "size"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, checksumSha256Base64: "abc", upload: { parts: part } }, ["body", "checksum_sha256_base64"]],
+      [
+        {
+          service: "downloadable",
+          name: "a",
+          mimeType: "text/plain",
+          size: -1,
+          upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: 0 }] },
+        },
+        ["body", "size"],
+      ],
+      [
+        { service: "downloadable", name: "a", mimeType: "text/plain", size: 10, checksumSha256Base64: "abc", upload: { parts: part } },
+        ["body", "checksum_sha256_base64"],
+      ],
       [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, upload: { parts: [] } }, ["body", "upload", "parts"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, upload: { parts: [{ number: 0, chunkStart: 0, chunkEnd: 10 }] } }, ["body", "upload", "parts", 0, "number"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, upload: { parts: [{ number: 10_001, chunkStart: 0, chunkEnd: 10 }] } }, ["body", "upload", "parts", 0, "number"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, upload: { parts: [{ number: 1, chunkStart: -1, chunkEnd: 10 }] } }, ["body", "upload", "parts", 0, "chunk_start"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: 10, checksumSha256Base64: "!!" }] } }, ["body", "upload", "parts", 0, "checksum_sha256_base64"]],
-      [{ service: "downloadable", name: "a", mimeType: "text/plain", size: 10, organizationId: "8a0f3b1e-0000-4000-8000-000000000000", upload: { parts: part } }, ["body", "organization_id"]],
+      [
+        {
+          service: "downloadable",
+          name: "a",
+          mimeType: "text/plain",
+          size: 10,
+          upload: { parts: [{ number: 0, chunkStart: 0, chunkEnd: 10 }] },
+        },
+        ["body", "upload", "parts", 0, "number"],
+      ],
+      [
+        {
+          service: "downloadable",
+          name: "a",
+          mimeType: "text/plain",
+          size: 10,
+          upload: { parts: [{ number: 10_001, chunkStart: 0, chunkEnd: 10 }] },
+        },
+        ["body", "upload", "parts", 0, "number"],
+      ],
+      [
+        {
+          service: "downloadable",
+          name: "a",
+          mimeType: "text/plain",
+          size: 10,
+          upload: { parts: [{ number: 1, chunkStart: -1, chunkEnd: 10 }] },
+        },
+        ["body", "upload", "parts", 0, "chunk_start"],
+      ],
+      [
+        {
+          service: "downloadable",
+          name: "a",
+          mimeType: "text/plain",
+          size: 10,
+          upload: { parts: [{ number: 1, chunkStart: 0, chunkEnd: 10, checksumSha256Base64: "!!" }] },
+        },
+        ["body", "upload", "parts", 0, "checksum_sha256_base64"],
+      ],
+      [
+        {
+          service: "downloadable",
+          name: "a",
+          mimeType: "text/plain",
+          size: 10,
+          organizationId: "8a0f3b1e-0000-4000-8000-000000000000",
+          upload: { parts: part },
+        },
+        ["body", "organization_id"],
+      ],
     ];
     for (const [body, loc] of cases) {
       const err = await rejects(polar.files.create(body), HTTPValidationError);
@@ -247,7 +375,10 @@ describe("files", () => {
     }
     const { token } = await orgWithToken(api.knex);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    for (const body of [{ service: "downloadable", name: "a", mime_type: "text/plain", size: 1 }, { service: "video", name: "a", mime_type: "text/plain", size: 1, upload: { parts: [] } }]) {
+    for (const body of [
+      { service: "downloadable", name: "a", mime_type: "text/plain", size: 1 },
+      { service: "video", name: "a", mime_type: "text/plain", size: 1, upload: { parts: [] } },
+    ]) {
       const res = await fetch(`${api.url}/v1/files/`, { method: "POST", headers, body: JSON.stringify(body) });
       expect(res.status).toBe(422);
     }
@@ -294,14 +425,20 @@ describe("files", () => {
     const foreign = await upload(api.client(other.token), Buffer.from("theirs"));
     await rejects(polar.files.update({ id: foreign.id, filePatch: { name: "Hijacked" } }), ResourceNotFound);
     await rejects(polar.files.delete({ id: foreign.id }), ResourceNotFound);
-    await rejects(polar.files.uploaded({ id: foreign.id, fileUploadCompleted: { id: "x", path: foreign.path, parts: [] } }), ResourceNotFound);
+    await rejects(
+      polar.files.uploaded({ id: foreign.id, fileUploadCompleted: { id: "x", path: foreign.path, parts: [] } }),
+      ResourceNotFound,
+    );
     await rejects(polar.files.delete({ id: "8a0f3b1e-0000-4000-8000-000000000000" }), ResourceNotFound);
     expect((await polar.files.list({ ids: foreign.id })).result.items).toEqual([]);
     expect((await api.knex("files").where({ id: foreign.id }).first()).name).toBe("guide.pdf");
     expect((await rejects(api.client("polar_oat_nope").files.list({}), SDKError)).statusCode).toBe(401);
     const readOnly = await orgWithToken(api.knex, { scopes: ["files:read"] });
     expect((await api.client(readOnly.token).files.list({})).result.items).toEqual([]);
-    const denied = await rejects(api.client(readOnly.token).files.create(plan(Buffer.from("x"), 8, "downloadable", "text/plain")), SDKError);
+    const denied = await rejects(
+      api.client(readOnly.token).files.create(plan(Buffer.from("x"), 8, "downloadable", "text/plain")),
+      SDKError,
+    );
     expect(denied.statusCode).toBe(403);
   });
 });

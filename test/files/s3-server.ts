@@ -24,16 +24,38 @@ export async function startS3Server(): Promise<S3Server> {
   mkdirSync(root);
   mkdirSync(meta);
   const port = await freePort();
-  const server = { endpoint: `http://127.0.0.1:${port}`, accessKeyId: "borealis-test", secretAccessKey: "borealis-test-secret", region: "us-east-1" };
+  const server = {
+    endpoint: `http://127.0.0.1:${port}`,
+    accessKeyId: "borealis-test",
+    secretAccessKey: "borealis-test-secret",
+    region: "us-east-1",
+  };
   // Metadata in a sidecar directory: no need for extended attributes on the test filesystem.
-  const args = ["--access", server.accessKeyId, "--secret", server.secretAccessKey, "--region", server.region, "--port", `127.0.0.1:${port}`, "--quiet", "posix", "--sidecar", meta, root];
+  const args = [
+    "--access",
+    server.accessKeyId,
+    "--secret",
+    server.secretAccessKey,
+    "--region",
+    server.region,
+    "--port",
+    `127.0.0.1:${port}`,
+    "--quiet",
+    "posix",
+    "--sidecar",
+    meta,
+    root,
+  ];
   const child = spawn(VERSITYGW_BIN, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
   const until = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`versitygw exited (${child.exitCode}): ${stderr}`);
-    const up = await fetch(server.endpoint).then(() => true, () => false);
+    const up = await fetch(server.endpoint).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > until) throw new Error(`versitygw did not listen on ${port}: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -24,10 +24,18 @@ let admin: S3Client;
 // Registered before useTestApi(): the API reads the S3_* settings when it starts.
 beforeAll(async () => {
   s3 = await startS3Server();
-  admin = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  admin = new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
   await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
   // What an operator does for public media: anonymous reads of public/* only.
-  const policy = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `arn:aws:s3:::${BUCKET}/public/*` }] };
+  const policy = {
+    Version: "2012-10-17",
+    Statement: [{ Effect: "Allow", Principal: "*", Action: "s3:GetObject", Resource: `arn:aws:s3:::${BUCKET}/public/*` }],
+  };
   await admin.send(new PutBucketPolicyCommand({ Bucket: BUCKET, Policy: JSON.stringify(policy) }));
   Object.assign(process.env, {
     S3_BUCKET: BUCKET,
@@ -56,11 +64,23 @@ function bytesOf(size: number, seed: number): Buffer {
 }
 
 /** Declares a file cut in `partSize` chunks (S3: every part but the last at least 5 MiB). */
-function plan(bytes: Buffer, partSize: number, service: FileCreate["service"], mimeType: string, name: string, withChecksums = true): FileCreate {
+function plan(
+  bytes: Buffer,
+  partSize: number,
+  service: FileCreate["service"],
+  mimeType: string,
+  name: string,
+  withChecksums = true,
+): FileCreate {
   const count = Math.max(1, Math.ceil(bytes.length / partSize));
   const parts = Array.from({ length: count }, (_, i) => {
     const [start, end] = [i * partSize, Math.min((i + 1) * partSize, bytes.length)];
-    return { number: i + 1, chunkStart: start, chunkEnd: end, checksumSha256Base64: withChecksums ? sha256(bytes.subarray(start, end)) : null };
+    return {
+      number: i + 1,
+      chunkStart: start,
+      chunkEnd: end,
+      checksumSha256Base64: withChecksums ? sha256(bytes.subarray(start, end)) : null,
+    };
   });
   return { service, name, mimeType, size: bytes.length, checksumSha256Base64: withChecksums ? sha256(bytes) : null, upload: { parts } };
 }
@@ -80,7 +100,11 @@ async function putParts(created: FileUpload, bytes: Buffer): Promise<string[]> {
   return etags;
 }
 
-function completion(created: FileUpload, etags: string[], sums: (string | null)[] = created.upload.parts.map((p) => p.checksumSha256Base64 ?? null)) {
+function completion(
+  created: FileUpload,
+  etags: string[],
+  sums: (string | null)[] = created.upload.parts.map((p) => p.checksumSha256Base64 ?? null),
+) {
   return {
     id: created.id,
     fileUploadCompleted: {
@@ -92,7 +116,10 @@ function completion(created: FileUpload, etags: string[], sums: (string | null)[
 }
 
 const objectExists = (key: string) =>
-  admin.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(() => true, (e: Error) => (e.name === "NotFound" ? false : Promise.reject(e)));
+  admin.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(
+    () => true,
+    (e: Error) => (e.name === "NotFound" ? false : Promise.reject(e)),
+  );
 
 describe("files on S3", () => {
   let polar: Polar;
@@ -126,7 +153,13 @@ describe("files on S3", () => {
 
     const etags = await putParts(created, bytes);
     const done = await polar.files.uploaded(completion(created, etags));
-    expect(done).toMatchObject({ id: created.id, isUploaded: true, size: bytes.length, checksumSha256Base64: sha256(bytes), sizeReadable: "5.0 MB" });
+    expect(done).toMatchObject({
+      id: created.id,
+      isUploaded: true,
+      size: bytes.length,
+      checksumSha256Base64: sha256(bytes),
+      sizeReadable: "5.0 MB",
+    });
     expect(done.checksumEtag).toMatch(/^"[0-9a-f]{32}-2"$/);
     expect(done.lastModifiedAt).toBeInstanceOf(Date);
     expect((await polar.files.list({ ids: created.id })).result.items).toEqual([done]);
@@ -139,7 +172,11 @@ describe("files on S3", () => {
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("application/pdf");
     expect(got.headers.get("content-disposition")).toBe(`attachment; filename="Guide _.pdf"; filename*=UTF-8''Guide%20%C3%BC.pdf`);
-    expect(createHash("sha256").update(Buffer.from(await got.arrayBuffer())).digest("base64")).toBe(sha256(bytes));
+    expect(
+      createHash("sha256")
+        .update(Buffer.from(await got.arrayBuffer()))
+        .digest("base64"),
+    ).toBe(sha256(bytes));
     expect((await fetch(signed.url.replace(/X-Amz-Signature=[0-9a-f]/, "X-Amz-Signature=x"))).status).toBe(403);
 
     await polar.files.delete({ id: done.id });
@@ -174,14 +211,22 @@ describe("files on S3", () => {
     const e2 = (await putPart(p2, bytes.subarray(5 * MiB))).headers.get("etag")!;
     err = await rejects(polar.files.uploaded(completion(created, [e1, '"0000"'])), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts", 1, "checksum_etag"]]);
-    err = await rejects(polar.files.uploaded(completion(created, [e1, e2], [p1.checksumSha256Base64!, sha256(Buffer.from("other"))])), HTTPValidationError);
+    err = await rejects(
+      polar.files.uploaded(completion(created, [e1, e2], [p1.checksumSha256Base64!, sha256(Buffer.from("other"))])),
+      HTTPValidationError,
+    );
     expect(locs(err)).toEqual([["body", "parts", 1, "checksum_sha256_base64"]]);
     const good = completion(created, [e1, e2]);
     const onlyFirst = { ...good, fileUploadCompleted: { ...good.fileUploadCompleted, parts: good.fileUploadCompleted.parts.slice(0, 1) } };
     err = await rejects(polar.files.uploaded(onlyFirst), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts"]]);
-    expect(err.data$.detail?.[0].msg).toBe(`The uploaded parts add up to ${5 * MiB} bytes, but the file was declared with ${bytes.length}.`);
-    const reversed = { ...good, fileUploadCompleted: { ...good.fileUploadCompleted, parts: [...good.fileUploadCompleted.parts].reverse() } };
+    expect(err.data$.detail?.[0].msg).toBe(
+      `The uploaded parts add up to ${5 * MiB} bytes, but the file was declared with ${bytes.length}.`,
+    );
+    const reversed = {
+      ...good,
+      fileUploadCompleted: { ...good.fileUploadCompleted, parts: [...good.fileUploadCompleted.parts].reverse() },
+    };
     err = await rejects(polar.files.uploaded(reversed), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts", 1, "number"]]);
     expect(await objectExists(created.path)).toBe(false);
@@ -200,7 +245,10 @@ describe("files on S3", () => {
     expect(err.data$.detail?.[0].msg).toMatch(/3000 bytes.*3001/);
 
     // One part: the part's SHA-256 (vouched by S3) is the file's.
-    const single = await polar.files.create({ ...plan(bytes, 4096, "downloadable", "text/plain", "one.txt"), checksumSha256Base64: sha256(Buffer.from("else")) });
+    const single = await polar.files.create({
+      ...plan(bytes, 4096, "downloadable", "text/plain", "one.txt"),
+      checksumSha256Base64: sha256(Buffer.from("else")),
+    });
     err = await rejects(polar.files.uploaded(completion(single, await putParts(single, bytes))), HTTPValidationError);
     expect(err.data$.detail?.[0].msg).toMatch(/SHA-256 of the assembled file/);
     expect(await objectExists(single.path)).toBe(false);
@@ -208,7 +256,10 @@ describe("files on S3", () => {
     // Several parts: S3 keeps no whole-file SHA-256, so the assembled bytes are read back; the
     // bad object is removed and the file stays not uploaded.
     const big = bytesOf(5 * MiB + 10, 6);
-    const multi = await polar.files.create({ ...plan(big, 5 * MiB, "downloadable", "application/zip", "two.zip"), checksumSha256Base64: sha256(bytes) });
+    const multi = await polar.files.create({
+      ...plan(big, 5 * MiB, "downloadable", "application/zip", "two.zip"),
+      checksumSha256Base64: sha256(bytes),
+    });
     err = await rejects(polar.files.uploaded(completion(multi, await putParts(multi, big))), HTTPValidationError);
     expect(locs(err)).toEqual([["body", "parts"]]);
     expect(err.data$.detail?.[0].msg).toMatch(/SHA-256 of the assembled file/);
@@ -232,7 +283,11 @@ describe("files on S3", () => {
 
     const again = await polar.files.create(plan(bytes, 5 * MiB, "downloadable", "application/zip", "bare.zip", false));
     const done = await polar.files.uploaded(completion(again, await putParts(again, bytes), [null, sha256(bytes.subarray(5 * MiB))]));
-    expect(done).toMatchObject({ isUploaded: true, checksumSha256Base64: sha256(bytes), checksumSha256Hex: createHash("sha256").update(bytes).digest("hex") });
+    expect(done).toMatchObject({
+      isUploaded: true,
+      checksumSha256Base64: sha256(bytes),
+      checksumSha256Hex: createHash("sha256").update(bytes).digest("hex"),
+    });
   });
 
   it("serves product media and avatars anonymously from the bucket's public/ prefix; deleting removes them", async () => {
@@ -262,7 +317,11 @@ describe("files on S3", () => {
     const key = `${orgId}/invoices/${randomUUID()}/Invoice-ACME-0001.pdf`;
     await getStorage().putObject(key, pdf, "application/pdf");
     expect((await fetch(`${s3.endpoint}/${BUCKET}/${key}`)).status).toBe(403);
-    const url = await getStorage().presignDownload(key, { filename: "Invoice-ACME-0001.pdf", mimeType: "application/pdf", expiresAt: new Date(Date.now() + 60_000) });
+    const url = await getStorage().presignDownload(key, {
+      filename: "Invoice-ACME-0001.pdf",
+      mimeType: "application/pdf",
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain(`filename="Invoice-ACME-0001.pdf"`);

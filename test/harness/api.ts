@@ -124,7 +124,10 @@ async function startTestApi({ env, ...options }: TestApiOptions & { knex: Knex }
 }
 
 /** A new organization, a token for it (all scopes unless given) and the official client with that token. */
-export async function orgWithClient(api: TestApi, opts: { scopes?: string[] } = {}): Promise<{ org: { id: string; slug: string; name: string }; token: string; polar: Polar }> {
+export async function orgWithClient(
+  api: TestApi,
+  opts: { scopes?: string[] } = {},
+): Promise<{ org: { id: string; slug: string; name: string }; token: string; polar: Polar }> {
   const { org, token } = await orgWithToken(api.knex, opts);
   return { org, token, polar: api.client(token) };
 }

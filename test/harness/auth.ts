@@ -106,7 +106,10 @@ export async function signUpVerified(
 }
 
 /** A verified user owning a new organization (created through better-auth), active in the session. */
-export async function ownerWithOrganization(baseURL: string, name = "Owner"): Promise<{ browser: Browser; userId: string; organizationId: string; slug: string }> {
+export async function ownerWithOrganization(
+  baseURL: string,
+  name = "Owner",
+): Promise<{ browser: Browser; userId: string; organizationId: string; slug: string }> {
   const browser = signedOutClient(baseURL);
   const { id } = await signUpVerified(browser, { email: uniqueEmail("owner"), name });
   const slug = `org-${randomUUID().slice(0, 8)}`;

@@ -4,7 +4,10 @@ import { expect } from "vitest";
 
 /** Awaits a call that must fail with `cls` (a typed error of the official client) and returns the error. */
 export async function rejects<T extends Error>(p: Promise<unknown>, cls: new (...a: never[]) => T): Promise<T> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(cls);
   return err as T;
 }

@@ -41,8 +41,17 @@ export async function mailsTo(address: string): Promise<Summary[]> {
 }
 
 async function fullMessage(summary: Summary): Promise<MailMessage> {
-  const full = await getJson<{ ID: string; Subject: string; Text: string; HTML: string; Date: string; To: { Address: string }[] }>(`/api/v1/message/${summary.ID}`);
-  return { id: full.ID, subject: full.Subject, to: full.To.map((t) => t.Address), text: full.Text, html: full.HTML, created: summary.Created };
+  const full = await getJson<{ ID: string; Subject: string; Text: string; HTML: string; Date: string; To: { Address: string }[] }>(
+    `/api/v1/message/${summary.ID}`,
+  );
+  return {
+    id: full.ID,
+    subject: full.Subject,
+    to: full.To.map((t) => t.Address),
+    text: full.Text,
+    html: full.HTML,
+    created: summary.Created,
+  };
 }
 
 /** Every message to `address` with this Message-ID (`<…>` as sent), in full: one for an email that arrived once. */
@@ -55,10 +64,7 @@ export async function mailsWithMessageId(address: string, messageId: string): Pr
  * The newest message to `address` (matching `subject`, received after `after`), waiting up to
  * `timeoutMs` for it to arrive.
  */
-export async function latestMail(
-  address: string,
-  opts: { subject?: RegExp; after?: Date; timeoutMs?: number } = {},
-): Promise<MailMessage> {
+export async function latestMail(address: string, opts: { subject?: RegExp; after?: Date; timeoutMs?: number } = {}): Promise<MailMessage> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
     const hit = (await mailsTo(address)).find(

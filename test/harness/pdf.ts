@@ -11,5 +11,11 @@ export function pdfRows(bytes: Buffer): string[] {
     s: m[3].replace(/\\(.)/g, "$1").replace(/\x80/g, "€"),
   }));
   const ys = [...new Set(ops.map((o) => o.y))].sort((a, b) => b - a);
-  return ys.map((y) => ops.filter((o) => o.y === y).sort((a, b) => a.x - b.x).map((o) => o.s).join(" | "));
+  return ys.map((y) =>
+    ops
+      .filter((o) => o.y === y)
+      .sort((a, b) => a.x - b.x)
+      .map((o) => o.s)
+      .join(" | "),
+  );
 }

@@ -9,7 +9,11 @@ export interface PeerAnswer {
 }
 
 /** A request to `url` from the local address `local`, with a body and headers of its own. */
-export function fetchFrom(local: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<PeerAnswer> {
+export function fetchFrom(
+  local: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<PeerAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method ?? "GET", localAddress: local, headers: init.headers }, (res) => {
       let text = "";

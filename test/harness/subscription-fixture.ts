@@ -34,7 +34,9 @@ export async function createSubscriptionFixture(
   const amount = opts.amount ?? 1000;
   const organizationId = opts.organizationId ?? (await createOrganization(knex)).id;
   const customer = await createCustomer(knex, organizationId);
-  const [product] = await knex("products").insert({ organization_id: organizationId, name: "Pro monthly", recurring_interval: interval }).returning("*");
+  const [product] = await knex("products")
+    .insert({ organization_id: organizationId, name: "Pro monthly", recurring_interval: interval })
+    .returning("*");
   const [price] = await knex("product_prices")
     .insert({ product_id: product.id, amount_type: "fixed", price_currency: "usd", price_amount: amount, position: 0 })
     .returning("*");
@@ -44,7 +46,13 @@ export async function createSubscriptionFixture(
       customer_id: customer.id,
       processor: "stripe",
       type: "card",
-      method_metadata: JSON.stringify({ brand: "visa", last4: (opts.card ?? CARD_OK).slice(15, 19), exp_month: 12, exp_year: 2030, wallet: null }),
+      method_metadata: JSON.stringify({
+        brand: "visa",
+        last4: (opts.card ?? CARD_OK).slice(15, 19),
+        exp_month: 12,
+        exp_year: 2030,
+        wallet: null,
+      }),
       processor_ref: `${opts.card ?? CARD_OK}_${customer.id.slice(0, 8)}`,
       is_default: true,
     })
@@ -68,14 +76,33 @@ export async function createSubscriptionFixture(
     })
     .returning("*");
   await knex("subscription_prices").insert({ subscription_id: subscription.id, product_price_id: price.id, position: 0 });
-  return { organizationId, customerId: customer.id, productId: product.id, priceId: price.id, paymentMethodId: method.id, subscription: subscription as SubscriptionRow };
+  return {
+    organizationId,
+    customerId: customer.id,
+    productId: product.id,
+    priceId: price.id,
+    paymentMethodId: method.id,
+    subscription: subscription as SubscriptionRow,
+  };
 }
 
 /** A metered price (2 cents a unit, no cap) on a meter of its own, added to the fixture's product and subscription. */
-export async function addMeteredPrice(knex: Knex, f: SubscriptionFixture, meterName = "API calls"): Promise<{ meterId: string; priceId: string }> {
+export async function addMeteredPrice(
+  knex: Knex,
+  f: SubscriptionFixture,
+  meterName = "API calls",
+): Promise<{ meterId: string; priceId: string }> {
   const meter = await createMeter(knex, f.organizationId, { name: meterName });
   const [price] = await knex("product_prices")
-    .insert({ product_id: f.productId, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "2", cap_amount: null, position: 1 })
+    .insert({
+      product_id: f.productId,
+      amount_type: "metered_unit",
+      price_currency: "usd",
+      meter_id: meter.id,
+      unit_amount: "2",
+      cap_amount: null,
+      position: 1,
+    })
     .returning("id");
   await knex("subscription_prices").insert({ subscription_id: f.subscription.id, product_price_id: price.id, position: 1 });
   return { meterId: meter.id, priceId: price.id };

@@ -49,7 +49,12 @@ export function useTimeSkippingWorker(
       if (!(err instanceof IllegalStateError)) throw err;
     }
     state.env = await createTimeSkippingEnv();
-    state.worker = await Worker.create({ connection: state.env.nativeConnection, taskQueue, workflowsPath, activities: opts.activities(state.env) });
+    state.worker = await Worker.create({
+      connection: state.env.nativeConnection,
+      taskQueue,
+      workflowsPath,
+      activities: opts.activities(state.env),
+    });
     state.running = state.worker.run();
   }, 120_000);
   afterAll(async () => {

@@ -32,7 +32,10 @@ describe("health", () => {
     expect((await fetch(`${down.url}/healthz`)).status).toBe(200);
     const res = await fetch(`${down.url}/readyz`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ status: "unavailable", checks: { database: { ok: false, error: expect.any(String) }, temporal: { ok: true } } });
+    expect(await res.json()).toMatchObject({
+      status: "unavailable",
+      checks: { database: { ok: false, error: expect.any(String) }, temporal: { ok: true } },
+    });
   });
 
   it("answers 503 naming Temporal when it does not answer, then ready again when it does", async () => {
@@ -50,10 +53,19 @@ describe("health", () => {
     // A request whose body is still arriving when the server stops listening is answered.
     const url = new URL(draining.url);
     const late = new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: "/v1/products/", method: "POST", headers: { "content-type": "application/json", "content-length": "2" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/v1/products/",
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": "2" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.write("{");
       setTimeout(() => req.end("}"), 1_200);

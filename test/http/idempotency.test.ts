@@ -10,7 +10,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
 import { lock, requestKey } from "../../server/kit/idempotency.js";
 import { deleteExpiredKeys } from "../../server/kit/idempotency-repository.js";
-import { createCheckoutProduct, createCustomer, createDiscount, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
+import {
+  createCheckoutProduct,
+  createCustomer,
+  createDiscount,
+  createOrder,
+  createPayment,
+  createProductWithPrice,
+  orgWithToken,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -68,7 +77,12 @@ describe("Idempotency-Key", () => {
   it("creates one refund for a refund sent twice with one key, and replays the first answer", async () => {
     const customer = await createCustomer(api.knex, orgId);
     const { product } = await createProductWithPrice(api.knex, orgId);
-    const order = await createOrder(api.knex, orgId, { customerId: customer.id, productId: product.id }, { subtotal_amount: 1000, tax_amount: 0 });
+    const order = await createOrder(
+      api.knex,
+      orgId,
+      { customerId: customer.id, productId: product.id },
+      { subtotal_amount: 1000, tax_amount: 0 },
+    );
     await createPayment(api.knex, orgId, { order_id: order.id, amount: 1000 });
     const key = randomUUID();
     const body = { order_id: order.id, reason: "other", amount: 1 };
@@ -117,7 +131,9 @@ describe("Idempotency-Key", () => {
     expect((await send("POST", "/v1/products/", productBody(`First ${key}`), key)).status).toBe(201);
     const other = await send("POST", "/v1/products/", productBody(`Second ${key}`), key);
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ detail: [expect.objectContaining({ loc: ["header", "idempotency-key"], type: "idempotency_key_reused" })] });
+    expect(other.body).toEqual({
+      detail: [expect.objectContaining({ loc: ["header", "idempotency-key"], type: "idempotency_key_reused" })],
+    });
     expect(await products(`Second ${key}`)).toHaveLength(0);
     // Another path with the key is another request too.
     const customer = await send("POST", "/v1/customers/", { email: `${key}@example.com` }, key);
@@ -128,7 +144,12 @@ describe("Idempotency-Key", () => {
   it("answers 409 and writes nothing while another request holds the key", async () => {
     const key = randomUUID();
     const name = `Held ${key}`;
-    const held = requestKey(`organization:${orgId}`, key, "products:create", { method: "POST", path: "/v1/products/", query: "", body: productBody(name) });
+    const held = requestKey(`organization:${orgId}`, key, "products:create", {
+      method: "POST",
+      path: "/v1/products/",
+      query: "",
+      body: productBody(name),
+    });
     const trx = await api.knex.transaction();
     try {
       await lock(trx, held);
@@ -204,10 +225,17 @@ describe("Idempotency-Key", () => {
     const key = randomUUID();
     const name = `Expired ${key}`;
     expect((await send("POST", "/v1/products/", productBody(name), key)).status).toBe(201);
-    await api.knex("idempotency_keys").where({ scope: `organization:${orgId}` }).whereRaw("created_at > now() - interval '1 minute'").update({ expires_at: api.knex.raw("now() - interval '1 second'") });
+    await api
+      .knex("idempotency_keys")
+      .where({ scope: `organization:${orgId}` })
+      .whereRaw("created_at > now() - interval '1 minute'")
+      .update({ expires_at: api.knex.raw("now() - interval '1 second'") });
     expect(await send("POST", "/v1/products/", productBody(name), key)).toMatchObject({ status: 201, replayed: false });
     expect(await products(name)).toHaveLength(2);
-    await api.knex("idempotency_keys").where({ scope: `organization:${orgId}` }).update({ expires_at: api.knex.raw("now() - interval '1 second'") });
+    await api
+      .knex("idempotency_keys")
+      .where({ scope: `organization:${orgId}` })
+      .update({ expires_at: api.knex.raw("now() - interval '1 second'") });
     expect(await deleteExpiredKeys(api.knex)).toBeGreaterThan(0);
     expect(await api.knex("idempotency_keys").where({ scope: `organization:${orgId}` })).toHaveLength(0);
   });
@@ -215,7 +243,11 @@ describe("Idempotency-Key", () => {
   describe("checkout confirm (its answer written by the confirm's own transactions)", () => {
     let anon: Polar;
     let product: { id: string };
-    const confirmBody = (email: string) => ({ customer_email: email, customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" });
+    const confirmBody = (email: string) => ({
+      customer_email: email,
+      customer_billing_address: { country: "FR" },
+      confirmation_token_id: "tok_sandbox_success",
+    });
     const confirmPath = (secret: string) => `/v1/checkouts/client/${secret}/confirm`;
 
     beforeAll(async () => {
@@ -241,7 +273,14 @@ describe("Idempotency-Key", () => {
       const options = { headers: { "Idempotency-Key": key } };
       const call = () =>
         anon.checkouts.clientConfirm(
-          { clientSecret: other.clientSecret, checkoutConfirmStripe: { customerEmail: "sdk@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" } },
+          {
+            clientSecret: other.clientSecret,
+            checkoutConfirmStripe: {
+              customerEmail: "sdk@example.com",
+              customerBillingAddress: { country: "FR" },
+              confirmationTokenId: "tok_sandbox_success",
+            },
+          },
           options,
         );
       const viaSdk = await call();
@@ -251,7 +290,9 @@ describe("Idempotency-Key", () => {
     it("makes one order of 8 parallel confirms with one key; a decline is replayed too", async () => {
       const checkout = await polar.checkouts.create({ products: [product.id] });
       const key = randomUUID();
-      const answers = await Promise.all(Array.from({ length: 8 }, () => send("POST", confirmPath(checkout.clientSecret), confirmBody("race@example.com"), key, null)));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => send("POST", confirmPath(checkout.clientSecret), confirmBody("race@example.com"), key, null)),
+      );
       expect(await api.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(1);
       const ok = answers.filter((a) => a.status === 200);
       expect(ok.filter((a) => !a.replayed)).toHaveLength(1);

@@ -19,8 +19,15 @@ describe("metrics", () => {
     expect(text).toMatch(/borealis_http_request_duration_seconds_bucket\{[^}]*operation="products:list"[^}]*status="200"[^}]*\} [1-9]/);
     expect(text).toMatch(/borealis_db_pool_connections\{state="max"\} 10/);
     for (const name of [
-      "webhook_events_pending", "webhook_delivery_lag_seconds", "webhook_deliveries_failed_last_hour", "renewals_due", "renewals_done_last_hour",
-      "benefit_grant_jobs_pending", "benefit_grant_jobs_failed_last_hour", "checkouts_awaiting_recovery", "outbox_unpublished",
+      "webhook_events_pending",
+      "webhook_delivery_lag_seconds",
+      "webhook_deliveries_failed_last_hour",
+      "renewals_due",
+      "renewals_done_last_hour",
+      "benefit_grant_jobs_pending",
+      "benefit_grant_jobs_failed_last_hour",
+      "checkouts_awaiting_recovery",
+      "outbox_unpublished",
     ]) {
       expect(text).toMatch(new RegExp(`^borealis_${name} \\d+(\\.\\d+)?$`, "m"));
     }

@@ -8,25 +8,37 @@ import type { Context, OpenAPIBackend, Operation, Request } from "openapi-backen
 import type { ErrorObject } from "ajv";
 import { createBackend } from "../../server/http/contract.js";
 import { toIssues } from "../../server/http/errors.js";
-import { allowedMethods, dispatch, installFastParsing, installFastRouting, parseQuery, type RouteMisses } from "../../server/http/routing.js";
+import {
+  allowedMethods,
+  dispatch,
+  installFastParsing,
+  installFastRouting,
+  parseQuery,
+  type RouteMisses,
+} from "../../server/http/routing.js";
 
 type Outcome = { handler: string; operationId?: string; params?: unknown; query?: unknown; body?: unknown; issues?: unknown };
 
 /** A backend over the contract whose handlers answer what they saw; `patched` adds our routing and parsing. */
 async function backend(patched: boolean): Promise<OpenAPIBackend> {
   const api = createBackend();
-  const seen = (handler: string) => (c: Context): Outcome => ({
-    handler,
-    operationId: c.operation?.operationId,
-    params: c.request?.params,
-    query: c.request?.query,
-    body: c.request?.requestBody,
-  });
+  const seen =
+    (handler: string) =>
+    (c: Context): Outcome => ({
+      handler,
+      operationId: c.operation?.operationId,
+      params: c.request?.params,
+      query: c.request?.query,
+      body: c.request?.requestBody,
+    });
   api.register({
     notImplemented: seen("operation"),
     notFound: seen("notFound"),
     methodNotAllowed: seen("methodNotAllowed"),
-    validationFail: (c: Context): Outcome => ({ handler: "validationFail", issues: toIssues((c.validation.errors ?? []) as ErrorObject[]) }),
+    validationFail: (c: Context): Outcome => ({
+      handler: "validationFail",
+      issues: toIssues((c.validation.errors ?? []) as ErrorObject[]),
+    }),
   });
   await api.init();
   if (patched) {
@@ -59,8 +71,12 @@ describe("openapi-backend as the HTTP layer uses it", () => {
   });
 
   it("prefers a concrete path over a template it also fits, and answers 404 / 405 through their handlers", async () => {
-    expect(ours.router.matchOperation({ method: "POST", path: "/v1/license-keys/activate", headers: {} })?.operationId).toBe("license_keys:activate");
-    expect(ours.router.matchOperation({ method: "PATCH", path: "/v1/license-keys/activate", headers: {} })?.operationId).toBe("license_keys:update");
+    expect(ours.router.matchOperation({ method: "POST", path: "/v1/license-keys/activate", headers: {} })?.operationId).toBe(
+      "license_keys:activate",
+    );
+    expect(ours.router.matchOperation({ method: "PATCH", path: "/v1/license-keys/activate", headers: {} })?.operationId).toBe(
+      "license_keys:update",
+    );
     expect(await call(ours, "DELETE", "/v1/products/")).toMatchObject({ handler: "methodNotAllowed" });
     expect(await call(ours, "GET", "/v1/no-such-thing/")).toMatchObject({ handler: "notFound" });
     expect(allowedMethods(ours, "/v1/products/")).toEqual(["GET", "POST"]);
@@ -97,7 +113,10 @@ describe("openapi-backend as the HTTP layer uses it", () => {
     const list = library.router.getOperation("products:list")!;
     const cases: Array<[Request, Operation]> = [
       [{ method: "GET", path: "/v1/products/a%20b", query: {}, headers: { Accept: "application/json" } }, op],
-      [{ method: "GET", path: "/v1/products/", query: deepQuery({ limit: "5", id: ["a", "b"], metadata: { tier: "pro" } }), headers: {} }, list],
+      [
+        { method: "GET", path: "/v1/products/", query: deepQuery({ limit: "5", id: ["a", "b"], metadata: { tier: "pro" } }), headers: {} },
+        list,
+      ],
       [{ method: "POST", path: "/v1/products/", query: {}, body: { name: "x" }, headers: { "content-type": "application/json" } }, list],
     ];
     for (const [req, operation] of cases) {
@@ -105,7 +124,9 @@ describe("openapi-backend as the HTTP layer uses it", () => {
       const theirs = library.router.parseRequest(structuredClone(req), operation);
       expect(mine).toEqual(theirs);
     }
-    expect(ours.router.parseRequest({ method: "GET", path: "/v1/products/a%20b", query: {}, headers: {} }, op).params).toEqual({ id: "a b" });
+    expect(ours.router.parseRequest({ method: "GET", path: "/v1/products/a%20b", query: {}, headers: {} }, op).params).toEqual({
+      id: "a b",
+    });
   });
 
   it("coerces query parameters to the contract's types after validation", async () => {
@@ -144,12 +165,17 @@ describe("openapi-backend as the HTTP layer uses it", () => {
     for (const [method, url, body] of urls) {
       const mine = await call(ours, method, url, structuredClone(body));
       const theirs = await call(library, method, url, structuredClone(body));
-      if (theirs.handler === "notFound" || theirs.handler === "methodNotAllowed") expect(mine, `${method} ${url}`).toEqual({ handler: theirs.handler });
+      if (theirs.handler === "notFound" || theirs.handler === "methodNotAllowed")
+        expect(mine, `${method} ${url}`).toEqual({ handler: theirs.handler });
       else expect(mine, `${method} ${url}`).toEqual(theirs);
     }
   });
 
   it("reads the query string as the contract does: repeated keys as lists, brackets as objects, prototype keys dropped", () => {
-    expect(parseQuery("id=a&id=b&metadata[tier]=pro&limit=5&__proto__[x]=1")).toEqual({ id: ["a", "b"], metadata: { tier: "pro" }, limit: "5" });
+    expect(parseQuery("id=a&id=b&metadata[tier]=pro&limit=5&__proto__[x]=1")).toEqual({
+      id: ["a", "b"],
+      metadata: { tier: "pro" },
+      limit: "5",
+    });
   });
 });

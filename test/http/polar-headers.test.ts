@@ -15,7 +15,11 @@ const api = useTestApi();
 async function call(path: string, bearer: string, version?: string, init: { method?: string; body?: unknown } = {}) {
   const res = await fetch(`${api.url}${path}`, {
     method: init.method ?? "GET",
-    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(version === undefined ? {} : { "polar-version": version }), ...(init.body ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      ...(version === undefined ? {} : { "polar-version": version }),
+      ...(init.body ? { "content-type": "application/json" } : {}),
+    },
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   return { status: res.status, version: res.headers.get("polar-version"), body: (await res.json()) as Record<string, unknown> };
@@ -29,8 +33,14 @@ describe("Polar-Version", () => {
 
   it("chooses the license key's shape: member_id and member from 2026-10 on, none before or without the header", async () => {
     const { org, token } = await orgWithToken(api.knex);
-    const key = await createLicenseKey(api.knex, org.id, { properties: { prefix: null, expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null } });
-    for (const [version, named] of [[undefined, "2026-04"], ["2026-04", "2026-04"], ["2026-10", "2026-10"]] as const) {
+    const key = await createLicenseKey(api.knex, org.id, {
+      properties: { prefix: null, expires: null, activations: { limit: 3, enable_customer_admin: true }, limit_usage: null },
+    });
+    for (const [version, named] of [
+      [undefined, "2026-04"],
+      ["2026-04", "2026-04"],
+      ["2026-10", "2026-10"],
+    ] as const) {
       const got = await call(`/v1/license-keys/${key.id}`, token, version);
       expect(got.status).toBe(200);
       expect(got.version).toBe(named);
@@ -41,7 +51,10 @@ describe("Polar-Version", () => {
       const list = await call("/v1/license-keys/", token, version);
       expect("member_id" in (list.body.items as Record<string, unknown>[])[0]).toBe(named === "2026-10");
     }
-    const activated = await call("/v1/license-keys/activate", token, "2026-04", { method: "POST", body: { key: key.key, organization_id: org.id, label: "Laptop" } });
+    const activated = await call("/v1/license-keys/activate", token, "2026-04", {
+      method: "POST",
+      body: { key: key.key, organization_id: org.id, label: "Laptop" },
+    });
     expect(activated.status).toBe(200);
     expect("member_id" in (activated.body.license_key as Record<string, unknown>)).toBe(false);
     const read = await call(`/v1/license-keys/${key.id}/activations/${String(activated.body.id)}`, token, "2026-10");
@@ -50,7 +63,10 @@ describe("Polar-Version", () => {
     const session = await createCustomerSessionToken(api.knex, key.customer_id);
     const portal = await call(`/v1/customer-portal/license-keys/${key.id}`, session, "2026-10");
     expect(portal.body).toMatchObject({ id: key.id, member_id: null, member: null });
-    const validated = await call("/v1/customer-portal/license-keys/validate", "", "2026-04", { method: "POST", body: { key: key.key, organization_id: org.id } });
+    const validated = await call("/v1/customer-portal/license-keys/validate", "", "2026-04", {
+      method: "POST",
+      body: { key: key.key, organization_id: org.id },
+    });
     expect(validated.status).toBe(200);
     expect("member" in validated.body).toBe(false);
   });
@@ -78,11 +94,17 @@ describe("Polar-Version", () => {
   it("lets a browser send it to the portal and public calls, and read it back", async () => {
     const preflight = await fetch(`${api.url}/v1/customer-portal/customers/me`, {
       method: "OPTIONS",
-      headers: { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization, polar-version" },
+      headers: {
+        origin: "https://shop.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization, polar-version",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")?.split(", ")).toContain("polar-version");
-    const answer = await fetch(`${api.url}/v1/checkouts/client/polar_c_nothing`, { headers: { origin: "https://shop.example", "polar-version": "2026-10" } });
+    const answer = await fetch(`${api.url}/v1/checkouts/client/polar_c_nothing`, {
+      headers: { origin: "https://shop.example", "polar-version": "2026-10" },
+    });
     expect(answer.headers.get("access-control-expose-headers")?.split(", ")).toContain("polar-version");
     expect(answer.headers.get("polar-version")).toBe("2026-10");
   });
@@ -95,13 +117,19 @@ describe("Polar-Organization", () => {
     const own = createPolar({ accessToken: token, baseUrl: api.url, organizationId: org.id });
     expect((await own.products.list()).items).toEqual([]);
     const elsewhere = createPolar({ accessToken: token, baseUrl: api.url, organizationId: other.org.id });
-    const refused = await elsewhere.products.list().then(() => null, (e: unknown) => e);
+    const refused = await elsewhere.products.list().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(PolarClientError);
     expect(refused instanceof PolarClientError && refused.statusCode).toBe(403);
     expect(refused instanceof PolarClientError && String(refused.error)).toContain("NotPermitted");
     // A customer's session acts on the customer's organization.
     const session = await createCustomerSessionToken(api.knex, (await createCustomer(api.knex, org.id)).id);
-    const portal = (organizationId: string) => fetch(`${api.url}/v1/customer-portal/customers/me`, { headers: { authorization: `Bearer ${session}`, "polar-organization": organizationId } });
+    const portal = (organizationId: string) =>
+      fetch(`${api.url}/v1/customer-portal/customers/me`, {
+        headers: { authorization: `Bearer ${session}`, "polar-organization": organizationId },
+      });
     expect((await portal(org.id)).status).toBe(200);
     expect((await portal(other.org.id)).status).toBe(403);
   });
@@ -114,17 +142,28 @@ describe("versionedShapes", () => {
   const doc = {
     components: {
       schemas: {
-        Key: { type: "object", properties: { id: { type: "string" }, member: { type: ["string", "null"], ...NEW }, legacy: { type: "string", ...OLD } } },
+        Key: {
+          type: "object",
+          properties: { id: { type: "string" }, member: { type: ["string", "null"], ...NEW }, legacy: { type: "string", ...OLD } },
+        },
         Cat: { type: "object", properties: { kind: { const: "cat" }, key: ref("Key") } },
         Dog: { type: "object", properties: { kind: { const: "dog" }, collar: { type: "string", ...NEW } } },
         Pet: { oneOf: [ref("Cat"), ref("Dog")], discriminator: { propertyName: "kind" } },
-        Tree: { type: "object", properties: { key: { anyOf: [ref("Key"), { type: "null" }] }, children: { type: "array", items: ref("Tree") } } },
+        Tree: {
+          type: "object",
+          properties: { key: { anyOf: [ref("Key"), { type: "null" }] }, children: { type: "array", items: ref("Tree") } },
+        },
         Plain: { type: "object", properties: { id: { type: "string" } } },
         Map: { type: "object", additionalProperties: ref("Key") },
       },
     },
     paths: {
-      "/pets": { get: { operationId: "pets", responses: { "200": { content: { "application/json": { schema: { type: "array", items: ref("Pet") } } } } } } },
+      "/pets": {
+        get: {
+          operationId: "pets",
+          responses: { "200": { content: { "application/json": { schema: { type: "array", items: ref("Pet") } } } } },
+        },
+      },
       "/tree": { get: { operationId: "tree", responses: { "200": { content: { "application/json": { schema: ref("Tree") } } } } } },
       "/plain": { get: { operationId: "plain", responses: { "200": { content: { "application/json": { schema: ref("Plain") } } } } } },
       "/map": { get: { operationId: "map", responses: { "200": { content: { "application/json": { schema: ref("Map") } } } } } },
@@ -134,9 +173,15 @@ describe("versionedShapes", () => {
   const key = { id: "k", member: null, legacy: "x" };
 
   it("leaves out what a version does not have, through tagged unions, lists and maps", () => {
-    const pets = [{ kind: "cat", key }, { kind: "dog", collar: "red" }];
+    const pets = [
+      { kind: "cat", key },
+      { kind: "dog", collar: "red" },
+    ];
     expect(shape("pets", 200, "2026-04", pets)).toEqual([{ kind: "cat", key: { id: "k", legacy: "x" } }, { kind: "dog" }]);
-    expect(shape("pets", 200, "2026-10", pets)).toEqual([{ kind: "cat", key: { id: "k", member: null } }, { kind: "dog", collar: "red" }]);
+    expect(shape("pets", 200, "2026-10", pets)).toEqual([
+      { kind: "cat", key: { id: "k", member: null } },
+      { kind: "dog", collar: "red" },
+    ]);
     expect(shape("map", 200, "2026-10", { a: key, b: key })).toEqual({ a: { id: "k", member: null }, b: { id: "k", member: null } });
   });
 
@@ -145,7 +190,10 @@ describe("versionedShapes", () => {
     const before = JSON.stringify(tree);
     const old = shape("tree", 200, "2026-04", tree);
     expect(JSON.stringify(tree)).toBe(before);
-    expect(old).toEqual({ key: { id: "k", legacy: "x" }, children: [{ key: null, children: [{ key: { id: "k", legacy: "x" }, children: [] }] }] });
+    expect(old).toEqual({
+      key: { id: "k", legacy: "x" },
+      children: [{ key: null, children: [{ key: { id: "k", legacy: "x" }, children: [] }] }],
+    });
   });
 
   it("hands on an answer without versioned properties as it is", () => {
@@ -167,7 +215,10 @@ describe("versionedWebhooks", () => {
     paths: {},
     components: {
       schemas: {
-        Key: { type: "object", properties: { id: { type: "string" }, member: { type: ["string", "null"], "x-api-version": { starting_from: "2026-10" } } } },
+        Key: {
+          type: "object",
+          properties: { id: { type: "string" }, member: { type: ["string", "null"], "x-api-version": { starting_from: "2026-10" } } },
+        },
         KeyPayload: { type: "object", properties: { type: { const: "key.created" }, data: ref("Key") } },
         Plain: { type: "object", properties: { type: { const: "plain" }, data: { type: "object" } } },
       },

@@ -8,7 +8,14 @@ import { Polar } from "@polar-sh/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STOREFRONT_PRODUCTS_MAX } from "../../server/products/repository.js";
 import { rateLimitSettings, type RateLimitSettings } from "../../server/http/rate-limit.js";
-import { createCheckoutProduct, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, useTestApi } from "../harness/index.js";
+import {
+  createCheckoutProduct,
+  createCustomer,
+  createCustomerSessionToken,
+  createLicenseKey,
+  orgWithToken,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -29,7 +36,13 @@ describe("rate limits", () => {
   async function limited(settings: RateLimitSettings, namespace: string) {
     return (await api.startAnother({ rateLimits: settings, rateLimitNamespace: namespace })).url;
   }
-  const only = (policies: RateLimitSettings): RateLimitSettings => ({ public: null, auth_failure: null, token: null, customer: null, ...policies });
+  const only = (policies: RateLimitSettings): RateLimitSettings => ({
+    public: null,
+    auth_failure: null,
+    token: null,
+    customer: null,
+    ...policies,
+  });
 
   beforeAll(async () => {
     const made = await orgWithToken(api.knex);
@@ -40,8 +53,14 @@ describe("rate limits", () => {
   });
 
   it("reads its policies from the environment", () => {
-    expect(rateLimitSettings({})).toMatchObject({ public: { points: 120, durationSeconds: 60 }, token: { points: 1200, durationSeconds: 60 } });
-    expect(rateLimitSettings({ RATE_LIMIT_PUBLIC: "5/10", RATE_LIMIT_TOKEN: "off" })).toMatchObject({ public: { points: 5, durationSeconds: 10 }, token: null });
+    expect(rateLimitSettings({})).toMatchObject({
+      public: { points: 120, durationSeconds: 60 },
+      token: { points: 1200, durationSeconds: 60 },
+    });
+    expect(rateLimitSettings({ RATE_LIMIT_PUBLIC: "5/10", RATE_LIMIT_TOKEN: "off" })).toMatchObject({
+      public: { points: 5, durationSeconds: 10 },
+      token: null,
+    });
     expect(() => rateLimitSettings({ RATE_LIMIT_PUBLIC: "lots" })).toThrow(/RATE_LIMIT_PUBLIC/);
   });
 
@@ -66,7 +85,11 @@ describe("rate limits", () => {
     // Another door has its own count; the official client sees a 429 as an error of its own.
     const key = await createLicenseKey(api.knex, org.id);
     const validate = () =>
-      fetch(`${one}/v1/customer-portal/license-keys/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key: key.key, organization_id: org.id }) });
+      fetch(`${one}/v1/customer-portal/license-keys/validate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ key: key.key, organization_id: org.id }),
+      });
     expect((await validate()).status).toBe(200);
     const anon = new Polar({ serverURL: two });
     await expect(anon.checkouts.clientGet({ clientSecret: secret })).rejects.toMatchObject({ statusCode: 429 });
@@ -86,7 +109,10 @@ describe("rate limits", () => {
   });
 
   it("gives each merchant token and each customer session its own budget", async () => {
-    const url = await limited(only({ token: { points: 3, durationSeconds: 60 }, customer: { points: 2, durationSeconds: 60 } }), `t${randomUUID().slice(0, 8)}:`);
+    const url = await limited(
+      only({ token: { points: 3, durationSeconds: 60 }, customer: { points: 2, durationSeconds: 60 } }),
+      `t${randomUUID().slice(0, 8)}:`,
+    );
     const other = await orgWithToken(api.knex);
     const listed = (bearer: string) => fetch(`${url}/v1/products/`, { headers: { authorization: `Bearer ${bearer}` } });
     const list = (bearer: string) => listed(bearer).then((r) => r.status);
@@ -135,8 +161,15 @@ describe("rate limits", () => {
 
   it("lists at most 100 products on the anonymous storefront, in the official client's shape", async () => {
     const shop = await orgWithToken(api.knex);
-    const [first] = await api.knex("products")
-      .insert(Array.from({ length: STOREFRONT_PRODUCTS_MAX + 5 }, (_, i) => ({ organization_id: shop.org.id, name: `Item ${i}`, created_at: new Date(Date.UTC(2030, 0, 1, 0, i)) })))
+    const [first] = await api
+      .knex("products")
+      .insert(
+        Array.from({ length: STOREFRONT_PRODUCTS_MAX + 5 }, (_, i) => ({
+          organization_id: shop.org.id,
+          name: `Item ${i}`,
+          created_at: new Date(Date.UTC(2030, 0, 1, 0, i)),
+        })),
+      )
       .returning("id");
     const store = await new Polar({ serverURL: api.url }).customerPortal.organizations.get({ slug: shop.org.slug });
     expect(store.products).toHaveLength(STOREFRONT_PRODUCTS_MAX);

@@ -31,7 +31,14 @@ describe("security headers", () => {
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
     expect(res.headers.get("x-powered-by")).toBeNull();
     // Headers that only govern documents are not spent on a JSON answer; a page still has them.
-    for (const name of ["cross-origin-opener-policy", "origin-agent-cluster", "x-dns-prefetch-control", "x-download-options", "x-permitted-cross-domain-policies", "x-xss-protection"]) {
+    for (const name of [
+      "cross-origin-opener-policy",
+      "origin-agent-cluster",
+      "x-dns-prefetch-control",
+      "x-download-options",
+      "x-permitted-cross-domain-policies",
+      "x-xss-protection",
+    ]) {
       expect(res.headers.get(name)).toBeNull();
     }
     const page = await fetch(`${api.url}/docs`);
@@ -92,14 +99,20 @@ describe("CORS", () => {
     for (const path of ["/v1/checkouts/client/polar_c_x", "/v1/customer-portal/orders/", "/v1/customer-portal/license-keys/validate"]) {
       const res = await fetch(api.url + path, {
         method: "OPTIONS",
-        headers: { origin: "https://merchant.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+        headers: {
+          origin: "https://merchant.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
       });
       expect(res.status, path).toBe(204);
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       expect(res.headers.get("access-control-allow-credentials")).toBeNull();
       expect(res.headers.get("access-control-allow-headers")).toContain("idempotency-key");
     }
-    const methods = (await fetch(`${api.url}/v1/checkouts/client/polar_c_x`, { method: "OPTIONS" })).headers.get("access-control-allow-methods");
+    const methods = (await fetch(`${api.url}/v1/checkouts/client/polar_c_x`, { method: "OPTIONS" })).headers.get(
+      "access-control-allow-methods",
+    );
     expect(methods?.split(", ").sort()).toEqual(["GET", "PATCH"]);
     const get = await fetch(`${api.url}/v1/checkouts/client/polar_c_missing`, { headers: { origin: "https://merchant.example" } });
     expect(get.status).toBe(404);
@@ -108,7 +121,10 @@ describe("CORS", () => {
   });
 
   it("answers no CORS on the merchant API", async () => {
-    const pre = await fetch(`${api.url}/v1/products/`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+    const pre = await fetch(`${api.url}/v1/products/`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+    });
     expect(pre.status).toBe(405);
     expect(pre.headers.get("access-control-allow-origin")).toBeNull();
     const get = await fetch(`${api.url}/v1/products/`, { headers: { origin: "https://evil.example" } });
@@ -121,7 +137,14 @@ describe("logs", () => {
     const lines: string[] = [];
     const out = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const log = pino({ redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, out);
-    log.warn({ endpoint: { url: "https://x.example", secret: "whsec_abcdef" }, session: { token: "polar_cst_abc" }, headers: { authorization: "Bearer polar_oat_x" } }, "x");
+    log.warn(
+      {
+        endpoint: { url: "https://x.example", secret: "whsec_abcdef" },
+        session: { token: "polar_cst_abc" },
+        headers: { authorization: "Bearer polar_oat_x" },
+      },
+      "x",
+    );
     log.warn({ secret: "whsec_top", checkout: { customer_session_token: "polar_cst_y" } }, "y");
     const text = lines.join("");
     for (const s of ["whsec_abcdef", "polar_cst_abc", "polar_oat_x", "whsec_top", "polar_cst_y"]) expect(text).not.toContain(s);

@@ -26,13 +26,14 @@ interface QueryFilter {
 const ID_FILTER = /^(id|\w+_id)$/;
 const NOT_UUIDS = new Set(["external_customer_id", "client_id"]);
 
-const idFilters: QueryFilter[] = Object.entries(contract.paths as Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema: Schema }[] }>>).flatMap(
-  ([path, item]) =>
-    Object.entries(item).flatMap(([method, op]) =>
-      (op.parameters ?? [])
-        .filter((p) => p.in === "query" && ID_FILTER.test(p.name) && !NOT_UUIDS.has(p.name))
-        .map((p) => ({ operationId: op.operationId, method: method.toUpperCase(), path, name: p.name, schema: p.schema })),
-    ),
+const idFilters: QueryFilter[] = Object.entries(
+  contract.paths as Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema: Schema }[] }>>,
+).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, op]) =>
+    (op.parameters ?? [])
+      .filter((p) => p.in === "query" && ID_FILTER.test(p.name) && !NOT_UUIDS.has(p.name))
+      .map((p) => ({ operationId: op.operationId, method: method.toUpperCase(), path, name: p.name, schema: p.schema })),
+  ),
 );
 
 describe("id filters", () => {
@@ -48,7 +49,10 @@ describe("id filters", () => {
   const call = (filter: QueryFilter, value: string) => {
     const path = filter.path.replace(/\{[^}]+\}/g, randomUUID());
     const token = filter.path.startsWith("/v1/customer-portal/") ? customer : merchant;
-    return fetch(`${api.url}${path}?${new URLSearchParams({ [filter.name]: value })}`, { method: filter.method, headers: { authorization: `Bearer ${token}` } });
+    return fetch(`${api.url}${path}?${new URLSearchParams({ [filter.name]: value })}`, {
+      method: filter.method,
+      headers: { authorization: `Bearer ${token}` },
+    });
   };
 
   it("are typed as UUIDs in the contract, lists and scalars alike", () => {

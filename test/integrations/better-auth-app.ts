@@ -41,7 +41,9 @@ export async function startShopApp(configure: (url: string) => Promise<ShopAppOp
     if (mounted.auth && req.url?.startsWith("/api/auth/")) {
       void mounted.auth(req, res);
     } else if (req.url?.startsWith("/thanks")) {
-      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><html lang="en"><title>Thanks</title><main><h1>${THANKS_HEADING}</h1></main></html>`);
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<!doctype html><html lang="en"><title>Thanks</title><main><h1>${THANKS_HEADING}</h1></main></html>`);
     } else {
       res.writeHead(404).end();
     }

@@ -22,7 +22,11 @@ class Visitor {
   async call<T>(path: string, body?: object): Promise<T> {
     const headers: Record<string, string> = { origin: this.appUrl, cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
     if (body) headers["content-type"] = "application/json";
-    const res = await fetch(`${this.appUrl}/api/auth${path}`, { method: body ? "POST" : "GET", headers, body: body && JSON.stringify(body) });
+    const res = await fetch(`${this.appUrl}/api/auth${path}`, {
+      method: body ? "POST" : "GET",
+      headers,
+      body: body && JSON.stringify(body),
+    });
     for (const set of res.headers.getSetCookie()) {
       const [pair] = set.split(";");
       const at = pair.indexOf("=");
@@ -54,14 +58,22 @@ describe("@polar-sh/better-auth against Borealis", { timeout: 120_000 }, () => {
       process.env[k] = v;
     }
     shop = await openShop(stack, "Aurora Apps");
-    product = await shop.polar.products.create({ name: "Aurora Pass", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 2000, priceCurrency: "usd" }] });
+    product = await shop.polar.products.create({
+      name: "Aurora Pass",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 2000, priceCurrency: "usd" }],
+    });
     meter = await shop.polar.meters.create({
       name: "API calls",
       filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api-call" }] },
       aggregation: { func: "count" },
     });
     app = await startShopApp(async (url) => {
-      const endpoint = await shop.polar.webhooks.createWebhookEndpoint({ url: `${url}/api/auth/polar/webhooks`, format: "raw", events: ["order.paid"] });
+      const endpoint = await shop.polar.webhooks.createWebhookEndpoint({
+        url: `${url}/api/auth/polar/webhooks`,
+        format: "raw",
+        events: ["order.paid"],
+      });
       return {
         serverURL: stack.url,
         accessToken: shop.token,
@@ -106,15 +118,17 @@ describe("@polar-sh/better-auth against Borealis", { timeout: 120_000 }, () => {
 
     const checkoutId = new URL(page.url()).searchParams.get("checkout_id");
     const orders = (await shop.polar.orders.list({ customerId })).result.items;
-    expect(orders.map((o) => ({ status: o.status, checkoutId: o.checkoutId, productId: o.productId, totalAmount: o.totalAmount }))).toEqual([
-      { status: "paid", checkoutId, productId: product.id, totalAmount: 2000 },
-    ]);
+    expect(orders.map((o) => ({ status: o.status, checkoutId: o.checkoutId, productId: o.productId, totalAmount: o.totalAmount }))).toEqual(
+      [{ status: "paid", checkoutId, productId: product.id, totalAmount: 2000 }],
+    );
     orderId = orders[0].id;
   });
 
   it("the webhooks plugin receives the order's order.paid", async () => {
     await expect.poll(() => paid.length, { timeout: 30_000 }).toBeGreaterThan(0);
-    expect(paid.map((p) => ({ type: p.type, id: p.data.id, externalId: p.data.customer.externalId }))).toEqual([{ type: "order.paid", id: orderId, externalId: userId }]);
+    expect(paid.map((p) => ({ type: p.type, id: p.data.id, externalId: p.data.customer.externalId }))).toEqual([
+      { type: "order.paid", id: orderId, externalId: userId },
+    ]);
   });
 
   it("the portal plugin opens the customer portal", async () => {
@@ -129,14 +143,19 @@ describe("@polar-sh/better-auth against Borealis", { timeout: 120_000 }, () => {
   it("the usage plugin ingests events that the meter counts", async () => {
     const from = new Date(Date.now() - 60_000);
     for (const route of ["/v1/forecast", "/v1/forecast", "/v1/alerts"]) {
-      expect(await visitor.call<{ inserted: number }>("/usage/ingest", { event: "api-call", metadata: { route } })).toMatchObject({ inserted: 1 });
+      expect(await visitor.call<{ inserted: number }>("/usage/ingest", { event: "api-call", metadata: { route } })).toMatchObject({
+        inserted: 1,
+      });
     }
     const until = new Date(Date.now() + 60_000);
-    const total = async () => (await shop.polar.meters.quantities({ id: meter.id, startTimestamp: from, endTimestamp: until, interval: "day", customerId })).total;
+    const total = async () =>
+      (await shop.polar.meters.quantities({ id: meter.id, startTimestamp: from, endTimestamp: until, interval: "day", customerId })).total;
     await expect.poll(total, { timeout: 30_000 }).toBe(3);
     // The plugin's list of the user's meters: the customer meter the counted events gave them.
     const listed = async () => {
-      const page = await visitor.call<{ result: { items: { meterId: string; consumedUnits: number }[] } }>("/usage/meters/list?page=1&limit=10");
+      const page = await visitor.call<{ result: { items: { meterId: string; consumedUnits: number }[] } }>(
+        "/usage/meters/list?page=1&limit=10",
+      );
       return page.result.items.map((m) => ({ meterId: m.meterId, consumedUnits: m.consumedUnits }));
     };
     await expect.poll(listed, { timeout: 30_000 }).toEqual([{ meterId: meter.id, consumedUnits: 3 }]);

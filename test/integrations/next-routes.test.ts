@@ -27,14 +27,22 @@ describe("@polar-sh/nextjs' Checkout and CustomerPortal, as the README writes th
   });
 
   it("the checkout route opens a Borealis checkout for the products asked and redirects to it", async () => {
-    const product = await merchant.polar.products.create({ name: "Aurora Pass", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 2000, priceCurrency: "usd" }] });
+    const product = await merchant.polar.products.create({
+      name: "Aurora Pass",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 2000, priceCurrency: "usd" }],
+    });
     const GET = checkoutRoute(polar, "https://shop.example/thanks?checkout_id={CHECKOUT_ID}");
     const res = await GET(new NextRequest(`https://shop.example/checkout?products=${product.id}&customerEmail=ada@example.com`));
     expect(res.status).toBe(307);
     const location = new URL(res.headers.get("location") ?? "");
     const [checkout] = (await merchant.polar.checkouts.list({})).result.items;
     expect(location.pathname).toBe(`/checkout/${checkout.clientSecret}`);
-    expect(checkout).toMatchObject({ productId: product.id, customerEmail: "ada@example.com", successUrl: `https://shop.example/thanks?checkout_id=${checkout.id}` });
+    expect(checkout).toMatchObject({
+      productId: product.id,
+      customerEmail: "ada@example.com",
+      successUrl: `https://shop.example/thanks?checkout_id=${checkout.id}`,
+    });
 
     const none = await GET(new NextRequest("https://shop.example/checkout"));
     expect(none.status).toBe(400);

@@ -63,23 +63,31 @@ describe("Polar's webhook adapters, every event type", () => {
 
   it("Express 4's and Next.js' Webhooks() and 0.49.0's validateEvent accept all 27 types", async () => {
     const handled: Record<"express" | "next" | "0.49.0", Handled[]> = { express: [], next: [], "0.49.0": [] };
-    const POST = (webhookSecret: string, got: (type: string) => void) => nextWebhooks({ webhookSecret, onPayload: async (payload) => got(payload.type) });
+    const POST = (webhookSecret: string, got: (type: string) => void) =>
+      nextWebhooks({ webhookSecret, onPayload: async (payload) => got(payload.type) });
 
     const { seen } = await runEveryEvent(infra, h, {
       onDelivery: async (r, endpointSecret) => {
         secret = endpointSecret;
         const type = (JSON.parse(r.body) as { type: string }).type;
         const headers = new Headers();
-        for (const [name, value] of Object.entries(r.headers)) if (typeof value === "string" && name !== "host" && name !== "content-length") headers.set(name, value);
+        for (const [name, value] of Object.entries(r.headers))
+          if (typeof value === "string" && name !== "host" && name !== "content-length") headers.set(name, value);
         const id = String(headers.get("webhook-id"));
 
         const viaExpress = await fetch(url, { method: "POST", headers, body: r.body });
         const answer = await viaExpress.text();
-        handled.express.push({ type, got: viaExpress.status === 200 ? (expressGot.get(id) ?? "no payload") : `HTTP ${viaExpress.status} ${answer}` });
+        handled.express.push({
+          type,
+          got: viaExpress.status === 200 ? (expressGot.get(id) ?? "no payload") : `HTTP ${viaExpress.status} ${answer}`,
+        });
 
         let nextGot = "no payload";
         try {
-          const res = await POST(endpointSecret, (t) => (nextGot = t))(new NextRequest(`https://shop.example/api/webhook/polar`, { method: "POST", headers, body: r.body }));
+          const res = await POST(
+            endpointSecret,
+            (t) => (nextGot = t),
+          )(new NextRequest(`https://shop.example/api/webhook/polar`, { method: "POST", headers, body: r.body }));
           handled.next.push({ type, got: res.status === 200 ? nextGot : `HTTP ${res.status}` });
         } catch (err) {
           handled.next.push({ type, got: why(err) });

@@ -63,10 +63,16 @@ describe("core", () => {
     let res = await post("/v1/customers/", '{"email": "big@example.com", "metadata": {"plan": "pro", "seats": 9007199254740993}}');
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([expect.objectContaining({ loc: ["body", "metadata", "seats"], type: "value_error" })]);
-    res = await post("/v1/events/ingest", '{"events": [{"name": "call", "external_customer_id": "c1", "metadata": {"tokens": -9007199254740993}}]}');
+    res = await post(
+      "/v1/events/ingest",
+      '{"events": [{"name": "call", "external_customer_id": "c1", "metadata": {"tokens": -9007199254740993}}]}',
+    );
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(["body", "events", 0, "metadata", "tokens"]);
-    res = await post("/v1/products/", '{"name": "Huge", "recurring_interval": null, "prices": [{"amount_type": "free"}], "metadata": {"f": 1e300}}');
+    res = await post(
+      "/v1/products/",
+      '{"name": "Huge", "recurring_interval": null, "prices": [{"amount_type": "free"}], "metadata": {"f": 1e300}}',
+    );
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(["body", "metadata", "f"]);
     const { product } = await createCheckoutProduct(api.knex, org.id);
@@ -83,7 +89,10 @@ describe("core", () => {
 
     res = await post("/v1/customers/", '{"email": "safe@example.com", "metadata": {"seats": 9007199254740991, "ratio": 0.5}}');
     expect(res.status).toBe(201);
-    expect((await api.knex("customers").where({ organization_id: org.id }).first()).metadata).toEqual({ seats: 9007199254740991, ratio: 0.5 });
+    expect((await api.knex("customers").where({ organization_id: org.id }).first()).metadata).toEqual({
+      seats: 9007199254740991,
+      ratio: 0.5,
+    });
   });
 
   it("reads any number of repeated filter values as one list", async () => {

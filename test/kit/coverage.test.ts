@@ -19,7 +19,17 @@ describe("coverage", () => {
     expect(out).toContain(`Borealis extensions (${ours.length} of ${ours.length} built):\n  ${ours[0]}\n`);
     for (const id of ours) expect(out).toContain(`  ${id}\n`);
     expect(Object.keys(handlers).sort()).toEqual(Object.keys(operations).sort());
-    for (const id of ["organizations:create", "organizations:get", "organizations:list", "organizations:update", "products:create", "products:get", "products:list", "products:update", "products:update_benefits"]) {
+    for (const id of [
+      "organizations:create",
+      "organizations:get",
+      "organizations:list",
+      "organizations:update",
+      "products:create",
+      "products:get",
+      "products:list",
+      "products:update",
+      "products:update_benefits",
+    ]) {
       expect(out).toContain(`  ${id}\n`);
     }
   });

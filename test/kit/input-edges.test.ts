@@ -22,7 +22,11 @@ describe("input edges", () => {
   let token: string;
   let orgId: string;
   const call = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
-    fetch(`${api.url}${path}`, { method, body: init.body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
+    fetch(`${api.url}${path}`, {
+      method,
+      body: init.body,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers },
+    });
   const issues = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError)).detail?.map((d) => [d.loc.join("."), d.type]);
 
   beforeAll(async () => {
@@ -43,33 +47,60 @@ describe("input edges", () => {
 
     it("refuses a price or a discount in a currency that does not exist", async () => {
       expect(
-        await issues(polar.products.create({ name: "Bad money", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "xyz" }] })),
+        await issues(
+          polar.products.create({
+            name: "Bad money",
+            recurringInterval: null,
+            prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "xyz" }],
+          }),
+        ),
       ).toEqual([["body.prices.0.price_currency", "enum"]]);
       // A discount's shapes are told apart by their fields, not by a tag: each shape that fits says why.
-      expect(await issues(polar.discounts.create({ name: "Bad", type: "fixed", duration: "once", amount: 100, currency: "xyz" }))).toContainEqual([
-        "body.currency",
-        "enum",
-      ]);
+      expect(
+        await issues(polar.discounts.create({ name: "Bad", type: "fixed", duration: "once", amount: 100, currency: "xyz" })),
+      ).toContainEqual(["body.currency", "enum"]);
       expect(await api.knex("products").where({ organization_id: orgId, name: "Bad money" })).toHaveLength(0);
-      const eur = await polar.products.create({ name: "In euros", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+      const eur = await polar.products.create({
+        name: "In euros",
+        recurringInterval: null,
+        prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }],
+      });
       expect(eur.prices[0]).toMatchObject({ priceCurrency: "eur" });
     });
 
     it("one currency per checkout and per checkout link; a discount must match the price's currency", async () => {
       const usd = (await createCheckoutProduct(api.knex, orgId, { name: "Dollars" })).product;
-      const eur = (await createCheckoutProduct(api.knex, orgId, { name: "Euros", price: { amount_type: "fixed", price_amount: 900, price_currency: "eur" } })).product;
+      const eur = (
+        await createCheckoutProduct(api.knex, orgId, {
+          name: "Euros",
+          price: { amount_type: "fixed", price_amount: 900, price_currency: "eur" },
+        })
+      ).product;
       expect(await issues(polar.checkouts.create({ products: [usd.id, eur.id] }))).toEqual([["body.products", "value_error"]]);
-      expect(await issues(polar.checkoutLinks.create({ paymentProcessor: "stripe", products: [usd.id, eur.id] }))).toEqual([["body.products", "value_error"]]);
+      expect(await issues(polar.checkoutLinks.create({ paymentProcessor: "stripe", products: [usd.id, eur.id] }))).toEqual([
+        ["body.products", "value_error"],
+      ]);
       const checkout = await polar.checkouts.create({ products: [eur.id] });
-      const discount = await polar.discounts.create({ name: "Five dollars", type: "fixed", duration: "once", amount: 500, currency: "usd", code: `USD${Date.now()}` });
-      expect(await issues(polar.checkouts.update({ id: checkout.id, checkoutUpdate: { discountId: discount.id } }))).toEqual([["body.discount_id", "value_error"]]);
+      const discount = await polar.discounts.create({
+        name: "Five dollars",
+        type: "fixed",
+        duration: "once",
+        amount: 500,
+        currency: "usd",
+        code: `USD${Date.now()}`,
+      });
+      expect(await issues(polar.checkouts.update({ id: checkout.id, checkoutUpdate: { discountId: discount.id } }))).toEqual([
+        ["body.discount_id", "value_error"],
+      ]);
     });
   });
 
   describe("paging", () => {
     it("bounds page and limit on every list operation of the contract", () => {
       let lists = 0;
-      for (const [path, ops] of Object.entries<Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>>(contract.paths)) {
+      for (const [path, ops] of Object.entries<
+        Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>
+      >(contract.paths)) {
         for (const [method, op] of Object.entries(ops)) {
           for (const p of op.parameters ?? []) {
             if (p.in !== "query" || (p.name !== "page" && p.name !== "limit")) continue;
@@ -87,7 +118,10 @@ describe("input edges", () => {
       for (const q of ["page=1e20", "page=922337203685477580&limit=100", "page=0", "page=-1", "page=1.5", "page=abc"]) {
         const res = await call("GET", `/v1/products/?${q}`);
         expect(res.status, q).toBe(422);
-        expect((await res.json()).detail.map((d: { loc: string[] }) => d.loc.join(".")), q).toEqual(["query.page"]);
+        expect(
+          (await res.json()).detail.map((d: { loc: string[] }) => d.loc.join(".")),
+          q,
+        ).toEqual(["query.page"]);
       }
       const limit = await call("GET", "/v1/products/?limit=101");
       expect(limit.status).toBe(422);
@@ -120,7 +154,9 @@ describe("input edges", () => {
 
     it("documents every status under the operation's default response", () => {
       for (const status of [405, 408, 413, 415, 500]) {
-        expect(validateResponse("products:create" satisfies OperationId, status, { error: "X", detail: "y" }).valid, String(status)).toBe(true);
+        expect(validateResponse("products:create" satisfies OperationId, status, { error: "X", detail: "y" }).valid, String(status)).toBe(
+          true,
+        );
         expect(validateResponse("products:create", status, { detail: "y" }).valid, String(status)).toBe(false);
       }
     });
@@ -141,20 +177,37 @@ describe("input edges", () => {
 
     it("a tagged union's 422 speaks of the variant its tag names only", async () => {
       expect(
-        await issues(polar.products.create({ name: "Bad price", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: -5, priceCurrency: "usd" }] })),
+        await issues(
+          polar.products.create({
+            name: "Bad price",
+            recurringInterval: null,
+            prices: [{ amountType: "fixed", priceAmount: -5, priceCurrency: "usd" }],
+          }),
+        ),
       ).toEqual([["body.prices.0.price_amount", "minimum"]]);
-      const raw = await call("POST", "/v1/products/", { body: JSON.stringify({ name: "Bad tag", prices: [{ amount_type: "nope", price_amount: 5 }] }) });
+      const raw = await call("POST", "/v1/products/", {
+        body: JSON.stringify({ name: "Bad tag", prices: [{ amount_type: "nope", price_amount: 5 }] }),
+      });
       expect(raw.status).toBe(422);
       expect((await raw.json()).detail).toEqual([
-        { loc: ["body", "prices", 0, "amount_type"], msg: "Input tag 'nope' found using 'amount_type' does not match any of the expected tags", type: "union_tag_invalid" },
+        {
+          loc: ["body", "prices", 0, "amount_type"],
+          msg: "Input tag 'nope' found using 'amount_type' does not match any of the expected tags",
+          type: "union_tag_invalid",
+        },
       ]);
       // Not an object at all where a tagged union is expected: refused as such, not let through.
-      for (const [path, body] of [["/v1/products/", { name: "Odd", prices: ["AAA"] }], ["/v1/files/", [null, null]]] as const) {
+      for (const [path, body] of [
+        ["/v1/products/", { name: "Odd", prices: ["AAA"] }],
+        ["/v1/files/", [null, null]],
+      ] as const) {
         const res = await call("POST", path, { body: JSON.stringify(body) });
         expect(res.status, path).toBe(422);
         expect((await res.json()).detail[0].type, path).toBe("type");
       }
-      const benefit = await call("POST", "/v1/benefits/", { body: JSON.stringify({ type: "custom", description: "Note", properties: { note: 5 } }) });
+      const benefit = await call("POST", "/v1/benefits/", {
+        body: JSON.stringify({ type: "custom", description: "Note", properties: { note: 5 } }),
+      });
       expect(benefit.status).toBe(422);
       expect((await benefit.json()).detail.map((d: { loc: (string | number)[] }) => d.loc.join("."))).toEqual(["body.properties.note"]);
     });
@@ -164,7 +217,13 @@ describe("input edges", () => {
     it("refuses nested deep objects, empty metadata values and ids shaped as objects on every list", async () => {
       const paths = ["/v1/orders/", "/v1/subscriptions/", "/v1/benefits/", "/v1/customers/", "/v1/products/"];
       for (const path of paths) {
-        for (const q of ["metadata[x][y]=1", "metadata[x]=", "metadata[x]=null", "organization_id[a]=b", `organization_id=${orgId}&organization_id[a]=b`]) {
+        for (const q of [
+          "metadata[x][y]=1",
+          "metadata[x]=",
+          "metadata[x]=null",
+          "organization_id[a]=b",
+          `organization_id=${orgId}&organization_id[a]=b`,
+        ]) {
           const res = await call("GET", `${path}?${q}`);
           expect(res.status, `${path}?${q}`).toBe(422);
         }
@@ -210,10 +269,13 @@ describe("input edges", () => {
 
     it("a body that never arrives whole: 408 with the error body, and the socket is freed", async () => {
       const { text, closedAfterMs } = await exchange(
-        "POST /v1/products/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":",
+        'POST /v1/products/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
       );
       expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
-      expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({ error: "RequestTimeout", detail: "The request did not arrive in time." });
+      expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({
+        error: "RequestTimeout",
+        detail: "The request did not arrive in time.",
+      });
       expect(closedAfterMs).toBeLessThan(5_000);
     });
 
@@ -223,7 +285,8 @@ describe("input edges", () => {
     });
 
     it("keeps a short plain X-Request-Id and replaces any other", async () => {
-      const echo = async (id: string) => (await fetch(`${quick.url}/healthz`, { headers: { "x-request-id": id } })).headers.get("x-request-id");
+      const echo = async (id: string) =>
+        (await fetch(`${quick.url}/healthz`, { headers: { "x-request-id": id } })).headers.get("x-request-id");
       expect(await echo("req-42.a:b_C")).toBe("req-42.a:b_C");
       for (const bad of ["x".repeat(129), "has space", "semi;colon", "<script>"]) {
         const got = await echo(bad);

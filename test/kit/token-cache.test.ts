@@ -27,7 +27,10 @@ describe("organization token cache", () => {
     expect(await status(api.url, token)).toBe(200);
     expect(await status(other.url, token)).toBe(200); // cached in both
     const { id } = await api.knex("organization_access_tokens").where({ organization_id: org.id }).first("id");
-    const deleted = await fetch(`${api.url}/v1/organization-access-tokens/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    const deleted = await fetch(`${api.url}/v1/organization-access-tokens/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(deleted.status).toBe(204);
     expect(await status(other.url, token)).toBe(401);
     expect(await status(api.url, token)).toBe(401);
@@ -40,8 +43,14 @@ describe("organization token cache", () => {
       expect(await status(url, token)).toBe(200);
       expect(await status(url, second, "/v1/customers/")).toBe(200);
     }
-    await api.knex("organization_access_tokens").where({ token_hash: hashToken(token) }).update({ revoked_at: api.knex.fn.now() });
-    await api.knex("organization_access_tokens").where({ token_hash: hashToken(second) }).update({ scopes: ["products:read"] });
+    await api
+      .knex("organization_access_tokens")
+      .where({ token_hash: hashToken(token) })
+      .update({ revoked_at: api.knex.fn.now() });
+    await api
+      .knex("organization_access_tokens")
+      .where({ token_hash: hashToken(second) })
+      .update({ scopes: ["products:read"] });
     // Let the notifications arrive (they are sent at commit, before the next request is).
     await new Promise((r) => setTimeout(r, 50));
     for (const url of [api.url, other.url]) {

@@ -20,7 +20,10 @@ const run = promisify(execFile);
 async function token(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn" };
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "server/cli/token.ts"], { cwd: ROOT, env: { ...base, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "server/cli/token.ts"], {
+      cwd: ROOT,
+      env: { ...base, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -58,7 +61,10 @@ describe("make token", () => {
     const polar = api.client(out.stdout.trim());
     expect((await polar.products.list({})).result.items).toHaveLength(1);
     expect((await polar.customers.list({})).result.items).toEqual([]);
-    const denied = await rejects(polar.products.create({ name: "Nope", recurringInterval: null, prices: [{ amountType: "free" }] }), SDKError);
+    const denied = await rejects(
+      polar.products.create({ name: "Nope", recurringInterval: null, prices: [{ amountType: "free" }] }),
+      SDKError,
+    );
     expect(denied.statusCode).toBe(403);
     expect((await rejects(polar.discounts.list({}), SDKError)).statusCode).toBe(403);
   });
@@ -74,7 +80,10 @@ describe("make token", () => {
     const before = (await tokensOf()).length;
     const cases: [Record<string, string>, RegExp][] = [
       [{ DATABASE_URL: process.env.DATABASE_URL!, ORG: "no-such-org" }, /No organization with slug "no-such-org"/],
-      [{ DATABASE_URL: process.env.DATABASE_URL!, ORG: org.slug, SCOPES: "products:read products:delete" }, /Unknown scope\(s\): products:delete/],
+      [
+        { DATABASE_URL: process.env.DATABASE_URL!, ORG: org.slug, SCOPES: "products:read products:delete" },
+        /Unknown scope\(s\): products:delete/,
+      ],
       [{ DATABASE_URL: process.env.DATABASE_URL!, ORG: org.slug, SCOPES: " , " }, /SCOPES is empty/],
       [{ BOREALIS_DATA_DIR: path.join(dataDir, "never-ran"), ORG: org.slug }, /start `make run` first/],
     ];

@@ -18,18 +18,36 @@ describe("license keys for benefit grants", () => {
     customerId = (await createCustomer(api.knex, orgId)).id;
   });
 
-  const props = { prefix: "PRO", expires: { ttl: 30, timeframe: "day" }, activations: { limit: 4, enable_customer_admin: true }, limit_usage: 100 };
+  const props = {
+    prefix: "PRO",
+    expires: { ttl: 30, timeframe: "day" },
+    activations: { limit: 4, enable_customer_admin: true },
+    limit_usage: 100,
+  };
 
   it("creates a key with the benefit's limits and expiry, and returns its id and display key", async () => {
     const now = new Date("2025-03-01T00:00:00Z");
-    const made = await api.knex.transaction((trx) => createLicenseKeyForGrant(trx, { organizationId: orgId, customerId, benefitId, properties: props, now }));
+    const made = await api.knex.transaction((trx) =>
+      createLicenseKeyForGrant(trx, { organizationId: orgId, customerId, benefitId, properties: props, now }),
+    );
     const row = await api.knex("license_keys").where({ id: made.license_key_id }).first();
-    expect(row).toMatchObject({ organization_id: orgId, customer_id: customerId, benefit_id: benefitId, status: "granted", limit_activations: 4, limit_usage: 100, usage: 0, validations: 0 });
+    expect(row).toMatchObject({
+      organization_id: orgId,
+      customer_id: customerId,
+      benefit_id: benefitId,
+      status: "granted",
+      limit_activations: 4,
+      limit_usage: 100,
+      usage: 0,
+      validations: 0,
+    });
     expect(row.key).toMatch(/^PRO-[0-9A-F-]{36}$/);
     expect(made.display_key).toBe(`****-${row.key.slice(-6)}`);
     expect(new Date(row.expires_at).toISOString()).toBe("2025-03-31T00:00:00.000Z");
     // Keys are unique: two grants never share one.
-    const second = await api.knex.transaction((trx) => createLicenseKeyForGrant(trx, { organizationId: orgId, customerId, benefitId, properties: props, now }));
+    const second = await api.knex.transaction((trx) =>
+      createLicenseKeyForGrant(trx, { organizationId: orgId, customerId, benefitId, properties: props, now }),
+    );
     expect(second.license_key_id).not.toBe(made.license_key_id);
   });
 
@@ -40,14 +58,23 @@ describe("license keys for benefit grants", () => {
 
     const now = new Date("2026-01-01T00:00:00Z");
     const again = await api.knex.transaction((trx) =>
-      createLicenseKeyForGrant(trx, { organizationId: orgId, customerId, benefitId, properties: { ...props, limit_usage: 7 }, now, existingLicenseKeyId: made.id }),
+      createLicenseKeyForGrant(trx, {
+        organizationId: orgId,
+        customerId,
+        benefitId,
+        properties: { ...props, limit_usage: 7 },
+        now,
+        existingLicenseKeyId: made.id,
+      }),
     );
     expect(again).toEqual({ license_key_id: made.id, display_key: made.display_key });
     const row = await api.knex("license_keys").where({ id: made.id }).first();
     expect(row).toMatchObject({ status: "granted", key: made.key, limit_usage: 7, limit_activations: 4 });
     expect(new Date(row.expires_at).toISOString()).toBe("2026-01-31T00:00:00.000Z");
 
-    await api.knex.transaction((trx) => updateLicenseKeyFromBenefit(trx, made.id, { prefix: "PRO", expires: null, activations: null, limit_usage: null }));
+    await api.knex.transaction((trx) =>
+      updateLicenseKeyFromBenefit(trx, made.id, { prefix: "PRO", expires: null, activations: null, limit_usage: null }),
+    );
     const followed = await api.knex("license_keys").where({ id: made.id }).first();
     expect(followed).toMatchObject({ limit_activations: null, limit_usage: null, key: made.key, status: "granted" });
     expect(followed.expires_at).not.toBeNull();
@@ -57,7 +84,14 @@ describe("license keys for benefit grants", () => {
     const { org: other } = await orgWithToken(api.knex);
     const theirs = await createLicenseKey(api.knex, other.id);
     const made = await api.knex.transaction((trx) =>
-      createLicenseKeyForGrant(trx, { organizationId: orgId, customerId, benefitId, properties: {}, now: new Date(), existingLicenseKeyId: theirs.id }),
+      createLicenseKeyForGrant(trx, {
+        organizationId: orgId,
+        customerId,
+        benefitId,
+        properties: {},
+        now: new Date(),
+        existingLicenseKeyId: theirs.id,
+      }),
     );
     expect(made.license_key_id).not.toBe(theirs.id);
     const row = await api.knex("license_keys").where({ id: made.license_key_id }).first();

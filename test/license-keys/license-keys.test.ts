@@ -50,7 +50,12 @@ describe("license keys (merchant)", () => {
     const made = await createLicenseKey(api.knex, orgId, {
       benefitId: benefitA,
       customerId,
-      properties: { prefix: "ACME", expires: { ttl: 1, timeframe: "year" }, activations: { limit: 3, enable_customer_admin: true }, limit_usage: 10 },
+      properties: {
+        prefix: "ACME",
+        expires: { ttl: 1, timeframe: "year" },
+        activations: { limit: 3, enable_customer_admin: true },
+        limit_usage: 10,
+      },
       now,
     });
     const got = await polar.licenseKeys.get({ id: made.id });
@@ -74,7 +79,9 @@ describe("license keys (merchant)", () => {
     expect(got.customer.id).toBe(customerId);
     // 0.49.0 reads the same key, its customer with a type and a billing name.
     expect(await api.client049(token).licenseKeys.get({ id: made.id })).toMatchObject({
-      id: made.id, key: made.key, customer: { id: customerId, type: "individual", billingName: "Jane Buyer" },
+      id: made.id,
+      key: made.key,
+      customer: { id: customerId, type: "individual", billingName: "Jane Buyer" },
     });
   });
 
@@ -103,15 +110,25 @@ describe("license keys (merchant)", () => {
     expect(await collectPages(await client.licenseKeys.list({ organizationId: org.id }))).toHaveLength(5);
     // Another organization's id filters everything out: never another tenant's keys; a non-uuid is a 422.
     expect(await collectPages(await client.licenseKeys.list({ organizationId: orgId }))).toHaveLength(0);
-    expect((await rejects(client.licenseKeys.list({ benefitId: "nope" }), HTTPValidationError)).detail?.[0].loc).toEqual(["query", "benefit_id", 0]);
+    expect((await rejects(client.licenseKeys.list({ benefitId: "nope" }), HTTPValidationError)).detail?.[0].loc).toEqual([
+      "query",
+      "benefit_id",
+      0,
+    ]);
     // 0.49.0's status filter.
     await api.knex("license_keys").where({ id: made[0].id }).update({ status: "revoked" });
     await api.knex("license_keys").where({ id: made[1].id }).update({ status: "disabled" });
     const newer = api.client049(theirToken);
-    const withStatus = async (status: Parameters<typeof newer.licenseKeys.list>[0]["status"]) => (await newer.licenseKeys.list({ status, limit: 100 })).result.items.map((k) => k.id).sort();
+    const withStatus = async (status: Parameters<typeof newer.licenseKeys.list>[0]["status"]) =>
+      (await newer.licenseKeys.list({ status, limit: 100 })).result.items.map((k) => k.id).sort();
     expect(await withStatus("revoked")).toEqual([made[0].id]);
     expect(await withStatus(["revoked", "disabled"])).toEqual([made[0].id, made[1].id].sort());
-    expect(await withStatus("granted")).toEqual(made.slice(2).map((k) => k.id).sort());
+    expect(await withStatus("granted")).toEqual(
+      made
+        .slice(2)
+        .map((k) => k.id)
+        .sort(),
+    );
     // The merchant of the first organization never sees these.
     const mine = await collectPages(await polar.licenseKeys.list({ limit: 100 }));
     expect(mine.some((k) => made.some((m) => m.id === k.id))).toBe(false);
@@ -124,7 +141,10 @@ describe("license keys (merchant)", () => {
     await rejects(polar.licenseKeys.get({ id: "not-a-uuid" }), ResourceNotFound);
     await rejects(polar.licenseKeys.get({ id: "6f0c3a3e-0000-4000-8000-000000000000" }), ResourceNotFound);
     await rejects(polar.licenseKeys.update({ id: theirs.id, licenseKeyUpdate: { status: "revoked" } }), ResourceNotFound);
-    await rejects(polar.licenseKeys.getActivation({ id: theirs.id, activationId: "6f0c3a3e-0000-4000-8000-000000000000" }), ResourceNotFound);
+    await rejects(
+      polar.licenseKeys.getActivation({ id: theirs.id, activationId: "6f0c3a3e-0000-4000-8000-000000000000" }),
+      ResourceNotFound,
+    );
     // Validate / activate / deactivate with the other organization's key and id: not found.
     await rejects(polar.licenseKeys.validate({ key: theirs.key, organizationId: org.id }), ResourceNotFound);
     await rejects(polar.licenseKeys.activate({ key: theirs.key, organizationId: org.id, label: "x" }), ResourceNotFound);
@@ -179,7 +199,10 @@ describe("license keys (merchant)", () => {
     expect(updated.expiresAt?.toISOString()).toBe(expiresAt.toISOString());
     expect(updated.modifiedAt).not.toBeNull();
     // Nulls lift the limits and the expiry; the status stays when not given.
-    const lifted = await polar.licenseKeys.update({ id: made.id, licenseKeyUpdate: { usage: 3, limitActivations: null, limitUsage: null, expiresAt: null } });
+    const lifted = await polar.licenseKeys.update({
+      id: made.id,
+      licenseKeyUpdate: { usage: 3, limitActivations: null, limitUsage: null, expiresAt: null },
+    });
     expect(lifted).toMatchObject({ status: "disabled", usage: 3, limitActivations: null, limitUsage: null, expiresAt: null });
     const reenabled = await polar.licenseKeys.update({ id: made.id, licenseKeyUpdate: { status: "granted", usage: 3 } });
     expect(reenabled.status).toBe("granted");
@@ -253,7 +276,13 @@ describe("license keys (merchant)", () => {
       const v1 = await polar.licenseKeys.validate({ key: made.key, organizationId: orgId });
       expect(v1).toMatchObject({ id: made.id, status: "granted", validations: 1, usage: 0, activation: null });
       expect(v1.lastValidatedAt).toBeInstanceOf(Date);
-      const v2 = await polar.licenseKeys.validate({ key: made.key, organizationId: orgId, incrementUsage: 3, benefitId: benefitA, customerId });
+      const v2 = await polar.licenseKeys.validate({
+        key: made.key,
+        organizationId: orgId,
+        incrementUsage: 3,
+        benefitId: benefitA,
+        customerId,
+      });
       expect(v2).toMatchObject({ validations: 2, usage: 3 });
       const over = await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: orgId, incrementUsage: 3 }), ResourceNotFound);
       expect(over.detail).toContain("only has 2 more usages");
@@ -272,10 +301,16 @@ describe("license keys (merchant)", () => {
       const { org: other } = await orgWithToken(api.knex);
       await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: other.id }), ResourceNotFound);
       await rejects(polar.licenseKeys.validate({ key: `${made.key}X`, organizationId: orgId }), ResourceNotFound);
-      const wrongBenefit = await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: orgId, benefitId: benefitB }), ResourceNotFound);
+      const wrongBenefit = await rejects(
+        polar.licenseKeys.validate({ key: made.key, organizationId: orgId, benefitId: benefitB }),
+        ResourceNotFound,
+      );
       expect(wrongBenefit.detail).toContain("benefit");
       const otherCustomer = (await createCustomer(api.knex, orgId)).id;
-      const wrongCustomer = await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: orgId, customerId: otherCustomer }), ResourceNotFound);
+      const wrongCustomer = await rejects(
+        polar.licenseKeys.validate({ key: made.key, organizationId: orgId, customerId: otherCustomer }),
+        ResourceNotFound,
+      );
       expect(wrongCustomer.detail).toContain("customer");
 
       for (const status of ["revoked", "disabled"] as const) {
@@ -290,7 +325,10 @@ describe("license keys (merchant)", () => {
       expect((await polar.licenseKeys.validate({ key: made.key, organizationId: orgId })).validations).toBe(1);
 
       // A key created with an expiry in the past (its ttl elapsed) is expired too.
-      const old = await createLicenseKey(api.knex, orgId, { properties: { expires: { ttl: 1, timeframe: "day" } }, now: new Date(Date.now() - 2 * 86_400_000) });
+      const old = await createLicenseKey(api.knex, orgId, {
+        properties: { expires: { ttl: 1, timeframe: "day" } },
+        now: new Date(Date.now() - 2 * 86_400_000),
+      });
       await rejects(polar.licenseKeys.validate({ key: old.key, organizationId: orgId }), ResourceNotFound);
     });
 
@@ -315,12 +353,24 @@ describe("license keys (merchant)", () => {
         conditions: { pro: true, machine: "abc", major_version: 2 },
       });
       expect(ok.activation?.id).toBe(bound.id);
-      const mismatches: Record<string, string | number | boolean>[] = [{}, { major_version: 3, machine: "abc", pro: true }, { major_version: 2, machine: "abc" }, { major_version: 2, machine: "abc", pro: true, extra: 1 }, { major_version: "2", machine: "abc", pro: true }];
+      const mismatches: Record<string, string | number | boolean>[] = [
+        {},
+        { major_version: 3, machine: "abc", pro: true },
+        { major_version: 2, machine: "abc" },
+        { major_version: 2, machine: "abc", pro: true, extra: 1 },
+        { major_version: "2", machine: "abc", pro: true },
+      ];
       for (const conditions of mismatches) {
-        const e = await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: orgId, activationId: bound.id, conditions }), ResourceNotFound);
+        const e = await rejects(
+          polar.licenseKeys.validate({ key: made.key, organizationId: orgId, activationId: bound.id, conditions }),
+          ResourceNotFound,
+        );
         expect(e.detail).toContain("conditions");
       }
-      await rejects(polar.licenseKeys.validate({ key: made.key, organizationId: orgId, activationId: "6f0c3a3e-0000-4000-8000-000000000000" }), ResourceNotFound);
+      await rejects(
+        polar.licenseKeys.validate({ key: made.key, organizationId: orgId, activationId: "6f0c3a3e-0000-4000-8000-000000000000" }),
+        ResourceNotFound,
+      );
       // Another key's activation is not this key's.
       const second = await createLicenseKey(api.knex, orgId, { properties: { activations: { limit: 1, enable_customer_admin: true } } });
       await rejects(polar.licenseKeys.validate({ key: second.key, organizationId: orgId, activationId: plain.id }), ResourceNotFound);
@@ -329,7 +379,10 @@ describe("license keys (merchant)", () => {
     it("rejects malformed bodies with 422", async () => {
       const made = await createLicenseKey(api.knex, orgId);
       const bad = async (body: Record<string, unknown>, loc: (string | number)[]) => {
-        const e = await rejects(polar.licenseKeys.validate(invalid({ key: made.key, organizationId: orgId, ...body })), HTTPValidationError);
+        const e = await rejects(
+          polar.licenseKeys.validate(invalid({ key: made.key, organizationId: orgId, ...body })),
+          HTTPValidationError,
+        );
         expect(e.data$.detail?.[0]?.loc).toEqual(loc);
       };
       await bad({ organizationId: "not-a-uuid" }, ["body", "organization_id"]);
@@ -352,7 +405,12 @@ describe("license keys (merchant)", () => {
   describe("activate, get activation, deactivate", () => {
     it("activates up to the limit (then 403 NotPermitted), reads and deactivates activations", async () => {
       const made = await createLicenseKey(api.knex, orgId, { properties: { activations: { limit: 2, enable_customer_admin: false } } });
-      const a1 = await polar.licenseKeys.activate({ key: made.key, organizationId: orgId, label: "one", meta: { seats: 1, beta: false, ratio: 0.5 } });
+      const a1 = await polar.licenseKeys.activate({
+        key: made.key,
+        organizationId: orgId,
+        label: "one",
+        meta: { seats: 1, beta: false, ratio: 0.5 },
+      });
       expect(a1).toMatchObject({ licenseKeyId: made.id, label: "one", meta: { seats: 1, beta: false, ratio: 0.5 }, modifiedAt: null });
       expect(a1.licenseKey).toMatchObject({ id: made.id, key: made.key, limitActivations: 2 });
       const a2 = await polar.licenseKeys.activate({ key: made.key, organizationId: orgId, label: "two" });
@@ -400,7 +458,10 @@ describe("license keys (merchant)", () => {
       await polar.licenseKeys.update({ id: made.id, licenseKeyUpdate: { expiresAt: null } });
 
       const bad = async (body: Record<string, unknown>, loc: (string | number)[]) => {
-        const err = await rejects(polar.licenseKeys.activate(invalid({ key: made.key, organizationId: orgId, label: "ok", ...body })), HTTPValidationError);
+        const err = await rejects(
+          polar.licenseKeys.activate(invalid({ key: made.key, organizationId: orgId, label: "ok", ...body })),
+          HTTPValidationError,
+        );
         expect(err.data$.detail?.[0]?.loc).toEqual(loc);
       };
       await bad({ label: "" }, ["body", "label"]);
@@ -408,7 +469,10 @@ describe("license keys (merchant)", () => {
       await bad({ organizationId: "x" }, ["body", "organization_id"]);
       await bad({ meta: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, ["body", "meta"]);
       await bad({ conditions: { v: "x".repeat(501) } }, ["body", "conditions", "v"]);
-      const d = await rejects(polar.licenseKeys.deactivate({ key: made.key, organizationId: orgId, activationId: "nope" }), HTTPValidationError);
+      const d = await rejects(
+        polar.licenseKeys.deactivate({ key: made.key, organizationId: orgId, activationId: "nope" }),
+        HTTPValidationError,
+      );
       expect(d.data$.detail?.[0]?.loc).toEqual(["body", "activation_id"]);
       expect((await polar.licenseKeys.get({ id: made.id })).activations).toEqual([]);
     });

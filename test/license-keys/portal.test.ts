@@ -9,7 +9,16 @@ import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { Unauthorized } from "@polar-sh/sdk/models/errors/unauthorized.js";
-import { collectPages, createBenefit, createCustomer, createCustomerSessionToken, createLicenseKey, orgWithToken, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages,
+  createBenefit,
+  createCustomer,
+  createCustomerSessionToken,
+  createLicenseKey,
+  orgWithToken,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const LICENSE = { type: "license_keys", description: "License" };
@@ -89,36 +98,80 @@ describe("customer portal: license keys", () => {
 
   it("validates, activates and deactivates without any token", async () => {
     const mine = aliceKeys[1]!;
-    const a1 = await portal.customerPortal.licenseKeys.activate({ key: mine.key, organizationId: orgId, label: "one", conditions: { machine: "m1" }, meta: { os: "mac" } });
+    const a1 = await portal.customerPortal.licenseKeys.activate({
+      key: mine.key,
+      organizationId: orgId,
+      label: "one",
+      conditions: { machine: "m1" },
+      meta: { os: "mac" },
+    });
     expect(a1.licenseKey).toMatchObject({ id: mine.id, limitActivations: 2 });
     await portal.customerPortal.licenseKeys.activate({ key: mine.key, organizationId: orgId, label: "two" });
-    const full = await rejects(portal.customerPortal.licenseKeys.activate({ key: mine.key, organizationId: orgId, label: "three" }), NotPermitted);
+    const full = await rejects(
+      portal.customerPortal.licenseKeys.activate({ key: mine.key, organizationId: orgId, label: "three" }),
+      NotPermitted,
+    );
     expect(full.detail).toContain("only allows 2 activations");
 
-    const v = await portal.customerPortal.licenseKeys.validate({ key: mine.key, organizationId: orgId, activationId: a1.id, conditions: { machine: "m1" }, benefitId: benefitA, customerId: aliceId });
+    const v = await portal.customerPortal.licenseKeys.validate({
+      key: mine.key,
+      organizationId: orgId,
+      activationId: a1.id,
+      conditions: { machine: "m1" },
+      benefitId: benefitA,
+      customerId: aliceId,
+    });
     expect(v).toMatchObject({ id: mine.id, validations: 1, activation: { id: a1.id, label: "one", meta: { os: "mac" } } });
-    await rejects(portal.customerPortal.licenseKeys.validate({ key: mine.key, organizationId: orgId, activationId: a1.id, conditions: { machine: "m2" } }), ResourceNotFound);
-    await rejects(portal.customerPortal.licenseKeys.validate({ key: mine.key, organizationId: orgId, benefitId: benefitB }), ResourceNotFound);
+    await rejects(
+      portal.customerPortal.licenseKeys.validate({
+        key: mine.key,
+        organizationId: orgId,
+        activationId: a1.id,
+        conditions: { machine: "m2" },
+      }),
+      ResourceNotFound,
+    );
+    await rejects(
+      portal.customerPortal.licenseKeys.validate({ key: mine.key, organizationId: orgId, benefitId: benefitB }),
+      ResourceNotFound,
+    );
     // The key is only known within its organization.
     const { org: other } = await orgWithToken(api.knex);
     await rejects(portal.customerPortal.licenseKeys.validate({ key: mine.key, organizationId: other.id }), ResourceNotFound);
     await rejects(portal.customerPortal.licenseKeys.activate({ key: mine.key, organizationId: other.id, label: "x" }), ResourceNotFound);
-    await rejects(portal.customerPortal.licenseKeys.deactivate({ key: mine.key, organizationId: other.id, activationId: a1.id }), ResourceNotFound);
+    await rejects(
+      portal.customerPortal.licenseKeys.deactivate({ key: mine.key, organizationId: other.id, activationId: a1.id }),
+      ResourceNotFound,
+    );
 
-    expect(await portal.customerPortal.licenseKeys.deactivate({ key: mine.key, organizationId: orgId, activationId: a1.id })).toBeUndefined();
-    await rejects(portal.customerPortal.licenseKeys.deactivate({ key: mine.key, organizationId: orgId, activationId: a1.id }), ResourceNotFound);
+    expect(
+      await portal.customerPortal.licenseKeys.deactivate({ key: mine.key, organizationId: orgId, activationId: a1.id }),
+    ).toBeUndefined();
+    await rejects(
+      portal.customerPortal.licenseKeys.deactivate({ key: mine.key, organizationId: orgId, activationId: a1.id }),
+      ResourceNotFound,
+    );
     const again = await portal.customerPortal.licenseKeys.activate({ key: mine.key, organizationId: orgId, label: "three" });
     expect(again.label).toBe("three");
     // Bob's key can't be deactivated with Alice's activation id.
-    await rejects(portal.customerPortal.licenseKeys.deactivate({ key: bobKey.key, organizationId: orgId, activationId: again.id }), ResourceNotFound);
+    await rejects(
+      portal.customerPortal.licenseKeys.deactivate({ key: bobKey.key, organizationId: orgId, activationId: again.id }),
+      ResourceNotFound,
+    );
   });
 
   it("refuses a revoked or expired key and a spent usage quota; 422 on bad bodies", async () => {
     const k = await createLicenseKey(api.knex, orgId, { customerId: aliceId, properties: { limit_usage: 1, ...ACTIVATIONS } });
     expect((await portal.customerPortal.licenseKeys.validate({ key: k.key, organizationId: orgId, incrementUsage: 1 })).usage).toBe(1);
-    const spent = await rejects(portal.customerPortal.licenseKeys.validate({ key: k.key, organizationId: orgId, incrementUsage: 1 }), ResourceNotFound);
+    const spent = await rejects(
+      portal.customerPortal.licenseKeys.validate({ key: k.key, organizationId: orgId, incrementUsage: 1 }),
+      ResourceNotFound,
+    );
     expect(spent.detail).toContain("only has 0 more usages");
-    await api.knex("license_keys").where({ id: k.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await api
+      .knex("license_keys")
+      .where({ id: k.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await rejects(portal.customerPortal.licenseKeys.validate({ key: k.key, organizationId: orgId }), ResourceNotFound);
     await rejects(portal.customerPortal.licenseKeys.activate({ key: k.key, organizationId: orgId, label: "x" }), NotPermitted);
     await api.knex("license_keys").where({ id: k.id }).update({ expires_at: null, status: "revoked" });
@@ -127,9 +180,15 @@ describe("customer portal: license keys", () => {
 
     const e1 = await rejects(portal.customerPortal.licenseKeys.validate({ key: k.key, organizationId: "org" }), HTTPValidationError);
     expect(e1.data$.detail?.[0]?.loc).toEqual(["body", "organization_id"]);
-    const e2 = await rejects(portal.customerPortal.licenseKeys.activate({ key: k.key, organizationId: orgId, label: "" }), HTTPValidationError);
+    const e2 = await rejects(
+      portal.customerPortal.licenseKeys.activate({ key: k.key, organizationId: orgId, label: "" }),
+      HTTPValidationError,
+    );
     expect(e2.data$.detail?.[0]?.loc).toEqual(["body", "label"]);
-    const e3 = await rejects(portal.customerPortal.licenseKeys.deactivate({ key: k.key, organizationId: orgId, activationId: "1" }), HTTPValidationError);
+    const e3 = await rejects(
+      portal.customerPortal.licenseKeys.deactivate({ key: k.key, organizationId: orgId, activationId: "1" }),
+      HTTPValidationError,
+    );
     expect(e3.data$.detail?.[0]?.loc).toEqual(["body", "activation_id"]);
     const raw = await fetch(`${api.url}/v1/customer-portal/license-keys/activate`, {
       method: "POST",

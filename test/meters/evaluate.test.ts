@@ -34,12 +34,17 @@ const clauseArb: fc.Arbitrary<FilterClause> = fc.record({
 const filterArb: fc.Arbitrary<Filter> = fc.letrec((tie) => ({
   filter: fc.record({
     conjunction: fc.constantFrom("and" as const, "or" as const),
-    clauses: fc.array(fc.oneof({ depthSize: "small", withCrossShrink: true }, clauseArb, tie("filter") as fc.Arbitrary<Filter>), { maxLength: 3 }),
+    clauses: fc.array(fc.oneof({ depthSize: "small", withCrossShrink: true }, clauseArb, tie("filter") as fc.Arbitrary<Filter>), {
+      maxLength: 3,
+    }),
   }),
 })).filter;
 const aggregationArb: fc.Arbitrary<Aggregation> = fc.oneof(
   fc.constant<Aggregation>({ func: "count" }),
-  fc.record({ func: fc.constantFrom("sum" as const, "max" as const, "min" as const, "avg" as const), property: fc.constantFrom("a", "b", "timestamp", "name") }),
+  fc.record({
+    func: fc.constantFrom("sum" as const, "max" as const, "min" as const, "avg" as const),
+    property: fc.constantFrom("a", "b", "timestamp", "name"),
+  }),
 );
 
 const STRINGS = ["5", "true", "ab", "a", "A", "", "call", "Call", "x%", "_", "é"];
@@ -51,7 +56,12 @@ function everyEvent(): EventValues[] {
   const values: unknown[] = [undefined, ...STRINGS, -1, 0, 5, 1.5, 10, true, false];
   for (const name of ["call", "Call", "api_call", "x_y"]) {
     for (const [i, v] of values.entries()) {
-      out.push({ timestamp: new Date(1735700000_000 + i * 999), name, source: i % 2 ? "user" : "system", metadata: v === undefined ? {} : { a: v } });
+      out.push({
+        timestamp: new Date(1735700000_000 + i * 999),
+        name,
+        source: i % 2 ? "user" : "system",
+        metadata: v === undefined ? {} : { a: v },
+      });
     }
   }
   return out;
@@ -89,28 +99,37 @@ describe("meter filters evaluated in TypeScript", () => {
     let answered = 0;
     let declined = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 12 }), filterArb, aggregationArb, async (events, filter, aggregation) => {
-        const where = filterSql(filter);
-        const value = numericValueSql(aggregation);
-        const { rows } = await api.knex.raw(
-          `select i, ${where.sql} as hit, ${value.sql} as v
+      fc.asyncProperty(
+        fc.array(eventArb, { minLength: 1, maxLength: 12 }),
+        filterArb,
+        aggregationArb,
+        async (events, filter, aggregation) => {
+          const where = filterSql(filter);
+          const value = numericValueSql(aggregation);
+          const { rows } = await api.knex.raw(
+            `select i, ${where.sql} as hit, ${value.sql} as v
            from jsonb_to_recordset(?::jsonb) as events(i int, timestamp timestamptz, name text, source text, metadata jsonb) order by i`,
-          [...where.bindings, ...value.bindings, JSON.stringify(events.map((e, i) => ({ ...e, i, timestamp: e.timestamp.toISOString() })))],
-        );
-        events.forEach((e, i) => {
-          let hit: boolean;
-          try {
-            hit = matches(filter, e);
-          } catch (err) {
-            if (!(err instanceof NotEvaluable)) throw err;
-            declined++;
-            return;
-          }
-          answered++;
-          expect(hit, JSON.stringify({ e, filter })).toBe(rows[i].hit);
-          expect(numericValue(aggregation, e), JSON.stringify({ e, aggregation })).toBe(rows[i].v === null ? null : Number(rows[i].v));
-        });
-      }),
+            [
+              ...where.bindings,
+              ...value.bindings,
+              JSON.stringify(events.map((e, i) => ({ ...e, i, timestamp: e.timestamp.toISOString() }))),
+            ],
+          );
+          events.forEach((e, i) => {
+            let hit: boolean;
+            try {
+              hit = matches(filter, e);
+            } catch (err) {
+              if (!(err instanceof NotEvaluable)) throw err;
+              declined++;
+              return;
+            }
+            answered++;
+            expect(hit, JSON.stringify({ e, filter })).toBe(rows[i].hit);
+            expect(numericValue(aggregation, e), JSON.stringify({ e, aggregation })).toBe(rows[i].v === null ? null : Number(rows[i].v));
+          });
+        },
+      ),
       { numRuns: 500 },
     );
     // Most cases are answered here, not handed to the database.

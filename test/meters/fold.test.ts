@@ -19,7 +19,13 @@ async function world() {
     await createMeter(api.knex, org.id, { name: "Tokens", aggregation: JSON.stringify({ func: "sum", property: "tokens" }) }),
     await createMeter(api.knex, org.id, { name: "Peak", aggregation: JSON.stringify({ func: "max", property: "tokens" }) }),
   ];
-  const rows = (await api.knex("meters").whereIn("id", meters.map((m) => m.id)).orderBy("name")) as MeterRow[];
+  const rows = (await api
+    .knex("meters")
+    .whereIn(
+      "id",
+      meters.map((m) => m.id),
+    )
+    .orderBy("name")) as MeterRow[];
   return { org, customers, meters: rows };
 }
 
@@ -37,12 +43,19 @@ const calls = (customerId: string, start: number, n: number, spacingMs: number):
 async function rollupsMatchEvents(orgId: string, meters: MeterRow[]) {
   for (const meter of meters) {
     const fromRollups: { customer_key: string; n: number }[] = (
-      await api.knex.raw("select customer_key, sum(events)::int as n from meter_rollups where meter_id = ? and customer_key <> '' group by 1", [meter.id])
+      await api.knex.raw(
+        "select customer_key, sum(events)::int as n from meter_rollups where meter_id = ? and customer_key <> '' group by 1",
+        [meter.id],
+      )
     ).rows;
     const fromEvents: { customer_id: string; n: number }[] = (
-      await api.knex.raw("select customer_id, count(*)::int as n from events where organization_id = ? and name = 'api_call' group by 1", [orgId])
+      await api.knex.raw("select customer_id, count(*)::int as n from events where organization_id = ? and name = 'api_call' group by 1", [
+        orgId,
+      ])
     ).rows;
-    expect(Object.fromEntries(fromRollups.map((r) => [r.customer_key, r.n]))).toEqual(Object.fromEntries(fromEvents.map((r) => [r.customer_id, r.n])));
+    expect(Object.fromEntries(fromRollups.map((r) => [r.customer_key, r.n]))).toEqual(
+      Object.fromEntries(fromEvents.map((r) => [r.customer_id, r.n])),
+    );
   }
 }
 
@@ -50,7 +63,12 @@ describe("usage fold", () => {
   it("reads the same usage before and after folding", async () => {
     const w = await world();
     const start = Date.parse("2025-05-01T10:17:00Z");
-    await api.knex.transaction((trx) => storeEvents(trx, w.org.id, [...calls(w.customers[0].id, start, 300, 47_000), ...calls(w.customers[1].id, start + 5 * HOUR, 50, 600_000)]));
+    await api.knex.transaction((trx) =>
+      storeEvents(trx, w.org.id, [
+        ...calls(w.customers[0].id, start, 300, 47_000),
+        ...calls(w.customers[1].id, start + 5 * HOUR, 50, 600_000),
+      ]),
+    );
     const requests = w.customers.flatMap((customer) =>
       w.meters.flatMap((meter) => [
         { meter, customer, from: null, until: null },
@@ -64,7 +82,9 @@ describe("usage fold", () => {
     expect(after).toEqual(before);
     // Spot checks against the events themselves.
     expect(before[0].consumed).toBe(300);
-    const inWindow = calls(w.customers[0].id, start, 300, 47_000).filter((e) => e.timestamp.getTime() >= start + 90 * 60_000 && e.timestamp.getTime() < start + 3 * HOUR + 5 * 60_000);
+    const inWindow = calls(w.customers[0].id, start, 300, 47_000).filter(
+      (e) => e.timestamp.getTime() >= start + 90 * 60_000 && e.timestamp.getTime() < start + 3 * HOUR + 5 * 60_000,
+    );
     expect(before[1].consumed).toBe(inWindow.length);
     const tokens = w.meters.findIndex((m) => m.name === "Tokens");
     expect(before[tokens * 3 + 1].consumed).toBe(inWindow.reduce((n, e) => n + Number(e.metadata.tokens), 0));
@@ -81,7 +101,13 @@ describe("usage fold", () => {
       // Another organization's batch commits meanwhile; a fold now may not pass the open one.
       await api.knex.transaction((trx) => storeEvents(trx, other.org.id, calls(other.customers[1].id, start, 10, 60_000)));
       await foldUsage(api.knex);
-      const early = await api.knex("meter_rollups").whereIn("meter_id", other.meters.map((m) => m.id)).whereNot({ customer_key: "" });
+      const early = await api
+        .knex("meter_rollups")
+        .whereIn(
+          "meter_id",
+          other.meters.map((m) => m.id),
+        )
+        .whereNot({ customer_key: "" });
       expect(early).toEqual([]);
       await open.commit();
     } catch (err) {
@@ -106,7 +132,10 @@ describe("usage fold", () => {
     await Promise.all([...writers, ...folders]);
     await foldUsage(api.knex, { chunk: 150 });
     await rollupsMatchEvents(w.org.id, w.meters);
-    const [a, b] = await computeUsage(api.knex, w.customers.map((customer) => ({ meter: w.meters[0], customer, from: null, until: null })));
+    const [a, b] = await computeUsage(
+      api.knex,
+      w.customers.map((customer) => ({ meter: w.meters[0], customer, from: null, until: null })),
+    );
     expect([a.consumed, b.consumed]).toEqual([600, 600]);
   });
 });

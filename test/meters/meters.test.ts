@@ -8,7 +8,16 @@ import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidatione
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
 import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
-import { collectPages, createBenefit, createCustomer, createEvent, createMeter, orgWithToken, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages,
+  createBenefit,
+  createCustomer,
+  createEvent,
+  createMeter,
+  orgWithToken,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 import { meterQuantities } from "../../server/meters/quantities.js";
 
 const api = useTestApi();
@@ -16,7 +25,6 @@ const api = useTestApi();
 async function collect(polar: Polar, req: Parameters<Polar["meters"]["list"]>[0]): Promise<Meter[]> {
   return collectPages(await polar.meters.list(req));
 }
-
 
 const locs = (err: HTTPValidationError) => err.data$.detail?.map((d) => d.loc) ?? [];
 const at = (s: string) => new Date(s);
@@ -37,21 +45,49 @@ describe("meters", () => {
       conjunction: "or",
       clauses: [
         { property: "name", operator: "eq", value: "api_call" },
-        { conjunction: "and", clauses: [{ property: "metadata.tokens", operator: "gte", value: 10 }, { property: "premium", operator: "ne", value: true }] },
+        {
+          conjunction: "and",
+          clauses: [
+            { property: "metadata.tokens", operator: "gte", value: 10 },
+            { property: "premium", operator: "ne", value: true },
+          ],
+        },
       ],
     };
-    const m = await polar.meters.create({ name: "Tokens", filter, aggregation: { func: "sum", property: "metadata.tokens" }, metadata: { team: "ai" } });
-    expect(m).toMatchObject({ name: "Tokens", organizationId: orgId, metadata: { team: "ai" }, aggregation: { func: "sum", property: "tokens" } });
+    const m = await polar.meters.create({
+      name: "Tokens",
+      filter,
+      aggregation: { func: "sum", property: "metadata.tokens" },
+      metadata: { team: "ai" },
+    });
+    expect(m).toMatchObject({
+      name: "Tokens",
+      organizationId: orgId,
+      metadata: { team: "ai" },
+      aggregation: { func: "sum", property: "tokens" },
+    });
     expect(m.archivedAt).toBeNull();
     expect(m.filter).toEqual({
       conjunction: "or",
       clauses: [
         { property: "name", operator: "eq", value: "api_call" },
-        { conjunction: "and", clauses: [{ property: "tokens", operator: "gte", value: 10 }, { property: "premium", operator: "ne", value: true }] },
+        {
+          conjunction: "and",
+          clauses: [
+            { property: "tokens", operator: "gte", value: 10 },
+            { property: "premium", operator: "ne", value: true },
+          ],
+        },
       ],
     });
     expect(await polar.meters.get({ id: m.id })).toEqual(m);
-    for (const aggregation of [{ func: "count" as const }, { func: "max" as const, property: "x" }, { func: "min" as const, property: "x" }, { func: "avg" as const, property: "x" }, { func: "unique" as const, property: "user" }]) {
+    for (const aggregation of [
+      { func: "count" as const },
+      { func: "max" as const, property: "x" },
+      { func: "min" as const, property: "x" },
+      { func: "avg" as const, property: "x" },
+      { func: "unique" as const, property: "user" },
+    ]) {
       const made = await polar.meters.create({ name: `Agg ${aggregation.func}`, filter: calls, aggregation });
       expect(made.aggregation).toEqual(aggregation);
     }
@@ -80,7 +116,9 @@ describe("meters", () => {
     // A custom unit needs its label; the other units take neither label nor multiplier.
     const refused = (p: Promise<unknown>) => rejects(p, HTTPValidationError049).then((e) => e.detail?.map((d) => d.loc.join(".")));
     expect(await refused(newer.meters.create({ name: "Requests", unit: "custom", ...base }))).toEqual(["body.custom_label"]);
-    expect(await refused(newer.meters.create({ name: "Requests", unit: "token", customMultiplier: 1000, ...base }))).toEqual(["body.custom_multiplier"]);
+    expect(await refused(newer.meters.create({ name: "Requests", unit: "token", customMultiplier: 1000, ...base }))).toEqual([
+      "body.custom_multiplier",
+    ]);
     expect(await refused(newer.meters.update({ id: plain.id, meterUpdate: { customLabel: "call" } }))).toEqual(["body.custom_label"]);
     const raw = await fetch(`${api.url}/v1/meters/${plain.id}`, {
       method: "PATCH",
@@ -90,10 +128,20 @@ describe("meters", () => {
     expect(raw.status).toBe(422);
 
     // Edited: to a custom unit shown per 1000 requests, and back, which clears the label.
-    const custom = await newer.meters.update({ id: plain.id, meterUpdate: { unit: "custom", customLabel: "request", customMultiplier: 1000 } });
+    const custom = await newer.meters.update({
+      id: plain.id,
+      meterUpdate: { unit: "custom", customLabel: "request", customMultiplier: 1000 },
+    });
     expect(custom).toMatchObject({ unit: "custom", customLabel: "request", customMultiplier: 1000 });
-    expect(await newer.meters.update({ id: plain.id, meterUpdate: { customMultiplier: 100 } })).toMatchObject({ customLabel: "request", customMultiplier: 100 });
-    expect(await newer.meters.update({ id: plain.id, meterUpdate: { unit: "scalar" } })).toMatchObject({ unit: "scalar", customLabel: null, customMultiplier: null });
+    expect(await newer.meters.update({ id: plain.id, meterUpdate: { customMultiplier: 100 } })).toMatchObject({
+      customLabel: "request",
+      customMultiplier: 100,
+    });
+    expect(await newer.meters.update({ id: plain.id, meterUpdate: { unit: "scalar" } })).toMatchObject({
+      unit: "scalar",
+      customLabel: null,
+      customMultiplier: null,
+    });
     // 0.34.17 still reads and updates it.
     expect((await older.meters.update({ id: tokens.id, meterUpdate: { name: "LLM tokens" } })).name).toBe("LLM tokens");
     expect((await newer.meters.get({ id: tokens.id })).unit).toBe("token");
@@ -102,10 +150,27 @@ describe("meters", () => {
   it("rejects invalid filters and aggregations with 422", async () => {
     const cases: [Parameters<Polar["meters"]["create"]>[0], (string | number)[]][] = [
       [{ name: "ab", filter: calls, aggregation: { func: "count" } }, ["body", "name"]],
-      [{ name: "Big", filter: { conjunction: "and", clauses: [{ property: "n", operator: "eq", value: 3_000_000_000 }] }, aggregation: { func: "count" } }, ["body", "filter", "clauses", 0, "value"]],
-      [{ name: "Empty prop", filter: { conjunction: "and", clauses: [{ property: "metadata.", operator: "eq", value: 1 }] }, aggregation: { func: "count" } }, ["body", "filter", "clauses", 0, "property"]],
+      [
+        {
+          name: "Big",
+          filter: { conjunction: "and", clauses: [{ property: "n", operator: "eq", value: 3_000_000_000 }] },
+          aggregation: { func: "count" },
+        },
+        ["body", "filter", "clauses", 0, "value"],
+      ],
+      [
+        {
+          name: "Empty prop",
+          filter: { conjunction: "and", clauses: [{ property: "metadata.", operator: "eq", value: 1 }] },
+          aggregation: { func: "count" },
+        },
+        ["body", "filter", "clauses", 0, "property"],
+      ],
       [{ name: "No prop", filter: calls, aggregation: { func: "unique", property: "" } }, ["body", "aggregation", "property"]],
-      [{ name: "Foreign", filter: calls, aggregation: { func: "count" }, organizationId: "8a0f3b1e-0000-4000-8000-000000000000" }, ["body", "organization_id"]],
+      [
+        { name: "Foreign", filter: calls, aggregation: { func: "count" }, organizationId: "8a0f3b1e-0000-4000-8000-000000000000" },
+        ["body", "organization_id"],
+      ],
     ];
     for (const [body, loc] of cases) {
       const err = await rejects(polar.meters.create(body), HTTPValidationError);
@@ -123,9 +188,17 @@ describe("meters", () => {
     };
     for (const body of [
       { name: "Sum", filter: calls, aggregation: { func: "sum" } },
-      { name: "Bad op", filter: { conjunction: "and", clauses: [{ property: "name", operator: "contains", value: "x" }] }, aggregation: { func: "count" } },
+      {
+        name: "Bad op",
+        filter: { conjunction: "and", clauses: [{ property: "name", operator: "contains", value: "x" }] },
+        aggregation: { func: "count" },
+      },
       { name: "Bad conj", filter: { conjunction: "xor", clauses: [] }, aggregation: { func: "count" } },
-      { name: "Float", filter: { conjunction: "and", clauses: [{ property: "n", operator: "eq", value: 1.5 }] }, aggregation: { func: "count" } },
+      {
+        name: "Float",
+        filter: { conjunction: "and", clauses: [{ property: "n", operator: "eq", value: 1.5 }] },
+        aggregation: { func: "count" },
+      },
       { name: "Median", filter: calls, aggregation: { func: "median", property: "x" } },
       { filter: calls, aggregation: { func: "count" } },
     ]) {
@@ -167,9 +240,19 @@ describe("meters", () => {
     const m = await c.meters.create({ name: "Seats", filter: calls, aggregation: { func: "count" } });
     const u = await c.meters.update({
       id: m.id,
-      meterUpdate: { name: "Active seats", filter: { conjunction: "or", clauses: [] }, aggregation: { func: "max", property: "seats" }, metadata: { v: 2 } },
+      meterUpdate: {
+        name: "Active seats",
+        filter: { conjunction: "or", clauses: [] },
+        aggregation: { func: "max", property: "seats" },
+        metadata: { v: 2 },
+      },
     });
-    expect(u).toMatchObject({ name: "Active seats", filter: { conjunction: "or", clauses: [] }, aggregation: { func: "max", property: "seats" }, metadata: { v: 2 } });
+    expect(u).toMatchObject({
+      name: "Active seats",
+      filter: { conjunction: "or", clauses: [] },
+      aggregation: { func: "max", property: "seats" },
+      metadata: { v: 2 },
+    });
     expect(u.modifiedAt).toBeInstanceOf(Date);
     const archived = await c.meters.update({ id: m.id, meterUpdate: { isArchived: true } });
     expect(archived.archivedAt).toBeInstanceOf(Date);
@@ -187,7 +270,10 @@ describe("meters", () => {
     const inUse = await rejects(c.meters.update({ id: m.id, meterUpdate: { isArchived: true } }), HTTPValidationError);
     expect(locs(inUse)).toEqual([["body", "is_archived"]]);
     await c.products.update({ id: product.id, productUpdate: { isArchived: true } });
-    await createBenefit(api.knex, org.id, { type: "meter_credit", properties: JSON.stringify({ meter_id: m.id, units: 10, rollover: false }) });
+    await createBenefit(api.knex, org.id, {
+      type: "meter_credit",
+      properties: JSON.stringify({ meter_id: m.id, units: 10, rollover: false }),
+    });
     const credited = await rejects(c.meters.update({ id: m.id, meterUpdate: { isArchived: true } }), HTTPValidationError);
     expect(credited.data$.detail?.[0].msg).toMatch(/benefits/);
   });
@@ -200,7 +286,8 @@ describe("meters", () => {
       const made = await orgWithToken(api.knex);
       org = made.org;
       c = api.client(made.token);
-      const ev = (timestamp: string, metadata: Record<string, unknown>, name = "api_call") => createEvent(api.knex, org.id, { timestamp: at(timestamp), name, metadata });
+      const ev = (timestamp: string, metadata: Record<string, unknown>, name = "api_call") =>
+        createEvent(api.knex, org.id, { timestamp: at(timestamp), name, metadata });
       await ev("2025-02-28T23:59:59Z", { tokens: 7 });
       await ev("2025-03-01T10:00:00Z", { tokens: 10, model: "gpt-4" });
       await ev("2025-03-01T15:00:00Z", { tokens: 5, model: "gpt-3.5" });
@@ -215,7 +302,11 @@ describe("meters", () => {
     });
 
     const range = { startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-03T00:00:00Z"), interval: "day" as const };
-    const quantities = async (aggregation: Parameters<Polar["meters"]["create"]>[0]["aggregation"], filter: Filter = calls, extra: object = {}) => {
+    const quantities = async (
+      aggregation: Parameters<Polar["meters"]["create"]>[0]["aggregation"],
+      filter: Filter = calls,
+      extra: object = {},
+    ) => {
       const m = await c.meters.create({ name: `Meter ${JSON.stringify(aggregation)}`, filter, aggregation });
       return c.meters.quantities({ id: m.id, ...range, ...extra });
     };
@@ -249,15 +340,38 @@ describe("meters", () => {
 
     it("buckets by hour, week, month and year", async () => {
       const m = await c.meters.create({ name: "Calls", filter: calls, aggregation: { func: "count" } });
-      const hours = await c.meters.quantities({ id: m.id, startTimestamp: at("2025-03-01T09:00:00Z"), endTimestamp: at("2025-03-01T16:00:00Z"), interval: "hour" });
+      const hours = await c.meters.quantities({
+        id: m.id,
+        startTimestamp: at("2025-03-01T09:00:00Z"),
+        endTimestamp: at("2025-03-01T16:00:00Z"),
+        interval: "hour",
+      });
       expect(hours.quantities).toHaveLength(8);
-      expect(hours.quantities.filter((q) => q.quantity > 0).map((q) => q.timestamp.toISOString())).toEqual(["2025-03-01T10:00:00.000Z", "2025-03-01T15:00:00.000Z"]);
-      const months = await c.meters.quantities({ id: m.id, startTimestamp: at("2025-01-15T00:00:00Z"), endTimestamp: at("2025-04-20T00:00:00Z"), interval: "month" });
+      expect(hours.quantities.filter((q) => q.quantity > 0).map((q) => q.timestamp.toISOString())).toEqual([
+        "2025-03-01T10:00:00.000Z",
+        "2025-03-01T15:00:00.000Z",
+      ]);
+      const months = await c.meters.quantities({
+        id: m.id,
+        startTimestamp: at("2025-01-15T00:00:00Z"),
+        endTimestamp: at("2025-04-20T00:00:00Z"),
+        interval: "month",
+      });
       expect(months.quantities.map((q) => q.quantity)).toEqual([0, 1, 6, 0]);
       expect(months.total).toBe(7);
-      const weeks = await c.meters.quantities({ id: m.id, startTimestamp: at("2025-02-24T00:00:00Z"), endTimestamp: at("2025-03-03T00:00:00Z"), interval: "week" });
+      const weeks = await c.meters.quantities({
+        id: m.id,
+        startTimestamp: at("2025-02-24T00:00:00Z"),
+        endTimestamp: at("2025-03-03T00:00:00Z"),
+        interval: "week",
+      });
       expect(weeks.quantities.map((q) => q.quantity)).toEqual([5, 2]);
-      const years = await c.meters.quantities({ id: m.id, startTimestamp: at("2024-06-01T00:00:00Z"), endTimestamp: at("2025-06-01T00:00:00Z"), interval: "year" });
+      const years = await c.meters.quantities({
+        id: m.id,
+        startTimestamp: at("2024-06-01T00:00:00Z"),
+        endTimestamp: at("2025-06-01T00:00:00Z"),
+        interval: "year",
+      });
       expect(years.quantities.map((q) => q.quantity)).toEqual([0, 7]);
     });
 
@@ -275,8 +389,12 @@ describe("meters", () => {
       await createEvent(api.knex, o.id, { name: "op", source: "system", timestamp: at("2025-03-01T20:00:00Z"), metadata: { n: 99 } });
       const m = await oc.meters.create({ name: "Ops", filter: calls, aggregation: { func: "count" } });
       const day = { startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-01T00:00:00Z"), interval: "day" as const };
-      const clause = (property: string, operator: string, value: string | number | boolean) => ({ property, operator, value }) as Filter["clauses"][number];
-      const userOps = (...clauses: Filter["clauses"]): Filter => ({ conjunction: "and", clauses: [clause("name", "eq", "op"), clause("source", "eq", "user"), ...clauses] });
+      const clause = (property: string, operator: string, value: string | number | boolean) =>
+        ({ property, operator, value }) as Filter["clauses"][number];
+      const userOps = (...clauses: Filter["clauses"]): Filter => ({
+        conjunction: "and",
+        clauses: [clause("name", "eq", "op"), clause("source", "eq", "user"), ...clauses],
+      });
       const cases: [Filter, number][] = [
         [userOps(clause("n", "eq", 3)), 1],
         [userOps(clause("n", "ne", 3)), 4],
@@ -297,7 +415,13 @@ describe("meters", () => {
         [{ conjunction: "and", clauses: [clause("name", "like", "o")] }, 6],
         [{ conjunction: "and", clauses: [clause("source", "eq", "system")] }, 1],
         [{ conjunction: "or", clauses: [clause("n", "eq", 1), clause("n", "eq", 5)] }, 2],
-        [userOps({ conjunction: "or", clauses: [clause("tag", "eq", "alpha"), { conjunction: "and", clauses: [clause("n", "gt", 3), clause("flag", "eq", true)] }] }), 2],
+        [
+          userOps({
+            conjunction: "or",
+            clauses: [clause("tag", "eq", "alpha"), { conjunction: "and", clauses: [clause("n", "gt", 3), clause("flag", "eq", true)] }],
+          }),
+          2,
+        ],
         [{ conjunction: "or", clauses: [] }, 6],
       ];
       for (const [filter, expected] of cases) {
@@ -311,7 +435,8 @@ describe("meters", () => {
       const { org: o, token } = await orgWithToken(api.knex);
       const alice = await createCustomer(api.knex, o.id, { external_id: "ext-alice" });
       const bob = await createCustomer(api.knex, o.id);
-      const ev = (day: string, who: Record<string, string>, tokens: number) => createEvent(api.knex, o.id, Object.assign({ timestamp: at(`2025-03-0${day}T12:00:00Z`), metadata: { tokens } }, who));
+      const ev = (day: string, who: Record<string, string>, tokens: number) =>
+        createEvent(api.knex, o.id, Object.assign({ timestamp: at(`2025-03-0${day}T12:00:00Z`), metadata: { tokens } }, who));
       // Day 1: Alice 3 events (one by her external id, not attributed yet), Bob 1. Day 2: Bob 2, someone not created yet 1.
       await ev("1", { customer_id: alice.id }, 1);
       await ev("1", { customer_id: alice.id }, 2);
@@ -321,9 +446,18 @@ describe("meters", () => {
       await ev("2", { customer_id: bob.id }, 5);
       await ev("2", { external_customer_id: "ext-nobody" }, 1);
       const newer = api.client049(token);
-      const per = async (aggregation: Parameters<typeof newer.meters.create>[0]["aggregation"], fn: "count" | "sum" | "max" | "min" | "avg" | "unique") => {
+      const per = async (
+        aggregation: Parameters<typeof newer.meters.create>[0]["aggregation"],
+        fn: "count" | "sum" | "max" | "min" | "avg" | "unique",
+      ) => {
         const m = await newer.meters.create({ name: `Per customer ${JSON.stringify(aggregation)}`, filter: calls, aggregation });
-        const q = await newer.meters.quantities({ id: m.id, startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-02T00:00:00Z"), interval: "day", customerAggregationFunction: fn });
+        const q = await newer.meters.quantities({
+          id: m.id,
+          startTimestamp: at("2025-03-01T00:00:00Z"),
+          endTimestamp: at("2025-03-02T00:00:00Z"),
+          interval: "day",
+          customerAggregationFunction: fn,
+        });
         return { buckets: q.quantities.map((x) => x.quantity), total: q.total };
       };
       // A count meter: Alice 3 and Bob 1 on day 1, Bob 2 and the newcomer 1 on day 2; the total sums the days.
@@ -343,7 +477,16 @@ describe("meters", () => {
       expect(avg.total).toBeCloseTo(27 / 7);
       // Without the function: across all the events.
       const m = await newer.meters.create({ name: "All calls", filter: calls, aggregation: { func: "count" } });
-      expect((await newer.meters.quantities({ id: m.id, startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-02T00:00:00Z"), interval: "day" })).total).toBe(7);
+      expect(
+        (
+          await newer.meters.quantities({
+            id: m.id,
+            startTimestamp: at("2025-03-01T00:00:00Z"),
+            endTimestamp: at("2025-03-02T00:00:00Z"),
+            interval: "day",
+          })
+        ).total,
+      ).toBe(7);
     });
 
     it("filters by customer, external customer and event metadata", async () => {
@@ -366,7 +509,11 @@ describe("meters", () => {
       expect(await total({ externalCustomerId: ["ext-alice", "ext-nobody"] })).toBe(3);
       expect(await total({ metadata: { plan: "pro" } })).toBe(2);
       expect(await total({ customerId: alice.id, metadata: { plan: "free" } })).toBe(1);
-      expect((await rejects(total({ customerId: "not-a-uuid" }), HTTPValidationError)).detail?.[0].loc).toEqual(["query", "customer_id", 0]);
+      expect((await rejects(total({ customerId: "not-a-uuid" }), HTTPValidationError)).detail?.[0].loc).toEqual([
+        "query",
+        "customer_id",
+        0,
+      ]);
     });
 
     it("does not depend on the database session's time zone (daylight saving included)", async () => {
@@ -376,7 +523,11 @@ describe("meters", () => {
       const caller = { kind: "organization" as const, organizationId: o.id, tokenId: "t", scopes: new Set<string>() };
       const q = await api.knex.transaction(async (trx) => {
         await trx.raw("set local timezone = 'America/New_York'");
-        return meterQuantities(trx, caller, meter.id, { start_timestamp: "2025-03-08T00:00:00Z", end_timestamp: "2025-03-11T00:00:00Z", interval: "day" });
+        return meterQuantities(trx, caller, meter.id, {
+          start_timestamp: "2025-03-08T00:00:00Z",
+          end_timestamp: "2025-03-11T00:00:00Z",
+          interval: "day",
+        });
       });
       expect(q.quantities).toEqual(["08", "09", "10", "11"].map((d) => ({ timestamp: `2025-03-${d}T00:00:00.000Z`, quantity: 1 })));
       expect(q.total).toBe(4);
@@ -394,11 +545,17 @@ describe("meters", () => {
         expect(err.data$.detail?.[0].loc[0]).toBe("query");
       }
       const headers = { authorization: `Bearer ${(await orgWithToken(api.knex)).token}` };
-      const res = await fetch(`${api.url}/v1/meters/${m.id}/quantities?start_timestamp=2025-03-01T00:00:00Z&end_timestamp=2025-03-02T00:00:00Z&interval=day`, { headers });
+      const res = await fetch(
+        `${api.url}/v1/meters/${m.id}/quantities?start_timestamp=2025-03-01T00:00:00Z&end_timestamp=2025-03-02T00:00:00Z&interval=day`,
+        { headers },
+      );
       expect(res.status).toBe(404);
       const missing = await fetch(`${api.url}/v1/meters/${m.id}/quantities?start_timestamp=2025-03-01T00:00:00Z&interval=day`, { headers });
       expect(missing.status).toBe(422);
-      const badInterval = await fetch(`${api.url}/v1/meters/${m.id}/quantities?start_timestamp=2025-03-01T00:00:00Z&end_timestamp=2025-03-02T00:00:00Z&interval=minute`, { headers });
+      const badInterval = await fetch(
+        `${api.url}/v1/meters/${m.id}/quantities?start_timestamp=2025-03-01T00:00:00Z&end_timestamp=2025-03-02T00:00:00Z&interval=minute`,
+        { headers },
+      );
       expect(badInterval.status).toBe(422);
     });
   });
@@ -410,7 +567,12 @@ describe("meters", () => {
     await rejects(polar.meters.get({ id: "8a0f3b1e-0000-4000-8000-000000000000" }), ResourceNotFound);
     await rejects(polar.meters.update({ id: foreign.id, meterUpdate: { name: "Hijacked" } }), ResourceNotFound);
     await rejects(
-      polar.meters.quantities({ id: foreign.id, startTimestamp: at("2025-03-01T00:00:00Z"), endTimestamp: at("2025-03-02T00:00:00Z"), interval: "day" }),
+      polar.meters.quantities({
+        id: foreign.id,
+        startTimestamp: at("2025-03-01T00:00:00Z"),
+        endTimestamp: at("2025-03-02T00:00:00Z"),
+        interval: "day",
+      }),
       ResourceNotFound,
     );
     expect((await api.knex("meters").where({ id: foreign.id }).first()).name).toBe("Secret");
@@ -418,6 +580,9 @@ describe("meters", () => {
     expect((await rejects(api.client("polar_oat_nope").meters.list({}), SDKError)).statusCode).toBe(401);
     const readOnly = await orgWithToken(api.knex, { scopes: ["meters:read"] });
     expect((await api.client(readOnly.token).meters.list({})).result.items).toEqual([]);
-    expect((await rejects(api.client(readOnly.token).meters.create({ name: "Nope", filter: calls, aggregation: { func: "count" } }), SDKError)).statusCode).toBe(403);
+    expect(
+      (await rejects(api.client(readOnly.token).meters.create({ name: "Nope", filter: calls, aggregation: { func: "count" } }), SDKError))
+        .statusCode,
+    ).toBe(403);
   });
 });

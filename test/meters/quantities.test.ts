@@ -15,7 +15,11 @@ interface Quantities {
 }
 
 /** GET …/quantities with the `timezone` extension parameter (the official client does not send it). */
-async function quantities(token: string, meterId: string, params: Record<string, string | string[]>): Promise<{ status: number; body: Quantities & { detail?: { loc: unknown[] }[] } }> {
+async function quantities(
+  token: string,
+  meterId: string,
+  params: Record<string, string | string[]>,
+): Promise<{ status: number; body: Quantities & { detail?: { loc: unknown[] }[] } }> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) for (const x of Array.isArray(v) ? v : [v]) qs.append(k, x);
   const res = await fetch(`${api.url}/v1/meters/${meterId}/quantities?${qs}`, { headers: { authorization: `Bearer ${token}` } });
@@ -41,21 +45,41 @@ describe("meter quantities in a time zone", () => {
     ];
     await polar.events.ingest({ events: times.map((t) => ({ name: "call", customerId: alice.id, timestamp: new Date(t) })) });
     // From local midnight, a step of one local day: the third step is 23 hours after the second.
-    const spring = await quantities(token, meter.id, { start_timestamp: "2025-03-08T05:00:00Z", end_timestamp: "2025-03-10T12:00:00Z", interval: "day", timezone: "America/New_York" });
+    const spring = await quantities(token, meter.id, {
+      start_timestamp: "2025-03-08T05:00:00Z",
+      end_timestamp: "2025-03-10T12:00:00Z",
+      interval: "day",
+      timezone: "America/New_York",
+    });
     expect(spring.body.quantities).toEqual([
       { timestamp: "2025-03-08T05:00:00.000Z", quantity: 1 },
       { timestamp: "2025-03-09T05:00:00.000Z", quantity: 2 },
       { timestamp: "2025-03-10T04:00:00.000Z", quantity: 1 },
     ]);
     expect(spring.body.total).toBe(4);
-    const fall = await quantities(token, meter.id, { start_timestamp: "2025-11-02T04:00:00Z", end_timestamp: "2025-11-03T05:00:00Z", interval: "day", timezone: "America/New_York" });
+    const fall = await quantities(token, meter.id, {
+      start_timestamp: "2025-11-02T04:00:00Z",
+      end_timestamp: "2025-11-03T05:00:00Z",
+      interval: "day",
+      timezone: "America/New_York",
+    });
     expect(fall.body.quantities.map((q) => q.quantity)).toEqual([2, 1]);
     // The 25-hour day in hours: 25 buckets, one of them the second 01:00.
-    const hours = await quantities(token, meter.id, { start_timestamp: "2025-11-02T04:00:00Z", end_timestamp: "2025-11-03T04:00:00Z", interval: "hour", timezone: "America/New_York" });
+    const hours = await quantities(token, meter.id, {
+      start_timestamp: "2025-11-02T04:00:00Z",
+      end_timestamp: "2025-11-03T04:00:00Z",
+      interval: "hour",
+      timezone: "America/New_York",
+    });
     expect(hours.body.quantities).toHaveLength(25);
     expect(hours.body.total).toBe(2);
     // In UTC (the default) the same events fall on other days.
-    const utc = await polar.meters.quantities({ id: meter.id, startTimestamp: new Date("2025-03-08T00:00:00Z"), endTimestamp: new Date("2025-03-10T00:00:00Z"), interval: "day" });
+    const utc = await polar.meters.quantities({
+      id: meter.id,
+      startTimestamp: new Date("2025-03-08T00:00:00Z"),
+      endTimestamp: new Date("2025-03-10T00:00:00Z"),
+      interval: "day",
+    });
     expect(utc.quantities.map((q) => q.quantity)).toEqual([0, 2, 2]);
   });
 
@@ -70,12 +94,22 @@ describe("meter quantities in a time zone", () => {
         { name: "call", customerId: alice.id, timestamp: new Date("2025-03-01T18:31:00Z"), metadata: { n: 10 } }, // 00:01 IST
       ],
     });
-    const india = await quantities(token, meter.id, { start_timestamp: "2025-02-28T18:30:00Z", end_timestamp: "2025-03-02T00:00:00Z", interval: "day", timezone: "Asia/Kolkata" });
+    const india = await quantities(token, meter.id, {
+      start_timestamp: "2025-02-28T18:30:00Z",
+      end_timestamp: "2025-03-02T00:00:00Z",
+      interval: "day",
+      timezone: "Asia/Kolkata",
+    });
     expect(india.body.quantities).toEqual([
       { timestamp: "2025-02-28T18:30:00.000Z", quantity: 1 },
       { timestamp: "2025-03-01T18:30:00.000Z", quantity: 10 },
     ]);
-    const bad = await quantities(token, meter.id, { start_timestamp: "2025-03-01T00:00:00Z", end_timestamp: "2025-03-02T00:00:00Z", interval: "day", timezone: "Mars/Olympus" });
+    const bad = await quantities(token, meter.id, {
+      start_timestamp: "2025-03-01T00:00:00Z",
+      end_timestamp: "2025-03-02T00:00:00Z",
+      interval: "day",
+      timezone: "Mars/Olympus",
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail?.[0].loc).toEqual(["query", "timezone"]);
   });
@@ -108,7 +142,14 @@ describe("meter quantities in a time zone", () => {
         fc.asyncProperty(
           fc.array(event, { minLength: 0, maxLength: 40 }),
           fc.integer({ min: 0, max: 40 }),
-          fc.constantFrom<Agg>({ func: "count" }, { func: "sum", property: "v" }, { func: "max", property: "v" }, { func: "min", property: "v" }, { func: "avg", property: "v" }, { func: "unique", property: "v" }),
+          fc.constantFrom<Agg>(
+            { func: "count" },
+            { func: "sum", property: "v" },
+            { func: "max", property: "v" },
+            { func: "min", property: "v" },
+            { func: "avg", property: "v" },
+            { func: "unique", property: "v" },
+          ),
           fc.constantFrom(...ZONES),
           fc.constantFrom("hour" as const, "day" as const, "week" as const, "month" as const),
           fc.constantFrom("none", "alice", "ext:carol", "both"),
@@ -120,7 +161,11 @@ describe("meter quantities in a time zone", () => {
             const toIngest = events.map((e) => ({
               name: e.name,
               timestamp: new Date(START + e.offsetMinutes * 60_000),
-              ...(e.who === "alice" ? { customerId: alice.id } : e.who === "bob" ? { customerId: bob.id } : { externalCustomerId: e.who.slice(4) }),
+              ...(e.who === "alice"
+                ? { customerId: alice.id }
+                : e.who === "bob"
+                  ? { customerId: bob.id }
+                  : { externalCustomerId: e.who.slice(4) }),
               metadata: e.v === undefined ? ({} as Record<string, number | string>) : { v: e.v },
             }));
             // Some events before the meter exists (its rollups are built from them), the rest after.
@@ -130,7 +175,12 @@ describe("meter quantities in a time zone", () => {
             if (cut < toIngest.length) await polar.events.ingest({ events: toIngest.slice(cut) });
 
             const end = new Date(START + (unit === "hour" ? 6 : 10) * 86_400_000);
-            const params: Record<string, string | string[]> = { start_timestamp: new Date(START).toISOString(), end_timestamp: end.toISOString(), interval: unit, timezone: tz };
+            const params: Record<string, string | string[]> = {
+              start_timestamp: new Date(START).toISOString(),
+              end_timestamp: end.toISOString(),
+              interval: unit,
+              timezone: tz,
+            };
             if (who === "alice" || who === "both") params.customer_id = alice.id;
             if (who === "ext:carol" || who === "both") params.external_customer_id = who === "both" ? ["carol", "alice"] : "carol";
             const res = await quantities(token, meter.id, params);
@@ -151,7 +201,13 @@ describe("meter quantities in a time zone", () => {
               const values = inRange.filter((e) => bucket(tz, unit, START + e.offsetMinutes * 60_000) === key).map((e) => e.v);
               expect(q.quantity, `${tz} ${unit} ${q.timestamp}`).toBeCloseTo(aggregate(agg, values), 9);
             }
-            expect(res.body.total).toBeCloseTo(aggregate(agg, inRange.map((e) => e.v)), 9);
+            expect(res.body.total).toBeCloseTo(
+              aggregate(
+                agg,
+                inRange.map((e) => e.v),
+              ),
+              9,
+            );
           },
         ),
         { numRuns: 30 },

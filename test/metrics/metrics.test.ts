@@ -20,24 +20,55 @@ const api = useTestApi();
 const at = (s: string) => new Date(s);
 
 const SLUGS = [
-  "orders", "revenue", "netRevenue", "cumulativeRevenue", "netCumulativeRevenue", "averageOrderValue", "netAverageOrderValue",
-  "oneTimeProducts", "oneTimeProductsRevenue", "oneTimeProductsNetRevenue", "newSubscriptions", "newSubscriptionsRevenue",
-  "newSubscriptionsNetRevenue", "renewedSubscriptions", "renewedSubscriptionsRevenue", "renewedSubscriptionsNetRevenue",
-  "activeSubscriptions", "monthlyRecurringRevenue", "committedMonthlyRecurringRevenue", "checkouts", "succeededCheckouts", "checkoutsConversion",
+  "orders",
+  "revenue",
+  "netRevenue",
+  "cumulativeRevenue",
+  "netCumulativeRevenue",
+  "averageOrderValue",
+  "netAverageOrderValue",
+  "oneTimeProducts",
+  "oneTimeProductsRevenue",
+  "oneTimeProductsNetRevenue",
+  "newSubscriptions",
+  "newSubscriptionsRevenue",
+  "newSubscriptionsNetRevenue",
+  "renewedSubscriptions",
+  "renewedSubscriptionsRevenue",
+  "renewedSubscriptionsNetRevenue",
+  "activeSubscriptions",
+  "monthlyRecurringRevenue",
+  "committedMonthlyRecurringRevenue",
+  "checkouts",
+  "succeededCheckouts",
+  "checkoutsConversion",
 ] as const;
 type Slug = (typeof SLUGS)[number];
 type Values = Record<Slug, number>;
 
 async function product(knex: Knex, orgId: string, interval: "month" | "year" | "week" | "day" | null) {
-  const [p] = await knex("products").insert({ organization_id: orgId, name: `P ${interval ?? "once"}`, recurring_interval: interval }).returning("*");
-  const [price] = await knex("product_prices").insert({ product_id: p.id, amount_type: "fixed", price_currency: "usd", price_amount: 1000 }).returning("*");
+  const [p] = await knex("products")
+    .insert({ organization_id: orgId, name: `P ${interval ?? "once"}`, recurring_interval: interval })
+    .returning("*");
+  const [price] = await knex("product_prices")
+    .insert({ product_id: p.id, amount_type: "fixed", price_currency: "usd", price_amount: 1000 })
+    .returning("*");
   return { id: p.id as string, priceId: price.id as string, interval };
 }
 
 async function subscription(
   knex: Knex,
   orgId: string,
-  s: { customerId: string; productId: string; interval: string; amount: number; startedAt: Date; endsAt?: Date | null; endedAt?: Date | null; canceledAt?: Date | null },
+  s: {
+    customerId: string;
+    productId: string;
+    interval: string;
+    amount: number;
+    startedAt: Date;
+    endsAt?: Date | null;
+    endedAt?: Date | null;
+    canceledAt?: Date | null;
+  },
 ) {
   const [row] = await knex("subscriptions")
     .insert({
@@ -61,7 +92,11 @@ async function subscription(
   return row.id as string;
 }
 
-async function checkout(knex: Knex, orgId: string, c: { productId: string; priceId: string; customerId: string | null; status: string; createdAt: Date }) {
+async function checkout(
+  knex: Knex,
+  orgId: string,
+  c: { productId: string; priceId: string; customerId: string | null; status: string; createdAt: Date },
+) {
   await knex("checkouts").insert({
     organization_id: orgId,
     client_secret: `secret_${randomUUID()}`,
@@ -75,7 +110,18 @@ async function checkout(knex: Knex, orgId: string, c: { productId: string; price
   });
 }
 
-const metrics = (polar: Polar, req: { start: string; end: string; interval: Unit; timezone?: string; productId?: string[]; billingType?: ("one_time" | "recurring")[]; customerId?: string[] }) =>
+const metrics = (
+  polar: Polar,
+  req: {
+    start: string;
+    end: string;
+    interval: Unit;
+    timezone?: string;
+    productId?: string[];
+    billingType?: ("one_time" | "recurring")[];
+    customerId?: string[];
+  },
+) =>
   polar.metrics.get({
     startDate: new RFCDate(req.start),
     endDate: new RFCDate(req.end),
@@ -93,7 +139,13 @@ describe("metrics", () => {
     const { token } = await orgWithToken(api.knex);
     const limits = await api.client(token).metrics.limits();
     expect(limits.minDate.toString()).toBe("2023-01-01");
-    expect(limits.intervals).toEqual({ hour: { maxDays: 7 }, day: { maxDays: 366 }, week: { maxDays: 365 }, month: { maxDays: 1460 }, year: { maxDays: 3650 } });
+    expect(limits.intervals).toEqual({
+      hour: { maxDays: 7 },
+      day: { maxDays: 366 },
+      week: { maxDays: 365 },
+      month: { maxDays: 1460 },
+      year: { maxDays: 3650 },
+    });
     // 0.49.0 reads the shortest range of each interval too.
     expect((await api.client049(token).metrics.limits()).intervals).toEqual({
       hour: { minDays: 0, maxDays: 7 },
@@ -107,14 +159,20 @@ describe("metrics", () => {
   it("refuses a range shorter than its interval needs, and takes one just long enough", async () => {
     const { token } = await orgWithToken(api.knex);
     const polar = api.client(token);
-    for (const [interval, start, end] of [["week", "2025-03-01", "2025-03-14"], ["month", "2025-03-01", "2025-04-29"], ["year", "2024-01-01", "2024-12-31"]] as const) {
+    for (const [interval, start, end] of [
+      ["week", "2025-03-01", "2025-03-14"],
+      ["month", "2025-03-01", "2025-04-29"],
+      ["year", "2024-01-01", "2024-12-31"],
+    ] as const) {
       const err = await rejects(metrics(polar, { start, end, interval }), HTTPValidationError);
       expect(err.data$.detail?.[0]).toMatchObject({ loc: ["query"], type: "value_error" });
       expect(err.data$.detail?.[0].msg).toMatch(new RegExp(`^A ${interval} interval needs a range of at least \\d+ days`));
     }
     expect((await metrics(polar, { start: "2025-03-01", end: "2025-03-15", interval: "week" })).periods.length).toBeGreaterThan(0);
     expect((await metrics(polar, { start: "2025-03-01", end: "2025-04-30", interval: "month" })).periods).toHaveLength(2);
-    const newer = await api.client049(token).metrics.get({ startDate: new RFCDate049("2024-01-01"), endDate: new RFCDate049("2025-01-01"), interval: "year" });
+    const newer = await api
+      .client049(token)
+      .metrics.get({ startDate: new RFCDate049("2024-01-01"), endDate: new RFCDate049("2025-01-01"), interval: "year" });
     expect(newer.periods).toHaveLength(2);
   });
 
@@ -128,23 +186,69 @@ describe("metrics", () => {
     const yearly = await product(api.knex, org.id, "year");
     // Subscriptions: alice monthly 1000 from Mar 2 (renewed Apr 2); bob yearly 12000 from Mar 3,
     // set to cancel on Mar 20 (ends in a year); an old one that ended on Mar 2.
-    const a = await subscription(api.knex, org.id, { customerId: alice.id, productId: monthly.id, interval: "month", amount: 1000, startedAt: at("2025-03-02T10:00:00Z") });
-    const b = await subscription(api.knex, org.id, { customerId: bob.id, productId: yearly.id, interval: "year", amount: 12_000, startedAt: at("2025-03-03T10:00:00Z"), canceledAt: at("2025-03-20T10:00:00Z"), endsAt: at("2026-03-03T10:00:00Z") });
-    await subscription(api.knex, org.id, { customerId: bob.id, productId: monthly.id, interval: "month", amount: 500, startedAt: at("2025-01-01T00:00:00Z"), endedAt: at("2025-03-02T00:00:00Z") });
+    const a = await subscription(api.knex, org.id, {
+      customerId: alice.id,
+      productId: monthly.id,
+      interval: "month",
+      amount: 1000,
+      startedAt: at("2025-03-02T10:00:00Z"),
+    });
+    const b = await subscription(api.knex, org.id, {
+      customerId: bob.id,
+      productId: yearly.id,
+      interval: "year",
+      amount: 12_000,
+      startedAt: at("2025-03-03T10:00:00Z"),
+      canceledAt: at("2025-03-20T10:00:00Z"),
+      endsAt: at("2026-03-03T10:00:00Z"),
+    });
+    await subscription(api.knex, org.id, {
+      customerId: bob.id,
+      productId: monthly.id,
+      interval: "month",
+      amount: 500,
+      startedAt: at("2025-01-01T00:00:00Z"),
+      endedAt: at("2025-03-02T00:00:00Z"),
+    });
     const order = (customerId: string, productId: string, created: string, subtotal: number, extra: Record<string, unknown> = {}) =>
       createOrder(api.knex, org.id, { customerId, productId }, { subtotal_amount: subtotal, created_at: at(created), ...extra });
     await order(alice.id, ebook.id, "2025-02-20T10:00:00Z", 700); // before: cumulative only
-    await order(alice.id, ebook.id, "2025-03-02T09:00:00Z", 2000, { discount_amount: 500, tax_amount: 300, refunded_amount: 400, status: "partially_refunded" });
+    await order(alice.id, ebook.id, "2025-03-02T09:00:00Z", 2000, {
+      discount_amount: 500,
+      tax_amount: 300,
+      refunded_amount: 400,
+      status: "partially_refunded",
+    });
     await order(alice.id, monthly.id, "2025-03-02T10:00:00Z", 1000, { subscription_id: a, billing_reason: "subscription_create" });
     await order(bob.id, yearly.id, "2025-03-03T10:00:00Z", 12_000, { subscription_id: b, billing_reason: "subscription_create" });
     await order(alice.id, monthly.id, "2025-04-02T10:00:00Z", 1000, { subscription_id: a, billing_reason: "subscription_cycle" });
     await order(bob.id, ebook.id, "2025-03-04T00:00:00Z", 999, { status: "pending" }); // unpaid: not counted
-    await checkout(api.knex, org.id, { productId: ebook.id, priceId: ebook.priceId, customerId: alice.id, status: "succeeded", createdAt: at("2025-03-02T08:00:00Z") });
-    await checkout(api.knex, org.id, { productId: ebook.id, priceId: ebook.priceId, customerId: null, status: "expired", createdAt: at("2025-03-02T08:30:00Z") });
-    await checkout(api.knex, org.id, { productId: monthly.id, priceId: monthly.priceId, customerId: null, status: "open", createdAt: at("2025-03-05T08:30:00Z") });
+    await checkout(api.knex, org.id, {
+      productId: ebook.id,
+      priceId: ebook.priceId,
+      customerId: alice.id,
+      status: "succeeded",
+      createdAt: at("2025-03-02T08:00:00Z"),
+    });
+    await checkout(api.knex, org.id, {
+      productId: ebook.id,
+      priceId: ebook.priceId,
+      customerId: null,
+      status: "expired",
+      createdAt: at("2025-03-02T08:30:00Z"),
+    });
+    await checkout(api.knex, org.id, {
+      productId: monthly.id,
+      priceId: monthly.priceId,
+      customerId: null,
+      status: "open",
+      createdAt: at("2025-03-05T08:30:00Z"),
+    });
 
     const days = await metrics(polar, { start: "2025-03-01", end: "2025-03-05", interval: "day" });
-    expect(days.periods.map((p) => p.timestamp.toISOString())).toEqual(["01", "02", "03", "04", "05"].map((d) => `2025-03-${d}T00:00:00.000Z`));
+    expect(days.periods.map((p) => p.timestamp.toISOString())).toEqual(
+      ["01", "02", "03", "04", "05"].map((d) => `2025-03-${d}T00:00:00.000Z`),
+    );
     expect(series(days, "orders")).toEqual([0, 2, 1, 0, 0]);
     expect(series(days, "revenue")).toEqual([0, 2500, 12_000, 0, 0]);
     expect(series(days, "netRevenue")).toEqual([0, 2100, 12_000, 0, 0]);
@@ -165,9 +269,22 @@ describe("metrics", () => {
     expect(series(days, "checkouts")).toEqual([0, 2, 0, 0, 1]);
     expect(series(days, "succeededCheckouts")).toEqual([0, 1, 0, 0, 0]);
     expect(series(days, "checkoutsConversion")).toEqual([0, 0.5, 0, 0, 0]);
-    expect(days.totals).toMatchObject({ orders: 3, revenue: 14_500, cumulativeRevenue: 15_200, averageOrderValue: 4834, activeSubscriptions: 2, monthlyRecurringRevenue: 2000, checkouts: 3, checkoutsConversion: 1 / 3 });
+    expect(days.totals).toMatchObject({
+      orders: 3,
+      revenue: 14_500,
+      cumulativeRevenue: 15_200,
+      averageOrderValue: 4834,
+      activeSubscriptions: 2,
+      monthlyRecurringRevenue: 2000,
+      checkouts: 3,
+      checkoutsConversion: 1 / 3,
+    });
     expect(Object.keys(days.metrics).sort()).toEqual([...SLUGS].sort());
-    expect(days.metrics.monthlyRecurringRevenue).toEqual({ slug: "monthly_recurring_revenue", displayName: "Monthly Recurring Revenue", type: "currency" });
+    expect(days.metrics.monthlyRecurringRevenue).toEqual({
+      slug: "monthly_recurring_revenue",
+      displayName: "Monthly Recurring Revenue",
+      type: "currency",
+    });
     expect(days.metrics.checkoutsConversion.type).toBe("percentage");
 
     const months = await metrics(polar, { start: "2025-03-01", end: "2025-04-30", interval: "month" });
@@ -198,8 +315,19 @@ describe("metrics", () => {
     const { org, token } = await orgWithToken(api.knex);
     const alice = await createCustomer(api.knex, org.id);
     const ebook = await product(api.knex, org.id, null);
-    await createOrder(api.knex, org.id, { customerId: alice.id, productId: ebook.id }, { subtotal_amount: 2000, created_at: at("2025-03-02T09:00:00Z") });
-    await checkout(api.knex, org.id, { productId: ebook.id, priceId: ebook.priceId, customerId: alice.id, status: "succeeded", createdAt: at("2025-03-02T08:00:00Z") });
+    await createOrder(
+      api.knex,
+      org.id,
+      { customerId: alice.id, productId: ebook.id },
+      { subtotal_amount: 2000, created_at: at("2025-03-02T09:00:00Z") },
+    );
+    await checkout(api.knex, org.id, {
+      productId: ebook.id,
+      priceId: ebook.priceId,
+      customerId: alice.id,
+      status: "succeeded",
+      createdAt: at("2025-03-02T08:00:00Z"),
+    });
     const range = { startDate: new RFCDate049("2025-03-01"), endDate: new RFCDate049("2025-03-03"), interval: "day" as const };
     const polar = api.client049(token);
     const all = await polar.metrics.get(range);
@@ -221,11 +349,18 @@ describe("metrics", () => {
     await rejects(metrics(polar, { start: "2025-03-10", end: "2025-03-01", interval: "day" }), HTTPValidationError);
     await rejects(metrics(polar, { start: "2025-01-01", end: "2025-01-09", interval: "hour" }), HTTPValidationError);
     await rejects(metrics(polar, { start: "2022-12-31", end: "2023-01-02", interval: "day" }), HTTPValidationError);
-    const zone = await rejects(metrics(polar, { start: "2025-01-01", end: "2025-01-02", interval: "day", timezone: "Nowhere/Else" }), HTTPValidationError);
+    const zone = await rejects(
+      metrics(polar, { start: "2025-01-01", end: "2025-01-02", interval: "day", timezone: "Nowhere/Else" }),
+      HTTPValidationError,
+    );
     expect(zone.data$.detail?.[0].loc).toEqual(["query", "timezone"]);
-    const raw = await fetch(`${api.url}/v1/metrics/?start_date=2025-02-30&end_date=2025-03-01&interval=day`, { headers: { authorization: `Bearer ${token}` } });
+    const raw = await fetch(`${api.url}/v1/metrics/?start_date=2025-02-30&end_date=2025-03-01&interval=day`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(raw.status).toBe(422);
-    const missing = await fetch(`${api.url}/v1/metrics/?start_date=2025-02-01&interval=day`, { headers: { authorization: `Bearer ${token}` } });
+    const missing = await fetch(`${api.url}/v1/metrics/?start_date=2025-02-01&interval=day`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(missing.status).toBe(422);
 
     const other = await orgWithToken(api.knex);
@@ -234,7 +369,12 @@ describe("metrics", () => {
     await createOrder(api.knex, other.org.id, { customerId: c.id, productId: p.id }, { created_at: at("2025-03-02T00:00:00Z") });
     expect((await metrics(polar, { start: "2025-03-01", end: "2025-03-03", interval: "day" })).totals.orders).toBe(0);
     expect((await metrics(api.client(other.token), { start: "2025-03-01", end: "2025-03-03", interval: "day" })).totals.orders).toBe(1);
-    const foreign = await polar.metrics.get({ startDate: new RFCDate("2025-03-01"), endDate: new RFCDate("2025-03-03"), interval: "day", organizationId: other.org.id });
+    const foreign = await polar.metrics.get({
+      startDate: new RFCDate("2025-03-01"),
+      endDate: new RFCDate("2025-03-03"),
+      interval: "day",
+      organizationId: other.org.id,
+    });
     expect(foreign.totals.orders).toBe(0);
     const noScope = await orgWithToken(api.knex, { scopes: ["orders:read"] });
     expect((await rejects(api.client(noScope.token).metrics.limits(), SDKError)).statusCode).toBe(403);
@@ -278,7 +418,13 @@ describe("metrics", () => {
       year: { start: "2025-01-01", end: "2026-01-02" },
     };
     const monthly = (amount: number, interval: string) =>
-      interval === "month" ? amount : interval === "year" ? Math.round(amount / 12) : interval === "week" ? Math.round((amount * 52) / 12) : Math.round((amount * 365) / 12);
+      interval === "month"
+        ? amount
+        : interval === "year"
+          ? Math.round(amount / 12)
+          : interval === "week"
+            ? Math.round((amount * 52) / 12)
+            : Math.round((amount * 365) / 12);
 
     it("matches every series and total for random histories", async () => {
       await fc.assert(
@@ -288,13 +434,23 @@ describe("metrics", () => {
           fc.array(checkoutArb, { maxLength: 12 }),
           fc.constantFrom<Unit>("hour", "day", "week", "month", "year"),
           fc.constantFrom("UTC", "America/New_York", "Asia/Kolkata", "Europe/Berlin"),
-          fc.constantFrom<"none" | "product" | "one_time" | "recurring" | "customer">("none", "product", "one_time", "recurring", "customer"),
+          fc.constantFrom<"none" | "product" | "one_time" | "recurring" | "customer">(
+            "none",
+            "product",
+            "one_time",
+            "recurring",
+            "customer",
+          ),
           fc.constantFrom("month", "year", "week", "day"),
           async (orders, subs, checkouts, unit, tz, filter, interval2) => {
             const { org, token } = await orgWithToken(api.knex);
             const polar = api.client(token);
             const customers = [await createCustomer(api.knex, org.id), await createCustomer(api.knex, org.id)];
-            const products = [await product(api.knex, org.id, null), await product(api.knex, org.id, "month"), await product(api.knex, org.id, interval2 as "month")];
+            const products = [
+              await product(api.knex, org.id, null),
+              await product(api.knex, org.id, "month"),
+              await product(api.knex, org.id, interval2 as "month"),
+            ];
             const subRows = await Promise.all(
               subs.map(async (s) => {
                 const end = s.end !== null && s.end > s.started ? s.end : null;
@@ -306,8 +462,13 @@ describe("metrics", () => {
                   canceledAt: s.canceled !== null && s.canceled > s.started ? s.canceled : null,
                 };
                 const id = await subscription(api.knex, org.id, {
-                  customerId: customers[s.customer].id, productId: products[s.product].id, interval: row.interval, amount: s.amount,
-                  startedAt: new Date(s.started), endsAt: row.endsAt ? new Date(row.endsAt) : null, endedAt: row.endedAt ? new Date(row.endedAt) : null,
+                  customerId: customers[s.customer].id,
+                  productId: products[s.product].id,
+                  interval: row.interval,
+                  amount: s.amount,
+                  startedAt: new Date(s.started),
+                  endsAt: row.endsAt ? new Date(row.endsAt) : null,
+                  endedAt: row.endedAt ? new Date(row.endedAt) : null,
                   canceledAt: row.canceledAt ? new Date(row.canceledAt) : null,
                 });
                 return { ...row, id };
@@ -317,28 +478,58 @@ describe("metrics", () => {
               const sub = o.subscription !== null && o.subscription < subRows.length ? subRows[o.subscription] : null;
               const net = Math.max(0, o.subtotal - o.discount);
               const refunded = Math.floor(net * o.refundedShare);
-              const status = o.status === "pending" ? "pending" : refunded === 0 ? "paid" : refunded === net ? "refunded" : "partially_refunded";
-              return { ...o, sub, discount: o.subtotal - net, refunded, status, product: sub ? sub.product : o.product, customer: sub ? sub.customer : o.customer };
+              const status =
+                o.status === "pending" ? "pending" : refunded === 0 ? "paid" : refunded === net ? "refunded" : "partially_refunded";
+              return {
+                ...o,
+                sub,
+                discount: o.subtotal - net,
+                refunded,
+                status,
+                product: sub ? sub.product : o.product,
+                customer: sub ? sub.customer : o.customer,
+              };
             });
             for (const o of orderRows) {
-              await createOrder(api.knex, org.id, { customerId: customers[o.customer].id, productId: products[o.product].id }, {
-                subtotal_amount: o.subtotal, discount_amount: o.discount, refunded_amount: o.refunded, status: o.status, created_at: new Date(o.created),
-                subscription_id: o.sub?.id ?? null, billing_reason: o.sub ? "subscription_cycle" : "purchase",
-              });
+              await createOrder(
+                api.knex,
+                org.id,
+                { customerId: customers[o.customer].id, productId: products[o.product].id },
+                {
+                  subtotal_amount: o.subtotal,
+                  discount_amount: o.discount,
+                  refunded_amount: o.refunded,
+                  status: o.status,
+                  created_at: new Date(o.created),
+                  subscription_id: o.sub?.id ?? null,
+                  billing_reason: o.sub ? "subscription_cycle" : "purchase",
+                },
+              );
             }
             for (const c of checkouts) {
               await checkout(api.knex, org.id, {
-                productId: products[c.product].id, priceId: products[c.product].priceId, customerId: c.customer === null ? null : customers[c.customer].id,
-                status: c.status, createdAt: new Date(c.created),
+                productId: products[c.product].id,
+                priceId: products[c.product].priceId,
+                customerId: c.customer === null ? null : customers[c.customer].id,
+                status: c.status,
+                createdAt: new Date(c.created),
               });
             }
 
             // Which records a filter keeps.
             const keepProduct = (p: number) =>
-              filter === "product" ? p === 1 : filter === "one_time" ? products[p].interval === null : filter === "recurring" ? products[p].interval !== null : true;
+              filter === "product"
+                ? p === 1
+                : filter === "one_time"
+                  ? products[p].interval === null
+                  : filter === "recurring"
+                    ? products[p].interval !== null
+                    : true;
             const keepCustomer = (c: number | null) => (filter === "customer" ? c === 0 : true);
             const res = await metrics(polar, {
-              ...RANGES[unit], interval: unit, timezone: tz,
+              ...RANGES[unit],
+              interval: unit,
+              timezone: tz,
               ...(filter === "product" ? { productId: [products[1].id] } : {}),
               ...(filter === "one_time" ? { billingType: ["one_time" as const] } : {}),
               ...(filter === "recurring" ? { billingType: ["recurring" as const] } : {}),
@@ -390,8 +581,14 @@ describe("metrics", () => {
                 averageOrderValue: os.length ? Math.ceil(sum(os, netOf) / os.length) : 0,
                 netAverageOrderValue: os.length ? Math.ceil(sum(os, (o) => netOf(o) - o.refunded) / os.length) : 0,
                 oneTimeProducts: os.filter((o) => o.sub === null).length,
-                oneTimeProductsRevenue: sum(os.filter((o) => o.sub === null), netOf),
-                oneTimeProductsNetRevenue: sum(os.filter((o) => o.sub === null), (o) => netOf(o) - o.refunded),
+                oneTimeProductsRevenue: sum(
+                  os.filter((o) => o.sub === null),
+                  netOf,
+                ),
+                oneTimeProductsNetRevenue: sum(
+                  os.filter((o) => o.sub === null),
+                  (o) => netOf(o) - o.refunded,
+                ),
                 newSubscriptions: liveSubs.filter((s) => b(s.started) === B).length,
                 newSubscriptionsRevenue: sum(os.filter(isNew), netOf),
                 newSubscriptionsNetRevenue: sum(os.filter(isNew), (o) => netOf(o) - o.refunded),
@@ -414,12 +611,27 @@ describe("metrics", () => {
             const totalOrders = total("orders");
             const totalCheckouts = total("checkouts");
             for (const slug of SLUGS) {
-              const want =
-                ["cumulativeRevenue", "netCumulativeRevenue", "activeSubscriptions", "monthlyRecurringRevenue", "committedMonthlyRecurringRevenue"].includes(slug) ? lastOf(slug)
-                : slug === "averageOrderValue" ? (totalOrders ? Math.ceil(total("revenue") / totalOrders) : 0)
-                : slug === "netAverageOrderValue" ? (totalOrders ? Math.ceil(total("netRevenue") / totalOrders) : 0)
-                : slug === "checkoutsConversion" ? (totalCheckouts ? total("succeededCheckouts") / totalCheckouts : 0)
-                : total(slug);
+              const want = [
+                "cumulativeRevenue",
+                "netCumulativeRevenue",
+                "activeSubscriptions",
+                "monthlyRecurringRevenue",
+                "committedMonthlyRecurringRevenue",
+              ].includes(slug)
+                ? lastOf(slug)
+                : slug === "averageOrderValue"
+                  ? totalOrders
+                    ? Math.ceil(total("revenue") / totalOrders)
+                    : 0
+                  : slug === "netAverageOrderValue"
+                    ? totalOrders
+                      ? Math.ceil(total("netRevenue") / totalOrders)
+                      : 0
+                    : slug === "checkoutsConversion"
+                      ? totalCheckouts
+                        ? total("succeededCheckouts") / totalCheckouts
+                        : 0
+                      : total(slug);
               expect(res.totals[slug], `total ${slug}`).toBeCloseTo(want, 9);
             }
           },

@@ -58,10 +58,14 @@ export async function consent(baseUrl: string, owner: Browser, authorizationUrl:
 /** A top-level browser navigation (no redirect followed): its status and Location. */
 export function navigate(url: URL, cookie: string): Promise<{ status: number; location?: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpGet(url, { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
-    });
+    const req = httpGet(
+      url,
+      { headers: { cookie, accept: "text/html", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+      },
+    );
     req.on("error", reject);
   });
 }

@@ -60,7 +60,11 @@ describe("OAuth2 provider", () => {
       nonce,
     });
     const callback = await consent(owner.browser, url);
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
     expect(tokens.access_token).toMatch(/^polar_at_/);
     expect(tokens.refresh_token).toMatch(/^polar_rt_/);
     expect(tokens.claims()?.sub).toBe(owner.userId);
@@ -82,10 +86,20 @@ describe("OAuth2 provider", () => {
     // Introspection: Polar's sub_type and token_type.
     const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
     expect(introspected).toMatchObject({
-      active: true, client_id: registered.client_id, sub_type: "organization", sub: owner.organizationId, organizations: [owner.organizationId], token_type: "access_token",
+      active: true,
+      client_id: registered.client_id,
+      sub_type: "organization",
+      sub: owner.organizationId,
+      organizations: [owner.organizationId],
+      token_type: "access_token",
     });
     const introspectedRefresh = await oidc.tokenIntrospection(config, tokens.refresh_token!);
-    expect(introspectedRefresh).toMatchObject({ active: true, sub_type: "organization", sub: owner.organizationId, token_type: "refresh_token" });
+    expect(introspectedRefresh).toMatchObject({
+      active: true,
+      sub_type: "organization",
+      sub: owner.organizationId,
+      token_type: "refresh_token",
+    });
 
     // Refresh rotates the refresh token; the old one, used again, ends the family.
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
@@ -95,13 +109,16 @@ describe("OAuth2 provider", () => {
     await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
 
     // Revocation: the token stops working on /v1 at once.
-    const another = await consent(owner.browser, oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: "openid products:read",
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-      state,
-    }));
+    const another = await consent(
+      owner.browser,
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: "openid products:read",
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+      }),
+    );
     const fresh = await oidc.authorizationCodeGrant(config, another, { pkceCodeVerifier: verifier, expectedState: state });
     const bearer = { authorization: `Bearer ${fresh.access_token}` };
     expect((await fetch(`${api.url}/v1/products/`, { headers: bearer })).status).toBe(200);
@@ -120,30 +137,55 @@ describe("OAuth2 provider", () => {
         fetcher: (input, init) => {
           const request = input instanceof Request ? input : new Request(input, init);
           const url = new URL(request.url);
-          url.search = new URLSearchParams({ client_id: registered.client_id, scope: "openid email products:read", redirect_uri: REDIRECT }).toString();
+          url.search = new URLSearchParams({
+            client_id: registered.client_id,
+            scope: "openid email products:read",
+            redirect_uri: REDIRECT,
+          }).toString();
           return owner.browser.fetch(new Request(url, request));
         },
       }),
     });
     const described = await withQuery.oauth2.authorize();
-    expect(described).toMatchObject({ subType: "organization", scopes: ["openid", "email", "products:read"], client: { clientId: registered.client_id, clientName: "Acme integration" } });
+    expect(described).toMatchObject({
+      subType: "organization",
+      scopes: ["openid", "email", "products:read"],
+      client: { clientId: registered.client_id, clientName: "Acme integration" },
+    });
     expect(described.subType === "organization" && described.organizations.map((o) => o.id)).toEqual([owner.organizationId]);
     expect(described.subType === "organization" && described.sub?.id).toBe(owner.organizationId);
     // The 0.x clients' scopes that grant nothing are not shown; each organization comes with its name (1.x reads both).
-    const query = new URLSearchParams({ client_id: registered.client_id, scope: "openid web:read issues:read external_organizations:read products:read", redirect_uri: REDIRECT });
-    const raw = (await (await owner.browser.fetch(new Request(`${api.url}/v1/oauth2/authorize?${query}`))).json()) as { scopes: string[]; organizations: { name: string }[] };
+    const query = new URLSearchParams({
+      client_id: registered.client_id,
+      scope: "openid web:read issues:read external_organizations:read products:read",
+      redirect_uri: REDIRECT,
+    });
+    const raw = (await (await owner.browser.fetch(new Request(`${api.url}/v1/oauth2/authorize?${query}`))).json()) as {
+      scopes: string[];
+      organizations: { name: string }[];
+    };
     expect(raw.scopes).toEqual(["openid", "products:read"]);
     expect(raw.organizations.map((o) => typeof o.name === "string" && o.name.length > 0)).toEqual([true]);
     // A consent for the user alone lists their organizations too.
     const userQuery = new URLSearchParams({ client_id: registered.client_id, scope: "openid email", redirect_uri: REDIRECT });
-    const forUser = (await (await owner.browser.fetch(new Request(`${api.url}/v1/oauth2/authorize?${userQuery}`))).json()) as { sub_type: string; organizations: { id: string }[] };
+    const forUser = (await (await owner.browser.fetch(new Request(`${api.url}/v1/oauth2/authorize?${userQuery}`))).json()) as {
+      sub_type: string;
+      organizations: { id: string }[];
+    };
     expect(forUser.sub_type).toBe("user");
     expect(forUser.organizations.map((o) => o.id)).toEqual([owner.organizationId]);
 
     // token (authorization code, a confidential client without PKCE, as the client sends it), introspect, userinfo, revoke.
     const url = new URL(`${api.url}/api/auth/oauth2/authorize`);
     // offline_access for the refresh token Polar's client expects (with a nonce, as there is no PKCE).
-    url.search = new URLSearchParams({ response_type: "code", client_id: registered.client_id, redirect_uri: REDIRECT, scope: "openid profile email offline_access", state: "s", nonce: "n-1" }).toString();
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id: registered.client_id,
+      redirect_uri: REDIRECT,
+      scope: "openid profile email offline_access",
+      state: "s",
+      nonce: "n-1",
+    }).toString();
     const code = (await consent(owner.browser, url)).searchParams.get("code")!;
     const polar = new Polar({ serverURL: api.url });
     const tokens = await polar.oauth2.token({
@@ -159,22 +201,43 @@ describe("OAuth2 provider", () => {
     const bad = await fetch(`${api.url}/v1/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", client_id: registered.client_id, client_secret: "polar_cs_wrong", refresh_token: tokens.refreshToken! }),
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        client_id: registered.client_id,
+        client_secret: "polar_cs_wrong",
+        refresh_token: tokens.refreshToken!,
+      }),
     });
     expect([400, 401]).toContain(bad.status);
     expect(await bad.json()).toMatchObject({ error: "invalid_client" });
-    const refreshed = await polar.oauth2.token({ grantType: "refresh_token", clientId: registered.client_id, clientSecret: registered.client_secret, refreshToken: tokens.refreshToken! });
+    const refreshed = await polar.oauth2.token({
+      grantType: "refresh_token",
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret,
+      refreshToken: tokens.refreshToken!,
+    });
     expect(refreshed.accessToken).not.toBe(tokens.accessToken);
-    const introspected = await polar.oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
+    const introspected = await polar.oauth2.introspect({
+      token: refreshed.accessToken,
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret,
+    });
     expect(introspected).toMatchObject({ active: true, subType: "user", sub: owner.userId, tokenType: "access_token" });
     // 0.49.0 reads what the token is restricted to: a user's token, to no organization in particular.
-    const introspected049 = await new Polar049({ serverURL: api.url }).oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
+    const introspected049 = await new Polar049({ serverURL: api.url }).oauth2.introspect({
+      token: refreshed.accessToken,
+      clientId: registered.client_id,
+      clientSecret: registered.client_secret,
+    });
     expect(introspected049).toMatchObject({ active: true, subType: "user", sub: owner.userId, organizations: [] });
     const me = await new Polar({ serverURL: api.url, accessToken: refreshed.accessToken }).oauth2.userinfo();
     expect(me).toMatchObject({ sub: owner.userId, email: expect.stringContaining("@example.com") });
     await polar.oauth2.revoke({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret });
-    expect((await polar.oauth2.introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret }).catch((e: Error) => e))).toBeInstanceOf(Error);
-
+    expect(
+      await polar.oauth2
+        .introspect({ token: refreshed.accessToken, clientId: registered.client_id, clientSecret: registered.client_secret })
+        .catch((e: Error) => e),
+    ).toBeInstanceOf(Error);
   });
 
   it("lets owners manage their organization's clients, not members of other organizations", async () => {

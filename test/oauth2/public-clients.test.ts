@@ -54,7 +54,9 @@ describe("OAuth2 public clients", () => {
   it("advertises public clients and S256 in discovery", async () => {
     for (const path of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]) {
       const metadata = (await (await fetch(`${api.url}${path}`)).json()) as Record<string, string[]>;
-      expect(metadata.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(["none", "client_secret_post", "client_secret_basic"]));
+      expect(metadata.token_endpoint_auth_methods_supported).toEqual(
+        expect.arrayContaining(["none", "client_secret_post", "client_secret_basic"]),
+      );
       expect(metadata.code_challenge_methods_supported).toEqual(["S256"]);
       // Revocation and introspection authenticate the client: no public clients there.
       expect(metadata.revocation_endpoint_auth_methods_supported).not.toContain("none");
@@ -65,7 +67,9 @@ describe("OAuth2 public clients", () => {
     const owner = await ownerWithOrganization(api.url);
     const registered = await publicClient(owner.browser);
     expect(registered.client_secret).toBeUndefined();
-    const config = await oidc.discovery(new URL(api.url), registered.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const config = await oidc.discovery(new URL(api.url), registered.client_id, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
     const verifier = oidc.randomPKCECodeVerifier();
     const callback = await consent(api.url, owner.browser, await authorizationUrl(registered.client_id, verifier));
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "st" });
@@ -89,7 +93,11 @@ describe("OAuth2 public clients", () => {
     await expectOAuth2Error(await token({ ...exchange, code }), 400, "invalid_request");
     await expectOAuth2Error(await token({ ...exchange, code, code_verifier: oidc.randomPKCECodeVerifier() }), 400, "invalid_grant");
     const another = await codeFor(owner.browser, client_id, verifier);
-    await expectOAuth2Error(await token({ ...exchange, code: another, code_verifier: verifier, client_secret: "polar_cs_guess" }), 401, "invalid_client");
+    await expectOAuth2Error(
+      await token({ ...exchange, code: another, code_verifier: verifier, client_secret: "polar_cs_guess" }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("still asks a confidential client for its secret, in the form or with Basic", async () => {
@@ -98,16 +106,27 @@ describe("OAuth2 public clients", () => {
     const verifier = oidc.randomPKCECodeVerifier();
     const exchange = { grant_type: "authorization_code", client_id: registered.client_id, redirect_uri: REDIRECT, code_verifier: verifier };
     // PKCE alone does not authenticate a confidential client.
-    await expectOAuth2Error(await token({ ...exchange, code: await codeFor(owner.browser, registered.client_id, verifier) }), 401, "invalid_client", /^Basic\b/);
+    await expectOAuth2Error(
+      await token({ ...exchange, code: await codeFor(owner.browser, registered.client_id, verifier) }),
+      401,
+      "invalid_client",
+      /^Basic\b/,
+    );
 
     // client_secret_basic, as discovery names it: the credentials in the Authorization header alone.
     const basicClient = await register(api.url, owner.browser, { token_endpoint_auth_method: "client_secret_basic" });
     const code = await codeFor(owner.browser, basicClient.client_id, verifier);
     const form = { grant_type: "authorization_code", redirect_uri: REDIRECT, code_verifier: verifier, code };
     await expectOAuth2Error(await token(form, basic(basicClient.client_id, "polar_cs_wrong")), 401, "invalid_client", /^Basic\b/);
-    const config = await oidc.discovery(new URL(api.url), basicClient.client_id, undefined, oidc.ClientSecretBasic(basicClient.client_secret), {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const config = await oidc.discovery(
+      new URL(api.url),
+      basicClient.client_id,
+      undefined,
+      oidc.ClientSecretBasic(basicClient.client_secret),
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
     const callback = await consent(api.url, owner.browser, await authorizationUrl(basicClient.client_id, verifier));
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "st" });
     expect(tokens.access_token).toMatch(/^polar_at_/);
@@ -119,21 +138,37 @@ describe("OAuth2 public clients", () => {
   it("registers loopback http redirect URIs on any port and still refuses other http URIs", async () => {
     const owner = await ownerWithOrganization(api.url);
     for (const uri of ["http://localhost/callback", "http://localhost:3000/callback", "http://[::1]:8080/callback"]) {
-      expect((await registerRequest(api.url, owner.browser, { redirect_uris: [uri], token_endpoint_auth_method: "none" })).status, uri).toBe(201);
+      expect(
+        (await registerRequest(api.url, owner.browser, { redirect_uris: [uri], token_endpoint_auth_method: "none" })).status,
+        uri,
+      ).toBe(201);
     }
-    for (const uri of ["http://acme.example/callback", "http://localhost.acme.example/callback", "http://10.0.0.1/callback", "http://127.0.0.1.nip.io/callback"]) {
-      await expectOAuth2Error(await registerRequest(api.url, owner.browser, { redirect_uris: [uri], token_endpoint_auth_method: "none" }), 400, "invalid_redirect_uri");
+    for (const uri of [
+      "http://acme.example/callback",
+      "http://localhost.acme.example/callback",
+      "http://10.0.0.1/callback",
+      "http://127.0.0.1.nip.io/callback",
+    ]) {
+      await expectOAuth2Error(
+        await registerRequest(api.url, owner.browser, { redirect_uris: [uri], token_endpoint_auth_method: "none" }),
+        400,
+        "invalid_redirect_uri",
+      );
     }
     const registered = await publicClient(owner.browser, { redirect_uris: [LOOPBACK] });
 
     // The consent screen's description and the flow itself, on a port chosen at authorization time.
     const onPort = "http://127.0.0.1:54321/callback";
-    const described = await owner.browser.fetch(`${api.url}/v1/oauth2/authorize?${new URLSearchParams({ client_id: registered.client_id, redirect_uri: onPort, scope: "openid" })}`);
+    const described = await owner.browser.fetch(
+      `${api.url}/v1/oauth2/authorize?${new URLSearchParams({ client_id: registered.client_id, redirect_uri: onPort, scope: "openid" })}`,
+    );
     expect(described.status, await described.clone().text()).toBe(200);
     const verifier = oidc.randomPKCECodeVerifier();
     const callback = await consent(api.url, owner.browser, await authorizationUrl(registered.client_id, verifier, { redirect: onPort }));
     expect(callback.origin).toBe("http://127.0.0.1:54321");
-    const config = await oidc.discovery(new URL(api.url), registered.client_id, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const config = await oidc.discovery(new URL(api.url), registered.client_id, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "st" });
     expect(tokens.access_token).toMatch(/^polar_at_/);
 
@@ -151,29 +186,58 @@ describe("OAuth2 public clients", () => {
     const owner = await ownerWithOrganization(api.url);
     const confidential = await register(api.url, owner.browser);
     const credentials = { client_id: confidential.client_id, client_secret: confidential.client_secret };
-    const post = (path: string, form: Record<string, string>) => fetch(`${api.url}/v1/oauth2/${path}`, { method: "POST", headers: FORM, body: new URLSearchParams(form) });
+    const post = (path: string, form: Record<string, string>) =>
+      fetch(`${api.url}/v1/oauth2/${path}`, { method: "POST", headers: FORM, body: new URLSearchParams(form) });
 
     // Token.
     await expectOAuth2Error(await token({ ...credentials }), 400, "invalid_request");
     await expectOAuth2Error(await token({ ...credentials, grant_type: "password" }), 400, "unsupported_grant_type");
-    await expectOAuth2Error(await token({ ...credentials, grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT }), 400, "invalid_grant");
+    await expectOAuth2Error(
+      await token({ ...credentials, grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT }),
+      400,
+      "invalid_grant",
+    );
     // Revocation and introspection.
     await expectOAuth2Error(await post("revoke", { ...credentials }), 400, "invalid_request");
-    await expectOAuth2Error(await post("revoke", { token: "polar_at_x", client_id: confidential.client_id, client_secret: "polar_cs_wrong" }), 401, "invalid_client");
+    await expectOAuth2Error(
+      await post("revoke", { token: "polar_at_x", client_id: confidential.client_id, client_secret: "polar_cs_wrong" }),
+      401,
+      "invalid_client",
+    );
     await expectOAuth2Error(await post("introspect", { token: "polar_at_x", client_id: confidential.client_id }), 401, "invalid_client");
-    await expectOAuth2Error(await post("introspect", { token: "polar_at_x", client_id: "polar_ci_nobody", client_secret: "polar_cs_x" }), 401, "invalid_client");
+    await expectOAuth2Error(
+      await post("introspect", { token: "polar_at_x", client_id: "polar_ci_nobody", client_secret: "polar_cs_x" }),
+      401,
+      "invalid_client",
+    );
 
     // Registration and its management.
-    const unauthenticated = await fetch(`${api.url}/v1/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+    const unauthenticated = await fetch(`${api.url}/v1/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    });
     await expectOAuth2Error(unauthenticated, 401, "invalid_token", /^Bearer\b/);
     await expectOAuth2Error(await fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`), 401, "invalid_token", /^Bearer\b/);
     const stranger = await ownerWithOrganization(api.url, "Stranger");
     await expectOAuth2Error(await stranger.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`), 401, "invalid_token");
-    await expectOAuth2Error(await stranger.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`, { method: "DELETE" }), 401, "invalid_token");
+    await expectOAuth2Error(
+      await stranger.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`, { method: "DELETE" }),
+      401,
+      "invalid_token",
+    );
     await expectOAuth2Error(await owner.browser.fetch(`${api.url}/v1/oauth2/register/polar_ci_nobody`), 401, "invalid_token");
-    const notJson = await owner.browser.fetch(`${api.url}/v1/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    const notJson = await owner.browser.fetch(`${api.url}/v1/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
     await expectOAuth2Error(notJson, 400, "invalid_client_metadata");
-    await expectOAuth2Error(await registerRequest(api.url, owner.browser, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "tls_client_auth" }), 400, "invalid_client_metadata");
+    await expectOAuth2Error(
+      await registerRequest(api.url, owner.browser, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "tls_client_auth" }),
+      400,
+      "invalid_client_metadata",
+    );
     const badUpdate = await owner.browser.fetch(`${api.url}/v1/oauth2/register/${confidential.client_id}`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
@@ -186,9 +250,21 @@ describe("OAuth2 public clients", () => {
       (browser?.fetch ?? fetch)(`${api.url}/v1/oauth2/authorize?${new URLSearchParams(query)}`);
     await expectOAuth2Error(await describe(owner.browser, {}), 400, "invalid_request");
     await expectOAuth2Error(await describe(owner.browser, { client_id: "polar_ci_nobody" }), 400, "invalid_client");
-    await expectOAuth2Error(await describe(owner.browser, { client_id: confidential.client_id, redirect_uri: "https://elsewhere.example/cb" }), 400, "invalid_request");
-    await expectOAuth2Error(await describe(owner.browser, { client_id: confidential.client_id, scope: "openid organization_access_tokens:write" }), 400, "invalid_scope");
-    await expectOAuth2Error(await describe(owner.browser, { client_id: confidential.client_id, sub_type: "robot" }), 400, "invalid_request");
+    await expectOAuth2Error(
+      await describe(owner.browser, { client_id: confidential.client_id, redirect_uri: "https://elsewhere.example/cb" }),
+      400,
+      "invalid_request",
+    );
+    await expectOAuth2Error(
+      await describe(owner.browser, { client_id: confidential.client_id, scope: "openid organization_access_tokens:write" }),
+      400,
+      "invalid_scope",
+    );
+    await expectOAuth2Error(
+      await describe(owner.browser, { client_id: confidential.client_id, sub_type: "robot" }),
+      400,
+      "invalid_request",
+    );
     await expectOAuth2Error(await describe(null, { client_id: confidential.client_id }), 401, "login_required", /^Bearer\b/);
   });
 });

@@ -86,7 +86,8 @@ async function until<T>(what: string, f: () => T | undefined | false, timeoutMs 
 
 describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
   const otlp = otlpReceiver();
-  const names = () => otlp.spans.map((s) => `${s.service} ${s.name} ${s.traceId.slice(0, 6)} ${s.spanId.slice(0, 6)}<${(s.parentSpanId ?? "").slice(0, 6)}`);
+  const names = () =>
+    otlp.spans.map((s) => `${s.service} ${s.name} ${s.traceId.slice(0, 6)} ${s.spanId.slice(0, 6)}<${(s.parentSpanId ?? "").slice(0, 6)}`);
   const hooks = webhookReceiver();
   const db = useTestDatabase();
   let api: ChildProcess | undefined;
@@ -132,15 +133,31 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
       return { json, requestId: res.headers.get("x-request-id") };
     };
 
-    const benefit = await call("POST", "/v1/benefits/", { type: "custom", description: "Priority support", properties: { note: "Mail us" } });
-    const product = await call("POST", "/v1/products/", { name: "Traced", prices: [{ amount_type: "fixed", price_amount: 2500, price_currency: "usd" }] });
+    const benefit = await call("POST", "/v1/benefits/", {
+      type: "custom",
+      description: "Priority support",
+      properties: { note: "Mail us" },
+    });
+    const product = await call("POST", "/v1/products/", {
+      name: "Traced",
+      prices: [{ amount_type: "fixed", price_amount: 2500, price_currency: "usd" }],
+    });
     await call("POST", `/v1/products/${String(product.json.id)}/benefits`, { benefits: [benefit.json.id] });
-    await call("POST", "/v1/webhooks/endpoints", { url: `${hooksUrl}/hooks`, format: "raw", events: ["order.paid", "benefit_grant.created"] });
+    await call("POST", "/v1/webhooks/endpoints", {
+      url: `${hooksUrl}/hooks`,
+      format: "raw",
+      events: ["order.paid", "benefit_grant.created"],
+    });
     const checkout = await call("POST", "/v1/checkouts/", { products: [product.json.id] });
     const confirm = await call(
       "POST",
       `/v1/checkouts/client/${String(checkout.json.client_secret)}/confirm`,
-      { customer_email: "traced@example.com", customer_name: "Traced", customer_billing_address: { country: "FR" }, confirmation_token_id: "tok_sandbox_success" },
+      {
+        customer_email: "traced@example.com",
+        customer_name: "Traced",
+        customer_billing_address: { country: "FR" },
+        confirmation_token_id: "tok_sandbox_success",
+      },
       false,
     );
     expect(confirm.json.status).toBe("confirmed");
@@ -156,7 +173,8 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
     expect(confirmSpan.kind).toBe(2); // SERVER
     expect(attr(confirmSpan, "borealis.operation_id")).toMatch(/confirm/);
     const inTrace = () => otlp.spans.filter((s) => s.traceId === confirmSpan.traceId);
-    const named = (prefix: string, service?: string) => inTrace().find((s) => s.name.startsWith(prefix) && (!service || s.service === service));
+    const named = (prefix: string, service?: string) =>
+      inTrace().find((s) => s.name.startsWith(prefix) && (!service || s.service === service));
 
     // The workflow the confirm started, and its activity, in the worker, in the same trace.
     const u = <T>(what: string, f: () => T | undefined | false) => until(what, f, 30_000, names);
@@ -176,12 +194,16 @@ describe("OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)", () => {
     // The deliveries: order.paid's under the confirm, benefit_grant.created's under the workflow's
     // activity; each the parent of its POST (the http instrumentation's client span).
     const paid = await u("the order.paid delivery span", () => named("webhook delivery order.paid", "borealis-worker"));
-    const granted = await u("the benefit_grant.created delivery span", () => named("webhook delivery benefit_grant.created", "borealis-worker"));
+    const granted = await u("the benefit_grant.created delivery span", () =>
+      named("webhook delivery benefit_grant.created", "borealis-worker"),
+    );
     expect(ancestors(paid)).toContain(confirmSpan);
     expect(ancestors(granted)).toContain(activity);
     expect(ancestors(granted)).toContain(confirmSpan);
     for (const delivery of [paid, granted]) {
-      const post = await until(`the POST of ${delivery.name}`, () => inTrace().find((s) => s.parentSpanId === delivery.spanId && s.kind === 3));
+      const post = await until(`the POST of ${delivery.name}`, () =>
+        inTrace().find((s) => s.parentSpanId === delivery.spanId && s.kind === 3),
+      );
       expect(post.name).toBe("POST");
       expect(Number(attr(post, "http.status_code") ?? attr(post, "http.response.status_code"))).toBe(200);
     }

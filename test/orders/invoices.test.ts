@@ -16,7 +16,18 @@ import { storeInvoice } from "../../server/orders/invoice.js";
 import { orderDependents } from "../../server/subscriptions/repository.js";
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createInvoiceActivities } from "../../workflows/activities/invoice.js";
-import { activityDeps, createCustomer, createCustomerSessionToken, createOrder, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi, useTestWorker } from "../harness/index.js";
+import {
+  activityDeps,
+  createCustomer,
+  createCustomerSessionToken,
+  createOrder,
+  createProductWithPrice,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
+  useTestWorker,
+} from "../harness/index.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
@@ -118,9 +129,29 @@ describe("order invoices", () => {
     // Each order is also requested three times at once: the requests join one workflow run.
     await Promise.all(orders.flatMap((o) => [0, 1, 2].map(() => polar.orders.generateInvoice({ id: o.id }).catch(() => null))));
     await expect
-      .poll(async () => Number((await api.knex("orders").whereIn("id", orders.map((o) => o.id)).where({ is_invoice_generated: true }).count({ n: "*" }))[0].n), poll)
+      .poll(
+        async () =>
+          Number(
+            (
+              await api
+                .knex("orders")
+                .whereIn(
+                  "id",
+                  orders.map((o) => o.id),
+                )
+                .where({ is_invoice_generated: true })
+                .count({ n: "*" })
+            )[0].n,
+          ),
+        poll,
+      )
       .toBe(20);
-    const numbers: string[] = await api.knex("orders").where({ organization_id: orgId }).whereNotNull("invoice_number").orderBy("invoice_number").pluck("invoice_number");
+    const numbers: string[] = await api
+      .knex("orders")
+      .where({ organization_id: orgId })
+      .whereNotNull("invoice_number")
+      .orderBy("invoice_number")
+      .pluck("invoice_number");
     expect(numbers).toEqual(Array.from({ length: 22 }, (_, i) => `${slug.toUpperCase()}-${String(i + 1).padStart(4, "0")}`));
     const counter = await api.knex("invoice_counters").where({ organization_id: orgId }).first();
     expect(counter.last_number).toBe(22);

@@ -9,7 +9,11 @@ import { mintOrganizationToken } from "../../server/organization-access-tokens/s
 import { addMeteredPrice, createEvent, createSubscriptionFixture, orgWithToken, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
-const pay = { confirmation_token_id: "tok_sandbox_success", customer_billing_address: { country: "FR" }, customer_email: "lines@example.com" } as const;
+const pay = {
+  confirmation_token_id: "tok_sandbox_success",
+  customer_billing_address: { country: "FR" },
+  customer_email: "lines@example.com",
+} as const;
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 async function polarOf(organizationId: string): Promise<Polar> {
@@ -25,8 +29,15 @@ describe("order line periods", () => {
   it("are none for a one-time purchase and the first period for a subscription's first order", async () => {
     const { org, token } = await orgWithToken(api.knex);
     const polar = createPolar({ accessToken: token, baseUrl: api.url });
-    const once = await polar.products.create({ name: "Once", prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }] });
-    const monthly = await polar.products.create({ name: "Monthly", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }] });
+    const once = await polar.products.create({
+      name: "Once",
+      prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }],
+    });
+    const monthly = await polar.products.create({
+      name: "Monthly",
+      recurring_interval: "month",
+      prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }],
+    });
     for (const product of [once, monthly]) {
       const checkout = await polar.checkouts.create({ products: [product.id] });
       await polar.checkouts.clientConfirm(checkout.client_secret, pay);
@@ -56,8 +67,13 @@ describe("order line periods", () => {
   it("cover what was left of the period for a product change's prorations", async () => {
     const startedAt = new Date(Date.now() - 10 * 86_400_000);
     const f = await createSubscriptionFixture(api.knex, { startedAt, interval: "month", amount: 1000 });
-    const [bigger] = await api.knex("products").insert({ organization_id: f.organizationId, name: "Bigger", recurring_interval: "month" }).returning("id");
-    await api.knex("product_prices").insert({ product_id: bigger.id, amount_type: "fixed", price_currency: "usd", price_amount: 3000, position: 0 });
+    const [bigger] = await api
+      .knex("products")
+      .insert({ organization_id: f.organizationId, name: "Bigger", recurring_interval: "month" })
+      .returning("id");
+    await api
+      .knex("product_prices")
+      .insert({ product_id: bigger.id, amount_type: "fixed", price_currency: "usd", price_amount: 3000, position: 0 });
     const polar = await polarOf(f.organizationId);
     const before = Date.now();
     await polar.subscriptions.update(f.subscription.id, { product_id: bigger.id, proration_behavior: "invoice" });

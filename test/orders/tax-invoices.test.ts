@@ -75,18 +75,23 @@ describe("tax invoices", () => {
       },
     );
     expect(rows[0]).toBe("Invoice | Acme Logiciels SAS");
-    expect(rows).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^Invoice number: .* \| 12 rue de la Paix$/),
-      expect.stringMatching(/^Date of issue: .* \| 75002 Paris$/),
-      "FR",
-      "VAT ID: FR40303265045",
-      "Pro license | 20% | €2.00 | €10.00",
-      "Subtotal | €10.00",
-      "VAT 20% (France) | €2.00",
-      "Total | €12.00",
-    ]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Invoice number: .* \| 12 rue de la Paix$/),
+        expect.stringMatching(/^Date of issue: .* \| 75002 Paris$/),
+        "FR",
+        "VAT ID: FR40303265045",
+        "Pro license | 20% | €2.00 | €10.00",
+        "Subtotal | €10.00",
+        "VAT 20% (France) | €2.00",
+        "Total | €12.00",
+      ]),
+    );
     // The buyer is a consumer: no VAT id under "Bill to", and no legend.
-    const billTo = rows.slice(rows.indexOf("Bill to"), rows.findIndex((r) => r.startsWith("Description")));
+    const billTo = rows.slice(
+      rows.indexOf("Bill to"),
+      rows.findIndex((r) => r.startsWith("Description")),
+    );
     expect(billTo).toEqual(["Bill to", "Marie Curie", "3 quai Voltaire", "69001 Lyon", "FR", expect.stringMatching(/@example\.com$/)]);
     expect(rows.join("\n")).not.toContain("Reverse charge");
   });
@@ -105,8 +110,19 @@ describe("tax invoices", () => {
         taxability_reason: "reverse_charge",
       },
     );
-    const billTo = rows.slice(rows.indexOf("Bill to"), rows.findIndex((r) => r.startsWith("Description")));
-    expect(billTo).toEqual(["Bill to", "Beispiel GmbH", "Unter den Linden 1", "10117 Berlin", "DE", "VAT ID: DE136695976", expect.stringMatching(/@example\.com$/)]);
+    const billTo = rows.slice(
+      rows.indexOf("Bill to"),
+      rows.findIndex((r) => r.startsWith("Description")),
+    );
+    expect(billTo).toEqual([
+      "Bill to",
+      "Beispiel GmbH",
+      "Unter den Linden 1",
+      "10117 Berlin",
+      "DE",
+      "VAT ID: DE136695976",
+      expect.stringMatching(/@example\.com$/),
+    ]);
     expect(rows).toEqual(expect.arrayContaining(["Pro license | 0% | €0.00 | €50.00", "Reverse charge | €0.00", "Total | €50.00", LEGEND]));
   });
 
@@ -121,21 +137,27 @@ describe("tax invoices", () => {
         ...frenchVat,
       },
     );
-    expect(rows).toEqual(expect.arrayContaining([
-      "Pro license | 20% | €1.67 | €8.33",
-      "Subtotal | €8.33",
-      "VAT 20% (France) | €1.67",
-      "Total | €10.00",
-    ]));
+    expect(rows).toEqual(
+      expect.arrayContaining(["Pro license | 20% | €1.67 | €8.33", "Subtotal | €8.33", "VAT 20% (France) | €1.67", "Total | €10.00"]),
+    );
     expect(rows).not.toContain(LEGEND);
   });
 
   it("invoices a German business's checkout, confirmed through the official client, with the VAT id it bought with", async () => {
     const call = plainJson(api.url, token);
-    const settings = { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }] };
+    const settings = {
+      provider: "builtin",
+      origin_country: "FR",
+      prices_include_tax: false,
+      registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }],
+    };
     expect((await call("PATCH", `/v1/organizations/${orgId}`, { tax_settings: settings })).status).toBe(200);
     const polar = api.client(token);
-    const product = await polar.products.create({ name: "Team seat", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "eur" }] });
+    const product = await polar.products.create({
+      name: "Team seat",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "eur" }],
+    });
     const checkout = await polar.checkouts.create({ products: [product.id] });
     const anon = new Polar({ serverURL: api.url });
     const shown = await anon.checkouts.clientUpdate({
@@ -150,16 +172,38 @@ describe("tax invoices", () => {
       },
     });
     expect([shown.netAmount, shown.taxAmount, shown.totalAmount]).toEqual([4000, 0, 4000]);
-    const confirmed = await anon.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" } });
+    const confirmed = await anon.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { confirmationTokenId: "tok_sandbox_success" },
+    });
     expect(confirmed.status).toBe("confirmed");
     const [order] = (await polar.orders.list({ productId: product.id })).result.items;
     // The buyer changes their VAT id after buying: the invoice keeps the one of the sale.
     await api.knex("customers").where({ id: order.customerId }).update({ tax_id: null });
     const stored = await storeInvoice(api.knex, order.id, orderDependents);
     const rows = pdfRows(await readFile(path.join(filesDir, ...stored.path.split("/"))));
-    const billTo = rows.slice(rows.indexOf("Bill to"), rows.findIndex((r) => r.startsWith("Description")));
-    expect(billTo).toEqual(["Bill to", "Acme GmbH", "Unter den Linden 1", "10117 Berlin", "DE", "VAT ID: DE136695976", "einkauf@example.com"]);
-    expect(rows).toEqual(expect.arrayContaining(["Team seat | 0% | €0.00 | €40.00", "Reverse charge | €0.00", "Total | €40.00", LEGEND, "VAT ID: FR40303265045"]));
+    const billTo = rows.slice(
+      rows.indexOf("Bill to"),
+      rows.findIndex((r) => r.startsWith("Description")),
+    );
+    expect(billTo).toEqual([
+      "Bill to",
+      "Acme GmbH",
+      "Unter den Linden 1",
+      "10117 Berlin",
+      "DE",
+      "VAT ID: DE136695976",
+      "einkauf@example.com",
+    ]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        "Team seat | 0% | €0.00 | €40.00",
+        "Reverse charge | €0.00",
+        "Total | €40.00",
+        LEGEND,
+        "VAT ID: FR40303265045",
+      ]),
+    );
   });
 
   it("refuses a seller tax id that fails its checksum with a 422 naming the field", async () => {

@@ -16,7 +16,15 @@ const GB = rate(2000, "VAT 20% (United Kingdom)", "GB");
 const RC = rate(0, "Reverse charge", "DE");
 const address = (country: string) => ({ line1: null, line2: null, postal_code: null, city: null, state: null, country });
 const row = (fields: Record<string, unknown>) => ({
-  currency: "eur", state: null, orders: 0, sales_net_amount: 0, sales_tax_amount: 0, refunds: 0, refunded_net_amount: 0, refunded_tax_amount: 0, ...fields,
+  currency: "eur",
+  state: null,
+  orders: 0,
+  sales_net_amount: 0,
+  sales_tax_amount: 0,
+  refunds: 0,
+  refunded_net_amount: 0,
+  refunded_tax_amount: 0,
+  ...fields,
 });
 
 describe("tax report", () => {
@@ -34,12 +42,31 @@ describe("tax report", () => {
     const customerId = (await createCustomer(api.knex, orgId)).id;
     const productId = (await createProductWithPrice(api.knex, orgId)).product.id;
     const order = (at: string, net: number, tax: number, country: string, taxed: object, extra: Record<string, unknown> = {}) =>
-      createOrder(api.knex, orgId, { customerId, productId }, {
-        created_at: new Date(at), currency: "eur", subtotal_amount: net, tax_amount: tax, billing_address: address(country), ...taxed, ...extra,
-      });
+      createOrder(
+        api.knex,
+        orgId,
+        { customerId, productId },
+        {
+          created_at: new Date(at),
+          currency: "eur",
+          subtotal_amount: net,
+          tax_amount: tax,
+          billing_address: address(country),
+          ...taxed,
+          ...extra,
+        },
+      );
     const refund = (orderId: string, at: string, amount: number, tax: number, status = "succeeded") =>
       api.knex("refunds").insert({
-        organization_id: orgId, customer_id: customerId, order_id: orderId, status, reason: "customer_request", amount, tax_amount: tax, currency: "eur", created_at: new Date(at),
+        organization_id: orgId,
+        customer_id: customerId,
+        order_id: orderId,
+        status,
+        reason: "customer_request",
+        amount,
+        tax_amount: tax,
+        currency: "eur",
+        created_at: new Date(at),
       });
 
     const a = await order("2026-01-10T12:00:00Z", 1000, 200, "FR", FR);
@@ -59,9 +86,18 @@ describe("tax report", () => {
     const other = await orgWithToken(api.knex);
     const oc = await createCustomer(api.knex, other.org.id);
     const op = await createProductWithPrice(api.knex, other.org.id);
-    await createOrder(api.knex, other.org.id, { customerId: oc.id, productId: op.product.id }, {
-      created_at: new Date("2026-01-10T00:00:00Z"), currency: "eur", tax_amount: 500, billing_address: address("FR"), ...FR,
-    });
+    await createOrder(
+      api.knex,
+      other.org.id,
+      { customerId: oc.id, productId: op.product.id },
+      {
+        created_at: new Date("2026-01-10T00:00:00Z"),
+        currency: "eur",
+        tax_amount: 500,
+        billing_address: address("FR"),
+        ...FR,
+      },
+    );
   }, 120_000);
 
   it("sums each month's orders per country, rate and reason, and nets out refunds in the month they were made", async () => {
@@ -73,21 +109,87 @@ describe("tax report", () => {
       interval: "month",
       periods: [
         {
-          period: "2026-01", start_date: "2026-01-01", end_date: "2026-01-31",
+          period: "2026-01",
+          start_date: "2026-01-01",
+          end_date: "2026-01-31",
           rows: [
-            row({ country: "DE", rate_basis_points: 1900, display_name: "VAT 19% (Germany)", taxability_reason: "standard_rated", orders: 1, sales_net_amount: 1000, sales_tax_amount: 190, net_amount: 1000, tax_amount: 190 }),
-            row({ country: "DE", rate_basis_points: 0, display_name: "Reverse charge", taxability_reason: "reverse_charge", orders: 1, sales_net_amount: 5000, net_amount: 5000, tax_amount: 0 }),
+            row({
+              country: "DE",
+              rate_basis_points: 1900,
+              display_name: "VAT 19% (Germany)",
+              taxability_reason: "standard_rated",
+              orders: 1,
+              sales_net_amount: 1000,
+              sales_tax_amount: 190,
+              net_amount: 1000,
+              tax_amount: 190,
+            }),
+            row({
+              country: "DE",
+              rate_basis_points: 0,
+              display_name: "Reverse charge",
+              taxability_reason: "reverse_charge",
+              orders: 1,
+              sales_net_amount: 5000,
+              net_amount: 5000,
+              tax_amount: 0,
+            }),
             // 1000 + (2500 − 500 discount).
-            row({ country: "FR", rate_basis_points: 2000, display_name: "VAT 20% (France)", taxability_reason: "standard_rated", orders: 2, sales_net_amount: 3000, sales_tax_amount: 700, net_amount: 3000, tax_amount: 700 }),
+            row({
+              country: "FR",
+              rate_basis_points: 2000,
+              display_name: "VAT 20% (France)",
+              taxability_reason: "standard_rated",
+              orders: 2,
+              sales_net_amount: 3000,
+              sales_tax_amount: 700,
+              net_amount: 3000,
+              tax_amount: 700,
+            }),
           ],
         },
         {
-          period: "2026-02", start_date: "2026-02-01", end_date: "2026-02-28",
+          period: "2026-02",
+          start_date: "2026-02-01",
+          end_date: "2026-02-28",
           rows: [
             // January's order refunded in February: the refund is February's.
-            row({ country: "FR", rate_basis_points: 2000, display_name: "VAT 20% (France)", taxability_reason: "standard_rated", orders: 1, sales_net_amount: 1000, sales_tax_amount: 200, refunds: 1, refunded_net_amount: 500, refunded_tax_amount: 100, net_amount: 500, tax_amount: 100 }),
-            row({ country: "US", rate_basis_points: 0, display_name: null, taxability_reason: null, orders: 1, sales_net_amount: 700, net_amount: 700, tax_amount: 0 }),
-            row({ currency: "gbp", country: "GB", rate_basis_points: 2000, display_name: "VAT 20% (United Kingdom)", taxability_reason: "standard_rated", orders: 1, sales_net_amount: 1000, sales_tax_amount: 200, net_amount: 1000, tax_amount: 200 }),
+            row({
+              country: "FR",
+              rate_basis_points: 2000,
+              display_name: "VAT 20% (France)",
+              taxability_reason: "standard_rated",
+              orders: 1,
+              sales_net_amount: 1000,
+              sales_tax_amount: 200,
+              refunds: 1,
+              refunded_net_amount: 500,
+              refunded_tax_amount: 100,
+              net_amount: 500,
+              tax_amount: 100,
+            }),
+            row({
+              country: "US",
+              rate_basis_points: 0,
+              display_name: null,
+              taxability_reason: null,
+              orders: 1,
+              sales_net_amount: 700,
+              net_amount: 700,
+              tax_amount: 0,
+            }),
+            row({
+              currency: "gbp",
+              country: "GB",
+              rate_basis_points: 2000,
+              display_name: "VAT 20% (United Kingdom)",
+              taxability_reason: "standard_rated",
+              orders: 1,
+              sales_net_amount: 1000,
+              sales_tax_amount: 200,
+              net_amount: 1000,
+              tax_amount: 200,
+            }),
           ],
         },
       ],
@@ -102,14 +204,36 @@ describe("tax report", () => {
     expect(q1).toMatchObject({ period: "2026-Q1", start_date: "2026-01-15", end_date: "2026-02-28" });
     const fr = q1.rows.find((r: { country: string }) => r.country === "FR");
     // The order of January 10 is before the range; its refund of February 5 is in it.
-    expect(fr).toMatchObject({ orders: 2, sales_net_amount: 3000, sales_tax_amount: 700, refunds: 1, refunded_net_amount: 500, refunded_tax_amount: 100, net_amount: 2500, tax_amount: 600 });
-    expect(q1.rows.map((r: { country: string; rate_basis_points: number }) => `${r.country} ${r.rate_basis_points}`)).toEqual(["DE 1900", "DE 0", "FR 2000", "US 0", "GB 2000"]);
+    expect(fr).toMatchObject({
+      orders: 2,
+      sales_net_amount: 3000,
+      sales_tax_amount: 700,
+      refunds: 1,
+      refunded_net_amount: 500,
+      refunded_tax_amount: 100,
+      net_amount: 2500,
+      tax_amount: 600,
+    });
+    expect(q1.rows.map((r: { country: string; rate_basis_points: number }) => `${r.country} ${r.rate_basis_points}`)).toEqual([
+      "DE 1900",
+      "DE 0",
+      "FR 2000",
+      "US 0",
+      "GB 2000",
+    ]);
   });
 
   it("lists empty periods, and defaults to months", async () => {
     const { body } = await report("start_date=2025-11-20&end_date=2026-01-05");
     expect(body.interval).toBe("month");
-    expect(body.periods.map((p: { period: string; start_date: string; end_date: string; rows: unknown[] }) => [p.period, p.start_date, p.end_date, p.rows.length])).toEqual([
+    expect(
+      body.periods.map((p: { period: string; start_date: string; end_date: string; rows: unknown[] }) => [
+        p.period,
+        p.start_date,
+        p.end_date,
+        p.rows.length,
+      ]),
+    ).toEqual([
       ["2025-11", "2025-11-20", "2025-11-30", 0],
       ["2025-12", "2025-12-01", "2025-12-31", 1],
       ["2026-01", "2026-01-01", "2026-01-05", 0],

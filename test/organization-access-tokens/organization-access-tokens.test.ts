@@ -8,7 +8,16 @@ import { describe, expect, it } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { AVAILABLE_SCOPES, durationSeconds } from "../../server/organization-access-tokens/service.js";
-import { type Browser, orgWithToken, ownerWithOrganization, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
+import {
+  type Browser,
+  orgWithToken,
+  ownerWithOrganization,
+  rejects,
+  signedOutClient,
+  signUpVerified,
+  uniqueEmail,
+  useTestApi,
+} from "../harness/index.js";
 import spec from "../../generated/openapi.json" with { type: "json" };
 
 const api = useTestApi();
@@ -42,7 +51,10 @@ async function call(auth: Auth, method: string, path: string, body?: unknown): P
   const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
   const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
   const url = `${api.url}/v1/organization-access-tokens/${path}`;
-  const res = "browser" in auth ? await auth.browser.fetch(url, init) : await fetch(url, { ...init, headers: { ...headers, authorization: `Bearer ${auth.token}` } });
+  const res =
+    "browser" in auth
+      ? await auth.browser.fetch(url, init)
+      : await fetch(url, { ...init, headers: { ...headers, authorization: `Bearer ${auth.token}` } });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }
@@ -54,7 +66,12 @@ describe("organization access tokens", () => {
     expect(made.status).toBe(201);
     const { organization_access_token: oat, token } = made.json;
     expect(token).toMatch(/^polar_oat_[0-9A-Za-z]{40}$/);
-    expect(oat).toMatchObject({ organization_id: owner.organizationId, comment: "CI deploys", scopes: ["products:read", "products:write"], last_used_at: null });
+    expect(oat).toMatchObject({
+      organization_id: owner.organizationId,
+      comment: "CI deploys",
+      scopes: ["products:read", "products:write"],
+      last_used_at: null,
+    });
     const days = (new Date(oat.expires_at!).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
@@ -76,7 +93,9 @@ describe("organization access tokens", () => {
     expect(narrowed.status).toBe(200);
     expect(narrowed.json).toMatchObject({ comment: "CI reads", scopes: ["products:read"] });
     expect(narrowed.json.modified_at).not.toBeNull();
-    expect(await statusOf(polar.products.create({ name: "No longer", recurringInterval: null, prices: [{ amountType: "free" }] }))).toBe(403);
+    expect(await statusOf(polar.products.create({ name: "No longer", recurringInterval: null, prices: [{ amountType: "free" }] }))).toBe(
+      403,
+    );
     expect((await polar.products.list({})).result.items.length).toBeGreaterThan(0);
 
     expect((await call(owner, "DELETE", oat.id)).status).toBe(204);
@@ -95,7 +114,9 @@ describe("organization access tokens", () => {
     const beyond = await call({ token: maker }, "POST", "", { comment: "escalate", scopes: ["customers:read"] });
     expect(beyond.status).toBe(422);
     expect(beyond.json.detail[0].loc).toEqual(["body", "scopes"]);
-    const widen = await call({ token: maker }, "PATCH", ok.json.organization_access_token.id, { scopes: ["products:read", "refunds:write"] });
+    const widen = await call({ token: maker }, "PATCH", ok.json.organization_access_token.id, {
+      scopes: ["products:read", "refunds:write"],
+    });
     expect(widen.status).toBe(422);
     // Reading the list needs a read (or write) scope; this token only writes.
     expect((await call({ token: maker }, "GET", "")).status).toBe(200);
@@ -106,15 +127,29 @@ describe("organization access tokens", () => {
 
   it("are changed or revoked only by a caller holding every scope they hold; a token may revoke itself", async () => {
     const { org, token: strongest } = await orgWithToken(api.knex);
-    const strong = await api.knex("organization_access_tokens").where({ token_hash: hashToken(strongest) }).first("id", "scopes", "comment");
+    const strong = await api
+      .knex("organization_access_tokens")
+      .where({ token_hash: hashToken(strongest) })
+      .first("id", "scopes", "comment");
     const weak = await mintOrganizationToken(api.knex, org.id, { scopes: ["organization_access_tokens:write", "products:read"] });
-    const refused = { error: "NotPermitted", detail: expect.stringMatching(/^This token holds scopes you do not hold \(.*customers:write.*\)/) };
-    for (const [method, body] of [["PATCH", { scopes: ["products:read"] }], ["PATCH", { comment: "mine now" }], ["DELETE", undefined]] as const) {
+    const refused = {
+      error: "NotPermitted",
+      detail: expect.stringMatching(/^This token holds scopes you do not hold \(.*customers:write.*\)/),
+    };
+    for (const [method, body] of [
+      ["PATCH", { scopes: ["products:read"] }],
+      ["PATCH", { comment: "mine now" }],
+      ["DELETE", undefined],
+    ] as const) {
       const res = await call({ token: weak }, method, strong.id, body);
       expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(403);
       expect(res.json).toEqual(refused);
     }
-    expect(await api.knex("organization_access_tokens").where({ id: strong.id }).first("scopes", "comment", "revoked_at")).toEqual({ scopes: strong.scopes, comment: strong.comment, revoked_at: null });
+    expect(await api.knex("organization_access_tokens").where({ id: strong.id }).first("scopes", "comment", "revoked_at")).toEqual({
+      scopes: strong.scopes,
+      comment: strong.comment,
+      revoked_at: null,
+    });
     expect((await api.client(strongest).customers.list({})).result.items).toBeDefined();
 
     // Within its own scopes it manages tokens, and it may revoke itself.
@@ -122,14 +157,22 @@ describe("organization access tokens", () => {
     const reader = made.json.organization_access_token;
     expect((await call({ token: weak }, "PATCH", reader.id, { comment: "still a reader" })).status).toBe(200);
     expect((await call({ token: weak }, "DELETE", reader.id)).status).toBe(204);
-    const self = await api.knex("organization_access_tokens").where({ token_hash: hashToken(weak) }).first("id");
+    const self = await api
+      .knex("organization_access_tokens")
+      .where({ token_hash: hashToken(weak) })
+      .first("id");
     expect((await call({ token: weak }, "DELETE", self.id)).status).toBe(204);
     expect((await call({ token: weak }, "GET", "")).status).toBe(401);
     // The strongest token, and an owner's session (the console), still manage any token.
     expect((await call({ token: strongest }, "PATCH", strong.id, { comment: "owner's" })).status).toBe(200);
     const owner = await ownerWithOrganization(api.url);
     const full = await mintOrganizationToken(api.knex, owner.organizationId);
-    const fullId = (await api.knex("organization_access_tokens").where({ token_hash: hashToken(full) }).first("id")).id;
+    const fullId = (
+      await api
+        .knex("organization_access_tokens")
+        .where({ token_hash: hashToken(full) })
+        .first("id")
+    ).id;
     expect((await call(owner, "PATCH", fullId, { scopes: ["products:read"] })).status).toBe(200);
     expect((await call(owner, "DELETE", fullId)).status).toBe(204);
   });

@@ -8,7 +8,17 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
-import { type Browser, createOrganization, orgWithToken, outboxTypes, rejects, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
+import {
+  type Browser,
+  createOrganization,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  signedOutClient,
+  signUpVerified,
+  uniqueEmail,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 /** A 422's issues as [loc, type] pairs. */
@@ -32,7 +42,10 @@ describe("organizations", () => {
       slug: s,
       email: "billing@acme.example",
       website: "https://acme.example",
-      socials: [{ platform: "github", url: "https://github.com/acme" }, { platform: "x", url: "https://x.com/acme" }],
+      socials: [
+        { platform: "github", url: "https://github.com/acme" },
+        { platform: "x", url: "https://x.com/acme" },
+      ],
       details: {
         about: "We make anvils",
         productDescription: "Anvils as a service",
@@ -61,7 +74,9 @@ describe("organizations", () => {
     const stored = await api.knex("organizations").where({ id: org.id }).first();
     expect(stored.details).toMatchObject({ switching_from: "stripe", previous_annual_revenue: 50_000 });
 
-    expect(await api.knex("members").where({ organization_id: org.id }).select("user_id", "role")).toEqual([{ user_id: userId, role: "owner" }]);
+    expect(await api.knex("members").where({ organization_id: org.id }).select("user_id", "role")).toEqual([
+      { user_id: userId, role: "owner" },
+    ]);
     // better-auth sees the same organization, with its creator as owner.
     const listed = await browser.client.organization.list();
     expect(listed.data?.map((o) => o.slug)).toContain(s);
@@ -122,7 +137,11 @@ describe("organizations", () => {
         details: { about: "a", productDescription: "b", intendedUse: "c", customerAcquisition: [], futureAnnualRevenue: 10 },
       },
     });
-    expect(updated).toMatchObject({ name: "Renamed Org", website: "https://renamed.example", featureSettings: { issueFundingEnabled: true } });
+    expect(updated).toMatchObject({
+      name: "Renamed Org",
+      website: "https://renamed.example",
+      featureSettings: { issueFundingEnabled: true },
+    });
     expect(updated.subscriptionSettings.prorationBehavior).toBe("invoice");
     expect(updated.detailsSubmittedAt).toBeInstanceOf(Date);
     expect(updated.modifiedAt).toBeInstanceOf(Date);
@@ -143,9 +162,22 @@ describe("organizations", () => {
       defaultTaxBehavior: "location",
       accountId: null,
       payoutAccountId: null,
-      capabilities: { checkoutPayments: true, subscriptionRenewals: true, payouts: false, refunds: true, apiAccess: true, dashboardAccess: true },
+      capabilities: {
+        checkoutPayments: true,
+        subscriptionRenewals: true,
+        payouts: false,
+        refunds: true,
+        apiAccess: true,
+        dashboardAccess: true,
+      },
       // Benefits are kept through the payment retries (2 + 5 + 7 + 7 days by default).
-      subscriptionSettings: { allowMultipleSubscriptions: false, allowCustomerUpdates: true, prorationBehavior: "prorate", benefitRevocationGracePeriod: 21, preventTrialAbuse: false },
+      subscriptionSettings: {
+        allowMultipleSubscriptions: false,
+        allowCustomerUpdates: true,
+        prorationBehavior: "prorate",
+        benefitRevocationGracePeriod: 21,
+        preventTrialAbuse: false,
+      },
       customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: true } },
     });
     expect(Object.values(read.customerEmailSettings).every((on) => on === true)).toBe(true);
@@ -153,7 +185,13 @@ describe("organizations", () => {
     const updated = await newer.organizations.update({
       id: org.id,
       organizationUpdate: {
-        subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: true, prorationBehavior: "invoice", benefitRevocationGracePeriod: 21, preventTrialAbuse: true },
+        subscriptionSettings: {
+          allowMultipleSubscriptions: true,
+          allowCustomerUpdates: true,
+          prorationBehavior: "invoice",
+          benefitRevocationGracePeriod: 21,
+          preventTrialAbuse: true,
+        },
         customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: false } },
         customerEmailSettings: { ...read.customerEmailSettings, orderConfirmation: false, subscriptionCycled: false },
         defaultPresentmentCurrency: "eur",
@@ -165,7 +203,12 @@ describe("organizations", () => {
       prorationBehavior: "invoice",
       // The portal's update_plan is the same setting, and wins over the subscription settings' copy.
       allowCustomerUpdates: false,
-      subscriptionSettings: { allowMultipleSubscriptions: true, allowCustomerUpdates: false, prorationBehavior: "invoice", preventTrialAbuse: true },
+      subscriptionSettings: {
+        allowMultipleSubscriptions: true,
+        allowCustomerUpdates: false,
+        prorationBehavior: "invoice",
+        preventTrialAbuse: true,
+      },
       customerPortalSettings: { usage: { show: false }, subscription: { updateSeats: false, updatePlan: false } },
       customerEmailSettings: { orderConfirmation: false, subscriptionCycled: false, subscriptionUpdated: true },
       defaultPresentmentCurrency: "eur",
@@ -176,8 +219,17 @@ describe("organizations", () => {
     expect((await newer.organizations.get({ id: org.id })).capabilities).toMatchObject({ checkoutPayments: false, apiAccess: true });
 
     // 0.34.17 reads the organization and updates its three subscription settings; the newer ones stay.
-    expect((await older.organizations.get({ id: org.id })).subscriptionSettings).toEqual({ allowMultipleSubscriptions: true, allowCustomerUpdates: false, prorationBehavior: "invoice" });
-    await older.organizations.update({ id: org.id, organizationUpdate: { subscriptionSettings: { allowMultipleSubscriptions: false, allowCustomerUpdates: true, prorationBehavior: "prorate" } } });
+    expect((await older.organizations.get({ id: org.id })).subscriptionSettings).toEqual({
+      allowMultipleSubscriptions: true,
+      allowCustomerUpdates: false,
+      prorationBehavior: "invoice",
+    });
+    await older.organizations.update({
+      id: org.id,
+      organizationUpdate: {
+        subscriptionSettings: { allowMultipleSubscriptions: false, allowCustomerUpdates: true, prorationBehavior: "prorate" },
+      },
+    });
     expect(await newer.organizations.get({ id: org.id })).toMatchObject({
       prorationBehavior: "prorate",
       allowCustomerUpdates: true,
@@ -187,14 +239,18 @@ describe("organizations", () => {
 
     // What is not offered is refused, by name.
     const refuse = (organizationUpdate: Parameters<typeof newer.organizations.update>[0]["organizationUpdate"]) =>
-      rejects(newer.organizations.update({ id: org.id, organizationUpdate }), HTTPValidationError049).then((e) => e.detail?.map((d) => d.loc.join(".")));
+      rejects(newer.organizations.update({ id: org.id, organizationUpdate }), HTTPValidationError049).then((e) =>
+        e.detail?.map((d) => d.loc.join(".")),
+      );
     expect(await refuse({ ssoEnforced: true })).toEqual(["body.sso_enforced"]);
     expect(await refuse({ subscriptionSettings: { ...updated.subscriptionSettings, benefitRevocationGracePeriod: 3 } })).toEqual([
       "body.subscription_settings.benefit_revocation_grace_period",
     ]);
-    expect(await refuse({ customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: true, pause: true } } })).toEqual([
-      "body.customer_portal_settings.subscription.pause",
-    ]);
+    expect(
+      await refuse({
+        customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: true, pause: true } },
+      }),
+    ).toEqual(["body.customer_portal_settings.subscription.pause"]);
     const raw = await fetch(`${api.url}/v1/organizations/${org.id}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -213,7 +269,16 @@ describe("organizations", () => {
       [{ avatarUrl: "data:image/svg+xml,<svg onload=alert(1)>" }, "body.avatar_url", "url_scheme"],
       [{ avatarUrl: "not a url" }, "body.avatar_url", "url_parsing"],
       [{ website: `https://acme.example/${"a".repeat(2083)}` }, "body.website", "url_too_long"],
-      [{ socials: [{ platform: "x", url: "https://x.com/acme" }, { platform: "other", url: "javascript:alert(1)" }] }, "body.socials.1.url", "url_scheme"],
+      [
+        {
+          socials: [
+            { platform: "x", url: "https://x.com/acme" },
+            { platform: "other", url: "javascript:alert(1)" },
+          ],
+        },
+        "body.socials.1.url",
+        "url_scheme",
+      ],
     ];
     for (const [organizationUpdate, loc, type] of cases) {
       expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate }))).toEqual([[loc, type]]);
@@ -223,9 +288,14 @@ describe("organizations", () => {
 
     const founder = (await signedInUser()).browser.polar();
     const s = slug();
-    expect(await issue(founder.organizations.create({ name: "Evil Corp", slug: s, website: "javascript:alert(1)" }))).toEqual([["body.website", "url_scheme"]]);
+    expect(await issue(founder.organizations.create({ name: "Evil Corp", slug: s, website: "javascript:alert(1)" }))).toEqual([
+      ["body.website", "url_scheme"],
+    ]);
     expect(await api.knex("organizations").where({ slug: s }).first()).toBeUndefined();
-    const fine = await polar.organizations.update({ id: org.id, organizationUpdate: { website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" } });
+    const fine = await polar.organizations.update({
+      id: org.id,
+      organizationUpdate: { website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" },
+    });
     expect(fine).toMatchObject({ website: "http://acme.example/about?x={y}", avatarUrl: "https://cdn.acme.example/logo.png" });
   });
 
@@ -233,14 +303,20 @@ describe("organizations", () => {
     const { org, token } = await orgWithToken(api.knex);
     const polar = api.client(token);
     for (const email of ["javascript:alert(1)", "no-at-sign", `${"s".repeat(65)}@acme.example`, `support@${"d".repeat(250)}.example`]) {
-      expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate: { email } })), email).toEqual([["body.email", "value_error"]]);
+      expect(await issue(polar.organizations.update({ id: org.id, organizationUpdate: { email } })), email).toEqual([
+        ["body.email", "value_error"],
+      ]);
     }
     expect((await api.knex("organizations").where({ id: org.id }).first()).email).toBeNull();
-    expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: " help@acme.example " } })).email).toBe("help@acme.example");
+    expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: " help@acme.example " } })).email).toBe(
+      "help@acme.example",
+    );
     expect((await polar.organizations.update({ id: org.id, organizationUpdate: { email: null } })).email).toBeNull();
     const s = slug();
     const founder = (await signedInUser()).browser.polar();
-    expect(await issue(founder.organizations.create({ name: "Long Mail", slug: s, email: `${"s".repeat(65)}@acme.example` }))).toEqual([["body.email", "value_error"]]);
+    expect(await issue(founder.organizations.create({ name: "Long Mail", slug: s, email: `${"s".repeat(65)}@acme.example` }))).toEqual([
+      ["body.email", "value_error"],
+    ]);
   });
 
   it("a created organization is reachable with a token minted for it", async () => {

@@ -27,14 +27,20 @@ describe("an organization's 1.x settings", () => {
   it("shows the ones not offered as off, and embed_hosts empty until listed", async () => {
     const { org, polar } = await setup();
     const got = await polar.organizations.get(org.id);
-    expect(got).toMatchObject({ onboarding_resubmission_requested_at: null, dispute_settings: { auto_accept_below_amount: null }, embed_hosts: [] });
+    expect(got).toMatchObject({
+      onboarding_resubmission_requested_at: null,
+      dispute_settings: { auto_accept_below_amount: null },
+      embed_hosts: [],
+    });
     expect(got.customer_email_settings.payment_method_expiration_reminder).toBe(true);
     expect(got.customer_email_settings.order_confirmation).toBe(true);
   });
 
   it("stores embed_hosts trimmed, lowercased and each once; null keeps them; a malformed one is a 422", async () => {
     const { org, token, polar } = await setup();
-    const updated = await polar.organizations.update(org.id, { embed_hosts: [" Shop.Example.com ", "*.example.org", "localhost:3000", "shop.example.com", "chrome-extension://abcdef"] });
+    const updated = await polar.organizations.update(org.id, {
+      embed_hosts: [" Shop.Example.com ", "*.example.org", "localhost:3000", "shop.example.com", "chrome-extension://abcdef"],
+    });
     expect(updated.embed_hosts).toEqual(["shop.example.com", "*.example.org", "localhost:3000", "chrome-extension://abcdef"]);
     expect((await polar.organizations.update(org.id, { embed_hosts: null, name: "Kept hosts" })).embed_hosts).toHaveLength(4);
     for (const bad of ["https://shop.example.com", "shop.example.com/path", "shop..example.com", "localhost:70000", "*", ""]) {
@@ -50,7 +56,14 @@ describe("an organization's 1.x settings", () => {
     const dispute = await patch(token, org.id, { dispute_settings: { auto_accept_below_amount: 1500 } });
     expect(dispute.status).toBe(422);
     expect(dispute.body.detail[0]?.loc).toEqual(["body", "dispute_settings", "auto_accept_below_amount"]);
-    const off = await polar.organizations.update(org.id, { dispute_settings: { auto_accept_below_amount: null }, customer_email_settings: { ...(await polar.organizations.get(org.id)).customer_email_settings, payment_method_expiration_reminder: false, order_confirmation: false } });
+    const off = await polar.organizations.update(org.id, {
+      dispute_settings: { auto_accept_below_amount: null },
+      customer_email_settings: {
+        ...(await polar.organizations.get(org.id)).customer_email_settings,
+        payment_method_expiration_reminder: false,
+        order_confirmation: false,
+      },
+    });
     expect(off.dispute_settings.auto_accept_below_amount).toBeNull();
     expect(off.customer_email_settings).toMatchObject({ payment_method_expiration_reminder: false, order_confirmation: false });
   });
@@ -82,7 +95,10 @@ describe("an organization's 1.x settings", () => {
 
 describe("embed hosts", () => {
   it("match by host, port, wildcard and scheme", () => {
-    const hosts = checkEmbedHosts(["shop.example.com", "*.example.org", "intranet.local", "192.168.1.20:8080", "chrome-extension://abc"], ["body", "embed_hosts"]);
+    const hosts = checkEmbedHosts(
+      ["shop.example.com", "*.example.org", "intranet.local", "192.168.1.20:8080", "chrome-extension://abc"],
+      ["body", "embed_hosts"],
+    );
     expect(embeddableBy(hosts, "https://shop.example.com:8443")).toBe(true);
     expect(embeddableBy(hosts, "http://shop.example.com")).toBe(false);
     expect(embeddableBy(hosts, "https://x.example.org")).toBe(true);

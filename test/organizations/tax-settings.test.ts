@@ -34,7 +34,9 @@ describe("organization tax settings", () => {
     expect(await outboxTypes(api.knex, org.id)).toEqual(["organization.updated"]);
 
     // A field given alone replaces only itself; codes are taken in any case.
-    const partial = await json(token, "PATCH", `/v1/organizations/${org.id}`, { tax_settings: { prices_include_tax: true, registrations: [{ country: "de" }, { country: "ca", state: "qc" }] } });
+    const partial = await json(token, "PATCH", `/v1/organizations/${org.id}`, {
+      tax_settings: { prices_include_tax: true, registrations: [{ country: "de" }, { country: "ca", state: "qc" }] },
+    });
     expect(partial.body.tax_settings).toEqual({
       provider: "builtin",
       origin_country: "FR",
@@ -73,10 +75,17 @@ describe("organization tax settings", () => {
     for (const [tax_settings, loc, type] of cases) {
       const res = await json(token, "PATCH", `/v1/organizations/${org.id}`, { tax_settings });
       expect(res.status, JSON.stringify(tax_settings)).toBe(422);
-      expect(res.body.detail?.map((d) => [d.loc.join("."), d.type]), JSON.stringify(tax_settings)).toEqual([[loc, type]]);
+      expect(
+        res.body.detail?.map((d) => [d.loc.join("."), d.type]),
+        JSON.stringify(tax_settings),
+      ).toEqual([[loc, type]]);
     }
     // What the contract refuses: an unknown provider or scheme.
-    for (const tax_settings of [{ provider: "avalara" }, { registrations: [{ country: "EU", scheme: "ioss" }] }, { prices_include_tax: "yes" }]) {
+    for (const tax_settings of [
+      { provider: "avalara" },
+      { registrations: [{ country: "EU", scheme: "ioss" }] },
+      { prices_include_tax: "yes" },
+    ]) {
       expect((await json(token, "PATCH", `/v1/organizations/${org.id}`, { tax_settings })).status).toBe(422);
     }
     expect((await json(token, "GET", `/v1/organizations/${org.id}`)).body.tax_settings).toEqual(FR_OSS);

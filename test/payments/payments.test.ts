@@ -6,7 +6,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { Payment } from "@polar-sh/sdk/models/components/payment.js";
 import { ResourceNotFound } from "@polar-sh/sdk/models/errors/resourcenotfound.js";
-import { collectPages, createCheckoutProduct, createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, useTestApi } from "../harness/index.js";
+import {
+  collectPages,
+  createCheckoutProduct,
+  createCustomer,
+  createOrder,
+  createPayment,
+  createProductWithPrice,
+  orgWithToken,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -34,11 +43,28 @@ describe("payments", () => {
     ids.checkout = "00000000-0000-4000-8000-00000000000c";
     const t0 = Date.now() - 60_000;
     ids.p1 = (await createPayment(k, orgId, { order_id: oa.id, amount: 2500, created_at: new Date(t0) })).id;
-    ids.p2 = (await createPayment(k, orgId, {
-      order_id: ob.id, amount: 900, status: "failed", decline_reason: "card_declined", decline_message: "Your card was declined.",
-      method_metadata: { brand: "mastercard", last4: "4444" }, created_at: new Date(t0 + 1000), checkout_id: ids.checkout,
-    })).id;
-    ids.p3 = (await createPayment(k, orgId, { order_id: ob.id, amount: 1500, status: "pending", method: "sepa_debit", method_metadata: null, created_at: new Date(t0 + 2000) })).id;
+    ids.p2 = (
+      await createPayment(k, orgId, {
+        order_id: ob.id,
+        amount: 900,
+        status: "failed",
+        decline_reason: "card_declined",
+        decline_message: "Your card was declined.",
+        method_metadata: { brand: "mastercard", last4: "4444" },
+        created_at: new Date(t0 + 1000),
+        checkout_id: ids.checkout,
+      })
+    ).id;
+    ids.p3 = (
+      await createPayment(k, orgId, {
+        order_id: ob.id,
+        amount: 1500,
+        status: "pending",
+        method: "sepa_debit",
+        method_metadata: null,
+        created_at: new Date(t0 + 2000),
+      })
+    ).id;
     const other = await orgWithToken(k);
     ids.foreign = (await createPayment(k, other.org.id)).id;
   });
@@ -46,8 +72,17 @@ describe("payments", () => {
   it("gets a card payment with its brand and last4, and a generic one", async () => {
     const p = await polar.payments.get({ id: ids.p2 });
     expect(p).toMatchObject({
-      id: ids.p2, processor: "stripe", status: "failed", amount: 900, currency: "usd", method: "card",
-      declineReason: "card_declined", declineMessage: "Your card was declined.", organizationId: orgId, orderId: ids.orderB, checkoutId: ids.checkout,
+      id: ids.p2,
+      processor: "stripe",
+      status: "failed",
+      amount: 900,
+      currency: "usd",
+      method: "card",
+      declineReason: "card_declined",
+      declineMessage: "Your card was declined.",
+      organizationId: orgId,
+      orderId: ids.orderB,
+      checkoutId: ids.checkout,
     });
     expect((p as { methodMetadata: unknown }).methodMetadata).toEqual({ brand: "mastercard", last4: "4444" });
     const g = await polar.payments.get({ id: ids.p3 });
@@ -58,7 +93,11 @@ describe("payments", () => {
   it("says why a checkout's payment was made, to 0.49.0; one recorded before triggers were is null", async () => {
     const { token } = await orgWithToken(api.knex);
     const polar = api.client(token);
-    const product = await polar.products.create({ name: "Ebook", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }] });
+    const product = await polar.products.create({
+      name: "Ebook",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "usd" }],
+    });
     const checkout = await polar.checkouts.create({ products: [product.id], customerEmail: "reader@example.com" });
     await polar.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
@@ -102,12 +141,22 @@ describe("payments", () => {
     const { org, token } = await orgWithToken(k);
     const [alice, bob] = [await createCustomer(k, org.id), await createCustomer(k, org.id)];
     const { product } = await createCheckoutProduct(k, org.id);
-    const paid = await createPayment(k, org.id, { order_id: (await createOrder(k, org.id, { customerId: alice.id, productId: product.id })).id });
+    const paid = await createPayment(k, org.id, {
+      order_id: (await createOrder(k, org.id, { customerId: alice.id, productId: product.id })).id,
+    });
     // A declined checkout of Bob's: its payment has no order.
     const declined = await api.client(token).checkouts.create({ products: [product.id], customerId: bob.id });
-    const failed = await createPayment(k, org.id, { checkout_id: declined.id, status: "failed", decline_reason: "card_declined", decline_message: "Declined." });
+    const failed = await createPayment(k, org.id, {
+      checkout_id: declined.id,
+      status: "failed",
+      decline_reason: "card_declined",
+      decline_message: "Declined.",
+    });
     // Paid in Bob's checkout, for Alice's order: the order's customer is the payment's.
-    const settled = await createPayment(k, org.id, { checkout_id: declined.id, order_id: (await createOrder(k, org.id, { customerId: alice.id, productId: product.id })).id });
+    const settled = await createPayment(k, org.id, {
+      checkout_id: declined.id,
+      order_id: (await createOrder(k, org.id, { customerId: alice.id, productId: product.id })).id,
+    });
     const newer = api.client049(token);
     const of = async (customerId: string | string[]) => (await newer.payments.list({ customerId })).result.items.map((p) => p.id).sort();
     expect(await of(alice.id)).toEqual([paid.id, settled.id].sort());

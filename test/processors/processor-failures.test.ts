@@ -29,7 +29,12 @@ describe("confirm over other processors", () => {
   const confirm = (secret: string, extra: Record<string, unknown> = {}) =>
     polar.checkouts.clientConfirm({
       clientSecret: secret,
-      checkoutConfirmStripe: { customerEmail: "p@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "ctoken_test", ...extra },
+      checkoutConfirmStripe: {
+        customerEmail: "p@example.com",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "ctoken_test",
+        ...extra,
+      },
     });
 
   it("fails cleanly when the processor can't be reached: the checkout is open again", async () => {
@@ -42,7 +47,10 @@ describe("confirm over other processors", () => {
     const discount = await createDiscount(api.knex, orgId, { code: "OUTAGE", max_redemptions: 1 });
     const checkout = await polar.checkouts.create({ products: [productId] });
     await polar.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { discountCode: "OUTAGE" } });
-    const err = await confirm(checkout.clientSecret, { discountCode: "OUTAGE" }).then(() => null, (e: unknown) => e);
+    const err = await confirm(checkout.clientSecret, { discountCode: "OUTAGE" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PaymentError);
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");
     expect(await api.knex("orders").where({ checkout_id: checkout.id })).toHaveLength(0);
@@ -59,7 +67,10 @@ describe("confirm over other processors", () => {
     it("confirms through a payment intent; an unpaid intent is a decline (the checkout open again)", async () => {
       setProcessor(new StripeProcessor("sk_test_borealis", { host: "127.0.0.1", port: mock.port, protocol: "http" }));
       const checkout = await polar.checkouts.create({ products: [productId] });
-      const err = await confirm(checkout.clientSecret).then(() => null, (e: unknown) => e);
+      const err = await confirm(checkout.clientSecret).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(PaymentError);
       expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");
       const [payment] = await api.knex("payments").where({ checkout_id: checkout.id });

@@ -29,7 +29,12 @@ describe("sandbox ledger", () => {
   it("answers a key once across processors: concurrent askers and a later one get the first answer", async () => {
     const a = new SandboxProcessor({ ledgerDir: dir });
     const b = new SandboxProcessor({ ledgerDir: dir });
-    const answers = await Promise.all([a.chargeSaved(charge("k1")), b.chargeSaved(charge("k1")), a.chargeSaved(charge("k1")), b.chargeSaved(charge("k1"))]);
+    const answers = await Promise.all([
+      a.chargeSaved(charge("k1")),
+      b.chargeSaved(charge("k1")),
+      a.chargeSaved(charge("k1")),
+      b.chargeSaved(charge("k1")),
+    ]);
     expect(new Set(answers.map((r) => JSON.stringify(r))).size).toBe(1);
     expect(answers[0]).toMatchObject({ status: "succeeded" });
     expect(a.charges.length + b.charges.length).toBe(1);
@@ -54,14 +59,28 @@ describe("sandbox ledger", () => {
     expect(await b.refund({ paymentRef: "pi_x", amount: 100, idempotencyKey: "r1" })).toEqual(refund);
     const entries = await readSandboxLedger(dir);
     expect(entries.map((e) => e.key).sort()).toEqual(["charge:k1", "charge:k2", "refund:r1"]);
-    expect(entries.filter((e) => e.charge).map((e) => e.charge!.amount).sort()).toEqual([1200, 500]);
+    expect(
+      entries
+        .filter((e) => e.charge)
+        .map((e) => e.charge!.amount)
+        .sort(),
+    ).toEqual([1200, 500]);
   });
 
   it("holds every charge's answer back after recording it when told to: off-session charges and checkout confirms", async () => {
     const slow = new SandboxProcessor({ ledgerDir: dir, chargeDelayMs: 300 });
     const charges = [
       () => slow.chargeSaved(charge("k1")),
-      () => slow.confirmPayment({ amount: 1200, currency: "usd", confirmationToken: "tok_sandbox_success", customerRef: null, setupFutureUsage: false, idempotencyKey: "c1", metadata: {} }),
+      () =>
+        slow.confirmPayment({
+          amount: 1200,
+          currency: "usd",
+          confirmationToken: "tok_sandbox_success",
+          customerRef: null,
+          setupFutureUsage: false,
+          idempotencyKey: "c1",
+          metadata: {},
+        }),
     ];
     for (const [i, made] of charges.entries()) {
       const started = Date.now();

@@ -56,7 +56,11 @@ describe("Stripe webhooks", () => {
     const checkout = await polar.checkouts.create({ products: [productId] });
     const confirmed = await polar.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: "action@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_requires_action" },
+      checkoutConfirmStripe: {
+        customerEmail: "action@example.com",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_requires_action",
+      },
     });
     expect(confirmed.paymentProcessorMetadata.intent_status).toBe("requires_action");
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("confirmed");
@@ -91,13 +95,24 @@ describe("Stripe webhooks", () => {
     const checkout = await polar.checkouts.create({ products: [productId] });
     await polar.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: "action2@example.com", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_requires_action" },
+      checkoutConfirmStripe: {
+        customerEmail: "action2@example.com",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_requires_action",
+      },
     });
     const { payload, signature } = signed({
       id: "evt_pi_failed_1",
       object: "event",
       type: "payment_intent.payment_failed",
-      data: { object: { id: "pi_x", object: "payment_intent", metadata: { checkout_id: checkout.id }, last_payment_error: { code: "card_declined", message: "Declined." } } },
+      data: {
+        object: {
+          id: "pi_x",
+          object: "payment_intent",
+          metadata: { checkout_id: checkout.id },
+          last_payment_error: { code: "card_declined", message: "Declined." },
+        },
+      },
     });
     expect((await post(payload, signature)).status).toBe(200);
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("open");

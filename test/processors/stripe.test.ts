@@ -21,7 +21,12 @@ describe("Stripe adapter against stripe-mock", () => {
   });
 
   it("creates a customer with our idempotency key", async () => {
-    const id = await stripe.createCustomer({ email: "buyer@example.com", name: "Buyer", idempotencyKey: "customer:abc", metadata: { customer_id: "abc" } });
+    const id = await stripe.createCustomer({
+      email: "buyer@example.com",
+      name: "Buyer",
+      idempotencyKey: "customer:abc",
+      metadata: { customer_id: "abc" },
+    });
     expect(id).toMatch(/^cus_/);
     expect(requests.at(-1)).toMatchObject({ method: "POST", path: "/v1/customers", idempotency_key: "customer:abc" });
   });
@@ -65,12 +70,26 @@ describe("sandbox processor", () => {
     expect(parseSandboxToken("tok_sandbox_requires_action")?.outcome).toBe("requires_action");
     expect(parseSandboxToken("tok_unknown")).toBeNull();
     // An expiry suffix gives the card its expiry; the card behaves as without it.
-    expect(parseSandboxToken("tok_sandbox_success_exp_01_2029")).toEqual({ outcome: "success", card: { brand: "visa", last4: "4242", expMonth: 1, expYear: 2029 } });
-    expect(parseSandboxToken("tok_sandbox_4000000000000002_exp_12_2030")).toMatchObject({ outcome: "generic_decline", card: { last4: "0002", expMonth: 12 } });
+    expect(parseSandboxToken("tok_sandbox_success_exp_01_2029")).toEqual({
+      outcome: "success",
+      card: { brand: "visa", last4: "4242", expMonth: 1, expYear: 2029 },
+    });
+    expect(parseSandboxToken("tok_sandbox_4000000000000002_exp_12_2030")).toMatchObject({
+      outcome: "generic_decline",
+      card: { last4: "0002", expMonth: 12 },
+    });
     expect(parseSandboxToken("tok_sandbox_success")?.card).toEqual({ brand: "visa", last4: "4242" });
     expect(parseSandboxToken("tok_sandbox_success_exp_13_2029")).toBeNull();
     const sandbox = new SandboxProcessor();
-    const input = { amount: 100, currency: "usd", confirmationToken: "4242424242424242", customerRef: null, setupFutureUsage: true, idempotencyKey: "k", metadata: {} };
+    const input = {
+      amount: 100,
+      currency: "usd",
+      confirmationToken: "4242424242424242",
+      customerRef: null,
+      setupFutureUsage: true,
+      idempotencyKey: "k",
+      metadata: {},
+    };
     const first = await sandbox.confirmPayment(input);
     expect(first).toMatchObject({ status: "succeeded", card: { brand: "visa", last4: "4242" } });
     // Same key, same answer (even with another token): never charged twice.

@@ -24,7 +24,9 @@ describe("migration 0070: free prices and custom minimums", () => {
           ('00000000-0000-4000-8000-000000000003', 'custom', 'gbp', null, null, 0),
           ('00000000-0000-4000-8000-000000000003', 'custom', 'gbp', null, 700, 1)`);
         await up(trx);
-        const rows = await trx("product_prices").orderBy(["product_id", "position"]).select("amount_type", "price_currency", "price_amount", "minimum_amount");
+        const rows = await trx("product_prices")
+          .orderBy(["product_id", "position"])
+          .select("amount_type", "price_currency", "price_amount", "minimum_amount");
         expect(rows).toEqual([
           { amount_type: "fixed", price_currency: "eur", price_amount: 0, minimum_amount: null },
           { amount_type: "metered_unit", price_currency: "eur", price_amount: null, minimum_amount: null },

@@ -10,14 +10,23 @@ import { SDKError } from "@polar-sh/sdk/models/errors/sdkerror.js";
 import { NotPermitted } from "@polar-sh/sdk/models/errors/notpermitted.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
 import { HTTPValidationError as HTTPValidationError049 } from "polar-sdk-049/models/errors/httpvalidationerror.js";
-import { collectPages, createBenefit, createCustomField, createFile, createMeter, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages,
+  createBenefit,
+  createCustomField,
+  createFile,
+  createMeter,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
 async function collect(polar: Polar, req: Parameters<Polar["products"]["list"]>[0]): Promise<Product[]> {
   return collectPages(await polar.products.list(req));
 }
-
 
 describe("products", () => {
   let polar: Polar;
@@ -55,22 +64,42 @@ describe("products", () => {
       recurringInterval: null,
       prices: [{ amountType: "custom", minimumAmount: 500, maximumAmount: 10000, presetAmount: 1500 }],
     });
-    expect(custom.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 500, maximumAmount: 10000, presetAmount: 1500, priceCurrency: "usd" });
+    expect(custom.prices[0]).toMatchObject({
+      amountType: "custom",
+      minimumAmount: 500,
+      maximumAmount: 10000,
+      presetAmount: 1500,
+      priceCurrency: "usd",
+    });
     // Without a minimum, the minimum a custom price always had (50) is stored and shown.
-    const anyAmount = await polar.products.create({ name: "Donation", recurringInterval: null, prices: [{ amountType: "custom", priceCurrency: "eur" }] });
+    const anyAmount = await polar.products.create({
+      name: "Donation",
+      recurringInterval: null,
+      prices: [{ amountType: "custom", priceCurrency: "eur" }],
+    });
     expect(anyAmount.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 50, maximumAmount: null, priceCurrency: "eur" });
 
     // A free price is a fixed price of 0, in the currency of the product's other prices.
     const free = await polar.products.create({ name: "Free plan", recurringInterval: "month", prices: [{ amountType: "free" }] });
     expect(free.isRecurring).toBe(true);
-    expect(free.prices[0]).toMatchObject({ amountType: "fixed", priceAmount: 0, priceCurrency: "usd", type: "recurring", recurringInterval: "month" });
+    expect(free.prices[0]).toMatchObject({
+      amountType: "fixed",
+      priceAmount: 0,
+      priceCurrency: "usd",
+      type: "recurring",
+      recurringInterval: "month",
+    });
     const freeEur = await polar.products.create({
       name: "Free with usage",
       recurringInterval: "month",
       prices: [{ amountType: "free" }, { amountType: "metered_unit", meterId, unitAmount: 2, priceCurrency: "eur" }],
     });
     expect(freeEur.prices[0]).toMatchObject({ amountType: "fixed", priceAmount: 0, priceCurrency: "eur" });
-    const zero = await polar.products.create({ name: "Zero fixed", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 0, priceCurrency: "gbp" }] });
+    const zero = await polar.products.create({
+      name: "Zero fixed",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 0, priceCurrency: "gbp" }],
+    });
     expect(zero.prices[0]).toMatchObject({ amountType: "fixed", priceAmount: 0, priceCurrency: "gbp" });
 
     const metered = await polar.products.create({
@@ -81,7 +110,11 @@ describe("products", () => {
         { amountType: "metered_unit", meterId, unitAmount: 0.25, capAmount: 50000 },
       ],
     });
-    const unit = metered.prices.find((p) => p.amountType === "metered_unit") as { unitAmount: string; capAmount: number; meter: { id: string; name: string } };
+    const unit = metered.prices.find((p) => p.amountType === "metered_unit") as {
+      unitAmount: string;
+      capAmount: number;
+      meter: { id: string; name: string };
+    };
     expect(unit.unitAmount).toBe("0.25");
     expect(unit.capAmount).toBe(50000);
     expect(unit.meter).toEqual({ id: meterId, name: "API calls" });
@@ -95,7 +128,11 @@ describe("products", () => {
       [[{ amountType: "metered_unit", meterId, unitAmount: 1 }, { amountType: "free" }], null, ["body", "prices", 0, "amount_type"]],
       [[{ amountType: "custom", minimumAmount: 5000, maximumAmount: 1000 }], null, ["body", "prices", 0, "maximum_amount"]],
       [[{ amountType: "custom", minimumAmount: 1000, presetAmount: 500 }], null, ["body", "prices", 0, "preset_amount"]],
-      [[{ amountType: "free" }, { amountType: "metered_unit", meterId: "00000000-0000-4000-8000-000000000000", unitAmount: 1 }], "month", ["body", "prices", 1, "meter_id"]],
+      [
+        [{ amountType: "free" }, { amountType: "metered_unit", meterId: "00000000-0000-4000-8000-000000000000", unitAmount: 1 }],
+        "month",
+        ["body", "prices", 1, "meter_id"],
+      ],
       [[], null, ["body", "prices"]],
     ];
     for (const [prices, recurringInterval, loc] of cases) {
@@ -105,7 +142,10 @@ describe("products", () => {
       );
       expect(err.data$.detail?.map((d) => d.loc)).toContainEqual(loc);
     }
-    const short = await rejects(polar.products.create({ name: "ab", recurringInterval: null, prices: [{ amountType: "free" }] }), HTTPValidationError);
+    const short = await rejects(
+      polar.products.create({ name: "ab", recurringInterval: null, prices: [{ amountType: "free" }] }),
+      HTTPValidationError,
+    );
     expect(short.data$.detail?.[0].loc).toEqual(["body", "name"]);
   });
 
@@ -156,9 +196,24 @@ describe("products", () => {
     const { org, token } = await orgWithToken(api.knex);
     const c = api.client(token);
     const benefit = await createBenefit(api.knex, org.id);
-    const a = await c.products.create({ name: "Alpha one-time", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 900 }], metadata: { tier: "basic", seats: 1 } });
-    const b = await c.products.create({ name: "Beta monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1900 }], metadata: { tier: "pro", seats: 5 } });
-    const d = await c.products.create({ name: "Delta yearly", recurringInterval: "year", prices: [{ amountType: "free" }], metadata: { tier: "pro" } });
+    const a = await c.products.create({
+      name: "Alpha one-time",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 900 }],
+      metadata: { tier: "basic", seats: 1 },
+    });
+    const b = await c.products.create({
+      name: "Beta monthly",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1900 }],
+      metadata: { tier: "pro", seats: 5 },
+    });
+    const d = await c.products.create({
+      name: "Delta yearly",
+      recurringInterval: "year",
+      prices: [{ amountType: "free" }],
+      metadata: { tier: "pro" },
+    });
     await c.products.update({ id: d.id, productUpdate: { isArchived: true } });
     await c.products.updateBenefits({ id: b.id, productBenefitsUpdate: { benefits: [benefit.id] } });
 
@@ -202,13 +257,19 @@ describe("products", () => {
     const { token } = await orgWithToken(api.knex);
     const c = api.client(token);
     for (let i = 0; i < 23; i++) {
-      await c.products.create({ name: `Item ${String(i).padStart(2, "0")}`, recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 100 + i }] });
+      await c.products.create({
+        name: `Item ${String(i).padStart(2, "0")}`,
+        recurringInterval: null,
+        prices: [{ amountType: "fixed", priceAmount: 100 + i }],
+      });
     }
     const pages = [];
     for await (const page of await c.products.list({ limit: 10, sorting: ["name"] })) pages.push(page.result);
     expect(pages.map((p) => p.items.length)).toEqual([10, 10, 3]);
     expect(pages[0].pagination).toEqual({ totalCount: 23, maxPage: 3 });
-    expect(pages.flatMap((p) => p.items.map((i) => i.name))).toEqual(Array.from({ length: 23 }, (_, i) => `Item ${String(i).padStart(2, "0")}`));
+    expect(pages.flatMap((p) => p.items.map((i) => i.name))).toEqual(
+      Array.from({ length: 23 }, (_, i) => `Item ${String(i).padStart(2, "0")}`),
+    );
     const third = await c.products.list({ page: 3, limit: 10, sorting: ["name"] });
     expect(third.result.items.map((i) => i.name)).toEqual(["Item 20", "Item 21", "Item 22"]);
     const beyond = await c.products.list({ page: 9, limit: 10 });
@@ -219,12 +280,24 @@ describe("products", () => {
   });
 
   it("updates fields, keeps and replaces prices, archives", async () => {
-    const p = await polar.products.create({ name: "Course", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500 }, { amountType: "metered_unit", meterId, unitAmount: "0.001" }] });
+    const p = await polar.products.create({
+      name: "Course",
+      recurringInterval: "month",
+      prices: [
+        { amountType: "fixed", priceAmount: 1500 },
+        { amountType: "metered_unit", meterId, unitAmount: "0.001" },
+      ],
+    });
     const fixed = p.prices.find((x) => x.amountType === "fixed")!;
     const metered = p.prices.find((x) => x.amountType === "metered_unit")!;
     const u1 = await polar.products.update({
       id: p.id,
-      productUpdate: { name: "Course v2", description: "Updated", metadata: { v: 2 }, prices: [{ id: metered.id }, { amountType: "fixed", priceAmount: 2500 }] },
+      productUpdate: {
+        name: "Course v2",
+        description: "Updated",
+        metadata: { v: 2 },
+        prices: [{ id: metered.id }, { amountType: "fixed", priceAmount: 2500 }],
+      },
     });
     expect(u1.name).toBe("Course v2");
     expect(u1.description).toBe("Updated");
@@ -270,7 +343,10 @@ describe("products", () => {
       expect(err.data$.detail?.[0].loc).toEqual(["body", "medias"]);
     }
     const foreignField = await createCustomField(api.knex, orgId);
-    await rejects(c.products.update({ id: p.id, productUpdate: { attachedCustomFields: [{ customFieldId: foreignField.id, required: false }] } }), HTTPValidationError);
+    await rejects(
+      c.products.update({ id: p.id, productUpdate: { attachedCustomFields: [{ customFieldId: foreignField.id, required: false }] } }),
+      HTTPValidationError,
+    );
     const cleared = await c.products.update({ id: p.id, productUpdate: { medias: [], attachedCustomFields: [] } });
     expect(cleared.medias).toEqual([]);
     expect(cleared.attachedCustomFields).toEqual([]);
@@ -296,7 +372,9 @@ describe("products", () => {
 
   it("answers 404 for unknown and foreign ids, 401 for bad tokens, 403 for missing scopes", async () => {
     const other = await orgWithToken(api.knex);
-    const foreign = await api.client(other.token).products.create({ name: "Secret", recurringInterval: null, prices: [{ amountType: "free" }] });
+    const foreign = await api
+      .client(other.token)
+      .products.create({ name: "Secret", recurringInterval: null, prices: [{ amountType: "free" }] });
     await rejects(polar.products.get({ id: foreign.id }), ResourceNotFound);
     await rejects(polar.products.get({ id: "8a0f3b1e-0000-4000-8000-000000000000" }), ResourceNotFound);
     await rejects(polar.products.update({ id: foreign.id, productUpdate: { name: "Hijacked" } }), ResourceNotFound);
@@ -330,16 +408,30 @@ describe("products", () => {
       prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd", taxBehavior: "exclusive" }],
     });
     expect(created).toMatchObject({
-      recurringInterval: "month", recurringIntervalCount: 3, trialInterval: "day", trialIntervalCount: 14,
-      visibility: "private", meterInterval: null, meterIntervalCount: null, isRecurring: true,
+      recurringInterval: "month",
+      recurringIntervalCount: 3,
+      trialInterval: "day",
+      trialIntervalCount: 14,
+      visibility: "private",
+      meterInterval: null,
+      meterIntervalCount: null,
+      isRecurring: true,
     });
     expect(created.prices[0]).toMatchObject({ source: "catalog", taxBehavior: "exclusive", amountType: "fixed", priceAmount: 3000 });
     expect(await c49.products.get({ id: created.id })).toEqual(created);
     // The older client reads the same product (the new fields are additions).
-    expect(await api.client(token).products.get({ id: created.id })).toMatchObject({ id: created.id, recurringInterval: "month", isRecurring: true });
+    expect(await api.client(token).products.get({ id: created.id })).toMatchObject({
+      id: created.id,
+      recurringInterval: "month",
+      isRecurring: true,
+    });
 
     // Defaults: public, billed every interval, no trial; a one-time product counts no interval.
-    const plain = await c49.products.create({ name: "Monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900 }] });
+    const plain = await c49.products.create({
+      name: "Monthly",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 900 }],
+    });
     expect(plain).toMatchObject({ visibility: "public", recurringIntervalCount: 1, trialInterval: null, trialIntervalCount: null });
     expect(plain.prices[0]).toMatchObject({ taxBehavior: null, source: "catalog" });
     const once = await c49.products.create({ name: "E-book", prices: [{ amountType: "fixed", priceAmount: 900 }] });
@@ -365,23 +457,35 @@ describe("products", () => {
     const c49 = api.client049(token);
     const prices = [{ amountType: "fixed" as const, priceAmount: 900 }];
     const loc = async (p: Promise<unknown>) => (await rejects(p, HTTPValidationError049)).detail?.map((d) => d.loc);
-    expect(await loc(c49.products.create({ name: "Half", recurringInterval: "month", trialInterval: "day", prices }))).toEqual([["body", "trial_interval_count"]]);
-    expect(await loc(c49.products.create({ name: "Metered cycle", recurringInterval: "month", meterInterval: "day", meterIntervalCount: 1, prices }))).toEqual([
-      ["body", "meter_interval"],
+    expect(await loc(c49.products.create({ name: "Half", recurringInterval: "month", trialInterval: "day", prices }))).toEqual([
+      ["body", "trial_interval_count"],
     ]);
+    expect(
+      await loc(
+        c49.products.create({ name: "Metered cycle", recurringInterval: "month", meterInterval: "day", meterIntervalCount: 1, prices }),
+      ),
+    ).toEqual([["body", "meter_interval"]]);
     expect(await loc(c49.products.create({ name: "Zero count", recurringInterval: "month", recurringIntervalCount: 0, prices }))).toEqual([
       ["body", "recurring_interval_count"],
     ]);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const post = async (body: object) => {
-      const res = await fetch(`${api.url}/v1/products/`, { method: "POST", headers, body: JSON.stringify(Object.assign({ name: "One time", prices: [{ amount_type: "fixed", price_amount: 900 }] }, body)) });
+      const res = await fetch(`${api.url}/v1/products/`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(Object.assign({ name: "One time", prices: [{ amount_type: "fixed", price_amount: 900 }] }, body)),
+      });
       expect(res.status).toBe(422);
       return ((await res.json()) as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc);
     };
     expect(await post({ trial_interval: "day", trial_interval_count: 7 })).toEqual([["body", "trial_interval"]]);
     expect(await post({ recurring_interval_count: 2 })).toEqual([["body", "recurring_interval_count"]]);
     const once = await c49.products.create({ name: "One time", prices });
-    expect(await loc(c49.products.update({ id: once.id, productUpdate: { trialInterval: "day", trialIntervalCount: 3 } }))).toEqual([["body", "trial_interval"]]);
-    expect(await loc(c49.products.update({ id: once.id, productUpdate: { recurringIntervalCount: 2 } }))).toEqual([["body", "recurring_interval_count"]]);
+    expect(await loc(c49.products.update({ id: once.id, productUpdate: { trialInterval: "day", trialIntervalCount: 3 } }))).toEqual([
+      ["body", "trial_interval"],
+    ]);
+    expect(await loc(c49.products.update({ id: once.id, productUpdate: { recurringIntervalCount: 2 } }))).toEqual([
+      ["body", "recurring_interval_count"],
+    ]);
   });
 });

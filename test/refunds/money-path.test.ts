@@ -29,7 +29,12 @@ describe("money path: checkout → paid order → refunds", () => {
     const checkout = await polar.checkouts.create({ products: [productId] });
     const confirmed = await anon.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: "learner@example.com", customerName: "Lea", customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
+      checkoutConfirmStripe: {
+        customerEmail: "learner@example.com",
+        customerName: "Lea",
+        customerBillingAddress: { country: "FR" },
+        confirmationTokenId: "tok_sandbox_success",
+      },
     });
     const [order] = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
     expect(order).toMatchObject({ status: "paid", paid: true, checkoutId: checkout.id, billingReason: "purchase", billingName: "Lea" });
@@ -62,7 +67,10 @@ describe("money path: checkout → paid order → refunds", () => {
 
     const opened = await anon.checkouts.clientGet({ clientSecret: clientSecret! });
     expect(opened).toMatchObject({ status: "open", productId, isPaymentRequired: true });
-    const updated = await anon.checkouts.clientUpdate({ clientSecret: clientSecret!, checkoutUpdatePublic: { customerEmail: "linked@example.com", customerName: "Lin" } });
+    const updated = await anon.checkouts.clientUpdate({
+      clientSecret: clientSecret!,
+      checkoutUpdatePublic: { customerEmail: "linked@example.com", customerName: "Lin" },
+    });
     expect(updated.customerEmail).toBe("linked@example.com");
     const confirmed = await anon.checkouts.clientConfirm({
       clientSecret: clientSecret!,

@@ -17,12 +17,30 @@ const api = useTestApi();
 /** A recorded built-in transaction of one line: `net` with `tax` on top. */
 function transactionOf(net: number, tax: number): TaxTransaction {
   const line = {
-    reference: null, category: "digital_service" as const, amount: net, net_amount: net, tax_amount: tax, total_amount: net + tax,
-    rate_pcm: 0, basis_points: 0, taxability_reason: "standard_rated" as const, jurisdiction: null, components: [],
+    reference: null,
+    category: "digital_service" as const,
+    amount: net,
+    net_amount: net,
+    tax_amount: tax,
+    total_amount: net + tax,
+    rate_pcm: 0,
+    basis_points: 0,
+    taxability_reason: "standard_rated" as const,
+    jurisdiction: null,
+    components: [],
   };
   const calculation: TaxCalculation = {
-    provider: "builtin", processor_id: null, currency: "eur", date: "2028-01-01", prices_include_tax: false, lines: [line],
-    net_amount: net, tax_amount: tax, total_amount: net + tax, taxability_reason: "standard_rated", jurisdiction: null,
+    provider: "builtin",
+    processor_id: null,
+    currency: "eur",
+    date: "2028-01-01",
+    prices_include_tax: false,
+    lines: [line],
+    net_amount: net,
+    tax_amount: tax,
+    total_amount: net + tax,
+    taxability_reason: "standard_rated",
+    jurisdiction: null,
   };
   return { provider: "builtin", id: "builtin:o", reference: "o", calculation };
 }
@@ -70,7 +88,11 @@ describe("refund tax", () => {
     const call = plainJson(api.url, token);
     const tax_settings = { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }] };
     expect((await call("PATCH", `/v1/organizations/${org.id}`, { tax_settings })).status).toBe(200);
-    const product = await polar.products.create({ name: "Course", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+    const product = await polar.products.create({
+      name: "Course",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }],
+    });
     const anon = new Polar({ serverURL: api.url });
     /** A paid order of 10.00 + 2.00 French VAT. */
     const buy = async () => {
@@ -79,7 +101,12 @@ describe("refund tax", () => {
       await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress } });
       await anon.checkouts.clientConfirm({
         clientSecret: checkout.clientSecret,
-        checkoutConfirmStripe: { customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`, customerName: "B", customerBillingAddress, confirmationTokenId: "tok_sandbox_success" },
+        checkoutConfirmStripe: {
+          customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`,
+          customerName: "B",
+          customerBillingAddress,
+          confirmationTokenId: "tok_sandbox_success",
+        },
       });
       const [order] = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
       expect([order.netAmount, order.taxAmount, order.totalAmount]).toEqual([1000, 200, 1200]);

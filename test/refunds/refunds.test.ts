@@ -10,7 +10,17 @@ import type { Refund } from "@polar-sh/sdk/models/components/refund.js";
 import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { RefundAmountTooHigh } from "@polar-sh/sdk/models/errors/refundamounttoohigh.js";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";
-import { collectPages, createCustomer, createOrder, createPayment, createProductWithPrice, orgWithToken, outboxTypes, rejects, useTestApi } from "../harness/index.js";
+import {
+  collectPages,
+  createCustomer,
+  createOrder,
+  createPayment,
+  createProductWithPrice,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  useTestApi,
+} from "../harness/index.js";
 
 const api = useTestApi();
 
@@ -43,17 +53,37 @@ describe("refunds", () => {
 
   it("refunds partially, then fully; the order follows; then RefundedAlready", async () => {
     const order = await paidOrder();
-    const first = await polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 400, comment: "half-ish", metadata: { ticket: "T-1" } });
+    const first = await polar.refunds.create({
+      orderId: order.id,
+      reason: "customer_request",
+      amount: 400,
+      comment: "half-ish",
+      metadata: { ticket: "T-1" },
+    });
     expect(first).toMatchObject({
-      status: "succeeded", reason: "customer_request", amount: 400, taxAmount: 80, currency: "usd", orderId: order.id,
-      customerId, organizationId: orgId, subscriptionId: null, revokeBenefits: false, metadata: { ticket: "T-1" },
+      status: "succeeded",
+      reason: "customer_request",
+      amount: 400,
+      taxAmount: 80,
+      currency: "usd",
+      orderId: order.id,
+      customerId,
+      organizationId: orgId,
+      subscriptionId: null,
+      revokeBenefits: false,
+      metadata: { ticket: "T-1" },
     });
     let o = await polar.orders.get({ id: order.id });
     expect(o).toMatchObject({ status: "partially_refunded", refundedAmount: 400, refundedTaxAmount: 80, paid: true });
     // What is left to refund, as the order shows it; 0.49.0 reads the refund, with no dispute behind it.
     const shown = await (await fetch(`${api.url}/v1/orders/${order.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(shown).toMatchObject({ refundable_amount: 600, refundable_tax_amount: 120 });
-    expect(await api.client049(token).refunds.list({ orderId: order.id }).then((p) => p.result.items)).toMatchObject([{ id: first?.id, amount: 400, dispute: null }]);
+    expect(
+      await api
+        .client049(token)
+        .refunds.list({ orderId: order.id })
+        .then((p) => p.result.items),
+    ).toMatchObject([{ id: first?.id, amount: 400, dispute: null }]);
 
     await rejects(polar.refunds.create({ orderId: order.id, reason: "other", amount: 601 }), RefundAmountTooHigh);
     const second = await polar.refunds.create({ orderId: order.id, reason: "other", amount: 600, revokeBenefits: true });
@@ -80,13 +110,20 @@ describe("refunds", () => {
       ["0.49.0", api.client049(token)],
     ] as const;
     for (const [version, client] of clients) {
-      expect(await client.refunds.create({ orderId: order.id, reason: "other", amount: 10 }), version).toMatchObject({ orderId: order.id, amount: 10 });
+      expect(await client.refunds.create({ orderId: order.id, reason: "other", amount: 10 }), version).toMatchObject({
+        orderId: order.id,
+        amount: 10,
+      });
     }
     // The rule, by the user-agent each Speakeasy client sends (Python's from 0.29.0 on: 201).
     const statusWith = async (userAgent: string | null) => {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
       if (userAgent) headers["user-agent"] = userAgent;
-      const res = await fetch(`${api.url}/v1/refunds/`, { method: "POST", headers, body: JSON.stringify({ order_id: order.id, reason: "other", amount: 1 }) });
+      const res = await fetch(`${api.url}/v1/refunds/`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ order_id: order.id, reason: "other", amount: 1 }),
+      });
       expect(await res.json()).toMatchObject({ order_id: order.id, amount: 1 });
       return res.status;
     };
@@ -105,7 +142,10 @@ describe("refunds", () => {
     expect(tooHigh.error).toBe("RefundAmountTooHigh");
     const pending = await createOrder(api.knex, orgId, { customerId, productId }, { status: "pending" });
     await rejects(polar.refunds.create({ orderId: pending.id, reason: "other", amount: 100 }), HTTPValidationError);
-    await rejects(polar.refunds.create({ orderId: "00000000-0000-4000-8000-000000000000", reason: "other", amount: 100 }), HTTPValidationError);
+    await rejects(
+      polar.refunds.create({ orderId: "00000000-0000-4000-8000-000000000000", reason: "other", amount: 100 }),
+      HTTPValidationError,
+    );
     const other = await orgWithToken(api.knex);
     const oc = await createCustomer(api.knex, other.org.id);
     const op = await createProductWithPrice(api.knex, other.org.id);

@@ -23,7 +23,8 @@ const live = new Set<ChildProcess>();
 async function startRun(port: number) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   // Its own Postgres, Temporal, Mailpit and secret, as on a new machine (not the test suite's).
-  for (const name of ["DATABASE_URL", "TEMPORAL_ADDRESS", "SMTP_URL", "MAILPIT_URL", "BETTER_AUTH_SECRET", "AUTH_RATE_LIMIT"]) delete env[name];
+  for (const name of ["DATABASE_URL", "TEMPORAL_ADDRESS", "SMTP_URL", "MAILPIT_URL", "BETTER_AUTH_SECRET", "AUTH_RATE_LIMIT"])
+    delete env[name];
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   child.on("exit", () => live.delete(child));
@@ -55,11 +56,25 @@ async function startRun(port: number) {
 async function firstWalk(polar: Polar, apiUrl: string) {
   const anon = new Polar({ serverURL: apiUrl });
   const poll = { timeout: 30_000, interval: 250 };
-  const benefit = await polar.benefits.create({ type: "custom", description: "Priority support", properties: { note: "Write to support@example.com" } });
-  const course = await polar.products.create({ name: "Course", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }] });
+  const benefit = await polar.benefits.create({
+    type: "custom",
+    description: "Priority support",
+    properties: { note: "Write to support@example.com" },
+  });
+  const course = await polar.products.create({
+    name: "Course",
+    recurringInterval: null,
+    prices: [{ amountType: "fixed", priceAmount: 4000, priceCurrency: "usd" }],
+  });
   await polar.products.updateBenefits({ id: course.id, productBenefitsUpdate: { benefits: [benefit.id] } });
   const customer = await polar.customers.create({ email: "first.buyer@example.com", name: "First Buyer" });
-  const discount = await polar.discounts.create({ name: "Launch", type: "percentage", duration: "once", basisPoints: 2500, code: "LAUNCH" });
+  const discount = await polar.discounts.create({
+    name: "Launch",
+    type: "percentage",
+    duration: "once",
+    basisPoints: 2500,
+    code: "LAUNCH",
+  });
 
   // A buyer opens a checkout link's url as printed, lands on the checkout, pays with the sandbox card.
   const link = await polar.checkoutLinks.create({ paymentProcessor: "stripe", productId: course.id });
@@ -74,7 +89,14 @@ async function firstWalk(polar: Polar, apiUrl: string) {
   });
   const checkoutId = (await anon.checkouts.clientGet({ clientSecret })).id;
   const [order] = (await polar.orders.list({ checkoutId })).result.items;
-  expect(order).toMatchObject({ status: "paid", customerId: customer.id, discountId: discount.id, subtotalAmount: 4000, discountAmount: 1000, netAmount: 3000 });
+  expect(order).toMatchObject({
+    status: "paid",
+    customerId: customer.id,
+    discountId: discount.id,
+    subtotalAmount: 4000,
+    discountAmount: 1000,
+    netAmount: 3000,
+  });
   expect(confirmed.customerSessionToken).toBeTruthy();
   // The worker `make run` started grants the product's benefit.
   await expect
@@ -84,7 +106,11 @@ async function firstWalk(polar: Polar, apiUrl: string) {
   expect(await polar.orders.get({ id: order.id })).toMatchObject({ status: "refunded", refundedAmount: 3000 });
 
   // A subscription product bought through a merchant-made checkout: active at once.
-  const plan = await polar.products.create({ name: "Club", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
+  const plan = await polar.products.create({
+    name: "Club",
+    recurringInterval: "month",
+    prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }],
+  });
   const checkout = await polar.checkouts.create({ products: [plan.id], customerId: customer.id });
   await anon.checkouts.clientConfirm({
     clientSecret: checkout.clientSecret,
@@ -131,7 +157,11 @@ describe("make run", () => {
     expect(first.portal).toBe(`${first.api}/demo/portal`);
     expect((await fetch(first.portal)).status).toBe(200);
     const polar = new Polar({ accessToken: first.token, serverURL: first.api });
-    const created = await polar.products.create({ name: "Made during the run", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 700 }] });
+    const created = await polar.products.create({
+      name: "Made during the run",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 700 }],
+    });
     const updated = await polar.products.update({ id: created.id, productUpdate: { name: "Renamed during the run" } });
     expect(updated.name).toBe("Renamed during the run");
     await firstWalk(polar, first.api);
@@ -140,13 +170,25 @@ describe("make run", () => {
     expect(Object.keys(pids).sort()).toEqual(["api", "postgres", "temporal", "worker"]);
     process.kill(pids.api, "SIGKILL");
     process.kill(pids.worker, "SIGKILL");
-    await expect.poll(() => fetch(`${first.api}/readyz`).then((r) => r.status, () => 0), { timeout: 60_000, interval: 250 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          fetch(`${first.api}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(200);
     expect((await polar.products.get({ id: created.id })).name).toBe("Renamed during the run");
     expect(first.output()).toMatch(/api exited \(signal SIGKILL\).*restarting in/);
     expect(first.output()).toMatch(/worker exited \(signal SIGKILL\).*restarting in/);
     const readOnly = new Polar({ accessToken: makeToken({ ORG: "demo", SCOPES: "products:read" }), serverURL: first.api });
     expect((await readOnly.products.list({ limit: 100 })).result.items.map((p) => p.name)).toContain("Club");
-    const denied = await readOnly.products.create({ name: "No", recurringInterval: null, prices: [{ amountType: "free" }] }).then(() => null, (e: unknown) => e);
+    const denied = await readOnly.products.create({ name: "No", recurringInterval: null, prices: [{ amountType: "free" }] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(denied).toBeInstanceOf(SDKError);
     expect((denied as SDKError).statusCode).toBe(403);
     // The demo owner signs in with what was printed, owns the demo organization, and the inbox is up.

@@ -5,8 +5,16 @@ import { stopOnSignals } from "../../server/cli/process.js";
 stopOnSignals(
   "child",
   {
-    databaseUrl: "", temporalAddress: "", temporalNamespace: "default", port: 0, host: "127.0.0.1",
-    drainMs: 5_000, drainDelayMs: 0, supervised: true, confirmRecovery: {}, tracing: null,
+    databaseUrl: "",
+    temporalAddress: "",
+    temporalNamespace: "default",
+    port: 0,
+    host: "127.0.0.1",
+    drainMs: 5_000,
+    drainDelayMs: 0,
+    supervised: true,
+    confirmRecovery: {},
+    tracing: null,
   },
   async () => {
     process.stdout.write("stopped\n");

@@ -20,10 +20,15 @@ describe("a supervised process", () => {
 
   it("drains and exits when its supervisor is killed", async () => {
     const log = path.join(dir, "child.log");
-    const parent = spawn(process.execPath, ["--import", "tsx", "test/run/supervisor-parent.ts", log], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    const parent = spawn(process.execPath, ["--import", "tsx", "test/run/supervisor-parent.ts", log], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     parent.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    await expect.poll(() => /child (\d+)/.test(out) && readFileSync(log, "utf8").includes("ready"), { timeout: 30_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => /child (\d+)/.test(out) && readFileSync(log, "utf8").includes("ready"), { timeout: 30_000, interval: 100 })
+      .toBe(true);
     const pid = Number(/child (\d+)/.exec(out)![1]);
     childPid = pid;
     parent.kill("SIGKILL");

@@ -4,6 +4,11 @@ import { openSync } from "node:fs";
 import { nodeProcess } from "../../scripts/supervisor.js";
 
 const out = openSync(process.argv[2], "a");
-const child = await nodeProcess({ script: "test/run/supervised-child.ts", cwd: process.cwd(), env: process.env, stdio: ["ignore", out, out] })();
+const child = await nodeProcess({
+  script: "test/run/supervised-child.ts",
+  cwd: process.cwd(),
+  env: process.env,
+  stdio: ["ignore", out, out],
+})();
 process.stdout.write(`child ${child.pid}\n`);
 setTimeout(() => {}, 600_000);

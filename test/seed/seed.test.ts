@@ -16,10 +16,16 @@ describe("seedDemo", () => {
     for (const token of [first.token, second.token]) {
       const page = await api.client(token).products.list({ limit: 100 });
       expect(page.result.items.map((p) => p.name).sort()).toEqual([
-        "API (usage based)", "Lifetime license", "Pay what you want", "Pro (monthly)", "Pro (yearly)",
+        "API (usage based)",
+        "Lifetime license",
+        "Pay what you want",
+        "Pro (monthly)",
+        "Pro (yearly)",
       ]);
     }
-    const types = (await api.client(first.token).products.list({ limit: 100 })).result.items.flatMap((p) => p.prices.map((x) => x.amountType));
+    const types = (await api.client(first.token).products.list({ limit: 100 })).result.items.flatMap((p) =>
+      p.prices.map((x) => x.amountType),
+    );
     expect(new Set(types)).toEqual(new Set(["fixed", "custom", "metered_unit"]));
   });
 });

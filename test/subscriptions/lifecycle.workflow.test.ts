@@ -11,7 +11,16 @@ import { createSubscriptionActivities } from "../../workflows/activities/subscri
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import { subscriptionChangedSignal } from "../../workflows/shared/signals.js";
 import { subscriptionWorkflow } from "../../workflows/workflows/subscription.js";
-import { activityDeps, CARD_DECLINED, CARD_OK, createEvent, createMeter, createSubscriptionFixture, useTimeSkippingWorker, useWorkflowInfra } from "../harness/index.js";
+import {
+  activityDeps,
+  CARD_DECLINED,
+  CARD_OK,
+  createEvent,
+  createMeter,
+  createSubscriptionFixture,
+  useTimeSkippingWorker,
+  useWorkflowInfra,
+} from "../harness/index.js";
 
 const infra = useWorkflowInfra();
 const taskQueue = "subscription-lifecycle-test";
@@ -20,7 +29,9 @@ const DAY = 86_400_000;
 describe("subscription lifecycle workflow", () => {
   let sandbox: SandboxProcessor;
   /** Set by a test to make the processor fail around a charge. */
-  let chargeHook: ((input: ChargeSavedInput, charge: () => ReturnType<PaymentProcessor["chargeSaved"]>) => ReturnType<PaymentProcessor["chargeSaved"]>) | null = null;
+  let chargeHook:
+    | ((input: ChargeSavedInput, charge: () => ReturnType<PaymentProcessor["chargeSaved"]>) => ReturnType<PaymentProcessor["chargeSaved"]>)
+    | null = null;
 
   beforeAll(() => {
     sandbox = new SandboxProcessor();
@@ -47,12 +58,18 @@ describe("subscription lifecycle workflow", () => {
   const temporal = useTimeSkippingWorker(taskQueue, { activities: () => createSubscriptionActivities(activityDeps(infra.knex)) });
 
   async function start(subscriptionId: string) {
-    return temporal.env.client.workflow.start(subscriptionWorkflow, { workflowId: subscriptionWorkflowId(subscriptionId), taskQueue, args: [{ subscriptionId }] });
+    return temporal.env.client.workflow.start(subscriptionWorkflow, {
+      workflowId: subscriptionWorkflowId(subscriptionId),
+      taskQueue,
+      args: [{ subscriptionId }],
+    });
   }
-  const orders = (subscriptionId: string) => infra.knex("orders").where({ subscription_id: subscriptionId }).orderBy("billing_period_start");
+  const orders = (subscriptionId: string) =>
+    infra.knex("orders").where({ subscription_id: subscriptionId }).orderBy("billing_period_start");
   const payments = (orderIds: string[]) => infra.knex("payments").whereIn("order_id", orderIds).orderBy("created_at");
   const sub = (id: string) => infra.knex("subscriptions").where({ id }).first();
-  const chargesOf = (subscriptionId: string) => sandbox.charges.filter((c) => c.idempotencyKey.startsWith(`subscription:${subscriptionId}:`));
+  const chargesOf = (subscriptionId: string) =>
+    sandbox.charges.filter((c) => c.idempotencyKey.startsWith(`subscription:${subscriptionId}:`));
 
   it("renews monthly for a year: twelve renewal orders, one per period, each paid once", async () => {
     const startedAt = new Date(await temporal.env.currentTimeMs());
@@ -62,7 +79,9 @@ describe("subscription lifecycle workflow", () => {
 
     const renewals = await orders(f.subscription.id);
     expect(renewals).toHaveLength(12);
-    expect(renewals.every((o) => o.billing_reason === "subscription_cycle" && o.status === "paid" && Number(o.subtotal_amount) === 1500)).toBe(true);
+    expect(
+      renewals.every((o) => o.billing_reason === "subscription_cycle" && o.status === "paid" && Number(o.subtotal_amount) === 1500),
+    ).toBe(true);
     // Each order bills the period that began where the one before it ended.
     const starts = renewals.map((o) => new Date(o.billing_period_start).getTime());
     expect(new Set(starts).size).toBe(12);
@@ -124,8 +143,17 @@ describe("subscription lifecycle workflow", () => {
     expect((await sub(f.subscription.id)).status).toBe("past_due");
 
     // What the portal's "add payment method" does for a past-due customer (tested through the API elsewhere).
-    const [card] = await infra.knex("payment_methods")
-      .insert({ organization_id: f.organizationId, customer_id: f.customerId, processor: "stripe", type: "card", method_metadata: JSON.stringify({ brand: "visa", last4: "4242" }), processor_ref: `${CARD_OK}_new`, is_default: false })
+    const [card] = await infra
+      .knex("payment_methods")
+      .insert({
+        organization_id: f.organizationId,
+        customer_id: f.customerId,
+        processor: "stripe",
+        type: "card",
+        method_metadata: JSON.stringify({ brand: "visa", last4: "4242" }),
+        processor_ref: `${CARD_OK}_new`,
+        is_default: false,
+      })
       .returning("id");
     const now = new Date(await temporal.env.currentTimeMs());
     await infra.knex("subscriptions").where({ id: f.subscription.id }).update({ payment_method_id: card.id });
@@ -137,7 +165,10 @@ describe("subscription lifecycle workflow", () => {
     expect(s).toMatchObject({ status: "active", dunning_attempts: 0 });
     const [order] = await orders(f.subscription.id);
     expect(order).toMatchObject({ status: "paid", next_payment_attempt_at: null, next_payment_trigger: null });
-    expect((await payments([order.id])).map((p) => [p.status, p.trigger])).toEqual([["failed", "subscription_cycle"], ["succeeded", "retry_payment_method_update"]]);
+    expect((await payments([order.id])).map((p) => [p.status, p.trigger])).toEqual([
+      ["failed", "subscription_cycle"],
+      ["succeeded", "retry_payment_method_update"],
+    ]);
     const types = (await infra.knex("outbox").where({ organization_id: f.organizationId }).select("type")).map((r) => r.type);
     expect(types).toContain("subscription.active");
     await handle.terminate();
@@ -147,11 +178,21 @@ describe("subscription lifecycle workflow", () => {
     const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "week", amount: 900 });
     const meter = await createMeter(infra.knex, f.organizationId, { name: "API calls" });
-    const [metered] = await infra.knex("product_prices")
-      .insert({ product_id: f.productId, amount_type: "metered_unit", price_currency: "usd", meter_id: meter.id, unit_amount: "0.5", cap_amount: 10_000, position: 1 })
+    const [metered] = await infra
+      .knex("product_prices")
+      .insert({
+        product_id: f.productId,
+        amount_type: "metered_unit",
+        price_currency: "usd",
+        meter_id: meter.id,
+        unit_amount: "0.5",
+        cap_amount: 10_000,
+        position: 1,
+      })
       .returning("id");
     await infra.knex("subscription_prices").insert({ subscription_id: f.subscription.id, product_price_id: metered.id, position: 1 });
-    const call = (offsetMs: number) => createEvent(infra.knex, f.organizationId, { customer_id: f.customerId, timestamp: new Date(startedAt.getTime() + offsetMs) });
+    const call = (offsetMs: number) =>
+      createEvent(infra.knex, f.organizationId, { customer_id: f.customerId, timestamp: new Date(startedAt.getTime() + offsetMs) });
     for (let i = 0; i < 30; i++) await call(DAY + i * 60_000);
     await call(-60_000); // before the subscription: not billed
     for (let i = 0; i < 4; i++) await call(7 * DAY + 60_000 + i); // the second week's
@@ -174,7 +215,10 @@ describe("subscription lifecycle workflow", () => {
   it("ends a subscription set to cancel at period end, at that end, without renewing", async () => {
     const startedAt = new Date(await temporal.env.currentTimeMs());
     const f = await createSubscriptionFixture(infra.knex, { startedAt, interval: "month" });
-    await infra.knex("subscriptions").where({ id: f.subscription.id }).update({ cancel_at_period_end: true, canceled_at: startedAt, ends_at: f.subscription.current_period_end });
+    await infra
+      .knex("subscriptions")
+      .where({ id: f.subscription.id })
+      .update({ cancel_at_period_end: true, canceled_at: startedAt, ends_at: f.subscription.current_period_end });
     const handle = await start(f.subscription.id);
     await handle.result();
     const s = await sub(f.subscription.id);

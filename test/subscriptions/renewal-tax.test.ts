@@ -9,7 +9,12 @@ import { orgWithClient, plainJson, testClocks, useLifecycleWorker, useTestApi } 
 
 const api = useTestApi();
 
-const FR_SELLER = { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }] };
+const FR_SELLER = {
+  provider: "builtin",
+  origin_country: "FR",
+  prices_include_tax: false,
+  registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }],
+};
 
 describe("renewal tax", () => {
   useLifecycleWorker("renewal-tax-test", () => api.knex);
@@ -20,16 +25,27 @@ describe("renewal tax", () => {
     const call = plainJson(api.url, token);
     const settings = (tax_settings: Record<string, unknown>) => call("PATCH", `/v1/organizations/${org.id}`, { tax_settings });
     expect((await settings(FR_SELLER)).status).toBe(200);
-    const product = await polar.products.create({ name: "Monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+    const product = await polar.products.create({
+      name: "Monthly",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }],
+    });
     const clocks = testClocks(api.url, token);
     // The customer's own address: a checkout does not copy its address onto an existing customer.
-    const customer = await polar.customers.create({ email: `buyer-${randomUUID().slice(0, 8)}@example.com`, name: "Buyer", billingAddress: { country: "FR" } });
+    const customer = await polar.customers.create({
+      email: `buyer-${randomUUID().slice(0, 8)}@example.com`,
+      name: "Buyer",
+      billingAddress: { country: "FR" },
+    });
     const clock = await clocks.call("POST", "", { name: "tax", frozen_time: at });
     const clockId = String(clock.json.id);
     expect((await clocks.call("POST", `${clockId}/customers`, { customer_id: customer.id })).status).toBe(200);
     const checkout = await polar.checkouts.create({ products: [product.id], customerId: customer.id });
     const anon = new Polar({ serverURL: api.url });
-    await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "FR" } } });
+    await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress: { country: "FR" } },
+    });
     await anon.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
       checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
@@ -65,7 +81,11 @@ describe("renewal tax", () => {
     await clocks.advance(clockId, "2028-02-11T00:00:00Z");
     const de = await newest();
     expect(de).toMatchObject({
-      reason: "subscription_cycle", status: "paid", amounts: [1000, 190, 1190], lineTax: [190], taxability: "standard_rated",
+      reason: "subscription_cycle",
+      status: "paid",
+      amounts: [1000, 190, 1190],
+      lineTax: [190],
+      taxability: "standard_rated",
       rate: { basis_points: 1900, country: "DE", display_name: "VAT 19% (Germany)" },
     });
     expect(de.recorded).toMatch(/^builtin:/);
@@ -84,21 +104,40 @@ describe("renewal tax", () => {
     // The provider `none`: nothing is computed.
     expect((await settings({ ...FR_SELLER, provider: "none" })).status).toBe(200);
     await clocks.advance(clockId, "2028-05-11T00:00:00Z");
-    expect(await newest()).toMatchObject({ status: "paid", amounts: [1000, 0, 1000], lineTax: [0], rate: null, taxability: null, recorded: null });
+    expect(await newest()).toMatchObject({
+      status: "paid",
+      amounts: [1000, 0, 1000],
+      lineTax: [0],
+      rate: null,
+      taxability: null,
+      recorded: null,
+    });
     // The payments charged what the orders say.
-    const paid = await api.knex("payments").join("orders", "orders.id", "payments.order_id").where("orders.subscription_id", sub.id).orderBy("payments.created_at").pluck("payments.amount");
+    const paid = await api
+      .knex("payments")
+      .join("orders", "orders.id", "payments.order_id")
+      .where("orders.subscription_id", sub.id)
+      .orderBy("payments.created_at")
+      .pluck("payments.amount");
     expect(paid.map(Number)).toEqual([1200, 1190, 1000, 1000, 1000]);
   });
 
   it("taxes a plan change's invoice: the credit and the charge, each line at the customer's rate", async () => {
     const { polar, clocks, clockId, sub, newestOrder } = await subscribed("2028-01-01T00:00:00Z");
-    const pro = await polar.products.create({ name: "Pro", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "eur" }] });
+    const pro = await polar.products.create({
+      name: "Pro",
+      recurringInterval: "month",
+      prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "eur" }],
+    });
     await clocks.advance(clockId, "2028-01-16T12:00:00Z"); // half of the 31-day period left
     await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: pro.id, prorationBehavior: "invoice" } });
     const update = await newestOrder();
     expect(update.billing_reason).toBe("subscription_update");
     const items = await api.knex("order_items").where({ order_id: update.id }).orderBy("position");
-    expect(items.map((i) => [Number(i.amount), Number(i.tax_amount)])).toEqual([[-500, -100], [1500, 300]]);
+    expect(items.map((i) => [Number(i.amount), Number(i.tax_amount)])).toEqual([
+      [-500, -100],
+      [1500, 300],
+    ]);
     await expect.poll(async () => (await polar.orders.get({ id: update.id })).status, { timeout: 20_000, interval: 100 }).toBe("paid");
     const order = await polar.orders.get({ id: update.id });
     expect([order.subtotalAmount, order.taxAmount, order.totalAmount]).toEqual([1000, 200, 1200]);
@@ -110,8 +149,16 @@ describe("renewal tax", () => {
     await api.knex("payment_methods").where({ customer_id: customer.id }).update({ processor_ref: "pm_sandbox_4000000000009995_nofunds" });
     await clocks.advance(clockId, "2028-08-01T13:00:00Z");
     const owed = await newestOrder();
-    expect([owed.billing_reason, owed.status, Number(owed.tax_amount), owed.tax_transaction_id]).toEqual(["subscription_cycle", "pending", 200, null]);
-    await api.knex("payment_methods").where({ customer_id: customer.id }).update({ processor_ref: `pm_sandbox_4242424242424242_${customer.id.slice(0, 8)}` });
+    expect([owed.billing_reason, owed.status, Number(owed.tax_amount), owed.tax_transaction_id]).toEqual([
+      "subscription_cycle",
+      "pending",
+      200,
+      null,
+    ]);
+    await api
+      .knex("payment_methods")
+      .where({ customer_id: customer.id })
+      .update({ processor_ref: `pm_sandbox_4242424242424242_${customer.id.slice(0, 8)}` });
     await clocks.advance(clockId, "2028-08-03T13:00:00Z");
     const paid = await polar.orders.get({ id: owed.id });
     expect([paid.status, paid.taxAmount, paid.totalAmount]).toEqual(["paid", 200, 1200]);

@@ -26,7 +26,17 @@ import { subscriptionsDueOnClocks } from "../../server/subscriptions/repository.
 import { pokeDueOnClocks } from "../../workflows/backstop.js";
 import { subscriptionWorkflowId } from "../../workflows/shared/ids.js";
 import {
-  collectPages, createBenefit, createCustomerSessionToken, createDiscount, createSubscriptionFixture, orgWithToken, outboxTypes, rejects, testClocks, useLifecycleWorker, useTestApi,
+  collectPages,
+  createBenefit,
+  createCustomerSessionToken,
+  createDiscount,
+  createSubscriptionFixture,
+  orgWithToken,
+  outboxTypes,
+  rejects,
+  testClocks,
+  useLifecycleWorker,
+  useTestApi,
 } from "../harness/index.js";
 
 const api = useTestApi();
@@ -47,19 +57,32 @@ describe("subscriptions", () => {
   const advance = (clockId: string, to: string) => testClocks(api.url, token, poll).advance(clockId, to);
 
   async function product(name: string, amount: number, interval: "month" | "year" = "month") {
-    const p = await polar.products.create({ name, recurringInterval: interval, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }] });
+    const p = await polar.products.create({
+      name,
+      recurringInterval: interval,
+      prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }],
+    });
     return { id: p.id, priceId: p.prices[0].id };
   }
 
   /** A customer on a new test clock at `at`, subscribed through the hosted checkout. */
-  async function subscribe(at: string, productId = basic.id, extra: { discountId?: string; externalId?: string; metadata?: Record<string, string> } = {}) {
+  async function subscribe(
+    at: string,
+    productId = basic.id,
+    extra: { discountId?: string; externalId?: string; metadata?: Record<string, string> } = {},
+  ) {
     const email = `buyer-${randomUUID().slice(0, 8)}@example.com`;
     const customer = await polar.customers.create({ email, name: "Buyer", externalId: extra.externalId });
     const clock = await clockCall("POST", "", { name: "test", frozen_time: at });
     expect(clock.status).toBe(201);
     const clockId = clock.json.id as string;
     expect((await clockCall("POST", `${clockId}/customers`, { customer_id: customer.id })).status).toBe(200);
-    const checkout = await polar.checkouts.create({ products: [productId], customerId: customer.id, discountId: extra.discountId, metadata: extra.metadata });
+    const checkout = await polar.checkouts.create({
+      products: [productId],
+      customerId: customer.id,
+      discountId: extra.discountId,
+      metadata: extra.metadata,
+    });
     const confirmed = await anon().checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
       checkoutConfirmStripe: { customerBillingAddress: { country: "FR" }, confirmationTokenId: "tok_sandbox_success" },
@@ -67,7 +90,13 @@ describe("subscriptions", () => {
     expect(confirmed.status).toBe("confirmed"); // the confirm answer's own literal
     expect((await polar.checkouts.get({ id: checkout.id })).status).toBe("succeeded");
     const [sub] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
-    return { sub, customerId: customer.id, clockId, checkoutId: checkout.id, session: { customerSession: await createCustomerSessionToken(api.knex, customer.id) } };
+    return {
+      sub,
+      customerId: customer.id,
+      clockId,
+      checkoutId: checkout.id,
+      session: { customerSession: await createCustomerSessionToken(api.knex, customer.id) },
+    };
   }
 
   /**
@@ -93,7 +122,11 @@ describe("subscriptions", () => {
   };
 
   const ordersOf = async (subscriptionId: string) =>
-    (await api.knex("orders").where({ subscription_id: subscriptionId }).orderBy("created_at").select("id", "billing_reason", "status", "subtotal_amount", "discount_amount", "billing_period_start"));
+    await api
+      .knex("orders")
+      .where({ subscription_id: subscriptionId })
+      .orderBy("created_at")
+      .select("id", "billing_reason", "status", "subtotal_amount", "discount_amount", "billing_period_start");
   const grantsOf = (subscriptionId: string) => api.knex("benefit_grants").where({ subscription_id: subscriptionId });
 
   beforeAll(async () => {
@@ -103,16 +136,30 @@ describe("subscriptions", () => {
     polar = api.client(token);
     basic = await product("Basic monthly", 1000);
     pro = await product("Pro monthly", 3000);
-    benefitId = (await createBenefit(api.knex, orgId, { type: "custom", description: "Priority support", properties: JSON.stringify({ note: "Mail us" }) })).id;
+    benefitId = (
+      await createBenefit(api.knex, orgId, {
+        type: "custom",
+        description: "Priority support",
+        properties: JSON.stringify({ note: "Mail us" }),
+      })
+    ).id;
     await polar.products.updateBenefits({ id: basic.id, productBenefitsUpdate: { benefits: [benefitId] } });
   }, 120_000);
-
 
   it("is bought through the hosted checkout and renews on its test clock, anchored to Jan 31 (Feb 29, Mar 31, Apr 30)", async () => {
     const { sub, customerId, clockId, checkoutId } = await subscribe("2028-01-31T10:00:00Z", basic.id, { metadata: { plan: "basic" } });
     expect(sub).toMatchObject({
-      status: "active", amount: 1000, currency: "usd", recurringInterval: "month", customerId, productId: basic.id, checkoutId,
-      cancelAtPeriodEnd: false, canceledAt: null, endedAt: null, metadata: { plan: "basic" },
+      status: "active",
+      amount: 1000,
+      currency: "usd",
+      recurringInterval: "month",
+      customerId,
+      productId: basic.id,
+      checkoutId,
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      endedAt: null,
+      metadata: { plan: "basic" },
     });
     expect(sub.startedAt!.toISOString()).toBe("2028-01-31T10:00:00.000Z");
     expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-02-29T10:00:00.000Z");
@@ -135,10 +182,14 @@ describe("subscriptions", () => {
     expect(renewed.currentPeriodStart.toISOString()).toBe("2028-03-31T10:00:00.000Z");
     expect(renewed.currentPeriodEnd!.toISOString()).toBe("2028-04-30T10:00:00.000Z");
     const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
-    expect(cycles.map((o) => new Date(o.billing_period_start).toISOString())).toEqual(["2028-02-29T10:00:00.000Z", "2028-03-31T10:00:00.000Z"]);
+    expect(cycles.map((o) => new Date(o.billing_period_start).toISOString())).toEqual([
+      "2028-02-29T10:00:00.000Z",
+      "2028-03-31T10:00:00.000Z",
+    ]);
     expect(cycles.every((o) => o.status === "paid" && Number(o.subtotal_amount) === 1000)).toBe(true);
     const types = await outboxTypes(api.knex, orgId);
-    for (const t of ["subscription.created", "subscription.active", "subscription.updated", "order.paid", "customer.state_changed"]) expect(types).toContain(t);
+    for (const t of ["subscription.created", "subscription.active", "subscription.updated", "order.paid", "customer.state_changed"])
+      expect(types).toContain(t);
     expect(await api.knex("events").where({ customer_id: customerId, name: "subscription.cycled", source: "system" })).toHaveLength(2);
     // Still granted after the renewals.
     expect((await grantsOf(sub.id)).filter((g) => g.granted_at && !g.revoked_at)).toHaveLength(1);
@@ -146,20 +197,35 @@ describe("subscriptions", () => {
 
   it("bills every 3 months when the product says so, anchored still (Nov 30 → Feb 29 → May 30), as both clients read it", async () => {
     const quarterly = await api.client049(token).products.create({
-      name: "Quarterly", recurringInterval: "month", recurringIntervalCount: 3, prices: [{ amountType: "fixed", priceAmount: 2700, priceCurrency: "usd" }],
+      name: "Quarterly",
+      recurringInterval: "month",
+      recurringIntervalCount: 3,
+      prices: [{ amountType: "fixed", priceAmount: 2700, priceCurrency: "usd" }],
     });
     const { sub, clockId } = await subscribe("2027-11-30T08:00:00Z", quarterly.id);
     expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-02-29T08:00:00.000Z");
     const read = await wire(sub.id);
-    expect(read).toMatchObject({ recurring_interval: "month", recurring_interval_count: 3, trial_start: null, trial_end: null, pending_update: null });
+    expect(read).toMatchObject({
+      recurring_interval: "month",
+      recurring_interval_count: 3,
+      trial_start: null,
+      trial_end: null,
+      pending_update: null,
+    });
     expect(read.product).toMatchObject({ recurring_interval_count: 3 });
     // A month in, nothing is due; at the quarter's end it renews once, for a quarter.
     await advance(clockId, "2028-01-01T00:00:00Z");
     expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle")).toHaveLength(0);
     await advance(clockId, "2028-03-01T00:00:00Z");
-    expect(await wire(sub.id)).toMatchObject({ current_period_start: "2028-02-29T08:00:00.000Z", current_period_end: "2028-05-30T08:00:00.000Z", recurring_interval_count: 3 });
+    expect(await wire(sub.id)).toMatchObject({
+      current_period_start: "2028-02-29T08:00:00.000Z",
+      current_period_end: "2028-05-30T08:00:00.000Z",
+      recurring_interval_count: 3,
+    });
     const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
-    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([["2028-02-29T08:00:00.000Z", 2700, "paid"]]);
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([
+      ["2028-02-29T08:00:00.000Z", 2700, "paid"],
+    ]);
     expect((await polar.orders.get({ id: cycles[0].id })).subscription).toMatchObject({ id: sub.id });
   });
 
@@ -167,7 +233,10 @@ describe("subscriptions", () => {
     const yearly = await product("Basic yearly", 12000, "year");
     const { sub, clockId } = await subscribe("2028-01-01T00:00:00Z"); // 31-day period
     await advance(clockId, "2028-01-16T12:00:00Z"); // half of it left: 15.5 days
-    const changed = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: yearly.id, prorationBehavior: "prorate" } });
+    const changed = await polar.subscriptions.update({
+      id: sub.id,
+      subscriptionUpdate: { productId: yearly.id, prorationBehavior: "prorate" },
+    });
     // The current period stays as it was; the yearly periods start at its end.
     expect(changed).toMatchObject({ recurringInterval: "year", amount: 12000 });
     expect(changed.currentPeriodEnd!.toISOString()).toBe("2028-02-01T00:00:00.000Z");
@@ -188,16 +257,30 @@ describe("subscriptions", () => {
   /** A monthly product with a 14-day trial (made through 0.49.0, which sends trials). */
   async function trialProduct(name: string, amount: number) {
     const p = await api.client049(token).products.create({
-      name, recurringInterval: "month", trialInterval: "day", trialIntervalCount: 14, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }],
+      name,
+      recurringInterval: "month",
+      trialInterval: "day",
+      trialIntervalCount: 14,
+      prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }],
     });
     return { id: p.id, priceId: p.prices[0].id };
   }
   const paymentsOf = (subscriptionId: string) =>
-    api.knex("payments").join("orders", "orders.id", "payments.order_id").where("orders.subscription_id", subscriptionId).select("payments.status", "payments.amount");
+    api
+      .knex("payments")
+      .join("orders", "orders.id", "payments.order_id")
+      .where("orders.subscription_id", subscriptionId)
+      .select("payments.status", "payments.amount");
   /** The outbox's subscription events of one subscription, with the status each carried. */
   const subscriptionEvents = async (subscriptionId: string) =>
-    (await api.knex("outbox").where({ organization_id: orgId }).whereLike("type", "subscription.%").whereRaw("payload->'data'->>'id' = ?", [subscriptionId]).orderBy("id"))
-      .map((e: { type: string; payload: { data: { status: string } } }) => `${e.type}:${e.payload.data.status}`);
+    (
+      await api
+        .knex("outbox")
+        .where({ organization_id: orgId })
+        .whereLike("type", "subscription.%")
+        .whereRaw("payload->'data'->>'id' = ?", [subscriptionId])
+        .orderBy("id")
+    ).map((e: { type: string; payload: { data: { status: string } } }) => `${e.type}:${e.payload.data.status}`);
 
   it("starts a trial: trialing and charged nothing, the card saved; converts at the trial's end, charged and active", async () => {
     const trial = await trialProduct("Pro with trial", 1500);
@@ -206,7 +289,11 @@ describe("subscriptions", () => {
     expect(sub).toMatchObject({ status: "trialing", amount: 1500, productId: trial.id });
     expect(sub.currentPeriodStart.toISOString()).toBe("2028-03-01T10:00:00.000Z");
     expect(sub.currentPeriodEnd!.toISOString()).toBe("2028-03-15T10:00:00.000Z");
-    expect(await wire(sub.id)).toMatchObject({ trial_start: "2028-03-01T10:00:00.000Z", trial_end: "2028-03-15T10:00:00.000Z", status: "trialing" });
+    expect(await wire(sub.id)).toMatchObject({
+      trial_start: "2028-03-01T10:00:00.000Z",
+      trial_end: "2028-03-15T10:00:00.000Z",
+      status: "trialing",
+    });
     expect((await polar.checkouts.get({ id: checkoutId })).totalAmount).toBe(1500);
     // The checkout's order is the trial's: 0, paid without a payment; the card is kept for later.
     const [first] = await ordersOf(sub.id);
@@ -227,7 +314,9 @@ describe("subscriptions", () => {
     expect(active.currentPeriodEnd!.toISOString()).toBe("2028-04-15T10:00:00.000Z");
     expect(await wire(sub.id)).toMatchObject({ trial_start: "2028-03-01T10:00:00.000Z", trial_end: "2028-03-15T10:00:00.000Z" });
     const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
-    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([["2028-03-15T10:00:00.000Z", 1500, "paid"]]);
+    expect(cycles.map((o) => [new Date(o.billing_period_start).toISOString(), Number(o.subtotal_amount), o.status])).toEqual([
+      ["2028-03-15T10:00:00.000Z", 1500, "paid"],
+    ]);
     expect((await paymentsOf(sub.id)).map((p) => [p.status, Number(p.amount)])).toEqual([["succeeded", 1500]]);
     const events = await subscriptionEvents(sub.id);
     expect(events.slice(-2)).toEqual(["subscription.updated:active", "subscription.active:active"]);
@@ -241,10 +330,18 @@ describe("subscriptions", () => {
     const trial = await trialProduct("Trial to move", 1800);
     const { sub, clockId } = await subscribe("2028-07-01T00:00:00Z", trial.id);
     const patch = async (body: object) =>
-      fetch(`${api.url}/v1/subscriptions/${sub.id}`, { method: "PATCH", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${api.url}/v1/subscriptions/${sub.id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const extended = await patch({ trial_end: "2028-08-01T00:00:00Z" });
     expect(extended.status).toBe(200);
-    expect(await extended.json()).toMatchObject({ status: "trialing", trial_end: "2028-08-01T00:00:00.000Z", current_period_end: "2028-08-01T00:00:00.000Z" });
+    expect(await extended.json()).toMatchObject({
+      status: "trialing",
+      trial_end: "2028-08-01T00:00:00.000Z",
+      current_period_end: "2028-08-01T00:00:00.000Z",
+    });
     // Past the first end: still in its trial, nothing charged.
     await advance(clockId, "2028-07-20T00:00:00Z");
     expect((await polar.subscriptions.get({ id: sub.id })).status).toBe("trialing");
@@ -283,23 +380,47 @@ describe("subscriptions", () => {
 
   it("moves customers only to public products, the merchant also to private ones, nobody to a draft", async () => {
     const c49 = api.client049(token);
-    const privatePlan = await c49.products.create({ name: "Partner plan", recurringInterval: "month", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
-    const draftPlan = await c49.products.create({ name: "Draft plan", recurringInterval: "month", visibility: "draft", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const privatePlan = await c49.products.create({
+      name: "Partner plan",
+      recurringInterval: "month",
+      visibility: "private",
+      prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }],
+    });
+    const draftPlan = await c49.products.create({
+      name: "Draft plan",
+      recurringInterval: "month",
+      visibility: "draft",
+      prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }],
+    });
     const { sub, session } = await subscribe("2028-06-01T00:00:00Z");
     const portal = anon().customerPortal.subscriptions;
     for (const id of [privatePlan.id, draftPlan.id]) {
       const err = await rejects(portal.update(session, { id: sub.id, customerSubscriptionUpdate: { productId: id } }), HTTPValidationError);
       expect(err.detail?.map((d) => d.loc)).toEqual([["body", "product_id"]]);
     }
-    const drafted = await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: draftPlan.id } }), HTTPValidationError);
+    const drafted = await rejects(
+      polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: draftPlan.id } }),
+      HTTPValidationError,
+    );
     expect(JSON.stringify(drafted.detail)).toContain("draft");
-    expect(await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: privatePlan.id } })).toMatchObject({ productId: privatePlan.id, amount: 800 });
+    expect(await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: privatePlan.id } })).toMatchObject({
+      productId: privatePlan.id,
+      amount: 800,
+    });
   });
 
   it("cancels at period end, uncancels, cancels again and ends at the period end, revoking the benefits", async () => {
     const { sub, clockId } = await subscribe("2028-05-10T09:00:00Z");
-    const canceled = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" } });
-    expect(canceled).toMatchObject({ status: "active", cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" });
+    const canceled = await polar.subscriptions.update({
+      id: sub.id,
+      subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "pricey" },
+    });
+    expect(canceled).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: true,
+      customerCancellationReason: "too_expensive",
+      customerCancellationComment: "pricey",
+    });
     expect(canceled.canceledAt!.toISOString()).toBe("2028-05-10T09:00:00.000Z");
     expect(canceled.endsAt!.toISOString()).toBe("2028-06-10T09:00:00.000Z");
     await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: true } }), AlreadyCanceledSubscription);
@@ -319,7 +440,10 @@ describe("subscriptions", () => {
     await expect.poll(async () => (await grantsOf(sub.id)).every((g) => g.revoked_at !== null), poll).toBe(true);
     types = await outboxTypes(api.knex, orgId);
     expect(types).toContain("subscription.revoked");
-    await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: false } }), AlreadyCanceledSubscription);
+    await rejects(
+      polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { cancelAtPeriodEnd: false } }),
+      AlreadyCanceledSubscription,
+    );
     await rejects(polar.subscriptions.revoke({ id: sub.id }), AlreadyCanceledSubscription);
   });
 
@@ -332,7 +456,10 @@ describe("subscriptions", () => {
     expect(await api.knex("events").where({ customer_id: a.customerId, name: "subscription.revoked" })).toHaveLength(1);
 
     const b = await subscribe("2028-02-01T00:00:00Z");
-    const viaPatch = await polar.subscriptions.update({ id: b.sub.id, subscriptionUpdate: { revoke: true, customerCancellationReason: "unused" } });
+    const viaPatch = await polar.subscriptions.update({
+      id: b.sub.id,
+      subscriptionUpdate: { revoke: true, customerCancellationReason: "unused" },
+    });
     expect(viaPatch).toMatchObject({ status: "canceled", customerCancellationReason: "unused" });
     await rejects(polar.subscriptions.update({ id: b.sub.id, subscriptionUpdate: { revoke: true } }), AlreadyCanceledSubscription);
   });
@@ -349,7 +476,11 @@ describe("subscriptions", () => {
     // Declined at the period end (the clock moved past it): retried two days after that.
     expect(portalOrder.nextPaymentAttemptAt!.toISOString()).toBe("2028-08-03T12:00:00.000Z");
 
-    await anon().customerPortal.customers.addPaymentMethod(session, { confirmationTokenId: "tok_sandbox_success", setDefault: true, returnUrl: "https://example.com/back" });
+    await anon().customerPortal.customers.addPaymentMethod(session, {
+      confirmationTokenId: "tok_sandbox_success",
+      setDefault: true,
+      returnUrl: "https://example.com/back",
+    });
     await expect.poll(async () => (await polar.subscriptions.get({ id: sub.id })).status, poll).toBe("active");
     const paid = await polar.orders.get({ id: owed.id });
     expect(paid.status).toBe("paid");
@@ -381,14 +512,20 @@ describe("subscriptions", () => {
   it("changes product with proration_behavior invoice: an immediate subscription_update order for the difference", async () => {
     const { sub, clockId } = await subscribe("2028-01-01T00:00:00Z"); // 31-day period
     await advance(clockId, "2028-01-16T12:00:00Z"); // exactly half of it left
-    const changed = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { productId: pro.id, prorationBehavior: "invoice" } });
+    const changed = await polar.subscriptions.update({
+      id: sub.id,
+      subscriptionUpdate: { productId: pro.id, prorationBehavior: "invoice" },
+    });
     expect(changed).toMatchObject({ productId: pro.id, amount: 3000 });
     expect(changed.prices.map((p) => p.id)).toEqual([pro.priceId]);
     // While the invoice is being charged, other changes wait.
     const update = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_update")!;
     expect(Number(update.subtotal_amount)).toBe(1500 - 500);
     const items = await api.knex("order_items").where({ order_id: update.id }).orderBy("position");
-    expect(items.map((i) => [Number(i.amount), i.proration])).toEqual([[-500, true], [1500, true]]);
+    expect(items.map((i) => [Number(i.amount), i.proration])).toEqual([
+      [-500, true],
+      [1500, true],
+    ]);
     await expect.poll(async () => (await polar.orders.get({ id: update.id })).status, poll).toBe("paid");
     await expect.poll(async () => (await api.knex("subscriptions").where({ id: sub.id }).first()).pending_order_id, poll).toBeNull();
     // The new plan renews at its full price; the old product's benefit went, the system event was written.
@@ -396,7 +533,10 @@ describe("subscriptions", () => {
     const cycle = (await ordersOf(sub.id)).find((o) => o.billing_reason === "subscription_cycle")!;
     expect(Number(cycle.subtotal_amount)).toBe(3000);
     await expect.poll(async () => (await grantsOf(sub.id)).every((g) => g.revoked_at !== null), poll).toBe(true);
-    const [event] = await api.knex("events").where({ name: "subscription.product_updated" }).whereRaw("metadata->>'subscription_id' = ?", [sub.id]);
+    const [event] = await api
+      .knex("events")
+      .where({ name: "subscription.product_updated" })
+      .whereRaw("metadata->>'subscription_id' = ?", [sub.id]);
     expect(event.metadata).toEqual({ subscription_id: sub.id, old_product_id: basic.id, new_product_id: pro.id });
   });
 
@@ -419,8 +559,20 @@ describe("subscriptions", () => {
 
   it("applies discounts by duration: forever on every renewal, repeating for its months, once only on the first order", async () => {
     const forever = await createDiscount(api.knex, orgId, { name: "Ten forever", duration: "forever", basis_points: 1000 });
-    const twoMonths = await createDiscount(api.knex, orgId, { name: "Half for two", duration: "repeating", duration_in_months: 2, basis_points: 5000 });
-    const once = await createDiscount(api.knex, orgId, { name: "Once", duration: "once", type: "fixed", amount: 300, currency: "usd", basis_points: null });
+    const twoMonths = await createDiscount(api.knex, orgId, {
+      name: "Half for two",
+      duration: "repeating",
+      duration_in_months: 2,
+      basis_points: 5000,
+    });
+    const once = await createDiscount(api.knex, orgId, {
+      name: "Once",
+      duration: "once",
+      type: "fixed",
+      amount: 300,
+      currency: "usd",
+      basis_points: null,
+    });
     const cases: [string, number[]][] = [
       [forever.id, [100, 100, 100]],
       [twoMonths.id, [500, 0, 0]],
@@ -433,14 +585,19 @@ describe("subscriptions", () => {
       expect(Number(first.discount_amount)).toBeGreaterThan(0);
       await advance(clockId, "2028-04-11T00:00:00Z");
       const cycles = (await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle");
-      expect(cycles.map((o) => Number(o.discount_amount)), discountId).toEqual(expected);
+      expect(
+        cycles.map((o) => Number(o.discount_amount)),
+        discountId,
+      ).toEqual(expected);
     }
     // A discount changed by the merchant applies from the next renewal.
     const { sub, clockId } = await subscribe("2028-01-10T00:00:00Z");
     const withDiscount = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { discountId: forever.id } });
     expect(withDiscount.discount).toMatchObject({ id: forever.id });
     await advance(clockId, "2028-02-11T00:00:00Z");
-    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle").map((o) => Number(o.discount_amount))).toEqual([100]);
+    expect((await ordersOf(sub.id)).filter((o) => o.billing_reason === "subscription_cycle").map((o) => Number(o.discount_amount))).toEqual(
+      [100],
+    );
     const cleared = await polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { discountId: null } });
     expect(cleared.discountId).toBeNull();
     await rejects(polar.subscriptions.update({ id: sub.id, subscriptionUpdate: { discountId: randomUUID() } }), HTTPValidationError);
@@ -464,16 +621,34 @@ describe("subscriptions", () => {
     await rejects(polar.subscriptions.get({ id: randomUUID() }), ResourceNotFound);
 
     const raw = (body: unknown) =>
-      fetch(`${api.url}/v1/subscriptions/${sub.id}`, { method: "PATCH", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-    for (const body of [{ revoke: false }, { product_id: randomUUID() }, { product_id: sub.productId }, {}, { cancel_at_period_end: "soon" }]) {
+      fetch(`${api.url}/v1/subscriptions/${sub.id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    for (const body of [
+      { revoke: false },
+      { product_id: randomUUID() },
+      { product_id: sub.productId },
+      {},
+      { cancel_at_period_end: "soon" },
+    ]) {
       const res = await raw(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(((await res.json()) as { detail: unknown[] }).detail.length).toBeGreaterThan(0);
     }
-    const oneTime = await polar.products.create({ name: "One-time", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 100, priceCurrency: "usd" }] });
+    const oneTime = await polar.products.create({
+      name: "One-time",
+      recurringInterval: null,
+      prices: [{ amountType: "fixed", priceAmount: 100, priceCurrency: "usd" }],
+    });
     expect((await raw({ product_id: oneTime.id })).status).toBe(422);
     // Nothing was changed by the refused calls.
-    expect(await polar.subscriptions.get({ id: sub.id })).toMatchObject({ status: "active", productId: basic.id, cancelAtPeriodEnd: false });
+    expect(await polar.subscriptions.get({ id: sub.id })).toMatchObject({
+      status: "active",
+      productId: basic.id,
+      cancelAtPeriodEnd: false,
+    });
   });
 
   it("takes 0.49.0's filters: status, cancellation at period end, its reason and time", async () => {
@@ -481,13 +656,25 @@ describe("subscriptions", () => {
     const made = await orgWithToken(k);
     const at = (iso: string) => new Date(iso);
     const sub = async (overrides: Record<string, unknown>) =>
-      (await createSubscriptionFixture(k, { startedAt: at("2028-01-01T00:00:00Z"), organizationId: made.org.id, overrides })).subscription.id;
+      (await createSubscriptionFixture(k, { startedAt: at("2028-01-01T00:00:00Z"), organizationId: made.org.id, overrides })).subscription
+        .id;
     const running = await sub({ status: "active" });
-    const leaving = await sub({ status: "active", cancel_at_period_end: true, canceled_at: at("2028-02-01T00:00:00Z"), customer_cancellation_reason: "too_expensive" });
-    const gone = await sub({ status: "canceled", canceled_at: at("2028-03-01T00:00:00Z"), ended_at: at("2028-03-01T00:00:00Z"), customer_cancellation_reason: "unused" });
+    const leaving = await sub({
+      status: "active",
+      cancel_at_period_end: true,
+      canceled_at: at("2028-02-01T00:00:00Z"),
+      customer_cancellation_reason: "too_expensive",
+    });
+    const gone = await sub({
+      status: "canceled",
+      canceled_at: at("2028-03-01T00:00:00Z"),
+      ended_at: at("2028-03-01T00:00:00Z"),
+      customer_cancellation_reason: "unused",
+    });
     const late = await sub({ status: "past_due" });
     const newer = api.client049(made.token);
-    const of = async (req: Parameters<typeof newer.subscriptions.list>[0]) => (await newer.subscriptions.list(Object.assign({ limit: 100 }, req))).result.items.map((s) => s.id).sort();
+    const of = async (req: Parameters<typeof newer.subscriptions.list>[0]) =>
+      (await newer.subscriptions.list(Object.assign({ limit: 100 }, req))).result.items.map((s) => s.id).sort();
     const sorted = (...xs: string[]) => xs.sort();
     expect(await of({ status: "active" })).toEqual(sorted(running, leaving));
     expect(await of({ status: ["canceled", "past_due"] })).toEqual(sorted(gone, late));
@@ -544,7 +731,9 @@ describe("subscriptions", () => {
       // The official client asks for JSON and gets the CSV as a string; a plain request gets the file.
       const csv: unknown = await own.subscriptions.export({ organizationId: made.org.id });
       expect(typeof csv).toBe("string");
-      const file = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}`, { headers: { authorization: `Bearer ${made.token}` } });
+      const file = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}`, {
+        headers: { authorization: `Bearer ${made.token}` },
+      });
       expect(file.headers.get("content-type")).toMatch(/^text\/csv/);
       const text = await file.text();
       expect(text).toBe(csv);
@@ -554,13 +743,19 @@ describe("subscriptions", () => {
       expect(lines.find((l) => l.endsWith(c.sub.id))).toContain(",false,canceled,Basic monthly,1000,usd,month,");
       expect(lines.find((l) => l.endsWith(b.sub.id))).toContain(",true,active,Pro monthly,3000,usd,month,");
       // The 1.x client sends a time zone (UTC unless told): the datetimes are its wall time.
-      const zoned = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=Asia/Kolkata`, { headers: { authorization: `Bearer ${made.token}` } });
+      const zoned = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=Asia/Kolkata`, {
+        headers: { authorization: `Bearer ${made.token}` },
+      });
       const zonedLines = (await zoned.text()).trim().split(/\r?\n/);
       expect(zonedLines[1].split(",")[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+05:30$/);
       expect(new Date(zonedLines[1].split(",")[1]).getTime()).toBe(new Date(lines[1].split(",")[1]).getTime());
-      const utc = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=UTC`, { headers: { authorization: `Bearer ${made.token}` } });
+      const utc = await fetch(`${api.url}/v1/subscriptions/export?organization_id=${made.org.id}&timezone=UTC`, {
+        headers: { authorization: `Bearer ${made.token}` },
+      });
       expect(await utc.text()).toBe(text);
-      const nowhere = await fetch(`${api.url}/v1/subscriptions/export?timezone=Nowhere/Else`, { headers: { authorization: `Bearer ${made.token}` } });
+      const nowhere = await fetch(`${api.url}/v1/subscriptions/export?timezone=Nowhere/Else`, {
+        headers: { authorization: `Bearer ${made.token}` },
+      });
       expect(nowhere.status).toBe(422);
       expect(((await nowhere.json()) as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["query", "timezone"]);
     } finally {
@@ -579,23 +774,58 @@ describe("subscriptions", () => {
     expect(await collectPages(await portal.list(mine.session, { productId: pro.id }))).toHaveLength(0);
     expect((await portal.get(mine.session, { id: mine.sub.id })).id).toBe(mine.sub.id);
     await rejects(portal.get(mine.session, { id: theirs.sub.id }), ResourceNotFound);
-    await rejects(portal.update(mine.session, { id: theirs.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }), ResourceNotFound);
+    await rejects(
+      portal.update(mine.session, { id: theirs.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }),
+      ResourceNotFound,
+    );
 
-    const canceled = await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true, cancellationReason: "missing_features", cancellationComment: "needs X" } });
-    expect(canceled).toMatchObject({ cancelAtPeriodEnd: true, customerCancellationReason: "missing_features", customerCancellationComment: "needs X" });
-    await rejects(portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }), AlreadyCanceledSubscription);
-    expect((await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } })).cancelAtPeriodEnd).toBe(false);
+    const canceled = await portal.update(mine.session, {
+      id: mine.sub.id,
+      customerSubscriptionUpdate: { cancelAtPeriodEnd: true, cancellationReason: "missing_features", cancellationComment: "needs X" },
+    });
+    expect(canceled).toMatchObject({
+      cancelAtPeriodEnd: true,
+      customerCancellationReason: "missing_features",
+      customerCancellationComment: "needs X",
+    });
+    await rejects(
+      portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: true } }),
+      AlreadyCanceledSubscription,
+    );
+    expect(
+      (await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { cancelAtPeriodEnd: false } })).cancelAtPeriodEnd,
+    ).toBe(false);
     // A cancel body that says nothing changes nothing.
-    expect(await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: {} })).toMatchObject({ cancelAtPeriodEnd: false, status: "active" });
+    expect(await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: {} })).toMatchObject({
+      cancelAtPeriodEnd: false,
+      status: "active",
+    });
 
-    await api.knex("organizations").where({ id: orgId }).update({
-      subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: false, proration_behavior: "prorate" }),
-    });
-    const refused = await rejects(portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { productId: pro.id } }), HTTPValidationError);
+    await api
+      .knex("organizations")
+      .where({ id: orgId })
+      .update({
+        subscription_settings: JSON.stringify({
+          allow_multiple_subscriptions: false,
+          allow_customer_updates: false,
+          proration_behavior: "prorate",
+        }),
+      });
+    const refused = await rejects(
+      portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { productId: pro.id } }),
+      HTTPValidationError,
+    );
     expect(JSON.stringify(refused.detail)).toContain("does not let customers change their plan");
-    await api.knex("organizations").where({ id: orgId }).update({
-      subscription_settings: JSON.stringify({ allow_multiple_subscriptions: false, allow_customer_updates: true, proration_behavior: "prorate" }),
-    });
+    await api
+      .knex("organizations")
+      .where({ id: orgId })
+      .update({
+        subscription_settings: JSON.stringify({
+          allow_multiple_subscriptions: false,
+          allow_customer_updates: true,
+          proration_behavior: "prorate",
+        }),
+      });
     const upgraded = await portal.update(mine.session, { id: mine.sub.id, customerSubscriptionUpdate: { productId: pro.id } });
     expect(upgraded).toMatchObject({ productId: pro.id, amount: 3000 });
 
@@ -607,9 +837,11 @@ describe("subscriptions", () => {
   it("catches up a clock whose advance's pokes were lost: the worker's sweep pokes what is due by its clock", async () => {
     const { sub, clockId } = await subscribe("2029-01-15T10:00:00Z");
     const poker = temporalDoor(temporal.client, temporal.taskQueue).pokeSubscriptions;
-    setWorkflowsDoor({ pokeSubscriptions: async () => {
-      throw new Error("Temporal unreachable");
-    } });
+    setWorkflowsDoor({
+      pokeSubscriptions: async () => {
+        throw new Error("Temporal unreachable");
+      },
+    });
     try {
       expect((await clockCall("POST", `${clockId}/advance`, { frozen_time: "2029-02-20T00:00:00Z" })).status).toBe(200);
       // The workflow was never told (its timer waits for the real date): the subscription is due by
@@ -638,10 +870,16 @@ describe("subscriptions", () => {
     expect((await clockCall("DELETE", other.json.id as string)).status).toBe(204);
     expect((await clockCall("GET", other.json.id as string)).status).toBe(404);
     const listed = await clockCall("GET", "?limit=100");
-    expect((listed.json.items as { id: string; customer_ids: string[] }[]).find((c) => c.id === clockId)?.customer_ids).toEqual([customerId]);
+    expect((listed.json.items as { id: string; customer_ids: string[] }[]).find((c) => c.id === clockId)?.customer_ids).toEqual([
+      customerId,
+    ]);
   });
   it("sends subscription and order webhooks whose payloads the official client decodes", async () => {
-    const rows: { type: string; payload: unknown }[] = await api.knex("outbox").where({ organization_id: orgId }).where((w) => w.where("type", "like", "subscription.%").orWhere("type", "like", "order.%")).select("type", "payload");
+    const rows: { type: string; payload: unknown }[] = await api
+      .knex("outbox")
+      .where({ organization_id: orgId })
+      .where((w) => w.where("type", "like", "subscription.%").orWhere("type", "like", "order.%"))
+      .select("type", "payload");
     const schemas: Record<string, { parse(v: unknown): unknown }> = {
       "subscription.created": WebhookSubscriptionCreatedPayload$inboundSchema,
       "subscription.updated": WebhookSubscriptionUpdatedPayload$inboundSchema,
@@ -658,7 +896,14 @@ describe("subscriptions", () => {
       const payload = typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload;
       expect(() => schemas[row.type].parse(payload), row.type).not.toThrow();
     }
-    const cycled = rows.map((r) => (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as { type: string; data: { billing_reason?: string; subscription?: { id: string } | null } })
+    const cycled = rows
+      .map(
+        (r) =>
+          (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as {
+            type: string;
+            data: { billing_reason?: string; subscription?: { id: string } | null };
+          },
+      )
       .find((p) => p.type === "order.paid" && p.data.billing_reason === "subscription_cycle");
     expect(cycled?.data.subscription?.id).toBeTruthy();
   });

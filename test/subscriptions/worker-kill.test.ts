@@ -89,7 +89,10 @@ describe("subscription worker killed mid-charge", () => {
       await exited;
       const [order] = await infra.knex("orders").where({ subscription_id: subscriptionId });
       expect(order).toMatchObject({ status: "pending", billing_reason: "subscription_cycle" });
-      expect(await infra.knex("subscriptions").where({ id: subscriptionId }).first()).toMatchObject({ pending_order_id: order.id, period_index: 1 });
+      expect(await infra.knex("subscriptions").where({ id: subscriptionId }).first()).toMatchObject({
+        pending_order_id: order.id,
+        period_index: 1,
+      });
       expect(await infra.knex("payments").where({ order_id: order.id })).toHaveLength(0);
 
       // A new worker in a new process would build the sandbox from the same ledger; so does this one.
@@ -104,7 +107,9 @@ describe("subscription worker killed mid-charge", () => {
         activities: createSubscriptionActivities(activityDeps(infra.knex)),
       });
       secondRunning = second.run();
-      await expect.poll(async () => (await infra.knex("orders").where({ id: order.id }).first()).status, { timeout: 60_000, interval: 200 }).toBe("paid");
+      await expect
+        .poll(async () => (await infra.knex("orders").where({ id: order.id }).first()).status, { timeout: 60_000, interval: 200 })
+        .toBe("paid");
 
       const orders = await infra.knex("orders").where({ subscription_id: subscriptionId });
       expect(orders).toHaveLength(1);
@@ -116,10 +121,18 @@ describe("subscription worker killed mid-charge", () => {
       // The second worker charged nothing itself: its retry got the first answer back.
       expect(sandbox.charges).toHaveLength(0);
       expect(payments[0].processor_ref).toBe((charges[0].value as { paymentRef: string }).paymentRef);
-      expect(await infra.knex("subscriptions").where({ id: subscriptionId }).first()).toMatchObject({ status: "active", pending_order_id: null, period_index: 1, dunning_attempts: 0 });
+      expect(await infra.knex("subscriptions").where({ id: subscriptionId }).first()).toMatchObject({
+        status: "active",
+        pending_order_id: null,
+        period_index: 1,
+        dunning_attempts: 0,
+      });
     } finally {
       child.kill("SIGKILL");
-      await client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate().catch(() => {});
+      await client.workflow
+        .getHandle(subscriptionWorkflowId(subscriptionId))
+        .terminate()
+        .catch(() => {});
       second?.shutdown();
       await secondRunning;
       await nativeConnection?.close();

@@ -6,10 +6,18 @@ import type { TaxCalculationInput } from "../../server/tax/models.js";
 import { builtinTaxProvider, type TaxProvider } from "../../server/tax/provider.js";
 
 const input: TaxCalculationInput = {
-  settings: { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }] },
+  settings: {
+    provider: "builtin",
+    origin_country: "FR",
+    prices_include_tax: false,
+    registrations: [{ country: "FR" }, { country: "EU", scheme: "oss" }],
+  },
   buyer: { country: "DE", business: false },
   currency: "eur",
-  lines: [{ amount: 10000, reference: "saas" }, { amount: 5000, category: "ebook", reference: "book" }],
+  lines: [
+    { amount: 10000, reference: "saas" },
+    { amount: 5000, category: "ebook", reference: "book" },
+  ],
   date: new Date("2025-09-15T12:00:00Z"),
 };
 
@@ -18,7 +26,13 @@ describe("built-in tax provider", () => {
 
   it("calculates, records the calculation under the order, and reverses it whole", async () => {
     const calculation = await provider.calculate(input);
-    expect(calculation).toMatchObject({ provider: "builtin", processor_id: null, net_amount: 15000, tax_amount: 2250, total_amount: 17250 });
+    expect(calculation).toMatchObject({
+      provider: "builtin",
+      processor_id: null,
+      net_amount: 15000,
+      tax_amount: 2250,
+      total_amount: 17250,
+    });
     const transaction = await provider.record(calculation, "order-1");
     expect(transaction).toEqual({ provider: "builtin", id: "builtin:order-1", reference: "order-1", calculation });
     const reversal = await provider.revert(transaction, "refund-1");
@@ -57,7 +71,9 @@ describe("built-in tax provider", () => {
   });
 
   it("collects nothing under the provider none", async () => {
-    const calculation = await provider.calculate(Object.assign({}, input, { settings: Object.assign({}, input.settings, { provider: "none" }) }));
+    const calculation = await provider.calculate(
+      Object.assign({}, input, { settings: Object.assign({}, input.settings, { provider: "none" }) }),
+    );
     expect(calculation).toMatchObject({ provider: "none", tax_amount: 0, total_amount: 15000, taxability_reason: "not_collecting" });
   });
 });

@@ -1,7 +1,15 @@
 // The rate tables: every country the issue names is there with its source, every history is a
 // gapless run of periods from the coverage start, and the changes fall on their days.
 import { describe, expect, it } from "vitest";
-import { ALL_COUNTRY_RATES, ALL_PROVINCE_RATES, canadianProvince, COVERAGE_START, countryRates, onDay, type Dated } from "../../server/tax/rates.js";
+import {
+  ALL_COUNTRY_RATES,
+  ALL_PROVINCE_RATES,
+  canadianProvince,
+  COVERAGE_START,
+  countryRates,
+  onDay,
+  type Dated,
+} from "../../server/tax/rates.js";
 
 const EU_27 = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split(" ");
 const OTHERS = "GB NO CH IS AU NZ CA JP SG KR IN".split(" ");

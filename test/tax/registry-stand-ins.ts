@@ -47,7 +47,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 export async function startRegistryStandIns(): Promise<RegistryStandIns> {
@@ -67,12 +69,22 @@ export async function startRegistryStandIns(): Promise<RegistryStandIns> {
 
   const vies = createServer(async (req, res) => {
     const raw = await bodyOf(req);
-    if (req.method !== "POST" || req.url !== "/check-vat-number") return send(res, 404, { actionSucceed: false, errorWrappers: [{ error: "NOT_FOUND" }] });
+    if (req.method !== "POST" || req.url !== "/check-vat-number")
+      return send(res, 404, { actionSucceed: false, errorWrappers: [{ error: "NOT_FOUND" }] });
     const body = JSON.parse(raw) as { countryCode?: string; vatNumber?: string };
     state.requests.push({ service: "vies", path: req.url, body });
-    if (outage(state.mode.vies, res, { actionSucceed: false, errorWrappers: [{ error: "SERVICE_UNAVAILABLE", message: "The service is unavailable" }] })) return;
+    if (
+      outage(state.mode.vies, res, {
+        actionSucceed: false,
+        errorWrappers: [{ error: "SERVICE_UNAVAILABLE", message: "The service is unavailable" }],
+      })
+    )
+      return;
     if (typeof body.countryCode !== "string" || typeof body.vatNumber !== "string") {
-      return send(res, 400, { actionSucceed: false, errorWrappers: [{ error: "INVALID_INPUT", message: "countryCode and vatNumber are required" }] });
+      return send(res, 400, {
+        actionSucceed: false,
+        errorWrappers: [{ error: "INVALID_INPUT", message: "countryCode and vatNumber are required" }],
+      });
     }
     const trader = state.vies.get(body.countryCode + body.vatNumber);
     send(res, 200, {
@@ -102,19 +114,29 @@ export async function startRegistryStandIns(): Promise<RegistryStandIns> {
     if (req.method === "POST" && req.url === "/oauth/token") {
       const form = new URLSearchParams(raw);
       state.requests.push({ service: "hmrc", path: req.url, body: Object.fromEntries(form) });
-      const ok = form.get("grant_type") === "client_credentials" && form.get("client_id") === HMRC_CLIENT.id && form.get("client_secret") === HMRC_CLIENT.secret;
+      const ok =
+        form.get("grant_type") === "client_credentials" &&
+        form.get("client_id") === HMRC_CLIENT.id &&
+        form.get("client_secret") === HMRC_CLIENT.secret;
       return ok
         ? send(res, 200, { access_token: HMRC_CLIENT.token, token_type: "bearer", expires_in: 14400, scope: form.get("scope") ?? "" })
         : send(res, 401, { error: "invalid_client", error_description: "invalid client id or secret" });
     }
     const match = /^\/organisations\/vat\/check-vat-number\/lookup\/([^/]+)$/.exec(req.url ?? "");
-    if (req.method !== "GET" || !match) return send(res, 404, { code: "MATCHING_RESOURCE_NOT_FOUND", message: "A resource with the name in the request can not be found in the API" });
+    if (req.method !== "GET" || !match)
+      return send(res, 404, {
+        code: "MATCHING_RESOURCE_NOT_FOUND",
+        message: "A resource with the name in the request can not be found in the API",
+      });
     state.requests.push({ service: "hmrc", path: req.url ?? "", accept: req.headers.accept, authorization: req.headers.authorization });
     if (outage(state.mode.hmrc, res, { code: "SERVER_ERROR", message: "Service unavailable" })) return;
-    if (req.headers.accept !== "application/vnd.hmrc.2.0+json") return send(res, 406, { code: "ACCEPT_HEADER_INVALID", message: "The accept header is missing or invalid" });
-    if (req.headers.authorization !== `Bearer ${HMRC_CLIENT.token}`) return send(res, 401, { code: "MISSING_CREDENTIALS", message: "Authentication information is not provided" });
+    if (req.headers.accept !== "application/vnd.hmrc.2.0+json")
+      return send(res, 406, { code: "ACCEPT_HEADER_INVALID", message: "The accept header is missing or invalid" });
+    if (req.headers.authorization !== `Bearer ${HMRC_CLIENT.token}`)
+      return send(res, 401, { code: "MISSING_CREDENTIALS", message: "Authentication information is not provided" });
     const vrn = decodeURIComponent(match[1]);
-    if (!/^(\d{9}|\d{12})$/.test(vrn)) return send(res, 400, { code: "INVALID_REQUEST", message: "Invalid targetVrn - Vrn parameters should be 9 or 12 digits" });
+    if (!/^(\d{9}|\d{12})$/.test(vrn))
+      return send(res, 400, { code: "INVALID_REQUEST", message: "Invalid targetVrn - Vrn parameters should be 9 or 12 digits" });
     const trader = state.hmrc.get(vrn);
     if (!trader) return send(res, 404, { code: "NOT_FOUND", message: "targetVrn does not match a registered company" });
     send(res, 200, { target: { name: trader.name, vatNumber: vrn, address: trader.address }, processingDate: "2026-11-27T10:00:00+00:00" });
@@ -126,7 +148,15 @@ export async function startRegistryStandIns(): Promise<RegistryStandIns> {
     hmrcUrl,
     async close() {
       for (const res of hung) res.destroy();
-      await Promise.all([vies, hmrc].map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
+      await Promise.all(
+        [vies, hmrc].map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.closeAllConnections();
+              s.close(() => r());
+            }),
+        ),
+      );
     },
   });
 }

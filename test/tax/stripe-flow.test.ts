@@ -59,7 +59,11 @@ async function stripeShop() {
   const call = plainJson(api.url, token);
   const tax_settings = { provider: "stripe", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }] };
   expect((await call("PATCH", `/v1/organizations/${org.id}`, { tax_settings })).status).toBe(200);
-  const product = await polar.products.create({ name: "Course", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+  const product = await polar.products.create({
+    name: "Course",
+    recurringInterval: null,
+    prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }],
+  });
   const checkout = await polar.checkouts.create({ products: [product.id] });
   return { polar, call, checkout, anon: new Polar({ serverURL: api.url }) };
 }
@@ -69,7 +73,10 @@ describe("Stripe Tax end to end", () => {
     const { polar, checkout, anon } = await stripeShop();
     const customerBillingAddress = { country: "DE" as const, postalCode: "10115" };
     recorder.requests.splice(0);
-    const quoted = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress } });
+    const quoted = await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress },
+    });
     const [calculation] = sent(CALCULATIONS);
     expect(Object.fromEntries(calculation.form)).toMatchObject({
       currency: "eur",
@@ -84,7 +91,12 @@ describe("Stripe Tax end to end", () => {
 
     await anon.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: { customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`, customerName: "B", customerBillingAddress, confirmationTokenId: "tok_sandbox_success" },
+      checkoutConfirmStripe: {
+        customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`,
+        customerName: "B",
+        customerBillingAddress,
+        confirmationTokenId: "tok_sandbox_success",
+      },
     });
     const [order] = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
     expect([order.status, order.taxAmount, order.totalAmount]).toEqual(["paid", 148, 1647]);
@@ -126,7 +138,12 @@ describe("Stripe Tax end to end", () => {
     try {
       await anon.checkouts.clientConfirm({
         clientSecret: checkout.clientSecret,
-        checkoutConfirmStripe: { customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`, customerName: "B", customerBillingAddress, confirmationTokenId: "tok_sandbox_success" },
+        checkoutConfirmStripe: {
+          customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`,
+          customerName: "B",
+          customerBillingAddress,
+          confirmationTokenId: "tok_sandbox_success",
+        },
       });
     } finally {
       setWorkflowsDoor({ startTaxSyncs: temporalDoor(temporal.client, temporal.taskQueue).startTaxSyncs });
@@ -142,14 +159,22 @@ describe("Stripe Tax end to end", () => {
       (row) => row.tax_transaction_id !== null,
     );
     expect(recorded.tax_record_due_at).toBeNull();
-    expect(sent(RECORDS).filter((r) => r.form.get("reference") === order.id).map((r) => r.idempotencyKey)).toEqual([`tax-record:${order.id}`]);
+    expect(
+      sent(RECORDS)
+        .filter((r) => r.form.get("reference") === order.id)
+        .map((r) => r.idempotencyKey),
+    ).toEqual([`tax-record:${order.id}`]);
   });
 
   it("answers a 503 that changes nothing while Stripe fails, and a 422 at confirm for an address Stripe can't place", async () => {
     const { checkout, anon } = await stripeShop();
-    await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } } });
+    await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress: { country: "DE" } },
+    });
     const path = `/v1/checkouts/client/${checkout.clientSecret}`;
-    const patch = (body: unknown) => fetch(`${api.url}${path}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const patch = (body: unknown) =>
+      fetch(`${api.url}${path}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
     recorder.failWith({ status: 500, error: { type: "api_error", message: "Stripe is down" } });
     try {
@@ -164,14 +189,27 @@ describe("Stripe Tax end to end", () => {
     const kept = await anon.checkouts.clientGet({ clientSecret: checkout.clientSecret });
     expect([kept.customerBillingAddress?.country, kept.taxAmount, kept.totalAmount]).toEqual(["DE", 148, 1647]);
 
-    recorder.failWith({ status: 400, error: { type: "invalid_request_error", code: "customer_tax_location_invalid", param: "customer_details[address]", message: "We could not determine the customer's tax location." } });
+    recorder.failWith({
+      status: 400,
+      error: {
+        type: "invalid_request_error",
+        code: "customer_tax_location_invalid",
+        param: "customer_details[address]",
+        message: "We could not determine the customer's tax location.",
+      },
+    });
     try {
       const res = await patch({ customer_billing_address: { country: "US", postal_code: "00000" } });
       expect(res.status).toBe(200);
       const confirm = await fetch(`${api.url}${path}/confirm`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ customer_email: "c@example.com", customer_name: "C", customer_billing_address: { country: "US", postal_code: "00000", state: "CA" }, confirmation_token_id: "tok_sandbox_success" }),
+        body: JSON.stringify({
+          customer_email: "c@example.com",
+          customer_name: "C",
+          customer_billing_address: { country: "US", postal_code: "00000", state: "CA" },
+          confirmation_token_id: "tok_sandbox_success",
+        }),
       });
       expect(confirm.status).toBe(422);
       const body = (await confirm.json()) as { detail: { loc: string[] }[] };

@@ -49,7 +49,11 @@ async function stripeShop() {
   const call = plainJson(other.url, token);
   const tax_settings = { provider: "stripe", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "FR" }] };
   expect((await call("PATCH", `/v1/organizations/${org.id}`, { tax_settings })).status).toBe(200);
-  const product = await polar.products.create({ name: "Course", recurringInterval: null, prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }] });
+  const product = await polar.products.create({
+    name: "Course",
+    recurringInterval: null,
+    prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "eur" }],
+  });
   return { polar, call, product, anon: new Polar({ serverURL: other.url }) };
 }
 
@@ -98,7 +102,10 @@ describe("Stripe Tax outside the checkout's transaction", () => {
     const checkout = await polar.checkouts.create({ products: [product.id] });
     const before = calculations().length;
     const { result, seen } = await whileHeld(checkout.id, () =>
-      anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress: { country: "DE", postalCode: "10115" } } }),
+      anon.checkouts.clientUpdate({
+        clientSecret: checkout.clientSecret,
+        checkoutUpdatePublic: { customerBillingAddress: { country: "DE", postalCode: "10115" } },
+      }),
     );
     expect(seen).toEqual([free]);
     expect(calculations().length - before).toBe(1);
@@ -107,7 +114,9 @@ describe("Stripe Tax outside the checkout's transaction", () => {
 
   it("leaves the checkout unlocked and no transaction open while the merchant's create and update wait for Stripe", async () => {
     const { polar, product } = await stripeShop();
-    const created = await whileHeld(null, () => polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }));
+    const created = await whileHeld(null, () =>
+      polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }),
+    );
     expect(created.seen).toEqual([free]);
     expect(created.result.taxAmount).toBe(148);
     const checkout = created.result;
@@ -122,11 +131,19 @@ describe("Stripe Tax outside the checkout's transaction", () => {
     const { polar, product, anon } = await stripeShop();
     const checkout = await polar.checkouts.create({ products: [product.id] });
     const customerBillingAddress = { country: "DE" as const, postalCode: "10115" };
-    const shown = await anon.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customerBillingAddress } });
+    const shown = await anon.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { customerBillingAddress },
+    });
     const { result, seen } = await whileHeld(checkout.id, () =>
       anon.checkouts.clientConfirm({
         clientSecret: checkout.clientSecret,
-        checkoutConfirmStripe: { customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`, customerName: "B", customerBillingAddress, confirmationTokenId: "tok_sandbox_success" },
+        checkoutConfirmStripe: {
+          customerEmail: `b-${randomUUID().slice(0, 8)}@example.com`,
+          customerName: "B",
+          customerBillingAddress,
+          confirmationTokenId: "tok_sandbox_success",
+        },
       }),
     );
     expect(seen.length).toBeGreaterThan(0);
@@ -140,12 +157,19 @@ describe("Stripe Tax outside the checkout's transaction", () => {
     const { polar, product, call } = await stripeShop();
     const key = randomUUID();
     const headers = { "Idempotency-Key": key };
-    const created = await whileHeld(null, () => polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }, { headers }));
+    const created = await whileHeld(null, () =>
+      polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }, { headers }),
+    );
     expect(created.seen).toEqual([free]);
-    expect((await polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }, { headers })).id).toBe(created.result.id);
+    expect((await polar.checkouts.create({ products: [product.id], customerBillingAddress: { country: "DE" } }, { headers })).id).toBe(
+      created.result.id,
+    );
     const checkout = created.result;
     const update = (postalCode: string) =>
-      polar.checkouts.update({ id: checkout.id, checkoutUpdate: { customerBillingAddress: { country: "DE", postalCode } } }, { headers: { "Idempotency-Key": `u-${key}` } });
+      polar.checkouts.update(
+        { id: checkout.id, checkoutUpdate: { customerBillingAddress: { country: "DE", postalCode } } },
+        { headers: { "Idempotency-Key": `u-${key}` } },
+      );
     const updated = await whileHeld(checkout.id, () => update("80331"));
     expect(updated.seen).toEqual([free]);
     expect(updated.result.customerBillingAddress?.postalCode).toBe("80331");
@@ -174,7 +198,9 @@ describe("Stripe Tax outside the checkout's transaction", () => {
       try {
         await api.knex.transaction(async (trx) => {
           await trx.raw("set local lock_timeout = '1s'");
-          await trx("checkouts").where({ id: checkout.id }).update({ customer_billing_address: JSON.stringify({ country: "DE", postal_code: String(20000 + n++) }) });
+          await trx("checkouts")
+            .where({ id: checkout.id })
+            .update({ customer_billing_address: JSON.stringify({ country: "DE", postal_code: String(20000 + n++) }) });
         });
       } catch (err) {
         errors.push(err);

@@ -122,12 +122,25 @@ describe("Stripe Tax provider against stripe-mock", () => {
   });
 
   it("sends each category's tax code under a unique reference, and refuses an answer that lost lines", async () => {
-    const lines = [{ amount: 100, reference: "p" }, { amount: 200, category: "general" as const, reference: "p" }, { amount: 300, category: "saas" as const }, { amount: 400, category: "ebook" as const }];
-    const err = await rejection(stripe.calculate(input({ buyer: { country: "US", state: "CA", postal_code: "94080", business: false }, lines })));
+    const lines = [
+      { amount: 100, reference: "p" },
+      { amount: 200, category: "general" as const, reference: "p" },
+      { amount: 300, category: "saas" as const },
+      { amount: 400, category: "ebook" as const },
+    ];
+    const err = await rejection(
+      stripe.calculate(input({ buyer: { country: "US", state: "CA", postal_code: "94080", business: false }, lines })),
+    );
     // stripe-mock answers one sample line whatever it is sent.
     expect(err).toMatchObject({ code: "provider_error", message: "Stripe Tax answered 1 line(s) for the 4 sent.", retryable: false });
     const form = sent()[0].form;
-    expect([0, 1, 2, 3].map((i) => [form.get(`line_items[${i}][reference]`), form.get(`line_items[${i}][tax_code]`), form.get(`line_items[${i}][amount]`)])).toEqual([
+    expect(
+      [0, 1, 2, 3].map((i) => [
+        form.get(`line_items[${i}][reference]`),
+        form.get(`line_items[${i}][tax_code]`),
+        form.get(`line_items[${i}][amount]`),
+      ]),
+    ).toEqual([
       ["p", "txcd_10000000", "100"],
       ["p#2", "txcd_20030000", "200"],
       ["line-3", "txcd_10103000", "300"],
@@ -138,7 +151,11 @@ describe("Stripe Tax provider against stripe-mock", () => {
   });
 
   it("computes nothing for another provider's settings, and sends nothing for bad input", async () => {
-    expect(await rejection(stripe.calculate(input({ settings: { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [] } })))).toMatchObject({ code: "wrong_provider" });
+    expect(
+      await rejection(
+        stripe.calculate(input({ settings: { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [] } })),
+      ),
+    ).toMatchObject({ code: "wrong_provider" });
     expect(await rejection(stripe.calculate(input({ lines: [] })))).toMatchObject({ code: "invalid_input" });
     expect(await rejection(stripe.calculate(input({ lines: [{ amount: 10.5 }] })))).toMatchObject({ code: "invalid_input" });
     expect(sent()).toEqual([]);
@@ -158,13 +175,20 @@ describe("Stripe Tax provider against stripe-mock", () => {
       const requests = sent();
       expect(requests).toHaveLength(2);
       for (const r of requests) {
-        expect(r).toMatchObject({ method: "POST", path: "/v1/tax/transactions/create_from_calculation", idempotencyKey: "tax-record:order-1" });
+        expect(r).toMatchObject({
+          method: "POST",
+          path: "/v1/tax/transactions/create_from_calculation",
+          idempotencyKey: "tax-record:order-1",
+        });
         expect(Object.fromEntries(r.form)).toEqual({ calculation: calculation.processor_id, reference: "order-1" });
       }
     });
 
     it("records only a Stripe calculation", async () => {
-      const builtin = await builtinTaxProvider.calculate({ ...input(), settings: { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "DE" }] } });
+      const builtin = await builtinTaxProvider.calculate({
+        ...input(),
+        settings: { provider: "builtin", origin_country: "FR", prices_include_tax: false, registrations: [{ country: "DE" }] },
+      });
       expect(await rejection(stripe.record(builtin, "order-2"))).toMatchObject({ code: "wrong_provider" });
       expect(sent()).toEqual([]);
     });
@@ -174,7 +198,11 @@ describe("Stripe Tax provider against stripe-mock", () => {
       sent();
       const reversal = await stripe.revert(transaction, "refund-3");
       const [request] = sent();
-      expect(request).toMatchObject({ method: "POST", path: "/v1/tax/transactions/create_reversal", idempotencyKey: "tax-revert:refund-3" });
+      expect(request).toMatchObject({
+        method: "POST",
+        path: "/v1/tax/transactions/create_reversal",
+        idempotencyKey: "tax-revert:refund-3",
+      });
       expect(Object.fromEntries(request.form)).toEqual({ original_transaction: transaction.id, reference: "refund-3", mode: "full" });
       expect(reversal).toEqual({
         provider: "stripe",
@@ -206,7 +234,12 @@ describe("Stripe Tax provider against stripe-mock", () => {
         "line_items[0][amount]": "-749",
         "line_items[0][amount_tax]": "-74",
       });
-      expect(reversal).toMatchObject({ id: expect.stringMatching(/^tax_/), total_amount: 823, tax_amount: 74, lines: [{ reference: "price-1", total_amount: 823, tax_amount: 74 }] });
+      expect(reversal).toMatchObject({
+        id: expect.stringMatching(/^tax_/),
+        total_amount: 823,
+        tax_amount: 74,
+        lines: [{ reference: "price-1", total_amount: 823, tax_amount: 74 }],
+      });
     });
 
     it("sends nothing for a refund that hands nothing back, and refuses one larger than the order", async () => {
@@ -231,14 +264,25 @@ describe("Stripe Tax provider against stripe-mock", () => {
 
   describe("Stripe's errors", () => {
     it("an address Stripe cannot place is the buyer's to fix", async () => {
-      recorder.failWith({ status: 400, error: { type: "invalid_request_error", code: "customer_tax_location_invalid", param: "customer_details[address]", message: "We could not determine the customer's tax location." } });
+      recorder.failWith({
+        status: 400,
+        error: {
+          type: "invalid_request_error",
+          code: "customer_tax_location_invalid",
+          param: "customer_details[address]",
+          message: "We could not determine the customer's tax location.",
+        },
+      });
       const err = await rejection(stripe.calculate(input()));
       expect(err).toMatchObject({ code: "location_invalid", retryable: false });
       expect(err.message).toContain("check its country, state and postal code");
     });
 
     it("a tax id Stripe refuses is bad input", async () => {
-      recorder.failWith({ status: 400, error: { type: "invalid_request_error", code: "tax_id_invalid", message: "Invalid value for eu_vat." } });
+      recorder.failWith({
+        status: 400,
+        error: { type: "invalid_request_error", code: "tax_id_invalid", message: "Invalid value for eu_vat." },
+      });
       expect(await rejection(stripe.calculate(input()))).toMatchObject({ code: "invalid_input", retryable: false });
     });
 

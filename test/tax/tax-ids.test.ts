@@ -61,12 +61,34 @@ const CHECKED: [TaxIdType, string, string, string, string][] = [
 
 // A valid VAT number of each member state (and Northern Ireland's XI), then its country.
 const EU_VAT: [string, string][] = [
-  ["ATU13585627", "AT"], ["BE0403019261", "BE"], ["BG175074752", "BG"], ["CY10259033P", "CY"], ["CZ25123891", "CZ"],
-  ["DE136695976", "DE"], ["DK13585628", "DK"], ["EE100931558", "EE"], ["EL094259216", "GR"], ["ESB58378431", "ES"],
-  ["FI20774740", "FI"], ["FR40303265045", "FR"], ["HR33392005961", "HR"], ["HU12892312", "HU"], ["IE6433435F", "IE"],
-  ["IT00743110157", "IT"], ["LT119511515", "LT"], ["LU15027442", "LU"], ["LV40003521600", "LV"], ["MT11679112", "MT"],
-  ["NL004495445B01", "NL"], ["PL8567346215", "PL"], ["PT501964843", "PT"], ["RO18547290", "RO"], ["SE123456789701", "SE"],
-  ["SI50223054", "SI"], ["SK2022749619", "SK"], ["XI980780684", "GB"],
+  ["ATU13585627", "AT"],
+  ["BE0403019261", "BE"],
+  ["BG175074752", "BG"],
+  ["CY10259033P", "CY"],
+  ["CZ25123891", "CZ"],
+  ["DE136695976", "DE"],
+  ["DK13585628", "DK"],
+  ["EE100931558", "EE"],
+  ["EL094259216", "GR"],
+  ["ESB58378431", "ES"],
+  ["FI20774740", "FI"],
+  ["FR40303265045", "FR"],
+  ["HR33392005961", "HR"],
+  ["HU12892312", "HU"],
+  ["IE6433435F", "IE"],
+  ["IT00743110157", "IT"],
+  ["LT119511515", "LT"],
+  ["LU15027442", "LU"],
+  ["LV40003521600", "LV"],
+  ["MT11679112", "MT"],
+  ["NL004495445B01", "NL"],
+  ["PL8567346215", "PL"],
+  ["PT501964843", "PT"],
+  ["RO18547290", "RO"],
+  ["SE123456789701", "SE"],
+  ["SI50223054", "SI"],
+  ["SK2022749619", "SK"],
+  ["XI980780684", "GB"],
 ];
 
 /** The same number with its first digit changed, which its check digit catches. */
@@ -100,7 +122,12 @@ describe("tax ids", () => {
 
   it.each(EU_VAT)("eu_vat %s is %s's, and fails with a wrong check digit", (number, country) => {
     expect(checkTaxId(number.toLowerCase().replace(/(\d{3})/, "$1 "), "eu_vat")).toEqual({
-      type: "eu_vat", value: number, country, checked: true, valid: true, reason: null,
+      type: "eu_vat",
+      value: number,
+      country,
+      checked: true,
+      valid: true,
+      reason: null,
     });
     expect(checkTaxId(corrupt(number), "eu_vat")).toMatchObject({ valid: false, checked: true, country });
   });
@@ -115,13 +142,20 @@ describe("tax ids", () => {
   it("lists the types stdnum cannot check", () => {
     const unchecked = Object.keys(TAX_ID_TYPES).filter((t) => isTaxIdType(t) && uncheckedReason(t) !== null);
     expect(unchecked.sort()).toEqual(
-      "ae_trn au_arn bg_uic bh_vat bo_tin ca_pst_mb ca_pst_sk eu_oss_vat ge_vat hk_br hu_tin jp_rn jp_trn kz_bin my_frp my_itn my_sst ng_tin no_voec om_vat ph_tin ru_kpp sa_vat sg_gst ua_vat".split(" "),
+      "ae_trn au_arn bg_uic bh_vat bo_tin ca_pst_mb ca_pst_sk eu_oss_vat ge_vat hk_br hu_tin jp_rn jp_trn kz_bin my_frp my_itn my_sst ng_tin no_voec om_vat ph_tin ru_kpp sa_vat sg_gst ua_vat".split(
+        " ",
+      ),
     );
   });
 
   it("accepts the unchecked types unchecked, and says so", () => {
     expect(checkTaxId(" eu 372 000 041 ", "eu_oss_vat")).toEqual({
-      type: "eu_oss_vat", value: "EU372000041", country: null, checked: false, valid: true, reason: expect.stringContaining("OSS"),
+      type: "eu_oss_vat",
+      value: "EU372000041",
+      country: null,
+      checked: false,
+      valid: true,
+      reason: expect.stringContaining("OSS"),
     });
     expect(checkTaxId("M2-0012345-6", "sg_gst")).toMatchObject({ value: "M200123456", country: "SG", checked: false, valid: true });
     expect(checkTaxId("  ", "ae_trn")).toMatchObject({ checked: false, valid: false });

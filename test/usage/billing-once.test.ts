@@ -13,11 +13,13 @@ async function meteredSubscription(calls: number) {
   const startedAt = new Date(Date.parse("2027-03-01T00:00:00Z") + Math.floor(Math.random() * 1000) * 60_000);
   const f = await createSubscriptionFixture(api.knex, { startedAt, interval: "month", amount: 1000 });
   const { meterId } = await addMeteredPrice(api.knex, f);
-  for (let i = 0; i < calls; i++) await createEvent(api.knex, f.organizationId, { customer_id: f.customerId, timestamp: new Date(startedAt.getTime() + DAY + i * 1000) });
+  for (let i = 0; i < calls; i++)
+    await createEvent(api.knex, f.organizationId, { customer_id: f.customerId, timestamp: new Date(startedAt.getTime() + DAY + i * 1000) });
   return { ...f, meterId, end: new Date(f.subscription.current_period_end!) };
 }
 
-const cycleOrders = (subscriptionId: string) => api.knex("orders").where({ subscription_id: subscriptionId, billing_reason: "subscription_cycle" });
+const cycleOrders = (subscriptionId: string) =>
+  api.knex("orders").where({ subscription_id: subscriptionId, billing_reason: "subscription_cycle" });
 
 describe("usage billed once per period", () => {
   it("bills once when renewal steps race", async () => {
@@ -33,9 +35,9 @@ describe("usage billed once per period", () => {
     expect(billings.map((b) => [b.billed_units, Number(b.amount), b.order_id])).toEqual([[25, 50, orders[0].id]]);
     expect(await api.knex("events").where({ customer_id: f.customerId, name: "meter.reset" })).toHaveLength(1);
     // The key itself refuses a second billing of that meter and period.
-    await expect(
-      api.knex("subscription_meter_billings").insert({ ...billings[0], id: randomUUID() }),
-    ).rejects.toMatchObject({ code: "23505" });
+    await expect(api.knex("subscription_meter_billings").insert({ ...billings[0], id: randomUUID() })).rejects.toMatchObject({
+      code: "23505",
+    });
   });
 
   it("bills once when a renewal dies after writing its order and usage lines", async () => {

@@ -46,7 +46,10 @@ describe("usage-based billing", () => {
     const clockCall = clocks.call;
     /** A customer on a new test clock at `start`, subscribed through the hosted checkout. */
     async function subscribe(start: string) {
-      const customer = await polar.customers.create({ email: `buyer-${randomUUID().slice(0, 8)}@example.com`, externalId: `user-${randomUUID().slice(0, 8)}` });
+      const customer = await polar.customers.create({
+        email: `buyer-${randomUUID().slice(0, 8)}@example.com`,
+        externalId: `user-${randomUUID().slice(0, 8)}`,
+      });
       const clock = await clockCall("POST", "", { name: "usage", frozen_time: start });
       const clockId = clock.json.id as string;
       expect((await clockCall("POST", `${clockId}/customers`, { customer_id: customer.id })).status).toBe(200);
@@ -61,7 +64,9 @@ describe("usage-based billing", () => {
       return { customer, sub, session, advance };
     }
     const calls = (externalCustomerId: string, n: number, timestamp: string) =>
-      polar.events.ingest({ events: Array.from({ length: n }, () => ({ name: "api_call", externalCustomerId, timestamp: at(timestamp) })) });
+      polar.events.ingest({
+        events: Array.from({ length: n }, () => ({ name: "api_call", externalCustomerId, timestamp: at(timestamp) })),
+      });
     const cycleOrders = async (subscriptionId: string) =>
       (await collectPages(await polar.orders.list({ customerId: (await polar.subscriptions.get({ id: subscriptionId })).customerId })))
         .filter((o) => o.billingReason === "subscription_cycle")
@@ -76,7 +81,14 @@ describe("usage-based billing", () => {
     // The metered price's meter is the customer's from the start, before any usage.
     const portal = anon().customerPortal.customerMeters;
     const [empty] = (await portal.list(session, {})).result.items;
-    expect(empty).toMatchObject({ meterId: m.meter.id, customerId: customer.id, consumedUnits: 0, creditedUnits: 0, balance: 0, meter: { id: m.meter.id, name: "API calls" } });
+    expect(empty).toMatchObject({
+      meterId: m.meter.id,
+      customerId: customer.id,
+      consumedUnits: 0,
+      creditedUnits: 0,
+      balance: 0,
+      meter: { id: m.meter.id, name: "API calls" },
+    });
 
     // The customer's time moves on (events may not be stamped after it), usage comes in.
     await advance("2028-01-20T00:00:00Z");
@@ -87,7 +99,13 @@ describe("usage-based billing", () => {
     // The running period, as the subscription and the portal read it.
     const running = await m.polar.subscriptions.get({ id: sub.id });
     expect(running.meters).toEqual([
-      expect.objectContaining({ meterId: m.meter.id, consumedUnits: 120, creditedUnits: 0, amount: 60, meter: expect.objectContaining({ id: m.meter.id }) }),
+      expect.objectContaining({
+        meterId: m.meter.id,
+        consumedUnits: 120,
+        creditedUnits: 0,
+        amount: 60,
+        meter: expect.objectContaining({ id: m.meter.id }),
+      }),
     ]);
     expect((await portal.get(session, { id: empty.id })).consumedUnits).toBe(120);
     const [portalSub] = (await anon().customerPortal.subscriptions.list(session, {})).result.items;
@@ -107,7 +125,14 @@ describe("usage-based billing", () => {
     const meterNow = (await portal.list(session, {})).result.items[0];
     expect(meterNow).toMatchObject({ consumedUnits: 30, creditedUnits: 0, balance: -30 });
     const merchantView = await collectPages(await m.polar.customerMeters.list({ customerId: customer.id }));
-    expect(merchantView).toEqual([expect.objectContaining({ id: empty.id, consumedUnits: 30, customer: expect.objectContaining({ id: customer.id }), meter: expect.objectContaining({ name: "API calls" }) })]);
+    expect(merchantView).toEqual([
+      expect.objectContaining({
+        id: empty.id,
+        consumedUnits: 30,
+        customer: expect.objectContaining({ id: customer.id }),
+        meter: expect.objectContaining({ name: "API calls" }),
+      }),
+    ]);
     expect((await m.polar.customers.getState({ id: customer.id })).activeMeters).toEqual([
       expect.objectContaining({ id: empty.id, meterId: m.meter.id, consumedUnits: 30, creditedUnits: 0, balance: -30 }),
     ]);
@@ -175,7 +200,11 @@ describe("usage-based billing", () => {
     await advance("2028-01-13T00:00:00Z");
     await m.calls(customer.externalId!, 150, "2028-01-12T00:00:00Z");
     expect((await portal.list(session, {})).result.items[0]).toMatchObject({ consumedUnits: 150, creditedUnits: 100, balance: -50 });
-    expect((await m.polar.subscriptions.get({ id: sub.id })).meters[0]).toMatchObject({ consumedUnits: 150, creditedUnits: 100, amount: 25 });
+    expect((await m.polar.subscriptions.get({ id: sub.id })).meters[0]).toMatchObject({
+      consumedUnits: 150,
+      creditedUnits: 100,
+      amount: 25,
+    });
 
     await advance("2028-02-10T12:00:00Z");
     const [first] = await m.cycleOrders(sub.id);
@@ -188,10 +217,14 @@ describe("usage-based billing", () => {
     await advance("2028-03-10T12:00:00Z");
     const orders = await m.cycleOrders(sub.id);
     expect(orders[1].items[1]).toMatchObject({ label: "Usage plan — API calls (0 units)", amount: 0 });
-    await expect.poll(async () => (await portal.list(session, {})).result.items[0], poll).toMatchObject({ consumedUnits: 0, creditedUnits: 100, balance: 100 });
+    await expect
+      .poll(async () => (await portal.list(session, {})).result.items[0], poll)
+      .toMatchObject({ consumedUnits: 0, creditedUnits: 100, balance: 100 });
     // What the platform wrote, as the official client reads it.
     const system = await collectPages(await m.polar.events.list({ customerId: customer.id, source: "system", limit: 100 }));
-    expect(new Set(system.map((e) => e.name))).toEqual(new Set(["benefit.granted", "meter.credited", "subscription.cycled", "meter.reset", "benefit.cycled"]));
+    expect(new Set(system.map((e) => e.name))).toEqual(
+      new Set(["benefit.granted", "meter.credited", "subscription.cycled", "meter.reset", "benefit.cycled"]),
+    );
     const granted = system.find((e) => e.name === "benefit.granted");
     expect(granted?.metadata).toMatchObject({ benefitType: "meter_credit" });
   });
@@ -208,13 +241,21 @@ describe("usage-based billing", () => {
     expect(first.items[1]).toMatchObject({ amount: 0 });
     // 70 units left over, carried, plus the new period's 100.
     await expect.poll(async () => (await portal.list(session, {})).result.items[0]?.creditedUnits, poll).toBe(170);
-    const credits = await collectPages(await m.polar.events.list({ customerId: customer.id, name: "meter.credited", sorting: ["timestamp"] }));
+    const credits = await collectPages(
+      await m.polar.events.list({ customerId: customer.id, name: "meter.credited", sorting: ["timestamp"] }),
+    );
     // The grant's credit, then at the period boundary the carried 70 and the cycle's 100.
-    expect(credits.map((e) => e.timestamp.toISOString())).toEqual(["2028-01-10T00:00:00.000Z", "2028-02-10T00:00:00.000Z", "2028-02-10T00:00:00.000Z"]);
+    expect(credits.map((e) => e.timestamp.toISOString())).toEqual([
+      "2028-01-10T00:00:00.000Z",
+      "2028-02-10T00:00:00.000Z",
+      "2028-02-10T00:00:00.000Z",
+    ]);
     expect(credits[0].metadata).toEqual({ meterId: m.meter.id, units: 100, rollover: true });
     // The two at the boundary share their timestamp: in either order.
     const atBoundary = credits.slice(1).map((e) => e.metadata as { units: number });
-    expect(atBoundary.sort((x, y) => x.units - y.units)).toEqual([70, 100].map((units) => ({ meterId: m.meter.id, units, rollover: true })));
+    expect(atBoundary.sort((x, y) => x.units - y.units)).toEqual(
+      [70, 100].map((units) => ({ meterId: m.meter.id, units, rollover: true })),
+    );
     await advance("2028-02-13T00:00:00Z");
     await m.calls(customer.externalId!, 200, "2028-02-12T00:00:00Z");
     await advance("2028-03-10T12:00:00Z");

@@ -49,12 +49,25 @@ describe("a webhook endpoint's api_version", () => {
     const v10 = createPolar({ accessToken: token, baseUrl: api.url });
     const endpoint = await v10.webhooks.createWebhookEndpoint({ url: URL, format: "raw", events: ["order.paid"] });
     const record = async () => {
-      const [outbox] = await api.knex("outbox")
-        .insert({ organization_id: org.id, type: "order.paid", payload: JSON.stringify({ type: "order.paid", timestamp: new Date().toISOString(), data: { id: "o" } }), published_at: new Date() })
+      const [outbox] = await api
+        .knex("outbox")
+        .insert({
+          organization_id: org.id,
+          type: "order.paid",
+          payload: JSON.stringify({ type: "order.paid", timestamp: new Date().toISOString(), data: { id: "o" } }),
+          published_at: new Date(),
+        })
         .returning("id");
       await api.knex.transaction((trx) => fanOut(trx, [outbox.id]));
       const event = await api.knex("webhook_events").where({ outbox_id: outbox.id }).first();
-      await api.knex("webhook_deliveries").insert({ organization_id: org.id, endpoint_id: endpoint.id, webhook_event_id: event.id, http_code: 200, response: "", succeeded: true });
+      await api.knex("webhook_deliveries").insert({
+        organization_id: org.id,
+        endpoint_id: endpoint.id,
+        webhook_event_id: event.id,
+        http_code: 200,
+        response: "",
+        succeeded: true,
+      });
       return event.id as string;
     };
     const first = await record();

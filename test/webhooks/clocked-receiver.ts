@@ -54,7 +54,9 @@ export async function queueEvents(knex: Knex, organizationId: string, endpointId
   for (const type of types) {
     const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), data: { n: ids.length } });
     const [row] = await knex("outbox").insert({ organization_id: organizationId, type, payload, published_at: new Date() }).returning("id");
-    const [event] = await knex("webhook_events").insert({ organization_id: organizationId, endpoint_id: endpointId, outbox_id: row.id, type, payload }).returning("id");
+    const [event] = await knex("webhook_events")
+      .insert({ organization_id: organizationId, endpoint_id: endpointId, outbox_id: row.id, type, payload })
+      .returning("id");
     ids.push(event.id);
   }
   return ids;

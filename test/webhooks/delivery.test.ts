@@ -36,11 +36,25 @@ const byCreation = <T extends { createdAt: Date }>(items: T[]) => [...items].sor
 
 /** An event on an already published outbox row, not queued: the relay and the workflows leave it to the test's own attempts. */
 async function handMadeEvent(organizationId: string, endpointId: string): Promise<{ id: string }> {
-  const [outboxRow] = await infra.knex("outbox")
-    .insert({ organization_id: organizationId, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }), published_at: new Date() })
+  const [outboxRow] = await infra
+    .knex("outbox")
+    .insert({
+      organization_id: organizationId,
+      type: "order.created",
+      payload: JSON.stringify({ type: "order.created", data: {} }),
+      published_at: new Date(),
+    })
     .returning("id");
-  const [event] = await infra.knex("webhook_events")
-    .insert({ organization_id: organizationId, endpoint_id: endpointId, outbox_id: outboxRow.id, type: "order.created", payload: "{}", pending: false })
+  const [event] = await infra
+    .knex("webhook_events")
+    .insert({
+      organization_id: organizationId,
+      endpoint_id: endpointId,
+      outbox_id: outboxRow.id,
+      type: "order.created",
+      payload: "{}",
+      pending: false,
+    })
     .returning("id");
   return event;
 }
@@ -54,16 +68,30 @@ async function thisDatabaseUrl(): Promise<string> {
 }
 
 describe("webhook delivery", () => {
-  const h = useWebhookHarness(infra, { workflow: { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 }, deliveryTimeoutMs: TEST_TIMEOUT_MS, webhookSweepEveryMs: 300 });
+  const h = useWebhookHarness(infra, {
+    workflow: { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 2_000 },
+    deliveryTimeoutMs: TEST_TIMEOUT_MS,
+    webhookSweepEveryMs: 300,
+  });
   const receiver = h.receiver;
 
   async function merchant() {
     const org = await createOrganization(infra.knex);
     const token = await mintOrganizationToken(infra.knex, org.id);
-    return { org, token, polar: new Polar({ accessToken: token, serverURL: h.api.url }), newer: new Polar049({ accessToken: token, serverURL: h.api.url }) };
+    return {
+      org,
+      token,
+      polar: new Polar({ accessToken: token, serverURL: h.api.url }),
+      newer: new Polar049({ accessToken: token, serverURL: h.api.url }),
+    };
   }
 
-  async function endpoint(polar: Polar, name: string, events: Parameters<Polar["webhooks"]["createWebhookEndpoint"]>[0]["events"], format: "raw" | "discord" | "slack" = "raw") {
+  async function endpoint(
+    polar: Polar,
+    name: string,
+    events: Parameters<Polar["webhooks"]["createWebhookEndpoint"]>[0]["events"],
+    format: "raw" | "discord" | "slack" = "raw",
+  ) {
     const path = `/ep/${name}-${randomUUID().slice(0, 8)}`;
     const ep = await polar.webhooks.createWebhookEndpoint({ url: `${receiver.url}${path}`, format, events });
     return { ...ep, path };
@@ -94,7 +122,13 @@ describe("webhook delivery", () => {
     const page = await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id });
     expect(page.result.items).toHaveLength(1);
     expect(page.result.items[0]).toMatchObject({ succeeded: true, httpCode: 200, response: "ok" });
-    expect(page.result.items[0].webhookEvent).toMatchObject({ id: row.id, type: "product.created", succeeded: true, lastHttpCode: 200, isArchived: false });
+    expect(page.result.items[0].webhookEvent).toMatchObject({
+      id: row.id,
+      type: "product.created",
+      succeeded: true,
+      lastHttpCode: 200,
+      isArchived: false,
+    });
     expect(page.result.items[0].webhookEvent.payload).toBe(hit.body);
 
     // The verifier refuses a wrong secret, a stale timestamp and a changed body.
@@ -178,7 +212,9 @@ describe("webhook delivery", () => {
     await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first()).pending, poll).toBe(false);
     const event = await infra.knex("webhook_events").where({ endpoint_id: ep.id }).first();
     expect(event).toMatchObject({ succeeded: false, last_http_code: 503 });
-    expect(await infra.knex("webhook_deliveries").where({ webhook_event_id: event.id }).count({ n: "*" })).toEqual([{ n: RETRY_DELAYS_MS.length }]);
+    expect(await infra.knex("webhook_deliveries").where({ webhook_event_id: event.id }).count({ n: "*" })).toEqual([
+      { n: RETRY_DELAYS_MS.length },
+    ]);
   });
 
   it("fails an attempt the receiver never answers at the timeout, then retries it", async () => {
@@ -234,7 +270,11 @@ describe("webhook delivery", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const ep = await polar.webhooks.createWebhookEndpoint({ url: `http://127.0.0.1:${port}/late`, format: "raw", events: ["order.created"] });
+    const ep = await polar.webhooks.createWebhookEndpoint({
+      url: `http://127.0.0.1:${port}/late`,
+      format: "raw",
+      events: ["order.created"],
+    });
     // Started first with a longer schedule, so the fan-out's wake-up signals this run.
     await h.client.workflow.start(webhookEndpointWorkflow, {
       workflowId: webhookEndpointWorkflowId(ep.id),
@@ -292,7 +332,9 @@ describe("webhook delivery", () => {
     await emitWhileListening(org, ep);
     // No workflow was started nor signalled for this endpoint.
     await expect(h.client.workflow.getHandle(webhookEndpointWorkflowId(ep.id)).describe()).rejects.toThrow(WorkflowNotFoundError);
-    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll).toBe(0);
+    await expect
+      .poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll)
+      .toBe(0);
     // Once the run stopped listening, the endpoint's lease is given up.
     await expect.poll(async () => (await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).delivery_lease, poll).toBeNull();
   });
@@ -334,15 +376,23 @@ describe("webhook delivery", () => {
     const history = await h.client.workflow.getHandle(webhookEndpointWorkflowId(ep.id)).fetchHistory();
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     expect(started).toBeTruthy();
-    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll).toBe(0);
+    await expect
+      .poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id, pending: true }).count({ n: "*" }))[0].n, poll)
+      .toBe(0);
   });
 
   it("delivers, with the same webhook-id, when the worker is killed during a direct run", async () => {
     const { polar, org } = await merchant();
     const ep = await endpoint(polar, "direct-killed", ["order.created"]);
     receiver.hold(ep.path); // the direct run's request never gets an answer
-    const [outboxRow] = await infra.knex("outbox")
-      .insert({ organization_id: org.id, type: "order.created", payload: JSON.stringify({ type: "order.created", data: {} }), published_at: new Date() })
+    const [outboxRow] = await infra
+      .knex("outbox")
+      .insert({
+        organization_id: org.id,
+        type: "order.created",
+        payload: JSON.stringify({ type: "order.created", data: {} }),
+        published_at: new Date(),
+      })
       .returning("id");
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./direct-process.ts", import.meta.url))], {
       env: {
@@ -386,7 +436,12 @@ describe("webhook delivery", () => {
     expect(delivery).toMatchObject({ httpCode: 410, succeeded: false });
 
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
-    await expect.poll(async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n, poll).toBe(0);
+    await expect
+      .poll(
+        async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n,
+        poll,
+      )
+      .toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at(ep.path)).toHaveLength(1);
   });
@@ -398,10 +453,19 @@ describe("webhook delivery", () => {
     expect(off).toMatchObject({ enabled: false, name: "Accounting" });
     // 0.34.17 reads and updates it as before, and leaves it disabled.
     await polar.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { events: ["order.created", "order.paid"] } });
-    expect(await newer.webhooks.getWebhookEndpoint({ id: ep.id })).toMatchObject({ enabled: false, name: "Accounting", events: ["order.created", "order.paid"] });
+    expect(await newer.webhooks.getWebhookEndpoint({ id: ep.id })).toMatchObject({
+      enabled: false,
+      name: "Accounting",
+      events: ["order.created", "order.paid"],
+    });
 
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 1 }));
-    await expect.poll(async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id })).map((e) => [e.pending, e.succeeded, e.skipped]), poll).toEqual([[false, false, true]]);
+    await expect
+      .poll(
+        async () => (await infra.knex("webhook_events").where({ endpoint_id: ep.id })).map((e) => [e.pending, e.succeeded, e.skipped]),
+        poll,
+      )
+      .toEqual([[false, false, true]]);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at(ep.path)).toHaveLength(0);
 
@@ -416,7 +480,16 @@ describe("webhook delivery", () => {
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
     expect((verifyDirect(receiver.at(ep.path)[0], ep.secret) as { data: { n: number } }).data.n).toBe(1);
     // Sent now: no longer skipped, as 0.49.0 reads the delivery's event.
-    await expect.poll(async () => (await newer.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items.map((d) => [d.succeeded, d.webhookEvent.skipped]), poll).toEqual([[true, false]]);
+    await expect
+      .poll(
+        async () =>
+          (await newer.webhooks.listWebhookDeliveries({ endpointId: ep.id })).result.items.map((d) => [
+            d.succeeded,
+            d.webhookEvent.skipped,
+          ]),
+        poll,
+      )
+      .toEqual([[true, false]]);
     // Enabled, it is sent what comes next.
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(2);
@@ -428,7 +501,10 @@ describe("webhook delivery", () => {
     await newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: false } });
     // A URL stored before the policy refused it (here a scheme that is not http).
     await infra.knex("webhook_endpoints").where({ id: ep.id }).update({ url: "ftp://example.com/hooks" });
-    const refused = await rejects(newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: true } }), HTTPValidationError049);
+    const refused = await rejects(
+      newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: true } }),
+      HTTPValidationError049,
+    );
     expect(refused.detail?.[0]?.loc).toEqual(["body", "enabled"]);
     expect((await newer.webhooks.getWebhookEndpoint({ id: ep.id })).enabled).toBe(false);
   });
@@ -456,7 +532,10 @@ describe("webhook delivery", () => {
     expect(new Set(sent)).toEqual(new Set([1]));
     const notes = await infra.knex("organization_notifications").where({ organization_id: org.id });
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ type: "webhook_endpoint_disabled", payload: { endpoint_id: ep.id, url: `${receiver.url}${ep.path}`, last_http_code: 500 } });
+    expect(notes[0]).toMatchObject({
+      type: "webhook_endpoint_disabled",
+      payload: { endpoint_id: ep.id, url: `${receiver.url}${ep.path}`, last_http_code: 500 },
+    });
     expect(Date.parse(notes[0].payload.disabled_at) - Date.parse(notes[0].payload.failing_since)).toBeGreaterThanOrEqual(700);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(receiver.at(ep.path)).toHaveLength(sent.length);
@@ -482,7 +561,12 @@ describe("webhook delivery", () => {
     expect((await attempt(503, t0 + 6.5 * day)).outcome).toBe("disabled");
     expect((await infra.knex("webhook_endpoints").where({ id: ep.id }).first()).enabled).toBe(false);
     const [note] = await infra.knex("organization_notifications").where({ organization_id: org.id });
-    expect(note.payload).toMatchObject({ endpoint_id: ep.id, failing_since: new Date(t0 + 3.5 * day).toISOString(), disabled_at: new Date(t0 + 6.5 * day).toISOString(), last_http_code: 503 });
+    expect(note.payload).toMatchObject({
+      endpoint_id: ep.id,
+      failing_since: new Date(t0 + 3.5 * day).toISOString(),
+      disabled_at: new Date(t0 + 6.5 * day).toISOString(),
+      last_http_code: 503,
+    });
     // Disabled: nothing more is sent.
     expect((await attempt(200, t0 + 7 * day)).outcome).toBe("skipped");
   });
@@ -494,10 +578,22 @@ describe("webhook delivery", () => {
     await infra.knex.transaction(async (trx) => {
       await emit(trx, org.id, "order.updated", { n: 0 }); // not subscribed: no event
     });
-    await expect.poll(async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n, poll).toBe(0);
+    await expect
+      .poll(
+        async () => (await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" }))[0].n,
+        poll,
+      )
+      .toBe(0);
     const [outboxRow] = await infra.knex("outbox").where({ organization_id: org.id });
-    const [event] = await infra.knex("webhook_events")
-      .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.created", payload: JSON.stringify({ type: "order.created", timestamp: new Date().toISOString(), data: { n: 1 } }) })
+    const [event] = await infra
+      .knex("webhook_events")
+      .insert({
+        organization_id: org.id,
+        endpoint_id: ep.id,
+        outbox_id: outboxRow.id,
+        type: "order.created",
+        payload: JSON.stringify({ type: "order.created", timestamp: new Date().toISOString(), data: { n: 1 } }),
+      })
       .returning("*");
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(1);
     const [hit] = receiver.at(ep.path);
@@ -539,8 +635,15 @@ describe("webhook delivery", () => {
     // worker's sweep finds it running and leaves it there.
     const wakeOnKillQueue = temporalDoor(h.client, killQueue, { retryDelaysMs: RETRY_DELAYS_MS, idleMs: 120_000 }).wakeWebhookEndpoints;
     await wakeOnKillQueue([ep.id]);
-    const [event] = await infra.knex("webhook_events")
-      .insert({ organization_id: org.id, endpoint_id: ep.id, outbox_id: outboxRow.id, type: "order.updated", payload: JSON.stringify({ type: "order.updated", timestamp: new Date().toISOString(), data: { n: 1 } }) })
+    const [event] = await infra
+      .knex("webhook_events")
+      .insert({
+        organization_id: org.id,
+        endpoint_id: ep.id,
+        outbox_id: outboxRow.id,
+        type: "order.updated",
+        payload: JSON.stringify({ type: "order.updated", timestamp: new Date().toISOString(), data: { n: 1 } }),
+      })
       .returning("*");
     await wakeOnKillQueue([ep.id]);
 
@@ -580,7 +683,10 @@ describe("webhook delivery", () => {
       await expect.poll(async () => (await infra.knex("webhook_events").where({ id: event.id }).first()).succeeded, poll).toBe(true);
     } finally {
       child.kill("SIGKILL");
-      await h.client.workflow.getHandle(`webhook-endpoint:${ep.id}`).terminate().catch(() => {});
+      await h.client.workflow
+        .getHandle(`webhook-endpoint:${ep.id}`)
+        .terminate()
+        .catch(() => {});
       receiver.release();
       second?.shutdown();
       await secondRunning;
@@ -594,11 +700,17 @@ describe("webhook delivery", () => {
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { id: "ord_1", status: "paid" }));
     await expect.poll(() => receiver.at(discord.path).length + receiver.at(slack.path).length, poll).toBe(2);
 
-    const d = verifyDirect(receiver.at(discord.path)[0], discord.secret) as { content: string; embeds: { title: string; fields: { name: string; value: string }[] }[] };
+    const d = verifyDirect(receiver.at(discord.path)[0], discord.secret) as {
+      content: string;
+      embeds: { title: string; fields: { name: string; value: string }[] }[];
+    };
     expect(d.content).toContain("order.created");
     expect(d.embeds[0].title).toBe("order.created");
     expect(d.embeds[0].fields).toContainEqual({ name: "id", value: "ord_1", inline: true });
-    const s = verifyDirect(receiver.at(slack.path)[0], slack.secret) as { text: string; blocks: { type: string; text: { type: string; text: string } }[] };
+    const s = verifyDirect(receiver.at(slack.path)[0], slack.secret) as {
+      text: string;
+      blocks: { type: string; text: { type: string; text: string } }[];
+    };
     expect(s.text).toContain("order.created");
     expect(s.blocks[0]).toMatchObject({ type: "section", text: { type: "mrkdwn" } });
     expect(s.blocks[0].text.text).toContain("ord_1");

@@ -13,7 +13,10 @@ import { setting } from "../../server/config.js";
 import { webhookEventWorkflowId } from "../../workflows/shared/ids.js";
 import { webhookEventsSignal } from "../../workflows/shared/webhooks.js";
 import {
-  DEFAULT_WEBHOOK_HOLD_MS, WEBHOOK_RETRY_DELAYS_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput,
+  DEFAULT_WEBHOOK_HOLD_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
+  webhookEndpointWorkflow,
+  type WebhookEndpointWorkflowInput,
 } from "../../workflows/workflows/webhook-delivery.js";
 import { useTimeSkippingWorker } from "../harness/index.js";
 
@@ -111,7 +114,8 @@ describe("webhook endpoint delivery workflow", () => {
    */
   const runOutlivingSetAside = (input: Partial<WebhookEndpointWorkflowInput> = {}) => run(Object.assign({ idleMs: 7 * DAY }, input));
   /** The workflow of an event's set-aside queueing (ended by then). */
-  const setAsideRun = (eventId: string, queued = 1) => temporal.env.client.workflow.getHandle(webhookEventWorkflowId(eventId, queued)).describe();
+  const setAsideRun = (eventId: string, queued = 1) =>
+    temporal.env.client.workflow.getHandle(webhookEventWorkflowId(eventId, queued)).describe();
 
   it("retries at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 14 h, 20 h, 24 h, then gives up", async () => {
     endpoint = new ScriptedEndpoint(temporal.env, { e1: Array(20).fill("failed") });
@@ -124,7 +128,9 @@ describe("webhook endpoint delivery workflow", () => {
     expect(endpoint.attempts.map((a) => a.setAside ?? false)).toEqual([...Array(4).fill(false), ...Array(7).fill(true)]);
     const gaps = endpoint.attempts.slice(1).map((a, i) => a.at - endpoint.attempts[i].at);
     const expected = WEBHOOK_RETRY_DELAYS_MS.slice(1);
-    expect(expected).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
+    expect(expected).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+    ]);
     for (const [i, gap] of gaps.entries()) {
       expect(gap).toBeGreaterThanOrEqual(expected[i]);
       expect(gap).toBeLessThan(expected[i] + 2_000);
@@ -145,7 +151,13 @@ describe("webhook endpoint delivery workflow", () => {
     endpoint = new ScriptedEndpoint(temporal.env);
     endpoint.queue = ["e1", "e2", "e3", "e4", "e5"];
     await run();
-    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e2", 1], ["e3", 1], ["e4", 1], ["e5", 1]]);
+    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([
+      ["e1", 1],
+      ["e2", 1],
+      ["e3", 1],
+      ["e4", 1],
+      ["e5", 1],
+    ]);
     expect(endpoint.settled).toEqual(["e1", "e2", "e3", "e4", "e5"]);
     // One run delivered all five and found the queue empty; one more read it after the idle wait.
     expect(endpoint.runs).toBe(2);
@@ -155,7 +167,12 @@ describe("webhook endpoint delivery workflow", () => {
     endpoint = new ScriptedEndpoint(temporal.env, { e2: ["crash"] });
     endpoint.queue = ["e1", "e2", "e3"];
     await run();
-    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e2", 1], ["e2", 2], ["e3", 1]]);
+    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt])).toEqual([
+      ["e1", 1],
+      ["e2", 1],
+      ["e2", 2],
+      ["e3", 1],
+    ]);
     expect(endpoint.attempts[2].at - endpoint.attempts[1].at).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_MS[1]);
     expect(endpoint.settled).toEqual(["e1", "e2", "e3"]);
   });
@@ -218,14 +235,29 @@ describe("webhook endpoint delivery workflow", () => {
     await runOutlivingSetAside();
 
     // e1 at once, +5 s, +5 min, +30 min (its next attempt, +2 h, is past the hour), then e2 and e3 at once.
-    expect(endpoint.attempts.slice(0, 6).map((a) => [a.eventId, a.attempt])).toEqual([["e1", 1], ["e1", 2], ["e1", 3], ["e1", 4], ["e2", 1], ["e3", 1]]);
+    expect(endpoint.attempts.slice(0, 6).map((a) => [a.eventId, a.attempt])).toEqual([
+      ["e1", 1],
+      ["e1", 2],
+      ["e1", 3],
+      ["e1", 4],
+      ["e2", 1],
+      ["e3", 1],
+    ]);
     const e2 = endpoint.attempts[4];
     expect(e2.at - endpoint.attempts[3].at).toBeLessThan(2_000);
     expect(e2.at - start).toBeLessThan(DEFAULT_WEBHOOK_HOLD_MS);
 
     expect((await setAsideRun("e1")).status.name).toBe("COMPLETED");
     const e1 = endpoint.attempts.filter((a) => a.eventId === "e1");
-    expect(e1.map((a) => [a.attempt, a.setAside ?? false])).toEqual([[1, false], [2, false], [3, false], [4, false], [5, true], [6, true], [7, true]]);
+    expect(e1.map((a) => [a.attempt, a.setAside ?? false])).toEqual([
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, false],
+      [5, true],
+      [6, true],
+      [7, true],
+    ]);
     // After 2 h, 5 h, then 10 h: delivered at the seventh attempt.
     const gaps = e1.slice(4).map((a, i) => a.at - e1[i + 3].at);
     for (const [i, gap] of gaps.entries()) {
@@ -241,7 +273,10 @@ describe("webhook endpoint delivery workflow", () => {
     endpoint.queue = ["e1", "e2"];
     await runOutlivingSetAside({ holdMs: 0, handedOver: { eventId: "e1", queued: 1 } });
     expect((await setAsideRun("e1")).status.name).toBe("COMPLETED");
-    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt, a.setAside ?? false])).toEqual([["e2", 1, false], ["e1", 2, true]]);
+    expect(endpoint.attempts.map((a) => [a.eventId, a.attempt, a.setAside ?? false])).toEqual([
+      ["e2", 1, false],
+      ["e1", 2, true],
+    ]);
     expect(endpoint.attempts[1].at - endpoint.attempts[0].at).toBeGreaterThanOrEqual(WEBHOOK_RETRY_DELAYS_MS[1]);
     expect(endpoint.settled).toEqual(["e2", "e1"]);
   });

@@ -74,7 +74,10 @@ describe("webhook endpoints", () => {
     const mine = await polar.webhooks.createWebhookEndpoint({ url: "https://hooks.example.com/iso", format: "raw", events: [] });
     await rejects(other.webhooks.getWebhookEndpoint({ id: mine.id }), ResourceNotFound);
     await rejects(other.webhooks.resetWebhookEndpointSecret({ id: mine.id }), ResourceNotFound);
-    await rejects(other.webhooks.updateWebhookEndpoint({ id: mine.id, webhookEndpointUpdate: { url: "https://x.example.com" } }), ResourceNotFound);
+    await rejects(
+      other.webhooks.updateWebhookEndpoint({ id: mine.id, webhookEndpointUpdate: { url: "https://x.example.com" } }),
+      ResourceNotFound,
+    );
     const theirs = await collectPages(await other.webhooks.listWebhookEndpoints({}));
     expect(theirs.map((e) => e.id)).not.toContain(mine.id);
     await rejects(polar.webhooks.getWebhookEndpoint({ id: "not-a-uuid" }), ResourceNotFound);
@@ -110,7 +113,10 @@ describe("webhook endpoints", () => {
 
     const mine = await create("https://hooks.example.com/ok");
     delete process.env.WEBHOOKS_ALLOW_PRIVATE;
-    const err = await rejects(polar.webhooks.updateWebhookEndpoint({ id: mine.id, webhookEndpointUpdate: { url: "https://10.0.0.1/" } }), HTTPValidationError);
+    const err = await rejects(
+      polar.webhooks.updateWebhookEndpoint({ id: mine.id, webhookEndpointUpdate: { url: "https://10.0.0.1/" } }),
+      HTTPValidationError,
+    );
     expect(err.detail?.[0]?.loc).toEqual(["body", "url"]);
   });
 
@@ -127,7 +133,11 @@ describe("webhook endpoints", () => {
   });
 
   it("lists no deliveries for a new endpoint and answers 404 for an unknown event's redelivery", async () => {
-    const ep = await polar.webhooks.createWebhookEndpoint({ url: "https://hooks.example.com/d", format: "raw", events: ["product.created"] });
+    const ep = await polar.webhooks.createWebhookEndpoint({
+      url: "https://hooks.example.com/d",
+      format: "raw",
+      events: ["product.created"],
+    });
     const page = await polar.webhooks.listWebhookDeliveries({ endpointId: ep.id });
     expect(page.result.items).toEqual([]);
     expect(page.result.pagination).toEqual({ totalCount: 0, maxPage: 0 });

@@ -28,14 +28,32 @@ import { headersOf, type Received } from "./receiver.js";
 const poll = { timeout: 30_000, interval: 100 };
 
 export const ALL_TYPES: WebhookEventType[] = [
-  "checkout.created", "checkout.updated",
-  "customer.created", "customer.updated", "customer.deleted", "customer.state_changed",
-  "order.created", "order.updated", "order.paid", "order.refunded",
-  "subscription.created", "subscription.updated", "subscription.active", "subscription.canceled", "subscription.uncanceled", "subscription.revoked",
-  "refund.created", "refund.updated",
-  "product.created", "product.updated",
-  "benefit.created", "benefit.updated",
-  "benefit_grant.created", "benefit_grant.cycled", "benefit_grant.updated", "benefit_grant.revoked",
+  "checkout.created",
+  "checkout.updated",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.active",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+  "refund.created",
+  "refund.updated",
+  "product.created",
+  "product.updated",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.cycled",
+  "benefit_grant.updated",
+  "benefit_grant.revoked",
   "organization.updated",
 ];
 
@@ -50,7 +68,8 @@ interface Delivered {
 
 /** A copy without `modified_at` on nested objects (not the top level) whose id is in `ids`. */
 function withoutNestedModifiedAt(value: Json, ids: Set<string>, top = true): Json {
-  const walk = (v: unknown): unknown => (Array.isArray(v) ? v.map(walk) : v && typeof v === "object" ? withoutNestedModifiedAt(v as Json, ids, false) : v);
+  const walk = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(walk) : v && typeof v === "object" ? withoutNestedModifiedAt(v as Json, ids, false) : v;
   const out: Json = {};
   for (const [k, v] of Object.entries(value)) {
     if (!top && k === "modified_at" && ids.has(String(value.id))) continue;
@@ -118,7 +137,8 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
   /** Nothing left in flight: outbox relayed, grant jobs done, every event delivered. */
   async function settled(): Promise<boolean> {
     const [{ n: outbox }] = await infra.knex("outbox").where({ organization_id: org.id }).whereNull("published_at").count({ n: "*" });
-    const [{ n: jobs }] = await infra.knex("benefit_grant_jobs")
+    const [{ n: jobs }] = await infra
+      .knex("benefit_grant_jobs")
       .join("benefit_grants", "benefit_grants.id", "benefit_grant_jobs.grant_id")
       .join("customers", "customers.id", "benefit_grants.customer_id")
       .where("customers.organization_id", org.id)
@@ -158,7 +178,9 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
         // No GET of one grant: the benefit's grant list, plus the benefit and the change's previous properties.
         const benefitId = d.data.benefit_id as string;
         const grant = ((await get(`/v1/benefits/${benefitId}/grants?limit=100`)).items as Json[]).find((g) => g.id === id);
-        return grant ? { ...grant, benefit: await get(`/v1/benefits/${benefitId}`), previous_properties: d.data.previous_properties } : null;
+        return grant
+          ? { ...grant, benefit: await get(`/v1/benefits/${benefitId}`), previous_properties: d.data.previous_properties }
+          : null;
       }
       default:
         throw new Error(`no GET known for ${d.type}`);
@@ -170,15 +192,23 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
    * delivered, verifies each new delivery and compares the last event of each entity with its GET.
    * `compare` overrides the GET for a type (customer.deleted: there is no GET after deletion).
    */
-  async function step(name: string, expected: WebhookEventType[], run: () => Promise<void>, compare: Partial<Record<string, (data: Json) => Json>> = {}) {
+  async function step(
+    name: string,
+    expected: WebhookEventType[],
+    run: () => Promise<void>,
+    compare: Partial<Record<string, (data: Json) => Json>> = {},
+  ) {
     const before = receiver.at(path).length;
     await run();
     const fresh = () => receiver.at(path).slice(before);
     await expect
-      .poll(async () => {
-        const types = new Set(fresh().map((r) => JSON.parse(r.body).type as string));
-        return expected.every((t) => types.has(t)) && (await settled());
-      }, { ...poll, message: `${name}: expected ${expected.join(", ")}` })
+      .poll(
+        async () => {
+          const types = new Set(fresh().map((r) => JSON.parse(r.body).type as string));
+          return expected.every((t) => types.has(t)) && (await settled());
+        },
+        { ...poll, message: `${name}: expected ${expected.join(", ")}` },
+      )
       .toBe(true);
     const hits: Received[] = fresh();
     const delivered: Delivered[] = [];
@@ -223,7 +253,13 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
 
   let productId = "";
   await step("product", ["product.created"], async () => {
-    productId = (await polar.products.create({ name: "Pro monthly", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] })).id;
+    productId = (
+      await polar.products.create({
+        name: "Pro monthly",
+        recurringInterval: "month",
+        prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }],
+      })
+    ).id;
   });
   await step("product benefits", ["product.updated"], async () => {
     await polar.products.updateBenefits({ id: productId, productBenefitsUpdate: { benefits: [benefitId] } });
@@ -248,7 +284,15 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
   });
   await step(
     "checkout confirm",
-    ["checkout.updated", "order.created", "order.paid", "subscription.created", "subscription.active", "benefit_grant.created", "customer.state_changed"],
+    [
+      "checkout.updated",
+      "order.created",
+      "order.paid",
+      "subscription.created",
+      "subscription.active",
+      "benefit_grant.created",
+      "customer.state_changed",
+    ],
     async () => {
       await anon.checkouts.clientConfirm({
         clientSecret,
@@ -259,7 +303,10 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
   );
 
   await step("benefit update", ["benefit.updated", "benefit_grant.updated"], async () => {
-    await polar.benefits.update({ id: benefitId, requestBody: { type: "custom", description: "Priority support, 24/7", properties: { note: "Call us" } } });
+    await polar.benefits.update({
+      id: benefitId,
+      requestBody: { type: "custom", description: "Priority support, 24/7", properties: { note: "Call us" } },
+    });
   });
 
   await step("renewal", ["subscription.updated", "order.created", "benefit_grant.cycled"], async () => {
@@ -276,7 +323,11 @@ export async function runEveryEvent(infra: WorkflowInfra, h: WebhookHarness, opt
 
   await step("refund", ["refund.created", "refund.updated", "order.refunded", "order.updated"], async () => {
     const [first] = (await polar.orders.list({ customerId, sorting: ["created_at"] })).result.items;
-    await polar.refunds.create({ orderId: first.id, reason: "customer_request", amount: first.totalAmount - first.refundedAmount - first.taxAmount });
+    await polar.refunds.create({
+      orderId: first.id,
+      reason: "customer_request",
+      amount: first.totalAmount - first.refundedAmount - first.taxAmount,
+    });
   });
 
   await step("revoke", ["subscription.revoked", "benefit_grant.revoked"], async () => {

@@ -28,13 +28,20 @@ describe("every webhook event type", () => {
     // Field for field: every type but those a later event of the same entity always follows in
     // the same request (order.created → order.paid, subscription.created → subscription.active,
     // refund.created → refund.updated, order.updated → order.refunded).
-    expect(ALL_TYPES.filter((t) => !compared.has(t)).sort()).toEqual(["order.created", "order.updated", "refund.created", "subscription.created"]);
+    expect(ALL_TYPES.filter((t) => !compared.has(t)).sort()).toEqual([
+      "order.created",
+      "order.updated",
+      "refund.created",
+      "subscription.created",
+    ]);
 
     const tampered = { headers: deliveries[0].headers, body: deliveries[0].body.replace('"data":{', '"data":{"tampered":true,') };
     expect(tampered.body).not.toBe(deliveries[0].body);
     const file = join(mkdtempSync(join(tmpdir(), "every-event-")), "deliveries.json");
     writeFileSync(file, JSON.stringify([...deliveries, tampered]));
-    const verified: { type?: string; error?: string; detail?: string }[] = JSON.parse(await runPython(new URL("./validate_events.py", import.meta.url), { secret, file }));
+    const verified: { type?: string; error?: string; detail?: string }[] = JSON.parse(
+      await runPython(new URL("./validate_events.py", import.meta.url), { secret, file }),
+    );
     rmSync(dirname(file), { recursive: true, force: true });
     expect(verified.slice(0, -1).filter((v) => !v.type)).toEqual([]);
     expect(verified.slice(0, -1).map((v) => v.type)).toEqual(deliveries.map((d) => JSON.parse(d.body).type));

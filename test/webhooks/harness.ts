@@ -20,7 +20,6 @@ import type { WebhookEndpointWorkflowInput } from "../../workflows/workflows/web
 import { activityDeps, type WorkflowInfra, workflowsPath } from "../harness/index.js";
 import { Receiver } from "./receiver.js";
 
-
 export interface WebhookHarnessOptions {
   /** Settings of the delivery workflows the fan-out starts (short retry schedule, idle time). */
   workflow?: Omit<WebhookEndpointWorkflowInput, "endpointId">;
@@ -78,7 +77,11 @@ export function useWebhookHarness(infra: WorkflowInfra, opts: WebhookHarnessOpti
       },
     });
     running = worker.run();
-    relay = await h.client.workflow.start(outboxRelayWorkflow, { workflowId: `relay-${randomUUID()}`, taskQueue: h.taskQueue, args: [{ batchSize: 50, idleSleepMs: 200 }] });
+    relay = await h.client.workflow.start(outboxRelayWorkflow, {
+      workflowId: `relay-${randomUUID()}`,
+      taskQueue: h.taskQueue,
+      args: [{ batchSize: 50, idleSleepMs: 200 }],
+    });
     stopSweep = sweepEvery(opts.webhookSweepEveryMs ?? 60_000, () => sweepBackstop(infra.knex, door, { parts: ["webhookEndpoints"] }));
     setWorkflowsDoor({ wakeWebhookEndpoints: h.waker });
     h.api = await startApi({ knex: infra.knex, port: 0, validateResponses: true });

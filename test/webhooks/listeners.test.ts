@@ -4,7 +4,15 @@
 // (the caller then signals the workflow).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { closeListener, dropListener, listeningStop, openListener, openListeners, pokeListener, waitForPoke } from "../../server/webhooks/listeners.js";
+import {
+  closeListener,
+  dropListener,
+  listeningStop,
+  openListener,
+  openListeners,
+  pokeListener,
+  waitForPoke,
+} from "../../server/webhooks/listeners.js";
 
 describe("webhook endpoint listeners", () => {
   it("hands a poke to the open listener only, and answers false when there is none", async () => {

@@ -33,8 +33,15 @@ describe("a webhook receiver down for hours", () => {
 
   it("delivers every queued event exactly once after 6 hours down, each holding the queue for the hold only", async () => {
     const org = await createOrganization(infra.knex);
-    const [endpoint] = await infra.knex("webhook_endpoints")
-      .insert({ organization_id: org.id, url: `${receiver.url}/hook`, format: "raw", secret: `whsec_${randomUUID()}`, events: ["order.created"] })
+    const [endpoint] = await infra
+      .knex("webhook_endpoints")
+      .insert({
+        organization_id: org.id,
+        url: `${receiver.url}/hook`,
+        format: "raw",
+        secret: `whsec_${randomUUID()}`,
+        events: ["order.created"],
+      })
       .returning("id");
     // Five events queued, as the fan-out leaves them (their outbox rows already published).
     const eventIds = await queueEvents(infra.knex, org.id, endpoint.id, Array(5).fill("order.created"));
@@ -66,7 +73,10 @@ describe("a webhook receiver down for hours", () => {
     expect(events.every((e) => e.succeeded === true && e.pending === false && e.last_http_code === 200)).toBe(true);
     // The receiver was down past each one's hold: every one was set aside.
     expect(events.every((e) => e.set_aside_at !== null)).toBe(true);
-    const successes = await infra.knex("webhook_deliveries").where({ endpoint_id: endpoint.id, succeeded: true }).select("webhook_event_id");
+    const successes = await infra
+      .knex("webhook_deliveries")
+      .where({ endpoint_id: endpoint.id, succeeded: true })
+      .select("webhook_event_id");
     expect(successes.map((d) => d.webhook_event_id).sort()).toEqual([...eventIds].sort());
     // Recovered before the disable span: still enabled, no longer failing, nobody told.
     expect(await infra.knex("webhook_endpoints").where({ id: endpoint.id }).first()).toMatchObject({ enabled: true, failing_since: null });

@@ -23,19 +23,40 @@ describe("webhook deliveries: filters and replay of failed events", () => {
   }
 
   /** An event on the endpoint, in a given state, created at `at`, with one delivery attempt. */
-  async function event(name: string, type: string, at: string, state: { succeeded: boolean | null; pending?: boolean; archived?: boolean }) {
-    const [outbox] = await api.knex("outbox").insert({ organization_id: orgId, type, payload: JSON.stringify({}), published_at: new Date() }).returning("id");
-    const [row] = await api.knex("webhook_events")
+  async function event(
+    name: string,
+    type: string,
+    at: string,
+    state: { succeeded: boolean | null; pending?: boolean; archived?: boolean },
+  ) {
+    const [outbox] = await api
+      .knex("outbox")
+      .insert({ organization_id: orgId, type, payload: JSON.stringify({}), published_at: new Date() })
+      .returning("id");
+    const [row] = await api
+      .knex("webhook_events")
       .insert({
-        organization_id: orgId, endpoint_id: endpointId, outbox_id: outbox.id, type, payload: JSON.stringify({ type, data: {} }),
-        succeeded: state.succeeded, last_http_code: state.succeeded ? 200 : 500, pending: state.pending ?? false, is_archived: state.archived ?? false,
+        organization_id: orgId,
+        endpoint_id: endpointId,
+        outbox_id: outbox.id,
+        type,
+        payload: JSON.stringify({ type, data: {} }),
+        succeeded: state.succeeded,
+        last_http_code: state.succeeded ? 200 : 500,
+        pending: state.pending ?? false,
+        is_archived: state.archived ?? false,
         created_at: new Date(at),
       })
       .returning("id");
     ids[name] = row.id;
     await api.knex("webhook_deliveries").insert({
-      organization_id: orgId, endpoint_id: endpointId, webhook_event_id: row.id, succeeded: !!state.succeeded,
-      http_code: state.succeeded ? 200 : 500, response: state.succeeded ? "ok" : "boom", created_at: new Date(at),
+      organization_id: orgId,
+      endpoint_id: endpointId,
+      webhook_event_id: row.id,
+      succeeded: !!state.succeeded,
+      http_code: state.succeeded ? 200 : 500,
+      response: state.succeeded ? "ok" : "boom",
+      created_at: new Date(at),
     });
   }
 
@@ -54,7 +75,8 @@ describe("webhook deliveries: filters and replay of failed events", () => {
 
   it("filters the deliveries by event type, outcome and time, paged on the server", async () => {
     const list = (q: string) => call("GET", `/v1/webhooks/deliveries?endpoint_id=${endpointId}&${q}`);
-    const types = (r: { json: Record<string, unknown> }) => (r.json.items as { webhook_event: { id: string } }[]).map((d) => d.webhook_event.id);
+    const types = (r: { json: Record<string, unknown> }) =>
+      (r.json.items as { webhook_event: { id: string } }[]).map((d) => d.webhook_event.id);
     expect((await list("limit=100")).json.pagination).toEqual({ total_count: 6, max_page: 1 });
     expect(types(await list("succeeded=true"))).toEqual([ids.paidOk]);
     expect(new Set(types(await list("event_type=order.refunded&event_type=order.refunded")))).toEqual(new Set([ids.refundFailedJan]));
@@ -68,14 +90,27 @@ describe("webhook deliveries: filters and replay of failed events", () => {
   });
 
   it("queues again only the failed events matching the filter: not the delivered, queued or archived ones", async () => {
-    const pending = async () => new Set((await api.knex("webhook_events").where({ endpoint_id: endpointId, pending: true }).select("id")).map((r) => r.id as string));
-    const replay = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { event_type: ["order.paid"], start_timestamp: "2026-01-01T00:00:00Z", end_timestamp: "2026-01-31T23:59:59Z" });
+    const pending = async () =>
+      new Set((await api.knex("webhook_events").where({ endpoint_id: endpointId, pending: true }).select("id")).map((r) => r.id as string));
+    const replay = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, {
+      event_type: ["order.paid"],
+      start_timestamp: "2026-01-01T00:00:00Z",
+      end_timestamp: "2026-01-31T23:59:59Z",
+    });
     expect(replay).toEqual({ status: 202, json: { replayed: 1 } });
     expect(await pending()).toEqual(new Set([ids.paidFailedQueued, ids.paidFailedJan]));
     const [queued] = await api.knex("webhook_events").where({ id: ids.paidFailedJan }).select("queued");
     expect(queued.queued).toBe(2);
     // asked again: those are queued now, nothing more to replay in that window
-    expect((await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { event_type: ["order.paid"], start_timestamp: "2026-01-01T00:00:00Z", end_timestamp: "2026-01-31T23:59:59Z" })).json).toEqual({ replayed: 0 });
+    expect(
+      (
+        await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, {
+          event_type: ["order.paid"],
+          start_timestamp: "2026-01-01T00:00:00Z",
+          end_timestamp: "2026-01-31T23:59:59Z",
+        })
+      ).json,
+    ).toEqual({ replayed: 0 });
     // no filter: every other failed event
     expect((await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, {})).json).toEqual({ replayed: 2 });
     expect(await pending()).toEqual(new Set([ids.paidFailedQueued, ids.paidFailedJan, ids.refundFailedJan, ids.paidFailedFeb]));
@@ -90,7 +125,10 @@ describe("webhook deliveries: filters and replay of failed events", () => {
     const bad = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { event_type: ["nope"] });
     expect(bad.status).toBe(422);
     expect((bad.json.detail as { loc: unknown[] }[])[0].loc.slice(0, 2)).toEqual(["body", "event_type"]);
-    const backwards = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, { start_timestamp: "2026-02-01T00:00:00Z", end_timestamp: "2026-01-01T00:00:00Z" });
+    const backwards = await call("POST", `/v1/webhooks/endpoints/${endpointId}/replay`, {
+      start_timestamp: "2026-02-01T00:00:00Z",
+      end_timestamp: "2026-01-01T00:00:00Z",
+    });
     expect(backwards.status).toBe(422);
     expect(backwards.json.detail).toEqual([expect.objectContaining({ loc: ["body", "end_timestamp"] })]);
   });
@@ -100,18 +138,41 @@ describe("webhook deliveries: filters and replay of failed events", () => {
     const codes = [200, 204, 302, 404, 500, null];
     const delivered: Record<string, { id: string; event: string }> = {};
     for (const code of codes) {
-      const [outbox] = await api.knex("outbox").insert({ organization_id: orgId, type: "order.paid", payload: JSON.stringify({}), published_at: new Date() }).returning("id");
-      const [event] = await api.knex("webhook_events")
-        .insert({ organization_id: orgId, endpoint_id: endpoint, outbox_id: outbox.id, type: "order.paid", payload: JSON.stringify({ type: "order.paid", data: {} }), succeeded: code === 200 || code === 204, last_http_code: code, pending: false })
+      const [outbox] = await api
+        .knex("outbox")
+        .insert({ organization_id: orgId, type: "order.paid", payload: JSON.stringify({}), published_at: new Date() })
         .returning("id");
-      const [delivery] = await api.knex("webhook_deliveries")
-        .insert({ organization_id: orgId, endpoint_id: endpoint, webhook_event_id: event.id, succeeded: code === 200 || code === 204, http_code: code, response: null })
+      const [event] = await api
+        .knex("webhook_events")
+        .insert({
+          organization_id: orgId,
+          endpoint_id: endpoint,
+          outbox_id: outbox.id,
+          type: "order.paid",
+          payload: JSON.stringify({ type: "order.paid", data: {} }),
+          succeeded: code === 200 || code === 204,
+          last_http_code: code,
+          pending: false,
+        })
+        .returning("id");
+      const [delivery] = await api
+        .knex("webhook_deliveries")
+        .insert({
+          organization_id: orgId,
+          endpoint_id: endpoint,
+          webhook_event_id: event.id,
+          succeeded: code === 200 || code === 204,
+          http_code: code,
+          response: null,
+        })
         .returning("id");
       delivered[String(code)] = { id: delivery.id, event: event.id };
     }
     const newer = new Polar049({ accessToken: token, serverURL: api.url });
     const of = async (req: { httpCodeClass?: "2xx" | "3xx" | "4xx" | "5xx"; query?: string }) =>
-      (await newer.webhooks.listWebhookDeliveries(Object.assign({ endpointId: endpoint, limit: 100 }, req))).result.items.map((d) => d.id).sort();
+      (await newer.webhooks.listWebhookDeliveries(Object.assign({ endpointId: endpoint, limit: 100 }, req))).result.items
+        .map((d) => d.id)
+        .sort();
     const sorted = (...codes: string[]) => codes.map((c) => delivered[c].id).sort();
     expect(await of({})).toHaveLength(codes.length);
     // No answer (a timeout) is in no class.
@@ -121,12 +182,15 @@ describe("webhook deliveries: filters and replay of failed events", () => {
     expect(await of({ httpCodeClass: "5xx" })).toEqual(sorted("500"));
     // A substring of the delivery's id, its event's id or its code, ignoring case (a code's digits
     // may be in an id too: what matches is worked out from the rows).
-    const matching = (q: string) => Object.entries(delivered).filter(([code, d]) => [d.id, d.event, code].some((v) => v.toLowerCase().includes(q.toLowerCase()))).map(([, d]) => d.id).sort();
+    const matching = (q: string) =>
+      Object.entries(delivered)
+        .filter(([code, d]) => [d.id, d.event, code].some((v) => v.toLowerCase().includes(q.toLowerCase())))
+        .map(([, d]) => d.id)
+        .sort();
     expect(await of({ query: "404" })).toEqual(matching("404"));
     expect(matching("404")).toContain(delivered["404"].id);
     expect(await of({ query: delivered["302"].id.slice(0, 13).toUpperCase() })).toEqual(sorted("302"));
     expect(await of({ query: delivered["500"].event })).toEqual(sorted("500"));
     expect(await of({ query: "302", httpCodeClass: "5xx" })).toEqual(matching("302").filter((id) => id === delivered["500"].id));
   });
-
 });

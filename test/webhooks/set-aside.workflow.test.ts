@@ -13,7 +13,11 @@ import { countPendingEvents, releaseIdleDeliveryLease, takeDeliveryLease } from 
 import { setWorkflowsDoor, temporalDoor } from "../../server/workflows-door.js";
 import { createWebhookActivities } from "../../workflows/activities/webhooks.js";
 import { webhookEndpointWorkflowId, webhookEventWorkflowId } from "../../workflows/shared/ids.js";
-import { DEFAULT_WEBHOOK_HOLD_MS, webhookEndpointWorkflow, type WebhookEndpointWorkflowInput } from "../../workflows/workflows/webhook-delivery.js";
+import {
+  DEFAULT_WEBHOOK_HOLD_MS,
+  webhookEndpointWorkflow,
+  type WebhookEndpointWorkflowInput,
+} from "../../workflows/workflows/webhook-delivery.js";
 import { activityDeps, createOrganization, useTimeSkippingWorker, useWorkflowInfra } from "../harness/index.js";
 import { ClockedReceiver, queueEvents } from "./clocked-receiver.js";
 
@@ -59,13 +63,19 @@ describe("ordered webhook delivery with a bounded hold", () => {
     const org = await createOrganization(infra.knex);
     const token = await mintOrganizationToken(infra.knex, org.id);
     const polar = new Polar({ accessToken: token, serverURL: api.url });
-    const ep = await polar.webhooks.createWebhookEndpoint({ url: `${receiver.url}/${randomUUID()}`, format: "raw", events: ["order.created", "order.updated"] });
+    const ep = await polar.webhooks.createWebhookEndpoint({
+      url: `${receiver.url}/${randomUUID()}`,
+      format: "raw",
+      events: ["order.created", "order.updated"],
+    });
     const ids = await queueEvents(infra.knex, org.id, ep.id, types);
     /** The requests the receiver got for this endpoint's event `n`. */
     const hitsOf = (n: number) => receiver.hits.filter((h) => h.webhookId === ids[n]);
     /** The deliveries list's events by id, as the API answers it (with the set_aside_at extension). */
     const listed = async () => {
-      const res = await fetch(`${api.url}/v1/webhooks/deliveries?endpoint_id=${ep.id}&limit=100`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${api.url}/v1/webhooks/deliveries?endpoint_id=${ep.id}&limit=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.status).toBe(200);
       const { items } = (await res.json()) as { items: { webhook_event: { id: string; set_aside_at?: string | null } }[] };
       return new Map(items.map((d) => [d.webhook_event.id, d.webhook_event.set_aside_at]));
@@ -92,7 +102,8 @@ describe("ordered webhook delivery with a bounded hold", () => {
   }
 
   const event = (id: string) => infra.knex("webhook_events").where({ id }).first();
-  const setAsideRun = (eventId: string, queued = 1) => temporal.env.client.workflow.getHandle(webhookEventWorkflowId(eventId, queued)).describe();
+  const setAsideRun = (eventId: string, queued = 1) =>
+    temporal.env.client.workflow.getHandle(webhookEventWorkflowId(eventId, queued)).describe();
 
   it("sends the events behind a refused one within the hold, and the refused one on its own schedule once accepted, each exactly once", async () => {
     const { ep, ids, listed, start, hitsOf } = await endpoint("order.created", "order.updated", "order.created", "order.created");
@@ -117,12 +128,16 @@ describe("ordered webhook delivery with a bounded hold", () => {
       expect(hitsOf(n)[0].at - t0).toBeLessThan(DEFAULT_WEBHOOK_HOLD_MS);
     }
     // Each delivered exactly once, with its own webhook-id; the refused one after the newer ones.
-    const delivered = [0, 1, 2, 3].flatMap((n) => hitsOf(n)).filter((h) => h.status === 200).sort((a, b) => a.at - b.at);
+    const delivered = [0, 1, 2, 3]
+      .flatMap((n) => hitsOf(n))
+      .filter((h) => h.status === 200)
+      .sort((a, b) => a.at - b.at);
     expect(delivered.map((h) => h.n)).toEqual([0, 2, 3, 1]);
     expect(delivered.map((h) => h.webhookId)).toEqual([ids[0], ids[2], ids[3], ids[1]]);
 
     expect(await event(ids[1])).toMatchObject({ pending: false, succeeded: true, last_http_code: 200, set_aside_at: expect.any(Date) });
-    for (const id of [ids[0], ids[2], ids[3]]) expect(await event(id)).toMatchObject({ pending: false, succeeded: true, set_aside_at: null });
+    for (const id of [ids[0], ids[2], ids[3]])
+      expect(await event(id)).toMatchObject({ pending: false, succeeded: true, set_aside_at: null });
     expect((await setAsideRun(ids[1])).status.name).toBe("COMPLETED");
     // The deliveries list tells which one was set aside.
     const shown = await listed();

@@ -58,7 +58,9 @@ describe("outbox relay", () => {
     expect(rows.every((r) => r.published_at instanceof Date)).toBe(true);
     expect(rows.map((r) => r.payload.data.n).sort((a, b) => a - b)).toEqual([...Array(23).keys()]);
     expect(rows.some((r) => r.type === "organization.updated")).toBe(false);
-    expect(await publicationCounts(infra.knex, org.id)).toEqual(rows.map((r) => ({ id: Number(r.id), times: 1 })).sort((a, b) => a.id - b.id));
+    expect(await publicationCounts(infra.knex, org.id)).toEqual(
+      rows.map((r) => ({ id: Number(r.id), times: 1 })).sort((a, b) => a.id - b.id),
+    );
   });
 
   it("is woken by the commit itself (NOTIFY at commit, the worker's listener signals), never by a rollback", async () => {
@@ -132,7 +134,9 @@ describe("outbox relay", () => {
       expect(after.runId).toBe(first.runId);
       expect(after.status.name).toBe("RUNNING");
       const running = [];
-      for await (const wf of worker.client.workflow.list({ query: `WorkflowId = '${outboxRelayWorkflowId}' AND ExecutionStatus = 'Running'` })) {
+      for await (const wf of worker.client.workflow.list({
+        query: `WorkflowId = '${outboxRelayWorkflowId}' AND ExecutionStatus = 'Running'`,
+      })) {
         running.push(wf.runId);
       }
       expect(running).toEqual([first.runId]);

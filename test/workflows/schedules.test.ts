@@ -4,7 +4,11 @@
 // repeating ones (confirm recovery, usage fold), which keep making passes within a run.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  backstopSweepScheduleId, confirmRecoveryScheduleId, emailRemindersScheduleId, idempotencyKeyCleanupScheduleId, usageFoldScheduleId,
+  backstopSweepScheduleId,
+  confirmRecoveryScheduleId,
+  emailRemindersScheduleId,
+  idempotencyKeyCleanupScheduleId,
+  usageFoldScheduleId,
 } from "../../workflows/shared/ids.js";
 import { startWorker, type WorkerHandle } from "../../workflows/worker.js";
 import { useWorkflowInfra } from "../harness/index.js";
@@ -17,7 +21,9 @@ describe("periodic work on Temporal Schedules", () => {
   const key = `expired-${Date.now()}`;
 
   beforeAll(async () => {
-    await infra.knex("idempotency_keys").insert({ scope: "schedules-test", key_hash: key, fingerprint: "f", operation: "op", expires_at: new Date(Date.now() - 1_000) });
+    await infra
+      .knex("idempotency_keys")
+      .insert({ scope: "schedules-test", key_hash: key, fingerprint: "f", operation: "op", expires_at: new Date(Date.now() - 1_000) });
     worker = await startWorker({
       knex: infra.knex,
       temporalAddress: infra.temporalAddress,

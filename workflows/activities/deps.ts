@@ -37,7 +37,10 @@ export interface ActivityDeps {
   taxIdChecks: Pick<typeof taxIdCheck, "runTaxIdCheck">;
   /** Stripe Tax's record of a paid order and reversal of a refund's tax, after their commits. */
   taxSync: Pick<typeof orderTax, "recordDueOrderTax"> & Pick<typeof refundTax, "revertDueRefundTax">;
-  webhooks: Pick<typeof delivery, "nextQueuedEvent" | "attemptDelivery" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"> &
+  webhooks: Pick<
+    typeof delivery,
+    "nextQueuedEvent" | "attemptDelivery" | "attemptSetAside" | "deliverQueued" | "setAsideEvent" | "settleEvent"
+  > &
     Pick<typeof webhookRepository, "fanOut" | "leasedHeads" | "leaseIdleEndpoints">;
   /** Where endpoints with nothing else queued get their first attempts at once (server/webhooks/direct.ts); null: always wake the workflow. */
   directDeliveries: DirectDeliveries | null;

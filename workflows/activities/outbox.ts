@@ -16,7 +16,14 @@ export interface OutboxBatch {
 }
 
 export function createOutboxActivities(
-  { knex, outbox, webhooks, emails, directDeliveries, temporalDoor }: Pick<ActivityDeps, "knex" | "outbox" | "webhooks" | "emails" | "directDeliveries" | "temporalDoor">,
+  {
+    knex,
+    outbox,
+    webhooks,
+    emails,
+    directDeliveries,
+    temporalDoor,
+  }: Pick<ActivityDeps, "knex" | "outbox" | "webhooks" | "emails" | "directDeliveries" | "temporalDoor">,
   {
     wakeWebhookEndpoints,
   }: {
@@ -47,7 +54,8 @@ export function createOutboxActivities(
         return { ids, types: rows.map((r) => r.type) };
       });
       // After commit, in the background: first attempts for the endpoints leased above.
-      if (directDeliveries && direct.length > 0) directDeliveries.start(direct, lease, handOverThrough(wakeWebhookEndpoints ?? boundWebhookWaker(temporalDoor)), heads);
+      if (directDeliveries && direct.length > 0)
+        directDeliveries.start(direct, lease, handOverThrough(wakeWebhookEndpoints ?? boundWebhookWaker(temporalDoor)), heads);
       // The others' runs or delivery workflows read the committed queue. A failed wake-up fails
       // the activity (its retry claims the next rows); the backstop sweep (workflows/backstop.ts)
       // starts the workflow of every endpoint left with queued events.
@@ -81,8 +89,16 @@ export const OUTBOX_WAKE_GAP_MS = 50;
  * renewing at once sent one per renewal, docs/BENCHMARKS.md). A lost connection is opened again
  * after a second; the relay's idle poll covers the gap. Returns a function that stops listening.
  */
-export async function listenForOutbox({ knex, logger }: Pick<ActivityDeps, "knex" | "logger">, wake: () => Promise<void>, minGapMs = OUTBOX_WAKE_GAP_MS): Promise<() => Promise<void>> {
-  type RawClient = { query(sql: string): Promise<unknown>; on(event: string, f: (...args: unknown[]) => void): void; removeAllListeners(): void };
+export async function listenForOutbox(
+  { knex, logger }: Pick<ActivityDeps, "knex" | "logger">,
+  wake: () => Promise<void>,
+  minGapMs = OUTBOX_WAKE_GAP_MS,
+): Promise<() => Promise<void>> {
+  type RawClient = {
+    query(sql: string): Promise<unknown>;
+    on(event: string, f: (...args: unknown[]) => void): void;
+    removeAllListeners(): void;
+  };
   const raw = knex.client as { acquireRawConnection(): Promise<RawClient>; destroyRawConnection(c: RawClient): Promise<void> };
   let stopped = false;
   let connection: RawClient | undefined;

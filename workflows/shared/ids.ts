@@ -30,7 +30,8 @@ export const webhookEndpointWorkflowId = (endpointId: string) => `webhook-endpoi
 export const webhookEventWorkflowId = (eventId: string, queued: number) => `webhook-event:${eventId}:${queued}`;
 
 /** One workflow per benefit grant job: the grant, the action and the job's sequence number. */
-export const benefitGrantWorkflowId = (job: { grantId: string; action: string; seq: number }) => `benefit-grant:${job.grantId}:${job.action}:${job.seq}`;
+export const benefitGrantWorkflowId = (job: { grantId: string; action: string; seq: number }) =>
+  `benefit-grant:${job.grantId}:${job.action}:${job.seq}`;
 
 /** One tax id check per customer at a time: it checks whatever tax id the customer has when it runs. */
 export const taxIdCheckWorkflowId = (customerId: string) => `tax-id-check:${customerId}`;

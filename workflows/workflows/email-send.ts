@@ -14,7 +14,12 @@ export async function emailSendWorkflow(input: EmailSendStart): Promise<string> 
   const { sendEmail } = proxyActivities<EmailActivities>({
     // An SMTP exchange (its waits bounded in server/kit/mail.ts), the render and the loader's reads.
     startToCloseTimeout: "1 minute",
-    retry: { initialInterval: input.initialIntervalMs ?? 2_000, backoffCoefficient: 2, maximumInterval: "10 minutes", maximumAttempts: input.maxAttempts ?? 20 },
+    retry: {
+      initialInterval: input.initialIntervalMs ?? 2_000,
+      backoffCoefficient: 2,
+      maximumInterval: "10 minutes",
+      maximumAttempts: input.maxAttempts ?? 20,
+    },
   });
   try {
     return await sendEmail(input.sendId);

@@ -7,8 +7,14 @@ import { proxyActivities, proxyLocalActivities, sleep } from "@temporalio/workfl
 import type { PeriodicActivities } from "../activities/periodic.js";
 
 // The activities log their own failures; a pass that times out is not retried, the next one is due.
-const { sweepBackstop, deleteExpiredIdempotencyKeys } = proxyActivities<PeriodicActivities>({ startToCloseTimeout: "10 minutes", retry: { maximumAttempts: 1 } });
-const { recoverConfirms, foldUsage } = proxyLocalActivities<PeriodicActivities>({ startToCloseTimeout: "1 minute", retry: { maximumAttempts: 1 } });
+const { sweepBackstop, deleteExpiredIdempotencyKeys } = proxyActivities<PeriodicActivities>({
+  startToCloseTimeout: "10 minutes",
+  retry: { maximumAttempts: 1 },
+});
+const { recoverConfirms, foldUsage } = proxyLocalActivities<PeriodicActivities>({
+  startToCloseTimeout: "1 minute",
+  retry: { maximumAttempts: 1 },
+});
 
 export interface RepeatedPassesInput {
   /** Time between passes. */

@@ -30,7 +30,15 @@
 // workflow of its own (webhook-event.ts, abandoned by this one), and the events behind it go on at
 // once. So a receiver that rejects one event holds the others back for the hold, not for days.
 import {
-  condition, continueAsNew, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, sleep, startChild, workflowInfo,
+  condition,
+  continueAsNew,
+  ParentClosePolicy,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  startChild,
+  workflowInfo,
 } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
 import { webhookEventWorkflowId } from "../shared/ids.js";
@@ -46,7 +54,17 @@ const HOUR = 60 * MINUTE;
 
 /** The wait before each attempt of one event. */
 export const WEBHOOK_RETRY_DELAYS_MS = [
-  0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR,
+  0,
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+  14 * HOUR,
+  20 * HOUR,
+  24 * HOUR,
 ];
 
 /** WEBHOOK_HOLD_MS's default; the door passes the setting's value. */
@@ -183,7 +201,13 @@ export async function webhookEndpointWorkflow(input: WebhookEndpointWorkflowInpu
  * ran out, "stop" when the endpoint is gone and the queue must stop, or the index of the attempt
  * due past `holdMs` after the first, before which the event is to be set aside.
  */
-async function deliver(eventId: string, delays: number[], disableAfterMs: number | undefined, from: number, holdMs: number): Promise<"settle" | "stop" | number> {
+async function deliver(
+  eventId: string,
+  delays: number[],
+  disableAfterMs: number | undefined,
+  from: number,
+  holdMs: number,
+): Promise<"settle" | "stop" | number> {
   for (const [attempt, delay] of delays.entries()) {
     if (attempt < from) continue;
     if (attempt > 0 && dueAfterFirst(delays, attempt) > holdMs) return attempt;

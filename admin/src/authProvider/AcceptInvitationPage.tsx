@@ -27,8 +27,24 @@ export function AcceptInvitationPage() {
   return (
     <AuthCard title="Join an organization">
       {state === "working" ? <CircularProgress aria-label="Accepting the invitation" /> : null}
-      {state === "signed-out" ? <Alert severity="info">Sign in (or create an account with the invited email), then open the link again. <Button onClick={() => navigate("/login")}>Sign in</Button></Alert> : null}
-      {state === "done" ? <Alert severity="success">You joined the organization. <Button onClick={() => { window.location.href = "/dashboard/"; }}>Open the console</Button></Alert> : null}
+      {state === "signed-out" ? (
+        <Alert severity="info">
+          Sign in (or create an account with the invited email), then open the link again.{" "}
+          <Button onClick={() => navigate("/login")}>Sign in</Button>
+        </Alert>
+      ) : null}
+      {state === "done" ? (
+        <Alert severity="success">
+          You joined the organization.{" "}
+          <Button
+            onClick={() => {
+              window.location.href = "/dashboard/";
+            }}
+          >
+            Open the console
+          </Button>
+        </Alert>
+      ) : null}
       {!["working", "signed-out", "done"].includes(state) ? <Alert severity="error">{state}</Alert> : null}
     </AuthCard>
   );

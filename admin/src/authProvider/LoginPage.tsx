@@ -9,10 +9,15 @@ type Mode = "sign-in" | "sign-up" | "forgot" | "token";
 
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Box component="main" sx={{ minHeight: "100vh", display: "flex", alignItems: "center", justifyContent: "center", bgcolor: "grey.100", p: 2 }}>
+    <Box
+      component="main"
+      sx={{ minHeight: "100vh", display: "flex", alignItems: "center", justifyContent: "center", bgcolor: "grey.100", p: 2 }}
+    >
       <Card sx={{ width: "100%", maxWidth: 420 }}>
         <CardContent>
-          <Typography component="h1" variant="h5" gutterBottom>{title}</Typography>
+          <Typography component="h1" variant="h5" gutterBottom>
+            {title}
+          </Typography>
           {children}
         </CardContent>
       </Card>
@@ -20,7 +25,12 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
   );
 }
 
-const TITLES: Record<Mode, string> = { "sign-in": "Sign in to Borealis", "sign-up": "Create your account", forgot: "Reset your password", token: "Sign in with an access token" };
+const TITLES: Record<Mode, string> = {
+  "sign-in": "Sign in to Borealis",
+  "sign-up": "Create your account",
+  forgot: "Reset your password",
+  token: "Sign in with an access token",
+};
 
 export function LoginPage() {
   const login = useLogin();
@@ -57,34 +67,129 @@ export function LoginPage() {
 
   return (
     <AuthCard title={TITLES[mode]}>
-      {error ? <Alert severity="error" sx={{ mb: 2 }} role="alert">{error}{unverified ? <> — <Link component="button" type="button" onClick={() => void session.sendVerification(email).then(() => setInfo("We sent you a new verification link."))}>send the link again</Link></> : null}</Alert> : null}
-      {info ? <Alert severity="success" sx={{ mb: 2 }} role="status">{info}</Alert> : null}
+      {error ? (
+        <Alert severity="error" sx={{ mb: 2 }} role="alert">
+          {error}
+          {unverified ? (
+            <>
+              {" "}
+              —{" "}
+              <Link
+                component="button"
+                type="button"
+                onClick={() => void session.sendVerification(email).then(() => setInfo("We sent you a new verification link."))}
+              >
+                send the link again
+              </Link>
+            </>
+          ) : null}
+        </Alert>
+      ) : null}
+      {info ? (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          {info}
+        </Alert>
+      ) : null}
       {mode === "sign-in" ? (
         <form onSubmit={(e) => void run(e, () => login({ email, password }))}>
-          <TextField id="email" label="Email" type="email" autoComplete="email" fullWidth margin="dense" value={email} onChange={(e) => setEmail(e.target.value)} required />
-          <TextField id="password" label="Password" type="password" autoComplete="current-password" fullWidth margin="dense" value={password} onChange={(e) => setPassword(e.target.value)} required />
-          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>{busy ? "Signing in…" : "Sign in"}</Button>
+          <TextField
+            id="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            fullWidth
+            margin="dense"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
+          <TextField
+            id="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            fullWidth
+            margin="dense"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
+          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
+            {busy ? "Signing in…" : "Sign in"}
+          </Button>
         </form>
       ) : null}
       {mode === "sign-up" ? (
-        <form onSubmit={(e) => void run(e, async () => {
-          await session.signUp(name, email, password);
-          setInfo(`We sent a verification link to ${email}. Open it, then sign in.`);
-          setMode("sign-in");
-        })}>
-          <TextField id="name" label="Your name" autoComplete="name" fullWidth margin="dense" value={name} onChange={(e) => setName(e.target.value)} required />
-          <TextField id="email" label="Email" type="email" autoComplete="email" fullWidth margin="dense" value={email} onChange={(e) => setEmail(e.target.value)} required />
-          <TextField id="password" label="Password" type="password" autoComplete="new-password" fullWidth margin="dense" value={password} onChange={(e) => setPassword(e.target.value)} required helperText="8 characters or more" />
-          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>Create account</Button>
+        <form
+          onSubmit={(e) =>
+            void run(e, async () => {
+              await session.signUp(name, email, password);
+              setInfo(`We sent a verification link to ${email}. Open it, then sign in.`);
+              setMode("sign-in");
+            })
+          }
+        >
+          <TextField
+            id="name"
+            label="Your name"
+            autoComplete="name"
+            fullWidth
+            margin="dense"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
+          <TextField
+            id="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            fullWidth
+            margin="dense"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
+          <TextField
+            id="password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            fullWidth
+            margin="dense"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            helperText="8 characters or more"
+          />
+          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
+            Create account
+          </Button>
         </form>
       ) : null}
       {mode === "forgot" ? (
-        <form onSubmit={(e) => void run(e, async () => {
-          await session.requestReset(email);
-          setInfo(`If ${email} has an account, a link to choose a new password is on its way.`);
-        })}>
-          <TextField id="email" label="Email" type="email" autoComplete="email" fullWidth margin="dense" value={email} onChange={(e) => setEmail(e.target.value)} required />
-          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>Send the link</Button>
+        <form
+          onSubmit={(e) =>
+            void run(e, async () => {
+              await session.requestReset(email);
+              setInfo(`If ${email} has an account, a link to choose a new password is on its way.`);
+            })
+          }
+        >
+          <TextField
+            id="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            fullWidth
+            margin="dense"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
+          <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
+            Send the link
+          </Button>
         </form>
       ) : null}
       {mode === "token" ? (
@@ -92,15 +197,43 @@ export function LoginPage() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             An organization access token (<code>make token</code> makes one).
           </Typography>
-          <TextField id="token" label="Access token" type="password" autoComplete="off" fullWidth margin="dense" value={token} onChange={(e) => setToken(e.target.value)} required />
-          <Button type="submit" variant="contained" fullWidth disabled={busy || !token} sx={{ mt: 2 }}>{busy ? "Signing in…" : "Sign in"}</Button>
+          <TextField
+            id="token"
+            label="Access token"
+            type="password"
+            autoComplete="off"
+            fullWidth
+            margin="dense"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            required
+          />
+          <Button type="submit" variant="contained" fullWidth disabled={busy || !token} sx={{ mt: 2 }}>
+            {busy ? "Signing in…" : "Sign in"}
+          </Button>
         </form>
       ) : null}
       <Box component="nav" aria-label="Other ways in" sx={{ mt: 2, display: "flex", flexDirection: "column", gap: 0.5 }}>
-        {mode !== "sign-in" ? <Link component="button" type="button" onClick={() => go("sign-in")}>Sign in with email and password</Link> : null}
-        {mode !== "sign-up" ? <Link component="button" type="button" onClick={() => go("sign-up")}>Create an account</Link> : null}
-        {mode !== "forgot" ? <Link component="button" type="button" onClick={() => go("forgot")}>Forgot your password?</Link> : null}
-        {mode !== "token" ? <Link component="button" type="button" onClick={() => go("token")}>Use an access token</Link> : null}
+        {mode !== "sign-in" ? (
+          <Link component="button" type="button" onClick={() => go("sign-in")}>
+            Sign in with email and password
+          </Link>
+        ) : null}
+        {mode !== "sign-up" ? (
+          <Link component="button" type="button" onClick={() => go("sign-up")}>
+            Create an account
+          </Link>
+        ) : null}
+        {mode !== "forgot" ? (
+          <Link component="button" type="button" onClick={() => go("forgot")}>
+            Forgot your password?
+          </Link>
+        ) : null}
+        {mode !== "token" ? (
+          <Link component="button" type="button" onClick={() => go("token")}>
+            Use an access token
+          </Link>
+        ) : null}
       </Box>
     </AuthCard>
   );

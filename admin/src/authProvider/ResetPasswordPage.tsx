@@ -15,16 +15,43 @@ export function ResetPasswordPage() {
   const [done, setDone] = useState(false);
   return (
     <AuthCard title="Choose a new password">
-      {error ? <Alert severity="error" role="alert" sx={{ mb: 2 }}>{error}</Alert> : null}
+      {error ? (
+        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+          {error}
+        </Alert>
+      ) : null}
       {done ? (
-        <Alert severity="success" role="status">Your password is changed. <Link component="button" type="button" onClick={() => navigate("/login")}>Sign in</Link></Alert>
+        <Alert severity="success" role="status">
+          Your password is changed.{" "}
+          <Link component="button" type="button" onClick={() => navigate("/login")}>
+            Sign in
+          </Link>
+        </Alert>
       ) : token ? (
-        <form onSubmit={(e) => {
-          e.preventDefault();
-          session.resetPassword(token, password).then(() => setDone(true), (err: Error) => setError(err.message));
-        }}>
-          <TextField id="password" label="New password" type="password" autoComplete="new-password" fullWidth margin="dense" value={password} onChange={(e) => setPassword(e.target.value)} required helperText="8 characters or more" />
-          <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }}>Save the new password</Button>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            session.resetPassword(token, password).then(
+              () => setDone(true),
+              (err: Error) => setError(err.message),
+            );
+          }}
+        >
+          <TextField
+            id="password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            fullWidth
+            margin="dense"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            helperText="8 characters or more"
+          />
+          <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }}>
+            Save the new password
+          </Button>
         </form>
       ) : null}
     </AuthCard>

@@ -30,7 +30,14 @@ async function tokenIdentity(): Promise<Identity> {
   const page = await call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } });
   const org = page.items[0];
   if (!org) throw new Error("This token reaches no organization");
-  return { id: org.id, fullName: org.name, organization: { id: org.id, name: org.name }, organizations: [{ id: org.id, name: org.name, slug: org.slug }], role: "owner", viaToken: true };
+  return {
+    id: org.id,
+    fullName: org.name,
+    organization: { id: org.id, name: org.name },
+    organizations: [{ id: org.id, name: org.name, slug: org.slug }],
+    role: "owner",
+    viaToken: true,
+  };
 }
 
 async function sessionIdentity(s: Session): Promise<Identity> {
@@ -80,7 +87,9 @@ export const authProvider: AuthProvider = {
       } catch (err) {
         credentials.clear();
         const status = (err as { status?: number }).status;
-        throw new Error(status === 401 ? "That access token is not valid (or has expired)" : err instanceof Error ? err.message : "Sign-in failed");
+        throw new Error(
+          status === 401 ? "That access token is not valid (or has expired)" : err instanceof Error ? err.message : "Sign-in failed",
+        );
       }
       return;
     }

@@ -68,7 +68,8 @@ export const consoleUrl = (path: string) => `${window.location.origin}/dashboard
 export const session = {
   get: () => authCall<Session | null>("get-session"),
   signIn: (email: string, password: string) => authCall<unknown>("sign-in/email", { email, password, rememberMe: true }),
-  signUp: (name: string, email: string, password: string) => authCall<unknown>("sign-up/email", { name, email, password, callbackURL: consoleUrl("/") }),
+  signUp: (name: string, email: string, password: string) =>
+    authCall<unknown>("sign-up/email", { name, email, password, callbackURL: consoleUrl("/") }),
   signOut: () => authCall<unknown>("sign-out", {}),
   sendVerification: (email: string) => authCall<unknown>("send-verification-email", { email, callbackURL: consoleUrl("/") }),
   requestReset: (email: string) => authCall<unknown>("request-password-reset", { email, redirectTo: consoleUrl("/reset-password") }),

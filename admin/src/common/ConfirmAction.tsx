@@ -3,7 +3,16 @@
 import { useState, type ReactElement, type ReactNode } from "react";
 import { Button, Confirm, useNotify, useRefresh } from "react-admin";
 
-export function ConfirmAction({ label, icon, title, content, run, success, onDone, color }: {
+export function ConfirmAction({
+  label,
+  icon,
+  title,
+  content,
+  run,
+  success,
+  onDone,
+  color,
+}: {
   label: string;
   icon?: ReactElement;
   title: string;

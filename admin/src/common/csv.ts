@@ -4,7 +4,8 @@
 import type { Exporter, RaRecord } from "react-admin";
 import { toMajor } from "./format";
 
-const MONEY = /(^|_)(amount|price_amount|subtotal_amount|total_amount|net_amount|tax_amount|discount_amount|refunded_amount|refunded_tax_amount|minimum_amount|maximum_amount|preset_amount)$/;
+const MONEY =
+  /(^|_)(amount|price_amount|subtotal_amount|total_amount|net_amount|tax_amount|discount_amount|refunded_amount|refunded_tax_amount|minimum_amount|maximum_amount|preset_amount)$/;
 
 function flatten(prefix: string, value: unknown, out: Record<string, string>, currency: string | undefined): void {
   if (value === null || value === undefined) {
@@ -44,7 +45,8 @@ export function toRows(records: RaRecord[], columns?: string[]): { header: strin
 }
 
 export function toCsv(header: string[], rows: string[][]): string {
-  const cell = (v: string) => (/[",\n\r]/.test(v) || /^[=+\-@]/.test(v) ? `"${(/^[=+\-@]/.test(v) ? `'${v}` : v).replace(/"/g, '""')}"` : v);
+  const cell = (v: string) =>
+    /[",\n\r]/.test(v) || /^[=+\-@]/.test(v) ? `"${(/^[=+\-@]/.test(v) ? `'${v}` : v).replace(/"/g, '""')}"` : v;
   return [header, ...rows].map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
 }
 
@@ -71,6 +73,12 @@ export const EXPORT_MAX = 10_000;
 export function csvExporter(resource: string, columns: string[]): Exporter {
   return (records: RaRecord[]) => {
     const { header, rows } = toRows(records, [...columns, "custom_field_data"]);
-    download(`${resource}-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(header.map((h) => h.replace(/^custom_field_data\./, "custom_field.")), rows));
+    download(
+      `${resource}-${new Date().toISOString().slice(0, 10)}.csv`,
+      toCsv(
+        header.map((h) => h.replace(/^custom_field_data\./, "custom_field.")),
+        rows,
+      ),
+    );
   };
 }

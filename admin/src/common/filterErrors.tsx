@@ -48,11 +48,19 @@ export function ShowsErrors({ children }: { children: ReactNode }) {
 /** A text filter whose server errors show under it. */
 export function CheckedTextFilter(props: TextInputProps & { source: string }) {
   useServerFilterError(props.source);
-  return <ShowsErrors><TextInput {...props} /></ShowsErrors>;
+  return (
+    <ShowsErrors>
+      <TextInput {...props} />
+    </ShowsErrors>
+  );
 }
 
 /** A date-time filter holding an ISO instant (the contract's date-time), with its server errors under it. */
 export function DateTimeFilter(props: DateTimeInputProps & { source: string }) {
   useServerFilterError(props.source);
-  return <ShowsErrors><DateTimeInput parse={(v: string) => (v ? new Date(v).toISOString() : null)} {...props} /></ShowsErrors>;
+  return (
+    <ShowsErrors>
+      <DateTimeInput parse={(v: string) => (v ? new Date(v).toISOString() : null)} {...props} />
+    </ShowsErrors>
+  );
 }

@@ -23,7 +23,12 @@ export function formatMoney(minor: number | null | undefined, currency: string |
   const cur = (currency ?? "usd").toUpperCase();
   const digits = currencyDigits(cur);
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency: cur, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / 10 ** digits);
+    return new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency: cur,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(minor / 10 ** digits);
   } catch {
     return `${(minor / 10 ** digits).toFixed(digits)} ${cur}`;
   }
@@ -49,7 +54,10 @@ export function utcTitle(iso: string | null | undefined): string | undefined {
   if (!iso) return undefined;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return undefined;
-  return `${d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "")} UTC`;
+  return `${d
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "")} UTC`;
 }
 
 const PERIODIC: Record<string, string> = { day: "Daily", week: "Weekly", month: "Monthly", year: "Yearly" };
@@ -76,12 +84,15 @@ const ACRONYMS = new Set(["id", "url", "csv", "mrr", "pdf", "ip", "api", "vat"])
 /** "partially_refunded" → "Partially refunded"; "order.paid" → "Order paid"; "github_repository" → "GitHub repository". */
 export function humanize(value: string | null | undefined): string {
   if (value === null || value === undefined || value === "") return "—";
-  const words = String(value).split(/[_.\s-]+/).filter(Boolean).map((w) => {
-    const lower = w.toLowerCase();
-    if (ACRONYMS.has(lower)) return lower.toUpperCase();
-    if (lower === "github") return "GitHub";
-    return lower;
-  });
+  const words = String(value)
+    .split(/[_.\s-]+/)
+    .filter(Boolean)
+    .map((w) => {
+      const lower = w.toLowerCase();
+      if (ACRONYMS.has(lower)) return lower.toUpperCase();
+      if (lower === "github") return "GitHub";
+      return lower;
+    });
   const text = words.join(" ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

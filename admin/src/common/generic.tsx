@@ -94,7 +94,17 @@ function filterInput(resource: string, f: AdminFilter, alwaysOn: boolean): React
       </ReferenceArrayInput>
     );
   }
-  if (f.type === "enum" || f.type === "enum[]") return <SelectArrayInput key={f.name} source={f.name} label={label} choices={choicesOf(f.values)} alwaysOn={alwaysOn} sx={{ minWidth: 180 }} />;
+  if (f.type === "enum" || f.type === "enum[]")
+    return (
+      <SelectArrayInput
+        key={f.name}
+        source={f.name}
+        label={label}
+        choices={choicesOf(f.values)}
+        alwaysOn={alwaysOn}
+        sx={{ minWidth: 180 }}
+      />
+    );
   if (f.type === "boolean") return <NullableBooleanInput key={f.name} source={f.name} label={label} alwaysOn={alwaysOn} />;
   if (f.type === "datetime" || f.type === "date") return <DateInput key={f.name} source={f.name} label={label} alwaysOn={alwaysOn} />;
   void resource;

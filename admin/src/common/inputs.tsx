@@ -4,7 +4,19 @@ import { ArrayInput, NumberInput, SelectInput, SimpleFormIterator, TextInput, ty
 import { currencyDigits, humanize, toMajor, toMinor } from "./format";
 
 /** A money amount: the person types 12.34, the form holds 1234 (in `currency`'s minor units). */
-export function MoneyInput({ source, label, currency = "usd", validate, helperText }: { source: string; label?: string; currency?: string; validate?: Validator | Validator[]; helperText?: string }) {
+export function MoneyInput({
+  source,
+  label,
+  currency = "usd",
+  validate,
+  helperText,
+}: {
+  source: string;
+  label?: string;
+  currency?: string;
+  validate?: Validator | Validator[];
+  helperText?: string;
+}) {
   const step = 1 / 10 ** currencyDigits(currency);
   return (
     <NumberInput
@@ -23,8 +35,31 @@ export function choicesOf(values: readonly string[] | undefined): { id: string; 
   return (values ?? []).map((v) => ({ id: v, name: humanize(v) }));
 }
 
-export function EnumInput({ source, values, label, validate, emptyText, helperText }: { source: string; values: readonly string[] | undefined; label?: string; validate?: Validator | Validator[]; emptyText?: string; helperText?: string }) {
-  return <SelectInput source={source} label={label} choices={choicesOf(values)} validate={validate} emptyText={emptyText} helperText={helperText} />;
+export function EnumInput({
+  source,
+  values,
+  label,
+  validate,
+  emptyText,
+  helperText,
+}: {
+  source: string;
+  values: readonly string[] | undefined;
+  label?: string;
+  validate?: Validator | Validator[];
+  emptyText?: string;
+  helperText?: string;
+}) {
+  return (
+    <SelectInput
+      source={source}
+      label={label}
+      choices={choicesOf(values)}
+      validate={validate}
+      emptyText={emptyText}
+      helperText={helperText}
+    />
+  );
 }
 
 /** The form keeps metadata as rows; `metadataToRows` / `rowsToMetadata` convert at load and save. */

@@ -31,7 +31,15 @@ type RowClick = "show" | false | ((id: string | number) => string);
  * create when the contract has it and `create` allows, export), and rows that open the record.
  * `exportFields`: the CSV's columns; false: no export; absent: react-admin's own export.
  */
-export function ResourceList({ filters, sort, filterDefaultValues, exportFields, create = true, children, grid = true }: {
+export function ResourceList({
+  filters,
+  sort,
+  filterDefaultValues,
+  exportFields,
+  create = true,
+  children,
+  grid = true,
+}: {
   filters?: ReactElement[];
   sort?: SortPayload;
   filterDefaultValues?: Record<string, unknown>;
@@ -44,8 +52,20 @@ export function ResourceList({ filters, sort, filterDefaultValues, exportFields,
   const resource = useResourceContext() ?? "";
   const exporter = exportFields === false ? false : exportFields ? csvExporter(resource, exportFields) : undefined;
   return (
-    <List filters={filters} sort={sort} filterDefaultValues={filterDefaultValues} actions={<ListActions create={create} filters={!!filters} />} {...(exporter === undefined ? {} : { exporter })}>
-      {grid ? <Datagrid rowClick="show" bulkActionButtons={false}>{children}</Datagrid> : children}
+    <List
+      filters={filters}
+      sort={sort}
+      filterDefaultValues={filterDefaultValues}
+      actions={<ListActions create={create} filters={!!filters} />}
+      {...(exporter === undefined ? {} : { exporter })}
+    >
+      {grid ? (
+        <Datagrid rowClick="show" bulkActionButtons={false}>
+          {children}
+        </Datagrid>
+      ) : (
+        children
+      )}
     </List>
   );
 }
@@ -66,7 +86,10 @@ export function ShowActions({ children, remove = false, editLabel }: { children?
  * The lines that end a show page: the id to copy, when it was made (labelled `created`; false: not
  * shown), and the metadata. An array, so the show layout labels each line.
  */
-export function recordDetails({ created = "Created", metadata = true }: { created?: string | false; metadata?: boolean } = {}): ReactElement[] {
+export function recordDetails({
+  created = "Created",
+  metadata = true,
+}: { created?: string | false; metadata?: boolean } = {}): ReactElement[] {
   return [
     <IdField key="id" source="id" label="ID" />,
     ...(created ? [<DateTimeField key="created_at" source="created_at" label={created} />] : []),
@@ -79,7 +102,16 @@ export function recordDetails({ created = "Created", metadata = true }: { create
  * grants), paged on the server; `empty` says there are none. The tab around it reads `label`:
  * pass label={false} for none.
  */
-export function RelatedList({ reference, target, empty, sort, rowClick = "show", perPage, rowsPerPageOptions, children }: {
+export function RelatedList({
+  reference,
+  target,
+  empty,
+  sort,
+  rowClick = "show",
+  perPage,
+  rowsPerPageOptions,
+  children,
+}: {
   reference: string;
   target: string;
   empty: string;
@@ -91,8 +123,18 @@ export function RelatedList({ reference, target, empty, sort, rowClick = "show",
   children: ReactNode;
 }) {
   return (
-    <ReferenceManyField reference={reference} target={target} sort={sort} perPage={perPage} pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions} />}>
-      <Datagrid rowClick={rowClick === false ? undefined : rowClick} bulkActionButtons={false} empty={<Typography variant="body2">{empty}</Typography>}>
+    <ReferenceManyField
+      reference={reference}
+      target={target}
+      sort={sort}
+      perPage={perPage}
+      pagination={<Pagination rowsPerPageOptions={rowsPerPageOptions} />}
+    >
+      <Datagrid
+        rowClick={rowClick === false ? undefined : rowClick}
+        bulkActionButtons={false}
+        empty={<Typography variant="body2">{empty}</Typography>}
+      >
         {children}
       </Datagrid>
     </ReferenceManyField>
@@ -102,7 +144,9 @@ export function RelatedList({ reference, target, empty, sort, rowClick = "show",
 type WithMetadata = Record<string, unknown> & { metadata_rows?: { key?: string; value?: string }[] };
 
 /** The body a form sends: its metadata rows as the metadata object, then the resource's own `transform`. */
-function withMetadata<T extends WithMetadata>(transform: (data: Omit<T, "metadata_rows"> & { metadata: Record<string, string> }) => Record<string, unknown>) {
+function withMetadata<T extends WithMetadata>(
+  transform: (data: Omit<T, "metadata_rows"> & { metadata: Record<string, string> }) => Record<string, unknown>,
+) {
   return (data: T) => {
     const { metadata_rows, ...rest } = data;
     return transform({ ...rest, metadata: rowsToMetadata(metadata_rows) });
@@ -110,7 +154,13 @@ function withMetadata<T extends WithMetadata>(transform: (data: Omit<T, "metadat
 }
 
 /** Create, then open the new record; the form's metadata rows sent as metadata. */
-export function RecordCreate<T extends WithMetadata>({ transform, children }: { transform: (data: Omit<T, "metadata_rows"> & { metadata: Record<string, string> }) => Record<string, unknown>; children: ReactNode }) {
+export function RecordCreate<T extends WithMetadata>({
+  transform,
+  children,
+}: {
+  transform: (data: Omit<T, "metadata_rows"> & { metadata: Record<string, string> }) => Record<string, unknown>;
+  children: ReactNode;
+}) {
   return (
     <Create transform={withMetadata<T>(transform)} redirect="show">
       {children}
@@ -119,14 +169,23 @@ export function RecordCreate<T extends WithMetadata>({ transform, children }: { 
 }
 
 /** Edit (pessimistic: the server answers before the screen changes), then back to the record; metadata as rows in the form. */
-export function RecordEdit<R extends RaRecord & { metadata: Record<string, MetadataValue> }, T extends WithMetadata = WithMetadata>({ transform, load, children }: {
+export function RecordEdit<R extends RaRecord & { metadata: Record<string, MetadataValue> }, T extends WithMetadata = WithMetadata>({
+  transform,
+  load,
+  children,
+}: {
   transform: (data: Omit<T, "metadata_rows"> & { metadata: Record<string, string> }) => Record<string, unknown>;
   /** What else the form holds besides the record (ids of embedded records…). */
   load?: (record: R) => Record<string, unknown>;
   children: ReactNode;
 }) {
   return (
-    <Edit mutationMode="pessimistic" transform={withMetadata<T>(transform)} redirect="show" queryOptions={{ select: (r: R) => ({ ...r, ...load?.(r), metadata_rows: metadataToRows(r.metadata) }) }}>
+    <Edit
+      mutationMode="pessimistic"
+      transform={withMetadata<T>(transform)}
+      redirect="show"
+      queryOptions={{ select: (r: R) => ({ ...r, ...load?.(r), metadata_rows: metadataToRows(r.metadata) }) }}
+    >
       {children}
     </Edit>
   );

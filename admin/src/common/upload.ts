@@ -16,7 +16,18 @@ async function sha256Base64(data: ArrayBuffer): Promise<string> {
 interface Created {
   id: string;
   path: string;
-  upload: { id: string; path: string; parts: { number: number; chunk_start: number; chunk_end: number; url: string; headers: Record<string, string>; checksum_sha256_base64?: string | null }[] };
+  upload: {
+    id: string;
+    path: string;
+    parts: {
+      number: number;
+      chunk_start: number;
+      chunk_end: number;
+      url: string;
+      headers: Record<string, string>;
+      checksum_sha256_base64?: string | null;
+    }[];
+  };
 }
 
 export async function uploadFile(file: File, service: FileServiceTypes): Promise<FileRead> {
@@ -45,5 +56,8 @@ export async function uploadFile(file: File, service: FileServiceTypes): Promise
     const mine = parts.find((p) => p.number === part.number);
     done.push({ number: part.number, checksum_etag: etag, checksum_sha256_base64: mine?.checksum_sha256_base64 ?? "" });
   }
-  return call<FileRead>("POST", "/v1/files/{id}/uploaded", { path: { id: created.id }, body: { id: created.upload.id, path: created.upload.path, parts: done } });
+  return call<FileRead>("POST", "/v1/files/{id}/uploaded", {
+    path: { id: created.id },
+    body: { id: created.upload.id, path: created.upload.path, parts: done },
+  });
 }

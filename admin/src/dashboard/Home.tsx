@@ -11,7 +11,11 @@ import { formatMoney } from "../common/format";
 import { CreateOrganization } from "../settings/CreateOrganization";
 import type { Identity } from "../authProvider";
 
-const CHARTS: { slug: "revenue" | "orders" | "active_subscriptions" | "monthly_recurring_revenue" | "checkouts"; title: string; money: boolean }[] = [
+const CHARTS: {
+  slug: "revenue" | "orders" | "active_subscriptions" | "monthly_recurring_revenue" | "checkouts";
+  title: string;
+  money: boolean;
+}[] = [
   { slug: "revenue", title: "Revenue", money: true },
   { slug: "orders", title: "Orders", money: false },
   { slug: "active_subscriptions", title: "Active subscriptions", money: false },
@@ -44,28 +48,47 @@ function Charts() {
   useEffect(() => {
     const end = new Date();
     const start = new Date(end.getTime() - 29 * 86_400_000);
-    call<MetricsResponse>("GET", "/v1/metrics/", { query: { start_date: day(start), end_date: day(end), interval: "day", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" } }).then(
+    call<MetricsResponse>("GET", "/v1/metrics/", {
+      query: {
+        start_date: day(start),
+        end_date: day(end),
+        interval: "day",
+        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+      },
+    }).then(
       (data) => setState({ kind: "ready", data }),
-      (err: Error & { status?: number }) => setState({ kind: "unavailable", message: err.status === 501 ? "Metrics are not available on this server yet." : err.message }),
+      (err: Error & { status?: number }) =>
+        setState({ kind: "unavailable", message: err.status === 501 ? "Metrics are not available on this server yet." : err.message }),
     );
   }, []);
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Title title="Home" />
-      <Typography component="h1" variant="h5" gutterBottom>Last 30 days</Typography>
+      <Typography component="h1" variant="h5" gutterBottom>
+        Last 30 days
+      </Typography>
       {state.kind === "unavailable" ? (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="metrics-empty">
-          {state.message} Revenue, orders, subscriptions, MRR and checkouts will be charted here. Meanwhile, see <Link to="/orders">orders</Link> and <Link to="/subscriptions">subscriptions</Link>.
+          {state.message} Revenue, orders, subscriptions, MRR and checkouts will be charted here. Meanwhile, see{" "}
+          <Link to="/orders">orders</Link> and <Link to="/subscriptions">subscriptions</Link>.
         </Alert>
       ) : null}
-      <Box data-testid={state.kind === "ready" ? "metrics-ready" : undefined} sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr", lg: "1fr 1fr 1fr" }, gap: 2 }}>
+      <Box
+        data-testid={state.kind === "ready" ? "metrics-ready" : undefined}
+        sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr", lg: "1fr 1fr 1fr" }, gap: 2 }}
+      >
         {CHARTS.map((c) => {
-          const periods = state.kind === "ready" ? state.data.periods.map((p) => ({ date: p.timestamp.slice(5, 10), value: Number(p[c.slug] ?? 0) })) : [];
+          const periods =
+            state.kind === "ready"
+              ? state.data.periods.map((p) => ({ date: p.timestamp.slice(5, 10), value: Number(p[c.slug] ?? 0) }))
+              : [];
           const total = state.kind === "ready" ? Number(state.data.totals[c.slug] ?? 0) : null;
           return (
             <Card key={c.slug} variant="outlined">
               <CardContent>
-                <Typography component="h2" variant="subtitle1">{c.title}</Typography>
+                <Typography component="h2" variant="subtitle1">
+                  {c.title}
+                </Typography>
                 <Typography variant="h5" component="p" sx={{ fontVariantNumeric: "tabular-nums" }}>
                   {total === null ? "—" : c.money ? formatMoney(total, currency) : total.toLocaleString()}
                 </Typography>
@@ -75,14 +98,28 @@ function Charts() {
                       <AreaChart data={periods}>
                         <CartesianGrid strokeDasharray="3 3" />
                         <XAxis dataKey="date" minTickGap={20} />
-                        <YAxis width={48} tickFormatter={(v: number) => (c.money ? formatMoney(v, currency).replace(/\.\d+$/, "") : String(v))} />
+                        <YAxis
+                          width={48}
+                          tickFormatter={(v: number) => (c.money ? formatMoney(v, currency).replace(/\.\d+$/, "") : String(v))}
+                        />
                         <Tooltip formatter={(v) => (c.money ? formatMoney(Number(v), currency) : String(v))} />
                         <Area type="monotone" dataKey="value" name={c.title} stroke="#1976d2" fill="#90caf9" />
                       </AreaChart>
                     </ResponsiveContainer>
                   ) : (
-                    <Box sx={{ height: "100%", display: "flex", alignItems: "center", justifyContent: "center", bgcolor: "grey.50", borderRadius: 1 }}>
-                      <Typography variant="body2" color="text.secondary">{state.kind === "loading" ? "Loading…" : "No data yet"}</Typography>
+                    <Box
+                      sx={{
+                        height: "100%",
+                        display: "flex",
+                        alignItems: "center",
+                        justifyContent: "center",
+                        bgcolor: "grey.50",
+                        borderRadius: 1,
+                      }}
+                    >
+                      <Typography variant="body2" color="text.secondary">
+                        {state.kind === "loading" ? "Loading…" : "No data yet"}
+                      </Typography>
                     </Box>
                   )}
                 </Box>

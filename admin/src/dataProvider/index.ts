@@ -5,7 +5,16 @@
 // own query parameters, and getMany is one list call through the filter that takes several ids.
 // Bodies carry only the fields the create / update operation accepts (an update only the changed
 // ones). No business rule lives here: the server decides, this only speaks its protocol.
-import type { CreateResult, DataProvider, DeleteResult, GetListResult, GetManyResult, Identifier, RaRecord, UpdateResult } from "react-admin";
+import type {
+  CreateResult,
+  DataProvider,
+  DeleteResult,
+  GetListResult,
+  GetManyResult,
+  Identifier,
+  RaRecord,
+  UpdateResult,
+} from "react-admin";
 import { adminResourcesByName, type AdminResource } from "../../../generated/admin-resources";
 import { call, type Query } from "./request";
 
@@ -49,7 +58,11 @@ async function listPage<T>(r: AdminResource, path: Record<string, string>, query
  * Keeps only the body fields an operation accepts; for an update, only those that changed, and
  * those the body requires (a union's discriminator: a benefit's or a custom field's `type`).
  */
-function pickBody(fields: readonly { name: string; required: boolean }[], data: Record<string, unknown>, previous?: Record<string, unknown>): Record<string, unknown> {
+function pickBody(
+  fields: readonly { name: string; required: boolean }[],
+  data: Record<string, unknown>,
+  previous?: Record<string, unknown>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const { name, required } of fields) {
     if (!(name in data) || data[name] === undefined) continue;
@@ -80,7 +93,10 @@ function apiErrorNotFound(r: AdminResource, id: Identifier): Error {
 }
 
 export const dataProvider: DataProvider = {
-  async getList<R extends RaRecord = RaRecord>(resource: string, params: Parameters<DataProvider["getList"]>[1]): Promise<GetListResult<R>> {
+  async getList<R extends RaRecord = RaRecord>(
+    resource: string,
+    params: Parameters<DataProvider["getList"]>[1],
+  ): Promise<GetListResult<R>> {
     const r = resourceOf(resource);
     const { path, query } = listQuery(r, params.filter ?? {});
     const page = params.pagination?.page ?? 1;
@@ -108,7 +124,10 @@ export const dataProvider: DataProvider = {
     return { data: await getOne(resourceOf(resource), params.id) };
   },
 
-  async getMany<R extends RaRecord = RaRecord>(resource: string, params: Parameters<DataProvider["getMany"]>[1]): Promise<GetManyResult<R>> {
+  async getMany<R extends RaRecord = RaRecord>(
+    resource: string,
+    params: Parameters<DataProvider["getMany"]>[1],
+  ): Promise<GetManyResult<R>> {
     const r = resourceOf(resource);
     const ids = [...new Set(params.ids.map(String))];
     if (!ids.length) return { data: [] };

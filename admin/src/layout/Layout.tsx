@@ -7,7 +7,9 @@ import { OrganizationSwitcher } from "./OrganizationSwitcher";
 function Bar() {
   return (
     <AppBar>
-      <Typography component="span" variant="h6" sx={{ mr: 2, fontWeight: 700 }}>Borealis</Typography>
+      <Typography component="span" variant="h6" sx={{ mr: 2, fontWeight: 700 }}>
+        Borealis
+      </Typography>
       <TitlePortal />
       <Box sx={{ flex: 1 }} />
       <OrganizationSwitcher />

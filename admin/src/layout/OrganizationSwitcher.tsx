@@ -20,23 +20,41 @@ export function OrganizationSwitcher() {
   const canSwitch = !me.viaToken && me.organizations.length > 1;
   return (
     <>
-      <Button color="inherit" aria-haspopup={canSwitch ? "menu" : undefined} aria-label={`Organization: ${current}${canSwitch ? " (switch)" : ""}`} endIcon={canSwitch ? <UnfoldMoreIcon /> : undefined} onClick={(e) => canSwitch && setAnchor(e.currentTarget)} sx={{ textTransform: "none", maxWidth: { xs: 140, sm: 260 }, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis", display: "block" }}>
+      <Button
+        color="inherit"
+        aria-haspopup={canSwitch ? "menu" : undefined}
+        aria-label={`Organization: ${current}${canSwitch ? " (switch)" : ""}`}
+        endIcon={canSwitch ? <UnfoldMoreIcon /> : undefined}
+        onClick={(e) => canSwitch && setAnchor(e.currentTarget)}
+        sx={{
+          textTransform: "none",
+          maxWidth: { xs: 140, sm: 260 },
+          overflow: "hidden",
+          whiteSpace: "nowrap",
+          textOverflow: "ellipsis",
+          display: "block",
+        }}
+      >
         {current}
       </Button>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {me.organizations.map((o) => (
-          <MenuItem key={o.id} selected={o.id === me.organization?.id} onClick={async () => {
-            setAnchor(null);
-            if (o.id === me.organization?.id) return;
-            try {
-              await session.setActive(o.id);
-              forgetIdentity();
-              // every screen's data is the other organization's now: start the console afresh
-              window.location.assign("/dashboard/");
-            } catch (err) {
-              notify((err as Error).message, { type: "error" });
-            }
-          }}>
+          <MenuItem
+            key={o.id}
+            selected={o.id === me.organization?.id}
+            onClick={async () => {
+              setAnchor(null);
+              if (o.id === me.organization?.id) return;
+              try {
+                await session.setActive(o.id);
+                forgetIdentity();
+                // every screen's data is the other organization's now: start the console afresh
+                window.location.assign("/dashboard/");
+              } catch (err) {
+                notify((err as Error).message, { type: "error" });
+              }
+            }}
+          >
             <ListItemText>{o.name}</ListItemText>
             {o.id === me.organization?.id ? <CheckIcon fontSize="small" sx={{ ml: 1 }} /> : null}
           </MenuItem>

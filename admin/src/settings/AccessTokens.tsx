@@ -2,14 +2,36 @@
 // scripts and integrations, its secret shown once when it is made; revoked here.
 import { useCallback, useEffect, useState } from "react";
 import { Title, useNotify } from "react-admin";
-import { Alert, Box, Button, Card, CardContent, Checkbox, FormControlLabel, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  FormControlLabel,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from "@mui/material";
 import type { OrganizationAccessToken, OrganizationAccessTokenCreateResponse } from "../api";
 import { call } from "../dataProvider/request";
 import { formatDateTime } from "../common/format";
 import { SecretDialog } from "../resources/webhooks";
 import { enumValues } from "../common/generic";
 
-const EXPIRY: [string, string | null][] = [["7 days", "P7D"], ["30 days", "P30D"], ["90 days", "P90D"], ["1 year", "P365D"], ["Never", null]];
+const EXPIRY: [string, string | null][] = [
+  ["7 days", "P7D"],
+  ["30 days", "P30D"],
+  ["90 days", "P90D"],
+  ["1 year", "P365D"],
+  ["Never", null],
+];
 const ALL_SCOPES: readonly string[] = enumValues("organization-access-tokens", "scopes") ?? [];
 
 export function AccessTokens() {
@@ -20,7 +42,16 @@ export function AccessTokens() {
   const [expiry, setExpiry] = useState("P30D");
   const [readOnly, setReadOnly] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const load = useCallback(() => call<{ items: OrganizationAccessToken[] }>("GET", "/v1/organization-access-tokens/", { query: { limit: 100, sorting: "-created_at" } }).then((p) => setTokens(p.items), (e: Error) => setError(e.message)), []);
+  const load = useCallback(
+    () =>
+      call<{ items: OrganizationAccessToken[] }>("GET", "/v1/organization-access-tokens/", {
+        query: { limit: 100, sorting: "-created_at" },
+      }).then(
+        (p) => setTokens(p.items),
+        (e: Error) => setError(e.message),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
   }, [load]);
@@ -28,28 +59,54 @@ export function AccessTokens() {
     <Card sx={{ mt: 2 }}>
       <Title title="Access tokens" />
       <CardContent>
-        <Typography component="h1" variant="h5" gutterBottom>Access tokens</Typography>
-        <Typography variant="body2" color="text.secondary" gutterBottom>For your scripts and integrations: send one as <code>Authorization: Bearer …</code> to the API.</Typography>
+        <Typography component="h1" variant="h5" gutterBottom>
+          Access tokens
+        </Typography>
+        <Typography variant="body2" color="text.secondary" gutterBottom>
+          For your scripts and integrations: send one as <code>Authorization: Bearer …</code> to the API.
+        </Typography>
         {error ? <Alert severity="error">{error}</Alert> : null}
-        <Box component="form" sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", my: 2 }} onSubmit={(e) => {
-          e.preventDefault();
-          const scopes = readOnly ? ALL_SCOPES.filter((s) => s.endsWith(":read")) : [...ALL_SCOPES];
-          call<OrganizationAccessTokenCreateResponse>("POST", "/v1/organization-access-tokens/", { body: { comment, expires_in: expiry === "never" ? null : expiry, scopes } })
-            .then((r) => {
-              setSecret(r.token);
-              setComment("");
-              return load();
-            }, (err: Error) => notify(err.message, { type: "error" }));
-        }}>
+        <Box
+          component="form"
+          sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", my: 2 }}
+          onSubmit={(e) => {
+            e.preventDefault();
+            const scopes = readOnly ? ALL_SCOPES.filter((s) => s.endsWith(":read")) : [...ALL_SCOPES];
+            call<OrganizationAccessTokenCreateResponse>("POST", "/v1/organization-access-tokens/", {
+              body: { comment, expires_in: expiry === "never" ? null : expiry, scopes },
+            }).then(
+              (r) => {
+                setSecret(r.token);
+                setComment("");
+                return load();
+              },
+              (err: Error) => notify(err.message, { type: "error" }),
+            );
+          }}
+        >
           <TextField size="small" label="What it is for" value={comment} onChange={(e) => setComment(e.target.value)} required />
           <TextField size="small" select label="Expires" value={expiry} onChange={(e) => setExpiry(e.target.value)} sx={{ minWidth: 120 }}>
-            {EXPIRY.map(([label, v]) => <MenuItem key={label} value={v ?? "never"}>{label}</MenuItem>)}
+            {EXPIRY.map(([label, v]) => (
+              <MenuItem key={label} value={v ?? "never"}>
+                {label}
+              </MenuItem>
+            ))}
           </TextField>
           <FormControlLabel control={<Checkbox checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />} label="Read only" />
-          <Button type="submit" variant="contained">Create token</Button>
+          <Button type="submit" variant="contained">
+            Create token
+          </Button>
         </Box>
         <Table size="small" aria-label="Access tokens">
-          <TableHead><TableRow><TableCell>For</TableCell><TableCell>Scopes</TableCell><TableCell>Expires</TableCell><TableCell>Last used</TableCell><TableCell /></TableRow></TableHead>
+          <TableHead>
+            <TableRow>
+              <TableCell>For</TableCell>
+              <TableCell>Scopes</TableCell>
+              <TableCell>Expires</TableCell>
+              <TableCell>Last used</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
           <TableBody>
             {(tokens ?? []).map((t) => (
               <TableRow key={t.id}>
@@ -58,11 +115,29 @@ export function AccessTokens() {
                 <TableCell>{t.expires_at ? formatDateTime(t.expires_at) : "Never"}</TableCell>
                 <TableCell>{formatDateTime(t.last_used_at)}</TableCell>
                 <TableCell align="right">
-                  <Button color="error" size="small" onClick={() => call("DELETE", "/v1/organization-access-tokens/{id}", { path: { id: t.id } }).then(() => { notify("Token revoked", { type: "success" }); return load(); }, (e: Error) => notify(e.message, { type: "error" }))}>Revoke</Button>
+                  <Button
+                    color="error"
+                    size="small"
+                    onClick={() =>
+                      call("DELETE", "/v1/organization-access-tokens/{id}", { path: { id: t.id } }).then(
+                        () => {
+                          notify("Token revoked", { type: "success" });
+                          return load();
+                        },
+                        (e: Error) => notify(e.message, { type: "error" }),
+                      )
+                    }
+                  >
+                    Revoke
+                  </Button>
                 </TableCell>
               </TableRow>
             ))}
-            {tokens && !tokens.length ? <TableRow><TableCell colSpan={5}>No tokens yet.</TableCell></TableRow> : null}
+            {tokens && !tokens.length ? (
+              <TableRow>
+                <TableCell colSpan={5}>No tokens yet.</TableCell>
+              </TableRow>
+            ) : null}
           </TableBody>
         </Table>
       </CardContent>

@@ -6,7 +6,13 @@ import { call } from "../dataProvider/request";
 import { session } from "../authProvider/session";
 import { forgetIdentity } from "../authProvider";
 
-const slugOf = (name: string) => name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40);
+const slugOf = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40);
 
 export function CreateOrganization() {
   const [name, setName] = useState("");
@@ -16,27 +22,51 @@ export function CreateOrganization() {
   return (
     <Card sx={{ maxWidth: 520, mt: 2 }}>
       <CardContent>
-        <Typography component="h1" variant="h5" gutterBottom>Create your organization</Typography>
-        <Typography variant="body2" color="text.secondary" gutterBottom>Products, customers and payments belong to an organization. You can invite your team next.</Typography>
-        {error ? <Alert severity="error" sx={{ mb: 1 }}>{error}</Alert> : null}
-        <form onSubmit={(e) => {
-          e.preventDefault();
-          // once: a second submit would create a second organization
-          if (busy) return;
-          setBusy(true);
-          call<{ id: string }>("POST", "/v1/organizations/", { body: { name, slug: slug || slugOf(name) } })
-            .then((org) => session.setActive(org.id))
-            .then(() => {
-              forgetIdentity();
-              window.location.assign("/dashboard/");
-            }, (err: Error) => {
-              setError(err.message);
-              setBusy(false);
-            });
-        }}>
+        <Typography component="h1" variant="h5" gutterBottom>
+          Create your organization
+        </Typography>
+        <Typography variant="body2" color="text.secondary" gutterBottom>
+          Products, customers and payments belong to an organization. You can invite your team next.
+        </Typography>
+        {error ? (
+          <Alert severity="error" sx={{ mb: 1 }}>
+            {error}
+          </Alert>
+        ) : null}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            // once: a second submit would create a second organization
+            if (busy) return;
+            setBusy(true);
+            call<{ id: string }>("POST", "/v1/organizations/", { body: { name, slug: slug || slugOf(name) } })
+              .then((org) => session.setActive(org.id))
+              .then(
+                () => {
+                  forgetIdentity();
+                  window.location.assign("/dashboard/");
+                },
+                (err: Error) => {
+                  setError(err.message);
+                  setBusy(false);
+                },
+              );
+          }}
+        >
           <TextField id="org-name" label="Name" fullWidth margin="dense" value={name} onChange={(e) => setName(e.target.value)} required />
-          <TextField id="org-slug" label="Slug" fullWidth margin="dense" value={slug || slugOf(name)} onChange={(e) => setSlug(e.target.value)} helperText="In your checkout and portal URLs" required />
-          <Button type="submit" variant="contained" sx={{ mt: 1 }} disabled={busy}>{busy ? "Creating…" : "Create"}</Button>
+          <TextField
+            id="org-slug"
+            label="Slug"
+            fullWidth
+            margin="dense"
+            value={slug || slugOf(name)}
+            onChange={(e) => setSlug(e.target.value)}
+            helperText="In your checkout and portal URLs"
+            required
+          />
+          <Button type="submit" variant="contained" sx={{ mt: 1 }} disabled={busy}>
+            {busy ? "Creating…" : "Create"}
+          </Button>
         </form>
       </CardContent>
     </Card>

@@ -5,7 +5,19 @@
 import { useEffect, useState } from "react";
 import { BooleanInput, NumberInput, TextInput, maxValue, minValue, regex, required, useNotify } from "react-admin";
 import { useWatch } from "react-hook-form";
-import { Alert, Box, Card, CardContent, FormControl, FormControlLabel, InputLabel, MenuItem, Select, Switch, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  FormControl,
+  FormControlLabel,
+  InputLabel,
+  MenuItem,
+  Select,
+  Switch,
+  Typography,
+} from "@mui/material";
 import type { EmailKind, EmailPreview, Organization, OrganizationNotificationPreferences } from "../api";
 import { call } from "../dataProvider/request";
 import { OrganizationForm } from "./OrganizationForm";
@@ -63,19 +75,33 @@ function LivePreview() {
   }, [kind, draft]);
   return (
     <Box component="section" aria-label="Preview" sx={{ mt: 3, width: "100%" }}>
-      <Typography component="h2" variant="subtitle1">Preview</Typography>
+      <Typography component="h2" variant="subtitle1">
+        Preview
+      </Typography>
       <FormControl size="small" sx={{ my: 1, minWidth: 280 }}>
         <InputLabel id="preview-kind-label">Template</InputLabel>
         <Select<EmailKind> labelId="preview-kind-label" label="Template" value={kind} onChange={(e) => setKind(e.target.value)}>
-          {PREVIEW_KINDS.map(([k, label]) => <MenuItem key={k} value={k}>{label}</MenuItem>)}
+          {PREVIEW_KINDS.map(([k, label]) => (
+            <MenuItem key={k} value={k}>
+              {label}
+            </MenuItem>
+          ))}
         </Select>
       </FormControl>
       {error ? <Alert severity="error">{error}</Alert> : null}
       {preview ? (
         <>
-          <Typography variant="body2" data-testid="preview-subject">Subject: {preview.subject}</Typography>
-          <Box component="iframe" title={`Preview: ${preview.subject}`} srcDoc={preview.html} sandbox="" data-brand-color={draft ?? ""}
-            sx={{ width: "100%", maxWidth: 680, height: 640, border: 1, borderColor: "divider", borderRadius: 1, mt: 1, bgcolor: "#fff" }} />
+          <Typography variant="body2" data-testid="preview-subject">
+            Subject: {preview.subject}
+          </Typography>
+          <Box
+            component="iframe"
+            title={`Preview: ${preview.subject}`}
+            srcDoc={preview.html}
+            sandbox=""
+            data-brand-color={draft ?? ""}
+            sx={{ width: "100%", maxWidth: 680, height: 640, border: 1, borderColor: "divider", borderRadius: 1, mt: 1, bgcolor: "#fff" }}
+          />
         </>
       ) : null}
     </Box>
@@ -89,14 +115,21 @@ function MyNotifications({ organizationId }: { organizationId: string }) {
   const [unavailable, setUnavailable] = useState(false);
   const path = { id: organizationId };
   useEffect(() => {
-    call<OrganizationNotificationPreferences>("GET", "/v1/organizations/{id}/notification-preferences", { path }).then(setPrefs, () => setUnavailable(true));
+    call<OrganizationNotificationPreferences>("GET", "/v1/organizations/{id}/notification-preferences", { path }).then(setPrefs, () =>
+      setUnavailable(true),
+    );
   }, [organizationId]);
   const toggle = async (kind: keyof OrganizationNotificationPreferences, on: boolean) => {
     const before = prefs;
     // the switch moves at once; the answer (or the failure) settles it
     if (before) setPrefs({ ...before, [kind]: on });
     try {
-      setPrefs(await call<OrganizationNotificationPreferences>("PATCH", "/v1/organizations/{id}/notification-preferences", { path, body: { [kind]: on } }));
+      setPrefs(
+        await call<OrganizationNotificationPreferences>("PATCH", "/v1/organizations/{id}/notification-preferences", {
+          path,
+          body: { [kind]: on },
+        }),
+      );
       notify(on ? "Notification on" : "Notification muted", { type: "success" });
     } catch (err) {
       setPrefs(before);
@@ -106,14 +139,27 @@ function MyNotifications({ organizationId }: { organizationId: string }) {
   return (
     <Card sx={{ mt: 2 }}>
       <CardContent>
-        <Typography component="h2" variant="h6" gutterBottom>Your notifications</Typography>
-        <Typography variant="body2" color="text.secondary">Emails to you alone, as an owner or admin; muting one leaves the other members' as they are.</Typography>
-        {unavailable ? <Alert severity="info" sx={{ mt: 1 }}>Sign in with your account (not an access token) to choose your own notifications.</Alert> : null}
-        {prefs ? MERCHANT_EMAILS.map(([kind, label]) => (
-          <Box key={kind}>
-            <FormControlLabel control={<Switch checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />} label={label} />
-          </Box>
-        )) : null}
+        <Typography component="h2" variant="h6" gutterBottom>
+          Your notifications
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Emails to you alone, as an owner or admin; muting one leaves the other members' as they are.
+        </Typography>
+        {unavailable ? (
+          <Alert severity="info" sx={{ mt: 1 }}>
+            Sign in with your account (not an access token) to choose your own notifications.
+          </Alert>
+        ) : null}
+        {prefs
+          ? MERCHANT_EMAILS.map(([kind, label]) => (
+              <Box key={kind}>
+                <FormControlLabel
+                  control={<Switch checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />}
+                  label={label}
+                />
+              </Box>
+            ))
+          : null}
       </CardContent>
     </Card>
   );
@@ -131,18 +177,37 @@ function emailSettingsBody(v: Record<string, unknown>): Record<string, unknown> 
 
 export function EmailSettings() {
   return (
-    <OrganizationForm title="Email settings" heading="Email" savedMessage="Email settings saved" body={emailSettingsBody}
-      after={(org) => <MyNotifications organizationId={org.id} />}>
-      <Typography component="h2" variant="subtitle1">Branding</Typography>
-      <TextInput source="email_settings.brand_color" label="Brand colour" helperText="#rrggbb: buttons and headings in your emails"
-        validate={[required(), regex(HEX_COLOR, "A colour is # and six hexadecimal digits, e.g. #0062ff")]} />
-      <NumberInput source="email_settings.renewal_reminder_days" label="Renewal reminder, days before" helperText="Yearly plans, 1 to 60 days"
-        validate={[required(), minValue(1), maxValue(60)]} />
-      <Typography component="h2" variant="subtitle1" sx={{ mt: 2 }}>Emails to your customers</Typography>
+    <OrganizationForm
+      title="Email settings"
+      heading="Email"
+      savedMessage="Email settings saved"
+      body={emailSettingsBody}
+      after={(org) => <MyNotifications organizationId={org.id} />}
+    >
+      <Typography component="h2" variant="subtitle1">
+        Branding
+      </Typography>
+      <TextInput
+        source="email_settings.brand_color"
+        label="Brand colour"
+        helperText="#rrggbb: buttons and headings in your emails"
+        validate={[required(), regex(HEX_COLOR, "A colour is # and six hexadecimal digits, e.g. #0062ff")]}
+      />
+      <NumberInput
+        source="email_settings.renewal_reminder_days"
+        label="Renewal reminder, days before"
+        helperText="Yearly plans, 1 to 60 days"
+        validate={[required(), minValue(1), maxValue(60)]}
+      />
+      <Typography component="h2" variant="subtitle1" sx={{ mt: 2 }}>
+        Emails to your customers
+      </Typography>
       {CUSTOMER_EMAILS.map(([key, label]) => (
         <BooleanInput key={key} source={`customer_email_settings.${key}`} label={label} helperText={false} />
       ))}
-      <Typography component="h2" variant="subtitle1" sx={{ mt: 2 }}>Notifications to owners and admins</Typography>
+      <Typography component="h2" variant="subtitle1" sx={{ mt: 2 }}>
+        Notifications to owners and admins
+      </Typography>
       <BooleanInput source="notification_settings.new_order" label="A new sale" helperText={false} />
       <BooleanInput source="notification_settings.new_subscription" label="A new subscription" helperText={false} />
       <LivePreview />

@@ -20,19 +20,28 @@ export function OrganizationForm(props: {
   const [org, setOrg] = useState<Organization | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } }).then((p) => setOrg(p.items[0] ?? null), (e: Error) => setError(e.message));
+    call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } }).then(
+      (p) => setOrg(p.items[0] ?? null),
+      (e: Error) => setError(e.message),
+    );
   }, []);
   return (
     <>
       <Card sx={{ mt: 2 }}>
         <Title title={props.title} />
         <CardContent>
-          <Typography component="h1" variant="h5" gutterBottom>{props.heading}</Typography>
+          <Typography component="h1" variant="h5" gutterBottom>
+            {props.heading}
+          </Typography>
           {error ? <Alert severity="error">{error}</Alert> : null}
           {org ? (
             <SimpleForm
               record={org}
-              toolbar={<Toolbar><SaveButton /></Toolbar>}
+              toolbar={
+                <Toolbar>
+                  <SaveButton />
+                </Toolbar>
+              }
               onSubmit={async (values: Record<string, unknown>) => {
                 try {
                   setOrg(await call<Organization>("PATCH", "/v1/organizations/{id}", { path: { id: org.id }, body: props.body(values) }));

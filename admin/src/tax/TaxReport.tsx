@@ -4,7 +4,20 @@
 import { useEffect, useState } from "react";
 import { Title } from "react-admin";
 import {
-  Alert, Box, Button, Card, CardContent, MenuItem, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography,
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
 } from "@mui/material";
 import DownloadIcon from "@mui/icons-material/Download";
 import type { TaxReport as Report, TaxReportInterval, TaxReportRow } from "../api";
@@ -27,11 +40,34 @@ const AMOUNTS: { key: keyof TaxReportRow; label: string }[] = [
 
 /** The report as CSV: one line per period and row, amounts in major units beside their currency. */
 export function reportCsv(report: Report): string {
-  const header = ["period", "start_date", "end_date", "currency", "country", "state", "rate_percent", "display_name", "taxability_reason", "orders", "refunds", ...AMOUNTS.map((a) => a.key)];
+  const header = [
+    "period",
+    "start_date",
+    "end_date",
+    "currency",
+    "country",
+    "state",
+    "rate_percent",
+    "display_name",
+    "taxability_reason",
+    "orders",
+    "refunds",
+    ...AMOUNTS.map((a) => a.key),
+  ];
   const rows = report.periods.flatMap((p) =>
     p.rows.map((r) => [
-      p.period, p.start_date, p.end_date, r.currency.toUpperCase(), r.country ?? "", r.state ?? "", String(r.rate_basis_points / 100), r.display_name ?? "",
-      r.taxability_reason ?? "", String(r.orders), String(r.refunds), ...AMOUNTS.map((a) => String(toMajor(Number(r[a.key]), r.currency))),
+      p.period,
+      p.start_date,
+      p.end_date,
+      r.currency.toUpperCase(),
+      r.country ?? "",
+      r.state ?? "",
+      String(r.rate_basis_points / 100),
+      r.display_name ?? "",
+      r.taxability_reason ?? "",
+      String(r.orders),
+      String(r.refunds),
+      ...AMOUNTS.map((a) => String(toMajor(Number(r[a.key]), r.currency))),
     ]),
   );
   return toCsv(header, rows);
@@ -63,14 +99,42 @@ export function TaxReport() {
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Title title="Tax report" />
-      <Typography component="h1" variant="h5" gutterBottom>Tax report</Typography>
+      <Typography component="h1" variant="h5" gutterBottom>
+        Tax report
+      </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Paid orders per period, country and rate (UTC). A refund counts in the period it was made, against its order's country and rate.
       </Typography>
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center", mb: 2 }}>
-        <TextField label="From" type="date" size="small" value={start} onChange={(e) => setStart(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} fullWidth={false} sx={FIELD} />
-        <TextField label="To" type="date" size="small" value={end} onChange={(e) => setEnd(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} fullWidth={false} sx={FIELD} />
-        <TextField select label="Period" size="small" value={period} onChange={(e) => setPeriod(e.target.value === "quarter" ? "quarter" : "month")} fullWidth={false} sx={FIELD}>
+        <TextField
+          label="From"
+          type="date"
+          size="small"
+          value={start}
+          onChange={(e) => setStart(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+          fullWidth={false}
+          sx={FIELD}
+        />
+        <TextField
+          label="To"
+          type="date"
+          size="small"
+          value={end}
+          onChange={(e) => setEnd(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+          fullWidth={false}
+          sx={FIELD}
+        />
+        <TextField
+          select
+          label="Period"
+          size="small"
+          value={period}
+          onChange={(e) => setPeriod(e.target.value === "quarter" ? "quarter" : "month")}
+          fullWidth={false}
+          sx={FIELD}
+        >
           <MenuItem value="month">Month</MenuItem>
           <MenuItem value="quarter">Quarter</MenuItem>
         </TextField>
@@ -90,10 +154,15 @@ export function TaxReport() {
             <Card key={p.period} variant="outlined" component="section" aria-labelledby={`period-${p.period}`}>
               <CardContent>
                 <Typography id={`period-${p.period}`} component="h2" variant="subtitle1">
-                  {p.period} <Typography component="span" variant="body2" color="text.secondary">({p.start_date} to {p.end_date})</Typography>
+                  {p.period}{" "}
+                  <Typography component="span" variant="body2" color="text.secondary">
+                    ({p.start_date} to {p.end_date})
+                  </Typography>
                 </Typography>
                 {p.rows.length === 0 ? (
-                  <Typography variant="body2" color="text.secondary">No sales or refunds.</Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    No sales or refunds.
+                  </Typography>
                 ) : (
                   // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it too.
                   <TableContainer tabIndex={0} role="region" aria-label={`Tax for ${p.period}, scrollable`}>
@@ -105,12 +174,18 @@ export function TaxReport() {
                           <TableCell>Reason</TableCell>
                           <TableCell align="right">Orders</TableCell>
                           <TableCell align="right">Refunds</TableCell>
-                          {AMOUNTS.map((a) => <TableCell key={a.key} align="right">{a.label}</TableCell>)}
+                          {AMOUNTS.map((a) => (
+                            <TableCell key={a.key} align="right">
+                              {a.label}
+                            </TableCell>
+                          ))}
                         </TableRow>
                       </TableHead>
                       <TableBody>
                         {p.rows.map((r) => (
-                          <TableRow key={`${r.currency}-${r.country}-${r.state}-${r.rate_basis_points}-${r.display_name}-${r.taxability_reason}`}>
+                          <TableRow
+                            key={`${r.currency}-${r.country}-${r.state}-${r.rate_basis_points}-${r.display_name}-${r.taxability_reason}`}
+                          >
                             <TableCell>{[r.country ?? "—", r.state].filter(Boolean).join(" ")}</TableCell>
                             <TableCell>{r.display_name ?? percent(r.rate_basis_points)}</TableCell>
                             <TableCell>{r.taxability_reason ? humanize(r.taxability_reason) : "—"}</TableCell>

@@ -29,7 +29,8 @@ export const notificationNewSale: Template<"notification_new_sale"> = {
   reason: memberReason,
   Content: ({ props, brand }) => (
     <Notice brand={brand} title="You made a sale" href={props.order_url} action="View the order">
-      {customerLabel(props.customer_name, props.customer_email)} bought {props.product_name} for {formatMoney(props.amount, props.currency)}.
+      {customerLabel(props.customer_name, props.customer_email)} bought {props.product_name} for {formatMoney(props.amount, props.currency)}
+      .
     </Notice>
   ),
 };
@@ -56,7 +57,13 @@ export const notificationSubscriptionCancellation: Template<"notification_subscr
     if (reason) details.push(["Reason", reason]);
     if (props.comment) details.push(["Comment", props.comment]);
     return (
-      <Notice brand={brand} title="A subscription was canceled" href={props.subscription_url} action="View the subscription" details={details}>
+      <Notice
+        brand={brand}
+        title="A subscription was canceled"
+        href={props.subscription_url}
+        action="View the subscription"
+        details={details}
+      >
         {customerLabel(props.customer_name, props.customer_email)} canceled their {props.product_name} subscription. It will not renew.
       </Notice>
     );
@@ -70,7 +77,13 @@ export const notificationRefund: Template<"notification_refund"> = {
   Content: ({ props, brand }) => {
     const reason = reasonText(props.reason);
     return (
-      <Notice brand={brand} title="A refund was issued" href={props.order_url} action="View the order" details={reason ? [["Reason", reason]] : []}>
+      <Notice
+        brand={brand}
+        title="A refund was issued"
+        href={props.order_url}
+        action="View the order"
+        details={reason ? [["Reason", reason]] : []}
+      >
         A refund of {formatMoney(props.refund_amount, props.currency)} for {props.product_name} was issued to{" "}
         {customerLabel(props.customer_name, props.customer_email)}.
       </Notice>
@@ -84,8 +97,8 @@ export const webhookEndpointDisabled: Template<"webhook_endpoint_disabled"> = {
   reason: memberReason,
   Content: ({ props, brand }) => (
     <Notice brand={brand} title="A webhook endpoint was disabled" href={props.webhook_url} action="Review the endpoint">
-      Deliveries to {props.endpoint_url} kept failing, so the endpoint was disabled on {formatDate(props.disabled_at)}. No events are sent to it
-      until you enable it again.
+      Deliveries to {props.endpoint_url} kept failing, so the endpoint was disabled on {formatDate(props.disabled_at)}. No events are sent
+      to it until you enable it again.
     </Notice>
   ),
 };

@@ -31,7 +31,9 @@ export const orderRefunded: Template<"order_refunded"> = {
         <Greeting name={props.customer_name} />
         <P>
           We refunded{" "}
-          {partial ? `${money(props.refund_amount)} of your ${money(props.order_total_amount)} payment` : `your payment of ${money(props.refund_amount)}`}{" "}
+          {partial
+            ? `${money(props.refund_amount)} of your ${money(props.order_total_amount)} payment`
+            : `your payment of ${money(props.refund_amount)}`}{" "}
           for {props.product_name}
           {props.invoice_number ? ` (invoice ${props.invoice_number})` : ""}. It can take 5 to 10 business days to appear on your statement.
         </P>

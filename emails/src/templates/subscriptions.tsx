@@ -17,7 +17,15 @@ function renewalLine(s: SubscriptionSummary): string {
 }
 
 /** The button to the subscription in the portal. */
-function Manage({ subscription, brand, children = "Manage your subscription" }: { subscription: SubscriptionSummary; brand: Brand; children?: string }) {
+function Manage({
+  subscription,
+  brand,
+  children = "Manage your subscription",
+}: {
+  subscription: SubscriptionSummary;
+  brand: Brand;
+  children?: string;
+}) {
   return (
     <Action href={subscription.manage_url} brand={brand}>
       {children}
@@ -67,7 +75,9 @@ export const subscriptionCycled: Template<"subscription_cycled"> = {
     <>
       <Title>Your subscription has renewed</Title>
       <Greeting name={props.customer_name} />
-      <P>Thank you for staying with {brand.name}. Here is your receipt for the new period of {props.subscription.product_name}.</P>
+      <P>
+        Thank you for staying with {brand.name}. Here is your receipt for the new period of {props.subscription.product_name}.
+      </P>
       <Receipt order={props.order} brand={brand} />
       <P>
         {renewalLine(props.subscription)} <TextLink href={props.subscription.manage_url}>Manage your subscription</TextLink>.

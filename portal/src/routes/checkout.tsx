@@ -35,7 +35,16 @@ export function ProblemPage({ problem, onRetry }: { problem: SessionProblem; onR
       );
     case "error":
       return (
-        <MessagePage title="Something went wrong" actions={onRetry ? <Button kind="primary" onClick={onRetry}>Try again</Button> : undefined}>
+        <MessagePage
+          title="Something went wrong"
+          actions={
+            onRetry ? (
+              <Button kind="primary" onClick={onRetry}>
+                Try again
+              </Button>
+            ) : undefined
+          }
+        >
           <p>We could not load this checkout. Nothing was charged.</p>
           <p className="muted">{problem.detail}</p>
         </MessagePage>
@@ -85,7 +94,16 @@ export function CheckoutRoute({ secret }: { secret: string }) {
   );
 
   if (state.kind === "loading") return <Loading label="Loading checkout…" />;
-  if (state.kind === "problem") return <ProblemPage problem={state.problem} onRetry={() => { setState({ kind: "loading" }); setAttempt((n) => n + 1); }} />;
+  if (state.kind === "problem")
+    return (
+      <ProblemPage
+        problem={state.problem}
+        onRetry={() => {
+          setState({ kind: "loading" });
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
   if (state.checkout.status === "failed") {
     return (
       <MessagePage title="The payment failed">
@@ -94,5 +112,13 @@ export function CheckoutRoute({ secret }: { secret: string }) {
     );
   }
   if (state.checkout.status !== "open") return <Loading label="Opening your confirmation…" />;
-  return <CheckoutForm initial={state.checkout} embed={embed} onProblem={onProblem} onConfirmed={onConfirmed} onPaying={() => navigate(confirmationPath(secret, search))} />;
+  return (
+    <CheckoutForm
+      initial={state.checkout}
+      embed={embed}
+      onProblem={onProblem}
+      onConfirmed={onConfirmed}
+      onPaying={() => navigate(confirmationPath(secret, search))}
+    />
+  );
 }

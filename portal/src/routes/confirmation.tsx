@@ -84,8 +84,12 @@ function Received({ client, checkout }: { client: Client; checkout: CheckoutPubl
         <section aria-labelledby="benefits-title">
           <h2 id="benefits-title">What you get</h2>
           {grants === null ? <Loading label="Preparing your benefits…" /> : null}
-          {grants?.map((g) => <GrantCard key={g.id} client={client} grant={g} />)}
-          {grants && grants.filter((g) => g.is_granted).length < checkout.product.benefits.length ? <Loading label="Preparing your benefits…" /> : null}
+          {grants?.map((g) => (
+            <GrantCard key={g.id} client={client} grant={g} />
+          ))}
+          {grants && grants.filter((g) => g.is_granted).length < checkout.product.benefits.length ? (
+            <Loading label="Preparing your benefits…" />
+          ) : null}
         </section>
       ) : null}
     </>
@@ -106,7 +110,7 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
   useEffect(() => {
     let live = true;
     (async () => {
-      for (let failures = 0; ; ) {
+      for (let failures = 0; ;) {
         const next = await fetchCheckout(secret).catch((err: unknown) => {
           if (problemOf(err)?.kind !== "error" || ++failures >= 60) throw err;
           return null;
@@ -135,7 +139,8 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
     if (!checkout) return;
     document.title = `${succeeded ? "Thank you" : "Payment"} · ${checkout.organization.name}`;
     if (embed.theme) document.documentElement.dataset.theme = embed.theme;
-    if (checkout.status === "open") navigate(`/checkout/${encodeURIComponent(secret)}${embedQuery(search) ? `?${embedQuery(search)}` : ""}`, { replace: true });
+    if (checkout.status === "open")
+      navigate(`/checkout/${encodeURIComponent(secret)}${embedQuery(search) ? `?${embedQuery(search)}` : ""}`, { replace: true });
     if (!succeeded) return;
     embed.post({ event: "success", successURL: checkout.success_url, redirect: successUrl !== null });
     if (successUrl && !embed.embedded) setRedirectIn(5);
@@ -151,7 +156,16 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
     return () => clearTimeout(t);
   }, [redirectIn, successUrl]);
 
-  if (problem) return <ProblemPage problem={problem} onRetry={() => { setProblem(null); setPoll((n) => n + 1); }} />;
+  if (problem)
+    return (
+      <ProblemPage
+        problem={problem}
+        onRetry={() => {
+          setProblem(null);
+          setPoll((n) => n + 1);
+        }}
+      />
+    );
   if (!checkout) return <Loading label="Loading your order…" />;
   if (checkout.status === "failed") {
     return (
@@ -183,7 +197,8 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
         </p>
         <h1>Thank you{checkout.customer_name ? `, ${checkout.customer_name}` : ""}!</h1>
         <p>
-          Your {checkout.product.recurring_interval ? "subscription to" : "purchase of"} <strong>{checkout.product.name}</strong> is confirmed
+          Your {checkout.product.recurring_interval ? "subscription to" : "purchase of"} <strong>{checkout.product.name}</strong> is
+          confirmed
           {checkout.total_amount ? (
             <>
               {" "}
@@ -194,9 +209,7 @@ export function ConfirmationRoute({ secret }: { secret: string }) {
           . {checkout.customer_email ? <>A receipt goes to {checkout.customer_email}.</> : null}
         </p>
         {checkout.trial_end ? (
-          <p data-testid="trial-ends">
-            Your free trial runs until {formatDate(checkout.trial_end)}: nothing is charged before then.
-          </p>
+          <p data-testid="trial-ends">Your free trial runs until {formatDate(checkout.trial_end)}: nothing is charged before then.</p>
         ) : null}
         {successUrl && !embed.embedded ? (
           <p role="status">

@@ -2,7 +2,11 @@
 // public; with a customer session (the merchant's link, or the email-code sign-in) the customer
 // sees the sections the organization offers. A session that has expired leads back to sign-in.
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { customerPortalCustomerSessionIntrospect, customerPortalCustomersGet, customerPortalOrganizationsGet } from "../../../generated/client/sdk.gen.js";
+import {
+  customerPortalCustomerSessionIntrospect,
+  customerPortalCustomersGet,
+  customerPortalOrganizationsGet,
+} from "../../../generated/client/sdk.gen.js";
 import type { CustomerOrganizationData, CustomerPortalCustomer } from "../../../generated/client/types.gen.js";
 import { customerClient, publicClient } from "../api/client.js";
 import { ApiFailure, call } from "../api/errors.js";
@@ -77,7 +81,10 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
         if (err instanceof ApiFailure && (err.status === 401 || err.status === 403)) {
           // 403: a checkout's session, which shows that purchase only.
           forgetToken(slug);
-          const notice = err.status === 401 ? "Your session has ended. Sign in again." : "Sign in with a code sent to your email to see everything you bought.";
+          const notice =
+            err.status === 401
+              ? "Your session has ended. Sign in again."
+              : "Sign in with a code sent to your email to see everything you bought.";
           setState({ kind: "signin", storefront, notice });
         } else setState({ kind: "error", detail: err instanceof ApiFailure ? err.detail : String(err) });
       }
@@ -103,8 +110,18 @@ export function PortalRoute({ slug, section }: { slug: string; section: string }
   }, [state, slug, setCustomer]);
 
   if (state.kind === "loading") return <Loading label="Loading your portal…" />;
-  if (state.kind === "missing") return <MessagePage title="Store not found"><p>There is no store at this address.</p></MessagePage>;
-  if (state.kind === "error") return <MessagePage title="Something went wrong"><p>{state.detail}</p></MessagePage>;
+  if (state.kind === "missing")
+    return (
+      <MessagePage title="Store not found">
+        <p>There is no store at this address.</p>
+      </MessagePage>
+    );
+  if (state.kind === "error")
+    return (
+      <MessagePage title="Something went wrong">
+        <p>{state.detail}</p>
+      </MessagePage>
+    );
   if (state.kind === "signin") {
     return (
       <SignIn

@@ -18,9 +18,11 @@ export function minorDigits(currency: string): number {
 export function formatMoney(minor: number, currency: string): string {
   const code = currency.toUpperCase();
   const digits = minorDigits(code);
-  return new Intl.NumberFormat(locale(), { style: "currency", currency: code, minimumFractionDigits: minor % 10 ** digits === 0 ? 0 : digits }).format(
-    minor / 10 ** digits,
-  );
+  return new Intl.NumberFormat(locale(), {
+    style: "currency",
+    currency: code,
+    minimumFractionDigits: minor % 10 ** digits === 0 ? 0 : digits,
+  }).format(minor / 10 ** digits);
 }
 
 /** A major-unit amount typed by the buyer ("12.50") in minor units, or null when it is not a number. */

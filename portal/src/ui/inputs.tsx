@@ -38,7 +38,11 @@ export function CommitInput({ value, onCommit, ...rest }: Common & Omit<InputHTM
   );
 }
 
-export function CommitTextarea({ value, onCommit, ...rest }: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange">) {
+export function CommitTextarea({
+  value,
+  onCommit,
+  ...rest
+}: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange">) {
   const [draft, setDraft] = useDraft(value);
   return (
     <textarea
@@ -70,10 +74,13 @@ export function useOptimistic<T>(server: T): [T, (value: T) => void] {
 
 /** A labelled input that sends its value when the user leaves it; blank is sent as null. */
 export function TextField(
-  props: { label: ReactNode; error?: string; help?: ReactNode; value: string | null | undefined; onCommit: (value: string | null) => void } & Omit<
-    InputHTMLAttributes<HTMLInputElement>,
-    "value" | "onChange"
-  >,
+  props: {
+    label: ReactNode;
+    error?: string;
+    help?: ReactNode;
+    value: string | null | undefined;
+    onCommit: (value: string | null) => void;
+  } & Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">,
 ) {
   const { label, error, help, value, onCommit, ...input } = props;
   return (

@@ -32,7 +32,13 @@ async function grantedBenefit(db: Knex, organization: OrganizationRow, grant: Be
       const id = "license_key_id" in grant.properties ? text(grant.properties.license_key_id) : null;
       const key = id ? await findLicenseKey(db, id) : undefined;
       if (!key || key.status !== "granted") return null;
-      return { type: "license_keys", description, key: key.key, expires_at: key.expires_at?.toISOString() ?? null, activations_limit: key.limit_activations };
+      return {
+        type: "license_keys",
+        description,
+        key: key.key,
+        expires_at: key.expires_at?.toISOString() ?? null,
+        activations_limit: key.limit_activations,
+      };
     }
     case "downloadables": {
       const files: BenefitFile[] = [];
@@ -44,7 +50,13 @@ async function grantedBenefit(db: Knex, organization: OrganizationRow, grant: Be
     }
     case "github_repository": {
       const { repository_owner: owner, repository_name: name } = benefit.properties;
-      return { type: "github_repository", description, repository_owner: owner, repository_name: name, invitation_url: `https://github.com/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/invitations` };
+      return {
+        type: "github_repository",
+        description,
+        repository_owner: owner,
+        repository_name: name,
+        invitation_url: `https://github.com/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/invitations`,
+      };
     }
     case "discord":
       return { type: "discord", description, guild_name: null, connect_url: portalLink(organization.slug, "benefits") };
@@ -59,14 +71,20 @@ async function grantedBenefit(db: Knex, organization: OrganizationRow, grant: Be
 
 /** The name of the product the grant came with (its order's, else its subscription's). */
 async function productName(db: Knex, grant: BenefitGrantWebhook): Promise<string | null> {
-  const of = grant.order_id ? await findOrder(db, grant.order_id) : grant.subscription_id ? await findSubscription(db, grant.subscription_id) : undefined;
+  const of = grant.order_id
+    ? await findOrder(db, grant.order_id)
+    : grant.subscription_id
+      ? await findSubscription(db, grant.subscription_id)
+      : undefined;
   const product = of?.product_id ? await findProduct(db, of.product_id) : undefined;
   return product?.name ?? null;
 }
 
 /** The send of a grant's email, one per grant whatever event told of it. */
 function grantSend(event: OutboxEvent, grant: BenefitGrantWebhook): EmailSendInsert[] {
-  return customerSend("benefit_granted", event, grant.customer, { grant }).map((send) => Object.assign(send, { dedupe_key: `grant:${grant.id}` }));
+  return customerSend("benefit_granted", event, grant.customer, { grant }).map((send) =>
+    Object.assign(send, { dedupe_key: `grant:${grant.id}` }),
+  );
 }
 
 /** A waiting grant as its webhook would tell it: its benefit and customer as they are now. */
@@ -102,7 +120,11 @@ export const benefitGranted: EmailDefinition = {
     return {
       kind: "benefit_granted",
       brand,
-      props: Object.assign(customerBase(organization, grant.customer), { product_name: product ?? grant.benefit.description, benefit, benefits_url: portalLink(organization.slug, "benefits") }),
+      props: Object.assign(customerBase(organization, grant.customer), {
+        product_name: product ?? grant.benefit.description,
+        benefit,
+        benefits_url: portalLink(organization.slug, "benefits"),
+      }),
     };
   },
 };

@@ -15,13 +15,36 @@ type Customer = OrderOut["customer"];
 /** The one send of a customer email an outbox event triggers (none for a deleted customer). */
 export function customerSend(kind: string, event: OutboxEvent, customer: Customer, data: EmailSendData): EmailSendInsert[] {
   if (customer.deleted_at || !customer.email) return [];
-  return [{ organization_id: event.organization_id, kind, recipient: customer.email, customer_id: customer.id, dedupe_key: outboxDedupeKey(event), data: { ...data } }];
+  return [
+    {
+      organization_id: event.organization_id,
+      kind,
+      recipient: customer.email,
+      customer_id: customer.id,
+      dedupe_key: outboxDedupeKey(event),
+      data: { ...data },
+    },
+  ];
 }
 
 /** One send per owner and admin of the organization, but those who muted this kind for themselves. */
-export async function memberSends(trx: Knex.Transaction, kind: string, event: OutboxEvent, data: EmailSendData): Promise<EmailSendInsert[]> {
+export async function memberSends(
+  trx: Knex.Transaction,
+  kind: string,
+  event: OutboxEvent,
+  data: EmailSendData,
+): Promise<EmailSendInsert[]> {
   const [members, muted] = await Promise.all([notifiedMembers(trx, event.organization_id), mutedMembers(trx, event.organization_id, kind)]);
-  return members.filter((m) => !muted.includes(m.user_id)).map((m) => ({ organization_id: event.organization_id, kind, recipient: m.email, user_id: m.user_id, dedupe_key: outboxDedupeKey(event), data: { ...data } }));
+  return members
+    .filter((m) => !muted.includes(m.user_id))
+    .map((m) => ({
+      organization_id: event.organization_id,
+      kind,
+      recipient: m.email,
+      user_id: m.user_id,
+      dedupe_key: outboxDedupeKey(event),
+      data: { ...data },
+    }));
 }
 
 export function customerBase(organization: OrganizationRow, customer: Customer): CustomerEmailBase {
@@ -50,7 +73,14 @@ export function orderSummary(organization: OrganizationRow, order: OrderOut): Or
 }
 
 /** A subscription's price and period, with where the customer manages it. */
-export function subscriptionSummary(organization: OrganizationRow, subscription: Pick<SubscriptionOut, "id" | "amount" | "currency" | "recurring_interval" | "recurring_interval_count" | "current_period_end">, productName: string): SubscriptionSummary {
+export function subscriptionSummary(
+  organization: OrganizationRow,
+  subscription: Pick<
+    SubscriptionOut,
+    "id" | "amount" | "currency" | "recurring_interval" | "recurring_interval_count" | "current_period_end"
+  >,
+  productName: string,
+): SubscriptionSummary {
   return {
     product_name: productName,
     amount: subscription.amount,

@@ -27,7 +27,8 @@ export const subscriptionPaymentFailed: EmailDefinition = {
   kind: "subscription_payment_failed",
   trigger: {
     on: ["email.subscription_payment_failed"],
-    sends: async (trx, event, organization) => (customerEmailOn(organization, "subscription_payment_failed") ? declinedSend(trx, "subscription_payment_failed", event) : []),
+    sends: async (trx, event, organization) =>
+      customerEmailOn(organization, "subscription_payment_failed") ? declinedSend(trx, "subscription_payment_failed", event) : [],
   },
   async message(_db, send, brand, organization) {
     const { subscription, payment_failed: failed } = send.data;

@@ -33,7 +33,11 @@ function onSubscriptionEvent(kind: SettingKey, type: string, applies: (s: Subscr
 export const subscriptionCancellation: EmailDefinition = {
   kind: "subscription_cancellation",
   // Canceled at period end; one ended at once is told by subscription_revoked.
-  trigger: onSubscriptionEvent("subscription_cancellation", "subscription.canceled", (s) => s.cancel_at_period_end && s.status !== "canceled"),
+  trigger: onSubscriptionEvent(
+    "subscription_cancellation",
+    "subscription.canceled",
+    (s) => s.cancel_at_period_end && s.status !== "canceled",
+  ),
   async message(_db, send, brand, organization) {
     const subscription = send.data.subscription;
     const endsAt = subscription?.ends_at ?? subscription?.current_period_end;
@@ -41,7 +45,10 @@ export const subscriptionCancellation: EmailDefinition = {
     return {
       kind: "subscription_cancellation",
       brand,
-      props: Object.assign(customerBase(organization, subscription.customer), { subscription: subscriptionSummary(organization, subscription, subscription.product.name), ends_at: endsAt }),
+      props: Object.assign(customerBase(organization, subscription.customer), {
+        subscription: subscriptionSummary(organization, subscription, subscription.product.name),
+        ends_at: endsAt,
+      }),
     };
   },
 };
@@ -55,7 +62,9 @@ export const subscriptionUncanceled: EmailDefinition = {
     return {
       kind: "subscription_uncanceled",
       brand,
-      props: Object.assign(customerBase(organization, subscription.customer), { subscription: subscriptionSummary(organization, subscription, subscription.product.name) }),
+      props: Object.assign(customerBase(organization, subscription.customer), {
+        subscription: subscriptionSummary(organization, subscription, subscription.product.name),
+      }),
     };
   },
 };
@@ -70,7 +79,10 @@ export const subscriptionRevoked: EmailDefinition = {
     return {
       kind: "subscription_revoked",
       brand,
-      props: Object.assign(customerBase(organization, subscription.customer), { product_name: subscription.product.name, ended_at: endedAt }),
+      props: Object.assign(customerBase(organization, subscription.customer), {
+        product_name: subscription.product.name,
+        ended_at: endedAt,
+      }),
     };
   },
 };
@@ -86,7 +98,10 @@ export const subscriptionUpdated: EmailDefinition = {
       const previous = await findProduct(trx, change.previous_product_id);
       if (!row || !previous) return [];
       const subscription = await readSubscription(trx, row);
-      return customerSend("subscription_updated", event, subscription.customer, { subscription, previous_product: { id: previous.id, name: previous.name } });
+      return customerSend("subscription_updated", event, subscription.customer, {
+        subscription,
+        previous_product: { id: previous.id, name: previous.name },
+      });
     },
   },
   async message(_db, send, brand, organization) {

@@ -29,21 +29,32 @@ const SALE: OrderOut["billing_reason"][] = ["purchase", "subscription_create"];
 
 export const orderConfirmation: EmailDefinition = {
   kind: "order_confirmation",
-  trigger: onPaidOrder(SALE, (o) => customerEmailOn(o, "order_confirmation"), async (_trx, event, order) => customerSend("order_confirmation", event, order.customer, { order })),
+  trigger: onPaidOrder(
+    SALE,
+    (o) => customerEmailOn(o, "order_confirmation"),
+    async (_trx, event, order) => customerSend("order_confirmation", event, order.customer, { order }),
+  ),
   async message(_db, send, brand, organization) {
     const order = send.data.order;
     if (!order) return null;
     return {
       kind: "order_confirmation",
       brand,
-      props: Object.assign(customerBase(organization, order.customer), { product_name: order.product.name, order: orderSummary(organization, order) }),
+      props: Object.assign(customerBase(organization, order.customer), {
+        product_name: order.product.name,
+        order: orderSummary(organization, order),
+      }),
     };
   },
 };
 
 export const subscriptionCycled: EmailDefinition = {
   kind: "subscription_cycled",
-  trigger: onPaidOrder(["subscription_cycle"], (o) => customerEmailOn(o, "subscription_cycled"), async (_trx, event, order) => customerSend("subscription_cycled", event, order.customer, { order })),
+  trigger: onPaidOrder(
+    ["subscription_cycle"],
+    (o) => customerEmailOn(o, "subscription_cycled"),
+    async (_trx, event, order) => customerSend("subscription_cycled", event, order.customer, { order }),
+  ),
   async message(_db, send, brand, organization) {
     const order = send.data.order;
     if (!order?.subscription) return null;
@@ -60,7 +71,11 @@ export const subscriptionCycled: EmailDefinition = {
 
 export const notificationNewSale: EmailDefinition = {
   kind: "notification_new_sale",
-  trigger: onPaidOrder(SALE, (o) => notificationOn(o, "new_order"), (trx, event, order) => memberSends(trx, "notification_new_sale", event, { order })),
+  trigger: onPaidOrder(
+    SALE,
+    (o) => notificationOn(o, "new_order"),
+    (trx, event, order) => memberSends(trx, "notification_new_sale", event, { order }),
+  ),
   async message(_db, send, brand) {
     const order = send.data.order;
     if (!order) return null;

@@ -11,7 +11,10 @@ import type { Knex } from "knex";
 import { customerBase, customerSend, merchantBase, memberSends } from "./common.js";
 
 /** The succeeded refund of the event and its order as it is now; null for any other refund event. */
-async function succeededRefund(trx: Knex.Transaction, event: OutboxEvent): Promise<Required<Pick<EmailSendData, "refund" | "order">> | null> {
+async function succeededRefund(
+  trx: Knex.Transaction,
+  event: OutboxEvent,
+): Promise<Required<Pick<EmailSendData, "refund" | "order">> | null> {
   const refund: RefundOut = JSON.parse(event.data);
   if (refund.status !== "succeeded") return null;
   const row = await findOrder(trx, refund.order_id);

@@ -30,7 +30,10 @@ export const subscriptionRenewalReminder: EmailDefinition = {
     return {
       kind: "subscription_renewal_reminder",
       brand,
-      props: Object.assign(nonEssentialBase(organization, subscription), { subscription: subscriptionSummary(organization, subscription, subscription.product.name), renews_at: renewal.renews_at }),
+      props: Object.assign(nonEssentialBase(organization, subscription), {
+        subscription: subscriptionSummary(organization, subscription, subscription.product.name),
+        renews_at: renewal.renews_at,
+      }),
     };
   },
 };

@@ -5,7 +5,15 @@ import { changes, country, type CountryRates } from "./types.js";
 const CHECKED = "2025-09-01";
 
 export const APAC_RATES: CountryRates[] = [
-  country("AU", "Australia", "GST", "https://www.ato.gov.au/businesses-and-organisations/gst-excise-and-indirect-taxes/gst", CHECKED, 10000, []),
+  country(
+    "AU",
+    "Australia",
+    "GST",
+    "https://www.ato.gov.au/businesses-and-organisations/gst-excise-and-indirect-taxes/gst",
+    CHECKED,
+    10000,
+    [],
+  ),
   country("NZ", "New Zealand", "GST", "https://www.ird.govt.nz/gst/charging-gst", CHECKED, 15000, []),
   // The 8% reduced rate is for food and newspapers; digital services take 10%.
   country("JP", "Japan", "JCT", "https://www.nta.go.jp/english/taxes/consumption_tax/", CHECKED, 10000, [8000]),

@@ -17,7 +17,14 @@ export const CANADA_GST: CountryRates = {
   reduced: always([]),
 };
 
-function province(code: string, name: string, kind: ProvinceRates["kind"], rate: ProvinceRates["rate"], postal: string, source = CRA): ProvinceRates {
+function province(
+  code: string,
+  name: string,
+  kind: ProvinceRates["kind"],
+  rate: ProvinceRates["rate"],
+  postal: string,
+  source = CRA,
+): ProvinceRates {
   return { province: code, name, kind, source, checked: CHECKED, rate, postal };
 }
 
@@ -33,6 +40,13 @@ export const CANADA_PROVINCES: ProvinceRates[] = [
   province("ON", "Ontario", "HST", always(13000), "KLMNP"),
   province("PE", "Prince Edward Island", "HST", always(15000), "C"),
   province("QC", "Quebec", "QST", always(9975), "GHJ", "https://www.revenuquebec.ca/en/businesses/consumption-taxes/gsthst-and-qst/"),
-  province("SK", "Saskatchewan", "PST", always(6000), "S", "https://www.saskatchewan.ca/business/taxes-licensing-and-reporting/provincial-taxes-policies-and-bulletins/provincial-sales-tax"),
+  province(
+    "SK",
+    "Saskatchewan",
+    "PST",
+    always(6000),
+    "S",
+    "https://www.saskatchewan.ca/business/taxes-licensing-and-reporting/provincial-taxes-policies-and-bulletins/provincial-sales-tax",
+  ),
   province("YT", "Yukon", "PST", always(0), "Y"),
 ];

@@ -6,7 +6,16 @@ const CHECKED = "2025-09-01";
 
 export const EUROPE_RATES: CountryRates[] = [
   // E-publications are zero-rated since 2020-05-01.
-  country("GB", "United Kingdom", "VAT", "https://www.gov.uk/guidance/rates-of-vat-on-different-goods-and-services", CHECKED, 20000, [5000], 0),
+  country(
+    "GB",
+    "United Kingdom",
+    "VAT",
+    "https://www.gov.uk/guidance/rates-of-vat-on-different-goods-and-services",
+    CHECKED,
+    20000,
+    [5000],
+    0,
+  ),
   // Electronic books are zero-rated since 2019-07-01.
   country("NO", "Norway", "MVA", "https://www.skatteetaten.no/en/rates/value-added-tax/", CHECKED, 25000, [15000, 12000], 0),
   // Electronic books take the reduced rate (since 2018).

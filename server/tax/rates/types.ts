@@ -72,7 +72,15 @@ export function country(
   reduced: ReducedRates,
   ebook?: Rates,
 ): CountryRates {
-  const entry: CountryRates = { country: code, name, tax, source, checked, standard: history(standard), reduced: history<number[]>(reduced) };
+  const entry: CountryRates = {
+    country: code,
+    name,
+    tax,
+    source,
+    checked,
+    standard: history(standard),
+    reduced: history<number[]>(reduced),
+  };
   if (ebook !== undefined) entry.ebook = history(ebook);
   return entry;
 }

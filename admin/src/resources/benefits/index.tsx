@@ -1,7 +1,26 @@
 // Benefits, one form per type: a custom note, license keys, downloadable files (uploaded here),
 // GitHub repository access, a Discord role, meter credits; and the grants each has made.
 import { useState } from "react";
-import { AutocompleteInput, BooleanField, BooleanInput, FormDataConsumer, FunctionField, NumberInput, ReferenceInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, minValue, useInput, useNotify, useRecordContext } from "react-admin";
+import {
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  FormDataConsumer,
+  FunctionField,
+  NumberInput,
+  ReferenceInput,
+  Show,
+  SimpleForm,
+  Tab,
+  TabbedShowLayout,
+  TextField,
+  TextInput,
+  required,
+  minValue,
+  useInput,
+  useNotify,
+  useRecordContext,
+} from "react-admin";
 import { Box, Button, Chip, CircularProgress, IconButton, Typography } from "@mui/material";
 import CardGiftcardIcon from "@mui/icons-material/CardGiftcard";
 import DeleteIcon from "@mui/icons-material/Delete";
@@ -16,7 +35,11 @@ import { LinkField } from "../../common/references";
 
 function BenefitList() {
   return (
-    <ResourceList filters={metaFilters("benefits", ["query", "type"])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "type", "description", "created_at"]}>
+    <ResourceList
+      filters={metaFilters("benefits", ["query", "type"])}
+      sort={{ field: "created_at", order: "DESC" }}
+      exportFields={["id", "type", "description", "created_at"]}
+    >
       <TextField source="description" />
       <EnumField source="type" />
       <DateTimeField source="created_at" label="Created" />
@@ -31,7 +54,12 @@ export function benefitSummary(b: Benefit): string {
       return b.properties.note ? `Note: ${b.properties.note}` : "A private note";
     case "license_keys": {
       const p = b.properties;
-      const parts = [p.prefix ? `prefix ${p.prefix}` : null, p.expires ? `expires after ${p.expires.ttl} ${p.expires.timeframe}(s)` : "never expires", p.activations ? `${p.activations.limit} activations` : null, p.limit_usage != null ? `usage limit ${p.limit_usage}` : null];
+      const parts = [
+        p.prefix ? `prefix ${p.prefix}` : null,
+        p.expires ? `expires after ${p.expires.ttl} ${p.expires.timeframe}(s)` : "never expires",
+        p.activations ? `${p.activations.limit} activations` : null,
+        p.limit_usage != null ? `usage limit ${p.limit_usage}` : null,
+      ];
       return `License keys: ${parts.filter(Boolean).join(", ")}`;
     }
     case "downloadables":
@@ -64,7 +92,12 @@ function BenefitShow() {
             <DateTimeField source="granted_at" label="Granted at" />
             <BooleanField source="is_revoked" label="Revoked" />
             <DateTimeField source="revoked_at" label="Revoked at" />
-            <FunctionField label="Error" render={(g: { error?: { message: string } | null }) => (g.error ? <Chip size="small" color="error" label={g.error.message} /> : "—")} />
+            <FunctionField
+              label="Error"
+              render={(g: { error?: { message: string } | null }) =>
+                g.error ? <Chip size="small" color="error" label={g.error.message} /> : "—"
+              }
+            />
           </RelatedList>
         </Tab>
       </TabbedShowLayout>
@@ -72,11 +105,18 @@ function BenefitShow() {
   );
 }
 
-interface FileRef { id: string; name?: string }
+interface FileRef {
+  id: string;
+  name?: string;
+}
 
 /** Downloadable files: uploaded here, kept as ids. */
 function FilesInput() {
-  const { field, fieldState } = useInput<FileRef[]>({ source: "download_files", defaultValue: [], validate: (v: FileRef[] | undefined) => (v?.length ? undefined : "Upload at least one file") });
+  const { field, fieldState } = useInput<FileRef[]>({
+    source: "download_files",
+    defaultValue: [],
+    validate: (v: FileRef[] | undefined) => (v?.length ? undefined : "Upload at least one file"),
+  });
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
   const files: FileRef[] = field.value ?? [];
@@ -86,20 +126,44 @@ function FilesInput() {
       {files.map((f) => (
         <Box key={f.id} sx={{ display: "flex", alignItems: "center", gap: 1 }}>
           <Typography variant="body2">{f.name ?? f.id}</Typography>
-          <IconButton size="small" aria-label={`Remove ${f.name ?? f.id}`} onClick={() => field.onChange(files.filter((x) => x.id !== f.id))}><DeleteIcon fontSize="inherit" /></IconButton>
+          <IconButton
+            size="small"
+            aria-label={`Remove ${f.name ?? f.id}`}
+            onClick={() => field.onChange(files.filter((x) => x.id !== f.id))}
+          >
+            <DeleteIcon fontSize="inherit" />
+          </IconButton>
         </Box>
       ))}
-      <Button component="label" variant="outlined" size="small" disabled={busy} startIcon={busy ? <CircularProgress size={14} /> : undefined} sx={{ mt: 1 }}>
+      <Button
+        component="label"
+        variant="outlined"
+        size="small"
+        disabled={busy}
+        startIcon={busy ? <CircularProgress size={14} /> : undefined}
+        sx={{ mt: 1 }}
+      >
         Upload a file
-        <input hidden type="file" onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = "";
-          if (!file) return;
-          setBusy(true);
-          uploadFile(file, "downloadable").then((r) => field.onChange([...files, { id: r.id, name: r.name }])).catch((err: Error) => notify(err.message, { type: "error" })).finally(() => setBusy(false));
-        }} />
+        <input
+          hidden
+          type="file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = "";
+            if (!file) return;
+            setBusy(true);
+            uploadFile(file, "downloadable")
+              .then((r) => field.onChange([...files, { id: r.id, name: r.name }]))
+              .catch((err: Error) => notify(err.message, { type: "error" }))
+              .finally(() => setBusy(false));
+          }}
+        />
       </Button>
-      {fieldState.error ? <Typography variant="caption" color="error" component="p">{fieldState.error.message}</Typography> : null}
+      {fieldState.error ? (
+        <Typography variant="caption" color="error" component="p">
+          {fieldState.error.message}
+        </Typography>
+      ) : null}
     </Box>
   );
 }
@@ -126,7 +190,12 @@ function PropertiesInputs({ type }: { type?: string }) {
         <>
           <TextInput source="properties.repository_owner" label="Repository owner" validate={required()} />
           <TextInput source="properties.repository_name" label="Repository name" validate={required()} />
-          <EnumInput source="properties.permission" label="Permission" values={["pull", "triage", "push", "maintain", "admin"]} validate={required()} />
+          <EnumInput
+            source="properties.permission"
+            label="Permission"
+            values={["pull", "triage", "push", "maintain", "admin"]}
+            validate={required()}
+          />
         </>
       );
     case "discord":
@@ -205,7 +274,10 @@ function BenefitCreate() {
 
 function BenefitEdit() {
   return (
-    <RecordEdit<Benefit, Values> transform={body} load={(b) => ({ download_files: b.type === "downloadables" ? b.properties.files.map((id) => ({ id })) : [] })}>
+    <RecordEdit<Benefit, Values>
+      transform={body}
+      load={(b) => ({ download_files: b.type === "downloadables" ? b.properties.files.map((id) => ({ id })) : [] })}
+    >
       <EditTitleGuard />
     </RecordEdit>
   );
@@ -216,4 +288,11 @@ function EditTitleGuard() {
   return record ? <Form create={false} /> : null;
 }
 
-export default { list: BenefitList, show: BenefitShow, create: BenefitCreate, edit: BenefitEdit, icon: CardGiftcardIcon, recordRepresentation: "description" };
+export default {
+  list: BenefitList,
+  show: BenefitShow,
+  create: BenefitCreate,
+  edit: BenefitEdit,
+  icon: CardGiftcardIcon,
+  recordRepresentation: "description",
+};

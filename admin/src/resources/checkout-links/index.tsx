@@ -1,5 +1,20 @@
 // Checkout links: a shareable URL that opens a fresh checkout for one or more products.
-import { AutocompleteArrayInput, AutocompleteInput, BooleanField, BooleanInput, ReferenceArrayInput, ReferenceInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, required, useRecordContext, FunctionField } from "react-admin";
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  required,
+  useRecordContext,
+  FunctionField,
+} from "react-admin";
 import LinkIcon from "@mui/icons-material/Link";
 import type { CheckoutLink } from "../../api";
 import { CopyableTextField, DateTimeField } from "../../common/fields";
@@ -15,7 +30,11 @@ function ProductsField() {
 
 function CheckoutLinkList() {
   return (
-    <ResourceList filters={metaFilters("checkout-links", [])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "label", "url", "success_url", "allow_discount_codes", "created_at"]}>
+    <ResourceList
+      filters={metaFilters("checkout-links", [])}
+      sort={{ field: "created_at", order: "DESC" }}
+      exportFields={["id", "label", "url", "success_url", "allow_discount_codes", "created_at"]}
+    >
       <TextField source="label" emptyText="—" />
       <FunctionField label="Products" render={() => <ProductsField />} />
       <CopyableTextField source="url" label="Link" />
@@ -54,7 +73,12 @@ function Form() {
       </ReferenceInput>
       <BooleanInput source="allow_discount_codes" label="Buyers may enter discount codes" defaultValue />
       <BooleanInput source="require_billing_address" label="Require a billing address" defaultValue={false} />
-      <TextInput source="success_url" label="Success URL" fullWidth helperText="Where the buyer lands after paying; {CHECKOUT_ID} is replaced" />
+      <TextInput
+        source="success_url"
+        label="Success URL"
+        fullWidth
+        helperText="Where the buyer lands after paying; {CHECKOUT_ID} is replaced"
+      />
       <MetadataInput />
     </SimpleForm>
   );
@@ -64,7 +88,13 @@ type Values = Record<string, unknown> & { product_ids?: string[] };
 
 function body(data: Values, create: boolean): Record<string, unknown> {
   const { product_ids, ...rest } = data;
-  return { ...rest, discount_id: rest.discount_id || null, success_url: rest.success_url || null, products: product_ids ?? [], ...(create ? { payment_processor: "stripe" } : {}) };
+  return {
+    ...rest,
+    discount_id: rest.discount_id || null,
+    success_url: rest.success_url || null,
+    products: product_ids ?? [],
+    ...(create ? { payment_processor: "stripe" } : {}),
+  };
 }
 
 function CheckoutLinkCreate() {
@@ -83,4 +113,11 @@ function CheckoutLinkEdit() {
   );
 }
 
-export default { list: CheckoutLinkList, show: CheckoutLinkShow, create: CheckoutLinkCreate, edit: CheckoutLinkEdit, icon: LinkIcon, recordRepresentation: "label" };
+export default {
+  list: CheckoutLinkList,
+  show: CheckoutLinkShow,
+  create: CheckoutLinkCreate,
+  edit: CheckoutLinkEdit,
+  icon: LinkIcon,
+  recordRepresentation: "label",
+};

@@ -9,7 +9,23 @@ import { LinkField, ReferenceNameField } from "../../common/references";
 
 function CheckoutList() {
   return (
-    <ResourceList filters={metaFilters("checkouts", ["query", "status"])} sort={{ field: "created_at", order: "DESC" }} create={false} exportFields={["id", "created_at", "status", "customer_email", "product.name", "amount", "discount_amount", "total_amount", "currency", "expires_at"]}>
+    <ResourceList
+      filters={metaFilters("checkouts", ["query", "status"])}
+      sort={{ field: "created_at", order: "DESC" }}
+      create={false}
+      exportFields={[
+        "id",
+        "created_at",
+        "status",
+        "customer_email",
+        "product.name",
+        "amount",
+        "discount_amount",
+        "total_amount",
+        "currency",
+        "expires_at",
+      ]}
+    >
       <DateTimeField source="created_at" label="Created" />
       <TextField source="customer_email" label="Customer" emptyText="—" sortable={false} />
       <TextField source="product.name" label="Product" sortable={false} />
@@ -35,7 +51,14 @@ function CheckoutShow() {
         <TextField source="customer_name" label="Customer name" emptyText="—" />
         <ReferenceNameField label="Customer" source="customer_id" reference="customers" />
         <LinkField label="Subscription" source="subscription_id" reference="subscriptions" />
-        <FunctionField label="Custom fields" render={(c: Checkout) => Object.entries(c.custom_field_data ?? {}).map(([k, v]) => `${k}: ${String(v)}`).join(", ") || "—"} />
+        <FunctionField
+          label="Custom fields"
+          render={(c: Checkout) =>
+            Object.entries(c.custom_field_data ?? {})
+              .map(([k, v]) => `${k}: ${String(v)}`)
+              .join(", ") || "—"
+          }
+        />
         <DateTimeField source="expires_at" label="Expires" />
         {recordDetails()}
       </SimpleShowLayout>

@@ -1,6 +1,19 @@
 // Custom fields asked at checkout: text, number, date, checkbox or select, each with its own
 // properties (length bounds, value bounds, options).
-import { ArrayInput, BooleanInput, FormDataConsumer, NumberInput, Show, SimpleForm, SimpleFormIterator, SimpleShowLayout, TextField, TextInput, required, FunctionField } from "react-admin";
+import {
+  ArrayInput,
+  BooleanInput,
+  FormDataConsumer,
+  NumberInput,
+  Show,
+  SimpleForm,
+  SimpleFormIterator,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  required,
+  FunctionField,
+} from "react-admin";
 import TextFieldsIcon from "@mui/icons-material/TextFields";
 import type { CustomField } from "../../api";
 import { DateTimeField, EnumField } from "../../common/fields";
@@ -10,7 +23,11 @@ import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } fr
 
 function CustomFieldList() {
   return (
-    <ResourceList filters={metaFilters("custom-fields", ["query", "type"])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "name", "slug", "type", "created_at"]}>
+    <ResourceList
+      filters={metaFilters("custom-fields", ["query", "type"])}
+      sort={{ field: "created_at", order: "DESC" }}
+      exportFields={["id", "name", "slug", "type", "created_at"]}
+    >
       <TextField source="name" />
       <TextField source="slug" />
       <EnumField source="type" />
@@ -28,7 +45,10 @@ function CustomFieldShow() {
         <EnumField source="type" />
         <TextField source="properties.form_label" label="Label at checkout" emptyText="—" />
         <TextField source="properties.form_help_text" label="Help text" emptyText="—" />
-        <FunctionField label="Options" render={(f: CustomField) => (f.type === "select" ? f.properties.options.map((o) => `${o.label} (${o.value})`).join(", ") : "—")} />
+        <FunctionField
+          label="Options"
+          render={(f: CustomField) => (f.type === "select" ? f.properties.options.map((o) => `${o.label} (${o.value})`).join(", ") : "—")}
+        />
         {recordDetails({ created: false })}
       </SimpleShowLayout>
     </Show>
@@ -38,7 +58,12 @@ function CustomFieldShow() {
 function Form({ create }: { create: boolean }) {
   return (
     <SimpleForm>
-      <EnumInput source="type" values={enumValues("custom-fields", "type")} validate={required()} helperText={create ? undefined : "Fixed once created"} />
+      <EnumInput
+        source="type"
+        values={enumValues("custom-fields", "type")}
+        validate={required()}
+        helperText={create ? undefined : "Fixed once created"}
+      />
       <TextInput source="name" validate={required()} />
       <TextInput source="slug" validate={required()} helperText="The key of its value in custom_field_data" />
       <TextInput source="properties.form_label" label="Label at checkout" />
@@ -105,4 +130,11 @@ function CustomFieldEdit() {
   );
 }
 
-export default { list: CustomFieldList, show: CustomFieldShow, create: CustomFieldCreate, edit: CustomFieldEdit, icon: TextFieldsIcon, recordRepresentation: "name" };
+export default {
+  list: CustomFieldList,
+  show: CustomFieldShow,
+  create: CustomFieldCreate,
+  edit: CustomFieldEdit,
+  icon: TextFieldsIcon,
+  recordRepresentation: "name",
+};

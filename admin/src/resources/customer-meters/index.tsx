@@ -29,7 +29,12 @@ export function BalanceField(_props: { label?: string; sortBy?: string }) {
 /** The columns a customer meter has in a list (the customer's page leaves the customer out, the meter's the meter). */
 export function CustomerMeterColumns({ customer = true, meter = true }: { customer?: boolean; meter?: boolean }) {
   return (
-    <Datagrid resource="customer-meters" rowClick={(id) => `/customer-meters/${id}/show`} bulkActionButtons={false} empty={<Typography variant="body2">No usage yet.</Typography>}>
+    <Datagrid
+      resource="customer-meters"
+      rowClick={(id) => `/customer-meters/${id}/show`}
+      bulkActionButtons={false}
+      empty={<Typography variant="body2">No usage yet.</Typography>}
+    >
       {customer ? <TextField source="customer.email" label="Customer" sortBy="customer_name" /> : null}
       {meter ? <TextField source="meter.name" label="Meter" sortBy="meter_name" /> : null}
       <FunctionField source="consumed_units" label="Consumed" textAlign="right" render={(m: CustomerMeter) => units(m.consumed_units, m)} />
@@ -46,7 +51,17 @@ function CustomerMeterList() {
       filters={metaFilters("customer-meters", [])}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}
-      exportFields={["id", "customer.email", "customer_id", "meter.name", "meter_id", "consumed_units", "credited_units", "balance", "created_at"]}
+      exportFields={[
+        "id",
+        "customer.email",
+        "customer_id",
+        "meter.name",
+        "meter_id",
+        "consumed_units",
+        "credited_units",
+        "balance",
+        "created_at",
+      ]}
       grid={false}
     >
       <CustomerMeterColumns />
@@ -68,7 +83,14 @@ function CustomerMeterShow() {
         <FunctionField label="Consumed units" render={(m: CustomerMeter) => units(m.consumed_units, m)} />
         <FunctionField label="Credited units" render={(m: CustomerMeter) => units(m.credited_units, m)} />
         <BalanceField label="Balance" />
-        <FunctionField label="Events" render={(m: CustomerMeter) => <Link to={`/events?filter=${encodeURIComponent(JSON.stringify({ customer_id: [m.customer_id], meter_id: m.meter_id }))}`}>This customer's events counted by this meter</Link>} />
+        <FunctionField
+          label="Events"
+          render={(m: CustomerMeter) => (
+            <Link to={`/events?filter=${encodeURIComponent(JSON.stringify({ customer_id: [m.customer_id], meter_id: m.meter_id }))}`}>
+              This customer's events counted by this meter
+            </Link>
+          )}
+        />
         {recordDetails({ created: "Since", metadata: false })}
       </SimpleShowLayout>
     </Show>

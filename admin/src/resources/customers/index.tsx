@@ -2,7 +2,27 @@
 // orders and subscriptions, their meters' usage and their events, the emails they were sent (a
 // receipt can be sent again), and a customer-portal link for support.
 import { useEffect, useState, type ReactNode } from "react";
-import { Datagrid, FunctionField, ListContextProvider, NumberField, ReferenceManyField, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, email, useList, useRecordContext, Button, useNotify, useRefresh, Pagination } from "react-admin";
+import {
+  Datagrid,
+  FunctionField,
+  ListContextProvider,
+  NumberField,
+  ReferenceManyField,
+  Show,
+  SimpleForm,
+  Tab,
+  TabbedShowLayout,
+  TextField,
+  TextInput,
+  required,
+  email,
+  useList,
+  useRecordContext,
+  Button,
+  useNotify,
+  useRefresh,
+  Pagination,
+} from "react-admin";
 import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
 import PeopleIcon from "@mui/icons-material/People";
 import SupportAgentIcon from "@mui/icons-material/SupportAgent";
@@ -21,7 +41,11 @@ import { SubscriptionAmountField } from "../subscriptions";
 
 function CustomerList() {
   return (
-    <ResourceList filters={metaFilters("customers", ["query"])} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "email", "name", "external_id", "billing_address", "created_at"]}>
+    <ResourceList
+      filters={metaFilters("customers", ["query"])}
+      sort={{ field: "created_at", order: "DESC" }}
+      exportFields={["id", "email", "name", "external_id", "billing_address", "created_at"]}
+    >
       <TextField source="email" />
       <TextField source="name" emptyText="—" />
       <TextField source="external_id" label="External id" emptyText="—" sortable={false} />
@@ -39,35 +63,57 @@ function PortalLinkButton() {
   if (!record) return null;
   return (
     <>
-      <Button label="Portal link" disabled={busy} onClick={() => {
-        setBusy(true);
-        call<CustomerSession>("POST", "/v1/customer-sessions/", { body: { customer_id: record.id } })
-          .then(setSession, (e: Error) => notify(e.message, { type: "error" }))
-          .finally(() => setBusy(false));
-      }}>
+      <Button
+        label="Portal link"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          call<CustomerSession>("POST", "/v1/customer-sessions/", { body: { customer_id: record.id } })
+            .then(setSession, (e: Error) => notify(e.message, { type: "error" }))
+            .finally(() => setBusy(false));
+        }}
+      >
         <SupportAgentIcon />
       </Button>
       <Dialog open={!!session} onClose={() => setSession(null)} aria-labelledby="portal-link-title">
         <DialogTitle id="portal-link-title">Customer portal link</DialogTitle>
         <DialogContent>
-          <Typography variant="body2" gutterBottom>Anyone with this link acts as {record.email} in the customer portal until {session ? formatDateTime(session.expires_at) : ""}.</Typography>
+          <Typography variant="body2" gutterBottom>
+            Anyone with this link acts as {record.email} in the customer portal until {session ? formatDateTime(session.expires_at) : ""}.
+          </Typography>
           <Box sx={{ display: "flex", alignItems: "center", gap: 1, bgcolor: "grey.100", p: 1, borderRadius: 1 }}>
-            <Typography component="code" variant="body2" sx={{ wordBreak: "break-all" }} data-testid="portal-url">{session?.customer_portal_url}</Typography>
+            <Typography component="code" variant="body2" sx={{ wordBreak: "break-all" }} data-testid="portal-url">
+              {session?.customer_portal_url}
+            </Typography>
             {session ? <CopyButton value={session.customer_portal_url} label="Copy portal link" /> : null}
           </Box>
         </DialogContent>
-        <DialogActions><MuiButton onClick={() => setSession(null)}>Close</MuiButton></DialogActions>
+        <DialogActions>
+          <MuiButton onClick={() => setSession(null)}>Close</MuiButton>
+        </DialogActions>
       </Dialog>
     </>
   );
 }
 
 /** One section of the customer's state: a heading, then a table of its rows, or "None." */
-function StateSection<T extends { id: string }>({ title, rows, rowClick, children }: { title: string; rows: T[]; rowClick?: (id: string | number) => string; children: ReactNode }) {
+function StateSection<T extends { id: string }>({
+  title,
+  rows,
+  rowClick,
+  children,
+}: {
+  title: string;
+  rows: T[];
+  rowClick?: (id: string | number) => string;
+  children: ReactNode;
+}) {
   const list = useList({ data: rows, perPage: rows.length || 1 });
   return (
     <Box>
-      <Typography variant="h6" component="h3" gutterBottom>{title}</Typography>
+      <Typography variant="h6" component="h3" gutterBottom>
+        {title}
+      </Typography>
       <ListContextProvider value={list}>
         <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={<Typography variant="body2">None.</Typography>}>
           {children}
@@ -86,7 +132,8 @@ function StateTab() {
   const [state, setState] = useState<CustomerState | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    if (record) call<CustomerState>("GET", "/v1/customers/{id}/state", { path: { id: record.id } }).then(setState, (e: Error) => setError(e.message));
+    if (record)
+      call<CustomerState>("GET", "/v1/customers/{id}/state", { path: { id: record.id } }).then(setState, (e: Error) => setError(e.message));
   }, [record]);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!state) return <Typography variant="body2">Loading…</Typography>;
@@ -95,7 +142,16 @@ function StateTab() {
       <StateSection title="Active subscriptions" rows={state.active_subscriptions} rowClick={(id) => `/subscriptions/${id}/show`}>
         <ReferenceNameField source="product_id" reference="products" label="Product" sortable={false} />
         <SubscriptionAmountField label="Amount" sortBy="amount" />
-        <FunctionField label="Status" sortBy="status" render={(s: CustomerStateSubscription) => <><EnumField source="status" />{s.cancel_at_period_end ? " cancels at period end" : ""}</>} />
+        <FunctionField
+          label="Status"
+          sortBy="status"
+          render={(s: CustomerStateSubscription) => (
+            <>
+              <EnumField source="status" />
+              {s.cancel_at_period_end ? " cancels at period end" : ""}
+            </>
+          )}
+        />
         <DateTimeField source="current_period_end" label="Renews" />
       </StateSection>
       <StateSection title="Granted benefits" rows={state.granted_benefits}>
@@ -140,12 +196,20 @@ function TaxIdField(_props: { label: string }) {
   const check = record.tax_id_check;
   return (
     <Box data-testid="tax-id-check">
-      <Typography variant="body2">{value} ({String(type).replace(/_/g, " ").toUpperCase()})</Typography>
+      <Typography variant="body2">
+        {value} ({String(type).replace(/_/g, " ").toUpperCase()})
+      </Typography>
       {check ? (
         <>
-          <Typography variant="body2" data-status={check.status}>{checkSentence(check)}</Typography>
+          <Typography variant="body2" data-status={check.status}>
+            {checkSentence(check)}
+          </Typography>
           {check.name ? <Typography variant="body2">Registered name: {check.name}</Typography> : null}
-          {check.address ? <Typography variant="body2" sx={{ whiteSpace: "pre-line" }}>Registered address: {check.address}</Typography> : null}
+          {check.address ? (
+            <Typography variant="body2" sx={{ whiteSpace: "pre-line" }}>
+              Registered address: {check.address}
+            </Typography>
+          ) : null}
         </>
       ) : null}
     </Box>
@@ -163,13 +227,23 @@ function ResendButton() {
   const [busy, setBusy] = useState(false);
   if (!record || !RESENDABLE.has(record.kind)) return null;
   return (
-    <Button label="Resend receipt" disabled={busy} onClick={(e) => {
-      e.stopPropagation();
-      setBusy(true);
-      call<EmailSend>("POST", "/v1/emails/{id}/resend", { path: { id: record.id } })
-        .then(() => { notify("Receipt queued to send again", { type: "success" }); refresh(); }, (err: Error) => notify(err.message, { type: "error" }))
-        .finally(() => setBusy(false));
-    }}>
+    <Button
+      label="Resend receipt"
+      disabled={busy}
+      onClick={(e) => {
+        e.stopPropagation();
+        setBusy(true);
+        call<EmailSend>("POST", "/v1/emails/{id}/resend", { path: { id: record.id } })
+          .then(
+            () => {
+              notify("Receipt queued to send again", { type: "success" });
+              refresh();
+            },
+            (err: Error) => notify(err.message, { type: "error" }),
+          )
+          .finally(() => setBusy(false));
+      }}
+    >
       <SendIcon />
     </Button>
   );
@@ -177,13 +251,35 @@ function ResendButton() {
 
 function CustomerShow() {
   return (
-    <Show actions={<ShowActions remove><PortalLinkButton /></ShowActions>}>
+    <Show
+      actions={
+        <ShowActions remove>
+          <PortalLinkButton />
+        </ShowActions>
+      }
+    >
       <TabbedShowLayout>
         <Tab label="Overview">
           <TextField source="email" />
           <TextField source="name" emptyText="—" />
           <TextField source="external_id" label="External id" emptyText="—" />
-          <FunctionField label="Billing address" render={(c: Customer) => (c.billing_address ? [c.billing_address.line1, c.billing_address.line2, c.billing_address.postal_code, c.billing_address.city, c.billing_address.state, c.billing_address.country].filter(Boolean).join(", ") : "—")} />
+          <FunctionField
+            label="Billing address"
+            render={(c: Customer) =>
+              c.billing_address
+                ? [
+                    c.billing_address.line1,
+                    c.billing_address.line2,
+                    c.billing_address.postal_code,
+                    c.billing_address.city,
+                    c.billing_address.state,
+                    c.billing_address.country,
+                  ]
+                    .filter(Boolean)
+                    .join(", ")
+                : "—"
+            }
+          />
           <TaxIdField label="Tax ID" />
           {recordDetails()}
         </Tab>
@@ -191,7 +287,13 @@ function CustomerShow() {
           <StateTab />
         </Tab>
         <Tab label="Orders" path="orders">
-          <RelatedList reference="orders" target="customer_id" label={false} sort={{ field: "created_at", order: "DESC" }} empty="No orders.">
+          <RelatedList
+            reference="orders"
+            target="customer_id"
+            label={false}
+            sort={{ field: "created_at", order: "DESC" }}
+            empty="No orders."
+          >
             <TextField source="product.name" label="Product" />
             <EnumField source="billing_reason" label="Reason" />
             <MoneyField source="total_amount" label="Total" />
@@ -208,7 +310,14 @@ function CustomerShow() {
           </RelatedList>
         </Tab>
         <Tab label="Emails" path="emails">
-          <RelatedList reference="emails" target="customer_id" label={false} sort={{ field: "created_at", order: "DESC" }} rowClick={false} empty="No emails sent.">
+          <RelatedList
+            reference="emails"
+            target="customer_id"
+            label={false}
+            sort={{ field: "created_at", order: "DESC" }}
+            rowClick={false}
+            empty="No emails sent."
+          >
             <EnumField source="kind" sortable={false} />
             <TextField source="subject" emptyText="—" sortable={false} />
             <EnumField source="status" sortable={false} />
@@ -217,10 +326,25 @@ function CustomerShow() {
           </RelatedList>
         </Tab>
         <Tab label="Usage" path="usage">
-          <ReferenceManyField reference="customer-meters" target="customer_id" label={false} sort={{ field: "meter_name", order: "ASC" }} pagination={<Pagination />}>
+          <ReferenceManyField
+            reference="customer-meters"
+            target="customer_id"
+            label={false}
+            sort={{ field: "meter_name", order: "ASC" }}
+            pagination={<Pagination />}
+          >
             <CustomerMeterColumns customer={false} />
           </ReferenceManyField>
-          <RelatedList reference="events" target="customer_id" label="Latest events" sort={{ field: "timestamp", order: "DESC" }} perPage={10} rowsPerPageOptions={[10, 25, 50]} rowClick={(id) => `/events/${id}/show`} empty="No events.">
+          <RelatedList
+            reference="events"
+            target="customer_id"
+            label="Latest events"
+            sort={{ field: "timestamp", order: "DESC" }}
+            perPage={10}
+            rowsPerPageOptions={[10, 25, 50]}
+            rowClick={(id) => `/events/${id}/show`}
+            empty="No events."
+          >
             <DateTimeField source="timestamp" label="Time" />
             <TextField source="name" sortable={false} />
             <EnumField source="source" sortable={false} />
@@ -267,4 +391,11 @@ function CustomerEdit() {
   );
 }
 
-export default { list: CustomerList, show: CustomerShow, create: CustomerCreate, edit: CustomerEdit, icon: PeopleIcon, recordRepresentation: "email" };
+export default {
+  list: CustomerList,
+  show: CustomerShow,
+  create: CustomerCreate,
+  edit: CustomerEdit,
+  icon: PeopleIcon,
+  recordRepresentation: "email",
+};

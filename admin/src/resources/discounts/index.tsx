@@ -1,6 +1,22 @@
 // Discounts: a fixed amount or a percentage, once / forever / for some months, with an optional
 // code, a validity window, a redemption limit, and the products it applies to.
-import { AutocompleteArrayInput, DateTimeInput, FormDataConsumer, FunctionField, NumberInput, ReferenceArrayInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, minValue, maxValue, required, useRecordContext } from "react-admin";
+import {
+  AutocompleteArrayInput,
+  DateTimeInput,
+  FormDataConsumer,
+  FunctionField,
+  NumberInput,
+  ReferenceArrayInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  minValue,
+  maxValue,
+  required,
+  useRecordContext,
+} from "react-admin";
 import LocalOfferIcon from "@mui/icons-material/LocalOffer";
 import type { Discount } from "../../api";
 import { DateTimeField, EnumField } from "../../common/fields";
@@ -11,7 +27,12 @@ import { RecordCreate, RecordEdit, ResourceList, ShowActions, recordDetails } fr
 
 export function discountText(d: Discount): string {
   const off = "amount" in d ? formatMoney(d.amount, d.currency) : `${d.basis_points / 100}%`;
-  const when = d.duration === "once" ? "once" : d.duration === "forever" ? "forever" : `for ${"duration_in_months" in d ? d.duration_in_months : "?"} months`;
+  const when =
+    d.duration === "once"
+      ? "once"
+      : d.duration === "forever"
+        ? "forever"
+        : `for ${"duration_in_months" in d ? d.duration_in_months : "?"} months`;
   return `${off} off, ${when}`;
 }
 
@@ -22,12 +43,35 @@ function Amount() {
 
 function Redemptions() {
   const d = useRecordContext<Discount>();
-  return d ? <>{d.redemptions_count}{d.max_redemptions != null ? ` / ${d.max_redemptions}` : ""}</> : null;
+  return d ? (
+    <>
+      {d.redemptions_count}
+      {d.max_redemptions != null ? ` / ${d.max_redemptions}` : ""}
+    </>
+  ) : null;
 }
 
 function DiscountList() {
   return (
-    <ResourceList filters={metaFilters("discounts")} sort={{ field: "created_at", order: "DESC" }} exportFields={["id", "name", "code", "type", "amount", "currency", "basis_points", "duration", "duration_in_months", "redemptions_count", "max_redemptions", "starts_at", "ends_at"]}>
+    <ResourceList
+      filters={metaFilters("discounts")}
+      sort={{ field: "created_at", order: "DESC" }}
+      exportFields={[
+        "id",
+        "name",
+        "code",
+        "type",
+        "amount",
+        "currency",
+        "basis_points",
+        "duration",
+        "duration_in_months",
+        "redemptions_count",
+        "max_redemptions",
+        "starts_at",
+        "ends_at",
+      ]}
+    >
       <TextField source="name" />
       <TextField source="code" emptyText="—" />
       <FunctionField label="Discount" render={() => <Amount />} />
@@ -70,17 +114,35 @@ function Form() {
               <MoneyInput source="amount" label="Amount off" currency={formData.currency || "usd"} validate={[required(), minValue(1)]} />
             </>
           ) : formData.type === "percentage" ? (
-            <NumberInput source="percent" label="Percent off" step={0.01} validate={[required(), minValue(0.01), maxValue(100)]} helperText="e.g. 12.5" />
+            <NumberInput
+              source="percent"
+              label="Percent off"
+              step={0.01}
+              validate={[required(), minValue(0.01), maxValue(100)]}
+              helperText="e.g. 12.5"
+            />
           ) : null
         }
       </FormDataConsumer>
       <EnumInput source="duration" values={enumValues("discounts", "duration")} validate={required()} />
-      <FormDataConsumer>{({ formData }) => (formData.duration === "repeating" ? <NumberInput source="duration_in_months" label="Months" validate={[required(), minValue(1)]} /> : null)}</FormDataConsumer>
+      <FormDataConsumer>
+        {({ formData }) =>
+          formData.duration === "repeating" ? (
+            <NumberInput source="duration_in_months" label="Months" validate={[required(), minValue(1)]} />
+          ) : null
+        }
+      </FormDataConsumer>
       <DateTimeInput source="starts_at" label="Starts" />
       <DateTimeInput source="ends_at" label="Ends" />
       <NumberInput source="max_redemptions" label="Redemption limit" min={1} helperText="Empty: unlimited" />
       <ReferenceArrayInput source="product_ids" reference="products">
-        <AutocompleteArrayInput label="Only for these products" optionText="name" filterToQuery={(q: string) => ({ q })} fullWidth helperText="Empty: every product" />
+        <AutocompleteArrayInput
+          label="Only for these products"
+          optionText="name"
+          filterToQuery={(q: string) => ({ q })}
+          fullWidth
+          helperText="Empty: every product"
+        />
       </ReferenceArrayInput>
       <MetadataInput />
     </SimpleForm>
@@ -112,10 +174,20 @@ function DiscountCreate() {
 
 function DiscountEdit() {
   return (
-    <RecordEdit<Discount, Values> transform={body} load={(d) => ({ percent: "basis_points" in d ? d.basis_points / 100 : undefined, product_ids: d.products.map((p) => p.id) })}>
+    <RecordEdit<Discount, Values>
+      transform={body}
+      load={(d) => ({ percent: "basis_points" in d ? d.basis_points / 100 : undefined, product_ids: d.products.map((p) => p.id) })}
+    >
       <Form />
     </RecordEdit>
   );
 }
 
-export default { list: DiscountList, show: DiscountShow, create: DiscountCreate, edit: DiscountEdit, icon: LocalOfferIcon, recordRepresentation: "name" };
+export default {
+  list: DiscountList,
+  show: DiscountShow,
+  create: DiscountCreate,
+  edit: DiscountEdit,
+  icon: LocalOfferIcon,
+  recordRepresentation: "name",
+};

@@ -2,7 +2,16 @@
 // first; filtered by name, source, customer, meter, time range and a filter tree as a meter's. A
 // 422 about a filter shows under that filter. The show view has the event's metadata and customer.
 import { useEffect, useState } from "react";
-import { AutocompleteArrayInput, AutocompleteInput, FunctionField, ReferenceInput, Show, SimpleShowLayout, TextField, useRecordContext } from "react-admin";
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  FunctionField,
+  ReferenceInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  useRecordContext,
+} from "react-admin";
 import { Typography } from "@mui/material";
 import TimelineIcon from "@mui/icons-material/Timeline";
 import type { Event, EventName } from "../../api";
@@ -34,7 +43,11 @@ function useEventNames(): { id: string; name: string }[] {
 function NameFilter({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
   const choices = useEventNames();
   useServerFilterError(source);
-  return <ShowsErrors><AutocompleteArrayInput source={source} label={label} choices={choices} sx={{ minWidth: 220 }} /></ShowsErrors>;
+  return (
+    <ShowsErrors>
+      <AutocompleteArrayInput source={source} label={label} choices={choices} sx={{ minWidth: 220 }} />
+    </ShowsErrors>
+  );
 }
 
 function MeterFilter({ source, label }: { source: string; label: string }) {
@@ -54,7 +67,13 @@ const filters = [
   <DateTimeFilter key="start_timestamp" source="start_timestamp" label="From" alwaysOn />,
   <DateTimeFilter key="end_timestamp" source="end_timestamp" label="Until" alwaysOn />,
   <MeterFilter key="meter_id" source="meter_id" label="Counted by meter" />,
-  <CheckedTextFilter key="filter" source="filter" label="Filter (JSON, as a meter's)" helperText='e.g. {"conjunction":"and","clauses":[{"property":"tokens","operator":"gt","value":100}]}' sx={{ minWidth: 320 }} />,
+  <CheckedTextFilter
+    key="filter"
+    source="filter"
+    label="Filter (JSON, as a meter's)"
+    helperText='e.g. {"conjunction":"and","clauses":[{"property":"tokens","operator":"gt","value":100}]}'
+    sx={{ minWidth: 320 }}
+  />,
 ];
 
 function customerText(e: Event): string {
@@ -80,7 +99,15 @@ function EventList() {
       <TextField source="name" sortable={false} />
       <EnumField source="source" sortable={false} />
       <FunctionField label="Customer" sortable={false} render={(e: Event) => customerText(e)} />
-      <FunctionField label="Metadata" sortable={false} render={(e: Event) => <Typography component="span" variant="body2" sx={{ fontFamily: "monospace", fontSize: "0.8rem" }}>{metadataText(e)}</Typography>} />
+      <FunctionField
+        label="Metadata"
+        sortable={false}
+        render={(e: Event) => (
+          <Typography component="span" variant="body2" sx={{ fontFamily: "monospace", fontSize: "0.8rem" }}>
+            {metadataText(e)}
+          </Typography>
+        )}
+      />
     </ResourceList>
   );
 }

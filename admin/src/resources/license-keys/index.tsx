@@ -9,7 +9,11 @@ import { LinkField, ReferenceNameField } from "../../common/references";
 
 function LicenseKeyList() {
   return (
-    <ResourceList filters={metaFilters("license-keys", [])} create={false} exportFields={["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"]}>
+    <ResourceList
+      filters={metaFilters("license-keys", [])}
+      create={false}
+      exportFields={["id", "display_key", "status", "customer.email", "usage", "limit_usage", "limit_activations", "expires_at"]}
+    >
       <TextField source="display_key" label="Key" sortable={false} />
       <TextField source="customer.email" label="Customer" sortable={false} />
       <EnumField source="status" />

@@ -3,8 +3,40 @@
 // units, per million tokens, or a custom label per a multiplier), a chart or table of the
 // quantities over time, and the customers' usage of it.
 import { useEffect, useMemo, useState } from "react";
-import { ArrayInput, BooleanField, NumberInput, Pagination, ReferenceManyField, FormDataConsumer, FunctionField, SelectInput, Show, SimpleForm, SimpleFormIterator, Tab, TabbedShowLayout, TextField, TextInput, minValue, required, useRecordContext } from "react-admin";
-import { Alert, Box, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, ToggleButton, ToggleButtonGroup, Typography } from "@mui/material";
+import {
+  ArrayInput,
+  BooleanField,
+  NumberInput,
+  Pagination,
+  ReferenceManyField,
+  FormDataConsumer,
+  FunctionField,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleFormIterator,
+  Tab,
+  TabbedShowLayout,
+  TextField,
+  TextInput,
+  minValue,
+  required,
+  useRecordContext,
+} from "react-admin";
+import {
+  Alert,
+  Box,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField as MuiTextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from "@mui/material";
 import SpeedIcon from "@mui/icons-material/Speed";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Filter, FilterClause, Meter, MeterQuantities } from "../../api";
@@ -24,11 +56,24 @@ const UNITS = [
   { id: "custom", name: "Custom" },
 ];
 const OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "like", "not_like"];
-const OPERATOR_TEXT: Record<string, string> = { eq: "=", ne: "≠", gt: ">", gte: "≥", lt: "<", lte: "≤", like: "contains", not_like: "does not contain" };
+const OPERATOR_TEXT: Record<string, string> = {
+  eq: "=",
+  ne: "≠",
+  gt: ">",
+  gte: "≥",
+  lt: "<",
+  lte: "≤",
+  like: "contains",
+  not_like: "does not contain",
+};
 const FUNCS = ["count", "sum", "max", "min", "avg", "unique"];
 
 function filterText(f: Filter): string {
-  const parts = f.clauses.map((c) => ("conjunction" in c ? `(${filterText(c)})` : `${(c as FilterClause).property} ${OPERATOR_TEXT[(c as FilterClause).operator] ?? (c as FilterClause).operator} ${JSON.stringify((c as FilterClause).value)}`));
+  const parts = f.clauses.map((c) =>
+    "conjunction" in c
+      ? `(${filterText(c)})`
+      : `${(c as FilterClause).property} ${OPERATOR_TEXT[(c as FilterClause).operator] ?? (c as FilterClause).operator} ${JSON.stringify((c as FilterClause).value)}`,
+  );
   return parts.join(` ${f.conjunction.toUpperCase()} `) || "every event";
 }
 
@@ -40,13 +85,20 @@ export function aggregationText(m: Meter): string {
 /** The unit in words: Units, Tokens (shown per 1M), or the custom label and its multiplier. */
 export function unitText(m: Meter): string {
   if (m.unit === "token") return "Tokens (shown per 1M)";
-  if (m.unit === "custom") return m.custom_multiplier && m.custom_multiplier > 1 ? `${m.custom_label} (shown per ${m.custom_multiplier.toLocaleString()})` : `${m.custom_label}`;
+  if (m.unit === "custom")
+    return m.custom_multiplier && m.custom_multiplier > 1
+      ? `${m.custom_label} (shown per ${m.custom_multiplier.toLocaleString()})`
+      : `${m.custom_label}`;
   return "Units";
 }
 
 function MeterList() {
   return (
-    <ResourceList filters={metaFilters("meters", ["query", "is_archived"])} filterDefaultValues={{ is_archived: false }} sort={{ field: "created_at", order: "DESC" }}>
+    <ResourceList
+      filters={metaFilters("meters", ["query", "is_archived"])}
+      filterDefaultValues={{ is_archived: false }}
+      sort={{ field: "created_at", order: "DESC" }}
+    >
       <TextField source="name" />
       <FunctionField label="Counts" render={(m: Meter) => aggregationText(m)} />
       <FunctionField label="Unit" render={(m: Meter) => unitText(m)} />
@@ -73,7 +125,12 @@ function windowOf(days: number | "custom", from: string, to: string): { start: D
 }
 
 function bucketLabel(iso: string, interval: Interval): string {
-  return new Date(iso).toLocaleDateString(undefined, interval === "hour" ? { hour: "2-digit", day: "numeric", month: "short" } : { day: "numeric", month: "short", ...(interval === "month" ? { year: "numeric" } : {}) });
+  return new Date(iso).toLocaleDateString(
+    undefined,
+    interval === "hour"
+      ? { hour: "2-digit", day: "numeric", month: "short" }
+      : { day: "numeric", month: "short", ...(interval === "month" ? { year: "numeric" } : {}) },
+  );
 }
 
 /**
@@ -97,12 +154,17 @@ export function QuantitiesChart() {
     if (!meter || !startIso || !endIso) return;
     let live = true;
     setError(null);
-    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", { path: { id: meter.id }, query: { start_timestamp: startIso, end_timestamp: endIso, interval, timezone: TIME_ZONE } })
-      .then((q) => live && setData(q), (e: Error) => {
+    call<MeterQuantities>("GET", "/v1/meters/{id}/quantities", {
+      path: { id: meter.id },
+      query: { start_timestamp: startIso, end_timestamp: endIso, interval, timezone: TIME_ZONE },
+    }).then(
+      (q) => live && setData(q),
+      (e: Error) => {
         if (!live) return;
         setError(e);
         setData(null);
-      });
+      },
+    );
     return () => {
       live = false;
     };
@@ -118,36 +180,110 @@ export function QuantitiesChart() {
   return (
     <Box>
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mb: 2, alignItems: "flex-start" }}>
-        <MuiTextField select size="small" sx={{ width: 180 }} label="Interval" value={interval} onChange={(e) => setInterval(e.target.value as Interval)} error={!!intervalError} helperText={intervalError}>
-          {INTERVALS.map((i) => <MenuItem key={i} value={i}>{humanize(i)}</MenuItem>)}
+        <MuiTextField
+          select
+          size="small"
+          sx={{ width: 180 }}
+          label="Interval"
+          value={interval}
+          onChange={(e) => setInterval(e.target.value as Interval)}
+          error={!!intervalError}
+          helperText={intervalError}
+        >
+          {INTERVALS.map((i) => (
+            <MenuItem key={i} value={i}>
+              {humanize(i)}
+            </MenuItem>
+          ))}
         </MuiTextField>
-        <MuiTextField select size="small" sx={{ width: 180 }} label="Window" value={days} onChange={(e) => setDays(e.target.value === "custom" ? "custom" : Number(e.target.value))}>
-          {WINDOWS.map((d) => <MenuItem key={d} value={d}>Last {d} day{d > 1 ? "s" : ""}</MenuItem>)}
+        <MuiTextField
+          select
+          size="small"
+          sx={{ width: 180 }}
+          label="Window"
+          value={days}
+          onChange={(e) => setDays(e.target.value === "custom" ? "custom" : Number(e.target.value))}
+        >
+          {WINDOWS.map((d) => (
+            <MenuItem key={d} value={d}>
+              Last {d} day{d > 1 ? "s" : ""}
+            </MenuItem>
+          ))}
           <MenuItem value="custom">Dates…</MenuItem>
         </MuiTextField>
         {days === "custom" ? (
           <>
-            <MuiTextField size="small" sx={{ width: 180 }} type="date" label="From" value={from} onChange={(e) => setFrom(e.target.value)} error={!!startError} helperText={startError} slotProps={{ inputLabel: { shrink: true } }} />
-            <MuiTextField size="small" sx={{ width: 180 }} type="date" label="To" value={to} onChange={(e) => setTo(e.target.value)} error={!!endError} helperText={endError} slotProps={{ inputLabel: { shrink: true } }} />
+            <MuiTextField
+              size="small"
+              sx={{ width: 180 }}
+              type="date"
+              label="From"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              error={!!startError}
+              helperText={startError}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <MuiTextField
+              size="small"
+              sx={{ width: 180 }}
+              type="date"
+              label="To"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              error={!!endError}
+              helperText={endError}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
           </>
         ) : null}
-        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: "chart" | "table" | null) => v && setView(v)} aria-label="Show as">
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={view}
+          onChange={(_e, v: "chart" | "table" | null) => v && setView(v)}
+          aria-label="Show as"
+        >
           <ToggleButton value="chart">Chart</ToggleButton>
           <ToggleButton value="table">Table</ToggleButton>
         </ToggleButtonGroup>
       </Box>
-      {otherError ? <Alert severity="error" sx={{ mb: 2 }}>{otherError}</Alert> : null}
-      {days === "custom" && !range ? <Typography variant="body2" color="text.secondary">Choose the first and the last day.</Typography> : null}
+      {otherError ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {otherError}
+        </Alert>
+      ) : null}
+      {days === "custom" && !range ? (
+        <Typography variant="body2" color="text.secondary">
+          Choose the first and the last day.
+        </Typography>
+      ) : null}
       {data ? (
         <>
-          <Typography variant="subtitle1" gutterBottom data-testid="quantities-total">Total: {formatMeterQuantity(data.total, meter)}</Typography>
+          <Typography variant="subtitle1" gutterBottom data-testid="quantities-total">
+            Total: {formatMeterQuantity(data.total, meter)}
+          </Typography>
           {view === "table" ? (
             <Box>
               <Table size="small" aria-label="Quantities">
-                <TableHead><TableRow><TableCell>{humanize(interval)} starting</TableCell><TableCell align="right">Quantity</TableCell></TableRow></TableHead>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{humanize(interval)} starting</TableCell>
+                    <TableCell align="right">Quantity</TableCell>
+                  </TableRow>
+                </TableHead>
                 <TableBody>
                   {rows.map((q) => (
-                    <TableRow key={q.timestamp}><TableCell><time dateTime={q.timestamp} title={utcTitle(q.timestamp)}>{q.label}</time></TableCell><TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>{formatMeterQuantity(q.quantity, meter)}</TableCell></TableRow>
+                    <TableRow key={q.timestamp}>
+                      <TableCell>
+                        <time dateTime={q.timestamp} title={utcTitle(q.timestamp)}>
+                          {q.label}
+                        </time>
+                      </TableCell>
+                      <TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>
+                        {formatMeterQuantity(q.quantity, meter)}
+                      </TableCell>
+                    </TableRow>
                   ))}
                 </TableBody>
               </Table>
@@ -165,7 +301,9 @@ export function QuantitiesChart() {
               </ResponsiveContainer>
             </Box>
           ) : (
-            <Typography variant="body2" color="text.secondary">No usage in this window yet. Events ingested for this meter's filter show here.</Typography>
+            <Typography variant="body2" color="text.secondary">
+              No usage in this window yet. Events ingested for this meter's filter show here.
+            </Typography>
           )}
         </>
       ) : null}
@@ -177,18 +315,38 @@ function ArchiveButton() {
   const m = useRecordContext<Meter>();
   if (!m) return null;
   const archive = !m.archived_at;
-  return <ConfirmAction label={archive ? "Archive" : "Unarchive"} title={`${archive ? "Archive" : "Unarchive"} ${m.name}?`} content={archive ? "It stops counting new events." : "It counts events again."} run={() => call("PATCH", "/v1/meters/{id}", { path: { id: m.id }, body: { is_archived: archive } })} success={archive ? "Meter archived" : "Meter unarchived"} />;
+  return (
+    <ConfirmAction
+      label={archive ? "Archive" : "Unarchive"}
+      title={`${archive ? "Archive" : "Unarchive"} ${m.name}?`}
+      content={archive ? "It stops counting new events." : "It counts events again."}
+      run={() => call("PATCH", "/v1/meters/{id}", { path: { id: m.id }, body: { is_archived: archive } })}
+      success={archive ? "Meter archived" : "Meter unarchived"}
+    />
+  );
 }
 
 function MeterShow() {
   return (
-    <Show actions={<ShowActions><ArchiveButton /></ShowActions>}>
+    <Show
+      actions={
+        <ShowActions>
+          <ArchiveButton />
+        </ShowActions>
+      }
+    >
       <TabbedShowLayout>
         <Tab label="Usage">
           <QuantitiesChart />
         </Tab>
         <Tab label="Customers" path="customers">
-          <ReferenceManyField reference="customer-meters" target="meter_id" label={false} sort={{ field: "consumed_units", order: "DESC" }} pagination={<Pagination />}>
+          <ReferenceManyField
+            reference="customer-meters"
+            target="meter_id"
+            label={false}
+            sort={{ field: "consumed_units", order: "DESC" }}
+            pagination={<Pagination />}
+          >
             <CustomerMeterColumns meter={false} />
           </ReferenceManyField>
         </Tab>
@@ -210,7 +368,16 @@ function Form() {
     <SimpleForm>
       <TextInput source="name" validate={required()} fullWidth />
       <Typography variant="subtitle2">Events counted</Typography>
-      <SelectInput source="filter.conjunction" label="Match" choices={[{ id: "and", name: "All of the conditions" }, { id: "or", name: "Any of the conditions" }]} defaultValue="and" validate={required()} />
+      <SelectInput
+        source="filter.conjunction"
+        label="Match"
+        choices={[
+          { id: "and", name: "All of the conditions" },
+          { id: "or", name: "Any of the conditions" },
+        ]}
+        defaultValue="and"
+        validate={required()}
+      />
       <ArrayInput source="filter.clauses" label="Conditions">
         <SimpleFormIterator inline>
           <TextInput source="property" label="Property" helperText="name, or metadata.<key>" validate={required()} />
@@ -219,16 +386,42 @@ function Form() {
         </SimpleFormIterator>
       </ArrayInput>
       <Typography variant="subtitle2">How they add up</Typography>
-      <SelectInput source="aggregation.func" label="Aggregation" choices={FUNCS.map((f) => ({ id: f, name: humanize(f) }))} defaultValue="count" validate={required()} />
-      <FormDataConsumer>{({ formData }) => (formData.aggregation?.func && formData.aggregation.func !== "count" ? <TextInput source="aggregation.property" label="Property" helperText="e.g. metadata.tokens" validate={required()} /> : null)}</FormDataConsumer>
+      <SelectInput
+        source="aggregation.func"
+        label="Aggregation"
+        choices={FUNCS.map((f) => ({ id: f, name: humanize(f) }))}
+        defaultValue="count"
+        validate={required()}
+      />
+      <FormDataConsumer>
+        {({ formData }) =>
+          formData.aggregation?.func && formData.aggregation.func !== "count" ? (
+            <TextInput source="aggregation.property" label="Property" helperText="e.g. metadata.tokens" validate={required()} />
+          ) : null
+        }
+      </FormDataConsumer>
       <Typography variant="subtitle2">Unit</Typography>
-      <SelectInput source="unit" label="Unit" choices={UNITS} defaultValue="scalar" validate={required()} helperText="How quantities and prices are shown" />
+      <SelectInput
+        source="unit"
+        label="Unit"
+        choices={UNITS}
+        defaultValue="scalar"
+        validate={required()}
+        helperText="How quantities and prices are shown"
+      />
       <FormDataConsumer>
         {({ formData }) =>
           formData.unit === "custom" ? (
             <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2 }}>
               <TextInput source="custom_label" label="Unit label" helperText="e.g. gigabyte, or 1K requests" validate={required()} />
-              <NumberInput source="custom_multiplier" label="Shown per" helperText="e.g. 1000: per 1000 units" min={1} step={1} validate={minValue(1)} />
+              <NumberInput
+                source="custom_multiplier"
+                label="Shown per"
+                helperText="e.g. 1000: per 1000 units"
+                min={1}
+                step={1}
+                validate={minValue(1)}
+              />
             </Box>
           ) : null
         }
@@ -238,7 +431,10 @@ function Form() {
   );
 }
 
-type Values = Record<string, unknown> & { filter?: { conjunction: string; clauses?: { property: string; operator: string; value: unknown }[] }; aggregation?: { func: string; property?: string } };
+type Values = Record<string, unknown> & {
+  filter?: { conjunction: string; clauses?: { property: string; operator: string; value: unknown }[] };
+  aggregation?: { func: string; property?: string };
+};
 
 function typed(v: unknown): unknown {
   if (typeof v !== "string") return v;
@@ -255,7 +451,10 @@ function body(data: Values): Record<string, unknown> {
     ...rest,
     custom_label: custom ? rest.custom_label : null,
     custom_multiplier: custom ? (rest.custom_multiplier ?? null) : null,
-    filter: { conjunction: filter?.conjunction ?? "and", clauses: (filter?.clauses ?? []).map((c) => ("conjunction" in c ? c : { ...c, value: typed(c.value) })) },
+    filter: {
+      conjunction: filter?.conjunction ?? "and",
+      clauses: (filter?.clauses ?? []).map((c) => ("conjunction" in c ? c : { ...c, value: typed(c.value) })),
+    },
     aggregation: aggregation?.func === "count" ? { func: "count" } : aggregation,
   };
 }

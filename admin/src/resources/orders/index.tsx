@@ -4,8 +4,39 @@
 // be refunded: this only asks and shows the answer).
 import { submissionErrors } from "../../common/submit";
 import { useState } from "react";
-import { Button, Edit, SelectArrayInput, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, BooleanInput, required, minValue, useNotify, useRecordContext, useRefresh, SaveButton, Toolbar, Labeled } from "react-admin";
-import { Dialog, DialogContent, DialogTitle, Divider, Grid, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import {
+  Button,
+  Edit,
+  SelectArrayInput,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  BooleanInput,
+  required,
+  minValue,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  SaveButton,
+  Toolbar,
+  Labeled,
+} from "react-admin";
+import {
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  Grid,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
 import ReceiptIcon from "@mui/icons-material/Receipt";
 import UndoIcon from "@mui/icons-material/Undo";
 import PictureAsPdfIcon from "@mui/icons-material/PictureAsPdf";
@@ -24,7 +55,11 @@ import { adminResourcesByName } from "../../../../generated/admin-resources";
 /** Status: any of the contract's order statuses; the server's 422 about it shows under it. */
 function StatusFilter({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
   useServerFilterError(source);
-  return <ShowsErrors><SelectArrayInput source={source} label={label} choices={choicesOf(enumValues("orders", "status"))} sx={{ minWidth: 180 }} /></ShowsErrors>;
+  return (
+    <ShowsErrors>
+      <SelectArrayInput source={source} label={label} choices={choicesOf(enumValues("orders", "status"))} sx={{ minWidth: 180 }} />
+    </ShowsErrors>
+  );
 }
 
 const OWN_FILTERS = ["status", "created_after", "created_before", "customer_email"];
@@ -33,7 +68,13 @@ const filters = [
   <StatusFilter key="status" source="status" label="Status" alwaysOn />,
   <DateTimeFilter key="created_after" source="created_after" label="From" alwaysOn />,
   <DateTimeFilter key="created_before" source="created_before" label="Until" alwaysOn />,
-  <CheckedTextFilter key="customer_email" source="customer_email" label="Customer email" helperText="part of the email, any case" alwaysOn />,
+  <CheckedTextFilter
+    key="customer_email"
+    source="customer_email"
+    label="Customer email"
+    helperText="part of the email, any case"
+    alwaysOn
+  />,
   // the contract's other filters, as the generic lists render them
   ...metaFilters(
     "orders",
@@ -48,7 +89,21 @@ function OrderList() {
       filters={filters}
       sort={{ field: "created_at", order: "DESC" }}
       create={false}
-      exportFields={["id", "created_at", "status", "billing_reason", "customer.email", "product.name", "subtotal_amount", "discount_amount", "tax_amount", "total_amount", "refunded_amount", "currency", "subscription_id"]}
+      exportFields={[
+        "id",
+        "created_at",
+        "status",
+        "billing_reason",
+        "customer.email",
+        "product.name",
+        "subtotal_amount",
+        "discount_amount",
+        "tax_amount",
+        "total_amount",
+        "refunded_amount",
+        "currency",
+        "subscription_id",
+      ]}
     >
       <DateTimeField source="created_at" label="Date" />
       <TextField source="customer.email" label="Customer" sortBy="customer" />
@@ -71,19 +126,34 @@ function RefundButton() {
   if (!order.paid || refundable <= 0) return null;
   return (
     <>
-      <Button label="Refund" onClick={() => setOpen(true)}><UndoIcon /></Button>
+      <Button label="Refund" onClick={() => setOpen(true)}>
+        <UndoIcon />
+      </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="refund-title" fullWidth maxWidth="sm">
         <DialogTitle id="refund-title">Refund order</DialogTitle>
         <DialogContent>
           <Typography variant="body2" gutterBottom>
-            Paid {formatMoney(order.total_amount, order.currency)}; refunded so far {formatMoney(order.refunded_amount, order.currency)}. Up to {formatMoney(refundable, order.currency)} can be refunded.
+            Paid {formatMoney(order.total_amount, order.currency)}; refunded so far {formatMoney(order.refunded_amount, order.currency)}. Up
+            to {formatMoney(refundable, order.currency)} can be refunded.
           </Typography>
           <SimpleForm
             record={{ id: order.id, amount: refundable, reason: "customer_request", revoke_benefits: false }}
-            toolbar={<Toolbar><SaveButton label="Refund" icon={<UndoIcon />} alwaysEnable /></Toolbar>}
+            toolbar={
+              <Toolbar>
+                <SaveButton label="Refund" icon={<UndoIcon />} alwaysEnable />
+              </Toolbar>
+            }
             onSubmit={async (values: Record<string, unknown>) => {
               try {
-                await call("POST", "/v1/refunds/", { body: { order_id: order.id, amount: values.amount, reason: values.reason, comment: values.comment || null, revoke_benefits: !!values.revoke_benefits } });
+                await call("POST", "/v1/refunds/", {
+                  body: {
+                    order_id: order.id,
+                    amount: values.amount,
+                    reason: values.reason,
+                    comment: values.comment || null,
+                    revoke_benefits: !!values.revoke_benefits,
+                  },
+                });
                 notify(`Refunded ${formatMoney(Number(values.amount), order.currency)}`, { type: "success" });
                 setOpen(false);
                 refresh();
@@ -132,19 +202,37 @@ function InvoiceButton() {
       setBusy(false);
     }
   };
-  return <Button label={busy ? "Preparing invoice…" : "Invoice"} onClick={() => void open()} disabled={busy}><PictureAsPdfIcon /></Button>;
+  return (
+    <Button label={busy ? "Preparing invoice…" : "Invoice"} onClick={() => void open()} disabled={busy}>
+      <PictureAsPdfIcon />
+    </Button>
+  );
 }
 
 function Amounts() {
   const o = useRecordContext<Order>();
   if (!o) return null;
   // deductions shown with a minus sign, and only when there is one
-  const rows: [string, number][] = [["Subtotal", o.subtotal_amount], ["Discount", o.discount_amount ? -o.discount_amount : 0], ["Net", o.net_amount], ["Tax", o.tax_amount], ["Total", o.total_amount], ["Refunded", o.refunded_amount ? -o.refunded_amount : 0]];
+  const rows: [string, number][] = [
+    ["Subtotal", o.subtotal_amount],
+    ["Discount", o.discount_amount ? -o.discount_amount : 0],
+    ["Net", o.net_amount],
+    ["Tax", o.tax_amount],
+    ["Total", o.total_amount],
+    ["Refunded", o.refunded_amount ? -o.refunded_amount : 0],
+  ];
   return (
     <Table size="small" sx={{ maxWidth: 420 }}>
       <TableBody>
         {rows.map(([label, v]) => (
-          <TableRow key={label}><TableCell component="th" scope="row">{label}</TableCell><TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>{formatMoney(v, o.currency)}</TableCell></TableRow>
+          <TableRow key={label}>
+            <TableCell component="th" scope="row">
+              {label}
+            </TableCell>
+            <TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>
+              {formatMoney(v, o.currency)}
+            </TableCell>
+          </TableRow>
         ))}
       </TableBody>
     </Table>
@@ -156,10 +244,23 @@ function Items() {
   if (!o) return null;
   return (
     <Table size="small">
-      <TableHead><TableRow><TableCell>Item</TableCell><TableCell align="right">Amount</TableCell><TableCell align="right">Tax</TableCell></TableRow></TableHead>
+      <TableHead>
+        <TableRow>
+          <TableCell>Item</TableCell>
+          <TableCell align="right">Amount</TableCell>
+          <TableCell align="right">Tax</TableCell>
+        </TableRow>
+      </TableHead>
       <TableBody>
         {o.items.map((i) => (
-          <TableRow key={i.id}><TableCell>{i.label}{i.proration ? " (proration)" : ""}</TableCell><TableCell align="right">{formatMoney(i.amount, o.currency)}</TableCell><TableCell align="right">{formatMoney(i.tax_amount, o.currency)}</TableCell></TableRow>
+          <TableRow key={i.id}>
+            <TableCell>
+              {i.label}
+              {i.proration ? " (proration)" : ""}
+            </TableCell>
+            <TableCell align="right">{formatMoney(i.amount, o.currency)}</TableCell>
+            <TableCell align="right">{formatMoney(i.tax_amount, o.currency)}</TableCell>
+          </TableRow>
         ))}
       </TableBody>
     </Table>
@@ -168,7 +269,14 @@ function Items() {
 
 function OrderShow() {
   return (
-    <Show actions={<ShowActions editLabel="Billing details"><InvoiceButton /><RefundButton /></ShowActions>}>
+    <Show
+      actions={
+        <ShowActions editLabel="Billing details">
+          <InvoiceButton />
+          <RefundButton />
+        </ShowActions>
+      }
+    >
       <Grid container spacing={2} sx={{ p: 2 }}>
         <Grid size={{ xs: 12, md: 7 }}>
           <SimpleShowLayout sx={{ p: 0 }}>
@@ -183,13 +291,19 @@ function OrderShow() {
           </SimpleShowLayout>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
-          <Labeled label="Amounts"><Amounts /></Labeled>
+          <Labeled label="Amounts">
+            <Amounts />
+          </Labeled>
         </Grid>
         <Grid size={12}>
-          <Typography variant="h6" component="h3">Items</Typography>
+          <Typography variant="h6" component="h3">
+            Items
+          </Typography>
           <Items />
           <Divider sx={{ my: 2 }} />
-          <Typography variant="h6" component="h3">Refunds</Typography>
+          <Typography variant="h6" component="h3">
+            Refunds
+          </Typography>
           <RelatedList reference="refunds" target="order_id" label={false} rowClick={false} empty="No refunds.">
             <MoneyField source="amount" />
             <EnumField source="reason" />

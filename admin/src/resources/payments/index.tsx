@@ -7,11 +7,17 @@ import { metaFilters } from "../../common/generic";
 import { ResourceList, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
 
-const card = (p: Payment) => ("method_metadata" in p && p.method_metadata ? `${p.method_metadata.brand} •••• ${p.method_metadata.last4}` : p.method);
+const card = (p: Payment) =>
+  "method_metadata" in p && p.method_metadata ? `${p.method_metadata.brand} •••• ${p.method_metadata.last4}` : p.method;
 
 function PaymentList() {
   return (
-    <ResourceList filters={metaFilters("payments", ["status", "customer_email"])} sort={{ field: "created_at", order: "DESC" }} create={false} exportFields={["id", "created_at", "status", "amount", "currency", "method", "decline_reason", "order_id", "checkout_id"]}>
+    <ResourceList
+      filters={metaFilters("payments", ["status", "customer_email"])}
+      sort={{ field: "created_at", order: "DESC" }}
+      create={false}
+      exportFields={["id", "created_at", "status", "amount", "currency", "method", "decline_reason", "order_id", "checkout_id"]}
+    >
       <DateTimeField source="created_at" label="Date" />
       <MoneyField source="amount" />
       <EnumField source="status" />

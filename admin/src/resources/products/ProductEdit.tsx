@@ -54,7 +54,16 @@ export function ProductEdit() {
 export function ProductCreate() {
   return (
     <Create transform={(data: FormValues) => productBody(data)} redirect="show">
-      <ProductForm record={{ prices: [{ amount_type: "fixed", price_currency: "usd" }], attached_custom_fields: [], media_files: [], visibility: "public", tax_category: "digital_service", recurring_interval_count: 1 }} />
+      <ProductForm
+        record={{
+          prices: [{ amount_type: "fixed", price_currency: "usd" }],
+          attached_custom_fields: [],
+          media_files: [],
+          visibility: "public",
+          tax_category: "digital_service",
+          recurring_interval_count: 1,
+        }}
+      />
     </Create>
   );
 }

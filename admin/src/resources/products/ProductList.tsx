@@ -12,7 +12,18 @@ export function ProductList() {
       filters={metaFilters("products", ["query", "is_archived"], ["query", "is_archived", "is_recurring", "visibility", "benefit_id"])}
       filterDefaultValues={{ is_archived: false }}
       sort={{ field: "created_at", order: "DESC" }}
-      exportFields={["id", "name", "description", "recurring_interval", "recurring_interval_count", "trial_interval", "trial_interval_count", "visibility", "is_archived", "created_at"]}
+      exportFields={[
+        "id",
+        "name",
+        "description",
+        "recurring_interval",
+        "recurring_interval_count",
+        "trial_interval",
+        "trial_interval_count",
+        "visibility",
+        "is_archived",
+        "created_at",
+      ]}
     >
       <TextField source="name" />
       <PricesField label="Prices" />

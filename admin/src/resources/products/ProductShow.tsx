@@ -1,8 +1,20 @@
 import { useState } from "react";
 import { submissionErrors } from "../../common/submit";
 import {
-  Button, ReferenceArrayInput, AutocompleteArrayInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField,
-  useNotify, useRecordContext, useRefresh, SaveButton, Toolbar, BooleanField,
+  Button,
+  ReferenceArrayInput,
+  AutocompleteArrayInput,
+  Show,
+  SimpleForm,
+  Tab,
+  TabbedShowLayout,
+  TextField,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  SaveButton,
+  Toolbar,
+  BooleanField,
 } from "react-admin";
 import { Box, Typography } from "@mui/material";
 import ArchiveIcon from "@mui/icons-material/Archive";
@@ -44,7 +56,6 @@ function NewCheckoutLinkButton() {
   );
 }
 
-
 /** The benefits a purchase grants, changed with their own call (POST /v1/products/{id}/benefits). */
 function BenefitsEditor() {
   const record = useRecordContext<Product>();
@@ -55,7 +66,11 @@ function BenefitsEditor() {
   return (
     <SimpleForm
       record={{ id: record.id, benefit_ids: record.benefits.map((b) => b.id) }}
-      toolbar={<Toolbar><SaveButton label="Save benefits" disabled={saving} alwaysEnable={false} /></Toolbar>}
+      toolbar={
+        <Toolbar>
+          <SaveButton label="Save benefits" disabled={saving} alwaysEnable={false} />
+        </Toolbar>
+      }
       onSubmit={async (values: Record<string, unknown>) => {
         setSaving(true);
         try {
@@ -70,7 +85,12 @@ function BenefitsEditor() {
       }}
     >
       <ReferenceArrayInput source="benefit_ids" reference="benefits">
-        <AutocompleteArrayInput label="Benefits granted with this product" optionText={(b: { description: string; type: string }) => `${b.description} (${humanize(b.type)})`} filterToQuery={(q: string) => ({ q })} fullWidth />
+        <AutocompleteArrayInput
+          label="Benefits granted with this product"
+          optionText={(b: { description: string; type: string }) => `${b.description} (${humanize(b.type)})`}
+          filterToQuery={(q: string) => ({ q })}
+          fullWidth
+        />
       </ReferenceArrayInput>
     </SimpleForm>
   );
@@ -100,14 +120,23 @@ function MediaTab() {
   if (!record.medias.length) return <Typography variant="body2">No images.</Typography>;
   return (
     <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
-      {record.medias.map((m) => <img key={m.id} src={m.public_url} alt={m.name} style={{ width: 160, height: 160, objectFit: "cover", borderRadius: 4 }} />)}
+      {record.medias.map((m) => (
+        <img key={m.id} src={m.public_url} alt={m.name} style={{ width: 160, height: 160, objectFit: "cover", borderRadius: 4 }} />
+      ))}
     </Box>
   );
 }
 
 export function ProductShow() {
   return (
-    <Show actions={<ShowActions><NewCheckoutLinkButton /><ArchiveButton /></ShowActions>}>
+    <Show
+      actions={
+        <ShowActions>
+          <NewCheckoutLinkButton />
+          <ArchiveButton />
+        </ShowActions>
+      }
+    >
       <TabbedShowLayout>
         <Tab label="Overview">
           <TextField source="name" />
@@ -136,7 +165,13 @@ export function ProductShow() {
           </RelatedList>
         </Tab>
         <Tab label="Orders" path="orders">
-          <RelatedList reference="orders" target="product_id" label={false} sort={{ field: "created_at", order: "DESC" }} empty="No orders yet.">
+          <RelatedList
+            reference="orders"
+            target="product_id"
+            label={false}
+            sort={{ field: "created_at", order: "DESC" }}
+            empty="No orders yet."
+          >
             <TextField source="customer.email" label="Customer" />
             <MoneyField source="total_amount" label="Total" />
             <EnumField source="status" />

@@ -3,4 +3,11 @@ import { ProductList } from "./ProductList";
 import { ProductShow } from "./ProductShow";
 import { ProductCreate, ProductEdit } from "./ProductEdit";
 
-export default { list: ProductList, show: ProductShow, edit: ProductEdit, create: ProductCreate, icon: Inventory2Icon, recordRepresentation: "name" };
+export default {
+  list: ProductList,
+  show: ProductShow,
+  edit: ProductEdit,
+  create: ProductCreate,
+  icon: Inventory2Icon,
+  recordRepresentation: "name",
+};

@@ -23,15 +23,33 @@ export function MediaInput() {
       <Typography variant="subtitle2">Media</Typography>
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", my: 1 }}>
         {files.map((m) => (
-          <Box key={m.id} sx={{ position: "relative", width: 96, height: 96, border: 1, borderColor: "divider", borderRadius: 1, overflow: "hidden" }}>
-            {m.public_url ? <img src={m.public_url} alt={m.name ?? "Product image"} style={{ width: "100%", height: "100%", objectFit: "cover" }} /> : <Typography variant="caption">{m.name}</Typography>}
-            <IconButton size="small" aria-label={`Remove ${m.name ?? "image"}`} sx={{ position: "absolute", top: 0, right: 0, bgcolor: "background.paper" }} onClick={() => field.onChange(files.filter((f) => f.id !== m.id))}>
+          <Box
+            key={m.id}
+            sx={{ position: "relative", width: 96, height: 96, border: 1, borderColor: "divider", borderRadius: 1, overflow: "hidden" }}
+          >
+            {m.public_url ? (
+              <img src={m.public_url} alt={m.name ?? "Product image"} style={{ width: "100%", height: "100%", objectFit: "cover" }} />
+            ) : (
+              <Typography variant="caption">{m.name}</Typography>
+            )}
+            <IconButton
+              size="small"
+              aria-label={`Remove ${m.name ?? "image"}`}
+              sx={{ position: "absolute", top: 0, right: 0, bgcolor: "background.paper" }}
+              onClick={() => field.onChange(files.filter((f) => f.id !== m.id))}
+            >
               <DeleteIcon fontSize="inherit" />
             </IconButton>
           </Box>
         ))}
       </Box>
-      <Button component="label" variant="outlined" size="small" disabled={busy} startIcon={busy ? <CircularProgress size={14} /> : undefined}>
+      <Button
+        component="label"
+        variant="outlined"
+        size="small"
+        disabled={busy}
+        startIcon={busy ? <CircularProgress size={14} /> : undefined}
+      >
         Upload image
         <input
           hidden

@@ -3,7 +3,18 @@
 // "Free" apart, sent as a free price the server stores as fixed 0. An existing price is never
 // changed in place: the update keeps it by id, or drops it (the server archives it), and new
 // prices are added beside.
-import { ArrayInput, FormDataConsumer, ReferenceInput, SelectInput, SimpleFormIterator, TextInput, AutocompleteInput, required, useRecordContext, minValue } from "react-admin";
+import {
+  ArrayInput,
+  FormDataConsumer,
+  ReferenceInput,
+  SelectInput,
+  SimpleFormIterator,
+  TextInput,
+  AutocompleteInput,
+  required,
+  useRecordContext,
+  minValue,
+} from "react-admin";
 import { Box, Chip, Stack, Typography } from "@mui/material";
 import type { ProductPrice } from "../../api";
 import { currencyDigits, formatMoney, humanize, perPeriod } from "../../common/format";
@@ -22,7 +33,12 @@ export function formatUnitAmount(unit: string | number, currency: string): strin
   const digits = currencyDigits(currency);
   const major = Number(unit) / 10 ** digits;
   try {
-    return new Intl.NumberFormat(undefined, { style: "currency", currency: currency.toUpperCase(), minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, 12) }).format(major);
+    return new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency: currency.toUpperCase(),
+      minimumFractionDigits: digits,
+      maximumFractionDigits: Math.max(digits, 12),
+    }).format(major);
   } catch {
     return `${major} ${currency.toUpperCase()}`;
   }
@@ -34,7 +50,10 @@ export function priceText(p: ProductPrice, interval?: string | null, count?: num
     case "fixed":
       return p.price_amount === 0 ? "Free" : `${formatMoney(p.price_amount, p.price_currency)}${per}`;
     case "custom": {
-      const parts = [p.minimum_amount != null ? `min ${formatMoney(p.minimum_amount, p.price_currency)}` : null, p.preset_amount != null ? `suggested ${formatMoney(p.preset_amount, p.price_currency)}` : null].filter(Boolean);
+      const parts = [
+        p.minimum_amount != null ? `min ${formatMoney(p.minimum_amount, p.price_currency)}` : null,
+        p.preset_amount != null ? `suggested ${formatMoney(p.preset_amount, p.price_currency)}` : null,
+      ].filter(Boolean);
       return `Pay what you want${parts.length ? ` (${parts.join(", ")})` : ""}${per}`;
     }
     case "metered_unit":
@@ -46,14 +65,20 @@ export function priceText(p: ProductPrice, interval?: string | null, count?: num
 
 /** Every active price of the product in the record, one line each. */
 export function PricesField(_props: { label?: string }) {
-  const record = useRecordContext<{ prices?: ProductPrice[]; recurring_interval?: string | null; recurring_interval_count?: number | null }>();
+  const record = useRecordContext<{
+    prices?: ProductPrice[];
+    recurring_interval?: string | null;
+    recurring_interval_count?: number | null;
+  }>();
   const prices = (record?.prices ?? []).filter((p) => !p.is_archived);
   if (!prices.length) return <Typography variant="body2">—</Typography>;
   return (
     <Stack spacing={0.5}>
       {prices.map((p) => (
         <Box key={p.id} sx={{ display: "flex", gap: 1, alignItems: "center" }}>
-          <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums" }}>{priceText(p, record?.recurring_interval, record?.recurring_interval_count)}</Typography>
+          <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums" }}>
+            {priceText(p, record?.recurring_interval, record?.recurring_interval_count)}
+          </Typography>
           {p.amount_type === "metered_unit" ? <Chip size="small" label="Usage" /> : null}
         </Box>
       ))}
@@ -72,7 +97,10 @@ export function PricesInput() {
             if (existing?.id) {
               return (
                 <Typography variant="body2" sx={{ py: 1 }}>
-                  {priceText(existing)} <Typography component="span" variant="caption" color="text.secondary">(kept as is; remove it to archive it)</Typography>
+                  {priceText(existing)}{" "}
+                  <Typography component="span" variant="caption" color="text.secondary">
+                    (kept as is; remove it to archive it)
+                  </Typography>
                 </Typography>
               );
             }
@@ -80,9 +108,25 @@ export function PricesInput() {
             const currency = ((scopedFormData as { price_currency?: string } | undefined)?.price_currency || "usd").toLowerCase();
             return (
               <Box sx={{ display: "flex", flexWrap: "wrap", columnGap: 2 }}>
-                <SelectInput source="amount_type" label="Amount type" choices={AMOUNT_TYPES.map((t) => ({ id: t, name: AMOUNT_TYPE_NAMES[t] }))} validate={required()} defaultValue="fixed" />
-                {amountType !== "free" ? <TextInput source="price_currency" label="Currency" defaultValue="usd" helperText="ISO code, e.g. usd" sx={{ width: 120 }} /> : null}
-                {amountType === "fixed" ? <MoneyInput source="price_amount" label="Price" currency={currency} validate={[required(), minValue(0)]} /> : null}
+                <SelectInput
+                  source="amount_type"
+                  label="Amount type"
+                  choices={AMOUNT_TYPES.map((t) => ({ id: t, name: AMOUNT_TYPE_NAMES[t] }))}
+                  validate={required()}
+                  defaultValue="fixed"
+                />
+                {amountType !== "free" ? (
+                  <TextInput
+                    source="price_currency"
+                    label="Currency"
+                    defaultValue="usd"
+                    helperText="ISO code, e.g. usd"
+                    sx={{ width: 120 }}
+                  />
+                ) : null}
+                {amountType === "fixed" ? (
+                  <MoneyInput source="price_amount" label="Price" currency={currency} validate={[required(), minValue(0)]} />
+                ) : null}
                 {amountType === "custom" ? (
                   <>
                     <MoneyInput source="minimum_amount" label="Minimum" currency={currency} />
@@ -93,9 +137,20 @@ export function PricesInput() {
                 {amountType === "metered_unit" ? (
                   <>
                     <ReferenceInput source="meter_id" reference="meters" filter={{ is_archived: false }}>
-                      <AutocompleteInput label="Meter" optionText="name" validate={required()} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 220 }} />
+                      <AutocompleteInput
+                        label="Meter"
+                        optionText="name"
+                        validate={required()}
+                        filterToQuery={(q: string) => ({ q })}
+                        sx={{ minWidth: 220 }}
+                      />
                     </ReferenceInput>
-                    <TextInput source="unit_amount" label="Per unit (minor units, decimals allowed)" validate={required()} helperText="e.g. 0.5 = half a cent" />
+                    <TextInput
+                      source="unit_amount"
+                      label="Per unit (minor units, decimals allowed)"
+                      validate={required()}
+                      helperText="e.g. 0.5 = half a cent"
+                    />
                     <MoneyInput source="cap_amount" label="Cap per period" currency={currency} />
                   </>
                 ) : null}
@@ -117,14 +172,25 @@ export function pricesBody(rows: PriceRow[] | undefined): Record<string, unknown
     const currency = typeof row.price_currency === "string" && row.price_currency ? row.price_currency.toLowerCase() : "usd";
     switch (row.amount_type) {
       case "custom":
-        return { amount_type: "custom", price_currency: currency, minimum_amount: row.minimum_amount ?? null, maximum_amount: row.maximum_amount ?? null, preset_amount: row.preset_amount ?? null };
+        return {
+          amount_type: "custom",
+          price_currency: currency,
+          minimum_amount: row.minimum_amount ?? null,
+          maximum_amount: row.maximum_amount ?? null,
+          preset_amount: row.preset_amount ?? null,
+        };
       case "free":
         return { amount_type: "free" };
       case "metered_unit":
-        return { amount_type: "metered_unit", price_currency: currency, meter_id: row.meter_id, unit_amount: row.unit_amount, cap_amount: row.cap_amount ?? null };
+        return {
+          amount_type: "metered_unit",
+          price_currency: currency,
+          meter_id: row.meter_id,
+          unit_amount: row.unit_amount,
+          cap_amount: row.cap_amount ?? null,
+        };
       default:
         return { amount_type: "fixed", price_currency: currency, price_amount: row.price_amount };
     }
   });
 }
-

@@ -8,12 +8,19 @@ import { LinkField, ReferenceNameField } from "../../common/references";
 
 function RefundList() {
   return (
-    <ResourceList filters={metaFilters("refunds", ["succeeded"])} sort={{ field: "created_at", order: "DESC" }} create={false} exportFields={["id", "created_at", "status", "reason", "amount", "tax_amount", "currency", "order_id", "customer_id"]}>
+    <ResourceList
+      filters={metaFilters("refunds", ["succeeded"])}
+      sort={{ field: "created_at", order: "DESC" }}
+      create={false}
+      exportFields={["id", "created_at", "status", "reason", "amount", "tax_amount", "currency", "order_id", "customer_id"]}
+    >
       <DateTimeField source="created_at" label="Date" />
       <MoneyField source="amount" />
       <EnumField source="reason" />
       <EnumField source="status" />
-      <LinkField label="Order" source="order_id" reference="orders">View order</LinkField>
+      <LinkField label="Order" source="order_id" reference="orders">
+        View order
+      </LinkField>
     </ResourceList>
   );
 }

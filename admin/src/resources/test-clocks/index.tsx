@@ -2,7 +2,28 @@
 // their subscriptions' renewals, dunning and endings as if that time had passed.
 import { submissionErrors } from "../../common/submit";
 import { useState } from "react";
-import { AutocompleteInput, Create, DateTimeInput, FunctionField, ReferenceInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, Toolbar, SaveButton, required, useNotify, useRecordContext, useRefresh, Button, ReferenceArrayField, SingleFieldList, ChipField } from "react-admin";
+import {
+  AutocompleteInput,
+  Create,
+  DateTimeInput,
+  FunctionField,
+  ReferenceInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  Toolbar,
+  SaveButton,
+  required,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  Button,
+  ReferenceArrayField,
+  SingleFieldList,
+  ChipField,
+} from "react-admin";
 import { Box, Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
 import ScheduleIcon from "@mui/icons-material/Schedule";
 import FastForwardIcon from "@mui/icons-material/FastForward";
@@ -15,8 +36,22 @@ import { call } from "../../dataProvider/request";
 const STEPS: [string, (d: Date) => Date][] = [
   ["+1 day", (d) => new Date(d.getTime() + 86_400_000)],
   ["+1 week", (d) => new Date(d.getTime() + 7 * 86_400_000)],
-  ["+1 month", (d) => { const n = new Date(d); n.setUTCMonth(n.getUTCMonth() + 1); return n; }],
-  ["+1 year", (d) => { const n = new Date(d); n.setUTCFullYear(n.getUTCFullYear() + 1); return n; }],
+  [
+    "+1 month",
+    (d) => {
+      const n = new Date(d);
+      n.setUTCMonth(n.getUTCMonth() + 1);
+      return n;
+    },
+  ],
+  [
+    "+1 year",
+    (d) => {
+      const n = new Date(d);
+      n.setUTCFullYear(n.getUTCFullYear() + 1);
+      return n;
+    },
+  ],
 ];
 
 function AdvanceButtons() {
@@ -46,7 +81,13 @@ function AdvanceButtons() {
   return (
     <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
       {STEPS.map(([label, next]) => (
-        <Button key={label} label={label} disabled={busy || clock.status !== "ready"} onClick={() => void advance(next(new Date(clock.frozen_time)))} variant="outlined">
+        <Button
+          key={label}
+          label={label}
+          disabled={busy || clock.status !== "ready"}
+          onClick={() => void advance(next(new Date(clock.frozen_time)))}
+          variant="outlined"
+        >
           <FastForwardIcon />
         </Button>
       ))}
@@ -62,20 +103,30 @@ function AttachCustomerButton() {
   if (!clock) return null;
   return (
     <>
-      <Button label="Attach customer" onClick={() => setOpen(true)}><PersonAddIcon /></Button>
+      <Button label="Attach customer" onClick={() => setOpen(true)}>
+        <PersonAddIcon />
+      </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="attach-title" fullWidth maxWidth="sm">
         <DialogTitle id="attach-title">Attach a customer to this clock</DialogTitle>
         <DialogContent>
-          <SimpleForm record={{}} toolbar={<Toolbar><SaveButton label="Attach" alwaysEnable /></Toolbar>} onSubmit={async (v: Record<string, unknown>) => {
-            try {
-              await call("POST", "/v1/test-clocks/{id}/customers", { path: { id: clock.id }, body: { customer_id: v.customer_id } });
-              notify("Customer attached", { type: "success" });
-              setOpen(false);
-              refresh();
-            } catch (err) {
-              return submissionErrors(err, notify);
+          <SimpleForm
+            record={{}}
+            toolbar={
+              <Toolbar>
+                <SaveButton label="Attach" alwaysEnable />
+              </Toolbar>
             }
-          }}>
+            onSubmit={async (v: Record<string, unknown>) => {
+              try {
+                await call("POST", "/v1/test-clocks/{id}/customers", { path: { id: clock.id }, body: { customer_id: v.customer_id } });
+                notify("Customer attached", { type: "success" });
+                setOpen(false);
+                refresh();
+              } catch (err) {
+                return submissionErrors(err, notify);
+              }
+            }}
+          >
             <ReferenceInput source="customer_id" reference="customers">
               <AutocompleteInput label="Customer" optionText="email" validate={required()} filterToQuery={(q: string) => ({ q })} />
             </ReferenceInput>
@@ -100,13 +151,21 @@ function TestClockList() {
 
 function TestClockShow() {
   return (
-    <Show actions={<ShowActions remove><AttachCustomerButton /></ShowActions>}>
+    <Show
+      actions={
+        <ShowActions remove>
+          <AttachCustomerButton />
+        </ShowActions>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="name" emptyText="—" />
         <DateTimeField source="frozen_time" label="Clock time" />
         <EnumField source="status" />
         <Box>
-          <Typography variant="subtitle2" gutterBottom>Advance</Typography>
+          <Typography variant="subtitle2" gutterBottom>
+            Advance
+          </Typography>
           <AdvanceButtons />
         </Box>
         <ReferenceArrayField source="customer_ids" reference="customers" label="Customers">

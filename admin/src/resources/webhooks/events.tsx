@@ -17,7 +17,11 @@ export function eventGroups(types: readonly string[] = EVENT_TYPES): [string, st
 }
 
 export function EventsInput({ source = "events" }: { source?: string }) {
-  const { field, fieldState } = useInput<string[]>({ source, defaultValue: [], validate: (v: string[] | undefined) => (v?.length ? undefined : "Choose at least one event") });
+  const { field, fieldState } = useInput<string[]>({
+    source,
+    defaultValue: [],
+    validate: (v: string[] | undefined) => (v?.length ? undefined : "Choose at least one event"),
+  });
   const chosen = new Set(field.value ?? []);
   const set = (types: string[], on: boolean) => {
     const next = new Set(chosen);
@@ -36,10 +40,17 @@ export function EventsInput({ source = "events" }: { source?: string }) {
           const some = types.some((t) => chosen.has(t));
           return (
             <Box key={group} sx={{ border: 1, borderColor: "divider", borderRadius: 1, p: 1 }}>
-              <FormControlLabel control={<Checkbox checked={all} indeterminate={some && !all} onChange={(e) => set(types, e.target.checked)} />} label={<strong>{humanize(group)}</strong>} />
+              <FormControlLabel
+                control={<Checkbox checked={all} indeterminate={some && !all} onChange={(e) => set(types, e.target.checked)} />}
+                label={<strong>{humanize(group)}</strong>}
+              />
               <FormGroup sx={{ pl: 2 }}>
                 {types.map((t) => (
-                  <FormControlLabel key={t} control={<Checkbox size="small" checked={chosen.has(t)} onChange={(e) => set([t], e.target.checked)} />} label={t} />
+                  <FormControlLabel
+                    key={t}
+                    control={<Checkbox size="small" checked={chosen.has(t)} onChange={(e) => set([t], e.target.checked)} />}
+                    label={t}
+                  />
                 ))}
               </FormGroup>
             </Box>

@@ -2,7 +2,21 @@
 // shown once (after creating it or resetting it); disabling and enabling an endpoint (a disabled
 // one is sent nothing, its events are kept as not delivered); the deliveries inspector below each.
 import { useState } from "react";
-import { Create, Edit, FunctionField, SelectInput, Show, SimpleForm, Tab, TabbedShowLayout, TextField, TextInput, required, useRecordContext, useRedirect } from "react-admin";
+import {
+  Create,
+  Edit,
+  FunctionField,
+  SelectInput,
+  Show,
+  SimpleForm,
+  Tab,
+  TabbedShowLayout,
+  TextField,
+  TextInput,
+  required,
+  useRecordContext,
+  useRedirect,
+} from "react-admin";
 import { Box, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button as MuiButton } from "@mui/material";
 import WebhookIcon from "@mui/icons-material/Webhook";
 import KeyIcon from "@mui/icons-material/Key";
@@ -22,7 +36,11 @@ import { DeliveriesInspector } from "./deliveries";
 function StatusField(_props: { label?: string }) {
   const e = useRecordContext<WebhookEndpoint>();
   if (!e) return null;
-  return e.enabled ? <Chip size="small" color="success" variant="outlined" label="Enabled" /> : <Chip size="small" color="warning" label="Disabled" />;
+  return e.enabled ? (
+    <Chip size="small" color="success" variant="outlined" label="Enabled" />
+  ) : (
+    <Chip size="small" color="warning" label="Disabled" />
+  );
 }
 
 function EndpointList() {
@@ -39,18 +57,32 @@ function EndpointList() {
 }
 
 /** The secret, once: after it is made it is not shown again (reset it to get a new one). */
-export function SecretDialog({ secret, onClose, title = "Signing secret" }: { secret: string | null; onClose: () => void; title?: string }) {
+export function SecretDialog({
+  secret,
+  onClose,
+  title = "Signing secret",
+}: {
+  secret: string | null;
+  onClose: () => void;
+  title?: string;
+}) {
   return (
     <Dialog open={!!secret} onClose={onClose} aria-labelledby="secret-title">
       <DialogTitle id="secret-title">{title}</DialogTitle>
       <DialogContent>
-        <Typography variant="body2" gutterBottom>Copy it now: it is not shown again.</Typography>
+        <Typography variant="body2" gutterBottom>
+          Copy it now: it is not shown again.
+        </Typography>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1, bgcolor: "grey.100", p: 1, borderRadius: 1 }}>
-          <Typography component="code" variant="body2" sx={{ wordBreak: "break-all" }} data-testid="secret">{secret}</Typography>
+          <Typography component="code" variant="body2" sx={{ wordBreak: "break-all" }} data-testid="secret">
+            {secret}
+          </Typography>
           {secret ? <CopyButton value={secret} label="Copy secret" /> : null}
         </Box>
       </DialogContent>
-      <DialogActions><MuiButton onClick={onClose}>I have copied it</MuiButton></DialogActions>
+      <DialogActions>
+        <MuiButton onClick={onClose}>I have copied it</MuiButton>
+      </DialogActions>
     </Dialog>
   );
 }
@@ -61,7 +93,15 @@ function ResetSecretButton() {
   if (!e) return null;
   return (
     <>
-      <ConfirmAction label="Reset secret" icon={<KeyIcon />} title="Reset the signing secret?" content="Deliveries are signed with the new secret at once; your receiver must be given it." run={() => call<WebhookEndpoint>("PATCH", "/v1/webhooks/endpoints/{id}/secret", { path: { id: e.id } })} onDone={(r) => setSecret((r as WebhookEndpoint).secret)} success="Secret reset" />
+      <ConfirmAction
+        label="Reset secret"
+        icon={<KeyIcon />}
+        title="Reset the signing secret?"
+        content="Deliveries are signed with the new secret at once; your receiver must be given it."
+        run={() => call<WebhookEndpoint>("PATCH", "/v1/webhooks/endpoints/{id}/secret", { path: { id: e.id } })}
+        onDone={(r) => setSecret((r as WebhookEndpoint).secret)}
+        success="Secret reset"
+      />
       <SecretDialog secret={secret} onClose={() => setSecret(null)} />
     </>
   );
@@ -89,7 +129,14 @@ function EnableButton() {
 
 function EndpointShow() {
   return (
-    <Show actions={<ShowActions remove><EnableButton /><ResetSecretButton /></ShowActions>}>
+    <Show
+      actions={
+        <ShowActions remove>
+          <EnableButton />
+          <ResetSecretButton />
+        </ShowActions>
+      }
+    >
       <TabbedShowLayout>
         <Tab label="Deliveries">
           <DeliveriesInspector />
@@ -112,7 +159,12 @@ function Form() {
     <SimpleForm>
       <TextInput source="name" label="Name" fullWidth helperText="To tell it apart from your other endpoints (optional)" />
       <TextInput source="url" label="URL" validate={required()} fullWidth helperText="https://… (your receiver)" />
-      <SelectInput source="format" choices={choicesOf(enumValues("webhooks-endpoints", "format"))} defaultValue="raw" validate={required()} />
+      <SelectInput
+        source="format"
+        choices={choicesOf(enumValues("webhooks-endpoints", "format"))}
+        defaultValue="raw"
+        validate={required()}
+      />
       <EventsInput />
     </SimpleForm>
   );
@@ -139,4 +191,11 @@ function EndpointEdit() {
   );
 }
 
-export default { list: EndpointList, show: EndpointShow, create: EndpointCreate, edit: EndpointEdit, icon: WebhookIcon, recordRepresentation: "url" };
+export default {
+  list: EndpointList,
+  show: EndpointShow,
+  create: EndpointCreate,
+  edit: EndpointEdit,
+  icon: WebhookIcon,
+  recordRepresentation: "url",
+};

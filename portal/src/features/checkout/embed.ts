@@ -3,10 +3,7 @@
 // with the messages of Polar's embed protocol: {type: "POLAR_CHECKOUT", event: "loaded" |
 // "close" | "confirmed" | "success", …}, posted to the parent's origin only.
 export type EmbedEvent =
-  | { event: "loaded" }
-  | { event: "close" }
-  | { event: "confirmed" }
-  | { event: "success"; successURL: string; redirect: boolean };
+  { event: "loaded" } | { event: "close" } | { event: "confirmed" } | { event: "success"; successURL: string; redirect: boolean };
 
 export interface Embed {
   embedded: boolean;

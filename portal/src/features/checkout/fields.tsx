@@ -83,7 +83,11 @@ function CustomFieldInput({ attached, session }: { attached: AttachedCustomField
         switch (field.type) {
           case "select":
             return (
-              <select {...attrs} value={typeof value === "string" ? value : ""} onChange={(e) => send(e.target.value === "" ? null : e.target.value)}>
+              <select
+                {...attrs}
+                value={typeof value === "string" ? value : ""}
+                onChange={(e) => send(e.target.value === "" ? null : e.target.value)}
+              >
                 <option value="">{field.properties.form_placeholder || "Choose…"}</option>
                 {field.properties.options.map((o) => (
                   <option key={o.value} value={o.value}>

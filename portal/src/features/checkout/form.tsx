@@ -114,7 +114,13 @@ export function CheckoutForm(props: {
     <main className={`checkout${props.embed.embedded ? " checkout--embedded" : ""}`}>
       <header className="checkout__header">
         <div className="org">
-          {org.avatar_url ? <img className="org__avatar" src={org.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{org.name.slice(0, 1)}</span>}
+          {org.avatar_url ? (
+            <img className="org__avatar" src={org.avatar_url} alt="" />
+          ) : (
+            <span className="org__avatar org__avatar--letter" aria-hidden="true">
+              {org.name.slice(0, 1)}
+            </span>
+          )}
           <span className="org__name">{org.name}</span>
         </div>
         {props.embed.embedded ? (
@@ -147,7 +153,11 @@ export function CheckoutForm(props: {
           <BusinessFields session={session} />
           {checkout.is_payment_form_required ? (
             <PaymentForm
-              intent={{ amount: checkout.is_payment_required ? checkout.total_amount : null, currency: checkout.currency, saveForLater: checkout.is_payment_setup_required }}
+              intent={{
+                amount: checkout.is_payment_required ? checkout.total_amount : null,
+                currency: checkout.currency,
+                saveForLater: checkout.is_payment_setup_required,
+              }}
               register={register}
               declined={declined}
             />
@@ -168,9 +178,7 @@ export function CheckoutForm(props: {
             {confirming ? "Processing…" : payLabel(checkout)}
           </Button>
           <p className="fineprint">
-            {checkout.product.recurring_interval
-              ? "You can cancel any time from the customer portal. "
-              : ""}
+            {checkout.product.recurring_interval ? "You can cancel any time from the customer portal. " : ""}
             Payments are processed securely. By paying you agree to {org.name}'s terms.
           </p>
         </form>

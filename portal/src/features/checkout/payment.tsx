@@ -61,7 +61,10 @@ export function SandboxCard({ register, declined }: { register: (c: PaymentColle
         const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(expiry.trim());
         const now = new Date();
         if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) next.expiry = "Enter the expiry date as MM / YY.";
-        else if (2000 + Number(m[2]) < now.getFullYear() || (2000 + Number(m[2]) === now.getFullYear() && Number(m[1]) < now.getMonth() + 1)) {
+        else if (
+          2000 + Number(m[2]) < now.getFullYear() ||
+          (2000 + Number(m[2]) === now.getFullYear() && Number(m[1]) < now.getMonth() + 1)
+        ) {
           next.expiry = "This card has expired.";
         }
         if (!/^\d{3,4}$/.test(cvc.trim())) next.cvc = "Enter the 3 or 4 digit security code.";
@@ -147,7 +150,12 @@ export function CardForm(props: { intent: CardIntent; register: (c: PaymentColle
   }
   return (
     <Suspense fallback={<Loading label="Loading the payment form…" />}>
-      <StripePayment publishableKey={config.stripe_publishable_key} intent={props.intent} register={props.register} declined={props.declined} />
+      <StripePayment
+        publishableKey={config.stripe_publishable_key}
+        intent={props.intent}
+        register={props.register}
+        declined={props.declined}
+      />
     </Suspense>
   );
 }

@@ -19,7 +19,9 @@ export function priceLabel(product: CheckoutProduct, price: Price): string {
     case "fixed":
       return price.price_amount === 0 ? "Free" : `${formatMoney(price.price_amount, price.price_currency)}${per}`;
     case "custom":
-      return price.minimum_amount ? `Pay what you want (from ${formatMoney(price.minimum_amount, price.price_currency)})${per}` : `Pay what you want${per}`;
+      return price.minimum_amount
+        ? `Pay what you want (from ${formatMoney(price.minimum_amount, price.price_currency)})${per}`
+        : `Pay what you want${per}`;
     case "metered_unit":
       return `${formatMoney(Number(price.unit_amount), price.price_currency)} per ${price.meter.name} unit`;
   }
@@ -120,7 +122,12 @@ export function CustomAmount({ session }: { session: CheckoutSession }) {
     price.maximum_amount ? `at most ${formatMoney(price.maximum_amount, currency)}` : null,
   ].filter(Boolean);
   return (
-    <Field label={`Name a fair price (${currency.toUpperCase()})`} required error={errors.amount} help={bounds.length ? `Pay ${bounds.join(" and ")}.` : undefined}>
+    <Field
+      label={`Name a fair price (${currency.toUpperCase()})`}
+      required
+      error={errors.amount}
+      help={bounds.length ? `Pay ${bounds.join(" and ")}.` : undefined}
+    >
       {(ids) => (
         <CommitInput
           {...aria(ids)}
@@ -152,16 +159,16 @@ export function DiscountCode({ session, onApplied }: { session: CheckoutSession;
             Discount <strong>{applied.code ?? applied.name}</strong> applied
           </span>
           {applied.code ? (
-          <Button
-            kind="link"
-            onClick={() => {
-              onApplied(null);
-              void update({ discount_code: null }, ["discount_code"]);
-            }}
-          >
-            Remove
-          </Button>
-        ) : null}
+            <Button
+              kind="link"
+              onClick={() => {
+                onApplied(null);
+                void update({ discount_code: null }, ["discount_code"]);
+              }}
+            >
+              Remove
+            </Button>
+          ) : null}
         </div>
         {errors.discount_code ? (
           <p className="field__error" role="alert" data-testid="discount-error">
@@ -243,60 +250,60 @@ export function Totals({ checkout, updating }: { checkout: CheckoutPublic; updat
   const tax = taxLine(checkout);
   return (
     <>
-    <dl className="totals" aria-busy={updating} aria-live="polite" aria-label="Order total">
-      <div>
-        <dt>Subtotal</dt>
-        <dd data-testid="subtotal">{formatMoney(checkout.amount, c)}</dd>
-      </div>
-      {checkout.discount_amount ? (
+      <dl className="totals" aria-busy={updating} aria-live="polite" aria-label="Order total">
         <div>
-          <dt>
-            Discount{checkout.discount?.code ? ` (${checkout.discount.code})` : ""}
-            {terms ? <span className="totals__note"> {terms}</span> : null}
-          </dt>
-          <dd data-testid="discount">−{formatMoney(checkout.discount_amount, c)}</dd>
+          <dt>Subtotal</dt>
+          <dd data-testid="subtotal">{formatMoney(checkout.amount, c)}</dd>
         </div>
-      ) : null}
-      {tax ? (
-        <div>
-          <dt data-testid="tax-label">{tax.label}</dt>
-          <dd data-testid="tax">{formatMoney(checkout.tax_amount ?? 0, c)}</dd>
-        </div>
-      ) : null}
-      {trial ? (
-        <>
+        {checkout.discount_amount ? (
           <div>
-            <dt>From {formatDate(checkout.trial_end)}</dt>
-            <dd data-testid="after-trial">
+            <dt>
+              Discount{checkout.discount?.code ? ` (${checkout.discount.code})` : ""}
+              {terms ? <span className="totals__note"> {terms}</span> : null}
+            </dt>
+            <dd data-testid="discount">−{formatMoney(checkout.discount_amount, c)}</dd>
+          </div>
+        ) : null}
+        {tax ? (
+          <div>
+            <dt data-testid="tax-label">{tax.label}</dt>
+            <dd data-testid="tax">{formatMoney(checkout.tax_amount ?? 0, c)}</dd>
+          </div>
+        ) : null}
+        {trial ? (
+          <>
+            <div>
+              <dt>From {formatDate(checkout.trial_end)}</dt>
+              <dd data-testid="after-trial">
+                {formatMoney(checkout.total_amount, c)}
+                <span className="totals__per">{per}</span>
+              </dd>
+            </div>
+            <div className="totals__total">
+              <dt>Due today</dt>
+              <dd data-testid="total">{formatMoney(0, c)}</dd>
+            </div>
+          </>
+        ) : (
+          <div className="totals__total">
+            <dt>Total</dt>
+            <dd data-testid="total">
               {formatMoney(checkout.total_amount, c)}
-              <span className="totals__per">{per}</span>
+              {per ? <span className="totals__per">{per}</span> : null}
             </dd>
           </div>
-          <div className="totals__total">
-            <dt>Due today</dt>
-            <dd data-testid="total">{formatMoney(0, c)}</dd>
-          </div>
-        </>
-      ) : (
-        <div className="totals__total">
-          <dt>Total</dt>
-          <dd data-testid="total">
-            {formatMoney(checkout.total_amount, c)}
-            {per ? <span className="totals__per">{per}</span> : null}
-          </dd>
-        </div>
-      )}
-    </dl>
-    {tax?.legend ? (
-      <p className="totals__legend" data-testid="tax-legend">
-        {tax.legend}
-      </p>
-    ) : null}
-    {trial ? (
-      <p className="totals__trial" data-testid="trial">
-        {trial}. Cancel before {formatDate(checkout.trial_end)} and you pay nothing.
-      </p>
-    ) : null}
+        )}
+      </dl>
+      {tax?.legend ? (
+        <p className="totals__legend" data-testid="tax-legend">
+          {tax.legend}
+        </p>
+      ) : null}
+      {trial ? (
+        <p className="totals__trial" data-testid="trial">
+          {trial}. Cancel before {formatDate(checkout.trial_end)} and you pay nothing.
+        </p>
+      ) : null}
     </>
   );
 }

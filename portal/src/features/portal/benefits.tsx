@@ -22,7 +22,10 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       kind="secondary"
       label={label}
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
       }}
     >
       {copied ? "Copied" : "Copy"}
@@ -35,14 +38,21 @@ function LicenseKey({ client, id }: { client: Client; id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   useEffect(() => {
-    call(customerPortalLicenseKeysGet({ client, path: { id } })).then(setKey, (e: unknown) => setError(e instanceof ApiFailure ? e.detail : String(e)));
+    call(customerPortalLicenseKeysGet({ client, path: { id } })).then(setKey, (e: unknown) =>
+      setError(e instanceof ApiFailure ? e.detail : String(e)),
+    );
   }, [client, id]);
   if (error) return <Alert kind="error">{error}</Alert>;
   if (!key) return <Loading label="Loading the license key…" />;
   const deactivate = async (activationId: string) => {
     setBusy(activationId);
     try {
-      await send(customerPortalLicenseKeysDeactivate({ client, body: { key: key.key, organization_id: key.organization_id, activation_id: activationId } }));
+      await send(
+        customerPortalLicenseKeysDeactivate({
+          client,
+          body: { key: key.key, organization_id: key.organization_id, activation_id: activationId },
+        }),
+      );
       setKey({ ...key, activations: key.activations.filter((a) => a.id !== activationId) });
     } catch (e) {
       setError(e instanceof ApiFailure ? e.detail : String(e));
@@ -138,7 +148,15 @@ function Downloads({ client, benefitId }: { client: Client; benefitId: string })
   );
 }
 
-function ConnectAccount({ client, grant, onChanged }: { client: Client; grant: CustomerBenefitGrant; onChanged: (g: CustomerBenefitGrant) => void }) {
+function ConnectAccount({
+  client,
+  grant,
+  onChanged,
+}: {
+  client: Client;
+  grant: CustomerBenefitGrant;
+  onChanged: (g: CustomerBenefitGrant) => void;
+}) {
   const [account, setAccount] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -183,7 +201,11 @@ function ConnectAccount({ client, grant, onChanged }: { client: Client; grant: C
     >
       <Field
         label={github ? "Your GitHub username" : "Your Discord user ID"}
-        help={github ? "You'll get an invitation to the repository on GitHub." : "Find it in Discord under Settings → Advanced → Developer Mode, then right-click your name → Copy User ID."}
+        help={
+          github
+            ? "You'll get an invitation to the repository on GitHub."
+            : "Find it in Discord under Settings → Advanced → Developer Mode, then right-click your name → Copy User ID."
+        }
         error={error}
       >
         {(ids) => <input {...aria(ids)} value={account} onChange={(e) => setAccount(e.target.value)} />}
@@ -226,8 +248,14 @@ export function GrantCard({ client, grant: latest }: { client: Client; grant: Cu
         </>
       ) : null}
       {b.type === "custom" && b.properties.note ? <p className="note">{b.properties.note}</p> : null}
-      {b.type === "meter_credit" ? <p>{b.properties.units} units of usage credit{b.properties.rollover ? ", unused units roll over" : ""}.</p> : null}
-      {!grant.is_granted && !grant.is_revoked && b.type !== "github_repository" && b.type !== "discord" ? <p className="muted">Being set up…</p> : null}
+      {b.type === "meter_credit" ? (
+        <p>
+          {b.properties.units} units of usage credit{b.properties.rollover ? ", unused units roll over" : ""}.
+        </p>
+      ) : null}
+      {!grant.is_granted && !grant.is_revoked && b.type !== "github_repository" && b.type !== "discord" ? (
+        <p className="muted">Being set up…</p>
+      ) : null}
     </article>
   );
 }

@@ -2,7 +2,11 @@
 // products (the storefront), the customer, and which sections the organization offers.
 import { createContext, useContext } from "react";
 import type { Client } from "../../../../generated/client/client/index.js";
-import type { CustomerOrganizationData, CustomerPortalCustomer, OrganizationCustomerPortalSettings } from "../../../../generated/client/types.gen.js";
+import type {
+  CustomerOrganizationData,
+  CustomerPortalCustomer,
+  OrganizationCustomerPortalSettings,
+} from "../../../../generated/client/types.gen.js";
 
 export interface Portal {
   slug: string;

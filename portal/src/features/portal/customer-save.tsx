@@ -36,7 +36,14 @@ export function useCustomerSave(): CustomerSave {
 }
 
 /** A section of the customer's details: its heading, its fields, the outcome and the save button. */
-export function CustomerForm(props: { id: string; title: string; state: CustomerSave; submit: string; onSubmit: () => void; children: ReactNode }) {
+export function CustomerForm(props: {
+  id: string;
+  title: string;
+  state: CustomerSave;
+  submit: string;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
   const { state } = props;
   return (
     <section aria-labelledby={props.id}>

@@ -12,7 +12,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loaded<T>,
     let live = true;
     load().then(
       (data) => live && setResult({ state: "ready", data }),
-      (err: unknown) => live && setResult({ state: "failed", error: err instanceof ApiFailure ? err : new ApiFailure(0, null, String(err), {}) }),
+      (err: unknown) =>
+        live && setResult({ state: "failed", error: err instanceof ApiFailure ? err : new ApiFailure(0, null, String(err), {}) }),
     );
     return () => {
       live = false;

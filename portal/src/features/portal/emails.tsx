@@ -15,17 +15,35 @@ export function EmailsSection() {
   const [prefs, setPrefs] = useState<CustomerEmailPreferences>(customer.email_preferences);
   const state = useCustomerSave();
   return (
-    <CustomerForm id="emails-title" title="Email preferences" state={state} submit="Save email preferences" onSubmit={() => void state.save({ email_preferences: prefs })}>
+    <CustomerForm
+      id="emails-title"
+      title="Email preferences"
+      state={state}
+      submit="Save email preferences"
+      onSubmit={() => void state.save({ email_preferences: prefs })}
+    >
       <p className="muted">Receipts, payment failures and other emails about your purchases are always sent to {customer.email}.</p>
       {CHOICES.map((c) => {
         const error = state.errors[`email_preferences.${c.key}`];
         return (
           <div key={c.key} className={`field field--checkbox${error ? " field--invalid" : ""}`}>
-            <input id={`pref-${c.key}`} type="checkbox" checked={prefs[c.key]} aria-describedby={`pref-${c.key}-help`} aria-invalid={Boolean(error)}
-              onChange={(e) => setPrefs({ ...prefs, [c.key]: e.target.checked })} />
+            <input
+              id={`pref-${c.key}`}
+              type="checkbox"
+              checked={prefs[c.key]}
+              aria-describedby={`pref-${c.key}-help`}
+              aria-invalid={Boolean(error)}
+              onChange={(e) => setPrefs({ ...prefs, [c.key]: e.target.checked })}
+            />
             <label htmlFor={`pref-${c.key}`}>{c.label}</label>
-            <p className="field__help" id={`pref-${c.key}-help`}>{c.help}</p>
-            {error ? <p className="field__error" role="alert">{error}</p> : null}
+            <p className="field__help" id={`pref-${c.key}-help`}>
+              {c.help}
+            </p>
+            {error ? (
+              <p className="field__error" role="alert">
+                {error}
+              </p>
+            ) : null}
           </div>
         );
       })}

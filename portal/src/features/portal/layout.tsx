@@ -55,7 +55,13 @@ export function SectionLink(props: { section: SectionId; current?: boolean; chil
 }
 
 /** The one record a link opened (an email's order or subscription link): it alone, and a link to the section's list. */
-export function Opened<T>(props: { title: string; section: SectionId; all: string; record: Loaded<T>; children: (record: T) => ReactNode }) {
+export function Opened<T>(props: {
+  title: string;
+  section: SectionId;
+  all: string;
+  record: Loaded<T>;
+  children: (record: T) => ReactNode;
+}) {
   return (
     <section aria-labelledby="opened-title">
       <h2 id="opened-title">{props.title}</h2>
@@ -82,7 +88,13 @@ export function PortalLayout(props: { section: SectionId; onSignOut: () => void;
           </a>
         ) : null}
         <div className="org">
-          {org.avatar_url ? <img className="org__avatar" src={org.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{org.name.slice(0, 1)}</span>}
+          {org.avatar_url ? (
+            <img className="org__avatar" src={org.avatar_url} alt="" />
+          ) : (
+            <span className="org__avatar org__avatar--letter" aria-hidden="true">
+              {org.name.slice(0, 1)}
+            </span>
+          )}
           <span className="org__name">{org.name}</span>
         </div>
         <div className="row">

@@ -92,7 +92,9 @@ function PayAgain({ order, onPaid }: { order: CustomerOrder; onPaid: () => void 
         body = { confirmation_token_id: token };
       } else if (customer.default_payment_method_id) body = { payment_method_id: customer.default_payment_method_id };
       else return setOpen(true);
-      const result = await call(customerPortalOrdersConfirmRetryPayment({ client, path: { id: order.id }, body: { ...body, payment_processor: "stripe" } }));
+      const result = await call(
+        customerPortalOrdersConfirmRetryPayment({ client, path: { id: order.id }, body: { ...body, payment_processor: "stripe" } }),
+      );
       if (result.status === "succeeded") onPaid();
       else if (result.status === "requires_action" && result.client_secret && collector.current?.authenticate) {
         await collector.current.authenticate(result.client_secret);
@@ -119,7 +121,11 @@ function PayAgain({ order, onPaid }: { order: CustomerOrder; onPaid: () => void 
       </div>
       {open ? (
         <div className="card">
-          <CardForm intent={{ amount: order.total_amount, currency: order.currency, saveForLater: false }} register={register} declined={null} />
+          <CardForm
+            intent={{ amount: order.total_amount, currency: order.currency, saveForLater: false }}
+            register={register}
+            declined={null}
+          />
           <Button kind="primary" busy={busy} onClick={() => void pay(true)}>
             Pay {formatMoney(order.total_amount, order.currency)}
           </Button>
@@ -215,14 +221,21 @@ export function OrdersSection() {
 function OrderList() {
   const { client } = usePortal();
   const [page, setPage] = useState(1);
-  const [orders, reload] = useLoad(() => call(customerPortalOrdersList({ client, query: { page, limit: 10, sorting: ["-created_at"] } })), [client, page]);
+  const [orders, reload] = useLoad(
+    () => call(customerPortalOrdersList({ client, query: { page, limit: 10, sorting: ["-created_at"] } })),
+    [client, page],
+  );
   if (orders.state === "loading") return <Loading label="Loading your orders…" />;
   if (orders.state === "failed") return <Failed error={orders.error} />;
   const { items, pagination } = orders.data;
   return (
     <section aria-labelledby="orders-title">
       <h2 id="orders-title">Orders</h2>
-      {items.length === 0 ? <p className="empty">No orders yet.</p> : items.map((o) => <OrderCard key={o.id} order={o} onChanged={reload} />)}
+      {items.length === 0 ? (
+        <p className="empty">No orders yet.</p>
+      ) : (
+        items.map((o) => <OrderCard key={o.id} order={o} onChanged={reload} />)
+      )}
       {pagination.max_page > 1 ? (
         <nav className="actions" aria-label="Pages of orders">
           <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

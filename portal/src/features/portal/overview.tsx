@@ -1,6 +1,10 @@
 // The portal's first page: the customer's live subscriptions, their latest orders, and how many
 // benefits they hold, each leading to its section (only the sections the organization offers).
-import { customerPortalBenefitGrantsList, customerPortalOrdersList, customerPortalSubscriptionsList } from "../../../../generated/client/sdk.gen.js";
+import {
+  customerPortalBenefitGrantsList,
+  customerPortalOrdersList,
+  customerPortalSubscriptionsList,
+} from "../../../../generated/client/sdk.gen.js";
 import { call } from "../../api/errors.js";
 import { Loading } from "../../ui/components.js";
 import { formatDate, formatMoney, perInterval } from "../../ui/format.js";
@@ -25,17 +29,14 @@ function Go({ to, children }: { to: string; children: string }) {
 
 export function OverviewSection() {
   const { client, customer, sections, href } = usePortal();
-  const [data] = useLoad(
-    async () => {
-      const [subs, orders, grants] = await Promise.all([
-        sections.subscriptions ? call(customerPortalSubscriptionsList({ client, query: { active: true, limit: 10 } })) : null,
-        sections.orders ? call(customerPortalOrdersList({ client, query: { limit: 3, sorting: ["-created_at"] } })) : null,
-        sections.benefits ? call(customerPortalBenefitGrantsList({ client, query: { limit: 1 } })) : null,
-      ]);
-      return { subs, orders, grants };
-    },
-    [client],
-  );
+  const [data] = useLoad(async () => {
+    const [subs, orders, grants] = await Promise.all([
+      sections.subscriptions ? call(customerPortalSubscriptionsList({ client, query: { active: true, limit: 10 } })) : null,
+      sections.orders ? call(customerPortalOrdersList({ client, query: { limit: 3, sorting: ["-created_at"] } })) : null,
+      sections.benefits ? call(customerPortalBenefitGrantsList({ client, query: { limit: 1 } })) : null,
+    ]);
+    return { subs, orders, grants };
+  }, [client]);
   return (
     <section aria-labelledby="overview-title">
       <h2 id="overview-title">Welcome{customer.name ? `, ${customer.name}` : ""}</h2>

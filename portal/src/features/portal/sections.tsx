@@ -21,7 +21,10 @@ import { Failed } from "./layout.js";
 
 export function BenefitsSection() {
   const { client } = usePortal();
-  const [grants] = useLoad(() => call(customerPortalBenefitGrantsList({ client, query: { limit: 100, sorting: ["-granted_at"] } })), [client]);
+  const [grants] = useLoad(
+    () => call(customerPortalBenefitGrantsList({ client, query: { limit: 100, sorting: ["-granted_at"] } })),
+    [client],
+  );
   if (grants.state === "loading") return <Loading label="Loading your benefits…" />;
   if (grants.state === "failed") return <Failed error={grants.error} />;
   const live = grants.data.items.filter((g) => !g.is_revoked);
@@ -46,7 +49,12 @@ type MeterOfUsage = CustomerCustomerMeter["meter"];
 
 /** Units in the meter's unit: tokens per million, a custom unit per its multiplier of its label. */
 function inUnit(n: number, meter: MeterOfUsage): string {
-  const [scale, label] = meter.unit === "token" ? [1_000_000, "1M tokens"] : meter.unit === "custom" ? [meter.custom_multiplier ?? 1, meter.custom_label] : [1, null];
+  const [scale, label] =
+    meter.unit === "token"
+      ? [1_000_000, "1M tokens"]
+      : meter.unit === "custom"
+        ? [meter.custom_multiplier ?? 1, meter.custom_label]
+        : [1, null];
   const shown = (n / scale).toLocaleString(undefined, { maximumFractionDigits: 6 });
   if (!label) return shown;
   return `${shown}${scale === 1 ? " " : " × "}${label}`;
@@ -149,9 +157,16 @@ export function PaymentMethodsSection() {
     if (!token) return;
     setBusy("add");
     try {
-      const added = await call(customerPortalCustomersAddPaymentMethod({ client, body: { confirmation_token_id: token, set_default: makeDefault, return_url: window.location.href } }));
+      const added = await call(
+        customerPortalCustomersAddPaymentMethod({
+          client,
+          body: { confirmation_token_id: token, set_default: makeDefault, return_url: window.location.href },
+        }),
+      );
       if (added.status === "requires_action") {
-        setAddError("This card asks for your bank's confirmation (3-D Secure), which saving a card here cannot ask for. Please use another card.");
+        setAddError(
+          "This card asks for your bank's confirmation (3-D Secure), which saving a card here cannot ask for. Please use another card.",
+        );
         return;
       }
       setAdding(false);
@@ -203,11 +218,20 @@ export function PaymentMethodsSection() {
                 </span>
                 <span className="row">
                   {!isDefault ? (
-                    <Button busy={busy === `default:${m.id}`} label={`Make ${describe(m)} the default`} onClick={() => void act(m.id, "default")}>
+                    <Button
+                      busy={busy === `default:${m.id}`}
+                      label={`Make ${describe(m)} the default`}
+                      onClick={() => void act(m.id, "default")}
+                    >
                       Make default
                     </Button>
                   ) : null}
-                  <Button kind="danger" busy={busy === `remove:${m.id}`} label={`Remove ${describe(m)}`} onClick={() => void act(m.id, "remove")}>
+                  <Button
+                    kind="danger"
+                    busy={busy === `remove:${m.id}`}
+                    label={`Remove ${describe(m)}`}
+                    onClick={() => void act(m.id, "remove")}
+                  >
                     Remove
                   </Button>
                 </span>
@@ -252,7 +276,12 @@ export function BillingSection() {
       </Field>
       <Field label="Country" error={err("country")}>
         {(ids) => (
-          <select {...aria(ids)} autoComplete="country" value={address.country ?? ""} onChange={(e) => setAddress({ ...address, country: e.target.value })}>
+          <select
+            {...aria(ids)}
+            autoComplete="country"
+            value={address.country ?? ""}
+            onChange={(e) => setAddress({ ...address, country: e.target.value })}
+          >
             <CountryOptions />
           </select>
         )}
@@ -260,7 +289,14 @@ export function BillingSection() {
       <div className="grid-2">
         {LINES.map((l) => (
           <Field key={l.key} label={l.label} error={err(l.key)}>
-            {(ids) => <input {...aria(ids)} autoComplete={l.autoComplete} value={address[l.key] ?? ""} onChange={(e) => setAddress({ ...address, [l.key]: e.target.value })} />}
+            {(ids) => (
+              <input
+                {...aria(ids)}
+                autoComplete={l.autoComplete}
+                value={address[l.key] ?? ""}
+                onChange={(e) => setAddress({ ...address, [l.key]: e.target.value })}
+              />
+            )}
           </Field>
         ))}
       </div>

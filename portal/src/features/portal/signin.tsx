@@ -7,7 +7,15 @@ import { publicClient } from "../../api/client.js";
 import { ApiFailure, call, send } from "../../api/errors.js";
 import { Alert, aria, Button, Field } from "../../ui/components.js";
 
-export function SignIn({ organization, notice, onSignedIn }: { organization: Organization; notice?: string; onSignedIn: (token: string) => void }) {
+export function SignIn({
+  organization,
+  notice,
+  onSignedIn,
+}: {
+  organization: Organization;
+  notice?: string;
+  onSignedIn: (token: string) => void;
+}) {
   const [step, setStep] = useState<"email" | "code">("email");
   // The checkout's confirmation links here with the email it was paid with.
   const [email, setEmail] = useState(() => new URLSearchParams(window.location.search).get("email") ?? "");
@@ -20,7 +28,9 @@ export function SignIn({ organization, notice, onSignedIn }: { organization: Org
     if (!email.trim()) return setError("Enter your email.");
     setBusy(true);
     try {
-      await send(customerPortalCustomerSessionRequest({ client: publicClient, body: { email: email.trim(), organization_id: organization.id } }));
+      await send(
+        customerPortalCustomerSessionRequest({ client: publicClient, body: { email: email.trim(), organization_id: organization.id } }),
+      );
       setStep("code");
     } catch (err) {
       setError(err instanceof ApiFailure ? (err.fields.email ?? err.detail) : String(err));
@@ -45,7 +55,13 @@ export function SignIn({ organization, notice, onSignedIn }: { organization: Org
     <main className="page page--narrow">
       <div className="card signin">
         <div className="org">
-          {organization.avatar_url ? <img className="org__avatar" src={organization.avatar_url} alt="" /> : <span className="org__avatar org__avatar--letter" aria-hidden="true">{organization.name.slice(0, 1)}</span>}
+          {organization.avatar_url ? (
+            <img className="org__avatar" src={organization.avatar_url} alt="" />
+          ) : (
+            <span className="org__avatar org__avatar--letter" aria-hidden="true">
+              {organization.name.slice(0, 1)}
+            </span>
+          )}
           <span className="org__name">{organization.name}</span>
         </div>
         <h1>Sign in to your customer portal</h1>
@@ -60,7 +76,9 @@ export function SignIn({ organization, notice, onSignedIn }: { organization: Org
           >
             <p>We'll email you a code to sign in with: no password needed.</p>
             <Field label="Email" error={error}>
-              {(ids) => <input {...aria(ids)} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+              {(ids) => (
+                <input {...aria(ids)} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+              )}
             </Field>
             <Button type="submit" kind="primary" busy={busy}>
               Email me a code

@@ -8,7 +8,11 @@ import {
   customerPortalSubscriptionsPreviewUpdate,
   customerPortalSubscriptionsUpdate,
 } from "../../../../generated/client/sdk.gen.js";
-import type { CustomerCancellationReason, CustomerSubscription, CustomerSubscriptionChangePreview } from "../../../../generated/client/types.gen.js";
+import type {
+  CustomerCancellationReason,
+  CustomerSubscription,
+  CustomerSubscriptionChangePreview,
+} from "../../../../generated/client/types.gen.js";
 import { ApiFailure, call } from "../../api/errors.js";
 import { Alert, aria, Button, Field, Loading } from "../../ui/components.js";
 import { formatDate, formatMoney, perInterval } from "../../ui/format.js";
@@ -31,7 +35,16 @@ const REASONS: { value: CustomerCancellationReason; label: string }[] = [
 function ChangePlan({ sub, onChanged }: { sub: CustomerSubscription; onChanged: (s: CustomerSubscription) => void }) {
   const { client, storefront } = usePortal();
   const options = storefront.products.filter(
-    (p) => p.is_recurring && !p.is_archived && p.id !== sub.product_id && p.prices.some((pr) => !pr.is_archived && pr.amount_type !== "metered_unit" && ((pr.amount_type === "fixed" && pr.price_amount === 0) || pr.price_currency === sub.currency)),
+    (p) =>
+      p.is_recurring &&
+      !p.is_archived &&
+      p.id !== sub.product_id &&
+      p.prices.some(
+        (pr) =>
+          !pr.is_archived &&
+          pr.amount_type !== "metered_unit" &&
+          ((pr.amount_type === "fixed" && pr.price_amount === 0) || pr.price_currency === sub.currency),
+      ),
   );
   const [productId, setProductId] = useState("");
   const [preview, setPreview] = useState<CustomerSubscriptionChangePreview | null>(null);
@@ -88,7 +101,13 @@ function ChangePlan({ sub, onChanged }: { sub: CustomerSubscription; onChanged: 
                 </tr>
               ))}
               <tr className="table__total">
-                <th scope="row">{preview.due_now > 0 ? "Charged now" : preview.net_amount < 0 ? "Credit on your next invoice" : "Added to your next invoice"}</th>
+                <th scope="row">
+                  {preview.due_now > 0
+                    ? "Charged now"
+                    : preview.net_amount < 0
+                      ? "Credit on your next invoice"
+                      : "Added to your next invoice"}
+                </th>
                 <td className="num" data-testid="proration-net">
                   {formatMoney(Math.abs(preview.due_now > 0 ? preview.due_now : preview.net_amount), preview.currency)}
                 </td>
@@ -96,7 +115,11 @@ function ChangePlan({ sub, onChanged }: { sub: CustomerSubscription; onChanged: 
             </tbody>
           </table>
           <p>
-            Then <strong data-testid="new-amount">{formatMoney(preview.amount, preview.currency)}{perInterval(preview.recurring_interval)}</strong>
+            Then{" "}
+            <strong data-testid="new-amount">
+              {formatMoney(preview.amount, preview.currency)}
+              {perInterval(preview.recurring_interval)}
+            </strong>
             {preview.next_renewal_at ? <>, from {formatDate(preview.next_renewal_at)}</> : null}.
           </p>
           <div className="actions">
@@ -136,9 +159,7 @@ function Cancel({ sub, onChanged }: { sub: CustomerSubscription; onChanged: (s: 
   if (sub.cancel_at_period_end) {
     return (
       <div>
-        <Alert kind="warning">
-          Cancels on {formatDate(sub.ends_at ?? sub.current_period_end)}. You keep access until then.
-        </Alert>
+        <Alert kind="warning">Cancels on {formatDate(sub.ends_at ?? sub.current_period_end)}. You keep access until then.</Alert>
         {error ? <Alert kind="error">{error}</Alert> : null}
         <Button kind="primary" busy={busy} onClick={() => void send(false)}>
           Keep my subscription
@@ -233,7 +254,9 @@ export function SubscriptionCard({ initial }: { initial: CustomerSubscription })
           Free trial until {formatDate(sub.trial_end)}. Then {price}, charged to your saved card; cancel before then and you pay nothing.
         </p>
       ) : null}
-      {sub.status === "past_due" ? <Alert kind="error">The last payment failed. Pay the open order under Orders, or add a new card under Payment methods.</Alert> : null}
+      {sub.status === "past_due" ? (
+        <Alert kind="error">The last payment failed. Pay the open order under Orders, or add a new card under Payment methods.</Alert>
+      ) : null}
       {!ended ? (
         <>
           {!sub.cancel_at_period_end ? <ChangePlan sub={sub} onChanged={setSub} /> : null}
@@ -263,13 +286,20 @@ export function SubscriptionsSection() {
 
 function SubscriptionList() {
   const { client } = usePortal();
-  const [subs] = useLoad(() => call(customerPortalSubscriptionsList({ client, query: { limit: 100, sorting: ["-started_at"] } })), [client]);
+  const [subs] = useLoad(
+    () => call(customerPortalSubscriptionsList({ client, query: { limit: 100, sorting: ["-started_at"] } })),
+    [client],
+  );
   if (subs.state === "loading") return <Loading label="Loading your subscriptions…" />;
   if (subs.state === "failed") return <Failed error={subs.error} />;
   return (
     <section aria-labelledby="subs-title">
       <h2 id="subs-title">Subscriptions</h2>
-      {subs.data.items.length === 0 ? <p className="empty">No subscriptions.</p> : subs.data.items.map((s) => <SubscriptionCard key={s.id} initial={s} />)}
+      {subs.data.items.length === 0 ? (
+        <p className="empty">No subscriptions.</p>
+      ) : (
+        subs.data.items.map((s) => <SubscriptionCard key={s.id} initial={s} />)
+      )}
     </section>
   );
 }
