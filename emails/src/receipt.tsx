@@ -3,9 +3,10 @@ import { formatDate, formatMoney, formatPercent } from "./format.js";
 import { Action, P, Rows, TextLink } from "./layout.js";
 import type { Brand, OrderSummary } from "./messages.js";
 
+/** "VAT (20%)"; a label that already names its rates ("VAT 19% (Germany)") is shown as it is. */
 function taxLabel(order: OrderSummary): string {
   const label = order.tax_label ?? "Tax";
-  return order.tax_rate === null ? label : `${label} (${formatPercent(order.tax_rate)})`;
+  return order.tax_rate === null || /\d%/.test(label) ? label : `${label} (${formatPercent(order.tax_rate)})`;
 }
 
 export function Receipt({ order, brand }: { order: OrderSummary; brand: Brand }) {

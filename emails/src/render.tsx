@@ -31,6 +31,9 @@ const TEXT_OPTIONS = {
 /** One line: a subject is a header, and names in it come from the organization and its customers. */
 const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
 
+/** A sentence ending in a name that ends in a period ("from Demo Inc.") keeps one period. */
+const oneStop = (sentence: string) => sentence.replace(/\.{2,}$/, ".");
+
 async function renderKind<K extends EmailKind>(kind: K, brand: Brand, props: EmailProps[K]): Promise<RenderedEmail> {
   const template: Template<K> = TEMPLATES[kind];
   const subject = oneLine(template.subject(props, brand));
@@ -40,7 +43,7 @@ async function renderKind<K extends EmailKind>(kind: K, brand: Brand, props: Ema
       brand={brand}
       subject={subject}
       preview={template.preview(props, brand)}
-      footer={<Footer props={props} reason={template.reason(props, brand)} />}
+      footer={<Footer props={props} reason={oneStop(template.reason(props, brand))} />}
     >
       <Content props={props} brand={brand} />
     </Layout>

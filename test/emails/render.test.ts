@@ -102,6 +102,17 @@ describe("renderEmail", () => {
     expect(plainText).toContain("Total: $20.00");
     Object.assign(plain.props.order, { tax_amount: 178, tax_rate: 8.875, total_amount: 2178 });
     expect((await renderEmail(plain)).text).toContain("Tax (8.875%): $1.78");
+    // The built-in calculator's label names its rates already: they are not repeated.
+    Object.assign(plain.props.order, { tax_label: "VAT 19% (Germany)", tax_rate: 19, tax_amount: 380, total_amount: 2380 });
+    const german = (await renderEmail(plain)).text;
+    expect(german).toContain("VAT 19% (Germany): $3.80");
+    expect(german).not.toContain("(19%)");
+  });
+
+  it("ends the footer's sentence once when a name ends in a period", async () => {
+    const { text } = await renderEmail(sampleMessage("order_confirmation", { name: "Demo Inc.", logo_url: null, color: "#0b6e4f" }));
+    expect(text).toContain("from Demo Inc. It was sent to");
+    expect(text).not.toContain("Inc..");
   });
 
   it("tells a trial, a last attempt and a partial refund apart", async () => {
