@@ -1,17 +1,8 @@
-// The node+pg baseline of `make bench`, run in a child process of its own: a bare node:http server
-// over a `pg` pool (the API's pool size), no framework, no auth, no validation, no logging. Each
-// route is what the database and JSON cost for the API's route of the same name, so the API's
-// req/s over these is the share of a request that is the database's:
-//   GET  /products/{id}               the API's one-product read statement (prices, benefits, medias,
-//                                     custom fields as JSON columns), prepared, the row serialised
-//   GET  /products?limit=100          the organization's first 100 products by -created_at with the
-//                                     same relation columns and the total count, one prepared statement
-//   POST /checkouts                   one transaction: the product and its price, the checkout row and
-//                                     its product link (one statement), the checkout.created outbox row
-//   POST /checkouts/{secret}/confirm  one transaction: the open checkout locked, the customer found or created, an order and
-//                                     its item, the payment, the order paid, the checkout succeeded, and
-//                                     four outbox rows
-// Prints its URL on stdout.
+// The node+pg baseline of `make bench`, in a child process of its own: a bare node:http server over
+// a `pg` pool of the API's size, with no framework, auth, validation or logging. Each route runs
+// what the API's route of the same name costs the database and JSON (the product read, the
+// 100-item list, checkout create, confirm with its outbox rows), so the API's req/s over these is
+// the database's share of a request. Prints its URL on stdout.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import pg from "pg";

@@ -1,9 +1,8 @@
-// `make bench-shapes`: what an object spread followed by more properties costs on this Node.
-// Maps one product with three prices to its wire shape 200,000 times two ways in the same run:
-// toProduct as it is (Object.assign onto a fresh base), and the same shape built with
-// `{ ...base, more }` (how the models read before). V8 11 (Node 20) gives each such spread object a
-// new hidden class, so the second is many times slower; the lint rule in eslint.config.js keeps
-// server/ and workflows/ on the first. Prints ns/op for each and the ratio. No database.
+// `make bench-shapes`: what an object spread followed by more properties costs on this Node. Maps
+// one product to its wire shape 200,000 times with Object.assign onto a fresh base (toProduct) and
+// with `{ ...base, more }`; V8 11 gives each such spread object a new hidden class, so the second
+// is many times slower, and a lint rule in eslint.config.js keeps server/ and workflows/ on the
+// first. Prints ns/op for each and the ratio. No database.
 import { isDeepStrictEqual } from "node:util";
 import { toBenefit } from "../server/benefits/models.js";
 import { toCustomField } from "../server/custom-fields/models.js";

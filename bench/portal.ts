@@ -1,11 +1,7 @@
-// `make bench-portal`: the hosted checkout's budgets, in Chromium against a real API.
-//
-//   1. JavaScript the checkout page loads (its entry and the chunks it imports at once; Stripe's
-//      chunk is loaded only with a publishable key), gzipped: budget < 150 KiB.
-//   2. Navigation → an interactive pay button (visible and enabled), median of RUNS cold loads,
-//      as a ratio to a baseline measured in the same run: the harness' fixture page (one small
-//      script, one button) served by the same server, navigation → its button.
-//   3. API calls per checkout: one load, one update per change, one confirm (a scripted purchase).
+// `make bench-portal`: the hosted checkout's budgets, in Chromium against a real API: the page's
+// initial JavaScript gzipped under 150 KiB; navigation to an interactive pay button, median of
+// RUNS cold loads, as a ratio to the harness' one-button fixture page served the same way; and
+// the API calls of a scripted purchase (one load, one update per change, one confirm).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,11 +1,7 @@
-// `make bench`: seeds 10,000 products, then loads GET /v1/products/{id} and
-// GET /v1/products/?limit=100 at 32 connections, beside the bare Express route in the same run,
-// then checkout create (POST /v1/checkouts/) and confirm with the sandbox processor (POST
-// /v1/checkouts/client/{client_secret}/confirm, each request a different open checkout), each at
-// 32 and at 8 connections, and prints req/s, p50, p99 and the ratio to the baseline as a Markdown table.
-// Each of those routes is also loaded, in the same run and against the same database, on the
-// node+pg baseline (bench/baseline-server.ts, a child process of its own), and a second table
-// prints ours / baseline req/s for each.
+// `make bench`: seeds 10,000 products, loads GET /v1/products/{id} and the 100-item list at 32
+// connections beside a bare Express route, then checkout create and confirm (sandbox) at 32 and 8
+// connections; prints req/s, p50, p99 and ratios as Markdown. Each route also runs against the
+// node+pg baseline (bench/baseline-server.ts) on the same database, in a second table.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { once } from "node:events";

@@ -1,13 +1,8 @@
-// `make bench`, subscriptions: 10,000 subscriptions due at one instant, time until all are cycled.
-// Starts PostgreSQL, a Temporal dev server and the worker (workflows/worker.ts startWorker, the
-// sandbox processor) in this process; seeds one organization, one monthly product with its price
-// and, in a few set-based statements, BENCH_SUBSCRIPTIONS customers with a saved sandbox card and
-// an active subscription whose current period ends at one instant (DUE) a little ahead. Their
-// workflows are started either by signal-with-start through the poker with bounded parallelism
-// (BENCH_SUBSCRIPTIONS_START=poke, the default) or by the worker's start-up sweep (=sweep); that
-// start is timed too. Then it times from DUE until every subscription has its renewal order paid,
-// and checks that nothing was billed twice: one renewal order per subscription and period, one
-// succeeded payment per order, one sandbox charge per subscription. Prints a Markdown table.
+// `make bench`, subscriptions: time until 10,000 subscriptions due at one instant are all cycled.
+// Starts PostgreSQL, Temporal and the worker in this process, seeds BENCH_SUBSCRIPTIONS active
+// subscriptions with saved sandbox cards, starts their workflows by poke or by the start-up sweep
+// (BENCH_SUBSCRIPTIONS_START=poke|sweep), then times until every renewal order is paid and checks
+// nothing was billed twice. Prints a Markdown table.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,20 +1,8 @@
-// `make bench`, usage (`tsx bench/usage.ts` alone; BENCH_USAGE=0 skips it in make bench): three
-// ratios measured in one run, on one throwaway PostgreSQL, against the API in a child process.
-//
-//   ingest      batches of 1,000 events through POST /v1/events/ingest vs a bare COPY of the same
-//               rows into the same table (rounds alternate, same concurrency); target ≥ 50 %.
-//   quantities  a month of daily quantities of one meter, with N events in the organization's history
-//               and then SCALE × N (the history grows backwards, the month stays): p50 through the API
-//               vs a hand-written SQL aggregate over the same rows (target ≤ 2×), and the API's p50
-//               at SCALE × N vs at N (target ≤ 1.5×).
-//   renewal     the renewal step of a subscription with a metered price (renew, bill the usage,
-//               charge the sandbox card, record), when its customer has 10,000 events in the period
-//               vs none, interleaved one by one; target ≤ 1.2×.
-//
-// Sizes (defaults are the issue's; small ones for a quick look, e.g. BENCH_USAGE_EVENTS=100000):
-// BENCH_USAGE_INGEST_EVENTS (200,000), BENCH_USAGE_CONNECTIONS (2), BENCH_USAGE_EVENTS (1,000,000),
-// BENCH_USAGE_SCALE (10), BENCH_USAGE_DAYS (days of history per N events, 100), BENCH_USAGE_QUERIES (100),
-// BENCH_USAGE_RENEWALS (per group, 100), BENCH_USAGE_EVENTS_PER_CUSTOMER (10,000).
+// `make bench`, usage (`tsx bench/usage.ts` alone; BENCH_USAGE=0 skips it): on one throwaway
+// PostgreSQL against the API in a child process, three ratios: ingestion vs a bare COPY (≥ 50 %),
+// a month of a meter's daily quantities vs hand-written SQL and at SCALE × N events vs N (≤ 2×,
+// ≤ 1.5×), and a metered renewal with 10,000 events vs none (≤ 1.2×). BENCH_USAGE_* set the sizes
+// (the constants below; small ones give a quick look). docs/BENCHMARKS.md.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";

@@ -1,22 +1,8 @@
 // `make bench`, webhooks: state change → delivered latency and deliveries per second at 100
-// endpoints. Starts PostgreSQL, a Temporal dev server, the worker (outbox relay + delivery
-// workflows, default settings) and the API in this process, and receivers on 127.0.0.1 answering
-// 200, each behind 100 endpoints of one organization subscribed to product.updated. Each phase
-// PATCHes one product through the API and times, for every (update, endpoint), from the PATCH
-// being sent (its commit happens before its answer, so this overstates a little) to the receiver
-// getting the delivery:
-// - start-up: the latency phase's updates, right after the worker and the API start, on a second
-//   organization with endpoints of its own behind a receiver of its own. Printed, not the target's
-//   measure: its first updates run code that V8 has not compiled yet (a process that has just
-//   started), and it warms that code for the phases after it, as the products bench's warm-up does;
-// - latency (the target's measure): BENCH_WEBHOOK_UPDATES updates (20) at a steady
-//   BENCH_WEBHOOK_RATE per second (2), i.e. 200 deliveries/s offered, under the throughput target,
-//   so the p99 is not a queue's. Its endpoints have had nothing yet: its first update starts their
-//   first runs, and its first deliveries open their connections;
-// - throughput: BENCH_WEBHOOK_BURST updates (40) sent back to back (thousands of deliveries per
-//   second offered, far over the target), measuring delivered/s from the first PATCH to the
-//   last delivery.
-// Prints a Markdown table.
+// endpoints. Starts PostgreSQL, Temporal, the worker and the API in this process, with receivers
+// behind 100 endpoints, and times each PATCH → delivery in three phases: start-up (printed, code
+// not yet compiled by V8), latency (BENCH_WEBHOOK_UPDATES at BENCH_WEBHOOK_RATE per second, the
+// target's measure) and throughput (BENCH_WEBHOOK_BURST back to back). Prints a Markdown table.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";

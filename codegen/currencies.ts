@@ -1,9 +1,7 @@
-// The contract's list of currencies, derived from ISO 4217 itself (list one, as the maintained
-// `currency-codes` package ships it): every code with minor units that is not a fund or a
-// precious metal, lowercase as the API writes them. Writes openapi/components/schemas/currency.yaml.
-//
-//   npx tsx codegen/currencies.ts           rewrite the file
-//   npx tsx codegen/currencies.ts --check   fail (exit 1) when the file is not what the list says
+// The contract's currencies, derived from ISO 4217 as the `currency-codes` package ships it: every
+// code with minor units that is not a fund or a precious metal, lowercase as the API writes them.
+// Writes openapi/components/schemas/currency.yaml.
+//   npx tsx codegen/currencies.ts [--check]   rewrite the file, or exit 1 when it is stale
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

@@ -1,9 +1,7 @@
-// `make generate`: everything under generated/ is derived from the contract in openapi/.
-//
+// `make generate`: everything under generated/ is derived from the contract in openapi/,
+// deterministically byte for byte.
 //   npx tsx codegen/generate.ts           regenerate generated/
-//   npx tsx codegen/generate.ts --check   regenerate into a temp dir and fail (exit 1) if generated/ is stale
-//
-// Deterministic byte for byte: same openapi/ in, same generated/ out.
+//   npx tsx codegen/generate.ts --check   regenerate into a temp dir and exit 1 if generated/ is stale
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,8 +1,6 @@
 // Builds the browser apps of server/ui-apps.ts with Vite (`make ui`; `make run` and the browser
-// tests call it too). An app is built only when its sources changed since its last build: a stamp
-// of its files' names, sizes and times (and of package-lock.json) is kept in <dir>/dist/.build-stamp.
-// Two test processes asking at once: the second waits for the first's build (a lock directory).
-//
+// tests call it too), each only when its sources changed since its last build (a stamp in
+// <dir>/dist/.build-stamp). A second process asking at once waits for the first (a lock directory).
 //   tsx scripts/build-ui.ts [--force] [app names…]
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,5 +1,5 @@
 // Lists each pair of server/<folder>/ domains that import each other (value or type imports),
-// from dependency-cruiser's JSON graph, and prints the count (`make domain-pairs`). Issue 21 wants
+// from dependency-cruiser's JSON graph, and prints the count (`make domain-pairs`). The goal is
 // none: a domain that needs another imports it in one declared direction. This only measures;
 // `make deps-graph` enforces the chosen directions (.dependency-cruiser.cjs).
 import { spawnSync } from "node:child_process";

@@ -1,19 +1,8 @@
-// `make fuzz`: schemathesis against the running API, for every operation of generated/openapi.json
-// (FUZZ_OPERATIONS=id,id narrows it).
-//
-// Starts a throwaway stack (Postgres in .data/fuzz-pg-<pid>, in-memory Temporal, the worker and
-// the API on free ports), seeds the demo organization for a token, runs
-//   .venv/bin/schemathesis run generated/openapi.json --url <api>  (every check: schemathesis.toml)
-// with the organization's token on merchant calls and a customer session's on portal calls
-// (schemathesis.toml reads them from FUZZ_ORG_TOKEN / FUZZ_CUSTOMER_TOKEN)
-// with a bounded number of examples per operation, stops everything, and exits non-zero if any
-// operation failed. Per-operation results: .cache/test-results/fuzz.json (read by
-// scripts/test-all.sh) and the JUnit report next to it.
-//
-// Environment: FUZZ_MAX_EXAMPLES (default 20), FUZZ_SEED (default 1; "random" for a fresh one),
-// FUZZ_WORKERS (default 2), FUZZ_TIMEOUT_SECONDS (default 900: the run is killed and fails),
-// FUZZ_ARGS (extra schemathesis arguments, split on spaces), FUZZ_OPERATIONS (comma-separated
-// operation ids: fuzz only those).
+// `make fuzz`: schemathesis (checks in schemathesis.toml) against a throwaway stack for every
+// operation of generated/openapi.json, with the demo organization's token and a customer session's
+// (FUZZ_ORG_TOKEN / FUZZ_CUSTOMER_TOKEN). Exits non-zero if any operation failed; results go to
+// .cache/test-results/fuzz.json and a JUnit report. Settings: FUZZ_MAX_EXAMPLES, FUZZ_SEED,
+// FUZZ_WORKERS, FUZZ_TIMEOUT_SECONDS, FUZZ_ARGS, FUZZ_OPERATIONS (comma-separated ids).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

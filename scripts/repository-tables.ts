@@ -1,14 +1,8 @@
-// Lists each statement a repository module starts on another domain's table (`make repository-tables`).
-// Issue 21: every query on a table lives in that table's repository; a domain that needs another's
-// rows calls that repository (or composes a builder it exports). ESLint (noQueries) already keeps
-// every statement inside a repository module; this checks which module: a statement's main table
-// (db("t"), trx<Row>("t"), this.db("t"), insertReturning(db, "t", …) and kit's other row helpers,
-// the table a raw `insert into` / `update` / `delete from` / `select … from` begins with, or every
-// table a raw `with …` statement writes) must belong to the module's folder. Joins and subqueries
-// written inside a statement's own SQL are the statement's, and are not counted. A table given as a
-// variable (db(table)) cannot be attributed and is reported as "?". Exits non-zero on any foreign
-// start: where the import directions would make a circle, the higher domain's statement or
-// builder is handed in (server/handlers.ts), or the table belongs to the lower domain.
+// Lists each statement a repository module starts on another domain's table (`make
+// repository-tables`): a statement's main table (Knex builders, kit's row helpers, or the table a
+// raw statement writes or reads first) must belong to the module's folder; joins inside a
+// statement do not count, and a table in a variable is reported as "?". Exits non-zero on any
+// foreign start. Why: every query on a table lives in that table's repository (docs/ARCHITECTURE.md).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,15 +1,8 @@
-// `make run`: the whole stack on this machine, supervised (scripts/stack.ts): Postgres (.data/pg)
-// and the Temporal dev server (.data/temporal.db) are started, the database migrated, the demo
-// organization and its owner seeded, then the worker and the API (which serves the console, the
-// hosted checkout and the customer portal, built by `make ui` first) run as processes of their
-// own. Any of the four that dies is started again with backoff, and the restart is logged. Mailpit
-// (.data/mailpit.db) catches every email. Ctrl-C / SIGTERM drains the API, then the worker, then
-// stops Temporal, Postgres and Mailpit, and exits 0. Data is kept in .data/.
-//
-// Environment: PORT (API port, default 8000), DATABASE_URL / TEMPORAL_ADDRESS / SMTP_URL (use
-// those instead of starting the embedded ones; then they are not supervised), TEMPORAL_UI_PORT
-// (Temporal Web UI port), LOG_LEVEL (the API's and worker's, default warn: quiet),
-// BETTER_AUTH_SECRET (else one kept in .data/auth-secret, so sessions survive restarts).
+// `make run`: the whole stack on this machine, supervised (scripts/stack.ts): Postgres, Temporal,
+// migrations and the demo organization, then the worker and the API (with the UIs built by `make
+// ui`), each restarted with backoff if it dies; Mailpit catches every email. Ctrl-C drains and stops
+// everything in order. Data is kept in .data/. Settings: PORT, DATABASE_URL, TEMPORAL_ADDRESS,
+// SMTP_URL, TEMPORAL_UI_PORT, LOG_LEVEL, BETTER_AUTH_SECRET (else kept in .data/auth-secret).
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";

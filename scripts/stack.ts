@@ -1,9 +1,7 @@
-// The whole platform on this machine, supervised: PostgreSQL (kept in <dataDir>/pg), the Temporal
-// dev server (<dataDir>/temporal.db), the database migrated, then the worker and the API as
-// processes of their own (server/cli/worker.ts, server/cli/api.ts; as many of each as asked).
-// Each is restarted with backoff when it dies (scripts/supervisor.ts), PostgreSQL and Temporal on
-// the ports they first had, so the others find them again. `make run` and `make chaos` use it.
-// DATABASE_URL / TEMPORAL_ADDRESS set: those are used and not supervised (they are someone else's).
+// The whole platform on this machine, supervised: PostgreSQL, the Temporal dev server, migrations,
+// then workers and APIs as processes of their own (server/cli/). Each is restarted with backoff
+// when it dies (scripts/supervisor.ts), on the ports it first had. Used by `make run` and `make
+// chaos`. With DATABASE_URL / TEMPORAL_ADDRESS set, those are used and not supervised.
 import path from "node:path";
 import type { Knex } from "knex";
 import { createKnex, migrateLatest } from "../server/kit/db.js";

@@ -1,13 +1,7 @@
-// Every environment variable Borealis reads, in one schema: its name, type, default, what it does
-// and whether it is a secret. The only module of server/ and workflows/ that touches process.env
-// (ESLint enforces it). The README's configuration table is generated from SETTINGS
-// (codegen/config-docs.ts; `make generate`, checked by codegen/check-fresh.sh).
-//
-// - loadConfig() validates every variable at once; the API, the worker and the CLIs call it at
-//   start, so a bad value stops the process with a message naming the variable.
-// - setting(name) reads one variable when it is needed (a test or an operator may set it after the
-//   process started; the parsed value is kept while the raw text stays the same).
-// An empty value counts as unset.
+// Every environment variable Borealis reads, in one schema (name, type, default, purpose, secret),
+// and the only module of server/ and workflows/ that touches process.env (ESLint enforces it).
+// The README's settings table is generated from SETTINGS (codegen/config-docs.ts). loadConfig()
+// validates all at start; setting(name) reads one when needed. An empty value counts as unset.
 import { z } from "zod";
 
 /** The environment's shape: process.env, or a plain object in tests. */

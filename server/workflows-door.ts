@@ -1,14 +1,8 @@
-// The one door from the API and its services to Temporal: start a subscription's lifecycle or
-// tell it to look again, start an order's invoice, start benefit grant jobs, wake webhook
-// endpoints, send emails. Workflow ids, signals and task queues come from workflows/shared; the
-// workflows are started by type name with the inputs of workflows/shared/workflows.ts, so the
-// server never imports workflow code or activities (.dependency-cruiser.cjs checks it).
-//
-// Every start happens after the change it reflects has committed (the helpers below run after
-// commit); one that is lost (Temporal unreachable, the process killed after commit) is found by
-// the worker's backstop sweep (workflows/backstop.ts). The door is built on first use over the
-// process's shared client (workflows/client.ts); tests and embedders replace parts of it
-// (another client, namespace or task queue) with setWorkflowsDoor.
+// The one door from the API to Temporal: start or poke subscriptions, invoices, grant jobs,
+// webhook endpoints and emails, by type name with the inputs of workflows/shared/workflows.ts, so
+// the server never imports workflow code (.dependency-cruiser.cjs). Starts run after commit; a lost
+// one is found by the backstop sweep (workflows/backstop.ts). Tests replace parts with
+// setWorkflowsDoor.
 import type { Client } from "@temporalio/client";
 import type { Knex } from "knex";
 import { temporalPort } from "../workflows/client.js";

@@ -1,17 +1,8 @@
-// The backstop sweep: the one mechanism that starts what should be running and is not. Every
-// workflow is started right after the change behind it commits (server/workflows-door.ts); a
-// start lost between that commit and Temporal (Temporal unreachable, the process killed) is
-// found here, by reading the database, which stays the source of truth:
-//   - live subscriptions whose workflow was never noted started, and subscriptions on test clocks
-//     already due by their clock's time (an advance whose pokes were lost);
-//   - benefit grant jobs still pending after a grace period;
-//   - webhook endpoints with queued events and no live delivery lease;
-//   - customers whose tax id check is due (a lost start, or a registry that was unavailable);
-//   - orders and refunds whose Stripe Tax record or reversal is still due;
-//   - emails of the send log still pending after a grace period.
-// Every start is idempotent (a running workflow is joined or only signalled to look again), so a
-// sweep in each worker, or one overlapping a normal start, is harmless. It runs on the worker's
-// `backstop-sweep` Schedule (schedules.ts): at worker start-up and then every minute.
+// The backstop sweep: starts what should be running and is not. Every workflow starts right after
+// its change commits (server/workflows-door.ts); a start lost in between is found here from the
+// database: subscriptions, pending grant jobs, webhook endpoints with queued events, due tax id
+// checks and Stripe Tax records, pending emails. Every start is idempotent, so overlapping sweeps
+// are harmless. Runs on the worker's `backstop-sweep` Schedule (schedules.ts) every minute.
 import type { Knex } from "knex";
 import { stalePendingJobs } from "../server/benefit-grants/repository.js";
 import { dueTaxIdChecks } from "../server/customers/repository.js";

@@ -1,9 +1,7 @@
-// generated/validators.ts: response validation against the contract.
-//
-// Precompiled ajv standalone code for the whole contract is ~5 MB of single-line JS (every schema is
-// reachable from some response), so instead this emits the per-operation response table as data and
-// a lazily built Ajv2020 instance over generated/openapi.json's components. Compilation happens on
-// first use of each schema (milliseconds) and the output file is deterministic.
+// generated/validators.ts: response validation against the contract. Precompiled ajv standalone
+// code for the whole contract would be ~5 MB, so this emits the per-operation response table as
+// data plus a lazily built Ajv2020 over generated/openapi.json's components: each schema compiles
+// on first use (milliseconds), and the output stays deterministic.
 import { HEADER, METHODS, q, type OpenApiDoc, type Schema } from "./model.js";
 
 const CREF = "#/components/schemas/";

@@ -1,14 +1,8 @@
-// Who calls an operation, from its credentials, before its handler runs:
-//
-//   Authorization: Bearer polar_oat_…   an organization access token (its scopes)
-//   Authorization: Bearer polar_at_…    an OAuth2 access token (its organization and granted scopes, or its user)
-//   Authorization: Bearer polar_cst_…   a customer session (customer portal operations)
-//   Authorization: Bearer <other>       a better-auth session token (the device flow's), like the cookie
-//   Cookie: borealis.session_token=…    a signed-in member: the session's active organization, the
-//                                       member's role's scopes; data-changing calls need a trusted Origin
-//
-// Operations that act for a user rather than an organization (creating an organization, describing
-// an OAuth2 authorization) take a signed-in user, or an OAuth2 token granted user scopes.
+// Who calls an operation, from its credentials, before its handler runs: an organization access
+// token (polar_oat_), an OAuth2 token (polar_at_), a customer session (polar_cst_), a better-auth
+// session token, or a signed-in member's cookie (data-changing calls need a trusted Origin).
+// Operations that act for a user (creating an organization, describing an OAuth2 authorization)
+// take a signed-in user or an OAuth2 token with user scopes. docs/AUTH.md has the details.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { OperationId } from "../../generated/handlers.js";

@@ -1,11 +1,8 @@
-// The better-auth instance: email + password (verified email required, reset by email), username
-// sign-in, sessions with a cookie cache, organizations (= Borealis organizations) with members,
-// invitations and teams, platform admins, an optional captcha, device authorization, the OAuth2 /
-// OpenID Connect provider (./oauth.ts), and a rate limiter kept in PostgreSQL so that every API
-// process shares it. docs/AUTH.md describes it all.
-//
-// Its records live in our database under our names (./tables.ts); server/migrations/0020_auth.ts
-// creates them, and test/auth/schema.test.ts fails when better-auth expects anything else.
+// The better-auth instance: email + password, username sign-in, cached sessions, organizations
+// with members, invitations and teams, admins, captcha, device authorization, the OAuth2 / OIDC
+// provider (./oauth.ts) and a rate limiter in PostgreSQL shared by every API process.
+// Its records live under our names (./tables.ts, created by server/migrations/0020_auth.ts;
+// test/auth/schema.test.ts checks them). docs/AUTH.md describes it all.
 import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
 import { getAuthTables } from "better-auth/db";
 import { APIError } from "better-auth/api";

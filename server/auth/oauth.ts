@@ -1,18 +1,8 @@
-// The OAuth2 / OpenID Connect provider: better-auth's oauth-provider (authorization code with PKCE
-// S256, refresh tokens rotated with reuse detection, revocation, introspection, client
-// registration) and its jwt plugin (ID tokens, JWKS), configured the way Polar's provider behaves:
-//
-// - the issuer is the API's own URL; discovery is served at /.well-known/openid-configuration and
-//   names Polar's endpoints (/v1/oauth2/token, /revoke, /introspect, /userinfo, /register), which
-//   hand the request to better-auth (server/oauth2/);
-// - access tokens (`polar_at_…`), refresh tokens (`polar_rt_…`) and client secrets (`polar_cs_…`)
-//   are stored as our SHA-256 hashes, so /v1 verifies an access token itself (oauthCaller);
-// - consent is given per organization: a request for an organization's scopes is tied to the
-//   session's active organization (the token's reference id), and the token then acts for that
-//   organization with its granted scopes, never beyond what its user may still do there; a token
-//   with only user scopes (openid, profile, email, user:read) acts for the user;
-// - clients belong to the organization that was active when they were registered; its owners and
-//   admins manage them.
+// The OAuth2 / OpenID Connect provider: better-auth's oauth-provider and jwt plugins, configured to
+// behave like Polar's. Discovery names Polar's endpoints (server/oauth2/); tokens and client secrets
+// are stored as SHA-256 hashes so /v1 verifies an access token itself (oauthCaller). Consent is per
+// organization: a token acts for the session's active organization within what its user may still
+// do there, or for the user with user scopes only. docs/AUTH.md has the details.
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { jwt } from "better-auth/plugins";

@@ -1,9 +1,7 @@
-// /v1 called with a signed-in member's session cookie (what the console does). The session's
-// active organization is the organization the call acts for; the member's role there decides the
-// scopes: owners and admins hold every scope, members all but the organization's settings,
-// access tokens and webhook endpoints (members and invitations are better-auth's own calls, ruled
-// by the roles in ./access.ts). A state-changing call authenticated this way must come from a
-// trusted origin: a cookie is sent by the browser whatever page made the request.
+// /v1 called with a signed-in member's session cookie, as the console does. The session's active
+// organization is the one the call acts for; the member's role there decides the scopes (roles in
+// ./access.ts). A state-changing call made this way must come from a trusted origin, since the
+// browser sends the cookie whatever page made the request.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import { fromNodeHeaders } from "better-auth/node";

@@ -1,9 +1,6 @@
-// Where better-auth's records live in our database: plural snake_case tables with snake_case
-// columns, like every other table of Borealis (server/migrations/0020_auth.ts creates them).
-// better-auth's organization *is* our `organizations` table: its logo is our avatar_url.
-//
-// A plugin declares its models in its `schema`; `renamed()` maps every model and field of such a
-// declaration to our names, in the shape each plugin's `schema` option takes.
+// Where better-auth's records live in our database: plural snake_case tables and columns, like
+// every other table (server/migrations/0020_auth.ts creates them). better-auth's organization is
+// our `organizations` table. `renamed()` maps a plugin's `schema` models and fields to our names.
 
 /** better-auth model → our table. Models not listed get their snake_case name plus "s". */
 const TABLES: Record<string, string> = {

@@ -1,12 +1,8 @@
-// Carrying out benefit grant jobs (the activity of the grant workflow). A job applies, under
-// its grant's row lock and in one transaction, every pending job of that grant up to itself in
-// sequence order: actions never overtake each other, and a job a later one already applied is
-// a no-op. Pending grant/cycle/update jobs before a pending revoke are superseded by it.
-//
-// Each applied action writes the grant, its benefit_grant.* webhook, customer.state_changed
-// (grant, revoke, update) and the benefit.* system event in that same transaction. A failure
-// (a provider refusing) rolls all of it back, records the grant's `error` in a transaction of
-// its own, and rethrows so Temporal retries; the next success clears the error.
+// Carries out benefit grant jobs (the grant workflow's activity). Under the grant's row lock, one
+// transaction applies every pending job of the grant up to this one, in sequence order; a pending
+// revoke supersedes the grant/cycle/update jobs before it. Each action writes its webhooks and
+// system event in the same transaction. A provider failure rolls it all back, records the grant's
+// `error` separately and rethrows so Temporal retries; the next success clears the error.
 import type { Knex } from "knex";
 import { findBenefit } from "../benefits/repository.js";
 import { findCustomer } from "../customers/repository.js";

@@ -1,9 +1,6 @@
-// The adapters behind the discord and github_repository grants: plain HTTP calls to the
-// provider's API at a configurable base URL. Off unless a token is configured (as the benefit
-// verifier in server/benefits/verifier.ts): DISCORD_BOT_TOKEN / GITHUB_TOKEN, with
-// DISCORD_API_BASE_URL (default https://discord.com/api/v10) and GITHUB_API_BASE_URL (default
-// https://api.github.com). Read at each call, so a configuration change needs no restart.
-//
+// The adapters behind the discord and github_repository grants: plain HTTP calls to the provider's
+// API. Off unless DISCORD_BOT_TOKEN / GITHUB_TOKEN is set; DISCORD_API_BASE_URL and
+// GITHUB_API_BASE_URL point elsewhere. Settings are read at each call, so no restart is needed.
 // Failures throw ProviderError; the grant job records it on the grant and Temporal retries.
 
 import { setting } from "../config.js";

@@ -1,12 +1,7 @@
-// Checks against the providers behind the discord and github_repository benefits. Off unless
-// configured: without a verifier, properties are only checked for their shape.
-//
-// Configuration: DISCORD_BOT_TOKEN enables the Discord check (the bot must be in the server and
-// the role must exist there); GITHUB_TOKEN enables the GitHub check (the token must see the
-// repository). Embedders and tests install their own with `setBenefitVerifier`.
-//
-// A Borealis server has no Discord OAuth flow of its own to mint Polar's signed guild tokens,
-// so a `guild_token` is the Discord server id itself.
+// Checks benefit properties against Discord and GitHub. Off unless configured (DISCORD_BOT_TOKEN:
+// the bot is in the server and the role exists; GITHUB_TOKEN: the token sees the repository);
+// otherwise properties are only checked for their shape. Tests install their own with
+// `setBenefitVerifier`. With no Discord OAuth flow of our own, a `guild_token` is the server id.
 
 import { setting } from "../config.js";
 

@@ -1,12 +1,8 @@
-// A checkout link's url (outside the contract): a visit opens a checkout session from the link
-// and redirects to its hosted checkout page. A visitor's checkout is reused: the redirect leaves
-// a cookie (HttpOnly, SameSite=Lax, scoped to this link's path, for the checkout's lifetime)
-// naming it, and the next visit from that browser goes back to it while it is open, instead of
-// writing a new checkout row each time. Clients that keep no cookies (crawlers, link previews,
-// scripts) still get one checkout per visit, bounded by the public rate limit per address.
-// Opened by an embed script (`?embed=true&embed_origin=…&theme=…`, as @polar-sh/checkout adds
-// them), the checkout keeps the parent page's origin as its embed_origin and the page its embed
-// parameters (a kept checkout is reused only for the same embed origin).
+// A checkout link's url (outside the contract): a visit opens a checkout from the link and
+// redirects to its hosted page. A cookie scoped to the link's path sends the same browser back to
+// its open checkout instead of writing a new row each visit; cookieless clients are bounded by the
+// public rate limit. From an embed script (`?embed=true&embed_origin=…`) the checkout keeps the
+// parent page's origin, and a kept checkout is reused only for that origin.
 import { Router, type Request } from "express";
 import type { Knex } from "knex";
 import { ResourceNotFound } from "../kit/errors.js";

@@ -1,15 +1,8 @@
-// Confirm: one winner only. (1) One transaction locks the checkout, re-checks it is open, applies
-// the buyer's last changes, checks what confirm requires, reserves the discount (its row locked,
-// redemptions_count incremented below max_redemptions) and moves the checkout to confirmed; a
-// concurrent confirm then finds it not open. (2) The charge runs outside any transaction with an
-// idempotency key from the checkout id. (3) One transaction writes the outcome: on success the
-// customer (created or matched by email), the order, the payment, status succeeded; on a decline
-// the checkout is open again for another card (failed once it has expired), the discount
-// released and the failed payment recorded. Each attempt has its own idempotency keys. The claim
-// takes a lease on the checkout (./lease.ts), renewed through (2); (3) is written only under it.
-// Stripe Tax's quotes for (1) are asked between its runs, never under its lock (./tax.ts).
-// With an Idempotency-Key, the request's journal takes the key in (1) and writes the answer in
-// the transaction of (3) (docs/RELIABILITY.md).
+// Confirm, with one winner: (1) a transaction locks the open checkout, applies the buyer's last
+// changes, reserves the discount and marks it confirmed under a lease (./lease.ts); (2) the charge
+// runs outside any transaction, keyed by the checkout id; (3) a transaction writes the outcome:
+// customer, order and payment, or on a decline the checkout open again and the discount released.
+// Tax quotes are asked outside the lock (./tax.ts). docs/CHECKOUTS.md and docs/RELIABILITY.md.
 import type { Knex } from "knex";
 import { toCustomer } from "../customers/models.js";
 import { savedCardMetadata } from "../customers/saved-cards.js";

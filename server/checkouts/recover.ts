@@ -1,16 +1,8 @@
-// Recovery of confirms that died between their claim and their outcome: the API process killed
-// during the processor call, or the database gone when the outcome was to be written. Such a
-// checkout stays confirmed (no other confirm can start on it) and its confirm's lease
-// (./lease.ts) is no longer renewed. The worker (workflows/worker.ts) looks every few seconds for
-// checkouts whose lease lapsed, takes each over with a lease of its own (one statement, so one
-// taker), and runs its charge step again: the processor gets the same idempotency key
-// (`checkout:<id>:confirm`, with `:<attempt>` after a declined card) and the confirmation token the
-// claim kept, so it answers the charge it already made, or makes it now if the first call never
-// reached it; the outcome is written as the confirm would have written it, and a confirm still
-// running after all (its lease lapsed under it) writes nothing. A checkout waiting for 3-D Secure
-// is left to the processor's webhook. The request's Idempotency-Key, if any, is released when the
-// outcome is written (its answer could only be encrypted with the caller's key): a retry with it
-// then sees the checkout as it is.
+// Recovers confirms that died between claim and outcome (API killed mid-charge, database gone).
+// The worker finds confirmed checkouts whose lease (./lease.ts) lapsed, takes each over with its own
+// lease and runs the charge step again with the same idempotency key, so the processor answers the
+// charge it already made or makes it now. 3-D Secure waits are left to the processor's webhook.
+// The request's Idempotency-Key is released when the outcome is written. docs/RELIABILITY.md.
 import type { Knex } from "knex";
 import { releaseRunning } from "../kit/idempotency-repository.js";
 import { logger } from "../kit/logger.js";

@@ -1,10 +1,7 @@
 // The sandbox's stand-in for a bank's 3-D Secure page (outside the contract, sandbox only): a
-// checkout whose payment asks for authentication (test card 4000 0025 0000 3155) stays confirmed
-// until the buyer approves or fails the challenge here — what Stripe's authentication page and its
-// payment_intent webhook do together. Approving completes the checkout as a success does; failing
-// it is a decline (the checkout opens again for another card). Keyed by the checkout's client
-// secret, which only the buyer's page holds; a second answer changes nothing. It lives with
-// checkouts, which pay through processors/.
+// checkout paid with test card 4000 0025 0000 3155 stays confirmed until the buyer approves
+// (a success) or fails (a decline) the challenge here. Keyed by the checkout's client secret,
+// which only the buyer's page holds; a second answer changes nothing.
 import express, { Router } from "express";
 import type { Knex } from "knex";
 import { invalid, ResourceNotFound } from "../kit/errors.js";

@@ -1,10 +1,8 @@
-// A checkout's quote with its tax: the amount after discount taxed by the organization's provider
-// from the buyer's billing address, business checkbox and tax id, and the product's tax category.
-// With the provider `none`, or before the billing country is known, no tax is computed (today's
-// quote). Prices that include tax keep their total: the tax is carved out of it. The buyer's
-// address or tax id refused is an issue a confirm answers with a 422; a provider that fails
-// (Stripe Tax down) is a 503 for the whole request, so the checkout keeps its last quote.
-// A provider over the network is never asked inside a transaction: see `withTaxQuotes`.
+// A checkout's quote with its tax, computed by the organization's provider from the buyer's
+// address, business flag and tax id and the product's tax category; none with provider `none` or
+// no billing country yet. Tax-inclusive prices keep their total. A refused address or tax id is a
+// 422 at confirm; a failing provider is a 503 and the checkout keeps its last quote. A network
+// provider is never asked inside a transaction (`withTaxQuotes`). docs/TAX.md.
 import type { Knex } from "knex";
 import { invalid, type ValidationIssue } from "../kit/errors.js";
 import { computeAmounts, type Amounts } from "../discounts/amounts.js";

@@ -1,9 +1,7 @@
-// Discount rules: fixed (amount + currency) or percentage (basis points 1..10000); once, forever
-// or repeating for 1..999 months; a code of 3..256 letters and digits unique per organization
-// case-insensitively among live discounts; starts_at before ends_at; max_redemptions and
-// max_redemptions_per_customer >= 1 (the latter held at checkout confirmation);
-// products of the organization only. Once redeemed, what a customer was promised (type, amount,
-// currency, basis points, duration) can't change. Delete is soft: the code is free again.
+// Discount rules: fixed or percentage; once, forever or repeating 1..999 months; a code of 3..256
+// letters and digits, unique per organization case-insensitively among live discounts; starts_at
+// before ends_at; redemption limits >= 1; products of the organization only. Once redeemed, what
+// a customer was promised cannot change. Delete is soft and frees the code.
 import type { OpBody } from "../../generated/handlers.js";
 import { jsonb, type RowPatch } from "../kit/db.js";
 import type { Knex } from "knex";

@@ -1,9 +1,7 @@
-// An email's signed links (outside the contract), each signed by ./links.ts and answered with a
-// redirect to a short-lived signed download; anything else is a 404:
-//   /emails/invoices/<order>?signature=…           the paid order's invoice PDF (rendered when it
-//                                                   has none yet);
-//   /emails/downloads/<grant>/<file>?signature=…   a file of a downloadables benefit, while the
-//                                                   grant holds it (granted, not revoked, the file live).
+// An email's signed links (outside the contract), signed by ./links.ts and answered with a redirect
+// to a short-lived signed download; anything else is a 404:
+//   /emails/invoices/<order>?signature=…          the paid order's invoice PDF (rendered if missing)
+//   /emails/downloads/<grant>/<file>?signature=…  a downloadables benefit's file, while granted
 import path from "node:path";
 import { Router, type Request, type Response, type NextFunction } from "express";
 import type { Knex } from "knex";

@@ -1,10 +1,7 @@
 // The periodic emails, enqueued by each run of the `email-reminders` Schedule: a renewal reminder
-// for an active yearly subscription its organization's `email_settings.renewal_reminder_days`
-// before the period ends (`reminder:<subscription>:<period end>`), and a card-expiring reminder
-// for the card a live subscription renews with, expiring this month or next
-// (`card:<payment method>:<yyyy-mm>`). "Now" is each subscription's own (its test clock's time,
-// else the real time). Both are non-essential: the organization's switch and the customer's
-// choice are checked here.
+// for yearly subscriptions `renewal_reminder_days` before period end, and a card-expiring reminder
+// for the card a live subscription renews with. "Now" is each subscription's own (its test clock's,
+// else real time). Both are optional: the organization's switch and the customer's choice apply.
 import type { Knex } from "knex";
 import { wantsEmail } from "../customers/email-preferences.js";
 import { byIds as customersByIds, type CustomerRow } from "../customers/repository.js";

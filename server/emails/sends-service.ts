@@ -1,4 +1,4 @@
-// The organization's emails as the API shows them (issue 32): the list of sends, resending a
+// The organization's emails as the API shows them: the list of sends, resending a
 // receipt as a new send, and a preview of any kind with sample data in the organization's brand.
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";

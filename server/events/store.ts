@@ -1,12 +1,8 @@
-// The one way events are written, user (ingestion) and system (the platform's own) alike, in the
-// caller's transaction and under the organization's shared usage lock: the rows (an external id
-// already stored in the organization is skipped), every meter's hourly totals, the event name
-// statistics, the meter a credit or reset gives a customer, and the customers' first user event
-// (customers.first_user_event_at, lowered by the user events stored). A batch without external ids is
-// COPYed (nothing can conflict) and its totals added up here when the meters' filters can be
-// evaluated outside the database (meters/evaluate.ts); otherwise one statement does it all.
-// Per-customer rollups and the customer meters of usage are folded in after (meters/fold.ts). The
-// statements are meters/events-repository.ts's (copyEvents, addTotals, insertEvents).
+// The one way events are written, user and system alike, in the caller's transaction under the
+// organization's usage lock: the rows (known external ids skipped), meters' hourly totals, name
+// statistics, credits and resets, and customers' first user event. Batches without external ids
+// are COPYed when meters can be evaluated here (meters/evaluate.ts); otherwise one statement does
+// it all. Statements: meters/events-repository.ts. Folding per customer: meters/fold.ts.
 import type { Knex } from "knex";
 import { metadataKeys } from "../meters/filter.js";
 import type { MeterRow } from "../meters/models.js";

@@ -1,18 +1,8 @@
-// File bytes in an S3 bucket (AWS or any S3-compatible server), chosen when S3_BUCKET is set.
-// Clients PUT their parts straight to S3 through presigned UploadPart URLs; when a part was
-// declared with a SHA-256, the URL signs the `x-amz-checksum-sha256` header, so S3 itself refuses
-// other bytes. Completion is checked before S3 assembles anything (every part listed, its ETag,
-// its SHA-256 where S3 reports one, the total size), then re-checked from the bytes when S3
-// could not vouch for a checksum the file was declared with (an S3 server without checksum
-// support, or the whole-file SHA-256 of a multi-part file, which S3 does not compute).
-//
-//   S3_BUCKET              the bucket (required to use S3)
-//   S3_REGION              default us-east-1
-//   S3_ENDPOINT            an S3-compatible server (MinIO, R2, versitygw…); default AWS
-//   S3_FORCE_PATH_STYLE    true: http://endpoint/bucket/key instead of http://bucket.endpoint/key
-//   S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY   default: the AWS SDK's credential chain
-//   S3_PUBLIC_URL          where `public/…` keys (product media, avatars) are read anonymously
-//                          (a CDN or the bucket with a public-read policy on `public/*`)
+// File bytes in an S3 bucket (AWS or S3-compatible), used when S3_BUCKET is set. Clients PUT parts
+// to presigned UploadPart URLs that sign a declared SHA-256, so S3 refuses other bytes. Completion
+// checks every part, ETag and size first, and re-reads the bytes when S3 cannot vouch for a
+// declared checksum. Settings: S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, the
+// S3 access keys and S3_PUBLIC_URL (README's settings table).
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import {

@@ -1,17 +1,8 @@
-// Where file bytes live. A `Storage` does S3-style multipart uploads: the API hands out one
-// presigned URL per part, the client PUTs each part there (the response's ETag identifies it),
-// then completes the upload with the list of parts. Public files (avatars, product media) are
-// served at a stable public URL; downloadables only through expiring signed URLs.
-//
-// `S3Storage` (server/files/s3-storage.ts) when S3_BUCKET is set; otherwise, built in,
-// `LocalStorage`, under FILES_DIR (default `.data/files` in the repository), with its
-// own routes (mounted by server/app.ts, outside the contract):
-//   PUT /files/upload/:uploadId/:part?expires=&signature=     one part (ETag in the response)
-//   GET /files/download/<key>?expires=&filename=&type=&signature=   a signed download
-//   GET /files/public/<key>                                   an uploaded public file
-// URLs are absolute, on PUBLIC_API_URL (default http://127.0.0.1:$PORT, PORT defaulting to 8000).
-// Signatures are HMAC-SHA256 with FILES_SIGNING_SECRET, or a secret generated once and kept in
-// FILES_DIR/.signing-secret (so every API process on the host agrees).
+// Where file bytes live. A `Storage` does S3-style multipart uploads: one presigned URL per part,
+// then completion with the list of parts. Public files have a stable URL; downloadables only
+// expiring signed ones. `S3Storage` (./s3-storage.ts) when S3_BUCKET is set, else `LocalStorage`
+// under FILES_DIR with its own /files/ routes (mounted by server/app.ts), signed with
+// FILES_SIGNING_SECRET or a secret kept in FILES_DIR/.signing-secret.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type Hash } from "node:crypto";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";

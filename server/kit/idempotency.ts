@@ -1,11 +1,7 @@
-// Idempotency keys: the stored first answer of a caller's request, replayed for a retry with the
-// same key (docs/RELIABILITY.md, "Idempotent writes"). This module seals and replays answers and
-// holds the typed errors (its queries: ./idempotency-repository.ts); server/http/idempotency.ts
-// decides, per request, how an operation takes part.
-//
-// Rows (table idempotency_keys): per caller scope and SHA-256 of the key, the request's
-// fingerprint, and once answered its status and its body, encrypted with AES-256-GCM under a key
-// derived from the caller's key (never stored), so tokens in a stored answer stay unreadable.
+// Idempotency keys: a caller's first answer, stored and replayed for a retry with the same key
+// (docs/RELIABILITY.md, "Idempotent writes"). This module seals and replays answers; queries are in
+// ./idempotency-repository.ts, and server/http/idempotency.ts decides per request. Answers are
+// encrypted with AES-256-GCM under a key derived from the caller's key, which is never stored.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { ApiError, invalid, RequestValidationError } from "./errors.js";

@@ -1,10 +1,6 @@
-// Outgoing email: one nodemailer transport over SMTP_URL (`smtp://host:port`, `smtps://user:pass@host`),
-// built on first use. Every email the server sends (sign-up verification, password reset,
-// organization invitations, the customer portal's sign-in codes) goes through sendMail.
-//
-// With SMTP_URL unset there is nowhere to send to: sendMail throws MailNotConfigured, so a flow
-// that needs an email fails loudly instead of pretending it was sent. `make run` and the test
-// suites start Mailpit and set SMTP_URL to it.
+// Outgoing email: one nodemailer transport over SMTP_URL, built on first use; every email the
+// server sends goes through sendMail. With SMTP_URL unset, sendMail throws MailNotConfigured, so a
+// flow that needs an email fails loudly. `make run` and the test suites point it at Mailpit.
 import nodemailer, { type Transporter } from "nodemailer";
 import { setting } from "../config.js";
 

@@ -1,9 +1,7 @@
 // What the metrics report's statements share (server/metrics/service.ts runs them): one range, one
-// set of filters, and one bucketing (timezones.ts's truncIn, by the unit in the caller's time zone,
-// as the meters' quantities bucket too). Each source
-// table's grouped statement is its owner's (orders' orderBuckets, subscriptions'
-// subscriptionDeltas, checkouts' checkoutBuckets), hand-tuned (docs/USAGE.md, "Metrics"); built on
-// these, they read as one report.
+// set of filters and one bucketing by unit in the caller's time zone (timezones.ts's truncIn).
+// Each table's grouped statement lives with its owner (orderBuckets, subscriptionDeltas,
+// checkoutBuckets), hand-tuned (docs/USAGE.md, "Metrics").
 import type { Knex } from "knex";
 import type { TimeUnit } from "./timezones.js";
 

@@ -1,18 +1,8 @@
-// OpenTelemetry traces, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: the one place that reads
-// the OTEL_* settings and starts the SDK. Off, nothing of the SDK is loaded and the
-// @opentelemetry/api calls elsewhere are its no-ops. On (server/cli/api.ts and worker.ts start it
-// before loading anything else, so `http` and `pg` are instrumented): spans go over OTLP/HTTP
-// (JSON) to <endpoint>/v1/traces; the API names its server span by the operation and records the
-// request id; the Temporal client, workflow and activity interceptors carry the context into
-// workflows; outbox rows and their webhook events keep the context they were written in, so a
-// webhook delivery's span joins the trace of the request or activity that caused it.
-//
-//   OTEL_EXPORTER_OTLP_ENDPOINT         base URL of the collector (http://collector:4318); unset: off
-//   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  full traces URL instead (read by the exporter)
-//   OTEL_EXPORTER_OTLP_HEADERS          headers for the collector, k=v,k2=v2 (read by the exporter)
-//   OTEL_SERVICE_NAME                   service name; borealis-api / borealis-worker unless set
-//   OTEL_TRACES_SAMPLER(_ARG)           sampling (the SDK's; parentbased_always_on by default)
-//   OTEL_SDK_DISABLED=true              off even with an endpoint
+// OpenTelemetry traces, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (or OTEL_SDK_DISABLED=true):
+// the one place that reads the OTEL_* settings and starts the SDK; off, the @opentelemetry/api
+// calls elsewhere are no-ops. server/cli/api.ts and worker.ts start it first so `http` and `pg`
+// are instrumented. Spans go over OTLP/HTTP; the context follows requests into workflows and
+// through outbox rows, so a webhook delivery joins the trace that caused it.
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { context, propagation, ROOT_CONTEXT, trace, type Context, type Span } from "@opentelemetry/api";
 import type { Resource } from "@opentelemetry/resources";

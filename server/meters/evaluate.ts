@@ -1,9 +1,8 @@
 // A meter's filter and aggregated value evaluated in TypeScript, exactly as filter.ts's SQL does,
-// for the batches ingestion writes with COPY: their totals are added up here and written as a few
-// rows, instead of parsing the whole batch again in the database. Where the database's answer
-// depends on more than the values (text ordering follows the database's collation; a LIKE pattern
-// with wildcards or a backslash; a number that JSON writes with an exponent), the evaluation says
-// so and the caller falls back to the SQL. A property test checks both agree (test/meters).
+// so batches ingested with COPY have their totals added up here instead of in the database.
+// Where the database's answer depends on more than the values (collation, LIKE wildcards, numbers
+// in exponent form), it says so and the caller falls back to SQL. A property test in test/meters
+// checks both agree.
 import { COLUMNS, isFilter, type Aggregation, type Filter, type FilterClause, type FilterValue } from "./filter.js";
 
 export interface EventValues {

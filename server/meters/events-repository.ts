@@ -1,9 +1,7 @@
 // Every statement on the events table and its name statistics (event_names): the usage ledger,
-// which the meters own. The events API (server/events/: reads, names, ingestion) stands above the
-// meters (.dependency-cruiser.cjs, meters-below-events: ingestion evaluates meters) and reads and
-// writes events through this module; the usage engine's statements are here as well: the fold's
-// ranges of events, the attribution of events known by an external customer id, a customer's
-// credits and resets, a meter's events per bucket, and which events are a customer's.
+// owned by the meters. The events API (server/events/) stands above the meters
+// (.dependency-cruiser.cjs, meters-below-events) and reads and writes events through this module;
+// the usage engine's statements on events live here too.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";

@@ -1,11 +1,8 @@
-// A meter's filter tree and aggregation: validation of what the contract cannot express, and
-// their translation into SQL over the `events` table (parameterised; property names are bound,
-// never interpolated). Which events are a customer's is events-repository.ts's (whereCustomers,
-// whereExternalCustomers).
-//
-// Semantics follow Polar's: `name`, `source` and `timestamp` (epoch seconds) are event columns;
-// any other property is a metadata key (a `metadata.` prefix is dropped). A clause comparing a
-// value with a property of another JSON type is false; `like` / `not_like` match a substring.
+// A meter's filter tree and aggregation: validation of what the contract cannot express, and SQL
+// over `events` (property names are bound, never interpolated). As in Polar, `name`, `source` and
+// `timestamp` (epoch seconds) are columns and any other property a metadata key (`metadata.`
+// dropped); comparing with a value of another JSON type is false; `like` matches a substring.
+// Which events are a customer's is events-repository.ts's.
 import { invalid } from "../kit/errors.js";
 
 export type Operator = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "not_like";

@@ -1,10 +1,8 @@
-// Folding events into the per-customer rollups (and giving customers the meters their events
-// name), behind ingestion: one transaction takes the events of every transaction that has finished
-// (ids below the oldest one still running, so none that commits later is skipped) above the last
-// fold's mark, in id order and in chunks, adds them per meter, customer and day, and moves the
-// mark. Readers add the events above the mark themselves (usage.ts), so a late fold costs reads a
-// little, never correctness. The worker runs it every second (workflows/worker.ts); a second folder
-// finds the mark's row locked and leaves.
+// Folds ingested events into the per-customer rollups, behind ingestion: one transaction takes, in
+// id order and chunks, the events of finished transactions above the last fold's mark, adds them
+// per meter, customer and day, and moves the mark. Readers add the events above the mark
+// themselves (usage.ts), so a late fold costs a little speed, never correctness. The worker runs
+// it every second; a second folder finds the mark's row locked and leaves.
 import type { Knex } from "knex";
 import { countEventsIn, foldChunkBound, organizationEventsIn, organizationsWithEventsIn } from "./events-repository.js";
 import { ofOrganizationById } from "./repository.js";

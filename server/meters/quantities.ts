@@ -1,11 +1,8 @@
-// Meter quantities: the meter's aggregation per hour, day, week, month or year in the caller's time
-// zone, over every bucket the range touches, and a total over all of them (one pass, grouping sets:
-// the total of an average or a distinct count is not a sum of the buckets'); or per customer first,
-// then over the customers (customer_aggregation_function), as Polar computes it.
-//
-// Read from the meter's hourly totals when they add up to the answer (not a unique meter, no
-// customer or event metadata filter, bucket edges on whole UTC hours in that zone); from the events
-// otherwise (a customer's events through its index).
+// Meter quantities: the aggregation per hour, day, week, month or year in the caller's time zone,
+// with a total over all buckets (grouping sets: an average's total is not a sum), or per customer
+// first (customer_aggregation_function), as Polar computes it. Read from the hourly totals when
+// they add up to the answer (no unique meter, no metadata filter, buckets on whole UTC hours),
+// else from the events.
 import type { Knex } from "knex";
 import type { OpQuery } from "../../generated/handlers.js";
 import type { OrganizationCaller } from "../kit/auth.js";

@@ -1,18 +1,8 @@
-// Meter rollups (table meter_rollups): per meter and bucket, the number of events the meter's
-// filter matched and the count, sum, min and max of the aggregated property; in total (customer key
-// '') per UTC hour, and per customer key per UTC day. The totals are kept exact in the transaction
-// that writes events (events/store.ts); the per-customer rows are folded in shortly after by the
-// worker (fold.ts), since a batch of many customers' events would otherwise write about one row per
-// event, and are daily so that customers with a few events an hour still fold into few rows.
-// Readers of per-customer usage add the events not folded yet (usage.ts). Both levels are rebuilt
-// from the events when a meter is created or its filter or aggregation changes; per-customer rows
-// move to the customer's id when events known by an external customer id are attributed. Unique
-// meters have none (a distinct count does not add up).
-//
-// Writers of one organization's usage take its usage lock: event writes and folds shared, rebuilds
-// and attribution exclusive, so a rebuild never misses or double-counts events written meanwhile.
-// The statements are rollups-repository.ts's (meter_rollups, usage_fold, the lock),
-// events-repository.ts's (the events they are counted from) and customer-meters-repository.ts's.
+// Meter rollups (meter_rollups): per meter and bucket, the matched events' count, sum, min and max;
+// totals per UTC hour kept exact by events/store.ts, per-customer rows per UTC day folded in by
+// the worker (fold.ts). Both are rebuilt when a meter's filter or aggregation changes; unique
+// meters have none. Writers take the organization's usage lock (shared for writes and folds,
+// exclusive for rebuilds and attribution). Statements: rollups-repository.ts.
 import type { Knex } from "knex";
 import { customerEvents, organizationEvents, organizationEventsBelow, attributeEvents } from "./events-repository.js";
 import type { MeterRow } from "./models.js";

@@ -1,11 +1,8 @@
-// A customer's usage of a meter over a window: what it consumed (the meter's aggregation over the
-// customer's events), what it was credited (meter.credited units) and the balance between them.
-//
-// The window starts at the customer's last meter.reset of that meter (none: the beginning) and,
-// for a subscription, not before its period's start; it ends at `until` (exclusive) or is open.
-// Consumption is read from the daily per-customer rollups for the window's whole UTC days (plus the
-// events not folded into them yet, see fold.ts) and from the events for the partial days at its
-// edges, so its cost does not grow with the events in the window.
+// A customer's usage of a meter over a window: consumed (the meter's aggregation over the
+// customer's events), credited (meter.credited units) and the balance. The window starts at the
+// last meter.reset (and not before a subscription's period) and ends at `until` or is open. Whole
+// UTC days come from the daily rollups plus unfolded events (fold.ts), partial days from the
+// events, so the cost does not grow with the window's events.
 import type { Knex } from "knex";
 import { unitsTimesAmount } from "../kit/money.js";
 import { resetsAndCredits } from "./events-repository.js";

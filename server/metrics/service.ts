@@ -1,10 +1,8 @@
-// Metrics: the 22 series of the contract per hour, day, week, month or year in the caller's time
-// zone, from orders and refunds (revenue), subscriptions (new, active, MRR, committed MRR) and
-// checkouts (conversion), narrowed by product, billing type and customer; totals and descriptors.
-// Each source is one grouped statement (./repository.ts); stocks (active subscriptions, MRR,
-// cumulative revenue) are running sums of per-bucket changes, so their cost grows with the
-// records, not records × buckets.
-// The definitions are in docs/USAGE.md ("Metrics").
+// Metrics: the contract's 22 series per hour, day, week, month or year in the caller's time zone,
+// from orders and refunds, subscriptions and checkouts, narrowed by product, billing type and
+// customer. Each source is one grouped statement (./repository.ts); stocks (active subscriptions,
+// MRR, cumulative revenue) are running sums of per-bucket changes, so cost grows with the records,
+// not records × buckets. Definitions: docs/USAGE.md ("Metrics").
 import type { Knex } from "knex";
 import type { OpQuery, OpResult } from "../../generated/handlers.js";
 import type { components } from "../../generated/types.js";

@@ -1,9 +1,7 @@
-// The records of the authentication layer (better-auth), under our names (server/auth/tables.ts):
-// users, sessions, accounts (credentials), verifications, members, invitations, teams and their
-// members, device codes, and the rate limiter's counters. An organization is our `organizations`
-// row itself: better-auth's organization model maps onto it (its logo is avatar_url), so its
-// settings columns get defaults for rows better-auth inserts, and it gains better-auth's metadata.
-// test/auth/schema.test.ts fails when better-auth expects anything these tables lack.
+// The records of the authentication layer (better-auth) under our names (server/auth/tables.ts):
+// users, sessions, accounts, verifications, members, invitations, teams, device codes and rate
+// limit counters. better-auth's organization is our `organizations` row, so its settings columns
+// get defaults and it gains better-auth's metadata. test/auth/schema.test.ts checks the fit.
 import type { Knex } from "knex";
 import { DEFAULT_FEATURE_SETTINGS, DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_SUBSCRIPTION_SETTINGS } from "../organizations/models.js";
 

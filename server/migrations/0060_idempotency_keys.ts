@@ -1,11 +1,7 @@
-// Idempotent writes (Idempotency-Key): the first answer to a caller's key, kept 24 hours.
-// One row per caller scope (an organization, a customer, a checkout's client secret, a license
-// key) and key. The key itself is never stored: key_hash is its SHA-256, and the answer's body is
-// encrypted with a key derived from it (AES-256-GCM), so a stored answer that carries a token
-// (a customer session, a confirmed checkout's) is unreadable without the caller's key.
-// `status` is null while an operation that commits in steps (checkout confirm) is under way;
-// `subject` names what that operation works on (`checkout:<id>`), so whatever settles it can
-// find the row. Generic operations write the row in the transaction of their write.
+// Idempotent writes (Idempotency-Key): the first answer to a caller's key, kept 24 hours, one row
+// per caller scope and key. The key is never stored: key_hash is its SHA-256 and the body is
+// encrypted with a key derived from it (AES-256-GCM). `status` is null while a multi-step
+// operation (checkout confirm) is under way; `subject` names what it works on (`checkout:<id>`).
 import type { Knex } from "knex";
 
 export async function up(knex: Knex): Promise<void> {

@@ -1,4 +1,4 @@
-// Tax (issue 31): each organization's tax settings (who computes the tax, where it sells from,
+// Tax: each organization's tax settings (who computes the tax, where it sells from,
 // whether prices include tax, where it is registered) and each product's tax category.
 import type { Knex } from "knex";
 

@@ -1,4 +1,4 @@
-// The tax calculation a checkout last showed (issue 31): its lines' rates, jurisdictions and
+// The tax calculation a checkout last showed: its lines' rates, jurisdictions and
 // taxability reasons, which the order records when the checkout is paid. Null when no tax is
 // computed (the provider `none`, or the buyer's country not known yet).
 import type { Knex } from "knex";

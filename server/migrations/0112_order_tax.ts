@@ -1,4 +1,4 @@
-// What a paid order's tax was (issue 31): the rate with its jurisdiction, Polar's taxability
+// What a paid order's tax was: the rate with its jurisdiction, Polar's taxability
 // reason, and the tax provider's transaction that recorded it. Null on orders made without a
 // computed tax (the provider `none`, a trial's first order, orders made before).
 import type { Knex } from "knex";

@@ -1,4 +1,4 @@
-// The tax calculation an order was charged with (issue 31): what the provider records when the
+// The tax calculation an order was charged with: what the provider records when the
 // order is paid, and what a refund reverts in part. A checkout's order takes its checkout's.
 import type { Knex } from "knex";
 

@@ -1,4 +1,4 @@
-// The tax provider's reversal of a refund's tax (issue 31): Stripe Tax's reversal id, or the
+// The tax provider's reversal of a refund's tax: Stripe Tax's reversal id, or the
 // built-in provider's. Null when the order carried no recorded tax.
 import type { Knex } from "knex";
 

@@ -1,4 +1,4 @@
-// A customer's tax id as VIES (EU) or HMRC (UK) confirmed it (issue 31): the status, what the
+// A customer's tax id as VIES (EU) or HMRC (UK) confirmed it: the status, what the
 // registry returned, when and by which service, and when a check is due (null: none). A trigger
 // resets the check whenever the tax id is set or changed, whichever code path writes it.
 import type { Knex } from "knex";

@@ -1,4 +1,4 @@
-// Tax invoices (issue 31): the seller as its invoices name it, its legal name, address and tax id.
+// Tax invoices: the seller as its invoices name it, its legal name, address and tax id.
 // Null until the organization gives them.
 import type { Knex } from "knex";
 

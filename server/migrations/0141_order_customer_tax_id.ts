@@ -1,4 +1,4 @@
-// Tax invoices (issue 31): the buyer's tax id as it was when the order was made, [value, type], so
+// Tax invoices: the buyer's tax id as it was when the order was made, [value, type], so
 // that an invoice generated later prints it even after the customer changed theirs.
 import type { Knex } from "knex";
 

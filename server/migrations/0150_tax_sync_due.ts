@@ -1,4 +1,4 @@
-// Stripe Tax's record and reversal happen after the commit, in the worker (issue 31): an order
+// Stripe Tax's record and reversal happen after the commit, in the worker: an order
 // paid with a Stripe calculation is due to be recorded, a refund of a recorded Stripe order due
 // to be reverted, until the provider's id is stored. The backstop sweep starts what is due.
 import type { Knex } from "knex";

@@ -1,4 +1,4 @@
-// The send log of every email the pipeline sends (issue 32): one row per logical email, unique by
+// The send log of every email the pipeline sends: one row per logical email, unique by
 // what makes it one email (kind, dedupe key, recipient), so a trigger that runs twice inserts
 // nothing the second time. The Message-ID is fixed at insert: a resend after a crash repeats it.
 import type { Knex } from "knex";

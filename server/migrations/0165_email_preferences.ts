@@ -1,4 +1,4 @@
-// Who gets which email (issue 32): the organization's branding and reminder lead time
+// Who gets which email: the organization's branding and reminder lead time
 // (email_settings, merged over its defaults when read), each customer's choice of the
 // non-essential emails (email_preferences, likewise), and the merchant notifications each member
 // muted for themselves (one row per muted kind).

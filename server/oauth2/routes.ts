@@ -1,14 +1,8 @@
 // The OAuth2 provider's routes outside the contract: OpenID Connect discovery and authorization
-// server metadata at the API's root (the issuer), naming Polar's /v1/oauth2 endpoints, and client
-// registration (RFC 7591) with its management calls (RFC 7592 style):
-//
-//   POST   /v1/oauth2/register              register a client (a signed-in owner or admin; it belongs to their active organization)
-//   GET    /v1/oauth2/register/{client_id}  read it
-//   PUT    /v1/oauth2/register/{client_id}  change its metadata
-//   DELETE /v1/oauth2/register/{client_id}  delete it
-//
-// Each is handed to better-auth's provider with the caller's cookie or bearer session, and every
-// error answered in RFC 6749's shape (./errors.ts). Mounted before the body parsers.
+// server metadata at the API's root, naming Polar's /v1/oauth2 endpoints, and client registration
+// (RFC 7591) with read, update and delete at /v1/oauth2/register/{client_id} (RFC 7592 style).
+// Each is handed to better-auth's provider with the caller's session; errors take RFC 6749's shape
+// (./errors.ts). Mounted before the body parsers.
 import type { Request, RequestHandler, Response } from "express";
 import type { AuthConfig } from "../auth/config.js";
 import type { BorealisAuth } from "../auth/instance.js";

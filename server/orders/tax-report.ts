@@ -1,4 +1,4 @@
-// The tax report (issue 31, a Borealis extension): per period, currency, country, rate and
+// The tax report (a Borealis extension): per period, currency, country, rate and
 // taxability reason, what paid orders charged and what refunds handed back, as an EU OSS return
 // declares it. A refund counts in the period it was made, against its order's country and rate.
 import type { Knex } from "knex";

@@ -1,16 +1,8 @@
-// Verifying organization access tokens on the hot path, with a cache that is never wrong for long:
-// every change that matters (revocation, deletion, new scopes, new expiry) NOTIFYs channel
-// `organization_access_tokens` with the token's id (server/migrations/0021_organization_access_tokens.ts),
-// and every API process LISTENs and drops that token at once. While the listening connection is
-// down (start-up, a lost connection, reconnecting) nothing is cached and every request asks the
-// database. An entry never outlives the token's own expires_at, nor TTL_MS.
-//
-// A read that raced a notification (it started before the change committed and ended after the
-// notification arrived) is not cached: a counter of invalidations is taken before each read. A
-// cached answer waits one turn of the event loop, so a notification already received is applied
-// before it. The API's own changes (service.ts beside this file) drop the token in this
-// process at once and answer only once PostgreSQL has delivered their notification here: by then it
-// is on its way to every other process too.
+// Verifies organization access tokens on the hot path with a cache that is never wrong for long:
+// every change that matters NOTIFYs `organization_access_tokens` with the token's id, and every API
+// process LISTENs and drops it at once; while not listening, nothing is cached. Entries never
+// outlive the token's expiry or TTL_MS, and a read that raced a notification is not cached.
+// The API's own changes answer only once their notification has reached this process.
 import type { Knex } from "knex";
 import pg from "pg";
 import { Unauthorized } from "../kit/errors.js";

@@ -1,4 +1,4 @@
-// Each member's own choice of the organization's notification emails (issue 32): every kind goes
+// Each member's own choice of the organization's notification emails: every kind goes
 // to the owners and admins until one of them mutes it for themselves. The pipeline asks
 // `mutedMembers` (notification-mutes-repository.ts) whom to leave out.
 import type { Knex } from "knex";

@@ -1,4 +1,4 @@
-// An organization's tax settings (issue 31's `tax_settings`): the defaults a row written before
+// An organization's tax settings (`tax_settings`): the defaults a row written before
 // them reads as, and the checks of a change, each refused with a 422 naming its field.
 import type { components } from "../../generated/types.js";
 import { isCountry } from "../customers/address.js";

@@ -1,11 +1,7 @@
-// The offline processor: deterministic test tokens (docs/SANDBOX.md) so the whole checkout flow
-// works without network. Same idempotency contract as Stripe: a key seen before answers the
-// result it answered the first time — within the process, and across processes when a ledger
-// directory is given (SANDBOX_LEDGER_DIR): each answered key is a file there, first writer wins,
-// so a worker that died after a charge and a new one retrying its key agree on one charge.
-// SANDBOX_CHARGE_DELAY_MS holds every charge's answer (a checkout's confirm, an off-session
-// charge) back after it is recorded, as if the response were slow or lost (the tests that kill a
-// worker or an API mid-charge).
+// The offline processor: deterministic test tokens (docs/SANDBOX.md) so the checkout flow works
+// without network. Like Stripe, a key seen before answers what it answered first, across processes
+// too with SANDBOX_LEDGER_DIR (one file per key, first writer wins). SANDBOX_CHARGE_DELAY_MS holds
+// a charge's answer back after it is recorded, as if the response were slow or lost.
 import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";

@@ -1,9 +1,8 @@
-// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion,
-// reverted with the order's tax provider), never past what is left (RefundAmountTooHigh) nor on a
-// fully refunded order (RefundedAlready);
-// the money goes back through the payment processor with an idempotency key from the refund id.
-// The order's refunded amounts and status follow in the same transaction, which holds the order
-// row locked so concurrent refunds of one order are serialized and can't exceed its amount.
+// Refund rules: full or partial refunds of a paid order's net amount (tax refunded in proportion
+// and reverted with the order's tax provider), never past what is left (RefundAmountTooHigh) nor on
+// a fully refunded order (RefundedAlready). The money goes back through the processor with a key
+// from the refund id; the order's amounts and status follow in the same transaction, which holds
+// the order row locked so concurrent refunds cannot exceed its amount.
 import type { OpBody } from "../../generated/handlers.js";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";

@@ -1,22 +1,8 @@
-// Billing over time: what is due next for a subscription, and doing it exactly once.
-//
-//   renewal   at period end: one transaction locks the subscription, re-checks that the period is
-//             really over, creates the `subscription_cycle` order for the new period (a unique
-//             index on subscription + period start makes a second one impossible), moves the
-//             period and marks the order as the charge in flight (`pending_order_id`). The end
-//             of a trial is such a renewal: its usage bills nothing, and once the first charge
-//             succeeds the subscription is active.
-//   charge    outside any transaction, the saved payment method is charged off-session with an
-//             idempotency key from the order and the attempt number; then one transaction records
-//             the payment and the outcome. A step that dies in between resumes the same charge
-//             with the same key: the processor answers what it answered the first time.
-//   dunning   a declined renewal makes the subscription past_due and schedules the next attempt
-//             (+2 d, +5 d, +7 d, +7 d by default; SUBSCRIPTION_DUNNING_DAYS overrides); a success
-//             makes it active again; when the attempts run out it is canceled and its benefits revoked.
-//   end       a subscription set to cancel at period end ends then, and its benefits are revoked.
-//
-// "Now" is the caller's (the workflow's clock) or, for a customer on a billing test clock, the
-// clock's frozen time.
+// Billing over time: what is due next for a subscription, done exactly once: the renewal (a new
+// period's order, unique per subscription and period; a trial's end is one), the off-session
+// charge outside any transaction (keyed by order and attempt), dunning (past_due, retries after
+// SUBSCRIPTION_DUNNING_DAYS, then canceled) and the end of a canceled subscription. "Now" is the
+// workflow's clock or the customer's test clock. docs/SUBSCRIPTIONS.md has the details.
 import type { Knex } from "knex";
 import { chargeablePaymentMethods, findCustomer } from "../customers/repository.js";
 import { scheduleBenefitCycles, scheduleBenefitRevocations } from "../benefit-grants/service.js";

@@ -1,9 +1,7 @@
 // Billing test clock queries (sandbox only). Every rule that compares against "now" asks clockNow
-// for the real time or the frozen time of the clock its customer is bound to, so a test clock moves
-// the whole lifecycle (renewals, dunning, grants), not only the workflow's timers. This domain sits
-// below subscriptions and benefit grants: they read a clock's time, it imports neither. The reads of
-// subscriptions that a clock's status and its advance need are subscriptions/repository.ts's,
-// handed to the clock's service by server/handlers.ts (TestClockDependents).
+// for the real time or the frozen time of its customer's clock, so a clock moves the whole
+// lifecycle. This domain sits below subscriptions and benefit grants; the subscription reads a
+// clock needs are handed in by server/handlers.ts (TestClockDependents).
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import type { RowPatch } from "../kit/db.js";

@@ -1,9 +1,7 @@
 // Billing test clocks (a Borealis extension, sandbox only, like Stripe's): a frozen time that bound
-// customers live on. Advancing a clock pokes the lifecycle workflow of every subscription on it,
-// which then renews, retries, ends and grants exactly as if that time had passed (the billing code
-// reads "now" from the clock, see clockNow in server/test-clocks/repository.ts), and runs the
-// periodic emails' Schedule (reminders due at the new time). A clock is `advancing` while
-// something on it is due at or before its time, `ready` once everything has caught up.
+// customers live on. Advancing a clock pokes the workflow of every subscription on it, which then
+// acts as if that time had passed (billing reads "now" through clockNow), and runs the reminders'
+// Schedule. A clock is `advancing` while something on it is due, then `ready`.
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import type { OrganizationCaller } from "../kit/auth.js";

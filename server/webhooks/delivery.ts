@@ -1,9 +1,7 @@
-// One delivery attempt of one webhook event, as the worker runs it: sign, POST with a 10 s
-// timeout to an address the URL policy allows, then record the attempt (webhook_deliveries),
-// the event's last result, and, on a 410, disable the endpoint, all in one transaction.
-// Retries and their schedule belong to the endpoint's delivery workflow, not to this code.
-// An endpoint whose attempts have all failed for `disableAfterMs` (no success since its first
-// failure) is disabled too, and its organization is told with a notification row and a log line.
+// One delivery attempt of one webhook event, as the worker runs it: sign, POST with a 10 s timeout
+// to an address the URL policy allows, then record the attempt and its result in one transaction.
+// A 410, or every attempt failing for `disableAfterMs`, disables the endpoint (the latter tells
+// the organization). Retries and their schedule belong to the endpoint's delivery workflow.
 import http from "node:http";
 import https from "node:https";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";

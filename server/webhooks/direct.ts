@@ -1,13 +1,8 @@
-// Direct runs: the first attempts of an endpoint's new events made by the worker that fanned them
-// out, right after the fan-out commits, without a workflow. The fan-out takes the endpoint's
-// delivery lease in its own transaction only when nothing else was queued for the endpoint and
-// no run held it (repository.ts, leaseIdleEndpoints); the run is then deliverQueued itself (in
-// order, listening for the endpoint's next events), so a healthy endpoint costs Temporal nothing,
-// not even the start of its workflow. Whatever does not deliver at once goes to the endpoint's
-// workflow: a failed first attempt is handed over with the lease still held (the workflow goes
-// on from attempt 2 of the schedule), as is anything left when the run stops early. Nothing is
-// lost with the worker: the events stay queued (pending) and the lease expires, after which the
-// backstop sweep (workflows/backstop.ts) starts the endpoint's workflow.
+// Direct runs: the first attempts at an idle endpoint's new events, made by the worker that fanned
+// them out right after the commit, without a workflow, under the endpoint's delivery lease
+// (repository.ts, leaseIdleEndpoints). A healthy endpoint costs Temporal nothing. What does not
+// deliver at once is handed to the endpoint's workflow; if the worker dies, the lease expires and
+// the backstop sweep (workflows/backstop.ts) starts that workflow.
 import type { Knex } from "knex";
 import { logger } from "../kit/logger.js";
 import { deliverQueued, DELIVERY_LEASE_MS, settleEvent, type QueuedEvent, type QueueRunOptions } from "./delivery.js";

@@ -1,16 +1,8 @@
-// In-process hand-over of new webhook events to an endpoint's run of first attempts that is
-// still going. A run (deliverQueued, the local activity inside the endpoint's delivery workflow
-// task) that has worked its queue off may stay open for a while as the endpoint's listener; the
-// fan-out after its commit (and a redelivery) then pokes it here instead of signalling the
-// workflow through Temporal: no signal, no workflow task, no history per event while an
-// endpoint is busy. The queue in the database stays the truth; a poke only says "read it again".
-//
-// The hand-over is race-free within this process: a listener clears `poked` before each read of
-// the queue and closes only when no poke came since that read began (both checks are synchronous,
-// JavaScript runs one thing at a time), so an event committed before a successful poke is always
-// read by the listener, and once closed, pokeListener answers false and the caller signals the
-// workflow as before. A listener in another worker process is not seen from here: that caller
-// signals the workflow, which then reads the queue after its run (one extra round, no loss).
+// In-process hand-over of new webhook events to an endpoint's run of first attempts that is still
+// open: the fan-out pokes the listener here instead of signalling the workflow, so a busy endpoint
+// costs no workflow task per event. The database queue stays the truth; a poke means "read again".
+// A listener clears `poked` before each read and closes only if no poke came since, so nothing is
+// missed; once closed, or in another process, the caller signals the workflow instead.
 import { setMaxListeners } from "node:events";
 
 export interface Listener {

@@ -1,9 +1,7 @@
-// better-auth's rate limiter, on for this file's API processes (AUTH_RATE_LIMIT=1), counting in
-// PostgreSQL: sign-in allows 3 attempts per 10 s per client address across processes, verification
-// emails 3 a minute, and the next answers 429 with Retry-After (and better-auth's X-Retry-After);
-// so do the OAuth2 endpoints handed to better-auth. The client is the TCP peer (these
-// tests call from loopback addresses of their own: 127.0.0.2, …), or behind a trusted proxy the
-// address it forwards; a header the client sends picks no bucket otherwise.
+// better-auth's rate limiter, on for this file's API processes (AUTH_RATE_LIMIT=1) and counted in
+// PostgreSQL: sign-in 3 attempts per 10 s per client address across processes, verification
+// emails 3 a minute, then 429 with Retry-After; the OAuth2 endpoints too. The client is the TCP
+// peer (each test calls from a loopback address of its own), or a trusted proxy's forwarded one.
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchFrom, PASSWORD, type PeerAnswer, signedOutClient, signUpVerified, uniqueEmail, useTestApi } from "../harness/index.js";
 

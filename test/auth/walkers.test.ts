@@ -1,13 +1,7 @@
-// Walks every operation of the contract that takes a merchant credential:
-//
-// - scopes: with an organization access token holding none of the operation's scopes it answers
-//   403 NotPermitted; with one holding exactly them, never 401 or 403 (the ids are random, so 404
-//   and 422 are the usual answers);
-// - roles: with a member's session cookie (role member) only the organization's settings, access
-//   tokens and webhook endpoints are refused;
-// - tenants: with the session of another organization's owner, every operation addressed at the
-//   first organization's records answers 404 / 403 / 422, no answer names any of its records, and
-//   none of them changed.
+// Walks every operation of the contract that takes a merchant credential. Scopes: a token without
+// the operation's scopes gets 403 NotPermitted, one with exactly them never 401 or 403. Roles: a
+// member's cookie is refused only the settings, tokens and webhook endpoints. Tenants: another
+// organization's owner gets 404 / 403 / 422 on every record of the first, sees none and changes none.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OperationId } from "../../generated/handlers.js";

@@ -1,10 +1,7 @@
-// Benefit grants end to end: real PostgreSQL, a real Temporal server running the grant job
-// workflows, the official client for the API, and a fake Discord/GitHub on 127.0.0.1. A one-time
-// order paid grants every benefit type (visible in the portal and in customer state, with
-// webhooks and system events); a refund with revoke_benefits revokes; a benefit update updates
-// the grants; a cycle credits meters with rollover or reset; a provider error is retried with the
-// grant's error recorded meanwhile; portal filters, get, account linking, 404 across customers;
-// downloadables with signed URLs that download the file.
+// Benefit grants end to end (PostgreSQL, Temporal, the official client, a fake Discord/GitHub):
+// a paid order grants every benefit type; a refund with revoke_benefits revokes; a benefit update
+// updates grants; a cycle credits meters; a provider error is retried with the grant's error
+// recorded; portal filters, account linking, 404 across customers; signed downloads.
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";

@@ -1,9 +1,7 @@
-// The hosted checkout's tax line (issue 31) in Chromium against the running stack: a French seller
-// under OSS, registered in GB and Quebec. The line follows the buyer as they change the address,
-// the business checkbox and the VAT id: "VAT 20% (France)" for a French consumer, "Reverse charge"
-// with its legend for a German business with a valid VAT id, nothing for a US buyer (not
-// collected); "incl. VAT 20% (France)" when prices include tax, and Quebec's GST + QST once the
-// Canadian buyer gives the province. Every page: axe, 375 px, screenshots.
+// The hosted checkout's tax line in Chromium against the running stack, for a French seller under
+// OSS registered in GB and Quebec: it follows the buyer's address, business checkbox and VAT id
+// (French VAT, reverse charge for a German business, nothing for a US buyer, "incl. VAT" for
+// tax-inclusive prices, Quebec's GST + QST). Every page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { plainJson } from "../harness/index.js";

@@ -1,9 +1,7 @@
-// The hosted checkout in Chromium against the running stack: a one-time product with custom
-// fields and a discount code (server errors shown by their fields, the server's totals), a
-// declined card then a good one, 3-D Secure on the sandbox, a subscription whose license key the
-// confirmation shows, free and 100%-discounted checkouts with no card, the success_url redirect,
-// the expired, already-paid and server-error pages, and a confirm whose API process dies
-// mid-charge (processing, then paid). Every page: axe, 375 px, screenshots.
+// The hosted checkout in Chromium against the running stack: custom fields and a discount code,
+// a declined card then a good one, 3-D Secure, a subscription with its license key, free checkouts
+// with no card, the success_url redirect, the expired, paid and error pages, and a confirm whose
+// API dies mid-charge. Every page: axe, 375 px, screenshots.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// The customer's tax id check on the console's customer page (issue 31), in Chromium against the
+// The customer's tax id check on the console's customer page, in Chromium against the
 // running stack and its worker: a tax id confirmed by VIES shows the registry's name and address,
 // one HMRC could not check says so; VIES and HMRC are the local stand-ins (test/tax/), the page
 // passes axe.

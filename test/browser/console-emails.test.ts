@@ -1,9 +1,7 @@
-// The emails in the console and the portal (issue 32), in Chromium against the running stack
-// (API, worker, Mailpit): Settings → Email saves the customer emails, the brand colour and the
-// reminder lead time, shows a wrong colour next to its field, and previews each template in the
-// unsaved colour; a signed-in owner mutes a notification for themselves; the customer page lists
-// the receipt a real checkout sent and resends it (a new row, a second mail in Mailpit); the
-// portal saves a customer's reminders. Every screen: axe, 375 px, screenshots.
+// The emails in the console and the portal, in Chromium against the running stack (API, worker,
+// Mailpit): Settings → Email saves and validates its fields and previews each template; an owner
+// mutes a notification; the customer page lists and resends a real receipt; the portal saves a
+// customer's reminders. Every screen: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createCustomer, createCustomerSessionToken, mailsTo, orgWithToken, ownerWithOrganization } from "../harness/index.js";

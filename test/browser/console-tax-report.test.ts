@@ -1,4 +1,4 @@
-// The console's tax report (issue 31), in Chromium against the running stack: the Sales menu opens
+// The console's tax report, in Chromium against the running stack: the Sales menu opens
 // it, the range and the period length choose what GET /v1/tax/report sums, the table shows each
 // country and rate with refunds netted out, the page passes axe, and the CSV downloads the same
 // numbers in major units. The organization settings save the seller's invoice details.

@@ -1,4 +1,4 @@
-// The console's tax settings (issue 31), in Chromium against the running stack: the organization
+// The console's tax settings, in Chromium against the running stack: the organization
 // settings page chooses the built-in calculator, the origin country and tax-inclusive prices, adds
 // and removes registrations (the EU's One-Stop Shop, a US state), and the product form sets a
 // product's tax category; each saved as the API stores it, each screen passing axe.

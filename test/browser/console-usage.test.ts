@@ -1,10 +1,7 @@
-// The console's usage screens in Chromium against the running stack: events ingested through the
-// official client (and a credit the platform writes) show in the events list and its filters, an
-// event's page has its metadata and customer, customer meters show consumed, credited and balance
-// (also on the customer's and the meter's pages), and the meter's quantities come as a chart or a
-// table over chosen dates, in the meter's unit (edited in its form); a 422 lands on the filter or
-// date field it names. Axe on every screen,
-// at 1280 and 375 px; screenshots in docs/screenshots/.
+// The console's usage screens in Chromium against the running stack: the events list and its
+// filters, an event's page, customer meters (consumed, credited, balance), and a meter's
+// quantities as a chart or table in its unit; a 422 lands on the field it names. Axe on every
+// screen, at 1280 and 375 px; screenshots in docs/screenshots/.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { storeEvents } from "../../server/events/store.js";

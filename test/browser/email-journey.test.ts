@@ -1,10 +1,7 @@
-// Issue 32's emails through the hosted pages, in Chromium against the running stack (API, worker,
-// Mailpit): a buyer pays on the hosted checkout and gets the receipt once, whose links open the
-// order in the portal (signed in with the emailed code) and the invoice PDF; the merchant's owner
-// hears of the sale. A subscriber (hosted checkout, on a test clock) cancels in the portal and
-// gets the cancellation once (whose manage link opens that subscription), the owner its notice;
-// a declined renewal's payment-failed email links to the portal's payment methods. Each email is
-// read from Mailpit and counted by its Message-ID.
+// The customer emails through the hosted pages, in Chromium against the running stack (API, worker,
+// Mailpit): a buyer's receipt arrives once and its links open the portal and the invoice; the owner
+// hears of the sale; a subscriber's cancellation email and the owner's notice; a declined
+// renewal's payment-failed email links to the payment methods. Each email is counted by Message-ID.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,12 +1,8 @@
-// The checkout embedded with @polar-sh/checkout's own script, in Chromium: a merchant's page calls
-// PolarEmbedCheckout.create(<checkout link url>), the link opens a checkout in an iframe in embed
-// mode, and the parent receives `loaded`, `confirmed` and `success` from the page.
-//
-// @polar-sh/checkout 0.4.1 accepts messages only from https://polar.sh and https://sandbox.polar.sh
-// (its build's allow-list), so this test serves the stack at https://sandbox.polar.sh — as a
-// deployment at that address would be — through a local HTTPS server Chromium resolves that name
-// to (test/browser/public-hosts.ts), which also serves the merchant's page at
-// https://merchant.example. Everything behind it is the real stack.
+// The checkout embedded with @polar-sh/checkout's own script, in Chromium: a merchant's page opens
+// a checkout link in an iframe and receives `loaded`, `confirmed` and `success`. The script accepts
+// messages only from polar.sh hosts, so the stack is served at https://sandbox.polar.sh through a
+// local HTTPS server Chromium resolves that name to (test/browser/public-hosts.ts), which also
+// serves the merchant's page at https://merchant.example.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -1,22 +1,8 @@
-// Browser tests against the real stack: the suite's Postgres and Temporal (test/setup/global.ts),
-// the Temporal worker, and the API on a random port serving the built browser apps
-// (server/ui-apps.ts, built with Vite when their sources changed), driven in Debian's Chromium by
-// playwright-core.
-//
-//   const stack = useBrowserStack();                        // in a describe or at the top of a file
-//   it("buys", async () => {
-//     const page = await stack.newPage();                   // a fresh browser context, guarded
-//     await page.goto(`${stack.url}/checkout/${secret}`);
-//     await page.getByRole("button", { name: "Pay" }).waitFor();
-//     await stack.check(page, "checkout-open");             // axe + screenshots, desktop and 375 px
-//   });
-//
-// Every page opened with newPage() is guarded: a console error, an uncaught exception, a request
-// that fails (not one the page cancelled itself, net::ERR_ABORTED), or an HTTP answer >= 400
-// fails the test it happened in (after the test body), unless
-// the test declared it expected with stack.allow(page, {...}). check() runs axe (no serious or
-// critical violation), checks the page has no sideways scroll at 375 px, and writes
-// docs/screenshots/<name>.png and <name>-375.png (SCREENSHOTS_DIR elsewhere; SCREENSHOTS=0 none).
+// Browser tests against the real stack (the suite's Postgres and Temporal, the worker, the API
+// serving the built apps), in Debian's Chromium through playwright-core: `useBrowserStack()` gives
+// `newPage()` and `check(page, name)`. A guarded page fails its test on a console error, a failed
+// request or an answer >= 400 unless `stack.allow` expects it; check() runs axe, checks 375 px has
+// no sideways scroll and writes docs/screenshots/<name>.png (SCREENSHOTS_DIR, SCREENSHOTS=0).
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";

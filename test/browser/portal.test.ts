@@ -1,10 +1,7 @@
-// The customer portal in Chromium against the running stack: sign-in by the email code read from
-// Mailpit and by the merchant's link; every section (overview, orders with an invoice download and
-// paying a failed order, subscriptions with the plan change's proration preview, cancel and
-// uncancel, benefits with a license key's activations and GitHub access to connect, usage in each
-// meter's unit, payment methods with the in-use error, billing details); the link back to the
-// merchant's app a session was opened with; sections the organization switched off; and the
-// order or subscription an email's link opens. Every page: axe, 375 px, screenshots.
+// The customer portal in Chromium against the running stack: sign-in by emailed code and by the
+// merchant's link; every section (overview, orders and invoices, subscriptions with proration,
+// cancel and uncancel, benefits, usage, payment methods, billing details); the link back to the
+// merchant; sections switched off; and what an email's link opens. Every page: axe, 375 px, screenshots.
 import type { Page } from "playwright-core";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

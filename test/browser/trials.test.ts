@@ -1,9 +1,7 @@
-// Free trials, billing every N intervals and visibility on every screen that shows them, in
-// Chromium against the running stack: the console's product form and page (a private product
-// billed every 3 months with a 14-day trial, then made public), the hosted checkout ("14-day free
-// trial, then $45 / 3 months", nothing due today, the card saved), its confirmation, the
-// console's subscription page and the portal's view of the trialing subscription (when it turns
-// into a paid one). Every page: axe, 375 px, screenshots.
+// Free trials and billing every N intervals on every screen that shows them, in Chromium against
+// the running stack: the console's product form and page, the hosted checkout ("14-day free trial,
+// then $45 / 3 months", nothing due today), its confirmation, and the trialing subscription in the
+// console and the portal. Every page: axe, 375 px, screenshots.
 import { beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "./console-helpers.js";
 import { useBrowserStack } from "./harness.js";

@@ -1,13 +1,8 @@
-// Property (issue 15, taxed since issue 31): random interleavings of buyer updates and views (the
-// billing address, the business checkbox and the VAT id among them), merchant changes (a price
-// replaced, a product archived or restored, a discount used up elsewhere, deleted or re-priced)
-// and confirms (some with an address of their own), some of them racing, for a seller whose tax
-// settings collect (French, under OSS, registered in GB and Quebec; prices with or without tax,
-// changed by the merchant on the way).
-// Whatever the order:
-//   - every payment equals the total_amount of the last checkout view its buyer received;
-//   - a refused confirm leaves no payment, no order and no redemption behind;
-//   - a checkout is paid at most once, and each discount's redemptions are its orders.
+// Property: random interleavings of buyer updates and views (address, business checkbox, VAT id),
+// merchant changes (prices, products, discounts) and confirms, some racing, for a seller that
+// collects tax. Whatever the order, every payment equals the total_amount of its buyer's last
+// view; a refused confirm leaves no payment, order or redemption; a checkout is paid at most once;
+// each discount's redemptions are its orders.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

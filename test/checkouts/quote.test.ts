@@ -1,4 +1,4 @@
-// The price shown is the price charged (issue 15, defect 1): a confirm charges the total of the
+// The price shown is the price charged: a confirm charges the total of the
 // checkout as the buyer last saw it, or nothing. Whatever moved under the buyer between their
 // last view and their confirm (a discount used up, deleted or changed, a price archived, a
 // product archived or made a draft) refuses the confirm with a 422 naming the field, charges nothing, redeems

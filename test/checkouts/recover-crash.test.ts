@@ -1,12 +1,7 @@
-// A confirm caught by a crash settles in seconds (docs/RELIABILITY.md). The API and the worker run
-// as the processes production runs, with their default settings, over a PostgreSQL of this file's
-// own; the sandbox's answers are shared through a ledger directory, and the API holds each
-// charge's answer back after recording it (SANDBOX_CHARGE_DELAY_MS), so a confirm is caught
-// between its charge and its outcome:
-//   - the API process is killed there (SIGKILL): the worker completes the checkout within 20 s;
-//   - PostgreSQL restarts there (the outcome's write fails, the buyer gets a 500): the worker
-//     completes it within 20 s of PostgreSQL's return.
-// Each time: one order, one payment, and it is the one charge the sandbox made for the checkout.
+// A confirm caught by a crash settles in seconds (docs/RELIABILITY.md): the API and worker run as
+// in production over this file's own PostgreSQL, and SANDBOX_CHARGE_DELAY_MS catches a confirm
+// between charge and outcome. Killing the API there, or restarting PostgreSQL there, the worker
+// completes the checkout within 20 s, with one order and one payment for the sandbox's one charge.
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";

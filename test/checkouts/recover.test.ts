@@ -1,12 +1,7 @@
-// Recovery of a confirm that died between its claim and its outcome (server/checkouts/recover.ts):
-// the processor call of a confirm does not return (after the sandbox has charged); the checkout is
-// left confirmed and its Idempotency-Key held. While its confirm renews its lease the recovery
-// leaves it alone; once the lease lapsed (as when the API is killed: here it is made to lapse) the
-// worker's recovery takes it over and runs the charge step again with the same processor key: the
-// sandbox answers the charge it made, one order and one payment are written, the key is released.
-// A confirm that comes back after that writes nothing. A checkout waiting for 3-D Secure is left
-// alone. A decline found by the recovery reopens the checkout for another card, as a decline does.
-// (test/checkouts/recover-crash.test.ts kills the API process and restarts PostgreSQL for real.)
+// Recovery of a confirm that died between claim and outcome (server/checkouts/recover.ts): left
+// alone while its lease is renewed, taken over once it lapsed, charged again with the same key
+// (one order, one payment, the Idempotency-Key released); a late confirm writes nothing; 3-D
+// Secure is left alone; a decline reopens the checkout. recover-crash.test.ts kills processes for real.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";

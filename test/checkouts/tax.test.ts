@@ -1,4 +1,4 @@
-// A checkout computes its tax through the organization's provider (issue 31): on create and on
+// A checkout computes its tax through the organization's provider: on create and on
 // every change that matters (billing country, state, postal code, the business checkbox, the tax
 // id, the product and price, the discount), its tax_amount and total_amount follow, a price that
 // includes tax keeps its total; with the provider `none` nothing changes from before. Through the

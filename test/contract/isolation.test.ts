@@ -1,24 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- walks the JSON contract generically */
-// Tenant isolation and permissions, walked over EVERY operation of the contract (generated/
-// openapi.json). Each operation gets the checks its security and shape call for, with a request
-// built from its own schemas:
-//
-// - merchant operations with ids in the path: organization B's token on organization A's ids → 404,
-//   and nothing of A's in the answer;
-// - merchant operations that take `organization_id` (a filter, or a body field): B's token with A's
-//   organization id → nothing of A's (an empty list, or a refusal), nothing created in A;
-// - customer portal operations: customer A1's session on customer A2's orders, subscriptions,
-//   grants, license keys, meters and payment methods → 404; A1's lists show nothing of A2's;
-// - every merchant operation with scopes, called with a token holding none of them → 403;
-// - the public operations (client secret, license key, storefront, email-code sign-in) are each
-//   classified below, with a check of their own;
-// - the user operations (organizations:create, oauth2:authorize): refused to organizations' tokens;
-//   a user of organization B sees nothing of A's;
-// - the client-credential operations (OAuth2 token, revoke, introspect): client B can neither
-//   refresh, read nor revoke the tokens A's owner granted client A.
-//
-// An operation that falls in no class, or whose path names a resource this file has no fixture
-// for, fails the test: a new operation is covered, or the test says what to add.
+// Tenant isolation and permissions over EVERY operation of the contract (generated/openapi.json),
+// each called with a request built from its own schemas and checked as its class calls for (one
+// `it` per class below). An operation in no class, or naming a resource without a fixture here,
+// fails the test: a new operation is covered, or the test says what to add.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { get as httpGet } from "node:http";

@@ -1,9 +1,7 @@
-// The SDK walk (./sdk-walk-steps.ts) through 0.34.17 and through 0.49.0: the same steps, each over
-// an organization of its own, on the whole stack (a worker for subscriptions, grants and invoices,
-// webhook delivery to a receiver, files on local storage). Every operation of each client that we
-// serve is called; each call succeeds with its answer parsed by the client's zod schemas, or
-// raises the typed error its step expects. Then Polar's Python client (./sdk_walk.py) calls the
-// same operations over the organization the 0.34.17 walk filled, with writes of its own.
+// The SDK walk (./sdk-walk-steps.ts) through clients 0.34.17 and 0.49.0, each over an organization
+// of its own on the whole stack: every operation we serve succeeds with its answer parsed by the
+// client's zod schemas, or raises the typed error its step expects. Then Polar's Python client
+// (./sdk_walk.py) calls the same operations over the 0.34.17 walk's organization.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,9 +1,7 @@
-// Compile time: the contract's answer of every operation the 1.x client (@polar-sh/sdk 1.0.1) calls
-// that we serve (generated/handlers.ts's OpResult, what the handlers must return) is assignable to
-// what the client's method returns, in the TypeScript of 2026-04 and of 2026-10. A file of
-// assignments, one per method, type-checked by tsc; each method's diagnostics are its failure.
-// This holds every branch of every union to the declarations, which the walk
-// (./sdk1-walk.test.ts) reaches only with the data it makes.
+// Compile time: the contract's answer (generated/handlers.ts's OpResult) of every operation the
+// 1.x client (@polar-sh/sdk 1.0.1) calls that we serve is assignable to what the client's method
+// returns, in the versions of 2026-04 and 2026-10; tsc checks one assignment per method. This
+// covers every union branch, which the walk (./sdk1-walk.test.ts) reaches only with its data.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";

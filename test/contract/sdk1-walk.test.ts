@@ -1,10 +1,7 @@
-// The 1.x client (@polar-sh/sdk 1.0.1) against the API. The same walk runs through `createPolar`
-// of 2026-04 and of 2026-10: every method of the client that we serve is called (data made
-// through the API as a merchant would, a few rows written as the worker would), and each answer is
-// checked against what that version's TypeScript declares (the client validates nothing:
-// ./declared-types.ts reads its .d.mts): required fields present, values of the declared types,
-// and no field that only another version declares. The methods we do not serve are listed below
-// with why, and each is called and answered 404 or 405; a method in no list fails.
+// The 1.x client (@polar-sh/sdk 1.0.1) against the API through `createPolar` of 2026-04 and
+// 2026-10: every method we serve is called, and each answer is checked against that version's
+// declared TypeScript (./declared-types.ts): required fields, declared types, no field of another
+// version. Methods we do not serve are listed below with why and must answer 404 or 405.
 import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

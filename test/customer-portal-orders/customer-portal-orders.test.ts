@@ -1,9 +1,7 @@
 // The portal's orders and payment methods through the official client with a customer session:
-// isolation (a customer sees only their own orders; another organization's order is 404), every
-// list filter and sort key, billing updates, invoices, payment status, the retry of a failed
-// payment (success, decline, PaymentAlreadyInProgress, OrderNotEligibleForRetry), and saved
-// cards (sandbox tokens: add, default, list, delete; a card paying a live subscription cannot be
-// deleted until that subscription is revoked).
+// isolation between customers and organizations, every list filter and sort key, billing updates,
+// invoices, payment status, retrying a failed payment, and saved cards (a card paying a live
+// subscription cannot be deleted until it is revoked).
 import type { CustomerOrderSortProperty } from "@polar-sh/sdk/models/components/customerordersortproperty.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";

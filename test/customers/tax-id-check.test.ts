@@ -1,10 +1,7 @@
-// A customer's tax id confirmed online (issue 31): EU VAT ids with VIES, UK VAT numbers with HMRC,
-// both local stand-ins with the real services' shapes (test/tax/registry-stand-ins.ts) whose URLs
-// are passed through VIES_URL / HMRC_URL. The check runs in a Temporal worker after the commit that
-// set or changed the tax id (customer create and update, the portal, a checkout's new customer);
-// an unavailable registry never blocks the purchase, is recorded, and is asked again by the
-// backstop sweep once it is back. The check is read on the wire (`tax_id_check`, a Borealis
-// addition the official client does not know).
+// A customer's tax id confirmed online: EU VAT ids with VIES, UK VAT numbers with HMRC (local
+// stand-ins, test/tax/registry-stand-ins.ts, via VIES_URL / HMRC_URL). The check runs in a worker
+// after the commit that set the tax id; an unavailable registry never blocks a purchase and is
+// asked again by the backstop sweep. Read on the wire as `tax_id_check` (a Borealis addition).
 import { Polar } from "@polar-sh/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runTaxIdCheck } from "../../server/customers/tax-id-check.js";

@@ -1,4 +1,4 @@
-// Who gets which email (issue 32), as the API sets it: the organization's customer email switches
+// Who gets which email, as the API sets it: the organization's customer email switches
 // (the kinds Polar's object lacks, merged over their defaults) and its branding and reminder lead
 // time; each member's own notification mutes; a portal customer's reminders.
 import { describe, expect, it } from "vitest";

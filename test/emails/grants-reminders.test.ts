@@ -1,9 +1,7 @@
-// The benefit granted email and the periodic emails end to end, read back from Mailpit where each
-// arrives exactly once: a purchase's license key (the key itself) and downloadable file (a link
-// that downloads it without signing in, and stops once the grant is revoked); the renewal reminder
-// of a yearly plan 7 days before its renewal, by test clock; the card-expiring reminder of the card
-// a subscription renews with. The reminders are enqueued by the `email-reminders` Schedule's runs,
-// which a test clock's advance triggers.
+// The benefit granted email and the periodic emails end to end, each read back once from Mailpit:
+// a purchase's license key and downloadable file (a link that works without signing in until the
+// grant is revoked); a yearly plan's renewal reminder 7 days ahead, by test clock; the
+// card-expiring reminder. A test clock's advance triggers the `email-reminders` Schedule's runs.
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

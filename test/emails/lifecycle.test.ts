@@ -1,9 +1,7 @@
-// A subscription's lifecycle emails end to end, each triggered by the real flow through the
-// official client, the hosted checkout and billing test clocks, and read back from Mailpit, where
-// each arrives exactly once with its recipient, subject and links: a failing card's renewal (one
-// payment-failed email per dunning attempt, past due once, revoked when the attempts run out),
-// cancel at period end / uncancel / revoke with the merchant's notifications, a plan change, a
-// refund, and a webhook endpoint disabled after failing.
+// A subscription's lifecycle emails end to end, each triggered by the real flow (official client,
+// hosted checkout, test clocks) and read back once from Mailpit with its recipient, subject and
+// links: a failing card's dunning, cancel / uncancel / revoke with the merchant's notifications,
+// a plan change, a refund, and a webhook endpoint disabled after failing.
 import { describe, expect, it } from "vitest";
 import { linkIn, mailsTo, mailsWithMessageId, useWorkflowInfra } from "../harness/index.js";
 import { poll, useEmailFlows } from "./flows.js";

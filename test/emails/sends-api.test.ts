@@ -1,4 +1,4 @@
-// The emails API (issue 32): the list of an organization's sends with its filters and pages,
+// The emails API: the list of an organization's sends with its filters and pages,
 // resending a receipt (a new send that a real worker delivers to Mailpit, once), the refusals,
 // and the preview of every kind in the organization's brand or a draft colour.
 import { describe, expect, it } from "vitest";

@@ -1,11 +1,8 @@
-// Signing in as a browser would, through better-auth's official client with the plugins the
-// console uses, against the running test API. Each client keeps its own cookie jar and sends the
-// Origin of the page it pretends to be on (the API's own origin unless told otherwise).
-//
+// Signing in as a browser would, through better-auth's client with the console's plugins, against
+// the test API. Each client keeps its own cookie jar and sends the Origin of its page (the API's
+// own unless told otherwise). For example:
 //   const ada = signedOutClient(api.url);
-//   await signUpVerified(ada, { email, password, name });     // sign up, verify through Mailpit
-//   await ada.client.organization.create({ name, slug });
-//   await fetch(`${api.url}/v1/products/`, { headers: ada.headers() });
+//   await signUpVerified(ada, { email, password, name }); // verified through Mailpit
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import { HTTPClient } from "@polar-sh/sdk/lib/http.js";

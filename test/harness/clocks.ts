@@ -1,10 +1,7 @@
-// Billing test clocks through the API (our extension, not in the official client: plain JSON calls
-// with the organization's token). A customer attached to a clock lives at the clock's time; advancing
-// it runs what falls due (renewals, dunning) and the clock is `ready` again once that is done.
-//
+// Billing test clocks through the API (our extension, not in the official client: plain JSON with
+// the organization's token). A customer attached to a clock lives at its time; advancing it runs
+// what falls due and waits until the clock is `ready` again. For example:
 //   const clocks = testClocks(api.url, token);
-//   const clockId = (await clocks.call("POST", "", { name: "test", frozen_time: at })).json.id as string;
-//   await clocks.call("POST", `${clockId}/customers`, { customer_id });
 //   await clocks.advance(clockId, "2028-02-01T00:00:00Z");
 import { expect } from "vitest";
 

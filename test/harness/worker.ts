@@ -1,12 +1,7 @@
-// A Temporal worker of this test file's own, on the shared dev server that test/setup/global.ts
-// starts: the repository's workflows on a fresh task queue, the activities the suite needs, and a
-// client. `install` points the server's starters at that queue and returns how to undo it.
-//
-//   const api = useTestApi();
-//   const temporal = useTestWorker("subscriptions-test", {
-//     activities: () => createSubscriptionActivities(activityDeps(api.knex)),
-//     install: (client, taskQueue) => { setWorkflowsDoor({ pokeSubscriptions: temporalDoor(client, taskQueue).pokeSubscriptions }); return () => setWorkflowsDoor(null); },
-//   });
+// A Temporal worker of this test file's own on the shared dev server: the repository's workflows
+// on a fresh task queue, the suite's activities, and a client. `install` points the server's
+// starters at that queue (setWorkflowsDoor) and returns how to undo it; see
+// test/subscriptions/ for a use.
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";

@@ -1,9 +1,7 @@
 // The headers the 1.x client (@polar-sh/sdk 1.0.1) sends. Polar-Version (server/http/api-versions.ts):
-// a served version is the answer's shape and is named back on the answer, none is the default
-// (2026-04, what the 0.x clients get), an unknown one is a 404 as Polar answers it; browsers may
-// send it to the public and portal calls. The shaping itself, from a contract's `x-api-version`
-// marks: unions, lists, cycles, maps. Polar-Organization (server/auth/callers.ts): naming another
-// organization than the credentials act on is refused.
+// a served version shapes the answer and is named back, none is the default (2026-04), an unknown
+// one is a 404 as in Polar; the shaping itself from the contract's `x-api-version` marks.
+// Polar-Organization (server/auth/callers.ts): naming another organization than the credentials' is refused.
 import { describe, expect, it } from "vitest";
 import { PolarClientError } from "polar-sdk-1";
 import { createPolar } from "polar-sdk-1/2026-10";

@@ -1,9 +1,7 @@
 // @polar-sh/better-auth 1.8.4, unchanged, in a small better-auth app (better-auth-app.ts) whose
-// Polar client (0.47.1) is pointed at Borealis, against the running stack: sign-up makes the
-// Borealis customer with the user's id as its external id; the checkout plugin opens a checkout
-// that the buyer pays in Chromium, back on the app's success page; the webhooks plugin receives
-// that order's order.paid; the portal plugin opens the customer portal; the usage plugin ingests
-// events that a meter counts. The user calls the app over HTTP with its session cookie.
+// Polar client points at Borealis: sign-up makes the customer (external id = user id); the checkout
+// plugin's checkout is paid in Chromium; the webhooks plugin receives order.paid; the portal
+// plugin opens the portal; the usage plugin ingests events a meter counts.
 import { randomUUID } from "node:crypto";
 import type { WebhookOrderPaidPayload } from "@polar-sh/sdk/models/components/webhookorderpaidpayload.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

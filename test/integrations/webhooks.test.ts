@@ -1,11 +1,8 @@
 // Polar's webhook adapters, unchanged, receive every event type of the every-event flow
-// (test/webhooks/every-event-flow.ts). Each delivery to the flow's receiver, its bytes and
-// headers as Borealis sent them, goes on to: an Express 4 app over HTTP, @polar-sh/express's
-// Webhooks() behind express.json() (it verifies its re-serialisation of the parsed body); a
-// Next.js route handler made by @polar-sh/nextjs' Webhooks(), as a web Request; and 0.49.0's
-// validateEvent. Each must accept it and hand its type on. Forwarded rather than delivered by
-// an endpoint of their own: an endpoint that refuses one event holds back its later ones, and a
-// refusal here must not hide the next.
+// (test/webhooks/every-event-flow.ts), forwarded byte for byte: @polar-sh/express's Webhooks() in
+// an Express 4 app, @polar-sh/nextjs' route handler, and 0.49.0's validateEvent must each accept it.
+// Forwarded rather than delivered to endpoints of their own, since a refused event would hold back
+// the next ones and hide their failures.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhooks as expressWebhooks } from "@polar-sh/express";

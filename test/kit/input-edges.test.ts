@@ -1,4 +1,4 @@
-// Money and input edges (issue 15, defects 2–6), each through the official client or raw HTTP:
+// Money and input edges, each through the official client or raw HTTP:
 // currencies are ISO 4217 codes only and a checkout has one; paging is bounded by the contract;
 // every error status answers the contract's body; a tagged union's 422 names the chosen variant
 // only; deep-object and list query parameters are validated like bodies; slow requests get a 408

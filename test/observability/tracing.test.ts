@@ -1,10 +1,7 @@
-// OpenTelemetry traces end to end: the API and the worker as the processes production runs
-// (server/cli/api.ts, server/cli/worker.ts) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small
-// OTLP/HTTP (JSON) receiver in this test. One checkout of a product with a benefit, confirmed with
-// the sandbox's test token: the confirm's server span, the benefit grant workflow it starts (the
-// Temporal client, workflow and activity interceptors) and the webhook deliveries it causes
-// (order.paid from the request's outbox rows, benefit_grant.created from the workflow's
-// activity), with their POSTs, are one trace.
+// OpenTelemetry traces end to end: the API and worker processes with OTEL_EXPORTER_OTLP_ENDPOINT at
+// a small OTLP/HTTP receiver in this test. One confirmed checkout of a product with a benefit: the
+// confirm's server span, the grant workflow it starts and the webhook deliveries it causes
+// (order.paid, benefit_grant.created), with their POSTs, are one trace.
 import type { ChildProcess } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

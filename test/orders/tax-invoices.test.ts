@@ -1,4 +1,4 @@
-// Tax on invoices (issue 31): the seller's legal name, address and VAT id (its seller_details), the
+// Tax on invoices: the seller's legal name, address and VAT id (its seller_details), the
 // buyer's VAT id, each line's rate, the tax total under its jurisdiction's name, and the
 // reverse-charge legend, read back from the rendered PDF's text.
 import { mkdtemp, readFile, rm } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// The tax report (GET /v1/tax/report, a Borealis extension of issue 31): paid orders' net and tax
+// The tax report (GET /v1/tax/report, a Borealis extension): paid orders' net and tax
 // per month or quarter, currency, country, rate and taxability reason, with refunds netted out in
 // the period they were made, against their order's country and rate.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// An organization's tax settings (issue 31), a Borealis extension on GET/PATCH
+// An organization's tax settings, a Borealis extension on GET/PATCH
 // /v1/organizations/{id}: the default (nothing collected), a change of each field, and a 422
 // naming the field for each wrong value. Settings are read and written with plain JSON: the
 // official client does not know the field, and its own updates leave them as they are.

@@ -1,4 +1,4 @@
-// A product's tax category (issue 31), a Borealis extension: `digital_service` unless given, set
+// A product's tax category, a Borealis extension: `digital_service` unless given, set
 // at create and update, shown on every read; an unknown category is a 422. Read and written with
 // plain JSON (the official client does not know the field); the client's own update keeps it.
 import { describe, expect, it } from "vitest";

@@ -1,9 +1,7 @@
-// The money path end to end through the official client on the sandbox processor: a checkout is
-// confirmed (the checkout engineer's flow calling createOrderForCheckout / recordPayment /
-// markOrderPaid), the merchant finds the order and its payment, refunds part then the rest, and
-// the buyer sees the refunded order in the portal with the session token the confirm returned.
-// And as a buyer meets it: from a checkout link's url (redirect → the checkout's client secret)
-// through the public client-secret calls to a paid order, then refunded.
+// The money path end to end through the official client on the sandbox processor: a confirmed
+// checkout, the merchant's order and payment, a partial then a full refund, and the buyer's
+// refunded order in the portal with the confirm's session token. And as a buyer meets it: from a
+// checkout link's url through the public client-secret calls to a paid, then refunded, order.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { RefundedAlready } from "@polar-sh/sdk/models/errors/refundedalready.js";

@@ -1,4 +1,4 @@
-// A refund's tax (issue 31): its share of the order's tax, reverted with the provider that
+// A refund's tax: its share of the order's tax, reverted with the provider that
 // recorded the order's. A fast-check property over sequences of partial refunds: the refunds of
 // one order never hand back more tax than the order carried, and all of it once fully refunded;
 // each share is one the provider's reversal accepts. Then through the official client: a taxed

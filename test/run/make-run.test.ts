@@ -1,10 +1,8 @@
-// `make run` as a new user meets it: it starts PostgreSQL and Temporal itself, migrates, seeds the
-// demo organization, prints the API URL, the docs URL and a token that the official client can
-// use, keeps its data across restarts, and stops everything cleanly on SIGTERM; its API and worker
-// are processes of their own that come back when killed. With the printed
-// token, a new user's first walk: the catalog (a benefit, a customer, a discount), a buyer from a
-// checkout link's url to a paid order on the sandbox processor with the benefit granted by the
-// worker, a refund, a subscription bought and active; `make token` mints a scoped token for it.
+// `make run` as a new user meets it: it starts its own PostgreSQL and Temporal, migrates, seeds the
+// demo organization, prints the URLs and a working token, keeps data across restarts, restarts
+// killed processes and stops cleanly on SIGTERM. Then a first walk with that token: the catalog,
+// a buyer from a checkout link to a paid order with its benefit, a refund, a subscription, and
+// `make token`.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync, rmSync } from "node:fs";

@@ -1,15 +1,8 @@
-// Vitest globalSetup: one Postgres (throwaway dir .data/test-pg-<pid>, deleted afterwards), one
-// in-memory Temporal dev server and one Mailpit (every email the API sends lands there; read it
-// with test/harness/mailpit.ts) for the whole run, migrated to the latest schema. Test files get
-// them through process.env (inherited by the forks) and through inject():
-//
-//   import { inject } from "vitest";
-//   const knex = createKnex(inject("databaseUrl"));
-//
-// DATABASE_URL / TEMPORAL_ADDRESS already set in the environment are used as they are.
-//
-// better-auth gets a secret for the run (BETTER_AUTH_SECRET) and its rate limiter is off
-// (AUTH_RATE_LIMIT=0): every test signs in from 127.0.0.1; test/auth/rate-limit.test.ts turns it on.
+// Vitest globalSetup: one throwaway Postgres (.data/test-pg-<pid>), one in-memory Temporal dev
+// server and one Mailpit for the whole run, migrated. Files get them through process.env and
+// inject("databaseUrl") / inject("temporalAddress"); DATABASE_URL / TEMPORAL_ADDRESS already set
+// are used as they are. better-auth gets a secret for the run and its rate limiter is off
+// (AUTH_RATE_LIMIT=0; test/auth/rate-limit.test.ts turns it on).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { TestProject } from "vitest/node";

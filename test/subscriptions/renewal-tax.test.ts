@@ -1,4 +1,4 @@
-// Renewals recompute their tax (issue 31): each renewal order is taxed from the customer's billing
+// Renewals recompute their tax: each renewal order is taxed from the customer's billing
 // address and tax id as they are at the renewal, with the organization's tax settings as they are
 // then, recorded with the provider, and stored as a checkout's order stores it. Through the
 // official client, on a billing test clock run by the lifecycle workflow.

@@ -1,9 +1,7 @@
-// Subscriptions end to end through the official client, on billing test clocks: bought through
-// the hosted (client-secret) checkout, renewed with month-end anchoring, canceled at period end
-// and uncanceled, revoked, failing and recovering with a new card from the portal, changing plan
-// with both proration modes, discounts; every list filter and sort key, the CSV export, the
-// portal calls, and the errors. The lifecycle workflows and the benefit grants run on a worker of
-// this file's own task queue on the suite's Temporal dev server.
+// Subscriptions end to end through the official client, on billing test clocks: bought through the
+// hosted checkout, renewed with month-end anchoring, canceled and uncanceled, revoked, recovering
+// with a new card, changing plan with both proration modes, discounts; every filter and sort key,
+// the CSV export, the portal calls and the errors. Workflows run on this file's own worker.
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import type { Subscription } from "@polar-sh/sdk/models/components/subscription.js";

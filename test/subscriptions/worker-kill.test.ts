@@ -1,11 +1,8 @@
-// A subscription worker PROCESS killed mid-cycle: a subscription falls due, a worker in a child
-// process (test/subscriptions/worker-process.ts) renews it and charges the saved card through the
-// sandbox, whose answer is held back after the charge is recorded (SANDBOX_CHARGE_DELAY_MS), as if
-// the response were lost. The child gets SIGKILL right then; a second worker (this process) takes
-// the step over once its short startToCloseTimeout (injected through the workflow input) runs out,
-// retries the charge with the same idempotency key — the sandbox's ledger directory, shared by both
-// processes, answers the first result — and records it. Exactly one renewal order, one succeeded
-// payment and one charge for the period, on a real Temporal dev server and PostgreSQL.
+// A subscription worker process killed mid-cycle: a child worker (./worker-process.ts) charges a
+// renewal through the sandbox, whose answer is held back (SANDBOX_CHARGE_DELAY_MS), and is
+// SIGKILLed then; a second worker takes the step over after its short timeout and retries with the
+// same key, which the shared sandbox ledger answers. Exactly one renewal order, one payment and
+// one charge for the period.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { randomUUID } from "node:crypto";

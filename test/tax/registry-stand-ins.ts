@@ -1,10 +1,7 @@
 // Local stand-ins for the two VAT registries, with the real services' request and answer shapes:
-// VIES's REST API (`POST /check-vat-number` {countryCode, vatNumber} → {countryCode, vatNumber,
-// requestDate, valid, name, address, userError, …}; a refused request answers `errorWrappers`) and
-// HMRC's Check a UK VAT number v2 (`POST /oauth/token`, client credentials with scope `read:vat`;
-// `GET /organisations/vat/check-vat-number/lookup/{vrn}` with `Accept: application/vnd.hmrc.2.0+json`
-// and the bearer token → {target: {name, vatNumber, address}, processingDate}; 404 NOT_FOUND).
-// `mode` turns either into an outage: "down" answers 503, "hang" never answers.
+// VIES's REST API (`POST /check-vat-number`) and HMRC's Check a UK VAT number v2 (client
+// credentials token, then `GET /organisations/vat/check-vat-number/lookup/{vrn}`). `mode` turns
+// either into an outage: "down" answers 503, "hang" never answers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 

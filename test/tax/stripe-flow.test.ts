@@ -1,9 +1,7 @@
-// Stripe Tax wired end to end (issue 31), against stripe-mock through the recorder: an
-// organization with `provider: "stripe"`, a checkout quoted on every change and paid through the
-// official client, the order's tax recorded once by the worker after the commit (the activity run
-// again sends nothing), a refund's tax reverted once; Stripe failing answers a 503 that changes
-// nothing, and an address Stripe can't place a 422 at confirm. stripe-mock answers its fixed
-// sample (a line of 1499 with 148 of tax) whatever is sent: the tests check what was sent and
+// Stripe Tax end to end against stripe-mock through the recorder: a checkout quoted on every
+// change and paid, the order's tax recorded once by the worker after the commit, a refund's tax
+// reverted once; Stripe failing is a 503 that changes nothing, an address it cannot place a 422.
+// stripe-mock answers a fixed sample (1499 with 148 of tax), so the tests check what was sent and
 // that what is stored is Stripe's answer.
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";

@@ -1,11 +1,8 @@
-// Issue 31's table: each row a seller's tax settings, a product's category, a buyer (country,
-// consumer or business, VAT id), and the numbers worked out by hand for a price of 1999 in the
-// currency's minor unit (19.99 EUR unless the row says). Each row goes through the official client
-// from checkout to order to invoice to refund: the checkout's net / tax / total once the buyer is
-// set, the paid order's tax and (in plain JSON, which the client does not read) its rate and
-// taxability reason, the invoice PDF's rate line, tax line and reverse-charge legend, then a refund
-// of 500 and one of the rest, each with its share of the tax. The Stripe rows' numbers are
-// stripe-mock's fixed answer (a line of 1499 with 148 of tax at 9.875%) whatever is sent.
+// The tax table: each row a seller's settings, a product's category and a buyer, with numbers
+// worked out by hand for a price of 1999 (EUR unless the row says). Each row goes through the
+// official client from checkout to order to invoice to refunds (500, then the rest), checking net,
+// tax, rate and taxability reason, the invoice's lines and reverse-charge legend. Stripe rows use
+// stripe-mock's fixed answer (1499 with 148 of tax at 9.875%).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

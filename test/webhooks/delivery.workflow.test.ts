@@ -1,9 +1,7 @@
-// The endpoint delivery workflow's orchestration alone, on Temporal's time-skipping test server
-// with scripted activities instead of the database and HTTP: the exact Standard Webhooks retry
-// schedule (about three days, skipped in milliseconds), giving up after the last attempt, a
-// crashed attempt counted as a failure, outbox order across events within the hold, an event
-// failing past the hold set aside to its own workflow while the rest go on, 410 (or an endpoint
-// disabled for failing too long) stopping the queue, and an idle run woken by a signal.
+// The endpoint delivery workflow alone, on Temporal's time-skipping server with scripted
+// activities: the exact Standard Webhooks retry schedule, giving up after the last attempt, a
+// crashed attempt counted as failed, outbox order within the hold, an event set aside past it while
+// the rest go on, a 410 or a long-failing endpoint stopping the queue, an idle run woken by a signal.
 import { randomUUID } from "node:crypto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { describe, expect, it } from "vitest";

@@ -1,16 +1,8 @@
-// Every webhook event type, emitted by the domain that owns it and delivered for real: one
-// merchant subscribes an endpoint to all 27 types, then does what makes each one happen
-// (organization, benefit, product, customer, a subscription bought through the hosted checkout
-// on a test clock, a renewal, cancel / uncancel, a refund, a revoke, a customer deletion). The
-// outbox relay, the delivery workflows, the subscription lifecycle and the benefit grant jobs run
-// on a worker of the file's own task queue; a receiver on 127.0.0.1 gets every delivery. Each
-// is verified with the official client's `validateEvent`, its bytes are compact JSON in the
-// contract's key order (as Polar sends them), and its `data` is compared with the
-// API's GET of that entity (raw JSON, field for field) taken once the step that emitted it has
-// settled: for each entity, the last event of a step is compared exactly (an earlier event of
-// the same step showed a state the entity has since left, so it is checked by id only).
-// test/webhooks/every-event.test.ts runs it; test/integrations/ runs it with Polar's adapters as
-// more receivers.
+// Every webhook event type (27) emitted by its domain and delivered for real to a receiver on
+// 127.0.0.1, by a worker of this file's own. Each delivery passes the official client's
+// `validateEvent`, is compact JSON in the contract's key order, and its `data` matches the API's
+// GET of the entity once its step settled (exactly for a step's last event, by id for earlier
+// ones). Run by ./every-event.test.ts, and by test/integrations/ with Polar's adapters.
 import { randomUUID } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import type { WebhookEventType } from "@polar-sh/sdk/models/components/webhookeventtype.js";

@@ -1,20 +1,8 @@
-// The lifecycle of one subscription (workflow id `subscription:<id>`), for as long as it lives.
-// It only decides when: it asks the database what is due next (a renewal at period end, the end of
-// a subscription canceled at period end, a dunning retry, a charge left in flight), sleeps until
-// then — or, for a customer on a billing test clock, waits for the clock to be advanced — and runs
-// the due step as an idempotent activity. A `subscriptionChanged` signal makes it look again.
-//
-// The steps run as LOCAL activities, inside the workflow task that the timer wakes, and that same
-// task continues as new: a cycle costs Temporal two workflow tasks (this one and the new run's
-// first), not three, an activity task and a new run. Continuing as new each cycle keeps every
-// run's history a few events long. The step tells what is due after it, so the new run goes
-// straight back to sleep without asking the database again, unless a signal came in meanwhile.
-// A worker that dies mid-step loses its workflow task; Temporal hands the task to another worker
-// once it times out, and that worker runs the step again (idempotent: row locks, a unique order
-// per period, charges keyed by order and attempt).
-//
-// "Now" for a step is this workflow's clock (deterministic, and skipped time counts in tests),
-// or the test clock's frozen time, which the activity reads itself.
+// The lifecycle of one subscription (workflow id `subscription:<id>`): it asks the database what is
+// due next (renewal, end, dunning retry, a charge in flight), sleeps until then or until a test
+// clock advances, and runs the step as an idempotent local activity, then continues as new, so a
+// cycle costs two workflow tasks and histories stay short. `subscriptionChanged` makes it look
+// again. "Now" is the workflow's clock, or the test clock's. docs/SUBSCRIPTIONS.md.
 import { condition, continueAsNew, proxyLocalActivities, setHandler } from "@temporalio/workflow";
 import type { SubscriptionActivities } from "../activities/subscriptions.js";
 import { subscriptionChangedSignal } from "../shared/signals.js";

@@ -1,34 +1,8 @@
-// Webhook delivery: one workflow per endpoint (id `webhook-endpoint:<endpoint id>`) that works
-// through that endpoint's queue of webhook events in outbox order, one event at a time.
-//
-// Why per endpoint and not per event: deliveries to one endpoint keep event order (for the hold,
-// below), and a per-event workflow would need to wait on its predecessors. Here order falls out of
-// the loop. The queue itself is the webhook_events table (`pending` rows not set aside), so the
-// workflow carries no event data: the outbox fan-out (and a redelivery) writes rows, commits, then signal-with-starts
-// this workflow with `webhookEventsSignal`; a running one is woken, a finished one starts again.
-// Should that wake-up be lost (Temporal unreachable right after the commit), the worker's backstop
-// sweep (workflows/backstop.ts) starts the workflow of every endpoint with queued events that has none.
-// An endpoint with nothing queued is not woken at all: the worker that fans its events out makes
-// their first attempts directly (server/webhooks/direct.ts) and hands the workflow only what
-// fails (`WebhookHandOver`: it goes on from attempt 2) or is left; a run of first attempts, here
-// or there, holds the endpoint's delivery lease, so only one works the queue at a time.
-//
-// Each event is tried on the Standard Webhooks schedule: at once, then after 5 s, 5 min, 30 min,
-// 2 h, 5 h, 10 h, 10 h, 14 h, 20 h and 24 h (about three days). The first attempts of whatever is
-// queued run in one activity (`deliverQueuedWebhooks`), in order, until one does not deliver:
-// a busy endpoint costs one workflow step per batch, not three per event. Every later attempt is
-// one activity of its own. No activity retries by itself, so the schedule is exact and
-// deterministic; an attempt whose activity fails (worker killed, database down) counts as failed.
-// The webhook-id is the event id, so it is the same across every attempt and redelivery. A 410
-// disables the endpoint and the queue stops; so does failing every attempt for `disableAfterMs`
-// (the attempt activity decides, on this workflow's clock, and tells the organization).
-//
-// Order is held for a bounded time only (`holdMs`, WEBHOOK_HOLD_MS, 1 hour by default): an event
-// is tried in the queue while its next attempt is due within the hold of its first (by default
-// the attempts at once, +5 s, +5 min and +30 min). Past it, the event is set aside: it leaves the
-// ordered queue (webhook_events.set_aside_at) and goes on with the rest of its schedule in a child
-// workflow of its own (webhook-event.ts, abandoned by this one), and the events behind it go on at
-// once. So a receiver that rejects one event holds the others back for the hold, not for days.
+// Webhook delivery: one workflow per endpoint (`webhook-endpoint:<id>`) working through its queue
+// (webhook_events rows) in outbox order, so deliveries keep event order; woken by
+// `webhookEventsSignal`, and after first attempts made directly (server/webhooks/direct.ts). Each
+// event follows the Standard Webhooks retry schedule (about three days); an event failing past
+// `holdMs` is set aside to a child workflow (webhook-event.ts) so the rest go on. docs/CONTRACT.md.
 import {
   condition,
   continueAsNew,
@@ -79,6 +53,7 @@ export type WebhookEndpointWorkflowInput = WebhookEndpointStart;
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   // 10 s HTTP timeout plus the database writes.
   startToCloseTimeout: "30 seconds",
+  // No retries of its own, so the schedule stays exact: a failed activity counts as a failed attempt.
   retry: { maximumAttempts: 1 },
 });
 

@@ -1,11 +1,8 @@
-// A set-aside webhook event (id `webhook-event:<event id>:<queueing>`): an event that failed for
-// longer than its endpoint's hold left the endpoint's ordered queue (webhook-delivery.ts), which
-// started this workflow as a child it abandons (the endpoint's runs end or continue as new while
-// this one sleeps for hours), and goes on here with the rest of its retry schedule, on its own.
-// Each attempt is made only while that queueing is still set aside: a redelivery puts the event
-// back in the ordered queue and this workflow ends without sending. A disabled or deleted
-// endpoint ends it at its next attempt (nothing sent). Delivered, gone, disabled, or the schedule
-// run out: the event is settled (unless queued again meanwhile), as the ordered queue settles its head.
+// A set-aside webhook event (`webhook-event:<event id>:<queueing>`): one that failed past its
+// endpoint's hold left the ordered queue (webhook-delivery.ts), which started this abandoned child
+// to go on with the rest of its retry schedule alone. It attempts only while that queueing is still
+// set aside; a disabled or deleted endpoint ends it. At the end the event is settled, as the
+// ordered queue settles its head.
 import { proxyActivities, sleep } from "@temporalio/workflow";
 import type { WebhookActivities } from "../activities/webhooks.js";
 import type { QueuedEvent } from "../shared/webhooks.js";

@@ -1,10 +1,8 @@
-// The console's data provider: react-admin's calls in the contract's terms, driven by the resource
-// metadata generated from it (generated/admin-resources.ts). Pages are `page` / `limit` (at most
-// 100, as the contract bounds it), lists answer `items` + `pagination`, sort is `sorting`
-// (`-field` for descending, only the fields the operation sorts by), filters are the operation's
-// own query parameters, and getMany is one list call through the filter that takes several ids.
-// Bodies carry only the fields the create / update operation accepts (an update only the changed
-// ones). No business rule lives here: the server decides, this only speaks its protocol.
+// The console's data provider: react-admin's calls in the contract's terms, driven by
+// generated/admin-resources.ts: `page` / `limit` (≤ 100), lists of `items` + `pagination`,
+// `sorting` (`-field` descending), filters as the operation's query parameters, getMany through
+// the filter that takes several ids, and bodies with only the fields an operation accepts. No
+// business rule lives here: the server decides, this only speaks its protocol.
 import type {
   CreateResult,
   DataProvider,

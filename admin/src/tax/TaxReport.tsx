@@ -1,4 +1,4 @@
-// The tax report (issue 31): per month or quarter, currency, country, rate and taxability reason,
+// The tax report: per month or quarter, currency, country, rate and taxability reason,
 // the net sales and tax charged, the refunds handed back, and what is left to declare, over
 // GET /v1/tax/report; exportable as CSV for an EU OSS return.
 import { useEffect, useState } from "react";
