@@ -1,6 +1,7 @@
 // One server of `make bench-pipeline` (bench/pipeline.ts), chosen by BENCH_PIPELINE:
-//   express  (a) every contract operation a route of an ordinary Express 5 router, Ajv validators and
-//            fast-json-stringify serialisers built from the contract's schemas
+//   express  (a) every contract operation a route of one ordinary Express 5 router, Ajv validators
+//            and fast-json-stringify serialisers built from the contract's schemas
+//   express-prefixed  the same routes in one router per "/v1/<name>" prefix
 //   fastify  (b) every operation a Fastify 5 route, the same Ajv instance as its validator compiler,
 //            responses serialised by Fastify's fast-json-stringify from the same schemas
 //   node-pg  the baseline: bare node:http over pg, the same statements, JSON.stringify of the row
@@ -99,7 +100,11 @@ function routes() {
   );
 }
 
-function serveExpress(): Promise<string> {
+/**
+ * `byPrefix`: one router per "/v1/<name>" mounted at that prefix, so a request is matched against
+ * its own group's routes only; otherwise one flat router, every request tried route by route.
+ */
+function serveExpress(byPrefix: boolean): Promise<string> {
   const ajv = contractAjv();
   const validId = ajv.compile<{ id: string }>(ID_PARAMS);
   const validMeter = ajv.compile<MeterBody>(schema("MeterCreate"));
@@ -109,9 +114,16 @@ function serveExpress(): Promise<string> {
   const invalid = (res: express.Response, loc: string) =>
     void res.status(422).json({ detail: [{ loc: [loc], msg: "Invalid", type: "value_error" }] });
 
-  const router = express.Router();
+  const flat = express.Router();
+  const prefixed = new Map<string, express.Router>();
   for (const [id, op] of routes()) {
-    const path: string = op.expressPath;
+    const prefix = byPrefix ? op.expressPath.split("/").slice(0, 3).join("/") : "";
+    const path = op.expressPath.slice(prefix.length) || "/";
+    let router = flat;
+    if (byPrefix) {
+      router = prefixed.get(prefix) ?? express.Router();
+      prefixed.set(prefix, router);
+    }
     if (id === READ) {
       router.get(path, async (req, res) => {
         const params: unknown = req.params;
@@ -138,7 +150,8 @@ function serveExpress(): Promise<string> {
   app.set("query parser", "simple");
   app.set("etag", false);
   app.use(express.json({ limit: "1mb" }));
-  app.use(router);
+  if (byPrefix) for (const [prefix, router] of prefixed) app.use(prefix, router);
+  else app.use(flat);
   return urlOf(app.listen(0, "127.0.0.1"));
 }
 
@@ -210,7 +223,16 @@ async function urlOf(server: Server): Promise<string> {
 }
 
 const kind = process.env.BENCH_PIPELINE;
-const serve = kind === "express" ? serveExpress : kind === "fastify" ? serveFastify : kind === "node-pg" ? serveNodePg : undefined;
-if (!serve) throw new Error(`BENCH_PIPELINE must be express, fastify or node-pg, not ${kind}`);
+const serve =
+  kind === "express"
+    ? () => serveExpress(false)
+    : kind === "express-prefixed"
+      ? () => serveExpress(true)
+      : kind === "fastify"
+        ? serveFastify
+        : kind === "node-pg"
+          ? serveNodePg
+          : undefined;
+if (!serve) throw new Error(`BENCH_PIPELINE must be express, express-prefixed, fastify or node-pg, not ${kind}`);
 console.log(JSON.stringify({ url: await serve() }));
 process.on("SIGTERM", () => void pool.end().then(() => process.exit(0)));

@@ -1,10 +1,11 @@
 // `make bench-pipeline`: the two request pipelines issue 33 allows, against node+pg, before one is
-// chosen. One throwaway PostgreSQL with 10,000 products; three servers (bench/pipeline-server.ts),
-// each a child process with its own pool of 10: (a) Express with every contract operation a route,
-// Ajv validators and fast-json-stringify; (b) Fastify 5 with the same routes and schemas; and bare
-// node:http + pg. GET one product (the API's read statement, serialised by the Product schema) and
-// a meter create (the MeterCreate body validated, one INSERT, serialised by the Meter schema) are
-// loaded at 32 connections, A B C A B C, and printed as req/s and the ratio to node+pg per round.
+// chosen. One throwaway PostgreSQL with 10,000 products; four servers (bench/pipeline-server.ts),
+// each a child process with its own pool of 10: (a) Express 5 with every contract operation a
+// route, Ajv validators and fast-json-stringify, in one router or in one router per "/v1/<name>";
+// (b) Fastify 5 with the same routes and schemas; and bare node:http + pg. GET one product (the
+// API's read statement, serialised by the Product schema) and a meter create (the MeterCreate body
+// validated, one INSERT, serialised by the Meter schema) are loaded at 32 connections, the servers
+// in turn (A B C D A B C D), and printed as req/s and the ratio to node+pg of the same round.
 import type { spawn } from "node:child_process";
 import autocannon from "autocannon";
 import { schemaValidator } from "../generated/validators.js";
@@ -19,7 +20,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 
 const SERVERS = [
-  { kind: "express", name: "(a) Express 5, generated routes" },
+  { kind: "express", name: "(a) Express 5, one router" },
+  { kind: "express-prefixed", name: "(a) Express 5, a router per prefix" },
   { kind: "fastify", name: "(b) Fastify 5" },
   { kind: "node-pg", name: "node:http + pg" },
 ] as const;
@@ -79,7 +81,7 @@ async function probe(route: Route, bases: string[]) {
       throw new Error(`${SERVERS[i].kind} ${route.name}: not a ${route.schema}: ${JSON.stringify(validate.errors)}`);
     bodies.push(text.replace(/"(id|created_at)":"[^"]*"/g, ""));
   }
-  if (bodies[0] !== bodies[1]) throw new Error(`${route.name}: Express and Fastify answer differently:\n${bodies[0]}\n${bodies[1]}`);
+  if (bodies.some((b) => b !== bodies[0])) throw new Error(`${route.name}: the frameworks answer differently:\n${bodies.join("\n")}`);
 }
 
 function median(xs: number[]): number {
@@ -148,7 +150,7 @@ async function main() {
     }
 
     const baseline = SERVERS.length - 1;
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a run, ${ROUNDS} rounds (A B C A B C), node ${process.version}\n`);
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s a run, ${ROUNDS} rounds of the servers in turn, node ${process.version}\n`);
     console.log("| route | server | req/s by round | ratio to node+pg by round | median ratio | CPU µs/req | CPU ratio |");
     console.log("|---|---|---:|---:|---:|---:|---:|");
     for (const [r, route] of routes.entries()) {
