@@ -1,14 +1,8 @@
-// One server of `make bench-pipeline` (bench/pipeline.ts), chosen by BENCH_PIPELINE:
-//   express  (a) every contract operation a route of one ordinary Express 5 router, Ajv validators
-//            and fast-json-stringify serialisers built from the contract's schemas
-//   express-prefixed  the same routes in one router per "/v1/<name>" prefix
-//   fastify  (b) every operation a Fastify 5 route, the same Ajv instance as its validator compiler,
-//            responses serialised by Fastify's fast-json-stringify from the same schemas
-//   node-pg  the baseline: bare node:http over pg, the same statements, JSON.stringify of the row
-// Two operations do real work, the same in all three: products:get (the API's own read statement,
-// mapped by toProduct) and meters:create (one INSERT, mapped by toMeter); the others answer 501.
-// No auth, rate limits or idempotency: the figures are what each framework alone leaves of node+pg.
-// Prints its URL as JSON on stdout.
+// One server of `make bench-pipeline` (bench/pipeline.ts), chosen by BENCH_PIPELINE: express (one
+// router of all contract operations), express-prefixed (a router per "/v1/<name>"), fastify, or
+// node-pg (the baseline: node:http, the same statements, JSON.stringify). products:get and
+// meters:create do the same work in each; the others answer 501. No auth, rate limits or
+// idempotency. Prints its URL as JSON on stdout.
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";

@@ -1,11 +1,8 @@
-// `make bench-pipeline`: the two request pipelines issue 33 allows, against node+pg, before one is
-// chosen. One throwaway PostgreSQL with 10,000 products; four servers (bench/pipeline-server.ts),
-// each a child process with its own pool of 10: (a) Express 5 with every contract operation a
-// route, Ajv validators and fast-json-stringify, in one router or in one router per "/v1/<name>";
-// (b) Fastify 5 with the same routes and schemas; and bare node:http + pg. GET one product (the
-// API's read statement, serialised by the Product schema) and a meter create (the MeterCreate body
-// validated, one INSERT, serialised by the Meter schema) are loaded at 32 connections, the servers
-// in turn (A B C D A B C D), and printed as req/s and the ratio to node+pg of the same round.
+// `make bench-pipeline`: issue 33's candidate request pipelines (Express 5 with generated routes,
+// Fastify 5) against bare node:http + pg, on GET one product and a meter create, each server a
+// child process (bench/pipeline-server.ts) over one throwaway PostgreSQL with 10,000 products.
+// autocannon at 32 connections, the servers in turn, round after round; prints req/s, each
+// round's ratio to node+pg and the CPU per request as a Markdown table (docs/BENCHMARKS.md).
 import type { spawn } from "node:child_process";
 import autocannon from "autocannon";
 import { schemaValidator } from "../generated/validators.js";
