@@ -9,13 +9,13 @@ SHELL := /bin/bash
 # `make run` must stop cleanly on it.
 TSX := node_modules/.bin/tsx
 
-.PHONY: help install deps tools ui generate check-generated lint deps-graph domain-pairs repository-tables typecheck run token coverage fuzz bench bench-console bench-portal bench-shapes chaos test vitest
+.PHONY: help install deps tools ui generate check-generated lint deps-graph domain-pairs repository-tables typecheck run token coverage fuzz bench bench-pipeline bench-console bench-portal bench-shapes chaos test vitest
 
 help:
 	@echo "make run      start Postgres, Temporal, the worker and the API on :8000 (PORT=...), with a demo org and token"
 	@echo "make test     install, lint, deps-graph, typecheck, check-generated, vitest, fuzz; ends with 'N passed, N failed'"
 	@echo "make chaos    kill -9 the APIs, workers, Temporal and Postgres under load, then check the books (CHAOS_DURATION_S=120)"
-	@echo "other targets: install ui generate check-generated lint deps-graph domain-pairs repository-tables typecheck vitest fuzz coverage bench bench-console bench-portal bench-shapes token"
+	@echo "other targets: install ui generate check-generated lint deps-graph domain-pairs repository-tables typecheck vitest fuzz coverage bench bench-pipeline bench-console bench-portal bench-shapes token"
 
 # npm packages: `npm ci` when node_modules is missing or older than the lock file.
 node_modules/.package-lock.json: package-lock.json package.json
@@ -90,6 +90,10 @@ fuzz: install
 
 bench: deps
 	$(TSX) bench/run.ts
+
+# The request pipelines of issue 33 (Express with generated routes, Fastify 5) against node+pg, interleaved.
+bench-pipeline: deps
+	$(TSX) bench/pipeline.ts
 
 # The console's budgets: its JavaScript gzipped, and the API calls each list page makes (counts, not times).
 bench-console: deps ui

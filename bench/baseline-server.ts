@@ -26,12 +26,17 @@ const LOCK_CHECKOUT_SQL = `select * from checkouts where client_secret = $1 and 
 // Found or created, as the API's confirm does: every bench confirm pays with the same email.
 const INSERT_CUSTOMER_SQL = `insert into customers (organization_id, email, name) values ($1, $2, $3)
   on conflict (organization_id, lower(email)) where deleted_at is null do update set name = excluded.name returning *`;
-const INSERT_ORDER_SQL = `insert into orders (organization_id, billing_reason, currency, customer_id, product_id, checkout_id, subtotal_amount)
-  values ($1, 'purchase', $2, $3, $4, $5, $6) returning *`;
+// The order's invoice and receipt numbers, from the organization's counter row, as the API takes them.
+const TAKE_NUMBERS_SQL = `insert into invoice_counters (organization_id, last_number, last_receipt_number) values ($1, 1, 1)
+  on conflict (organization_id) do update set last_number = invoice_counters.last_number + 1,
+    last_receipt_number = invoice_counters.last_receipt_number + 1
+  returning last_number, last_receipt_number, (select upper(slug) from organizations where id = $1) as slug`;
+const INSERT_ORDER_SQL = `insert into orders (organization_id, billing_reason, currency, customer_id, product_id, checkout_id, subtotal_amount, invoice_number)
+  values ($1, 'purchase', $2, $3, $4, $5, $6, $7) returning *`;
 const INSERT_ITEM_SQL = `insert into order_items (order_id, label, amount) values ($1, $2, $3)`;
 const INSERT_PAYMENT_SQL = `insert into payments (organization_id, status, amount, currency, method, order_id, checkout_id)
   values ($1, 'succeeded', $2, $3, 'card', $4, $5)`;
-const ORDER_PAID_SQL = `update orders set status = 'paid' where id = $1 returning *`;
+const ORDER_PAID_SQL = `update orders set status = 'paid', receipt_number = $2 where id = $1 returning *`;
 const CHECKOUT_DONE_SQL = `update checkouts set status = 'succeeded', customer_id = $2, customer_email = $3, customer_name = $4 where id = $1 returning *`;
 
 function send(res: ServerResponse, status: number, body: unknown) {
@@ -112,11 +117,13 @@ async function route(req: IncomingMessage, res: ServerResponse) {
       ).rows[0];
       await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [org, "customer.created", event("customer.created", customer)] });
       const amount = checkout.total_amount;
+      const numbers = (await c.query({ name: "baseline_take_numbers", text: TAKE_NUMBERS_SQL, values: [org] })).rows[0];
+      const number = (n: number) => `${numbers.slug}-${String(n).padStart(4, "0")}`;
       const order = (
         await c.query({
           name: "baseline_insert_order",
           text: INSERT_ORDER_SQL,
-          values: [org, checkout.currency, customer.id, checkout.product_id, checkout.id, amount],
+          values: [org, checkout.currency, customer.id, checkout.product_id, checkout.id, amount, number(numbers.last_number)],
         })
       ).rows[0];
       await c.query({ name: "baseline_insert_item", text: INSERT_ITEM_SQL, values: [order.id, "Bench product", amount] });
@@ -126,7 +133,13 @@ async function route(req: IncomingMessage, res: ServerResponse) {
         text: INSERT_PAYMENT_SQL,
         values: [org, amount, checkout.currency, order.id, checkout.id],
       });
-      const paid = (await c.query({ name: "baseline_order_paid", text: ORDER_PAID_SQL, values: [order.id] })).rows[0];
+      const paid = (
+        await c.query({
+          name: "baseline_order_paid",
+          text: ORDER_PAID_SQL,
+          values: [order.id, `RCPT-${number(numbers.last_receipt_number)}`],
+        })
+      ).rows[0];
       await c.query({ name: "baseline_outbox", text: OUTBOX_SQL, values: [org, "order.paid", event("order.paid", paid)] });
       const saved = (
         await c.query({

@@ -2,14 +2,12 @@
 // connections beside a bare Express route, then checkout create and confirm (sandbox) at 32 and 8
 // connections; prints req/s, p50, p99 and ratios as Markdown. Each route also runs against the
 // node+pg baseline (bench/baseline-server.ts) on the same database, in a second table.
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
+import type { spawn } from "node:child_process";
 import autocannon from "autocannon";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { mintOrganizationToken } from "../server/organization-access-tokens/service.js";
 import { startPostgres } from "../scripts/services.js";
+import { cpuTime, spawnJson, stop } from "./processes.js";
 import { runSubscriptionBench } from "./subscriptions.js";
 import { runUsageBench } from "./usage.js";
 import { runWebhookBench } from "./webhooks.js";
@@ -43,17 +41,6 @@ interface Row {
   cpuUs?: number;
 }
 
-/** A process's CPU time so far in µs (Linux: /proc/<pid>/stat, utime + stime in clock ticks of 10 ms). */
-function cpuTime(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined; // not Linux: the CPU column stays empty
-  }
-}
-
 /** Loads `url`; with `pid`, also the CPU that process spent per request while under that load. */
 async function load(
   name: string,
@@ -68,26 +55,6 @@ async function load(
   const errors = r.errors + r.non2xx + r.timeouts;
   const cpuUs = before !== undefined && after !== undefined && r.requests.total > 0 ? (after - before) / r.requests.total : undefined;
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpuUs };
-}
-
-/** Starts `script` as a child process and returns it with the JSON of its first stdout line. */
-async function spawnJson<T>(
-  script: string,
-  env: Record<string, string>,
-  nodeArgs: string[] = [],
-): Promise<{ child: ReturnType<typeof spawn>; info: T }> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
-  return { child, info: JSON.parse(line) as T };
-}
-
-async function stop(child: ReturnType<typeof spawn> | undefined) {
-  if (!child) return;
-  child.kill("SIGTERM");
-  await once(child, "exit");
 }
 
 /** Confirms each of `secrets` once (the first by hand), at `connections` connections, against `base` + `pathOf(secret)`. */
