@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUiApps } from "../../scripts/build-ui.js";
 import { freePort, ROOT } from "../../scripts/services.js";
 import { signedOutClient } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
 // Runs still going when a test fails are stopped in afterAll (their Postgres and Temporal with them).
@@ -34,7 +35,7 @@ async function startRun(port: number) {
   const deadline = Date.now() + 90_000;
   while (!out.includes("Stop with Ctrl-C")) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`make run did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   const api = /API\s+(http\S+)/.exec(out)![1];
   const docs = /API docs\s+(http\S+)/.exec(out)![1];
