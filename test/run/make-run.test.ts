@@ -24,7 +24,15 @@ const live = new Set<ChildProcess>();
 async function startRun(port: number) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   // Its own Postgres, Temporal, Mailpit and secret, as on a new machine (not the test suite's).
-  for (const name of ["DATABASE_URL", "TEMPORAL_ADDRESS", "SMTP_URL", "MAILPIT_URL", "BETTER_AUTH_SECRET", "AUTH_RATE_LIMIT"])
+  for (const name of [
+    "DATABASE_URL",
+    "TEMPORAL_ADDRESS",
+    "TEMPORAL_NAMESPACE",
+    "SMTP_URL",
+    "MAILPIT_URL",
+    "BETTER_AUTH_SECRET",
+    "AUTH_RATE_LIMIT",
+  ])
     delete env[name];
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
