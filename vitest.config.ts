@@ -1,7 +1,7 @@
-// Test suites: test/**/*.test.ts. test/setup/global.ts starts one Postgres and one Temporal dev
-// server for the whole run (throwaway data), migrates, and hands DATABASE_URL / TEMPORAL_ADDRESS
-// to every test file (process.env, and inject("databaseUrl") / inject("temporalAddress")).
-// The database is shared: each test file creates its own organizations.
+// Test suites: test/**/*.test.ts. test/setup/global.ts starts one Postgres, one Temporal dev
+// server and Mailpit for the whole run (throwaway data) and migrates. Each vitest worker runs on a
+// database and a Temporal namespace of its own (test/setup/each-file.ts sets DATABASE_URL and
+// TEMPORAL_NAMESPACE), so files can run in parallel; Mailpit is shared (reads go by recipient).
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -9,8 +9,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/setup/global.ts"],
     pool: "forks",
-    // One test file at a time: files share the database and the Temporal namespace (and would
-    // share task queues). VITEST_MAX_WORKERS=2 runs two at once where that is known to be safe.
+    setupFiles: ["test/setup/each-file.ts"],
+    // One file at a time unless VITEST_MAX_WORKERS says more: three at once on this loaded 2-core
+    // machine still times out a few Chromium and worker tests (docs/DEVELOPMENT.md, "Tests").
     fileParallelism: Number(process.env.VITEST_MAX_WORKERS ?? 1) > 1,
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 1),
     testTimeout: 30_000,

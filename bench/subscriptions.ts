@@ -14,6 +14,7 @@ import { pokeSubscriptions, setWorkflowsDoor, temporalDoor } from "../server/wor
 import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
 import { createOrganization } from "../test/harness/factories.js";
+import { sleep } from "../server/kit/time.js";
 
 const COUNT = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const START_MODE = process.env.BENCH_SUBSCRIPTIONS_START === "sweep" ? "sweep" : "poke";
@@ -42,7 +43,6 @@ const TUNING: WorkerTuning = {
 };
 const GIVE_UP_MS = 600_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = async (q: Knex.QueryBuilder) => Number(((await q.count({ n: "*" }).first()) as { n: string } | undefined)?.n ?? 0);
 
 /**

@@ -13,6 +13,7 @@ import { startPostgres, startTemporal } from "../scripts/services.js";
 import { startWorker, type WorkerTuning } from "../workflows/worker.js";
 import { createOrganization } from "../test/harness/factories.js";
 import { NO_RATE_LIMITS } from "../server/http/rate-limit.js";
+import { sleep } from "../server/kit/time.js";
 
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 100);
 const UPDATES = Number(process.env.BENCH_WEBHOOK_UPDATES ?? 20);
@@ -124,7 +125,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       for (let n = 0; n < updates; n++) {
         if (rate !== "burst") {
           const wait = p.firstSent + (n * 1000) / rate - performance.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          if (wait > 0) await sleep(wait);
         }
         p.sent.set(n, performance.now());
         const sending = send({ metadata: { n, phase: name } });
@@ -135,7 +136,7 @@ export async function runWebhookBench(): Promise<WebhookBenchResult> {
       await Promise.all(patches);
       const expected = updates * ENDPOINTS;
       const deadline = Date.now() + 300_000;
-      while (p.latencies.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (p.latencies.length < expected && Date.now() < deadline) await sleep(50);
       return { ...p, lost: expected - p.latencies.length };
     }
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { distDir, type UiApp } from "../server/kit/ui-apps.js";
 import { UI_APPS } from "../server/ui-apps.js";
+import { sleep } from "../server/kit/time.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VITE = path.join(ROOT, "node_modules", ".bin", "vite");
@@ -57,8 +58,6 @@ function run(cmd: string, args: string[], cwd: string): Promise<void> {
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code}:\n${out}`))));
   });
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Holds a lock directory while fn runs; a lock older than 10 minutes is a leftover. */
 async function withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -16,6 +16,7 @@ import { seedDemo } from "../server/seed.js";
 import { subscriptionWorkflowId } from "../workflows/shared/ids.js";
 import { DATA_DIR, freePort, startMailpit, type MailpitHandle } from "./services.js";
 import { startStack, type Stack } from "./stack.js";
+import { sleep } from "../server/kit/time.js";
 
 export interface ChaosOptions {
   durationMs: number;
@@ -48,8 +49,6 @@ interface Answer {
   body: unknown;
   replayed: boolean;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A seeded random generator (mulberry32), so a run can be repeated. */
 function random(seed: number): () => number {

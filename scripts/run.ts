@@ -12,6 +12,7 @@ import { seedDemo } from "../server/seed.js";
 import { seedDemoOwner, type DemoOwner } from "../server/auth/demo-owner.js";
 import { DATA_DIR, ROOT, freePort, startMailpit, type MailpitHandle } from "./services.js";
 import { startStack, type Stack } from "./stack.js";
+import { isAlive } from "./supervisor.js";
 
 const RUN_FILE = path.join(DATA_DIR, "run.json");
 
@@ -22,15 +23,6 @@ function authSecret(): string {
   const file = path.join(DATA_DIR, "auth-secret");
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function say(msg = "") {

@@ -10,6 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { setting } from "../server/config.js";
+import { sleep } from "../server/kit/time.js";
+import { isAlive } from "./supervisor.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // BOREALIS_DATA_DIR moves everything `make run` keeps (tests of `make run` use a throwaway one).
@@ -68,22 +70,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function tail(file: string, lines = 40): string {
   try {
     return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
   } catch {
     return "(no log)";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

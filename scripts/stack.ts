@@ -7,6 +7,7 @@ import type { Knex } from "knex";
 import { createKnex, migrateLatest } from "../server/kit/db.js";
 import { ROOT, startPostgres, startTemporal } from "./services.js";
 import { nodeProcess, pidExited, Supervisor, type Backoff, type Instance } from "./supervisor.js";
+import { sleep } from "../server/kit/time.js";
 
 export interface StackOptions {
   dataDir: string;
@@ -42,8 +43,6 @@ export interface Stack {
 }
 
 const never = new Promise<string>(() => undefined);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const supervisor = new Supervisor(opts.log, opts.backoff);
   let pgPort: number | undefined;

@@ -206,17 +206,23 @@ function withIpc(stdio: ChildStdio): StdioOptions {
   return typeof stdio === "string" ? [stdio, stdio, stdio, "ipc"] : [...stdio, "ipc"];
 }
 
+/** Whether process `pid` exists (one of another user's counts). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** Settles when process `pid` is gone (checked every `everyMs`). */
 export function pidExited(pid: number, everyMs = 500): Promise<string> {
   return new Promise((resolve) => {
     const timer = setInterval(() => {
-      try {
-        process.kill(pid, 0);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "EPERM") return;
-        clearInterval(timer);
-        resolve("gone");
-      }
+      if (isAlive(pid)) return;
+      clearInterval(timer);
+      resolve("gone");
     }, everyMs);
   });
 }

@@ -21,6 +21,7 @@ import {
   type EmailSendStatus,
 } from "./repository.js";
 import { EMAILS } from "./triggers.js";
+import { sleep } from "../kit/time.js";
 
 /** Inserts the sends not already there and starts their workflows once `trx` commits; returns the new rows' ids. */
 export async function enqueueEmails(trx: Knex.Transaction, sends: EmailSendInsert[]): Promise<string[]> {
@@ -120,7 +121,7 @@ async function markSentAfterAll(
         logger.warn({ err, sendId }, "an accepted email could not be marked sent; its retry sends it again with the same Message-ID");
         return false;
       }
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
     }
   }
 }

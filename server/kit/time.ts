@@ -6,3 +6,8 @@ export function iso(d: Date | string | null | undefined): string | null {
 export function isoRequired(d: Date | string): string {
   return (d instanceof Date ? d : new Date(d)).toISOString();
 }
+
+/** Resolves after `ms` milliseconds (the global timer, so fake timers control it). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -15,6 +15,7 @@ import type {
   SavedMethod,
 } from "./processor.js";
 import { setting } from "../config.js";
+import { sleep } from "../kit/time.js";
 
 type Outcome = "success" | "generic_decline" | "insufficient_funds" | "requires_action";
 
@@ -249,7 +250,7 @@ export class SandboxProcessor implements PaymentProcessor {
 
   /** A charge's answer, recorded, is held back SANDBOX_CHARGE_DELAY_MS before it is given. */
   private async heldBack(): Promise<void> {
-    if (this.chargeDelayMs > 0) await new Promise((r) => setTimeout(r, this.chargeDelayMs));
+    if (this.chargeDelayMs > 0) await sleep(this.chargeDelayMs);
   }
 
   async refund(input: { paymentRef: string; amount: number; idempotencyKey: string }) {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { DEVICE_CLIENT_ID } from "../../server/auth/instance.js";
 import { ownerWithOrganization, signedOutClient, useTestApi } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 describe("device authorization", () => {
   const api = useTestApi();
@@ -30,7 +31,7 @@ describe("device authorization", () => {
     expect((await owner.browser.client.device.approve({ userCode: user_code })).error).toBeNull();
 
     // The next poll (after the interval the server asked for) gets the token.
-    await new Promise((r) => setTimeout(r, 5_100));
+    await sleep(5_100);
     const granted = await poll();
     expect(granted.error).toBeNull();
     const sessionToken = granted.data!.access_token;

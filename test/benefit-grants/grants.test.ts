@@ -40,6 +40,7 @@ import {
   useTestApi,
   useTestWorker,
 } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 const poll = { timeout: 30_000, interval: 100 };
@@ -469,7 +470,7 @@ describe("benefit grants", () => {
     } finally {
       setWorkflowsDoor({ startBenefitGrantJobs: temporalDoor(temporal.client, temporal.taskQueue).startBenefitGrantJobs });
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(await pendingJobs(b.customerId)).toBe(6);
     const mine = new Set((await grantsOf(b.customerId)).map((g) => g.id));
     // Only this customer's jobs: other test files share the database.

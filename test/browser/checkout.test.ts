@@ -13,6 +13,7 @@ import { readSandboxLedger, SandboxProcessor } from "../../server/processors/san
 import { startProcess } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { card, countCheckoutCalls, expectText, fill, openShop, see, type Shop } from "./shop.js";
+import { sleep } from "../../server/kit/time.js";
 
 const CLIENT = "/v1/checkouts/client/";
 
@@ -407,7 +408,7 @@ describe("hosted checkout", { timeout: 120_000 }, () => {
           headers: { "content-type": "application/json" },
           body: request.postData(),
         }).catch(() => undefined);
-        for (let i = 0; i < 300 && (await readSandboxLedger(ledgerDir)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        for (let i = 0; i < 300 && (await readSandboxLedger(ledgerDir)).length === 0; i++) await sleep(100);
         doomed.child.kill("SIGKILL");
         await route.abort("connectionreset");
       });

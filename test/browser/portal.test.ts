@@ -9,6 +9,7 @@ import { createFile, createOrder, createPayment } from "../harness/index.js";
 import { foldUsage } from "../../server/meters/fold.js";
 import { useBrowserStack } from "./harness.js";
 import { emailedCode, expectText, openShop, see, type Shop } from "./shop.js";
+import { sleep } from "../../server/kit/time.js";
 
 describe("customer portal", { timeout: 180_000 }, () => {
   const stack = useBrowserStack();
@@ -75,7 +76,7 @@ describe("customer portal", { timeout: 180_000 }, () => {
     // The worker grants the benefits; the license key is made by its grant.
     for (let i = 0; i < 120 && !licenseKey; i++) {
       licenseKey = (await stack.knex("license_keys").where({ customer_id: customerId }).first())?.key ?? "";
-      if (!licenseKey) await new Promise((r) => setTimeout(r, 250));
+      if (!licenseKey) await sleep(250);
     }
     if (!licenseKey) throw new Error("the worker made no license key in 30 s");
     // A device activated the key (the app does this with the key, no session).

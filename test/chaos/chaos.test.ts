@@ -4,14 +4,22 @@
 // balance and every paid order's receipt reach Mailpit under exactly one Message-ID.
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { printReport, runChaos } from "../../scripts/chaos.js";
 import { DATA_DIR } from "../../scripts/services.js";
 
 const dataDir = path.join(DATA_DIR, `chaos-test-${process.pid}`);
 
 describe("chaos (short form of make chaos)", () => {
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  // Its own Temporal, which has only the default namespace (not the vitest worker's).
+  const namespace = process.env.TEMPORAL_NAMESPACE;
+  beforeAll(() => {
+    delete process.env.TEMPORAL_NAMESPACE;
+  });
+  afterAll(() => {
+    if (namespace !== undefined) process.env.TEMPORAL_NAMESPACE = namespace;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("keeps the books under kill -9 of every process, on 2 APIs and 2 workers", async () => {
     const lines: string[] = [];

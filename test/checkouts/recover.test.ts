@@ -10,6 +10,7 @@ import { setProcessor } from "../../server/processors/index.js";
 import { ProcessorRefused, type ConfirmPaymentInput, type PaymentProcessor } from "../../server/processors/processor.js";
 import { SandboxProcessor } from "../../server/processors/sandbox.js";
 import { createCheckoutProduct, orgWithToken, useTestApi } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 
@@ -143,7 +144,7 @@ describe("confirm recovery", () => {
       const answered = confirm(checkout.clientSecret, "slow@example.com", "tok_sandbox_success");
       await expect.poll(() => slow.held.length, { timeout: 10_000 }).toBe(1);
       // Two and a half leases later, still its own.
-      await new Promise((r) => setTimeout(r, 2_500));
+      await sleep(2_500);
       setProcessor(sandbox);
       expect(await recoverConfirmedCheckouts(api.knex)).toBe(0);
       slow.held[0].pass();

@@ -33,6 +33,7 @@ import {
   ownerWithOrganization,
   useTestApi,
 } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
@@ -576,7 +577,7 @@ describe("isolation and permissions over every operation", () => {
         if (res.status !== 202 || res.text.includes(f.markerA2)) failures.push(`${op.id}: ${res.status} ${res.text.slice(0, 200)}`);
         if (codes.length !== 1 || codes.some((c) => c.customer_id !== null || c.code_hash !== null))
           failures.push(`${op.id}: a code for A2 through organization B: ${JSON.stringify(codes)}`);
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
         if ((await mailsTo(f.emailA2)).length) failures.push(`${op.id}: mailed A2 for organization B`);
       } else if (op.id === "customer_portal:customer_session:authenticate") {
         // A wrong code is refused; A2's own code (organization A) signs in A2, and only A2.

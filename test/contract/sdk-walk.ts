@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { sleep } from "../../server/kit/time.js";
 
 const require = createRequire(import.meta.url);
 
@@ -206,7 +207,7 @@ export async function walk(client: WalkClient, steps: Step[], setup: WalkSetup):
         const reached = () => (want === undefined ? answerAt(r, path) != null : answerAt(r, path) === want);
         const deadline = Date.now() + 30_000;
         while (!reached() && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
+          await sleep(250);
           r = await f(core, ...args);
         }
         if (!reached()) throw new Error(`${path} is still ${JSON.stringify(answerAt(r, path))} after 30 s`);

@@ -15,6 +15,7 @@ import {
   useLifecycleWorker,
   useTestApi,
 } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 useLifecycleWorker("purchase-session", () => api.knex);
@@ -112,7 +113,7 @@ describe("a checkout's customer session", () => {
       const found = grants.find((g) => g.is_granted && g.properties.license_key_id);
       if (found) return found;
       if (Date.now() > deadline) throw new Error("the license key was not granted");
-      await new Promise((r) => setTimeout(r, poll.interval));
+      await sleep(poll.interval);
     }
   };
 

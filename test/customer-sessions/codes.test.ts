@@ -5,6 +5,7 @@
 import { Polar } from "@polar-sh/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCustomer, fetchFrom, latestMail, mailsTo, orgWithToken, useTestApi } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 
@@ -64,7 +65,7 @@ describe("customer portal sign-in by email code", () => {
 
   it("does not tell whether an email is a customer's, and mails nobody then", async () => {
     expect(await requestFor("nobody-here@example.com")).toEqual({ status: 202, body: null });
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(await mailsTo("nobody-here@example.com")).toHaveLength(0);
   });
 
@@ -86,7 +87,7 @@ describe("customer portal sign-in by email code", () => {
     const other = (await orgWithToken(api.knex)).org;
     await createCustomer(api.knex, other.id, { email: "elsewhere@example.com" });
     await requestFor("elsewhere@example.com");
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(await mailsTo("elsewhere@example.com")).toHaveLength(0);
   });
 

@@ -11,6 +11,7 @@ import { createTaxIdCheckActivities } from "../../workflows/activities/tax-id-ch
 import { taxIdCheckWorkflowId } from "../../workflows/shared/ids.js";
 import { activityDeps, createCustomerSessionToken, orgWithClient, plainJson, useTestApi, useTestWorker } from "../harness/index.js";
 import { HMRC_CLIENT, startRegistryStandIns, type RegistryStandIns } from "../tax/registry-stand-ins.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 const temporal = useTestWorker("tax-id-check", {
@@ -81,7 +82,7 @@ async function checkOf(
     expect(res.status).toBe(200);
     const check = res.body.tax_id_check as Check;
     if (until(check) || Date.now() > deadline) return check;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 

@@ -4,10 +4,10 @@
 // once. Settings switched off send nothing; SMTP down never fails a payment, and the email goes
 // out once SMTP is back; attempts that run out leave the send failed with its error.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { Polar } from "@polar-sh/sdk";
 import { Polar as Polar049 } from "polar-sdk-049";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/services.js";
 import type { EmailSendData, EmailSendInsert } from "../../server/emails/repository.js";
 import { emailsForOutbox, enqueueEmails } from "../../server/emails/service.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
@@ -337,7 +337,7 @@ describe("email pipeline", () => {
       prices: [{ amountType: "fixed", priceAmount: 1200, priceCurrency: "eur" }],
     });
     const smtp = process.env.SMTP_URL;
-    process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
+    process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
     try {
       await buy(s, product.id);
       await expect
@@ -387,7 +387,7 @@ describe("email pipeline", () => {
     const { s, id } = await receiptAndCopy("Doomed");
     const input: EmailSendStart = { sendId: id, maxAttempts: 2, initialIntervalMs: 100 };
     const smtp = process.env.SMTP_URL;
-    process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
+    process.env.SMTP_URL = `smtp://127.0.0.1:${await freePort()}`;
     try {
       expect(
         await h.client.workflow.execute("emailSendWorkflow", {
@@ -413,13 +413,3 @@ describe("email pipeline", () => {
     expect(await mailsTo(s.buyer)).toHaveLength(1);
   });
 });
-
-/** A local port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
-}

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../scripts/services.js";
+import { sleep } from "../../server/kit/time.js";
 
 export const VERSITYGW_BIN = new URL("../../.cache/bin/versitygw", import.meta.url).pathname;
 
@@ -58,7 +59,7 @@ export async function startS3Server(): Promise<S3Server> {
     );
     if (up) break;
     if (Date.now() > until) throw new Error(`versitygw did not listen on ${port}: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   return {
     ...server,

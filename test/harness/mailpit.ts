@@ -4,6 +4,7 @@
 //   const mail = await latestMail("ada@example.com", { subject: /Verify/ });
 //   const url = linkIn(mail, "/api/auth/verify-email");
 import { inject } from "vitest";
+import { sleep } from "../../server/kit/time.js";
 
 export interface MailMessage {
   id: string;
@@ -72,7 +73,7 @@ export async function latestMail(address: string, opts: { subject?: RegExp; afte
     );
     if (hit) return fullMessage(hit);
     if (Date.now() > deadline) throw new Error(`no email to ${address}${opts.subject ? ` matching ${opts.subject}` : ""} arrived`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { sleep } from "../../server/kit/time.js";
 
 /** Starts `server/cli/<name>.ts` as a process; resolves with its first log line matching `ready`. */
 export async function startProcess(name: "api" | "worker", env: NodeJS.ProcessEnv, ready: (line: Record<string, unknown>) => boolean) {
@@ -34,6 +35,6 @@ export async function stopProcess(child: ChildProcess | undefined) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, "exit");
   child.kill("SIGTERM");
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  await Promise.race([exited, sleep(15_000)]);
   if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 }

@@ -18,11 +18,11 @@ export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-/** An environment on the shared dev server started by test/setup/global.ts. */
+/** An environment on the shared dev server started by test/setup/global.ts, in the file's namespace. */
 export function createSharedEnv(): Promise<TestWorkflowEnvironment> {
   const address = process.env.TEMPORAL_ADDRESS;
   if (!address) throw new Error("TEMPORAL_ADDRESS is not set (run the tests through vitest so test/setup/global.ts starts Temporal)");
-  return TestWorkflowEnvironment.createFromExistingServer({ address });
+  return TestWorkflowEnvironment.createFromExistingServer({ address, namespace: process.env.TEMPORAL_NAMESPACE });
 }
 
 export interface TimeSkippingWorker {

@@ -20,7 +20,7 @@ export const workflowsPath = fileURLToPath(new URL("../../workflows/workflows/in
 
 export interface TestWorker {
   readonly taskQueue: string;
-  /** A client on the dev server's default namespace (set in beforeAll). */
+  /** A client on the file's namespace (set in beforeAll). */
   readonly client: Client;
 }
 
@@ -34,16 +34,18 @@ export function useTestWorker(
   beforeAll(async () => {
     const address = process.env.TEMPORAL_ADDRESS;
     if (!address) throw new Error("TEMPORAL_ADDRESS is not set (run the tests through vitest so test/setup/global.ts starts Temporal)");
+    // The vitest worker's own namespace (test/setup/each-file.ts).
+    const namespace = process.env.TEMPORAL_NAMESPACE ?? "default";
     state.connection = await NativeConnection.connect({ address });
     state.worker = await Worker.create({
       connection: state.connection,
-      namespace: "default",
+      namespace,
       taskQueue,
       workflowsPath,
       activities: opts.activities(),
     });
     state.running = state.worker.run();
-    state.client = new Client({ connection: await Connection.connect({ address }), namespace: "default" });
+    state.client = new Client({ connection: await Connection.connect({ address }), namespace });
     state.uninstall = opts.install?.(state.client, taskQueue);
   }, 120_000);
   afterAll(async () => {

@@ -4,12 +4,14 @@
 // relay, so counting "exactly once" is only meaningful inside an isolated database + namespace.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { Connection } from "@temporalio/client";
 import type { Knex } from "knex";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { DATA_DIR, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from "../../scripts/services.js";
 import { createKnex, migrateLatest } from "../../server/kit/db.js";
+import { registerNamespace } from "../setup/worker-resources.js";
+
+export { registerNamespace };
 
 export interface WorkflowInfra {
   knex: Knex;
@@ -51,19 +53,6 @@ export function useWorkflowInfra(): WorkflowInfra {
   }, 120_000);
 
   return state;
-}
-
-/** A Temporal namespace of its own (workflows and task queues no other file sees), kept a day. */
-export async function registerNamespace(temporalAddress: string, namespace: string): Promise<void> {
-  const connection = await Connection.connect({ address: temporalAddress });
-  try {
-    type Request = Parameters<typeof connection.workflowService.registerNamespace>[0];
-    // protobufjs accepts a plain number for this int64; its generated type admits only Long.
-    const oneDay = { seconds: 24 * 3600 } as unknown as Request["workflowExecutionRetentionPeriod"];
-    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: oneDay });
-  } finally {
-    await connection.close();
-  }
 }
 
 function withDatabase(url: string, database: string): string {

@@ -4,9 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { afterCommit, openedFrom, outside } from "../../server/kit/after-commit.js";
 import { useTestApi } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
-const tick = () => new Promise((r) => setTimeout(r, 20));
+const tick = () => sleep(20);
 
 describe("afterCommit", () => {
   it("runs after a plain transaction commits, not before, and not after a rollback", async () => {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { hashToken } from "../../server/kit/auth.js";
 import { mintOrganizationToken } from "../../server/organization-access-tokens/service.js";
 import { type ApiHandle, createOrganization, orgWithToken, useTestApi } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 /** A second API process's worth of state (its own token verifier, cache and listening connection). */
@@ -52,7 +53,7 @@ describe("organization token cache", () => {
       .where({ token_hash: hashToken(second) })
       .update({ scopes: ["products:read"] });
     // Let the notifications arrive (they are sent at commit, before the next request is).
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     for (const url of [api.url, other.url]) {
       expect(await status(url, token)).toBe(401);
       expect(await status(url, second, "/v1/customers/")).toBe(403);
@@ -78,7 +79,7 @@ describe("organization token cache", () => {
     const token = await mintOrganizationToken(api.knex, org.id, { expiresAt: new Date(Date.now() + 1_500) });
     await vi.waitFor(() => expect(api.tokens.caching).toBe(true), { timeout: 10_000 });
     expect(await status(api.url, token)).toBe(200); // cached, for far less than the cache's lifetime
-    await new Promise((r) => setTimeout(r, 2_000));
+    await sleep(2_000);
     expect(await status(api.url, token)).toBe(401);
   });
 

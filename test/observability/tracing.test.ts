@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orgWithToken, startProcess, stopProcess, useTestDatabase } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 interface OtlpAttribute {
   key: string;
@@ -77,7 +78,7 @@ async function until<T>(what: string, f: () => T | undefined | false, timeoutMs 
     const v = f();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; spans: ${JSON.stringify(seen())}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }
 

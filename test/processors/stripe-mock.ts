@@ -3,20 +3,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer as createHttpServer, request as httpRequest } from "node:http";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { freePort } from "../../scripts/services.js";
+import { sleep } from "../../server/kit/time.js";
 
 export const STRIPE_MOCK_BIN = new URL("../../.cache/bin/stripe-mock", import.meta.url).pathname;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 async function waitForPort(port: number, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -26,7 +17,7 @@ async function waitForPort(port: number, ms = 10_000): Promise<void> {
       s.on("error", () => resolve(false));
     });
     if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`stripe-mock did not listen on ${port}`);
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUiApps } from "../../scripts/build-ui.js";
 import { freePort, ROOT } from "../../scripts/services.js";
 import { signedOutClient } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const dataDir = path.join(ROOT, ".data", `run-test-${process.pid}`);
 // Runs still going when a test fails are stopped in afterAll (their Postgres and Temporal with them).
@@ -21,7 +22,15 @@ const live = new Set<ChildProcess>();
 async function startRun(port: number) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BOREALIS_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   // Its own Postgres, Temporal, Mailpit and secret, as on a new machine (not the test suite's).
-  for (const name of ["DATABASE_URL", "TEMPORAL_ADDRESS", "SMTP_URL", "MAILPIT_URL", "BETTER_AUTH_SECRET", "AUTH_RATE_LIMIT"])
+  for (const name of [
+    "DATABASE_URL",
+    "TEMPORAL_ADDRESS",
+    "TEMPORAL_NAMESPACE",
+    "SMTP_URL",
+    "MAILPIT_URL",
+    "BETTER_AUTH_SECRET",
+    "AUTH_RATE_LIMIT",
+  ])
     delete env[name];
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
@@ -32,7 +41,7 @@ async function startRun(port: number) {
   const deadline = Date.now() + 90_000;
   while (!out.includes("Stop with Ctrl-C")) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`make run did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   const api = /API\s+(http\S+)/.exec(out)![1];
   const docs = /API docs\s+(http\S+)/.exec(out)![1];

@@ -1,18 +1,22 @@
-// The test harness itself: the shared Postgres and Temporal answer, and the time-skipping test
-// server starts from .cache/ and skips time.
+// The test harness itself: the shared Postgres and Temporal answer, each vitest worker has a
+// database and a namespace of its own, and the time-skipping test server starts from .cache/ and
+// skips time.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import pg from "pg";
 import { Connection } from "@temporalio/client";
 import { createTimeSkippingEnv } from "../harness/index.js";
+import { poolId, workerDatabaseUrl, workerNamespace } from "./worker-resources.js";
 
 describe("test services", () => {
-  it("hands the same Postgres and Temporal to test files through env and inject()", () => {
-    expect(inject("databaseUrl")).toBe(process.env.DATABASE_URL);
+  it("hands the same Postgres and Temporal to test files through env and inject(), with the worker's database and namespace", () => {
+    expect(process.env.DATABASE_URL).toBe(workerDatabaseUrl(inject("databaseUrl"), poolId()));
+    expect(new URL(process.env.DATABASE_URL!).pathname).toMatch(/^\/\w+_w\d+$/);
+    expect(process.env.TEMPORAL_NAMESPACE).toBe(workerNamespace(poolId()));
     expect(inject("temporalAddress")).toBe(process.env.TEMPORAL_ADDRESS);
   });
 
-  it("Postgres answers select 1 on the migrated borealis database", async () => {
-    const client = new pg.Client({ connectionString: inject("databaseUrl") });
+  it("Postgres answers select 1 on the worker's copy of the migrated borealis database", async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     try {
       const { rows } = await client.query("select 1 as one");

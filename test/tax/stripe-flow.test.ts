@@ -13,6 +13,7 @@ import { sweepTaxSyncs } from "../../workflows/backstop.js";
 import { activityDeps, orgWithClient, plainJson, useTestApi, useTestWorker } from "../harness/index.js";
 import { startStripeMock } from "../processors/stripe-mock.js";
 import { startStripeRecorder } from "./stripe-recorder.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 const temporal = useTestWorker("tax-sync", {
@@ -48,7 +49,7 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promis
   for (;;) {
     const value = await read();
     if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 

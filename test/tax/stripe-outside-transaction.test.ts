@@ -12,6 +12,7 @@ import { setStripeTaxConfig } from "../../server/tax/providers.js";
 import { orgWithToken, plainJson, useTestApi, type ApiHandle } from "../harness/index.js";
 import { startStripeMock } from "../processors/stripe-mock.js";
 import { startStripeRecorder } from "./stripe-recorder.js";
+import { sleep } from "../../server/kit/time.js";
 
 const api = useTestApi();
 /** The API under test runs over a pool of its own, named, so that its connections can be told apart. */
@@ -84,7 +85,7 @@ async function whileHeld<T>(checkoutId: string | null, request: () => Promise<T>
   const seen: Seen[] = [];
   recorder.beforeForward(CALCULATIONS, async () => {
     // Stripe answering slowly: the request has been waiting a while when the database is looked at.
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     seen.push(await look(checkoutId));
   });
   try {

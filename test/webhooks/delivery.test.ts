@@ -25,6 +25,7 @@ import { webhookEndpointWorkflow } from "../../workflows/workflows/webhook-deliv
 import { activityDeps, createOrganization, rejects, useWorkflowInfra, workflowsPath } from "../harness/index.js";
 import { useWebhookHarness } from "./harness.js";
 import { headersOf, Receiver, verifyDirect } from "./receiver.js";
+import { sleep } from "../../server/kit/time.js";
 
 const infra = useWorkflowInfra();
 const poll = { timeout: 20_000, interval: 100 };
@@ -176,7 +177,7 @@ describe("webhook delivery", () => {
     await expect.poll(() => receiver.at(subscribed.path).length, poll).toBe(1);
     const [hit] = receiver.at(subscribed.path);
     expect(validateEvent(hit.body, headersOf(hit), subscribed.secret).type).toBe("customer.created");
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(receiver.at(otherType.path)).toHaveLength(0);
     expect(receiver.at(deleted.path)).toHaveLength(0);
     expect(receiver.at(otherOrg.path)).toHaveLength(0);
@@ -366,7 +367,7 @@ describe("webhook delivery", () => {
     await infra.knex.transaction((trx) => emit(trx, org.id, "order.created", { n: 2 }));
 
     await expect.poll(() => receiver.at(ep.path).length, poll).toBe(5);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     const hits = receiver.at(ep.path);
     expect(hits.map((r) => (verifyDirect(r, ep.secret) as { data: { n: number } }).data.n)).toEqual([0, 0, 0, 1, 2]);
     // Three attempts of n = 0 in all (the direct one counted as the first), on the schedule's waits.
@@ -442,7 +443,7 @@ describe("webhook delivery", () => {
         poll,
       )
       .toBe(0);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(receiver.at(ep.path)).toHaveLength(1);
   });
 
@@ -466,7 +467,7 @@ describe("webhook delivery", () => {
         poll,
       )
       .toEqual([[false, false, true]]);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(receiver.at(ep.path)).toHaveLength(0);
 
     const on = await newer.webhooks.updateWebhookEndpoint({ id: ep.id, webhookEndpointUpdate: { enabled: true } });
@@ -537,7 +538,7 @@ describe("webhook delivery", () => {
       payload: { endpoint_id: ep.id, url: `${receiver.url}${ep.path}`, last_http_code: 500 },
     });
     expect(Date.parse(notes[0].payload.disabled_at) - Date.parse(notes[0].payload.failing_since)).toBeGreaterThanOrEqual(700);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await sleep(1_500);
     expect(receiver.at(ep.path)).toHaveLength(sent.length);
   });
 

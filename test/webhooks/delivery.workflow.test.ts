@@ -17,6 +17,7 @@ import {
   type WebhookEndpointWorkflowInput,
 } from "../../workflows/workflows/webhook-delivery.js";
 import { useTimeSkippingWorker } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const taskQueue = "webhook-delivery-test";
 const DAY = 86_400_000;
@@ -286,7 +287,7 @@ describe("webhook endpoint delivery workflow", () => {
       taskQueue,
       args: [{ endpointId: randomUUID(), idleMs: 3_600_000 }],
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(endpoint.attempts).toHaveLength(0);
     endpoint.queue = ["e9"];
     await handle.signal(webhookEventsSignal);
@@ -301,7 +302,7 @@ describe("webhook endpoint delivery workflow", () => {
       taskQueue,
       args: [{ endpointId: randomUUID(), idleMs: 60_000 }],
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     endpoint.queue = ["e5"]; // queued, but no signal
     await handle.result();
     expect(endpoint.settled).toEqual(["e5"]);

@@ -13,6 +13,7 @@ import {
   pokeListener,
   waitForPoke,
 } from "../../server/webhooks/listeners.js";
+import { sleep } from "../../server/kit/time.js";
 
 describe("webhook endpoint listeners", () => {
   it("hands a poke to the open listener only, and answers false when there is none", async () => {
@@ -64,10 +65,10 @@ describe("webhook endpoint listeners", () => {
     const ls = Array.from({ length: 50 }, () => openListener(randomUUID(), openListeners() + 1)!);
     try {
       const waits = ls.map((l) => waitForPoke(l, 60_000, stop.signal));
-      await new Promise((r) => setTimeout(r, 20)); // Node emits the warning on a later tick
+      await sleep(20); // Node emits the warning on a later tick
       stop.abort();
       await expect(Promise.all(waits)).resolves.toEqual(ls.map(() => false));
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
       expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {
       process.off("warning", onWarning);

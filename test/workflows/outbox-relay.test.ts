@@ -11,6 +11,7 @@ import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { startWorker, type StartWorkerOptions, type WorkerHandle } from "../../workflows/worker.js";
 import { activityDeps, createOrganization, useWorkflowInfra } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const infra = useWorkflowInfra();
 
@@ -81,7 +82,7 @@ describe("outbox relay", () => {
           throw new Error("roll back");
         }),
       ).rejects.toThrow("roll back");
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       expect(wakes).toBe(1);
       await infra.knex.transaction(async (trx) => {
         await emit(trx, org.id, "product.updated", { n: 3 });

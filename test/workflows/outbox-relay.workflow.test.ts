@@ -9,6 +9,7 @@ import { relayStatsQuery } from "../../workflows/shared/queries.js";
 import { outboxSignal } from "../../workflows/shared/signals.js";
 import { outboxRelayWorkflow } from "../../workflows/workflows/outbox-relay.js";
 import { useTimeSkippingWorker } from "../harness/index.js";
+import { sleep } from "../../server/kit/time.js";
 
 const taskQueue = "outbox-relay-test";
 const MINUTE = 60_000;
@@ -41,7 +42,7 @@ describe("outbox relay workflow", () => {
     const handle = await start({ batchSize: 3, idleSleepMs: 10 * MINUTE });
 
     await expect.poll(() => outbox.calls, poll).toBe(3);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(outbox.calls).toBe(3); // asleep after the partial batch
 
     await temporal.env.sleep(10 * MINUTE);
