@@ -6,14 +6,13 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { latestMail, linkIn } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT } from "./console-helpers.js";
 
 describe("merchant console: people and sessions", { timeout: 240_000 }, () => {
   const stack = useBrowserStack({ worker: false });
 
   it("sign up → verify → organization → members → access token → switch → sign out → reset password → sign in", async () => {
     const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT, { status: 401, url: "/api/auth/" }] });
+    const page = await stack.newPage({ allow: [{ status: 401, url: "/api/auth/" }] });
     await page.goto(`${stack.url}/dashboard/`);
     await page.getByRole("button", { name: "Create an account" }).click({ timeout: 60_000 });
     await page.getByLabel("Your name").fill("Olive Owner");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orgWithToken } from "../harness/index.js";
 import { HMRC_CLIENT, startRegistryStandIns, type RegistryStandIns } from "../tax/registry-stand-ins.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
+import { signIn } from "./console-helpers.js";
 
 describe("merchant console: a customer's tax id check", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
@@ -60,7 +60,7 @@ describe("merchant console: a customer's tax id check", { timeout: 240_000 }, ()
     await settled(confirmed.id);
     await settled(unreachable.id);
 
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/customers/${confirmed.id}/show`);
     const check = page.getByTestId("tax-id-check");

@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createCustomer, createCustomerSessionToken, mailsTo, orgWithToken, ownerWithOrganization } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, seedOrganization, signIn } from "./console-helpers.js";
+import { seedOrganization, signIn } from "./console-helpers.js";
 
 const poll = { timeout: 30_000, interval: 250 };
 
@@ -20,7 +20,7 @@ describe("emails: console and portal", { timeout: 240_000 }, () => {
 
   it("saves the email settings, shows a wrong colour next to its field, and previews the unsaved colour", async () => {
     const { org, token } = await orgWithToken(stack.knex);
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT, { status: 403, url: "/notification-preferences" }] });
+    const page = await stack.newPage({ allow: [{ status: 403, url: "/notification-preferences" }] });
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/settings/emails`);
     await page.getByRole("heading", { name: "Email", exact: true }).waitFor();
@@ -56,7 +56,7 @@ describe("emails: console and portal", { timeout: 240_000 }, () => {
 
   it("lets a signed-in owner mute a notification for themselves", async () => {
     const owner = await ownerWithOrganization(stack.url, "Mira");
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     const url = new URL(stack.url);
     await page.context().addCookies(
       owner.browser
@@ -94,7 +94,7 @@ describe("emails: console and portal", { timeout: 240_000 }, () => {
     const subject: string = (await sentReceipt()).subject;
     const receipts = async () => (await mailsTo(customer.email)).filter((m) => m.Subject === subject).length;
     await expect.poll(receipts, poll).toBe(1);
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     await page.goto(`${stack.url}/dashboard/customers/${s.customerId}/show/emails`);
     const rows = page.locator(".RaDatagrid-tbody tr");

@@ -8,7 +8,7 @@ import { Polar } from "@polar-sh/sdk";
 import { Receiver } from "../webhooks/receiver.js";
 import { createMeter, orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
+import { signIn } from "./console-helpers.js";
 
 const FLAGS = { WEBHOOKS_ALLOW_HTTP: "1", WEBHOOKS_ALLOW_LOOPBACK: "1" };
 
@@ -36,7 +36,7 @@ describe("merchant console: the flow", { timeout: 300_000 }, () => {
     const { org, token } = await orgWithToken(stack.knex);
     const polar = stack.polar(token);
     await createMeter(stack.knex, org.id, { name: "API calls" });
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, token);
 
     // a webhook endpoint for refunds, its secret shown once

@@ -20,9 +20,6 @@ export async function signIn(stack: BrowserStack, page: Page, token: string): Pr
   await page.waitForLoadState("networkidle");
 }
 
-/** Metrics answer 501 until they are built (issue 19): Home shows its empty state then. */
-export const METRICS_NOT_BUILT = { status: 501, url: "/v1/metrics/" };
-
 export interface Seeded {
   token: string;
   orgId: string;

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createCustomer, createOrder, createProductWithPrice, orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
+import { signIn } from "./console-helpers.js";
 
 describe("merchant console: tax report", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
@@ -45,7 +45,7 @@ describe("merchant console: tax report", { timeout: 240_000 }, () => {
       created_at: new Date("2026-03-01T10:00:00Z"),
     });
 
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.getByRole("menuitem", { name: "Tax report" }).click();
     await page.getByRole("heading", { name: "Tax report", level: 1 }).waitFor();
@@ -81,7 +81,7 @@ describe("merchant console: tax report", { timeout: 240_000 }, () => {
 
   it("saves the seller's invoice details in the organization settings", async () => {
     const { org, token } = await orgWithToken(stack.knex);
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/settings`);
     await page.getByLabel("Legal name").fill("Acme Logiciels SAS");

@@ -5,14 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
+import { signIn } from "./console-helpers.js";
 
 describe("merchant console: tax", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
 
   it("saves the organization's tax settings: provider, origin, inclusive prices, registrations added and removed", async () => {
     const { org, token } = await orgWithToken(stack.knex);
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/settings`);
     await page.getByRole("combobox", { name: /^Who computes tax/ }).click();
@@ -74,7 +74,7 @@ describe("merchant console: tax", { timeout: 240_000 }, () => {
       prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "eur" }],
     });
     expect((await stack.knex("products").where({ id: product.id }).first()).tax_category).toBe("digital_service");
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, token);
     await page.goto(`${stack.url}/dashboard/products/${product.id}`);
     await page.getByRole("combobox", { name: /^Tax category/ }).click();

@@ -8,7 +8,7 @@ import { storeEvents } from "../../server/events/store.js";
 import { foldUsage } from "../../server/meters/fold.js";
 import { orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, signIn } from "./console-helpers.js";
+import { signIn } from "./console-helpers.js";
 import { Polar as Polar049 } from "polar-sdk-049";
 
 interface World {
@@ -82,7 +82,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
   }, 120_000);
 
   it("lists events, filters them by name, source, customer and time, and shows one with its metadata and customer", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/events`);
     await page.getByText("meter.credited").first().waitFor();
@@ -146,7 +146,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
   });
 
   it("shows the server's refusal of a filter under that filter", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT, { status: 422, url: "/v1/events/" }] });
+    const page = await stack.newPage({ allow: [{ status: 422, url: "/v1/events/" }] });
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/events?filter=${encodeURIComponent("{}")}`);
     await page.getByText("meter.credited").first().waitFor();
@@ -170,7 +170,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
   });
 
   it("lists customer meters with consumed, credited and balance, filters them, and links them from the customer and the meter", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/customer-meters`);
     await page.getByText("ada@example.com").first().waitFor();
@@ -220,7 +220,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
   });
 
   it("shows a meter's quantities over a chosen window and interval, as a chart or a table; a refused start shows under From", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT, { status: 422, url: "/quantities" }] });
+    const page = await stack.newPage({ allow: [{ status: 422, url: "/quantities" }] });
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/meters/${w.tokensId}/show`);
     await expect.poll(async () => (await page.getByTestId("quantities-total").textContent()) ?? "", { timeout: 15_000 }).toBe("Total: 207");
@@ -266,7 +266,7 @@ describe("merchant console: usage", { timeout: 240_000 }, () => {
       filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_call" }] },
       aggregation: { func: "count" },
     });
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, w.token);
     await page.goto(`${stack.url}/dashboard/meters/${requests.id}`);
     await page.getByRole("combobox", { name: /^Unit/ }).click();

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { foldUsage } from "../../server/meters/fold.js";
 import { createCustomer, createEvent, createOrder } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
-import { METRICS_NOT_BUILT, seedOrganization, signIn, type Seeded } from "./console-helpers.js";
+import { seedOrganization, signIn, type Seeded } from "./console-helpers.js";
 
 describe("merchant console: every screen", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
@@ -76,13 +76,13 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
   };
 
   it("opens Home: the metrics charts, or their empty state while metrics are not built", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     await stack.check(page, "console-home");
   });
 
   it.each(Object.keys(sections))("opens every %s screen with its data, accessibly, at 1280 and 375 px", async (section) => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     for (const [path, text, shot] of sections[section](s)) {
       await page.goto(`${stack.url}/dashboard${path}`);
@@ -94,7 +94,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
   });
 
   it("shows a 422 from the server on the field it names", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT, { status: 422, url: "/v1/checkout-links/" }] });
+    const page = await stack.newPage({ allow: [{ status: 422, url: "/v1/checkout-links/" }] });
     await signIn(stack, page, s.token);
     await page.goto(`${stack.url}/dashboard/checkout-links/create`);
     await page.getByLabel("Products").fill("Team");
@@ -112,7 +112,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
   });
 
   it("disables a webhook endpoint from its page and enables it again; the list says which", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     const enabled = async () => (await stack.knex("webhook_endpoints").where({ id: s.endpointId }).first()).enabled as boolean;
     await page.goto(`${stack.url}/dashboard/webhooks-endpoints/${s.endpointId}/show`);
@@ -138,7 +138,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
   });
 
   it("saves the organization's prices and trial settings", async () => {
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     await page.goto(`${stack.url}/dashboard/settings`);
     await page.getByText("kept 21 days, through the payment retries").waitFor();
@@ -161,7 +161,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     // a second order, pending, of another customer (after the screens above: they count on one order)
     const other = await createCustomer(stack.knex, s.orgId, { email: "pending-buyer@example.com" });
     await createOrder(stack.knex, s.orgId, { customerId: other.id, productId: s.productId }, { status: "pending" });
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     await page.goto(`${stack.url}/dashboard/orders?filter=${encodeURIComponent("{}")}`);
     const rows = page.locator(".RaDatagrid-tbody tr");
@@ -198,7 +198,7 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
         { timeout: 30_000 },
       )
       .toEqual([1, 1, 1]);
-    const page = await stack.newPage({ allow: [METRICS_NOT_BUILT] });
+    const page = await stack.newPage();
     await signIn(stack, page, s.token);
     await page.goto(`${stack.url}/dashboard/customers/${s.customerId}/show/state`);
     const links: [string, string][] = [
