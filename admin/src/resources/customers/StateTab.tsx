@@ -6,7 +6,7 @@ import { DateTimeField, EnumField } from "../../common/fields";
 import type { BorealisDataProvider } from "../../dataProvider";
 import { ReferenceNameField } from "../../common/references";
 import { BalanceField } from "../customer-meters";
-import { SubscriptionAmountField } from "../subscriptions";
+import { SubscriptionAmountField } from "../subscriptions/SubscriptionAmountField";
 import { StateSection } from "./StateSection";
 
 /**
