@@ -22,7 +22,7 @@ import {
 import type { OrganizationAccessToken, OrganizationAccessTokenCreateResponse } from "../api";
 import { call } from "../dataProvider/request";
 import { formatDateTime } from "../common/format";
-import { SecretDialog } from "../resources/webhooks";
+import { SecretDialog } from "../resources/webhooks/SecretDialog";
 import { enumValues } from "../common/generic";
 
 const EXPIRY: [string, string | null][] = [

@@ -1,15 +1,13 @@
 // The deliveries inspector of one endpoint: every attempt, paged on the server (never all loaded),
 // filtered by event type, outcome and date; the payload and the receiver's answer of each; redeliver
 // one event, or replay every failed one matching the filter.
-import { Fragment, useState } from "react";
-import { useGetList, useRecordContext, useNotify } from "react-admin";
+import { useState } from "react";
+import { useDataProvider, useGetList, useRecordContext, useNotify } from "react-admin";
 import {
   Alert,
   Box,
   Button,
-  Collapse,
   FormControl,
-  IconButton,
   InputLabel,
   MenuItem,
   Select,
@@ -22,110 +20,17 @@ import {
   TextField,
   Typography,
 } from "@mui/material";
-import KeyboardArrowDownIcon from "@mui/icons-material/KeyboardArrowDown";
-import KeyboardArrowUpIcon from "@mui/icons-material/KeyboardArrowUp";
 import ReplayIcon from "@mui/icons-material/Replay";
 import type { WebhookDelivery, WebhookEndpoint } from "../../api";
-import { call } from "../../dataProvider/request";
-import { formatDateTime, utcTitle } from "../../common/format";
+import type { BorealisDataProvider } from "../../dataProvider";
 import { ConfirmAction } from "../../common/ConfirmAction";
 import { EVENT_TYPES } from "./events";
-
-export interface DeliveryFilter {
-  event_type: string;
-  succeeded: "" | "true" | "false";
-  start: string;
-  end: string;
-}
-
-/** The inspector's filter as the deliveries list's query (and the replay's body). */
-export function deliveryQuery(f: DeliveryFilter): Record<string, unknown> {
-  return {
-    ...(f.event_type ? { event_type: [f.event_type] } : {}),
-    ...(f.succeeded ? { succeeded: f.succeeded === "true" } : {}),
-    ...(f.start ? { start_timestamp: new Date(`${f.start}T00:00:00`).toISOString() } : {}),
-    ...(f.end ? { end_timestamp: new Date(`${f.end}T23:59:59.999`).toISOString() } : {}),
-  };
-}
-
-function pretty(text: string | null | undefined): string {
-  if (!text) return "";
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
-function DeliveryRow({ d }: { d: WebhookDelivery }) {
-  const [open, setOpen] = useState(false);
-  const e = d.webhook_event;
-  return (
-    <Fragment>
-      <TableRow hover>
-        <TableCell padding="checkbox">
-          <IconButton size="small" aria-label={open ? "Hide details" : "Show details"} aria-expanded={open} onClick={() => setOpen(!open)}>
-            {open ? <KeyboardArrowUpIcon /> : <KeyboardArrowDownIcon />}
-          </IconButton>
-        </TableCell>
-        <TableCell>
-          <time dateTime={d.created_at} title={utcTitle(d.created_at)}>
-            {formatDateTime(d.created_at)}
-          </time>
-        </TableCell>
-        <TableCell>
-          <code>{e.type}</code>
-        </TableCell>
-        <TableCell>
-          {d.succeeded ? (
-            <Typography component="span" color="success.main">
-              Delivered
-            </Typography>
-          ) : (
-            <Typography component="span" color="error.main">
-              Failed
-            </Typography>
-          )}
-        </TableCell>
-        <TableCell>{d.http_code ?? "—"}</TableCell>
-        <TableCell>
-          <ConfirmAction
-            label="Redeliver"
-            icon={<ReplayIcon />}
-            title="Send this event again?"
-            content={`The ${e.type} event goes to the endpoint again, with the same webhook-id.`}
-            run={() => call("POST", "/v1/webhooks/events/{id}/redeliver", { path: { id: e.id } })}
-            success="Event queued for redelivery"
-          />
-        </TableCell>
-      </TableRow>
-      <TableRow>
-        <TableCell colSpan={6} sx={{ py: 0, borderBottom: open ? undefined : "none" }}>
-          <Collapse in={open} unmountOnExit>
-            <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, gap: 2, py: 2 }}>
-              <Box>
-                <Typography variant="subtitle2">Payload</Typography>
-                <Box component="pre" sx={{ bgcolor: "grey.100", p: 1, borderRadius: 1, overflow: "auto", maxHeight: 320, fontSize: 12 }}>
-                  {pretty(e.payload)}
-                </Box>
-              </Box>
-              <Box>
-                <Typography variant="subtitle2">Response</Typography>
-                <Box component="pre" sx={{ bgcolor: "grey.100", p: 1, borderRadius: 1, overflow: "auto", maxHeight: 320, fontSize: 12 }}>
-                  {pretty(d.response) || "(no body)"}
-                </Box>
-                <Typography variant="caption">Event {e.id}</Typography>
-              </Box>
-            </Box>
-          </Collapse>
-        </TableCell>
-      </TableRow>
-    </Fragment>
-  );
-}
+import { DeliveryRow } from "./DeliveryRow";
+import { deliveryQuery, type DeliveryFilter } from "./deliveryQuery";
 
 export function DeliveriesInspector() {
   const endpoint = useRecordContext<WebhookEndpoint>();
+  const dataProvider = useDataProvider<BorealisDataProvider>();
   const notify = useNotify();
   const [filter, setFilter] = useState<DeliveryFilter>({ event_type: "", succeeded: "", start: "", end: "" });
   const [page, setPage] = useState(1);
@@ -189,10 +94,7 @@ export function DeliveriesInspector() {
           title="Replay every failed event matching this filter?"
           content="Each event whose last delivery failed, of the chosen type and dates, is sent again (in order, with its own webhook-id). Delivered events are not sent again."
           run={() =>
-            call<{ replayed: number }>("POST", "/v1/webhooks/endpoints/{id}/replay", {
-              path: { id: endpoint.id },
-              body: { ...deliveryQuery(filter), succeeded: undefined },
-            })
+            dataProvider.replayWebhookEndpoint(endpoint.id, { ...deliveryQuery(filter), succeeded: undefined }).then(({ data }) => data)
           }
           onDone={(r) => notify(`${(r as { replayed: number }).replayed} event(s) queued again`, { type: "info" })}
           success="Replay queued"
