@@ -27,7 +27,7 @@ import { DateTimeField, EnumField, MoneyField, CopyableTextField } from "../../c
 import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
 import { humanize } from "../../common/format";
 import { ConfirmAction } from "../../common/ConfirmAction";
-import { PricesField } from "./prices";
+import { PricesField } from "./PricesField";
 import { BillingField, TrialField, VisibilityField } from "./terms";
 
 function ArchiveButton() {
