@@ -17,7 +17,7 @@ export const usageMethods = {
   async advanceTestClock(id: string, frozenTime: string) {
     return { data: await call<unknown>("POST", "/v1/test-clocks/{id}/advance", { path: { id }, body: { frozen_time: frozenTime } }) };
   },
-  async attachTestClockCustomer(id: string, customerId: string) {
+  async attachTestClockCustomer(id: string, customerId: string | undefined) {
     return { data: await call<unknown>("POST", "/v1/test-clocks/{id}/customers", { path: { id }, body: { customer_id: customerId } }) };
   },
   async redeliverWebhookEvent(eventId: string) {
