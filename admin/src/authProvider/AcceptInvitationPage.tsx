@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { Alert, Button, CircularProgress } from "@mui/material";
-import { AuthCard } from "./LoginPage";
+import { AuthCard } from "./AuthCard";
 import { session } from "./session";
 import { forgetIdentity } from "./index";
 

@@ -1,36 +1,14 @@
 // The sign-in page: email and password (with sign-up, email verification and password reset), or
 // an organization access token.
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent } from "react";
 import { useLogin } from "react-admin";
-import { Alert, Box, Button, Card, CardContent, Link, TextField, Typography } from "@mui/material";
+import { Alert, Button, Link, TextField, Typography } from "@mui/material";
 import { session, AuthError } from "./session";
-
-type Mode = "sign-in" | "sign-up" | "forgot" | "token";
-
-export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box
-      component="main"
-      sx={{ minHeight: "100vh", display: "flex", alignItems: "center", justifyContent: "center", bgcolor: "grey.100", p: 2 }}
-    >
-      <Card sx={{ width: "100%", maxWidth: 420 }}>
-        <CardContent>
-          <Typography component="h1" variant="h5" gutterBottom>
-            {title}
-          </Typography>
-          {children}
-        </CardContent>
-      </Card>
-    </Box>
-  );
-}
-
-const TITLES: Record<Mode, string> = {
-  "sign-in": "Sign in to Borealis",
-  "sign-up": "Create your account",
-  forgot: "Reset your password",
-  token: "Sign in with an access token",
-};
+import { AuthCard } from "./AuthCard";
+import { EmailField } from "./EmailField";
+import { PasswordField } from "./PasswordField";
+import { TITLES, type Mode } from "./loginModes";
+import { OtherWaysIn } from "./OtherWaysIn";
 
 export function LoginPage() {
   const login = useLogin();
@@ -92,28 +70,8 @@ export function LoginPage() {
       ) : null}
       {mode === "sign-in" ? (
         <form onSubmit={(e) => void run(e, () => login({ email, password }))}>
-          <TextField
-            id="email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            fullWidth
-            margin="dense"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-          <TextField
-            id="password"
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            fullWidth
-            margin="dense"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
+          <EmailField value={email} onChange={setEmail} />
+          <PasswordField value={password} onChange={setPassword} autoComplete="current-password" />
           <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
             {busy ? "Signing in…" : "Sign in"}
           </Button>
@@ -139,29 +97,8 @@ export function LoginPage() {
             onChange={(e) => setName(e.target.value)}
             required
           />
-          <TextField
-            id="email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            fullWidth
-            margin="dense"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-          <TextField
-            id="password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            fullWidth
-            margin="dense"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-            helperText="8 characters or more"
-          />
+          <EmailField value={email} onChange={setEmail} />
+          <PasswordField value={password} onChange={setPassword} autoComplete="new-password" helperText="8 characters or more" />
           <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
             Create account
           </Button>
@@ -176,17 +113,7 @@ export function LoginPage() {
             })
           }
         >
-          <TextField
-            id="email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            fullWidth
-            margin="dense"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
+          <EmailField value={email} onChange={setEmail} />
           <Button type="submit" variant="contained" fullWidth disabled={busy} sx={{ mt: 2 }}>
             Send the link
           </Button>
@@ -213,28 +140,7 @@ export function LoginPage() {
           </Button>
         </form>
       ) : null}
-      <Box component="nav" aria-label="Other ways in" sx={{ mt: 2, display: "flex", flexDirection: "column", gap: 0.5 }}>
-        {mode !== "sign-in" ? (
-          <Link component="button" type="button" onClick={() => go("sign-in")}>
-            Sign in with email and password
-          </Link>
-        ) : null}
-        {mode !== "sign-up" ? (
-          <Link component="button" type="button" onClick={() => go("sign-up")}>
-            Create an account
-          </Link>
-        ) : null}
-        {mode !== "forgot" ? (
-          <Link component="button" type="button" onClick={() => go("forgot")}>
-            Forgot your password?
-          </Link>
-        ) : null}
-        {mode !== "token" ? (
-          <Link component="button" type="button" onClick={() => go("token")}>
-            Use an access token
-          </Link>
-        ) : null}
-      </Box>
+      <OtherWaysIn mode={mode} go={go} />
     </AuthCard>
   );
 }

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Alert, Button, Link, TextField } from "@mui/material";
 import { useSearchParams, useNavigate } from "react-router-dom";
-import { AuthCard } from "./LoginPage";
+import { AuthCard } from "./AuthCard";
 import { session } from "./session";
 
 export function ResetPasswordPage() {

@@ -4,8 +4,7 @@
 // call ends the session and shows the sign-in page; a 403 stays a notification.
 import type { AuthProvider } from "react-admin";
 import { credentials } from "./credentials";
-import { call } from "../dataProvider/request";
-import type { Organization } from "../api";
+import { currentOrganization } from "../dataProvider/organization";
 import { session, type AuthOrganization, type Session } from "./session";
 
 export interface Identity {
@@ -27,8 +26,7 @@ export function forgetIdentity(): void {
 }
 
 async function tokenIdentity(): Promise<Identity> {
-  const page = await call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } });
-  const org = page.items[0];
+  const org = await currentOrganization();
   if (!org) throw new Error("This token reaches no organization");
   return {
     id: org.id,

@@ -1,12 +1,12 @@
 // Home: revenue, orders, active subscriptions, MRR and checkouts over the last 30 days, as charts
 // over GET /v1/metrics/. Until the API has metrics (it answers 501), a clear empty state says so.
 import { useEffect, useState } from "react";
-import { Title, useGetIdentity, useGetList } from "react-admin";
+import { Title, useDataProvider, useGetIdentity, useGetList } from "react-admin";
 import { Alert, Box, Card, CardContent, Typography } from "@mui/material";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Link } from "react-router-dom";
 import type { MetricsResponse } from "../api";
-import { call } from "../dataProvider/request";
+import type { BorealisDataProvider } from "../dataProvider";
 import { formatMoney } from "../common/format";
 import { CreateOrganization } from "../settings/CreateOrganization";
 import type { Identity } from "../authProvider";
@@ -45,22 +45,23 @@ export function Home() {
 function Charts() {
   const [state, setState] = useState<State>({ kind: "loading" });
   const currency = useCurrency();
+  const dataProvider = useDataProvider<BorealisDataProvider>();
   useEffect(() => {
     const end = new Date();
     const start = new Date(end.getTime() - 29 * 86_400_000);
-    call<MetricsResponse>("GET", "/v1/metrics/", {
-      query: {
+    dataProvider
+      .getMetrics({
         start_date: day(start),
         end_date: day(end),
         interval: "day",
         timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
-      },
-    }).then(
-      (data) => setState({ kind: "ready", data }),
-      (err: Error & { status?: number }) =>
-        setState({ kind: "unavailable", message: err.status === 501 ? "Metrics are not available on this server yet." : err.message }),
-    );
-  }, []);
+      })
+      .then(
+        ({ data }) => setState({ kind: "ready", data }),
+        (err: Error & { status?: number }) =>
+          setState({ kind: "unavailable", message: err.status === 501 ? "Metrics are not available on this server yet." : err.message }),
+      );
+  }, [dataProvider]);
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Title title="Home" />

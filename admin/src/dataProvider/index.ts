@@ -13,67 +13,12 @@ import type {
   RaRecord,
   UpdateResult,
 } from "react-admin";
-import { adminResourcesByName, type AdminResource } from "../../../generated/admin-resources";
-import { call, type Query } from "./request";
-
-export const MAX_LIMIT = 100;
-
-interface ListPage<T> {
-  items: T[];
-  pagination: { total_count: number; max_page: number };
-}
-
-export function resourceOf(name: string): AdminResource {
-  const r = adminResourcesByName[name];
-  if (!r) throw new Error(`Unknown resource "${name}"`);
-  return r;
-}
-
-/** The list call's query for react-admin's filter values: only the operation's parameters pass. */
-export function listQuery(r: AdminResource, filter: Record<string, unknown>): { path: Record<string, string>; query: Query } {
-  const query: Query = {};
-  const path: Record<string, string> = {};
-  const known = new Set(r.filters.map((f) => f.name));
-  for (const [key, value] of Object.entries(filter)) {
-    if (r.parent && key === r.parent.filter) path[r.parent.param] = String(value);
-    else if (key === "q" && r.queryFilter) query[r.queryFilter] = value;
-    else if (key === "metadata" && typeof value === "object" && value) query.metadata = value;
-    else if (known.has(key)) query[key] = value;
-  }
-  return { path, query };
-}
-
-export function sorting(r: AdminResource, sort?: { field: string; order: string }): string | undefined {
-  if (!sort || !r.sortFields.includes(sort.field)) return undefined;
-  return sort.order === "DESC" ? `-${sort.field}` : sort.field;
-}
-
-async function listPage<T>(r: AdminResource, path: Record<string, string>, query: Query): Promise<ListPage<T>> {
-  return call<ListPage<T>>("GET", r.path, { path, query });
-}
-
-/**
- * Keeps only the body fields an operation accepts; for an update, only those that changed, and
- * those the body requires (a union's discriminator: a benefit's or a custom field's `type`).
- */
-function pickBody(
-  fields: readonly { name: string; required: boolean }[],
-  data: Record<string, unknown>,
-  previous?: Record<string, unknown>,
-): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const { name, required } of fields) {
-    if (!(name in data) || data[name] === undefined) continue;
-    if (previous && !required && JSON.stringify(previous[name]) === JSON.stringify(data[name])) continue;
-    body[name] = data[name];
-  }
-  return body;
-}
-
-function itemPath(r: AdminResource): string {
-  if (!r.itemPath) throw new Error(`${r.name} has no single-record path`);
-  return r.itemPath;
-}
+import type { AdminResource } from "../../../generated/admin-resources";
+import { call } from "./request";
+import { itemPath, listPage, listQuery, MAX_LIMIT, pickBody, resourceOf, sorting } from "./query";
+import { organizationMethods } from "./organization";
+import { salesMethods } from "./sales";
+import { usageMethods } from "./usage";
 
 async function getOne<T extends RaRecord>(r: AdminResource, id: Identifier): Promise<T> {
   if (r.getOperation) return call<T>("GET", itemPath(r), { path: { id: String(id) } });
@@ -90,7 +35,7 @@ function apiErrorNotFound(r: AdminResource, id: Identifier): Error {
   return Object.assign(new Error(`ResourceNotFound: no ${r.label.toLowerCase()} ${id}`), { status: 404 });
 }
 
-export const dataProvider: DataProvider = {
+const crud: DataProvider = {
   async getList<R extends RaRecord = RaRecord>(
     resource: string,
     params: Parameters<DataProvider["getList"]>[1],
@@ -148,7 +93,7 @@ export const dataProvider: DataProvider = {
     if (params.target !== r.parent?.filter && !r.filters.some((f) => f.name === params.target)) {
       throw new Error(`${r.label} cannot be listed by ${params.target}`);
     }
-    return dataProvider.getList(resource, {
+    return crud.getList(resource, {
       pagination: params.pagination,
       sort: params.sort,
       filter: { ...params.filter, [params.target]: params.id },
@@ -193,3 +138,7 @@ export const dataProvider: DataProvider = {
     return { data: params.ids };
   },
 };
+
+/** CRUD plus the contract's other calls; screens take it as useDataProvider<BorealisDataProvider>(). */
+export const dataProvider = { ...crud, ...salesMethods, ...usageMethods, ...organizationMethods };
+export type BorealisDataProvider = typeof dataProvider;

@@ -1,7 +1,7 @@
 // Organization access tokens (GET/POST /v1/organization-access-tokens/, DELETE /{id}): a token for
 // scripts and integrations, its secret shown once when it is made; revoked here.
 import { useCallback, useEffect, useState } from "react";
-import { Title, useNotify } from "react-admin";
+import { Title, useDataProvider, useNotify } from "react-admin";
 import {
   Alert,
   Box,
@@ -19,10 +19,10 @@ import {
   TextField,
   Typography,
 } from "@mui/material";
-import type { OrganizationAccessToken, OrganizationAccessTokenCreateResponse } from "../api";
-import { call } from "../dataProvider/request";
+import type { OrganizationAccessToken } from "../api";
+import type { BorealisDataProvider } from "../dataProvider";
 import { formatDateTime } from "../common/format";
-import { SecretDialog } from "../resources/webhooks";
+import { SecretDialog } from "../resources/webhooks/SecretDialog";
 import { enumValues } from "../common/generic";
 
 const EXPIRY: [string, string | null][] = [
@@ -36,6 +36,7 @@ const ALL_SCOPES: readonly string[] = enumValues("organization-access-tokens", "
 
 export function AccessTokens() {
   const notify = useNotify();
+  const dataProvider = useDataProvider<BorealisDataProvider>();
   const [tokens, setTokens] = useState<OrganizationAccessToken[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [comment, setComment] = useState("");
@@ -44,13 +45,11 @@ export function AccessTokens() {
   const [secret, setSecret] = useState<string | null>(null);
   const load = useCallback(
     () =>
-      call<{ items: OrganizationAccessToken[] }>("GET", "/v1/organization-access-tokens/", {
-        query: { limit: 100, sorting: "-created_at" },
-      }).then(
-        (p) => setTokens(p.items),
+      dataProvider.getAccessTokens().then(
+        ({ data }) => setTokens(data),
         (e: Error) => setError(e.message),
       ),
-    [],
+    [dataProvider],
   );
   useEffect(() => {
     void load();
@@ -72,10 +71,8 @@ export function AccessTokens() {
           onSubmit={(e) => {
             e.preventDefault();
             const scopes = readOnly ? ALL_SCOPES.filter((s) => s.endsWith(":read")) : [...ALL_SCOPES];
-            call<OrganizationAccessTokenCreateResponse>("POST", "/v1/organization-access-tokens/", {
-              body: { comment, expires_in: expiry === "never" ? null : expiry, scopes },
-            }).then(
-              (r) => {
+            dataProvider.createAccessToken({ comment, expires_in: expiry === "never" ? null : expiry, scopes }).then(
+              ({ data: r }) => {
                 setSecret(r.token);
                 setComment("");
                 return load();
@@ -119,7 +116,7 @@ export function AccessTokens() {
                     color="error"
                     size="small"
                     onClick={() =>
-                      call("DELETE", "/v1/organization-access-tokens/{id}", { path: { id: t.id } }).then(
+                      dataProvider.revokeAccessToken(t.id).then(
                         () => {
                           notify("Token revoked", { type: "success" });
                           return load();

@@ -2,7 +2,8 @@
 // the session: they become its owner), and the console acts for it.
 import { useState } from "react";
 import { Alert, Button, Card, CardContent, TextField, Typography } from "@mui/material";
-import { call } from "../dataProvider/request";
+import { useDataProvider } from "react-admin";
+import type { BorealisDataProvider } from "../dataProvider";
 import { session } from "../authProvider/session";
 import { forgetIdentity } from "../authProvider";
 
@@ -19,6 +20,7 @@ export function CreateOrganization() {
   const [slug, setSlug] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const dataProvider = useDataProvider<BorealisDataProvider>();
   return (
     <Card sx={{ maxWidth: 520, mt: 2 }}>
       <CardContent>
@@ -39,8 +41,9 @@ export function CreateOrganization() {
             // once: a second submit would create a second organization
             if (busy) return;
             setBusy(true);
-            call<{ id: string }>("POST", "/v1/organizations/", { body: { name, slug: slug || slugOf(name) } })
-              .then((org) => session.setActive(org.id))
+            dataProvider
+              .createOrganization({ name, slug: slug || slugOf(name) })
+              .then(({ data: org }) => session.setActive(org.id))
               .then(
                 () => {
                   forgetIdentity();

@@ -5,7 +5,6 @@ import { useCallback, useEffect, useState } from "react";
 import { Title, useGetIdentity, useNotify } from "react-admin";
 import {
   Alert,
-  Box,
   Button,
   Card,
   CardContent,
@@ -20,9 +19,10 @@ import {
 } from "@mui/material";
 import { session, type FullOrganization } from "../authProvider/session";
 import type { Identity } from "../authProvider";
-import { formatDateTime, humanize } from "../common/format";
-
-const ROLES = ["member", "admin", "owner"];
+import { humanize } from "../common/format";
+import { ROLES, type MemberAction } from "./memberRoles";
+import { InviteForm } from "./InviteForm";
+import { InvitationsTable } from "./InvitationsTable";
 
 export function Members() {
   const notify = useNotify();
@@ -30,13 +30,11 @@ export function Members() {
   const me = data as Identity | undefined;
   const [org, setOrg] = useState<FullOrganization | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState("member");
   const load = useCallback(() => session.fullOrganization().then(setOrg, (e: Error) => setError(e.message)), []);
   useEffect(() => {
     void load();
   }, [load]);
-  const act = (fn: () => Promise<unknown>, done: string) =>
+  const act: MemberAction = (fn, done) =>
     fn().then(
       () => {
         notify(done, { type: "success" });
@@ -113,62 +111,8 @@ export function Members() {
             <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
               Invitations
             </Typography>
-            {manager ? (
-              <Box
-                component="form"
-                sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", my: 1 }}
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void act(() => session.invite(email, role), `Invitation sent to ${email}`).then(() => setEmail(""));
-                }}
-              >
-                <TextField size="small" label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-                <TextField size="small" select label="Role" value={role} onChange={(e) => setRole(e.target.value)} sx={{ minWidth: 120 }}>
-                  {ROLES.filter((r) => r !== "owner" || me?.role === "owner").map((r) => (
-                    <MenuItem key={r} value={r}>
-                      {humanize(r)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <Button type="submit" variant="contained">
-                  Invite
-                </Button>
-              </Box>
-            ) : null}
-            <Table size="small" aria-label="Invitations">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Email</TableCell>
-                  <TableCell>Role</TableCell>
-                  <TableCell>Status</TableCell>
-                  <TableCell>Expires</TableCell>
-                  <TableCell />
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {org.invitations.length ? (
-                  org.invitations.map((i) => (
-                    <TableRow key={i.id}>
-                      <TableCell>{i.email}</TableCell>
-                      <TableCell>{humanize(i.role)}</TableCell>
-                      <TableCell>{humanize(i.status)}</TableCell>
-                      <TableCell>{formatDateTime(i.expiresAt)}</TableCell>
-                      <TableCell align="right">
-                        {manager && i.status === "pending" ? (
-                          <Button size="small" onClick={() => void act(() => session.cancelInvitation(i.id), "Invitation canceled")}>
-                            Cancel
-                          </Button>
-                        ) : null}
-                      </TableCell>
-                    </TableRow>
-                  ))
-                ) : (
-                  <TableRow>
-                    <TableCell colSpan={5}>No invitations.</TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
+            {manager ? <InviteForm myRole={me?.role} act={act} /> : null}
+            <InvitationsTable invitations={org.invitations} manager={manager} act={act} />
           </>
         ) : null}
       </CardContent>

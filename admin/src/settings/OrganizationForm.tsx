@@ -1,10 +1,10 @@
 // A settings page's form over the signed-in organization: loaded once, saved with PATCH
 // /v1/organizations/{id} (the body the page makes of the form's values), a 422 shown on its fields.
 import { useEffect, useState, type ReactNode } from "react";
-import { SaveButton, SimpleForm, Title, Toolbar, useNotify } from "react-admin";
+import { SaveButton, SimpleForm, Title, Toolbar, useDataProvider, useNotify } from "react-admin";
 import { Alert, Card, CardContent, Typography } from "@mui/material";
 import type { Organization } from "../api";
-import { call } from "../dataProvider/request";
+import type { BorealisDataProvider } from "../dataProvider";
 import { submissionErrors } from "../common/submit";
 
 export function OrganizationForm(props: {
@@ -17,14 +17,15 @@ export function OrganizationForm(props: {
   after?: (org: Organization) => ReactNode;
 }) {
   const notify = useNotify();
+  const dataProvider = useDataProvider<BorealisDataProvider>();
   const [org, setOrg] = useState<Organization | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    call<{ items: Organization[] }>("GET", "/v1/organizations/", { query: { limit: 1 } }).then(
-      (p) => setOrg(p.items[0] ?? null),
+    dataProvider.getOrganization().then(
+      ({ data }) => setOrg(data),
       (e: Error) => setError(e.message),
     );
-  }, []);
+  }, [dataProvider]);
   return (
     <>
       <Card sx={{ mt: 2 }}>
@@ -44,7 +45,7 @@ export function OrganizationForm(props: {
               }
               onSubmit={async (values: Record<string, unknown>) => {
                 try {
-                  setOrg(await call<Organization>("PATCH", "/v1/organizations/{id}", { path: { id: org.id }, body: props.body(values) }));
+                  setOrg((await dataProvider.updateOrganization(org.id, props.body(values))).data);
                   notify(props.savedMessage, { type: "success" });
                 } catch (err) {
                   return submissionErrors(err, notify);

@@ -10,6 +10,7 @@ import {
   Show,
   SimpleShowLayout,
   TextField,
+  useDataProvider,
   useRecordContext,
 } from "react-admin";
 import { Typography } from "@mui/material";
@@ -20,21 +21,22 @@ import { metaFilters } from "../../common/generic";
 import { CheckedTextFilter, DateTimeFilter, ShowsErrors, useServerFilterError } from "../../common/filterErrors";
 import { ResourceList, recordDetails } from "../../common/layouts";
 import { LinkField } from "../../common/references";
-import { call } from "../../dataProvider/request";
+import type { BorealisDataProvider } from "../../dataProvider";
 
 /** The organization's event names (most recently seen first), as the name filter's choices. */
 function useEventNames(): { id: string; name: string }[] {
   const [names, setNames] = useState<EventName[]>([]);
+  const dataProvider = useDataProvider<BorealisDataProvider>();
   useEffect(() => {
     let live = true;
-    call<{ items: EventName[] }>("GET", "/v1/events/names", { query: { limit: 100, sorting: "-last_seen" } }).then(
-      (r) => live && setNames(r.items),
+    dataProvider.getEventNames().then(
+      ({ data }) => live && setNames(data),
       () => live && setNames([]),
     );
     return () => {
       live = false;
     };
-  }, []);
+  }, [dataProvider]);
   // a name written by the platform and by the merchant is one choice
   const unique = [...new Set(names.map((n) => n.name))];
   return unique.map((n) => ({ id: n, name: n }));

@@ -2,7 +2,7 @@ import { Create, Edit, useRecordContext } from "react-admin";
 import type { Product } from "../../api";
 import { metadataToRows, rowsToMetadata } from "../../common/inputs";
 import { ProductForm } from "./ProductForm";
-import { pricesBody } from "./prices";
+import { pricesBody } from "./pricesBody";
 import { termsBody } from "./terms";
 
 type FormValues = Record<string, unknown> & {

@@ -15,7 +15,7 @@ import {
 import { Typography } from "@mui/material";
 import { EnumInput, MetadataInput } from "../../common/inputs";
 import { enumValues } from "../../common/generic";
-import { PricesInput } from "./prices";
+import { PricesInput } from "./PricesInput";
 import { MediaInput } from "./media";
 import { TermsInputs } from "./terms";
 

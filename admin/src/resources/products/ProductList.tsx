@@ -3,7 +3,7 @@ import { BooleanField, TextField } from "react-admin";
 import { DateTimeField } from "../../common/fields";
 import { metaFilters } from "../../common/generic";
 import { ResourceList } from "../../common/layouts";
-import { PricesField } from "./prices";
+import { PricesField } from "./PricesField";
 import { BillingField, VisibilityField } from "./terms";
 
 export function ProductList() {

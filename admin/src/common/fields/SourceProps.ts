@@ -1,0 +1,6 @@
+export interface SourceProps {
+  source: string;
+  label?: string;
+  sortable?: boolean;
+  sortBy?: string;
+}

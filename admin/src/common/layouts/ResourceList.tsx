@@ -1,0 +1,50 @@
+import type { ReactElement, ReactNode } from "react";
+import { Datagrid, List, useResourceContext, type SortPayload } from "react-admin";
+import { ListActions } from "../generic";
+import { csvExporter } from "../csv";
+
+export type RowClick = "show" | false | ((id: string | number) => string);
+
+/**
+ * A resource's list: its filters, its sort, the toolbar (filter button when there are filters,
+ * create when the contract has it and `create` allows, export), and rows that open the record.
+ * `exportFields`: the CSV's columns; false: no export; absent: react-admin's own export.
+ */
+export function ResourceList({
+  filters,
+  sort,
+  filterDefaultValues,
+  exportFields,
+  create = true,
+  children,
+  grid = true,
+}: {
+  filters?: ReactElement[];
+  sort?: SortPayload;
+  filterDefaultValues?: Record<string, unknown>;
+  exportFields?: string[] | false;
+  create?: boolean;
+  children: ReactNode;
+  /** false: `children` is the whole grid (a shared Datagrid of columns). */
+  grid?: boolean;
+}) {
+  const resource = useResourceContext() ?? "";
+  const exporter = exportFields === false ? false : exportFields ? csvExporter(resource, exportFields) : undefined;
+  return (
+    <List
+      filters={filters}
+      sort={sort}
+      filterDefaultValues={filterDefaultValues}
+      actions={<ListActions create={create} filters={!!filters} />}
+      {...(exporter === undefined ? {} : { exporter })}
+    >
+      {grid ? (
+        <Datagrid rowClick="show" bulkActionButtons={false}>
+          {children}
+        </Datagrid>
+      ) : (
+        children
+      )}
+    </List>
+  );
+}

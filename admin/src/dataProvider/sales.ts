@@ -1,0 +1,36 @@
+// The data provider's calls beyond CRUD for orders, customers, subscriptions and products: the
+// contract's actions, each one request; screens reach them through useDataProvider().
+import type { CustomerSession, CustomerState, EmailSend, OrderInvoice, Subscription } from "../api";
+import { call } from "./request";
+
+export const salesMethods = {
+  async refundOrder(body: Record<string, unknown>) {
+    return { data: await call<unknown>("POST", "/v1/refunds/", { body }) };
+  },
+  /** Asks for the invoice PDF; the server generates it in the background. */
+  async generateInvoice(orderId: string) {
+    return { data: await call<unknown>("POST", "/v1/orders/{id}/invoice", { path: { id: orderId } }) };
+  },
+  async getInvoice(orderId: string) {
+    return { data: await call<OrderInvoice>("GET", "/v1/orders/{id}/invoice", { path: { id: orderId } }) };
+  },
+  async createCustomerSession(customerId: string) {
+    return { data: await call<CustomerSession>("POST", "/v1/customer-sessions/", { body: { customer_id: customerId } }) };
+  },
+  async getCustomerState(customerId: string) {
+    return { data: await call<CustomerState>("GET", "/v1/customers/{id}/state", { path: { id: customerId } }) };
+  },
+  async resendEmail(emailId: string) {
+    return { data: await call<EmailSend>("POST", "/v1/emails/{id}/resend", { path: { id: emailId } }) };
+  },
+  /** A subscription's PATCH with the body as given (a cancel, a revoke, a product change…). */
+  async updateSubscription(id: string, body: Record<string, unknown>) {
+    return { data: await call<Subscription>("PATCH", "/v1/subscriptions/{id}", { path: { id }, body }) };
+  },
+  async setProductArchived(id: string, archived: boolean) {
+    return { data: await call<unknown>("PATCH", "/v1/products/{id}", { path: { id }, body: { is_archived: archived } }) };
+  },
+  async setProductBenefits(id: string, benefitIds: string[]) {
+    return { data: await call<unknown>("POST", "/v1/products/{id}/benefits", { path: { id }, body: { benefits: benefitIds } }) };
+  },
+};

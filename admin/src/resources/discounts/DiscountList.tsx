@@ -1,0 +1,37 @@
+import { FunctionField, TextField } from "react-admin";
+import { DateTimeField } from "../../common/fields";
+import { metaFilters } from "../../common/generic";
+import { ResourceList } from "../../common/layouts";
+import { Amount } from "./Amount";
+import { Redemptions } from "./Redemptions";
+
+export function DiscountList() {
+  return (
+    <ResourceList
+      filters={metaFilters("discounts")}
+      sort={{ field: "created_at", order: "DESC" }}
+      exportFields={[
+        "id",
+        "name",
+        "code",
+        "type",
+        "amount",
+        "currency",
+        "basis_points",
+        "duration",
+        "duration_in_months",
+        "redemptions_count",
+        "max_redemptions",
+        "starts_at",
+        "ends_at",
+      ]}
+    >
+      <TextField source="name" />
+      <TextField source="code" emptyText="—" />
+      <FunctionField label="Discount" render={() => <Amount />} />
+      <FunctionField label="Redemptions" sortBy="redemptions_count" render={() => <Redemptions />} />
+      <DateTimeField source="ends_at" label="Ends" />
+      <DateTimeField source="created_at" label="Created" />
+    </ResourceList>
+  );
+}

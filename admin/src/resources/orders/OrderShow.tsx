@@ -1,0 +1,58 @@
+import { Show, SimpleShowLayout, TextField, Labeled } from "react-admin";
+import { Divider, Grid, Typography } from "@mui/material";
+import { DateTimeField, EnumField, MoneyField } from "../../common/fields";
+import { RelatedList, ShowActions, recordDetails } from "../../common/layouts";
+import { LinkField } from "../../common/references";
+import { Amounts } from "./Amounts";
+import { InvoiceButton } from "./InvoiceButton";
+import { Items } from "./Items";
+import { RefundButton } from "./RefundButton";
+
+export function OrderShow() {
+  return (
+    <Show
+      actions={
+        <ShowActions editLabel="Billing details">
+          <InvoiceButton />
+          <RefundButton />
+        </ShowActions>
+      }
+    >
+      <Grid container spacing={2} sx={{ p: 2 }}>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <SimpleShowLayout sx={{ p: 0 }}>
+            <EnumField source="status" />
+            <EnumField source="billing_reason" label="Reason" />
+            <LinkField label="Customer" source="customer_id" reference="customers" text="customer.email" />
+            <LinkField label="Product" source="product_id" reference="products" text="product.name" />
+            <LinkField label="Subscription" source="subscription_id" reference="subscriptions" />
+            <LinkField label="Discount" source="discount_id" reference="discounts" text="discount.name" />
+            <TextField source="billing_name" label="Billing name" emptyText="—" />
+            {recordDetails({ created: "Date" })}
+          </SimpleShowLayout>
+        </Grid>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Labeled label="Amounts">
+            <Amounts />
+          </Labeled>
+        </Grid>
+        <Grid size={12}>
+          <Typography variant="h6" component="h3">
+            Items
+          </Typography>
+          <Items />
+          <Divider sx={{ my: 2 }} />
+          <Typography variant="h6" component="h3">
+            Refunds
+          </Typography>
+          <RelatedList reference="refunds" target="order_id" label={false} rowClick={false} empty="No refunds.">
+            <MoneyField source="amount" />
+            <EnumField source="reason" />
+            <EnumField source="status" />
+            <DateTimeField source="created_at" label="Date" />
+          </RelatedList>
+        </Grid>
+      </Grid>
+    </Show>
+  );
+}

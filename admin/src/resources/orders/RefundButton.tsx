@@ -1,0 +1,82 @@
+// Refund all or part of an order with a reason: the server decides what can be refunded.
+import { submissionErrors } from "../../common/submit";
+import { useState } from "react";
+import {
+  Button,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  BooleanInput,
+  required,
+  minValue,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useDataProvider,
+  SaveButton,
+  Toolbar,
+} from "react-admin";
+import { Dialog, DialogContent, DialogTitle, Typography } from "@mui/material";
+import UndoIcon from "@mui/icons-material/Undo";
+import type { Order } from "../../api";
+import { enumValues } from "../../common/generic";
+import { MoneyInput, choicesOf } from "../../common/inputs";
+import { formatMoney } from "../../common/format";
+import type { BorealisDataProvider } from "../../dataProvider";
+
+/** Refund all or part of the order; 422s land on their field, other refusals as a notification. */
+export function RefundButton() {
+  const order = useRecordContext<Order>();
+  const dataProvider = useDataProvider<BorealisDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [open, setOpen] = useState(false);
+  if (!order) return null;
+  const refundable = order.total_amount - order.refunded_amount;
+  if (!order.paid || refundable <= 0) return null;
+  return (
+    <>
+      <Button label="Refund" onClick={() => setOpen(true)}>
+        <UndoIcon />
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="refund-title" fullWidth maxWidth="sm">
+        <DialogTitle id="refund-title">Refund order</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" gutterBottom>
+            Paid {formatMoney(order.total_amount, order.currency)}; refunded so far {formatMoney(order.refunded_amount, order.currency)}. Up
+            to {formatMoney(refundable, order.currency)} can be refunded.
+          </Typography>
+          <SimpleForm
+            record={{ id: order.id, amount: refundable, reason: "customer_request", revoke_benefits: false }}
+            toolbar={
+              <Toolbar>
+                <SaveButton label="Refund" icon={<UndoIcon />} alwaysEnable />
+              </Toolbar>
+            }
+            onSubmit={async (values: Record<string, unknown>) => {
+              try {
+                await dataProvider.refundOrder({
+                  order_id: order.id,
+                  amount: values.amount,
+                  reason: values.reason,
+                  comment: values.comment || null,
+                  revoke_benefits: !!values.revoke_benefits,
+                });
+                notify(`Refunded ${formatMoney(Number(values.amount), order.currency)}`, { type: "success" });
+                setOpen(false);
+                refresh();
+              } catch (err) {
+                return submissionErrors(err, notify);
+              }
+            }}
+          >
+            <MoneyInput source="amount" label="Amount to refund" currency={order.currency} validate={[required(), minValue(1)]} />
+            <SelectInput source="reason" choices={choicesOf(enumValues("refunds", "reason"))} validate={required()} />
+            <TextInput source="comment" multiline fullWidth />
+            <BooleanInput source="revoke_benefits" label="Revoke the benefits this order granted" />
+          </SimpleForm>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

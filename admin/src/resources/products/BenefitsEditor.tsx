@@ -1,0 +1,57 @@
+import { useState } from "react";
+import { submissionErrors } from "../../common/submit";
+import {
+  ReferenceArrayInput,
+  AutocompleteArrayInput,
+  SimpleForm,
+  useNotify,
+  useDataProvider,
+  useRecordContext,
+  useRefresh,
+  SaveButton,
+  Toolbar,
+} from "react-admin";
+import type { Product } from "../../api";
+import type { BorealisDataProvider } from "../../dataProvider";
+import { humanize } from "../../common/format";
+
+/** The benefits a purchase grants, changed with their own call (POST /v1/products/{id}/benefits). */
+export function BenefitsEditor() {
+  const record = useRecordContext<Product>();
+  const dataProvider = useDataProvider<BorealisDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [saving, setSaving] = useState(false);
+  if (!record) return null;
+  return (
+    <SimpleForm
+      record={{ id: record.id, benefit_ids: record.benefits.map((b) => b.id) }}
+      toolbar={
+        <Toolbar>
+          <SaveButton label="Save benefits" disabled={saving} alwaysEnable={false} />
+        </Toolbar>
+      }
+      onSubmit={async (values: { benefit_ids?: string[] }) => {
+        setSaving(true);
+        try {
+          await dataProvider.setProductBenefits(record.id, values.benefit_ids ?? []);
+          notify("Benefits saved", { type: "success" });
+          refresh();
+        } catch (err) {
+          return submissionErrors(err, notify);
+        } finally {
+          setSaving(false);
+        }
+      }}
+    >
+      <ReferenceArrayInput source="benefit_ids" reference="benefits">
+        <AutocompleteArrayInput
+          label="Benefits granted with this product"
+          optionText={(b: { description: string; type: string }) => `${b.description} (${humanize(b.type)})`}
+          filterToQuery={(q: string) => ({ q })}
+          fullWidth
+        />
+      </ReferenceArrayInput>
+    </SimpleForm>
+  );
+}
