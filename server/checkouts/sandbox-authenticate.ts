@@ -5,7 +5,7 @@
 // it is a decline (the checkout opens again for another card). Keyed by the checkout's client
 // secret, which only the buyer's page holds; a second answer changes nothing. It lives with
 // checkouts, which pay through processors/.
-import express, { Router } from "express";
+import type { FastifyInstance } from "fastify";
 import type { Knex } from "knex";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { getProcessor } from "../processors/index.js";
@@ -13,10 +13,9 @@ import { parseSandboxToken } from "../processors/sandbox.js";
 import { completeCheckout, failCheckout } from "./confirm.js";
 import { findBySecret } from "./repository.js";
 
-export function sandboxRoutes(knex: Knex): Router {
-  const router = Router();
-  router.post("/v1/integrations/sandbox/authenticate", express.json({ limit: "16kb" }), async (req, res, next) => {
-    try {
+export function sandboxRoutes(knex: Knex) {
+  return async (app: FastifyInstance) =>
+    void app.post("/v1/integrations/sandbox/authenticate", { bodyLimit: 16 * 1024 }, async (req) => {
       if (getProcessor().name !== "sandbox") throw new ResourceNotFound("No such route.");
       const body = (req.body ?? {}) as { client_secret?: unknown; outcome?: unknown };
       if (typeof body.client_secret !== "string") throw invalid(["body", "client_secret"], "Field required", "missing");
@@ -39,10 +38,6 @@ export function sandboxRoutes(knex: Knex): Router {
         }
       }
       const after = await findBySecret(knex, body.client_secret);
-      res.json({ status: after?.status ?? row.status });
-    } catch (err) {
-      next(err);
-    }
-  });
-  return router;
+      return { status: after?.status ?? row.status };
+    });
 }
