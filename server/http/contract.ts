@@ -92,10 +92,9 @@ export function contractOperations(contract: Contract): ContractOperation[] {
  * `key[sub]=v` is a deepObject entry (`metadata[tier]=pro`), nested as deep as the brackets go
  * (`metadata[a][b]=v` is an object inside `metadata`, which the validator then refuses like a
  * body's). A key given both as a value and as an object (`customer_id=a&customer_id[x]=b`) keeps
- * both in an object, which no scalar or list parameter accepts. Keys that would reach
- * Object.prototype are dropped.
+ * both in an object, which no scalar or list parameter accepts. Keys that Object.prototype has
+ * (its prototype's accessor, constructor, toString, …) would reach it: they are dropped.
  */
-const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 const QUERY_KEY = /^([^[\]]+)((?:\[[^\]]*\])*)$/;
 export function parseQuery(raw: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -107,7 +106,7 @@ export function parseQuery(raw: string): Record<string, unknown> {
   for (const [key, value] of new URLSearchParams(raw)) {
     const m = QUERY_KEY.exec(key);
     const path = m ? [m[1], ...Array.from(m[2].matchAll(/\[([^\]]*)\]/g), (x) => x[1])] : [key];
-    if (path.some((k) => UNSAFE_KEYS.has(k))) continue;
+    if (path.some((k) => k in Object.prototype)) continue;
     let target = out;
     for (const k of path.slice(0, -1)) {
       const cur = Object.hasOwn(target, k) ? target[k] : undefined;

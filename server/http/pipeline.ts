@@ -33,7 +33,7 @@ import { rejectUnstorableInput } from "../kit/input.js";
 import { logger, type Logger } from "../kit/logger.js";
 import { asOAuth2Error } from "../oauth2/errors.js";
 import { DEFAULT_API_VERSION, requestedVersion, statusFor, VERSION_HEADER, versionedShapes, type ApiVersion } from "./api-versions.js";
-import { contractAjv, contractOperations, responseValidators, type ContractOperation } from "./contract.js";
+import { contractAjv, contractOperations, readContract, responseValidators, type ContractOperation } from "./contract.js";
 import { errorBody, errorResponse, ResponseContractViolation, toIssues } from "./errors.js";
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "./metrics.js";
@@ -61,7 +61,7 @@ export interface PipelineOptions {
   auth: BorealisAuth;
   authConfig: AuthConfig;
   callers: CallerDeps;
-  contract: unknown;
+  contract: ReturnType<typeof readContract>;
   rateLimits: RateLimits;
   metrics: Metrics;
   /** The security headers of an answer on this path (server/http/security.ts). */
@@ -98,7 +98,11 @@ function parseJson(_req: FastifyRequest, text: string | Buffer, done: (err: Erro
     if (!/^[\s]*[[{]/.test(s)) throw new SyntaxError(`Unexpected token '${s.trim()[0]}', expected an object or a list`);
     done(null, JSON.parse(s));
   } catch (err) {
-    done(new RequestValidationError([{ loc: ["body"], msg: `JSON decode error: ${(err as Error).message}`, type: "json_invalid" }]));
+    done(
+      new RequestValidationError([
+        { loc: ["body"], msg: `JSON decode error: ${err instanceof Error ? err.message : String(err)}`, type: "json_invalid" },
+      ]),
+    );
   }
 }
 
@@ -118,9 +122,9 @@ export function installPipeline(
   o: PipelineOptions,
   pages: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
-  const ops = contractOperations(o.contract as Parameters<typeof contractOperations>[0]);
+  const ops = contractOperations(o.contract);
   const allowed = allowedMethods(ops);
-  const shape = versionedShapes(o.contract as Parameters<typeof versionedShapes>[0]);
+  const shape = versionedShapes(o.contract);
   const responseCheck = o.validateResponses ? responseValidators(o.contract, ops) : null;
   const cors = publicCors(allowed);
   app.decorateRequest<RequestState | null>("state", null);
@@ -129,15 +133,13 @@ export function installPipeline(
   // Each compiled on its first request, as most processes (tests, a CLI) serve a few operations.
   app.setValidatorCompiler(({ schema, httpPart }) => {
     let compiled: ValidateFunction | undefined;
-    const validate = Object.assign(
-      (data: unknown) => {
-        compiled ??= (httpPart === "body" ? strict : coercing).compile(schema);
-        const valid = compiled(data);
-        validate.errors = compiled.errors;
-        return valid;
-      },
-      { errors: undefined as ValidateFunction["errors"] },
-    );
+    const found: Pick<ValidateFunction, "errors"> = { errors: null };
+    const validate = Object.assign((data: unknown) => {
+      compiled ??= (httpPart === "body" ? strict : coercing).compile(schema);
+      const valid = compiled(data);
+      validate.errors = compiled.errors;
+      return valid;
+    }, found);
     return validate;
   });
 
@@ -216,7 +218,8 @@ export function installPipeline(
     const caller = await limitedAuthentication(o.rateLimits, operationId, meta, request, reply, () =>
       resolveCaller(o.callers, operationId, meta, request),
     );
-    checkNamedOrganization(caller, request.headers["polar-organization"] as string | undefined);
+    const named = request.headers["polar-organization"];
+    checkNamedOrganization(caller, typeof named === "string" ? named : undefined);
     if (caller.kind !== "customer") return caller;
     await requirePortalSection(o.knex, operationId, caller);
     return holdToPurchase(o.knex, operationId, caller);
