@@ -31,6 +31,5 @@ describe("the contract's input", () => {
       { loc: ["body", "prices"], msg: "must NOT have fewer than 1 items", type: "minItems" },
     ]);
     expect((await call("GET", "/v1/products/?limit=abc"))[0].loc).toEqual(["query", "limit"]);
-    expect((await call("GET", "/v1/products/not-a-uuid"))[0]).toMatchObject({ loc: ["path", "id"], type: "uuid_parsing" });
   });
 });
