@@ -317,7 +317,7 @@ export class LocalStorage implements Storage {
     return `${publicBaseUrl()}/files/download/${encodeKey(key)}?${q.toString()}`;
   }
 
-  async download(req: Request, res: Response): Promise<void> {
+  async download(req: Request, res: Response): Promise<Response | void> {
     const key = wildcard(req);
     const expires = Number(req.query.expires);
     const filename = String(req.query.filename ?? "");
@@ -328,10 +328,14 @@ export class LocalStorage implements Storage {
     if (!Number.isFinite(expires) || expires * 1000 < Date.now()) {
       return void res.code(403).send({ error: "AccessDenied", detail: "The download URL has expired." });
     }
-    await this.sendObject(res, key, type, { "Content-Disposition": attachmentDisposition(filename), "Cache-Control": "private, no-store" });
+    return this.sendObject(res, key, type, {
+      "Content-Disposition": attachmentDisposition(filename),
+      "Cache-Control": "private, no-store",
+    });
   }
 
-  async sendObject(res: Response, key: string, mimeType: string, headers: Record<string, string>): Promise<void> {
+  /** Sends the object (the reply is returned: Fastify waits for the stream to end). */
+  async sendObject(res: Response, key: string, mimeType: string, headers: Record<string, string>): Promise<Response | void> {
     const file = this.objectPath(key);
     let size: number;
     try {
@@ -346,7 +350,7 @@ export class LocalStorage implements Storage {
     // An SVG served from the API's origin must not run script there.
     res.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
     res.headers(headers);
-    return void res.send(createReadStream(file));
+    return res.send(createReadStream(file));
   }
 }
 
@@ -410,14 +414,14 @@ export function storageRoutes(knex: Knex) {
     app.get<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>("/files/download/*", async (req, res) => {
       const s = local();
       if (!s) return res.code(404).send({ error: "ResourceNotFound", detail: "No such route." });
-      await s.download(req, res);
+      return s.download(req, res);
     });
     app.get<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>("/files/public/*", async (req, res) => {
       const s = local();
       const key = wildcard(req);
       const file = s && isSafeKey(key) ? await findPublicMimeType(knex, key, PUBLIC_SERVICES) : undefined;
       if (!s || !file) return res.code(404).send({ error: "ResourceNotFound", detail: "Not found." });
-      await s.sendObject(res, key, file.mime_type, { "Cache-Control": "public, max-age=3600" });
+      return s.sendObject(res, key, file.mime_type, { "Cache-Control": "public, max-age=3600" });
     });
   };
 }
