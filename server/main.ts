@@ -101,11 +101,14 @@ export async function startApi(opts: {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
   const url = `http://${opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1"}:${port}`;
-  // The app is attached once the URL is known (better-auth's base URL when PUBLIC_API_URL is
-  // unset), before the event loop can hand the server its first request.
+  // The app is made once the URL is known (better-auth's base URL when PUBLIC_API_URL is unset).
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
-  let serve: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    handle?.(req, res);
+  };
   const app = createApp({
     knex: opts.knex,
     auth,
@@ -116,21 +119,28 @@ export async function startApi(opts: {
     health,
     rateLimits,
     serverFactory: (handler) => {
-      serve = (req, res) => {
-        answering.set(req.socket, res);
-        handler(req, res);
-      };
+      handle = handler;
       return server;
     },
     clientErrorHandler: answerClientError,
   });
   // Until the app is ready (its routes compiled), a request waits for it.
   const booted = app.ready();
-  const early = (req: IncomingMessage, res: ServerResponse) => void booted.then(() => serve?.(req, res));
+  const early = (req: IncomingMessage, res: ServerResponse) =>
+    void booted.then(
+      () => serve(req, res),
+      () => res.destroy(),
+    );
   server.on("request", early);
-  await booted;
+  try {
+    await booted;
+  } catch (err) {
+    server.close();
+    await Promise.all([auth.close(), tokens.close()]);
+    throw err;
+  }
   server.off("request", early);
-  server.on("request", serve!);
+  server.on("request", serve);
   logger.info({ url }, "api listening");
   let closing: Promise<void> | undefined;
   return {

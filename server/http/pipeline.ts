@@ -90,8 +90,12 @@ function asApiError(thrown: unknown): unknown {
   );
 }
 
-/** A JSON body: an object or a list (body-parser's strict mode); `{}` when empty. */
-function parseJson(_req: FastifyRequest, text: string | Buffer, done: (err: Error | null, body?: unknown) => void): void {
+/** A JSON body in a UTF charset: an object or a list (body-parser's strict mode); `{}` when empty. */
+function parseJson(req: FastifyRequest, text: string | Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  const charset = /;\s*charset=["']?([^;"'\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1];
+  if (charset && !/^utf-/i.test(charset)) {
+    return done(Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), { statusCode: 415 }));
+  }
   const s = String(text);
   if (s.trim() === "") return done(null, {});
   try {
