@@ -233,12 +233,17 @@ export function installPipeline(
     const operationId = op.operationId as OperationId;
     const meta = operations[operationId];
     const handler = handlers[operationId] as (input: unknown, ctx: Ctx) => Promise<{ status: number; body: unknown }>;
-    app.route({
+    app.route<{ Params: Record<string, string> }>({
       method: op.method.toUpperCase(),
       url: op.url,
       schema: op.schema,
       // A batch of 1,000 events with metadata can pass 1 MB: the ingest route takes up to 16 MB.
       bodyLimit: op.path === "/v1/events/ingest" ? 16 * 1024 * 1024 : 1024 * 1024,
+      // A path parameter is a whole segment: `/v1/benefits/` is the collection, not an item with an empty id.
+      onRequest: (request, reply, done) => {
+        if (Object.values(request.params).includes("")) return reply.callNotFound();
+        done();
+      },
       // 5. The caller, under the rate limits and the portal's sections.
       preValidation: async (request, reply) => {
         request.state.operationId = operationId;
@@ -252,7 +257,7 @@ export function installPipeline(
       // 8. The handler in the idempotency journal; 9. the answer.
       handler: async (request, reply) => {
         const { state } = request;
-        const params = request.params as Record<string, unknown>;
+        const params = request.params;
         const key = keyOf(request, operationId, state.caller!, params);
         const result = await runIdempotent(o.knex, key, reply, (db, idempotency) => {
           const ctx: Ctx = {
