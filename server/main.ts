@@ -1,10 +1,9 @@
 // Starts the HTTP API on a port and stops it gracefully: /readyz turns 503, no new connections,
 // in-flight requests finish, idle keep-alive sockets close. server/cli/api.ts runs it as a process.
-import { createServer, STATUS_CODES, type Server } from "node:http";
-import type { Duplex } from "node:stream";
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Knex } from "knex";
 import { createApp } from "./app.js";
-import { expressBorn } from "./http/lane.js";
 import { errorBody } from "./http/errors.js";
 import { connectionUrl } from "./kit/db.js";
 import { OrganizationTokens } from "./organization-access-tokens/verifier.js";
@@ -19,14 +18,16 @@ import type { UiApp } from "./kit/ui-apps.js";
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 
+/** The response being written on each socket, so that an unreadable request never writes into it. */
+const answering = new WeakMap<Socket, ServerResponse>();
+
 /**
  * What Node answers by itself to a request it could not read (timed out, headers too large,
  * malformed), with the contract's error body instead of an empty one; then the socket is freed.
  * Nothing is written when a response of the app is already on its way.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) {
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (socket.writable && !answering.get(socket)?.headersSent) {
     const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : err.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
     const body = JSON.stringify(
       errorBody(
@@ -83,18 +84,13 @@ export async function startApi(opts: {
   // A client that declares a body and sends it slowly, or never finishes its headers, gets a 408
   // and loses its socket after these: Node checks its connections every second for them.
   const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  // Requests and responses are born as the app's Express ones (server/http/lane.ts).
-  const born = expressBorn();
   const server = createServer({
-    IncomingMessage: born.IncomingMessage,
-    ServerResponse: born.ServerResponse,
     maxHeaderSize: 256 * 1024,
     requestTimeout,
     headersTimeout: Math.min(opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout),
     connectionsCheckingInterval: 1_000,
   });
   server.keepAliveTimeout = 5_000;
-  server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host ?? "127.0.0.1", () => resolve());
@@ -105,10 +101,14 @@ export async function startApi(opts: {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
   const url = `http://${opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1"}:${port}`;
-  // The app is attached once the URL is known (better-auth's base URL when PUBLIC_API_URL is
-  // unset), before the event loop can hand the server its first request.
+  // The app is made once the URL is known (better-auth's base URL when PUBLIC_API_URL is unset).
   const authConfig = authConfigFromEnv(url);
   const auth = createAuth({ connection: connectionUrl(opts.knex), config: authConfig });
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    handle?.(req, res);
+  };
   const app = createApp({
     knex: opts.knex,
     auth,
@@ -118,9 +118,29 @@ export async function startApi(opts: {
     uiApps: opts.uiApps,
     health,
     rateLimits,
-    born,
+    serverFactory: (handler) => {
+      handle = handler;
+      return server;
+    },
+    clientErrorHandler: answerClientError,
   });
-  server.on("request", app);
+  // Until the app is ready (its routes compiled), a request waits for it.
+  const booted = app.ready();
+  const early = (req: IncomingMessage, res: ServerResponse) =>
+    void booted.then(
+      () => serve(req, res),
+      () => res.destroy(),
+    );
+  server.on("request", early);
+  try {
+    await booted;
+  } catch (err) {
+    server.close();
+    await Promise.all([auth.close(), tokens.close()]);
+    throw err;
+  }
+  server.off("request", early);
+  server.on("request", serve);
   logger.info({ url }, "api listening");
   let closing: Promise<void> | undefined;
   return {
@@ -141,7 +161,7 @@ export async function startApi(opts: {
           server.closeIdleConnections();
           setTimeout(() => server.closeAllConnections(), graceMs).unref();
         });
-        await Promise.all([auth.close(), tokens.close()]);
+        await Promise.all([auth.close(), tokens.close(), app.close()]);
       })()),
   };
 }

@@ -3,7 +3,7 @@
 // its open checkout instead of writing a new row each visit; cookieless clients are bounded by the
 // public rate limit. From an embed script (`?embed=true&embed_origin=…`) the checkout keeps the
 // parent page's origin, and a kept checkout is reused only for that origin.
-import { Router, type Request } from "express";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import { ResourceNotFound } from "../kit/errors.js";
 import { createCheckoutFromLink } from "../checkouts/service.js";
@@ -14,19 +14,18 @@ import { findBySecret, loadProductIds } from "./repository.js";
 
 const COOKIE = "borealis_checkout";
 
-function cookie(req: Request, name: string): string | undefined {
-  for (const part of (req.header("cookie") ?? "").split(";")) {
+function cookie(req: FastifyRequest, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
     const at = part.indexOf("=");
     if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
   }
   return undefined;
 }
 
-export function checkoutLinkRoutes(knex: Knex, limits?: RateLimits): Router {
-  const router = Router();
-  router.get("/v1/checkout-links/:client_secret/redirect", async (req, res, next) => {
-    try {
-      res.setHeader("Cache-Control", "no-store");
+export function checkoutLinkRoutes(knex: Knex, limits?: RateLimits) {
+  return async (app: FastifyInstance) =>
+    void app.get<{ Params: { client_secret: string } }>("/v1/checkout-links/:client_secret/redirect", async (req, res) => {
+      res.header("Cache-Control", "no-store");
       const link = await findBySecret(knex, req.params.client_secret);
       if (!link) throw new ResourceNotFound("Checkout link not found.");
       const query = req.query as Record<string, unknown>;
@@ -42,24 +41,20 @@ export function checkoutLinkRoutes(knex: Knex, limits?: RateLimits): Router {
         effectiveStatus(earlier) === "open" &&
         (earlier.embed_origin ?? null) === embedOrigin
       ) {
-        return void res.redirect(302, checkoutUrl(earlier.client_secret) + embedQuery);
+        return res.redirect(checkoutUrl(earlier.client_secret) + embedQuery, 302);
       }
       // Only a visit that writes a checkout counts against the address's limit.
       await limits?.publicDoor(req, res, "checkout-links:redirect");
       const productIds = (await loadProductIds(knex, [link.id])).get(link.id)!;
       const checkout = await createCheckoutFromLink(knex, link, productIds, { embedOrigin });
       const maxAge = Math.max(0, Math.floor((new Date(checkout.expires_at).getTime() - Date.now()) / 1000));
-      res.cookie(COOKIE, checkout.client_secret, {
-        httpOnly: true,
-        sameSite: "lax",
-        secure: req.secure,
-        path: `/v1/checkout-links/${encodeURIComponent(req.params.client_secret)}/redirect`,
-        maxAge: maxAge * 1000,
-      });
-      res.redirect(302, checkoutUrl(checkout.client_secret) + embedQuery);
-    } catch (err) {
-      next(err);
-    }
-  });
-  return router;
+      const path = `/v1/checkout-links/${encodeURIComponent(req.params.client_secret)}/redirect`;
+      const expires = new Date(Date.now() + maxAge * 1000).toUTCString();
+      const secure = req.protocol === "https" ? "; Secure" : "";
+      res.header(
+        "Set-Cookie",
+        `${COOKIE}=${encodeURIComponent(checkout.client_secret)}; Max-Age=${maxAge}; Path=${path}; Expires=${expires}; HttpOnly${secure}; SameSite=Lax`,
+      );
+      return res.redirect(checkoutUrl(checkout.client_secret) + embedQuery, 302);
+    });
 }

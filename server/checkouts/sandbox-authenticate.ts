@@ -2,7 +2,7 @@
 // checkout paid with test card 4000 0025 0000 3155 stays confirmed until the buyer approves
 // (a success) or fails (a decline) the challenge here. Keyed by the checkout's client secret,
 // which only the buyer's page holds; a second answer changes nothing.
-import express, { Router } from "express";
+import type { FastifyInstance } from "fastify";
 import type { Knex } from "knex";
 import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { getProcessor } from "../processors/index.js";
@@ -10,10 +10,9 @@ import { parseSandboxToken } from "../processors/sandbox.js";
 import { completeCheckout, failCheckout } from "./confirm.js";
 import { findBySecret } from "./repository.js";
 
-export function sandboxRoutes(knex: Knex): Router {
-  const router = Router();
-  router.post("/v1/integrations/sandbox/authenticate", express.json({ limit: "16kb" }), async (req, res, next) => {
-    try {
+export function sandboxRoutes(knex: Knex) {
+  return async (app: FastifyInstance) =>
+    void app.post("/v1/integrations/sandbox/authenticate", { bodyLimit: 16 * 1024 }, async (req) => {
       if (getProcessor().name !== "sandbox") throw new ResourceNotFound("No such route.");
       const body = (req.body ?? {}) as { client_secret?: unknown; outcome?: unknown };
       if (typeof body.client_secret !== "string") throw invalid(["body", "client_secret"], "Field required", "missing");
@@ -36,10 +35,6 @@ export function sandboxRoutes(knex: Knex): Router {
         }
       }
       const after = await findBySecret(knex, body.client_secret);
-      res.json({ status: after?.status ?? row.status });
-    } catch (err) {
-      next(err);
-    }
-  });
-  return router;
+      return { status: after?.status ?? row.status };
+    });
 }

@@ -2,7 +2,7 @@
 // The signature is verified on the raw body with stripe.webhooks.constructEvent; each event is
 // applied once (processed_events records it in the transaction that applies it, so a replay or a
 // concurrent redelivery is a no-op). It lives with checkouts, which pay through processors/.
-import express, { Router } from "express";
+import type { FastifyInstance } from "fastify";
 import type { Knex } from "knex";
 import Stripe from "stripe";
 import { setting } from "../config.js";
@@ -52,30 +52,34 @@ async function apply(knex: Knex, event: Stripe.Event): Promise<void> {
   }
 }
 
-export function stripeWebhookRoutes(knex: Knex, opts: { secret?: string } = {}): Router {
-  const router = Router();
+export function stripeWebhookRoutes(knex: Knex, opts: { secret?: string } = {}) {
   const stripe = new Stripe(setting("STRIPE_SECRET_KEY") ?? "sk_test_unused");
-  router.post("/v1/integrations/stripe/webhook", express.raw({ type: () => true, limit: "1mb" }), async (req, res, next) => {
-    const secret = opts.secret ?? setting("STRIPE_WEBHOOK_SECRET");
-    if (!secret) return void res.status(503).json({ error: "NotConfigured", detail: "Stripe webhooks are not configured." });
-    let event: Stripe.Event;
-    try {
-      event = stripe.webhooks.constructEvent(req.body as Buffer, req.header("stripe-signature") ?? "", secret);
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, "stripe webhook rejected");
-      return void res.status(400).json({ error: "InvalidSignature", detail: "The Stripe signature does not verify." });
-    }
-    try {
+  return async (app: FastifyInstance) => {
+    // Verified on the raw body, whatever its content type.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    app.post("/v1/integrations/stripe/webhook", async (req, reply) => {
+      const secret = opts.secret ?? setting("STRIPE_WEBHOOK_SECRET");
+      if (!secret) return reply.code(503).send({ error: "NotConfigured", detail: "Stripe webhooks are not configured." });
+      let event: Stripe.Event;
+      try {
+        const signature = req.headers["stripe-signature"];
+        event = stripe.webhooks.constructEvent(
+          (req.body as Buffer | undefined) ?? "",
+          typeof signature === "string" ? signature : "",
+          secret,
+        );
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, "stripe webhook rejected");
+        return reply.code(400).send({ error: "InvalidSignature", detail: "The Stripe signature does not verify." });
+      }
       // Applied before it is marked: a crash in between gets the event again, and applying is idempotent.
       const fresh = !(await isProcessed(knex, "stripe", event.id));
       if (fresh) {
         await apply(knex, event);
         await markProcessed(knex, event);
       }
-      res.status(200).json({ received: true, duplicate: !fresh });
-    } catch (err) {
-      next(err);
-    }
-  });
-  return router;
+      return reply.code(200).send({ received: true, duplicate: !fresh });
+    });
+  };
 }

@@ -10,7 +10,9 @@ import path from "node:path";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import express, { type NextFunction, type Request, type Response } from "express";
+import type { FastifyInstance, FastifyReply as Response, FastifyRequest } from "fastify";
+
+type Request = FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>;
 import type { Knex } from "knex";
 import {
   attachmentDisposition,
@@ -163,41 +165,41 @@ export class LocalStorage implements Storage {
     const number = Number(req.params.part);
     const expires = Number(req.query.expires);
     if (!UPLOAD_ID.test(uploadId) || !Number.isInteger(number) || !this.verify(req.query.signature, "upload", uploadId, number, expires)) {
-      return void res.status(403).json({ error: "SignatureDoesNotMatch", detail: "The upload URL is not valid." });
+      return void res.code(403).send({ error: "SignatureDoesNotMatch", detail: "The upload URL is not valid." });
     }
     if (!Number.isFinite(expires) || expires * 1000 < Date.now()) {
-      return void res.status(403).json({ error: "AccessDenied", detail: "The upload URL has expired." });
+      return void res.code(403).send({ error: "AccessDenied", detail: "The upload URL has expired." });
     }
     const meta = await this.readMeta(uploadId);
     if (!meta || !(String(number) in meta.parts)) {
-      return void res.status(404).json({ error: "NoSuchUpload", detail: "No such upload or part." });
+      return void res.code(404).send({ error: "NoSuchUpload", detail: "No such upload or part." });
     }
     const dir = this.uploadDir(uploadId);
     const tmp = path.join(dir, `${number}.${randomUUID()}.tmp`);
     const digest = new Digest(MAX_PART_BYTES);
     try {
-      await pipeline(req, digest, createWriteStream(tmp));
+      await pipeline(req.raw, digest, createWriteStream(tmp));
     } catch (err) {
       await rm(tmp, { force: true });
       if ((err as Error).message === "EntityTooLarge")
-        return void res.status(413).json({ error: "EntityTooLarge", detail: "Part too large." });
+        return void res.code(413).send({ error: "EntityTooLarge", detail: "Part too large." });
       // The client went away mid-part: nothing was stored, it can send the part again.
-      if (!res.headersSent) res.status(400).json({ error: "IncompleteBody", detail: "The part was not received completely." });
+      if (!res.sent) res.code(400).send({ error: "IncompleteBody", detail: "The part was not received completely." });
       return;
     }
     const sha256 = digest.sha256.digest("base64");
     const declared = meta.parts[String(number)];
-    const sent = req.header("x-amz-checksum-sha256");
+    const sent = req.headers["x-amz-checksum-sha256"];
     if ((declared && declared !== sha256) || (sent && sent !== sha256)) {
       await rm(tmp, { force: true });
-      return void res.status(400).json({ error: "BadDigest", detail: "The SHA-256 of the part does not match the declared checksum." });
+      return void res.code(400).send({ error: "BadDigest", detail: "The SHA-256 of the part does not match the declared checksum." });
     }
     const info: PartInfo = { etag: digest.md5.digest("hex"), sha256, size: digest.size };
     await rename(tmp, path.join(dir, `${number}.part`));
     await writeFile(path.join(dir, `${number}.json`), JSON.stringify(info));
-    res.setHeader("ETag", `"${info.etag}"`);
-    res.setHeader("x-amz-checksum-sha256", sha256);
-    res.status(200).end();
+    res.header("ETag", `"${info.etag}"`);
+    res.header("x-amz-checksum-sha256", sha256);
+    res.code(200).send();
   }
 
   async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[], expect: UploadExpectation): Promise<StoredObject> {
@@ -306,42 +308,45 @@ export class LocalStorage implements Storage {
     return `${publicBaseUrl()}/files/download/${encodeKey(key)}?${q.toString()}`;
   }
 
-  async download(req: Request, res: Response): Promise<void> {
+  async download(req: Request, res: Response): Promise<Response | void> {
     const key = wildcard(req);
     const expires = Number(req.query.expires);
     const filename = String(req.query.filename ?? "");
     const type = String(req.query.type ?? "");
     if (!key || !isSafeKey(key) || !this.verify(req.query.signature, "download", key, expires, filename, type)) {
-      return void res.status(403).json({ error: "SignatureDoesNotMatch", detail: "The download URL is not valid." });
+      return void res.code(403).send({ error: "SignatureDoesNotMatch", detail: "The download URL is not valid." });
     }
     if (!Number.isFinite(expires) || expires * 1000 < Date.now()) {
-      return void res.status(403).json({ error: "AccessDenied", detail: "The download URL has expired." });
+      return void res.code(403).send({ error: "AccessDenied", detail: "The download URL has expired." });
     }
-    await this.sendObject(res, key, type, { "Content-Disposition": attachmentDisposition(filename), "Cache-Control": "private, no-store" });
+    return this.sendObject(res, key, type, {
+      "Content-Disposition": attachmentDisposition(filename),
+      "Cache-Control": "private, no-store",
+    });
   }
 
-  async sendObject(res: Response, key: string, mimeType: string, headers: Record<string, string>): Promise<void> {
+  /** Sends the object (the reply is returned: Fastify waits for the stream to end). */
+  async sendObject(res: Response, key: string, mimeType: string, headers: Record<string, string>): Promise<Response | void> {
     const file = this.objectPath(key);
     let size: number;
     try {
       size = (await stat(file)).size;
     } catch {
-      return void res.status(404).json({ error: "NoSuchKey", detail: "Not found." });
+      return void res.code(404).send({ error: "NoSuchKey", detail: "Not found." });
     }
-    res.status(200);
-    res.setHeader("Content-Type", mimeType || "application/octet-stream");
-    res.setHeader("Content-Length", String(size));
-    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.code(200);
+    res.header("Content-Type", mimeType || "application/octet-stream");
+    res.header("Content-Length", String(size));
+    res.header("X-Content-Type-Options", "nosniff");
     // An SVG served from the API's origin must not run script there.
-    res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    await pipeline(createReadStream(file), res);
+    res.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    res.headers(headers);
+    return res.send(createReadStream(file));
   }
 }
 
 function wildcard(req: Request): string {
-  const raw = (req.params as Record<string, string | string[]>).key;
-  return Array.isArray(raw) ? raw.join("/") : String(raw ?? "");
+  return String(req.params["*"] ?? "");
 }
 
 let storage: Storage | null = null;
@@ -370,54 +375,44 @@ export function setStorage(s: Storage | null): void {
   storage = s;
 }
 
-const asyncRoute = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
-  void fn(req, res).catch(next);
-
 /**
  * The local storage's routes. Browsers upload parts cross-origin, so these answer CORS and
  * expose the ETag. Public files are served only while the database says they are public,
  * uploaded and not deleted.
  */
-export function storageRoutes(knex: Knex): express.Router {
+export function storageRoutes(knex: Knex) {
   getStorage(); // a bad FILES_STORAGE fails at start-up, not on the first upload
-  const router = express.Router();
-  router.use("/files", (req, res, next) => {
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    res.setHeader("Access-Control-Allow-Methods", "GET, PUT, OPTIONS");
-    res.setHeader("Access-Control-Allow-Headers", "content-type, x-amz-checksum-sha256, x-amz-sdk-checksum-algorithm");
-    res.setHeader("Access-Control-Expose-Headers", "ETag, x-amz-checksum-sha256");
-    if (req.method === "OPTIONS") return void res.status(204).end();
-    next();
-  });
   const local = () => {
     const s = getStorage();
     return s instanceof LocalStorage ? s : null;
   };
-  router.put(
-    "/files/upload/:uploadId/:part",
-    asyncRoute(async (req, res) => {
+  return async (app: FastifyInstance) => {
+    // A part is raw bytes whatever its content type: read by the route itself.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", (_req, _payload, done) => done(null));
+    app.addHook("onRequest", async (_req, res) => {
+      res.header("Access-Control-Allow-Origin", "*");
+      res.header("Access-Control-Allow-Methods", "GET, PUT, OPTIONS");
+      res.header("Access-Control-Allow-Headers", "content-type, x-amz-checksum-sha256, x-amz-sdk-checksum-algorithm");
+      res.header("Access-Control-Expose-Headers", "ETag, x-amz-checksum-sha256");
+    });
+    app.options("/files/*", async (_req, res) => res.code(204).send());
+    app.put<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>("/files/upload/:uploadId/:part", async (req, res) => {
       const s = local();
-      if (!s) return void res.status(404).json({ error: "ResourceNotFound", detail: "No such route." });
+      if (!s) return res.code(404).send({ error: "ResourceNotFound", detail: "No such route." });
       await s.putPart(req, res);
-    }),
-  );
-  router.get(
-    "/files/download/*key",
-    asyncRoute(async (req, res) => {
+    });
+    app.get<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>("/files/download/*", async (req, res) => {
       const s = local();
-      if (!s) return void res.status(404).json({ error: "ResourceNotFound", detail: "No such route." });
-      await s.download(req, res);
-    }),
-  );
-  router.get(
-    "/files/public/*key",
-    asyncRoute(async (req, res) => {
+      if (!s) return res.code(404).send({ error: "ResourceNotFound", detail: "No such route." });
+      return s.download(req, res);
+    });
+    app.get<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>("/files/public/*", async (req, res) => {
       const s = local();
       const key = wildcard(req);
       const file = s && isSafeKey(key) ? await findPublicMimeType(knex, key, PUBLIC_SERVICES) : undefined;
-      if (!s || !file) return void res.status(404).json({ error: "ResourceNotFound", detail: "Not found." });
-      await s.sendObject(res, key, file.mime_type, { "Cache-Control": "public, max-age=3600" });
-    }),
-  );
-  return router;
+      if (!s || !file) return res.code(404).send({ error: "ResourceNotFound", detail: "Not found." });
+      return s.sendObject(res, key, file.mime_type, { "Cache-Control": "public, max-age=3600" });
+    });
+  };
 }

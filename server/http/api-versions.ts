@@ -3,12 +3,11 @@
 // the default, Polar's current version). The header decides the answer's shape where versions
 // differ: the contract marks a property that only some versions have with
 // `x-api-version: {starting_from, up_to}` (openapi/), and `versionedShapes` leaves it out of the
-// answers of the other versions, in one step after the handler (server/app.ts); a webhook event's
+// answers of the other versions, in one step after the handler (server/http/pipeline.ts); a webhook event's
 // payload is shaped the same way, in its endpoint's version (`versionedWebhooks`). An unknown
 // version is a 404, as Polar answers it (no route serves that version); the answer names the
 // version it speaks in its own `Polar-Version` header. The 0.x clients send no version; where an
 // answer's status changed under them, the user-agent they send names the client (`statusFor`).
-import type { RequestHandler, Response } from "express";
 import { ResourceNotFound } from "../kit/errors.js";
 
 export const API_VERSIONS = ["2026-04", "2026-10"] as const;
@@ -18,27 +17,13 @@ export const VERSION_HEADER = "Polar-Version";
 
 const served = (v: string): v is ApiVersion => (API_VERSIONS as readonly string[]).includes(v);
 
-/** The step that reads the header of a /v1 request (into `versionOf(res)`) and names the version on the answer. */
-export function apiVersion(): RequestHandler {
-  return (req, res, next) => {
-    if (!req.path.startsWith("/v1/")) return next();
-    const given = req.header(VERSION_HEADER);
-    const version = given === undefined || given === "" ? DEFAULT_API_VERSION : given.trim();
-    if (!served(version)) {
-      return next(
-        new ResourceNotFound(`API version ${JSON.stringify(given)} is not served: ${VERSION_HEADER} takes ${API_VERSIONS.join(" or ")}.`),
-      );
-    }
-    res.locals.apiVersion = version;
-    res.setHeader(VERSION_HEADER, version);
-    next();
-  };
-}
-
-/** The version the request speaks (the default before the header is read). */
-export function versionOf(res: Response): ApiVersion {
-  const v: unknown = res.locals.apiVersion;
-  return typeof v === "string" && served(v) ? v : DEFAULT_API_VERSION;
+/** The version a /v1 request speaks, by its Polar-Version header (the default when none). */
+export function requestedVersion(given: string | string[] | undefined): ApiVersion {
+  const version = given === undefined || given === "" ? DEFAULT_API_VERSION : String(given).trim();
+  if (!served(version)) {
+    throw new ResourceNotFound(`API version ${JSON.stringify(given)} is not served: ${VERSION_HEADER} takes ${API_VERSIONS.join(" or ")}.`);
+  }
+  return version;
 }
 
 /** An official client of Polar's, as the user-agent every Speakeasy-generated one sends names it. */

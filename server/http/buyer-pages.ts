@@ -4,7 +4,7 @@
 // embed script through the checkout link), by that origin alone, and only when the organization's
 // `embed_hosts` allow it (server/organizations/embed-hosts.ts). Every other page keeps the CSP of
 // server/http/security.ts: our own assets, never framed.
-import type { RequestHandler } from "express";
+import type { FastifyReply } from "fastify";
 import type { Knex } from "knex";
 import { findBySecret } from "../checkouts/repository.js";
 import { routeMatcher } from "../kit/ui-apps.js";
@@ -23,23 +23,18 @@ function decoded(segment: string): string {
   }
 }
 
-export function buyerPageHeaders(knex: Knex): RequestHandler {
-  return async (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    try {
-      if (checkoutPage(req.path)) {
-        const secret = decoded(req.path.split("/")[2] ?? "");
-        const checkout = secret ? await findBySecret(knex, secret) : undefined;
-        const origin = checkout?.embed_origin ?? null;
-        const organization = origin && checkout ? await findOrganization(knex, checkout.organization_id) : undefined;
-        frameableBy(res, origin && organization && embeddableBy(organization.embed_hosts, origin) ? origin : null);
-        allowStripe(res);
-      } else if (portalPage(req.path)) {
-        allowStripe(res);
-      }
-      next();
-    } catch (err) {
-      next(err);
+/** The headers of a buyer's page at `path` (for a GET or HEAD of one). */
+export function buyerPageHeaders(knex: Knex) {
+  return async (path: string, res: FastifyReply): Promise<void> => {
+    if (checkoutPage(path)) {
+      const secret = decoded(path.split("/")[2] ?? "");
+      const checkout = secret ? await findBySecret(knex, secret) : undefined;
+      const origin = checkout?.embed_origin ?? null;
+      const organization = origin && checkout ? await findOrganization(knex, checkout.organization_id) : undefined;
+      frameableBy(res, origin && organization && embeddableBy(organization.embed_hosts, origin) ? origin : null);
+      allowStripe(res);
+    } else if (portalPage(path)) {
+      allowStripe(res);
     }
   };
 }

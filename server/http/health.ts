@@ -3,12 +3,10 @@
 // now: PostgreSQL answers a query and the Temporal frontend answers, each within a short bound;
 // 503 with what failed otherwise, and from the moment a drain starts (SIGTERM), so a balancer
 // stops sending before the process stops listening.
-import { Router } from "express";
+import type { FastifyInstance } from "fastify";
 import type { Knex } from "knex";
 import { temporalReachable } from "../../workflows/client.js";
 import { ping } from "../kit/db.js";
-
-export const HEALTH_PATHS = new Set(["/healthz", "/healthz/", "/readyz", "/readyz/"]);
 
 type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };
 
@@ -36,7 +34,8 @@ async function databaseReachable(knex: Knex, timeoutMs: number): Promise<{ ok: t
 }
 
 export interface Health {
-  routes: Router;
+  /** GET /healthz and /readyz (with or without a trailing slash). */
+  routes(app: FastifyInstance): void;
   /** From now on /readyz answers 503 (the process is draining). */
   drain(): void;
   readiness(): Promise<{ ready: boolean; draining: boolean; checks: { database: Check; temporal: Check } }>;
@@ -52,16 +51,16 @@ export function createHealth(knex: Knex, opts: { timeoutMs?: number } = {}): Hea
     ]);
     return { ready: !draining && database.ok && temporal.ok, draining, checks: { database, temporal } };
   };
-  const routes = Router();
-  routes.get(["/healthz", "/healthz/"], (_req, res) => void res.json({ status: "ok" }));
-  routes.get(["/readyz", "/readyz/"], async (_req, res, next) => {
-    try {
-      const r = await readiness();
-      res.status(r.ready ? 200 : 503).json({ status: r.ready ? "ready" : r.draining ? "draining" : "unavailable", checks: r.checks });
-    } catch (err) {
-      next(err);
+  const routes = (app: FastifyInstance) => {
+    for (const url of ["/healthz", "/healthz/"]) app.get(url, async () => ({ status: "ok" }));
+    for (const url of ["/readyz", "/readyz/"]) {
+      app.get(url, async (_req, reply) => {
+        const r = await readiness();
+        const status = r.ready ? "ready" : r.draining ? "draining" : "unavailable";
+        return reply.code(r.ready ? 200 : 503).send({ status, checks: r.checks });
+      });
     }
-  });
+  };
   return {
     routes,
     drain: () => {

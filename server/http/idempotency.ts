@@ -14,7 +14,7 @@
 // nor does an unexpected error (500): what ran is kept as it would be without a key, and a
 // retry runs again.
 import { createHash } from "node:crypto";
-import type { Request, Response } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import type { Caller } from "../kit/auth.js";
 import { openedFrom } from "../kit/after-commit.js";
@@ -105,15 +105,16 @@ function abandon(trx: Knex.Transaction, reason: unknown): Promise<unknown> {
   return trx.rollback(reason instanceof Error ? reason : new Error("idempotent request rolled back")).catch(() => undefined);
 }
 
-function replay(res: Response, answer: ReplayedAnswer): Answer {
-  res.setHeader(REPLAYED_HEADER, "true");
+function replay(res: FastifyReply, answer: ReplayedAnswer): Answer {
+  res.header(REPLAYED_HEADER, "true");
   if (answer.status >= 400) throw answer;
   return { status: answer.status, body: answer.body() };
 }
 
 /** The key of this request, or null when it has none (or the operation is not a write, or there is no caller to scope it to). */
-export function keyOf(req: Request, operationId: string, caller: Caller, params: Record<string, unknown>): RequestKey | null {
-  const raw = req.header(IDEMPOTENCY_HEADER);
+export function keyOf(req: FastifyRequest, operationId: string, caller: Caller, params: Record<string, unknown>): RequestKey | null {
+  const given = req.headers[IDEMPOTENCY_HEADER];
+  const raw = Array.isArray(given) ? given.join(", ") : given;
   if (raw === undefined || !WRITES.has(req.method.toLowerCase())) return null;
   // The contract declares the header (1 to 255 characters); checked here too for anything that does not.
   if (raw.length === 0 || raw.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
@@ -126,8 +127,9 @@ export function keyOf(req: Request, operationId: string, caller: Caller, params:
   }
   const scope = scopeOf(caller, params, req.body);
   if (!scope) return null;
-  const query = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
-  return requestKey(scope, raw, operationId, { method: req.method, path: req.path, query, body: req.body });
+  const at = req.url.indexOf("?");
+  const [path, query] = at < 0 ? [req.url, ""] : [req.url.slice(0, at), req.url.slice(at + 1)];
+  return requestKey(scope, raw, operationId, { method: req.method, path, query, body: req.body });
 }
 
 /**
@@ -137,7 +139,7 @@ export function keyOf(req: Request, operationId: string, caller: Caller, params:
 export async function runIdempotent(
   knex: Knex,
   key: RequestKey | null,
-  res: Response,
+  res: FastifyReply,
   run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>,
 ): Promise<Answer> {
   if (!key) return run(knex, { requestKey: null, journal: null });
@@ -185,7 +187,7 @@ export async function runIdempotent(
 async function runInSteps(
   knex: Knex,
   key: RequestKey,
-  res: Response,
+  res: FastifyReply,
   run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>,
 ): Promise<Answer> {
   const replayed = verdict(key, await findKey(knex, key));

@@ -10,7 +10,7 @@
 // The worker's workflow and activity failures come from the Temporal SDK's own Prometheus
 // exporter (WORKER_METRICS_ADDRESS, workflows/worker.ts). METRICS_TOKEN, when set, is asked for
 // as a bearer token.
-import type { Request, RequestHandler, Response } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { countFailedJobsLastHour, countPendingJobs } from "../benefit-grants/repository.js";
@@ -23,8 +23,8 @@ import { countFailedDeliveriesLastHour, countPendingEvents, pendingEventsLagSeco
 
 export interface Metrics {
   /** Counts a finished request (called from the request's `finish`). */
-  observe(req: Request, res: Response, seconds: number): void;
-  route: RequestHandler;
+  observe(operationId: string | undefined, method: string, path: string, status: number, seconds: number): void;
+  route(req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
 export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metrics {
@@ -92,24 +92,17 @@ export function createMetrics(knex: Knex, opts: { token?: string } = {}): Metric
   fromDb("borealis_outbox_unpublished", "Outbox rows not relayed to webhooks yet", countUnpublished);
 
   return {
-    observe(req, res, seconds) {
-      const operation =
-        (res.locals.operation as { operationId?: string } | undefined)?.operationId ?? (req.path === "/metrics" ? "metrics" : "other");
-      const l = { operation, method: req.method, status: String(res.statusCode) };
+    observe(operationId, method, path, status, seconds) {
+      const operation = operationId ?? (path === "/metrics" ? "metrics" : "other");
+      const l = { operation, method, status: String(status) };
       requests.inc(l);
       duration.observe(l, seconds);
     },
-    route: async (req, res, next) => {
-      try {
-        if (opts.token && req.header("authorization") !== `Bearer ${opts.token}`) {
-          res.status(401).json({ error: "Unauthorized", detail: "The metrics token is missing or wrong." });
-          return;
-        }
-        res.setHeader("Content-Type", registry.contentType);
-        res.end(await registry.metrics());
-      } catch (err) {
-        next(err);
+    route: async (req, reply) => {
+      if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
+        return reply.code(401).send({ error: "Unauthorized", detail: "The metrics token is missing or wrong." });
       }
+      return reply.type(registry.contentType).send(await registry.metrics());
     },
   };
 }

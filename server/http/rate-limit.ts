@@ -17,7 +17,7 @@
 // Every limited answer carries `RateLimit-Policy` and `RateLimit` (the IETF draft's fields:
 // limit, remaining, reset); a refusal is 429 `{"error": "TooManyRequests", "detail": ...}` with
 // `Retry-After` in seconds (kit/errors.ts's TooManyRequests, its header set where errors are answered).
-import type { Request, Response } from "express";
+import type { FastifyReply as Response, FastifyRequest as Request } from "fastify";
 import type { Knex } from "knex";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError, TooManyRequests } from "../kit/errors.js";
@@ -70,10 +70,10 @@ export interface RateLimiter {
 }
 
 function setHeaders(res: Response | undefined, policy: RatePolicy, state: RateLimiterRes): void {
-  if (!res || res.headersSent) return;
+  if (!res || res.sent) return;
   const reset = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
-  res.setHeader("RateLimit-Policy", `${policy.points};w=${policy.durationSeconds}`);
-  res.setHeader("RateLimit", `limit=${policy.points}, remaining=${Math.max(0, state.remainingPoints)}, reset=${reset}`);
+  res.header("RateLimit-Policy", `${policy.points};w=${policy.durationSeconds}`);
+  res.header("RateLimit", `limit=${policy.points}, remaining=${Math.max(0, state.remainingPoints)}, reset=${reset}`);
 }
 
 /** A limiter over the shared table (a different `name` counts apart). */
@@ -128,7 +128,7 @@ export function rateLimiter(knex: Knex, name: string, policy: RatePolicy): RateL
   };
 }
 
-/** The client's address: the socket's, or the first hop's when TRUST_PROXY tells Express to trust a proxy. */
+/** The client's address: the socket's, or the first hop's when TRUST_PROXY tells Fastify to trust a proxy. */
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
@@ -175,7 +175,7 @@ export async function limitedAuthentication<C extends { kind: string; tokenId?: 
   res: Response,
   authenticate: () => Promise<C>,
 ): Promise<C> {
-  const presented = req.header("authorization") !== undefined;
+  const presented = req.headers.authorization !== undefined;
   if (presented) await limits.beforeAuthentication(req, res);
   let caller: C;
   try {

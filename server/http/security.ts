@@ -17,7 +17,6 @@
 //   organization token does not belong in a browser on someone else's page.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { RequestHandler, Response } from "express";
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import helmet from "helmet";
@@ -35,7 +34,11 @@ function inlineScriptHashes(html: string): string[] {
   );
 }
 
-export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler {
+/** Headers to set, by name. */
+export type HeaderList = readonly (readonly [string, number | string | readonly string[]])[];
+
+/** The security headers of an answer on a path: a JSON answer's under /v1, a document's elsewhere. */
+export function securityHeaders(opts: { docsHtmlPath: string }): (path: string) => HeaderList {
   let docsScripts: string[] = [];
   try {
     docsScripts = inlineScriptHashes(readFileSync(opts.docsHtmlPath, "utf8"));
@@ -74,7 +77,7 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
   let failed: unknown;
   base(stand, recorder, (err?: unknown) => void (failed = err));
   if (failed) throw failed;
-  const { removed, headers } = recorder;
+  const { headers } = recorder;
   const api: [string, number | string | readonly string[]][] = [
     ...headers
       .filter(([name]) => API_ANSWER_HEADERS.has(name.toLowerCase()))
@@ -83,11 +86,7 @@ export function securityHeaders(opts: { docsHtmlPath: string }): RequestHandler 
       ),
     ["Cache-Control", "no-store"],
   ];
-  return (req, res, next) => {
-    for (const name of removed) res.removeHeader(name);
-    for (const [name, value] of req.path.startsWith("/v1/") ? api : headers) res.setHeader(name, value);
-    next();
-  };
+  return (path) => (path.startsWith("/v1/") ? api : headers);
 }
 
 /** Of helmet's headers, those a JSON answer needs (the others only govern documents). */
@@ -101,25 +100,26 @@ const API_ANSWER_HEADERS = new Set([
 /** A JSON answer loads nothing and is framed by nobody. */
 const API_CSP = "default-src 'none';frame-ancestors 'none'";
 
-/** A response nobody receives, which keeps the headers set on it (as named) and the names removed from it. */
+/** A response nobody receives, which keeps the headers set on it (as named). */
 class HeaderRecorder extends ServerResponse {
   readonly headers: [string, number | string | readonly string[]][] = [];
-  readonly removed: string[] = [];
   override setHeader(name: string, value: number | string | readonly string[]): this {
     this.headers.push([name, value]);
     return super.setHeader(name, value);
   }
-  override removeHeader(name: string): void {
-    this.removed.push(name);
-    super.removeHeader(name);
-  }
+}
+
+/** An answer being written: a Fastify reply. */
+interface Answer {
+  getHeader(name: string): unknown;
+  header(name: string, value: string): unknown;
 }
 
 /** Lets the page being answered be framed by `origin` alone (the hosted checkout, by its embed_origin). */
-export function frameableBy(res: Response, origin: string | null): void {
+export function frameableBy(res: Answer, origin: string | null): void {
   const csp = String(res.getHeader("Content-Security-Policy") ?? "");
   const ancestors = origin ? `frame-ancestors ${origin}` : "frame-ancestors 'none'";
-  res.setHeader(
+  res.header(
     "Content-Security-Policy",
     csp.includes("frame-ancestors") ? csp.replace(/frame-ancestors [^;]*/, ancestors) : `${csp};${ancestors}`,
   );
@@ -133,7 +133,7 @@ const STRIPE_SOURCES: Record<string, string[]> = {
 };
 
 /** Lets the page being answered load Stripe.js, its frames and its API (and nothing else beyond our own). */
-export function allowStripe(res: Response): void {
+export function allowStripe(res: Answer): void {
   const directives = String(res.getHeader("Content-Security-Policy") ?? "")
     .split(";")
     .map((d) => d.trim())
@@ -143,30 +143,30 @@ export function allowStripe(res: Response): void {
     if (at >= 0) directives[at] = `${directives[at]} ${sources.join(" ")}`;
     else directives.push(`${name} 'self' ${sources.join(" ")}`);
   }
-  res.setHeader("Content-Security-Policy", directives.join(";"));
+  res.header("Content-Security-Policy", directives.join(";"));
 }
 
 /**
- * CORS on the public and portal calls: any origin, no credentials; a preflight is answered 204
- * with the methods `methodsOf(path)` gives (the contract's for that path).
+ * CORS on the public and portal calls: any origin, no credentials. True for a preflight to answer
+ * 204 (its methods: the contract's at that path, `methodsOf(path)`).
  */
-export function publicCors(methodsOf: (path: string) => string[]): RequestHandler {
-  return (req, res, next) => {
-    if (!CORS_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
-    res.setHeader("Vary", "Origin");
-    if (req.method !== "OPTIONS") return next();
-    const methods = methodsOf(req.path);
-    if (methods.length === 0) return next();
-    res.setHeader("Access-Control-Allow-Methods", methods.join(", "));
-    res.setHeader("Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
-    res.setHeader("Access-Control-Max-Age", "600");
-    res.status(204).end();
+export function publicCors(methodsOf: (path: string) => string[]) {
+  return (method: string, path: string, res: Answer): boolean => {
+    if (!CORS_PREFIXES.some((p) => path.startsWith(p))) return false;
+    res.header("Access-Control-Allow-Origin", "*");
+    res.header("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+    res.header("Vary", "Origin");
+    if (method !== "OPTIONS") return false;
+    const methods = methodsOf(path);
+    if (methods.length === 0) return false;
+    res.header("Access-Control-Allow-Methods", methods.join(", "));
+    res.header("Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+    res.header("Access-Control-Max-Age", "600");
+    return true;
   };
 }
 
-/** TRUST_PROXY: a hop count ("1"), "true", or addresses / subnets (Express's `trust proxy`); unset: the socket's address is the client's. */
+/** TRUST_PROXY: a hop count ("1"), "true", or addresses / subnets (Fastify's `trustProxy`); unset: the socket's address is the client's. */
 export function trustProxySetting(env?: Env): boolean | number | string | undefined {
   const v = setting("TRUST_PROXY", env);
   if (v === undefined) return undefined;

@@ -2,10 +2,10 @@
 // client-side routes answered with its index.html (history fallback), so a deep link or a reload
 // of `/checkout/<secret>` or `/dashboard/#/products` opens the app. The apps are listed in
 // server/ui-apps.ts; scripts/build-ui.ts builds them (`make ui`, and the browser tests).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type RequestHandler } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -52,24 +52,26 @@ export function routeMatcher(pattern: string): (p: string) => boolean {
   return (p) => re.test(p);
 }
 
+/** Whether `rel` (a URL path, still encoded) names a file inside `dir`. */
+function fileIn(dir: string, rel: string): boolean {
+  try {
+    const file = path.join(dir, decodeURIComponent(rel));
+    return file.startsWith(dir + path.sep) && statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * One middleware for every app: GET/HEAD of a built file under an app's base, or of one of its
- * routes (index.html, never cached, so a new build is picked up). Everything else goes on.
+ * The pages of every app: GET/HEAD of a built file under an app's base, or of one of its routes
+ * (index.html, never cached, so a new build is picked up). False for anything else. `before`
+ * sets a page's own headers (server/http/buyer-pages.ts). Files are sent by @fastify/static.
  */
-export function uiAppRoutes(apps: readonly UiApp[]): RequestHandler {
+export function uiAppPages(apps: readonly UiApp[], before: (path: string, reply: FastifyReply) => Promise<void>) {
   const served = apps.map((app) => {
     const dist = distDir(app);
     const base = app.base.toLowerCase();
     const matchers = [...app.routes.map(routeMatcher), (p: string) => p.toLowerCase().startsWith(base) || `${p.toLowerCase()}/` === base];
-    // Hashed assets never change under their name; everything else is revalidated.
-    const files = express.static(dist, {
-      index: false,
-      redirect: false,
-      fallthrough: true,
-      setHeaders: (res, file) => {
-        res.setHeader("cache-control", file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
-      },
-    });
     // Read on each page load (a few hundred bytes), so a new build is served without a restart.
     const indexFile = path.join(dist, "index.html");
     const index = (): string | undefined => {
@@ -78,35 +80,34 @@ export function uiAppRoutes(apps: readonly UiApp[]): RequestHandler {
       if (!app.config) return html;
       return html.replace("</head>", `<script id="app-config" type="application/json">${scriptJson(app.config())}</script></head>`);
     };
-    return { app, base, files, matchers, index };
+    return { app, base, dist, matchers, index };
   });
-  return (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const p = req.path;
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const p = req.url.split("?", 1)[0];
     const entry = served.find((s) => s.matchers.some((m) => m(p)));
-    if (!entry) return next();
+    if (!entry) return false;
+    await before(p, reply);
     const sendIndex = () => {
       const html = entry.index();
-      if (!html) {
-        res.status(503).type("text/plain").send(`The ${entry.app.name} app is not built: run \`make ui\`.\n`);
-        return;
-      }
-      res.setHeader("cache-control", "no-cache");
-      res.type("html").send(html);
+      if (!html) reply.code(503).type("text/plain; charset=utf-8").send(`The ${entry.app.name} app is not built: run \`make ui\`.\n`);
+      else reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(html);
+      return true;
     };
     if (!p.toLowerCase().startsWith(entry.base)) return sendIndex();
     // Under the base: a file if there is one (served relative to the base), else the app's page;
     // a missing asset (a stale page asking for an old hash) is a 404, not the page.
     const rel = p.slice(entry.base.length - 1);
-    const original = req.url;
-    req.url = rel + (original.includes("?") ? original.slice(original.indexOf("?")) : "");
-    entry.files(req, res, () => {
-      req.url = original;
-      if (/\.[a-z0-9]+$/i.test(rel) && rel !== "/index.html") {
-        res.status(404).type("text/plain").send("Not found\n");
-        return;
-      }
-      sendIndex();
-    });
+    if (fileIn(entry.dist, rel)) {
+      // Hashed assets never change under their name; everything else is revalidated.
+      reply.header("cache-control", rel.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+      reply.sendFile(decodeURIComponent(rel), entry.dist, { cacheControl: false });
+      return true;
+    }
+    if (/\.[a-z0-9]+$/i.test(rel) && rel !== "/index.html") {
+      reply.code(404).type("text/plain; charset=utf-8").send("Not found\n");
+      return true;
+    }
+    return sendIndex();
   };
 }

@@ -2,8 +2,8 @@
 // server metadata at the API's root, naming Polar's /v1/oauth2 endpoints, and client registration
 // (RFC 7591) with read, update and delete at /v1/oauth2/register/{client_id} (RFC 7592 style).
 // Each is handed to better-auth's provider with the caller's session; errors take RFC 6749's shape
-// (./errors.ts). Mounted before the body parsers.
-import type { Request, RequestHandler, Response } from "express";
+// (./errors.ts). Fastify plugins; registration reads its body as text.
+import type { FastifyInstance, FastifyReply as Response, FastifyRequest } from "fastify";
 import type { AuthConfig } from "../auth/config.js";
 import type { BorealisAuth } from "../auth/instance.js";
 import { clientAddress, retryAfterOf } from "../auth/routes.js";
@@ -40,52 +40,39 @@ export function withPolarEndpoints(metadata: Record<string, unknown>, publicUrl:
   return out;
 }
 
-export function wellKnownRoutes(auth: BorealisAuth, publicUrl: string): RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const load =
-      req.path === "/.well-known/openid-configuration"
-        ? () => auth.api.getOpenIdConfig({ headers: new Headers() })
-        : req.path === "/.well-known/oauth-authorization-server"
-          ? () => auth.api.getOAuthServerConfig({ headers: new Headers() })
-          : null;
-    if (!load) return next();
-    load()
-      .then((metadata) => {
-        res.setHeader("cache-control", "public, max-age=300");
-        res.json(withPolarEndpoints({ ...metadata }, publicUrl));
-      })
-      .catch(next);
+export function wellKnownRoutes(auth: BorealisAuth, publicUrl: string) {
+  const documents: [string, () => Promise<object>][] = [
+    ["/.well-known/openid-configuration", () => auth.api.getOpenIdConfig({ headers: new Headers() })],
+    ["/.well-known/oauth-authorization-server", () => auth.api.getOAuthServerConfig({ headers: new Headers() })],
+  ];
+  return async (app: FastifyInstance) => {
+    for (const [url, load] of documents) {
+      app.route({
+        method: ["GET", "HEAD"],
+        url,
+        handler: async (_req, res) => {
+          const metadata = await load();
+          return res.header("cache-control", "public, max-age=300").send(withPolarEndpoints({ ...metadata }, publicUrl));
+        },
+      });
+    }
   };
 }
 
-function readBody(req: Request): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => {
-      body += chunk;
-      if (body.length > 256 * 1024) reject(Object.assign(new Error("request entity too large"), { status: 413 }));
-    });
-    req.on("end", () => resolve(body));
-    req.on("error", reject);
-  });
-}
-
 function fail(res: Response, failure: OAuth2Failure): void {
-  res.setHeader("cache-control", "no-store");
-  res.status(failure.status).set(failure.headers()).json(failure.body());
+  res.header("cache-control", "no-store");
+  res.code(failure.status).headers(failure.headers()).send(failure.body());
 }
 
 function answer(res: Response, got: Forwarded, status = got.status): void {
   if (status === 429) {
     const limited = new TooManyRequests(Number(retryAfterOf(got)));
-    return void res.status(429).set(limited.headers()).json(limited.body());
+    return void res.code(429).headers(limited.headers()).send(limited.body());
   }
   if (status >= 400 && status < 500) return fail(res, registrationFailure(status, got.json, got.headers.get("www-authenticate")));
-  res.setHeader("cache-control", "no-store");
-  if (status === 204) return void res.status(204).end();
-  res.status(status).json(got.json ?? {});
+  res.header("cache-control", "no-store");
+  if (status === 204) return void res.code(204).send();
+  res.code(status).send(got.json ?? {});
 }
 
 /** A JSON object of client metadata, or null. */
@@ -141,16 +128,15 @@ const UPDATABLE = [
 ];
 
 function notAllowed(res: Response, allow: string): void {
-  res.setHeader("allow", allow);
+  res.header("allow", allow);
   fail(res, new OAuth2Failure(405, "invalid_request", `Only ${allow} here.`));
 }
 
-export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig): RequestHandler {
+export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig) {
   const publicUrl = config.baseURL;
-  return (req, res, next) => {
-    const m = /^\/v1\/oauth2\/register(?:\/([^/]+))?\/?$/.exec(req.path);
-    if (!m) return next();
-    const clientId = m[1] ? decodeURIComponent(m[1]) : null;
+  const serve = async (req: FastifyRequest<{ Params: { clientId?: string } }>, res: Response) => {
+    const clientId = req.params.clientId ?? null;
+    const readBody = () => (typeof req.body === "string" ? req.body : "");
     const call = (path: string, method: string, body?: unknown) =>
       forward(auth, publicUrl, path, {
         method,
@@ -163,7 +149,7 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
     const run = async () => {
       if (!clientId) {
         if (req.method !== "POST") return notAllowed(res, "POST");
-        const metadata = metadataOf(await readBody(req));
+        const metadata = metadataOf(readBody());
         if (!metadata) return fail(res, notMetadata);
         const refused = linksRefused(metadata);
         if (refused) return fail(res, refused);
@@ -172,7 +158,7 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
       }
       if (req.method === "GET") return answer(res, await call(`/oauth2/get-client?client_id=${encodeURIComponent(clientId)}`, "GET"));
       if (req.method === "PUT") {
-        const metadata = metadataOf(await readBody(req));
+        const metadata = metadataOf(readBody());
         if (!metadata) return fail(res, notMetadata);
         const refused = linksRefused(metadata);
         if (refused) return fail(res, refused);
@@ -185,6 +171,13 @@ export function clientRegistrationRoutes(auth: BorealisAuth, config: AuthConfig)
       }
       notAllowed(res, "GET, PUT, DELETE");
     };
-    run().catch(next);
+    await run();
+  };
+  return async (app: FastifyInstance) => {
+    // The body is client metadata as JSON text, whatever the content type says.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "string", bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+    for (const url of ["/v1/oauth2/register", "/v1/oauth2/register/", "/v1/oauth2/register/:clientId", "/v1/oauth2/register/:clientId/"])
+      app.all(url, serve);
   };
 }

@@ -24,3 +24,16 @@ describe("routing", () => {
     }
   });
 });
+
+describe("routing of an empty path segment", () => {
+  it("answers 405 for a collection path with a method only its items have, never the item's operation with an empty id", async () => {
+    for (const [method, path, allow] of [
+      ["PATCH", "/v1/benefits/", "GET, POST"],
+      ["DELETE", "/v1/checkout-links/", "GET, POST"],
+    ]) {
+      const res = await fetch(`${api.url}${path}`, { method, headers: { "content-type": "application/json" }, body: "{}" });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow"), `${method} ${path}`).toBe(allow);
+    }
+  });
+});
