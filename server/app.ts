@@ -150,9 +150,10 @@ export function createApp({
     api.register(operationId, async (c: OpenApiContext, _req: Request, res: Response) => {
       const input = { params: c.request.params, query: c.request.query, body: c.request.requestBody };
       const key = keyOf(_req, operationId, res.locals.caller, c.request.params);
-      const result = await runIdempotent(knex, key, res, (db, idempotency) => {
+      const result = await runIdempotent(knex, key, res, (uow, idempotency) => {
         const ctx: Ctx = {
-          db,
+          db: uow.db,
+          uow,
           caller: res.locals.caller,
           get log() {
             return res.locals.log as Logger;

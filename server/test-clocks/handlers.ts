@@ -28,7 +28,7 @@ export const testClockHandlers = (dependents: TestClockDependents): Handlers<Tes
   },
   "test-clocks:advance": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await advanceTestClock(ctx.db, orgCaller(ctx), params.id, body, dependents),
+    body: await advanceTestClock(ctx.uow, orgCaller(ctx), params.id, body, dependents),
   }),
   "test-clocks:attach_customer": async ({ params, body }, ctx) => ({
     status: 200,

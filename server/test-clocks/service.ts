@@ -13,6 +13,7 @@ import { listPage, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { getProcessor } from "../processors/index.js";
 import { pokeAfterCommit, runEmailRemindersAfterCommit } from "../workflows-door.js";
+import type { UnitOfWork } from "../kit/unit-of-work.js";
 import { anyOnTestClock, bindToTestClock, lockLiveInOrganization, onTestClocks } from "../customers/repository.js";
 import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
 
@@ -107,13 +108,14 @@ export async function listTestClocks(
 
 /** Moves the clock forward; the subscriptions on it catch up in the background (status `advancing`). */
 export async function advanceTestClock(
-  db: Knex,
+  uow: UnitOfWork,
   caller: OrganizationCaller,
   id: string,
   input: { frozen_time: string },
   dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
+  const { db } = uow;
   const row = await db.transaction(async (trx) => {
     const clock = await find(trx, caller, id, true);
     const to = parseTime(input.frozen_time, ["body", "frozen_time"]);
@@ -123,7 +125,7 @@ export async function advanceTestClock(
     if (to.getTime() - from > MAX_ADVANCE_MS)
       throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
-    pokeAfterCommit(db, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
+    pokeAfterCommit(uow, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
     runEmailRemindersAfterCommit(trx);
     return updated;
   });
