@@ -1,13 +1,6 @@
 // HTTP handlers of a benefit's grants (merchant) and the portal's benefit grants and downloadables.
 import { type Handlers, orgCaller, portalCustomer as customerCaller } from "../kit/context.js";
-import {
-  getPortalGrant,
-  listBenefitGrants,
-  listDownloadables,
-  listPortalGrants,
-  updatePortalGrant,
-  type PortalGrantDependents,
-} from "./service.js";
+import { getPortalGrant, listBenefitGrants, listDownloadables, listPortalGrants, updatePortalGrant } from "./service.js";
 
 type Ops =
   | "benefits:grants"
@@ -16,14 +9,14 @@ type Ops =
   | "customer_portal:benefit-grants:update"
   | "customer_portal:downloadables:list";
 
-export const benefitGrantHandlers = (dependents: PortalGrantDependents): Handlers<Ops> => ({
+export const benefitGrantHandlers: Handlers<Ops> = {
   "benefits:grants": async ({ params, query }, ctx) => ({
     status: 200,
     body: await listBenefitGrants(ctx.db, orgCaller(ctx), params.id, query),
   }),
   "customer_portal:benefit-grants:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listPortalGrants(ctx.db, customerCaller(ctx), query, dependents),
+    body: await listPortalGrants(ctx.db, customerCaller(ctx), query),
   }),
   "customer_portal:benefit-grants:get": async ({ params }, ctx) => ({
     status: 200,
@@ -37,4 +30,4 @@ export const benefitGrantHandlers = (dependents: PortalGrantDependents): Handler
     status: 200,
     body: await listDownloadables(ctx.db, customerCaller(ctx), query),
   }),
-});
+};

@@ -31,11 +31,13 @@ import {
   whereOfCheckouts,
   whereOfMembers,
   type BenefitGrantRow,
-  type CheckoutIdsOf,
   type OfGrant,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
+import { orderIdsOfCheckouts, productOfOrder } from "../orders/repository.js";
+import { benefitPositionInProduct } from "../products/repository.js";
+import { productOfSubscription, subscriptionIdsOfCheckouts } from "../subscriptions/repository.js";
 
 export {
   scheduleBenefitCycles,
@@ -89,14 +91,17 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
   });
 }
 
-/** What the portal's grant list reads of orders, subscriptions and products (which sit above grants), handed in by server/handlers.ts. */
-export type PortalGrantDependents = CheckoutIdsOf & { benefitPositionOfGrant: OfGrant };
+/** A grant's benefit's place in the product of the order or subscription that granted it. */
+const benefitPositionOfGrant: OfGrant = (db) =>
+  benefitPositionInProduct(db, "benefit_grants.benefit_id", [
+    productOfOrder(db, "benefit_grants.order_id"),
+    productOfSubscription(db, "benefit_grants.subscription_id"),
+  ]);
 
 export async function listPortalGrants(
   db: Knex,
   caller: CustomerCaller,
   query: PortalGrantListQuery,
-  dependents: PortalGrantDependents,
 ): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
   filterByIds(q, [
@@ -107,13 +112,13 @@ export async function listPortalGrants(
   ]);
   const checkouts = asList(query.checkout_id);
   if (checkouts.length) {
-    whereOfCheckouts(db, q, checkouts.filter(isUuid), dependents);
+    whereOfCheckouts(db, q, checkouts.filter(isUuid), { orderIdsOfCheckouts, subscriptionIdsOfCheckouts });
   }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
   whereOfMembers(q, asList(query.member_id));
   if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
-  applySorting(q, query.sorting, customerGrantSorts(db, dependents.benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
+  applySorting(q, query.sorting, customerGrantSorts(db, benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
 

@@ -1,11 +1,14 @@
-// HTTP handlers of the benefit operations (a benefit's grants: benefit-grants/handlers.ts). Built
-// with what stands on a benefit (grants, products), handed in by server/handlers.ts.
+// HTTP handlers of the benefit operations (a benefit's grants: benefit-grants/handlers.ts). A
+// benefit's change schedules its grants' jobs through the scheduler handed in here.
+import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "../benefit-grants/schedule.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { createBenefit, deleteBenefit, getBenefit, listBenefits, updateBenefit, type BenefitDependents } from "./service.js";
 
 type BenefitOps = "benefits:create" | "benefits:get" | "benefits:list" | "benefits:update" | "benefits:delete";
 
-export const benefitHandlers = (dependents: BenefitDependents): Handlers<BenefitOps> => ({
+const grants: BenefitDependents = { scheduleBenefitUpdates, scheduleBenefitDeletion };
+
+export const benefitHandlers: Handlers<BenefitOps> = {
   "benefits:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createBenefit(ctx.db, orgCaller(ctx), body),
@@ -20,10 +23,10 @@ export const benefitHandlers = (dependents: BenefitDependents): Handlers<Benefit
   }),
   "benefits:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateBenefit(ctx.db, orgCaller(ctx), params.id, body, dependents),
+    body: await updateBenefit(ctx.db, orgCaller(ctx), params.id, body, grants),
   }),
   "benefits:delete": async ({ params }, ctx) => {
-    await deleteBenefit(ctx.db, orgCaller(ctx), params.id, dependents);
+    await deleteBenefit(ctx.db, orgCaller(ctx), params.id, grants);
     return { status: 204, body: null };
   },
-});
+};

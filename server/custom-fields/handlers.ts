@@ -1,18 +1,10 @@
-// HTTP handlers of the custom field operations, built with what stands on a custom field (the
-// products that ask for it), handed in by server/handlers.ts.
+// HTTP handlers of the custom field operations.
 import { orgCaller, type Handlers } from "../kit/context.js";
-import {
-  createCustomField,
-  deleteCustomField,
-  getCustomField,
-  listCustomFields,
-  updateCustomField,
-  type CustomFieldDependents,
-} from "./service.js";
+import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from "./service.js";
 
 type CustomFieldOps = "custom-fields:create" | "custom-fields:get" | "custom-fields:list" | "custom-fields:update" | "custom-fields:delete";
 
-export const customFieldHandlers = (dependents: CustomFieldDependents): Handlers<CustomFieldOps> => ({
+export const customFieldHandlers: Handlers<CustomFieldOps> = {
   "custom-fields:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createCustomField(ctx.db, orgCaller(ctx), body),
@@ -30,7 +22,7 @@ export const customFieldHandlers = (dependents: CustomFieldDependents): Handlers
     body: await updateCustomField(ctx.db, orgCaller(ctx), params.id, body),
   }),
   "custom-fields:delete": async ({ params }, ctx) => {
-    await deleteCustomField(ctx.db, orgCaller(ctx), params.id, dependents);
+    await deleteCustomField(ctx.db, orgCaller(ctx), params.id);
     return { status: 204, body: null };
   },
-});
+};

@@ -1,7 +1,9 @@
-// HTTP handlers of the customer operations, by id and by external id, built with what stands on a
-// customer (their portal sessions, the state view that shows subscriptions and meters, the
-// attribution of their events), handed in by server/handlers.ts.
+// HTTP handlers of the customer operations, by id and by external id. They hand the services the
+// state view (which shows subscriptions and meters) and the attribution of a customer's events:
+// both stand on customers.
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { attributeExternalEvents } from "../meters/rollups.js";
+import { readCustomerState } from "../subscriptions/customer-state.js";
 import {
   createCustomer,
   deleteCustomer,
@@ -24,7 +26,9 @@ type CustomerOps =
   | "customers:get_state"
   | "customers:get_state_external";
 
-export const customerHandlers = (dependents: CustomerDependents): Handlers<CustomerOps> => ({
+const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState };
+
+export const customerHandlers: Handlers<CustomerOps> = {
   "customers:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createCustomer(ctx.db, orgCaller(ctx), body, dependents),
@@ -35,14 +39,14 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
   }),
   "customers:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listCustomers(ctx.db, orgCaller(ctx), query, dependents),
+    body: await listCustomers(ctx.db, orgCaller(ctx), query),
   }),
   "customers:update": async ({ params, body }, ctx) => ({
     status: 200,
     body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body, dependents),
   }),
   "customers:delete": async ({ params, query }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, dependents, { anonymize: query.anonymize });
+    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, { anonymize: query.anonymize });
     return { status: 204, body: null };
   },
   "customers:get_external": async ({ params }, ctx) => ({
@@ -54,7 +58,7 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
     body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body, dependents),
   }),
   "customers:delete_external": async ({ params, query }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents, { anonymize: query.anonymize });
+    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, { anonymize: query.anonymize });
     return { status: 204, body: null };
   },
   "customers:get_state": async ({ params }, ctx) => ({
@@ -65,4 +69,4 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
     status: 200,
     body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents),
   }),
-});
+};

@@ -32,6 +32,8 @@ import {
 import { checkTaxId, type TaxId } from "./tax-id.js";
 import { checkTaxIdAfterCommit } from "./tax-id-check.js";
 import { jsonb } from "../kit/db.js";
+import { revokeCustomerSessions } from "../customer-sessions/repository.js";
+import { liveSubscriptionOf } from "../subscriptions/repository.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
 
@@ -126,16 +128,11 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
   return toCustomer(row);
 }
 
-export async function listCustomers(
-  db: Knex,
-  caller: OrganizationCaller,
-  query: CustomerListQuery,
-  dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
-): Promise<Page<CustomerOut>> {
+export async function listCustomers(db: Knex, caller: OrganizationCaller, query: CustomerListQuery): Promise<Page<CustomerOut>> {
   const q = readable(db, caller).select("customers.*");
   // Active: at least one trialing, active or past_due subscription.
-  if (query.active === true) q.whereExists(dependents.liveSubscriptionOf(db, "customers.id"));
-  if (query.active === false) q.whereNotExists(dependents.liveSubscriptionOf(db, "customers.id"));
+  if (query.active === true) q.whereExists(liveSubscriptionOf(db, "customers.id"));
+  if (query.active === false) q.whereNotExists(liveSubscriptionOf(db, "customers.id"));
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("customers.organization_id", orgs.filter(isUuid));
   if (query.email) q.whereRaw("lower(customers.email) = lower(?)", [query.email.trim()]);
@@ -227,18 +224,15 @@ export async function updateCustomer(
 }
 
 /**
- * What stands on a customer: their portal sessions (customer-sessions/repository.ts), the state
- * view (subscriptions/customer-state.ts) and their usage (meters/rollups.ts), handed in by
- * server/handlers.ts because each imports customers and never the reverse.
+ * The services above customers that a customer's change or view calls: the state view
+ * (subscriptions/customer-state.ts) and the attribution of their usage (meters/rollups.ts). Both
+ * domains import customers, so customers/handlers.ts hands them in.
  */
 export interface CustomerDependents {
   /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts); answers the customer with their first user event's time. */
   attributeExternalEvents(trx: Knex.Transaction, customer: CustomerRow, externalId: string): Promise<CustomerRow>;
-  revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
-  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription (subscriptions/repository.ts). */
-  liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
 }
 
 /** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */
@@ -269,7 +263,6 @@ export async function deleteCustomer(
   db: Knex,
   caller: OrganizationCaller,
   key: CustomerKey,
-  dependents: CustomerDependents,
   opts: { anonymize?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (trx) => {
@@ -279,7 +272,7 @@ export async function deleteCustomer(
     let deleted = await softDeleteCustomer(trx, row.id, now);
     if (opts.anonymize) deleted = await updateCustomerRow(trx, row.id, anonymizedColumns(deleted, now));
     // Portal sessions end with the customer.
-    await dependents.revokeCustomerSessions(trx, row.id, now);
+    await revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));
   });
 }

@@ -15,19 +15,10 @@ import { getProcessor } from "../processors/index.js";
 import { pokeAfterCommit, runEmailRemindersAfterCommit } from "../workflows-door.js";
 import type { UnitOfWork } from "../kit/unit-of-work.js";
 import { anyOnTestClock, bindToTestClock, lockLiveInOrganization, onTestClocks } from "../customers/repository.js";
+import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOnClock } from "../subscriptions/repository.js";
 import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
 
 export type TestClockOut = components["schemas"]["TestClock"];
-
-/**
- * What a clock reads of the subscriptions on it (subscriptions sit above test clocks, which they ask
- * for the time), handed in by server/handlers.ts.
- */
-export interface TestClockDependents {
-  somethingDueOnClock(db: Knex, clock: { id: string; frozen_time: Date }): Promise<boolean>;
-  subscriptionIdsOnClock(db: Knex, clockId: string): Promise<string[]>;
-  hasSubscriptions(db: Knex, customerId: string): Promise<boolean>;
-}
 
 /** How far one advance may move a clock: every renewal in between runs, so the work is bounded. */
 const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
@@ -43,12 +34,12 @@ async function find(db: Knex, caller: OrganizationCaller, id: string, forUpdate 
   return row;
 }
 
-async function toTestClocks(db: Knex, rows: TestClockRow[], dependents: TestClockDependents): Promise<TestClockOut[]> {
+async function toTestClocks(db: Knex, rows: TestClockRow[]): Promise<TestClockOut[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const customers = await onTestClocks(db, ids);
   const advancing = new Set<string>();
-  for (const r of rows) if (await dependents.somethingDueOnClock(db, r)) advancing.add(r.id);
+  for (const r of rows) if (await somethingDueOnClock(db, r)) advancing.add(r.id);
   return rows.map((r) => ({
     id: r.id,
     created_at: isoRequired(r.created_at),
@@ -61,7 +52,7 @@ async function toTestClocks(db: Knex, rows: TestClockRow[], dependents: TestCloc
   }));
 }
 
-const toTestClock = async (db: Knex, row: TestClockRow, dependents: TestClockDependents) => (await toTestClocks(db, [row], dependents))[0];
+const toTestClock = async (db: Knex, row: TestClockRow) => (await toTestClocks(db, [row]))[0];
 
 function parseTime(value: unknown, loc: (string | number)[]): Date {
   const t = typeof value === "string" ? Date.parse(value) : NaN;
@@ -73,7 +64,6 @@ export async function createTestClock(
   db: Knex,
   caller: OrganizationCaller,
   input: { name?: string | null; frozen_time: string; organization_id?: string | null },
-  dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
   if (input.organization_id && input.organization_id !== caller.organizationId) {
@@ -81,29 +71,23 @@ export async function createTestClock(
   }
   const frozen = parseTime(input.frozen_time, ["body", "frozen_time"]);
   const row = await insertTestClock(db, { organization_id: caller.organizationId, name: input.name?.trim() || null, frozen_time: frozen });
-  return toTestClock(db, row, dependents);
+  return toTestClock(db, row);
 }
 
-export async function getTestClock(
-  db: Knex,
-  caller: OrganizationCaller,
-  id: string,
-  dependents: TestClockDependents,
-): Promise<TestClockOut> {
-  return toTestClock(db, await find(db, caller, id), dependents);
+export async function getTestClock(db: Knex, caller: OrganizationCaller, id: string): Promise<TestClockOut> {
+  return toTestClock(db, await find(db, caller, id));
 }
 
 export async function listTestClocks(
   db: Knex,
   caller: OrganizationCaller,
   query: { organization_id?: string | string[] | null; page?: number; limit?: number },
-  dependents: TestClockDependents,
 ): Promise<Page<TestClockOut>> {
   const q = readable(db, caller).select("*");
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("organization_id", orgs.filter(isUuid));
   q.orderBy([{ column: "created_at", order: "desc" }, { column: "id" }]);
-  return listPage(q, query, (rows: TestClockRow[]) => toTestClocks(db, rows, dependents));
+  return listPage(q, query, (rows: TestClockRow[]) => toTestClocks(db, rows));
 }
 
 /** Moves the clock forward; the subscriptions on it catch up in the background (status `advancing`). */
@@ -112,7 +96,6 @@ export async function advanceTestClock(
   caller: OrganizationCaller,
   id: string,
   input: { frozen_time: string },
-  dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
   const { db } = uow;
@@ -125,11 +108,11 @@ export async function advanceTestClock(
     if (to.getTime() - from > MAX_ADVANCE_MS)
       throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
-    pokeAfterCommit(uow, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
+    pokeAfterCommit(uow, trx, await subscriptionIdsOnClock(trx, clock.id));
     runEmailRemindersAfterCommit(trx);
     return updated;
   });
-  return toTestClock(db, row, dependents);
+  return toTestClock(db, row);
 }
 
 /** Binds a customer without subscriptions to the clock. */
@@ -138,7 +121,6 @@ export async function attachCustomer(
   caller: OrganizationCaller,
   id: string,
   input: { customer_id: string },
-  dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
   return db.transaction(async (trx) => {
@@ -146,11 +128,11 @@ export async function attachCustomer(
     const loc = ["body", "customer_id"];
     const customer = isUuid(input.customer_id) ? await lockLiveInOrganization(trx, caller.organizationId, input.customer_id) : undefined;
     if (!customer) throw invalid(loc, "Customer not found.", "value_error", input.customer_id);
-    if (await dependents.hasSubscriptions(trx, customer.id)) {
+    if (await hasSubscriptions(trx, customer.id)) {
       throw invalid(loc, "A customer that already has subscriptions can't move to a test clock.", "value_error", input.customer_id);
     }
     await bindToTestClock(trx, customer.id, clock.id);
-    return toTestClock(trx, clock, dependents);
+    return toTestClock(trx, clock);
   });
 }
 
