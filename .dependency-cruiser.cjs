@@ -3,15 +3,13 @@
 // every one of them was fixable by moving the shared type to the module that owns it.
 /* global module */
 
-/** A domain's repositories (repository.ts, *-repository.ts): the statements on its tables. */
-const REPOSITORIES = "/(repository|[a-z-]*-repository)\\.ts$";
 /** A domain's handlers (handlers.ts, *-handlers.ts): only server/handlers.ts imports them. */
 const HANDLERS = "/(handlers|[a-z-]*-handlers)\\.ts$";
 
 /**
  * A direction between domains (each a `|` list of folders): nothing in server/<lower>/ imports
- * server/<higher>/, except that a service may use a higher domain's repository (no-circular keeps
- * that acyclic) and a domain's handlers may hand its services a higher domain's service.
+ * server/<higher>/, its repositories included, except the lower domain's handlers: they are its
+ * composition edge and hand its services the higher domain's functions (the `…Dependents` types).
  */
 function below(name, lower, higher, comment) {
   return {
@@ -19,7 +17,7 @@ function below(name, lower, higher, comment) {
     severity: "error",
     comment,
     from: { path: `^server/(${lower})/`, pathNot: HANDLERS },
-    to: { path: `^server/(${higher})/`, pathNot: REPOSITORIES },
+    to: { path: `^server/(${higher})/` },
   };
 }
 
@@ -113,7 +111,10 @@ module.exports = {
       "benefit-grants-below-orders-and-subscriptions",
       "benefit-grants|test-clocks",
       "orders|subscriptions",
-      "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them.",
+      "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them. The portal's " +
+        "grant list reads a checkout's orders and subscriptions and their products through their repositories' builders, " +
+        "handed in by benefit-grants/handlers.ts (PortalGrantDependents); a test clock reads the subscriptions on it through " +
+        "the ones test-clocks/handlers.ts hands in (TestClockDependents).",
     ),
     below(
       "test-clocks-is-a-leaf-domain",
@@ -144,8 +145,9 @@ module.exports = {
       "benefits|custom-fields",
       "products",
       "A product shows its benefits and custom fields (toBenefit, toCustomField); benefits and custom fields never " +
-        "import products' services. Deleting one detaches it from products through products/repository.ts " +
-        "(detachBenefit / detachCustomField).",
+        "import products. Deleting one detaches it from products through products/repository.ts's detachBenefit / " +
+        "detachCustomField, handed in by benefits/handlers.ts and custom-fields/handlers.ts (BenefitDependents, " +
+        "CustomFieldDependents).",
     ),
     below(
       "meters-below-events",
@@ -169,8 +171,8 @@ module.exports = {
       "customers",
       "customer-sessions",
       "A portal session is a customer's (customer-sessions reads customers/repository.ts); customers never import " +
-        "customer sessions' services. Deleting a customer revokes their sessions through customer-sessions/repository.ts " +
-        "(revokeCustomerSessions).",
+        "customer sessions. Deleting a customer revokes their sessions through revokeCustomerSessions " +
+        "(customer-sessions/repository.ts), handed in by customers/handlers.ts (CustomerDependents).",
     ),
     below(
       "customers-below-what-the-state-view-shows",
@@ -179,7 +181,8 @@ module.exports = {
       "Customer meters, subscriptions and benefit grants are a customer's (they read customers/repository.ts and " +
         "customers/models.ts); customers never import them. The state view, which shows all of them, is " +
         "subscriptions/customer-state.ts's (readCustomerState), handed to customers' services by customers/handlers.ts " +
-        "(CustomerDependents) and to benefit grant jobs by workflows/activity-deps.ts (GrantJobDependents).",
+        "(CustomerDependents, with liveSubscriptionOf for the active filter) and to benefit grant jobs by " +
+        "workflows/activity-deps.ts (GrantJobDependents).",
     ),
     below(
       "customers-below-meters",

@@ -1,6 +1,16 @@
 // HTTP handlers of a benefit's grants (merchant) and the portal's benefit grants and downloadables.
+// They hand the portal's list the reads of orders and subscriptions (both stand on benefit grants).
 import { type Handlers, orgCaller, portalCustomer as customerCaller } from "../kit/context.js";
-import { getPortalGrant, listBenefitGrants, listDownloadables, listPortalGrants, updatePortalGrant } from "./service.js";
+import { orderIdsOfCheckouts, productOfOrder } from "../orders/repository.js";
+import { productOfSubscription, subscriptionIdsOfCheckouts } from "../subscriptions/repository.js";
+import {
+  getPortalGrant,
+  listBenefitGrants,
+  listDownloadables,
+  listPortalGrants,
+  updatePortalGrant,
+  type PortalGrantDependents,
+} from "./service.js";
 
 type Ops =
   | "benefits:grants"
@@ -9,6 +19,8 @@ type Ops =
   | "customer_portal:benefit-grants:update"
   | "customer_portal:downloadables:list";
 
+const dependents: PortalGrantDependents = { orderIdsOfCheckouts, subscriptionIdsOfCheckouts, productOfOrder, productOfSubscription };
+
 export const benefitGrantHandlers: Handlers<Ops> = {
   "benefits:grants": async ({ params, query }, ctx) => ({
     status: 200,
@@ -16,7 +28,7 @@ export const benefitGrantHandlers: Handlers<Ops> = {
   }),
   "customer_portal:benefit-grants:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listPortalGrants(ctx.db, customerCaller(ctx), query),
+    body: await listPortalGrants(ctx.db, customerCaller(ctx), query, dependents),
   }),
   "customer_portal:benefit-grants:get": async ({ params }, ctx) => ({
     status: 200,

@@ -31,13 +31,12 @@ import {
   whereOfCheckouts,
   whereOfMembers,
   type BenefitGrantRow,
+  type CheckoutIdsOf,
   type OfGrant,
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
-import { orderIdsOfCheckouts, productOfOrder } from "../orders/repository.js";
 import { benefitPositionInProduct } from "../products/repository.js";
-import { productOfSubscription, subscriptionIdsOfCheckouts } from "../subscriptions/repository.js";
 
 export {
   scheduleBenefitCycles,
@@ -91,17 +90,31 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
   });
 }
 
+/**
+ * What the portal's grant list reads of orders and subscriptions (their repositories), handed in by
+ * benefit-grants/handlers.ts: both domains import benefit grants.
+ */
+export interface PortalGrantDependents extends CheckoutIdsOf {
+  /** The product_id of the order whose id is in `orderIdColumn`, as a subquery. */
+  productOfOrder(db: Knex, orderIdColumn: string): Knex.QueryBuilder;
+  /** The product_id of the subscription whose id is in `subscriptionIdColumn`, as a subquery. */
+  productOfSubscription(db: Knex, subscriptionIdColumn: string): Knex.QueryBuilder;
+}
+
 /** A grant's benefit's place in the product of the order or subscription that granted it. */
-const benefitPositionOfGrant: OfGrant = (db) =>
-  benefitPositionInProduct(db, "benefit_grants.benefit_id", [
-    productOfOrder(db, "benefit_grants.order_id"),
-    productOfSubscription(db, "benefit_grants.subscription_id"),
-  ]);
+const benefitPositionOfGrant =
+  (of: PortalGrantDependents): OfGrant =>
+  (db) =>
+    benefitPositionInProduct(db, "benefit_grants.benefit_id", [
+      of.productOfOrder(db, "benefit_grants.order_id"),
+      of.productOfSubscription(db, "benefit_grants.subscription_id"),
+    ]);
 
 export async function listPortalGrants(
   db: Knex,
   caller: CustomerCaller,
   query: PortalGrantListQuery,
+  dependents: PortalGrantDependents,
 ): Promise<Page<CustomerBenefitGrantOut>> {
   const q = customerGrants(db, scopeOf(caller)).select("benefit_grants.*");
   filterByIds(q, [
@@ -112,13 +125,13 @@ export async function listPortalGrants(
   ]);
   const checkouts = asList(query.checkout_id);
   if (checkouts.length) {
-    whereOfCheckouts(db, q, checkouts.filter(isUuid), { orderIdsOfCheckouts, subscriptionIdsOfCheckouts });
+    whereOfCheckouts(db, q, checkouts.filter(isUuid), dependents);
   }
   const types = asList(query.type);
   if (types.length) q.whereIn("benefits.type", types);
   whereOfMembers(q, asList(query.member_id));
   if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
-  applySorting(q, query.sorting, customerGrantSorts(db, benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
+  applySorting(q, query.sorting, customerGrantSorts(db, benefitPositionOfGrant(dependents)), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
 

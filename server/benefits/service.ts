@@ -11,7 +11,6 @@ import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { emit } from "../kit/outbox.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { detachBenefit } from "../products/repository.js";
 import { toBenefit, VISIBILITY_CONFIGURABLE, type BenefitOut, type BenefitRow, type BenefitVisibility } from "./models.js";
 import { BENEFIT_TYPES, checkProperties, type BenefitType } from "./properties.js";
 import * as benefits from "./repository.js";
@@ -40,8 +39,9 @@ export interface BenefitListQuery {
 }
 
 /**
- * How a benefit's grants follow its change, inside the change's transaction
- * (benefit-grants/schedule.ts, a service of the domain above benefits): benefits/handlers.ts hands it in.
+ * How what stands on a benefit follows its change, inside the change's transaction: its grants
+ * (benefit-grants/schedule.ts) and the products it is attached to (products/repository.ts). Both
+ * domains import benefits, so benefits/handlers.ts hands them in.
  */
 export interface BenefitDependents {
   scheduleBenefitUpdates(
@@ -49,6 +49,7 @@ export interface BenefitDependents {
     input: { benefitId: string; previousProperties: Record<string, unknown> },
   ): Promise<unknown>;
   scheduleBenefitDeletion(trx: Knex.Transaction, input: { benefitId: string }): Promise<unknown>;
+  detachBenefit(trx: Knex.Transaction, benefitId: string): Promise<void>;
 }
 
 const DESCRIPTION_MIN = 3;
@@ -167,7 +168,7 @@ export async function deleteBenefit(db: Knex, caller: OrganizationCaller, id: st
     if (!row.deletable) throw new NotPermitted("This benefit can't be deleted.");
     const now = new Date();
     const deleted = await benefits.update(trx, row.id, { deleted_at: now, modified_at: now });
-    await detachBenefit(trx, row.id);
+    await dependents.detachBenefit(trx, row.id);
     await dependents.scheduleBenefitDeletion(trx, { benefitId: row.id });
     // Polar announces the deletion as an update.
     await emit(trx, caller.organizationId, "benefit.updated", toBenefit(deleted));

@@ -8,7 +8,6 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
-import { detachCustomField } from "../products/repository.js";
 import { toCustomField, type CustomFieldOut, type CustomFieldRow } from "./models.js";
 import * as fields from "./repository.js";
 import { findReadable, readable, slugTaken } from "./repository.js";
@@ -207,12 +206,25 @@ export async function updateCustomField(
   });
 }
 
-export async function deleteCustomField(db: Knex, caller: OrganizationCaller, id: string): Promise<void> {
+/**
+ * What stands on a custom field: the products that ask for it (products/repository.ts), handed in
+ * by custom-fields/handlers.ts because products import custom fields and never the reverse.
+ */
+export interface CustomFieldDependents {
+  detachCustomField(trx: Knex.Transaction, customFieldId: string): Promise<void>;
+}
+
+export async function deleteCustomField(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  dependents: CustomFieldDependents,
+): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Custom field not found.");
     await fields.softDelete(trx, row.id);
     // Products stop asking for it (Polar removes the field from every attachment table).
-    await detachCustomField(trx, row.id);
+    await dependents.detachCustomField(trx, row.id);
   });
 }

@@ -1,9 +1,10 @@
-// HTTP handlers of the customer operations, by id and by external id. They hand the services the
-// state view (which shows subscriptions and meters) and the attribution of a customer's events:
-// both stand on customers.
+// HTTP handlers of the customer operations, by id and by external id. They hand the services what
+// they need of the domains that stand on customers (CustomerDependents).
+import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { attributeExternalEvents } from "../meters/rollups.js";
 import { readCustomerState } from "../subscriptions/customer-state.js";
+import { liveSubscriptionOf } from "../subscriptions/repository.js";
 import {
   createCustomer,
   deleteCustomer,
@@ -26,7 +27,7 @@ type CustomerOps =
   | "customers:get_state"
   | "customers:get_state_external";
 
-const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState };
+const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState, revokeCustomerSessions, liveSubscriptionOf };
 
 export const customerHandlers: Handlers<CustomerOps> = {
   "customers:create": async ({ body }, ctx) => ({
@@ -39,14 +40,14 @@ export const customerHandlers: Handlers<CustomerOps> = {
   }),
   "customers:list": async ({ query }, ctx) => ({
     status: 200,
-    body: await listCustomers(ctx.db, orgCaller(ctx), query),
+    body: await listCustomers(ctx.db, orgCaller(ctx), query, dependents),
   }),
   "customers:update": async ({ params, body }, ctx) => ({
     status: 200,
     body: await updateCustomer(ctx.db, orgCaller(ctx), { id: params.id }, body, dependents),
   }),
   "customers:delete": async ({ params, query }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, { anonymize: query.anonymize });
+    await deleteCustomer(ctx.db, orgCaller(ctx), { id: params.id }, dependents, { anonymize: query.anonymize });
     return { status: 204, body: null };
   },
   "customers:get_external": async ({ params }, ctx) => ({
@@ -58,7 +59,7 @@ export const customerHandlers: Handlers<CustomerOps> = {
     body: await updateCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, body, dependents),
   }),
   "customers:delete_external": async ({ params, query }, ctx) => {
-    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, { anonymize: query.anonymize });
+    await deleteCustomer(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents, { anonymize: query.anonymize });
     return { status: 204, body: null };
   },
   "customers:get_state": async ({ params }, ctx) => ({

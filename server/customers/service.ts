@@ -32,8 +32,6 @@ import {
 import { checkTaxId, type TaxId } from "./tax-id.js";
 import { checkTaxIdAfterCommit } from "./tax-id-check.js";
 import { jsonb } from "../kit/db.js";
-import { revokeCustomerSessions } from "../customer-sessions/repository.js";
-import { liveSubscriptionOf } from "../subscriptions/repository.js";
 
 export type CustomerCreateInput = OpBody<"customers:create">;
 
@@ -128,11 +126,16 @@ export async function getCustomer(db: Knex, caller: OrganizationScope, key: Cust
   return toCustomer(row);
 }
 
-export async function listCustomers(db: Knex, caller: OrganizationCaller, query: CustomerListQuery): Promise<Page<CustomerOut>> {
+export async function listCustomers(
+  db: Knex,
+  caller: OrganizationCaller,
+  query: CustomerListQuery,
+  dependents: Pick<CustomerDependents, "liveSubscriptionOf">,
+): Promise<Page<CustomerOut>> {
   const q = readable(db, caller).select("customers.*");
   // Active: at least one trialing, active or past_due subscription.
-  if (query.active === true) q.whereExists(liveSubscriptionOf(db, "customers.id"));
-  if (query.active === false) q.whereNotExists(liveSubscriptionOf(db, "customers.id"));
+  if (query.active === true) q.whereExists(dependents.liveSubscriptionOf(db, "customers.id"));
+  if (query.active === false) q.whereNotExists(dependents.liveSubscriptionOf(db, "customers.id"));
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("customers.organization_id", orgs.filter(isUuid));
   if (query.email) q.whereRaw("lower(customers.email) = lower(?)", [query.email.trim()]);
@@ -224,15 +227,19 @@ export async function updateCustomer(
 }
 
 /**
- * The services above customers that a customer's change or view calls: the state view
- * (subscriptions/customer-state.ts) and the attribution of their usage (meters/rollups.ts). Both
- * domains import customers, so customers/handlers.ts hands them in.
+ * What a customer's change or view needs of the domains above customers: the state view
+ * (subscriptions/customer-state.ts), the attribution of their usage (meters/rollups.ts), their
+ * portal sessions and live subscriptions (those domains' repositories). Each of those domains
+ * imports customers, so customers/handlers.ts hands them in.
  */
 export interface CustomerDependents {
   /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts); answers the customer with their first user event's time. */
   attributeExternalEvents(trx: Knex.Transaction, customer: CustomerRow, externalId: string): Promise<CustomerRow>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
+  revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
+  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription. */
+  liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
 }
 
 /** Where an anonymized customer's email points: a reserved domain no mail is ever delivered to. */
@@ -263,6 +270,7 @@ export async function deleteCustomer(
   db: Knex,
   caller: OrganizationCaller,
   key: CustomerKey,
+  dependents: Pick<CustomerDependents, "revokeCustomerSessions">,
   opts: { anonymize?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (trx) => {
@@ -272,7 +280,7 @@ export async function deleteCustomer(
     let deleted = await softDeleteCustomer(trx, row.id, now);
     if (opts.anonymize) deleted = await updateCustomerRow(trx, row.id, anonymizedColumns(deleted, now));
     // Portal sessions end with the customer.
-    await revokeCustomerSessions(trx, row.id, now);
+    await dependents.revokeCustomerSessions(trx, row.id, now);
     await emit(trx, caller.organizationId, "customer.deleted", toCustomer(deleted));
   });
 }

@@ -3,7 +3,7 @@
 // the whole lifecycle (renewals, dunning, grants), not only the workflow's timers. This domain sits
 // below subscriptions and benefit grants: they read a clock's time, it imports neither. The reads of
 // subscriptions that a clock's status and its advance need are subscriptions/repository.ts's,
-// which the clock's service imports.
+// handed to the clock's service by test-clocks/handlers.ts (TestClockDependents).
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import type { RowPatch } from "../kit/db.js";

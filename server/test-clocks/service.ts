@@ -15,10 +15,19 @@ import { getProcessor } from "../processors/index.js";
 import { pokeAfterCommit, runEmailRemindersAfterCommit } from "../workflows-door.js";
 import type { UnitOfWork } from "../kit/unit-of-work.js";
 import { anyOnTestClock, bindToTestClock, lockLiveInOrganization, onTestClocks } from "../customers/repository.js";
-import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOnClock } from "../subscriptions/repository.js";
 import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
 
 export type TestClockOut = components["schemas"]["TestClock"];
+
+/**
+ * What a clock reads of the subscriptions on it (subscriptions sit above test clocks, which they ask
+ * for the time), handed in by test-clocks/handlers.ts.
+ */
+export interface TestClockDependents {
+  somethingDueOnClock(db: Knex, clock: { id: string; frozen_time: Date }): Promise<boolean>;
+  subscriptionIdsOnClock(db: Knex, clockId: string): Promise<string[]>;
+  hasSubscriptions(db: Knex, customerId: string): Promise<boolean>;
+}
 
 /** How far one advance may move a clock: every renewal in between runs, so the work is bounded. */
 const MAX_ADVANCE_MS = 2 * 366 * 86_400_000;
@@ -34,12 +43,12 @@ async function find(db: Knex, caller: OrganizationCaller, id: string, forUpdate 
   return row;
 }
 
-async function toTestClocks(db: Knex, rows: TestClockRow[]): Promise<TestClockOut[]> {
+async function toTestClocks(db: Knex, rows: TestClockRow[], dependents: TestClockDependents): Promise<TestClockOut[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const customers = await onTestClocks(db, ids);
   const advancing = new Set<string>();
-  for (const r of rows) if (await somethingDueOnClock(db, r)) advancing.add(r.id);
+  for (const r of rows) if (await dependents.somethingDueOnClock(db, r)) advancing.add(r.id);
   return rows.map((r) => ({
     id: r.id,
     created_at: isoRequired(r.created_at),
@@ -52,7 +61,7 @@ async function toTestClocks(db: Knex, rows: TestClockRow[]): Promise<TestClockOu
   }));
 }
 
-const toTestClock = async (db: Knex, row: TestClockRow) => (await toTestClocks(db, [row]))[0];
+const toTestClock = async (db: Knex, row: TestClockRow, dependents: TestClockDependents) => (await toTestClocks(db, [row], dependents))[0];
 
 function parseTime(value: unknown, loc: (string | number)[]): Date {
   const t = typeof value === "string" ? Date.parse(value) : NaN;
@@ -64,6 +73,7 @@ export async function createTestClock(
   db: Knex,
   caller: OrganizationCaller,
   input: { name?: string | null; frozen_time: string; organization_id?: string | null },
+  dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
   if (input.organization_id && input.organization_id !== caller.organizationId) {
@@ -71,23 +81,29 @@ export async function createTestClock(
   }
   const frozen = parseTime(input.frozen_time, ["body", "frozen_time"]);
   const row = await insertTestClock(db, { organization_id: caller.organizationId, name: input.name?.trim() || null, frozen_time: frozen });
-  return toTestClock(db, row);
+  return toTestClock(db, row, dependents);
 }
 
-export async function getTestClock(db: Knex, caller: OrganizationCaller, id: string): Promise<TestClockOut> {
-  return toTestClock(db, await find(db, caller, id));
+export async function getTestClock(
+  db: Knex,
+  caller: OrganizationCaller,
+  id: string,
+  dependents: TestClockDependents,
+): Promise<TestClockOut> {
+  return toTestClock(db, await find(db, caller, id), dependents);
 }
 
 export async function listTestClocks(
   db: Knex,
   caller: OrganizationCaller,
   query: { organization_id?: string | string[] | null; page?: number; limit?: number },
+  dependents: TestClockDependents,
 ): Promise<Page<TestClockOut>> {
   const q = readable(db, caller).select("*");
   const orgs = asList(query.organization_id);
   if (orgs.length) q.whereIn("organization_id", orgs.filter(isUuid));
   q.orderBy([{ column: "created_at", order: "desc" }, { column: "id" }]);
-  return listPage(q, query, (rows: TestClockRow[]) => toTestClocks(db, rows));
+  return listPage(q, query, (rows: TestClockRow[]) => toTestClocks(db, rows, dependents));
 }
 
 /** Moves the clock forward; the subscriptions on it catch up in the background (status `advancing`). */
@@ -96,6 +112,7 @@ export async function advanceTestClock(
   caller: OrganizationCaller,
   id: string,
   input: { frozen_time: string },
+  dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
   const { db } = uow;
@@ -108,11 +125,11 @@ export async function advanceTestClock(
     if (to.getTime() - from > MAX_ADVANCE_MS)
       throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
-    pokeAfterCommit(uow, trx, await subscriptionIdsOnClock(trx, clock.id));
+    pokeAfterCommit(uow, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
     runEmailRemindersAfterCommit(trx);
     return updated;
   });
-  return toTestClock(db, row);
+  return toTestClock(db, row, dependents);
 }
 
 /** Binds a customer without subscriptions to the clock. */
@@ -121,6 +138,7 @@ export async function attachCustomer(
   caller: OrganizationCaller,
   id: string,
   input: { customer_id: string },
+  dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
   return db.transaction(async (trx) => {
@@ -128,11 +146,11 @@ export async function attachCustomer(
     const loc = ["body", "customer_id"];
     const customer = isUuid(input.customer_id) ? await lockLiveInOrganization(trx, caller.organizationId, input.customer_id) : undefined;
     if (!customer) throw invalid(loc, "Customer not found.", "value_error", input.customer_id);
-    if (await hasSubscriptions(trx, customer.id)) {
+    if (await dependents.hasSubscriptions(trx, customer.id)) {
       throw invalid(loc, "A customer that already has subscriptions can't move to a test clock.", "value_error", input.customer_id);
     }
     await bindToTestClock(trx, customer.id, clock.id);
-    return toTestClock(trx, clock);
+    return toTestClock(trx, clock, dependents);
   });
 }
 
