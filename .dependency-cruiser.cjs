@@ -3,9 +3,22 @@
 // every one of them was fixable by moving the shared type to the module that owns it.
 /* global module */
 
-/** A direction between domains: nothing in server/<lower>/ imports server/<higher>/ (each a `|` list of folders). */
+/** A domain's handlers (handlers.ts, *-handlers.ts): only server/handlers.ts imports them. */
+const HANDLERS = "/(handlers|[a-z-]*-handlers)\\.ts$";
+
+/**
+ * A direction between domains (each a `|` list of folders): nothing in server/<lower>/ imports
+ * server/<higher>/, its repositories included, except the lower domain's handlers: they are its
+ * composition edge and hand its services the higher domain's functions (the `…Dependents` types).
+ */
 function below(name, lower, higher, comment) {
-  return { name, severity: "error", comment, from: { path: `^server/(${lower})/` }, to: { path: `^server/(${higher})/` } };
+  return {
+    name,
+    severity: "error",
+    comment,
+    from: { path: `^server/(${lower})/`, pathNot: HANDLERS },
+    to: { path: `^server/(${higher})/` },
+  };
 }
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -98,7 +111,10 @@ module.exports = {
       "benefit-grants-below-orders-and-subscriptions",
       "benefit-grants|test-clocks",
       "orders|subscriptions",
-      "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them.",
+      "Orders and subscriptions schedule benefit grants (scheduleBenefit*); benefit grants never import them. The portal's " +
+        "grant list reads a checkout's orders and subscriptions and their products through their repositories' builders, " +
+        "handed in by benefit-grants/handlers.ts (PortalGrantDependents); a test clock reads the subscriptions on it through " +
+        "the ones test-clocks/handlers.ts hands in (TestClockDependents).",
     ),
     below(
       "test-clocks-is-a-leaf-domain",
@@ -113,15 +129,15 @@ module.exports = {
       "Subscriptions bill through orders (the renewal and change orders, their payment retries); orders never import " +
         "subscriptions. What both need (the subscription columns and fields an order shows, SubscriptionBaseRow and " +
         "toSubscriptionBase) is declared in orders/. Reading an order's subscription is subscriptions/repository.ts's " +
-        "subscriptionBasesByIds, handed to orders' reads as their SubscriptionBases (OrderDependents) by server/handlers.ts, " +
-        "workflows/activity-deps.ts, and the callers above subscriptions (portal, checkouts, refunds).",
+        "subscriptionBasesByIds, which imports orders/repository.ts: it is handed to orders' reads as their SubscriptionBases " +
+        "(OrderDependents) by orders/handlers.ts, workflows/activity-deps.ts, and the callers above subscriptions.",
     ),
     below(
       "benefits-below-benefit-grants",
       "benefits",
       "benefit-grants",
       "A grant reads its benefit (findBenefit, BenefitRow, toBenefit); benefits never import benefit grants. A " +
-        "benefit's change schedules its grants' jobs through the BenefitDependents server/handlers.ts hands in, and a " +
+        "benefit's change schedules its grants' jobs through the BenefitDependents benefits/handlers.ts hands in, and a " +
         "benefit's grants list is benefit-grants' own (listBenefitGrants).",
     ),
     below(
@@ -129,8 +145,9 @@ module.exports = {
       "benefits|custom-fields",
       "products",
       "A product shows its benefits and custom fields (toBenefit, toCustomField); benefits and custom fields never " +
-        "import products. Deleting one detaches it from products through detachBenefit / detachCustomField, handed in " +
-        "by server/handlers.ts (BenefitDependents, CustomFieldDependents).",
+        "import products. Deleting one detaches it from products through products/repository.ts's detachBenefit / " +
+        "detachCustomField, handed in by benefits/handlers.ts and custom-fields/handlers.ts (BenefitDependents, " +
+        "CustomFieldDependents).",
     ),
     below(
       "meters-below-events",
@@ -154,8 +171,8 @@ module.exports = {
       "customers",
       "customer-sessions",
       "A portal session is a customer's (customer-sessions reads customers/repository.ts); customers never import " +
-        "customer sessions. Deleting a customer revokes their sessions through revokeCustomerSessions, handed in by " +
-        "server/handlers.ts (CustomerDependents).",
+        "customer sessions. Deleting a customer revokes their sessions through revokeCustomerSessions " +
+        "(customer-sessions/repository.ts), handed in by customers/handlers.ts (CustomerDependents).",
     ),
     below(
       "customers-below-what-the-state-view-shows",
@@ -163,8 +180,9 @@ module.exports = {
       "customer-meters|subscriptions|benefit-grants",
       "Customer meters, subscriptions and benefit grants are a customer's (they read customers/repository.ts and " +
         "customers/models.ts); customers never import them. The state view, which shows all of them, is " +
-        "subscriptions/customer-state.ts's (readCustomerState), handed to customers' state handlers by server/handlers.ts " +
-        "(CustomerDependents) and to benefit grant jobs by workflows/activity-deps.ts (GrantJobDependents).",
+        "subscriptions/customer-state.ts's (readCustomerState), handed to customers' services by customers/handlers.ts " +
+        "(CustomerDependents, with liveSubscriptionOf for the active filter) and to benefit grant jobs by " +
+        "workflows/activity-deps.ts (GrantJobDependents).",
     ),
     below(
       "customers-below-meters",
@@ -172,7 +190,7 @@ module.exports = {
       "meters",
       "Meters read which events are a customer's through customers/repository.ts (externalIdsOf, idsWithExternalIds); " +
         "customers never import meters. A customer's new external id makes its events theirs through " +
-        "attributeExternalEvents (meters/rollups.ts), handed in by server/handlers.ts (CustomerDependents).",
+        "attributeExternalEvents (meters/rollups.ts), handed in by customers/handlers.ts (CustomerDependents).",
     ),
     below(
       "customer-meters-below-subscriptions",

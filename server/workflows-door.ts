@@ -21,7 +21,8 @@ import { BOREALIS_TASK_QUEUE } from "../workflows/shared/task-queues.js";
 import { webhookEventsSignal, type WebhookHandOver } from "../workflows/shared/webhooks.js";
 import type { StartedWorkflows, TaxSyncStart, WebhookEndpointStart } from "../workflows/shared/workflows.js";
 import { setting } from "./config.js";
-import { afterCommit, outside } from "./kit/after-commit.js";
+import { afterCommit } from "./kit/after-commit.js";
+import type { UnitOfWork } from "./kit/unit-of-work.js";
 import { logger } from "./kit/logger.js";
 import { markSubscriptionWorkflowsStarted } from "./subscriptions/repository.js";
 import { pokeListener } from "./webhooks/listeners.js";
@@ -199,11 +200,9 @@ export async function pokeSubscriptions(db: Knex, subscriptionIds: string[], doo
   }
 }
 
-/** Pokes once `trx` (and any transaction around it) commits, nothing when it rolls back. */
-export function pokeAfterCommit(db: Knex, trx: Knex.Transaction, subscriptionIds: string[]): void {
-  if (subscriptionIds.length === 0) return;
-  const base = outside(db);
-  afterCommit(trx, () => pokeSubscriptions(base, subscriptionIds));
+/** Pokes once `trx` (and the unit of work around it) commits, nothing when it rolls back. */
+export function pokeAfterCommit(uow: UnitOfWork, trx: Knex.Transaction, subscriptionIds: string[]): void {
+  if (subscriptionIds.length > 0) uow.afterCommit(trx, (pool) => pokeSubscriptions(pool, subscriptionIds));
 }
 
 /** Runs `start` on this process's door once `trx` commits; nothing on rollback. Never throws: the backstop sweep starts what was missed. */

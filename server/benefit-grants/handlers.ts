@@ -1,5 +1,8 @@
 // HTTP handlers of a benefit's grants (merchant) and the portal's benefit grants and downloadables.
+// They hand the portal's list the reads of orders and subscriptions (both stand on benefit grants).
 import { type Handlers, orgCaller, portalCustomer as customerCaller } from "../kit/context.js";
+import { orderIdsOfCheckouts, productOfOrder } from "../orders/repository.js";
+import { productOfSubscription, subscriptionIdsOfCheckouts } from "../subscriptions/repository.js";
 import {
   getPortalGrant,
   listBenefitGrants,
@@ -16,7 +19,9 @@ type Ops =
   | "customer_portal:benefit-grants:update"
   | "customer_portal:downloadables:list";
 
-export const benefitGrantHandlers = (dependents: PortalGrantDependents): Handlers<Ops> => ({
+const dependents: PortalGrantDependents = { orderIdsOfCheckouts, subscriptionIdsOfCheckouts, productOfOrder, productOfSubscription };
+
+export const benefitGrantHandlers: Handlers<Ops> = {
   "benefits:grants": async ({ params, query }, ctx) => ({
     status: 200,
     body: await listBenefitGrants(ctx.db, orgCaller(ctx), params.id, query),
@@ -37,4 +42,4 @@ export const benefitGrantHandlers = (dependents: PortalGrantDependents): Handler
     status: 200,
     body: await listDownloadables(ctx.db, customerCaller(ctx), query),
   }),
-});
+};

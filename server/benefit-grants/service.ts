@@ -36,6 +36,7 @@ import {
   type GrantRow,
 } from "./repository.js";
 import { enqueueJobs } from "./schedule.js";
+import { benefitPositionInProduct } from "../products/repository.js";
 
 export {
   scheduleBenefitCycles,
@@ -89,8 +90,25 @@ async function readPortalGrants(db: Knex, rows: GrantRow[]): Promise<CustomerBen
   });
 }
 
-/** What the portal's grant list reads of orders, subscriptions and products (which sit above grants), handed in by server/handlers.ts. */
-export type PortalGrantDependents = CheckoutIdsOf & { benefitPositionOfGrant: OfGrant };
+/**
+ * What the portal's grant list reads of orders and subscriptions (their repositories), handed in by
+ * benefit-grants/handlers.ts: both domains import benefit grants.
+ */
+export interface PortalGrantDependents extends CheckoutIdsOf {
+  /** The product_id of the order whose id is in `orderIdColumn`, as a subquery. */
+  productOfOrder(db: Knex, orderIdColumn: string): Knex.QueryBuilder;
+  /** The product_id of the subscription whose id is in `subscriptionIdColumn`, as a subquery. */
+  productOfSubscription(db: Knex, subscriptionIdColumn: string): Knex.QueryBuilder;
+}
+
+/** A grant's benefit's place in the product of the order or subscription that granted it. */
+const benefitPositionOfGrant =
+  (of: PortalGrantDependents): OfGrant =>
+  (db) =>
+    benefitPositionInProduct(db, "benefit_grants.benefit_id", [
+      of.productOfOrder(db, "benefit_grants.order_id"),
+      of.productOfSubscription(db, "benefit_grants.subscription_id"),
+    ]);
 
 export async function listPortalGrants(
   db: Knex,
@@ -113,7 +131,7 @@ export async function listPortalGrants(
   if (types.length) q.whereIn("benefits.type", types);
   whereOfMembers(q, asList(query.member_id));
   if (query.query) q.whereRaw("benefits.description ilike ?", [`%${query.query.replace(/[\\%_]/g, "\\$&")}%`]);
-  applySorting(q, query.sorting, customerGrantSorts(db, dependents.benefitPositionOfGrant), ["-granted_at"], "benefit_grants.id");
+  applySorting(q, query.sorting, customerGrantSorts(db, benefitPositionOfGrant(dependents)), ["-granted_at"], "benefit_grants.id");
   return listPage(q, query, (rows: GrantRow[]) => readPortalGrants(db, rows));
 }
 

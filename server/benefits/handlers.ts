@@ -1,11 +1,15 @@
-// HTTP handlers of the benefit operations (a benefit's grants: benefit-grants/handlers.ts). Built
-// with what stands on a benefit (grants, products), handed in by server/handlers.ts.
+// HTTP handlers of the benefit operations (a benefit's grants: benefit-grants/handlers.ts). They
+// hand the service what follows a benefit's change: its grants' jobs and its products' attachments.
+import { scheduleBenefitDeletion, scheduleBenefitUpdates } from "../benefit-grants/schedule.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { detachBenefit } from "../products/repository.js";
 import { createBenefit, deleteBenefit, getBenefit, listBenefits, updateBenefit, type BenefitDependents } from "./service.js";
 
 type BenefitOps = "benefits:create" | "benefits:get" | "benefits:list" | "benefits:update" | "benefits:delete";
 
-export const benefitHandlers = (dependents: BenefitDependents): Handlers<BenefitOps> => ({
+const dependents: BenefitDependents = { scheduleBenefitUpdates, scheduleBenefitDeletion, detachBenefit };
+
+export const benefitHandlers: Handlers<BenefitOps> = {
   "benefits:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createBenefit(ctx.db, orgCaller(ctx), body),
@@ -26,4 +30,4 @@ export const benefitHandlers = (dependents: BenefitDependents): Handlers<Benefit
     await deleteBenefit(ctx.db, orgCaller(ctx), params.id, dependents);
     return { status: 204, body: null };
   },
-});
+};

@@ -40,9 +40,8 @@ export interface BenefitListQuery {
 
 /**
  * How what stands on a benefit follows its change, inside the change's transaction: its grants
- * (benefit-grants/schedule.ts) and the products it is attached to (products/repository.ts). Handed
- * in by server/handlers.ts, because those domains import benefits and never the reverse
- * (.dependency-cruiser.cjs).
+ * (benefit-grants/schedule.ts) and the products it is attached to (products/repository.ts). Both
+ * domains import benefits, so benefits/handlers.ts hands them in.
  */
 export interface BenefitDependents {
   scheduleBenefitUpdates(

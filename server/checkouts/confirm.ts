@@ -37,6 +37,7 @@ import { keepLease, leaseMs, newLease } from "./lease.js";
 import { billingAddressFields, toCheckoutPublicConfirmed, type CheckoutPublicConfirmedOut } from "./models.js";
 import { findByIdForUpdate, findBySecret, endConfirmLease, leaseConfirm, type CheckoutContext, type CheckoutRow } from "./repository.js";
 import { assertOpen, contextOf, saveCheckout } from "./service.js";
+import { UnitOfWork } from "../kit/unit-of-work.js";
 
 export interface ConfirmInput extends BuyerChanges {
   confirmation_token_id?: string | null;
@@ -281,6 +282,7 @@ async function lockConfirmed(trx: Knex.Transaction, checkoutId: string, lease?: 
   return lease === undefined || row.confirm_lease_id === lease ? row : null;
 }
 
+/** `db` is the pool: the confirm commits in steps, so nothing calls this inside a transaction. */
 export async function completeCheckout(
   db: Knex,
   checkoutId: string,
@@ -305,7 +307,7 @@ export async function completeCheckout(
     if (payment) await saveProcessorRefs(trx, row, customer.id, payment);
     // A recurring product starts its subscription; the first order is its subscription_create order.
     const subscription = ctx.product.row.recurring_interval
-      ? await createSubscriptionForCheckout(db, trx, {
+      ? await createSubscriptionForCheckout(new UnitOfWork(db), trx, {
           organizationId: row.organization_id,
           customerId: customer.id,
           product: ctx.product.row,

@@ -1,6 +1,7 @@
-// HTTP handlers of the custom field operations, built with what stands on a custom field (the
-// products that ask for it), handed in by server/handlers.ts.
+// HTTP handlers of the custom field operations. They hand the service the detaching of a deleted
+// field from the products that ask for it (products stand on custom fields).
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { detachCustomField } from "../products/repository.js";
 import {
   createCustomField,
   deleteCustomField,
@@ -12,7 +13,9 @@ import {
 
 type CustomFieldOps = "custom-fields:create" | "custom-fields:get" | "custom-fields:list" | "custom-fields:update" | "custom-fields:delete";
 
-export const customFieldHandlers = (dependents: CustomFieldDependents): Handlers<CustomFieldOps> => ({
+const dependents: CustomFieldDependents = { detachCustomField };
+
+export const customFieldHandlers: Handlers<CustomFieldOps> = {
   "custom-fields:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createCustomField(ctx.db, orgCaller(ctx), body),
@@ -33,4 +36,4 @@ export const customFieldHandlers = (dependents: CustomFieldDependents): Handlers
     await deleteCustomField(ctx.db, orgCaller(ctx), params.id, dependents);
     return { status: 204, body: null };
   },
-});
+};

@@ -208,7 +208,7 @@ export async function updateCustomField(
 
 /**
  * What stands on a custom field: the products that ask for it (products/repository.ts), handed in
- * by server/handlers.ts because products import custom fields and never the reverse.
+ * by custom-fields/handlers.ts because products import custom fields and never the reverse.
  */
 export interface CustomFieldDependents {
   detachCustomField(trx: Knex.Transaction, customFieldId: string): Promise<void>;

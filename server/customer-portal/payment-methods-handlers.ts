@@ -16,7 +16,7 @@ export const customerPortalPaymentMethodHandlers: Handlers<PaymentMethodOps> = {
   }),
   "customer_portal:customers:add_payment_method": async ({ body }, ctx) => ({
     status: 201,
-    body: await addPaymentMethod(ctx.db, portalCustomer(ctx), body),
+    body: await addPaymentMethod(ctx.uow, portalCustomer(ctx), body),
   }),
   "customer_portal:customers:delete_payment_method": async ({ params }, ctx) => {
     await deletePaymentMethod(ctx.db, portalCustomer(ctx), params.id);

@@ -6,6 +6,7 @@ import { clockNow } from "../test-clocks/repository.js";
 import * as subscriptions from "../subscriptions/repository.js";
 import * as orders from "../orders/repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
+import type { UnitOfWork } from "../kit/unit-of-work.js";
 import type { Knex } from "knex";
 import type { components } from "../../generated/types.js";
 import type { CustomerCaller } from "../kit/auth.js";
@@ -76,12 +77,12 @@ export async function listPaymentMethods(db: Knex, caller: CustomerCaller, query
 export type PaymentMethodCreateInput = OpBody<"customer_portal:customers:add_payment_method">;
 
 export async function addPaymentMethod(
-  db: Knex,
+  uow: UnitOfWork,
   caller: CustomerCaller,
   input: PaymentMethodCreateInput,
   processor: PaymentProcessor = getProcessor(),
 ): Promise<PaymentMethodCreateOut> {
-  return db.transaction(async (trx): Promise<PaymentMethodCreateOut> => {
+  return uow.db.transaction(async (trx): Promise<PaymentMethodCreateOut> => {
     // Serializes concurrent adds of one customer, so "one default" holds without a unique-index error.
     await customers.lockCustomer(trx, caller.customerId);
     const customerRef = await ensureProcessorCustomer(trx, processor, caller.customerId);
@@ -123,7 +124,7 @@ export async function addPaymentMethod(
     const row = existing
       ? await customers.updatePaymentMethod(trx, existing.id, Object.assign({}, values, { modified_at: new Date() }))
       : await customers.insertPaymentMethod(trx, values);
-    await retryPastDueWith(db, trx, caller.customerId, row.id);
+    await retryPastDueWith(uow, trx, caller.customerId, row.id);
     // The method's own fields beside: the clients before 0.49.0 read the answer as the bare method.
     return Object.assign(toPaymentMethod(row), { status: "succeeded" as const, payment_method: toPaymentMethod(row) });
   });
@@ -133,7 +134,7 @@ export async function addPaymentMethod(
  * A new card for a customer whose subscriptions are past due: they pay with it from now on, and
  * their owed payment is retried at once (the lifecycle workflow is poked after commit).
  */
-async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: string, paymentMethodId: string): Promise<void> {
+async function retryPastDueWith(uow: UnitOfWork, trx: Knex.Transaction, customerId: string, paymentMethodId: string): Promise<void> {
   const pastDue = await subscriptions.lockPastDueSubscriptions(trx, customerId);
   if (pastDue.length === 0) return;
   await subscriptions.setPaymentMethod(
@@ -145,7 +146,7 @@ async function retryPastDueWith(db: Knex, trx: Knex.Transaction, customerId: str
     await orders.retryOwedOrdersAt(trx, sub.id, await clockNow(trx, sub.test_clock_id), "retry_payment_method_update");
   }
   pokeAfterCommit(
-    db,
+    uow,
     trx,
     pastDue.map((s) => s.id),
   );

@@ -26,7 +26,7 @@ export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps>
     body: await getCustomerSubscription(ctx.db, mine(ctx), params.id),
   }),
   "customer_portal:subscriptions:update": async ({ params, body }, ctx) => {
-    const row = await changeSubscription(ctx.db, mine(ctx), params.id, customerChange(body as Record<string, unknown>), "customer");
+    const row = await changeSubscription(ctx.uow, mine(ctx), params.id, customerChange(body as Record<string, unknown>), "customer");
     return { status: 200, body: await readCustomerSubscription(ctx.db, row) };
   },
   "customer_portal:subscriptions:preview_update": async ({ params, query }, ctx) => ({
@@ -34,7 +34,7 @@ export const customerPortalSubscriptionHandlers: Handlers<PortalSubscriptionOps>
     body: await previewProductChange(ctx.db, mine(ctx), params.id, query.product_id),
   }),
   "customer_portal:subscriptions:cancel": async ({ params }, ctx) => {
-    const row = await changeSubscription(ctx.db, mine(ctx), params.id, { kind: "revoke" }, "customer");
+    const row = await changeSubscription(ctx.uow, mine(ctx), params.id, { kind: "revoke" }, "customer");
     return { status: 200, body: await readCustomerSubscription(ctx.db, row) };
   },
 };

@@ -1,7 +1,10 @@
-// HTTP handlers of the customer operations, by id and by external id, built with what stands on a
-// customer (their portal sessions, the state view that shows subscriptions and meters, the
-// attribution of their events), handed in by server/handlers.ts.
+// HTTP handlers of the customer operations, by id and by external id. They hand the services what
+// they need of the domains that stand on customers (CustomerDependents).
+import { revokeCustomerSessions } from "../customer-sessions/repository.js";
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { attributeExternalEvents } from "../meters/rollups.js";
+import { readCustomerState } from "../subscriptions/customer-state.js";
+import { liveSubscriptionOf } from "../subscriptions/repository.js";
 import {
   createCustomer,
   deleteCustomer,
@@ -24,7 +27,9 @@ type CustomerOps =
   | "customers:get_state"
   | "customers:get_state_external";
 
-export const customerHandlers = (dependents: CustomerDependents): Handlers<CustomerOps> => ({
+const dependents: CustomerDependents = { attributeExternalEvents, readCustomerState, revokeCustomerSessions, liveSubscriptionOf };
+
+export const customerHandlers: Handlers<CustomerOps> = {
   "customers:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createCustomer(ctx.db, orgCaller(ctx), body, dependents),
@@ -65,4 +70,4 @@ export const customerHandlers = (dependents: CustomerDependents): Handlers<Custo
     status: 200,
     body: await getCustomerState(ctx.db, orgCaller(ctx), { externalId: params.external_id }, dependents),
   }),
-});
+};

@@ -227,17 +227,18 @@ export async function updateCustomer(
 }
 
 /**
- * What stands on a customer: their portal sessions (customer-sessions/repository.ts), the state
- * view (subscriptions/customer-state.ts) and their usage (meters/rollups.ts), handed in by
- * server/handlers.ts because each imports customers and never the reverse.
+ * What a customer's change or view needs of the domains above customers: the state view
+ * (subscriptions/customer-state.ts), the attribution of their usage (meters/rollups.ts), their
+ * portal sessions and live subscriptions (those domains' repositories). Each of those domains
+ * imports customers, so customers/handlers.ts hands them in.
  */
 export interface CustomerDependents {
   /** A customer's new external id makes the events known only by it theirs (meters/rollups.ts); answers the customer with their first user event's time. */
   attributeExternalEvents(trx: Knex.Transaction, customer: CustomerRow, externalId: string): Promise<CustomerRow>;
-  revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
   /** The state view (server/subscriptions/customer-state.ts): it reads subscriptions and meters, which stand on customers. */
   readCustomerState(db: Knex, row: CustomerRow): Promise<CustomerStateOut>;
-  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription (subscriptions/repository.ts). */
+  revokeCustomerSessions(trx: Knex.Transaction, customerId: string, at: Date): Promise<void>;
+  /** A whereExists subquery: the customer (`customerIdColumn`) has a live subscription. */
   liveSubscriptionOf(db: Knex, customerIdColumn: string): Knex.QueryBuilder;
 }
 
@@ -269,7 +270,7 @@ export async function deleteCustomer(
   db: Knex,
   caller: OrganizationCaller,
   key: CustomerKey,
-  dependents: CustomerDependents,
+  dependents: Pick<CustomerDependents, "revokeCustomerSessions">,
   opts: { anonymize?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (trx) => {

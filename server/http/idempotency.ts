@@ -17,7 +17,6 @@ import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import type { Caller } from "../kit/auth.js";
-import { openedFrom } from "../kit/after-commit.js";
 import { ping } from "../kit/db.js";
 import { ApiError, invalid, RequestValidationError } from "../kit/errors.js";
 import {
@@ -37,6 +36,7 @@ import {
   type RequestKey,
 } from "../kit/idempotency.js";
 import { logger } from "../kit/logger.js";
+import { UnitOfWork } from "../kit/unit-of-work.js";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -134,19 +134,18 @@ export function keyOf(req: FastifyRequest, operationId: string, caller: Caller, 
 
 /**
  * Runs the handler once per key: the first time for real, later as a replay of its answer.
- * `run` gets the knex to write with (a transaction of this module's when there is a key).
+ * `run` gets the request's unit of work (over a transaction of this module's when there is a key).
  */
 export async function runIdempotent(
   knex: Knex,
   key: RequestKey | null,
   res: FastifyReply,
-  run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>,
+  run: (uow: UnitOfWork, idem: IdempotencyContext) => Promise<Answer>,
 ): Promise<Answer> {
-  if (!key) return run(knex, { requestKey: null, journal: null });
+  if (!key) return run(new UnitOfWork(knex), { requestKey: null, journal: null });
   if (COMMITS_IN_STEPS.has(key.operation)) return runInSteps(knex, key, res, run);
 
   const trx = await knex.transaction();
-  openedFrom(trx, knex);
   let replayed: ReplayedAnswer | null;
   try {
     if (!(await tryLock(trx, key))) throw new IdempotencyKeyInUse();
@@ -161,7 +160,7 @@ export async function runIdempotent(
   }
   let answer: Answer;
   try {
-    answer = await run(trx, { requestKey: requestKeyId(key), journal: null });
+    answer = await run(new UnitOfWork(knex, trx), { requestKey: requestKeyId(key), journal: null });
   } catch (err) {
     // What the handler's own (nested) transactions released stays, as it would without a key;
     // a typed refusal is the answer to replay.
@@ -188,14 +187,14 @@ async function runInSteps(
   knex: Knex,
   key: RequestKey,
   res: FastifyReply,
-  run: (db: Knex, idem: IdempotencyContext) => Promise<Answer>,
+  run: (uow: UnitOfWork, idem: IdempotencyContext) => Promise<Answer>,
 ): Promise<Answer> {
   const replayed = verdict(key, await findKey(knex, key));
   if (replayed) return replay(res, replayed);
   const journal = answerJournal(key);
   let answer: Answer;
   try {
-    answer = await run(knex, { requestKey: requestKeyId(key), journal });
+    answer = await run(new UnitOfWork(knex), { requestKey: requestKeyId(key), journal });
   } catch (err) {
     if (storable(err) && journal.state !== "settled") await settleAlone(knex, key, journal, err.status, err.body());
     throw err;

@@ -259,9 +259,10 @@ export function installPipeline(
         const { state } = request;
         const params = request.params;
         const key = keyOf(request, operationId, state.caller!, params);
-        const result = await runIdempotent(o.knex, key, reply, (db, idempotency) => {
+        const result = await runIdempotent(o.knex, key, reply, (uow, idempotency) => {
           const ctx: Ctx = {
-            db,
+            db: uow.db,
+            uow,
             caller: state.caller!,
             get log() {
               return state.log;

@@ -2,32 +2,10 @@
 // once the data it looks at is visible to others. A service's `db.transaction(...)` is a savepoint
 // when the service was handed a transaction (an idempotent request runs its whole handler in one,
 // docs/RELIABILITY.md): its "commit" is only a release, and the outer transaction may still roll
-// back. So the work waits for the transaction it was scheduled in and every one around it.
+// back. So the work waits for the transaction it was scheduled in and every one around it. Work
+// that needs the database after the commit goes through the request's UnitOfWork (./unit-of-work.ts).
 import type { Knex } from "knex";
 import { logger } from "./logger.js";
-
-/** Outermost transaction → the knex it was opened from (set by whoever opens one for a request). */
-const origins = new WeakMap<Knex.Transaction, Knex>();
-
-function outermost(trx: Knex.Transaction): Knex.Transaction {
-  let t = trx;
-  while (t.parentTransaction) t = t.parentTransaction;
-  return t;
-}
-
-/** Records the knex an outermost transaction was opened from (see `outside`). */
-export function openedFrom(trx: Knex.Transaction, knex: Knex): void {
-  origins.set(trx, knex);
-}
-
-/**
- * The knex to use once `db`'s transactions are over: `db` itself when it is not a transaction,
- * else the knex its outermost transaction was opened from (when recorded; else `db`).
- */
-export function outside(db: Knex): Knex {
-  if (!db.isTransaction) return db;
-  return origins.get(outermost(db as Knex.Transaction)) ?? db;
-}
 
 /**
  * Runs `fn` once `trx` and every transaction around it have committed; never when one of them

@@ -1,6 +1,6 @@
-// What every handler receives besides its validated input: the database, the caller, a logger
-// bound to the request id, the request's headers, the API version it speaks, better-auth, and what
-// the operation needs of the request's Idempotency-Key.
+// What every handler receives besides its validated input: its unit of work (the database), the
+// caller, a logger bound to the request id, the request's headers, the API version it speaks,
+// better-auth, and what the operation needs of the request's Idempotency-Key.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Knex } from "knex";
 import type { Handler, OperationId } from "../../generated/handlers.js";
@@ -9,6 +9,7 @@ import type { Caller, CustomerCaller, OrganizationCaller } from "./auth.js";
 import { Unauthorized } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import type { Logger } from "./logger.js";
+import type { UnitOfWork } from "./unit-of-work.js";
 
 /**
  * What a handler may ask of better-auth: its web handler, to which the OAuth2 endpoints hand a
@@ -23,7 +24,10 @@ export interface AuthHandler {
 export type Handlers<K extends OperationId> = { [P in K]: Handler<P, Ctx> };
 
 export interface Ctx {
+  /** What the handler reads and writes with: its unit of work's `db`. */
   db: Knex;
+  /** The request's unit of work (./unit-of-work.ts): its `db`, and the work that waits for its commit. */
+  uow: UnitOfWork;
   caller: Caller;
   log: Logger;
   requestId: string;

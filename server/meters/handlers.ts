@@ -1,11 +1,11 @@
 // HTTP handlers of the meter operations.
 import { orgCaller, type Handlers } from "../kit/context.js";
 import { meterQuantities } from "./quantities.js";
-import { createMeter, getMeter, listMeters, updateMeter, type MeterDependents } from "./service.js";
+import { createMeter, getMeter, listMeters, updateMeter } from "./service.js";
 
 type MeterOps = "meters:create" | "meters:get" | "meters:list" | "meters:update" | "meters:quantities";
 
-export const meterHandlers = (dependents: MeterDependents): Handlers<MeterOps> => ({
+export const meterHandlers: Handlers<MeterOps> = {
   "meters:create": async ({ body }, ctx) => ({
     status: 201,
     body: await createMeter(ctx.db, orgCaller(ctx), body),
@@ -20,10 +20,10 @@ export const meterHandlers = (dependents: MeterDependents): Handlers<MeterOps> =
   }),
   "meters:update": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await updateMeter(ctx.db, orgCaller(ctx), params.id, body, dependents),
+    body: await updateMeter(ctx.db, orgCaller(ctx), params.id, body),
   }),
   "meters:quantities": async ({ params, query }, ctx) => ({
     status: 200,
     body: await meterQuantities(ctx.db, orgCaller(ctx), params.id, query),
   }),
-});
+};

@@ -7,6 +7,8 @@ import { invalid, ResourceNotFound } from "../kit/errors.js";
 import { asList, isUuid } from "../kit/ids.js";
 import { checkMetadata } from "../kit/metadata.js";
 import { applyMetadataFilter, applySorting, listPage, type Page } from "../kit/pagination.js";
+import { liveCreditsOnMeter } from "../benefits/repository.js";
+import { livePricesOnMeter } from "../products/repository.js";
 import { checkAggregation, checkFilter } from "./filter.js";
 import { toMeter, type MeterOut, type MeterRow } from "./models.js";
 import { rebuildMeter } from "./rollups.js";
@@ -103,22 +105,7 @@ export async function listMeters(db: Knex, caller: OrganizationCaller, query: Me
   return listPage(q, query, (rows: MeterRow[]) => rows.map(toMeter));
 }
 
-/**
- * What stands on a meter, counted by the domains above meters (products' prices, benefits' meter
- * credits) and handed in by server/handlers.ts: a meter still in use cannot be archived.
- */
-export interface MeterDependents {
-  livePricesOnMeter(db: Knex, meterId: string): Promise<number>;
-  liveCreditsOnMeter(db: Knex, meterId: string): Promise<number>;
-}
-
-export async function updateMeter(
-  db: Knex,
-  caller: OrganizationCaller,
-  id: string,
-  input: MeterUpdateInput,
-  dependents: MeterDependents,
-): Promise<MeterOut> {
+export async function updateMeter(db: Knex, caller: OrganizationCaller, id: string, input: MeterUpdateInput): Promise<MeterOut> {
   return db.transaction(async (trx) => {
     const row = await findReadable(trx, caller, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Meter not found.");
@@ -131,10 +118,10 @@ export async function updateMeter(
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(checkMetadata(input.metadata));
     if ([input.unit, input.custom_label, input.custom_multiplier].some((v) => v !== undefined)) Object.assign(patch, checkUnit(row, input));
     if (input.is_archived === true && row.archived_at === null) {
-      if ((await dependents.livePricesOnMeter(trx, row.id)) > 0) {
+      if ((await livePricesOnMeter(trx, row.id)) > 0) {
         throw invalid(["body", "is_archived"], "Cannot archive meter that is still attached to active products", "value_error", true);
       }
-      if ((await dependents.liveCreditsOnMeter(trx, row.id)) > 0) {
+      if ((await liveCreditsOnMeter(trx, row.id)) > 0) {
         throw invalid(["body", "is_archived"], "Cannot archive meter that is still referenced by active benefits", "value_error", true);
       }
       patch.archived_at = new Date();

@@ -1,13 +1,14 @@
 // HTTP handlers of the merchant order operations; the reads are handed what orders cannot read
-// themselves (the subscription an order shows) by server/handlers.ts.
+// themselves (the subscription an order shows: subscriptions/repository.ts imports orders).
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { orderDependents as dependents } from "../subscriptions/repository.js";
 import { getInvoiceUrl, requestInvoice } from "./invoice.js";
-import { getOrder, listOrders, updateOrder, type OrderDependents } from "./service.js";
+import { getOrder, listOrders, updateOrder } from "./service.js";
 import { getTaxReport } from "./tax-report.js";
 
 type OrderOps = "orders:list" | "orders:get" | "orders:update" | "orders:generate_invoice" | "orders:invoice" | "tax:report";
 
-export const orderHandlers = (dependents: OrderDependents): Handlers<OrderOps> => ({
+export const orderHandlers: Handlers<OrderOps> = {
   "orders:list": async ({ query }, ctx) => ({
     status: 200,
     body: await listOrders(ctx.db, orgCaller(ctx), query, dependents),
@@ -33,4 +34,4 @@ export const orderHandlers = (dependents: OrderDependents): Handlers<OrderOps> =
     status: 200,
     body: await getTaxReport(ctx.db, orgCaller(ctx), query),
   }),
-});
+};

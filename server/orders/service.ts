@@ -38,7 +38,7 @@ import {
 } from "./repository.js";
 
 /**
- * What order reads are handed from above orders (server/handlers.ts, workflows/activity-deps.ts, or
+ * What order reads are handed from above orders (orders/handlers.ts, workflows/activity-deps.ts, or
  * a caller above subscriptions): the reader of the subscription an order shows.
  */
 export interface OrderDependents {

@@ -11,12 +11,11 @@ import {
   readable,
   whereCustomers,
   wherePayerEmails,
-  type CheckoutOfCustomers,
-  type CheckoutOfPayerEmails,
   type PaymentRow,
   type PaymentTrigger,
 } from "./repository.js";
 import { jsonb } from "../kit/db.js";
+import { checkoutOfCustomers, checkoutOfPayerEmails } from "../checkouts/repository.js";
 
 export interface RecordPaymentInput {
   organizationId: string;
@@ -73,32 +72,21 @@ export interface PaymentListQuery {
   sorting?: string[] | null;
 }
 
-/** What the payments list reads of checkouts (which import payments), handed in by server/handlers.ts. */
-export interface PaymentDependents {
-  checkoutOfPayerEmails: CheckoutOfPayerEmails;
-  checkoutOfCustomers: CheckoutOfCustomers;
-}
-
-export async function listPayments(
-  db: Knex,
-  scope: { organizationId: string },
-  query: PaymentListQuery,
-  dependents: PaymentDependents,
-): Promise<Page<PaymentOut>> {
+export async function listPayments(db: Knex, scope: { organizationId: string }, query: PaymentListQuery): Promise<Page<PaymentOut>> {
   const q = readable(db, scope).select("payments.*");
   for (const key of ["organization_id", "checkout_id", "order_id"] as const) {
     const ids = asList(query[key]);
     if (ids.length) q.whereIn(`payments.${key}`, ids.filter(isUuid));
   }
   const customers = asList(query.customer_id).filter(isUuid);
-  if (customers.length) whereCustomers(db, q, customers, dependents.checkoutOfCustomers);
+  if (customers.length) whereCustomers(db, q, customers, checkoutOfCustomers);
   const statuses = asList(query.status);
   if (statuses.length) q.whereIn("payments.status", statuses);
   const methods = asList(query.method);
   if (methods.length) q.whereIn("payments.method", methods);
   const emails = asList(query.customer_email).map((e) => e.trim().toLowerCase());
   // The payer: the customer of the payment's order, or of its checkout (a declined checkout has no order).
-  if (emails.length) wherePayerEmails(db, q, emails, dependents.checkoutOfPayerEmails);
+  if (emails.length) wherePayerEmails(db, q, emails, checkoutOfPayerEmails);
   applySorting(
     q,
     query.sorting,

@@ -41,6 +41,7 @@ import {
   type SubscriptionScope,
 } from "./repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
+import type { UnitOfWork } from "../kit/unit-of-work.js";
 
 export type SubscriptionChange =
   | { kind: "cancel"; cancelAtPeriodEnd: boolean; reason?: CancellationReason | null; comment?: string | null }
@@ -98,13 +99,13 @@ const isEnded = (row: SubscriptionRow) => row.status === "canceled" || row.statu
 
 /** Applies one change; `by` says who asks (a customer may change product only where the organization allows it). */
 export async function changeSubscription(
-  db: Knex,
+  uow: UnitOfWork,
   scope: SubscriptionScope,
   id: string,
   change: SubscriptionChange,
   by: "merchant" | "customer",
 ): Promise<SubscriptionRow> {
-  return db.transaction(async (trx) => {
+  return uow.db.transaction(async (trx) => {
     const row = await findReadable(trx, scope, id, { forUpdate: true });
     if (!row) throw new ResourceNotFound("Subscription not found.");
     if (row.pending_order_id) throw new SubscriptionLocked();
@@ -131,7 +132,7 @@ export async function changeSubscription(
       case "none":
         return row;
     }
-    pokeAfterCommit(db, trx, [row.id]);
+    pokeAfterCommit(uow, trx, [row.id]);
     return updated;
   });
 }

@@ -1,8 +1,8 @@
 // The customer state view: a customer with what they hold now (active subscriptions, granted
 // benefits, meters with their current balance). The API's answer to GET /v1/customers/{id}/state
 // and the customer.state_changed payload. It lives above customers and customer-meters (it reads
-// both) with the subscriptions it shows; customers' state handlers and benefit grant jobs are
-// handed it (server/handlers.ts, workflows/activity-deps.ts).
+// both) with the subscriptions it shows; customers' services and benefit grant jobs are handed
+// it (customers/handlers.ts, workflows/activity-deps.ts).
 import type { Knex } from "knex";
 import { grantedBenefits } from "../benefit-grants/repository.js";
 import { stateMeters } from "../customer-meters/service.js";

@@ -16,12 +16,12 @@ export const subscriptionHandlers: Handlers<SubscriptionOps> = {
     body: await getSubscription(ctx.db, orgCaller(ctx), params.id),
   }),
   "subscriptions:update": async ({ params, body }, ctx) => {
-    const row = await changeSubscription(ctx.db, orgCaller(ctx), params.id, merchantChange(body as Record<string, unknown>), "merchant");
+    const row = await changeSubscription(ctx.uow, orgCaller(ctx), params.id, merchantChange(body as Record<string, unknown>), "merchant");
     return { status: 200, body: await readSubscription(ctx.db, row) };
   },
   // DELETE revokes now.
   "subscriptions:revoke": async ({ params }, ctx) => {
-    const row = await changeSubscription(ctx.db, orgCaller(ctx), params.id, { kind: "revoke" }, "merchant");
+    const row = await changeSubscription(ctx.uow, orgCaller(ctx), params.id, { kind: "revoke" }, "merchant");
     return { status: 200, body: await readSubscription(ctx.db, row) };
   },
   "subscriptions:export": async ({ query }, ctx) => ({

@@ -350,8 +350,8 @@ export async function firstSubscriptionPrice(db: Knex, subscriptionId: string): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Subscriptions on test clocks: what a clock's status and its advance read (handed to the test
-// clocks' service by server/handlers.ts), and the worker's sweep of clocks that did not catch up.
+// Subscriptions on test clocks: what a clock's status and its advance read (test-clocks/service.ts
+// imports them), and the worker's sweep of clocks that did not catch up.
 
 /**
  * Live subscriptions (or charges in flight) with something due at or before `frozen` (a clock's

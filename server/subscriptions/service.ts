@@ -27,6 +27,7 @@ import {
   type SubscriptionStatus,
 } from "./repository.js";
 import { pokeAfterCommit } from "../workflows-door.js";
+import type { UnitOfWork } from "../kit/unit-of-work.js";
 import { jsonb } from "../kit/db.js";
 
 export async function readSubscription(db: Knex, row: SubscriptionRow): Promise<SubscriptionOut> {
@@ -175,7 +176,7 @@ export interface CheckoutSubscriptionInput {
  * where the first renewal charges the price and makes it active (subscription.created now).
  */
 export async function createSubscriptionForCheckout(
-  db: Knex,
+  uow: UnitOfWork,
   trx: Knex.Transaction,
   input: CheckoutSubscriptionInput,
 ): Promise<SubscriptionRow> {
@@ -232,6 +233,6 @@ export async function createSubscriptionForCheckout(
     productId: input.product.id,
     subscriptionId: row.id,
   });
-  pokeAfterCommit(db, trx, [row.id]);
+  pokeAfterCommit(uow, trx, [row.id]);
   return row as SubscriptionRow;
 }

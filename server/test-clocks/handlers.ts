@@ -1,5 +1,7 @@
-// HTTP handlers of the billing test clock operations (a Borealis extension).
+// HTTP handlers of the billing test clock operations (a Borealis extension). They hand the service
+// the reads of the subscriptions on a clock (subscriptions stand on test clocks).
 import { orgCaller, type Handlers } from "../kit/context.js";
+import { hasSubscriptions, somethingDueOnClock, subscriptionIdsOnClock } from "../subscriptions/repository.js";
 import {
   advanceTestClock,
   attachCustomer,
@@ -18,7 +20,9 @@ type TestClockOps =
   | "test-clocks:advance"
   | "test-clocks:attach_customer";
 
-export const testClockHandlers = (dependents: TestClockDependents): Handlers<TestClockOps> => ({
+const dependents: TestClockDependents = { somethingDueOnClock, subscriptionIdsOnClock, hasSubscriptions };
+
+export const testClockHandlers: Handlers<TestClockOps> = {
   "test-clocks:list": async ({ query }, ctx) => ({ status: 200, body: await listTestClocks(ctx.db, orgCaller(ctx), query, dependents) }),
   "test-clocks:create": async ({ body }, ctx) => ({ status: 201, body: await createTestClock(ctx.db, orgCaller(ctx), body, dependents) }),
   "test-clocks:get": async ({ params }, ctx) => ({ status: 200, body: await getTestClock(ctx.db, orgCaller(ctx), params.id, dependents) }),
@@ -28,10 +32,10 @@ export const testClockHandlers = (dependents: TestClockDependents): Handlers<Tes
   },
   "test-clocks:advance": async ({ params, body }, ctx) => ({
     status: 200,
-    body: await advanceTestClock(ctx.db, orgCaller(ctx), params.id, body, dependents),
+    body: await advanceTestClock(ctx.uow, orgCaller(ctx), params.id, body, dependents),
   }),
   "test-clocks:attach_customer": async ({ params, body }, ctx) => ({
     status: 200,
     body: await attachCustomer(ctx.db, orgCaller(ctx), params.id, body, dependents),
   }),
-});
+};

@@ -1,7 +1,7 @@
 // Billing test clock queries (sandbox only). Every rule that compares against "now" asks clockNow
 // for the real time or the frozen time of its customer's clock, so a clock moves the whole
 // lifecycle. This domain sits below subscriptions and benefit grants; the subscription reads a
-// clock needs are handed in by server/handlers.ts (TestClockDependents).
+// clock needs are handed in by test-clocks/handlers.ts (TestClockDependents).
 import type { Knex } from "knex";
 import type { OrganizationCaller } from "../kit/auth.js";
 import type { RowPatch } from "../kit/db.js";

@@ -11,6 +11,7 @@ import { listPage, type Page } from "../kit/pagination.js";
 import { iso, isoRequired } from "../kit/time.js";
 import { getProcessor } from "../processors/index.js";
 import { pokeAfterCommit, runEmailRemindersAfterCommit } from "../workflows-door.js";
+import type { UnitOfWork } from "../kit/unit-of-work.js";
 import { anyOnTestClock, bindToTestClock, lockLiveInOrganization, onTestClocks } from "../customers/repository.js";
 import { insertTestClock, readable, updateTestClock, type TestClockRow } from "./repository.js";
 
@@ -18,7 +19,7 @@ export type TestClockOut = components["schemas"]["TestClock"];
 
 /**
  * What a clock reads of the subscriptions on it (subscriptions sit above test clocks, which they ask
- * for the time), handed in by server/handlers.ts.
+ * for the time), handed in by test-clocks/handlers.ts.
  */
 export interface TestClockDependents {
   somethingDueOnClock(db: Knex, clock: { id: string; frozen_time: Date }): Promise<boolean>;
@@ -105,13 +106,14 @@ export async function listTestClocks(
 
 /** Moves the clock forward; the subscriptions on it catch up in the background (status `advancing`). */
 export async function advanceTestClock(
-  db: Knex,
+  uow: UnitOfWork,
   caller: OrganizationCaller,
   id: string,
   input: { frozen_time: string },
   dependents: TestClockDependents,
 ): Promise<TestClockOut> {
   requireSandbox();
+  const { db } = uow;
   const row = await db.transaction(async (trx) => {
     const clock = await find(trx, caller, id, true);
     const to = parseTime(input.frozen_time, ["body", "frozen_time"]);
@@ -121,7 +123,7 @@ export async function advanceTestClock(
     if (to.getTime() - from > MAX_ADVANCE_MS)
       throw invalid(["body", "frozen_time"], "A clock moves at most two years at a time.", "value_error", input.frozen_time);
     const updated = await updateTestClock(trx, clock.id, { frozen_time: to, modified_at: new Date() });
-    pokeAfterCommit(db, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
+    pokeAfterCommit(uow, trx, await dependents.subscriptionIdsOnClock(trx, clock.id));
     runEmailRemindersAfterCommit(trx);
     return updated;
   });

@@ -1,8 +1,9 @@
 // afterCommit: work scheduled in a service's transaction runs once that transaction and every one
 // around it have committed (a service's transaction is a savepoint inside an idempotent request's),
-// and never when one of them rolls back; `outside` finds the knex the outermost one came from.
+// and never when one of them rolls back; a unit of work's after-commit work gets the pool.
 import { describe, expect, it } from "vitest";
-import { afterCommit, openedFrom, outside } from "../../server/kit/after-commit.js";
+import { afterCommit } from "../../server/kit/after-commit.js";
+import { UnitOfWork } from "../../server/kit/unit-of-work.js";
 import { useTestApi } from "../harness/index.js";
 import { sleep } from "../../server/kit/time.js";
 
@@ -46,19 +47,30 @@ describe("afterCommit", () => {
     expect(ran).toEqual(["inner"]);
   });
 
-  it("logs, never throws, when the work fails; outside() answers the knex a request's transaction came from", async () => {
+  it("logs, never throws, when the work fails", async () => {
+    const ran: string[] = [];
     await api.knex.transaction(async (trx) => {
       afterCommit(trx, () => {
         throw new Error("Temporal is away");
       });
+      afterCommit(trx, () => ran.push("next"));
     });
     await tick();
+    expect(ran).toEqual(["next"]);
+  });
+
+  it("gives a unit of work's after-commit work the pool, once the unit's transaction commits", async () => {
     const trx = await api.knex.transaction();
-    openedFrom(trx, api.knex);
-    await trx.transaction(async (inner) => {
-      expect(outside(inner)).toBe(api.knex);
-    });
-    expect(outside(api.knex)).toBe(api.knex);
+    const uow = new UnitOfWork(api.knex, trx);
+    expect(uow.db).toBe(trx);
+    const got: unknown[] = [];
+    await uow.db.transaction(async (inner) => uow.afterCommit(inner, (pool) => got.push(pool)));
+    await tick();
+    expect(got).toEqual([]);
     await trx.commit();
+    await tick();
+    expect(got.length).toBe(1);
+    expect(got[0]).toBe(api.knex);
+    expect(new UnitOfWork(api.knex).db).toBe(api.knex);
   });
 });
