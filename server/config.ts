@@ -176,7 +176,7 @@ export const SETTINGS = {
   // http
   TRUST_PROXY: v(text(), {
     area: "http",
-    description: "Express's `trust proxy`: a hop count (`1`), `true`, or addresses / subnets; unset: the socket's address is the client's",
+    description: "Fastify's `trustProxy`: a hop count (`1`), `true`, or addresses / subnets; unset: the socket's address is the client's",
   }),
   RATE_LIMIT_PUBLIC: rateLimit("`120/60`", "per client address on unauthenticated calls"),
   RATE_LIMIT_AUTH_FAILURE: rateLimit("`20/60`", "on failed authentications per client address"),

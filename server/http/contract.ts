@@ -51,10 +51,19 @@ function anchored<T>(schema: T): T {
   return forValidation(JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', `"$ref":"${CONTRACT_ID}#/`)));
 }
 
-function objectOf(parameters: Parameter[]): Schema | undefined {
-  if (parameters.length === 0) return undefined;
+/**
+ * The path's or query's parameters as one object: nothing undeclared, except what a free-form
+ * parameter (one whose schema has `additionalProperties`, like `metadata`) lets through.
+ */
+function objectOf(parameters: Parameter[]): Schema {
   const required = parameters.filter((p) => p.required).map((p) => p.name);
-  return { type: "object", properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema ?? {}])), required };
+  const freeForm = parameters.map((p) => p.schema?.additionalProperties).filter((a) => a !== undefined);
+  return {
+    type: "object",
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema ?? {}])),
+    required,
+    additionalProperties: freeForm.at(-1) ?? false,
+  };
 }
 
 /** Every operation of the contract, with its schemas anchored to the contract (`contractAjv`). */

@@ -63,14 +63,14 @@ export function errorResponse(err: unknown, log: Logger | undefined): [number, u
     log?.error({ err }, "response breaks the contract");
     return [500, { error: "ResponseContractViolation", detail: err.message }];
   }
-  const e = err as { statusCode?: number; message?: string; code?: string };
+  const e = err as { statusCode?: number; status?: number; message?: string; code?: string };
   if (e?.code && INPUT_ERROR_CODES.has(e.code)) {
     log?.warn({ err }, "input rejected by the database");
     return [422, { detail: [{ loc: ["body"], msg: "Invalid value", type: "value_error" }] }];
   }
-  // Fastify's refusals of a request (413 too large, 400 aborted or unreadable) and the like.
-  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500)
-    return [e.statusCode, errorBody(e.statusCode, e.message ?? STATUS_CODES[e.statusCode] ?? "Bad request")];
+  // Fastify's refusals of a request (413 too large, 400 aborted or unreadable), a library's 4xx and the like.
+  const status = e?.statusCode ?? e?.status;
+  if (status && status >= 400 && status < 500) return [status, errorBody(status, e.message ?? STATUS_CODES[status] ?? "Bad request")];
   log?.error({ err }, "unhandled error");
   return [500, errorBody(500, "An unexpected error occurred.")];
 }

@@ -77,6 +77,8 @@ export function requestIdOf(given: string | string[] | undefined): string {
 
 export const pathOf = (request: FastifyRequest) => request.url.split("?", 1)[0];
 
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 /** Where a Fastify validation error was found, as toIssues' first segment names it. */
 const PART: Record<string, string> = { body: "/requestBody", querystring: "/query", params: "/path", headers: "/header" };
 
@@ -173,11 +175,22 @@ export function installPipeline(
     });
     done();
   });
+  // A request no route serves: a page of a browser app, a 405 with the contract's methods, or a 404.
+  const miss = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (await pages(request, reply)) return reply;
+    const path = pathOf(request);
+    const methods = allowed(path);
+    if (methods.length === 0) throw new ResourceNotFound("No such route.");
+    reply.header("Allow", methods.join(", "));
+    return reply.code(405).send(errorBody(405, `${request.method} is not allowed on ${path}.`));
+  };
   // 2. Security headers; 3. CORS; 4. the API version.
   app.addHook("onRequest", async (request, reply) => {
     const path = pathOf(request);
     for (const [name, value] of o.securityHeaders(path)) reply.header(name, value);
     if (cors(request.method, path, reply)) return reply.code(204).send();
+    // A method nothing here serves is a miss before Fastify asks its body for a content type.
+    if (!SERVED_METHODS.has(request.method)) return miss(request, reply);
     if (path.startsWith("/v1/")) {
       request.state.apiVersion = requestedVersion(request.headers["polar-version"]);
       reply.header(VERSION_HEADER, request.state.apiVersion);
@@ -207,15 +220,7 @@ export function installPipeline(
     }
     reply.code(status).send(body);
   });
-  // A request no route serves: a page of a browser app, a 405 with the contract's methods, or a 404.
-  app.setNotFoundHandler(async (request, reply) => {
-    if (await pages(request, reply)) return reply;
-    const path = pathOf(request);
-    const methods = allowed(path);
-    if (methods.length === 0) throw new ResourceNotFound("No such route.");
-    reply.header("Allow", methods.join(", "));
-    return reply.code(405).send(errorBody(405, `${request.method} is not allowed on ${path}.`));
-  });
+  app.setNotFoundHandler(miss);
 
   const callerOf = async (request: FastifyRequest, reply: FastifyReply, operationId: OperationId): Promise<Caller> => {
     const meta = operations[operationId];

@@ -37,3 +37,14 @@ describe("routing of an empty path segment", () => {
     }
   });
 });
+
+describe("routing of a method nothing serves", () => {
+  it("answers QUERY, which has no route here, with the path's 405 like any other method", async () => {
+    const put = await fetch(`${api.url}/v1/benefits/0`, { method: "PUT" });
+    expect(put.status).toBe(405);
+    const query = await fetch(`${api.url}/v1/benefits/0`, { method: "QUERY" });
+    expect(query.status).toBe(405);
+    expect(query.headers.get("allow")).toBe(put.headers.get("allow"));
+    expect(await query.json()).toEqual({ error: "MethodNotAllowed", detail: "QUERY is not allowed on /v1/benefits/0." });
+  });
+});
