@@ -25,8 +25,8 @@ let target: { address: string; namespace: string } | null = null;
 /** Bumped when the target changes: ports built over an older client are built again. */
 let generation = 0;
 
-/** Points this process's shared client (and every port over it) at another Temporal frontend. */
-export function useTemporalAddress(address: string, namespace = "default"): void {
+/** Points this process's shared client (and every port over it) at another Temporal frontend, in TEMPORAL_NAMESPACE unless told. */
+export function useTemporalAddress(address: string, namespace = setting("TEMPORAL_NAMESPACE")): void {
   if (target?.address === address && target.namespace === namespace) return;
   target = { address, namespace };
   const old = shared;
