@@ -1,13 +1,8 @@
-// The API versions a caller may speak, as Polar dates them (`YYYY-MM`), chosen by the
-// `Polar-Version` header that the 1.x clients send on every call (the 0.x clients send none and get
-// the default, Polar's current version). The header decides the answer's shape where versions
-// differ: the contract marks a property that only some versions have with
-// `x-api-version: {starting_from, up_to}` (openapi/), and `versionedShapes` leaves it out of the
-// answers of the other versions, in one step after the handler (server/http/pipeline.ts); a webhook event's
-// payload is shaped the same way, in its endpoint's version (`versionedWebhooks`). An unknown
-// version is a 404, as Polar answers it (no route serves that version); the answer names the
-// version it speaks in its own `Polar-Version` header. The 0.x clients send no version; where an
-// answer's status changed under them, the user-agent they send names the client (`statusFor`).
+// The API versions a caller may speak (`Polar-Version: YYYY-MM`, sent by the 1.x clients; the 0.x
+// send none and get the default). Where versions differ, the contract marks a property with
+// `x-api-version` and `versionedShapes` leaves it out of other versions' answers (webhook payloads
+// too, `versionedWebhooks`). An unknown version is a 404, as Polar answers it; where a status
+// changed under the 0.x clients, their user-agent picks it (`statusFor`).
 import { ResourceNotFound } from "../kit/errors.js";
 
 export const API_VERSIONS = ["2026-04", "2026-10"] as const;

@@ -1,9 +1,6 @@
-// The headers of the buyer's pages (the hosted checkout and the customer portal, served by
-// server/kit/ui-apps.ts): both may load Stripe.js for their card fields, and a checkout page may be
-// framed by the origin its checkout was opened from (`embed_origin`, set by @polar-sh/checkout's
-// embed script through the checkout link), by that origin alone, and only when the organization's
-// `embed_hosts` allow it (server/organizations/embed-hosts.ts). Every other page keeps the CSP of
-// server/http/security.ts: our own assets, never framed.
+// The headers of the buyer's pages (hosted checkout, customer portal): both may load Stripe.js,
+// and a checkout page may be framed by its checkout's `embed_origin` alone, when the
+// organization's `embed_hosts` allow it. Every other page keeps server/http/security.ts's CSP.
 import type { FastifyReply } from "fastify";
 import type { Knex } from "knex";
 import { findBySecret } from "../checkouts/repository.js";

@@ -1,18 +1,8 @@
-// Idempotency-Key on every POST, PATCH and DELETE under /v1 (Stripe's semantics; the design and
-// its crash windows are in docs/RELIABILITY.md). For a request that carries a key:
-//
-// - Most operations run their whole handler inside one transaction of this module's, with the
-//   key's advisory lock held; services' own `db.transaction(...)` calls nest in it as savepoints,
-//   and the answer is written in it before it commits: the write and its record commit together.
-//   A second request with the key while the first runs gets 409 at once and does nothing.
-// - Operations that must commit in steps (checkout confirm: claim, processor call outside any
-//   transaction, outcome) get a journal instead and write the record in their own transactions;
-//   so do the checkout's create and updates, which ask Stripe Tax between their transactions.
-//
-// A stored answer with the same request is replayed (`Idempotent-Replayed: true`); with another
-// method, path or body it is a 422. Validation failures (422) and conflicts (409) store nothing,
-// nor does an unexpected error (500): what ran is kept as it would be without a key, and a
-// retry runs again.
+// Idempotency-Key on every POST, PATCH and DELETE under /v1, with Stripe's semantics (design and
+// crash windows: docs/RELIABILITY.md). Most operations run inside one transaction holding the
+// key's advisory lock, so the write and its record commit together; those that commit in steps
+// (confirm, checkout create/update) keep a journal instead. A same-key replay answers the stored
+// answer; another request with the key is a 422; 409s, 422s and 500s store nothing.
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";

@@ -1,15 +1,7 @@
-// Prometheus metrics at GET /metrics (prom-client), for operators. Per API process:
-//   borealis_http_requests_total{operation,method,status}, borealis_http_request_duration_seconds
-//   (histogram, same labels), the database pool (used, free, waiting: saturation), and the
-//   process's own (CPU, memory, event loop lag).
-// Read from the database at scrape time (each count from its table's repository), so any one API
-// tells the platform's state:
-//   webhook delivery lag (the oldest pending event's age) and backlog, failed deliveries in the
-//   last hour, renewals due (past their period end) vs done (renewal orders in the last hour),
-//   benefit grant jobs pending and failed, confirms awaiting recovery.
-// The worker's workflow and activity failures come from the Temporal SDK's own Prometheus
-// exporter (WORKER_METRICS_ADDRESS, workflows/worker.ts). METRICS_TOKEN, when set, is asked for
-// as a bearer token.
+// Prometheus metrics at GET /metrics (prom-client): requests by operation and status with their
+// latencies, the database pool, the process, and the platform's backlogs read from the database
+// at scrape time (webhook lag, renewals due vs done, grant jobs, confirms awaiting recovery;
+// docs/DEPLOYMENT.md lists them). METRICS_TOKEN, when set, is asked for as a bearer token.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Knex } from "knex";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";

@@ -1,15 +1,6 @@
-// The one request pipeline: Fastify's hooks, in the order a request meets them. Every request:
-//   1. onRequest   request context: request id, logger, metrics and the log line, tracing span
-//   2. onRequest   security headers (server/http/security.ts)
-//   3. onRequest   CORS on the public and portal paths, preflights answered
-//   4. onRequest   the API version of a /v1 request (Polar-Version)
-// A contract operation then (routes compiled from generated/openapi.json):
-//   5. body        parsed (JSON, form), then preValidation: authentication, rate limits, portal sections
-//   6. validation  path, query and body by the contract's Ajv (query and path coerced)
-//   7. preHandler  input PostgreSQL cannot store is refused
-//   8. handler     the generated handler, inside the idempotency journal
-//   9. answer      the status and shape of the caller's version (or the CSV)
-// Any error: the error handler answers the contract's body (422 issues, OAuth2's shape).
+// The one request pipeline: Fastify's hooks in the order a request meets them, the contract's
+// routes compiled from generated/openapi.json, and the error handler. `installPipeline` lists the
+// steps; docs/ARCHITECTURE.md walks one request through them.
 import { randomUUID } from "node:crypto";
 import { parse as parseForm } from "node:querystring";
 import { negotiate } from "@fastify/accept-negotiator";
@@ -122,7 +113,21 @@ function allowedMethods(ops: ContractOperation[]): (path: string) => string[] {
   };
 }
 
-/** Adds the pipeline's hooks, parsers, error and not-found answers, and the contract's routes to `app`. */
+/**
+ * Adds the pipeline's hooks, parsers, error and not-found answers, and the contract's routes to
+ * `app`. The steps, in order. Every request:
+ *   1. onRequest   request context: request id, logger, metrics and the log line, tracing span
+ *   2. onRequest   security headers (server/http/security.ts)
+ *   3. onRequest   CORS on the public and portal paths, preflights answered
+ *   4. onRequest   the API version of a /v1 request (Polar-Version)
+ * A contract operation then (routes compiled from generated/openapi.json):
+ *   5. body        parsed (JSON, form), then preValidation: authentication, rate limits, portal sections
+ *   6. validation  path, query and body by the contract's Ajv (query and path coerced)
+ *   7. preHandler  input PostgreSQL cannot store is refused
+ *   8. handler     the generated handler, inside the idempotency journal
+ *   9. answer      the status and shape of the caller's version (or the CSV)
+ * Any error: the error handler answers the contract's body (422 issues, OAuth2's shape).
+ */
 export function installPipeline(
   app: FastifyInstance,
   o: PipelineOptions,

@@ -1,22 +1,8 @@
-// Rate limits, shared by every API process: counters live in PostgreSQL (table api_rate_limits,
-// rate-limiter-flexible's store), so two APIs behind one balancer count together. When the
-// database cannot be reached a process counts in memory alone (the library's insurance limiter):
-// an outage never turns into 429s.
-//
-// Policies (RATE_LIMIT_<NAME>="<points>/<seconds>", "off" to turn one off; docs/RELIABILITY.md):
-//   public        anonymous calls to a public door, per client IP and door: checkout by client
-//                 secret, license key validate / activate / deactivate, the storefront lookup,
-//                 checkout links' redirect                                     default 120/60
-//   auth_failure  requests with a wrong or expired token, per client IP; past it, every request
-//                 from that IP with a token is refused until the window ends      default 20/60
-//   token         a merchant access token's calls                             default 1200/60
-//   customer      a customer session's portal calls                            default 600/60
-// Sign-in is limited by better-auth (server/auth/), the portal's email codes by their own rows
-// (server/customer-sessions/codes.ts).
-//
-// Every limited answer carries `RateLimit-Policy` and `RateLimit` (the IETF draft's fields:
-// limit, remaining, reset); a refusal is 429 `{"error": "TooManyRequests", "detail": ...}` with
-// `Retry-After` in seconds (kit/errors.ts's TooManyRequests, its header set where errors are answered).
+// Rate limits shared by every API process: counters in PostgreSQL (api_rate_limits, through
+// rate-limiter-flexible), counting in memory alone while the database is unreachable. Policies
+// `public`, `auth_failure`, `token`, `customer` (RATE_LIMIT_<NAME>="<points>/<seconds>" or "off";
+// docs/RELIABILITY.md). Limited answers carry RateLimit-Policy and RateLimit; a refusal is a 429
+// TooManyRequests with Retry-After.
 import type { FastifyReply as Response, FastifyRequest as Request } from "fastify";
 import type { Knex } from "knex";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";

@@ -1,20 +1,7 @@
-// Security headers and CORS for everything the API serves.
-//
-// - helmet on every answer: nosniff, no referrer, HSTS, a Content-Security-Policy that allows our
-//   own assets only (the API docs page's inline scripts by their hashes), and no framing at all
-//   (`frame-ancestors 'none'`). The hosted checkout page, when served, may be framed by the origin
-//   its checkout's `embed_origin` names, and only by it: `frameableBy(res, origin)`.
-// - `Cache-Control: no-store` on every /v1 answer: they carry customers, tokens and secrets
-//   (customer sessions, confirmed checkouts, webhook secrets, license keys) that no cache may keep.
-// - /v1 answers are JSON (or a redirect), never a document a browser renders: they get the headers
-//   that matter for such answers (OWASP's REST cheat sheet: nosniff, HSTS, no referrer, a CSP
-//   that allows nothing and no framing, no-store) and not the ones that only govern documents
-//   (opener policy, origin agent cluster, DNS prefetch, download options, cross-domain policies,
-//   the XSS auditor), which were six headers to validate and write on every API answer.
-// - CORS: the public and customer-portal calls (checkout by client secret, the portal) may be
-//   called from any origin, without credentials (cookies are never sent; the bearer token is the
-//   credential); a preflight OPTIONS is answered there. The merchant API answers no CORS: an
-//   organization token does not belong in a browser on someone else's page.
+// Security headers and CORS for everything the API serves: helmet's headers and a CSP allowing
+// our own assets only, never framed (but a checkout by its embed origin); /v1 answers get the
+// headers that matter for JSON (nosniff, HSTS, no referrer, an empty CSP) and `no-store`. CORS only
+// on the public and portal calls, without credentials; the merchant API answers none.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { IncomingMessage, ServerResponse } from "node:http";

@@ -1,9 +1,7 @@
-// Work that must wait for a commit (starting a Temporal workflow, waking one): it may only run
-// once the data it looks at is visible to others. A service's `db.transaction(...)` is a savepoint
-// when the service was handed a transaction (an idempotent request runs its whole handler in one,
-// docs/RELIABILITY.md): its "commit" is only a release, and the outer transaction may still roll
-// back. So the work waits for the transaction it was scheduled in and every one around it. Work
-// that needs the database after the commit goes through the request's UnitOfWork (./unit-of-work.ts).
+// Work that must wait for a commit (starting a Temporal workflow, waking one). A service's
+// `db.transaction(...)` is a savepoint inside an idempotent request's transaction
+// (docs/RELIABILITY.md), so the work waits for its transaction and every one around it. Work that
+// needs the database afterwards goes through the request's UnitOfWork (./unit-of-work.ts).
 import type { Knex } from "knex";
 import { logger } from "./logger.js";
 

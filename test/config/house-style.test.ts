@@ -4,8 +4,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const DIRECTORIES = ["server", "workflows", "emails", "codegen", "scripts", "bench", "test", "admin/src", "portal/src"];
-// Excluded until the request pipeline's rewrite (issue 33 item 1) replaces them.
-const EXCLUDED = /^server\/(app\.ts|main\.ts|http\/)/;
 const MAX_HEADER_LINES = 5;
 
 /** The length of the comment lines that open a file (after a shebang); a doc comment there is its declaration's. */
@@ -30,7 +28,7 @@ function headerLines(text: string): number {
 
 function sourceFiles(): string[] {
   const listed = execFileSync("git", ["ls-files", "-z", "--", ...DIRECTORIES], { encoding: "utf8" });
-  return listed.split("\0").filter((path) => /\.tsx?$/.test(path) && !EXCLUDED.test(path));
+  return listed.split("\0").filter((path) => /\.tsx?$/.test(path));
 }
 
 describe("house style", () => {
