@@ -51,6 +51,7 @@ export interface StartWorkerOptions {
   knex: Knex;
   /** host:port of the Temporal frontend. */
   temporalAddress: string;
+  /** The Temporal namespace; TEMPORAL_NAMESPACE unless told. */
   namespace?: string;
   taskQueue?: string;
   /**
@@ -161,7 +162,7 @@ async function tracingOptions(): Promise<Partial<WorkerOptions>> {
 }
 
 export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
-  const namespace = opts.namespace ?? "default";
+  const namespace = opts.namespace ?? setting("TEMPORAL_NAMESPACE");
   const taskQueue = opts.taskQueue ?? BOREALIS_TASK_QUEUE;
   installRuntimeLogger();
 
