@@ -16,7 +16,7 @@ import { useMeterQuantities } from "./useMeterQuantities";
  */
 export function QuantitiesChart() {
   const meter = useRecordContext<Meter>();
-  const [interval, setInterval] = useState<Interval>("day");
+  const [interval, setTimeInterval] = useState<Interval>("day");
   const [days, setDays] = useState<number | "custom">(30);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
@@ -31,7 +31,7 @@ export function QuantitiesChart() {
   const otherError = error && !fieldError ? error.message : null;
   const { scale, label: unitLabel } = meterUnitFormat(meter);
   const rows = data?.quantities.map((q) => ({ ...q, label: bucketLabel(q.timestamp, interval), shown: q.quantity / scale })) ?? [];
-  const controls = { interval, setInterval, days, setDays, from, setFrom, to, setTo, view, setView, error };
+  const controls = { interval, setTimeInterval, days, setDays, from, setFrom, to, setTo, view, setView, error };
   return (
     <Box>
       <QuantitiesControls {...controls} />

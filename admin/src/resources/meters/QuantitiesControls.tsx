@@ -5,7 +5,7 @@ import { INTERVALS, WINDOWS, type Interval } from "./quantityWindow";
 
 interface QuantitiesControlsProps {
   interval: Interval;
-  setInterval: (i: Interval) => void;
+  setTimeInterval: (i: Interval) => void;
   days: number | "custom";
   setDays: (d: number | "custom") => void;
   from: string;
@@ -30,7 +30,7 @@ export function QuantitiesControls(p: QuantitiesControlsProps) {
         sx={{ width: 180 }}
         label="Interval"
         value={p.interval}
-        onChange={(e) => p.setInterval(e.target.value as Interval)}
+        onChange={(e) => p.setTimeInterval(e.target.value as Interval)}
         error={!!intervalError}
         helperText={intervalError}
       >
