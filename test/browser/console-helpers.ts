@@ -14,8 +14,8 @@ export async function signIn(stack: BrowserStack, page: Page, token: string): Pr
   await page.getByLabel("Access token").fill(token);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByRole("heading", { name: "Last 30 days" }).waitFor();
-  // metrics answered (charts, or the empty state while they are not built)
-  await page.locator('[data-testid="metrics-ready"], [data-testid="metrics-empty"]').first().waitFor();
+  // metrics answered (charts, or the alert naming the error)
+  await page.locator('[data-testid="metrics-ready"], [data-testid="metrics-error"]').first().waitFor();
   // Home's calls done: a navigation now would cut them short (a failed request to the guard)
   await page.waitForLoadState("networkidle");
 }

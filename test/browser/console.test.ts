@@ -75,10 +75,23 @@ describe("merchant console: every screen", { timeout: 240_000 }, () => {
     ],
   };
 
-  it("opens Home: the metrics charts, or their empty state while metrics are not built", async () => {
+  it("opens Home with the metrics charts", async () => {
     const page = await stack.newPage();
     await signIn(stack, page, s.token);
+    await page.getByTestId("metrics-ready").waitFor();
     await stack.check(page, "console-home");
+  });
+
+  it("shows on Home the message of a metrics request that fails, whatever its status", async () => {
+    const page = await stack.newPage({ allow: [{ status: 501, url: "/v1/metrics/" }] });
+    const body = { error: "NotImplemented", detail: "Metrics are switched off." };
+    await page.route(
+      (url) => url.pathname === "/v1/metrics/",
+      (route) => route.fulfill({ status: 501, contentType: "application/json", body: JSON.stringify(body) }),
+    );
+    await signIn(stack, page, s.token);
+    await page.getByRole("alert").filter({ hasText: "NotImplemented: Metrics are switched off." }).waitFor();
+    await stack.check(page, "console-home-metrics-error", { screenshot: false });
   });
 
   it.each(Object.keys(sections))("opens every %s screen with its data, accessibly, at 1280 and 375 px", async (section) => {

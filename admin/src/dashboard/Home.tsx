@@ -1,10 +1,9 @@
 // Home: revenue, orders, active subscriptions, MRR and checkouts over the last 30 days, as charts
-// over GET /v1/metrics/. Until the API has metrics (it answers 501), a clear empty state says so.
+// over GET /v1/metrics/. When the request fails, an alert shows the error's message.
 import { useEffect, useState } from "react";
 import { Title, useDataProvider, useGetIdentity, useGetList } from "react-admin";
 import { Alert, Box, Card, CardContent, Typography } from "@mui/material";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { Link } from "react-router-dom";
 import type { MetricsResponse } from "../api";
 import type { BorealisDataProvider } from "../dataProvider";
 import { formatMoney } from "../common/format";
@@ -25,7 +24,7 @@ const CHARTS: {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-type State = { kind: "loading" } | { kind: "ready"; data: MetricsResponse } | { kind: "unavailable"; message: string };
+type State = { kind: "loading" } | { kind: "ready"; data: MetricsResponse } | { kind: "failed"; message: string };
 
 /** The currency amounts are reported in: the organization's first product's, else usd. */
 function useCurrency(): string {
@@ -58,8 +57,7 @@ function Charts() {
       })
       .then(
         ({ data }) => setState({ kind: "ready", data }),
-        (err: Error & { status?: number }) =>
-          setState({ kind: "unavailable", message: err.status === 501 ? "Metrics are not available on this server yet." : err.message }),
+        (err: Error) => setState({ kind: "failed", message: err.message }),
       );
   }, [dataProvider]);
   return (
@@ -68,10 +66,9 @@ function Charts() {
       <Typography component="h1" variant="h5" gutterBottom>
         Last 30 days
       </Typography>
-      {state.kind === "unavailable" ? (
-        <Alert severity="info" sx={{ mb: 2 }} data-testid="metrics-empty">
-          {state.message} Revenue, orders, subscriptions, MRR and checkouts will be charted here. Meanwhile, see{" "}
-          <Link to="/orders">orders</Link> and <Link to="/subscriptions">subscriptions</Link>.
+      {state.kind === "failed" ? (
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="metrics-error">
+          The metrics could not be loaded: {state.message}
         </Alert>
       ) : null}
       <Box
