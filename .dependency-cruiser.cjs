@@ -76,6 +76,13 @@ module.exports = {
       to: { pathNot: ["^workflows/shared/", "^node_modules/@temporalio/(workflow|common)/"] },
     },
     {
+      name: "top-shared-is-plain",
+      severity: "error",
+      comment: "shared/ runs in the server and in the browser apps' bundles: it imports nothing outside itself.",
+      from: { path: "^shared/" },
+      to: { pathNot: "^shared/" },
+    },
+    {
       name: "emails-is-a-leaf",
       severity: "error",
       comment:

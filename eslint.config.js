@@ -103,6 +103,7 @@ export default tseslint.config(
       "admin/src/**/*.{ts,tsx}",
       "portal/src/**/*.{ts,tsx}",
       "emails/src/**/*.{ts,tsx}",
+      "shared/**/*.ts",
     ],
     rules: { "no-restricted-syntax": ["error", ...noCasts] },
   },

@@ -14,7 +14,7 @@ export const UI_APPS: readonly UiApp[] = [
     dir: "portal",
     base: "/_portal/",
     routes: ["/checkout/:clientSecret/*", "/:slug/portal/*"],
-    sources: ["generated/client"],
+    sources: ["generated/client", "shared"],
     config: () => ({ processor: getProcessor().name, stripe_publishable_key: setting("STRIPE_PUBLISHABLE_KEY") ?? null }),
   },
 ];

@@ -1,6 +1,7 @@
 // Billing addresses: an ISO 3166-1 alpha-2 country is required (an assigned code, any case given,
 // the contract's CountryAlpha2 once stored); the other lines are optional text.
 import type { components } from "../../generated/types.js";
+import { isCountryCode } from "../../shared/countries.js";
 import { invalid } from "../kit/errors.js";
 
 export type Country = components["schemas"]["CountryAlpha2"];
@@ -14,51 +15,9 @@ export interface Address {
   country: Country;
 }
 
-const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
-// Codes ICU names that are not assigned ISO 3166-1 countries: groupings and private use, the
-// exceptionally reserved (UK, XK, the Canary Islands…) and the transitionally reserved (former
-// countries: AN, CS, SU, YU…). What is left is the contract's CountryAlpha2 (a test holds them equal).
-const NOT_COUNTRIES = new Set([
-  "EU",
-  "EZ",
-  "UN",
-  "QO",
-  "XA",
-  "XB",
-  "ZZ",
-  "AC",
-  "CP",
-  "CQ",
-  "DG",
-  "EA",
-  "FX",
-  "IC",
-  "TA",
-  "UK",
-  "XK",
-  "AN",
-  "BU",
-  "CS",
-  "DD",
-  "DY",
-  "HV",
-  "NH",
-  "RH",
-  "SU",
-  "TP",
-  "VD",
-  "YD",
-  "YU",
-  "ZR",
-]);
-
+/** An assigned code (shared/countries.ts), so the contract's CountryAlpha2. */
 export function isCountry(code: string): code is Country {
-  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false;
-  try {
-    return regionNames.of(code) !== code;
-  } catch {
-    return false;
-  }
+  return isCountryCode(code);
 }
 
 const LINES = ["line1", "line2", "postal_code", "city", "state"] as const;

@@ -1,9 +1,11 @@
-// The countries an address takes: exactly the contract's CountryAlpha2 (the assigned ISO 3166-1
-// codes, what the 1.x client declares an Address's country to be), given in any case; a code ICU
-// knows that is not an assigned country (UK, XK, a former country) is refused.
+// The countries an address takes, and the portal's picker offers: exactly the contract's
+// CountryAlpha2 (the assigned ISO 3166-1 codes, what the 1.x client declares an Address's country
+// to be), given in any case; a code ICU knows that is not an assigned country (UK, XK, a former
+// country) is refused.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isCountry } from "../../server/customers/address.js";
+import { countryCodes } from "../../shared/countries.js";
 import { orgWithToken, uniqueEmail, useTestApi } from "../harness/index.js";
 
 const api = useTestApi();
@@ -14,6 +16,7 @@ describe("an address's country", () => {
     const letters = Array.from({ length: 26 }, (_, i) => String.fromCharCode(65 + i));
     const taken = letters.flatMap((a) => letters.map((b) => a + b)).filter(isCountry);
     expect(taken).toEqual(contract.components.schemas.CountryAlpha2.enum);
+    expect(countryCodes()).toEqual(contract.components.schemas.CountryAlpha2.enum);
     expect(contract.components.schemas.Address.properties.country).toEqual({ $ref: "#/components/schemas/CountryAlpha2" });
   });
 
