@@ -1,6 +1,6 @@
 // Tax ids at the API's edge: the pair [value, type] the API carries, or a bare value whose type is
 // found from the billing country, each checked by server/tax/tax-ids.ts (format and checksum, with
-// stdnum) and refused with a 422 naming the field.
+// stdnum, or the form alone, with validator) and refused with a 422 naming the field.
 import { invalid } from "../kit/errors.js";
 import { checkTaxId as checkTaxIdOf, detectTaxId as detectTaxIdOf, isTaxIdType } from "../tax/tax-ids.js";
 

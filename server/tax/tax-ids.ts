@@ -1,8 +1,9 @@
 // Tax ids: the format and checksum of every type of the contract's TaxIDFormat list, checked
-// offline with stdnum (a kept library, not regexes of our own). A type stdnum has no validator for
-// is listed with the reason and accepted unchecked, which the result says. The API carries a tax
-// id as Polar does, the pair [value, type]: ["FR40303265045", "eu_vat"].
+// offline with kept libraries, not regexes of our own: stdnum, else validator's format patterns.
+// A type neither checks is listed with the reason and accepted unchecked, which the result says.
+// The API carries a tax id as Polar does, the pair [value, type]: ["FR40303265045", "eu_vat"].
 import { stdnum, type Validator } from "stdnum";
+import validator from "validator";
 import type { components } from "../../generated/types.js";
 
 export type TaxIdType = components["schemas"]["TaxIDFormat"];
@@ -22,9 +23,15 @@ export interface TaxIdCheck {
 
 /**
  * How a type is checked: by any of its stdnum validators (with the prefix stdnum strips from the
- * compact value, "GB"), per EU member state by prefix, or not at all (the reason stdnum cannot).
+ * compact value, "GB"), per EU member state by prefix, by validator's format for a country stdnum
+ * has no module for (isVAT's pattern: the form, no checksum), or not at all (the reason none can).
  */
-type Spec = Validator[] | { validators: Validator[]; prefix: string } | { memberStates: Record<string, Validator> } | string;
+type Spec =
+  | Validator[]
+  | { validators: Validator[]; prefix: string }
+  | { memberStates: Record<string, Validator> }
+  | { format: validator.VATCountryCode }
+  | string;
 
 /** EU VAT numbers by their prefix (Greece's is EL; XI is Northern Ireland's, a UK VAT number). */
 const EU_VAT: Record<string, Validator> = {
@@ -58,23 +65,23 @@ const EU_VAT: Record<string, Validator> = {
   XI: stdnum.GB.vat,
 };
 
-/** Every type of the contract's TaxIDFormat enum: how it is checked, or why stdnum cannot. */
+/** Every type of the contract's TaxIDFormat enum: how it is checked, or why no library here can. */
 export const TAX_ID_TYPES: Record<TaxIdType, Spec> = {
   ad_nrt: [stdnum.AD.nrt],
-  ae_trn: "no United Arab Emirates module",
+  ae_trn: "neither stdnum nor validator has a United Arab Emirates check",
   ar_cuit: [stdnum.AR.cuit],
   au_abn: [stdnum.AU.abn],
-  au_arn: "the ATO reference number has no public checksum",
-  bg_uic: "its BG VAT check covers the 9-digit form only, not the 13-digit UIC",
-  bh_vat: "no Bahrain module",
-  bo_tin: "its Bolivia module checks identity cards only",
+  au_arn: "the ATO reference number has no public checksum; validator's AU pattern is the ABN's",
+  bg_uic: "stdnum's BG VAT check takes 9 digits, validator's BG pattern 9 or 10; a UIC may have 13",
+  bh_vat: "neither stdnum nor validator has a Bahrain check",
+  bo_tin: "stdnum's Bolivia module checks identity cards only; validator's BO pattern refuses Stripe's example",
   br_cnpj: [stdnum.BR.cnpj],
   br_cpf: [stdnum.BR.cpf],
   ca_bn: [stdnum.CA.bn],
   ca_gst_hst: [stdnum.CA.gst],
   ca_pst_bc: [stdnum.CA.pst],
-  ca_pst_mb: "its PST check is British Columbia's",
-  ca_pst_sk: "its PST check is British Columbia's",
+  ca_pst_mb: "stdnum's PST check is British Columbia's; validator's CA pattern is the BN's",
+  ca_pst_sk: "stdnum's PST check is British Columbia's; validator's CA pattern is the BN's",
   ca_qst: [stdnum.CA.qst],
   ch_uid: [stdnum.CH.uid],
   ch_vat: [stdnum.CH.vat],
@@ -90,10 +97,10 @@ export const TAX_ID_TYPES: Record<TaxIdType, Spec> = {
   eu_oss_vat: "the EU's non-Union OSS numbers have no published checksum",
   eu_vat: { memberStates: EU_VAT },
   gb_vat: { validators: [stdnum.GB.vat], prefix: "GB" },
-  ge_vat: "no Georgia module",
-  hk_br: "its Hong Kong module checks identity cards only",
+  ge_vat: "neither stdnum nor validator has a Georgia check",
+  hk_br: "stdnum's Hong Kong module checks identity cards only; validator has no HK pattern",
   hr_oib: [stdnum.HR.oib],
-  hu_tin: "it checks the 8-digit EU VAT number, not the 11-digit tax number",
+  hu_tin: "stdnum and validator check the 8-digit EU VAT number, not the 11-digit tax number",
   id_npwp: [stdnum.ID.npwp],
   il_vat: [stdnum.IL.hp, stdnum.IL.idnr],
   in_gst: [stdnum.IN.gstin],
@@ -103,32 +110,32 @@ export const TAX_ID_TYPES: Record<TaxIdType, Spec> = {
   jp_trn: "an individual's T-number is not a corporate number",
   ke_pin: [stdnum.KE.pin],
   kr_brn: [stdnum.KR.brn],
-  kz_bin: "no Kazakhstan module",
+  kz_bin: { format: "KZ" },
   li_uid: [stdnum.CH.uid],
   mx_rfc: [stdnum.MX.rfc],
-  my_frp: "its Malaysia module checks identity cards only",
-  my_itn: "its Malaysia module checks identity cards only",
-  my_sst: "its Malaysia module checks identity cards only",
-  ng_tin: "no Nigeria module",
+  my_frp: "stdnum's Malaysia module checks identity cards only; validator has no MY pattern",
+  my_itn: "stdnum's Malaysia module checks identity cards only; validator has no MY pattern",
+  my_sst: "stdnum's Malaysia module checks identity cards only; validator has no MY pattern",
+  ng_tin: { format: "NG" },
   no_vat: [stdnum.NO.mva],
-  no_voec: "VOEC numbers have no public checksum",
+  no_voec: "VOEC numbers have no public checksum; validator's NO pattern is the MVA number's",
   nz_gst: [stdnum.NZ.ird],
-  om_vat: "no Oman module",
+  om_vat: "neither stdnum nor validator has an Oman check",
   pe_ruc: [stdnum.PE.ruc],
-  ph_tin: "no Philippines module",
+  ph_tin: { format: "PH" },
   ro_tin: [stdnum.RO.cnp],
   rs_pib: [stdnum.RS.pib],
   ru_inn: [stdnum.RU.inn],
-  ru_kpp: "a KPP has no checksum",
-  sa_vat: "no Saudi Arabia module",
-  sg_gst: "a GST number is a UEN or an M-number; it checks UENs only",
+  ru_kpp: "a KPP has no checksum; validator's RU pattern is the INN's",
+  sa_vat: { format: "SA" },
+  sg_gst: "a GST number is a UEN or an M-number; stdnum checks UENs only, validator has no SG pattern",
   sg_uen: [stdnum.SG.uen],
   si_tin: [stdnum.SI.ddv],
   sv_nit: [stdnum.SV.nit],
   th_vat: [stdnum.TH.tin],
   tr_tin: [stdnum.TR.vkn],
   tw_vat: [stdnum.TW.ubn],
-  ua_vat: "it checks EDRPOU and RNTRC, not the 12-digit VAT payer number",
+  ua_vat: "stdnum checks EDRPOU and RNTRC, not the VAT payer number; validator's UA pattern refuses Stripe's example",
   us_ein: [stdnum.US.ein],
   uy_ruc: [stdnum.UY.rut],
   ve_rif: [stdnum.VE.rif],
@@ -156,10 +163,10 @@ export function isTaxIdType(type: string): type is TaxIdType {
   return Object.hasOwn(TAX_ID_TYPES, type);
 }
 
-/** The reason a type is not checked, or null when stdnum checks it. */
+/** The reason a type is not checked, or null when it is. */
 export function uncheckedReason(type: TaxIdType): string | null {
   const spec = TAX_ID_TYPES[type];
-  return typeof spec === "string" ? `stdnum has no validator for this number (${spec})` : null;
+  return typeof spec === "string" ? `no library here checks this number (${spec})` : null;
 }
 
 /** Whitespace, dots, dashes and slashes removed, upper case: the form an unchecked type keeps. */
@@ -169,6 +176,13 @@ function squeeze(value: string): string {
 
 function result(type: TaxIdType, value: string, valid: boolean, reason: string | null, checked = true): TaxIdCheck {
   return { type, value, country: countryOf(type, value), checked, valid, reason };
+}
+
+/** A type checked by its form alone: the compact value, less the country prefix the form allows. */
+function checkFormat(raw: string, type: TaxIdType, country: validator.VATCountryCode): TaxIdCheck {
+  const value = squeeze(raw);
+  if (!validator.isVAT(value, country)) return result(type, value, false, "The tax ID does not have the form of its type.");
+  return result(type, value.startsWith(country) ? value.slice(country.length) : value, true, null);
 }
 
 function checkEuVat(raw: string, countryHint: string | null): TaxIdCheck {
@@ -195,6 +209,7 @@ export function checkTaxId(raw: string, type: TaxIdType, countryHint: string | n
       : result(type, value, false, "The tax ID is empty.", false);
   }
   if ("memberStates" in spec) return checkEuVat(raw, countryHint);
+  if ("format" in spec) return checkFormat(raw, type, spec.format);
   const { validators, prefix } = Array.isArray(spec) ? { validators: spec, prefix: "" } : spec;
   let error = "The tax ID is invalid.";
   for (const validator of validators) {

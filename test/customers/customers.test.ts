@@ -183,6 +183,11 @@ describe("customers", () => {
       ["J99216582", "es_cif"],
       ["GODE561231GR8", "mx_rfc"],
       ["116-82-00276", "kr_brn"],
+      // Stripe's examples of the types checked by their form
+      ["123456789012", "kz_bin"],
+      ["12345678-0001", "ng_tin"],
+      ["123456789012", "ph_tin"],
+      ["123456789012345", "sa_vat"],
     ];
     for (const [i, [value, type]] of valid.entries()) {
       const c = await polar.customers.create({ email: `tax-ok-${i}@example.com`, taxId: [value, type] });
@@ -198,6 +203,10 @@ describe("customers", () => {
       ["22AAAAA0000A1Y5", "in_gst"],
       ["01.234.456/5432", "br_cnpj"],
       ["5123456789", "za_vat"],
+      ["12345678901", "kz_bin"],
+      ["1234567-0001", "ng_tin"],
+      ["123-456-789", "ph_tin"],
+      ["SA12345678901234", "sa_vat"],
       // the right shape, a wrong check digit
       ["DE136695977", "eu_vat"],
       ["GB980780685", "gb_vat"],

@@ -1,5 +1,6 @@
-// Tax ids: every type of the contract's TaxIDFormat is either checked by stdnum (a valid and an
-// invalid example each) or listed as unchecked with its reason; EU VAT numbers by member state.
+// Tax ids: every type of the contract's TaxIDFormat is either checked, by stdnum or by validator's
+// format (a valid and an invalid example each), or listed as unchecked with its reason; EU VAT
+// numbers by member state.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { checkTaxId, detectTaxId, isTaxIdType, TAX_ID_TYPES, uncheckedReason, type TaxIdType } from "../../server/tax/tax-ids.js";
@@ -38,14 +39,18 @@ const CHECKED: [TaxIdType, string, string, string, string][] = [
   ["jp_cn", "5-8356-7825-6246", "2-8356-7825-6246", "5835678256246", "JP"],
   ["ke_pin", "P051365947M", "P05136594M7", "P051365947M", "KE"],
   ["kr_brn", "116-82-00276", "116-82-00278", "1168200276", "KR"],
+  ["kz_bin", "123456789012", "12345678901", "123456789012", "KZ"],
   ["li_uid", "CHE-100.155.212", "CHE-100.155.213", "CHE100155212", "LI"],
   ["mx_rfc", "GODE 561231 GR8", "GODE 561231 GR9", "GODE561231GR8", "MX"],
+  ["ng_tin", "12345678-0001", "12345678-001", "123456780001", "NG"],
   ["no_vat", "NO 995 525 828 MVA", "NO 995 525 829 MVA", "995525828MVA", "NO"],
   ["nz_gst", "4909185-0", "4909185-1", "49091850", "NZ"],
   ["pe_ruc", "20512333797", "20512333798", "20512333797", "PE"],
+  ["ph_tin", "123 456 789 012", "123-456-789", "123456789012", "PH"],
   ["ro_tin", "1630615123457", "1630615123458", "1630615123457", "RO"],
   ["rs_pib", "101134702", "101134701", "101134702", "RS"],
   ["ru_inn", "123456789047", "123456789048", "123456789047", "RU"],
+  ["sa_vat", "123456789012345", "1234567890123456", "123456789012345", "SA"],
   ["sg_uen", "197401143C", "197401143D", "197401143C", "SG"],
   ["si_tin", "SI 5022 3054", "SI 5022 3053", "50223054", "SI"],
   ["sv_nit", "0614-050707-104-8", "0614-050707-104-9", "06140507071048", "SV"],
@@ -106,7 +111,7 @@ describe("tax ids", () => {
       const reason = uncheckedReason(type);
       if (reason !== null) {
         expect(checked.has(type), type).toBe(false);
-        expect(reason).toMatch(/^stdnum has no validator for this number \(.+\)$/);
+        expect(reason).toMatch(/^no library here checks this number \(.+\)$/);
       } else {
         expect(checked.has(type), `${type} needs a valid and an invalid example`).toBe(true);
       }
@@ -139,13 +144,26 @@ describe("tax ids", () => {
     expect(checkTaxId("GB980780684", "eu_vat")).toMatchObject({ valid: false, reason: '"GB" is not an EU VAT prefix.' });
   });
 
-  it("lists the types stdnum cannot check", () => {
+  it("lists the types neither stdnum nor validator can check", () => {
     const unchecked = Object.keys(TAX_ID_TYPES).filter((t) => isTaxIdType(t) && uncheckedReason(t) !== null);
     expect(unchecked.sort()).toEqual(
-      "ae_trn au_arn bg_uic bh_vat bo_tin ca_pst_mb ca_pst_sk eu_oss_vat ge_vat hk_br hu_tin jp_rn jp_trn kz_bin my_frp my_itn my_sst ng_tin no_voec om_vat ph_tin ru_kpp sa_vat sg_gst ua_vat".split(
+      "ae_trn au_arn bg_uic bh_vat bo_tin ca_pst_mb ca_pst_sk eu_oss_vat ge_vat hk_br hu_tin jp_rn jp_trn my_frp my_itn my_sst no_voec om_vat ru_kpp sg_gst ua_vat".split(
         " ",
       ),
     );
+  });
+
+  it("checks Stripe's examples of kz_bin, ng_tin, ph_tin and sa_vat by their form, the country prefix dropped", () => {
+    for (const [value, type] of [
+      ["123456789012", "kz_bin"],
+      ["12345678-0001", "ng_tin"],
+      ["123456789012", "ph_tin"],
+      ["123456789012345", "sa_vat"],
+    ] as const) {
+      expect(checkTaxId(value, type), type).toMatchObject({ checked: true, valid: true });
+      expect(checkTaxId(`${type.slice(0, 2).toUpperCase()}${value}`, type).value, type).toBe(value.replace("-", ""));
+      expect(checkTaxId(`${value}X`, type), type).toMatchObject({ checked: true, valid: false });
+    }
   });
 
   it("accepts the unchecked types unchecked, and says so", () => {
@@ -171,6 +189,7 @@ describe("a bare tax id's type, from the billing country", () => {
     // a GST/HST number before the business number it contains
     expect(detectTaxId("754039725RT0001", "CA")).toMatchObject({ type: "ca_gst_hst" });
     expect(detectTaxId("CHE-107.787.577 MWST", "CH")).toMatchObject({ type: "ch_vat" });
+    expect(detectTaxId("12345678-0001", "NG")).toMatchObject({ type: "ng_tin", value: "123456780001", checked: true });
     // only unchecked types in the country: taken as given
     expect(detectTaxId("100123456700003", "AE")).toMatchObject({ type: "ae_trn", checked: false, valid: true });
   });
@@ -180,6 +199,8 @@ describe("a bare tax id's type, from the billing country", () => {
     expect(detectTaxId("DE136695976", "FR")).toBeNull();
     // Canada's unchecked PST numbers do not swallow what its checked types refuse
     expect(detectTaxId("DE123456789", "CA")).toBeNull();
+    // a form-checked type refuses another form
+    expect(detectTaxId("12345", "SA")).toBeNull();
     expect(detectTaxId("anything", "ZZ")).toBeNull();
   });
 });
