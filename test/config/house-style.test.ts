@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-const DIRECTORIES = ["server", "workflows", "emails", "codegen", "scripts", "bench", "test", "admin/src", "portal/src"];
+const DIRECTORIES = ["server", "workflows", "emails", "codegen", "scripts", "bench", "test", "admin/src", "portal/src", "shared"];
 const MAX_HEADER_LINES = 5;
 
 /** The length of the comment lines that open a file (after a shebang); a doc comment there is its declaration's. */
