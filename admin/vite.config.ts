@@ -20,7 +20,7 @@ export default defineConfig({
   server: {
     port: 5173,
     strictPort: false,
-    // generated/ (the typed client and the resource metadata) lives beside admin/
+    // generated/ (the typed client, the resource metadata) and shared/ (the country codes) are beside admin/
     fs: { allow: [root] },
     proxy: Object.fromEntries(["/v1", "/api", "/files", "/checkout", "/portal"].map((p) => [p, { target: api, changeOrigin: false }])),
   },

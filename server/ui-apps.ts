@@ -7,7 +7,7 @@ import { getProcessor } from "./processors/index.js";
 
 export const UI_APPS: readonly UiApp[] = [
   // The merchant console (react-admin): every path under /dashboard/ is one of its routes.
-  { name: "admin", dir: "admin", base: "/dashboard/", routes: [], sources: ["generated"] },
+  { name: "admin", dir: "admin", base: "/dashboard/", routes: [], sources: ["generated", "shared"] },
   // The hosted checkout (every checkout's `url`) and the customer portal.
   {
     name: "portal",

@@ -1,5 +1,6 @@
-// The assigned ISO 3166-1 alpha-2 country codes, for the server's address check and the portal's
-// country picker: the two-letter codes ICU names as regions, less those that are no country.
+// The assigned ISO 3166-1 alpha-2 country codes, for the server's address check, the portal's
+// country picker and the console's tax settings: the two-letter codes ICU names as regions, less
+// those that are no country.
 // Plain code with no imports: the browser apps bundle it as it is.
 
 // Codes ICU names that are not assigned ISO 3166-1 countries: groupings and private use, the

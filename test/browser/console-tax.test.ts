@@ -1,11 +1,14 @@
 // The console's tax settings, in Chromium against the running stack: the organization
 // settings page chooses the built-in calculator, the origin country and tax-inclusive prices, adds
-// and removes registrations (the EU's One-Stop Shop, a US state), and the product form sets a
-// product's tax category; each saved as the API stores it, each screen passing axe.
+// and removes registrations (the EU's One-Stop Shop, a US state), its country choices are the codes
+// the server takes, and the product form sets a product's tax category; each saved as the API
+// stores it, each screen passing axe.
+import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { orgWithToken } from "../harness/index.js";
 import { useBrowserStack } from "./harness.js";
 import { signIn } from "./console-helpers.js";
+import { countryCodes } from "../../shared/countries.js";
 
 describe("merchant console: tax", { timeout: 240_000 }, () => {
   const stack = useBrowserStack();
@@ -62,6 +65,38 @@ describe("merchant console: tax", { timeout: 240_000 }, () => {
       .filter({ hasText: "France (FR)" })
       .waitFor();
     await expect.poll(() => lines.count()).toBe(3);
+    expect(stack.takeProblems(page)).toEqual([]);
+  });
+
+  it("offers as origin and registration the countries the server takes, no reserved or former code", async () => {
+    const { org, token } = await orgWithToken(stack.knex);
+    const page = await stack.newPage();
+    await signIn(stack, page, token);
+    await page.goto(`${stack.url}/dashboard/settings`);
+    // the codes of the open menu's choices, named "United Kingdom (GB)"
+    const offered = async (combobox: Locator) => {
+      await combobox.click();
+      const names = await page.getByRole("option").allTextContents();
+      await page.keyboard.press("Escape");
+      return names.flatMap((name) => /\(([A-Z]{2})\)$/.exec(name)?.slice(1) ?? []).sort();
+    };
+    const origin = await offered(page.getByRole("combobox", { name: /^You sell from/ }));
+    expect(origin).toEqual(countryCodes());
+    expect(origin).toContain("GB");
+    expect(origin).not.toContain("UK");
+    expect(origin).not.toContain("XK");
+    await page.getByRole("button", { name: "Add" }).click();
+    const registration = await offered(page.getByRole("combobox", { name: /^Registered in/ }));
+    expect(registration).toEqual(["EU", ...countryCodes()].sort());
+
+    await page.getByRole("combobox", { name: /^You sell from/ }).click();
+    await page.getByRole("option", { name: "United Kingdom (GB)" }).click();
+    await page.getByRole("combobox", { name: /^Registered in/ }).click();
+    await page.getByRole("option", { name: "United Kingdom (GB)" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor();
+    const stored = await stack.knex("organizations").where({ id: org.id }).first();
+    expect(stored.tax_settings).toMatchObject({ origin_country: "GB", registrations: [{ country: "GB" }] });
     expect(stack.takeProblems(page)).toEqual([]);
   });
 

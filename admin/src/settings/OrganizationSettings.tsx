@@ -22,6 +22,7 @@ import { OrganizationForm } from "./OrganizationForm";
 import { choicesOf } from "../common/inputs";
 import { enumValues } from "../common/generic";
 import { settingsBody } from "./organizationSettingsBody";
+import { countryCodes } from "../../../shared/countries";
 
 const TAX_BEHAVIORS = [
   { id: "location", name: "As is usual where the customer is" },
@@ -36,10 +37,9 @@ const TAX_PROVIDERS = [
 
 const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
 
-/** ISO 3166-1 alpha-2 codes with the names the browser knows, for the origin and registration countries. */
-const COUNTRIES = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)))
-  .filter((code) => !["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"].includes(code) && countryNames.of(code) !== code)
-  .map((code) => ({ id: code, name: `${countryNames.of(code)} (${code})` }))
+/** The countries the server takes (shared/countries.ts), named in English, for the origin and registration countries. */
+const COUNTRIES = countryCodes()
+  .map((code) => ({ id: code, name: `${countryNames.of(code) ?? code} (${code})` }))
   .sort((a, b) => a.name.localeCompare(b.name));
 
 const REGISTRATION_PLACES = [{ id: "EU", name: "European Union: One-Stop Shop (EU)" }, ...COUNTRIES];
