@@ -1,20 +1,21 @@
-// Test suites: test/**/*.test.ts, in two groups run one after the other. Each group's global
-// setup (test/setup/global.ts) starts a Postgres, a Temporal dev server and Mailpit for it and
-// migrates; each of its workers runs on a database and a Temporal namespace of its own
-// (test/setup/each-file.ts), so files run in parallel: the API and workflow suites three at
-// once, then the Chromium and process-killing suites two at once (they load the 2 cores most).
+// Test suites: test/**/*.test.ts, in three projects run one after the other on one Postgres,
+// Temporal dev server and Mailpit (test/setup/global.ts). Each worker runs on a database and a
+// Temporal namespace of its own (test/setup/each-file.ts), so files run in parallel: the API and
+// workflow suites three at once, the Chromium suites two at once, then the suites that kill and
+// time processes one at a time.
 import { defineConfig } from "vitest/config";
 
-/** Suites that drive Chromium or start, kill and time processes. */
-const HEAVY = [
-  "test/browser/**/*.test.ts",
+/** Suites that drive Chromium. */
+const BROWSER = ["test/browser/**/*.test.ts"];
+/** Suites that start, kill and time processes: alone, as a loaded machine would make them miss their timing. */
+const PROCESSES = [
   "test/chaos/**/*.test.ts",
   "test/run/**/*.test.ts",
   "test/subscriptions/worker-kill.test.ts",
   "test/checkouts/recover-crash.test.ts",
 ];
 
-/** Files at once per group; VITEST_MAX_WORKERS caps both (1: every file alone). */
+/** Files at once per project; VITEST_MAX_WORKERS caps them (1: every file alone). */
 const cap = Number(process.env.VITEST_MAX_WORKERS ?? 3);
 const workers = (n: number) => Math.max(1, Math.min(n, cap));
 
@@ -39,12 +40,13 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["test/**/*.test.ts"],
-          exclude: [...HEAVY, "**/node_modules/**"],
+          exclude: [...BROWSER, ...PROCESSES, "**/node_modules/**"],
           maxWorkers: workers(3),
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: "heavy", include: HEAVY, maxWorkers: workers(2), sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "browser", include: BROWSER, maxWorkers: workers(2), sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "processes", include: PROCESSES, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });
