@@ -1,19 +1,29 @@
-// Test suites: test/**/*.test.ts. test/setup/global.ts starts one Postgres, one Temporal dev
-// server and Mailpit for the whole run (throwaway data) and migrates. Each vitest worker runs on a
-// database and a Temporal namespace of its own (test/setup/each-file.ts sets DATABASE_URL and
-// TEMPORAL_NAMESPACE), so files can run in parallel; Mailpit is shared (reads go by recipient).
+// Test suites: test/**/*.test.ts, in three projects run one after the other on one Postgres,
+// Temporal dev server and Mailpit (test/setup/global.ts). Each worker runs on a database and a
+// Temporal namespace of its own (test/setup/each-file.ts), so files run in parallel: the API and
+// workflow suites three at once, the Chromium suites two at once, then the suites that kill and
+// time processes one at a time.
 import { defineConfig } from "vitest/config";
+
+/** Suites that drive Chromium. */
+const BROWSER = ["test/browser/**/*.test.ts"];
+/** Suites that start, kill and time processes: alone, as a loaded machine would make them miss their timing. */
+const PROCESSES = [
+  "test/chaos/**/*.test.ts",
+  "test/run/**/*.test.ts",
+  "test/subscriptions/worker-kill.test.ts",
+  "test/checkouts/recover-crash.test.ts",
+];
+
+/** Files at once per project; VITEST_MAX_WORKERS caps them (1: every file alone). */
+const cap = Number(process.env.VITEST_MAX_WORKERS ?? 3);
+const workers = (n: number) => Math.max(1, Math.min(n, cap));
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     globalSetup: ["test/setup/global.ts"],
     pool: "forks",
     setupFiles: ["test/setup/each-file.ts"],
-    // One file at a time unless VITEST_MAX_WORKERS says more: three at once on this loaded 2-core
-    // machine still times out a few Chromium and worker tests (docs/DEVELOPMENT.md, "Tests").
-    fileParallelism: Number(process.env.VITEST_MAX_WORKERS ?? 1) > 1,
-    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,
@@ -24,5 +34,19 @@ export default defineConfig({
     // ESM loader does not): vite resolves the imports of a package it inlines.
     server: { deps: { inline: ["@polar-sh/nextjs"] } },
     env: { RATE_LIMIT_PUBLIC: "off", RATE_LIMIT_AUTH_FAILURE: "off", RATE_LIMIT_TOKEN: "off", RATE_LIMIT_CUSTOMER: "off" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "api",
+          include: ["test/**/*.test.ts"],
+          exclude: [...BROWSER, ...PROCESSES, "**/node_modules/**"],
+          maxWorkers: workers(3),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: "browser", include: BROWSER, maxWorkers: workers(2), sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "processes", include: PROCESSES, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+    ],
   },
 });

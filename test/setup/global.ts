@@ -1,8 +1,8 @@
-// Vitest globalSetup: one throwaway Postgres, one in-memory Temporal dev server and one Mailpit
-// for the whole run, migrated (DATABASE_URL / TEMPORAL_ADDRESS already set are used as they are).
-// Each vitest worker gets a database copied from the migrated one and a Temporal namespace
-// (test/setup/worker-resources.ts), handed to each file by test/setup/each-file.ts. better-auth
-// gets a secret for the run and its rate limiter is off (test/auth/rate-limit.test.ts turns it on).
+// Vitest globalSetup, run for each project (vitest.config.ts): one throwaway Postgres, one
+// in-memory Temporal dev server and one Mailpit shared by the projects, migrated (DATABASE_URL /
+// TEMPORAL_ADDRESS already set are used as they are); each worker id gets a database copied from
+// the migrated one and a Temporal namespace (worker-resources.ts). better-auth gets a secret for
+// the run and its rate limiter is off (test/auth/rate-limit.test.ts turns it on).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
@@ -20,7 +20,22 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject) {
+interface Services {
+  databaseUrl: string;
+  temporalAddress: string;
+  mailpitUrl: string;
+  /** Worker ids whose database and namespace exist. */
+  workers: Set<string>;
+  stop(): Promise<void>;
+  /** Projects still running on them. */
+  users: number;
+}
+
+// Vitest runs a project's global setup per project in this one process: the projects share
+// these services, started by the first and stopped by the last.
+const shared = globalThis as { borealisTestServices?: Promise<Services> };
+
+async function startServices(): Promise<Services> {
   const started = Date.now();
   const [db, temporal, mailpit] = await Promise.all([
     startPostgres({ dataDir: path.join(DATA_DIR, `test-pg-${process.pid}`), persistent: false }),
@@ -39,9 +54,6 @@ export default async function setup(project: TestProject) {
     } finally {
       await knex.destroy();
     }
-    const ids = Array.from({ length: Math.max(1, project.config.maxWorkers ?? 1) }, (_, i) => String(i + 1));
-    await copyDatabase(db.url, ids);
-    for (const id of ids) await registerNamespace(temporal.address, workerNamespace(id));
   } catch (err) {
     await stop();
     throw err;
@@ -52,11 +64,37 @@ export default async function setup(project: TestProject) {
   process.env.MAILPIT_URL = mailpit.httpUrl;
   process.env.BETTER_AUTH_SECRET ??= randomBytes(32).toString("base64url");
   process.env.AUTH_RATE_LIMIT ??= "0";
-  project.provide("databaseUrl", db.url);
-  project.provide("temporalAddress", temporal.address);
-  project.provide("mailpitUrl", mailpit.httpUrl);
   console.log(`[global setup] Postgres, Temporal and Mailpit ready in ${Date.now() - started} ms`);
-  return stop;
+  return { databaseUrl: db.url, temporalAddress: temporal.address, mailpitUrl: mailpit.httpUrl, workers: new Set(), stop, users: 0 };
+}
+
+export default async function setup(project: TestProject) {
+  const services = await (shared.borealisTestServices ??= startServices());
+  services.users += 1;
+  try {
+    // Worker ids no earlier project made (the groups run one after the other and share theirs).
+    const ids = Array.from({ length: Math.max(1, project.config.maxWorkers ?? 1) }, (_, i) => String(i + 1)).filter(
+      (id) => !services.workers.has(id),
+    );
+    ids.forEach((id) => services.workers.add(id));
+    await copyDatabase(services.databaseUrl, ids);
+    for (const id of ids) await registerNamespace(services.temporalAddress, workerNamespace(id));
+  } catch (err) {
+    await release(services);
+    throw err;
+  }
+  project.provide("databaseUrl", services.databaseUrl);
+  project.provide("temporalAddress", services.temporalAddress);
+  project.provide("mailpitUrl", services.mailpitUrl);
+  return () => release(services);
+}
+
+async function release(services: Services): Promise<void> {
+  services.users -= 1;
+  if (services.users === 0) {
+    shared.borealisTestServices = undefined;
+    await services.stop();
+  }
 }
 
 /** A fresh copy of `templateUrl`'s database for each worker id (an earlier run's copies dropped). */
