@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import type { OrganizationTokens } from "./organization-access-tokens/verifier.js";
 import { createHealth, type Health } from "./http/health.js";
 import { createRateLimits, type RateLimits } from "./http/rate-limit.js";
-import { securityHeaders, trustProxySetting } from "./http/security.js";
+import { trustProxySetting } from "./http/security.js";
 import { buyerPageHeaders } from "./http/buyer-pages.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { generatedDir, parseQuery, readContract } from "./http/contract.js";
@@ -93,7 +93,7 @@ export function createApp({
       contract: readContract(),
       rateLimits,
       metrics,
-      securityHeaders: securityHeaders({ docsHtmlPath: generatedDir + "docs/index.html" }),
+      docsHtmlPath: generatedDir + "docs/index.html",
       validateResponses,
     },
     // The hosted checkout, the customer portal and the console: built files and their page (the

@@ -29,7 +29,7 @@ import { errorBody, errorResponse, ResponseContractViolation, toIssues } from ".
 import { keyOf, runIdempotent } from "./idempotency.js";
 import type { Metrics } from "./metrics.js";
 import { limitedAuthentication, type RateLimits } from "./rate-limit.js";
-import { publicCors, type HeaderList } from "./security.js";
+import { installSecurity } from "./security.js";
 
 /** What the pipeline knows of a request, for the steps after it. */
 export interface RequestState {
@@ -55,8 +55,8 @@ export interface PipelineOptions {
   contract: ReturnType<typeof readContract>;
   rateLimits: RateLimits;
   metrics: Metrics;
-  /** The security headers of an answer on this path (server/http/security.ts). */
-  securityHeaders: (path: string) => HeaderList;
+  /** The API docs page, whose inline scripts the CSP allows (server/http/security.ts). */
+  docsHtmlPath: string;
   validateResponses: boolean;
 }
 
@@ -137,7 +137,6 @@ export function installPipeline(
   const allowed = allowedMethods(ops);
   const shape = versionedShapes(o.contract);
   const responseCheck = o.validateResponses ? responseValidators(o.contract, ops) : null;
-  const cors = publicCors(allowed);
   app.decorateRequest<RequestState | null>("state", null);
   // 6. Validation by the contract's Ajv: the path's and query's strings coerced, a body as sent.
   const [coercing, strict] = [contractAjv(o.contract, true), contractAjv(o.contract, false)];
@@ -189,14 +188,13 @@ export function installPipeline(
     reply.header("Allow", methods.join(", "));
     return reply.code(405).send(errorBody(405, `${request.method} is not allowed on ${path}.`));
   };
-  // 2. Security headers; 3. CORS; 4. the API version.
+  // 2. Security headers; 3. CORS.
+  installSecurity(app, { docsHtmlPath: o.docsHtmlPath, methodsOf: allowed });
+  // 4. The API version.
   app.addHook("onRequest", async (request, reply) => {
-    const path = pathOf(request);
-    for (const [name, value] of o.securityHeaders(path)) reply.header(name, value);
-    if (cors(request.method, path, reply)) return reply.code(204).send();
     // A method nothing here serves is a miss before Fastify asks its body for a content type.
     if (!SERVED_METHODS.has(request.method)) return miss(request, reply);
-    if (path.startsWith("/v1/")) {
+    if (pathOf(request).startsWith("/v1/")) {
       request.state.apiVersion = requestedVersion(request.headers["polar-version"]);
       reply.header(VERSION_HEADER, request.state.apiVersion);
     }
